@@ -1,0 +1,1 @@
+"""Junction: a Discord bot that hosts road-and-rail card games."""

@@ -1,0 +1,150 @@
+"""The Mille Bornes game object: the engine protocol over the rules, views and notation."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.engine.core import (
+    BadOption,
+    Game,
+    GameInfo,
+    IllegalMove,
+    NotYourTurn,
+    OptionSpec,
+    Outcome,
+)
+from bot.engine.mille import rules
+from bot.engine.mille.cards import Card, card_from_text, deck_counts
+from bot.engine.mille.notation import format_action, parse_action
+from bot.engine.mille.state import Action, MilleState, Phase, state_from_dict, state_to_dict
+from bot.engine.mille.views import MillePublicView, MilleSeatView, private_view, public_view
+
+OPTIONS = (
+    OptionSpec("deck", ("bsd", "modern"), "bsd", "bsd: 101 cards as the BSD game; modern: 106"),
+    OptionSpec("length", ("match", "hand"), "match", "a match to 5000 points, or one hand"),
+    OptionSpec("names", ("en", "fr"), "en", "card names in English or French"),
+)
+
+
+class MilleBornes(Game[MilleState, Action]):
+    """Classic two-player Mille Bornes."""
+
+    info = GameInfo(
+        key="mille", title="Mille Bornes", min_players=2, max_players=2, options=OPTIONS
+    )
+
+    def new_game(
+        self,
+        players: Sequence[str],
+        seed: int,
+        options: Mapping[str, str] | None = None,
+        deck: Sequence[str] | None = None,
+    ) -> MilleState:
+        self.check_players(players)
+        resolved = self.resolve_options(options)
+        order = None if deck is None else self._stacked(deck, resolved["deck"])
+        state = MilleState(
+            players=tuple(players),
+            options=resolved,
+            seed=seed,
+            hand_number=1,
+            first_player=0,
+            scores=[0, 0],
+            tableaus=[],
+            draw_pile=[],
+            discard=[],
+            turn=0,
+            phase=Phase.ACT,
+        )
+        rules.deal_hand(state, 0, order, rules.hand_seed(seed, 1))
+        state.caption = f"Hand 1: {players[0]} starts."
+        return state
+
+    @staticmethod
+    def _stacked(deck: Sequence[str], deck_name: str) -> list[Card]:
+        cards = []
+        for code in deck:
+            card = card_from_text(code)
+            if card is None:
+                raise BadOption(f"'{code}' in the stacked deck is not a Mille Bornes card.")
+            cards.append(card)
+        if len(cards) < 2 * rules.HAND_SIZE:
+            raise BadOption("A stacked deck needs at least twelve cards to deal two hands.")
+        counts = deck_counts(deck_name)
+        for card in set(cards):
+            if cards.count(card) > counts[card]:
+                raise BadOption(
+                    f"The stacked deck has {cards.count(card)} × {card.title}; the {deck_name} "
+                    f"deck only has {counts[card]}."
+                )
+        return cards
+
+    def to_act(self, state: MilleState) -> frozenset[int]:
+        return frozenset() if state.phase is Phase.OVER else frozenset({state.turn})
+
+    def legal_actions(self, state: MilleState, seat: int) -> list[Action]:
+        return rules.legal_actions(state, seat)
+
+    def apply(self, state: MilleState, seat: int, action: Action) -> MilleState:
+        if state.phase is not Phase.OVER and seat not in (0, 1):
+            raise NotYourTurn("You are not seated at this table.")
+        if (
+            state.phase is Phase.ACT
+            and seat == state.turn
+            and action.verb == "play"
+            and action.card is not None
+            and action.card in state.tableaus[seat].hand
+            and action not in rules.legal_actions(state, seat)
+        ):
+            reason = rules.why_not_play(state, seat, action.card)
+            raise IllegalMove(reason or "That move is not allowed now.")
+        return rules.apply(state, seat, action)
+
+    def outcome(self, state: MilleState) -> Outcome | None:
+        if state.winners is None:
+            return None
+        totals = state.scores if state.options["length"] == "match" else state.results[-1].totals
+        return Outcome(winners=state.winners, scores=tuple(totals), reason=state.end_reason)
+
+    def public_view(self, state: MilleState) -> MillePublicView:
+        return public_view(state)
+
+    def private_view(self, state: MilleState, seat: int) -> MilleSeatView:
+        return private_view(state, seat)
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text)
+
+    def format_action(self, action: Action) -> str:
+        return format_action(action)
+
+    def describe_action(self, state: MilleState, seat: int, action: Action) -> str:
+        lang = state.options.get("names", "en")
+        if action.verb == "draw":
+            return "Draw a card"
+        if action.verb == "extend":
+            return "Extension: go on to 1000 miles" if action.extend else "Stop at 700 miles"
+        card = action.card
+        assert card is not None
+        name = card.name_in(lang)
+        if action.verb == "discard":
+            return f"Discard {name}"
+        me = state.tableaus[seat]
+        if card.is_safety:
+            if rules.is_coup(me, card):
+                return f"Coup fourré! {name}"
+            if state.phase is Phase.DRAW:
+                return f"{name} before drawing (draw two after)"
+            return f"Safety: {name}"
+        if card.is_distance:
+            return f"Drive {card.miles} miles"
+        if card.is_hazard:
+            return f"{name} on {state.players[1 - seat]}"
+        return f"Play {name}"
+
+    def to_dict(self, state: MilleState) -> dict[str, Any]:
+        return state_to_dict(state)
+
+    def from_dict(self, data: Mapping[str, Any]) -> MilleState:
+        return state_from_dict(data)

@@ -1,0 +1,412 @@
+"""Mille Bornes turn flow and legality, as the BSD ``mille`` program plays it (RULINGS §1).
+
+A turn is: draw one card, then play or discard one. The draw happens by itself unless the
+player holds the safety for a hazard showing on their piles, in which case they may first play
+it (a coup fourré when the hazard is fresh) and their draw then takes one extra card.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from bot.engine.core import IllegalMove, NotYourTurn
+from bot.engine.mille.cards import (
+    BATTLE_HAZARDS,
+    HAZARD_FOR,
+    HAZARDS_STOPPED_BY,
+    SAFETY_FOR,
+    Card,
+    full_deck,
+)
+from bot.engine.mille.scoring import score_hand
+from bot.engine.mille.state import (
+    DECLINE_EXTENSION,
+    DRAW,
+    EXTEND,
+    Action,
+    MilleState,
+    Phase,
+    Tableau,
+)
+
+HAND_SIZE = 6
+TRIP = 700
+EXTENDED_TRIP = 1000
+MATCH_TARGET = 5000
+
+
+# --- reading the table -------------------------------------------------------------------
+
+
+def can_go(t: Tableau) -> bool:
+    """May this player put down distance (a Go showing, or Right of Way and no hazard)?"""
+    top = t.battle_top
+    if top is Card.GO:
+        return True
+    if top is not None and top.is_hazard:
+        return False
+    return Card.RIGHT_OF_WAY in t.safeties
+
+
+def is_limited(t: Tableau) -> bool:
+    return t.speed_top is Card.SPEED_LIMIT
+
+
+def showing_hazards(t: Tableau) -> list[Card]:
+    """The hazards on top of this player's battle and speed piles."""
+    shown = []
+    if t.battle_top is not None and t.battle_top.is_hazard:
+        shown.append(t.battle_top)
+    if t.speed_top is Card.SPEED_LIMIT:
+        shown.append(Card.SPEED_LIMIT)
+    return shown
+
+
+def counters_showing(t: Tableau, safety: Card) -> bool:
+    """Does ``safety`` remove a hazard that is showing on this player's piles?"""
+    return any(SAFETY_FOR[hazard] is safety for hazard in showing_hazards(t))
+
+
+def is_coup(t: Tableau, safety: Card) -> bool:
+    """Would playing ``safety`` now be a coup fourré (it parries a hazard that just landed)?"""
+    return any(
+        SAFETY_FOR[hazard] is safety and hazard in t.fresh_hazards for hazard in showing_hazards(t)
+    )
+
+
+def why_not_play(state: MilleState, seat: int, card: Card) -> str | None:
+    """None if ``seat`` may play ``card`` now (in the act phase), else the reason in words."""
+    me = state.tableaus[seat]
+    them = state.tableaus[state.opponent(seat)]
+    rival = state.players[state.opponent(seat)]
+    if card.is_safety:
+        return None
+    if card.is_distance:
+        if not can_go(me):
+            return "You cannot move yet: you need a Go (or Right of Way) with no hazard showing."
+        if is_limited(me) and card.miles > 50:
+            return "You are under a Speed Limit: only 25 and 50 miles may be played."
+        if card is Card.D200 and me.two_hundreds >= 2:
+            return "You have already played two 200s this hand."
+        if me.mileage + card.miles > state.target:
+            return f"That would take you past {state.target} miles; the trip must end exactly."
+        return None
+    if card in BATTLE_HAZARDS:
+        if SAFETY_FOR[card] in them.safeties:
+            return f"{rival} is protected against {card.title}."
+        if not can_go(them):
+            return f"{rival} is not moving, so {card.title} cannot be played on them."
+        return None
+    if card is Card.SPEED_LIMIT:
+        if Card.RIGHT_OF_WAY in them.safeties:
+            return f"{rival} has Right of Way and cannot be speed-limited."
+        if is_limited(them):
+            return f"{rival} is already under a Speed Limit."
+        return None
+    if card is Card.GO:
+        if Card.RIGHT_OF_WAY in me.safeties:
+            return "Right of Way already lets you go; you do not need a Go."
+        top = me.battle_top
+        if top is None or top is Card.STOP or (top.is_remedy and top is not Card.GO):
+            return None
+        if top is Card.GO:
+            return "You already have a Go showing."
+        return f"Fix the {top.title} first: Go cannot cover it."
+    if card is Card.END_OF_LIMIT:
+        return None if is_limited(me) else "You are not under a Speed Limit."
+    # Gasoline, Spare Tire, Repairs: only on their own hazard.
+    hazard = HAZARD_FOR[card]
+    if me.battle_top is hazard:
+        return None
+    return f"{card.title} only repairs {hazard.title}, and that is not on your battle pile."
+
+
+def playable(state: MilleState, seat: int, card: Card) -> bool:
+    return why_not_play(state, seat, card) is None
+
+
+def holds_playable(state: MilleState, seat: int) -> bool:
+    """Used with the deck empty: the hand ends when neither player holds a playable card."""
+    return any(playable(state, seat, card) for card in set(state.tableaus[seat].hand))
+
+
+# --- legal actions -------------------------------------------------------------------------
+
+
+def legal_actions(state: MilleState, seat: int) -> list[Action]:
+    if state.phase is Phase.OVER or seat != state.turn:
+        return []
+    if state.phase is Phase.EXTENSION:
+        return [EXTEND, DECLINE_EXTENSION]
+    me = state.tableaus[seat]
+    distinct = sorted(set(me.hand), key=_card_order)
+    if state.phase is Phase.DRAW:
+        coups = [Action("play", c) for c in distinct if c.is_safety and counters_showing(me, c)]
+        return [DRAW, *coups]
+    plays = [Action("play", c) for c in distinct if playable(state, seat, c)]
+    discards = [Action("discard", c) for c in distinct if not c.is_safety]
+    return plays + discards
+
+
+_ORDER = {card: index for index, card in enumerate(Card)}
+
+
+def _card_order(card: Card) -> int:
+    return _ORDER[card]
+
+
+# --- dealing and turn flow -----------------------------------------------------------------
+
+
+def deal_hand(
+    state: MilleState, first_player: int, order: Sequence[Card] | None, seed_text: str
+) -> None:
+    """Deal a new hand into ``state`` (in place): six cards each, the first player to draw."""
+    deck_name = state.options["deck"]
+    cards = list(order) if order is not None else full_deck(deck_name)
+    if order is None:
+        random.Random(seed_text).shuffle(cards)
+    # Seat 0 takes the first six cards and seat 1 the next six whoever starts, so a stacked
+    # deck reads the same way in every hand.
+    state.tableaus = [
+        Tableau(hand=cards[0:HAND_SIZE]),
+        Tableau(hand=cards[HAND_SIZE : 2 * HAND_SIZE]),
+    ]
+    state.draw_pile = list(reversed(cards[2 * HAND_SIZE :]))
+    state.discard = []
+    state.first_player = first_player
+    state.target = TRIP
+    state.extension_decided = False
+    state.extension_called = False
+    state.extension_decider = None
+    state.completed_by = None
+    state.delayed_action = False
+    state.hand_over_reason = None
+    begin_turn(state, first_player)
+
+
+def begin_turn(state: MilleState, seat: int) -> None:
+    """Hand the turn to ``seat``: offer pre-draw safeties, else draw automatically."""
+    state.turn = seat
+    state.pending_draw = 1
+    _settle_draw_phase(state)
+
+
+def _settle_draw_phase(state: MilleState) -> None:
+    seat = state.turn
+    me = state.tableaus[seat]
+    if not state.draw_pile:
+        # No draw with an empty deck; a player with no cards left simply passes.
+        state.phase = Phase.ACT
+        if not me.hand:
+            _pass_turn(state, seat)
+        return
+    if any(c.is_safety and counters_showing(me, c) for c in me.hand):
+        state.phase = Phase.DRAW
+        return
+    _draw(state, seat)
+
+
+def _draw(state: MilleState, seat: int) -> None:
+    me = state.tableaus[seat]
+    for _ in range(state.pending_draw):
+        if not state.draw_pile:
+            break
+        me.hand.append(state.draw_pile.pop())
+    state.pending_draw = 1
+    me.fresh_hazards.clear()
+    state.phase = Phase.ACT
+
+
+def _pass_turn(state: MilleState, seat: int) -> None:
+    state.tableaus[seat].fresh_hazards.clear()
+    other = state.opponent(seat)
+    if not state.draw_pile and not state.tableaus[other].hand and not state.tableaus[seat].hand:
+        _end_hand(state, "Both hands are empty.")
+        return
+    begin_turn(state, other)
+
+
+def _check_deck_empty_end(state: MilleState) -> bool:
+    """With the deck empty the hand ends once neither player holds a playable card."""
+    if state.draw_pile:
+        return False
+    if holds_playable(state, 0) or holds_playable(state, 1):
+        return False
+    _end_hand(state, "The deck ran out and neither player can play.")
+    return True
+
+
+# --- applying actions ----------------------------------------------------------------------
+
+
+def apply(state: MilleState, seat: int, action: Action) -> MilleState:
+    if state.phase is Phase.OVER:
+        raise IllegalMove("This game is over.")
+    if seat != state.turn:
+        raise NotYourTurn(f"It is {state.players[state.turn]}'s turn, not yours.")
+    new = state.clone()
+    if new.phase is Phase.EXTENSION:
+        _apply_extension(new, seat, action)
+    elif new.phase is Phase.DRAW:
+        _apply_before_draw(new, seat, action)
+    else:
+        _apply_act(new, seat, action)
+    return new
+
+
+def _apply_extension(state: MilleState, seat: int, action: Action) -> None:
+    if action.verb != "extend" or action.extend is None:
+        raise IllegalMove(
+            "First decide on the extension: go on to 1000 miles (extend yes) or stop at 700 "
+            "(extend no)."
+        )
+    name = state.players[seat]
+    state.extension_decided = True
+    if action.extend:
+        state.extension_called = True
+        state.target = EXTENDED_TRIP
+        state.completed_by = None
+        state.delayed_action = False
+        state.caption = f"{name} calls an extension: the trip is now 1000 miles!"
+        state.phase = Phase.ACT
+        _after_move(state, seat, passes_turn=True)
+    else:
+        state.caption = f"{name} stops at {TRIP} miles."
+        _end_hand(state, f"{name} completed the trip at {TRIP} miles.")
+
+
+def _apply_before_draw(state: MilleState, seat: int, action: Action) -> None:
+    me = state.tableaus[seat]
+    if action == DRAW:
+        _draw(state, seat)
+        state.caption = f"{state.players[seat]} draws."
+        return
+    card = action.card
+    if action.verb != "play" or card is None:
+        raise IllegalMove("Draw a card first (or play a safety against a hazard showing on you).")
+    if card not in me.hand:
+        raise IllegalMove(f"You do not hold {card.title}.")
+    if not (card.is_safety and counters_showing(me, card)):
+        raise IllegalMove(
+            "Before drawing you may only play the safety that answers a hazard on you; draw first."
+        )
+    coup = is_coup(me, card)
+    me.hand.remove(card)
+    _play_safety(state, seat, card, coup)
+    # You keep the turn, and the draw you still owe takes one more card per safety played.
+    state.pending_draw += 1
+    _settle_draw_phase(state)
+
+
+def _apply_act(state: MilleState, seat: int, action: Action) -> None:
+    me = state.tableaus[seat]
+    card = action.card
+    if action == DRAW:
+        raise IllegalMove("You have already drawn; now play a card or discard one.")
+    if action.verb not in ("play", "discard") or card is None:
+        raise IllegalMove("Play a card or discard one.")
+    if card not in me.hand:
+        raise IllegalMove(f"You do not hold {card.title}.")
+    name = state.players[seat]
+    if action.verb == "discard":
+        if card.is_safety:
+            raise IllegalMove("Safeties can never be discarded; play it instead.")
+        me.hand.remove(card)
+        state.discard.append(card)
+        state.caption = f"{name} discards {card.title}."
+        _after_move(state, seat, passes_turn=True)
+        return
+    reason = why_not_play(state, seat, card)
+    if reason is not None:
+        raise IllegalMove(reason)
+    me.hand.remove(card)
+    if card.is_safety:
+        _play_safety(state, seat, card, is_coup(me, card))
+        # A safety earns another turn: draw again, act again.
+        if not _check_deck_empty_end(state):
+            begin_turn(state, seat)
+        return
+    if card.is_distance:
+        me.miles.append(card)
+        state.caption = f"{name} drives {card.miles} miles ({me.mileage} so far)."
+        if me.mileage == state.target:
+            _trip_completed(state, seat)
+            return
+    elif card.is_hazard:
+        them = state.tableaus[state.opponent(seat)]
+        (them.speed if card is Card.SPEED_LIMIT else them.battle).append(card)
+        them.fresh_hazards.append(card)
+        state.caption = f"{name} plays {card.title} on {state.players[state.opponent(seat)]}!"
+    else:
+        (me.speed if card is Card.END_OF_LIMIT else me.battle).append(card)
+        state.caption = f"{name} plays {card.title}."
+    _after_move(state, seat, passes_turn=True)
+
+
+def _play_safety(state: MilleState, seat: int, card: Card, coup: bool) -> None:
+    me = state.tableaus[seat]
+    me.safeties.append(card)
+    if coup:
+        me.coups.append(card)
+    # The safety removes the hazard it answers; the card beneath (a Go, or anything under
+    # Right of Way) shows again, so the player may go.
+    for hazard in HAZARDS_STOPPED_BY[card]:
+        pile = me.speed if hazard is Card.SPEED_LIMIT else me.battle
+        if pile and pile[-1] is hazard:
+            state.discard.append(pile.pop())
+        if hazard in me.fresh_hazards:
+            me.fresh_hazards.remove(hazard)
+    name = state.players[seat]
+    if coup:
+        state.caption = f"Coup fourré! {name} parries with {card.title}."
+    else:
+        state.caption = f"{name} plays the safety {card.title}."
+
+
+def _trip_completed(state: MilleState, seat: int) -> None:
+    state.completed_by = seat
+    state.delayed_action = not state.draw_pile
+    if state.target == TRIP and not state.extension_decided:
+        state.phase = Phase.EXTENSION
+        state.extension_decider = seat
+        state.caption += " Trip complete: go on to 1000?"
+        return
+    _end_hand(state, f"{state.players[seat]} completed the trip at {state.target} miles.")
+
+
+def _after_move(state: MilleState, seat: int, *, passes_turn: bool) -> None:
+    if _check_deck_empty_end(state):
+        return
+    if passes_turn:
+        _pass_turn(state, seat)
+
+
+def _end_hand(state: MilleState, reason: str) -> None:
+    result = score_hand(state, reason)
+    state.results = [*state.results, result]
+    state.scores = [a + b for a, b in zip(state.scores, result.totals, strict=True)]
+    state.hand_over_reason = reason
+    if state.options["length"] == "hand":
+        _end_match(state, list(result.totals), "The single hand is over.")
+        return
+    if max(state.scores) >= MATCH_TARGET:
+        _end_match(state, state.scores, f"{MATCH_TARGET} points reached.")
+        return
+    next_first = state.opponent(state.first_player)
+    state.hand_number += 1
+    deal_hand(state, next_first, None, hand_seed(state.seed, state.hand_number))
+
+
+def _end_match(state: MilleState, totals: list[int], reason: str) -> None:
+    state.phase = Phase.OVER
+    best = max(totals)
+    leaders = tuple(seat for seat, total in enumerate(totals) if total == best)
+    state.winners = leaders if len(leaders) == 1 else ()
+    state.end_reason = reason
+
+
+def hand_seed(seed: int, hand_number: int) -> str:
+    """Each hand's shuffle comes from the match seed and the hand number: replays exactly."""
+    return f"mille:{seed}:{hand_number}"

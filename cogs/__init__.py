@@ -1,0 +1,1 @@
+"""Discord cogs: thin layers that parse options, check who is asking and reply."""
