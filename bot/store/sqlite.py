@@ -1,0 +1,470 @@
+"""The SQLite store: one file (or ``:memory:``) reached through aiosqlite.
+
+Each move is one ``BEGIN IMMEDIATE`` transaction that checks the game's version, appends to
+``moves`` and replaces the snapshot in ``games``. ``BEGIN IMMEDIATE`` takes SQLite's write lock
+at the start, so writers from other connections or processes queue behind the busy timeout
+instead of failing half way through with ``SQLITE_BUSY``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import replace
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Final
+
+import aiosqlite
+
+from bot.store.base import (
+    ChannelBusy,
+    DuplicateInteraction,
+    GameStatus,
+    MoveRecord,
+    SeatRecord,
+    StaleVersion,
+    Store,
+    StoredGame,
+    StoreError,
+)
+from bot.store.migrations import apply_migrations
+
+log = logging.getLogger(__name__)
+
+MEMORY: Final = ":memory:"
+DEFAULT_BUSY_TIMEOUT_MS: Final = 5000
+
+_STATUSES: Final[frozenset[str]] = frozenset({"active", "finished", "aborted"})
+_GAME_COLUMNS: Final = (
+    "id, channel_id, guild_id, game_key, seats, options, state, version, status, "
+    "message_id, created_at, updated_at"
+)
+_MOVE_COLUMNS: Final = "game_id, seq, seat, action, interaction_id, created_at"
+
+
+def _dump(value: Any) -> str:
+    """Compact JSON; NaN and infinities are refused because PostgreSQL's JSON has none."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def _load_object(text: str, what: str) -> dict[str, Any]:
+    value = json.loads(text)
+    if not isinstance(value, dict):
+        raise StoreError(f"stored {what} is not a JSON object")
+    return value
+
+
+def _seat_to_json(seat: SeatRecord) -> dict[str, Any]:
+    return {"seat": seat.seat, "name": seat.name, "user_id": seat.user_id, "policy": seat.policy}
+
+
+def _seats_from_json(text: str) -> tuple[SeatRecord, ...]:
+    value = json.loads(text)
+    if not isinstance(value, list):
+        raise StoreError("stored seats are not a JSON list")
+    seats: list[SeatRecord] = []
+    for item in value:
+        if not isinstance(item, dict):
+            raise StoreError("a stored seat is not a JSON object")
+        user_id = item.get("user_id")
+        policy = item.get("policy")
+        seats.append(
+            SeatRecord(
+                seat=int(item["seat"]),
+                name=str(item["name"]),
+                user_id=None if user_id is None else int(user_id),
+                policy=None if policy is None else str(policy),
+            )
+        )
+    return tuple(seats)
+
+
+def _status(value: object) -> GameStatus:
+    if value == "active":
+        return "active"
+    if value == "finished":
+        return "finished"
+    if value == "aborted":
+        return "aborted"
+    raise StoreError(f"stored game status {value!r} is not active, finished or aborted")
+
+
+def _check_status(status: str) -> None:
+    if status not in _STATUSES:
+        raise ValueError(f"status must be active, finished or aborted, not {status!r}")
+
+
+def _optional_int(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def _game_from_row(row: sqlite3.Row, *, state_json: str | None = None) -> StoredGame:
+    return StoredGame(
+        id=int(row["id"]),
+        channel_id=int(row["channel_id"]),
+        guild_id=_optional_int(row["guild_id"]),
+        game_key=str(row["game_key"]),
+        seats=_seats_from_json(row["seats"]),
+        options=_load_object(row["options"], "options"),
+        state=_load_object(row["state"] if state_json is None else state_json, "state"),
+        version=int(row["version"]),
+        status=_status(row["status"]),
+        message_id=_optional_int(row["message_id"]),
+        created_at=float(row["created_at"]),
+        updated_at=float(row["updated_at"]),
+    )
+
+
+def _updated(
+    row: sqlite3.Row, state_json: str, version: int, status: GameStatus, now: float
+) -> StoredGame:
+    """The game in ``row`` after an UPDATE of its snapshot (state read back from its JSON)."""
+    return replace(
+        _game_from_row(row, state_json=state_json),
+        version=version,
+        status=status,
+        updated_at=now,
+    )
+
+
+def _move_from_row(row: sqlite3.Row) -> MoveRecord:
+    interaction_id = row["interaction_id"]
+    return MoveRecord(
+        game_id=int(row["game_id"]),
+        seq=int(row["seq"]),
+        seat=int(row["seat"]),
+        action=str(row["action"]),
+        interaction_id=None if interaction_id is None else str(interaction_id),
+        created_at=float(row["created_at"]),
+    )
+
+
+def _is_unique_violation(exc: sqlite3.IntegrityError, column: str) -> bool:
+    """Whether ``exc`` is a UNIQUE failure on ``table.column`` (SQLite names it in the text)."""
+    return exc.sqlite_errorname == "SQLITE_CONSTRAINT_UNIQUE" and column in str(exc)
+
+
+class SqliteStore(Store):
+    """Games and move logs in one SQLite database file (or ``:memory:``).
+
+    Use ``await store.open()`` / ``await store.close()`` or ``async with SqliteStore(path)``.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._path = os.fspath(path)
+        self._busy_timeout_ms = busy_timeout_ms
+        self._clock = clock
+        self._db: aiosqlite.Connection | None = None
+        # One connection serves the whole bot. aiosqlite runs it on a single worker thread, so
+        # each statement is already serialised, but a transaction spans several awaits: without
+        # this lock a second coroutine's statements would run inside the first one's BEGIN ...
+        # COMMIT (and be committed or rolled back with it), and a second BEGIN would fail with
+        # "cannot start a transaction within a transaction". Reads take the lock too, because on
+        # a shared connection they would otherwise see another coroutine's uncommitted writes.
+        # Other connections and processes are kept in order by SQLite itself (BEGIN IMMEDIATE
+        # plus the busy timeout).
+        self._lock = asyncio.Lock()
+
+    @property
+    def path(self) -> str:
+        """The database file, or ``:memory:``."""
+        return self._path
+
+    @property
+    def is_memory(self) -> bool:
+        return self._path == MEMORY
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    async def open(self) -> None:
+        if self._db is not None:
+            raise RuntimeError("the store is already open")
+        if not self.is_memory:
+            Path(self._path).parent.mkdir(parents=True, exist_ok=True)
+        # isolation_level=None: the sqlite3 module starts no transactions of its own; every
+        # BEGIN / COMMIT / ROLLBACK below is explicit.
+        db = await aiosqlite.connect(self._path, isolation_level=None)
+        try:
+            db.row_factory = sqlite3.Row
+            await db.execute_fetchall(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")
+            await db.execute_fetchall("PRAGMA foreign_keys = ON")
+            if not self.is_memory:
+                rows = list(await db.execute_fetchall("PRAGMA journal_mode = WAL"))
+                mode = str(rows[0][0]).lower() if rows else None
+                if mode != "wal":
+                    log.warning("SQLite kept journal_mode=%s for %s instead of WAL", mode, self)
+            # With WAL, NORMAL loses at most the last commits on power loss, never consistency.
+            await db.execute_fetchall("PRAGMA synchronous = NORMAL")
+            await apply_migrations(db)
+        except BaseException:
+            await db.close()
+            raise
+        self._db = db
+
+    async def close(self) -> None:
+        db, self._db = self._db, None
+        if db is not None:
+            async with self._lock:
+                await db.close()
+
+    async def __aenter__(self) -> SqliteStore:
+        await self.open()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    def __repr__(self) -> str:
+        return f"SqliteStore({self._path!r})"
+
+    # Statements go through ``execute_fetchall``: one trip to aiosqlite's worker thread (about
+    # 0.1 ms each), where ``execute`` + ``fetchone`` + closing the cursor take three. A move is
+    # five trips: BEGIN, one SELECT (game row + duplicate check), INSERT, UPDATE, COMMIT.
+
+    def _connection(self) -> aiosqlite.Connection:
+        if self._db is None:
+            raise RuntimeError("the store is not open; call `await store.open()` first")
+        return self._db
+
+    @asynccontextmanager
+    async def _reading(self) -> AsyncIterator[aiosqlite.Connection]:
+        db = self._connection()
+        async with self._lock:
+            yield db
+
+    @asynccontextmanager
+    async def _writing(self) -> AsyncIterator[aiosqlite.Connection]:
+        """One write transaction: committed on success, rolled back on any exception."""
+        db = self._connection()
+        async with self._lock:
+            await db.execute_fetchall("BEGIN IMMEDIATE")
+            try:
+                yield db
+            except BaseException:
+                if db.in_transaction:
+                    await db.execute_fetchall("ROLLBACK")
+                raise
+            await db.execute_fetchall("COMMIT")
+
+    @staticmethod
+    async def _rows(
+        db: aiosqlite.Connection, sql: str, parameters: Sequence[Any] = ()
+    ) -> list[sqlite3.Row]:
+        return list(await db.execute_fetchall(sql, parameters))
+
+    async def _game_row(self, db: aiosqlite.Connection, game_id: int) -> sqlite3.Row:
+        rows = await self._rows(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            raise StoreError(f"there is no game {game_id}")
+        return rows[0]
+
+    # -- games ----------------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        channel_id: int,
+        guild_id: int | None,
+        game_key: str,
+        seats: Sequence[SeatRecord],
+        options: Mapping[str, str],
+        state: Mapping[str, Any],
+    ) -> StoredGame:
+        """Store a new active game at version 0; ChannelBusy if the channel has one."""
+        seats_json = _dump([_seat_to_json(seat) for seat in seats])
+        options_json = _dump(dict(options))
+        state_json = _dump(dict(state))
+        now = self._clock()
+        try:
+            async with self._writing() as db:
+                inserted = await db.execute_insert(
+                    "INSERT INTO games (channel_id, guild_id, game_key, seats, options, state,"
+                    " version, status, message_id, created_at, updated_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, 0, 'active', NULL, ?, ?)",
+                    (
+                        channel_id,
+                        guild_id,
+                        game_key,
+                        seats_json,
+                        options_json,
+                        state_json,
+                        now,
+                        now,
+                    ),
+                )
+        except sqlite3.IntegrityError as exc:
+            if _is_unique_violation(exc, "games.channel_id"):
+                raise ChannelBusy(f"channel {channel_id} already has an active game") from exc
+            raise
+        assert inserted is not None
+        return StoredGame(
+            id=int(inserted[0]),
+            channel_id=channel_id,
+            guild_id=guild_id,
+            game_key=game_key,
+            seats=_seats_from_json(seats_json),
+            options=_load_object(options_json, "options"),
+            state=_load_object(state_json, "state"),
+            version=0,
+            status="active",
+            message_id=None,
+            created_at=now,
+            updated_at=now,
+        )
+
+    async def get_game(self, game_id: int) -> StoredGame | None:
+        async with self._reading() as db:
+            rows = await self._rows(
+                db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
+            )
+        return _game_from_row(rows[0]) if rows else None
+
+    async def active_game(self, channel_id: int) -> StoredGame | None:
+        async with self._reading() as db:
+            rows = await self._rows(
+                db,
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'active'",
+                (channel_id,),
+            )
+        return _game_from_row(rows[0]) if rows else None
+
+    async def active_games(self) -> list[StoredGame]:
+        async with self._reading() as db:
+            rows = await self._rows(
+                db, f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id"
+            )
+        return [_game_from_row(row) for row in rows]
+
+    # -- moves ----------------------------------------------------------------------------------
+
+    async def record_move(
+        self,
+        *,
+        game_id: int,
+        expected_version: int,
+        seat: int,
+        action: str,
+        interaction_id: str | None,
+        state: Mapping[str, Any],
+        status: GameStatus = "active",
+    ) -> StoredGame:
+        """Append a move and replace the snapshot in one transaction.
+
+        Raises StaleVersion when the stored version is not ``expected_version`` and
+        DuplicateInteraction when ``interaction_id`` was stored before; either way nothing
+        is written. Returns the game at its new version (``expected_version + 1``).
+
+        When both apply (Discord delivered the same interaction twice, so the second copy
+        carries the old version) DuplicateInteraction wins: the request is a repeat, not a
+        race lost to another player. A move on a game that is no longer active is a StoreError.
+        """
+        _check_status(status)
+        state_json = _dump(dict(state))
+        now = self._clock()
+        new_version = expected_version + 1
+        try:
+            async with self._writing() as db:
+                # The game row and the duplicate check in one statement (one thread trip).
+                rows = await self._rows(
+                    db,
+                    f"SELECT {_GAME_COLUMNS}, EXISTS (SELECT 1 FROM moves"
+                    " WHERE interaction_id = ?) AS duplicate FROM games WHERE id = ?",
+                    (interaction_id, game_id),
+                )
+                if not rows:
+                    raise StoreError(f"there is no game {game_id}")
+                row = rows[0]
+                if row["duplicate"]:
+                    raise DuplicateInteraction(f"interaction {interaction_id} was already recorded")
+                version, current_status = int(row["version"]), str(row["status"])
+                if version != expected_version:
+                    raise StaleVersion(
+                        f"game {game_id} is at version {version}, not {expected_version}"
+                    )
+                if current_status != "active":
+                    raise StoreError(f"game {game_id} is {current_status}; it takes no more moves")
+                await db.execute_fetchall(
+                    f"INSERT INTO moves ({_MOVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, new_version, seat, action, interaction_id, now),
+                )
+                await db.execute_fetchall(
+                    "UPDATE games SET state = ?, version = ?, status = ?, updated_at = ?"
+                    " WHERE id = ? AND version = ?",
+                    (state_json, new_version, status, now, game_id, expected_version),
+                )
+        except sqlite3.IntegrityError as exc:
+            if _is_unique_violation(exc, "moves.interaction_id"):
+                raise DuplicateInteraction(
+                    f"interaction {interaction_id} was already recorded"
+                ) from exc
+            raise
+        return _updated(row, state_json, new_version, status, now)
+
+    async def end_game(
+        self, *, game_id: int, expected_version: int, status: GameStatus, state: Mapping[str, Any]
+    ) -> StoredGame:
+        """Mark a game finished or aborted without a move (resign, abort); bumps the version.
+
+        Raises StaleVersion like ``record_move``, and StoreError if the game already ended.
+        """
+        if status == "active":
+            raise ValueError("end_game needs status 'finished' or 'aborted'")
+        _check_status(status)
+        state_json = _dump(dict(state))
+        now = self._clock()
+        async with self._writing() as db:
+            row = await self._game_row(db, game_id)
+            version, current_status = int(row["version"]), str(row["status"])
+            if version != expected_version:
+                raise StaleVersion(
+                    f"game {game_id} is at version {version}, not {expected_version}"
+                )
+            if current_status != "active":
+                raise StoreError(f"game {game_id} is already {current_status}")
+            await db.execute_fetchall(
+                "UPDATE games SET state = ?, version = ?, status = ?, updated_at = ?"
+                " WHERE id = ? AND version = ?",
+                (state_json, expected_version + 1, status, now, game_id, expected_version),
+            )
+        return _updated(row, state_json, expected_version + 1, status, now)
+
+    async def moves(self, game_id: int) -> list[MoveRecord]:
+        """The move log in order."""
+        async with self._reading() as db:
+            rows = await self._rows(
+                db, f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
+            )
+        return [_move_from_row(row) for row in rows]
+
+    async def set_message(self, game_id: int, message_id: int | None) -> None:
+        """Remember the table message (Discord) so it can be edited later.
+
+        Neither the version nor ``updated_at`` changes: the message is presentation, and a
+        version bump here would turn a player's concurrent move into a StaleVersion.
+        """
+        async with (
+            self._writing() as db,
+            db.execute(
+                "UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id)
+            ) as cursor,
+        ):
+            if cursor.rowcount == 0:
+                raise StoreError(f"there is no game {game_id}")

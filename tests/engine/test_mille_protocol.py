@@ -1,0 +1,148 @@
+"""The engine protocol for Mille Bornes: options, notation, saves and errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.engine.core import BadOption, CorruptSave, NotationError, get_game
+from bot.engine.mille.cards import Card, full_deck
+from bot.engine.mille.state import Action
+from tests.engine.mille_helpers import G
+
+
+def test_registry_knows_mille() -> None:
+    """The game is registered under its key."""
+    assert get_game("mille") is G and get_game(" Mille ") is G
+
+
+def test_unknown_game_is_a_readable_error() -> None:
+    """Asking for a game that does not exist names the games that do."""
+    with pytest.raises(BadOption, match="no game called 'chess'"):
+        get_game("chess")
+
+
+def test_default_options() -> None:
+    """Defaults: BSD deck, a match, English names."""
+    s = G.new_game(["A", "B"], seed=1)
+    assert s.options == {"deck": "bsd", "length": "match", "names": "en"}
+
+
+def test_bad_option_value() -> None:
+    """A garbage option value is refused with the choices."""
+    with pytest.raises(BadOption, match="bsd, modern"):
+        G.new_game(["A", "B"], seed=1, options={"deck": "tarot"})
+
+
+def test_unknown_option() -> None:
+    """An option the game does not have is refused."""
+    with pytest.raises(BadOption, match="no option called 'speed'"):
+        G.new_game(["A", "B"], seed=1, options={"speed": "fast"})
+
+
+def test_wrong_number_of_players() -> None:
+    """Mille Bornes needs exactly two players."""
+    with pytest.raises(BadOption, match="exactly 2"):
+        G.new_game(["A"], seed=1)
+
+
+def test_bsd_deck_has_101_cards_and_modern_106() -> None:
+    """Deck compositions from RULINGS §0."""
+    assert len(full_deck("bsd")) == 101 and len(full_deck("modern")) == 106
+    s = G.new_game(["A", "B"], seed=1, options={"deck": "modern"})
+    assert len(s.draw_pile) + sum(len(t.hand) for t in s.tableaus) == 106
+
+
+def test_seed_decides_the_deal() -> None:
+    """The same seed deals the same cards; another seed deals others."""
+    a, b = G.new_game(["A", "B"], seed=5), G.new_game(["A", "B"], seed=5)
+    c = G.new_game(["A", "B"], seed=6)
+    assert G.to_dict(a) == G.to_dict(b) and G.to_dict(a) != G.to_dict(c)
+
+
+def test_stacked_deck_with_too_many_copies_is_refused() -> None:
+    """A stacked deck cannot hold more copies of a card than the deck has."""
+    with pytest.raises(BadOption, match="only has 1"):
+        G.new_game(["A", "B"], seed=1, deck=["extra-tank"] * 12)
+
+
+def test_notation_round_trips_for_every_action() -> None:
+    """format then parse gives the same action, for every card and verb."""
+    actions = [Action("draw"), Action("extend", extend=True), Action("extend", extend=False)]
+    actions += [Action(verb, card) for verb in ("play", "discard") for card in Card]
+    for action in actions:
+        assert G.parse_action(G.format_action(action)) == action
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("PLAY Right of Way", Action("play", Card.RIGHT_OF_WAY)),
+        ("play feu rouge", Action("play", Card.STOP)),
+        ("d 25", Action("discard", Card.D25)),
+        ("go", Action("play", Card.GO)),
+        ("extend", Action("extend", extend=True)),
+        ("extension no", Action("extend", extend=False)),
+    ],
+)
+def test_notation_is_forgiving(text: str, expected: Action) -> None:
+    """Case, French names, short verbs and bare card names are understood."""
+    assert G.parse_action(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "fly", "play unicorn", "discard", "extend maybe"])
+def test_unknown_notation_is_a_notation_error(text: str) -> None:
+    """Text that is not a move gives a NotationError with advice."""
+    with pytest.raises(NotationError):
+        G.parse_action(text)
+
+
+def test_state_survives_json() -> None:
+    """A state written to JSON and read back is the same state."""
+    s = G.new_game(["A", "B"], seed=3)
+    data = json.loads(json.dumps(G.to_dict(s)))
+    assert G.to_dict(G.from_dict(data)) == G.to_dict(s)
+
+
+def test_old_schema_is_refused() -> None:
+    """A save from another format version is a CorruptSave with a sentence."""
+    data = G.to_dict(G.new_game(["A", "B"], seed=3))
+    data["schema_version"] = 0
+    with pytest.raises(CorruptSave, match="cannot be resumed"):
+        G.from_dict(data)
+
+
+@pytest.mark.parametrize("damage", ["missing", "bad_card", "not_a_dict", "three_players"])
+def test_damaged_save_is_refused(damage: str) -> None:
+    """Missing fields, unknown cards and nonsense are CorruptSave, not crashes."""
+    data: object = G.to_dict(G.new_game(["A", "B"], seed=3))
+    assert isinstance(data, dict)
+    if damage == "missing":
+        del data["tableaus"]
+    elif damage == "bad_card":
+        data["draw_pile"][0] = "banana"
+    elif damage == "three_players":
+        data["players"] = ["A", "B", "C"]
+    else:
+        data = ["not", "a", "game"]
+    with pytest.raises(CorruptSave):
+        G.from_dict(data)  # type: ignore[arg-type]
+
+
+def test_describe_actions_in_plain_words() -> None:
+    """Menu labels read as plain words, with the opponent named for hazards."""
+    s = G.new_game(
+        ["Ann", "Bob"], seed=1, deck=["stop", "go", "100", "75", "75", "75", *["50"] * 6, "25"]
+    )
+    labels = [G.describe_action(s, 0, a) for a in G.legal_actions(s, 0)]
+    assert "Play Go" in labels and "Discard Stop" in labels and "Discard 100 miles" in labels
+
+
+def test_french_names_option() -> None:
+    """With names=fr the menu uses the French card names."""
+    s = G.new_game(
+        ["Ann", "Bob"], seed=1, options={"names": "fr"}, deck=["go", *["75"] * 5, *["50"] * 6, "25"]
+    )
+    labels = [G.describe_action(s, 0, a) for a in G.legal_actions(s, 0)]
+    assert "Play Feu vert" in labels
