@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.engine.core import get_game
+from bot.engine.mille.cards import Card
 from bot.engine.mille.game import MilleBornes
 from bot.engine.mille.state import MilleState
 
@@ -19,7 +20,7 @@ def start(
     draws: Sequence[str] = (),
     **options: str,
 ) -> MilleState:
-    """A game whose seat 0 holds ``hand0``, seat 1 ``hand1``; ``draws`` come off the deck in order."""
+    """A game where seat 0 holds ``hand0``, seat 1 ``hand1``; ``draws`` are drawn in order."""
     assert len(hand0) == 6 and len(hand1) == 6
     return G.new_game(["Ann", "Bob"], seed=1, options=options, deck=[*hand0, *hand1, *draws])
 
@@ -31,5 +32,5 @@ def act(state: MilleState, seat: int, *moves: str) -> MilleState:
     return state
 
 
-def codes(cards: Sequence[object]) -> list[str]:
-    return sorted(getattr(card, "value") for card in cards)
+def codes(cards: Sequence[Card]) -> list[str]:
+    return sorted(card.value for card in cards)

@@ -6,7 +6,7 @@ import pytest
 
 from bot.engine.core import IllegalMove, NotYourTurn
 from bot.engine.mille.cards import Card
-from bot.engine.mille.state import Phase
+from bot.engine.mille.state import MilleState, Phase
 from tests.engine.mille_helpers import G, act, codes, start
 
 FILLER = ["75", "75", "75", "50", "50", "50"]
@@ -245,7 +245,7 @@ def test_right_of_way_protects_against_stop_and_speed_limit() -> None:
     s = start(["right-of-way", *FILLER[:5]], ["stop", "speed-limit", *FILLER[:4]], ["25", "25"])
     s = act(s, 0, "play right-of-way", "discard 75")
     for card in ("stop", "speed-limit"):
-        with pytest.raises(IllegalMove, match="Right of Way|protected"):
+        with pytest.raises(IllegalMove, match=r"Right of Way|protected"):
             act(s, 1, f"play {card}")
 
 
@@ -293,7 +293,7 @@ def test_safety_removes_a_showing_hazard_and_you_may_go() -> None:
 # --- coup fourré ---------------------------------------------------------------------------
 
 
-def _accident_on_ann() -> object:
+def _accident_on_ann() -> MilleState:
     return start(
         ["go", "driving-ace", *FILLER[:4]],
         ["accident", *FILLER[:5]],
@@ -303,14 +303,14 @@ def _accident_on_ann() -> object:
 
 def test_coup_fourre_is_offered_before_drawing() -> None:
     """After a hazard lands, the victim holding its safety may play it before drawing."""
-    s = act(act(_accident_on_ann(), 0, "play go"), 1, "play accident")  # type: ignore[arg-type]
+    s = act(act(_accident_on_ann(), 0, "play go"), 1, "play accident")
     view = G.private_view(s, 0)
     assert view.phase == "draw" and set(view.legal) == {"draw", "play driving-ace"}
 
 
 def test_coup_fourre_scores_removes_the_hazard_and_draws_two() -> None:
     """The coup is recorded, the hazard goes, the player keeps the turn and draws two."""
-    s = act(act(_accident_on_ann(), 0, "play go"), 1, "play accident")  # type: ignore[arg-type]
+    s = act(act(_accident_on_ann(), 0, "play go"), 1, "play accident")
     s = act(s, 0, "play driving-ace")
     me = s.tableaus[0]
     assert me.coups == [Card.DRIVING_ACE] and me.battle_top is Card.GO
@@ -320,7 +320,7 @@ def test_coup_fourre_scores_removes_the_hazard_and_draws_two() -> None:
 
 def test_safety_after_drawing_on_a_fresh_hazard_is_no_coup() -> None:
     """Once the victim draws, the hazard is no longer fresh: the safety is no coup."""
-    s = act(act(_accident_on_ann(), 0, "play go"), 1, "play accident")  # type: ignore[arg-type]
+    s = act(act(_accident_on_ann(), 0, "play go"), 1, "play accident")
     s = act(s, 0, "draw", "play driving-ace")
     assert s.tableaus[0].coups == [] and s.tableaus[0].safeties == [Card.DRIVING_ACE]
 
@@ -380,7 +380,7 @@ def test_pending_coup_does_not_show_in_the_public_view() -> None:
 # --- extension -----------------------------------------------------------------------------
 
 
-def _ann_at(miles: list[Card], hand: list[str], draws: list[str], **options: str) -> object:
+def _ann_at(miles: list[Card], hand: list[str], draws: list[str], **options: str) -> MilleState:
     s = start(["go", *hand], FILLER, draws, **options)
     s = act(act(s, 0, "play go"), 1, "discard 75")
     s.tableaus[0].miles = miles
@@ -392,7 +392,7 @@ AT_600 = [Card.D100] * 6
 
 def test_landing_on_700_asks_the_lander_about_the_extension() -> None:
     """Exactly 700 stops play and asks the lander whether to extend."""
-    s = act(_ann_at(AT_600, ["100", *FILLER[:4]], ["25"] * 6), 0, "play 100")  # type: ignore[arg-type]
+    s = act(_ann_at(AT_600, ["100", *FILLER[:4]], ["25"] * 6), 0, "play 100")
     assert G.to_act(s) == frozenset({0}) and set(G.legal_actions(s, 0)) == {
         G.parse_action("extend yes"),
         G.parse_action("extend no"),
@@ -403,7 +403,7 @@ def test_landing_on_700_asks_the_lander_about_the_extension() -> None:
 
 def test_declining_the_extension_ends_the_hand_with_the_trip_bonus() -> None:
     """Stopping at 700 scores the completed trip (400 + safe trip 300 here)."""
-    s = act(_ann_at(AT_600, ["100", *FILLER[:4]], ["25"] * 6), 0, "play 100", "extend no")  # type: ignore[arg-type]
+    s = act(_ann_at(AT_600, ["100", *FILLER[:4]], ["25"] * 6), 0, "play 100", "extend no")
     result = s.results[0]
     labels = {line.label: line.points for line in result.lines[0]}
     assert labels["Trip completed"] == 400 and labels["Safe trip (no 200s)"] == 300
@@ -413,14 +413,14 @@ def test_declining_the_extension_ends_the_hand_with_the_trip_bonus() -> None:
 
 def test_calling_the_extension_makes_the_target_1000_and_passes_the_turn() -> None:
     """An extension raises the target for both players and play goes on."""
-    s = act(_ann_at(AT_600, ["100", *FILLER[:4]], ["25"] * 6), 0, "play 100", "extend yes")  # type: ignore[arg-type]
+    s = act(_ann_at(AT_600, ["100", *FILLER[:4]], ["25"] * 6), 0, "play 100", "extend yes")
     assert s.target == 1000 and s.turn == 1 and s.extension_called
     assert s.phase is Phase.ACT
 
 
 def test_extension_not_reached_means_no_trip_bonus() -> None:
     """If nobody reaches 1000 after an extension, nobody earns trip bonuses."""
-    s = act(_ann_at(AT_600, ["100", *FILLER[:4]], ["25"]), 0, "play 100", "extend yes")  # type: ignore[arg-type]
+    s = act(_ann_at(AT_600, ["100", *FILLER[:4]], ["25"]), 0, "play 100", "extend yes")
     while s.hand_number == 1:
         seat = s.turn
         s = G.apply(s, seat, G.legal_actions(s, seat)[-1])
@@ -431,7 +431,7 @@ def test_extension_not_reached_means_no_trip_bonus() -> None:
 def test_completing_the_extension_scores_the_extension_bonus() -> None:
     """Reaching 1000 after an extension earns 400 trip + 200 extension."""
     s = act(
-        _ann_at(AT_600, ["100", "100", "100", "100", "75"], ["25"] * 6),  # type: ignore[arg-type]
+        _ann_at(AT_600, ["100", "100", "100", "100", "75"], ["25"] * 6),
         0,
         "play 100",
         "extend yes",
@@ -445,7 +445,7 @@ def test_completing_the_extension_scores_the_extension_bonus() -> None:
 
 def test_extension_is_asked_even_with_the_deck_empty_and_scores_delayed_action() -> None:
     """Landing on 700 after the deck ran out asks about the extension; completion is delayed."""
-    s = act(_ann_at(AT_600, ["100", *FILLER[:4]], ["25", "25"]), 0, "play 100")  # type: ignore[arg-type]
+    s = act(_ann_at(AT_600, ["100", *FILLER[:4]], ["25", "25"]), 0, "play 100")
     assert not s.draw_pile and s.phase is Phase.EXTENSION
     s = act(s, 0, "extend no")
     labels = {line.label: line.points for line in s.results[0].lines[0]}
@@ -524,6 +524,6 @@ def test_single_hand_length_ends_after_one_hand() -> None:
 
 def test_match_scores_add_hand_results() -> None:
     """The match totals are the sums of the hand breakdowns."""
-    s = act(_ann_at(AT_600, ["100", *FILLER[:4]], ["25"] * 6), 0, "play 100", "extend no")  # type: ignore[arg-type]
+    s = act(_ann_at(AT_600, ["100", *FILLER[:4]], ["25"] * 6), 0, "play 100", "extend no")
     assert s.scores == list(s.results[0].totals)
     assert s.scores[0] == 700 + 400 + 300 + 500
