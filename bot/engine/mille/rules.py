@@ -280,8 +280,8 @@ def _apply_extension(state: MilleState, seat: int, action: Action) -> None:
 def _apply_before_draw(state: MilleState, seat: int, action: Action) -> None:
     me = state.tableaus[seat]
     if action == DRAW:
+        # No caption: an automatic draw leaves none either, so the choice stays private.
         _draw(state, seat)
-        state.caption = f"{state.players[seat]} draws."
         return
     card = action.card
     if action.verb != "play" or card is None:
@@ -315,7 +315,7 @@ def _apply_act(state: MilleState, seat: int, action: Action) -> None:
             raise IllegalMove("Safeties can never be discarded; play it instead.")
         me.hand.remove(card)
         state.discard.append(card)
-        state.caption = f"{name} discards {card.title}."
+        state.caption = f"{name} discards {_named(state, card)}."
         _after_move(state, seat, passes_turn=True)
         return
     reason = why_not_play(state, seat, card)
@@ -338,10 +338,12 @@ def _apply_act(state: MilleState, seat: int, action: Action) -> None:
         them = state.tableaus[state.opponent(seat)]
         (them.speed if card is Card.SPEED_LIMIT else them.battle).append(card)
         them.fresh_hazards.append(card)
-        state.caption = f"{name} plays {card.title} on {state.players[state.opponent(seat)]}!"
+        state.caption = (
+            f"{name} plays {_named(state, card)} on {state.players[state.opponent(seat)]}!"
+        )
     else:
         (me.speed if card is Card.END_OF_LIMIT else me.battle).append(card)
-        state.caption = f"{name} plays {card.title}."
+        state.caption = f"{name} plays {_named(state, card)}."
     _after_move(state, seat, passes_turn=True)
 
 
@@ -360,9 +362,9 @@ def _play_safety(state: MilleState, seat: int, card: Card, coup: bool) -> None:
             me.fresh_hazards.remove(hazard)
     name = state.players[seat]
     if coup:
-        state.caption = f"Coup fourré! {name} parries with {card.title}."
+        state.caption = f"Coup fourré! {name} parries with {_named(state, card)}."
     else:
-        state.caption = f"{name} plays the safety {card.title}."
+        state.caption = f"{name} plays the safety {_named(state, card)}."
 
 
 def _trip_completed(state: MilleState, seat: int) -> None:
@@ -396,7 +398,12 @@ def _end_hand(state: MilleState, reason: str) -> None:
         return
     next_first = state.opponent(state.first_player)
     state.hand_number += 1
+    last_move = state.caption
     deal_hand(state, next_first, None, hand_seed(state.seed, state.hand_number))
+    state.caption = (
+        f"{last_move} Hand {state.hand_number - 1} is over: {reason} "
+        f"Hand {state.hand_number}: {state.players[next_first]} starts."
+    ).strip()
 
 
 def _end_match(state: MilleState, totals: list[int], reason: str) -> None:
@@ -405,6 +412,11 @@ def _end_match(state: MilleState, totals: list[int], reason: str) -> None:
     leaders = tuple(seat for seat, total in enumerate(totals) if total == best)
     state.winners = leaders if len(leaders) == 1 else ()
     state.end_reason = reason
+
+
+def _named(state: MilleState, card: Card) -> str:
+    """A card's name in the table's language, for captions."""
+    return card.name_in(state.options.get("names", "en"))
 
 
 def hand_seed(seed: int, hand_number: int) -> str:

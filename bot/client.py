@@ -1,0 +1,133 @@
+"""The Discord client: a ``commands.Bot`` with the store, the seam and the cogs.
+
+Endpoints can be redirected (``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL``) to a gateway proxy
+or the tests' local fake Discord. Commands sync instantly to ``JUNCTION_DEV_GUILD`` when set;
+global sync is an explicit owner action (``junction sync``), never done at every start.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+import yarl
+from discord import app_commands
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.engine.core import GameError
+from bot.store import open_store
+from bot.store.base import Store
+from bot.tables import Tables
+
+log = logging.getLogger("junction")
+
+COGS = ("cogs.lobby",)
+
+
+def point_at(settings: Settings) -> None:
+    """Send REST and gateway traffic where the settings say, before logging in."""
+    if settings.api_base:
+        discord.http.Route.BASE = settings.api_base.rstrip("/")
+    if settings.gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
+
+
+class JunctionBot(commands.Bot):
+    """The bot: owns the store and the seam; cogs reach them as ``bot.tables``."""
+
+    store: Store
+    tables: Tables
+
+    def __init__(self, settings: Settings, **kwargs: Any) -> None:
+        intents = discord.Intents.default()
+        intents.message_content = False  # slash commands and buttons need no message content
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            tree_cls=JunctionTree,
+            allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+            **kwargs,
+        )
+        self.settings = settings
+
+    async def setup_hook(self) -> None:
+        self.store = open_store(self.settings.db_url)
+        await self.store.open()
+        self.tables = Tables(self.store)
+        for name in COGS:
+            await self.load_extension(name)
+        if self.settings.dev_guild is not None:
+            guild = discord.Object(id=self.settings.dev_guild)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to guild %s", len(synced), self.settings.dev_guild)
+
+    async def close(self) -> None:
+        await super().close()
+        store = getattr(self, "store", None)
+        if store is not None:
+            await store.close()
+
+    async def on_ready(self) -> None:
+        log.info("ready as %s in %d servers", self.user, len(self.guilds))
+
+
+class JunctionTree(app_commands.CommandTree[Any]):
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """The error funnel: a GameError becomes an ephemeral sentence; anything else is logged."""
+        original = getattr(error, "original", error)
+        if isinstance(original, GameError):
+            await reply_privately(interaction, str(original))
+            return
+        if isinstance(error, app_commands.CheckFailure):
+            await reply_privately(interaction, "You cannot use that command here.")
+            return
+        log.exception("command failed", exc_info=original)
+        await reply_privately(interaction, "Something went wrong on our side; nothing was changed.")
+
+
+async def reply_privately(interaction: discord.Interaction[Any], text: str) -> None:
+    """An ephemeral answer, whether or not the interaction was already answered."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not deliver an error reply", exc_info=True)
+
+
+def run_bot(settings: Settings) -> int:
+    """Run the bot until it is stopped (blocking)."""
+    if settings.discord_token is None:
+        raise ValueError("DISCORD_TOKEN is not set")
+    logging.basicConfig(
+        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    point_at(settings)
+    bot = JunctionBot(settings)
+    bot.run(settings.discord_token, log_handler=None)
+    return 0
+
+
+async def sync_commands(settings: Settings, guild_id: int | None) -> int:
+    """The owner's explicit command sync: to one guild, or globally when no guild is given."""
+    if settings.discord_token is None:
+        raise ValueError("DISCORD_TOKEN is not set")
+    point_at(settings)
+    bot = JunctionBot(settings)
+    async with bot:
+        await bot.login(settings.discord_token)  # runs setup_hook: the cogs load their commands
+        guild = discord.Object(id=guild_id) if guild_id else None
+        if guild is not None:
+            bot.tree.copy_global_to(guild=guild)
+        synced = await bot.tree.sync(guild=guild)
+    print(
+        f"synced {len(synced)} commands {'to guild ' + str(guild_id) if guild_id else 'globally'}"
+    )
+    return 0

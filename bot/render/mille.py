@@ -1,0 +1,763 @@
+"""Mille Bornes images: the public table, a seat's hand and the score sheet of a finished hand.
+
+Every function here takes an engine *view* and returns a Pillow image (or its PNG bytes); the
+same view always gives the same pixels. The table is posted after every move, so it is built
+from cached pieces (background, card faces, text runs) and encoded quickly (``to_png``).
+
+Layout of the table, top to bottom: a title bar (hand number, match target, extension badge),
+seat 0's side, the road (deck, discard pile and the last move, or the result), seat 1's side.
+Seats keep their places for the whole match so players always know where to look.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot.engine.mille.cards import DISTANCES, SAFETIES, Card
+from bot.engine.mille.state import HandResult, ScoreLine
+from bot.engine.mille.views import MillePublicView, MilleSeatView, TableauView
+from bot.render.common import (
+    RGB,
+    Box,
+    Canvas,
+    Palette,
+    card_back,
+    card_radius,
+    dashed_rounded,
+    draw_card,
+    ellipsize,
+    fit_font,
+    fit_wrapped,
+    font,
+    text_width,
+    to_png,
+    vertical_gradient,
+)
+
+TABLE_SIZE = (1200, 840)
+HAND_IMAGE_SIZE = (1200, 360)
+RESULT_SIZE = (1000, 700)
+
+# Table geometry in pixels. Cards on the table are 100×140, distance cards are minis.
+_W, _H = TABLE_SIZE
+_MARGIN = 16
+_TOP_BAR = 56
+_PANEL_H = 296
+_ROAD_H = 152
+_GAP = 8
+_SIDE_Y = (_TOP_BAR + _GAP, _TOP_BAR + 3 * _GAP + _PANEL_H + _ROAD_H)  # seat 0, seat 1
+_ROAD_Y = _TOP_BAR + 2 * _GAP + _PANEL_H
+_CARD = (100, 140)
+_MINI = (66, 92)
+_BACK_MINI = (26, 36)
+_PILE_CARD = (76, 106)
+_HAND_CARD = (150, 210)
+
+# Columns inside a side, relative to the panel's left edge.
+_BATTLE_X = 20
+_SPEED_X = _BATTLE_X + _CARD[0] + 14
+_SAFETY_X = _SPEED_X + _CARD[0] + 28
+_SAFETY_STEP = _CARD[0] + 10
+_DIST_X = _SAFETY_X + 4 * _SAFETY_STEP + 14
+_DIST_STEP = (_W - 2 * _MARGIN - 20 - _DIST_X) // len(DISTANCES)
+_LABEL_DY = 62  # column titles
+_ROW_DY = 86  # top of the cards
+_BAR_DY = 246  # top of the mileage bar
+_BAR_RIGHT = _W - _MARGIN - 210
+
+_GREY_CHIP: RGB = (70, 76, 86)
+_FAINT: RGB = (62, 104, 86)
+_SLOT: RGB = (110, 150, 132)
+_PLAYABLE: RGB = (120, 230, 140)
+
+
+# --- table ---------------------------------------------------------------------------------
+
+
+def render_table(view: MillePublicView) -> Image.Image:
+    """The whole table as everyone sees it: both sides, the road between them, the result."""
+    canvas = Canvas(_table_background().copy())
+    _draw_top_bar(canvas, view)
+    for tableau in view.tableaus[:2]:
+        _draw_side(canvas, view, tableau, _SIDE_Y[tableau.seat % 2])
+    _draw_road(canvas, view)
+    return canvas.image
+
+
+def table_png(view: MillePublicView) -> bytes:
+    """``render_table`` encoded as PNG bytes, ready to attach to a message."""
+    return to_png(render_table(view))
+
+
+@lru_cache(maxsize=1)
+def _table_background() -> Image.Image:
+    """Everything that never changes: felt, title bar, road, both mats and column titles."""
+    img = vertical_gradient(_W, _H, Palette.FELT_TOP, Palette.FELT_BOTTOM)
+    c = Canvas(img)
+    d = c.draw
+    d.rectangle((0, 0, _W, _TOP_BAR), fill=Palette.ASPHALT_DARK)
+    d.line((0, _TOP_BAR, _W, _TOP_BAR), fill=Palette.GOLD_DARK, width=2)
+    title = font(26, "bold")
+    c.text((_MARGIN + 4, _TOP_BAR // 2), "MILLE BORNES", title, Palette.GOLD, anchor="lm")
+
+    d.rectangle((0, _ROAD_Y, _W, _ROAD_Y + _ROAD_H), fill=Palette.ASPHALT)
+    # Solid white edge lines and a dashed yellow centre line, like a country road.
+    for y in (_ROAD_Y + 6, _ROAD_Y + _ROAD_H - 8):
+        d.line((0, y, _W, y), fill=(214, 214, 208), width=3)
+    mid = _ROAD_Y + _ROAD_H // 2
+    for x in range(10, _W, 64):
+        d.line((x, mid, x + 34, mid), fill=Palette.ROAD_LINE, width=5)
+
+    label = font(16, "bold")
+    for y in _SIDE_Y:
+        x0 = _MARGIN
+        c.rounded((x0, y, _W - _MARGIN, y + _PANEL_H), 18, fill=Palette.MAT)
+        c.rounded((x0, y, _W - _MARGIN, y + _PANEL_H), 18, outline=Palette.MAT_EDGE, width=2)
+        ly = y + _LABEL_DY
+        c.text((x0 + _BATTLE_X, ly), "BATTLE", label, Palette.MUTED)
+        c.text((x0 + _SPEED_X, ly), "SPEED", label, Palette.MUTED)
+        c.text((x0 + _DIST_X, ly), "DISTANCE", label, Palette.MUTED)
+        for sep in (_SAFETY_X, _DIST_X):
+            sx = x0 + sep - 14
+            d.line((sx, y + 66, sx, y + 226), fill=Palette.MAT_EDGE, width=2)
+        # The mileage bar's empty road.
+        by = y + _BAR_DY
+        c.rounded((x0 + 20, by, _BAR_RIGHT, by + 30), 10, fill=Palette.ASPHALT_DARK)
+        c.rounded((x0 + 20, by, _BAR_RIGHT, by + 30), 10, outline=(90, 96, 104), width=2)
+    return img
+
+
+def _draw_top_bar(c: Canvas, view: MillePublicView) -> None:
+    cy = _TOP_BAR // 2
+    x = _MARGIN + 4 + text_width("MILLE BORNES", font(26, "bold")) + 18
+    small = font(18, "bold")
+    x += c.pill(x, cy - 15, f"Hand {view.hand_number}", small, _GREY_CHIP) + 10
+    if view.extension_called:
+        c.pill(x, cy - 15, "EXTENSION · 1000 mi", small, Palette.GOLD, ink=Palette.DARK_INK)
+    target = "Single hand" if view.match_target is None else f"Match to {view.match_target}"
+    tw = text_width(target, small) + 24
+    c.pill(_W - _MARGIN - 4 - tw, cy - 15, target, small, _GREY_CHIP)
+
+
+def _draw_side(c: Canvas, view: MillePublicView, t: TableauView, y: int) -> None:
+    """One player's side: header, battle and speed piles, safeties, distance, mileage bar."""
+    x0 = _MARGIN
+    to_play = view.winners is None and view.turn == t.seat
+    won = view.winners is not None and t.seat in view.winners
+    if to_play or won:
+        c.rounded((x0, y, _W - _MARGIN, y + _PANEL_H), 18, outline=Palette.GOLD, width=4)
+    _draw_side_header(c, view, t, y, to_play, won)
+
+    lang = view.lang
+    row = y + _ROW_DY
+    _draw_pile(c, t.battle_pile, x0 + _BATTLE_X, row, "Battle", lang)
+    _draw_pile(c, t.speed_pile, x0 + _SPEED_X, row, "Speed", lang)
+
+    label = font(16, "bold")
+    coups = len(t.coups)
+    if coups:
+        title = (
+            f"SAFETIES · {coups} COUP{'S' if coups > 1 else ''} FOURRÉ{'S' if coups > 1 else ''}"
+        )
+        c.text((x0 + _SAFETY_X, y + _LABEL_DY), title, label, Palette.GOLD)
+    else:
+        c.text((x0 + _SAFETY_X, y + _LABEL_DY), "SAFETIES", label, Palette.MUTED)
+    for i, safety in enumerate(SAFETIES):
+        sx = x0 + _SAFETY_X + i * _SAFETY_STEP
+        if safety in t.safeties:
+            c.paste(draw_card(safety, *_CARD, lang), sx, row)
+            if safety in t.coups:
+                _coup_ribbon(c, sx, row)
+        else:
+            c.paste(_empty_slot(safety.name_in(lang), "", *_CARD, True), sx - 2, row - 2, False)
+
+    for i, card in enumerate(DISTANCES):
+        _draw_distance_group(c, card, t.miles.count(card), x0 + _DIST_X + i * _DIST_STEP, row, lang)
+    _draw_progress(c, view, t, y + _BAR_DY)
+
+
+def _draw_side_header(
+    c: Canvas, view: MillePublicView, t: TableauView, y: int, to_play: bool, won: bool
+) -> None:
+    cy = y + 32
+    # Right-hand cluster first (the match score, then the hidden hand as card backs): the
+    # name and chips on the left then get whatever room is left.
+    right = _W - _MARGIN - 20
+    score_font = font(26, "bold")
+    score = str(t.score)
+    c.text((right, cy + 1), score, score_font, Palette.INK, anchor="rm", drop=2)
+    right -= text_width(score, score_font) + 6
+    pts_font = font(16, "bold")
+    c.text((right, cy + 4), "PTS", pts_font, Palette.MUTED, anchor="rm")
+    right -= text_width("PTS", pts_font) + 26
+    count_font = font(18, "bold")
+    count = f"{t.hand_count} card{'' if t.hand_count == 1 else 's'}"
+    c.text((right, cy), count, count_font, Palette.MUTED, anchor="rm")
+    right -= text_width(count, count_font) + 10
+    shown = min(t.hand_count, 8)
+    step = 13
+    bx = right - _BACK_MINI[0] - step * max(0, shown - 1)
+    for i in range(shown):
+        c.paste(card_back(*_BACK_MINI), bx + i * step, cy - _BACK_MINI[1] // 2, with_shadow=False)
+    limit = bx - 20
+
+    chip = font(18, "bold")
+    pills: list[tuple[str, RGB, RGB]] = []
+    if won:
+        pills.append(("★ WINNER", Palette.GOLD, Palette.DARK_INK))
+    elif to_play:
+        word = "EXTEND?" if view.phase == "extension" else "TO PLAY"
+        pills.append((f"▶ {word}", Palette.GOLD, Palette.DARK_INK))
+    pills += [(text, fill, Palette.INK) for text, fill in _status_chips(t, view.lang)]
+
+    def pills_width() -> int:
+        return sum(text_width(text, chip) + 24 + 8 for text, _, _ in pills)
+
+    x = _MARGIN + 20
+    name_font = font(30, "bold")
+    name_room = limit - (x + 28) - 16 - pills_width()
+    if name_room < 160:
+        # A long name and long chips: keep the chips' first word ("Stopped"), not the reason.
+        pills = [(text.split(" · ")[0], fill, ink) for text, fill, ink in pills]
+        name_room = limit - (x + 28) - 16 - pills_width()
+    c.draw.ellipse(
+        (x, cy - 9, x + 18, cy + 9), fill=Palette.SEAT[t.seat % 2], outline=Palette.INK, width=2
+    )
+    x += 28
+    name = ellipsize(t.name, name_font, max(80, min(name_room, 420)))
+    c.text((x, cy), name, name_font, Palette.INK, anchor="lm", drop=2)
+    x += text_width(name, name_font) + 16
+    for text, fill, ink in pills:
+        x += c.pill(x, cy - 16, text, chip, fill, ink=ink, height=32) + 8
+
+
+def _status_chips(t: TableauView, lang: str) -> list[tuple[str, RGB]]:
+    """ "Moving" or "Stopped · why", plus "Limited 50" under a speed limit."""
+    chips: list[tuple[str, RGB]] = []
+    if t.can_go:
+        chips.append(("Moving", Palette.GREEN))
+    else:
+        top = t.battle_top
+        if top is not None and top.is_hazard:
+            why = top.name_in(lang)
+        else:
+            why = f"needs {Card.GO.name_in(lang)}"
+        chips.append((f"Stopped · {why}", Palette.RED))
+    if t.limited:
+        chips.append(("Limited 50", Palette.AMBER))
+    return chips
+
+
+def _draw_pile(c: Canvas, pile: tuple[Card, ...], x: int, y: int, title: str, lang: str) -> None:
+    w, h = _CARD
+    if not pile:
+        c.paste(_empty_slot(title, "empty", w, h, False), x - 2, y - 2, with_shadow=False)
+        return
+    # Edges of the cards underneath, so a deep pile looks like a pile.
+    for k in range(min(len(pile) - 1, 2), 0, -1):
+        c.rounded(
+            (x + 3 * k, y + 3 * k, x + w + 3 * k, y + h + 3 * k),
+            card_radius(w),
+            fill=Palette.CARD_PAPER,
+            outline=Palette.CARD_EDGE,
+        )
+    c.paste(draw_card(pile[-1], w, h, lang), x, y)
+
+
+@lru_cache(maxsize=128)
+def _empty_slot(
+    title: str, sub: str, w: int, h: int, faint: bool, fill: RGB | None = None, size: int = 16
+) -> Image.Image:
+    """A dashed card outline with its name inside, as an RGBA piece 2 px larger each side."""
+    img = Image.new("RGBA", (w + 4, h + 4), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    colour = _FAINT if faint else _SLOT
+    box = (2, 2, w + 1, h + 1)
+    if fill is not None:
+        d.rounded_rectangle(box, radius=card_radius(w), fill=fill)
+    dashed_rounded(d, box, colour, radius=card_radius(w))
+    fnt, lines = fit_wrapped(title, w - 14, 2, size, "cond", min_size=11)
+    if sub:
+        dashed = f"— {sub}"
+        lines = (*lines, dashed if text_width(dashed, fnt) <= w - 14 else sub)
+    step = 20
+    top = (h + 4) / 2 - step * (len(lines) - 1) / 2
+    for i, line in enumerate(lines):
+        d.text(((w + 4) / 2, top + i * step), line, font=fnt, fill=colour, anchor="mm")
+    return img
+
+
+def _coup_ribbon(c: Canvas, x: int, y: int) -> None:
+    """A gold sash across a safety that was played as a coup fourré."""
+    w, h = _CARD
+    ry = y + round(h * 0.46)
+    rh = 30
+    over = 7
+    # Folded tails peeking out behind the band, then the band itself.
+    for sx, way in ((x - over, 1), (x + w + over, -1)):
+        c.draw.polygon(
+            (
+                (sx - way * 4, ry + 6),
+                (sx + way * 10, ry + 6),
+                (sx + way * 10, ry + rh + 6),
+                (sx - way * 4, ry + rh + 6),
+                (sx + way * 2, ry + rh // 2 + 6),
+            ),
+            fill=Palette.GOLD_DARK,
+        )
+    c.draw.rectangle(
+        (x - over + 4, ry, x + w + over - 4, ry + rh), fill=Palette.GOLD, outline=Palette.GOLD_DARK
+    )
+    fnt = fit_font("COUP FOURRÉ", w + 2 * over - 14, 16, "cond")
+    c.text((x + w / 2, ry + rh / 2 + 1), "COUP FOURRÉ", fnt, Palette.DARK_INK, anchor="mm")
+
+
+def _draw_distance_group(c: Canvas, card: Card, count: int, x: int, y: int, lang: str) -> None:
+    """One value's distance cards as a small fanned stack with a "×n" chip (or a ghost)."""
+    w, h = _MINI
+    if count == 0:
+        ghost = _empty_slot(str(card.miles), "", w, h, True, size=22)
+        c.paste(ghost, x - 2, y - 2, with_shadow=False)
+        return
+    layers = min(count, 4)
+    for k in range(layers - 1, -1, -1):
+        c.paste(draw_card(card, w, h, lang), x + 4 * k, y - 3 * k + 6, with_shadow=k == layers - 1)
+    chip = font(18, "bold")
+    text = f"×{count}"
+    cw = text_width(text, chip) + 18
+    cx = x + (w - cw) // 2 + 2
+    c.rounded(
+        (cx, y + h + 12, cx + cw, y + h + 38), 13, fill=(28, 95, 184), outline=Palette.INK, width=2
+    )
+    c.text((cx + cw / 2, y + h + 25), text, chip, Palette.INK, anchor="mm")
+
+
+def _draw_progress(c: Canvas, view: MillePublicView, t: TableauView, y: int) -> None:
+    """The mileage bar: the player's colour from 0 up to their miles, ticks every 100."""
+    x0 = _MARGIN + 20
+    h = 30
+    target = max(1, view.target)
+    span = _BAR_RIGHT - x0 - 8
+    frac = min(1.0, t.mileage / target)
+    if frac > 0:
+        fill_to = x0 + 4 + max(12, round(span * frac))
+        c.rounded((x0 + 4, y + 4, fill_to, y + h - 4), 7, fill=Palette.SEAT[t.seat % 2])
+    for miles in range(100, target, 100):
+        tx = x0 + 4 + round(span * miles / target)
+        # After an extension the 700 mark stays visible in gold: where the trip used to end.
+        gold = miles == 700
+        c.draw.line(
+            (tx, y + 6, tx, y + h - 6),
+            fill=Palette.GOLD if gold else (150, 156, 164),
+            width=2 if gold else 1,
+        )
+    right = _W - _MARGIN - 20
+    unit = font(16, "bold")
+    c.text((right, y + h / 2), "mi", unit, Palette.MUTED, anchor="rm")
+    right -= text_width("mi", unit) + 6
+    tail = f" / {view.target}"
+    tail_font = font(20, "bold")
+    c.text((right, y + h / 2 + 2), tail, tail_font, Palette.MUTED, anchor="rm")
+    right -= text_width(tail, tail_font)
+    c.text((right, y + h / 2), str(t.mileage), font(26, "bold"), Palette.INK, anchor="rm", drop=2)
+
+
+def _draw_road(c: Canvas, view: MillePublicView) -> None:
+    """The strip between the sides: deck, discard pile and the last move (or the result)."""
+    y = _ROAD_Y
+    w, h = _PILE_CARD
+    x = _MARGIN + 20
+    top = y + 12
+    label = font(17, "bold")
+    if view.deck_count:
+        # A few stacked backs, fewer as the deck runs down.
+        layers = 1 + min(3, (view.deck_count - 1) // 20)
+        for k in range(layers - 1, -1, -1):
+            c.paste(card_back(w, h), x + 3 * k, top - 2 * k, with_shadow=k == layers - 1)
+    else:
+        c.paste(_empty_slot("Deck", "empty", w, h, False, Palette.ASPHALT), x - 2, top - 2, False)
+    c.text(
+        (x + w / 2, top + h + 14),
+        f"Deck {view.deck_count}",
+        label,
+        Palette.INK,
+        anchor="mm",
+        drop=2,
+    )
+    x += w + 34
+    if view.discard:
+        c.paste(draw_card(view.discard[-1], w, h, view.lang), x, top)
+    else:
+        c.paste(
+            _empty_slot("Discard", "empty", w, h, False, Palette.ASPHALT), x - 2, top - 2, False
+        )
+    c.text(
+        (x + w / 2, top + h + 14),
+        f"Discard {len(view.discard)}",
+        label,
+        Palette.INK,
+        anchor="mm",
+        drop=2,
+    )
+
+    box = (x + w + 34, y + 18, _W - _MARGIN - 4, y + _ROAD_H - 20)
+    if view.winners is not None:
+        _result_banner(c, view, box)
+    else:
+        _caption_banner(c, view.caption, "", box)
+
+
+def _caption_banner(c: Canvas, caption: str, note: str, box: Box) -> None:
+    x0, y0, x1, y1 = box
+    c.rounded((x0 + 3, y0 + 5, x1 + 3, y1 + 5), 14, fill=(20, 22, 26))
+    c.rounded(box, 14, fill=(250, 246, 232), outline=Palette.GOLD_DARK, width=2)
+    c.text((x0 + 18, y0 + 10), "LAST MOVE", font(14, "bold"), (130, 120, 96))
+    inner = x1 - x0 - 36
+    if note:
+        fnt, lines = fit_wrapped(caption or "—", inner, 1, 24, "bold", min_size=16)
+        c.text((x0 + 18, y0 + 46), lines[0], fnt, Palette.DARK_INK, anchor="lm")
+        note_font, notes = fit_wrapped(note, inner, 1, 19, "bold", min_size=13)
+        c.text((x0 + 18, y0 + 80), notes[0], note_font, (150, 60, 20), anchor="lm")
+        return
+    fnt, lines = fit_wrapped(caption or "—", inner, 2, 26, "bold", min_size=16)
+    mid = (y0 + 24 + y1) / 2
+    step = 32
+    first = mid - step * (len(lines) - 1) / 2
+    for i, line in enumerate(lines):
+        c.text((x0 + 18, first + i * step), line, fnt, Palette.DARK_INK, anchor="lm")
+
+
+def _winner_line(view: MillePublicView) -> str:
+    names = [view.players[s] for s in view.winners or () if s < len(view.players)]
+    what = "the match" if view.match_target is not None else "the hand"
+    if not names:
+        return "It's a draw!"
+    if len(names) == 1:
+        return f"{names[0]} wins {what}!"
+    return f"{' & '.join(names)} win {what}!"
+
+
+def _result_banner(c: Canvas, view: MillePublicView, box: Box) -> None:
+    x0, y0, x1, y1 = box
+    c.rounded((x0 + 3, y0 + 5, x1 + 3, y1 + 5), 14, fill=(20, 22, 26))
+    c.rounded(box, 14, fill=Palette.GOLD, outline=(255, 240, 180), width=3)
+    inner = x1 - x0 - 40
+    cx = (x0 + x1) / 2
+    headline = f"★ {_winner_line(view)} ★"
+    c.text(
+        (cx, y0 + 30),
+        headline,
+        fit_font(headline, inner, 32, "bold"),
+        Palette.DARK_INK,
+        anchor="mm",
+    )
+    detail = view.end_reason
+    if view.caption:
+        detail = f"{detail}  Last move: {view.caption}" if detail else view.caption
+    fnt, lines = fit_wrapped(detail, inner, 2, 19, "bold", min_size=13)
+    for i, line in enumerate(lines):
+        c.text((cx, y0 + 66 + i * 24), line, fnt, (70, 50, 10), anchor="mm")
+
+
+# --- hand ----------------------------------------------------------------------------------
+
+
+def render_hand(view: MilleSeatView) -> Image.Image:
+    """The owner's cards in a row, numbered 1..n, with the ones they cannot play now dimmed."""
+    w, _ = HAND_IMAGE_SIZE
+    c = Canvas(_hand_background().copy())
+    pub = view.public
+    lang = pub.lang
+    phrase = _phase_line(view)
+    # Status chips on the right first; the phase line takes the room left of them.
+    x = w - 30
+    if view.seat < len(pub.tableaus):
+        me = pub.tableaus[view.seat]
+        chip_font = font(18, "bold")
+        items = [(f"{me.mileage} / {pub.target} mi", _GREY_CHIP), *_status_chips(me, lang)]
+        for text, fill in reversed(items):
+            x -= text_width(text, chip_font) + 24
+            c.pill(x, 20, text, chip_font, fill, height=32)
+            x -= 8
+    room = x - 30 - 16
+    phrase_font = fit_font(phrase, room, 28, "bold", min_size=16)
+    c.text(
+        (30, 36),
+        ellipsize(phrase, phrase_font, room),
+        phrase_font,
+        Palette.INK,
+        anchor="lm",
+        drop=2,
+    )
+
+    # Dimming only makes sense while the owner is choosing: otherwise nothing is playable and
+    # a fully greyed hand would just be hard to read.
+    choosing = view.phase in ("act", "draw")
+    n = len(view.hand)
+    cw, ch = _HAND_CARD
+    gap = 16
+    if n * cw + (n - 1) * gap > w - 60:
+        cw = (w - 60 - (n - 1) * gap) // n
+        ch = round(cw * 1.4)
+    x = (w - (n * cw + max(0, n - 1) * gap)) // 2
+    y = 72
+    if not view.hand:
+        c.text(
+            (w / 2, y + ch / 2), "No cards in hand", font(26, "bold"), Palette.MUTED, anchor="mm"
+        )
+    for i, card in enumerate(view.hand):
+        playable = f"play {card.value}" in view.legal
+        coup = playable and view.phase == "draw"
+        lit = choosing and playable
+        if lit:
+            glow = Palette.GOLD if coup else _PLAYABLE
+            c.rounded((x - 6, y - 6, x + cw + 6, y + ch + 6), card_radius(cw) + 5, fill=glow)
+        face = (
+            _dimmed(card, cw, ch, lang)
+            if choosing and not playable
+            else draw_card(card, cw, ch, lang)
+        )
+        c.paste(face, x, y, with_shadow=not lit)
+        # The index chip (what players type), then what the card can do now.
+        ly = y + ch + 30
+        r = 15
+        # Centred under the card, or at its left when a tag follows it.
+        chip_x = x + 8 if choosing else x + cw // 2 - r
+        c.draw.ellipse((chip_x, ly - r, chip_x + 2 * r, ly + r), fill=Palette.INK)
+        c.text((chip_x + r, ly + 1), str(i + 1), font(19, "bold"), Palette.DARK_INK, anchor="mm")
+        if choosing:
+            tag, colour = _hand_tag(view, card, playable, coup)
+            tag_font = fit_font(tag, cw - 2 * r - 14, 17, "bold", min_size=11)
+            c.text((x + 2 * r + 16, ly + 1), tag, tag_font, colour, anchor="lm")
+        x += cw + gap
+    return c.image
+
+
+def hand_png(view: MilleSeatView) -> bytes:
+    """``render_hand`` encoded as PNG bytes (for the owner's ephemeral message)."""
+    return to_png(render_hand(view))
+
+
+def _hand_tag(view: MilleSeatView, card: Card, playable: bool, coup: bool) -> tuple[str, RGB]:
+    if coup:
+        return "COUP FOURRÉ!", Palette.GOLD
+    if playable:
+        return "PLAY", _PLAYABLE
+    if view.phase == "act" and f"discard {card.value}" in view.legal:
+        return "discard only", Palette.MUTED
+    return "after drawing", Palette.MUTED
+
+
+@lru_cache(maxsize=1)
+def _hand_background() -> Image.Image:
+    w, h = HAND_IMAGE_SIZE
+    return vertical_gradient(w, h, Palette.FELT_TOP, Palette.FELT_BOTTOM)
+
+
+@lru_cache(maxsize=256)
+def _dimmed(card: Card, w: int, h: int, lang: str) -> Image.Image:
+    """The face darkened and washed out: still readable, clearly not playable now."""
+    face = draw_card(card, w, h, lang)
+    out = Image.blend(face, Image.new("RGBA", face.size, (14, 30, 24, 255)), 0.55)
+    out.putalpha(face.getchannel("A"))
+    return out
+
+
+def _phase_line(view: MilleSeatView) -> str:
+    pub = view.public
+    if view.phase == "act":
+        return "Your turn — play or discard"
+    if view.phase == "draw":
+        return "Before drawing you may play a safety (coup fourré!)"
+    if view.phase == "extension":
+        return "Extension? Go on to 1000 miles, or stop at 700"
+    if view.phase == "over" or pub.winners is not None:
+        return "The match is over" if pub.match_target is not None else "The hand is over"
+    waiting = pub.players[pub.turn] if pub.turn < len(pub.players) else "the other player"
+    return f"Waiting for {waiting}"
+
+
+# --- hand result ---------------------------------------------------------------------------
+
+
+def render_hand_result(view: MillePublicView, result: HandResult | None = None) -> Image.Image:
+    """The score sheet of a finished hand (the last one by default), with match totals.
+
+    Both players' lines side by side, their hand totals and match totals after that hand,
+    and the match target. After the final hand the winner (or a draw) is announced.
+    """
+    w, h = RESULT_SIZE
+    c = Canvas(_result_background().copy())
+    if result is None and view.results:
+        result = view.results[-1]
+    if result is None:
+        c.text(
+            (w / 2, h / 2),
+            "No hand has finished yet",
+            font(30, "bold"),
+            Palette.INK,
+            anchor="mm",
+            drop=2,
+        )
+        return c.image
+
+    c.text(
+        (32, 40),
+        f"Hand {result.number} — score",
+        font(32, "bold"),
+        Palette.GOLD,
+        anchor="lm",
+        drop=2,
+    )
+    target = "Single hand" if view.match_target is None else f"Match to {view.match_target}"
+    small = font(18, "bold")
+    c.pill(w - 32 - text_width(target, small) - 24, 24, target, small, _GREY_CHIP, height=32)
+    reason_font = fit_font(result.reason, w - 64, 20, "regular", min_size=13)
+    c.text((32, 84), result.reason, reason_font, Palette.MUTED, anchor="lm")
+
+    match_after = _match_totals_after(view, result)
+    final = (
+        view.winners is not None and bool(view.results) and view.results[-1].number == result.number
+    )
+    banner = (32, 108, w - 32, 178)
+    cx = (banner[0] + banner[2]) / 2
+    inner = banner[2] - banner[0] - 30
+    if final:
+        c.rounded(banner, 14, fill=Palette.GOLD, outline=(255, 240, 180), width=3)
+        headline = f"★ {_winner_line(view)} ★"
+        c.text(
+            (cx, banner[1] + 25),
+            headline,
+            fit_font(headline, inner, 30, "bold"),
+            Palette.DARK_INK,
+            anchor="mm",
+        )
+        c.text(
+            (cx, banner[1] + 54),
+            view.end_reason,
+            fit_font(view.end_reason, inner, 18, "bold"),
+            (70, 50, 10),
+            anchor="mm",
+        )
+    else:
+        c.rounded(banner, 14, fill=(36, 40, 46), outline=Palette.MAT_EDGE, width=2)
+        big = font(24, "bold")
+        if view.match_target is None:
+            text = "Single hand game"
+        else:
+            # Long names are cut so the scores (what the banner is for) stay large.
+            seats = range(min(len(match_after), len(view.players)))
+            suffix = f"   (first to {view.match_target})"
+            scores = "".join(f" {match_after[s]}" for s in seats)
+            spare = inner - text_width(f"Match: {'  —  ' * (len(seats) - 1)}{scores}{suffix}", big)
+            per_name = max(60, spare // max(1, len(seats)))
+            parts = [f"{ellipsize(view.players[s], big, per_name)} {match_after[s]}" for s in seats]
+            text = f"Match: {'  —  '.join(parts)}   (first to {view.match_target})"
+        c.text(
+            (cx, (banner[1] + banner[3]) / 2),
+            text,
+            fit_font(text, inner, 24, "bold"),
+            Palette.INK,
+            anchor="mm",
+        )
+
+    columns = max(1, len(result.lines))
+    col_w = (w - 64 - 24 * (columns - 1)) // columns
+    totals = result.totals
+    for seat, lines in enumerate(result.lines):
+        x0 = 32 + seat * (col_w + 24)
+        box = (x0, 196, x0 + col_w, h - 20)
+        _result_column(c, view, seat, lines, totals[seat], match_after[seat], box)
+    return c.image
+
+
+def result_png(view: MillePublicView) -> bytes:
+    """``render_hand_result`` of the last finished hand, as PNG bytes."""
+    return to_png(render_hand_result(view))
+
+
+@lru_cache(maxsize=1)
+def _result_background() -> Image.Image:
+    w, h = RESULT_SIZE
+    return vertical_gradient(w, h, Palette.FELT_TOP, Palette.FELT_BOTTOM)
+
+
+def _match_totals_after(view: MillePublicView, result: HandResult) -> list[int]:
+    """Each seat's match total once ``result`` was scored: the sum of hands up to it."""
+    totals = [0] * max([len(result.lines), *(len(r.lines) for r in view.results)])
+    counted = False
+    for r in view.results:
+        if r.number <= result.number:
+            counted = counted or r.number == result.number
+            for seat, points in enumerate(r.totals):
+                totals[seat] += points
+    if not counted:  # a result passed in that the view does not hold yet
+        for seat, points in enumerate(result.totals):
+            totals[seat] += points
+    return totals
+
+
+def _result_column(
+    c: Canvas,
+    view: MillePublicView,
+    seat: int,
+    lines: tuple[ScoreLine, ...],
+    hand_total: int,
+    match_total: int,
+    box: Box,
+) -> None:
+    x0, y0, x1, y1 = box
+    won = view.winners is not None and seat in view.winners
+    c.rounded(
+        box,
+        16,
+        fill=Palette.MAT,
+        outline=Palette.GOLD if won else Palette.MAT_EDGE,
+        width=3 if won else 2,
+    )
+    c.draw.ellipse(
+        (x0 + 18, y0 + 22, x0 + 36, y0 + 40),
+        fill=Palette.SEAT[seat % 2],
+        outline=Palette.INK,
+        width=2,
+    )
+    name = view.players[seat] if seat < len(view.players) else f"Seat {seat + 1}"
+    name_font = font(28, "bold")
+    c.text(
+        (x0 + 46, y0 + 31),
+        ellipsize(name, name_font, x1 - x0 - 150),
+        name_font,
+        Palette.INK,
+        anchor="lm",
+        drop=2,
+    )
+    if won:
+        c.pill(
+            x1 - 16 - text_width("★ WINNER", font(16, "bold")) - 24,
+            y0 + 17,
+            "★ WINNER",
+            font(16, "bold"),
+            Palette.GOLD,
+            ink=Palette.DARK_INK,
+            height=28,
+        )
+    row = font(22, "regular")
+    pts = font(22, "bold")
+    y = y0 + 76
+    # Nine lines at most (milestones ... shut-out); 33 px each fits above the totals.
+    for line in lines:
+        c.text((x0 + 20, y), line.label, row, Palette.INK, anchor="lm")
+        sign = "+" if line.points > 0 else ""
+        c.text((x1 - 20, y), f"{sign}{line.points}", pts, Palette.INK, anchor="rm")
+        y += 33
+    has_match = view.match_target is not None
+    base = y1 - (92 if has_match else 56)
+    c.draw.line((x0 + 16, base, x1 - 16, base), fill=Palette.MAT_EDGE, width=2)
+    big = font(24, "bold")
+    c.text((x0 + 20, base + 28), "Hand total", big, Palette.INK, anchor="lm")
+    c.text((x1 - 20, base + 28), str(hand_total), big, Palette.GOLD, anchor="rm")
+    if has_match:
+        c.text((x0 + 20, base + 64), "Match total", big, Palette.MUTED, anchor="lm")
+        c.text((x1 - 20, base + 64), str(match_total), big, Palette.INK, anchor="rm")

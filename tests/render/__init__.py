@@ -1,0 +1,1 @@
+"""Tests for the Pillow renderers in ``bot.render``."""

@@ -1,0 +1,272 @@
+"""The Mille Bornes renderers: fixed image sizes, PNG budget, purity and import boundaries.
+
+Interesting tables come from seeded random playouts that prefer playing a card over
+discarding, searched until the wanted situation shows up; the searches stay well under a
+second in total.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import io
+import random
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.engine.core import get_game
+from bot.engine.mille.cards import Card, full_deck
+from bot.render import common
+from bot.render.common import draw_card, fit_wrapped, text_width, to_png
+from bot.render.mille import (
+    HAND_IMAGE_SIZE,
+    RESULT_SIZE,
+    TABLE_SIZE,
+    hand_png,
+    render_hand,
+    render_hand_result,
+    render_table,
+    result_png,
+    table_png,
+)
+
+GAME = get_game("mille")
+RENDER_DIR = Path(__file__).resolve().parents[2] / "bot" / "render"
+
+
+def _step(state: Any, rng: random.Random) -> Any:
+    """Apply one random legal move, preferring plays so hazards and safeties show up."""
+    seat = next(iter(GAME.to_act(state)))
+    actions = GAME.legal_actions(state, seat)
+    plays = [a for a in actions if a.verb == "play"]
+    action = rng.choice(plays) if plays and rng.random() < 0.85 else rng.choice(actions)
+    return GAME.apply(state, seat, action)
+
+
+def _play_until(
+    wanted: Callable[[Any], bool],
+    options: Mapping[str, str] | None = None,
+    seeds: range = range(300),
+) -> Any:
+    """The first state of a seeded random playout for which ``wanted`` holds."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = GAME.new_game(["Ann", "Bob"], seed=seed, options=options)
+        while True:
+            if wanted(state):
+                return state
+            if GAME.outcome(state) is not None:
+                break
+            state = _step(state, rng)
+    raise AssertionError("no playout reached the wanted table")
+
+
+def _busy_table(state: Any) -> bool:
+    """Hazards, a speed limit, safeties on both sides and a coup fourré, all at once."""
+    sides = GAME.public_view(state).tableaus
+    return (
+        any(t.coups for t in sides)
+        and any(t.battle_top is not None and t.battle_top.is_hazard for t in sides)
+        and any(t.limited for t in sides)
+        and all(t.safeties and t.mileage >= 150 for t in sides)
+    )
+
+
+@pytest.fixture(scope="module")
+def fresh() -> Any:
+    return GAME.new_game(["Ann", "Bob"], seed=3)
+
+
+@pytest.fixture(scope="module")
+def mid_game() -> Any:
+    return _play_until(_busy_table)
+
+
+@pytest.fixture(scope="module")
+def after_hand() -> Any:
+    return _play_until(lambda s: len(GAME.public_view(s).results) >= 1)
+
+
+@pytest.fixture(scope="module")
+def match_over() -> Any:
+    return _play_until(lambda s: GAME.outcome(s) is not None, seeds=range(1))
+
+
+def _is_rgb(image: Image.Image, size: tuple[int, int]) -> bool:
+    return image.mode in ("RGB", "RGBA") and image.size == size
+
+
+def test_fresh_table_has_fixed_size(fresh: Any) -> None:
+    """A fresh game's table is an RGB image of TABLE_SIZE."""
+    assert _is_rgb(render_table(GAME.public_view(fresh)), TABLE_SIZE)
+
+
+def test_fresh_hand_has_fixed_size(fresh: Any) -> None:
+    """A fresh game's hand image, for either seat, is an RGB image of HAND_IMAGE_SIZE."""
+    for seat in (0, 1):
+        assert _is_rgb(render_hand(GAME.private_view(fresh, seat)), HAND_IMAGE_SIZE)
+
+
+def test_result_before_any_hand_has_fixed_size(fresh: Any) -> None:
+    """With no finished hand yet, the score sheet is a placeholder of RESULT_SIZE."""
+    assert _is_rgb(render_hand_result(GAME.public_view(fresh)), RESULT_SIZE)
+
+
+def test_mid_game_table_has_fixed_size(mid_game: Any) -> None:
+    """A table with hazards, a limit, safeties and a coup fourré keeps TABLE_SIZE."""
+    assert _is_rgb(render_table(GAME.public_view(mid_game)), TABLE_SIZE)
+
+
+def test_mid_game_hands_have_fixed_size(mid_game: Any) -> None:
+    """The hand of the seat to act and of the waiting seat keep HAND_IMAGE_SIZE."""
+    for seat in (0, 1):
+        assert _is_rgb(render_hand(GAME.private_view(mid_game, seat)), HAND_IMAGE_SIZE)
+
+
+def test_finished_hand_result_has_fixed_size(after_hand: Any) -> None:
+    """The score sheet of a finished hand, mid-match, is an RGB image of RESULT_SIZE."""
+    view = GAME.public_view(after_hand)
+    assert view.results and view.winners is None
+    assert _is_rgb(render_hand_result(view), RESULT_SIZE)
+
+
+def test_result_of_an_explicit_earlier_hand_renders(after_hand: Any) -> None:
+    """Passing a HandResult explicitly renders that hand's sheet at RESULT_SIZE."""
+    view = GAME.public_view(after_hand)
+    assert _is_rgb(render_hand_result(view, view.results[0]), RESULT_SIZE)
+
+
+def test_finished_match_table_has_fixed_size(match_over: Any) -> None:
+    """The final table, with the winner banner, keeps TABLE_SIZE."""
+    view = GAME.public_view(match_over)
+    assert view.winners is not None
+    assert _is_rgb(render_table(view), TABLE_SIZE)
+
+
+def test_finished_match_result_announces_the_winner(match_over: Any) -> None:
+    """At match end the score sheet differs from the same sheet without a winner."""
+    view = GAME.public_view(match_over)
+    final = render_hand_result(view)
+    unannounced = render_hand_result(dataclasses.replace(view, winners=None))
+    assert _is_rgb(final, RESULT_SIZE)
+    assert final.tobytes() != unannounced.tobytes()
+
+
+def test_single_hand_game_renders() -> None:
+    """A finished single-hand game renders its table and score sheet at the fixed sizes."""
+    state = _play_until(lambda s: GAME.outcome(s) is not None, {"length": "hand"}, range(1))
+    view = GAME.public_view(state)
+    assert view.match_target is None
+    assert _is_rgb(render_table(view), TABLE_SIZE)
+    assert _is_rgb(render_hand_result(view), RESULT_SIZE)
+
+
+def test_french_game_renders_at_fixed_sizes() -> None:
+    """A busy table and hand with French card names keep their fixed sizes."""
+    state = _play_until(_busy_table, {"names": "fr"})
+    view = GAME.public_view(state)
+    assert view.lang == "fr"
+    assert _is_rgb(render_table(view), TABLE_SIZE)
+    assert _is_rgb(render_hand(GAME.private_view(state, view.turn)), HAND_IMAGE_SIZE)
+
+
+def test_card_faces_use_the_language_asked_for() -> None:
+    """A card face in French differs from the same card in English."""
+    english = draw_card(Card.RIGHT_OF_WAY, 100, 140, "en")
+    french = draw_card(Card.RIGHT_OF_WAY, 100, 140, "fr")
+    assert english.tobytes() != french.tobytes()
+
+
+def test_table_png_is_under_budget(mid_game: Any) -> None:
+    """A busy table encodes to a PNG under 250 KB."""
+    data = table_png(GAME.public_view(mid_game))
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    assert len(data) < 250_000
+
+
+def test_png_helpers_return_png_bytes(after_hand: Any) -> None:
+    """hand_png and result_png return PNG data."""
+    view = GAME.public_view(after_hand)
+    for data in (hand_png(GAME.private_view(after_hand, 0)), result_png(view)):
+        assert data.startswith(b"\x89PNG\r\n\x1a\n")
+
+
+def test_to_png_round_trips_losslessly(mid_game: Any) -> None:
+    """Decoding our PNG gives back exactly the rendered pixels."""
+    image = render_table(GAME.public_view(mid_game))
+    decoded = Image.open(io.BytesIO(to_png(image)))
+    assert decoded.mode == image.mode and decoded.size == image.size
+    assert decoded.tobytes() == image.tobytes()
+
+
+def test_same_public_view_gives_identical_png() -> None:
+    """Two deals that differ only in hidden cards render byte-identical tables."""
+    order = [card.value for card in full_deck("bsd")]
+    random.Random(5).shuffle(order)
+    # Same hands and the same first draws; the rest of the deck (never seen) differs.
+    keep = 44
+    deck_a = order
+    deck_b = order[:keep] + order[keep:][::-1]
+    assert deck_a != deck_b
+    states = []
+    for deck in (deck_a, deck_b):
+        rng = random.Random(9)
+        state = GAME.new_game(["Ann", "Bob"], seed=1, deck=deck)
+        for _ in range(24):
+            state = _step(state, rng)
+        states.append(state)
+    view_a, view_b = (GAME.public_view(s) for s in states)
+    assert view_a == view_b
+    assert GAME.to_dict(states[0]) != GAME.to_dict(states[1])
+    assert table_png(view_a) == table_png(view_b)
+
+
+def test_font_falls_back_to_pillow_default(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Without the bundled TTFs, font() still returns a usable font of the size asked."""
+    monkeypatch.setattr(common, "FONT_DIR", tmp_path)
+    common.font.cache_clear()
+    try:
+        fallback = common.font(24, "bold")
+        assert fallback.getlength("Mille Bornes") > 0
+    finally:
+        common.font.cache_clear()  # later tests must get the real fonts back
+
+
+def test_overlong_text_is_cut_with_an_ellipsis() -> None:
+    """Text too long for its lines even at the minimum size ends in "…" and fits."""
+    caption = "Bob plays Speed Limit on Ann! " * 8
+    fnt, lines = fit_wrapped(caption, 300, 2, 20, "bold", min_size=14)
+    assert len(lines) == 2
+    assert lines[-1].endswith("…")
+    assert all(text_width(line, fnt) <= 300 for line in lines)
+
+
+def _imported_modules(path: Path) -> set[str]:
+    """Every module ``path`` imports, plus ``module.name`` for each ``from`` import."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def test_renderers_never_import_engine_state_or_rules() -> None:
+    """No bot/render module imports MilleState or the rules module."""
+    banned = {"bot.engine.mille.state.MilleState", "bot.engine.mille.rules"}
+    for path in sorted(RENDER_DIR.glob("*.py")):
+        assert not _imported_modules(path) & banned, path.name
+
+
+def test_renderers_never_import_discord_or_a_database() -> None:
+    """No bot/render module imports discord, sqlite or the store."""
+    banned_roots = ("discord", "sqlite3", "aiosqlite", "bot.store")
+    for path in sorted(RENDER_DIR.glob("*.py")):
+        for module in _imported_modules(path):
+            assert not module.startswith(banned_roots), f"{path.name} imports {module}"

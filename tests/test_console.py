@@ -1,0 +1,68 @@
+"""The local console, driven through standard input as a player would type."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from bot.console import ConsoleOptions, read_deck_file, run_console
+
+# Seat 0 (the player) holds a Go and 100s; the computer holds hazards it cannot use at once.
+DECK = ["go", "100", "100", "100", "75", "50", *["25"] * 6, *["200", "50", "100", "75"] * 3]
+
+
+async def _run(tmp_path: Path, commands: str, **extra: object) -> str:
+    out = io.StringIO()
+    options = ConsoleOptions(
+        db=f"sqlite:///{tmp_path / 'console.db'}",
+        out=tmp_path / "tables",
+        seed=4,
+        deck=DECK,
+        opponent="random",
+        **extra,  # type: ignore[arg-type]
+    )
+    code = await run_console(options, lines=io.StringIO(commands), out=out)
+    assert code == 0
+    return out.getvalue()
+
+
+async def test_console_plays_moves_and_writes_images(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Moves typed in words or by number are played and each table is written as a PNG."""
+    monkeypatch.setenv("JUNCTION_PLAYER", "Ann")
+    text = await _run(tmp_path, "play go\n1\nquit\n")
+    assert "» Ann plays Go." in text
+    images = sorted((tmp_path / "tables").glob("*-table.png"))
+    assert len(images) >= 3 and images[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "Game saved" in text
+
+
+async def test_console_explains_a_bad_move_and_goes_on(tmp_path: Path) -> None:
+    """An illegal or unreadable move prints a sentence and changes nothing."""
+    text = await _run(tmp_path, "play 100\nplay unicorn\n42\nquit\n")
+    assert "! You cannot move yet" in text
+    assert "! There is no Mille Bornes card called 'unicorn'" in text
+    assert "! Choose a number from 1 to" in text
+
+
+async def test_console_resumes_a_saved_game(tmp_path: Path) -> None:
+    """Quitting and starting again resumes the same game from the same SQLite file."""
+    await _run(tmp_path, "play go\nquit\n")
+    text = await _run(tmp_path, "quit\n")
+    assert "Resuming your game #1" in text
+
+
+async def test_console_resign_ends_the_game(tmp_path: Path) -> None:
+    """Resigning gives the game to the computer."""
+    text = await _run(tmp_path, "resign\n")
+    assert "Computer (random) won!" in text
+
+
+def test_deck_file_reads_codes_in_order(tmp_path: Path) -> None:
+    """A deck file lists card codes top first, with commas, lines and comments allowed."""
+    path = tmp_path / "deck.txt"
+    path.write_text("go, 100  # first hand\nstop\n\n25\n", encoding="utf-8")
+    assert read_deck_file(str(path)) == ["go", "100", "stop", "25"]
