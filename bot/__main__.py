@@ -1,4 +1,4 @@
-"""Command line: ``junction run | console | arena | bench``.
+"""Command line: ``junction run | sync | console | arena | bench``.
 
 ``run`` starts the Discord bot, or the local console when no ``DISCORD_TOKEN`` is set.
 """
@@ -18,6 +18,9 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     sub.add_parser("run", help="run the Discord bot (the console without DISCORD_TOKEN)")
+
+    sync = sub.add_parser("sync", help="owner action: publish the slash commands")
+    sync.add_argument("--guild", type=int, help="one server (instant); omit for global sync")
 
     console = sub.add_parser("console", help="play Mille Bornes against the computer here")
     console.add_argument("--seed", type=int, help="seed of the deal (default: random)")
@@ -57,6 +60,12 @@ def main(argv: list[str] | None = None) -> int:
         from bot.client import run_bot
 
         return run_bot(settings)
+    if args.command == "sync":
+        import asyncio
+
+        from bot.client import sync_commands
+
+        return asyncio.run(sync_commands(settings, args.guild))
     if args.command == "console":
         return _console(settings, args)
     if args.command == "arena":

@@ -35,6 +35,11 @@ NAMES_CHOICES = [
 ]
 
 
+def _now() -> float:
+    """The clock challenges expire by (a function so tests can move it)."""
+    return time.time()
+
+
 def _options(**given: str | None) -> dict[str, str]:
     return {name: value for name, value in given.items() if value}
 
@@ -109,7 +114,7 @@ class ChallengeButton(
         if interaction.user.id != self.opponent:
             await refuse(interaction, "This challenge is not for you.")
             return
-        if time.time() > self.expires:
+        if _now() > self.expires:
             await interaction.response.edit_message(
                 content="⌛ This challenge has expired.", view=None
             )
@@ -257,7 +262,7 @@ class Lobby(commands.Cog):
         if channel_id is not None and not thread and await tables.store.active_game(channel_id):
             raise BadOption("A game is already running in this channel.")
         timeout = bot_of(interaction).settings.challenge_timeout
-        expires = int(time.time()) + timeout
+        expires = int(_now()) + timeout
         encoded = _encode_options({k: v for k, v in options.items() if v})
         view = discord.ui.View(timeout=None)
         for answer in ("a", "d"):

@@ -1,0 +1,26 @@
+# Junction in a container: `docker build -t junction .` then
+# `docker run -e DISCORD_TOKEN=... -v junction-data:/data junction`.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    JUNCTION_DB=sqlite:////data/junction.db
+
+WORKDIR /app
+
+# Dependencies first, in their own layer, so code changes do not reinstall them.
+COPY pyproject.toml README.md ./
+RUN mkdir -p bot cogs && touch bot/__init__.py cogs/__init__.py \
+    && pip install . && pip uninstall -y junction-bot
+
+COPY bot ./bot
+COPY cogs ./cogs
+COPY images ./images
+# Run from the source tree (not site-packages) so the renderers find images/fonts beside bot/.
+
+RUN useradd --create-home --uid 10001 junction && mkdir -p /data && chown junction /data
+USER junction
+VOLUME ["/data"]
+
+CMD ["python", "-m", "bot", "run"]

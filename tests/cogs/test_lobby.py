@@ -1,0 +1,240 @@
+"""The shared game commands, driven with raw interaction payloads through discord.py."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.client import JunctionBot
+from bot.config import Settings
+from bot.store.base import SeatRecord
+from tests.discord.backend import (
+    ALICE_ID,
+    BOB_ID,
+    CAROL_ID,
+    GAMES_CHANNEL_ID,
+    GUILD_ID,
+    CapturedResponse,
+    InteractionResult,
+)
+from tests.discord.payloads import InteractionDriver
+
+DECK = ["go", "100", "75", "75", "75", "50", *["25"] * 6, *["200", "50", "100", "75"] * 3]
+
+
+def _settings(tmp_path: Path) -> Settings:
+    return Settings(
+        discord_token=None,
+        db_url=f"sqlite:///{tmp_path / 'bot.db'}",
+        dev_guild=None,
+        api_base=None,
+        gateway_url=None,
+        challenge_timeout=300,
+        log_level="INFO",
+    )
+
+
+@pytest.fixture
+async def driver(tmp_path: Path) -> AsyncIterator[InteractionDriver]:
+    bot = JunctionBot(_settings(tmp_path))
+    async with InteractionDriver(bot, run_setup_hook=True) as running:
+        yield running
+    await bot.close()
+
+
+def _bot(driver: InteractionDriver) -> JunctionBot:
+    assert isinstance(driver.bot, JunctionBot)
+    return driver.bot
+
+
+async def _stacked_game(driver: InteractionDriver, opponent: SeatRecord | None = None) -> int:
+    update = await _bot(driver).tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=[
+            SeatRecord(0, "Alice", user_id=ALICE_ID),
+            opponent or SeatRecord(1, "Bob", user_id=BOB_ID),
+        ],
+        deck=DECK,
+    )
+    return update.game.id
+
+
+def _public_table(result: InteractionResult) -> CapturedResponse:
+    tables = [
+        f for f in result.followups if any(a["filename"] == "table.png" for a in f.attachments)
+    ]
+    assert tables, "a table image was posted"
+    assert not tables[-1].ephemeral
+    return tables[-1]
+
+
+async def test_play_against_the_computer_posts_the_table(driver: InteractionDriver) -> None:
+    """/play deals at once and posts a public table image with a My hand button."""
+    result = await driver.slash("play", {"game": "mille", "computer": "random"})
+    table = _public_table(result)
+    assert any(cid.startswith("jn:h:") for cid in table.custom_ids)
+    assert f"<@{ALICE_ID}>" in (table.content or "")
+
+
+async def test_garbage_option_is_refused_privately(driver: InteractionDriver) -> None:
+    """An unknown computer player gets an ephemeral sentence and no game."""
+    result = await driver.slash("play", {"game": "mille", "computer": "grandmaster"})
+    assert result.ephemeral and "no computer player called 'grandmaster'" in (result.content or "")
+    assert await _bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
+
+
+async def test_my_hand_is_ephemeral_with_move_buttons(driver: InteractionDriver) -> None:
+    """My hand shows the presser's own cards only to them, with a button per move."""
+    game_id = await _stacked_game(driver)
+    result = await driver.slash("table", {})
+    hand = await driver.click(_public_table(result).message_id, f"jn:h:{game_id}")
+    assert hand.ephemeral
+    assert hand.callback is not None and hand.callback.file("hand.png")[:4] == b"\x89PNG"
+    assert f"jn:m:{game_id}:0:h:play+go" in hand.custom_ids
+
+
+async def test_hand_of_a_stranger_is_refused(driver: InteractionDriver) -> None:
+    """Someone not seated gets an ephemeral refusal instead of a hand."""
+    game_id = await _stacked_game(driver)
+    result = await driver.slash("table", {})
+    hand = await driver.click(
+        _public_table(result).message_id,
+        f"jn:h:{game_id}",
+        user_id=CAROL_ID,
+    )
+    assert hand.ephemeral and "not playing in this game" in (hand.content or "")
+
+
+async def test_move_from_the_hand_posts_the_new_table(driver: InteractionDriver) -> None:
+    """A move button in the hand applies the move, posts the table and refreshes the hand."""
+    game_id = await _stacked_game(driver)
+    table = _public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, f"jn:h:{game_id}")
+    moved = await driver.click(hand.message, f"jn:m:{game_id}:0:h:play+go")
+    new_table = _public_table(moved)
+    assert "Alice plays Go." in (new_table.content or "")
+    assert f"<@{BOB_ID}>" in (new_table.content or "")
+    stored = await _bot(driver).tables.current(GAMES_CHANNEL_ID)
+    assert stored.version == 1
+
+
+async def test_stale_button_gets_a_clear_answer(driver: InteractionDriver) -> None:
+    """A move button from an earlier turn is refused ephemerally and changes nothing."""
+    game_id = await _stacked_game(driver)
+    table = _public_table(await driver.slash("table", {}))
+    old_hand = await driver.click(table.message_id, f"jn:h:{game_id}")
+    hand = await driver.click(table.message_id, f"jn:h:{game_id}")
+    await driver.click(hand.message, f"jn:m:{game_id}:0:h:play+go")
+    again = await driver.click(old_hand.message, f"jn:m:{game_id}:0:h:discard+100")
+    assert again.ephemeral and "earlier turn" in (again.content or "")
+    assert (await _bot(driver).tables.current(GAMES_CHANNEL_ID)).version == 1
+
+
+async def test_move_command_autocompletes_legal_moves(driver: InteractionDriver) -> None:
+    """/move offers the caller's legal moves in plain words, filtered by what is typed."""
+    await _stacked_game(driver)
+    result = await driver.autocomplete("move", "action", "go")
+    assert {"name": "Play Go", "value": "play go"} in result.choices
+    assert all("go" in c["name"].lower() or "go" in c["value"] for c in result.choices)
+    assert len(result.choices) <= 25
+
+
+async def test_move_command_with_garbage_is_refused(driver: InteractionDriver) -> None:
+    """A typed move that is not a move gets an ephemeral sentence; nothing is stored."""
+    await _stacked_game(driver)
+    result = await driver.slash("move", {"action": "launch rockets"})
+    assert result.ephemeral and "don't understand" in (result.content or "")
+    assert (await _bot(driver).tables.current(GAMES_CHANNEL_ID)).version == 0
+
+
+async def test_move_out_of_turn_is_refused(driver: InteractionDriver) -> None:
+    """The waiting player is told it is not their turn."""
+    await _stacked_game(driver)
+    result = await driver.slash("move", {"action": "discard 25"}, user_id=BOB_ID)
+    assert result.ephemeral and "not your turn" in (result.content or "")
+
+
+async def test_challenge_accepted_by_the_challenged_member(driver: InteractionDriver) -> None:
+    """Only the challenged member can accept; accepting deals and posts the table."""
+    result = await driver.slash("challenge", {"game": "mille", "opponent": BOB_ID})
+    assert not result.ephemeral and f"<@{BOB_ID}>" in (result.content or "")
+    accept = next(cid for cid in result.custom_ids if cid.startswith("jn:c:a:"))
+    intruder = await driver.click(result, accept, user_id=CAROL_ID)
+    assert intruder.ephemeral and "not for you" in (intruder.content or "")
+    accepted = await driver.click(result, accept, user_id=BOB_ID)
+    _public_table(accepted)
+    stored = await _bot(driver).tables.current(GAMES_CHANNEL_ID)
+    assert [s.user_id for s in stored.seats] == [ALICE_ID, BOB_ID]
+
+
+async def test_challenge_declined(driver: InteractionDriver) -> None:
+    """Declining closes the challenge and starts nothing."""
+    result = await driver.slash("challenge", {"game": "mille", "opponent": BOB_ID})
+    decline = next(cid for cid in result.custom_ids if cid.startswith("jn:c:d:"))
+    declined = await driver.click(result, decline, user_id=BOB_ID)
+    assert "declined" in (declined.content or "")
+    assert await _bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
+
+
+async def test_expired_challenge_cannot_be_accepted(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A challenge past its time says so and starts nothing."""
+    result = await driver.slash("challenge", {"game": "mille", "opponent": BOB_ID})
+    accept = next(cid for cid in result.custom_ids if cid.startswith("jn:c:a:"))
+    # The bot loaded the cog as an extension: patch the module object it is running.
+    monkeypatch.setattr(sys.modules["cogs.lobby"], "_now", lambda: 4_000_000_000.0)
+    clicked = await driver.click(result, accept, user_id=BOB_ID)
+    assert "expired" in (clicked.content or "")
+    assert await _bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
+
+
+async def test_cannot_challenge_yourself(driver: InteractionDriver) -> None:
+    """Challenging yourself is refused ephemerally."""
+    result = await driver.slash("challenge", {"game": "mille", "opponent": ALICE_ID})
+    assert result.ephemeral and "yourself" in (result.content or "")
+
+
+async def test_resign_posts_the_result(driver: InteractionDriver) -> None:
+    """/resign ends the game and announces the winner."""
+    await _stacked_game(driver)
+    result = await driver.slash("resign", {}, user_id=BOB_ID)
+    assert "Alice" in (_public_table(result).content or "") and "won" in (
+        _public_table(result).content or ""
+    )
+
+
+async def test_abort_needs_the_other_players_agreement(driver: InteractionDriver) -> None:
+    """/abort between members asks the other player; their button ends the game."""
+    game_id = await _stacked_game(driver)
+    asked = await driver.slash("abort", {})
+    assert f"jn:x:{game_id}:{ALICE_ID}" in asked.custom_ids
+    same = await driver.click(asked, f"jn:x:{game_id}:{ALICE_ID}")
+    assert same.ephemeral and "other player has to agree" in (same.content or "")
+    agreed = await driver.click(asked, f"jn:x:{game_id}:{ALICE_ID}", user_id=BOB_ID)
+    assert "aborted" in (agreed.content or "")
+    assert await _bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
+
+
+async def test_rules_are_private(driver: InteractionDriver) -> None:
+    """/rules answers ephemerally with the rules summary."""
+    result = await driver.slash("rules", {"game": "mille"})
+    assert result.ephemeral and "Coup fourré" in (result.content or "")
+
+
+async def test_no_public_message_carries_a_hand(driver: InteractionDriver) -> None:
+    """Hand images and hand texts only ever go out ephemerally."""
+    game_id = await _stacked_game(driver)
+    table = _public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, f"jn:h:{game_id}")
+    moved = await driver.click(hand.message, f"jn:m:{game_id}:0:h:play+go")
+    for result in (hand, moved):
+        for response in result.responses:
+            names = [a["filename"] for a in response.attachments]
+            if "hand.png" in names or "Your hand" in (response.content or ""):
+                assert response.ephemeral or response.kind == "edit"
