@@ -1,0 +1,270 @@
+"""Prove the Discord test infrastructure works with a real, throwaway discord.py bot.
+
+The bot has one guild slash command ``/ping`` (replies "pong" with a DynamicItem button, then
+sends a file as a follow-up; its ``word`` option autocompletes). It is exercised through the
+fake Discord server (real login, gateway, REST), through the in-process driver, through a fake
+running as a separate process with a state file, and as a separate bot process (this module's
+``__main__``) started via ``tests.discord.run_with_fake``, killed and restarted.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+from discord import app_commands
+from discord.ext import commands
+
+from tests.discord.backend import EPHEMERAL, GUILD_ID
+from tests.discord.fake_discord import FakeDiscord, FakeDiscordRemote, point_discord_at
+from tests.discord.payloads import InteractionDriver, InteractionFailed
+
+WORDS = ["ping", "pong", "pang"]
+FILE_BYTES = b"\x00junction\xffbytes"
+REPO = Path(__file__).resolve().parent.parent
+
+
+class AgainButton(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
+    template=r"ping:again:(?P<count>\d+)",
+):
+    """A persistent button whose state lives in its custom id."""
+
+    def __init__(self, count: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Again", style=discord.ButtonStyle.primary, custom_id=f"ping:again:{count}"
+            )
+        )
+        self.count = count
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> AgainButton:
+        return cls(int(match["count"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await interaction.response.send_message(f"clicked {self.count}", ephemeral=True)
+
+
+def make_bot(*, sync: bool = True) -> commands.Bot:
+    """The throwaway bot: ``/ping [word]`` in the test guild."""
+    bot = commands.Bot(
+        command_prefix=commands.when_mentioned,
+        intents=discord.Intents.default(),
+        guild_ready_timeout=0.05,
+    )
+
+    @app_commands.command(name="ping", description="Ping the bot")
+    @app_commands.describe(word="What to ping with")
+    async def ping(interaction: discord.Interaction[Any], word: str = "ping") -> None:
+        view = discord.ui.View(timeout=None)
+        view.add_item(AgainButton(1))
+        await interaction.response.send_message("pong", view=view)
+        data = io.BytesIO(FILE_BYTES)
+        await interaction.followup.send(f"file for {word}", file=discord.File(data, "pong.bin"))
+
+    @ping.autocomplete("word")
+    async def ping_word(
+        interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=w, value=w) for w in WORDS if w.startswith(current)]
+
+    @app_commands.command(name="boom", description="Always fails")
+    async def boom(interaction: discord.Interaction[Any]) -> None:
+        raise RuntimeError("kaboom")
+
+    guild = discord.Object(GUILD_ID)
+    bot.tree.add_command(ping, guild=guild)
+    bot.tree.add_command(boom, guild=guild)
+
+    async def setup_hook() -> None:
+        bot.add_dynamic_items(AgainButton)
+        if sync:
+            await bot.tree.sync(guild=guild)
+
+    bot.setup_hook = setup_hook  # type: ignore[method-assign]
+    return bot
+
+
+async def _stop(bot: commands.Bot, task: asyncio.Task[None]) -> None:
+    await asyncio.wait_for(bot.close(), 5)
+    await asyncio.wait_for(task, 5)
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    """A running fake Discord server (discord.py pointed at it)."""
+    async with FakeDiscord(token="test-token") as server:
+        yield server
+
+
+async def test_fake_server_slash_button_autocomplete_and_file(fake: FakeDiscord) -> None:
+    """A real bot logs in, syncs, answers /ping, its button, autocomplete and uploads a file."""
+    bot = make_bot()
+    task = asyncio.create_task(bot.start("test-token"))
+    try:
+        await asyncio.wait_for(bot.wait_until_ready(), 5)
+        assert bot.user is not None and bot.user.id == fake.world.bot_user_id
+        assert bot.get_guild(GUILD_ID) is not None
+        sync = fake.requests_matching("PUT", rf"/applications/\d+/guilds/{GUILD_ID}/commands")
+        assert [c["name"] for c in sync[0].json] == ["ping", "boom"]
+
+        iid = await fake.send_slash("ping", {"word": "hello"})
+        result = await fake.wait_for_response(iid, followups=1)
+        callback = result.callback
+        assert callback is not None and callback.callback_type == 4
+        assert callback.content == "pong" and not callback.ephemeral
+        assert result.custom_ids == ["ping:again:1"]
+        followup = result.followups[0]
+        assert followup.content == "file for hello"
+        assert followup.file("pong.bin") == FILE_BYTES
+        assert followup.attachments[0]["filename"] == "pong.bin"
+        uploads = [r for r in fake.requests if r.method == "POST" and r.files]
+        assert uploads[0].path.startswith("/webhooks/") and uploads[0].files[0].data == FILE_BYTES
+
+        message = result.message
+        assert message is not None
+        click_id = await fake.send_component(int(message["id"]), "ping:again:1", user_id=None)
+        click = await fake.wait_for_response(click_id)
+        assert click.content == "clicked 1" and click.ephemeral
+        assert click.callback is not None and click.callback.flags & EPHEMERAL
+
+        auto_id = await fake.send_autocomplete("ping", "word", "pa")
+        auto = await fake.wait_for_response(auto_id)
+        assert auto.callback_type == 8 and auto.choices == [{"name": "pang", "value": "pang"}]
+        assert fake.backend.unhandled_requests == []
+    finally:
+        await _stop(bot, task)
+
+
+async def test_in_process_driver() -> None:
+    """The driver runs /ping, the button and autocomplete without any server."""
+    bot = make_bot()
+    try:
+        async with InteractionDriver(bot, run_setup_hook=True) as driver:
+            assert driver.requests[0].method == "PUT"  # the guild sync hit the fake backend
+            result = await driver.slash("ping", {"word": "hi"})
+            assert result.callback_type == 4 and result.content == "pong" and not result.ephemeral
+            assert result.followups[0].file("pong.bin") == FILE_BYTES
+            assert result.followups[0].content == "file for hi"
+
+            click = await driver.click(result, "ping:again:1")
+            assert click.content == "clicked 1" and click.ephemeral
+
+            auto = await driver.autocomplete("ping", "word", "p")
+            assert [c["value"] for c in auto.choices] == WORDS
+
+            with pytest.raises(InteractionFailed, match="kaboom"):
+                await driver.slash("boom")
+            with pytest.raises(ValueError, match="unknown option"):
+                await driver.slash("ping", {"wrod": "typo"})
+    finally:
+        await bot.close()
+
+
+async def test_bot_process_killed_and_restarted(fake: FakeDiscord, tmp_path: Path) -> None:
+    """A bot process run via run_with_fake is SIGKILLed; its restart handles the old button."""
+    log = tmp_path / "bot.log"
+
+    async def launch(*extra: str) -> asyncio.subprocess.Process:
+        with log.open("ab") as stderr:
+            return await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "tests.discord.run_with_fake",
+                "--url",
+                fake.url,
+                "-m",
+                "tests.test_fake_discord",
+                *extra,
+                cwd=REPO,
+                stdout=subprocess.DEVNULL,
+                stderr=stderr,
+            )
+
+    process = await launch("--sync")
+    try:
+        first = await fake.wait_for_ready(timeout=15)
+        await fake.wait_for_request("PUT", r"/applications/\d+/guilds/\d+/commands")
+        result = await fake.wait_for_response(await fake.send_slash("ping"), followups=1)
+        assert result.content == "pong" and result.message is not None
+        process.kill()
+        await asyncio.wait_for(process.wait(), 5)
+
+        process = await launch()
+        await fake.wait_for(
+            lambda: fake.live_session() not in (None, first), timeout=15, what="restarted bot"
+        )
+        click_id = await fake.send_component(int(result.message["id"]), "ping:again:1")
+        click = await fake.wait_for_response(click_id)
+        assert click.content == "clicked 1" and click.ephemeral, log.read_text()
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await asyncio.wait_for(process.wait(), 5)
+
+
+async def test_fake_process_state_survives_restart(tmp_path: Path) -> None:
+    """The standalone fake keeps messages in its state file, so a restarted bot handles clicks."""
+    state = tmp_path / "fake.json"
+
+    async def start_fake() -> tuple[asyncio.subprocess.Process, str]:
+        process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "tests.discord.fake_discord",
+            "--state-file",
+            str(state),
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+        )
+        assert process.stdout is not None
+        line = await asyncio.wait_for(process.stdout.readline(), 10)
+        return process, line.decode().split()[1]
+
+    async def run_bot(url: str, *, sync: bool) -> tuple[commands.Bot, asyncio.Task[None]]:
+        bot = make_bot(sync=sync)
+        task = asyncio.create_task(bot.start("any-token"))
+        await asyncio.wait_for(bot.wait_until_ready(), 5)
+        return bot, task
+
+    process, url = await start_fake()
+    restore = point_discord_at(url)
+    try:
+        bot, task = await run_bot(url, sync=True)
+        async with FakeDiscordRemote(url) as remote:
+            iid = await remote.send_slash("ping", {"word": "one"})
+            message = (await remote.wait_for_response(iid, followups=1)).message
+        await _stop(bot, task)
+        process.terminate()
+        await asyncio.wait_for(process.wait(), 5)
+        assert message is not None
+
+        process, url = await start_fake()  # same state file, new port
+        restore()
+        restore = point_discord_at(url)
+        bot, task = await run_bot(url, sync=False)
+        async with FakeDiscordRemote(url) as remote:
+            click_id = await remote.send_component(message["id"], "ping:again:1")
+            click = await remote.wait_for_response(click_id)
+        assert click.content == "clicked 1" and click.ephemeral
+        await _stop(bot, task)
+    finally:
+        restore()
+        if process.returncode is None:
+            process.terminate()
+            await asyncio.wait_for(process.wait(), 5)
+
+
+if __name__ == "__main__":  # the bot process of test_bot_process_killed_and_restarted
+    asyncio.run(make_bot(sync="--sync" in sys.argv).start("test-token"))
