@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 from discord import app_commands
@@ -97,6 +98,7 @@ def make_bot(*, sync: bool = True) -> commands.Bot:
 
 
 async def _stop(bot: commands.Bot, task: asyncio.Task[None]) -> None:
+    """Close a bot started with ``bot.start`` and wait for its task (never hangs)."""
     await asyncio.wait_for(bot.close(), 5)
     await asyncio.wait_for(task, 5)
 
@@ -111,9 +113,8 @@ async def fake() -> AsyncIterator[FakeDiscord]:
 async def test_fake_server_slash_button_autocomplete_and_file(fake: FakeDiscord) -> None:
     """A real bot logs in, syncs, answers /ping, its button, autocomplete and uploads a file."""
     bot = make_bot()
-    task = asyncio.create_task(bot.start("test-token"))
+    await fake.start_bot(bot)  # logs in with the fake's token; closed when the fake stops
     try:
-        await asyncio.wait_for(bot.wait_until_ready(), 5)
         assert bot.user is not None and bot.user.id == fake.world.bot_user_id
         assert bot.get_guild(GUILD_ID) is not None
         sync = fake.requests_matching("PUT", rf"/applications/\d+/guilds/{GUILD_ID}/commands")
@@ -131,10 +132,13 @@ async def test_fake_server_slash_button_autocomplete_and_file(fake: FakeDiscord)
         assert followup.attachments[0]["filename"] == "pong.bin"
         uploads = [r for r in fake.requests if r.method == "POST" and r.files]
         assert uploads[0].path.startswith("/webhooks/") and uploads[0].files[0].data == FILE_BYTES
+        url = followup.attachments[0]["url"]  # the fake also serves attachment bytes
+        async with aiohttp.ClientSession() as session, session.get(url) as response:
+            assert await response.read() == FILE_BYTES
 
         message = result.message
         assert message is not None
-        click_id = await fake.send_component(int(message["id"]), "ping:again:1", user_id=None)
+        click_id = await fake.send_component(int(message["id"]), "ping:again:1")
         click = await fake.wait_for_response(click_id)
         assert click.content == "clicked 1" and click.ephemeral
         assert click.callback is not None and click.callback.flags & EPHEMERAL
@@ -144,7 +148,7 @@ async def test_fake_server_slash_button_autocomplete_and_file(fake: FakeDiscord)
         assert auto.callback_type == 8 and auto.choices == [{"name": "pang", "value": "pang"}]
         assert fake.backend.unhandled_requests == []
     finally:
-        await _stop(bot, task)
+        await fake.stop_bot(bot)
 
 
 async def test_in_process_driver() -> None:
@@ -217,8 +221,10 @@ async def test_bot_process_killed_and_restarted(fake: FakeDiscord, tmp_path: Pat
 async def test_fake_process_state_survives_restart(tmp_path: Path) -> None:
     """The standalone fake keeps messages in its state file, so a restarted bot handles clicks."""
     state = tmp_path / "fake.json"
+    running: list[tuple[commands.Bot, asyncio.Task[None]]] = []
+    processes: list[asyncio.subprocess.Process] = []
 
-    async def start_fake() -> tuple[asyncio.subprocess.Process, str]:
+    async def start_fake() -> str:
         process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
@@ -228,42 +234,47 @@ async def test_fake_process_state_survives_restart(tmp_path: Path) -> None:
             cwd=REPO,
             stdout=subprocess.PIPE,
         )
+        processes.append(process)
         assert process.stdout is not None
         line = await asyncio.wait_for(process.stdout.readline(), 10)
-        return process, line.decode().split()[1]
+        return line.decode().split()[1]  # "FAKE_DISCORD_URL http://127.0.0.1:PORT"
 
-    async def run_bot(url: str, *, sync: bool) -> tuple[commands.Bot, asyncio.Task[None]]:
-        bot = make_bot(sync=sync)
-        task = asyncio.create_task(bot.start("any-token"))
-        await asyncio.wait_for(bot.wait_until_ready(), 5)
-        return bot, task
+    async def stop_all() -> None:
+        while running:
+            await _stop(*running.pop())
+        for process in processes:
+            if process.returncode is None:
+                process.terminate()
+                await asyncio.wait_for(process.wait(), 5)
 
-    process, url = await start_fake()
-    restore = point_discord_at(url)
-    try:
-        bot, task = await run_bot(url, sync=True)
-        async with FakeDiscordRemote(url) as remote:
-            iid = await remote.send_slash("ping", {"word": "one"})
-            message = (await remote.wait_for_response(iid, followups=1)).message
-        await _stop(bot, task)
-        process.terminate()
-        await asyncio.wait_for(process.wait(), 5)
-        assert message is not None
-
-        process, url = await start_fake()  # same state file, new port
-        restore()
+    async def interact(*, sync: bool, send: Any) -> Any:
+        url = await start_fake()
         restore = point_discord_at(url)
-        bot, task = await run_bot(url, sync=False)
-        async with FakeDiscordRemote(url) as remote:
-            click_id = await remote.send_component(message["id"], "ping:again:1")
-            click = await remote.wait_for_response(click_id)
-        assert click.content == "clicked 1" and click.ephemeral
-        await _stop(bot, task)
-    finally:
-        restore()
-        if process.returncode is None:
-            process.terminate()
-            await asyncio.wait_for(process.wait(), 5)
+        try:
+            bot = make_bot(sync=sync)
+            running.append((bot, asyncio.create_task(bot.start("any-token"))))
+            await asyncio.wait_for(bot.wait_until_ready(), 5)
+            async with FakeDiscordRemote(url) as remote:
+                result = await send(remote)
+            await stop_all()  # bot first, then the fake (which saves its state)
+            return result
+        finally:
+            await stop_all()
+            restore()
+
+    async def slash(remote: FakeDiscordRemote) -> Any:
+        iid = await remote.send_slash("ping", {"word": "one"})
+        return (await remote.wait_for_response(iid, followups=1)).message
+
+    message = await interact(sync=True, send=slash)
+    assert message is not None and state.exists()
+
+    async def click(remote: FakeDiscordRemote) -> Any:
+        click_id = await remote.send_component(message["id"], "ping:again:1")
+        return await remote.wait_for_response(click_id)
+
+    result = await interact(sync=False, send=click)  # a new fake process on the same state
+    assert result.content == "clicked 1" and result.ephemeral
 
 
 if __name__ == "__main__":  # the bot process of test_bot_process_killed_and_restarted

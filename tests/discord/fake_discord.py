@@ -17,15 +17,13 @@
 In pytest::
 
     async with FakeDiscord() as fake:                 # also points discord.py at the fake
-        bot = make_bot()                              # guild_ready_timeout=0.1 keeps it fast
-        task = asyncio.create_task(bot.start("any-token"))
-        await asyncio.wait_for(bot.wait_until_ready(), 5)
+        bot = make_bot()                              # guild_ready_timeout=0.05 keeps it fast
+        await fake.start_bot(bot)                     # login, gateway, on_ready; closed on exit
         iid = await fake.send_slash("ping", {"word": "hi"})
         result = await fake.wait_for_response(iid, followups=1)
         assert result.content == "pong"
         click = await fake.send_component(result.message["id"], result.custom_ids[0])
         assert (await fake.wait_for_response(click)).ephemeral
-        await bot.close(); await task
 
 As a process (e.g. an end-to-end test that kills and restarts the real bot)::
 
@@ -61,6 +59,7 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 import aiohttp
+import discord
 import yarl
 from aiohttp import web
 from discord.gateway import DiscordWebSocket
@@ -155,7 +154,8 @@ class GatewaySession:
         """Send a frame as-is (no sequence number)."""
         async with self._lock:
             if self.ws is not None and not self.ws.closed:
-                await self.ws.send_str(json.dumps(frame))
+                with contextlib.suppress(ConnectionError, RuntimeError):
+                    await self.ws.send_str(json.dumps(frame))
 
     async def dispatch(self, name: str, data: JSON) -> None:
         """Send a DISPATCH event with the next sequence number."""
@@ -182,8 +182,14 @@ class FakeDiscord:
     """The fake Discord server. See the module docstring for an example.
 
     ``token``: if set, IDENTIFY and REST calls must use it (else any token works).
-    ``state_file``: load state from / save state to this JSON file.
+    ``world``: the guild/users/channels to serve (default :meth:`World.default`).
+    ``state_file``: load state (world included) from / save it to this JSON file.
     ``patch_discord``: call :func:`point_discord_at` on start (undone on stop).
+    ``stop_close_code``: close code sent to still-connected bots on :meth:`stop`. The default
+    4004 is fatal for discord.py, so a forgotten bot shuts down instead of reconnecting forever
+    (on Python 3.11 a cancelled ``Client.start`` that is inside its reconnect loop can swallow
+    the cancellation and hang the event loop's shutdown); use 1001 to make bots reconnect to a
+    restarted fake (the CLI does).
     """
 
     def __init__(
@@ -196,8 +202,10 @@ class FakeDiscord:
         state_file: str | os.PathLike[str] | None = None,
         patch_discord: bool = True,
         heartbeat_interval_ms: int = 41250,
+        stop_close_code: int = 4004,
     ) -> None:
         self.host = host
+        self.stop_close_code = stop_close_code
         self.port = port
         self.token = token
         self.state_file = Path(state_file) if state_file is not None else None
@@ -216,6 +224,7 @@ class FakeDiscord:
         self._runner: web.AppRunner | None = None
         self._restore: Callable[[], None] | None = None
         self._cond: asyncio.Condition | None = None
+        self._bots: dict[discord.Client, asyncio.Task[None]] = {}
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -269,11 +278,47 @@ class FakeDiscord:
         if self.patch_discord:
             self._restore = point_discord_at(self.url)
 
+    async def start_bot(
+        self, bot: discord.Client, token: str | None = None, *, timeout: float = 5.0
+    ) -> asyncio.Task[None]:
+        """Run ``bot.start(token)`` in a task and wait for ``on_ready``; :meth:`stop` closes it.
+
+        Give the bot ``guild_ready_timeout=0.05`` (or so): discord.py waits that long (default
+        2 s) after the last GUILD_CREATE before it is ready.
+        """
+        task = asyncio.create_task(bot.start(token or self.token or "fake-token"))
+        self._bots[bot] = task
+        ready = asyncio.create_task(bot.wait_until_ready())
+        done, _ = await asyncio.wait({task, ready}, timeout=timeout, return_when="FIRST_COMPLETED")
+        if ready not in done:
+            ready.cancel()
+            if task in done:
+                task.result()  # re-raise the login/connect error
+            await self.stop_bot(bot)
+            raise TimeoutError(f"bot not ready after {timeout}s")
+        return task
+
+    async def stop_bot(self, bot: discord.Client, *, timeout: float = 5.0) -> None:
+        """Close a bot started with :meth:`start_bot` and wait for its task."""
+        task = self._bots.pop(bot, None)
+        await asyncio.wait_for(bot.close(), timeout)
+        if task is not None:
+            await asyncio.wait({task}, timeout=timeout)
+            if not task.done():
+                task.cancel()
+            elif not task.cancelled() and (error := task.exception()) is not None:
+                raise error
+
     async def stop(self) -> None:
-        """Close every websocket, stop the server, undo the discord.py patch, save state."""
+        """Close started bots and websockets, stop the server, undo the patch, save state."""
+        for bot in list(self._bots):
+            with contextlib.suppress(Exception):
+                await self.stop_bot(bot)
         for ws in list(self._sockets):
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(ws.close(code=1001, message=b"fake stopping"), 1.0)
+                await asyncio.wait_for(
+                    ws.close(code=self.stop_close_code, message=b"fake Discord stopped"), 1.0
+                )
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -832,6 +877,7 @@ async def _serve(args: argparse.Namespace) -> None:
         state_file=args.state_file,
         patch_discord=False,
         heartbeat_interval_ms=args.heartbeat_ms,
+        stop_close_code=1001,  # let a running bot reconnect to a restarted fake
     )
     await fake.start()
     stop = asyncio.Event()

@@ -25,7 +25,9 @@ errors discord.py logged while handling it).
 
 How a cog test uses it::
 
-    async def test_new_game_is_ephemeral():
+    from tests.discord.payloads import BOB_ID, InteractionDriver
+
+    async def test_new_game_is_ephemeral() -> None:
         bot = commands.Bot(command_prefix="!", intents=discord.Intents.default())
         await bot.add_cog(GameCog(bot))          # registers the cog's app commands in bot.tree
         async with InteractionDriver(bot) as driver:
