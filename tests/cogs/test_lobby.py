@@ -238,3 +238,19 @@ async def test_no_public_message_carries_a_hand(driver: InteractionDriver) -> No
             names = [a["filename"] for a in response.attachments]
             if "hand.png" in names or "Your hand" in (response.content or ""):
                 assert response.ephemeral or response.kind == "edit"
+
+
+async def test_play_in_a_thread_puts_the_game_there(driver: InteractionDriver) -> None:
+    """With thread:true the game lives in a new thread, which counts as its own channel."""
+    result = await driver.slash("play", {"game": "mille", "computer": "random", "thread": True})
+    assert "Your game is in" in (result.content or "")
+    assert await _bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
+    games = await _bot(driver).tables.store.active_games()
+    assert len(games) == 1 and games[0].channel_id != GAMES_CHANNEL_ID
+    posted = [
+        m
+        for m in driver.messages.values()
+        if int(m["channel_id"]) == games[0].channel_id
+        and any(a["filename"] == "table.png" for a in m["attachments"])
+    ]
+    assert posted, "the table was posted in the thread"
