@@ -36,6 +36,10 @@ class Card(Enum):
     DRIVING_ACE = "driving-ace"
     RIGHT_OF_WAY = "right-of-way"
 
+    # Members are singletons, so identity hashing is exact; Enum's own __hash__ is Python
+    # code, and playouts hash cards millions of times (see ``junction bench``).
+    __hash__ = object.__hash__
+
     @property
     def kind(self) -> Kind:
         return _KIND[self]
