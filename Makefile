@@ -16,8 +16,8 @@ run: $(STAMP)
 	$(BIN)/junction run
 
 lint: $(STAMP)
-	$(BIN)/ruff check bot cogs tests
-	$(BIN)/ruff format --check bot cogs tests
+	$(BIN)/ruff check bot cogs tests tools
+	$(BIN)/ruff format --check bot cogs tests tools
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -1,0 +1,1 @@
+"""Maintenance scripts (README pictures)."""
