@@ -34,6 +34,21 @@ NAMES_CHOICES = [
     app_commands.Choice(name="Français", value="fr"),
 ]
 
+# The options /play and /challenge share: which game, and how it is set up.
+START_DESCRIPTIONS = {
+    "game": "Which game",
+    "deck": "Mille Bornes deck: bsd (101 cards) or modern (106)",
+    "length": "A match to 5000 points, or a single hand",
+    "names": "Card names in English or French",
+    "thread": "Play in a new thread",
+}
+START_CHOICES: dict[str, list[app_commands.Choice[str]]] = {
+    "game": GAME_CHOICES,
+    "deck": DECK_CHOICES,
+    "length": LENGTH_CHOICES,
+    "names": NAMES_CHOICES,
+}
+
 
 def _now() -> float:
     """The clock challenges expire by (a function so tests can move it)."""
@@ -230,17 +245,8 @@ class Lobby(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="challenge", description="Challenge a member to a game")
-    @app_commands.describe(
-        game="Which game",
-        opponent="The member you challenge",
-        deck="Mille Bornes deck: bsd (101 cards) or modern (106)",
-        length="A match to 5000 points, or a single hand",
-        names="Card names in English or French",
-        thread="Play in a new thread",
-    )
-    @app_commands.choices(
-        game=GAME_CHOICES, deck=DECK_CHOICES, length=LENGTH_CHOICES, names=NAMES_CHOICES
-    )
+    @app_commands.describe(opponent="The member you challenge", **START_DESCRIPTIONS)
+    @app_commands.choices(**START_CHOICES)
     async def challenge(
         self,
         interaction: discord.Interaction[Any],
@@ -285,17 +291,8 @@ class Lobby(commands.Cog):
         )
 
     @app_commands.command(name="play", description="Play against the computer")
-    @app_commands.describe(
-        game="Which game",
-        computer="How the computer plays",
-        deck="Mille Bornes deck: bsd (101 cards) or modern (106)",
-        length="A match to 5000 points, or a single hand",
-        names="Card names in English or French",
-        thread="Play in a new thread",
-    )
-    @app_commands.choices(
-        game=GAME_CHOICES, deck=DECK_CHOICES, length=LENGTH_CHOICES, names=NAMES_CHOICES
-    )
+    @app_commands.describe(computer="How the computer plays", **START_DESCRIPTIONS)
+    @app_commands.choices(**START_CHOICES)
     async def play(
         self,
         interaction: discord.Interaction[Any],
