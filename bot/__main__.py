@@ -47,6 +47,11 @@ def _parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser("bench", help="measure rendering, engine, computer and store speed")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions")
+    bench.add_argument(
+        "--discord",
+        action="store_true",
+        help="also time moves end to end through a local fake Discord (source checkout only)",
+    )
     return parser
 
 
@@ -77,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "bench":
         from bot.bench import run_bench
 
-        return run_bench(quick=args.quick)
+        return run_bench(quick=args.quick, discord=args.discord)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

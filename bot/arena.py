@@ -9,9 +9,11 @@ its chance from its own generator derived from that seed, so a run replays exact
 
 from __future__ import annotations
 
+import argparse
+import json
 import random
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from bot.ai.base import get_policy
 from bot.engine.core import get_game
@@ -96,3 +98,25 @@ def run_arena_options(
         "a_ms_per_decision": 1000 * thinking["A"] / max(decisions["A"], 1),
         "b_ms_per_decision": 1000 * thinking["B"] / max(decisions["B"], 1),
     }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m bot.arena mille normal random --games 200 --seed 1``: print the figures."""
+    parser = argparse.ArgumentParser(prog="python -m bot.arena", description=__doc__)
+    parser.add_argument("game")
+    parser.add_argument("policy_a")
+    parser.add_argument("policy_b")
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
+    args = parser.parse_args(argv)
+    options = dict(item.split("=", 1) for item in args.option) or None
+    result = run_arena_options(
+        args.game, args.policy_a, args.policy_b, args.games, args.seed, options
+    )
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

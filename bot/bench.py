@@ -2,8 +2,9 @@
 
 Figures: table render + PNG encode (median, p95, bytes), engine full hands per second with
 random play on one core, the ``normal`` computer's time per decision, stored moves per second
-(one SQLite transaction each, on a file) and the process's peak memory. The last line is one
-JSON object with every figure, for benchmark files.
+(one SQLite transaction each, on a file) and the process's peak memory. With ``--discord``,
+interaction-to-reply latency through a local fake Discord and the bot's resident memory.
+The last line is one JSON object with every figure, for benchmark files.
 """
 
 from __future__ import annotations
@@ -118,7 +119,7 @@ def bench_store(moves: int) -> dict[str, float]:
     }
 
 
-def run_bench(*, quick: bool = False) -> int:
+def run_bench(*, quick: bool = False, discord: bool = False) -> int:
     scale = 0.2 if quick else 1.0
     figures: dict[str, float] = {}
     sections: list[tuple[str, Callable[[], dict[str, float]]]] = [
@@ -127,6 +128,10 @@ def run_bench(*, quick: bool = False) -> int:
         ("normal policy", lambda: bench_normal(int(3000 * scale))),
         ("store (SQLite file)", lambda: bench_store(int(2000 * scale))),
     ]
+    if discord:
+        from bot.bench_discord import bench_discord
+
+        sections.append(("through fake Discord", lambda: bench_discord(quick)))
     for title, measure in sections:
         result = measure()
         figures.update(result)
