@@ -1,0 +1,1 @@
+"""End-to-end tests: the real bot process (``python -m bot run``) against the local fake Discord."""
