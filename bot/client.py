@@ -17,6 +17,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.engine.core import GameError
+from bot.render.pool import RenderPool
 from bot.store import open_store
 from bot.store.base import Store
 from bot.tables import Tables
@@ -39,6 +40,7 @@ class JunctionBot(commands.Bot):
 
     store: Store
     tables: Tables
+    renderer: RenderPool
 
     def __init__(self, settings: Settings, **kwargs: Any) -> None:
         intents = discord.Intents.default()
@@ -57,6 +59,8 @@ class JunctionBot(commands.Bot):
         self.store = open_store(self.settings.db_url)
         await self.store.open()
         self.tables = Tables(self.store)
+        self.renderer = RenderPool(self.settings.render_processes)
+        await self.renderer.start()
         for name in COGS:
             await self.load_extension(name)
         if self.settings.dev_guild is not None:
@@ -70,6 +74,9 @@ class JunctionBot(commands.Bot):
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()
+        renderer = getattr(self, "renderer", None)
+        if renderer is not None:
+            await renderer.close()
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers", self.user, len(self.guilds))

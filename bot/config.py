@@ -18,6 +18,7 @@ class Settings:
     gateway_url: str | None  # overrides Discord's gateway URL
     challenge_timeout: int  # seconds before an unanswered challenge expires
     log_level: str
+    render_processes: int = 1  # worker processes that draw images (0: threads)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -33,6 +34,9 @@ class Settings:
         timeout = text("JUNCTION_CHALLENGE_TIMEOUT") or "300"
         if not timeout.isdigit():
             raise ValueError(f"JUNCTION_CHALLENGE_TIMEOUT must be seconds, not {timeout!r}")
+        workers = text("JUNCTION_RENDER_PROCESSES") or "1"
+        if not workers.isdigit():
+            raise ValueError(f"JUNCTION_RENDER_PROCESSES must be a number, not {workers!r}")
         return cls(
             discord_token=text("DISCORD_TOKEN"),
             db_url=text("JUNCTION_DB") or DEFAULT_DB,
@@ -41,4 +45,5 @@ class Settings:
             gateway_url=text("DISCORD_GATEWAY_URL"),
             challenge_timeout=int(timeout),
             log_level=(text("JUNCTION_LOG_LEVEL") or "INFO").upper(),
+            render_processes=int(workers),
         )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -20,6 +20,9 @@ from bot.engine.core import BadOption, GameError, all_games, get_game
 from bot.presenters import presenter
 from bot.store.base import SeatRecord
 from cogs.ui import DYNAMIC_ITEMS, bot_of, post_table, refuse
+
+if TYPE_CHECKING:
+    from bot.client import JunctionBot
 
 log = logging.getLogger("junction.lobby")
 
@@ -59,14 +62,16 @@ def _options(**given: str | None) -> dict[str, str]:
     return {name: value for name, value in given.items() if value}
 
 
-def _encode_options(options: dict[str, str]) -> str:
-    return ",".join(f"{k}={v}" for k, v in sorted(options.items())) or "-"
+def _encode_options(game_key: str, options: dict[str, str]) -> str:
+    """Option values in the game's option order: custom ids are limited to 100 characters."""
+    specs = get_game(game_key).info.options
+    return ".".join(options.get(spec.name, spec.default) for spec in specs) or "-"
 
 
-def _decode_options(text: str) -> dict[str, str]:
-    if text == "-":
-        return {}
-    return dict(part.split("=", 1) for part in text.split(",") if "=" in part)
+def _decode_options(game_key: str, text: str) -> dict[str, str]:
+    specs = get_game(game_key).info.options
+    values = [] if text == "-" else text.split(".")
+    return {spec.name: value for spec, value in zip(specs, values, strict=False)}
 
 
 def _display_name(user: discord.abc.User) -> str:
@@ -77,7 +82,7 @@ class ChallengeButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=(
         r"jn:c:(?P<answer>[ad]):(?P<game>[a-z]+):(?P<challenger>\d+):(?P<opponent>\d+)"
-        r":(?P<expires>\d+):(?P<thread>[01]):(?P<options>[\w=,\-]+)"
+        r":(?P<expires>\d+):(?P<thread>[01]):(?P<options>[\w.\-]+)"
     ),
 ):
     """Accept or Decline on a challenge; only the challenged member may press it."""
@@ -147,8 +152,7 @@ async def accept_challenge(
 ) -> None:
     bot = bot_of(interaction)
     game = get_game(challenge.game_key)
-    challenger = interaction.guild.get_member(challenge.challenger) if interaction.guild else None
-    challenger_name = _display_name(challenger) if challenger else f"Player {challenge.challenger}"
+    challenger_name = await _challenger_name(interaction, challenge.challenger)
     seats = [
         SeatRecord(0, challenger_name, user_id=challenge.challenger),
         SeatRecord(1, _display_name(interaction.user), user_id=challenge.opponent),
@@ -169,7 +173,7 @@ async def accept_challenge(
             guild_id=interaction.guild_id,
             game_key=game.info.key,
             seats=seats,
-            options=_decode_options(challenge.options),
+            options=_decode_options(challenge.game_key, challenge.options),
         )
     except GameError as error:
         await refuse(interaction, str(error))
@@ -179,17 +183,34 @@ async def accept_challenge(
     )
     headline = f"**{game.info.title}** — {seats[0].name} vs {seats[1].name}"
     if thread is not None:
-        await _send_table_to(thread, update, headline)
+        await _send_table_to(bot, thread, update, headline)
     else:
         await post_table(interaction, update, headline)
 
 
-async def _send_table_to(channel: discord.abc.Messageable, update: Any, headline: str) -> None:
+async def _challenger_name(interaction: discord.Interaction[Any], user_id: int) -> str:
+    """The challenger's name without the members intent: the challenge message knows its author."""
+    message = interaction.message
+    metadata = message.interaction_metadata if message is not None else None
+    if metadata is not None and metadata.user.id == user_id:
+        member = interaction.guild.get_member(user_id) if interaction.guild else None
+        return _display_name(member or metadata.user)
+    if interaction.guild is not None:
+        try:
+            return _display_name(await interaction.guild.fetch_member(user_id))
+        except discord.HTTPException:
+            pass
+    return f"Player {user_id}"
+
+
+async def _send_table_to(
+    bot: JunctionBot, channel: discord.abc.Messageable, update: Any, headline: str
+) -> None:
     from cogs.ui import table_files, table_text, table_view
 
     await channel.send(
         content=table_text(update, headline),
-        files=await table_files(update),
+        files=await table_files(bot.renderer, update),
         view=table_view(update),
     )
 
@@ -269,7 +290,7 @@ class Lobby(commands.Cog):
             raise BadOption("A game is already running in this channel.")
         timeout = bot_of(interaction).settings.challenge_timeout
         expires = int(_now()) + timeout
-        encoded = _encode_options({k: v for k, v in options.items() if v})
+        encoded = _encode_options(rules.info.key, options)
         view = discord.ui.View(timeout=None)
         for answer in ("a", "d"):
             view.add_item(
@@ -334,7 +355,7 @@ class Lobby(commands.Cog):
         headline = f"**{rules.info.title}** — {seats[0].name} vs the computer"
         if target is not None:
             await interaction.response.send_message(f"Your game is in {target.mention}.")
-            await _send_table_to(target, update, headline)
+            await _send_table_to(bot_of(interaction), target, update, headline)
             return
         await interaction.response.defer(thinking=True)
         await post_table(interaction, update, headline)

@@ -7,7 +7,6 @@ message. A button from an earlier turn or another game gets a clear ephemeral an
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
 import re
@@ -18,6 +17,7 @@ import discord
 
 from bot.engine.core import GameError
 from bot.presenters import ButtonSpec, presenter
+from bot.render.pool import RenderPool
 from bot.store.base import StoredGame
 from bot.tables import Tables, TableUpdate
 
@@ -121,25 +121,30 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"jn:h
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        tables = bot_of(interaction).tables
+        bot = bot_of(interaction)
         try:
-            stored = await tables.game_by_id(self.game_id)
+            stored = await bot.tables.game_by_id(self.game_id)
             if stored.status != "active":
                 raise GameError("That game has ended.")
-            file, view, content = await hand_message(tables, stored, interaction.user.id)
+            bot.tables.seat_of(stored, interaction.user.id)
         except GameError as error:
             await refuse(interaction, str(error))
             return
-        await interaction.response.send_message(content, file=file, view=view, ephemeral=True)
+        # Answer first, draw second: the 3-second window never waits on a picture.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        file, view, content = await hand_message(
+            bot.tables, bot.renderer, stored, interaction.user.id
+        )
+        await interaction.followup.send(content, file=file, view=view, ephemeral=True)
 
 
 async def hand_message(
-    tables: Tables, stored: StoredGame, user_id: int
+    tables: Tables, renderer: RenderPool, stored: StoredGame, user_id: int
 ) -> tuple[discord.File, discord.ui.View, str]:
     """The owner's hand image, with one button per legal move (only ever sent ephemerally)."""
     game_view = tables.private_view(stored, user_id)
     shown = presenter(stored.game_key)
-    png = await asyncio.to_thread(shown.hand_png, game_view)
+    png = await renderer.run(shown.hand_png, game_view)
     view = discord.ui.View(timeout=None)
     specs = shown.hand_buttons(game_view)[:MAX_BUTTONS]
     for spec in specs:
@@ -186,12 +191,12 @@ def outcome_sentence(update: TableUpdate) -> str:
     return f"🏆 {winners} won! {scores}. {outcome.reason}"
 
 
-async def table_files(update: TableUpdate) -> list[discord.File]:
+async def table_files(renderer: RenderPool, update: TableUpdate) -> list[discord.File]:
     """The table image, plus the score breakdown when a hand just ended."""
     shown = presenter(update.game.game_key)
     files = [
         discord.File(
-            io.BytesIO(await asyncio.to_thread(shown.table_png, update.public)),
+            io.BytesIO(await renderer.run(shown.table_png, update.public)),
             filename="table.png",
         )
     ]
@@ -199,7 +204,7 @@ async def table_files(update: TableUpdate) -> list[discord.File]:
     if ended or (
         update.previous is not None and shown.round_finished(update.previous, update.public)
     ):
-        score = await asyncio.to_thread(shown.result_png, update.public)
+        score = await renderer.run(shown.result_png, update.public)
         if score:
             files.append(discord.File(io.BytesIO(score), filename="score.png"))
     return files
@@ -209,7 +214,7 @@ async def post_table(
     interaction: discord.Interaction[Any], update: TableUpdate, headline: str | None = None
 ) -> None:
     """Post the table as the answer to an interaction that has been deferred or answered."""
-    files = await table_files(update)
+    files = await table_files(bot_of(interaction).renderer, update)
     await interaction.followup.send(
         content=table_text(update, headline), files=files, view=table_view(update)
     )
@@ -260,8 +265,10 @@ async def _refresh_hand(interaction: discord.Interaction[Any], update: TableUpda
         if update.game.status != "active":
             await interaction.edit_original_response(content="The game is over.", view=None)
             return
-        tables = bot_of(interaction).tables
-        file, view, content = await hand_message(tables, update.game, interaction.user.id)
+        bot = bot_of(interaction)
+        file, view, content = await hand_message(
+            bot.tables, bot.renderer, update.game, interaction.user.id
+        )
         await interaction.edit_original_response(content=content, attachments=[file], view=view)
     except (discord.HTTPException, GameError):
         log.debug("could not refresh a hand", exc_info=True)

@@ -34,6 +34,7 @@ def _settings(tmp_path: Path) -> Settings:
         gateway_url=None,
         challenge_timeout=300,
         log_level="INFO",
+        render_processes=0,  # threads: no worker process per test bot
     )
 
 
@@ -93,8 +94,9 @@ async def test_my_hand_is_ephemeral_with_move_buttons(driver: InteractionDriver)
     game_id = await _stacked_game(driver)
     result = await driver.slash("table", {})
     hand = await driver.click(_public_table(result).message_id, f"jn:h:{game_id}")
-    assert hand.ephemeral
-    assert hand.callback is not None and hand.callback.file("hand.png")[:4] == b"\x89PNG"
+    shown = hand.followups[0]
+    assert hand.ephemeral and shown.ephemeral
+    assert shown.file("hand.png")[:4] == b"\x89PNG"
     assert f"jn:m:{game_id}:0:h:play+go" in hand.custom_ids
 
 

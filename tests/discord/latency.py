@@ -195,7 +195,9 @@ class Player:
         posted = table.followups[0]
         button = next(c for c in posted.custom_ids if c.startswith("jn:h:"))
         assert posted.message_id is not None
-        hand = await self.send("hand", self.fake.factory.component(posted.message_id, button))
+        hand = await self.send(
+            "hand", self.fake.factory.component(posted.message_id, button), followups=1
+        )
         if hand.message is None or not hand.ephemeral:
             raise RuntimeError(f"no private hand came back: {hand.content!r}")
         self.hand_message_id = int(hand.message["id"])

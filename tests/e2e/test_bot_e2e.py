@@ -151,10 +151,12 @@ class Scenario:
         """Press "My hand" on a table message; the hand comes back ephemerally, with buttons."""
         stored = await self.game()
         hand = await self.answer(
-            self.fake.send_component(table_message_id, f"jn:h:{stored.id}", user_id=user_id)
+            self.fake.send_component(table_message_id, f"jn:h:{stored.id}", user_id=user_id),
+            followups=1,
         )
-        assert hand.callback_type == CallbackType.CHANNEL_MESSAGE and hand.ephemeral
-        assert hand.callback is not None and "hand.png" in _filenames(hand.callback)
+        # The bot answers at once ("thinking", ephemeral), then sends the drawn hand.
+        assert hand.callback_type == CallbackType.DEFERRED_CHANNEL_MESSAGE and hand.ephemeral
+        assert hand.followups and "hand.png" in _filenames(hand.followups[0])
         assert (hand.content or "").startswith("Your hand")
         actions = MILLE.legal_actions(MILLE.from_dict(stored.state), self.seat(stored, user_id))
         legal = {MILLE.format_action(a) for a in actions}
