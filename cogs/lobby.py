@@ -44,6 +44,7 @@ START_DESCRIPTIONS = {
     "length": "A match to 5000 points, or a single hand",
     "names": "Card names in English or French",
     "thread": "Play in a new thread",
+    "options": "Other options as name:value, e.g. preset:refuel (see the suggestions)",
 }
 START_CHOICES: dict[str, list[app_commands.Choice[str]]] = {
     "game": GAME_CHOICES,
@@ -58,8 +59,37 @@ def _now() -> float:
     return time.time()
 
 
-def _options(**given: str | None) -> dict[str, str]:
-    return {name: value for name, value in given.items() if value}
+def _options(extra: str | None = None, **given: str | None) -> dict[str, str]:
+    """The named options plus free-form ``name:value`` pairs typed in the options field."""
+    options = {name: value for name, value in given.items() if value}
+    for pair in (extra or "").replace(",", " ").split():
+        name, sep, value = pair.replace("=", ":").partition(":")
+        if not sep or not name or not value:
+            raise BadOption(
+                f"I could not read the option '{pair}'. Write options as name:value, "
+                "for example preset:refuel."
+            )
+        options[name.strip().lower()] = value.strip().lower()
+    return options
+
+
+async def option_choices(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete for the free-form options field: every name:value the chosen game takes."""
+    try:
+        game = get_game(getattr(interaction.namespace, "game", None) or "mille")
+    except GameError:
+        return []
+    typed = current.strip()
+    done, _, last = typed.rpartition(" ")
+    prefix = f"{done} " if done else ""
+    pairs = [f"{spec.name}:{choice}" for spec in game.info.options for choice in spec.choices]
+    return [
+        app_commands.Choice(name=f"{prefix}{pair}"[:100], value=f"{prefix}{pair}"[:100])
+        for pair in pairs
+        if last.lower() in pair
+    ][:25]
 
 
 def _encode_options(game_key: str, options: dict[str, str]) -> str:
@@ -277,20 +307,25 @@ class Lobby(commands.Cog):
         length: str | None = None,
         names: str | None = None,
         thread: bool = False,
+        options: str | None = None,
     ) -> None:
         rules = get_game(game)
+        if rules.info.max_players == 1:
+            raise BadOption(f"{rules.info.title} is played alone: start it with /play.")
         if opponent.bot:
             raise BadOption("Bots cannot accept challenges; use /play to play the computer.")
         if opponent.id == interaction.user.id:
             raise BadOption("You cannot challenge yourself; use /play to play the computer.")
-        options = rules.resolve_options(_options(deck=deck, length=length, names=names))
+        chosen = rules.resolve_options(
+            _options(options, deck=deck, length=length, names=names)
+        )
         channel_id = interaction.channel_id
         tables = bot_of(interaction).tables
         if channel_id is not None and not thread and await tables.store.active_game(channel_id):
             raise BadOption("A game is already running in this channel.")
         timeout = bot_of(interaction).settings.challenge_timeout
         expires = int(_now()) + timeout
-        encoded = _encode_options(rules.info.key, options)
+        encoded = _encode_options(rules.info.key, chosen)
         view = discord.ui.View(timeout=None)
         for answer in ("a", "d"):
             view.add_item(
@@ -304,7 +339,7 @@ class Lobby(commands.Cog):
                     encoded,
                 )
             )
-        settings = ", ".join(f"{k} {v}" for k, v in options.items())
+        settings = ", ".join(f"{k} {v}" for k, v in chosen.items())
         await interaction.response.send_message(
             f"{opponent.mention}, {interaction.user.mention} challenges you to "
             f"**{rules.info.title}** ({settings}). The challenge expires <t:{expires}:R>.",
@@ -323,23 +358,27 @@ class Lobby(commands.Cog):
         length: str | None = None,
         names: str | None = None,
         thread: bool = False,
+        options: str | None = None,
     ) -> None:
         rules = get_game(game)
-        if computer not in policy_names(rules.info.key):
-            raise BadOption(
-                f"There is no computer player called '{computer}'. Choose one of: "
-                f"{', '.join(policy_names(rules.info.key))}."
-            )
-        options = _options(deck=deck, length=length, names=names)
-        seats = [
-            SeatRecord(0, _display_name(interaction.user), user_id=interaction.user.id),
-            SeatRecord(1, f"Computer ({computer})", policy=computer),
-        ]
+        chosen = _options(options, deck=deck, length=length, names=names)
+        me = SeatRecord(0, _display_name(interaction.user), user_id=interaction.user.id)
+        if rules.info.max_players == 1:
+            seats = [me]
+            rival = "solo"
+        else:
+            if computer not in policy_names(rules.info.key):
+                raise BadOption(
+                    f"There is no computer player called '{computer}'. Choose one of: "
+                    f"{', '.join(policy_names(rules.info.key))}."
+                )
+            seats = [me, SeatRecord(1, f"Computer ({computer})", policy=computer)]
+            rival = "vs the computer"
         channel_id = interaction.channel_id
         target: discord.Thread | None = None
         if thread and isinstance(interaction.channel, discord.TextChannel):
             target = await interaction.channel.create_thread(
-                name=f"{rules.info.title}: {seats[0].name} vs the computer"[:90],
+                name=f"{rules.info.title}: {seats[0].name} {rival}"[:90],
                 type=discord.ChannelType.public_thread,
             )
             channel_id = target.id
@@ -350,9 +389,9 @@ class Lobby(commands.Cog):
             guild_id=interaction.guild_id,
             game_key=rules.info.key,
             seats=seats,
-            options=options,
+            options=chosen,
         )
-        headline = f"**{rules.info.title}** — {seats[0].name} vs the computer"
+        headline = f"**{rules.info.title}** — {seats[0].name} {rival}"
         if target is not None:
             await interaction.response.send_message(f"Your game is in {target.mention}.")
             await _send_table_to(bot_of(interaction), target, update, headline)
@@ -370,6 +409,18 @@ class Lobby(commands.Cog):
         except GameError:
             return []
         return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n][:25]
+
+    @play.autocomplete("options")
+    async def play_options(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await option_choices(interaction, current)
+
+    @challenge.autocomplete("options")
+    async def challenge_options(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await option_choices(interaction, current)
 
     @app_commands.command(name="move", description="Make a move in this channel's game")
     @app_commands.describe(action="Your move, e.g. 'play go' — pick from the list")

@@ -256,3 +256,28 @@ async def test_play_in_a_thread_puts_the_game_there(driver: InteractionDriver) -
         and any(a["filename"] == "table.png" for a in m["attachments"])
     ]
     assert posted, "the table was posted in the thread"
+
+
+async def test_free_form_options_are_applied(driver: InteractionDriver) -> None:
+    """Options typed as name:value reach the game."""
+    await driver.slash("play", {"game": "mille", "computer": "random", "options": "length:hand"})
+    stored = await _bot(driver).tables.current(GAMES_CHANNEL_ID)
+    assert stored.options["length"] == "hand"
+
+
+@pytest.mark.parametrize(
+    ("typed", "answer"), [("length:forever", "not a choice"), ("turbo", "could not read")]
+)
+async def test_garbage_options_are_refused(
+    driver: InteractionDriver, typed: str, answer: str
+) -> None:
+    """A wrong option value or a malformed pair gets an ephemeral sentence and no game."""
+    result = await driver.slash("play", {"game": "mille", "options": typed})
+    assert result.ephemeral and answer in (result.content or "")
+    assert await _bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
+
+
+async def test_options_autocomplete_lists_the_games_options(driver: InteractionDriver) -> None:
+    """The options field suggests name:value pairs of the chosen game."""
+    result = await driver.autocomplete("play", "options", "mod", {"game": "mille"})
+    assert [c["value"] for c in result.choices] == ["deck:modern"]

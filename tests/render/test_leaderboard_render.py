@@ -1,0 +1,237 @@
+"""Leaderboard and stats images: fixed sizes, PNG budget, the caller's row, medals, charts."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import os
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.render import leaderboard as lb
+from bot.render.common import Palette
+from bot.render.leaderboard import (
+    LEADERBOARD_SIZE,
+    STATS_SIZE,
+    TOP_N,
+    BestLine,
+    LeaderboardRow,
+    MemberStats,
+    OpponentLine,
+    RatingPoint,
+    leaderboard_png,
+    render_leaderboard,
+    render_stats,
+    stats_png,
+)
+
+PNG_BUDGET = 250 * 1024
+DAY = 86_400.0
+T0 = 1_700_000_000.0
+NAMES = [
+    "Ann",
+    "Bob",
+    "Chloé",
+    "Dmitri Ivanovich Mendeleev-Smythe the Third of Tobolsk",
+    "Eve",
+    "Farid",
+    "Gwen",
+    "Hiro",
+    "Ines",
+    "Jonas",
+    "Kai",
+    "Lea",
+    "Mo",
+    "Noor",
+]
+
+
+def _rows(count: int) -> list[LeaderboardRow]:
+    return [
+        LeaderboardRow(i + 1, NAMES[i % len(NAMES)], 1800 - 40 * i, 100 - 5 * i, 0.7 - 0.05 * i)
+        for i in range(count)
+    ]
+
+
+def _history(count: int) -> tuple[RatingPoint, ...]:
+    return tuple(
+        RatingPoint(T0 + i * 1.5 * DAY, 1000 + 3 * i + (25 if i % 3 else -20)) for i in range(count)
+    )
+
+
+def _stats(history: tuple[RatingPoint, ...]) -> MemberStats:
+    return MemberStats(
+        name="Chloé",
+        scope_label="Mille Bornes · Road Club",
+        rating=history[-1].rating if history else None,
+        rank=2 if history else None,
+        ranked_players=14 if history else None,
+        games=len(history) + 4,
+        wins=len(history) // 2,
+        losses=len(history) - len(history) // 2,
+        history=history,
+        opponents=(
+            OpponentLine("Ann", 12, 9, 1),
+            OpponentLine(NAMES[3], 3, 5),
+            OpponentLine("Eve", 2, 2),
+        ),
+        favourite_game="Mille Bornes",
+        favourite_game_plays=len(history) + 4,
+        best=(
+            BestLine("Best hand", "2,175 pts", "Shut-out · 3 Mar 2024"),
+            BestLine("Longest win streak", "7 games"),
+        ),
+    )
+
+
+def _open(png: bytes) -> Image.Image:
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    assert len(png) < PNG_BUDGET
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return image
+
+
+def _count(
+    image: Image.Image,
+    colour: tuple[int, int, int],
+    box: tuple[int, int, int, int],
+    tolerance: int = 0,
+) -> int:
+    """How many pixels within ``tolerance`` (per channel) of ``colour`` lie inside ``box``."""
+    data = image.convert("RGB").crop(box).tobytes()
+    r, g, b = colour
+    return sum(
+        1
+        for i in range(0, len(data), 3)
+        if abs(data[i] - r) <= tolerance
+        and abs(data[i + 1] - g) <= tolerance
+        and abs(data[i + 2] - b) <= tolerance
+    )
+
+
+def _save(name: str, png: bytes) -> None:
+    """Keep a copy for a person to look at when LB_IMAGES names a folder."""
+    folder = os.environ.get("LB_IMAGES")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        (Path(folder) / name).write_bytes(png)
+
+
+# --- leaderboard -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("count", [0, 1, 3, TOP_N, 14])
+def test_leaderboard_has_a_fixed_size_and_fits_the_budget(count: int) -> None:
+    """Whatever the number of rows, the board is the same size, opaque and under 250 KB."""
+    png = leaderboard_png("Mille Bornes · Road Club", _rows(count), _rows(14)[-1], "This month")
+    _save(f"board_{count}.png", png)
+    image = _open(png)
+    assert image.size == LEADERBOARD_SIZE
+    assert image.mode == "RGB"
+
+
+def test_caller_row_appears_when_outside_the_top() -> None:
+    """A caller ranked below the top ten gets a highlighted row under the divider."""
+    rows = _rows(14)
+    bottom = (0, lb._CALLER_Y, LEADERBOARD_SIZE[0], LEADERBOARD_SIZE[1])
+    without = render_leaderboard("Board", rows)
+    with_caller = render_leaderboard("Board", rows, rows[12])
+    assert _count(without, lb._CALLER, bottom) == 0
+    assert _count(with_caller, lb._CALLER, bottom) > 500
+
+
+def test_caller_in_the_top_is_highlighted_in_place() -> None:
+    """A caller among the shown rows is outlined where they stand, with no extra row."""
+    rows = _rows(14)
+    image = render_leaderboard("Board", rows, rows[4])
+    top = lb._ROWS_Y + 4 * (lb._ROW_H + lb._ROW_GAP)
+    band = (0, top, LEADERBOARD_SIZE[0], top + lb._ROW_H)
+    bottom = (0, lb._CALLER_Y, LEADERBOARD_SIZE[0], LEADERBOARD_SIZE[1])
+    assert _count(image, lb._CALLER, band) > 500
+    assert _count(image, lb._CALLER, bottom) == 0
+
+
+def test_only_the_top_rows_are_drawn() -> None:
+    """Rows past TOP_N never reach the image's row area."""
+    rows_area = (0, 0, LEADERBOARD_SIZE[0], lb._CALLER_Y - 30)
+    ten = render_leaderboard("Board", _rows(TOP_N)).crop(rows_area)
+    more = render_leaderboard("Board", _rows(14)).crop(rows_area)
+    assert ten.tobytes() == more.tobytes()
+
+
+def test_podium_rows_get_medals() -> None:
+    """The first three rows carry the gold, silver and bronze medal colours."""
+    image = render_leaderboard("Board", _rows(5))
+    for place in (1, 2, 3):
+        top = lb._ROWS_Y + (place - 1) * (lb._ROW_H + lb._ROW_GAP)
+        box = (0, top, lb._NAME_X, top + lb._ROW_H)
+        assert _count(image, lb._MEDALS[place - 1][0], box) > 100
+    top = lb._ROWS_Y + 3 * (lb._ROW_H + lb._ROW_GAP)
+    assert _count(image, Palette.GOLD, (0, top, lb._NAME_X, top + lb._ROW_H)) == 0
+
+
+def test_solo_board_drops_the_win_rate_column() -> None:
+    """A best-score board without win rates still renders at the fixed size."""
+    rows = [LeaderboardRow(i + 1, n, 9000 - 500 * i, 20) for i, n in enumerate(NAMES[:6])]
+    png = leaderboard_png("Solo", rows, None, "All time", "Best score")
+    _save("board_solo.png", png)
+    assert _open(png).size == LEADERBOARD_SIZE
+
+
+def test_leaderboard_is_deterministic() -> None:
+    """The same rows give the same bytes."""
+    rows = _rows(12)
+    assert leaderboard_png("Board", rows, rows[11]) == leaderboard_png("Board", rows, rows[11])
+
+
+# --- member stats ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("count", [0, 1, 2, 7, 60, 500])
+def test_stats_renders_charts_of_any_length(count: int) -> None:
+    """No games, one point, a few and hundreds all render at the fixed size in budget."""
+    png = stats_png(_stats(_history(count)))
+    _save(f"stats_{count}.png", png)
+    assert _open(png).size == STATS_SIZE
+
+
+def test_single_point_chart_marks_the_point() -> None:
+    """A one-game history still draws its (gold) latest-rating marker inside the plot."""
+    image = render_stats(_stats(_history(1)))
+    x0, y0, x1, y1 = lb._CHART_BOX
+    assert _count(image, Palette.GOLD, (x0 + 70, y0 + 52, x1 - 78, y1 - 48)) > 10
+
+
+def test_chart_draws_the_line() -> None:
+    """A long history draws the line colour across the plot, left half and right half."""
+    image = render_stats(_stats(_history(60)))
+    x0, y0, x1, y1 = lb._CHART_BOX
+    mid = (x0 + x1) // 2
+    # The line is anti-aliased: count pixels close to its colour.
+    assert _count(image, lb._LINE, (x0 + 70, y0 + 52, mid, y1 - 48), tolerance=24) > 100
+    assert _count(image, lb._LINE, (mid, y0 + 52, x1 - 78, y1 - 48), tolerance=24) > 100
+
+
+def test_history_order_does_not_matter() -> None:
+    """Points are plotted by time, so a shuffled history draws the same chart."""
+    history = _history(30)
+    shuffled = dataclasses.replace(_stats(history), history=history[::2] + history[1::2])
+    assert render_stats(_stats(history)).tobytes() == render_stats(shuffled).tobytes()
+
+
+def test_games_at_one_moment_render() -> None:
+    """Several points with the same timestamp are spread out rather than divided by zero."""
+    history = tuple(RatingPoint(T0, 1000 + 10 * i) for i in range(4))
+    assert render_stats(_stats(history)).size == STATS_SIZE
+
+
+def test_y_axis_is_rounded_and_covers_the_values() -> None:
+    """The axis range covers every value on round steps, with at most seven gridlines."""
+    for values in ([1086], [990, 1010], [812, 1933], [1500] * 5):
+        low, high, step = lb._y_range(values)
+        assert low <= min(values) and high >= max(values)
+        assert low % step == 0 and high % step == 0
+        assert 1 <= (high - low) // step <= 7
