@@ -34,6 +34,8 @@ class Presenter:
     hand_buttons: Callable[[Any], list[ButtonSpec]]  # a seat's choices, from its private view
     round_finished: Callable[[Any, Any], bool]  # (previous, current): post the score image?
     rules: str
+    # A suggested move for a seat's private view, with a one-line reason (None: no hints).
+    hint: Callable[[Any], tuple[str, str] | None] | None = None
 
 
 def _mille() -> Presenter:
@@ -87,7 +89,46 @@ def _mille() -> Presenter:
         hand_buttons=hand_buttons,
         round_finished=lambda before, after: len(after.results) > len(before.results),
         rules=MILLE_RULES,
+        hint=_mille_hint,
     )
+
+
+def _mille_hint(view: Any) -> tuple[str, str] | None:
+    """What the ``normal`` computer would play here, and why, in a player's words."""
+    import random
+
+    from bot.ai.base import get_policy
+    from bot.engine.mille.cards import Card
+
+    if not view.legal:
+        return None
+    move = get_policy("mille", "normal").choose(view, random.Random(0))
+    verb, _, code = move.partition(" ")
+    card = Card(code) if code and verb in ("play", "discard") else None
+    rival = view.public.players[1 - view.seat]
+    if verb == "draw":
+        reason = "nothing is worth playing before you draw."
+    elif verb == "extend":
+        reason = (
+            "you are well placed to reach 1000 first."
+            if code == "yes"
+            else "stopping now banks the trip bonus safely."
+        )
+    elif card is None:
+        reason = "it is the best move available."
+    elif verb == "discard":
+        reason = "it is the card in your hand least likely to help you."
+    elif view.phase == "draw":
+        reason = "a coup fourré scores 300 more and removes the hazard at once."
+    elif card.is_safety:
+        reason = "a safety scores 100, protects you for the hand and gives you another turn."
+    elif card.is_hazard:
+        reason = f"it stops {rival}, who is unlikely to be able to answer it soon."
+    elif card.is_distance:
+        reason = "it moves you toward the target while keeping an exact finish possible."
+    else:
+        reason = "it gets you moving again."
+    return move, reason
 
 
 MILLE_RULES = """**Mille Bornes** — race to exactly **700 miles** (1000 with an extension).

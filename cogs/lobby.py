@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from bot.ai.base import policy_names
 from bot.engine.core import BadOption, GameError, all_games, get_game
-from bot.presenters import presenter
+from bot.presenters import ButtonSpec, presenter
 from bot.store.base import SeatRecord
 from cogs.ui import DYNAMIC_ITEMS, bot_of, post_table, refuse
 
@@ -316,9 +316,7 @@ class Lobby(commands.Cog):
             raise BadOption("Bots cannot accept challenges; use /play to play the computer.")
         if opponent.id == interaction.user.id:
             raise BadOption("You cannot challenge yourself; use /play to play the computer.")
-        chosen = rules.resolve_options(
-            _options(options, deck=deck, length=length, names=names)
-        )
+        chosen = rules.resolve_options(_options(options, deck=deck, length=length, names=names))
         channel_id = interaction.channel_id
         tables = bot_of(interaction).tables
         if channel_id is not None and not thread and await tables.store.active_game(channel_id):
@@ -484,6 +482,39 @@ class Lobby(commands.Cog):
         await interaction.response.send_message(
             f"{others}: {interaction.user.mention} wants to abort this game with no result.",
             view=view,
+        )
+
+    @app_commands.command(name="hint", description="Suggest your next move (games without rivals)")
+    async def hint(self, interaction: discord.Interaction[Any]) -> None:
+        from cogs.ui import MoveButton
+
+        tables = bot_of(interaction).tables
+        if interaction.channel_id is None:
+            raise BadOption("Games are played in a channel.")
+        stored = await tables.current(interaction.channel_id)
+        view = tables.private_view(stored, interaction.user.id)
+        members = [s for s in stored.seats if not s.is_computer]
+        if len(members) > 1:
+            # A hint is the computer's judgement: fair in practice, not against another member.
+            raise BadOption("Hints are only for games against the computer or played alone.")
+        shown = presenter(stored.game_key)
+        suggestion = shown.hint(view) if shown.hint is not None else None
+        if suggestion is None:
+            raise BadOption("There is nothing to suggest right now.")
+        notation, reason = suggestion
+        labels = {m.notation: m.label for m in tables.legal_moves(stored, interaction.user.id)}
+        buttons = discord.ui.View(timeout=None)
+        buttons.add_item(
+            MoveButton(
+                stored.id,
+                stored.version,
+                "h",
+                notation,
+                ButtonSpec(f"Play it: {labels.get(notation, notation)}"[:80], notation, "success"),
+            )
+        )
+        await interaction.response.send_message(
+            f"💡 **{labels.get(notation, notation)}** — {reason}", view=buttons, ephemeral=True
         )
 
     @app_commands.command(name="rules", description="The rules of a game, briefly")

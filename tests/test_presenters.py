@@ -40,3 +40,23 @@ def test_hand_buttons_cover_every_legal_move() -> None:
     view = G.private_view(s, 0)
     buttons = MILLE.hand_buttons(view)
     assert [b.notation for b in buttons] == list(view.legal) and len(buttons) <= 25
+
+
+def test_hint_is_a_legal_move_with_a_reason() -> None:
+    """The Mille Bornes hint names a legal move and says why."""
+    s = start(["go", *FILLER[:5]], FILLER, ["25"] * 4)
+    view = G.private_view(s, 0)
+    assert MILLE.hint is not None
+    suggestion = MILLE.hint(view)
+    assert suggestion is not None and suggestion[0] in view.legal and suggestion[1]
+
+
+def test_hint_takes_the_coup_fourre() -> None:
+    """Offered a coup fourré, the hint takes it and explains the bonus."""
+    s = start(["go", "driving-ace", *FILLER[:4]], ["accident", *FILLER[:5]], ["25"] * 5)
+    s = act(act(s, 0, "play go"), 1, "play accident")
+    assert MILLE.hint is not None
+    assert MILLE.hint(G.private_view(s, 0)) == (
+        "play driving-ace",
+        "a coup fourré scores 300 more and removes the hazard at once.",
+    )

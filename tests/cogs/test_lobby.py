@@ -281,3 +281,21 @@ async def test_options_autocomplete_lists_the_games_options(driver: InteractionD
     """The options field suggests name:value pairs of the chosen game."""
     result = await driver.autocomplete("play", "options", "mod", {"game": "mille"})
     assert [c["value"] for c in result.choices] == ["deck:modern"]
+
+
+async def test_hint_suggests_a_legal_move_privately(driver: InteractionDriver) -> None:
+    """/hint in a game against the computer answers ephemerally with a legal move and a button."""
+    await _stacked_game(driver, SeatRecord(1, "Computer", policy="random"))
+    result = await driver.slash("hint", {})
+    assert result.ephemeral and "💡" in (result.content or "")
+    stored = await _bot(driver).tables.current(GAMES_CHANNEL_ID)
+    legal = {m.notation for m in _bot(driver).tables.legal_moves(stored, ALICE_ID)}
+    (button,) = result.custom_ids
+    assert button.split(":")[-1].replace("+", " ") in legal
+
+
+async def test_no_hints_between_members(driver: InteractionDriver) -> None:
+    """Hints are refused when another member is playing."""
+    await _stacked_game(driver)
+    result = await driver.slash("hint", {})
+    assert result.ephemeral and "only for games against the computer" in (result.content or "")
