@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Self
 
 import discord
 from discord import app_commands
@@ -19,7 +19,7 @@ from bot.ai.base import policy_names
 from bot.engine.core import BadOption, GameError, all_games, get_game
 from bot.presenters import ButtonSpec, presenter
 from bot.store.base import SeatRecord
-from cogs.ui import DYNAMIC_ITEMS, bot_of, post_table, refuse
+from cogs.ui import DYNAMIC_ITEMS, StatelessButton, bot_of, post_table, refuse
 
 if TYPE_CHECKING:
     from bot.client import JunctionBot
@@ -109,7 +109,7 @@ def _display_name(user: discord.abc.User) -> str:
 
 
 class ChallengeButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    StatelessButton,
     template=(
         r"jn:c:(?P<answer>[ad]):(?P<game>[a-z]+):(?P<challenger>\d+):(?P<opponent>\d+)"
         r":(?P<expires>\d+):(?P<thread>[01]):(?P<options>[\w.\-]+)"
@@ -143,13 +143,7 @@ class ChallengeButton(
         self.thread, self.options = thread, options
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ChallengeButton:
+    def from_match(cls, match: re.Match[str]) -> Self:
         return cls(
             match["answer"],
             match["game"],
@@ -246,7 +240,7 @@ async def _send_table_to(
 
 
 class AbortButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    StatelessButton,
     template=r"jn:x:(?P<game>\d+):(?P<asker>\d+)",
 ):
     """The other player agrees to end the game with no result."""
@@ -262,13 +256,7 @@ class AbortButton(
         self.game_id, self.asker = game_id, asker
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> AbortButton:
+    def from_match(cls, match: re.Match[str]) -> Self:
         return cls(int(match["game"]), int(match["asker"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:

@@ -11,7 +11,7 @@ import io
 import logging
 import re
 import time
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Self, cast
 
 import discord
 
@@ -55,8 +55,29 @@ def _decode(text: str) -> str:
     return text.replace("+", " ")
 
 
+class StatelessButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"(?!)"):
+    """A button whose custom id carries all its state, so it survives restarts.
+
+    Subclasses give a ``template`` and say how to rebuild themselves from its match.
+    """
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        raise NotImplementedError
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        return cls.from_match(match)
+
+
 class MoveButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    StatelessButton,
     template=r"jn:m:(?P<game>\d+):(?P<version>\d+):(?P<where>[th]):(?P<move>[\w+\-.]+)",
 ):
     """A move, pressed on the public table (``t``) or in a private hand (``h``)."""
@@ -75,13 +96,7 @@ class MoveButton(
         self.game_id, self.version, self.where, self.notation = game_id, version, where, notation
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> MoveButton:
+    def from_match(cls, match: re.Match[str]) -> Self:
         return cls(
             int(match["game"]), int(match["version"]), match["where"], _decode(match["move"]), None
         )
@@ -96,8 +111,8 @@ class MoveButton(
         )
 
 
-class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"jn:h:(?P<game>\d+)"):
-    """ "My hand": the presser's own cards, ephemerally, with a button per move."""
+class HandButton(StatelessButton, template=r"jn:h:(?P<game>\d+)"):
+    """The "My hand" button: the presser's own cards, ephemerally, with a button per move."""
 
     def __init__(self, game_id: int) -> None:
         super().__init__(
@@ -111,13 +126,7 @@ class HandButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"jn:h
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> HandButton:
+    def from_match(cls, match: re.Match[str]) -> Self:
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
