@@ -12,7 +12,7 @@ WORKDIR /app
 # Dependencies first, in their own layer, so code changes do not reinstall them.
 COPY pyproject.toml README.md ./
 RUN mkdir -p bot cogs && touch bot/__init__.py cogs/__init__.py \
-    && pip install . && pip uninstall -y junction-bot
+    && pip install '.[postgres]' && pip uninstall -y junction-bot
 
 COPY bot ./bot
 COPY cogs ./cogs

@@ -1,4 +1,4 @@
-"""Command line: ``junction run | sync | console | arena | bench``.
+"""Command line: ``junction run | sync | console | arena | bench | migrate-db``.
 
 ``run`` starts the Discord bot, or the local console when no ``DISCORD_TOKEN`` is set.
 """
@@ -17,7 +17,20 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="junction", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    sub.add_parser("run", help="run the Discord bot (the console without DISCORD_TOKEN)")
+    run = sub.add_parser("run", help="run the Discord bot (the console without DISCORD_TOKEN)")
+    run.add_argument(
+        "--shard-ids",
+        type=_shard_ids,
+        metavar="0,1",
+        help="gateway shards this process runs (needs --shard-count and a shared PostgreSQL)",
+    )
+    run.add_argument("--shard-count", type=int, metavar="N", help="total shards of the bot")
+    run.add_argument(
+        "--sync",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="sync commands to JUNCTION_DEV_GUILD at start (default: only the shard-0 process)",
+    )
 
     sync = sub.add_parser("sync", help="owner action: publish the slash commands")
     sync.add_argument("--guild", type=int, help="one server (instant); omit for global sync")
@@ -44,6 +57,13 @@ def _parser() -> argparse.ArgumentParser:
     arena.add_argument("--b", default="random", help="policy B")
     arena.add_argument("--games", type=int, default=100)
     arena.add_argument("--seed", type=int, default=1)
+    solo = arena.add_argument_group("solo", "for the game 'solo' (one player, no --a/--b)")
+    solo.add_argument("--policy", default="expert", help="solo policy: expert, greedy, random")
+    solo.add_argument("--preset", default="classic", choices=["classic", "refuel", "easy"])
+    solo.add_argument("--deck", default="bsd", choices=["bsd", "modern"])
+    solo.add_argument(
+        "--require-fuel-left", action="store_true", help="a win needs a card left in the tank"
+    )
 
     bench = sub.add_parser("bench", help="measure rendering, engine, computer and store speed")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions")
@@ -52,7 +72,28 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also time moves end to end through a local fake Discord (source checkout only)",
     )
+    bench.add_argument(
+        "--store",
+        action="store_true",
+        help="only the stores under load: SQLite, and PostgreSQL if JUNCTION_BENCH_PG is set",
+    )
+
+    migrate = sub.add_parser(
+        "migrate-db", help="copy every game and move from one store URL to another"
+    )
+    migrate.add_argument("source", metavar="FROM", help="store URL to copy from")
+    migrate.add_argument("target", metavar="TO", help="store URL to copy into (must be empty)")
+    migrate.add_argument(
+        "--force", action="store_true", help="replace the games already in the target"
+    )
     return parser
+
+
+def _shard_ids(text: str) -> list[int]:
+    try:
+        return [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"shard ids are numbers like 0,1 — not {text!r}") from None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,9 +103,17 @@ def main(argv: list[str] | None = None) -> int:
         if settings.discord_token is None:
             print("No DISCORD_TOKEN set: starting the local console (Ctrl-D or 'quit' to leave).")
             return _console(settings, argparse.Namespace(**_console_defaults()))
-        from bot.client import run_bot
+        from bot.client import check_shards, run_bot
 
-        return run_bot(settings)
+        if args.shard_ids is not None or args.shard_count is not None:
+            try:
+                check_shards(args.shard_ids, args.shard_count)
+            except ValueError as error:
+                print(f"junction run: {error}", file=sys.stderr)
+                return 2
+        return run_bot(
+            settings, shard_ids=args.shard_ids, shard_count=args.shard_count, sync=args.sync
+        )
     if args.command == "sync":
         import asyncio
 
@@ -73,6 +122,14 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(sync_commands(settings, args.guild))
     if args.command == "console":
         return _console(settings, args)
+    if args.command == "arena" and args.game.strip().lower() == "solo":
+        from bot.arena import run_solo_arena
+
+        solo_result = run_solo_arena(
+            args.policy, args.preset, args.deck, args.games, args.seed, args.require_fuel_left
+        )
+        print(json.dumps(solo_result))
+        return 0
     if args.command == "arena":
         from bot.arena import run_arena
 
@@ -80,9 +137,15 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result))
         return 0
     if args.command == "bench":
-        from bot.bench import run_bench
+        from bot.bench import run_bench, run_store_bench
 
+        if args.store:
+            return run_store_bench(quick=args.quick)
         return run_bench(quick=args.quick, discord=args.discord)
+    if args.command == "migrate-db":
+        from bot.store.migrate import migrate_main
+
+        return migrate_main(args.source, args.target, force=args.force)
     return 2  # pragma: no cover - argparse rejects unknown commands
 
 

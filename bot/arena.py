@@ -100,6 +100,79 @@ def run_arena_options(
     }
 
 
+def run_solo_arena(
+    policy: str,
+    preset: str,
+    deck: str,
+    games: int,
+    seed: int,
+    require_fuel_left: bool = False,
+) -> dict[str, float | int | str | bool]:
+    """Play ``games`` deals of Mille Bornes Solo with one policy and measure it.
+
+    Deal ``i`` is seeded ``seed + i`` and the policy's chance comes from a generator derived
+    from it, so a run replays exactly and two policies run with one seed meet the same deals.
+    Returns ``games``, ``wins``, ``win_rate``, ``mean_cleared`` (of 49), ``mean_miles``,
+    ``mean_miles_on_win``, ``mean_wipes``, ``decisions``, ``ms_per_decision``,
+    ``max_ms_per_decision`` and ``seconds``, with the settings that were used.
+    """
+    if games < 0:
+        raise ValueError("An arena needs a non-negative number of games.")
+    game = get_game("solo")
+    chooser = get_policy("solo", policy)
+    options = {
+        "preset": preset,
+        "deck": deck,
+        "require_fuel_left": "on" if require_fuel_left else "off",
+    }
+    wins = cleared = miles = miles_on_win = wipes = decisions = 0
+    thinking = slowest = 0.0
+    started = time.perf_counter()
+    for i in range(games):
+        game_seed = seed + i
+        rng = random.Random(f"solo-arena:{game_seed}")
+        state = game.new_game(["Solo"], seed=game_seed, options=options)
+        played = 0
+        while game.outcome(state) is None:
+            view = game.private_view(state, 0)
+            tick = time.perf_counter()
+            text = chooser.choose(view, rng)
+            spent = time.perf_counter() - tick
+            thinking += spent
+            slowest = max(slowest, spent)
+            state = game.apply(state, 0, game.parse_action(text))
+            played += 1
+            if played > MAX_MOVES:
+                raise RuntimeError(f"deal {i} (seed {game_seed}) passed {MAX_MOVES} moves")
+        decisions += played
+        view = game.public_view(state)
+        cleared += view.cleared
+        miles += view.mileage
+        wipes += view.wipes
+        if view.result == "won":
+            wins += 1
+            miles_on_win += view.mileage
+    played_games = max(games, 1)
+    return {
+        "game": "solo",
+        "policy": policy,
+        "preset": preset,
+        "deck": deck,
+        "require_fuel_left": require_fuel_left,
+        "games": games,
+        "wins": wins,
+        "win_rate": wins / played_games,
+        "mean_cleared": cleared / played_games,
+        "mean_miles": miles / played_games,
+        "mean_miles_on_win": miles_on_win / max(wins, 1),
+        "mean_wipes": wipes / played_games,
+        "decisions": decisions,
+        "ms_per_decision": 1000 * thinking / max(decisions, 1),
+        "max_ms_per_decision": 1000 * slowest,
+        "seconds": time.perf_counter() - started,
+    }
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m bot.arena mille normal random --games 200 --seed 1``: print the figures."""
     parser = argparse.ArgumentParser(prog="python -m bot.arena", description=__doc__)

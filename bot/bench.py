@@ -4,6 +4,8 @@ Figures: table render + PNG encode (median, p95, bytes), engine full hands per s
 random play on one core, the ``normal`` computer's time per decision, stored moves per second
 (one SQLite transaction each, on a file) and the process's peak memory. With ``--discord``,
 interaction-to-reply latency through a local fake Discord and the bot's resident memory.
+With ``--store``, only the stores under load instead: SQLite, and PostgreSQL when
+``JUNCTION_BENCH_PG`` names a server, at 1, 10 and 100 channels moving at once.
 The last line is one JSON object with every figure, for benchmark files.
 """
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import resource
 import statistics
@@ -117,6 +120,39 @@ def bench_store(moves: int) -> dict[str, float]:
         "store_p50_ms": figures["p50_ms"],
         "store_p99_ms": figures["p99_ms"],
     }
+
+
+def run_store_bench(*, quick: bool = False) -> int:
+    """``junction bench --store``: moves/s and p99 latency per store at 1, 10, 100 channels."""
+    from bot.store.base import Store
+    from bot.store.bench import CHANNEL_LEVELS, bench_store_levels
+    from bot.store.sqlite import SqliteStore
+
+    total = 400 if quick else 2000
+    stores: list[tuple[str, Callable[[], Store]]] = []
+    folder = tempfile.TemporaryDirectory()
+    stores.append(("sqlite", lambda: SqliteStore(Path(folder.name) / "bench.db")))
+    pg_url = os.environ.get("JUNCTION_BENCH_PG", "").strip()
+    if pg_url:
+        from bot.store.postgres import PostgresStore
+
+        stores.append(("postgresql", lambda: PostgresStore(pg_url)))
+    figures: dict[str, float] = {}
+    print(f"{total} moves per level, one transaction each, ~3 KB state; p99 per move")
+    with folder:
+        for name, make in stores:
+            levels = asyncio.run(bench_store_levels(make(), total, CHANNEL_LEVELS))
+            for channels, result in levels.items():
+                print(
+                    f"{name:<11} {channels:>3} channels  {result['moves_per_s']:>8.0f} moves/s"
+                    f"  p50 {result['p50_ms']:6.2f} ms  p99 {result['p99_ms']:7.2f} ms"
+                )
+                for key in ("moves_per_s", "p99_ms"):
+                    figures[f"{name}_{channels}ch_{key}"] = result[key]
+    if not pg_url:
+        print("postgresql  skipped: set JUNCTION_BENCH_PG=postgresql://… to a scratch database")
+    print(json.dumps({k: round(v, 3) for k, v in figures.items()}))
+    return 0
 
 
 def run_bench(*, quick: bool = False, discord: bool = False) -> int:

@@ -3,11 +3,14 @@
 Endpoints can be redirected (``DISCORD_API_BASE``, ``DISCORD_GATEWAY_URL``) to a gateway proxy
 or the tests' local fake Discord. Commands sync instantly to ``JUNCTION_DEV_GUILD`` when set;
 global sync is an explicit owner action (``junction sync``), never done at every start.
+With shard options (``junction run --shard-ids 0,1 --shard-count 4``) the bot is an
+``AutoShardedBot`` running those shards, and only the process holding shard 0 syncs.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -42,7 +45,7 @@ class JunctionBot(commands.Bot):
     tables: Tables
     renderer: RenderPool
 
-    def __init__(self, settings: Settings, **kwargs: Any) -> None:
+    def __init__(self, settings: Settings, *, sync_at_start: bool = True, **kwargs: Any) -> None:
         intents = discord.Intents.default()
         intents.message_content = False  # slash commands and buttons need no message content
         super().__init__(
@@ -54,6 +57,8 @@ class JunctionBot(commands.Bot):
             **kwargs,
         )
         self.settings = settings
+        # With several shard processes, one syncs the dev guild's commands (see make_bot).
+        self.sync_at_start = sync_at_start
 
     async def setup_hook(self) -> None:
         self.store = open_store(self.settings.db_url)
@@ -63,7 +68,7 @@ class JunctionBot(commands.Bot):
         await self.renderer.start()
         for name in COGS:
             await self.load_extension(name)
-        if self.settings.dev_guild is not None:
+        if self.settings.dev_guild is not None and self.sync_at_start:
             guild = discord.Object(id=self.settings.dev_guild)
             self.tree.copy_global_to(guild=guild)
             synced = await self.tree.sync(guild=guild)
@@ -80,6 +85,51 @@ class JunctionBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info("ready as %s in %d servers", self.user, len(self.guilds))
+
+
+class ShardedJunctionBot(JunctionBot, commands.AutoShardedBot):
+    """The bot as one of several processes, each running some of the gateway shards.
+
+    Games live in the shared store (PostgreSQL), so any process can serve any channel; what
+    keeps two processes from storing the same turn twice is the store's version check.
+    """
+
+
+def check_shards(shard_ids: Sequence[int] | None, shard_count: int | None) -> list[int] | None:
+    """The sorted shard ids to run (None: all of them); ValueError for impossible options."""
+    if shard_count is None or shard_count < 1:
+        raise ValueError("--shard-ids needs --shard-count (the total number of shards, ≥ 1)")
+    if shard_ids is None:
+        return None
+    ids = sorted(set(shard_ids))
+    if not ids or ids[0] < 0 or ids[-1] >= shard_count:
+        raise ValueError(f"shard ids must be between 0 and {shard_count - 1}, got {shard_ids}")
+    return ids
+
+
+def make_bot(
+    settings: Settings,
+    *,
+    shard_ids: Sequence[int] | None = None,
+    shard_count: int | None = None,
+    sync: bool | None = None,
+) -> JunctionBot:
+    """The bot for this process: sharded when shard options are given, else a plain Bot.
+
+    ``shard_ids`` needs ``shard_count``; ``shard_count`` alone runs all of its shards here.
+    Unless ``sync`` says otherwise, only the process holding shard 0 syncs the dev guild's
+    commands at start-up, so a farm of shards does not repeat (and get rate-limited on) it.
+    """
+    if shard_ids is None and shard_count is None:
+        return JunctionBot(settings, sync_at_start=True if sync is None else sync)
+    ids = check_shards(shard_ids, shard_count)
+    holds_first = ids is None or ids[0] == 0
+    return ShardedJunctionBot(
+        settings,
+        sync_at_start=holds_first if sync is None else sync,
+        shard_ids=ids,
+        shard_count=shard_count,
+    )
 
 
 class JunctionTree(app_commands.CommandTree[Any]):
@@ -109,15 +159,21 @@ async def reply_privately(interaction: discord.Interaction[Any], text: str) -> N
         log.warning("could not deliver an error reply", exc_info=True)
 
 
-def run_bot(settings: Settings) -> int:
-    """Run the bot until it is stopped (blocking)."""
+def run_bot(
+    settings: Settings,
+    *,
+    shard_ids: Sequence[int] | None = None,
+    shard_count: int | None = None,
+    sync: bool | None = None,
+) -> int:
+    """Run the bot until it is stopped (blocking); shard options as for :func:`make_bot`."""
     if settings.discord_token is None:
         raise ValueError("DISCORD_TOKEN is not set")
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     point_at(settings)
-    bot = JunctionBot(settings)
+    bot = make_bot(settings, shard_ids=shard_ids, shard_count=shard_count, sync=sync)
     bot.run(settings.discord_token, log_handler=None)
     return 0
 

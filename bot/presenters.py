@@ -145,7 +145,79 @@ and give you another turn. Right of Way is also a permanent Go.
 +300 safe trip (no 200s), +300 delayed action, +200 extension, +500 shut-out. First to 5000."""
 
 
-_PRESENTERS: dict[str, Callable[[], Presenter]] = {"mille": _mille}
+def _solo() -> Presenter:
+    from bot.ai.solo_policies import hint, rank_moves
+    from bot.engine.mille.cards import Card
+    from bot.engine.solo.views import SoloPublicView, SoloSeatView
+    from bot.render.solo import hand_png, result_png, table_png
+
+    def public(view: SoloPublicView | SoloSeatView) -> SoloPublicView:
+        return view.public if isinstance(view, SoloSeatView) else view
+
+    def buttons(view: SoloPublicView | SoloSeatView) -> list[ButtonSpec]:
+        # The hand is public in a solitaire, so the table offers every move, the expert's
+        # favourite first (Discord fits 25 buttons; one row stays free for the bot's own).
+        table = public(view)
+        if table.result is not None or not table.legal:
+            return []
+        lang = table.lang
+        specs: list[ButtonSpec] = []
+        for rank, (notation, _) in enumerate(rank_moves(table)[:24]):
+            words = notation.split()
+            number = int(words[1] if words[0] == "clear" else words[3])
+            top = table.highways[number - 1].top
+            on = top.name_in(lang) if top is not None else "?"
+            if words[0] == "sacrifice":
+                label = f"{number}: sacrifice a claimed {words[1]}"
+                style: ButtonStyle = "danger"
+            else:
+                card = Card(words[3])
+                label = f"{number}: {card.name_in(lang)} on {on}"
+                style = "primary" if card.is_distance or (top and top.is_distance) else "secondary"
+            if rank == 0:
+                style = "success"
+            specs.append(ButtonSpec(label[:80], notation, style, "⭐" if rank == 0 else None))
+        return specs
+
+    def finished(
+        before: SoloPublicView | SoloSeatView, after: SoloPublicView | SoloSeatView
+    ) -> bool:
+        return public(before).result is None and public(after).result is not None
+
+    def solo_hint(view: SoloPublicView | SoloSeatView) -> tuple[str, str] | None:
+        move, reason = hint(view)
+        return (move, reason) if move else None
+
+    return Presenter(
+        game_key="solo",
+        table_png=table_png,
+        hand_png=hand_png,
+        result_png=result_png,
+        table_buttons=buttons,
+        hand_buttons=buttons,
+        round_finished=finished,
+        rules=SOLO_RULES,
+        hint=solo_hint,
+    )
+
+
+SOLO_RULES = """**Mille Bornes Solo** — clear all **49 cards** from the seven highways.
+• Each highway is a pile of 7 with its top card face up; when you clear a top, the next card \
+turns up at once. You hold 7 cards; the rest is your **gas tank**.
+• A move clears one top: a **remedy** on its hazard, a **hazard** on its remedy (Go↔Stop, \
+End of Limit↔Speed Limit too), a **distance** card on an equal one (one goes in front of you \
+and scores), any **safety** with any **200** either way (the 200 scores), or **sacrifice** a \
+claimed distance card on an equal one (both go, so do its miles).
+• No discarding by choice: when nothing fits, Junction draws you up to 7 cards, or throws away \
+a full hand of 7 and deals 7 new ones. Stuck with an empty tank, you lose.
+• **Classic** (the printed rules) **can never be won** — at most 43 of 49 cards can be cleared \
+with the BSD deck — so it is a score attack: the most cards cleared, then miles.
+• **Refuel** (the discard pile refills an empty tank, twice) and **Easy** (one refuel, and any \
+two cards of one family cancel) can be won. Score: your miles; leaderboards rank wins, then \
+cards cleared, then miles."""
+
+
+_PRESENTERS: dict[str, Callable[[], Presenter]] = {"mille": _mille, "solo": _solo}
 _CACHE: dict[str, Presenter] = {}
 
 

@@ -72,4 +72,4 @@ def get_policy(game_key: str, name: str) -> Policy:
 
 def _load_builtin_policies() -> None:
     # Importing a policy module registers it; done lazily so base has no import cycle.
-    from bot.ai import mille_normal, random_policy  # noqa: F401
+    from bot.ai import mille_normal, random_policy, solo_policies  # noqa: F401

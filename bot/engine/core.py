@@ -204,4 +204,4 @@ def all_games() -> list[Game[Any, Any]]:
 
 def _load_builtin_games() -> None:
     # Importing a game package registers it; done lazily so core has no import cycle.
-    from bot.engine import mille  # noqa: F401
+    from bot.engine import mille, solo  # noqa: F401

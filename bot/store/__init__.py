@@ -1,36 +1,44 @@
-"""Storage of games and move logs: SQLite (embedded default) behind one async interface."""
+"""Storage of games and move logs: SQLite (embedded default) or PostgreSQL behind one interface."""
 
 from __future__ import annotations
+
+from urllib.parse import urlsplit, urlunsplit
 
 from bot.store.base import Store
 from bot.store.sqlite import MEMORY, SqliteStore
 
-__all__ = ["open_store"]
+__all__ = ["open_store", "redact_url"]
 
 _SQLITE_FORMS = (
     "sqlite:///relative/path.db, sqlite:////absolute/path.db, sqlite://:memory: "
     "or a plain file path"
 )
+_POSTGRES_FORMS = "postgresql://user:password@host:5432/database"
+_POSTGRES_SCHEMES = ("postgresql", "postgres")
 
 
 def open_store(url: str) -> Store:
     """The store a URL names, not yet opened: call ``await store.open()`` before use.
 
     Accepted: ``sqlite:///relative/path.db``, ``sqlite:////abs/path.db``, ``sqlite://:memory:``
-    (also ``sqlite:///:memory:``) and a plain file path (anything without ``://``).
-    Other schemes raise ValueError; PostgreSQL is not supported yet.
+    (also ``sqlite:///:memory:``), a plain file path (anything without ``://``), and
+    ``postgresql://…`` or ``postgres://…`` for a PostgreSQL server (needs the ``postgres`` extra,
+    which installs asyncpg). Other schemes raise ValueError.
     """
     text = url.strip()
     if not text:
-        raise ValueError(f"the store URL is empty; use {_SQLITE_FORMS}")
+        raise ValueError(f"the store URL is empty; use {_SQLITE_FORMS}, or {_POSTGRES_FORMS}")
     if "://" not in text:
         return SqliteStore(text)
     scheme, _, rest = text.partition("://")
     scheme = scheme.lower()
+    if scheme in _POSTGRES_SCHEMES:
+        return _postgres_store(text)
     if scheme != "sqlite":
         # Only the scheme is quoted: the rest of a database URL may carry a password.
-        hint = " (PostgreSQL support is not available yet)" if scheme.startswith("postgres") else ""
-        raise ValueError(f"unsupported store URL scheme {scheme!r}{hint}; use {_SQLITE_FORMS}")
+        raise ValueError(
+            f"unsupported store URL scheme {scheme!r}; use {_SQLITE_FORMS}, or {_POSTGRES_FORMS}"
+        )
     if rest in (MEMORY, "/" + MEMORY):
         return SqliteStore(MEMORY)
     if not rest.startswith("/") or rest == "/":
@@ -39,3 +47,30 @@ def open_store(url: str) -> Store:
             f"absolute one, got {text!r}; use {_SQLITE_FORMS}"
         )
     return SqliteStore(rest[1:])
+
+
+def redact_url(url: str) -> str:
+    """A store URL fit to print and log: any password in it is replaced by ``***``."""
+    text = url.strip()
+    if "://" not in text:
+        return text
+    parts = urlsplit(text)
+    if parts.password is None:
+        return text
+    host = parts.hostname or ""
+    if ":" in host:  # an IPv6 literal keeps its brackets
+        host = f"[{host}]"
+    port = f":{parts.port}" if parts.port is not None else ""
+    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}{port}"))
+
+
+def _postgres_store(url: str) -> Store:
+    try:
+        from bot.store.postgres import PostgresStore
+    except ModuleNotFoundError as exc:
+        if exc.name != "asyncpg":
+            raise
+        raise ValueError(
+            "a postgresql:// store needs asyncpg: pip install 'junction-bot[postgres]'"
+        ) from exc
+    return PostgresStore(url)

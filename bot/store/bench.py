@@ -3,6 +3,9 @@
 Run it with ``python -m bot.store.bench [path] [moves]``. The numbers depend on the disk; with
 WAL and ``synchronous=NORMAL`` a commit does not wait for fsync, so they mostly measure SQLite,
 aiosqlite's thread hop and JSON encoding of a state snapshot of realistic size (about 3 KB).
+
+``bench_channels`` compares stores under load (``junction bench --store``): many channels, each
+with its own game, moving at the same time through ``record_move``, one transaction per move.
 """
 
 from __future__ import annotations
@@ -14,12 +17,15 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-from bot.store.base import SeatRecord
+from bot.store.base import SeatRecord, Store, StoredGame
 from bot.store.sqlite import MEMORY, SqliteStore
 
 BENCH_CHANNEL_ID = 1  # the bench's own channel; an active game left there is aborted first
+# The concurrent bench's channels: BENCH_CHANNELS_FROM + 0, + 1, … (far below real snowflakes).
+BENCH_CHANNELS_FROM: Final = 1_000
+CHANNEL_LEVELS: Final = (1, 10, 100)
 
 _SUITS = ("hazard", "remedy", "safety", "distance")
 _CARDS = {
@@ -117,6 +123,86 @@ async def bench_store_moves(path: str, moves: int = 2000) -> dict[str, float]:
         "p50_ms": _percentile(latencies, 0.50) * 1000,
         "p99_ms": _percentile(latencies, 0.99) * 1000,
     }
+
+
+async def _fresh_game(store: Store, channel_id: int) -> StoredGame:
+    """A new bench game in ``channel_id``, after aborting one a previous run left active."""
+    leftover = await store.active_game(channel_id)
+    if leftover is not None:
+        await store.end_game(
+            game_id=leftover.id,
+            expected_version=leftover.version,
+            status="aborted",
+            state=leftover.state,
+        )
+    seats = [SeatRecord(seat=s, name=f"Player {s}", user_id=10**17 + s) for s in range(4)]
+    return await store.create_game(
+        channel_id=channel_id,
+        guild_id=None,
+        game_key="mille",
+        seats=seats,
+        options={"target": "1000"},
+        state=bench_state(0),
+    )
+
+
+async def bench_channels(store: Store, channels: int, moves_per_channel: int) -> dict[str, float]:
+    """Time ``channels`` games moving at once in the open ``store``, one transaction per move.
+
+    Each channel has its own game and applies its moves one after another, as a channel does
+    behind the seam's per-channel lock; the channels run concurrently. Returns ``moves_per_s``
+    (all moves over the wall time), ``p50_ms`` and ``p99_ms`` of single moves (waiting for a
+    connection or for SQLite's lock included, as a player would wait). The games are aborted
+    afterwards so the bench channels are free for the next run; their rows stay.
+    """
+    if channels < 1 or moves_per_channel < 1:
+        raise ValueError("channels and moves_per_channel must be at least 1")
+    games = [await _fresh_game(store, BENCH_CHANNELS_FROM + c) for c in range(channels)]
+    # Encoded once up front: the bench measures the store, not building test data.
+    states = [bench_state(turn) for turn in range(1, moves_per_channel + 1)]
+    latencies: list[float] = []
+
+    async def play(game: StoredGame) -> StoredGame:
+        for turn, state in enumerate(states, start=1):
+            before = time.perf_counter()
+            game = await store.record_move(
+                game_id=game.id,
+                expected_version=game.version,
+                seat=turn % 4,
+                action=f"play:{_card(turn)}",
+                interaction_id=f"bench-{game.id}-{turn}",
+                state=state,
+            )
+            latencies.append(time.perf_counter() - before)
+        return game
+
+    started = time.perf_counter()
+    finished = await asyncio.gather(*(play(game) for game in games))
+    elapsed = time.perf_counter() - started
+    for game in finished:
+        await store.end_game(
+            game_id=game.id, expected_version=game.version, status="aborted", state=game.state
+        )
+    latencies.sort()
+    return {
+        "moves_per_s": len(latencies) / elapsed,
+        "p50_ms": _percentile(latencies, 0.50) * 1000,
+        "p99_ms": _percentile(latencies, 0.99) * 1000,
+    }
+
+
+async def bench_store_levels(
+    store: Store, total_moves: int, levels: tuple[int, ...] = CHANNEL_LEVELS
+) -> dict[int, dict[str, float]]:
+    """Open ``store``, run ``bench_channels`` at each level, close it; moves split evenly."""
+    await store.open()
+    try:
+        return {
+            channels: await bench_channels(store, channels, max(1, total_moves // channels))
+            for channels in levels
+        }
+    finally:
+        await store.close()
 
 
 def main(argv: list[str] | None = None) -> int:

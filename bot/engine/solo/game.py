@@ -1,0 +1,153 @@
+"""The Mille Bornes Solo game object: the engine protocol over the rules, views and notation."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.engine.core import BadOption, Game, GameInfo, OptionSpec, Outcome
+from bot.engine.mille.cards import Card, card_from_text, deck_counts, full_deck
+from bot.engine.solo import rules
+from bot.engine.solo.notation import format_action, parse_action
+from bot.engine.solo.state import (
+    HAND_SIZE,
+    HIGHWAY_CARDS,
+    PRESETS,
+    Action,
+    SoloState,
+    state_from_dict,
+    state_to_dict,
+)
+from bot.engine.solo.views import SoloPublicView, SoloSeatView, private_view, public_view
+
+OPTIONS = (
+    OptionSpec(
+        "preset",
+        PRESETS,
+        "classic",
+        "classic: the seed's rules (a score attack, never winnable); refuel: the discard pile "
+        "refills an empty tank twice; easy: one refuel, and cards of one family cancel",
+    ),
+    OptionSpec("deck", ("bsd", "modern"), "bsd", "bsd: 101 cards as the BSD game; modern: 106"),
+    OptionSpec(
+        "require_fuel_left",
+        ("off", "on"),
+        "off",
+        "on: a win also needs at least one card left in the tank (the seed's strict rule)",
+    ),
+    OptionSpec("names", ("en", "fr"), "en", "card names in English or French"),
+)
+
+
+class MilleBornesSolo(Game[SoloState, Action]):
+    """The seven-highway solitaire."""
+
+    info = GameInfo(
+        key="solo", title="Mille Bornes Solo", min_players=1, max_players=1, options=OPTIONS
+    )
+
+    def new_game(
+        self,
+        players: Sequence[str],
+        seed: int,
+        options: Mapping[str, str] | None = None,
+        deck: Sequence[str] | None = None,
+    ) -> SoloState:
+        """A fresh deal; a stacked ``deck`` (codes, top first) is dealt as ``rules.deal`` says.
+
+        A stacked deck needs at least 56 cards (seven highways of seven, then the hand); the
+        game is played with exactly the cards given, so a short deck means a short tank.
+        """
+        self.check_players(players)
+        resolved = self.resolve_options(options)
+        deck_name = resolved["deck"]
+        if deck is None:
+            cards = rules.shuffled_deck(full_deck(deck_name), seed)
+        else:
+            cards = self._stacked(deck, deck_name)
+        state = SoloState(
+            players=tuple(players),
+            options=resolved,
+            seed=seed,
+            highways=[],
+            hand=[],
+            tank=[],
+            discard=[],
+            miles=[],
+        )
+        rules.deal(state, cards)
+        return state
+
+    @staticmethod
+    def _stacked(deck: Sequence[str], deck_name: str) -> list[Card]:
+        cards = []
+        for code in deck:
+            card = card_from_text(code)
+            if card is None:
+                raise BadOption(f"'{code}' in the stacked deck is not a Mille Bornes card.")
+            cards.append(card)
+        needed = HIGHWAY_CARDS + HAND_SIZE
+        if len(cards) < needed:
+            raise BadOption(
+                f"A stacked deck needs at least {needed} cards: seven highways of seven, then "
+                "a hand of seven."
+            )
+        counts = deck_counts(deck_name)
+        for card in set(cards):
+            if cards.count(card) > counts[card]:
+                raise BadOption(
+                    f"The stacked deck has {cards.count(card)} × {card.title}; the {deck_name} "
+                    f"deck only has {counts[card]}."
+                )
+        return cards
+
+    def to_act(self, state: SoloState) -> frozenset[int]:
+        return frozenset() if state.result is not None else frozenset({0})
+
+    def legal_actions(self, state: SoloState, seat: int) -> list[Action]:
+        return rules.legal_actions(state) if seat == 0 else []
+
+    def apply(self, state: SoloState, seat: int, action: Action) -> SoloState:
+        return rules.apply(state, seat, action)
+
+    def outcome(self, state: SoloState) -> Outcome | None:
+        """A win has the one seat as winner, a loss none (a solitaire has no draw to mean).
+
+        ``scores`` holds the miles in front of you; the cards cleared are in the reason
+        (always written ``x/49``) and the views, and ``rules.rank_key`` gives leaderboards
+        their order: wins, then cards cleared, then miles.
+        """
+        if state.result is None:
+            return None
+        winners = (0,) if state.result == "won" else ()
+        return Outcome(winners=winners, scores=(state.mileage,), reason=state.end_reason)
+
+    def public_view(self, state: SoloState) -> SoloPublicView:
+        return public_view(state)
+
+    def private_view(self, state: SoloState, seat: int) -> SoloSeatView:
+        return private_view(state, seat)
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text)
+
+    def format_action(self, action: Action) -> str:
+        return format_action(action)
+
+    def describe_action(self, state: SoloState, seat: int, action: Action) -> str:
+        lang = state.options.get("names", "en")
+        top = state.top(action.highway)
+        card = action.card
+        if action.verb == "sacrifice":
+            return f"Sacrifice a claimed {card.miles} on highway {action.highway} (−{card.miles})"
+        if top is None:
+            return f"{card.name_in(lang)} on highway {action.highway}"
+        text = f"{card.name_in(lang)} on {top.name_in(lang)} (highway {action.highway})"
+        claim = rules.claimed_card(card, top)
+        return f"{text} +{claim.miles}" if claim is not None else text
+
+    def to_dict(self, state: SoloState) -> dict[str, Any]:
+        return state_to_dict(state)
+
+    def from_dict(self, data: Mapping[str, Any]) -> SoloState:
+        return state_from_dict(data)

@@ -1,0 +1,439 @@
+"""The PostgreSQL store: games and move logs on a server, shared by several bot processes.
+
+SQLite stays the embedded default; this store is for a farm of shards (``junction run
+--shard-ids …``) that must all see the same games. It is chosen by a ``postgresql://`` (or
+``postgres://``) ``JUNCTION_DB`` and reached through an asyncpg connection pool.
+
+Concurrency does not rely on any lock in this process: another process may be serving the
+same channel. A move is one statement, hence one transaction::
+
+    WITH updated AS (UPDATE games SET … WHERE id = $1 AND version = $2 AND status = 'active'
+                     RETURNING …),
+         appended AS (INSERT INTO moves … SELECT … FROM updated)
+    SELECT … FROM updated
+
+The conditional UPDATE is the optimistic version check. Under READ COMMITTED a second writer
+of the same version blocks on the row lock until the first commits, then re-checks its WHERE
+against the new row, matches nothing, and so inserts no move: an empty result is a lost race
+(StaleVersion). The move row is inserted only from the updated row, so a version bump without
+its move, or a move without its bump, cannot be committed. ``moves.interaction_id`` is UNIQUE,
+so a request delivered to two processes is stored once (DuplicateInteraction for the other).
+One statement is also one round trip to the server, which is what a move costs here.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
+from urllib.parse import urlsplit
+
+import asyncpg
+
+from bot.store import redact_url
+from bot.store.base import (
+    ChannelBusy,
+    DuplicateInteraction,
+    GameStatus,
+    MoveRecord,
+    SeatRecord,
+    StaleVersion,
+    Store,
+    StoredGame,
+    StoreError,
+)
+from bot.store.migrations import (
+    SCHEMA_VERSION_TABLE,
+    Migration,
+    MigrationError,
+    load_migrations,
+)
+from bot.store.sqlite import (
+    _check_status,
+    _dump,
+    _load_object,
+    _optional_int,
+    _seat_to_json,
+    _seats_from_json,
+    _status,
+)
+
+log = logging.getLogger(__name__)
+
+DIALECT: Final = "postgresql"
+SCHEMES: Final[frozenset[str]] = frozenset({"postgresql", "postgres"})
+
+# pg_advisory_xact_lock key ("Junc") held while the schema is checked or changed, so shards that
+# start together apply each migration once. CREATE TABLE IF NOT EXISTS alone is not safe when
+# two sessions run it at the same moment (one fails on the catalog's unique index).
+MIGRATION_LOCK_KEY: Final = 0x4A756E63
+
+# Names PostgreSQL gives the constraints of 0001_games_and_moves.postgresql.sql.
+_ONE_ACTIVE_PER_CHANNEL: Final = "games_one_active_per_channel"
+_UNIQUE_INTERACTION: Final = "moves_interaction_id_key"
+
+_GAME_COLUMNS: Final = (
+    "id, channel_id, guild_id, game_key, seats, options, state, version, status, "
+    "message_id, created_at, updated_at"
+)
+_MOVE_COLUMNS: Final = "game_id, seq, seat, action, interaction_id, created_at"
+
+_RECORD_MOVE: Final = f"""
+WITH updated AS (
+    UPDATE games SET state = $3, version = version + 1, status = $4, updated_at = $5
+    WHERE id = $1 AND version = $2 AND status = 'active'
+    RETURNING {_GAME_COLUMNS}
+), appended AS (
+    INSERT INTO moves ({_MOVE_COLUMNS})
+    SELECT id, version, $6, $7, $8, $5 FROM updated
+)
+SELECT {_GAME_COLUMNS} FROM updated
+"""
+
+_END_GAME: Final = f"""
+UPDATE games SET state = $3, version = version + 1, status = $4, updated_at = $5
+WHERE id = $1 AND version = $2 AND status = 'active'
+RETURNING {_GAME_COLUMNS}
+"""
+
+# Why a conditional UPDATE matched nothing. A fresh statement under READ COMMITTED sees what
+# the winning transaction committed.
+_DIAGNOSE: Final = """
+SELECT version, status,
+       EXISTS (SELECT 1 FROM moves WHERE interaction_id = $2) AS duplicate
+FROM games WHERE id = $1
+"""
+
+# Errors that mean "somebody else changed the row first". With READ COMMITTED (which this store
+# asks for) the conditional UPDATE does not raise them, but a server or pooler that forces
+# SERIALIZABLE would; they are retryable exactly like a version mismatch.
+_RETRYABLE: Final = (asyncpg.SerializationError, asyncpg.DeadlockDetectedError)
+
+
+def _game_from_record(row: Mapping[str, Any]) -> StoredGame:
+    return StoredGame(
+        id=int(row["id"]),
+        channel_id=int(row["channel_id"]),
+        guild_id=_optional_int(row["guild_id"]),
+        game_key=str(row["game_key"]),
+        seats=_seats_from_json(row["seats"]),
+        options=_load_object(row["options"], "options"),
+        state=_load_object(row["state"], "state"),
+        version=int(row["version"]),
+        status=_status(row["status"]),
+        message_id=_optional_int(row["message_id"]),
+        created_at=float(row["created_at"]),
+        updated_at=float(row["updated_at"]),
+    )
+
+
+def _move_from_record(row: Mapping[str, Any]) -> MoveRecord:
+    interaction_id = row["interaction_id"]
+    return MoveRecord(
+        game_id=int(row["game_id"]),
+        seq=int(row["seq"]),
+        seat=int(row["seat"]),
+        action=str(row["action"]),
+        interaction_id=None if interaction_id is None else str(interaction_id),
+        created_at=float(row["created_at"]),
+    )
+
+
+async def _schema_version(conn: Any) -> int:
+    value = await conn.fetchval("SELECT MAX(version) FROM schema_version")
+    return 0 if value is None else int(value)
+
+
+async def apply_postgres_migrations(
+    conn: Any, migrations: Sequence[Migration] | None = None
+) -> int:
+    """Apply every migration newer than the database on ``conn``; return the resulting version.
+
+    The PostgreSQL twin of :func:`bot.store.migrations.apply_migrations`: the same numbered
+    files (with ``.postgresql.sql`` overrides) and the same ``schema_version`` table, each
+    migration in its own transaction together with its version row. Every transaction first
+    takes an advisory lock, so concurrent openers apply each migration exactly once.
+    """
+    if migrations is None:
+        migrations = load_migrations(DIALECT)
+    latest = migrations[-1].version if migrations else 0
+    async with conn.transaction():
+        await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK_KEY)
+        await conn.execute(SCHEMA_VERSION_TABLE)
+        version = await _schema_version(conn)
+    if version > latest:
+        raise MigrationError(
+            f"the database is at schema version {version} but this program only knows "
+            f"migrations up to {latest}; upgrade the program before using this database"
+        )
+    for migration in migrations:
+        if migration.version <= version:
+            continue
+        try:
+            async with conn.transaction():
+                await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK_KEY)
+                # Another process may have applied it while we waited for the lock.
+                version = await _schema_version(conn)
+                if migration.version <= version:
+                    continue
+                # A script without parameters goes over the simple query protocol, which runs
+                # several statements; the surrounding transaction still makes it all or nothing.
+                await conn.execute(migration.sql)
+                await conn.execute(
+                    "INSERT INTO schema_version (version, name, applied_at) VALUES ($1, $2, $3)",
+                    migration.version,
+                    migration.name,
+                    time.time(),
+                )
+        except asyncpg.PostgresError as exc:
+            raise MigrationError(f"migration {migration.label} failed: {exc}") from exc
+        version = migration.version
+    return version
+
+
+class PostgresStore(Store):
+    """Games and move logs in a PostgreSQL database, safe to share between processes.
+
+    Use ``await store.open()`` / ``await store.close()`` or ``async with PostgresStore(url)``.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        clock: Callable[[], float] = time.time,
+        min_connections: int = 1,
+        max_connections: int = 10,
+        command_timeout: float = 30.0,
+    ) -> None:
+        if urlsplit(url).scheme.lower() not in SCHEMES:
+            raise ValueError("a PostgreSQL store needs a postgresql:// or postgres:// URL")
+        self._url = url
+        self._clock = clock
+        self._min_connections = min_connections
+        self._max_connections = max_connections
+        self._command_timeout = command_timeout
+        self._pool: Any = None
+
+    @property
+    def url(self) -> str:
+        """The server URL with any password hidden."""
+        return redact_url(self._url)
+
+    @property
+    def pool(self) -> Any:
+        """The asyncpg pool (for ``junction migrate-db`` and tests); the store must be open."""
+        if self._pool is None:
+            raise RuntimeError("the store is not open; call `await store.open()` first")
+        return self._pool
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    async def open(self) -> None:
+        if self._pool is not None:
+            raise RuntimeError("the store is already open")
+        pool = await asyncpg.create_pool(
+            self._url,
+            min_size=self._min_connections,
+            max_size=self._max_connections,
+            command_timeout=self._command_timeout,
+            # The version check is argued for READ COMMITTED (see the module docstring); pin it
+            # so a server whose default is SERIALIZABLE does not turn races into errors.
+            server_settings={
+                "default_transaction_isolation": "read committed",
+                "application_name": "junction",
+            },
+        )
+        try:
+            async with pool.acquire() as conn:
+                await apply_postgres_migrations(conn)
+        except BaseException:
+            await pool.close()
+            raise
+        self._pool = pool
+
+    async def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await pool.close()
+
+    async def __aenter__(self) -> PostgresStore:
+        await self.open()
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+    def __repr__(self) -> str:
+        return f"PostgresStore({self.url!r})"
+
+    # -- games ----------------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        channel_id: int,
+        guild_id: int | None,
+        game_key: str,
+        seats: Sequence[SeatRecord],
+        options: Mapping[str, str],
+        state: Mapping[str, Any],
+    ) -> StoredGame:
+        """Store a new active game at version 0; ChannelBusy if the channel has one."""
+        seats_json = _dump([_seat_to_json(seat) for seat in seats])
+        options_json = _dump(dict(options))
+        state_json = _dump(dict(state))
+        now = self._clock()
+        try:
+            row = await self.pool.fetchrow(
+                f"INSERT INTO games (channel_id, guild_id, game_key, seats, options, state,"
+                f" version, status, message_id, created_at, updated_at)"
+                f" VALUES ($1, $2, $3, $4, $5, $6, 0, 'active', NULL, $7, $7)"
+                f" RETURNING {_GAME_COLUMNS}",
+                channel_id,
+                guild_id,
+                game_key,
+                seats_json,
+                options_json,
+                state_json,
+                now,
+            )
+        except asyncpg.UniqueViolationError as exc:
+            if exc.constraint_name == _ONE_ACTIVE_PER_CHANNEL:
+                raise ChannelBusy(f"channel {channel_id} already has an active game") from exc
+            raise
+        return _game_from_record(row)
+
+    async def get_game(self, game_id: int) -> StoredGame | None:
+        row = await self.pool.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", game_id)
+        return None if row is None else _game_from_record(row)
+
+    async def active_game(self, channel_id: int) -> StoredGame | None:
+        row = await self.pool.fetchrow(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status = 'active'",
+            channel_id,
+        )
+        return None if row is None else _game_from_record(row)
+
+    async def active_games(self) -> list[StoredGame]:
+        rows = await self.pool.fetch(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id"
+        )
+        return [_game_from_record(row) for row in rows]
+
+    # -- moves ----------------------------------------------------------------------------------
+
+    async def record_move(
+        self,
+        *,
+        game_id: int,
+        expected_version: int,
+        seat: int,
+        action: str,
+        interaction_id: str | None,
+        state: Mapping[str, Any],
+        status: GameStatus = "active",
+    ) -> StoredGame:
+        """Append a move and replace the snapshot in one transaction (one statement).
+
+        Raises StaleVersion when the stored version is not ``expected_version`` (also when
+        another process stored that version a moment earlier) and DuplicateInteraction when
+        ``interaction_id`` was stored before; either way nothing is written. When both apply,
+        DuplicateInteraction wins, as in the SQLite store. A move on a game that is no longer
+        active is a StoreError.
+        """
+        _check_status(status)
+        state_json = _dump(dict(state))
+        now = self._clock()
+        async with self.pool.acquire() as conn:
+            try:
+                row = await conn.fetchrow(
+                    _RECORD_MOVE,
+                    game_id,
+                    expected_version,
+                    state_json,
+                    status,
+                    now,
+                    seat,
+                    action,
+                    interaction_id,
+                )
+            except asyncpg.UniqueViolationError as exc:
+                if exc.constraint_name == _UNIQUE_INTERACTION:
+                    raise DuplicateInteraction(
+                        f"interaction {interaction_id} was already recorded"
+                    ) from exc
+                raise
+            except _RETRYABLE as exc:
+                raise StaleVersion(f"game {game_id} changed concurrently: {exc}") from exc
+            if row is None:
+                raise await self._refusal(conn, game_id, expected_version, interaction_id)
+        return _game_from_record(row)
+
+    async def end_game(
+        self, *, game_id: int, expected_version: int, status: GameStatus, state: Mapping[str, Any]
+    ) -> StoredGame:
+        """Mark a game finished or aborted without a move (resign, abort); bumps the version.
+
+        Raises StaleVersion like ``record_move``, and StoreError if the game already ended.
+        """
+        if status == "active":
+            raise ValueError("end_game needs status 'finished' or 'aborted'")
+        _check_status(status)
+        state_json = _dump(dict(state))
+        now = self._clock()
+        async with self.pool.acquire() as conn:
+            try:
+                row = await conn.fetchrow(
+                    _END_GAME, game_id, expected_version, state_json, status, now
+                )
+            except _RETRYABLE as exc:
+                raise StaleVersion(f"game {game_id} changed concurrently: {exc}") from exc
+            if row is None:
+                raise await self._refusal(conn, game_id, expected_version, None, ending=True)
+        return _game_from_record(row)
+
+    @staticmethod
+    async def _refusal(
+        conn: Any,
+        game_id: int,
+        expected_version: int,
+        interaction_id: str | None,
+        *,
+        ending: bool = False,
+    ) -> StoreError:
+        """The error for a conditional UPDATE that matched no row, in the SQLite store's order."""
+        row = await conn.fetchrow(_DIAGNOSE, game_id, interaction_id)
+        if row is None:
+            return StoreError(f"there is no game {game_id}")
+        if row["duplicate"]:
+            return DuplicateInteraction(f"interaction {interaction_id} was already recorded")
+        version, status = int(row["version"]), str(row["status"])
+        if version != expected_version:
+            return StaleVersion(f"game {game_id} is at version {version}, not {expected_version}")
+        if status != "active":
+            if ending:
+                return StoreError(f"game {game_id} is already {status}")
+            return StoreError(f"game {game_id} is {status}; it takes no more moves")
+        # Versions only grow, so a matching row now means it changed and changed back: a race.
+        return StaleVersion(f"game {game_id} changed while the move was stored")
+
+    async def moves(self, game_id: int) -> list[MoveRecord]:
+        """The move log in order."""
+        rows = await self.pool.fetch(
+            f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = $1 ORDER BY seq", game_id
+        )
+        return [_move_from_record(row) for row in rows]
+
+    async def set_message(self, game_id: int, message_id: int | None) -> None:
+        """Remember the table message (Discord) so it can be edited later.
+
+        Neither the version nor ``updated_at`` changes: the message is presentation, and a
+        version bump here would turn a player's concurrent move into a StaleVersion.
+        """
+        result = await self.pool.execute(
+            "UPDATE games SET message_id = $2 WHERE id = $1", game_id, message_id
+        )
+        if result == "UPDATE 0":
+            raise StoreError(f"there is no game {game_id}")

@@ -1,0 +1,151 @@
+"""Mille Bornes Solo images and presenter: fixed sizes, PNG budget, purity, buttons and texts."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.engine.core import get_game
+from bot.presenters import presenter
+from bot.render.solo import (
+    HAND_IMAGE_SIZE,
+    RESULT_SIZE,
+    TABLE_SIZE,
+    hand_png,
+    render_hand,
+    render_result,
+    render_table,
+    result_png,
+    table_png,
+)
+from tests.engine.test_solo_playouts import _swap_hidden
+
+G = get_game("solo")
+SOLO = presenter("solo")
+
+
+def _play(seed: int, preset: str, moves: int | None = None, **options: str) -> Any:
+    """A game after ``moves`` first-legal moves (None: to the end)."""
+    s = G.new_game(["Ann"], seed=seed, options={"preset": preset, **options})
+    while G.outcome(s) is None and (moves is None or moves > 0):
+        s = G.apply(s, 0, G.legal_actions(s, 0)[0])
+        moves = None if moves is None else moves - 1
+    return s
+
+
+def _won() -> Any:
+    for seed in range(40):
+        s = _play(seed, "easy")
+        if s.result == "won":
+            return s
+    raise AssertionError("no easy deal was won")
+
+
+@pytest.fixture(scope="module")
+def fresh() -> Any:
+    return G.new_game(["Ann"], seed=3)
+
+
+@pytest.fixture(scope="module")
+def mid_game() -> Any:
+    return _play(3, "refuel", moves=20)
+
+
+@pytest.fixture(scope="module")
+def lost() -> Any:
+    return _play(3, "classic")
+
+
+@pytest.fixture(scope="module")
+def won() -> Any:
+    return _won()
+
+
+def _fits(image: Image.Image, size: tuple[int, int]) -> bool:
+    return image.mode in ("RGB", "RGBA") and image.size == size
+
+
+@pytest.mark.parametrize("name", ["fresh", "mid_game", "lost", "won"])
+def test_every_image_has_its_fixed_size(name: str, request: pytest.FixtureRequest) -> None:
+    """Table, hand and result images keep their sizes from the deal to a win or a loss."""
+    state = request.getfixturevalue(name)
+    view = G.public_view(state)
+    assert _fits(render_table(view), TABLE_SIZE)
+    assert _fits(render_hand(G.private_view(state, 0)), HAND_IMAGE_SIZE)
+    assert _fits(render_result(view), RESULT_SIZE)
+
+
+def test_pngs_are_under_budget(mid_game: Any, won: Any) -> None:
+    """Every image encodes to a PNG under 250 KB."""
+    for state in (mid_game, won):
+        view = G.public_view(state)
+        for data in (table_png(view), hand_png(G.private_view(state, 0)), result_png(view)):
+            assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) < 250_000
+
+
+def test_table_from_the_private_view_is_the_public_table(mid_game: Any) -> None:
+    """The renderer accepts either view; a solitaire's table is the same from both."""
+    assert table_png(G.private_view(mid_game, 0)) == table_png(G.public_view(mid_game))
+
+
+def test_hidden_cards_never_change_the_table(mid_game: Any) -> None:
+    """Swapping face-down and tank cards leaves the table image byte-identical."""
+    twin = _swap_hidden(mid_game, random.Random(4))
+    assert G.to_dict(twin) != G.to_dict(mid_game)
+    assert table_png(G.public_view(twin)) == table_png(G.public_view(mid_game))
+
+
+def test_win_and_loss_banners_differ(won: Any) -> None:
+    """The result banner changes with the result."""
+    view = G.public_view(won)
+    as_loss = dataclasses.replace(view, result="lost")
+    assert render_table(view).tobytes() != render_table(as_loss).tobytes()
+    assert render_result(view).tobytes() != render_result(as_loss).tobytes()
+
+
+def test_french_names_render_at_fixed_size() -> None:
+    """A table with French card names keeps its size and differs from the English one."""
+    fr = _play(5, "easy", moves=6, names="fr")
+    en = _play(5, "easy", moves=6)
+    assert _fits(render_table(G.public_view(fr)), TABLE_SIZE)
+    assert table_png(G.public_view(fr)) != table_png(G.public_view(en))
+
+
+def test_presenter_offers_every_move_best_first(mid_game: Any) -> None:
+    """One table button per clearing move (at most 24), the expert's choice first."""
+    view = G.public_view(mid_game)
+    buttons = SOLO.table_buttons(view)
+    assert sorted(b.notation for b in buttons) == sorted(view.legal)[:24]
+    assert len(buttons) <= 24 and buttons[0].style == "success"
+    assert SOLO.hand_buttons(G.private_view(mid_game, 0)) == buttons
+
+
+def test_presenter_has_no_buttons_once_over(lost: Any) -> None:
+    """A finished game offers no move."""
+    assert SOLO.table_buttons(G.public_view(lost)) == []
+
+
+def test_round_finished_only_when_the_game_ends(mid_game: Any, lost: Any) -> None:
+    """The score image is posted when the game has just ended, not before or after."""
+    running, over = G.public_view(mid_game), G.public_view(lost)
+    assert SOLO.round_finished(running, over)
+    assert not SOLO.round_finished(running, running)
+    assert not SOLO.round_finished(over, over)
+
+
+def test_rules_say_classic_cannot_be_won() -> None:
+    """The rules text says plainly that classic is a score attack and the presets are winnable."""
+    rules = SOLO.rules
+    assert "can never be won" in rules and "score attack" in rules
+    assert "Refuel" in rules and "Easy" in rules
+
+
+def test_presenter_hint_is_a_legal_move(mid_game: Any) -> None:
+    """The presenter's hint is a legal move with a reason."""
+    assert SOLO.hint is not None
+    found = SOLO.hint(G.private_view(mid_game, 0))
+    assert found is not None and found[0] in G.public_view(mid_game).legal and found[1]

@@ -1,0 +1,100 @@
+"""Shared pieces of the store tests: sample games, a move helper and the Backend handle."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot.store.base import SeatRecord, Store, StoredGame
+from bot.store.sqlite import SqliteStore
+
+SEATS = (
+    SeatRecord(seat=0, name="Ada", user_id=123456789012345678),
+    SeatRecord(seat=1, name="Computer", policy="greedy"),
+)
+STATE: dict[str, Any] = {"turn": 0, "hands": [["200", "hazard:flat"], []], "scores": {"0": 0}}
+
+
+async def new_game(store: Store, channel_id: int = 42) -> StoredGame:
+    return await store.create_game(
+        channel_id=channel_id,
+        guild_id=7,
+        game_key="mille",
+        seats=SEATS,
+        options={"target": "1000"},
+        state=STATE,
+    )
+
+
+async def move(store: Store, game: StoredGame, n: int, **kw: Any) -> StoredGame:
+    args: dict[str, Any] = {
+        "game_id": game.id,
+        "expected_version": game.version,
+        "seat": n % 2,
+        "action": f"play:{n}",
+        "interaction_id": f"i{n}",
+        "state": {"turn": n},
+    }
+    args.update(kw)
+    return await store.record_move(**args)
+
+
+@dataclass
+class Backend:
+    """One database of one kind, with the raw access the tests need beside the Store API."""
+
+    name: str
+    url: str
+    path: Path | None = None  # the SQLite file
+
+    def store(self, **kwargs: Any) -> Store:
+        """A new, unopened store on this database (another connection or pool each time)."""
+        if self.name == "sqlite":
+            assert self.path is not None
+            return SqliteStore(self.path, **kwargs)
+        from bot.store.postgres import PostgresStore
+
+        return PostgresStore(self.url, **kwargs)
+
+    async def raw(self, sql: str) -> list[tuple[Any, ...]]:
+        """Run one statement on a connection of its own; its rows as tuples."""
+        if self.name == "sqlite":
+            assert self.path is not None
+            conn = sqlite3.connect(self.path)
+            try:
+                with conn:
+                    return conn.execute(sql).fetchall()
+            finally:
+                conn.close()
+        import asyncpg
+
+        pg = await asyncpg.connect(self.url)
+        try:
+            return [tuple(row) for row in await pg.fetch(sql)]
+        finally:
+            await pg.close()
+
+    async def break_state_updates(self, store: Store) -> type[Exception]:
+        """Make every UPDATE of ``games.state`` fail with 'boom'; the error type it raises."""
+        if self.name == "sqlite":
+            assert isinstance(store, SqliteStore)
+            # A TEMP trigger lives on the store's own connection, so it goes in through it.
+            async with store._reading() as db:
+                await db.execute(
+                    "CREATE TEMP TRIGGER boom BEFORE UPDATE OF state ON games"
+                    " BEGIN SELECT RAISE(ABORT, 'boom'); END"
+                )
+            return sqlite3.IntegrityError
+        import asyncpg
+
+        await self.raw(
+            "CREATE FUNCTION boom() RETURNS trigger LANGUAGE plpgsql"
+            " AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$"
+        )
+        await self.raw(
+            "CREATE TRIGGER boom BEFORE UPDATE OF state ON games"
+            " FOR EACH ROW EXECUTE FUNCTION boom()"
+        )
+        return asyncpg.RaiseError  # type: ignore[no-any-return]

@@ -1,0 +1,157 @@
+"""``junction migrate-db``: every game and move copied with ids, versions, statuses and ids kept.
+
+The source is always a SQLite file (the usual trip); the target runs on each backend, so
+SQLite → SQLite always runs and SQLite → PostgreSQL runs whenever a server is available.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main
+from bot.store.base import DuplicateInteraction, Store, StoredGame
+from bot.store.migrate import TargetNotEmpty, copy_store, migrate_db
+from bot.store.sqlite import SqliteStore
+from tests.store.helpers import Backend, move, new_game
+
+
+async def _fill(store: Store) -> list[StoredGame]:
+    """Games in every state: active with moves, finished, aborted, with and without ids."""
+    games: list[StoredGame] = []
+    for channel in range(1, 6):
+        game = await new_game(store, channel_id=channel)
+        for n in range(1, channel + 1):
+            game = await move(
+                store, game, n, interaction_id=None if n % 3 == 0 else f"c{channel}-{n}"
+            )
+        games.append(game)
+    games[1] = await store.end_game(
+        game_id=games[1].id, expected_version=games[1].version, status="finished", state={"w": 0}
+    )
+    games[3] = await store.end_game(
+        game_id=games[3].id, expected_version=games[3].version, status="aborted", state={}
+    )
+    await store.set_message(games[4].id, 123456789012345678)
+    games[4] = await _get(store, games[4].id)
+    # A later game in a finished game's channel, so ids are not just 1..n in channel order.
+    games.append(await new_game(store, channel_id=2))
+    return games
+
+
+async def _get(store: Store, game_id: int) -> StoredGame:
+    game = await store.get_game(game_id)
+    assert game is not None
+    return game
+
+
+@pytest.fixture
+async def source(tmp_path: Path) -> tuple[str, list[StoredGame]]:
+    """A SQLite file with a handful of games, and those games as stored."""
+    path = tmp_path / "source.db"
+    async with SqliteStore(path) as store:
+        games = await _fill(store)
+    return f"sqlite:///{path}", games
+
+
+async def test_copy_keeps_everything(
+    source: tuple[str, list[StoredGame]], backend: Backend
+) -> None:
+    """Ids, versions, statuses, snapshots, message ids and move logs arrive unchanged."""
+    url, games = source
+    report = await migrate_db(url, backend.url)
+    async with SqliteStore(url.removeprefix("sqlite:///")) as before:
+        logs = {g.id: await before.moves(g.id) for g in games}
+    assert (report.games, report.moves) == (len(games), sum(len(m) for m in logs.values()))
+    copied = backend.store()
+    await copied.open()
+    try:
+        for game in games:
+            assert await copied.get_game(game.id) == game
+            assert await copied.moves(game.id) == logs[game.id]
+        assert [g.id for g in await copied.active_games()] == [
+            g.id for g in games if g.status == "active"
+        ]
+        # The copy is live: moves continue at the next version, repeats are still caught, and a
+        # new game gets an id after the copied ones (PostgreSQL's identity was moved along).
+        first = games[0]
+        await move(copied, first, 2, interaction_id="after-copy")
+        with pytest.raises(DuplicateInteraction):
+            await move(copied, await _get(copied, first.id), 3, interaction_id="c1-1")
+        fresh = await new_game(copied, channel_id=99)
+        assert fresh.id > max(g.id for g in games)
+    finally:
+        await copied.close()
+
+
+async def test_non_empty_target_is_refused(
+    source: tuple[str, list[StoredGame]], backend: Backend
+) -> None:
+    """A target with games is left alone unless --force, which replaces its games."""
+    url, games = source
+    target = backend.store()
+    await target.open()
+    try:
+        own = await new_game(target, channel_id=500)
+    finally:
+        await target.close()
+    with pytest.raises(TargetNotEmpty, match="--force"):
+        await migrate_db(url, backend.url)
+    target = backend.store()
+    await target.open()
+    try:
+        assert await target.get_game(own.id) == own
+    finally:
+        await target.close()
+
+    report = await migrate_db(url, backend.url, force=True)
+    assert report.games == len(games)
+    target = backend.store()
+    await target.open()
+    try:
+        assert await target.active_game(500) is None
+        assert await target.get_game(games[-1].id) == games[-1]
+    finally:
+        await target.close()
+
+
+async def test_copy_back_and_forth(
+    source: tuple[str, list[StoredGame]], backend: Backend, tmp_path: Path
+) -> None:
+    """Copying into the backend and back out to a new SQLite file gives the same games."""
+    url, games = source
+    await migrate_db(url, backend.url)
+    back = tmp_path / "back.db"
+    await migrate_db(backend.url, f"sqlite:///{back}")
+    async with SqliteStore(back) as store:
+        assert [await store.get_game(g.id) for g in games] == games
+
+
+async def test_same_database_is_refused(tmp_path: Path) -> None:
+    """Copying a file onto itself is refused before anything is opened."""
+    path = tmp_path / "same.db"
+    with pytest.raises(ValueError, match="same database"):
+        await migrate_db(f"sqlite:///{path}", str(path))
+
+
+async def test_empty_source_copies_nothing(tmp_path: Path) -> None:
+    """An empty source gives an empty (but migrated) target."""
+    a, b = SqliteStore(tmp_path / "a.db"), SqliteStore(tmp_path / "b.db")
+    async with a, b:
+        report = await copy_store(a, b)
+        assert (report.games, report.moves) == (0, 0)
+        assert await b.active_games() == []
+
+
+def test_cli(
+    source: tuple[str, list[StoredGame]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`junction migrate-db FROM TO` prints what it copied; a second run needs --force."""
+    url, games = source
+    target = f"sqlite:///{tmp_path / 'cli.db'}"
+    assert main(["migrate-db", url, target]) == 0
+    assert f"copied {len(games)} games" in capsys.readouterr().out
+    assert main(["migrate-db", url, target]) == 1
+    assert "--force" in capsys.readouterr().err
+    assert main(["migrate-db", url, target, "--force"]) == 0

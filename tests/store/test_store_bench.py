@@ -1,0 +1,41 @@
+"""The concurrent store bench (``junction bench --store``) on both engines, at a tiny size."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.bench import run_store_bench
+from bot.store.base import Store
+from bot.store.bench import BENCH_CHANNELS_FROM, bench_channels, bench_store_levels
+from tests.store.helpers import Backend
+
+
+async def test_bench_channels_moves_every_game(store: Store) -> None:
+    """Each channel's game gets all its moves, then is aborted so the channel is free again."""
+    figures = await bench_channels(store, channels=3, moves_per_channel=4)
+    assert figures["moves_per_s"] > 0
+    assert 0 < figures["p50_ms"] <= figures["p99_ms"]
+    for c in range(3):
+        assert await store.active_game(BENCH_CHANNELS_FROM + c) is None
+    games = [await store.get_game(i) for i in range(1, 4)]
+    assert [(g.version, g.status) for g in games if g] == [(5, "aborted")] * 3
+    assert [len(await store.moves(i)) for i in range(1, 4)] == [4, 4, 4]
+
+
+async def test_bench_reruns_on_the_same_database(backend: Backend) -> None:
+    """A second run at every level works on a database the first run left games in."""
+    first = await bench_store_levels(backend.store(), total_moves=20, levels=(1, 4))
+    second = await bench_store_levels(backend.store(), total_moves=20, levels=(1, 4))
+    assert set(first) == set(second) == {1, 4}
+
+
+def test_store_bench_says_postgresql_was_skipped(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without JUNCTION_BENCH_PG it prints SQLite figures and says PostgreSQL was skipped."""
+    monkeypatch.delenv("JUNCTION_BENCH_PG", raising=False)
+    monkeypatch.setattr("bot.store.bench.CHANNEL_LEVELS", (1, 2))
+    assert run_store_bench(quick=True) == 0
+    out = capsys.readouterr().out
+    assert "postgresql  skipped" in out
+    assert '"sqlite_1ch_moves_per_s"' in out
