@@ -39,6 +39,9 @@ def result_of(
     options = dict(stored.options)
     if moves is not None:
         options["moves"] = str(moves)
+    if len(members) == 1:
+        # A solo game has no "place" to speak of: whether it was won is what ranks it.
+        options["won"] = "yes" if outcome.winners else "no"
     return ResultRecord(
         game_id=stored.id,
         game_key=stored.game_key,

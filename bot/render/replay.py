@@ -1,0 +1,54 @@
+"""An animated GIF of a finished game from its table images (public views only).
+
+A long match has hundreds of moves; the replay keeps an even sample of them (always the deal
+and the final table) so the file stays small enough to post and quick to watch.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from PIL import Image
+
+MAX_FRAMES = 60
+WIDTH = 640
+
+
+def pick_frames(count: int, limit: int = MAX_FRAMES) -> list[int]:
+    """Indices of the frames to keep: evenly spread, first and last always included."""
+    if count <= limit:
+        return list(range(count))
+    step = (count - 1) / (limit - 1)
+    return sorted({round(i * step) for i in range(limit)})
+
+
+def replay_gif(pngs: Sequence[bytes], frame_ms: int = 700, last_ms: int = 4000) -> bytes:
+    """The frames (PNG bytes, in order) as a looping GIF, scaled to a phone-friendly width."""
+    if not pngs:
+        raise ValueError("a replay needs at least one frame")
+    frames = []
+    for png in pngs:
+        image = Image.open(io.BytesIO(png)).convert("RGB")
+        height = round(image.height * WIDTH / image.width)
+        small = image.resize((WIDTH, height), Image.Resampling.BILINEAR)
+        frames.append(small.quantize(colors=128, method=Image.Quantize.MEDIANCUT))
+    durations = [frame_ms] * (len(frames) - 1) + [last_ms]
+    out = io.BytesIO()
+    frames[0].save(
+        out,
+        format="GIF",
+        save_all=True,
+        append_images=frames[1:],
+        duration=durations,
+        loop=0,
+        optimize=False,
+    )
+    return out.getvalue()
+
+
+def replay_from_views(table_png: Callable[[Any], bytes], views: Sequence[Any]) -> bytes:
+    """Draw the kept public views with a game's table renderer and animate them."""
+    chosen = [views[i] for i in pick_frames(len(views))]
+    return replay_gif([table_png(view) for view in chosen])
