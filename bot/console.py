@@ -181,6 +181,8 @@ def announce(update: TableUpdate) -> str:
         return ""
     names = [s.name for s in update.game.seats]
     scores = ", ".join(f"{n} {s}" for n, s in zip(names, outcome.scores, strict=True))
+    if len(names) == 1:
+        return f"{'You won!' if outcome.winners else 'The run is over.'} {outcome.reason}"
     if outcome.is_draw:
         return f"The game is a draw ({scores}). {outcome.reason}"
     winners = " and ".join(names[w] for w in outcome.winners)

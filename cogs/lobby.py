@@ -230,13 +230,14 @@ async def _challenger_name(interaction: discord.Interaction[Any], user_id: int) 
 async def _send_table_to(
     bot: JunctionBot, channel: discord.abc.Messageable, update: Any, headline: str
 ) -> None:
-    from cogs.ui import table_files, table_text, table_view
+    from cogs.ui import remember_table, table_files, table_text, table_view
 
-    await channel.send(
+    message = await channel.send(
         content=table_text(update, headline),
         files=await table_files(bot.renderer, update),
         view=table_view(update),
     )
+    await remember_table(bot, update, message.id)
 
 
 class AbortButton(

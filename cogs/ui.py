@@ -18,7 +18,7 @@ import discord
 from bot.engine.core import GameError
 from bot.presenters import ButtonSpec, presenter
 from bot.render.pool import RenderPool
-from bot.store.base import StoredGame
+from bot.store.base import StoredGame, StoreError
 from bot.tables import Tables, TableUpdate
 
 if TYPE_CHECKING:
@@ -194,6 +194,10 @@ def outcome_sentence(update: TableUpdate) -> str:
     assert outcome is not None
     names = [s.name for s in update.game.seats]
     scores = " · ".join(f"{n} {s}" for n, s in zip(names, outcome.scores, strict=True))
+    if len(names) == 1:
+        # Played alone there is no draw: no winner means the run ended without clearing.
+        verdict = "🏆 **You won!**" if outcome.winners else "⛽ **Out of road.**"
+        return f"{verdict} {outcome.reason}"
     if outcome.is_draw:
         return f"🤝 **Draw!** {scores}. {outcome.reason}"
     winners = " and ".join(f"**{names[w]}**" for w in outcome.winners)
@@ -223,10 +227,20 @@ async def post_table(
     interaction: discord.Interaction[Any], update: TableUpdate, headline: str | None = None
 ) -> None:
     """Post the table as the answer to an interaction that has been deferred or answered."""
-    files = await table_files(bot_of(interaction).renderer, update)
-    await interaction.followup.send(
-        content=table_text(update, headline), files=files, view=table_view(update)
+    bot = bot_of(interaction)
+    files = await table_files(bot.renderer, update)
+    message = await interaction.followup.send(
+        content=table_text(update, headline), files=files, view=table_view(update), wait=True
     )
+    await remember_table(bot, update, message.id)
+
+
+async def remember_table(bot: JunctionBot, update: TableUpdate, message_id: int) -> None:
+    """Keep the newest table message's id, so /history can link to it."""
+    try:
+        await bot.tables.store.set_message(update.game.id, message_id)
+    except StoreError:
+        log.warning("could not remember table message %s", message_id, exc_info=True)
 
 
 async def play_move(
