@@ -27,7 +27,7 @@ from bot.tables import Tables
 
 log = logging.getLogger("junction")
 
-COGS = ("cogs.lobby",)
+COGS = ("cogs.lobby", "cogs.leaderboard")
 
 
 def point_at(settings: Settings) -> None:

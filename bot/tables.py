@@ -4,19 +4,27 @@ Everything a front end does to a game goes through :class:`Tables`: start a game
 apply a member's move (seat lookup, per-channel lock, engine, one store transaction), let the
 computer seats move, and hand back views. It imports no Discord types, so it is tested with a
 temporary database and nothing else, and the local console drives the very same code.
+
+Around the moves it keeps the bookkeeping a front end should not have to remember: a game that
+finishes gets its result recorded (leaderboards), every turn a member must take is timed when
+the guild asked for a turn timer (``expire_turn`` / ``remind_turn``, driven by
+``bot.timers.sweep``), and a finished game can be replayed from its deal (``replay``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import secrets
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.ai.base import get_policy
+from bot.ai.base import get_policy, policy_names
 from bot.engine.core import Game, GameError, NotYourTurn, Outcome, get_game
+from bot.results import result_of
 from bot.store.base import (
     ChannelBusy,
     DuplicateInteraction,
@@ -24,7 +32,10 @@ from bot.store.base import (
     StaleVersion,
     Store,
     StoredGame,
+    TimeoutAction,
 )
+
+log = logging.getLogger(__name__)
 
 # How often a move is retried when another process stored a move first (PostgreSQL shards).
 _STALE_RETRIES = 3
@@ -46,14 +57,40 @@ class TableBusy(GameError):
     """A game is already running in the channel."""
 
 
+class NoReplay(GameError):
+    """The game cannot be replayed: it is still running, or it predates stored deals."""
+
+
 @dataclass(frozen=True)
 class Step:
-    """One move that happened: who made it, its notation and the caption it left."""
+    """One move that happened: who made it, its notation and the caption it left.
+
+    ``timed_out`` marks a move the computer made for a member whose turn ran out (the seat is
+    the member's; ``by_computer`` is then True as well).
+    """
 
     seat: int
     action: str
     caption: str
     by_computer: bool
+    timed_out: bool = False
+
+
+@dataclass(frozen=True)
+class Timeout:
+    """A turn that ran out: the members who did not act and what the guild's setting did."""
+
+    seats: tuple[SeatRecord, ...]
+    action: TimeoutAction
+
+    @property
+    def caption(self) -> str:
+        """A line for the channel, e.g. "⏰ Ann ran out of time: the computer played for them"."""
+        names = _and_list([seat.name for seat in self.seats])
+        if self.action == "forfeit":
+            # Only one seat ever forfeits (see Tables.expire_turn).
+            return f"⏰ {names} ran out of time and forfeits the game."
+        return f"⏰ {names} ran out of time: the computer played for them."
 
 
 @dataclass(frozen=True)
@@ -66,6 +103,7 @@ class TableUpdate:
     outcome: Outcome | None = None
     repeated: bool = False  # the request was a repeat of one already applied
     previous: Any = None  # the public view before this request, when it changed the table
+    timeout: Timeout | None = None  # set when a turn timer ran out (``Tables.expire_turn``)
 
     @property
     def to_act(self) -> tuple[SeatRecord, ...]:
@@ -86,11 +124,24 @@ def _state_of(stored: StoredGame) -> Any:
     return get_game(stored.game_key).from_dict(stored.state)
 
 
-class Tables:
-    """Games in channels, backed by a store."""
+def waiting_members(stored: StoredGame) -> tuple[SeatRecord, ...]:
+    """The members (not computer seats) the game waits for: whom a reminder mentions."""
+    if stored.status != "active":
+        return ()
+    seats = get_game(stored.game_key).to_act(_state_of(stored))
+    return tuple(stored.seats[s] for s in sorted(seats) if not stored.seats[s].is_computer)
 
-    def __init__(self, store: Store) -> None:
+
+class Tables:
+    """Games in channels, backed by a store.
+
+    ``clock`` gives the time (Unix seconds) for result records and turn timers; tests pass
+    their own to move time forward without waiting.
+    """
+
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
         self.store = store
+        self.clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
 
     def lock(self, channel_id: int) -> asyncio.Lock:
@@ -135,6 +186,7 @@ class Tables:
             except ChannelBusy:
                 raise TableBusy("A game is already running in this channel.") from None
             steps, stored = await self._computer_turns(game, stored, state)
+            stored = await self._settle(game, stored)
         return self._update(game, stored, steps)
 
     async def current(self, channel_id: int) -> StoredGame:
@@ -226,23 +278,16 @@ class Tables:
                     ) from None
                 step = Step(seat, game.format_action(parsed), _caption(new_state), False)
                 more, stored = await self._computer_turns(game, stored, new_state)
+                stored = await self._settle(game, stored)
                 return self._update(game, stored, (step, *more), previous=game.public_view(state))
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def resign(self, *, channel_id: int, user_id: int) -> TableUpdate:
-        """The member gives up: every other seat wins."""
+        """The member gives up: every other seat wins (and the result is recorded)."""
         async with self.lock(channel_id):
             stored = await self.current(channel_id)
             seat = self.seat_of(stored, user_id)
-            state = dict(stored.state)
-            # The resignation rides along in the snapshot so the outcome can be read back.
-            state["resigned"] = seat
-            stored = await self.store.end_game(
-                game_id=stored.id,
-                expected_version=stored.version,
-                status="finished",
-                state=state,
-            )
+            stored = await self._resign_seat(stored, seat)
         return self._update(get_game(stored.game_key), stored, ())
 
     async def abort(self, *, channel_id: int) -> StoredGame:
@@ -256,7 +301,191 @@ class Tables:
                 state=stored.state,
             )
 
+    # --- turn timers --------------------------------------------------------------------------
+
+    async def remind_turn(self, game_id: int) -> StoredGame | None:
+        """Take a due reminder off the game (its deadline stays) and return the game.
+
+        None when there is nothing to remind: the game ended, or its reminder was already
+        taken (another sweep) or is not due yet. The front end then mentions
+        ``waiting_members(game)``.
+        """
+        found = await self.store.get_game(game_id)
+        if found is None or found.status != "active":
+            return None
+        async with self.lock(found.channel_id):
+            stored = await self.store.get_game(game_id)
+            if stored is None or stored.status != "active":
+                return None
+            if stored.remind_at is None or stored.remind_at > self.clock():
+                return None
+            await self.store.set_timer(stored.id, remind_at=None, deadline=stored.turn_deadline)
+            return replace(stored, remind_at=None)
+
+    async def expire_turn(self, game_id: int) -> TableUpdate | None:
+        """Act for the members whose turn ran out, as the guild's ``on_timeout`` says.
+
+        "computer": the computer makes one move for each member the game waits for (the
+        "normal" player where the game has one, else "random"), stored like any move; then the
+        computer seats reply and the next turn is timed. "forfeit": the (first) waiting member
+        resigns and the result is recorded. The update's ``timeout`` says who ran out of time
+        and what happened; its steps list the moves made.
+
+        None when there is nothing to do: the game ended, its deadline moved or has not passed
+        (someone moved in time), or another process acted first.
+        """
+        found = await self.store.get_game(game_id)
+        if found is None or found.status != "active":
+            return None
+        async with self.lock(found.channel_id):
+            # Read again under the lock: a move may have landed (and re-armed the timer) while
+            # this request waited for it.
+            stored = await self.store.get_game(game_id)
+            if stored is None or stored.status != "active":
+                return None
+            if stored.turn_deadline is None or stored.turn_deadline > self.clock():
+                return None
+            game = get_game(stored.game_key)
+            state = game.from_dict(stored.state)
+            absent = waiting_members(stored)
+            if not absent:
+                # Only computer seats are to act (a crash between their moves): no member to
+                # time, so drop the timer rather than expire it again on every sweep.
+                await self.store.set_timer(stored.id, remind_at=None, deadline=None)
+                return None
+            before = game.public_view(state)
+            if await self._on_timeout(stored) == "forfeit":
+                try:
+                    ended = await self._resign_seat(stored, absent[0].seat)
+                except StaleVersion:
+                    return None
+                return self._update(
+                    game, ended, (), previous=before, timeout=Timeout(absent[:1], "forfeit")
+                )
+            steps, stored, state = await self._play_for(game, stored, state, absent)
+            if not steps:
+                return None
+            more, stored = await self._computer_turns(game, stored, state)
+            stored = await self._settle(game, stored)
+            played_for = tuple(stored.seats[step.seat] for step in steps)
+        return self._update(
+            game,
+            stored,
+            (*steps, *more),
+            previous=before,
+            timeout=Timeout(played_for, "computer"),
+        )
+
+    async def _play_for(
+        self,
+        game: Game[Any, Any],
+        stored: StoredGame,
+        state: Any,
+        absent: Sequence[SeatRecord],
+    ) -> tuple[list[Step], StoredGame, Any]:
+        """One computer move for each absent member still to act; the moves made so far."""
+        names = policy_names(game.info.key)
+        policy = get_policy(game.info.key, "normal" if "normal" in names else "random")
+        steps: list[Step] = []
+        for record in absent:
+            # An earlier move (for another absent seat) may have ended the game or the turn.
+            if game.outcome(state) is not None or record.seat not in game.to_act(state):
+                continue
+            # Seeded like _computer_turns, so the same position always gets the same move.
+            rng = random.Random(f"{stored.id}:{stored.version}")
+            action = game.parse_action(policy.choose(game.private_view(state, record.seat), rng))
+            new_state = game.apply(state, record.seat, action)
+            try:
+                stored = await self._commit(game, stored, record.seat, action, new_state, None)
+            except StaleVersion:
+                break  # another process moved this game; what was stored so far stands
+            state = new_state
+            text = game.format_action(action)
+            steps.append(Step(record.seat, text, _caption(state), by_computer=True, timed_out=True))
+        return steps, stored, state
+
+    async def _on_timeout(self, stored: StoredGame) -> TimeoutAction:
+        if stored.guild_id is None:
+            return "computer"
+        return (await self.store.guild_settings(stored.guild_id)).on_timeout
+
+    # --- replays ---------------------------------------------------------------------------------
+
+    async def replay(self, game_id: int) -> list[Any]:
+        """The public view after every move of an ended game; frame 0 is the deal.
+
+        Rebuilt from the stored deal and the move log, so it shows exactly what the table
+        showed. Public views only: no frame can reveal a hand. A resignation is not a move,
+        so a resigned game's last frame is the position the player resigned in.
+        """
+        stored = await self.game_by_id(game_id)
+        if stored.status == "active":
+            raise NoReplay("Replays are for finished games; this one is still being played.")
+        initial = await self.store.initial_state(game_id)
+        if initial is None:
+            raise NoReplay(
+                "This game was played before Junction kept replays, so it cannot be replayed."
+            )
+        game = get_game(stored.game_key)
+        state = game.from_dict(initial)
+        frames = [game.public_view(state)]
+        for move in await self.store.moves(game_id):
+            state = game.apply(state, move.seat, game.parse_action(move.action))
+            frames.append(game.public_view(state))
+        return frames
+
     # --- internals --------------------------------------------------------------------------
+
+    async def _resign_seat(self, stored: StoredGame, seat: int) -> StoredGame:
+        """End the game with ``seat`` resigned (every other seat wins) and record the result."""
+        state = dict(stored.state)
+        # The resignation rides along in the snapshot so the outcome can be read back.
+        state["resigned"] = seat
+        ended = await self.store.end_game(
+            game_id=stored.id,
+            expected_version=stored.version,
+            status="finished",
+            state=state,
+        )
+        # end_game bumped the version without a move: the log holds one move fewer.
+        await self._record_result(get_game(ended.game_key), ended, moves=ended.version - 1)
+        return ended
+
+    async def _settle(self, game: Game[Any, Any], stored: StoredGame) -> StoredGame:
+        """After moves were stored: record the result of a finished game, else time the turn."""
+        if stored.status == "finished":
+            await self._record_result(game, stored, moves=stored.version)
+            return stored
+        return await self._arm(game, stored)
+
+    async def _record_result(self, game: Game[Any, Any], stored: StoredGame, *, moves: int) -> None:
+        outcome = outcome_of(game, stored, game.from_dict(stored.state))
+        if outcome is None:  # pragma: no cover - a finished game always has an outcome
+            return
+        record = result_of(stored, outcome, self.clock(), moves=moves)
+        try:
+            await self.store.record_result(record, [seat.name for seat in stored.seats])
+        except Exception:
+            # The game itself is stored as finished; failing the player's move now would show
+            # an error for a move that happened. The record is idempotent, so it can be redone.
+            log.exception("could not record the result of game %s", stored.id)
+
+    async def _arm(self, game: Game[Any, Any], stored: StoredGame) -> StoredGame:
+        """Time the turn if the guild has a turn timer and a member is to act; else clear it.
+
+        A stored move already cleared the timer, so most calls write only when arming.
+        """
+        remind_at: float | None = None
+        deadline: float | None = None
+        if stored.status == "active" and stored.guild_id is not None and waiting_members(stored):
+            seconds = (await self.store.guild_settings(stored.guild_id)).turn_seconds
+            if seconds is not None:
+                now = self.clock()
+                remind_at, deadline = now + seconds / 2, now + seconds
+        if (remind_at, deadline) == (stored.remind_at, stored.turn_deadline):
+            return stored
+        await self.store.set_timer(stored.id, remind_at=remind_at, deadline=deadline)
+        return replace(stored, remind_at=remind_at, turn_deadline=deadline)
 
     async def _commit(
         self,
@@ -305,6 +534,7 @@ class Tables:
         *,
         repeated: bool = False,
         previous: Any = None,
+        timeout: Timeout | None = None,
     ) -> TableUpdate:
         state = game.from_dict(stored.state)
         return TableUpdate(
@@ -314,6 +544,7 @@ class Tables:
             outcome=outcome_of(game, stored, state),
             repeated=repeated,
             previous=previous,
+            timeout=timeout,
         )
 
 
@@ -330,3 +561,10 @@ def outcome_of(game: Game[Any, Any], stored: StoredGame, state: Any) -> Outcome 
 
 def _caption(state: Any) -> str:
     return str(getattr(state, "caption", ""))
+
+
+def _and_list(names: Sequence[str]) -> str:
+    """ "Ann", "Ann and Bob", "Ann, Bob and Cy"."""
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"

@@ -3,6 +3,12 @@
 A game row holds the latest state snapshot and a ``version`` that grows by one per move. A move
 is one transaction: check the version, append to ``moves``, replace the snapshot. The
 ``interaction_id`` of a move is unique, so a request delivered twice is applied once.
+
+A game row also keeps the state it was dealt with (``initial_state``, for replays) and its turn
+timer (``remind_at``, ``turn_deadline``). The timer lives in the database rather than in the
+bot's memory so a deadline that passes while the bot is down is still handled after a restart.
+Finished games get a row in ``results`` (leaderboards, stats, history), and each guild has its
+turn-timer settings in ``guild_settings``.
 """
 
 from __future__ import annotations
@@ -12,7 +18,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from bot.ratings import ResultRecord
+
 GameStatus = Literal["active", "finished", "aborted"]
+TimeoutAction = Literal["computer", "forfeit"]
+TimerKind = Literal["remind", "expire"]
 
 
 class StoreError(Exception):
@@ -59,6 +69,10 @@ class StoredGame:
     message_id: int | None
     created_at: float
     updated_at: float
+    # The turn timer (Unix seconds), None when no timer runs. A stored move or the end of the
+    # game clears both; the seam then arms the next turn's timer (``Store.set_timer``).
+    turn_deadline: float | None = None
+    remind_at: float | None = None
 
 
 @dataclass(frozen=True)
@@ -69,6 +83,48 @@ class MoveRecord:
     action: str
     interaction_id: str | None
     created_at: float
+
+
+@dataclass(frozen=True)
+class StoredResult:
+    """A finished game's result with what a front end shows beside it.
+
+    ``names`` are the seat names at the table (in seat order); ``channel_id`` and
+    ``message_id`` come from the game's row, so a history line can link to the table.
+    """
+
+    record: ResultRecord
+    names: tuple[str, ...]
+    channel_id: int
+    message_id: int | None
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    """A guild's turn timer: seconds per turn (None: no timer) and what a timeout does.
+
+    ``on_timeout`` is "computer" (the computer plays one move for the absent member) or
+    "forfeit" (the absent member resigns). Raises ValueError for a value outside those, or
+    for ``turn_seconds`` below 1: use None to switch the timer off.
+    """
+
+    guild_id: int
+    turn_seconds: int | None = None
+    on_timeout: TimeoutAction = "computer"
+
+    def __post_init__(self) -> None:
+        if self.on_timeout not in ("computer", "forfeit"):
+            raise ValueError(f"on_timeout must be 'computer' or 'forfeit', not {self.on_timeout!r}")
+        if self.turn_seconds is not None and self.turn_seconds < 1:
+            raise ValueError("turn_seconds must be at least 1; use None for no turn timer")
+
+
+@dataclass(frozen=True)
+class TimerDue:
+    """An active game whose reminder or deadline has come ("expire" when both have)."""
+
+    game: StoredGame
+    kind: TimerKind
 
 
 class Store(ABC):
@@ -92,7 +148,10 @@ class Store(ABC):
         options: Mapping[str, str],
         state: Mapping[str, Any],
     ) -> StoredGame:
-        """Store a new active game at version 0; ChannelBusy if the channel has one."""
+        """Store a new active game at version 0; ChannelBusy if the channel has one.
+
+        ``state`` is also kept as the game's initial state (see ``initial_state``).
+        """
 
     @abstractmethod
     async def get_game(self, game_id: int) -> StoredGame | None: ...
@@ -120,13 +179,19 @@ class Store(ABC):
         Raises StaleVersion when the stored version is not ``expected_version`` and
         DuplicateInteraction when ``interaction_id`` was stored before; either way nothing
         is written. Returns the game at its new version (``expected_version + 1``).
+
+        The move also clears the turn timer in the same transaction: the turn it timed is over,
+        and a timer left behind would time the next player's turn by the last one's clock.
         """
 
     @abstractmethod
     async def end_game(
         self, *, game_id: int, expected_version: int, status: GameStatus, state: Mapping[str, Any]
     ) -> StoredGame:
-        """Mark a game finished or aborted without a move (resign, abort); bumps the version."""
+        """Mark a game finished or aborted without a move (resign, abort); bumps the version.
+
+        Clears the turn timer: an ended game has no turns left to time.
+        """
 
     @abstractmethod
     async def moves(self, game_id: int) -> list[MoveRecord]:
@@ -135,3 +200,59 @@ class Store(ABC):
     @abstractmethod
     async def set_message(self, game_id: int, message_id: int | None) -> None:
         """Remember the table message (Discord) so it can be edited later."""
+
+    @abstractmethod
+    async def initial_state(self, game_id: int) -> Mapping[str, Any] | None:
+        """The state the game was dealt with; None for an unknown game or one stored before
+        initial states were kept (schema version 1)."""
+
+    # -- results ----------------------------------------------------------------------------
+
+    @abstractmethod
+    async def record_result(self, record: ResultRecord, names: Sequence[str]) -> None:
+        """Store a finished game's result; a second call for the same game changes nothing.
+
+        ``names`` gives one seat name per seat. The game must exist (``record.game_id``).
+        """
+
+    @abstractmethod
+    async def results(
+        self,
+        *,
+        game_key: str | None = None,
+        guild_id: int | None = None,
+        since: float | None = None,
+        user_id: int | None = None,
+    ) -> list[StoredResult]:
+        """Stored results, oldest first (by ``finished_at``, then game id).
+
+        Each filter given narrows the list: exactly this game key, this guild, finished at or
+        after ``since``, and ``user_id`` seated at the table.
+        """
+
+    # -- turn timers ------------------------------------------------------------------------
+
+    @abstractmethod
+    async def set_timer(
+        self, game_id: int, *, remind_at: float | None, deadline: float | None
+    ) -> None:
+        """Set (or with None clear) a game's reminder time and turn deadline.
+
+        Neither the version nor ``updated_at`` changes (a timer is not a move). StoreError
+        for an unknown game.
+        """
+
+    @abstractmethod
+    async def timers_due(self, now: float) -> list[TimerDue]:
+        """Active games whose deadline (``"expire"``) or reminder (``"remind"``) is at or
+        before ``now``, in game id order; a game with both due is listed once, as "expire"."""
+
+    # -- guild settings ---------------------------------------------------------------------
+
+    @abstractmethod
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """The guild's settings; the defaults (no turn timer) when it has none stored."""
+
+    @abstractmethod
+    async def set_guild_settings(self, settings: GuildSettings) -> None:
+        """Store the guild's settings, replacing any stored before."""

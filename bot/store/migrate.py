@@ -1,12 +1,13 @@
-"""``junction migrate-db FROM TO``: copy every game and move from one store to another.
+"""``junction migrate-db FROM TO``: copy every game, move, result and setting between stores.
 
 The usual trip is SQLite → PostgreSQL when one bot process becomes several shards, but any
 pair of store URLs works (SQLite → SQLite makes a compacted copy, PostgreSQL → SQLite a local
-snapshot). Rows are copied column for column, so game ids, versions, statuses, snapshots and
-interaction ids survive unchanged and buttons already posted in Discord keep working.
+snapshot). Rows are copied column for column, so game ids, versions, statuses, snapshots,
+initial states, turn timers and interaction ids survive unchanged and buttons already posted in
+Discord keep working. Results travel with their games; guild settings are copied whole.
 
 The Store interface has no "every game" query (a bot never needs one), so this module reads
-and writes the two tables directly, per backend. The source is read in one snapshot (a read
+and writes the tables directly, per backend. The source is read in one snapshot (a read
 transaction) and the target is written in one transaction: a copy that fails half way leaves
 the target as it was. Both stores are opened first, which brings both schemas up to date.
 Stop the bot before copying: moves made during the copy are not in the snapshot.
@@ -25,8 +26,27 @@ from bot.store import open_store, redact_url
 from bot.store.base import Store, StoreError
 from bot.store.sqlite import SqliteStore
 
-GameRow = tuple[int, int, int | None, str, str, str, str, int, str, int | None, float, float]
+GameRow = tuple[
+    int,
+    int,
+    int | None,
+    str,
+    str,
+    str,
+    str,
+    int,
+    str,
+    int | None,
+    float,
+    float,
+    str | None,
+    float | None,
+    float | None,
+]
 MoveRow = tuple[int, int, int, str, str | None, float]
+ResultRow = tuple[int, str, int | None, float, str, str, str, str, str, bool]
+SettingsRow = tuple[int, int | None, str]
+Counts = tuple[int, int, int, int]  # games, moves, results, guild settings
 
 GAME_COLUMNS: Final = (
     "id",
@@ -41,8 +61,24 @@ GAME_COLUMNS: Final = (
     "message_id",
     "created_at",
     "updated_at",
+    "initial_state",
+    "turn_deadline",
+    "remind_at",
 )
 MOVE_COLUMNS: Final = ("game_id", "seq", "seat", "action", "interaction_id", "created_at")
+RESULT_COLUMNS: Final = (
+    "game_id",
+    "game_key",
+    "guild_id",
+    "finished_at",
+    "seats",
+    "names",
+    "ranks",
+    "scores",
+    "options",
+    "counted",
+)
+SETTINGS_COLUMNS: Final = ("guild_id", "turn_seconds", "on_timeout")
 BATCH_GAMES: Final = 500  # games (with all their moves) read per round trip
 
 
@@ -56,10 +92,16 @@ class CopyReport:
 
     games: int
     moves: int
+    results: int = 0
+    guild_settings: int = 0
 
 
 def _opt_int(value: Any) -> int | None:
     return None if value is None else int(value)
+
+
+def _opt_float(value: Any) -> float | None:
+    return None if value is None else float(value)
 
 
 def _game_row(row: Sequence[Any]) -> GameRow:
@@ -77,6 +119,9 @@ def _game_row(row: Sequence[Any]) -> GameRow:
         _opt_int(row[9]),
         float(row[10]),
         float(row[11]),
+        None if row[12] is None else str(row[12]),
+        _opt_float(row[13]),
+        _opt_float(row[14]),
     )
 
 
@@ -91,22 +136,60 @@ def _move_row(row: Sequence[Any]) -> MoveRow:
     )
 
 
+def _result_row(row: Sequence[Any]) -> ResultRow:
+    # SQLite hands ``counted`` back as 0/1; PostgreSQL's COPY wants a real boolean.
+    return (
+        int(row[0]),
+        str(row[1]),
+        _opt_int(row[2]),
+        float(row[3]),
+        str(row[4]),
+        str(row[5]),
+        str(row[6]),
+        str(row[7]),
+        str(row[8]),
+        bool(row[9]),
+    )
+
+
+def _settings_row(row: Sequence[Any]) -> SettingsRow:
+    return (int(row[0]), _opt_int(row[1]), str(row[2]))
+
+
 class _Reader(Protocol):
-    async def counts(self) -> tuple[int, int]: ...
+    async def counts(self) -> Counts: ...
     async def games_after(self, after_id: int, limit: int) -> list[GameRow]: ...
     async def moves_of(self, first_id: int, last_id: int) -> list[MoveRow]: ...
+    async def results_of(self, first_id: int, last_id: int) -> list[ResultRow]: ...
+    async def settings(self) -> list[SettingsRow]: ...
 
 
 class _Writer(Protocol):
-    async def counts(self) -> tuple[int, int]: ...
+    async def counts(self) -> Counts: ...
     async def clear(self) -> None: ...
-    async def add(self, games: Sequence[GameRow], moves: Sequence[MoveRow]) -> None: ...
+    async def add(
+        self, games: Sequence[GameRow], moves: Sequence[MoveRow], results: Sequence[ResultRow]
+    ) -> None: ...
+    async def add_settings(self, settings: Sequence[SettingsRow]) -> None: ...
     async def finish(self) -> None: ...
 
 
 _SELECT_GAMES: Final = f"SELECT {', '.join(GAME_COLUMNS)} FROM games"
 _SELECT_MOVES: Final = f"SELECT {', '.join(MOVE_COLUMNS)} FROM moves"
-_COUNTS: Final = "SELECT (SELECT COUNT(*) FROM games), (SELECT COUNT(*) FROM moves)"
+_SELECT_RESULTS: Final = f"SELECT {', '.join(RESULT_COLUMNS)} FROM results"
+_SELECT_SETTINGS: Final = (
+    f"SELECT {', '.join(SETTINGS_COLUMNS)} FROM guild_settings ORDER BY guild_id"
+)
+_COUNTS: Final = (
+    "SELECT (SELECT COUNT(*) FROM games), (SELECT COUNT(*) FROM moves),"
+    " (SELECT COUNT(*) FROM results), (SELECT COUNT(*) FROM guild_settings)"
+)
+# Children before their games (results and moves reference games).
+_CLEAR: Final = ("results", "moves", "games", "guild_settings")
+
+
+def _counts(row: Sequence[Any]) -> Counts:
+    return int(row[0]), int(row[1]), int(row[2]), int(row[3])
 
 
 class _SqliteSide:
@@ -118,9 +201,9 @@ class _SqliteSide:
     async def _rows(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
         return list(await self._db.execute_fetchall(sql, parameters))
 
-    async def counts(self) -> tuple[int, int]:
-        [(games, moves)] = await self._rows(_COUNTS)
-        return int(games), int(moves)
+    async def counts(self) -> Counts:
+        [row] = await self._rows(_COUNTS)
+        return _counts(row)
 
     async def games_after(self, after_id: int, limit: int) -> list[GameRow]:
         rows = await self._rows(
@@ -135,19 +218,35 @@ class _SqliteSide:
         )
         return [_move_row(row) for row in rows]
 
-    async def clear(self) -> None:
-        await self._rows("DELETE FROM moves")
-        await self._rows("DELETE FROM games")
+    async def results_of(self, first_id: int, last_id: int) -> list[ResultRow]:
+        rows = await self._rows(
+            f"{_SELECT_RESULTS} WHERE game_id BETWEEN ? AND ? ORDER BY game_id",
+            (first_id, last_id),
+        )
+        return [_result_row(row) for row in rows]
 
-    async def add(self, games: Sequence[GameRow], moves: Sequence[MoveRow]) -> None:
-        for table, columns, rows in (
-            ("games", GAME_COLUMNS, games),
-            ("moves", MOVE_COLUMNS, moves),
-        ):
-            marks = ", ".join("?" for _ in columns)
-            sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
-            async with self._db.executemany(sql, rows):
-                pass
+    async def settings(self) -> list[SettingsRow]:
+        return [_settings_row(row) for row in await self._rows(_SELECT_SETTINGS)]
+
+    async def clear(self) -> None:
+        for table in _CLEAR:
+            await self._rows(f"DELETE FROM {table}")
+
+    async def _insert(self, table: str, columns: Sequence[str], rows: Sequence[Any]) -> None:
+        marks = ", ".join("?" for _ in columns)
+        sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
+        async with self._db.executemany(sql, rows):
+            pass
+
+    async def add(
+        self, games: Sequence[GameRow], moves: Sequence[MoveRow], results: Sequence[ResultRow]
+    ) -> None:
+        await self._insert("games", GAME_COLUMNS, games)
+        await self._insert("moves", MOVE_COLUMNS, moves)
+        await self._insert("results", RESULT_COLUMNS, results)
+
+    async def add_settings(self, settings: Sequence[SettingsRow]) -> None:
+        await self._insert("guild_settings", SETTINGS_COLUMNS, settings)
 
     async def finish(self) -> None:
         """Nothing to do: an INTEGER PRIMARY KEY numbers new rows after the largest id."""
@@ -159,9 +258,8 @@ class _PostgresSide:
     def __init__(self, conn: Any) -> None:
         self._conn = conn
 
-    async def counts(self) -> tuple[int, int]:
-        row = await self._conn.fetchrow(_COUNTS)
-        return int(row[0]), int(row[1])
+    async def counts(self) -> Counts:
+        return _counts(await self._conn.fetchrow(_COUNTS))
 
     async def games_after(self, after_id: int, limit: int) -> list[GameRow]:
         rows = await self._conn.fetch(
@@ -177,14 +275,33 @@ class _PostgresSide:
         )
         return [_move_row(tuple(row)) for row in rows]
 
-    async def clear(self) -> None:
-        await self._conn.execute("DELETE FROM moves")
-        await self._conn.execute("DELETE FROM games")
+    async def results_of(self, first_id: int, last_id: int) -> list[ResultRow]:
+        rows = await self._conn.fetch(
+            f"{_SELECT_RESULTS} WHERE game_id BETWEEN $1 AND $2 ORDER BY game_id",
+            first_id,
+            last_id,
+        )
+        return [_result_row(tuple(row)) for row in rows]
 
-    async def add(self, games: Sequence[GameRow], moves: Sequence[MoveRow]) -> None:
+    async def settings(self) -> list[SettingsRow]:
+        return [_settings_row(tuple(row)) for row in await self._conn.fetch(_SELECT_SETTINGS)]
+
+    async def clear(self) -> None:
+        for table in _CLEAR:
+            await self._conn.execute(f"DELETE FROM {table}")
+
+    async def add(
+        self, games: Sequence[GameRow], moves: Sequence[MoveRow], results: Sequence[ResultRow]
+    ) -> None:
         # COPY is the bulk path: one round trip per batch instead of one per row.
         await self._conn.copy_records_to_table("games", records=games, columns=GAME_COLUMNS)
         await self._conn.copy_records_to_table("moves", records=moves, columns=MOVE_COLUMNS)
+        await self._conn.copy_records_to_table("results", records=results, columns=RESULT_COLUMNS)
+
+    async def add_settings(self, settings: Sequence[SettingsRow]) -> None:
+        await self._conn.copy_records_to_table(
+            "guild_settings", records=settings, columns=SETTINGS_COLUMNS
+        )
 
     async def finish(self) -> None:
         # Games came in with explicit ids, which an identity column does not notice: move its
@@ -232,7 +349,7 @@ async def _transaction(store: Store) -> AsyncIterator[_Writer]:
         return
     async with _postgres_pool(store).acquire() as conn, conn.transaction():
         # Nobody else may add games while the copy decides on ids and moves the sequence.
-        await conn.execute("LOCK TABLE games, moves IN EXCLUSIVE MODE")
+        await conn.execute("LOCK TABLE games, moves, results, guild_settings IN EXCLUSIVE MODE")
         yield _PostgresSide(conn)
 
 
@@ -247,36 +364,45 @@ def _same_database(source: Store, target: Store) -> bool:
 async def copy_store(
     source: Store, target: Store, *, force: bool = False, batch: int = BATCH_GAMES
 ) -> CopyReport:
-    """Copy every game and move from ``source`` to ``target`` (both open).
+    """Copy every game, move, result and guild setting from ``source`` to ``target`` (both open).
 
-    Raises TargetNotEmpty when the target has games and ``force`` is false; with ``force`` the
-    target's games and moves are deleted first, in the same transaction as the copy.
+    Raises TargetNotEmpty when the target holds any of those and ``force`` is false; with
+    ``force`` the target's rows are deleted first, in the same transaction as the copy.
     """
     if _same_database(source, target):
         raise ValueError("the source and the target are the same database")
     async with AsyncExitStack() as stack:
         reader = await stack.enter_async_context(_snapshot(source))
         writer = await stack.enter_async_context(_transaction(target))
-        target_games, target_moves = await writer.counts()
-        if target_games or target_moves:
+        held = await writer.counts()
+        if any(held):
             if not force:
                 raise TargetNotEmpty(
-                    f"the target already holds {target_games} games and {target_moves} moves; "
-                    "use --force to replace them"
+                    f"the target already holds {_describe(held)}; use --force to replace them"
                 )
             await writer.clear()
         last_id = 0
         while games := await reader.games_after(last_id, batch):
             first_id, last_id = games[0][0], games[-1][0]
-            await writer.add(games, await reader.moves_of(first_id, last_id))
+            await writer.add(
+                games,
+                await reader.moves_of(first_id, last_id),
+                await reader.results_of(first_id, last_id),
+            )
+        await writer.add_settings(await reader.settings())
         await writer.finish()
         expected, copied = await reader.counts(), await writer.counts()
         if copied != expected:  # raising here rolls the target back
             raise StoreError(
-                f"copied {copied[0]} games and {copied[1]} moves but the source has "
-                f"{expected[0]} and {expected[1]}; nothing was written"
+                f"copied {_describe(copied)} but the source has {_describe(expected)}; "
+                "nothing was written"
             )
-    return CopyReport(games=copied[0], moves=copied[1])
+    return CopyReport(games=copied[0], moves=copied[1], results=copied[2], guild_settings=copied[3])
+
+
+def _describe(counts: Counts) -> str:
+    games, moves, results, settings = counts
+    return f"{games} games, {moves} moves, {results} results and {settings} guild settings"
 
 
 async def migrate_db(source_url: str, target_url: str, *, force: bool = False) -> CopyReport:
@@ -305,5 +431,8 @@ def migrate_main(source_url: str, target_url: str, *, force: bool = False) -> in
     except (ValueError, StoreError) as exc:
         print(f"migrate-db: {exc}", file=sys.stderr)
         return 1
-    print(f"copied {report.games} games and {report.moves} moves from {shown}")
+    print(
+        f"copied {report.games} games and {report.moves} moves "
+        f"({report.results} results, {report.guild_settings} guild settings) from {shown}"
+    )
     return 0

@@ -31,17 +31,21 @@ from urllib.parse import urlsplit
 
 import asyncpg
 
+from bot.ratings import ResultRecord
 from bot.store import redact_url
 from bot.store.base import (
     ChannelBusy,
     DuplicateInteraction,
     GameStatus,
+    GuildSettings,
     MoveRecord,
     SeatRecord,
     StaleVersion,
     Store,
     StoredGame,
+    StoredResult,
     StoreError,
+    TimerDue,
 )
 from bot.store.migrations import (
     SCHEMA_VERSION_TABLE,
@@ -50,13 +54,24 @@ from bot.store.migrations import (
     load_migrations,
 )
 from bot.store.sqlite import (
+    CLEAR_TIMER,
+    RESULT_COLUMNS,
+    RESULT_SELECT,
+    TIMERS_DUE_WHERE,
     _check_status,
     _dump,
     _load_object,
+    _optional_float,
     _optional_int,
     _seat_to_json,
     _seats_from_json,
     _status,
+    result_row,
+    results_filter,
+    seated,
+    stored_result,
+    timeout_action,
+    timer_due,
 )
 
 log = logging.getLogger(__name__)
@@ -73,15 +88,17 @@ MIGRATION_LOCK_KEY: Final = 0x4A756E63
 _ONE_ACTIVE_PER_CHANNEL: Final = "games_one_active_per_channel"
 _UNIQUE_INTERACTION: Final = "moves_interaction_id_key"
 
+# initial_state is left out on purpose: only a replay reads it (``initial_state``).
 _GAME_COLUMNS: Final = (
     "id, channel_id, guild_id, game_key, seats, options, state, version, status, "
-    "message_id, created_at, updated_at"
+    "message_id, created_at, updated_at, turn_deadline, remind_at"
 )
 _MOVE_COLUMNS: Final = "game_id, seq, seat, action, interaction_id, created_at"
 
 _RECORD_MOVE: Final = f"""
 WITH updated AS (
-    UPDATE games SET state = $3, version = version + 1, status = $4, updated_at = $5
+    UPDATE games SET state = $3, version = version + 1, status = $4, updated_at = $5,
+        {CLEAR_TIMER}
     WHERE id = $1 AND version = $2 AND status = 'active'
     RETURNING {_GAME_COLUMNS}
 ), appended AS (
@@ -92,7 +109,7 @@ SELECT {_GAME_COLUMNS} FROM updated
 """
 
 _END_GAME: Final = f"""
-UPDATE games SET state = $3, version = version + 1, status = $4, updated_at = $5
+UPDATE games SET state = $3, version = version + 1, status = $4, updated_at = $5, {CLEAR_TIMER}
 WHERE id = $1 AND version = $2 AND status = 'active'
 RETURNING {_GAME_COLUMNS}
 """
@@ -125,6 +142,8 @@ def _game_from_record(row: Mapping[str, Any]) -> StoredGame:
         message_id=_optional_int(row["message_id"]),
         created_at=float(row["created_at"]),
         updated_at=float(row["updated_at"]),
+        turn_deadline=_optional_float(row["turn_deadline"]),
+        remind_at=_optional_float(row["remind_at"]),
     )
 
 
@@ -288,8 +307,8 @@ class PostgresStore(Store):
         try:
             row = await self.pool.fetchrow(
                 f"INSERT INTO games (channel_id, guild_id, game_key, seats, options, state,"
-                f" version, status, message_id, created_at, updated_at)"
-                f" VALUES ($1, $2, $3, $4, $5, $6, 0, 'active', NULL, $7, $7)"
+                f" initial_state, version, status, message_id, created_at, updated_at)"
+                f" VALUES ($1, $2, $3, $4, $5, $6, $6, 0, 'active', NULL, $7, $7)"
                 f" RETURNING {_GAME_COLUMNS}",
                 channel_id,
                 guild_id,
@@ -437,3 +456,83 @@ class PostgresStore(Store):
         )
         if result == "UPDATE 0":
             raise StoreError(f"there is no game {game_id}")
+
+    async def initial_state(self, game_id: int) -> Mapping[str, Any] | None:
+        text = await self.pool.fetchval("SELECT initial_state FROM games WHERE id = $1", game_id)
+        return None if text is None else _load_object(text, "initial state")
+
+    # -- results --------------------------------------------------------------------------------
+
+    async def record_result(self, record: ResultRecord, names: Sequence[str]) -> None:
+        """Store a finished game's result; a second call for the same game changes nothing."""
+        row = result_row(record, names)
+        marks = ", ".join(f"${n}" for n in range(1, len(row) + 1))
+        # DO NOTHING keeps the first record: the seam may record again after a retry, and two
+        # processes may race to record the same game.
+        await self.pool.execute(
+            f"INSERT INTO results ({RESULT_COLUMNS}) VALUES ({marks})"
+            " ON CONFLICT (game_id) DO NOTHING",
+            *row,
+        )
+
+    async def results(
+        self,
+        *,
+        game_key: str | None = None,
+        guild_id: int | None = None,
+        since: float | None = None,
+        user_id: int | None = None,
+    ) -> list[StoredResult]:
+        where, parameters = results_filter(
+            lambda n: f"${n}", game_key=game_key, guild_id=guild_id, since=since
+        )
+        rows = await self.pool.fetch(
+            f"{RESULT_SELECT}{where} ORDER BY r.finished_at, r.game_id", *parameters
+        )
+        return seated([stored_result(row) for row in rows], user_id)
+
+    # -- turn timers ----------------------------------------------------------------------------
+
+    async def set_timer(
+        self, game_id: int, *, remind_at: float | None, deadline: float | None
+    ) -> None:
+        result = await self.pool.execute(
+            "UPDATE games SET remind_at = $2, turn_deadline = $3 WHERE id = $1",
+            game_id,
+            remind_at,
+            deadline,
+        )
+        if result == "UPDATE 0":
+            raise StoreError(f"there is no game {game_id}")
+
+    async def timers_due(self, now: float) -> list[TimerDue]:
+        rows = await self.pool.fetch(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE {TIMERS_DUE_WHERE.format(now='$1')}"
+            " ORDER BY id",
+            now,
+        )
+        return [timer_due(_game_from_record(row), now) for row in rows]
+
+    # -- guild settings -------------------------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        row = await self.pool.fetchrow(
+            "SELECT turn_seconds, on_timeout FROM guild_settings WHERE guild_id = $1", guild_id
+        )
+        if row is None:
+            return GuildSettings(guild_id)
+        return GuildSettings(
+            guild_id=guild_id,
+            turn_seconds=_optional_int(row["turn_seconds"]),
+            on_timeout=timeout_action(row["on_timeout"]),
+        )
+
+    async def set_guild_settings(self, settings: GuildSettings) -> None:
+        await self.pool.execute(
+            "INSERT INTO guild_settings (guild_id, turn_seconds, on_timeout) VALUES ($1, $2, $3)"
+            " ON CONFLICT (guild_id) DO UPDATE SET turn_seconds = excluded.turn_seconds,"
+            " on_timeout = excluded.on_timeout",
+            settings.guild_id,
+            settings.turn_seconds,
+            settings.on_timeout,
+        )

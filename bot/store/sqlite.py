@@ -19,20 +19,25 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 import aiosqlite
 
+from bot.ratings import ResultRecord
 from bot.store.base import (
     ChannelBusy,
     DuplicateInteraction,
     GameStatus,
+    GuildSettings,
     MoveRecord,
     SeatRecord,
     StaleVersion,
     Store,
     StoredGame,
+    StoredResult,
     StoreError,
+    TimeoutAction,
+    TimerDue,
 )
 from bot.store.migrations import apply_migrations
 
@@ -42,11 +47,27 @@ MEMORY: Final = ":memory:"
 DEFAULT_BUSY_TIMEOUT_MS: Final = 5000
 
 _STATUSES: Final[frozenset[str]] = frozenset({"active", "finished", "aborted"})
+# initial_state is left out on purpose: only a replay reads it (``initial_state``).
 _GAME_COLUMNS: Final = (
     "id, channel_id, guild_id, game_key, seats, options, state, version, status, "
-    "message_id, created_at, updated_at"
+    "message_id, created_at, updated_at, turn_deadline, remind_at"
 )
 _MOVE_COLUMNS: Final = "game_id, seq, seat, action, interaction_id, created_at"
+RESULT_COLUMNS: Final = (
+    "game_id, game_key, guild_id, finished_at, seats, names, ranks, scores, options, counted"
+)
+# A result with its game's channel and table message (the results query joins games as g).
+RESULT_SELECT: Final = (
+    "SELECT r.game_id, r.game_key, r.guild_id, r.finished_at, r.seats, r.names, r.ranks,"
+    " r.scores, r.options, r.counted, g.channel_id, g.message_id"
+    " FROM results r JOIN games g ON g.id = r.game_id"
+)
+# A move or the end of a game ends the turn being timed (see Store.record_move).
+CLEAR_TIMER: Final = "turn_deadline = NULL, remind_at = NULL"
+# Active games with a timer due ("expire" wins when both are: see timer_due). ``{now}`` is the
+# dialect's placeholder for the time. NULL compares as unknown, so a game without a timer never
+# matches, and the partial indexes of migration 0002 serve both halves of the OR.
+TIMERS_DUE_WHERE: Final = "status = 'active' AND (turn_deadline <= {now} OR remind_at <= {now})"
 
 
 def _dump(value: Any) -> str:
@@ -105,6 +126,115 @@ def _optional_int(value: Any) -> int | None:
     return None if value is None else int(value)
 
 
+def _optional_float(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+def _load_list(text: str, what: str) -> list[Any]:
+    value = json.loads(text)
+    if not isinstance(value, list):
+        raise StoreError(f"stored {what} is not a JSON list")
+    return value
+
+
+def result_row(record: ResultRecord, names: Sequence[str]) -> tuple[Any, ...]:
+    """The ``results`` row of a record, in RESULT_COLUMNS order (both stores write this)."""
+    if len(names) != len(record.seats):
+        raise ValueError(f"a result needs one name per seat: {len(record.seats)} seats, {names!r}")
+    return (
+        record.game_id,
+        record.game_key,
+        record.guild_id,
+        float(record.finished_at),
+        _dump(list(record.seats)),
+        _dump([str(name) for name in names]),
+        _dump(list(record.ranks)),
+        _dump(list(record.scores)),
+        _dump({str(k): str(v) for k, v in record.options.items()}),
+        bool(record.counted),
+    )
+
+
+class RowLike(Protocol):
+    """A database row read by column name: sqlite3.Row and asyncpg's Record both are."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
+
+def stored_result(row: RowLike) -> StoredResult:
+    """A StoredResult from a row of ``RESULT_SELECT`` (sqlite3.Row or asyncpg Record)."""
+    options = _load_object(row["options"], "result options")
+    record = ResultRecord(
+        game_id=int(row["game_id"]),
+        game_key=str(row["game_key"]),
+        guild_id=_optional_int(row["guild_id"]),
+        finished_at=float(row["finished_at"]),
+        seats=tuple(_optional_int(user) for user in _load_list(row["seats"], "result seats")),
+        ranks=tuple(int(rank) for rank in _load_list(row["ranks"], "result ranks")),
+        scores=tuple(int(score) for score in _load_list(row["scores"], "result scores")),
+        options={str(k): str(v) for k, v in options.items()},
+        counted=bool(row["counted"]),
+    )
+    return StoredResult(
+        record=record,
+        names=tuple(str(name) for name in _load_list(row["names"], "result names")),
+        channel_id=int(row["channel_id"]),
+        message_id=_optional_int(row["message_id"]),
+    )
+
+
+def results_filter(
+    placeholder: Callable[[int], str],
+    *,
+    game_key: str | None,
+    guild_id: int | None,
+    since: float | None,
+) -> tuple[str, list[Any]]:
+    """The WHERE clause (maybe empty) and parameters of a results query, for either dialect.
+
+    ``placeholder(n)`` spells the n-th parameter (``?`` in SQLite, ``$n`` in PostgreSQL).
+    """
+    clauses: list[str] = []
+    parameters: list[Any] = []
+    for column, value in (
+        ("r.game_key", game_key),
+        ("r.guild_id", guild_id),
+        ("r.finished_at", since),
+    ):
+        if value is None:
+            continue
+        parameters.append(value)
+        operator = ">=" if column == "r.finished_at" else "="
+        clauses.append(f"{column} {operator} {placeholder(len(parameters))}")
+    where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
+    return where, parameters
+
+
+def seated(results: list[StoredResult], user_id: int | None) -> list[StoredResult]:
+    """The results where ``user_id`` held a seat (all of them for None).
+
+    Filtered here rather than in SQL: seats are a JSON list, and searching JSON text portably
+    would cost more clarity than the few rows a guild's results hold.
+    """
+    if user_id is None:
+        return results
+    return [r for r in results if user_id in r.record.seats]
+
+
+def timer_due(game: StoredGame, now: float) -> TimerDue:
+    """What is due for a game ``TIMERS_DUE_WHERE`` matched: the deadline wins over a reminder."""
+    expired = game.turn_deadline is not None and game.turn_deadline <= now
+    return TimerDue(game=game, kind="expire" if expired else "remind")
+
+
+def timeout_action(value: object) -> TimeoutAction:
+    if value == "computer":
+        return "computer"
+    if value == "forfeit":
+        return "forfeit"
+    raise StoreError(f"stored on_timeout {value!r} is not computer or forfeit")
+
+
 def _game_from_row(row: sqlite3.Row, *, state_json: str | None = None) -> StoredGame:
     return StoredGame(
         id=int(row["id"]),
@@ -119,18 +249,25 @@ def _game_from_row(row: sqlite3.Row, *, state_json: str | None = None) -> Stored
         message_id=_optional_int(row["message_id"]),
         created_at=float(row["created_at"]),
         updated_at=float(row["updated_at"]),
+        turn_deadline=_optional_float(row["turn_deadline"]),
+        remind_at=_optional_float(row["remind_at"]),
     )
 
 
 def _updated(
     row: sqlite3.Row, state_json: str, version: int, status: GameStatus, now: float
 ) -> StoredGame:
-    """The game in ``row`` after an UPDATE of its snapshot (state read back from its JSON)."""
+    """The game in ``row`` after an UPDATE of its snapshot (state read back from its JSON).
+
+    Every such UPDATE (a move, the end of a game) also clears the turn timer.
+    """
     return replace(
         _game_from_row(row, state_json=state_json),
         version=version,
         status=status,
         updated_at=now,
+        turn_deadline=None,
+        remind_at=None,
     )
 
 
@@ -297,14 +434,15 @@ class SqliteStore(Store):
             async with self._writing() as db:
                 inserted = await db.execute_insert(
                     "INSERT INTO games (channel_id, guild_id, game_key, seats, options, state,"
-                    " version, status, message_id, created_at, updated_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, 0, 'active', NULL, ?, ?)",
+                    " initial_state, version, status, message_id, created_at, updated_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'active', NULL, ?, ?)",
                     (
                         channel_id,
                         guild_id,
                         game_key,
                         seats_json,
                         options_json,
+                        state_json,
                         state_json,
                         now,
                         now,
@@ -406,8 +544,8 @@ class SqliteStore(Store):
                     (game_id, new_version, seat, action, interaction_id, now),
                 )
                 await db.execute_fetchall(
-                    "UPDATE games SET state = ?, version = ?, status = ?, updated_at = ?"
-                    " WHERE id = ? AND version = ?",
+                    f"UPDATE games SET state = ?, version = ?, status = ?, updated_at = ?,"
+                    f" {CLEAR_TIMER} WHERE id = ? AND version = ?",
                     (state_json, new_version, status, now, game_id, expected_version),
                 )
         except sqlite3.IntegrityError as exc:
@@ -440,8 +578,8 @@ class SqliteStore(Store):
             if current_status != "active":
                 raise StoreError(f"game {game_id} is already {current_status}")
             await db.execute_fetchall(
-                "UPDATE games SET state = ?, version = ?, status = ?, updated_at = ?"
-                " WHERE id = ? AND version = ?",
+                f"UPDATE games SET state = ?, version = ?, status = ?, updated_at = ?,"
+                f" {CLEAR_TIMER} WHERE id = ? AND version = ?",
                 (state_json, expected_version + 1, status, now, game_id, expected_version),
             )
         return _updated(row, state_json, expected_version + 1, status, now)
@@ -468,3 +606,92 @@ class SqliteStore(Store):
         ):
             if cursor.rowcount == 0:
                 raise StoreError(f"there is no game {game_id}")
+
+    async def initial_state(self, game_id: int) -> Mapping[str, Any] | None:
+        async with self._reading() as db:
+            rows = await self._rows(db, "SELECT initial_state FROM games WHERE id = ?", (game_id,))
+        if not rows or rows[0]["initial_state"] is None:
+            return None
+        return _load_object(rows[0]["initial_state"], "initial state")
+
+    # -- results --------------------------------------------------------------------------------
+
+    async def record_result(self, record: ResultRecord, names: Sequence[str]) -> None:
+        """Store a finished game's result; a second call for the same game changes nothing."""
+        row = result_row(record, names)
+        marks = ", ".join("?" for _ in row)
+        async with self._writing() as db:
+            # DO NOTHING keeps the first record: the seam may record again after a retry.
+            await db.execute_fetchall(
+                f"INSERT INTO results ({RESULT_COLUMNS}) VALUES ({marks})"
+                " ON CONFLICT (game_id) DO NOTHING",
+                row,
+            )
+
+    async def results(
+        self,
+        *,
+        game_key: str | None = None,
+        guild_id: int | None = None,
+        since: float | None = None,
+        user_id: int | None = None,
+    ) -> list[StoredResult]:
+        where, parameters = results_filter(
+            lambda _: "?", game_key=game_key, guild_id=guild_id, since=since
+        )
+        async with self._reading() as db:
+            rows = await self._rows(
+                db, f"{RESULT_SELECT}{where} ORDER BY r.finished_at, r.game_id", parameters
+            )
+        return seated([stored_result(row) for row in rows], user_id)
+
+    # -- turn timers ----------------------------------------------------------------------------
+
+    async def set_timer(
+        self, game_id: int, *, remind_at: float | None, deadline: float | None
+    ) -> None:
+        async with (
+            self._writing() as db,
+            db.execute(
+                "UPDATE games SET remind_at = ?, turn_deadline = ? WHERE id = ?",
+                (remind_at, deadline, game_id),
+            ) as cursor,
+        ):
+            if cursor.rowcount == 0:
+                raise StoreError(f"there is no game {game_id}")
+
+    async def timers_due(self, now: float) -> list[TimerDue]:
+        async with self._reading() as db:
+            rows = await self._rows(
+                db,
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE {TIMERS_DUE_WHERE.format(now='?')}"
+                " ORDER BY id",
+                (now, now),
+            )
+        return [timer_due(_game_from_row(row), now) for row in rows]
+
+    # -- guild settings -------------------------------------------------------------------------
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        async with self._reading() as db:
+            rows = await self._rows(
+                db,
+                "SELECT turn_seconds, on_timeout FROM guild_settings WHERE guild_id = ?",
+                (guild_id,),
+            )
+        if not rows:
+            return GuildSettings(guild_id)
+        return GuildSettings(
+            guild_id=guild_id,
+            turn_seconds=_optional_int(rows[0]["turn_seconds"]),
+            on_timeout=timeout_action(rows[0]["on_timeout"]),
+        )
+
+    async def set_guild_settings(self, settings: GuildSettings) -> None:
+        async with self._writing() as db:
+            await db.execute_fetchall(
+                "INSERT INTO guild_settings (guild_id, turn_seconds, on_timeout) VALUES (?, ?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET turn_seconds = excluded.turn_seconds,"
+                " on_timeout = excluded.on_timeout",
+                (settings.guild_id, settings.turn_seconds, settings.on_timeout),
+            )

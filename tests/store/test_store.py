@@ -1,35 +1,46 @@
 """The Store contract, run against SQLite and PostgreSQL alike (see conftest.py).
 
 Schema and migrations, games, versioned moves, duplicate interactions, restarts and races
-between connections. Checks that only make sense for one engine (SQLite's WAL and pragmas,
-URL parsing) live in test_sqlite_store.py and test_postgres_store.py.
+between connections; initial states, results, turn timers and guild settings (and their copy
+by migrate-db). Checks that only make sense for one engine (SQLite's WAL and pragmas, URL
+parsing) live in test_sqlite_store.py and test_postgres_store.py.
 """
 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
+import aiosqlite
 import pytest
 
+from bot.ratings import ResultRecord
 from bot.store.base import (
     ChannelBusy,
     DuplicateInteraction,
+    GuildSettings,
     StaleVersion,
     Store,
     StoredGame,
     StoreError,
+    TimerDue,
 )
-from bot.store.migrations import MigrationError
+from bot.store.migrate import copy_store
+from bot.store.migrations import MigrationError, apply_migrations, load_migrations
+from bot.store.sqlite import SqliteStore
 from tests.store.helpers import SEATS, STATE, Backend, move, new_game
 
 # -- schema and migrations -----------------------------------------------------------------------
 
 
 async def test_schema_created(store: Store, backend: Backend) -> None:
-    """Opening an empty database creates the tables and records migration 1."""
-    assert await backend.raw("SELECT version, name FROM schema_version") == [(1, "games_and_moves")]
-    assert await backend.raw("SELECT COUNT(*) FROM games") == [(0,)]
-    assert await backend.raw("SELECT COUNT(*) FROM moves") == [(0,)]
+    """Opening an empty database creates the tables and records every migration."""
+    assert await backend.raw("SELECT version, name FROM schema_version ORDER BY version") == [
+        (1, "games_and_moves"),
+        (2, "results_and_timers"),
+    ]
+    for table in ("games", "moves", "results", "guild_settings"):
+        assert await backend.raw(f"SELECT COUNT(*) FROM {table}") == [(0,)]
 
 
 async def test_migrations_idempotent(backend: Backend) -> None:
@@ -44,7 +55,7 @@ async def test_migrations_idempotent(backend: Backend) -> None:
         assert await second.get_game(game.id) == game
     finally:
         await second.close()
-    assert await backend.raw("SELECT version FROM schema_version") == [(1,)]
+    assert await backend.raw("SELECT version FROM schema_version ORDER BY version") == [(1,), (2,)]
 
 
 async def test_newer_database_is_refused(backend: Backend) -> None:
@@ -425,3 +436,336 @@ async def test_racing_stores_keep_every_game_consistent(backend: Backend) -> Non
     finally:
         for s in stores:
             await s.close()
+
+
+# -- upgrading from schema version 1 -------------------------------------------------------------
+
+
+async def _version_1_database(backend: Backend) -> None:
+    """Bring the empty database to schema version 1 only, and store one game the old way."""
+    insert = (
+        "INSERT INTO games (channel_id, guild_id, game_key, seats, options, state, version,"
+        " status, message_id, created_at, updated_at)"
+        " VALUES (9, 7, 'mille', '[]', '{}', '{\"turn\":3}', 3, 'active', NULL, 1.0, 2.0)"
+    )
+    if backend.name == "sqlite":
+        assert backend.path is not None
+        async with aiosqlite.connect(backend.path, isolation_level=None) as db:
+            await apply_migrations(db, load_migrations("sqlite")[:1])
+        await backend.raw(insert)
+        return
+    import asyncpg
+
+    from bot.store.postgres import apply_postgres_migrations
+
+    conn = await asyncpg.connect(backend.url)
+    try:
+        await apply_postgres_migrations(conn, load_migrations("postgresql")[:1])
+    finally:
+        await conn.close()
+    await backend.raw(insert)
+
+
+async def test_version_1_database_upgrades(backend: Backend) -> None:
+    """A version 1 database gains the new tables; its games keep no initial state or timer."""
+    await _version_1_database(backend)
+    store = backend.store()
+    await store.open()
+    try:
+        [old] = await store.active_games()
+        assert (old.version, old.state) == (3, {"turn": 3})
+        assert (old.turn_deadline, old.remind_at) == (None, None)
+        assert await store.initial_state(old.id) is None
+        assert await store.results() == []
+        fresh = await new_game(store, channel_id=10)
+        assert await store.initial_state(fresh.id) == STATE
+    finally:
+        await store.close()
+    assert await backend.raw("SELECT MAX(version) FROM schema_version") == [(2,)]
+
+
+# -- initial states ------------------------------------------------------------------------------
+
+
+async def test_initial_state_is_the_deal(store: Store) -> None:
+    """create_game keeps its state as the initial state, which later moves leave alone."""
+    game = await new_game(store)
+    await move(store, game, 1)
+    assert await store.initial_state(game.id) == STATE
+
+
+async def test_initial_state_of_unknown_game_is_none(store: Store) -> None:
+    """An unknown game has no initial state."""
+    assert await store.initial_state(404) is None
+
+
+# -- results -------------------------------------------------------------------------------------
+
+ADA = 123456789012345678
+
+
+async def _finished(
+    store: Store, channel_id: int, *, game_key: str = "mille", guild_id: int | None = 7
+) -> StoredGame:
+    game = await store.create_game(
+        channel_id=channel_id,
+        guild_id=guild_id,
+        game_key=game_key,
+        seats=SEATS,
+        options={},
+        state=STATE,
+    )
+    return await store.end_game(game_id=game.id, expected_version=0, status="finished", state=STATE)
+
+
+def _record(
+    game: StoredGame, finished_at: float, seats: tuple[int | None, ...] = (ADA, None)
+) -> ResultRecord:
+    return ResultRecord(
+        game_id=game.id,
+        game_key=game.game_key,
+        guild_id=game.guild_id,
+        finished_at=finished_at,
+        seats=seats,
+        ranks=(0, 1),
+        scores=(5000, 3250),
+        options={"deck": "bsd", "moves": "42"},
+        counted=False,
+    )
+
+
+async def test_result_round_trip(store: Store) -> None:
+    """A recorded result reads back whole, with seat names and the game's channel and message."""
+    game = await _finished(store, channel_id=31)
+    await store.set_message(game.id, 2**63 - 5)
+    record = _record(game, 1234.5)
+    await store.record_result(record, ["Ada", "Computer"])
+    [stored] = await store.results()
+    assert stored.record == record
+    assert stored.names == ("Ada", "Computer")
+    assert (stored.channel_id, stored.message_id) == (31, 2**63 - 5)
+
+
+async def test_counted_result_reads_back_counted(store: Store) -> None:
+    """The counted flag survives as a boolean both ways."""
+    game = await _finished(store, channel_id=1)
+    record = ResultRecord(game.id, "mille", 7, 5.0, (1, 2), (1, 0), (), {}, counted=True)
+    await store.record_result(record, ["A", "B"])
+    [stored] = await store.results()
+    assert stored.record.counted is True and stored.record == record
+
+
+async def test_record_result_is_idempotent(store: Store, backend: Backend) -> None:
+    """Recording a game's result again keeps the first record and adds no row."""
+    game = await _finished(store, channel_id=1)
+    first = _record(game, 10.0)
+    await store.record_result(first, ["Ada", "Computer"])
+    await store.record_result(_record(game, 99.0), ["Other", "Names"])
+    assert [r.record for r in await store.results()] == [first]
+    assert await backend.raw("SELECT COUNT(*) FROM results") == [(1,)]
+
+
+async def test_record_result_needs_one_name_per_seat(store: Store) -> None:
+    """A name list that does not match the seats is refused before anything is written."""
+    game = await _finished(store, channel_id=1)
+    with pytest.raises(ValueError, match="one name per seat"):
+        await store.record_result(_record(game, 1.0), ["Ada"])
+    assert await store.results() == []
+
+
+async def test_results_are_chronological_then_by_game(store: Store) -> None:
+    """Results come oldest first, and games that finished together in game id order."""
+    games = [await _finished(store, channel_id=c) for c in range(1, 5)]
+    for game, at in zip(reversed(games), (30.0, 10.0, 10.0, 20.0), strict=True):
+        await store.record_result(_record(game, at), ["Ada", "Computer"])
+    ordered = [(r.record.finished_at, r.record.game_id) for r in await store.results()]
+    assert ordered == sorted(ordered)
+    assert [at for at, _ in ordered] == [10.0, 10.0, 20.0, 30.0]
+
+
+async def test_results_filters(store: Store) -> None:
+    """game_key, guild_id, since and user_id each narrow the results, and combine."""
+    mille_here = await _finished(store, channel_id=1)
+    solo_here = await _finished(store, channel_id=2, game_key="solo")
+    mille_there = await _finished(store, channel_id=3, guild_id=8)
+    without_ada = await _finished(store, channel_id=4)
+    await store.record_result(_record(mille_here, 10.0), ["Ada", "Computer"])
+    await store.record_result(_record(solo_here, 20.0), ["Ada", "Computer"])
+    await store.record_result(_record(mille_there, 30.0), ["Ada", "Computer"])
+    await store.record_result(_record(without_ada, 40.0, (55, 66)), ["Bo", "Cy"])
+
+    async def ids(**filters: object) -> list[int]:
+        return [r.record.game_id for r in await store.results(**filters)]  # type: ignore[arg-type]
+
+    assert await ids(game_key="mille") == [mille_here.id, mille_there.id, without_ada.id]
+    assert await ids(guild_id=8) == [mille_there.id]
+    assert await ids(since=20.0) == [solo_here.id, mille_there.id, without_ada.id]
+    assert await ids(user_id=ADA) == [mille_here.id, solo_here.id, mille_there.id]
+    assert await ids(user_id=66) == [without_ada.id]
+    assert await ids(game_key="mille", guild_id=7, since=5.0, user_id=ADA) == [mille_here.id]
+    assert await ids(game_key="ttr") == []
+
+
+async def test_result_of_game_without_guild(store: Store) -> None:
+    """A game outside any guild (guild_id None) records and reads back its result."""
+    game = await _finished(store, channel_id=1, guild_id=None)
+    await store.record_result(_record(game, 1.0), ["Ada", "Computer"])
+    [stored] = await store.results()
+    assert stored.record.guild_id is None
+    assert await store.results(guild_id=7) == []
+
+
+# -- turn timers ---------------------------------------------------------------------------------
+
+
+async def test_set_timer_reads_back_without_a_version_bump(store: Store) -> None:
+    """set_timer stores the reminder and the deadline; the version stays."""
+    game = await new_game(store)
+    await store.set_timer(game.id, remind_at=1060.5, deadline=1120.25)
+    loaded = await store.get_game(game.id)
+    assert loaded is not None
+    assert (loaded.remind_at, loaded.turn_deadline, loaded.version) == (1060.5, 1120.25, 0)
+    await store.set_timer(game.id, remind_at=None, deadline=None)
+    cleared = await store.get_game(game.id)
+    assert cleared is not None and (cleared.remind_at, cleared.turn_deadline) == (None, None)
+
+
+async def test_set_timer_on_unknown_game(store: Store) -> None:
+    """A timer for a game that does not exist is a StoreError."""
+    with pytest.raises(StoreError, match="no game 404"):
+        await store.set_timer(404, remind_at=1.0, deadline=2.0)
+
+
+async def test_timers_due_reminder_then_deadline(store: Store) -> None:
+    """Nothing is due before the reminder; then a reminder; from the deadline on, an expiry."""
+    game = await new_game(store)
+    await store.set_timer(game.id, remind_at=100.0, deadline=200.0)
+    assert await store.timers_due(99.9) == []
+    [reminder] = await store.timers_due(100.0)
+    assert (reminder.game.id, reminder.kind) == (game.id, "remind")
+    assert reminder.game.remind_at == 100.0
+    [expiry] = await store.timers_due(200.0)
+    assert expiry == TimerDue(game=expiry.game, kind="expire")
+    assert expiry.game.id == game.id
+
+
+async def test_timers_due_deadline_without_reminder(store: Store) -> None:
+    """A deadline alone (the reminder already taken) expires when it passes."""
+    game = await new_game(store)
+    await store.set_timer(game.id, remind_at=None, deadline=50.0)
+    assert await store.timers_due(49.0) == []
+    assert [d.kind for d in await store.timers_due(50.0)] == ["expire"]
+
+
+async def test_timers_due_lists_only_active_games_in_id_order(store: Store) -> None:
+    """Ended games and games without a timer are never due; due games come in id order."""
+    games = [await new_game(store, channel_id=c) for c in range(1, 5)]
+    for game in games[:3]:
+        await store.set_timer(game.id, remind_at=5.0, deadline=10.0)
+    ended = await store.end_game(
+        game_id=games[0].id, expected_version=0, status="aborted", state={}
+    )
+    # end_game clears the timer; put one back to show status alone keeps it out.
+    await store.set_timer(ended.id, remind_at=5.0, deadline=10.0)
+    due = await store.timers_due(1000.0)
+    assert [(d.game.id, d.kind) for d in due] == [
+        (games[1].id, "expire"),
+        (games[2].id, "expire"),
+    ]
+
+
+async def test_a_move_clears_the_timer(store: Store) -> None:
+    """A stored move ends the timed turn: both times are cleared with it."""
+    game = await new_game(store)
+    await store.set_timer(game.id, remind_at=5.0, deadline=10.0)
+    moved = await move(store, game, 1)
+    assert (moved.remind_at, moved.turn_deadline) == (None, None)
+    assert await store.get_game(game.id) == moved
+    assert await store.timers_due(1000.0) == []
+
+
+async def test_ending_a_game_clears_the_timer(store: Store) -> None:
+    """end_game clears the timer: an ended game has no turn to time."""
+    game = await new_game(store)
+    await store.set_timer(game.id, remind_at=5.0, deadline=10.0)
+    ended = await store.end_game(game_id=game.id, expected_version=0, status="finished", state={})
+    assert (ended.remind_at, ended.turn_deadline) == (None, None)
+    assert await store.get_game(game.id) == ended
+
+
+async def test_timer_survives_restart(backend: Backend) -> None:
+    """A timer set before the store closes is due in a new store on the same database."""
+    before = backend.store()
+    await before.open()
+    try:
+        game = await new_game(before)
+        await before.set_timer(game.id, remind_at=10.0, deadline=20.0)
+    finally:
+        await before.close()
+    after = backend.store()
+    await after.open()
+    try:
+        assert [(d.game.id, d.kind) for d in await after.timers_due(25.0)] == [(game.id, "expire")]
+    finally:
+        await after.close()
+
+
+# -- guild settings ------------------------------------------------------------------------------
+
+
+async def test_guild_settings_default(store: Store) -> None:
+    """A guild with nothing stored has no turn timer and would let the computer play."""
+    assert await store.guild_settings(2**63 - 1) == GuildSettings(2**63 - 1)
+    assert GuildSettings(1).turn_seconds is None and GuildSettings(1).on_timeout == "computer"
+
+
+async def test_guild_settings_round_trip_and_replace(store: Store, backend: Backend) -> None:
+    """set_guild_settings stores a guild's settings and replaces them on the next call."""
+    await store.set_guild_settings(GuildSettings(5, turn_seconds=300, on_timeout="forfeit"))
+    await store.set_guild_settings(GuildSettings(6, turn_seconds=60))
+    assert await store.guild_settings(5) == GuildSettings(5, 300, "forfeit")
+    await store.set_guild_settings(GuildSettings(5, turn_seconds=None))
+    assert await store.guild_settings(5) == GuildSettings(5, None, "computer")
+    assert await store.guild_settings(6) == GuildSettings(6, 60, "computer")
+    assert await backend.raw("SELECT COUNT(*) FROM guild_settings") == [(2,)]
+
+
+@pytest.mark.parametrize(
+    ("seconds", "action"), [(0, "computer"), (-5, "computer"), (60, "nothing")]
+)
+def test_guild_settings_refuse_bad_values(seconds: int, action: str) -> None:
+    """A turn of under a second, or an unknown timeout action, is a ValueError."""
+    with pytest.raises(ValueError):
+        GuildSettings(1, turn_seconds=seconds, on_timeout=action)  # type: ignore[arg-type]
+
+
+# -- copying (junction migrate-db) ---------------------------------------------------------------
+
+
+async def test_copy_keeps_results_settings_deals_and_timers(
+    backend: Backend, tmp_path: Path
+) -> None:
+    """migrate-db copies results, guild settings, initial states and turn timers as they are."""
+    async with SqliteStore(tmp_path / "source.db") as source:
+        running = await new_game(source, channel_id=1)
+        running = await move(source, running, 1)
+        await source.set_timer(running.id, remind_at=15.5, deadline=30.5)
+        done = await _finished(source, channel_id=2)
+        record = ResultRecord(done.id, "mille", 7, 9.0, (1, 2), (0, 1), (10, 5), {"a": "b"}, True)
+        await source.record_result(record, ["Ann", "Bob"])
+        await source.set_guild_settings(GuildSettings(7, 120, "forfeit"))
+        expected_results = await source.results()
+        expected_running = await source.get_game(running.id)
+
+        target = backend.store()
+        await target.open()
+        try:
+            report = await copy_store(source, target)
+            assert (report.games, report.results, report.guild_settings) == (2, 1, 1)
+            assert await target.results() == expected_results
+            assert await target.get_game(running.id) == expected_running
+            assert await target.initial_state(running.id) == STATE
+            assert await target.guild_settings(7) == GuildSettings(7, 120, "forfeit")
+            assert [d.game.id for d in await target.timers_due(100.0)] == [running.id]
+        finally:
+            await target.close()

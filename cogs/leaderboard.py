@@ -1,0 +1,137 @@
+"""Leaderboards, member stats, game history and replays.
+
+Every answer is built from the results the seam records when a game finishes; ratings are
+computed in ``bot.ratings`` and never here.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.boards import PERIOD_LABELS, history_lines, leaderboard, member_stats, since
+from bot.engine.core import BadOption, get_game
+from bot.presenters import presenter
+from bot.render.leaderboard import leaderboard_png, stats_png
+from bot.render.replay import replay_from_views
+from cogs.lobby import GAME_CHOICES
+from cogs.ui import bot_of
+
+SCOPE_CHOICES = [
+    app_commands.Choice(name="this server", value="server"),
+    app_commands.Choice(name="all servers", value="global"),
+]
+PERIOD_CHOICES = [
+    app_commands.Choice(name="all time", value="all"),
+    app_commands.Choice(name="last 30 days", value="month"),
+    app_commands.Choice(name="last 7 days", value="week"),
+]
+
+
+class Boards(commands.Cog):
+    """/leaderboard, /stats, /history and /replay."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="leaderboard", description="The best players of a game")
+    @app_commands.describe(game="Which game", scope="This server or all servers", period="When")
+    @app_commands.choices(game=GAME_CHOICES, scope=SCOPE_CHOICES, period=PERIOD_CHOICES)
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        scope: str = "server",
+        period: str = "all",
+    ) -> None:
+        bot = bot_of(interaction)
+        rules = get_game(game)
+        if scope == "server" and interaction.guild_id is None:
+            raise BadOption("Server leaderboards live in servers; use scope: all servers.")
+        guild_id = interaction.guild_id if scope == "server" else None
+        now = time.time()
+        await interaction.response.defer(thinking=True)
+        results = await bot.store.results(
+            game_key=rules.info.key, guild_id=guild_id, since=since(period, now)
+        )
+        board = leaderboard(
+            results, game_key=rules.info.key, guild_id=guild_id, caller=interaction.user.id, now=now
+        )
+        where = "this server" if guild_id else "all servers"
+        png = await bot.renderer.run(
+            leaderboard_png,
+            f"{rules.info.title} — {where}",
+            board.rows,
+            board.caller_row,
+            PERIOD_LABELS[period],
+            board.value_label,
+        )
+        await interaction.followup.send(file=discord.File(io.BytesIO(png), "leaderboard.png"))
+
+    @app_commands.command(name="stats", description="A member's ratings and records")
+    @app_commands.describe(member="Whose stats (default: yours)", game="Which game")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def stats(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        member: discord.Member | None = None,
+    ) -> None:
+        bot = bot_of(interaction)
+        who = member or interaction.user
+        await interaction.response.defer(thinking=True)
+        results = await bot.store.results(guild_id=interaction.guild_id, user_id=who.id)
+        card = member_stats(
+            results,
+            user_id=who.id,
+            name=who.display_name,
+            game_key=get_game(game).info.key,
+            guild_id=interaction.guild_id,
+            now=time.time(),
+        )
+        png = await bot.renderer.run(stats_png, card)
+        await interaction.followup.send(file=discord.File(io.BytesIO(png), "stats.png"))
+
+    @app_commands.command(name="history", description="A member's recent games")
+    @app_commands.describe(member="Whose games (default: yours)")
+    async def history(
+        self, interaction: discord.Interaction[Any], member: discord.Member | None = None
+    ) -> None:
+        who = member or interaction.user
+        results = await bot_of(interaction).store.results(
+            guild_id=interaction.guild_id, user_id=who.id
+        )
+        lines = history_lines(results, who.id)
+        text = "\n".join(lines) if lines else f"{who.display_name} has no finished games here yet."
+        await interaction.response.send_message(
+            f"**Recent games of {who.display_name}**\n{text}"[:1990],
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
+    @app_commands.command(name="replay", description="Watch the last finished game here again")
+    async def replay(self, interaction: discord.Interaction[Any]) -> None:
+        bot = bot_of(interaction)
+        channel_id = interaction.channel_id
+        results = await bot.store.results(guild_id=interaction.guild_id)
+        here = [r for r in results if r.channel_id == channel_id]
+        if not here:
+            raise BadOption("No game has finished in this channel yet.")
+        last = here[-1]
+        views = await bot.tables.replay(last.record.game_id)
+        await interaction.response.defer(thinking=True)
+        shown = presenter(last.record.game_key)
+        gif = await bot.renderer.run(replay_from_views, shown.table_png, views)
+        await interaction.followup.send(
+            f"Replay of game #{last.record.game_id} ({len(views) - 1} moves).",
+            file=discord.File(io.BytesIO(gif), "replay.gif"),
+        )
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Boards(bot))

@@ -1,0 +1,123 @@
+"""Replays: the public table after every move, rebuilt from the stored deal and move log."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+import pytest
+
+from bot.engine.core import GameError
+from bot.engine.mille.views import MillePublicView
+from bot.engine.solo.views import SoloPublicView
+from bot.store.base import SeatRecord
+from bot.store.sqlite import SqliteStore
+from bot.tables import NoReplay, Tables, TableUpdate
+
+CHANNEL = 500
+ANN, BOB = 11, 22
+
+
+@pytest.fixture
+async def tables(tmp_path: Path) -> AsyncIterator[Tables]:
+    store = SqliteStore(tmp_path / "t.db")
+    await store.open()
+    yield Tables(store)
+    await store.close()
+
+
+async def _start(
+    tables: Tables, seats: list[SeatRecord] | None = None, game_key: str = "mille"
+) -> TableUpdate:
+    return await tables.start(
+        channel_id=CHANNEL,
+        guild_id=1,
+        game_key=game_key,
+        seats=seats or [SeatRecord(0, "Ann", user_id=ANN), SeatRecord(1, "Bob", user_id=BOB)],
+        options={"length": "hand"} if game_key == "mille" else {},
+        seed=11,
+    )
+
+
+async def _play_live(
+    tables: Tables, update: TableUpdate, seed: int, limit: int | None = None
+) -> tuple[TableUpdate, list[Any]]:
+    """Members pick random legal moves (until the end, or ``limit`` moves); the live views."""
+    rng = random.Random(seed)
+    views = [update.public]
+    while update.game.status == "active" and (limit is None or len(views) <= limit):
+        user = next(s.user_id for s in update.to_act if s.user_id is not None)
+        choice = rng.choice(tables.legal_moves(update.game, user))
+        update = await tables.move(channel_id=CHANNEL, user_id=user, action=choice.notation)
+        views.append(update.public)
+    return update, views
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+async def test_frames_equal_the_live_views(tables: Tables, seed: int) -> None:
+    """Frame 0 is the deal and frame n the table the players saw after move n."""
+    final, live = await _play_live(tables, await _start(tables), seed)
+    assert final.game.status == "finished"
+    frames = await tables.replay(final.game.id)
+    assert len(frames) == final.game.version + 1
+    assert frames == live
+
+
+async def test_frames_are_public_views(tables: Tables) -> None:
+    """Every frame is a public view, so no hidden hand can be in one."""
+    final, _ = await _play_live(tables, await _start(tables), seed=4)
+    frames = await tables.replay(final.game.id)
+    assert frames and all(type(frame) is MillePublicView for frame in frames)
+
+
+async def test_replay_includes_the_computers_moves(tables: Tables) -> None:
+    """Against the computer, every stored move (the computer's too) gives a frame."""
+    seats = [SeatRecord(0, "Ann", user_id=ANN), SeatRecord(1, "Computer", policy="normal")]
+    final, _ = await _play_live(tables, await _start(tables, seats), seed=5)
+    frames = await tables.replay(final.game.id)
+    assert len(frames) == len(await tables.store.moves(final.game.id)) + 1
+    assert frames[-1] == final.public
+
+
+async def test_solo_replay(tables: Tables) -> None:
+    """A solo game replays too, as solo public views ending on the final table."""
+    final, live = await _play_live(
+        tables, await _start(tables, [SeatRecord(0, "Ann", user_id=ANN)], "solo"), seed=6
+    )
+    frames = await tables.replay(final.game.id)
+    assert frames == live and all(type(frame) is SoloPublicView for frame in frames)
+
+
+async def test_resigned_game_replays_up_to_the_resignation(tables: Tables) -> None:
+    """A resignation is not a move: the last frame is the table the player resigned at."""
+    _, live = await _play_live(tables, await _start(tables), seed=7, limit=5)
+    ended = await tables.resign(channel_id=CHANNEL, user_id=ANN)
+    assert await tables.replay(ended.game.id) == live
+
+
+async def test_running_game_is_refused(tables: Tables) -> None:
+    """A game still being played cannot be replayed (it would show the table early)."""
+    start = await _start(tables)
+    with pytest.raises(NoReplay, match="Replays are for finished games"):
+        await tables.replay(start.game.id)
+
+
+async def test_game_without_a_stored_deal_is_refused(tables: Tables, tmp_path: Path) -> None:
+    """A game stored before deals were kept gets a sentence, not a crash."""
+    start = await _start(tables)
+    await tables.abort(channel_id=CHANNEL)
+    # What a game from schema version 1 looks like: no initial state.
+    async with aiosqlite.connect(tmp_path / "t.db") as db:
+        await db.execute("UPDATE games SET initial_state = NULL")
+        await db.commit()
+    with pytest.raises(NoReplay, match="before Junction kept replays"):
+        await tables.replay(start.game.id)
+
+
+async def test_unknown_game_is_refused(tables: Tables) -> None:
+    """A game id that does not exist is a readable error."""
+    with pytest.raises(GameError, match="no longer exists"):
+        await tables.replay(404)

@@ -1,0 +1,317 @@
+"""Turn timers: armed from the guild's settings, a reminder at half time, expiry, restarts."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from random import Random
+
+import pytest
+
+from bot.ai.base import get_policy
+from bot.engine.core import get_game
+from bot.store.base import GuildSettings, SeatRecord, StoredGame, TimeoutAction
+from bot.store.sqlite import SqliteStore
+from bot.tables import Tables, TableUpdate, Timeout, waiting_members
+from bot.timers import TimerEvent, sweep
+
+CHANNEL, GUILD = 500, 9
+ANN, BOB = 11, 22
+T0 = 1_700_000_000.0
+TURN = 60
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self, now: float = T0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
+    s = SqliteStore(tmp_path / "t.db")
+    await s.open()
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+def tables(store: SqliteStore, clock: Clock) -> Tables:
+    return Tables(store, clock=clock)
+
+
+def _members() -> list[SeatRecord]:
+    return [SeatRecord(0, "Ann", user_id=ANN), SeatRecord(1, "Bob", user_id=BOB)]
+
+
+def _versus_computer() -> list[SeatRecord]:
+    return [SeatRecord(0, "Ann", user_id=ANN), SeatRecord(1, "Computer", policy="random")]
+
+
+async def _start(
+    tables: Tables,
+    seats: list[SeatRecord] | None = None,
+    *,
+    on_timeout: TimeoutAction = "computer",
+    turn: int | None = TURN,
+    guild_id: int | None = GUILD,
+) -> TableUpdate:
+    if guild_id is not None:
+        await tables.store.set_guild_settings(GuildSettings(guild_id, turn, on_timeout))
+    return await tables.start(
+        channel_id=CHANNEL,
+        guild_id=guild_id,
+        game_key="mille",
+        seats=seats or _members(),
+        options={"length": "hand"},
+        seed=3,
+    )
+
+
+async def _first_move(tables: Tables, update: TableUpdate) -> TableUpdate:
+    """The member to act plays their first legal move."""
+    user = waiting_members(update.game)[0].user_id
+    assert user is not None
+    choice = tables.legal_moves(update.game, user)[0]
+    return await tables.move(channel_id=CHANNEL, user_id=user, action=choice.notation)
+
+
+async def _stored(tables: Tables, game_id: int) -> StoredGame:
+    game = await tables.store.get_game(game_id)
+    assert game is not None
+    return game
+
+
+# -- arming and clearing -------------------------------------------------------------------------
+
+
+async def test_start_arms_the_timer(tables: Tables) -> None:
+    """A new game with a member to act gets a reminder at half time and a deadline at full."""
+    update = await _start(tables)
+    assert (update.game.remind_at, update.game.turn_deadline) == (T0 + TURN / 2, T0 + TURN)
+    assert await _stored(tables, update.game.id) == update.game
+
+
+async def test_each_move_rearms_the_timer(tables: Tables, clock: Clock) -> None:
+    """After a move the next member's turn is timed from the moment of the move."""
+    update = await _start(tables)
+    clock.now += 20
+    moved = await _first_move(tables, update)
+    assert (moved.game.remind_at, moved.game.turn_deadline) == (clock.now + 30, clock.now + 60)
+    assert await _stored(tables, moved.game.id) == moved.game
+
+
+async def test_no_timer_without_a_turn_limit(tables: Tables) -> None:
+    """A guild without turn_seconds gets no timer, before or after a move."""
+    update = await _start(tables, turn=None)
+    assert (update.game.remind_at, update.game.turn_deadline) == (None, None)
+    moved = await _first_move(tables, update)
+    assert moved.game.turn_deadline is None
+    assert await tables.store.timers_due(T0 + 10**6) == []
+
+
+async def test_no_timer_outside_a_guild(tables: Tables) -> None:
+    """A game outside any guild (no settings to read) is never timed."""
+    update = await _start(tables, guild_id=None)
+    assert update.game.turn_deadline is None
+
+
+async def test_ending_the_game_clears_the_timer(tables: Tables) -> None:
+    """A resigned game keeps no timer, so it is never swept."""
+    await _start(tables)
+    ended = await tables.resign(channel_id=CHANNEL, user_id=ANN)
+    assert (ended.game.remind_at, ended.game.turn_deadline) == (None, None)
+    assert await tables.store.timers_due(T0 + 10**6) == []
+
+
+async def test_no_timer_against_computer_only_turns(tables: Tables) -> None:
+    """A game where only computer seats act is never timed."""
+    seats = [SeatRecord(0, "North", policy="random"), SeatRecord(1, "South", policy="random")]
+    update = await _start(tables, seats)
+    assert update.game.status == "finished" and update.game.turn_deadline is None
+    assert await tables.store.timers_due(T0 + 10**6) == []
+
+
+async def test_stray_timer_on_a_computer_turn_is_dropped(tables: Tables, clock: Clock) -> None:
+    """A timer found on a turn only the computer takes expires nothing and is cleared."""
+    mille = get_game("mille")
+    seats = [SeatRecord(0, "Computer", policy="random"), SeatRecord(1, "Ann", user_id=ANN)]
+    # Stored directly (as a crash between the computer's moves would leave it): seat 0 to act.
+    game = await tables.store.create_game(
+        channel_id=CHANNEL,
+        guild_id=GUILD,
+        game_key="mille",
+        seats=seats,
+        options={},
+        state=mille.to_dict(mille.new_game(["Computer", "Ann"], 3)),
+    )
+    await tables.store.set_timer(game.id, remind_at=T0 + 30, deadline=T0 + 60)
+    clock.now = T0 + 61
+    assert await tables.expire_turn(game.id) is None
+    after = await _stored(tables, game.id)
+    assert (after.version, after.turn_deadline, after.remind_at) == (0, None, None)
+
+
+# -- reminders -----------------------------------------------------------------------------------
+
+
+async def test_reminder_at_half_time(tables: Tables, clock: Clock) -> None:
+    """Nothing happens before half time; at half time the waiting member is reminded once."""
+    update = await _start(tables)
+    clock.now = T0 + TURN / 2 - 1
+    assert await sweep(tables, clock.now) == []
+    clock.now = T0 + TURN / 2
+    [event] = await sweep(tables, clock.now)
+    assert (event.kind, event.game.id, event.update) == ("remind", update.game.id, None)
+    assert event.waiting == (update.game.seats[0],)
+    assert (event.game.remind_at, event.game.turn_deadline) == (None, T0 + TURN)
+    assert await _stored(tables, update.game.id) == event.game
+    clock.now += 1
+    assert await sweep(tables, clock.now) == []  # reminded once, not on every sweep
+
+
+async def test_remind_turn_before_it_is_due_does_nothing(tables: Tables) -> None:
+    """remind_turn before the reminder time returns None and keeps the reminder."""
+    update = await _start(tables)
+    assert await tables.remind_turn(update.game.id) is None
+    assert (await _stored(tables, update.game.id)).remind_at == T0 + TURN / 2
+
+
+# -- expiry --------------------------------------------------------------------------------------
+
+
+async def test_expiry_lets_the_computer_play_for_the_absent_member(
+    tables: Tables, clock: Clock
+) -> None:
+    """At the deadline the computer makes the absent member's move; it is stored and timed on."""
+    update = await _start(tables)
+    clock.now = T0 + TURN
+    [event] = await sweep(tables, clock.now)
+    assert event.kind == "expire" and event.update is not None
+    expired = event.update
+    assert expired.timeout == Timeout((update.game.seats[0],), "computer")
+    assert expired.timeout.caption == "⏰ Ann ran out of time: the computer played for them."
+    [step] = expired.steps
+    assert (step.seat, step.by_computer, step.timed_out) == (0, True, True)
+    [stored_move] = await tables.store.moves(update.game.id)
+    assert (stored_move.seat, stored_move.action, stored_move.interaction_id) == (
+        0,
+        step.action,
+        None,
+    )
+    assert expired.previous == update.public and expired.game.version == 1
+    assert [s.name for s in expired.to_act] == ["Bob"]
+    assert expired.game.turn_deadline == clock.now + TURN
+    assert event.game == expired.game == await _stored(tables, update.game.id)
+
+
+async def test_expiry_move_is_the_normal_players_choice(tables: Tables, clock: Clock) -> None:
+    """The move made for an absent member is the one the "normal" computer player picks."""
+    update = await _start(tables)
+    clock.now = T0 + TURN
+    expired = await tables.expire_turn(update.game.id)
+    assert expired is not None
+    # The same position and seed, asked of the policy directly, gives the same move.
+    mille = get_game("mille")
+    view = mille.private_view(mille.from_dict(update.game.state), 0)
+    expected = get_policy("mille", "normal").choose(view, Random(f"{update.game.id}:0"))
+    assert expired.steps[0].action == mille.format_action(mille.parse_action(expected))
+
+
+async def test_expiry_then_the_computer_seat_replies(tables: Tables, clock: Clock) -> None:
+    """After the move made for the absent member, the computer seat replies as usual."""
+    update = await _start(tables, _versus_computer())
+    clock.now = T0 + TURN
+    expired = await tables.expire_turn(update.game.id)
+    assert expired is not None
+    assert expired.steps[0].timed_out and expired.steps[0].seat == 0
+    replies = expired.steps[1:]
+    assert replies and all(s.by_computer and not s.timed_out and s.seat == 1 for s in replies)
+    assert [s.name for s in expired.to_act] == ["Ann"]
+    assert expired.game.turn_deadline == clock.now + TURN
+
+
+async def test_expiry_with_forfeit(tables: Tables, clock: Clock) -> None:
+    """With "forfeit", the absent member resigns: the others win and the result is recorded."""
+    update = await _start(tables, on_timeout="forfeit")
+    clock.now = T0 + TURN + 5
+    [event] = await sweep(tables, clock.now)
+    expired = event.update
+    assert expired is not None and expired.timeout is not None
+    assert expired.timeout.caption == "⏰ Ann ran out of time and forfeits the game."
+    assert expired.game.status == "finished" and expired.steps == ()
+    assert expired.outcome is not None and expired.outcome.winners == (1,)
+    assert await tables.store.moves(update.game.id) == []
+    [result] = await tables.store.results()
+    assert (result.record.game_id, result.record.ranks) == (update.game.id, (1, 0))
+    assert result.record.finished_at == clock.now
+
+
+async def test_expire_before_the_deadline_does_nothing(tables: Tables, clock: Clock) -> None:
+    """expire_turn before the deadline returns None and plays nothing."""
+    update = await _start(tables)
+    clock.now = T0 + TURN - 1
+    assert await tables.expire_turn(update.game.id) is None
+    assert await tables.store.moves(update.game.id) == []
+
+
+async def test_a_move_in_time_beats_the_old_deadline(tables: Tables, clock: Clock) -> None:
+    """A member who moves before the deadline is not timed out at the old deadline."""
+    update = await _start(tables)
+    clock.now = T0 + TURN - 10
+    moved = await _first_move(tables, update)
+    clock.now = T0 + TURN + 1
+    assert await sweep(tables, clock.now) == []
+    assert len(await tables.store.moves(update.game.id)) == moved.game.version
+
+
+async def test_expire_after_the_game_ended_does_nothing(tables: Tables, clock: Clock) -> None:
+    """expire_turn and remind_turn on an ended game return None."""
+    update = await _start(tables)
+    await tables.abort(channel_id=CHANNEL)
+    clock.now = T0 + 10 * TURN
+    assert await tables.expire_turn(update.game.id) is None
+    assert await tables.remind_turn(update.game.id) is None
+
+
+async def test_sweep_skips_games_it_does_not_serve(tables: Tables, clock: Clock) -> None:
+    """``only`` leaves other processes' games alone."""
+    update = await _start(tables)
+    clock.now = T0 + TURN
+    assert await sweep(tables, clock.now, only=lambda game: game.guild_id != GUILD) == []
+    assert await tables.store.moves(update.game.id) == []
+
+
+# -- restarts ------------------------------------------------------------------------------------
+
+
+async def test_deadline_passed_while_down_is_handled_after_restart(tmp_path: Path) -> None:
+    """A deadline that passed while the bot was down is handled by the first sweep after it."""
+    path = tmp_path / "restart.db"
+    before = SqliteStore(path)
+    await before.open()
+    update = await _start(Tables(before, clock=Clock()))
+    await before.close()
+
+    later = Clock(T0 + 3600)
+    after = SqliteStore(path)
+    await after.open()
+    try:
+        [event] = await sweep(Tables(after, clock=later), later.now)
+        assert event == TimerEvent("expire", event.game, event.update)
+        assert event.update is not None and event.update.timeout is not None
+        assert event.update.timeout.seats == (update.game.seats[0],)
+        [stored_move] = await after.moves(update.game.id)
+        assert (stored_move.seat, stored_move.interaction_id) == (0, None)
+        assert event.game.turn_deadline == later.now + TURN
+    finally:
+        await after.close()
