@@ -27,7 +27,7 @@ from bot.tables import Tables
 
 log = logging.getLogger("junction")
 
-COGS = ("cogs.lobby", "cogs.leaderboard")
+COGS = ("cogs.lobby", "cogs.leaderboard", "cogs.timers")
 
 
 def point_at(settings: Settings) -> None:

@@ -36,7 +36,12 @@ MAX_BUTTONS = 25  # five rows of five
 
 
 def bot_of(interaction: discord.Interaction[Any]) -> JunctionBot:
-    return cast("JunctionBot", interaction.client)
+    return junction(interaction.client)
+
+
+def junction(client: discord.Client) -> JunctionBot:
+    """The running bot with its store, seam and renderer (cogs only ever run in it)."""
+    return cast("JunctionBot", client)
 
 
 async def refuse(interaction: discord.Interaction[Any], text: str) -> None:

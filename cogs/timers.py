@@ -1,0 +1,136 @@
+"""Turn timers in Discord: the server setting and the background sweep that enforces it.
+
+The deadlines live in the store (``bot/timers.py``), so this cog only runs the sweep every
+few seconds and says in the channel what happened: a reminder at half time, then either the
+computer's move for the absent player or their forfeit.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands, tasks
+
+from bot.engine.core import BadOption
+from bot.store.base import GuildSettings, StoredGame
+from bot.tables import TableUpdate
+from bot.timers import TimerEvent, sweep
+from cogs.ui import bot_of, junction, remember_table, table_files, table_text, table_view
+
+log = logging.getLogger("junction.timers")
+
+SWEEP_SECONDS = 5.0
+TIMEOUT_CHOICES = [
+    app_commands.Choice(name="the computer plays that turn", value="computer"),
+    app_commands.Choice(name="the player forfeits the game", value="forfeit"),
+]
+
+
+class Timers(commands.Cog):
+    """/settings and the turn-timer sweep."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.sweeper.start()
+
+    async def cog_unload(self) -> None:
+        self.sweeper.cancel()
+
+    def _serves(self, game: StoredGame) -> bool:
+        """Only the shard that holds a game's server times it (several shards, one database)."""
+        if game.guild_id is None:
+            return True
+        shard_ids = self.bot.shard_ids if hasattr(self.bot, "shard_ids") else None
+        count = self.bot.shard_count
+        if not shard_ids or not count:
+            return True
+        return (game.guild_id >> 22) % count in shard_ids
+
+    @tasks.loop(seconds=SWEEP_SECONDS)
+    async def sweeper(self) -> None:
+        bot = junction(self.bot)
+        events = await sweep(bot.tables, bot.tables.clock(), only=self._serves)
+        for event in events:
+            try:
+                await self._announce(event)
+            except discord.HTTPException:
+                log.warning("could not announce a timer in game %s", event.game.id, exc_info=True)
+
+    @sweeper.before_loop
+    async def _wait_until_ready(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def _announce(self, event: TimerEvent) -> None:
+        channel = self.bot.get_channel(event.game.channel_id) or await self.bot.fetch_channel(
+            event.game.channel_id
+        )
+        if not isinstance(channel, discord.abc.Messageable):
+            return
+        mentions = " ".join(f"<@{s.user_id}>" for s in event.waiting if s.user_id is not None)
+        if event.kind == "remind":
+            deadline = event.game.turn_deadline
+            when = f" <t:{int(deadline)}:R>" if deadline else " soon"
+            await channel.send(f"⏳ {mentions}, your turn runs out{when}.")
+            return
+        update = event.update
+        if update is None:
+            return
+        await self._post(channel, update)
+
+    async def _post(self, channel: discord.abc.Messageable, update: TableUpdate) -> None:
+        bot = junction(self.bot)
+        headline = update.timeout.caption if update.timeout is not None else None
+        message = await channel.send(
+            content=table_text(update, headline),
+            files=await table_files(bot.renderer, update),
+            view=table_view(update),
+        )
+        await remember_table(bot, update, message.id)
+
+    @app_commands.command(name="settings", description="Server settings for Junction games")
+    @app_commands.describe(
+        turn_timer="Minutes a player may take per turn (0 turns the timer off)",
+        on_timeout="What happens when the time runs out",
+    )
+    @app_commands.choices(on_timeout=TIMEOUT_CHOICES)
+    @app_commands.default_permissions(manage_guild=True)
+    @app_commands.guild_only()
+    async def settings(
+        self,
+        interaction: discord.Interaction[Any],
+        turn_timer: app_commands.Range[int, 0, 10080] | None = None,
+        on_timeout: str | None = None,
+    ) -> None:
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            raise BadOption("Settings belong to a server.")
+        store = bot_of(interaction).store
+        current = await store.guild_settings(guild_id)
+        seconds = current.turn_seconds
+        if turn_timer is not None:
+            seconds = turn_timer * 60 if turn_timer > 0 else None
+        chosen = on_timeout or current.on_timeout
+        if chosen not in ("computer", "forfeit"):
+            raise BadOption("On timeout: choose 'computer' or 'forfeit'.")
+        updated = GuildSettings(guild_id, seconds, "forfeit" if chosen == "forfeit" else "computer")
+        await store.set_guild_settings(updated)
+        timer = "off" if seconds is None else f"{seconds // 60} min per turn"
+        action = (
+            "the computer plays the turn"
+            if updated.on_timeout == "computer"
+            else "the player forfeits"
+        )
+        await interaction.response.send_message(
+            f"⚙️ Turn timer: **{timer}**; when it runs out, {action}. "
+            "It applies from each game's next move.",
+            ephemeral=True,
+        )
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Timers(bot))

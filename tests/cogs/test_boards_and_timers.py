@@ -1,0 +1,145 @@
+"""Leaderboards, stats, history, replays and turn timers, driven through discord.py."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.client import JunctionBot
+from bot.config import Settings
+from bot.store.base import GuildSettings, SeatRecord
+from tests.discord.backend import (
+    ALICE_ID,
+    BOB_ID,
+    GAMES_CHANNEL_ID,
+    GUILD_ID,
+    InteractionResult,
+)
+from tests.discord.payloads import InteractionDriver
+
+
+@pytest.fixture
+async def driver(tmp_path: Path) -> AsyncIterator[InteractionDriver]:
+    settings = Settings(
+        discord_token=None,
+        db_url=f"sqlite:///{tmp_path / 'bot.db'}",
+        dev_guild=None,
+        api_base=None,
+        gateway_url=None,
+        challenge_timeout=300,
+        log_level="INFO",
+        render_processes=0,
+    )
+    bot = JunctionBot(settings)
+    async with InteractionDriver(bot, run_setup_hook=True) as running:
+        yield running
+    await bot.close()
+
+
+def _bot(driver: InteractionDriver) -> JunctionBot:
+    assert isinstance(driver.bot, JunctionBot)
+    return driver.bot
+
+
+async def _finished_game(driver: InteractionDriver, seed: int) -> None:
+    """Alice and Bob play a whole single hand of random legal moves."""
+    tables = _bot(driver).tables
+    update = await tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
+        options={"length": "hand"},
+        seed=seed,
+    )
+    rng = random.Random(seed)
+    while update.outcome is None:
+        (waiting,) = update.to_act
+        assert waiting.user_id is not None
+        moves = tables.legal_moves(update.game, waiting.user_id)
+        update = await tables.move(
+            channel_id=GAMES_CHANNEL_ID, user_id=waiting.user_id, action=rng.choice(moves).notation
+        )
+
+
+def _image(result: InteractionResult, name: str) -> bytes:
+    for response in result.followups:
+        for attachment in response.attachments:
+            if attachment["filename"] == name:
+                data: bytes = response.file(name)
+                return data
+    raise AssertionError(f"no {name} was posted")
+
+
+async def test_leaderboard_is_an_image_of_the_rated_players(driver: InteractionDriver) -> None:
+    """After games between members, /leaderboard posts the ladder as an image."""
+    for seed in (1, 2):
+        await _finished_game(driver, seed)
+    result = await driver.slash("leaderboard", {"game": "mille"})
+    assert _image(result, "leaderboard.png")[:4] == b"\x89PNG"
+    results = await _bot(driver).store.results(guild_id=GUILD_ID)
+    assert len(results) == 2 and all(r.record.counted for r in results)
+
+
+async def test_stats_card_for_a_member(driver: InteractionDriver) -> None:
+    """/stats draws a member's card."""
+    await _finished_game(driver, 3)
+    result = await driver.slash("stats", {"game": "mille", "member": BOB_ID})
+    assert _image(result, "stats.png")[:4] == b"\x89PNG"
+
+
+async def test_history_lists_recent_games_privately(driver: InteractionDriver) -> None:
+    """/history lists the member's finished games, ephemerally."""
+    await _finished_game(driver, 4)
+    result = await driver.slash("history", {})
+    assert result.ephemeral and "Mille Bornes vs Bob" in (result.content or "")
+
+
+async def test_replay_of_the_last_game(driver: InteractionDriver) -> None:
+    """/replay posts an animated GIF of the channel's last finished game."""
+    await _finished_game(driver, 5)
+    result = await driver.slash("replay", {})
+    assert _image(result, "replay.gif")[:6] == b"GIF89a"
+
+
+async def test_replay_without_a_finished_game_is_refused(driver: InteractionDriver) -> None:
+    """/replay in a channel with no finished game answers privately."""
+    result = await driver.slash("replay", {})
+    assert result.ephemeral and "No game has finished" in (result.content or "")
+
+
+async def test_settings_store_the_turn_timer(driver: InteractionDriver) -> None:
+    """/settings saves the server's turn timer and timeout rule."""
+    result = await driver.slash("settings", {"turn_timer": 5, "on_timeout": "forfeit"})
+    assert result.ephemeral and "5 min per turn" in (result.content or "")
+    saved = await _bot(driver).store.guild_settings(GUILD_ID)
+    assert saved == GuildSettings(GUILD_ID, 300, "forfeit")
+
+
+async def test_expired_turn_is_announced_in_the_channel(driver: InteractionDriver) -> None:
+    """When a turn runs out, the sweep posts the new table with the timeout caption."""
+    bot = _bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "computer"))
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
+        seed=9,
+    )
+    later = bot.tables.clock() + 3600
+    bot.tables.clock = lambda: later  # type: ignore[method-assign]
+    cog = bot.get_cog("Timers")
+    assert cog is not None
+    # The loop waits for a gateway login the driver never makes: run one sweep by hand.
+    await type(cog).sweeper.coro(cog)  # type: ignore[attr-defined]
+    posted = [
+        m
+        for m in driver.messages.values()
+        if int(m["channel_id"]) == GAMES_CHANNEL_ID and "ran out of time" in m["content"]
+    ]
+    assert posted and any(a["filename"] == "table.png" for a in posted[0]["attachments"])
+    assert (await bot.tables.current(GAMES_CHANNEL_ID)).version >= 1
