@@ -159,6 +159,7 @@ class Tables:
         seats: Sequence[SeatRecord],
         options: Mapping[str, str] | None = None,
         seed: int | None = None,
+        labels: Mapping[str, str] | None = None,
         deck: Sequence[str] | None = None,
     ) -> TableUpdate:
         """Deal a new game in a channel and let the computer open if it sits first."""
@@ -180,7 +181,8 @@ class Tables:
                     guild_id=guild_id,
                     game_key=game.info.key,
                     seats=list(seats),
-                    options=game.resolve_options(options),
+                    # Labels (e.g. the daily deal's date) ride with the options into results.
+                    options={**game.resolve_options(options), **(labels or {})},
                     state=game.to_dict(state),
                 )
             except ChannelBusy:

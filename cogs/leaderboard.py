@@ -14,7 +14,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.boards import PERIOD_LABELS, history_lines, leaderboard, member_stats, since
+from bot.boards import (
+    PERIOD_LABELS,
+    history_lines,
+    is_solo,
+    leaderboard,
+    member_stats,
+    since,
+)
+from bot.daily import daily_date
 from bot.engine.core import BadOption, get_game
 from bot.presenters import presenter
 from bot.render.leaderboard import leaderboard_png, stats_png
@@ -30,6 +38,7 @@ PERIOD_CHOICES = [
     app_commands.Choice(name="all time", value="all"),
     app_commands.Choice(name="last 30 days", value="month"),
     app_commands.Choice(name="last 7 days", value="week"),
+    app_commands.Choice(name="today's deal (Mille Bornes Solo)", value="daily"),
 ]
 
 
@@ -55,10 +64,20 @@ class Boards(commands.Cog):
             raise BadOption("Server leaderboards live in servers; use scope: all servers.")
         guild_id = interaction.guild_id if scope == "server" else None
         now = time.time()
+        label = PERIOD_LABELS.get(period, "")
+        if period == "daily":
+            if not is_solo(rules.info.key):
+                raise BadOption("Daily deals are for Mille Bornes Solo.")
+            today = daily_date(now)
+            label = f"Daily deal {today}"
         await interaction.response.defer(thinking=True)
         results = await bot.store.results(
-            game_key=rules.info.key, guild_id=guild_id, since=since(period, now)
+            game_key=rules.info.key,
+            guild_id=guild_id,
+            since=None if period == "daily" else since(period, now),
         )
+        if period == "daily":
+            results = [r for r in results if r.record.options.get("daily") == today]
         board = leaderboard(
             results, game_key=rules.info.key, guild_id=guild_id, caller=interaction.user.id, now=now
         )
@@ -68,7 +87,7 @@ class Boards(commands.Cog):
             f"{rules.info.title} — {where}",
             board.rows,
             board.caller_row,
-            PERIOD_LABELS[period],
+            label,
             board.value_label,
         )
         await interaction.followup.send(file=discord.File(io.BytesIO(png), "leaderboard.png"))

@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.ai.base import policy_names
+from bot.daily import daily_date, daily_seed
 from bot.engine.core import BadOption, GameError, all_games, get_game
 from bot.presenters import ButtonSpec, presenter
 from bot.store.base import SeatRecord
@@ -278,6 +279,33 @@ class AbortButton(
         )
 
 
+async def _daily_deal(
+    interaction: discord.Interaction[Any], game_key: str, options: dict[str, str]
+) -> tuple[int, dict[str, str]]:
+    """Today's seed for this server, refusing a member who already played it."""
+    if game_key != "solo":
+        raise BadOption("Daily deals are for Mille Bornes Solo.")
+    if interaction.guild_id is None:
+        raise BadOption("The daily deal is played in a server.")
+    if options:
+        raise BadOption("The daily deal uses the standard settings, so everyone plays alike.")
+    today = daily_date(_now())
+    store = bot_of(interaction).tables.store
+    played = await store.results(game_key="solo", guild_id=interaction.guild_id, since=None)
+    mine = [r for r in played if interaction.user.id in r.record.seats]
+    if any(r.record.options.get("daily") == today for r in mine):
+        raise BadOption(
+            "You have already played today's deal. Compare results with "
+            "/leaderboard game:Mille Bornes Solo period:today's deal."
+        )
+    for game in await store.active_games():
+        if game.options.get("daily") == today and any(
+            s.user_id == interaction.user.id for s in game.seats
+        ):
+            raise BadOption(f"You are already playing today's deal in <#{game.channel_id}>.")
+    return daily_seed(interaction.guild_id, today), {"daily": today}
+
+
 class Lobby(commands.Cog):
     """Commands shared by every game."""
 
@@ -334,7 +362,11 @@ class Lobby(commands.Cog):
         )
 
     @app_commands.command(name="play", description="Play against the computer")
-    @app_commands.describe(computer="How the computer plays", **START_DESCRIPTIONS)
+    @app_commands.describe(
+        computer="How the computer plays",
+        daily="Solo: today's deal, the same for everyone on this server (once a day)",
+        **START_DESCRIPTIONS,
+    )
     @app_commands.choices(**START_CHOICES)
     async def play(
         self,
@@ -346,9 +378,13 @@ class Lobby(commands.Cog):
         names: str | None = None,
         thread: bool = False,
         options: str | None = None,
+        daily: bool = False,
     ) -> None:
         rules = get_game(game)
         chosen = _options(options, deck=deck, length=length, names=names)
+        seed, labels = None, None
+        if daily:
+            seed, labels = await _daily_deal(interaction, rules.info.key, chosen)
         me = SeatRecord(0, _display_name(interaction.user), user_id=interaction.user.id)
         if rules.info.max_players == 1:
             seats = [me]
@@ -377,8 +413,12 @@ class Lobby(commands.Cog):
             game_key=rules.info.key,
             seats=seats,
             options=chosen,
+            seed=seed,
+            labels=labels,
         )
         headline = f"**{rules.info.title}** — {seats[0].name} {rival}"
+        if labels:
+            headline += f" · daily deal {labels['daily']}"
         if target is not None:
             await interaction.response.send_message(f"Your game is in {target.mention}.")
             await _send_table_to(bot_of(interaction), target, update, headline)

@@ -15,6 +15,7 @@ from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
     GAMES_CHANNEL_ID,
+    GENERAL_CHANNEL_ID,
     GUILD_ID,
     InteractionResult,
 )
@@ -143,3 +144,33 @@ async def test_expired_turn_is_announced_in_the_channel(driver: InteractionDrive
     ]
     assert posted and any(a["filename"] == "table.png" for a in posted[0]["attachments"])
     assert (await bot.tables.current(GAMES_CHANNEL_ID)).version >= 1
+
+
+async def test_daily_deal_is_the_same_for_everyone_and_played_once(
+    driver: InteractionDriver,
+) -> None:
+    """/play solo daily deals the server's deal of the day, once per member."""
+    bot = _bot(driver)
+    first = await driver.slash("play", {"game": "solo", "daily": True})
+    assert not first.ephemeral
+    other = await driver.slash(
+        "play", {"game": "solo", "daily": True}, user_id=BOB_ID, channel_id=GENERAL_CHANNEL_ID
+    )
+    assert not other.ephemeral
+    alice = await bot.tables.current(GAMES_CHANNEL_ID)
+    bob = await bot.tables.current(GENERAL_CHANNEL_ID)
+    assert alice.options["daily"] == bob.options["daily"]
+    deals = [await bot.store.initial_state(game.id) for game in (alice, bob)]
+    assert deals[0] is not None and deals[1] is not None
+    assert {**deals[0], "players": []} == {**deals[1], "players": []}  # same cards, two names
+    await driver.slash("resign", {})
+    again = await driver.slash("play", {"game": "solo", "daily": True})
+    assert again.ephemeral and "already played today's deal" in (again.content or "")
+    board = await driver.slash("leaderboard", {"game": "solo", "period": "daily"})
+    assert _image(board, "leaderboard.png")[:4] == b"\x89PNG"
+
+
+async def test_daily_deal_only_for_solo(driver: InteractionDriver) -> None:
+    """A daily deal of a two-player game is refused."""
+    result = await driver.slash("play", {"game": "mille", "daily": True})
+    assert result.ephemeral and "Daily deals are for Mille Bornes Solo" in (result.content or "")
