@@ -1,0 +1,93 @@
+"""Leaderboard rows, ties, the caller's row and solo boards, from stored results."""
+
+from __future__ import annotations
+
+from bot.boards import history_lines, leaderboard, member_stats
+from bot.ratings import ResultRecord
+from bot.store.base import StoredResult
+
+NOW = 1_800_000_000.0
+
+
+def _duel(game_id: int, winner: int, loser: int, *, guild: int = 1) -> StoredResult:
+    record = ResultRecord(
+        game_id=game_id,
+        game_key="mille",
+        guild_id=guild,
+        finished_at=NOW - 1000 + game_id,
+        seats=(winner, loser),
+        ranks=(0, 1),
+        scores=(5000, 3000),
+    )
+    return StoredResult(record, (f"P{winner}", f"P{loser}"), channel_id=5, message_id=None)
+
+
+def _solo(game_id: int, player: int, miles: int, won: bool) -> StoredResult:
+    record = ResultRecord(
+        game_id=game_id,
+        game_key="solo",
+        guild_id=1,
+        finished_at=NOW - 1000 + game_id,
+        seats=(player,),
+        ranks=(0,),
+        scores=(miles,),
+        options={"won": "yes" if won else "no"},
+        counted=False,
+    )
+    return StoredResult(record, (f"P{player}",), channel_id=5, message_id=9)
+
+
+def test_the_winner_ranks_first() -> None:
+    """Two wins over the same opponent put the winner on top."""
+    board = leaderboard(
+        [_duel(1, 10, 20), _duel(2, 10, 20)], game_key="mille", guild_id=1, caller=20, now=NOW
+    )
+    assert [row.name for row in board.rows] == ["P10", "P20"]
+    assert board.rows[0].value > board.rows[1].value and board.rows[0].win_rate == 1.0
+
+
+def test_ties_break_by_games_then_id() -> None:
+    """Equal ratings with equal games are ordered by the lower user id, stably."""
+    board = leaderboard(
+        [_duel(1, 31, 40), _duel(2, 30, 41)], game_key="mille", guild_id=1, caller=30, now=NOW
+    )
+    winners = [row.name for row in board.rows[:2]]
+    assert winners == ["P30", "P31"] and board.rows[0].value == board.rows[1].value
+
+
+def test_the_callers_row_is_found_outside_the_top() -> None:
+    """A caller ranked below the top ten still gets their own row."""
+    results = [_duel(i, 100 + i, 200 + i) for i in range(1, 13)]
+    board = leaderboard(results, game_key="mille", guild_id=1, caller=212, now=NOW)
+    assert board.caller_row is not None and board.caller_row.name == "P212"
+    assert board.caller_row.rank > 10
+
+
+def test_other_servers_do_not_count_on_a_server_board() -> None:
+    """A server board ignores games played on other servers; the global board has them."""
+    results = [_duel(1, 10, 20, guild=1), _duel(2, 30, 40, guild=2)]
+    here = leaderboard(results, game_key="mille", guild_id=1, caller=10, now=NOW)
+    everywhere = leaderboard(results, game_key="mille", guild_id=None, caller=10, now=NOW)
+    assert len(here.rows) == 2 and len(everywhere.rows) == 4
+
+
+def test_solo_board_ranks_wins_then_miles() -> None:
+    """On a solo board a win beats any loss, then more miles rank higher."""
+    results = [_solo(1, 10, 900, False), _solo(2, 20, 400, True), _solo(3, 30, 600, True)]
+    board = leaderboard(results, game_key="solo", guild_id=1, caller=10, now=NOW)
+    assert [row.name for row in board.rows] == ["P30", "P20", "P10"]
+    assert board.value_label == "Best miles" and board.rows[0].win_rate is None
+
+
+def test_member_stats_card() -> None:
+    """A member's card has their rating, record and opponents."""
+    results = [_duel(1, 10, 20), _duel(2, 20, 10), _duel(3, 10, 20)]
+    card = member_stats(results, user_id=10, name="P10", game_key="mille", guild_id=1, now=NOW)
+    assert (card.wins, card.losses, card.rank) == (2, 1, 1)
+    assert len(card.history) == 3 and card.opponents[0].name == "P20"
+
+
+def test_history_lines_link_to_the_table() -> None:
+    """History lines say the result and link to the table message when known."""
+    lines = history_lines([_solo(7, 10, 650, True)], 10)
+    assert len(lines) == 1 and "**won**" in lines[0] and "/channels/1/5/9" in lines[0]
