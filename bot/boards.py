@@ -15,7 +15,6 @@ from bot.ratings import (
     Scope,
     game_family,
     head_to_head,
-    is_rated,
     rating_history,
     standings,
 )
@@ -138,16 +137,15 @@ def member_stats(
     )
     favourites = Counter(s.record.game_key for s in mine)
     favourite, plays = favourites.most_common(1)[0] if favourites else (None, 0)
-    best: list[BestLine] = []
+    best: tuple[BestLine, ...] = ()
+    best_score: int | None = None
     for stored in mine:
         if stored.record.game_key != game_key or not stored.record.scores:
             continue
-        seat = stored.record.seats.index(user_id)
-        score = stored.record.scores[seat]
-        if not best or score > int(best[0].value.split()[0].replace(",", "")):
-            when = f"game #{stored.record.game_id}"
-            best = [BestLine("Best score", f"{score:,} pts", when)]
-    rated = [s for s in mine if is_rated(s.record) and scope.includes(s.record)]
+        score = stored.record.scores[stored.record.seats.index(user_id)]
+        if best_score is None or score > best_score:
+            best_score = score
+            best = (BestLine("Best score", f"{score:,} pts", f"game #{stored.record.game_id}"),)
     return MemberStats(
         name=name,
         scope_label=get_game(game_key).info.title,
@@ -162,7 +160,7 @@ def member_stats(
         opponents=opponents,
         favourite_game=get_game(favourite).info.title if favourite else None,
         favourite_game_plays=plays,
-        best=tuple(best) if rated or best else (),
+        best=best,
     )
 
 
