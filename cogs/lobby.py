@@ -419,6 +419,12 @@ class Lobby(commands.Cog):
         headline = f"**{rules.info.title}** — {seats[0].name} {rival}"
         if labels:
             headline += f" · daily deal {labels['daily']}"
+        if update.game.options.get("preset") == "classic":
+            # RULINGS §2: the literal solitaire cannot be won; say so before anyone tries.
+            headline += (
+                "\nThe classic preset cannot be cleared completely: it is a score attack on "
+                "cards cleared. For a winnable game use `options: preset:refuel` or `preset:easy`."
+            )
         if target is not None:
             await interaction.response.send_message(f"Your game is in {target.mention}.")
             await _send_table_to(bot_of(interaction), target, update, headline)

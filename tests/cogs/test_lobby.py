@@ -299,3 +299,11 @@ async def test_no_hints_between_members(driver: InteractionDriver) -> None:
     await _stacked_game(driver)
     result = await driver.slash("hint", {})
     assert result.ephemeral and "only for games against the computer" in (result.content or "")
+
+
+async def test_classic_solo_says_it_cannot_be_won(driver: InteractionDriver) -> None:
+    """Starting the classic solitaire tells the player it is a score attack."""
+    result = await driver.slash("play", {"game": "solo"})
+    table = _public_table(result)
+    assert "cannot be cleared completely" in (table.content or "")
+    assert any(cid.startswith("jn:m:") for cid in table.custom_ids)
