@@ -59,11 +59,13 @@ def is_solo(game_key: str) -> bool:
     return get_game(game_key).info.max_players == 1
 
 
-def solo_key(stored: StoredResult) -> tuple[int, int]:
-    """How good a solo result is: a win first, then the score (miles)."""
-    won = stored.record.options.get("won") == "yes"
-    score = stored.record.scores[0] if stored.record.scores else 0
-    return (1 if won else 0, score)
+def solo_key(stored: StoredResult) -> tuple[int, int, int]:
+    """How good a solo result is: a win first, then cards cleared, then miles."""
+    options = stored.record.options
+    won = options.get("won") == "yes"
+    cleared = int(options.get("cleared", "0"))
+    miles = stored.record.scores[0] if stored.record.scores else 0
+    return (1 if won else 0, cleared, miles)
 
 
 def leaderboard(
@@ -77,21 +79,21 @@ def leaderboard(
     """The board for a game family on a server (or everywhere), the caller's row included."""
     names = names_of(results)
     if is_solo(game_key):
-        best: dict[int, tuple[int, int]] = {}
+        best: dict[int, tuple[int, int, int]] = {}
         played: Counter[int] = Counter()
         for stored in results:
             user = stored.record.seats[0]
             if user is None:
                 continue
             played[user] += 1
-            best[user] = max(best.get(user, (0, -1)), solo_key(stored))
-        order = sorted(best, key=lambda u: (-best[u][0], -best[u][1], u))
+            best[user] = max(best.get(user, (0, -1, -1)), solo_key(stored))
+        order = sorted(best, key=lambda u: (-best[u][0], -best[u][1], -best[u][2], u))
         users = order
         rows = tuple(
             LeaderboardRow(i + 1, names.get(u, str(u)), best[u][1], played[u], None)
             for i, u in enumerate(order)
         )
-        label = "Best miles"
+        label = "Cleared /49"
     else:
         scope = Scope(game_family(game_key), guild_id)
         ladder = standings([s.record for s in results], scope, now)

@@ -22,7 +22,7 @@ def _duel(game_id: int, winner: int, loser: int, *, guild: int = 1) -> StoredRes
     return StoredResult(record, (f"P{winner}", f"P{loser}"), channel_id=5, message_id=None)
 
 
-def _solo(game_id: int, player: int, miles: int, won: bool) -> StoredResult:
+def _solo(game_id: int, player: int, miles: int, won: bool, cleared: int = 49) -> StoredResult:
     record = ResultRecord(
         game_id=game_id,
         game_key="solo",
@@ -31,7 +31,7 @@ def _solo(game_id: int, player: int, miles: int, won: bool) -> StoredResult:
         seats=(player,),
         ranks=(0,),
         scores=(miles,),
-        options={"won": "yes" if won else "no"},
+        options={"won": "yes" if won else "no", "cleared": str(cleared)},
         counted=False,
     )
     return StoredResult(record, (f"P{player}",), channel_id=5, message_id=9)
@@ -71,12 +71,18 @@ def test_other_servers_do_not_count_on_a_server_board() -> None:
     assert len(here.rows) == 2 and len(everywhere.rows) == 4
 
 
-def test_solo_board_ranks_wins_then_miles() -> None:
-    """On a solo board a win beats any loss, then more miles rank higher."""
-    results = [_solo(1, 10, 900, False), _solo(2, 20, 400, True), _solo(3, 30, 600, True)]
+def test_solo_board_ranks_wins_then_cleared_then_miles() -> None:
+    """On a solo board a win beats any loss, then cards cleared, then miles decide."""
+    results = [
+        _solo(1, 10, 900, False, cleared=40),
+        _solo(2, 20, 400, True),
+        _solo(3, 30, 600, True),
+        _solo(4, 40, 950, False, cleared=43),
+    ]
     board = leaderboard(results, game_key="solo", guild_id=1, caller=10, now=NOW)
-    assert [row.name for row in board.rows] == ["P30", "P20", "P10"]
-    assert board.value_label == "Best miles" and board.rows[0].win_rate is None
+    assert [row.name for row in board.rows] == ["P30", "P20", "P40", "P10"]
+    assert [row.value for row in board.rows] == [49, 49, 43, 40]
+    assert board.value_label == "Cleared /49" and board.rows[0].win_rate is None
 
 
 def test_member_stats_card() -> None:

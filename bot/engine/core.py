@@ -51,6 +51,8 @@ class Outcome:
     winners: tuple[Seat, ...]
     scores: tuple[int, ...]
     reason: str
+    # Further figures a leaderboard ranks by, e.g. a solitaire's cards cleared.
+    details: Mapping[str, int] = field(default_factory=dict)
 
     @property
     def is_draw(self) -> bool:

@@ -120,7 +120,12 @@ class MilleBornesSolo(Game[SoloState, Action]):
         if state.result is None:
             return None
         winners = (0,) if state.result == "won" else ()
-        return Outcome(winners=winners, scores=(state.mileage,), reason=state.end_reason)
+        return Outcome(
+            winners=winners,
+            scores=(state.mileage,),
+            reason=state.end_reason,
+            details={"cleared": rules.rank_key(state)[1]},
+        )
 
     def public_view(self, state: SoloState) -> SoloPublicView:
         return public_view(state)
