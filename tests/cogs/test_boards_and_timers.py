@@ -3,14 +3,9 @@
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 
-import pytest
-
-from bot.client import JunctionBot
-from bot.config import Settings
 from bot.store.base import GuildSettings, SeatRecord
+from tests.cogs.conftest import running_bot
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -22,32 +17,9 @@ from tests.discord.backend import (
 from tests.discord.payloads import InteractionDriver
 
 
-@pytest.fixture
-async def driver(tmp_path: Path) -> AsyncIterator[InteractionDriver]:
-    settings = Settings(
-        discord_token=None,
-        db_url=f"sqlite:///{tmp_path / 'bot.db'}",
-        dev_guild=None,
-        api_base=None,
-        gateway_url=None,
-        challenge_timeout=300,
-        log_level="INFO",
-        render_processes=0,
-    )
-    bot = JunctionBot(settings)
-    async with InteractionDriver(bot, run_setup_hook=True) as running:
-        yield running
-    await bot.close()
-
-
-def _bot(driver: InteractionDriver) -> JunctionBot:
-    assert isinstance(driver.bot, JunctionBot)
-    return driver.bot
-
-
 async def _finished_game(driver: InteractionDriver, seed: int) -> None:
     """Alice and Bob play a whole single hand of random legal moves."""
-    tables = _bot(driver).tables
+    tables = running_bot(driver).tables
     update = await tables.start(
         channel_id=GAMES_CHANNEL_ID,
         guild_id=GUILD_ID,
@@ -81,7 +53,7 @@ async def test_leaderboard_is_an_image_of_the_rated_players(driver: InteractionD
         await _finished_game(driver, seed)
     result = await driver.slash("leaderboard", {"game": "mille"})
     assert _image(result, "leaderboard.png")[:4] == b"\x89PNG"
-    results = await _bot(driver).store.results(guild_id=GUILD_ID)
+    results = await running_bot(driver).store.results(guild_id=GUILD_ID)
     assert len(results) == 2 and all(r.record.counted for r in results)
 
 
@@ -116,13 +88,13 @@ async def test_settings_store_the_turn_timer(driver: InteractionDriver) -> None:
     """/settings saves the server's turn timer and timeout rule."""
     result = await driver.slash("settings", {"turn_timer": 5, "on_timeout": "forfeit"})
     assert result.ephemeral and "5 min per turn" in (result.content or "")
-    saved = await _bot(driver).store.guild_settings(GUILD_ID)
+    saved = await running_bot(driver).store.guild_settings(GUILD_ID)
     assert saved == GuildSettings(GUILD_ID, 300, "forfeit")
 
 
 async def test_expired_turn_is_announced_in_the_channel(driver: InteractionDriver) -> None:
     """When a turn runs out, the sweep posts the new table with the timeout caption."""
-    bot = _bot(driver)
+    bot = running_bot(driver)
     await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "computer"))
     await bot.tables.start(
         channel_id=GAMES_CHANNEL_ID,
@@ -150,7 +122,7 @@ async def test_daily_deal_is_the_same_for_everyone_and_played_once(
     driver: InteractionDriver,
 ) -> None:
     """/play solo daily deals the server's deal of the day, once per member."""
-    bot = _bot(driver)
+    bot = running_bot(driver)
     first = await driver.slash("play", {"game": "solo", "daily": True})
     assert not first.ephemeral
     other = await driver.slash(

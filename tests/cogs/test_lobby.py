@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
-from bot.client import JunctionBot
-from bot.config import Settings
 from bot.store.base import SeatRecord
+from tests.cogs.conftest import running_bot
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -25,34 +22,8 @@ from tests.discord.payloads import InteractionDriver
 DECK = ["go", "100", "75", "75", "75", "50", *["25"] * 6, *["200", "50", "100", "75"] * 3]
 
 
-def _settings(tmp_path: Path) -> Settings:
-    return Settings(
-        discord_token=None,
-        db_url=f"sqlite:///{tmp_path / 'bot.db'}",
-        dev_guild=None,
-        api_base=None,
-        gateway_url=None,
-        challenge_timeout=300,
-        log_level="INFO",
-        render_processes=0,  # threads: no worker process per test bot
-    )
-
-
-@pytest.fixture
-async def driver(tmp_path: Path) -> AsyncIterator[InteractionDriver]:
-    bot = JunctionBot(_settings(tmp_path))
-    async with InteractionDriver(bot, run_setup_hook=True) as running:
-        yield running
-    await bot.close()
-
-
-def _bot(driver: InteractionDriver) -> JunctionBot:
-    assert isinstance(driver.bot, JunctionBot)
-    return driver.bot
-
-
 async def _stacked_game(driver: InteractionDriver, opponent: SeatRecord | None = None) -> int:
-    update = await _bot(driver).tables.start(
+    update = await running_bot(driver).tables.start(
         channel_id=GAMES_CHANNEL_ID,
         guild_id=GUILD_ID,
         game_key="mille",
@@ -86,7 +57,7 @@ async def test_garbage_option_is_refused_privately(driver: InteractionDriver) ->
     """An unknown computer player gets an ephemeral sentence and no game."""
     result = await driver.slash("play", {"game": "mille", "computer": "grandmaster"})
     assert result.ephemeral and "no computer player called 'grandmaster'" in (result.content or "")
-    assert await _bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
+    assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
 
 
 async def test_my_hand_is_ephemeral_with_move_buttons(driver: InteractionDriver) -> None:
@@ -121,7 +92,7 @@ async def test_move_from_the_hand_posts_the_new_table(driver: InteractionDriver)
     new_table = _public_table(moved)
     assert "Alice plays Go." in (new_table.content or "")
     assert f"<@{BOB_ID}>" in (new_table.content or "")
-    stored = await _bot(driver).tables.current(GAMES_CHANNEL_ID)
+    stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
     assert stored.version == 1
 
 
@@ -134,7 +105,7 @@ async def test_stale_button_gets_a_clear_answer(driver: InteractionDriver) -> No
     await driver.click(hand.message, f"jn:m:{game_id}:0:h:play+go")
     again = await driver.click(old_hand.message, f"jn:m:{game_id}:0:h:discard+100")
     assert again.ephemeral and "earlier turn" in (again.content or "")
-    assert (await _bot(driver).tables.current(GAMES_CHANNEL_ID)).version == 1
+    assert (await running_bot(driver).tables.current(GAMES_CHANNEL_ID)).version == 1
 
 
 async def test_move_command_autocompletes_legal_moves(driver: InteractionDriver) -> None:
@@ -151,7 +122,7 @@ async def test_move_command_with_garbage_is_refused(driver: InteractionDriver) -
     await _stacked_game(driver)
     result = await driver.slash("move", {"action": "launch rockets"})
     assert result.ephemeral and "don't understand" in (result.content or "")
-    assert (await _bot(driver).tables.current(GAMES_CHANNEL_ID)).version == 0
+    assert (await running_bot(driver).tables.current(GAMES_CHANNEL_ID)).version == 0
 
 
 async def test_move_out_of_turn_is_refused(driver: InteractionDriver) -> None:
@@ -170,7 +141,7 @@ async def test_challenge_accepted_by_the_challenged_member(driver: InteractionDr
     assert intruder.ephemeral and "not for you" in (intruder.content or "")
     accepted = await driver.click(result, accept, user_id=BOB_ID)
     _public_table(accepted)
-    stored = await _bot(driver).tables.current(GAMES_CHANNEL_ID)
+    stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
     assert [s.user_id for s in stored.seats] == [ALICE_ID, BOB_ID]
 
 
@@ -180,7 +151,7 @@ async def test_challenge_declined(driver: InteractionDriver) -> None:
     decline = next(cid for cid in result.custom_ids if cid.startswith("jn:c:d:"))
     declined = await driver.click(result, decline, user_id=BOB_ID)
     assert "declined" in (declined.content or "")
-    assert await _bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
+    assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
 
 
 async def test_expired_challenge_cannot_be_accepted(
@@ -193,7 +164,7 @@ async def test_expired_challenge_cannot_be_accepted(
     monkeypatch.setattr(sys.modules["cogs.lobby"], "_now", lambda: 4_000_000_000.0)
     clicked = await driver.click(result, accept, user_id=BOB_ID)
     assert "expired" in (clicked.content or "")
-    assert await _bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
+    assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
 
 
 async def test_cannot_challenge_yourself(driver: InteractionDriver) -> None:
@@ -220,7 +191,7 @@ async def test_abort_needs_the_other_players_agreement(driver: InteractionDriver
     assert same.ephemeral and "other player has to agree" in (same.content or "")
     agreed = await driver.click(asked, f"jn:x:{game_id}:{ALICE_ID}", user_id=BOB_ID)
     assert "aborted" in (agreed.content or "")
-    assert await _bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
+    assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
 
 
 async def test_rules_are_private(driver: InteractionDriver) -> None:
@@ -246,8 +217,8 @@ async def test_play_in_a_thread_puts_the_game_there(driver: InteractionDriver) -
     """With thread:true the game lives in a new thread, which counts as its own channel."""
     result = await driver.slash("play", {"game": "mille", "computer": "random", "thread": True})
     assert "Your game is in" in (result.content or "")
-    assert await _bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
-    games = await _bot(driver).tables.store.active_games()
+    assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
+    games = await running_bot(driver).tables.store.active_games()
     assert len(games) == 1 and games[0].channel_id != GAMES_CHANNEL_ID
     posted = [
         m
@@ -261,7 +232,7 @@ async def test_play_in_a_thread_puts_the_game_there(driver: InteractionDriver) -
 async def test_free_form_options_are_applied(driver: InteractionDriver) -> None:
     """Options typed as name:value reach the game."""
     await driver.slash("play", {"game": "mille", "computer": "random", "options": "length:hand"})
-    stored = await _bot(driver).tables.current(GAMES_CHANNEL_ID)
+    stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
     assert stored.options["length"] == "hand"
 
 
@@ -274,7 +245,7 @@ async def test_garbage_options_are_refused(
     """A wrong option value or a malformed pair gets an ephemeral sentence and no game."""
     result = await driver.slash("play", {"game": "mille", "options": typed})
     assert result.ephemeral and answer in (result.content or "")
-    assert await _bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
+    assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
 
 
 async def test_options_autocomplete_lists_the_games_options(driver: InteractionDriver) -> None:
@@ -288,8 +259,8 @@ async def test_hint_suggests_a_legal_move_privately(driver: InteractionDriver) -
     await _stacked_game(driver, SeatRecord(1, "Computer", policy="random"))
     result = await driver.slash("hint", {})
     assert result.ephemeral and "💡" in (result.content or "")
-    stored = await _bot(driver).tables.current(GAMES_CHANNEL_ID)
-    legal = {m.notation for m in _bot(driver).tables.legal_moves(stored, ALICE_ID)}
+    stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
+    legal = {m.notation for m in running_bot(driver).tables.legal_moves(stored, ALICE_ID)}
     (button,) = result.custom_ids
     assert button.split(":")[-1].replace("+", " ") in legal
 
