@@ -139,15 +139,7 @@ def member_stats(
     )
     favourites = Counter(s.record.game_key for s in mine)
     favourite, plays = favourites.most_common(1)[0] if favourites else (None, 0)
-    best: tuple[BestLine, ...] = ()
-    best_score: int | None = None
-    for stored in mine:
-        if stored.record.game_key != game_key or not stored.record.scores:
-            continue
-        score = stored.record.scores[stored.record.seats.index(user_id)]
-        if best_score is None or score > best_score:
-            best_score = score
-            best = (BestLine("Best score", f"{score:,} pts", f"game #{stored.record.game_id}"),)
+    best = _personal_bests(mine, user_id, game_key)
     return MemberStats(
         name=name,
         scope_label=get_game(game_key).info.title,
@@ -164,6 +156,31 @@ def member_stats(
         favourite_game_plays=plays,
         best=best,
     )
+
+
+def _personal_bests(
+    mine: Sequence[StoredResult], user_id: int, game_key: str
+) -> tuple[BestLine, ...]:
+    """The member's best game score and, where the game reports it, best single hand."""
+    lines: list[BestLine] = []
+    for label, figure in (("Best score", None), ("Best hand", "best_hand_{seat}")):
+        top: tuple[int, int] | None = None  # (points, game id)
+        for stored in mine:
+            record = stored.record
+            if record.game_key != game_key or not record.scores:
+                continue
+            seat = record.seats.index(user_id)
+            if figure is None:
+                points = record.scores[seat]
+            elif figure.format(seat=seat) in record.options:
+                points = int(record.options[figure.format(seat=seat)])
+            else:
+                continue
+            if top is None or points > top[0]:
+                top = (points, record.game_id)
+        if top is not None:
+            lines.append(BestLine(label, f"{top[0]:,} pts", f"game #{top[1]}"))
+    return tuple(lines)
 
 
 def history_lines(results: Sequence[StoredResult], user_id: int, limit: int = 10) -> list[str]:

@@ -97,3 +97,20 @@ def test_history_lines_link_to_the_table() -> None:
     """History lines say the result and link to the table message when known."""
     lines = history_lines([_solo(7, 10, 650, True)], 10)
     assert len(lines) == 1 and "**won**" in lines[0] and "/channels/1/5/9" in lines[0]
+
+
+def test_personal_bests_include_the_best_hand() -> None:
+    """Stats show the best game score and, from the game's details, the best single hand."""
+    duel = _duel(1, 10, 20)
+    options = {"best_hand_0": "2300", "best_hand_1": "900"}
+    hand = StoredResult(
+        ResultRecord(**{**duel.record.__dict__, "game_id": 2, "options": options}),
+        duel.names,
+        channel_id=5,
+        message_id=None,
+    )
+    card = member_stats([duel, hand], user_id=10, name="P10", game_key="mille", guild_id=1, now=NOW)
+    assert [(b.label, b.value) for b in card.best] == [
+        ("Best score", "5,000 pts"),
+        ("Best hand", "2,300 pts"),
+    ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -146,3 +147,18 @@ def test_french_names_option() -> None:
     )
     labels = [G.describe_action(s, 0, a) for a in G.legal_actions(s, 0)]
     assert "Play Feu vert" in labels
+
+
+def test_outcome_reports_each_seats_best_hand() -> None:
+    """A finished game tells each seat's best single hand, for personal bests."""
+    s = G.new_game(["A", "B"], seed=8, options={"length": "hand"})
+    rng = random.Random(8)
+    while G.outcome(s) is None:
+        (seat,) = G.to_act(s)
+        s = G.apply(s, seat, rng.choice(G.legal_actions(s, seat)))
+    outcome = G.outcome(s)
+    assert outcome is not None
+    assert outcome.details == {
+        "best_hand_0": s.results[0].totals[0],
+        "best_hand_1": s.results[0].totals[1],
+    }

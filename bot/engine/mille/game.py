@@ -105,7 +105,14 @@ class MilleBornes(Game[MilleState, Action]):
         if state.winners is None:
             return None
         totals = state.scores if state.options["length"] == "match" else state.results[-1].totals
-        return Outcome(winners=state.winners, scores=tuple(totals), reason=state.end_reason)
+        # Each seat's best single hand, for the players' personal bests.
+        best = {
+            f"best_hand_{seat}": max(result.totals[seat] for result in state.results)
+            for seat in range(len(state.players))
+        }
+        return Outcome(
+            winners=state.winners, scores=tuple(totals), reason=state.end_reason, details=best
+        )
 
     def public_view(self, state: MilleState) -> MillePublicView:
         return public_view(state)
