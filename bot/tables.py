@@ -19,11 +19,11 @@ import random
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from bot.ai.base import get_policy, policy_names
-from bot.engine.core import Game, GameError, NotYourTurn, Outcome, get_game
+from bot.engine.core import Game, NotYourTurn, get_game
 from bot.results import result_of
 from bot.store.base import (
     ChannelBusy,
@@ -34,102 +34,42 @@ from bot.store.base import (
     StoredGame,
     TimeoutAction,
 )
+from bot.updates import (
+    MoveChoice,
+    NoGameHere,
+    NoReplay,
+    NotSeated,
+    StaleButton,
+    Step,
+    TableBusy,
+    TableUpdate,
+    Timeout,
+    caption_of,
+    outcome_of,
+    state_of,
+    waiting_members,
+)
+
+# The seam's result types live in bot.updates; importing them from here keeps working.
+__all__ = [
+    "MoveChoice",
+    "NoGameHere",
+    "NoReplay",
+    "NotSeated",
+    "StaleButton",
+    "Step",
+    "TableBusy",
+    "TableUpdate",
+    "Tables",
+    "Timeout",
+    "outcome_of",
+    "waiting_members",
+]
 
 log = logging.getLogger(__name__)
 
 # How often a move is retried when another process stored a move first (PostgreSQL shards).
 _STALE_RETRIES = 3
-
-
-class NoGameHere(GameError):
-    """The channel has no game running."""
-
-
-class NotSeated(GameError):
-    """The member is not one of this game's players."""
-
-
-class StaleButton(GameError):
-    """A button from an earlier turn was pressed."""
-
-
-class TableBusy(GameError):
-    """A game is already running in the channel."""
-
-
-class NoReplay(GameError):
-    """The game cannot be replayed: it is still running, or it predates stored deals."""
-
-
-@dataclass(frozen=True)
-class Step:
-    """One move that happened: who made it, its notation and the caption it left.
-
-    ``timed_out`` marks a move the computer made for a member whose turn ran out (the seat is
-    the member's; ``by_computer`` is then True as well).
-    """
-
-    seat: int
-    action: str
-    caption: str
-    by_computer: bool
-    timed_out: bool = False
-
-
-@dataclass(frozen=True)
-class Timeout:
-    """A turn that ran out: the members who did not act and what the guild's setting did."""
-
-    seats: tuple[SeatRecord, ...]
-    action: TimeoutAction
-
-    @property
-    def caption(self) -> str:
-        """A line for the channel, e.g. "⏰ Ann ran out of time: the computer played for them"."""
-        names = _and_list([seat.name for seat in self.seats])
-        if self.action == "forfeit":
-            # Only one seat ever forfeits (see Tables.expire_turn).
-            return f"⏰ {names} ran out of time and forfeits the game."
-        return f"⏰ {names} ran out of time: the computer played for them."
-
-
-@dataclass(frozen=True)
-class TableUpdate:
-    """The table after a request: the stored game, its public view and what just happened."""
-
-    game: StoredGame
-    public: Any
-    steps: tuple[Step, ...] = ()
-    outcome: Outcome | None = None
-    repeated: bool = False  # the request was a repeat of one already applied
-    previous: Any = None  # the public view before this request, when it changed the table
-    timeout: Timeout | None = None  # set when a turn timer ran out (``Tables.expire_turn``)
-
-    @property
-    def to_act(self) -> tuple[SeatRecord, ...]:
-        """The seats the game waits for now."""
-        seats = get_game(self.game.game_key).to_act(_state_of(self.game))
-        return tuple(self.game.seats[s] for s in sorted(seats))
-
-
-@dataclass(frozen=True)
-class MoveChoice:
-    """A legal move for a menu: its notation and a plain-words label."""
-
-    notation: str
-    label: str
-
-
-def _state_of(stored: StoredGame) -> Any:
-    return get_game(stored.game_key).from_dict(stored.state)
-
-
-def waiting_members(stored: StoredGame) -> tuple[SeatRecord, ...]:
-    """The members (not computer seats) the game waits for: whom a reminder mentions."""
-    if stored.status != "active":
-        return ()
-    seats = get_game(stored.game_key).to_act(_state_of(stored))
-    return tuple(stored.seats[s] for s in sorted(seats) if not stored.seats[s].is_computer)
 
 
 class Tables:
@@ -217,7 +157,7 @@ class Tables:
     def private_view(self, stored: StoredGame, user_id: int) -> Any:
         """A seated member's own view (their hand); anyone else is refused."""
         seat = self.seat_of(stored, user_id)
-        return get_game(stored.game_key).private_view(_state_of(stored), seat)
+        return get_game(stored.game_key).private_view(state_of(stored), seat)
 
     def legal_moves(self, stored: StoredGame, user_id: int) -> list[MoveChoice]:
         """The member's legal moves now, for menus and autocomplete (empty if not their turn)."""
@@ -278,7 +218,7 @@ class Tables:
                     raise StaleButton(
                         "Someone moved at the same moment; look at the table and try again."
                     ) from None
-                step = Step(seat, game.format_action(parsed), _caption(new_state), False)
+                step = Step(seat, game.format_action(parsed), caption_of(new_state), False)
                 more, stored = await self._computer_turns(game, stored, new_state)
                 stored = await self._settle(game, stored)
                 return self._update(game, stored, (step, *more), previous=game.public_view(state))
@@ -403,7 +343,9 @@ class Tables:
                 break  # another process moved this game; what was stored so far stands
             state = new_state
             text = game.format_action(action)
-            steps.append(Step(record.seat, text, _caption(state), by_computer=True, timed_out=True))
+            steps.append(
+                Step(record.seat, text, caption_of(state), by_computer=True, timed_out=True)
+            )
         return steps, stored, state
 
     async def _on_timeout(self, stored: StoredGame) -> TimeoutAction:
@@ -525,7 +467,7 @@ class Tables:
             action = game.parse_action(text)
             state = game.apply(state, seat, action)
             stored = await self._commit(game, stored, seat, action, state, None)
-            steps.append(Step(seat, text, _caption(state), True))
+            steps.append(Step(seat, text, caption_of(state), True))
         return steps, stored
 
     def _update(
@@ -548,25 +490,3 @@ class Tables:
             previous=previous,
             timeout=timeout,
         )
-
-
-def outcome_of(game: Game[Any, Any], stored: StoredGame, state: Any) -> Outcome | None:
-    """The game's outcome, counting a resignation as a loss for the seat that resigned."""
-    resigned = stored.state.get("resigned")
-    if isinstance(resigned, int):
-        winners = tuple(s.seat for s in stored.seats if s.seat != resigned)
-        played = game.outcome(state)
-        scores = played.scores if played else tuple(0 for _ in stored.seats)
-        return Outcome(winners, scores, f"{stored.seats[resigned].name} resigned.")
-    return game.outcome(state)
-
-
-def _caption(state: Any) -> str:
-    return str(getattr(state, "caption", ""))
-
-
-def _and_list(names: Sequence[str]) -> str:
-    """ "Ann", "Ann and Bob", "Ann, Bob and Cy"."""
-    if len(names) <= 1:
-        return "".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
