@@ -44,6 +44,18 @@ class CorruptSave(GameError):
     """A stored game cannot be read back: damaged, or written by an incompatible version."""
 
 
+def check_save_format(data: object, schema_version: int) -> None:
+    """Refuse a saved game that is not a record, or was written in another format."""
+    if not isinstance(data, Mapping):
+        raise CorruptSave("This saved game is damaged: it is not a game record.")
+    version = data.get("schema_version")
+    if version != schema_version:
+        raise CorruptSave(
+            f"This saved game was written in format {version!r}, and this version of Junction "
+            f"reads format {schema_version}; it cannot be resumed."
+        )
+
+
 @dataclass(frozen=True)
 class Outcome:
     """How a finished game ended: the winning seats (empty for a draw), final scores, why."""

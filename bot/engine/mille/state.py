@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from bot.engine.core import CorruptSave
+from bot.engine.core import CorruptSave, check_save_format
 from bot.engine.mille.cards import Card
 
 SCHEMA_VERSION = 1
@@ -215,14 +215,7 @@ def state_to_dict(state: MilleState) -> dict[str, Any]:
 
 def state_from_dict(data: Mapping[str, Any]) -> MilleState:
     """Read a saved match back; anything missing, mistyped or unknown is a CorruptSave."""
-    if not isinstance(data, Mapping):
-        raise CorruptSave("This saved game is damaged: it is not a game record.")
-    version = data.get("schema_version")
-    if version != SCHEMA_VERSION:
-        raise CorruptSave(
-            f"This saved game was written in format {version!r}, and this version of Junction "
-            f"reads format {SCHEMA_VERSION}; it cannot be resumed."
-        )
+    check_save_format(data, SCHEMA_VERSION)
     try:
         winners = data["winners"]
         state = MilleState(

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from bot.engine.core import CorruptSave
+from bot.engine.core import CorruptSave, check_save_format
 from bot.engine.mille.cards import Card, deck_counts
 
 SCHEMA_VERSION = 1
@@ -152,14 +152,7 @@ def state_to_dict(state: SoloState) -> dict[str, Any]:
 
 def state_from_dict(data: Mapping[str, Any]) -> SoloState:
     """Read a saved game back; anything missing, mistyped or impossible is a CorruptSave."""
-    if not isinstance(data, Mapping):
-        raise CorruptSave("This saved game is damaged: it is not a game record.")
-    version = data.get("schema_version")
-    if version != SCHEMA_VERSION:
-        raise CorruptSave(
-            f"This saved game was written in format {version!r}, and this version of Junction "
-            f"reads format {SCHEMA_VERSION}; it cannot be resumed."
-        )
+    check_save_format(data, SCHEMA_VERSION)
     try:
         if data["game"] != "solo":
             raise ValueError(f"it is a {data['game']!r} game")
