@@ -54,7 +54,12 @@ class Timers(commands.Cog):
     @tasks.loop(seconds=SWEEP_SECONDS)
     async def sweeper(self) -> None:
         bot = junction(self.bot)
-        events = await sweep(bot.tables, bot.tables.clock(), only=self._serves)
+        try:
+            events = await sweep(bot.tables, bot.tables.clock(), only=self._serves)
+        except Exception:
+            # An unhandled error would stop the loop for good; log it and sweep again later.
+            log.exception("turn-timer sweep failed")
+            return
         for event in events:
             try:
                 await self._announce(event)

@@ -280,6 +280,9 @@ async def play_move(
     else:
         await interaction.response.defer(thinking=True)
     if update.repeated:
+        # Discord delivered this request twice; the first delivery already posted the table.
+        if not (from_hand or interaction.type is discord.InteractionType.component):
+            await interaction.followup.send("That move was already made.", ephemeral=True)
         return
     await post_table(interaction, update)
     if from_hand:
