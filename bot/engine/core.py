@@ -151,11 +151,6 @@ class Game(ABC, Generic[S, A]):
     def from_dict(self, data: Mapping[str, Any]) -> S:
         """The state back from ``to_dict``; raises CorruptSave when it cannot."""
 
-    def players(self, state: S) -> tuple[str, ...]:
-        """The players' names in seat order."""
-        view = self.public_view(state)
-        return tuple(view.players)
-
     def resolve_options(self, options: Mapping[str, str] | None) -> dict[str, str]:
         """Fill in defaults and reject unknown names or values with a readable sentence."""
         given = {str(k).strip().lower(): str(v).strip().lower() for k, v in (options or {}).items()}

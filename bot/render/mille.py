@@ -406,21 +406,15 @@ def _draw_road(c: Canvas, view: MillePublicView) -> None:
     if view.winners is not None:
         _result_banner(c, view, box)
     else:
-        _caption_banner(c, view.caption, "", box)
+        _caption_banner(c, view.caption, box)
 
 
-def _caption_banner(c: Canvas, caption: str, note: str, box: Box) -> None:
+def _caption_banner(c: Canvas, caption: str, box: Box) -> None:
     x0, y0, x1, y1 = box
     c.rounded((x0 + 3, y0 + 5, x1 + 3, y1 + 5), 14, fill=(20, 22, 26))
     c.rounded(box, 14, fill=(250, 246, 232), outline=Palette.GOLD_DARK, width=2)
     c.text((x0 + 18, y0 + 10), "LAST MOVE", font(14, "bold"), (130, 120, 96))
     inner = x1 - x0 - 36
-    if note:
-        fnt, lines = fit_wrapped(caption or "—", inner, 1, 24, "bold", min_size=16)
-        c.text((x0 + 18, y0 + 46), lines[0], fnt, Palette.DARK_INK, anchor="lm")
-        note_font, notes = fit_wrapped(note, inner, 1, 19, "bold", min_size=13)
-        c.text((x0 + 18, y0 + 80), notes[0], note_font, (150, 60, 20), anchor="lm")
-        return
     fnt, lines = fit_wrapped(caption or "—", inner, 2, 26, "bold", min_size=16)
     mid = (y0 + 24 + y1) / 2
     step = 32

@@ -206,11 +206,18 @@ async def test_no_public_message_carries_a_hand(driver: InteractionDriver) -> No
     table = _public_table(await driver.slash("table", {}))
     hand = await driver.click(table.message_id, f"jn:h:{game_id}")
     moved = await driver.click(hand.message, f"jn:m:{game_id}:0:h:play+go")
+    carrying = 0
     for result in (hand, moved):
         for response in result.responses:
             names = [a["filename"] for a in response.attachments]
             if "hand.png" in names or "Your hand" in (response.content or ""):
-                assert response.ephemeral or response.kind == "edit"
+                carrying += 1
+                # An edit changes the message it was made on: that message must be private.
+                private = result.ephemeral if response.kind == "edit" else response.ephemeral
+                assert private, f"a hand went out publicly: {response.kind}"
+    assert carrying >= 2, "the hand was shown, then refreshed after the move"
+    public = [m for m in driver.messages.values() if not int(m.get("flags") or 0) & 64]
+    assert not any(a["filename"] == "hand.png" for m in public for a in m["attachments"])
 
 
 async def test_play_in_a_thread_puts_the_game_there(driver: InteractionDriver) -> None:

@@ -527,3 +527,13 @@ def test_match_scores_add_hand_results() -> None:
     s = act(_ann_at(AT_600, ["100", *FILLER[:4]], ["25"] * 6), 0, "play 100", "extend no")
     assert s.scores == list(s.results[0].totals)
     assert s.scores[0] == 700 + 400 + 300 + 500
+
+
+def test_a_held_safety_keeps_the_hand_going_with_the_deck_empty() -> None:
+    """With the deck empty, a safety in hand counts as playable: the hand is not over yet."""
+    s = start(["extra-tank", *FILLER[:5]], ["100"] * 6, ["75"])
+    s = act(s, 0, "discard 75")
+    assert s.hand_number == 1 and not s.results
+    s = act(s, 1, "discard 100")
+    s = act(s, 0, "play extra-tank")
+    assert s.hand_number == 2 and s.results[0].lines[0][1].label == "Safeties ×1"

@@ -9,7 +9,6 @@ from bot.engine.core import (
     BadOption,
     Game,
     GameInfo,
-    IllegalMove,
     NotYourTurn,
     OptionSpec,
     Outcome,
@@ -89,16 +88,6 @@ class MilleBornes(Game[MilleState, Action]):
     def apply(self, state: MilleState, seat: int, action: Action) -> MilleState:
         if state.phase is not Phase.OVER and seat not in (0, 1):
             raise NotYourTurn("You are not seated at this table.")
-        if (
-            state.phase is Phase.ACT
-            and seat == state.turn
-            and action.verb == "play"
-            and action.card is not None
-            and action.card in state.tableaus[seat].hand
-            and action not in rules.legal_actions(state, seat)
-        ):
-            reason = rules.why_not_play(state, seat, action.card)
-            raise IllegalMove(reason or "That move is not allowed now.")
         return rules.apply(state, seat, action)
 
     def outcome(self, state: MilleState) -> Outcome | None:

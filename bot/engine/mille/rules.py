@@ -271,7 +271,7 @@ def _apply_extension(state: MilleState, seat: int, action: Action) -> None:
         state.delayed_action = False
         state.caption = f"{name} calls an extension: the trip is now 1000 miles!"
         state.phase = Phase.ACT
-        _after_move(state, seat, passes_turn=True)
+        _after_move(state, seat)
     else:
         state.caption = f"{name} stops at {TRIP} miles."
         _end_hand(state, f"{name} completed the trip at {TRIP} miles.")
@@ -316,7 +316,7 @@ def _apply_act(state: MilleState, seat: int, action: Action) -> None:
         me.hand.remove(card)
         state.discard.append(card)
         state.caption = f"{name} discards {_named(state, card)}."
-        _after_move(state, seat, passes_turn=True)
+        _after_move(state, seat)
         return
     reason = why_not_play(state, seat, card)
     if reason is not None:
@@ -344,7 +344,7 @@ def _apply_act(state: MilleState, seat: int, action: Action) -> None:
     else:
         (me.speed if card is Card.END_OF_LIMIT else me.battle).append(card)
         state.caption = f"{name} plays {_named(state, card)}."
-    _after_move(state, seat, passes_turn=True)
+    _after_move(state, seat)
 
 
 def _play_safety(state: MilleState, seat: int, card: Card, coup: bool) -> None:
@@ -378,10 +378,9 @@ def _trip_completed(state: MilleState, seat: int) -> None:
     _end_hand(state, f"{state.players[seat]} completed the trip at {state.target} miles.")
 
 
-def _after_move(state: MilleState, seat: int, *, passes_turn: bool) -> None:
-    if _check_deck_empty_end(state):
-        return
-    if passes_turn:
+def _after_move(state: MilleState, seat: int) -> None:
+    """After a move that ends the turn: the hand may be over, else the opponent plays."""
+    if not _check_deck_empty_end(state):
         _pass_turn(state, seat)
 
 
