@@ -23,6 +23,7 @@ from bot.render.mille import hand_png, result_png, table_png
 from bot.store import open_store
 from bot.store.base import SeatRecord
 from bot.tables import Tables, TableUpdate
+from bot.updates import outcome_line
 
 CONSOLE_CHANNEL = 0  # the console's own "channel" in the store
 PLAYER_ID = 1  # the console player's member id
@@ -145,7 +146,7 @@ class Console:
                 return True
             if word == "resign":
                 update = await self.tables.resign(channel_id=CONSOLE_CHANNEL, user_id=PLAYER_ID)
-                self.say(announce(update))
+                self.say(outcome_line(update))
                 return False
             stored = await self.tables.current(CONSOLE_CHANNEL)
             if text.isdigit():
@@ -163,7 +164,7 @@ class Console:
             return True
         self.show(update)
         if update.outcome is not None:
-            self.say(announce(update))
+            self.say(outcome_line(update))
             return False
         return True
 
@@ -173,20 +174,6 @@ def _login_name() -> str:
         return getpass.getuser().capitalize()
     except (KeyError, OSError):
         return "You"
-
-
-def announce(update: TableUpdate) -> str:
-    outcome = update.outcome
-    if outcome is None:
-        return ""
-    names = [s.name for s in update.game.seats]
-    scores = ", ".join(f"{n} {s}" for n, s in zip(names, outcome.scores, strict=True))
-    if len(names) == 1:
-        return f"{'You won!' if outcome.winners else 'The run is over.'} {outcome.reason}"
-    if outcome.is_draw:
-        return f"The game is a draw ({scores}). {outcome.reason}"
-    winners = " and ".join(names[w] for w in outcome.winners)
-    return f"{winners} won! ({scores}) {outcome.reason}"
 
 
 def table_text(view: MillePublicView) -> str:
@@ -252,7 +239,7 @@ async def run_console(
             return 2
         console.show(update)
         if update.outcome is not None:
-            console.say(announce(update))
+            console.say(outcome_line(update))
             return 0
         interactive = source.isatty()
         while True:

@@ -125,3 +125,24 @@ def _and_list(names: Sequence[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
     return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def outcome_line(update: TableUpdate, *, markdown: bool = False) -> str:
+    """The result in one line for any front end; ``markdown`` bolds the verdict for Discord."""
+    outcome = update.outcome
+    if outcome is None:
+        return ""
+
+    def strong(text: str) -> str:
+        return f"**{text}**" if markdown else text
+
+    names = [s.name for s in update.game.seats]
+    scores = " · ".join(f"{n} {s}" for n, s in zip(names, outcome.scores, strict=True))
+    if len(names) == 1:
+        # Played alone there is no draw: no winner means the run ended without clearing.
+        verdict = "🏆 " + strong("You won!") if outcome.winners else "⛽ " + strong("Out of road.")
+        return f"{verdict} {outcome.reason}"
+    if outcome.is_draw:
+        return f"🤝 {strong('Draw!')} {scores}. {outcome.reason}"
+    winners = " and ".join(strong(names[w]) for w in outcome.winners)
+    return f"🏆 {winners} won! {scores}. {outcome.reason}"

@@ -6,6 +6,7 @@ through the seam and the game's presenter.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import time
@@ -20,10 +21,10 @@ from bot.daily import daily_date, daily_seed
 from bot.engine.core import BadOption, GameError, all_games, get_game
 from bot.presenters import ButtonSpec, presenter
 from bot.store.base import SeatRecord
-from cogs.ui import DYNAMIC_ITEMS, StatelessButton, bot_of, post_table, refuse
+from cogs.ui import DYNAMIC_ITEMS, StatelessButton, bot_of, post_table, refuse, send_table
 
 if TYPE_CHECKING:
-    from bot.client import JunctionBot
+    pass
 
 log = logging.getLogger("junction.lobby")
 
@@ -208,7 +209,7 @@ async def accept_challenge(
     )
     headline = f"**{game.info.title}** — {seats[0].name} vs {seats[1].name}"
     if thread is not None:
-        await _send_table_to(bot, thread, update, headline)
+        await send_table(bot, thread.send, update, headline)
     else:
         await post_table(interaction, update, headline)
 
@@ -226,19 +227,6 @@ async def _challenger_name(interaction: discord.Interaction[Any], user_id: int) 
         except discord.HTTPException:
             pass
     return f"Player {user_id}"
-
-
-async def _send_table_to(
-    bot: JunctionBot, channel: discord.abc.Messageable, update: Any, headline: str
-) -> None:
-    from cogs.ui import remember_table, table_files, table_text, table_view
-
-    message = await channel.send(
-        content=table_text(update, headline),
-        files=await table_files(bot.renderer, update),
-        view=table_view(update),
-    )
-    await remember_table(bot, update, message.id)
 
 
 class AbortButton(
@@ -427,7 +415,7 @@ class Lobby(commands.Cog):
             )
         if target is not None:
             await interaction.response.send_message(f"Your game is in {target.mention}.")
-            await _send_table_to(bot_of(interaction), target, update, headline)
+            await send_table(bot_of(interaction), target.send, update, headline)
             return
         await interaction.response.defer(thinking=True)
         await post_table(interaction, update, headline)
@@ -533,7 +521,8 @@ class Lobby(commands.Cog):
             # A hint is the computer's judgement: fair in practice, not against another member.
             raise BadOption("Hints are only for games against the computer or played alone.")
         shown = presenter(stored.game_key)
-        suggestion = shown.hint(view) if shown.hint is not None else None
+        # The solitaire's hint is a search: run it off the event loop.
+        suggestion = await asyncio.to_thread(shown.hint, view) if shown.hint is not None else None
         if suggestion is None:
             raise BadOption("There is nothing to suggest right now.")
         notation, reason = suggestion

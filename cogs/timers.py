@@ -16,9 +16,8 @@ from discord.ext import commands, tasks
 
 from bot.engine.core import BadOption
 from bot.store.base import GuildSettings, StoredGame
-from bot.tables import TableUpdate
 from bot.timers import TimerEvent, sweep
-from cogs.ui import bot_of, junction, remember_table, table_files, table_text, table_view
+from cogs.ui import bot_of, junction, send_table
 
 log = logging.getLogger("junction.timers")
 
@@ -85,17 +84,8 @@ class Timers(commands.Cog):
         update = event.update
         if update is None:
             return
-        await self._post(channel, update)
-
-    async def _post(self, channel: discord.abc.Messageable, update: TableUpdate) -> None:
-        bot = junction(self.bot)
         headline = update.timeout.caption if update.timeout is not None else None
-        message = await channel.send(
-            content=table_text(update, headline),
-            files=await table_files(bot.renderer, update),
-            view=table_view(update),
-        )
-        await remember_table(bot, update, message.id)
+        await send_table(junction(self.bot), channel.send, update, headline)
 
     @app_commands.command(name="settings", description="Server settings for Junction games")
     @app_commands.describe(

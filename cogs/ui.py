@@ -7,10 +7,12 @@ message. A button from an earlier turn or another game gets a clear ephemeral an
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import re
 import time
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Self, cast
 
 import discord
@@ -20,6 +22,7 @@ from bot.presenters import ButtonSpec, presenter
 from bot.render.pool import RenderPool
 from bot.store.base import StoredGame, StoreError
 from bot.tables import Tables, TableUpdate
+from bot.updates import outcome_line
 
 if TYPE_CHECKING:
     from bot.client import JunctionBot
@@ -167,13 +170,15 @@ async def hand_message(
     return discord.File(io.BytesIO(png), filename="hand.png"), view, content
 
 
-def table_view(update: TableUpdate) -> discord.ui.View:
+async def table_view(update: TableUpdate) -> discord.ui.View:
     """The buttons under a table image: public choices and "My hand"."""
     view = discord.ui.View(timeout=None)
     if update.outcome is not None or update.game.status != "active":
         return view
     shown = presenter(update.game.game_key)
-    for spec in shown.table_buttons(update.public)[: MAX_BUTTONS - 1]:
+    # Ordering a solitaire's moves runs the expert's search: keep it off the event loop.
+    specs = await asyncio.to_thread(shown.table_buttons, update.public)
+    for spec in specs[: MAX_BUTTONS - 1]:
         view.add_item(MoveButton(update.game.id, update.game.version, "t", spec.notation, spec))
     view.add_item(HandButton(update.game.id))
     return view
@@ -185,28 +190,13 @@ def table_text(update: TableUpdate, headline: str | None = None) -> str:
     captions = [step.caption for step in update.steps if step.caption]
     lines.extend(captions[-6:])
     if update.outcome is not None:
-        lines.append(outcome_sentence(update))
+        lines.append(outcome_line(update, markdown=True))
     elif update.game.status == "active":
         waiting = update.to_act
         mentions = [f"<@{s.user_id}>" for s in waiting if s.user_id is not None]
         if mentions:
             lines.append(f"{' '.join(mentions)}, your turn — press **My hand** to play.")
     return "\n".join(lines)[:1900] or "\u200b"
-
-
-def outcome_sentence(update: TableUpdate) -> str:
-    outcome = update.outcome
-    assert outcome is not None
-    names = [s.name for s in update.game.seats]
-    scores = " · ".join(f"{n} {s}" for n, s in zip(names, outcome.scores, strict=True))
-    if len(names) == 1:
-        # Played alone there is no draw: no winner means the run ended without clearing.
-        verdict = "🏆 **You won!**" if outcome.winners else "⛽ **Out of road.**"
-        return f"{verdict} {outcome.reason}"
-    if outcome.is_draw:
-        return f"🤝 **Draw!** {scores}. {outcome.reason}"
-    winners = " and ".join(f"**{names[w]}**" for w in outcome.winners)
-    return f"🏆 {winners} won! {scores}. {outcome.reason}"
 
 
 async def table_files(renderer: RenderPool, update: TableUpdate) -> list[discord.File]:
@@ -232,10 +222,24 @@ async def post_table(
     interaction: discord.Interaction[Any], update: TableUpdate, headline: str | None = None
 ) -> None:
     """Post the table as the answer to an interaction that has been deferred or answered."""
-    bot = bot_of(interaction)
-    files = await table_files(bot.renderer, update)
-    message = await interaction.followup.send(
-        content=table_text(update, headline), files=files, view=table_view(update), wait=True
+
+    async def followup(**message: Any) -> discord.Message:
+        return await interaction.followup.send(**message, wait=True)
+
+    await send_table(bot_of(interaction), followup, update, headline)
+
+
+async def send_table(
+    bot: JunctionBot,
+    send: Callable[..., Awaitable[discord.Message]],
+    update: TableUpdate,
+    headline: str | None = None,
+) -> None:
+    """Send the table message (text, images, buttons) through ``send`` and remember it."""
+    message = await send(
+        content=table_text(update, headline),
+        files=await table_files(bot.renderer, update),
+        view=await table_view(update),
     )
     await remember_table(bot, update, message.id)
 
