@@ -179,10 +179,8 @@ def deal_hand(
     state.target = TRIP
     state.extension_decided = False
     state.extension_called = False
-    state.extension_decider = None
     state.completed_by = None
     state.delayed_action = False
-    state.hand_over_reason = None
     begin_turn(state, first_player)
 
 
@@ -372,7 +370,6 @@ def _trip_completed(state: MilleState, seat: int) -> None:
     state.delayed_action = not state.draw_pile
     if state.target == TRIP and not state.extension_decided:
         state.phase = Phase.EXTENSION
-        state.extension_decider = seat
         state.caption += " Trip complete: go on to 1000?"
         return
     _end_hand(state, f"{state.players[seat]} completed the trip at {state.target} miles.")
@@ -388,7 +385,6 @@ def _end_hand(state: MilleState, reason: str) -> None:
     result = score_hand(state, reason)
     state.results = [*state.results, result]
     state.scores = [a + b for a, b in zip(state.scores, result.totals, strict=True)]
-    state.hand_over_reason = reason
     if state.options["length"] == "hand":
         _end_match(state, list(result.totals), "The single hand is over.")
         return

@@ -117,10 +117,8 @@ class MilleState:
     target: int = 700
     extension_decided: bool = False
     extension_called: bool = False
-    extension_decider: int | None = None
     completed_by: int | None = None
     delayed_action: bool = False
-    hand_over_reason: str | None = None
     results: list[HandResult] = field(default_factory=list)
     caption: str = ""  # what just happened, in words, for the table image
     winners: tuple[int, ...] | None = None  # set when the match is over (empty: a draw)
@@ -143,10 +141,8 @@ class MilleState:
             target=self.target,
             extension_decided=self.extension_decided,
             extension_called=self.extension_called,
-            extension_decider=self.extension_decider,
             completed_by=self.completed_by,
             delayed_action=self.delayed_action,
-            hand_over_reason=self.hand_over_reason,
             results=self.results,  # finished hands never change: sharing is safe
             caption=self.caption,
             winners=self.winners,
@@ -195,10 +191,8 @@ def state_to_dict(state: MilleState) -> dict[str, Any]:
         "target": state.target,
         "extension_decided": state.extension_decided,
         "extension_called": state.extension_called,
-        "extension_decider": state.extension_decider,
         "completed_by": state.completed_by,
         "delayed_action": state.delayed_action,
-        "hand_over_reason": state.hand_over_reason,
         "results": [
             {
                 "number": r.number,
@@ -245,10 +239,8 @@ def state_from_dict(data: Mapping[str, Any]) -> MilleState:
             target=int(data["target"]),
             extension_decided=bool(data["extension_decided"]),
             extension_called=bool(data["extension_called"]),
-            extension_decider=_optional_int(data["extension_decider"]),
             completed_by=_optional_int(data["completed_by"]),
             delayed_action=bool(data["delayed_action"]),
-            hand_over_reason=data["hand_over_reason"],
             results=[
                 HandResult(
                     number=int(r["number"]),
