@@ -8,6 +8,7 @@ the end-of-game situations a deal would need dozens of moves to reach.
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Sequence
 
 import pytest
@@ -655,3 +656,71 @@ def test_damaged_save_is_refused(damage: str) -> None:
         data = ["not", "a", "game"]
     with pytest.raises(CorruptSave):
         G.from_dict(data)  # type: ignore[arg-type]
+
+
+# --- review additions: rules whose tests could pass with the rule broken ----------------------
+
+
+def test_a_sacrifice_counts_as_a_move() -> None:
+    """When the only move is a sacrifice, nothing is drawn or wiped: the player chooses."""
+    s = lay([["100"], *QUIET[1:]], ["25"] * 7, tank=["50"] * 3, miles=["100"])
+    assert s.events == [] and len(s.tank) == 3 and s.wipes == 0
+    assert G.legal_actions(s, 0) == [G.parse_action("sacrifice 100 on 1")]
+
+
+def test_refuel_only_when_the_tank_is_empty() -> None:
+    """A short tank is drawn dry first; no refuel is spent while cards remain in it."""
+    s = lay(
+        [["stop"], *QUIET[1:]], ["25"] * 5, tank=["go", "75"], discard=["50"] * 4, preset="refuel"
+    )
+    assert s.refuels_used == 0 and not s.tank and Card.GO in s.hand
+
+
+def test_refuel_only_when_stuck() -> None:
+    """An empty tank is not refilled while a move is still possible."""
+    s = lay([["stop"], *QUIET[1:]], ["go", *["25"] * 4], discard=["50"] * 4, preset="refuel")
+    assert s.refuels_used == 0 and not s.tank and s.result is None
+
+
+def test_refuel_shuffles_with_the_games_own_random_state() -> None:
+    """The refilled tank is the discard pile shuffled by the game's seed and refuel number."""
+    discard = ["50", "75", "100", "go", "gasoline", "repairs", "end-of-limit", "spare-tire"]
+    s = lay([["stop"], *QUIET[1:]], ["go", *["25"] * 4], preset="refuel")
+    s.discard = [Card(c) for c in discard]
+    rules._refuel(s)
+    expected = [Card(c) for c in discard]
+    random.Random(f"solo:{s.seed}:refuel:1").shuffle(expected)
+    assert expected != [Card(c) for c in discard]  # this seed really reorders the pile
+    assert s.tank == expected and s.discard == [] and s.refuels_used == 1
+
+
+@pytest.mark.parametrize(
+    ("deck", "hazards"), [("bsd", (2, 2, 2, 4, 3)), ("modern", (3, 3, 3, 5, 4))]
+)
+def test_deck_compositions_follow_rulings_0(deck: str, hazards: tuple[int, ...]) -> None:
+    """Both decks hold exactly the §0 counts, card by card."""
+    counts = deck_counts(deck)
+    named = ("out-of-gas", "flat-tire", "accident", "stop", "speed-limit")
+    assert tuple(counts[Card(c)] for c in named) == hazards
+    fixed = {"25": 10, "50": 10, "75": 10, "100": 12, "200": 4, "gasoline": 6, "spare-tire": 6}
+    fixed |= {"repairs": 6, "go": 14, "end-of-limit": 6}
+    fixed |= {s: 1 for s in ("extra-tank", "puncture-proof", "driving-ace", "right-of-way")}
+    assert all(counts[Card(c)] == n for c, n in fixed.items())
+
+
+@pytest.mark.parametrize(
+    ("top", "card"),
+    [
+        ("extra-tank", "driving-ace"),
+        ("stop", "out-of-gas"),
+        ("stop", "100"),
+        ("right-of-way", "stop"),
+    ],
+)
+def test_nothing_else_matches_in_classic(top: str, card: str) -> None:
+    """Safety on safety, hazard on another hazard, distance on a hazard: no match."""
+    s = lay([[top], ["stop"], *QUIET[2:]], [card, "go", *["25"] * 5])
+    assert not any(
+        m.startswith(f"clear 1 with {card}")
+        for m in (G.format_action(a) for a in G.legal_actions(s, 0))
+    )
