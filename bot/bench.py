@@ -25,11 +25,7 @@ from typing import Any
 
 from bot.ai.base import get_policy
 from bot.engine.core import get_game
-
-
-def _percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+from bot.timing import percentile
 
 
 def _mid_game_states(count: int, moves: int = 60) -> list[Any]:
@@ -62,7 +58,7 @@ def bench_render(repeats: int) -> dict[str, float]:
         sizes.append(len(png))
     return {
         "render_median_ms": statistics.median(times),
-        "render_p95_ms": _percentile(times, 0.95),
+        "render_p95_ms": percentile(times, 0.95),
         "png_median_kb": statistics.median(sizes) / 1024,
         "png_max_kb": max(sizes) / 1024,
     }
@@ -106,7 +102,7 @@ def bench_normal(decisions: int) -> dict[str, float]:
             state = game.apply(state, seat, game.parse_action(text))
     return {
         "normal_median_ms": statistics.median(times),
-        "normal_p95_ms": _percentile(times, 0.95),
+        "normal_p95_ms": percentile(times, 0.95),
     }
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
 import sys
 import tempfile
 import time
@@ -21,6 +20,7 @@ from typing import Any, Final
 
 from bot.store.base import SeatRecord, Store, StoredGame
 from bot.store.sqlite import MEMORY, SqliteStore
+from bot.timing import percentile
 
 BENCH_CHANNEL_ID = 1  # the bench's own channel; an active game left there is aborted first
 # The concurrent bench's channels: BENCH_CHANNELS_FROM + 0, + 1, … (far below real snowflakes).
@@ -66,12 +66,6 @@ def bench_state(turn: int) -> dict[str, Any]:
         "scores": {str(seat): 100 * seat + turn for seat in range(4)},
         "log": [f"seat {(turn - i) % 4} played {_card(turn - i)}" for i in range(5)],
     }
-
-
-def _percentile(sorted_values: list[float], fraction: float) -> float:
-    """Nearest-rank percentile of an ascending list."""
-    rank = max(1, math.ceil(fraction * len(sorted_values)))
-    return sorted_values[rank - 1]
 
 
 async def bench_store_moves(path: str, moves: int = 2000) -> dict[str, float]:
@@ -120,8 +114,8 @@ async def bench_store_moves(path: str, moves: int = 2000) -> dict[str, float]:
     latencies.sort()
     return {
         "moves_per_s": moves / elapsed,
-        "p50_ms": _percentile(latencies, 0.50) * 1000,
-        "p99_ms": _percentile(latencies, 0.99) * 1000,
+        "p50_ms": percentile(latencies, 0.50) * 1000,
+        "p99_ms": percentile(latencies, 0.99) * 1000,
     }
 
 
@@ -186,8 +180,8 @@ async def bench_channels(store: Store, channels: int, moves_per_channel: int) ->
     latencies.sort()
     return {
         "moves_per_s": len(latencies) / elapsed,
-        "p50_ms": _percentile(latencies, 0.50) * 1000,
-        "p99_ms": _percentile(latencies, 0.99) * 1000,
+        "p50_ms": percentile(latencies, 0.50) * 1000,
+        "p99_ms": percentile(latencies, 0.99) * 1000,
     }
 
 

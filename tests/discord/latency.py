@@ -34,6 +34,7 @@ from typing import Any
 from bot.store.base import SeatRecord
 from bot.store.sqlite import SqliteStore
 from bot.tables import Tables
+from bot.timing import percentile
 from tests.discord.backend import (
     ALICE_ID,
     CATEGORY_ID,
@@ -50,15 +51,6 @@ REPLY_TIMEOUT = 60.0  # seconds: generous, a loaded 2-core machine must not fail
 _CALLBACK = re.compile(r"/interactions/(?P<id>\d+)/(?P<token>[^/]+)/callback")
 _WEBHOOK = re.compile(r"/webhooks/\d+/(?P<token>[^/]+)")
 _MOVE_ID = re.compile(r"jn:m:\d+:\d+:h:.+")
-
-
-def percentile(values: Sequence[float], fraction: float) -> float:
-    """The nearest-rank percentile (``fraction`` 0.5 is the median); NaN when empty."""
-    if not values:
-        return math.nan
-    ordered = sorted(values)
-    rank = max(1, math.ceil(fraction * len(ordered)))
-    return ordered[min(rank, len(ordered)) - 1]
 
 
 @dataclass
