@@ -28,6 +28,7 @@ from bot.results import result_of
 from bot.store.base import (
     ChannelBusy,
     DuplicateInteraction,
+    MoveRecord,
     SeatRecord,
     StaleVersion,
     Store,
@@ -370,13 +371,9 @@ class Tables:
             raise NoReplay(
                 "This game was played before Junction kept replays, so it cannot be replayed."
             )
-        game = get_game(stored.game_key)
-        state = game.from_dict(initial)
-        frames = [game.public_view(state)]
-        for move in await self.store.moves(game_id):
-            state = game.apply(state, move.seat, game.parse_action(move.action))
-            frames.append(game.public_view(state))
-        return frames
+        moves = await self.store.moves(game_id)
+        # Replaying hundreds of moves is CPU work: keep it off the event loop.
+        return await asyncio.to_thread(_replay_frames, get_game(stored.game_key), initial, moves)
 
     # --- internals --------------------------------------------------------------------------
 
@@ -490,3 +487,15 @@ class Tables:
             previous=previous,
             timeout=timeout,
         )
+
+
+def _replay_frames(
+    game: Game[Any, Any], initial: Mapping[str, Any], moves: Sequence[MoveRecord]
+) -> list[Any]:
+    """The public view after the deal and after every stored move."""
+    state = game.from_dict(initial)
+    frames = [game.public_view(state)]
+    for move in moves:
+        state = game.apply(state, move.seat, game.parse_action(move.action))
+        frames.append(game.public_view(state))
+    return frames

@@ -6,8 +6,10 @@ computed in ``bot.ratings`` and never here.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import time
+from functools import partial
 from typing import Any
 
 import discord
@@ -78,8 +80,16 @@ class Boards(commands.Cog):
         )
         if period == "daily":
             results = [r for r in results if r.record.options.get("daily") == today]
-        board = leaderboard(
-            results, game_key=rules.info.key, guild_id=guild_id, caller=interaction.user.id, now=now
+        # Ratings are recomputed from every result: CPU work for a thread, not the event loop.
+        board = await asyncio.to_thread(
+            partial(
+                leaderboard,
+                results,
+                game_key=rules.info.key,
+                guild_id=guild_id,
+                caller=interaction.user.id,
+                now=now,
+            )
         )
         where = "this server" if guild_id else "all servers"
         png = await bot.renderer.run(
@@ -105,13 +115,16 @@ class Boards(commands.Cog):
         who = member or interaction.user
         await interaction.response.defer(thinking=True)
         results = await bot.store.results(guild_id=interaction.guild_id, user_id=who.id)
-        card = member_stats(
-            results,
-            user_id=who.id,
-            name=who.display_name,
-            game_key=get_game(game).info.key,
-            guild_id=interaction.guild_id,
-            now=time.time(),
+        card = await asyncio.to_thread(
+            partial(
+                member_stats,
+                results,
+                user_id=who.id,
+                name=who.display_name,
+                game_key=get_game(game).info.key,
+                guild_id=interaction.guild_id,
+                now=time.time(),
+            )
         )
         png = await bot.renderer.run(stats_png, card)
         await interaction.followup.send(file=discord.File(io.BytesIO(png), "stats.png"))
