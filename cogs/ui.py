@@ -279,15 +279,24 @@ async def play_move(
     except GameError as error:
         await refuse(interaction, str(error))
         return
-    if from_hand or interaction.type is discord.InteractionType.component:
+    from_button = from_hand or interaction.type is discord.InteractionType.component
+    # Nothing public changed (a repeated request, or drawing instead of a coup fourré, which
+    # the public table deliberately cannot tell apart): post nothing publicly, or the post
+    # itself would tell the table that a choice was made.
+    unseen = update.previous is not None and update.previous == update.public
+    if update.repeated or unseen:
+        if not from_button:
+            said = "That move was already made." if update.repeated else "Done."
+            await interaction.response.send_message(said, ephemeral=True)
+            return
+        await interaction.response.defer()
+        if from_hand and not update.repeated:
+            await _refresh_hand(interaction, update)
+        return
+    if from_button:
         await interaction.response.defer()
     else:
         await interaction.response.defer(thinking=True)
-    if update.repeated:
-        # Discord delivered this request twice; the first delivery already posted the table.
-        if not (from_hand or interaction.type is discord.InteractionType.component):
-            await interaction.followup.send("That move was already made.", ephemeral=True)
-        return
     await post_table(interaction, update)
     if from_hand:
         await _refresh_hand(interaction, update)

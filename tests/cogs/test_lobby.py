@@ -285,3 +285,27 @@ async def test_classic_solo_says_it_cannot_be_won(driver: InteractionDriver) -> 
     table = _public_table(result)
     assert "cannot be cleared completely" in (table.content or "")
     assert any(cid.startswith("jn:m:") for cid in table.custom_ids)
+
+
+async def test_drawing_instead_of_a_coup_posts_nothing_public(driver: InteractionDriver) -> None:
+    """Choosing Draw over a coup fourré changes nothing public, so nothing public is posted."""
+    bot = running_bot(driver)
+    deck = ["go", "driving-ace", "75", "75", "75", "50", "accident", *["50"] * 5, *["25"] * 6]
+    update = await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
+        deck=deck,
+    )
+    game_id = update.game.id
+    await bot.tables.move(channel_id=GAMES_CHANNEL_ID, user_id=ALICE_ID, action="play go")
+    await bot.tables.move(channel_id=GAMES_CHANNEL_ID, user_id=BOB_ID, action="play accident")
+    table = _public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, f"jn:h:{game_id}")
+    assert f"jn:m:{game_id}:2:h:play+driving-ace" in hand.custom_ids
+    public_before = {m["id"] for m in driver.messages.values() if not int(m.get("flags") or 0) & 64}
+    drew = await driver.click(hand.message, f"jn:m:{game_id}:2:h:draw")
+    public_after = {m["id"] for m in driver.messages.values() if not int(m.get("flags") or 0) & 64}
+    assert public_after == public_before and drew.followups == []
+    assert (await bot.tables.current(GAMES_CHANNEL_ID)).version == 3
