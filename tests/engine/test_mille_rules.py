@@ -537,3 +537,16 @@ def test_a_held_safety_keeps_the_hand_going_with_the_deck_empty() -> None:
     s = act(s, 1, "discard 100")
     s = act(s, 0, "play extra-tank")
     assert s.hand_number == 2 and s.results[0].lines[0][1].label == "Safeties ×1"
+
+
+def test_any_other_safety_needs_a_draw_first() -> None:
+    """Before drawing only the safety answering a showing hazard may be played."""
+    s = start(
+        ["go", "driving-ace", "extra-tank", *FILLER[:3]],
+        ["accident", *FILLER[:5]],
+        ["25"] * 5,
+    )
+    s = act(act(s, 0, "play go"), 1, "play accident")
+    assert [G.format_action(a) for a in G.legal_actions(s, 0)] == ["draw", "play driving-ace"]
+    with pytest.raises(IllegalMove, match="draw first"):
+        act(s, 0, "play extra-tank")
