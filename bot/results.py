@@ -39,8 +39,11 @@ def result_of(
     options = dict(stored.options)
     if moves is not None:
         options["moves"] = str(moves)
-    for name, value in outcome.details.items():
-        options[name] = str(value)
+    for seat, figures in enumerate(outcome.seat_details):
+        for name, value in figures.items():
+            options[f"{name}_{seat}"] = str(value)
+            if len(members) == 1:
+                options[name] = str(value)
     if len(members) == 1:
         # A solo game has no "place" to speak of: whether it was won is what ranks it.
         options["won"] = "yes" if outcome.winners else "no"

@@ -63,6 +63,6 @@ def test_solo_and_aborted_games_do_not_count() -> None:
 
 def test_solo_result_keeps_what_it_is_ranked_by() -> None:
     """A solo result records whether it was won and how many cards were cleared."""
-    outcome = Outcome((), (650,), "Out of fuel: 43/49 cleared.", details={"cleared": 43})
+    outcome = Outcome((), (650,), "Out of fuel: 43/49 cleared.", seat_details=({"cleared": 43},))
     record = result_of(_game(ANN), outcome, 1.0)
     assert record.options["won"] == "no" and record.options["cleared"] == "43"

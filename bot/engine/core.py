@@ -9,9 +9,10 @@ view everyone may see, and one seat's private view (its own hand plus everything
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 Seat = int
 """A player's place at the table, 0-based, fixed for the whole game."""
@@ -56,15 +57,50 @@ def check_save_format(data: object, schema_version: int) -> None:
         )
 
 
+def competition_places(
+    winners: Sequence[Seat], scores: Sequence[int], seats: int
+) -> tuple[int, ...]:
+    """Finishing places (0 = first) from the winners and the scores: winners share place 0, the
+    others follow by score, and equal scores share a place ("1224" competition ranking).
+
+    A draw (no winners) puts every seat in place 0.
+    """
+    if not winners:
+        return tuple(0 for _ in range(seats))
+    won = set(winners)
+    points = list(scores) if len(scores) == seats else [0] * seats
+    others = [points[s] for s in range(seats) if s not in won]
+    return tuple(
+        0 if seat in won else len(won) + sum(1 for o in others if o > points[seat])
+        for seat in range(seats)
+    )
+
+
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended: the winning seats (empty for a draw), final scores, why."""
+    """How a finished game ended.
+
+    ``winners`` are the seats in first place (empty for a draw), ``scores`` the final points per
+    seat and ``reason`` a sentence for the table. ``places`` ranks every seat (0 = first, equal
+    places are ties); when a game leaves it empty it is derived from the winners and scores.
+    ``seat_details`` carries per-seat figures a leaderboard ranks or shows (cards cleared, best
+    hand, kills…), so nothing downstream ever parses option strings.
+    """
 
     winners: tuple[Seat, ...]
     scores: tuple[int, ...]
     reason: str
-    # Further figures a leaderboard ranks by, e.g. a solitaire's cards cleared.
-    details: Mapping[str, int] = field(default_factory=dict)
+    places: tuple[int, ...] = ()
+    seat_details: tuple[Mapping[str, int], ...] = ()
+
+    def __post_init__(self) -> None:
+        seats = len(self.scores) or len(self.places) or len(self.seat_details)
+        if not self.places:
+            object.__setattr__(self, "places", competition_places(self.winners, self.scores, seats))
+        if not self.seat_details:
+            object.__setattr__(self, "seat_details", tuple({} for _ in self.places))
+        if len(self.seat_details) != len(self.places):
+            raise ValueError("seat_details must give one mapping per seat")
 
     @property
     def is_draw(self) -> bool:
@@ -81,15 +117,56 @@ class OptionSpec:
     help: str = ""
 
 
+RankingKind = Literal["rating", "best"]
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """How a game's results rank on its leaderboard.
+
+    ``"rating"``: an openskill rating over finishing places (games of members only).
+    ``"best"``: each member's best single result, compared by the per-seat figures ``keys`` in
+    order, higher first (``"score"`` is the seat's score, ``"won"`` 1 for a win); the board
+    shows the figure ``shown`` in a column called ``label``. ``figures`` are per-seat figures a
+    member's stats add up over their games (e.g. kills).
+    """
+
+    kind: RankingKind = "rating"
+    keys: tuple[str, ...] = ()
+    label: str = "Rating"
+    shown: str = ""
+    figures: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class GameInfo:
-    """What the lobby needs to know about a game before starting it."""
+    """What the table layer needs to know about a game before starting it.
+
+    ``private_hands``: seats hold cards nobody else may see (the bot offers "My hand").
+    ``daily_deal``: a server-wide seeded deal of the day exists (one-seat games).
+    ``family``: the ladder a game's results join (variants share one); defaults to the key.
+    ``max_moves``: a bound no real game reaches; a playout passing it is a bug.
+    """
 
     key: str
     title: str
     min_players: int
     max_players: int
     options: tuple[OptionSpec, ...] = field(default_factory=tuple)
+    private_hands: bool = True
+    daily_deal: bool = False
+    ranking: Ranking = field(default_factory=Ranking)
+    family: str = ""
+    max_moves: int = 100_000
+    summary: str = ""  # one line for menus: "Race to 1000 miles, two decks, cheats"
+
+    @property
+    def ladder(self) -> str:
+        return self.family or self.key
+
+    @property
+    def solitaire(self) -> bool:
+        return self.max_players == 1
 
 
 class Game(ABC, Generic[S, A]):
@@ -150,6 +227,51 @@ class Game(ABC, Generic[S, A]):
     @abstractmethod
     def from_dict(self, data: Mapping[str, Any]) -> S:
         """The state back from ``to_dict``; raises CorruptSave when it cannot."""
+
+    # --- leaving, reactions, captions -------------------------------------------------------
+
+    @abstractmethod
+    def leave(self, state: S, seat: Seat) -> S:
+        """The state after ``seat`` leaves the game (resigns, or forfeits on a turn timer).
+
+        With two seats the leaver loses and the game ends. With three or more the seat drops
+        out: it never acts again, ranks below every seat still playing (a later leaver above an
+        earlier one) and the others play on; the game ends when one seat is left. Leaving is
+        allowed whoever's turn it is; leaving twice, or after the end, raises IllegalMove.
+        """
+
+    def default_action(self, state: S, seat: Seat) -> A | None:
+        """The action the bot plays for ``seat`` when its reaction window closes.
+
+        None (the default) means the seat's decision is an ordinary turn, timed by the turn
+        timer; an action (e.g. "no reaction") marks an out-of-turn decision the engine asks
+        for, which the bot answers with it when the window runs out. Engines know no clocks.
+        """
+        return None
+
+    def caption(self, state: S) -> str:
+        """One public line saying what the last move did (shown above the table)."""
+        return str(getattr(state, "caption", ""))
+
+    # --- conformance hooks: every registered game supplies them -----------------------------
+
+    @abstractmethod
+    def census(self, state: S) -> Counter[str]:
+        """Every card in the game, wherever it lies, counted by its code.
+
+        Moves rearrange cards but never create or destroy them: the census of every state of a
+        game equals the census of its deal.
+        """
+
+    @abstractmethod
+    def resample_hidden(self, state: S, seat: Seat | None, rng: Any) -> S:
+        """The state with every card ``seat`` cannot see dealt again at random.
+
+        Hidden cards (other hands, face-down piles, hidden stacks; with ``seat=None``
+        everything no onlooker sees) swap places among the hidden places, each keeping its
+        size. Nothing ``seat`` (or the public) can see may change, so its view must not.
+        ``rng`` is a ``random.Random``.
+        """
 
     def resolve_options(self, options: Mapping[str, str] | None) -> dict[str, str]:
         """Fill in defaults and reject unknown names or values with a readable sentence."""

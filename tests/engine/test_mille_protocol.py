@@ -158,7 +158,7 @@ def test_outcome_reports_each_seats_best_hand() -> None:
         s = G.apply(s, seat, rng.choice(G.legal_actions(s, seat)))
     outcome = G.outcome(s)
     assert outcome is not None
-    assert outcome.details == {
-        "best_hand_0": s.results[0].totals[0],
-        "best_hand_1": s.results[0].totals[1],
-    }
+    assert outcome.seat_details == (
+        {"best_hand": s.results[0].totals[0]},
+        {"best_hand": s.results[0].totals[1]},
+    )

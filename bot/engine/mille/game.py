@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -9,6 +11,7 @@ from bot.engine.core import (
     BadOption,
     Game,
     GameInfo,
+    IllegalMove,
     NotYourTurn,
     OptionSpec,
     Outcome,
@@ -30,7 +33,12 @@ class MilleBornes(Game[MilleState, Action]):
     """Classic two-player Mille Bornes."""
 
     info = GameInfo(
-        key="mille", title="Mille Bornes", min_players=2, max_players=2, options=OPTIONS
+        key="mille",
+        title="Mille Bornes",
+        min_players=2,
+        max_players=2,
+        options=OPTIONS,
+        summary="The classic race to 700 miles (1000 with an extension), as BSD mille plays it",
     )
 
     def new_game(
@@ -93,15 +101,54 @@ class MilleBornes(Game[MilleState, Action]):
     def outcome(self, state: MilleState) -> Outcome | None:
         if state.winners is None:
             return None
-        totals = state.scores if state.options["length"] == "match" else state.results[-1].totals
+        single_hand = state.options["length"] == "hand" and state.results
+        totals = state.results[-1].totals if single_hand else tuple(state.scores)
         # Each seat's best single hand, for the players' personal bests.
-        best = {
-            f"best_hand_{seat}": max(result.totals[seat] for result in state.results)
+        details = tuple(
+            {"best_hand": max((r.totals[seat] for r in state.results), default=0)}
             for seat in range(len(state.players))
-        }
-        return Outcome(
-            winners=state.winners, scores=tuple(totals), reason=state.end_reason, details=best
         )
+        return Outcome(
+            winners=state.winners,
+            scores=tuple(totals),
+            reason=state.end_reason,
+            seat_details=details,
+        )
+
+    def leave(self, state: MilleState, seat: int) -> MilleState:
+        """The leaver loses the match at once; the scores stand as they are."""
+        if state.phase is Phase.OVER:
+            raise IllegalMove("The game is already over.")
+        if seat not in (0, 1):
+            raise NotYourTurn("You are not seated at this table.")
+        after = state.clone()
+        after.phase = Phase.OVER
+        after.winners = (1 - seat,)
+        after.end_reason = f"{state.players[seat]} resigned."
+        after.caption = after.end_reason
+        return after
+
+    def census(self, state: MilleState) -> Counter[str]:
+        """The current hand's cards (each hand is dealt from a whole deck)."""
+        counts: Counter[str] = Counter()
+        for t in state.tableaus:
+            for pile in (t.hand, t.battle, t.speed, t.safeties, t.miles):
+                counts.update(card.value for card in pile)
+        counts.update(card.value for card in state.draw_pile)
+        counts.update(card.value for card in state.discard)
+        return counts
+
+    def resample_hidden(self, state: MilleState, seat: int | None, rng: Any) -> MilleState:
+        """Deal the draw pile and every hand ``seat`` cannot see again at random."""
+        after = state.clone()
+        hidden = [t for s, t in enumerate(after.tableaus) if s != seat]
+        pool = [card for t in hidden for card in t.hand] + after.draw_pile
+        shuffler = rng if isinstance(rng, random.Random) else random.Random(rng)
+        shuffler.shuffle(pool)
+        for t in hidden:
+            t.hand, pool = pool[: len(t.hand)], pool[len(t.hand) :]
+        after.draw_pile = pool
+        return after
 
     def public_view(self, state: MilleState) -> MillePublicView:
         return public_view(state)

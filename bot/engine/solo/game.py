@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.engine.core import BadOption, Game, GameInfo, OptionSpec, Outcome
+from bot.engine.core import BadOption, Game, GameInfo, IllegalMove, OptionSpec, Outcome, Ranking
 from bot.engine.mille.cards import Card, card_from_text, deck_counts, full_deck
 from bot.engine.solo import rules
 from bot.engine.solo.notation import format_action, parse_action
@@ -43,7 +45,17 @@ class MilleBornesSolo(Game[SoloState, Action]):
     """The seven-highway solitaire."""
 
     info = GameInfo(
-        key="solo", title="Mille Bornes Solo", min_players=1, max_players=1, options=OPTIONS
+        key="solo",
+        title="Mille Bornes Solo",
+        min_players=1,
+        max_players=1,
+        options=OPTIONS,
+        private_hands=False,  # the solitaire's hand lies open on the table
+        daily_deal=True,
+        ranking=Ranking(
+            kind="best", keys=("won", "cleared", "score"), label="Cleared /49", shown="cleared"
+        ),
+        summary="The seven-highway solitaire with the Mille Bornes cards",
     )
 
     def new_game(
@@ -124,8 +136,37 @@ class MilleBornesSolo(Game[SoloState, Action]):
             winners=winners,
             scores=(state.mileage,),
             reason=state.end_reason,
-            details={"cleared": rules.rank_key(state)[1]},
+            seat_details=({"cleared": rules.rank_key(state)[1]},),
         )
+
+    def leave(self, state: SoloState, seat: int) -> SoloState:
+        """Giving up ends the run as a loss, with what was cleared so far."""
+        if state.result is not None:
+            raise IllegalMove("The game is already over.")
+        after = state.clone()
+        after.result = "lost"
+        after.end_reason = f"Gave up with {after.cleared}/49 cleared and {after.mileage} miles."
+        after.caption = after.end_reason
+        return after
+
+    def census(self, state: SoloState) -> Counter[str]:
+        counts: Counter[str] = Counter()
+        for pile in (*state.highways, state.hand, state.tank, state.discard, state.miles):
+            counts.update(card.value for card in pile)
+        return counts
+
+    def resample_hidden(self, state: SoloState, seat: int | None, rng: Any) -> SoloState:
+        """Deal the face-down highway cards and the tank again (the hand lies open)."""
+        after = state.clone()
+        pool = [card for pile in after.highways for card in pile[:-1]] + after.tank
+        shuffler = rng if isinstance(rng, random.Random) else random.Random(rng)
+        shuffler.shuffle(pool)
+        for pile in after.highways:
+            if len(pile) > 1:
+                hidden = len(pile) - 1
+                pile[:-1], pool = pool[:hidden], pool[hidden:]
+        after.tank = pool
+        return after
 
     def public_view(self, state: SoloState) -> SoloPublicView:
         return public_view(state)

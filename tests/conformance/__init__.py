@@ -1,0 +1,1 @@
+"""The conformance suite every registered game must pass (engine checks and bundle checks)."""
