@@ -23,10 +23,8 @@ from bot.render.common import (
     Box,
     Canvas,
     Palette,
-    card_back,
     card_radius,
     dashed_rounded,
-    draw_card,
     ellipsize,
     fit_font,
     fit_wrapped,
@@ -35,6 +33,7 @@ from bot.render.common import (
     to_png,
     vertical_gradient,
 )
+from bot.render.mille_cards import card_back, draw_card
 
 TABLE_SIZE = (1200, 840)
 HAND_IMAGE_SIZE = (1200, 360)

@@ -21,7 +21,7 @@ from PIL import Image
 from bot.engine.core import get_game
 from bot.engine.mille.cards import Card, full_deck
 from bot.render import common
-from bot.render.common import draw_card, fit_wrapped, text_width, to_png
+from bot.render.common import fit_wrapped, text_width, to_png
 from bot.render.mille import (
     HAND_IMAGE_SIZE,
     RESULT_SIZE,
@@ -33,6 +33,7 @@ from bot.render.mille import (
     result_png,
     table_png,
 )
+from bot.render.mille_cards import draw_card
 
 GAME = get_game("mille")
 RENDER_DIR = Path(__file__).resolve().parents[2] / "bot" / "render"
