@@ -198,10 +198,14 @@ class ResultRecord:
     scores: tuple[int, ...] = ()
     options: Mapping[str, str] = field(default_factory=dict)
     counted: bool = True
+    # Per-seat figures the game reported (cards cleared, best hand, kills…), in seat order.
+    details: tuple[Mapping[str, int], ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.ranks) != len(self.seats):
             raise ValueError("ranks must give one place per seat")
+        if self.details and len(self.details) != len(self.seats):
+            raise ValueError("details must be empty or give one mapping per seat")
         if self.scores and len(self.scores) != len(self.seats):
             raise ValueError("scores must be empty or give one score per seat")
 

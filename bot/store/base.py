@@ -14,7 +14,7 @@ turn-timer settings in ``guild_settings``.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -23,6 +23,9 @@ from bot.ratings import ResultRecord
 GameStatus = Literal["active", "finished", "aborted"]
 TimeoutAction = Literal["computer", "forfeit"]
 TimerKind = Literal["remind", "expire"]
+LobbyStatus = Literal["open", "started", "cancelled", "expired"]
+Answer = Literal["pending", "accepted", "declined"]
+DEFAULT_REACTION_SECONDS = 45
 
 
 class StoreError(Exception):
@@ -111,12 +114,60 @@ class GuildSettings:
     guild_id: int
     turn_seconds: int | None = None
     on_timeout: TimeoutAction = "computer"
+    # How long a reaction window (a coup fourré, armor, a jammer…) stays open.
+    reaction_seconds: int = DEFAULT_REACTION_SECONDS
 
     def __post_init__(self) -> None:
+        if not 5 <= self.reaction_seconds <= 3600:
+            raise ValueError("reaction_seconds must be between 5 and 3600")
         if self.on_timeout not in ("computer", "forfeit"):
             raise ValueError(f"on_timeout must be 'computer' or 'forfeit', not {self.on_timeout!r}")
         if self.turn_seconds is not None and self.turn_seconds < 1:
             raise ValueError("turn_seconds must be at least 1; use None for no turn timer")
+
+
+@dataclass(frozen=True)
+class Invitee:
+    """A member invited to a lobby and their answer so far."""
+
+    user_id: int
+    name: str
+    answer: Answer = "pending"
+
+
+@dataclass(frozen=True)
+class LobbyRecord:
+    """A table being gathered: who hosts, who is invited and how they answered.
+
+    Lobbies live in the database so a button only ever carries a lobby's id. ``computers``
+    computer seats (playing ``policy``) sit after the members; ``version`` grows with every
+    change (answers, start), so two presses at once cannot both start the game.
+    """
+
+    id: int
+    channel_id: int
+    guild_id: int | None
+    game_key: str
+    host_id: int
+    host_name: str
+    invited: tuple[Invitee, ...]
+    options: Mapping[str, str]
+    computers: int
+    policy: str
+    thread: bool
+    status: LobbyStatus
+    expires_at: float
+    created_at: float
+    version: int = 0
+    game_id: int | None = None
+    message_id: int | None = None
+
+    def invitee(self, user_id: int) -> Invitee | None:
+        return next((i for i in self.invited if i.user_id == user_id), None)
+
+    @property
+    def answered(self) -> bool:
+        return all(i.answer != "pending" for i in self.invited)
 
 
 @dataclass(frozen=True)
@@ -147,10 +198,12 @@ class Store(ABC):
         seats: Sequence[SeatRecord],
         options: Mapping[str, str],
         state: Mapping[str, Any],
+        deadline: float | None = None,
     ) -> StoredGame:
         """Store a new active game at version 0; ChannelBusy if the channel has one.
 
-        ``state`` is also kept as the game's initial state (see ``initial_state``).
+        ``state`` is also kept as the game's initial state (see ``initial_state``);
+        ``deadline`` arms its timer in the same statement (a computer seat due to open).
         """
 
     @abstractmethod
@@ -173,6 +226,8 @@ class Store(ABC):
         interaction_id: str | None,
         state: Mapping[str, Any],
         status: GameStatus = "active",
+        remind_at: float | None = None,
+        deadline: float | None = None,
     ) -> StoredGame:
         """Append a move and replace the snapshot in one transaction.
 
@@ -180,8 +235,10 @@ class Store(ABC):
         DuplicateInteraction when ``interaction_id`` was stored before; either way nothing
         is written. Returns the game at its new version (``expected_version + 1``).
 
-        The move also clears the turn timer in the same transaction: the turn it timed is over,
-        and a timer left behind would time the next player's turn by the last one's clock.
+        The move also replaces the game's timer in the same transaction (``remind_at`` and
+        ``deadline``, None clears them): the turn it timed is over, and setting the next one
+        atomically means a crash right after the move still leaves the game due to be looked
+        at (a computer seat that must reply, a reaction window that must close).
         """
 
     @abstractmethod
@@ -246,6 +303,35 @@ class Store(ABC):
     async def timers_due(self, now: float) -> list[TimerDue]:
         """Active games whose deadline (``"expire"``) or reminder (``"remind"``) is at or
         before ``now``, in game id order; a game with both due is listed once, as "expire"."""
+
+    # -- lobbies, abort votes, secrets ----------------------------------------------------------
+
+    @abstractmethod
+    async def create_lobby(self, lobby: LobbyRecord) -> LobbyRecord:
+        """Store a new lobby (its ``id`` and ``version`` are ignored); returns it with its id."""
+
+    @abstractmethod
+    async def get_lobby(self, lobby_id: int) -> LobbyRecord | None: ...
+
+    @abstractmethod
+    async def update_lobby(self, lobby: LobbyRecord, expected_version: int) -> LobbyRecord:
+        """Replace a lobby's answers, status, game and message if it is still at
+        ``expected_version``; StaleVersion otherwise. Returns it at the next version."""
+
+    @abstractmethod
+    async def add_abort_vote(self, game_id: int, user_id: int) -> frozenset[int]:
+        """Record that a member wants the game aborted; every member who does so far."""
+
+    @abstractmethod
+    async def abort_votes(self, game_id: int) -> frozenset[int]:
+        """The members who asked or agreed to abort the game."""
+
+    @abstractmethod
+    async def secret(self, name: str, make: Callable[[], str]) -> str:
+        """The bot's secret called ``name``, made with ``make()`` and kept the first time.
+
+        Two processes asking at once get the same value: the first insert wins.
+        """
 
     # -- guild settings ---------------------------------------------------------------------
 

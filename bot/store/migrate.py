@@ -44,8 +44,8 @@ GameRow = tuple[
     float | None,
 ]
 MoveRow = tuple[int, int, int, str, str | None, float]
-ResultRow = tuple[int, str, int | None, float, str, str, str, str, str, bool]
-SettingsRow = tuple[int, int | None, str]
+ResultRow = tuple[int, str, int | None, float, str, str, str, str, str, bool, str]
+SettingsRow = tuple[int, int | None, str, int | None]
 Counts = tuple[int, int, int, int]  # games, moves, results, guild settings
 
 GAME_COLUMNS: Final = (
@@ -77,8 +77,9 @@ RESULT_COLUMNS: Final = (
     "scores",
     "options",
     "counted",
+    "details",
 )
-SETTINGS_COLUMNS: Final = ("guild_id", "turn_seconds", "on_timeout")
+SETTINGS_COLUMNS: Final = ("guild_id", "turn_seconds", "on_timeout", "reaction_seconds")
 BATCH_GAMES: Final = 500  # games (with all their moves) read per round trip
 
 
@@ -149,11 +150,12 @@ def _result_row(row: Sequence[Any]) -> ResultRow:
         str(row[7]),
         str(row[8]),
         bool(row[9]),
+        str(row[10]),
     )
 
 
 def _settings_row(row: Sequence[Any]) -> SettingsRow:
-    return (int(row[0]), _opt_int(row[1]), str(row[2]))
+    return (int(row[0]), _opt_int(row[1]), str(row[2]), _opt_int(row[3]))
 
 
 class _Reader(Protocol):

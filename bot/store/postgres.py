@@ -26,6 +26,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any, Final
 from urllib.parse import urlsplit
 
@@ -38,6 +39,7 @@ from bot.store.base import (
     DuplicateInteraction,
     GameStatus,
     GuildSettings,
+    LobbyRecord,
     MoveRecord,
     SeatRecord,
     StaleVersion,
@@ -55,8 +57,12 @@ from bot.store.migrations import (
 )
 from bot.store.sqlite import (
     CLEAR_TIMER,
+    LOBBY_COLUMNS,
+    LOBBY_INSERT_COLUMNS,
     RESULT_COLUMNS,
     RESULT_SELECT,
+    SET_SETTINGS,
+    SETTINGS_SELECT,
     TIMERS_DUE_WHERE,
     _check_status,
     _dump,
@@ -66,11 +72,15 @@ from bot.store.sqlite import (
     _seat_to_json,
     _seats_from_json,
     _status,
+    guild_settings_from_row,
+    guild_settings_row,
+    lobby_from_row,
+    lobby_insert_row,
+    lobby_update_row,
     result_row,
     results_filter,
     seated,
     stored_result,
-    timeout_action,
     timer_due,
 )
 
@@ -98,7 +108,7 @@ _MOVE_COLUMNS: Final = "game_id, seq, seat, action, interaction_id, created_at"
 _RECORD_MOVE: Final = f"""
 WITH updated AS (
     UPDATE games SET state = $3, version = version + 1, status = $4, updated_at = $5,
-        {CLEAR_TIMER}
+        remind_at = $9, turn_deadline = $10
     WHERE id = $1 AND version = $2 AND status = 'active'
     RETURNING {_GAME_COLUMNS}
 ), appended AS (
@@ -298,6 +308,7 @@ class PostgresStore(Store):
         seats: Sequence[SeatRecord],
         options: Mapping[str, str],
         state: Mapping[str, Any],
+        deadline: float | None = None,
     ) -> StoredGame:
         """Store a new active game at version 0; ChannelBusy if the channel has one."""
         seats_json = _dump([_seat_to_json(seat) for seat in seats])
@@ -307,9 +318,9 @@ class PostgresStore(Store):
         try:
             row = await self.pool.fetchrow(
                 f"INSERT INTO games (channel_id, guild_id, game_key, seats, options, state,"
-                f" initial_state, version, status, message_id, created_at, updated_at)"
-                f" VALUES ($1, $2, $3, $4, $5, $6, $6, 0, 'active', NULL, $7, $7)"
-                f" RETURNING {_GAME_COLUMNS}",
+                f" initial_state, version, status, message_id, created_at, updated_at,"
+                f" turn_deadline) VALUES ($1, $2, $3, $4, $5, $6, $6, 0, 'active', NULL, $7, $7,"
+                f" $8) RETURNING {_GAME_COLUMNS}",
                 channel_id,
                 guild_id,
                 game_key,
@@ -317,6 +328,7 @@ class PostgresStore(Store):
                 options_json,
                 state_json,
                 now,
+                deadline,
             )
         except asyncpg.UniqueViolationError as exc:
             if exc.constraint_name == _ONE_ACTIVE_PER_CHANNEL:
@@ -353,6 +365,8 @@ class PostgresStore(Store):
         interaction_id: str | None,
         state: Mapping[str, Any],
         status: GameStatus = "active",
+        remind_at: float | None = None,
+        deadline: float | None = None,
     ) -> StoredGame:
         """Append a move and replace the snapshot in one transaction (one statement).
 
@@ -377,6 +391,8 @@ class PostgresStore(Store):
                     seat,
                     action,
                     interaction_id,
+                    remind_at,
+                    deadline,
                 )
             except asyncpg.UniqueViolationError as exc:
                 if exc.constraint_name == _UNIQUE_INTERACTION:
@@ -517,22 +533,63 @@ class PostgresStore(Store):
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         row = await self.pool.fetchrow(
-            "SELECT turn_seconds, on_timeout FROM guild_settings WHERE guild_id = $1", guild_id
+            f"SELECT {SETTINGS_SELECT} FROM guild_settings WHERE guild_id = $1", guild_id
         )
-        if row is None:
-            return GuildSettings(guild_id)
-        return GuildSettings(
-            guild_id=guild_id,
-            turn_seconds=_optional_int(row["turn_seconds"]),
-            on_timeout=timeout_action(row["on_timeout"]),
-        )
+        return guild_settings_from_row(guild_id, row)
 
     async def set_guild_settings(self, settings: GuildSettings) -> None:
         await self.pool.execute(
-            "INSERT INTO guild_settings (guild_id, turn_seconds, on_timeout) VALUES ($1, $2, $3)"
-            " ON CONFLICT (guild_id) DO UPDATE SET turn_seconds = excluded.turn_seconds,"
-            " on_timeout = excluded.on_timeout",
-            settings.guild_id,
-            settings.turn_seconds,
-            settings.on_timeout,
+            SET_SETTINGS.format("$1", "$2", "$3", "$4"), *guild_settings_row(settings)
         )
+
+    # -- lobbies, abort votes, secrets ----------------------------------------------------------
+
+    async def create_lobby(self, lobby: LobbyRecord) -> LobbyRecord:
+        lobby_id = await self.pool.fetchval(
+            f"INSERT INTO lobbies ({LOBBY_INSERT_COLUMNS})"
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+            *lobby_insert_row(lobby),
+        )
+        return replace(lobby, id=int(lobby_id), version=0)
+
+    async def get_lobby(self, lobby_id: int) -> LobbyRecord | None:
+        row = await self.pool.fetchrow(
+            f"SELECT {LOBBY_COLUMNS} FROM lobbies WHERE id = $1", lobby_id
+        )
+        return None if row is None else lobby_from_row(row)
+
+    async def update_lobby(self, lobby: LobbyRecord, expected_version: int) -> LobbyRecord:
+        result = await self.pool.execute(
+            "UPDATE lobbies SET data = $1, status = $2, game_id = $3, message_id = $4,"
+            " version = version + 1 WHERE id = $5 AND version = $6",
+            *lobby_update_row(lobby),
+            lobby.id,
+            expected_version,
+        )
+        if result == "UPDATE 0":
+            raise StaleVersion(f"lobby {lobby.id} changed or does not exist")
+        return replace(lobby, version=expected_version + 1)
+
+    async def add_abort_vote(self, game_id: int, user_id: int) -> frozenset[int]:
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                "INSERT INTO abort_votes (game_id, user_id, created_at) VALUES ($1, $2, $3)"
+                " ON CONFLICT (game_id, user_id) DO NOTHING",
+                game_id,
+                user_id,
+                self._clock(),
+            )
+            rows = await conn.fetch("SELECT user_id FROM abort_votes WHERE game_id = $1", game_id)
+        return frozenset(int(row["user_id"]) for row in rows)
+
+    async def abort_votes(self, game_id: int) -> frozenset[int]:
+        rows = await self.pool.fetch("SELECT user_id FROM abort_votes WHERE game_id = $1", game_id)
+        return frozenset(int(row["user_id"]) for row in rows)
+
+    async def secret(self, name: str, make: Callable[[], str]) -> str:
+        await self.pool.execute(
+            "INSERT INTO secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
+            name,
+            make(),
+        )
+        return str(await self.pool.fetchval("SELECT value FROM secrets WHERE name = $1", name))

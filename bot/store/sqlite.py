@@ -25,10 +25,13 @@ import aiosqlite
 
 from bot.ratings import ResultRecord
 from bot.store.base import (
+    DEFAULT_REACTION_SECONDS,
     ChannelBusy,
     DuplicateInteraction,
     GameStatus,
     GuildSettings,
+    Invitee,
+    LobbyRecord,
     MoveRecord,
     SeatRecord,
     StaleVersion,
@@ -54,15 +57,16 @@ _GAME_COLUMNS: Final = (
 )
 _MOVE_COLUMNS: Final = "game_id, seq, seat, action, interaction_id, created_at"
 RESULT_COLUMNS: Final = (
-    "game_id, game_key, guild_id, finished_at, seats, names, ranks, scores, options, counted"
+    "game_id, game_key, guild_id, finished_at, seats, names, ranks, scores, options, counted,"
+    " details"
 )
 # A result with its game's channel and table message (the results query joins games as g).
 RESULT_SELECT: Final = (
     "SELECT r.game_id, r.game_key, r.guild_id, r.finished_at, r.seats, r.names, r.ranks,"
-    " r.scores, r.options, r.counted, g.channel_id, g.message_id"
+    " r.scores, r.options, r.counted, r.details, g.channel_id, g.message_id"
     " FROM results r JOIN games g ON g.id = r.game_id"
 )
-# A move or the end of a game ends the turn being timed (see Store.record_move).
+# The end of a game ends the turn being timed; a move sets the next timer (Store.record_move).
 CLEAR_TIMER: Final = "turn_deadline = NULL, remind_at = NULL"
 # Active games with a timer due ("expire" wins when both are: see timer_due). ``{now}`` is the
 # dialect's placeholder for the time. NULL compares as unknown, so a game without a timer never
@@ -152,6 +156,7 @@ def result_row(record: ResultRecord, names: Sequence[str]) -> tuple[Any, ...]:
         _dump(list(record.scores)),
         _dump({str(k): str(v) for k, v in record.options.items()}),
         bool(record.counted),
+        _dump([{str(k): int(v) for k, v in seat.items()} for seat in record.details]),
     )
 
 
@@ -174,6 +179,10 @@ def stored_result(row: RowLike) -> StoredResult:
         scores=tuple(int(score) for score in _load_list(row["scores"], "result scores")),
         options={str(k): str(v) for k, v in options.items()},
         counted=bool(row["counted"]),
+        details=tuple(
+            {str(k): int(v) for k, v in seat.items()}
+            for seat in _load_list(row["details"], "result details")
+        ),
     )
     return StoredResult(
         record=record,
@@ -235,6 +244,111 @@ def timeout_action(value: object) -> TimeoutAction:
     raise StoreError(f"stored on_timeout {value!r} is not computer or forfeit")
 
 
+SETTINGS_SELECT: Final = "turn_seconds, on_timeout, reaction_seconds"
+# ``{0}``…``{3}`` are the dialect's placeholders for the four values of guild_settings_row.
+SET_SETTINGS: Final = (
+    "INSERT INTO guild_settings (guild_id, turn_seconds, on_timeout, reaction_seconds)"
+    " VALUES ({0}, {1}, {2}, {3}) ON CONFLICT (guild_id) DO UPDATE SET"
+    " turn_seconds = excluded.turn_seconds, on_timeout = excluded.on_timeout,"
+    " reaction_seconds = excluded.reaction_seconds"
+)
+
+
+def guild_settings_row(settings: GuildSettings) -> tuple[Any, ...]:
+    """The values SET_SETTINGS stores; the default reaction window is stored as NULL."""
+    reaction = (
+        None if settings.reaction_seconds == DEFAULT_REACTION_SECONDS else settings.reaction_seconds
+    )
+    return (settings.guild_id, settings.turn_seconds, settings.on_timeout, reaction)
+
+
+def guild_settings_from_row(guild_id: int, row: RowLike | None) -> GuildSettings:
+    """A guild's settings from a SETTINGS_SELECT row (the defaults when it has none)."""
+    if row is None:
+        return GuildSettings(guild_id)
+    reaction = _optional_int(row["reaction_seconds"])
+    return GuildSettings(
+        guild_id=guild_id,
+        turn_seconds=_optional_int(row["turn_seconds"]),
+        on_timeout=timeout_action(row["on_timeout"]),
+        reaction_seconds=DEFAULT_REACTION_SECONDS if reaction is None else reaction,
+    )
+
+
+LOBBY_COLUMNS: Final = (
+    "id, channel_id, guild_id, host_id, game_key, data, status, version, expires_at,"
+    " created_at, game_id, message_id"
+)
+LOBBY_INSERT_COLUMNS: Final = (
+    "channel_id, guild_id, host_id, game_key, data, status, expires_at, created_at"
+)
+_LOBBY_STATUSES: Final = ("open", "started", "cancelled", "expired")
+_ANSWERS: Final = ("pending", "accepted", "declined")
+
+
+def _lobby_data(lobby: LobbyRecord) -> str:
+    return _dump(
+        {
+            "host_name": lobby.host_name,
+            "invited": [[i.user_id, i.name, i.answer] for i in lobby.invited],
+            "options": dict(lobby.options),
+            "computers": lobby.computers,
+            "policy": lobby.policy,
+            "thread": lobby.thread,
+        }
+    )
+
+
+def lobby_insert_row(lobby: LobbyRecord) -> tuple[Any, ...]:
+    """The values of LOBBY_INSERT_COLUMNS for a new lobby."""
+    return (
+        lobby.channel_id,
+        lobby.guild_id,
+        lobby.host_id,
+        lobby.game_key,
+        _lobby_data(lobby),
+        lobby.status,
+        float(lobby.expires_at),
+        float(lobby.created_at),
+    )
+
+
+def lobby_update_row(lobby: LobbyRecord) -> tuple[Any, ...]:
+    """data, status, game_id and message_id: what a lobby update may change."""
+    return (_lobby_data(lobby), lobby.status, lobby.game_id, lobby.message_id)
+
+
+def lobby_from_row(row: RowLike) -> LobbyRecord:
+    data = _load_object(row["data"], "lobby")
+    status = str(row["status"])
+    if status not in _LOBBY_STATUSES:
+        raise StoreError(f"stored lobby status {status!r} is unknown")
+    invited = []
+    for user_id, name, answer in data["invited"]:
+        if answer not in _ANSWERS:
+            raise StoreError(f"stored lobby answer {answer!r} is unknown")
+        invited.append(Invitee(int(user_id), str(name), answer))
+    return LobbyRecord(
+        id=int(row["id"]),
+        channel_id=int(row["channel_id"]),
+        guild_id=_optional_int(row["guild_id"]),
+        game_key=str(row["game_key"]),
+        host_id=int(row["host_id"]),
+        host_name=str(data["host_name"]),
+        invited=tuple(invited),
+        options={str(k): str(v) for k, v in data["options"].items()},
+        computers=int(data["computers"]),
+        policy=str(data["policy"]),
+        thread=bool(data["thread"]),
+        status=status,  # type: ignore[arg-type]  # checked against _LOBBY_STATUSES above
+        expires_at=float(row["expires_at"]),
+        created_at=float(row["created_at"]),
+        version=int(row["version"]),
+        game_id=_optional_int(row["game_id"]),
+        message_id=_optional_int(row["message_id"]),
+    )
+
+
 def _game_from_row(row: sqlite3.Row, *, state_json: str | None = None) -> StoredGame:
     return StoredGame(
         id=int(row["id"]),
@@ -255,19 +369,24 @@ def _game_from_row(row: sqlite3.Row, *, state_json: str | None = None) -> Stored
 
 
 def _updated(
-    row: sqlite3.Row, state_json: str, version: int, status: GameStatus, now: float
+    row: sqlite3.Row,
+    state_json: str,
+    version: int,
+    status: GameStatus,
+    now: float,
+    *,
+    remind_at: float | None = None,
+    deadline: float | None = None,
 ) -> StoredGame:
-    """The game in ``row`` after an UPDATE of its snapshot (state read back from its JSON).
-
-    Every such UPDATE (a move, the end of a game) also clears the turn timer.
-    """
+    """The game in ``row`` after an UPDATE of its snapshot (state read back from its JSON),
+    with the timer that UPDATE set (none for the end of a game)."""
     return replace(
         _game_from_row(row, state_json=state_json),
         version=version,
         status=status,
         updated_at=now,
-        turn_deadline=None,
-        remind_at=None,
+        turn_deadline=deadline,
+        remind_at=remind_at,
     )
 
 
@@ -424,6 +543,7 @@ class SqliteStore(Store):
         seats: Sequence[SeatRecord],
         options: Mapping[str, str],
         state: Mapping[str, Any],
+        deadline: float | None = None,
     ) -> StoredGame:
         """Store a new active game at version 0; ChannelBusy if the channel has one."""
         seats_json = _dump([_seat_to_json(seat) for seat in seats])
@@ -434,8 +554,8 @@ class SqliteStore(Store):
             async with self._writing() as db:
                 inserted = await db.execute_insert(
                     "INSERT INTO games (channel_id, guild_id, game_key, seats, options, state,"
-                    " initial_state, version, status, message_id, created_at, updated_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'active', NULL, ?, ?)",
+                    " initial_state, version, status, message_id, created_at, updated_at,"
+                    " turn_deadline) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'active', NULL, ?, ?, ?)",
                     (
                         channel_id,
                         guild_id,
@@ -446,6 +566,7 @@ class SqliteStore(Store):
                         state_json,
                         now,
                         now,
+                        deadline,
                     ),
                 )
         except sqlite3.IntegrityError as exc:
@@ -466,6 +587,7 @@ class SqliteStore(Store):
             message_id=None,
             created_at=now,
             updated_at=now,
+            turn_deadline=deadline,
         )
 
     async def get_game(self, game_id: int) -> StoredGame | None:
@@ -503,6 +625,8 @@ class SqliteStore(Store):
         interaction_id: str | None,
         state: Mapping[str, Any],
         status: GameStatus = "active",
+        remind_at: float | None = None,
+        deadline: float | None = None,
     ) -> StoredGame:
         """Append a move and replace the snapshot in one transaction.
 
@@ -544,9 +668,18 @@ class SqliteStore(Store):
                     (game_id, new_version, seat, action, interaction_id, now),
                 )
                 await db.execute_fetchall(
-                    f"UPDATE games SET state = ?, version = ?, status = ?, updated_at = ?,"
-                    f" {CLEAR_TIMER} WHERE id = ? AND version = ?",
-                    (state_json, new_version, status, now, game_id, expected_version),
+                    "UPDATE games SET state = ?, version = ?, status = ?, updated_at = ?,"
+                    " remind_at = ?, turn_deadline = ? WHERE id = ? AND version = ?",
+                    (
+                        state_json,
+                        new_version,
+                        status,
+                        now,
+                        remind_at,
+                        deadline,
+                        game_id,
+                        expected_version,
+                    ),
                 )
         except sqlite3.IntegrityError as exc:
             if _is_unique_violation(exc, "moves.interaction_id"):
@@ -554,7 +687,9 @@ class SqliteStore(Store):
                     f"interaction {interaction_id} was already recorded"
                 ) from exc
             raise
-        return _updated(row, state_json, new_version, status, now)
+        return _updated(
+            row, state_json, new_version, status, now, remind_at=remind_at, deadline=deadline
+        )
 
     async def end_game(
         self, *, game_id: int, expected_version: int, status: GameStatus, state: Mapping[str, Any]
@@ -676,22 +811,70 @@ class SqliteStore(Store):
         async with self._reading() as db:
             rows = await self._rows(
                 db,
-                "SELECT turn_seconds, on_timeout FROM guild_settings WHERE guild_id = ?",
+                f"SELECT {SETTINGS_SELECT} FROM guild_settings WHERE guild_id = ?",
                 (guild_id,),
             )
-        if not rows:
-            return GuildSettings(guild_id)
-        return GuildSettings(
-            guild_id=guild_id,
-            turn_seconds=_optional_int(rows[0]["turn_seconds"]),
-            on_timeout=timeout_action(rows[0]["on_timeout"]),
-        )
+        return guild_settings_from_row(guild_id, rows[0] if rows else None)
 
     async def set_guild_settings(self, settings: GuildSettings) -> None:
         async with self._writing() as db:
-            await db.execute_fetchall(
-                "INSERT INTO guild_settings (guild_id, turn_seconds, on_timeout) VALUES (?, ?, ?)"
-                " ON CONFLICT (guild_id) DO UPDATE SET turn_seconds = excluded.turn_seconds,"
-                " on_timeout = excluded.on_timeout",
-                (settings.guild_id, settings.turn_seconds, settings.on_timeout),
+            await db.execute_fetchall(SET_SETTINGS.format(*"????"), guild_settings_row(settings))
+
+    # -- lobbies, abort votes, secrets ----------------------------------------------------------
+
+    async def create_lobby(self, lobby: LobbyRecord) -> LobbyRecord:
+        async with self._writing() as db:
+            inserted = await db.execute_insert(
+                f"INSERT INTO lobbies ({LOBBY_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                lobby_insert_row(lobby),
             )
+        assert inserted is not None
+        return replace(lobby, id=int(inserted[0]), version=0)
+
+    async def get_lobby(self, lobby_id: int) -> LobbyRecord | None:
+        async with self._reading() as db:
+            rows = await self._rows(
+                db, f"SELECT {LOBBY_COLUMNS} FROM lobbies WHERE id = ?", (lobby_id,)
+            )
+        return lobby_from_row(rows[0]) if rows else None
+
+    async def update_lobby(self, lobby: LobbyRecord, expected_version: int) -> LobbyRecord:
+        async with (
+            self._writing() as db,
+            db.execute(
+                "UPDATE lobbies SET data = ?, status = ?, game_id = ?, message_id = ?,"
+                " version = version + 1 WHERE id = ? AND version = ?",
+                (*lobby_update_row(lobby), lobby.id, expected_version),
+            ) as cursor,
+        ):
+            if cursor.rowcount == 0:
+                raise StaleVersion(f"lobby {lobby.id} changed or does not exist")
+        return replace(lobby, version=expected_version + 1)
+
+    async def add_abort_vote(self, game_id: int, user_id: int) -> frozenset[int]:
+        async with self._writing() as db:
+            await db.execute_fetchall(
+                "INSERT INTO abort_votes (game_id, user_id, created_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (game_id, user_id) DO NOTHING",
+                (game_id, user_id, self._clock()),
+            )
+            rows = await self._rows(
+                db, "SELECT user_id FROM abort_votes WHERE game_id = ?", (game_id,)
+            )
+        return frozenset(int(row["user_id"]) for row in rows)
+
+    async def abort_votes(self, game_id: int) -> frozenset[int]:
+        async with self._reading() as db:
+            rows = await self._rows(
+                db, "SELECT user_id FROM abort_votes WHERE game_id = ?", (game_id,)
+            )
+        return frozenset(int(row["user_id"]) for row in rows)
+
+    async def secret(self, name: str, make: Callable[[], str]) -> str:
+        async with self._writing() as db:
+            await db.execute_fetchall(
+                "INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+                (name, make()),
+            )
+            rows = await self._rows(db, "SELECT value FROM secrets WHERE name = ?", (name,))
+        return str(rows[0]["value"])

@@ -38,8 +38,9 @@ async def test_schema_created(store: Store, backend: Backend) -> None:
     assert await backend.raw("SELECT version, name FROM schema_version ORDER BY version") == [
         (1, "games_and_moves"),
         (2, "results_and_timers"),
+        (3, "plugin_games"),
     ]
-    for table in ("games", "moves", "results", "guild_settings"):
+    for table in ("games", "moves", "results", "guild_settings", "lobbies", "abort_votes"):
         assert await backend.raw(f"SELECT COUNT(*) FROM {table}") == [(0,)]
 
 
@@ -55,7 +56,11 @@ async def test_migrations_idempotent(backend: Backend) -> None:
         assert await second.get_game(game.id) == game
     finally:
         await second.close()
-    assert await backend.raw("SELECT version FROM schema_version ORDER BY version") == [(1,), (2,)]
+    assert await backend.raw("SELECT version FROM schema_version ORDER BY version") == [
+        (1,),
+        (2,),
+        (3,),
+    ]
 
 
 async def test_newer_database_is_refused(backend: Backend) -> None:
@@ -481,7 +486,7 @@ async def test_version_1_database_upgrades(backend: Backend) -> None:
         assert await store.initial_state(fresh.id) == STATE
     finally:
         await store.close()
-    assert await backend.raw("SELECT MAX(version) FROM schema_version") == [(2,)]
+    assert await backend.raw("SELECT MAX(version) FROM schema_version") == [(3,)]
 
 
 # -- initial states ------------------------------------------------------------------------------

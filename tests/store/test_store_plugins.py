@@ -1,0 +1,158 @@
+"""Store pieces the plug-in games need: lobbies, abort votes, secrets, reaction windows,
+timers set by a move, and per-seat result figures — on SQLite and PostgreSQL alike."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.ratings import ResultRecord
+from bot.store.base import GuildSettings, Invitee, LobbyRecord, StaleVersion, Store
+from tests.store.helpers import move, new_game
+
+
+def _lobby(**changes: object) -> LobbyRecord:
+    values: dict[str, object] = {
+        "id": 0,
+        "channel_id": 42,
+        "guild_id": 7,
+        "game_key": "dragon",
+        "host_id": 1,
+        "host_name": "Ann",
+        "invited": (Invitee(2, "Bob"), Invitee(3, "Cy")),
+        "options": {"oil_slick": "off"},
+        "computers": 2,
+        "policy": "normal",
+        "thread": False,
+        "status": "open",
+        "expires_at": 1000.0,
+        "created_at": 10.0,
+    }
+    values.update(changes)
+    return LobbyRecord(**values)  # type: ignore[arg-type]
+
+
+async def test_lobby_round_trip(store: Store) -> None:
+    """A stored lobby reads back field for field, with an id of its own."""
+    created = await store.create_lobby(_lobby())
+    assert created.id > 0 and created.version == 0
+    assert await store.get_lobby(created.id) == created
+
+
+async def test_unknown_lobby_is_none(store: Store) -> None:
+    """Asking for a lobby that was never stored gives None."""
+    assert await store.get_lobby(987654) is None
+
+
+async def test_lobby_update_bumps_version(store: Store) -> None:
+    """Answers and the start are stored, and the version grows by one per change."""
+    lobby = await store.create_lobby(_lobby())
+    answered = await store.update_lobby(
+        _replace_answer(lobby, 2, "accepted"), expected_version=lobby.version
+    )
+    assert answered.version == 1
+    started = await store.update_lobby(
+        _replace(answered, status="started", game_id=None, message_id=99), answered.version
+    )
+    read = await store.get_lobby(lobby.id)
+    assert read == started
+    assert read is not None and read.invitee(2) == Invitee(2, "Bob", "accepted")
+    assert read.status == "started" and read.message_id == 99
+
+
+async def test_stale_lobby_update_is_refused(store: Store) -> None:
+    """Two presses at once: the second update, made from the old version, changes nothing."""
+    lobby = await store.create_lobby(_lobby())
+    await store.update_lobby(_replace_answer(lobby, 2, "accepted"), lobby.version)
+    with pytest.raises(StaleVersion):
+        await store.update_lobby(_replace_answer(lobby, 3, "declined"), lobby.version)
+    read = await store.get_lobby(lobby.id)
+    assert read is not None and read.invitee(3) == Invitee(3, "Cy", "pending")
+
+
+async def test_abort_votes_accumulate_once_per_member(store: Store) -> None:
+    """Each member's vote counts once, and the votes belong to their game only."""
+    game = await new_game(store)
+    other = await new_game(store, channel_id=43)
+    assert await store.abort_votes(game.id) == frozenset()
+    assert await store.add_abort_vote(game.id, 5) == {5}
+    assert await store.add_abort_vote(game.id, 5) == {5}
+    assert await store.add_abort_vote(game.id, 6) == {5, 6}
+    assert await store.abort_votes(other.id) == frozenset()
+
+
+async def test_secret_is_made_once(store: Store) -> None:
+    """The first value made for a secret is kept; later makers are ignored."""
+    assert await store.secret("daily", lambda: "first") == "first"
+    assert await store.secret("daily", lambda: "second") == "first"
+    assert await store.secret("other", lambda: "x") == "x"
+
+
+async def test_reaction_window_setting_round_trip(store: Store) -> None:
+    """A guild's reaction window is stored; the default is 45 seconds."""
+    assert (await store.guild_settings(7)).reaction_seconds == 45
+    await store.set_guild_settings(GuildSettings(7, 600, "forfeit", reaction_seconds=20))
+    assert await store.guild_settings(7) == GuildSettings(7, 600, "forfeit", 20)
+
+
+def test_reaction_window_bounds() -> None:
+    """A reaction window shorter than 5 s or longer than an hour is refused."""
+    with pytest.raises(ValueError):
+        GuildSettings(7, reaction_seconds=2)
+
+
+async def test_a_move_sets_the_next_timer_atomically(store: Store) -> None:
+    """The timer given with a move is stored with it (a computer due, a reaction window)."""
+    game = await new_game(store)
+    moved = await move(store, game, 1, remind_at=None, deadline=1234.5)
+    assert moved.turn_deadline == 1234.5 and moved.remind_at is None
+    read = await store.get_game(game.id)
+    assert read is not None and read.turn_deadline == 1234.5
+    assert [due.game.id for due in await store.timers_due(2000.0)] == [game.id]
+
+
+async def test_a_new_game_can_start_with_a_deadline(store: Store) -> None:
+    """create_game arms the timer when a computer seat opens the game."""
+    game = await store.create_game(
+        channel_id=50,
+        guild_id=None,
+        game_key="mille",
+        seats=(),
+        options={},
+        state={"a": 1},
+        deadline=77.0,
+    )
+    assert game.turn_deadline == 77.0
+    read = await store.get_game(game.id)
+    assert read is not None and read.turn_deadline == 77.0
+
+
+async def test_result_details_round_trip(store: Store) -> None:
+    """Per-seat figures of a result read back in seat order."""
+    game = await new_game(store)
+    record = ResultRecord(
+        game_id=game.id,
+        game_key="mille",
+        guild_id=7,
+        finished_at=5.0,
+        seats=(1, None),
+        ranks=(0, 1),
+        scores=(10, 5),
+        details=({"kills": 2}, {"kills": 0, "best_hand": 900}),
+    )
+    await store.record_result(record, ["Ann", "Computer"])
+    (stored,) = await store.results()
+    assert stored.record.details == ({"kills": 2}, {"kills": 0, "best_hand": 900})
+
+
+def _replace(lobby: LobbyRecord, **changes: object) -> LobbyRecord:
+    from dataclasses import replace
+
+    return replace(lobby, **changes)  # type: ignore[arg-type]
+
+
+def _replace_answer(lobby: LobbyRecord, user_id: int, answer: str) -> LobbyRecord:
+    invited = tuple(
+        Invitee(i.user_id, i.name, answer) if i.user_id == user_id else i  # type: ignore[arg-type]
+        for i in lobby.invited
+    )
+    return _replace(lobby, invited=invited)
