@@ -39,7 +39,7 @@ def test_safeties_cannot_be_discarded() -> None:
 
 def test_a_safety_gives_another_turn_with_a_fresh_draw() -> None:
     """Playing a safety keeps the turn: the player draws again and acts again."""
-    s = act(start(["extra-tank", *FILLER[:5]], FILLER, ["25", "50"]), 0, "play extra-tank")
+    s = act(start(["extra-tank", *FILLER[:5]], FILLER, ["25", "50", "25"]), 0, "play extra-tank")
     assert s.turn == 0 and s.phase is Phase.ACT
     assert Card.D50 in s.tableaus[0].hand and len(s.tableaus[0].hand) == 7
     assert s.tableaus[0].safeties == [Card.EXTRA_TANK] and not s.tableaus[0].coups
@@ -61,7 +61,7 @@ def test_cannot_play_a_card_not_held() -> None:
 
 def test_illegal_move_leaves_the_state_untouched() -> None:
     """A refused move changes nothing: apply never mutates the state it is given."""
-    s = start(["100", *FILLER[:5]], FILLER, ["25"])
+    s = start(["100", *FILLER[:5]], FILLER, ["25", "25"])
     before = G.to_dict(s)
     with pytest.raises(IllegalMove):
         act(s, 0, "play 100")
@@ -73,7 +73,7 @@ def test_illegal_move_leaves_the_state_untouched() -> None:
 
 def test_distance_needs_a_go() -> None:
     """Without a Go (or Right of Way) no distance may be played."""
-    s = start(["100", *FILLER[:5]], FILLER, ["25"])
+    s = start(["100", *FILLER[:5]], FILLER, ["25", "25"])
     with pytest.raises(IllegalMove, match="cannot move"):
         act(s, 0, "play 100")
 
@@ -105,7 +105,7 @@ def test_go_covers_a_stop() -> None:
 
 def test_go_cannot_cover_out_of_gas() -> None:
     """Out of Gas needs Gasoline first; Go alone is refused."""
-    s = start(["go", "go", *FILLER[:4]], ["out-of-gas", *FILLER[:5]], ["25", "25", "25"])
+    s = start(["go", "go", *FILLER[:4]], ["out-of-gas", *FILLER[:5]], ["25"] * 4)
     s = act(act(s, 0, "play go"), 1, "play out-of-gas")
     with pytest.raises(IllegalMove, match="Out of Gas"):
         act(s, 0, "play go")
@@ -136,7 +136,7 @@ def test_remedy_only_on_its_own_hazard() -> None:
 
 def test_hazard_needs_a_moving_opponent() -> None:
     """A battle hazard can only go on an opponent who can go."""
-    s = start(["stop", *FILLER[:5]], FILLER, ["25"])
+    s = start(["stop", *FILLER[:5]], FILLER, ["25", "25"])
     with pytest.raises(IllegalMove, match="not moving"):
         act(s, 0, "play stop")
 
@@ -169,7 +169,7 @@ def test_speed_limit_on_a_standing_opponent() -> None:
 
 def test_no_second_speed_limit() -> None:
     """A limited opponent cannot be limited again."""
-    s = start(["speed-limit", "speed-limit", *FILLER[:4]], FILLER, ["25", "25", "25"])
+    s = start(["speed-limit", "speed-limit", *FILLER[:4]], FILLER, ["25"] * 4)
     s = act(act(s, 0, "play speed-limit"), 1, "discard 75")
     with pytest.raises(IllegalMove, match="already under"):
         act(s, 0, "play speed-limit")
@@ -194,7 +194,7 @@ def test_end_of_limit_lifts_the_limit() -> None:
 
 def test_end_of_limit_needs_a_limit() -> None:
     """End of Limit is refused when not limited."""
-    s = start(["end-of-limit", *FILLER[:5]], FILLER, ["25"])
+    s = start(["end-of-limit", *FILLER[:5]], FILLER, ["25", "25"])
     with pytest.raises(IllegalMove, match="not under a Speed Limit"):
         act(s, 0, "play end-of-limit")
 
@@ -232,11 +232,12 @@ def test_right_of_way_is_a_permanent_go() -> None:
     assert s.tableaus[0].mileage == 100
 
 
-def test_right_of_way_refuses_a_pointless_go() -> None:
-    """Go is refused once Right of Way is played (as the BSD program does)."""
-    s = start(["right-of-way", "go", *FILLER[:4]], FILLER, ["25", "25"])
-    s = act(s, 0, "play right-of-way")
-    with pytest.raises(IllegalMove, match="Right of Way"):
+def test_right_of_way_still_refuses_go_on_a_go() -> None:
+    """With Right of Way, Go may go on an empty pile, but not on another Go."""
+    s = start(["right-of-way", "go", "go", *FILLER[:3]], FILLER, ["25"] * 4)
+    s = act(s, 0, "play right-of-way", "play go")
+    s = act(s, 1, "discard 75")
+    with pytest.raises(IllegalMove, match="already have a Go"):
         act(s, 0, "play go")
 
 
@@ -457,8 +458,8 @@ def test_extension_is_asked_even_with_the_deck_empty_and_scores_delayed_action()
 
 def test_hand_ends_when_deck_is_empty_and_nobody_can_play() -> None:
     """With the deck empty, the hand ends once neither player holds a playable card."""
-    s = start(FILLER, ["100"] * 6, ["75"])
-    s = act(s, 0, "discard 75")
+    s = start(["go", *FILLER[:5]], ["100"] * 6, ["75"])
+    s = act(s, 0, "discard go")
     assert s.hand_number == 2 and "neither player can play" in s.results[0].reason
 
 
@@ -483,8 +484,8 @@ def test_a_player_with_an_empty_hand_is_skipped() -> None:
 
 def test_next_hand_is_dealt_and_the_first_player_alternates() -> None:
     """After a hand, a new hand starts with the other player first."""
-    s = start(FILLER, ["100"] * 6, ["75"])
-    s = act(s, 0, "discard 75")
+    s = start(["go", *FILLER[:5]], ["100"] * 6, ["75"])
+    s = act(s, 0, "discard go")
     assert s.hand_number == 2 and s.first_player == 1 and s.turn == 1
     assert len(s.tableaus[0].hand) == 6 and len(s.tableaus[1].hand) == 7
 
@@ -503,9 +504,9 @@ def test_match_ends_at_5000_with_the_higher_total_winning() -> None:
 
 def test_equal_totals_are_a_draw() -> None:
     """Equal match totals at the end are a draw."""
-    s = start(FILLER, ["100"] * 6, ["75"])
+    s = start(["go", *FILLER[:5]], ["100"] * 6, ["75"])
     s.scores = [5000, 5000]
-    s = act(s, 0, "discard 75")
+    s = act(s, 0, "discard go")
     outcome = G.outcome(s)
     assert outcome is not None and outcome.is_draw and outcome.winners == ()
 

@@ -25,12 +25,14 @@ from bot.engine.mille.state import (
     DRAW,
     EXTEND,
     Action,
+    BattleMark,
     MilleState,
     Phase,
     Tableau,
 )
 
 HAND_SIZE = 6
+_BATTLE_REMEDIES = (Card.GASOLINE, Card.SPARE_TIRE, Card.REPAIRS)
 TRIP = 700
 EXTENDED_TRIP = 1000
 MATCH_TARGET = 5000
@@ -41,7 +43,7 @@ MATCH_TARGET = 5000
 
 def can_go(t: Tableau) -> bool:
     """May this player put down distance (a Go showing, or Right of Way and no hazard)?"""
-    top = t.battle_top
+    top = t.battle_shows
     if top is Card.GO:
         return True
     if top is not None and top.is_hazard:
@@ -56,8 +58,9 @@ def is_limited(t: Tableau) -> bool:
 def showing_hazards(t: Tableau) -> list[Card]:
     """The hazards on top of this player's battle and speed piles."""
     shown = []
-    if t.battle_top is not None and t.battle_top.is_hazard:
-        shown.append(t.battle_top)
+    top = t.battle_shows
+    if top is not None and top.is_hazard:
+        shown.append(top)
     if t.speed_top is Card.SPEED_LIMIT:
         shown.append(Card.SPEED_LIMIT)
     return shown
@@ -105,9 +108,8 @@ def why_not_play(state: MilleState, seat: int, card: Card) -> str | None:
             return f"{rival} is already under a Speed Limit."
         return None
     if card is Card.GO:
-        if Card.RIGHT_OF_WAY in me.safeties:
-            return "Right of Way already lets you go; you do not need a Go."
-        top = me.battle_top
+        # Right of Way makes no exception (the bsd-games program accepts Go under it).
+        top = me.battle_shows
         if top is None or top is Card.STOP or (top.is_remedy and top is not Card.GO):
             return None
         if top is Card.GO:
@@ -117,7 +119,7 @@ def why_not_play(state: MilleState, seat: int, card: Card) -> str | None:
         return None if is_limited(me) else "You are not under a Speed Limit."
     # Gasoline, Spare Tire, Repairs: only on their own hazard.
     hazard = HAZARD_FOR[card]
-    if me.battle_top is hazard:
+    if me.battle_shows is hazard:
         return None
     return f"{card.title} only repairs {hazard.title}, and that is not on your battle pile."
 
@@ -215,6 +217,9 @@ def _draw(state: MilleState, seat: int) -> None:
     state.pending_draw = 1
     me.fresh_hazards.clear()
     state.phase = Phase.ACT
+    # The draw is a move: the one that empties the deck may leave nobody a playable card
+    # (the BSD program checks after it too), and then the hand ends here.
+    _check_deck_empty_end(state)
 
 
 def _pass_turn(state: MilleState, seat: int) -> None:
@@ -334,28 +339,62 @@ def _apply_act(state: MilleState, seat: int, action: Action) -> None:
             return
     elif card.is_hazard:
         them = state.tableaus[state.opponent(seat)]
-        (them.speed if card is Card.SPEED_LIMIT else them.battle).append(card)
+        if card is Card.SPEED_LIMIT:
+            them.speed.append(card)
+        else:
+            _onto_battle(them, card)
         them.fresh_hazards.append(card)
         state.caption = (
             f"{name} plays {_named(state, card)} on {state.players[state.opponent(seat)]}!"
         )
+    elif card is Card.END_OF_LIMIT:
+        me.speed.append(card)
+        state.caption = f"{name} plays {_named(state, card)}."
     else:
-        (me.speed if card is Card.END_OF_LIMIT else me.battle).append(card)
+        _onto_battle(me, card)
         state.caption = f"{name} plays {_named(state, card)}."
     _after_move(state, seat)
 
 
+def _onto_battle(t: Tableau, card: Card) -> None:
+    """A card lands on a battle pile: from now on the pile counts as that card."""
+    t.battle.append(card)
+    t.battle_mark = BattleMark.TOP
+
+
+def _set_battle_shows(t: Tableau, shows: Card | None) -> None:
+    """Make the battle pile count as ``shows`` (Go or empty), marking it only if need be."""
+    if t.battle_top is shows:
+        t.battle_mark = BattleMark.TOP
+    else:
+        t.battle_mark = BattleMark.GO if shows is Card.GO else BattleMark.EMPTY
+
+
 def _play_safety(state: MilleState, seat: int, card: Card, coup: bool) -> None:
     me = state.tableaus[seat]
+    shows = me.battle_shows
+    limited = is_limited(me)
     me.safeties.append(card)
     if coup:
         me.coups.append(card)
-    # The safety removes the hazard it answers; the card beneath (a Go, or anything under
-    # Right of Way) shows again, so the player may go.
+    # The safety removes the hazard it answers, and the battle pile then counts as the BSD
+    # program sets it (move.c, playcard): Go after Extra Tank, Puncture Proof or Driving Ace;
+    # after Right of Way, empty where a Stop was, else Go when a Speed Limit was lifted off an
+    # empty or remedy pile. Anything else stays as it was.
+    if card is Card.RIGHT_OF_WAY:
+        if shows is Card.STOP:
+            state.discard.append(me.battle.pop())
+            _set_battle_shows(me, None)
+        elif limited and (shows is None or shows in _BATTLE_REMEDIES):
+            _set_battle_shows(me, Card.GO)
+        if limited:
+            state.discard.append(me.speed.pop())
+    else:
+        (hazard,) = HAZARDS_STOPPED_BY[card]
+        if shows is hazard:
+            state.discard.append(me.battle.pop())
+            _set_battle_shows(me, Card.GO)
     for hazard in HAZARDS_STOPPED_BY[card]:
-        pile = me.speed if hazard is Card.SPEED_LIMIT else me.battle
-        if pile and pile[-1] is hazard:
-            state.discard.append(pile.pop())
         if hazard in me.fresh_hazards:
             me.fresh_hazards.remove(hazard)
     name = state.players[seat]

@@ -34,6 +34,21 @@ class Action:
     extend: bool | None = None
 
 
+class BattleMark(Enum):
+    """What a battle pile counts as, when a safety has cleared it.
+
+    The BSD program keeps one card per battle pile and overwrites it when a safety clears a
+    hazard: Extra Tank, Puncture Proof and Driving Ace set it to Go; Right of Way sets a Stop to
+    nothing (an empty pile), and when it lifts a Speed Limit it sets an empty or remedy battle
+    pile to Go. Junction keeps the real cards, so the pile's top may differ from what it counts
+    as; the mark says so until the next card lands on the pile. No card is created.
+    """
+
+    TOP = "top"  # the pile counts as its top card (or as empty when it has none)
+    GO = "go"  # the pile counts as a Go, whatever lies beneath
+    EMPTY = "empty"  # the pile counts as empty, whatever lies beneath
+
+
 DRAW = Action("draw")
 EXTEND = Action("extend", extend=True)
 DECLINE_EXTENSION = Action("extend", extend=False)
@@ -52,6 +67,7 @@ class Tableau:
     # Hazards that landed on this player since their last draw (or, with the deck empty, since
     # their last turn ended): playing the matching safety on them now is a coup fourré.
     fresh_hazards: list[Card] = field(default_factory=list)
+    battle_mark: BattleMark = BattleMark.TOP  # set when a safety clears the battle pile
 
     @property
     def mileage(self) -> int:
@@ -66,6 +82,15 @@ class Tableau:
         return self.battle[-1] if self.battle else None
 
     @property
+    def battle_shows(self) -> Card | None:
+        """What the battle pile counts as for the rules (None: as an empty pile)."""
+        if self.battle_mark is BattleMark.GO:
+            return Card.GO
+        if self.battle_mark is BattleMark.EMPTY:
+            return None
+        return self.battle_top
+
+    @property
     def speed_top(self) -> Card | None:
         return self.speed[-1] if self.speed else None
 
@@ -78,6 +103,7 @@ class Tableau:
             list(self.coups),
             list(self.miles),
             list(self.fresh_hazards),
+            self.battle_mark,
         )
 
 
@@ -180,6 +206,7 @@ def state_to_dict(state: MilleState) -> dict[str, Any]:
                 "coups": _codes(t.coups),
                 "miles": _codes(t.miles),
                 "fresh_hazards": _codes(t.fresh_hazards),
+                "battle_mark": t.battle_mark.value,
             }
             for t in state.tableaus
         ],
@@ -228,6 +255,8 @@ def state_from_dict(data: Mapping[str, Any]) -> MilleState:
                     _cards(t["coups"]),
                     _cards(t["miles"]),
                     _cards(t["fresh_hazards"]),
+                    # Saves from before the mark existed: every pile counts as its top card.
+                    BattleMark(t.get("battle_mark", BattleMark.TOP.value)),
                 )
                 for t in data["tableaus"]
             ],

@@ -22,6 +22,9 @@ class TableauView:
     name: str
     hand_count: int
     battle_pile: tuple[Card, ...]  # top last
+    # What the battle pile counts as: its top card, unless a safety cleared it (then Go, or
+    # None for empty, as the BSD program sets it; the cards beneath stay as they were).
+    battle_counts_as: Card | None
     speed_pile: tuple[Card, ...]
     safeties: tuple[Card, ...]
     coups: tuple[Card, ...]
@@ -89,6 +92,7 @@ def public_view(state: MilleState) -> MillePublicView:
                 name=state.players[seat],
                 hand_count=len(t.hand) + (owed if seat == state.turn else 0),
                 battle_pile=tuple(t.battle),
+                battle_counts_as=t.battle_shows,
                 speed_pile=tuple(t.speed),
                 safeties=tuple(t.safeties),
                 coups=tuple(t.coups),
