@@ -35,14 +35,17 @@ def _parser() -> argparse.ArgumentParser:
     sync = sub.add_parser("sync", help="owner action: publish the slash commands")
     sync.add_argument("--guild", type=int, help="one server (instant); omit for global sync")
 
-    console = sub.add_parser("console", help="play Mille Bornes against the computer here")
+    console = sub.add_parser("console", help="play any game against the computer here")
+    console.add_argument("--game", default="mille", help="game key (see `junction games`)")
+    console.add_argument("--players", type=int, help="seats in all, you included")
     console.add_argument("--seed", type=int, help="seed of the deal (default: random)")
     console.add_argument("--deck", metavar="FILE", help="stacked deck: card codes, top first")
     console.add_argument("--db", help="store URL (default: JUNCTION_DB or sqlite:///junction.db)")
     console.add_argument("--out", default="junction-tables", help="folder for table images")
-    console.add_argument("--opponent", default="normal", help="computer player: normal, random")
-    console.add_argument("--deck-name", default="bsd", choices=["bsd", "modern"])
-    console.add_argument("--length", default="match", choices=["match", "hand"])
+    console.add_argument("--opponent", help="computer player (default: the game's own)")
+    console.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="a game option"
+    )
     console.add_argument("--new", action="store_true", help="abandon a saved game, start anew")
     console.add_argument("--no-images", action="store_true", help="do not write PNG files")
     console.add_argument(
@@ -51,22 +54,24 @@ def _parser() -> argparse.ArgumentParser:
         help="read commands from standard input (automatic when it is not a terminal)",
     )
 
+    sub.add_parser("games", help="list the games, their seats, options and computer players")
+
     arena = sub.add_parser("arena", help="computer against computer, many games")
     arena.add_argument("game", help="game key, e.g. mille")
-    arena.add_argument("--a", default="normal", help="policy A")
-    arena.add_argument("--b", default="random", help="policy B")
+    arena.add_argument(
+        "--policies", default=None, help="policies by seat, comma-separated (rotated per game)"
+    )
+    arena.add_argument("--players", type=int, help="seats at the table (default: as policies)")
     arena.add_argument("--games", type=int, default=100)
     arena.add_argument("--seed", type=int, default=1)
-    solo = arena.add_argument_group("solo", "for the game 'solo' (one player, no --a/--b)")
-    solo.add_argument("--policy", default="expert", help="solo policy: expert, greedy, random")
-    solo.add_argument("--preset", default="classic", choices=["classic", "refuel", "easy"])
-    solo.add_argument("--deck", default="bsd", choices=["bsd", "modern"])
-    solo.add_argument(
-        "--require-fuel-left", action="store_true", help="a win needs a card left in the tank"
+    arena.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="a game option"
     )
 
     bench = sub.add_parser("bench", help="measure rendering, engine, computer and store speed")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions")
+    bench.add_argument("--game", help="only this game (default: every game, then the store)")
+    bench.add_argument("--players", type=int, help="seats (default: the game's largest table)")
     bench.add_argument(
         "--discord",
         action="store_true",
@@ -122,26 +127,18 @@ def main(argv: list[str] | None = None) -> int:
         return asyncio.run(sync_commands(settings, args.guild))
     if args.command == "console":
         return _console(settings, args)
-    if args.command == "arena" and args.game.strip().lower() == "solo":
-        from bot.arena import run_solo_arena
-
-        solo_result = run_solo_arena(
-            args.policy, args.preset, args.deck, args.games, args.seed, args.require_fuel_left
-        )
-        print(json.dumps(solo_result))
-        return 0
+    if args.command == "games":
+        return _list_games()
     if args.command == "arena":
-        from bot.arena import run_arena
-
-        result = run_arena(args.game, args.a, args.b, args.games, args.seed)
-        print(json.dumps(result))
-        return 0
+        return _arena(args)
     if args.command == "bench":
         from bot.bench import run_bench, run_store_bench
 
         if args.store:
             return run_store_bench(quick=args.quick)
-        return run_bench(quick=args.quick, discord=args.discord)
+        return run_bench(
+            quick=args.quick, discord=args.discord, game=args.game, players=args.players
+        )
     if args.command == "migrate-db":
         from bot.store.migrate import migrate_main
 
@@ -155,25 +152,75 @@ def _console_defaults() -> dict[str, object]:
 
 
 def _console(settings: Settings, args: argparse.Namespace) -> int:
-    from bot.console import ConsoleOptions, console_main, read_deck_file
+    from bot.console import ConsoleOptions, console_main, parse_options, read_deck_file
+    from bot.engine.core import GameError
 
     try:
         deck = read_deck_file(args.deck) if args.deck else None
     except OSError as error:
         print(f"Cannot read the deck file: {error}", file=sys.stderr)
         return 2
-    options = ConsoleOptions(
-        db=args.db or settings.db_url,
-        out=Path(args.out),
-        seed=args.seed,
-        deck=deck,
-        opponent=args.opponent,
-        deck_name=args.deck_name,
-        length=args.length,
-        new=args.new,
-        images=not args.no_images,
+    try:
+        options = parse_options(args.option)
+    except GameError as error:
+        print(error, file=sys.stderr)
+        return 2
+    return console_main(
+        ConsoleOptions(
+            db=args.db or settings.db_url,
+            out=Path(args.out),
+            game=args.game,
+            players=args.players,
+            seed=args.seed,
+            deck=deck,
+            opponent=args.opponent,
+            options=options,
+            new=args.new,
+            images=not args.no_images,
+        )
     )
-    return console_main(options)
+
+
+def _arena(args: argparse.Namespace) -> int:
+    from bot.arena import run_arena
+    from bot.console import parse_options
+    from bot.engine.core import GameError
+    from bot.games import bundle
+
+    try:
+        found = bundle(args.game)
+        names = args.policies or f"{found.default_policy},random"
+        policies = [name.strip() for name in names.split(",") if name.strip()]
+        report = run_arena(
+            found.key,
+            policies,
+            args.games,
+            args.seed,
+            players=args.players,
+            options=parse_options(args.option) or None,
+        )
+    except (GameError, ValueError) as error:
+        print(f"junction arena: {error}", file=sys.stderr)
+        return 2
+    print(json.dumps(report))
+    return 0
+
+
+def _list_games() -> int:
+    from bot.games import all_bundles, policy_names
+
+    for found in all_bundles():
+        info = found.info
+        seats = (
+            str(info.min_players)
+            if info.min_players == info.max_players
+            else f"{info.min_players}-{info.max_players}"
+        )
+        print(f"{info.key:<10} {info.title} — {seats} players; {info.summary}")
+        print(f"{'':<10} computer players: {', '.join(policy_names(info.key))}")
+        for spec in info.options:
+            print(f"{'':<10} option {spec.name}: {'|'.join(spec.choices)} (default {spec.default})")
+    return 0
 
 
 if __name__ == "__main__":

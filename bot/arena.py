@@ -2,71 +2,76 @@
 
 Game-agnostic: it drives any registered game through the engine protocol alone (``new_game``,
 ``to_act``, ``private_view``, ``apply``, ``outcome``), and each policy sees only its own seat's
-private view. Policy A sits in seat 0 in even-numbered games and seat 1 in odd ones, so neither
-side keeps the first-player advantage; game ``i`` is seeded ``seed + i`` and each policy draws
-its chance from its own generator derived from that seed, so a run replays exactly.
+private view. With policies ``[a, b]`` at a table of ``n`` seats, seat ``s`` of game ``i`` plays
+``policies[(s + i) % len(policies)]``: the seats rotate between games, so no policy keeps the
+first-player advantage. Game ``i`` is seeded ``seed + i`` and every seat draws its chance from a
+generator derived from that seed, so a run replays exactly.
+
+The report gives per policy: games it sat in, wins (games where one of its seats finished
+first), win rate, mean score and time per decision; draws; and the mean of the game's own
+metrics (``GameBundle.arena_metrics``, e.g. cards cleared in a solitaire).
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 import time
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
-from bot.ai.base import get_policy
-from bot.engine.core import get_game
+from bot.games import bundle, get_policy
 
 MAX_MOVES = 100_000
 """A game still running after this many moves is a bug somewhere, not a long game."""
 
 
+def seat_policies(policies: Sequence[str], seats: int, game_index: int) -> list[str]:
+    """Which policy sits where in game ``game_index`` (rotating one seat per game)."""
+    return [policies[(seat + game_index) % len(policies)] for seat in range(seats)]
+
+
 def run_arena(
-    game_key: str, policy_a: str, policy_b: str, games: int, seed: int
-) -> dict[str, float | int]:
-    """Play ``games`` full games (default options) of ``policy_a`` against ``policy_b``."""
-    return run_arena_options(game_key, policy_a, policy_b, games, seed, None)
-
-
-def run_arena_options(
     game_key: str,
-    policy_a: str,
-    policy_b: str,
+    policies: Sequence[str],
     games: int,
     seed: int,
-    options: Mapping[str, str] | None,
-) -> dict[str, float | int]:
-    """Like :func:`run_arena`, with the game's start options (None: the defaults).
-
-    Returns ``games``, ``a_wins``, ``b_wins``, ``draws``, ``a_win_rate``, ``b_win_rate``,
-    ``a_mean_score``, ``b_mean_score``, ``mean_moves``, ``decisions``, ``seconds`` and
-    ``a_ms_per_decision`` / ``b_ms_per_decision`` (time spent inside each policy).
-    """
+    *,
+    players: int | None = None,
+    options: Mapping[str, str] | None = None,
+) -> dict[str, object]:
+    """Play ``games`` full games and measure each policy; see the module docstring."""
     if games < 0:
         raise ValueError("An arena needs a non-negative number of games.")
-    game = get_game(game_key)
-    policies = {"A": get_policy(game_key, policy_a), "B": get_policy(game_key, policy_b)}
-    wins = {"A": 0, "B": 0}
-    score_sums = {"A": 0.0, "B": 0.0}
-    thinking = {"A": 0.0, "B": 0.0}
-    decisions = {"A": 0, "B": 0}
-    draws = 0
-    moves = 0
+    if not policies:
+        raise ValueError("An arena needs at least one policy.")
+    found = bundle(game_key)
+    game, info = found.game, found.info
+    seats = players or max(info.min_players, min(len(policies), info.max_players))
+    if not info.min_players <= seats <= info.max_players:
+        raise ValueError(f"{info.title} is played by {info.min_players}–{info.max_players}.")
+    players_of = {name: get_policy(found.key, name) for name in set(policies)}
+    sat: dict[str, int] = defaultdict(int)
+    wins: dict[str, int] = defaultdict(int)
+    score_sums: dict[str, float] = defaultdict(float)
+    seat_games: dict[str, int] = defaultdict(int)
+    thinking: dict[str, float] = defaultdict(float)
+    decisions: dict[str, int] = defaultdict(int)
+    metric_sums: dict[str, float] = defaultdict(float)
+    draws = moves = 0
     started = time.perf_counter()
     for i in range(games):
         game_seed = seed + i
-        players = ["A", "B"] if i % 2 == 0 else ["B", "A"]
-        rngs = {name: random.Random(f"arena:{game_seed}:{name}") for name in players}
-        state = game.new_game(players, seed=game_seed, options=options)
+        names = seat_policies(policies, seats, i)
+        rngs = [random.Random(f"arena:{game_seed}:{s}") for s in range(seats)]
+        state = game.new_game([f"{n} {s}" for s, n in enumerate(names)], game_seed, options)
         played = 0
         while (outcome := game.outcome(state)) is None:
-            # Games where several seats act at once are served lowest seat first.
+            # Seats that decide at the same moment are served lowest seat first.
             seat = min(game.to_act(state))
-            name = players[seat]
+            name = names[seat]
             view = game.private_view(state, seat)
             tick = time.perf_counter()
-            text = policies[name].choose(view, rngs[name])
+            text = players_of[name].choose(view, rngs[seat])
             thinking[name] += time.perf_counter() - tick
             decisions[name] += 1
             state = game.apply(state, seat, game.parse_action(text))
@@ -74,122 +79,38 @@ def run_arena_options(
             if played > MAX_MOVES:
                 raise RuntimeError(f"game {i} (seed {game_seed}) passed {MAX_MOVES} moves")
         moves += played
-        for seat, name in enumerate(players):
-            score_sums[name] += outcome.scores[seat]
+        for name in set(names):
+            sat[name] += 1
+        for seat, name in enumerate(names):
+            seat_games[name] += 1
+            if outcome.scores:
+                score_sums[name] += outcome.scores[seat]
         if not outcome.winners:
             draws += 1
-        else:
-            for seat in outcome.winners:
-                wins[players[seat]] += 1
+        for name in {names[w] for w in outcome.winners}:
+            wins[name] += 1
+        for metric, value in found.arena_metrics(game.public_view(state), outcome).items():
+            metric_sums[metric] += value
     seconds = time.perf_counter() - started
-    played_games = max(games, 1)
-    return {
+    per_game = max(games, 1)
+    report: dict[str, object] = {
+        "game": found.key,
+        "seats": seats,
         "games": games,
-        "a_wins": wins["A"],
-        "b_wins": wins["B"],
+        "seed": seed,
+        "options": dict(options or {}),
         "draws": draws,
-        "a_win_rate": wins["A"] / played_games,
-        "b_win_rate": wins["B"] / played_games,
-        "a_mean_score": score_sums["A"] / played_games,
-        "b_mean_score": score_sums["B"] / played_games,
-        "mean_moves": moves / played_games,
-        "decisions": decisions["A"] + decisions["B"],
-        "seconds": seconds,
-        "a_ms_per_decision": 1000 * thinking["A"] / max(decisions["A"], 1),
-        "b_ms_per_decision": 1000 * thinking["B"] / max(decisions["B"], 1),
+        "mean_moves": moves / per_game,
+        "seconds": round(seconds, 3),
     }
-
-
-def run_solo_arena(
-    policy: str,
-    preset: str,
-    deck: str,
-    games: int,
-    seed: int,
-    require_fuel_left: bool = False,
-) -> dict[str, float | int | str | bool]:
-    """Play ``games`` deals of Mille Bornes Solo with one policy and measure it.
-
-    Deal ``i`` is seeded ``seed + i`` and the policy's chance comes from a generator derived
-    from it, so a run replays exactly and two policies run with one seed meet the same deals.
-    Returns ``games``, ``wins``, ``win_rate``, ``mean_cleared`` (of 49), ``mean_miles``,
-    ``mean_miles_on_win``, ``mean_wipes``, ``decisions``, ``ms_per_decision``,
-    ``max_ms_per_decision`` and ``seconds``, with the settings that were used.
-    """
-    if games < 0:
-        raise ValueError("An arena needs a non-negative number of games.")
-    game = get_game("solo")
-    chooser = get_policy("solo", policy)
-    options = {
-        "preset": preset,
-        "deck": deck,
-        "require_fuel_left": "on" if require_fuel_left else "off",
-    }
-    wins = cleared = miles = miles_on_win = wipes = decisions = 0
-    thinking = slowest = 0.0
-    started = time.perf_counter()
-    for i in range(games):
-        game_seed = seed + i
-        rng = random.Random(f"solo-arena:{game_seed}")
-        state = game.new_game(["Solo"], seed=game_seed, options=options)
-        played = 0
-        while game.outcome(state) is None:
-            view = game.private_view(state, 0)
-            tick = time.perf_counter()
-            text = chooser.choose(view, rng)
-            spent = time.perf_counter() - tick
-            thinking += spent
-            slowest = max(slowest, spent)
-            state = game.apply(state, 0, game.parse_action(text))
-            played += 1
-            if played > MAX_MOVES:
-                raise RuntimeError(f"deal {i} (seed {game_seed}) passed {MAX_MOVES} moves")
-        decisions += played
-        view = game.public_view(state)
-        cleared += view.cleared
-        miles += view.mileage
-        wipes += view.wipes
-        if view.result == "won":
-            wins += 1
-            miles_on_win += view.mileage
-    played_games = max(games, 1)
-    return {
-        "game": "solo",
-        "policy": policy,
-        "preset": preset,
-        "deck": deck,
-        "require_fuel_left": require_fuel_left,
-        "games": games,
-        "wins": wins,
-        "win_rate": wins / played_games,
-        "mean_cleared": cleared / played_games,
-        "mean_miles": miles / played_games,
-        "mean_miles_on_win": miles_on_win / max(wins, 1),
-        "mean_wipes": wipes / played_games,
-        "decisions": decisions,
-        "ms_per_decision": 1000 * thinking / max(decisions, 1),
-        "max_ms_per_decision": 1000 * slowest,
-        "seconds": time.perf_counter() - started,
-    }
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m bot.arena mille normal random --games 200 --seed 1``: print the figures."""
-    parser = argparse.ArgumentParser(prog="python -m bot.arena", description=__doc__)
-    parser.add_argument("game")
-    parser.add_argument("policy_a")
-    parser.add_argument("policy_b")
-    parser.add_argument("--games", type=int, default=100)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE")
-    args = parser.parse_args(argv)
-    options = dict(item.split("=", 1) for item in args.option) or None
-    result = run_arena_options(
-        args.game, args.policy_a, args.policy_b, args.games, args.seed, options
-    )
-    print(json.dumps(result, indent=2))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())
+    for name in dict.fromkeys(policies):
+        report[name] = {
+            "games": sat[name],
+            "wins": wins[name],
+            "win_rate": wins[name] / max(sat[name], 1),
+            "mean_score": score_sums[name] / max(seat_games[name], 1),
+            "ms_per_decision": 1000 * thinking[name] / max(decisions[name], 1),
+        }
+    for metric, total in sorted(metric_sums.items()):
+        report[f"mean_{metric}"] = total / per_game
+    return report

@@ -1,8 +1,9 @@
 """``junction bench``: timings of the parts a player waits on, printed, never asserted.
 
-Figures: table render + PNG encode (median, p95, bytes), engine full hands per second with
-random play on one core, the ``normal`` computer's time per decision, stored moves per second
-(one SQLite transaction each, on a file) and the process's peak memory. With ``--discord``,
+Figures per game (``--game K`` for one, at ``--players N`` or its largest table): table render
++ PNG encode (median, p95, bytes), random full games per second on one core, its default
+computer player's time per decision; then stored moves per second (one SQLite transaction each,
+on a file) and the process's peak memory. With ``--discord``,
 interaction-to-reply latency through a local fake Discord and the bot's resident memory.
 With ``--store``, only the stores under load instead: SQLite, and PostgreSQL when
 ``JUNCTION_BENCH_PG`` names a server, at 1, 10 and 100 channels moving at once.
@@ -19,36 +20,44 @@ import resource
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from bot.ai.base import get_policy
-from bot.engine.core import get_game
+from bot.games import all_bundles, bundle, get_game, get_policy
 from bot.timing import percentile
 
 
-def _mid_game_states(count: int, moves: int = 60) -> list[Any]:
-    """Positions a few dozen random moves into a hand, where the table is busiest."""
-    game = get_game("mille")
-    states = []
-    for seed in range(count):
+def _random_states(
+    game_key: str,
+    seats: int,
+    count: int,
+    *,
+    skip: int = 40,
+    options: Mapping[str, str] | None = None,
+) -> list[Any]:
+    """Positions from random playouts, sampled every ``skip`` moves (busy tables included)."""
+    game = get_game(game_key)
+    states: list[Any] = []
+    seed = 0
+    while len(states) < count and seed < count * 50:
         rng = random.Random(seed)
-        state = game.new_game(["Ann", "Computer (normal)"], seed=seed)
-        for _ in range(moves):
-            if game.outcome(state) is not None:
-                break
-            (seat,) = game.to_act(state)
+        state = game.new_game([f"P{i}" for i in range(seats)], seed, options)
+        played = 0
+        while game.outcome(state) is None and len(states) < count:
+            seat = min(game.to_act(state))
             state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
-        states.append(state)
+            played += 1
+            if played % skip == 0:
+                states.append(state)
+        seed += 1
     return states
 
 
-def bench_render(repeats: int) -> dict[str, float]:
-    from bot.render.mille import table_png
-
-    game = get_game("mille")
-    views = [game.public_view(s) for s in _mid_game_states(20)]
+def bench_render(game_key: str, seats: int, repeats: int) -> dict[str, float]:
+    found = bundle(game_key)
+    table_png = found.presenter.table_png
+    views = [found.game.public_view(s) for s in _random_states(game_key, seats, 20)]
     table_png(views[0])  # warm the font and card-face caches, as a running bot has them
     times, sizes = [], []
     for i in range(repeats):
@@ -64,45 +73,51 @@ def bench_render(repeats: int) -> dict[str, float]:
     }
 
 
-def bench_playouts(seconds: float) -> dict[str, float]:
-    """Whole hands of uniformly random legal play, engine only, on this one core."""
-    game = get_game("mille")
-    hands = moves = 0
+def bench_playouts(
+    game_key: str, seats: int, seconds: float, options: Mapping[str, str] | None = None
+) -> dict[str, float]:
+    """Whole games of uniformly random legal play, engine only, on this one core."""
+    game = get_game(game_key)
+    games = moves = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        rng = random.Random(hands)
-        state = game.new_game(["A", "B"], seed=hands, options={"length": "hand"})
+        rng = random.Random(games)
+        state = game.new_game([f"P{i}" for i in range(seats)], games, options)
         while game.outcome(state) is None:
-            (seat,) = game.to_act(state)
+            seat = min(game.to_act(state))
             state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
             moves += 1
-        hands += 1
+        games += 1
     elapsed = time.perf_counter() - start
-    return {"hands_per_s": hands / elapsed, "engine_moves_per_s": moves / elapsed}
+    return {"games_per_s": games / elapsed, "engine_moves_per_s": moves / elapsed}
 
 
-def bench_normal(decisions: int) -> dict[str, float]:
-    game = get_game("mille")
-    normal, rival = get_policy("mille", "normal"), get_policy("mille", "random")
+def bench_policy(
+    game_key: str, seats: int, decisions: int, options: Mapping[str, str] | None = None
+) -> dict[str, float]:
+    """The game's default computer player's time per decision, in seat 0 against random."""
+    found = bundle(game_key)
+    game = found.game
+    chosen, rival = get_policy(found.key), get_policy(found.key, "random")
     rng = random.Random(7)
     times: list[float] = []
     seed = 0
     while len(times) < decisions:
-        state = game.new_game(["N", "R"], seed=seed, options={"length": "hand"})
+        state = game.new_game([f"P{i}" for i in range(seats)], seed, options)
         seed += 1
         while game.outcome(state) is None and len(times) < decisions:
-            (seat,) = game.to_act(state)
+            seat = min(game.to_act(state))
             view = game.private_view(state, seat)
             if seat == 0:
                 start = time.perf_counter()
-                text = normal.choose(view, rng)
+                text = chosen.choose(view, rng)
                 times.append((time.perf_counter() - start) * 1000)
             else:
                 text = rival.choose(view, rng)
             state = game.apply(state, seat, game.parse_action(text))
     return {
-        "normal_median_ms": statistics.median(times),
-        "normal_p95_ms": percentile(times, 0.95),
+        f"{found.default_policy}_median_ms": statistics.median(times),
+        f"{found.default_policy}_p95_ms": percentile(times, 0.95),
     }
 
 
@@ -151,22 +166,40 @@ def run_store_bench(*, quick: bool = False) -> int:
     return 0
 
 
-def run_bench(*, quick: bool = False, discord: bool = False) -> int:
+def run_bench(
+    *,
+    quick: bool = False,
+    discord: bool = False,
+    game: str | None = None,
+    players: int | None = None,
+) -> int:
+    """Time every game (or one): render + PNG, random playouts, its computer player."""
     scale = 0.2 if quick else 1.0
     figures: dict[str, float] = {}
-    sections: list[tuple[str, Callable[[], dict[str, float]]]] = [
-        ("table render + PNG", lambda: bench_render(int(300 * scale))),
-        ("engine playouts", lambda: bench_playouts(3.0 * scale)),
-        ("normal policy", lambda: bench_normal(int(3000 * scale))),
-        ("store (SQLite file)", lambda: bench_store(int(2000 * scale))),
-    ]
+    keys = [bundle(game).key] if game else [b.key for b in all_bundles()]
+    sections: list[tuple[str, Callable[[], dict[str, float]]]] = []
+    for key in keys:
+        info = bundle(key).info
+        # The busiest table the game allows, unless asked otherwise.
+        seats = players or info.max_players
+
+        def per_game(key: str = key, seats: int = seats) -> dict[str, float]:
+            figures = bench_render(key, seats, int(200 * scale))
+            figures.update(bench_playouts(key, seats, 3.0 * scale))
+            figures.update(bench_policy(key, seats, int(2000 * scale)))
+            return figures
+
+        sections.append((f"{key} ({seats} seats)", per_game))
+    if game is None:
+        sections.append(("store (SQLite file)", lambda: bench_store(int(2000 * scale))))
     if discord:
         from bot.bench_discord import bench_discord
 
         sections.append(("through fake Discord", lambda: bench_discord(quick)))
     for title, measure in sections:
         result = measure()
-        figures.update(result)
+        prefix = title.split(" ", 1)[0] + "_" if " seats)" in title else ""
+        figures.update({prefix + k: v for k, v in result.items()})
         shown = ", ".join(f"{k} {v:.2f}" for k, v in result.items())
         print(f"{title:<22} {shown}")
     # ru_maxrss is in kilobytes on Linux.

@@ -10,10 +10,10 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.engine.core import get_game
+from bot.engine.core import Ranking
+from bot.games import get_game
 from bot.ratings import (
     Scope,
-    game_family,
     head_to_head,
     rating_history,
     standings,
@@ -55,17 +55,31 @@ class Board:
     value_label: str
 
 
-def is_solo(game_key: str) -> bool:
-    return get_game(game_key).info.max_players == 1
+def figures_of(stored: StoredResult, seat: int) -> dict[str, int]:
+    """A seat's figures in a result: ``won``, ``score`` and the game's own (cards cleared…).
+
+    Results stored before figures were kept per seat carried them in their options (a
+    solitaire's ``won``/``cleared``, a seat's ``best_hand_<seat>``); those are read too.
+    """
+    record = stored.record
+    if record.details:
+        return dict(record.details[seat])
+    figures: dict[str, int] = {"won": 1 if record.ranks[seat] == 0 else 0}
+    if record.scores:
+        figures["score"] = record.scores[seat]
+    suffix = f"_{seat}"
+    for name, value in record.options.items():
+        key = name[: -len(suffix)] if name.endswith(suffix) else name
+        if value.lstrip("-").isdigit() and (name.endswith(suffix) or len(record.seats) == 1):
+            figures[key] = int(value)
+    if len(record.seats) == 1 and "won" in record.options:
+        figures["won"] = 1 if record.options["won"] == "yes" else 0
+    return figures
 
 
-def solo_key(stored: StoredResult) -> tuple[int, int, int]:
-    """How good a solo result is: a win first, then cards cleared, then miles."""
-    options = stored.record.options
-    won = options.get("won") == "yes"
-    cleared = int(options.get("cleared", "0"))
-    miles = stored.record.scores[0] if stored.record.scores else 0
-    return (1 if won else 0, cleared, miles)
+def best_key(ranking: Ranking, figures: dict[str, int]) -> tuple[int, ...]:
+    """How good one result is on a best-result board: its figures in the ranking's order."""
+    return tuple(figures.get(key, 0) for key in ranking.keys)
 
 
 def leaderboard(
@@ -76,26 +90,29 @@ def leaderboard(
     caller: int,
     now: float,
 ) -> Board:
-    """The board for a game family on a server (or everywhere), the caller's row included."""
+    """The board for a game on a server (or everywhere), the caller's row included."""
     names = names_of(results)
-    if is_solo(game_key):
-        best: dict[int, tuple[int, int, int]] = {}
+    info = get_game(game_key).info
+    ranking = info.ranking
+    if ranking.kind == "best":
+        best: dict[int, tuple[tuple[int, ...], int]] = {}  # user -> (key, shown value)
         played: Counter[int] = Counter()
         for stored in results:
-            user = stored.record.seats[0]
-            if user is None:
-                continue
-            played[user] += 1
-            best[user] = max(best.get(user, (0, -1, -1)), solo_key(stored))
-        order = sorted(best, key=lambda u: (-best[u][0], -best[u][1], -best[u][2], u))
-        users = order
+            for seat, user in enumerate(stored.record.seats):
+                if user is None:
+                    continue
+                played[user] += 1
+                figures = figures_of(stored, seat)
+                entry = (best_key(ranking, figures), figures.get(ranking.shown, 0))
+                if user not in best or entry[0] > best[user][0]:
+                    best[user] = entry
+        users = sorted(best, key=lambda u: (tuple(-v for v in best[u][0]), u))
         rows = tuple(
             LeaderboardRow(i + 1, names.get(u, str(u)), best[u][1], played[u], None)
-            for i, u in enumerate(order)
+            for i, u in enumerate(users)
         )
-        label = "Cleared /49"
     else:
-        scope = Scope(game_family(game_key), guild_id)
+        scope = Scope(info.ladder, guild_id)
         ladder = standings([s.record for s in results], scope, now)
         users = [line.player for line in ladder]
         rows = tuple(
@@ -108,9 +125,8 @@ def leaderboard(
             )
             for i, line in enumerate(ladder)
         )
-        label = "Rating"
     caller_row = rows[users.index(caller)] if caller in users else None
-    return Board(rows, caller_row, label)
+    return Board(rows, caller_row, ranking.label)
 
 
 def member_stats(
@@ -125,8 +141,7 @@ def member_stats(
     """A member's card: rating over time, record, frequent opponents, favourite game, bests."""
     names = names_of(results)
     mine = [s for s in results if user_id in s.record.seats]
-    family = game_family(game_key)
-    scope = Scope(family, guild_id)
+    scope = Scope(get_game(game_key).info.ladder, guild_id)
     records = [s.record for s in results]
     ladder = standings(records, scope, now)
     place = next((i + 1 for i, line in enumerate(ladder) if line.player == user_id), None)
@@ -161,25 +176,23 @@ def member_stats(
 def _personal_bests(
     mine: Sequence[StoredResult], user_id: int, game_key: str
 ) -> tuple[BestLine, ...]:
-    """The member's best game score and, where the game reports it, best single hand."""
+    """The member's best game score, the game's own best figures and its totals."""
+    ranking = get_game(game_key).info.ranking
     lines: list[BestLine] = []
-    for label, figure in (("Best score", None), ("Best hand", "best_hand_{seat}")):
-        top: tuple[int, int] | None = None  # (points, game id)
-        for stored in mine:
-            record = stored.record
-            if record.game_key != game_key or not record.scores:
-                continue
-            seat = record.seats.index(user_id)
-            if figure is None:
-                points = record.scores[seat]
-            elif figure.format(seat=seat) in record.options:
-                points = int(record.options[figure.format(seat=seat)])
-            else:
-                continue
-            if top is None or points > top[0]:
-                top = (points, record.game_id)
+    games = [s for s in mine if s.record.game_key == game_key]
+    seated = [(s, s.record.seats.index(user_id)) for s in games]
+    for figure, label in (("score", "Best score"), *ranking.bests):
+        top: tuple[int, int] | None = None  # (value, game id)
+        for stored, seat in seated:
+            value = figures_of(stored, seat).get(figure)
+            if value is not None and (top is None or value > top[0]):
+                top = (value, stored.record.game_id)
         if top is not None:
-            lines.append(BestLine(label, f"{top[0]:,} pts", f"game #{top[1]}"))
+            unit = " pts" if figure in ("score", "best_hand") else ""
+            lines.append(BestLine(label, f"{top[0]:,}{unit}", f"game #{top[1]}"))
+    for figure, label in ranking.totals:
+        total = sum(figures_of(stored, seat).get(figure, 0) for stored, seat in seated)
+        lines.append(BestLine(label, f"{total:,}", f"in {len(seated)} games"))
     return tuple(lines)
 
 
@@ -189,13 +202,17 @@ def history_lines(results: Sequence[StoredResult], user_id: int, limit: int = 10
     for stored in reversed([s for s in results if user_id in s.record.seats][-limit:]):
         record = stored.record
         seat = record.seats.index(user_id)
-        others = [n for i, n in enumerate(stored.names) if i != seat] or ["solo"]
+        others = [n for i, n in enumerate(stored.names) if i != seat]
         if len(record.seats) == 1:
-            verdict = "won" if record.options.get("won") == "yes" else "played"
+            verdict = "won" if figures_of(stored, seat).get("won") else "played"
         elif all(r == record.ranks[0] for r in record.ranks):
             verdict = "drew"
+        elif record.ranks[seat] == 0:
+            verdict = "won"
+        elif len(record.seats) > 2:
+            verdict = f"place {record.ranks[seat] + 1}"
         else:
-            verdict = "won" if record.ranks[seat] == 0 else "lost"
+            verdict = "lost"
         score = f" ({record.scores[seat]:,})" if record.scores else ""
         title = get_game(record.game_key).info.title
         when = f"<t:{int(record.finished_at)}:R>"
@@ -205,5 +222,6 @@ def history_lines(results: Sequence[StoredResult], user_id: int, limit: int = 10
                 f" — [table](https://discord.com/channels/{record.guild_id}/"
                 f"{stored.channel_id}/{stored.message_id})"
             )
-        lines.append(f"{when} {title} vs {', '.join(others)}: **{verdict}**{score}{link}")
+        against = f" vs {', '.join(others)}" if others else " (alone)"
+        lines.append(f"{when} {title}{against}: **{verdict}**{score}{link}")
     return lines

@@ -27,7 +27,7 @@ from bot.tables import Tables
 
 log = logging.getLogger("junction")
 
-COGS = ("cogs.lobby", "cogs.leaderboard", "cogs.timers")
+COGS = ("cogs.lobby", "cogs.play", "cogs.leaderboard", "cogs.timers")
 
 
 def point_at(settings: Settings) -> None:
@@ -141,6 +141,10 @@ class JunctionTree(app_commands.CommandTree[Any]):
         if isinstance(original, GameError):
             await reply_privately(interaction, str(original))
             return
+        if isinstance(original, OverflowError):
+            # A number too big for the database (a forged id): nothing by that number exists.
+            await reply_privately(interaction, "That does not exist.")
+            return
         if isinstance(error, app_commands.CheckFailure):
             await reply_privately(interaction, "You cannot use that command here.")
             return
@@ -150,11 +154,13 @@ class JunctionTree(app_commands.CommandTree[Any]):
 
 async def reply_privately(interaction: discord.Interaction[Any], text: str) -> None:
     """An ephemeral answer, whether or not the interaction was already answered."""
+    text = text.strip()[:1900] or "Something went wrong."
+    quiet = discord.AllowedMentions.none()
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=quiet)
         else:
-            await interaction.response.send_message(text, ephemeral=True)
+            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=quiet)
     except discord.HTTPException:
         log.warning("could not deliver an error reply", exc_info=True)
 

@@ -1,8 +1,10 @@
 """Play Junction in a terminal: the same seam and the same SQLite store as the Discord bot.
 
-Each table is printed as text and also written as the PNG the bot would post, so the images
-can be checked without Discord. With ``--script`` (or when standard input is not a terminal)
-commands are read line by line from standard input, which is how the tests drive it.
+Any registered game: you sit in seat 0 and computer players fill the other seats. Each table
+is printed as text (the game's own console text) and also written as the PNG the bot would
+post, so the images can be checked without Discord. With ``--script`` (or when standard input
+is not a terminal) commands are read line by line from standard input, which is how the tests
+drive it.
 """
 
 from __future__ import annotations
@@ -11,15 +13,14 @@ import contextlib
 import getpass
 import os
 import sys
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from bot.engine.core import GameError
-from bot.engine.mille.state import HandResult
-from bot.engine.mille.views import MillePublicView, MilleSeatView
-from bot.render.mille import hand_png, result_png, table_png
+from bot.engine.core import BadOption, GameError
+from bot.games import bundle
+from bot.games.bundle import GameBundle
 from bot.store import open_store
 from bot.store.base import SeatRecord
 from bot.tables import Tables, TableUpdate
@@ -29,22 +30,23 @@ CONSOLE_CHANNEL = 0  # the console's own "channel" in the store
 PLAYER_ID = 1  # the console player's member id
 HELP = """Commands:
   <number>            play the move with that number in the list
-  <move>              a move in words: 'play go', 'discard 25', 'play stop', 'extend yes'
+  <move>              a move in the game's words, e.g. 'play go', 'discard 25'
   table               show the table again
   help                this text
-  resign              give up the game
-  quit                leave (the game is saved; run the console again to resume)"""
+  resign              leave the game (with two players, that loses it)
+  quit                leave the console (the game is saved; run it again to resume)"""
 
 
 @dataclass(frozen=True)
 class ConsoleOptions:
     db: str
     out: Path
+    game: str = "mille"
+    players: int | None = None  # seats in all (you and the computers); None: the fewest
     seed: int | None = None
     deck: Sequence[str] | None = None
-    opponent: str = "normal"
-    deck_name: str = "bsd"
-    length: str = "match"
+    opponent: str | None = None  # the computers' policy; None: the game's default
+    options: Mapping[str, str] = field(default_factory=dict)
     new: bool = False
     images: bool = True
 
@@ -56,12 +58,22 @@ def read_deck_file(path: str) -> list[str]:
     return [code for line in lines for code in line.replace(",", " ").split()]
 
 
+def parse_options(pairs: Sequence[str]) -> dict[str, str]:
+    """``name=value`` pairs from the command line."""
+    options: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.replace(":", "=").partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise BadOption(f"Write options as name=value, e.g. deck=modern (not '{pair[:40]}').")
+        options[name.strip().lower()] = value.strip().lower()
+    return options
+
+
 class Console:
     def __init__(self, tables: Tables, options: ConsoleOptions, out: TextIO) -> None:
         self.tables = tables
         self.options = options
         self.out = out
-        self.hands_seen = 0  # finished hands already reported
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -72,61 +84,78 @@ class Console:
                 await self.tables.abort(channel_id=CONSOLE_CHANNEL)
         try:
             update = await self.tables.table(CONSOLE_CHANNEL)
-            self.say(f"Resuming your game #{update.game.id} (move {update.game.version}).")
-            self.hands_seen = len(update.public.results)
+            title = bundle(update.game.game_key).info.title
+            self.say(f"Resuming your {title} game #{update.game.id} (move {update.game.version}).")
             return update
         except GameError:
             pass
+        found = bundle(self.options.game)
+        info = found.info
+        seats_wanted = self.options.players or max(info.min_players, 1)
+        if not info.min_players <= seats_wanted <= info.max_players:
+            raise BadOption(
+                f"{info.title} is played by {info.min_players}–{info.max_players} players."
+            )
         name = os.environ.get("JUNCTION_PLAYER") or _login_name()
+        policy = self.options.opponent or found.default_policy
+        numbered = seats_wanted > 2
+        seats = [SeatRecord(0, name, user_id=PLAYER_ID)] + [
+            SeatRecord(i, f"Computer{f' {i}' if numbered else ''} ({policy})", policy=policy)
+            for i in range(1, seats_wanted)
+        ]
         update = await self.tables.start(
             channel_id=CONSOLE_CHANNEL,
             guild_id=None,
-            game_key="mille",
-            seats=[
-                SeatRecord(0, name, user_id=PLAYER_ID),
-                SeatRecord(1, f"Computer ({self.options.opponent})", policy=self.options.opponent),
-            ],
-            options={"deck": self.options.deck_name, "length": self.options.length},
+            game_key=found.key,
+            seats=seats,
+            options=self.options.options,
             seed=self.options.seed,
             deck=self.options.deck,
         )
-        self.say(f"New Mille Bornes game #{update.game.id} against the computer.")
+        rivals = "alone" if seats_wanted == 1 else "against the computer"
+        self.say(f"New {info.title} game #{update.game.id} {rivals}.")
         self.say("Type 'help' for the commands.")
         return update
 
     def show(self, update: TableUpdate) -> None:
+        found = bundle(update.game.game_key)
+        shown = found.presenter
         for step in update.steps:
-            self.say(f"  » {step.caption}")
-        view: MillePublicView = update.public
-        for result in view.results[self.hands_seen :]:
-            self.say(result_text(view, result))
-        self.say(table_text(view))
-        self.write_images(update)
-        self.hands_seen = len(view.results)
+            if step.caption:
+                self.say(f"  » {step.caption}")
+        self.say(shown.console_table(update.public))
+        self.write_images(update, found)
         if update.outcome is not None:
             return
-        seat_view: MilleSeatView = self.tables.private_view(update.game, PLAYER_ID)
-        self.say(hand_text(seat_view))
-        moves = self.tables.legal_moves(update.game, PLAYER_ID)
+        view, moves = self.tables.hand(update.game, PLAYER_ID)
+        self.say(shown.console_hand(view))
+        if not moves:
+            waiting = ", ".join(s.name for s in update.waiting)
+            self.say(f"  (waiting for {waiting})")
         for number, move in enumerate(moves, start=1):
-            self.say(f"  {number:2}. {move.label:<38} [{move.notation}]")
+            self.say(f"  {number:2}. {move.label:<42} [{move.notation}]")
 
-    def write_images(self, update: TableUpdate) -> None:
+    def write_images(self, update: TableUpdate, found: GameBundle) -> None:
         if not self.options.images:
             return
+        shown = found.presenter
         self.options.out.mkdir(parents=True, exist_ok=True)
         stem = f"game{update.game.id}-move{update.game.version:04d}"
         table_file = self.options.out / f"{stem}-table.png"
-        table_file.write_bytes(table_png(update.public))
+        table_file.write_bytes(shown.table_png(update.public))
         self.say(f"  (table image: {table_file})")
-        results = update.public.results
-        if len(results) > self.hands_seen:
-            result_file = self.options.out / f"{stem}-score.png"
-            result_file.write_bytes(result_png(update.public))
-            self.say(f"  (score image: {result_file})")
-        if update.outcome is None:
-            hand_file = self.options.out / "hand.png"
-            hand_file.write_bytes(hand_png(self.tables.private_view(update.game, PLAYER_ID)))
+        finished = update.outcome is not None or (
+            update.previous is not None and shown.round_finished(update.previous, update.public)
+        )
+        if finished:
+            score = shown.result_png(update.public)
+            if score:
+                result_file = self.options.out / f"{stem}-score.png"
+                result_file.write_bytes(score)
+                self.say(f"  (score image: {result_file})")
+        if update.outcome is None and found.info.private_hands:
+            view, _ = self.tables.hand(update.game, PLAYER_ID)
+            (self.options.out / "hand.png").write_bytes(shown.hand_png(view))
 
     async def command(self, line: str) -> bool:
         """Handle one line; False when the console should stop."""
@@ -145,12 +174,14 @@ class Console:
                 self.show(await self.tables.table(CONSOLE_CHANNEL))
                 return True
             if word == "resign":
-                update = await self.tables.resign(channel_id=CONSOLE_CHANNEL, user_id=PLAYER_ID)
-                self.say(outcome_line(update))
+                update = await self.tables.leave(channel_id=CONSOLE_CHANNEL, user_id=PLAYER_ID)
+                self.show(update)
+                if update.outcome is not None:
+                    self.say(outcome_line(update))
                 return False
-            stored = await self.tables.current(CONSOLE_CHANNEL)
             if text.isdigit():
-                moves = self.tables.legal_moves(stored, PLAYER_ID)
+                stored = await self.tables.current(CONSOLE_CHANNEL)
+                _, moves = self.tables.hand(stored, PLAYER_ID)
                 index = int(text) - 1
                 if not 0 <= index < len(moves):
                     self.say(f"! Choose a number from 1 to {len(moves)}.")
@@ -174,52 +205,6 @@ def _login_name() -> str:
         return getpass.getuser().capitalize()
     except (KeyError, OSError):
         return "You"
-
-
-def table_text(view: MillePublicView) -> str:
-    """The Mille Bornes table in a few lines of text."""
-    lines = [
-        "",
-        f"── Hand {view.hand_number} · trip {view.target} · deck {view.deck_count} cards "
-        f"· discard {len(view.discard)} ──",
-    ]
-    for t in view.tableaus:
-        marker = "▶" if view.turn == t.seat and view.winners is None else " "
-        battle = t.battle_top.title if t.battle_top else "—"
-        speed = "Speed Limit" if t.limited else "no limit"
-        safeties = ", ".join(
-            c.title + (" (coup fourré)" if c in t.coups else "") for c in t.safeties
-        )
-        status = "moving" if t.can_go else "stopped"
-        lines.append(
-            f"{marker} {t.name:<18} {t.mileage:>4} mi  score {t.score:<5} {status}, {speed}; "
-            f"battle: {battle}; hand {t.hand_count}"
-        )
-        if safeties:
-            lines.append(f"    safeties: {safeties}")
-    if view.caption:
-        lines.append(f"  {view.caption}")
-    return "\n".join(lines)
-
-
-def result_text(view: MillePublicView, result: HandResult) -> str:
-    """A finished hand's score breakdown, both players side by side."""
-    lines = [f"══ Hand {result.number} over: {result.reason} ══"]
-    for seat, seat_lines in enumerate(result.lines):
-        parts = ", ".join(f"{line.label} {line.points}" for line in seat_lines)
-        lines.append(f"  {view.players[seat]}: {result.totals[seat]} ({parts})")
-    totals = ", ".join(f"{t.name} {t.score}" for t in view.tableaus)
-    lines.append(f"  Match totals: {totals}")
-    return "\n".join(lines)
-
-
-def hand_text(view: MilleSeatView) -> str:
-    cards = ", ".join(card.name_in(view.public.lang) for card in view.hand)
-    if view.phase == "draw":
-        return f"Your hand: {cards}\nA hazard is on you and you hold its safety: coup fourré?"
-    if view.phase == "extension":
-        return f"Your hand: {cards}\nYou reached 700! Go on to 1000?"
-    return f"Your hand: {cards}"
 
 
 async def run_console(
@@ -264,4 +249,4 @@ def console_main(options: ConsoleOptions) -> int:
     return asyncio.run(run_console(options))
 
 
-__all__ = ["ConsoleOptions", "read_deck_file", "run_console"]
+__all__ = ["ConsoleOptions", "parse_options", "read_deck_file", "run_console"]

@@ -2,13 +2,24 @@
 
 Everything a front end does to a game goes through :class:`Tables`: start a game in a channel,
 apply a member's move (seat lookup, per-channel lock, engine, one store transaction), let the
-computer seats move, and hand back views. It imports no Discord types, so it is tested with a
-temporary database and nothing else, and the local console drives the very same code.
+computer seats move, let a member leave, and hand back views. It imports no Discord types, so it
+is tested with a temporary database and nothing else, and the local console drives the very
+same code. It never names a game: everything game-specific comes from the game's bundle.
 
-Around the moves it keeps the bookkeeping a front end should not have to remember: a game that
-finishes gets its result recorded (leaderboards), every turn a member must take is timed when
-the guild asked for a turn timer (``expire_turn`` / ``remind_turn``, driven by
-``bot.timers.sweep``), and a finished game can be replayed from its deal (``replay``).
+Every stored move also stores when the game must be looked at next (``Store.record_move``'s
+timer), so nothing waits in memory only:
+
+* a computer seat is due → a deadline a few seconds ahead. The bot normally answers at once and
+  that answer replaces the timer; if it crashed in between, the sweep (or the next request that
+  touches the game) lets the computer move — exactly once, under the channel lock and the
+  store's version check;
+* a member must decide in a reaction window (the engine names a default action for the seat)
+  → the guild's reaction deadline; when it passes the bot plays the default;
+* a member's turn in a guild with a turn timer → a reminder at half time and the deadline.
+
+``wake`` (driven by ``bot.timers.sweep``) handles whichever is due; ``remind_turn`` the
+reminders. A finished game gets its result recorded (leaderboards), and ``replay`` rebuilds a
+finished game from its deal and move log.
 """
 
 from __future__ import annotations
@@ -19,24 +30,24 @@ import random
 import secrets
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.ai.base import get_policy, policy_names
-from bot.engine.core import Game, NotYourTurn, get_game
+from bot.engine.core import Game, GameError, IllegalMove, NotYourTurn
+from bot.games import bundle, get_policy
+from bot.games.bundle import GameBundle, MoveChoice
 from bot.results import result_of
 from bot.store.base import (
     ChannelBusy,
     DuplicateInteraction,
+    GuildSettings,
     MoveRecord,
     SeatRecord,
     StaleVersion,
     Store,
     StoredGame,
-    TimeoutAction,
 )
 from bot.updates import (
-    MoveChoice,
     NoGameHere,
     NoReplay,
     NotSeated,
@@ -45,14 +56,10 @@ from bot.updates import (
     TableBusy,
     TableUpdate,
     Timeout,
-    caption_of,
-    outcome_of,
-    state_of,
-    waiting_members,
 )
 
-# The seam's result types live in bot.updates; importing them from here keeps working.
 __all__ = [
+    "LEAVE",
     "MoveChoice",
     "NoGameHere",
     "NoReplay",
@@ -63,33 +70,119 @@ __all__ = [
     "TableUpdate",
     "Tables",
     "Timeout",
-    "outcome_of",
-    "waiting_members",
 ]
 
 log = logging.getLogger(__name__)
 
-# How often a move is retried when another process stored a move first (PostgreSQL shards).
-_STALE_RETRIES = 3
+LEAVE = "@leave"
+"""The move log's entry for a seat leaving (resigning or forfeiting): no game's notation."""
+
+_STALE_RETRIES = 3  # retries when another process stored a move first (PostgreSQL shards)
+COMPUTER_GRACE = 3.0  # seconds before the sweep steps in for a computer seat that is due
+_SETTINGS_TTL = 30.0  # seconds a guild's settings are cached
+
+
+@dataclass
+class Position:
+    """One stored game with its state rebuilt once for the whole request."""
+
+    stored: StoredGame
+    bundle: GameBundle
+    state: Any
+
+    @property
+    def game(self) -> Game[Any, Any]:
+        return self.bundle.game
+
+    @property
+    def acting(self) -> list[int]:
+        if self.stored.status != "active":
+            return []
+        return sorted(self.game.to_act(self.state))
+
+    def computers_due(self) -> list[int]:
+        return [s for s in self.acting if self.stored.seats[s].is_computer]
+
+    def reacting(self) -> list[int]:
+        """Member seats deciding in a reaction window (the engine names their default)."""
+        return [
+            s
+            for s in self.acting
+            if not self.stored.seats[s].is_computer
+            and self.game.default_action(self.state, s) is not None
+        ]
 
 
 class Tables:
     """Games in channels, backed by a store.
 
-    ``clock`` gives the time (Unix seconds) for result records and turn timers; tests pass
-    their own to move time forward without waiting.
+    ``clock`` gives the time (Unix seconds) for result records and timers; tests pass their
+    own to move time forward without waiting.
     """
 
     def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.clock = clock
         self._locks: dict[int, asyncio.Lock] = {}
+        self._settings: dict[int, tuple[float, GuildSettings]] = {}
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         """One lock per channel: moves in a channel are applied one at a time."""
         return self._locks.setdefault(channel_id, asyncio.Lock())
 
-    # --- starting and reading ---------------------------------------------------------------
+    # --- reading --------------------------------------------------------------------------
+
+    def position(self, stored: StoredGame) -> Position:
+        """The stored game with its state rebuilt (a CorruptSave if it cannot be read)."""
+        found = bundle(stored.game_key)
+        return Position(stored, found, found.game.from_dict(stored.state))
+
+    async def current(self, channel_id: int) -> StoredGame:
+        stored = await self.store.active_game(channel_id)
+        if stored is None:
+            raise NoGameHere("There is no game running in this channel. Start one with /play.")
+        return stored
+
+    async def game_by_id(self, game_id: int) -> StoredGame:
+        stored = await self.store.get_game(game_id) if 0 <= game_id < 2**63 else None
+        if stored is None:
+            raise NoGameHere("That game no longer exists.")
+        return stored
+
+    async def table(self, channel_id: int) -> TableUpdate:
+        """The channel's game as it stands (after any computer move that was due)."""
+        async with self.lock(channel_id):
+            here = self.position(await self.current(channel_id))
+            here, steps = await self._catch_up(here)
+            return self._update(here, steps)
+
+    def seat_of(self, stored: StoredGame, user_id: int) -> int:
+        for record in stored.seats:
+            if record.user_id == user_id:
+                return record.seat
+        raise NotSeated("You are not playing in this game; only its players can do that.")
+
+    def private_view(self, here: Position, user_id: int) -> Any:
+        """A seated member's own view (their hand); anyone else is refused."""
+        return here.game.private_view(here.state, self.seat_of(here.stored, user_id))
+
+    def hand(self, stored: StoredGame, user_id: int) -> tuple[Any, list[MoveChoice]]:
+        """A seated member's private view and legal moves, from one rebuild of the state."""
+        here = self.position(stored)
+        return self.private_view(here, user_id), self.legal_moves(here, user_id)
+
+    def legal_moves(self, here: Position, user_id: int) -> list[MoveChoice]:
+        """The member's legal moves now, for menus and autocomplete (empty if not their turn)."""
+        seat = self.seat_of(here.stored, user_id)
+        if seat not in here.acting:
+            return []
+        game, state = here.game, here.state
+        return [
+            MoveChoice(game.format_action(a), game.describe_action(state, seat, a))
+            for a in game.legal_actions(state, seat)
+        ]
+
+    # --- starting ----------------------------------------------------------------------------
 
     async def start(
         self,
@@ -103,11 +196,15 @@ class Tables:
         labels: Mapping[str, str] | None = None,
         deck: Sequence[str] | None = None,
     ) -> TableUpdate:
-        """Deal a new game in a channel and let the computer open if it sits first."""
-        game = get_game(game_key)
+        """Deal a new game in a channel and let computer seats open if they sit first."""
+        found = bundle(game_key)
+        game = found.game
+        members = [s.user_id for s in seats if s.user_id is not None]
+        if len(members) != len(set(members)):
+            raise IllegalMove("A member can hold only one seat: you cannot play against yourself.")
         for record in seats:
             if record.policy is not None:
-                get_policy(game.info.key, record.policy)  # unknown policy: a readable error now
+                get_policy(found.key, record.policy)  # unknown policy: a readable error now
         async with self.lock(channel_id):
             if await self.store.active_game(channel_id) is not None:
                 raise TableBusy(
@@ -116,59 +213,26 @@ class Tables:
                 )
             seed = secrets.randbelow(2**31) if seed is None else seed
             state = game.new_game([s.name for s in seats], seed, options, deck)
+            computer_first = any(seats[s].is_computer for s in game.to_act(state))
             try:
                 stored = await self.store.create_game(
                     channel_id=channel_id,
                     guild_id=guild_id,
-                    game_key=game.info.key,
+                    game_key=found.key,
                     seats=list(seats),
                     # Labels (e.g. the daily deal's date) ride with the options into results.
                     options={**game.resolve_options(options), **(labels or {})},
                     state=game.to_dict(state),
+                    deadline=self.clock() + COMPUTER_GRACE if computer_first else None,
                 )
             except ChannelBusy:
                 raise TableBusy("A game is already running in this channel.") from None
-            steps, stored = await self._computer_turns(game, stored, state)
-            stored = await self._settle(game, stored)
-        return self._update(game, stored, steps)
-
-    async def current(self, channel_id: int) -> StoredGame:
-        stored = await self.store.active_game(channel_id)
-        if stored is None:
-            raise NoGameHere("There is no game running in this channel. Start one with /play.")
-        return stored
-
-    async def table(self, channel_id: int) -> TableUpdate:
-        """The channel's game as it stands."""
-        stored = await self.current(channel_id)
-        return self._update(get_game(stored.game_key), stored, ())
-
-    async def game_by_id(self, game_id: int) -> StoredGame:
-        stored = await self.store.get_game(game_id)
-        if stored is None:
-            raise NoGameHere("That game no longer exists.")
-        return stored
-
-    def seat_of(self, stored: StoredGame, user_id: int) -> int:
-        for record in stored.seats:
-            if record.user_id == user_id:
-                return record.seat
-        raise NotSeated("You are not playing in this game; only its players can do that.")
-
-    def private_view(self, stored: StoredGame, user_id: int) -> Any:
-        """A seated member's own view (their hand); anyone else is refused."""
-        seat = self.seat_of(stored, user_id)
-        return get_game(stored.game_key).private_view(state_of(stored), seat)
-
-    def legal_moves(self, stored: StoredGame, user_id: int) -> list[MoveChoice]:
-        """The member's legal moves now, for menus and autocomplete (empty if not their turn)."""
-        game = get_game(stored.game_key)
-        seat = self.seat_of(stored, user_id)
-        state = game.from_dict(stored.state)
-        return [
-            MoveChoice(game.format_action(a), game.describe_action(state, seat, a))
-            for a in game.legal_actions(state, seat)
-        ]
+            here = Position(stored, found, state)
+            steps, here = await self._computer_turns(here)
+            if not steps:
+                here = await self._arm(here)
+            await self._settle(here)
+        return self._update(here, steps)
 
     # --- moving -----------------------------------------------------------------------------
 
@@ -184,54 +248,59 @@ class Tables:
     ) -> TableUpdate:
         """Apply a member's move, stored before this returns, then the computer's replies.
 
-        ``game_id`` and ``expected_version`` come from a button: a button from another game
-        or an earlier turn is refused rather than applied to a position it was not made for.
-        A repeated ``interaction_id`` returns the table without applying anything twice.
+        ``game_id`` and ``expected_version`` come from a button (or an autocomplete choice): a
+        move made for another game or an earlier turn is refused rather than applied to a
+        position it was not made for. A repeated ``interaction_id`` returns the table without
+        applying anything twice.
         """
         async with self.lock(channel_id):
             for attempt in range(_STALE_RETRIES):
-                stored = await self.current(channel_id)
-                game = get_game(stored.game_key)
-                if game_id is not None and stored.id != game_id:
-                    raise StaleButton("That button belongs to a game that has ended.")
-                if expected_version is not None and stored.version != expected_version:
+                here = await self._here(channel_id, game_id)
+                here, before_steps = await self._catch_up(here)
+                if expected_version is not None and here.stored.version != expected_version:
                     raise StaleButton(
-                        "That button is from an earlier turn. Use the buttons on the newest "
-                        "table (or /table to post it again)."
+                        "That is from an earlier turn. Use the buttons on the newest table "
+                        "(or /table to post it again)."
                     )
+                game, stored = here.game, here.stored
                 seat = self.seat_of(stored, user_id)
-                state = game.from_dict(stored.state)
-                if seat not in game.to_act(state):
-                    waiting = ", ".join(stored.seats[s].name for s in sorted(game.to_act(state)))
+                if seat not in here.acting:
+                    waiting = ", ".join(stored.seats[s].name for s in here.acting)
                     raise NotYourTurn(f"It is not your turn; waiting for {waiting}.")
                 parsed = game.parse_action(action)
-                new_state = game.apply(state, seat, parsed)
+                previous = game.public_view(here.state)
+                new_state = game.apply(here.state, seat, parsed)
+                text = game.format_action(parsed)
                 try:
-                    stored = await self._commit(
-                        game, stored, seat, parsed, new_state, interaction_id
-                    )
+                    after = await self._commit(here, seat, text, new_state, interaction_id)
                 except DuplicateInteraction:
-                    latest = await self.game_by_id(stored.id)
-                    return self._update(game, latest, (), repeated=True)
+                    latest = self.position(await self.game_by_id(stored.id))
+                    return self._update(latest, (), repeated=True)
                 except StaleVersion:
                     if attempt + 1 < _STALE_RETRIES and expected_version is None:
                         continue
                     raise StaleButton(
                         "Someone moved at the same moment; look at the table and try again."
                     ) from None
-                step = Step(seat, game.format_action(parsed), caption_of(new_state), False)
-                more, stored = await self._computer_turns(game, stored, new_state)
-                stored = await self._settle(game, stored)
-                return self._update(game, stored, (step, *more), previous=game.public_view(state))
+                step = Step(seat, text, game.caption(new_state), False)
+                more, after = await self._computer_turns(after)
+                await self._settle(after)
+                return self._update(after, (*before_steps, step, *more), previous=previous)
         raise AssertionError("unreachable")  # pragma: no cover
 
-    async def resign(self, *, channel_id: int, user_id: int) -> TableUpdate:
-        """The member gives up: every other seat wins (and the result is recorded)."""
+    async def leave(self, *, channel_id: int, user_id: int) -> TableUpdate:
+        """The member leaves the game: with two seats they lose; with more the others play on."""
         async with self.lock(channel_id):
-            stored = await self.current(channel_id)
-            seat = self.seat_of(stored, user_id)
-            stored = await self._resign_seat(stored, seat)
-        return self._update(get_game(stored.game_key), stored, ())
+            here = await self._here(channel_id, None)
+            seat = self.seat_of(here.stored, user_id)
+            previous = here.game.public_view(here.state)
+            try:
+                here, step = await self._leave_seat(here, seat, None)
+            except StaleVersion:
+                raise StaleButton("Someone moved at the same moment; try again.") from None
+            more, here = await self._computer_turns(here)
+            await self._settle(here)
+        return self._update(here, (step, *more), previous=previous)
 
     async def abort(self, *, channel_id: int) -> StoredGame:
         """End the channel's game with no result (the players agreed)."""
@@ -244,14 +313,43 @@ class Tables:
                 state=stored.state,
             )
 
-    # --- turn timers --------------------------------------------------------------------------
+    async def vote_abort(self, *, game_id: int, user_id: int) -> tuple[StoredGame, bool]:
+        """A member asks (or agrees) to abort; True when every member has, and it is aborted.
 
-    async def remind_turn(self, game_id: int) -> StoredGame | None:
-        """Take a due reminder off the game (its deadline stays) and return the game.
+        The first vote is the request; only the game's other members can add theirs, each
+        once. Votes are stored, so nobody can agree on someone else's behalf.
+        """
+        stored = await self.game_by_id(game_id)
+        if stored.status != "active":
+            raise GameError("That game has already ended.")
+        self.seat_of(stored, user_id)
+        members = {s.user_id for s in stored.seats if s.user_id is not None}
+        voted = await self.store.abort_votes(game_id)
+        if voted and user_id in voted:
+            raise GameError("You have already asked for this; the other players must agree.")
+        votes = await self.store.add_abort_vote(game_id, user_id)
+        if not members <= votes:
+            return stored, False
+        async with self.lock(stored.channel_id):
+            current = await self.game_by_id(game_id)
+            if current.status != "active":
+                raise GameError("That game has already ended.")
+            ended = await self.store.end_game(
+                game_id=game_id,
+                expected_version=current.version,
+                status="aborted",
+                state=current.state,
+            )
+        return ended, True
+
+    # --- timers -------------------------------------------------------------------------------
+
+    async def remind_turn(self, game_id: int) -> TableUpdate | None:
+        """Take a due reminder off the game (its deadline stays) and return the table.
 
         None when there is nothing to remind: the game ended, or its reminder was already
         taken (another sweep) or is not due yet. The front end then mentions
-        ``waiting_members(game)``.
+        ``update.waiting_members``.
         """
         found = await self.store.get_game(game_id)
         if found is None or found.status != "active":
@@ -263,96 +361,53 @@ class Tables:
             if stored.remind_at is None or stored.remind_at > self.clock():
                 return None
             await self.store.set_timer(stored.id, remind_at=None, deadline=stored.turn_deadline)
-            return replace(stored, remind_at=None)
+            return self._update(self.position(replace(stored, remind_at=None)), ())
 
-    async def expire_turn(self, game_id: int) -> TableUpdate | None:
-        """Act for the members whose turn ran out, as the guild's ``on_timeout`` says.
+    async def wake(self, game_id: int) -> TableUpdate | None:
+        """Do what a game's passed deadline calls for; None when nothing was due.
 
-        "computer": the computer makes one move for each member the game waits for (the
-        "normal" player where the game has one, else "random"), stored like any move; then the
-        computer seats reply and the next turn is timed. "forfeit": the (first) waiting member
-        resigns and the result is recorded. The update's ``timeout`` says who ran out of time
-        and what happened; its steps list the moves made.
-
-        None when there is nothing to do: the game ended, its deadline moved or has not passed
-        (someone moved in time), or another process acted first.
+        A computer seat that is due moves. A reaction window that ran out gets each waiting
+        member's default ("no reaction"). A member's turn that ran out is played by the
+        computer or forfeited, as the guild's ``on_timeout`` says. The update's ``timeout``
+        says who ran out of time and what happened; its steps list the moves made.
         """
         found = await self.store.get_game(game_id)
         if found is None or found.status != "active":
             return None
         async with self.lock(found.channel_id):
-            # Read again under the lock: a move may have landed (and re-armed the timer) while
+            # Read again under the lock: a move may have landed (and moved the deadline) while
             # this request waited for it.
             stored = await self.store.get_game(game_id)
             if stored is None or stored.status != "active":
                 return None
             if stored.turn_deadline is None or stored.turn_deadline > self.clock():
                 return None
-            game = get_game(stored.game_key)
-            state = game.from_dict(stored.state)
-            absent = waiting_members(stored)
-            if not absent:
-                # Only computer seats are to act (a crash between their moves): no member to
-                # time, so drop the timer rather than expire it again on every sweep.
-                await self.store.set_timer(stored.id, remind_at=None, deadline=None)
-                return None
-            before = game.public_view(state)
-            if await self._on_timeout(stored) == "forfeit":
-                try:
-                    ended = await self._resign_seat(stored, absent[0].seat)
-                except StaleVersion:
+            here = self.position(stored)
+            previous = here.game.public_view(here.state)
+            timeout: Timeout | None = None
+            steps: list[Step] = []
+            if not here.computers_due():
+                reacting = here.reacting()
+                waiting = [s for s in here.acting if not here.stored.seats[s].is_computer]
+                if reacting:
+                    timeout = Timeout(tuple(stored.seats[s] for s in reacting), "default")
+                    steps, here = await self._play_defaults(here, reacting)
+                elif waiting and await self._on_timeout(stored) == "forfeit":
+                    timeout = Timeout((stored.seats[waiting[0]],), "forfeit")
+                    # The timeout's own line says it; the step needs no caption of its own.
+                    here, step = await self._leave_seat(here, waiting[0], "")
+                    steps = [step]
+                elif waiting:
+                    timeout = Timeout(tuple(stored.seats[s] for s in waiting), "computer")
+                    steps, here = await self._play_for(here, waiting)
+                else:
+                    await self.store.set_timer(stored.id, remind_at=None, deadline=None)
                     return None
-                return self._update(
-                    game, ended, (), previous=before, timeout=Timeout(absent[:1], "forfeit")
-                )
-            steps, stored, state = await self._play_for(game, stored, state, absent)
-            if not steps:
+            more, here = await self._computer_turns(here)
+            if not steps and not more:
                 return None
-            more, stored = await self._computer_turns(game, stored, state)
-            stored = await self._settle(game, stored)
-            played_for = tuple(stored.seats[step.seat] for step in steps)
-        return self._update(
-            game,
-            stored,
-            (*steps, *more),
-            previous=before,
-            timeout=Timeout(played_for, "computer"),
-        )
-
-    async def _play_for(
-        self,
-        game: Game[Any, Any],
-        stored: StoredGame,
-        state: Any,
-        absent: Sequence[SeatRecord],
-    ) -> tuple[list[Step], StoredGame, Any]:
-        """One computer move for each absent member still to act; the moves made so far."""
-        names = policy_names(game.info.key)
-        policy = get_policy(game.info.key, "normal" if "normal" in names else "random")
-        steps: list[Step] = []
-        for record in absent:
-            # An earlier move (for another absent seat) may have ended the game or the turn.
-            if game.outcome(state) is not None or record.seat not in game.to_act(state):
-                continue
-            # Seeded like _computer_turns, so the same position always gets the same move.
-            rng = random.Random(f"{stored.id}:{stored.version}")
-            action = game.parse_action(policy.choose(game.private_view(state, record.seat), rng))
-            new_state = game.apply(state, record.seat, action)
-            try:
-                stored = await self._commit(game, stored, record.seat, action, new_state, None)
-            except StaleVersion:
-                break  # another process moved this game; what was stored so far stands
-            state = new_state
-            text = game.format_action(action)
-            steps.append(
-                Step(record.seat, text, caption_of(state), by_computer=True, timed_out=True)
-            )
-        return steps, stored, state
-
-    async def _on_timeout(self, stored: StoredGame) -> TimeoutAction:
-        if stored.guild_id is None:
-            return "computer"
-        return (await self.store.guild_settings(stored.guild_id)).on_timeout
+            await self._settle(here)
+        return self._update(here, (*steps, *more), previous=previous, timeout=timeout)
 
     # --- replays ---------------------------------------------------------------------------------
 
@@ -360,8 +415,7 @@ class Tables:
         """The public view after every move of an ended game; frame 0 is the deal.
 
         Rebuilt from the stored deal and the move log, so it shows exactly what the table
-        showed. Public views only: no frame can reveal a hand. A resignation is not a move,
-        so a resigned game's last frame is the position the player resigned in.
+        showed. Public views only: no frame can reveal a hand.
         """
         stored = await self.game_by_id(game_id)
         if stored.status == "active":
@@ -373,129 +427,229 @@ class Tables:
             )
         moves = await self.store.moves(game_id)
         # Replaying hundreds of moves is CPU work: keep it off the event loop.
-        return await asyncio.to_thread(_replay_frames, get_game(stored.game_key), initial, moves)
+        return await asyncio.to_thread(replay_frames, bundle(stored.game_key).game, initial, moves)
 
     # --- internals --------------------------------------------------------------------------
 
-    async def _resign_seat(self, stored: StoredGame, seat: int) -> StoredGame:
-        """End the game with ``seat`` resigned (every other seat wins) and record the result."""
-        state = dict(stored.state)
-        # The resignation rides along in the snapshot so the outcome can be read back.
-        state["resigned"] = seat
-        ended = await self.store.end_game(
-            game_id=stored.id,
-            expected_version=stored.version,
-            status="finished",
-            state=state,
+    async def _here(self, channel_id: int, game_id: int | None) -> Position:
+        """The channel's game; a button naming another game is told what became of it."""
+        stored = await self.store.active_game(channel_id)
+        if game_id is not None and (stored is None or stored.id != game_id):
+            other = await self.store.get_game(game_id) if 0 <= game_id < 2**63 else None
+            if other is None:
+                raise StaleButton("That button does not belong to any game.")
+            if other.status == "active":
+                raise StaleButton(
+                    f"That button belongs to a game in another channel (<#{other.channel_id}>)."
+                )
+            raise StaleButton("That button belongs to a game that has ended.")
+        if stored is None:
+            raise NoGameHere("There is no game running in this channel. Start one with /play.")
+        return self.position(stored)
+
+    async def _catch_up(self, here: Position) -> tuple[Position, list[Step]]:
+        """Let computer seats that are due move first (a crash left them waiting)."""
+        if not here.computers_due():
+            return here, []
+        steps, here = await self._computer_turns(here)
+        await self._settle(here)
+        return here, steps
+
+    async def _leave_seat(
+        self, here: Position, seat: int, caption: str | None
+    ) -> tuple[Position, Step]:
+        """Store a seat leaving the game (resignation or forfeit) as a move of the log."""
+        new_state = here.game.leave(here.state, seat)
+        after = await self._commit(here, seat, LEAVE, new_state, None)
+        text = f"🏳️ {here.stored.seats[seat].name} left the game." if caption is None else caption
+        return after, Step(seat, LEAVE, text, False, left=True)
+
+    async def _play_defaults(
+        self, here: Position, seats: Sequence[int]
+    ) -> tuple[list[Step], Position]:
+        """Each seat's default action (its reaction window closed), stored like any move."""
+        steps: list[Step] = []
+        for seat in seats:
+            default = here.game.default_action(here.state, seat)
+            if default is None or seat not in here.acting:
+                continue  # an earlier default already closed this window
+            text = here.game.format_action(default)
+            new_state = here.game.apply(here.state, seat, default)
+            try:
+                here = await self._commit(here, seat, text, new_state, None)
+            except StaleVersion:
+                break
+            steps.append(Step(seat, text, here.game.caption(new_state), True, timed_out=True))
+        return steps, here
+
+    async def _play_for(self, here: Position, seats: Sequence[int]) -> tuple[list[Step], Position]:
+        """One computer move for each member whose turn ran out and who is still to act."""
+        steps: list[Step] = []
+        policy = get_policy(here.bundle.key)
+        for seat in seats:
+            if here.game.outcome(here.state) is not None or seat not in here.acting:
+                continue
+            # Seeded like _computer_turns, so the same position always gets the same move.
+            rng = random.Random(f"{here.stored.id}:{here.stored.version}")
+            view = here.game.private_view(here.state, seat)
+            action = here.game.parse_action(policy.choose(view, rng))
+            text = here.game.format_action(action)
+            new_state = here.game.apply(here.state, seat, action)
+            try:
+                here = await self._commit(here, seat, text, new_state, None)
+            except StaleVersion:
+                break  # another process moved this game; what was stored so far stands
+            steps.append(Step(seat, text, here.game.caption(new_state), True, timed_out=True))
+        return steps, here
+
+    async def _on_timeout(self, stored: StoredGame) -> str:
+        if stored.guild_id is None:
+            return "computer"
+        return (await self._guild_settings(stored.guild_id)).on_timeout
+
+    async def _guild_settings(self, guild_id: int) -> GuildSettings:
+        cached = self._settings.get(guild_id)
+        now = time.monotonic()
+        if cached is not None and now - cached[0] < _SETTINGS_TTL:
+            return cached[1]
+        settings = await self.store.guild_settings(guild_id)
+        self._settings[guild_id] = (now, settings)
+        return settings
+
+    def forget_settings(self, guild_id: int) -> None:
+        """Drop a guild's cached settings (after /settings changed them)."""
+        self._settings.pop(guild_id, None)
+
+    async def _timer(
+        self, stored: StoredGame, game: Game[Any, Any], state: Any
+    ) -> tuple[float | None, float | None]:
+        """When to look at this position again: (reminder, deadline), None for none."""
+        if game.outcome(state) is not None:
+            return None, None
+        acting = sorted(game.to_act(state))
+        now = self.clock()
+        if any(stored.seats[s].is_computer for s in acting):
+            return None, now + COMPUTER_GRACE
+        if not acting:
+            return None, None
+        settings = (
+            await self._guild_settings(stored.guild_id) if stored.guild_id is not None else None
         )
-        # end_game bumped the version without a move: the log holds one move fewer.
-        await self._record_result(get_game(ended.game_key), ended, moves=ended.version - 1)
-        return ended
-
-    async def _settle(self, game: Game[Any, Any], stored: StoredGame) -> StoredGame:
-        """After moves were stored: record the result of a finished game, else time the turn."""
-        if stored.status == "finished":
-            await self._record_result(game, stored, moves=stored.version)
-            return stored
-        return await self._arm(game, stored)
-
-    async def _record_result(self, game: Game[Any, Any], stored: StoredGame, *, moves: int) -> None:
-        outcome = outcome_of(game, stored, game.from_dict(stored.state))
-        if outcome is None:  # pragma: no cover - a finished game always has an outcome
-            return
-        record = result_of(stored, outcome, self.clock(), moves=moves)
-        try:
-            await self.store.record_result(record, [seat.name for seat in stored.seats])
-        except Exception:
-            # The game itself is stored as finished; failing the player's move now would show
-            # an error for a move that happened. The record is idempotent, so it can be redone.
-            log.exception("could not record the result of game %s", stored.id)
-
-    async def _arm(self, game: Game[Any, Any], stored: StoredGame) -> StoredGame:
-        """Time the turn if the guild has a turn timer and a member is to act; else clear it.
-
-        A stored move already cleared the timer, so most calls write only when arming.
-        """
-        remind_at: float | None = None
-        deadline: float | None = None
-        if stored.status == "active" and stored.guild_id is not None and waiting_members(stored):
-            seconds = (await self.store.guild_settings(stored.guild_id)).turn_seconds
-            if seconds is not None:
-                now = self.clock()
-                remind_at, deadline = now + seconds / 2, now + seconds
-        if (remind_at, deadline) == (stored.remind_at, stored.turn_deadline):
-            return stored
-        await self.store.set_timer(stored.id, remind_at=remind_at, deadline=deadline)
-        return replace(stored, remind_at=remind_at, turn_deadline=deadline)
+        if any(game.default_action(state, s) is not None for s in acting):
+            seconds = settings.reaction_seconds if settings else GuildSettings(0).reaction_seconds
+            return None, now + seconds
+        if settings is None or settings.turn_seconds is None:
+            return None, None
+        return now + settings.turn_seconds / 2, now + settings.turn_seconds
 
     async def _commit(
         self,
-        game: Game[Any, Any],
-        stored: StoredGame,
+        here: Position,
         seat: int,
-        action: Any,
+        action_text: str,
         new_state: Any,
         interaction_id: str | None,
-    ) -> StoredGame:
-        return await self.store.record_move(
-            game_id=stored.id,
-            expected_version=stored.version,
+    ) -> Position:
+        """Store one move with the timer of the position it leads to; the new position."""
+        game = here.game
+        finished = game.outcome(new_state) is not None
+        remind_at, deadline = await self._timer(here.stored, game, new_state)
+        stored = await self.store.record_move(
+            game_id=here.stored.id,
+            expected_version=here.stored.version,
             seat=seat,
-            action=game.format_action(action),
+            action=action_text,
             interaction_id=interaction_id,
             state=game.to_dict(new_state),
-            status="finished" if game.outcome(new_state) is not None else "active",
+            status="finished" if finished else "active",
+            remind_at=remind_at,
+            deadline=deadline,
         )
+        return Position(stored, here.bundle, new_state)
 
-    async def _computer_turns(
-        self, game: Game[Any, Any], stored: StoredGame, state: Any
-    ) -> tuple[list[Step], StoredGame]:
-        """Let computer seats move until a member must act or the game ends; each is stored."""
+    async def _arm(self, here: Position) -> Position:
+        """Set the timer of a position that was not reached by a stored move (a new game)."""
+        remind_at, deadline = await self._timer(here.stored, here.game, here.state)
+        if (remind_at, deadline) == (here.stored.remind_at, here.stored.turn_deadline):
+            return here
+        await self.store.set_timer(here.stored.id, remind_at=remind_at, deadline=deadline)
+        stored = replace(here.stored, remind_at=remind_at, turn_deadline=deadline)
+        return Position(stored, here.bundle, here.state)
+
+    async def _computer_turns(self, here: Position) -> tuple[list[Step], Position]:
+        """Let computer seats move until only members are to act or the game ends.
+
+        Each move is stored before the next is chosen. A computer deciding in a reaction
+        window decides at once, like any other computer move.
+        """
         steps: list[Step] = []
-        while game.outcome(state) is None:
-            movers = [s for s in sorted(game.to_act(state)) if stored.seats[s].is_computer]
+        while here.game.outcome(here.state) is None:
+            movers = here.computers_due()
             if not movers:
                 break
             seat = movers[0]
-            policy = get_policy(game.info.key, stored.seats[seat].policy or "normal")
+            policy = get_policy(here.bundle.key, here.stored.seats[seat].policy)
             # Seeded by the game and its version so a replay makes the same choices.
-            rng = random.Random(f"{stored.id}:{stored.version}")
-            text = policy.choose(game.private_view(state, seat), rng)
-            action = game.parse_action(text)
-            state = game.apply(state, seat, action)
-            stored = await self._commit(game, stored, seat, action, state, None)
-            steps.append(Step(seat, text, caption_of(state), True))
-        return steps, stored
+            rng = random.Random(f"{here.stored.id}:{here.stored.version}")
+            view = here.game.private_view(here.state, seat)
+            # Policies are CPU work (a search may take a few hundred ms): off the event loop.
+            text = await asyncio.to_thread(policy.choose, view, rng)
+            action = here.game.parse_action(text)
+            new_state = here.game.apply(here.state, seat, action)
+            text = here.game.format_action(action)
+            here = await self._commit(here, seat, text, new_state, None)
+            steps.append(Step(seat, text, here.game.caption(new_state), True))
+        return steps, here
+
+    async def _settle(self, here: Position) -> None:
+        """Record the result of a game that just finished (leaderboards)."""
+        if here.stored.status != "finished":
+            return
+        outcome = here.game.outcome(here.state)
+        if outcome is None:  # pragma: no cover - a finished game always has an outcome
+            return
+        record = result_of(here.stored, outcome, self.clock(), moves=here.stored.version)
+        try:
+            await self.store.record_result(record, [seat.name for seat in here.stored.seats])
+        except Exception:
+            # The game itself is stored as finished; failing the player's move now would show
+            # an error for a move that happened. The record is idempotent, so it can be redone.
+            log.exception("could not record the result of game %s", here.stored.id)
 
     def _update(
         self,
-        game: Game[Any, Any],
-        stored: StoredGame,
+        here: Position,
         steps: Sequence[Step],
         *,
         repeated: bool = False,
         previous: Any = None,
         timeout: Timeout | None = None,
     ) -> TableUpdate:
-        state = game.from_dict(stored.state)
+        game, stored = here.game, here.stored
+        acting = here.acting
         return TableUpdate(
             game=stored,
-            public=game.public_view(state),
+            public=game.public_view(here.state),
             steps=tuple(steps),
-            outcome=outcome_of(game, stored, state),
+            outcome=game.outcome(here.state),
             repeated=repeated,
             previous=previous,
             timeout=timeout,
+            waiting=tuple(stored.seats[s] for s in acting),
+            reacting=tuple(stored.seats[s] for s in here.reacting()),
         )
 
 
-def _replay_frames(
+def replay_frames(
     game: Game[Any, Any], initial: Mapping[str, Any], moves: Sequence[MoveRecord]
 ) -> list[Any]:
-    """The public view after the deal and after every stored move."""
+    """The public view after the deal and after every stored move (leaving included)."""
     state = game.from_dict(initial)
     frames = [game.public_view(state)]
     for move in moves:
-        state = game.apply(state, move.seat, game.parse_action(move.action))
+        if move.action == LEAVE:
+            state = game.leave(state, move.seat)
+        else:
+            state = game.apply(state, move.seat, game.parse_action(move.action))
         frames.append(game.public_view(state))
     return frames

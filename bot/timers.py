@@ -1,14 +1,14 @@
-"""Turn timers: the sweep a front end runs every few seconds (no Discord here).
+"""Timers: the sweep a front end runs every few seconds (no Discord here).
 
-A guild may give each turn a time limit (``GuildSettings.turn_seconds``). The seam arms the
-timer whenever a member is to act: a reminder at half time and a deadline at full time, both
-stored in the game's row. :func:`sweep` asks the store which timers are due, takes the
-reminder off or plays out the expired turn (``Tables.remind_turn`` / ``Tables.expire_turn``),
-and returns what happened so the front end can mention the player or post the new table.
+Every stored move also stores when its game must be looked at next (see ``bot.tables``): a
+computer seat that is due, a reaction window's deadline, or a member's turn timer (a reminder at
+half time and the deadline). :func:`sweep` asks the store which of those are due, takes the
+reminder off (``Tables.remind_turn``) or does what the deadline calls for (``Tables.wake``), and
+returns what happened so the front end can mention the player or post the new table.
 
 Because the times live in the database and not in the bot's memory, nothing is lost in a
 restart: a deadline that passed while the bot was down is handled by the first sweep after it
-comes back (and only the expiry: a due reminder is dropped once its deadline has passed too).
+comes back (and only the deadline: a due reminder is dropped once its deadline has passed too).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Literal
 
 from bot.engine.core import GameError
 from bot.store.base import SeatRecord, StoredGame
-from bot.tables import Tables, TableUpdate, waiting_members
+from bot.tables import Tables, TableUpdate
 
 log = logging.getLogger(__name__)
 
@@ -29,20 +29,22 @@ log = logging.getLogger(__name__)
 class TimerEvent:
     """One timer the sweep handled.
 
-    ``"remind"``: ``game`` waits for ``waiting`` (mention them); ``update`` is None.
-    ``"expire"``: the turn ran out and ``update`` is the table afterwards (post it; its
-    ``timeout.caption`` says what happened, its ``steps`` the moves made); ``game`` is
-    ``update.game``.
+    ``"remind"``: the game waits for ``waiting`` (mention them). ``"expire"``: a deadline
+    passed and ``update`` is the table afterwards (post it; its ``timeout.caption`` says what
+    happened when a member ran out of time, its ``steps`` the moves made).
     """
 
     kind: Literal["remind", "expire"]
-    game: StoredGame
-    update: TableUpdate | None
+    update: TableUpdate
+
+    @property
+    def game(self) -> StoredGame:
+        return self.update.game
 
     @property
     def waiting(self) -> tuple[SeatRecord, ...]:
         """The members the game now waits for."""
-        return waiting_members(self.game)
+        return self.update.waiting_members
 
 
 async def sweep(
@@ -55,8 +57,8 @@ async def sweep(
 
     ``now`` should come from the same clock as ``tables.clock`` (which the seam re-checks each
     deadline against). ``only`` skips games this process does not serve: with several shards
-    on one PostgreSQL database, each shard passes a test for its own guilds, so a game's turn
-    is timed by the process that also takes its moves (and holds its channel lock).
+    on one PostgreSQL database, each shard passes a test for its own guilds, so a game is timed
+    by the process that also takes its moves (and holds its channel lock).
 
     A game that fails is logged and skipped so one bad game cannot stop the others' timers.
     """
@@ -66,19 +68,19 @@ async def sweep(
             continue
         try:
             if due.kind == "remind":
-                game = await tables.remind_turn(due.game.id)
-                if game is not None:
-                    events.append(TimerEvent("remind", game, None))
-            else:
-                update = await tables.expire_turn(due.game.id)
+                update = await tables.remind_turn(due.game.id)
                 if update is not None:
-                    events.append(TimerEvent("expire", update.game, update))
+                    events.append(TimerEvent("remind", update))
+            else:
+                update = await tables.wake(due.game.id)
+                if update is not None:
+                    events.append(TimerEvent("expire", update))
         except GameError:
             # The game cannot go on by itself (say its snapshot no longer loads). Drop its
             # timer so it is not retried, and logged, on every sweep; a move re-arms it.
-            log.exception("turn timer of game %s failed; timer cleared", due.game.id)
+            log.exception("timer of game %s failed; timer cleared", due.game.id)
             await tables.store.set_timer(due.game.id, remind_at=None, deadline=None)
         except Exception:
             # Most likely the database blinked: keep the timer, the next sweep tries again.
-            log.exception("turn timer of game %s failed; will retry", due.game.id)
+            log.exception("timer of game %s failed; will retry", due.game.id)
     return events

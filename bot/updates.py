@@ -1,17 +1,32 @@
 """What the seam hands back to front ends: refusals, updates, steps and outcomes.
 
 Kept apart from ``bot/tables.py`` (which does the work) so front ends and tests can name these
-types without reading the seam's machinery.
+types without reading the seam's machinery. Everything here is computed once per request from
+the state the seam already holds; nothing rebuilds a state from JSON again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
-from bot.engine.core import Game, GameError, Outcome, get_game
-from bot.store.base import SeatRecord, StoredGame, TimeoutAction
+from bot.engine.core import GameError, Outcome
+from bot.games.bundle import MoveChoice
+from bot.store.base import SeatRecord, StoredGame
+
+__all__ = [
+    "MoveChoice",
+    "NoGameHere",
+    "NoReplay",
+    "NotSeated",
+    "StaleButton",
+    "Step",
+    "TableBusy",
+    "TableUpdate",
+    "Timeout",
+    "outcome_line",
+]
 
 
 class NoGameHere(GameError):
@@ -23,7 +38,7 @@ class NotSeated(GameError):
 
 
 class StaleButton(GameError):
-    """A button from an earlier turn was pressed."""
+    """A button from an earlier turn (or another game) was pressed."""
 
 
 class TableBusy(GameError):
@@ -38,8 +53,9 @@ class NoReplay(GameError):
 class Step:
     """One move that happened: who made it, its notation and the caption it left.
 
-    ``timed_out`` marks a move the computer made for a member whose turn ran out (the seat is
-    the member's; ``by_computer`` is then True as well).
+    ``timed_out`` marks a move the bot made for a member whose time ran out (a turn played by
+    the computer, or "no reaction" when a reaction window closed); ``by_computer`` is then True.
+    ``left`` marks a seat leaving the game (a resignation or a forfeit).
     """
 
     seat: int
@@ -47,11 +63,19 @@ class Step:
     caption: str
     by_computer: bool
     timed_out: bool = False
+    left: bool = False
+
+
+TimeoutAction = Literal["computer", "forfeit", "default"]
 
 
 @dataclass(frozen=True)
 class Timeout:
-    """A turn that ran out: the members who did not act and what the guild's setting did."""
+    """Time that ran out: the members who did not act and what the bot did for them.
+
+    ``computer``: the computer played their turn; ``forfeit``: the (first) one left the game;
+    ``default``: their reaction window closed with no reaction.
+    """
 
     seats: tuple[SeatRecord, ...]
     action: TimeoutAction
@@ -59,16 +83,21 @@ class Timeout:
     @property
     def caption(self) -> str:
         """A line for the channel, e.g. "⏰ Ann ran out of time: the computer played for them"."""
-        names = _and_list([seat.name for seat in self.seats])
+        names = and_list([seat.name for seat in self.seats])
         if self.action == "forfeit":
-            # Only one seat ever forfeits (see Tables.expire_turn).
             return f"⏰ {names} ran out of time and forfeits the game."
+        if self.action == "default":
+            return f"⏰ {names} did not react in time: no reaction."
         return f"⏰ {names} ran out of time: the computer played for them."
 
 
 @dataclass(frozen=True)
 class TableUpdate:
-    """The table after a request: the stored game, its public view and what just happened."""
+    """The table after a request: the stored game, its public view and what just happened.
+
+    ``waiting`` are the seats the game waits for now; ``reacting`` those of them deciding in a
+    reaction window (out of their turn), whom a front end asks with a deadline.
+    """
 
     game: StoredGame
     public: Any
@@ -76,51 +105,22 @@ class TableUpdate:
     outcome: Outcome | None = None
     repeated: bool = False  # the request was a repeat of one already applied
     previous: Any = None  # the public view before this request, when it changed the table
-    timeout: Timeout | None = None  # set when a turn timer ran out (``Tables.expire_turn``)
+    timeout: Timeout | None = None  # set when time ran out (``Tables.wake``)
+    waiting: tuple[SeatRecord, ...] = ()
+    reacting: tuple[SeatRecord, ...] = ()
 
     @property
     def to_act(self) -> tuple[SeatRecord, ...]:
-        """The seats the game waits for now."""
-        seats = get_game(self.game.game_key).to_act(state_of(self.game))
-        return tuple(self.game.seats[s] for s in sorted(seats))
+        """The seats the game waits for now (an alias kept for front ends)."""
+        return self.waiting
+
+    @property
+    def waiting_members(self) -> tuple[SeatRecord, ...]:
+        """The members (not computer seats) the game waits for: whom a message mentions."""
+        return tuple(s for s in self.waiting if not s.is_computer)
 
 
-@dataclass(frozen=True)
-class MoveChoice:
-    """A legal move for a menu: its notation and a plain-words label."""
-
-    notation: str
-    label: str
-
-
-def state_of(stored: StoredGame) -> Any:
-    return get_game(stored.game_key).from_dict(stored.state)
-
-
-def waiting_members(stored: StoredGame) -> tuple[SeatRecord, ...]:
-    """The members (not computer seats) the game waits for: whom a reminder mentions."""
-    if stored.status != "active":
-        return ()
-    seats = get_game(stored.game_key).to_act(state_of(stored))
-    return tuple(stored.seats[s] for s in sorted(seats) if not stored.seats[s].is_computer)
-
-
-def outcome_of(game: Game[Any, Any], stored: StoredGame, state: Any) -> Outcome | None:
-    """The game's outcome, counting a resignation as a loss for the seat that resigned."""
-    resigned = stored.state.get("resigned")
-    if isinstance(resigned, int):
-        winners = tuple(s.seat for s in stored.seats if s.seat != resigned)
-        played = game.outcome(state)
-        scores = played.scores if played else tuple(0 for _ in stored.seats)
-        return Outcome(winners, scores, f"{stored.seats[resigned].name} resigned.")
-    return game.outcome(state)
-
-
-def caption_of(state: Any) -> str:
-    return str(getattr(state, "caption", ""))
-
-
-def _and_list(names: Sequence[str]) -> str:
+def and_list(names: Sequence[str]) -> str:
     """ "Ann", "Ann and Bob", "Ann, Bob and Cy"."""
     if len(names) <= 1:
         return "".join(names)
@@ -137,12 +137,17 @@ def outcome_line(update: TableUpdate, *, markdown: bool = False) -> str:
         return f"**{text}**" if markdown else text
 
     names = [s.name for s in update.game.seats]
-    scores = " · ".join(f"{n} {s}" for n, s in zip(names, outcome.scores, strict=True))
+    scores = (
+        " · ".join(f"{n} {s}" for n, s in zip(names, outcome.scores, strict=True))
+        if outcome.scores
+        else ""
+    )
+    tail = f" {scores}." if scores else ""
     if len(names) == 1:
-        # Played alone there is no draw: no winner means the run ended without clearing.
-        verdict = "🏆 " + strong("You won!") if outcome.winners else "⛽ " + strong("Out of road.")
+        # Played alone there is no draw: no winner means the run ended without winning.
+        verdict = "🏆 " + strong("You won!") if outcome.winners else "🏁 " + strong("Game over.")
         return f"{verdict} {outcome.reason}"
     if outcome.is_draw:
-        return f"🤝 {strong('Draw!')} {scores}. {outcome.reason}"
-    winners = " and ".join(strong(names[w]) for w in outcome.winners)
-    return f"🏆 {winners} won! {scores}. {outcome.reason}"
+        return f"🤝 {strong('Draw!')}{tail} {outcome.reason}"
+    winners = and_list([strong(names[w]) for w in outcome.winners])
+    return f"🏆 {winners} won!{tail} {outcome.reason}"

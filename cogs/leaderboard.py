@@ -19,18 +19,17 @@ from discord.ext import commands
 from bot.boards import (
     PERIOD_LABELS,
     history_lines,
-    is_solo,
     leaderboard,
     member_stats,
     since,
 )
-from bot.daily import daily_date
-from bot.engine.core import BadOption, get_game
-from bot.presenters import presenter
+from bot.daily import daily_date, day_start
+from bot.engine.core import BadOption
+from bot.games import all_bundles, bundle
 from bot.render.leaderboard import leaderboard_png, stats_png
 from bot.render.replay import replay_from_views
-from cogs.lobby import GAME_CHOICES
-from cogs.ui import bot_of
+from cogs.lobby import game_choices
+from cogs.ui import NO_PINGS, bot_of, clip
 
 SCOPE_CHOICES = [
     app_commands.Choice(name="this server", value="server"),
@@ -40,7 +39,7 @@ PERIOD_CHOICES = [
     app_commands.Choice(name="all time", value="all"),
     app_commands.Choice(name="last 30 days", value="month"),
     app_commands.Choice(name="last 7 days", value="week"),
-    app_commands.Choice(name="today's deal (Mille Bornes Solo)", value="daily"),
+    app_commands.Choice(name="today's deal", value="daily"),
 ]
 
 
@@ -52,7 +51,7 @@ class Boards(commands.Cog):
 
     @app_commands.command(name="leaderboard", description="The best players of a game")
     @app_commands.describe(game="Which game", scope="This server or all servers", period="When")
-    @app_commands.choices(game=GAME_CHOICES, scope=SCOPE_CHOICES, period=PERIOD_CHOICES)
+    @app_commands.choices(scope=SCOPE_CHOICES, period=PERIOD_CHOICES)
     async def leaderboard(
         self,
         interaction: discord.Interaction[Any],
@@ -61,22 +60,23 @@ class Boards(commands.Cog):
         period: str = "all",
     ) -> None:
         bot = bot_of(interaction)
-        rules = get_game(game)
+        rules = bundle(game).game
         if scope == "server" and interaction.guild_id is None:
             raise BadOption("Server leaderboards live in servers; use scope: all servers.")
         guild_id = interaction.guild_id if scope == "server" else None
         now = time.time()
         label = PERIOD_LABELS.get(period, "")
         if period == "daily":
-            if not is_solo(rules.info.key):
-                raise BadOption("Daily deals are for Mille Bornes Solo.")
+            if not rules.info.daily_deal:
+                daily = ", ".join(b.info.title for b in all_bundles() if b.info.daily_deal)
+                raise BadOption(f"Daily deals are for {daily}.")
             today = daily_date(now)
             label = f"Daily deal {today}"
         await interaction.response.defer(thinking=True)
         results = await bot.store.results(
             game_key=rules.info.key,
             guild_id=guild_id,
-            since=None if period == "daily" else since(period, now),
+            since=day_start(now) if period == "daily" else since(period, now),
         )
         if period == "daily":
             results = [r for r in results if r.record.options.get("daily") == today]
@@ -104,7 +104,6 @@ class Boards(commands.Cog):
 
     @app_commands.command(name="stats", description="A member's ratings and records")
     @app_commands.describe(member="Whose stats (default: yours)", game="Which game")
-    @app_commands.choices(game=GAME_CHOICES)
     async def stats(
         self,
         interaction: discord.Interaction[Any],
@@ -121,7 +120,7 @@ class Boards(commands.Cog):
                 results,
                 user_id=who.id,
                 name=who.display_name,
-                game_key=get_game(game).info.key,
+                game_key=bundle(game).key,
                 guild_id=interaction.guild_id,
                 now=time.time(),
             )
@@ -141,28 +140,41 @@ class Boards(commands.Cog):
         lines = history_lines(results, who.id)
         text = "\n".join(lines) if lines else f"{who.display_name} has no finished games here yet."
         await interaction.response.send_message(
-            f"**Recent games of {who.display_name}**\n{text}"[:1990],
+            clip(f"**Recent games of {who.display_name}**\n{text}"),
             ephemeral=True,
-            allowed_mentions=discord.AllowedMentions.none(),
+            allowed_mentions=NO_PINGS,
         )
 
     @app_commands.command(name="replay", description="Watch the last finished game here again")
     async def replay(self, interaction: discord.Interaction[Any]) -> None:
         bot = bot_of(interaction)
         channel_id = interaction.channel_id
-        results = await bot.store.results(guild_id=interaction.guild_id)
-        here = [r for r in results if r.channel_id == channel_id]
-        if not here:
-            raise BadOption("No game has finished in this channel yet.")
-        last = here[-1]
-        views = await bot.tables.replay(last.record.game_id)
+        if channel_id is None:
+            raise BadOption("Replays are of games played in a channel.")
+        # A long match takes a while to rebuild and draw: answer Discord first.
         await interaction.response.defer(thinking=True)
-        shown = presenter(last.record.game_key)
+        last = await bot.store.last_finished_game(channel_id)
+        if last is None:
+            raise BadOption("No game has finished in this channel yet.")
+        views = await bot.tables.replay(last.id)
+        shown = bundle(last.game_key).presenter
         gif = await bot.renderer.run(replay_from_views, shown.table_png, views)
         await interaction.followup.send(
-            f"Replay of game #{last.record.game_id} ({len(views) - 1} moves).",
+            f"Replay of game #{last.id} ({len(views) - 1} moves).",
             file=discord.File(io.BytesIO(gif), "replay.gif"),
         )
+
+    @leaderboard.autocomplete("game")
+    async def leaderboard_games(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await game_choices(interaction, current)
+
+    @stats.autocomplete("game")
+    async def stats_games(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await game_choices(interaction, current)
 
 
 async def setup(bot: commands.Bot) -> None:

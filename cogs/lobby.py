@@ -1,92 +1,83 @@
-"""The lobby and table commands every game shares: challenge, play, move, table, resign, abort.
+"""Starting games: /play (with computers), /challenge (members, with a lobby), the daily deal.
 
-Game cogs only add what is special to a game; everything here works for any registered game
-through the seam and the game's presenter.
+A challenge is a lobby stored in the database: who hosts, who is invited, how each answered,
+the options. Its buttons carry only the lobby's id and a verb, so a forged id can name no
+players and no options — everything is looked up, and only the invited member may answer,
+only the host may start or cancel. The lobby starts by itself when everyone accepted; when
+someone declined, the host may start with computers in their seats. Lobbies expire.
 """
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import re
 import time
-from typing import TYPE_CHECKING, Any, Self
+from dataclasses import replace
+from typing import Any, Self
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.ai.base import policy_names
-from bot.daily import daily_date, daily_seed
-from bot.engine.core import BadOption, GameError, all_games, get_game
-from bot.presenters import ButtonSpec, presenter
-from bot.store.base import SeatRecord
-from cogs.ui import DYNAMIC_ITEMS, StatelessButton, bot_of, post_table, refuse, send_table
+from bot.daily import daily_date, daily_secret, daily_seed, day_start
+from bot.engine.core import BadOption, GameError
+from bot.games import all_bundles, bundle, get_policy, policy_names
+from bot.games.bundle import GameBundle
+from bot.store.base import Answer, Invitee, LobbyRecord, SeatRecord, StaleVersion
+from cogs.pickers import ID, GameItem
+from cogs.ui import NO_PINGS, bot_of, clip, post_table, quote, send_table
 
-if TYPE_CHECKING:
-    pass
-
-log = logging.getLogger("junction.lobby")
-
-GAME_CHOICES = [app_commands.Choice(name=g.info.title, value=g.info.key) for g in all_games()]
-DECK_CHOICES = [app_commands.Choice(name=n, value=n) for n in ("bsd", "modern")]
-LENGTH_CHOICES = [
-    app_commands.Choice(name="match to 5000", value="match"),
-    app_commands.Choice(name="one hand", value="hand"),
-]
-NAMES_CHOICES = [
-    app_commands.Choice(name="English", value="en"),
-    app_commands.Choice(name="Français", value="fr"),
-]
-
-# The options /play and /challenge share: which game, and how it is set up.
-START_DESCRIPTIONS = {
-    "game": "Which game",
-    "deck": "Mille Bornes deck: bsd (101 cards) or modern (106)",
-    "length": "A match to 5000 points, or a single hand",
-    "names": "Card names in English or French",
-    "thread": "Play in a new thread",
-    "options": "Other options as name:value, e.g. preset:refuel (see the suggestions)",
-}
-START_CHOICES: dict[str, list[app_commands.Choice[str]]] = {
-    "game": GAME_CHOICES,
-    "deck": DECK_CHOICES,
-    "length": LENGTH_CHOICES,
-    "names": NAMES_CHOICES,
-}
+MAX_SEATS = 6
 
 
 def _now() -> float:
-    """The clock challenges expire by (a function so tests can move it)."""
+    """The clock lobbies expire by (a function so tests can move it)."""
     return time.time()
 
 
-def _options(extra: str | None = None, **given: str | None) -> dict[str, str]:
-    """The named options plus free-form ``name:value`` pairs typed in the options field."""
-    options = {name: value for name, value in given.items() if value}
-    for pair in (extra or "").replace(",", " ").split():
+def display_name(user: discord.abc.User) -> str:
+    """A member's name for a seat: their server name, trimmed to fit images and menus."""
+    name = getattr(user, "display_name", None) or user.name
+    return " ".join(name.split())[:32] or "Player"
+
+
+def parse_options(text: str | None) -> dict[str, str]:
+    """Free-form ``name:value`` pairs typed in the options field."""
+    options: dict[str, str] = {}
+    for pair in (text or "").replace(",", " ").split()[:20]:
         name, sep, value = pair.replace("=", ":").partition(":")
         if not sep or not name or not value:
             raise BadOption(
-                f"I could not read the option '{pair}'. Write options as name:value, "
-                "for example preset:refuel."
+                f"I could not read the option '{quote(pair)}'. Write options as name:value, "
+                "for example deck:modern."
             )
-        options[name.strip().lower()] = value.strip().lower()
+        options[name.strip().lower()[:40]] = value.strip().lower()[:40]
     return options
+
+
+async def game_choices(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete for the game field: every registered game."""
+    typed = current.strip().lower()
+    return [
+        app_commands.Choice(name=f"{b.info.title} ({b.key})"[:100], value=b.key)
+        for b in all_bundles()
+        if typed in b.key or typed in b.info.title.lower()
+    ][:25]
 
 
 async def option_choices(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
-    """Autocomplete for the free-form options field: every name:value the chosen game takes."""
+    """Autocomplete for the options field: every name:value the chosen game takes."""
     try:
-        game = get_game(getattr(interaction.namespace, "game", None) or "mille")
+        found = bundle(str(getattr(interaction.namespace, "game", "") or ""))
     except GameError:
         return []
-    typed = current.strip()
+    typed = current.strip()[:100]
     done, _, last = typed.rpartition(" ")
     prefix = f"{done} " if done else ""
-    pairs = [f"{spec.name}:{choice}" for spec in game.info.options for choice in spec.choices]
+    pairs = [f"{spec.name}:{choice}" for spec in found.info.options for choice in spec.choices]
     return [
         app_commands.Choice(name=f"{prefix}{pair}"[:100], value=f"{prefix}{pair}"[:100])
         for pair in pairs
@@ -94,325 +85,400 @@ async def option_choices(
     ][:25]
 
 
-def _encode_options(game_key: str, options: dict[str, str]) -> str:
-    """Option values in the game's option order: custom ids are limited to 100 characters."""
-    specs = get_game(game_key).info.options
-    return ".".join(options.get(spec.name, spec.default) for spec in specs) or "-"
-
-
-def _decode_options(game_key: str, text: str) -> dict[str, str]:
-    specs = get_game(game_key).info.options
-    values = [] if text == "-" else text.split(".")
-    return {spec.name: value for spec, value in zip(specs, values, strict=False)}
-
-
-def _display_name(user: discord.abc.User) -> str:
-    return getattr(user, "display_name", None) or user.name
-
-
-class ChallengeButton(
-    StatelessButton,
-    template=(
-        r"jn:c:(?P<answer>[ad]):(?P<game>[a-z]+):(?P<challenger>\d+):(?P<opponent>\d+)"
-        r":(?P<expires>\d+):(?P<thread>[01]):(?P<options>[\w.\-]+)"
-    ),
-):
-    """Accept or Decline on a challenge; only the challenged member may press it."""
-
-    def __init__(
-        self,
-        answer: str,
-        game_key: str,
-        challenger: int,
-        opponent: int,
-        expires: int,
-        thread: bool,
-        options: str,
-    ) -> None:
-        accept = answer == "a"
-        super().__init__(
-            discord.ui.Button(
-                label="Accept" if accept else "Decline",
-                style=discord.ButtonStyle.success if accept else discord.ButtonStyle.danger,
-                custom_id=(
-                    f"jn:c:{answer}:{game_key}:{challenger}:{opponent}:{expires}:"
-                    f"{int(thread)}:{options}"
-                ),
-            )
-        )
-        self.answer, self.game_key = answer, game_key
-        self.challenger, self.opponent, self.expires = challenger, opponent, expires
-        self.thread, self.options = thread, options
-
-    @classmethod
-    def from_match(cls, match: re.Match[str]) -> Self:
-        return cls(
-            match["answer"],
-            match["game"],
-            int(match["challenger"]),
-            int(match["opponent"]),
-            int(match["expires"]),
-            match["thread"] == "1",
-            match["options"],
-        )
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        if interaction.user.id != self.opponent:
-            await refuse(interaction, "This challenge is not for you.")
-            return
-        if _now() > self.expires:
-            await interaction.response.edit_message(
-                content="⌛ This challenge has expired.", view=None
-            )
-            return
-        if self.answer == "d":
-            await interaction.response.edit_message(
-                content=f"<@{self.opponent}> declined the challenge.", view=None
-            )
-            return
-        await accept_challenge(interaction, self)
-
-
-async def accept_challenge(
-    interaction: discord.Interaction[Any], challenge: ChallengeButton
-) -> None:
-    bot = bot_of(interaction)
-    game = get_game(challenge.game_key)
-    challenger_name = await _challenger_name(interaction, challenge.challenger)
-    seats = [
-        SeatRecord(0, challenger_name, user_id=challenge.challenger),
-        SeatRecord(1, _display_name(interaction.user), user_id=challenge.opponent),
-    ]
-    channel_id = interaction.channel_id
-    thread: discord.Thread | None = None
-    if challenge.thread and interaction.message is not None:
-        thread = await interaction.message.create_thread(
-            name=f"{game.info.title}: {seats[0].name} vs {seats[1].name}"[:90]
-        )
-        channel_id = thread.id
-    if channel_id is None:
-        await refuse(interaction, "Games are played in a channel.")
-        return
+async def level_choices(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete for the computer's level: the chosen game's computer players."""
     try:
-        update = await bot.tables.start(
-            channel_id=channel_id,
-            guild_id=interaction.guild_id,
-            game_key=game.info.key,
-            seats=seats,
-            options=_decode_options(challenge.game_key, challenge.options),
+        names = policy_names(str(getattr(interaction.namespace, "game", "") or ""))
+    except GameError:
+        return []
+    typed = current.strip().lower()
+    return [app_commands.Choice(name=n, value=n) for n in names if typed in n][:25]
+
+
+def _computer_seats(found: GameBundle, start: int, count: int, level: str) -> list[SeatRecord]:
+    numbered = count > 1
+    return [
+        SeatRecord(start + i, f"Computer{f' {i + 1}' if numbered else ''} ({level})", policy=level)
+        for i in range(count)
+    ]
+
+
+def _check_seats(found: GameBundle, seats: int) -> None:
+    info = found.info
+    if not info.min_players <= seats <= info.max_players:
+        wanted = (
+            str(info.min_players)
+            if info.min_players == info.max_players
+            else f"{info.min_players} to {info.max_players}"
         )
-    except GameError as error:
-        await refuse(interaction, str(error))
-        return
-    await interaction.response.edit_message(
-        content=f"✅ <@{challenge.opponent}> accepted! {game.info.title} is on.", view=None
-    )
-    headline = f"**{game.info.title}** — {seats[0].name} vs {seats[1].name}"
-    if thread is not None:
-        await send_table(bot, thread.send, update, headline)
-    else:
-        await post_table(interaction, update, headline)
+        raise BadOption(f"{info.title} is played by {wanted} players, not {seats}.")
 
 
-async def _challenger_name(interaction: discord.Interaction[Any], user_id: int) -> str:
-    """The challenger's name without the members intent: the challenge message knows its author."""
-    message = interaction.message
-    metadata = message.interaction_metadata if message is not None else None
-    if metadata is not None and metadata.user.id == user_id:
-        member = interaction.guild.get_member(user_id) if interaction.guild else None
-        return _display_name(member or metadata.user)
-    if interaction.guild is not None:
-        try:
-            return _display_name(await interaction.guild.fetch_member(user_id))
-        except discord.HTTPException:
-            pass
-    return f"Player {user_id}"
-
-
-class AbortButton(
-    StatelessButton,
-    template=r"jn:x:(?P<game>\d+):(?P<asker>\d+)",
-):
-    """The other player agrees to end the game with no result."""
-
-    def __init__(self, game_id: int, asker: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Agree to abort",
-                style=discord.ButtonStyle.danger,
-                custom_id=f"jn:x:{game_id}:{asker}",
-            )
-        )
-        self.game_id, self.asker = game_id, asker
-
-    @classmethod
-    def from_match(cls, match: re.Match[str]) -> Self:
-        return cls(int(match["game"]), int(match["asker"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        tables = bot_of(interaction).tables
-        try:
-            stored = await tables.game_by_id(self.game_id)
-            if stored.status != "active":
-                raise GameError("That game has already ended.")
-            tables.seat_of(stored, interaction.user.id)
-            if interaction.user.id == self.asker:
-                raise GameError("The other player has to agree, not you.")
-            await tables.abort(channel_id=stored.channel_id)
-        except GameError as error:
-            await refuse(interaction, str(error))
-            return
-        await interaction.response.edit_message(
-            content="🛑 Both players agreed: the game was aborted with no result.", view=None
-        )
+def _level(found: GameBundle, level: str | None) -> str:
+    name = (level or found.default_policy).strip().lower()
+    get_policy(found.key, name)  # an unknown level is a readable BadOption
+    return name
 
 
 async def _daily_deal(
-    interaction: discord.Interaction[Any], game_key: str, options: dict[str, str]
+    interaction: discord.Interaction[Any], found: GameBundle, options: dict[str, str]
 ) -> tuple[int, dict[str, str]]:
-    """Today's seed for this server, refusing a member who already played it."""
-    if game_key != "solo":
-        raise BadOption("Daily deals are for Mille Bornes Solo.")
+    """Today's seed for this server and game, refusing a member who already played it."""
+    if not found.info.daily_deal:
+        daily = [b.info.title for b in all_bundles() if b.info.daily_deal]
+        raise BadOption(f"Daily deals are for {', '.join(daily) or 'no game yet'}.")
     if interaction.guild_id is None:
         raise BadOption("The daily deal is played in a server.")
     if options:
         raise BadOption("The daily deal uses the standard settings, so everyone plays alike.")
-    today = daily_date(_now())
+    now = _now()
+    today = daily_date(now)
     store = bot_of(interaction).tables.store
-    played = await store.results(game_key="solo", guild_id=interaction.guild_id, since=None)
-    mine = [r for r in played if interaction.user.id in r.record.seats]
-    if any(r.record.options.get("daily") == today for r in mine):
+    played = await store.results(
+        game_key=found.key, guild_id=interaction.guild_id, since=day_start(now)
+    )
+    if any(
+        interaction.user.id in r.record.seats and r.record.options.get("daily") == today
+        for r in played
+    ):
         raise BadOption(
-            "You have already played today's deal. Compare results with "
-            "/leaderboard game:Mille Bornes Solo period:today's deal."
+            f"You have already played today's deal. Compare results with "
+            f"/leaderboard game:{found.key} period:today's deal."
         )
     for game in await store.active_games():
         if game.options.get("daily") == today and any(
             s.user_id == interaction.user.id for s in game.seats
         ):
             raise BadOption(f"You are already playing today's deal in <#{game.channel_id}>.")
-    return daily_seed(interaction.guild_id, today), {"daily": today}
+    secret = await daily_secret(store)
+    return daily_seed(secret, interaction.guild_id, found.key, today), {"daily": today}
+
+
+# --- the lobby --------------------------------------------------------------------------------
+
+
+def lobby_text(lobby: LobbyRecord, title: str, note: str = "") -> str:
+    """The lobby message: the game, the host, each invitee's answer, computers, options."""
+    marks = {"pending": "⏳", "accepted": "✅", "declined": "❌"}
+    invited = ", ".join(f"{marks[i.answer]} <@{i.user_id}>" for i in lobby.invited)
+    computers = f" and {lobby.computers} computer{'s' if lobby.computers != 1 else ''}"
+    settings = ", ".join(f"{k} {v}" for k, v in lobby.options.items())
+    lines = [
+        f"**{title}** — <@{lobby.host_id}> invites {invited}"
+        f"{computers if lobby.computers else ''}.",
+    ]
+    if settings:
+        lines.append(f"Options: {settings}.")
+    if lobby.status == "open":
+        lines.append(f"The invitation expires <t:{int(lobby.expires_at)}:R>.")
+    if note:
+        lines.append(note)
+    return clip("\n".join(lines))
+
+
+def lobby_view(lobby: LobbyRecord) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    if lobby.status != "open":
+        return view
+    for verb in ("a", "d", "s", "c"):
+        view.add_item(LobbyButton(lobby.id, verb))
+    return view
+
+
+_VERBS = {
+    "a": ("Accept", discord.ButtonStyle.success),
+    "d": ("Decline", discord.ButtonStyle.danger),
+    "s": ("Start", discord.ButtonStyle.primary),
+    "c": ("Cancel", discord.ButtonStyle.secondary),
+}
+
+
+class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adsc])"):
+    """Accept or Decline (invited members), Start or Cancel (the host)."""
+
+    def __init__(self, lobby_id: int, verb: str) -> None:
+        label, style = _VERBS[verb]
+        super().__init__(
+            discord.ui.Button(label=label, style=style, custom_id=f"jn:l:{lobby_id}:{verb}")
+        )
+        self.lobby_id, self.verb = lobby_id, verb
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(int(match["lobby"]), match["verb"])
+
+    async def act(self, interaction: discord.Interaction[Any]) -> None:
+        store = bot_of(interaction).tables.store
+        lobby = await store.get_lobby(self.lobby_id) if self.lobby_id < 2**63 else None
+        if lobby is None:
+            raise GameError("That invitation does not exist.")
+        if lobby.status != "open":
+            said = {"started": "has already started", "cancelled": "was cancelled"}
+            raise GameError(f"That invitation {said.get(lobby.status, 'has expired')}.")
+        title = bundle(lobby.game_key).info.title
+        user = interaction.user.id
+        if _now() > lobby.expires_at:
+            expired = await _save(replace(lobby, status="expired"), lobby.version, interaction)
+            await interaction.response.edit_message(
+                content=lobby_text(expired, title, "⌛ This invitation has expired."),
+                view=None,
+                allowed_mentions=NO_PINGS,
+            )
+            return
+        if self.verb in "ad":
+            invitee = lobby.invitee(user)
+            if invitee is None:
+                raise GameError("This invitation is not for you.")
+            if invitee.answer != "pending":
+                raise GameError(f"You have already {invitee.answer}.")
+            answer: Answer = "accepted" if self.verb == "a" else "declined"
+            invited = tuple(
+                replace(i, answer=answer) if i.user_id == user else i for i in lobby.invited
+            )
+            lobby = await _save(replace(lobby, invited=invited), lobby.version, interaction)
+            if all(i.answer == "accepted" for i in lobby.invited):
+                await start_lobby(interaction, lobby)
+                return
+            if all(i.answer == "declined" for i in lobby.invited) and not lobby.computers:
+                lobby = await _save(replace(lobby, status="cancelled"), lobby.version, interaction)
+                note = "Everyone declined."
+            elif lobby.answered:
+                note = f"Everyone answered: <@{lobby.host_id}>, press Start (computers take "
+                note += "the declined seats) or Cancel."
+            else:
+                note = ""
+            await interaction.response.edit_message(
+                content=lobby_text(lobby, title, note),
+                view=lobby_view(lobby),
+                allowed_mentions=NO_PINGS,
+            )
+            return
+        if user != lobby.host_id:
+            raise GameError("Only the member who sent the invitation can do that.")
+        if self.verb == "c":
+            lobby = await _save(replace(lobby, status="cancelled"), lobby.version, interaction)
+            await interaction.response.edit_message(
+                content=lobby_text(lobby, title, "🛑 Cancelled."),
+                view=None,
+                allowed_mentions=NO_PINGS,
+            )
+            return
+        if not lobby.answered:
+            raise GameError("Wait until everyone invited has answered (or Cancel).")
+        await start_lobby(interaction, lobby)
+
+
+async def _save(
+    lobby: LobbyRecord, version: int, interaction: discord.Interaction[Any]
+) -> LobbyRecord:
+    try:
+        return await bot_of(interaction).tables.store.update_lobby(lobby, version)
+    except StaleVersion:
+        raise GameError("Someone pressed at the same moment; press again.") from None
+
+
+async def start_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord) -> None:
+    """Seat everyone (computers for the declined), deal, and post the first table."""
+    found = bundle(lobby.game_key)
+    accepted = [i for i in lobby.invited if i.answer == "accepted"]
+    declined = len(lobby.invited) - len(accepted)
+    seats = [SeatRecord(0, lobby.host_name, user_id=lobby.host_id)] + [
+        SeatRecord(n + 1, i.name, user_id=i.user_id) for n, i in enumerate(accepted)
+    ]
+    seats += _computer_seats(found, len(seats), lobby.computers + declined, lobby.policy)
+    _check_seats(found, len(seats))
+    # Claim the lobby first: of two presses at once, only one starts a game (or a thread).
+    claimed = await _save(replace(lobby, status="started"), lobby.version, interaction)
+    channel_id = interaction.channel_id
+    thread: discord.Thread | None = None
+    try:
+        if lobby.thread and interaction.message is not None:
+            names = " vs ".join(s.name for s in seats)
+            thread = await interaction.message.create_thread(
+                name=f"{found.info.title}: {names}"[:90]
+            )
+            channel_id = thread.id
+        if channel_id is None:
+            raise GameError("Games are played in a channel.")
+        update = await bot_of(interaction).tables.start(
+            channel_id=channel_id,
+            guild_id=interaction.guild_id,
+            game_key=found.key,
+            seats=seats,
+            options=lobby.options,
+        )
+    except (GameError, discord.HTTPException) as error:
+        # Give the lobby back so the players can try again (say, after the other game ends).
+        await bot_of(interaction).tables.store.update_lobby(
+            replace(claimed, status="open"), claimed.version
+        )
+        if isinstance(error, discord.HTTPException):
+            raise GameError(
+                "I could not create a thread here (is the Create Public Threads permission "
+                "missing?). Try again without a thread."
+            ) from None
+        raise
+    await bot_of(interaction).tables.store.update_lobby(
+        replace(claimed, game_id=update.game.id), claimed.version
+    )
+    where = f" in {thread.mention}" if thread is not None else ""
+    await interaction.response.edit_message(
+        content=lobby_text(claimed, found.info.title, f"✅ The game is on{where}!"),
+        view=None,
+        allowed_mentions=NO_PINGS,
+    )
+    headline = f"**{found.info.title}** — {' vs '.join(s.name for s in seats)}"
+    if thread is not None:
+        await send_table(bot_of(interaction), thread.send, update, headline)
+    else:
+        await post_table(interaction, update, headline)
 
 
 class Lobby(commands.Cog):
-    """Commands shared by every game."""
+    """/play and /challenge."""
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
-    @app_commands.command(name="challenge", description="Challenge a member to a game")
-    @app_commands.describe(opponent="The member you challenge", **START_DESCRIPTIONS)
-    @app_commands.choices(**START_CHOICES)
+    @app_commands.command(name="challenge", description="Invite members to a game")
+    @app_commands.describe(
+        game="Which game",
+        member="A member you invite",
+        member2="Another member",
+        member3="Another member",
+        member4="Another member",
+        member5="Another member",
+        computers="Computer players to add",
+        level="How the computers play",
+        options="Game options as name:value (see the suggestions)",
+        thread="Play in a new thread",
+    )
     async def challenge(
         self,
         interaction: discord.Interaction[Any],
         game: str,
-        opponent: discord.Member,
-        deck: str | None = None,
-        length: str | None = None,
-        names: str | None = None,
-        thread: bool = False,
+        member: discord.Member,
+        member2: discord.Member | None = None,
+        member3: discord.Member | None = None,
+        member4: discord.Member | None = None,
+        member5: discord.Member | None = None,
+        computers: app_commands.Range[int, 0, 5] = 0,
+        level: str | None = None,
         options: str | None = None,
+        thread: bool = False,
     ) -> None:
-        rules = get_game(game)
-        if rules.info.max_players == 1:
-            raise BadOption(f"{rules.info.title} is played alone: start it with /play.")
-        if opponent.bot:
-            raise BadOption("Bots cannot accept challenges; use /play to play the computer.")
-        if opponent.id == interaction.user.id:
-            raise BadOption("You cannot challenge yourself; use /play to play the computer.")
-        chosen = rules.resolve_options(_options(options, deck=deck, length=length, names=names))
+        found = bundle(game)
+        if found.info.max_players == 1:
+            raise BadOption(f"{found.info.title} is played alone: start it with /play.")
+        invited: list[discord.Member] = []
+        for candidate in (member, member2, member3, member4, member5):
+            if candidate is None:
+                continue
+            if candidate.bot:
+                raise BadOption("Bots cannot accept invitations; add computers instead.")
+            if candidate.id == interaction.user.id:
+                raise BadOption("You cannot invite yourself; use /play to play the computer.")
+            if any(candidate.id == other.id for other in invited):
+                raise BadOption(f"{display_name(candidate)} is invited twice.")
+            invited.append(candidate)
+        _check_seats(found, 1 + len(invited) + computers)
+        chosen = found.game.resolve_options(parse_options(options))
+        name = _level(found, level)
         channel_id = interaction.channel_id
+        if channel_id is None:
+            raise BadOption("Games are played in a channel.")
         tables = bot_of(interaction).tables
-        if channel_id is not None and not thread and await tables.store.active_game(channel_id):
+        if not thread and await tables.store.active_game(channel_id):
             raise BadOption("A game is already running in this channel.")
-        timeout = bot_of(interaction).settings.challenge_timeout
-        expires = int(_now()) + timeout
-        encoded = _encode_options(rules.info.key, chosen)
-        view = discord.ui.View(timeout=None)
-        for answer in ("a", "d"):
-            view.add_item(
-                ChallengeButton(
-                    answer,
-                    rules.info.key,
-                    interaction.user.id,
-                    opponent.id,
-                    expires,
-                    thread,
-                    encoded,
-                )
+        now = _now()
+        lobby = await tables.store.create_lobby(
+            LobbyRecord(
+                id=0,
+                channel_id=channel_id,
+                guild_id=interaction.guild_id,
+                game_key=found.key,
+                host_id=interaction.user.id,
+                host_name=display_name(interaction.user),
+                invited=tuple(Invitee(m.id, display_name(m)) for m in invited),
+                options=chosen,
+                computers=computers,
+                policy=name,
+                thread=thread,
+                status="open",
+                expires_at=now + bot_of(interaction).settings.challenge_timeout,
+                created_at=now,
             )
-        settings = ", ".join(f"{k} {v}" for k, v in chosen.items())
+        )
         await interaction.response.send_message(
-            f"{opponent.mention}, {interaction.user.mention} challenges you to "
-            f"**{rules.info.title}** ({settings}). The challenge expires <t:{expires}:R>.",
-            view=view,
+            lobby_text(lobby, found.info.title),
+            view=lobby_view(lobby),
+            allowed_mentions=discord.AllowedMentions(users=[m for m in invited]),
         )
 
-    @app_commands.command(name="play", description="Play against the computer")
+    @app_commands.command(name="play", description="Play against the computer, or alone")
     @app_commands.describe(
-        computer="How the computer plays",
-        daily="Solo: today's deal, the same for everyone on this server (once a day)",
-        **START_DESCRIPTIONS,
+        game="Which game",
+        computers="Computer opponents (default: enough for a game)",
+        level="How the computers play",
+        options="Game options as name:value (see the suggestions)",
+        thread="Play in a new thread",
+        daily="Today's deal: the same for everyone on this server, once a day",
     )
-    @app_commands.choices(**START_CHOICES)
     async def play(
         self,
         interaction: discord.Interaction[Any],
         game: str,
-        computer: str = "normal",
-        deck: str | None = None,
-        length: str | None = None,
-        names: str | None = None,
-        thread: bool = False,
+        computers: app_commands.Range[int, 0, 5] | None = None,
+        level: str | None = None,
         options: str | None = None,
+        thread: bool = False,
         daily: bool = False,
     ) -> None:
-        rules = get_game(game)
-        chosen = _options(options, deck=deck, length=length, names=names)
+        found = bundle(game)
+        info = found.info
+        chosen = parse_options(options)
         seed, labels = None, None
         if daily:
-            seed, labels = await _daily_deal(interaction, rules.info.key, chosen)
-        me = SeatRecord(0, _display_name(interaction.user), user_id=interaction.user.id)
-        if rules.info.max_players == 1:
-            seats = [me]
-            rival = "solo"
-        else:
-            if computer not in policy_names(rules.info.key):
-                raise BadOption(
-                    f"There is no computer player called '{computer}'. Choose one of: "
-                    f"{', '.join(policy_names(rules.info.key))}."
-                )
-            seats = [me, SeatRecord(1, f"Computer ({computer})", policy=computer)]
-            rival = "vs the computer"
+            seed, labels = await _daily_deal(interaction, found, chosen)
+        rivals = max(info.min_players - 1, 0) if computers is None else computers
+        _check_seats(found, 1 + rivals)
+        name = _level(found, level)
+        me = SeatRecord(0, display_name(interaction.user), user_id=interaction.user.id)
+        seats = [me, *_computer_seats(found, 1, rivals, name)]
+        against = "alone" if rivals == 0 else "vs the computer"
         channel_id = interaction.channel_id
         target: discord.Thread | None = None
         if thread and isinstance(interaction.channel, discord.TextChannel):
-            target = await interaction.channel.create_thread(
-                name=f"{rules.info.title}: {seats[0].name} {rival}"[:90],
-                type=discord.ChannelType.public_thread,
-            )
+            try:
+                target = await interaction.channel.create_thread(
+                    name=f"{info.title}: {me.name} {against}"[:90],
+                    type=discord.ChannelType.public_thread,
+                )
+            except discord.HTTPException:
+                raise BadOption(
+                    "I could not create a thread here (is the Create Public Threads permission "
+                    "missing?). Try again without a thread."
+                ) from None
             channel_id = target.id
         if channel_id is None:
             raise BadOption("Games are played in a channel.")
         update = await bot_of(interaction).tables.start(
             channel_id=channel_id,
             guild_id=interaction.guild_id,
-            game_key=rules.info.key,
+            game_key=found.key,
             seats=seats,
             options=chosen,
             seed=seed,
             labels=labels,
         )
-        headline = f"**{rules.info.title}** — {seats[0].name} {rival}"
+        headline = f"**{info.title}** — {me.name} {against}"
         if labels:
             headline += f" · daily deal {labels['daily']}"
-        if update.game.options.get("preset") == "classic":
-            # RULINGS §2: the literal solitaire cannot be won; say so before anyone tries.
-            headline += (
-                "\nThe classic preset cannot be cleared completely: it is a score attack on "
-                "cards cleared. For a winnable game use `options: preset:refuel` or `preset:easy`."
-            )
+        notice = found.presenter.start_notice(update.game.options)
+        if notice:
+            headline += f"\n{notice}"
         if target is not None:
             await interaction.response.send_message(f"Your game is in {target.mention}.")
             await send_table(bot_of(interaction), target.send, update, headline)
@@ -420,16 +486,29 @@ class Lobby(commands.Cog):
         await interaction.response.defer(thinking=True)
         await post_table(interaction, update, headline)
 
-    @play.autocomplete("computer")
-    async def computer_names(
+    @play.autocomplete("game")
+    async def play_games(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        game = getattr(interaction.namespace, "game", None) or "mille"
-        try:
-            names = policy_names(game)
-        except GameError:
-            return []
-        return [app_commands.Choice(name=n, value=n) for n in names if current.lower() in n][:25]
+        return await game_choices(interaction, current)
+
+    @challenge.autocomplete("game")
+    async def challenge_games(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await game_choices(interaction, current)
+
+    @play.autocomplete("level")
+    async def play_levels(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await level_choices(interaction, current)
+
+    @challenge.autocomplete("level")
+    async def challenge_levels(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await level_choices(interaction, current)
 
     @play.autocomplete("options")
     async def play_options(
@@ -443,110 +522,21 @@ class Lobby(commands.Cog):
     ) -> list[app_commands.Choice[str]]:
         return await option_choices(interaction, current)
 
-    @app_commands.command(name="move", description="Make a move in this channel's game")
-    @app_commands.describe(action="Your move, e.g. 'play go' — pick from the list")
-    async def move(self, interaction: discord.Interaction[Any], action: str) -> None:
-        from cogs.ui import play_move
 
-        await play_move(interaction, action)
+class LegacyChallengeButton(GameItem, template=r"jn:c:[ad]:.{0,90}"):
+    """A challenge button from before lobbies: its id named the players, so it is refused."""
 
-    @move.autocomplete("action")
-    async def move_choices(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        tables = bot_of(interaction).tables
-        if interaction.channel_id is None:
-            return []
-        try:
-            stored = await tables.current(interaction.channel_id)
-            moves = tables.legal_moves(stored, interaction.user.id)
-        except GameError:
-            return []
-        typed = current.lower().strip()
-        return [
-            app_commands.Choice(name=m.label[:100], value=m.notation)
-            for m in moves
-            if typed in m.label.lower() or typed in m.notation
-        ][:25]
+    def __init__(self, custom_id: str = "jn:c:a:") -> None:
+        super().__init__(discord.ui.Button(label="Accept", custom_id=custom_id[:100]))
 
-    @app_commands.command(name="table", description="Post this channel's table again")
-    async def table(self, interaction: discord.Interaction[Any]) -> None:
-        if interaction.channel_id is None:
-            raise BadOption("Games are played in a channel.")
-        update = await bot_of(interaction).tables.table(interaction.channel_id)
-        await interaction.response.defer(thinking=True)
-        await post_table(interaction, update)
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(match.group(0))
 
-    @app_commands.command(name="resign", description="Give up this channel's game")
-    async def resign(self, interaction: discord.Interaction[Any]) -> None:
-        if interaction.channel_id is None:
-            raise BadOption("Games are played in a channel.")
-        update = await bot_of(interaction).tables.resign(
-            channel_id=interaction.channel_id, user_id=interaction.user.id
-        )
-        await interaction.response.defer(thinking=True)
-        await post_table(interaction, update, f"🏳️ {_display_name(interaction.user)} resigned.")
-
-    @app_commands.command(name="abort", description="End this channel's game with no result")
-    async def abort(self, interaction: discord.Interaction[Any]) -> None:
-        tables = bot_of(interaction).tables
-        if interaction.channel_id is None:
-            raise BadOption("Games are played in a channel.")
-        stored = await tables.current(interaction.channel_id)
-        tables.seat_of(stored, interaction.user.id)
-        members = [s for s in stored.seats if not s.is_computer]
-        if len(members) <= 1:
-            await tables.abort(channel_id=interaction.channel_id)
-            await interaction.response.send_message("🛑 Game aborted with no result.")
-            return
-        others = " ".join(f"<@{s.user_id}>" for s in members if s.user_id != interaction.user.id)
-        view = discord.ui.View(timeout=None)
-        view.add_item(AbortButton(stored.id, interaction.user.id))
-        await interaction.response.send_message(
-            f"{others}: {interaction.user.mention} wants to abort this game with no result.",
-            view=view,
-        )
-
-    @app_commands.command(name="hint", description="Suggest your next move (games without rivals)")
-    async def hint(self, interaction: discord.Interaction[Any]) -> None:
-        from cogs.ui import MoveButton
-
-        tables = bot_of(interaction).tables
-        if interaction.channel_id is None:
-            raise BadOption("Games are played in a channel.")
-        stored = await tables.current(interaction.channel_id)
-        view = tables.private_view(stored, interaction.user.id)
-        members = [s for s in stored.seats if not s.is_computer]
-        if len(members) > 1:
-            # A hint is the computer's judgement: fair in practice, not against another member.
-            raise BadOption("Hints are only for games against the computer or played alone.")
-        shown = presenter(stored.game_key)
-        # The solitaire's hint is a search: run it off the event loop.
-        suggestion = await asyncio.to_thread(shown.hint, view) if shown.hint is not None else None
-        if suggestion is None:
-            raise BadOption("There is nothing to suggest right now.")
-        notation, reason = suggestion
-        labels = {m.notation: m.label for m in tables.legal_moves(stored, interaction.user.id)}
-        buttons = discord.ui.View(timeout=None)
-        buttons.add_item(
-            MoveButton(
-                stored.id,
-                stored.version,
-                "h",
-                notation,
-                ButtonSpec(f"Play it: {labels.get(notation, notation)}"[:80], notation, "success"),
-            )
-        )
-        await interaction.response.send_message(
-            f"💡 **{labels.get(notation, notation)}** — {reason}", view=buttons, ephemeral=True
-        )
-
-    @app_commands.command(name="rules", description="The rules of a game, briefly")
-    @app_commands.choices(game=GAME_CHOICES)
-    async def rules(self, interaction: discord.Interaction[Any], game: str) -> None:
-        await interaction.response.send_message(presenter(game).rules, ephemeral=True)
+    async def act(self, interaction: discord.Interaction[Any]) -> None:
+        raise GameError("This invitation is from an older version of Junction; send a new one.")
 
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(Lobby(bot))
-    bot.add_dynamic_items(*DYNAMIC_ITEMS, ChallengeButton, AbortButton)
+    bot.add_dynamic_items(LobbyButton, LegacyChallengeButton)

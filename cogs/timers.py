@@ -29,7 +29,7 @@ TIMEOUT_CHOICES = [
 
 
 class Timers(commands.Cog):
-    """/settings and the turn-timer sweep."""
+    """/settings and the sweep (turn timers, reaction windows, computers left due)."""
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -81,16 +81,13 @@ class Timers(commands.Cog):
             when = f" <t:{int(deadline)}:R>" if deadline else " soon"
             await channel.send(f"⏳ {mentions}, your turn runs out{when}.")
             return
-        update = event.update
-        if update is None:
-            return
-        headline = update.timeout.caption if update.timeout is not None else None
-        await send_table(junction(self.bot), channel.send, update, headline)
+        await send_table(junction(self.bot), channel.send, event.update)
 
     @app_commands.command(name="settings", description="Server settings for Junction games")
     @app_commands.describe(
         turn_timer="Minutes a player may take per turn (0 turns the timer off)",
         on_timeout="What happens when the time runs out",
+        reaction_window="Seconds a player has to react out of turn (5–3600, default 45)",
     )
     @app_commands.choices(on_timeout=TIMEOUT_CHOICES)
     @app_commands.default_permissions(manage_guild=True)
@@ -100,6 +97,7 @@ class Timers(commands.Cog):
         interaction: discord.Interaction[Any],
         turn_timer: app_commands.Range[int, 0, 10080] | None = None,
         on_timeout: str | None = None,
+        reaction_window: app_commands.Range[int, 5, 3600] | None = None,
     ) -> None:
         guild_id = interaction.guild_id
         if guild_id is None:
@@ -112,8 +110,14 @@ class Timers(commands.Cog):
         chosen = on_timeout or current.on_timeout
         if chosen not in ("computer", "forfeit"):
             raise BadOption("On timeout: choose 'computer' or 'forfeit'.")
-        updated = GuildSettings(guild_id, seconds, "forfeit" if chosen == "forfeit" else "computer")
+        updated = GuildSettings(
+            guild_id,
+            seconds,
+            "forfeit" if chosen == "forfeit" else "computer",
+            reaction_window or current.reaction_seconds,
+        )
         await store.set_guild_settings(updated)
+        bot_of(interaction).tables.forget_settings(guild_id)
         timer = "off" if seconds is None else f"{seconds // 60} min per turn"
         action = (
             "the computer plays the turn"
@@ -121,8 +125,8 @@ class Timers(commands.Cog):
             else "the player forfeits"
         )
         await interaction.response.send_message(
-            f"⚙️ Turn timer: **{timer}**; when it runs out, {action}. "
-            "It applies from each game's next move.",
+            f"⚙️ Turn timer: **{timer}**; when it runs out, {action}. Reaction window: "
+            f"**{updated.reaction_seconds} s**. It applies from each game's next move.",
             ephemeral=True,
         )
 

@@ -52,7 +52,7 @@ async def test_console_resumes_a_saved_game(tmp_path: Path) -> None:
     """Quitting and starting again resumes the same game from the same SQLite file."""
     await _run(tmp_path, "play go\nquit\n")
     text = await _run(tmp_path, "quit\n")
-    assert "Resuming your game #1" in text
+    assert "Resuming your Mille Bornes game #1" in text
 
 
 async def test_console_resign_ends_the_game(tmp_path: Path) -> None:

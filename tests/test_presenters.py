@@ -1,19 +1,29 @@
-"""Presenters: which buttons go on the public table and which in a private hand."""
+"""The Mille Bornes presenter: which buttons go on the public table and which in a hand."""
 
 from __future__ import annotations
 
 from bot.engine.mille.cards import Card
-from bot.presenters import presenter
+from bot.games import MoveChoice, bundle
+from bot.games.bundle import ButtonSpec
 from tests.engine.mille_helpers import G, act, start
 
-MILLE = presenter("mille")
+MILLE = bundle("mille").presenter
+
+
+def _hand_buttons(view: object) -> list[ButtonSpec]:
+    moves = [MoveChoice(n, n) for n in view.legal]  # type: ignore[attr-defined]
+    buttons = MILLE.hand_pickers(view, moves)
+    assert all(isinstance(b, ButtonSpec) for b in buttons)
+    return buttons  # type: ignore[return-value]
+
+
 FILLER = ["75", "75", "75", "50", "50", "50"]
 
 
 def test_public_table_shows_no_move_during_play() -> None:
     """While a player plays, the table offers no move buttons that could reveal a hand."""
     s = start(["go", *FILLER[:5]], FILLER, ["25"] * 4)
-    assert MILLE.table_buttons(G.public_view(s)) == []
+    assert MILLE.table_pickers(G.public_view(s)) == []
 
 
 def test_extension_question_is_asked_on_the_table() -> None:
@@ -22,7 +32,7 @@ def test_extension_question_is_asked_on_the_table() -> None:
     s = act(s, 1, "discard 75")
     s.tableaus[0].miles = [Card.D100] * 6
     s = act(s, 0, "play 100")
-    notations = [b.notation for b in MILLE.table_buttons(G.public_view(s))]
+    notations = [b.notation for b in MILLE.table_pickers(G.public_view(s))]  # type: ignore[union-attr]
     assert notations == ["extend yes", "extend no"]
 
 
@@ -30,7 +40,7 @@ def test_coup_fourre_is_offered_in_the_hand() -> None:
     """A possible coup fourré appears as a button in the victim's private hand."""
     s = start(["go", "driving-ace", *FILLER[:4]], ["accident", *FILLER[:5]], ["25"] * 5)
     s = act(act(s, 0, "play go"), 1, "play accident")
-    labels = [b.label for b in MILLE.hand_buttons(G.private_view(s, 0))]
+    labels = [b.label for b in _hand_buttons(G.private_view(s, 0))]
     assert labels == ["Draw", "Coup fourré! Driving Ace"]
 
 
@@ -38,7 +48,7 @@ def test_hand_buttons_cover_every_legal_move() -> None:
     """The hand has one button per legal move, within Discord's 25."""
     s = start(["go", "100", "stop", "extra-tank", "75", "50"], FILLER, ["25"] * 4)
     view = G.private_view(s, 0)
-    buttons = MILLE.hand_buttons(view)
+    buttons = _hand_buttons(view)
     assert [b.notation for b in buttons] == list(view.legal) and len(buttons) <= 25
 
 

@@ -50,7 +50,7 @@ async def _play_live(
     views = [update.public]
     while update.game.status == "active" and (limit is None or len(views) <= limit):
         user = next(s.user_id for s in update.to_act if s.user_id is not None)
-        choice = rng.choice(tables.legal_moves(update.game, user))
+        choice = rng.choice(tables.hand(update.game, user)[1])
         update = await tables.move(channel_id=CHANNEL, user_id=user, action=choice.notation)
         views.append(update.public)
     return update, views
@@ -92,10 +92,12 @@ async def test_solo_replay(tables: Tables) -> None:
 
 
 async def test_resigned_game_replays_up_to_the_resignation(tables: Tables) -> None:
-    """A resignation is not a move: the last frame is the table the player resigned at."""
+    """A resignation is logged like a move: the replay ends on the table it ended."""
     _, live = await _play_live(tables, await _start(tables), seed=7, limit=5)
-    ended = await tables.resign(channel_id=CHANNEL, user_id=ANN)
-    assert await tables.replay(ended.game.id) == live
+    ended = await tables.leave(channel_id=CHANNEL, user_id=ANN)
+    frames = await tables.replay(ended.game.id)
+    assert frames[:-1] == live and frames[-1] == ended.public
+    assert frames[-1].winners is not None and frames[-2].winners is None
 
 
 async def test_running_game_is_refused(tables: Tables) -> None:

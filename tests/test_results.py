@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.engine.core import Outcome
-from bot.results import places, result_of
+from bot.results import result_of
 from bot.store.base import SeatRecord, StoredGame
 
 
@@ -29,17 +29,33 @@ ANN, BOB = SeatRecord(0, "Ann", user_id=1), SeatRecord(1, "Bob", user_id=2)
 
 def test_winner_first_loser_second() -> None:
     """A two-player win gives places 0 and 1."""
-    assert places(Outcome((1,), (3000, 5200), ""), 2) == (1, 0)
+    assert Outcome((1,), (3000, 5200), "").places == (1, 0)
 
 
 def test_draw_shares_first_place() -> None:
     """A draw puts every seat first."""
-    assert places(Outcome((), (5000, 5000), ""), 2) == (0, 0)
+    assert Outcome((), (5000, 5000), "").places == (0, 0)
 
 
 def test_multi_seat_places_follow_scores_with_ties() -> None:
     """Behind the winner, seats are placed by score and equal scores share a place."""
-    assert places(Outcome((2,), (10, 30, 50, 30), ""), 4) == (3, 1, 0, 1)
+    assert Outcome((2,), (10, 30, 50, 30), "").places == (3, 1, 0, 1)
+
+
+def test_a_games_own_places_are_kept() -> None:
+    """A game that ranks its seats itself (a seat that left) keeps its places in the result."""
+    outcome = Outcome((0,), (5, 9, 7), "", places=(0, 2, 1))
+    assert result_of(_game(ANN, BOB, SeatRecord(2, "Cy", user_id=3)), outcome, 1.0).ranks == (
+        0,
+        2,
+        1,
+    )
+
+
+def test_one_member_in_two_seats_never_counts() -> None:
+    """A table where one member holds two seats is recorded but never rated."""
+    twin = SeatRecord(1, "Ann again", user_id=1)
+    assert not result_of(_game(ANN, twin), Outcome((0,), (1, 0), ""), 1.0).counted
 
 
 def test_game_between_members_counts() -> None:
@@ -65,4 +81,4 @@ def test_solo_result_keeps_what_it_is_ranked_by() -> None:
     """A solo result records whether it was won and how many cards were cleared."""
     outcome = Outcome((), (650,), "Out of fuel: 43/49 cleared.", seat_details=({"cleared": 43},))
     record = result_of(_game(ANN), outcome, 1.0)
-    assert record.options["won"] == "no" and record.options["cleared"] == "43"
+    assert record.details == ({"cleared": 43, "won": 0, "score": 650},)

@@ -150,7 +150,7 @@ async def test_game_resumes_after_a_restart(tmp_path: Path) -> None:
 async def test_resign_gives_the_win_to_the_other_seat(tables: Tables) -> None:
     """Resigning ends the game with the opponent as winner and frees the channel."""
     await _start(tables)
-    update = await tables.resign(channel_id=CHANNEL, user_id=BOB)
+    update = await tables.leave(channel_id=CHANNEL, user_id=BOB)
     assert update.outcome is not None and update.outcome.winners == (0,)
     assert update.game.status == "finished"
     with pytest.raises(NoGameHere):
@@ -169,18 +169,18 @@ async def test_legal_moves_have_plain_words(tables: Tables) -> None:
     """Menus get notation plus a label; the waiting player gets none."""
     await _start(tables)
     stored = await tables.current(CHANNEL)
-    ann = tables.legal_moves(stored, ANN)
+    ann = tables.hand(stored, ANN)[1]
     assert ("play go", "Play Go") in [(m.notation, m.label) for m in ann]
-    assert tables.legal_moves(stored, BOB) == []
+    assert tables.hand(stored, BOB)[1] == []
 
 
 async def test_private_view_only_for_seated_members(tables: Tables) -> None:
     """A hand is shown to its owner; a stranger is refused."""
     await _start(tables)
     stored = await tables.current(CHANNEL)
-    assert len(tables.private_view(stored, ANN).hand) == 7
+    assert len(tables.hand(stored, ANN)[0].hand) == 7
     with pytest.raises(NotSeated):
-        tables.private_view(stored, 99)
+        tables.hand(stored, 99)
 
 
 async def test_corrupt_saved_game_is_a_readable_error(tables: Tables, tmp_path: Path) -> None:

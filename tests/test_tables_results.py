@@ -46,7 +46,7 @@ async def _play_out(tables: Tables, update: TableUpdate, seed: int = 1) -> Table
     rng = random.Random(seed)
     while update.game.status == "active":
         user = next(s.user_id for s in update.to_act if s.user_id is not None)
-        choice = rng.choice(tables.legal_moves(update.game, user))
+        choice = rng.choice(tables.hand(update.game, user)[1])
         update = await tables.move(channel_id=CHANNEL, user_id=user, action=choice.notation)
     return update
 
@@ -92,7 +92,7 @@ async def test_a_running_game_has_no_result(tables: Tables) -> None:
     user = start.to_act[0].user_id
     assert user is not None
     await tables.move(
-        channel_id=CHANNEL, user_id=user, action=tables.legal_moves(start.game, user)[0].notation
+        channel_id=CHANNEL, user_id=user, action=tables.hand(start.game, user)[1][0].notation
     )
     assert await tables.store.results() == []
 
@@ -100,13 +100,13 @@ async def test_a_running_game_has_no_result(tables: Tables) -> None:
 async def test_resignation_records_the_result(tables: Tables) -> None:
     """Resigning records a result: the other seat first, the resigned seat last."""
     await _start(tables, _members())
-    update = await tables.resign(channel_id=CHANNEL, user_id=ANN)
+    update = await tables.leave(channel_id=CHANNEL, user_id=ANN)
     [stored] = await tables.store.results()
     assert stored.record.game_id == update.game.id
     assert stored.record.ranks == (1, 0) and stored.record.counted
     assert stored.record.finished_at == NOW
-    # end_game bumps the version without a move: the record counts moves, not versions.
-    assert stored.record.options["moves"] == "0"
+    # Leaving is logged like a move (replays end on it), so it counts as one.
+    assert stored.record.options["moves"] == "1"
 
 
 async def test_abort_records_no_result(tables: Tables) -> None:

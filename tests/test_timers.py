@@ -8,11 +8,10 @@ from random import Random
 
 import pytest
 
-from bot.ai.base import get_policy
-from bot.engine.core import get_game
+from bot.games import get_game, get_policy
 from bot.store.base import GuildSettings, SeatRecord, StoredGame, TimeoutAction
 from bot.store.sqlite import SqliteStore
-from bot.tables import Tables, TableUpdate, Timeout, waiting_members
+from bot.tables import Tables, TableUpdate, Timeout
 from bot.timers import TimerEvent, sweep
 
 CHANNEL, GUILD = 500, 9
@@ -79,9 +78,9 @@ async def _start(
 
 async def _first_move(tables: Tables, update: TableUpdate) -> TableUpdate:
     """The member to act plays their first legal move."""
-    user = waiting_members(update.game)[0].user_id
+    user = update.waiting_members[0].user_id
     assert user is not None
-    choice = tables.legal_moves(update.game, user)[0]
+    choice = tables.hand(update.game, user)[1][0]
     return await tables.move(channel_id=CHANNEL, user_id=user, action=choice.notation)
 
 
@@ -128,7 +127,7 @@ async def test_no_timer_outside_a_guild(tables: Tables) -> None:
 async def test_ending_the_game_clears_the_timer(tables: Tables) -> None:
     """A resigned game keeps no timer, so it is never swept."""
     await _start(tables)
-    ended = await tables.resign(channel_id=CHANNEL, user_id=ANN)
+    ended = await tables.leave(channel_id=CHANNEL, user_id=ANN)
     assert (ended.game.remind_at, ended.game.turn_deadline) == (None, None)
     assert await tables.store.timers_due(T0 + 10**6) == []
 
@@ -141,8 +140,8 @@ async def test_no_timer_against_computer_only_turns(tables: Tables) -> None:
     assert await tables.store.timers_due(T0 + 10**6) == []
 
 
-async def test_stray_timer_on_a_computer_turn_is_dropped(tables: Tables, clock: Clock) -> None:
-    """A timer found on a turn only the computer takes expires nothing and is cleared."""
+async def test_a_computer_left_due_moves_when_woken(tables: Tables, clock: Clock) -> None:
+    """A game stored with the computer to act (a crash before it moved) gets its move."""
     mille = get_game("mille")
     seats = [SeatRecord(0, "Computer", policy="random"), SeatRecord(1, "Ann", user_id=ANN)]
     # Stored directly (as a crash between the computer's moves would leave it): seat 0 to act.
@@ -156,9 +155,12 @@ async def test_stray_timer_on_a_computer_turn_is_dropped(tables: Tables, clock: 
     )
     await tables.store.set_timer(game.id, remind_at=T0 + 30, deadline=T0 + 60)
     clock.now = T0 + 61
-    assert await tables.expire_turn(game.id) is None
+    woken = await tables.wake(game.id)
+    assert woken is not None and woken.steps and woken.steps[0].by_computer
+    assert [s.seat for s in woken.waiting] == [1]
     after = await _stored(tables, game.id)
-    assert (after.version, after.turn_deadline, after.remind_at) == (0, None, None)
+    assert after.version == len(woken.steps) and after.turn_deadline is None
+    assert await tables.wake(game.id) is None  # exactly once
 
 
 # -- reminders -----------------------------------------------------------------------------------
@@ -171,7 +173,7 @@ async def test_reminder_at_half_time(tables: Tables, clock: Clock) -> None:
     assert await sweep(tables, clock.now) == []
     clock.now = T0 + TURN / 2
     [event] = await sweep(tables, clock.now)
-    assert (event.kind, event.game.id, event.update) == ("remind", update.game.id, None)
+    assert (event.kind, event.game.id) == ("remind", update.game.id)
     assert event.waiting == (update.game.seats[0],)
     assert (event.game.remind_at, event.game.turn_deadline) == (None, T0 + TURN)
     assert await _stored(tables, update.game.id) == event.game
@@ -218,7 +220,7 @@ async def test_expiry_move_is_the_normal_players_choice(tables: Tables, clock: C
     """The move made for an absent member is the one the "normal" computer player picks."""
     update = await _start(tables)
     clock.now = T0 + TURN
-    expired = await tables.expire_turn(update.game.id)
+    expired = await tables.wake(update.game.id)
     assert expired is not None
     # The same position and seed, asked of the policy directly, gives the same move.
     mille = get_game("mille")
@@ -231,7 +233,7 @@ async def test_expiry_then_the_computer_seat_replies(tables: Tables, clock: Cloc
     """After the move made for the absent member, the computer seat replies as usual."""
     update = await _start(tables, _versus_computer())
     clock.now = T0 + TURN
-    expired = await tables.expire_turn(update.game.id)
+    expired = await tables.wake(update.game.id)
     assert expired is not None
     assert expired.steps[0].timed_out and expired.steps[0].seat == 0
     replies = expired.steps[1:]
@@ -248,9 +250,9 @@ async def test_expiry_with_forfeit(tables: Tables, clock: Clock) -> None:
     expired = event.update
     assert expired is not None and expired.timeout is not None
     assert expired.timeout.caption == "⏰ Ann ran out of time and forfeits the game."
-    assert expired.game.status == "finished" and expired.steps == ()
+    assert expired.game.status == "finished" and [s.left for s in expired.steps] == [True]
     assert expired.outcome is not None and expired.outcome.winners == (1,)
-    assert await tables.store.moves(update.game.id) == []
+    assert [m.action for m in await tables.store.moves(update.game.id)] == ["@leave"]
     [result] = await tables.store.results()
     assert (result.record.game_id, result.record.ranks) == (update.game.id, (1, 0))
     assert result.record.finished_at == clock.now
@@ -260,7 +262,7 @@ async def test_expire_before_the_deadline_does_nothing(tables: Tables, clock: Cl
     """expire_turn before the deadline returns None and plays nothing."""
     update = await _start(tables)
     clock.now = T0 + TURN - 1
-    assert await tables.expire_turn(update.game.id) is None
+    assert await tables.wake(update.game.id) is None
     assert await tables.store.moves(update.game.id) == []
 
 
@@ -279,7 +281,7 @@ async def test_expire_after_the_game_ended_does_nothing(tables: Tables, clock: C
     update = await _start(tables)
     await tables.abort(channel_id=CHANNEL)
     clock.now = T0 + 10 * TURN
-    assert await tables.expire_turn(update.game.id) is None
+    assert await tables.wake(update.game.id) is None
     assert await tables.remind_turn(update.game.id) is None
 
 
@@ -307,7 +309,7 @@ async def test_deadline_passed_while_down_is_handled_after_restart(tmp_path: Pat
     await after.open()
     try:
         [event] = await sweep(Tables(after, clock=later), later.now)
-        assert event == TimerEvent("expire", event.game, event.update)
+        assert event == TimerEvent("expire", event.update)
         assert event.update is not None and event.update.timeout is not None
         assert event.update.timeout.seats == (update.game.seats[0],)
         [stored_move] = await after.moves(update.game.id)

@@ -28,7 +28,7 @@ BLURPLE = (88, 101, 242)
 
 
 async def _table(seed: int) -> tuple[bytes, str]:
-    from bot.presenters import presenter
+    from bot.games import bundle
 
     with tempfile.TemporaryDirectory() as folder:
         store = SqliteStore(Path(folder) / "mock.db")
@@ -46,12 +46,12 @@ async def _table(seed: int) -> tuple[bytes, str]:
         )
         update = await tables.table(1)
         for _ in range(14):
-            moves = tables.legal_moves(update.game, 7)
+            _, moves = tables.hand(update.game, 7)
             plays = [m for m in moves if m.notation.startswith("play")] or moves
             update = await tables.move(channel_id=1, user_id=7, action=plays[0].notation)
             if update.outcome is not None:
                 break
-        png = presenter("mille").table_png(update.public)
+        png = bundle(update.game.game_key).presenter.table_png(update.public)
         text = table_text(update).replace("<@7>", "@Ann")
         await store.close()
     return png, text

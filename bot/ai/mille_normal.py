@@ -34,7 +34,7 @@ from collections import Counter
 from itertools import product
 from typing import Any
 
-from bot.ai.base import Policy, register_policy
+from bot.ai.base import Policy
 from bot.engine.mille.cards import (
     HAZARD_FOR,
     HAZARDS_STOPPED_BY,
@@ -524,6 +524,3 @@ def _wants_extension(t: _Table) -> bool:
     far_behind = them.mileage <= EXT_FAR
     stuck = not them.can_go and them.mileage <= EXT_STUCK
     return ready >= EXT_READY and (far_behind or stuck)
-
-
-register_policy(NormalMillePolicy.name, NormalMillePolicy, "mille")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.ai.base import ANY_GAME, Policy, register_policy
+from bot.ai.base import Policy
 
 
 class RandomPolicy(Policy):
@@ -22,6 +22,3 @@ class RandomPolicy(Policy):
         if not legal:
             raise ValueError("The random player was asked to act with no legal action.")
         return rng.choice(legal)
-
-
-register_policy(RandomPolicy.name, RandomPolicy, ANY_GAME)

@@ -41,7 +41,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from bot.ai.base import Policy, register_policy
+from bot.ai.base import Policy
 from bot.engine.mille.cards import Card
 from bot.engine.solo.notation import format_action, parse_action
 from bot.engine.solo.rules import claimed_card, pairs
@@ -450,7 +450,3 @@ def _reason(view: SoloPublicView, move: str) -> str:
         face_down = highway.hidden
         why = f"it turns up the next card of highway {number} ({face_down} face down)"
     return f"Play {card.name_in(lang)} on the {on} of highway {number}{gain}: {why}."
-
-
-register_policy(GreedySoloPolicy.name, GreedySoloPolicy, "solo")
-register_policy(ExpertSoloPolicy.name, ExpertSoloPolicy, "solo")

@@ -1,9 +1,10 @@
-"""The engine protocol every Junction game satisfies, its errors and the game registry.
+"""The engine protocol every Junction game satisfies and its errors.
 
 A game is a stateless rules object (a :class:`Game`) plus a state value it never mutates:
 ``apply`` returns a new state. Chance lives in the state (a seed or an explicit deck order), so
 a game replays exactly from its start and its move log. Only views leave the engine: a public
 view everyone may see, and one seat's private view (its own hand plus everything public).
+Games are found by key through their bundles (``bot.games``), not here.
 """
 
 from __future__ import annotations
@@ -122,20 +123,22 @@ RankingKind = Literal["rating", "best"]
 
 @dataclass(frozen=True)
 class Ranking:
-    """How a game's results rank on its leaderboard.
+    """How a game's results rank on its leaderboard and what a member's stats show.
 
     ``"rating"``: an openskill rating over finishing places (games of members only).
     ``"best"``: each member's best single result, compared by the per-seat figures ``keys`` in
-    order, higher first (``"score"`` is the seat's score, ``"won"`` 1 for a win); the board
-    shows the figure ``shown`` in a column called ``label``. ``figures`` are per-seat figures a
-    member's stats add up over their games (e.g. kills).
+    order, higher first (``"score"`` is the seat's score and ``"won"`` 1 for a win; the rest
+    come from ``Outcome.seat_details``); the board shows the figure ``shown`` in a column
+    called ``label``. ``bests`` are per-seat figures whose best single value a member's stats
+    show, ``totals`` figures they add up over all games, each as (figure, label).
     """
 
     kind: RankingKind = "rating"
     keys: tuple[str, ...] = ()
     label: str = "Rating"
     shown: str = ""
-    figures: tuple[str, ...] = ()
+    bests: tuple[tuple[str, str], ...] = ()
+    totals: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -144,7 +147,6 @@ class GameInfo:
 
     ``private_hands``: seats hold cards nobody else may see (the bot offers "My hand").
     ``daily_deal``: a server-wide seeded deal of the day exists (one-seat games).
-    ``family``: the ladder a game's results join (variants share one); defaults to the key.
     ``max_moves``: a bound no real game reaches; a playout passing it is a bug.
     """
 
@@ -156,13 +158,13 @@ class GameInfo:
     private_hands: bool = True
     daily_deal: bool = False
     ranking: Ranking = field(default_factory=Ranking)
-    family: str = ""
     max_moves: int = 100_000
     summary: str = ""  # one line for menus: "Race to 1000 miles, two decks, cheats"
 
     @property
     def ladder(self) -> str:
-        return self.family or self.key
+        """The rating ladder the game's results join: its own (see ``ratings.game_family``)."""
+        return self.key
 
     @property
     def solitaire(self) -> bool:
@@ -303,36 +305,3 @@ class Game(ABC, Generic[S, A]):
             else:
                 wanted = f"{self.info.min_players} to {self.info.max_players}"
             raise BadOption(f"{self.info.title} needs {wanted} players, not {count}.")
-
-
-_REGISTRY: dict[str, Game[Any, Any]] = {}
-
-
-def register(game: Game[Any, Any]) -> Game[Any, Any]:
-    """Make a game available by its key; registering a key twice is a programming error."""
-    key = game.info.key
-    if key in _REGISTRY and _REGISTRY[key] is not game:
-        raise RuntimeError(f"two games registered as {key!r}")
-    _REGISTRY[key] = game
-    return game
-
-
-def get_game(key: str) -> Game[Any, Any]:
-    """The registered game called ``key``; an unknown key is a player-readable error."""
-    _load_builtin_games()
-    try:
-        return _REGISTRY[key.strip().lower()]
-    except KeyError:
-        known = ", ".join(sorted(_REGISTRY))
-        raise BadOption(f"There is no game called '{key}'. Games: {known}.") from None
-
-
-def all_games() -> list[Game[Any, Any]]:
-    """Every registered game, by key."""
-    _load_builtin_games()
-    return [_REGISTRY[key] for key in sorted(_REGISTRY)]
-
-
-def _load_builtin_games() -> None:
-    # Importing a game package registers it; done lazily so core has no import cycle.
-    from bot.engine import mille, solo  # noqa: F401

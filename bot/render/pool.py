@@ -22,12 +22,15 @@ _MAX_THREADS = 2
 
 
 def _warm_up() -> int:
-    """Import the renderers and fill their caches in the worker before the first real move."""
-    from bot.engine.core import get_game
-    from bot.render.mille import table_png
+    """Import every game's renderer and fill its caches in the worker before the first move."""
+    from bot.games import all_bundles
 
-    game = get_game("mille")
-    return len(table_png(game.public_view(game.new_game(["A", "B"], seed=0))))
+    drawn = 0
+    for found in all_bundles():
+        seats = [f"P{i}" for i in range(found.info.max_players)]
+        view = found.game.public_view(found.game.new_game(seats, 0))
+        drawn += len(found.presenter.table_png(view))
+    return drawn
 
 
 class RenderPool:

@@ -216,6 +216,10 @@ class Store(ABC):
     async def active_games(self) -> list[StoredGame]: ...
 
     @abstractmethod
+    async def last_finished_game(self, channel_id: int) -> StoredGame | None:
+        """The channel's most recently finished game (for replays), None if it has none."""
+
+    @abstractmethod
     async def record_move(
         self,
         *,

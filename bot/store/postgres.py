@@ -353,6 +353,14 @@ class PostgresStore(Store):
         )
         return [_game_from_record(row) for row in rows]
 
+    async def last_finished_game(self, channel_id: int) -> StoredGame | None:
+        row = await self.pool.fetchrow(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status = 'finished'"
+            " ORDER BY updated_at DESC, id DESC LIMIT 1",
+            channel_id,
+        )
+        return None if row is None else _game_from_record(row)
+
     # -- moves ----------------------------------------------------------------------------------
 
     async def record_move(

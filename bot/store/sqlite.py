@@ -613,6 +613,16 @@ class SqliteStore(Store):
             )
         return [_game_from_row(row) for row in rows]
 
+    async def last_finished_game(self, channel_id: int) -> StoredGame | None:
+        async with self._reading() as db:
+            rows = await self._rows(
+                db,
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'finished'"
+                " ORDER BY updated_at DESC, id DESC LIMIT 1",
+                (channel_id,),
+            )
+        return _game_from_row(rows[0]) if rows else None
+
     # -- moves ----------------------------------------------------------------------------------
 
     async def record_move(

@@ -13,15 +13,15 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
-from bot.ai import get_policy, policy_names
 from bot.ai.base import Policy
 from bot.ai.mille_normal import NormalMillePolicy
 from bot.ai.random_policy import RandomPolicy
-from bot.arena import run_arena, run_arena_options
-from bot.engine.core import BadOption, get_game
+from bot.arena import run_arena
+from bot.engine.core import BadOption
 from bot.engine.mille.cards import Card, full_deck
 from bot.engine.mille.state import MilleState, Phase, Tableau
 from bot.engine.mille.views import MilleSeatView
+from bot.games import get_game, get_policy, policy_names
 from tests.ai.bsd_style import BsdStylePolicy
 
 GAME = get_game("mille")
@@ -35,7 +35,8 @@ def seat_view(state: MilleState, seat: int | None = None) -> MilleSeatView:
 
 
 def normal_choice(state: MilleState, seed: int = 0) -> str:
-    return get_policy("mille", "normal").choose(seat_view(state), random.Random(seed))
+    move: str = get_policy("mille", "normal").choose(seat_view(state), random.Random(seed))
+    return move
 
 
 def play(state: MilleState, text: str) -> MilleState:
@@ -379,25 +380,44 @@ def test_normal_cannot_see_the_opponents_hand_or_the_deck_order() -> None:
 
 def test_arena_counts_add_up() -> None:
     """A small normal-vs-random arena reports consistent counts and rates."""
-    result = run_arena("mille", "normal", "random", games=10, seed=1)
-    assert result["games"] == 10
-    assert result["a_wins"] + result["b_wins"] + result["draws"] == 10
-    assert result["a_win_rate"] == result["a_wins"] / 10
-    assert result["mean_moves"] > 0 and result["seconds"] >= 0
-    assert {"a_mean_score", "b_mean_score"} <= result.keys()
+    result = run_arena("mille", ["normal", "random"], games=10, seed=1)
+    normal, rival = result["normal"], result["random"]
+    assert isinstance(normal, dict) and isinstance(rival, dict)
+    assert result["games"] == 10 and normal["games"] == rival["games"] == 10
+    assert normal["wins"] + rival["wins"] + result["draws"] == 10
+    assert normal["win_rate"] == normal["wins"] / 10
+    assert float(str(result["mean_moves"])) > 0 and "mean_score" in normal
+    assert "mean_hands" in result
+
+
+def test_arena_rotates_the_seats() -> None:
+    """Each policy sits first in every other game, so neither keeps the opening."""
+    from bot.arena import seat_policies
+
+    assert seat_policies(["a", "b"], 2, 0) == ["a", "b"]
+    assert seat_policies(["a", "b"], 2, 1) == ["b", "a"]
+    assert seat_policies(["n", "r"], 6, 1) == ["r", "n", "r", "n", "r", "n"]
+
+
+def _without_timings(report: dict[str, object]) -> dict[str, object]:
+    kept: dict[str, object] = {}
+    for key, value in report.items():
+        if key == "seconds":
+            continue
+        if isinstance(value, dict):
+            value = {k: v for k, v in value.items() if k != "ms_per_decision"}
+        kept[key] = value
+    return kept
 
 
 def test_arena_replays_exactly_from_its_seed() -> None:
     """The same seed gives the same games: only the timings differ."""
-    timing = {"seconds", "a_ms_per_decision", "b_ms_per_decision"}
-    first = run_arena_options("mille", "random", "random", 4, 9, {"length": "hand"})
-    again = run_arena_options("mille", "random", "random", 4, 9, {"length": "hand"})
-    assert {k: v for k, v in first.items() if k not in timing} == {
-        k: v for k, v in again.items() if k not in timing
-    }
+    first = run_arena("mille", ["random"], 4, 9, players=2, options={"length": "hand"})
+    again = run_arena("mille", ["random"], 4, 9, players=2, options={"length": "hand"})
+    assert _without_timings(first) == _without_timings(again)
 
 
 def test_arena_rejects_unknown_policies() -> None:
     """Naming a policy that does not exist fails before any game is played."""
     with pytest.raises(BadOption):
-        run_arena("mille", "normal", "oracle", games=1, seed=0)
+        run_arena("mille", ["normal", "oracle"], games=1, seed=0)

@@ -9,12 +9,11 @@ import random
 import pytest
 
 from bot.__main__ import main
-from bot.ai import get_policy, policy_names
 from bot.ai.solo_policies import ExpertSoloPolicy, GreedySoloPolicy, hint, rank_moves
-from bot.arena import run_solo_arena
-from bot.engine.core import get_game
+from bot.arena import run_arena
 from bot.engine.solo.state import SoloState
 from bot.engine.solo.views import SoloSeatView
+from bot.games import get_game, get_policy, policy_names
 from tests.engine.test_solo_playouts import _swap_hidden
 from tests.engine.test_solo_rules import JUNK, QUIET, act, deal
 
@@ -117,29 +116,32 @@ def test_hint_after_the_end_says_so() -> None:
 
 
 def test_solo_arena_measures_a_policy() -> None:
-    """run_solo_arena plays the deals, reports wins, cards cleared and miles, and replays."""
-    result = run_solo_arena("greedy", "easy", "modern", games=3, seed=5)
-    assert result["games"] == 3 and 0 <= float(result["win_rate"]) <= 1
-    assert 0 < float(result["mean_cleared"]) <= 49 and float(result["mean_miles"]) >= 0
-    timing = {"seconds", "ms_per_decision", "max_ms_per_decision"}
-    again = run_solo_arena("greedy", "easy", "modern", games=3, seed=5)
-    assert {k: v for k, v in result.items() if k not in timing} == {
-        k: v for k, v in again.items() if k not in timing
-    }
+    """The arena plays solo deals, reports wins, cards cleared and miles, and replays."""
+    options = {"preset": "easy", "deck": "modern"}
+    result = run_arena("solo", ["greedy"], games=3, seed=5, options=options)
+    greedy = result["greedy"]
+    assert isinstance(greedy, dict) and greedy["games"] == 3
+    assert 0 < float(str(result["mean_cleared"])) <= 49
+    assert float(str(result["mean_miles"])) >= 0
+    again = run_arena("solo", ["greedy"], games=3, seed=5, options=options)
+    greedy_again = again["greedy"]
+    assert isinstance(greedy_again, dict)
+    assert greedy["wins"] == greedy_again["wins"]
+    assert result["mean_cleared"] == again["mean_cleared"]
 
 
 def test_arena_command_line_prints_solo_json(capsys: pytest.CaptureFixture[str]) -> None:
-    """`junction arena solo --policy … --preset … --deck …` prints the figures as JSON last."""
+    """`junction arena solo --policies … --option …` prints the figures as JSON last."""
     code = main(
         [
             "arena",
             "solo",
-            "--policy",
+            "--policies",
             "greedy",
-            "--preset",
-            "refuel",
-            "--deck",
-            "modern",
+            "--option",
+            "preset=refuel",
+            "--option",
+            "deck=modern",
             "--games",
             "2",
             "--seed",
@@ -148,5 +150,6 @@ def test_arena_command_line_prints_solo_json(capsys: pytest.CaptureFixture[str])
     )
     last = capsys.readouterr().out.strip().splitlines()[-1]
     data = json.loads(last)
-    assert code == 0 and data["games"] == 2 and data["preset"] == "refuel"
-    assert data["deck"] == "modern" and "mean_cleared" in data
+    assert code == 0 and data["games"] == 2
+    assert data["options"] == {"preset": "refuel", "deck": "modern"}
+    assert "mean_cleared" in data and data["greedy"]["games"] == 2

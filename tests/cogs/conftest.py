@@ -29,7 +29,8 @@ def bot_settings(tmp_path: Path) -> Settings:
 @pytest.fixture
 async def driver(tmp_path: Path) -> AsyncIterator[InteractionDriver]:
     bot = JunctionBot(bot_settings(tmp_path))
-    async with InteractionDriver(bot, run_setup_hook=True) as running:
+    # Generous: a loaded CI machine draws a replay GIF of 60 frames in several seconds.
+    async with InteractionDriver(bot, run_setup_hook=True, timeout=60.0) as running:
         yield running
     await bot.close()
 

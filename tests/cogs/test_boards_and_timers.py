@@ -32,7 +32,7 @@ async def _finished_game(driver: InteractionDriver, seed: int) -> None:
     while update.outcome is None:
         (waiting,) = update.to_act
         assert waiting.user_id is not None
-        moves = tables.legal_moves(update.game, waiting.user_id)
+        moves = tables.hand(update.game, waiting.user_id)[1]
         update = await tables.move(
             channel_id=GAMES_CHANNEL_ID, user_id=waiting.user_id, action=rng.choice(moves).notation
         )

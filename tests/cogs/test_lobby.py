@@ -8,6 +8,7 @@ import pytest
 
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import component_id, labels, public_table
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -37,17 +38,12 @@ async def _stacked_game(driver: InteractionDriver, opponent: SeatRecord | None =
 
 
 def _public_table(result: InteractionResult) -> CapturedResponse:
-    tables = [
-        f for f in result.followups if any(a["filename"] == "table.png" for a in f.attachments)
-    ]
-    assert tables, "a table image was posted"
-    assert not tables[-1].ephemeral
-    return tables[-1]
+    return public_table(result)
 
 
 async def test_play_against_the_computer_posts_the_table(driver: InteractionDriver) -> None:
     """/play deals at once and posts a public table image with a My hand button."""
-    result = await driver.slash("play", {"game": "mille", "computer": "random"})
+    result = await driver.slash("play", {"game": "mille", "level": "random"})
     table = _public_table(result)
     assert any(cid.startswith("jn:h:") for cid in table.custom_ids)
     assert f"<@{ALICE_ID}>" in (table.content or "")
@@ -55,7 +51,7 @@ async def test_play_against_the_computer_posts_the_table(driver: InteractionDriv
 
 async def test_garbage_option_is_refused_privately(driver: InteractionDriver) -> None:
     """An unknown computer player gets an ephemeral sentence and no game."""
-    result = await driver.slash("play", {"game": "mille", "computer": "grandmaster"})
+    result = await driver.slash("play", {"game": "mille", "level": "grandmaster"})
     assert result.ephemeral and "no computer player called 'grandmaster'" in (result.content or "")
     assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
 
@@ -68,7 +64,10 @@ async def test_my_hand_is_ephemeral_with_move_buttons(driver: InteractionDriver)
     shown = hand.followups[0]
     assert hand.ephemeral and shown.ephemeral
     assert shown.file("hand.png")[:4] == b"\x89PNG"
-    assert f"jn:m:{game_id}:0:h:play+go" in hand.custom_ids
+    assert "Go" in labels(shown) and "Discard 100 miles" in labels(shown)
+    assert all(
+        len(cid) <= 100 and cid.startswith(f"jn:p:{game_id}:0:h:") for cid in hand.custom_ids
+    )
 
 
 async def test_hand_of_a_stranger_is_refused(driver: InteractionDriver) -> None:
@@ -88,7 +87,7 @@ async def test_move_from_the_hand_posts_the_new_table(driver: InteractionDriver)
     game_id = await _stacked_game(driver)
     table = _public_table(await driver.slash("table", {}))
     hand = await driver.click(table.message_id, f"jn:h:{game_id}")
-    moved = await driver.click(hand.message, f"jn:m:{game_id}:0:h:play+go")
+    moved = await driver.click(hand.message, component_id(hand, "Go"))
     new_table = _public_table(moved)
     assert "Alice plays Go." in (new_table.content or "")
     assert f"<@{BOB_ID}>" in (new_table.content or "")
@@ -102,8 +101,8 @@ async def test_stale_button_gets_a_clear_answer(driver: InteractionDriver) -> No
     table = _public_table(await driver.slash("table", {}))
     old_hand = await driver.click(table.message_id, f"jn:h:{game_id}")
     hand = await driver.click(table.message_id, f"jn:h:{game_id}")
-    await driver.click(hand.message, f"jn:m:{game_id}:0:h:play+go")
-    again = await driver.click(old_hand.message, f"jn:m:{game_id}:0:h:discard+100")
+    await driver.click(hand.message, component_id(hand, "Go"))
+    again = await driver.click(old_hand.message, component_id(old_hand, "Discard 100"))
     assert again.ephemeral and "earlier turn" in (again.content or "")
     assert (await running_bot(driver).tables.current(GAMES_CHANNEL_ID)).version == 1
 
@@ -112,7 +111,7 @@ async def test_move_command_autocompletes_legal_moves(driver: InteractionDriver)
     """/move offers the caller's legal moves in plain words, filtered by what is typed."""
     await _stacked_game(driver)
     result = await driver.autocomplete("move", "action", "go")
-    assert {"name": "Play Go", "value": "play go"} in result.choices
+    assert {"name": "Play Go", "value": "play go§0"} in result.choices
     assert all("go" in c["name"].lower() or "go" in c["value"] for c in result.choices)
     assert len(result.choices) <= 25
 
@@ -133,23 +132,25 @@ async def test_move_out_of_turn_is_refused(driver: InteractionDriver) -> None:
 
 
 async def test_challenge_accepted_by_the_challenged_member(driver: InteractionDriver) -> None:
-    """Only the challenged member can accept; accepting deals and posts the table."""
-    result = await driver.slash("challenge", {"game": "mille", "opponent": BOB_ID})
+    """Only the invited member can accept; accepting deals and posts the table."""
+    result = await driver.slash("challenge", {"game": "mille", "member": BOB_ID})
     assert not result.ephemeral and f"<@{BOB_ID}>" in (result.content or "")
-    accept = next(cid for cid in result.custom_ids if cid.startswith("jn:c:a:"))
+    accept = component_id(result, "Accept")
+    assert accept.startswith("jn:l:") and accept.count(":") == 3  # only the lobby's id
     intruder = await driver.click(result, accept, user_id=CAROL_ID)
     assert intruder.ephemeral and "not for you" in (intruder.content or "")
     accepted = await driver.click(result, accept, user_id=BOB_ID)
     _public_table(accepted)
     stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
     assert [s.user_id for s in stored.seats] == [ALICE_ID, BOB_ID]
+    again = await driver.forge(result, accept, user_id=BOB_ID)
+    assert again.ephemeral and "already started" in (again.content or "")
 
 
 async def test_challenge_declined(driver: InteractionDriver) -> None:
-    """Declining closes the challenge and starts nothing."""
-    result = await driver.slash("challenge", {"game": "mille", "opponent": BOB_ID})
-    decline = next(cid for cid in result.custom_ids if cid.startswith("jn:c:d:"))
-    declined = await driver.click(result, decline, user_id=BOB_ID)
+    """Declining closes the invitation and starts nothing."""
+    result = await driver.slash("challenge", {"game": "mille", "member": BOB_ID})
+    declined = await driver.click(result, component_id(result, "Decline"), user_id=BOB_ID)
     assert "declined" in (declined.content or "")
     assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
 
@@ -157,9 +158,9 @@ async def test_challenge_declined(driver: InteractionDriver) -> None:
 async def test_expired_challenge_cannot_be_accepted(
     driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A challenge past its time says so and starts nothing."""
-    result = await driver.slash("challenge", {"game": "mille", "opponent": BOB_ID})
-    accept = next(cid for cid in result.custom_ids if cid.startswith("jn:c:a:"))
+    """An invitation past its time says so and starts nothing."""
+    result = await driver.slash("challenge", {"game": "mille", "member": BOB_ID})
+    accept = component_id(result, "Accept")
     # The bot loaded the cog as an extension: patch the module object it is running.
     monkeypatch.setattr(sys.modules["cogs.lobby"], "_now", lambda: 4_000_000_000.0)
     clicked = await driver.click(result, accept, user_id=BOB_ID)
@@ -168,9 +169,25 @@ async def test_expired_challenge_cannot_be_accepted(
 
 
 async def test_cannot_challenge_yourself(driver: InteractionDriver) -> None:
-    """Challenging yourself is refused ephemerally."""
-    result = await driver.slash("challenge", {"game": "mille", "opponent": ALICE_ID})
+    """Inviting yourself is refused ephemerally."""
+    result = await driver.slash("challenge", {"game": "mille", "member": ALICE_ID})
     assert result.ephemeral and "yourself" in (result.content or "")
+
+
+async def test_forged_lobby_ids_start_nothing(driver: InteractionDriver) -> None:
+    """Old-style challenge ids naming players, and unknown or huge lobby ids, are refused."""
+    result = await driver.slash("challenge", {"game": "mille", "member": BOB_ID})
+    forged = f"jn:c:a:mille:{ALICE_ID}:{CAROL_ID}:4000000000:0:bsd.match.en"
+    legacy = await driver.forge(result, forged, user_id=CAROL_ID)
+    assert legacy.ephemeral and "older version" in (legacy.content or "")
+    selfish = await driver.forge(result, f"jn:c:a:mille:{CAROL_ID}:{CAROL_ID}:4000000000:0:-")
+    assert selfish.ephemeral
+    unknown = await driver.forge(result, "jn:l:987654:a", user_id=BOB_ID)
+    assert unknown.ephemeral and "does not exist" in (unknown.content or "")
+    huge = await driver.forge(result, f"jn:l:{'9' * 30}:a", user_id=BOB_ID)
+    assert huge.callback is None  # no component answers to it: Discord says it failed
+    assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
+    assert await running_bot(driver).tables.store.results() == []
 
 
 async def test_resign_posts_the_result(driver: InteractionDriver) -> None:
@@ -186,10 +203,12 @@ async def test_abort_needs_the_other_players_agreement(driver: InteractionDriver
     """/abort between members asks the other player; their button ends the game."""
     game_id = await _stacked_game(driver)
     asked = await driver.slash("abort", {})
-    assert f"jn:x:{game_id}:{ALICE_ID}" in asked.custom_ids
-    same = await driver.click(asked, f"jn:x:{game_id}:{ALICE_ID}")
-    assert same.ephemeral and "other player has to agree" in (same.content or "")
-    agreed = await driver.click(asked, f"jn:x:{game_id}:{ALICE_ID}", user_id=BOB_ID)
+    assert asked.custom_ids == [f"jn:x:{game_id}"]
+    same = await driver.click(asked, f"jn:x:{game_id}")
+    assert same.ephemeral and "other players must agree" in (same.content or "")
+    stranger = await driver.click(asked, f"jn:x:{game_id}", user_id=CAROL_ID)
+    assert stranger.ephemeral and "not playing" in (stranger.content or "")
+    agreed = await driver.click(asked, f"jn:x:{game_id}", user_id=BOB_ID)
     assert "aborted" in (agreed.content or "")
     assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
 
@@ -205,7 +224,7 @@ async def test_no_public_message_carries_a_hand(driver: InteractionDriver) -> No
     game_id = await _stacked_game(driver)
     table = _public_table(await driver.slash("table", {}))
     hand = await driver.click(table.message_id, f"jn:h:{game_id}")
-    moved = await driver.click(hand.message, f"jn:m:{game_id}:0:h:play+go")
+    moved = await driver.click(hand.message, component_id(hand, "Go"))
     carrying = 0
     for result in (hand, moved):
         for response in result.responses:
@@ -222,7 +241,7 @@ async def test_no_public_message_carries_a_hand(driver: InteractionDriver) -> No
 
 async def test_play_in_a_thread_puts_the_game_there(driver: InteractionDriver) -> None:
     """With thread:true the game lives in a new thread, which counts as its own channel."""
-    result = await driver.slash("play", {"game": "mille", "computer": "random", "thread": True})
+    result = await driver.slash("play", {"game": "mille", "level": "random", "thread": True})
     assert "Your game is in" in (result.content or "")
     assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
     games = await running_bot(driver).tables.store.active_games()
@@ -238,7 +257,7 @@ async def test_play_in_a_thread_puts_the_game_there(driver: InteractionDriver) -
 
 async def test_free_form_options_are_applied(driver: InteractionDriver) -> None:
     """Options typed as name:value reach the game."""
-    await driver.slash("play", {"game": "mille", "computer": "random", "options": "length:hand"})
+    await driver.slash("play", {"game": "mille", "level": "random", "options": "length:hand"})
     stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
     assert stored.options["length"] == "hand"
 
@@ -265,10 +284,10 @@ async def test_hint_suggests_a_legal_move_privately(driver: InteractionDriver) -
     """/hint in a game against the computer answers ephemerally with a legal move and a button."""
     await _stacked_game(driver, SeatRecord(1, "Computer", policy="random"))
     result = await driver.slash("hint", {})
-    assert result.ephemeral and "💡" in (result.content or "")
+    assert result.ephemeral and "💡" in (result.followups[0].content or "")
     stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
-    legal = {m.notation for m in running_bot(driver).tables.legal_moves(stored, ALICE_ID)}
-    (button,) = result.custom_ids
+    legal = {m.notation for m in running_bot(driver).tables.hand(stored, ALICE_ID)[1]}
+    (button,) = result.followups[0].custom_ids
     assert button.split(":")[-1].replace("+", " ") in legal
 
 
@@ -284,7 +303,8 @@ async def test_classic_solo_says_it_cannot_be_won(driver: InteractionDriver) -> 
     result = await driver.slash("play", {"game": "solo"})
     table = _public_table(result)
     assert "cannot be cleared completely" in (table.content or "")
-    assert any(cid.startswith("jn:m:") for cid in table.custom_ids)
+    assert any(cid.startswith("jn:p:") for cid in table.custom_ids)
+    assert not any(cid.startswith("jn:h:") for cid in table.custom_ids)  # the hand is open
 
 
 async def test_drawing_instead_of_a_coup_posts_nothing_public(driver: InteractionDriver) -> None:
@@ -303,9 +323,9 @@ async def test_drawing_instead_of_a_coup_posts_nothing_public(driver: Interactio
     await bot.tables.move(channel_id=GAMES_CHANNEL_ID, user_id=BOB_ID, action="play accident")
     table = _public_table(await driver.slash("table", {}))
     hand = await driver.click(table.message_id, f"jn:h:{game_id}")
-    assert f"jn:m:{game_id}:2:h:play+driving-ace" in hand.custom_ids
+    assert "Coup fourré! Driving Ace" in labels(hand)
     public_before = {m["id"] for m in driver.messages.values() if not int(m.get("flags") or 0) & 64}
-    drew = await driver.click(hand.message, f"jn:m:{game_id}:2:h:draw")
+    drew = await driver.click(hand.message, component_id(hand, "Draw"))
     public_after = {m["id"] for m in driver.messages.values() if not int(m.get("flags") or 0) & 64}
     assert public_after == public_before and drew.followups == []
     assert (await bot.tables.current(GAMES_CHANNEL_ID)).version == 3

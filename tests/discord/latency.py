@@ -50,7 +50,7 @@ from tests.e2e.harness import TOKEN, BotProcess
 REPLY_TIMEOUT = 60.0  # seconds: generous, a loaded 2-core machine must not fail the bench
 _CALLBACK = re.compile(r"/interactions/(?P<id>\d+)/(?P<token>[^/]+)/callback")
 _WEBHOOK = re.compile(r"/webhooks/\d+/(?P<token>[^/]+)")
-_MOVE_ID = re.compile(r"jn:m:\d+:\d+:h:.+")
+_MOVE_ID = re.compile(r"jn:p:\d+:\d+:h:\d+")
 
 
 @dataclass
@@ -209,7 +209,7 @@ class Player:
 
     async def play(self, moves: int) -> int:
         """``/play``, "My hand", then up to ``moves`` moves; returns the moves made."""
-        await self.open_hand(await self.table("play", {"game": "mille", "computer": "normal"}))
+        await self.open_hand(await self.table("play", {"game": "mille", "level": "normal"}))
         made = 0
         while made < moves and await self.move():
             made += 1
@@ -345,7 +345,7 @@ async def store_games(
                 stored = await tables.current(channel_id)
                 if stored.status != "active":
                     break
-                choices = tables.legal_moves(stored, ALICE_ID)
+                choices = tables.hand(stored, ALICE_ID)[1]
                 if not choices:
                     break
                 plays = [c for c in choices if c.notation.startswith("play")]

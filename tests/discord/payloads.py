@@ -1022,6 +1022,35 @@ class InteractionDriver:
             self.factory.component(self._message(message), custom_id, user_id=user_id)
         )
 
+    async def forge(
+        self,
+        message: JSON | InteractionResult | int | None,
+        custom_id: str,
+        *,
+        values: Sequence[str] | None = None,
+        user_id: int | None = None,
+    ) -> InteractionResult:
+        """Press a component a modified client invented (or one that is no longer shown).
+
+        Discord normally only delivers ids of components on the message; a hostile client can
+        send any id, so the message is given the component before the click is built.
+        """
+        found = self._message(message)
+        if not isinstance(found, dict):
+            found = self.backend.messages[int(found)]
+        stored = copy.deepcopy(found)
+        kind = 3 if values is not None else 2
+        component: JSON = {"type": kind, "custom_id": custom_id}
+        if kind == 2:
+            component.update({"style": 2, "label": "forged"})
+        else:
+            component["options"] = [{"label": v, "value": v} for v in values or []]
+        rows = list(stored.get("components") or [])[:4]
+        stored["components"] = [*rows, {"type": 1, "components": [component]}]
+        return await self.dispatch(
+            self.factory.component(stored, custom_id, values=values, user_id=user_id)
+        )
+
     async def select(
         self,
         message: JSON | InteractionResult | int | None,

@@ -16,8 +16,8 @@ import re
 from collections.abc import Awaitable
 from pathlib import Path
 
-from bot.engine.core import get_game
 from bot.engine.mille.cards import ENGLISH_NAMES, Card
+from bot.games import get_game
 from bot.store.base import StoredGame
 from bot.store.sqlite import SqliteStore
 from tests.discord.backend import (
@@ -37,7 +37,7 @@ SCENARIO_TIMEOUT = 50.0  # seconds for the whole scenario; it takes about ten
 REPLY_TIMEOUT = 10.0  # seconds for the bot to answer one interaction
 MOVES_BEFORE_RESTART = 6
 TURN = re.compile(r"((?:<@\d+>\s*)+), your turn")
-MOVE_ID = re.compile(r"jn:m:(?P<game>\d+):(?P<version>\d+):(?P<where>[th]):(?P<move>.+)")
+MOVE_ID = re.compile(r"jn:p:(?P<game>\d+):(?P<version>\d+):(?P<where>[th]):(?P<picker>\d+)")
 MILLE = get_game("mille")
 
 
@@ -161,15 +161,16 @@ class Scenario:
         actions = MILLE.legal_actions(MILLE.from_dict(stored.state), self.seat(stored, user_id))
         legal = {MILLE.format_action(a) for a in actions}
         buttons = [_button(c) for c in _move_ids(hand.message)]
-        assert {b["move"].replace("+", " ") for b in buttons} == legal, "exactly the legal moves"
+        assert len(buttons) == len(legal), "one button per legal move"
         assert {b["version"] for b in buttons} <= {str(stored.version)}
+        assert all(len(c) <= 100 for c in _move_ids(hand.message))
         return hand
 
     async def move_by_hand(self, hand: InteractionResult, user_id: int) -> CapturedResponse:
         """Press one of the hand's move buttons: the table is posted, the hand refreshed."""
         before = await self.game()
         assert hand.message is not None
-        button = self.rng.choice(_prefer_plays(_move_ids(hand.message)))
+        button = self.rng.choice(_move_ids(hand.message))
         moved = await self.answer(
             self.fake.send_component(int(hand.message["id"]), button, user_id=user_id),
             followups=1,
@@ -195,7 +196,9 @@ class Scenario:
         choices = offered.choices
         assert 0 < len(choices) <= 25
         legal = MILLE.legal_actions(MILLE.from_dict(before.state), self.seat(before, user_id))
-        assert {c["value"] for c in choices} <= {MILLE.format_action(a) for a in legal}
+        offered_moves = {str(c["value"]).rpartition("§")[0] for c in choices}
+        assert offered_moves <= {MILLE.format_action(a) for a in legal}
+        assert all(str(c["value"]).endswith(f"§{before.version}") for c in choices)
         value = self.rng.choice(_prefer_plays([str(c["value"]) for c in choices]))
         moved = await self.answer(
             self.fake.send_slash("move", {"action": value}, user_id=user_id), followups=1
@@ -232,17 +235,17 @@ async def _play(scenario: Scenario) -> None:
 
     # Alice challenges Bob in #games; only the challenged member's Accept starts the game.
     challenge = await scenario.answer(
-        fake.send_slash("challenge", {"game": "mille", "opponent": BOB_ID}, user_id=ALICE_ID)
+        fake.send_slash("challenge", {"game": "mille", "member": BOB_ID}, user_id=ALICE_ID)
     )
     assert challenge.callback_type == CallbackType.CHANNEL_MESSAGE and not challenge.ephemeral
     assert f"<@{BOB_ID}>" in (challenge.content or "")
-    accept = next(c for c in challenge.custom_ids if c.startswith("jn:c:a:"))
+    accept = next(c for c in challenge.custom_ids if c.startswith("jn:l:") and c.endswith(":a"))
     assert challenge.message is not None
     accepted = await scenario.answer(
         fake.send_component(int(challenge.message["id"]), accept, user_id=BOB_ID), followups=1
     )
     assert accepted.callback_type == CallbackType.UPDATE_MESSAGE
-    assert "accepted" in (accepted.content or "")
+    assert "game is on" in (accepted.content or "")
     table = scenario.table_of(accepted)
     await scenario.check_no_leak(table)
     first_table_id = table.message_id

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.engine.core import get_game
 from bot.engine.mille.cards import Card
 from bot.engine.mille.game import MilleBornes
 from bot.engine.mille.state import MilleState
+from bot.games import get_game
 
 GAME = get_game("mille")
 assert isinstance(GAME, MilleBornes)

@@ -7,9 +7,10 @@ import random
 
 import pytest
 
-from bot.engine.core import BadOption, CorruptSave, NotationError, get_game
+from bot.engine.core import BadOption, CorruptSave, NotationError
 from bot.engine.mille.cards import Card, full_deck
 from bot.engine.mille.state import Action
+from bot.games import get_game
 from tests.engine.mille_helpers import G
 
 

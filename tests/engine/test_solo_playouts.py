@@ -13,9 +13,9 @@ import random
 
 import pytest
 
-from bot.engine.core import get_game
 from bot.engine.mille.cards import deck_counts
 from bot.engine.solo.state import HAND_SIZE, HIGHWAY_CARDS, SoloState
+from bot.games import get_game
 
 G = get_game("solo")
 SEEDS = range(240)

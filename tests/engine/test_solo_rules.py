@@ -19,12 +19,12 @@ from bot.engine.core import (
     IllegalMove,
     NotationError,
     NotYourTurn,
-    get_game,
 )
 from bot.engine.mille.cards import Card, card_from_text, deck_counts, full_deck
 from bot.engine.solo import rules
 from bot.engine.solo.game import MilleBornesSolo
 from bot.engine.solo.state import Action, SoloState
+from bot.games import get_game
 
 GAME = get_game("solo")
 assert isinstance(GAME, MilleBornesSolo)

@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.engine.core import get_game
 from bot.engine.mille.cards import Card, full_deck
+from bot.games import get_game
 from bot.render import common
 from bot.render.common import fit_wrapped, text_width, to_png
 from bot.render.mille import (

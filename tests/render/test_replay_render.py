@@ -7,7 +7,7 @@ import io
 import pytest
 from PIL import Image
 
-from bot.engine.core import get_game
+from bot.games import get_game
 from bot.render.mille import table_png
 from bot.render.replay import MAX_FRAMES, pick_frames, replay_from_views, replay_gif
 

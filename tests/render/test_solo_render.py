@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.engine.core import get_game
-from bot.presenters import presenter
+from bot.games import bundle, get_game
+from bot.games.bundle import ButtonSpec
 from bot.render.solo import (
     HAND_IMAGE_SIZE,
     RESULT_SIZE,
@@ -25,7 +25,7 @@ from bot.render.solo import (
 from tests.engine.test_solo_playouts import _swap_hidden
 
 G = get_game("solo")
-SOLO = presenter("solo")
+SOLO = bundle("solo").presenter
 
 
 def _play(seed: int, preset: str, moves: int | None = None, **options: str) -> Any:
@@ -118,15 +118,16 @@ def test_french_names_render_at_fixed_size() -> None:
 def test_presenter_offers_every_move_best_first(mid_game: Any) -> None:
     """One table button per clearing move (at most 24), the expert's choice first."""
     view = G.public_view(mid_game)
-    buttons = SOLO.table_buttons(view)
-    assert sorted(b.notation for b in buttons) == sorted(view.legal)[:24]
-    assert len(buttons) <= 24 and buttons[0].style == "success"
-    assert SOLO.hand_buttons(G.private_view(mid_game, 0)) == buttons
+    buttons = SOLO.table_pickers(view)
+    assert all(isinstance(b, ButtonSpec) for b in buttons)
+    assert sorted(b.notation for b in buttons) == sorted(view.legal)[:24]  # type: ignore[union-attr]
+    assert len(buttons) <= 24 and buttons[0].style == "success"  # type: ignore[union-attr]
+    assert SOLO.table_pickers(G.private_view(mid_game, 0)) == buttons
 
 
 def test_presenter_has_no_buttons_once_over(lost: Any) -> None:
     """A finished game offers no move."""
-    assert SOLO.table_buttons(G.public_view(lost)) == []
+    assert SOLO.table_pickers(G.public_view(lost)) == []
 
 
 def test_round_finished_only_when_the_game_ends(mid_game: Any, lost: Any) -> None:

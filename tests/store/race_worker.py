@@ -64,7 +64,7 @@ async def race(url: str, channel_id: int, name: str, ready: Path, go: Path, targ
             seat = _to_act(stored)[0]
             user_id = stored.seats[seat].user_id
             assert user_id is not None
-            choices = tables.legal_moves(stored, user_id)
+            choices = tables.hand(stored, user_id)[1]
             action = rng.choice(choices).notation
             interaction_id = f"{name}-{tries}"
             try:
@@ -86,7 +86,7 @@ async def race(url: str, channel_id: int, name: str, ready: Path, go: Path, targ
 
 
 def _to_act(stored: Any) -> list[int]:
-    from bot.engine.core import get_game
+    from bot.games import get_game
 
     game = get_game(stored.game_key)
     return sorted(game.to_act(game.from_dict(stored.state)))

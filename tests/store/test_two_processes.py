@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.engine.core import get_game
+from bot.games import get_game
 from bot.store.base import SeatRecord
 from bot.store.postgres import PostgresStore
 from bot.tables import Tables

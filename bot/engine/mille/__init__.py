@@ -12,10 +12,8 @@ engine protocol object, registered as ``mille``).
 
 from __future__ import annotations
 
-from bot.engine.core import register
 from bot.engine.mille.game import MilleBornes
 
 GAME = MilleBornes()
-register(GAME)
 
 __all__ = ["GAME", "MilleBornes"]

@@ -15,6 +15,7 @@ from bot.engine.core import (
     NotYourTurn,
     OptionSpec,
     Outcome,
+    Ranking,
 )
 from bot.engine.mille import rules
 from bot.engine.mille.cards import Card, card_from_text, deck_counts
@@ -38,6 +39,7 @@ class MilleBornes(Game[MilleState, Action]):
         min_players=2,
         max_players=2,
         options=OPTIONS,
+        ranking=Ranking(bests=(("best_hand", "Best hand"),)),
         summary="The classic race to 700 miles (1000 with an extension), as BSD mille plays it",
     )
 

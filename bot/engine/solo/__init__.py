@@ -24,10 +24,8 @@ the end), ``views``, ``notation`` (``clear 3 with go``, ``sacrifice 100 on 5``) 
 
 from __future__ import annotations
 
-from bot.engine.core import register
 from bot.engine.solo.game import MilleBornesSolo
 
 GAME = MilleBornesSolo()
-register(GAME)
 
 __all__ = ["GAME", "MilleBornesSolo"]

@@ -1,0 +1,39 @@
+"""Junction's games as plug-ins: one bundle per game (engine, presenter, computer players).
+
+Adding a game means adding its own packages (``bot/engine/<game>/``, ``bot/ai/<game>_*.py``,
+``bot/render/<game>.py``, ``bot/games/<game>.py``) and one line below; nothing else in the bot
+names a game. See ``docs/architecture.md`` ("Adding a game").
+"""
+
+from __future__ import annotations
+
+from bot.games.bundle import GameBundle, MoveChoice, Presenter
+from bot.games.registry import (
+    all_bundles,
+    bundle,
+    get_game,
+    get_policy,
+    policy_names,
+    register,
+    unregister,
+)
+
+BUILTIN: tuple[str, ...] = (
+    "bot.games.mille",
+    "bot.games.solo",
+)
+"""The registration lines: one module per built-in game, each exposing ``BUNDLE``."""
+
+__all__ = [
+    "BUILTIN",
+    "GameBundle",
+    "MoveChoice",
+    "Presenter",
+    "all_bundles",
+    "bundle",
+    "get_game",
+    "get_policy",
+    "policy_names",
+    "register",
+    "unregister",
+]

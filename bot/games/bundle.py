@@ -1,0 +1,150 @@
+"""What one game gives the rest of the bot: its engine, presenter, computer players and metrics.
+
+A :class:`GameBundle` is the only thing the cogs, the seam, boards, results, replays, timers,
+the console, the arena and the bench ever ask about a game. It sees views only (like the
+renderers): a presenter turns the public view or one seat's private view into images, text and
+*pickers* — buttons, selects and target pickers — that a front end lays out.
+
+Pickers carry notations, never indices into anything the front end cannot recompute: Discord
+custom ids point at a picker by its position in the list the presenter returns for the same
+view, and the front end rebuilds that list when the button is pressed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from bot.ai.base import Policy
+from bot.engine.core import Game, GameInfo, Outcome
+
+ButtonStyle = Literal["primary", "secondary", "success", "danger"]
+PolicyFactory = Callable[[], Policy]
+
+
+@dataclass(frozen=True)
+class MoveChoice:
+    """A legal move for a menu: its notation and a plain-words label."""
+
+    notation: str
+    label: str
+
+
+@dataclass(frozen=True)
+class ButtonSpec:
+    """One button that plays one move."""
+
+    label: str
+    notation: str
+    style: ButtonStyle = "secondary"
+    emoji: str | None = None
+
+
+@dataclass(frozen=True)
+class ChoiceSpec:
+    """One option of a select menu: what it says and the value it adds to the notation.
+
+    Values must be unique within a select; a suffix ``#n`` (e.g. ``50#2`` for a second 50 in
+    the hand) tells equal cards apart and is dropped when the notation is composed.
+    """
+
+    label: str
+    value: str
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class SelectSpec:
+    """A select menu: one move among many (``max_values`` 1), or several cards for one move.
+
+    The notation played is ``prefix`` followed by the chosen values (``cycle 25 50 gasoline``,
+    ``keep T04 T17``); with no prefix and one value, the value is the notation itself. Long
+    lists are split into selects of 25 by the front end.
+    """
+
+    placeholder: str
+    choices: tuple[ChoiceSpec, ...]
+    min_values: int = 1
+    max_values: int = 1
+    prefix: str = ""
+
+    def compose(self, values: Sequence[str]) -> str:
+        """The notation for the chosen values (each must be one of ``choices``)."""
+        words = [value.split("#", 1)[0] for value in values]
+        return " ".join([self.prefix, *words] if self.prefix else words)
+
+
+@dataclass(frozen=True)
+class GroupSpec:
+    """A button that opens a second choice, e.g. a card that asks which car to aim at."""
+
+    label: str
+    options: tuple[ButtonSpec, ...]
+    style: ButtonStyle = "secondary"
+    emoji: str | None = None
+    prompt: str = "Choose:"
+
+
+Picker = ButtonSpec | SelectSpec | GroupSpec
+
+
+def buttons_or_select(
+    moves: Sequence[MoveChoice], *, placeholder: str = "Choose a move", limit: int = 15
+) -> list[Picker]:
+    """A button per move while they fit, else one select menu over all of them."""
+    if len(moves) <= limit:
+        return [ButtonSpec(m.label[:80], m.notation) for m in moves]
+    choices = tuple(ChoiceSpec(m.label[:100], m.notation) for m in moves)
+    return [SelectSpec(placeholder, choices)]
+
+
+@dataclass(frozen=True)
+class Presenter:
+    """How a game is shown: images, pickers, texts. Functions of views only.
+
+    ``table_png``, ``hand_png`` and ``result_png`` must be module-level functions: the bot draws
+    in a worker process. ``result_png`` returns b"" when there is nothing to show.
+    ``table_pickers(public)``: moves anyone may see offered (the extension question, a
+    solitaire's open hand); ``hand_pickers(private, moves)``: one seat's choices, given its legal
+    moves with labels. ``round_finished(before, after)``: post the score image now?
+    ``hint(private)``: a suggested move and a one-line reason, or None.
+    ``start_notice(options)``: a line said when a game starts with these options.
+    """
+
+    table_png: Callable[[Any], bytes]
+    hand_png: Callable[[Any], bytes]
+    result_png: Callable[[Any], bytes]
+    hand_pickers: Callable[[Any, Sequence[MoveChoice]], list[Picker]]
+    rules: str
+    console_table: Callable[[Any], str]
+    console_hand: Callable[[Any], str]
+    table_pickers: Callable[[Any], list[Picker]] = lambda view: []
+    round_finished: Callable[[Any, Any], bool] = lambda before, after: False
+    hint: Callable[[Any], tuple[str, str] | None] | None = None
+    start_notice: Callable[[Mapping[str, str]], str] = lambda options: ""
+
+
+@dataclass(frozen=True)
+class GameBundle:
+    """Everything that makes one game, registered once (see ``bot/games/__init__.py``).
+
+    ``policies`` maps computer-player names to factories (``random`` is always added);
+    ``default_policy`` plays computer seats unless the table asked for another, and plays for
+    a member whose turn timer ran out. ``arena_metrics(final public view, outcome)`` adds the
+    game's own figures to ``junction arena``'s report.
+    """
+
+    game: Game[Any, Any]
+    presenter: Presenter
+    policies: Mapping[str, PolicyFactory] = field(default_factory=dict)
+    default_policy: str = "random"
+    arena_metrics: Callable[[Any, Outcome], Mapping[str, float]] = lambda view, outcome: {}
+
+    @property
+    def info(self) -> GameInfo:
+        return self.game.info
+
+    @property
+    def key(self) -> str:
+        return self.game.info.key

@@ -1,0 +1,175 @@
+"""Classic Mille Bornes as a Junction game: its engine, pictures, pickers, texts and players."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from bot.ai.mille_normal import NormalMillePolicy
+from bot.engine.core import Outcome
+from bot.engine.mille import GAME
+from bot.engine.mille.cards import Card
+from bot.engine.mille.state import HandResult
+from bot.engine.mille.views import MillePublicView, MilleSeatView
+from bot.games.bundle import ButtonSpec, GameBundle, MoveChoice, Picker, Presenter
+from bot.games.rules_text import in_short
+from bot.render.mille import hand_png, result_png, table_png
+
+
+def table_pickers(view: MillePublicView) -> list[Picker]:
+    """The extension question is public (everyone sees the 700 on the table); nothing else
+    the player to act may do can be shown without revealing their hand."""
+    if view.phase == "extension":
+        return [
+            ButtonSpec("Go on to 1000!", "extend yes", "success", "🏁"),
+            ButtonSpec("Stop at 700", "extend no", "secondary", "🛑"),
+        ]
+    return []
+
+
+def hand_pickers(view: MilleSeatView, moves: Sequence[MoveChoice]) -> list[Picker]:
+    """A button per legal move, coloured by what the card does."""
+    lang = view.public.lang
+    specs: list[Picker] = []
+    for move in moves:
+        notation = move.notation
+        verb, _, code = notation.partition(" ")
+        if verb == "draw":
+            specs.append(ButtonSpec("Draw", notation, "secondary", "🂠"))
+        elif verb == "extend":
+            yes = code == "yes"
+            label = "Go on to 1000!" if yes else "Stop at 700"
+            specs.append(ButtonSpec(label, notation, "success" if yes else "secondary"))
+        elif verb == "play":
+            card = Card(code)
+            if view.phase == "draw":
+                specs.append(
+                    ButtonSpec(f"Coup fourré! {card.name_in(lang)}", notation, "success", "⚡")
+                )
+            elif card.is_hazard:
+                specs.append(ButtonSpec(card.name_in(lang), notation, "danger"))
+            elif card.is_safety:
+                specs.append(ButtonSpec(card.name_in(lang), notation, "success", "🛡"))
+            else:
+                specs.append(ButtonSpec(card.name_in(lang), notation, "primary"))
+        else:
+            specs.append(ButtonSpec(f"Discard {Card(code).name_in(lang)}", notation))
+    return specs
+
+
+def hint(view: MilleSeatView) -> tuple[str, str] | None:
+    """What the ``normal`` computer would play here, and why, in a player's words."""
+    if not view.legal:
+        return None
+    move = NormalMillePolicy().choose(view, random.Random(0))
+    verb, _, code = move.partition(" ")
+    card = Card(code) if code and verb in ("play", "discard") else None
+    rival = view.public.players[1 - view.seat]
+    if verb == "draw":
+        reason = "nothing is worth playing before you draw."
+    elif verb == "extend":
+        reason = (
+            "you are well placed to reach 1000 first."
+            if code == "yes"
+            else "stopping now banks the trip bonus safely."
+        )
+    elif card is None:
+        reason = "it is the best move available."
+    elif verb == "discard":
+        reason = "it is the card in your hand least likely to help you."
+    elif view.phase == "draw":
+        reason = "a coup fourré scores 300 more and removes the hazard at once."
+    elif card.is_safety:
+        reason = "a safety scores 100, protects you for the hand and gives you another turn."
+    elif card.is_hazard:
+        reason = f"it stops {rival}, who is unlikely to be able to answer it soon."
+    elif card.is_distance:
+        reason = "it moves you toward the target while keeping an exact finish possible."
+    else:
+        reason = "it gets you moving again."
+    return move, reason
+
+
+def round_finished(before: MillePublicView, after: MillePublicView) -> bool:
+    """A hand was scored: post its score sheet."""
+    return len(after.results) > len(before.results)
+
+
+# --- console ---------------------------------------------------------------------------------
+
+
+def console_table(view: MillePublicView) -> str:
+    """The table in a few lines of text, with the score of any hand that just ended."""
+    lines = []
+    if view.results:
+        lines.append(result_text(view, view.results[-1]))
+    lines += [
+        "",
+        f"── Hand {view.hand_number} · trip {view.target} · deck {view.deck_count} cards "
+        f"· discard {len(view.discard)} ──",
+    ]
+    for t in view.tableaus:
+        marker = "▶" if view.turn == t.seat and view.winners is None else " "
+        battle = t.battle_top.title if t.battle_top else "—"
+        speed = "Speed Limit" if t.limited else "no limit"
+        safeties = ", ".join(
+            c.title + (" (coup fourré)" if c in t.coups else "") for c in t.safeties
+        )
+        status = "moving" if t.can_go else "stopped"
+        lines.append(
+            f"{marker} {t.name:<18} {t.mileage:>4} mi  score {t.score:<5} {status}, {speed}; "
+            f"battle: {battle}; hand {t.hand_count}"
+        )
+        if safeties:
+            lines.append(f"    safeties: {safeties}")
+    if view.caption:
+        lines.append(f"  {view.caption}")
+    return "\n".join(lines)
+
+
+def result_text(view: MillePublicView, result: HandResult) -> str:
+    """A finished hand's score breakdown, both players side by side."""
+    lines = [f"══ Hand {result.number}: {result.reason} ══"]
+    for seat, seat_lines in enumerate(result.lines):
+        parts = ", ".join(f"{line.label} {line.points}" for line in seat_lines)
+        lines.append(f"  {view.players[seat]}: {result.totals[seat]} ({parts})")
+    return "\n".join(lines)
+
+
+def console_hand(view: MilleSeatView) -> str:
+    cards = ", ".join(card.name_in(view.public.lang) for card in view.hand)
+    if view.phase == "draw":
+        return f"Your hand: {cards}\nA hazard is on you and you hold its safety: coup fourré?"
+    if view.phase == "extension":
+        return f"Your hand: {cards}\nYou reached 700! Go on to 1000?"
+    return f"Your hand: {cards}"
+
+
+def arena_metrics(view: MillePublicView, outcome: Outcome) -> dict[str, float]:
+    """Hands per match and how often the extension was called in the last hand."""
+    return {"hands": float(len(view.results)), "extension": float(view.extension_called)}
+
+
+FALLBACK_RULES = """**Mille Bornes** — race to exactly **700 miles** (1000 with an extension). \
+Each turn draw a card, then play one or discard one. Hazards stop your rival; remedies and \
+safeties answer them. Full rules: docs/rules/mille.md."""
+
+BUNDLE = GameBundle(
+    game=GAME,
+    presenter=Presenter(
+        table_png=table_png,
+        hand_png=hand_png,
+        result_png=result_png,
+        hand_pickers=hand_pickers,
+        table_pickers=table_pickers,
+        round_finished=round_finished,
+        rules=in_short("mille", FALLBACK_RULES),
+        hint=hint,
+        console_table=console_table,
+        console_hand=console_hand,
+    ),
+    policies={"normal": NormalMillePolicy},
+    default_policy="normal",
+    arena_metrics=arena_metrics,
+)
+__all__ = ["BUNDLE"]

@@ -1,0 +1,101 @@
+"""The registry of game bundles: look a game up by key, list them, find its computer players.
+
+Built-in games are registered lazily from ``bot.games.BUILTIN`` (one line per game), so
+importing this module costs nothing and has no import cycle. Tests register games of their own
+with :func:`register` (and take them away with :func:`unregister`).
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from typing import Any
+
+from bot.ai.base import Policy
+from bot.ai.random_policy import RandomPolicy
+from bot.engine.core import BadOption, Game
+from bot.games.bundle import GameBundle
+
+KEY_PATTERN = re.compile(r"[a-z][a-z0-9-]{0,23}")
+"""Game keys: lower-case letters, digits and hyphens (``race``, ``ttr-solo``), up to 24."""
+
+_BUNDLES: dict[str, GameBundle] = {}
+_loaded = False
+
+
+def register(bundle: GameBundle) -> GameBundle:
+    """Make a game available by its key; a second, different bundle for a key is a bug."""
+    key = bundle.key
+    if not KEY_PATTERN.fullmatch(key):
+        raise ValueError(f"game key {key!r} must match {KEY_PATTERN.pattern}")
+    if key in _BUNDLES and _BUNDLES[key] is not bundle:
+        raise RuntimeError(f"two games registered as {key!r}")
+    if bundle.default_policy not in policy_factories(bundle):
+        raise ValueError(f"{key}: default policy {bundle.default_policy!r} is not one of its own")
+    _BUNDLES[key] = bundle
+    return bundle
+
+
+def unregister(key: str) -> None:
+    """Forget a game (tests that registered one of their own)."""
+    _BUNDLES.pop(key, None)
+
+
+def _load_builtin() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    from bot.games import BUILTIN
+
+    for module in BUILTIN:
+        register(importlib.import_module(module).BUNDLE)
+
+
+def bundle(key: str) -> GameBundle:
+    """The bundle of the game called ``key``; an unknown key is a player-readable BadOption."""
+    _load_builtin()
+    wanted = str(key).strip().lower()
+    found = _BUNDLES.get(wanted)
+    if found is None:
+        known = ", ".join(sorted(_BUNDLES))
+        shown = wanted[:40]
+        raise BadOption(f"There is no game called '{shown}'. Games: {known}.")
+    return found
+
+
+def all_bundles() -> list[GameBundle]:
+    """Every registered game, by key."""
+    _load_builtin()
+    return [_BUNDLES[key] for key in sorted(_BUNDLES)]
+
+
+def get_game(key: str) -> Game[Any, Any]:
+    """The rules of the game called ``key``."""
+    return bundle(key).game
+
+
+def policy_factories(found: GameBundle) -> dict[str, Any]:
+    """A bundle's computer players by name, ``random`` included."""
+    return {"random": RandomPolicy, **found.policies}
+
+
+def policy_names(key: str) -> list[str]:
+    """The computer players available for a game, by name."""
+    return sorted(policy_factories(bundle(key)))
+
+
+def get_policy(key: str, name: str | None = None) -> Policy:
+    """A fresh computer player for the game (its default when ``name`` is None)."""
+    found = bundle(key)
+    factories = policy_factories(found)
+    wanted = (name or found.default_policy).strip().lower()
+    factory = factories.get(wanted)
+    if factory is None:
+        known = ", ".join(sorted(factories))
+        raise BadOption(
+            f"There is no computer player called '{wanted[:40]}' for {found.info.title}. "
+            f"Choose one of: {known}."
+        )
+    policy: Policy = factory()
+    return policy

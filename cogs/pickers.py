@@ -1,0 +1,531 @@
+"""Buttons and select menus for any game, built from the presenter's pickers.
+
+Every component is a ``DynamicItem`` whose custom id carries only numbers — the game, the turn
+(its stored version), where it was shown (``t`` the public table, ``h`` a private hand) and the
+picker's position — never a notation or anything else to trust. When it is pressed, the game is
+looked up, the pickers are rebuilt from the same view of the same turn, and the position is
+checked against them; an id from another game or an earlier turn gets a clear answer. Ids stay
+far below Discord's 100 characters whatever a game's notation looks like, and buttons on
+messages from before a restart keep working with no registration per message.
+
+All components share one error handler (:class:`GameItem`): a ``GameError`` becomes an
+ephemeral sentence, anything else is logged and answered with an apology.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import re
+import time
+from collections.abc import Sequence
+from typing import Any, Self
+
+import discord
+
+from bot.engine.core import GameError
+from bot.games import bundle
+from bot.games.bundle import ButtonSpec, ChoiceSpec, GroupSpec, Picker, SelectSpec
+from bot.store.base import StoredGame
+from bot.tables import Tables
+from bot.updates import StaleButton, TableUpdate
+from cogs.ui import bot_of, post_table, refuse
+
+log = logging.getLogger("junction.pickers")
+
+_STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+ROWS = 5  # Discord: five action rows per message
+PER_ROW = 5  # five buttons per row, or one select
+PER_SELECT = 25  # options per select menu
+ID = r"\d{1,19}"  # a Discord-sized number; bigger ones never match (no overflow downstream)
+
+
+class GameItem(discord.ui.DynamicItem[Any], template=r"(?!)"):
+    """A component rebuilt from its custom id, with the one shared error handler."""
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        raise NotImplementedError
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        return cls.from_match(match)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await self.act(interaction)
+        except GameError as error:
+            await refuse(interaction, str(error))
+        except Exception:
+            log.exception("component %s failed", self.custom_id)
+            await refuse(interaction, "Something went wrong on our side; nothing was changed.")
+
+    async def act(self, interaction: discord.Interaction[Any]) -> None:
+        raise NotImplementedError
+
+
+# --- laying pickers out ------------------------------------------------------------------------
+
+
+def fit(pickers: Sequence[Picker], *, reserved: int = 0) -> list[Picker]:
+    """The pickers as they fit in a message with ``reserved`` buttons already taken.
+
+    When buttons and selects need more than five rows, every button and target picker is
+    folded into select menus of 25 (each choice playing the same notation), so nothing is lost.
+    """
+    wanted = list(pickers)
+    if _rows(wanted, reserved) <= ROWS:
+        return wanted
+    choices: list[ChoiceSpec] = []
+    folded: list[Picker] = []
+    for picker in wanted:
+        if isinstance(picker, ButtonSpec):
+            choices.append(ChoiceSpec(picker.label[:100], picker.notation))
+        elif isinstance(picker, GroupSpec):
+            choices.extend(
+                ChoiceSpec(f"{picker.label} → {o.label}"[:100], o.notation) for o in picker.options
+            )
+        else:
+            folded.append(picker)
+    if choices:
+        folded.insert(0, SelectSpec("Choose a move", tuple(choices)))
+    return folded
+
+
+def _rows(pickers: Sequence[Picker], reserved: int) -> int:
+    buttons = reserved + sum(1 for p in pickers if not isinstance(p, SelectSpec))
+    selects = sum(-(-len(p.choices) // PER_SELECT) for p in pickers if isinstance(p, SelectSpec))
+    return selects + -(-buttons // PER_ROW)
+
+
+def add_pickers(
+    view: discord.ui.View,
+    pickers: Sequence[Picker],
+    game: StoredGame,
+    where: str,
+    *,
+    reserved: int = 0,
+) -> int:
+    """Add the components for ``pickers`` (already :func:`fit`); how many were added."""
+    added = 0
+    for index, picker in enumerate(pickers):
+        if isinstance(picker, SelectSpec):
+            for part in range(-(-len(picker.choices) // PER_SELECT)):
+                if _full(view):
+                    return added
+                view.add_item(PickSelect(game.id, game.version, where, index, part, picker))
+                added += 1
+        elif len(view.children) + reserved < ROWS * PER_ROW and not _full(view):
+            if isinstance(picker, GroupSpec):
+                view.add_item(GroupButton(game.id, game.version, where, index, picker))
+            else:
+                view.add_item(PickButton(game.id, game.version, where, index, None, picker))
+            added += 1
+    return added
+
+
+def _full(view: discord.ui.View) -> bool:
+    """Whether another row-filling select would overflow the message."""
+    selects = sum(1 for c in view.children if isinstance(c, discord.ui.Select | PickSelect))
+    buttons = len(view.children) - selects
+    return selects + -(-buttons // PER_ROW) >= ROWS
+
+
+async def pickers_for(tables: Tables, stored: StoredGame, where: str, user_id: int) -> list[Picker]:
+    """The pickers shown on the table (``t``) or in ``user_id``'s hand (``h``) for this turn."""
+    found = bundle(stored.game_key)
+    here = tables.position(stored)
+    if where == "t":
+        public = here.game.public_view(here.state)
+        # Ordering moves may run a search (a solitaire's hint): keep it off the event loop.
+        shown = await asyncio.to_thread(found.presenter.table_pickers, public)
+        return fit(shown, reserved=1 if found.info.private_hands else 0)
+    view = tables.private_view(here, user_id)
+    moves = tables.legal_moves(here, user_id)
+    return fit(await asyncio.to_thread(found.presenter.hand_pickers, view, moves))
+
+
+async def _turn_of(interaction: discord.Interaction[Any], game_id: int, version: int) -> StoredGame:
+    """The game a component belongs to, refused unless it is still at that turn."""
+    stored = await bot_of(interaction).tables.game_by_id(game_id)
+    if stored.status != "active":
+        raise StaleButton("That button belongs to a game that has ended.")
+    if stored.version != version:
+        raise StaleButton(
+            "That button is from an earlier turn. Use the buttons on the newest table "
+            "(or /table to post it again)."
+        )
+    return stored
+
+
+# --- components ----------------------------------------------------------------------------------
+
+
+class PickButton(
+    GameItem,
+    template=(
+        rf"jn:p:(?P<game>{ID}):(?P<version>\d{{1,9}}):(?P<where>[th]):(?P<picker>\d{{1,3}})"
+        r"(?::(?P<option>\d{1,3}))?"
+    ),
+):
+    """One move: a button of its own, or an option inside a target picker."""
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        where: str,
+        picker: int,
+        option: int | None,
+        spec: ButtonSpec | None,
+    ) -> None:
+        tail = "" if option is None else f":{option}"
+        super().__init__(
+            discord.ui.Button(
+                label=(spec.label if spec else "Play")[:80],
+                style=_STYLES[spec.style] if spec else discord.ButtonStyle.secondary,
+                emoji=spec.emoji if spec else None,
+                custom_id=f"jn:p:{game_id}:{version}:{where}:{picker}{tail}",
+            )
+        )
+        self.game_id, self.version, self.where = game_id, version, where
+        self.picker, self.option = picker, option
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        option = match["option"]
+        return cls(
+            int(match["game"]),
+            int(match["version"]),
+            match["where"],
+            int(match["picker"]),
+            None if option is None else int(option),
+            None,
+        )
+
+    async def act(self, interaction: discord.Interaction[Any]) -> None:
+        tables = bot_of(interaction).tables
+        stored = await _turn_of(interaction, self.game_id, self.version)
+        pickers = await pickers_for(tables, stored, self.where, interaction.user.id)
+        picked = pickers[self.picker] if self.picker < len(pickers) else None
+        if isinstance(picked, GroupSpec) and self.option is not None:
+            picked = picked.options[self.option] if self.option < len(picked.options) else None
+        if not isinstance(picked, ButtonSpec):
+            raise StaleButton("That button no longer matches the table; use the newest one.")
+        await play_move(
+            interaction,
+            picked.notation,
+            game_id=self.game_id,
+            expected_version=self.version,
+            from_hand=self.where == "h",
+        )
+
+
+class GroupButton(
+    GameItem,
+    template=(rf"jn:g:(?P<game>{ID}):(?P<version>\d{{1,9}}):(?P<where>[th]):(?P<picker>\d{{1,3}})"),
+):
+    """A card that needs a second choice (which car to aim at): shows that choice privately."""
+
+    def __init__(
+        self, game_id: int, version: int, where: str, picker: int, spec: GroupSpec | None
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=(spec.label if spec else "Choose")[:80],
+                style=_STYLES[spec.style] if spec else discord.ButtonStyle.secondary,
+                emoji=spec.emoji if spec else None,
+                custom_id=f"jn:g:{game_id}:{version}:{where}:{picker}",
+            )
+        )
+        self.game_id, self.version, self.where, self.picker = game_id, version, where, picker
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(
+            int(match["game"]), int(match["version"]), match["where"], int(match["picker"]), None
+        )
+
+    async def act(self, interaction: discord.Interaction[Any]) -> None:
+        tables = bot_of(interaction).tables
+        stored = await _turn_of(interaction, self.game_id, self.version)
+        tables.seat_of(stored, interaction.user.id)
+        pickers = await pickers_for(tables, stored, self.where, interaction.user.id)
+        group = pickers[self.picker] if self.picker < len(pickers) else None
+        if not isinstance(group, GroupSpec):
+            raise StaleButton("That button no longer matches the table; use the newest one.")
+        view = discord.ui.View(timeout=None)
+        for number, option in enumerate(group.options[: ROWS * PER_ROW]):
+            view.add_item(
+                PickButton(self.game_id, self.version, self.where, self.picker, number, option)
+            )
+        await interaction.response.send_message(
+            f"{group.label}: {group.prompt}"[:200], view=view, ephemeral=True
+        )
+
+
+class PickSelect(
+    GameItem,
+    template=(
+        rf"jn:s:(?P<game>{ID}):(?P<version>\d{{1,9}}):(?P<where>[th]):(?P<picker>\d{{1,3}})"
+        r":(?P<part>\d{1,2})"
+    ),
+):
+    """A select menu: one move among many, or several cards that make one move."""
+
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        where: str,
+        picker: int,
+        part: int,
+        spec: SelectSpec | None,
+    ) -> None:
+        custom_id = f"jn:s:{game_id}:{version}:{where}:{picker}:{part}"
+        if spec is None:
+            select: discord.ui.Select[Any] = discord.ui.Select(custom_id=custom_id)
+        else:
+            choices = spec.choices[part * PER_SELECT : (part + 1) * PER_SELECT]
+            pages = -(-len(spec.choices) // PER_SELECT)
+            placeholder = spec.placeholder + (f" ({part + 1}/{pages})" if pages > 1 else "")
+            select = discord.ui.Select(
+                custom_id=custom_id,
+                placeholder=placeholder[:150],
+                min_values=min(spec.min_values, len(choices)),
+                max_values=min(spec.max_values, len(choices)),
+                options=[
+                    discord.SelectOption(
+                        label=c.label[:100],
+                        value=c.value[:100],
+                        description=c.description[:100] or None,
+                    )
+                    for c in choices
+                ],
+            )
+        super().__init__(select)
+        self.game_id, self.version, self.where = game_id, version, where
+        self.picker, self.part = picker, part
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(
+            int(match["game"]),
+            int(match["version"]),
+            match["where"],
+            int(match["picker"]),
+            int(match["part"]),
+            None,
+        )
+
+    async def act(self, interaction: discord.Interaction[Any]) -> None:
+        tables = bot_of(interaction).tables
+        stored = await _turn_of(interaction, self.game_id, self.version)
+        pickers = await pickers_for(tables, stored, self.where, interaction.user.id)
+        spec = pickers[self.picker] if self.picker < len(pickers) else None
+        if not isinstance(spec, SelectSpec):
+            raise StaleButton("That menu no longer matches the table; use the newest one.")
+        offered = {c.value for c in spec.choices[self.part * PER_SELECT :][:PER_SELECT]}
+        data: dict[str, Any] = dict(interaction.data or {})
+        raw = data.get("values")
+        values = [str(v) for v in raw] if isinstance(raw, list) else []
+        if not values or any(v not in offered for v in values) or len(set(values)) != len(values):
+            raise StaleButton("That choice is not on offer any more; use the newest menu.")
+        if not spec.min_values <= len(values) <= spec.max_values:
+            raise GameError(f"Choose between {spec.min_values} and {spec.max_values} of these.")
+        await play_move(
+            interaction,
+            spec.compose(values),
+            game_id=self.game_id,
+            expected_version=self.version,
+            from_hand=self.where == "h",
+        )
+
+
+class HandButton(GameItem, template=rf"jn:h:(?P<game>{ID})"):
+    """The "My hand" button: the presser's own cards, ephemerally, with their pickers."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="My hand",
+                style=discord.ButtonStyle.primary,
+                emoji="🃏",
+                custom_id=f"jn:h:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(int(match["game"]))
+
+    async def act(self, interaction: discord.Interaction[Any]) -> None:
+        bot = bot_of(interaction)
+        stored = await bot.tables.game_by_id(self.game_id)
+        if stored.status != "active":
+            raise GameError("That game has ended.")
+        bot.tables.seat_of(stored, interaction.user.id)
+        # Answer first, draw second: the 3-second window never waits on a picture.
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        file, view, content = await hand_message(bot.tables, stored, interaction)
+        await interaction.followup.send(content, file=file, view=view, ephemeral=True)
+
+
+class LegacyMoveButton(
+    GameItem,
+    template=rf"jn:m:(?P<game>{ID}):(?P<version>\d{{1,9}}):(?P<where>[th]):(?P<move>[\w+\-.]{{1,60}})",
+):
+    """A move button from before pickers (its notation is checked like typed text)."""
+
+    def __init__(self, game_id: int, version: int, where: str, notation: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Play", custom_id=f"jn:m:{game_id}:{version}:{where}:{notation}"
+            )
+        )
+        self.game_id, self.version, self.where = game_id, version, where
+        self.notation = notation.replace("+", " ")
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(int(match["game"]), int(match["version"]), match["where"], match["move"])
+
+    async def act(self, interaction: discord.Interaction[Any]) -> None:
+        await _turn_of(interaction, self.game_id, self.version)
+        await play_move(
+            interaction,
+            self.notation,
+            game_id=self.game_id,
+            expected_version=self.version,
+            from_hand=self.where == "h",
+        )
+
+
+# --- messages ---------------------------------------------------------------------------------
+
+
+async def hand_message(
+    tables: Tables, stored: StoredGame, interaction: discord.Interaction[Any]
+) -> tuple[discord.File, discord.ui.View, str]:
+    """The owner's hand image with their pickers (only ever sent ephemerally)."""
+    user_id = interaction.user.id
+    found = bundle(stored.game_key)
+    here = tables.position(stored)
+    seat_view = tables.private_view(here, user_id)
+    seat = tables.seat_of(stored, user_id)
+    png = await bot_of(interaction).renderer.run(found.presenter.hand_png, seat_view)
+    view = discord.ui.View(timeout=None)
+    pickers = await pickers_for(tables, stored, "h", user_id)
+    add_pickers(view, pickers, stored, "h")
+    if seat in here.reacting():
+        content = "You may react now — or let it pass."
+    elif pickers:
+        content = "Your hand — your move."
+    else:
+        content = "Your hand — it is not your turn yet."
+    return discord.File(io.BytesIO(png), filename="hand.png"), view, content
+
+
+async def table_view(update: TableUpdate) -> discord.ui.View:
+    """The components under a table image: the public pickers and "My hand"."""
+    view = discord.ui.View(timeout=None)
+    if update.outcome is not None or update.game.status != "active":
+        return view
+    found = bundle(update.game.game_key)
+    private = found.info.private_hands
+    shown = await asyncio.to_thread(found.presenter.table_pickers, update.public)
+    add_pickers(
+        view,
+        fit(shown, reserved=1 if private else 0),
+        update.game,
+        "t",
+        reserved=1 if private else 0,
+    )
+    if private:
+        view.add_item(HandButton(update.game.id))
+    return view
+
+
+async def play_move(
+    interaction: discord.Interaction[Any],
+    notation: str,
+    *,
+    game_id: int | None = None,
+    expected_version: int | None = None,
+    from_hand: bool = False,
+) -> None:
+    """Apply a move (stored before any reply), then post the new table.
+
+    Errors are raised to the caller's handler (a component's, or the command tree's).
+    """
+    tables = bot_of(interaction).tables
+    channel_id = interaction.channel_id
+    if channel_id is None:
+        raise GameError("Moves are made in the game's channel.")
+    started = time.perf_counter()
+    update = await tables.move(
+        channel_id=channel_id,
+        user_id=interaction.user.id,
+        action=notation,
+        interaction_id=str(interaction.id),
+        game_id=game_id,
+        expected_version=expected_version,
+    )
+    from_button = from_hand or interaction.type is discord.InteractionType.component
+    # Nothing public changed (a repeated request, or drawing instead of a coup fourré, which
+    # the public table deliberately cannot tell apart): post nothing publicly, or the post
+    # itself would tell the table that a choice was made.
+    unseen = update.previous is not None and update.previous == update.public
+    if update.repeated or unseen:
+        if not from_button:
+            said = "That move was already made." if update.repeated else "Done."
+            await interaction.response.send_message(said, ephemeral=True)
+            return
+        await interaction.response.defer()
+        if from_hand and not update.repeated:
+            await _refresh_hand(interaction, update)
+        return
+    if from_button:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(thinking=True)
+    await post_table(interaction, update)
+    if from_hand:
+        await _refresh_hand(interaction, update)
+    log.debug("move answered in %.1f ms", (time.perf_counter() - started) * 1000)
+
+
+async def _refresh_hand(interaction: discord.Interaction[Any], update: TableUpdate) -> None:
+    """Replace the ephemeral hand the move was made from with the hand as it is now."""
+    try:
+        if update.game.status != "active":
+            await interaction.edit_original_response(content="The game is over.", view=None)
+            return
+        file, view, content = await hand_message(
+            bot_of(interaction).tables, update.game, interaction
+        )
+        await interaction.edit_original_response(content=content, attachments=[file], view=view)
+    except (discord.HTTPException, GameError):
+        log.debug("could not refresh a hand", exc_info=True)
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    PickButton,
+    GroupButton,
+    PickSelect,
+    HandButton,
+    LegacyMoveButton,
+)

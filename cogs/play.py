@@ -1,0 +1,243 @@
+"""The commands every running game shares: /move, /table, /resign, /abort, /hint, /rules.
+
+They work for any registered game through the seam and the game's bundle. /move's
+autocomplete offers the member's legal moves, each carrying the turn it was offered for, so a
+choice picked for an earlier turn is refused instead of being applied to a new position.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import Any, Self
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine.core import BadOption, GameError
+from bot.games import bundle, get_policy
+from bot.games.bundle import ButtonSpec
+from bot.updates import StaleButton
+from cogs.lobby import display_name, game_choices
+from cogs.pickers import DYNAMIC_ITEMS, ID, GameItem, play_move
+from cogs.ui import NO_PINGS, bot_of, clip, post_table
+
+TURN_MARK = "§"
+"""Separates a /move autocomplete choice's notation from the turn it was offered for."""
+MAX_MOVE_TEXT = 200
+
+
+def split_turn(text: str) -> tuple[str, int | None]:
+    """A /move value and the turn its autocomplete choice was made for (None when typed)."""
+    notation, mark, turn = text.rpartition(TURN_MARK)
+    if mark and turn.isdigit() and len(turn) < 10:
+        return notation, int(turn)
+    return text, None
+
+
+class AbortButton(GameItem, template=rf"jn:x:(?P<game>{ID})(?::\d{{1,19}})?"):
+    """Another member agrees to end the game with no result (votes are stored)."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Agree to abort",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"jn:x:{game_id}",
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(int(match["game"]))
+
+    async def act(self, interaction: discord.Interaction[Any]) -> None:
+        tables = bot_of(interaction).tables
+        stored = await tables.game_by_id(self.game_id)
+        if not await tables.store.abort_votes(stored.id):
+            raise GameError("Nobody asked to abort that game; use /abort to ask.")
+        _, aborted = await tables.vote_abort(game_id=stored.id, user_id=interaction.user.id)
+        if aborted:
+            await interaction.response.edit_message(
+                content="🛑 Everyone agreed: the game was aborted with no result.", view=None
+            )
+            return
+        await interaction.response.send_message(
+            f"{display_name(interaction.user)} agrees to abort; waiting for the others.",
+            allowed_mentions=NO_PINGS,
+        )
+
+
+class Play(commands.Cog):
+    """Commands for the game running in a channel."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="move", description="Make a move in this channel's game")
+    @app_commands.describe(action="Your move, e.g. 'play go' — pick from the list")
+    async def move(self, interaction: discord.Interaction[Any], action: str) -> None:
+        if len(action) > MAX_MOVE_TEXT:
+            raise BadOption("That move is far too long; pick one from the list.")
+        notation, turn = split_turn(action)
+        if turn is not None:
+            stored = await bot_of(interaction).tables.current(_channel(interaction))
+            await play_move(interaction, notation, game_id=stored.id, expected_version=turn)
+            return
+        await play_move(interaction, notation)
+
+    @move.autocomplete("action")
+    async def move_choices(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        tables = bot_of(interaction).tables
+        if interaction.channel_id is None:
+            return []
+        try:
+            stored = await tables.current(interaction.channel_id)
+            _, moves = tables.hand(stored, interaction.user.id)
+        except GameError:
+            return []
+        typed = current.lower().strip()[:100]
+        return [
+            app_commands.Choice(
+                name=m.label[:100], value=f"{m.notation}{TURN_MARK}{stored.version}"[:100]
+            )
+            for m in moves
+            if typed in m.label.lower() or typed in m.notation
+        ][:25]
+
+    @app_commands.command(name="table", description="Post this channel's table again")
+    async def table(self, interaction: discord.Interaction[Any]) -> None:
+        channel_id = _channel(interaction)
+        await interaction.response.defer(thinking=True)
+        update = await bot_of(interaction).tables.table(channel_id)
+        await post_table(interaction, update)
+
+    @app_commands.command(name="resign", description="Leave this channel's game")
+    async def resign(self, interaction: discord.Interaction[Any]) -> None:
+        channel_id = _channel(interaction)
+        update = await bot_of(interaction).tables.leave(
+            channel_id=channel_id, user_id=interaction.user.id
+        )
+        await interaction.response.defer(thinking=True)
+        await post_table(interaction, update)
+
+    @app_commands.command(name="abort", description="End this channel's game with no result")
+    async def abort(self, interaction: discord.Interaction[Any]) -> None:
+        tables = bot_of(interaction).tables
+        stored = await tables.current(_channel(interaction))
+        tables.seat_of(stored, interaction.user.id)
+        members = [s for s in stored.seats if not s.is_computer]
+        if len(members) <= 1:
+            await tables.abort(channel_id=stored.channel_id)
+            await interaction.response.send_message("🛑 Game aborted with no result.")
+            return
+        await tables.vote_abort(game_id=stored.id, user_id=interaction.user.id)
+        others = " ".join(f"<@{s.user_id}>" for s in members if s.user_id != interaction.user.id)
+        view = discord.ui.View(timeout=None)
+        view.add_item(AbortButton(stored.id))
+        await interaction.response.send_message(
+            f"{others}: {interaction.user.mention} wants to abort this game with no result. "
+            "Everyone has to agree.",
+            view=view,
+        )
+
+    @app_commands.command(name="hint", description="Suggest your next move (not against members)")
+    async def hint(self, interaction: discord.Interaction[Any]) -> None:
+        tables = bot_of(interaction).tables
+        stored = await tables.current(_channel(interaction))
+        view, moves = tables.hand(stored, interaction.user.id)
+        members = {s.user_id for s in stored.seats if s.user_id is not None}
+        if len(members) > 1:
+            # A hint is the computer's judgement: fair alone or against it, not against members.
+            raise BadOption("Hints are only for games against the computer or played alone.")
+        if not moves:
+            raise BadOption("There is nothing to suggest right now: it is not your move.")
+        found = bundle(stored.game_key)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        # A hint may run a search: off the event loop.
+        suggestion = await asyncio.to_thread(_suggest, found.key, view)
+        notation, reason = suggestion
+        labels = {m.notation: m.label for m in moves}
+        label = labels.get(notation, notation)
+        buttons = discord.ui.View(timeout=None)
+        index = next((i for i, m in enumerate(moves) if m.notation == notation), None)
+        text = f"💡 **{label}** — {reason}"
+        if index is not None:
+            buttons.add_item(_hint_button(stored.id, stored.version, notation, label))
+        await interaction.followup.send(clip(text), view=buttons, ephemeral=True)
+
+    @app_commands.command(name="rules", description="The rules of a game, briefly")
+    @app_commands.describe(game="Which game")
+    async def rules(self, interaction: discord.Interaction[Any], game: str) -> None:
+        found = bundle(game)
+        await interaction.response.send_message(clip(found.presenter.rules), ephemeral=True)
+
+    @rules.autocomplete("game")
+    async def rules_games(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await game_choices(interaction, current)
+
+
+def _suggest(game_key: str, view: Any) -> tuple[str, str]:
+    """The game's own hint, or its computer player's choice."""
+    import random
+
+    found = bundle(game_key)
+    if found.presenter.hint is not None:
+        hinted = found.presenter.hint(view)
+        if hinted is not None:
+            return hinted
+    move = get_policy(found.key).choose(view, random.Random(0))
+    return move, f"it is what the {found.default_policy} computer player would do."
+
+
+def _hint_button(game_id: int, version: int, notation: str, label: str) -> discord.ui.Item[Any]:
+    """A button that plays the suggestion (a typed-move button checked against the turn)."""
+    return HintButton(game_id, version, notation, ButtonSpec(f"Play it: {label}"[:80], notation))
+
+
+class HintButton(
+    GameItem,
+    template=rf"jn:k:(?P<game>{ID}):(?P<version>\d{{1,9}}):(?P<move>[\w+\-.@#]{{1,80}})",
+):
+    """Plays a hint's move; its notation is checked like typed text, for that turn only."""
+
+    def __init__(self, game_id: int, version: int, notation: str, spec: ButtonSpec | None) -> None:
+        encoded = notation.replace(" ", "+")
+        super().__init__(
+            discord.ui.Button(
+                label=(spec.label if spec else "Play it")[:80],
+                style=discord.ButtonStyle.success,
+                custom_id=f"jn:k:{game_id}:{version}:{encoded}"[:100],
+            )
+        )
+        self.game_id, self.version, self.notation = game_id, version, notation
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(int(match["game"]), int(match["version"]), match["move"].replace("+", " "), None)
+
+    async def act(self, interaction: discord.Interaction[Any]) -> None:
+        await play_move(
+            interaction,
+            self.notation,
+            game_id=self.game_id,
+            expected_version=self.version,
+            from_hand=True,
+        )
+
+
+def _channel(interaction: discord.Interaction[Any]) -> int:
+    if interaction.channel_id is None:
+        raise StaleButton("Games are played in a channel.")
+    return interaction.channel_id
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Play(bot))
+    bot.add_dynamic_items(*DYNAMIC_ITEMS, AbortButton, HintButton)

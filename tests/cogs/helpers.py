@@ -1,0 +1,52 @@
+"""Small helpers for cog tests: find a component by what it says, the public table message."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.discord.backend import CapturedResponse, InteractionResult, walk_components
+
+
+def _components(source: InteractionResult | CapturedResponse | dict[str, Any]) -> list[Any]:
+    if isinstance(source, CapturedResponse):
+        return list(walk_components(source.components))
+    if isinstance(source, InteractionResult):
+        found: list[Any] = []
+        if source.original_message is not None:
+            found += walk_components(source.original_message.get("components") or [])
+        for response in source.responses:
+            found += walk_components(response.components)
+        return found
+    return list(walk_components(source.get("components") or []))
+
+
+def component_id(source: InteractionResult | CapturedResponse | dict[str, Any], label: str) -> str:
+    """The custom id of the (first) button whose label contains ``label``."""
+    for component in _components(source):
+        if label.lower() in str(component.get("label", "")).lower() and "custom_id" in component:
+            return str(component["custom_id"])
+    labels = [c.get("label") for c in _components(source)]
+    raise AssertionError(f"no button labelled {label!r}; buttons: {labels}")
+
+
+def labels(source: InteractionResult | CapturedResponse | dict[str, Any]) -> list[str]:
+    """Every button label in a message."""
+    return [str(c["label"]) for c in _components(source) if "label" in c]
+
+
+def select_of(source: InteractionResult | CapturedResponse | dict[str, Any]) -> dict[str, Any]:
+    """The first select menu in a message."""
+    for component in _components(source):
+        if component.get("type") == 3:
+            return dict(component)
+    raise AssertionError("no select menu")
+
+
+def public_table(result: InteractionResult) -> CapturedResponse:
+    """The (last) public table message an interaction posted."""
+    tables = [
+        f for f in result.followups if any(a["filename"] == "table.png" for a in f.attachments)
+    ]
+    assert tables, "a table image was posted"
+    assert not tables[-1].ephemeral
+    return tables[-1]
