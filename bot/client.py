@@ -68,6 +68,9 @@ class JunctionBot(commands.Bot):
         await self.renderer.start()
         for name in COGS:
             await self.load_extension(name)
+        from cogs.pickers import add_catch_all
+
+        add_catch_all(self)
         if self.settings.dev_guild is not None and self.sync_at_start:
             guild = discord.Object(id=self.settings.dev_guild)
             self.tree.copy_global_to(guild=guild)

@@ -23,7 +23,7 @@ from bot.engine.core import BadOption, GameError
 from bot.games import all_bundles, bundle, get_policy, policy_names
 from bot.games.bundle import GameBundle
 from bot.store.base import Answer, Invitee, LobbyRecord, SeatRecord, StaleVersion
-from cogs.pickers import ID, GameItem
+from cogs.pickers import ID, GameItem, register_items
 from cogs.ui import NO_PINGS, bot_of, clip, post_table, quote, send_table
 
 MAX_SEATS = 6
@@ -539,4 +539,4 @@ class LegacyChallengeButton(GameItem, template=r"jn:c:[ad]:.{0,90}"):
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(Lobby(bot))
-    bot.add_dynamic_items(LobbyButton, LegacyChallengeButton)
+    register_items(bot, LobbyButton, LegacyChallengeButton)

@@ -522,7 +522,51 @@ async def _refresh_hand(interaction: discord.Interaction[Any], update: TableUpda
         log.debug("could not refresh a hand", exc_info=True)
 
 
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+_KNOWN: dict[str, type[GameItem]] = {}
+
+
+def register_items(bot: discord.Client, *items: type[GameItem]) -> None:
+    """Make components answer after restarts (and remember them for :func:`add_catch_all`)."""
+    for item in items:
+        _KNOWN[item.__name__] = item
+    bot_items: Any = bot
+    bot_items.add_dynamic_items(*items)
+
+
+class UnknownComponentBase(GameItem, template=r"(?!)"):
+    """Any other custom id (forged, malformed, or from a version long gone): one clear answer."""
+
+    def __init__(self, custom_id: str = "jn:?") -> None:
+        super().__init__(discord.ui.Button(label="?", custom_id=custom_id[:100] or "jn:?"))
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(match.group(0))
+
+    async def act(self, interaction: discord.Interaction[Any]) -> None:
+        raise GameError(
+            "That button is not one Junction knows (it may be from an old version). "
+            "Use /table to post the game's table again."
+        )
+
+
+def add_catch_all(bot: discord.Client) -> None:
+    """Answer every component no other template matches, so no press goes unanswered.
+
+    discord.py runs every template that matches, so this one matches exactly what the known
+    ones do not (a negative lookahead built from their templates).
+    """
+    known = [
+        re.sub(r"\(\?P<\w+>", "(?:", item.__discord_ui_compiled_template__.pattern)
+        for item in _KNOWN.values()
+    ]
+    template = rf"(?!(?:{'|'.join(known)})$)[\s\S]{{0,200}}"
+    unknown = type("UnknownComponent", (UnknownComponentBase,), {}, template=template)
+    bot_items: Any = bot
+    bot_items.add_dynamic_items(unknown)
+
+
+DYNAMIC_ITEMS: tuple[type[GameItem], ...] = (
     PickButton,
     GroupButton,
     PickSelect,

@@ -20,7 +20,7 @@ from bot.games import bundle, get_policy
 from bot.games.bundle import ButtonSpec
 from bot.updates import StaleButton
 from cogs.lobby import display_name, game_choices
-from cogs.pickers import DYNAMIC_ITEMS, ID, GameItem, play_move
+from cogs.pickers import DYNAMIC_ITEMS, ID, GameItem, play_move, register_items
 from cogs.ui import NO_PINGS, bot_of, clip, post_table
 
 TURN_MARK = "§"
@@ -240,4 +240,4 @@ def _channel(interaction: discord.Interaction[Any]) -> int:
 
 async def setup(bot: commands.Bot) -> None:
     await bot.add_cog(Play(bot))
-    bot.add_dynamic_items(*DYNAMIC_ITEMS, AbortButton, HintButton)
+    register_items(bot, *DYNAMIC_ITEMS, AbortButton, HintButton)
