@@ -17,6 +17,7 @@ RUN mkdir -p bot cogs && touch bot/__init__.py cogs/__init__.py \
 COPY bot ./bot
 COPY cogs ./cogs
 COPY images ./images
+COPY docs/rules ./docs/rules
 # Run from the source tree (not site-packages) so the renderers find images/fonts beside bot/.
 
 RUN useradd --create-home --uid 10001 junction && mkdir -p /data && chown junction /data

@@ -323,3 +323,65 @@ async def test_challenge_play_crash_and_old_buttons(tmp_path: Path) -> None:
             await bot.kill()
             if store is not None:
                 await store.close()
+
+
+async def _computer_answers_after_a_crash(
+    fake: FakeDiscord, bot: BotProcess, store: SqliteStore
+) -> None:
+    scenario = Scenario(fake, bot, store)
+    started = await scenario.answer(
+        fake.send_slash("play", {"game": "mille", "level": "normal"}, user_id=ALICE_ID),
+        followups=1,
+    )
+    scenario.table_of(started)
+    await bot.kill()
+    # The crash window: Alice's move is committed (with its timer: the computer is due), the
+    # computer's reply is not. This is exactly the row the seam writes before the computer moves.
+    stored = await scenario.game()
+    state = MILLE.from_dict(stored.state)
+    (seat,) = MILLE.to_act(state)
+    assert stored.seats[seat].user_id == ALICE_ID
+    action = MILLE.legal_actions(state, seat)[0]
+    after = MILLE.apply(state, seat, action)
+    assert stored.seats[next(iter(MILLE.to_act(after)))].is_computer
+    await store.record_move(
+        game_id=stored.id,
+        expected_version=stored.version,
+        seat=seat,
+        action=MILLE.format_action(action),
+        interaction_id=None,
+        state=MILLE.to_dict(after),
+        deadline=0.0,  # long due
+    )
+    await bot.restart()
+    # Whichever comes first — the sweep or Alice's next request — the computer moves, once.
+    table = await scenario.answer(fake.send_slash("table", {}, user_id=ALICE_ID), followups=1)
+    posted = scenario.table_of(table)
+    assert f"<@{ALICE_ID}>, your turn" in (posted.content or ""), posted.content
+    moves = await store.moves(stored.id)
+    computer = [m for m in moves if m.seq > stored.version + 1]
+    assert computer and all(stored.seats[m.seat].is_computer for m in computer)
+    settled = (await scenario.game()).version
+    await asyncio.sleep(6)  # one more sweep: nothing is played twice
+    assert (await scenario.game()).version == settled
+    assert bot.errors_logged() == [], bot.log_tail()
+
+
+async def test_a_computer_left_due_by_a_crash_answers_after_the_restart(tmp_path: Path) -> None:
+    """Alice's move is stored, the bot dies before the computer's reply; after the restart the
+    computer answers exactly once and Alice can play on."""
+    db_path = tmp_path / "junction.db"
+    async with FakeDiscord(token=TOKEN, patch_discord=False) as fake:
+        bot = BotProcess(fake, db_path, tmp_path / "bot.log")
+        store: SqliteStore | None = None
+        try:
+            await bot.start()
+            store = SqliteStore(db_path)
+            await store.open()
+            await asyncio.wait_for(
+                _computer_answers_after_a_crash(fake, bot, store), SCENARIO_TIMEOUT
+            )
+        finally:
+            await bot.kill()
+            if store is not None:
+                await store.close()
