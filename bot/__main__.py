@@ -36,7 +36,7 @@ def _parser() -> argparse.ArgumentParser:
     sync.add_argument("--guild", type=int, help="one server (instant); omit for global sync")
 
     console = sub.add_parser("console", help="play any game against the computer here")
-    console.add_argument("--game", default="mille", help="game key (see `junction games`)")
+    console.add_argument("--game", help="game key (see `junction games`)")
     console.add_argument("--players", type=int, help="seats in all, you included")
     console.add_argument("--seed", type=int, help="seed of the deal (default: random)")
     console.add_argument("--deck", metavar="FILE", help="stacked deck: card codes, top first")
@@ -57,7 +57,7 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("games", help="list the games, their seats, options and computer players")
 
     arena = sub.add_parser("arena", help="computer against computer, many games")
-    arena.add_argument("game", help="game key, e.g. mille")
+    arena.add_argument("game", help="game key (see `junction games`)")
     arena.add_argument(
         "--policies", default=None, help="policies by seat, comma-separated (rotated per game)"
     )
@@ -154,6 +154,7 @@ def _console_defaults() -> dict[str, object]:
 def _console(settings: Settings, args: argparse.Namespace) -> int:
     from bot.console import ConsoleOptions, console_main, parse_options, read_deck_file
     from bot.engine.core import GameError
+    from bot.games import DEFAULT_GAME
 
     try:
         deck = read_deck_file(args.deck) if args.deck else None
@@ -169,7 +170,7 @@ def _console(settings: Settings, args: argparse.Namespace) -> int:
         ConsoleOptions(
             db=args.db or settings.db_url,
             out=Path(args.out),
-            game=args.game,
+            game=args.game or DEFAULT_GAME,
             players=args.players,
             seed=args.seed,
             deck=deck,

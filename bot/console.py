@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.engine.core import BadOption, GameError
-from bot.games import bundle
+from bot.games import DEFAULT_GAME, bundle
 from bot.games.bundle import GameBundle
 from bot.store import open_store
 from bot.store.base import SeatRecord
@@ -41,7 +41,7 @@ HELP = """Commands:
 class ConsoleOptions:
     db: str
     out: Path
-    game: str = "mille"
+    game: str = DEFAULT_GAME
     players: int | None = None  # seats in all (you and the computers); None: the fewest
     seed: int | None = None
     deck: Sequence[str] | None = None

@@ -1,6 +1,6 @@
 """Player ratings: Weng-Lin Bayesian skill (openskill's Plackett-Luce model), pure functions.
 
-One system serves every seated game: a two-player Mille Bornes match is just a two-seat
+One system serves every seated game: a two-player match is just a two-seat
 finishing order, and a 3–6 seat game is a longer one. Ties share a rank (a drawn match, or
 two players level on points). The mathematics is openskill's; this module only decides
 what counts, when uncertainty grows back, and how a rating is shown.
@@ -11,7 +11,7 @@ Vocabulary:
   ``sigma``, rated games played and when the last one finished (Unix seconds).
 * ``ResultRecord`` — one finished game as the results table holds it. Only *counted* games
   between two or more distinct members move ratings (see ``is_rated``); games with the
-  computer, aborted games and solo games never do.
+  computer, aborted games and one-player games never do.
 * ``Scope`` — a ladder: one game family on one server, or that family across all servers
   (``guild_id=None``). Every rated game moves its server's ladder and the global one.
 
@@ -186,7 +186,7 @@ class ResultRecord:
     ``seats``, ``ranks`` and ``scores`` are per seat, in seat order: the member's user id
     (None for the computer), the finishing place (lower is better, equal is a tie) and the
     final points (empty when the game has none). ``counted`` is False for games that must
-    never move ratings: against the computer, aborted, or solo.
+    never move ratings: against the computer, aborted, or played alone.
     """
 
     game_id: int
@@ -217,7 +217,7 @@ class ResultRecord:
 def game_family(game_key: str) -> str:
     """The ladder a game key belongs to: the key before any ``:variant`` suffix.
 
-    Variants of one game (``mille`` and, say, ``mille:teams``) share a ladder so the
+    Variants of one game (``<key>`` and, say, ``<key>:teams``) share a ladder so the
     community is not split; a different game gets a key of its own.
     """
     return game_key.split(":", 1)[0]
@@ -251,7 +251,7 @@ class Scope:
 
     @property
     def key(self) -> str:
-        """A stable text key for storage, e.g. ``mille@123`` or ``mille@global``."""
+        """A stable text key for storage, e.g. ``race@123`` or ``race@global``."""
         return f"{self.family}@{'global' if self.guild_id is None else self.guild_id}"
 
     def includes(self, record: ResultRecord) -> bool:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
+from bot.games import DEFAULT_GAME
 from bot.render.common import font
 from bot.store.base import SeatRecord
 from bot.store.sqlite import SqliteStore
@@ -37,7 +38,7 @@ async def _table(seed: int) -> tuple[bytes, str]:
         await tables.start(
             channel_id=1,
             guild_id=1,
-            game_key="mille",
+            game_key=DEFAULT_GAME,
             seats=[
                 SeatRecord(0, "Ann", user_id=7),
                 SeatRecord(1, "Computer (normal)", policy="normal"),

@@ -24,8 +24,12 @@ BUILTIN: tuple[str, ...] = (
 )
 """The registration lines: one module per built-in game, each exposing ``BUNDLE``."""
 
+DEFAULT_GAME = "mille"
+"""What the console plays when no game is named (``junction run`` without a token)."""
+
 __all__ = [
     "BUILTIN",
+    "DEFAULT_GAME",
     "GameBundle",
     "MoveChoice",
     "Presenter",

@@ -45,8 +45,8 @@ TOP_N = 10
 class LeaderboardRow:
     """One line of a board: place, display name, the ranked value and the record.
 
-    ``value`` is the displayed rating (or the best score on a solo board); ``win_rate`` is
-    0–1, or None where it means nothing (solo boards, no games).
+    ``value`` is the displayed rating (or the best result on a best-result board); ``win_rate`` is
+    0–1, or None where it means nothing (best-result boards, no games).
     """
 
     rank: int
@@ -142,7 +142,7 @@ _RANK_X = _M + 40
 _NAME_X = _M + 84
 _BAR_X0, _BAR_X1 = 756, 846
 _RATE_R = _LW - _M - 18
-# (value, games) right edges: with a win-rate column, and on boards without one (solo).
+# (value, games) right edges: with a win-rate column, and on boards without one (best results).
 _COLUMNS_WITH_RATE = (610, 718)
 _COLUMNS_NO_RATE = (_RATE_R - 150, _RATE_R)
 
@@ -166,7 +166,7 @@ def render_leaderboard(
     c.text((_RANK_X, y), "#", head, Palette.MUTED, anchor="mm")
     c.text((_NAME_X, y), "PLAYER", head, Palette.MUTED, anchor="lm")
     shown = list(rows[:TOP_N])
-    # A board where nobody has a win rate (best scores of solo games) drops that column.
+    # A board where nobody has a win rate (best results of one-player games) drops that column.
     everyone = shown if caller_row is None else [*shown, caller_row]
     with_rate = any(r.win_rate is not None for r in everyone)
     columns = _COLUMNS_WITH_RATE if with_rate else _COLUMNS_NO_RATE

@@ -43,7 +43,7 @@ def _card(n: int) -> str:
 
 
 def bench_state(turn: int) -> dict[str, Any]:
-    """A Mille Bornes-like snapshot for four seats (about 3 KB of compact JSON)."""
+    """A card-game-like snapshot for four seats (about 3 KB of compact JSON)."""
     deck = [_card(turn + i) for i in range(80 - turn % 30)]
     return {
         "turn": turn,
@@ -92,7 +92,7 @@ async def bench_store_moves(path: str, moves: int = 2000) -> dict[str, float]:
         game = await store.create_game(
             channel_id=BENCH_CHANNEL_ID,
             guild_id=None,
-            game_key="mille",
+            game_key="bench",
             seats=seats,
             options={"target": "1000"},
             state=bench_state(0),
@@ -133,7 +133,7 @@ async def _fresh_game(store: Store, channel_id: int) -> StoredGame:
     return await store.create_game(
         channel_id=channel_id,
         guild_id=None,
-        game_key="mille",
+        game_key="bench",
         seats=seats,
         options={"target": "1000"},
         state=bench_state(0),
