@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.core import IllegalMove, NotYourTurn
-from bot.engine.race.cards import sort_cards
+from bot.engine.race.cards import full_deck, sort_cards
 from bot.engine.race.state import Phase, RaceState
 from tests.engine.race_helpers import (
     G,
@@ -68,6 +68,13 @@ def test_tied_reveal_continues_from_where_each_stopped() -> None:
     state = start(["50", "gasoline", "25"], ["accident", "50", "100"])
     assert state.reveal == (("50", "gasoline", "25"), ("accident", "50", "100"))
     assert state.first_player == 1
+
+
+def test_a_reveal_tied_to_the_end_lets_red_start() -> None:
+    """Two identically stacked whole decks tie on every miles card: Red starts."""
+    state = G.new_game(["Ann", "Bob"], seed=1, deck=full_deck())
+    assert state.reveal[0] == state.reveal[1] and len(state.reveal[0]) == 60
+    assert state.first_player == 0
 
 
 def test_random_deal_starts_the_higher_revealed_miles() -> None:
@@ -601,6 +608,16 @@ def test_a_play_resets_the_idle_count() -> None:
     assert G.outcome(state) is None
     state = act(state, 1, "end")
     assert G.outcome(state) is not None
+
+
+def test_a_trump_alone_makes_a_turn_count_as_played() -> None:
+    """A turn whose only play is a trump resets the idle count."""
+    state = red_first()
+    for seat in (0, 1):
+        empty_library(state, seat, reshuffled=True)
+    state.idle_turns = 1
+    state = act(state, 0, "play extra-tank", "end")
+    assert state.idle_turns == 0 and G.outcome(state) is None
 
 
 def test_a_turn_with_nothing_to_do_ends_by_itself() -> None:
