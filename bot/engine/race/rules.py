@@ -170,20 +170,20 @@ def legal_actions(state: RaceState, seat: int) -> list[Action]:
     me = state.sides[seat]
     hand = me.hand
     if phase is Phase.DISCARD:
-        return [("discard", card) for card in _distinct(hand)]
+        return [("discard", card) for card in dict.fromkeys(hand)]
     # The checks of why_not_play, worked out once for the whole hand.
     main_open = not state.cycled
     hazards = me.hazards
     miles_ok = main_open and not state.played_miles
     if miles_ok:
-        miles_ok = not any(h in STOPPING_HAZARDS for h in hazards)
+        miles_ok = _STOPPING.isdisjoint(hazards)
         trapped = SPEED_TRAP in hazards
         room = TARGET - me.total
         full_200s = me.miles.count("200") >= MAX_200S
     hazard_ok = main_open and not state.played_hazard
     removal_ok = main_open and not state.played_removal and bool(hazards)
     actions: list[Action] = []
-    for card in _distinct(hand):
+    for card in dict.fromkeys(hand):
         kind = TYPE_OF[card]
         if kind == MILES:
             if (
@@ -192,33 +192,26 @@ def legal_actions(state: RaceState, seat: int) -> list[Action]:
                 and not (trapped and card not in SLOW_MILES)
                 and not (full_200s and card == "200")
             ):
-                actions.append(("play", card))
+                actions.append(_PLAY[card])
         elif kind == HAZARD:
             if hazard_ok:
-                actions.append(("play", card))
+                actions.append(_PLAY[card])
         elif kind == REMOVAL:
             if removal_ok:
                 if card == TOW_TRUCK:
-                    actions.extend(("play", card, h) for h in _distinct(sort_cards(hazards)))
+                    actions.extend(("play", card, h) for h in dict.fromkeys(sort_cards(hazards)))
                 elif ANSWERS[card][0] in hazards:
-                    actions.append(("play", card))
+                    actions.append(_PLAY[card])
         elif card not in REACTIONS:  # trumps and Pit Crew
-            actions.append(("play", card))
+            actions.append(_PLAY[card])
     if hand and can_cycle(state):
         actions += cycles(hand)
     actions.append(END)
     return actions
 
 
-def _distinct(cards: Sequence[str]) -> list[str]:
-    """The different cards of a canonically sorted list, in order."""
-    out: list[str] = []
-    last = None
-    for card in cards:
-        if card != last:
-            out.append(card)
-            last = card
-    return out
+_PLAY: dict[str, Action] = {card: ("play", card) for card in TYPE_OF}
+_STOPPING = frozenset(STOPPING_HAZARDS)
 
 
 def cycles(hand: Sequence[str]) -> list[Action]:
@@ -597,12 +590,14 @@ def _apply_cycle(state: RaceState, seat: int, cards: tuple[str, ...]) -> None:
             "(a cancelled one counts too)."
         )
     hand = me.hand
-    for card in set(cards):
-        held, wanted = hand.count(card), cards.count(card)
-        if held < wanted:
-            raise IllegalMove(f"You cannot cycle {wanted} × {NAME[card]}: you hold {held}.")
-    for card in cards:
-        hand.remove(card)
+    for i, card in enumerate(cards):
+        try:
+            hand.remove(card)  # ``state`` is a fresh clone: a refusal leaves no trace
+        except ValueError:
+            held = cards[:i].count(card)
+            raise IllegalMove(
+                f"You cannot cycle {cards.count(card)} × {NAME[card]}: you hold {held}."
+            ) from None
     me.junkyard.extend(cards)
     kinds = len({TYPE_OF[c] for c in cards})
     state.cycled = True

@@ -20,6 +20,8 @@ from bot.engine.race.cards import CARDS
 
 SCHEMA_VERSION = 1
 
+_new = object.__new__
+
 
 class Phase(Enum):
     PLAY = "play"  # the active player plays, cycles or ends the turn
@@ -68,16 +70,18 @@ class Side:
         return self.reshuffled and not self.library
 
     def clone(self) -> Side:
-        return Side(
-            list(self.library),
-            list(self.hand),
-            list(self.miles),
-            list(self.hazards),
-            list(self.trumps),
-            list(self.junkyard),
-            self.reshuffled,
-            self.total,
-        )
+        # Attribute by attribute on a bare object: twice as fast as the dataclass __init__,
+        # and playouts clone two sides per move.
+        other = _new(Side)
+        other.library = self.library[:]
+        other.hand = self.hand[:]
+        other.miles = self.miles[:]
+        other.hazards = self.hazards[:]
+        other.trumps = self.trumps[:]
+        other.junkyard = self.junkyard[:]
+        other.reshuffled = self.reshuffled
+        other.total = self.total
+        return other
 
 
 @dataclass(slots=True)
@@ -102,26 +106,26 @@ class RaceState:
     end_reason: str = ""
 
     def clone(self) -> RaceState:
-        return RaceState(
-            players=self.players,
-            seed=self.seed,
-            sides=[s.clone() for s in self.sides],
-            first_player=self.first_player,
-            reveal=self.reveal,
-            turn=self.turn,
-            turn_number=self.turn_number,
-            phase=self.phase,
-            stack=list(self.stack),
-            played_miles=self.played_miles,
-            played_hazard=self.played_hazard,
-            played_removal=self.played_removal,
-            cycled=self.cycled,
-            acted=self.acted,
-            idle_turns=self.idle_turns,
-            caption=self.caption,
-            winners=self.winners,
-            end_reason=self.end_reason,
-        )
+        other = _new(RaceState)
+        other.players = self.players
+        other.seed = self.seed
+        other.sides = [side.clone() for side in self.sides]
+        other.first_player = self.first_player
+        other.reveal = self.reveal
+        other.turn = self.turn
+        other.turn_number = self.turn_number
+        other.phase = self.phase
+        other.stack = self.stack[:]
+        other.played_miles = self.played_miles
+        other.played_hazard = self.played_hazard
+        other.played_removal = self.played_removal
+        other.cycled = self.cycled
+        other.acted = self.acted
+        other.idle_turns = self.idle_turns
+        other.caption = self.caption
+        other.winners = self.winners
+        other.end_reason = self.end_reason
+        return other
 
     @property
     def reactor(self) -> int | None:
