@@ -16,7 +16,7 @@ from enum import Enum
 from typing import Any, NamedTuple
 
 from bot.engine.core import CorruptSave, check_save_format
-from bot.engine.race.cards import CARDS
+from bot.engine.race.cards import CARDS, sort_cards
 
 SCHEMA_VERSION = 1
 
@@ -195,7 +195,7 @@ def state_from_dict(data: Mapping[str, Any]) -> RaceState:
         sides = [
             Side(
                 _cards(s["library"]),
-                _cards(s["hand"]),
+                sort_cards(_cards(s["hand"])),
                 _cards(s["miles"]),
                 _cards(s["hazards"]),
                 _cards(s["trumps"]),
