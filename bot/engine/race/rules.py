@@ -139,12 +139,14 @@ def has_choice(state: RaceState) -> bool:
         return False
     if can_cycle(state):
         return True
-    for card in set(hand):
-        kind = TYPE_OF[card]
-        if kind == TRUMP or card == PIT_CREW:
+    for card in hand:
+        if TYPE_OF[card] == TRUMP or card == PIT_CREW:
             return True
+    if state.cycled:
+        return False
+    for card in set(hand):
         if card == TOW_TRUCK:
-            if not state.cycled and not state.played_removal and state.sides[seat].hazards:
+            if not state.played_removal and state.sides[seat].hazards:
                 return True
         elif card not in REACTIONS and why_not_play(state, seat, card) is None:
             return True
