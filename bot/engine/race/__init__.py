@@ -1,0 +1,21 @@
+"""1000 Mile Race: two players, one 60-card deck each, exactly 1000 miles to win.
+
+Source: ``shared/seeds/1000-mile-race.md``, settled by ``shared/RULINGS.md`` §3 and the
+"Reactions" section. Each turn: an automatic draw, then play (one miles, one hazard and one
+removal at most; trumps and Pit Crew free) or cycle, then the end of the turn. Coup Fourré,
+Roadblock and Jammer answer cards out of turn in explicit reaction windows.
+
+Modules: ``cards`` (the deck as a table, card facts, names), ``state`` (the game, its actions
+and JSON), ``rules`` (turn flow, legality, the stack), ``views`` (public and per seat),
+``notation``, ``game`` (the engine protocol object, registered as ``race``).
+"""
+
+from __future__ import annotations
+
+from bot.engine.core import register
+from bot.engine.race.game import MileRace
+
+GAME = MileRace()
+register(GAME)
+
+__all__ = ["GAME", "MileRace"]

@@ -1,0 +1,233 @@
+"""The 1000 Mile Race game object: the engine protocol over the rules, views and notation."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.engine.core import BadOption, Game, GameInfo, Outcome
+from bot.engine.race import rules
+from bot.engine.race.cards import (
+    ANSWERS,
+    DECK_SIZE,
+    HAZARD,
+    MILES,
+    NAME,
+    PIT_CREW,
+    TOW_TRUCK,
+    TRUMP,
+    TYPE_OF,
+    card_from_text,
+    deck_counts,
+    full_deck,
+    sort_cards,
+)
+from bot.engine.race.notation import format_action, parse_action
+from bot.engine.race.rules import answer_to
+from bot.engine.race.state import (
+    PASS,
+    Action,
+    Phase,
+    RaceState,
+    state_from_dict,
+    state_to_dict,
+)
+from bot.engine.race.views import RacePublicView, RaceSeatView, private_view, public_view
+
+SEPARATOR = "/"
+
+
+class MileRace(Game[RaceState, Action]):
+    """1000 Mile Race: two decks, exactly 1000 miles, hazards, trumps and cheats."""
+
+    info = GameInfo(
+        key="race",
+        title="1000 Mile Race",
+        min_players=2,
+        max_players=2,
+        summary="Race to exactly 1000 miles with your own deck: hazards, trumps and cheats",
+    )
+
+    def new_game(
+        self,
+        players: Sequence[str],
+        seed: int,
+        options: Mapping[str, str] | None = None,
+        deck: Sequence[str] | None = None,
+    ) -> RaceState:
+        """A new game. A stacked ``deck`` lists Red's library top first, then ``/`` and Blue's
+        (without ``/`` both libraries start with the same cards); each library is completed
+        with the rest of its deck in a seeded order. With a stacked deck the reveal for the
+        first player reads the libraries as given and the reshuffle after it keeps that order,
+        so the first seven cards are the opening hand and the next ones are the draws."""
+        self.check_players(players)
+        self.resolve_options(options)
+        state = RaceState(
+            players=tuple(players), seed=seed, sides=[], first_player=0, reveal=((), ())
+        )
+        if deck is None:
+            libraries = []
+            for seat in (0, 1):
+                cards = full_deck()
+                random.Random(f"race:{seed}:reveal:{seat}").shuffle(cards)
+                libraries.append(cards)
+            rules.deal(state, libraries, shuffle=True)
+        else:
+            rules.deal(state, self._stacked(deck, seed), shuffle=False)
+        return state
+
+    @staticmethod
+    def _stacked(deck: Sequence[str], seed: int) -> list[list[str]]:
+        parts: list[list[str]] = [[]]
+        for code in deck:
+            if code.strip() == SEPARATOR:
+                if len(parts) == 2:
+                    raise BadOption(
+                        "A stacked deck has at most one '/' (Red's cards, then Blue's)."
+                    )
+                parts.append([])
+                continue
+            card = card_from_text(code)
+            if card is None:
+                raise BadOption(f"'{code[:40]}' in the stacked deck is not a 1000 Mile Race card.")
+            parts[-1].append(card)
+        if len(parts) == 1:
+            parts.append(list(parts[0]))
+        libraries = []
+        counts = deck_counts()
+        for seat, given in enumerate(parts):
+            have = Counter(given)
+            for card, n in have.items():
+                if n > counts[card]:
+                    raise BadOption(
+                        f"The stacked deck gives {n} × {NAME[card]}; a deck only has "
+                        f"{counts[card]}."
+                    )
+            rest = list((counts - have).elements())
+            random.Random(f"race:{seed}:rest:{seat}").shuffle(rest)
+            libraries.append(given + rest)
+            assert len(libraries[-1]) == DECK_SIZE
+        return libraries
+
+    def to_act(self, state: RaceState) -> frozenset[int]:
+        if state.phase is Phase.OVER:
+            return frozenset()
+        if state.phase is Phase.REACT:
+            return frozenset({1 - state.stack[-1].seat})
+        return frozenset({state.turn})
+
+    def legal_actions(self, state: RaceState, seat: int) -> list[Action]:
+        return rules.legal_actions(state, seat)
+
+    def apply(self, state: RaceState, seat: int, action: Action) -> RaceState:
+        return rules.apply(state, seat, action)
+
+    def default_action(self, state: RaceState, seat: int) -> Action | None:
+        """A reaction window closes with "no reaction"; ordinary turns have no default."""
+        if state.phase is Phase.REACT and state.reactor == seat:
+            return PASS
+        return None
+
+    def outcome(self, state: RaceState) -> Outcome | None:
+        if state.winners is None:
+            return None
+        totals = tuple(side.total for side in state.sides)
+        return Outcome(
+            winners=state.winners,
+            scores=totals,
+            reason=state.end_reason,
+            seat_details=tuple({"miles": total} for total in totals),
+        )
+
+    def leave(self, state: RaceState, seat: int) -> RaceState:
+        """The leaver loses at once."""
+        return rules.leave(state, seat)
+
+    def census(self, state: RaceState) -> Counter[str]:
+        counts: Counter[str] = Counter()
+        for side in state.sides:
+            for pile in (side.library, side.hand, side.miles, side.hazards, side.trumps):
+                counts.update(pile)
+            counts.update(side.junkyard)
+        counts.update(entry.card for entry in state.stack)
+        return counts
+
+    def resample_hidden(self, state: RaceState, seat: int | None, rng: Any) -> RaceState:
+        """Deal again every card ``seat`` cannot see: other hands with their owner's library,
+        and the order of every library. A card that enables a pending reaction stays in the
+        reactor's hand (the table knows the reactor holds it)."""
+        after = state.clone()
+        shuffler = rng if isinstance(rng, random.Random) else random.Random(rng)
+        reactor = state.reactor
+        for owner, side in enumerate(after.sides):
+            if owner == seat:
+                shuffler.shuffle(side.library)
+                continue
+            kept: list[str] = []
+            hand = list(side.hand)
+            if owner == reactor:
+                answer = answer_to(state.stack[-1].card)
+                hand.remove(answer)
+                kept.append(answer)
+            pool = hand + side.library
+            shuffler.shuffle(pool)
+            side.hand = sort_cards(kept + pool[: len(hand)])
+            side.library = pool[len(hand) :]
+        return after
+
+    def public_view(self, state: RaceState) -> RacePublicView:
+        return public_view(state)
+
+    def private_view(self, state: RaceState, seat: int) -> RaceSeatView:
+        return private_view(state, seat)
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text)
+
+    def format_action(self, action: Action) -> str:
+        return format_action(action)
+
+    def describe_action(self, state: RaceState, seat: int, action: Action) -> str:
+        verb = action[0]
+        rival = state.players[1 - seat] if seat in (0, 1) else "your opponent"
+        if verb == "end":
+            return "End your turn"
+        if verb == "pass":
+            return "No reaction"
+        if verb == "cycle":
+            cards = action[1:]
+            kinds = len({TYPE_OF[c] for c in cards})
+            return f"Cycle {', '.join(NAME[c] for c in cards)} (draw {kinds})"
+        card = action[1]
+        name = NAME[card]
+        if verb == "discard":
+            return f"Discard {name}"
+        if verb == "react":
+            if state.stack:
+                top = state.stack[-1]
+                return f"{name}: cancel {state.players[top.seat]}'s {NAME[top.card]}"
+            return f"Answer with {name}"
+        kind = TYPE_OF[card]
+        if kind == MILES:
+            return f"Drive {name}"
+        if kind == HAZARD:
+            return f"{name} on {rival}"
+        if card == TOW_TRUCK:
+            target = NAME[action[2]] if len(action) > 2 else "a hazard"
+            return f"Tow Truck: clear {target}"
+        if kind == TRUMP:
+            cleared = " / ".join(NAME[h] for h in ANSWERS[card])
+            return f"Trump {name} (clears {cleared})"
+        if card == PIT_CREW:
+            return "Pit Crew: draw two"
+        if ANSWERS[card]:
+            return f"{name}: clear {NAME[ANSWERS[card][0]]}"
+        return f"Play {name}"
+
+    def to_dict(self, state: RaceState) -> dict[str, Any]:
+        return state_to_dict(state)
+
+    def from_dict(self, data: Mapping[str, Any]) -> RaceState:
+        return state_from_dict(data)

@@ -1,0 +1,595 @@
+"""1000 Mile Race images: the public table and a seat's hand.
+
+Both functions take an engine *view* and return PNG bytes; the same view always gives the same
+pixels. The table is posted after every move, so it is built from cached pieces (background,
+card faces, text runs) and encoded with the shared fast encoder.
+
+Table, top to bottom: a title bar (turn number and who is to act), Red's side, the road (the
+cards waiting for an answer and the last move, or the result), Blue's side. Each side shows the
+player's miles (total, bar to 1000 and the cards by value), the hazards targeting them, their
+trumps in play, their library and junkyard, and their hand size as card backs.
+
+Card colours follow the rule book's text colours: miles white, hazards red, removals green,
+trumps yellow, cheats blue.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot.engine.race.cards import (
+    CHEAT,
+    HAZARD,
+    MILES,
+    MILES_CARDS,
+    NAME,
+    REMOVAL,
+    SPEED_TRAP,
+    STOPPING_HAZARDS,
+    TRUMP,
+    TYPE_OF,
+)
+from bot.engine.race.views import RacePublicView, RaceSeatView, SideView
+from bot.render.common import (
+    RGB,
+    Box,
+    Canvas,
+    Palette,
+    card_radius,
+    dashed_rounded,
+    ellipsize,
+    fit_font,
+    fit_wrapped,
+    font,
+    text_width,
+    to_png,
+    vertical_gradient,
+)
+
+TABLE_SIZE = (1200, 860)
+HAND_IMAGE_SIZE = (1200, 360)
+
+_W, _H = TABLE_SIZE
+_MARGIN = 16
+_TOP_BAR = 56
+_PANEL_H = 300
+_ROAD_H = 156
+_GAP = 8
+_SIDE_Y = (_TOP_BAR + _GAP, _TOP_BAR + 3 * _GAP + _PANEL_H + _ROAD_H)
+_ROAD_Y = _TOP_BAR + 2 * _GAP + _PANEL_H
+_MINI = (64, 90)  # cards on the table
+_PILE = (70, 98)  # library and junkyard
+_BACK_MINI = (24, 34)
+_HAND_CARD = (140, 196)
+
+# Columns inside a side, relative to the panel's left edge.
+_MILES_X = 20
+_MILES_STEP = 92
+_HAZ_X = _MILES_X + 5 * _MILES_STEP + 16
+_HAZ_W = 236
+_TRUMP_X = _HAZ_X + _HAZ_W + 14
+_TRUMP_W = 196
+_PILES_X = _TRUMP_X + _TRUMP_W + 18
+_LABEL_DY = 62
+_ROW_DY = 86
+_BAR_DY = 252
+_BAR_RIGHT = _W - _MARGIN - 226
+
+TYPE_COLOURS: dict[str, RGB] = {
+    MILES: (244, 244, 240),
+    HAZARD: (232, 72, 60),
+    REMOVAL: (74, 190, 96),
+    TRUMP: (246, 200, 58),
+    CHEAT: (86, 156, 255),
+}
+DECK_COLOURS: tuple[RGB, RGB] = ((198, 52, 52), (46, 104, 200))
+_CARD_BODY: RGB = (34, 37, 44)
+_GREY_CHIP: RGB = (70, 76, 86)
+_SLOT: RGB = (110, 150, 132)
+_PLAYABLE: RGB = (120, 230, 140)
+
+
+# --- card faces ----------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=256)
+def card_face(code: str, w: int, h: int) -> Image.Image:
+    """An RGBA card face: dark body, a band in the type's colour, the name (or the miles)."""
+    kind = TYPE_OF[code]
+    colour = TYPE_COLOURS[kind]
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    radius = card_radius(w)
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, fill=colour, outline=(20, 20, 22))
+    m = max(2, round(w * 0.05))
+    band = max(12, round(h * 0.17))
+    body = (m, band, w - 1 - m, h - 1 - m)
+    d.rounded_rectangle(body, radius=max(2, radius - m), fill=_CARD_BODY)
+    label = kind.upper()
+    label_font = fit_font(label, w - 2 * m - 4, max(8, round(band * 0.62)), "cond", min_size=7)
+    d.text((w / 2, band / 2 + 1), label, font=label_font, fill=(24, 24, 28), anchor="mm")
+    cx = w / 2
+    bw, bh = body[2] - body[0], body[3] - body[1]
+    cy = body[1] + bh / 2
+    if kind == MILES:
+        number = code
+        size = round(min(bh * 0.5, bw * (0.62 if len(number) < 3 else 0.46)))
+        fnt = fit_font(number, bw - 6, size, "bold")
+        d.text((cx, cy - bh * 0.08), number, font=fnt, fill=colour, anchor="mm")
+        unit = fit_font("MILES", bw - 8, max(8, round(bh * 0.14)), "bold", min_size=7)
+        d.text((cx, body[3] - bh * 0.16), "MILES", font=unit, fill=(180, 182, 188), anchor="mm")
+        return img
+    _glyph(d, kind, cx, body[1] + bh * 0.3, min(bw, bh) * 0.34, colour)
+    size = max(9, round(w * 0.17))
+    fnt, lines = fit_wrapped(NAME[code], bw - 6, 2, size, "bold", min_size=7)
+    if "-" in NAME[code] and any(line.endswith("…") for line in lines):
+        fnt, lines = fit_wrapped(NAME[code].replace("-", "- "), bw - 6, 2, size, "bold", 7)
+    step = int(getattr(fnt, "size", 10)) + 2
+    top = body[1] + bh * 0.68 - step * (len(lines) - 1) / 2
+    for i, line in enumerate(lines):
+        d.text((cx, top + i * step), line, font=fnt, fill=colour, anchor="mm")
+    return img
+
+
+def _glyph(d: ImageDraw.ImageDraw, kind: str, cx: float, cy: float, s: float, colour: RGB) -> None:
+    """A small symbol per type: a warning triangle, a cross, a star, a diamond."""
+    lw = max(1, round(s * 0.12))
+    if kind == HAZARD:
+        pts = [(cx, cy - s * 0.55), (cx + s * 0.6, cy + s * 0.45), (cx - s * 0.6, cy + s * 0.45)]
+        d.polygon(pts, outline=colour, width=lw)
+        d.line((cx, cy - s * 0.18, cx, cy + s * 0.14), fill=colour, width=lw)
+        d.ellipse((cx - lw, cy + s * 0.24, cx + lw, cy + s * 0.24 + 2 * lw), fill=colour)
+    elif kind == REMOVAL:
+        k = s * 0.45
+        d.line((cx - k, cy, cx + k, cy), fill=colour, width=2 * lw)
+        d.line((cx, cy - k, cx, cy + k), fill=colour, width=2 * lw)
+    elif kind == TRUMP:
+        pts = []
+        for i in range(10):
+            r = s * (0.55 if i % 2 == 0 else 0.23)
+            a = math.radians(i * 36 - 90)
+            pts.append((cx + math.cos(a) * r, cy + math.sin(a) * r))
+        d.polygon(pts, fill=colour)
+    else:
+        k = s * 0.5
+        d.polygon([(cx, cy - k), (cx + k * 0.7, cy), (cx, cy + k), (cx - k * 0.7, cy)], fill=colour)
+
+
+@lru_cache(maxsize=32)
+def card_back(seat: int, w: int, h: int) -> Image.Image:
+    """The back of a Red or Blue deck card: the deck colour with a pale "1000" band."""
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    radius = card_radius(w)
+    colour = DECK_COLOURS[seat % 2]
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, fill=(240, 236, 226))
+    m = max(2, round(w * 0.08))
+    d.rounded_rectangle((m, m, w - 1 - m, h - 1 - m), radius=max(2, radius - m), fill=colour)
+    dark = (max(0, colour[0] - 40), max(0, colour[1] - 40), max(0, colour[2] - 40))
+    step = max(5, w // 5)
+    for k in range(m - h, w, step):
+        d.line((k, h - m, k + h, m), fill=dark, width=1)
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, outline=(240, 236, 226), width=m)
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, outline=(20, 20, 22))
+    if w >= 40:
+        fnt = fit_font("1000", round(w * 0.7), round(h * 0.2), "bold")
+        d.text((w / 2, h / 2), "1000", font=fnt, fill=(250, 248, 240), anchor="mm")
+    return img
+
+
+@lru_cache(maxsize=64)
+def _empty_slot(title: str, w: int, h: int) -> Image.Image:
+    """A dashed card outline with a word inside, 2 px larger each side."""
+    img = Image.new("RGBA", (w + 4, h + 4), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    dashed_rounded(d, (2, 2, w + 1, h + 1), _SLOT, dash=8, gap=6, radius=card_radius(w))
+    fnt, lines = fit_wrapped(title, w - 10, 2, 15, "cond", min_size=9)
+    for i, line in enumerate(lines):
+        y = (h + 4) / 2 + (i - (len(lines) - 1) / 2) * 17
+        d.text(((w + 4) / 2, y), line, font=fnt, fill=_SLOT, anchor="mm")
+    return img
+
+
+# --- table ---------------------------------------------------------------------------------
+
+
+def render_table(view: RacePublicView) -> Image.Image:
+    """The whole table as everyone sees it."""
+    canvas = Canvas(_table_background().copy())
+    _draw_top_bar(canvas, view)
+    for side in view.sides[:2]:
+        _draw_side(canvas, view, side, _SIDE_Y[side.seat % 2])
+    _draw_road(canvas, view)
+    return canvas.image
+
+
+def table_png(view: RacePublicView) -> bytes:
+    """``render_table`` encoded as PNG bytes."""
+    return to_png(render_table(view))
+
+
+@lru_cache(maxsize=1)
+def _table_background() -> Image.Image:
+    img = vertical_gradient(_W, _H, Palette.FELT_TOP, Palette.FELT_BOTTOM)
+    c = Canvas(img)
+    d = c.draw
+    d.rectangle((0, 0, _W, _TOP_BAR), fill=Palette.ASPHALT_DARK)
+    d.line((0, _TOP_BAR, _W, _TOP_BAR), fill=Palette.GOLD_DARK, width=2)
+    c.text((_MARGIN + 4, _TOP_BAR // 2), "1000 MILE RACE", font(26, "bold"), Palette.GOLD, "lm")
+    d.rectangle((0, _ROAD_Y, _W, _ROAD_Y + _ROAD_H), fill=Palette.ASPHALT)
+    for y in (_ROAD_Y + 6, _ROAD_Y + _ROAD_H - 8):
+        d.line((0, y, _W, y), fill=(214, 214, 208), width=3)
+    mid = _ROAD_Y + _ROAD_H // 2
+    for x in range(10, _W, 64):
+        d.line((x, mid, x + 34, mid), fill=Palette.ROAD_LINE, width=5)
+    label = font(15, "bold")
+    for seat, y in enumerate(_SIDE_Y):
+        x0 = _MARGIN
+        c.rounded((x0, y, _W - _MARGIN, y + _PANEL_H), 18, fill=Palette.MAT)
+        c.rounded((x0, y, _W - _MARGIN, y + _PANEL_H), 18, outline=Palette.MAT_EDGE, width=2)
+        # A stripe in the deck's colour down the left edge says whose side this is.
+        c.rounded((x0 + 4, y + 14, x0 + 10, y + _PANEL_H - 14), 3, fill=DECK_COLOURS[seat])
+        ly = y + _LABEL_DY
+        c.text((x0 + _MILES_X, ly), "MILES IN PLAY", label, Palette.MUTED)
+        c.text((x0 + _HAZ_X, ly), "HAZARDS ON THEM", label, Palette.MUTED)
+        c.text((x0 + _TRUMP_X, ly), "TRUMPS", label, Palette.MUTED)
+        c.text((x0 + _PILES_X, ly), "LIBRARY", label, Palette.MUTED)
+        c.text((x0 + _PILES_X + _PILE[0] + 26, ly), "JUNKYARD", label, Palette.MUTED)
+        for sep in (_HAZ_X, _TRUMP_X, _PILES_X):
+            sx = x0 + sep - 10
+            d.line((sx, y + 66, sx, y + 236), fill=Palette.MAT_EDGE, width=2)
+        by = y + _BAR_DY
+        c.rounded((x0 + 20, by, _BAR_RIGHT, by + 30), 10, fill=Palette.ASPHALT_DARK)
+        c.rounded((x0 + 20, by, _BAR_RIGHT, by + 30), 10, outline=(90, 96, 104), width=2)
+    return img
+
+
+def _acting_line(view: RacePublicView) -> str:
+    names = view.players
+    if view.winners is not None:
+        return "Game over"
+    if view.phase == "react" and view.reactor is not None:
+        answer = NAME.get(view.answer or "", "an answer")
+        return f"Waiting for {names[view.reactor]}: {answer}?"
+    if view.phase == "discard":
+        return f"{names[view.turn]} discards down to {view.hand_limit}"
+    return f"{names[view.turn]} to play"
+
+
+def _draw_top_bar(c: Canvas, view: RacePublicView) -> None:
+    cy = _TOP_BAR // 2
+    x = _MARGIN + 4 + text_width("1000 MILE RACE", font(26, "bold")) + 18
+    small = font(18, "bold")
+    x += c.pill(x, cy - 15, f"Turn {view.turn_number}", small, _GREY_CHIP) + 10
+    line = _acting_line(view)
+    gold = view.winners is None
+    fnt = fit_font(line, _W - _MARGIN - x - 30, 18, "bold", min_size=12)
+    c.pill(
+        x,
+        cy - 15,
+        ellipsize(line, fnt, _W - _MARGIN - x - 30),
+        fnt,
+        Palette.GOLD if gold else _GREY_CHIP,
+        ink=Palette.DARK_INK if gold else Palette.INK,
+    )
+
+
+def _draw_side(c: Canvas, view: RacePublicView, side: SideView, y: int) -> None:
+    x0 = _MARGIN
+    acting = view.winners is None and (
+        view.reactor == side.seat if view.phase == "react" else view.turn == side.seat
+    )
+    won = view.winners is not None and side.seat in view.winners
+    if acting or won:
+        c.rounded((x0, y, _W - _MARGIN, y + _PANEL_H), 18, outline=Palette.GOLD, width=4)
+    _draw_header(c, view, side, y, acting, won)
+    row = y + _ROW_DY
+    _draw_miles(c, side, x0 + _MILES_X, row)
+    _draw_fan(c, side.hazards, x0 + _HAZ_X, row, _HAZ_W, "no hazards")
+    _draw_fan(c, side.trumps, x0 + _TRUMP_X, row, _TRUMP_W, "none in play")
+    _draw_piles(c, side, x0 + _PILES_X, row)
+    _draw_progress(c, view, side, y + _BAR_DY)
+
+
+def _draw_header(
+    c: Canvas, view: RacePublicView, side: SideView, y: int, acting: bool, won: bool
+) -> None:
+    cy = y + 32
+    right = _W - _MARGIN - 20
+    count_font = font(18, "bold")
+    count = f"{side.hand_count} card{'' if side.hand_count == 1 else 's'} in hand"
+    c.text((right, cy), count, count_font, Palette.MUTED, anchor="rm")
+    right -= text_width(count, count_font) + 10
+    shown = min(side.hand_count, 10)
+    step = 12
+    bx = right - _BACK_MINI[0] - step * max(0, shown - 1)
+    back = card_back(side.seat, *_BACK_MINI)
+    for i in range(shown):
+        c.paste(back, bx + i * step, cy - _BACK_MINI[1] // 2, with_shadow=False)
+    limit = bx - 16
+
+    chip = font(17, "bold")
+    pills: list[tuple[str, RGB, RGB]] = []
+    if won:
+        pills.append(("★ WINNER", Palette.GOLD, Palette.DARK_INK))
+    elif acting:
+        word = {"react": "MAY ANSWER", "discard": "DISCARDING"}.get(view.phase, "TO PLAY")
+        pills.append((f"▶ {word}", Palette.GOLD, Palette.DARK_INK))
+    pills += [(text, fill, Palette.INK) for text, fill in _status_chips(side)]
+    x = _MARGIN + 22
+    name_font = font(28, "bold")
+    pills_w = sum(text_width(t, chip) + 24 + 8 for t, _, _ in pills)
+    # The name keeps at least 220 px; chips that no longer fit are left out.
+    room = max(220, min(420, limit - x - 26 - 12 - pills_w))
+    c.draw.ellipse(
+        (x, cy - 9, x + 18, cy + 9), fill=DECK_COLOURS[side.seat % 2], outline=Palette.INK, width=2
+    )
+    x += 26
+    name = ellipsize(side.name, name_font, room)
+    c.text((x, cy), name, name_font, Palette.INK, anchor="lm", drop=2)
+    x += text_width(name, name_font) + 12
+    for text, fill, ink in pills:
+        if x + text_width(text, chip) + 24 > limit:
+            break
+        x += c.pill(x, cy - 15, text, chip, fill, ink=ink, height=30) + 8
+
+
+def _status_chips(side: SideView) -> list[tuple[str, RGB]]:
+    stops = [h for h in dict.fromkeys(side.hazards) if h in STOPPING_HAZARDS]
+    chips: list[tuple[str, RGB]] = []
+    if len(stops) == 1:
+        chips.append((f"Stopped · {NAME[stops[0]]}", Palette.RED))
+    elif stops:
+        chips.append((f"Stopped · {len(stops)} hazards", Palette.RED))
+    else:
+        chips.append(("Moving", Palette.GREEN))
+    if SPEED_TRAP in side.hazards:
+        chips.append(("Speed Trap: 25/50", Palette.AMBER))
+    return chips
+
+
+def _draw_miles(c: Canvas, side: SideView, x: int, y: int) -> None:
+    w, h = _MINI
+    for i, code in enumerate(MILES_CARDS):
+        gx = x + i * _MILES_STEP
+        count = side.miles.count(code)
+        if not count:
+            c.paste(_empty_slot(code, w, h), gx - 2, y - 2, with_shadow=False)
+            continue
+        layers = min(count, 4)
+        for k in range(layers - 1, -1, -1):
+            c.paste(card_face(code, w, h), gx + 4 * k, y - 3 * k + 6, with_shadow=k == layers - 1)
+        text = f"×{count}"
+        chip = font(17, "bold")
+        cw = text_width(text, chip) + 18
+        cx = gx + (w - cw) // 2 + 2
+        c.rounded(
+            (cx, y + h + 14, cx + cw, y + h + 40), 13, fill=(28, 95, 184), outline=Palette.INK
+        )
+        c.text((cx + cw / 2, y + h + 27), text, chip, Palette.INK, anchor="mm")
+
+
+def _draw_fan(c: Canvas, cards: tuple[str, ...], x: int, y: int, room: int, empty: str) -> None:
+    """One card per kind with a "×n" chip for repeats, side by side (overlapping when there
+    are many kinds); a dashed slot when there are none."""
+    w, h = _MINI
+    if not cards:
+        c.paste(_empty_slot(empty, w, h), x - 2, y - 2, with_shadow=False)
+        return
+    kinds = list(dict.fromkeys(cards))
+    step = min(w + 8, (room - w) // max(1, len(kinds) - 1)) if len(kinds) > 1 else 0
+    chip = font(17, "bold")
+    for i, code in enumerate(kinds):
+        cx = x + i * step
+        c.paste(card_face(code, w, h), cx, y)
+        count = cards.count(code)
+        if count > 1:
+            text = f"×{count}"
+            cw = text_width(text, chip) + 16
+            bx = cx + (min(step, w) if step else w) // 2 - cw // 2
+            c.rounded(
+                (bx, y + h + 14, bx + cw, y + h + 40), 13, fill=Palette.RED, outline=Palette.INK
+            )
+            c.text((bx + cw / 2, y + h + 27), text, chip, Palette.INK, anchor="mm")
+
+
+def _draw_piles(c: Canvas, side: SideView, x: int, y: int) -> None:
+    w, h = _PILE
+    label = font(16, "bold")
+    if side.library_count:
+        layers = 1 + min(2, (side.library_count - 1) // 20)
+        back = card_back(side.seat, w, h)
+        for k in range(layers - 1, -1, -1):
+            c.paste(back, x + 3 * k, y - 2 * k, with_shadow=k == layers - 1)
+    else:
+        c.paste(_empty_slot("spent" if side.reshuffled else "empty", w, h), x - 2, y - 2, False)
+    lib = f"{side.library_count}"
+    if side.reshuffled:
+        lib += " ↻"
+    c.text((x + w / 2, y + h + 22), lib, label, Palette.INK, anchor="mm", drop=2)
+    jx = x + w + 26
+    if side.junkyard:
+        c.paste(card_face(side.junkyard[-1], w, h), jx, y)
+    else:
+        c.paste(_empty_slot("empty", w, h), jx - 2, y - 2, with_shadow=False)
+    c.text((jx + w / 2, y + h + 22), str(len(side.junkyard)), label, Palette.INK, "mm", drop=2)
+
+
+def _draw_progress(c: Canvas, view: RacePublicView, side: SideView, y: int) -> None:
+    x0 = _MARGIN + 20
+    h = 30
+    target = max(1, view.target)
+    span = _BAR_RIGHT - x0 - 8
+    frac = min(1.0, side.total / target)
+    if frac > 0:
+        fill_to = x0 + 4 + max(12, round(span * frac))
+        c.rounded((x0 + 4, y + 4, fill_to, y + h - 4), 7, fill=DECK_COLOURS[side.seat % 2])
+    for miles in range(100, target, 100):
+        tx = x0 + 4 + round(span * miles / target)
+        c.draw.line((tx, y + 6, tx, y + h - 6), fill=(150, 156, 164), width=1)
+    right = _W - _MARGIN - 20
+    unit = font(16, "bold")
+    c.text((right, y + h / 2), "mi", unit, Palette.MUTED, anchor="rm")
+    right -= text_width("mi", unit) + 6
+    tail = f" / {view.target}"
+    tail_font = font(20, "bold")
+    c.text((right, y + h / 2 + 2), tail, tail_font, Palette.MUTED, anchor="rm")
+    right -= text_width(tail, tail_font)
+    c.text((right, y + h / 2), str(side.total), font(28, "bold"), Palette.INK, "rm", drop=2)
+
+
+def _draw_road(c: Canvas, view: RacePublicView) -> None:
+    """The strip between the sides: the cards waiting for an answer, and the last move."""
+    y = _ROAD_Y
+    x = _MARGIN + 20
+    w, h = _PILE
+    top = y + (_ROAD_H - h) // 2
+    if view.stack:
+        # The cards waiting for an answer, bottom first, framed in their owner's colour.
+        for i, entry in enumerate(view.stack[-5:]):
+            cx = x + i * (w + 26)
+            colour = DECK_COLOURS[entry.seat % 2]
+            c.rounded((cx - 4, top - 4, cx + w + 4, top + h + 4), 10, fill=colour)
+            c.paste(card_face(entry.card, w, h), cx, top)
+            if i:
+                c.text((cx - 13, top + h / 2), "◀", font(18, "bold"), Palette.INK, "mm")
+        x += min(len(view.stack), 5) * (w + 26) + 10
+    box = (x + 10, y + 18, _W - _MARGIN - 4, y + _ROAD_H - 20)
+    if view.winners is not None:
+        _result_banner(c, view, box)
+    else:
+        _caption_banner(c, view.caption, box)
+
+
+def _caption_banner(c: Canvas, caption: str, box: Box) -> None:
+    x0, y0, x1, y1 = box
+    c.rounded((x0 + 3, y0 + 5, x1 + 3, y1 + 5), 14, fill=(20, 22, 26))
+    c.rounded(box, 14, fill=(250, 246, 232), outline=Palette.GOLD_DARK, width=2)
+    c.text((x0 + 18, y0 + 10), "LAST MOVE", font(14, "bold"), (130, 120, 96))
+    inner = x1 - x0 - 36
+    fnt, lines = fit_wrapped(caption or "—", inner, 3, 24, "bold", min_size=14)
+    step = int(getattr(fnt, "size", 17)) + 5
+    mid = (y0 + 24 + y1) / 2
+    first = mid - step * (len(lines) - 1) / 2
+    for i, line in enumerate(lines):
+        c.text((x0 + 18, first + i * step), line, fnt, Palette.DARK_INK, anchor="lm")
+
+
+def _winner_line(view: RacePublicView) -> str:
+    names = [view.players[s] for s in view.winners or () if s < len(view.players)]
+    if not names:
+        return "It's a draw!"
+    return f"{' & '.join(names)} wins the race!"
+
+
+def _result_banner(c: Canvas, view: RacePublicView, box: Box) -> None:
+    x0, y0, x1, y1 = box
+    c.rounded((x0 + 3, y0 + 5, x1 + 3, y1 + 5), 14, fill=(20, 22, 26))
+    c.rounded(box, 14, fill=Palette.GOLD, outline=(255, 240, 180), width=3)
+    inner = x1 - x0 - 40
+    cx = (x0 + x1) / 2
+    headline = f"★ {_winner_line(view)} ★"
+    c.text((cx, y0 + 30), headline, fit_font(headline, inner, 32, "bold"), Palette.DARK_INK, "mm")
+    fnt, lines = fit_wrapped(view.end_reason or view.caption, inner, 2, 19, "bold", min_size=12)
+    for i, line in enumerate(lines):
+        c.text((cx, y0 + 66 + i * 24), line, fnt, (70, 50, 10), anchor="mm")
+
+
+# --- hand ----------------------------------------------------------------------------------
+
+
+def render_hand(view: RaceSeatView) -> Image.Image:
+    """The owner's cards in a row, numbered, with what each can do now underneath."""
+    w, _ = HAND_IMAGE_SIZE
+    c = Canvas(_hand_background().copy())
+    pub = view.public
+    me = pub.sides[view.seat] if view.seat < len(pub.sides) else None
+    x = w - 30
+    if me is not None:
+        chip_font = font(18, "bold")
+        items = [(f"{me.total} / {pub.target} mi", _GREY_CHIP), *_status_chips(me)]
+        for text, fill in reversed(items):
+            x -= text_width(text, chip_font) + 24
+            c.pill(x, 20, text, chip_font, fill, height=32)
+            x -= 8
+    phrase = _phase_line(view)
+    room = x - 30 - 16
+    phrase_font = fit_font(phrase, room, 28, "bold", min_size=15)
+    c.text((30, 36), ellipsize(phrase, phrase_font, room), phrase_font, Palette.INK, "lm", drop=2)
+
+    choosing = view.phase in ("play", "react", "discard")
+    n = len(view.hand)
+    cw, ch = _HAND_CARD
+    gap = 14
+    if n * cw + (n - 1) * gap > w - 60:
+        gap = 8
+        cw = (w - 60 - (n - 1) * gap) // max(1, n)
+        ch = round(cw * 1.4)
+    x = (w - (n * cw + max(0, n - 1) * gap)) // 2
+    y = 74
+    if not view.hand:
+        c.text((w / 2, y + ch / 2), "No cards in hand", font(26, "bold"), Palette.MUTED, "mm")
+    for i, card in enumerate(view.hand):
+        tag = _hand_tag(view, card) if choosing else ""
+        if tag:
+            c.rounded((x - 5, y - 5, x + cw + 5, y + ch + 5), card_radius(cw) + 4, fill=_PLAYABLE)
+        face = card_face(card, cw, ch) if tag or not choosing else _dimmed(card, cw, ch)
+        c.paste(face, x, y, with_shadow=not tag)
+        ly = y + ch + 24
+        r = 14
+        c.draw.ellipse((x + cw // 2 - r, ly - r, x + cw // 2 + r, ly + r), fill=Palette.INK)
+        c.text((x + cw / 2, ly + 1), str(i + 1), font(17, "bold"), Palette.DARK_INK, "mm")
+        if tag:
+            tag_font = fit_font(tag, cw + gap - 4, 16, "bold", min_size=9)
+            c.text((x + cw / 2, ly + 28), tag, tag_font, _PLAYABLE, anchor="mm")
+        x += cw + gap
+    return c.image
+
+
+def hand_png(view: RaceSeatView) -> bytes:
+    """``render_hand`` encoded as PNG bytes (for the owner's ephemeral message)."""
+    return to_png(render_hand(view))
+
+
+def _hand_tag(view: RaceSeatView, card: str) -> str:
+    """What ``card`` can do now ('' if nothing but a cycle)."""
+    for text in view.legal:
+        words = text.split()
+        if len(words) >= 2 and words[1] == card and words[0] != "cycle":
+            return {"play": "PLAY", "react": "ANSWER!", "discard": "DISCARD"}.get(words[0], "")
+    return ""
+
+
+@lru_cache(maxsize=1)
+def _hand_background() -> Image.Image:
+    w, h = HAND_IMAGE_SIZE
+    return vertical_gradient(w, h, Palette.FELT_TOP, Palette.FELT_BOTTOM)
+
+
+@lru_cache(maxsize=256)
+def _dimmed(card: str, w: int, h: int) -> Image.Image:
+    face = card_face(card, w, h)
+    out = Image.blend(face, Image.new("RGBA", face.size, (14, 30, 24, 255)), 0.5)
+    out.putalpha(face.getchannel("A"))
+    return out
+
+
+def _phase_line(view: RaceSeatView) -> str:
+    pub = view.public
+    if view.phase == "play":
+        if any(text.startswith("cycle") for text in view.legal):
+            return "Your turn — play, cycle or end"
+        return "Your turn — play more or end"
+    if view.phase == "react" and pub.stack:
+        top = pub.stack[-1]
+        return f"Answer {pub.players[top.seat]}'s {NAME[top.card]}? (or pass)"
+    if view.phase == "discard":
+        return f"Too many cards: discard down to {pub.hand_limit}"
+    if view.phase == "over" or pub.winners is not None:
+        return "The race is over"
+    if pub.phase == "react" and pub.reactor is not None:
+        return f"Waiting for {pub.players[pub.reactor]} to answer"
+    return f"Waiting for {pub.players[pub.turn]}"

@@ -1,0 +1,88 @@
+"""1000 Mile Race notation: canonical forms round-trip, parsing forgives, errors stay short."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.engine.core import NotationError
+from bot.engine.race.notation import format_action, parse_action
+
+CANONICAL = [
+    "play 100",
+    "play flat-tire",
+    "play tow-truck on speed-trap",
+    "play pit-crew",
+    "play right-of-way",
+    "cycle 25 50 gasoline",
+    "cycle 25 25 jammer",
+    "react jammer",
+    "react coup-fourre",
+    "pass",
+    "discard 75",
+    "end",
+]
+
+
+@pytest.mark.parametrize("text", CANONICAL)
+def test_canonical_notation_round_trips(text: str) -> None:
+    """Every canonical form reads back to itself."""
+    assert format_action(parse_action(text)) == text
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("Play 100", "play 100"),
+        ("100", "play 100"),
+        ("200 miles", "play 200"),
+        ("play Flat Tire", "play flat-tire"),
+        ("red light", "play red-light"),
+        ("play tow truck on red light", "play tow-truck on red-light"),
+        ("tow speed trap", "play tow-truck on speed-trap"),
+        ("cycle gasoline, 50 and 25", "cycle 25 50 gasoline"),
+        ("cycle 2x25 red light", "cycle 25 25 red-light"),
+        ("cycle 25x2", "cycle 25 25"),
+        ("jammer", "react jammer"),
+        ("play coup fourré", "react coup-fourre"),
+        ("react CF", "react coup-fourre"),
+        ("no reaction", "pass"),
+        ("No", "pass"),
+        ("END TURN", "end"),
+        ("done", "end"),
+        ("end of limit", "play end-of-limit"),
+        ("d 75", "discard 75"),
+        ("pit crew", "play pit-crew"),
+    ],
+)
+def test_parsing_forgives(typed: str, meant: str) -> None:
+    """Case, spaces, names, aliases, commas and counts are understood."""
+    assert format_action(parse_action(typed)) == meant
+
+
+@pytest.mark.parametrize(
+    "typed",
+    ["", "fly to the moon", "play", "cycle", "react 25", "play 25 on flat-tire", "play 999"],
+)
+def test_nonsense_is_a_notation_error(typed: str) -> None:
+    """Moves that name no card, or misuse one, raise NotationError."""
+    with pytest.raises(NotationError):
+        parse_action(typed)
+
+
+def test_tow_truck_target_must_be_a_hazard() -> None:
+    """'play tow-truck on gasoline' is refused while reading."""
+    with pytest.raises(NotationError, match="removes a hazard"):
+        parse_action("play tow-truck on gasoline")
+
+
+def test_errors_never_echo_long_text() -> None:
+    """A 300-character move is quoted in at most about 40 characters."""
+    with pytest.raises(NotationError) as info:
+        parse_action("z" * 300)
+    assert "z" * 41 not in str(info.value)
+
+
+def test_an_absurd_cycle_is_refused() -> None:
+    """A cycle of more cards than any hand holds is refused."""
+    with pytest.raises(NotationError, match="more cards"):
+        parse_action("cycle " + "25 " * 70)

@@ -1,0 +1,147 @@
+"""The 1000 Mile Race renderers: fixed sizes, PNG budget, purity, every phase of real games.
+
+Tables come from seeded playouts that prefer plays (so hazards, trumps, answers, hand-limit
+discards and wins show up), searched until the wanted situation appears.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.engine.race.cards import CODES
+from bot.engine.race.state import Phase, RaceState
+from bot.render.race import (
+    HAND_IMAGE_SIZE,
+    TABLE_SIZE,
+    card_face,
+    hand_png,
+    render_hand,
+    render_table,
+    table_png,
+)
+from tests.engine.race_helpers import G, act, start
+from tests.engine.test_race_playouts import _prefer_plays
+
+RACE_RENDERER = Path(__file__).resolve().parents[2] / "bot" / "render" / "race.py"
+BLUE_CHEATS = ["25", "75", "coup-fourre", "roadblock", "jammer", "gasoline", "repairs"]
+
+
+def _states(seeds: range) -> list[RaceState]:
+    """Every state of purposeful playouts, the final one included."""
+    found = []
+    for seed in seeds:
+        rng = random.Random(seed)
+        state: RaceState = G.new_game(["Ann", "Bob"], seed=seed)
+        while G.outcome(state) is None:
+            found.append(state)
+            seat = min(G.to_act(state))
+            state = G.apply(
+                state, seat, _prefer_plays(state, seat, G.legal_actions(state, seat), rng)
+            )
+        found.append(state)
+    return found
+
+
+def _first(wanted: Callable[[RaceState], bool]) -> RaceState:
+    for state in _states(range(40)):
+        if wanted(state):
+            return state
+    raise AssertionError("no playout reached the wanted table")
+
+
+@pytest.fixture(scope="module")
+def playout_states() -> list[RaceState]:
+    return _states(range(3))
+
+
+def _png(data: bytes) -> Image.Image:
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    return Image.open(io.BytesIO(data))
+
+
+def test_fresh_table_and_hands_have_fixed_sizes() -> None:
+    """A fresh game's table and both hands have their fixed sizes."""
+    state = G.new_game(["Ann", "Bob"], seed=3)
+    assert render_table(G.public_view(state)).size == TABLE_SIZE
+    for seat in (0, 1):
+        assert render_hand(G.private_view(state, seat)).size == HAND_IMAGE_SIZE
+
+
+@pytest.mark.parametrize("phase", [Phase.PLAY, Phase.REACT, Phase.DISCARD, Phase.OVER])
+def test_every_phase_renders_within_budget(phase: Phase) -> None:
+    """A table and the acting seat's hand in each phase: fixed sizes, PNG under 250 KB."""
+    state = _first(lambda s: s.phase is phase and len(s.sides[0].hazards) + len(s.stack) > 0)
+    table = table_png(G.public_view(state))
+    assert len(table) < 250_000 and _png(table).size == TABLE_SIZE
+    seat = min(G.to_act(state)) if G.to_act(state) else 0
+    hand = hand_png(G.private_view(state, seat))
+    assert len(hand) < 250_000 and _png(hand).size == HAND_IMAGE_SIZE
+
+
+def test_states_along_whole_games_all_render(playout_states: list[RaceState]) -> None:
+    """Every tenth state of three whole games renders for the table and both hands."""
+    for state in playout_states[::10]:
+        assert render_table(G.public_view(state)).size == TABLE_SIZE
+        for seat in (0, 1):
+            assert render_hand(G.private_view(state, seat)).size == HAND_IMAGE_SIZE
+
+
+def test_a_three_deep_chain_shows_on_the_road() -> None:
+    """The cards waiting for an answer change the table image."""
+    red = ["100", "flat-tire", "jammer"]
+    state = act(start(red, BLUE_CHEATS, ["75"]), 0, "play flat-tire")
+    state = act(state, 1, "react coup-fourre")
+    deeper = act(state, 0, "react jammer")
+    assert len(deeper.stack) == 3
+    assert table_png(G.public_view(deeper)) != table_png(G.public_view(state))
+
+
+def test_a_draw_renders() -> None:
+    """A game ending in a draw renders its result banner."""
+    state = start(["100"], ["25"])
+    for seat in (0, 1):
+        side = state.sides[seat]
+        side.junkyard.extend(side.library)
+        side.library = []
+        side.reshuffled = True
+    state = act(act(state, 0, "end"), 1, "end")
+    view = G.public_view(state)
+    assert view.winners == ()
+    assert _png(table_png(view)).size == TABLE_SIZE
+
+
+def test_same_public_view_gives_identical_png() -> None:
+    """Two states differing only in hidden cards render byte-identical tables."""
+    state = _first(lambda s: s.turn_number > 8 and s.phase is Phase.PLAY)
+    other = G.resample_hidden(state, None, random.Random(4))
+    assert G.to_dict(other) != G.to_dict(state)
+    assert table_png(G.public_view(other)) == table_png(G.public_view(state))
+
+
+def test_png_round_trips_losslessly() -> None:
+    """Decoding the PNG gives back exactly the rendered pixels."""
+    view = G.public_view(_first(lambda s: s.turn_number > 6))
+    image = render_table(view)
+    assert _png(table_png(view)).tobytes() == image.tobytes()
+
+
+def test_every_card_has_a_face() -> None:
+    """Each card code draws a face, different from every other card's."""
+    faces = {card_face(code, 64, 90).tobytes() for code in CODES}
+    assert len(faces) == len(CODES)
+
+
+def test_renderer_imports_views_and_the_kit_only() -> None:
+    """bot/render/race.py never imports the race state or rules modules, discord or a store."""
+    tree = ast.parse(RACE_RENDERER.read_text(encoding="utf-8"))
+    modules = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    modules |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    assert not {"bot.engine.race.state", "bot.engine.race.rules", "bot.engine.race.game"} & modules
+    assert not any(m and m.split(".")[0] in ("discord", "sqlite3", "aiosqlite") for m in modules)
