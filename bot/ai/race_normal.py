@@ -23,7 +23,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from bot.ai.base import Policy, register_policy
+from bot.ai.base import Policy
 from bot.engine.race.cards import (
     ANSWERS,
     CHEAT,
@@ -332,6 +332,3 @@ def _cycle(view: RaceSeatView, legal: set[str]) -> str:
         return ""
     text = " ".join(("cycle", *sort_cards(junk)))
     return text if text in legal else ""
-
-
-register_policy(NormalRacePolicy.name, NormalRacePolicy, "race")

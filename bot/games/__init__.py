@@ -21,6 +21,7 @@ from bot.games.registry import (
 BUILTIN: tuple[str, ...] = (
     "bot.games.mille",
     "bot.games.solo",
+    "bot.games.race",
 )
 """The registration lines: one module per built-in game, each exposing ``BUNDLE``."""
 

@@ -17,7 +17,7 @@ from bot.engine.core import BadOption, Game
 from bot.games.bundle import GameBundle
 
 KEY_PATTERN = re.compile(r"[a-z][a-z0-9-]{0,23}")
-"""Game keys: lower-case letters, digits and hyphens (``race``, ``race1000``, ``tic-tac``), up to 24."""
+"""Game keys: lower-case letters, digits and hyphens (``race``, ``tic-tac``), up to 24 long."""
 
 _BUNDLES: dict[str, GameBundle] = {}
 _loaded = False

@@ -9,11 +9,12 @@ from itertools import product
 
 import pytest
 
-from bot.engine.core import BadOption, CorruptSave, IllegalMove, get_game
+from bot.engine.core import BadOption, CorruptSave, IllegalMove
 from bot.engine.race import rules
 from bot.engine.race.cards import DECK_SIZE, TYPES, deck_counts, full_deck, sort_cards
 from bot.engine.race.state import RaceState
 from bot.engine.race.views import RacePublicView, RaceSeatView
+from bot.games import get_game
 from tests.engine.race_helpers import G, act, snapshot, start
 
 BLUE_CHEATS = ["25", "75", "coup-fourre", "roadblock", "jammer", "gasoline", "repairs"]

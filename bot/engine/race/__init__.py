@@ -7,15 +7,13 @@ Roadblock and Jammer answer cards out of turn in explicit reaction windows.
 
 Modules: ``cards`` (the deck as a table, card facts, names), ``state`` (the game, its actions
 and JSON), ``rules`` (turn flow, legality, the stack), ``views`` (public and per seat),
-``notation``, ``game`` (the engine protocol object, registered as ``race``).
+``notation``, ``game`` (the engine protocol object; its bundle is ``bot.games.race``).
 """
 
 from __future__ import annotations
 
-from bot.engine.core import register
 from bot.engine.race.game import MileRace
 
 GAME = MileRace()
-register(GAME)
 
 __all__ = ["GAME", "MileRace"]

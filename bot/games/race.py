@@ -1,0 +1,137 @@
+"""1000 Mile Race as a Junction game: both fields on the table, the hand with its moves, a
+multi-select for cycling, reaction buttons in the hand, and the computer player."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.ai.race_normal import NormalRacePolicy
+from bot.engine.core import Outcome
+from bot.engine.race import GAME
+from bot.engine.race.cards import NAME, TYPE_OF
+from bot.engine.race.views import RacePublicView, RaceSeatView
+from bot.games.bundle import (
+    ButtonSpec,
+    ButtonStyle,
+    ChoiceSpec,
+    GameBundle,
+    MoveChoice,
+    Picker,
+    Presenter,
+    SelectSpec,
+)
+from bot.games.rules_text import in_short
+from bot.render.race import hand_png, table_png
+
+_STYLE: dict[str, ButtonStyle] = {
+    "miles": "primary",
+    "hazard": "danger",
+    "removal": "success",
+    "trump": "success",
+    "cheat": "secondary",
+}
+
+
+def hand_pickers(view: RaceSeatView, moves: Sequence[MoveChoice]) -> list[Picker]:
+    """A button per play, answer or discard; every cycle as one multi-select of the hand."""
+    pickers: list[Picker] = []
+    cycles = False
+    for move in moves:
+        verb, _, rest = move.notation.partition(" ")
+        if verb == "cycle":
+            cycles = True
+            continue
+        card = rest.split(" ")[0] if rest else ""
+        if verb in ("react", "pass"):
+            style: ButtonStyle = "success" if verb == "react" else "secondary"
+            emoji = "⚡" if verb == "react" else None
+            pickers.append(ButtonSpec(move.label[:80], move.notation, style, emoji))
+        elif verb == "end":
+            pickers.append(ButtonSpec("End turn", move.notation, "secondary", "⏭"))
+        else:
+            kind = TYPE_OF.get(card, "cheat")
+            pickers.append(
+                ButtonSpec(move.label[:80], move.notation, _STYLE.get(kind, "secondary"))
+            )
+    if len(pickers) > 15:
+        # Many plays (a big hand with tow-truck targets): one menu for all of them.
+        plays = tuple(
+            ChoiceSpec(p.label[:100], p.notation) for p in pickers if isinstance(p, ButtonSpec)
+        )
+        pickers = [SelectSpec("Play a card", plays)]
+    if cycles:
+        # Every sub-multiset of the hand is a legal cycle: pick the cards instead of a cycle.
+        counts: dict[str, int] = {}
+        choices: list[ChoiceSpec] = []
+        for card in view.hand:
+            counts[card] = counts.get(card, 0) + 1
+            kind = TYPE_OF[card]
+            choices.append(ChoiceSpec(NAME[card], f"{card}#{counts[card]}", kind))
+        pickers.append(
+            SelectSpec(
+                "Cycle: junk cards (draw one per card type junked)",
+                tuple(choices),
+                min_values=1,
+                max_values=len(choices),
+                prefix="cycle",
+            )
+        )
+    return pickers
+
+
+def console_table(view: RacePublicView) -> str:
+    lines = [f"── 1000 Mile Race · turn {view.turn_number} · {view.phase} ──"]
+    for side in view.sides:
+        marker = "▶" if view.turn == side.seat and not view.is_over else " "
+        hazards = ", ".join(NAME[h] for h in side.hazards) or "none"
+        trumps = ", ".join(NAME[t] for t in side.trumps) or "none"
+        top = NAME[side.junkyard[-1]] if side.junkyard else "—"
+        lines.append(
+            f"{marker} {side.name} ({side.colour}): {side.total} miles; hazards {hazards}; "
+            f"trumps {trumps}; hand {side.hand_count}, library {side.library_count}, "
+            f"junkyard {len(side.junkyard)} (top {top})"
+        )
+    if view.stack:
+        waiting = ", ".join(NAME[c.card] for c in view.stack)
+        lines.append(f"  waiting for an answer: {waiting}")
+    if view.caption:
+        lines.append(f"  {view.caption}")
+    return "\n".join(lines)
+
+
+def console_hand(view: RaceSeatView) -> str:
+    return f"Your hand: {', '.join(NAME[c] for c in view.hand)}"
+
+
+def result_png(view: RacePublicView) -> bytes:
+    """The table says who won; there is no separate score sheet."""
+    return b""
+
+
+def arena_metrics(view: RacePublicView, outcome: Outcome) -> dict[str, float]:
+    """How far each game got: turns, and whether someone reached exactly 1000."""
+    return {
+        "turns": float(view.turn_number),
+        "finished_at_1000": float(any(s.total == view.target for s in view.sides)),
+    }
+
+
+FALLBACK_RULES = """**1000 Mile Race** — two decks, first to exactly 1000 miles at the end of \
+their own turn wins. Full rules: docs/rules/race.md."""
+
+BUNDLE = GameBundle(
+    game=GAME,
+    presenter=Presenter(
+        table_png=table_png,
+        hand_png=hand_png,
+        result_png=result_png,
+        hand_pickers=hand_pickers,
+        rules=in_short("race", FALLBACK_RULES),
+        console_table=console_table,
+        console_hand=console_hand,
+    ),
+    policies={"normal": NormalRacePolicy},
+    default_policy="normal",
+    arena_metrics=arena_metrics,
+)
+__all__ = ["BUNDLE"]

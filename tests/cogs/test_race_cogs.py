@@ -1,0 +1,98 @@
+"""1000 Mile Race through the cogs: members and the computer, reaction windows, cycling."""
+
+from __future__ import annotations
+
+from bot.store.base import GuildSettings, SeatRecord
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import component_id, labels, public_table, select_of
+from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.discord.payloads import InteractionDriver
+
+RED = ["100", "50", "25", "flat-tire", "spare-tire", "extra-tank", "pit-crew"]
+RED_DRAWS = ["75", "50", "200", "green-light", "repairs"]
+BLUE = ["25", "75", "coup-fourre", "roadblock", "jammer", "gasoline", "repairs"]
+DECK = [*RED, *RED_DRAWS, "/", *BLUE]
+
+
+async def _sweep(driver: InteractionDriver, seconds: float) -> None:
+    bot = running_bot(driver)
+    later = bot.tables.clock() + seconds
+    bot.tables.clock = lambda: later
+    cog = bot.get_cog("Timers")
+    assert cog is not None
+    await type(cog).sweeper.coro(cog)  # type: ignore[attr-defined]
+
+
+async def test_members_play_with_a_coup_fourre_a_timeout_and_a_cycle(
+    driver: InteractionDriver,
+) -> None:
+    """Bob answers a hazard with Coup Fourré from his hand, lets a Roadblock window run out,
+    and cycles two cards chosen in a multi-select on his turn."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, reaction_seconds=20))
+    update = await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="race",
+        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
+        deck=DECK,
+    )
+    game_id = update.game.id
+    table = public_table(await driver.slash("table", {}))
+    assert f"<@{ALICE_ID}>, your turn" in (table.content or "")
+    hand = await driver.click(table.message_id, f"jn:h:{game_id}")
+    hazard = await driver.click(hand.message, component_id(hand, "Flat Tire on"))
+    window = public_table(hazard)
+    assert f"<@{BOB_ID}>, you may react" in (window.content or "")
+    bobs = await driver.click(window.message_id, f"jn:h:{game_id}", user_id=BOB_ID)
+    assert any("Coup Fourré" in label for label in labels(bobs))
+    answered = await driver.click(bobs.message, component_id(bobs, "cancel"), user_id=BOB_ID)
+    public_table(answered)
+    state = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID)).state
+    assert state.sides[1].hazards == [] and "coup-fourre" in state.sides[1].junkyard
+
+    # Alice drives 100; Bob holds Roadblock and is asked, but lets the window run out.
+    drove = await driver.slash("move", {"action": "play 100"})
+    assert f"<@{BOB_ID}>, you may react" in (public_table(drove).content or "")
+    await _sweep(driver, 21)
+    assert any("did not react in time" in m["content"] for m in driver.messages.values())
+    state = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID)).state
+    assert state.sides[0].total == 100
+    await driver.slash("move", {"action": "end"})
+
+    # Bob's turn: cycle a 25 and a 75 (one card type: one card drawn) from the multi-select.
+    table = public_table(await driver.slash("table", {}))
+    bobs = await driver.click(table.message_id, f"jn:h:{game_id}", user_id=BOB_ID)
+    menu = select_of(bobs)
+    assert menu["max_values"] > 1 and {"25#1", "75#1"} <= {o["value"] for o in menu["options"]}
+    before = len(state.sides[1].hand)
+    cycled = await driver.select(bobs.message, menu["custom_id"], ["25#1", "75#1"], user_id=BOB_ID)
+    public_table(cycled)
+    state = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID)).state
+    assert "Bob cycles 2 card(s)" in state.caption  # then his turn ended by itself
+    assert state.sides[1].junkyard[-2:] == ["25", "75"]
+    assert len(state.sides[1].hand) == before + 1 - 2 + 1  # drew at turn start, junked 2, drew 1
+
+
+async def test_a_game_against_the_computer(driver: InteractionDriver) -> None:
+    """/play race: the computer answers every turn by itself; moves by /move's list."""
+    started = await driver.slash("play", {"game": "race"})
+    public_table(started)
+    bot = running_bot(driver)
+    for _ in range(12):
+        stored = await bot.tables.store.active_game(GAMES_CHANNEL_ID)
+        if stored is None:
+            break
+        _, moves = bot.tables.hand(stored, ALICE_ID)
+        assert moves, "after the computer's turn it is always Alice's"
+        offered = await driver.autocomplete("move", "action", "")
+        assert 0 < len(offered.choices) <= 25
+        plays = [m for m in moves if not m.notation.startswith("cycle")]
+        moved = await driver.slash("move", {"action": plays[0].notation})
+        assert not moved.ephemeral, moved.content
+    stored = await bot.tables.store.active_game(
+        GAMES_CHANNEL_ID
+    ) or await bot.store.last_finished_game(GAMES_CHANNEL_ID)
+    assert stored is not None
+    logged = await bot.store.moves(stored.id)
+    assert any(m.seat == 1 and m.interaction_id is None for m in logged), "the computer moved"
