@@ -28,7 +28,7 @@ from bot.engine.core import GameError
 from bot.games import bundle
 from bot.games.bundle import ButtonSpec, ChoiceSpec, GroupSpec, Picker, SelectSpec
 from bot.store.base import StoredGame
-from bot.tables import Tables
+from bot.tables import Position, Tables
 from bot.updates import StaleButton, TableUpdate
 from cogs.ui import bot_of, post_table, refuse
 
@@ -143,10 +143,12 @@ def _full(view: discord.ui.View) -> bool:
     return selects + -(-buttons // PER_ROW) >= ROWS
 
 
-async def pickers_for(tables: Tables, stored: StoredGame, where: str, user_id: int) -> list[Picker]:
+async def pickers_for(
+    tables: Tables, stored: StoredGame | Position, where: str, user_id: int
+) -> list[Picker]:
     """The pickers shown on the table (``t``) or in ``user_id``'s hand (``h``) for this turn."""
-    found = bundle(stored.game_key)
-    here = tables.position(stored)
+    here = stored if isinstance(stored, Position) else tables.position(stored)
+    found = here.bundle
     if where == "t":
         public = here.game.public_view(here.state)
         # Ordering moves may run a search (a solitaire's hint): keep it off the event loop.
@@ -428,7 +430,7 @@ async def hand_message(
     seat = tables.seat_of(stored, user_id)
     png = await bot_of(interaction).renderer.run(found.presenter.hand_png, seat_view)
     view = discord.ui.View(timeout=None)
-    pickers = await pickers_for(tables, stored, "h", user_id)
+    pickers = await pickers_for(tables, here, "h", user_id)
     add_pickers(view, pickers, stored, "h")
     if seat in here.reacting():
         content = "You may react now — or let it pass."

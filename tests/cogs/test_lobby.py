@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -329,3 +330,24 @@ async def test_drawing_instead_of_a_coup_posts_nothing_public(driver: Interactio
     public_after = {m["id"] for m in driver.messages.values() if not int(m.get("flags") or 0) & 64}
     assert public_after == public_before and drew.followups == []
     assert (await bot.tables.current(GAMES_CHANNEL_ID)).version == 3
+
+
+async def test_an_invitation_survives_a_restart(tmp_path: Path) -> None:
+    """A lobby lives in the database: after a restart its Accept button still starts the game."""
+    from bot.client import JunctionBot
+    from tests.cogs.conftest import bot_settings
+
+    first = JunctionBot(bot_settings(tmp_path))
+    async with InteractionDriver(first, run_setup_hook=True, timeout=60.0) as driver:
+        invite = await driver.slash("challenge", {"game": "mille", "member": BOB_ID})
+        accept = component_id(invite, "Accept")
+        assert invite.message is not None
+        message = dict(invite.message)
+    await first.close()
+    second = JunctionBot(bot_settings(tmp_path))
+    async with InteractionDriver(second, run_setup_hook=True, timeout=60.0) as driver:
+        accepted = await driver.click(message, accept, user_id=BOB_ID)
+        public_table(accepted)
+        stored = await second.tables.current(GAMES_CHANNEL_ID)
+        assert [s.user_id for s in stored.seats] == [ALICE_ID, BOB_ID]
+    await second.close()
