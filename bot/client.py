@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.engine.core import GameError
+from bot.games.registry import choose_move
 from bot.render.pool import RenderPool
 from bot.store import open_store
 from bot.store.base import Store
@@ -44,6 +45,7 @@ class JunctionBot(commands.Bot):
     store: Store
     tables: Tables
     renderer: RenderPool
+    thinkers: RenderPool
 
     def __init__(self, settings: Settings, *, sync_at_start: bool = True, **kwargs: Any) -> None:
         intents = discord.Intents.default()
@@ -63,9 +65,13 @@ class JunctionBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = open_store(self.settings.db_url)
         await self.store.open()
-        self.tables = Tables(self.store)
         self.renderer = RenderPool(self.settings.render_processes)
         await self.renderer.start()
+        # Computer players think in a process of their own: a search must not slow the replies
+        # in other channels, nor wait behind pictures being drawn.
+        self.thinkers = RenderPool(self.settings.think_processes, warm=False)
+        await self.thinkers.start()
+        self.tables = Tables(self.store, thinker=self._think)
         for name in COGS:
             await self.load_extension(name)
         from cogs.pickers import add_catch_all
@@ -77,8 +83,14 @@ class JunctionBot(commands.Bot):
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to guild %s", len(synced), self.settings.dev_guild)
 
+    async def _think(self, game_key: str, policy: str | None, view: Any, seed: str) -> str:
+        return await self.thinkers.run(choose_move, game_key, policy, view, seed)
+
     async def close(self) -> None:
         await super().close()
+        thinkers = getattr(self, "thinkers", None)
+        if thinkers is not None:
+            await thinkers.close()
         store = getattr(self, "store", None)
         if store is not None:
             await store.close()

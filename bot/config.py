@@ -19,6 +19,7 @@ class Settings:
     challenge_timeout: int  # seconds before an unanswered challenge expires
     log_level: str
     render_processes: int = 1  # worker processes that draw images (0: threads)
+    think_processes: int = 1  # worker processes where computer players think (0: threads)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -37,6 +38,9 @@ class Settings:
         workers = text("JUNCTION_RENDER_PROCESSES") or "1"
         if not workers.isdigit():
             raise ValueError(f"JUNCTION_RENDER_PROCESSES must be a number, not {workers!r}")
+        thinkers = text("JUNCTION_THINK_PROCESSES") or "1"
+        if not thinkers.isdigit():
+            raise ValueError(f"JUNCTION_THINK_PROCESSES must be a number, not {thinkers!r}")
         return cls(
             discord_token=text("DISCORD_TOKEN"),
             db_url=text("JUNCTION_DB") or DEFAULT_DB,
@@ -46,4 +50,5 @@ class Settings:
             challenge_timeout=int(timeout),
             log_level=(text("JUNCTION_LOG_LEVEL") or "INFO").upper(),
             render_processes=int(workers),
+            think_processes=int(thinkers),
         )

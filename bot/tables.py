@@ -26,16 +26,16 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import random
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.engine.core import Game, GameError, IllegalMove, NotYourTurn
 from bot.games import bundle, get_policy
 from bot.games.bundle import GameBundle, MoveChoice
+from bot.games.registry import choose_move
 from bot.results import result_of
 from bot.store.base import (
     ChannelBusy,
@@ -82,6 +82,14 @@ COMPUTER_GRACE = 3.0  # seconds before the sweep steps in for a computer seat th
 _SETTINGS_TTL = 30.0  # seconds a guild's settings are cached
 
 
+Thinker = Callable[[str, str | None, Any, str], Awaitable[str]]
+"""Runs ``choose_move(game_key, policy, view, seed)`` somewhere off the event loop."""
+
+
+async def _think_in_thread(game_key: str, policy: str | None, view: Any, seed: str) -> str:
+    return await asyncio.to_thread(choose_move, game_key, policy, view, seed)
+
+
 @dataclass
 class Position:
     """One stored game with its state rebuilt once for the whole request."""
@@ -120,9 +128,16 @@ class Tables:
     own to move time forward without waiting.
     """
 
-    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        store: Store,
+        clock: Callable[[], float] = time.time,
+        thinker: Thinker | None = None,
+    ) -> None:
         self.store = store
         self.clock = clock
+        # Where computer players think: a thread by default; the bot passes a worker process.
+        self.thinker: Thinker = thinker or _think_in_thread
         self._locks: dict[int, asyncio.Lock] = {}
         self._settings: dict[int, tuple[float, GuildSettings]] = {}
 
@@ -485,14 +500,14 @@ class Tables:
     async def _play_for(self, here: Position, seats: Sequence[int]) -> tuple[list[Step], Position]:
         """One computer move for each member whose turn ran out and who is still to act."""
         steps: list[Step] = []
-        policy = get_policy(here.bundle.key)
         for seat in seats:
             if here.game.outcome(here.state) is not None or seat not in here.acting:
                 continue
             # Seeded like _computer_turns, so the same position always gets the same move.
-            rng = random.Random(f"{here.stored.id}:{here.stored.version}")
+            seed = f"{here.stored.id}:{here.stored.version}"
             view = here.game.private_view(here.state, seat)
-            action = here.game.parse_action(policy.choose(view, rng))
+            chosen = await self.thinker(here.bundle.key, None, view, seed)
+            action = here.game.parse_action(chosen)
             text = here.game.format_action(action)
             new_state = here.game.apply(here.state, seat, action)
             try:
@@ -588,12 +603,12 @@ class Tables:
             if not movers:
                 break
             seat = movers[0]
-            policy = get_policy(here.bundle.key, here.stored.seats[seat].policy)
-            # Seeded by the game and its version so a replay makes the same choices.
-            rng = random.Random(f"{here.stored.id}:{here.stored.version}")
+            name = here.stored.seats[seat].policy
             view = here.game.private_view(here.state, seat)
-            # Policies are CPU work (a search may take a few hundred ms): off the event loop.
-            text = await asyncio.to_thread(policy.choose, view, rng)
+            # Seeded by the game and its version so a replay makes the same choices. Policies
+            # are CPU work (a search thinks for a few hundred ms): never on the event loop.
+            seed = f"{here.stored.id}:{here.stored.version}"
+            text = await self.thinker(here.bundle.key, name, view, seed)
             action = here.game.parse_action(text)
             new_state = here.game.apply(here.state, seat, action)
             text = here.game.format_action(action)

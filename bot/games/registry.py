@@ -99,3 +99,14 @@ def get_policy(key: str, name: str | None = None) -> Policy:
         )
     policy: Policy = factory()
     return policy
+
+
+def choose_move(game_key: str, policy_name: str | None, view: Any, seed: str) -> str:
+    """One computer decision from a seat's private view, seeded for replays.
+
+    Module-level (and picklable arguments only) so the bot can run it in a worker process:
+    a search that thinks for a few hundred milliseconds must not hold the event loop's GIL.
+    """
+    import random
+
+    return get_policy(game_key, policy_name).choose(view, random.Random(seed))

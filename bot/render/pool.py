@@ -34,8 +34,14 @@ def _warm_up() -> int:
 
 
 class RenderPool:
-    def __init__(self, processes: int) -> None:
+    """A few worker processes (or threads) for CPU work: drawing, and computer players thinking.
+
+    ``warm`` draws every game's table once in each new worker so the first real image is fast.
+    """
+
+    def __init__(self, processes: int, *, warm: bool = True) -> None:
         self.processes = processes
+        self.warm = warm
         self._executor: ProcessPoolExecutor | None = None
         self._threads = asyncio.Semaphore(_MAX_THREADS)
 
@@ -45,7 +51,8 @@ class RenderPool:
         # forkserver: workers start from a clean interpreter, not a copy of a running loop.
         context = multiprocessing.get_context("forkserver")
         self._executor = ProcessPoolExecutor(self.processes, mp_context=context)
-        await self.run(_warm_up)
+        if self.warm:
+            await self.run(_warm_up)
 
     async def run(self, draw: Callable[..., T], *args: Any) -> T:
         """``draw(*args)`` off the event loop; ``draw`` must be a module-level function."""

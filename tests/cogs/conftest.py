@@ -23,6 +23,7 @@ def bot_settings(tmp_path: Path) -> Settings:
         challenge_timeout=300,
         log_level="INFO",
         render_processes=0,
+        think_processes=0,
     )
 
 

@@ -27,6 +27,7 @@ def _settings(tmp_path: Path) -> Settings:
         db_url=f"sqlite:///{tmp_path / 'bot.db'}",
         dev_guild=DEV_GUILD,
         render_processes=0,  # threads: no worker process per test bot
+        think_processes=0,
     )
 
 
