@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.core import BadOption, GameError
-from bot.games import bundle, get_policy
+from bot.games import bundle, get_policy, policy_names
 from bot.games.bundle import ButtonSpec
 from bot.updates import StaleButton
 from cogs.lobby import display_name, game_choices
@@ -192,8 +192,9 @@ def _suggest(game_key: str, view: Any) -> tuple[str, str]:
         hinted = found.presenter.hint(view)
         if hinted is not None:
             return hinted
-    move = get_policy(found.key).choose(view, random.Random(0))
-    return move, f"it is what the {found.default_policy} computer player would do."
+    name = "expert" if "expert" in policy_names(found.key) else found.default_policy
+    move = get_policy(found.key, name).choose(view, random.Random(0))
+    return move, f"it is what the {name} computer player would do here."
 
 
 def _hint_button(game_id: int, version: int, notation: str, label: str) -> discord.ui.Item[Any]:
