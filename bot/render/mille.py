@@ -152,6 +152,18 @@ def _draw_side(c: Canvas, view: MillePublicView, t: TableauView, y: int) -> None
     lang = view.lang
     row = y + _ROW_DY
     _draw_pile(c, t.battle_pile, x0 + _BATTLE_X, row, "Battle", lang)
+    if t.battle_counts_as is not t.battle_top:
+        # A safety cleared the hazard on top: the pile counts as a Go (or as empty) now.
+        shown = t.battle_counts_as.name_in(lang) if t.battle_counts_as else "empty"
+        c.pill(
+            x0 + _BATTLE_X - 6,
+            row + _CARD[1] - 14,
+            f"= {shown}",
+            font(14, "bold"),
+            Palette.GREEN,
+            height=24,
+            pad=8,
+        )
     _draw_pile(c, t.speed_pile, x0 + _SPEED_X, row, "Speed", lang)
 
     label = font(16, "bold")

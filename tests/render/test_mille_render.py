@@ -271,3 +271,21 @@ def test_renderers_never_import_discord_or_a_database() -> None:
     for path in sorted(RENDER_DIR.glob("*.py")):
         for module in _imported_modules(path):
             assert not module.startswith(banned_roots), f"{path.name} imports {module}"
+
+
+def test_a_cleared_battle_pile_shows_what_it_counts_as() -> None:
+    """When a safety clears the hazard on top, the table marks the pile as counting as a Go."""
+    from dataclasses import replace
+
+    from tests.engine.mille_helpers import G, act, start
+
+    filler = ["75", "75", "75", "50", "50", "50"]
+    s = start(["right-of-way", "driving-ace", *filler[:4]], ["accident", *filler[:5]], ["25"] * 9)
+    s = act(act(s, 0, "play right-of-way", "discard 75"), 1, "play accident")
+    s = act(s, 0, "play driving-ace")
+    view = G.public_view(s)
+    assert view.tableaus[0].battle_counts_as is not None and not view.tableaus[0].battle_pile
+    unmarked = replace(
+        view, tableaus=(replace(view.tableaus[0], battle_counts_as=None), view.tableaus[1])
+    )
+    assert table_png(view) != table_png(unmarked)
