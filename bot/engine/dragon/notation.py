@@ -166,6 +166,8 @@ def _card_play(words: list[str], target: int | None, text: str) -> Action:
     side: int | None = None
     code = cw_from_text(phrase)
     if code is None and len(words) > 1:
+        if words[-1] in ("tire", "tires", "tyre", "tyres") and "call" in phrase:
+            raise NotationError("A Called Shot never hits the tires: name front, back, left or right.")
         side = side_from_text(words[-1])
         if side is not None:
             code = cw_from_text(" ".join(words[:-1]))

@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
+from itertools import combinations
 
 from bot.engine.core import IllegalMove, NotYourTurn
 from bot.engine.dragon.cards import (
@@ -306,15 +308,18 @@ def _cw_plays(state: DragonState, seat: int) -> list[Action]:
 
 
 def _cw_discards(hand: list[str]) -> list[Action]:
-    """Every distinct choice of Car Wars cards to discard; the whole hand is ``all``."""
-    counts = sorted(Counter(hand).items(), key=lambda item: CW_ORDER[item[0]])
-    choices: list[tuple[str, ...]] = [()]
-    for code, count in counts:
-        choices = [choice + (code,) * n for choice in choices for n in range(count + 1)]
-    whole = len(hand)
-    actions = [Action("cw-discard", cards=choice) for choice in choices if 0 < len(choice) < whole]
-    actions.sort(key=lambda a: (len(a.cards), [CW_ORDER[c] for c in a.cards]))
-    return [*actions, CW_DISCARD_ALL]
+    """Every distinct choice of Car Wars cards to discard (smallest first); the whole hand is
+    ``all``."""
+    ordered = tuple(sorted(hand, key=CW_ORDER.__getitem__))
+    choices = dict.fromkeys(
+        combo for size in range(1, len(ordered)) for combo in combinations(ordered, size)
+    )
+    return [*map(_discard_action, choices), CW_DISCARD_ALL]
+
+
+@lru_cache(maxsize=65536)
+def _discard_action(cards: tuple[str, ...]) -> Action:
+    return Action("cw-discard", cards=cards)
 
 
 _MB_ORDER = {card: index for index, card in enumerate(Card)}

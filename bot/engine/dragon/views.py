@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.engine.dragon.cards import SIDE_TRACK, SIDES, SPECS
+from bot.engine.dragon.notation import format_action
 from bot.engine.dragon.rules import legal_actions, moving, to_act
 from bot.engine.dragon.state import Car, DragonState, Pending, Phase
 from bot.engine.mille.cards import Card
@@ -215,8 +216,6 @@ def public_view(state: DragonState) -> DragonPublicView:
 
 
 def private_view(state: DragonState, seat: int) -> DragonSeatView:
-    from bot.engine.dragon.notation import format_action
-
     public = public_view(state)
     car = state.cars[seat]
     acting = seat in public.to_act
