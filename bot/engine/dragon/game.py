@@ -16,6 +16,8 @@ from bot.engine.dragon.views import DragonPublicView, DragonSeatView, private_vi
 from bot.engine.mille.cards import Card, deck_counts, full_deck
 from bot.engine.mille.state import Tableau
 
+_CODE = {card: card.value for card in Card}
+
 OPTIONS = (
     OptionSpec(
         "oil_slick", ("off", "on"), "off", "the optional Oil Slick cards (seed item 9)"
@@ -125,17 +127,15 @@ class DragonMilleBornes(Game[DragonState, Action]):
         return rules.leave(state, seat)
 
     def census(self, state: DragonState) -> Counter[str]:
-        counts: Counter[str] = Counter()
+        mb: list[Card] = [*state.mb_draw, *state.mb_discard]
+        cw: list[str] = [*state.cw_draw, *state.cw_discard]
         for car in state.cars:
             t = car.mb
-            for pile in (t.hand, t.battle, t.speed, t.safeties, t.miles):
-                counts.update(card.value for card in pile)
-            counts.update(car.cw_hand)
-            counts.update(car.fireproof)
-        counts.update(card.value for card in state.mb_draw)
-        counts.update(card.value for card in state.mb_discard)
-        counts.update(state.cw_draw)
-        counts.update(state.cw_discard)
+            mb += t.hand + t.battle + t.speed + t.safeties + t.miles
+            cw += car.cw_hand + car.fireproof
+        counts = Counter(cw)
+        for card, count in Counter(mb).items():
+            counts[_CODE[card]] = count
         return counts
 
     def resample_hidden(self, state: DragonState, seat: int | None, rng: Any) -> DragonState:

@@ -33,6 +33,10 @@ from bot.engine.dragon.cards import (
     TRIP,
     cw_name,
 )
+
+QUIET_ROUNDS = 25
+"""The arena closes after this many rounds in a row with no miles driven and no driver hurt
+(our ruling: those are the only things that never undo, so every game ends)."""
 from bot.engine.dragon.notation import (
     BACKFIRE,
     CW_DISCARD_ALL,
@@ -174,6 +178,10 @@ def next_seat(state: DragonState, seat: int) -> int:
 def pass_turn(state: DragonState) -> None:
     if state.phase is Phase.OVER:
         return
+    state.quiet += 1
+    if state.quiet >= QUIET_ROUNDS * len(living(state)):
+        _stalemate(state)
+        return
     begin_turn(state, next_seat(state, state.turn))
 
 
@@ -310,16 +318,15 @@ def _cw_plays(state: DragonState, seat: int) -> list[Action]:
 def _cw_discards(hand: list[str]) -> list[Action]:
     """Every distinct choice of Car Wars cards to discard (smallest first); the whole hand is
     ``all``."""
-    ordered = tuple(sorted(hand, key=CW_ORDER.__getitem__))
+    return list(_discard_menu(tuple(sorted(hand, key=CW_ORDER.__getitem__))))
+
+
+@lru_cache(maxsize=1 << 15)
+def _discard_menu(ordered: tuple[str, ...]) -> tuple[Action, ...]:
     choices = dict.fromkeys(
         combo for size in range(1, len(ordered)) for combo in combinations(ordered, size)
     )
-    return [*map(_discard_action, choices), CW_DISCARD_ALL]
-
-
-@lru_cache(maxsize=65536)
-def _discard_action(cards: tuple[str, ...]) -> Action:
-    return Action("cw-discard", cards=cards)
+    return (*(Action("cw-discard", cards=choice) for choice in choices), CW_DISCARD_ALL)
 
 
 _MB_ORDER = {card: index for index, card in enumerate(Card)}
@@ -660,6 +667,7 @@ def _play_mb(state: DragonState, seat: int, card: Card, target: int | None) -> N
         return
     if card.is_distance:
         me.miles.append(card)
+        state.quiet = 0
         state.caption = f"{who} drives {card.miles} miles ({me.mileage} so far)."
         if me.mileage == TRIP:
             _finish_race(state, seat)
@@ -862,6 +870,7 @@ def _hit_side(state: DragonState, seat: int, side: int, hits: int, flame: bool, 
             _kill(state, seat, by)
             return
         car.driver = min(DRIVER_TRACK, car.driver + carry)
+        state.quiet = 0
         state.caption += f" {who}'s driver takes {carry}."
         if car.driver >= DRIVER_TRACK:
             _kill(state, seat, by)
@@ -869,6 +878,7 @@ def _hit_side(state: DragonState, seat: int, side: int, hits: int, flame: bool, 
 
 def _kill(state: DragonState, seat: int, by: int) -> None:
     car = state.cars[seat]
+    state.quiet = 0
     car.driver = DRIVER_TRACK
     car.killed_by = by
     if 0 <= by < len(state.cars) and by != seat:
@@ -1137,6 +1147,19 @@ def _apply_side(state: DragonState, seat: int, action: Action) -> None:
 def _finish_race(state: DragonState, seat: int) -> None:
     state.caption += f" {name(state, seat)} crosses the line at {TRIP} miles!"
     _end(state, (seat,), f"{name(state, seat)} drove exactly {TRIP} miles.")
+
+
+def _stalemate(state: DragonState) -> None:
+    """Nobody drove or hurt a driver for QUIET_ROUNDS rounds: the most miles wins."""
+    alive = living(state)
+    best = max(state.cars[s].miles for s in alive)
+    top = tuple(s for s in alive if state.cars[s].miles == best)
+    rounds = f"{QUIET_ROUNDS} rounds without a mile driven or a driver hurt"
+    if len(top) == 1:
+        reason = f"The arena closes after {rounds}: {name(state, top[0])} has the most miles."
+        _end(state, top, reason)
+    else:
+        _end(state, (), f"The arena closes after {rounds}: equal miles, a draw.", tied=top)
 
 
 def _check_end(state: DragonState) -> bool:

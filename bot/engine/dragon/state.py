@@ -137,6 +137,7 @@ class DragonState:
     cw_shuffles: int = 0
     rolls: int = 0
     step: int = 0  # resolution steps so far (cars going out in one step go out together)
+    quiet: int = 0  # turns since a car last drove or a driver was hurt (the stalemate rule)
     caption: str = ""
     winners: tuple[int, ...] | None = None  # set when the game is over (empty: a draw)
     places: tuple[int, ...] = ()
@@ -162,6 +163,7 @@ class DragonState:
             cw_shuffles=self.cw_shuffles,
             rolls=self.rolls,
             step=self.step,
+            quiet=self.quiet,
             caption=self.caption,
             winners=self.winners,
             places=self.places,
@@ -173,8 +175,11 @@ def _mb(codes: Any) -> list[Card]:
     return [Card(str(code)) for code in codes]
 
 
+_CODE = {card: card.value for card in Card}
+
+
 def _mb_codes(cards: list[Card]) -> list[str]:
-    return [card.value for card in cards]
+    return [_CODE[card] for card in cards]
 
 
 def _cw(codes: Any) -> list[str]:
@@ -299,6 +304,7 @@ def state_to_dict(state: DragonState) -> dict[str, Any]:
         "cw_shuffles": state.cw_shuffles,
         "rolls": state.rolls,
         "step": state.step,
+        "quiet": state.quiet,
         "caption": state.caption,
         "winners": None if state.winners is None else list(state.winners),
         "places": list(state.places),
@@ -332,6 +338,7 @@ def state_from_dict(data: Mapping[str, Any]) -> DragonState:
             cw_shuffles=int(data["cw_shuffles"]),
             rolls=int(data["rolls"]),
             step=int(data["step"]),
+            quiet=int(data["quiet"]),
             caption=str(data["caption"]),
             winners=None if winners is None else tuple(int(w) for w in winners),
             places=tuple(int(p) for p in data["places"]),
