@@ -38,9 +38,9 @@ from bot.render.common import (
 )
 from bot.render.mille_cards import card_back, draw_card
 
-_MARGIN = 14
+_MARGIN = 12
 _TOP = 58
-_PANEL_W = 386
+_PANEL_W = 384
 _PANEL_H = 350
 _BOTTOM = 140
 HAND_SIZE = (1200, 540)
@@ -134,7 +134,7 @@ def _panel_base() -> Image.Image:
     c.text((x + _MINI[0] + 6, 76), "SPEED", label, Palette.MUTED)
     c.text((x, 184), "SAFETIES", label, Palette.MUTED)
     for i in range(4):
-        sx = x + i * (_SAFE[0] + 6)
+        sx = x + i * (_SAFE[0] + 5)
         dashed_rounded(c.draw, (sx, 200, sx + _SAFE[0], 200 + _SAFE[1]), (90, 96, 110), 5, 4, 2, 5)
     c.text((x, 266), "MILES", label, Palette.MUTED)
     c.rounded((x, 284, _PANEL_W - 10, 308), 8, fill=Palette.ASPHALT_DARK)
@@ -220,19 +220,12 @@ def _stopped(car: CarView) -> tuple[str, RGB, RGB]:
 _CAR_W, _CAR_H = 84, 150
 
 
-@lru_cache(maxsize=4)
-def _car_body(fireproof: bool) -> Image.Image:
+@lru_cache(maxsize=1)
+def _car_body() -> Image.Image:
     """The car seen from above, front up (RGBA)."""
     pad = 8
     img = Image.new("RGBA", (_CAR_W + 2 * pad, _CAR_H + 2 * pad), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
-    if fireproof:
-        d.rounded_rectangle(
-            (1, 1, _CAR_W + 2 * pad - 2, _CAR_H + 2 * pad - 2),
-            radius=28,
-            outline=(255, 130, 30),
-            width=5,
-        )
     x0, y0 = pad, pad
     x1, y1 = x0 + _CAR_W, y0 + _CAR_H
     d.rounded_rectangle((x0, y0, x1, y1), radius=24, fill=_CAR_BODY, outline=_CAR_DARK, width=3)
@@ -246,8 +239,10 @@ def _car_body(fireproof: bool) -> Image.Image:
 
 
 def _draw_car(c: Canvas, car: CarView, cx: int, cy: int) -> None:
-    body = _car_body(car.fireproof)
+    body = _car_body()
     bx, by = cx - body.width // 2, cy - body.height // 2
+    if car.fireproof:
+        c.rounded((bx - 4, by - 2, bx + body.width + 4, by + body.height + 2), 30, fill=(255, 130, 30))
     # Tires under the body corners.
     tire_colour = _level_colour(car.tires, TIRE_TRACK)
     for tx in (bx + 1, bx + body.width - 14):
@@ -351,7 +346,7 @@ def _draw_mille(c: Canvas, view: DragonPublicView, car: CarView, x: int, y: int)
         c.text((hx + 21, hy + 13), f"{label} {count}", f, Palette.INK, anchor="lm")
     # Safeties.
     for i, safety in enumerate(SAFETIES):
-        sx = x + i * (_SAFE[0] + 6)
+        sx = x + i * (_SAFE[0] + 5)
         if safety in car.safeties:
             c.paste(draw_card(safety, *_SAFE, lang), sx, y + 200, with_shadow=False)
             if safety in car.coups:
@@ -413,8 +408,9 @@ def _draw_bottom(c: Canvas, view: DragonPublicView) -> None:
         head = "★ It's a draw! ★" if not names else f"★ {' & '.join(names)} wins! ★"
         c.text(((x0 + x1) / 2, y0 + 32), head, fit_font(head, inner, 34, "bold"), Palette.DARK_INK, "mm")
         detail = view.end_reason
-        if view.caption and view.caption != detail:
-            detail = f"{detail} Last move: {view.caption}"
+        last = view.caption.replace(view.end_reason, "").strip()
+        if last:
+            detail = f"{detail} Last move: {last}"
         fnt, lines = fit_wrapped(detail, inner, 2, 20, "bold", 12)
         for i, line in enumerate(lines):
             c.text(((x0 + x1) / 2, y0 + 72 + i * 26), line, fnt, (70, 50, 10), anchor="mm")
