@@ -65,7 +65,7 @@ def test_playout_keeps_every_invariant(seats: int, seed: int) -> None:
         options=options,
         leave_chance=0.01 if seed % 4 == 0 else 0.0,
         choose=None if uniform else prefer_plays,
-        every=7 if uniform else 3,
+        every=41 if uniform else 23,
         extra=dragon_invariants,
     )
     assert report.outcome is not None

@@ -8,6 +8,7 @@ states and notation; :data:`SPECS` says what each one does. The list is a recons
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 
@@ -118,8 +119,11 @@ def cw_name(code: str) -> str:
     return SPECS[code].name
 
 
+_NOT_ALNUM = re.compile(r"[\W_]+")
+
+
 def _key(text: str) -> str:
-    return "".join(ch for ch in text.lower() if ch.isalnum())
+    return _NOT_ALNUM.sub("", text.lower())
 
 
 _WEAPON_WORDS = {

@@ -93,8 +93,11 @@ def _quote(text: str) -> str:
     return text if len(text) <= 40 else text[:39] + "…"
 
 
+_NOT_ALNUM = re.compile(r"[\W_]+")
+
+
 def _squash(text: str) -> str:
-    return "".join(ch for ch in text if ch.isalnum())
+    return _NOT_ALNUM.sub("", text)
 
 
 def parse_action(text: str) -> Action:

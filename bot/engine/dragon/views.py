@@ -14,7 +14,6 @@ from bot.engine.dragon.notation import format_action
 from bot.engine.dragon.rules import legal_actions, moving, to_act
 from bot.engine.dragon.state import Car, DragonState, Pending, Phase
 from bot.engine.mille.cards import Card
-from bot.engine.mille.rules import is_limited
 
 
 @dataclass(frozen=True)
@@ -120,32 +119,33 @@ class DragonSeatView:
 
 def _car_view(state: DragonState, seat: int, car: Car) -> CarView:
     t = car.mb
+    hits = tuple(car.hits)
     return CarView(
-        seat=seat,
-        name=state.players[seat],
-        mb_hand_count=len(t.hand),
-        cw_hand_count=len(car.cw_hand),
-        battle=tuple(t.battle),
-        speed=tuple(t.speed),
-        safeties=tuple(t.safeties),
-        coups=tuple(t.coups),
-        miles=tuple(t.miles),
-        mileage=car.miles,
-        two_hundreds=t.two_hundreds,
-        moving=moving(car),
-        limited=is_limited(t),
-        hits=tuple(car.hits),
-        breached=tuple(h >= SIDE_TRACK for h in car.hits),
-        tires=car.tires,
-        driver=car.driver,
-        jammed=car.jammed,
-        fireproof=bool(car.fireproof),
-        flamed=car.flamed,
-        skidded=car.skidded,
-        alive=car.alive,
-        left=car.left,
-        kills=car.kills,
-        killed_by=car.killed_by,
+        seat,
+        state.players[seat],
+        len(t.hand),
+        len(car.cw_hand),
+        tuple(t.battle),
+        tuple(t.speed),
+        tuple(t.safeties),
+        tuple(t.coups),
+        tuple(t.miles),
+        car.miles,
+        t.miles.count(Card.D200),
+        moving(car),
+        bool(t.speed) and t.speed[-1] is Card.SPEED_LIMIT,
+        hits,
+        (hits[0] >= SIDE_TRACK, hits[1] >= SIDE_TRACK, hits[2] >= SIDE_TRACK, hits[3] >= SIDE_TRACK),
+        car.tires,
+        car.driver,
+        car.jammed,
+        bool(car.fireproof),
+        car.flamed,
+        car.skidded,
+        car.alive,
+        car.left,
+        car.kills,
+        car.killed_by,
     )
 
 
