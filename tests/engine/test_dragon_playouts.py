@@ -16,6 +16,8 @@ import pytest
 import bot.engine.dragon  # noqa: F401  (registers the game)
 from bot.engine.core import Game, get_game
 from bot.engine.dragon.cards import DRIVER_TRACK, SIDE_TRACK, TIRE_TRACK, TRIP
+from bot.engine.dragon.notation import Action
+from bot.engine.dragon.rules import why_not_mb
 from bot.engine.dragon.state import DragonState, Phase
 from tests.conformance.engine_checks import check_playout
 
@@ -103,6 +105,27 @@ def test_apply_never_changes_its_input() -> None:
             after = GAME.apply(state, seat, action)
             assert json.dumps(GAME.to_dict(state), sort_keys=True) == before
             state = after
+
+
+def test_fast_menu_agrees_with_the_refusals() -> None:
+    """The Mille Bornes menu offers exactly the plays ``why_not_mb`` allows, on every turn of
+    a few playouts (the menu is built the fast way, the refusals the readable way)."""
+    checked = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = GAME.new_game([f"P{i}" for i in range(2 + seed % 5)], seed)
+        while GAME.outcome(state) is None:
+            seat = rng.choice(sorted(GAME.to_act(state)))
+            legal = GAME.legal_actions(state, seat)
+            if state.phase is Phase.TURN and state.mb_left > 0:
+                for card in set(state.cars[seat].mb.hand):
+                    for target in [None, *range(len(state.cars))]:
+                        allowed = why_not_mb(state, seat, card, target) is None
+                        action = Action("play", card.value, target)
+                        assert allowed == (action in legal), (card, target)
+                        checked += 1
+            state = GAME.apply(state, seat, prefer_plays(state, seat, legal, rng))
+    assert checked > 1000
 
 
 def test_uniform_random_six_car_games_end_within_max_moves() -> None:

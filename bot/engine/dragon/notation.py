@@ -18,16 +18,15 @@ side meaning "side". ``parse(format(a)) == a`` for every action.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from bot.engine.core import NotationError
 from bot.engine.dragon.cards import CW_ORDER, SIDES, SPECS, cw_from_text, side_from_text
 from bot.engine.mille.cards import card_from_text
 
 
-@dataclass(frozen=True)
-class Action:
-    """One move. ``verb`` is one of: play, discard (Mille Bornes), cw (a Car Wars play),
+class Action(NamedTuple):
+    """One move (a named tuple: cheap to build, since menus list dozens of them). ``verb`` is one of: play, discard (Mille Bornes), cw (a Car Wars play),
     cw-discard, cw-discard-all, armor, side, swerve, spin, backfire, oil-slick, pass, skid,
     drop-tank, end. ``card`` is a card code, ``target`` a seat, ``side`` a side index."""
 

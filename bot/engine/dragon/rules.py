@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
-from itertools import combinations
+from itertools import product
+from operator import itemgetter
 
 from bot.engine.core import IllegalMove, NotYourTurn
 from bot.engine.dragon.cards import (
@@ -50,7 +51,8 @@ from bot.engine.dragon.notation import (
 )
 from bot.engine.dragon.state import Car, DragonState, Pending, Phase
 from bot.engine.mille.cards import (
-    BATTLE_HAZARDS,
+    HAZARDS,
+    SAFETIES,
     HAZARD_FOR,
     HAZARDS_STOPPED_BY,
     SAFETY_FOR,
@@ -59,6 +61,15 @@ from bot.engine.mille.cards import (
 from bot.engine.mille.rules import can_go, is_limited
 
 # --- reading the table -------------------------------------------------------------------
+
+
+def car_w(state: DragonState, seat: int) -> Car:
+    """The car at ``seat``, made private to ``state`` before it is changed (copy on write)."""
+    own = state.own
+    if own is not None and not own[seat]:
+        state.cars[seat] = state.cars[seat].clone()
+        own[seat] = True
+    return state.cars[seat]
 
 
 def moving(car: Car) -> bool:
@@ -129,7 +140,7 @@ def begin_turn(state: DragonState, seat: int) -> None:
     state.mb_left = 1
     state.cw_done = False
     state.spun = False
-    car = state.cars[seat]
+    car = car_w(state, seat)
     while len(car.mb.hand) < MB_HAND:
         card = _draw_mb(state)
         if card is None:
@@ -268,15 +279,7 @@ def _turn_actions(state: DragonState, seat: int) -> list[Action]:
     car = state.cars[seat]
     actions: list[Action] = []
     if state.mb_left > 0 and car.mb.hand:
-        distinct = sorted(set(car.mb.hand), key=_mb_order)
-        for card in distinct:
-            if card in BATTLE_HAZARDS or card is Card.SPEED_LIMIT:
-                for target in _others(state, seat):
-                    if why_not_mb(state, seat, card, target) is None:
-                        actions.append(Action("play", card.value, target))
-            elif why_not_mb(state, seat, card, None) is None:
-                actions.append(Action("play", card.value))
-        actions += [Action("discard", c.value) for c in distinct if not c.is_safety]
+        actions += _mb_actions(state, seat)
     if not state.cw_done and car.cw_hand:
         actions += _cw_plays(state, seat)
         actions += _cw_discards(car.cw_hand)
@@ -285,6 +288,74 @@ def _turn_actions(state: DragonState, seat: int) -> list[Action]:
     if state.mb_left <= 0 or not car.mb.hand:
         actions.append(END)
     return actions
+
+
+_PLAY = {card: Action("play", card.value) for card in Card}
+_DISCARD = {card: Action("discard", card.value) for card in Card}
+_PLAY_ON = {(card, seat): Action("play", card.value, seat) for card in Card for seat in range(6)}
+_SAFETY_SET = frozenset(SAFETIES)
+_HAZARD_SET = frozenset(HAZARDS)
+_DISTANCE = {card: card.miles for card in Card if card.is_distance}
+
+
+def _mb_actions(state: DragonState, seat: int) -> list[Action]:
+    """The Mille Bornes plays and discards, the fast way: the same answers as ``why_not_mb``
+    (a test holds them to it), with the table read once."""
+    car = state.cars[seat]
+    me = car.mb
+    distinct = sorted(set(me.hand), key=_MB_ORDER.__getitem__)
+    go = moving(car)
+    top = me.battle_top
+    row = Card.RIGHT_OF_WAY in me.safeties
+    limited = bool(me.speed) and me.speed[-1] is Card.SPEED_LIMIT
+    left = TRIP - me.mileage
+    two_hundreds = me.miles.count(Card.D200)
+    targets = [
+        (other, victim, moving(victim), victim.mb.safeties)
+        for other, victim in enumerate(state.cars)
+        if other != seat and victim.alive
+    ]
+    plays: list[Action] = []
+    discards: list[Action] = []
+    for card in distinct:
+        if card in _SAFETY_SET:
+            plays.append(_PLAY[card])
+            continue
+        discards.append(_DISCARD[card])
+        miles = _DISTANCE.get(card)
+        if miles is not None:
+            if go and miles <= left and not (limited and miles > 50):
+                if card is not Card.D200 or two_hundreds < 2:
+                    plays.append(_PLAY[card])
+        elif card in _HAZARD_SET:
+            if card is Card.SPEED_LIMIT:
+                for other, victim, _, safeties in targets:
+                    speed = victim.mb.speed
+                    if Card.RIGHT_OF_WAY not in safeties and not (
+                        speed and speed[-1] is Card.SPEED_LIMIT
+                    ):
+                        plays.append(_PLAY_ON[card, other])
+            else:
+                safety = SAFETY_FOR[card]
+                for other, _, moves, safeties in targets:
+                    if moves and safety not in safeties:
+                        plays.append(_PLAY_ON[card, other])
+        elif card is Card.GO:
+            if top is None or not top.is_hazard or top is Card.STOP:
+                if car.skidded or (not row and top is not Card.GO):
+                    plays.append(_PLAY[card])
+        elif card is Card.END_OF_LIMIT:
+            if limited:
+                plays.append(_PLAY[card])
+        elif card is Card.GASOLINE:
+            if top is Card.OUT_OF_GAS:
+                plays.append(_PLAY[card])
+        elif card is Card.SPARE_TIRE:
+            if top is Card.FLAT_TIRE or car.tires > 0:
+                plays.append(_PLAY[card])
+        elif top is Card.ACCIDENT or needs_repairs(car):  # Repairs
+            plays.append(_PLAY[card])
+    return plays + discards
 
 
 def _others(state: DragonState, seat: int) -> list[int]:
@@ -316,24 +387,47 @@ def _cw_plays(state: DragonState, seat: int) -> list[Action]:
 
 
 def _cw_discards(hand: list[str]) -> list[Action]:
-    """Every distinct choice of Car Wars cards to discard (smallest first); the whole hand is
-    ``all``."""
-    return list(_discard_menu(tuple(sorted(hand, key=CW_ORDER.__getitem__))))
+    """Every distinct choice of Car Wars cards to discard (smallest first, then in card
+    order); the whole hand is ``all``."""
+    ordered = tuple(sorted(hand, key=CW_ORDER.__getitem__))
+    shape = tuple(Counter(ordered).values())  # equal cards sit together in ``ordered``
+    picks = [get(ordered) for get in _pickers(shape)]
+    return [*map(_DISCARDS.__getitem__, picks), CW_DISCARD_ALL]
 
 
-@lru_cache(maxsize=1 << 15)
-def _discard_menu(ordered: tuple[str, ...]) -> tuple[Action, ...]:
-    choices = dict.fromkeys(
-        combo for size in range(1, len(ordered)) for combo in combinations(ordered, size)
-    )
-    return (*(Action("cw-discard", cards=choice) for choice in choices), CW_DISCARD_ALL)
+class _DiscardActions(dict[tuple[str, ...], Action]):
+    """Discard actions by their cards, built once each."""
+
+    def __missing__(self, cards: tuple[str, ...]) -> Action:
+        action = self[cards] = Action("cw-discard", cards=cards)
+        return action
+
+
+_DISCARDS = _DiscardActions()
+
+
+@lru_cache(maxsize=256)
+def _pickers(shape: tuple[int, ...]) -> tuple[Callable[[tuple[str, ...]], tuple[str, ...]], ...]:
+    """For a sorted hand whose runs of equal cards have the lengths ``shape``: one getter per
+    distinct proper, non-empty choice of cards, smallest first."""
+    starts = [sum(shape[:i]) for i in range(len(shape))]
+    choices: list[tuple[int, ...]] = []
+    for counts in product(*(range(n + 1) for n in shape)):
+        size = sum(counts)
+        if 0 < size < sum(shape):
+            choices.append(tuple(s + k for s, n in zip(starts, counts, strict=True) for k in range(n)))
+    choices.sort(key=lambda idx: (len(idx), idx))
+    return tuple(_getter(idx) for idx in choices)
+
+
+def _getter(positions: tuple[int, ...]) -> Callable[[tuple[str, ...]], tuple[str, ...]]:
+    if len(positions) == 1:
+        (only,) = positions
+        return lambda hand: (hand[only],)
+    return itemgetter(*positions)  # type: ignore[return-value]
 
 
 _MB_ORDER = {card: index for index, card in enumerate(Card)}
-
-
-def _mb_order(card: Card) -> int:
-    return _MB_ORDER[card]
 
 
 # --- Mille Bornes legality -----------------------------------------------------------------
@@ -545,7 +639,7 @@ def apply(state: DragonState, seat: int, action: Action) -> DragonState:
             raise NotYourTurn("Your car is out of the race: you no longer play.")
         waiting = ", ".join(name(state, s) for s in sorted(acting))
         raise NotYourTurn(f"It is not your move: waiting for {waiting}.")
-    new = state.clone()
+    new = state.fork()
     phase = new.phase
     if phase is Phase.TURN:
         _apply_turn(new, seat, action)
@@ -566,7 +660,7 @@ def apply(state: DragonState, seat: int, action: Action) -> DragonState:
 
 def _apply_turn(state: DragonState, seat: int, action: Action) -> None:
     verb = action.verb
-    car = state.cars[seat]
+    car = car_w(state, seat)
     who = name(state, seat)
     if verb in ("play", "discard"):
         if state.mb_left <= 0:
@@ -655,7 +749,7 @@ def _remove_safety(state: DragonState, car: Car, card: Card) -> None:
 
 
 def _play_mb(state: DragonState, seat: int, card: Card, target: int | None) -> None:
-    car = state.cars[seat]
+    car = car_w(state, seat)
     me = car.mb
     who = name(state, seat)
     title = _mb_name(state, card)
@@ -676,7 +770,7 @@ def _play_mb(state: DragonState, seat: int, card: Card, target: int | None) -> N
         return
     if card.is_hazard:
         assert target is not None
-        victim = state.cars[target].mb
+        victim = car_w(state, target).mb
         if card is Card.SPEED_LIMIT:
             state.mb_discard.extend(victim.speed)
             victim.speed = [card]
@@ -728,7 +822,7 @@ def _cover(state: DragonState, car: Car, card: Card) -> None:
 
 def _put_safety(state: DragonState, seat: int, card: Card, coup: bool) -> None:
     """The safety goes on the car and removes the hazards it answers that are showing."""
-    me = state.cars[seat].mb
+    me = car_w(state, seat).mb
     me.safeties.append(card)
     if coup:
         me.coups.append(card)
@@ -746,7 +840,7 @@ def _play_cw(
     state.cw_discard.append(code)
     if spec.kind == "fireproof":
         state.cw_discard.pop()
-        state.cars[seat].fireproof.append(code)
+        car_w(state, seat).fireproof.append(code)
         state.caption = f"{who} fits Fireproof Armor."
         settle(state)
         return
@@ -767,7 +861,7 @@ def _play_cw(
     assert target is not None
     rival = name(state, target)
     if spec.kind == "jam":
-        state.cars[target].jammed = True
+        car_w(state, target).jammed = True
         state.caption = f"{who} jams {rival}'s machine guns!"
         settle(state)
         return
@@ -833,7 +927,7 @@ def _after_shot(state: DragonState, oil_by: int) -> None:
 
 
 def _hit_tires(state: DragonState, seat: int, hits: int) -> None:
-    car = state.cars[seat]
+    car = car_w(state, seat)
     car.tires = min(TIRE_TRACK, car.tires + hits)
     if hits:
         state.caption += f" {hits} hits to the tires."
@@ -843,7 +937,7 @@ def _hit_tires(state: DragonState, seat: int, hits: int) -> None:
 
 def _hit_side(state: DragonState, seat: int, side: int, hits: int, flame: bool, by: int) -> None:
     """``hits`` land on a side; past 12 they carry onto the driver (seed 5.1)."""
-    car = state.cars[seat]
+    car = car_w(state, seat)
     if hits <= 0:
         state.caption += " No damage."
         return
@@ -877,12 +971,12 @@ def _hit_side(state: DragonState, seat: int, side: int, hits: int, flame: bool, 
 
 
 def _kill(state: DragonState, seat: int, by: int) -> None:
-    car = state.cars[seat]
+    car = car_w(state, seat)
     state.quiet = 0
     car.driver = DRIVER_TRACK
     car.killed_by = by
     if 0 <= by < len(state.cars) and by != seat:
-        state.cars[by].kills += 1
+        car_w(state, by).kills += 1
         state.caption += f" {name(state, seat)} is dead — a kill for {name(state, by)}."
     else:
         state.caption += f" {name(state, seat)} is dead."
@@ -891,7 +985,7 @@ def _kill(state: DragonState, seat: int, by: int) -> None:
 
 def _retire(state: DragonState, seat: int) -> None:
     """The car goes out: its hands and car cards go to the discards (RULINGS §5)."""
-    car = state.cars[seat]
+    car = car_w(state, seat)
     car.final_miles = car.mb.mileage
     car.alive = False
     car.out_at = state.step
@@ -906,7 +1000,7 @@ def _retire(state: DragonState, seat: int) -> None:
 def _apply_react(state: DragonState, seat: int, action: Action) -> None:
     pending = state.pending
     assert pending is not None
-    car = state.cars[seat]
+    car = car_w(state, seat)
     who = name(state, seat)
     if action == PASS:
         _land_shot(state, pending)
@@ -1031,7 +1125,7 @@ def _apply_backfire(state: DragonState, seat: int, action: Action) -> None:
         if action.verb == "armor":
             raise IllegalMove("A backfire hits your front: only front armor helps.")
         raise IllegalMove("Answer the backfire with 'armor front' or 'pass'.")
-    _use_cw(state, state.cars[seat], "armor-front")
+    _use_cw(state, car_w(state, seat), "armor-front")
     pending.armor += 1
     state.caption += f" {name(state, seat)} plays Armor on the front."
     if _armor_reactions(state.cars[seat], pending):
@@ -1051,7 +1145,7 @@ def _apply_coup(state: DragonState, seat: int, action: Action) -> None:
         raise IllegalMove(
             f"Only {_mb_name(state, safety)} answers {_mb_name(state, hazard)}: play it or pass."
         )
-    car = state.cars[seat]
+    car = car_w(state, seat)
     safety = SAFETY_FOR[hazard]
     car.mb.hand.remove(safety)
     _put_safety(state, seat, safety, coup=True)
@@ -1071,7 +1165,7 @@ def _apply_skid(state: DragonState, seat: int, action: Action) -> None:
         raise IllegalMove(
             f"Only {name(state, pending.car)}, who just dodged your shot, can be skidded."
         )
-    _use_cw(state, state.cars[seat], "skid")
+    _use_cw(state, car_w(state, seat), "skid")
     victim = pending.car
     state.caption += f" {name(state, seat)} sends {name(state, victim)} skidding into a wall!"
     state.phase = Phase.WALL
@@ -1089,7 +1183,7 @@ def _apply_oil_ace(state: DragonState, seat: int, action: Action) -> None:
     if action != PASS:
         if action != Action("play", Card.DRIVING_ACE.value):
             raise IllegalMove("Answer the Oil Slick with 'play driving-ace', or pass.")
-        car = state.cars[seat]
+        car = car_w(state, seat)
         car.mb.hand.remove(Card.DRIVING_ACE)
         _put_safety(state, seat, Card.DRIVING_ACE, coup=True)
         state.caption += (
@@ -1101,7 +1195,7 @@ def _apply_oil_ace(state: DragonState, seat: int, action: Action) -> None:
 def _apply_side(state: DragonState, seat: int, action: Action) -> None:
     pending = state.pending
     assert pending is not None
-    car = state.cars[seat]
+    car = car_w(state, seat)
     who = name(state, seat)
     if action not in _side_choices(state, seat, pending):
         if action.verb == "armor":

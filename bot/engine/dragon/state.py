@@ -142,13 +142,24 @@ class DragonState:
     winners: tuple[int, ...] | None = None  # set when the game is over (empty: a draw)
     places: tuple[int, ...] = ()
     end_reason: str = ""
+    # Copy on write (never saved): ``own[seat]`` says this state already holds a private copy
+    # of that car; None means every car is its own. ``rules.car_w`` copies before a change.
+    own: list[bool] | None = None
 
     def clone(self) -> DragonState:
+        """A deep copy: nothing is shared with this state."""
+        return self._copy([car.clone() for car in self.cars], None)
+
+    def fork(self) -> DragonState:
+        """A copy that shares the cars until one is changed (``rules.car_w``)."""
+        return self._copy(list(self.cars), [False] * len(self.cars))
+
+    def _copy(self, cars: list[Car], own: list[bool] | None) -> DragonState:
         return DragonState(
             players=self.players,
             options=self.options,
             seed=self.seed,
-            cars=[car.clone() for car in self.cars],
+            cars=cars,
             mb_draw=list(self.mb_draw),
             mb_discard=list(self.mb_discard),
             cw_draw=list(self.cw_draw),
@@ -168,6 +179,7 @@ class DragonState:
             winners=self.winners,
             places=self.places,
             end_reason=self.end_reason,
+            own=own,
         )
 
 
