@@ -184,11 +184,12 @@ def _react(seen: _Seen, legal: tuple[str, ...]) -> str:
         after = _side_hit_value(me, pending.side, hits - ARMOR_STOPS, spec.flame)
         big = harm >= DRIVER_HIT or (hits >= 5 and me.hits[pending.side] >= 6)
         armor = next((t for t in legal if t.startswith("armor")), None)
-        if armor is not None and hits >= 2 and harm > after:
-            # A second armor only when the first leaves a hit that still matters.
-            if pending.armor == 0 or after > 0 or harm >= DRIVER_HIT:
-                if not big or "swerve" not in legal:
-                    return armor
+        # A second armor only when the first leaves a hit that still matters; a big shot is
+        # swerved rather than armored when a swerve is at hand.
+        worth = pending.armor == 0 or after > 0 or harm >= DRIVER_HIT
+        keep_for_swerve = big and "swerve" in legal
+        if armor is not None and hits >= 2 and harm > after and worth and not keep_for_swerve:
+            return armor
     dodges = [t for t in ("swerve", "spin") if t in legal]
     if dodges and (big or (len(dodges) and harm >= 30 and _count(seen, "swerve") >= 3)):
         return dodges[0]
@@ -378,9 +379,7 @@ def _junk(seen: _Seen, legal: tuple[str, ...]) -> str | None:
     for code in sorted(hand, key=CW_ORDER.__getitem__):
         spec = SPECS[code]
         group = {"swerve": "dodge", "spin": "dodge"}.get(spec.kind, spec.kind)
-        if spec.weapon == "mg" and me.jammed:
-            junk.append(code)
-        elif group == "fireproof" and me.fireproof:
+        if (spec.weapon == "mg" and me.jammed) or (group == "fireproof" and me.fireproof):
             junk.append(code)
         elif group == "armor" and spec.side in armor_sides:
             junk.append(code)  # one armor per side is plenty

@@ -242,7 +242,9 @@ def _draw_car(c: Canvas, car: CarView, cx: int, cy: int) -> None:
     body = _car_body()
     bx, by = cx - body.width // 2, cy - body.height // 2
     if car.fireproof:
-        c.rounded((bx - 4, by - 2, bx + body.width + 4, by + body.height + 2), 30, fill=(255, 130, 30))
+        c.rounded(
+            (bx - 4, by - 2, bx + body.width + 4, by + body.height + 2), 30, fill=(255, 130, 30)
+        )
     # Tires under the body corners.
     tire_colour = _level_colour(car.tires, TIRE_TRACK)
     for tx in (bx + 1, bx + body.width - 14):
@@ -263,8 +265,13 @@ def _draw_car(c: Canvas, car: CarView, cx: int, cy: int) -> None:
     _hbar(c, car, 1, cx, by + body.height + 3)
     _vbar(c, car, 2, bx - 20, cy)
     _vbar(c, car, 3, bx + body.width + 10, cy)
-    c.text((cx, by + body.height + 28), f"Tires {car.tires}/{TIRE_TRACK}", font(15, "bold"),
-           Palette.INK if car.tires else Palette.MUTED, "mm")
+    c.text(
+        (cx, by + body.height + 28),
+        f"Tires {car.tires}/{TIRE_TRACK}",
+        font(15, "bold"),
+        Palette.INK if car.tires else Palette.MUTED,
+        "mm",
+    )
     tags: list[tuple[str, RGB]] = []
     if car.jammed:
         tags.append(("JAMMED", _BREACH))
@@ -406,7 +413,13 @@ def _draw_bottom(c: Canvas, view: DragonPublicView) -> None:
         c.rounded(box, 14, fill=Palette.GOLD, outline=(255, 240, 180), width=3)
         names = [view.players[s] for s in view.winners]
         head = "★ It's a draw! ★" if not names else f"★ {' & '.join(names)} wins! ★"
-        c.text(((x0 + x1) / 2, y0 + 32), head, fit_font(head, inner, 34, "bold"), Palette.DARK_INK, "mm")
+        c.text(
+            ((x0 + x1) / 2, y0 + 32),
+            head,
+            fit_font(head, inner, 34, "bold"),
+            Palette.DARK_INK,
+            "mm",
+        )
         detail = view.end_reason
         last = view.caption.replace(view.end_reason, "").strip()
         if last:
@@ -478,7 +491,9 @@ def draw_cw_card(code: str, w: int, h: int) -> Image.Image:
     img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     r = card_radius(w)
-    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=r, fill=Palette.CARD_PAPER, outline=Palette.CARD_EDGE)
+    d.rounded_rectangle(
+        (0, 0, w - 1, h - 1), radius=r, fill=Palette.CARD_PAPER, outline=Palette.CARD_EDGE
+    )
     m = max(3, round(w * 0.055))
     d.rounded_rectangle((m, m, w - 1 - m, h - 1 - m), radius=max(2, r - m // 2), fill=colour)
     band = round(h * 0.26)
@@ -514,8 +529,11 @@ def draw_cw_card(code: str, w: int, h: int) -> Image.Image:
         hf = font(round(ah * 0.34), "bold")
         d.text((cx + aw * 0.24, top + ch * 0.42), str(spec.hits), font=hf, fill=colour, anchor="mm")
         d.text(
-            (cx + aw * 0.24, top + ch * 0.95), "hits", font=font(round(ah * 0.1), "bold"),
-            fill=colour, anchor="mm",
+            (cx + aw * 0.24, top + ch * 0.95),
+            "hits",
+            font=font(round(ah * 0.1), "bold"),
+            fill=colour,
+            anchor="mm",
         )
     name = spec.name
     fnt, lines = fit_wrapped(name, w - 2 * m - 8, 2, round(h * 0.085), "cond", 8)
@@ -618,4 +636,3 @@ def _phase_line(view: DragonSeatView) -> str:
             return "You skid into a wall: pick the side that takes 3 hits."
         return f"Decide now: {pending.text}"
     return "Your move."
-

@@ -143,7 +143,14 @@ def test_json_round_trip_mid_reaction() -> None:
 
 
 @pytest.mark.parametrize(
-    "data", [None, [], {"schema_version": 99}, {"schema_version": 1}, {"schema_version": 1, "game": "mille"}]
+    "data",
+    [
+        None,
+        [],
+        {"schema_version": 99},
+        {"schema_version": 1},
+        {"schema_version": 1, "game": "mille"},
+    ],
 )
 def test_garbage_save_is_refused(data: object) -> None:
     """A damaged or foreign save raises CorruptSave."""

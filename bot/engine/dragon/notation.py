@@ -26,9 +26,13 @@ from bot.engine.mille.cards import card_from_text
 
 
 class Action(NamedTuple):
-    """One move (a named tuple: cheap to build, since menus list dozens of them). ``verb`` is one of: play, discard (Mille Bornes), cw (a Car Wars play),
-    cw-discard, cw-discard-all, armor, side, swerve, spin, backfire, oil-slick, pass, skid,
-    drop-tank, end. ``card`` is a card code, ``target`` a seat, ``side`` a side index."""
+    """One move (a named tuple: cheap to build, and menus list dozens of them).
+
+    ``verb`` is one of: play, discard (Mille Bornes), cw (a Car Wars play), cw-discard,
+    cw-discard-all, armor, side, swerve, spin, backfire, oil-slick, pass, skid, drop-tank, end.
+    ``card`` is a card code, ``target`` a seat, ``side`` a side index, ``cards`` the Car Wars
+    cards of a discard.
+    """
 
     verb: str
     card: str = ""
@@ -169,7 +173,9 @@ def _card_play(words: list[str], target: int | None, text: str) -> Action:
     code = cw_from_text(phrase)
     if code is None and len(words) > 1:
         if words[-1] in ("tire", "tires", "tyre", "tyres") and "call" in phrase:
-            raise NotationError("A Called Shot never hits the tires: name front, back, left or right.")
+            raise NotationError(
+                "A Called Shot never hits the tires: name front, back, left or right."
+            )
         side = side_from_text(words[-1])
         if side is not None:
             code = cw_from_text(" ".join(words[:-1]))

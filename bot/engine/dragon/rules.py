@@ -34,10 +34,6 @@ from bot.engine.dragon.cards import (
     TRIP,
     cw_name,
 )
-
-QUIET_ROUNDS = 25
-"""The arena closes after this many rounds in a row with no miles driven and no driver hurt
-(our ruling: those are the only things that never undo, so every game ends)."""
 from bot.engine.dragon.notation import (
     BACKFIRE,
     CW_DISCARD_ALL,
@@ -51,14 +47,18 @@ from bot.engine.dragon.notation import (
 )
 from bot.engine.dragon.state import Car, DragonState, Pending, Phase
 from bot.engine.mille.cards import (
-    HAZARDS,
-    SAFETIES,
     HAZARD_FOR,
+    HAZARDS,
     HAZARDS_STOPPED_BY,
+    SAFETIES,
     SAFETY_FOR,
     Card,
 )
 from bot.engine.mille.rules import can_go, is_limited
+
+QUIET_ROUNDS = 25
+"""The arena closes after this many rounds in a row with no miles driven and no driver hurt
+(our ruling: those are the only things that never undo, so every game ends)."""
 
 # --- reading the table -------------------------------------------------------------------
 
@@ -324,9 +324,9 @@ def _mb_actions(state: DragonState, seat: int) -> list[Action]:
         discards.append(_DISCARD[card])
         miles = _DISTANCE.get(card)
         if miles is not None:
-            if go and miles <= left and not (limited and miles > 50):
-                if card is not Card.D200 or two_hundreds < 2:
-                    plays.append(_PLAY[card])
+            fits = go and miles <= left and not (limited and miles > 50)
+            if fits and (card is not Card.D200 or two_hundreds < 2):
+                plays.append(_PLAY[card])
         elif card in _HAZARD_SET:
             if card is Card.SPEED_LIMIT:
                 for other, victim, _, safeties in targets:
@@ -341,9 +341,9 @@ def _mb_actions(state: DragonState, seat: int) -> list[Action]:
                     if moves and safety not in safeties:
                         plays.append(_PLAY_ON[card, other])
         elif card is Card.GO:
-            if top is None or not top.is_hazard or top is Card.STOP:
-                if car.skidded or (not row and top is not Card.GO):
-                    plays.append(_PLAY[card])
+            clear = top is None or not top.is_hazard or top is Card.STOP
+            if clear and (car.skidded or (not row and top is not Card.GO)):
+                plays.append(_PLAY[card])
         elif card is Card.END_OF_LIMIT:
             if limited:
                 plays.append(_PLAY[card])
@@ -380,9 +380,11 @@ def _cw_plays(state: DragonState, seat: int) -> list[Action]:
                 for side in range(len(SIDES))
                 if why_not_cw(state, seat, code, target, side) is None
             ]
-        elif spec.kind in ("stampede", "fireproof"):
-            if why_not_cw(state, seat, code, None, None) is None:
-                plays.append(Action("cw", code))
+        elif (
+            spec.kind in ("stampede", "fireproof")
+            and why_not_cw(state, seat, code, None, None) is None
+        ):
+            plays.append(Action("cw", code))
     return plays
 
 
@@ -415,7 +417,9 @@ def _pickers(shape: tuple[int, ...]) -> tuple[Callable[[tuple[str, ...]], tuple[
     for counts in product(*(range(n + 1) for n in shape)):
         size = sum(counts)
         if 0 < size < sum(shape):
-            choices.append(tuple(s + k for s, n in zip(starts, counts, strict=True) for k in range(n)))
+            choices.append(
+                tuple(s + k for s, n in zip(starts, counts, strict=True) for k in range(n))
+            )
     choices.sort(key=lambda idx: (len(idx), idx))
     return tuple(_getter(idx) for idx in choices)
 
@@ -424,7 +428,7 @@ def _getter(positions: tuple[int, ...]) -> Callable[[tuple[str, ...]], tuple[str
     if len(positions) == 1:
         (only,) = positions
         return lambda hand: (hand[only],)
-    return itemgetter(*positions)  # type: ignore[return-value]
+    return itemgetter(*positions)
 
 
 _MB_ORDER = {card: index for index, card in enumerate(Card)}
@@ -534,7 +538,9 @@ def why_not_cw(
         if car.fireproof:
             return "Your car already has Fireproof Armor."
         if car.flamed:
-            return "You have taken flame damage: Fireproof Armor cannot go on until you play Repairs."
+            return (
+                "You have taken flame damage: Fireproof Armor cannot go on until you play Repairs."
+            )
         return None
     if kind == "stampede":
         return None if target is None else "A Stampede hits every other car; name no target."
@@ -1089,8 +1095,10 @@ def _why_not_reaction(state: DragonState, pending: Pending, action: Action) -> s
     if verb == "backfire":
         if spec.weapon != "ac":
             return "Autocannon Backfires only answers an autocannon."
-        return "You hold no Autocannon Backfires card." if "backfire" not in car.cw_hand else (
-            "Too late for a backfire: you already armored."
+        return (
+            "You hold no Autocannon Backfires card."
+            if "backfire" not in car.cw_hand
+            else ("Too late for a backfire: you already armored.")
         )
     if verb == "oil-slick":
         if state.options.get("oil_slick") != "on":

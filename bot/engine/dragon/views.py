@@ -135,7 +135,12 @@ def _car_view(state: DragonState, seat: int, car: Car) -> CarView:
         moving(car),
         bool(t.speed) and t.speed[-1] is Card.SPEED_LIMIT,
         hits,
-        (hits[0] >= SIDE_TRACK, hits[1] >= SIDE_TRACK, hits[2] >= SIDE_TRACK, hits[3] >= SIDE_TRACK),
+        (
+            hits[0] >= SIDE_TRACK,
+            hits[1] >= SIDE_TRACK,
+            hits[2] >= SIDE_TRACK,
+            hits[3] >= SIDE_TRACK,
+        ),
         car.tires,
         car.driver,
         car.jammed,
@@ -157,7 +162,9 @@ def pending_text(state: DragonState, pending: Pending) -> str:
     if kind is Phase.REACT or kind is Phase.OIL_ACE:
         spec = SPECS[pending.card]
         where = "tires" if pending.side < 0 else SIDES[pending.side]
-        shot = f"{spec.name.split(' (')[0]} ({pending.hits} hits) at {players[pending.car]}'s {where}"
+        shot = (
+            f"{spec.name.split(' (')[0]} ({pending.hits} hits) at {players[pending.car]}'s {where}"
+        )
         if kind is Phase.OIL_ACE:
             return f"{actor} may answer the Oil Slick with a Driving Ace; {shot}."
         return f"{actor} may react to {shot}."
