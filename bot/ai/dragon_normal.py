@@ -30,7 +30,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from bot.ai.base import Policy, register_policy
+from bot.ai.base import Policy
 from bot.engine.dragon.cards import (
     ARMOR_STOPS,
     CW_ORDER,
@@ -394,6 +394,3 @@ def _junk(seen: _Seen, legal: tuple[str, ...]) -> str | None:
     ordered = sorted(junk, key=CW_ORDER.__getitem__)
     text = "cw-discard all" if len(ordered) == len(hand) else "cw-discard " + " ".join(ordered)
     return text if text in legal else None
-
-
-register_policy(DragonNormalPolicy.name, DragonNormalPolicy, "dragon")

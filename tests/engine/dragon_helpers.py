@@ -10,16 +10,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-import bot.engine.dragon  # noqa: F401  (registers the game)
-from bot.engine.core import get_game
+from bot.engine.dragon import GAME
 from bot.engine.dragon.cards import cw_deck_counts
 from bot.engine.dragon.game import DragonMilleBornes
 from bot.engine.dragon.notation import Action
 from bot.engine.dragon.state import DragonState
 from bot.engine.mille.cards import Card, deck_counts
 
-GAME = get_game("dragon")
-assert isinstance(GAME, DragonMilleBornes)
 G: DragonMilleBornes = GAME
 NAMES = ("Ann", "Bob", "Cy", "Di", "Ed", "Flo")
 

@@ -684,3 +684,89 @@ def test_oil_slick_card_refused_when_the_option_is_off() -> None:
 
     with pytest.raises(BadOption, match="Oil Slick"):
         G.new_game(["A", "B"], seed=1, deck=["oil-slick"])
+
+
+# --- more rulings --------------------------------------------------------------------------
+
+
+def test_no_dodging_after_armor() -> None:
+    """Once the victim has armored against a shot it can no longer swerve it."""
+    s = moving(start(cw=[["rocket-front"], ["armor-front", "armor-front", "swerve"]]), 1)
+    s = act(act(s, 0, "rocket-front @1"), 1, "armor front")
+    assert legal(s, 1) == ["pass", "armor front"]
+    with pytest.raises(IllegalMove, match="can no longer be dodged"):
+        act(s, 1, "swerve")
+
+
+def test_stampede_cannot_be_swerved() -> None:
+    """A Stampede is not a shot: its victims pick a side (or armor it), never swerve."""
+    s = moving(start(cw=[["stampede"], ["swerve"]]), 1)
+    s = act(s, 0, "stampede")
+    assert not any(a in ("swerve", "spin") for a in legal(s, 1))
+
+
+def test_jam_on_jammed_guns_is_refused() -> None:
+    """Jamming guns that are already jammed is refused."""
+    s = rig(start(cw=[["jam"], []]), 1, jammed=True)
+    assert "jam @1" not in legal(s, 0)
+    with pytest.raises(IllegalMove, match="already jammed"):
+        act(s, 0, "jam @1")
+
+
+def test_second_fireproof_armor_is_refused() -> None:
+    """A car carries one Fireproof Armor."""
+    s = rig(start(cw=[["fireproof"], []]), 0, fireproof=True)
+    with pytest.raises(IllegalMove, match="already has Fireproof Armor"):
+        act(s, 0, "fireproof")
+
+
+def test_a_stopped_car_may_still_shoot() -> None:
+    """Shooting needs no Go: a stopped car fires like any other."""
+    s = start(cw=[["mg-front"], []])
+    from bot.engine.dragon.rules import moving as is_moving
+
+    assert not is_moving(s.cars[0]) and "mg-front @1" in legal(s, 0)
+
+
+def test_skid_kill_is_credited_to_the_shooter() -> None:
+    """A skid that kills is a kill for the car that played the skid."""
+    s = moving(start(cw=[["mg-front", "skid"], ["swerve"], []]), 1)
+    s = rig(s, 1, hits=[12, 12, 12, 12], driver=4)
+    s = act(act(act(s, 0, "mg-front @1"), 1, "swerve"), 0, "skid @1")
+    s = act(s, 1, "side left")
+    assert not s.cars[1].alive and s.cars[0].kills == 1
+
+
+def test_arena_closes_after_quiet_rounds() -> None:
+    """25 rounds in a row with no mile driven and no driver hurt end the game: most miles
+    wins (our ruling, so that every game ends)."""
+    from bot.engine.dragon.rules import QUIET_ROUNDS
+
+    s = rig(start(mb=[["75"], ["50"]]), 1, miles=["100"])
+    for _ in range(QUIET_ROUNDS):
+        for seat in (0, 1):
+            if G.outcome(s) is None:
+                s = act(s, seat, _a_discard(s, seat), "end")
+    outcome = G.outcome(s)
+    assert outcome is not None and outcome.winners == (1,) and "arena closes" in outcome.reason
+
+
+def test_quiet_rounds_reset_when_a_car_drives() -> None:
+    """Driving miles resets the count of quiet rounds."""
+    s = moving(start(mb=[["25"], []]), 0)
+    s.quiet = 40
+    s = act(s, 0, "play 25")
+    assert s.quiet == 0
+
+
+def test_arena_closing_with_equal_miles_is_a_draw() -> None:
+    """When the arena closes on equal miles the game is a draw."""
+    from bot.engine.dragon.rules import QUIET_ROUNDS
+
+    s = start(mb=[["75"], ["50"]])
+    for _ in range(QUIET_ROUNDS):
+        for seat in (0, 1):
+            if G.outcome(s) is None:
+                s = act(s, seat, _a_discard(s, seat), "end")
+    outcome = G.outcome(s)
+    assert outcome is not None and outcome.is_draw and outcome.places == (0, 0)

@@ -13,15 +13,14 @@ from typing import Any
 
 import pytest
 
-import bot.engine.dragon  # noqa: F401  (registers the game)
-from bot.engine.core import Game, get_game
+from bot.engine.core import Game
+from bot.engine.dragon import GAME
 from bot.engine.dragon.cards import DRIVER_TRACK, SIDE_TRACK, TIRE_TRACK, TRIP
 from bot.engine.dragon.notation import Action
 from bot.engine.dragon.rules import why_not_mb
 from bot.engine.dragon.state import DragonState, Phase
 from tests.conformance.engine_checks import check_playout
 
-GAME = get_game("dragon")
 SEEDS = range(40)
 QUIET = ("discard", "cw-discard", "cw-discard-all", "end", "pass")
 

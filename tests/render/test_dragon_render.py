@@ -18,8 +18,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-import bot.engine.dragon  # noqa: F401  (registers the game)
-from bot.engine.core import get_game
+from bot.engine.dragon import GAME
 from bot.engine.dragon.state import DragonState
 from bot.render.dragon import (
     HAND_SIZE,
@@ -31,7 +30,6 @@ from bot.render.dragon import (
     table_size,
 )
 
-GAME = get_game("dragon")
 RENDER_FILE = Path(__file__).resolve().parents[2] / "bot" / "render" / "dragon.py"
 NAMES = ["Ann", "Bob", "Cyrille-Alexandre de la Fontaine", "Di", "Ed", "Flo"]
 QUIET = ("discard", "cw-discard", "cw-discard-all", "end", "pass")

@@ -6,16 +6,14 @@ shooting at each other; the last driver alive also wins.
 
 Modules: ``cards`` (the Car Wars card list as data, the car's tracks), ``state`` (the game and
 its JSON), ``rules`` (turn flow, legality, reactions, damage), ``notation``, ``views`` (public
-and per seat), ``game`` (the engine protocol object, registered as ``dragon``). The Mille
+and per seat), ``game`` (the engine protocol object; its key is ``dragon``). The Mille
 Bornes cards, tableau and can-go rule are imported from ``bot.engine.mille``.
 """
 
 from __future__ import annotations
 
-from bot.engine.core import register
 from bot.engine.dragon.game import DragonMilleBornes
 
 GAME = DragonMilleBornes()
-register(GAME)
 
 __all__ = ["GAME", "DragonMilleBornes"]
