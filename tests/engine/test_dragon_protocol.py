@@ -284,3 +284,14 @@ def test_outcome_reports_kills_and_miles() -> None:
     outcome = G.outcome(s)
     assert outcome is not None
     assert outcome.seat_details == ({"kills": 1, "miles": 100}, {"kills": 0, "miles": 0})
+
+
+def test_rules_document_has_its_sections() -> None:
+    """docs/rules/dragon.md: the title, an 'In short' of at most 1 700 characters, Rulings."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rules" / "dragon.md").read_text()
+    assert text.startswith("# Dragon Mille Bornes\n")
+    short = text.split("\n## In short\n", 1)[1].split("\n## ", 1)[0].strip()
+    assert 200 < len(short) <= 1700
+    assert "\n## Rulings\n" in text
