@@ -254,7 +254,7 @@ def test_public_view_says_who_must_react() -> None:
     """A pending reaction is public: who decides, and about what."""
     s = act(start(cw=[["rocket-front"], ["armor-front"]]), 0, "rocket-front @1")
     pending = G.public_view(s).pending
-    assert pending is not None and pending.actor == 1 and "Bob may react" in pending.text
+    assert pending is not None and pending.actor == 1 and "Bob may answer Ann's Rocket (5 hits on the front)" in pending.text
 
 
 def test_resampling_keeps_the_card_that_opened_the_window() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.engine.dragon.cards import SIDE_TRACK, SIDES, SPECS
+from bot.engine.dragon.cards import ARMOR_STOPS, SIDE_TRACK, SIDES, SPECS
 from bot.engine.dragon.notation import format_action
 from bot.engine.dragon.rules import legal_actions, moving, to_act
 from bot.engine.dragon.state import Car, DragonState, Pending, Phase
@@ -159,15 +159,14 @@ def pending_text(state: DragonState, pending: Pending) -> str:
     players = state.players
     kind = pending.kind
     actor = players[pending.actor]
-    if kind is Phase.REACT or kind is Phase.OIL_ACE:
+    if kind is Phase.OIL_ACE:
+        return f"{actor} may answer the Oil Slick with a Driving Ace."
+    if kind is Phase.REACT:
         spec = SPECS[pending.card]
-        where = "tires" if pending.side < 0 else SIDES[pending.side]
-        shot = (
-            f"{spec.name.split(' (')[0]} ({pending.hits} hits) at {players[pending.car]}'s {where}"
-        )
-        if kind is Phase.OIL_ACE:
-            return f"{actor} may answer the Oil Slick with a Driving Ace; {shot}."
-        return f"{actor} may react to {shot}."
+        where = "the tires" if pending.side < 0 else f"the {SIDES[pending.side]}"
+        weapon = spec.name.split(" (")[0]
+        hits = pending.hits - ARMOR_STOPS * pending.armor
+        return f"{actor} may answer {players[pending.by]}'s {weapon} ({hits} hits on {where})."
     if kind is Phase.SKID:
         return f"{actor} may skid {players[pending.car]} into a wall."
     if kind is Phase.WALL:
