@@ -191,17 +191,15 @@ def _react(seen: _Seen, legal: tuple[str, ...]) -> str:
         if armor is not None and hits >= 2 and harm > after and worth and not keep_for_swerve:
             return armor
     dodges = [t for t in ("swerve", "spin") if t in legal]
-    if dodges and (big or (len(dodges) and harm >= 30 and _count(seen, "swerve") >= 3)):
+    # Swerves are kept for big shots, unless the hand is full of them.
+    plenty = seen.view.cw_hand.count("swerve") >= 3
+    if dodges and (big or (harm >= 30 and plenty)):
         return dodges[0]
     if pending.side >= 0:
         armor = next((t for t in legal if t.startswith("armor")), None)
         if armor is not None and harm > 0 and hits >= 2:
             return armor
     return "pass"
-
-
-def _count(seen: _Seen, code: str) -> int:
-    return seen.view.cw_hand.count(code)
 
 
 def _pick_side(seen: _Seen, legal: tuple[str, ...]) -> str:

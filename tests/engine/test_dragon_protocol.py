@@ -254,7 +254,8 @@ def test_public_view_says_who_must_react() -> None:
     """A pending reaction is public: who decides, and about what."""
     s = act(start(cw=[["rocket-front"], ["armor-front"]]), 0, "rocket-front @1")
     pending = G.public_view(s).pending
-    assert pending is not None and pending.actor == 1 and "Bob may answer Ann's Rocket (5 hits on the front)" in pending.text
+    assert pending is not None and pending.actor == 1
+    assert pending.text == "Bob may answer Ann's Rocket (5 hits on the front)."
 
 
 def test_resampling_keeps_the_card_that_opened_the_window() -> None:
@@ -295,3 +296,15 @@ def test_rules_document_has_its_sections() -> None:
     short = text.split("\n## In short\n", 1)[1].split("\n## ", 1)[0].strip()
     assert 200 < len(short) <= 1700
     assert "\n## Rulings\n" in text
+
+
+def test_hand_built_actions_with_unknown_cards_are_refused() -> None:
+    """Actions built by hand with cards that do not exist are refused with a sentence."""
+    s = start()
+    for action in (
+        Action("play", "banana"),
+        Action("cw", "banana", 1),
+        Action("cw-discard", cards=("x",)),
+    ):
+        with pytest.raises(IllegalMove, match="not a"):
+            G.apply(s, 0, action)

@@ -197,7 +197,3 @@ def cw_from_text(text: str) -> str | None:
 def side_from_text(text: str) -> int | None:
     """A side index from ``front``/``f``/``rear``…; None when it is not a side."""
     return _SIDE_WORDS.get(_key(text))
-
-
-def is_cw_code(code: str) -> bool:
-    return code in SPECS

@@ -86,14 +86,6 @@ def needs_repairs(car: Car) -> bool:
     return body_damaged(car) or car.jammed or car.flamed
 
 
-def breached(car: Car, side: int) -> bool:
-    return car.hits[side] >= SIDE_TRACK
-
-
-def in_play(state: DragonState, seat: int) -> bool:
-    return 0 <= seat < len(state.cars) and state.cars[seat].alive
-
-
 def living(state: DragonState) -> list[int]:
     return [seat for seat, car in enumerate(state.cars) if car.alive]
 
@@ -432,6 +424,7 @@ def _getter(positions: tuple[int, ...]) -> Callable[[tuple[str, ...]], tuple[str
 
 
 _MB_ORDER = {card: index for index, card in enumerate(Card)}
+_MB_CODES = frozenset(card.value for card in Card)
 
 
 # --- Mille Bornes legality -----------------------------------------------------------------
@@ -666,6 +659,11 @@ def apply(state: DragonState, seat: int, action: Action) -> DragonState:
 
 def _apply_turn(state: DragonState, seat: int, action: Action) -> None:
     verb = action.verb
+    if verb in ("play", "discard") and action.card not in _MB_CODES:
+        raise IllegalMove("That is not a Mille Bornes card.")
+    cw_cards = (action.card,) if verb == "cw" else action.cards
+    if verb in ("cw", "cw-discard") and not all(c in SPECS for c in cw_cards):
+        raise IllegalMove("That is not a Car Wars card.")
     car = car_w(state, seat)
     who = name(state, seat)
     if verb in ("play", "discard"):
