@@ -1,0 +1,226 @@
+"""The Dragon Mille Bornes game object: the engine protocol over the rules, views and notation."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import fields
+from typing import Any
+
+from bot.engine.core import BadOption, Game, GameInfo, OptionSpec, Outcome, Ranking
+from bot.engine.dragon import rules
+from bot.engine.dragon.cards import SIDES, SPECS, cw_deck_counts, cw_name, full_cw_deck
+from bot.engine.dragon.notation import Action, format_action, parse_action
+from bot.engine.dragon.state import Car, DragonState, Phase, state_from_dict, state_to_dict
+from bot.engine.dragon.views import DragonPublicView, DragonSeatView, private_view, public_view
+from bot.engine.mille.cards import Card, deck_counts, full_deck
+from bot.engine.mille.state import Tableau
+
+_CODE = {card: card.value for card in Card}
+
+OPTIONS = (
+    OptionSpec("oil_slick", ("off", "on"), "off", "the optional Oil Slick cards (seed item 9)"),
+    OptionSpec("deck", ("bsd", "modern"), "bsd", "Mille Bornes deck: bsd (101) or modern (106)"),
+    OptionSpec("names", ("en", "fr"), "en", "Mille Bornes card names in English or French"),
+)
+
+
+def _ranking() -> Ranking:
+    """A rating ladder that also adds up each member's kills.
+
+    The per-seat figure is named ``figures=("kills",)`` by this branch's protocol and
+    ``totals=(("kills", "Kills"),)`` by the newer one; whichever ``Ranking`` has is used.
+    """
+    names = {f.name for f in fields(Ranking)}
+    extra: dict[str, Any] = (
+        {"totals": (("kills", "Kills"),)} if "totals" in names else {"figures": ("kills",)}
+    )
+    return Ranking(kind="rating", **extra)
+
+
+class DragonMilleBornes(Game[DragonState, Action]):
+    """Mille Bornes plus Car Wars for 2 to 6 cars: race to 1000 miles or outlive the rest."""
+
+    info = GameInfo(
+        key="dragon",
+        title="Dragon Mille Bornes",
+        min_players=2,
+        max_players=6,
+        options=OPTIONS,
+        ranking=_ranking(),
+        max_moves=20_000,
+        summary="Mille Bornes meets Car Wars: race to 1000 miles or be the last driver alive",
+    )
+
+    def new_game(
+        self,
+        players: Sequence[str],
+        seed: int,
+        options: Mapping[str, str] | None = None,
+        deck: Sequence[str] | None = None,
+    ) -> DragonState:
+        self.check_players(players)
+        resolved = self.resolve_options(options)
+        oil = resolved["oil_slick"] == "on"
+        if deck is None:
+            mb = full_deck(resolved["deck"])
+            cw = full_cw_deck(oil)
+            shuffler = random.Random(f"dragon:{seed}:deal")
+            shuffler.shuffle(mb)
+            shuffler.shuffle(cw)
+        else:
+            mb, cw = self._stacked(deck, resolved["deck"], oil)
+        state = DragonState(
+            players=tuple(players),
+            options=resolved,
+            seed=seed,
+            cars=[Car(mb=Tableau()) for _ in players],
+            mb_draw=[],
+            mb_discard=[],
+            cw_draw=[],
+            cw_discard=[],
+            turn=0,
+            phase=Phase.TURN,
+        )
+        rules.deal(state, mb, cw)
+        rules.begin_turn(state, 0)
+        state.caption = f"Engines roar: {players[0]} starts."
+        return state
+
+    @staticmethod
+    def _stacked(deck: Sequence[str], deck_name: str, oil: bool) -> tuple[list[Card], list[str]]:
+        """Split a stacked deck (card codes, top first) into its two decks."""
+        mb: list[Card] = []
+        cw: list[str] = []
+        for code in deck:
+            text = str(code).strip().lower()
+            if text in SPECS:
+                cw.append(text)
+                continue
+            try:
+                mb.append(Card(text))
+            except ValueError:
+                raise BadOption(f"'{text[:40]}' in the stacked deck is not a card.") from None
+        mb_counts = deck_counts(deck_name)
+        for card, count in Counter(mb).items():
+            if count > mb_counts[card]:
+                raise BadOption(f"The stacked deck has {count} × {card.title}; too many.")
+        cw_counts = cw_deck_counts(oil)
+        for code, count in Counter(cw).items():
+            if count > cw_counts[code]:
+                raise BadOption(f"The stacked deck has {count} × {cw_name(code)}; too many.")
+        return mb, cw
+
+    def to_act(self, state: DragonState) -> frozenset[int]:
+        return rules.to_act(state)
+
+    def legal_actions(self, state: DragonState, seat: int) -> list[Action]:
+        return rules.legal_actions(state, seat)
+
+    def apply(self, state: DragonState, seat: int, action: Action) -> DragonState:
+        return rules.apply(state, seat, action)
+
+    def default_action(self, state: DragonState, seat: int) -> Action | None:
+        return rules.default_action(state, seat)
+
+    def outcome(self, state: DragonState) -> Outcome | None:
+        if state.winners is None:
+            return None
+        return Outcome(
+            winners=state.winners,
+            scores=tuple(car.miles for car in state.cars),
+            reason=state.end_reason,
+            places=state.places,
+            seat_details=tuple({"kills": car.kills, "miles": car.miles} for car in state.cars),
+        )
+
+    def leave(self, state: DragonState, seat: int) -> DragonState:
+        return rules.leave(state, seat)
+
+    def census(self, state: DragonState) -> Counter[str]:
+        mb: list[Card] = [*state.mb_draw, *state.mb_discard]
+        cw: list[str] = [*state.cw_draw, *state.cw_discard]
+        for car in state.cars:
+            t = car.mb
+            mb += t.hand + t.battle + t.speed + t.safeties + t.miles
+            cw += car.cw_hand + car.fireproof
+        counts = Counter(cw)
+        for card, count in Counter(mb).items():
+            counts[_CODE[card]] = count
+        return counts
+
+    def resample_hidden(self, state: DragonState, seat: int | None, rng: Any) -> DragonState:
+        shuffler = rng if isinstance(rng, random.Random) else random.Random(rng)
+        return rules.resample(state, seat, shuffler)
+
+    def public_view(self, state: DragonState) -> DragonPublicView:
+        return public_view(state)
+
+    def private_view(self, state: DragonState, seat: int) -> DragonSeatView:
+        return private_view(state, seat)
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text)
+
+    def format_action(self, action: Action) -> str:
+        return format_action(action)
+
+    def describe_action(self, state: DragonState, seat: int, action: Action) -> str:
+        return describe(state, seat, action)
+
+    def to_dict(self, state: DragonState) -> dict[str, Any]:
+        return state_to_dict(state)
+
+    def from_dict(self, data: Mapping[str, Any]) -> DragonState:
+        return state_from_dict(data)
+
+
+def describe(state: DragonState, seat: int, action: Action) -> str:
+    """An action in plain words for a menu."""
+    lang = state.options.get("names", "en")
+    players = state.players
+    verb = action.verb
+    on = "" if action.target is None else f" on {players[action.target]}"
+    if action.target is not None and not 0 <= action.target < len(players):
+        on = f" on car @{action.target}"
+    if verb == "play":
+        card = Card(action.card)
+        title = card.name_in(lang)
+        if card.is_distance:
+            return f"Drive {card.miles} miles"
+        if card.is_safety:
+            return f"Coup fourré! {title}" if state.phase is not Phase.TURN else f"Safety: {title}"
+        return f"{title}{on}"
+    if verb == "discard":
+        return f"Discard {Card(action.card).name_in(lang)}"
+    if verb == "cw":
+        spec = SPECS[action.card]
+        side = "" if action.side is None else f" ({SIDES[action.side]})"
+        if spec.kind == "fireproof":
+            return "Fit Fireproof Armor"
+        if spec.kind == "stampede":
+            return "Stampede: 2 hits to every other car"
+        if spec.kind == "jam":
+            return f"Jam the machine guns{on}"
+        return f"{spec.name}{side}{on}"
+    if verb == "cw-discard":
+        return "Discard " + ", ".join(cw_name(code) for code in action.cards)
+    if verb == "cw-discard-all":
+        return "Discard the whole Car Wars hand"
+    if verb == "armor":
+        return f"Armor on the {SIDES[action.side or 0]}"
+    if verb == "side":
+        return f"Take it on the {SIDES[action.side or 0]}"
+    if verb == "skid":
+        return f"Skid Into a Wall{on}"
+    words = {
+        "swerve": "Swerve: the shot misses",
+        "spin": "Spin: the shot misses, no more attacks",
+        "backfire": "Autocannon Backfires",
+        "oil-slick": "Oil Slick: the shooter must roll",
+        "pass": "No reaction",
+        "drop-tank": "Drop the Extra Tank",
+        "end": "End the turn",
+    }
+    return words.get(verb, format_action(action))

@@ -1,0 +1,638 @@
+"""Dragon Mille Bornes images: the arena (every car from above) and a seat's two hands.
+
+Each function takes an engine *view* and returns a Pillow image or PNG bytes; the same view
+always gives the same pixels. The arena is posted after every move, so static pieces (the
+background, the panels, the car body, card faces, text runs) are cached and pasted.
+
+Arena layout: a title bar, then the cars in two columns (one to three rows: six cars make a
+2×3 grid that stays readable on a phone), then the last move and any pending reaction. Each
+car panel shows the car from above with its four sides' damage bars (12 hits breach a side),
+the four tires (9 hits) and the driver (5 hits), jammed guns, Fireproof Armor and a skid;
+beside it the Mille Bornes battle and speed cards, the four safety slots, the miles bar and
+the hand sizes. Dead cars are stamped, cars that left are greyed.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot.engine.dragon.cards import DRIVER_TRACK, SIDE_TRACK, SIDES, SPECS, TIRE_TRACK, TRIP
+from bot.engine.dragon.views import CarView, DragonPublicView, DragonSeatView
+from bot.engine.mille.cards import SAFETIES
+from bot.render.common import (
+    RGB,
+    Box,
+    Canvas,
+    Palette,
+    card_radius,
+    dashed_rounded,
+    ellipsize,
+    fit_font,
+    fit_wrapped,
+    font,
+    text_width,
+    to_png,
+    vertical_gradient,
+)
+from bot.render.mille_cards import card_back, draw_card
+
+_MARGIN = 12
+_TOP = 58
+_PANEL_W = 384
+_PANEL_H = 350
+_BOTTOM = 140
+HAND_SIZE = (1200, 540)
+
+_MINI = (56, 78)
+_SAFE = (40, 56)
+_HAND_CARD = (140, 196)
+_MB_X = 198  # the Mille Bornes column inside a panel
+_CAR_CX, _CAR_CY = 98, 204  # the car's centre inside a panel
+
+_SEAT_COLOURS: tuple[RGB, ...] = (
+    (92, 170, 255),
+    (255, 160, 84),
+    (120, 220, 120),
+    (230, 110, 200),
+    (250, 220, 80),
+    (150, 140, 255),
+)
+_BAR_EMPTY: RGB = (58, 64, 72)
+_HIT: RGB = (236, 150, 32)
+_BREACH: RGB = (214, 58, 52)
+_CAR_BODY: RGB = (188, 194, 204)
+_CAR_DARK: RGB = (112, 118, 130)
+_GLASS: RGB = (70, 110, 150)
+_WAIT: RGB = (236, 150, 32)
+
+
+def _columns(cars: int) -> int:
+    return 3 if cars in (3, 5, 6) else 2
+
+
+def table_size(cars: int) -> tuple[int, int]:
+    """The arena's size for ``cars`` cars: two or three columns, one or two rows."""
+    cols = _columns(cars)
+    rows = (max(1, cars) + cols - 1) // cols
+    return cols * _PANEL_W + (cols + 1) * _MARGIN, _TOP + rows * (_PANEL_H + _MARGIN) + _BOTTOM
+
+
+# --- the arena -----------------------------------------------------------------------------
+
+
+def render_table(view: DragonPublicView) -> Image.Image:
+    """The arena as everyone sees it."""
+    cars = len(view.cars)
+    canvas = Canvas(_background(cars).copy())
+    _draw_top_bar(canvas, view)
+    for car in view.cars:
+        x, y = _panel_origin(car.seat, cars)
+        _draw_car_panel(canvas, view, car, x, y)
+    _draw_bottom(canvas, view)
+    return canvas.image
+
+
+def table_png(view: DragonPublicView) -> bytes:
+    """``render_table`` as PNG bytes."""
+    return to_png(render_table(view))
+
+
+def _panel_origin(seat: int, cars: int) -> tuple[int, int]:
+    cols = _columns(cars)
+    col, row = seat % cols, seat // cols
+    return _MARGIN + col * (_PANEL_W + _MARGIN), _TOP + _MARGIN // 2 + row * (_PANEL_H + _MARGIN)
+
+
+@lru_cache(maxsize=8)
+def _background(cars: int) -> Image.Image:
+    w, h = table_size(cars)
+    img = Image.new("RGB", (w, h), (30, 28, 34))
+    c = Canvas(img)
+    c.draw.rectangle((0, 0, w, _TOP), fill=Palette.ASPHALT_DARK)
+    c.draw.line((0, _TOP, w, _TOP), fill=(170, 40, 36), width=3)
+    title = "DRAGON MILLE BORNES"
+    tf = fit_font(title, w - 420, 26, "bold", 14)
+    c.text((_MARGIN + 4, _TOP // 2), title, tf, (240, 90, 60), "lm")
+    for seat in range(cars):
+        x, y = _panel_origin(seat, cars)
+        img.paste(_panel_base(), (x, y))
+    return img
+
+
+@lru_cache(maxsize=1)
+def _panel_base() -> Image.Image:
+    """An empty car panel: the mat, the arena floor under the car, column labels, slots."""
+    img = Image.new("RGB", (_PANEL_W, _PANEL_H), (30, 28, 34))
+    c = Canvas(img)
+    c.rounded((0, 0, _PANEL_W - 1, _PANEL_H - 1), 16, fill=(46, 48, 56), outline=(84, 88, 100))
+    c.rounded((8, 74, _MB_X - 8, _PANEL_H - 8), 12, fill=(36, 38, 44))
+    label = font(12, "bold")
+    x = _MB_X
+    c.text((x, 76), "BATTLE", label, Palette.MUTED)
+    c.text((x + _MINI[0] + 6, 76), "SPEED", label, Palette.MUTED)
+    c.text((x, 184), "SAFETIES", label, Palette.MUTED)
+    for i in range(4):
+        sx = x + i * (_SAFE[0] + 5)
+        dashed_rounded(c.draw, (sx, 200, sx + _SAFE[0], 200 + _SAFE[1]), (90, 96, 110), 5, 4, 2, 5)
+    c.text((x, 266), "MILES", label, Palette.MUTED)
+    c.rounded((x, 284, _PANEL_W - 10, 308), 8, fill=Palette.ASPHALT_DARK)
+    return img
+
+
+def _draw_top_bar(c: Canvas, view: DragonPublicView) -> None:
+    cy = _TOP // 2
+    small = font(17, "bold")
+    x = c.image.width - _MARGIN - 4
+    pills = [f"MB deck {view.mb_deck_count}", f"CW deck {view.cw_deck_count}"]
+    if view.oil_slick:
+        pills.insert(0, "Oil Slick")
+    for text in reversed(pills):
+        x -= text_width(text, small) + 24
+        c.pill(x, cy - 15, text, small, (70, 76, 86))
+        x -= 8
+
+
+def _draw_car_panel(c: Canvas, view: DragonPublicView, car: CarView, x: int, y: int) -> None:
+    over = view.winners is not None
+    won = over and car.seat in (view.winners or ())
+    acting = not over and car.seat in view.to_act
+    turn = not over and view.turn == car.seat
+    if won or acting or turn:
+        colour = Palette.GOLD if (won or turn) else _WAIT
+        c.rounded((x, y, x + _PANEL_W - 1, y + _PANEL_H - 1), 16, outline=colour, width=4)
+    _draw_header(c, car, x, y, won, acting, turn)
+    _draw_car(c, car, x + _CAR_CX, y + _CAR_CY)
+    _draw_mille(c, view, car, x + _MB_X, y)
+    if not car.alive:
+        _stamp(c, view, car, x, y)
+
+
+def _draw_header(
+    c: Canvas, car: CarView, x: int, y: int, won: bool, acting: bool, turn: bool
+) -> None:
+    cy = y + 24
+    colour = _SEAT_COLOURS[car.seat % len(_SEAT_COLOURS)]
+    tag = font(18, "bold")
+    w = c.pill(x + 10, cy - 14, f"@{car.seat}", tag, colour, ink=Palette.DARK_INK, height=28)
+    right = x + _PANEL_W - 12
+    if car.kills:
+        kills = f"☠ {car.kills}"
+        kf = font(22, "bold")
+        c.text((right, cy), kills, kf, (240, 90, 60), anchor="rm", drop=1)
+        right -= text_width(kills, kf) + 10
+    name_x = x + 10 + w + 8
+    nf = font(24, "bold")
+    c.text((name_x, cy), ellipsize(car.name, nf, right - name_x), nf, Palette.INK, "lm", drop=2)
+    # Second line: whose move, moving or stopped.
+    chip = font(15, "bold")
+    pills: list[tuple[str, RGB, RGB]] = []
+    if won:
+        pills.append(("★ WINNER", Palette.GOLD, Palette.DARK_INK))
+    elif acting and not turn:
+        pills.append(("! DECIDING", _WAIT, Palette.DARK_INK))
+    elif turn:
+        pills.append(("▶ TURN", Palette.GOLD, Palette.DARK_INK))
+    if car.alive:
+        pills.append(("Moving", Palette.GREEN, Palette.INK) if car.moving else _stopped(car))
+    px = x + 10
+    for text, fill, ink in pills:
+        room = x + _PANEL_W - 10 - px - 20
+        text = ellipsize(text, chip, room)
+        px += c.pill(px, y + 44, text, chip, fill, ink=ink, height=24, pad=10) + 6
+
+
+def _stopped(car: CarView) -> tuple[str, RGB, RGB]:
+    if car.tires >= TIRE_TRACK:
+        why = "tires shot"
+    elif car.skidded:
+        why = "skidded"
+    elif car.battle_top is not None and car.battle_top.is_hazard:
+        why = car.battle_top.title
+    else:
+        why = "needs Go"
+    return (f"Stopped · {why}", Palette.RED, Palette.INK)
+
+
+# --- the car from above -------------------------------------------------------------------------
+
+_CAR_W, _CAR_H = 84, 150
+
+
+@lru_cache(maxsize=1)
+def _car_body() -> Image.Image:
+    """The car seen from above, front up (RGBA)."""
+    pad = 8
+    img = Image.new("RGBA", (_CAR_W + 2 * pad, _CAR_H + 2 * pad), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    x0, y0 = pad, pad
+    x1, y1 = x0 + _CAR_W, y0 + _CAR_H
+    d.rounded_rectangle((x0, y0, x1, y1), radius=24, fill=_CAR_BODY, outline=_CAR_DARK, width=3)
+    # Windscreen, rear window, roof.
+    d.rounded_rectangle((x0 + 12, y0 + 28, x1 - 12, y0 + 50), radius=8, fill=_GLASS)
+    d.rounded_rectangle((x0 + 14, y1 - 40, x1 - 14, y1 - 24), radius=6, fill=_GLASS)
+    d.rounded_rectangle((x0 + 10, y0 + 54, x1 - 10, y1 - 44), radius=10, fill=(160, 166, 178))
+    # The forward gun.
+    d.rectangle((x0 + _CAR_W // 2 - 4, y0 - 6, x0 + _CAR_W // 2 + 4, y0 + 14), fill=(60, 62, 70))
+    return img
+
+
+def _draw_car(c: Canvas, car: CarView, cx: int, cy: int) -> None:
+    body = _car_body()
+    bx, by = cx - body.width // 2, cy - body.height // 2
+    if car.fireproof:
+        c.rounded(
+            (bx - 4, by - 2, bx + body.width + 4, by + body.height + 2), 30, fill=(255, 130, 30)
+        )
+    # Tires under the body corners.
+    tire_colour = _level_colour(car.tires, TIRE_TRACK)
+    for tx in (bx + 1, bx + body.width - 14):
+        for ty in (by + 26, by + body.height - 56):
+            c.rounded((tx, ty, tx + 13, ty + 30), 4, fill=tire_colour, outline=(20, 20, 22))
+    c.paste(body, bx, by, with_shadow=False)
+    # Driver in the middle: hits taken in the disc, five pips below.
+    dr = 16
+    dcol = _level_colour(car.driver, DRIVER_TRACK)
+    c.draw.ellipse((cx - dr, cy - dr - 4, cx + dr, cy + dr - 4), fill=dcol, outline=(20, 20, 22))
+    c.text((cx, cy - 4), f"{car.driver}", font(18, "bold"), Palette.DARK_INK, anchor="mm")
+    for i in range(DRIVER_TRACK):
+        px = cx - 2 * 10 + i * 10
+        fill = _BREACH if i < car.driver else (90, 96, 104)
+        c.draw.ellipse((px - 4, cy + 16, px + 4, cy + 24), fill=fill)
+    # Side bars: front above, back below, left and right beside.
+    _hbar(c, car, 0, cx, by - 12)
+    _hbar(c, car, 1, cx, by + body.height + 3)
+    _vbar(c, car, 2, bx - 20, cy)
+    _vbar(c, car, 3, bx + body.width + 10, cy)
+    c.text(
+        (cx, by + body.height + 28),
+        f"Tires {car.tires}/{TIRE_TRACK}",
+        font(15, "bold"),
+        Palette.INK if car.tires else Palette.MUTED,
+        "mm",
+    )
+    tags: list[tuple[str, RGB]] = []
+    if car.jammed:
+        tags.append(("JAMMED", _BREACH))
+    if car.fireproof:
+        tags.append(("FIREPROOF", (230, 120, 30)))
+    if car.skidded:
+        tags.append(("SKID", (150, 110, 60)))
+    tf = font(12, "bold")
+    ty = by + 8
+    for text, fill in tags:
+        tw = text_width(text, tf) + 12
+        c.rounded((cx - tw // 2, ty, cx + tw // 2, ty + 18), 6, fill=fill)
+        c.text((cx, ty + 9), text, tf, Palette.INK, anchor="mm")
+        ty += 21
+
+
+def _level_colour(value: int, track: int) -> RGB:
+    if value <= 0:
+        return (80, 180, 100)
+    if value >= track:
+        return _BREACH
+    return (236, 190, 60) if value * 2 < track else _HIT
+
+
+_SEG = 8  # one hit's segment, gap included
+
+
+def _segments(c: Canvas, hits: int, horizontal: bool, x: int, y: int) -> None:
+    """Twelve segments from (x, y); filled ones show the hits taken."""
+    breached = hits >= SIDE_TRACK
+    for i in range(SIDE_TRACK):
+        fill = _BREACH if breached else (_HIT if i < hits else _BAR_EMPTY)
+        if horizontal:
+            c.draw.rectangle((x + i * _SEG, y, x + i * _SEG + _SEG - 2, y + 9), fill=fill)
+        else:
+            c.draw.rectangle((x, y + i * _SEG, x + 9, y + i * _SEG + _SEG - 2), fill=fill)
+
+
+def _hbar(c: Canvas, car: CarView, side: int, cx: int, y: int) -> None:
+    length = SIDE_TRACK * _SEG - 2
+    x = cx - length // 2
+    _segments(c, car.hits[side], True, x, y)
+    f = font(17, "bold")
+    text = "✖" if car.breached[side] else str(car.hits[side])
+    colour = _BREACH if car.breached[side] else Palette.INK
+    c.text((x + length + 5, y + 5), text, f, colour, anchor="lm")
+    c.text((x - 5, y + 5), SIDES[side][0].upper(), font(13, "bold"), Palette.MUTED, anchor="rm")
+
+
+def _vbar(c: Canvas, car: CarView, side: int, x: int, cy: int) -> None:
+    length = SIDE_TRACK * _SEG - 2
+    y = cy - length // 2
+    _segments(c, car.hits[side], False, x, y)
+    f = font(17, "bold")
+    text = "✖" if car.breached[side] else str(car.hits[side])
+    colour = _BREACH if car.breached[side] else Palette.INK
+    c.text((x + 5, y - 9), SIDES[side][0].upper(), font(13, "bold"), Palette.MUTED, anchor="mm")
+    c.text((x + 5, y + length + 11), text, f, colour, anchor="mm")
+
+
+# --- the Mille Bornes side -----------------------------------------------------------------
+
+
+def _draw_mille(c: Canvas, view: DragonPublicView, car: CarView, x: int, y: int) -> None:
+    lang = view.lang
+    row = y + 94
+    for i, top in enumerate((car.battle_top, car.speed_top)):
+        cx = x + i * (_MINI[0] + 6)
+        if top is not None:
+            c.paste(draw_card(top, *_MINI, lang), cx, row, with_shadow=False)
+        else:
+            dashed_rounded(c.draw, (cx, row, cx + _MINI[0], row + _MINI[1]), (90, 96, 110), 5, 4)
+    # Hand sizes, right of the piles.
+    hx = x + 2 * (_MINI[0] + 6) + 2
+    f = font(14, "bold")
+    for i, (label, count) in enumerate((("MB", car.mb_hand_count), ("CW", car.cw_hand_count))):
+        hy = row + 4 + i * 38
+        c.paste(card_back(18, 26), hx, hy, with_shadow=False)
+        c.text((hx + 21, hy + 13), f"{label} {count}", f, Palette.INK, anchor="lm")
+    # Safeties.
+    for i, safety in enumerate(SAFETIES):
+        sx = x + i * (_SAFE[0] + 5)
+        if safety in car.safeties:
+            c.paste(draw_card(safety, *_SAFE, lang), sx, y + 200, with_shadow=False)
+            if safety in car.coups:
+                c.rounded((sx + 2, y + 242, sx + _SAFE[0] - 2, y + 254), 4, fill=Palette.GOLD)
+                c.text(
+                    (sx + _SAFE[0] // 2, y + 248), "COUP", font(9, "bold"), Palette.DARK_INK, "mm"
+                )
+    # Miles bar.
+    span = _PANEL_W - 10 - _MB_X
+    filled = round(span * min(car.mileage, TRIP) / TRIP)
+    if filled > 4:
+        c.rounded((x, y + 284, x + filled, y + 308), 8, fill=(60, 150, 220))
+    mf = font(19, "bold")
+    c.text((x + span // 2, y + 296), f"{car.mileage} / {TRIP}", mf, Palette.INK, "mm", drop=2)
+    extra = []
+    if car.limited:
+        extra.append("LIMIT 50")
+    if car.two_hundreds:
+        extra.append(f"200s {car.two_hundreds}/2")
+    if extra:
+        c.text((x, y + 326), " · ".join(extra), font(14, "bold"), Palette.MUTED, "lm")
+
+
+def _stamp(c: Canvas, view: DragonPublicView, car: CarView, x: int, y: int) -> None:
+    """A dead car or a car that left: dimmed, with a stamp saying which."""
+    box = (x + 4, y + 40, x + _PANEL_W - 4, y + _PANEL_H - 4)
+    region = c.image.crop(box)
+    region = Image.blend(region, Image.new("RGB", region.size, (20, 18, 22)), 0.55)
+    c.image.paste(region, box[:2])
+    if car.left:
+        text, sub = "LEFT", "the arena"
+    else:
+        text = "☠ DEAD"
+        killer = car.killed_by
+        sub = ""
+        if 0 <= killer < len(view.players) and killer != car.seat:
+            sub = f"killed by {view.players[killer]}"
+    cx, cy = x + _PANEL_W // 2, y + _PANEL_H // 2 + 10
+    sf = font(40, "bold")
+    tw = text_width(text, sf) + 36
+    c.rounded((cx - tw // 2, cy - 32, cx + tw // 2, cy + 32), 12, outline=_BREACH, width=5)
+    c.text((cx, cy), text, sf, _BREACH, anchor="mm", drop=2)
+    if sub:
+        sub = ellipsize(sub, font(20, "bold"), _PANEL_W - 20)
+        c.text((cx, cy + 52), sub, font(20, "bold"), Palette.INK, anchor="mm", drop=2)
+
+
+# --- the bottom: last move, pending reaction, result --------------------------------------
+
+
+def _draw_bottom(c: Canvas, view: DragonPublicView) -> None:
+    w, h = c.image.size
+    box: Box = (_MARGIN, h - _BOTTOM + 8, w - _MARGIN, h - 12)
+    x0, y0, x1, y1 = box
+    inner = x1 - x0 - 36
+    if view.winners is not None:
+        c.rounded(box, 14, fill=Palette.GOLD, outline=(255, 240, 180), width=3)
+        names = [view.players[s] for s in view.winners]
+        head = "★ It's a draw! ★" if not names else f"★ {' & '.join(names)} wins! ★"
+        c.text(
+            ((x0 + x1) / 2, y0 + 32),
+            head,
+            fit_font(head, inner, 34, "bold"),
+            Palette.DARK_INK,
+            "mm",
+        )
+        detail = view.end_reason
+        last = view.caption.replace(view.end_reason, "").strip()
+        if last:
+            detail = f"{detail} Last move: {last}"
+        fnt, lines = fit_wrapped(detail, inner, 2, 20, "bold", 12)
+        for i, line in enumerate(lines):
+            c.text(((x0 + x1) / 2, y0 + 72 + i * 26), line, fnt, (70, 50, 10), anchor="mm")
+        return
+    c.rounded(box, 14, fill=(250, 246, 232), outline=Palette.GOLD_DARK, width=2)
+    c.text((x0 + 16, y0 + 8), "LAST MOVE", font(13, "bold"), (130, 120, 96))
+    pending = view.pending
+    lines_room = 2 if pending is not None else 3
+    fnt, lines = fit_wrapped(view.caption or "—", inner, lines_room, 22, "bold", 13)
+    for i, line in enumerate(lines):
+        c.text((x0 + 18, y0 + 26 + i * 27), line, fnt, Palette.DARK_INK)
+    if pending is not None:
+        py = y1 - 40
+        c.rounded((x0 + 10, py, x1 - 10, y1 - 8), 10, fill=_WAIT)
+        text = f"WAITING · {pending.text}"
+        pf = fit_font(text, inner - 10, 20, "bold", 12)
+        c.text((x0 + 22, (py + y1 - 8) / 2), text, pf, Palette.DARK_INK, anchor="lm")
+
+
+# --- the hand ------------------------------------------------------------------------------
+
+
+_KIND_COLOURS: dict[str, RGB] = {
+    "weapon": (176, 44, 40),
+    "flame": (222, 110, 24),
+    "called-shot": (150, 36, 96),
+    "tire-shot": (120, 60, 30),
+    "armor": (62, 98, 146),
+    "fireproof": (200, 90, 30),
+    "swerve": (40, 132, 80),
+    "spin": (30, 110, 110),
+    "skid": (132, 96, 52),
+    "jam": (100, 60, 150),
+    "backfire": (100, 60, 150),
+    "stampede": (100, 60, 150),
+    "oil-slick": (40, 40, 48),
+}
+_ICON_TEXT = {
+    "mg": "MG",
+    "ac": "AC",
+    "rocket": "RKT",
+    "laser": "LSR",
+    "flame": "FLM",
+    "called-shot": "AIM",
+    "tire-shot": "TIRE",
+    "armor": "ARM",
+    "fireproof": "FIRE",
+    "swerve": "SWV",
+    "spin": "SPIN",
+    "skid": "SKID",
+    "jam": "JAM",
+    "backfire": "BKF",
+    "stampede": "STMP",
+    "oil-slick": "OIL",
+}
+
+
+@lru_cache(maxsize=256)
+def draw_cw_card(code: str, w: int, h: int) -> Image.Image:
+    """An RGBA Car Wars card face: kind colour, a short icon word, the side it concerns on a
+    little car, its hits, and the name."""
+    spec = SPECS[code]
+    kind = "flame" if spec.flame else spec.kind
+    colour = _KIND_COLOURS.get(kind, (90, 90, 100))
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    r = card_radius(w)
+    d.rounded_rectangle(
+        (0, 0, w - 1, h - 1), radius=r, fill=Palette.CARD_PAPER, outline=Palette.CARD_EDGE
+    )
+    m = max(3, round(w * 0.055))
+    d.rounded_rectangle((m, m, w - 1 - m, h - 1 - m), radius=max(2, r - m // 2), fill=colour)
+    band = round(h * 0.26)
+    art = (m + 5, m + 5, w - 1 - m - 5, h - 1 - m - band)
+    d.rounded_rectangle(art, radius=max(2, r - m), fill=(250, 246, 236))
+    aw, ah = art[2] - art[0], art[3] - art[1]
+    cx = (art[0] + art[2]) / 2
+    word = _ICON_TEXT.get(spec.weapon or spec.kind, spec.kind[:4].upper())
+    wf = fit_font(word, round(aw * 0.86), round(h * 0.16), "bold")
+    d.text((cx, art[1] + ah * 0.2), word, font=wf, fill=colour, anchor="mm")
+    # A little car, front up, with the side concerned marked; the hits beside it.
+    ch, cw_ = ah * 0.5, aw * 0.24
+    top = art[1] + ah * 0.4
+    carx = cx - aw * 0.2 if spec.hits else cx
+    d.rounded_rectangle(
+        (carx - cw_ / 2, top, carx + cw_ / 2, top + ch), radius=round(cw_ / 3), fill=(150, 156, 168)
+    )
+    if spec.side >= 0:
+        t = max(4, round(w * 0.045))
+        x0, x1, y0, y1 = carx - cw_ / 2, carx + cw_ / 2, top, top + ch
+        bar = {
+            0: (x0, y0 - t - 2, x1, y0 - 2),
+            1: (x0, y1 + 2, x1, y1 + t + 2),
+            2: (x0 - t - 2, y0, x0 - 2, y1),
+            3: (x1 + 2, y0, x1 + t + 2, y1),
+        }[spec.side]
+        d.rectangle(bar, fill=colour)
+    elif spec.kind == "tire-shot":
+        for tx in (carx - cw_ / 2 - 4, carx + cw_ / 2 - 2):
+            for ty in (top + ch * 0.12, top + ch * 0.62):
+                d.rectangle((tx, ty, tx + 6, ty + ch * 0.26), fill=colour)
+    if spec.hits:
+        hf = font(round(ah * 0.34), "bold")
+        d.text((cx + aw * 0.24, top + ch * 0.42), str(spec.hits), font=hf, fill=colour, anchor="mm")
+        d.text(
+            (cx + aw * 0.24, top + ch * 0.95),
+            "hits",
+            font=font(round(ah * 0.1), "bold"),
+            fill=colour,
+            anchor="mm",
+        )
+    name = spec.name
+    fnt, lines = fit_wrapped(name, w - 2 * m - 8, 2, round(h * 0.085), "cond", 8)
+    mid = h - 1 - m - band / 2
+    step = (fnt.size if hasattr(fnt, "size") else 10) * 1.1
+    first = mid - step * (len(lines) - 1) / 2
+    for i, line in enumerate(lines):
+        d.text((w / 2, first + i * step), line, font=fnt, fill=(255, 255, 255), anchor="mm")
+    return img
+
+
+def _usable(view: DragonSeatView) -> tuple[set[str], set[str]]:
+    """The Mille Bornes and Car Wars card codes some legal play uses now (not discards)."""
+    mb: set[str] = set()
+    cw: set[str] = set()
+    for text in view.legal:
+        words = text.split()
+        head = words[0]
+        if head == "play" and len(words) > 1:
+            mb.add(words[1])
+        elif head == "armor" and len(words) > 1:
+            cw.add(f"armor-{words[1]}")
+        elif head in SPECS:
+            cw.add(head)
+    return mb, cw
+
+
+def render_hand(view: DragonSeatView) -> Image.Image:
+    """The seat's two hands: Mille Bornes cards above, Car Wars cards below; cards no legal
+    play uses right now are dimmed."""
+    w = HAND_SIZE[0]
+    c = Canvas(_hand_background().copy())
+    mb_ok, cw_ok = _usable(view)
+    pub = view.public
+    line = _phase_line(view)
+    fnt = fit_font(line, w - 60, 26, "bold", 14)
+    c.text((30, 30), line, fnt, Palette.INK, anchor="lm", drop=2)
+    label = font(15, "bold")
+    cw_, ch = _HAND_CARD
+    y = 82
+    c.text((30, y - 14), "MILLE BORNES", label, Palette.MUTED, anchor="lm")
+    for i, card in enumerate(view.mb_hand[:8]):
+        x = 30 + i * (cw_ + 16)
+        face = draw_card(card, cw_, ch, pub.lang)
+        c.paste(face if card.value in mb_ok or not view.legal else _dim(face), x, y)
+        if card.value in mb_ok:
+            c.rounded((x - 3, y - 3, x + cw_ + 3, y + ch + 3), 12, outline=(120, 230, 140), width=3)
+    y = 82 + ch + 46
+    c.text((30, y - 14), "CAR WARS", label, Palette.MUTED, anchor="lm")
+    for i, code in enumerate(view.cw_hand[:8]):
+        x = 30 + i * (cw_ + 16)
+        face = draw_cw_card(code, cw_, ch)
+        c.paste(face if code in cw_ok or not view.legal else _dim(face), x, y)
+        if code in cw_ok:
+            c.rounded((x - 3, y - 3, x + cw_ + 3, y + ch + 3), 12, outline=(120, 230, 140), width=3)
+    return c.image
+
+
+def hand_png(view: DragonSeatView) -> bytes:
+    """``render_hand`` as PNG bytes."""
+    return to_png(render_hand(view))
+
+
+@lru_cache(maxsize=1)
+def _hand_background() -> Image.Image:
+    w, h = HAND_SIZE
+    return vertical_gradient(w, h, (40, 36, 44), (22, 20, 26))
+
+
+def _dim(face: Image.Image) -> Image.Image:
+    """A card face darkened (cards no legal play uses now)."""
+    out = face.copy()
+    out.alpha_composite(Image.new("RGBA", face.size, (24, 22, 28, 150)))
+    out.putalpha(face.getchannel("A"))
+    return out
+
+
+def _phase_line(view: DragonSeatView) -> str:
+    pub = view.public
+    if pub.winners is not None:
+        return pub.end_reason or "The game is over."
+    me = pub.cars[view.seat]
+    if not me.alive:
+        return "Your car is out of the race."
+    if view.phase == "wait":
+        waiting = ", ".join(pub.players[s] for s in pub.to_act)
+        return f"Waiting for {waiting}."
+    if view.phase == "turn":
+        parts = []
+        if pub.mb_left > 0:
+            parts.append("one Mille Bornes move")
+        if not pub.cw_done:
+            parts.append("one Car Wars move")
+        return "Your turn: " + (" and ".join(parts) if parts else "end the turn") + "."
+    pending = pub.pending
+    if pending is not None:
+        if pending.kind == "stampede":
+            return "Stampede! Pick the side that takes 2 hits (armor on it stops them)."
+        if pending.kind == "wall":
+            return "You skid into a wall: pick the side that takes 3 hits."
+        return f"Decide now: {pending.text}"
+    return "Your move."

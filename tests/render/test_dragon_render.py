@@ -1,0 +1,159 @@
+"""The Dragon Mille Bornes renderers: sizes, PNG budget, purity, every phase drawn, imports.
+
+Sample tables come from seeded random playouts that prefer plays over discards (so shots,
+reactions, skids and deaths show up), searched until the wanted phase appears.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import random
+import statistics
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.engine.dragon import GAME
+from bot.engine.dragon.state import DragonState
+from bot.render.dragon import (
+    HAND_SIZE,
+    draw_cw_card,
+    hand_png,
+    render_hand,
+    render_table,
+    table_png,
+    table_size,
+)
+
+RENDER_FILE = Path(__file__).resolve().parents[2] / "bot" / "render" / "dragon.py"
+NAMES = ["Ann", "Bob", "Cyrille-Alexandre de la Fontaine", "Di", "Ed", "Flo"]
+QUIET = ("discard", "cw-discard", "cw-discard-all", "end", "pass")
+
+
+def _playout(
+    seats: int, seed: int, wanted: Callable[[DragonState], bool], options: Any = None
+) -> DragonState | None:
+    rng = random.Random(seed)
+    state: DragonState = GAME.new_game(NAMES[:seats], seed, options)
+    for _ in range(3000):
+        if wanted(state):
+            return state
+        if GAME.outcome(state) is not None:
+            return None
+        seat = rng.choice(sorted(GAME.to_act(state)))
+        legal = GAME.legal_actions(state, seat)
+        plays = [a for a in legal if a.verb not in QUIET]
+        action = rng.choice(plays) if plays and rng.random() < 0.85 else rng.choice(legal)
+        state = GAME.apply(state, seat, action)
+    return None
+
+
+def _find(wanted: Callable[[DragonState], bool], seats: int = 6, options: Any = None) -> Any:
+    for seed in range(200):
+        state = _playout(seats, seed, wanted, options)
+        if state is not None:
+            return state
+    raise AssertionError("no playout reached the wanted situation")
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    with Image.open(io.BytesIO(data)) as img:
+        return img.size
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
+def test_table_size_follows_the_car_count(seats: int) -> None:
+    """Two or three columns, one or two rows; the PNG has the announced size."""
+    state = GAME.new_game(NAMES[:seats], seed=1)
+    data = table_png(GAME.public_view(state))
+    assert data.startswith(b"\x89PNG") and _png_size(data) == table_size(seats)
+    assert table_size(seats)[0] <= 1200
+
+
+@pytest.mark.parametrize(
+    "phase", ["react", "skid", "wall", "backfire", "coup", "stampede", "oil-ace", "over"]
+)
+def test_every_phase_draws_table_and_hands(phase: str) -> None:
+    """Tables and every waiting seat's hand render in every phase."""
+    options = {"oil_slick": "on"} if phase == "oil-ace" else None
+    seats = 2 if phase == "over" else 6
+    state = _find(lambda s: s.phase.value == phase, seats=seats, options=options)
+    public = GAME.public_view(state)
+    assert render_table(public).size == table_size(seats)
+    for seat in range(seats):
+        assert render_hand(GAME.private_view(state, seat)).size == HAND_SIZE
+
+
+def test_busy_six_car_table_is_under_budget() -> None:
+    """A late six-car table with dead cars encodes to a PNG well under 300 KB."""
+    state = _find(lambda s: sum(not c.alive for c in s.cars) >= 2)
+    data = table_png(GAME.public_view(state))
+    assert len(data) < 300 * 1024
+
+
+def test_left_car_is_drawn() -> None:
+    """A car whose player left is drawn greyed with its stamp."""
+    state = GAME.leave(GAME.new_game(NAMES[:3], seed=2), 1)
+    assert render_table(GAME.public_view(state)).size == table_size(3)
+
+
+def test_same_view_gives_identical_png() -> None:
+    """Rendering is pure: the same view always gives the same bytes."""
+    state = _find(lambda s: s.phase.value == "react")
+    view = GAME.public_view(state)
+    assert table_png(view) == table_png(view)
+    private = GAME.private_view(state, 0)
+    assert hand_png(private) == hand_png(private)
+
+
+def test_hand_png_has_the_hand_size() -> None:
+    """A hand image has its fixed size."""
+    state = GAME.new_game(NAMES[:4], seed=3)
+    assert _png_size(hand_png(GAME.private_view(state, 0))) == HAND_SIZE
+
+
+def test_every_car_wars_card_face_draws() -> None:
+    """Every Car Wars card has a face at hand size."""
+    from bot.engine.dragon.cards import SPECS
+
+    for code in SPECS:
+        assert draw_cw_card(code, 140, 196).size == (140, 196)
+
+
+def test_french_names_render() -> None:
+    """The French card-name option renders too."""
+    state = GAME.new_game(NAMES[:2], seed=4, options={"names": "fr"})
+    assert render_table(GAME.public_view(state)).size == table_size(2)
+
+
+def test_six_car_render_is_fast() -> None:
+    """Render + PNG of a six-car table: median well under the 35 ms budget (generous here)."""
+    views = [GAME.public_view(_find(_after_steps(n))) for n in (3, 10, 20)]
+    table_png(views[0])  # warm the caches
+    times = []
+    for view in views * 4:
+        tick = time.process_time()
+        table_png(view)
+        times.append(time.process_time() - tick)
+    assert statistics.median(times) < 0.1
+
+
+def _after_steps(steps: int) -> Callable[[DragonState], bool]:
+    return lambda state: state.step >= steps
+
+
+def test_renderer_imports_no_state_rules_discord_or_database() -> None:
+    """bot/render/dragon.py reads views only: no state, rules, discord or store imports."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(RENDER_FILE.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+    banned = ("discord", "sqlite3", "aiosqlite", "bot.store")
+    assert not any(m.startswith(banned) or m.endswith((".state", ".rules")) for m in found)
