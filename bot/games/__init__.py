@@ -22,6 +22,7 @@ BUILTIN: tuple[str, ...] = (
     "bot.games.mille",
     "bot.games.solo",
     "bot.games.race",
+    "bot.games.dragon",
 )
 """The registration lines: one module per built-in game, each exposing ``BUNDLE``."""
 

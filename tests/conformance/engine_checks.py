@@ -114,8 +114,10 @@ def check_playout(
     choose: Callable[[Any, int, list[Any], random.Random], Any] | None = None,
     every: int = 1,
     extra: Callable[[Game[Any, Any], Any], None] | None = None,
+    dense: int | None = None,
 ) -> PlayoutReport:
-    """One seeded random playout with every invariant checked (every ``every`` steps).
+    """One seeded random playout with every invariant checked (every ``every`` steps; with
+    ``dense``, at every one of the first ``dense`` steps and every ``every``-th after).
 
     ``leave_chance`` makes a random seat leave now and then (resignations, drop-outs);
     ``choose`` replaces the uniform choice of action; ``extra`` adds a game's own invariant.
@@ -129,7 +131,7 @@ def check_playout(
     while (outcome := game.outcome(state)) is None:
         acting = sorted(game.to_act(state))
         assert acting, "a running game waits for nobody"
-        thorough = step % every == 0
+        thorough = step % every == 0 or (dense is not None and step < dense)
         legal_by_seat: dict[int, list[Any]] = {}
         for seat in acting:
             legal = game.legal_actions(state, seat)

@@ -53,24 +53,26 @@ def test_engine_invariants_hold_over_random_playouts(key: str, seats: int) -> No
     lost, views blind to hidden cards, refusals change nothing, the game ends."""
     game = bundle(key).game
     reactions = 0
+    # Every step of the first 60 is checked in full, then one in 15 (long games stay cheap);
+    # card conservation and legal moves for every seat to act are checked at every step.
     for seed in SEEDS:
-        report = check_playout(game, seats, seed, every=3)
+        report = check_playout(game, seats, seed, every=15, dense=60)
         reactions += report.reactions
     # Leaving: a seat drops out now and then; the game still ends and ranks everyone.
     for seed in SEEDS:
-        check_playout(game, seats, 1000 + seed, leave_chance=0.02, every=5)
+        check_playout(game, seats, 1000 + seed, leave_chance=0.02, every=25, dense=20)
     assert reactions >= 0
 
 
 @pytest.mark.parametrize(("key", "seats"), TABLES, ids=IDS)
 def test_renderers_draw_playout_frames(key: str, seats: int) -> None:
-    """Every frame of a playout's first 40 moves (then one in twenty, and the last) is drawn:
+    """Every frame of a playout's first 30 moves (then one in sixty, and the last) is drawn:
     the table for everyone, each seat's hand (every fourth frame), and the score image when a
     round ends."""
     found = bundle(key)
     game, shown = found.game, found.presenter
     states = _playout(key, seats, seed=11)
-    frames = [*range(min(40, len(states))), *range(40, len(states), 20), len(states) - 1]
+    frames = [*range(min(30, len(states))), *range(30, len(states), 60), len(states) - 1]
     previous = None
     for index in sorted(set(frames)):
         state = states[index]

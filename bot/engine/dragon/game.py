@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import fields
 from typing import Any
 
 from bot.engine.core import BadOption, Game, GameInfo, OptionSpec, Outcome, Ranking
@@ -26,19 +25,6 @@ OPTIONS = (
 )
 
 
-def _ranking() -> Ranking:
-    """A rating ladder that also adds up each member's kills.
-
-    The per-seat figure is named ``figures=("kills",)`` by this branch's protocol and
-    ``totals=(("kills", "Kills"),)`` by the newer one; whichever ``Ranking`` has is used.
-    """
-    names = {f.name for f in fields(Ranking)}
-    extra: dict[str, Any] = (
-        {"totals": (("kills", "Kills"),)} if "totals" in names else {"figures": ("kills",)}
-    )
-    return Ranking(kind="rating", **extra)
-
-
 class DragonMilleBornes(Game[DragonState, Action]):
     """Mille Bornes plus Car Wars for 2 to 6 cars: race to 1000 miles or outlive the rest."""
 
@@ -48,7 +34,7 @@ class DragonMilleBornes(Game[DragonState, Action]):
         min_players=2,
         max_players=6,
         options=OPTIONS,
-        ranking=_ranking(),
+        ranking=Ranking(kind="rating", totals=(("kills", "Kills"),)),
         max_moves=20_000,
         summary="Mille Bornes meets Car Wars: race to 1000 miles or be the last driver alive",
     )

@@ -1,0 +1,168 @@
+"""Dragon Mille Bornes as a Junction game: the arena image, both hands with a target picker for
+every attack and hazard, side pickers where the victim chooses, and the computer player."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.ai.dragon_normal import DragonNormalPolicy
+from bot.engine.core import Outcome
+from bot.engine.dragon import GAME
+from bot.engine.dragon.cards import cw_name
+from bot.engine.dragon.views import DragonPublicView, DragonSeatView
+from bot.games.bundle import (
+    ButtonSpec,
+    ButtonStyle,
+    ChoiceSpec,
+    GameBundle,
+    GroupSpec,
+    MoveChoice,
+    Picker,
+    Presenter,
+    SelectSpec,
+)
+from bot.games.rules_text import in_short
+from bot.render.dragon import hand_png, table_png
+
+SIDES = ("front", "back", "left", "right")
+_REACTIONS = {"armor", "swerve", "spin", "backfire", "oil-slick", "side"}
+
+
+def _aimed(notation: str) -> tuple[str, int, str] | None:
+    """A move aimed at a car: (what is played, the target seat, anything after it)."""
+    words = notation.split()
+    for index, word in enumerate(words):
+        if word.startswith("@") and word[1:].isdigit():
+            return " ".join(words[:index]), int(word[1:]), " ".join(words[index + 1 :])
+    return None
+
+
+def hand_pickers(view: DragonSeatView, moves: Sequence[MoveChoice]) -> list[Picker]:
+    """Reactions and plain moves as buttons; an attack or hazard opens a target picker; Mille
+    Bornes discards in a menu; Car Wars discards (any number) in a multi-select."""
+    names = view.public.players
+    buttons: list[Picker] = []
+    groups: dict[str, list[ButtonSpec]] = {}
+    labels: dict[str, str] = {}
+    discards: list[ChoiceSpec] = []
+    cw_discards = False
+    for move in moves:
+        notation = move.notation
+        verb = notation.split()[0]
+        aimed = _aimed(notation)
+        if aimed is not None:
+            card, seat, rest = aimed
+            target = names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+            groups.setdefault(card, []).append(
+                ButtonSpec(f"{target} {rest}".strip()[:80], notation, "danger")
+            )
+            labels.setdefault(card, move.label.rsplit(" on ", 1)[0])
+        elif verb == "discard":
+            discards.append(ChoiceSpec(move.label[:100], notation))
+        elif verb == "cw-discard":
+            if notation == "cw-discard all":
+                buttons.append(ButtonSpec("Discard all Car Wars cards", notation))
+            cw_discards = True
+        else:
+            style: ButtonStyle = "secondary"
+            if verb in _REACTIONS:
+                style = "success"
+            elif verb == "play":
+                style = "primary"
+            elif verb == "end":
+                style = "secondary"
+            buttons.append(ButtonSpec(move.label[:80], notation, style))
+    pickers: list[Picker] = []
+    for card, options in groups.items():
+        if len(options) == 1:
+            only = options[0]
+            pickers.append(
+                ButtonSpec(f"{labels[card]} → {only.label}"[:80], only.notation, "danger")
+            )
+        else:
+            pickers.append(
+                GroupSpec(labels[card][:80], tuple(options), "danger", "🎯", "Aim at which car?")
+            )
+    pickers.extend(buttons)
+    if discards:
+        pickers.append(SelectSpec("Discard a Mille Bornes card", tuple(discards)))
+    if cw_discards and view.cw_hand:
+        counts: dict[str, int] = {}
+        choices: list[ChoiceSpec] = []
+        for code in view.cw_hand:
+            counts[code] = counts.get(code, 0) + 1
+            choices.append(ChoiceSpec(cw_name(code)[:100], f"{code}#{counts[code]}"))
+        pickers.append(
+            SelectSpec(
+                "Discard Car Wars cards (any number)",
+                tuple(choices),
+                min_values=1,
+                max_values=len(choices),
+                prefix="cw-discard",
+            )
+        )
+    return pickers
+
+
+def console_table(view: DragonPublicView) -> str:
+    lines = [f"── Dragon Mille Bornes · {view.phase} ──"]
+    for car in view.cars:
+        marker = "▶" if view.turn == car.seat and not view.is_over else " "
+        state = (
+            "dead"
+            if car.dead
+            else ("left" if car.left else ("moving" if car.moving else "stopped"))
+        )
+        hits = "/".join(str(h) for h in car.hits)
+        lines.append(
+            f"{marker} {car.name}: {car.mileage} mi, {state}; hits F/B/L/R {hits}, tires "
+            f"{car.tires}, driver {car.driver}; kills {car.kills}"
+        )
+    if view.pending is not None:
+        lines.append(f"  waiting: {view.pending.text}")
+    if view.caption:
+        lines.append(f"  {view.caption}")
+    return "\n".join(lines)
+
+
+def console_hand(view: DragonSeatView) -> str:
+    lang = view.public.lang
+    mb = ", ".join(card.name_in(lang) for card in view.mb_hand)
+    cw = ", ".join(cw_name(code) for code in view.cw_hand)
+    return f"Mille Bornes: {mb}\nCar Wars: {cw}"
+
+
+def result_png(view: DragonPublicView) -> bytes:
+    """The arena image already marks the winner and the dead."""
+    return b""
+
+
+def arena_metrics(view: DragonPublicView, outcome: Outcome) -> dict[str, float]:
+    """Kills per game, and how games end: at 1000 miles or with one driver left."""
+    alive = sum(1 for car in view.cars if car.alive)
+    return {
+        "kills": float(sum(car.kills for car in view.cars)),
+        "reached_1000": float(any(car.mileage == 1000 for car in view.cars)),
+        "last_alive": float(alive == 1),
+    }
+
+
+FALLBACK_RULES = """**Dragon Mille Bornes** — Mille Bornes and Car Wars at once: reach exactly \
+1000 miles or be the last driver alive. Full rules: docs/rules/dragon.md."""
+
+BUNDLE = GameBundle(
+    game=GAME,
+    presenter=Presenter(
+        table_png=table_png,
+        hand_png=hand_png,
+        result_png=result_png,
+        hand_pickers=hand_pickers,
+        rules=in_short("dragon", FALLBACK_RULES),
+        console_table=console_table,
+        console_hand=console_hand,
+    ),
+    policies={"normal": DragonNormalPolicy},
+    default_policy="normal",
+    arena_metrics=arena_metrics,
+)
+__all__ = ["BUNDLE"]
