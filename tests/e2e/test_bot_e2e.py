@@ -341,9 +341,13 @@ async def _computer_answers_after_a_crash(
     state = MILLE.from_dict(stored.state)
     (seat,) = MILLE.to_act(state)
     assert stored.seats[seat].user_id == ALICE_ID
-    action = MILLE.legal_actions(state, seat)[0]
-    after = MILLE.apply(state, seat, action)
-    assert stored.seats[next(iter(MILLE.to_act(after)))].is_computer
+    # A move that hands the turn over (a safety would give Alice another turn).
+    action, after = next(
+        (a, s)
+        for a in MILLE.legal_actions(state, seat)
+        for s in [MILLE.apply(state, seat, a)]
+        if stored.seats[min(MILLE.to_act(s))].is_computer
+    )
     await store.record_move(
         game_id=stored.id,
         expected_version=stored.version,
