@@ -154,9 +154,7 @@ class _TicketToRideBase(Game[TtrState, Action]):
             places[s] = sum(1 for o in playing if scores[o] > scores[s])
         for rank, s in enumerate(reversed(state.leave_order)):
             places[s] = len(playing) + rank
-        return Outcome(
-            state.winners, scores, state.end_reason, tuple(places), seat_details=details
-        )
+        return Outcome(state.winners, scores, state.end_reason, tuple(places), seat_details=details)
 
     def leave(self, state: TtrState, seat: int) -> TtrState:
         if state.phase == OVER:
@@ -311,7 +309,7 @@ class _TicketToRideBase(Game[TtrState, Action]):
         if kind == "yard":
             return _describe_yard(state, seat, action)
         if kind == "tickets":
-            return f"Draw four Destination Tickets ({state.ticket_deck and len(state.ticket_deck)} left)"
+            return f"Draw four Destination Tickets ({len(state.ticket_deck)} in the deck)"
         if kind == "keep":
             if not action.tickets:
                 return "Keep none of these tickets"
@@ -381,9 +379,7 @@ class TicketToRideSolo(_TicketToRideBase):
         max_players=1,
         private_hands=True,
         daily_deal=True,
-        ranking=Ranking(
-            kind="best", keys=("won", "score", "margin"), label="Score", shown="score"
-        ),
+        ranking=Ranking(kind="best", keys=("won", "score", "margin"), label="Score", shown="score"),
         family="ttr-solo",
         summary="Sixteen turns of the Station Clock against six hidden tickets",
     )

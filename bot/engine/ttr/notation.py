@@ -92,9 +92,11 @@ def _parse_take(rest: list[str]) -> Action:
         return Action("take", slot=BLIND)
     if phrase in ("clock", "clock card", "station clock", "station clock card", "c"):
         return Action("take", slot=CLOCK)
-    if "clock" in phrase or phrase in ("station deck", "stationdeck"):
-        if "deck" in phrase or "pile" in phrase or "clockdeck" in phrase:
-            return CLOCK_DECK
+    if ("clock" in phrase and ("deck" in phrase or "pile" in phrase)) or phrase in (
+        "station deck",
+        "stationdeck",
+    ):
+        return CLOCK_DECK
     word = phrase.removeprefix("slot").strip().removeprefix("#")
     if word.isdigit() and len(word) <= 2:
         slot = int(word)
@@ -167,8 +169,6 @@ def _parse_keep(rest: list[str]) -> Action:
     for word in rest:
         ticket = ticket_from_text(word)
         if ticket is None:
-            raise NotationError(
-                f"There is no ticket '{quoted(word, 20)}': tickets are T01 to T46."
-            )
+            raise NotationError(f"There is no ticket '{quoted(word, 20)}': tickets are T01 to T46.")
         kept.add(ticket)
     return Action("keep", tickets=tuple(sorted(kept)))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 
 from bot.engine.core import IllegalMove, NotYourTurn
@@ -162,9 +162,7 @@ def finish_setup(state: TtrState) -> None:
     """Everyone has chosen: the returned tickets were shuffled back; the first turn begins."""
     state.ticket_deck = shuffled(state, state.ticket_deck)
     kept = [
-        f"{state.players[s]} {len(state.tickets[s])}"
-        for s in range(state.seats)
-        if state.active(s)
+        f"{state.players[s]} {len(state.tickets[s])}" for s in range(state.seats) if state.active(s)
     ]
     if state.solo:
         state.caption = (
@@ -221,39 +219,60 @@ def _limits(state: TtrState, seat: int) -> list[int]:
     return [-1 if mine[c] else beat[c] for c in range(NCOL)]
 
 
-@lru_cache(maxsize=4096)
-def _yard_plays(hand: tuple[int, ...], limits: tuple[int, ...]) -> tuple[Action, ...]:
-    plays: list[Action] = []
+@cache
+def _colour_sets(c: int, held: int, locos: int, limit: int) -> tuple[Action, ...]:
+    """Every set of colour ``c`` from ``held`` of it and ``locos`` Locomotives beating ``limit``."""
+    return tuple(
+        Action("yard", colour=c, naturals=n, locos=k)
+        for n in range(1, held + 1)
+        for k in range(locos + 1)
+        if n + k >= 2 and n + k > limit
+    )
+
+
+@cache
+def _triples(singles: tuple[int, ...]) -> tuple[Action, ...]:
+    return tuple(Action("yard", singles=trio) for trio in combinations(singles, 3))
+
+
+def yard_plays(state: TtrState, seat: int) -> list[Action]:
+    """Every legal Railyard play: colour sets (colour order, then size), then the triples."""
+    hand = state.hands[seat]
+    limits = _limits(state, seat)
     locos = hand[LOCO]
+    plays: list[Action] = []
+    singles = []
     for c in range(NCOL):
-        if limits[c] < 0 or not hand[c]:
+        limit = limits[c]
+        if limit < 0 or not hand[c]:
             continue
-        for n in range(1, hand[c] + 1):
-            for k in range(locos + 1):
-                size = n + k
-                if size >= 2 and size > limits[c]:
-                    plays.append(Action("yard", colour=c, naturals=n, locos=k))
-    singles = [c for c in range(NCOL) if limits[c] == 0 and hand[c]]
-    for trio in combinations(singles, 3):
-        plays.append(Action("yard", singles=trio))
-    return tuple(plays)
+        plays.extend(_colour_sets(c, hand[c], locos, limit))
+        if limit == 0:
+            singles.append(c)
+    if len(singles) >= 3:
+        plays.extend(_triples(tuple(singles)))
+    return plays
 
 
-def yard_plays(state: TtrState, seat: int) -> tuple[Action, ...]:
-    return _yard_plays(tuple(state.hands[seat]), tuple(_limits(state, seat)))
+@cache
+def _subsets(size: int, minimum: int, must: int) -> tuple[tuple[int, ...], ...]:
+    """Index tuples of the subsets of ``range(size)`` with at least ``minimum`` members and (if
+    ``must`` is a non-zero bitmask) one of its members, ascending by bitmask."""
+    return tuple(
+        tuple(i for i in range(size) if mask >> i & 1)
+        for mask in range(1 << size)
+        if bin(mask).count("1") >= minimum and (not must or mask & must)
+    )
 
 
-@lru_cache(maxsize=1024)
-def keep_choices(offered: tuple[int, ...], minimum: int, must: tuple[int, ...]) -> tuple[Action, ...]:
+def keep_choices(offered: Sequence[int], minimum: int, must: Sequence[int]) -> list[Action]:
     """Every subset of ``offered`` of at least ``minimum`` tickets holding one of ``must`` (if
     any), ascending by bitmask."""
-    out = []
-    for mask in range(1 << len(offered)):
-        kept = tuple(t for i, t in enumerate(offered) if mask >> i & 1)
-        if len(kept) < minimum or (must and not set(kept) & set(must)):
-            continue
-        out.append(Action("keep", tickets=kept))
-    return tuple(out)
+    mask = sum(1 << i for i, t in enumerate(offered) if t in must)
+    return [
+        Action("keep", tickets=tuple(offered[i] for i in chosen))
+        for chosen in _subsets(len(offered), minimum, mask)
+    ]
 
 
 def keep_rule(state: TtrState, seat: int) -> tuple[int, tuple[int, ...]]:
@@ -265,15 +284,18 @@ def keep_rule(state: TtrState, seat: int) -> tuple[int, tuple[int, ...]]:
     return 1, ()
 
 
+_TAKE_SLOT = tuple(Action("take", slot=i) for i in range(CLOCK + 1))
+
+
 def take_options(state: TtrState, second: bool) -> list[Action]:
     takes = []
     for i, card in enumerate(state.slots):
         if card >= 0 and not (second and card == LOCO):
-            takes.append(Action("take", slot=i + 1))
+            takes.append(_TAKE_SLOT[i + 1])
     if state.clock_card >= 0 and not (second and state.clock_card == LOCO):
-        takes.append(Action("take", slot=CLOCK))
+        takes.append(_TAKE_SLOT[CLOCK])
     if state.deck:
-        takes.append(Action("take", slot=BLIND))
+        takes.append(_TAKE_SLOT[BLIND])
     return takes
 
 
@@ -282,7 +304,7 @@ def legal_actions(state: TtrState, seat: int) -> list[Action]:
         return []
     if state.phase in (SETUP, KEEP):
         minimum, must = keep_rule(state, seat)
-        return list(keep_choices(tuple(state.offered[seat]), minimum, must))
+        return keep_choices(state.offered[seat], minimum, must)
     if state.phase == PICK2:
         return take_options(state, True)
     actions = take_options(state, False)

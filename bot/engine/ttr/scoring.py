@@ -91,60 +91,163 @@ def _prepared(
     return alone, needs
 
 
+def _prices(
+    points: Sequence[int], needs: Sequence[tuple[tuple[int, int], ...]], track: Sequence[int]
+) -> list[float]:
+    """Card prices for the Lagrangian bound, tuned by a short subgradient descent.
+
+    For any prices ``mu >= 0``, no ticket set the stack can complete is worth more than
+    ``sum(max(0, p - mu·need)) + mu·cards + locos·max(mu)`` (relax each colour's constraint
+    at its price; the Locomotives go to the dearest colour). Any prices give a valid bound;
+    good ones give a tight one, so the search prunes early.
+    """
+    have = track[:8]
+    locos = track[LOCO]
+
+    def bound(mu: list[float]) -> tuple[float, list[float]]:
+        value = sum(mu[c] * have[c] for c in range(8)) + locos * max(mu)
+        grad = [float(have[c]) for c in range(8)]
+        top = max(range(8), key=lambda c: mu[c])
+        grad[top] += locos
+        for p, need in zip(points, needs, strict=True):
+            reduced = p - sum(mu[c] * n for c, n in need)
+            if reduced > 0:
+                value += reduced
+                for c, n in need:
+                    grad[c] -= n
+        return value, grad
+
+    mu = [1.8] * 8
+    best_value, grad = bound(mu)
+    best_mu = list(mu)
+    step = 0.5
+    for _ in range(40):
+        norm = sum(g * g for g in grad) ** 0.5
+        if norm == 0:
+            break
+        mu = [max(0.0, mu[c] - step * grad[c] / norm) for c in range(8)]
+        value, grad = bound(mu)
+        if value < best_value:
+            best_value, best_mu = value, list(mu)
+        step *= 0.9
+    return best_mu
+
+
+_CITY_BITS = 6  # a city count stays below 64, so the six pack into one integer
+_CITY_MASK = (1 << (_CITY_BITS * _NC)) - 1
+
+
+class _Bounds:
+    """Upper bounds on the points the tickets from ``i`` on can still add, given what is left
+    of the stack. Two relaxations, the smaller one wins:
+
+    - cards: every requirement consumes one card, and a colour's cards beyond what the
+      remaining tickets need of it are useless, so an exact 0/1 knapsack over the remaining
+      tickets (weight: their card counts) with the usable cards as capacity — precomputed for
+      every suffix and capacity, a lookup per node;
+    - colours: the Lagrangian bound at the prices ``_prices`` chose.
+    """
+
+    def __init__(
+        self, points: list[int], needs: list[tuple[tuple[int, int], ...]], track: Sequence[int]
+    ) -> None:
+        n = len(points)
+        self.mu = _prices(points, needs, track) if n else [0.0] * 8
+        self.top = max(self.mu)
+        reduced = [
+            max(0.0, p - sum(self.mu[c] * k for c, k in need))
+            for p, need in zip(points, needs, strict=True)
+        ]
+        self.rest_reduced = [0.0] * (n + 1)
+        self.demand = [[0] * 8 for _ in range(n + 1)]
+        capacity = sum(track)
+        self.knapsack = [[0] * (capacity + 1) for _ in range(n + 1)]
+        for i in range(n - 1, -1, -1):
+            self.rest_reduced[i] = self.rest_reduced[i + 1] + reduced[i]
+            self.demand[i] = list(self.demand[i + 1])
+            for c, k in needs[i]:
+                self.demand[i][c] += k
+            weight = sum(k for _, k in needs[i])
+            after = self.knapsack[i + 1]
+            row = list(after)
+            for cap in range(weight, capacity + 1):
+                value = after[cap - weight] + points[i]
+                if value > row[cap]:
+                    row[cap] = value
+            self.knapsack[i] = row
+
+    def extra(self, i: int, left: list[int], locos: int) -> int:
+        demand = self.demand[i]
+        mu = self.mu
+        usable = locos
+        lagrange = self.rest_reduced[i] + self.top * locos
+        for c in range(8):
+            have = left[c]
+            usable += have if have < demand[c] else demand[c]
+            lagrange += mu[c] * have
+        return min(self.knapsack[i][usable], int(lagrange + 1e-6))
+
+
+def _take(left: list[int], locos: int, need: tuple[tuple[int, int], ...]) -> tuple[list[int], int]:
+    """The colour cards one more ticket takes (its own colour first) and the Locomotives left
+    after it (negative when the stack cannot serve it)."""
+    spent = []
+    for c, k in need:
+        own = k if left[c] >= k else left[c]
+        locos -= k - own
+        spent.append(own)
+    return spent, locos
+
+
 def best_standard(tickets: Sequence[int], track: Sequence[int]) -> tuple[int, ...]:
     """The tickets the standard game completes from ``track`` (ascending ticket indexes)."""
     order, needs = _prepared(tickets, track)
     n = len(order)
     if not n:
         return ()
-    # Each candidate's key: points, then the six city counts (NY first).
-    keys = [(TICKETS[t].points, *[1 if c in TICKETS[t].cities else 0 for c in range(_NC)]) for t in order]
-    width = 1 + _NC
-    suffix = [[0] * width for _ in range(n + 1)]
+    points = [TICKETS[t].points for t in order]
+    # One integer per ticket: its points, then one per Big City it touches (New York first);
+    # sums compare as the lexicographic (points, NY, Chicago, LA, Dallas, Seattle, Miami).
+    keys = []
+    for t in order:
+        key = TICKETS[t].points
+        for c in range(_NC):
+            key = (key << _CITY_BITS) | (1 if c in TICKETS[t].cities else 0)
+        keys.append(key)
+    rest_cities = [0] * (n + 1)
     for i in range(n - 1, -1, -1):
-        suffix[i] = [suffix[i + 1][k] + keys[i][k] for k in range(width)]
-    have = list(track[:8])
-    locos = track[LOCO]
-    used = [0] * 8
-    best: list[int] = [-1] * width
-    best_set: list[int] = []
+        rest_cities[i] = rest_cities[i + 1] + (keys[i] & _CITY_MASK)
+    bounds = _Bounds(points, needs, track)
+    left = list(track[:8])
     chosen: list[int] = []
-    current = [0] * width
+    best = -1
+    best_set: list[int] = []
+    gained = 0
 
-    def deficit_after(i: int) -> int:
-        extra = 0
-        for c, k in needs[i]:
-            before = max(0, used[c] - have[c])
-            after = max(0, used[c] + k - have[c])
-            extra += after - before
-        return extra
-
-    def search(i: int, deficit: int) -> None:
-        nonlocal best, best_set
-        if current > best:
-            best = list(current)
-            best_set = list(chosen)
+    def search(i: int, locos: int) -> None:
+        nonlocal best, best_set, gained
+        if gained > best:
+            best, best_set = gained, list(chosen)
         if i == n:
             return
-        bound = [current[k] + suffix[i][k] for k in range(width)]
-        if bound <= best:
+        more_points = bounds.extra(i, left, locos)
+        cap = (((gained >> 36) + more_points) << 36) | ((gained & _CITY_MASK) + rest_cities[i])
+        if cap <= best:
             return
-        extra = deficit_after(i)
-        if deficit + extra <= locos:
-            for c, k in needs[i]:
-                used[c] += k
-            for k in range(width):
-                current[k] += keys[i][k]
+        spent, more = _take(left, locos, needs[i])
+        if more >= 0:
+            for (c, _k), own in zip(needs[i], spent, strict=True):
+                left[c] -= own
+            gained += keys[i]
             chosen.append(order[i])
-            search(i + 1, deficit + extra)
+            search(i + 1, more)
             chosen.pop()
-            for k in range(width):
-                current[k] -= keys[i][k]
-            for c, k in needs[i]:
-                used[c] -= k
-        search(i + 1, deficit)
+            gained -= keys[i]
+            for (c, _k), own in zip(needs[i], spent, strict=True):
+                left[c] += own
+        search(i + 1, locos)
 
-    search(0, 0)
+    search(0, track[LOCO])
     return tuple(sorted(best_set))
 
 
@@ -182,16 +285,13 @@ def best_solo(
     their_points = sum(TICKETS[t].points for t in hidden)
     cities = [tuple(TICKETS[t].cities) for t in order]
     points = [TICKETS[t].points for t in order]
-    rest_points = [0] * (n + 1)
     rest_cities = [[0] * _NC for _ in range(n + 1)]
     for i in range(n - 1, -1, -1):
-        rest_points[i] = rest_points[i + 1] + points[i]
         rest_cities[i] = list(rest_cities[i + 1])
         for c in cities[i]:
             rest_cities[i][c] += 1
-    have = list(track[:8])
-    locos = track[LOCO]
-    used = [0] * 8
+    bounds = _Bounds(points, needs, track)
+    left = list(track[:8])
     mine = [0] * _NC
     chosen: list[int] = []
     best: tuple[int, int] | None = None
@@ -204,45 +304,46 @@ def best_solo(
         total = 2 * gained - all_points + bonus
         return total, total - their_points - their_bonus
 
-    def bound(i: int) -> tuple[int, int]:
+    def bound(i: int, locos: int) -> tuple[int, int]:
+        extra = bounds.extra(i, left, locos)
         reach = [mine[c] + rest_cities[i][c] for c in range(_NC)]
         bonus = sum(CITY_BONUS[c] for c in range(_NC) if reach[c] >= max(1, theirs[c]))
         sure = sum(CITY_BONUS[c] for c in range(_NC) if theirs[c] >= max(1, reach[c]))
-        total = 2 * (gained + rest_points[i]) - all_points + bonus
+        total = 2 * (gained + extra) - all_points + bonus
         return total, total - their_points - sure
 
-    def search(i: int, deficit: int) -> None:
+    def search(i: int, locos: int) -> None:
         nonlocal best, best_set, gained
         here = value()
         if best is None or here > best:
             best = here
             best_set = list(chosen)
-        if i == n or bound(i) <= best:
+        if i == n or bound(i, locos) <= best:
             return
-        extra = 0
-        for c, k in needs[i]:
-            extra += max(0, used[c] + k - have[c]) - max(0, used[c] - have[c])
-        if deficit + extra <= locos:
-            for c, k in needs[i]:
-                used[c] += k
+        spent, more = _take(left, locos, needs[i])
+        if more >= 0:
+            for (c, _k), own in zip(needs[i], spent, strict=True):
+                left[c] -= own
             for c in cities[i]:
                 mine[c] += 1
             gained += points[i]
             chosen.append(order[i])
-            search(i + 1, deficit + extra)
+            search(i + 1, more)
             chosen.pop()
             gained -= points[i]
             for c in cities[i]:
                 mine[c] -= 1
-            for c, k in needs[i]:
-                used[c] -= k
-        search(i + 1, deficit)
+            for (c, _k), own in zip(needs[i], spent, strict=True):
+                left[c] += own
+        search(i + 1, locos)
 
-    search(0, 0)
+    search(0, track[LOCO])
     return tuple(sorted(best_set))
 
 
-def _serve(completed: Sequence[int], track: Sequence[int]) -> dict[int, tuple[tuple[int, int], ...]]:
+def _serve(
+    completed: Sequence[int], track: Sequence[int]
+) -> dict[int, tuple[tuple[int, int], ...]]:
     """The cards serving each completed ticket: its colour cards first, Locomotives for the rest
     (tickets served in ascending order)."""
     left = list(track)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.engine.core import CorruptSave, check_save_format
 from bot.engine.ttr.cards import COLOURS, KINDS, TICKET_COUNT
@@ -38,8 +38,7 @@ TICKET_DRAW = 4
 SECOND_DECK_DEAL = 4
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
+class Action(NamedTuple):
     """One move.
 
     ``take`` (``slot`` 1–5 a face-up card, ``BLIND`` the deck, ``CLOCK`` the Station Clock
@@ -103,38 +102,39 @@ class TtrState:
         return not self.left[seat]
 
     def clone(self) -> TtrState:
-        return TtrState(
-            players=self.players,
-            solo=self.solo,
-            seed=self.seed,
-            shuffles=self.shuffles,
-            hands=[list(h) for h in self.hands],
-            yard_nat=[list(y) for y in self.yard_nat],
-            yard_loco=[list(y) for y in self.yard_loco],
-            track=[list(t) for t in self.track],
-            tickets=[list(t) for t in self.tickets],
-            offered=[list(o) for o in self.offered],
-            deck=list(self.deck),
-            slots=list(self.slots),
-            discard=list(self.discard),
-            ticket_deck=list(self.ticket_deck),
-            phase=self.phase,
-            turn=self.turn,
-            clock_card=self.clock_card,
-            clock_deck=list(self.clock_deck),
-            hidden_tickets=list(self.hidden_tickets),
-            clock_turn=self.clock_turn,
-            deck_number=self.deck_number,
-            exhausted=self.exhausted,
-            final_round=self.final_round,
-            final_queue=list(self.final_queue),
-            left=list(self.left),
-            leave_order=list(self.leave_order),
-            caption=self.caption,
-            end_reason=self.end_reason,
-            winners=self.winners,
-            result=self.result,
-        )
+        # Built attribute by attribute (no keyword __init__): a playout clones every move.
+        new: TtrState = object.__new__(TtrState)
+        new.players = self.players
+        new.solo = self.solo
+        new.seed = self.seed
+        new.shuffles = self.shuffles
+        new.hands = [h[:] for h in self.hands]
+        new.yard_nat = [y[:] for y in self.yard_nat]
+        new.yard_loco = [y[:] for y in self.yard_loco]
+        new.track = [t[:] for t in self.track]
+        new.tickets = [t[:] for t in self.tickets]
+        new.offered = [o[:] for o in self.offered]
+        new.deck = self.deck[:]
+        new.slots = self.slots[:]
+        new.discard = self.discard[:]
+        new.ticket_deck = self.ticket_deck[:]
+        new.phase = self.phase
+        new.turn = self.turn
+        new.clock_card = self.clock_card
+        new.clock_deck = self.clock_deck[:]
+        new.hidden_tickets = self.hidden_tickets[:]
+        new.clock_turn = self.clock_turn
+        new.deck_number = self.deck_number
+        new.exhausted = self.exhausted
+        new.final_round = self.final_round
+        new.final_queue = self.final_queue[:]
+        new.left = self.left[:]
+        new.leave_order = self.leave_order[:]
+        new.caption = self.caption
+        new.end_reason = self.end_reason
+        new.winners = self.winners
+        new.result = self.result
+        return new
 
 
 # --- JSON -------------------------------------------------------------------------------------
