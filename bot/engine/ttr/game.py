@@ -169,12 +169,11 @@ class _TicketToRideBase(Game[TtrState, Action]):
         after.leave_order.append(seat)
         playing = [s for s in range(after.seats) if after.active(s)]
         if self.solo:
-            after.caption = "You gave up."
-            rules.finish(after, "You gave up.")
-            after.winners = ()
+            after.caption = ""
+            rules.finish(after, "You gave up.", gave_up=True)
             return after
         if len(playing) <= 1 or after.seats == 2:
-            after.caption = f"{who} left the game."
+            after.caption = ""
             rules.finish(after, f"{who} left the game.")
             return after
         # The seat drops out: its train cards are discarded, its tickets go under the deck.
@@ -182,7 +181,7 @@ class _TicketToRideBase(Game[TtrState, Action]):
             after.discard[card] += after.hands[seat][card] + after.track[seat][card]
             after.hands[seat][card] = after.track[seat][card] = 0
         for c in range(len(COLOURS)):
-            rules._discard_set(after, seat, c)
+            rules.discard_set(after, seat, c)
         after.ticket_deck.extend(after.tickets[seat] + after.offered[seat])
         after.tickets[seat] = []
         after.offered[seat] = []
@@ -193,7 +192,7 @@ class _TicketToRideBase(Game[TtrState, Action]):
                 rules.finish_setup(after)
         elif after.turn == seat:
             if after.phase == PICK2:
-                rules._after_draw(after)
+                rules.after_draw(after)
             after.phase = ACT
             rules.end_turn(after)
         return after

@@ -544,11 +544,11 @@ def _take(state: TtrState, seat: int, slot: int) -> None:
         what += ": no second card can be taken"
     text = f"{who} {what}." if first else f"{who} then {what}."
     state.caption = " ".join([text, *notes])
-    _after_draw(state)
+    after_draw(state)
     end_turn(state)
 
 
-def _after_draw(state: TtrState) -> None:
+def after_draw(state: TtrState) -> None:
     """Refill the draw area after a draw action; the three-Locomotive reset; solo robbing."""
     notes: list[str] = []
     refill(state)
@@ -581,7 +581,7 @@ def _yard(state: TtrState, seat: int, action: Action) -> None:
                 continue
             size = state.yard_nat[other][c] + state.yard_loco[other][c]
             if size:
-                _discard_set(state, other, c)
+                discard_set(state, other, c)
                 robbed.append(f"{state.players[other]}'s {COLOURS[c]} ({plural(size, 'card')})")
     if action.singles:
         played = names([COLOURS[c] for c in action.singles])
@@ -595,7 +595,7 @@ def _yard(state: TtrState, seat: int, action: Action) -> None:
     state.caption = " ".join([text, *notes])
 
 
-def _discard_set(state: TtrState, seat: int, c: int) -> None:
+def discard_set(state: TtrState, seat: int, c: int) -> None:
     state.discard[c] += state.yard_nat[seat][c]
     state.discard[LOCO] += state.yard_loco[seat][c]
     state.yard_nat[seat][c] = 0
@@ -648,14 +648,11 @@ def end_turn(state: TtrState) -> None:
     state.phase = ACT
     if state.exhausted and state.deck_number == 1 and not state.final_round:
         state.final_round = True
-        queue = []
-        other = seat
-        while True:
-            other = next_active(state, other)
-            queue.append(other)
-            if other == seat:
-                break
-        state.final_queue = queue
+        # Everyone once more, in turn order, ending with the seat that drew the last card.
+        n = state.seats
+        state.final_queue = [
+            (seat + k) % n for k in range(1, n + 1) if state.active((seat + k) % n)
+        ]
         state.caption += " The train deck has run out: everyone takes one final turn."
     elif state.exhausted and state.deck_number == 2:
         finish(state, "The second train deck has run out.")
@@ -776,7 +773,7 @@ def settle(state: TtrState) -> list[str]:
             if mine and up[c] and mine != up[c]:
                 name = COLOURS[c]
                 if up[c] > mine:
-                    _discard_set(state, 0, c)
+                    discard_set(state, 0, c)
                     notes.append(
                         f"The draw area's {up[c]} {name} rob your {name} set "
                         f"({plural(mine, 'card')} discarded)."
@@ -807,8 +804,9 @@ def compute_result(state: TtrState) -> None:
         )
 
 
-def finish(state: TtrState, reason: str) -> None:
-    """Final scoring: the winners (highest total; solo: beat the hidden opponent)."""
+def finish(state: TtrState, reason: str, gave_up: bool = False) -> None:
+    """Final scoring: the winners (highest total; solo: beat the hidden opponent, unless the
+    player ``gave_up``)."""
     state.phase = OVER
     state.final_queue = []
     compute_result(state)
@@ -818,7 +816,10 @@ def finish(state: TtrState, reason: str) -> None:
         me = result.seats[0]
         opponent = result.opponent
         assert opponent is not None
-        if result.won:
+        if gave_up:
+            state.winners = ()
+            verdict = f"The score stood at {me.total} to {opponent.total}."
+        elif result.won:
             state.winners = (0,)
             verdict = f"You win, {me.total} to {opponent.total}."
         else:
