@@ -48,9 +48,11 @@ def deal(
 
 
 def keep_first(state: TtrState) -> TtrState:
-    """Every seat still choosing at setup keeps its first offered ticket."""
-    for seat in sorted(G.to_act(state)):
-        state = G.apply(state, seat, G.parse_action(f"keep T{state.offered[seat][0] + 1:02d}"))
+    """Every seat still choosing at setup keeps its first offered ticket (solo: the smallest
+    keep allowed, the highest-value ticket alone)."""
+    game = SOLO if state.solo else G
+    for seat in sorted(game.to_act(state)):
+        state = game.apply(state, seat, game.legal_actions(state, seat)[0])
     return state
 
 
