@@ -8,7 +8,16 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.engine.core import BadOption, Game, GameInfo, IllegalMove, NotYourTurn, Outcome, Ranking
+from bot.engine.core import (
+    BadOption,
+    Game,
+    GameInfo,
+    IllegalMove,
+    NotYourTurn,
+    OptionSpec,
+    Outcome,
+    Ranking,
+)
 from bot.engine.ttr import rules
 from bot.engine.ttr.cards import (
     CARD_CODES,
@@ -40,6 +49,8 @@ from bot.engine.ttr.state import (
 )
 from bot.engine.ttr.views import TtrPublicView, TtrSeatView, private_view, public_view
 
+_TICKET_CODES = tuple(t.code for t in TICKETS)
+
 
 class _TicketToRideBase(Game[TtrState, Action]):
     solo = False
@@ -60,7 +71,7 @@ class _TicketToRideBase(Game[TtrState, Action]):
         the Station Clock deck, then the face-up cards; six tickets to each seat in turn, then
         (solo) six hidden ones."""
         self.check_players(players)
-        self.resolve_options(options)
+        resolved = self.resolve_options(options)
         n = len(players)
         state = TtrState(
             players=tuple(players),
@@ -80,6 +91,7 @@ class _TicketToRideBase(Game[TtrState, Action]):
             phase=SETUP,
             turn=0,
             left=[False] * n,
+            keep_tracks=resolved.get("tracks") == "keep",
         )
         counts = full_counts()
         counts[LOCO] -= n  # each player's starting Locomotive
@@ -203,25 +215,28 @@ class _TicketToRideBase(Game[TtrState, Action]):
     # --- hidden information -------------------------------------------------------------------
 
     def census(self, state: TtrState) -> Counter[str]:
-        counts = [0] * KINDS
+        counts = list(state.discard)
         for s in range(state.seats):
+            hand, track = state.hands[s], state.track[s]
+            nat, loco = state.yard_nat[s], state.yard_loco[s]
             for card in range(KINDS):
-                counts[card] += state.hands[s][card] + state.track[s][card]
+                counts[card] += hand[card] + track[card]
             for c in range(len(COLOURS)):
-                counts[c] += state.yard_nat[s][c]
-                counts[LOCO] += state.yard_loco[s][c]
-        for pile in (state.deck, state.clock_deck, [c for c in state.slots if c >= 0]):
-            for card in pile:
-                counts[card] += 1
-        if state.clock_card >= 0:
-            counts[state.clock_card] += 1
+                counts[c] += nat[c]
+                counts[LOCO] += loco[c]
+        face_up = [*state.slots, state.clock_card]
         for card in range(KINDS):
-            counts[card] += state.discard[card]
+            counts[card] += (
+                state.deck.count(card) + state.clock_deck.count(card) + face_up.count(card)
+            )
         census: Counter[str] = Counter(
             {CARD_CODES[card]: counts[card] for card in range(KINDS) if counts[card]}
         )
-        for pile in (state.ticket_deck, state.hidden_tickets, *state.tickets, *state.offered):
-            census.update(TICKETS[t].code for t in pile)
+        tickets = [*state.ticket_deck, *state.hidden_tickets]
+        for seat in range(state.seats):
+            tickets.extend(state.tickets[seat])
+            tickets.extend(state.offered[seat])
+        census.update([_TICKET_CODES[t] for t in tickets])
         return census
 
     def resample_hidden(self, state: TtrState, seat: int | None, rng: Any) -> TtrState:
@@ -354,6 +369,15 @@ def _describe_yard(state: TtrState, seat: int, action: Action) -> str:
     return f"{text} (robs {rules.names(robbed)})" if robbed else text
 
 
+TRACKS_OPTION = OptionSpec(
+    "tracks",
+    ("reshuffle", "keep"),
+    "reshuffle",
+    "reshuffle: as the rules say, the On-the-Track stacks go into the second train deck with "
+    "the discards and Railyards; keep: the stacks stay and keep scoring",
+)
+
+
 class TicketToRide(_TicketToRideBase):
     """Ticket to Ride: The Card Game, two to four players."""
 
@@ -362,6 +386,7 @@ class TicketToRide(_TicketToRideBase):
         title="Ticket to Ride: The Card Game",
         min_players=2,
         max_players=4,
+        options=(TRACKS_OPTION,),
         ranking=Ranking(kind="rating"),
         summary="Collect train cards, rob Railyards, complete Destination Tickets",
     )

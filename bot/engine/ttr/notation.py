@@ -110,6 +110,7 @@ def _parse_take(rest: list[str]) -> Action:
 
 
 _COUNTED = re.compile(r"^(\d{1,2})x?([a-z]+)$|^([a-z]+)[x×*](\d{1,2})$")
+_TIMES = re.compile(r"[x×*]\d{1,2}")
 
 
 def _parse_yard(words: list[str]) -> Action:
@@ -119,7 +120,7 @@ def _parse_yard(words: list[str]) -> Action:
         if word.isdigit() and len(word) <= 2:
             pending = int(word)
             continue
-        if re.fullmatch(r"[x×*]\d{1,2}", word):
+        if _TIMES.fullmatch(word):
             raise NotationError("Write counts before the colour, e.g. 'yard 3 red loco'.")
         card = card_from_text(word)
         times = 1

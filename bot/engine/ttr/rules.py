@@ -669,7 +669,11 @@ def end_turn(state: TtrState) -> None:
 
 
 def second_deck(state: TtrState) -> None:
-    """Everything but the hands becomes the second train deck; four more cards each."""
+    """Everything but the hands becomes the second train deck; four more cards each.
+
+    "Everything" is the seed's ending (RULINGS §4): the discards, the Railyards, the face-up
+    cards and the On-the-Track stacks. With the ``tracks=keep`` option the stacks stay.
+    """
     pool: list[int] = []
     for card in range(KINDS):
         pool.extend([card] * state.discard[card])
@@ -679,6 +683,8 @@ def second_deck(state: TtrState) -> None:
             pool.extend([c] * state.yard_nat[seat][c])
             pool.extend([LOCO] * state.yard_loco[seat][c])
             state.yard_nat[seat][c] = state.yard_loco[seat][c] = 0
+        if state.keep_tracks:
+            continue
         for card in range(KINDS):
             pool.extend([card] * state.track[seat][card])
             state.track[seat][card] = 0
@@ -698,9 +704,13 @@ def second_deck(state: TtrState) -> None:
                 state.hands[seat][draw_card(state)] += 1
     refill(state)
     locomotive_reset(state)
+    what = (
+        "discards and Railyards"
+        if state.keep_tracks
+        else ("discards, Railyards and On-the-Track stacks")
+    )
     state.caption += (
-        " Final turns done: the discards, Railyards and On-the-Track stacks form the second "
-        "train deck, and everyone draws four cards."
+        f" Final turns done: the {what} form the second train deck, and everyone draws four cards."
     )
     if not state.deck:
         finish(state, "The second train deck ran out as it was dealt.")

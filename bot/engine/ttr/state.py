@@ -84,6 +84,7 @@ class TtrState:
     hidden_tickets: list[int] = field(default_factory=list)  # solo: the opponent's six
     clock_turn: int = 0  # solo: the turn number, 1–16
     deck_number: int = 1  # standard: 1 for the first train deck, 2 after the reshuffle
+    keep_tracks: bool = False  # option: On-the-Track stacks survive the second deck's making
     exhausted: bool = False  # the current train deck has run out
     final_round: bool = False  # standard: the last turns after the first deck ran out
     final_queue: list[int] = field(default_factory=list)  # seats still owed a final turn
@@ -125,6 +126,7 @@ class TtrState:
         new.hidden_tickets = self.hidden_tickets[:]
         new.clock_turn = self.clock_turn
         new.deck_number = self.deck_number
+        new.keep_tracks = self.keep_tracks
         new.exhausted = self.exhausted
         new.final_round = self.final_round
         new.final_queue = self.final_queue[:]
@@ -165,6 +167,7 @@ def state_to_dict(state: TtrState) -> dict[str, Any]:
         "hidden_tickets": list(state.hidden_tickets),
         "clock_turn": state.clock_turn,
         "deck_number": state.deck_number,
+        "keep_tracks": state.keep_tracks,
         "exhausted": state.exhausted,
         "final_round": state.final_round,
         "final_queue": list(state.final_queue),
@@ -226,6 +229,7 @@ def state_from_dict(data: Mapping[str, Any]) -> TtrState:
             hidden_tickets=_ints(data["hidden_tickets"], None, 0, last_ticket),
             clock_turn=int(data["clock_turn"]),
             deck_number=int(data["deck_number"]),
+            keep_tracks=bool(data["keep_tracks"]),
             exhausted=bool(data["exhausted"]),
             final_round=bool(data["final_round"]),
             final_queue=_ints(data["final_queue"], None, 0, seats - 1),

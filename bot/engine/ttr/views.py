@@ -73,6 +73,7 @@ class TtrPublicView:
     ticket_deck_count: int
     hidden_ticket_count: int  # solo: the opponent's face-down tickets
     deck_number: int  # 1, or 2 after the first deck ran out
+    keep_tracks: bool  # option: the On-the-Track stacks survive into the second deck's play
     final_round: bool  # the first deck has run out: everyone's last turn before the second
     final_queue: tuple[int, ...]  # seats still owed that final turn, in order
     seats: tuple[SeatView, ...]
@@ -145,6 +146,7 @@ def public_view(state: TtrState) -> TtrPublicView:
         ticket_deck_count=len(state.ticket_deck),
         hidden_ticket_count=len(state.hidden_tickets),
         deck_number=state.deck_number,
+        keep_tracks=state.keep_tracks,
         final_round=state.final_round,
         final_queue=tuple(state.final_queue),
         seats=tuple(seats),
