@@ -397,10 +397,9 @@ def _caption_banner(c: Canvas, caption: str, box: Box) -> None:
 
 def _winner_line(view: TtrPublicView) -> str:
     if view.solo:
-        result = view.result
         if view.winners:
             return "You beat the hidden tickets!"
-        if result is not None and result.won and not view.winners:
+        if "gave up" in view.end_reason:
             return "You gave up."
         return "The hidden tickets win."
     names = [view.players[s] for s in view.winners or ()]

@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from bot.engine.core import BadOption, CorruptSave, GameError, IllegalMove, NotationError, get_game
-from bot.engine.ttr.state import BLIND, CLOCK, OVER, Action
+from bot.engine.ttr.state import BLIND, CLOCK, OVER, Action, TtrState
 from tests.conformance.engine_checks import check_playout
-from tests.engine.ttr_helpers import G, SOLO, counts, keep_first, lay, play
+from tests.engine.ttr_helpers import SOLO, G, counts, keep_first, lay, play
 
 
-def _random_to_end(seed: int, seats: int) -> object:
+def _random_to_end(seed: int, seats: int) -> TtrState:
     rng = random.Random(seed)
     game = SOLO if seats == 1 else G
     state = game.new_game([f"P{i}" for i in range(seats)], seed)
@@ -168,10 +170,10 @@ def test_json_round_trip_mid_game_and_at_the_end() -> None:
         lambda d: d.update(deck=[42]),
     ],
 )
-def test_damaged_saves_are_refused(damage: object) -> None:
+def test_damaged_saves_are_refused(damage: Callable[[dict[str, Any]], object]) -> None:
     """Missing, mistyped or out-of-range data is a CorruptSave."""
     data = G.to_dict(G.new_game(["A", "B"], 1))
-    damage(data)  # type: ignore[operator]
+    damage(data)
     with pytest.raises(CorruptSave):
         G.from_dict(data)
 
@@ -211,8 +213,8 @@ def test_the_scoring_is_public_after_the_end() -> None:
     state = _random_to_end(3, 2)
     view = G.public_view(state)
     assert view.phase == OVER and view.result is not None
-    assert [line.ticket for line in view.result.seats[0].lines] == state.tickets[0]  # type: ignore[attr-defined]
-    assert view.result.seats[1].track == tuple(state.track[1])  # type: ignore[attr-defined]
+    assert [line.ticket for line in view.result.seats[0].lines] == state.tickets[0]
+    assert view.result.seats[1].track == tuple(state.track[1])
 
 
 def test_resampling_moves_hidden_cards_but_no_view() -> None:

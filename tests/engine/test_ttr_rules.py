@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from bot.engine.core import IllegalMove, NotationError, NotYourTurn
 from bot.engine.ttr.cards import LOCO, TICKETS
-from bot.engine.ttr.state import ACT, KEEP, OVER, PICK2, SETUP
+from bot.engine.ttr.state import ACT, KEEP, OVER, PICK2, SETUP, TtrState
 from tests.engine.ttr_helpers import (
     G,
     card,
@@ -26,10 +28,8 @@ UP = ["green", "yellow", "black", "white", "orange"]
 SIX = [f"T{i:02d}" for i in range(1, 13)]
 
 
-def snapshot(state: object) -> str:
-    import json
-
-    return json.dumps(G.to_dict(state), sort_keys=True)  # type: ignore[arg-type]
+def snapshot(state: TtrState) -> str:
+    return json.dumps(G.to_dict(state), sort_keys=True)
 
 
 # --- setup --------------------------------------------------------------------------------------
@@ -431,3 +431,54 @@ def test_ticket_table_matches_the_rulings() -> None:
     assert TICKETS[19].cities == (0, 1)  # New York and Chicago
     assert TICKETS[44].requirement() == "3 Purple, 2 Red, 2 Orange, 2 Green, 2 White"
     assert TICKETS[44].points == 22
+
+
+def test_the_keep_option_leaves_the_on_the_track_stacks_in_place() -> None:
+    """With tracks=keep the stacks survive the making of the second deck."""
+    s = G.new_game(["Ann", "Bob"], 3, options={"tracks": "keep"})
+    s = keep_first(s)
+    s.deck = [card("black")]
+    s.slots = [-1] * 5
+    s.track = [counts("red", "red", "loco"), counts("purple")]
+    s.discard = counts(*["orange"] * 10, *["yellow"] * 10)
+    s = play(s, 0, "take blind")
+    s = play(s, 1, "tickets", "keep none")
+    s = play(s, 0, "tickets", "keep none")
+    assert s.deck_number == 2
+    assert s.track[0] == counts("red", "red", "loco") and s.track[1] == counts("purple")
+
+
+def test_the_tracks_option_is_checked() -> None:
+    """An unknown value for the option is refused with the choices."""
+    from bot.engine.core import BadOption
+
+    with pytest.raises(BadOption, match="reshuffle, keep"):
+        G.new_game(["Ann", "Bob"], 3, options={"tracks": "burn"})
+
+
+def test_a_second_deck_used_up_by_its_deal_ends_the_game_at_once() -> None:
+    """If dealing four each and five face up empties the second deck, the game is scored."""
+    s = lay(hands=[[], []], slots=[None] * 5, deck=["black"])
+    s.discard = counts("red", "red", "blue")
+    s = play(s, 0, "take blind")
+    s = play(s, 1, "tickets", "keep none")
+    s = play(s, 0, "tickets", "keep none")
+    assert s.phase == OVER and "ran out as it was dealt" in s.end_reason
+
+
+def test_a_ticket_draw_takes_what_is_left_when_fewer_than_four_remain() -> None:
+    """With two tickets left, drawing tickets offers those two."""
+    s = lay(hands=[[], []], deck=["red"] * 4)
+    s.ticket_deck = [30, 31]
+    s = play(s, 0, "tickets")
+    assert s.offered[0] == [30, 31] and len(G.legal_actions(s, 0)) == 4
+
+
+def test_a_face_up_locomotive_is_legal_as_the_first_card() -> None:
+    """The legal first picks include a face-up Locomotive; the second picks do not."""
+    s = lay(hands=[[], []], slots=["loco", "red", "blue", "green", "white"], deck=["red"] * 4)
+    first = {G.format_action(a) for a in G.legal_actions(s, 0) if a.kind == "take"}
+    assert first == {"take 1", "take 2", "take 3", "take 4", "take 5", "take blind"}
+    s = play(s, 0, "take 2")
+    second = {G.format_action(a) for a in G.legal_actions(s, 0)}
+    assert second == {"take 3", "take 4", "take 5", "take blind"}

@@ -82,7 +82,7 @@ def test_solo_highest_value_tie_lets_either_be_kept() -> None:
     play(s, 0, "keep T43 T01")
 
 
-# --- the Station Clock -----------------------------------------------------------------------------
+# --- the Station Clock ---------------------------------------------------------------------
 
 
 def test_station_clock_colour_match_discards_every_matching_face_up_card() -> None:

@@ -110,4 +110,4 @@ def slot_codes(state: TtrState) -> list[str | None]:
     return [None if c < 0 else CARD_CODES[c] for c in state.slots]
 
 
-__all__ = ["G", "LOCO", "SOLO", "TtrState"]
+__all__ = ["LOCO", "SOLO", "G", "TtrState"]
