@@ -13,6 +13,7 @@ import random
 from collections.abc import Sequence
 from functools import cache
 from itertools import combinations
+from operator import add
 
 from bot.engine.core import IllegalMove, NotYourTurn
 from bot.engine.ttr.cards import CARD_NAMES, COLOURS, KINDS, LOCO, TICKETS
@@ -190,16 +191,12 @@ def to_act(state: TtrState) -> frozenset[int]:
 
 def opponent_best(state: TtrState, seat: int) -> list[int]:
     """Per colour, the largest set any other seat has in its Railyard (0 if none)."""
-    best = [0] * NCOL
-    for other in range(state.seats):
-        if other == seat:
-            continue
-        nat, loco = state.yard_nat[other], state.yard_loco[other]
-        for c in range(NCOL):
-            size = nat[c] + loco[c]
-            if size > best[c]:
-                best[c] = size
-    return best
+    sizes = [
+        list(map(add, state.yard_nat[other], state.yard_loco[other]))
+        for other in range(state.seats)
+        if other != seat
+    ]
+    return list(map(max, *sizes)) if len(sizes) > 1 else sizes[0]
 
 
 def face_up_counts(state: TtrState) -> list[int]:
@@ -214,9 +211,12 @@ def face_up_counts(state: TtrState) -> list[int]:
 
 def _limits(state: TtrState, seat: int) -> list[int]:
     """Per colour, the size a new set must beat (-1: the colour cannot be played)."""
-    mine = [state.yard_nat[seat][c] + state.yard_loco[seat][c] for c in range(NCOL)]
+    nat, loco = state.yard_nat[seat], state.yard_loco[seat]
     beat = face_up_counts(state)[:NCOL] if state.solo else opponent_best(state, seat)
-    return [-1 if mine[c] else beat[c] for c in range(NCOL)]
+    for c in range(NCOL):
+        if nat[c] or loco[c]:
+            beat[c] = -1
+    return beat
 
 
 @cache

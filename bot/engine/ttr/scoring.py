@@ -133,6 +133,7 @@ def _prices(
     return best_mu
 
 
+_PRICED_FROM = 12  # tickets beyond which the Lagrangian bound is worth computing
 _CITY_BITS = 6  # a city count stays below 64, so the six pack into one integer
 _CITY_MASK = (1 << (_CITY_BITS * _NC)) - 1
 
@@ -152,7 +153,9 @@ class _Bounds:
         self, points: list[int], needs: list[tuple[tuple[int, int], ...]], track: Sequence[int]
     ) -> None:
         n = len(points)
-        self.mu = _prices(points, needs, track) if n else [0.0] * 8
+        # A handful of tickets is searched faster without pricing the colours.
+        self.priced = n > _PRICED_FROM
+        self.mu = _prices(points, needs, track) if self.priced else [0.0] * 8
         self.top = max(self.mu)
         reduced = [
             max(0.0, p - sum(self.mu[c] * k for c, k in need))
@@ -178,14 +181,18 @@ class _Bounds:
 
     def extra(self, i: int, left: list[int], locos: int) -> int:
         demand = self.demand[i]
-        mu = self.mu
         usable = locos
-        lagrange = self.rest_reduced[i] + self.top * locos
         for c in range(8):
             have = left[c]
             usable += have if have < demand[c] else demand[c]
-            lagrange += mu[c] * have
-        return min(self.knapsack[i][usable], int(lagrange + 1e-6))
+        best = self.knapsack[i][usable]
+        if self.priced:
+            mu = self.mu
+            lagrange = self.rest_reduced[i] + self.top * locos
+            for c in range(8):
+                lagrange += mu[c] * left[c]
+            best = min(best, int(lagrange + 1e-6))
+        return best
 
 
 def _take(left: list[int], locos: int, need: tuple[tuple[int, int], ...]) -> tuple[list[int], int]:
