@@ -1,0 +1,175 @@
+"""Move notation: ``take 3``, ``take clock``, ``take blind``, ``yard red red loco``,
+``yard red green blue``, ``tickets``, ``keep T04 T17``, ``keep none`` and ``pass``.
+
+Parsing is forgiving (case, commas, initials such as ``r r l``, counts such as ``2 red`` or
+``red x2``, ``pink`` for purple, ``wild`` for Locomotive, bare ticket numbers, a bare slot number
+or a bare list of cards); formatting is canonical and ``parse(format(a)) == a``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from bot.engine.core import NotationError
+from bot.engine.ttr.cards import COLOURS, KINDS, LOCO, TICKETS, card_from_text, ticket_from_text
+from bot.engine.ttr.state import BLIND, CLOCK, CLOCK_DECK, DRAW_TICKETS, PASS, SLOTS, Action
+
+_TAKE = {"take", "t", "draw", "pick", "grab"}
+_YARD = {"yard", "railyard", "rail", "play", "ry"}
+_TICKETS = {"tickets", "ticket", "tix", "destinations", "dt"}
+_KEEP = {"keep", "k"}
+_NONE = {"none", "nothing", "no", "0", "-"}
+_BLIND = {"blind", "deck", "pile", "top", "facedown", "face-down"}
+_HINT = "Try 'take 3', 'take blind', 'yard red red loco', 'tickets', 'keep T04' or 'pass'."
+
+
+def quoted(text: str, limit: int = 40) -> str:
+    """A player's text, cut short, for an error sentence."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def format_action(action: Action) -> str:
+    kind = action.kind
+    if kind == "take":
+        if action.slot == BLIND:
+            return "take blind"
+        if action.slot == CLOCK:
+            return "take clock"
+        return f"take {action.slot}"
+    if kind == "clockdeck":
+        return "take clock deck"
+    if kind == "yard":
+        if action.singles:
+            return "yard " + " ".join(COLOURS[c] for c in action.singles)
+        words = [COLOURS[action.colour]] * action.naturals + ["loco"] * action.locos
+        return "yard " + " ".join(words)
+    if kind == "keep":
+        if not action.tickets:
+            return "keep none"
+        return "keep " + " ".join(TICKETS[t].code for t in action.tickets)
+    return kind  # "tickets", "pass"
+
+
+def parse_action(text: str) -> Action:
+    cleaned = re.sub(r"[,;+&/]", " ", text.strip().lower())
+    words = cleaned.split()
+    if not words:
+        raise NotationError(f"Type a move. {_HINT}")
+    head, rest = words[0], words[1:]
+    if head in _TAKE:
+        if rest and rest[0] in _TICKETS:
+            return DRAW_TICKETS
+        return _parse_take(rest)
+    if head in _BLIND and not rest:
+        return Action("take", slot=BLIND)
+    if head in ("clock", "station") and not rest:
+        return Action("take", slot=CLOCK)
+    if head in _TICKETS and not rest:
+        return DRAW_TICKETS
+    if head in _YARD:
+        if not rest:
+            raise NotationError("Say which cards to play, e.g. 'yard red red loco'.")
+        return _parse_yard(rest)
+    if head in _KEEP:
+        return _parse_keep(rest)
+    if head == "pass" and not rest:
+        return PASS
+    if len(words) == 1 and words[0].isdigit():
+        return _parse_take(words)
+    try:
+        return _parse_yard(words)
+    except NotationError:
+        pass
+    raise NotationError(f"I don't understand '{quoted(text)}'. {_HINT}")
+
+
+def _parse_take(rest: list[str]) -> Action:
+    phrase = " ".join(rest)
+    if not rest:
+        raise NotationError("Say which card to take: 'take 1' to 'take 5', or 'take blind'.")
+    if phrase in _BLIND or phrase in ("from deck", "the deck", "train deck"):
+        return Action("take", slot=BLIND)
+    if phrase in ("clock", "clock card", "station clock", "station clock card", "c"):
+        return Action("take", slot=CLOCK)
+    if ("clock" in phrase and ("deck" in phrase or "pile" in phrase)) or phrase in (
+        "station deck",
+        "stationdeck",
+    ):
+        return CLOCK_DECK
+    word = phrase.removeprefix("slot").strip().removeprefix("#")
+    if word.isdigit() and len(word) <= 2:
+        slot = int(word)
+        if 1 <= slot <= SLOTS:
+            return Action("take", slot=slot)
+        raise NotationError("There are five face-up slots: take 1 to take 5 (or 'take blind').")
+    raise NotationError(
+        f"I can't tell which card '{quoted(phrase)}' means: 'take 1' to 'take 5', "
+        "'take blind' or 'take clock'."
+    )
+
+
+_COUNTED = re.compile(r"^(\d{1,2})x?([a-z]+)$|^([a-z]+)[x×*](\d{1,2})$")
+_TIMES = re.compile(r"[x×*]\d{1,2}")
+
+
+def _parse_yard(words: list[str]) -> Action:
+    counts = [0] * KINDS
+    pending = 0
+    for word in words:
+        if word.isdigit() and len(word) <= 2:
+            pending = int(word)
+            continue
+        if _TIMES.fullmatch(word):
+            raise NotationError("Write counts before the colour, e.g. 'yard 3 red loco'.")
+        card = card_from_text(word)
+        times = 1
+        if card is None:
+            match = _COUNTED.match(word)
+            if match:
+                number, name = (match[1], match[2]) if match[1] else (match[4], match[3])
+                card, times = card_from_text(name), int(number)
+        if card is None and len(word) <= 9 and all(card_from_text(ch) is not None for ch in word):
+            for ch in word:  # initials run together: "rrl"
+                initial = card_from_text(ch)
+                assert initial is not None
+                counts[initial] += 1
+            pending = 0
+            continue
+        if card is None:
+            raise NotationError(f"There is no train card called '{quoted(word, 20)}'.")
+        counts[card] += pending if pending else times
+        pending = 0
+    if pending:
+        raise NotationError("Say what the number counts, e.g. 'yard 3 red'.")
+    colours = [c for c in range(len(COLOURS)) if counts[c]]
+    locos = counts[LOCO]
+    if not colours:
+        if locos:
+            raise NotationError(
+                "A Railyard set needs at least one card of its colour; Locomotives only join "
+                "a colour set."
+            )
+        raise NotationError("Say which cards to play, e.g. 'yard red red loco'.")
+    if len(colours) == 1:
+        return Action("yard", colour=colours[0], naturals=counts[colours[0]], locos=locos)
+    if len(colours) == 3 and not locos and all(counts[c] == 1 for c in colours):
+        return Action("yard", singles=tuple(colours))
+    raise NotationError(
+        "Play one colour (Locomotives may join it), or exactly three single cards of "
+        "different colours without Locomotives."
+    )
+
+
+def _parse_keep(rest: list[str]) -> Action:
+    if not rest:
+        raise NotationError("Say which tickets to keep, e.g. 'keep T04 T17', or 'keep none'.")
+    if len(rest) == 1 and rest[0] in _NONE:
+        return Action("keep", tickets=())
+    kept: set[int] = set()
+    for word in rest:
+        ticket = ticket_from_text(word)
+        if ticket is None:
+            raise NotationError(f"There is no ticket '{quoted(word, 20)}': tickets are T01 to T46.")
+        kept.add(ticket)
+    return Action("keep", tickets=tuple(sorted(kept)))

@@ -1,0 +1,756 @@
+"""Ticket to Ride card game images: the public table, a seat's hand and tickets, the final scoring.
+
+Every function takes an engine *view* and returns PNG bytes (or a Pillow image); the same view
+always gives the same pixels. On-the-Track stacks are drawn as face-down stacks with their size
+only, tickets of other players as a count, and decks as card backs with their size.
+
+Layout of the table, top to bottom: the title bar (which deck, the final round, the solo turn),
+the draw area (five face-up cards — in solo four and the Station Clock card — the train deck,
+the discard pile and the ticket deck), one panel per player (hand size, tickets, the Railyard's
+colour sets, the On-the-Track stack) in a two-column grid, and the last move or the result.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot.engine.ttr.cards import CARD_NAMES, CITIES, CITY_BONUS, COLOURS, TICKETS, Ticket
+from bot.engine.ttr.views import (
+    FinalScore,
+    SeatScore,
+    SeatView,
+    TtrPublicView,
+    TtrSeatView,
+    YardSet,
+)
+from bot.render.common import (
+    RGB,
+    Box,
+    Canvas,
+    Palette,
+    card_radius,
+    dashed_rounded,
+    ellipsize,
+    fit_font,
+    fit_wrapped,
+    font,
+    text_width,
+    to_png,
+    vertical_gradient,
+)
+
+TABLE_WIDTH = 1200
+HAND_WIDTH = 1200
+RESULT_WIDTH = 1200
+
+CARD_CODES = (*COLOURS, "loco")
+LOCO_INDEX = len(COLOURS)
+
+# Card colours: the face, and the ink that reads on it.
+_FACE: dict[str, RGB] = {
+    "red": (206, 48, 44),
+    "orange": (238, 136, 28),
+    "yellow": (244, 204, 46),
+    "green": (58, 156, 72),
+    "blue": (46, 106, 206),
+    "purple": (146, 76, 186),
+    "black": (44, 44, 50),
+    "white": (236, 236, 228),
+    "loco": (120, 120, 120),
+}
+_INK: dict[str, RGB] = {
+    "yellow": (40, 36, 20),
+    "white": (40, 40, 44),
+    "orange": (40, 30, 10),
+}
+_RAINBOW: tuple[RGB, ...] = tuple(_FACE[c] for c in COLOURS if c not in ("black", "white"))
+_SEAT_COLOURS: tuple[RGB, ...] = ((92, 170, 255), (255, 160, 84), (140, 220, 120), (236, 120, 200))
+
+_M = 16
+_TOP_BAR = 56
+_AREA_Y = _TOP_BAR + 10
+_AREA_H = 206
+_CARD = (104, 146)
+_PANEL_W = (TABLE_WIDTH - 3 * _M) // 2
+_PANEL_H = 236
+_CAPTION_H = 96
+_MINI = (54, 76)
+_GREY_CHIP: RGB = (62, 68, 76)
+_TICK: RGB = (70, 190, 96)
+_CROSS: RGB = (226, 72, 64)
+
+
+def _ink(code: str) -> RGB:
+    return _INK.get(code, Palette.INK)
+
+
+# --- card faces -------------------------------------------------------------------------------
+
+
+def _locomotive(d: ImageDraw.ImageDraw, cx: float, cy: float, s: float, colour: RGB) -> None:
+    """A small steam locomotive in profile, ``s`` pixels wide, centred on (cx, cy)."""
+    u = s / 20
+    x0, y0 = cx - 10 * u, cy - 6 * u
+    d.rectangle((x0 + 2 * u, y0 + 3 * u, x0 + 13 * u, y0 + 9 * u), fill=colour)  # boiler
+    d.rectangle((x0 + 12 * u, y0, x0 + 19 * u, y0 + 9 * u), fill=colour)  # cab
+    d.rectangle((x0 + 4 * u, y0, x0 + 6.5 * u, y0 + 3 * u), fill=colour)  # chimney
+    d.polygon(
+        [(x0, y0 + 9 * u), (x0 + 2 * u, y0 + 6 * u), (x0 + 2 * u, y0 + 9 * u)], fill=colour
+    )  # cow catcher
+    for wx in (x0 + 5 * u, x0 + 10 * u, x0 + 16 * u):
+        d.ellipse((wx - 2.2 * u, y0 + 8 * u, wx + 2.2 * u, y0 + 12.4 * u), fill=colour)
+
+
+@lru_cache(maxsize=128)
+def train_card(code: str, w: int, h: int) -> Image.Image:
+    """A train card face: its colour, a locomotive and its name (Locomotives: a rainbow)."""
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    r = card_radius(w)
+    d.rounded_rectangle((0, 0, w - 1, h - 1), r, fill=Palette.CARD_PAPER, outline=Palette.CARD_EDGE)
+    inset = max(3, w // 18)
+    box = (inset, inset, w - 1 - inset, h - 1 - inset)
+    if code == "loco":
+        band = (box[3] - box[1]) / len(_RAINBOW)
+        mask = Image.new("L", (w, h), 0)
+        ImageDraw.Draw(mask).rounded_rectangle(box, max(2, r - inset), fill=255)
+        stripes = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+        sd = ImageDraw.Draw(stripes)
+        for i, colour in enumerate(_RAINBOW):
+            y = box[1] + i * band
+            sd.rectangle((box[0], y, box[2], y + band + 1), fill=colour)
+        img.paste(stripes, (0, 0), mask)
+        ink: RGB = (255, 255, 255)
+    else:
+        d.rounded_rectangle(box, max(2, r - inset), fill=_FACE[code])
+        ink = _ink(code)
+    if code == "white":
+        d.rounded_rectangle(box, max(2, r - inset), outline=(150, 150, 140), width=2)
+    _locomotive(d, w / 2, h * 0.44, w * 0.62, ink if code != "loco" else (30, 30, 34))
+    name = "LOCO" if code == "loco" else code.upper()
+    fnt = fit_font(name, w - 2 * inset - 6, max(9, w // 6), "cond", 8)
+    label_y = h - inset - max(8, h // 9)
+    if code == "loco":
+        d.text((w / 2 + 1, label_y + 1), name, font=fnt, fill=(0, 0, 0), anchor="mm")
+    d.text((w / 2, label_y), name, font=fnt, fill=ink, anchor="mm")
+    return img
+
+
+@lru_cache(maxsize=16)
+def card_back(w: int, h: int, tickets: bool = False) -> Image.Image:
+    """The back of a train card (or of a ticket): dark with a gold rail motif."""
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    r = card_radius(w)
+    base: RGB = (120, 52, 40) if tickets else (34, 58, 92)
+    d.rounded_rectangle((0, 0, w - 1, h - 1), r, fill=base, outline=Palette.GOLD_DARK, width=2)
+    inset = max(4, w // 10)
+    d.rounded_rectangle(
+        (inset, inset, w - 1 - inset, h - 1 - inset), max(2, r - 3), outline=Palette.GOLD, width=2
+    )
+    # Two rails and their sleepers, running top to bottom.
+    cx = w / 2
+    gap = w * 0.14
+    for y in range(inset + 6, h - inset - 4, max(6, h // 14)):
+        d.line((cx - gap - 5, y, cx + gap + 5, y), fill=Palette.GOLD_DARK, width=2)
+    for x in (cx - gap, cx + gap):
+        d.line((x, inset + 3, x, h - inset - 3), fill=Palette.GOLD, width=2)
+    return img
+
+
+def _face_up(code: str | None, w: int, h: int) -> Image.Image | None:
+    return None if code is None else train_card(code, w, h)
+
+
+def _count_badge(c: Canvas, x: int, y: int, text: str, size: int = 20) -> None:
+    """A dark pill with a number, its top right corner at (x, y)."""
+    fnt = font(size, "bold")
+    w = text_width(text, fnt) + 16
+    c.rounded((x - w, y, x, y + size + 10), (size + 10) // 2, fill=(16, 18, 22))
+    c.rounded((x - w, y, x, y + size + 10), (size + 10) // 2, outline=Palette.GOLD, width=2)
+    c.text((x - w / 2, y + (size + 10) / 2), text, fnt, Palette.INK, anchor="mm")
+
+
+def _stack(c: Canvas, x: int, y: int, w: int, h: int, count: int, tickets: bool = False) -> None:
+    """A face-down pile: a few offset backs (or an empty outline) and its size."""
+    if count <= 0:
+        dashed_rounded(c.draw, (x, y, x + w, y + h), Palette.MAT_EDGE, radius=card_radius(w))
+        c.text((x + w / 2, y + h / 2), "0", font(22, "bold"), Palette.MUTED, anchor="mm")
+        return
+    layers = min(3, 1 + count // 12)
+    for i in range(layers - 1, -1, -1):
+        c.paste(card_back(w, h, tickets), x + 3 * i, y - 3 * i, with_shadow=i == layers - 1)
+    _count_badge(c, x + w + 8, y + h - 26, str(count))
+
+
+# --- the table --------------------------------------------------------------------------------
+
+
+def _table_height(seats: int) -> int:
+    rows = (seats + 1) // 2
+    return _AREA_Y + _AREA_H + 10 + rows * (_PANEL_H + 10) + _CAPTION_H + _M
+
+
+@lru_cache(maxsize=8)
+def _table_background(height: int) -> Image.Image:
+    img = vertical_gradient(TABLE_WIDTH, height, Palette.FELT_TOP, Palette.FELT_BOTTOM)
+    c = Canvas(img)
+    c.draw.rectangle((0, 0, TABLE_WIDTH, _TOP_BAR), fill=Palette.ASPHALT_DARK)
+    c.draw.line((0, _TOP_BAR, TABLE_WIDTH, _TOP_BAR), fill=Palette.GOLD_DARK, width=2)
+    c.text((_M + 4, _TOP_BAR // 2), "TICKET TO RIDE", font(26, "bold"), Palette.GOLD, anchor="lm")
+    area = (_M, _AREA_Y, TABLE_WIDTH - _M, _AREA_Y + _AREA_H)
+    c.rounded(area, 18, fill=Palette.MAT, outline=Palette.MAT_EDGE, width=2)
+    return img
+
+
+def render_table(view: TtrPublicView) -> Image.Image:
+    """The whole table as everyone sees it."""
+    seats = len(view.seats)
+    height = _table_height(seats)
+    c = Canvas(_table_background(height).copy())
+    _draw_top_bar(c, view)
+    _draw_area(c, view)
+    for i, seat in enumerate(view.seats):
+        col, row = i % 2, i // 2
+        wide = seats == 1
+        x = _M + col * (_PANEL_W + _M)
+        y = _AREA_Y + _AREA_H + 10 + row * (_PANEL_H + 10)
+        w = TABLE_WIDTH - 2 * _M if wide else _PANEL_W
+        _draw_panel(c, view, seat, (x, y, x + w, y + _PANEL_H))
+    box = (_M, height - _CAPTION_H - _M + 6, TABLE_WIDTH - _M, height - _M)
+    if view.is_over:
+        _result_banner(c, view, box)
+    else:
+        _caption_banner(c, view.caption, box)
+    return c.image
+
+
+def table_png(view: TtrPublicView) -> bytes:
+    """``render_table`` encoded as PNG bytes, ready to attach to a message."""
+    return to_png(render_table(view))
+
+
+def _draw_top_bar(c: Canvas, view: TtrPublicView) -> None:
+    cy = _TOP_BAR // 2
+    x = _M + 4 + text_width("TICKET TO RIDE", font(26, "bold")) + 18
+    small = font(18, "bold")
+    if view.solo:
+        x += c.pill(x, cy - 15, "SOLO", small, Palette.GOLD, ink=Palette.DARK_INK) + 10
+        turn = f"Turn {view.clock_turn} of {view.clock_turns}"
+        c.pill(x, cy - 15, turn, small, _GREY_CHIP)
+    else:
+        deck = "First deck" if view.deck_number == 1 else "Second deck"
+        x += c.pill(x, cy - 15, deck, small, _GREY_CHIP) + 10
+        if view.final_round:
+            c.pill(x, cy - 15, "FINAL TURNS", small, Palette.AMBER, ink=Palette.DARK_INK)
+    if view.phase == "setup":
+        right = "Choosing tickets"
+    elif view.is_over:
+        right = "Game over"
+    elif view.turn is not None:
+        right = f"{view.players[view.turn]} to play"
+    else:
+        right = ""
+    if right:
+        right = ellipsize(right, small, 360)
+        tw = text_width(right, small) + 24
+        c.pill(TABLE_WIDTH - _M - 4 - tw, cy - 15, right, small, _GREY_CHIP)
+
+
+def _draw_area(c: Canvas, view: TtrPublicView) -> None:
+    label = font(16, "bold")
+    y = _AREA_Y + 14
+    cy = y + 26
+    x = _M + 20
+    c.text((x, y), "DRAW AREA", label, Palette.MUTED)
+    cw, ch = _CARD
+    for i, code in enumerate(view.slots):
+        sx = x + i * (cw + 12)
+        card = _face_up(code, cw, ch)
+        if card is None:
+            dashed_rounded(
+                c.draw, (sx, cy, sx + cw, cy + ch), Palette.MAT_EDGE, radius=card_radius(cw)
+            )
+        else:
+            c.paste(card, sx, cy)
+        c.text((sx + cw / 2, cy + ch + 12), str(i + 1), font(17, "bold"), Palette.GOLD, anchor="mm")
+    x += len(view.slots) * (cw + 12) + 8
+    if view.solo:
+        c.text((x, y), "STATION CLOCK", label, Palette.GOLD)
+        card = _face_up(view.clock_card, cw, ch)
+        if card is None:
+            dashed_rounded(
+                c.draw, (x, cy, x + cw, cy + ch), Palette.GOLD_DARK, radius=card_radius(cw)
+            )
+        else:
+            c.paste(card, x, cy)
+        c.text((x + cw / 2, cy + ch + 12), "clock", font(16, "bold"), Palette.GOLD, anchor="mm")
+        sx = x + cw + 18
+        _stack(c, sx, cy + 22, 72, 100, view.clock_left)
+        c.text((sx + 36, cy + ch + 12), "left", font(15, "bold"), Palette.MUTED, anchor="mm")
+        x = sx + 72 + 48
+    else:
+        x += 16
+    right = TABLE_WIDTH - _M - 20
+    piles = [("TRAIN DECK", view.deck_count, False), ("TICKETS", view.ticket_deck_count, True)]
+    step = (right - x) // len(piles)
+    for i, (name, count, tickets) in enumerate(piles):
+        px = x + i * step
+        c.text((px, y), name, label, Palette.MUTED)
+        _stack(c, px + 6, cy + 10, 84, 118, count, tickets)
+    discard = f"Discard pile: {view.discard_count}"
+    if view.solo:
+        discard += f"  ·  Hidden tickets: {view.hidden_ticket_count}"
+    c.text((right, _AREA_Y + _AREA_H - 14), discard, font(16, "bold"), Palette.MUTED, anchor="rb")
+
+
+def _draw_panel(c: Canvas, view: TtrPublicView, seat: SeatView, box: Box) -> None:
+    x0, y0, x1, y1 = box
+    to_play = not view.is_over and (
+        view.turn == seat.seat or (view.phase == "setup" and seat.choosing > 0)
+    )
+    won = view.is_over and view.winners is not None and seat.seat in view.winners
+    fill: RGB = (24, 30, 30) if seat.left else Palette.MAT
+    c.rounded(
+        box,
+        16,
+        fill=fill,
+        outline=Palette.GOLD if to_play or won else Palette.MAT_EDGE,
+        width=4 if to_play or won else 2,
+    )
+    colour = _SEAT_COLOURS[seat.seat % len(_SEAT_COLOURS)]
+    c.draw.ellipse((x0 + 16, y0 + 16, x0 + 34, y0 + 34), fill=colour)
+    name_font = font(24, "bold")
+    name = ellipsize(seat.name, name_font, (x1 - x0) - 360)
+    c.text(
+        (x0 + 44, y0 + 25),
+        name,
+        name_font,
+        Palette.INK if not seat.left else Palette.MUTED,
+        anchor="lm",
+    )
+    chips = []
+    if seat.left:
+        chips.append(("LEFT", _GREY_CHIP))
+    elif won:
+        chips.append(("WINNER", Palette.GOLD))
+    elif to_play:
+        chips.append(("CHOOSING" if view.phase in ("setup", "keep") else "TO PLAY", Palette.GOLD))
+    chips.append((f"{seat.hand_count} cards", _GREY_CHIP))
+    tickets = f"{seat.ticket_count} ticket{'s' if seat.ticket_count != 1 else ''}"
+    if seat.choosing:
+        tickets += f" (+{seat.choosing} to choose)"
+    chips.append((tickets, _GREY_CHIP))
+    small = font(16, "bold")
+    x = x1 - 14
+    for text, chip in reversed(chips):
+        w = text_width(text, small) + 20
+        x -= w
+        ink = Palette.DARK_INK if chip == Palette.GOLD else Palette.INK
+        c.pill(x, y0 + 12, text, small, chip, ink=ink, height=26, pad=10)
+        x -= 6
+    # The Railyard: one little stack per colour set; the On-the-Track stack on the right.
+    label = font(14, "bold")
+    ry = y0 + 54
+    c.text((x0 + 18, ry), "RAILYARD", label, Palette.MUTED)
+    track_x = x1 - 128
+    c.text((track_x + 52, ry), "ON THE TRACK", label, Palette.MUTED, anchor="ma")
+    _stack(c, track_x + 14, ry + 40, 68, 96, seat.track_count)
+    c.draw.line((track_x - 14, ry + 4, track_x - 14, y1 - 16), fill=Palette.MAT_EDGE, width=2)
+    _draw_yard(c, seat.yard, x0 + 18, ry + 26, track_x - 28 - (x0 + 18))
+
+
+def _draw_yard(c: Canvas, yard: tuple[YardSet, ...], x: int, y: int, width: int) -> None:
+    if not yard:
+        c.text((x, y + 60), "empty", font(18, "bold"), Palette.MUTED, anchor="lm")
+        return
+    w, h = _MINI
+    step = min(w + 34, max(w + 4, width // max(1, len(yard))))
+    for i, ys in enumerate(yard):
+        sx = x + i * step
+        # The colour card in front, the rest of the set peeking out behind it (Locomotives
+        # at the back; they are the first to go on the track).
+        cards = [ys.colour] * min(ys.naturals, 3) + ["loco"] * min(ys.locos, 2)
+        for k in range(len(cards) - 1, -1, -1):
+            c.paste(train_card(cards[k], w, h), sx + 6 * k, y + 8 + 6 * k, with_shadow=k == 0)
+        text = str(ys.size) if not ys.locos else f"{ys.naturals}+{ys.locos}L"
+        c.text(
+            (sx + w / 2 + 8, y + h + 44), text, font(17, "bold"), Palette.INK, anchor="mm", drop=1
+        )
+
+
+def _caption_banner(c: Canvas, caption: str, box: Box) -> None:
+    x0, y0, x1, y1 = box
+    c.rounded((x0 + 3, y0 + 5, x1 + 3, y1 + 5), 14, fill=(20, 22, 26))
+    c.rounded(box, 14, fill=(250, 246, 232), outline=Palette.GOLD_DARK, width=2)
+    c.text((x0 + 18, y0 + 8), "LAST MOVE", font(13, "bold"), (130, 120, 96))
+    inner = x1 - x0 - 36
+    fnt, lines = fit_wrapped(caption or "—", inner, 2, 22, "bold", min_size=13)
+    mid = (y0 + 20 + y1) / 2
+    step = fnt.size + 6 if hasattr(fnt, "size") else 26
+    first = mid - step * (len(lines) - 1) / 2
+    for i, line in enumerate(lines):
+        c.text((x0 + 18, first + i * step), line, fnt, Palette.DARK_INK, anchor="lm")
+
+
+def _winner_line(view: TtrPublicView) -> str:
+    if view.solo:
+        if view.winners:
+            return "You beat the hidden tickets!"
+        if "gave up" in view.end_reason:
+            return "You gave up."
+        return "The hidden tickets win."
+    names = [view.players[s] for s in view.winners or ()]
+    if not names:
+        return "Game over."
+    if len(names) == 1:
+        return f"{names[0]} wins!"
+    return f"{' & '.join(names)} tie for the win!"
+
+
+def _result_banner(c: Canvas, view: TtrPublicView, box: Box) -> None:
+    x0, y0, x1, y1 = box
+    c.rounded((x0 + 3, y0 + 5, x1 + 3, y1 + 5), 14, fill=(20, 22, 26))
+    c.rounded(box, 14, fill=Palette.GOLD, outline=(255, 240, 180), width=3)
+    inner = x1 - x0 - 40
+    cx = (x0 + x1) / 2
+    headline = f"★ {_winner_line(view)} ★"
+    c.text(
+        (cx, y0 + 28),
+        headline,
+        fit_font(headline, inner, 30, "bold"),
+        Palette.DARK_INK,
+        anchor="mm",
+    )
+    fnt, lines = fit_wrapped(view.end_reason or " ", inner, 2, 18, "bold", min_size=12)
+    for i, line in enumerate(lines):
+        c.text((cx, y0 + 58 + i * 22), line, fnt, (70, 50, 10), anchor="mm")
+
+
+# --- tickets ----------------------------------------------------------------------------------
+
+_TICKET = (372, 118)
+
+
+def _need_chips(c: Canvas, ticket: Ticket, x: int, y: int, size: int = 26) -> int:
+    """The ticket's requirement as coloured chips with counts; returns the width used."""
+    start = x
+    fnt = font(size - 8, "bold")
+    for colour, n in sorted(
+        ((COLOURS[i], n) for i, n in enumerate(ticket.need) if n), key=lambda p: -p[1]
+    ):
+        face = _FACE[colour]
+        c.rounded((x, y, x + size + 8, y + size), 7, fill=face, outline=(30, 30, 30), width=1)
+        c.text((x + (size + 8) / 2, y + size / 2), str(n), fnt, _ink(colour), anchor="mm")
+        x += size + 12
+    return x - start
+
+
+@lru_cache(maxsize=256)
+def ticket_tile(
+    index: int, w: int = _TICKET[0], h: int = _TICKET[1], mark: str = ""
+) -> Image.Image:
+    """One Destination Ticket: code, route, requirement chips, points and Big Cities.
+
+    ``mark`` is "keep" (highlighted: must be kept), "offer" (to choose from) or "".
+    """
+    ticket = TICKETS[index]
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    c = Canvas(img)
+    paper: RGB = (250, 240, 214)
+    edge: RGB = Palette.GOLD if mark == "keep" else (150, 110, 60)
+    c.rounded((0, 0, w - 1, h - 1), 12, fill=paper, outline=edge, width=4 if mark else 2)
+    c.text((14, 12), ticket.code, font(18, "bold"), (150, 60, 40))
+    route_font = fit_font(ticket.route, w - 120, 21, "bold", 12)
+    c.text((14, 46), ticket.route, route_font, Palette.DARK_INK, anchor="lm")
+    # Points in a gold circle.
+    cx, cy, r = w - 36, 34, 24
+    c.draw.ellipse(
+        (cx - r, cy - r, cx + r, cy + r), fill=Palette.GOLD, outline=Palette.GOLD_DARK, width=2
+    )
+    c.text((cx, cy), str(ticket.points), font(22, "bold"), Palette.DARK_INK, anchor="mm")
+    _need_chips(c, ticket, 14, h - 42)
+    if ticket.cities:
+        cities = " · ".join(CITIES[i] for i in ticket.cities)
+        cf = fit_font(cities, w - 80, 13, "bold", 9)
+        c.text((70, 14), cities, cf, (120, 90, 40), anchor="la")
+    return img
+
+
+# --- the hand ---------------------------------------------------------------------------------
+
+
+def _rows_height(count: int) -> int:
+    """The height of a titled block of ticket tiles, three to a row (a short line if none)."""
+    rows = (count + 2) // 3
+    return 26 + (rows * (_TICKET[1] + 14) if rows else 44)
+
+
+def _hand_height(view: TtrSeatView) -> int:
+    height = 78 + 240 + _rows_height(len(view.tickets))
+    if view.offered:
+        height += 10 + _rows_height(len(view.offered))
+    return height + _M
+
+
+def render_hand(view: TtrSeatView) -> Image.Image:
+    """The owner's cards grouped by colour, then their tickets (and any to choose from)."""
+    height = _hand_height(view)
+    img = vertical_gradient(HAND_WIDTH, height, Palette.FELT_TOP, Palette.FELT_BOTTOM)
+    c = Canvas(img)
+    pub = view.public
+    name = pub.players[view.seat]
+    c.draw.rectangle((0, 0, HAND_WIDTH, 60), fill=Palette.ASPHALT_DARK)
+    title = ellipsize(f"{name}'s hand", font(26, "bold"), 520)
+    c.text((_M + 4, 30), title, font(26, "bold"), Palette.GOLD, anchor="lm")
+    small = font(18, "bold")
+    phase = _phase_line(view)
+    tw = text_width(phase, small) + 24
+    c.pill(HAND_WIDTH - _M - 4 - tw, 15, phase, small, _GREY_CHIP)
+    # Cards, one group per kind with a count.
+    y = 78
+    c.text((_M + 4, y), f"TRAIN CARDS · {sum(view.hand)}", font(16, "bold"), Palette.MUTED)
+    kinds = [(CARD_CODES[i], n) for i, n in enumerate(view.hand) if n]
+    cw, ch = 112, 158
+    step = min(cw + 18, (HAND_WIDTH - 2 * _M) // max(1, len(kinds)))
+    for i, (code, n) in enumerate(kinds):
+        x = _M + 4 + i * step
+        extra = min(n - 1, 3)
+        for k in range(extra, -1, -1):
+            c.paste(train_card(code, cw, ch), x + 4 * k, y + 30 + 4 * k, with_shadow=k == extra)
+        _count_badge(c, x + cw + 4 * extra + 4, y + 26, f"×{n}", 22)
+        c.text(
+            (x + cw / 2, y + 30 + ch + 30),
+            CARD_NAMES[CARD_CODES.index(code)],
+            font(16, "bold"),
+            Palette.MUTED,
+            anchor="mm",
+        )
+    if not kinds:
+        c.text((_M + 4, y + 90), "No cards in hand.", font(22, "bold"), Palette.MUTED)
+    y += 240
+    y = _ticket_rows(c, view.tickets, y, f"YOUR TICKETS · {len(view.tickets)}", "") + 10
+    if view.offered:
+        must = {t.index for t in view.keep_one_of}
+        note = "TO CHOOSE FROM"
+        if view.keep_minimum:
+            note += f" · keep at least {view.keep_minimum}"
+        if must:
+            note += (
+                " · the gold one must be kept" if len(must) == 1 else " · keep one of the gold ones"
+            )
+        _ticket_rows(c, view.offered, y, note, "offer", must)
+    return c.image
+
+
+def _ticket_rows(
+    c: Canvas,
+    tickets: tuple[Ticket, ...],
+    y: int,
+    title: str,
+    mark: str,
+    must: set[int] | None = None,
+) -> int:
+    c.text((_M + 4, y), title, font(16, "bold"), Palette.GOLD if mark else Palette.MUTED)
+    if not tickets:
+        c.text((_M + 4, y + 26), "none yet", font(18, "bold"), Palette.MUTED)
+        return y + _rows_height(0)
+    for i, ticket in enumerate(tickets):
+        col, row = i % 3, i // 3
+        x = _M + 4 + col * (_TICKET[0] + 20)
+        tile = ticket_tile(ticket.index, mark="keep" if must and ticket.index in must else mark)
+        c.paste(tile, x, y + 26 + row * (_TICKET[1] + 14))
+    return y + _rows_height(len(tickets))
+
+
+def _phase_line(view: TtrSeatView) -> str:
+    return {
+        "setup": "Choose your opening tickets",
+        "keep": "Choose which tickets to keep",
+        "act": "Your turn",
+        "pick2": "Take your second card",
+        "over": "Game over",
+    }.get(view.phase, "Waiting")
+
+
+def hand_png(view: TtrSeatView) -> bytes:
+    return to_png(render_hand(view))
+
+
+# --- the result -------------------------------------------------------------------------------
+
+
+def _result_height(result: FinalScore) -> int:
+    lines = max((len(s.lines) for s in result.seats), default=0)
+    if result.opponent is not None:
+        lines = max(lines, len(result.opponent.tickets))
+    rows = (len(result.seats) + (1 if result.opponent is not None else 0) + 1) // 2
+    return 64 + rows * (150 + lines * 44) + 170
+
+
+def render_result(view: TtrPublicView) -> Image.Image:
+    """The final scoring: every ticket ticked or crossed with the cards that served it, the
+    On-the-Track stacks, the Big City winners and the totals."""
+    result = view.result
+    if result is None:
+        raise ValueError("The result image needs a finished game.")
+    height = _result_height(result)
+    img = vertical_gradient(RESULT_WIDTH, height, Palette.FELT_TOP, Palette.FELT_BOTTOM)
+    c = Canvas(img)
+    c.draw.rectangle((0, 0, RESULT_WIDTH, 56), fill=Palette.ASPHALT_DARK)
+    c.text((_M + 4, 28), "FINAL SCORING", font(26, "bold"), Palette.GOLD, anchor="lm")
+    headline = _winner_line(view)
+    hf = fit_font(headline, 620, 22, "bold", 12)
+    c.text((RESULT_WIDTH - _M - 4, 28), headline, hf, Palette.INK, anchor="rm")
+    columns: list[tuple[str, SeatScore | None]] = [(view.players[s.seat], s) for s in result.seats]
+    if result.opponent is not None:
+        columns.append(("Hidden tickets", None))
+    lines = max((len(s.lines) for s in result.seats), default=0)
+    if result.opponent is not None:
+        lines = max(lines, len(result.opponent.tickets))
+    block_h = 150 + lines * 44
+    col_w = (RESULT_WIDTH - 3 * _M) // 2
+    for i, (name, score) in enumerate(columns):
+        x = _M + (i % 2) * (col_w + _M)
+        y = 68 + (i // 2) * block_h
+        _result_block(c, view, name, score, (x, y, x + col_w, y + block_h - 10))
+    _city_strip(c, view, result, height - 160)
+    return c.image
+
+
+def _result_block(
+    c: Canvas, view: TtrPublicView, name: str, score: SeatScore | None, box: Box
+) -> None:
+    x0, y0, x1, _y1 = box
+    result = view.result
+    assert result is not None
+    won = score is not None and view.winners is not None and score.seat in view.winners
+    c.rounded(
+        box,
+        14,
+        fill=Palette.MAT,
+        outline=Palette.GOLD if won else Palette.MAT_EDGE,
+        width=3 if won else 2,
+    )
+    big = font(24, "bold")
+    c.text((x0 + 16, y0 + 24), ellipsize(name, big, x1 - x0 - 200), big, Palette.INK, anchor="lm")
+    if score is None:
+        opponent = result.opponent
+        assert opponent is not None
+        total, bonus, points = opponent.total, opponent.bonus, opponent.ticket_points
+    else:
+        total, bonus, points = score.total, score.bonus, score.ticket_points
+    c.text((x1 - 16, y0 + 24), f"{total}", font(30, "bold"), Palette.GOLD, anchor="rm")
+    detail = f"tickets {points:+d}  ·  Big Cities +{bonus}"
+    c.text((x0 + 16, y0 + 56), detail, font(16, "bold"), Palette.MUTED, anchor="lm")
+    y = y0 + 80
+    if score is not None:
+        # The On-the-Track stack, revealed: a chip per kind.
+        x = x0 + 16
+        c.text((x, y + 13), "TRACK", font(13, "bold"), Palette.MUTED, anchor="lm")
+        x += 52
+        for kind, n in enumerate(score.track):
+            if n:
+                code = CARD_CODES[kind]
+                c.rounded(
+                    (x, y, x + 38, y + 26),
+                    7,
+                    fill=_FACE[code] if code != "loco" else (90, 90, 96),
+                    outline=(20, 20, 20),
+                )
+                c.text(
+                    (x + 19, y + 13),
+                    str(n) if code != "loco" else f"{n}L",
+                    font(15, "bold"),
+                    _ink(code) if code != "loco" else Palette.INK,
+                    anchor="mm",
+                )
+                x += 44
+        if not sum(score.track):
+            c.text((x, y + 13), "empty", font(15, "bold"), Palette.MUTED, anchor="lm")
+    y += 44
+    if score is None:
+        opponent = result.opponent
+        assert opponent is not None
+        for t in opponent.tickets:
+            _ticket_line(c, x0 + 16, y, x1 - 16, t, True, TICKETS[t].points, ())
+            y += 44
+        return
+    for line in score.lines:
+        _ticket_line(c, x0 + 16, y, x1 - 16, line.ticket, line.completed, line.points, line.cards)
+        y += 44
+
+
+def _ticket_line(
+    c: Canvas,
+    x: int,
+    y: int,
+    right: int,
+    index: int,
+    completed: bool,
+    points: int,
+    cards: tuple[tuple[int, int], ...],
+) -> None:
+    ticket = TICKETS[index]
+    mark = "✓" if completed else "✗"
+    c.draw.ellipse((x, y + 4, x + 28, y + 32), fill=_TICK if completed else _CROSS)
+    c.text((x + 14, y + 18), mark, font(18, "bold"), (255, 255, 255), anchor="mm")
+    label = f"{ticket.code} {ticket.route}"
+    lf = fit_font(label, 250, 16, "bold", 10)
+    c.text((x + 38, y + 18), label, lf, Palette.INK if completed else Palette.MUTED, anchor="lm")
+    # The cards that served it (completed), or what it needed (not).
+    cx = x + 300
+    if completed:
+        for kind, n in cards:
+            code = CARD_CODES[kind]
+            face = _FACE[code] if code != "loco" else (90, 90, 96)
+            c.rounded((cx, y + 6, cx + 32, y + 30), 6, fill=face, outline=(20, 20, 20))
+            text = str(n) if code != "loco" else f"{n}L"
+            ink = _ink(code) if code != "loco" else Palette.INK
+            c.text((cx + 16, y + 18), text, font(14, "bold"), ink, anchor="mm")
+            cx += 36
+    else:
+        _need_chips(c, ticket, cx, y + 6, 24)
+    colour = _TICK if completed else _CROSS
+    c.text((right, y + 18), f"{points:+d}", font(20, "bold"), colour, anchor="rm")
+
+
+def _city_strip(c: Canvas, view: TtrPublicView, result: FinalScore, y: int) -> None:
+    box = (_M, y, RESULT_WIDTH - _M, y + 146)
+    c.rounded(box, 14, fill=(22, 40, 34), outline=Palette.GOLD_DARK, width=2)
+    c.text((_M + 16, y + 12), "BIG CITY BONUSES", font(15, "bold"), Palette.GOLD)
+    w = (RESULT_WIDTH - 2 * _M - 32) // len(CITIES)
+    for i, city in enumerate(CITIES):
+        x = _M + 16 + i * w
+        c.rounded((x, y + 38, x + w - 10, y + 134), 10, fill=Palette.MAT, outline=Palette.MAT_EDGE)
+        c.text(
+            (x + (w - 10) / 2, y + 56),
+            city,
+            fit_font(city, w - 20, 16, "bold", 10),
+            Palette.INK,
+            anchor="mm",
+        )
+        c.text(
+            (x + (w - 10) / 2, y + 80),
+            f"+{CITY_BONUS[i]}",
+            font(20, "bold"),
+            Palette.GOLD,
+            anchor="mm",
+        )
+        names = ["Hidden" if s < 0 else view.players[s] for s in result.city_winners[i]]
+        text = ", ".join(names) if names else "nobody"
+        fnt, lines = fit_wrapped(text, w - 20, 2, 15, "bold", min_size=9)
+        for k, line in enumerate(lines):
+            c.text(
+                (x + (w - 10) / 2, y + 104 + k * 17),
+                line,
+                fnt,
+                Palette.INK if names else Palette.MUTED,
+                anchor="mm",
+            )
+
+
+def result_png(view: TtrPublicView) -> bytes:
+    return to_png(render_result(view))

@@ -1,0 +1,144 @@
+"""The Ticket to Ride ``normal`` player: legal everywhere, private view only, sensible tickets,
+it ends its games, and it beats ``random``."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from bot.ai.base import get_policy
+from bot.ai.random_policy import RandomPolicy
+from bot.ai.ttr_normal import NormalTtrPolicy
+from bot.engine.ttr.cards import TICKETS
+from bot.engine.ttr.state import TtrState
+from tests.engine.ttr_helpers import SOLO, G, lay
+
+
+def _play(
+    seats: int, seed: int, normal_seats: set[int], options: dict[str, str] | None = None
+) -> TtrState:
+    """A full game, ``normal`` in ``normal_seats`` and ``random`` elsewhere."""
+    game = SOLO if seats == 1 else G
+    normal, rand = NormalTtrPolicy(), RandomPolicy()
+    rng = random.Random(seed)
+    state = game.new_game([f"P{i}" for i in range(seats)], seed, options)
+    moves = 0
+    while game.outcome(state) is None:
+        seat = min(game.to_act(state))
+        view = game.private_view(state, seat)
+        text = (normal if seat in normal_seats else rand).choose(view, rng)
+        assert text in view.legal
+        state = game.apply(state, seat, game.parse_action(text))
+        moves += 1
+        assert moves < 5000, "the game did not end"
+    return state
+
+
+def test_normal_is_registered_for_both_games() -> None:
+    """get_policy finds 'normal' for ttr and ttr-solo."""
+    assert isinstance(get_policy("ttr", "normal"), NormalTtrPolicy)
+    assert isinstance(get_policy("ttr-solo", "normal"), NormalTtrPolicy)
+
+
+@pytest.mark.parametrize("seats", [1, 2, 3, 4])
+def test_normal_always_plays_a_legal_move(seats: int) -> None:
+    """Over whole games (all seats normal), every choice is among the legal moves."""
+    for seed in range(3):
+        _play(seats, seed, set(range(seats)))
+
+
+def test_normal_self_play_ends_with_either_ending() -> None:
+    """Normal against itself finishes its games, with and without the tracks option."""
+    for options in (None, {"tracks": "keep"}):
+        state = _play(2, 5, {0, 1}, options)
+        assert G.outcome(state) is not None
+
+
+def test_normal_decides_from_the_private_view_only() -> None:
+    """Dealing the hidden cards again (stacks, other hands, decks) never changes its choice."""
+    policy = NormalTtrPolicy()
+    rng = random.Random(3)
+    state = G.new_game(["A", "B", "C"], 8)
+    for _ in range(60):
+        if G.outcome(state) is not None:
+            break
+        seat = min(G.to_act(state))
+        view = G.private_view(state, seat)
+        twin = G.resample_hidden(state, seat, rng)
+        assert policy.choose(view, random.Random(1)) == policy.choose(
+            G.private_view(twin, seat), random.Random(1)
+        )
+        state = G.apply(state, seat, G.parse_action(policy.choose(view, random.Random(1))))
+
+
+def test_the_keeper_prefers_tickets_its_hand_can_feed() -> None:
+    """At setup it keeps a small plan, not all six tickets."""
+    kept_counts = []
+    for seed in range(10):
+        state = G.new_game(["A", "B"], seed)
+        text = NormalTtrPolicy().choose(G.private_view(state, 0), random.Random(0))
+        kept = G.parse_action(text).tickets
+        assert 1 <= len(kept) <= 4
+        kept_counts.append(sum(TICKETS[t].cards for t in kept))
+    assert max(kept_counts) <= 30
+
+
+def test_the_solo_keeper_keeps_the_highest_value_ticket() -> None:
+    """Solo: the choice always holds the ticket the rules insist on."""
+    for seed in range(10):
+        state = SOLO.new_game(["A"], seed)
+        view = SOLO.private_view(state, 0)
+        kept = SOLO.parse_action(NormalTtrPolicy().choose(view, random.Random(0))).tickets
+        assert {t.index for t in view.keep_one_of} & set(kept)
+
+
+def test_a_railyard_set_that_robs_is_preferred_in_the_second_deck() -> None:
+    """With the second deck running, it plays a needed colour, robbing a rival's set."""
+    state = lay(
+        hands=[["red"] * 4 + ["loco"], ["blue"] * 3],
+        yards=[{}, {"red": (3, 0)}],
+        deck=["white"] * 30,
+    )
+    state.deck_number = 2
+    state.tickets[0] = [0]  # T01: 3 red
+    choice = NormalTtrPolicy().choose(G.private_view(state, 0), random.Random(0))
+    action = G.parse_action(choice)
+    assert action.kind == "yard" and action.colour == 0 and action.naturals + action.locos >= 4
+
+
+def test_the_first_deck_is_for_building_a_hand() -> None:
+    """With the seed's ending, cards played in the first deck would be reshuffled: it draws."""
+    state = lay(hands=[["red"] * 4, []], deck=["white"] * 30)
+    state.tickets[0] = [0]
+    choice = NormalTtrPolicy().choose(G.private_view(state, 0), random.Random(0))
+    assert G.parse_action(choice).kind == "take"
+
+
+def test_normal_beats_random_in_two_player_games() -> None:
+    """Seats rotated over 40 games: normal wins at least 90 %."""
+    wins = 0
+    for seed in range(40):
+        seat = seed % 2
+        outcome = G.outcome(_play(2, 100 + seed, {seat}))
+        assert outcome is not None
+        wins += outcome.winners == (seat,)
+    assert wins >= 36
+
+
+def test_normal_thinks_fast() -> None:
+    """Mean decision time stays well under 10 ms."""
+    policy = NormalTtrPolicy()
+    rng = random.Random(0)
+    spent, count = 0.0, 0
+    state = G.new_game(["A", "B", "C", "D"], 2)
+    while G.outcome(state) is None:
+        seat = min(G.to_act(state))
+        view = G.private_view(state, seat)
+        start = time.perf_counter()
+        text = policy.choose(view, rng)
+        spent += time.perf_counter() - start
+        count += 1
+        state = G.apply(state, seat, G.parse_action(text))
+    assert spent / count < 0.010

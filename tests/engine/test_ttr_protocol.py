@@ -1,0 +1,330 @@
+"""The engine protocol for Ticket to Ride: notation, saves, views and hidden cards, leaving,
+outcomes, and the conformance playouts for every seat count and the solo game."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from bot.engine.core import BadOption, CorruptSave, GameError, IllegalMove, NotationError, get_game
+from bot.engine.ttr.state import BLIND, CLOCK, OVER, Action, TtrState
+from tests.conformance.engine_checks import check_playout
+from tests.engine.ttr_helpers import SOLO, G, counts, keep_first, lay, play
+
+
+def _random_to_end(seed: int, seats: int) -> TtrState:
+    rng = random.Random(seed)
+    game = SOLO if seats == 1 else G
+    state = game.new_game([f"P{i}" for i in range(seats)], seed)
+    while game.outcome(state) is None:
+        seat = min(game.to_act(state))
+        state = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
+    return state
+
+
+# --- registry and options ------------------------------------------------------------------------
+
+
+def test_both_games_are_registered_with_their_info() -> None:
+    """'ttr' seats two to four and is rated; 'ttr-solo' is a daily solitaire ranked by score."""
+    assert get_game("ttr") is G and get_game("TTR-Solo") is SOLO
+    assert (G.info.min_players, G.info.max_players, G.info.ranking.kind) == (2, 4, "rating")
+    assert SOLO.info.daily_deal and SOLO.info.private_hands
+    assert SOLO.info.ranking.kind == "best" and SOLO.info.ranking.keys[0] == "won"
+
+
+def test_player_counts_are_checked() -> None:
+    """The standard game refuses one or five players; solo refuses two."""
+    with pytest.raises(BadOption, match="2 to 4"):
+        G.new_game(["A"], 1)
+    with pytest.raises(BadOption, match="2 to 4"):
+        G.new_game(list("ABCDE"), 1)
+    with pytest.raises(BadOption, match="exactly 1"):
+        SOLO.new_game(["A", "B"], 1)
+
+
+def test_a_stacked_deck_cannot_hold_more_cards_than_exist() -> None:
+    """Eleven reds, or an unknown code, are refused."""
+    with pytest.raises(BadOption, match="11 × Red"):
+        G.new_game(["A", "B"], 1, deck=["red"] * 11)
+    with pytest.raises(BadOption, match="not a card or ticket"):
+        G.new_game(["A", "B"], 1, deck=["unicorn"])
+
+
+def test_the_same_seed_deals_the_same_game() -> None:
+    """Chance lives in the seed: two deals from one seed are equal."""
+    assert G.to_dict(G.new_game(["A", "B"], 7)) == G.to_dict(G.new_game(["A", "B"], 7))
+    assert G.to_dict(G.new_game(["A", "B"], 7)) != G.to_dict(G.new_game(["A", "B"], 8))
+
+
+# --- notation -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("take 3", "take 3"),
+        ("T 3", "take 3"),
+        ("3", "take 3"),
+        ("draw slot 5", "take 5"),
+        ("take blind", "take blind"),
+        ("blind", "take blind"),
+        ("take deck", "take blind"),
+        ("take clock", "take clock"),
+        ("clock", "take clock"),
+        ("yard red red loco", "yard red red loco"),
+        ("yard 2 red loco", "yard red red loco"),
+        ("Yard R R L", "yard red red loco"),
+        ("yard rrl", "yard red red loco"),
+        ("play 2red wild", "yard red red loco"),
+        ("red, red + locomotive", "yard red red loco"),
+        ("yard pink pink", "yard purple purple"),
+        ("yard blue red green", "yard red green blue"),
+        ("tickets", "tickets"),
+        ("draw tickets", "tickets"),
+        ("keep t4 17", "keep T04 T17"),
+        ("keep T17 T04 T04", "keep T04 T17"),
+        ("keep none", "keep none"),
+        ("pass", "pass"),
+        ("take clock deck", "take clock deck"),
+    ],
+)
+def test_forgiving_parse_and_canonical_format(text: str, canonical: str) -> None:
+    """Notation reads loosely and prints one canonical form."""
+    assert G.format_action(G.parse_action(text)) == canonical
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "take",
+        "take 9",
+        "take 0",
+        "keep",
+        "keep T99",
+        "yard",
+        "yard red blue",
+        "fly away",
+        "x" * 300,
+    ],
+)
+def test_bad_notation_is_a_readable_error(text: str) -> None:
+    """Garbage raises NotationError with a short sentence (never the whole input)."""
+    with pytest.raises(NotationError) as error:
+        G.parse_action(text)
+    assert len(str(error.value)) < 200
+
+
+def test_every_action_kind_round_trips() -> None:
+    """parse(format(a)) == a for every kind of action."""
+    actions = [
+        Action("take", slot=BLIND),
+        Action("take", slot=CLOCK),
+        Action("take", slot=4),
+        Action("yard", colour=6, naturals=3, locos=2),
+        Action("yard", singles=(0, 3, 7)),
+        Action("tickets"),
+        Action("keep", tickets=()),
+        Action("keep", tickets=(3, 45)),
+        Action("pass"),
+        Action("clockdeck"),
+    ]
+    for action in actions:
+        assert G.parse_action(G.format_action(action)) == action
+
+
+def test_descriptions_name_robberies() -> None:
+    """A menu line says whom a Railyard play robs."""
+    s = lay(hands=[["red"] * 3, []], yards=[{}, {"red": (2, 0)}], deck=["red"] * 3)
+    text = G.describe_action(s, 0, G.parse_action("yard red red red"))
+    assert text == "Railyard: 3 red (robs Bob)"
+
+
+# --- saves --------------------------------------------------------------------------------------
+
+
+def test_json_round_trip_mid_game_and_at_the_end() -> None:
+    """A state survives JSON unchanged, the final scoring included."""
+    for seats in (1, 2, 4):
+        state = _random_to_end(seats, seats)
+        game = SOLO if seats == 1 else G
+        text = json.dumps(game.to_dict(state))
+        back = game.from_dict(json.loads(text))
+        assert game.to_dict(back) == game.to_dict(state)
+        assert game.public_view(back) == game.public_view(state)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda d: d.pop("deck"),
+        lambda d: d.update(schema_version=99),
+        lambda d: d.update(phase="dancing"),
+        lambda d: d.update(slots=[1, 2]),
+        lambda d: d.update(hands=[[0] * 9]),
+        lambda d: d.update(deck=[42]),
+    ],
+)
+def test_damaged_saves_are_refused(damage: Callable[[dict[str, Any]], object]) -> None:
+    """Missing, mistyped or out-of-range data is a CorruptSave."""
+    data = G.to_dict(G.new_game(["A", "B"], 1))
+    damage(data)
+    with pytest.raises(CorruptSave):
+        G.from_dict(data)
+
+
+def test_a_save_of_the_other_variant_is_refused() -> None:
+    """A solo save does not load as a standard game."""
+    with pytest.raises(CorruptSave, match="other Ticket to Ride variant"):
+        G.from_dict(SOLO.to_dict(SOLO.new_game(["A"], 1)))
+
+
+# --- views and hidden cards ----------------------------------------------------------------------
+
+
+def test_on_the_track_stacks_show_only_their_size_even_to_their_owner() -> None:
+    """Views carry the stack's size; its cards appear nowhere until the scoring."""
+    s = lay(hands=[["red"], []], yards=[{"red": (3, 0)}, {}], deck=["white"] * 8, turn=1)
+    s = play(s, 1, "take blind", "take blind")
+    assert s.track[0] == counts("red")
+    view = G.private_view(s, 0)
+    assert view.public.seats[0].track_count == 1 and view.public.result is None
+    other = s.clone()
+    other.track[0] = counts("blue")
+    assert G.private_view(other, 0) == view and G.public_view(other) == view.public
+
+
+def test_tickets_are_private_to_their_holder() -> None:
+    """A seat sees its own tickets and only the count of the others'."""
+    s = keep_first(G.new_game(["A", "B"], 4))
+    view = G.private_view(s, 0)
+    assert [t.index for t in view.tickets] == s.tickets[0]
+    assert view.public.seats[1].ticket_count == len(s.tickets[1])
+    assert not any(t.index in s.tickets[1] for t in view.tickets)
+
+
+def test_the_scoring_is_public_after_the_end() -> None:
+    """Once over, the public view shows every stack and ticket in the final scoring."""
+    state = _random_to_end(3, 2)
+    view = G.public_view(state)
+    assert view.phase == OVER and view.result is not None
+    assert [line.ticket for line in view.result.seats[0].lines] == state.tickets[0]
+    assert view.result.seats[1].track == tuple(state.track[1])
+
+
+def test_resampling_moves_hidden_cards_but_no_view() -> None:
+    """resample_hidden deals stacks, hands, decks and tickets anew; views stay the same."""
+    s = keep_first(G.new_game(["A", "B", "C"], 5))
+    s = play(s, 0, "yard " + " ".join(["red"] * 2)) if s.hands[0][0] >= 2 else s
+    rng = random.Random(1)
+    changed = False
+    for _ in range(5):
+        other = G.resample_hidden(s, 0, rng)
+        assert G.private_view(other, 0) == G.private_view(s, 0)
+        assert G.census(other) == G.census(s)
+        changed |= other.hands[1] != s.hands[1] or other.ticket_deck != s.ticket_deck
+    assert changed
+
+
+def test_solo_resampling_covers_the_hidden_tickets_and_the_clock_deck() -> None:
+    """Solo: the opponent's tickets and the Station Clock deck's order are hidden too."""
+    s = keep_first(SOLO.new_game(["A"], 5))
+    rng = random.Random(2)
+    seen = {tuple(SOLO.resample_hidden(s, 0, rng).hidden_tickets) for _ in range(5)}
+    clocks = {tuple(SOLO.resample_hidden(s, 0, rng).clock_deck) for _ in range(5)}
+    assert len(seen) > 1 and len(clocks) > 1
+    assert SOLO.private_view(SOLO.resample_hidden(s, 0, rng), 0) == SOLO.private_view(s, 0)
+
+
+# --- leaving and outcomes -----------------------------------------------------------------------
+
+
+def test_leaving_a_two_player_game_loses_at_once() -> None:
+    """With two seats, the leaver loses and the other wins."""
+    s = keep_first(G.new_game(["A", "B"], 1))
+    s = G.leave(s, 0)
+    outcome = G.outcome(s)
+    assert outcome is not None and outcome.winners == (1,) and outcome.places == (1, 0)
+    with pytest.raises(IllegalMove, match="already over"):
+        G.leave(s, 1)
+
+
+def test_a_leaver_drops_out_of_a_bigger_game_and_ranks_last() -> None:
+    """With three or more, the leaver's cards are discarded and the others play on."""
+    s = keep_first(G.new_game(["A", "B", "C", "D"], 1))
+    held = sum(s.hands[1])
+    discard = sum(s.discard)
+    s = G.leave(s, 1)
+    assert s.phase != OVER and sum(s.hands[1]) == 0 and sum(s.discard) == discard + held
+    assert s.tickets[1] == [] and 1 not in G.to_act(s)
+    s = G.leave(s, 0)  # the seat to play leaves: the turn passes on
+    assert s.turn == 2
+    s = G.leave(s, 3)
+    outcome = G.outcome(s)
+    assert outcome is not None and outcome.winners == (2,)
+    assert outcome.places == (2, 3, 0, 1)  # later leavers rank above earlier ones
+
+
+def test_leaving_during_setup_lets_the_others_start() -> None:
+    """A seat leaving while tickets are chosen no longer holds up the start."""
+    s = G.new_game(["A", "B", "C"], 1)
+    s = play(s, 0, "keep T" + f"{s.offered[0][0] + 1:02d}")
+    s = play(s, 2, "keep T" + f"{s.offered[2][0] + 1:02d}")
+    s = G.leave(s, 1)
+    assert s.phase == "act" and s.turn == 0
+
+
+def test_giving_up_solo_is_a_loss() -> None:
+    """Solo: leaving ends the run as a loss."""
+    s = keep_first(SOLO.new_game(["A"], 1))
+    s = SOLO.leave(s, 0)
+    outcome = SOLO.outcome(s)
+    assert outcome is not None and outcome.winners == () and "gave up" in outcome.reason
+
+
+def test_outcome_ranks_by_total_and_ties_share() -> None:
+    """Places follow the totals; equal totals share a place."""
+    state = _random_to_end(11, 4)
+    outcome = G.outcome(state)
+    assert outcome is not None
+    totals = outcome.scores
+    for a in range(4):
+        for b in range(4):
+            if totals[a] > totals[b]:
+                assert outcome.places[a] < outcome.places[b]
+            if totals[a] == totals[b]:
+                assert outcome.places[a] == outcome.places[b]
+
+
+def test_refusals_are_game_errors_that_change_nothing() -> None:
+    """Applying an illegal action raises a GameError and leaves the state as it was."""
+    s = keep_first(G.new_game(["A", "B"], 2))
+    before = json.dumps(G.to_dict(s), sort_keys=True)
+    for text in ("take clock", "take clock deck", "keep T01", "pass", "yard red"):
+        with pytest.raises(GameError):
+            play(s, s.turn, text)
+    assert json.dumps(G.to_dict(s), sort_keys=True) == before
+
+
+# --- conformance --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+@pytest.mark.parametrize("seed", range(40))
+def test_conformance_playouts(seats: int, seed: int) -> None:
+    """Random playouts keep every engine invariant (some with players leaving)."""
+    leave = 0.01 if seats > 2 and seed % 2 else 0.0
+    report = check_playout(G, seats, seed, leave_chance=leave, every=6)
+    assert report.outcome is not None
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_solo_conformance_playouts(seed: int) -> None:
+    """Random solo playouts keep every engine invariant."""
+    report = check_playout(SOLO, 1, seed)
+    assert report.outcome is not None and report.moves >= 17

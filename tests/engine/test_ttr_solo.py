@@ -1,0 +1,246 @@
+"""Ticket to Ride Solo: the Station Clock, robbing both ways, the sixteen turns, the setup keep."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+import pytest
+
+from bot.engine.core import IllegalMove
+from bot.engine.ttr.cards import LOCO, TICKETS
+from bot.engine.ttr.state import ACT, OVER, PICK2, SETUP, TtrState
+from tests.engine.ttr_helpers import SOLO, card, counts, hand_of, play, slot_codes, yard_of
+
+HAND = ["red", "red", "red", "blue", "blue", "green", "white"]
+# Tickets: T29 (14) is the highest-value of the six offered; T01–T06 hidden for the opponent.
+OFFER = ["T29", "T07", "T08", "T09", "T10", "T11"]
+HIDDEN = ["T01", "T02", "T03", "T04", "T05", "T06"]
+
+
+def solo(
+    clock: Sequence[str],
+    up: Sequence[str] = ("orange", "yellow", "black", "white"),
+    draws: Sequence[str] = (),
+    hand: Sequence[str] = HAND,
+    keep: str | None = "keep T29",
+) -> TtrState:
+    """A solo deal: ``hand`` (seven), the Station Clock deck (``clock``, sixteen, turn 1's card
+    first), four face up, then the train deck; the opening keep is made unless ``keep`` is None."""
+    assert len(clock) == 16 and len(up) == 4
+    deck = [*hand, *clock, *up, *draws, *OFFER, *HIDDEN]
+    state = SOLO.new_game(["Ann"], 1, deck=deck)
+    return play(state, 0, keep) if keep else state
+
+
+PURPLE_CLOCK = ["purple"] * 10 + ["loco"] * 6
+
+
+def snapshot(state: TtrState) -> str:
+    return json.dumps(SOLO.to_dict(state), sort_keys=True)
+
+
+# --- setup --------------------------------------------------------------------------------------
+
+
+def test_solo_setup_deals_clock_deck_draw_area_and_hidden_tickets() -> None:
+    """Seven cards and a Locomotive, four face up plus the first Station Clock card, six hidden."""
+    s = solo(PURPLE_CLOCK, keep=None)
+    assert s.phase == SETUP and hand_of(s, 0) == {
+        "red": 3,
+        "blue": 2,
+        "green": 1,
+        "white": 1,
+        "loco": 1,
+    }
+    assert slot_codes(s) == ["orange", "yellow", "black", "white"]
+    assert s.clock_card == card("purple") and len(s.clock_deck) == 15
+    assert sorted(s.hidden_tickets) == [0, 1, 2, 3, 4, 5]
+    assert s.clock_turn == 1
+
+
+def test_solo_must_keep_the_highest_value_ticket() -> None:
+    """Keeping others without the highest-value ticket is refused; keeping it alone is fine."""
+    s = solo(PURPLE_CLOCK, keep=None)
+    before = snapshot(s)
+    with pytest.raises(IllegalMove, match="highest-value ticket: T29"):
+        play(s, 0, "keep T07 T08")
+    assert snapshot(s) == before
+    assert all(28 in a.tickets for a in SOLO.legal_actions(s, 0))
+    assert len(SOLO.legal_actions(s, 0)) == 32
+    s = play(s, 0, "keep T29")
+    assert s.phase == ACT and s.tickets[0] == [28]
+
+
+def test_solo_highest_value_tie_lets_either_be_kept() -> None:
+    """Two tickets sharing the highest value: keeping either one satisfies the rule."""
+    deck = [*HAND, *PURPLE_CLOCK, "orange", "yellow", "black", "white"]
+    tickets = ["T43", "T44", "T01", "T02", "T03", "T04", "T05", "T06", "T07", "T08", "T09"]
+    s = SOLO.new_game(["Ann"], 1, deck=[*deck, *tickets])
+    assert TICKETS[42].points == TICKETS[43].points == 20
+    play(s, 0, "keep T44")
+    play(s, 0, "keep T43 T01")
+
+
+# --- the Station Clock ---------------------------------------------------------------------
+
+
+def test_station_clock_colour_match_discards_every_matching_face_up_card() -> None:
+    """A clock card matching face-up cards discards them all; they are replaced from the deck."""
+    clock = ["purple", "yellow", *["purple"] * 8, *["loco"] * 6]
+    s = solo(clock, up=["yellow", "orange", "yellow", "black"], draws=["white", "red"] * 2)
+    s = play(s, 0, "take blind", "take blind")  # turn 2: the clock turns up yellow
+    assert s.clock_card == card("yellow") and s.clock_turn == 2
+    assert slot_codes(s) == ["white", "orange", "red", "black"]
+    assert s.discard[card("yellow")] == 2 and s.discard[card("purple")] == 1
+
+
+def test_station_clock_replacements_never_cascade() -> None:
+    """A replacement of the matched colour stays: only the clock card itself triggers."""
+    clock = ["purple", "yellow", *["purple"] * 8, *["loco"] * 6]
+    s = solo(
+        clock, up=["yellow", "orange", "red", "black"], draws=["white", "red", "yellow", "black"]
+    )
+    s = play(s, 0, "take blind", "take blind")
+    assert slot_codes(s)[0] == "yellow" and s.clock_card == card("yellow")
+    assert s.discard[card("yellow")] == 1
+
+
+def test_a_station_clock_locomotive_sweeps_the_other_locomotives() -> None:
+    """A clock Locomotive removes every other face-up Locomotive (replaced from the deck)."""
+    clock = ["purple", "loco", *["purple"] * 8, *["loco"] * 6]
+    s = solo(clock, up=["loco", "orange", "loco", "black"], draws=["white", "red", "blue", "blue"])
+    assert slot_codes(s) == ["loco", "orange", "loco", "black"]
+    s = play(s, 0, "take blind", "take blind")
+    assert s.clock_card == LOCO and slot_codes(s) == ["blue", "orange", "blue", "black"]
+    assert s.discard[LOCO] == 2
+
+
+def test_an_untaken_station_clock_card_is_discarded_when_the_next_turns_up() -> None:
+    """Only one Station Clock card shows: the old one goes to the discard pile."""
+    s = solo(PURPLE_CLOCK, draws=["white", "red", "white", "red"])
+    s = play(s, 0, "take blind", "take blind")
+    assert s.clock_card == card("purple") and s.discard[card("purple")] == 1
+
+
+def test_the_station_clock_card_can_be_taken_and_is_not_replaced() -> None:
+    """'take clock' takes it; its place stays empty until the next turn."""
+    s = solo(PURPLE_CLOCK, draws=["white", "red", "white", "red"])
+    s = play(s, 0, "take clock")
+    assert s.phase == PICK2 and s.clock_card == -1 and hand_of(s, 0)["purple"] == 1
+    s = play(s, 0, "take blind")
+    assert s.clock_card == card("purple") and s.clock_turn == 2
+
+
+def test_a_station_clock_locomotive_cannot_be_the_second_card() -> None:
+    """The clock card is a face-up card: as a Locomotive it counts as both draws."""
+    clock = ["loco", *["purple"] * 10, *["loco"] * 5]
+    s = solo(clock, draws=["white", "red", "white", "red"])
+    s = play(s, 0, "take 1")
+    with pytest.raises(IllegalMove, match="counts as both"):
+        play(s, 0, "take clock")
+
+
+def test_drawing_from_the_station_clock_deck_is_refused() -> None:
+    """The Station Clock deck only turns over at the start of a turn."""
+    s = solo(PURPLE_CLOCK, draws=["white", "red"])
+    before = snapshot(s)
+    with pytest.raises(IllegalMove, match="cannot draw from the Station Clock deck"):
+        play(s, 0, "take clock deck")
+    assert snapshot(s) == before
+
+
+def test_the_solo_game_lasts_sixteen_turns() -> None:
+    """The game ends after the action of the turn that turned up the sixteenth clock card."""
+    s = solo(PURPLE_CLOCK)
+    for turn in range(1, 17):
+        assert s.clock_turn == turn and s.phase == ACT
+        s = play(s, 0, "tickets", "keep none")
+    assert s.phase == OVER and s.clock_deck == []
+    assert "turn 16 is over" in s.end_reason
+
+
+# --- robbing ------------------------------------------------------------------------------------
+
+
+def test_solo_railyard_play_must_beat_the_face_up_cards_of_its_colour() -> None:
+    """A colour showing face up can only be played with more cards than show (ties refused)."""
+    s = solo(PURPLE_CLOCK, up=["red", "red", "black", "white"], draws=["green"] * 6)
+    before = snapshot(s)
+    with pytest.raises(IllegalMove, match="draw area shows 2 red"):
+        play(s, 0, "yard red red")
+    assert snapshot(s) == before
+
+
+def test_you_rob_the_game_when_you_play_more_than_show() -> None:
+    """Three red against two face-up red: those two are discarded and replaced."""
+    s = solo(PURPLE_CLOCK, up=["red", "red", "black", "orange"], draws=["green", "yellow", "white"])
+    s = play(s, 0, "yard red red red")
+    assert s.discard[card("red")] == 2
+    assert slot_codes(s) == ["green", "yellow", "black", "orange"]
+    # The next turn has begun: one red has gone on the track.
+    assert yard_of(s, 0) == {"red": (2, 0)} and s.track[0] == counts("red")
+
+
+def test_the_game_robs_you_when_more_show_than_you_have() -> None:
+    """Your set shrinking below the face-up count of its colour gets it robbed."""
+    s = solo(PURPLE_CLOCK, up=["red", "red", "black", "orange"], draws=["green", "yellow"])
+    s.yard_nat[0][card("red")] = 2  # a tie with the two face-up red: stable
+    s = play(s, 0, "take blind", "take blind")
+    # Turn 2: one red goes on the track, leaving one against two face up: robbed.
+    assert yard_of(s, 0) == {} and s.track[0] == counts("red")
+    assert s.discard[card("red")] == 1
+    assert "rob your red set" in s.caption
+
+
+def test_robbing_repeats_until_stable_both_ways() -> None:
+    """Your play robs the game, a replacement is robbed by your set, the next one robs you."""
+    hand = ["red", "red", "red", "white", "white", "yellow", "yellow"]
+    s = solo(
+        PURPLE_CLOCK,
+        up=["red", "red", "black", "orange"],
+        draws=["green", "blue", "green"],
+        hand=hand,
+    )
+    s.yard_nat[0][card("green")] = 1
+    s.yard_nat[0][card("blue")] = 3
+    s = play(s, 0, "yard red red red")
+    # Red robs the two face-up red (replaced by green, blue); blue 3 > 1 robs that blue
+    # (replaced by green); then two face-up green > your one green: your green is robbed.
+    assert s.discard[card("red")] == 2 and s.discard[card("blue")] == 1
+    assert s.discard[card("green")] == 1
+    assert slot_codes(s) == ["green", "green", "black", "orange"]
+    assert yard_of(s, 0) == {"red": (2, 0), "blue": (2, 0)}
+
+
+def test_ties_never_rob_in_solo() -> None:
+    """Equal counts face up and in your Railyard leave both alone."""
+    s = solo(PURPLE_CLOCK, up=["red", "red", "black", "orange"], draws=["green"] * 4)
+    s.yard_nat[0][card("red")] = 2
+    from bot.engine.ttr import rules
+
+    assert rules.settle(s) == [] and yard_of(s, 0) == {"red": (2, 0)}
+    assert slot_codes(s)[:2] == ["red", "red"]
+
+
+def test_taking_a_card_can_let_your_set_rob_the_rest() -> None:
+    """Robbing is checked after every change to the draw area, a taken card included."""
+    s = solo(PURPLE_CLOCK, up=["red", "red", "black", "orange"], draws=["green", "blue", "white"])
+    s.yard_nat[0][card("red")] = 2
+    s = play(s, 0, "take 1")  # one red left face up against your two: you rob it
+    assert slot_codes(s)[1] == "green" and slot_codes(s)[0] is None
+    assert s.discard[card("red")] == 1
+
+
+def test_solo_scoring_decides_the_win_strictly() -> None:
+    """Equal totals lose: the win needs a strictly higher total than the hidden opponent."""
+    from bot.engine.ttr.scoring import score_solo
+
+    hidden = [0]  # T01 Dallas – Houston: 5, plus Dallas 12 = 17 for the opponent
+    mine = [1]  # T02 Seattle – Portland: 5, plus Seattle 11 = 16
+    assert score_solo(mine, counts("green", "green", "green"), hidden).won is False
+    stack = counts("green", "green", "green", "black", "black", "white", "white")
+    mine_more = score_solo([1, 2], stack, hidden)
+    assert mine_more.won is True and mine_more.margin > 0
+    tie = score_solo([0], counts("red", "red", "red"), [0])  # 5 + 12 each: tie
+    assert tie.margin == 0 and tie.won is False

@@ -1,0 +1,163 @@
+"""The Ticket to Ride renderers: sizes, PNG budget, purity, every phase, import boundaries."""
+
+from __future__ import annotations
+
+import ast
+import io
+import random
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from bot.ai.ttr_normal import NormalTtrPolicy
+from bot.engine.ttr.state import TtrState
+from bot.engine.ttr.views import TtrPublicView, TtrSeatView
+from bot.render.ttr import (
+    HAND_WIDTH,
+    TABLE_WIDTH,
+    hand_png,
+    render_table,
+    result_png,
+    table_png,
+)
+from tests.engine.ttr_helpers import SOLO, G
+
+RENDER = Path(__file__).resolve().parents[2] / "bot" / "render" / "ttr.py"
+BUDGET = 300 * 1024
+
+
+def _playout(seats: int, seed: int, names: list[str] | None = None) -> Iterator[TtrState]:
+    """Every state of a game where ``normal`` plays every seat."""
+    game = SOLO if seats == 1 else G
+    policy = NormalTtrPolicy()
+    rng = random.Random(seed)
+    state = game.new_game(names or [f"Player {i}" for i in range(seats)], seed)
+    while game.outcome(state) is None:
+        yield state
+        seat = min(game.to_act(state))
+        state = game.apply(
+            state, seat, game.parse_action(policy.choose(game.private_view(state, seat), rng))
+        )
+    yield state
+
+
+def _first(seats: int, wanted: Callable[[TtrState], bool], seeds: range = range(6)) -> TtrState:
+    for seed in seeds:
+        for state in _playout(seats, seed):
+            if wanted(state):
+                return state
+    raise AssertionError("no playout reached the wanted table")
+
+
+def _png(data: bytes) -> Image.Image:
+    assert data.startswith(b"\x89PNG") and len(data) <= BUDGET
+    return Image.open(io.BytesIO(data))
+
+
+PHASES: dict[str, Callable[[TtrState], bool]] = {
+    "setup": lambda s: s.phase == "setup",
+    "second pick": lambda s: s.phase == "pick2",
+    "choosing tickets": lambda s: s.phase == "keep",
+    "railyards": lambda s: sum(sum(y) for y in s.yard_nat) >= 4,
+    "final turns": lambda s: s.final_round,
+    "second deck": lambda s: s.deck_number == 2 and s.phase == "act",
+    "over": lambda s: s.phase == "over",
+}
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+@pytest.mark.parametrize("phase", sorted(PHASES))
+def test_table_draws_every_phase_within_budget(seats: int, phase: str) -> None:
+    """The table renders at every phase, for every seat count, under 300 KB."""
+    state = _first(seats, PHASES[phase])
+    view = G.public_view(state)
+    image = _png(table_png(view))
+    assert image.width == TABLE_WIDTH and image.height > 500
+
+
+@pytest.mark.parametrize("when", ["setup", "mid", "over"])
+def test_solo_table_shows_the_station_clock(when: str) -> None:
+    """The solo table renders at setup, mid-game and at the end."""
+    wanted = {
+        "setup": lambda s: s.phase == "setup",
+        "mid": lambda s: s.clock_turn == 8,
+        "over": lambda s: s.phase == "over",
+    }[when]
+    view = SOLO.public_view(_first(1, wanted))
+    assert _png(table_png(view)).width == TABLE_WIDTH
+
+
+def test_rendering_is_pure() -> None:
+    """The same view always gives the same bytes."""
+    view = G.public_view(_first(4, PHASES["railyards"]))
+    assert table_png(view) == table_png(view)
+
+
+def test_table_grows_with_the_seat_count() -> None:
+    """Two players share one row of panels; four need two."""
+    two = render_table(G.public_view(G.new_game(["A", "B"], 1)))
+    four = render_table(G.public_view(G.new_game(["A", "B", "C", "D"], 1)))
+    assert two.height < four.height
+
+
+@pytest.mark.parametrize("phase", ["setup", "choosing tickets", "second deck"])
+def test_hand_draws_cards_and_tickets(phase: str) -> None:
+    """The hand image renders the cards and tickets (and tickets to choose from)."""
+    state = _first(2, PHASES[phase])
+    seat = min(G.to_act(state))
+    view = G.private_view(state, seat)
+    assert isinstance(view, TtrSeatView)
+    image = _png(hand_png(view))
+    assert image.width == HAND_WIDTH
+
+
+def test_hand_with_many_tickets_fits_the_budget() -> None:
+    """A seat holding a dozen tickets still renders under budget."""
+    state = G.new_game(["A", "B"], 1)
+    state.offered[0] = []
+    state.tickets[0] = list(range(12))
+    state.phase = "act"
+    image = _png(hand_png(G.private_view(state, 0)))
+    assert image.height > 600
+
+
+def test_solo_setup_hand_marks_the_ticket_that_must_be_kept() -> None:
+    """The solo setup view names the highest-value ticket; the hand renders it."""
+    view = SOLO.private_view(SOLO.new_game(["A"], 3), 0)
+    assert view.keep_one_of and view.keep_minimum == 1
+    _png(hand_png(view))
+
+
+@pytest.mark.parametrize("seats", [1, 2, 4])
+def test_result_image_after_the_end(seats: int) -> None:
+    """The final scoring renders for standard and solo games."""
+    state = _first(seats, PHASES["over"])
+    view = (SOLO if seats == 1 else G).public_view(state)
+    assert isinstance(view, TtrPublicView) and view.result is not None
+    _png(result_png(view))
+
+
+def test_result_image_needs_a_finished_game() -> None:
+    """Before the end there is no scoring to draw."""
+    with pytest.raises(ValueError, match="finished game"):
+        result_png(G.public_view(G.new_game(["A", "B"], 1)))
+
+
+def test_long_names_do_not_break_the_images() -> None:
+    """Very long player names are cut short, not drawn off the image."""
+    names = ["W" * 60, "Bob", "An extremely long display name indeed", "D"]
+    states = list(_playout(4, 2, names))
+    _png(table_png(G.public_view(states[len(states) // 2])))
+    _png(result_png(G.public_view(states[-1])))
+
+
+def test_the_renderer_imports_views_and_the_kit_only() -> None:
+    """bot/render/ttr.py imports no engine state or rules module."""
+    tree = ast.parse(RENDER.read_text(encoding="utf-8"))
+    modules = {
+        node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
+    }
+    engine = {m for m in modules if m.startswith("bot.engine")}
+    assert engine <= {"bot.engine.ttr.views", "bot.engine.ttr.cards"}
