@@ -28,7 +28,7 @@ import random
 from functools import lru_cache
 from typing import Any
 
-from bot.ai.base import Policy, register_policy
+from bot.ai.base import Policy
 from bot.engine.ttr.cards import CITY_BONUS, COLOURS, KINDS, LOCO, Ticket
 from bot.engine.ttr.notation import parse_action
 from bot.engine.ttr.state import BLIND, CLOCK, Action
@@ -294,7 +294,3 @@ def _ticket_draw_value(t: _Table) -> float:
     if not t.solo and t.pub.deck_number == 1:
         return 0.6 + 0.05 * room
     return 0.05 * room - 0.5
-
-
-register_policy(NormalTtrPolicy.name, NormalTtrPolicy, "ttr")
-register_policy(NormalTtrPolicy.name, NormalTtrPolicy, "ttr-solo")

@@ -23,6 +23,8 @@ BUILTIN: tuple[str, ...] = (
     "bot.games.solo",
     "bot.games.race",
     "bot.games.dragon",
+    "bot.games.ttr",
+    "bot.games.ttr_solo",
 )
 """The registration lines: one module per built-in game, each exposing ``BUNDLE``."""
 

@@ -8,11 +8,11 @@ import time
 
 import pytest
 
-from bot.ai.base import get_policy
 from bot.ai.random_policy import RandomPolicy
 from bot.ai.ttr_normal import NormalTtrPolicy
 from bot.engine.ttr.cards import TICKETS
 from bot.engine.ttr.state import TtrState
+from bot.games import get_policy
 from tests.engine.ttr_helpers import SOLO, G, lay
 
 

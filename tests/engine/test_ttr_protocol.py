@@ -10,8 +10,9 @@ from typing import Any
 
 import pytest
 
-from bot.engine.core import BadOption, CorruptSave, GameError, IllegalMove, NotationError, get_game
+from bot.engine.core import BadOption, CorruptSave, GameError, IllegalMove, NotationError
 from bot.engine.ttr.state import BLIND, CLOCK, OVER, Action, TtrState
+from bot.games import get_game
 from tests.conformance.engine_checks import check_playout
 from tests.engine.ttr_helpers import SOLO, G, counts, keep_first, lay, play
 

@@ -5,13 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import bot.engine.ttr  # noqa: F401  (registers the games)
-from bot.engine.core import get_game
+from bot.engine.ttr import GAME as _G
+from bot.engine.ttr import SOLO_GAME as _S
 from bot.engine.ttr.cards import CARD_CODES, COLOURS, KINDS, LOCO, card_from_text
 from bot.engine.ttr.game import TicketToRide, TicketToRideSolo
 from bot.engine.ttr.state import ACT, TtrState
 
-_G = get_game("ttr")
-_S = get_game("ttr-solo")
 assert isinstance(_G, TicketToRide) and isinstance(_S, TicketToRideSolo)
 G: TicketToRide = _G
 SOLO: TicketToRideSolo = _S

@@ -15,12 +15,9 @@ protocol objects, registered as ``ttr`` and ``ttr-solo``).
 
 from __future__ import annotations
 
-from bot.engine.core import register
 from bot.engine.ttr.game import TicketToRide, TicketToRideSolo
 
 GAME = TicketToRide()
 SOLO_GAME = TicketToRideSolo()
-register(GAME)
-register(SOLO_GAME)
 
 __all__ = ["GAME", "SOLO_GAME", "TicketToRide", "TicketToRideSolo"]

@@ -404,7 +404,6 @@ class TicketToRideSolo(_TicketToRideBase):
         private_hands=True,
         daily_deal=True,
         ranking=Ranking(kind="best", keys=("won", "score", "margin"), label="Score", shown="score"),
-        family="ttr-solo",
         summary="Sixteen turns of the Station Clock against six hidden tickets",
     )
     solo = True

@@ -1,0 +1,155 @@
+"""Ticket to Ride: The Card Game as a Junction game: the draw area and Railyards on the table,
+the hand grouped by colour with its tickets, Railyard plays and ticket choices as multi-selects,
+and the final scoring as an image."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.ai.ttr_normal import NormalTtrPolicy
+from bot.engine.core import Outcome
+from bot.engine.ttr import GAME
+from bot.engine.ttr.cards import CARD_CODES
+from bot.engine.ttr.views import TtrPublicView, TtrSeatView
+from bot.games.bundle import (
+    ButtonSpec,
+    ButtonStyle,
+    ChoiceSpec,
+    GameBundle,
+    MoveChoice,
+    Picker,
+    Presenter,
+    SelectSpec,
+)
+from bot.games.rules_text import in_short
+from bot.render.ttr import hand_png, result_png, table_png
+
+PER_SELECT = 25  # a Discord select offers 25 choices
+
+
+def hand_pickers(view: TtrSeatView, moves: Sequence[MoveChoice]) -> list[Picker]:
+    """Draws as buttons; the Railyard as a multi-select of the hand's cards; tickets to keep as
+    a multi-select with the keep rule's minimum."""
+    pickers: list[Picker] = []
+    yard: list[MoveChoice] = []
+    keeps = False
+    for move in moves:
+        verb = move.notation.split()[0]
+        if verb == "yard":
+            yard.append(move)
+        elif verb == "keep":
+            keeps = True
+        else:
+            style: ButtonStyle = "primary" if verb == "take" else "secondary"
+            pickers.append(ButtonSpec(move.label[:80], move.notation, style))
+    if keeps:
+        pickers.extend(_keep_pickers(view))
+    if yard:
+        pickers.append(_yard_picker(view, yard))
+    return pickers
+
+
+def _keep_pickers(view: TtrSeatView) -> list[Picker]:
+    choices = tuple(
+        ChoiceSpec(f"{t.code} {t.route} ({t.points})"[:100], t.code, t.requirement()[:100])
+        for t in view.offered
+    )
+    least = max(1, view.keep_minimum)
+    pickers: list[Picker] = [
+        SelectSpec(
+            f"Keep tickets (at least {view.keep_minimum})",
+            choices,
+            min_values=least,
+            max_values=len(choices),
+            prefix="keep",
+        )
+    ]
+    if view.keep_minimum == 0:
+        pickers.append(ButtonSpec("Keep none", "keep none", "secondary"))
+    return pickers
+
+
+def _yard_picker(view: TtrSeatView, plays: Sequence[MoveChoice]) -> Picker:
+    """Pick the cards to play; with more than 25 cards in hand, pick among the legal sets."""
+    cards = [code for code, count in zip(CARD_CODES, view.hand, strict=True) for _ in range(count)]
+    if 2 <= len(cards) <= PER_SELECT:
+        counts: dict[str, int] = {}
+        choices: list[ChoiceSpec] = []
+        for code in cards:
+            counts[code] = counts.get(code, 0) + 1
+            name = "Locomotive" if code == "loco" else code.title()
+            choices.append(ChoiceSpec(name, f"{code}#{counts[code]}"))
+        return SelectSpec(
+            "Play to your Railyard (cards of one colour, or three singles)",
+            tuple(choices),
+            min_values=2,
+            max_values=len(choices),
+            prefix="yard",
+        )
+    return SelectSpec(
+        "Play to your Railyard", tuple(ChoiceSpec(m.label[:100], m.notation) for m in plays)
+    )
+
+
+def console_table(view: TtrPublicView) -> str:
+    slots = ", ".join(code or "—" for code in view.slots)
+    title = "Ticket to Ride Solo" if view.solo else "Ticket to Ride"
+    lines = [f"── {title} · deck {view.deck_count} · discard {view.discard_count} ──"]
+    lines.append(f"  draw area: {slots}")
+    if view.solo:
+        lines.append(
+            f"  Station Clock: {view.clock_card or '—'}, turn {view.clock_turn}/{view.clock_turns}"
+        )
+    for seat in view.seats:
+        marker = "▶" if view.turn == seat.seat else " "
+        yard = ", ".join(f"{s.naturals}+{s.locos} {s.colour}" for s in seat.yard) or "empty"
+        lines.append(
+            f"{marker} {seat.name}: hand {seat.hand_count}, railyard {yard}, "
+            f"on the track {seat.track_count}, tickets {seat.ticket_count}"
+        )
+    if view.caption:
+        lines.append(f"  {view.caption}")
+    return "\n".join(lines)
+
+
+def console_hand(view: TtrSeatView) -> str:
+    cards = ", ".join(f"{n} {code}" for code, n in zip(CARD_CODES, view.hand, strict=True) if n)
+    tickets = "; ".join(f"{t.code} {t.route} {t.requirement()} ({t.points})" for t in view.tickets)
+    offered = "; ".join(f"{t.code} {t.route} ({t.points})" for t in view.offered)
+    text = f"Your hand: {cards or 'empty'}\nYour tickets: {tickets or 'none'}"
+    return text + (f"\nOn offer: {offered}" if offered else "")
+
+
+def arena_metrics(view: TtrPublicView, outcome: Outcome) -> dict[str, float]:
+    """The winning score and the deck the game ended on."""
+    return {
+        "winning_score": float(max(outcome.scores)) if outcome.scores else 0.0,
+        "second_deck": float(view.deck_number == 2),
+    }
+
+
+FALLBACK_RULES = """**Ticket to Ride: The Card Game** — collect train cards, rob Railyards and \
+complete Destination Tickets. Full rules: docs/rules/ttr.md."""
+
+
+def presenter() -> Presenter:
+    """The presenter of the standard game and of the solo variant (one rules page: ttr.md)."""
+    return Presenter(
+        table_png=table_png,
+        hand_png=hand_png,
+        result_png=result_png,
+        hand_pickers=hand_pickers,
+        rules=in_short("ttr", FALLBACK_RULES),
+        console_table=console_table,
+        console_hand=console_hand,
+    )
+
+
+BUNDLE = GameBundle(
+    game=GAME,
+    presenter=presenter(),
+    policies={"normal": NormalTtrPolicy},
+    default_policy="normal",
+    arena_metrics=arena_metrics,
+)
+__all__ = ["BUNDLE", "presenter"]
