@@ -42,7 +42,7 @@ def _random_states(
     seats: int,
     count: int,
     *,
-    skip: int = 40,
+    skip: int = 10,
     options: Mapping[str, str] | None = None,
 ) -> list[Any]:
     """Positions from random playouts, sampled every ``skip`` moves (busy tables included)."""
