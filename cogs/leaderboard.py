@@ -164,17 +164,8 @@ class Boards(commands.Cog):
             file=discord.File(io.BytesIO(gif), "replay.gif"),
         )
 
-    @leaderboard.autocomplete("game")
-    async def leaderboard_games(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await game_choices(interaction, current)
-
-    @stats.autocomplete("game")
-    async def stats_games(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await game_choices(interaction, current)
+    leaderboard.autocomplete("game")(game_choices)
+    stats.autocomplete("game")(game_choices)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -486,41 +486,12 @@ class Lobby(commands.Cog):
         await interaction.response.defer(thinking=True)
         await post_table(interaction, update, headline)
 
-    @play.autocomplete("game")
-    async def play_games(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await game_choices(interaction, current)
-
-    @challenge.autocomplete("game")
-    async def challenge_games(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await game_choices(interaction, current)
-
-    @play.autocomplete("level")
-    async def play_levels(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await level_choices(interaction, current)
-
-    @challenge.autocomplete("level")
-    async def challenge_levels(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await level_choices(interaction, current)
-
-    @play.autocomplete("options")
-    async def play_options(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await option_choices(interaction, current)
-
-    @challenge.autocomplete("options")
-    async def challenge_options(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await option_choices(interaction, current)
+    # The same suggestions for both commands (module-level callbacks: no cog method needed).
+    for command in (play, challenge):
+        command.autocomplete("game")(game_choices)
+        command.autocomplete("level")(level_choices)
+        command.autocomplete("options")(option_choices)
+    del command
 
 
 class LegacyChallengeButton(GameItem, template=r"jn:c:[ad]:.{0,90}"):

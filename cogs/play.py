@@ -176,11 +176,7 @@ class Play(commands.Cog):
         found = bundle(game)
         await interaction.response.send_message(clip(found.presenter.rules), ephemeral=True)
 
-    @rules.autocomplete("game")
-    async def rules_games(
-        self, interaction: discord.Interaction[Any], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await game_choices(interaction, current)
+    rules.autocomplete("game")(game_choices)
 
 
 def _suggest(game_key: str, view: Any) -> tuple[str, str]:
