@@ -264,6 +264,33 @@ class Canvas:
             self.image.paste(Palette.SHADOW, (x - pad + 3, y - pad + 5), mask)
         self.image.paste(piece, (x, y), piece)
 
+    def caption_banner(
+        self, box: Box, caption: str, *, size: int = 26, max_lines: int = 2, min_size: int = 14
+    ) -> None:
+        """The "LAST MOVE" card every table shows between the players."""
+        x0, y0, x1, y1 = box
+        self.rounded((x0 + 3, y0 + 5, x1 + 3, y1 + 5), 14, fill=(20, 22, 26))
+        self.rounded(box, 14, fill=(250, 246, 232), outline=Palette.GOLD_DARK, width=2)
+        self.text((x0 + 18, y0 + 10), "LAST MOVE", font(14, "bold"), (130, 120, 96))
+        fnt, lines = fit_wrapped(caption or "—", x1 - x0 - 36, max_lines, size, "bold", min_size)
+        step = (fnt.size if isinstance(fnt, ImageFont.FreeTypeFont) else size) + 6
+        first = (y0 + 24 + y1) / 2 - step * (len(lines) - 1) / 2
+        for i, line in enumerate(lines):
+            self.text((x0 + 18, first + i * step), line, fnt, Palette.DARK_INK, anchor="lm")
+
+    def result_banner(self, box: Box, headline: str, detail: str) -> None:
+        """The gold banner a finished game shows: who won, and why the game ended."""
+        x0, y0, x1, y1 = box
+        self.rounded((x0 + 3, y0 + 5, x1 + 3, y1 + 5), 14, fill=(20, 22, 26))
+        self.rounded(box, 14, fill=Palette.GOLD, outline=(255, 240, 180), width=3)
+        inner = x1 - x0 - 40
+        cx = (x0 + x1) / 2
+        title = f"★ {headline} ★"
+        self.text((cx, y0 + 30), title, fit_font(title, inner, 32, "bold"), Palette.DARK_INK, "mm")
+        fnt, lines = fit_wrapped(detail or " ", inner, 2, 19, "bold", min_size=12)
+        for i, line in enumerate(lines):
+            self.text((cx, y0 + 66 + i * 24), line, fnt, (70, 50, 10), anchor="mm")
+
 
 def vertical_gradient(w: int, h: int, top: RGB, bottom: RGB) -> Image.Image:
     """An RGB image fading from ``top`` to ``bottom``."""

@@ -415,23 +415,12 @@ def _draw_road(c: Canvas, view: MillePublicView) -> None:
 
     box = (x + w + 34, y + 18, _W - _MARGIN - 4, y + _ROAD_H - 20)
     if view.winners is not None:
-        _result_banner(c, view, box)
+        detail = view.end_reason
+        if view.caption:
+            detail = f"{detail}  Last move: {view.caption}" if detail else view.caption
+        c.result_banner(box, _winner_line(view), detail)
     else:
-        _caption_banner(c, view.caption, box)
-
-
-def _caption_banner(c: Canvas, caption: str, box: Box) -> None:
-    x0, y0, x1, y1 = box
-    c.rounded((x0 + 3, y0 + 5, x1 + 3, y1 + 5), 14, fill=(20, 22, 26))
-    c.rounded(box, 14, fill=(250, 246, 232), outline=Palette.GOLD_DARK, width=2)
-    c.text((x0 + 18, y0 + 10), "LAST MOVE", font(14, "bold"), (130, 120, 96))
-    inner = x1 - x0 - 36
-    fnt, lines = fit_wrapped(caption or "—", inner, 2, 26, "bold", min_size=16)
-    mid = (y0 + 24 + y1) / 2
-    step = 32
-    first = mid - step * (len(lines) - 1) / 2
-    for i, line in enumerate(lines):
-        c.text((x0 + 18, first + i * step), line, fnt, Palette.DARK_INK, anchor="lm")
+        c.caption_banner(box, view.caption, min_size=16)
 
 
 def _winner_line(view: MillePublicView) -> str:
@@ -442,28 +431,6 @@ def _winner_line(view: MillePublicView) -> str:
     if len(names) == 1:
         return f"{names[0]} wins {what}!"
     return f"{' & '.join(names)} win {what}!"
-
-
-def _result_banner(c: Canvas, view: MillePublicView, box: Box) -> None:
-    x0, y0, x1, y1 = box
-    c.rounded((x0 + 3, y0 + 5, x1 + 3, y1 + 5), 14, fill=(20, 22, 26))
-    c.rounded(box, 14, fill=Palette.GOLD, outline=(255, 240, 180), width=3)
-    inner = x1 - x0 - 40
-    cx = (x0 + x1) / 2
-    headline = f"★ {_winner_line(view)} ★"
-    c.text(
-        (cx, y0 + 30),
-        headline,
-        fit_font(headline, inner, 32, "bold"),
-        Palette.DARK_INK,
-        anchor="mm",
-    )
-    detail = view.end_reason
-    if view.caption:
-        detail = f"{detail}  Last move: {view.caption}" if detail else view.caption
-    fnt, lines = fit_wrapped(detail, inner, 2, 19, "bold", min_size=13)
-    for i, line in enumerate(lines):
-        c.text((cx, y0 + 66 + i * 24), line, fnt, (70, 50, 10), anchor="mm")
 
 
 # --- hand ----------------------------------------------------------------------------------

@@ -35,7 +35,6 @@ from bot.engine.race.cards import (
 from bot.engine.race.views import RacePublicView, RaceSeatView, SideView
 from bot.render.common import (
     RGB,
-    Box,
     Canvas,
     Palette,
     card_radius,
@@ -459,23 +458,9 @@ def _draw_road(c: Canvas, view: RacePublicView) -> None:
         x += min(len(view.stack), 5) * (w + 26) + 10
     box = (x + 10, y + 18, _W - _MARGIN - 4, y + _ROAD_H - 20)
     if view.winners is not None:
-        _result_banner(c, view, box)
+        c.result_banner(box, _winner_line(view), view.end_reason or view.caption)
     else:
-        _caption_banner(c, view.caption, box)
-
-
-def _caption_banner(c: Canvas, caption: str, box: Box) -> None:
-    x0, y0, x1, y1 = box
-    c.rounded((x0 + 3, y0 + 5, x1 + 3, y1 + 5), 14, fill=(20, 22, 26))
-    c.rounded(box, 14, fill=(250, 246, 232), outline=Palette.GOLD_DARK, width=2)
-    c.text((x0 + 18, y0 + 10), "LAST MOVE", font(14, "bold"), (130, 120, 96))
-    inner = x1 - x0 - 36
-    fnt, lines = fit_wrapped(caption or "—", inner, 3, 24, "bold", min_size=14)
-    step = int(getattr(fnt, "size", 17)) + 5
-    mid = (y0 + 24 + y1) / 2
-    first = mid - step * (len(lines) - 1) / 2
-    for i, line in enumerate(lines):
-        c.text((x0 + 18, first + i * step), line, fnt, Palette.DARK_INK, anchor="lm")
+        c.caption_banner(box, view.caption, size=24, max_lines=3)
 
 
 def _winner_line(view: RacePublicView) -> str:
@@ -483,19 +468,6 @@ def _winner_line(view: RacePublicView) -> str:
     if not names:
         return "It's a draw!"
     return f"{' & '.join(names)} wins the race!"
-
-
-def _result_banner(c: Canvas, view: RacePublicView, box: Box) -> None:
-    x0, y0, x1, y1 = box
-    c.rounded((x0 + 3, y0 + 5, x1 + 3, y1 + 5), 14, fill=(20, 22, 26))
-    c.rounded(box, 14, fill=Palette.GOLD, outline=(255, 240, 180), width=3)
-    inner = x1 - x0 - 40
-    cx = (x0 + x1) / 2
-    headline = f"★ {_winner_line(view)} ★"
-    c.text((cx, y0 + 30), headline, fit_font(headline, inner, 32, "bold"), Palette.DARK_INK, "mm")
-    fnt, lines = fit_wrapped(view.end_reason or view.caption, inner, 2, 19, "bold", min_size=12)
-    for i, line in enumerate(lines):
-        c.text((cx, y0 + 66 + i * 24), line, fnt, (70, 50, 10), anchor="mm")
 
 
 # --- hand ----------------------------------------------------------------------------------

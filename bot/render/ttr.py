@@ -221,9 +221,9 @@ def render_table(view: TtrPublicView) -> Image.Image:
         _draw_panel(c, view, seat, (x, y, x + w, y + _PANEL_H))
     box = (_M, height - _CAPTION_H - _M + 6, TABLE_WIDTH - _M, height - _M)
     if view.is_over:
-        _result_banner(c, view, box)
+        c.result_banner(box, _winner_line(view), view.end_reason)
     else:
-        _caption_banner(c, view.caption, box)
+        c.caption_banner(box, view.caption, size=22, min_size=13)
     return c.image
 
 
@@ -381,20 +381,6 @@ def _draw_yard(c: Canvas, yard: tuple[YardSet, ...], x: int, y: int, width: int)
         )
 
 
-def _caption_banner(c: Canvas, caption: str, box: Box) -> None:
-    x0, y0, x1, y1 = box
-    c.rounded((x0 + 3, y0 + 5, x1 + 3, y1 + 5), 14, fill=(20, 22, 26))
-    c.rounded(box, 14, fill=(250, 246, 232), outline=Palette.GOLD_DARK, width=2)
-    c.text((x0 + 18, y0 + 8), "LAST MOVE", font(13, "bold"), (130, 120, 96))
-    inner = x1 - x0 - 36
-    fnt, lines = fit_wrapped(caption or "—", inner, 2, 22, "bold", min_size=13)
-    mid = (y0 + 20 + y1) / 2
-    step = fnt.size + 6 if hasattr(fnt, "size") else 26
-    first = mid - step * (len(lines) - 1) / 2
-    for i, line in enumerate(lines):
-        c.text((x0 + 18, first + i * step), line, fnt, Palette.DARK_INK, anchor="lm")
-
-
 def _winner_line(view: TtrPublicView) -> str:
     if view.solo:
         if view.winners:
@@ -408,25 +394,6 @@ def _winner_line(view: TtrPublicView) -> str:
     if len(names) == 1:
         return f"{names[0]} wins!"
     return f"{' & '.join(names)} tie for the win!"
-
-
-def _result_banner(c: Canvas, view: TtrPublicView, box: Box) -> None:
-    x0, y0, x1, y1 = box
-    c.rounded((x0 + 3, y0 + 5, x1 + 3, y1 + 5), 14, fill=(20, 22, 26))
-    c.rounded(box, 14, fill=Palette.GOLD, outline=(255, 240, 180), width=3)
-    inner = x1 - x0 - 40
-    cx = (x0 + x1) / 2
-    headline = f"★ {_winner_line(view)} ★"
-    c.text(
-        (cx, y0 + 28),
-        headline,
-        fit_font(headline, inner, 30, "bold"),
-        Palette.DARK_INK,
-        anchor="mm",
-    )
-    fnt, lines = fit_wrapped(view.end_reason or " ", inner, 2, 18, "bold", min_size=12)
-    for i, line in enumerate(lines):
-        c.text((cx, y0 + 58 + i * 22), line, fnt, (70, 50, 10), anchor="mm")
 
 
 # --- tickets ----------------------------------------------------------------------------------
