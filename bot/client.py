@@ -148,6 +148,15 @@ class JunctionTree(app_commands.CommandTree[Any]):
             # A number too big for the database (a forged id): nothing by that number exists.
             await reply_privately(interaction, "That does not exist.")
             return
+        if isinstance(error, app_commands.TransformerError):
+            # Discord resolved an option to something the command cannot take: most often a
+            # member who has left the server since the command was typed.
+            if error.type is discord.AppCommandOptionType.user:
+                said = "That member is not in this server (any more); choose someone who is."
+            else:
+                said = "I could not read one of the options; pick it from the list."
+            await reply_privately(interaction, said)
+            return
         if isinstance(error, app_commands.CheckFailure):
             await reply_privately(interaction, "You cannot use that command here.")
             return
