@@ -18,6 +18,7 @@ class History:
         self.game_id = game_id
         self.states: list[Any] = []
         self.game: Game[Any, Any] | None = None
+        self.actions: list[str] = []  # the notation of each stored move, version 1 first
 
     async def update(self) -> list[Any]:
         """Read the log again; the states up to the newest stored version."""
@@ -36,9 +37,13 @@ class History:
             else:
                 state = game.apply(state, move.seat, game.parse_action(move.action))
             self.states.append(state)
+            self.actions.append(move.action)
         return self.states
 
     def views(self, since: int) -> list[Any]:
-        """The public views of every state from version ``since`` on."""
+        """The public views of every state from version ``since`` on, and the notation of every
+        move that led there: a card a move played was on the table at that moment, even when
+        the same step dealt a new hand and put it out of sight again."""
         assert self.game is not None
-        return [self.game.public_view(s) for s in self.states[since:]]
+        played = tuple(word for action in self.actions[since:] for word in action.split())
+        return [*(self.game.public_view(s) for s in self.states[since:]), played]
