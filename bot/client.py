@@ -160,6 +160,13 @@ class JunctionTree(app_commands.CommandTree[Any]):
         if isinstance(error, app_commands.CheckFailure):
             await reply_privately(interaction, "You cannot use that command here.")
             return
+        from cogs.ui import storage_trouble
+
+        trouble = storage_trouble(original)
+        if trouble is not None:
+            log.warning("command failed: storage fault", exc_info=original)
+            await reply_privately(interaction, trouble)
+            return
         log.exception("command failed", exc_info=original)
         await reply_privately(interaction, "Something went wrong on our side; nothing was changed.")
 

@@ -30,7 +30,7 @@ from bot.games.bundle import ButtonSpec, ChoiceSpec, GroupSpec, Picker, SelectSp
 from bot.store.base import StoredGame
 from bot.tables import Tables
 from bot.updates import StaleButton, TableUpdate
-from cogs.ui import bot_of, post_table, refuse
+from cogs.ui import bot_of, post_table, refuse, storage_trouble
 
 log = logging.getLogger("junction.pickers")
 
@@ -68,7 +68,12 @@ class GameItem(discord.ui.DynamicItem[Any], template=r"(?!)"):
             await self.act(interaction)
         except GameError as error:
             await refuse(interaction, str(error))
-        except Exception:
+        except Exception as error:
+            trouble = storage_trouble(error)
+            if trouble is not None:
+                log.warning("component %s: storage fault", self.custom_id, exc_info=True)
+                await refuse(interaction, trouble)
+                return
             log.exception("component %s failed", self.custom_id)
             await refuse(interaction, "Something went wrong on our side; nothing was changed.")
 

@@ -174,7 +174,9 @@ class Player:
             opened = await self.driver.click(table, hand["custom_id"], user_id=user)
             done.append(opened)
             source = opened.followup_messages[0] if opened.followup_messages else None
-        pickers = [c for c in components(source) if c["custom_id"].startswith(("jn:p", "jn:g", "jn:s"))]
+        pickers = [
+            c for c in components(source) if c["custom_id"].startswith(("jn:p", "jn:g", "jn:s"))
+        ]
         if source is None or not pickers:
             return [*done, *await self.by_command(user)]
         done.extend(await self.press(source, self.rng.choice(pickers), user))
@@ -191,10 +193,10 @@ class Player:
             return [await self.driver.select(message, custom_id, values, user_id=user)]
         pressed = await self.driver.click(message, custom_id, user_id=user)
         if custom_id.startswith("jn:g") and pressed.message is not None:
-            options = [c for c in components(pressed.message) if c["custom_id"].startswith("jn:p")]
-            if options:
-                choice = self.rng.choice(options)
-                return [pressed, await self.driver.click(pressed.message, choice["custom_id"], user_id=user)]
+            picks = [c for c in components(pressed.message) if c["custom_id"].startswith("jn:p")]
+            if picks:
+                choice = str(self.rng.choice(picks)["custom_id"])
+                return [pressed, await self.driver.click(pressed.message, choice, user_id=user)]
         return [pressed]
 
 

@@ -62,7 +62,9 @@ def hidden_only(game: Game[Any, Any], state: Any, window: Iterable[Any] = ()) ->
     return {code for code, count in census.items() if count > 0 and code not in shown}
 
 
-def hidden_from(game: Game[Any, Any], state: Any, seat: int, window: Iterable[Any] = ()) -> set[str]:
+def hidden_from(
+    game: Game[Any, Any], state: Any, seat: int, window: Iterable[Any] = ()
+) -> set[str]:
     """Codes ``seat`` cannot see: hidden-only, less what its own private view shows."""
     census = game.census(state)
     shown = visible_codes([game.private_view(state, seat), *window], census)

@@ -133,7 +133,9 @@ class Fuzz:
                 spec["name"], spec["focused"], spec["typed"], spec["options"], channel_id=known
             )
         else:
-            message = table_message(self.driver, known) or next(iter(self.backend.messages.values()))
+            message = table_message(self.driver, known) or next(
+                iter(self.backend.messages.values())
+            )
             forged = copy.deepcopy(message)
             component: dict[str, Any] = {"type": 2, "custom_id": spec["custom_id"], "style": 2}
             if spec["values"] is not None:
@@ -230,7 +232,7 @@ def custom_ids(fuzz: Fuzz) -> st.SearchStrategy[str]:
         lambda kind, game, version, place, picker, tail: (
             f"jn:{kind}:{game}:{version}:{place}:{picker}{tail}"
         ),
-        st.sampled_from(list("pgshmkxlc") + ["zz", ""]),
+        st.sampled_from([*"pgshmkxlc", "zz", ""]),
         games,
         number,
         where,
@@ -273,14 +275,26 @@ def test_fuzzed_input_is_refused_cleanly(tmp_path: Path) -> None:
 
         @st.composite
         def autocomplete(draw: st.DrawFn) -> dict[str, Any]:
-            name = draw(st.sampled_from([n for n, opts in commands.items() if any(o.get("autocomplete") for o in opts)]))
-            focused = draw(st.sampled_from([o["name"] for o in commands[name] if o.get("autocomplete")]))
+            name = draw(
+                st.sampled_from(
+                    [n for n, opts in commands.items() if any(o.get("autocomplete") for o in opts)]
+                )
+            )
+            focused = draw(
+                st.sampled_from([o["name"] for o in commands[name] if o.get("autocomplete")])
+            )
             others = {
                 o["name"]: draw(TEXT if int(o["type"]) == 3 else option_value(o))
                 for o in commands[name]
                 if o["name"] != focused and draw(st.booleans())
             }
-            return {"kind": "autocomplete", "name": name, "focused": focused, "typed": draw(TEXT), "options": others}
+            return {
+                "kind": "autocomplete",
+                "name": name,
+                "focused": focused,
+                "typed": draw(TEXT),
+                "options": others,
+            }
 
         components = st.builds(
             lambda cid, values: {"kind": "component", "custom_id": cid, "values": values},
@@ -335,7 +349,7 @@ async def check(
             if text:
                 assert is_sentence(text), f"{described}: not a sentence: {text!r}"
         after = dump(db)
-        moved = after.count("INSERT INTO \"moves\"") != before.count("INSERT INTO \"moves\"")
+        moved = after.count('INSERT INTO "moves"') != before.count('INSERT INTO "moves"')
         if not moved and spec.get("name") != "settings":
             TRIED["refusals"] += 1
             assert after == before, f"{described}: a private answer changed the database"

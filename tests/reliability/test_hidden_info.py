@@ -26,8 +26,8 @@ from tests.reliability.driving import Player, Seating, heavy, seating_ids, seati
 from tests.reliability.hidden import (
     hidden_only,
     named_cards,
-    public_texts,
     public_numbers,
+    public_texts,
     public_view_ignores_hidden,
     visible_codes,
 )
