@@ -136,6 +136,16 @@ def make_bot(
 
 
 class JunctionTree(app_commands.CommandTree[Any]):
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """Refuse, privately and by name, a command the bot lacks the permissions to carry out."""
+        from cogs.ui import permission_refusal
+
+        refusal = permission_refusal(interaction)
+        if refusal is None:
+            return True
+        await reply_privately(interaction, refusal)
+        return False
+
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:

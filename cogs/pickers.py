@@ -30,7 +30,7 @@ from bot.games.bundle import ButtonSpec, ChoiceSpec, GroupSpec, Picker, SelectSp
 from bot.store.base import StoredGame
 from bot.tables import Tables
 from bot.updates import StaleButton, TableUpdate
-from cogs.ui import bot_of, post_table, refuse, storage_trouble
+from cogs.ui import bot_of, permission_refusal, post_table, refuse, storage_trouble
 
 log = logging.getLogger("junction.pickers")
 
@@ -64,6 +64,10 @@ class GameItem(discord.ui.DynamicItem[Any], template=r"(?!)"):
         return cls.from_match(match)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        refusal = permission_refusal(interaction)
+        if refusal is not None:
+            await refuse(interaction, refusal)
+            return
         try:
             await self.act(interaction)
         except GameError as error:

@@ -117,7 +117,7 @@ async def test_a_full_disk(driver: InteractionDriver, tmp_path: Path) -> None:
     store = running_bot(driver).store
     assert isinstance(store, SqliteStore)
     connection = store._connection()
-    pages = list(await connection.execute_fetchall("PRAGMA page_count"))[0][0]
+    pages = next(iter(await connection.execute_fetchall("PRAGMA page_count")))[0]
     await connection.execute_fetchall(f"PRAGMA max_page_count = {pages}")
     db = tmp_path / "bot.db"
     before = dump(db)
