@@ -132,7 +132,8 @@ def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
         "attach_files",
         "embed_links",
     ]
-    options = (interaction.data or {}).get("options") or []
+    raw: Any = interaction.data or {}
+    options = raw.get("options") or []
     if any(o.get("name") == "thread" and o.get("value") is True for o in options):
         needed.append("create_public_threads")
     return [PERMISSION_NAMES[name] for name in needed if not getattr(allowed, name)]
