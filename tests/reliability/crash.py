@@ -296,11 +296,11 @@ async def verify(campaign: Campaign, report: Report, *, buttons: int) -> None:
         custom_ids = [
             c["custom_id"] for c in walk_components(message["components"]) if "custom_id" in c
         ]
-        seating = campaign.layouts.get(int(message["channel_id"]))
-        if seating is None or not custom_ids:
+        layout = campaign.layouts.get(int(message["channel_id"]))
+        if layout is None or not custom_ids:
             continue
         pressed = await campaign.send(
-            fake.factory.component(message, rng.choice(custom_ids), user_id=seating.members[0]),
+            fake.factory.component(message, rng.choice(custom_ids), user_id=layout.members[0]),
         )
         report.buttons_pressed += 1
         if pressed is None or pressed.callback is None:
