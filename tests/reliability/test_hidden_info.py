@@ -156,3 +156,5 @@ async def test_no_public_payload_names_a_hidden_card(
         stored = await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID)
         if stored is not None:
             await running_bot(driver).tables.abort(channel_id=GAMES_CHANNEL_ID)
+        CHECKED["games"] = CHECKED.get("games", 0) + 1
+    print(f"\nhidden {seating.label}: {CHECKED}")
