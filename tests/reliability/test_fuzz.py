@@ -26,6 +26,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -362,3 +363,36 @@ async def test_a_member_who_left_is_refused_in_a_sentence(driver: InteractionDri
     result = await driver.slash("challenge", {"game": game.key, "member": GHOST_ID})
     (said,) = [r.content for r in result.responses]
     assert result.ephemeral and said and "not in this server" in said and is_sentence(said)
+
+
+def test_the_fuzzer_sees_a_refusal_that_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Broken on purpose: every refusal of a button first stores an abort vote in the presser's
+    name. The byte-identical check catches the write."""
+    import cogs.pickers
+
+    original = cogs.pickers.refuse
+
+    async def refuse_and_vote(interaction: Any, text: str) -> None:
+        tables = interaction.client.tables
+        for game in await tables.store.active_games():
+            await tables.store.add_abort_vote(game.id, interaction.user.id)
+        await original(interaction, text)
+
+    monkeypatch.setattr(cogs.pickers, "refuse", refuse_and_vote)
+    loop = asyncio.new_event_loop()
+    fuzz = Fuzz(tmp_path)
+    try:
+        loop.run_until_complete(fuzz.driver.start())
+        loop.run_until_complete(fuzz.refill())
+        channel = next(iter(fuzz.layouts))
+        spec = {"kind": "component", "custom_id": f"jn:h:{fuzz.game_ids[0]}", "values": None}
+        with pytest.raises(AssertionError, match="changed the database"):
+            loop.run_until_complete(
+                check(fuzz, tmp_path / "bot.db", ErrorTap(), spec, CAROL_ID, channel)
+            )
+    finally:
+        loop.run_until_complete(fuzz.driver.close())
+        loop.run_until_complete(fuzz.bot.close())
+        loop.close()

@@ -25,6 +25,7 @@ from tests.discord.payloads import InteractionDriver
 from tests.reliability.driving import Player, Seating, heavy, seating_ids, seatings, start
 from tests.reliability.hidden import (
     hidden_only,
+    leaves,
     named_cards,
     public_numbers,
     public_texts,
@@ -158,3 +159,31 @@ async def test_no_public_payload_names_a_hidden_card(
             await running_bot(driver).tables.abort(channel_id=GAMES_CHANNEL_ID)
         CHECKED["games"] = CHECKED.get("games", 0) + 1
     print(f"\nhidden {seating.label}: {CHECKED}")
+
+
+async def test_the_check_sees_a_caption_that_names_hidden_cards(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Broken on purpose: the table text also says what the player due holds (as a careless
+    "you drew …" caption would). The check reports it, for a game with private hands."""
+    import cogs.ui
+    from bot.games import bundle
+    from bot.updates import TableUpdate
+
+    original = cogs.ui.table_text
+
+    def careless(update: TableUpdate, headline: str | None = None) -> str:
+        game = bundle(update.game.game_key).game
+        state = game.from_dict(update.game.state)
+        held = [
+            leaf
+            for seat in game.to_act(state)
+            for leaf in leaves(game.private_view(state, seat))
+            if leaf in game.census(state)
+        ]
+        return original(update, headline) + "\nHolding: " + ", ".join(held)
+
+    monkeypatch.setattr(cogs.ui, "table_text", careless)
+    private = next(s for s in LAYOUTS if s.bundle.info.private_hands)
+    leaks = await play_and_check(driver, private, seed=0)
+    assert any("public text names" in leak for leak in leaks)

@@ -178,14 +178,16 @@ async def one_race(bench: Bench, kind: str) -> bool:
     version = stored.version
     log_before = len(await tables.store.moves(stored.id))
     mine = bench.move_payload(stored, user, notation)
+    racing = [str(mine["id"])]
     if kind == "duplicate":
         results = await together(driver, [mine, mine])
         check_answered(results[0], lost=False)
     elif kind == "double":
         twin = bench.move_payload(stored, user, notation)
+        racing.append(str(twin["id"]))
         first, second = await together(driver, [mine, twin])
         winners = [r for r in (first, second) if not r.ephemeral]
-        assert len(winners) <= 1 or winners[0].ephemeral
+        assert len(winners) <= 1, "both presses of one double click moved"
         check_answered(first, lost=first.ephemeral)
         check_answered(second, lost=second.ephemeral)
     elif kind == "seats":
@@ -194,6 +196,7 @@ async def one_race(bench: Bench, kind: str) -> bool:
             return False
         other = bench.rng.choice(others)
         rival = bench.move_payload(stored, other, notation)
+        racing.append(str(rival["id"]))
         first, second = await together(driver, [mine, rival])
         check_answered(first, lost=first.ephemeral)
         check_answered(second, lost=True)
@@ -221,8 +224,8 @@ async def one_race(bench: Bench, kind: str) -> bool:
     else:  # pragma: no cover
         raise AssertionError(kind)
     log = (await tables.store.moves(stored.id))[log_before:]
-    ours = [m for m in log if m.interaction_id == str(mine["id"])]
-    assert len(ours) <= 1, "the same interaction was stored twice"
+    ours = [m for m in log if m.interaction_id in racing]
+    assert len(ours) <= 1, f"{kind}: {len(ours)} of the racing presses were stored"
     # The decision that was raced for (version + 1) was taken once, by one seat's action.
     decided = [m for m in log if m.seq == version + 1]
     assert len(decided) <= 1
@@ -250,3 +253,26 @@ async def test_races_have_one_outcome(driver: InteractionDriver, seating: Seatin
             ran += 1
     assert ran >= RACES_PER_LAYOUT // 2, f"only {ran} races could be run"
     print(f"\nraces {seating.label}: {ran} ({dict(COUNTED)})")
+
+
+async def test_the_race_check_fails_when_turns_are_not_checked(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Broken on purpose: the seam ignores the turn a press was made for. The second press of
+    a double click is then played too whenever the member is due again with that move still
+    legal (the computers answered in between) — and the check says so."""
+    from bot.tables import Tables
+
+    original = Tables.move
+
+    async def move_ignoring_turns(self: Tables, **kwargs: Any) -> Any:
+        kwargs["expected_version"] = None
+        return await original(self, **kwargs)
+
+    monkeypatch.setattr(Tables, "move", move_ignoring_turns)
+    with_computers = [s for s in LAYOUTS if len(s.members) == 1 and s.computers]
+    with pytest.raises(AssertionError, match=r"double click moved|racing presses were stored"):
+        for seating in with_computers:
+            bench = Bench(driver, seating, random.Random(3))
+            for _ in range(60):
+                await one_race(bench, "double")
