@@ -371,8 +371,9 @@ def test_the_fuzzer_sees_a_refusal_that_writes(
     """Broken on purpose: every refusal of a button first stores an abort vote in the presser's
     name. The byte-identical check catches the write."""
     import cogs.pickers
+    import cogs.ui
 
-    original = cogs.pickers.refuse
+    original = cogs.ui.refuse
 
     async def refuse_and_vote(interaction: Any, text: str) -> None:
         tables = interaction.client.tables
