@@ -15,7 +15,9 @@ Nothing in the bot changes; before it starts, this wrapper
   ``render`` a table or hand image is about to be drawn (the move is stored, the table not yet
              posted);
   ``sweep``  the timer sweep is handling a due deadline (before, or after its first move);
-* shortens the timer sweep's period (``JUNCTION_SWEEP_SECONDS``).
+* shortens the timer sweep's period (``JUNCTION_SWEEP_SECONDS``);
+* breaks the bot on purpose when asked (``JUNCTION_SABOTAGE=unstored``: three member moves in
+  ten are answered as done but never stored), to show the crash checks can fail.
 """
 
 from __future__ import annotations
@@ -80,6 +82,21 @@ def install() -> None:
         return await commit(self, *args, **kwargs)
 
     seam.Tables._commit = commit_or_die  # type: ignore[method-assign]
+
+    if os.environ.get("JUNCTION_SABOTAGE") == "unstored":
+        import dataclasses
+
+        async def commit_unstored(
+            self: Any, here: Any, seat: int, text: str, state: Any, interaction_id: Any
+        ) -> Any:
+            if interaction_id is not None and _rng.random() < 0.3:
+                stored = dataclasses.replace(
+                    here.stored, version=here.stored.version + 1, state=here.game.to_dict(state)
+                )
+                return seam.Position(stored, here.bundle, state)
+            return await commit_or_die(self, here, seat, text, state, interaction_id)
+
+        seam.Tables._commit = commit_unstored  # type: ignore[method-assign,assignment]
 
     writing = SqliteStore._writing
 

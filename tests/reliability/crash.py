@@ -334,6 +334,7 @@ async def campaign(
     seed: int = 1,
     buttons: int = 40,
     kill_points: str = KILL_POINTS,
+    sabotage: str = "",
 ) -> Report:
     """Play ``channels`` games of every game while killing the bot ``kills`` times; verify."""
     started = time.monotonic()
@@ -359,6 +360,7 @@ async def campaign(
                     "JUNCTION_KILL_LOG": str(kill_log),
                     "JUNCTION_KILL_SEED": str(seed),
                     "JUNCTION_SWEEP_SECONDS": "1",
+                    "JUNCTION_SABOTAGE": sabotage,
                 },
             )
             run = Campaign(fake, bot, store, random.Random(seed))
@@ -389,6 +391,7 @@ async def campaign(
                     task.cancel()
                 # Kill points off for the checks: a last clean start on the same database.
                 bot.extra_env["JUNCTION_KILL_POINTS"] = ""
+                bot.extra_env["JUNCTION_SABOTAGE"] = ""
                 await bot.restart(timeout=90)
                 await asyncio.sleep(3.0)  # the first sweep catches up on what the kills left due
                 await verify(run, report, buttons=buttons)

@@ -31,6 +31,17 @@ async def test_sqlite_survives_kills(tmp_path: Path) -> None:
     assert not report.discrepancies, "\n".join(report.discrepancies[:20])
 
 
+@pytest.mark.skipif(not heavy(), reason="heavy: JUNCTION_HEAVY=1")
+async def test_the_harness_sees_acknowledged_moves_that_were_not_stored(tmp_path: Path) -> None:
+    """Broken on purpose (botwrap's ``unstored`` sabotage): some moves are answered as done but
+    never stored. The harness reports them lost."""
+    report = await campaign(
+        tmp_path, db_url=None, kills=2, channels=6, seed=13, sabotage="unstored"
+    )
+    print("\n" + report.line())
+    assert any("was lost" in d for d in report.discrepancies), report.discrepancies[:5]
+
+
 @pytest.fixture
 async def pg_database() -> AsyncIterator[str]:
     """A fresh database on the test PostgreSQL server (JUNCTION_TEST_PG)."""
