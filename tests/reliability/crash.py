@@ -279,10 +279,19 @@ async def verify(campaign: Campaign, report: Report, *, buttons: int) -> None:
             fake.factory.slash("table", {}, user_id=seating.members[0], channel_id=channel_id),
             followups=1,
         )
-        if table is None or not any(
-            f.filename == "table.png" for r in table.followups for f in r.files
-        ):
+        files = [] if table is None else [f.filename for r in table.followups for f in r.files]
+        if "table.png" not in files:
             found.append(f"channel {channel_id}: /table did not post the game")
+            continue
+        stored = await store.active_game(channel_id)
+        due = [] if stored is None else campaign.tables.position(stored).acting
+        members = [stored.seats[s].user_id for s in due] if stored is not None else []
+        user = next((u for u in members if u is not None), None)
+        if user is not None:
+            before = len(campaign.acks)
+            await campaign.by_command(channel_id, user, random.Random(channel_id))
+            if len(campaign.acks) == before:
+                found.append(f"channel {channel_id}: the member due could not move")
     # Every table message's buttons still answer.
     messages = [
         m
