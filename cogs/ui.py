@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import logging
-import sqlite3
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, cast
 
@@ -18,6 +17,7 @@ import discord
 
 from bot.games import bundle
 from bot.render.pool import RenderPool
+from bot.store import fault_of
 from bot.store.base import StoreError
 from bot.updates import TableUpdate, outcome_line
 
@@ -67,6 +67,25 @@ async def refuse(interaction: discord.Interaction[Any], text: str) -> None:
         log.warning("could not deliver a refusal", exc_info=True)
 
 
+STORAGE_TROUBLE = {
+    "busy": (
+        "The game records are busy right now (something else is writing to them); "
+        "nothing was changed. Try again in a moment."
+    ),
+    "full": (
+        "The bot's storage is full, so nothing could be saved; nothing was changed. "
+        "Please tell the server's admins."
+    ),
+    "damaged": (
+        "This channel's saved game could not be read or written (its record may be damaged); "
+        "nothing was changed. Please tell the server's admins."
+    ),
+    "connection": (
+        "The bot lost its connection to the database for a moment; nothing was changed. Try again."
+    ),
+}
+
+
 def storage_trouble(error: BaseException) -> str | None:
     """A sentence for a failure of the database itself (None for any other error).
 
@@ -74,28 +93,8 @@ def storage_trouble(error: BaseException) -> str | None:
     PostgreSQL: the request was refused before anything was stored, and a later one will work
     once the fault is gone (the store's transactions and the connection pool see to that).
     """
-    text = str(error).lower()
-    if isinstance(error, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
-        return (
-            "The game records are busy right now (something else is writing to them); "
-            "nothing was changed. Try again in a moment."
-        )
-    if isinstance(error, sqlite3.DatabaseError) and "full" in text:
-        return (
-            "The bot's storage is full, so nothing could be saved; nothing was changed. "
-            "Please tell the server's admins."
-        )
-    if isinstance(error, StoreError):
-        return (
-            "This channel's saved game could not be read or written (its record may be "
-            "damaged); nothing was changed. Please tell the server's admins."
-        )
-    if type(error).__module__.startswith("asyncpg") or isinstance(error, ConnectionError):
-        return (
-            "The bot lost its connection to the database for a moment; nothing was changed. "
-            "Try again."
-        )
-    return None
+    fault = fault_of(error)
+    return None if fault is None else STORAGE_TROUBLE[fault]
 
 
 # Commands that post in the channel (a table, a lobby, a board): the bot needs its permissions.
