@@ -20,11 +20,14 @@ from tests.reliability.driving import heavy
 
 KILLS = 110 if heavy() else 4
 CHANNELS = 24 if heavy() else 8
+BUTTONS = 400 if heavy() else 40  # old table messages whose buttons are pressed afterwards
 
 
 async def test_sqlite_survives_kills(tmp_path: Path) -> None:
     """SQLite: every acknowledged move kept once, every game the replay of its log."""
-    report = await campaign(tmp_path, db_url=None, kills=KILLS, channels=CHANNELS, seed=11)
+    report = await campaign(
+        tmp_path, db_url=None, kills=KILLS, channels=CHANNELS, seed=11, buttons=BUTTONS
+    )
     print("\n" + report.line())
     assert sum(report.kills.values()) == KILLS
     assert report.acknowledged > 0
@@ -63,7 +66,9 @@ async def pg_database() -> AsyncIterator[str]:
 
 async def test_postgresql_survives_kills(tmp_path: Path, pg_database: str) -> None:
     """PostgreSQL: the same, with the database on a server."""
-    report = await campaign(tmp_path, db_url=pg_database, kills=KILLS, channels=CHANNELS, seed=12)
+    report = await campaign(
+        tmp_path, db_url=pg_database, kills=KILLS, channels=CHANNELS, seed=12, buttons=BUTTONS
+    )
     print("\n" + report.line())
     assert sum(report.kills.values()) == KILLS
     assert report.acknowledged > 0
