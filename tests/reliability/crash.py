@@ -399,10 +399,13 @@ async def campaign(
                         report.discrepancies.append(f"a player failed: {task.exception()!r}")
                     task.cancel()
                 # Kill points off for the checks: a last clean start on the same database.
+                # Timers long for the checks, so no deadline moves a game while it is examined;
+                # deadlines armed before this restart pass during the pause and are swept.
+                await store.set_guild_settings(GuildSettings(GUILD_ID, None, "computer", 3600))
                 bot.extra_env["JUNCTION_KILL_POINTS"] = ""
                 bot.extra_env["JUNCTION_SABOTAGE"] = ""
                 await bot.restart(timeout=90)
-                await asyncio.sleep(3.0)  # the first sweep catches up on what the kills left due
+                await asyncio.sleep(7.0)
                 await verify(run, report, buttons=buttons)
                 report.interactions = run.interactions
             finally:
