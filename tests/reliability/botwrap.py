@@ -17,7 +17,8 @@ Nothing in the bot changes; before it starts, this wrapper
   ``sweep``  the timer sweep is handling a due deadline (before, or after its first move);
 * shortens the timer sweep's period (``JUNCTION_SWEEP_SECONDS``);
 * breaks the bot on purpose when asked (``JUNCTION_SABOTAGE=unstored``: three member moves in
-  ten are answered as done but never stored), to show the crash checks can fail.
+  ten are answered as done but never stored; ``stall``: one move in twenty hangs for 30 s), to
+  show the crash and load checks can fail.
 """
 
 from __future__ import annotations
@@ -97,6 +98,18 @@ def install() -> None:
             return await commit_or_die(self, here, seat, text, state, interaction_id)
 
         seam.Tables._commit = commit_unstored  # type: ignore[method-assign,assignment]
+
+    if os.environ.get("JUNCTION_SABOTAGE") == "stall":
+        import asyncio
+
+        move = seam.Tables.move
+
+        async def move_or_stall(self: Any, **kwargs: Any) -> Any:
+            if _rng.random() < 0.05:
+                await asyncio.sleep(30)  # one move in twenty never answered in time
+            return await move(self, **kwargs)
+
+        seam.Tables.move = move_or_stall  # type: ignore[method-assign]
 
     writing = SqliteStore._writing
 

@@ -82,7 +82,13 @@ class Timed(Campaign):
 
 
 async def measure(
-    folder: Path, *, channels: int, seconds: float, think: float = 3.0, seed: int = 1
+    folder: Path,
+    *,
+    channels: int,
+    seconds: float,
+    think: float = 3.0,
+    seed: int = 1,
+    sabotage: str = "",
 ) -> dict[str, float]:
     """Play ``channels`` games at once for ``seconds``; the figures of the module docstring."""
     url = f"sqlite:///{folder / 'load.db'}"
@@ -98,7 +104,7 @@ async def measure(
             folder / "bot.log",
             log_level="WARNING",
             module="tests.reliability.botwrap",
-            extra_env={"JUNCTION_EXTRA_GAMES": extra_games()},
+            extra_env={"JUNCTION_EXTRA_GAMES": extra_games(), "JUNCTION_SABOTAGE": sabotage},
         )
         try:
             run = Timed(fake, bot, store, random.Random(seed), watch=watch, think=think)

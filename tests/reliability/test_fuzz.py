@@ -48,7 +48,7 @@ from tests.discord.backend import (
 from tests.discord.payloads import InteractionDriver
 from tests.reliability.driving import Seating, heavy, seatings, table_message
 
-EXAMPLES = 10_500 if heavy() else 300
+EXAMPLES = 10_500 if heavy() else 1000
 GHOST_ID = 1174109840998400099  # a member who has left the server
 SENTENCE_END = re.compile(r"[.!?)…]\W*$")
 APOLOGY = "Something went wrong"

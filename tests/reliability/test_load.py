@@ -10,6 +10,8 @@ import json
 import math
 from pathlib import Path
 
+import pytest
+
 from tests.reliability.driving import heavy
 from tests.reliability.load import measure
 
@@ -37,3 +39,11 @@ async def test_channels_play_at_once_without_errors(tmp_path: Path) -> None:
             for k in ("first_response_p99_ms", "image_p99_ms", "bot_rss_mb", "worker_rss_mb")
         }
         print(f"load growth 50 → 200 channels: {json.dumps(growth)}")
+
+
+@pytest.mark.skipif(not heavy(), reason="heavy: JUNCTION_HEAVY=1")
+async def test_the_load_check_sees_answers_that_never_come(tmp_path: Path) -> None:
+    """Broken on purpose (botwrap's ``stall``): one move in twenty hangs. Errors are counted."""
+    found = await measure(tmp_path, channels=12, seconds=25.0, think=0.5, sabotage="stall")
+    print(f"\nload with stalls: errors {found['errors']}, unanswered {found['unanswered']}")
+    assert found["errors"] > 0

@@ -37,7 +37,7 @@ from tests.reliability.history import History
 from tests.reliability.test_fuzz import APOLOGY, is_sentence
 
 LAYOUTS = seatings(all_sizes=False)
-RACES_PER_LAYOUT = 160 if heavy() else 8
+RACES_PER_LAYOUT = 160 if heavy() else 16
 COUNTED: Counter[str] = Counter()
 
 
