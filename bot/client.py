@@ -148,6 +148,16 @@ def make_bot(
 
 
 class JunctionTree(app_commands.CommandTree[Any]):
+    async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
+        """Refuse, privately and by name, a command the bot lacks the permissions to carry out."""
+        from cogs.ui import permission_refusal
+
+        refusal = permission_refusal(interaction)
+        if refusal is None:
+            return True
+        await reply_privately(interaction, refusal)
+        return False
+
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
@@ -160,8 +170,24 @@ class JunctionTree(app_commands.CommandTree[Any]):
             # A number too big for the database (a forged id): nothing by that number exists.
             await reply_privately(interaction, "That does not exist.")
             return
+        if isinstance(error, app_commands.TransformerError):
+            # Discord resolved an option to something the command cannot take: most often a
+            # member who has left the server since the command was typed.
+            if error.type is discord.AppCommandOptionType.user:
+                said = "That member is not in this server (any more); choose someone who is."
+            else:
+                said = "I could not read one of the options; pick it from the list."
+            await reply_privately(interaction, said)
+            return
         if isinstance(error, app_commands.CheckFailure):
             await reply_privately(interaction, "You cannot use that command here.")
+            return
+        from cogs.ui import storage_trouble
+
+        trouble = storage_trouble(original)
+        if trouble is not None:
+            log.warning("command failed: storage fault", exc_info=original)
+            await reply_privately(interaction, trouble)
             return
         log.exception("command failed", exc_info=original)
         await reply_privately(interaction, "Something went wrong on our side; nothing was changed.")

@@ -30,7 +30,7 @@ from bot.games.bundle import ButtonSpec, ChoiceSpec, GroupSpec, Picker, SelectSp
 from bot.store.base import StoredGame
 from bot.tables import Position, Tables
 from bot.updates import StaleButton, TableUpdate
-from cogs.ui import bot_of, post_table, refuse
+from cogs.ui import bot_of, permission_refusal, post_table, refuse, storage_trouble
 
 log = logging.getLogger("junction.pickers")
 
@@ -64,11 +64,20 @@ class GameItem(discord.ui.DynamicItem[Any], template=r"(?!)"):
         return cls.from_match(match)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        refusal = permission_refusal(interaction)
+        if refusal is not None:
+            await refuse(interaction, refusal)
+            return
         try:
             await self.act(interaction)
         except GameError as error:
             await refuse(interaction, str(error))
-        except Exception:
+        except Exception as error:
+            trouble = storage_trouble(error)
+            if trouble is not None:
+                log.warning("component %s: storage fault", self.custom_id, exc_info=True)
+                await refuse(interaction, trouble)
+                return
             log.exception("component %s failed", self.custom_id)
             await refuse(interaction, "Something went wrong on our side; nothing was changed.")
 

@@ -21,7 +21,7 @@ from bot.games.bundle import ButtonSpec
 from bot.updates import StaleButton
 from cogs.lobby import display_name, game_choices
 from cogs.pickers import DYNAMIC_ITEMS, ID, GameItem, play_move, register_items
-from cogs.ui import NO_PINGS, bot_of, clip, post_table
+from cogs.ui import NO_PINGS, bot_of, clip, post_table, storage_trouble
 
 TURN_MARK = "§"
 """Separates a /move autocomplete choice's notation from the turn it was offered for."""
@@ -98,8 +98,11 @@ class Play(commands.Cog):
         try:
             stored = await tables.current(interaction.channel_id)
             _, moves = tables.hand(stored, interaction.user.id)
-        except GameError:
-            return []
+        except Exception as error:
+            # No suggestions while the database is away; anything else is a bug to log.
+            if isinstance(error, GameError) or storage_trouble(error) is not None:
+                return []
+            raise
         typed = current.lower().strip()[:100]
         return [
             app_commands.Choice(

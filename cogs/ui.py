@@ -17,6 +17,7 @@ import discord
 
 from bot.games import bundle
 from bot.render.pool import RenderPool
+from bot.store import fault_of
 from bot.store.base import StoreError
 from bot.updates import TableUpdate, outcome_line
 
@@ -64,6 +65,90 @@ async def refuse(interaction: discord.Interaction[Any], text: str) -> None:
             )
     except discord.HTTPException:
         log.warning("could not deliver a refusal", exc_info=True)
+
+
+STORAGE_TROUBLE = {
+    "busy": (
+        "The game records are busy right now (something else is writing to them); "
+        "nothing was changed. Try again in a moment."
+    ),
+    "full": (
+        "The bot's storage is full, so nothing could be saved; nothing was changed. "
+        "Please tell the server's admins."
+    ),
+    "damaged": (
+        "This channel's saved game could not be read or written (its record may be damaged); "
+        "nothing was changed. Please tell the server's admins."
+    ),
+    "connection": (
+        "The bot lost its connection to the database for a moment; nothing was changed. Try again."
+    ),
+}
+
+
+def storage_trouble(error: BaseException) -> str | None:
+    """A sentence for a failure of the database itself (None for any other error).
+
+    Locked past the busy timeout, a full disk, a damaged record, or a lost connection to
+    PostgreSQL: the request was refused before anything was stored, and a later one will work
+    once the fault is gone (the store's transactions and the connection pool see to that).
+    """
+    fault = fault_of(error)
+    return None if fault is None else STORAGE_TROUBLE[fault]
+
+
+# Commands that post in the channel (a table, a lobby, a board): the bot needs its permissions.
+POSTING_COMMANDS = frozenset(
+    {"play", "challenge", "move", "table", "resign", "abort", "leaderboard", "stats", "replay"}
+)
+PERMISSION_NAMES = {
+    "send_messages": "Send Messages",
+    "send_messages_in_threads": "Send Messages in Threads",
+    "attach_files": "Attach Files",
+    "embed_links": "Embed Links",
+    "create_public_threads": "Create Public Threads",
+}
+
+
+def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
+    """The permissions the bot lacks here for what this interaction asks (names as Discord
+    shows them): sending (in threads too), attaching the table image, embedding, and creating a
+    thread when the command asks for one. Empty outside a server or when nothing is missing."""
+    if interaction.guild_id is None:
+        return []
+    if interaction.type is discord.InteractionType.application_command:
+        data: Any = interaction.data or {}
+        if data.get("name") not in POSTING_COMMANDS:
+            return []
+    elif interaction.type is not discord.InteractionType.component:
+        return []
+    allowed = interaction.app_permissions
+    in_thread = isinstance(interaction.channel, discord.Thread) or getattr(
+        interaction.channel, "type", None
+    ) in (discord.ChannelType.public_thread, discord.ChannelType.private_thread)
+    needed = [
+        "send_messages_in_threads" if in_thread else "send_messages",
+        "attach_files",
+        "embed_links",
+    ]
+    raw: Any = interaction.data or {}
+    options = raw.get("options") or []
+    if any(o.get("name") == "thread" and o.get("value") is True for o in options):
+        needed.append("create_public_threads")
+    return [PERMISSION_NAMES[name] for name in needed if not getattr(allowed, name)]
+
+
+def permission_refusal(interaction: discord.Interaction[Any]) -> str | None:
+    """The sentence that names the permissions the bot lacks here, or None."""
+    missing = missing_permissions(interaction)
+    if not missing:
+        return None
+    names = " and ".join(f"**{m}**" for m in missing)
+    plural = "permissions" if len(missing) > 1 else "permission"
+    return (
+        f"I cannot play here: I am missing the {names} {plural} in this channel. "
+        "Ask a server admin to give them to Junction, or play in another channel."
+    )
 
 
 def table_text(update: TableUpdate, headline: str | None = None) -> str:

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
@@ -33,6 +36,27 @@ def _warm_up() -> int:
     return drawn
 
 
+def _leave_with(parent: int) -> None:
+    """Worker initializer: exit as soon as the bot process is gone.
+
+    A bot killed outright (SIGKILL, an OOM kill, a crash) runs no clean-up, and the workers —
+    children of the forkserver, not of the bot — would live on, each holding tens of MB, one
+    more set per restart. A daemon thread notices the bot's pid is gone and ends the worker.
+    """
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            try:
+                os.kill(parent, 0)
+            except ProcessLookupError:
+                os._exit(0)
+            except PermissionError:  # pragma: no cover - the pid was reused by another user
+                os._exit(0)
+
+    threading.Thread(target=watch, name="junction-parent-watch", daemon=True).start()
+
+
 class RenderPool:
     """A few worker processes (or threads) for CPU work: drawing, and computer players thinking.
 
@@ -50,7 +74,12 @@ class RenderPool:
             return
         # forkserver: workers start from a clean interpreter, not a copy of a running loop.
         context = multiprocessing.get_context("forkserver")
-        self._executor = ProcessPoolExecutor(self.processes, mp_context=context)
+        self._executor = ProcessPoolExecutor(
+            self.processes,
+            mp_context=context,
+            initializer=_leave_with,
+            initargs=(os.getpid(),),
+        )
         if self.warm:
             await self.run(_warm_up)
 

@@ -2,12 +2,36 @@
 
 from __future__ import annotations
 
+import sqlite3
+from typing import Literal
 from urllib.parse import urlsplit, urlunsplit
 
-from bot.store.base import Store
+from bot.store.base import Store, StoreError
 from bot.store.sqlite import MEMORY, SqliteStore
 
-__all__ = ["open_store", "redact_url"]
+__all__ = ["Fault", "fault_of", "open_store", "redact_url"]
+
+Fault = Literal["busy", "full", "damaged", "connection"]
+
+
+def fault_of(error: BaseException) -> Fault | None:
+    """What went wrong with the database itself, if ``error`` is such a failure (else None).
+
+    ``busy``: locked by another writer past the busy timeout; ``full``: the disk is full;
+    ``damaged``: a record cannot be read back; ``connection``: the PostgreSQL server went away.
+    Front ends turn these into sentences without knowing any driver.
+    """
+    text = str(error).lower()
+    if isinstance(error, sqlite3.OperationalError) and ("locked" in text or "busy" in text):
+        return "busy"
+    if isinstance(error, sqlite3.DatabaseError) and "full" in text:
+        return "full"
+    if isinstance(error, StoreError):
+        return "damaged"
+    if type(error).__module__.startswith("asyncpg") or isinstance(error, ConnectionError):
+        return "connection"
+    return None
+
 
 _SQLITE_FORMS = (
     "sqlite:///relative/path.db, sqlite:////absolute/path.db, sqlite://:memory: "

@@ -81,7 +81,7 @@ from bot.store.sqlite import (
     results_filter,
     seated,
     stored_result,
-    timer_due,
+    timers_from_rows,
 )
 
 log = logging.getLogger(__name__)
@@ -535,7 +535,7 @@ class PostgresStore(Store):
             " ORDER BY id",
             now,
         )
-        return [timer_due(_game_from_record(row), now) for row in rows]
+        return timers_from_rows(rows, _game_from_record, now)
 
     # -- guild settings -------------------------------------------------------------------------
 

@@ -79,8 +79,16 @@ def _dump(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
+def _json(text: str, what: str) -> Any:
+    """Stored JSON read back; a damaged value is a StoreError, never a bare decoding error."""
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError) as exc:
+        raise StoreError(f"stored {what} is damaged: not valid JSON") from exc
+
+
 def _load_object(text: str, what: str) -> dict[str, Any]:
-    value = json.loads(text)
+    value = _json(text, what)
     if not isinstance(value, dict):
         raise StoreError(f"stored {what} is not a JSON object")
     return value
@@ -91,7 +99,7 @@ def _seat_to_json(seat: SeatRecord) -> dict[str, Any]:
 
 
 def _seats_from_json(text: str) -> tuple[SeatRecord, ...]:
-    value = json.loads(text)
+    value = _json(text, "seats")
     if not isinstance(value, list):
         raise StoreError("stored seats are not a JSON list")
     seats: list[SeatRecord] = []
@@ -135,7 +143,7 @@ def _optional_float(value: Any) -> float | None:
 
 
 def _load_list(text: str, what: str) -> list[Any]:
-    value = json.loads(text)
+    value = _json(text, what)
     if not isinstance(value, list):
         raise StoreError(f"stored {what} is not a JSON list")
     return value
@@ -228,6 +236,20 @@ def seated(results: list[StoredResult], user_id: int | None) -> list[StoredResul
     if user_id is None:
         return results
     return [r for r in results if user_id in r.record.seats]
+
+
+def timers_from_rows(
+    rows: Sequence[Any], read: Callable[[Any], StoredGame], now: float
+) -> list[TimerDue]:
+    """The due timers of ``rows``, skipping (and logging) a game whose row cannot be read, so
+    one damaged game never stops the sweep for every other game."""
+    due = []
+    for row in rows:
+        try:
+            due.append(timer_due(read(row), now))
+        except StoreError:
+            log.warning("game %s cannot be read; its timer is skipped", row["id"], exc_info=True)
+    return due
 
 
 def timer_due(game: StoredGame, now: float) -> TimerDue:
@@ -813,7 +835,7 @@ class SqliteStore(Store):
                 " ORDER BY id",
                 (now, now),
             )
-        return [timer_due(_game_from_row(row), now) for row in rows]
+        return timers_from_rows(rows, _game_from_row, now)
 
     # -- guild settings -------------------------------------------------------------------------
 

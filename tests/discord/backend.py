@@ -458,6 +458,37 @@ class World:
             return discord.Permissions.all().value
         return value
 
+    def channel_permissions_for(self, user_id: int, channel: JSON | None) -> int:
+        """Permissions of a member in a channel: the guild's, then the channel's overwrites
+        (@everyone, the member's roles, the member), as Discord applies them. A thread uses
+        its parent channel's overwrites."""
+        value = self.permissions_for(user_id)
+        if channel is None or value == discord.Permissions.all().value:
+            return value
+        parent_id = channel.get("parent_id")
+        if channel.get("type") in (10, 11, 12) and parent_id is not None:
+            parent = next((c for c in self.channels if c["id"] == str(parent_id)), None)
+            overwrites = (parent or {}).get("permission_overwrites") or []
+        else:
+            overwrites = channel.get("permission_overwrites") or []
+        member = self.member(user_id) or {}
+        roles = {str(r) for r in member.get("roles", [])}
+        for wanted in ("everyone", "roles", "member"):
+            for overwrite in overwrites:
+                target = str(overwrite["id"])
+                hit = (
+                    (wanted == "everyone" and target == str(self.guild_id))
+                    or (wanted == "roles" and overwrite.get("type") == 0 and target in roles)
+                    or (
+                        wanted == "member" and overwrite.get("type") == 1 and target == str(user_id)
+                    )
+                )
+                if hit:
+                    value = (value & ~int(overwrite.get("deny") or 0)) | int(
+                        overwrite.get("allow") or 0
+                    )
+        return value
+
     def guild_payload(self, *, threads: Iterable[JSON] = ()) -> JSON:
         """The full ``GUILD_CREATE`` payload (``member_count`` == members, so no chunking)."""
         return {
@@ -1316,6 +1347,9 @@ class FakeBackend:
     def _create_thread(
         self, parent: JSON, name: str, thread_id: int, thread_type: int, body: JSON
     ) -> JSON:
+        self._require_permission(
+            parent, "create_public_threads" if thread_type != 12 else "create_private_threads"
+        )
         if "guild_id" not in parent or parent["type"] not in (0, 5, 15):
             raise HTTPError(400, "Cannot create a thread here", 50024)
         thread = thread_payload(
@@ -1580,9 +1614,22 @@ class FakeBackend:
         self._after_message_created(message, channel)
         return message
 
+    def _require_permission(self, channel: JSON, *names: str) -> None:
+        """403 Missing Permissions unless the bot holds every one of ``names`` in ``channel``."""
+        allowed = discord.Permissions(
+            self.world.channel_permissions_for(self.world.bot_user_id, channel)
+        )
+        if not all(getattr(allowed, name) for name in names):
+            raise HTTPError(403, "Missing Permissions", 50013)
+
     @_route("POST", r"/channels/(?P<channel_id>\d+)/messages")
     def _post_message(self, record: RecordedRequest, channel_id: str) -> tuple[int, Any]:
-        self._require_channel(channel_id)
+        channel = self._require_channel(channel_id)
+        thread = channel.get("type") in (10, 11, 12)
+        needed = ["send_messages_in_threads" if thread else "send_messages"]
+        if record.files:
+            needed.append("attach_files")
+        self._require_permission(channel, *needed)
         body = record.json or {}
         if not (
             body.get("content")

@@ -599,7 +599,7 @@ class InteractionFactory:
         }
         if "guild_id" in channel:
             base.update(guild_id=int(channel["guild_id"]), member=self.member(user_id))
-            base["app_permissions"] = world.permissions_for(world.bot_user_id)
+            base["app_permissions"] = world.channel_permissions_for(world.bot_user_id, channel)
         else:
             member = self.member(user_id)
             base.update(guild_id=None, user=member["user"])

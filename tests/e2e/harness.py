@@ -43,9 +43,17 @@ class BotProcess:
         log_path: str | os.PathLike[str],
         *,
         log_level: str = "INFO",
+        db_url: str | None = None,
+        module: str = "bot",
+        extra_env: dict[str, str] | None = None,
     ) -> None:
         self.fake = fake
         self.db_path = Path(db_path)
+        #: A store URL that replaces ``db_path`` (e.g. a PostgreSQL database).
+        self.db_url = db_url
+        #: The module run as ``python -m MODULE run`` (a test wrapper may install hooks first).
+        self.module = module
+        self.extra_env = dict(extra_env or {})
         self.log_path = Path(log_path)
         self.log_level = log_level
         self.process: asyncio.subprocess.Process | None = None
@@ -80,11 +88,12 @@ class BotProcess:
             DISCORD_TOKEN=TOKEN,
             DISCORD_API_BASE=self.fake.api_base,
             DISCORD_GATEWAY_URL=self.fake.gateway_url,
-            JUNCTION_DB=str(self.db_path.resolve()),
+            JUNCTION_DB=self.db_url or str(self.db_path.resolve()),
             JUNCTION_DEV_GUILD=str(GUILD_ID),
             JUNCTION_LOG_LEVEL=self.log_level,
             PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")])),
         )
+        env.update(self.extra_env)
         return env
 
     def log_text(self) -> str:
@@ -111,7 +120,7 @@ class BotProcess:
             self.process = await asyncio.create_subprocess_exec(
                 sys.executable,
                 "-m",
-                "bot",
+                self.module,
                 "run",
                 cwd=REPO,
                 env=self.environment(),
