@@ -20,6 +20,7 @@ from discord.ext import commands
 
 from bot.config import Settings
 from bot.engine.core import GameError
+from bot.games.bundle import PolicyFactory
 from bot.games.registry import choose_move
 from bot.render.pool import RenderPool
 from bot.store import open_store
@@ -83,8 +84,8 @@ class JunctionBot(commands.Bot):
             synced = await self.tree.sync(guild=guild)
             log.info("synced %d commands to guild %s", len(synced), self.settings.dev_guild)
 
-    async def _think(self, game_key: str, policy: str | None, view: Any, seed: str) -> str:
-        return await self.thinkers.run(choose_move, game_key, policy, view, seed)
+    async def _think(self, factory: PolicyFactory, view: Any, seed: str) -> str:
+        return await self.thinkers.run(choose_move, factory, view, seed)
 
     async def close(self) -> None:
         await super().close()

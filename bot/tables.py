@@ -34,8 +34,8 @@ from typing import Any
 
 from bot.engine.core import Game, GameError, IllegalMove, NotYourTurn
 from bot.games import bundle, get_policy
-from bot.games.bundle import GameBundle, MoveChoice
-from bot.games.registry import choose_move
+from bot.games.bundle import GameBundle, MoveChoice, PolicyFactory
+from bot.games.registry import choose_move, policy_factory
 from bot.results import result_of
 from bot.store.base import (
     ChannelBusy,
@@ -82,12 +82,12 @@ COMPUTER_GRACE = 3.0  # seconds before the sweep steps in for a computer seat th
 _SETTINGS_TTL = 30.0  # seconds a guild's settings are cached
 
 
-Thinker = Callable[[str, str | None, Any, str], Awaitable[str]]
-"""Runs ``choose_move(game_key, policy, view, seed)`` somewhere off the event loop."""
+Thinker = Callable[[PolicyFactory, Any, str], Awaitable[str]]
+"""Runs ``choose_move(policy factory, view, seed)`` somewhere off the event loop."""
 
 
-async def _think_in_thread(game_key: str, policy: str | None, view: Any, seed: str) -> str:
-    return await asyncio.to_thread(choose_move, game_key, policy, view, seed)
+async def _think_in_thread(factory: PolicyFactory, view: Any, seed: str) -> str:
+    return await asyncio.to_thread(choose_move, factory, view, seed)
 
 
 @dataclass
@@ -506,7 +506,7 @@ class Tables:
             # Seeded like _computer_turns, so the same position always gets the same move.
             seed = f"{here.stored.id}:{here.stored.version}"
             view = here.game.private_view(here.state, seat)
-            chosen = await self.thinker(here.bundle.key, None, view, seed)
+            chosen = await self.thinker(policy_factory(here.bundle.key), view, seed)
             action = here.game.parse_action(chosen)
             text = here.game.format_action(action)
             new_state = here.game.apply(here.state, seat, action)
@@ -608,7 +608,7 @@ class Tables:
             # Seeded by the game and its version so a replay makes the same choices. Policies
             # are CPU work (a search thinks for a few hundred ms): never on the event loop.
             seed = f"{here.stored.id}:{here.stored.version}"
-            text = await self.thinker(here.bundle.key, name, view, seed)
+            text = await self.thinker(policy_factory(here.bundle.key, name), view, seed)
             action = here.game.parse_action(text)
             new_state = here.game.apply(here.state, seat, action)
             text = here.game.format_action(action)

@@ -14,7 +14,7 @@ from typing import Any
 from bot.ai.base import Policy
 from bot.ai.random_policy import RandomPolicy
 from bot.engine.core import BadOption, Game
-from bot.games.bundle import GameBundle
+from bot.games.bundle import GameBundle, PolicyFactory
 
 KEY_PATTERN = re.compile(r"[a-z][a-z0-9-]{0,23}")
 """Game keys: lower-case letters, digits and hyphens (``race``, ``tic-tac``), up to 24 long."""
@@ -75,7 +75,7 @@ def get_game(key: str) -> Game[Any, Any]:
     return bundle(key).game
 
 
-def policy_factories(found: GameBundle) -> dict[str, Any]:
+def policy_factories(found: GameBundle) -> dict[str, PolicyFactory]:
     """A bundle's computer players by name, ``random`` included."""
     return {"random": RandomPolicy, **found.policies}
 
@@ -87,6 +87,12 @@ def policy_names(key: str) -> list[str]:
 
 def get_policy(key: str, name: str | None = None) -> Policy:
     """A fresh computer player for the game (its default when ``name`` is None)."""
+    policy: Policy = policy_factory(key, name)()
+    return policy
+
+
+def policy_factory(key: str, name: str | None = None) -> PolicyFactory:
+    """The factory of a game's computer player (its default when ``name`` is None)."""
     found = bundle(key)
     factories = policy_factories(found)
     wanted = (name or found.default_policy).strip().lower()
@@ -97,16 +103,16 @@ def get_policy(key: str, name: str | None = None) -> Policy:
             f"There is no computer player called '{wanted[:40]}' for {found.info.title}. "
             f"Choose one of: {known}."
         )
-    policy: Policy = factory()
-    return policy
+    return factory
 
 
-def choose_move(game_key: str, policy_name: str | None, view: Any, seed: str) -> str:
+def choose_move(factory: PolicyFactory, view: Any, seed: str) -> str:
     """One computer decision from a seat's private view, seeded for replays.
 
-    Module-level (and picklable arguments only) so the bot can run it in a worker process:
-    a search that thinks for a few hundred milliseconds must not hold the event loop's GIL.
+    Module-level, with picklable arguments only (a policy class travels by reference), so the
+    bot can run it in a worker process — a search that thinks for a few hundred milliseconds
+    must not hold the event loop's GIL — and the worker needs no registry of its own.
     """
     import random
 
-    return get_policy(game_key, policy_name).choose(view, random.Random(seed))
+    return factory().choose(view, random.Random(seed))
