@@ -386,7 +386,6 @@ class NormalMillePolicy(Policy):
         best = max(range(len(legal)), key=lambda i: scores[i])
         return legal[best]
 
-
     def rank(self, view: MilleSeatView) -> list[str]:
         """Every legal move, this player's choice first, then the rest by its liking."""
         legal = list(view.legal)

@@ -112,9 +112,9 @@ def wandering_states(seeds: Sequence[int]) -> Iterator[MilleState]:
 # --- the registry ---------------------------------------------------------------------------
 
 
-def test_policy_names_lists_normal_and_random_for_mille() -> None:
-    """Mille Bornes offers the normal and random computer players."""
-    assert policy_names("mille") == ["normal", "random"]
+def test_policy_names_lists_every_level_for_mille() -> None:
+    """Mille Bornes offers the easy, normal, expert and random computer players."""
+    assert policy_names("mille") == ["easy", "expert", "normal", "random"]
 
 
 def test_get_policy_returns_policies_by_name() -> None:

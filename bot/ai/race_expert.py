@@ -1,0 +1,294 @@
+"""``expert``: the 1000 Mile Race computer player that searches (see ``bot.ai.search``).
+
+It decides from its seat's private view alone. Each player owns a whole deck, so what a seat
+has not seen is, per deck, that deck minus every card of it in sight (miles and trumps in play,
+the junkyard, the hazards it put on the other player, cards waiting on the stack, and for the
+seat itself its hand): its own library in an unknown order, and the opponent's hand and
+library. To judge a move it deals those again many times, plays the move, lets the ``normal``
+player finish the game for both sides, and counts wins. The imagined hands follow what the
+seat knows:
+
+- a pending answer shows the answering player holds the answer card (it is dealt to them);
+- players keep their answers (Coup Fourré, Roadblock, Jammer) and trumps until they matter,
+  so an unseen one is in the opponent's hand with the chance that it was among the cards they
+  have drawn, not just their hand's share of the unseen cards.
+
+Candidates: every play, answer, hand-limit discard and ``end``; of the many cycles, ``normal``'s
+own and two others (one card of each type, for the most draws; everything but the answer cards
+and Pit Crew).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from bot.ai.race_normal import NormalRacePolicy, _worth
+from bot.ai.search import Domain, SearchPolicy, SearchReport, deal_hidden_hand
+from bot.engine.race import GAME
+from bot.engine.race.cards import (
+    CHEAT,
+    DECK_SIZE,
+    NAME,
+    PIT_CREW,
+    REACTIONS,
+    TRUMP,
+    TYPE_OF,
+    deck_counts,
+    sort_cards,
+)
+from bot.engine.race.notation import format_action
+from bot.engine.race.rules import apply_in_place, can_cycle, legal_actions
+from bot.engine.race.state import Action, Entry, Phase, RaceState, Side
+from bot.engine.race.views import RaceSeatView, public_view, seat_phase
+
+ROLLOUT_LIMIT = 1500  # moves; a game that long is scored on miles
+DISCARDS = 4  # hand-limit discards searched: the ones normal values least
+_PHASES = {"play": Phase.PLAY, "react": Phase.REACT, "discard": Phase.DISCARD, "over": Phase.OVER}
+
+
+def _kept(card: str) -> bool:
+    return card in REACTIONS or TYPE_OF[card] == TRUMP
+
+
+def unseen_of(view: RaceSeatView, owner: int) -> Counter[str]:
+    """The cards of ``owner``'s deck that ``view.seat`` cannot see (library, and for the
+    opponent the hand too)."""
+    public = view.public
+    mine = public.sides[owner]
+    other = public.sides[1 - owner]
+    seen: Counter[str] = Counter(mine.miles)
+    seen.update(mine.trumps)
+    seen.update(mine.junkyard)
+    seen.update(other.hazards)  # hazards targeting the other player are this owner's cards
+    seen.update(entry.card for entry in public.stack if entry.seat == owner)
+    if owner == view.seat:
+        seen.update(view.hand)
+    return Counter({c: n - seen[c] for c, n in deck_counts().items() if n > seen[c]})
+
+
+def keep_chance(view: RaceSeatView) -> float:
+    """The chance an unseen kept card (answer or trump) of the opponent is in their hand: the
+    share of their deck they have drawn, before their junkyard came back."""
+    side = view.public.sides[1 - view.seat]
+    if side.reshuffled:
+        # The library is the old junkyard: the kept cards were drawn long ago.
+        return 1.0
+    return (DECK_SIZE - side.library_count) / DECK_SIZE
+
+
+def determinize(view: RaceSeatView, rng: random.Random) -> RaceState:
+    """A full state consistent with ``view`` (its private view for the seat equals ``view``)."""
+    public = view.public
+    seat = view.seat
+    sides: list[Side] = []
+    for owner, shown in enumerate(public.sides):
+        pool = sort_cards(list(unseen_of(view, owner).elements()))
+        if owner == seat:
+            hand = list(view.hand)
+            library = pool
+            rng.shuffle(library)
+        else:
+            forced: list[str] = []
+            if public.reactor == owner and public.answer is not None:
+                forced.append(public.answer)
+            hand, library = deal_hidden_hand(
+                pool, shown.hand_count, _kept, keep_chance(view), rng, forced
+            )
+        side = Side(
+            library=library,
+            hand=sort_cards(hand),
+            miles=list(shown.miles),
+            hazards=list(shown.hazards),
+            trumps=list(shown.trumps),
+            junkyard=list(shown.junkyard),
+            reshuffled=shown.reshuffled,
+        )
+        side.total = shown.total
+        sides.append(side)
+    phase = _PHASES.get(public.phase, Phase.PLAY)
+    return RaceState(
+        players=public.players,
+        seed=rng.getrandbits(32),
+        sides=sides,
+        first_player=public.first_player,
+        reveal=public.reveal,
+        turn=public.turn,
+        turn_number=public.turn_number,
+        phase=phase,
+        stack=[Entry(e.seat, e.card, e.target) for e in public.stack],
+        played_miles=public.played_miles,
+        played_hazard=public.played_hazard,
+        played_removal=public.played_removal,
+        cycled=public.cycled,
+        # Not shown: whether a trump or Pit Crew was played this turn (it only matters once
+        # both libraries are spent).
+        acted=public.played_miles
+        or public.played_hazard
+        or public.played_removal
+        or public.cycled
+        or bool(public.stack),
+        idle_turns=public.idle_turns,
+        caption=public.caption,
+        winners=public.winners,
+        end_reason=public.end_reason,
+    )
+
+
+def rollout_view(state: RaceState, seat: int) -> RaceSeatView:
+    """``seat``'s private view without the cycles in ``legal`` (see ``NormalRacePolicy.decide``)."""
+    return RaceSeatView(
+        public=public_view(state),
+        seat=seat,
+        hand=tuple(state.sides[seat].hand),
+        phase=seat_phase(state, seat),
+        legal=tuple(format_action(a) for a in legal_actions(state, seat, with_cycles=False)),
+    )
+
+
+def _cycles_open(state: RaceState, seat: int) -> bool:
+    return (
+        state.phase is Phase.PLAY
+        and state.turn == seat
+        and bool(state.sides[seat].hand)
+        and can_cycle(state)
+    )
+
+
+class RaceDomain(Domain[RaceState]):
+    """1000 Mile Race for the shared search: games played out by ``normal``."""
+
+    game = GAME
+
+    def __init__(self) -> None:
+        self.normal = NormalRacePolicy()
+        self._actions: dict[str, Action] = {}
+
+    def parse(self, text: str) -> Action:
+        action = self._actions.get(text)
+        if action is None:
+            action = GAME.parse_action(text)
+            if len(self._actions) < 4096:
+                self._actions[text] = action
+        return action
+
+    def determinize(self, view: Any, rng: random.Random) -> RaceState:
+        return determinize(view, rng)
+
+    def candidates(self, view: Any) -> list[str]:
+        legal: tuple[str, ...] = view.legal
+        first = self.normal.choose(view, random.Random(0))
+        if view.phase == "discard":
+            hand = sorted(set(view.hand), key=lambda c: (_worth(view, c), c))
+            moves = [f"discard {c}" for c in hand[:DISCARDS]]
+        else:
+            moves = [m for m in legal if not m.startswith("cycle ")]
+            cycles = [m for m in _cycle_options(view) if m in legal]
+            moves += cycles
+        return [first, *dict.fromkeys(m for m in moves if m != first)]
+
+    def rollout(self, state: RaceState, seat: int, rng: random.Random) -> float:
+        decide = self.normal.decide
+        parse = self.parse
+        for _ in range(ROLLOUT_LIMIT):
+            if state.phase is Phase.OVER:
+                break
+            actor = 1 - state.stack[-1].seat if state.phase is Phase.REACT else state.turn
+            view = rollout_view(state, actor)
+            move = decide(view, _cycles_open(state, actor))
+            apply_in_place(state, actor, parse(move))
+        return self.evaluate(state, seat)
+
+    def evaluate(self, state: RaceState, seat: int) -> float:
+        winners = state.winners
+        if winners is not None:
+            if not winners:
+                return 0.5
+            return 1.0 if seat in winners else 0.0
+        lead = state.sides[seat].total - state.sides[1 - seat].total
+        return min(1.0, max(0.0, 0.5 + lead / 2000))
+
+    def explain(self, view: Any, move: str, report: SearchReport) -> str:
+        return explain(view, move, report)
+
+
+def _cycle_options(view: RaceSeatView) -> list[str]:
+    """Cycles worth comparing with normal's: one card of each type (the weakest), for the most
+    draws; and every card but the answers and Pit Crew."""
+    by_type: dict[str, list[str]] = {}
+    for card in view.hand:
+        if TYPE_OF[card] != CHEAT:
+            by_type.setdefault(TYPE_OF[card], []).append(card)
+    options = []
+    if by_type:
+        weakest = [min(cards, key=lambda c: (_worth(view, c), c)) for cards in by_type.values()]
+        options.append(" ".join(("cycle", *sort_cards(weakest))))
+        everything = [c for cards in by_type.values() for c in cards]
+        options.append(" ".join(("cycle", *sort_cards(everything))))
+    return options
+
+
+def explain(view: RaceSeatView, move: str, report: SearchReport) -> str:
+    """Why ``move``, in a player's words, from what the search found."""
+    words = move.split()
+    verb = words[0]
+    card = words[1] if len(words) > 1 else ""
+    rival = view.public.players[1 - view.seat]
+    if verb == "end":
+        why = "nothing left in your hand is worth playing this turn"
+    elif verb == "pass":
+        why = "your answer card is worth more kept for a bigger moment"
+    elif verb == "react":
+        top = view.public.stack[-1].card if view.public.stack else ""
+        what = NAME.get(top, "their card")
+        why = f"cancelling {rival}'s {what} with {NAME[card]} is worth the card"
+    elif verb == "cycle":
+        why = "swapping these weak cards for fresh ones gets you going sooner"
+    elif verb == "discard":
+        why = f"{NAME[card]} is the card you are least likely to need"
+    elif TYPE_OF.get(card) == "miles":
+        why = f"driving {card} miles now keeps an exact finish in reach"
+    elif TYPE_OF.get(card) == "hazard":
+        why = f"{NAME[card]} slows {rival} the most right now"
+    elif card == PIT_CREW:
+        why = "two more cards give you more choices"
+    elif TYPE_OF.get(card) == TRUMP:
+        why = f"{NAME[card]} clears what holds you up and stays in play"
+    else:
+        why = f"{NAME.get(card, 'it')} gets you moving again"
+    if report.rounds:
+        chance = round(100 * report.mean_of(move))
+        return f"{why} (about {chance}% to win, over {report.rounds} imagined deals)."
+    return f"{why}."
+
+
+class RaceExpertPolicy(SearchPolicy):
+    """The searching 1000 Mile Race computer player (module docstring)."""
+
+    name = "expert"
+
+    def __init__(
+        self,
+        budget_ms: float | None = None,
+        max_rounds: int | None = None,
+        *,
+        timed: bool = True,
+    ) -> None:
+        super().__init__(budget_ms, max_rounds, timed=timed)
+        self.domain = RaceDomain()
+
+
+def hint(view: RaceSeatView) -> tuple[str, str] | None:
+    """What the expert would play here, and why, in a player's words."""
+    return RaceExpertPolicy().hint(view, random.Random(0))
+
+
+__all__ = [
+    "RaceDomain",
+    "RaceExpertPolicy",
+    "determinize",
+    "hint",
+    "rollout_view",
+    "unseen_of",
+]
