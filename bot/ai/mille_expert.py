@@ -25,10 +25,18 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from time import perf_counter
 from typing import Any
 
 from bot.ai.mille_normal import NormalMillePolicy
-from bot.ai.search import Domain, SearchPolicy, SearchReport, deal_hidden_hand
+from bot.ai.search import (
+    CHECK_EVERY,
+    Domain,
+    OutOfTime,
+    SearchPolicy,
+    SearchReport,
+    deal_hidden_hand,
+)
 from bot.engine.mille import GAME
 from bot.engine.mille.cards import SAFETY_SET, Card, deck_counts
 from bot.engine.mille.rules import MATCH_TARGET, apply_in_place
@@ -43,6 +51,7 @@ ROLLOUT_LIMIT = 600  # moves; a hand never lasts this long
 _ORDER = {card: index for index, card in enumerate(Card)}
 _is_safety = SAFETY_SET.__contains__
 _PHASES = {"draw": Phase.DRAW, "act": Phase.ACT, "extension": Phase.EXTENSION, "over": Phase.OVER}
+_TABLE_PHASES = {"play": Phase.ACT, "extension": Phase.EXTENSION, "over": Phase.OVER}
 
 
 def _kind(move: str) -> str:
@@ -116,7 +125,8 @@ def determinize(view: MilleSeatView, rng: random.Random) -> MilleState:
     tableaus = [Tableau(), Tableau()]
     tableaus[seat] = _tableau(public.tableaus[seat], list(view.hand))
     tableaus[other] = _tableau(public.tableaus[other], theirs)
-    phase = _PHASES.get(view.phase, Phase.ACT)
+    # The table's phase: the seat's own says "wait" during the opponent's turn (or extension).
+    phase = _PHASES.get(view.phase) or _TABLE_PHASES.get(public.phase, Phase.ACT)
     if phase is Phase.DRAW:
         # A hazard we may parry before drawing came in the opponent's last turn, most likely.
         me = tableaus[seat]
@@ -197,13 +207,17 @@ class MilleDomain(Domain[MilleState]):
                 chosen.append(move)
         return chosen[:MAX_CANDIDATES]
 
-    def rollout(self, state: MilleState, seat: int, rng: random.Random) -> float:
+    def rollout(
+        self, state: MilleState, seat: int, rng: random.Random, deadline: float | None = None
+    ) -> float:
         hand = state.hand_number
         choose = self.normal.choose
         parse = self.parse
-        for _ in range(ROLLOUT_LIMIT):
+        for step in range(ROLLOUT_LIMIT):
             if state.phase is Phase.OVER or state.hand_number != hand:
                 break
+            if deadline is not None and step % CHECK_EVERY == 0 and perf_counter() > deadline:
+                raise OutOfTime
             actor = state.turn
             apply_in_place(state, actor, parse(choose(private_view(state, actor), rng)))
         return self.evaluate(state, seat)

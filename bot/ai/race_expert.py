@@ -22,10 +22,18 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from time import perf_counter
 from typing import Any
 
 from bot.ai.race_normal import NormalRacePolicy, _worth
-from bot.ai.search import Domain, SearchPolicy, SearchReport, deal_hidden_hand
+from bot.ai.search import (
+    CHECK_EVERY,
+    Domain,
+    OutOfTime,
+    SearchPolicy,
+    SearchReport,
+    deal_hidden_hand,
+)
 from bot.engine.race import GAME
 from bot.engine.race.cards import (
     CHEAT,
@@ -188,12 +196,16 @@ class RaceDomain(Domain[RaceState]):
             moves += cycles
         return [first, *dict.fromkeys(m for m in moves if m != first)]
 
-    def rollout(self, state: RaceState, seat: int, rng: random.Random) -> float:
+    def rollout(
+        self, state: RaceState, seat: int, rng: random.Random, deadline: float | None = None
+    ) -> float:
         decide = self.normal.decide
         parse = self.parse
-        for _ in range(ROLLOUT_LIMIT):
+        for step in range(ROLLOUT_LIMIT):
             if state.phase is Phase.OVER:
                 break
+            if deadline is not None and step % CHECK_EVERY == 0 and perf_counter() > deadline:
+                raise OutOfTime
             actor = 1 - state.stack[-1].seat if state.phase is Phase.REACT else state.turn
             view = rollout_view(state, actor)
             move = decide(view, _cycles_open(state, actor))

@@ -126,9 +126,13 @@ class Domain(ABC, Generic[S]):
         """
 
     @abstractmethod
-    def rollout(self, state: S, seat: int, rng: random.Random) -> float:
+    def rollout(
+        self, state: S, seat: int, rng: random.Random, deadline: float | None = None
+    ) -> float:
         """Play on from ``state`` to the domain's horizon; the result's worth for ``seat``,
-        in [0, 1]. ``state`` belongs to the caller's round and may be changed in place."""
+        in [0, 1]. ``state`` belongs to the caller's round and may be changed in place. Past
+        ``deadline`` (a ``time.perf_counter()`` value) it may give up by raising
+        :class:`OutOfTime`, checking every few moves."""
 
     def parse(self, text: str) -> Any:
         """The engine action for a notation (domains may cache)."""
@@ -137,6 +141,14 @@ class Domain(ABC, Generic[S]):
     def explain(self, view: Any, move: str, report: SearchReport) -> str:
         """A one-line reason in a player's words (for hints); domains override it."""
         return "it came out best when the rest of the game was played out many times."
+
+
+class OutOfTime(Exception):
+    """A rollout gave up: the move's time is spent."""
+
+
+CHECK_EVERY = 16
+"""Rollouts look at the clock every this many moves."""
 
 
 @dataclass
@@ -203,11 +215,17 @@ def search(
         world = domain.determinize(view, rng)
         seed = rng.getrandbits(64)
         done: list[int] = []
+        limit = deadline if settings.timed else None
         for index in active:
             state = game.apply(world, seat, actions[index])
-            values[index].append(domain.rollout(state, seat, random.Random(seed)))
+            try:
+                value = domain.rollout(state, seat, random.Random(seed), limit)
+            except OutOfTime:
+                out_of_time = True
+                break
+            values[index].append(value)
             done.append(index)
-            if settings.timed and time.perf_counter() >= deadline:
+            if limit is not None and time.perf_counter() >= limit:
                 out_of_time = True
                 break
         if len(done) < len(active):
