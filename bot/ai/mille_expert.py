@@ -47,6 +47,8 @@ HAND_SWING = 1300.0  # standard deviation of one hand's score difference (normal
 HAND_POINTS = 1200.0  # how far a hand moves the leader towards 5000, roughly
 MAX_CANDIDATES = 5  # moves compared: normal's choice and its favourite of each other kind
 ROLLOUT_LIMIT = 600  # moves; a hand never lasts this long
+WIN_SHARE = 0.6  # a finished match is worth this much for the result, the rest for the margin
+MARGIN_SCALE = 600.0  # points: a win by this much counts as a 73% margin
 
 _ORDER = {card: index for index, card in enumerate(Card)}
 _is_safety = SAFETY_SET.__contains__
@@ -223,11 +225,18 @@ class MilleDomain(Domain[MilleState]):
         return self.evaluate(state, seat)
 
     def evaluate(self, state: MilleState, seat: int) -> float:
-        if state.winners is not None:
-            if not state.winners:
-                return 0.5
-            return 1.0 if seat in state.winners else 0.0
-        return match_chance(state.scores[seat], state.scores[1 - seat])
+        """The chance of winning the match from the totals after the hand; once the match (or
+        the single hand) is over, mostly the result, partly the margin, so that rollouts that
+        differ only in margin still say something."""
+        if state.winners is None:
+            return match_chance(state.scores[seat], state.scores[1 - seat])
+        won = 0.5 if not state.winners else 1.0 if seat in state.winners else 0.0
+        if state.options["length"] == "hand" and state.results:
+            totals = state.results[-1].totals
+        else:
+            totals = tuple(state.scores)
+        margin = 1.0 / (1.0 + math.exp(-(totals[seat] - totals[1 - seat]) / MARGIN_SCALE))
+        return WIN_SHARE * won + (1.0 - WIN_SHARE) * margin
 
     def explain(self, view: Any, move: str, report: SearchReport) -> str:
         return explain(view, move, report)

@@ -10,16 +10,23 @@ How it plays, in order of urgency:
 - A coup fourré is always taken, and a safety that parries a hazard showing on its own piles is
   played at once (it also earns another turn).
 - Other safeties are hoarded for coups fourrés. One is played early only when no hazard it
-  protects against is still unseen, when the hand may end before it is played (the opponent
-  could complete the trip next turn, the deck is almost out, or it is about to complete the trip
-  itself — a safety still in hand at the end of a hand scores nothing), or when the only
-  alternative is discarding a card worth more than the coups it might still win.
+  protects against is still unseen, when the deck is almost out or it is about to complete the
+  trip itself (a safety still in hand at the end of a hand scores nothing), when the chance that
+  the opponent ends the hand next turn outweighs the coup it might still win (held: 100, plus
+  300 times the coup chance, unless the hand ends first; played: 100 and another turn), or when
+  the only alternative is discarding a card worth more than the coups it might still win.
 - Hazards go on the opponent when they hurt: valued by how likely the opponent holds or soon
-  draws the remedy and how likely they hold the safety (a coup fourré against us).
+  draws the remedy and how likely they hold the safety (a coup fourré against us). Players keep
+  their safeties — they can never be discarded — so an unseen safety is in the opponent's hand
+  with the chance that it was among the cards they drew this hand, not their hand's share of
+  the unseen cards.
 - Remedies and Go when stopped; End of Limit when bigger distance is waiting.
 - Distance: the biggest card that keeps the exact-700 arithmetic closable (it plans exact
   finishes with the hand and avoids leaving 25s it may never see), skipping 200s while the safe
-  trip bonus is cheap to keep.
+  trip bonus is cheap to keep. A gap that is hard to close exactly only counts for the extra
+  wait it adds to the gap we already have (never longer than our draws left), and not at all
+  when the opponent may complete the trip next turn: then miles are simply points, and it
+  drives rather than discards.
 - Discards: cards it can never use first, then extra copies, then the cards least likely to
   matter given the unseen counts.
 - The extension: only when clearly ahead in tempo with deck to spare.

@@ -41,6 +41,7 @@ from bot.engine.race.cards import (
     NAME,
     PIT_CREW,
     REACTIONS,
+    TARGET,
     TRUMP,
     TYPE_OF,
     deck_counts,
@@ -53,6 +54,7 @@ from bot.engine.race.views import RaceSeatView, public_view, seat_phase
 
 ROLLOUT_LIMIT = 1500  # moves; a game that long is scored on miles
 DISCARDS = 4  # hand-limit discards searched: the ones normal values least
+WIN_SHARE = float(__import__("os").environ.get("WIN_SHARE", "0.6"))  # the rest is the margin
 _PHASES = {"play": Phase.PLAY, "react": Phase.REACT, "discard": Phase.DISCARD, "over": Phase.OVER}
 
 
@@ -213,13 +215,16 @@ class RaceDomain(Domain[RaceState]):
         return self.evaluate(state, seat)
 
     def evaluate(self, state: RaceState, seat: int) -> float:
-        winners = state.winners
-        if winners is not None:
-            if not winners:
-                return 0.5
-            return 1.0 if seat in winners else 0.0
+        """Mostly the win, partly the margin: how far the loser was from 1000 tells a narrow
+        result from a rout, so rollouts that differ only in margin still say something (a
+        win alone makes every rollout a coin flip, and the differences drown in it)."""
         lead = state.sides[seat].total - state.sides[1 - seat].total
-        return min(1.0, max(0.0, 0.5 + lead / 2000))
+        margin = min(1.0, max(0.0, 0.5 + lead / (2 * TARGET)))
+        winners = state.winners
+        if winners is None:
+            return margin
+        won = 0.5 if not winners else 1.0 if seat in winners else 0.0
+        return WIN_SHARE * won + (1.0 - WIN_SHARE) * margin
 
     def explain(self, view: Any, move: str, report: SearchReport) -> str:
         return explain(view, move, report)
