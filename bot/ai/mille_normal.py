@@ -149,6 +149,7 @@ class _Table:
         self.their_left = self.target - self.them.mileage
         self.deck = public.deck_count
         self._threat: float | None = None
+        self._wait_now: float | None = None
         self._usable: dict[Card | None, list[int]] = {}
         self._plans: dict[tuple[int, Card | None, bool], Counter[int] | None] = {}
         self.unseen = self._count_unseen()
@@ -316,8 +317,29 @@ class _Table:
         return best
 
     def capped_wait(self, left: int, without: Card | None) -> float:
-        """``gap_wait``, but no longer than the hand can last for us."""
-        return min(self.gap_wait(left, without), float(self.draws_left + 1))
+        """``gap_wait``, but no longer than the hand can last for us: our draws left, and about
+        one turn over the chance that the opponent ends it next turn."""
+        threat = self.end_threat()
+        limit = float(self.draws_left + 1)
+        if threat > 0.0:
+            limit = min(limit, 1.0 / threat)
+        return min(self.gap_wait(left, without), limit)
+
+    def wait_now(self) -> float:
+        """The wait the gap we have now already holds. A long gap is no better than what its
+        best distance card would leave, since that gap must be closed too."""
+        if self._wait_now is None:
+            left = self.my_left
+            if left < GAP_HORIZON:
+                self._wait_now = self.capped_wait(left, None)
+            else:
+                waits = [
+                    self.capped_wait(left - miles, _MILES_CARD[miles])
+                    for miles in set(self.usable_distances())
+                    if miles < left
+                ]
+                self._wait_now = min(waits, default=0.0)
+        return self._wait_now
 
     def gap_wait(self, left: int, without: Card | None) -> float:
         """Turns we expect to wait for the card(s) that close a short remaining gap exactly.
@@ -477,9 +499,9 @@ def _distance_score(t: _Table, card: Card) -> float:
         if plan is not None and plan[miles]:
             score += 40.0
     # A short gap we may never close exactly costs whole turns at the end of the hand, but so
-    # does the gap we have now: only the extra wait counts, and never more than the draws we
-    # have left. When the opponent may end the hand next turn, miles are simply points.
-    extra_wait = t.capped_wait(after, card) - t.capped_wait(t.my_left, None)
+    # does the gap we have now: only the extra wait counts, never more than the hand can last.
+    # When the opponent may end the hand next turn, miles are simply points.
+    extra_wait = t.capped_wait(after, card) - t.wait_now()
     if extra_wait > 0.0:
         score -= TURN_WORTH * extra_wait * (1.0 - t.end_threat())
     if t.me.mileage == 0 and t.their_left <= SHUTOUT_WATCH:

@@ -2,8 +2,9 @@
 
     PYTHONPATH=. python -m tests.ai.arena_extra mille normal normal-old --games 200 --seed 1
 
-prints ``run_arena``'s report. The test-only players are added to a copy of the game's bundle,
-so the bot's registry never offers them. ``--jobs N`` splits the games over N processes: game
+prints ``run_arena``'s report, plus per player the median, p95 and largest wall-clock time of
+its decisions with a choice, and the load average at the end. The test-only players are added
+to a copy of the game's bundle, so the bot's registry never offers them. ``--jobs N`` splits the games over N processes: game
 ``i`` keeps seed ``seed + i`` and its seat rotation, so the merged figures are exactly those of
 one run (only the timing differs).
 """
@@ -13,13 +14,20 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
+import random
+import statistics
 import sys
+import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from bot.ai.base import Policy
+from bot.ai.random_policy import RandomPolicy
 from bot.arena import run_arena
 from bot.games import bundle, register, unregister
 from bot.games.bundle import PolicyFactory
+from bot.timing import percentile
 
 
 def _extra_policies(key: str) -> dict[str, PolicyFactory]:
@@ -31,21 +39,43 @@ def _extra_policies(key: str) -> dict[str, PolicyFactory]:
     return {"normal-old": OldNormalMillePolicy, "bsd-style": BsdStylePolicy}
 
 
+TIMES: dict[str, list[float]] = {}
+"""Milliseconds per decision with a choice (more than one legal move), per player name."""
+
+
+class _Timed(Policy):
+    """Records how long each decision with a choice took (wall clock)."""
+
+    def __init__(self, name: str, inner: Policy) -> None:
+        self.name = name
+        self.inner = inner
+
+    def choose(self, view: Any, rng: random.Random) -> str:
+        start = time.perf_counter()
+        move = self.inner.choose(view, rng)
+        if len(view.legal) > 1:
+            TIMES.setdefault(self.name, []).append(1000 * (time.perf_counter() - start))
+        return move
+
+
 def install(key: str) -> None:
-    """Register the game again with the test-only players added."""
+    """Register the game again with the test-only players added and every player timed."""
     found = bundle(key)
-    extra = _extra_policies(key)
-    if not extra or all(name in found.policies for name in extra):
-        return
-    replaced = dataclasses.replace(found, policies={**found.policies, **extra})
+    factories = {"random": RandomPolicy, **found.policies, **_extra_policies(key)}
+    timed: dict[str, PolicyFactory] = {
+        name: (lambda name=name, make=make: _Timed(name, make()))  # type: ignore[misc]
+        for name, make in factories.items()
+    }
     unregister(key)
-    register(replaced)
+    register(dataclasses.replace(found, policies=timed))
 
 
 def _chunk(args: tuple[str, list[str], int, int]) -> dict[str, Any]:
     key, policies, games, seed = args
     install(key)
-    return run_arena(key, policies, games=games, seed=seed)
+    report = run_arena(key, policies, games=games, seed=seed)
+    report["times"] = {name: TIMES.get(name, []) for name in policies}
+    return report
 
 
 def merge(parts: list[dict[str, Any]], policies: list[str]) -> dict[str, Any]:
@@ -71,6 +101,12 @@ def merge(parts: list[dict[str, Any]], policies: list[str]) -> dict[str, Any]:
             / max(sat, 1),
             "ms_per_decision": sum(p[name]["ms_per_decision"] for p in parts) / len(parts),
         }
+        times = sorted(t for p in parts for t in p.get("times", {}).get(name, []))
+        if times:
+            merged[name]["choice_decisions"] = len(times)
+            merged[name]["median_ms"] = round(statistics.median(times), 1)
+            merged[name]["p95_ms"] = round(percentile(times, 0.95), 1)
+            merged[name]["max_ms"] = round(times[-1], 1)
     return merged
 
 
@@ -94,10 +130,13 @@ def main(argv: list[str] | None = None) -> int:
         start += count
     if len(tasks) == 1:
         parts = [_chunk(tasks[0])]
+        report = merge(parts, list(args.policies))
     else:
         with ProcessPoolExecutor(len(tasks)) as pool:
             parts = list(pool.map(_chunk, tasks))
-    print(json.dumps(merge(parts, list(args.policies))))
+        report = merge(parts, list(args.policies))
+    report["load_average"] = [round(x, 2) for x in os.getloadavg()]
+    print(json.dumps(report))
     return 0
 
 

@@ -128,7 +128,7 @@ def test_mille_expert_only_plays_legal_moves() -> None:
     expert = quick(MilleExpertPolicy)
     rng = random.Random(3)
     checked = 0
-    for index, state in enumerate(mille_states([11])):
+    for index, state in enumerate(mille_states([11, 12])):
         if index % 5:
             continue
         view = MILLE.private_view(state, state.turn)
