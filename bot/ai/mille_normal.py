@@ -10,16 +10,23 @@ How it plays, in order of urgency:
 - A coup fourré is always taken, and a safety that parries a hazard showing on its own piles is
   played at once (it also earns another turn).
 - Other safeties are hoarded for coups fourrés. One is played early only when no hazard it
-  protects against is still unseen, when the hand may end before it is played (the opponent
-  could complete the trip next turn, the deck is almost out, or it is about to complete the trip
-  itself — a safety still in hand at the end of a hand scores nothing), or when the only
-  alternative is discarding a card worth more than the coups it might still win.
+  protects against is still unseen, when the deck is almost out or it is about to complete the
+  trip itself (a safety still in hand at the end of a hand scores nothing), when the chance that
+  the opponent ends the hand next turn outweighs the coup it might still win (held: 100, plus
+  300 times the coup chance, unless the hand ends first; played: 100 and another turn), or when
+  the only alternative is discarding a card worth more than the coups it might still win.
 - Hazards go on the opponent when they hurt: valued by how likely the opponent holds or soon
-  draws the remedy and how likely they hold the safety (a coup fourré against us).
+  draws the remedy and how likely they hold the safety (a coup fourré against us). Players keep
+  their safeties — they can never be discarded — so an unseen safety is in the opponent's hand
+  with the chance that it was among the cards they drew this hand, not their hand's share of
+  the unseen cards.
 - Remedies and Go when stopped; End of Limit when bigger distance is waiting.
 - Distance: the biggest card that keeps the exact-700 arithmetic closable (it plans exact
   finishes with the hand and avoids leaving 25s it may never see), skipping 200s while the safe
-  trip bonus is cheap to keep.
+  trip bonus is cheap to keep. A gap that is hard to close exactly only counts for the extra
+  wait it adds to the gap we already have (never longer than our draws left), and not at all
+  when the opponent may complete the trip next turn: then miles are simply points, and it
+  drives rather than discards.
 - Discards: cards it can never use first, then extra copies, then the cards least likely to
   matter given the unseen counts.
 - The extension: only when clearly ahead in tempo with deck to spare.
@@ -31,6 +38,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import cache
 from itertools import product
 from typing import Any
 
@@ -57,7 +65,7 @@ DUMP_SAFETY = 4200.0  # a safety that may otherwise never score
 COMPLETE_TRIP = 3000.0  # ends the race: beats any attack, however crippling
 HAZARD_BASE = 500.0  # attacking first beats moving: a stopped rival loses turns, we lose none
 HAZARD_UNANSWERED = 250.0  # extra for a hazard they are unlikely to answer soon
-COUP_RISK = 800.0  # times the chance they parry it: 300 for them plus the turn we waste
+COUP_RISK = 400.0  # times the chance they parry it: 300 for them plus the turn we waste
 LIMIT_BASE = 180.0  # a Speed Limit, about a 25 or 50's worth of tempo
 REMEDY = 450.0  # a remedy or Go that gets us closer to moving
 EOL_WAITING = 260.0  # End of Limit with bigger distance waiting in hand
@@ -71,6 +79,9 @@ TURN_WORTH = 30.0  # a turn spent waiting for the one card that closes the trip
 MAX_WAIT = 20.0  # beyond this the hand is as good as over anyway
 GAP_HORIZON = 150  # gaps this long or longer close in too many ways to worry about
 DUMP_DECK = 2  # with this few cards left to draw, hoarding no longer pays
+SAFETY_POINTS = 100.0  # a safety in play at the end of the hand
+COUP_POINTS = 300.0  # a safety played as a coup fourré
+EXTRA_TURN = 100.0  # a safety played in one's own turn gives another turn (a card's worth)
 
 # What keeping a card is worth (discards throw away the least worth). Distance is the most
 # plentiful kind; a missing remedy can cost many turns, a missing Go even more.
@@ -97,18 +108,29 @@ EXT_READY = 150
 _DECK_CACHE: dict[str, Counter[Card]] = {}
 
 
+@cache
+def _deck_size(name: str) -> int:
+    return sum(_deck(name).values())
+
+
 def _deck(name: str) -> Counter[Card]:
     if name not in _DECK_CACHE:
         _DECK_CACHE[name] = deck_counts(name)
     return _DECK_CACHE[name]
 
 
+_PARSED: dict[str, tuple[str, Card | None]] = {}
+
+
 def _parse(text: str) -> tuple[str, Card | None]:
     """The verb and card of a legal action's canonical notation (``play 100``, ``draw``)."""
-    verb, _, rest = text.partition(" ")
-    if verb in ("play", "discard"):
-        return verb, Card(rest)
-    return verb, None
+    found = _PARSED.get(text)
+    if found is None:
+        verb, _, rest = text.partition(" ")
+        found = (verb, Card(rest)) if verb in ("play", "discard") else (verb, None)
+        if len(_PARSED) < 256:  # canonical notations only: a few dozen at most
+            _PARSED[text] = found
+    return found
 
 
 class _Table:
@@ -126,22 +148,42 @@ class _Table:
         self.my_left = self.target - self.me.mileage
         self.their_left = self.target - self.them.mileage
         self.deck = public.deck_count
+        self._threat: float | None = None
+        self._wait_now: float | None = None
+        self._usable: dict[Card | None, list[int]] = {}
+        self._plans: dict[tuple[int, Card | None, bool], Counter[int] | None] = {}
         self.unseen = self._count_unseen()
         self.unseen_total = sum(self.unseen.values())
         self.safe_trip_alive = self.me.two_hundreds == 0
         self.two_hundreds_left = 2 - self.me.two_hundreds
+        deck_size = _deck_size(public.deck_name)
+        # Cards that left the draw pile so far (the deal included), about half of them drawn by
+        # each player: the opponent has seen about this many cards this hand.
+        self.their_drawn = (deck_size - self.deck) / 2
+        self.draws_left = (self.deck + 1) // 2  # our own draws still to come
 
     def _count_unseen(self) -> Counter[Card]:
         """Cards of the deck not yet seen: in the draw pile or in the opponent's hand."""
         public = self.view.public
-        unseen = Counter(_deck(public.deck_name))
-        unseen.subtract(self.hand)
-        unseen.subtract(public.discard)
-        for side in public.tableaus:
-            # A coup fourré's safety is also listed among the safeties: count it once.
-            for pile in (side.battle_pile, side.speed_pile, side.safeties, side.miles):
-                unseen.subtract(pile)
-        return Counter({card: n for card, n in unseen.items() if n > 0})
+        a, b = public.tableaus
+        # A coup fourré's safety is also listed among the safeties: count it once.
+        seen = Counter(
+            (
+                *self.hand,
+                *public.discard,
+                *a.battle_pile,
+                *a.speed_pile,
+                *a.safeties,
+                *a.miles,
+                *b.battle_pile,
+                *b.speed_pile,
+                *b.safeties,
+                *b.miles,
+            )
+        )
+        return Counter(
+            {card: n - seen[card] for card, n in _deck(public.deck_name).items() if n > seen[card]}
+        )
 
     # --- estimates ------------------------------------------------------------------------
 
@@ -163,6 +205,19 @@ class _Table:
         """Chance the opponent holds ``card`` now (or within ``extra_draws`` draws)."""
         return self.p_among(self.unseen[card], self.them.hand_count + extra_draws)
 
+    def p_they_keep(self, safety: Card) -> float:
+        """Chance the opponent holds ``safety``, knowing players keep their safeties.
+
+        A safety is never discarded, so an unseen one is either still in the draw pile or was
+        drawn by the opponent and kept: its chance of being in their hand is their share of the
+        cards drawn so far, not their hand's share of the unseen cards.
+        """
+        if not self.unseen[safety]:
+            return 0.0
+        drawn = self.their_drawn
+        kept = drawn / max(drawn + self.deck, 1.0)
+        return max(kept, self.p_they_hold(safety))
+
     def coup_chance(self, safety: Card) -> float:
         """A rough chance that holding ``safety`` wins a coup fourré before the hand ends."""
         hazards = sum(self.unseen[h] for h in HAZARDS_STOPPED_BY[safety])
@@ -175,22 +230,33 @@ class _Table:
 
     def threatened_end(self) -> bool:
         """Could the opponent complete the trip with one card before our next turn?"""
+        return self.end_threat() > 0.0
+
+    def end_threat(self) -> float:
+        """The chance the opponent completes the trip with one card on their next turn."""
+        if self._threat is None:
+            self._threat = self._end_threat()
+        return self._threat
+
+    def _end_threat(self) -> float:
         them = self.them
         closer = _MILES_CARD.get(self.their_left)
         if closer is None or not self.unseen[closer]:
-            return False  # no single card closes their gap, or we have seen every one
+            return 0.0  # no single card closes their gap, or we have seen every one
         if closer is Card.D200 and them.two_hundreds >= 2:
-            return False
+            return 0.0
+        # They hold the closer now or draw it next turn.
+        p_closer = self.p_they_hold(closer, 1)
         if them.limited and closer.miles > 50:
             # Only Right of Way lifts the limit and still leaves them a turn to drive.
-            return bool(self.unseen[Card.RIGHT_OF_WAY])
+            return p_closer * self.p_they_keep(Card.RIGHT_OF_WAY)
         if them.can_go:
-            return True
+            return p_closer
         # Stopped: a safety (a coup fourré or not) gives them another turn and may let them go.
         top = them.battle_top
         if top is not None and top.is_hazard:
-            return bool(self.unseen[SAFETY_FOR[top]])
-        return bool(self.unseen[Card.RIGHT_OF_WAY])
+            return p_closer * self.p_they_keep(SAFETY_FOR[top])
+        return p_closer * self.p_they_keep(Card.RIGHT_OF_WAY)
 
     def tight_race(self) -> bool:
         """Is tempo worth more than the safe-trip bonus right now?"""
@@ -200,6 +266,12 @@ class _Table:
 
     def usable_distances(self, without: Card | None = None) -> list[int]:
         """Miles of the distance cards in hand that could still fit this trip."""
+        found = self._usable.get(without)
+        if found is None:
+            found = self._usable[without] = self._usable_distances(without)
+        return found
+
+    def _usable_distances(self, without: Card | None) -> list[int]:
         cards = list(self.hand)
         if without is not None:
             cards.remove(without)
@@ -220,6 +292,13 @@ class _Table:
         self, left: int, without: Card | None = None, no_200: bool = False
     ) -> Counter[int] | None:
         """The fewest distance cards in hand summing exactly to ``left`` (None if none do)."""
+        key = (left, without, no_200)
+        if key in self._plans:
+            return self._plans[key]
+        found = self._plans[key] = self._exact_plan(left, without, no_200)
+        return found
+
+    def _exact_plan(self, left: int, without: Card | None, no_200: bool) -> Counter[int] | None:
         if left <= 0:
             return Counter() if left == 0 else None
         held = Counter(self.usable_distances(without))
@@ -237,7 +316,32 @@ class _Table:
                 best = Counter({v: n for v, n in zip(values, counts, strict=True) if n})
         return best
 
-    def gap_wait(self, left: int, without: Card) -> float:
+    def capped_wait(self, left: int, without: Card | None) -> float:
+        """``gap_wait``, but no longer than the hand can last for us: our draws left, and about
+        one turn over the chance that the opponent ends it next turn."""
+        threat = self.end_threat()
+        limit = float(self.draws_left + 1)
+        if threat > 0.0:
+            limit = min(limit, 1.0 / threat)
+        return min(self.gap_wait(left, without), limit)
+
+    def wait_now(self) -> float:
+        """The wait the gap we have now already holds. A long gap is no better than what its
+        best distance card would leave, since that gap must be closed too."""
+        if self._wait_now is None:
+            left = self.my_left
+            if left < GAP_HORIZON:
+                self._wait_now = self.capped_wait(left, None)
+            else:
+                waits = [
+                    self.capped_wait(left - miles, _MILES_CARD[miles])
+                    for miles in set(self.usable_distances())
+                    if miles < left
+                ]
+                self._wait_now = min(waits, default=0.0)
+        return self._wait_now
+
+    def gap_wait(self, left: int, without: Card | None) -> float:
         """Turns we expect to wait for the card(s) that close a short remaining gap exactly.
 
         Long gaps leave every option open, and a gap the hand already covers costs nothing.
@@ -311,6 +415,18 @@ class NormalMillePolicy(Policy):
         best = max(range(len(legal)), key=lambda i: scores[i])
         return legal[best]
 
+    def rank(self, view: MilleSeatView) -> list[str]:
+        """Every legal move, this player's choice first, then the rest by its liking."""
+        legal = list(view.legal)
+        if len(legal) <= 1:
+            return legal
+        first = self.choose(view, random.Random(0))
+        if view.phase == "act":
+            table = _Table(view)
+            scores = {text: _score(table, text) for text in legal}
+            legal.sort(key=lambda text: -scores[text])
+        return [first, *(text for text in legal if text != first)]
+
 
 # --- scoring candidate actions --------------------------------------------------------------
 
@@ -346,10 +462,15 @@ def _safety_score(t: _Table, safety: Card) -> float:
     chance = t.coup_chance(safety)
     if chance == 0.0:
         return FREE_SAFETY
-    if t.threatened_end() or t.deck <= DUMP_DECK:
+    if t.deck <= DUMP_DECK or any(
+        c.miles == t.my_left and f"play {c.value}" in t.legal for c in t.held
+    ):
+        # The hand is about to end (we complete the trip, or the deck is out): cash it first.
         return DUMP_SAFETY
-    if any(c.miles == t.my_left and f"play {c.value}" in t.legal for c in t.held):
-        # We are about to complete the trip, which ends the hand: cash the safety first.
+    # Held, it scores 100 (300 more as a coup fourré) unless the hand ends first; played now
+    # it scores 100 for sure and gives another turn. Cash it only when the end is likely.
+    p_end = t.end_threat()
+    if (1.0 - p_end) * (SAFETY_POINTS + COUP_POINTS * chance) <= SAFETY_POINTS + EXTRA_TURN:
         return DUMP_SAFETY
     # Otherwise hoard it: this is compared with discards, which score minus their worth.
     return -(HOARD_WEIGHT * chance + HOARD_EXTRA)
@@ -377,8 +498,12 @@ def _distance_score(t: _Table, card: Card) -> float:
         plan = t.exact_plan(t.my_left)
         if plan is not None and plan[miles]:
             score += 40.0
-    # A short gap we may never close exactly costs whole turns at the end of the hand.
-    score -= TURN_WORTH * t.gap_wait(after, card)
+    # A short gap we may never close exactly costs whole turns at the end of the hand, but so
+    # does the gap we have now: only the extra wait counts, never more than the hand can last.
+    # When the opponent may end the hand next turn, miles are simply points.
+    extra_wait = t.capped_wait(after, card) - t.wait_now()
+    if extra_wait > 0.0:
+        score -= TURN_WORTH * extra_wait * (1.0 - t.end_threat())
     if t.me.mileage == 0 and t.their_left <= SHUTOUT_WATCH:
         # Any miles at all spare us the opponent's 500-point shut-out.
         score += SHUTOUT_ESCAPE
@@ -388,8 +513,9 @@ def _distance_score(t: _Table, card: Card) -> float:
 def _hazard_score(t: _Table, hazard: Card) -> float:
     them = t.them
     safety = SAFETY_FOR[hazard]
-    # They parry it as a coup fourré only with the safety already in hand.
-    p_coup = t.p_they_hold(safety)
+    # They parry it as a coup fourré only with the safety already in hand (and players keep
+    # their safeties for exactly that).
+    p_coup = t.p_they_keep(safety)
     if hazard is Card.SPEED_LIMIT:
         if t.their_left <= 50:
             return 40.0 - 500.0 * p_coup

@@ -73,11 +73,20 @@ class NormalRacePolicy(Policy):
             raise ValueError("The race computer was asked to act with no legal action.")
         if len(legal) == 1:
             return legal[0]
+        return self.decide(view, any(text.startswith("cycle") for text in legal))
+
+    def decide(self, view: RaceSeatView, can_cycle: bool) -> str:
+        """``choose`` for a view whose ``legal`` may leave the cycles out (a search's playouts
+        skip listing every subset of the hand): ``can_cycle`` says whether cycling is allowed.
+        Given the full view, the same move as ``choose``."""
+        legal = view.legal
+        if len(legal) == 1 and not can_cycle:
+            return legal[0]
         if view.phase == "react":
             return _react(view)
         if view.phase == "discard":
             return f"discard {_weakest(view, list(view.hand))}"
-        return _turn(view)
+        return _turn(view, can_cycle)
 
 
 # --- reading the view --------------------------------------------------------------------
@@ -184,7 +193,7 @@ def _jam_stakes(view: RaceSeatView, pub: RacePublicView, me: SideView, them: Sid
 # --- our own turn ------------------------------------------------------------------------
 
 
-def _turn(view: RaceSeatView) -> str:
+def _turn(view: RaceSeatView, can_cycle: bool) -> str:
     legal = set(view.legal)
     me, them = _me(view), _them(view)
     hand = list(view.hand)
@@ -210,12 +219,11 @@ def _turn(view: RaceSeatView) -> str:
     miles = _best_miles(view, legal)
     if miles:
         return miles
-    can_cycle = any(text.startswith("cycle") for text in legal)
     stuck = _stopped(me) or not any(TYPE_OF[c] == MILES and _worth(view, c) > DEAD for c in hand)
     # 6. Stuck with nothing to clear it: cycle for better cards (before any hazard, which
     # would rule the cycle out), unless the opponent is close and a hazard could stop them.
     if can_cycle and stuck and not (_to_go(them) <= CLOSE and _hazard(view, legal)):
-        cycle = _cycle(view, legal)
+        cycle = _cycle(view)
         if cycle:
             return cycle
     # 7. Slow the opponent down.
@@ -313,8 +321,11 @@ def _hazard(view: RaceSeatView, legal: set[str]) -> str:
     return f"play {max(sorted(options), key=score)}"
 
 
-def _cycle(view: RaceSeatView, legal: set[str]) -> str:
-    """The weakest card of each type worth little, answers and Pit Crew never included."""
+def _cycle(view: RaceSeatView) -> str:
+    """The weakest card of each type worth little, answers and Pit Crew never included.
+
+    Only called when cycling is allowed: every non-empty part of the hand is then a legal
+    cycle, and this is one."""
     junk: list[str] = []
     by_type: dict[str, list[str]] = {}
     for card in view.hand:
@@ -330,5 +341,4 @@ def _cycle(view: RaceSeatView, legal: set[str]) -> str:
             junk.extend(c for c in cards if _worth(view, c) == DEAD)
     if not junk:
         return ""
-    text = " ".join(("cycle", *sort_cards(junk)))
-    return text if text in legal else ""
+    return " ".join(("cycle", *sort_cards(junk)))

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 
+from bot.ai.easy import easy
+from bot.ai.mille_expert import MilleExpertPolicy
+from bot.ai.mille_expert import hint as expert_hint
 from bot.ai.mille_normal import NormalMillePolicy
 from bot.engine.core import Outcome
 from bot.engine.mille import GAME
@@ -55,39 +57,6 @@ def hand_pickers(view: MilleSeatView, moves: Sequence[MoveChoice]) -> list[Picke
         else:
             specs.append(ButtonSpec(f"Discard {Card(code).name_in(lang)}", notation))
     return specs
-
-
-def hint(view: MilleSeatView) -> tuple[str, str] | None:
-    """What the ``normal`` computer would play here, and why, in a player's words."""
-    if not view.legal:
-        return None
-    move = NormalMillePolicy().choose(view, random.Random(0))
-    verb, _, code = move.partition(" ")
-    card = Card(code) if code and verb in ("play", "discard") else None
-    rival = view.public.players[1 - view.seat]
-    if verb == "draw":
-        reason = "nothing is worth playing before you draw."
-    elif verb == "extend":
-        reason = (
-            "you are well placed to reach 1000 first."
-            if code == "yes"
-            else "stopping now banks the trip bonus safely."
-        )
-    elif card is None:
-        reason = "it is the best move available."
-    elif verb == "discard":
-        reason = "it is the card in your hand least likely to help you."
-    elif view.phase == "draw":
-        reason = "a coup fourré scores 300 more and removes the hazard at once."
-    elif card.is_safety:
-        reason = "a safety scores 100, protects you for the hand and gives you another turn."
-    elif card.is_hazard:
-        reason = f"it stops {rival}, who is unlikely to be able to answer it soon."
-    elif card.is_distance:
-        reason = "it moves you toward the target while keeping an exact finish possible."
-    else:
-        reason = "it gets you moving again."
-    return move, reason
 
 
 def round_finished(before: MillePublicView, after: MillePublicView) -> bool:
@@ -164,11 +133,15 @@ BUNDLE = GameBundle(
         table_pickers=table_pickers,
         round_finished=round_finished,
         rules=in_short("mille", FALLBACK_RULES),
-        hint=hint,
+        hint=expert_hint,
         console_table=console_table,
         console_hand=console_hand,
     ),
-    policies={"normal": NormalMillePolicy},
+    policies={
+        "normal": NormalMillePolicy,
+        "expert": MilleExpertPolicy,
+        "easy": easy(NormalMillePolicy),
+    },
     default_policy="normal",
     arena_metrics=arena_metrics,
 )

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.ai.easy import easy
+from bot.ai.race_expert import RaceExpertPolicy
+from bot.ai.race_expert import hint as expert_hint
 from bot.ai.race_normal import NormalRacePolicy
 from bot.engine.core import Outcome
 from bot.engine.race import GAME
@@ -129,8 +132,13 @@ BUNDLE = GameBundle(
         rules=in_short("race", FALLBACK_RULES),
         console_table=console_table,
         console_hand=console_hand,
+        hint=expert_hint,
     ),
-    policies={"normal": NormalRacePolicy},
+    policies={
+        "normal": NormalRacePolicy,
+        "expert": RaceExpertPolicy,
+        "easy": easy(NormalRacePolicy),
+    },
     default_policy="normal",
     arena_metrics=arena_metrics,
 )

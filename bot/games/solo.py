@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from bot.ai.easy import easy
 from bot.ai.solo_policies import ExpertSoloPolicy, GreedySoloPolicy, hint, rank_moves
 from bot.engine.core import Outcome
 from bot.engine.mille.cards import Card
@@ -116,7 +117,11 @@ BUNDLE = GameBundle(
         console_hand=console_hand,
         start_notice=start_notice,
     ),
-    policies={"expert": ExpertSoloPolicy, "greedy": GreedySoloPolicy},
+    policies={
+        "expert": ExpertSoloPolicy,
+        "greedy": GreedySoloPolicy,
+        "easy": easy(ExpertSoloPolicy),
+    },
     default_policy="expert",
     arena_metrics=arena_metrics,
 )

@@ -112,9 +112,9 @@ def wandering_states(seeds: Sequence[int]) -> Iterator[MilleState]:
 # --- the registry ---------------------------------------------------------------------------
 
 
-def test_policy_names_lists_normal_and_random_for_mille() -> None:
-    """Mille Bornes offers the normal and random computer players."""
-    assert policy_names("mille") == ["normal", "random"]
+def test_policy_names_lists_every_level_for_mille() -> None:
+    """Mille Bornes offers the easy, normal, expert and random computer players."""
+    assert policy_names("mille") == ["easy", "expert", "normal", "random"]
 
 
 def test_get_policy_returns_policies_by_name() -> None:
@@ -354,7 +354,7 @@ def test_normal_cannot_see_the_opponents_hand_or_the_deck_order() -> None:
     policy = NormalMillePolicy()
     shuffler = random.Random(11)
     compared = differed = 0
-    for index, state in enumerate(wandering_states([7, 8])):
+    for index, state in enumerate(wandering_states([7, 8, 9])):
         if index % 3:
             continue
         seat = state.turn
@@ -421,3 +421,68 @@ def test_arena_rejects_unknown_policies() -> None:
     """Naming a policy that does not exist fails before any game is played."""
     with pytest.raises(BadOption):
         run_arena("mille", ["normal", "oracle"], games=1, seed=0)
+
+
+# --- the fixes of the expert issue: drive, miles are points, safeties kept -------------------
+
+
+def test_normal_drives_rather_than_discard_a_dead_card() -> None:
+    """At 525 against 675 with a dead Repairs (Driving Ace in play), normal drives 100 instead
+    of discarding, though 75 is then hard to close: the opponent may finish at any moment."""
+    state = lay_table(
+        [C.D100, C.REPAIRS, C.D200, C.GASOLINE, C.SPARE_TIRE, C.GO, C.END_OF_LIMIT],
+        battle=[C.GO],
+        safeties=[C.DRIVING_ACE],
+        miles=[C.D200, C.D100, C.D100, C.D75, C.D50],
+        their_miles=[C.D200, C.D200, C.D100, C.D75, C.D50, C.D50],
+        discard=[C.D75] * 6 + [C.D25] * 6,
+    )
+    assert normal_choice(state) == "play 100"
+
+
+def test_normal_rarely_discards_while_it_could_drive() -> None:
+    """Over whole matches normal discards with a distance card playable less than once in two
+    hands (the frozen pre-fix copy did it about twice a hand)."""
+    from tests.ai.mille_normal_old import OldNormalMillePolicy
+
+    counts = []
+    for policy in (NormalMillePolicy(), OldNormalMillePolicy()):
+        refusals = hands = 0
+        for seed in range(20):
+            rng = random.Random(seed)
+            state = GAME.new_game(["Ann", "Bob"], seed=seed)
+            while GAME.outcome(state) is None:
+                view = seat_view(state)
+                choice = policy.choose(view, rng)
+                drive = any(
+                    t.startswith("play ") and Card(t[5:]).is_distance for t in view.legal
+                )
+                refusals += view.phase == "act" and drive and choice.startswith("discard ")
+                state = play(state, choice)
+            hands += len(state.results)
+        counts.append(refusals / hands)
+    assert counts[0] < 0.5 < counts[1]
+
+
+def test_normal_expects_the_opponent_to_keep_safeties() -> None:
+    """Late in a hand normal rates an unseen safety in the opponent's hand well above their
+    hand's share of the unseen cards."""
+    from bot.ai.mille_normal import _Table
+
+    state = lay_table(
+        [C.D100, C.D75, C.D50, C.STOP, C.GO, C.GASOLINE, C.REPAIRS], battle=[C.GO], deck_left=20
+    )
+    table = _Table(seat_view(state))
+    safety = next(card for card in table.unseen if card.is_safety)
+    assert table.p_they_keep(safety) > 2 * table.p_they_hold(safety)
+
+
+def test_normal_ranks_every_legal_move_with_its_choice_first() -> None:
+    """rank() lists each legal move once, normal's own choice first."""
+    policy = NormalMillePolicy()
+    for state in list(wandering_states([9]))[::11]:
+        view = seat_view(state)
+        ranked = policy.rank(view)
+        assert sorted(ranked) == sorted(view.legal)
+        if ranked:
+            assert ranked[0] == policy.choose(view, random.Random(0))

@@ -26,9 +26,9 @@ def view_of(state: SoloState) -> SoloSeatView:
     return view
 
 
-def test_solo_has_greedy_expert_and_random() -> None:
-    """The registry offers greedy and expert for solo, plus the game-agnostic random."""
-    assert policy_names("solo") == ["expert", "greedy", "random"]
+def test_solo_has_easy_greedy_expert_and_random() -> None:
+    """The registry offers easy, greedy and expert for solo, plus the game-agnostic random."""
+    assert policy_names("solo") == ["easy", "expert", "greedy", "random"]
     assert isinstance(get_policy("solo", "expert"), ExpertSoloPolicy)
     assert isinstance(get_policy("solo", "greedy"), GreedySoloPolicy)
 

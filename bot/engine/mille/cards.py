@@ -88,6 +88,12 @@ _KIND: dict[Card, Kind] = {
     **{card: Kind.SAFETY for card in SAFETIES},
 }
 
+MILES_OF: dict[Card, int] = dict(_MILES)
+"""Miles per distance card (a plain dict: hot paths skip the ``miles`` property)."""
+SAFETY_SET = frozenset(SAFETIES)
+HAZARD_SET = frozenset(HAZARDS)
+REMEDY_SET = frozenset(REMEDIES)
+
 REMEDY_FOR: dict[Card, Card] = {
     Card.OUT_OF_GAS: Card.GASOLINE,
     Card.FLAT_TIRE: Card.SPARE_TIRE,

@@ -16,7 +16,19 @@ _PLAY_WORDS = {"play", "use", "p", "u", "coup", "coup-fourre", "coupfourre", "jo
 _DISCARD_WORDS = {"discard", "d", "defausse", "défausse", "throw"}
 
 
+_FORMATTED: dict[Action, str] = {}
+
+
 def format_action(action: Action) -> str:
+    text = _FORMATTED.get(action)
+    if text is None:
+        text = _format(action)
+        if len(_FORMATTED) < 256:  # every action there is fits: a few dozen
+            _FORMATTED[action] = text
+    return text
+
+
+def _format(action: Action) -> str:
     if action.verb == "draw":
         return "draw"
     if action.verb == "extend":

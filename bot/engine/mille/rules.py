@@ -14,8 +14,12 @@ from bot.engine.core import IllegalMove, NotYourTurn
 from bot.engine.mille.cards import (
     BATTLE_HAZARDS,
     HAZARD_FOR,
+    HAZARD_SET,
     HAZARDS_STOPPED_BY,
+    MILES_OF,
+    REMEDY_SET,
     SAFETY_FOR,
+    SAFETY_SET,
     Card,
     full_deck,
 )
@@ -46,7 +50,7 @@ def can_go(t: Tableau) -> bool:
     top = t.battle_shows
     if top is Card.GO:
         return True
-    if top is not None and top.is_hazard:
+    if top in HAZARD_SET:
         return False
     return Card.RIGHT_OF_WAY in t.safeties
 
@@ -59,7 +63,7 @@ def showing_hazards(t: Tableau) -> list[Card]:
     """The hazards on top of this player's battle and speed piles."""
     shown = []
     top = t.battle_shows
-    if top is not None and top.is_hazard:
+    if top in HAZARD_SET:
         shown.append(top)
     if t.speed_top is Card.SPEED_LIMIT:
         shown.append(Card.SPEED_LIMIT)
@@ -83,16 +87,17 @@ def why_not_play(state: MilleState, seat: int, card: Card) -> str | None:
     me = state.tableaus[seat]
     them = state.tableaus[state.opponent(seat)]
     rival = state.players[state.opponent(seat)]
-    if card.is_safety:
+    if card in SAFETY_SET:
         return None
-    if card.is_distance:
+    miles = MILES_OF.get(card)
+    if miles is not None:
         if not can_go(me):
             return "You cannot move yet: you need a Go (or Right of Way) with no hazard showing."
-        if is_limited(me) and card.miles > 50:
+        if is_limited(me) and miles > 50:
             return "You are under a Speed Limit: only 25 and 50 miles may be played."
         if card is Card.D200 and me.two_hundreds >= 2:
             return "You have already played two 200s this hand."
-        if me.mileage + card.miles > state.target:
+        if me.mileage + miles > state.target:
             return f"That would take you past {state.target} miles; the trip must end exactly."
         return None
     if card in BATTLE_HAZARDS:
@@ -110,7 +115,7 @@ def why_not_play(state: MilleState, seat: int, card: Card) -> str | None:
     if card is Card.GO:
         # Right of Way makes no exception (the bsd-games program accepts Go under it).
         top = me.battle_shows
-        if top is None or top is Card.STOP or (top.is_remedy and top is not Card.GO):
+        if top is None or top is Card.STOP or (top in REMEDY_SET and top is not Card.GO):
             return None
         if top is Card.GO:
             return "You already have a Go showing."
@@ -144,11 +149,16 @@ def legal_actions(state: MilleState, seat: int) -> list[Action]:
     me = state.tableaus[seat]
     distinct = sorted(set(me.hand), key=_card_order)
     if state.phase is Phase.DRAW:
-        coups = [Action("play", c) for c in distinct if c.is_safety and counters_showing(me, c)]
+        coups = [_PLAY[c] for c in distinct if c in SAFETY_SET and counters_showing(me, c)]
         return [DRAW, *coups]
-    plays = [Action("play", c) for c in distinct if playable(state, seat, c)]
-    discards = [Action("discard", c) for c in distinct if not c.is_safety]
+    plays = [_PLAY[c] for c in distinct if why_not_play(state, seat, c) is None]
+    discards = [_DISCARD[c] for c in distinct if c not in SAFETY_SET]
     return plays + discards
+
+
+# Actions are values: the same prebuilt object serves every state.
+_PLAY = {card: Action("play", card) for card in Card}
+_DISCARD = {card: Action("discard", card) for card in Card}
 
 
 _ORDER = {card: index for index, card in enumerate(Card)}
@@ -202,7 +212,8 @@ def _settle_draw_phase(state: MilleState) -> None:
         if not me.hand:
             _pass_turn(state, seat)
         return
-    if any(c.is_safety and counters_showing(me, c) for c in me.hand):
+    shown = showing_hazards(me)
+    if shown and any(SAFETY_FOR[hazard] in me.hand for hazard in shown):
         state.phase = Phase.DRAW
         return
     _draw(state, seat)
@@ -245,18 +256,25 @@ def _check_deck_empty_end(state: MilleState) -> bool:
 
 
 def apply(state: MilleState, seat: int, action: Action) -> MilleState:
+    new = state.clone()
+    apply_in_place(new, seat, action)
+    return new
+
+
+def apply_in_place(state: MilleState, seat: int, action: Action) -> None:
+    """``apply`` without the copy, for a search that owns ``state`` (a playout's scratch
+    state): ``state`` becomes the state after the move. A refused move raises before anything
+    changes only as far as ``apply`` promises for its copy: pass legal actions."""
     if state.phase is Phase.OVER:
         raise IllegalMove("This game is over.")
     if seat != state.turn:
         raise NotYourTurn(f"It is {state.players[state.turn]}'s turn, not yours.")
-    new = state.clone()
-    if new.phase is Phase.EXTENSION:
-        _apply_extension(new, seat, action)
-    elif new.phase is Phase.DRAW:
-        _apply_before_draw(new, seat, action)
+    if state.phase is Phase.EXTENSION:
+        _apply_extension(state, seat, action)
+    elif state.phase is Phase.DRAW:
+        _apply_before_draw(state, seat, action)
     else:
-        _apply_act(new, seat, action)
-    return new
+        _apply_act(state, seat, action)
 
 
 def _apply_extension(state: MilleState, seat: int, action: Action) -> None:

@@ -13,9 +13,11 @@ from enum import Enum
 from typing import Any
 
 from bot.engine.core import CorruptSave, check_save_format
-from bot.engine.mille.cards import Card
+from bot.engine.mille.cards import MILES_OF, Card
 
 SCHEMA_VERSION = 1
+
+_new = object.__new__
 
 
 class Phase(Enum):
@@ -71,11 +73,11 @@ class Tableau:
 
     @property
     def mileage(self) -> int:
-        return sum(card.miles for card in self.miles)
+        return sum(map(MILES_OF.__getitem__, self.miles))
 
     @property
     def two_hundreds(self) -> int:
-        return sum(1 for card in self.miles if card is Card.D200)
+        return self.miles.count(Card.D200)
 
     @property
     def battle_top(self) -> Card | None:
@@ -95,16 +97,18 @@ class Tableau:
         return self.speed[-1] if self.speed else None
 
     def clone(self) -> Tableau:
-        return Tableau(
-            list(self.hand),
-            list(self.battle),
-            list(self.speed),
-            list(self.safeties),
-            list(self.coups),
-            list(self.miles),
-            list(self.fresh_hazards),
-            self.battle_mark,
-        )
+        # Attribute by attribute on a bare object: much faster than the dataclass __init__,
+        # and playouts clone two tableaus per move.
+        other = _new(Tableau)
+        other.hand = self.hand[:]
+        other.battle = self.battle[:]
+        other.speed = self.speed[:]
+        other.safeties = self.safeties[:]
+        other.coups = self.coups[:]
+        other.miles = self.miles[:]
+        other.fresh_hazards = self.fresh_hazards[:]
+        other.battle_mark = self.battle_mark
+        return other
 
 
 @dataclass(frozen=True)
@@ -151,29 +155,29 @@ class MilleState:
     end_reason: str = ""
 
     def clone(self) -> MilleState:
-        return MilleState(
-            players=self.players,
-            options=self.options,
-            seed=self.seed,
-            hand_number=self.hand_number,
-            first_player=self.first_player,
-            scores=list(self.scores),
-            tableaus=[t.clone() for t in self.tableaus],
-            draw_pile=list(self.draw_pile),
-            discard=list(self.discard),
-            turn=self.turn,
-            phase=self.phase,
-            pending_draw=self.pending_draw,
-            target=self.target,
-            extension_decided=self.extension_decided,
-            extension_called=self.extension_called,
-            completed_by=self.completed_by,
-            delayed_action=self.delayed_action,
-            results=self.results,  # finished hands never change: sharing is safe
-            caption=self.caption,
-            winners=self.winners,
-            end_reason=self.end_reason,
-        )
+        other = _new(MilleState)
+        other.players = self.players
+        other.options = self.options
+        other.seed = self.seed
+        other.hand_number = self.hand_number
+        other.first_player = self.first_player
+        other.scores = self.scores[:]
+        other.tableaus = [t.clone() for t in self.tableaus]
+        other.draw_pile = self.draw_pile[:]
+        other.discard = self.discard[:]
+        other.turn = self.turn
+        other.phase = self.phase
+        other.pending_draw = self.pending_draw
+        other.target = self.target
+        other.extension_decided = self.extension_decided
+        other.extension_called = self.extension_called
+        other.completed_by = self.completed_by
+        other.delayed_action = self.delayed_action
+        other.results = self.results  # finished hands never change: sharing is safe
+        other.caption = self.caption
+        other.winners = self.winners
+        other.end_reason = self.end_reason
+        return other
 
     def opponent(self, seat: int) -> int:
         return 1 - seat

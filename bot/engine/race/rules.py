@@ -156,7 +156,9 @@ def has_choice(state: RaceState) -> bool:
 # --- legal actions -------------------------------------------------------------------------
 
 
-def legal_actions(state: RaceState, seat: int) -> list[Action]:
+def legal_actions(state: RaceState, seat: int, with_cycles: bool = True) -> list[Action]:
+    """Every legal action of ``seat``; ``with_cycles=False`` leaves out the cycles (a search's
+    playouts ask ``can_cycle`` instead of listing every subset of the hand)."""
     phase = state.phase
     if phase is Phase.OVER:
         return []
@@ -206,7 +208,7 @@ def legal_actions(state: RaceState, seat: int) -> list[Action]:
                     actions.append(_PLAY[card])
         elif card not in REACTIONS:  # trumps and Pit Crew
             actions.append(_PLAY[card])
-    if hand and can_cycle(state):
+    if with_cycles and hand and can_cycle(state):
         actions += cycles(hand)
     actions.append(END)
     return actions
@@ -458,20 +460,36 @@ def _after_resolution(state: RaceState) -> None:
 
 
 def apply(state: RaceState, seat: int, action: Action) -> RaceState:
+    verb = _check(state, seat, action)
+    new = state.clone()
+    _dispatch(new, seat, verb, action)
+    return new
+
+
+def apply_in_place(state: RaceState, seat: int, action: Action) -> None:
+    """``apply`` without the copy, for a search that owns ``state`` (a playout's scratch
+    state): ``state`` becomes the state after the move. A refused move may leave ``state``
+    half changed: pass legal actions."""
+    _dispatch(state, seat, _check(state, seat, action), action)
+
+
+def _check(state: RaceState, seat: int, action: Action) -> str:
     if state.phase is Phase.OVER:
         raise IllegalMove("This game is over.")
     if seat not in (0, 1):
         raise NotYourTurn("You are not seated at this table.")
     verb = _verb(action)
     _check_turn(state, seat, verb)
-    new = state.clone()
-    if new.phase is Phase.REACT:
-        _apply_react(new, seat, verb, action)
-    elif new.phase is Phase.DISCARD:
-        _apply_discard(new, seat, verb, action)
+    return verb
+
+
+def _dispatch(state: RaceState, seat: int, verb: str, action: Action) -> None:
+    if state.phase is Phase.REACT:
+        _apply_react(state, seat, verb, action)
+    elif state.phase is Phase.DISCARD:
+        _apply_discard(state, seat, verb, action)
     else:
-        _apply_play(new, seat, verb, action)
-    return new
+        _apply_play(state, seat, verb, action)
 
 
 def _verb(action: Action) -> str:

@@ -9,6 +9,7 @@ public view never depends on a hidden card (hands, library order).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from bot.engine.race.cards import (
     COLOURS,
@@ -98,9 +99,23 @@ class RaceSeatView:
     legal: tuple[str, ...]  # notation of every legal action, in the engine's order
 
 
+V = TypeVar("V")
+_new = object.__new__
+
+
+def _build(cls: type[V], **fields: Any) -> V:
+    """A frozen view made without its ``__init__`` (which sets every field through
+    ``object.__setattr__``): the same value, several times faster to make, and searches make
+    thousands a second. Every field must be given."""
+    view = _new(cls)
+    view.__dict__.update(fields)
+    return view
+
+
 def public_view(state: RaceState) -> RacePublicView:
     sides = tuple(
-        SideView(
+        _build(
+            SideView,
             seat=seat,
             name=state.players[seat],
             colour=COLOURS[seat],
@@ -117,7 +132,8 @@ def public_view(state: RaceState) -> RacePublicView:
         )
         for seat, s in enumerate(state.sides)
     )
-    return RacePublicView(
+    return _build(
+        RacePublicView,
         game="race",
         players=state.players,
         target=TARGET,
@@ -151,7 +167,8 @@ def seat_phase(state: RaceState, seat: int) -> str:
 
 
 def private_view(state: RaceState, seat: int) -> RaceSeatView:
-    return RaceSeatView(
+    return _build(
+        RaceSeatView,
         public=public_view(state),
         seat=seat,
         hand=tuple(state.sides[seat].hand),

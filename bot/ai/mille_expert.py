@@ -1,0 +1,306 @@
+"""``expert``: the Mille Bornes computer player that searches (see ``bot.ai.search``).
+
+It decides from its seat's private view alone. To judge a move it imagines the cards it cannot
+see — the opponent's hand and the draw pile — many times over, plays the move on each imagined
+table, lets the ``normal`` player finish the hand for both sides, and scores how the match
+stands afterwards. The imagined hands follow what the seat knows:
+
+- the unseen cards are the deck minus its own hand, both tableaus and the discard pile;
+- the opponent's hand has the size the table shows, and the draw pile the count it shows;
+- players keep their safeties (they can never be discarded): an unseen safety is in the
+  opponent's hand with the chance that it was among the cards they have drawn so far this hand,
+  not just their hand's share of the unseen cards.
+
+A finished hand is scored as the chance of winning the match from the new totals (a normal
+curve over the hands still to come, fitted to ``normal`` against itself: a hand swings the
+difference by about 1300 points); a finished match as won, lost or drawn.
+
+Before drawing (a coup fourré on offer) it plays as ``normal`` does: taking the safety is never
+worse. Every other decision with a choice is searched: its plays and the discards ``normal``
+likes best, and the extension question.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from time import perf_counter
+from typing import Any
+
+from bot.ai.mille_normal import NormalMillePolicy
+from bot.ai.search import (
+    CHECK_EVERY,
+    Domain,
+    OutOfTime,
+    SearchPolicy,
+    SearchReport,
+    deal_hidden_hand,
+)
+from bot.engine.mille import GAME
+from bot.engine.mille.cards import SAFETY_SET, Card, deck_counts
+from bot.engine.mille.rules import MATCH_TARGET, apply_in_place
+from bot.engine.mille.state import Action, BattleMark, MilleState, Phase, Tableau
+from bot.engine.mille.views import MilleSeatView, TableauView, private_view
+
+HAND_SWING = 1300.0  # standard deviation of one hand's score difference (normal vs normal)
+HAND_POINTS = 1200.0  # how far a hand moves the leader towards 5000, roughly
+MAX_CANDIDATES = 5  # moves compared: normal's choice and its favourite of each other kind
+ROLLOUT_LIMIT = 600  # moves; a hand never lasts this long
+WIN_SHARE = 0.6  # a finished match is worth this much for the result, the rest for the margin
+MARGIN_SCALE = 600.0  # points: a win by this much counts as a 73% margin
+
+_ORDER = {card: index for index, card in enumerate(Card)}
+_is_safety = SAFETY_SET.__contains__
+_PHASES = {"draw": Phase.DRAW, "act": Phase.ACT, "extension": Phase.EXTENSION, "over": Phase.OVER}
+_TABLE_PHASES = {"play": Phase.ACT, "extension": Phase.EXTENSION, "over": Phase.OVER}
+
+
+def _kind(move: str) -> str:
+    verb, _, code = move.partition(" ")
+    if verb != "play":
+        return verb
+    return Card(code).kind.value
+
+
+def unseen_cards(view: MilleSeatView) -> Counter[Card]:
+    """The cards ``view.seat`` has not seen this hand: the opponent's hand and the draw pile."""
+    public = view.public
+    seen: Counter[Card] = Counter(view.hand)
+    seen.update(public.discard)
+    for side in public.tableaus:
+        # A coup fourré's safety is also listed among the safeties: count it once.
+        for pile in (side.battle_pile, side.speed_pile, side.safeties, side.miles):
+            seen.update(pile)
+    return Counter(
+        {
+            card: n - seen[card]
+            for card, n in deck_counts(public.deck_name).items()
+            if n > seen[card]
+        }
+    )
+
+
+def safety_keep_chance(view: MilleSeatView) -> float:
+    """The chance an unseen safety is in the opponent's hand, since players keep them: the
+    opponent's share of the cards drawn so far (about half of all that left the draw pile)."""
+    public = view.public
+    deck_size = sum(deck_counts(public.deck_name).values())
+    their_drawn = (deck_size - public.deck_count) / 2
+    return their_drawn / max(their_drawn + public.deck_count, 1.0)
+
+
+def _tableau(side: TableauView, hand: list[Card]) -> Tableau:
+    top = side.battle_top
+    shows = side.battle_counts_as
+    if shows is top:
+        mark = BattleMark.TOP
+    else:
+        mark = BattleMark.GO if shows is Card.GO else BattleMark.EMPTY
+    return Tableau(
+        hand=hand,
+        battle=list(side.battle_pile),
+        speed=list(side.speed_pile),
+        safeties=list(side.safeties),
+        coups=list(side.coups),
+        miles=list(side.miles),
+        fresh_hazards=[],
+        battle_mark=mark,
+    )
+
+
+def determinize(view: MilleSeatView, rng: random.Random) -> MilleState:
+    """A full state consistent with ``view`` (its private view for the seat equals ``view``)."""
+    public = view.public
+    seat = view.seat
+    other = 1 - seat
+    pool = sorted(unseen_cards(view).elements(), key=_ORDER.__getitem__)
+    # Before drawing, the public counts include the cards about to be drawn.
+    owed = public.tableaus[seat].hand_count - len(view.hand) if view.phase == "draw" else 0
+    theirs, draw_pile = deal_hidden_hand(
+        pool,
+        public.tableaus[other].hand_count,
+        _is_safety,
+        safety_keep_chance(view),
+        rng,
+    )
+    tableaus = [Tableau(), Tableau()]
+    tableaus[seat] = _tableau(public.tableaus[seat], list(view.hand))
+    tableaus[other] = _tableau(public.tableaus[other], theirs)
+    # The table's phase: the seat's own says "wait" during the opponent's turn (or extension).
+    phase = _PHASES.get(view.phase) or _TABLE_PHASES.get(public.phase, Phase.ACT)
+    if phase is Phase.DRAW:
+        # A hazard we may parry before drawing came in the opponent's last turn, most likely.
+        me = tableaus[seat]
+        me.fresh_hazards = [c for c in (me.battle[-1:] + me.speed[-1:]) if c.is_hazard]
+    options = {
+        "deck": public.deck_name,
+        "length": "hand" if public.match_target is None else "match",
+        "names": public.lang,
+    }
+    completed = public.turn if phase is Phase.EXTENSION else None
+    return MilleState(
+        players=public.players,
+        options=options,
+        seed=rng.getrandbits(32),
+        hand_number=public.hand_number,
+        # Hands alternate who starts, seat 0 first.
+        first_player=(public.hand_number - 1) % 2,
+        scores=[t.score for t in public.tableaus],
+        tableaus=tableaus,
+        draw_pile=draw_pile,
+        discard=list(public.discard),
+        turn=public.turn,
+        phase=phase,
+        pending_draw=max(owed, 1),
+        target=public.target,
+        extension_decided=public.extension_called,
+        extension_called=public.extension_called,
+        completed_by=completed,
+        delayed_action=completed is not None and not draw_pile,
+        results=list(public.results),
+        caption=public.caption,
+        winners=public.winners,
+        end_reason=public.end_reason,
+    )
+
+
+def match_chance(mine: float, theirs: float, single_hand: bool = False) -> float:
+    """The chance of winning the match from these totals at the start of a hand."""
+    if single_hand:
+        return 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
+    hands = max(1.0, (MATCH_TARGET - max(mine, theirs)) / HAND_POINTS)
+    z = (mine - theirs) / (HAND_SWING * math.sqrt(hands))
+    return 1.0 / (1.0 + math.exp(-1.7 * z))
+
+
+class MilleDomain(Domain[MilleState]):
+    """Mille Bornes for the shared search: hands played out by ``normal``."""
+
+    game = GAME
+
+    def __init__(self) -> None:
+        self.normal = NormalMillePolicy()
+        self._actions: dict[str, Action] = {}
+
+    def parse(self, text: str) -> Action:
+        action = self._actions.get(text)
+        if action is None:
+            action = self._actions[text] = GAME.parse_action(text)
+        return action
+
+    def determinize(self, view: Any, rng: random.Random) -> MilleState:
+        return determinize(view, rng)
+
+    def candidates(self, view: Any) -> list[str]:
+        ranked = self.normal.rank(view)
+        if view.phase != "act":
+            # Before drawing, take the safety (normal does); the extension is a real choice.
+            return ranked if view.phase == "extension" else ranked[:1]
+        # Normal's choice, then its favourite move of each kind (drive, attack, repair, safety,
+        # discard): the alternatives a heuristic most often misjudges, and few enough to be
+        # compared on many deals.
+        chosen = [ranked[0]]
+        kinds = {_kind(ranked[0])}
+        for move in ranked[1:]:
+            kind = _kind(move)
+            if kind not in kinds:
+                kinds.add(kind)
+                chosen.append(move)
+        return chosen[:MAX_CANDIDATES]
+
+    def rollout(
+        self, state: MilleState, seat: int, rng: random.Random, deadline: float | None = None
+    ) -> float:
+        hand = state.hand_number
+        choose = self.normal.choose
+        parse = self.parse
+        for step in range(ROLLOUT_LIMIT):
+            if state.phase is Phase.OVER or state.hand_number != hand:
+                break
+            if deadline is not None and step % CHECK_EVERY == 0 and perf_counter() > deadline:
+                raise OutOfTime
+            actor = state.turn
+            apply_in_place(state, actor, parse(choose(private_view(state, actor), rng)))
+        return self.evaluate(state, seat)
+
+    def evaluate(self, state: MilleState, seat: int) -> float:
+        """The chance of winning the match from the totals after the hand; once the match (or
+        the single hand) is over, mostly the result, partly the margin, so that rollouts that
+        differ only in margin still say something."""
+        if state.winners is None:
+            return match_chance(state.scores[seat], state.scores[1 - seat])
+        won = 0.5 if not state.winners else 1.0 if seat in state.winners else 0.0
+        if state.options["length"] == "hand" and state.results:
+            totals = state.results[-1].totals
+        else:
+            totals = tuple(state.scores)
+        margin = 1.0 / (1.0 + math.exp(-(totals[seat] - totals[1 - seat]) / MARGIN_SCALE))
+        return WIN_SHARE * won + (1.0 - WIN_SHARE) * margin
+
+    def explain(self, view: Any, move: str, report: SearchReport) -> str:
+        return explain(view, move, report)
+
+
+def explain(view: MilleSeatView, move: str, report: SearchReport) -> str:
+    """Why ``move``, in a player's words, from what the search found."""
+    verb, _, code = move.partition(" ")
+    card = Card(code) if verb in ("play", "discard") and code else None
+    rival = view.public.players[1 - view.seat]
+    if verb == "draw":
+        why = "nothing is worth playing before you draw"
+    elif verb == "extend":
+        why = (
+            "going on to 1000 is worth the risk from here"
+            if code == "yes"
+            else "stopping at 700 banks the trip bonus"
+        )
+    elif card is None:
+        why = "it is the best move available"
+    elif verb == "discard":
+        why = f"{card.title} is the card you are least likely to need"
+    elif view.phase == "draw":
+        why = "a coup fourré scores 300 more and clears the hazard at once"
+    elif card.is_safety:
+        why = "the safety scores now and gives you another turn"
+    elif card.is_hazard:
+        why = f"stopping {rival} now gains you the most"
+    elif card.is_distance:
+        why = f"driving {card.miles} miles now gains you the most"
+    else:
+        why = "it gets you moving again"
+    if report.rounds:
+        chance = round(100 * report.mean_of(move))
+        return f"{why} (about {chance}% to win the match, over {report.rounds} imagined deals)."
+    return f"{why}."
+
+
+class MilleExpertPolicy(SearchPolicy):
+    """The searching Mille Bornes computer player (module docstring)."""
+
+    name = "expert"
+
+    def __init__(
+        self,
+        budget_ms: float | None = None,
+        max_rounds: int | None = None,
+        *,
+        timed: bool = True,
+    ) -> None:
+        super().__init__(budget_ms, max_rounds, timed=timed)
+        self.domain = MilleDomain()
+
+
+def hint(view: MilleSeatView) -> tuple[str, str] | None:
+    """What the expert would play here, and why, in a player's words."""
+    return MilleExpertPolicy().hint(view, random.Random(0))
+
+
+__all__ = [
+    "MilleDomain",
+    "MilleExpertPolicy",
+    "determinize",
+    "hint",
+    "match_chance",
+    "unseen_cards",
+]

@@ -1,0 +1,405 @@
+"""``expert``: the 1000 Mile Race computer player that searches (see ``bot.ai.search``).
+
+It decides from its seat's private view alone. Each player owns a whole deck, so what a seat
+has not seen is, per deck, that deck minus every card of it in sight (miles and trumps in play,
+the junkyard, the hazards it put on the other player, cards waiting on the stack, and for the
+seat itself its hand): its own library in an unknown order, and the opponent's hand and
+library. To judge a move it deals those again many times, plays the move, lets the ``normal``
+player finish the game for both sides, and counts wins. The imagined hands follow what the
+seat knows:
+
+- a pending answer shows the answering player holds the answer card (it is dealt to them);
+- players keep their answers (Coup Fourré, Roadblock, Jammer) and trumps until they matter,
+  so an unseen one is in the opponent's hand with the chance that it was among the cards they
+  have drawn, not just their hand's share of the unseen cards.
+
+Candidates: every play, answer, hand-limit discard and ``end``; of the many cycles, ``normal``'s
+own and two others (one card of each type, for the most draws; everything but the answer cards
+and Pit Crew).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+from collections import Counter
+from time import perf_counter
+from typing import Any
+
+from bot.ai.race_normal import NormalRacePolicy, _worth
+from bot.ai.search import (
+    CHECK_EVERY,
+    Domain,
+    OutOfTime,
+    SearchPolicy,
+    SearchReport,
+    deal_hidden_hand,
+)
+from bot.engine.race import GAME
+from bot.engine.race.cards import (
+    ANSWERS,
+    CHEAT,
+    COUP_FOURRE,
+    DECK_SIZE,
+    HAZARD,
+    JAMMER,
+    MAX_200S,
+    MILES,
+    MILES_OF,
+    NAME,
+    PIT_CREW,
+    REACTIONS,
+    REMOVAL,
+    ROADBLOCK,
+    SPEED_TRAP,
+    STOPPING_HAZARDS,
+    TARGET,
+    TRUMP,
+    TYPE_OF,
+    deck_counts,
+    sort_cards,
+)
+from bot.engine.race.notation import format_action
+from bot.engine.race.rules import apply_in_place, can_cycle, legal_actions
+from bot.engine.race.state import Action, Entry, Phase, RaceState, Side
+from bot.engine.race.views import RaceSeatView, public_view, seat_phase
+
+ROLLOUT_LIMIT = 1500  # moves; a game that long is scored on miles
+DISCARDS = 4  # hand-limit discards searched: the ones normal values least
+WIN_SHARE = float(os.environ.get("WIN_SHARE", "0.6"))  # the rest is the margin
+HORIZON_TURNS = int(os.environ.get("HORIZON_TURNS", "2"))
+_PHASES = {"play": Phase.PLAY, "react": Phase.REACT, "discard": Phase.DISCARD, "over": Phase.OVER}
+
+
+# --- the value of a position: a logistic model fitted on normal's self-play ----------------
+
+_STOPS = frozenset(STOPPING_HAZARDS)
+
+
+def _side_features(state: RaceState, seat: int) -> list[float]:
+    me = state.sides[seat]
+    togo = TARGET - me.total
+    hazards = me.hazards
+    stops = {h for h in hazards if h in _STOPS}
+    hand = me.hand
+    kinds = set(hazards)
+    fixes = sum(
+        1 for h in kinds if any(TYPE_OF[c] in (REMOVAL, TRUMP) and h in ANSWERS[c] for c in hand)
+    )
+    full = me.miles.count("200") >= MAX_200S
+    usable = [
+        MILES_OF[c]
+        for c in hand
+        if TYPE_OF[c] == MILES and MILES_OF[c] <= togo and not (full and c == "200")
+    ]
+    return [
+        togo / TARGET,
+        (togo / TARGET) ** 2,
+        1.0 if stops else 0.0,
+        float(len(stops)),
+        1.0 if SPEED_TRAP in kinds else 0.0,
+        float(len(kinds) - fixes),
+        min(sum(usable), togo) / TARGET,
+        float(len(usable)),
+        float(sum(1 for m in usable if m >= 100)),
+        1.0 if togo in usable else 0.0,
+        float(sum(1 for c in hand if TYPE_OF[c] == HAZARD)),
+        float(sum(1 for c in hand if TYPE_OF[c] == REMOVAL)),
+        float(sum(1 for c in hand if TYPE_OF[c] == TRUMP)),
+        float(len(me.trumps)),
+        1.0 if COUP_FOURRE in hand else 0.0,
+        1.0 if ROADBLOCK in hand else 0.0,
+        1.0 if JAMMER in hand else 0.0,
+        1.0 if PIT_CREW in hand else 0.0,
+        len(me.library) / DECK_SIZE,
+        1.0 if me.reshuffled else 0.0,
+        float(len(hand)),
+    ]
+
+
+def features(state: RaceState, seat: int) -> list[float]:
+    """What the value model reads: a constant, whose turn it is, then the same figures for the
+    seat and for its opponent (miles to go, what stops them and whether their hand fixes it,
+    usable miles in hand, answers and trumps held, cards left)."""
+    return [
+        1.0,
+        1.0 if state.turn == seat else 0.0,
+        *_side_features(state, seat),
+        *_side_features(state, 1 - seat),
+    ]
+
+
+VALUE_WEIGHTS = (
+    0.0397, -0.0877, -2.5385, 0.6007, 0.0477, -0.1316, -0.4072, -0.1811, 2.5486, -0.2402,
+    -0.0938, 0.4129, -0.0254, -0.0672, -0.1539, -0.0282, 0.0082, 0.0524, 0.0018, 0.0328,
+    -1.9024, 0.8651, 0.2082, 2.5144, -0.5566, -0.057, 0.1491, 0.4049, 0.179, -2.5621,
+    0.2805, 0.0954, -0.4135, 0.0713, 0.116, 0.2007, 0.0345, 0.0505, -0.0027, 0.0319,
+    0.0065, 1.882, -0.8527, -0.252,
+)  # fmt: skip
+"""Logistic weights over ``features`` (tests/ai/fit_race_value.py fits them: 66 000 turn
+starts of normal against itself; log loss 0.642 against 0.693 for a coin)."""
+
+
+def win_chance(state: RaceState, seat: int) -> float:
+    """The value model's chance that ``seat`` wins from ``state`` (a turn's start)."""
+    z = sum(w * x for w, x in zip(VALUE_WEIGHTS, features(state, seat), strict=True))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def _kept(card: str) -> bool:
+    return card in REACTIONS or TYPE_OF[card] == TRUMP
+
+
+def unseen_of(view: RaceSeatView, owner: int) -> Counter[str]:
+    """The cards of ``owner``'s deck that ``view.seat`` cannot see (library, and for the
+    opponent the hand too)."""
+    public = view.public
+    mine = public.sides[owner]
+    other = public.sides[1 - owner]
+    seen: Counter[str] = Counter(mine.miles)
+    seen.update(mine.trumps)
+    seen.update(mine.junkyard)
+    seen.update(other.hazards)  # hazards targeting the other player are this owner's cards
+    seen.update(entry.card for entry in public.stack if entry.seat == owner)
+    if owner == view.seat:
+        seen.update(view.hand)
+    return Counter({c: n - seen[c] for c, n in deck_counts().items() if n > seen[c]})
+
+
+def keep_chance(view: RaceSeatView) -> float:
+    """The chance an unseen kept card (answer or trump) of the opponent is in their hand: the
+    share of their deck they have drawn, before their junkyard came back."""
+    side = view.public.sides[1 - view.seat]
+    if side.reshuffled:
+        # The library is the old junkyard: the kept cards were drawn long ago.
+        return 1.0
+    return (DECK_SIZE - side.library_count) / DECK_SIZE
+
+
+def determinize(view: RaceSeatView, rng: random.Random) -> RaceState:
+    """A full state consistent with ``view`` (its private view for the seat equals ``view``)."""
+    public = view.public
+    seat = view.seat
+    sides: list[Side] = []
+    for owner, shown in enumerate(public.sides):
+        pool = sort_cards(list(unseen_of(view, owner).elements()))
+        if owner == seat:
+            hand = list(view.hand)
+            library = pool
+            rng.shuffle(library)
+        else:
+            forced: list[str] = []
+            if public.reactor == owner and public.answer is not None:
+                forced.append(public.answer)
+            hand, library = deal_hidden_hand(
+                pool, shown.hand_count, _kept, keep_chance(view), rng, forced
+            )
+        side = Side(
+            library=library,
+            hand=sort_cards(hand),
+            miles=list(shown.miles),
+            hazards=list(shown.hazards),
+            trumps=list(shown.trumps),
+            junkyard=list(shown.junkyard),
+            reshuffled=shown.reshuffled,
+        )
+        side.total = shown.total
+        sides.append(side)
+    phase = _PHASES.get(public.phase, Phase.PLAY)
+    return RaceState(
+        players=public.players,
+        seed=rng.getrandbits(32),
+        sides=sides,
+        first_player=public.first_player,
+        reveal=public.reveal,
+        turn=public.turn,
+        turn_number=public.turn_number,
+        phase=phase,
+        stack=[Entry(e.seat, e.card, e.target) for e in public.stack],
+        played_miles=public.played_miles,
+        played_hazard=public.played_hazard,
+        played_removal=public.played_removal,
+        cycled=public.cycled,
+        # Not shown: whether a trump or Pit Crew was played this turn (it only matters once
+        # both libraries are spent).
+        acted=public.played_miles
+        or public.played_hazard
+        or public.played_removal
+        or public.cycled
+        or bool(public.stack),
+        idle_turns=public.idle_turns,
+        caption=public.caption,
+        winners=public.winners,
+        end_reason=public.end_reason,
+    )
+
+
+def rollout_view(state: RaceState, seat: int) -> RaceSeatView:
+    """``seat``'s private view without the cycles in ``legal`` (see ``NormalRacePolicy.decide``)."""
+    return RaceSeatView(
+        public=public_view(state),
+        seat=seat,
+        hand=tuple(state.sides[seat].hand),
+        phase=seat_phase(state, seat),
+        legal=tuple(format_action(a) for a in legal_actions(state, seat, with_cycles=False)),
+    )
+
+
+def _cycles_open(state: RaceState, seat: int) -> bool:
+    return (
+        state.phase is Phase.PLAY
+        and state.turn == seat
+        and bool(state.sides[seat].hand)
+        and can_cycle(state)
+    )
+
+
+class RaceDomain(Domain[RaceState]):
+    """1000 Mile Race for the shared search: games played out by ``normal``."""
+
+    game = GAME
+
+    def __init__(self) -> None:
+        self.normal = NormalRacePolicy()
+        self._actions: dict[str, Action] = {}
+
+    def parse(self, text: str) -> Action:
+        action = self._actions.get(text)
+        if action is None:
+            action = GAME.parse_action(text)
+            if len(self._actions) < 4096:
+                self._actions[text] = action
+        return action
+
+    def determinize(self, view: Any, rng: random.Random) -> RaceState:
+        return determinize(view, rng)
+
+    def candidates(self, view: Any) -> list[str]:
+        legal: tuple[str, ...] = view.legal
+        first = self.normal.choose(view, random.Random(0))
+        if view.phase == "discard":
+            hand = sorted(set(view.hand), key=lambda c: (_worth(view, c), c))
+            moves = [f"discard {c}" for c in hand[:DISCARDS]]
+        else:
+            moves = [m for m in legal if not m.startswith("cycle ")]
+            cycles = [m for m in _cycle_options(view) if m in legal]
+            moves += cycles
+        return [first, *dict.fromkeys(m for m in moves if m != first)]
+
+    def rollout(
+        self, state: RaceState, seat: int, rng: random.Random, deadline: float | None = None
+    ) -> float:
+        decide = self.normal.decide
+        parse = self.parse
+        # The horizon: the start of the turn after the opponent's next one (then the value
+        # model judges), or the end of the game.
+        horizon = state.turn_number + HORIZON_TURNS if HORIZON_TURNS else ROLLOUT_LIMIT
+        for step in range(ROLLOUT_LIMIT):
+            if state.phase is Phase.OVER:
+                break
+            if state.turn_number >= horizon and state.phase is Phase.PLAY and not state.acted:
+                return win_chance(state, seat)
+            if deadline is not None and step % CHECK_EVERY == 0 and perf_counter() > deadline:
+                raise OutOfTime
+            actor = 1 - state.stack[-1].seat if state.phase is Phase.REACT else state.turn
+            view = rollout_view(state, actor)
+            move = decide(view, _cycles_open(state, actor))
+            apply_in_place(state, actor, parse(move))
+        return self.evaluate(state, seat)
+
+    def evaluate(self, state: RaceState, seat: int) -> float:
+        """Mostly the win, partly the margin: how far the loser was from 1000 tells a narrow
+        result from a rout, so rollouts that differ only in margin still say something (a
+        win alone makes every rollout a coin flip, and the differences drown in it)."""
+        lead = state.sides[seat].total - state.sides[1 - seat].total
+        margin = min(1.0, max(0.0, 0.5 + lead / (2 * TARGET)))
+        winners = state.winners
+        if winners is None:
+            return margin
+        won = 0.5 if not winners else 1.0 if seat in winners else 0.0
+        return WIN_SHARE * won + (1.0 - WIN_SHARE) * margin
+
+    def explain(self, view: Any, move: str, report: SearchReport) -> str:
+        return explain(view, move, report)
+
+
+def _cycle_options(view: RaceSeatView) -> list[str]:
+    """Cycles worth comparing with normal's: one card of each type (the weakest), for the most
+    draws; and every card but the answers and Pit Crew."""
+    by_type: dict[str, list[str]] = {}
+    for card in view.hand:
+        if TYPE_OF[card] != CHEAT:
+            by_type.setdefault(TYPE_OF[card], []).append(card)
+    options = []
+    if by_type:
+        weakest = [min(cards, key=lambda c: (_worth(view, c), c)) for cards in by_type.values()]
+        options.append(" ".join(("cycle", *sort_cards(weakest))))
+        everything = [c for cards in by_type.values() for c in cards]
+        options.append(" ".join(("cycle", *sort_cards(everything))))
+    return options
+
+
+def explain(view: RaceSeatView, move: str, report: SearchReport) -> str:
+    """Why ``move``, in a player's words, from what the search found."""
+    words = move.split()
+    verb = words[0]
+    card = words[1] if len(words) > 1 else ""
+    rival = view.public.players[1 - view.seat]
+    if verb == "end":
+        why = "nothing left in your hand is worth playing this turn"
+    elif verb == "pass":
+        why = "your answer card is worth more kept for a bigger moment"
+    elif verb == "react":
+        top = view.public.stack[-1].card if view.public.stack else ""
+        what = NAME.get(top, "their card")
+        why = f"cancelling {rival}'s {what} with {NAME[card]} is worth the card"
+    elif verb == "cycle":
+        why = "swapping these weak cards for fresh ones gets you going sooner"
+    elif verb == "discard":
+        why = f"{NAME[card]} is the card you are least likely to need"
+    elif TYPE_OF.get(card) == "miles":
+        why = f"driving {card} miles now keeps an exact finish in reach"
+    elif TYPE_OF.get(card) == "hazard":
+        why = f"{NAME[card]} slows {rival} the most right now"
+    elif card == PIT_CREW:
+        why = "two more cards give you more choices"
+    elif TYPE_OF.get(card) == TRUMP:
+        why = f"{NAME[card]} clears what holds you up and stays in play"
+    else:
+        why = f"{NAME.get(card, 'it')} gets you moving again"
+    if report.rounds:
+        chance = round(100 * report.mean_of(move))
+        return f"{why} (about {chance}% to win, over {report.rounds} imagined deals)."
+    return f"{why}."
+
+
+class RaceExpertPolicy(SearchPolicy):
+    """The searching 1000 Mile Race computer player (module docstring)."""
+
+    name = "expert"
+
+    def __init__(
+        self,
+        budget_ms: float | None = None,
+        max_rounds: int | None = None,
+        *,
+        timed: bool = True,
+    ) -> None:
+        super().__init__(budget_ms, max_rounds, timed=timed)
+        self.domain = RaceDomain()
+
+
+def hint(view: RaceSeatView) -> tuple[str, str] | None:
+    """What the expert would play here, and why, in a player's words."""
+    return RaceExpertPolicy().hint(view, random.Random(0))
+
+
+__all__ = [
+    "RaceDomain",
+    "RaceExpertPolicy",
+    "determinize",
+    "hint",
+    "rollout_view",
+    "unseen_of",
+]

@@ -1,0 +1,415 @@
+"""The ``expert`` players (shared search, Mille and Race domains), ``easy``, and the hints.
+
+Searches here are capped by rounds with the clock off (``timed=False``), so every choice is
+reproducible; nothing asserts a time or a win rate except one cheap sanity check against
+``random`` where the expert wins overwhelmingly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import pytest
+
+from bot.ai.base import Policy
+from bot.ai.easy import WeakenedPolicy, easy
+from bot.ai.mille_expert import MilleExpertPolicy, match_chance, unseen_cards
+from bot.ai.mille_expert import determinize as mille_determinize
+from bot.ai.mille_normal import NormalMillePolicy
+from bot.ai.race_expert import RaceExpertPolicy, rollout_view
+from bot.ai.race_expert import determinize as race_determinize
+from bot.ai.race_normal import NormalRacePolicy
+from bot.ai.random_policy import RandomPolicy
+from bot.ai.search import BUDGET_ENV, SearchPolicy, budget_from_env, deal_hidden_hand, search
+from bot.arena import run_arena
+from bot.engine.mille.cards import Card
+from bot.engine.mille.state import MilleState, Phase
+from bot.engine.race.rules import can_cycle
+from bot.engine.race.state import Phase as RacePhase
+from bot.games import bundle, get_game, get_policy, policy_names
+from tests.ai.test_policies import lay_table
+
+MILLE = get_game("mille")
+RACE = get_game("race")
+C = Card
+
+
+def mille_states(seeds: Sequence[int], options: dict[str, str] | None = None) -> Iterator[Any]:
+    """Every state met while normal plays random in Mille Bornes, one match per seed."""
+    players: list[Policy] = [NormalMillePolicy(), RandomPolicy()]
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = MILLE.new_game(["Ann", "Bob"], seed, options)
+        while MILLE.outcome(state) is None:
+            yield state
+            seat = min(MILLE.to_act(state))
+            view = MILLE.private_view(state, seat)
+            state = MILLE.apply(state, seat, MILLE.parse_action(players[seat].choose(view, rng)))
+
+
+def race_states(seeds: Sequence[int]) -> Iterator[Any]:
+    """Every state met while normal plays random in the race, one game per seed."""
+    players: list[Policy] = [NormalRacePolicy(), RandomPolicy()]
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = RACE.new_game(["Ann", "Bob"], seed)
+        while RACE.outcome(state) is None:
+            yield state
+            seat = min(RACE.to_act(state))
+            view = RACE.private_view(state, seat)
+            state = RACE.apply(state, seat, RACE.parse_action(players[seat].choose(view, rng)))
+
+
+def quick(policy: type[SearchPolicy], rounds: int = 2) -> SearchPolicy:
+    """An expert capped at a few rounds, clock off: reproducible and fast."""
+    return policy(max_rounds=rounds, timed=False)
+
+
+# --- registry and budget -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", ["mille", "race"])
+def test_every_level_is_offered(key: str) -> None:
+    """Mille Bornes and the race offer easy, normal and expert (and random)."""
+    assert {"easy", "normal", "expert", "random"} <= set(policy_names(key))
+    assert bundle(key).default_policy == "normal"
+
+
+def test_solo_offers_easy() -> None:
+    """Solo offers an easy level too."""
+    assert "easy" in policy_names("solo")
+
+
+def test_budget_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """JUNCTION_EXPERT_MS sets the budget; garbage or nothing falls back to 300 ms."""
+    monkeypatch.setenv(BUDGET_ENV, "120")
+    assert budget_from_env() == 120.0
+    monkeypatch.setenv(BUDGET_ENV, "soon")
+    assert budget_from_env() == 300.0
+    monkeypatch.setenv(BUDGET_ENV, "-5")
+    assert budget_from_env() == 300.0
+    monkeypatch.delenv(BUDGET_ENV)
+    assert budget_from_env() == 300.0
+
+
+def test_constructor_budget_beats_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A budget given to the constructor wins over JUNCTION_EXPERT_MS."""
+    monkeypatch.setenv(BUDGET_ENV, "900")
+    assert MilleExpertPolicy(budget_ms=40).settings.budget_seconds() == pytest.approx(0.04)
+    assert MilleExpertPolicy().settings.budget_seconds() == pytest.approx(0.9)
+
+
+def test_a_tiny_budget_stops_the_search_early() -> None:
+    """With a 1 ms budget the search plays at most a round or two, and still answers legally."""
+    state = lay_table([C.D100, C.D75, C.D50, C.STOP, C.GO, C.GASOLINE, C.REPAIRS], battle=[C.GO])
+    view = MILLE.private_view(state, 0)
+    expert = MilleExpertPolicy(budget_ms=1)
+    report = search(expert.domain, view, random.Random(1), expert.settings)
+    assert report.move in view.legal
+    assert report.rounds <= 2
+
+
+def test_a_round_cap_without_the_clock_plays_exactly_that_many_rounds() -> None:
+    """max_rounds with the clock off plays every round (nothing pruned all away)."""
+    state = lay_table([C.D100, C.D75, C.D50, C.STOP, C.GO, C.GASOLINE, C.REPAIRS], battle=[C.GO])
+    expert = MilleExpertPolicy(max_rounds=5, timed=False)
+    report = search(expert.domain, MILLE.private_view(state, 0), random.Random(1), expert.settings)
+    assert report.rounds == 5
+    assert report.counts[0] == 5
+
+
+# --- legality and the view ----------------------------------------------------------------
+
+
+def test_mille_expert_only_plays_legal_moves() -> None:
+    """Across a match's states (every phase), the Mille expert answers one of view.legal."""
+    expert = quick(MilleExpertPolicy)
+    rng = random.Random(3)
+    checked = 0
+    for index, state in enumerate(mille_states([11, 12])):
+        if index % 5:
+            continue
+        view = MILLE.private_view(state, state.turn)
+        assert expert.choose(view, rng) in view.legal
+        checked += 1
+    assert checked > 20
+
+
+def test_race_expert_only_plays_legal_moves() -> None:
+    """Across a game's states (plays, answers, discards), the race expert answers legally."""
+    expert = quick(RaceExpertPolicy, rounds=1)
+    rng = random.Random(3)
+    phases = set()
+    for index, state in enumerate(race_states([4, 5])):
+        if index % 9 and state.phase is RacePhase.PLAY:
+            continue
+        seat = min(RACE.to_act(state))
+        view = RACE.private_view(state, seat)
+        assert expert.choose(view, rng) in view.legal
+        phases.add(view.phase)
+    assert {"play", "react"} <= phases
+
+
+def _mille_twin(state: MilleState, seat: int, rng: random.Random) -> MilleState:
+    twin = state.clone()
+    other = twin.tableaus[1 - seat]
+    hidden = other.hand + twin.draw_pile
+    rng.shuffle(hidden)
+    other.hand, twin.draw_pile = hidden[: len(other.hand)], hidden[len(other.hand) :]
+    return twin
+
+
+def test_mille_expert_decides_from_the_view_alone() -> None:
+    """Two states differing only in hidden cards give the same choice with the same rng."""
+    expert = quick(MilleExpertPolicy, rounds=3)
+    shuffler = random.Random(5)
+    compared = 0
+    for index, state in enumerate(mille_states([6])):
+        if index % 9 or state.phase is not Phase.ACT:
+            continue
+        seat = state.turn
+        twin = _mille_twin(state, seat, shuffler)
+        view, twin_view = MILLE.private_view(state, seat), MILLE.private_view(twin, seat)
+        assert view == twin_view
+        first = expert.choose(view, random.Random(index))
+        assert expert.choose(twin_view, random.Random(index)) == first
+        compared += 1
+    assert compared > 5
+
+
+def test_race_expert_decides_from_the_view_alone() -> None:
+    """Resampling the race's hidden cards changes neither the view nor the expert's choice."""
+    expert = quick(RaceExpertPolicy, rounds=2)
+    compared = 0
+    for index, state in enumerate(race_states([7])):
+        if index % 7:
+            continue
+        seat = min(RACE.to_act(state))
+        twin = RACE.resample_hidden(state, seat, random.Random(index))
+        view, twin_view = RACE.private_view(state, seat), RACE.private_view(twin, seat)
+        assert view == twin_view
+        first = expert.choose(view, random.Random(index))
+        assert expert.choose(twin_view, random.Random(index)) == first
+        compared += 1
+    assert compared > 5
+
+
+def test_the_expert_is_reproducible_from_its_rng() -> None:
+    """The same view and the same rng seed give the same move, every time."""
+    state = lay_table([C.D100, C.D75, C.D50, C.STOP, C.GO, C.GASOLINE, C.REPAIRS], battle=[C.GO])
+    view = MILLE.private_view(state, 0)
+    moves = {quick(MilleExpertPolicy, 4).choose(view, random.Random(9)) for _ in range(3)}
+    assert len(moves) == 1
+
+
+# --- determinizers ----------------------------------------------------------------------------
+
+
+def test_mille_determinizer_keeps_the_census_and_the_view() -> None:
+    """A state built from a view holds the same cards as the real one and shows the same view,
+    for both seats, in every phase of several matches (a single hand too)."""
+    rng = random.Random(2)
+    phases = set()
+    for options in (None, {"length": "hand", "deck": "modern"}):
+        for state in mille_states([1, 2], options):
+            for seat in (0, 1):
+                view = MILLE.private_view(state, seat)
+                built = mille_determinize(view, rng)
+                assert MILLE.private_view(built, seat) == view
+                assert MILLE.census(built) == MILLE.census(state)
+                phases.add(view.phase)
+    assert {"draw", "act", "wait"} <= phases
+
+
+def test_mille_determinizer_deals_the_unseen_cards() -> None:
+    """The opponent's hand and the draw pile are exactly the cards the seat has not seen."""
+    state = lay_table([C.D100, C.D75, C.D50, C.STOP, C.GO, C.GASOLINE, C.REPAIRS], battle=[C.GO])
+    view = MILLE.private_view(state, 0)
+    built = mille_determinize(view, random.Random(4))
+    dealt = built.tableaus[1].hand + built.draw_pile
+    assert sorted(c.value for c in dealt) == sorted(c.value for c in unseen_cards(view).elements())
+
+
+def test_mille_determinizer_knows_players_keep_safeties() -> None:
+    """Late in a hand an unseen safety is in the opponent's hand far more often than their
+    hand's share of the unseen cards (they never discard it)."""
+    hand = [C.D100, C.D75, C.D50, C.STOP, C.GO, C.GASOLINE, C.REPAIRS]
+    state = lay_table(hand, battle=[C.GO], deck_left=30)
+    view = MILLE.private_view(state, 0)
+    unseen = unseen_cards(view)
+    safety = next(card for card in unseen if card.is_safety)
+    rng = random.Random(8)
+    held = sum(safety in mille_determinize(view, rng).tableaus[1].hand for _ in range(400))
+    share = view.public.tableaus[1].hand_count / sum(unseen.values())
+    assert held / 400 > 2 * share
+
+
+def test_race_determinizer_keeps_the_census_and_the_view() -> None:
+    """A race state built from a view holds the same cards and shows the same view, for every
+    seat, in every phase (reaction windows included)."""
+    rng = random.Random(3)
+    phases = set()
+    for state in race_states([1, 2, 3]):
+        for seat in (0, 1):
+            view = RACE.private_view(state, seat)
+            built = race_determinize(view, rng)
+            assert RACE.private_view(built, seat) == view
+            assert RACE.census(built) == RACE.census(state)
+            phases.add(view.phase)
+    assert {"play", "react", "wait"} <= phases
+
+
+def test_race_determinizer_gives_a_waiting_reactor_its_answer() -> None:
+    """When the opponent is asked to answer, the imagined opponent always holds the answer."""
+    rng = random.Random(6)
+    seen = 0
+    for state in race_states([1, 2, 3, 4]):
+        if state.phase is not RacePhase.REACT:
+            continue
+        reactor = 1 - state.stack[-1].seat
+        view = RACE.private_view(state, 1 - reactor)
+        answer = view.public.answer
+        assert answer is not None
+        for _ in range(5):
+            assert answer in race_determinize(view, rng).sides[reactor].hand
+        seen += 1
+    assert seen > 3
+
+
+def test_deal_hidden_hand_keeps_sizes_and_cards() -> None:
+    """The dealt hand has the asked size; hand and rest are the pool (forced cards included)."""
+    pool = list("aaabbbcccddd")
+    hand, rest = deal_hidden_hand(pool, 5, lambda c: c == "d", 0.9, random.Random(1), ["a"])
+    assert len(hand) == 5 and "a" in hand
+    assert sorted(hand + rest) == sorted(pool)
+
+
+# --- the rollout helpers -------------------------------------------------------------------
+
+
+def test_race_normal_decides_the_same_without_listed_cycles() -> None:
+    """normal.decide on a view without cycles (playouts) picks what choose picks on the full
+    view."""
+    policy = NormalRacePolicy()
+    checked = 0
+    for state in race_states([8, 9]):
+        seat = min(RACE.to_act(state))
+        full = RACE.private_view(state, seat)
+        lean = rollout_view(state, seat)
+        open_ = state.phase is RacePhase.PLAY and bool(full.hand) and can_cycle(state)
+        assert policy.decide(lean, open_) == policy.choose(full, random.Random(0))
+        checked += 1
+    assert checked > 100
+
+
+def test_mille_match_chance_favours_the_leader() -> None:
+    """The match-winning chance grows with the lead and is a coin flip when level."""
+    assert match_chance(2000, 2000) == pytest.approx(0.5)
+    assert match_chance(3000, 2000) > 0.7
+    assert match_chance(4500, 4000) > match_chance(1500, 1000)
+
+
+# --- strength sanity (not a measurement) -----------------------------------------------------
+
+
+def test_race_expert_beats_random() -> None:
+    """A sanity check, not a measurement: even at 2 ms a move the race expert wins most of 20
+    games against random (figures come from `junction arena`, see the report)."""
+    result = _arena_with("race", {"expert": lambda: RaceExpertPolicy(budget_ms=2)}, 20)
+    expert = result["expert"]
+    assert isinstance(expert, dict)
+    assert expert["win_rate"] >= 0.5
+
+
+def _arena_with(key: str, policies: dict[str, Any], games: int) -> dict[str, object]:
+    import dataclasses
+
+    from bot.games import register, unregister
+
+    found = bundle(key)
+    unregister(key)
+    register(dataclasses.replace(found, policies={**found.policies, **policies}))
+    try:
+        return run_arena(key, ["expert", "random"], games=games, seed=1)
+    finally:
+        unregister(key)
+        register(found)
+
+
+# --- easy --------------------------------------------------------------------------------------
+
+
+def test_easy_plays_legal_moves_reproducibly() -> None:
+    """The easy player answers legally and the same rng gives the same moves."""
+    policy = get_policy("mille", "easy")
+    for state in list(mille_states([3]))[::7]:
+        view = MILLE.private_view(state, state.turn)
+        first = policy.choose(view, random.Random(2))
+        assert first in view.legal
+        assert policy.choose(view, random.Random(2)) == first
+
+
+def test_easy_mixes_normal_and_random() -> None:
+    """With share 1 it plays as normal, with share 0 as random, and in between some of each."""
+    views = [MILLE.private_view(s, s.turn) for s in list(mille_states([4]))[::3]]
+    views = [v for v in views if len(v.legal) > 2]
+    normal = NormalMillePolicy()
+    always = WeakenedPolicy(NormalMillePolicy(), 1.0)
+    assert all(
+        always.choose(v, random.Random(1)) == normal.choose(v, random.Random(0)) for v in views
+    )
+    never = WeakenedPolicy(NormalMillePolicy(), 0.0)
+    assert all(
+        never.choose(v, random.Random(1)) == RandomPolicy().choose(v, _after_one(1)) for v in views
+    )
+    half = easy(NormalMillePolicy)()
+    rng = random.Random(3)
+    agree = sum(half.choose(v, rng) == normal.choose(v, random.Random(0)) for v in views)
+    assert 0 < agree < len(views)
+
+
+def _after_one(seed: int) -> random.Random:
+    rng = random.Random(seed)
+    rng.random()
+    return rng
+
+
+def test_easy_refuses_a_bad_share() -> None:
+    """A share outside 0..1 is a programming error."""
+    with pytest.raises(ValueError):
+        WeakenedPolicy(NormalMillePolicy(), 1.5)
+
+
+# --- hints -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", ["mille", "race"])
+def test_hint_is_a_legal_move_with_a_reason(key: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each game's hint (from the expert) names a legal move and says why in a sentence."""
+    monkeypatch.setenv(BUDGET_ENV, "20")
+    found = bundle(key)
+    assert found.presenter.hint is not None
+    game = found.game
+    states = mille_states([9]) if key == "mille" else race_states([9])
+    for index, state in enumerate(states):
+        if index > 60:
+            break
+        if index % 10:
+            continue
+        seat = min(game.to_act(state))
+        view = game.private_view(state, seat)
+        suggestion = found.presenter.hint(view)
+        assert suggestion is not None
+        move, reason = suggestion
+        assert move in view.legal
+        assert reason and reason[-1] == "." and "\n" not in reason
+
+
+def test_mille_hint_says_nothing_without_a_move() -> None:
+    """A seat with nothing to do gets no hint."""
+    state = lay_table([C.D100, C.D75, C.D50, C.STOP, C.GO, C.GASOLINE, C.REPAIRS], battle=[C.GO])
+    hint = bundle("mille").presenter.hint
+    assert hint is not None
+    assert hint(MILLE.private_view(state, 1)) is None
