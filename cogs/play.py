@@ -7,7 +7,6 @@ choice picked for an earlier turn is refused instead of being applied to a new p
 
 from __future__ import annotations
 
-import asyncio
 import re
 from typing import Any, Self
 
@@ -16,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.core import BadOption, GameError
-from bot.games import bundle, get_policy, policy_names
+from bot.games import bundle, policy_factory, policy_names, suggest_move
 from bot.games.bundle import ButtonSpec
 from bot.updates import StaleButton
 from cogs.lobby import display_name, game_choices
@@ -161,9 +160,12 @@ class Play(commands.Cog):
             raise BadOption("There is nothing to suggest right now: it is not your move.")
         found = bundle(stored.game_key)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        # A hint may run a search: off the event loop.
-        suggestion = await asyncio.to_thread(_suggest, found.key, view)
-        notation, reason = suggestion
+        # A hint may run an expert's search: in the computer players' worker, never on the
+        # event loop (a thread would still hold its GIL while other channels wait).
+        name = "expert" if "expert" in policy_names(found.key) else found.default_policy
+        notation, reason = await bot_of(interaction).thinkers.run(
+            suggest_move, found.presenter.hint, policy_factory(found.key, name), name, view
+        )
         labels = {m.notation: m.label for m in moves}
         label = labels.get(notation, notation)
         buttons = discord.ui.View(timeout=None)
@@ -180,20 +182,6 @@ class Play(commands.Cog):
         await interaction.response.send_message(clip(found.presenter.rules), ephemeral=True)
 
     rules.autocomplete("game")(game_choices)
-
-
-def _suggest(game_key: str, view: Any) -> tuple[str, str]:
-    """The game's own hint, or its computer player's choice."""
-    import random
-
-    found = bundle(game_key)
-    if found.presenter.hint is not None:
-        hinted = found.presenter.hint(view)
-        if hinted is not None:
-            return hinted
-    name = "expert" if "expert" in policy_names(found.key) else found.default_policy
-    move = get_policy(found.key, name).choose(view, random.Random(0))
-    return move, f"it is what the {name} computer player would do here."
 
 
 def _hint_button(game_id: int, version: int, notation: str, label: str) -> discord.ui.Item[Any]:

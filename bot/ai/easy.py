@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from bot.ai.base import Policy
@@ -38,10 +39,14 @@ class WeakenedPolicy(Policy):
         return rng.choice(legal)
 
 
+def _weakened(base: Callable[[], Policy], share: float) -> Policy:
+    return WeakenedPolicy(base(), share)
+
+
 def easy(base: Callable[[], Policy], share: float = DEFAULT_SHARE) -> Callable[[], Policy]:
-    """A factory of ``easy`` players weakening the players ``base`` makes (for a bundle)."""
+    """A factory of ``easy`` players weakening the players ``base`` makes (for a bundle).
 
-    def make() -> Policy:
-        return WeakenedPolicy(base(), share)
-
-    return make
+    A ``partial`` of module-level names, not a closure: the bot sends factories to the worker
+    process where computer players think, so they must pickle.
+    """
+    return partial(_weakened, base, share)

@@ -13,8 +13,10 @@ from bot.games.registry import (
     bundle,
     get_game,
     get_policy,
+    policy_factory,
     policy_names,
     register,
+    suggest_move,
     unregister,
 )
 
@@ -41,7 +43,9 @@ __all__ = [
     "bundle",
     "get_game",
     "get_policy",
+    "policy_factory",
     "policy_names",
     "register",
+    "suggest_move",
     "unregister",
 ]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import re
+from collections.abc import Callable
 from typing import Any
 
 from bot.ai.base import Policy
@@ -116,3 +117,25 @@ def choose_move(factory: PolicyFactory, view: Any, seed: str) -> str:
     import random
 
     return factory().choose(view, random.Random(seed))
+
+
+def suggest_move(
+    hint: Callable[[Any], tuple[str, str] | None] | None,
+    factory: PolicyFactory,
+    name: str,
+    view: Any,
+) -> tuple[str, str]:
+    """A hint for a seat's private view: the game's own hint, else its ``name`` player's move.
+
+    Module-level with picklable arguments (the hint function and the policy class travel by
+    reference), so ``/hint`` runs in the same worker process as the computer players: an
+    expert's search must not hold the event loop's GIL while other channels wait.
+    """
+    import random
+
+    if hint is not None:
+        hinted = hint(view)
+        if hinted is not None:
+            return hinted
+    move = factory().choose(view, random.Random(0))
+    return move, f"it is what the {name} computer player would do here."

@@ -10,6 +10,7 @@ moves that leave the stored game byte for byte as it was.
 from __future__ import annotations
 
 import json
+import pickle
 import random
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ import discord
 import pytest
 
 from bot.engine.core import GameError
-from bot.games import MoveChoice, all_bundles, bundle, get_policy, policy_names
+from bot.games import MoveChoice, all_bundles, bundle, get_policy, policy_factory, policy_names
 from bot.games.bundle import ButtonSpec, GroupSpec, Picker, SelectSpec
 from bot.store.base import SeatRecord
 from bot.store.sqlite import SqliteStore
@@ -172,6 +173,22 @@ def test_every_computer_player_answers_legally(key: str) -> None:
             for seat in sorted(game.to_act(state)):
                 view = game.private_view(state, seat)
                 assert policy.choose(view, random.Random(seat)) in view.legal, (name, seat)
+
+
+@pytest.mark.parametrize("key", sorted({key for key, _ in TABLES}))
+def test_computer_players_and_hints_travel_to_the_thinking_worker(key: str) -> None:
+    """The bot sends policy factories and the hint function to a worker process: each must
+    survive pickling and still make a player that answers legally."""
+    found = bundle(key)
+    game = found.game
+    state = _playout(key, found.info.min_players, seed=5, limit=6)[-1]
+    seat = min(game.to_act(state))
+    view = pickle.loads(pickle.dumps(game.private_view(state, seat)))
+    for name in policy_names(key):
+        factory = pickle.loads(pickle.dumps(policy_factory(key, name)))
+        assert factory().choose(view, random.Random(0)) in view.legal, name
+    hint = pickle.loads(pickle.dumps(found.presenter.hint))
+    assert hint is None or callable(hint)
 
 
 async def test_refused_moves_leave_the_stored_game_unchanged(tmp_path: Path) -> None:
