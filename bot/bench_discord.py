@@ -10,6 +10,9 @@ Discord of the test suite (``tests/discord``), so this bench needs a source chec
 * ``_50ch``: fifty games at once, each player pausing about ``BUSY_THINK_S`` seconds before
   every press (busy humans); ``_50ch_saturated`` (not with ``quick``): no pauses at all, the
   most fifty channels can ask of the bot, and the moves per second it then sustains.
+* ``_1ch_2experts``: the one-channel game again while two other channels play the ``expert``
+  computer without pause (its search runs in the thinking worker nearly all the time): the
+  first responses should match ``_1ch``.
 * ``moves_per_s``, ``bot_cpu_ms_per_interaction`` and ``other_processes_cores`` (cores other
   processes kept busy during the run: on a shared machine they stretch every wait).
 * ``rss_mb_1000_games``: resident memory of the bot serving a database of 1000 stored games
@@ -40,6 +43,7 @@ class _LatencyModule(Protocol):
         db_path: str,
         think_s: float = 0.0,
         seed: int = 1,
+        expert_channels: int = 0,
     ) -> dict[str, float]: ...
 
     async def measure_memory(
@@ -80,6 +84,14 @@ def bench_discord(quick: bool) -> dict[str, float]:
             latency.measure_latency(1, 15 if quick else 40, db_path=f"{folder}/one.db")
         )
         results.update(_suffixed(one, "1ch", (*_LATENCY_KEYS, "other_processes_cores")))
+        searching = asyncio.run(
+            latency.measure_latency(
+                1, 15 if quick else 40, db_path=f"{folder}/experts.db", expert_channels=2
+            )
+        )
+        results.update(
+            _suffixed(searching, "1ch_2experts", (*_LATENCY_KEYS, "other_processes_cores"))
+        )
         busy = asyncio.run(
             latency.measure_latency(
                 50, 3 if quick else 8, db_path=f"{folder}/busy.db", think_s=BUSY_THINK_S

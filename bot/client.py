@@ -9,6 +9,7 @@ With shard options (``junction run --shard-ids 0,1 --shard-count 4``) the bot is
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from typing import Any
@@ -85,7 +86,11 @@ class JunctionBot(commands.Bot):
             log.info("synced %d commands to guild %s", len(synced), self.settings.dev_guild)
 
     async def _think(self, factory: PolicyFactory, view: Any, seed: str) -> str:
-        return await self.thinkers.run(choose_move, factory, view, seed)
+        # A search goes to the worker process; a heuristic takes a fraction of a millisecond,
+        # so it decides in a thread rather than wait in the worker's queue behind searches.
+        if getattr(factory, "searches", False):
+            return await self.thinkers.run(choose_move, factory, view, seed)
+        return await asyncio.to_thread(choose_move, factory, view, seed)
 
     async def close(self) -> None:
         await super().close()

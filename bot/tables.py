@@ -80,6 +80,7 @@ LEAVE = "@leave"
 _STALE_RETRIES = 3  # retries when another process stored a move first (PostgreSQL shards)
 COMPUTER_GRACE = 3.0  # seconds before the sweep steps in for a computer seat that is due
 _SETTINGS_TTL = 30.0  # seconds a guild's settings are cached
+_QUICK_CHECK_AFTER = 3  # rounds of computer moves in one request before asking who is left
 
 
 Thinker = Callable[[PolicyFactory, Any, str], Awaitable[str]]
@@ -260,13 +261,16 @@ class Tables:
         interaction_id: str | None = None,
         game_id: int | None = None,
         expected_version: int | None = None,
+        before_computers: Callable[[], Awaitable[None]] | None = None,
     ) -> TableUpdate:
         """Apply a member's move, stored before this returns, then the computer's replies.
 
         ``game_id`` and ``expected_version`` come from a button (or an autocomplete choice): a
         move made for another game or an earlier turn is refused rather than applied to a
         position it was not made for. A repeated ``interaction_id`` returns the table without
-        applying anything twice.
+        applying anything twice. ``before_computers`` is awaited once the member's move is
+        stored, when computers are to answer it: an expert may think for a while, so the bot
+        acknowledges the interaction first (the move can no longer be refused by then).
         """
         async with self.lock(channel_id):
             for attempt in range(_STALE_RETRIES):
@@ -298,6 +302,8 @@ class Tables:
                         "Someone moved at the same moment; look at the table and try again."
                     ) from None
                 step = Step(seat, text, game.caption(new_state), False)
+                if before_computers is not None and after.computers_due():
+                    await before_computers()
                 more, after = await self._computer_turns(after)
                 await self._settle(after)
                 return self._update(after, (*before_steps, step, *more), previous=previous)
@@ -595,15 +601,20 @@ class Tables:
         """Let computer seats move until only members are to act or the game ends.
 
         Each move is stored before the next is chosen. A computer deciding in a reaction
-        window decides at once, like any other computer move.
+        window decides at once, like any other computer move. Once every member has left a
+        game of three or more, the computers play it out with the game's default player: an
+        expert's search is for a member's benefit, and nobody waits on it any more.
         """
         steps: list[Step] = []
+        quick = False
         while here.game.outcome(here.state) is None:
             movers = here.computers_due()
             if not movers:
                 break
             seat = movers[0]
-            name = here.stored.seats[seat].policy
+            if not quick and len(steps) == _QUICK_CHECK_AFTER * len(here.stored.seats):
+                quick = not await self._members_playing(here)
+            name = None if quick else here.stored.seats[seat].policy
             view = here.game.private_view(here.state, seat)
             # Seeded by the game and its version so a replay makes the same choices. Policies
             # are CPU work (a search thinks for a few hundred ms): never on the event loop.
@@ -615,6 +626,13 @@ class Tables:
             here = await self._commit(here, seat, text, new_state, None)
             steps.append(Step(seat, text, here.game.caption(new_state), True))
         return steps, here
+
+    async def _members_playing(self, here: Position) -> bool:
+        """Whether some member's seat has not left the game (read from the move log)."""
+        left = {m.seat for m in await self.store.moves(here.stored.id) if m.action == LEAVE}
+        return any(
+            not record.is_computer and record.seat not in left for record in here.stored.seats
+        )
 
     async def _settle(self, here: Position) -> None:
         """Record the result of a game that just finished (leaderboards)."""

@@ -487,6 +487,16 @@ async def play_move(
     if channel_id is None:
         raise GameError("Moves are made in the game's channel.")
     started = time.perf_counter()
+    from_button = from_hand or interaction.type is discord.InteractionType.component
+    answered = False
+
+    async def answer_before_computers() -> None:
+        # The move is stored; computers answer it next, and an expert searches for a while:
+        # acknowledge now so Discord's three seconds never run out while it thinks.
+        nonlocal answered
+        await _acknowledge(interaction, from_button)
+        answered = True
+
     update = await tables.move(
         channel_id=channel_id,
         user_id=interaction.user.id,
@@ -494,13 +504,13 @@ async def play_move(
         interaction_id=str(interaction.id),
         game_id=game_id,
         expected_version=expected_version,
+        before_computers=answer_before_computers,
     )
-    from_button = from_hand or interaction.type is discord.InteractionType.component
     # Nothing public changed (a repeated request, or drawing instead of a coup fourré, which
     # the public table deliberately cannot tell apart): post nothing publicly, or the post
     # itself would tell the table that a choice was made.
     unseen = update.previous is not None and update.previous == update.public
-    if update.repeated or unseen:
+    if (update.repeated or unseen) and not answered:
         if not from_button:
             said = "That move was already made." if update.repeated else "Done."
             await interaction.response.send_message(said, ephemeral=True)
@@ -509,14 +519,20 @@ async def play_move(
         if from_hand and not update.repeated:
             await _refresh_hand(interaction, update)
         return
-    if from_button:
-        await interaction.response.defer()
-    else:
-        await interaction.response.defer(thinking=True)
+    if not answered:
+        await _acknowledge(interaction, from_button)
     await post_table(interaction, update)
     if from_hand:
         await _refresh_hand(interaction, update)
     log.debug("move answered in %.1f ms", (time.perf_counter() - started) * 1000)
+
+
+async def _acknowledge(interaction: discord.Interaction[Any], from_button: bool) -> None:
+    """Answer within Discord's three seconds; the table follows as a follow-up."""
+    if from_button:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(thinking=True)
 
 
 async def _refresh_hand(interaction: discord.Interaction[Any], update: TableUpdate) -> None:

@@ -17,6 +17,9 @@ class Policy(ABC):
     """A computer player: given what one seat may see, the notation of one legal action."""
 
     name: str = ""
+    searches: bool = False
+    """True for players that think for a while (a search): the bot sends them to its thinking
+    worker process; the quick heuristics decide in a thread, never queued behind a search."""
 
     @abstractmethod
     def choose(self, view: Any, rng: random.Random) -> str:

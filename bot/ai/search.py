@@ -299,6 +299,7 @@ class SearchPolicy(Policy):
     """
 
     name = "expert"
+    searches = True
     domain: Domain[Any]
 
     def __init__(

@@ -154,12 +154,14 @@ class Player:
         channel_id: int,
         rng: random.Random,
         think_s: float = 0.0,
+        level: str = "normal",
     ) -> None:
         self.fake = fake
         self.watch = watch
         self.channel_id = channel_id
         self.rng = rng
         self.think_s = think_s
+        self.level = level
         self.hand_message_id: int | None = None
 
     async def send(
@@ -209,7 +211,7 @@ class Player:
 
     async def play(self, moves: int) -> int:
         """``/play``, "My hand", then up to ``moves`` moves; returns the moves made."""
-        await self.open_hand(await self.table("play", {"game": "mille", "level": "normal"}))
+        await self.open_hand(await self.table("play", {"game": "mille", "level": self.level}))
         made = 0
         while made < moves and await self.move():
             made += 1
@@ -261,23 +263,28 @@ async def measure_latency(
     db_path: str,
     think_s: float = 0.0,
     seed: int = 1,
+    expert_channels: int = 0,
 ) -> dict[str, float]:
     """Play ``channels`` games against the computer at once; p50/p99 of both waits, in ms.
 
     One game in another channel warms the bot up first and is not timed. ``think_s`` is a
     player's mean pause before each interaction (0: press as soon as the previous answer
-    arrived, the heaviest load ``channels`` players can make).
+    arrived, the heaviest load ``channels`` players can make). ``expert_channels`` more
+    channels play the ``expert`` computer meanwhile, untimed, answering at once: an expert is
+    searching nearly all the time, which must not slow the timed channels' replies.
     """
 
     async def prepare(fake: FakeDiscord) -> tuple[list[int], Stopwatch]:
         watch = Stopwatch()
         watch.attach(fake.backend)
-        return _add_channels(fake, channels + 1, "latency"), watch
+        return _add_channels(fake, channels + 1 + expert_channels, "latency"), watch
 
     async def run(
         fake: FakeDiscord, bot: BotProcess, prepared: tuple[list[int], Stopwatch]
     ) -> dict[str, float]:
         (warm_up, *channel_ids), watch = prepared
+        expert_ids = channel_ids[channels:]
+        channel_ids = channel_ids[:channels]
         rng = random.Random(seed)
         # A bot that has been up a while has its fonts and card faces cached: warm it up once.
         await Player(fake, watch, warm_up, random.Random(seed)).play(1)
@@ -288,7 +295,18 @@ async def measure_latency(
         ]
         started, bot_before = time.perf_counter(), bot.cpu_seconds()
         own_before, machine_before = time.process_time(), machine_cpu_seconds()
+        # The expert channels' interactions go to a stopwatch of their own: not in the figures.
+        untimed = Stopwatch()
+        searching = [
+            asyncio.create_task(
+                Player(fake, untimed, channel_id, random.Random(seed), level="expert").play(10**6)
+            )
+            for channel_id in expert_ids
+        ]
         made = await asyncio.gather(*(p.play(moves_per_channel) for p in players))
+        for task in searching:
+            task.cancel()
+        await asyncio.gather(*searching, return_exceptions=True)
         elapsed, cpu_used = time.perf_counter() - started, bot.cpu_seconds() - bot_before
         own_used = time.process_time() - own_before
         others = machine_cpu_seconds() - machine_before - cpu_used - own_used

@@ -1,0 +1,119 @@
+"""The seam and its computer players: answering before they think, and who thinks where."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.ai.random_policy import RandomPolicy
+from bot.games.bundle import PolicyFactory
+from bot.games.registry import choose_move
+from bot.store.base import SeatRecord
+from bot.store.sqlite import SqliteStore
+from bot.tables import Tables
+from tests.test_tables import _versus_computer
+from tests.toy.bundle import Greedy
+
+CHANNEL = 700
+ANN, BOB, CAROL = 11, 22, 33
+MILLE_DECK = ["go", "100", "75", "75", "75", "50", *["25"] * 6, *["200", "50", "100", "75"] * 2]
+
+
+class RecordingThinker:
+    """Thinks in this process and notes which player was asked each time."""
+
+    def __init__(self) -> None:
+        self.asked: list[PolicyFactory] = []
+
+    async def __call__(self, factory: PolicyFactory, view: Any, seed: str) -> str:
+        self.asked.append(factory)
+        return choose_move(factory, view, seed)
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
+    opened = SqliteStore(tmp_path / "t.db")
+    await opened.open()
+    yield opened
+    await opened.close()
+
+
+async def test_member_move_is_acknowledged_before_the_computer_thinks(
+    store: SqliteStore,
+) -> None:
+    """``before_computers`` runs once, with the member's move stored and the computer's not."""
+    tables = Tables(store)
+    await tables.start(
+        channel_id=CHANNEL, guild_id=1, game_key="mille", seats=_versus_computer(), deck=MILLE_DECK
+    )
+    seen: list[int] = []
+
+    async def acknowledge() -> None:
+        stored = await store.active_game(CHANNEL)
+        assert stored is not None
+        seen.append(stored.version)
+
+    update = await tables.move(
+        channel_id=CHANNEL, user_id=ANN, action="play go", before_computers=acknowledge
+    )
+    assert seen == [1]
+    assert update.game.version > 1 and update.steps[1].by_computer
+
+
+async def test_no_acknowledgement_hook_when_no_computer_answers(store: SqliteStore) -> None:
+    """Between members the hook is not called: the reply itself follows at once."""
+    tables = Tables(store)
+    members = [SeatRecord(0, "Ann", user_id=ANN), SeatRecord(1, "Bob", user_id=BOB)]
+    await tables.start(
+        channel_id=CHANNEL, guild_id=1, game_key="mille", seats=members, deck=MILLE_DECK
+    )
+    called: list[bool] = []
+
+    async def acknowledge() -> None:
+        called.append(True)
+
+    await tables.move(
+        channel_id=CHANNEL, user_id=ANN, action="play go", before_computers=acknowledge
+    )
+    assert called == []
+
+
+async def test_computers_play_out_quickly_once_every_member_left(store: SqliteStore) -> None:
+    """With every member gone from a 3-seat game, the computers finish it with the game's
+    default player instead of the level they were given (nobody waits on a search)."""
+    thinker = RecordingThinker()
+    tables = Tables(store, thinker=thinker)
+    seats = [
+        SeatRecord(0, "Ann", user_id=ANN),
+        SeatRecord(1, "Computer 1", policy="random"),
+        SeatRecord(2, "Computer 2", policy="random"),
+    ]
+    await tables.start(channel_id=CHANNEL, guild_id=1, game_key="relay", seats=seats, seed=4)
+    update = await tables.leave(channel_id=CHANNEL, user_id=ANN)
+    assert update.outcome is not None
+    first_rounds = 3 * len(seats)
+    assert len(thinker.asked) > first_rounds
+    assert all(f is RandomPolicy for f in thinker.asked[:first_rounds])
+    assert all(f is Greedy for f in thinker.asked[first_rounds:])
+
+
+async def test_computers_keep_their_level_while_a_member_plays(store: SqliteStore) -> None:
+    """A member still seated keeps the computers at their chosen level, however long they
+    play between the member's turns."""
+    thinker = RecordingThinker()
+    tables = Tables(store, thinker=thinker)
+    seats = [
+        SeatRecord(0, "Ann", user_id=ANN),
+        SeatRecord(1, "Bob", user_id=BOB),
+        SeatRecord(2, "Computer", policy="random"),
+    ]
+    await tables.start(channel_id=CHANNEL, guild_id=1, game_key="relay", seats=seats, seed=4)
+    update = await tables.leave(channel_id=CHANNEL, user_id=ANN)
+    while update.outcome is None:
+        (bob,) = [s for s in update.to_act if s.user_id == BOB]
+        _, moves = tables.hand(update.game, bob.user_id or 0)
+        update = await tables.move(channel_id=CHANNEL, user_id=BOB, action=moves[0].notation)
+    assert thinker.asked and all(f is RandomPolicy for f in thinker.asked)
