@@ -454,9 +454,7 @@ def test_normal_rarely_discards_while_it_could_drive() -> None:
             while GAME.outcome(state) is None:
                 view = seat_view(state)
                 choice = policy.choose(view, rng)
-                drive = any(
-                    t.startswith("play ") and Card(t[5:]).is_distance for t in view.legal
-                )
+                drive = any(t.startswith("play ") and Card(t[5:]).is_distance for t in view.legal)
                 refusals += view.phase == "act" and drive and choice.startswith("discard ")
                 state = play(state, choice)
             hands += len(state.results)
