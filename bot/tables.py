@@ -211,8 +211,12 @@ class Tables:
         seed: int | None = None,
         labels: Mapping[str, str] | None = None,
         deck: Sequence[str] | None = None,
+        before_computers: Callable[[], Awaitable[None]] | None = None,
     ) -> TableUpdate:
-        """Deal a new game in a channel and let computer seats open if they sit first."""
+        """Deal a new game in a channel and let computer seats open if they sit first.
+
+        ``before_computers`` is awaited once the game is stored, when computers move first
+        (see ``move``)."""
         found = bundle(game_key)
         game = found.game
         members = [s.user_id for s in seats if s.user_id is not None]
@@ -244,6 +248,8 @@ class Tables:
             except ChannelBusy:
                 raise TableBusy("A game is already running in this channel.") from None
             here = Position(stored, found, state)
+            if before_computers is not None and here.computers_due():
+                await before_computers()
             steps, here = await self._computer_turns(here)
             if not steps:
                 here = await self._arm(here)

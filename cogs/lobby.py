@@ -291,6 +291,14 @@ async def start_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord)
     _check_seats(found, len(seats))
     # Claim the lobby first: of two presses at once, only one starts a game (or a thread).
     claimed = await _save(replace(lobby, status="started"), lobby.version, interaction)
+    answered = False
+
+    async def answer_first() -> None:
+        # Computers open the game, and an expert searches a while: answer Discord first.
+        nonlocal answered
+        await interaction.response.defer()
+        answered = True
+
     channel_id = interaction.channel_id
     thread: discord.Thread | None = None
     try:
@@ -308,6 +316,7 @@ async def start_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord)
             game_key=found.key,
             seats=seats,
             options=lobby.options,
+            before_computers=answer_first,
         )
     except (GameError, discord.HTTPException) as error:
         # Give the lobby back so the players can try again (say, after the other game ends).
@@ -324,11 +333,15 @@ async def start_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord)
         replace(claimed, game_id=update.game.id), claimed.version
     )
     where = f" in {thread.mention}" if thread is not None else ""
-    await interaction.response.edit_message(
-        content=lobby_text(claimed, found.info.title, f"✅ The game is on{where}!"),
-        view=None,
-        allowed_mentions=NO_PINGS,
-    )
+    content = lobby_text(claimed, found.info.title, f"✅ The game is on{where}!")
+    if answered:
+        await interaction.edit_original_response(
+            content=content, view=None, allowed_mentions=NO_PINGS
+        )
+    else:
+        await interaction.response.edit_message(
+            content=content, view=None, allowed_mentions=NO_PINGS
+        )
     headline = f"**{found.info.title}** — {' vs '.join(s.name for s in seats)}"
     if thread is not None:
         await send_table(bot_of(interaction), thread.send, update, headline)
@@ -464,6 +477,17 @@ class Lobby(commands.Cog):
             channel_id = target.id
         if channel_id is None:
             raise BadOption("Games are played in a channel.")
+        answered = False
+
+        async def answer_first() -> None:
+            # Computers open the game, and an expert searches a while: answer Discord first.
+            nonlocal answered
+            if target is not None:
+                await interaction.response.send_message(f"Your game is in {target.mention}.")
+            else:
+                await interaction.response.defer(thinking=True)
+            answered = True
+
         update = await bot_of(interaction).tables.start(
             channel_id=channel_id,
             guild_id=interaction.guild_id,
@@ -472,6 +496,7 @@ class Lobby(commands.Cog):
             options=chosen,
             seed=seed,
             labels=labels,
+            before_computers=answer_first,
         )
         headline = f"**{info.title}** — {me.name} {against}"
         if labels:
@@ -480,10 +505,12 @@ class Lobby(commands.Cog):
         if notice:
             headline += f"\n{notice}"
         if target is not None:
-            await interaction.response.send_message(f"Your game is in {target.mention}.")
+            if not answered:
+                await interaction.response.send_message(f"Your game is in {target.mention}.")
             await send_table(bot_of(interaction), target.send, update, headline)
             return
-        await interaction.response.defer(thinking=True)
+        if not answered:
+            await interaction.response.defer(thinking=True)
         await post_table(interaction, update, headline)
 
     # The same suggestions for both commands (module-level callbacks: no cog method needed).

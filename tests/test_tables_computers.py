@@ -117,3 +117,28 @@ async def test_computers_keep_their_level_while_a_member_plays(store: SqliteStor
         _, moves = tables.hand(update.game, bob.user_id or 0)
         update = await tables.move(channel_id=CHANNEL, user_id=BOB, action=moves[0].notation)
     assert thinker.asked and all(f is RandomPolicy for f in thinker.asked)
+
+
+async def test_game_is_acknowledged_before_an_opening_computer_thinks(
+    store: SqliteStore,
+) -> None:
+    """When a computer sits first, ``start`` calls the hook with the new game stored at
+    version 0, before the computer's opening move."""
+    tables = Tables(store)
+    seen: list[int] = []
+
+    async def acknowledge() -> None:
+        stored = await store.active_game(CHANNEL)
+        assert stored is not None
+        seen.append(stored.version)
+
+    seats = [SeatRecord(0, "Computer", policy="random"), SeatRecord(1, "Ann", user_id=ANN)]
+    update = await tables.start(
+        channel_id=CHANNEL,
+        guild_id=1,
+        game_key="mille",
+        seats=seats,
+        deck=MILLE_DECK,
+        before_computers=acknowledge,
+    )
+    assert seen == [0] and update.steps and update.steps[0].by_computer
