@@ -20,8 +20,6 @@ and Pit Crew).
 
 from __future__ import annotations
 
-import math
-import os
 import random
 from collections import Counter
 from time import perf_counter
@@ -38,22 +36,11 @@ from bot.ai.search import (
 )
 from bot.engine.race import GAME
 from bot.engine.race.cards import (
-    ANSWERS,
     CHEAT,
-    COUP_FOURRE,
     DECK_SIZE,
-    HAZARD,
-    JAMMER,
-    MAX_200S,
-    MILES,
-    MILES_OF,
     NAME,
     PIT_CREW,
     REACTIONS,
-    REMOVAL,
-    ROADBLOCK,
-    SPEED_TRAP,
-    STOPPING_HAZARDS,
     TARGET,
     TRUMP,
     TYPE_OF,
@@ -67,84 +54,8 @@ from bot.engine.race.views import RaceSeatView, public_view, seat_phase
 
 ROLLOUT_LIMIT = 1500  # moves; a game that long is scored on miles
 DISCARDS = 4  # hand-limit discards searched: the ones normal values least
-WIN_SHARE = float(os.environ.get("WIN_SHARE", "0.6"))  # the rest is the margin
-HORIZON_TURNS = int(os.environ.get("HORIZON_TURNS", "2"))
+WIN_SHARE = 0.6  # a won game scores this much; the margin of miles the rest
 _PHASES = {"play": Phase.PLAY, "react": Phase.REACT, "discard": Phase.DISCARD, "over": Phase.OVER}
-
-
-# --- the value of a position: a logistic model fitted on normal's self-play ----------------
-
-_STOPS = frozenset(STOPPING_HAZARDS)
-
-
-def _side_features(state: RaceState, seat: int) -> list[float]:
-    me = state.sides[seat]
-    togo = TARGET - me.total
-    hazards = me.hazards
-    stops = {h for h in hazards if h in _STOPS}
-    hand = me.hand
-    kinds = set(hazards)
-    fixes = sum(
-        1 for h in kinds if any(TYPE_OF[c] in (REMOVAL, TRUMP) and h in ANSWERS[c] for c in hand)
-    )
-    full = me.miles.count("200") >= MAX_200S
-    usable = [
-        MILES_OF[c]
-        for c in hand
-        if TYPE_OF[c] == MILES and MILES_OF[c] <= togo and not (full and c == "200")
-    ]
-    return [
-        togo / TARGET,
-        (togo / TARGET) ** 2,
-        1.0 if stops else 0.0,
-        float(len(stops)),
-        1.0 if SPEED_TRAP in kinds else 0.0,
-        float(len(kinds) - fixes),
-        min(sum(usable), togo) / TARGET,
-        float(len(usable)),
-        float(sum(1 for m in usable if m >= 100)),
-        1.0 if togo in usable else 0.0,
-        float(sum(1 for c in hand if TYPE_OF[c] == HAZARD)),
-        float(sum(1 for c in hand if TYPE_OF[c] == REMOVAL)),
-        float(sum(1 for c in hand if TYPE_OF[c] == TRUMP)),
-        float(len(me.trumps)),
-        1.0 if COUP_FOURRE in hand else 0.0,
-        1.0 if ROADBLOCK in hand else 0.0,
-        1.0 if JAMMER in hand else 0.0,
-        1.0 if PIT_CREW in hand else 0.0,
-        len(me.library) / DECK_SIZE,
-        1.0 if me.reshuffled else 0.0,
-        float(len(hand)),
-    ]
-
-
-def features(state: RaceState, seat: int) -> list[float]:
-    """What the value model reads: a constant, whose turn it is, then the same figures for the
-    seat and for its opponent (miles to go, what stops them and whether their hand fixes it,
-    usable miles in hand, answers and trumps held, cards left)."""
-    return [
-        1.0,
-        1.0 if state.turn == seat else 0.0,
-        *_side_features(state, seat),
-        *_side_features(state, 1 - seat),
-    ]
-
-
-VALUE_WEIGHTS = (
-    0.0397, -0.0877, -2.5385, 0.6007, 0.0477, -0.1316, -0.4072, -0.1811, 2.5486, -0.2402,
-    -0.0938, 0.4129, -0.0254, -0.0672, -0.1539, -0.0282, 0.0082, 0.0524, 0.0018, 0.0328,
-    -1.9024, 0.8651, 0.2082, 2.5144, -0.5566, -0.057, 0.1491, 0.4049, 0.179, -2.5621,
-    0.2805, 0.0954, -0.4135, 0.0713, 0.116, 0.2007, 0.0345, 0.0505, -0.0027, 0.0319,
-    0.0065, 1.882, -0.8527, -0.252,
-)  # fmt: skip
-"""Logistic weights over ``features`` (tests/ai/fit_race_value.py fits them: 66 000 turn
-starts of normal against itself; log loss 0.642 against 0.693 for a coin)."""
-
-
-def win_chance(state: RaceState, seat: int) -> float:
-    """The value model's chance that ``seat`` wins from ``state`` (a turn's start)."""
-    z = sum(w * x for w, x in zip(VALUE_WEIGHTS, features(state, seat), strict=True))
-    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
 def _kept(card: str) -> bool:
@@ -292,14 +203,9 @@ class RaceDomain(Domain[RaceState]):
     ) -> float:
         decide = self.normal.decide
         parse = self.parse
-        # The horizon: the start of the turn after the opponent's next one (then the value
-        # model judges), or the end of the game.
-        horizon = state.turn_number + HORIZON_TURNS if HORIZON_TURNS else ROLLOUT_LIMIT
         for step in range(ROLLOUT_LIMIT):
             if state.phase is Phase.OVER:
                 break
-            if state.turn_number >= horizon and state.phase is Phase.PLAY and not state.acted:
-                return win_chance(state, seat)
             if deadline is not None and step % CHECK_EVERY == 0 and perf_counter() > deadline:
                 raise OutOfTime
             actor = 1 - state.stack[-1].seat if state.phase is Phase.REACT else state.turn
