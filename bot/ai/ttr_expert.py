@@ -442,8 +442,10 @@ class TtrDomain(Domain[TtrState]):
             turn = state.turn
             move = choose(private_view(state, actor), rng)
             state = apply_rules(state, actor, _parsed(move))
-            if phase != SETUP and state.phase in (ACT, OVER) and (
-                phase in (PICK2, KEEP) or state.turn != turn or state.phase == OVER
+            if (
+                phase != SETUP
+                and state.phase in (ACT, OVER)
+                and (phase in (PICK2, KEEP) or state.turn != turn or state.phase == OVER)
             ):
                 ends += 1
         return final_worth(state, seat) if state.phase == OVER else judge(state, seat)
@@ -460,7 +462,9 @@ def explain(view: TtrSeatView, move: str, report: SearchReport) -> str:
         if action.slot == 0:
             why = "a blind draw is worth more than any face-up card for your tickets"
         else:
-            code = view.public.clock_card if action.slot == 6 else view.public.slots[action.slot - 1]
+            code = (
+                view.public.clock_card if action.slot == 6 else view.public.slots[action.slot - 1]
+            )
             name = CARD_NAMES[CARD_CODES.index(code)] if code else "that card"
             why = f"the {name} card brings your tickets closest"
     elif kind == "yard":
