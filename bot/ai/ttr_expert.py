@@ -293,28 +293,20 @@ def project(state: TtrState, seat: int) -> list[int]:
 
 
 def seat_figures(state: TtrState) -> list[list[float]]:
-    """Per seat, what the value model reads: the projected total (Big Cities included), the
-    points of the tickets held, the hand's size and Locomotives, and the cards the tickets
-    still lack after the projection (tens of points and cards, so the weights stay small)."""
+    """Per seat, what the value model reads: the projected total (Big Cities included), and
+    the hand's size and Locomotives (in tens and fives, so the weights stay small).
+
+    Deliberately not the points of the tickets held, nor what they lack: in ``normal``'s
+    self-play holding more tickets goes with winning (it only keeps tickets it can complete),
+    and a search would read that as "draw more tickets" — the projected total already counts
+    a ticket for what it is likely to score."""
     playing = [state.active(s) for s in range(state.seats)]
     tracks = [project(state, s) if playing[s] else [0] * KINDS for s in range(state.seats)]
     result = score_standard(state.tickets, tracks, playing)
     figures = []
     for s in range(state.seats):
-        held = sum(TICKETS[t].points for t in state.tickets[s])
-        demand = _demand(state.tickets[s])
-        track = tracks[s]
-        lack = max(0, sum(max(0, demand[c] - track[c]) for c in range(NCOL)) - track[LOCO])
         hand = state.hands[s]
-        figures.append(
-            [
-                result.seats[s].total / 10.0,
-                held / 10.0,
-                sum(hand) / 10.0,
-                hand[LOCO] / 5.0,
-                lack / 10.0,
-            ]
-        )
+        figures.append([result.seats[s].total / 10.0, sum(hand) / 10.0, hand[LOCO] / 5.0])
     return figures
 
 
@@ -329,12 +321,12 @@ def features(state: TtrState, seat: int) -> list[float]:
 
 
 VALUE_WEIGHTS: dict[int, tuple[float, ...]] = {
-    1: (0.0285, 0.0285, 0.1855, 0.2093, -0.1018, 0.8333, 0.3636),
-    2: (-0.0067, -0.0067, 0.5838, 0.1606, 0.4989, 0.4702, 0.1825),
+    1: (0.0295, 0.0295, 0.1761, -0.066, 0.8034),
+    2: (-0.0066, -0.0066, 0.5933, 0.3837, 0.5264),
 }
 """Logistic weights over ``features`` per train deck (tests/ai/fit_ttr_value.py fits them on
 turn starts of ``normal`` against itself, 300 two-player games from seed 1000: 5618 first-deck
-samples, held-out log loss 0.645; 2675 second-deck samples, 0.374; a coin scores 0.693)."""
+samples, held-out log loss 0.650; 2675 second-deck samples, 0.380; a coin scores 0.693)."""
 
 
 def judge(state: TtrState, seat: int) -> float:
@@ -400,6 +392,9 @@ class TtrDomain(Domain[TtrState]):
 
     def __init__(self) -> None:
         self.normal = NormalTtrPolicy()
+        # The baseline for the view being decided, drawn with the decision's own rng (see
+        # TtrExpertPolicy.choose); None: normal's choice with a fixed rng (hints).
+        self.baseline: tuple[TtrSeatView, str] | None = None
 
     def parse(self, text: str) -> Action:
         return _parsed(text)
@@ -408,7 +403,10 @@ class TtrDomain(Domain[TtrState]):
         return determinize(view, rng)
 
     def candidates(self, view: Any) -> list[str]:
-        first = self.normal.choose(view, random.Random(0))
+        if self.baseline is not None and self.baseline[0] is view:
+            first = self.baseline[1]
+        else:
+            first = self.normal.choose(view, random.Random(0))
         quota = {"take": TAKES, "yard": YARDS, "keep": KEEPS, "tickets": 1}
         moves = [first]
         for _value, text, action in ranked(view):
@@ -499,7 +497,19 @@ class TtrExpertPolicy(SearchPolicy):
         timed: bool = True,
     ) -> None:
         super().__init__(budget_ms, max_rounds, timed=timed)
-        self.domain = TtrDomain()
+        self.domain: TtrDomain = TtrDomain()
+
+    def choose(self, view: Any, rng: random.Random) -> str:
+        """``normal``'s move drawn with this decision's rng is the baseline: normal draws
+        tickets on a coin flip (a player without memory would otherwise draw the same way
+        forever), and a fixed rng would always show the same side of that coin."""
+        if len(view.legal) <= 1:
+            return super().choose(view, rng)
+        self.domain.baseline = (view, self.domain.normal.choose(view, rng))
+        try:
+            return super().choose(view, rng)
+        finally:
+            self.domain.baseline = None
 
 
 def hint(view: TtrSeatView) -> tuple[str, str] | None:
