@@ -65,7 +65,7 @@ from bot.engine.ttr.cards import (
     full_counts,
 )
 from bot.engine.ttr.rules import apply as apply_rules
-from bot.engine.ttr.scoring import score_solo, score_standard
+from bot.engine.ttr.scoring import score_standard
 from bot.engine.ttr.state import ACT, KEEP, OVER, PICK2, SETUP, Action, TtrState
 from bot.engine.ttr.views import TtrSeatView, private_view
 
