@@ -19,14 +19,17 @@ Rollouts: the ``normal`` player plays every seat. Solo games are short (sixteen 
 25 moves, 5 ms), so a rollout plays to the end and scores the real result: the win, and the
 score (a leaderboard ranks wins, then score). A standard game is much longer (about 140 moves
 and 60 ms with two players): whole games would leave two or three rollouts per move in the
-300 ms budget. So a standard rollout stops after ``HORIZON_TURNS`` turns (the seat's move and
-the others' answers), unless the second deck is nearly spent — then it plays to the end — and
-judges the position by *projecting* each seat's final On-the-Track stack (``project``): the
-cards already on a stack that will count, what its Railyard sets will still deliver, the hand
-cards its tickets want (hand cards reach the stack only by being played, so only as many as
-the turns left allow) and a share of the draws still to come; the projected stacks are scored
-by the real scoring, Big Cities included, and the gap between the seat and its best rival is
-turned into a chance of winning by a logistic curve.
+300 ms budget. So a standard rollout ends with the seat's own turn (``HORIZON_TURNS`` turn ends;
+one measured better than two or four: the rivals' answers add noise the judgement does not
+need), unless the second deck is nearly spent — then it plays to the end — and a value model
+judges the position (``judge``): a logistic curve, fitted per train deck on ``normal``'s
+self-play, over the gap between the seat and its best rival in
+
+- the projected final score: each seat's On-the-Track stack at the end is guessed
+  (``project``) as the cards on it that will count, what its Railyard sets will still deliver
+  in the turns left and the hand cards its tickets want (as many as the turns left let it
+  play), and scored by the real scoring, Big City bonuses included;
+- the hand's size and its Locomotives (what the second deck will be played with).
 
 Candidates: ``normal``'s own choice first, then the best few of each kind by ``normal``'s own
 valuation (takes, Railyard plays, the ticket draw, ticket keeps): the search has to beat a
@@ -70,14 +73,15 @@ from bot.engine.ttr.state import ACT, KEEP, OVER, PICK2, SETUP, Action, TtrState
 from bot.engine.ttr.views import TtrSeatView, private_view
 
 NCOL = len(COLOURS)
-HORIZON_TURNS = int(os.environ.get("TTR_HORIZON_TURNS", "0")) or None  # None: the seat count
+HORIZON_TURNS = int(os.environ.get("TTR_HORIZON_TURNS", "1"))  # turn ends; 0: one per seat
 END_DECK = 10  # second deck with this many cards or fewer left: roll out to the end
-FUTURE_RATE = 0.0  # useful cards a seat gets onto its stack per turn still to come (estimate)
-ROOM_RATE = 3.0  # cards a seat can move from its hand to its stack per turn left, at most
+FUTURE_RATE = 0.0  # useful draws to come per turn left, added to the projection (0 fits best)
+ROOM_RATE = 3.0  # hand cards a seat can move to its stack per turn left (3 fits best)
 OWN_TRACK_LEAN = 3.0  # weight of a wanted colour or Locomotive when dealing the seat's stack
-TAKES = 3  # take actions searched besides normal's choice (its best by its own valuation)
-YARDS = 3  # Railyard plays likewise
-KEEPS = 5  # ticket keeps likewise
+# Moves searched besides normal's choice, per kind: its best by its own valuation.
+TAKES = 3  # take actions (six measured no better)
+YARDS = 3  # Railyard plays
+KEEPS = 5  # ticket keeps
 ROLLOUT_LIMIT = 2000  # moves; a safety net only (a game is a few hundred moves at most)
 
 
