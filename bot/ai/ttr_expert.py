@@ -426,7 +426,10 @@ class TtrDomain(Domain[TtrState]):
     ) -> float:
         choose = self.normal.choose
         horizon = HORIZON_TURNS or state.seats
-        ends = 0
+        # The searched move may have ended the seat's turn already (a Railyard play, a keep,
+        # a face-up Locomotive): that counts, so every candidate is judged at the same point
+        # of the game, not a yard play one turn later than a draw.
+        ends = 1 if state.phase in (ACT, OVER) and state.turn != seat else 0
         for step in range(ROLLOUT_LIMIT):
             phase = state.phase
             if phase == OVER:
