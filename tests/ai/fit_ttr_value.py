@@ -1,11 +1,12 @@
 """Fit the Ticket to Ride expert's value model (``VALUE_WEIGHTS`` in bot/ai/ttr_expert.py).
 
-    PYTHONPATH=. python -m tests.ai.fit_ttr_value --games 300
+    PYTHONPATH=. python -m tests.ai.fit_ttr_value --games 300 [--players 4]
 
-``normal`` plays two-player games against itself; every third turn start is a sample, labelled
-1 if the seat to play won (0.5 shared, 0 lost). A logistic regression per train deck (plain
-gradient descent: the model has seven weights) prints the weights and the log loss next to a
-coin's 0.693. A measuring tool, not a test.
+``normal`` plays games against itself (two players unless told); every third turn start is a
+sample, labelled 1 if the seat to play won alone (a shared win its share, a loss 0). A logistic
+regression per train deck (plain gradient descent: the model has five weights) prints the
+weights and the held-out log loss (a coin scores 0.693 with two players). A measuring tool,
+not a test.
 """
 
 from __future__ import annotations
@@ -20,13 +21,13 @@ from bot.engine.ttr.state import ACT
 from bot.games import get_game
 
 
-def samples(games: int, seed: int) -> dict[int, list[tuple[list[float], float]]]:
+def samples(games: int, seed: int, players: int = 2) -> dict[int, list[tuple[list[float], float]]]:
     game = get_game("ttr")
     player = NormalTtrPolicy()
     out: dict[int, list[tuple[list[float], float]]] = {1: [], 2: []}
     for g in range(games):
         rng = random.Random(seed + g)
-        state = game.new_game(["A", "B"], seed + g)
+        state = game.new_game([f"P{s}" for s in range(players)], seed + g)
         kept = []
         step = 0
         while game.outcome(state) is None:
@@ -70,8 +71,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--players", type=int, default=2)
     args = parser.parse_args()
-    data = samples(args.games, args.seed)
+    data = samples(args.games, args.seed, args.players)
     for deck, rows in data.items():
         cut = len(rows) * 4 // 5
         w = fit(rows[:cut])
