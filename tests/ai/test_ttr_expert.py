@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bot.ai.search import BUDGET_ENV
-from bot.ai.ttr_expert import TtrExpertPolicy, determinize, judge, unseen_cards
+from bot.ai.ttr_expert import END_DECK, TtrDomain, TtrExpertPolicy, determinize, judge, unseen_cards
 from bot.ai.ttr_normal import NormalTtrPolicy
 from bot.engine.ttr.cards import full_counts
 from bot.engine.ttr.state import ACT
@@ -190,3 +190,35 @@ def test_hint_is_a_legal_move_with_a_reason(key: str, monkeypatch: pytest.Monkey
         move, reason = suggestion
         assert move in game.private_view(state, seat).legal
         assert reason and reason[-1] == "." and "\n" not in reason
+
+
+def test_every_candidate_is_judged_after_the_seats_own_turn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Railyard play (which ends the turn) and a draw (which needs a second card) are both
+    judged at the start of the next player's turn: never one a whole turn later than the
+    other."""
+    judged: list[tuple[int, str, int]] = []
+
+    def spy(state: Any, seat: int) -> float:
+        judged.append((state.turn, state.phase, state.deck_number))
+        return 0.5
+
+    monkeypatch.setattr("bot.ai.ttr_expert.judge", spy)
+    domain = TtrDomain()
+    for state in states("ttr", 2, [41, 42, 43]):
+        if state.phase != ACT or state.deck_number != 2 or len(state.deck) <= END_DECK + 4:
+            continue
+        seat = state.turn
+        moves = [TTR.format_action(a) for a in TTR.legal_actions(state, seat)]
+        yard = next((m for m in moves if m.startswith("yard")), None)
+        take = next((m for m in moves if m.startswith("take")), None)
+        if yard is None or take is None:
+            continue
+        for move in (yard, take):
+            judged.clear()
+            after = TTR.apply(state, seat, TTR.parse_action(move))
+            domain.rollout(after, seat, random.Random(1))
+            assert judged == [(1 - seat, ACT, 2)], move
+        return
+    pytest.fail("no second-deck turn with both a Railyard play and a draw was met")
