@@ -20,10 +20,11 @@ Rollouts: the ``normal`` player plays every seat. Solo games are short (sixteen 
 score (a leaderboard ranks wins, then score). A standard game is much longer (about 140 moves
 and 60 ms with two players): whole games would leave two or three rollouts per move in the
 300 ms budget. So a standard rollout ends with the seat's own turn (``HORIZON_TURNS`` turn ends;
-one measured better than two or four: the rivals' answers add noise the judgement does not
-need), unless the second deck is nearly spent — then it plays to the end — and a value model
-judges the position (``judge``): a logistic curve, fitted per train deck on ``normal``'s
-self-play, over the gap between the seat and its best rival in
+one beat two and four in 60-game arenas, measured before every candidate was judged at the same
+point: the rivals' answers add noise the judgement does not need), unless the second deck is
+nearly spent — then it plays to the end — and a value model judges the position (``judge``):
+a logistic curve, fitted per train deck on ``normal``'s self-play, over the gap between the
+seat and its best rival in
 
 - the projected final score: each seat's On-the-Track stack at the end is guessed
   (``project``) as the cards on it that will count, what its Railyard sets will still deliver
