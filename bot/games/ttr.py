@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.ai.easy import easy
+from bot.ai.ttr_expert import TtrExpertPolicy
+from bot.ai.ttr_expert import hint as expert_hint
 from bot.ai.ttr_normal import NormalTtrPolicy
 from bot.engine.core import Outcome
 from bot.engine.ttr import GAME
@@ -142,13 +145,18 @@ def presenter() -> Presenter:
         rules=in_short("ttr", FALLBACK_RULES),
         console_table=console_table,
         console_hand=console_hand,
+        hint=expert_hint,
     )
 
 
 BUNDLE = GameBundle(
     game=GAME,
     presenter=presenter(),
-    policies={"normal": NormalTtrPolicy},
+    policies={
+        "normal": NormalTtrPolicy,
+        "expert": TtrExpertPolicy,
+        "easy": easy(NormalTtrPolicy),
+    },
     default_policy="normal",
     arena_metrics=arena_metrics,
 )

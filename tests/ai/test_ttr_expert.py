@@ -1,0 +1,224 @@
+"""The Ticket to Ride ``expert`` (standard and solo), its determinizer, ``easy`` and the hint.
+
+Searches are capped by rounds with the clock off (``timed=False``), so every choice is
+reproducible; nothing here asserts a time or a win rate.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import pytest
+
+from bot.ai.search import BUDGET_ENV
+from bot.ai.ttr_expert import END_DECK, TtrDomain, TtrExpertPolicy, determinize, judge, unseen_cards
+from bot.ai.ttr_normal import NormalTtrPolicy
+from bot.engine.ttr.cards import full_counts
+from bot.engine.ttr.state import ACT
+from bot.games import bundle, get_game, get_policy, policy_names
+
+TTR = get_game("ttr")
+SOLO = get_game("ttr-solo")
+
+
+def states(key: str, seats: int, seeds: Sequence[int]) -> Iterator[Any]:
+    """Every state met while normal plays every seat, one game per seed."""
+    game = get_game(key)
+    player = NormalTtrPolicy()
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = game.new_game([f"P{s}" for s in range(seats)], seed)
+        while game.outcome(state) is None:
+            yield state
+            seat = min(game.to_act(state))
+            view = game.private_view(state, seat)
+            state = game.apply(state, seat, game.parse_action(player.choose(view, rng)))
+
+
+def quick(rounds: int = 2) -> TtrExpertPolicy:
+    return TtrExpertPolicy(max_rounds=rounds, timed=False)
+
+
+@pytest.mark.parametrize("key", ["ttr", "ttr-solo"])
+def test_every_level_is_offered(key: str) -> None:
+    """Both variants offer easy, normal and expert; normal stays the default."""
+    assert {"easy", "normal", "expert"} <= set(policy_names(key))
+    assert bundle(key).default_policy == "normal"
+
+
+@pytest.mark.parametrize(
+    ("key", "seats", "step"), [("ttr", 2, 9), ("ttr", 4, 7), ("ttr-solo", 1, 2)]
+)
+def test_expert_only_plays_legal_moves(key: str, seats: int, step: int) -> None:
+    """Across real games (setup, draws, second draws, Railyards, keeps), the expert answers
+    one of view.legal."""
+    game = get_game(key)
+    expert = quick()
+    rng = random.Random(3)
+    phases = set()
+    checked = 0
+    for index, state in enumerate(states(key, seats, [21])):
+        if index % step:
+            continue
+        for seat in sorted(game.to_act(state)):
+            view = game.private_view(state, seat)
+            assert expert.choose(view, rng) in view.legal
+            phases.add(view.phase)
+            checked += 1
+    assert checked > 10
+    assert {"setup", "act"} <= phases
+
+
+@pytest.mark.parametrize(("key", "seats"), [("ttr", 2), ("ttr", 3), ("ttr-solo", 1)])
+def test_expert_decides_from_the_view_alone(key: str, seats: int) -> None:
+    """Two states differing only in hidden cards give identical views and identical choices."""
+    game = get_game(key)
+    expert = quick(rounds=3)
+    compared = 0
+    for index, state in enumerate(states(key, seats, [8])):
+        if index % 11:
+            continue
+        seat = min(game.to_act(state))
+        twin = game.resample_hidden(state, seat, random.Random(index))
+        view, twin_view = game.private_view(state, seat), game.private_view(twin, seat)
+        assert view == twin_view
+        first = expert.choose(view, random.Random(index))
+        assert expert.choose(twin_view, random.Random(index)) == first
+        compared += 1
+    assert compared > 2
+
+
+@pytest.mark.parametrize(("key", "seats"), [("ttr", 2), ("ttr", 4), ("ttr-solo", 1)])
+def test_determinizer_keeps_the_view_and_the_census(key: str, seats: int) -> None:
+    """An imagined table shows the seat exactly its view (hand, tickets, sizes of every hidden
+    place, legal moves) and holds every card and ticket of the game exactly once."""
+    game = get_game(key)
+    rng = random.Random(4)
+    checked = 0
+    for index, state in enumerate(states(key, seats, [13, 14, 15])):
+        if index % 5:
+            continue
+        for seat in sorted(game.to_act(state)):
+            view = game.private_view(state, seat)
+            world = determinize(view, rng)
+            assert game.private_view(world, seat) == view
+            assert game.census(world) == game.census(state)
+            assert world.hands[seat] == state.hands[seat]
+            assert world.tickets[seat] == state.tickets[seat]
+            assert world.offered[seat] == state.offered[seat]
+            checked += 1
+    assert checked > 10
+
+
+def test_unseen_cards_are_the_hidden_places() -> None:
+    """The unseen cards add up to the hidden places' sizes, and never exceed the game's."""
+    for index, state in enumerate(states("ttr", 2, [5])):
+        if index % 17:
+            continue
+        seat = min(TTR.to_act(state))
+        view = TTR.private_view(state, seat)
+        counts = unseen_cards(view)
+        pub = view.public
+        hidden = (
+            sum(s.hand_count for s in pub.seats if s.seat != seat)
+            + sum(s.track_count for s in pub.seats)
+            + pub.discard_count
+            + pub.deck_count
+        )
+        assert sum(counts) == hidden
+        assert all(0 <= n <= full for n, full in zip(counts, full_counts(), strict=True))
+
+
+def test_judge_is_a_chance_and_favours_the_winner_late() -> None:
+    """The value model answers in [0, 1]; late in the second deck it mostly favours the
+    player who goes on to win."""
+    player = NormalTtrPolicy()
+    right = total = 0
+    for seed in (31, 32, 33, 34):
+        rng = random.Random(seed)
+        state = TTR.new_game(["A", "B"], seed)
+        late = []
+        while TTR.outcome(state) is None:
+            if state.phase == ACT and state.deck_number == 2:
+                late.append(state)
+            seat = min(TTR.to_act(state))
+            view = TTR.private_view(state, seat)
+            state = TTR.apply(state, seat, TTR.parse_action(player.choose(view, rng)))
+        winners = state.winners or ()
+        for position in late[-6:]:
+            chance = judge(position, position.turn)
+            assert 0.0 <= chance <= 1.0
+            if len(winners) == 1:
+                total += 1
+                right += (chance > 0.5) == (position.turn in winners)
+    assert total and right >= 0.6 * total
+
+
+@pytest.mark.parametrize("key", ["ttr", "ttr-solo"])
+def test_easy_plays_legal_moves(key: str) -> None:
+    """The easy player answers legally, reproducibly from its rng."""
+    game = get_game(key)
+    policy = get_policy(key, "easy")
+    for index, state in enumerate(states(key, game.info.min_players, [2])):
+        if index % 3:
+            continue
+        seat = min(game.to_act(state))
+        view = game.private_view(state, seat)
+        move = policy.choose(view, random.Random(index))
+        assert move in view.legal
+        assert policy.choose(view, random.Random(index)) == move
+
+
+@pytest.mark.parametrize("key", ["ttr", "ttr-solo"])
+def test_hint_is_a_legal_move_with_a_reason(key: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The presenter's hint (the expert's) names a legal move and says why in one sentence."""
+    monkeypatch.setenv(BUDGET_ENV, "20")
+    found = bundle(key)
+    hint = found.presenter.hint
+    assert hint is not None
+    game = found.game
+    for index, state in enumerate(states(key, found.info.min_players, [9])):
+        if index > 60:
+            break
+        if index % 10:
+            continue
+        seat = min(game.to_act(state))
+        suggestion = hint(game.private_view(state, seat))
+        assert suggestion is not None
+        move, reason = suggestion
+        assert move in game.private_view(state, seat).legal
+        assert reason and reason[-1] == "." and "\n" not in reason
+
+
+def test_every_candidate_is_judged_after_the_seats_own_turn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Railyard play (which ends the turn) and a draw (which needs a second card) are both
+    judged at the start of the next player's turn: never one a whole turn later than the
+    other."""
+    judged: list[tuple[int, str, int]] = []
+
+    def spy(state: Any, seat: int) -> float:
+        judged.append((state.turn, state.phase, state.deck_number))
+        return 0.5
+
+    monkeypatch.setattr("bot.ai.ttr_expert.judge", spy)
+    domain = TtrDomain()
+    for state in states("ttr", 2, [41, 42, 43]):
+        if state.phase != ACT or state.deck_number != 2 or len(state.deck) <= END_DECK + 4:
+            continue
+        seat = state.turn
+        moves = [TTR.format_action(a) for a in TTR.legal_actions(state, seat)]
+        yard = next((m for m in moves if m.startswith("yard")), None)
+        take = next((m for m in moves if m.startswith("take")), None)
+        if yard is None or take is None:
+            continue
+        for move in (yard, take):
+            judged.clear()
+            after = TTR.apply(state, seat, TTR.parse_action(move))
+            domain.rollout(after, seat, random.Random(1))
+            assert judged == [(1 - seat, ACT, 2)], move
+        return
+    pytest.fail("no second-deck turn with both a Railyard play and a draw was met")
