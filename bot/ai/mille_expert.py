@@ -279,16 +279,7 @@ class MilleExpertPolicy(SearchPolicy):
     """The searching Mille Bornes computer player (module docstring)."""
 
     name = "expert"
-
-    def __init__(
-        self,
-        budget_ms: float | None = None,
-        max_rounds: int | None = None,
-        *,
-        timed: bool = True,
-    ) -> None:
-        super().__init__(budget_ms, max_rounds, timed=timed)
-        self.domain = MilleDomain()
+    domain_class = MilleDomain
 
 
 def hint(view: MilleSeatView) -> tuple[str, str] | None:

@@ -284,16 +284,7 @@ class RaceExpertPolicy(SearchPolicy):
     """The searching 1000 Mile Race computer player (module docstring)."""
 
     name = "expert"
-
-    def __init__(
-        self,
-        budget_ms: float | None = None,
-        max_rounds: int | None = None,
-        *,
-        timed: bool = True,
-    ) -> None:
-        super().__init__(budget_ms, max_rounds, timed=timed)
-        self.domain = RaceDomain()
+    domain_class = RaceDomain
 
 
 def hint(view: RaceSeatView) -> tuple[str, str] | None:

@@ -301,6 +301,8 @@ class SearchPolicy(Policy):
     name = "expert"
     searches = True
     domain: Domain[Any]
+    domain_class: Callable[[], Domain[Any]]
+    """What a game's expert sets: its domain, made once per player."""
 
     def __init__(
         self,
@@ -311,6 +313,7 @@ class SearchPolicy(Policy):
     ) -> None:
         self.settings = SearchSettings(budget_ms=budget_ms, max_rounds=max_rounds, timed=timed)
         self.last: SearchReport | None = None
+        self.domain = self.domain_class()
 
     def choose(self, view: Any, rng: random.Random) -> str:
         legal: Sequence[str] = view.legal

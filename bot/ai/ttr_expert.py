@@ -505,16 +505,8 @@ class TtrExpertPolicy(SearchPolicy):
     """The searching Ticket to Ride computer player (module docstring)."""
 
     name = "expert"
-
-    def __init__(
-        self,
-        budget_ms: float | None = None,
-        max_rounds: int | None = None,
-        *,
-        timed: bool = True,
-    ) -> None:
-        super().__init__(budget_ms, max_rounds, timed=timed)
-        self.domain: TtrDomain = TtrDomain()
+    domain: TtrDomain
+    domain_class = TtrDomain
 
     def choose(self, view: Any, rng: random.Random) -> str:
         """``normal``'s move drawn with this decision's rng is the baseline: normal draws
