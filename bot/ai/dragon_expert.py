@@ -345,10 +345,12 @@ def car_features(state: DragonState, seat: int) -> list[float]:
         or (top is not None and top.is_hazard and any(HAZARD_FOR.get(c) is top for c in hand))
     )
     full200 = t.miles.count(Card.D200) >= 2
+    limited = bool(t.speed) and t.speed[-1] is Card.SPEED_LIMIT
+    cap = min(left, 50 if limited else left)
     usable = [
         c.miles
         for c in hand
-        if c.is_distance and c.miles <= left and not (full200 and c is Card.D200)
+        if c.is_distance and c.miles <= cap and not (full200 and c is Card.D200)
     ]
     cw = car.cw_hand
     armor = sum(1 for c in cw if SPECS[c].kind == "armor")
@@ -368,23 +370,22 @@ def car_features(state: DragonState, seat: int) -> list[float]:
         float(breached),
         worst / SIDE_TRACK,
         sum(car.hits) / (4 * SIDE_TRACK),
-        car.tires / TIRE_TRACK,
         float(len(t.safeties)),
-        min(sum(usable), left) / TRIP,
         1.0 if left in usable else 0.0,
         float(min(armor, 4)),
         float(min(dodge, 3)),
         float(attacks),
         1.0 if car.jammed else 0.0,
+        1.0 if limited else 0.0,
         1.0 if state.turn == seat else 0.0,
     ]
 
 
-FEATURES = 18
+FEATURES = 17
 
 VALUE_WEIGHTS: tuple[float, ...] = (
-    1.3972, 0.3814, 0.5871, 0.0849, -1.7508, 0.8583, -0.1863, -0.3095, -0.1053, 0.4377,
-    0.2691, -0.8031, 0.9705, 0.0192, 0.1023, 0.0813, 0.0042, 0.0839,
+    1.7276, 0.4083, 0.6696, 0.1534, -1.3208, 0.3686, -0.2575, -0.2411, -0.2711, 0.2513,
+    0.9236, 0.0206, 0.0997, 0.0729, 0.0359, -0.3489, 0.0933,
 )  # fmt: skip
 """The strength of a car: weights over ``car_features``; a seat's win chance is its share of
 ``exp(strength)`` over the live cars. tests/ai/fit_dragon_value.py fitted them: 17 000 turn
@@ -499,7 +500,7 @@ def turn_options(view: DragonSeatView) -> list[str]:
     for text in legal:
         action = _parse(text)
         verb = action.verb
-        if verb in ("play", "discard"):
+        if verb == "play":
             mb.append((_mb_score(seen, action), text))
         elif verb == "cw":
             cw.append((_cw_score(seen, action), text))
