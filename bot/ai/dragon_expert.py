@@ -11,19 +11,30 @@ player go on for every seat. The imagined table honours what the seat knows:
   safety for a coup fourré, a Skid Into a Wall, a Driving Ace, an Armor, Swerve, Spin,
   Backfire or Oil Slick that fits the shot): one such card is dealt to them first;
 - the game's own die and reshuffles come from a seed the seat cannot see: each imagined table
-  gets a fresh one.
+  gets a fresh one;
+- what the view does not show is set to what matters least: the stalemate counter starts at
+  zero, and a dead car's place in the order of deaths is unknown (rollouts only ask who wins).
+
+Other hands are dealt uniformly from the unseen cards: ``normal`` plays its safeties at once
+and keeps no card on purpose, so no card is likelier than another to sit in a hand.
 
 Why short rollouts: a Dragon game is long (about 150 moves between two ``normal`` players,
 each move costing the engine and ``normal`` a few tenths of a millisecond), so whole games are
-far too slow for a budget of a few hundred milliseconds. A rollout stops at the start of the
-turn ``HORIZON_TURNS`` turns ahead (by default 2: the end of the current turn and the next
-player's turn, so a move is judged with the answer it invites), or at the game's end, and a
-*value model* judges the table: each live car gets a strength, a weighted sum of what decides
-Dragon games (miles, whether it is moving, driver wounds, breached sides, tires, the miles and
-answers in its hands, whose turn it is), and a seat's chance to win is its share of
+far too slow for a budget of a few hundred milliseconds. A rollout stops when the turn has
+passed ``HORIZON_TURNS`` times (by default 4: with two cars, the rest of this turn and two turns
+of each player), or at the game's end, and a *value model* judges the table: each live car
+gets a strength, a weighted sum of what decides Dragon games (miles, whether it is moving or
+can restart, driver wounds, breached and battered sides, safeties, an exact finish in hand,
+answers and weapons in hand, a speed limit, whose turn it is), and a seat's chance to win is its share of
 ``exp(strength)`` over the live cars (for two cars, a logistic of the difference). The weights
 were fitted on ``normal``'s self-play (tests/ai/fit_dragon_value.py). A finished game counts 1
 for a win, 0 for a loss, an equal share for a draw.
+
+Why four turns: judged by full games of ``normal`` played out from the real table (many deals of
+what the seat cannot see, both moves on the same deals), the moves where the expert left
+``normal``'s choice were worse than ``normal``'s on average with a horizon of one or two turns
+(the value model alone cannot tell a tire shot or a fresh Car Wars hand from a wasted one), and
+better with four; eight turns cost too many rounds for the budget.
 
 Rollouts are cheap on purpose: the scratch state is changed in place (``apply_in_place``), and
 ``normal`` reads a lean view whose legal moves omit the Car Wars discard subsets (hundreds of
@@ -65,7 +76,6 @@ from bot.engine.dragon.cards import (
     SIDE_TRACK,
     SIDES,
     SPECS,
-    TIRE_TRACK,
     TRIP,
     cw_deck_counts,
     cw_name,
@@ -80,11 +90,17 @@ from bot.engine.dragon.rules import (
     to_act,
 )
 from bot.engine.dragon.state import Car, DragonState, Pending, Phase
-from bot.engine.dragon.views import CarView, DragonSeatView, public_view
+from bot.engine.dragon.views import (
+    CarView,
+    DragonPublicView,
+    DragonSeatView,
+    PendingView,
+    _car_view,
+)
 from bot.engine.mille.cards import HAZARD_FOR, SAFETY_FOR, Card, deck_counts
 from bot.engine.mille.state import Tableau
 
-HORIZON_TURNS = int(os.environ.get("DRAGON_HORIZON_TURNS", "2"))
+HORIZON_TURNS = int(os.environ.get("DRAGON_HORIZON_TURNS", "4"))
 """Turn starts a rollout passes before the value model judges (see the module docstring)."""
 ROLLOUT_LIMIT = 400  # moves; a rollout this long is judged as it stands
 MB_CANDIDATES = 3  # Mille Bornes moves searched besides normal's choice
@@ -313,9 +329,54 @@ def lean_legal(state: DragonState, seat: int) -> _Legal:
     return legal
 
 
+def lean_public(state: DragonState) -> DragonPublicView:
+    """``public_view`` without the words (the pending decision's text, the caption): ``normal``
+    never reads them, and writing them is a good part of a view's cost."""
+    pending = state.pending
+    pview = None
+    if pending is not None and state.phase is not Phase.OVER:
+        pview = PendingView(
+            kind=pending.kind.value,
+            actor=pending.actor,
+            car=pending.car,
+            by=pending.by,
+            card=pending.card,
+            side=pending.side,
+            hits=pending.hits,
+            armor=pending.armor,
+            oil=pending.oil_by >= 0,
+            waiting=tuple(pending.waiting),
+            text="",
+        )
+    options = state.options
+    return DragonPublicView(
+        game="dragon",
+        players=state.players,
+        lang=options.get("names", "en"),
+        deck_name=options.get("deck", "bsd"),
+        oil_slick=options.get("oil_slick") == "on",
+        turn=state.turn,
+        phase=state.phase.value,
+        to_act=tuple(sorted(to_act(state))),
+        mb_left=state.mb_left,
+        cw_done=state.cw_done,
+        spun=state.spun,
+        mb_deck_count=len(state.mb_draw),
+        cw_deck_count=len(state.cw_draw),
+        mb_discard=tuple(state.mb_discard),
+        cw_discard=tuple(state.cw_discard),
+        cars=tuple(_car_view(state, seat, car) for seat, car in enumerate(state.cars)),
+        pending=pview,
+        caption="",
+        winners=state.winners,
+        places=state.places,
+        end_reason=state.end_reason,
+    )
+
+
 def rollout_view(state: DragonState, seat: int) -> DragonSeatView:
     """``seat``'s private view with the lean legal moves (for ``normal`` inside rollouts)."""
-    public = public_view(state)
+    public = lean_public(state)
     car = state.cars[seat]
     return DragonSeatView(
         public=public,
