@@ -25,10 +25,10 @@ passed ``HORIZON_TURNS`` times (by default 4: with two cars, the rest of this tu
 of each player), or at the game's end, and a *value model* judges the table: each live car
 gets a strength, a weighted sum of what decides Dragon games (miles, whether it is moving or
 can restart, driver wounds, breached and battered sides, safeties, an exact finish in hand,
-answers and weapons in hand, a speed limit, whose turn it is), and a seat's chance to win is its share of
-``exp(strength)`` over the live cars (for two cars, a logistic of the difference). The weights
-were fitted on ``normal``'s self-play (tests/ai/fit_dragon_value.py). A finished game counts 1
-for a win, 0 for a loss, an equal share for a draw.
+answers and weapons in hand, a speed limit, whose turn it is), and a seat's chance to win is
+its share of ``exp(strength)`` over the live cars (for two cars, a logistic of the difference).
+The weights were fitted on ``normal``'s self-play (tests/ai/fit_dragon_value.py). A finished
+game counts 1 for a win, 0 for a loss, an equal share for a draw.
 
 Why four turns: judged by full games of ``normal`` played out from the real table (many deals of
 what the seat cannot see, both moves on the same deals), the moves where the expert left
@@ -136,7 +136,7 @@ def unseen_cw(view: DragonSeatView) -> Counter[str]:
     return Counter({c: n - seen[c] for c, n in full.items() if n > seen[c]})
 
 
-def _oil_by(pv: Any) -> int:
+def _oil_by(pv: PendingView) -> int:
     """Who dropped the Oil Slick of a pending chain: the victim of the shot (after a backfire
     the pending chain names the victim as ``by``)."""
     if not pv.oil:

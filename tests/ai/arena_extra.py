@@ -4,9 +4,9 @@
 
 prints ``run_arena``'s report, plus per player the median, p95 and largest wall-clock time of
 its decisions with a choice, and the load average at the end. The test-only players are added
-to a copy of the game's bundle, so the bot's registry never offers them. ``--jobs N`` splits the games over N processes: game
-``i`` keeps seed ``seed + i`` and its seat rotation, so the merged figures are exactly those of
-one run (only the timing differs).
+to a copy of the game's bundle, so the bot's registry never offers them. ``--jobs N`` splits
+the games over N processes: game ``i`` keeps seed ``seed + i`` and its seat rotation, so the
+merged figures are exactly those of one run (only the timing differs).
 """
 
 from __future__ import annotations
