@@ -103,8 +103,10 @@ from bot.engine.mille.state import Tableau
 HORIZON_TURNS = int(os.environ.get("DRAGON_HORIZON_TURNS", "4"))
 """Turn starts a rollout passes before the value model judges (see the module docstring)."""
 ROLLOUT_LIMIT = 400  # moves; a rollout this long is judged as it stands
-MB_CANDIDATES = 3  # Mille Bornes moves searched besides normal's choice
-CW_CANDIDATES = 3  # Car Wars plays searched besides normal's choice
+MB_CANDIDATES = int(
+    os.environ.get("DRAGON_MB", "2")
+)  # Mille Bornes plays searched (best by normal)
+CW_CANDIDATES = int(os.environ.get("DRAGON_CW", "2"))  # Car Wars plays searched (best by normal)
 
 _PHASES = {phase.value: phase for phase in Phase}
 
@@ -565,7 +567,7 @@ def turn_options(view: DragonSeatView) -> list[str]:
             mb.append((_mb_score(seen, action), text))
         elif verb == "cw":
             cw.append((_cw_score(seen, action), text))
-        elif verb in ("end", "drop-tank", "cw-discard-all"):
+        elif verb in ("end", "cw-discard-all"):
             extra.append(text)
     mb.sort(key=lambda p: -p[0])
     cw.sort(key=lambda p: -p[0])
