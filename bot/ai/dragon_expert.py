@@ -41,9 +41,13 @@ Rollouts are cheap on purpose: the scratch state is changed in place (``apply_in
 them with a full hand) yet still accept the one discard ``normal`` might pick.
 
 Candidates: reactions, sides and every other small window are searched whole. In a turn:
-``normal``'s choice first, then the best few Mille Bornes moves and Car Wars plays by
-``normal``'s own scores, ``end``, ``cw-discard all`` and ``drop tank`` when legal; never every
-discard subset.
+``normal``'s choice first, then its two best Mille Bornes plays and two best Car Wars plays by
+``normal``'s own scores, the Car Wars discard ``normal`` would make, ``end`` and ``cw-discard
+all``. Never every discard subset, and no Mille Bornes discard but ``normal``'s: after four
+turns the value model cannot tell one kept card from another, so searching them only adds noise.
+Fewer candidates also mean more rounds for the ones that matter. Judged by full playouts, most
+of what the expert gains over ``normal`` comes from the Car Wars move: it cycles weak Car Wars
+hands (discarding them for fresh cards) where ``normal`` fires a poor shot or ends its turn.
 """
 
 from __future__ import annotations
@@ -501,7 +505,6 @@ class DragonDomain(Domain[DragonState]):
 
     def __init__(self) -> None:
         self.normal = DragonNormalPolicy()
-        self._actions: dict[str, Action] = {}
 
     def parse(self, text: str) -> Action:
         return _parse(text)
