@@ -70,7 +70,14 @@ from bot.ai.dragon_normal import (
     _Seen,
     _turn,
 )
-from bot.ai.search import CHECK_EVERY, Domain, OutOfTime, SearchPolicy, SearchReport
+from bot.ai.search import (
+    CHECK_EVERY,
+    Domain,
+    OutOfTime,
+    SearchPolicy,
+    SearchReport,
+    SearchSettings,
+)
 from bot.engine.dragon import GAME
 from bot.engine.dragon.cards import (
     ARMOR_STOPS,
@@ -106,6 +113,8 @@ from bot.engine.mille.state import Tableau
 
 HORIZON_TURNS = int(os.environ.get("DRAGON_HORIZON_TURNS", "4"))
 """Turn starts a rollout passes before the value model judges (see the module docstring)."""
+KEEP_MARGIN = float(os.environ.get("DRAGON_KEEP", "0.004"))
+"""How much better on average another move must come out to replace ``normal``'s choice."""
 ROLLOUT_LIMIT = 400  # moves; a rollout this long is judged as it stands
 MB_CANDIDATES = int(
     os.environ.get("DRAGON_MB", "2")
@@ -635,6 +644,9 @@ class DragonExpertPolicy(SearchPolicy):
         timed: bool = True,
     ) -> None:
         super().__init__(budget_ms, max_rounds, timed=timed)
+        self.settings = SearchSettings(
+            budget_ms=budget_ms, max_rounds=max_rounds, timed=timed, keep_margin=KEEP_MARGIN
+        )
         self.domain = DragonDomain()
 
 
