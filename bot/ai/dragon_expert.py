@@ -45,9 +45,15 @@ Candidates: reactions, sides and every other small window are searched whole. In
 ``normal``'s own scores, the Car Wars discard ``normal`` would make, ``end`` and ``cw-discard
 all``. Never every discard subset, and no Mille Bornes discard but ``normal``'s: after four
 turns the value model cannot tell one kept card from another, so searching them only adds noise.
-Fewer candidates also mean more rounds for the ones that matter. Judged by full playouts, most
-of what the expert gains over ``normal`` comes from the Car Wars move: it cycles weak Car Wars
-hands (discarding them for fresh cards) where ``normal`` fires a poor shot or ends its turn.
+Fewer candidates also mean more rounds for the ones that matter.
+
+Strength, honestly: judged one decision at a time by full playouts, the moves where the expert
+leaves ``normal`` (mostly cycling a weak Car Wars hand where ``normal`` fires a poor shot or ends
+its turn) came out slightly better; in whole games against ``normal`` it is not yet measurably
+stronger (about even over a few hundred games, at 100 to 200 ms a move), and it drives fewer
+miles. The environment knobs below (``DRAGON_HORIZON_TURNS``, ``DRAGON_MB``, ``DRAGON_CW``,
+``DRAGON_KEEP``, ``DRAGON_SEARCH_ANSWERS``, ``DRAGON_SEARCH_CW``) exist to measure variants with
+tests/ai/arena_extra.py; the defaults are the best measured so far.
 """
 
 from __future__ import annotations
@@ -115,6 +121,10 @@ HORIZON_TURNS = int(os.environ.get("DRAGON_HORIZON_TURNS", "4"))
 """Turn starts a rollout passes before the value model judges (see the module docstring)."""
 KEEP_MARGIN = float(os.environ.get("DRAGON_KEEP", "0.004"))
 """How much better on average another move must come out to replace ``normal``'s choice."""
+SEARCH_ANSWERS = os.environ.get("DRAGON_SEARCH_ANSWERS", "1") != "0"
+"""Search reactions and sides too (else ``normal`` answers them)."""
+SEARCH_CAR_WARS = os.environ.get("DRAGON_SEARCH_CW", "1") != "0"
+"""Search other Car Wars moves than ``normal``'s (else only Mille Bornes plays are compared)."""
 ROLLOUT_LIMIT = 400  # moves; a rollout this long is judged as it stands
 MB_CANDIDATES = int(
     os.environ.get("DRAGON_MB", "2")
@@ -525,6 +535,8 @@ class DragonDomain(Domain[DragonState]):
         legal: tuple[str, ...] = tuple(view.legal)
         first = self.normal.choose(view, random.Random(0))
         if view.public.phase != "turn":
+            if not SEARCH_ANSWERS:
+                return [first]
             return [first, *(m for m in legal if m != first)]
         return [first, *(m for m in turn_options(view) if m != first and m in legal)]
 
@@ -583,7 +595,10 @@ def turn_options(view: DragonSeatView) -> list[str]:
             extra.append(text)
     mb.sort(key=lambda p: -p[0])
     cw.sort(key=lambda p: -p[0])
-    moves = [m for _, m in mb[:MB_CANDIDATES]] + [m for _, m in cw[:CW_CANDIDATES]]
+    moves = [m for _, m in mb[:MB_CANDIDATES]]
+    if not SEARCH_CAR_WARS:
+        return moves
+    moves += [m for _, m in cw[:CW_CANDIDATES]]
     junk = _junk(seen, tuple(legal))
     if junk is not None:
         moves.append(junk)
