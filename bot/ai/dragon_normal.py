@@ -69,6 +69,9 @@ def _parse(text: str) -> Action:
     return parse_action(text)
 
 
+_CW_COUNTS = {oil: dict(cw_deck_counts(oil)) for oil in (False, True)}
+
+
 class _Seen:
     """What the seat knows: its view, its car, and the unseen share of each card."""
 
@@ -82,12 +85,17 @@ class _Seen:
         self.cw_unseen_total = max(1, sum(self.cw_unseen.values()))
 
     def _cw_unseen(self) -> Counter[str]:
-        unseen = cw_deck_counts(self.public.oil_slick)
-        unseen.subtract(self.view.cw_hand)
-        unseen.subtract(self.public.cw_discard)
+        # Plain dict arithmetic on a cached deck list: this runs for every decision, and the
+        # expert's rollouts make thousands of them.
+        unseen = dict(_CW_COUNTS[self.public.oil_slick])
+        get = unseen.get
+        for code in self.view.cw_hand:
+            unseen[code] = get(code, 0) - 1
+        for code in self.public.cw_discard:
+            unseen[code] = get(code, 0) - 1
         for car in self.public.cars:
             if car.fireproof:
-                unseen["fireproof"] -= 1
+                unseen["fireproof"] = get("fireproof", 0) - 1
         return Counter({code: n for code, n in unseen.items() if n > 0})
 
     def p_holds(self, car: CarView, codes: tuple[str, ...]) -> float:

@@ -1,11 +1,15 @@
 """Dragon Mille Bornes as a Junction game: the arena image, both hands with a target picker for
-every attack and hazard, side pickers where the victim chooses, and the computer player."""
+every attack and hazard, side pickers where the victim chooses, and the computer players (easy,
+normal, and the searching expert, which also gives the hints)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.ai.dragon_expert import DragonExpertPolicy
+from bot.ai.dragon_expert import hint as expert_hint
 from bot.ai.dragon_normal import DragonNormalPolicy
+from bot.ai.easy import easy
 from bot.engine.core import Outcome
 from bot.engine.dragon import GAME
 from bot.engine.dragon.cards import cw_name
@@ -158,10 +162,15 @@ BUNDLE = GameBundle(
         result_png=result_png,
         hand_pickers=hand_pickers,
         rules=in_short("dragon", FALLBACK_RULES),
+        hint=expert_hint,
         console_table=console_table,
         console_hand=console_hand,
     ),
-    policies={"normal": DragonNormalPolicy},
+    policies={
+        "normal": DragonNormalPolicy,
+        "expert": DragonExpertPolicy,
+        "easy": easy(DragonNormalPolicy),
+    },
     default_policy="normal",
     arena_metrics=arena_metrics,
 )

@@ -1,4 +1,5 @@
-"""Arena runs with test-only players too (``normal-old``, ``bsd-style``): a measuring tool.
+"""Arena runs with test-only players too (``normal-old``, ``bsd-style``, ``expert-r10``): a
+measuring tool.
 
     PYTHONPATH=. python -m tests.ai.arena_extra mille normal normal-old --games 200 --seed 1
 
@@ -31,6 +32,12 @@ from bot.timing import percentile
 
 
 def _extra_policies(key: str) -> dict[str, PolicyFactory]:
+    if key == "dragon":
+        from bot.ai.dragon_expert import DragonExpertPolicy
+
+        # The expert with a round cap and no clock: its strength apart from how busy the
+        # machine is (a loaded machine gives a timed search fewer rounds).
+        return {"expert-r10": lambda: DragonExpertPolicy(max_rounds=10, timed=False)}
     if key != "mille":
         return {}
     from tests.ai.bsd_style import BsdStylePolicy

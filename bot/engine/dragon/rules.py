@@ -639,22 +639,38 @@ def apply(state: DragonState, seat: int, action: Action) -> DragonState:
         waiting = ", ".join(name(state, s) for s in sorted(acting))
         raise NotYourTurn(f"It is not your move: waiting for {waiting}.")
     new = state.fork()
-    phase = new.phase
-    if phase is Phase.TURN:
-        _apply_turn(new, seat, action)
-    elif phase is Phase.REACT:
-        _apply_react(new, seat, action)
-    elif phase is Phase.COUP:
-        _apply_coup(new, seat, action)
-    elif phase is Phase.SKID:
-        _apply_skid(new, seat, action)
-    elif phase is Phase.BACKFIRE:
-        _apply_backfire(new, seat, action)
-    elif phase is Phase.OIL_ACE:
-        _apply_oil_ace(new, seat, action)
-    else:  # WALL, STAMPEDE
-        _apply_side(new, seat, action)
+    _dispatch(new, seat, action)
     return new
+
+
+def apply_in_place(state: DragonState, seat: int, action: Action) -> None:
+    """``apply`` without the copy, for a search that owns ``state`` (a rollout's scratch
+    state): ``state`` becomes the state after the move. A refused move may leave ``state``
+    half changed, so pass legal actions only. ``apply`` stays the safe way for everything else.
+    """
+    if state.phase is Phase.OVER:
+        raise IllegalMove("This game is over.")
+    if seat not in to_act(state):
+        raise NotYourTurn("It is not your move.")
+    _dispatch(state, seat, action)
+
+
+def _dispatch(state: DragonState, seat: int, action: Action) -> None:
+    phase = state.phase
+    if phase is Phase.TURN:
+        _apply_turn(state, seat, action)
+    elif phase is Phase.REACT:
+        _apply_react(state, seat, action)
+    elif phase is Phase.COUP:
+        _apply_coup(state, seat, action)
+    elif phase is Phase.SKID:
+        _apply_skid(state, seat, action)
+    elif phase is Phase.BACKFIRE:
+        _apply_backfire(state, seat, action)
+    elif phase is Phase.OIL_ACE:
+        _apply_oil_ace(state, seat, action)
+    else:  # WALL, STAMPEDE
+        _apply_side(state, seat, action)
 
 
 def _apply_turn(state: DragonState, seat: int, action: Action) -> None:

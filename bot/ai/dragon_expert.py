@@ -1,0 +1,682 @@
+"""``expert``: the Dragon Mille Bornes computer player that searches (see ``bot.ai.search``).
+
+It decides from its seat's private view alone. What a seat has not seen is, per deck, the deck
+list minus every card in sight: its own two hands, every car's Mille Bornes piles (battle,
+speed, safeties, miles), Fireproof Armor on the cars, and both discard piles. Those unseen cards
+are the other players' hands (sizes shown) and the two draw piles (sizes shown). To judge a
+move it deals them again many times (*determinizes*), plays the move, and lets the ``normal``
+player go on for every seat. The imagined table honours what the seat knows:
+
+- a reaction window that waits for another player shows that player holds an answer (the
+  safety for a coup fourré, a Skid Into a Wall, a Driving Ace, an Armor, Swerve, Spin,
+  Backfire or Oil Slick that fits the shot): one such card is dealt to them first;
+- the game's own die and reshuffles come from a seed the seat cannot see: each imagined table
+  gets a fresh one;
+- what the view does not show is set to what matters least: the stalemate counter starts at
+  zero, and a dead car's place in the order of deaths is unknown (rollouts only ask who wins).
+
+Other hands are dealt uniformly from the unseen cards: ``normal`` plays its safeties at once
+and keeps no card on purpose, so no card is likelier than another to sit in a hand.
+
+Why short rollouts: a Dragon game is long (about 150 moves between two ``normal`` players,
+each move costing the engine and ``normal`` a few tenths of a millisecond), so whole games are
+far too slow for a budget of a few hundred milliseconds. A rollout stops when the turn has
+passed ``HORIZON_TURNS`` times (by default 4: with two cars, the rest of this turn and two turns
+of each player), or at the game's end, and a *value model* judges the table: each live car
+gets a strength, a weighted sum of what decides Dragon games (miles, whether it is moving or
+can restart, driver wounds, breached and battered sides, safeties, an exact finish in hand,
+answers and weapons in hand, a speed limit, whose turn it is), and a seat's chance to win is
+its share of ``exp(strength)`` over the live cars (for two cars, a logistic of the difference).
+The weights were fitted on ``normal``'s self-play (tests/ai/fit_dragon_value.py). A finished
+game counts 1 for a win, 0 for a loss, an equal share for a draw.
+
+Why four turns: judged by full games of ``normal`` played out from the real table (many deals of
+what the seat cannot see, both moves on the same deals), the moves where the expert left
+``normal``'s choice were worse than ``normal``'s on average with a horizon of one or two turns
+(the value model alone cannot tell a tire shot or a fresh Car Wars hand from a wasted one), and
+better with four; eight turns cost too many rounds for the budget.
+
+Rollouts are cheap on purpose: the scratch state is changed in place (``apply_in_place``), and
+``normal`` reads a lean view whose legal moves omit the Car Wars discard subsets (hundreds of
+them with a full hand) yet still accept the one discard ``normal`` might pick.
+
+Candidates: reactions, sides and every other small window are searched whole. In a turn:
+``normal``'s choice first, then its two best Mille Bornes plays and two best Car Wars plays by
+``normal``'s own scores, the Car Wars discard ``normal`` would make, ``end`` and ``cw-discard
+all``. Never every discard subset, and no Mille Bornes discard but ``normal``'s: after four
+turns the value model cannot tell one kept card from another, so searching them only adds noise.
+Fewer candidates also mean more rounds for the ones that matter.
+
+Strength, honestly: judged one decision at a time by full playouts, the moves where the expert
+leaves ``normal`` (mostly cycling a weak Car Wars hand where ``normal`` fires a poor shot or ends
+its turn) came out slightly better; in whole games against ``normal`` it is not yet measurably
+stronger (about even over a few hundred games, at 100 to 200 ms a move), and it drives fewer
+miles. The environment knobs below (``DRAGON_HORIZON_TURNS``, ``DRAGON_MB``, ``DRAGON_CW``,
+``DRAGON_KEEP``, ``DRAGON_SEARCH_ANSWERS``, ``DRAGON_SEARCH_CW``) exist to measure variants with
+tests/ai/arena_extra.py; the defaults are the best measured so far.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+from collections import Counter
+from time import perf_counter
+from typing import Any
+
+from bot.ai.dragon_normal import (
+    DragonNormalPolicy,
+    _cw_score,
+    _junk,
+    _mb_score,
+    _parse,
+    _pick_side,
+    _react,
+    _Seen,
+    _turn,
+)
+from bot.ai.search import (
+    CHECK_EVERY,
+    Domain,
+    OutOfTime,
+    SearchPolicy,
+    SearchReport,
+    SearchSettings,
+)
+from bot.engine.dragon import GAME
+from bot.engine.dragon.cards import (
+    ARMOR_STOPS,
+    CW_ORDER,
+    DRIVER_TRACK,
+    MAX_ARMOR,
+    SIDE_TRACK,
+    SIDES,
+    SPECS,
+    TRIP,
+    cw_deck_counts,
+    cw_name,
+)
+from bot.engine.dragon.notation import CW_DISCARD_ALL, DROP_TANK, END, Action, format_action
+from bot.engine.dragon.rules import (
+    _cw_plays,
+    _mb_actions,
+    apply_in_place,
+    legal_actions,
+    moving,
+    to_act,
+)
+from bot.engine.dragon.state import Car, DragonState, Pending, Phase
+from bot.engine.dragon.views import (
+    CarView,
+    DragonPublicView,
+    DragonSeatView,
+    PendingView,
+    _car_view,
+)
+from bot.engine.mille.cards import HAZARD_FOR, SAFETY_FOR, Card, deck_counts
+from bot.engine.mille.state import Tableau
+
+HORIZON_TURNS = int(os.environ.get("DRAGON_HORIZON_TURNS", "4"))
+"""Turn starts a rollout passes before the value model judges (see the module docstring)."""
+KEEP_MARGIN = float(os.environ.get("DRAGON_KEEP", "0.004"))
+"""How much better on average another move must come out to replace ``normal``'s choice."""
+SEARCH_ANSWERS = os.environ.get("DRAGON_SEARCH_ANSWERS", "1") != "0"
+"""Search reactions and sides too (else ``normal`` answers them)."""
+SEARCH_CAR_WARS = os.environ.get("DRAGON_SEARCH_CW", "1") != "0"
+"""Search other Car Wars moves than ``normal``'s (else only Mille Bornes plays are compared)."""
+ROLLOUT_LIMIT = 400  # moves; a rollout this long is judged as it stands
+MB_CANDIDATES = int(
+    os.environ.get("DRAGON_MB", "2")
+)  # Mille Bornes plays searched (best by normal)
+CW_CANDIDATES = int(os.environ.get("DRAGON_CW", "2"))  # Car Wars plays searched (best by normal)
+
+_PHASES = {phase.value: phase for phase in Phase}
+
+
+# --- what the seat has not seen ------------------------------------------------------------
+
+
+def unseen_mb(view: DragonSeatView) -> Counter[Card]:
+    """The Mille Bornes cards ``view.seat`` cannot see (other hands and the draw pile)."""
+    public = view.public
+    seen: Counter[Card] = Counter(view.mb_hand)
+    seen.update(public.mb_discard)
+    for car in public.cars:
+        seen.update(car.battle)
+        seen.update(car.speed)
+        seen.update(car.safeties)
+        seen.update(car.miles)
+    full = deck_counts(public.deck_name)
+    return Counter({c: n - seen[c] for c, n in full.items() if n > seen[c]})
+
+
+def unseen_cw(view: DragonSeatView) -> Counter[str]:
+    """The Car Wars cards ``view.seat`` cannot see (other hands and the draw pile)."""
+    public = view.public
+    seen: Counter[str] = Counter(view.cw_hand)
+    seen.update(public.cw_discard)
+    seen["fireproof"] += sum(1 for car in public.cars if car.fireproof)
+    full = cw_deck_counts(public.oil_slick)
+    return Counter({c: n - seen[c] for c, n in full.items() if n > seen[c]})
+
+
+def _oil_by(pv: PendingView) -> int:
+    """Who dropped the Oil Slick of a pending chain: the victim of the shot (after a backfire
+    the pending chain names the victim as ``by``)."""
+    if not pv.oil:
+        return -1
+    return pv.by if pv.kind == Phase.BACKFIRE.value else pv.car
+
+
+def _forced_answer(
+    view: DragonSeatView, cw_pool: Counter[str], rng: random.Random
+) -> tuple[int, str] | None:
+    """The card a waiting reactor (not this seat) must hold for its window to be open."""
+    public = view.public
+    pv = public.pending
+    if pv is None or pv.actor == view.seat:
+        return None
+    kind = pv.kind
+    actor = pv.actor
+    if kind == Phase.COUP.value:
+        return actor, SAFETY_FOR[Card(pv.card)].value
+    if kind == Phase.SKID.value:
+        return actor, "skid"
+    if kind == Phase.OIL_ACE.value:
+        return actor, Card.DRIVING_ACE.value
+    options: list[str] = []
+    armor_open = pv.side >= 0 and pv.armor < MAX_ARMOR and pv.hits - ARMOR_STOPS * pv.armor > 0
+    if kind in (Phase.REACT.value, Phase.BACKFIRE.value) and armor_open:
+        options.append(f"armor-{SIDES[pv.side]}")
+    if kind == Phase.REACT.value and pv.armor == 0:
+        if public.cars[actor].moving:
+            options += ["swerve", "spin"]
+        if SPECS[pv.card].weapon == "ac":
+            options.append("backfire")
+        if public.oil_slick and not pv.oil:
+            options.append("oil-slick")
+    weights = [cw_pool[c] for c in options]
+    if not options or sum(weights) <= 0:
+        return None
+    # One answer, as likely as its unseen copies make it.
+    pick = rng.random() * sum(weights)
+    for code, weight in zip(options, weights, strict=True):
+        pick -= weight
+        if pick < 0:
+            return actor, code
+    return actor, options[-1]
+
+
+def determinize(view: DragonSeatView, rng: random.Random) -> DragonState:
+    """A full state consistent with ``view``: its private view for the seat equals ``view``."""
+    public = view.public
+    seat = view.seat
+    mb_pool = unseen_mb(view)
+    cw_pool = unseen_cw(view)
+    mb_forced: dict[int, list[Card]] = {}
+    cw_forced: dict[int, list[str]] = {}
+    forced = _forced_answer(view, cw_pool, rng)
+    if forced is not None:
+        owner, code = forced
+        if code in SPECS:
+            if cw_pool[code] > 0:
+                cw_pool[code] -= 1
+                cw_forced[owner] = [code]
+        else:
+            card = Card(code)
+            if mb_pool[card] > 0:
+                mb_pool[card] -= 1
+                mb_forced[owner] = [card]
+    mb_cards = sorted(mb_pool.elements(), key=lambda c: c.value)
+    cw_cards = sorted(cw_pool.elements(), key=CW_ORDER.__getitem__)
+    rng.shuffle(mb_cards)
+    rng.shuffle(cw_cards)
+    cars: list[Car] = []
+    for shown in public.cars:
+        if shown.seat == seat:
+            mb_hand = list(view.mb_hand)
+            cw_hand = list(view.cw_hand)
+        else:
+            mb_hand = mb_forced.get(shown.seat, [])
+            mb_need = shown.mb_hand_count - len(mb_hand)
+            mb_hand = mb_hand + mb_cards[:mb_need]
+            del mb_cards[:mb_need]
+            cw_hand = cw_forced.get(shown.seat, [])
+            cw_need = shown.cw_hand_count - len(cw_hand)
+            cw_hand = cw_hand + cw_cards[:cw_need]
+            del cw_cards[:cw_need]
+        cars.append(_car(shown, mb_hand, cw_hand))
+    phase = _PHASES.get(public.phase, Phase.TURN)
+    pending = None
+    pv = public.pending
+    if pv is not None:
+        kind = _PHASES[pv.kind]
+        pending = Pending(
+            kind=kind,
+            actor=pv.actor,
+            car=pv.car,
+            by=pv.by,
+            card=pv.card,
+            side=pv.side,
+            hits=pv.hits,
+            armor=pv.armor,
+            oil_by=_oil_by(pv),
+            ace=kind is Phase.WALL and pv.card == "skid",
+            waiting=list(pv.waiting),
+        )
+    return DragonState(
+        players=public.players,
+        options={
+            "oil_slick": "on" if public.oil_slick else "off",
+            "deck": public.deck_name,
+            "names": public.lang,
+        },
+        seed=rng.getrandbits(32),
+        cars=cars,
+        mb_draw=mb_cards,
+        mb_discard=list(public.mb_discard),
+        cw_draw=cw_cards,
+        cw_discard=list(public.cw_discard),
+        turn=public.turn,
+        phase=phase,
+        pending=pending,
+        mb_left=public.mb_left,
+        cw_done=public.cw_done,
+        spun=public.spun,
+        caption=public.caption,
+        winners=public.winners,
+        places=public.places,
+        end_reason=public.end_reason,
+    )
+
+
+def _car(shown: CarView, mb_hand: list[Card], cw_hand: list[str]) -> Car:
+    return Car(
+        mb=Tableau(
+            hand=mb_hand,
+            battle=list(shown.battle),
+            speed=list(shown.speed),
+            safeties=list(shown.safeties),
+            coups=list(shown.coups),
+            miles=list(shown.miles),
+        ),
+        cw_hand=cw_hand,
+        hits=list(shown.hits),
+        tires=shown.tires,
+        driver=shown.driver,
+        jammed=shown.jammed,
+        fireproof=["fireproof"] if shown.fireproof else [],
+        flamed=shown.flamed,
+        skidded=shown.skidded,
+        alive=shown.alive,
+        left=shown.left,
+        kills=shown.kills,
+        killed_by=shown.killed_by,
+        final_miles=0 if shown.alive else shown.mileage,
+    )
+
+
+# --- rollouts ------------------------------------------------------------------------------
+
+
+class _Legal(tuple[str, ...]):
+    """Legal moves without the Car Wars discard subsets, which still answer ``in`` for any
+    discard of held cards while a Car Wars move is open (``normal`` only builds those)."""
+
+    open_discards = False
+
+    def __contains__(self, text: object) -> bool:
+        if self.open_discards and isinstance(text, str) and text.startswith("cw-discard "):
+            return True
+        return tuple.__contains__(self, text)
+
+
+def lean_legal(state: DragonState, seat: int) -> _Legal:
+    """``seat``'s legal moves as notation, the discard subsets left out (``_Legal``)."""
+    if state.phase is not Phase.TURN:
+        legal = _Legal(format_action(a) for a in legal_actions(state, seat))
+        return legal
+    car = state.cars[seat]
+    actions: list[Action] = []
+    if state.mb_left > 0 and car.mb.hand:
+        actions += _mb_actions(state, seat)
+    cw_open = not state.cw_done and bool(car.cw_hand)
+    if cw_open:
+        actions += _cw_plays(state, seat)
+        actions.append(CW_DISCARD_ALL)
+    if Card.EXTRA_TANK in car.mb.safeties:
+        actions.append(DROP_TANK)
+    if state.mb_left <= 0 or not car.mb.hand:
+        actions.append(END)
+    legal = _Legal(format_action(a) for a in actions)
+    legal.open_discards = cw_open
+    return legal
+
+
+def lean_public(state: DragonState) -> DragonPublicView:
+    """``public_view`` without the words (the pending decision's text, the caption): ``normal``
+    never reads them, and writing them is a good part of a view's cost."""
+    pending = state.pending
+    pview = None
+    if pending is not None and state.phase is not Phase.OVER:
+        pview = PendingView(
+            kind=pending.kind.value,
+            actor=pending.actor,
+            car=pending.car,
+            by=pending.by,
+            card=pending.card,
+            side=pending.side,
+            hits=pending.hits,
+            armor=pending.armor,
+            oil=pending.oil_by >= 0,
+            waiting=tuple(pending.waiting),
+            text="",
+        )
+    options = state.options
+    return DragonPublicView(
+        game="dragon",
+        players=state.players,
+        lang=options.get("names", "en"),
+        deck_name=options.get("deck", "bsd"),
+        oil_slick=options.get("oil_slick") == "on",
+        turn=state.turn,
+        phase=state.phase.value,
+        to_act=tuple(sorted(to_act(state))),
+        mb_left=state.mb_left,
+        cw_done=state.cw_done,
+        spun=state.spun,
+        mb_deck_count=len(state.mb_draw),
+        cw_deck_count=len(state.cw_draw),
+        mb_discard=tuple(state.mb_discard),
+        cw_discard=tuple(state.cw_discard),
+        cars=tuple(_car_view(state, seat, car) for seat, car in enumerate(state.cars)),
+        pending=pview,
+        caption="",
+        winners=state.winners,
+        places=state.places,
+        end_reason=state.end_reason,
+    )
+
+
+def rollout_view(state: DragonState, seat: int) -> DragonSeatView:
+    """``seat``'s private view with the lean legal moves (for ``normal`` inside rollouts)."""
+    public = lean_public(state)
+    car = state.cars[seat]
+    return DragonSeatView(
+        public=public,
+        seat=seat,
+        mb_hand=tuple(car.mb.hand),
+        cw_hand=tuple(car.cw_hand),
+        phase=public.phase,
+        legal=lean_legal(state, seat),
+    )
+
+
+# --- the value of a table ------------------------------------------------------------------
+
+
+def car_features(state: DragonState, seat: int) -> list[float]:
+    """What the value model reads of one live car (see ``VALUE_WEIGHTS``)."""
+    car = state.cars[seat]
+    t = car.mb
+    miles = t.mileage
+    left = TRIP - miles
+    go = moving(car)
+    hand = t.hand
+    top = t.battle[-1] if t.battle else None
+    restart = (
+        go
+        or Card.GO in hand
+        or (top is not None and top.is_hazard and any(HAZARD_FOR.get(c) is top for c in hand))
+    )
+    full200 = t.miles.count(Card.D200) >= 2
+    limited = bool(t.speed) and t.speed[-1] is Card.SPEED_LIMIT
+    cap = min(left, 50 if limited else left)
+    usable = [
+        c.miles
+        for c in hand
+        if c.is_distance and c.miles <= cap and not (full200 and c is Card.D200)
+    ]
+    cw = car.cw_hand
+    armor = sum(1 for c in cw if SPECS[c].kind == "armor")
+    dodge = sum(1 for c in cw if c in ("swerve", "spin"))
+    attacks = sum(
+        1 for c in cw if SPECS[c].is_attack and not (car.jammed and SPECS[c].weapon == "mg")
+    )
+    breached = sum(1 for h in car.hits if h >= SIDE_TRACK)
+    worst = max(car.hits)
+    return [
+        miles / TRIP,
+        (miles / TRIP) ** 2,
+        1.0 if go else 0.0,
+        1.0 if restart else 0.0,
+        car.driver / DRIVER_TRACK,
+        (car.driver / DRIVER_TRACK) ** 2,
+        float(breached),
+        worst / SIDE_TRACK,
+        sum(car.hits) / (4 * SIDE_TRACK),
+        float(len(t.safeties)),
+        1.0 if left in usable else 0.0,
+        float(min(armor, 4)),
+        float(min(dodge, 3)),
+        float(attacks),
+        1.0 if car.jammed else 0.0,
+        1.0 if limited else 0.0,
+        1.0 if state.turn == seat else 0.0,
+    ]
+
+
+FEATURES = 17
+
+VALUE_WEIGHTS: tuple[float, ...] = (
+    1.7276, 0.4083, 0.6696, 0.1534, -1.3208, 0.3686, -0.2575, -0.2411, -0.2711, 0.2513,
+    0.9236, 0.0206, 0.0997, 0.0729, 0.0359, -0.3489, 0.0933,
+)  # fmt: skip
+"""The strength of a car: weights over ``car_features``; a seat's win chance is its share of
+``exp(strength)`` over the live cars. tests/ai/fit_dragon_value.py fitted them: 17 000 turn
+starts of 300 games of normal against itself (2 cars, seeds 1000-1299); held-out log loss 0.524
+against 0.693 for a coin. Read them together, not one by one: the features overlap (a car with
+shot tires is also not moving)."""
+
+
+def strength(state: DragonState, seat: int) -> float:
+    return sum(w * x for w, x in zip(VALUE_WEIGHTS, car_features(state, seat), strict=True))
+
+
+def win_chance(state: DragonState, seat: int) -> float:
+    """The value model's chance that ``seat`` wins from ``state``."""
+    if not state.cars[seat].alive:
+        return 0.0
+    mine = strength(state, seat)
+    total = 0.0
+    for other, car in enumerate(state.cars):
+        if car.alive:
+            total += math.exp(max(-30.0, min(30.0, strength(state, other) - mine)))
+    return 1.0 / total
+
+
+def normal_move(view: DragonSeatView) -> str:
+    """``normal``'s move (as ``DragonNormalPolicy.choose``) without turning ``view.legal`` into
+    a plain tuple, so a lean ``_Legal`` keeps answering for discards."""
+    legal = view.legal
+    if len(legal) == 1:
+        return legal[0]
+    seen = _Seen(view)
+    phase = view.public.phase
+    if phase == "turn":
+        return _turn(seen, legal)
+    if phase in ("wall", "stampede"):
+        return _pick_side(seen, legal)
+    if phase == "react":
+        return _react(seen, legal)
+    for text in legal:
+        if text != "pass":
+            return text
+    return legal[0]
+
+
+class DragonDomain(Domain[DragonState]):
+    """Dragon Mille Bornes for the shared search: short rollouts by ``normal``, then the value
+    model (module docstring)."""
+
+    game = GAME
+
+    def __init__(self) -> None:
+        self.normal = DragonNormalPolicy()
+
+    def parse(self, text: str) -> Action:
+        return _parse(text)
+
+    def determinize(self, view: Any, rng: random.Random) -> DragonState:
+        return determinize(view, rng)
+
+    def candidates(self, view: Any) -> list[str]:
+        legal: tuple[str, ...] = tuple(view.legal)
+        first = self.normal.choose(view, random.Random(0))
+        if view.public.phase != "turn":
+            if not SEARCH_ANSWERS:
+                return [first]
+            return [first, *(m for m in legal if m != first)]
+        return [first, *(m for m in turn_options(view) if m != first and m in legal)]
+
+    def rollout(
+        self, state: DragonState, seat: int, rng: random.Random, deadline: float | None = None
+    ) -> float:
+        parse = _parse
+        # The horizon: the ``HORIZON_TURNS``-th time the turn passes (the value model judges
+        # the new turn's start), or the end of the game.
+        passes = 0
+        turn = state.turn
+        for step in range(ROLLOUT_LIMIT):
+            if state.phase is Phase.OVER:
+                return self.evaluate(state, seat)
+            if state.turn != turn:
+                turn = state.turn
+                passes += 1
+                if passes >= HORIZON_TURNS:
+                    return win_chance(state, seat)
+            if not state.cars[seat].alive:
+                return 0.0
+            if deadline is not None and step % CHECK_EVERY == 0 and perf_counter() > deadline:
+                raise OutOfTime
+            actor = min(to_act(state))
+            view = rollout_view(state, actor)
+            move = normal_move(view)
+            apply_in_place(state, actor, parse(move))
+        return win_chance(state, seat)
+
+    def evaluate(self, state: DragonState, seat: int) -> float:
+        """A win is 1, a loss 0, a draw an equal share."""
+        winners = state.winners
+        if not winners:
+            return 1.0 / len(state.cars)
+        return 1.0 / len(winners) if seat in winners else 0.0
+
+    def explain(self, view: Any, move: str, report: SearchReport) -> str:
+        return explain(view, move, report)
+
+
+def turn_options(view: DragonSeatView) -> list[str]:
+    """The turn moves worth searching (module docstring), best by ``normal``'s scores first."""
+    seen = _Seen(view)
+    legal = view.legal
+    mb: list[tuple[float, str]] = []
+    cw: list[tuple[float, str]] = []
+    extra: list[str] = []
+    for text in legal:
+        action = _parse(text)
+        verb = action.verb
+        if verb == "play":
+            mb.append((_mb_score(seen, action), text))
+        elif verb == "cw":
+            cw.append((_cw_score(seen, action), text))
+        elif verb in ("end", "cw-discard-all"):
+            extra.append(text)
+    mb.sort(key=lambda p: -p[0])
+    cw.sort(key=lambda p: -p[0])
+    moves = [m for _, m in mb[:MB_CANDIDATES]]
+    if not SEARCH_CAR_WARS:
+        return moves
+    moves += [m for _, m in cw[:CW_CANDIDATES]]
+    junk = _junk(seen, tuple(legal))
+    if junk is not None:
+        moves.append(junk)
+    return moves + extra
+
+
+def explain(view: DragonSeatView, move: str, report: SearchReport) -> str:
+    """Why ``move``, in a player's words, from what the search found."""
+    action = _parse(move)
+    verb = action.verb
+    players = view.public.players
+    rival = players[action.target] if action.target is not None else ""
+    if verb == "play":
+        card = Card(action.card)
+        if card.is_distance:
+            why = f"driving {card.miles} miles now brings 1000 closer"
+        elif card.is_safety:
+            why = f"{card.title} protects you for good"
+        elif card.is_hazard:
+            why = f"{card.title} on {rival} slows the car that worries you most"
+        else:
+            why = f"{card.title} gets your car back in shape"
+    elif verb == "discard":
+        why = f"{Card(action.card).title} is the Mille Bornes card you need least"
+    elif verb == "cw":
+        name = cw_name(action.card).split(" (")[0]
+        why = f"{name} on {rival} does the most harm for the risk" if rival else f"{name} pays now"
+    elif verb in ("cw-discard", "cw-discard-all"):
+        why = "fresh Car Wars cards are worth more than these"
+    elif verb == "armor":
+        why = "the armor keeps the hits off where they would hurt"
+    elif verb in ("swerve", "spin"):
+        why = "this shot is worth dodging"
+    elif verb == "side":
+        why = f"the {SIDES[action.side or 0]} can take these hits best"
+    elif verb == "pass":
+        why = "your answers are worth more kept for a bigger shot"
+    elif verb == "end":
+        why = "no Car Wars card is worth playing this turn"
+    else:
+        why = "it came out best when the next turns were played out"
+    if report.rounds:
+        chance = round(100 * report.mean_of(move))
+        return f"{why} (about {chance}% to win, over {report.rounds} imagined deals)."
+    return f"{why}."
+
+
+class DragonExpertPolicy(SearchPolicy):
+    """The searching Dragon Mille Bornes computer player (module docstring)."""
+
+    name = "expert"
+
+    def __init__(
+        self,
+        budget_ms: float | None = None,
+        max_rounds: int | None = None,
+        *,
+        timed: bool = True,
+    ) -> None:
+        super().__init__(budget_ms, max_rounds, timed=timed)
+        self.settings = SearchSettings(
+            budget_ms=budget_ms, max_rounds=max_rounds, timed=timed, keep_margin=KEEP_MARGIN
+        )
+        self.domain = DragonDomain()
+
+
+def hint(view: DragonSeatView) -> tuple[str, str] | None:
+    """What the expert would play here, and why, in a player's words."""
+    return DragonExpertPolicy().hint(view, random.Random(0))
+
+
+__all__ = [
+    "DragonDomain",
+    "DragonExpertPolicy",
+    "determinize",
+    "hint",
+    "rollout_view",
+    "unseen_cw",
+    "unseen_mb",
+    "win_chance",
+]

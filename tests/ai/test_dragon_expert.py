@@ -1,0 +1,250 @@
+"""The Dragon Mille Bornes ``expert`` (and ``easy``): legal from its own view in every phase,
+a determinizer that honours the view, rollouts that agree with ``normal``, the hint, and the
+engine's in-place apply the rollouts use.
+
+Searches are capped by rounds with the clock off (``timed=False``), so every choice is
+reproducible; nothing here asserts a time or a win rate.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Iterator, Sequence
+
+import pytest
+
+from bot.ai.base import Policy
+from bot.ai.dragon_expert import (
+    DragonExpertPolicy,
+    determinize,
+    normal_move,
+    rollout_view,
+    unseen_cw,
+    unseen_mb,
+    win_chance,
+)
+from bot.ai.dragon_normal import DragonNormalPolicy
+from bot.ai.random_policy import RandomPolicy
+from bot.ai.search import BUDGET_ENV
+from bot.engine.dragon import GAME
+from bot.engine.dragon.rules import apply_in_place
+from bot.engine.dragon.state import DragonState
+from bot.engine.mille.cards import Card
+from bot.games import bundle, get_policy, policy_names
+
+OPTIONS = {"oil_slick": "on"}
+
+
+def dragon_states(seats: int, seeds: Sequence[int], limit: int = 2000) -> Iterator[DragonState]:
+    """Every state met while normal plays against random (seat 0 normal, the rest mixed),
+    one game per seed: random play opens every kind of reaction window."""
+    for seed in seeds:
+        rng = random.Random(seed)
+        players: list[Policy] = [
+            DragonNormalPolicy() if s % 2 == 0 else RandomPolicy() for s in range(seats)
+        ]
+        state = GAME.new_game([f"P{s}" for s in range(seats)], seed, OPTIONS)
+        for _ in range(limit):
+            if GAME.outcome(state) is not None:
+                break
+            yield state
+            seat = min(GAME.to_act(state))
+            view = GAME.private_view(state, seat)
+            move = players[seat].choose(view, rng)
+            state = GAME.apply(state, seat, GAME.parse_action(move))
+
+
+def quick(rounds: int = 2) -> DragonExpertPolicy:
+    """An expert capped at a few rounds, clock off: reproducible and fast."""
+    return DragonExpertPolicy(max_rounds=rounds, timed=False)
+
+
+# --- registry ------------------------------------------------------------------------------
+
+
+def test_dragon_offers_every_level() -> None:
+    """Dragon offers easy, normal and expert; normal stays the default."""
+    assert {"easy", "normal", "expert", "random"} <= set(policy_names("dragon"))
+    assert bundle("dragon").default_policy == "normal"
+    assert isinstance(get_policy("dragon", "expert"), DragonExpertPolicy)
+
+
+# --- legality and the view -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_expert_only_plays_legal_moves(seats: int) -> None:
+    """Across real games (turns, every reaction window, sides), the expert answers legally."""
+    expert = quick(rounds=1)
+    rng = random.Random(3)
+    phases: set[str] = set()
+    for index, state in enumerate(dragon_states(seats, [4, 5])):
+        if index % 6 and state.phase.value == "turn":
+            continue
+        for seat in sorted(GAME.to_act(state)):
+            view = GAME.private_view(state, seat)
+            assert expert.choose(view, rng) in view.legal
+            phases.add(view.phase)
+    assert {"turn", "react"} <= phases
+    assert phases & {"wall", "stampede", "skid", "backfire", "coup"}
+
+
+def test_expert_decides_from_the_view_alone() -> None:
+    """Two states differing only in hidden cards give the same view and the same choice."""
+    expert = quick(rounds=3)
+    compared = 0
+    for index, state in enumerate(dragon_states(3, [7], limit=400)):
+        if index % 11:
+            continue
+        seat = min(GAME.to_act(state))
+        twin = GAME.resample_hidden(state, seat, random.Random(index))
+        view, twin_view = GAME.private_view(state, seat), GAME.private_view(twin, seat)
+        assert view == twin_view
+        first = expert.choose(view, random.Random(index))
+        assert expert.choose(twin_view, random.Random(index)) == first
+        compared += 1
+    assert compared > 10
+
+
+# --- the determinizer ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_determinizer_keeps_the_census_and_the_view(seats: int) -> None:
+    """A state built from any seat's view holds the same cards as the real one (hand and pile
+    sizes included) and shows that seat exactly the same view, own hands included."""
+    rng = random.Random(2)
+    phases: set[str] = set()
+    for index, state in enumerate(dragon_states(seats, [1, 2], limit=700)):
+        if index % 3:
+            continue
+        for seat in range(seats):
+            view = GAME.private_view(state, seat)
+            built = determinize(view, rng)
+            assert GAME.private_view(built, seat) == view
+            assert GAME.census(built) == GAME.census(state)
+            assert built.cars[seat].mb.hand == state.cars[seat].mb.hand
+            assert built.cars[seat].cw_hand == state.cars[seat].cw_hand
+            phases.add(view.phase)
+    assert {"turn", "react", "wait"} <= phases
+
+
+def test_determinizer_deals_exactly_the_unseen_cards() -> None:
+    """The other hands and the draw piles are the cards the seat has not seen, in the sizes
+    the table shows."""
+    state = next(s for i, s in enumerate(dragon_states(3, [6])) if i == 40)
+    view = GAME.private_view(state, 0)
+    built = determinize(view, random.Random(4))
+    mb = list(built.mb_draw)
+    cw = list(built.cw_draw)
+    for seat in (1, 2):
+        car, real = built.cars[seat], state.cars[seat]
+        assert len(car.mb.hand) == len(real.mb.hand)
+        assert len(car.cw_hand) == len(real.cw_hand)
+        mb += car.mb.hand
+        cw += car.cw_hand
+    assert len(built.mb_draw) == len(state.mb_draw)
+    assert len(built.cw_draw) == len(state.cw_draw)
+    assert Counter(mb) == unseen_mb(view)
+    assert Counter(cw) == unseen_cw(view)
+
+
+def test_determinizer_gives_a_waiting_reactor_its_answer() -> None:
+    """When another seat's answer is awaited, the imagined reactor can always answer: the
+    built state offers it the same choices as the real one."""
+    rng = random.Random(6)
+    seen = 0
+    for state in dragon_states(2, [1, 2, 3, 4, 5]):
+        if state.phase.value in ("turn", "wall", "stampede"):
+            continue
+        (reactor,) = GAME.to_act(state)
+        view = GAME.private_view(state, 1 - reactor)
+        for _ in range(3):
+            built = determinize(view, rng)
+            assert len(GAME.legal_actions(built, reactor)) > 1
+        seen += 1
+    assert seen > 5
+
+
+# --- rollouts and the value model ----------------------------------------------------------
+
+
+def test_rollouts_play_as_normal_does() -> None:
+    """On the lean rollout view (no discard subsets listed), normal's move is the one it picks
+    on the full private view."""
+    policy = DragonNormalPolicy()
+    checked = 0
+    for state in dragon_states(3, [8], limit=600):
+        for seat in sorted(GAME.to_act(state)):
+            full = GAME.private_view(state, seat)
+            lean = rollout_view(state, seat)
+            assert normal_move(lean) == policy.choose(full, random.Random(0))
+            checked += 1
+    assert checked > 100
+
+
+def test_win_chances_share_one_and_favour_the_leader() -> None:
+    """The value model's chances over the live cars add up to one; more miles, more chance."""
+    state = next(s for i, s in enumerate(dragon_states(3, [9])) if i == 30)
+    chances = [win_chance(state, seat) for seat in range(3)]
+    assert sum(chances) == pytest.approx(1.0)
+    ahead = state.clone()
+    ahead.cars[1].mb.miles = [Card.D200, Card.D200, Card.D100]
+    assert win_chance(ahead, 1) > win_chance(state, 1)
+
+
+def test_apply_in_place_equals_apply() -> None:
+    """apply_in_place on a private copy leaves exactly the state apply returns, every move of
+    real games at two table sizes."""
+    checked = 0
+    for seats in (2, 5):
+        rng = random.Random(seats)
+        for state in dragon_states(seats, [11, 12], limit=500):
+            seat = min(GAME.to_act(state))
+            action = rng.choice(GAME.legal_actions(state, seat))
+            expected = GAME.apply(state, seat, action)
+            scratch = state.clone()
+            apply_in_place(scratch, seat, action)
+            assert json.dumps(GAME.to_dict(scratch)) == json.dumps(GAME.to_dict(expected))
+            checked += 1
+    assert checked > 500
+
+
+# --- hint and easy -------------------------------------------------------------------------
+
+
+def test_hint_is_a_legal_move_with_a_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The presenter's hint (the expert's) names a legal move and says why in one sentence."""
+    monkeypatch.setenv(BUDGET_ENV, "15")
+    hint = bundle("dragon").presenter.hint
+    assert hint is not None
+    for index, state in enumerate(dragon_states(2, [9], limit=200)):
+        if index % 15:
+            continue
+        seat = min(GAME.to_act(state))
+        view = GAME.private_view(state, seat)
+        suggestion = hint(view)
+        assert suggestion is not None
+        move, reason = suggestion
+        assert move in view.legal
+        assert reason and reason[-1] == "." and "\n" not in reason
+
+
+def test_hint_says_nothing_without_a_move() -> None:
+    """A seat with nothing to do gets no hint."""
+    state = GAME.new_game(["A", "B"], 1)
+    hint = bundle("dragon").presenter.hint
+    assert hint is not None
+    assert hint(GAME.private_view(state, 1)) is None
+
+
+def test_easy_plays_legal_moves() -> None:
+    """The easy player answers legally everywhere, reproducibly from its rng."""
+    for state in list(dragon_states(2, [12], limit=300))[::5]:
+        seat = min(GAME.to_act(state))
+        view = GAME.private_view(state, seat)
+        first = get_policy("dragon", "easy").choose(view, random.Random(1))
+        assert first in view.legal
+        assert get_policy("dragon", "easy").choose(view, random.Random(1)) == first
