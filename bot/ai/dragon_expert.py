@@ -51,15 +51,13 @@ Strength, honestly: judged one decision at a time by full playouts, the moves wh
 leaves ``normal`` (mostly cycling a weak Car Wars hand where ``normal`` fires a poor shot or ends
 its turn) came out slightly better; in whole games against ``normal`` it is not yet measurably
 stronger (about even over a few hundred games, at 100 to 200 ms a move), and it drives fewer
-miles. The environment knobs below (``DRAGON_HORIZON_TURNS``, ``DRAGON_MB``, ``DRAGON_CW``,
-``DRAGON_KEEP``, ``DRAGON_SEARCH_ANSWERS``, ``DRAGON_SEARCH_CW``) exist to measure variants with
-tests/ai/arena_extra.py; the defaults are the best measured so far.
+miles. The constants below (horizon, candidates searched, whether answers and Car Wars moves are
+searched) are the best of the variants measured with tests/ai/arena_extra.py.
 """
 
 from __future__ import annotations
 
 import math
-import os
 import random
 from collections import Counter
 from time import perf_counter
@@ -82,7 +80,6 @@ from bot.ai.search import (
     OutOfTime,
     SearchPolicy,
     SearchReport,
-    SearchSettings,
 )
 from bot.engine.dragon import GAME
 from bot.engine.dragon.cards import (
@@ -117,19 +114,15 @@ from bot.engine.dragon.views import (
 from bot.engine.mille.cards import HAZARD_FOR, SAFETY_FOR, Card, deck_counts
 from bot.engine.mille.state import Tableau
 
-HORIZON_TURNS = int(os.environ.get("DRAGON_HORIZON_TURNS", "4"))
+HORIZON_TURNS = 4
 """Turn starts a rollout passes before the value model judges (see the module docstring)."""
-KEEP_MARGIN = float(os.environ.get("DRAGON_KEEP", "0.004"))
-"""How much better on average another move must come out to replace ``normal``'s choice."""
-SEARCH_ANSWERS = os.environ.get("DRAGON_SEARCH_ANSWERS", "1") != "0"
+SEARCH_ANSWERS = True
 """Search reactions and sides too (else ``normal`` answers them)."""
-SEARCH_CAR_WARS = os.environ.get("DRAGON_SEARCH_CW", "1") != "0"
+SEARCH_CAR_WARS = True
 """Search other Car Wars moves than ``normal``'s (else only Mille Bornes plays are compared)."""
 ROLLOUT_LIMIT = 400  # moves; a rollout this long is judged as it stands
-MB_CANDIDATES = int(
-    os.environ.get("DRAGON_MB", "2")
-)  # Mille Bornes plays searched (best by normal)
-CW_CANDIDATES = int(os.environ.get("DRAGON_CW", "2"))  # Car Wars plays searched (best by normal)
+MB_CANDIDATES = 2  # Mille Bornes plays searched (best by normal)
+CW_CANDIDATES = 2  # Car Wars plays searched (best by normal)
 
 _PHASES = {phase.value: phase for phase in Phase}
 
@@ -650,19 +643,7 @@ class DragonExpertPolicy(SearchPolicy):
     """The searching Dragon Mille Bornes computer player (module docstring)."""
 
     name = "expert"
-
-    def __init__(
-        self,
-        budget_ms: float | None = None,
-        max_rounds: int | None = None,
-        *,
-        timed: bool = True,
-    ) -> None:
-        super().__init__(budget_ms, max_rounds, timed=timed)
-        self.settings = SearchSettings(
-            budget_ms=budget_ms, max_rounds=max_rounds, timed=timed, keep_margin=KEEP_MARGIN
-        )
-        self.domain = DragonDomain()
+    domain_class = DragonDomain
 
 
 def hint(view: DragonSeatView) -> tuple[str, str] | None:

@@ -1,0 +1,102 @@
+"""Computer levels and hints in every built-in game, through the bot like a member.
+
+``/play game:<game> level:easy|expert`` stores the level with the computer seats, and
+``/hint`` answers privately with a legal move (the expert's search, run off the event loop)
+and a button that plays it.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import pytest
+
+from bot.games import BUILTIN, bundle, policy_factory, policy_names
+from tests.cogs.conftest import running_bot
+from tests.discord.backend import ALICE_ID, GAMES_CHANNEL_ID
+from tests.discord.payloads import InteractionDriver
+
+GAME_KEYS = [importlib.import_module(module).BUNDLE.key for module in BUILTIN]
+
+
+@pytest.fixture(autouse=True)
+def _quick_expert(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The experts' move-time budget: a few milliseconds keep the suite quick.
+    monkeypatch.setenv("JUNCTION_EXPERT_MS", "5")
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+def test_every_game_offers_easy_normal_and_expert(key: str) -> None:
+    """Each built-in game has the three levels /play offers."""
+    assert {"easy", "expert"} <= set(policy_names(key))
+
+
+@pytest.mark.parametrize("level", ["easy", "expert"])
+@pytest.mark.parametrize("key", GAME_KEYS)
+async def test_level_is_stored_with_the_computer_seats(
+    driver: InteractionDriver, key: str, level: str
+) -> None:
+    """The chosen level is the policy of every computer seat of the new game."""
+    await driver.slash("play", {"game": key, "level": level})
+    stored = await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID)
+    assert stored is not None and stored.game_key == key
+    computers = [seat for seat in stored.seats if seat.user_id is None]
+    assert all(seat.policy == level for seat in computers)
+    assert all(level in seat.name for seat in computers)
+
+
+@pytest.mark.parametrize("key", GAME_KEYS)
+async def test_hint_is_a_legal_move_with_a_reason(driver: InteractionDriver, key: str) -> None:
+    """/hint answers privately: a legal move, a reason, and a button that plays it."""
+    await driver.slash("play", {"game": key, "level": "expert"})
+    tables = running_bot(driver).tables
+    stored = await tables.current(GAMES_CHANNEL_ID)
+    legal = {move.notation for move in tables.hand(stored, ALICE_ID)[1]}
+    assert legal, "the member should be to act once the computers have moved"
+    result = await driver.slash("hint", {})
+    (answer,) = result.followups
+    assert result.ephemeral and answer.content is not None
+    assert "💡" in answer.content and " — " in answer.content
+    (button,) = answer.custom_ids
+    assert button.split(":", 4)[-1].replace("+", " ") in legal
+    pressed = await driver.click(result, button)
+    after = await tables.current(GAMES_CHANNEL_ID)
+    assert after.version > stored.version, pressed
+
+
+async def test_searches_think_in_the_worker_and_heuristics_in_a_thread(
+    driver: InteractionDriver,
+) -> None:
+    """The bot sends an expert's search to its thinking worker; a quick heuristic decides in
+    a thread, never queued behind searches."""
+    bot = running_bot(driver)
+    sent: list[object] = []
+    real_run = bot.thinkers.run
+
+    async def run(work: Any, *args: Any) -> Any:
+        sent.append(args[0])
+        return await real_run(work, *args)
+
+    bot.thinkers.run = run  # type: ignore[method-assign,assignment]
+    game = bundle("mille").game
+    state = game.new_game(["Ann", "Computer"], 3)
+    view = game.private_view(state, 0)
+    expert, normal = policy_factory("mille", "expert"), policy_factory("mille", "normal")
+    assert await bot._think(expert, view, "1") in view.legal
+    assert await bot._think(normal, view, "1") in view.legal
+    assert sent == [expert]
+
+
+async def test_play_answers_before_an_opening_computer_moves(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/play where the computer opens: the table still arrives, with the computer's move."""
+    game = bundle("race").game
+    seed = next(s for s in range(100) if game.to_act(game.new_game(["A", "C"], s)) == {1})
+    monkeypatch.setattr("bot.tables.secrets.randbelow", lambda _: seed)
+    result = await driver.slash("play", {"game": "race", "level": "expert"})
+    assert result.callback_type == 5 and not result.ephemeral  # "thinking", in public
+    (table,) = result.followups
+    stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
+    assert stored.version > 0 and table.files
