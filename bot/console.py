@@ -9,6 +9,7 @@ drive it.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import getpass
 import os
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.engine.core import BadOption, GameError
-from bot.games import DEFAULT_GAME, bundle
+from bot.games import DEFAULT_GAME, bundle, policy_factory, policy_names, suggest_move
 from bot.games.bundle import GameBundle
 from bot.store import open_store
 from bot.store.base import SeatRecord
@@ -32,6 +33,7 @@ HELP = """Commands:
   <number>            play the move with that number in the list
   <move>              a move in the game's words, e.g. 'play go', 'discard 25'
   table               show the table again
+  hint                the expert computer player's suggestion, with its reason
   help                this text
   resign              leave the game (with two players, that loses it)
   quit                leave the console (the game is saved; run it again to resume)"""
@@ -173,6 +175,9 @@ class Console:
             if word == "table":
                 self.show(await self.tables.table(CONSOLE_CHANNEL))
                 return True
+            if word == "hint":
+                await self.hint()
+                return True
             if word == "resign":
                 update = await self.tables.leave(channel_id=CONSOLE_CHANNEL, user_id=PLAYER_ID)
                 self.show(update)
@@ -198,6 +203,24 @@ class Console:
             self.say(outcome_line(update))
             return False
         return True
+
+    async def hint(self) -> None:
+        """Say the expert's (else the default player's) move for the player, and why."""
+        stored = await self.tables.current(CONSOLE_CHANNEL)
+        view, moves = self.tables.hand(stored, PLAYER_ID)
+        if not moves:
+            self.say("! There is nothing to suggest right now: it is not your move.")
+            return
+        found = bundle(stored.game_key)
+        name = "expert" if "expert" in policy_names(found.key) else found.default_policy
+        factory = policy_factory(found.key, name)
+        notation, reason = await asyncio.to_thread(
+            suggest_move, found.presenter.hint, factory, name, view
+        )
+        label = next((m.label for m in moves if m.notation == notation), notation)
+        number = next((i for i, m in enumerate(moves, start=1) if m.notation == notation), None)
+        where = f" (move {number})" if number is not None else ""
+        self.say(f"Hint: {label}{where} — {reason}")
 
 
 def _login_name() -> str:

@@ -66,3 +66,14 @@ def test_deck_file_reads_codes_in_order(tmp_path: Path) -> None:
     path = tmp_path / "deck.txt"
     path.write_text("go, 100  # first hand\nstop\n\n25\n", encoding="utf-8")
     assert read_deck_file(str(path)) == ["go", "100", "stop", "25"]
+
+
+async def test_console_hint_names_a_listed_move_and_a_reason(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`hint` prints the expert's move (the only sensible one: Go) with its number in the
+    list and a reason."""
+    monkeypatch.setenv("JUNCTION_EXPERT_MS", "5")
+    text = await _run(tmp_path, "hint\nquit\n")
+    (line,) = [row for row in text.splitlines() if "Hint:" in row]
+    assert "Hint: Play Go (move 1) — " in line
