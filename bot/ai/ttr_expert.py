@@ -47,7 +47,6 @@ mean score 35.1 over 200 deals against ``normal``'s 29.7 on the same deals; neit
 from __future__ import annotations
 
 import math
-import os
 import random
 from collections.abc import Sequence
 from time import perf_counter
@@ -81,7 +80,7 @@ from bot.engine.ttr.state import ACT, KEEP, OVER, PICK2, SETUP, Action, TtrState
 from bot.engine.ttr.views import TtrSeatView, private_view
 
 NCOL = len(COLOURS)
-HORIZON_TURNS = int(os.environ.get("TTR_HORIZON_TURNS", "1"))  # turn ends; 0: one per seat
+HORIZON_TURNS = 1  # turn ends a rollout passes (1 measured best); 0: one per seat
 END_DECK = 10  # second deck with this many cards or fewer left: roll out to the end
 FUTURE_RATE = 0.0  # useful draws to come per turn left, added to the projection (0 fits best)
 ROOM_RATE = 3.0  # hand cards a seat can move to its stack per turn left (3 fits best)
