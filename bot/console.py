@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.engine.core import BadOption, GameError
-from bot.games import DEFAULT_GAME, bundle, policy_factory, policy_names, suggest_move
+from bot.games import DEFAULT_GAME, bundle, hint_policy, policy_factory, suggest_move
 from bot.games.bundle import GameBundle
 from bot.store import open_store
 from bot.store.base import SeatRecord
@@ -212,7 +212,7 @@ class Console:
             self.say("! There is nothing to suggest right now: it is not your move.")
             return
         found = bundle(stored.game_key)
-        name = "expert" if "expert" in policy_names(found.key) else found.default_policy
+        name = hint_policy(found.key)
         factory = policy_factory(found.key, name)
         notation, reason = await asyncio.to_thread(
             suggest_move, found.presenter.hint, factory, name, view

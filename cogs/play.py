@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.core import BadOption, GameError
-from bot.games import bundle, policy_factory, policy_names, suggest_move
+from bot.games import bundle, hint_policy, policy_factory, suggest_move
 from bot.games.bundle import ButtonSpec
 from bot.updates import StaleButton
 from cogs.lobby import display_name, game_choices
@@ -162,7 +162,7 @@ class Play(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         # A hint may run an expert's search: in the computer players' worker, never on the
         # event loop (a thread would still hold its GIL while other channels wait).
-        name = "expert" if "expert" in policy_names(found.key) else found.default_policy
+        name = hint_policy(found.key)
         notation, reason = await bot_of(interaction).thinkers.run(
             suggest_move, found.presenter.hint, policy_factory(found.key, name), name, view
         )

@@ -119,6 +119,12 @@ def choose_move(factory: PolicyFactory, view: Any, seed: str) -> str:
     return factory().choose(view, random.Random(seed))
 
 
+def hint_policy(key: str) -> str:
+    """The computer player whose choice a hint shows: the game's expert, else its default."""
+    found = bundle(key)
+    return "expert" if "expert" in policy_factories(found) else found.default_policy
+
+
 def suggest_move(
     hint: Callable[[Any], tuple[str, str] | None] | None,
     factory: PolicyFactory,
