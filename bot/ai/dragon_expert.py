@@ -69,10 +69,8 @@ from bot.ai.dragon_normal import (
     _junk,
     _mb_score,
     _parse,
-    _pick_side,
-    _react,
     _Seen,
-    _turn,
+    decide,
 )
 from bot.ai.search import (
     CHECK_EVERY,
@@ -106,10 +104,9 @@ from bot.engine.dragon.rules import (
 from bot.engine.dragon.state import Car, DragonState, Pending, Phase
 from bot.engine.dragon.views import (
     CarView,
-    DragonPublicView,
     DragonSeatView,
     PendingView,
-    _car_view,
+    public_view,
 )
 from bot.engine.mille.cards import HAZARD_FOR, SAFETY_FOR, Card, deck_counts
 from bot.engine.mille.state import Tableau
@@ -347,54 +344,9 @@ def lean_legal(state: DragonState, seat: int) -> _Legal:
     return legal
 
 
-def lean_public(state: DragonState) -> DragonPublicView:
-    """``public_view`` without the words (the pending decision's text, the caption): ``normal``
-    never reads them, and writing them is a good part of a view's cost."""
-    pending = state.pending
-    pview = None
-    if pending is not None and state.phase is not Phase.OVER:
-        pview = PendingView(
-            kind=pending.kind.value,
-            actor=pending.actor,
-            car=pending.car,
-            by=pending.by,
-            card=pending.card,
-            side=pending.side,
-            hits=pending.hits,
-            armor=pending.armor,
-            oil=pending.oil_by >= 0,
-            waiting=tuple(pending.waiting),
-            text="",
-        )
-    options = state.options
-    return DragonPublicView(
-        game="dragon",
-        players=state.players,
-        lang=options.get("names", "en"),
-        deck_name=options.get("deck", "bsd"),
-        oil_slick=options.get("oil_slick") == "on",
-        turn=state.turn,
-        phase=state.phase.value,
-        to_act=tuple(sorted(to_act(state))),
-        mb_left=state.mb_left,
-        cw_done=state.cw_done,
-        spun=state.spun,
-        mb_deck_count=len(state.mb_draw),
-        cw_deck_count=len(state.cw_draw),
-        mb_discard=tuple(state.mb_discard),
-        cw_discard=tuple(state.cw_discard),
-        cars=tuple(_car_view(state, seat, car) for seat, car in enumerate(state.cars)),
-        pending=pview,
-        caption="",
-        winners=state.winners,
-        places=state.places,
-        end_reason=state.end_reason,
-    )
-
-
 def rollout_view(state: DragonState, seat: int) -> DragonSeatView:
     """``seat``'s private view with the lean legal moves (for ``normal`` inside rollouts)."""
-    public = lean_public(state)
+    public = public_view(state, words=False)
     car = state.cars[seat]
     return DragonSeatView(
         public=public,
@@ -489,26 +441,6 @@ def win_chance(state: DragonState, seat: int) -> float:
     return 1.0 / total
 
 
-def normal_move(view: DragonSeatView) -> str:
-    """``normal``'s move (as ``DragonNormalPolicy.choose``) without turning ``view.legal`` into
-    a plain tuple, so a lean ``_Legal`` keeps answering for discards."""
-    legal = view.legal
-    if len(legal) == 1:
-        return legal[0]
-    seen = _Seen(view)
-    phase = view.public.phase
-    if phase == "turn":
-        return _turn(seen, legal)
-    if phase in ("wall", "stampede"):
-        return _pick_side(seen, legal)
-    if phase == "react":
-        return _react(seen, legal)
-    for text in legal:
-        if text != "pass":
-            return text
-    return legal[0]
-
-
 class DragonDomain(Domain[DragonState]):
     """Dragon Mille Bornes for the shared search: short rollouts by ``normal``, then the value
     model (module docstring)."""
@@ -555,7 +487,7 @@ class DragonDomain(Domain[DragonState]):
                 raise OutOfTime
             actor = min(to_act(state))
             view = rollout_view(state, actor)
-            move = normal_move(view)
+            move = decide(view)
             apply_in_place(state, actor, parse(move))
         return win_chance(state, seat)
 

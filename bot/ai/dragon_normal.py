@@ -152,24 +152,30 @@ class DragonNormalPolicy(Policy):
     name = "normal"
 
     def choose(self, view: Any, rng: random.Random) -> str:
-        legal: tuple[str, ...] = tuple(view.legal)
-        if not legal:
+        if not view.legal:
             raise ValueError("The normal player was asked to act with no legal action.")
-        if len(legal) == 1:
-            return legal[0]
-        seen = _Seen(view)
-        phase = view.public.phase
-        if phase == "turn":
-            return _turn(seen, legal)
-        if phase in ("wall", "stampede"):
-            return _pick_side(seen, legal)
-        if phase == "react":
-            return _react(seen, legal)
-        # coup, skid, backfire, oil-ace: the answer is always worth playing.
-        for text in legal:
-            if text != "pass":
-                return text
-        return legal[0]
+        return decide(view)
+
+
+def decide(view: Any) -> str:
+    """``normal``'s move for ``view``. ``view.legal`` is only searched, never copied: the
+    expert's rollouts pass a lean one that answers for discards without listing them."""
+    legal = view.legal
+    if len(legal) == 1:
+        return str(legal[0])
+    seen = _Seen(view)
+    phase = view.public.phase
+    if phase == "turn":
+        return _turn(seen, legal)
+    if phase in ("wall", "stampede"):
+        return _pick_side(seen, legal)
+    if phase == "react":
+        return _react(seen, legal)
+    # coup, skid, backfire, oil-ace: the answer is always worth playing.
+    for text in legal:
+        if text != "pass":
+            return str(text)
+    return str(legal[0])
 
 
 # --- reactions -------------------------------------------------------------------------------

@@ -19,13 +19,12 @@ from bot.ai.base import Policy
 from bot.ai.dragon_expert import (
     DragonExpertPolicy,
     determinize,
-    normal_move,
     rollout_view,
     unseen_cw,
     unseen_mb,
     win_chance,
 )
-from bot.ai.dragon_normal import DragonNormalPolicy
+from bot.ai.dragon_normal import DragonNormalPolicy, decide
 from bot.ai.random_policy import RandomPolicy
 from bot.ai.search import BUDGET_ENV
 from bot.engine.dragon import GAME
@@ -180,7 +179,7 @@ def test_rollouts_play_as_normal_does() -> None:
         for seat in sorted(GAME.to_act(state)):
             full = GAME.private_view(state, seat)
             lean = rollout_view(state, seat)
-            assert normal_move(lean) == policy.choose(full, random.Random(0))
+            assert decide(lean) == policy.choose(full, random.Random(0))
             checked += 1
     assert checked > 100
 

@@ -179,7 +179,10 @@ def pending_text(state: DragonState, pending: Pending) -> str:
     return f"Stampede! Waiting for {waiting} to pick a side."
 
 
-def public_view(state: DragonState) -> DragonPublicView:
+def public_view(state: DragonState, *, words: bool = True) -> DragonPublicView:
+    """What everyone sees. ``words=False`` leaves out the texts (the pending decision's line,
+    the caption): computer players never read them, and writing them is a good part of a
+    view's cost inside an expert's rollouts."""
     pending = state.pending
     pview = None
     if pending is not None and state.phase is not Phase.OVER:
@@ -194,7 +197,7 @@ def public_view(state: DragonState) -> DragonPublicView:
             armor=pending.armor,
             oil=pending.oil_by >= 0,
             waiting=tuple(pending.waiting),
-            text=pending_text(state, pending),
+            text=pending_text(state, pending) if words else "",
         )
     return DragonPublicView(
         game="dragon",
@@ -214,7 +217,7 @@ def public_view(state: DragonState) -> DragonPublicView:
         cw_discard=tuple(state.cw_discard),
         cars=tuple(_car_view(state, seat, car) for seat, car in enumerate(state.cars)),
         pending=pview,
-        caption=state.caption,
+        caption=state.caption if words else "",
         winners=state.winners,
         places=state.places,
         end_reason=state.end_reason,
