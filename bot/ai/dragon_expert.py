@@ -565,10 +565,7 @@ def explain(view: DragonSeatView, move: str, report: SearchReport) -> str:
         why = "no Car Wars card is worth playing this turn"
     else:
         why = "it came out best when the next turns were played out"
-    if report.rounds:
-        chance = round(100 * report.mean_of(move))
-        return f"{why} (about {chance}% to win, over {report.rounds} imagined deals)."
-    return f"{why}."
+    return report.reason(why, move)
 
 
 class DragonExpertPolicy(SearchPolicy):

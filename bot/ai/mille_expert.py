@@ -269,10 +269,7 @@ def explain(view: MilleSeatView, move: str, report: SearchReport) -> str:
         why = f"driving {card.miles} miles now gains you the most"
     else:
         why = "it gets you moving again"
-    if report.rounds:
-        chance = round(100 * report.mean_of(move))
-        return f"{why} (about {chance}% to win the match, over {report.rounds} imagined deals)."
-    return f"{why}."
+    return report.reason(why, move, "to win the match")
 
 
 class MilleExpertPolicy(SearchPolicy):

@@ -274,10 +274,7 @@ def explain(view: RaceSeatView, move: str, report: SearchReport) -> str:
         why = f"{NAME[card]} clears what holds you up and stays in play"
     else:
         why = f"{NAME.get(card, 'it')} gets you moving again"
-    if report.rounds:
-        chance = round(100 * report.mean_of(move))
-        return f"{why} (about {chance}% to win, over {report.rounds} imagined deals)."
-    return f"{why}."
+    return report.reason(why, move)
 
 
 class RaceExpertPolicy(SearchPolicy):

@@ -166,6 +166,13 @@ class SearchReport:
         index = self.candidates.index(move)
         return self.means[index] if self.means else 0.0
 
+    def reason(self, why: str, move: str, what: str = "to win") -> str:
+        """A hint's sentence: ``why``, then the move's worth when a search was run."""
+        if not self.rounds:
+            return f"{why}."
+        chance = round(100 * self.mean_of(move))
+        return f"{why} (about {chance}% {what}, over {self.rounds} imagined deals)."
+
 
 @dataclass(frozen=True)
 class SearchSettings:

@@ -493,11 +493,7 @@ def explain(view: TtrSeatView, move: str, report: SearchReport) -> str:
         why = f"keeping {codes} gives the best expected points for the cards you can get"
     else:
         why = "nothing else is possible"
-    if report.rounds:
-        chance = round(100 * report.mean_of(move))
-        what = "worth" if view.public.solo else "to win"
-        return f"{why} (about {chance}% {what}, over {report.rounds} imagined deals)."
-    return f"{why}."
+    return report.reason(why, move, "worth" if view.public.solo else "to win")
 
 
 class TtrExpertPolicy(SearchPolicy):
