@@ -194,7 +194,10 @@ def _table_height(seats: int) -> int:
 
 
 @lru_cache(maxsize=8)
+@lru_cache(maxsize=4)
 def _table_background(height: int) -> Image.Image:
+    """The felt, the title bar and the mat: the same on every table of a size (cached; the
+    renderer draws on a copy)."""
     img = vertical_gradient(TABLE_WIDTH, height, Palette.FELT_TOP, Palette.FELT_BOTTOM)
     c = Canvas(img)
     c.draw.rectangle((0, 0, TABLE_WIDTH, _TOP_BAR), fill=Palette.ASPHALT_DARK)
