@@ -51,8 +51,8 @@ Strength, honestly: judged one decision at a time by full playouts, the moves wh
 leaves ``normal`` (mostly cycling a weak Car Wars hand where ``normal`` fires a poor shot or ends
 its turn) came out slightly better; in whole games against ``normal`` it is not yet measurably
 stronger (about even over a few hundred games, at 100 to 200 ms a move), and it drives fewer
-miles. The constants below (horizon, candidates searched, whether answers and Car Wars moves are
-searched) are the best of the variants measured with tests/ai/arena_extra.py.
+miles. The constants below (horizon, candidates searched) are the best of the variants measured with
+tests/ai/arena_extra.py.
 """
 
 from __future__ import annotations
@@ -113,10 +113,6 @@ from bot.engine.mille.state import Tableau
 
 HORIZON_TURNS = 4
 """Turn starts a rollout passes before the value model judges (see the module docstring)."""
-SEARCH_ANSWERS = True
-"""Search reactions and sides too (else ``normal`` answers them)."""
-SEARCH_CAR_WARS = True
-"""Search other Car Wars moves than ``normal``'s (else only Mille Bornes plays are compared)."""
 ROLLOUT_LIMIT = 400  # moves; a rollout this long is judged as it stands
 MB_CANDIDATES = 2  # Mille Bornes plays searched (best by normal)
 CW_CANDIDATES = 2  # Car Wars plays searched (best by normal)
@@ -460,8 +456,7 @@ class DragonDomain(Domain[DragonState]):
         legal: tuple[str, ...] = tuple(view.legal)
         first = self.normal.choose(view, random.Random(0))
         if view.public.phase != "turn":
-            if not SEARCH_ANSWERS:
-                return [first]
+            # Reactions and sides are small windows: every answer is searched.
             return [first, *(m for m in legal if m != first)]
         return [first, *(m for m in turn_options(view) if m != first and m in legal)]
 
@@ -520,10 +515,7 @@ def turn_options(view: DragonSeatView) -> list[str]:
             extra.append(text)
     mb.sort(key=lambda p: -p[0])
     cw.sort(key=lambda p: -p[0])
-    moves = [m for _, m in mb[:MB_CANDIDATES]]
-    if not SEARCH_CAR_WARS:
-        return moves
-    moves += [m for _, m in cw[:CW_CANDIDATES]]
+    moves = [m for _, m in mb[:MB_CANDIDATES]] + [m for _, m in cw[:CW_CANDIDATES]]
     junk = _junk(seen, tuple(legal))
     if junk is not None:
         moves.append(junk)
