@@ -14,6 +14,7 @@ import contextlib
 import getpass
 import os
 import sys
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,13 +22,16 @@ from typing import TextIO
 
 from bot.engine.core import BadOption, GameError
 from bot.games import DEFAULT_GAME, bundle, hint_policy, policy_factory, suggest_move
-from bot.games.bundle import GameBundle
+from bot.games.bundle import GameBundle, MoveChoice
 from bot.store import open_store
 from bot.store.base import SeatRecord
 from bot.tables import Tables, TableUpdate
 from bot.updates import outcome_line
 
 CONSOLE_CHANNEL = 0  # the console's own "channel" in the store
+FOLD_ABOVE = 24
+"""A kind of move (its first word) with more choices than this is folded into one line to
+type out: every subset of a hand to cycle or discard would bury the other moves."""
 PLAYER_ID = 1  # the console player's member id
 HELP = """Commands:
   <number>            play the move with that number in the list
@@ -134,8 +138,11 @@ class Console:
         if not moves:
             waiting = ", ".join(s.name for s in update.waiting)
             self.say(f"  (waiting for {waiting})")
-        for number, move in enumerate(moves, start=1):
+        listed, folded = menu(moves)
+        for number, move in enumerate(listed, start=1):
             self.say(f"  {number:2}. {move.label:<42} [{move.notation}]")
+        for verb, count, example in folded:
+            self.say(f"   …  {verb}: {count} choices; type one out, for example '{example}'")
 
     def write_images(self, update: TableUpdate, found: GameBundle) -> None:
         if not self.options.images:
@@ -186,7 +193,7 @@ class Console:
                 return False
             if text.isdigit():
                 stored = await self.tables.current(CONSOLE_CHANNEL)
-                _, moves = self.tables.hand(stored, PLAYER_ID)
+                moves, _ = menu(self.tables.hand(stored, PLAYER_ID)[1])
                 index = int(text) - 1
                 if not 0 <= index < len(moves):
                     self.say(f"! Choose a number from 1 to {len(moves)}.")
@@ -218,9 +225,28 @@ class Console:
             suggest_move, found.presenter.hint, factory, name, view
         )
         label = next((m.label for m in moves if m.notation == notation), notation)
-        number = next((i for i, m in enumerate(moves, start=1) if m.notation == notation), None)
+        listed, _ = menu(moves)
+        number = next((i for i, m in enumerate(listed, start=1) if m.notation == notation), None)
         where = f" (move {number})" if number is not None else ""
         self.say(f"Hint: {label}{where} — {reason}")
+
+
+def menu(moves: Sequence[MoveChoice]) -> tuple[list[MoveChoice], list[tuple[str, int, str]]]:
+    """The moves to number, and per folded kind (see ``FOLD_ABOVE``) its first word, how many
+    choices it has and one of them as an example, in the order the game lists them."""
+    counts = Counter(_verb(move) for move in moves)
+    listed = [move for move in moves if counts[_verb(move)] <= FOLD_ABOVE]
+    examples: dict[str, str] = {}
+    for move in moves:
+        verb = _verb(move)
+        # Prefer an example naming two cards: it shows how several are written.
+        if counts[verb] > FOLD_ABOVE and len(examples.get(verb, "").split()) < 3:
+            examples[verb] = move.notation
+    return listed, [(verb, counts[verb], example) for verb, example in examples.items()]
+
+
+def _verb(move: MoveChoice) -> str:
+    return move.notation.split(maxsplit=1)[0] if move.notation.strip() else move.notation
 
 
 def _login_name() -> str:

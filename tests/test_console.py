@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import ConsoleOptions, read_deck_file, run_console
+from bot.console import FOLD_ABOVE, ConsoleOptions, menu, read_deck_file, run_console
+from bot.games.bundle import MoveChoice
 
 # Seat 0 (the player) holds a Go and 100s; the computer holds hazards it cannot use at once.
 DECK = ["go", "100", "100", "100", "75", "50", *["25"] * 6, *["200", "50", "100", "75"] * 3]
@@ -77,3 +78,38 @@ async def test_console_hint_names_a_listed_move_and_a_reason(
     text = await _run(tmp_path, "hint\nquit\n")
     (line,) = [row for row in text.splitlines() if "Hint:" in row]
     assert "Hint: Play Go (move 1) — " in line
+
+
+def test_menu_folds_only_a_crowded_kind_of_move() -> None:
+    """Every subset of a hand to cycle would bury the other moves: a kind with more than
+    FOLD_ABOVE choices becomes one line with an example naming two cards."""
+    plays = [MoveChoice(f"play {n}", f"Drive {n}") for n in (25, 50)]
+    cycles = [MoveChoice(f"cycle {' '.join(['25'] * k)}", "Cycle") for k in range(1, 27)]
+    listed, folded = menu([*plays, *cycles, MoveChoice("end", "End your turn")])
+    assert [m.notation for m in listed] == ["play 25", "play 50", "end"]
+    assert folded == [("cycle", 26, "cycle 25 25")]
+    few, none = menu(cycles[:FOLD_ABOVE])
+    assert len(few) == FOLD_ABOVE and none == []
+
+
+async def test_console_numbers_skip_folded_moves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In 1000 Mile Race the cycles are folded, and the numbers count the listed moves only:
+    the last one ends the turn."""
+    monkeypatch.setenv("JUNCTION_PLAYER", "Ada")
+    out = io.StringIO()
+    options = ConsoleOptions(
+        db=f"sqlite:///{tmp_path / 'console.db'}",
+        out=tmp_path / "tables",
+        game="race",
+        seed=5,
+        opponent="random",
+        images=False,
+    )
+    code = await run_console(options, lines=io.StringIO("9\n7\nquit\n"), out=out)
+    assert code == 0
+    text = out.getvalue()
+    assert "cycle: 143 choices; type one out, for example 'cycle 200 200'" in text
+    assert "! Choose a number from 1 to 7." in text
+    assert "Ada ends the turn." in text

@@ -150,6 +150,9 @@ class OutOfTime(Exception):
 CHECK_EVERY = 16
 """Rollouts look at the clock every this many moves."""
 
+QUOTED_ROUNDS = 8
+"""A hint quotes the move's worth only after this many imagined deals (``keep_rounds``)."""
+
 
 @dataclass
 class SearchReport:
@@ -167,8 +170,10 @@ class SearchReport:
         return self.means[index] if self.means else 0.0
 
     def reason(self, why: str, move: str, what: str = "to win") -> str:
-        """A hint's sentence: ``why``, then the move's worth when a search was run."""
-        if not self.rounds:
+        """A hint's sentence: ``why``, then the move's worth when the search saw enough deals
+        to mean it (below ``QUOTED_ROUNDS`` a figure would be noise, and the search keeps the
+        baseline's move anyway)."""
+        if self.rounds < QUOTED_ROUNDS:
             return f"{why}."
         chance = round(100 * self.mean_of(move))
         return f"{why} (about {chance}% {what}, over {self.rounds} imagined deals)."
@@ -183,7 +188,7 @@ class SearchSettings:
     min_rounds: int = 6  # rounds before any move is dropped
     prune_every: int = 3  # rounds between two prunings
     prune_z: float = 2.0  # drop a move this many standard errors behind the best
-    keep_rounds: int = 8  # the baseline stays unless this many rounds were played...
+    keep_rounds: int = QUOTED_ROUNDS  # the baseline stays unless this many rounds were played...
     keep_margin: float = 0.004  # ...and another beats it by this much on average...
     keep_z: float = 2.0  # ...and by this many standard errors of the paired difference
     timed: bool = True  # False: ignore the clock (tests with a round cap)

@@ -22,7 +22,15 @@ from bot.ai.race_expert import RaceExpertPolicy, rollout_view
 from bot.ai.race_expert import determinize as race_determinize
 from bot.ai.race_normal import NormalRacePolicy
 from bot.ai.random_policy import RandomPolicy
-from bot.ai.search import BUDGET_ENV, SearchPolicy, budget_from_env, deal_hidden_hand, search
+from bot.ai.search import (
+    BUDGET_ENV,
+    QUOTED_ROUNDS,
+    SearchPolicy,
+    SearchReport,
+    budget_from_env,
+    deal_hidden_hand,
+    search,
+)
 from bot.arena import run_arena
 from bot.engine.mille.cards import Card
 from bot.engine.mille.state import MilleState, Phase
@@ -413,3 +421,15 @@ def test_mille_hint_says_nothing_without_a_move() -> None:
     hint = bundle("mille").presenter.hint
     assert hint is not None
     assert hint(MILLE.private_view(state, 1)) is None
+
+
+def test_a_hint_quotes_no_figure_from_a_handful_of_deals() -> None:
+    """Below the rounds a search needs to leave the baseline, the reason gives no percentage
+    (one imagined deal once produced 'about 18% to win, over 1 imagined deals')."""
+    report = SearchReport(move="play 25", candidates=["play 25", "end"], means=[0.18, 0.1])
+    report.rounds = QUOTED_ROUNDS - 1
+    assert report.reason("it drives", "play 25") == "it drives."
+    report.rounds = QUOTED_ROUNDS
+    assert report.reason("it drives", "play 25") == (
+        f"it drives (about 18% to win, over {QUOTED_ROUNDS} imagined deals)."
+    )
