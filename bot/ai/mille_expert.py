@@ -277,6 +277,10 @@ class MilleExpertPolicy(SearchPolicy):
 
     name = "expert"
     domain_class = MilleDomain
+    # Measured with tests/ai/search_headroom.py (300 decision points, 40 deals each, seed 11):
+    # with 16-24 deals seen, leaving normal's move at one standard error gained the most
+    # (+0.0014 ± 0.0007 match-winning chance per decision at 24, +0.0004 at two errors).
+    keep_z = 1.0
 
 
 def hint(view: MilleSeatView) -> tuple[str, str] | None:

@@ -315,6 +315,9 @@ class SearchPolicy(Policy):
     domain: Domain[Any]
     domain_class: Callable[[], Domain[Any]]
     """What a game's expert sets: its domain, made once per player."""
+    keep_z: float = SearchSettings.keep_z
+    """How sure the search must be before it leaves the baseline's move (a game may ask for
+    less when ``tests/ai/search_headroom.py`` shows its rollouts are trustworthy)."""
 
     def __init__(
         self,
@@ -323,7 +326,9 @@ class SearchPolicy(Policy):
         *,
         timed: bool = True,
     ) -> None:
-        self.settings = SearchSettings(budget_ms=budget_ms, max_rounds=max_rounds, timed=timed)
+        self.settings = SearchSettings(
+            budget_ms=budget_ms, max_rounds=max_rounds, timed=timed, keep_z=self.keep_z
+        )
         self.last: SearchReport | None = None
         self.domain = self.domain_class()
 

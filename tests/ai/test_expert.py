@@ -27,6 +27,7 @@ from bot.ai.search import (
     QUOTED_ROUNDS,
     SearchPolicy,
     SearchReport,
+    SearchSettings,
     budget_from_env,
     deal_hidden_hand,
     search,
@@ -433,3 +434,9 @@ def test_a_hint_quotes_no_figure_from_a_handful_of_deals() -> None:
     assert report.reason("it drives", "play 25") == (
         f"it drives (about 18% to win, over {QUOTED_ROUNDS} imagined deals)."
     )
+
+
+def test_a_game_sets_how_sure_its_expert_must_be() -> None:
+    """``keep_z`` on the policy class reaches the search settings; the default stays strict."""
+    assert MilleExpertPolicy(budget_ms=5).settings.keep_z == 1.0
+    assert RaceExpertPolicy(budget_ms=5).settings.keep_z == SearchSettings().keep_z == 2.0
