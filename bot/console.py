@@ -29,10 +29,10 @@ from bot.tables import Tables, TableUpdate
 from bot.updates import outcome_line
 
 CONSOLE_CHANNEL = 0  # the console's own "channel" in the store
+PLAYER_ID = 1  # the console player's member id
 FOLD_ABOVE = 24
 """A kind of move (its first word) with more choices than this is folded into one line to
 type out: every subset of a hand to cycle or discard would bury the other moves."""
-PLAYER_ID = 1  # the console player's member id
 HELP = """Commands:
   <number>            play the move with that number in the list
   <move>              a move in the game's words, e.g. 'play go', 'discard 25'
