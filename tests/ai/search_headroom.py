@@ -26,7 +26,7 @@ import statistics
 import sys
 from typing import Any
 
-from bot.ai.search import Domain
+from bot.ai.search import Domain, SearchPolicy
 from bot.games import bundle, get_game
 
 SAMPLE_SHARE = 0.08  # of the decisions with a choice, this share becomes a decision point
@@ -35,8 +35,9 @@ REPEATS = 10  # random splits of the rounds per decision point
 
 def _domain(key: str) -> Domain[Any]:
     expert = bundle(key).policies["expert"]()
-    domain: Domain[Any] = expert.domain  # type: ignore[attr-defined]
-    return domain
+    if not isinstance(expert, SearchPolicy):
+        raise SystemExit(f"The {key} expert does not search: there is nothing to measure.")
+    return expert.domain
 
 
 def decision_points(key: str, points: int, seed: int) -> list[Any]:
