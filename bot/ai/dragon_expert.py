@@ -61,7 +61,7 @@ import math
 import random
 from collections import Counter
 from time import perf_counter
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.ai.dragon_normal import (
     DragonNormalPolicy,
@@ -118,6 +118,7 @@ MB_CANDIDATES = 2  # Mille Bornes plays searched (best by normal)
 CW_CANDIDATES = 2  # Car Wars plays searched (best by normal)
 
 _PHASES = {phase.value: phase for phase in Phase}
+_T = TypeVar("_T")
 
 
 # --- what the seat has not seen ------------------------------------------------------------
@@ -224,14 +225,8 @@ def determinize(view: DragonSeatView, rng: random.Random) -> DragonState:
             mb_hand = list(view.mb_hand)
             cw_hand = list(view.cw_hand)
         else:
-            mb_hand = mb_forced.get(shown.seat, [])
-            mb_need = shown.mb_hand_count - len(mb_hand)
-            mb_hand = mb_hand + mb_cards[:mb_need]
-            del mb_cards[:mb_need]
-            cw_hand = cw_forced.get(shown.seat, [])
-            cw_need = shown.cw_hand_count - len(cw_hand)
-            cw_hand = cw_hand + cw_cards[:cw_need]
-            del cw_cards[:cw_need]
+            mb_hand = _fill(mb_forced.get(shown.seat, []), shown.mb_hand_count, mb_cards)
+            cw_hand = _fill(cw_forced.get(shown.seat, []), shown.cw_hand_count, cw_cards)
         cars.append(_car(shown, mb_hand, cw_hand))
     phase = _PHASES.get(public.phase, Phase.TURN)
     pending = None
@@ -275,6 +270,14 @@ def determinize(view: DragonSeatView, rng: random.Random) -> DragonState:
         places=public.places,
         end_reason=public.end_reason,
     )
+
+
+def _fill(forced: list[_T], size: int, pile: list[_T]) -> list[_T]:
+    """A hand of ``size``: the ``forced`` cards, then the top of ``pile`` (taken from it)."""
+    need = max(0, size - len(forced))
+    hand = forced + pile[:need]
+    del pile[:need]
+    return hand
 
 
 def _car(shown: CarView, mb_hand: list[Card], cw_hand: list[str]) -> Car:
