@@ -2,7 +2,8 @@
 
 Figures per game (``--game K`` for one, at ``--players N`` or its largest table): table render
 + PNG encode (median, p95, bytes), random full games per second on one core, its default
-computer player's time per decision — all in CPU time of the one core doing the work; then
+computer player's time per decision, and for a game whose ``expert`` searches, how many of its
+imagined playouts (rollouts) one core runs per second — all in CPU time of the one core doing the work; then
 stored moves per second (one SQLite transaction each, on a file) and the process's peak
 memory. With ``--discord``, interaction-to-reply latency through a local fake Discord and the
 bot's resident memory. With ``--store``, only the stores under load instead: SQLite, and
@@ -130,6 +131,36 @@ def bench_policy(
     }
 
 
+def bench_rollouts(
+    game_key: str, seats: int, seconds: float, options: Mapping[str, str] | None = None
+) -> dict[str, float]:
+    """The searching expert's rollouts per second from each deal's first decision (what a
+    search's strength buys with its time); empty for a game without one."""
+    found = bundle(game_key)
+    if "expert" not in found.policies:
+        return {}
+    domain = getattr(found.policies["expert"](), "domain", None)
+    if domain is None:
+        return {}  # an expert that does not search (the open-handed solo game's)
+    game = found.game
+    rng = random.Random(11)
+    rollouts = 0
+    elapsed = 0.0
+    seed = 0
+    while elapsed < seconds:
+        state = game.new_game([f"P{i}" for i in range(seats)], seed, options)
+        seed += 1
+        seat = min(game.to_act(state))
+        view = game.private_view(state, seat)
+        for _ in range(10):
+            world = domain.determinize(view, rng)
+            start = _clock()
+            domain.rollout(world, seat, rng)
+            elapsed += _clock() - start
+            rollouts += 1
+    return {"expert_rollouts_per_s": rollouts / elapsed}
+
+
 def bench_store(moves: int) -> dict[str, float]:
     from bot.store.bench import bench_store_moves
 
@@ -196,6 +227,7 @@ def run_bench(
             figures = bench_render(key, seats, int(200 * scale))
             figures.update(bench_playouts(key, seats, 3.0 * scale))
             figures.update(bench_policy(key, seats, int(2000 * scale)))
+            figures.update(bench_rollouts(key, seats, 3.0 * scale))
             return figures
 
         sections.append((f"{key} ({seats} seats)", per_game))

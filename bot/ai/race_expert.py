@@ -48,9 +48,9 @@ from bot.engine.race.cards import (
     sort_cards,
 )
 from bot.engine.race.notation import format_action
-from bot.engine.race.rules import apply_in_place, can_cycle, legal_actions
+from bot.engine.race.rules import apply_in_place, can_cycle, legal_actions, pending_answer
 from bot.engine.race.state import Action, Entry, Phase, RaceState, Side
-from bot.engine.race.views import RaceSeatView, public_view, seat_phase
+from bot.engine.race.views import RaceSeatView, seat_phase
 
 ROLLOUT_LIMIT = 1500  # moves; a game that long is scored on miles
 DISCARDS = 4  # hand-limit discards searched: the ones normal values least
@@ -146,15 +146,57 @@ def determinize(view: RaceSeatView, rng: random.Random) -> RaceState:
     )
 
 
-def rollout_view(state: RaceState, seat: int) -> RaceSeatView:
-    """``seat``'s private view without the cycles in ``legal`` (see ``NormalRacePolicy.decide``)."""
-    return RaceSeatView(
-        public=public_view(state),
-        seat=seat,
-        hand=tuple(state.sides[seat].hand),
-        phase=seat_phase(state, seat),
-        legal=tuple(format_action(a) for a in legal_actions(state, seat, with_cycles=False)),
-    )
+class _LiveSide:
+    """One side of a rollout's table as ``normal`` reads it (``SideLike``): the state's own
+    lists, refreshed before every decision instead of copied into a frozen view."""
+
+    __slots__ = ("hazards", "junkyard", "total", "trumps", "two_hundreds")
+
+    def refresh(self, side: Side) -> None:
+        self.total = side.total
+        self.two_hundreds = side.miles.count("200")
+        self.hazards = side.hazards
+        self.trumps = side.trumps
+        self.junkyard = side.junkyard
+
+
+class _LiveTable:
+    """A rollout's table as ``normal`` reads it (``PublicLike``)."""
+
+    __slots__ = ("answer", "sides", "stack")
+
+    def __init__(self) -> None:
+        self.sides = (_LiveSide(), _LiveSide())
+        self.stack: list[Entry] = []
+        self.answer: str | None = None
+
+
+class LiveSeat:
+    """A seat's view of a rollout's table as ``normal`` reads it (``SeatLike``), made once
+    per rollout and refreshed before each decision: building a frozen ``RaceSeatView`` every
+    move was a third of a rollout's time. Its ``legal`` leaves the cycles out (see
+    ``NormalRacePolicy.decide``). Read it before the next move changes the state."""
+
+    __slots__ = ("hand", "legal", "phase", "public", "seat")
+
+    def __init__(self) -> None:
+        self.public = _LiveTable()
+        self.seat = 0
+        self.hand: list[str] = []
+        self.phase = "play"
+        self.legal: list[str] = []
+
+    def refresh(self, state: RaceState, seat: int) -> LiveSeat:
+        table = self.public
+        for live, side in zip(table.sides, state.sides, strict=True):
+            live.refresh(side)
+        table.stack = state.stack
+        table.answer = pending_answer(state)
+        self.seat = seat
+        self.hand = state.sides[seat].hand
+        self.phase = seat_phase(state, seat)
+        self.legal = [format_action(a) for a in legal_actions(state, seat, with_cycles=False)]
+        return self
 
 
 def _cycles_open(state: RaceState, seat: int) -> bool:
@@ -203,14 +245,14 @@ class RaceDomain(Domain[RaceState]):
     ) -> float:
         decide = self.normal.decide
         parse = self.parse
+        live = LiveSeat()
         for step in range(ROLLOUT_LIMIT):
             if state.phase is Phase.OVER:
                 break
             if deadline is not None and step % CHECK_EVERY == 0 and perf_counter() > deadline:
                 raise OutOfTime
             actor = 1 - state.stack[-1].seat if state.phase is Phase.REACT else state.turn
-            view = rollout_view(state, actor)
-            move = decide(view, _cycles_open(state, actor))
+            move = decide(live.refresh(state, actor), _cycles_open(state, actor))
             apply_in_place(state, actor, parse(move))
         return self.evaluate(state, seat)
 
@@ -290,10 +332,10 @@ def hint(view: RaceSeatView) -> tuple[str, str] | None:
 
 
 __all__ = [
+    "LiveSeat",
     "RaceDomain",
     "RaceExpertPolicy",
     "determinize",
     "hint",
-    "rollout_view",
     "unseen_of",
 ]

@@ -14,14 +14,17 @@ library and hand sizes, the cards waiting for an answer. What it does, in order:
   of each type instead (more types, more draws). Answer cards and Pit Crew are never cycled.
 - Hand limit: discards the weakest card.
 
-Each decision is a few dozen dictionary look-ups: well under a millisecond.
+Each decision is a few dozen dictionary look-ups: well under a millisecond. It reads its view
+through the small protocols below (what it needs of a seat's view), so that the expert's
+rollouts can hand it the live table instead of building a frozen view every move.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Protocol
 
 from bot.ai.base import Policy
 from bot.engine.race.cards import (
@@ -46,7 +49,7 @@ from bot.engine.race.cards import (
     deck_counts,
     sort_cards,
 )
-from bot.engine.race.views import RacePublicView, RaceSeatView, SideView
+from bot.engine.race.views import RaceSeatView
 
 CHEAT_WORTH = {COUP_FOURRE: 80.0, ROADBLOCK: 70.0, JAMMER: 75.0, PIT_CREW: 60.0}
 HAZARD_WORTH = 28.0
@@ -59,6 +62,65 @@ CYCLE_BELOW = 24.0  # cards worth less than this are cycled when stuck
 PIT_CREW_HAND = 8  # Pit Crew is played while the hand holds at most this many cards
 BIG_MILES = 100
 CLOSE = 250  # "close to the finish": this many miles or fewer to go
+_COUNTS = deck_counts()
+# Per hazard: the removals and trumps that answer it, with their copies in a deck.
+_ANSWERED_BY = {
+    hazard: [
+        (card, copies)
+        for card, copies in _COUNTS.items()
+        if TYPE_OF[card] in (REMOVAL, TRUMP) and hazard in ANSWERS[card]
+    ]
+    for hazard, kind in TYPE_OF.items()
+    if kind == HAZARD
+}
+
+
+class SideLike(Protocol):
+    """What the player reads of one side of the table (``SideView`` has it all)."""
+
+    @property
+    def total(self) -> int: ...
+    @property
+    def two_hundreds(self) -> int: ...
+    @property
+    def hazards(self) -> Sequence[str]: ...
+    @property
+    def trumps(self) -> Sequence[str]: ...
+    @property
+    def junkyard(self) -> Sequence[str]: ...
+
+
+class StackLike(Protocol):
+    """A card waiting for an answer, as the player reads it."""
+
+    @property
+    def card(self) -> str: ...
+
+
+class PublicLike(Protocol):
+    """What the player reads of the public table (``RacePublicView`` has it all)."""
+
+    @property
+    def sides(self) -> Sequence[SideLike]: ...
+    @property
+    def stack(self) -> Sequence[StackLike]: ...
+    @property
+    def answer(self) -> str | None: ...
+
+
+class SeatLike(Protocol):
+    """What the player reads of its seat's view (``RaceSeatView`` has it all)."""
+
+    @property
+    def public(self) -> PublicLike: ...
+    @property
+    def seat(self) -> int: ...
+    @property
+    def hand(self) -> Sequence[str]: ...
+    @property
+    def phase(self) -> str: ...
+    @property
+    def legal(self) -> Sequence[str]: ...
 
 
 class NormalRacePolicy(Policy):
@@ -75,7 +137,7 @@ class NormalRacePolicy(Policy):
             return legal[0]
         return self.decide(view, any(text.startswith("cycle") for text in legal))
 
-    def decide(self, view: RaceSeatView, can_cycle: bool) -> str:
+    def decide(self, view: SeatLike, can_cycle: bool) -> str:
         """``choose`` for a view whose ``legal`` may leave the cycles out (a search's playouts
         skip listing every subset of the hand): ``can_cycle`` says whether cycling is allowed.
         Given the full view, the same move as ``choose``."""
@@ -92,23 +154,23 @@ class NormalRacePolicy(Policy):
 # --- reading the view --------------------------------------------------------------------
 
 
-def _me(view: RaceSeatView) -> SideView:
+def _me(view: SeatLike) -> SideLike:
     return view.public.sides[view.seat]
 
 
-def _them(view: RaceSeatView) -> SideView:
+def _them(view: SeatLike) -> SideLike:
     return view.public.sides[1 - view.seat]
 
 
-def _stopped(side: SideView) -> bool:
+def _stopped(side: SideLike) -> bool:
     return any(h in STOPPING_HAZARDS for h in side.hazards)
 
 
-def _to_go(side: SideView) -> int:
+def _to_go(side: SideLike) -> int:
     return TARGET - side.total
 
 
-def _worth(view: RaceSeatView, card: str) -> float:
+def _worth(view: SeatLike, card: str) -> float:
     """What keeping ``card`` is worth now (cycles and discards throw the least worth away)."""
     me = _me(view)
     kind = TYPE_OF[card]
@@ -132,14 +194,14 @@ def _worth(view: RaceSeatView, card: str) -> float:
     return CHEAT_WORTH.get(card, 50.0)
 
 
-def _weakest(view: RaceSeatView, cards: list[str]) -> str:
+def _weakest(view: SeatLike, cards: list[str]) -> str:
     return min(cards, key=lambda c: (_worth(view, c), -MILES_OF[c]))
 
 
 # --- answers -----------------------------------------------------------------------------
 
 
-def _react(view: RaceSeatView) -> str:
+def _react(view: SeatLike) -> str:
     pub = view.public
     answer = pub.answer
     if answer is None or f"react {answer}" not in view.legal or not pub.stack:
@@ -162,7 +224,7 @@ def _react(view: RaceSeatView) -> str:
     return f"react {answer}" if stakes >= threshold else "pass"
 
 
-def _jam_stakes(view: RaceSeatView, pub: RacePublicView, me: SideView, them: SideView) -> float:
+def _jam_stakes(view: SeatLike, pub: PublicLike, me: SideLike, them: SideLike) -> float:
     """What the opponent's card on top of the stack would cost us if it went through."""
     top = pub.stack[-1]
     card = top.card
@@ -193,7 +255,7 @@ def _jam_stakes(view: RaceSeatView, pub: RacePublicView, me: SideView, them: Sid
 # --- our own turn ------------------------------------------------------------------------
 
 
-def _turn(view: RaceSeatView, can_cycle: bool) -> str:
+def _turn(view: SeatLike, can_cycle: bool) -> str:
     legal = set(view.legal)
     me, them = _me(view), _them(view)
     hand = list(view.hand)
@@ -233,7 +295,7 @@ def _turn(view: RaceSeatView, can_cycle: bool) -> str:
     return "end"
 
 
-def _best_removal(view: RaceSeatView, legal: set[str]) -> str:
+def _best_removal(view: SeatLike, legal: set[str]) -> str:
     me = _me(view)
     hazards = list(me.hazards)
     if not hazards:
@@ -269,7 +331,7 @@ def _best_removal(view: RaceSeatView, legal: set[str]) -> str:
     return ""
 
 
-def _best_miles(view: RaceSeatView, legal: set[str]) -> str:
+def _best_miles(view: SeatLike, legal: set[str]) -> str:
     me = _me(view)
     to_go = _to_go(me)
     playable = [c for c in set(view.hand) if TYPE_OF[c] == MILES and f"play {c}" in legal]
@@ -295,7 +357,7 @@ def _best_miles(view: RaceSeatView, legal: set[str]) -> str:
     return f"play {best}"
 
 
-def _hazard(view: RaceSeatView, legal: set[str]) -> str:
+def _hazard(view: SeatLike, legal: set[str]) -> str:
     them = _them(view)
     options = [c for c in set(view.hand) if TYPE_OF[c] == HAZARD and f"play {c}" in legal]
     if not options:
@@ -305,12 +367,7 @@ def _hazard(view: RaceSeatView, legal: set[str]) -> str:
     def score(hazard: str) -> float:
         # Answers they may still hold: removals of this kind and Tow Trucks not yet seen,
         # and the trump unless it is already used.
-        counts = deck_counts()
-        unseen = sum(
-            counts[c] - seen[c]
-            for c in counts
-            if TYPE_OF[c] in (REMOVAL, TRUMP) and hazard in ANSWERS[c]
-        )
+        unseen = sum(copies - seen[card] for card, copies in _ANSWERED_BY[hazard])
         value = 10.0 - unseen
         if hazard == SPEED_TRAP:
             value -= 4.0 if _to_go(them) > 200 else -2.0
@@ -321,7 +378,7 @@ def _hazard(view: RaceSeatView, legal: set[str]) -> str:
     return f"play {max(sorted(options), key=score)}"
 
 
-def _cycle(view: RaceSeatView) -> str:
+def _cycle(view: SeatLike) -> str:
     """The weakest card of each type worth little, answers and Pit Crew never included.
 
     Only called when cycling is allowed: every non-empty part of the hand is then a legal

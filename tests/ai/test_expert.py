@@ -18,7 +18,7 @@ from bot.ai.easy import WeakenedPolicy, easy
 from bot.ai.mille_expert import MilleExpertPolicy, match_chance, unseen_cards
 from bot.ai.mille_expert import determinize as mille_determinize
 from bot.ai.mille_normal import NormalMillePolicy
-from bot.ai.race_expert import RaceExpertPolicy, rollout_view
+from bot.ai.race_expert import LiveSeat, RaceExpertPolicy
 from bot.ai.race_expert import determinize as race_determinize
 from bot.ai.race_normal import NormalRacePolicy
 from bot.ai.random_policy import RandomPolicy
@@ -298,15 +298,16 @@ def test_deal_hidden_hand_keeps_sizes_and_cards() -> None:
 # --- the rollout helpers -------------------------------------------------------------------
 
 
-def test_race_normal_decides_the_same_without_listed_cycles() -> None:
-    """normal.decide on a view without cycles (playouts) picks what choose picks on the full
-    view."""
+def test_race_normal_decides_the_same_on_the_rollouts_live_seat() -> None:
+    """normal.decide on a rollout's live seat (the state's own lists, no cycles listed) picks
+    what choose picks on the full private view."""
     policy = NormalRacePolicy()
+    live = LiveSeat()
     checked = 0
     for state in race_states([8, 9]):
         seat = min(RACE.to_act(state))
         full = RACE.private_view(state, seat)
-        lean = rollout_view(state, seat)
+        lean = live.refresh(state, seat)
         open_ = state.phase is RacePhase.PLAY and bool(full.hand) and can_cycle(state)
         assert policy.decide(lean, open_) == policy.choose(full, random.Random(0))
         checked += 1
