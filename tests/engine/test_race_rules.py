@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.core import IllegalMove, NotYourTurn
-from bot.engine.race.cards import full_deck, sort_cards
+from bot.engine.race.cards import TYPE_OF, deck_counts, full_deck, sort_cards
 from bot.engine.race.state import Phase, RaceState
 from tests.engine.race_helpers import (
     G,
@@ -18,6 +18,7 @@ from tests.engine.race_helpers import (
     lay_miles,
     legal,
     refused,
+    snapshot,
     start,
 )
 
@@ -634,3 +635,209 @@ def test_refused_moves_raise_readable_errors() -> None:
         G.apply(state, 1, G.parse_action("play 25"))
     with pytest.raises(IllegalMove, match="You do not hold Roadblock"):
         G.apply(state, 0, ("play", "roadblock"))
+
+
+# --- audit: rulings checked one by one (RULINGS §3, "Reactions") -----------------------------
+
+RULED_DECK = {
+    **{"25": 6, "50": 8, "75": 6, "100": 8, "200": 2},
+    **dict.fromkeys(("flat-tire", "out-of-gas", "accident", "red-light", "speed-trap"), 2),
+    **dict.fromkeys(
+        ("spare-tire", "gasoline", "repairs", "green-light", "end-of-limit", "tow-truck"), 2
+    ),
+    **dict.fromkeys(("puncture-proof", "extra-tank", "driving-ace", "right-of-way"), 1),
+    **dict.fromkeys(("coup-fourre", "roadblock", "jammer", "pit-crew"), 1),
+}
+
+
+def test_the_deck_table_is_the_ruled_card_list() -> None:
+    """Every card, its count and its type are exactly the ruled 60-card deck."""
+    assert dict(deck_counts()) == RULED_DECK
+    kinds = {code: TYPE_OF[code] for code in RULED_DECK}
+    assert [c for c in kinds if kinds[c] == "miles"] == ["25", "50", "75", "100", "200"]
+    assert [c for c in kinds if kinds[c] == "trump"] == [
+        "puncture-proof",
+        "extra-tank",
+        "driving-ace",
+        "right-of-way",
+    ]
+    assert [c for c in kinds if kinds[c] == "cheat"] == [
+        "coup-fourre",
+        "roadblock",
+        "jammer",
+        "pit-crew",
+    ]
+
+
+@pytest.mark.parametrize("hazard", ["flat-tire", "out-of-gas", "accident", "red-light"])
+def test_each_stopping_hazard_forbids_even_25_miles(hazard: str) -> None:
+    """Flat Tire, Out of Gas, Accident and Red Light each stop every miles card."""
+    state = red_first()
+    hazard_on(state, 0, hazard)
+    assert "targets you" in refused(state, 0, "play 25")
+
+
+@pytest.mark.parametrize(
+    ("removal", "hazard", "other"),
+    [
+        ("spare-tire", "flat-tire", "out-of-gas"),
+        ("gasoline", "out-of-gas", "accident"),
+        ("repairs", "accident", "red-light"),
+        ("green-light", "red-light", "speed-trap"),
+        ("end-of-limit", "speed-trap", "flat-tire"),
+    ],
+)
+def test_each_removal_clears_only_its_own_hazard(removal: str, hazard: str, other: str) -> None:
+    """A removal is refused against another kind of hazard and clears its own."""
+    state = red_first(["100", removal])
+    hazard_on(state, 0, other)
+    assert "none targets you" in refused(state, 0, f"play {removal}")
+    hazard_on(state, 0, hazard)
+    assert act(state, 0, f"play {removal}").sides[0].hazards == [other]
+
+
+@pytest.mark.parametrize(
+    ("trump", "hazard"),
+    [("puncture-proof", "flat-tire"), ("extra-tank", "out-of-gas"), ("driving-ace", "accident")],
+)
+def test_each_trump_clears_only_its_own_hazard(trump: str, hazard: str) -> None:
+    """Puncture-Proof, Extra Tank and Driving Ace each clear their hazard and no other."""
+    state = red_first(["100", trump])
+    hazard_on(state, 0, hazard, "red-light")
+    assert act(state, 0, f"play {trump}").sides[0].hazards == ["red-light"]
+
+
+def test_second_removal_in_a_turn_is_refused() -> None:
+    """Only one removal per turn, even with a second hazard to clear."""
+    state = red_first(["100", "spare-tire", "gasoline"])
+    hazard_on(state, 0, "flat-tire", "out-of-gas")
+    state = act(state, 0, "play spare-tire")
+    assert "already played a removal" in refused(state, 0, "play gasoline")
+
+
+def test_the_rulings_example_cycle_draws_two() -> None:
+    """Junking 25, 50 and Gasoline (miles and removal) draws two cards."""
+    state = red_first(["100", "50", "25", "gasoline"])
+    state = act(state, 0, "cycle 25 50 gasoline")
+    assert len(state.sides[0].hand) == 8 - 3 + 2
+
+
+def test_trumps_and_pit_crew_may_come_before_a_cycle() -> None:
+    """A trump and Pit Crew played first leave the cycle open."""
+    state = act(red_first(), 0, "play extra-tank", "play pit-crew")
+    assert any(text.startswith("cycle ") for text in legal(state, 0))
+    state = act(state, 0, "cycle 25")
+    assert state.sides[0].junkyard[-1] == "25"
+
+
+def test_an_empty_cycle_is_refused() -> None:
+    """A cycle must junk at least one card."""
+    assert "not a 1000 Mile Race move" in _refused_action(red_first(), 0, ("cycle",))
+
+
+def test_a_cancelled_hazard_still_uses_the_turns_hazard() -> None:
+    """A hazard cancelled by Coup Fourré uses up the hazard play and rules out cycling."""
+    red = ["100", "flat-tire", "accident"]
+    state = act(red_first(red, BLUE_CHEATS), 0, "play flat-tire")
+    state = act(state, 1, "react coup-fourre")
+    assert "already played a hazard" in refused(state, 0, "play accident")
+    assert "cannot cycle" in refused(state, 0, "cycle 25")
+
+
+def test_a_cancelled_removal_rules_out_cycling() -> None:
+    """A removal cancelled by Jammer still rules out cycling."""
+    state = red_first(["100", "spare-tire", "25"], BLUE_CHEATS)
+    hazard_on(state, 0, "flat-tire")
+    state = act(state, 0, "play spare-tire")
+    state = act(state, 1, "react jammer")
+    assert "cannot cycle" in refused(state, 0, "cycle 25")
+
+
+@pytest.mark.parametrize(
+    ("held", "played"),
+    [
+        ("jammer", "100"),
+        ("jammer", "flat-tire"),
+        ("roadblock", "flat-tire"),
+        ("roadblock", "extra-tank"),
+        ("coup-fourre", "100"),
+        ("coup-fourre", "pit-crew"),
+    ],
+)
+def test_only_the_matching_answer_opens_a_window(held: str, played: str) -> None:
+    """Jammer never answers miles or hazards; Roadblock and Coup Fourré only their own kind."""
+    state = act(red_first(blue=["25", "75", held]), 0, f"play {played}")
+    assert state.phase is Phase.PLAY and G.to_act(state) == frozenset({0})
+
+
+def test_jammer_cancels_a_jammer_on_a_trump() -> None:
+    """Red jams Blue's Jammer on her trump: the trump lands and clears its hazard."""
+    red = ["100", "extra-tank", "jammer"]
+    state = red_first(red, BLUE_CHEATS)
+    hazard_on(state, 0, "out-of-gas")
+    state = act(state, 0, "play extra-tank")
+    state = act(state, 1, "react jammer")
+    state = act(state, 0, "react jammer")
+    assert state.sides[0].trumps == ["extra-tank"] and state.sides[0].hazards == []
+
+
+def test_answer_cards_are_never_played_in_your_own_turn() -> None:
+    """Coup Fourré held in your own play phase is refused as a play."""
+    state = red_first(["100", "coup-fourre"])
+    assert "only played as an answer" in _refused_action(state, 0, ("play", "coup-fourre"))
+    assert "play coup-fourre" not in legal(state, 0)
+
+
+def test_answer_cards_may_be_cycled_as_cheats() -> None:
+    """Cycling Coup Fourré, Jammer and a 25 (cheat and miles) draws two."""
+    state = red_first(["100", "25", "coup-fourre", "jammer"])
+    state = act(state, 0, "cycle 25 coup-fourre jammer")
+    assert sorted(state.sides[0].junkyard) == ["25", "coup-fourre", "jammer"]
+    assert len(state.sides[0].hand) == 8 - 3 + 2
+
+
+def test_pit_crew_only_in_your_own_turn() -> None:
+    """During Red's turn Blue cannot play Pit Crew, and it is not offered to him."""
+    state = red_first(blue=["25", "pit-crew"])
+    with pytest.raises(NotYourTurn, match="Ann's turn"):
+        G.apply(state, 1, ("play", "pit-crew"))
+    assert legal(state, 1) == []
+
+
+def test_different_trumps_in_play_form_no_legendary_pair() -> None:
+    """Red's Extra Tank and Blue's Driving Ace both stay in play after the turn."""
+    state = red_first()
+    trump_for(state, 1, "driving-ace")
+    state = act(state, 0, "play extra-tank", "end")
+    assert state.sides[0].trumps == ["extra-tank"] and state.sides[1].trumps == ["driving-ace"]
+
+
+def test_hand_limit_discards_do_not_reset_the_idle_count() -> None:
+    """With both draws skipped, a turn of only hand-limit discards still counts as idle."""
+    state = red_first()
+    to_hand(state, 0, 3)
+    for seat in (0, 1):
+        empty_library(state, seat, reshuffled=True)
+    state.idle_turns = 1
+    state = act(state, 0, "end", "discard 25")
+    outcome = G.outcome(state)
+    assert outcome is not None and "two turns in a row" in outcome.reason
+
+
+def test_junkyards_are_face_up() -> None:
+    """The public view lists both junkyards card by card."""
+    state = red_first()
+    hazard_on(state, 0, "flat-tire")
+    state = act(state, 0, "play spare-tire")
+    public = G.public_view(state)
+    assert public.sides[0].junkyard == ("spare-tire",)
+    assert public.sides[1].junkyard == ("flat-tire",)
+
+
+def _refused_action(state: RaceState, seat: int, action: tuple[str, ...]) -> str:
+    """The refusal a raw action meets; asserts it leaves the state exactly as it was."""
+    before = snapshot(state)
+    with pytest.raises(IllegalMove) as info:
+        G.apply(state, seat, action)
+    assert snapshot(state) == before
+    return str(info.value)
