@@ -269,9 +269,7 @@ def test_the_station_clock_card_counts_for_its_colour() -> None:
     with pytest.raises(IllegalMove, match="draw area shows 2 yellow"):
         play(s, 0, "yard yellow yellow")
     assert snapshot(s) == before
-    assert "yard yellow yellow yellow" in {
-        SOLO.format_action(a) for a in SOLO.legal_actions(s, 0)
-    }
+    assert "yard yellow yellow yellow" in {SOLO.format_action(a) for a in SOLO.legal_actions(s, 0)}
 
 
 def test_a_robbed_station_clock_card_is_discarded_and_not_replaced() -> None:
@@ -340,3 +338,36 @@ def test_solo_play_goes_on_after_the_train_deck_runs_out() -> None:
     for _ in range(15):
         s = play(s, 0, "tickets", "keep none")
     assert s.phase == OVER and s.clock_turn == 16
+
+
+def test_robbing_is_checked_as_soon_as_the_station_clock_card_turns_up() -> None:
+    """Your two black rob a lone black Station Clock card before your set feeds the track."""
+    clock = ["purple", "black", *["purple"] * 9, *["loco"] * 5]
+    s = solo(clock, up=["orange", "yellow", "green", "white"], draws=["red", "red"])
+    s.yard_nat[0][card("black")] = 2
+    s = play(s, 0, "take blind", "take blind")
+    assert s.clock_turn == 2 and s.clock_card == -1
+    assert s.discard[card("black")] == 1
+    assert yard_of(s, 0) == {"black": (1, 0)} and s.track[0] == counts("black")
+
+
+def test_a_solo_second_draw_refusal_names_the_solo_choices() -> None:
+    """Mid-draw, another move is refused with the four slots and the clock card; nothing moves."""
+    s = solo(PURPLE_CLOCK, draws=["red", "red"])
+    s = play(s, 0, "take 1")
+    before = snapshot(s)
+    with pytest.raises(IllegalMove, match="'take 1'–'take 4', 'take clock' or 'take blind'"):
+        play(s, 0, "tickets")
+    assert snapshot(s) == before
+
+
+def test_station_clock_replacements_are_not_checked_for_three_locomotives() -> None:
+    """Two Locomotives replacing swept ones stay beside a Station Clock Locomotive: only a draw's
+    refill or a fresh layout resets the draw area."""
+    clock = ["purple", "loco", *["purple"] * 9, *["loco"] * 5]
+    draws = ["red", "red", "loco", "loco", "green"]
+    s = solo(clock, up=["loco", "loco", "black", "white"], draws=draws)
+    s = play(s, 0, "take blind", "take blind")
+    assert s.clock_turn == 2 and s.clock_card == LOCO
+    assert slot_codes(s) == ["loco", "loco", "black", "white"]
+    assert s.discard[LOCO] == 2
