@@ -482,3 +482,191 @@ def test_a_face_up_locomotive_is_legal_as_the_first_card() -> None:
     s = play(s, 0, "take 2")
     second = {G.format_action(a) for a in G.legal_actions(s, 0)}
     assert second == {"take 3", "take 4", "take 5", "take blind"}
+
+
+# --- audit: deck, tickets, layouts, the end -------------------------------------------------------
+
+# The 46 tickets as RULINGS §4 prints them: code, points, requirement (r o y g b p k=black w),
+# Big Cities (NY CH LA DA SE MI). An independent transcription: the data must match it.
+_TICKET_TABLE = (
+    "T01 5 3r | DA",
+    "T02 5 3g | SE",
+    "T03 6 2k 2w | CH",
+    "T04 6 2o 2y | NY",
+    "T05 6 2b 2p | LA",
+    "T06 7 2w 2o | MI",
+    "T07 7 2y 2b | DA",
+    "T08 7 2p 2k | SE",
+    "T09 8 3r 2g | CH",
+    "T10 8 3b 2p | NY",
+    "T11 8 3k 2w | LA",
+    "T12 8 3o 2y | MI",
+    "T13 8 3g 2p | ",
+    "T14 9 3w 2r | ",
+    "T15 9 3y 2b | DA",
+    "T16 9 3k 2o | SE",
+    "T17 10 3r 3g | LA",
+    "T18 10 3p 3b | CH",
+    "T19 10 3w 3o | ",
+    "T20 11 2y 2k 2g | CH NY",
+    "T21 11 2p 2r 2y | CH DA",
+    "T22 11 2w 2o 2b | LA",
+    "T23 12 3k 2y 2g | MI",
+    "T24 12 3p 2r 2w | SE",
+    "T25 12 3o 2b 2r | NY",
+    "T26 13 3g 2k 2y | DA",
+    "T27 13 3w 2b 2p | CH",
+    "T28 13 3o 2y 2k | MI",
+    "T29 14 3r 3b 2p | SE",
+    "T30 14 3g 3w 2y | LA",
+    "T31 14 3k 3p 2r | ",
+    "T32 15 3o 3y 2g | DA",
+    "T33 15 3b 3r 2k | NY",
+    "T34 16 2w 2g 2p 2o | CH MI",
+    "T35 16 2k 2w 2y 2b | DA NY",
+    "T36 17 3o 2g 2p 2r | SE",
+    "T37 17 3b 2k 2w 2y | LA DA",
+    "T38 18 3r 2g 2p 2w | CH LA",
+    "T39 18 3y 2k 2o 2g | MI DA",
+    "T40 18 3p 2b 2k 2w | MI",
+    "T41 19 3r 3o 2y 2g | NY MI",
+    "T42 19 3b 3p 2k 2w | CH SE",
+    "T43 20 3r 3o 2y 2g | SE LA",
+    "T44 20 3b 3k 2w 2y | ",
+    "T45 22 3p 2g 2w 2r 2o | LA NY",
+    "T46 21 3y 2g 2b 2k 2w | SE MI",
+)
+_LETTER = {"r": 0, "o": 1, "y": 2, "g": 3, "b": 4, "p": 5, "k": 6, "w": 7}
+_CITY = {"NY": 0, "CH": 1, "LA": 2, "DA": 3, "SE": 4, "MI": 5}
+
+
+def test_every_ticket_matches_the_rulings_table() -> None:
+    """All 46 tickets: code, points, colour counts and Big Cities as the rulings list them."""
+    assert len(TICKETS) == len(_TICKET_TABLE) == 46
+    for ticket, row in zip(TICKETS, _TICKET_TABLE, strict=True):
+        left, right = row.split("|")
+        code, points, *parts = left.split()
+        need = [0] * 8
+        for part in parts:
+            need[_LETTER[part[1]]] += int(part[0])
+        assert (ticket.code, ticket.points, ticket.need) == (code, int(points), tuple(need))
+        assert ticket.cities == tuple(sorted(_CITY[c] for c in right.split())), code
+
+
+def test_ticket_distribution_follows_the_seed() -> None:
+    """2 one-colour (5), 17 two-colour (6–10), 14 three (11–15), 11 four (16–20), 2 five (21–22)."""
+    by_colours: dict[int, list[int]] = {}
+    for ticket in TICKETS:
+        by_colours.setdefault(ticket.colours, []).append(ticket.points)
+    assert {k: len(v) for k, v in by_colours.items()} == {1: 2, 2: 17, 3: 14, 4: 11, 5: 2}
+    spans = {1: (5, 5), 2: (6, 10), 3: (11, 15), 4: (16, 20), 5: (21, 22)}
+    for colours, (low, high) in spans.items():
+        assert min(by_colours[colours]) == low and max(by_colours[colours]) == high
+
+
+def test_big_city_bonus_values() -> None:
+    """New York 15, Chicago 14, Los Angeles 13, Dallas 12, Seattle 11, Miami 10."""
+    from bot.engine.ttr.cards import CITIES, CITY_BONUS
+
+    assert dict(zip(CITIES, CITY_BONUS, strict=True)) == {
+        "New York": 15,
+        "Chicago": 14,
+        "Los Angeles": 13,
+        "Dallas": 12,
+        "Seattle": 11,
+        "Miami": 10,
+    }
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_game_holds_96_train_cards_and_46_tickets(seats: int) -> None:
+    """Ten of each of eight colours and 16 Locomotives, the starting ones among them."""
+    s = G.new_game(["Ann", "Bob", "Cat", "Dan"][:seats], 5)
+    census = G.census(s)
+    colours = ("red", "orange", "yellow", "green", "blue", "purple", "black", "white")
+    assert all(census[c] == 10 for c in colours) and census["loco"] == 16
+    assert sum(census[c] for c in (*colours, "loco")) == 96
+    assert sum(n for code, n in census.items() if code.startswith("T")) == 46
+    assert all(hand_of(s, seat)["loco"] >= 1 for seat in range(seats))
+
+
+def test_a_stacked_deck_cannot_use_the_starting_locomotives_twice() -> None:
+    """Two players' starting Locomotives leave fourteen of the sixteen to deal."""
+    from bot.engine.core import BadOption
+
+    with pytest.raises(BadOption, match="15 × Locomotive; only 14"):
+        G.new_game(["Ann", "Bob"], 1, deck=["loco"] * 15)
+    G.new_game(["Ann", "Bob"], 1, deck=["loco"] * 14)
+
+
+def test_three_face_up_locomotives_at_setup_reset_the_draw_area() -> None:
+    """The first layout is checked too: three Locomotives in it are discarded with the rest."""
+    up = ["loco", "red", "loco", "blue", "loco"]
+    draws = ["green", "yellow", "black", "white", "orange"]
+    s = deal([RED7, BLUE7], up, draws=draws)
+    assert slot_codes(s) == draws
+    assert s.discard == counts("loco", "loco", "loco", "red", "blue")
+
+
+def test_the_second_deck_layout_is_checked_for_three_locomotives() -> None:
+    """The five cards laid from the second deck never keep three Locomotives while it has cards."""
+    s = lay(hands=[[], []], slots=[None] * 5, deck=["black"])
+    s.discard = counts(*["loco"] * 15, *["red"] * 10)
+    s = play(s, 0, "take blind")
+    s = play(s, 1, "tickets", "keep none")
+    s = play(s, 0, "tickets", "keep none")
+    assert s.deck_number == 2 and s.deck
+    assert s.discard[LOCO] >= 3  # a reset happened (the discard pile was emptied)
+    assert slot_codes(s).count("loco") < 3
+
+
+def test_one_colour_card_and_a_locomotive_make_a_set() -> None:
+    """A set is two or more cards of one colour, Locomotives allowed: red + Locomotive is one."""
+    s = lay(hands=[["red", "loco"], []], deck=["red"] * 4)
+    assert "yard red loco" in {G.format_action(a) for a in G.legal_actions(s, 0)}
+    s = play(s, 0, "yard red loco")
+    assert yard_of(s, 0) == {"red": (1, 1)}
+
+
+@pytest.mark.parametrize("singles", [(0, 0, 3), (0, 3, LOCO), (0, 3)])
+def test_singles_must_be_three_colour_cards_of_three_colours(singles: tuple[int, ...]) -> None:
+    """Built directly (not parsed), a repeated colour, a Locomotive or two cards are refused."""
+    from bot.engine.ttr.state import Action
+
+    s = lay(hands=[["red", "red", "green", "loco"], []], deck=["red"] * 4)
+    before = snapshot(s)
+    with pytest.raises(IllegalMove, match="three at a time, in three different colours"):
+        G.apply(s, 0, Action("yard", singles=singles))
+    assert snapshot(s) == before
+
+
+def test_the_first_deck_can_run_out_on_the_refill() -> None:
+    """A refill that takes the deck's last card ends the first deck: the final round begins."""
+    s = lay(3, hands=[[], [], []], deck=["red"], turn=1)
+    s = play(s, 1, "take 1", "take 2")  # the refill takes the last card
+    assert s.deck == [] and s.final_round
+    assert s.turn == 2 and s.final_queue == [0, 1]
+
+
+def test_railyard_and_hand_cards_do_not_score() -> None:
+    """At the end only On-the-Track cards complete tickets; Railyard and hand cards do not."""
+    s = lay(hands=[["red"] * 3, []], yards=[{"red": (3, 0)}, {}], deck=["blue"], turn=1)
+    s.deck_number = 2
+    s.tickets = [[0], [12]]  # T01: 3 red; T13
+    s.track[0] = counts("red", "red")
+    s = play(s, 1, "take blind", "take 1")  # the second deck runs out: the game is scored
+    assert s.phase == OVER and s.result is not None
+    line = s.result.seats[0].lines[0]
+    assert not line.completed and s.result.seats[0].total == -5
+
+
+def test_equal_totals_share_the_win_and_the_place() -> None:
+    """Equal final totals tie for first; the lower total takes the next place."""
+    s = lay(3, hands=[[], [], []], deck=["blue"])
+    s.deck_number = 2
+    s.tickets = [[12], [8], [18]]  # T13 8, T09 8, T19 10: none completed
+    s = play(s, 0, "take blind", "take 1")
+    outcome = G.outcome(s)
+    assert outcome is not None and outcome.scores == (-8, -8, -10)
+    assert outcome.winners == (0, 1) and outcome.places == (0, 0, 2)
+    assert "tie for the win" in outcome.reason

@@ -244,3 +244,130 @@ def test_solo_scoring_decides_the_win_strictly() -> None:
     assert mine_more.won is True and mine_more.margin > 0
     tie = score_solo([0], counts("red", "red", "red"), [0])  # 5 + 12 each: tie
     assert tie.margin == 0 and tie.won is False
+
+
+# --- audit: the clock card's colour, Locomotives, an empty deck --------------------------------
+
+YELLOW_CLOCK = ["yellow", *["black"] * 9, *["loco"] * 6]
+
+
+def test_the_setup_station_clock_card_is_turn_one_and_matches_the_draw_area() -> None:
+    """The Station Clock card turned up at setup applies its colour match at once."""
+    clock = ["orange", *["purple"] * 9, *["loco"] * 6]
+    s = solo(clock, up=["orange", "yellow", "orange", "white"], draws=["red", "green"], keep=None)
+    assert s.clock_card == card("orange") and s.clock_turn == 1
+    assert slot_codes(s) == ["red", "yellow", "green", "white"]
+    assert s.discard[card("orange")] == 2
+
+
+def test_the_station_clock_card_counts_for_its_colour() -> None:
+    """A face-up yellow (a replacement) and a yellow Station Clock card make two: a pair ties."""
+    hand = ["yellow", "yellow", "yellow", "red", "red", "blue", "green"]
+    s = solo(YELLOW_CLOCK, up=["yellow", "orange", "green", "white"], draws=["yellow"], hand=hand)
+    assert slot_codes(s)[0] == "yellow" and s.clock_card == card("yellow")
+    before = snapshot(s)
+    with pytest.raises(IllegalMove, match="draw area shows 2 yellow"):
+        play(s, 0, "yard yellow yellow")
+    assert snapshot(s) == before
+    assert "yard yellow yellow yellow" in {SOLO.format_action(a) for a in SOLO.legal_actions(s, 0)}
+
+
+def test_a_robbed_station_clock_card_is_discarded_and_not_replaced() -> None:
+    """Your larger set robs the Station Clock card too; only the slots are refilled."""
+    from bot.engine.ttr import rules
+
+    s = solo(YELLOW_CLOCK, up=["yellow", "orange", "green", "white"], draws=["yellow", "red"])
+    s.yard_nat[0][card("yellow")] = 3
+    rules.settle(s)
+    assert s.clock_card == -1 and slot_codes(s) == ["red", "orange", "green", "white"]
+    assert s.discard[card("yellow")] == 3 and yard_of(s, 0) == {"yellow": (3, 0)}
+
+
+def test_face_up_locomotives_count_for_no_colour_in_robbing() -> None:
+    """Your Locomotive counts as its set's colour; face-up Locomotives count for none."""
+    s = solo(PURPLE_CLOCK, up=["loco", "loco", "red", "orange"], draws=["green", "blue"])
+    assert "yard red loco" in {SOLO.format_action(a) for a in SOLO.legal_actions(s, 0)}
+    s = play(s, 0, "yard red loco")  # two against the one face-up red: it is robbed
+    assert s.discard[card("red")] == 1
+    assert slot_codes(s) == ["loco", "loco", "green", "orange"]
+    # Turn 2: the Locomotive went on the track; one red is left, two face-up Locomotives
+    # do not rob it.
+    assert yard_of(s, 0) == {"red": (1, 0)} and s.track[0] == counts("loco")
+
+
+def test_three_locomotives_counting_the_station_clock_card_reset_the_draw_area() -> None:
+    """A Station Clock Locomotive and two refilled ones make three: the draw area is dealt
+    again after the draw."""
+    clock = ["loco", *["purple"] * 9, *["loco"] * 6]
+    draws = ["loco", "loco", "red", "green", "blue", "red"]
+    s = solo(clock, draws=draws)
+    assert s.clock_card == LOCO
+    s = play(s, 0, "take 1", "take 2")  # the refill shows loco, loco, black, white
+    assert "Three Locomotives showed" in s.caption
+    assert slot_codes(s) == ["red", "green", "blue", "red"]
+    assert s.discard[card("black")] == 1 and s.discard[card("white")] == 1
+
+
+def test_the_station_clock_card_stays_through_a_locomotive_reset() -> None:
+    """The reset replaces the four other face-up cards; the Station Clock card stays."""
+    from bot.engine.ttr import rules
+
+    s = solo(["loco", *["purple"] * 10, *["loco"] * 5], draws=["green"] * 4)
+    s.slots = [LOCO, LOCO, card("black"), card("white")]
+    s.deck = [card("blue")] * 4
+    assert rules.locomotive_reset(s)
+    assert s.clock_card == LOCO and slot_codes(s) == ["blue"] * 4
+    assert s.discard[LOCO] == 2
+
+
+def test_a_station_clock_locomotive_taken_first_is_the_whole_draw() -> None:
+    """The Station Clock card is face up: as a Locomotive it counts as both draws."""
+    s = solo(["loco", *["purple"] * 10, *["loco"] * 5], draws=["red"] * 4)
+    s = play(s, 0, "take clock")
+    assert hand_of(s, 0)["loco"] == 2 and s.clock_turn == 2 and s.phase == ACT
+
+
+def test_solo_play_goes_on_after_the_train_deck_runs_out() -> None:
+    """Only the Station Clock times the solo game: an empty train deck ends nothing."""
+    s = solo(PURPLE_CLOCK, draws=["red"])
+    s.deck = [card("red")]
+    s = play(s, 0, "take blind", "take 1")  # the deck is empty: slot 1 stays empty
+    assert s.phase == ACT and s.clock_turn == 2 and s.deck == []
+    assert slot_codes(s)[0] is None
+    assert "take blind" not in {SOLO.format_action(a) for a in SOLO.legal_actions(s, 0)}
+    for _ in range(15):
+        s = play(s, 0, "tickets", "keep none")
+    assert s.phase == OVER and s.clock_turn == 16
+
+
+def test_robbing_is_checked_as_soon_as_the_station_clock_card_turns_up() -> None:
+    """Your two black rob a lone black Station Clock card before your set feeds the track."""
+    clock = ["purple", "black", *["purple"] * 9, *["loco"] * 5]
+    s = solo(clock, up=["orange", "yellow", "green", "white"], draws=["red", "red"])
+    s.yard_nat[0][card("black")] = 2
+    s = play(s, 0, "take blind", "take blind")
+    assert s.clock_turn == 2 and s.clock_card == -1
+    assert s.discard[card("black")] == 1
+    assert yard_of(s, 0) == {"black": (1, 0)} and s.track[0] == counts("black")
+
+
+def test_a_solo_second_draw_refusal_names_the_solo_choices() -> None:
+    """Mid-draw, another move is refused with the four slots and the clock card; nothing moves."""
+    s = solo(PURPLE_CLOCK, draws=["red", "red"])
+    s = play(s, 0, "take 1")
+    before = snapshot(s)
+    with pytest.raises(IllegalMove, match="'take 1'–'take 4', 'take clock' or 'take blind'"):
+        play(s, 0, "tickets")
+    assert snapshot(s) == before
+
+
+def test_station_clock_replacements_are_not_checked_for_three_locomotives() -> None:
+    """Two Locomotives replacing swept ones stay beside a Station Clock Locomotive: only a draw's
+    refill or a fresh layout resets the draw area."""
+    clock = ["purple", "loco", *["purple"] * 9, *["loco"] * 5]
+    draws = ["red", "red", "loco", "loco", "green"]
+    s = solo(clock, up=["loco", "loco", "black", "white"], draws=draws)
+    s = play(s, 0, "take blind", "take blind")
+    assert s.clock_turn == 2 and s.clock_card == LOCO
+    assert slot_codes(s) == ["loco", "loco", "black", "white"]
+    assert s.discard[LOCO] == 2

@@ -342,7 +342,11 @@ def refusal(state: TtrState, seat: int, action: Action) -> str | None:
         )
     if state.phase == PICK2:
         if kind != "take":
-            return "Finish your draw first: take a second card ('take 1'–'take 5' or 'take blind')."
+            clock = ", 'take clock'" if state.solo and state.clock_card >= 0 else ""
+            return (
+                f"Finish your draw first: take a second card ('take 1'–'take {len(state.slots)}'"
+                f"{clock} or 'take blind')."
+            )
         return _take_refusal(state, action, second=True)
     if kind == "take":
         return _take_refusal(state, action, second=False)
