@@ -284,15 +284,13 @@ def _turn(view: SeatLike, can_cycle: bool) -> str:
     stuck = _stopped(me) or not any(TYPE_OF[c] == MILES and _worth(view, c) > DEAD for c in hand)
     # 6. Stuck with nothing to clear it: cycle for better cards (before any hazard, which
     # would rule the cycle out), unless the opponent is close and a hazard could stop them.
-    if can_cycle and stuck and not (_to_go(them) <= CLOSE and _hazard(view, legal)):
+    hazard = _hazard(view, legal)
+    if can_cycle and stuck and not (_to_go(them) <= CLOSE and hazard):
         cycle = _cycle(view)
         if cycle:
             return cycle
     # 7. Slow the opponent down.
-    hazard = _hazard(view, legal)
-    if hazard:
-        return hazard
-    return "end"
+    return hazard or "end"
 
 
 def _best_removal(view: SeatLike, legal: set[str]) -> str:
@@ -337,17 +335,16 @@ def _best_miles(view: SeatLike, legal: set[str]) -> str:
     playable = [c for c in set(view.hand) if TYPE_OF[c] == MILES and f"play {c}" in legal]
     if not playable:
         return ""
-    rest = Counter(view.hand)
+    hand = view.hand
 
     def score(card: str) -> float:
         miles = MILES_OF[card]
         left = to_go - miles
         value = float(miles)
         if left and left < 200:
-            # Prefer leaving a gap a card still in hand closes next turn.
-            others = rest.copy()
-            others[card] -= 1
-            if others[str(left)] > 0:
+            # Prefer leaving a gap a card still in hand (besides this one) closes next turn.
+            gap = str(left)
+            if hand.count(gap) > (gap == card):
                 value += 60.0
             elif left < 50:
                 value -= 30.0  # a lone 25 to find: possible but slow
@@ -362,7 +359,8 @@ def _hazard(view: SeatLike, legal: set[str]) -> str:
     options = [c for c in set(view.hand) if TYPE_OF[c] == HAZARD and f"play {c}" in legal]
     if not options:
         return ""
-    seen = Counter(them.junkyard) + Counter(them.trumps)
+    seen = Counter(them.junkyard)
+    seen.update(them.trumps)
 
     def score(hazard: str) -> float:
         # Answers they may still hold: removals of this kind and Tow Trucks not yet seen,
