@@ -1,9 +1,9 @@
-"""Two rules where Junction must match the bsd-games ``mille`` program (RULINGS §1).
+"""Rules where Junction must match the bsd-games ``mille`` program (RULINGS §1).
 
 Go under Right of Way (Go goes on an empty battle pile, a Stop or a remedy, with no exception;
-a pile a safety has cleared counts as the BSD program leaves it), and the hand-end check after
-the draw that empties the deck (the draw is a move: after it the hand ends if neither player
-holds a playable card).
+a pile a safety has cleared counts as the BSD program leaves it); the hand-end check with the
+deck empty (the draw is a move, and a card counts as playable as the program's ``canplay``
+says); and how many cards a draw takes (it fills the hand towards seven, at most two).
 """
 
 from __future__ import annotations
@@ -123,19 +123,98 @@ def test_a_card_on_a_cleared_pile_shows_as_itself_again() -> None:
     assert s.tableaus[0].battle_shows is Card.ACCIDENT and "play 50" not in _legal(s, 0)
 
 
-def test_go_under_right_of_way_keeps_the_hand_going_with_the_deck_empty() -> None:
-    """With the deck empty, a Go playable under Right of Way is a playable card."""
+def test_go_under_right_of_way_does_not_keep_the_hand_going_with_the_deck_empty() -> None:
+    """With the deck empty, a Go held under Right of Way does not count as playable (BSD)."""
     s = start(
         ["right-of-way", "go", "gasoline", "gasoline", "gasoline", "gasoline"],
         ["spare-tire"] * 6,
         ["repairs", "repairs"],
     )
-    s = act(s, 0, "play right-of-way")  # draws the last card
-    assert not s.draw_pile and s.turn == 0 and not s.results
+    s = act(s, 0, "play right-of-way")  # draws the last card: only the Go could still be played
+    assert s.hand_number == 2
+    assert "neither player can play" in s.results[0].reason
+
+
+def test_go_without_right_of_way_keeps_the_hand_going_with_the_deck_empty() -> None:
+    """With the deck empty, a Go a stopped player could play still counts as playable."""
+    s = start(["go", *["gasoline"] * 5], ["spare-tire"] * 6, ["repairs"])
     s = act(s, 0, "discard gasoline")
-    assert not s.results and s.turn == 1
-    s = act(act(s, 1, "discard spare-tire"), 0, "play go")
-    assert s.results and "neither player can play" in s.results[0].reason
+    assert not s.draw_pile and not s.results and s.turn == 1
+
+
+def _limit_in_hand_with_bob_at(miles: list[Card]) -> MilleState:
+    """Ann holds a Speed Limit and Gasolines, Bob only Spare Tires; the deck is empty."""
+    s = start(["speed-limit", *["gasoline"] * 5], ["spare-tire"] * 6, ["repairs"])
+    s.tableaus[1].miles = miles
+    return act(s, 0, "discard gasoline")
+
+
+def test_speed_limit_near_the_target_does_not_keep_the_hand_going() -> None:
+    """With the deck empty, a Speed Limit on an opponent 50 or fewer miles from the target
+    does not count as playable (BSD): the hand ends."""
+    s = _limit_in_hand_with_bob_at([Card.D200, Card.D200, Card.D100, Card.D100, Card.D50])
+    assert s.hand_number == 2 and "neither player can play" in s.results[0].reason
+
+
+def test_speed_limit_far_from_the_target_keeps_the_hand_going() -> None:
+    """With the deck empty, a Speed Limit on an opponent more than 50 miles short counts."""
+    s = _limit_in_hand_with_bob_at([Card.D200, Card.D200, Card.D100, Card.D100, Card.D25])
+    assert s.hand_number == 1 and not s.results and s.turn == 1
+
+
+def test_speed_limit_is_still_a_legal_play_near_the_target() -> None:
+    """The end-of-hand check aside, a Speed Limit may still be played near the target."""
+    s = start(["speed-limit", *["gasoline"] * 5], ["spare-tire"] * 6, ["repairs"] * 3)
+    s.tableaus[1].miles = [Card.D200, Card.D200, Card.D100, Card.D100, Card.D50]
+    s = act(s, 0, "play speed-limit")
+    assert s.tableaus[1].speed_top is Card.SPEED_LIMIT
+
+
+# --- how many cards a draw takes -----------------------------------------------------------
+
+
+def _two_safeties_before_drawing() -> MilleState:
+    """Ann has an old Speed Limit and a fresh Flat Tire showing and both safeties in hand."""
+    s = start(
+        ["go", "puncture-proof", "right-of-way", *FILLER[:3]],
+        ["speed-limit", "flat-tire", *FILLER[:4]],
+        [*["25"] * 7, *["100"] * 7],
+    )
+    s = act(act(s, 0, "play go"), 1, "play speed-limit")
+    s = act(act(s, 0, "draw", "discard 75"), 1, "play flat-tire")
+    assert G.private_view(s, 0).phase == "draw"
+    return act(s, 0, "play puncture-proof", "play right-of-way")
+
+
+def test_two_safeties_before_drawing_still_draw_two() -> None:
+    """Two safeties played before one draw: the draw takes two cards, not three (BSD)."""
+    s = _two_safeties_before_drawing()
+    me = s.tableaus[0]
+    assert s.turn == 0 and s.phase is Phase.ACT and len(me.hand) == 6
+    assert me.coups == [Card.PUNCTURE_PROOF] and me.speed_top is None
+
+
+def test_a_hand_of_five_draws_two_on_the_next_turn() -> None:
+    """A hand left at five cards draws two at the start of its next turn (BSD)."""
+    s = act(_two_safeties_before_drawing(), 0, "discard 75")
+    assert len(s.tableaus[0].hand) == 5
+    s = act(s, 1, "discard 75")
+    assert s.turn == 0 and len(s.tableaus[0].hand) == 7
+
+
+def test_the_public_view_counts_the_two_card_draw_before_it_happens() -> None:
+    """While a hand of five decides before drawing, the table already shows seven cards."""
+    s = start(
+        ["go", "puncture-proof", "right-of-way", "driving-ace", *FILLER[:2]],
+        ["speed-limit", "flat-tire", "accident", *FILLER[:3]],
+        [*["25"] * 7, *["100"] * 7],
+    )
+    s = act(act(s, 0, "play go"), 1, "play speed-limit")
+    s = act(act(s, 0, "draw", "discard 75"), 1, "play flat-tire")
+    s = act(s, 0, "play puncture-proof", "play right-of-way", "play 25")
+    s = act(s, 1, "play accident")  # Ann holds five cards and may parry before drawing
+    assert G.private_view(s, 0).phase == "draw" and len(s.tableaus[0].hand) == 5
+    assert G.public_view(s).tableaus[0].hand_count == 7
 
 
 def test_a_cleared_pile_survives_json() -> None:

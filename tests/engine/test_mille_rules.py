@@ -278,6 +278,32 @@ def test_hazard_on_right_of_way_holder_then_remedy_alone_restarts() -> None:
     assert s.tableaus[0].mileage == 100
 
 
+def test_hazard_lands_on_a_remedy_of_a_right_of_way_holder() -> None:
+    """Under Right of Way a remedy showing means moving, so a hazard may land right on it."""
+    s = start(
+        ["right-of-way", "gasoline", *FILLER[:4]],
+        ["out-of-gas", "flat-tire", *FILLER[:4]],
+        [*["25"] * 6, *["100"] * 4],
+    )
+    s = act(s, 0, "play right-of-way", "discard 75")
+    s = act(act(s, 1, "play out-of-gas"), 0, "play gasoline")
+    s = act(s, 1, "play flat-tire")
+    assert s.tableaus[0].battle == [Card.OUT_OF_GAS, Card.GASOLINE, Card.FLAT_TIRE]
+
+
+def test_hazard_cannot_land_on_a_remedy_without_right_of_way() -> None:
+    """Without Right of Way a remedy showing still needs a Go: no hazard may land on it."""
+    s = start(
+        ["go", "gasoline", *FILLER[:4]],
+        ["out-of-gas", "flat-tire", *FILLER[:4]],
+        ["25"] * 6,
+    )
+    s = act(act(s, 0, "play go"), 1, "play out-of-gas")
+    s = act(s, 0, "play gasoline")
+    with pytest.raises(IllegalMove, match="not moving"):
+        act(s, 1, "play flat-tire")
+
+
 def test_safety_removes_a_showing_hazard_and_you_may_go() -> None:
     """A safety played after drawing removes its hazard: no coup, but you may go again."""
     s = start(
@@ -417,6 +443,26 @@ def test_calling_the_extension_makes_the_target_1000_and_passes_the_turn() -> No
     s = act(_ann_at(AT_600, ["100", *FILLER[:4]], ["25"] * 6), 0, "play 100", "extend yes")
     assert s.target == 1000 and s.turn == 1 and s.extension_called
     assert s.phase is Phase.ACT
+
+
+def test_after_an_extension_the_opponent_may_drive_past_700() -> None:
+    """The extended target of 1000 holds for both players."""
+    s = start(["go", "100", *FILLER[:4]], ["go", "100", *FILLER[:4]], ["25"] * 8)
+    s = act(act(s, 0, "play go"), 1, "play go")
+    s.tableaus[0].miles = list(AT_600)
+    s.tableaus[1].miles = [Card.D200, Card.D200, Card.D100, Card.D100, Card.D50]
+    s = act(act(s, 0, "play 100", "extend yes"), 1, "play 100")
+    assert s.tableaus[1].mileage == 750 and s.hand_number == 1
+
+
+def test_only_one_extension_per_hand() -> None:
+    """Reaching 1000 after an extension ends the hand without asking again."""
+    s = act(_ann_at(AT_600, ["100", *FILLER[:4]], ["25"] * 6), 0, "play 100", "extend yes")
+    s = act(s, 1, "discard 50")
+    s.tableaus[0].miles = [*AT_600, Card.D100, Card.D100, Card.D100]
+    s.tableaus[0].hand.append(Card.D100)
+    s = act(s, 0, "play 100")
+    assert s.hand_number == 2 and s.results[0].lines[0][0].points == 1000
 
 
 def test_extension_not_reached_means_no_trip_bonus() -> None:

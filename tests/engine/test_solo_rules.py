@@ -25,6 +25,7 @@ from bot.engine.solo import rules
 from bot.engine.solo.game import MilleBornesSolo
 from bot.engine.solo.state import Action, SoloState
 from bot.games import get_game
+from bot.games.solo import start_notice
 
 GAME = get_game("solo")
 assert isinstance(GAME, MilleBornesSolo)
@@ -564,6 +565,19 @@ def test_describe_action_in_plain_words() -> None:
     labels = {G.describe_action(s, 0, a) for a in G.legal_actions(s, 0)}
     assert "Extra Tank on 200 miles (highway 1) +200" in labels
     assert "Go on Stop (highway 2)" in labels
+
+
+@pytest.mark.parametrize(
+    ("preset", "warned"), [("classic", True), ("refuel", False), ("easy", False)]
+)
+def test_the_classic_preset_says_it_cannot_be_won(preset: str, warned: bool) -> None:
+    """Starting classic tells the player plainly it is unwinnable and names the winnable presets."""
+    notice = start_notice(G.new_game(["Ann"], seed=1, options={"preset": preset}).options)
+    if warned:
+        assert "cannot be cleared completely" in notice and "score attack" in notice
+        assert "preset:refuel" in notice and "preset:easy" in notice
+    else:
+        assert notice == ""
 
 
 def test_default_options() -> None:

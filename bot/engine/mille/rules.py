@@ -2,7 +2,9 @@
 
 A turn is: draw one card, then play or discard one. The draw happens by itself unless the
 player holds the safety for a hazard showing on their piles, in which case they may first play
-it (a coup fourré when the hazard is fresh) and their draw then takes one extra card.
+it (a coup fourré when the hazard is fresh). Like the BSD program, a draw fills the hand back
+towards seven cards but takes at most two: one card normally, two after a safety played before
+drawing (and two again next turn if two such safeties left the hand short).
 """
 
 from __future__ import annotations
@@ -133,9 +135,37 @@ def playable(state: MilleState, seat: int, card: Card) -> bool:
     return why_not_play(state, seat, card) is None
 
 
+def counts_as_playable(state: MilleState, seat: int, card: Card) -> bool:
+    """Does ``card`` keep the hand going once the deck is empty?
+
+    This is the BSD program's own test (``canplay`` in comp.c, used by ``check_go``), which is
+    narrower than what may legally be played in two places: a Go counts only for a player who
+    cannot go yet (not for one moving under Right of Way), and a Speed Limit only while the
+    opponent is more than 50 miles short of the target. A safety always counts.
+    """
+    if card in SAFETY_SET:
+        return True
+    if why_not_play(state, seat, card) is not None:
+        return False
+    if card is Card.GO:
+        return not can_go(state.tableaus[seat])
+    if card is Card.SPEED_LIMIT:
+        return state.tableaus[state.opponent(seat)].mileage + 50 < state.target
+    return True
+
+
 def holds_playable(state: MilleState, seat: int) -> bool:
     """Used with the deck empty: the hand ends when neither player holds a playable card."""
-    return any(playable(state, seat, card) for card in set(state.tableaus[seat].hand))
+    return any(counts_as_playable(state, seat, card) for card in set(state.tableaus[seat].hand))
+
+
+def draw_size(t: Tableau) -> int:
+    """How many cards this player's next draw takes (fewer if the deck runs short).
+
+    The BSD program draws into the empty slots of a seven-slot hand, at most two: one card
+    from a full hand of six, two once a safety played before drawing has left five or fewer.
+    """
+    return 1 if len(t.hand) >= HAND_SIZE else 2
 
 
 # --- legal actions -------------------------------------------------------------------------
@@ -199,7 +229,7 @@ def deal_hand(
 def begin_turn(state: MilleState, seat: int) -> None:
     """Hand the turn to ``seat``: offer pre-draw safeties, else draw automatically."""
     state.turn = seat
-    state.pending_draw = 1
+    state.pending_draw = draw_size(state.tableaus[seat])
     _settle_draw_phase(state)
 
 
@@ -221,7 +251,7 @@ def _settle_draw_phase(state: MilleState) -> None:
 
 def _draw(state: MilleState, seat: int) -> None:
     me = state.tableaus[seat]
-    for _ in range(state.pending_draw):
+    for _ in range(draw_size(me)):
         if not state.draw_pile:
             break
         me.hand.append(state.draw_pile.pop())
@@ -316,8 +346,8 @@ def _apply_before_draw(state: MilleState, seat: int, action: Action) -> None:
     coup = is_coup(me, card)
     me.hand.remove(card)
     _play_safety(state, seat, card, coup)
-    # You keep the turn, and the draw you still owe takes one more card per safety played.
-    state.pending_draw += 1
+    # You keep the turn; the draw you still owe now takes two cards (never more: BSD).
+    state.pending_draw = draw_size(me)
     _settle_draw_phase(state)
 
 

@@ -143,7 +143,7 @@ class MilleState:
     discard: list[Card]  # top last
     turn: int
     phase: Phase
-    pending_draw: int = 1  # cards the next draw takes (one more per safety played before it)
+    pending_draw: int = 1  # what the next draw takes (rules.draw_size decides), kept in saves
     target: int = 700
     extension_decided: bool = False
     extension_called: bool = False

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from bot.engine.core import build_frozen
 from bot.engine.mille.cards import Card
 from bot.engine.mille.notation import format_action
-from bot.engine.mille.rules import can_go, is_limited, legal_actions
+from bot.engine.mille.rules import can_go, draw_size, is_limited, legal_actions
 from bot.engine.mille.state import HandResult, MilleState, Phase
 
 
@@ -89,7 +89,7 @@ _PHASE_NAME = {phase: phase.value for phase in Phase}
 def public_view(state: MilleState) -> MillePublicView:
     owed = 0
     if state.phase is Phase.DRAW:
-        owed = min(state.pending_draw, len(state.draw_pile))
+        owed = min(draw_size(state.tableaus[state.turn]), len(state.draw_pile))
     tableaus = []
     for seat, t in enumerate(state.tableaus):
         tableaus.append(
