@@ -99,7 +99,7 @@ def test_a_safety_in_play_protects_against_its_hazards(hazard: str, safety: str)
     s = rig(moving(start(mb=[[hazard], []]), 1), 1, safeties=[safety])
     assert f"play {hazard} @1" not in legal(s, 0)
     before = G.to_dict(s)
-    with pytest.raises(IllegalMove, match="protected against|Right of Way"):
+    with pytest.raises(IllegalMove, match=r"protected against|Right of Way"):
         act(s, 0, f"play {hazard} @1")
     assert G.to_dict(s) == before
 
@@ -252,6 +252,17 @@ def test_backfire_without_front_armor_lands_at_once() -> None:
     s = act(start(cw=[["ac-left"], ["backfire"]]), 0, "ac-left @1")
     s = act(s, 1, "backfire")
     assert s.phase is Phase.TURN and G.to_act(s) == {0} and s.cars[0].hits[0] == 4
+
+
+def test_a_backfire_cannot_be_swerved() -> None:
+    """A moving shooter holding a Swerve cannot dodge its own backfire: only front Armor helps."""
+    s = moving(start(cw=[["ac-left", "swerve", "armor-front"], ["backfire"]]), 0)
+    s = act(act(s, 0, "ac-left @1"), 1, "backfire")
+    assert s.phase is Phase.BACKFIRE and legal(s, 0) == ["pass", "armor front"]
+    before = G.to_dict(s)
+    with pytest.raises(IllegalMove, match="armor front"):
+        act(s, 0, "swerve")
+    assert G.to_dict(s) == before
 
 
 def test_no_backfire_after_armor() -> None:
