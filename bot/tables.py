@@ -682,13 +682,21 @@ class Tables:
 def replay_frames(
     game: Game[Any, Any], initial: Mapping[str, Any], moves: Sequence[MoveRecord]
 ) -> list[Any]:
-    """The public view after the deal and after every stored move (leaving included)."""
+    """The public view after the deal and after every stored move (leaving included).
+
+    A game finished before a rules fix may hold a move today's rules refuse (the fix changed
+    what came before it): the replay then stops at the last move they accept, and the caller
+    can tell by the frame count (one more than the moves)."""
     state = game.from_dict(initial)
     frames = [game.public_view(state)]
     for move in moves:
-        if move.action == LEAVE:
-            state = game.leave(state, move.seat)
-        else:
-            state = game.apply(state, move.seat, game.parse_action(move.action))
+        try:
+            if move.action == LEAVE:
+                state = game.leave(state, move.seat)
+            else:
+                state = game.apply(state, move.seat, game.parse_action(move.action))
+        except GameError as exc:
+            log.warning("replay stops at move %s (%s): %s", move.seq, move.action[:40], exc)
+            break
         frames.append(game.public_view(state))
     return frames

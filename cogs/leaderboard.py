@@ -159,8 +159,16 @@ class Boards(commands.Cog):
         views = await bot.tables.replay(last.id)
         shown = bundle(last.game_key).presenter
         gif = await bot.renderer.run(replay_from_views, shown.table_png, views)
+        moves = len(views) - 1
+        note = f"Replay of game #{last.id} ({moves} moves)."
+        if moves < last.version:
+            note = (
+                f"Replay of game #{last.id}: the first {moves} of its {last.version} moves. "
+                "The rest were played under an earlier version of the rules and cannot be "
+                "shown again move by move."
+            )
         await interaction.followup.send(
-            f"Replay of game #{last.id} ({len(views) - 1} moves).",
+            note,
             file=discord.File(io.BytesIO(gif), "replay.gif"),
         )
 

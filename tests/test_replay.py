@@ -123,3 +123,17 @@ async def test_unknown_game_is_refused(tables: Tables) -> None:
     """A game id that does not exist is a readable error."""
     with pytest.raises(GameError, match="no longer exists"):
         await tables.replay(404)
+
+
+async def test_a_move_todays_rules_refuse_ends_the_replay_there(
+    tables: Tables, tmp_path: Path
+) -> None:
+    """A stored move the current rules refuse (a game from before a rules fix) ends the replay
+    at the table before it instead of failing the whole replay."""
+    final, live = await _play_live(tables, await _start(tables), seed=8)
+    # Stand-in for a move an older engine accepted: the fourth move becomes one nobody may make.
+    async with aiosqlite.connect(tmp_path / "t.db") as db:
+        await db.execute("UPDATE moves SET action = 'extend yes' WHERE seq = 4")
+        await db.commit()
+    frames = await tables.replay(final.game.id)
+    assert frames == live[:4]

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from collections.abc import Callable, Coroutine
+from typing import Any
 
-from bot.store.base import GuildSettings, SeatRecord
+from bot.store.base import GuildSettings, MoveRecord, SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.discord.backend import (
     ALICE_ID,
@@ -36,6 +39,18 @@ async def _finished_game(driver: InteractionDriver, seed: int) -> None:
         update = await tables.move(
             channel_id=GAMES_CHANNEL_ID, user_id=waiting.user_id, action=rng.choice(moves).notation
         )
+
+
+def _first_moves_then_refused(
+    moves: list[MoveRecord], keep: int
+) -> Callable[[int], Coroutine[Any, Any, list[MoveRecord]]]:
+    """A move log whose move after the first ``keep`` is one today's rules refuse."""
+
+    async def stored(game_id: int) -> list[MoveRecord]:
+        refused = dataclasses.replace(moves[keep], action="extend yes")
+        return [*moves[:keep], refused, *moves[keep + 1 :]]
+
+    return stored
 
 
 def _image(result: InteractionResult, name: str) -> bytes:
@@ -146,3 +161,19 @@ async def test_daily_deal_only_for_solo(driver: InteractionDriver) -> None:
     """A daily deal of a two-player game is refused."""
     result = await driver.slash("play", {"game": "mille", "daily": True})
     assert result.ephemeral and "Daily deals are for Mille Bornes Solo" in (result.content or "")
+
+
+async def test_replay_cut_short_by_a_rules_fix_says_so(driver: InteractionDriver) -> None:
+    """When a stored move no longer replays (played before a rules fix), /replay still shows the
+    moves before it and says why the rest is missing."""
+    await _finished_game(driver, 6)
+    store = running_bot(driver).store
+    last = await store.last_finished_game(GAMES_CHANNEL_ID)
+    assert last is not None
+    moves = await store.moves(last.id)
+    store.moves = _first_moves_then_refused(moves, keep=3)  # type: ignore[method-assign,assignment]
+    result = await driver.slash("replay", {})
+    assert _image(result, "replay.gif")[:6] == b"GIF89a"
+    text = " ".join(r.content or "" for r in result.followups)
+    assert f"the first 3 of its {last.version} moves" in text
+    assert "earlier version of the rules" in text
