@@ -1,14 +1,14 @@
 """``junction bench``: timings of the parts a player waits on, printed, never asserted.
 
-Figures per game (``--game K`` for one, at ``--players N`` or its largest table): table render
-+ PNG encode (median, p95, bytes), random full games per second on one core, its default
-computer player's time per decision, and for a game whose ``expert`` searches, how many of its
-imagined playouts (rollouts) one core runs per second — all in CPU time of the one core doing
-the work; then stored moves per second (one SQLite transaction each, on a file) and the
-process's peak memory. With ``--discord``, interaction-to-reply latency through a local fake Discord and the
-bot's resident memory. With ``--store``, only the stores under load instead: SQLite, and
-PostgreSQL when ``JUNCTION_BENCH_PG`` names a server, at 1, 10 and 100 channels moving at once.
-The last line is one JSON object with every figure, for benchmark files.
+Figures per game (``--game K`` for one, at ``--players N`` or its largest table): table render + PNG
+encode (median, p95, bytes), random full games per second on one core, its default computer player's
+time per decision, and for a game whose ``expert`` searches, how many of its imagined playouts
+(rollouts) one core runs per second — all in CPU time of the one core doing the work; then stored
+moves per second (one SQLite transaction each, on a file) and the process's peak memory. With
+``--discord``, interaction-to-reply latency through a local fake Discord and the bot's resident
+memory. With ``--store``, only the stores under load instead: SQLite, and PostgreSQL when
+``JUNCTION_BENCH_PG`` names a server, at 1, 10 and 100 channels moving at once. The last line is one
+JSON object with every figure, for benchmark files.
 """
 
 from __future__ import annotations
