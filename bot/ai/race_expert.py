@@ -303,7 +303,8 @@ def explain(view: RaceSeatView, move: str, report: SearchReport) -> str:
         what = NAME.get(top, "their card")
         why = f"cancelling {rival}'s {what} with {NAME[card]} is worth the card"
     elif verb == "cycle":
-        why = "swapping these weak cards for fresh ones gets you going sooner"
+        what = "these weak cards" if len(words) > 2 else f"{NAME.get(card, 'this card')}"
+        why = f"swapping {what} for fresh cards gets you going sooner"
     elif verb == "discard":
         why = f"{NAME[card]} is the card you are least likely to need"
     elif TYPE_OF.get(card) == "miles":

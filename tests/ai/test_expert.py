@@ -20,6 +20,7 @@ from bot.ai.mille_expert import determinize as mille_determinize
 from bot.ai.mille_normal import NormalMillePolicy
 from bot.ai.race_expert import LiveSeat, RaceExpertPolicy
 from bot.ai.race_expert import determinize as race_determinize
+from bot.ai.race_expert import explain as race_explain
 from bot.ai.race_normal import NormalRacePolicy
 from bot.ai.random_policy import RandomPolicy
 from bot.ai.search import (
@@ -435,6 +436,16 @@ def test_a_hint_quotes_no_figure_from_a_handful_of_deals() -> None:
     assert report.reason("it drives", "play 25") == (
         f"it drives (about 18% to win, over {QUOTED_ROUNDS} imagined deals)."
     )
+
+
+def test_a_race_cycle_hint_names_a_lone_card() -> None:
+    """A hint to cycle one card names it; several are 'these weak cards'."""
+    state = RACE.new_game(["A", "B"], 3, {})
+    view = RACE.private_view(state, min(RACE.to_act(state)))
+    one = SearchReport(move="cycle 25", candidates=["cycle 25"])
+    assert "swapping 25 miles for fresh cards" in race_explain(view, "cycle 25", one)
+    both = SearchReport(move="cycle 25 50", candidates=["cycle 25 50"])
+    assert "swapping these weak cards for fresh cards" in race_explain(view, "cycle 25 50", both)
 
 
 def test_a_game_sets_how_sure_its_expert_must_be() -> None:
