@@ -193,8 +193,12 @@ class Console:
                 return False
             if text.isdigit():
                 stored = await self.tables.current(CONSOLE_CHANNEL)
-                moves, _ = menu(self.tables.hand(stored, PLAYER_ID)[1])
+                moves, folded = menu(self.tables.hand(stored, PLAYER_ID)[1])
                 index = int(text) - 1
+                if not moves:
+                    example = f", for example '{folded[0][2]}'" if folded else ""
+                    self.say(f"! No move is numbered here: type one out{example}.")
+                    return True
                 if not 0 <= index < len(moves):
                     self.say(f"! Choose a number from 1 to {len(moves)}.")
                     return True

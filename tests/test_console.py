@@ -113,3 +113,27 @@ async def test_console_numbers_skip_folded_moves(
     assert "cycle: 143 choices; type one out, for example 'cycle 200 200'" in text
     assert "! Choose a number from 1 to 7." in text
     assert "Ada ends the turn." in text
+
+
+async def test_a_number_where_every_move_is_folded_asks_for_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ticket to Ride's first choice (which tickets to keep) is all folded: a number gets a
+    sentence saying to type the move, not 'from 1 to 0', and the typed move is then taken."""
+    monkeypatch.setenv("JUNCTION_PLAYER", "Ada")
+    out = io.StringIO()
+    options = ConsoleOptions(
+        db=f"sqlite:///{tmp_path / 'console.db'}",
+        out=tmp_path / "tables",
+        game="ttr",
+        seed=7,
+        opponent="random",
+        images=False,
+    )
+    lines = io.StringIO("1\nkeep T11 T13\nquit\n")
+    code = await run_console(options, lines=lines, out=out)
+    assert code == 0
+    text = out.getvalue()
+    assert "from 1 to 0" not in text
+    assert "! No move is numbered here: type one out, for example 'keep " in text
+    assert "Tickets kept: Ada 2" in text
