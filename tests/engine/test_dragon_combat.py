@@ -183,6 +183,14 @@ def test_armor_stops_three_hits() -> None:
     assert s.cars[1].hits[0] == 2 and "armor-front" in s.cw_discard
 
 
+def test_the_caption_counts_one_hit_in_the_singular() -> None:
+    """A laser (4) armored down to one hit says '1 hit', never '1 hits'."""
+    s = act(start(cw=[["laser-front"], ["armor-front"]]), 0, "laser-front @1")
+    s = act(s, 1, "armor front")
+    assert s.cars[1].hits[0] == 1
+    assert "1 hit to the front." in s.caption and "1 hits" not in s.caption
+
+
 def test_two_armor_cards_stack() -> None:
     """A second Armor may follow the first against the same hit."""
     s = act(start(cw=[["rocket-front"], ["armor-front"] * 3]), 0, "rocket-front @1")

@@ -946,11 +946,15 @@ def _after_shot(state: DragonState, oil_by: int) -> None:
     settle(state)
 
 
+def _hits(count: int) -> str:
+    return "1 hit" if count == 1 else f"{count} hits"
+
+
 def _hit_tires(state: DragonState, seat: int, hits: int) -> None:
     car = car_w(state, seat)
     car.tires = min(TIRE_TRACK, car.tires + hits)
     if hits:
-        state.caption += f" {hits} hits to the tires."
+        state.caption += f" {_hits(hits)} to the tires."
     if car.tires >= TIRE_TRACK and hits:
         state.caption += f" {name(state, seat)}'s tires are shot: the car stops."
 
@@ -975,7 +979,7 @@ def _hit_side(state: DragonState, seat: int, side: int, hits: int, flame: bool, 
     car.hits[side] = min(SIDE_TRACK, total)
     if flame:
         car.flamed = True
-    state.caption += f" {hits} hits to the {SIDES[side]}."
+    state.caption += f" {_hits(hits)} to the {SIDES[side]}."
     if car.hits[side] >= SIDE_TRACK and not was_breached:
         state.caption += f" The {SIDES[side]} is breached!"
     if carry:
