@@ -539,6 +539,10 @@ def explain(view: DragonSeatView, move: str, report: SearchReport) -> str:
             why = f"{card.title} protects you for good"
         elif card.is_hazard:
             why = f"{card.title} on {rival} slows the car that worries you most"
+        elif card is Card.GO:
+            why = "Go gets your car moving again"
+        elif card is Card.END_OF_LIMIT:
+            why = "End of Limit lets you drive at full speed again"
         else:
             why = f"{card.title} gets your car back in shape"
     elif verb == "discard":

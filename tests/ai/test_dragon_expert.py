@@ -19,6 +19,7 @@ from bot.ai.base import Policy
 from bot.ai.dragon_expert import (
     DragonExpertPolicy,
     determinize,
+    explain,
     rollout_view,
     unseen_cw,
     unseen_mb,
@@ -26,7 +27,7 @@ from bot.ai.dragon_expert import (
 )
 from bot.ai.dragon_normal import DragonNormalPolicy, decide
 from bot.ai.random_policy import RandomPolicy
-from bot.ai.search import BUDGET_ENV
+from bot.ai.search import BUDGET_ENV, SearchReport
 from bot.engine.dragon import GAME
 from bot.engine.dragon.rules import apply_in_place
 from bot.engine.dragon.state import DragonState
@@ -247,3 +248,19 @@ def test_easy_plays_legal_moves() -> None:
         first = get_policy("dragon", "easy").choose(view, random.Random(1))
         assert first in view.legal
         assert get_policy("dragon", "easy").choose(view, random.Random(1)) == first
+
+
+@pytest.mark.parametrize(
+    ("card", "words"),
+    [
+        ("go", "Go gets your car moving again"),
+        ("end-of-limit", "End of Limit lets you drive at full speed again"),
+        ("repairs", "Repairs gets your car back in shape"),
+    ],
+)
+def test_a_remedy_hint_says_what_the_card_does(card: str, words: str) -> None:
+    """A hint to play a remedy says what it does: Go restarts, End of Limit lifts the limit."""
+    state = GAME.new_game(["A", "B"], 4, {})
+    view = GAME.private_view(state, 0)
+    report = SearchReport(move=f"play {card}", candidates=[f"play {card}"])
+    assert explain(view, f"play {card}", report).startswith(words)
