@@ -9,7 +9,13 @@ stands afterwards. The imagined hands follow what the seat knows:
 - the opponent's hand has the size the table shows, and the draw pile the count it shows;
 - players keep their safeties (they can never be discarded): an unseen safety is in the
   opponent's hand with the chance that it was among the cards they have drawn so far this hand,
-  not just their hand's share of the unseen cards.
+  not just their hand's share of the unseen cards;
+- a hazard still showing on the opponent's piles has had their turn to answer it, and a player
+  who held its remedy or its safety would have played it: those cards are not in their hand
+  (``barred_cards``). In 150 hands of ``normal`` against itself, at the moments the rule is used
+  the opponent held the safety 0 times in 2 934, and the remedy 1-2 % of the time for the
+  battle hazards and 6 % for a Speed Limit; a uniform deal would give them one about 40 % of
+  the time.
 
 A finished hand is scored as the chance of winning the match from the new totals (a normal
 curve over the hands still to come, fitted to ``normal`` against itself: a hand swings the
@@ -38,7 +44,7 @@ from bot.ai.search import (
     deal_hidden_hand,
 )
 from bot.engine.mille import GAME
-from bot.engine.mille.cards import SAFETY_SET, Card, deck_counts
+from bot.engine.mille.cards import REMEDY_FOR, SAFETY_FOR, SAFETY_SET, Card, deck_counts
 from bot.engine.mille.rules import MATCH_TARGET, apply_in_place
 from bot.engine.mille.state import Action, BattleMark, MilleState, Phase, Tableau
 from bot.engine.mille.views import MilleSeatView, TableauView, private_view
@@ -90,6 +96,21 @@ def safety_keep_chance(view: MilleSeatView) -> float:
     return their_drawn / max(their_drawn + public.deck_count, 1.0)
 
 
+def barred_cards(view: MilleSeatView) -> frozenset[Card]:
+    """What the opponent's table shows they do not hold: for each hazard still showing on
+    their piles, its remedy and its safety (module docstring)."""
+    side = view.public.tableaus[1 - view.seat]
+    showing = [side.battle_counts_as]
+    if side.limited:
+        showing.append(Card.SPEED_LIMIT)
+    barred: set[Card] = set()
+    for card in showing:
+        if card is not None and card.is_hazard:
+            barred.add(REMEDY_FOR[card])
+            barred.add(SAFETY_FOR[card])
+    return frozenset(barred)
+
+
 def _tableau(side: TableauView, hand: list[Card]) -> Tableau:
     top = side.battle_top
     shows = side.battle_counts_as
@@ -123,6 +144,7 @@ def determinize(view: MilleSeatView, rng: random.Random) -> MilleState:
         _is_safety,
         safety_keep_chance(view),
         rng,
+        barred=barred_cards(view).__contains__,
     )
     tableaus = [Tableau(), Tableau()]
     tableaus[seat] = _tableau(public.tableaus[seat], list(view.hand))
@@ -293,6 +315,7 @@ def hint(view: MilleSeatView) -> tuple[str, str] | None:
 __all__ = [
     "MilleDomain",
     "MilleExpertPolicy",
+    "barred_cards",
     "determinize",
     "hint",
     "match_chance",

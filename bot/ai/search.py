@@ -69,6 +69,7 @@ def deal_hidden_hand(
     keep_chance: float,
     rng: random.Random,
     forced: Sequence[T] = (),
+    barred: Callable[[T], bool] | None = None,
 ) -> tuple[list[T], list[T]]:
     """Deal an opponent's hidden hand of ``size`` from the unseen ``pool``; the rest shuffled.
 
@@ -77,6 +78,8 @@ def deal_hidden_hand(
     each in the hand with ``keep_chance`` — the chance they were among the cards the opponent
     drew, since a kept card is never let go — and the other places are filled uniformly from
     the rest, so a keeper's hand is not mistaken for a random sample of the unseen cards.
+    ``barred`` cards are ones the opponent's own play shows they do not hold (they would have
+    played them): they go to the hand only if nothing else is left to fill it.
     """
     cards = list(pool)
     hand: list[T] = []
@@ -87,8 +90,11 @@ def deal_hidden_hand(
     keepers: list[T] = []
     others: list[T] = []
     spare: list[T] = []
+    held_back: list[T] = []
     for card in cards:
-        if kept(card):
+        if barred is not None and barred(card):
+            held_back.append(card)
+        elif kept(card):
             if len(hand) + len(keepers) < size and rng.random() < keep_chance:
                 keepers.append(card)
             else:
@@ -103,7 +109,11 @@ def deal_hidden_hand(
     if short > 0:
         hand += spare[:short]
         spare = spare[short:]
-    rest = others + spare
+    short = size - len(hand)
+    if short > 0:
+        hand += held_back[:short]
+        held_back = held_back[short:]
+    rest = others + spare + held_back
     rng.shuffle(rest)
     return hand, rest
 
