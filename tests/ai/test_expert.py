@@ -15,7 +15,7 @@ import pytest
 
 from bot.ai.base import Policy
 from bot.ai.easy import WeakenedPolicy, easy
-from bot.ai.mille_expert import MilleExpertPolicy, match_chance, unseen_cards
+from bot.ai.mille_expert import MilleExpertPolicy, barred_cards, match_chance, unseen_cards
 from bot.ai.mille_expert import determinize as mille_determinize
 from bot.ai.mille_normal import NormalMillePolicy
 from bot.ai.race_expert import LiveSeat, RaceExpertPolicy
@@ -254,6 +254,43 @@ def test_mille_determinizer_knows_players_keep_safeties() -> None:
     held = sum(safety in mille_determinize(view, rng).tableaus[1].hand for _ in range(400))
     share = view.public.tableaus[1].hand_count / sum(unseen.values())
     assert held / 400 > 2 * share
+
+
+def test_a_hazard_showing_bars_its_remedy_and_safety_from_their_hand() -> None:
+    """Out of Gas still on the opponent's battle pile: they hold neither Gasoline nor Extra
+    Tank (they would have played it), so no imagined hand has one."""
+    hand = [C.D100, C.D75, C.D50, C.STOP, C.GO, C.GASOLINE, C.REPAIRS]
+    state = lay_table(hand, battle=[C.GO], their_battle=[C.GO, C.OUT_OF_GAS])
+    view = MILLE.private_view(state, 0)
+    assert barred_cards(view) == {C.GASOLINE, C.EXTRA_TANK}
+    rng = random.Random(5)
+    for _ in range(200):
+        theirs = mille_determinize(view, rng).tableaus[1].hand
+        assert C.GASOLINE not in theirs and C.EXTRA_TANK not in theirs
+
+
+def test_a_speed_limit_showing_bars_end_of_limit_and_right_of_way() -> None:
+    """A Speed Limit still on the opponent: no End of Limit, no Right of Way in their hand."""
+    hand = [C.D100, C.D75, C.D50, C.STOP, C.GO, C.GASOLINE, C.REPAIRS]
+    state = lay_table(hand, battle=[C.GO], their_speed=[C.SPEED_LIMIT])
+    assert barred_cards(MILLE.private_view(state, 0)) == {C.END_OF_LIMIT, C.RIGHT_OF_WAY}
+
+
+def test_nothing_is_barred_while_the_opponent_rolls_free() -> None:
+    """With Go showing and no limit, every unseen card may be in the opponent's hand."""
+    hand = [C.D100, C.D75, C.D50, C.STOP, C.GO, C.GASOLINE, C.REPAIRS]
+    state = lay_table(hand, battle=[C.GO])
+    assert barred_cards(MILLE.private_view(state, 0)) == frozenset()
+
+
+def test_deal_hidden_hand_uses_barred_cards_only_when_nothing_else_is_left() -> None:
+    """Barred cards stay out of the hand while others can fill it, and fill it last."""
+    rng = random.Random(2)
+    for _ in range(50):
+        hand, rest = deal_hidden_hand(list("aabbxx"), 4, lambda c: False, 0.0, rng, (), "x".__eq__)
+        assert sorted(hand) == list("aabb") and rest == ["x", "x"]
+    hand, rest = deal_hidden_hand(list("abxx"), 3, lambda c: False, 0.0, rng, (), "x".__eq__)
+    assert sorted(hand) == list("abx") and rest == ["x"]
 
 
 def test_race_determinizer_keeps_the_census_and_the_view() -> None:
