@@ -92,6 +92,18 @@ def test_menu_folds_only_a_crowded_kind_of_move() -> None:
     assert len(few) == FOLD_ABOVE and none == []
 
 
+def _against_random(tmp_path: Path, game: str, seed: int) -> ConsoleOptions:
+    """A console game against ``random``, without writing images."""
+    return ConsoleOptions(
+        db=f"sqlite:///{tmp_path / 'console.db'}",
+        out=tmp_path / "tables",
+        game=game,
+        seed=seed,
+        opponent="random",
+        images=False,
+    )
+
+
 async def test_console_numbers_skip_folded_moves(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -99,14 +111,7 @@ async def test_console_numbers_skip_folded_moves(
     the last one ends the turn."""
     monkeypatch.setenv("JUNCTION_PLAYER", "Ada")
     out = io.StringIO()
-    options = ConsoleOptions(
-        db=f"sqlite:///{tmp_path / 'console.db'}",
-        out=tmp_path / "tables",
-        game="race",
-        seed=5,
-        opponent="random",
-        images=False,
-    )
+    options = _against_random(tmp_path, "race", seed=5)
     code = await run_console(options, lines=io.StringIO("9\n7\nquit\n"), out=out)
     assert code == 0
     text = out.getvalue()
@@ -122,14 +127,7 @@ async def test_a_number_where_every_move_is_folded_asks_for_words(
     sentence saying to type the move, not 'from 1 to 0', and the typed move is then taken."""
     monkeypatch.setenv("JUNCTION_PLAYER", "Ada")
     out = io.StringIO()
-    options = ConsoleOptions(
-        db=f"sqlite:///{tmp_path / 'console.db'}",
-        out=tmp_path / "tables",
-        game="ttr",
-        seed=7,
-        opponent="random",
-        images=False,
-    )
+    options = _against_random(tmp_path, "ttr", seed=7)
     lines = io.StringIO("1\nkeep T11 T13\nquit\n")
     code = await run_console(options, lines=lines, out=out)
     assert code == 0
