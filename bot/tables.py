@@ -695,8 +695,14 @@ def replay_frames(
                 state = game.leave(state, move.seat)
             else:
                 state = game.apply(state, move.seat, game.parse_action(move.action))
-        except GameError as exc:
-            log.warning("replay stops at move %s (%s): %s", move.seq, move.action[:40], exc)
+        except GameError:
+            # Neither the move nor the refusal goes to the log: a move may name hidden cards
+            # (the tickets a player kept).
+            log.warning(
+                "replay of game %s stops at move %s: today's rules refuse it",
+                move.game_id,
+                move.seq,
+            )
             break
         frames.append(game.public_view(state))
     return frames

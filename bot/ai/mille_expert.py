@@ -136,8 +136,6 @@ def determinize(view: MilleSeatView, rng: random.Random) -> MilleState:
     seat = view.seat
     other = 1 - seat
     pool = sorted(unseen_cards(view).elements(), key=_ORDER.__getitem__)
-    # Before drawing, the public counts include the cards about to be drawn.
-    owed = public.tableaus[seat].hand_count - len(view.hand) if view.phase == "draw" else 0
     theirs, draw_pile = deal_hidden_hand(
         pool,
         public.tableaus[other].hand_count,
@@ -174,7 +172,6 @@ def determinize(view: MilleSeatView, rng: random.Random) -> MilleState:
         discard=list(public.discard),
         turn=public.turn,
         phase=phase,
-        pending_draw=max(owed, 1),
         target=public.target,
         extension_decided=public.extension_called,
         extension_called=public.extension_called,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from bot.engine.core import IllegalMove, NotYourTurn
@@ -597,3 +599,13 @@ def test_any_other_safety_needs_a_draw_first() -> None:
     assert [G.format_action(a) for a in G.legal_actions(s, 0)] == ["draw", "play driving-ace"]
     with pytest.raises(IllegalMove, match="draw first"):
         act(s, 0, "play extra-tank")
+
+
+def test_a_save_from_before_the_draw_rule_fix_still_loads() -> None:
+    """Saves written when the draw size was stored (``pending_draw``) load unchanged: the
+    engine now works the draw size out from the hand."""
+    state = G.new_game(["Ann", "Bob"], seed=3)
+    data = G.to_dict(state)
+    assert "pending_draw" not in data
+    old = json.loads(json.dumps({**data, "pending_draw": 3}))
+    assert G.to_dict(G.from_dict(old)) == data

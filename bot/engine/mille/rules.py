@@ -229,7 +229,6 @@ def deal_hand(
 def begin_turn(state: MilleState, seat: int) -> None:
     """Hand the turn to ``seat``: offer pre-draw safeties, else draw automatically."""
     state.turn = seat
-    state.pending_draw = draw_size(state.tableaus[seat])
     _settle_draw_phase(state)
 
 
@@ -255,7 +254,6 @@ def _draw(state: MilleState, seat: int) -> None:
         if not state.draw_pile:
             break
         me.hand.append(state.draw_pile.pop())
-    state.pending_draw = 1
     me.fresh_hazards.clear()
     state.phase = Phase.ACT
     # The draw is a move: the one that empties the deck may leave nobody a playable card
@@ -347,7 +345,6 @@ def _apply_before_draw(state: MilleState, seat: int, action: Action) -> None:
     me.hand.remove(card)
     _play_safety(state, seat, card, coup)
     # You keep the turn; the draw you still owe now takes two cards (never more: BSD).
-    state.pending_draw = draw_size(me)
     _settle_draw_phase(state)
 
 

@@ -143,7 +143,6 @@ class MilleState:
     discard: list[Card]  # top last
     turn: int
     phase: Phase
-    pending_draw: int = 1  # what the next draw takes (rules.draw_size decides), kept in saves
     target: int = 700
     extension_decided: bool = False
     extension_called: bool = False
@@ -167,7 +166,6 @@ class MilleState:
         other.discard = self.discard[:]
         other.turn = self.turn
         other.phase = self.phase
-        other.pending_draw = self.pending_draw
         other.target = self.target
         other.extension_decided = self.extension_decided
         other.extension_called = self.extension_called
@@ -218,7 +216,6 @@ def state_to_dict(state: MilleState) -> dict[str, Any]:
         "discard": _codes(state.discard),
         "turn": state.turn,
         "phase": state.phase.value,
-        "pending_draw": state.pending_draw,
         "target": state.target,
         "extension_decided": state.extension_decided,
         "extension_called": state.extension_called,
@@ -268,7 +265,6 @@ def state_from_dict(data: Mapping[str, Any]) -> MilleState:
             discard=_cards(data["discard"]),
             turn=int(data["turn"]),
             phase=Phase(data["phase"]),
-            pending_draw=int(data["pending_draw"]),
             target=int(data["target"]),
             extension_decided=bool(data["extension_decided"]),
             extension_called=bool(data["extension_called"]),
