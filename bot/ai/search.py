@@ -118,6 +118,25 @@ def deal_hidden_hand(
     return hand, rest
 
 
+def deal_weighted(
+    pool: Sequence[T], size: int, weight: Callable[[T], float], rng: random.Random
+) -> tuple[list[T], list[T]]:
+    """Deal a hidden hand of ``size`` from ``pool`` where each card is ``weight`` times as
+    likely as a plain card to be in it (weighted sampling without replacement: every card
+    draws the key ``u ** (1 / weight)`` and the highest keys make the hand); the rest is
+    returned shuffled. A weight of 0 deals a card only when nothing else is left."""
+    keyed: list[tuple[float, int]] = []
+    for index, card in enumerate(pool):
+        w = weight(card)
+        key = rng.random() ** (1.0 / w) if w > 0 else -rng.random()
+        keyed.append((key, index))
+    keyed.sort(reverse=True)
+    hand = [pool[i] for _, i in keyed[:size]]
+    rest = [pool[i] for _, i in keyed[size:]]
+    rng.shuffle(rest)
+    return hand, rest
+
+
 class Domain(ABC, Generic[S]):
     """What the search needs to know about one game (one object per game, stateless)."""
 

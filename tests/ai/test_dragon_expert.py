@@ -151,6 +151,25 @@ def test_determinizer_deals_exactly_the_unseen_cards() -> None:
     assert Counter(cw) == unseen_cw(view)
 
 
+def test_determinizer_deals_rivals_the_cards_players_keep() -> None:
+    """Rivals fire their attacks and keep their dodges: over many imagined tables a rival holds
+    each unseen Swerve far more often than each unseen Rocket (``HAND_BIAS_CW``)."""
+    state = next(s for i, s in enumerate(dragon_states(2, [3])) if i == 30)
+    view = GAME.private_view(state, 0)
+    unseen = unseen_cw(view)
+    rockets = [c for c in unseen if c.startswith("rocket")]
+    assert unseen["swerve"] and rockets
+    rng = random.Random(8)
+    swerves = rocket_hits = 0
+    for _ in range(300):
+        hand = determinize(view, rng).cars[1].cw_hand
+        swerves += hand.count("swerve")
+        rocket_hits += sum(hand.count(c) for c in rockets)
+    per_swerve = swerves / unseen["swerve"]
+    per_rocket = rocket_hits / sum(unseen[c] for c in rockets)
+    assert per_swerve > 4 * per_rocket
+
+
 def test_determinizer_gives_a_waiting_reactor_its_answer() -> None:
     """When another seat's answer is awaited, the imagined reactor can always answer: the
     built state offers it the same choices as the real one."""

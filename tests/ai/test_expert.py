@@ -31,6 +31,7 @@ from bot.ai.search import (
     SearchSettings,
     budget_from_env,
     deal_hidden_hand,
+    deal_weighted,
     search,
 )
 from bot.arena import run_arena
@@ -331,6 +332,37 @@ def test_deal_hidden_hand_keeps_sizes_and_cards() -> None:
     hand, rest = deal_hidden_hand(pool, 5, lambda c: c == "d", 0.9, random.Random(1), ["a"])
     assert len(hand) == 5 and "a" in hand
     assert sorted(hand + rest) == sorted(pool)
+
+
+def test_deal_weighted_keeps_sizes_and_cards() -> None:
+    """The weighted deal gives a hand of the asked size; hand and rest are the pool."""
+    pool = list("aaabbbcccddd")
+    for seed in range(20):
+        hand, rest = deal_weighted(
+            pool, 5, {"a": 3.0, "b": 1.0, "c": 0.2, "d": 0.0}.__getitem__, random.Random(seed)
+        )
+        assert len(hand) == 5
+        assert sorted(hand + rest) == sorted(pool)
+
+
+def test_deal_weighted_deals_a_weightless_card_only_when_nothing_else_is_left() -> None:
+    rng = random.Random(3)
+    for _ in range(50):
+        hand, rest = deal_weighted(list("abxx"), 2, lambda c: 0.0 if c == "x" else 1.0, rng)
+        assert sorted(hand) == ["a", "b"] and rest == ["x", "x"]
+    hand, _ = deal_weighted(list("abxx"), 3, lambda c: 0.0 if c == "x" else 1.0, rng)
+    assert sorted(hand) == ["a", "b", "x"]
+
+
+def test_deal_weighted_favours_heavy_cards_in_proportion() -> None:
+    """A one-card deal from a card of weight 3 and one of weight 1 picks the heavy one three
+    times in four."""
+    rng = random.Random(5)
+    heavy = sum(
+        deal_weighted(["h", "l"], 1, {"h": 3.0, "l": 1.0}.__getitem__, rng)[0] == ["h"]
+        for _ in range(4000)
+    )
+    assert 0.72 < heavy / 4000 < 0.78
 
 
 # --- the rollout helpers -------------------------------------------------------------------
