@@ -1,0 +1,119 @@
+"""What knowing the hidden cards would be worth to an expert (a measuring tool, not a test).
+
+    PYTHONPATH=. python -m tests.ai.oracle_bound dragon --games 100 --seed 5001 --budget 100
+
+Plays the game's ``expert`` against ``normal`` (two seats, each deal twice with the seats
+swapped), once as it is and once as an *oracle*: its determinizer hands back the true table,
+with only the draw piles' order shuffled, so it knows every hand but not the cards to come.
+The oracle's win rate bounds what a better model of the opponent's hand could gain with the
+same search; if even the oracle barely beats ``normal``, the search itself (its rollouts and
+evaluation) is what holds the expert back. Mille Bornes is measured in single hands, where
+``diff`` (the expert's points minus ``normal``'s per hand) is the figure that matters.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import random
+import statistics
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from bot.ai.base import Policy
+from bot.ai.search import SearchPolicy
+from bot.games import bundle
+
+_TRUE_STATE: dict[str, Any] = {}
+"""The table being decided on: only the oracle's determinizer reads it."""
+
+
+def _mille_expert(budget: float) -> SearchPolicy:
+    from bot.ai.mille_expert import MilleExpertPolicy
+
+    return MilleExpertPolicy(budget_ms=budget)
+
+
+def _dragon_expert(budget: float) -> SearchPolicy:
+    from bot.ai.dragon_expert import DragonExpertPolicy
+
+    return DragonExpertPolicy(budget_ms=budget)
+
+
+_EXPERTS: dict[str, Callable[[float], SearchPolicy]] = {
+    "mille": _mille_expert,
+    "dragon": _dragon_expert,
+}
+
+
+def _oracle(policy: SearchPolicy, key: str) -> SearchPolicy:
+    """``policy`` with a determinizer that returns the true table, draw piles reshuffled."""
+    domain = policy.domain
+
+    def knowing(view: Any, rng: random.Random) -> Any:
+        state = copy.deepcopy(_TRUE_STATE["state"])
+        state.seed = rng.getrandbits(32)
+        piles = ("draw_pile",) if key == "mille" else ("mb_draw", "cw_draw")
+        for pile in piles:
+            rng.shuffle(getattr(state, pile))
+        return state
+
+    domain.determinize = knowing  # type: ignore[method-assign]
+    return policy
+
+
+def _play(args: tuple[str, list[int], float, bool]) -> list[tuple[float, float]]:
+    key, seeds, budget, oracle = args
+    found = bundle(key)
+    game = found.game
+    expert: SearchPolicy = _EXPERTS[key](budget)
+    if oracle:
+        expert = _oracle(expert, key)
+    normal: Policy = found.policies["normal"]()
+    options = {"length": "hand"} if key == "mille" else {}
+    results = []
+    for seed in seeds:
+        for expert_seat in (0, 1):
+            players = [expert, normal] if expert_seat == 0 else [normal, expert]
+            rngs = [random.Random(f"{seed}:{s}") for s in range(2)]
+            state = game.new_game(["A", "B"], seed, options)
+            while (outcome := game.outcome(state)) is None:
+                seat = min(game.to_act(state))
+                _TRUE_STATE["state"] = state
+                view = game.private_view(state, seat)
+                move = players[seat].choose(view, rngs[seat])
+                state = game.apply(state, seat, game.parse_action(move))
+            winners = outcome.winners
+            won = 0.5 if len(winners) != 1 else float(expert_seat in winners)
+            scores = outcome.scores or (0, 0)
+            results.append((won, float(scores[expert_seat] - scores[1 - expert_seat])))
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("game", choices=["mille", "dragon"])
+    parser.add_argument("--games", type=int, default=100, help="deals (each played twice)")
+    parser.add_argument("--seed", type=int, default=5001)
+    parser.add_argument("--budget", type=float, default=100.0, help="ms per decision")
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args(argv)
+    seeds = list(range(args.seed, args.seed + args.games))
+    for oracle in (False, True):
+        chunks = [(args.game, seeds[i :: args.jobs], args.budget, oracle) for i in range(args.jobs)]
+        with ProcessPoolExecutor(args.jobs) as pool:
+            results = [r for part in pool.map(_play, chunks) for r in part]
+        wins = statistics.mean(r[0] for r in results)
+        diffs = [r[1] for r in results]
+        error = statistics.stdev(diffs) / len(diffs) ** 0.5
+        name = "oracle" if oracle else "expert"
+        print(
+            f"{name}: won {wins:.3f} of {len(results)} games, "
+            f"points per game {statistics.mean(diffs):+.1f} ± {error:.1f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
