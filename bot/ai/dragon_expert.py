@@ -19,7 +19,7 @@ Other hands are not a uniform sample of the unseen cards: players fire their att
 their safeties, distance and remedies as soon as they can, and keep their Swerves, Skids and
 armor. Each unseen card is dealt into a rival's hand with a weight, how much likelier it is to
 be there than a uniform deal makes it (``HAND_BIAS_MB``, ``HAND_BIAS_CW``, measured on
-``normal``'s self-play): a Swerve 2.6 times, a Rocket a twentieth.
+``normal``'s self-play): a Swerve 2.6 times, a Rocket less than a tenth.
 
 Why short rollouts: a Dragon game is long (about 150 moves between two ``normal`` players,
 each move costing the engine and ``normal`` a few tenths of a millisecond), so whole games are
@@ -218,26 +218,24 @@ def determinize(view: DragonSeatView, rng: random.Random) -> DragonState:
             if mb_pool[card] > 0:
                 mb_pool[card] -= 1
                 mb_forced[owner] = [card]
+    # Sorted first so that the deal depends on the rng alone, not on the counters' order.
     mb_cards: list[Card] = sorted(mb_pool.elements(), key=lambda c: c.value)
     cw_cards: list[str] = sorted(cw_pool.elements(), key=CW_ORDER.__getitem__)
-    rng.shuffle(mb_cards)
-    rng.shuffle(cw_cards)
     cars: list[Car] = []
     for shown in public.cars:
         if shown.seat == seat:
             mb_hand = list(view.mb_hand)
             cw_hand = list(view.cw_hand)
         else:
-            mb_hand = mb_forced.get(shown.seat, [])
-            dealt, mb_cards = deal_weighted(
-                mb_cards, max(0, shown.mb_hand_count - len(mb_hand)), _mb_bias, rng
+            forced_mb = mb_forced.get(shown.seat, [])
+            dealt_mb, mb_cards = deal_weighted(
+                mb_cards, max(0, shown.mb_hand_count - len(forced_mb)), _mb_bias, rng
             )
-            mb_hand = mb_hand + dealt
-            cw_hand = cw_forced.get(shown.seat, [])
+            forced_cw = cw_forced.get(shown.seat, [])
             dealt_cw, cw_cards = deal_weighted(
-                cw_cards, max(0, shown.cw_hand_count - len(cw_hand)), _cw_bias, rng
+                cw_cards, max(0, shown.cw_hand_count - len(forced_cw)), _cw_bias, rng
             )
-            cw_hand = cw_hand + dealt_cw
+            mb_hand, cw_hand = forced_mb + dealt_mb, forced_cw + dealt_cw
         cars.append(_car(shown, mb_hand, cw_hand))
     phase = _PHASES.get(public.phase, Phase.TURN)
     pending = None
