@@ -18,6 +18,7 @@ import pytest
 from bot.ai.base import Policy
 from bot.ai.dragon_expert import (
     DragonExpertPolicy,
+    acted_since_hazards,
     determinize,
     explain,
     rollout_view,
@@ -31,6 +32,7 @@ from bot.ai.search import BUDGET_ENV, SearchReport
 from bot.engine.dragon import GAME
 from bot.engine.dragon.rules import apply_in_place
 from bot.engine.dragon.state import DragonState
+from bot.engine.dragon.views import DragonSeatView
 from bot.engine.mille.cards import Card
 from bot.games import bundle, get_policy, policy_names
 
@@ -168,6 +170,76 @@ def test_determinizer_deals_rivals_the_cards_players_keep() -> None:
     per_swerve = swerves / unseen["swerve"]
     per_rocket = rocket_hits / sum(unseen[c] for c in rockets)
     assert per_swerve > 4 * per_rocket
+
+
+def _flat_tire_on(state: DragonState, rival: int, mb_left: int) -> DragonState:
+    """``state`` (seat 0's turn) with a Flat Tire from the draw pile on ``rival``'s car and
+    ``mb_left`` Mille Bornes actions left to seat 0."""
+    state = state.clone()
+    state.mb_draw.remove(Card.FLAT_TIRE)
+    state.cars[rival].mb.battle.append(Card.FLAT_TIRE)
+    state.mb_left = mb_left
+    return state
+
+
+def _held_by(view: DragonSeatView, rival: int, cards: set[Card], tables: int) -> int:
+    """How many of ``tables`` imagined tables deal ``rival`` one of ``cards``."""
+    rng = random.Random(11)
+    return sum(
+        any(c in cards for c in determinize(view, rng).cars[rival].mb.hand) for _ in range(tables)
+    )
+
+
+def _turn_start(seats: int) -> DragonState:
+    """Seat 0's turn before its Mille Bornes action, a Flat Tire still in the draw pile and its
+    remedy and safety unseen by seat 0."""
+    for state in dragon_states(seats, [3, 4, 5]):
+        if (
+            state.phase.value == "turn"
+            and state.turn == 0
+            and state.mb_left == 1
+            and all(car.alive for car in state.cars)
+            and Card.FLAT_TIRE in state.mb_draw
+            and state.cars[1].mb.battle[-1:] != [Card.FLAT_TIRE]
+        ):
+            unseen = unseen_mb(GAME.private_view(state, 0))
+            if unseen[Card.SPARE_TIRE] and unseen[Card.PUNCTURE_PROOF]:
+                return state
+    raise AssertionError("no such turn start")
+
+
+def test_a_rival_who_let_a_hazard_stand_holds_neither_remedy_nor_safety() -> None:
+    """Two cars, seat 0's turn begins: the rival has had its turn since the Flat Tire, so it is
+    never dealt a Spare Tire, a Puncture-Proof or a Right of Way (it would have played them)."""
+    state = _flat_tire_on(_turn_start(2), rival=1, mb_left=1)
+    view = GAME.private_view(state, 0)
+    assert acted_since_hazards(view.public, 1)
+    barred = {Card.SPARE_TIRE, Card.PUNCTURE_PROOF, Card.RIGHT_OF_WAY}
+    assert _held_by(view, 1, barred, tables=200) == 0
+
+
+def test_a_fresh_hazard_leaves_the_remedy_possible() -> None:
+    """After seat 0's own Mille Bornes action the Flat Tire may be the one it just played: the
+    rival may still hold a Spare Tire, never the Puncture-Proof (a coup fourré was offered)."""
+    state = _flat_tire_on(_turn_start(2), rival=1, mb_left=0)
+    view = GAME.private_view(state, 0)
+    assert not acted_since_hazards(view.public, 1)
+    assert _held_by(view, 1, {Card.SPARE_TIRE}, tables=200) > 0
+    assert _held_by(view, 1, {Card.PUNCTURE_PROOF}, tables=200) == 0
+
+
+def test_only_the_car_just_before_the_turn_has_surely_answered_its_hazards() -> None:
+    """Three cars, seat 0 to play: seat 2 played last, so its hazards are settled; seat 1's may
+    have come from seat 2 since seat 1's turn."""
+    state = _flat_tire_on(_turn_start(3), rival=1, mb_left=1)
+    hazard = next(c for c in state.mb_draw if c.is_hazard and c is not Card.SPEED_LIMIT)
+    state.mb_draw.remove(hazard)
+    state.cars[2].mb.battle.append(hazard)
+    public = GAME.private_view(state, 0).public
+    assert acted_since_hazards(public, 2)
+    assert not acted_since_hazards(public, 1)
+    state.cars[2].alive = False
+    assert acted_since_hazards(GAME.private_view(state, 0).public, 1)
 
 
 def test_determinizer_gives_a_waiting_reactor_its_answer() -> None:
