@@ -341,8 +341,7 @@ cards in the rival's hands over what a uniform deal would put there)."""
 
 UNSETTLED = 0.25
 """How likely a remedy is, against ``HAND_BIAS_MB``, in a rival's hand while a hazard on its car
-may be fresh (the rival may not have had its Mille Bornes action since): measured 0.14-0.42 for
-the remedies and End of Limit, 0.23 for a Go, in the middle of the seat's own turn."""
+may be fresh (the rival may not have had its Mille Bornes action since; see ``mb_weights``)."""
 
 
 def _mb_bias(card: Card) -> float:
@@ -368,12 +367,13 @@ def acted_since_hazards(public: DragonPublicView, rival: int) -> bool:
 
 def mb_weights(public: DragonPublicView, rival: int) -> Callable[[Card], float]:
     """How each unseen Mille Bornes card is weighted for ``rival``'s hand: ``HAND_BIAS_MB``,
-    less what its car shows it cannot hold. Measured on ``normal``'s self-play (200 games, seeds
-    1000-1199, at every decision of the other seat): a rival with a hazard showing held its
-    safety and a Right of Way 0 times in about 4 000 chances (it would have played a coup fourré
-    or the safety), and, once it had had its Mille Bornes action since, the remedy (End of Limit
-    for a limit, Go for a Stop) 0 times in about 3 000 (a uniform deal gives it one 40 % of the
-    time). Otherwise the remedies are ``UNSETTLED``."""
+    less what its car shows it cannot hold. Measured by ``tests.ai.dragon_hand_bias --hazards``
+    (``normal`` against itself, 200 games, seeds 1000-1199, at every decision of the other
+    seat while the rival shows a hazard): the rival held the hazard's safety and a Right of Way
+    0 times in 12 792 chances (it would have played a coup fourré or the safety). Once it had
+    had its Mille Bornes action since (``acted_since_hazards``), it held the remedy (End of
+    Limit for a limit, Go for a Stop) 0.02 times as often as a uniform deal gives it one;
+    before that, 0.25 times (``UNSETTLED``)."""
     shown = public.cars[rival]
     hazards = [card for card in (shown.battle_top,) if card is not None and card.is_hazard]
     if shown.limited:

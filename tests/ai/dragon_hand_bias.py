@@ -6,6 +6,12 @@ Plays ``normal`` against itself (2 cars). At the start of each turn it compares 
 two hands with what a uniform deal of the cards the seat to move has not seen would put there
 (each unseen card's share of the rival's hand size), and prints, per card, the ratio of the
 two: the ``HAND_BIAS_MB`` and ``HAND_BIAS_CW`` tables of ``bot.ai.dragon_expert``.
+
+With ``--hazards`` it measures instead what ``mb_weights`` assumes: at every decision of a seat
+whose rival shows a hazard (a battle hazard on top, or a speed limit), how often the rival holds
+the hazard's safety, a Right of Way and its remedy (End of Limit, Go for a Stop), split by
+whether the rival has had its Mille Bornes action since (``acted_since_hazards``), against a
+uniform deal's expectation.
 """
 
 from __future__ import annotations
@@ -14,9 +20,11 @@ import argparse
 import random
 from collections import Counter
 
-from bot.ai.dragon_expert import unseen_cw, unseen_mb
+from bot.ai.dragon_expert import acted_since_hazards, unseen_cw, unseen_mb
 from bot.ai.dragon_normal import DragonNormalPolicy
 from bot.engine.dragon import GAME
+from bot.engine.dragon.views import DragonSeatView
+from bot.engine.mille.cards import REMEDY_FOR, SAFETY_FOR, Card
 
 
 def hand_bias(games: int, seed: int) -> dict[str, dict[str, float]]:
@@ -53,11 +61,66 @@ def hand_bias(games: int, seed: int) -> dict[str, dict[str, float]]:
     }
 
 
+def hazard_answers(games: int, seed: int) -> dict[tuple[str, str], tuple[int, float, float]]:
+    """Per (settled or fresh, answer): chances seen, cards held, a uniform deal's expectation."""
+    policy = DragonNormalPolicy()
+    found: dict[tuple[str, str], tuple[int, float, float]] = {}
+    for game in range(seed, seed + games):
+        rng = random.Random(game)
+        state = GAME.new_game(["A", "B"], game)
+        while GAME.outcome(state) is None:
+            seat = min(GAME.to_act(state))
+            view = GAME.private_view(state, seat)
+            _note_answers(view, 1 - seat, state.cars[1 - seat].mb.hand, found)
+            state = GAME.apply(state, seat, GAME.parse_action(policy.choose(view, rng)))
+    return found
+
+
+def _note_answers(
+    view: DragonSeatView,
+    rival: int,
+    hand: list[Card],
+    found: dict[tuple[str, str], tuple[int, float, float]],
+) -> None:
+    shown = view.public.cars[rival]
+    hazards = [c for c in (shown.battle_top,) if c is not None and c.is_hazard]
+    if shown.limited:
+        hazards.append(Card.SPEED_LIMIT)
+    if not shown.alive or not hazards:
+        return
+    when = "settled" if acted_since_hazards(view.public, rival) else "fresh"
+    unseen = unseen_mb(view)
+    total = max(1, sum(unseen.values()))
+    for hazard in hazards:
+        answers = {
+            "safety": SAFETY_FOR[hazard],
+            "right of way": Card.RIGHT_OF_WAY,
+            "remedy": REMEDY_FOR[hazard],
+        }
+        for what, card in answers.items():
+            chances, held, expected = found.get((when, what), (0, 0.0, 0.0))
+            found[(when, what)] = (
+                chances + 1,
+                held + hand.count(card),
+                expected + unseen[card] * len(hand) / total,
+            )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=150)
     parser.add_argument("--seed", type=int, default=1000)
+    parser.add_argument("--hazards", action="store_true", help="measure mb_weights instead")
     args = parser.parse_args(argv)
+    if args.hazards:
+        for (when, what), (chances, held, expected) in sorted(
+            hazard_answers(args.games, args.seed).items()
+        ):
+            print(
+                f"{when:8s} {what:13s} chances {chances:5d}  held {held:4.0f}  "
+                f"uniform deal {expected:6.1f}  ratio {held / max(expected, 1e-9):.2f}"
+            )
+        return 0
     for deck, ratios in hand_bias(args.games, args.seed).items():
         print(deck)
         for code, ratio in sorted(ratios.items(), key=lambda item: -item[1]):
