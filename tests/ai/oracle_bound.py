@@ -7,8 +7,11 @@ swapped), once as it is and once as an *oracle*: its determinizer hands back the
 with only the draw piles' order shuffled, so it knows every hand but not the cards to come.
 The oracle's win rate bounds what a better model of the opponent's hand could gain with the
 same search; if even the oracle barely beats ``normal``, the search itself (its rollouts and
-evaluation) is what holds the expert back. Mille Bornes is measured in single hands, where
-``diff`` (the expert's points minus ``normal``'s per hand) is the figure that matters.
+evaluation) is what holds the expert back. In Dragon, ``--know cw`` or ``--know mb`` hands the
+oracle only the rivals' Car Wars or only their Mille Bornes hands (the other deck's hands are
+dealt by the expert's own determinizer): which knowledge is worth the most. Mille Bornes is
+measured in single hands, where ``diff`` (the expert's points minus ``normal``'s per hand) is
+the figure that matters.
 """
 
 from __future__ import annotations
@@ -47,9 +50,11 @@ _EXPERTS: dict[str, Callable[[float], SearchPolicy]] = {
 }
 
 
-def _oracle(policy: SearchPolicy, key: str) -> SearchPolicy:
-    """``policy`` with a determinizer that returns the true table, draw piles reshuffled."""
+def _oracle(policy: SearchPolicy, key: str, know: str = "all") -> SearchPolicy:
+    """``policy`` with a determinizer that returns the true table, draw piles reshuffled
+    (in Dragon, ``know`` may keep only one deck's true hands: see the module docstring)."""
     domain = policy.domain
+    guess = domain.determinize
 
     def knowing(view: Any, rng: random.Random) -> Any:
         state = copy.deepcopy(_TRUE_STATE["state"])
@@ -57,19 +62,30 @@ def _oracle(policy: SearchPolicy, key: str) -> SearchPolicy:
         piles = ("draw_pile",) if key == "mille" else ("mb_draw", "cw_draw")
         for pile in piles:
             rng.shuffle(getattr(state, pile))
+        if know != "all":
+            # The other deck as the expert imagines it: its hands and draw pile together.
+            imagined = guess(view, rng)
+            if know == "cw":
+                state.mb_draw = imagined.mb_draw
+                for car, other in zip(state.cars, imagined.cars, strict=True):
+                    car.mb.hand = other.mb.hand
+            else:
+                state.cw_draw = imagined.cw_draw
+                for car, other in zip(state.cars, imagined.cars, strict=True):
+                    car.cw_hand = other.cw_hand
         return state
 
     domain.determinize = knowing  # type: ignore[method-assign]
     return policy
 
 
-def _play(args: tuple[str, list[int], float, bool]) -> list[tuple[float, float]]:
-    key, seeds, budget, oracle = args
+def _play(args: tuple[str, list[int], float, bool, str]) -> list[tuple[float, float]]:
+    key, seeds, budget, oracle, know = args
     found = bundle(key)
     game = found.game
     expert: SearchPolicy = _EXPERTS[key](budget)
     if oracle:
-        expert = _oracle(expert, key)
+        expert = _oracle(expert, key, know)
     normal: Policy = found.policies["normal"]()
     options = {"length": "hand"} if key == "mille" else {}
     results = []
@@ -98,16 +114,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=5001)
     parser.add_argument("--budget", type=float, default=100.0, help="ms per decision")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument(
+        "--know", choices=["all", "cw", "mb"], default="all", help="Dragon: which hands"
+    )
+    parser.add_argument("--oracle-only", action="store_true", help="skip the plain expert")
     args = parser.parse_args(argv)
+    if args.know != "all" and args.game != "dragon":
+        parser.error("--know cw|mb is for dragon")
     seeds = list(range(args.seed, args.seed + args.games))
-    for oracle in (False, True):
-        chunks = [(args.game, seeds[i :: args.jobs], args.budget, oracle) for i in range(args.jobs)]
+    for oracle in (True,) if args.oracle_only else (False, True):
+        chunks = [
+            (args.game, seeds[i :: args.jobs], args.budget, oracle, args.know)
+            for i in range(args.jobs)
+        ]
         with ProcessPoolExecutor(args.jobs) as pool:
             results = [r for part in pool.map(_play, chunks) for r in part]
         wins = statistics.mean(r[0] for r in results)
         diffs = [r[1] for r in results]
         error = statistics.stdev(diffs) / len(diffs) ** 0.5
-        name = "oracle" if oracle else "expert"
+        name = ("oracle" if args.know == "all" else f"oracle ({args.know})") if oracle else "expert"
         print(
             f"{name}: won {wins:.3f} of {len(results)} games, "
             f"points per game {statistics.mean(diffs):+.1f} ± {error:.1f}"
