@@ -65,7 +65,8 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from itertools import pairwise
 from time import perf_counter
 from typing import Any
 
@@ -108,7 +109,7 @@ from bot.engine.dragon.rules import (
     moving,
     to_act,
 )
-from bot.engine.dragon.state import Car, DragonState, Pending, Phase
+from bot.engine.dragon.state import Car, DragonState, HandFact, Pending, Phase
 from bot.engine.dragon.views import (
     CarView,
     DragonPublicView,
@@ -239,8 +240,8 @@ def determinize(view: DragonSeatView, rng: random.Random) -> DragonState:
                 rng,
             )
             forced_cw = cw_forced.get(shown.seat, [])
-            dealt_cw, cw_cards = deal_weighted(
-                cw_cards, max(0, shown.cw_hand_count - len(forced_cw)), _cw_bias, rng
+            dealt_cw, cw_cards = deal_cw_hand(
+                cw_cards, shown.cw_hand_count - len(forced_cw), shown.facts, forced_cw, rng
             )
             mb_hand, cw_hand = forced_mb + dealt_mb, forced_cw + dealt_cw
         cars.append(_car(shown, mb_hand, cw_hand))
@@ -311,6 +312,7 @@ def _car(shown: CarView, mb_hand: list[Card], cw_hand: list[str]) -> Car:
         kills=shown.kills,
         killed_by=shown.killed_by,
         final_miles=0 if shown.alive else shown.mileage,
+        facts=list(shown.facts),
     )
 
 
@@ -395,6 +397,72 @@ def mb_weights(public: DragonPublicView, rival: int) -> Callable[[Card], float]:
 
 def _cw_bias(code: str) -> float:
     return HAND_BIAS_CW.get(code, 1.0)
+
+
+def deal_cw_hand(
+    pool: list[str],
+    size: int,
+    facts: Sequence[HandFact],
+    held: Sequence[str],
+    rng: random.Random,
+) -> tuple[list[str], list[str]]:
+    """Deal a rival ``size`` Car Wars cards from ``pool`` beside the ``held`` ones it is known
+    to hold, weighted by ``HAND_BIAS_CW`` and honouring what the table has learnt of its hand
+    (``facts``): a "one of" gets one of its cards unless the hand has one already, and a
+    "none of" keeps its cards out of as many of the hand's cards as it covers. The rest of the
+    pool comes back shuffled."""
+    hand: list[str] = []
+    if size <= 0:
+        rest = list(pool)
+        rng.shuffle(rest)
+        return hand, rest
+    pool = list(pool)
+    have = list(held)
+    # Newest first: a newer fact knows more about the cards held now.
+    for fact in reversed(facts):
+        if fact.none_of or len(hand) >= size or any(c in fact.codes for c in have + hand):
+            continue
+        ruled_out = {
+            code
+            for other in facts
+            if other.none_of and other.cards >= fact.cards
+            for code in other.codes
+        }
+        choices = [c for c in pool if c in fact.codes and c not in ruled_out]
+        if choices:
+            pick = _weighted_pick(choices, rng)
+            pool.remove(pick)
+            hand.append(pick)
+    # The cards still to deal, oldest first: card ``i`` is none of the codes of every "none of"
+    # that covers more than ``i`` of them (the cards just placed count among the covered).
+    free = size - len(hand)
+    placed = len(have) + len(hand)
+    covers = sorted({max(0, min(free, f.cards - placed)) for f in facts if f.none_of} | {0, free})
+    # From the most covered cards (fewest allowed) to the uncovered ones.
+    for low, high in pairwise(covers):
+        barred = {c for f in facts if f.none_of and f.cards - placed > low for c in f.codes}
+        dealt, pool = deal_weighted(pool, high - low, _barring(barred), rng)
+        hand += dealt
+    rng.shuffle(pool)
+    return hand, pool
+
+
+def _barring(barred: set[str]) -> Callable[[str], float]:
+    """``HAND_BIAS_CW``, with the ``barred`` cards dealt only when nothing else is left."""
+    if not barred:
+        return _cw_bias
+    return lambda code: 0.0 if code in barred else _cw_bias(code)
+
+
+def _weighted_pick(choices: list[str], rng: random.Random) -> str:
+    """One card of ``choices`` (copies listed once each), as likely as ``HAND_BIAS_CW`` says."""
+    weights = [_cw_bias(c) for c in choices]
+    pick = rng.random() * sum(weights)
+    for code, weight in zip(choices, weights, strict=True):
+        pick -= weight
+        if pick < 0:
+            return code
+    return choices[-1]
 
 
 # --- rollouts ------------------------------------------------------------------------------

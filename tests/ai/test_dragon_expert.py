@@ -19,6 +19,7 @@ from bot.ai.base import Policy
 from bot.ai.dragon_expert import (
     DragonExpertPolicy,
     acted_since_hazards,
+    deal_cw_hand,
     determinize,
     explain,
     rollout_view,
@@ -31,7 +32,8 @@ from bot.ai.random_policy import RandomPolicy
 from bot.ai.search import BUDGET_ENV, SearchReport
 from bot.engine.dragon import GAME
 from bot.engine.dragon.rules import apply_in_place
-from bot.engine.dragon.state import DragonState
+from bot.engine.dragon.cards import cw_deck_counts
+from bot.engine.dragon.state import DragonState, HandFact
 from bot.engine.dragon.views import DragonSeatView
 from bot.engine.mille.cards import Card
 from bot.games import bundle, get_policy, policy_names
@@ -170,6 +172,72 @@ def test_determinizer_deals_rivals_the_cards_players_keep() -> None:
     per_swerve = swerves / unseen["swerve"]
     per_rocket = rocket_hits / sum(unseen[c] for c in rockets)
     assert per_swerve > 4 * per_rocket
+
+
+_CW_POOL = sorted(cw_deck_counts(False).elements())
+
+
+def _deals(facts: list[HandFact], size: int = 6, held: Sequence[str] = ()) -> list[list[str]]:
+    """Many rival hands dealt from the full Car Wars deck under ``facts``."""
+    rng = random.Random(5)
+    deals = []
+    for _ in range(400):
+        hand, rest = deal_cw_hand(_CW_POOL, size, facts, held, rng)
+        assert len(hand) == size and Counter(hand) + Counter(rest) == Counter(_CW_POOL)
+        deals.append(hand)
+    return deals
+
+
+def test_a_rival_known_to_hold_no_dodge_is_dealt_none() -> None:
+    """A "none of" covering the whole hand keeps those cards out of it, every time."""
+    fact = HandFact(True, ("armor-front", "swerve", "spin"), 6)
+    for hand in _deals([fact]):
+        assert not set(hand) & set(fact.codes)
+
+
+def test_cards_drawn_since_a_none_of_may_be_anything() -> None:
+    """A fact about 4 of 6 cards leaves room for at most two Swerves, and over many deals
+    some hands do hold one (they came in with the new cards)."""
+    deals = _deals([HandFact(True, ("swerve",), 4)])
+    assert max(hand.count("swerve") for hand in deals) <= 2
+    assert any("swerve" in hand for hand in deals)
+
+
+def test_a_rival_known_to_hold_an_answer_is_dealt_one() -> None:
+    """A "one of" puts one of its cards in every imagined hand, and a newer "none of" decides
+    which: here always the armor."""
+    facts = [
+        HandFact(False, ("armor-left", "swerve", "spin"), 5),
+        HandFact(True, ("swerve", "spin"), 5),
+    ]
+    for hand in _deals(facts, size=5):
+        assert "armor-left" in hand
+        assert "swerve" not in hand and "spin" not in hand
+
+
+def test_a_one_of_already_met_by_a_held_card_adds_nothing() -> None:
+    """A pending window's answer already dealt to the rival satisfies a "one of" it covers."""
+    deals = _deals([HandFact(False, ("swerve",), 5)], size=4, held=("swerve",))
+    # The four dealt cards hold Swerves only at the deck's weighted share, not one each time.
+    assert sum("swerve" in hand for hand in deals) < len(deals)
+
+
+def test_the_determinizer_honours_the_table_facts() -> None:
+    """A rival the table knows lacks some answers among its oldest cards (no window opened for
+    them) is never imagined holding more of them than the cards it drew since."""
+    found = 0
+    rng = random.Random(3)
+    for state in dragon_states(2, [1, 2, 3, 4]):
+        facts = [f for f in state.cars[1].facts if f.none_of]
+        if state.turn != 0 or state.phase.value != "turn" or not facts:
+            continue
+        found += 1
+        view = GAME.private_view(state, 0)
+        for _ in range(20):
+            hand = determinize(view, rng).cars[1].cw_hand
+            for fact in facts:
+                assert sum(c in fact.codes for c in hand) <= len(hand) - fact.cards
+    assert found >= 10
 
 
 def _flat_tire_on(state: DragonState, rival: int, mb_left: int) -> DragonState:

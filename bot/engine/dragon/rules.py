@@ -34,6 +34,7 @@ from bot.engine.dragon.cards import (
     TRIP,
     cw_name,
 )
+from bot.engine.dragon.facts import learn, shed
 from bot.engine.dragon.notation import (
     BACKFIRE,
     CW_DISCARD_ALL,
@@ -563,31 +564,46 @@ def why_not_cw(
 # --- reactions -----------------------------------------------------------------------------
 
 
-def _armor_reactions(car: Car, pending: Pending) -> list[Action]:
+def _armor_answer(pending: Pending) -> list[str]:
+    """The Armor card that would soften the pending hit (none for tires, a third armor or a
+    hit already stopped)."""
     side = pending.side
     if side < 0 or pending.armor >= MAX_ARMOR:
         return []
     if pending.hits - ARMOR_STOPS * pending.armor <= 0:
         return []
-    return [Action("armor", side=side)] if ARMOR_FOR_SIDE[side] in car.cw_hand else []
+    return [ARMOR_FOR_SIDE[side]]
+
+
+def _armor_reactions(car: Car, pending: Pending) -> list[Action]:
+    return [Action("armor", side=pending.side) for c in _armor_answer(pending) if c in car.cw_hand]
+
+
+_ANSWERS = {"swerve": SWERVE, "spin": SPIN, "backfire": BACKFIRE, "oil-slick": OIL_SLICK}
+
+
+def _answers(state: DragonState, pending: Pending) -> list[str]:
+    """The Car Wars cards that would answer the pending shot, held or not: what the table
+    knows the victim may answer with, without seeing its hand."""
+    codes = _armor_answer(pending)
+    if pending.armor == 0:
+        if moving(state.cars[pending.car]):
+            codes += ["swerve", "spin"]
+        if SPECS[pending.card].weapon == "ac":
+            codes.append("backfire")
+        if state.options.get("oil_slick") == "on" and pending.oil_by < 0:
+            codes.append("oil-slick")
+    return codes
 
 
 def _reactions(state: DragonState, pending: Pending) -> list[Action]:
     """The victim's possible answers to a shot (besides taking it)."""
-    car = state.cars[pending.car]
-    hand = car.cw_hand
-    found = _armor_reactions(car, pending)
-    if pending.armor == 0:
-        if moving(car):
-            if "swerve" in hand:
-                found.append(SWERVE)
-            if "spin" in hand:
-                found.append(SPIN)
-        if SPECS[pending.card].weapon == "ac" and "backfire" in hand:
-            found.append(BACKFIRE)
-        if state.options.get("oil_slick") == "on" and pending.oil_by < 0 and "oil-slick" in hand:
-            found.append(OIL_SLICK)
-    return found
+    hand = state.cars[pending.car].cw_hand
+    return [
+        _ANSWERS.get(code) or Action("armor", side=pending.side)
+        for code in _answers(state, pending)
+        if code in hand
+    ]
 
 
 def _coup_reactions(car: Car, hazard: Card) -> list[Action]:
@@ -714,6 +730,7 @@ def _apply_turn(state: DragonState, seat: int, action: Action) -> None:
         if reason is not None:
             raise IllegalMove(reason)
         car.cw_hand.remove(code)
+        shed(car, (code,))
         state.cw_done = True
         _play_cw(state, seat, code, action.target, action.side)
         return
@@ -729,6 +746,7 @@ def _apply_turn(state: DragonState, seat: int, action: Action) -> None:
                 raise IllegalMove(f"You do not hold that many {cw_name(code)} cards.")
             rest.remove(code)
         car.cw_hand = rest
+        shed(car, cards)
         state.cw_discard.extend(cards)
         state.cw_done = True
         count = "a Car Wars card" if len(cards) == 1 else f"{len(cards)} Car Wars cards"
@@ -906,7 +924,14 @@ def _offer_reaction(state: DragonState, pending: Pending) -> None:
     if _reactions(state, pending):
         state.phase = Phase.REACT
         return
+    _no_window(state, pending.car, _answers(state, pending))
     _land_shot(state, pending)
+
+
+def _no_window(state: DragonState, seat: int, codes: list[str]) -> None:
+    """No window opened for ``seat``: the table now knows it holds none of ``codes``."""
+    if codes:
+        learn(car_w(state, seat), True, codes)
 
 
 def _land_shot(state: DragonState, pending: Pending) -> None:
@@ -1018,7 +1043,7 @@ def _retire(state: DragonState, seat: int) -> None:
     state.mb_discard.extend(t.hand + t.battle + t.speed + t.safeties + t.miles)
     t.hand, t.battle, t.speed, t.safeties, t.miles, t.coups = [], [], [], [], [], []
     state.cw_discard.extend(car.cw_hand + car.fireproof)
-    car.cw_hand, car.fireproof = [], []
+    car.cw_hand, car.fireproof, car.facts = [], [], []
 
 
 def _apply_react(state: DragonState, seat: int, action: Action) -> None:
@@ -1027,6 +1052,8 @@ def _apply_react(state: DragonState, seat: int, action: Action) -> None:
     car = car_w(state, seat)
     who = name(state, seat)
     if action == PASS:
+        # The window was open, so the table knows an answer was held (and kept).
+        learn(car, False, _answers(state, pending))
         _land_shot(state, pending)
         return
     legal = _reactions(state, pending)
@@ -1038,6 +1065,7 @@ def _apply_react(state: DragonState, seat: int, action: Action) -> None:
         state.caption += f" {who} plays Armor on the {SIDES[pending.side]}."
         if _reactions(state, pending):
             return  # a second Armor may follow
+        _no_window(state, seat, _answers(state, pending))
         _land_shot(state, pending)
         return
     if action in (SWERVE, SPIN):
@@ -1048,16 +1076,13 @@ def _apply_react(state: DragonState, seat: int, action: Action) -> None:
         else:
             state.caption += f" {who} swerves: the shot misses."
         shooter = state.cars[pending.by]
-        if (
-            "skid" in shooter.cw_hand
-            and car.alive
-            and Card.DRIVING_ACE not in car.mb.safeties
-            and shooter.alive
-        ):
-            state.phase = Phase.SKID
-            pending.kind = Phase.SKID
-            pending.actor = pending.by
-            return
+        if car.alive and Card.DRIVING_ACE not in car.mb.safeties and shooter.alive:
+            if "skid" in shooter.cw_hand:
+                state.phase = Phase.SKID
+                pending.kind = Phase.SKID
+                pending.actor = pending.by
+                return
+            _no_window(state, pending.by, ["skid"])
         _after_shot(state, pending.oil_by)
         return
     if action == BACKFIRE:
@@ -1073,6 +1098,7 @@ def _apply_react(state: DragonState, seat: int, action: Action) -> None:
         if _armor_reactions(state.cars[attacker], pending):
             state.phase = Phase.BACKFIRE
             return
+        _no_window(state, attacker, _armor_answer(pending))
         _land_backfire(state, pending)
         return
     # Oil Slick
@@ -1087,6 +1113,7 @@ def _apply_react(state: DragonState, seat: int, action: Action) -> None:
         return
     if _reactions(state, pending):
         return
+    _no_window(state, seat, _answers(state, pending))
     _land_shot(state, pending)
 
 
@@ -1129,6 +1156,7 @@ def _why_not_reaction(state: DragonState, pending: Pending, action: Action) -> s
 
 def _use_cw(state: DragonState, car: Car, code: str) -> None:
     car.cw_hand.remove(code)
+    shed(car, (code,))
     state.cw_discard.append(code)
 
 
@@ -1145,6 +1173,7 @@ def _apply_backfire(state: DragonState, seat: int, action: Action) -> None:
     pending = state.pending
     assert pending is not None
     if action == PASS:
+        learn(car_w(state, seat), False, _armor_answer(pending))
         _land_backfire(state, pending)
         return
     if action not in _armor_reactions(state.cars[seat], pending):
@@ -1156,6 +1185,7 @@ def _apply_backfire(state: DragonState, seat: int, action: Action) -> None:
     state.caption += f" {name(state, seat)} plays Armor on the front."
     if _armor_reactions(state.cars[seat], pending):
         return
+    _no_window(state, seat, _armor_answer(pending))
     _land_backfire(state, pending)
 
 
@@ -1183,6 +1213,7 @@ def _apply_skid(state: DragonState, seat: int, action: Action) -> None:
     pending = state.pending
     assert pending is not None
     if action == PASS:
+        learn(car_w(state, seat), False, ["skid"])
         _after_shot(state, pending.oil_by)
         return
     if action.verb != "skid":

@@ -73,6 +73,28 @@ class Pending:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class HandFact:
+    """Something the whole table has learnt about a car's Car Wars hand from what happened in
+    the open, about the ``cards`` oldest cards of it (those held when it was learnt and still
+    held, counted down as cards leave the hand: which ones leave is not public).
+
+    ``none_of``: a shot came and no window opened, so none of those cards is one of ``codes``
+    (the answers that would have opened it). Otherwise *one of*: a window opened and its
+    player let it pass, so it holds one of ``codes`` (forgotten once a card of ``codes``
+    leaves the hand: it may have been that one). Rules never read these; computer players
+    may, as a player at a real table would remember them.
+    """
+
+    none_of: bool
+    codes: tuple[str, ...]
+    cards: int
+
+
+MAX_FACTS = 8
+"""Facts kept per car (the newest); older ones say little once a few turns have passed."""
+
+
 @dataclass(slots=True)
 class Car:
     """One player's car: the Mille Bornes tableau plus the Car Wars damage and cards."""
@@ -92,6 +114,7 @@ class Car:
     killed_by: int = -1
     out_at: int = -1  # the step at which the car died or left
     final_miles: int = 0  # miles when the car went out (its cards are discarded)
+    facts: list[HandFact] = field(default_factory=list)  # what the table knows of cw_hand
 
     def clone(self) -> Car:
         return Car(
@@ -110,6 +133,7 @@ class Car:
             self.killed_by,
             self.out_at,
             self.final_miles,
+            list(self.facts),
         )
 
     @property
@@ -225,6 +249,9 @@ def _car_to_dict(car: Car) -> dict[str, Any]:
         "killed_by": car.killed_by,
         "out_at": car.out_at,
         "final_miles": car.final_miles,
+        "facts": [
+            {"none_of": f.none_of, "codes": list(f.codes), "cards": f.cards} for f in car.facts
+        ],
     }
 
 
@@ -255,6 +282,11 @@ def _car_from_dict(data: Mapping[str, Any]) -> Car:
         killed_by=int(data["killed_by"]),
         out_at=int(data["out_at"]),
         final_miles=int(data["final_miles"]),
+        # Saves from before the table kept facts have none.
+        facts=[
+            HandFact(bool(f["none_of"]), tuple(_cw(f["codes"])), int(f["cards"]))
+            for f in data.get("facts", ())
+        ],
     )
 
 

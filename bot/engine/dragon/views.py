@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from bot.engine.dragon.cards import ARMOR_STOPS, SIDE_TRACK, SIDES, SPECS
 from bot.engine.dragon.notation import format_action
 from bot.engine.dragon.rules import legal_actions, moving, to_act
-from bot.engine.dragon.state import Car, DragonState, Pending, Phase
+from bot.engine.dragon.state import Car, DragonState, HandFact, Pending, Phase
 from bot.engine.mille.cards import Card
 
 
@@ -45,6 +45,7 @@ class CarView:
     left: bool
     kills: int
     killed_by: int
+    facts: tuple[HandFact, ...] = ()  # what the table has learnt of its Car Wars hand
 
     @property
     def battle_top(self) -> Card | None:
@@ -151,6 +152,7 @@ def _car_view(state: DragonState, seat: int, car: Car) -> CarView:
         car.left,
         car.kills,
         car.killed_by,
+        tuple(car.facts),
     )
 
 
