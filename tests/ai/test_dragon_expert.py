@@ -31,8 +31,8 @@ from bot.ai.dragon_normal import DragonNormalPolicy, decide
 from bot.ai.random_policy import RandomPolicy
 from bot.ai.search import BUDGET_ENV, SearchReport
 from bot.engine.dragon import GAME
-from bot.engine.dragon.rules import apply_in_place
 from bot.engine.dragon.cards import cw_deck_counts
+from bot.engine.dragon.rules import apply_in_place
 from bot.engine.dragon.state import DragonState, HandFact
 from bot.engine.dragon.views import DragonSeatView
 from bot.engine.mille.cards import Card
