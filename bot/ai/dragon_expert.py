@@ -66,6 +66,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from itertools import pairwise
 from time import perf_counter
 from typing import Any
@@ -109,7 +110,7 @@ from bot.engine.dragon.rules import (
     moving,
     to_act,
 )
-from bot.engine.dragon.state import Car, DragonState, HandFact, Pending, Phase
+from bot.engine.dragon.state import NONE_OF, Car, DragonState, HandFact, Pending, Phase
 from bot.engine.dragon.views import (
     CarView,
     DragonPublicView,
@@ -399,6 +400,47 @@ def _cw_bias(code: str) -> float:
     return HAND_BIAS_CW.get(code, 1.0)
 
 
+UNPLAYED_FACTOR = 0.1
+"""How likely a card an "unplayed" fact names is in the cards it covers, against
+``HAND_BIAS_CW``: players play what they can, so a turn with no Car Wars play says they held
+little worth playing. Chosen on calibration (``tests/ai/dragon_hand_bias.py --facts``)."""
+
+PASSED_FACTOR = 0.05
+"""How likely the armor or backfire a "one of" names is, against ``HAND_BIAS_CW``, when the
+fact also names a dodge: a player who lets a window pass with armor at hand would have armored
+(``normal`` held the dodge 93-99 % of the time and the armor 0-1 %), so it kept a dodge."""
+
+_DODGES = ("swerve", "spin")
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """What the expert makes of a car's facts: the cards to deal it one of, and how rare each
+    card is among the oldest cards of its hand."""
+
+    wants: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]  # (likely, possible), newest first
+    rare: tuple[tuple[int, tuple[str, ...], float], ...]  # (cards, codes, factor)
+
+
+def read_facts(facts: Sequence[HandFact]) -> _Reading:
+    """How the expert reads the table's facts about one car (module docstring)."""
+    wants: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+    rare: list[tuple[int, tuple[str, ...], float]] = []
+    for fact in reversed(facts):
+        if fact.kind == NONE_OF:
+            rare.append((fact.cards, fact.codes, 0.0))
+        elif fact.excludes:
+            rare.append((fact.cards, fact.codes, UNPLAYED_FACTOR))
+        elif any(code in _DODGES for code in fact.codes):
+            wants.append((tuple(c for c in fact.codes if c in _DODGES), fact.codes))
+            others = tuple(c for c in fact.codes if c not in _DODGES)
+            if others:
+                rare.append((fact.cards, others, PASSED_FACTOR))
+        else:
+            wants.append((fact.codes, fact.codes))
+    return _Reading(tuple(wants), tuple(rare))
+
+
 def deal_cw_hand(
     pool: list[str],
     size: int,
@@ -408,9 +450,10 @@ def deal_cw_hand(
 ) -> tuple[list[str], list[str]]:
     """Deal a rival ``size`` Car Wars cards from ``pool`` beside the ``held`` ones it is known
     to hold, weighted by ``HAND_BIAS_CW`` and honouring what the table has learnt of its hand
-    (``facts``): a "one of" gets one of its cards unless the hand has one already, and a
-    "none of" keeps its cards out of as many of the hand's cards as it covers. The rest of the
-    pool comes back shuffled."""
+    as ``read_facts`` reads it: one card of each wanted set unless the hand has one already
+    (a likely one if the facts allow it),
+    and each rare card made rarer among as many of the hand's cards as its fact covers. The
+    rest of the pool comes back shuffled."""
     hand: list[str] = []
     if size <= 0:
         rest = list(pool)
@@ -418,40 +461,42 @@ def deal_cw_hand(
         return hand, rest
     pool = list(pool)
     have = list(held)
-    # Newest first: a newer fact knows more about the cards held now.
-    for fact in reversed(facts):
-        if fact.none_of or len(hand) >= size or any(c in fact.codes for c in have + hand):
+    reading = read_facts(facts)
+    ruled_out = {code for _, codes, factor in reading.rare if factor == 0.0 for code in codes}
+    for likely, possible in reading.wants:
+        if len(hand) >= size or any(c in possible for c in have + hand):
             continue
-        ruled_out = {
-            code
-            for other in facts
-            if other.none_of and other.cards >= fact.cards
-            for code in other.codes
-        }
-        choices = [c for c in pool if c in fact.codes and c not in ruled_out]
+        choices = [c for c in pool if c in likely and c not in ruled_out] or [
+            c for c in pool if c in possible and c not in ruled_out
+        ]
         if choices:
             pick = _weighted_pick(choices, rng)
             pool.remove(pick)
             hand.append(pick)
-    # The cards still to deal, oldest first: card ``i`` is none of the codes of every "none of"
-    # that covers more than ``i`` of them (the cards just placed count among the covered).
+    # The cards still to deal, oldest first: card ``i`` is rarer for every fact that covers
+    # more than ``i`` of them (the cards just placed count among the covered).
     free = size - len(hand)
     placed = len(have) + len(hand)
-    covers = sorted({max(0, min(free, f.cards - placed)) for f in facts if f.none_of} | {0, free})
+    covers = sorted({max(0, min(free, cards - placed)) for cards, _, _ in reading.rare} | {0, free})
     # From the most covered cards (fewest allowed) to the uncovered ones.
     for low, high in pairwise(covers):
-        barred = {c for f in facts if f.none_of and f.cards - placed > low for c in f.codes}
-        dealt, pool = deal_weighted(pool, high - low, _barring(barred), rng)
+        factors: dict[str, float] = {}
+        for cards, codes, factor in reading.rare:
+            if cards - placed > low:
+                for code in codes:
+                    factors[code] = min(factors.get(code, 1.0), factor)
+        dealt, pool = deal_weighted(pool, high - low, _scaled(factors), rng)
         hand += dealt
     rng.shuffle(pool)
     return hand, pool
 
 
-def _barring(barred: set[str]) -> Callable[[str], float]:
-    """``HAND_BIAS_CW``, with the ``barred`` cards dealt only when nothing else is left."""
-    if not barred:
+def _scaled(factors: dict[str, float]) -> Callable[[str], float]:
+    """``HAND_BIAS_CW`` times ``factors`` (a card at 0 is dealt only when nothing else is
+    left)."""
+    if not factors:
         return _cw_bias
-    return lambda code: 0.0 if code in barred else _cw_bias(code)
+    return lambda code: factors.get(code, 1.0) * _cw_bias(code)
 
 
 def _weighted_pick(choices: list[str], rng: random.Random) -> str:

@@ -9,9 +9,12 @@ The oracle's win rate bounds what a better model of the opponent's hand could ga
 same search; if even the oracle barely beats ``normal``, the search itself (its rollouts and
 evaluation) is what holds the expert back. In Dragon, ``--know cw`` or ``--know mb`` hands the
 oracle only the rivals' Car Wars or only their Mille Bornes hands (the other deck's hands are
-dealt by the expert's own determinizer): which knowledge is worth the most. Mille Bornes is
-measured in single hands, where ``diff`` (the expert's points minus ``normal``'s per hand) is
-the figure that matters.
+dealt by the expert's own determinizer): which knowledge is worth the most. ``--know cw-att``
+and ``--know cw-def`` narrow it further: the true Car Wars hands, but every card that is not an
+attack (or not an answer: armor, dodges, backfire, skid, oil) swapped for a random draw-pile
+card that is not one either, so the oracle knows the attacks (or answers) exactly and of the
+other cards only how many. Mille Bornes is measured in single hands, where ``diff`` (the
+expert's points minus ``normal``'s per hand) is the figure that matters.
 """
 
 from __future__ import annotations
@@ -65,7 +68,9 @@ def _oracle(policy: SearchPolicy, key: str, know: str = "all") -> SearchPolicy:
         if know != "all":
             # The other deck as the expert imagines it: its hands and draw pile together.
             imagined = guess(view, rng)
-            if know == "cw":
+            if know in ("cw-att", "cw-def"):
+                _blur(state, view.seat, know == "cw-att", rng)
+            elif know == "cw":
                 state.mb_draw = imagined.mb_draw
                 for car, other in zip(state.cars, imagined.cars, strict=True):
                     car.mb.hand = other.mb.hand
@@ -77,6 +82,32 @@ def _oracle(policy: SearchPolicy, key: str, know: str = "all") -> SearchPolicy:
 
     domain.determinize = knowing  # type: ignore[method-assign]
     return policy
+
+
+def _is_answer(code: str) -> bool:
+    from bot.engine.dragon.cards import SPECS
+
+    return SPECS[code].kind in ("armor", "swerve", "spin", "backfire", "skid", "oil-slick")
+
+
+def _blur(state: Any, seat: int, keep_attacks: bool, rng: random.Random) -> None:
+    """Swap every rival Car Wars card outside the known sort (attacks, or answers) for a
+    random draw-pile card outside it too (module docstring)."""
+    from bot.engine.dragon.cards import SPECS
+
+    def known(code: str) -> bool:
+        return SPECS[code].is_attack if keep_attacks else _is_answer(code)
+
+    draw = state.cw_draw
+    spare = [i for i, code in enumerate(draw) if not known(code)]
+    for other, car in enumerate(state.cars):
+        if other == seat:
+            continue
+        for index, code in enumerate(car.cw_hand):
+            if known(code) or not spare:
+                continue
+            pick = spare.pop(rng.randrange(len(spare)))
+            car.cw_hand[index], draw[pick] = draw[pick], code
 
 
 def _play(args: tuple[str, list[int], float, bool, str]) -> list[tuple[float, float]]:
@@ -115,7 +146,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=100.0, help="ms per decision")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument(
-        "--know", choices=["all", "cw", "mb"], default="all", help="Dragon: which hands"
+        "--know",
+        choices=["all", "cw", "mb", "cw-att", "cw-def"],
+        default="all",
+        help="Dragon: which hands",
     )
     parser.add_argument("--oracle-only", action="store_true", help="skip the plain expert")
     args = parser.parse_args(argv)

@@ -33,7 +33,7 @@ from bot.ai.search import BUDGET_ENV, SearchReport
 from bot.engine.dragon import GAME
 from bot.engine.dragon.cards import cw_deck_counts
 from bot.engine.dragon.rules import apply_in_place
-from bot.engine.dragon.state import DragonState, HandFact
+from bot.engine.dragon.state import NONE_OF, ONE_OF, DragonState, HandFact
 from bot.engine.dragon.views import DragonSeatView
 from bot.engine.mille.cards import Card
 from bot.games import bundle, get_policy, policy_names
@@ -190,7 +190,7 @@ def _deals(facts: list[HandFact], size: int = 6, held: Sequence[str] = ()) -> li
 
 def test_a_rival_known_to_hold_no_dodge_is_dealt_none() -> None:
     """A "none of" covering the whole hand keeps those cards out of it, every time."""
-    fact = HandFact(True, ("armor-front", "swerve", "spin"), 6)
+    fact = HandFact(NONE_OF, ("armor-front", "swerve", "spin"), 6)
     for hand in _deals([fact]):
         assert not set(hand) & set(fact.codes)
 
@@ -198,7 +198,7 @@ def test_a_rival_known_to_hold_no_dodge_is_dealt_none() -> None:
 def test_cards_drawn_since_a_none_of_may_be_anything() -> None:
     """A fact about 4 of 6 cards leaves room for at most two Swerves, and over many deals
     some hands do hold one (they came in with the new cards)."""
-    deals = _deals([HandFact(True, ("swerve",), 4)])
+    deals = _deals([HandFact(NONE_OF, ("swerve",), 4)])
     assert max(hand.count("swerve") for hand in deals) <= 2
     assert any("swerve" in hand for hand in deals)
 
@@ -207,8 +207,8 @@ def test_a_rival_known_to_hold_an_answer_is_dealt_one() -> None:
     """A "one of" puts one of its cards in every imagined hand, and a newer "none of" decides
     which: here always the armor."""
     facts = [
-        HandFact(False, ("armor-left", "swerve", "spin"), 5),
-        HandFact(True, ("swerve", "spin"), 5),
+        HandFact(ONE_OF, ("armor-left", "swerve", "spin"), 5),
+        HandFact(NONE_OF, ("swerve", "spin"), 5),
     ]
     for hand in _deals(facts, size=5):
         assert "armor-left" in hand
@@ -217,7 +217,7 @@ def test_a_rival_known_to_hold_an_answer_is_dealt_one() -> None:
 
 def test_a_one_of_already_met_by_a_held_card_adds_nothing() -> None:
     """A pending window's answer already dealt to the rival satisfies a "one of" it covers."""
-    deals = _deals([HandFact(False, ("swerve",), 5)], size=4, held=("swerve",))
+    deals = _deals([HandFact(ONE_OF, ("swerve",), 5)], size=4, held=("swerve",))
     # The four dealt cards hold Swerves only at the deck's weighted share, not one each time.
     assert sum("swerve" in hand for hand in deals) < len(deals)
 
@@ -228,7 +228,7 @@ def test_the_determinizer_honours_the_table_facts() -> None:
     found = 0
     rng = random.Random(3)
     for state in dragon_states(2, [1, 2, 3, 4]):
-        facts = [f for f in state.cars[1].facts if f.none_of]
+        facts = [f for f in state.cars[1].facts if f.kind == NONE_OF]
         if state.turn != 0 or state.phase.value != "turn" or not facts:
             continue
         found += 1

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.engine.dragon.facts import learn, shed
-from bot.engine.dragon.state import Car, HandFact, Phase
+from bot.engine.dragon.state import NONE_OF, ONE_OF, Car, HandFact, Phase
 from bot.engine.mille.state import Tableau
 from tests.engine.dragon_helpers import G, act, moving, start
 
@@ -14,26 +14,26 @@ def test_a_shot_with_no_window_shows_the_victim_holds_no_answer() -> None:
     s = moving(start(cw=[["mg-front"], []]), 1)
     s = act(s, 0, "mg-front @1")
     assert s.phase is Phase.TURN
-    assert s.cars[1].facts == [HandFact(True, ("armor-front", "swerve", "spin"), 5)]
+    assert s.cars[1].facts == [HandFact(NONE_OF, ("armor-front", "swerve", "spin"), 5)]
 
 
 def test_a_stopped_victim_is_known_only_to_lack_the_armor() -> None:
     """A stopped car could not swerve anyway: the table learns only about its armor."""
     s = act(start(cw=[["mg-front"], []]), 0, "mg-front @1")
-    assert s.cars[1].facts == [HandFact(True, ("armor-front",), 5)]
+    assert s.cars[1].facts == [HandFact(NONE_OF, ("armor-front",), 5)]
 
 
 def test_an_autocannon_with_no_window_rules_out_a_backfire() -> None:
     """Against an autocannon the Backfire is one of the answers the victim lacks."""
     s = act(start(cw=[["ac-left"], []]), 0, "ac-left @1")
-    assert s.cars[1].facts == [HandFact(True, ("armor-left", "backfire"), 5)]
+    assert s.cars[1].facts == [HandFact(NONE_OF, ("armor-left", "backfire"), 5)]
 
 
 def test_a_window_let_pass_shows_the_victim_holds_an_answer() -> None:
     """The window opened and its player passed: it holds one of the answers."""
     s = moving(start(cw=[["mg-front"], ["swerve"]]), 1)
     s = act(act(s, 0, "mg-front @1"), 1, "pass")
-    assert s.cars[1].facts == [HandFact(False, ("armor-front", "swerve", "spin"), 5)]
+    assert s.cars[1].facts == [HandFact(ONE_OF, ("armor-front", "swerve", "spin"), 5)]
 
 
 def test_no_second_armor_window_shows_no_second_armor() -> None:
@@ -41,7 +41,7 @@ def test_no_second_armor_window_shows_no_second_armor() -> None:
     s = act(start(cw=[["rocket-front"], ["armor-front"]]), 0, "rocket-front @1")
     s = act(s, 1, "armor front")
     assert s.phase is Phase.TURN
-    assert s.cars[1].facts == [HandFact(True, ("armor-front",), 4)]
+    assert s.cars[1].facts == [HandFact(NONE_OF, ("armor-front",), 4)]
 
 
 def test_a_swerve_with_no_skid_window_shows_the_shooter_holds_no_skid() -> None:
@@ -49,7 +49,7 @@ def test_a_swerve_with_no_skid_window_shows_the_shooter_holds_no_skid() -> None:
     has left is a Skid."""
     s = moving(start(cw=[["rocket-front"], ["swerve"]]), 1)
     s = act(act(s, 0, "rocket-front @1"), 1, "swerve")
-    assert s.cars[0].facts == [HandFact(True, ("skid",), 4)]
+    assert s.cars[0].facts == [HandFact(NONE_OF, ("skid",), 4)]
 
 
 def test_facts_are_public_and_survive_a_save() -> None:
@@ -74,9 +74,9 @@ def _car(hand: list[str], *facts: HandFact) -> Car:
 
 def test_a_card_leaving_the_hand_narrows_a_none_of() -> None:
     """Which card left is not public, so a "none of" covers one card fewer."""
-    car = _car(["mg-front", "laser-back"], HandFact(True, ("swerve",), 3))
+    car = _car(["mg-front", "laser-back"], HandFact(NONE_OF, ("swerve",), 3))
     shed(car, ("rocket-back",))
-    assert car.facts == [HandFact(True, ("swerve",), 2)]
+    assert car.facts == [HandFact(NONE_OF, ("swerve",), 2)]
     car.cw_hand = []
     shed(car, ("mg-front", "laser-back"))
     assert car.facts == []
@@ -84,27 +84,27 @@ def test_a_card_leaving_the_hand_narrows_a_none_of() -> None:
 
 def test_a_one_of_is_forgotten_when_one_of_its_cards_leaves() -> None:
     """The Swerve that left may have been the answer it held."""
-    car = _car(["mg-front"], HandFact(False, ("armor-front", "swerve"), 2))
+    car = _car(["mg-front"], HandFact(ONE_OF, ("armor-front", "swerve"), 2))
     shed(car, ("swerve",))
     assert car.facts == []
 
 
 def test_a_one_of_outlives_other_cards_leaving() -> None:
     """Another card leaving leaves the answer in the hand."""
-    car = _car(["mg-front", "swerve"], HandFact(False, ("swerve",), 3))
+    car = _car(["mg-front", "swerve"], HandFact(ONE_OF, ("swerve",), 3))
     shed(car, ("rocket-back",))
-    assert car.facts == [HandFact(False, ("swerve",), 2)]
+    assert car.facts == [HandFact(ONE_OF, ("swerve",), 2)]
 
 
 def test_a_newer_none_of_replaces_an_older_one_it_contains() -> None:
     """A fact about every card held now makes an older one of fewer codes idle."""
-    car = _car(["mg-front"] * 4, HandFact(True, ("swerve",), 2))
-    learn(car, True, ("swerve", "spin"))
-    assert car.facts == [HandFact(True, ("swerve", "spin"), 4)]
+    car = _car(["mg-front"] * 4, HandFact(NONE_OF, ("swerve",), 2))
+    learn(car, NONE_OF, ("swerve", "spin"))
+    assert car.facts == [HandFact(NONE_OF, ("swerve", "spin"), 4)]
 
 
 def test_nothing_is_learnt_about_an_empty_hand() -> None:
     """A car with no Car Wars cards holds nothing: no fact is kept."""
     car = _car([])
-    learn(car, True, ("swerve",))
+    learn(car, NONE_OF, ("swerve",))
     assert car.facts == []

@@ -1,7 +1,8 @@
 """What the table learns of a car's Car Wars hand from what happens in the open.
 
 A shot whose victim gets no window shows that the victim holds none of the cards that would
-have answered it; a window its player lets pass shows they hold one of them. These are public
+have answered it; a window its player lets pass shows they hold one of them; a turn with no Car
+Wars play shows which playable cards the player passed up. These are public
 facts (every player at a real table sees them), kept on the car as :class:`HandFact` values and
 shown in the public view. The rules never read them; computer players may, as a player who
 remembers would. Each fact is about the cards held when it was learnt: cards drawn since are
@@ -15,21 +16,21 @@ from collections.abc import Sequence
 from bot.engine.dragon.state import MAX_FACTS, Car, HandFact
 
 
-def learn(car: Car, none_of: bool, codes: Sequence[str]) -> None:
-    """Note on ``car`` (a copy the caller may change) that its hand holds none of ``codes``
-    (``none_of``) or at least one of them."""
+def learn(car: Car, kind: str, codes: Sequence[str]) -> None:
+    """Note on ``car`` (a copy the caller may change) a fact of ``kind`` about ``codes`` and
+    every card it holds now (see :class:`HandFact`)."""
     if not codes or not car.cw_hand:
         return
-    fact = HandFact(none_of, tuple(codes), len(car.cw_hand))
+    fact = HandFact(kind, tuple(codes), len(car.cw_hand))
     said = set(fact.codes)
     kept = [
         old
         for old in car.facts
-        # Facts the new one makes idle: an older "none of" of fewer codes (the new one covers
-        # every card held now), an older "one of" of more codes.
-        if old.none_of != none_of
-        or (none_of and not set(old.codes) <= said)
-        or (not none_of and not said <= set(old.codes))
+        # Facts the new one makes idle: an older one of the same kind about fewer codes (the
+        # new one covers every card held now), or, for "one of", about more codes.
+        if old.kind != kind
+        or (fact.excludes and not set(old.codes) <= said)
+        or (not fact.excludes and not said <= set(old.codes))
     ]
     kept.append(fact)
     car.facts = kept[-MAX_FACTS:]
@@ -45,12 +46,12 @@ def shed(car: Car, codes: Sequence[str]) -> None:
     held = len(car.cw_hand)
     kept: list[HandFact] = []
     for fact in car.facts:
-        if fact.none_of:
+        if fact.excludes:
             cards = min(fact.cards - gone, held)
         elif any(code in fact.codes for code in codes):
             continue
         else:
             cards = min(fact.cards, held)
         if cards > 0:
-            kept.append(HandFact(fact.none_of, fact.codes, cards))
+            kept.append(HandFact(fact.kind, fact.codes, cards))
     car.facts = kept

@@ -46,7 +46,7 @@ from bot.engine.dragon.notation import (
     SWERVE,
     Action,
 )
-from bot.engine.dragon.state import Car, DragonState, Pending, Phase
+from bot.engine.dragon.state import NONE_OF, ONE_OF, UNPLAYED, Car, DragonState, Pending, Phase
 from bot.engine.mille.cards import (
     HAZARD_FOR,
     HAZARDS,
@@ -56,6 +56,7 @@ from bot.engine.mille.cards import (
     Card,
 )
 from bot.engine.mille.rules import can_go, is_limited
+from bot.engine.mille.state import Tableau
 
 QUIET_ROUNDS = 25
 """The arena closes after this many rounds in a row with no miles driven and no driver hurt
@@ -379,6 +380,51 @@ def _cw_plays(state: DragonState, seat: int) -> list[Action]:
         ):
             plays.append(Action("cw", code))
     return plays
+
+
+_PLAYED_CODES = tuple(
+    code
+    for code in sorted(SPECS, key=CW_ORDER.__getitem__)
+    if SPECS[code].kind in ("weapon", "called-shot", "tire-shot", "jam", "stampede", "fireproof")
+)
+
+
+def playable_codes(state: DragonState, seat: int) -> tuple[str, ...]:
+    """The Car Wars cards ``seat`` could play as its Car Wars move now if it held them (the
+    table knows these without seeing its hand; ``why_not_cw`` decides, and the answer is
+    cached on what it reads)."""
+    if state.cw_done:
+        return ()
+    car = state.cars[seat]
+    others = _others(state, seat)
+    return _playable(
+        state.spun,
+        car.jammed,
+        bool(car.fireproof),
+        car.flamed,
+        bool(others),
+        any(not state.cars[o].jammed for o in others),
+    )
+
+
+@lru_cache(maxsize=64)
+def _playable(
+    spun: bool, jammed: bool, fitted: bool, flamed: bool, target: bool, unjammed_target: bool
+) -> tuple[str, ...]:
+    """``playable_codes`` for one situation, worked out on a stand-in table by ``why_not_cw``
+    itself, so the two can never disagree."""
+    me = Car(Tableau(), jammed=jammed, flamed=flamed, fireproof=["fireproof"] if fitted else [])
+    rival = Car(Tableau(), jammed=not unjammed_target, alive=target)
+    table = DragonState(("A", "B"), {}, 0, [me, rival], [], [], [], [], 0, Phase.TURN, spun=spun)
+    return tuple(
+        code
+        for code in _PLAYED_CODES
+        if any(
+            why_not_cw(table, 0, code, target, side) is None
+            for target in (None, 1)
+            for side in (None, 0)
+        )
+    )
 
 
 def _cw_discards(hand: list[str]) -> list[Action]:
@@ -747,6 +793,7 @@ def _apply_turn(state: DragonState, seat: int, action: Action) -> None:
             rest.remove(code)
         car.cw_hand = rest
         shed(car, cards)
+        learn(car, UNPLAYED, playable_codes(state, seat))
         state.cw_discard.extend(cards)
         state.cw_done = True
         count = "a Car Wars card" if len(cards) == 1 else f"{len(cards)} Car Wars cards"
@@ -765,6 +812,8 @@ def _apply_turn(state: DragonState, seat: int, action: Action) -> None:
     if verb == "end":
         if state.mb_left > 0 and car.mb.hand:
             raise IllegalMove("Make your Mille Bornes move first: play or discard one card.")
+        if not state.cw_done:
+            learn(car, UNPLAYED, playable_codes(state, seat))
         state.caption = f"{who} ends the turn."
         pass_turn(state)
         return
@@ -931,7 +980,7 @@ def _offer_reaction(state: DragonState, pending: Pending) -> None:
 def _no_window(state: DragonState, seat: int, codes: list[str]) -> None:
     """No window opened for ``seat``: the table now knows it holds none of ``codes``."""
     if codes:
-        learn(car_w(state, seat), True, codes)
+        learn(car_w(state, seat), NONE_OF, codes)
 
 
 def _land_shot(state: DragonState, pending: Pending) -> None:
@@ -1053,7 +1102,7 @@ def _apply_react(state: DragonState, seat: int, action: Action) -> None:
     who = name(state, seat)
     if action == PASS:
         # The window was open, so the table knows an answer was held (and kept).
-        learn(car, False, _answers(state, pending))
+        learn(car, ONE_OF, _answers(state, pending))
         _land_shot(state, pending)
         return
     legal = _reactions(state, pending)
@@ -1173,7 +1222,7 @@ def _apply_backfire(state: DragonState, seat: int, action: Action) -> None:
     pending = state.pending
     assert pending is not None
     if action == PASS:
-        learn(car_w(state, seat), False, _armor_answer(pending))
+        learn(car_w(state, seat), ONE_OF, _armor_answer(pending))
         _land_backfire(state, pending)
         return
     if action not in _armor_reactions(state.cars[seat], pending):
@@ -1213,7 +1262,7 @@ def _apply_skid(state: DragonState, seat: int, action: Action) -> None:
     pending = state.pending
     assert pending is not None
     if action == PASS:
-        learn(car_w(state, seat), False, ["skid"])
+        learn(car_w(state, seat), ONE_OF, ["skid"])
         _after_shot(state, pending.oil_by)
         return
     if action.verb != "skid":

@@ -73,22 +73,34 @@ class Pending:
         )
 
 
+NONE_OF = "none-of"
+ONE_OF = "one-of"
+UNPLAYED = "unplayed"
+
+
 @dataclass(frozen=True, slots=True)
 class HandFact:
     """Something the whole table has learnt about a car's Car Wars hand from what happened in
     the open, about the ``cards`` oldest cards of it (those held when it was learnt and still
     held, counted down as cards leave the hand: which ones leave is not public).
 
-    ``none_of``: a shot came and no window opened, so none of those cards is one of ``codes``
-    (the answers that would have opened it). Otherwise *one of*: a window opened and its
-    player let it pass, so it holds one of ``codes`` (forgotten once a card of ``codes``
-    leaves the hand: it may have been that one). Rules never read these; computer players
-    may, as a player at a real table would remember them.
+    ``kind``: ``none-of`` — a shot came and no window opened, so none of those cards is one of
+    ``codes`` (the answers that would have opened it); ``one-of`` — a window opened and its
+    player let it pass, so it holds one of ``codes`` (forgotten once a card of ``codes`` leaves
+    the hand: it may have been that one); ``unplayed`` — its turn's Car Wars move was a discard
+    or nothing, although ``codes`` could have been played (a player who plays what it can holds
+    none of them). Rules never read these; computer players may, as a player at a real table
+    would remember them.
     """
 
-    none_of: bool
+    kind: str
     codes: tuple[str, ...]
     cards: int
+
+    @property
+    def excludes(self) -> bool:
+        """Whether the fact speaks of cards the hand lacks (not of one it holds)."""
+        return self.kind != ONE_OF
 
 
 MAX_FACTS = 8
@@ -226,6 +238,12 @@ def _cw(codes: Any) -> list[str]:
     return cards
 
 
+def _fact_kind(kind: Any) -> str:
+    if kind not in (NONE_OF, ONE_OF, UNPLAYED):
+        raise ValueError(f"unknown kind of hand fact {str(kind)[:20]!r}")
+    return str(kind)
+
+
 def _car_to_dict(car: Car) -> dict[str, Any]:
     t = car.mb
     return {
@@ -249,9 +267,7 @@ def _car_to_dict(car: Car) -> dict[str, Any]:
         "killed_by": car.killed_by,
         "out_at": car.out_at,
         "final_miles": car.final_miles,
-        "facts": [
-            {"none_of": f.none_of, "codes": list(f.codes), "cards": f.cards} for f in car.facts
-        ],
+        "facts": [{"kind": f.kind, "codes": list(f.codes), "cards": f.cards} for f in car.facts],
     }
 
 
@@ -284,7 +300,7 @@ def _car_from_dict(data: Mapping[str, Any]) -> Car:
         final_miles=int(data["final_miles"]),
         # Saves from before the table kept facts have none.
         facts=[
-            HandFact(bool(f["none_of"]), tuple(_cw(f["codes"])), int(f["cards"]))
+            HandFact(_fact_kind(f["kind"]), tuple(_cw(f["codes"])), int(f["cards"]))
             for f in data.get("facts", ())
         ],
     )
