@@ -12,17 +12,30 @@ whose rival shows a hazard (a battle hazard on top, or a speed limit), how often
 the hazard's safety, a Right of Way and its remedy (End of Limit, Go for a Stop), split by
 whether the rival has had its Mille Bornes action since (``acted_since_hazards``), against a
 uniform deal's expectation.
+
+With ``--facts`` it scores the expert's determinizer instead: at the start of every turn it
+deals the rival's Car Wars hand ``--deals`` times, and for each question (does it hold a dodge,
+each side's armor, a backfire, a skid, an attack?) compares the share of imagined hands that
+say yes with the truth: the Brier score per question and the summed log loss per turn (lower is
+better), once as the expert reads the table's hand facts (``read_facts``) and once ignoring
+them. ``--unplayed`` and ``--passed`` try other values of ``UNPLAYED_FACTOR`` and
+``PASSED_FACTOR``.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import math
 import random
-from collections import Counter
+from collections import Counter, defaultdict
+from collections.abc import Callable
 
+from bot.ai import dragon_expert
 from bot.ai.dragon_expert import acted_since_hazards, unseen_cw, unseen_mb
 from bot.ai.dragon_normal import DragonNormalPolicy
 from bot.engine.dragon import GAME
+from bot.engine.dragon.cards import SPECS
 from bot.engine.dragon.views import DragonSeatView
 from bot.engine.mille.cards import REMEDY_FOR, SAFETY_FOR, Card
 
@@ -106,12 +119,79 @@ def _note_answers(
             )
 
 
+def _holds(code: str) -> Callable[[list[str]], bool]:
+    return lambda hand: code in hand
+
+
+QUESTIONS: dict[str, Callable[[list[str]], bool]] = {
+    "dodge": lambda hand: "swerve" in hand or "spin" in hand,
+    **{f"armor-{side}": _holds(f"armor-{side}") for side in ("front", "back", "left", "right")},
+    "backfire": lambda hand: "backfire" in hand,
+    "skid": lambda hand: "skid" in hand,
+    "attack": lambda hand: any(SPECS[code].is_attack for code in hand),
+}
+
+
+def calibration(games: int, seed: int, deals: int, facts: bool) -> tuple[int, dict[str, float]]:
+    """Turns scored, and per question the Brier score (plus ``log loss``, summed over the
+    questions), of the determinizer's rival Car Wars hands at each turn start."""
+    policy = DragonNormalPolicy()
+    brier: defaultdict[str, float] = defaultdict(float)
+    turns = 0
+
+    for game in range(seed, seed + games):
+        rng = random.Random(game)
+        imagine = random.Random(game + 7)
+        state = GAME.new_game(["A", "B"], game)
+        turn = -1
+        while GAME.outcome(state) is None:
+            seat = min(GAME.to_act(state))
+            view = GAME.private_view(state, seat)
+            rival = state.cars[1 - seat]
+            if state.phase.value == "turn" and state.turn != turn and rival.alive:
+                turn = state.turn
+                seen = view if facts else _forgetful(view)
+                hands = [
+                    dragon_expert.determinize(seen, imagine).cars[1 - seat].cw_hand
+                    for _ in range(deals)
+                ]
+                turns += 1
+                for name, ask in QUESTIONS.items():
+                    said = sum(ask(hand) for hand in hands) / deals
+                    truth = ask(rival.cw_hand)
+                    brier[name] += (said - truth) ** 2
+                    chance = min(max(said, 0.02), 0.98)
+                    brier["log loss"] -= math.log(chance if truth else 1 - chance)
+            state = GAME.apply(state, seat, GAME.parse_action(policy.choose(view, rng)))
+    return turns, {name: total / max(turns, 1) for name, total in brier.items()}
+
+
+def _forgetful(view: DragonSeatView) -> DragonSeatView:
+    """``view`` with every car's hand facts left out."""
+    cars = tuple(dataclasses.replace(car, facts=()) for car in view.public.cars)
+    return dataclasses.replace(view, public=dataclasses.replace(view.public, cars=cars))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=150)
     parser.add_argument("--seed", type=int, default=1000)
     parser.add_argument("--hazards", action="store_true", help="measure mb_weights instead")
+    parser.add_argument("--facts", action="store_true", help="score the determinizer instead")
+    parser.add_argument("--deals", type=int, default=30, help="imagined hands per turn")
+    parser.add_argument("--unplayed", type=float, help="UNPLAYED_FACTOR to try")
+    parser.add_argument("--passed", type=float, help="PASSED_FACTOR to try")
     args = parser.parse_args(argv)
+    if args.facts:
+        if args.unplayed is not None:
+            dragon_expert.UNPLAYED_FACTOR = args.unplayed
+        if args.passed is not None:
+            dragon_expert.PASSED_FACTOR = args.passed
+        for facts in (True, False):
+            turns, scores = calibration(args.games, args.seed, args.deals, facts)
+            shown = "  ".join(f"{name} {score:.4f}" for name, score in scores.items())
+            print(f"{'read' if facts else 'ignored'}: {turns} turns  {shown}")
+        return 0
     if args.hazards:
         for (when, what), (chances, held, expected) in sorted(
             hazard_answers(args.games, args.seed).items()

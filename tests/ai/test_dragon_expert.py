@@ -17,11 +17,14 @@ import pytest
 
 from bot.ai.base import Policy
 from bot.ai.dragon_expert import (
+    PASSED_FACTOR,
+    UNPLAYED_FACTOR,
     DragonExpertPolicy,
     acted_since_hazards,
     deal_cw_hand,
     determinize,
     explain,
+    read_facts,
     rollout_view,
     unseen_cw,
     unseen_mb,
@@ -33,7 +36,7 @@ from bot.ai.search import BUDGET_ENV, SearchReport
 from bot.engine.dragon import GAME
 from bot.engine.dragon.cards import cw_deck_counts
 from bot.engine.dragon.rules import apply_in_place
-from bot.engine.dragon.state import NONE_OF, ONE_OF, DragonState, HandFact
+from bot.engine.dragon.state import NONE_OF, ONE_OF, UNPLAYED, DragonState, HandFact
 from bot.engine.dragon.views import DragonSeatView
 from bot.engine.mille.cards import Card
 from bot.games import bundle, get_policy, policy_names
@@ -220,6 +223,31 @@ def test_a_one_of_already_met_by_a_held_card_adds_nothing() -> None:
     deals = _deals([HandFact(ONE_OF, ("swerve",), 5)], size=4, held=("swerve",))
     # The four dealt cards hold Swerves only at the deck's weighted share, not one each time.
     assert sum("swerve" in hand for hand in deals) < len(deals)
+
+
+def test_a_window_let_pass_reads_as_a_kept_dodge() -> None:
+    """A player who lets a window pass with armor at hand would have armored: the expert wants
+    a dodge in the hand and makes the armor rare among the cards the fact covers."""
+    reading = read_facts([HandFact(ONE_OF, ("armor-front", "swerve", "spin"), 5)])
+    assert reading.wants == ((("swerve", "spin"), ("armor-front", "swerve", "spin")),)
+    assert reading.rare == ((5, ("armor-front",), PASSED_FACTOR),)
+
+
+def test_passed_up_cards_read_as_rare_and_no_window_as_absent() -> None:
+    """An "unplayed" makes its cards rare; a "none of" rules its cards out."""
+    reading = read_facts([HandFact(UNPLAYED, ("mg-front",), 4), HandFact(NONE_OF, ("skid",), 5)])
+    assert reading.wants == ()
+    assert reading.rare == ((5, ("skid",), 0.0), (4, ("mg-front",), UNPLAYED_FACTOR))
+
+
+def test_passed_up_cards_are_dealt_less_often() -> None:
+    """Over many deals a hand whose cards passed up every Rocket holds fewer Rockets."""
+    rockets = ("rocket-front", "rocket-back", "rocket-left", "rocket-right")
+    plain = sum(sum(c in rockets for c in hand) for hand in _deals([]))
+    quiet = sum(
+        sum(c in rockets for c in hand) for hand in _deals([HandFact(UNPLAYED, rockets, 6)])
+    )
+    assert quiet * 3 < plain
 
 
 def test_the_determinizer_honours_the_table_facts() -> None:

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
+from bot.engine.dragon.cards import SPECS
 from bot.engine.dragon.facts import learn, shed
-from bot.engine.dragon.state import NONE_OF, ONE_OF, Car, HandFact, Phase
+from bot.engine.dragon.rules import playable_codes, why_not_cw
+from bot.engine.dragon.state import NONE_OF, ONE_OF, UNPLAYED, Car, HandFact, Phase
 from bot.engine.mille.state import Tableau
-from tests.engine.dragon_helpers import G, act, moving, start
+from tests.engine.dragon_helpers import G, act, moving, rig, start
 
 
 def test_a_shot_with_no_window_shows_the_victim_holds_no_answer() -> None:
@@ -108,3 +114,59 @@ def test_nothing_is_learnt_about_an_empty_hand() -> None:
     car = _car([])
     learn(car, NONE_OF, ("swerve",))
     assert car.facts == []
+
+
+def test_a_turn_with_no_car_wars_play_notes_what_could_have_been_played() -> None:
+    """Ending the turn without a Car Wars move: the hand's five cards passed up every card
+    that could have been played (guns free, no Fireproof Armor fitted)."""
+    s = act(start(mb=[["75"], []], cw=[[], []]), 0, "discard 75", "end")
+    fact = s.cars[0].facts[-1]
+    assert fact.kind == UNPLAYED and fact.cards == 5
+    assert {"mg-front", "rocket-left", "tire-shot", "jam", "fireproof"} <= set(fact.codes)
+    assert "swerve" not in fact.codes and "armor-front" not in fact.codes
+
+
+def test_a_car_wars_discard_notes_the_cards_kept() -> None:
+    """Discarding two Car Wars cards as the turn's Car Wars move: the three kept are noted."""
+    s = act(start(cw=[["swerve", "spin"], []]), 0, "cw-discard swerve spin")
+    fact = s.cars[0].facts[-1]
+    assert fact.kind == UNPLAYED and fact.cards == 3
+
+
+def test_jammed_guns_are_not_counted_as_passed_up() -> None:
+    """Machine guns cannot fire while jammed: a quiet turn says nothing about holding them."""
+    s = rig(start(mb=[["75"], []], cw=[[], []]), 0, jammed=True)
+    s = act(s, 0, "discard 75", "end")
+    codes = s.cars[0].facts[-1].codes
+    assert not any(code.startswith("mg-") for code in codes) and "rocket-front" in codes
+
+
+def test_a_car_wars_play_notes_nothing_passed_up() -> None:
+    """A turn whose Car Wars move was a shot passes nothing up."""
+    s = act(start(mb=[["75"], []], cw=[["mg-front"], []]), 0, "mg-front @1", "discard 75")
+    assert all(f.kind != UNPLAYED for f in s.cars[0].facts)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_playable_codes_agree_with_the_rules(seed: int) -> None:
+    """Over a random game, the cards noted as playable are exactly those ``why_not_cw`` allows
+    the turn player with some target and side."""
+    rng = random.Random(seed)
+    s = G.new_game(list("ABCD"), seed)
+    checked = 0
+    while G.outcome(s) is None and checked < 300:
+        seat = min(G.to_act(s))
+        if s.phase is Phase.TURN and not s.cw_done:
+            checked += 1
+            allowed = {
+                code
+                for code in SPECS
+                if any(
+                    why_not_cw(s, seat, code, target, side) is None
+                    for target in (None, *range(4))
+                    for side in (None, 0)
+                )
+            }
+            assert set(playable_codes(s, seat)) == allowed
+        s = G.apply(s, seat, rng.choice(G.legal_actions(s, seat)))
+    assert checked >= 100
