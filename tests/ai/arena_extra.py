@@ -35,9 +35,21 @@ def _extra_policies(key: str) -> dict[str, PolicyFactory]:
     if key == "dragon":
         from bot.ai.dragon_expert import DragonExpertPolicy
 
+        def looser(z: float) -> PolicyFactory:
+            class Looser(DragonExpertPolicy):
+                keep_z = z
+
+            return Looser
+
         # The expert with a round cap and no clock: its strength apart from how busy the
-        # machine is (a loaded machine gives a timed search fewer rounds).
-        return {"expert-r10": lambda: DragonExpertPolicy(max_rounds=10, timed=False)}
+        # machine is (a loaded machine gives a timed search fewer rounds). ``expert-z<k>``
+        # leaves normal's move at k standard errors instead of the expert's own.
+        return {
+            "expert-r10": lambda: DragonExpertPolicy(max_rounds=10, timed=False),
+            "expert-z0": looser(0.0),
+            "expert-z1": looser(1.0),
+            "expert-z2": looser(2.0),
+        }
     if key != "mille":
         return {}
     from tests.ai.bsd_style import BsdStylePolicy
