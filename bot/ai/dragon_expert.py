@@ -657,6 +657,7 @@ class DragonDomain(Domain[DragonState]):
     model (module docstring)."""
 
     game = GAME
+    cw_candidates = CW_CANDIDATES
 
     def __init__(self) -> None:
         self.normal = DragonNormalPolicy()
@@ -673,7 +674,8 @@ class DragonDomain(Domain[DragonState]):
         if view.public.phase != "turn":
             # Reactions and sides are small windows: every answer is searched.
             return [first, *(m for m in legal if m != first)]
-        return [first, *(m for m in turn_options(view) if m != first and m in legal)]
+        options = turn_options(view, self.cw_candidates)
+        return [first, *(m for m in options if m != first and m in legal)]
 
     def rollout(
         self, state: DragonState, seat: int, rng: random.Random, deadline: float | None = None
@@ -712,7 +714,7 @@ class DragonDomain(Domain[DragonState]):
         return explain(view, move, report)
 
 
-def turn_options(view: DragonSeatView) -> list[str]:
+def turn_options(view: DragonSeatView, cw_candidates: int = CW_CANDIDATES) -> list[str]:
     """The turn moves worth searching (module docstring), best by ``normal``'s scores first."""
     seen = _Seen(view)
     legal = view.legal
@@ -730,7 +732,7 @@ def turn_options(view: DragonSeatView) -> list[str]:
             extra.append(text)
     mb.sort(key=lambda p: -p[0])
     cw.sort(key=lambda p: -p[0])
-    moves = [m for _, m in mb[:MB_CANDIDATES]] + [m for _, m in cw[:CW_CANDIDATES]]
+    moves = [m for _, m in mb[:MB_CANDIDATES]] + [m for _, m in cw[:cw_candidates]]
     junk = _junk(seen, tuple(legal))
     if junk is not None:
         moves.append(junk)

@@ -33,7 +33,7 @@ from bot.timing import percentile
 
 def _extra_policies(key: str) -> dict[str, PolicyFactory]:
     if key == "dragon":
-        from bot.ai.dragon_expert import DragonExpertPolicy
+        from bot.ai.dragon_expert import DragonDomain, DragonExpertPolicy
 
         def looser(z: float) -> PolicyFactory:
             class Looser(DragonExpertPolicy):
@@ -43,9 +43,17 @@ def _extra_policies(key: str) -> dict[str, PolicyFactory]:
 
         # The expert with a round cap and no clock: its strength apart from how busy the
         # machine is (a loaded machine gives a timed search fewer rounds). ``expert-z<k>``
-        # leaves normal's move at k standard errors instead of the expert's own.
+        # leaves normal's move at k standard errors instead of the expert's own;
+        # ``expert-cw4`` searches normal's four best Car Wars plays instead of two.
+        class WiderDomain(DragonDomain):
+            cw_candidates = 4
+
+        class Wider(DragonExpertPolicy):
+            domain_class = WiderDomain
+
         return {
             "expert-r10": lambda: DragonExpertPolicy(max_rounds=10, timed=False),
+            "expert-cw4": Wider,
             "expert-z0": looser(0.0),
             "expert-z1": looser(1.0),
             "expert-z2": looser(2.0),
