@@ -22,6 +22,9 @@ def learn(car: Car, kind: str, codes: Sequence[str]) -> None:
     if not codes or not car.cw_hand:
         return
     fact = HandFact(kind, tuple(codes), len(car.cw_hand))
+    if not car.facts:
+        car.facts = [fact]
+        return
     said = set(fact.codes)
     kept = [
         old
@@ -29,8 +32,8 @@ def learn(car: Car, kind: str, codes: Sequence[str]) -> None:
         # Facts the new one makes idle: an older one of the same kind about fewer codes (the
         # new one covers every card held now), or, for "one of", about more codes.
         if old.kind != kind
-        or (fact.excludes and not set(old.codes) <= said)
-        or (not fact.excludes and not said <= set(old.codes))
+        or (fact.excludes and not said.issuperset(old.codes))
+        or (not fact.excludes and not said.issubset(old.codes))
     ]
     kept.append(fact)
     car.facts = kept[-MAX_FACTS:]
@@ -52,6 +55,8 @@ def shed(car: Car, codes: Sequence[str]) -> None:
             continue
         else:
             cards = min(fact.cards, held)
-        if cards > 0:
+        if cards == fact.cards:
+            kept.append(fact)
+        elif cards > 0:
             kept.append(HandFact(fact.kind, fact.codes, cards))
     car.facts = kept
