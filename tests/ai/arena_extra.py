@@ -34,6 +34,7 @@ from bot.timing import percentile
 def _extra_policies(key: str) -> dict[str, PolicyFactory]:
     if key == "dragon":
         from bot.ai.dragon_expert import DragonDomain, DragonExpertPolicy
+        from tests.ai.dragon_hand_bias import forgetful
 
         def looser(z: float) -> PolicyFactory:
             class Looser(DragonExpertPolicy):
@@ -44,9 +45,17 @@ def _extra_policies(key: str) -> dict[str, PolicyFactory]:
         # The expert with a round cap and no clock: its strength apart from how busy the
         # machine is (a loaded machine gives a timed search fewer rounds). ``expert-z<k>``
         # leaves normal's move at k standard errors instead of the expert's own;
-        # ``expert-cw4`` searches normal's four best Car Wars plays instead of two.
+        # ``expert-cw4`` searches normal's four best Car Wars plays instead of two;
+        # ``expert-blind`` ignores the table's hand facts.
         class WiderDomain(DragonDomain):
             cw_candidates = 4
+
+        class BlindDomain(DragonDomain):
+            def determinize(self, view: Any, rng: random.Random) -> Any:
+                return super().determinize(forgetful(view), rng)
+
+        class Blind(DragonExpertPolicy):
+            domain_class = BlindDomain
 
         class Wider(DragonExpertPolicy):
             domain_class = WiderDomain
@@ -54,6 +63,7 @@ def _extra_policies(key: str) -> dict[str, PolicyFactory]:
         return {
             "expert-r10": lambda: DragonExpertPolicy(max_rounds=10, timed=False),
             "expert-cw4": Wider,
+            "expert-blind": Blind,
             "expert-z0": looser(0.0),
             "expert-z1": looser(1.0),
             "expert-z2": looser(2.0),

@@ -150,7 +150,7 @@ def calibration(games: int, seed: int, deals: int, facts: bool) -> tuple[int, di
             rival = state.cars[1 - seat]
             if state.phase.value == "turn" and state.turn != turn and rival.alive:
                 turn = state.turn
-                seen = view if facts else _forgetful(view)
+                seen = view if facts else forgetful(view)
                 hands = [
                     dragon_expert.determinize(seen, imagine).cars[1 - seat].cw_hand
                     for _ in range(deals)
@@ -166,7 +166,7 @@ def calibration(games: int, seed: int, deals: int, facts: bool) -> tuple[int, di
     return turns, {name: total / max(turns, 1) for name, total in brier.items()}
 
 
-def _forgetful(view: DragonSeatView) -> DragonSeatView:
+def forgetful(view: DragonSeatView) -> DragonSeatView:
     """``view`` with every car's hand facts left out."""
     cars = tuple(dataclasses.replace(car, facts=()) for car in view.public.cars)
     return dataclasses.replace(view, public=dataclasses.replace(view.public, cars=cars))
