@@ -32,20 +32,23 @@ seed 1000), reading the facts cuts the determinizer's log loss from 4.73 to 4.31
 Why short rollouts: a Dragon game is long (about 150 moves between two ``normal`` players,
 each move costing the engine and ``normal`` a few tenths of a millisecond), so whole games are
 far too slow for a budget of a few hundred milliseconds. A rollout stops when the turn has
-passed ``HORIZON_TURNS`` times (by default 4: with two cars, the rest of this turn and two turns
-of each player), or at the game's end, and a *value model* judges the table: each live car
-gets a strength, a weighted sum of what decides Dragon games (miles, whether it is moving or
-can restart, driver wounds, breached and battered sides, safeties, an exact finish in hand,
-answers and weapons in hand, a speed limit, whose turn it is), and a seat's chance to win is
-its share of ``exp(strength)`` over the live cars (for two cars, a logistic of the difference).
-The weights were fitted on ``normal``'s self-play (tests/ai/fit_dragon_value.py). A finished
-game counts 1 for a win, 0 for a loss, an equal share for a draw.
+passed ``HORIZON_TURNS`` times (by default 8: the rest of this turn and seven more; with two
+cars, four of the rival's and three of its own), or at the game's end, and a *value model*
+judges the table: each live car gets a strength, a weighted sum of what decides Dragon games
+(miles, whether it is moving or can restart, driver wounds, breached and battered sides,
+safeties, an exact finish in hand, answers and weapons in hand, a speed limit, whose turn it
+is), and a seat's chance to win is its share of ``exp(strength)`` over the live cars (for two
+cars, a logistic of the difference). The weights were fitted on ``normal``'s self-play
+(tests/ai/fit_dragon_value.py). A finished game counts 1 for a win, 0 for a loss, an equal
+share for a draw.
 
-Why four turns: judged by full games of ``normal`` played out from the real table (many deals of
-what the seat cannot see, both moves on the same deals), the moves where the expert left
+Why eight turns: judged by full games of ``normal`` played out from the real table (many deals
+of what the seat cannot see, both moves on the same deals), the moves where the expert left
 ``normal``'s choice were worse than ``normal``'s on average with a horizon of one or two turns
 (the value model alone cannot tell a tire shot or a fresh Car Wars hand from a wasted one), and
-better with four; eight turns cost too many rounds for the budget.
+better with four. Once the imagined hands had become truer, the search no longer gained from
+more rounds (258 of 400 at 100 ms and at 300 ms) but from seeing farther: at 300 ms, eight
+turns won 268 of 400 games where four won 258 (seeds 1001-1400, the same deals).
 
 Rollouts are cheap on purpose: the scratch state is changed in place (``apply_in_place``), and
 ``normal`` reads a lean view whose legal moves omit the Car Wars discard subsets (hundreds of
@@ -54,15 +57,15 @@ them with a full hand) yet still accept the one discard ``normal`` might pick.
 Candidates: reactions, sides and every other small window are searched whole. In a turn:
 ``normal``'s choice first, then its two best Mille Bornes plays and two best Car Wars plays by
 ``normal``'s own scores, the Car Wars discard ``normal`` would make, ``end`` and ``cw-discard
-all``. Never every discard subset, and no Mille Bornes discard but ``normal``'s: after four
+all``. Never every discard subset, and no Mille Bornes discard but ``normal``'s: after a few
 turns the value model cannot tell one kept card from another, so searching them only adds noise.
 Fewer candidates also mean more rounds for the ones that matter.
 
-Strength: against ``normal``, two cars, it won 258 of 400 games at 300 ms a move (seeds
-1001-1400) and 258 of 400 at 100 ms (seeds 1-400), while driving fewer miles. Most of that came
-from trusting the search more (``keep_z`` below) once the imagined hands had become truer; before
-the hand weights it was about even. The constants (horizon, candidates searched, ``keep_z``) are
-the best of the variants measured with tests/ai/arena_extra.py.
+Strength: against ``normal``, two cars, at 300 ms a move, it won 268 of 400 games (seeds
+1001-1400; 258 with a horizon of four turns). Most of that came from
+trusting the search more (``keep_z`` below) once the imagined hands had become truer, and from
+seeing farther; before the hand weights it was about even. The constants (horizon, candidates
+searched, ``keep_z``) are the best of the variants measured with tests/ai/arena_extra.py.
 """
 
 from __future__ import annotations
@@ -126,7 +129,7 @@ from bot.engine.dragon.views import (
 from bot.engine.mille.cards import HAZARD_FOR, REMEDY_FOR, SAFETY_FOR, Card, deck_counts
 from bot.engine.mille.state import Tableau
 
-HORIZON_TURNS = 4
+HORIZON_TURNS = 8
 """Turn starts a rollout passes before the value model judges (see the module docstring)."""
 ROLLOUT_LIMIT = 400  # moves; a rollout this long is judged as it stands
 MB_CANDIDATES = 2  # Mille Bornes plays searched (best by normal)
@@ -244,13 +247,22 @@ def determinize(view: DragonSeatView, rng: random.Random) -> DragonState:
                 max(0, shown.mb_hand_count - len(forced_mb)),
                 mb_weights(public, shown.seat),
                 rng,
+                shuffle=False,
             )
             forced_cw = cw_forced.get(shown.seat, [])
             dealt_cw, cw_cards = deal_cw_hand(
-                cw_cards, shown.cw_hand_count - len(forced_cw), shown.facts, forced_cw, rng
+                cw_cards,
+                shown.cw_hand_count - len(forced_cw),
+                shown.facts,
+                forced_cw,
+                rng,
+                shuffle=False,
             )
             mb_hand, cw_hand = forced_mb + dealt_mb, forced_cw + dealt_cw
         cars.append(_car(shown, mb_hand, cw_hand))
+    # What no hand took is the draw piles, in an order of their own.
+    rng.shuffle(mb_cards)
+    rng.shuffle(cw_cards)
     phase = _PHASES.get(public.phase, Phase.TURN)
     pending = None
     pv = public.pending
@@ -454,16 +466,20 @@ def deal_cw_hand(
     facts: Sequence[HandFact],
     held: Sequence[str],
     rng: random.Random,
+    *,
+    shuffle: bool = True,
 ) -> tuple[list[str], list[str]]:
     """Deal a rival ``size`` Car Wars cards from ``pool`` beside the ``held`` ones it is known
     to hold, weighted by ``HAND_BIAS_CW`` and honouring what the table has learnt of its hand
     as ``read_facts`` reads it: one card of each wanted set unless the hand has one already (a
     likely one if the facts allow it), and each rare card made rarer among as many of the
-    hand's cards as its fact covers. The rest of the pool comes back shuffled."""
+    hand's cards as its fact covers. The rest of the pool comes back shuffled (in no
+    particular order when ``shuffle`` is false)."""
     hand: list[str] = []
     if size <= 0:
         rest = list(pool)
-        rng.shuffle(rest)
+        if shuffle:
+            rng.shuffle(rest)
         return hand, rest
     pool = list(pool)
     have = list(held)
@@ -491,9 +507,10 @@ def deal_cw_hand(
             if cards - placed > low:
                 for code in codes:
                     factors[code] = min(factors.get(code, 1.0), factor)
-        dealt, pool = deal_weighted(pool, high - low, _scaled(factors), rng)
+        dealt, pool = deal_weighted(pool, high - low, _scaled(factors), rng, shuffle=False)
         hand += dealt
-    rng.shuffle(pool)
+    if shuffle:
+        rng.shuffle(pool)
     return hand, pool
 
 
@@ -656,6 +673,7 @@ class DragonDomain(Domain[DragonState]):
 
     game = GAME
     cw_candidates = CW_CANDIDATES
+    horizon_turns = HORIZON_TURNS
 
     def __init__(self) -> None:
         self.normal = DragonNormalPolicy()
@@ -679,8 +697,9 @@ class DragonDomain(Domain[DragonState]):
         self, state: DragonState, seat: int, rng: random.Random, deadline: float | None = None
     ) -> float:
         parse = _parse
-        # The horizon: the ``HORIZON_TURNS``-th time the turn passes (the value model judges
+        # The horizon: the ``horizon_turns``-th time the turn passes (the value model judges
         # the new turn's start), or the end of the game.
+        horizon = self.horizon_turns
         passes = 0
         turn = state.turn
         for step in range(ROLLOUT_LIMIT):
@@ -689,7 +708,7 @@ class DragonDomain(Domain[DragonState]):
             if state.turn != turn:
                 turn = state.turn
                 passes += 1
-                if passes >= HORIZON_TURNS:
+                if passes >= horizon:
                     return win_chance(state, seat)
             if not state.cars[seat].alive:
                 return 0.0

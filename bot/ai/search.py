@@ -36,6 +36,7 @@ import os
 import random
 import time
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -119,21 +120,51 @@ def deal_hidden_hand(
 
 
 def deal_weighted(
-    pool: Sequence[T], size: int, weight: Callable[[T], float], rng: random.Random
+    pool: Sequence[T],
+    size: int,
+    weight: Callable[[T], float],
+    rng: random.Random,
+    *,
+    shuffle: bool = True,
 ) -> tuple[list[T], list[T]]:
     """Deal a hidden hand of ``size`` from ``pool`` where each card is ``weight`` times as
-    likely as a plain card to be in it (weighted sampling without replacement: every card
-    draws the key ``u ** (1 / weight)`` and the highest keys make the hand); the rest is
-    returned shuffled. A weight of 0 deals a card only when nothing else is left."""
-    keyed: list[tuple[float, int]] = []
-    for index, card in enumerate(pool):
-        w = weight(card)
-        key = rng.random() ** (1.0 / w) if w > 0 else -rng.random()
-        keyed.append((key, index))
-    keyed.sort(reverse=True)
-    hand = [pool[i] for _, i in keyed[:size]]
-    rest = [pool[i] for _, i in keyed[size:]]
-    rng.shuffle(rest)
+    likely as a plain card to be in it (weighted sampling without replacement: each card in
+    turn is drawn with a chance proportional to its weight among the cards left). A weight of
+    0 deals a card only when nothing else is left. The rest comes back shuffled, or in no
+    particular order when ``shuffle`` is false (for a caller that deals again from it and
+    shuffles once at the end).
+
+    The draws run over kinds of card, not cards: a pool is mostly copies (a hundred cards of
+    twenty kinds), so a hand costs its size times the kinds, not the pool's size."""
+    counts = Counter(pool)
+    kinds = list(counts)
+    weights = [max(0.0, weight(kind)) for kind in kinds]
+    left = [counts[kind] for kind in kinds]
+    hand: list[T] = []
+    for _ in range(min(size, len(pool))):
+        total = sum(w * n for w, n in zip(weights, left, strict=True))
+        chosen = -1
+        if total > 0:
+            pick = rng.random() * total
+            for index, w in enumerate(weights):
+                if w > 0 and left[index]:
+                    chosen = index
+                    pick -= w * left[index]
+                    if pick < 0:
+                        break
+        else:
+            # Only weightless cards are left: any of them, alike.
+            pick = rng.randrange(sum(left))
+            for index, n in enumerate(left):
+                if pick < n:
+                    chosen = index
+                    break
+                pick -= n
+        left[chosen] -= 1
+        hand.append(kinds[chosen])
+    rest = [kind for kind, n in zip(kinds, left, strict=True) for _ in range(n)]
+    if shuffle:
+        rng.shuffle(rest)
     return hand, rest
 
 

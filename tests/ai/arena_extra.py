@@ -46,9 +46,20 @@ def _extra_policies(key: str) -> dict[str, PolicyFactory]:
         # machine is (a loaded machine gives a timed search fewer rounds). ``expert-z<k>``
         # leaves normal's move at k standard errors instead of the expert's own;
         # ``expert-cw4`` searches normal's four best Car Wars plays instead of two;
-        # ``expert-blind`` ignores the table's hand facts.
+        # ``expert-blind`` ignores the table's hand facts; ``expert-h<k>`` judges a rollout
+        # after k turns instead of the expert's own (``expert-h4`` was the expert until it
+        # measured worse than eight at 300 ms).
         class WiderDomain(DragonDomain):
             cw_candidates = 4
+
+        def farther(turns: int) -> PolicyFactory:
+            class FartherDomain(DragonDomain):
+                horizon_turns = turns
+
+            class Farther(DragonExpertPolicy):
+                domain_class = FartherDomain
+
+            return Farther
 
         class BlindDomain(DragonDomain):
             def determinize(self, view: Any, rng: random.Random) -> Any:
@@ -67,6 +78,8 @@ def _extra_policies(key: str) -> dict[str, PolicyFactory]:
             "expert-z0": looser(0.0),
             "expert-z1": looser(1.0),
             "expert-z2": looser(2.0),
+            "expert-h4": farther(4),
+            "expert-h6": farther(6),
         }
     if key != "mille":
         return {}
