@@ -365,6 +365,30 @@ def test_deal_weighted_favours_heavy_cards_in_proportion() -> None:
     assert 0.72 < heavy / 4000 < 0.78
 
 
+def test_deal_weighted_weighs_every_copy() -> None:
+    """Copies count one by one: a card of weight 3 against two copies of a card of weight 1 is
+    dealt first three times in five, and is in a two-card hand 3/5 + 2/5 * 3/4 = 9/10 of the
+    time (weighted sampling without replacement)."""
+    rng = random.Random(8)
+    weights = {"h": 3.0, "l": 1.0}.__getitem__
+    first = sum(deal_weighted(["h", "l", "l"], 1, weights, rng)[0] == ["h"] for _ in range(4000))
+    pair = sum("h" in deal_weighted(["l", "h", "l"], 2, weights, rng)[0] for _ in range(4000))
+    assert 0.57 < first / 4000 < 0.63
+    assert 0.88 < pair / 4000 < 0.92
+
+
+def test_deal_weighted_leaves_the_rest_unshuffled_on_request() -> None:
+    """With ``shuffle=False`` the rest is the pool less the hand, grouped by kind (a caller
+    that deals again shuffles once at the end); the hand is the same as with a shuffle."""
+    pool = list("abcabcabc")
+    weights = {"a": 1.0, "b": 2.0, "c": 0.5}.__getitem__
+    hand, rest = deal_weighted(pool, 4, weights, random.Random(2), shuffle=False)
+    shuffled_hand, _ = deal_weighted(pool, 4, weights, random.Random(2))
+    assert hand == shuffled_hand
+    assert sorted(hand + rest) == sorted(pool)
+    assert rest == sorted(rest, key="abc".index)
+
+
 # --- the rollout helpers -------------------------------------------------------------------
 
 
