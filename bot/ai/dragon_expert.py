@@ -64,9 +64,9 @@ Fewer candidates also mean more rounds for the ones that matter.
 
 Strength: against ``normal``, two cars, at 300 ms a move, it won 555 of 800 games (69.4 %):
 297 of 400 on seeds 1401-1800 and 258 of 400 on seeds 1001-1400 (268 there before its deals
-became faster, 258 with a horizon of four turns). Most of that came from
-trusting the search more (``keep_z`` below) once the imagined hands had become truer, and from
-seeing farther; before the hand weights it was about even. The constants (horizon, candidates
+became faster, 258 with a horizon of four turns). Most of that came from trusting the search
+more (``keep_z`` below) once the imagined hands had become truer; before the hand weights it
+was about even. The constants (horizon, candidates
 searched, ``keep_z``) are the best of the variants measured with tests/ai/arena_extra.py.
 """
 
@@ -494,7 +494,7 @@ def deal_cw_hand(
             c for c in pool if c in possible and c not in ruled_out
         ]
         if choices:
-            pick = _weighted_pick(choices, rng)
+            pick = deal_weighted(choices, 1, _cw_bias, rng, shuffle=False)[0][0]
             pool.remove(pick)
             hand.append(pick)
     # The cards still to deal, oldest first: card ``i`` is rarer for every fact that covers
@@ -522,17 +522,6 @@ def _scaled(factors: dict[str, float]) -> Callable[[str], float]:
     if not factors:
         return _cw_bias
     return lambda code: factors.get(code, 1.0) * _cw_bias(code)
-
-
-def _weighted_pick(choices: list[str], rng: random.Random) -> str:
-    """One card of ``choices`` (every copy listed), as likely as ``HAND_BIAS_CW`` says."""
-    weights = [_cw_bias(c) for c in choices]
-    pick = rng.random() * sum(weights)
-    for code, weight in zip(choices, weights, strict=True):
-        pick -= weight
-        if pick < 0:
-            return code
-    return choices[-1]
 
 
 # --- rollouts ------------------------------------------------------------------------------

@@ -47,8 +47,8 @@ def _extra_policies(key: str) -> dict[str, PolicyFactory]:
         # leaves normal's move at k standard errors instead of the expert's own;
         # ``expert-cw4`` searches normal's four best Car Wars plays instead of two;
         # ``expert-blind`` ignores the table's hand facts; ``expert-h<k>`` judges a rollout
-        # after k turns instead of the expert's own (``expert-h4`` was the expert until it
-        # measured worse than eight at 300 ms).
+        # after k turns instead of the expert's own (``expert-h4`` was the expert until eight
+        # measured at least as well at 300 ms).
         class WiderDomain(DragonDomain):
             cw_candidates = 4
 
