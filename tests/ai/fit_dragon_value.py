@@ -61,12 +61,12 @@ def fit(rows: list[tuple[list[float], float]], ridge: float = 1.0) -> list[float
                 sxi = s * xi
                 for j in range(n):
                     row[j] += sxi * x[j]
-        step = _solve(hess, grad)
+        step = solve(hess, grad)
         w = [wi - si for wi, si in zip(w, step, strict=True)]
     return w
 
 
-def _solve(a: list[list[float]], b: list[float]) -> list[float]:
+def solve(a: list[list[float]], b: list[float]) -> list[float]:
     """Gaussian elimination with partial pivoting."""
     n = len(b)
     m = [[*row, b[i]] for i, row in enumerate(a)]

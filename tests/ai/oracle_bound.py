@@ -112,11 +112,17 @@ def _blur(state: Any, seat: int, keep_attacks: bool, rng: random.Random) -> None
 
 def _play(args: tuple[str, list[int], float, bool, str]) -> list[tuple[float, float]]:
     key, seeds, budget, oracle, know = args
-    found = bundle(key)
-    game = found.game
     expert: SearchPolicy = _EXPERTS[key](budget)
     if oracle:
         expert = _oracle(expert, key, know)
+    return play_paired(key, seeds, expert)
+
+
+def play_paired(key: str, seeds: list[int], expert: Policy) -> list[tuple[float, float]]:
+    """``expert`` against ``normal`` on each deal twice, seats swapped (Mille Bornes in single
+    hands): per game, the expert's result (1, 0 or 0.5) and its points minus ``normal``'s."""
+    found = bundle(key)
+    game = found.game
     normal: Policy = found.policies["normal"]()
     options = {"length": "hand"} if key == "mille" else {}
     results = []
@@ -163,15 +169,20 @@ def main(argv: list[str] | None = None) -> int:
         ]
         with ProcessPoolExecutor(args.jobs) as pool:
             results = [r for part in pool.map(_play, chunks) for r in part]
-        wins = statistics.mean(r[0] for r in results)
-        diffs = [r[1] for r in results]
-        error = statistics.stdev(diffs) / len(diffs) ** 0.5
         name = ("oracle" if args.know == "all" else f"oracle ({args.know})") if oracle else "expert"
-        print(
-            f"{name}: won {wins:.3f} of {len(results)} games, "
-            f"points per game {statistics.mean(diffs):+.1f} ± {error:.1f}"
-        )
+        print(summary(name, results))
     return 0
+
+
+def summary(name: str, results: list[tuple[float, float]]) -> str:
+    """One line: the share of games won and the points per game, with its standard error."""
+    wins = statistics.mean(r[0] for r in results)
+    diffs = [r[1] for r in results]
+    error = statistics.stdev(diffs) / len(diffs) ** 0.5
+    return (
+        f"{name}: won {wins:.3f} of {len(results)} games, "
+        f"points per game {statistics.mean(diffs):+.1f} ± {error:.1f}"
+    )
 
 
 if __name__ == "__main__":
