@@ -433,18 +433,15 @@ def _cw_discards(hand: list[str]) -> list[Action]:
     ordered = tuple(sorted(hand, key=CW_ORDER.__getitem__))
     shape = tuple(Counter(ordered).values())  # equal cards sit together in ``ordered``
     picks = [get(ordered) for get in _pickers(shape)]
-    return [*map(_DISCARDS.__getitem__, picks), CW_DISCARD_ALL]
+    return [*map(_discard_action, picks), CW_DISCARD_ALL]
 
 
-class _DiscardActions(dict[tuple[str, ...], Action]):
-    """Discard actions by their cards, built once each."""
-
-    def __missing__(self, cards: tuple[str, ...]) -> Action:
-        action = self[cards] = Action("cw-discard", cards=cards)
-        return action
-
-
-_DISCARDS = _DiscardActions()
+@lru_cache(maxsize=1 << 16)
+def _discard_action(cards: tuple[str, ...]) -> Action:
+    """The discard of ``cards``, built once while it is in use. Bounded: six-card hands give
+    hundreds of thousands of distinct discards, and a long-running bot (or an expert's
+    rollouts) would otherwise keep every one it ever listed."""
+    return Action("cw-discard", cards=cards)
 
 
 @lru_cache(maxsize=256)
