@@ -28,6 +28,7 @@ import asyncio
 import logging
 import secrets
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -139,12 +140,17 @@ class Tables:
         self.clock = clock
         # Where computer players think: a thread by default; the bot passes a worker process.
         self.thinker: Thinker = thinker or _think_in_thread
-        self._locks: dict[int, asyncio.Lock] = {}
+        # Weak: a channel's lock lives only while a move holds or awaits it, so a bot that has
+        # served many channels does not keep a lock for every one of them.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._settings: dict[int, tuple[float, GuildSettings]] = {}
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         """One lock per channel: moves in a channel are applied one at a time."""
-        return self._locks.setdefault(channel_id, asyncio.Lock())
+        found = self._locks.get(channel_id)
+        if found is None:
+            found = self._locks[channel_id] = asyncio.Lock()
+        return found
 
     # --- reading --------------------------------------------------------------------------
 

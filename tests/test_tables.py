@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -64,6 +65,19 @@ async def test_move_is_stored_before_the_reply(tables: Tables) -> None:
     moves = await tables.store.moves(update.game.id)
     assert [(m.seat, m.action) for m in moves] == [(0, "play go")]
     assert update.steps[0].caption == "Ann plays Go."
+
+
+async def test_a_quiet_channel_keeps_no_lock(tables: Tables) -> None:
+    """A channel's lock is shared while it is held and gone once the channel is quiet, so a
+    long-running bot does not keep one for every channel it ever served."""
+    await _start(tables)
+    held = tables.lock(CHANNEL)
+    async with held:
+        assert tables.lock(CHANNEL) is held
+    del held
+    await tables.move(channel_id=CHANNEL, user_id=ANN, action="play go")
+    gc.collect()
+    assert CHANNEL not in tables._locks
 
 
 async def test_computer_replies_by_itself(tables: Tables) -> None:
