@@ -17,6 +17,7 @@ import random
 from bot.ai.dragon_expert import FEATURES, car_features
 from bot.ai.dragon_normal import DragonNormalPolicy
 from bot.engine.dragon import GAME
+from tests.ai.fitting import self_play_differences, solve
 
 
 def samples(games: int, seed: int) -> list[tuple[list[float], float]]:
@@ -24,18 +25,11 @@ def samples(games: int, seed: int) -> list[tuple[list[float], float]]:
     rows: list[tuple[list[float], float]] = []
     for game in range(games):
         rng = random.Random(seed + game)
-        state = GAME.new_game(["A", "B"], seed + game)
-        found: list[list[float]] = []
-        turn = -1
-        while GAME.outcome(state) is None:
-            if state.turn != turn and state.phase.value == "turn":
-                turn = state.turn
-                a, b = car_features(state, 0), car_features(state, 1)
-                found.append([x - y for x, y in zip(a, b, strict=True)])
-            seat = min(GAME.to_act(state))
-            view = GAME.private_view(state, seat)
-            state = GAME.apply(state, seat, GAME.parse_action(policy.choose(view, rng)))
-        winners = state.winners or ()
+        start = GAME.new_game(["A", "B"], seed + game)
+        state, found = self_play_differences(
+            GAME, start, policy, rng, car_features, lambda s: s.phase.value == "turn"
+        )
+        winners: tuple[int, ...] = state.winners or ()
         label = 0.5 if len(winners) != 1 else (1.0 if winners[0] == 0 else 0.0)
         rows += [(x, label) for x in found]
     return rows
@@ -64,20 +58,6 @@ def fit(rows: list[tuple[list[float], float]], ridge: float = 1.0) -> list[float
         step = solve(hess, grad)
         w = [wi - si for wi, si in zip(w, step, strict=True)]
     return w
-
-
-def solve(a: list[list[float]], b: list[float]) -> list[float]:
-    """Gaussian elimination with partial pivoting."""
-    n = len(b)
-    m = [[*row, b[i]] for i, row in enumerate(a)]
-    for col in range(n):
-        pivot = max(range(col, n), key=lambda r: abs(m[r][col]))
-        m[col], m[pivot] = m[pivot], m[col]
-        for r in range(n):
-            if r != col and m[col][col]:
-                f = m[r][col] / m[col][col]
-                m[r] = [x - f * y for x, y in zip(m[r], m[col], strict=True)]
-    return [m[i][n] / m[i][i] if m[i][i] else 0.0 for i in range(n)]
 
 
 def log_loss(rows: list[tuple[list[float], float]], w: list[float]) -> float:

@@ -45,9 +45,10 @@ from bot.engine.mille.rules import MATCH_TARGET, apply_in_place, can_go, is_limi
 from bot.engine.mille.scoring import COUP_FOURRE, SAFETY
 from bot.engine.mille.state import MilleState, Phase
 from bot.engine.mille.views import private_view
-from tests.ai.fit_dragon_value import solve
+from tests.ai.fitting import self_play_differences, solve
 from tests.ai.oracle_bound import play_paired, summary
 
+_TURN_PHASES = (Phase.DRAW, Phase.ACT)
 _DECK_SIZES = {name: sum(counts.values()) for name, counts in DECK_COUNTS.items()}
 
 
@@ -178,17 +179,10 @@ def samples(hands: int, seed: int) -> list[list[Row]]:
     found: list[list[Row]] = []
     for number in range(hands):
         rng = random.Random(seed + number)
-        state = GAME.new_game(["A", "B"], seed + number, {"length": "hand"})
-        starts: list[list[float]] = []
-        turn = -1
-        while GAME.outcome(state) is None:
-            if state.turn != turn and state.phase in (Phase.DRAW, Phase.ACT):
-                turn = state.turn
-                a, b = seat_features(state, 0), seat_features(state, 1)
-                starts.append([x - y for x, y in zip(a, b, strict=True)])
-            seat = min(GAME.to_act(state))
-            view = GAME.private_view(state, seat)
-            state = GAME.apply(state, seat, GAME.parse_action(policy.choose(view, rng)))
+        start = GAME.new_game(["A", "B"], seed + number, {"length": "hand"})
+        state, starts = self_play_differences(
+            GAME, start, policy, rng, seat_features, lambda s: s.phase in _TURN_PHASES
+        )
         mine, theirs = state.results[-1].totals
         found.append([(x, float(mine - theirs)) for x in starts])
     return found
