@@ -228,19 +228,37 @@ class MilleDomain(Domain[MilleState]):
                 chosen.append(move)
         return chosen[:MAX_CANDIDATES]
 
+    horizon_turns: int | None = None
+    """Turn passes a rollout plays before ``judge`` rules on the hand in progress; None (the
+    expert's own): to the end of the hand. tests/ai/mille_value.py measured shorter ones with a
+    fitted value model: none helped."""
+
     def rollout(
         self, state: MilleState, seat: int, rng: random.Random, deadline: float | None = None
     ) -> float:
         hand = state.hand_number
         choose = self.normal.choose
         parse = self.parse
+        horizon = self.horizon_turns
+        passes = 0
+        turn = state.turn
         for step in range(ROLLOUT_LIMIT):
             if state.phase is Phase.OVER or state.hand_number != hand:
                 break
+            if horizon is not None and state.turn != turn:
+                turn = state.turn
+                passes += 1
+                if passes >= horizon and state.phase is not Phase.EXTENSION:
+                    return self.judge(state, seat)
             if deadline is not None and step % CHECK_EVERY == 0 and perf_counter() > deadline:
                 raise OutOfTime
             actor = state.turn
             apply_in_place(state, actor, parse(choose(private_view(state, actor), rng)))
+        return self.evaluate(state, seat)
+
+    def judge(self, state: MilleState, seat: int) -> float:
+        """A hand in progress at the horizon: here only the totals so far count (a domain with
+        a horizon brings its own judge)."""
         return self.evaluate(state, seat)
 
     def evaluate(self, state: MilleState, seat: int) -> float:

@@ -28,23 +28,14 @@ import argparse
 import math
 import random
 from concurrent.futures import ProcessPoolExecutor
-from time import perf_counter
 
-from bot.ai.mille_expert import (
-    HAND_POINTS,
-    HAND_SWING,
-    ROLLOUT_LIMIT,
-    MilleDomain,
-    MilleExpertPolicy,
-)
+from bot.ai.mille_expert import HAND_POINTS, HAND_SWING, MilleDomain, MilleExpertPolicy
 from bot.ai.mille_normal import NormalMillePolicy
-from bot.ai.search import CHECK_EVERY, OutOfTime
 from bot.engine.mille import GAME
 from bot.engine.mille.cards import DECK_COUNTS, REMEDY_FOR, SAFETY_FOR, Card
-from bot.engine.mille.rules import MATCH_TARGET, apply_in_place, can_go, is_limited
+from bot.engine.mille.rules import MATCH_TARGET, can_go, is_limited
 from bot.engine.mille.scoring import COUP_FOURRE, SAFETY
 from bot.engine.mille.state import MilleState, Phase
-from bot.engine.mille.views import private_view
 from tests.ai.fitting import self_play_differences, solve
 from tests.ai.oracle_bound import play_paired, summary
 
@@ -131,26 +122,8 @@ class HorizonDomain(MilleDomain):
 
     horizon_turns = 8
 
-    def rollout(
-        self, state: MilleState, seat: int, rng: random.Random, deadline: float | None = None
-    ) -> float:
-        hand = state.hand_number
-        passes = 0
-        turn = state.turn
-        for step in range(ROLLOUT_LIMIT):
-            if state.phase is Phase.OVER or state.hand_number != hand:
-                break
-            if state.turn != turn:
-                turn = state.turn
-                passes += 1
-                if passes >= self.horizon_turns and state.phase is not Phase.EXTENSION:
-                    return forecast_chance(state, seat)
-            if deadline is not None and step % CHECK_EVERY == 0 and perf_counter() > deadline:
-                raise OutOfTime
-            actor = state.turn
-            move = self.normal.choose(private_view(state, actor), rng)
-            apply_in_place(state, actor, self.parse(move))
-        return self.evaluate(state, seat)
+    def judge(self, state: MilleState, seat: int) -> float:
+        return forecast_chance(state, seat)
 
 
 def horizon_expert(turns: int, budget_ms: float | None = None) -> MilleExpertPolicy:

@@ -15,7 +15,13 @@ import pytest
 
 from bot.ai.base import Policy
 from bot.ai.easy import WeakenedPolicy, easy
-from bot.ai.mille_expert import MilleExpertPolicy, barred_cards, match_chance, unseen_cards
+from bot.ai.mille_expert import (
+    MilleDomain,
+    MilleExpertPolicy,
+    barred_cards,
+    match_chance,
+    unseen_cards,
+)
 from bot.ai.mille_expert import determinize as mille_determinize
 from bot.ai.mille_normal import NormalMillePolicy
 from bot.ai.race_expert import LiveSeat, RaceExpertPolicy
@@ -232,6 +238,28 @@ def test_mille_determinizer_keeps_the_census_and_the_view() -> None:
                 assert MILLE.census(built) == MILLE.census(state)
                 phases.add(view.phase)
     assert {"draw", "act", "wait"} <= phases
+
+
+def test_mille_rollouts_run_to_the_hand_end_unless_a_horizon_is_set() -> None:
+    """The expert's own rollouts play the hand out and never ask ``judge``; with a horizon of
+    two turn passes, ``judge`` rules on the hand in progress and its answer is the rollout's."""
+    judged: list[int] = []
+
+    class Counting(MilleDomain):
+        def judge(self, state: MilleState, seat: int) -> float:
+            judged.append(len(state.results))
+            return 0.25
+
+    class Short(Counting):
+        horizon_turns = 2
+
+    start = MILLE.new_game(["A", "B"], 3, {"length": "hand"})
+    played = start.clone()
+    Counting().rollout(played, 0, random.Random(1))
+    assert played.phase is Phase.OVER and judged == []
+    cut = start.clone()
+    assert Short().rollout(cut, 0, random.Random(1)) == 0.25
+    assert judged == [0] and cut.phase is not Phase.OVER  # the hand was still in progress
 
 
 def test_mille_determinizer_deals_the_unseen_cards() -> None:
