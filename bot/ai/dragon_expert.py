@@ -111,16 +111,11 @@ from bot.engine.dragon.cards import (
     cw_deck_counts,
     cw_name,
 )
+from bot.engine.dragon.moves import cw_plays, legal_actions, mb_actions, to_act
 from bot.engine.dragon.notation import CW_DISCARD_ALL, DROP_TANK, END, Action, format_action
-from bot.engine.dragon.rules import (
-    _cw_plays,
-    _mb_actions,
-    apply_in_place,
-    legal_actions,
-    moving,
-    to_act,
-)
+from bot.engine.dragon.rules import apply_in_place
 from bot.engine.dragon.state import NONE_OF, Car, DragonState, HandFact, Pending, Phase
+from bot.engine.dragon.table import moving
 from bot.engine.dragon.views import (
     CarView,
     DragonPublicView,
@@ -547,10 +542,10 @@ def lean_legal(state: DragonState, seat: int) -> _Legal:
     car = state.cars[seat]
     actions: list[Action] = []
     if state.mb_left > 0 and car.mb.hand:
-        actions += _mb_actions(state, seat)
+        actions += mb_actions(state, seat)
     cw_open = not state.cw_done and bool(car.cw_hand)
     if cw_open:
-        actions += _cw_plays(state, seat)
+        actions += cw_plays(state, seat)
         actions.append(CW_DISCARD_ALL)
     if Card.EXTRA_TANK in car.mb.safeties:
         actions.append(DROP_TANK)

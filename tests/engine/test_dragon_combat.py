@@ -297,7 +297,7 @@ def test_skid_into_a_wall_victim_picks_the_side_and_stops() -> None:
     s = act(s, 1, "side left")
     car = s.cars[1]
     assert car.hits == [0, 0, 3, 0] and car.skidded and s.phase is Phase.TURN
-    from bot.engine.dragon.rules import moving as is_moving
+    from bot.engine.dragon.table import moving as is_moving
 
     assert not is_moving(car)
 
@@ -562,7 +562,7 @@ def test_repairs_while_moving_stops_the_car_until_a_go() -> None:
     s = rig(s, 0, hits=[3, 0, 0, 0])
     s = act(s, 0, "play repairs")
     assert s.cars[0].mb.battle == [Card.REPAIRS]
-    from bot.engine.dragon.rules import moving as is_moving
+    from bot.engine.dragon.table import moving as is_moving
 
     assert not is_moving(s.cars[0])
 
@@ -731,7 +731,7 @@ def test_second_fireproof_armor_is_refused() -> None:
 def test_a_stopped_car_may_still_shoot() -> None:
     """Shooting needs no Go: a stopped car fires like any other."""
     s = start(cw=[["mg-front"], []])
-    from bot.engine.dragon.rules import moving as is_moving
+    from bot.engine.dragon.table import moving as is_moving
 
     assert not is_moving(s.cars[0]) and "mg-front @1" in legal(s, 0)
 
@@ -748,7 +748,7 @@ def test_skid_kill_is_credited_to_the_shooter() -> None:
 def test_arena_closes_after_quiet_rounds() -> None:
     """25 rounds in a row with no mile driven and no driver hurt end the game: most miles
     wins (our ruling, so that every game ends)."""
-    from bot.engine.dragon.rules import QUIET_ROUNDS
+    from bot.engine.dragon.ending import QUIET_ROUNDS
 
     s = rig(start(mb=[["75"], ["50"]]), 1, miles=["100"])
     for _ in range(QUIET_ROUNDS):
@@ -769,7 +769,7 @@ def test_quiet_rounds_reset_when_a_car_drives() -> None:
 
 def test_arena_closing_with_equal_miles_is_a_draw() -> None:
     """When the arena closes on equal miles the game is a draw."""
-    from bot.engine.dragon.rules import QUIET_ROUNDS
+    from bot.engine.dragon.ending import QUIET_ROUNDS
 
     s = start(mb=[["75"], ["50"]])
     for _ in range(QUIET_ROUNDS):

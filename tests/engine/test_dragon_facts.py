@@ -8,7 +8,8 @@ import pytest
 
 from bot.engine.dragon.cards import SPECS
 from bot.engine.dragon.facts import learn, shed
-from bot.engine.dragon.rules import playable_codes, why_not_cw
+from bot.engine.dragon.legality import why_not_cw
+from bot.engine.dragon.moves import playable_codes
 from bot.engine.dragon.state import NONE_OF, ONE_OF, UNPLAYED, Car, HandFact, Phase
 from bot.engine.mille.state import Tableau
 from tests.engine.dragon_helpers import G, act, moving, rig, start

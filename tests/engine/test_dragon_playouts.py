@@ -16,8 +16,8 @@ import pytest
 from bot.engine.core import Game
 from bot.engine.dragon import GAME
 from bot.engine.dragon.cards import DRIVER_TRACK, SIDE_TRACK, TIRE_TRACK, TRIP
+from bot.engine.dragon.legality import why_not_mb
 from bot.engine.dragon.notation import Action
-from bot.engine.dragon.rules import why_not_mb
 from bot.engine.dragon.state import DragonState, Phase
 from tests.conformance.engine_checks import check_playout
 

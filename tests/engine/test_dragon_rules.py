@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.core import IllegalMove, NotYourTurn
-from bot.engine.dragon.rules import _check_end
+from bot.engine.dragon.ending import check_end
 from bot.engine.dragon.state import Phase
 from bot.engine.mille.cards import Card
 from tests.engine.dragon_helpers import G, act, codes, legal, moving, rig, start
@@ -227,7 +227,7 @@ def test_last_drivers_dying_together_more_miles_wins() -> None:
         car = s.cars[seat]
         car.alive, car.final_miles, car.out_at = False, miles, 7
     s.cars[2].out_at = 3  # died earlier
-    assert _check_end(s)
+    assert check_end(s)
     assert s.winners == (1,) and s.places == (1, 0, 2)
 
 
@@ -236,7 +236,7 @@ def test_last_drivers_dying_together_with_equal_miles_is_a_draw() -> None:
     s = start()
     for car in s.cars:
         car.alive, car.final_miles, car.out_at = False, 400, 5
-    assert _check_end(s)
+    assert check_end(s)
     outcome = G.outcome(s)
     assert outcome is not None and outcome.is_draw and outcome.places == (0, 0)
 
@@ -348,7 +348,7 @@ def test_right_of_way_needs_only_the_spare_after_shot_tires() -> None:
     s = start(mb=[["spare-tire"], []])
     s = rig(s, 0, safeties=["right-of-way"], tires=9)
     s = act(s, 0, "play spare-tire")
-    from bot.engine.dragon.rules import moving as is_moving
+    from bot.engine.dragon.table import moving as is_moving
 
     assert is_moving(s.cars[0])
 

@@ -11,8 +11,8 @@ import pytest
 
 from bot.engine.core import IllegalMove
 from bot.engine.dragon.cards import SIDES
-from bot.engine.dragon.rules import moving as is_moving
 from bot.engine.dragon.state import Phase
+from bot.engine.dragon.table import moving as is_moving
 from bot.engine.mille.cards import Card
 from tests.engine.dragon_helpers import G, act, legal, moving, rig, start
 

@@ -1,13 +1,16 @@
 """Dragon Mille Bornes (Death Race 1000): Mille Bornes and Car Wars: The Card Game at once.
 
-Sources: ``shared/seeds/dragon-mille-bornes.txt`` settled by ``shared/RULINGS.md`` §5 (and §0–1
-for the Mille Bornes cards and distance rules). Two to six cars race to exactly 1000 miles while
-shooting at each other; the last driver alive also wins.
+Two to six cars race to exactly 1000 miles while shooting at each other; the last driver alive
+also wins. The rules as played here, with every ruling: ``docs/rules/dragon.md``.
 
 Modules: ``cards`` (the Car Wars card list as data, the car's tracks), ``state`` (the game and
-its JSON), ``rules`` (turn flow, legality, reactions, damage), ``notation``, ``views`` (public
-and per seat), ``game`` (the engine protocol object; its key is ``dragon``). The Mille
-Bornes cards, tableau and can-go rule are imported from ``bot.engine.mille``.
+its JSON), ``facts`` (what the table learns of a hand), ``notation``, ``views`` (public and per
+seat), ``game`` (the engine protocol object; its key is ``dragon``), and the rules in small
+modules: ``table`` (reading the cars), ``turns`` (dealing, the turn flow), ``moves`` (who acts
+and what they may do), ``legality`` (why a play is refused), ``mille_plays`` (the Mille Bornes
+half of a turn), ``shots`` (Car Wars plays and the reactions they open), ``damage``,
+``ending``, and ``rules`` (applying a move, leaving, re-dealing hidden cards). The Mille Bornes
+cards, tableau and can-go rule are imported from ``bot.engine.mille``.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.engine.core import BadOption, Game, GameInfo, OptionSpec, Outcome, Ranking
-from bot.engine.dragon import rules
+from bot.engine.dragon import moves, rules, turns
 from bot.engine.dragon.cards import SIDES, SPECS, cw_deck_counts, cw_name, full_cw_deck
 from bot.engine.dragon.notation import Action, format_action, parse_action
 from bot.engine.dragon.state import Car, DragonState, Phase, state_from_dict, state_to_dict
@@ -69,8 +69,8 @@ class DragonMilleBornes(Game[DragonState, Action]):
             turn=0,
             phase=Phase.TURN,
         )
-        rules.deal(state, mb, cw)
-        rules.begin_turn(state, 0)
+        turns.deal(state, mb, cw)
+        turns.begin_turn(state, 0)
         state.caption = f"Engines roar: {players[0]} starts."
         return state
 
@@ -99,16 +99,16 @@ class DragonMilleBornes(Game[DragonState, Action]):
         return mb, cw
 
     def to_act(self, state: DragonState) -> frozenset[int]:
-        return rules.to_act(state)
+        return moves.to_act(state)
 
     def legal_actions(self, state: DragonState, seat: int) -> list[Action]:
-        return rules.legal_actions(state, seat)
+        return moves.legal_actions(state, seat)
 
     def apply(self, state: DragonState, seat: int, action: Action) -> DragonState:
         return rules.apply(state, seat, action)
 
     def default_action(self, state: DragonState, seat: int) -> Action | None:
-        return rules.default_action(state, seat)
+        return moves.default_action(state, seat)
 
     def outcome(self, state: DragonState) -> Outcome | None:
         if state.winners is None:

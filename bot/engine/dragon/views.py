@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.engine.dragon.cards import ARMOR_STOPS, SIDE_TRACK, SIDES, SPECS
+from bot.engine.dragon.moves import legal_actions, to_act
 from bot.engine.dragon.notation import format_action
-from bot.engine.dragon.rules import legal_actions, moving, to_act
 from bot.engine.dragon.state import Car, DragonState, HandFact, Pending, Phase
+from bot.engine.dragon.table import moving
 from bot.engine.mille.cards import Card
 
 

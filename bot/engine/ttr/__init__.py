@@ -1,11 +1,10 @@
 """Ticket to Ride: The Card Game — the standard game for two to four (``ttr``) and the Station
 Clock solitaire (``ttr-solo``), one engine for both.
 
-Sources: ``shared/seeds/ticket-to-ride-card-game.md``, settled by ``shared/RULINGS.md`` §4; the
-engine's own rulings are in ``docs/rules/ttr.md``. Players draw train cards, play sets of a
-colour to their Railyard (robbing smaller sets of that colour), and every turn one card of each
-Railyard set moves to their face-down On-the-Track stack, which completes Destination Tickets at
-the final scoring.
+The rules as played here, with every ruling: ``docs/rules/ttr.md``. Players draw train cards, play
+sets of a colour to their Railyard (robbing smaller sets of that colour), and every turn one card
+of each Railyard set moves to their face-down On-the-Track stack, which completes Destination
+Tickets at the final scoring.
 
 Modules: ``cards`` (cards, tickets and Big Cities as data), ``state`` (the game, its actions and
 JSON), ``rules`` (turn flow, legality, the Station Clock, robbing, the end), ``scoring`` (the

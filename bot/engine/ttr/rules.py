@@ -1,11 +1,9 @@
 """Turn flow and legality for Ticket to Ride: The Card Game, standard and solo.
 
-Sources: ``shared/seeds/ticket-to-ride-card-game.md`` settled by ``shared/RULINGS.md`` §4; the
-engine's own rulings are listed in ``docs/rules/ttr.md``. A turn is: automatic moves (solo: the
-Station Clock first), one card per Railyard colour set onto the On-the-Track stack (Locomotives
-first), then one action — two draws, a Railyard play, or four tickets. ``apply`` validates with
-player-readable refusals, clones, and changes only the clone.
-"""
+The rules as played here, with every ruling: ``docs/rules/ttr.md``. A turn is: automatic moves
+(solo: the Station Clock first), one card per Railyard colour set onto the On-the-Track stack
+(Locomotives first), then one action — two draws, a Railyard play, or four tickets. ``apply``
+validates with player-readable refusals, clones, and changes only the clone."""
 
 from __future__ import annotations
 

@@ -1,0 +1,92 @@
+"""Hits landing on a car: tires, sides breached and the carry-over onto the driver (seed
+5.1), flames and the Extra Tank, deaths credited as kills, and a car leaving the race.
+"""
+
+from __future__ import annotations
+
+from bot.engine.dragon.cards import DRIVER_TRACK, SIDE_TRACK, SIDES, TIRE_TRACK
+from bot.engine.dragon.state import Car, DragonState
+from bot.engine.dragon.table import car_w, name
+from bot.engine.mille.cards import Card
+
+
+def remove_safety(state: DragonState, car: Car, card: Card) -> None:
+    car.mb.safeties.remove(card)
+    if card in car.mb.coups:
+        car.mb.coups.remove(card)
+    state.mb_discard.append(card)
+
+
+def _hits(count: int) -> str:
+    return "1 hit" if count == 1 else f"{count} hits"
+
+
+def hit_tires(state: DragonState, seat: int, hits: int) -> None:
+    car = car_w(state, seat)
+    car.tires = min(TIRE_TRACK, car.tires + hits)
+    if hits:
+        state.caption += f" {_hits(hits)} to the tires."
+    if car.tires >= TIRE_TRACK and hits:
+        state.caption += f" {name(state, seat)}'s tires are shot: the car stops."
+
+
+def hit_side(state: DragonState, seat: int, side: int, hits: int, flame: bool, by: int) -> None:
+    """``hits`` land on a side; past 12 they carry onto the driver (seed 5.1)."""
+    car = car_w(state, seat)
+    if hits <= 0:
+        state.caption += " No damage."
+        return
+    tank = Card.EXTRA_TANK in car.mb.safeties
+    who = name(state, seat)
+    if flame and tank:
+        remove_safety(state, car, Card.EXTRA_TANK)
+        state.caption += f" {who}'s Extra Tank is destroyed!"
+    if flame and car.fireproof:
+        state.caption += " Fireproof Armor stops the flames."
+        return
+    total = car.hits[side] + hits
+    carry = max(0, total - SIDE_TRACK)
+    was_breached = car.hits[side] >= SIDE_TRACK
+    car.hits[side] = min(SIDE_TRACK, total)
+    if flame:
+        car.flamed = True
+    state.caption += f" {_hits(hits)} to the {SIDES[side]}."
+    if car.hits[side] >= SIDE_TRACK and not was_breached:
+        state.caption += f" The {SIDES[side]} is breached!"
+    if carry:
+        if flame and tank:
+            state.caption += f" The flames reach {who}: the Extra Tank explodes!"
+            kill(state, seat, by)
+            return
+        car.driver = min(DRIVER_TRACK, car.driver + carry)
+        state.quiet = 0
+        state.caption += f" {who}'s driver takes {carry}."
+        if car.driver >= DRIVER_TRACK:
+            kill(state, seat, by)
+
+
+def kill(state: DragonState, seat: int, by: int) -> None:
+    car = car_w(state, seat)
+    state.quiet = 0
+    car.driver = DRIVER_TRACK
+    car.killed_by = by
+    if 0 <= by < len(state.cars) and by != seat:
+        car_w(state, by).kills += 1
+        state.caption += f" {name(state, seat)} is dead — a kill for {name(state, by)}."
+    else:
+        state.caption += f" {name(state, seat)} is dead."
+    retire(state, seat)
+
+
+def retire(state: DragonState, seat: int) -> None:
+    """The car goes out: its hands and car cards go to the discards (RULINGS §5)."""
+    car = car_w(state, seat)
+    car.final_miles = car.mb.mileage
+    car.alive = False
+    car.out_at = state.step
+    car.skidded = False
+    t = car.mb
+    state.mb_discard.extend(t.hand + t.battle + t.speed + t.safeties + t.miles)
+    t.hand, t.battle, t.speed, t.safeties, t.miles, t.coups = [], [], [], [], [], []
+    state.cw_discard.extend(car.cw_hand + car.fireproof)
+    car.cw_hand, car.fireproof, car.facts = [], [], []

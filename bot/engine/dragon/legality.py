@@ -1,0 +1,138 @@
+"""Why a Mille Bornes or Car Wars play is refused, in a sentence a player can read (None: it
+is allowed). The move lists in ``moves`` are held to these answers by the tests.
+"""
+
+from __future__ import annotations
+
+from bot.engine.dragon.cards import SPECS, TIRE_TRACK, TRIP
+from bot.engine.dragon.state import Car, DragonState
+from bot.engine.dragon.table import mb_name, moving, name, needs_repairs
+from bot.engine.mille.cards import SAFETY_FOR, Card
+from bot.engine.mille.rules import is_limited
+
+
+def why_not_mb(state: DragonState, seat: int, card: Card, target: int | None) -> str | None:
+    """None if ``seat`` may play the Mille Bornes ``card`` (on ``target``) now, else why not."""
+    car = state.cars[seat]
+    me = car.mb
+    if card.is_safety:
+        return None if target is None else "A safety goes on your own car; name no target."
+    if card.is_hazard:
+        return _why_not_hazard(state, seat, card, target)
+    if target is not None:
+        return f"{mb_name(state, card)} goes on your own car; name no target."
+    if card.is_distance:
+        if not moving(car):
+            return _why_stopped(car)
+        if is_limited(me) and card.miles > 50:
+            return "You are under a Speed Limit: only 25 and 50 miles may be played."
+        if card is Card.D200 and me.two_hundreds >= 2:
+            return "You have already played two 200s."
+        if me.mileage + card.miles > TRIP:
+            return f"That would take you past {TRIP} miles; the race ends exactly on {TRIP}."
+        return None
+    top = me.battle_top
+    if card is Card.GO:
+        if top is not None and top.is_hazard and top is not Card.STOP:
+            return f"Fix the {mb_name(state, top)} first: Go cannot cover it."
+        if car.skidded:
+            return None
+        if Card.RIGHT_OF_WAY in me.safeties:
+            return "Right of Way already lets you go; you do not need a Go."
+        if top is Card.GO:
+            return "You already have a Go showing."
+        return None
+    if card is Card.END_OF_LIMIT:
+        return None if is_limited(me) else "You are not under a Speed Limit."
+    if card is Card.GASOLINE:
+        if top is Card.OUT_OF_GAS:
+            return None
+        return "Gasoline only answers Out of Gas, and that is not on your battle pile."
+    if card is Card.SPARE_TIRE:
+        if top is Card.FLAT_TIRE or car.tires > 0:
+            return None
+        return "Spare Tire mends a Flat Tire or tire hits, and you have neither."
+    # Repairs
+    if top is Card.ACCIDENT or needs_repairs(car):
+        return None
+    return "Repairs fixes an Accident, body hits or jammed guns, and you need none of that."
+
+
+def _why_stopped(car: Car) -> str:
+    if car.tires >= TIRE_TRACK:
+        return "Your tires are shot: play a Spare Tire (then a Go) before you drive again."
+    if car.skidded:
+        return "You skidded into a wall: play a Go to drive again."
+    return "You cannot move yet: you need a Go (or Right of Way) with no hazard showing."
+
+
+def _why_not_hazard(state: DragonState, seat: int, card: Card, target: int | None) -> str | None:
+    if target is None:
+        return f"Name the car for {mb_name(state, card)}, for example 'play {card.value} @1'."
+    if target == seat:
+        return "You cannot play a hazard on your own car."
+    if not 0 <= target < len(state.cars):
+        return f"There is no car @{target}."
+    victim = state.cars[target]
+    rival = name(state, target)
+    if not victim.alive:
+        return f"{rival}'s car is out of the race."
+    if card is Card.SPEED_LIMIT:
+        if Card.RIGHT_OF_WAY in victim.mb.safeties:
+            return f"{rival} has Right of Way and cannot be speed-limited."
+        if is_limited(victim.mb):
+            return f"{rival} is already under a Speed Limit."
+        return None
+    if SAFETY_FOR[card] in victim.mb.safeties:
+        return f"{rival} is protected against {mb_name(state, card)}."
+    if not moving(victim):
+        return f"{rival} is not moving, so {mb_name(state, card)} cannot be played on them."
+    return None
+
+
+def why_not_cw(
+    state: DragonState, seat: int, code: str, target: int | None, side: int | None
+) -> str | None:
+    """None if ``seat`` may play the Car Wars card ``code`` now, else the reason in words."""
+    car = state.cars[seat]
+    spec = SPECS[code]
+    kind = spec.kind
+    if kind in ("armor", "swerve", "spin", "backfire", "oil-slick", "skid"):
+        return f"{spec.name} is a reaction: it is played when a hit comes, not as your move."
+    if state.spun and kind in ("weapon", "called-shot", "tire-shot", "stampede"):
+        return "Your attack was spun: you may not attack again this turn."
+    if state.cw_done:
+        return "You have already made your Car Wars move this turn."
+    if kind == "fireproof":
+        if target is not None:
+            return "Fireproof Armor goes on your own car; name no target."
+        if car.fireproof:
+            return "Your car already has Fireproof Armor."
+        if car.flamed:
+            return (
+                "You have taken flame damage: Fireproof Armor cannot go on until you play Repairs."
+            )
+        return None
+    if kind == "stampede":
+        return None if target is None else "A Stampede hits every other car; name no target."
+    if target is None:
+        return f"Name the car to attack, for example '{code} @1'."
+    if target == seat:
+        return "You cannot attack your own car."
+    if not 0 <= target < len(state.cars):
+        return f"There is no car @{target}."
+    if not state.cars[target].alive:
+        return f"{name(state, target)}'s car is out of the race: pick a live target."
+    if kind == "called-shot":
+        if side is None:
+            return "A Called Shot names a side: front, back, left or right (never the tires)."
+    elif side is not None:
+        return f"{spec.name} names no side."
+    if kind == "jam" and state.cars[target].jammed:
+        return f"{name(state, target)}'s machine guns are already jammed."
+    if spec.weapon == "mg" and car.jammed:
+        return (
+            "Your machine guns are jammed: discard your whole Car Wars hand (cw-discard all) "
+            "or play Repairs to unjam them."
+        )
+    return None

@@ -1,0 +1,386 @@
+"""Who is to act and what they may do: the turn player's plays and discards, and every
+reaction window's answers (armor, dodges, backfire, Oil Slick, coups fourrés, sides).
+
+The lists are built the fast way (the search plays many games with them) and agree with
+``legality``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from functools import lru_cache
+from itertools import product
+from operator import itemgetter
+
+from bot.engine.dragon.cards import (
+    ARMOR_FOR_SIDE,
+    ARMOR_STOPS,
+    CW_ORDER,
+    MAX_ARMOR,
+    SIDES,
+    SPECS,
+    TRIP,
+)
+from bot.engine.dragon.legality import why_not_cw
+from bot.engine.dragon.notation import (
+    BACKFIRE,
+    CW_DISCARD_ALL,
+    DROP_TANK,
+    END,
+    OIL_SLICK,
+    PASS,
+    SPIN,
+    SWERVE,
+    Action,
+)
+from bot.engine.dragon.state import Car, DragonState, Pending, Phase
+from bot.engine.dragon.table import moving, needs_repairs, sensible_side
+from bot.engine.mille.cards import HAZARDS, SAFETIES, SAFETY_FOR, Card
+from bot.engine.mille.state import Tableau
+
+
+def to_act(state: DragonState) -> frozenset[int]:
+    phase = state.phase
+    if phase is Phase.OVER:
+        return frozenset()
+    if phase is Phase.TURN:
+        return frozenset((state.turn,))
+    pending = state.pending
+    assert pending is not None
+    if phase is Phase.STAMPEDE:
+        return frozenset(pending.waiting)
+    return frozenset((pending.actor,))
+
+
+def legal_actions(state: DragonState, seat: int) -> list[Action]:
+    if seat not in to_act(state):
+        return []
+    phase = state.phase
+    if phase is Phase.TURN:
+        return _turn_actions(state, seat)
+    pending = state.pending
+    assert pending is not None
+    car = state.cars[seat]
+    if phase is Phase.REACT:
+        return [PASS, *reactions(state, pending)]
+    if phase is Phase.COUP:
+        return [PASS, *coup_reactions(car, Card(pending.card))]
+    if phase is Phase.SKID:
+        return [PASS, Action("skid", target=pending.car)]
+    if phase is Phase.BACKFIRE:
+        return [PASS, *armor_reactions(car, pending)]
+    if phase is Phase.OIL_ACE:
+        return [PASS, Action("play", Card.DRIVING_ACE.value)]
+    # WALL and STAMPEDE: pick a side (armor on it stops the hits).
+    return side_choices(state, seat, pending)
+
+
+def side_choices(state: DragonState, seat: int, pending: Pending) -> list[Action]:
+    car = state.cars[seat]
+    sides = [Action("side", side=side) for side in range(len(SIDES))]
+    armors = [
+        Action("armor", side=side)
+        for side in range(len(SIDES))
+        if ARMOR_FOR_SIDE[side] in car.cw_hand
+    ]
+    ace = []
+    if state.phase is Phase.WALL and pending.ace and Card.DRIVING_ACE in car.mb.hand:
+        ace = [Action("play", Card.DRIVING_ACE.value)]
+    return [*sides, *armors, *ace]
+
+
+def default_action(state: DragonState, seat: int) -> Action | None:
+    """The reaction a window closes with: no reaction, or the least damaged side."""
+    if state.phase in (Phase.TURN, Phase.OVER) or seat not in to_act(state):
+        return None
+    if state.phase in (Phase.WALL, Phase.STAMPEDE):
+        return Action("side", side=sensible_side(state.cars[seat]))
+    return PASS
+
+
+def _turn_actions(state: DragonState, seat: int) -> list[Action]:
+    car = state.cars[seat]
+    actions: list[Action] = []
+    if state.mb_left > 0 and car.mb.hand:
+        actions += mb_actions(state, seat)
+    if not state.cw_done and car.cw_hand:
+        actions += cw_plays(state, seat)
+        actions += _cw_discards(car.cw_hand)
+    if Card.EXTRA_TANK in car.mb.safeties:
+        actions.append(DROP_TANK)
+    if state.mb_left <= 0 or not car.mb.hand:
+        actions.append(END)
+    return actions
+
+
+_PLAY = {card: Action("play", card.value) for card in Card}
+
+
+_DISCARD = {card: Action("discard", card.value) for card in Card}
+
+
+_PLAY_ON = {(card, seat): Action("play", card.value, seat) for card in Card for seat in range(6)}
+
+
+_SAFETY_SET = frozenset(SAFETIES)
+
+
+_HAZARD_SET = frozenset(HAZARDS)
+
+
+_DISTANCE = {card: card.miles for card in Card if card.is_distance}
+
+
+_MB_ORDER = {card: index for index, card in enumerate(Card)}
+
+
+def mb_actions(state: DragonState, seat: int) -> list[Action]:
+    """The Mille Bornes plays and discards, the fast way: the same answers as ``why_not_mb``
+    (a test holds them to it), with the table read once."""
+    car = state.cars[seat]
+    me = car.mb
+    distinct = sorted(set(me.hand), key=_MB_ORDER.__getitem__)
+    go = moving(car)
+    top = me.battle_top
+    row = Card.RIGHT_OF_WAY in me.safeties
+    limited = bool(me.speed) and me.speed[-1] is Card.SPEED_LIMIT
+    left = TRIP - me.mileage
+    two_hundreds = me.miles.count(Card.D200)
+    targets = [
+        (other, victim, moving(victim), victim.mb.safeties)
+        for other, victim in enumerate(state.cars)
+        if other != seat and victim.alive
+    ]
+    plays: list[Action] = []
+    discards: list[Action] = []
+    for card in distinct:
+        if card in _SAFETY_SET:
+            plays.append(_PLAY[card])
+            continue
+        discards.append(_DISCARD[card])
+        miles = _DISTANCE.get(card)
+        if miles is not None:
+            fits = go and miles <= left and not (limited and miles > 50)
+            if fits and (card is not Card.D200 or two_hundreds < 2):
+                plays.append(_PLAY[card])
+        elif card in _HAZARD_SET:
+            if card is Card.SPEED_LIMIT:
+                for other, victim, _, safeties in targets:
+                    speed = victim.mb.speed
+                    if Card.RIGHT_OF_WAY not in safeties and not (
+                        speed and speed[-1] is Card.SPEED_LIMIT
+                    ):
+                        plays.append(_PLAY_ON[card, other])
+            else:
+                safety = SAFETY_FOR[card]
+                for other, _, moves, safeties in targets:
+                    if moves and safety not in safeties:
+                        plays.append(_PLAY_ON[card, other])
+        elif card is Card.GO:
+            clear = top is None or not top.is_hazard or top is Card.STOP
+            if clear and (car.skidded or (not row and top is not Card.GO)):
+                plays.append(_PLAY[card])
+        elif card is Card.END_OF_LIMIT:
+            if limited:
+                plays.append(_PLAY[card])
+        elif card is Card.GASOLINE:
+            if top is Card.OUT_OF_GAS:
+                plays.append(_PLAY[card])
+        elif card is Card.SPARE_TIRE:
+            if top is Card.FLAT_TIRE or car.tires > 0:
+                plays.append(_PLAY[card])
+        elif top is Card.ACCIDENT or needs_repairs(car):  # Repairs
+            plays.append(_PLAY[card])
+    return plays + discards
+
+
+def _others(state: DragonState, seat: int) -> list[int]:
+    return [other for other, car in enumerate(state.cars) if other != seat and car.alive]
+
+
+def cw_plays(state: DragonState, seat: int) -> list[Action]:
+    car = state.cars[seat]
+    plays: list[Action] = []
+    for code in sorted(set(car.cw_hand), key=CW_ORDER.__getitem__):
+        spec = SPECS[code]
+        if spec.kind in ("weapon", "tire-shot", "jam"):
+            plays += [
+                Action("cw", code, target)
+                for target in _others(state, seat)
+                if why_not_cw(state, seat, code, target, None) is None
+            ]
+        elif spec.kind == "called-shot":
+            plays += [
+                Action("cw", code, target, side)
+                for target in _others(state, seat)
+                for side in range(len(SIDES))
+                if why_not_cw(state, seat, code, target, side) is None
+            ]
+        elif (
+            spec.kind in ("stampede", "fireproof")
+            and why_not_cw(state, seat, code, None, None) is None
+        ):
+            plays.append(Action("cw", code))
+    return plays
+
+
+_PLAYED_CODES = tuple(
+    code
+    for code in sorted(SPECS, key=CW_ORDER.__getitem__)
+    if SPECS[code].kind in ("weapon", "called-shot", "tire-shot", "jam", "stampede", "fireproof")
+)
+
+
+def playable_codes(state: DragonState, seat: int) -> tuple[str, ...]:
+    """The Car Wars cards ``seat`` could play as its Car Wars move now if it held them (the
+    table knows these without seeing its hand; ``why_not_cw`` decides, and the answer is
+    cached on what it reads)."""
+    if state.cw_done:
+        return ()
+    car = state.cars[seat]
+    others = _others(state, seat)
+    return _playable(
+        state.spun,
+        car.jammed,
+        bool(car.fireproof),
+        car.flamed,
+        bool(others),
+        any(not state.cars[o].jammed for o in others),
+    )
+
+
+@lru_cache(maxsize=64)
+def _playable(
+    spun: bool, jammed: bool, fitted: bool, flamed: bool, target: bool, unjammed_target: bool
+) -> tuple[str, ...]:
+    """``playable_codes`` for one situation, worked out on a stand-in table by ``why_not_cw``
+    itself, so the two can never disagree."""
+    me = Car(Tableau(), jammed=jammed, flamed=flamed, fireproof=["fireproof"] if fitted else [])
+    rival = Car(Tableau(), jammed=not unjammed_target, alive=target)
+    table = DragonState(("A", "B"), {}, 0, [me, rival], [], [], [], [], 0, Phase.TURN, spun=spun)
+    return tuple(
+        code
+        for code in _PLAYED_CODES
+        if any(
+            why_not_cw(table, 0, code, target, side) is None
+            for target in (None, 1)
+            for side in (None, 0)
+        )
+    )
+
+
+def _cw_discards(hand: list[str]) -> list[Action]:
+    """Every distinct choice of Car Wars cards to discard (smallest first, then in card
+    order); the whole hand is ``all``."""
+    ordered = tuple(sorted(hand, key=CW_ORDER.__getitem__))
+    shape = tuple(Counter(ordered).values())  # equal cards sit together in ``ordered``
+    picks = [get(ordered) for get in _pickers(shape)]
+    return [*map(_discard_action, picks), CW_DISCARD_ALL]
+
+
+@lru_cache(maxsize=1 << 16)
+def _discard_action(cards: tuple[str, ...]) -> Action:
+    """The discard of ``cards``, built once while it is in use. Bounded: six-card hands give
+    hundreds of thousands of distinct discards, and a long-running bot (or an expert's
+    rollouts) would otherwise keep every one it ever listed."""
+    return Action("cw-discard", cards=cards)
+
+
+@lru_cache(maxsize=256)
+def _pickers(shape: tuple[int, ...]) -> tuple[Callable[[tuple[str, ...]], tuple[str, ...]], ...]:
+    """For a sorted hand whose runs of equal cards have the lengths ``shape``: one getter per
+    distinct proper, non-empty choice of cards, smallest first."""
+    starts = [sum(shape[:i]) for i in range(len(shape))]
+    choices: list[tuple[int, ...]] = []
+    for counts in product(*(range(n + 1) for n in shape)):
+        size = sum(counts)
+        if 0 < size < sum(shape):
+            choices.append(
+                tuple(s + k for s, n in zip(starts, counts, strict=True) for k in range(n))
+            )
+    choices.sort(key=lambda idx: (len(idx), idx))
+    return tuple(_getter(idx) for idx in choices)
+
+
+def _getter(positions: tuple[int, ...]) -> Callable[[tuple[str, ...]], tuple[str, ...]]:
+    if len(positions) == 1:
+        (only,) = positions
+        return lambda hand: (hand[only],)
+    return itemgetter(*positions)
+
+
+def armor_answer(pending: Pending) -> list[str]:
+    """The Armor card that would soften the pending hit (none for tires, a third armor or a
+    hit already stopped)."""
+    side = pending.side
+    if side < 0 or pending.armor >= MAX_ARMOR:
+        return []
+    if pending.hits - ARMOR_STOPS * pending.armor <= 0:
+        return []
+    return [ARMOR_FOR_SIDE[side]]
+
+
+def armor_reactions(car: Car, pending: Pending) -> list[Action]:
+    return [Action("armor", side=pending.side) for c in armor_answer(pending) if c in car.cw_hand]
+
+
+_ANSWERS = {"swerve": SWERVE, "spin": SPIN, "backfire": BACKFIRE, "oil-slick": OIL_SLICK}
+
+
+def answers(state: DragonState, pending: Pending) -> list[str]:
+    """The Car Wars cards that would answer the pending shot, held or not: what the table
+    knows the victim may answer with, without seeing its hand."""
+    codes = armor_answer(pending)
+    if pending.armor == 0:
+        if moving(state.cars[pending.car]):
+            codes += ["swerve", "spin"]
+        if SPECS[pending.card].weapon == "ac":
+            codes.append("backfire")
+        if state.options.get("oil_slick") == "on" and pending.oil_by < 0:
+            codes.append("oil-slick")
+    return codes
+
+
+def reactions(state: DragonState, pending: Pending) -> list[Action]:
+    """The victim's possible answers to a shot (besides taking it)."""
+    hand = state.cars[pending.car].cw_hand
+    return [
+        _ANSWERS.get(code) or Action("armor", side=pending.side)
+        for code in answers(state, pending)
+        if code in hand
+    ]
+
+
+def coup_reactions(car: Car, hazard: Card) -> list[Action]:
+    safety = SAFETY_FOR[hazard]
+    return [Action("play", safety.value)] if safety in car.mb.hand else []
+
+
+def reaction_cards(state: DragonState) -> list[tuple[int, str]]:
+    """The (seat, card) a pending window needs so its reactor has a legal reaction.
+
+    ``resample_hidden`` keeps one such card in the reactor's hand: the table knows a window is
+    open, so it knows the reactor holds something that answers it.
+    """
+    pending = state.pending
+    if pending is None or state.phase in (Phase.WALL, Phase.STAMPEDE, Phase.OVER):
+        return []
+    seat = pending.actor
+    car = state.cars[seat]
+    if state.phase is Phase.COUP:
+        return [(seat, SAFETY_FOR[Card(pending.card)].value)]
+    if state.phase is Phase.SKID:
+        return [(seat, "skid")]
+    if state.phase is Phase.OIL_ACE:
+        return [(seat, Card.DRIVING_ACE.value)]
+    options = armor_reactions(car, pending)
+    if state.phase is Phase.REACT:
+        options = reactions(state, pending)
+    cards = []
+    for action in options:
+        if action.verb == "armor":
+            cards.append(ARMOR_FOR_SIDE[action.side or 0])
+        else:
+            cards.append(action.verb)
+    return [(seat, cards[0])] if cards else []

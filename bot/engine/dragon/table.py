@@ -1,0 +1,52 @@
+"""Reading a Dragon table: the cars, who is moving, what a player is called.
+
+Nothing here changes the game except ``car_w``, which makes a car private to the state about
+to change (copy on write).
+"""
+
+from __future__ import annotations
+
+from bot.engine.dragon.cards import SIDES, TIRE_TRACK
+from bot.engine.dragon.state import Car, DragonState
+from bot.engine.mille.cards import Card
+from bot.engine.mille.rules import can_go
+
+
+def car_w(state: DragonState, seat: int) -> Car:
+    """The car at ``seat``, made private to ``state`` before it is changed (copy on write)."""
+    own = state.own
+    if own is not None and not own[seat]:
+        state.cars[seat] = state.cars[seat].clone()
+        own[seat] = True
+    return state.cars[seat]
+
+
+def moving(car: Car) -> bool:
+    """Is the car moving (seed 6.1): Mille Bornes can-go, tires not shot, not skidded."""
+    return car.alive and can_go(car.mb) and car.tires < TIRE_TRACK and not car.skidded
+
+
+def body_damaged(car: Car) -> bool:
+    return any(car.hits)
+
+
+def needs_repairs(car: Car) -> bool:
+    """Would Repairs do anything for the car's Car Wars side?"""
+    return body_damaged(car) or car.jammed or car.flamed
+
+
+def living(state: DragonState) -> list[int]:
+    return [seat for seat, car in enumerate(state.cars) if car.alive]
+
+
+def sensible_side(car: Car) -> int:
+    """The side a car would rather take a hit on: the least damaged (front first on ties)."""
+    return min(range(len(SIDES)), key=lambda side: (car.hits[side], side))
+
+
+def name(state: DragonState, seat: int) -> str:
+    return state.players[seat]
+
+
+def mb_name(state: DragonState, card: Card) -> str:
+    return card.name_in(state.options.get("names", "en"))

@@ -1,0 +1,113 @@
+"""Dealing and the turn flow: drawing up to 7 and 6 (each deck reshuffled from its own
+discards), passing the turn to the next live car, ending a turn once both moves are made.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from bot.engine.dragon.cards import CW_DEAL, CW_HAND, MB_DEAL, MB_HAND
+from bot.engine.dragon.ending import QUIET_ROUNDS, stalemate
+from bot.engine.dragon.state import DragonState, Phase
+from bot.engine.dragon.table import car_w, living
+from bot.engine.mille.cards import Card
+
+
+def shuffle_seed(state: DragonState, what: str, count: int) -> str:
+    """Every shuffle and die roll comes from the game seed and a counter: replays exactly."""
+    return f"dragon:{state.seed}:{what}:{count}"
+
+
+def deal(state: DragonState, mb_cards: Sequence[Card], cw_cards: Sequence[str]) -> None:
+    """Deal 6 Mille Bornes and 5 Car Wars cards to each seat (top of each deck first)."""
+    seats = len(state.players)
+    mb = list(mb_cards)
+    cw = list(cw_cards)
+    for seat in range(seats):
+        car = state.cars[seat]
+        car.mb.hand = mb[seat * MB_DEAL : (seat + 1) * MB_DEAL]
+        car.cw_hand = cw[seat * CW_DEAL : (seat + 1) * CW_DEAL]
+    state.mb_draw = list(reversed(mb[seats * MB_DEAL :]))
+    state.cw_draw = list(reversed(cw[seats * CW_DEAL :]))
+
+
+def begin_turn(state: DragonState, seat: int) -> None:
+    """Hand the turn to ``seat``: it draws up to 7 and 6, then acts."""
+    state.turn = seat
+    state.phase = Phase.TURN
+    state.pending = None
+    state.mb_left = 1
+    state.cw_done = False
+    state.spun = False
+    car = car_w(state, seat)
+    while len(car.mb.hand) < MB_HAND:
+        card = _draw_mb(state)
+        if card is None:
+            break
+        car.mb.hand.append(card)
+    while len(car.cw_hand) < CW_HAND:
+        code = _draw_cw(state)
+        if code is None:
+            break
+        car.cw_hand.append(code)
+
+
+def _draw_mb(state: DragonState) -> Card | None:
+    if not state.mb_draw:
+        if not state.mb_discard:
+            return None
+        state.mb_shuffles += 1
+        pile = state.mb_discard
+        state.mb_discard = []
+        random.Random(shuffle_seed(state, "mb", state.mb_shuffles)).shuffle(pile)
+        state.mb_draw = pile
+    return state.mb_draw.pop()
+
+
+def _draw_cw(state: DragonState) -> str | None:
+    if not state.cw_draw:
+        if not state.cw_discard:
+            return None
+        state.cw_shuffles += 1
+        pile = state.cw_discard
+        state.cw_discard = []
+        random.Random(shuffle_seed(state, "cw", state.cw_shuffles)).shuffle(pile)
+        state.cw_draw = pile
+    return state.cw_draw.pop()
+
+
+def next_seat(state: DragonState, seat: int) -> int:
+    seats = len(state.cars)
+    for step in range(1, seats + 1):
+        other = (seat + step) % seats
+        if state.cars[other].alive:
+            return other
+    return seat
+
+
+def pass_turn(state: DragonState) -> None:
+    if state.phase is Phase.OVER:
+        return
+    state.quiet += 1
+    if state.quiet >= QUIET_ROUNDS * len(living(state)):
+        stalemate(state)
+        return
+    begin_turn(state, next_seat(state, state.turn))
+
+
+def turn_finished(state: DragonState) -> bool:
+    car = state.cars[state.turn]
+    mb_done = state.mb_left <= 0 or not car.mb.hand
+    cw_done = state.cw_done or not car.cw_hand
+    return mb_done and cw_done
+
+
+def settle(state: DragonState) -> None:
+    """Back to the turn player after a move or a finished chain: end the turn when done."""
+    if state.phase is Phase.OVER:
+        return
+    state.pending = None
+    state.phase = Phase.TURN
+    if not state.cars[state.turn].alive or turn_finished(state):
+        pass_turn(state)
