@@ -55,7 +55,7 @@ from bot.store.migrations import (
     MigrationError,
     load_migrations,
 )
-from bot.store.sqlite import (
+from bot.store.rows import (
     CLEAR_TIMER,
     LOBBY_COLUMNS,
     LOBBY_INSERT_COLUMNS,
@@ -64,22 +64,22 @@ from bot.store.sqlite import (
     SET_SETTINGS,
     SETTINGS_SELECT,
     TIMERS_DUE_WHERE,
-    _check_status,
-    _dump,
-    _load_object,
-    _optional_float,
-    _optional_int,
-    _seat_to_json,
-    _seats_from_json,
-    _status,
+    check_status,
+    dump_json,
+    game_status,
     guild_settings_from_row,
     guild_settings_row,
+    load_object,
     lobby_from_row,
     lobby_insert_row,
     lobby_update_row,
+    optional_float,
+    optional_int,
     result_row,
     results_filter,
+    seat_to_json,
     seated,
+    seats_from_json,
     stored_result,
     timers_from_rows,
 )
@@ -142,18 +142,18 @@ def _game_from_record(row: Mapping[str, Any]) -> StoredGame:
     return StoredGame(
         id=int(row["id"]),
         channel_id=int(row["channel_id"]),
-        guild_id=_optional_int(row["guild_id"]),
+        guild_id=optional_int(row["guild_id"]),
         game_key=str(row["game_key"]),
-        seats=_seats_from_json(row["seats"]),
-        options=_load_object(row["options"], "options"),
-        state=_load_object(row["state"], "state"),
+        seats=seats_from_json(row["seats"]),
+        options=load_object(row["options"], "options"),
+        state=load_object(row["state"], "state"),
         version=int(row["version"]),
-        status=_status(row["status"]),
-        message_id=_optional_int(row["message_id"]),
+        status=game_status(row["status"]),
+        message_id=optional_int(row["message_id"]),
         created_at=float(row["created_at"]),
         updated_at=float(row["updated_at"]),
-        turn_deadline=_optional_float(row["turn_deadline"]),
-        remind_at=_optional_float(row["remind_at"]),
+        turn_deadline=optional_float(row["turn_deadline"]),
+        remind_at=optional_float(row["remind_at"]),
     )
 
 
@@ -311,9 +311,9 @@ class PostgresStore(Store):
         deadline: float | None = None,
     ) -> StoredGame:
         """Store a new active game at version 0; ChannelBusy if the channel has one."""
-        seats_json = _dump([_seat_to_json(seat) for seat in seats])
-        options_json = _dump(dict(options))
-        state_json = _dump(dict(state))
+        seats_json = dump_json([seat_to_json(seat) for seat in seats])
+        options_json = dump_json(dict(options))
+        state_json = dump_json(dict(state))
         now = self._clock()
         try:
             row = await self.pool.fetchrow(
@@ -384,8 +384,8 @@ class PostgresStore(Store):
         DuplicateInteraction wins, as in the SQLite store. A move on a game that is no longer
         active is a StoreError.
         """
-        _check_status(status)
-        state_json = _dump(dict(state))
+        check_status(status)
+        state_json = dump_json(dict(state))
         now = self._clock()
         async with self.pool.acquire() as conn:
             try:
@@ -423,8 +423,8 @@ class PostgresStore(Store):
         """
         if status == "active":
             raise ValueError("end_game needs status 'finished' or 'aborted'")
-        _check_status(status)
-        state_json = _dump(dict(state))
+        check_status(status)
+        state_json = dump_json(dict(state))
         now = self._clock()
         async with self.pool.acquire() as conn:
             try:
@@ -483,7 +483,7 @@ class PostgresStore(Store):
 
     async def initial_state(self, game_id: int) -> Mapping[str, Any] | None:
         text = await self.pool.fetchval("SELECT initial_state FROM games WHERE id = $1", game_id)
-        return None if text is None else _load_object(text, "initial state")
+        return None if text is None else load_object(text, "initial state")
 
     # -- results --------------------------------------------------------------------------------
 

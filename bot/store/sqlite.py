@@ -9,7 +9,6 @@ instead of failing half way through with ``SQLITE_BUSY``.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import sqlite3
@@ -19,18 +18,16 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
 import aiosqlite
 
 from bot.ratings import ResultRecord
 from bot.store.base import (
-    DEFAULT_REACTION_SECONDS,
     ChannelBusy,
     DuplicateInteraction,
     GameStatus,
     GuildSettings,
-    Invitee,
     LobbyRecord,
     MoveRecord,
     SeatRecord,
@@ -39,354 +36,69 @@ from bot.store.base import (
     StoredGame,
     StoredResult,
     StoreError,
-    TimeoutAction,
     TimerDue,
 )
 from bot.store.migrations import apply_migrations
+from bot.store.rows import (
+    CLEAR_TIMER,
+    LOBBY_COLUMNS,
+    LOBBY_INSERT_COLUMNS,
+    RESULT_COLUMNS,
+    RESULT_SELECT,
+    SET_SETTINGS,
+    SETTINGS_SELECT,
+    TIMERS_DUE_WHERE,
+    check_status,
+    dump_json,
+    game_status,
+    guild_settings_from_row,
+    guild_settings_row,
+    load_object,
+    lobby_from_row,
+    lobby_insert_row,
+    lobby_update_row,
+    optional_float,
+    optional_int,
+    result_row,
+    results_filter,
+    seat_to_json,
+    seated,
+    seats_from_json,
+    stored_result,
+    timers_from_rows,
+)
 
 log = logging.getLogger(__name__)
 
 MEMORY: Final = ":memory:"
+
 DEFAULT_BUSY_TIMEOUT_MS: Final = 5000
 
-_STATUSES: Final[frozenset[str]] = frozenset({"active", "finished", "aborted"})
 # initial_state is left out on purpose: only a replay reads it (``initial_state``).
 _GAME_COLUMNS: Final = (
     "id, channel_id, guild_id, game_key, seats, options, state, version, status, "
     "message_id, created_at, updated_at, turn_deadline, remind_at"
 )
+
 _MOVE_COLUMNS: Final = "game_id, seq, seat, action, interaction_id, created_at"
-RESULT_COLUMNS: Final = (
-    "game_id, game_key, guild_id, finished_at, seats, names, ranks, scores, options, counted,"
-    " details"
-)
-# A result with its game's channel and table message (the results query joins games as g).
-RESULT_SELECT: Final = (
-    "SELECT r.game_id, r.game_key, r.guild_id, r.finished_at, r.seats, r.names, r.ranks,"
-    " r.scores, r.options, r.counted, r.details, g.channel_id, g.message_id"
-    " FROM results r JOIN games g ON g.id = r.game_id"
-)
-# The end of a game ends the turn being timed; a move sets the next timer (Store.record_move).
-CLEAR_TIMER: Final = "turn_deadline = NULL, remind_at = NULL"
-# Active games with a timer due ("expire" wins when both are: see timer_due). ``{now}`` is the
-# dialect's placeholder for the time. NULL compares as unknown, so a game without a timer never
-# matches, and the partial indexes of migration 0002 serve both halves of the OR.
-TIMERS_DUE_WHERE: Final = "status = 'active' AND (turn_deadline <= {now} OR remind_at <= {now})"
-
-
-def _dump(value: Any) -> str:
-    """Compact JSON; NaN and infinities are refused because PostgreSQL's JSON has none."""
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-
-
-def _json(text: str, what: str) -> Any:
-    """Stored JSON read back; a damaged value is a StoreError, never a bare decoding error."""
-    try:
-        return json.loads(text)
-    except (TypeError, ValueError) as exc:
-        raise StoreError(f"stored {what} is damaged: not valid JSON") from exc
-
-
-def _load_object(text: str, what: str) -> dict[str, Any]:
-    value = _json(text, what)
-    if not isinstance(value, dict):
-        raise StoreError(f"stored {what} is not a JSON object")
-    return value
-
-
-def _seat_to_json(seat: SeatRecord) -> dict[str, Any]:
-    return {"seat": seat.seat, "name": seat.name, "user_id": seat.user_id, "policy": seat.policy}
-
-
-def _seats_from_json(text: str) -> tuple[SeatRecord, ...]:
-    value = _json(text, "seats")
-    if not isinstance(value, list):
-        raise StoreError("stored seats are not a JSON list")
-    seats: list[SeatRecord] = []
-    for item in value:
-        if not isinstance(item, dict):
-            raise StoreError("a stored seat is not a JSON object")
-        user_id = item.get("user_id")
-        policy = item.get("policy")
-        seats.append(
-            SeatRecord(
-                seat=int(item["seat"]),
-                name=str(item["name"]),
-                user_id=None if user_id is None else int(user_id),
-                policy=None if policy is None else str(policy),
-            )
-        )
-    return tuple(seats)
-
-
-def _status(value: object) -> GameStatus:
-    if value == "active":
-        return "active"
-    if value == "finished":
-        return "finished"
-    if value == "aborted":
-        return "aborted"
-    raise StoreError(f"stored game status {value!r} is not active, finished or aborted")
-
-
-def _check_status(status: str) -> None:
-    if status not in _STATUSES:
-        raise ValueError(f"status must be active, finished or aborted, not {status!r}")
-
-
-def _optional_int(value: Any) -> int | None:
-    return None if value is None else int(value)
-
-
-def _optional_float(value: Any) -> float | None:
-    return None if value is None else float(value)
-
-
-def _load_list(text: str, what: str) -> list[Any]:
-    value = _json(text, what)
-    if not isinstance(value, list):
-        raise StoreError(f"stored {what} is not a JSON list")
-    return value
-
-
-def result_row(record: ResultRecord, names: Sequence[str]) -> tuple[Any, ...]:
-    """The ``results`` row of a record, in RESULT_COLUMNS order (both stores write this)."""
-    if len(names) != len(record.seats):
-        raise ValueError(f"a result needs one name per seat: {len(record.seats)} seats, {names!r}")
-    return (
-        record.game_id,
-        record.game_key,
-        record.guild_id,
-        float(record.finished_at),
-        _dump(list(record.seats)),
-        _dump([str(name) for name in names]),
-        _dump(list(record.ranks)),
-        _dump(list(record.scores)),
-        _dump({str(k): str(v) for k, v in record.options.items()}),
-        bool(record.counted),
-        _dump([{str(k): int(v) for k, v in seat.items()} for seat in record.details]),
-    )
-
-
-class RowLike(Protocol):
-    """A database row read by column name: sqlite3.Row and asyncpg's Record both are."""
-
-    def __getitem__(self, key: str, /) -> Any: ...
-
-
-def stored_result(row: RowLike) -> StoredResult:
-    """A StoredResult from a row of ``RESULT_SELECT`` (sqlite3.Row or asyncpg Record)."""
-    options = _load_object(row["options"], "result options")
-    record = ResultRecord(
-        game_id=int(row["game_id"]),
-        game_key=str(row["game_key"]),
-        guild_id=_optional_int(row["guild_id"]),
-        finished_at=float(row["finished_at"]),
-        seats=tuple(_optional_int(user) for user in _load_list(row["seats"], "result seats")),
-        ranks=tuple(int(rank) for rank in _load_list(row["ranks"], "result ranks")),
-        scores=tuple(int(score) for score in _load_list(row["scores"], "result scores")),
-        options={str(k): str(v) for k, v in options.items()},
-        counted=bool(row["counted"]),
-        details=tuple(
-            {str(k): int(v) for k, v in seat.items()}
-            for seat in _load_list(row["details"], "result details")
-        ),
-    )
-    return StoredResult(
-        record=record,
-        names=tuple(str(name) for name in _load_list(row["names"], "result names")),
-        channel_id=int(row["channel_id"]),
-        message_id=_optional_int(row["message_id"]),
-    )
-
-
-def results_filter(
-    placeholder: Callable[[int], str],
-    *,
-    game_key: str | None,
-    guild_id: int | None,
-    since: float | None,
-) -> tuple[str, list[Any]]:
-    """The WHERE clause (maybe empty) and parameters of a results query, for either dialect.
-
-    ``placeholder(n)`` spells the n-th parameter (``?`` in SQLite, ``$n`` in PostgreSQL).
-    """
-    clauses: list[str] = []
-    parameters: list[Any] = []
-    for column, value in (
-        ("r.game_key", game_key),
-        ("r.guild_id", guild_id),
-        ("r.finished_at", since),
-    ):
-        if value is None:
-            continue
-        parameters.append(value)
-        operator = ">=" if column == "r.finished_at" else "="
-        clauses.append(f"{column} {operator} {placeholder(len(parameters))}")
-    where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
-    return where, parameters
-
-
-def seated(results: list[StoredResult], user_id: int | None) -> list[StoredResult]:
-    """The results where ``user_id`` held a seat (all of them for None).
-
-    Filtered here rather than in SQL: seats are a JSON list, and searching JSON text portably
-    would cost more clarity than the few rows a guild's results hold.
-    """
-    if user_id is None:
-        return results
-    return [r for r in results if user_id in r.record.seats]
-
-
-def timers_from_rows(
-    rows: Sequence[Any], read: Callable[[Any], StoredGame], now: float
-) -> list[TimerDue]:
-    """The due timers of ``rows``, skipping (and logging) a game whose row cannot be read, so
-    one damaged game never stops the sweep for every other game."""
-    due = []
-    for row in rows:
-        try:
-            due.append(timer_due(read(row), now))
-        except StoreError:
-            log.warning("game %s cannot be read; its timer is skipped", row["id"], exc_info=True)
-    return due
-
-
-def timer_due(game: StoredGame, now: float) -> TimerDue:
-    """What is due for a game ``TIMERS_DUE_WHERE`` matched: the deadline wins over a reminder."""
-    expired = game.turn_deadline is not None and game.turn_deadline <= now
-    return TimerDue(game=game, kind="expire" if expired else "remind")
-
-
-def timeout_action(value: object) -> TimeoutAction:
-    if value == "computer":
-        return "computer"
-    if value == "forfeit":
-        return "forfeit"
-    raise StoreError(f"stored on_timeout {value!r} is not computer or forfeit")
-
-
-SETTINGS_SELECT: Final = "turn_seconds, on_timeout, reaction_seconds"
-# ``{0}``…``{3}`` are the dialect's placeholders for the four values of guild_settings_row.
-SET_SETTINGS: Final = (
-    "INSERT INTO guild_settings (guild_id, turn_seconds, on_timeout, reaction_seconds)"
-    " VALUES ({0}, {1}, {2}, {3}) ON CONFLICT (guild_id) DO UPDATE SET"
-    " turn_seconds = excluded.turn_seconds, on_timeout = excluded.on_timeout,"
-    " reaction_seconds = excluded.reaction_seconds"
-)
-
-
-def guild_settings_row(settings: GuildSettings) -> tuple[Any, ...]:
-    """The values SET_SETTINGS stores; the default reaction window is stored as NULL."""
-    reaction = (
-        None if settings.reaction_seconds == DEFAULT_REACTION_SECONDS else settings.reaction_seconds
-    )
-    return (settings.guild_id, settings.turn_seconds, settings.on_timeout, reaction)
-
-
-def guild_settings_from_row(guild_id: int, row: RowLike | None) -> GuildSettings:
-    """A guild's settings from a SETTINGS_SELECT row (the defaults when it has none)."""
-    if row is None:
-        return GuildSettings(guild_id)
-    reaction = _optional_int(row["reaction_seconds"])
-    return GuildSettings(
-        guild_id=guild_id,
-        turn_seconds=_optional_int(row["turn_seconds"]),
-        on_timeout=timeout_action(row["on_timeout"]),
-        reaction_seconds=DEFAULT_REACTION_SECONDS if reaction is None else reaction,
-    )
-
-
-LOBBY_COLUMNS: Final = (
-    "id, channel_id, guild_id, host_id, game_key, data, status, version, expires_at,"
-    " created_at, game_id, message_id"
-)
-LOBBY_INSERT_COLUMNS: Final = (
-    "channel_id, guild_id, host_id, game_key, data, status, expires_at, created_at"
-)
-_LOBBY_STATUSES: Final = ("open", "started", "cancelled", "expired")
-_ANSWERS: Final = ("pending", "accepted", "declined")
-
-
-def _lobby_data(lobby: LobbyRecord) -> str:
-    return _dump(
-        {
-            "host_name": lobby.host_name,
-            "invited": [[i.user_id, i.name, i.answer] for i in lobby.invited],
-            "options": dict(lobby.options),
-            "computers": lobby.computers,
-            "policy": lobby.policy,
-            "thread": lobby.thread,
-        }
-    )
-
-
-def lobby_insert_row(lobby: LobbyRecord) -> tuple[Any, ...]:
-    """The values of LOBBY_INSERT_COLUMNS for a new lobby."""
-    return (
-        lobby.channel_id,
-        lobby.guild_id,
-        lobby.host_id,
-        lobby.game_key,
-        _lobby_data(lobby),
-        lobby.status,
-        float(lobby.expires_at),
-        float(lobby.created_at),
-    )
-
-
-def lobby_update_row(lobby: LobbyRecord) -> tuple[Any, ...]:
-    """data, status, game_id and message_id: what a lobby update may change."""
-    return (_lobby_data(lobby), lobby.status, lobby.game_id, lobby.message_id)
-
-
-def lobby_from_row(row: RowLike) -> LobbyRecord:
-    data = _load_object(row["data"], "lobby")
-    status = str(row["status"])
-    if status not in _LOBBY_STATUSES:
-        raise StoreError(f"stored lobby status {status!r} is unknown")
-    invited = []
-    for user_id, name, answer in data["invited"]:
-        if answer not in _ANSWERS:
-            raise StoreError(f"stored lobby answer {answer!r} is unknown")
-        invited.append(Invitee(int(user_id), str(name), answer))
-    return LobbyRecord(
-        id=int(row["id"]),
-        channel_id=int(row["channel_id"]),
-        guild_id=_optional_int(row["guild_id"]),
-        game_key=str(row["game_key"]),
-        host_id=int(row["host_id"]),
-        host_name=str(data["host_name"]),
-        invited=tuple(invited),
-        options={str(k): str(v) for k, v in data["options"].items()},
-        computers=int(data["computers"]),
-        policy=str(data["policy"]),
-        thread=bool(data["thread"]),
-        status=status,  # type: ignore[arg-type]  # checked against _LOBBY_STATUSES above
-        expires_at=float(row["expires_at"]),
-        created_at=float(row["created_at"]),
-        version=int(row["version"]),
-        game_id=_optional_int(row["game_id"]),
-        message_id=_optional_int(row["message_id"]),
-    )
 
 
 def _game_from_row(row: sqlite3.Row, *, state_json: str | None = None) -> StoredGame:
     return StoredGame(
         id=int(row["id"]),
         channel_id=int(row["channel_id"]),
-        guild_id=_optional_int(row["guild_id"]),
+        guild_id=optional_int(row["guild_id"]),
         game_key=str(row["game_key"]),
-        seats=_seats_from_json(row["seats"]),
-        options=_load_object(row["options"], "options"),
-        state=_load_object(row["state"] if state_json is None else state_json, "state"),
+        seats=seats_from_json(row["seats"]),
+        options=load_object(row["options"], "options"),
+        state=load_object(row["state"] if state_json is None else state_json, "state"),
         version=int(row["version"]),
-        status=_status(row["status"]),
-        message_id=_optional_int(row["message_id"]),
+        status=game_status(row["status"]),
+        message_id=optional_int(row["message_id"]),
         created_at=float(row["created_at"]),
         updated_at=float(row["updated_at"]),
-        turn_deadline=_optional_float(row["turn_deadline"]),
-        remind_at=_optional_float(row["remind_at"]),
+        turn_deadline=optional_float(row["turn_deadline"]),
+        remind_at=optional_float(row["remind_at"]),
     )
 
 
@@ -568,9 +280,9 @@ class SqliteStore(Store):
         deadline: float | None = None,
     ) -> StoredGame:
         """Store a new active game at version 0; ChannelBusy if the channel has one."""
-        seats_json = _dump([_seat_to_json(seat) for seat in seats])
-        options_json = _dump(dict(options))
-        state_json = _dump(dict(state))
+        seats_json = dump_json([seat_to_json(seat) for seat in seats])
+        options_json = dump_json(dict(options))
+        state_json = dump_json(dict(state))
         now = self._clock()
         try:
             async with self._writing() as db:
@@ -601,9 +313,9 @@ class SqliteStore(Store):
             channel_id=channel_id,
             guild_id=guild_id,
             game_key=game_key,
-            seats=_seats_from_json(seats_json),
-            options=_load_object(options_json, "options"),
-            state=_load_object(state_json, "state"),
+            seats=seats_from_json(seats_json),
+            options=load_object(options_json, "options"),
+            state=load_object(state_json, "state"),
             version=0,
             status="active",
             message_id=None,
@@ -670,8 +382,8 @@ class SqliteStore(Store):
         carries the old version) DuplicateInteraction wins: the request is a repeat, not a
         race lost to another player. A move on a game that is no longer active is a StoreError.
         """
-        _check_status(status)
-        state_json = _dump(dict(state))
+        check_status(status)
+        state_json = dump_json(dict(state))
         now = self._clock()
         new_version = expected_version + 1
         try:
@@ -732,8 +444,8 @@ class SqliteStore(Store):
         """
         if status == "active":
             raise ValueError("end_game needs status 'finished' or 'aborted'")
-        _check_status(status)
-        state_json = _dump(dict(state))
+        check_status(status)
+        state_json = dump_json(dict(state))
         now = self._clock()
         async with self._writing() as db:
             row = await self._game_row(db, game_id)
@@ -779,7 +491,7 @@ class SqliteStore(Store):
             rows = await self._rows(db, "SELECT initial_state FROM games WHERE id = ?", (game_id,))
         if not rows or rows[0]["initial_state"] is None:
             return None
-        return _load_object(rows[0]["initial_state"], "initial state")
+        return load_object(rows[0]["initial_state"], "initial state")
 
     # -- results --------------------------------------------------------------------------------
 

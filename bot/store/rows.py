@@ -1,0 +1,353 @@
+"""What SQLite and PostgreSQL store alike: the SQL both dialects share and the codecs between
+stored rows (JSON text in columns) and the store's records.
+
+A damaged row never passes silently: a column that does not decode is a ``StoreError`` naming
+what it was.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any, Final, Protocol
+
+from bot.ratings import ResultRecord
+from bot.store.base import (
+    DEFAULT_REACTION_SECONDS,
+    GameStatus,
+    GuildSettings,
+    Invitee,
+    LobbyRecord,
+    SeatRecord,
+    StoredGame,
+    StoredResult,
+    StoreError,
+    TimeoutAction,
+    TimerDue,
+)
+
+log = logging.getLogger(__name__)
+
+_STATUSES: Final[frozenset[str]] = frozenset({"active", "finished", "aborted"})
+
+RESULT_COLUMNS: Final = (
+    "game_id, game_key, guild_id, finished_at, seats, names, ranks, scores, options, counted,"
+    " details"
+)
+
+# A result with its game's channel and table message (the results query joins games as g).
+RESULT_SELECT: Final = (
+    "SELECT r.game_id, r.game_key, r.guild_id, r.finished_at, r.seats, r.names, r.ranks,"
+    " r.scores, r.options, r.counted, r.details, g.channel_id, g.message_id"
+    " FROM results r JOIN games g ON g.id = r.game_id"
+)
+
+# The end of a game ends the turn being timed; a move sets the next timer (Store.record_move).
+CLEAR_TIMER: Final = "turn_deadline = NULL, remind_at = NULL"
+
+# Active games with a timer due ("expire" wins when both are: see timer_due). ``{now}`` is the
+# dialect's placeholder for the time. NULL compares as unknown, so a game without a timer never
+# matches, and the partial indexes of migration 0002 serve both halves of the OR.
+TIMERS_DUE_WHERE: Final = "status = 'active' AND (turn_deadline <= {now} OR remind_at <= {now})"
+
+
+def dump_json(value: Any) -> str:
+    """Compact JSON; NaN and infinities are refused because PostgreSQL's JSON has none."""
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def _json(text: str, what: str) -> Any:
+    """Stored JSON read back; a damaged value is a StoreError, never a bare decoding error."""
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError) as exc:
+        raise StoreError(f"stored {what} is damaged: not valid JSON") from exc
+
+
+def load_object(text: str, what: str) -> dict[str, Any]:
+    value = _json(text, what)
+    if not isinstance(value, dict):
+        raise StoreError(f"stored {what} is not a JSON object")
+    return value
+
+
+def seat_to_json(seat: SeatRecord) -> dict[str, Any]:
+    return {"seat": seat.seat, "name": seat.name, "user_id": seat.user_id, "policy": seat.policy}
+
+
+def seats_from_json(text: str) -> tuple[SeatRecord, ...]:
+    value = _json(text, "seats")
+    if not isinstance(value, list):
+        raise StoreError("stored seats are not a JSON list")
+    seats: list[SeatRecord] = []
+    for item in value:
+        if not isinstance(item, dict):
+            raise StoreError("a stored seat is not a JSON object")
+        user_id = item.get("user_id")
+        policy = item.get("policy")
+        seats.append(
+            SeatRecord(
+                seat=int(item["seat"]),
+                name=str(item["name"]),
+                user_id=None if user_id is None else int(user_id),
+                policy=None if policy is None else str(policy),
+            )
+        )
+    return tuple(seats)
+
+
+def game_status(value: object) -> GameStatus:
+    if value == "active":
+        return "active"
+    if value == "finished":
+        return "finished"
+    if value == "aborted":
+        return "aborted"
+    raise StoreError(f"stored game status {value!r} is not active, finished or aborted")
+
+
+def check_status(status: str) -> None:
+    if status not in _STATUSES:
+        raise ValueError(f"status must be active, finished or aborted, not {status!r}")
+
+
+def optional_int(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def optional_float(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+def _load_list(text: str, what: str) -> list[Any]:
+    value = _json(text, what)
+    if not isinstance(value, list):
+        raise StoreError(f"stored {what} is not a JSON list")
+    return value
+
+
+def result_row(record: ResultRecord, names: Sequence[str]) -> tuple[Any, ...]:
+    """The ``results`` row of a record, in RESULT_COLUMNS order (both stores write this)."""
+    if len(names) != len(record.seats):
+        raise ValueError(f"a result needs one name per seat: {len(record.seats)} seats, {names!r}")
+    return (
+        record.game_id,
+        record.game_key,
+        record.guild_id,
+        float(record.finished_at),
+        dump_json(list(record.seats)),
+        dump_json([str(name) for name in names]),
+        dump_json(list(record.ranks)),
+        dump_json(list(record.scores)),
+        dump_json({str(k): str(v) for k, v in record.options.items()}),
+        bool(record.counted),
+        dump_json([{str(k): int(v) for k, v in seat.items()} for seat in record.details]),
+    )
+
+
+class RowLike(Protocol):
+    """A database row read by column name: sqlite3.Row and asyncpg's Record both are."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
+
+def stored_result(row: RowLike) -> StoredResult:
+    """A StoredResult from a row of ``RESULT_SELECT`` (sqlite3.Row or asyncpg Record)."""
+    options = load_object(row["options"], "result options")
+    record = ResultRecord(
+        game_id=int(row["game_id"]),
+        game_key=str(row["game_key"]),
+        guild_id=optional_int(row["guild_id"]),
+        finished_at=float(row["finished_at"]),
+        seats=tuple(optional_int(user) for user in _load_list(row["seats"], "result seats")),
+        ranks=tuple(int(rank) for rank in _load_list(row["ranks"], "result ranks")),
+        scores=tuple(int(score) for score in _load_list(row["scores"], "result scores")),
+        options={str(k): str(v) for k, v in options.items()},
+        counted=bool(row["counted"]),
+        details=tuple(
+            {str(k): int(v) for k, v in seat.items()}
+            for seat in _load_list(row["details"], "result details")
+        ),
+    )
+    return StoredResult(
+        record=record,
+        names=tuple(str(name) for name in _load_list(row["names"], "result names")),
+        channel_id=int(row["channel_id"]),
+        message_id=optional_int(row["message_id"]),
+    )
+
+
+def results_filter(
+    placeholder: Callable[[int], str],
+    *,
+    game_key: str | None,
+    guild_id: int | None,
+    since: float | None,
+) -> tuple[str, list[Any]]:
+    """The WHERE clause (maybe empty) and parameters of a results query, for either dialect.
+
+    ``placeholder(n)`` spells the n-th parameter (``?`` in SQLite, ``$n`` in PostgreSQL).
+    """
+    clauses: list[str] = []
+    parameters: list[Any] = []
+    for column, value in (
+        ("r.game_key", game_key),
+        ("r.guild_id", guild_id),
+        ("r.finished_at", since),
+    ):
+        if value is None:
+            continue
+        parameters.append(value)
+        operator = ">=" if column == "r.finished_at" else "="
+        clauses.append(f"{column} {operator} {placeholder(len(parameters))}")
+    where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
+    return where, parameters
+
+
+def seated(results: list[StoredResult], user_id: int | None) -> list[StoredResult]:
+    """The results where ``user_id`` held a seat (all of them for None).
+
+    Filtered here rather than in SQL: seats are a JSON list, and searching JSON text portably
+    would cost more clarity than the few rows a guild's results hold.
+    """
+    if user_id is None:
+        return results
+    return [r for r in results if user_id in r.record.seats]
+
+
+def timers_from_rows(
+    rows: Sequence[Any], read: Callable[[Any], StoredGame], now: float
+) -> list[TimerDue]:
+    """The due timers of ``rows``, skipping (and logging) a game whose row cannot be read, so
+    one damaged game never stops the sweep for every other game."""
+    due = []
+    for row in rows:
+        try:
+            due.append(timer_due(read(row), now))
+        except StoreError:
+            log.warning("game %s cannot be read; its timer is skipped", row["id"], exc_info=True)
+    return due
+
+
+def timer_due(game: StoredGame, now: float) -> TimerDue:
+    """What is due for a game ``TIMERS_DUE_WHERE`` matched: the deadline wins over a reminder."""
+    expired = game.turn_deadline is not None and game.turn_deadline <= now
+    return TimerDue(game=game, kind="expire" if expired else "remind")
+
+
+def timeout_action(value: object) -> TimeoutAction:
+    if value == "computer":
+        return "computer"
+    if value == "forfeit":
+        return "forfeit"
+    raise StoreError(f"stored on_timeout {value!r} is not computer or forfeit")
+
+
+SETTINGS_SELECT: Final = "turn_seconds, on_timeout, reaction_seconds"
+
+# ``{0}``…``{3}`` are the dialect's placeholders for the four values of guild_settings_row.
+SET_SETTINGS: Final = (
+    "INSERT INTO guild_settings (guild_id, turn_seconds, on_timeout, reaction_seconds)"
+    " VALUES ({0}, {1}, {2}, {3}) ON CONFLICT (guild_id) DO UPDATE SET"
+    " turn_seconds = excluded.turn_seconds, on_timeout = excluded.on_timeout,"
+    " reaction_seconds = excluded.reaction_seconds"
+)
+
+
+def guild_settings_row(settings: GuildSettings) -> tuple[Any, ...]:
+    """The values SET_SETTINGS stores; the default reaction window is stored as NULL."""
+    reaction = (
+        None if settings.reaction_seconds == DEFAULT_REACTION_SECONDS else settings.reaction_seconds
+    )
+    return (settings.guild_id, settings.turn_seconds, settings.on_timeout, reaction)
+
+
+def guild_settings_from_row(guild_id: int, row: RowLike | None) -> GuildSettings:
+    """A guild's settings from a SETTINGS_SELECT row (the defaults when it has none)."""
+    if row is None:
+        return GuildSettings(guild_id)
+    reaction = optional_int(row["reaction_seconds"])
+    return GuildSettings(
+        guild_id=guild_id,
+        turn_seconds=optional_int(row["turn_seconds"]),
+        on_timeout=timeout_action(row["on_timeout"]),
+        reaction_seconds=DEFAULT_REACTION_SECONDS if reaction is None else reaction,
+    )
+
+
+LOBBY_COLUMNS: Final = (
+    "id, channel_id, guild_id, host_id, game_key, data, status, version, expires_at,"
+    " created_at, game_id, message_id"
+)
+
+LOBBY_INSERT_COLUMNS: Final = (
+    "channel_id, guild_id, host_id, game_key, data, status, expires_at, created_at"
+)
+
+_LOBBY_STATUSES: Final = ("open", "started", "cancelled", "expired")
+
+_ANSWERS: Final = ("pending", "accepted", "declined")
+
+
+def _lobby_data(lobby: LobbyRecord) -> str:
+    return dump_json(
+        {
+            "host_name": lobby.host_name,
+            "invited": [[i.user_id, i.name, i.answer] for i in lobby.invited],
+            "options": dict(lobby.options),
+            "computers": lobby.computers,
+            "policy": lobby.policy,
+            "thread": lobby.thread,
+        }
+    )
+
+
+def lobby_insert_row(lobby: LobbyRecord) -> tuple[Any, ...]:
+    """The values of LOBBY_INSERT_COLUMNS for a new lobby."""
+    return (
+        lobby.channel_id,
+        lobby.guild_id,
+        lobby.host_id,
+        lobby.game_key,
+        _lobby_data(lobby),
+        lobby.status,
+        float(lobby.expires_at),
+        float(lobby.created_at),
+    )
+
+
+def lobby_update_row(lobby: LobbyRecord) -> tuple[Any, ...]:
+    """data, status, game_id and message_id: what a lobby update may change."""
+    return (_lobby_data(lobby), lobby.status, lobby.game_id, lobby.message_id)
+
+
+def lobby_from_row(row: RowLike) -> LobbyRecord:
+    data = load_object(row["data"], "lobby")
+    status = str(row["status"])
+    if status not in _LOBBY_STATUSES:
+        raise StoreError(f"stored lobby status {status!r} is unknown")
+    invited = []
+    for user_id, name, answer in data["invited"]:
+        if answer not in _ANSWERS:
+            raise StoreError(f"stored lobby answer {answer!r} is unknown")
+        invited.append(Invitee(int(user_id), str(name), answer))
+    return LobbyRecord(
+        id=int(row["id"]),
+        channel_id=int(row["channel_id"]),
+        guild_id=optional_int(row["guild_id"]),
+        game_key=str(row["game_key"]),
+        host_id=int(row["host_id"]),
+        host_name=str(data["host_name"]),
+        invited=tuple(invited),
+        options={str(k): str(v) for k, v in data["options"].items()},
+        computers=int(data["computers"]),
+        policy=str(data["policy"]),
+        thread=bool(data["thread"]),
+        status=status,  # type: ignore[arg-type]  # checked against _LOBBY_STATUSES above
+        expires_at=float(row["expires_at"]),
+        created_at=float(row["created_at"]),
+        version=int(row["version"]),
+        game_id=optional_int(row["game_id"]),
+        message_id=optional_int(row["message_id"]),
+    )
