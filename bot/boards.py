@@ -70,7 +70,7 @@ def figures_of(stored: StoredResult, seat: int) -> dict[str, int]:
     suffix = f"_{seat}"
     for name, value in record.options.items():
         key = name[: -len(suffix)] if name.endswith(suffix) else name
-        if value.lstrip("-").isdigit() and (name.endswith(suffix) or len(record.seats) == 1):
+        if value.lstrip("-").isdecimal() and (name.endswith(suffix) or len(record.seats) == 1):
             figures[key] = int(value)
     if len(record.seats) == 1 and "won" in record.options:
         figures["won"] = 1 if record.options["won"] == "yes" else 0

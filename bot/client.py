@@ -57,7 +57,8 @@ class JunctionBot(commands.Bot):
             intents=intents,
             help_command=None,
             tree_cls=JunctionTree,
-            allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+            # Nobody is pinged unless a message names whom it may ping (cogs.ui.pings).
+            allowed_mentions=discord.AllowedMentions.none(),
             **kwargs,
         )
         self.settings = settings

@@ -30,16 +30,16 @@ class Settings:
             return value or None
 
         guild = text("JUNCTION_DEV_GUILD")
-        if guild is not None and not guild.isdigit():
+        if guild is not None and not guild.isdecimal():
             raise ValueError(f"JUNCTION_DEV_GUILD must be a server id (digits), not {guild!r}")
         timeout = text("JUNCTION_CHALLENGE_TIMEOUT") or "300"
-        if not timeout.isdigit():
+        if not timeout.isdecimal():
             raise ValueError(f"JUNCTION_CHALLENGE_TIMEOUT must be seconds, not {timeout!r}")
         workers = text("JUNCTION_RENDER_PROCESSES") or "1"
-        if not workers.isdigit():
+        if not workers.isdecimal():
             raise ValueError(f"JUNCTION_RENDER_PROCESSES must be a number, not {workers!r}")
         thinkers = text("JUNCTION_THINK_PROCESSES") or "1"
-        if not thinkers.isdigit():
+        if not thinkers.isdecimal():
             raise ValueError(f"JUNCTION_THINK_PROCESSES must be a number, not {thinkers!r}")
         return cls(
             discord_token=text("DISCORD_TOKEN"),

@@ -191,7 +191,7 @@ class Console:
                 if update.outcome is not None:
                     self.say(outcome_line(update))
                 return False
-            if text.isdigit():
+            if text.isdecimal():
                 stored = await self.tables.current(CONSOLE_CHANNEL)
                 moves, folded = menu(self.tables.hand(stored, PLAYER_ID)[1])
                 index = int(text) - 1

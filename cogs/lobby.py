@@ -24,7 +24,7 @@ from bot.games import all_bundles, bundle, get_policy, policy_names
 from bot.games.bundle import GameBundle
 from bot.store.base import Answer, Invitee, LobbyRecord, SeatRecord, StaleVersion
 from cogs.pickers import ID, GameItem, register_items
-from cogs.ui import NO_PINGS, bot_of, clip, post_table, quote, send_table
+from cogs.ui import NO_PINGS, bot_of, clip, pings, post_table, quote, send_table
 
 MAX_SEATS = 6
 
@@ -427,7 +427,7 @@ class Lobby(commands.Cog):
         await interaction.response.send_message(
             lobby_text(lobby, found.info.title),
             view=lobby_view(lobby),
-            allowed_mentions=discord.AllowedMentions(users=[m for m in invited]),
+            allowed_mentions=pings(m.id for m in invited),
         )
 
     @app_commands.command(name="play", description="Play against the computer, or alone")

@@ -587,7 +587,9 @@ def add_catch_all(bot: discord.Client) -> None:
         re.sub(r"\(\?P<\w+>", "(?:", item.__discord_ui_compiled_template__.pattern)
         for item in _KNOWN.values()
     ]
-    template = rf"(?!(?:{'|'.join(known)})$)[\s\S]{{0,200}}"
+    # \Z, not $: "$" also matches before a final newline, so "jn:h:1\n" would be neither a
+    # known id (those full-match) nor unknown, and nobody would answer it.
+    template = rf"(?!(?:{'|'.join(known)})\Z)[\s\S]{{0,200}}"
     unknown = type("UnknownComponent", (UnknownComponentBase,), {}, template=template)
     bot_items: Any = bot
     bot_items.add_dynamic_items(unknown)

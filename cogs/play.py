@@ -20,7 +20,7 @@ from bot.games.bundle import ButtonSpec
 from bot.updates import StaleButton
 from cogs.lobby import display_name, game_choices
 from cogs.pickers import DYNAMIC_ITEMS, ID, GameItem, play_move, register_items
-from cogs.ui import NO_PINGS, bot_of, clip, post_table, storage_trouble
+from cogs.ui import NO_PINGS, bot_of, clip, pings, post_table, storage_trouble
 
 TURN_MARK = "§"
 """Separates a /move autocomplete choice's notation from the turn it was offered for."""
@@ -30,7 +30,7 @@ MAX_MOVE_TEXT = 200
 def split_turn(text: str) -> tuple[str, int | None]:
     """A /move value and the turn its autocomplete choice was made for (None when typed)."""
     notation, mark, turn = text.rpartition(TURN_MARK)
-    if mark and turn.isdigit() and len(turn) < 10:
+    if mark and turn.isdecimal() and len(turn) < 10:
         return notation, int(turn)
     return text, None
 
@@ -145,6 +145,7 @@ class Play(commands.Cog):
             f"{others}: {interaction.user.mention} wants to abort this game with no result. "
             "Everyone has to agree.",
             view=view,
+            allowed_mentions=pings(s.user_id for s in members),
         )
 
     @app_commands.command(name="hint", description="Suggest your next move (not against members)")

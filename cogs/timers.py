@@ -17,7 +17,7 @@ from discord.ext import commands, tasks
 from bot.engine.core import BadOption
 from bot.store.base import GuildSettings, StoredGame
 from bot.timers import TimerEvent, sweep
-from cogs.ui import bot_of, junction, send_table
+from cogs.ui import bot_of, junction, pings, send_table
 
 log = logging.getLogger("junction.timers")
 
@@ -79,7 +79,10 @@ class Timers(commands.Cog):
         if event.kind == "remind":
             deadline = event.game.turn_deadline
             when = f" <t:{int(deadline)}:R>" if deadline else " soon"
-            await channel.send(f"⏳ {mentions}, your turn runs out{when}.")
+            await channel.send(
+                f"⏳ {mentions}, your turn runs out{when}.",
+                allowed_mentions=pings(s.user_id for s in event.waiting),
+            )
             return
         await send_table(junction(self.bot), channel.send, event.update)
 

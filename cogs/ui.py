@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import io
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
@@ -151,6 +151,18 @@ def permission_refusal(interaction: discord.Interaction[Any]) -> str | None:
     )
 
 
+def pings(user_ids: Iterable[int | None]) -> discord.AllowedMentions:
+    """Mentions that may ping exactly these members and nobody else: text a member chose (a
+    nickname, a caption echoing one) can name anyone, and must not ping them."""
+    users = [discord.Object(user_id) for user_id in dict.fromkeys(user_ids) if user_id is not None]
+    return discord.AllowedMentions(users=users, roles=False, everyone=False, replied_user=False)
+
+
+def called(update: TableUpdate) -> list[int | None]:
+    """The members the table message calls on by mention (``table_text``): whoever must act."""
+    return [s.user_id for s in (*update.reacting, *update.waiting_members)]
+
+
 def table_text(update: TableUpdate, headline: str | None = None) -> str:
     """The line(s) above the table image: what happened, and who plays next."""
     lines = [headline] if headline else []
@@ -220,7 +232,7 @@ async def send_table(
         content=table_text(update, headline),
         files=await table_files(bot.renderer, update),
         view=await table_view(update),
-        allowed_mentions=discord.AllowedMentions(users=True, roles=False, everyone=False),
+        allowed_mentions=pings(called(update) if update.outcome is None else ()),
     )
     await remember_table(bot, update, message.id)
 

@@ -36,7 +36,7 @@ def _aimed(notation: str) -> tuple[str, int, str] | None:
     """A move aimed at a car: (what is played, the target seat, anything after it)."""
     words = notation.split()
     for index, word in enumerate(words):
-        if word.startswith("@") and word[1:].isdigit():
+        if word.startswith("@") and word[1:].isdecimal():
             return " ".join(words[:index]), int(word[1:]), " ".join(words[index + 1 :])
     return None
 

@@ -194,7 +194,7 @@ _TICKET_BY_CODE = {t.code: t.index for t in TICKETS}
 def ticket_from_text(text: str) -> int | None:
     """The ticket a word names: ``T04``, ``t4``, ``4`` or ``04``; None if there is none."""
     word = text.strip().upper().removeprefix("T").removeprefix("#")
-    if not word.isdigit() or len(word) > 3:
+    if not word.isdecimal() or len(word) > 3:
         return None
     number = int(word)
     return number - 1 if 1 <= number <= TICKET_COUNT else None

@@ -75,7 +75,7 @@ def parse_action(text: str) -> Action:
         return _parse_keep(rest)
     if head == "pass" and not rest:
         return PASS
-    if len(words) == 1 and words[0].isdigit():
+    if len(words) == 1 and words[0].isdecimal():
         return _parse_take(words)
     try:
         return _parse_yard(words)
@@ -98,7 +98,7 @@ def _parse_take(rest: list[str]) -> Action:
     ):
         return CLOCK_DECK
     word = phrase.removeprefix("slot").strip().removeprefix("#")
-    if word.isdigit() and len(word) <= 2:
+    if word.isdecimal() and len(word) <= 2:
         slot = int(word)
         if 1 <= slot <= SLOTS:
             return Action("take", slot=slot)
@@ -117,7 +117,7 @@ def _parse_yard(words: list[str]) -> Action:
     counts = [0] * KINDS
     pending = 0
     for word in words:
-        if word.isdigit() and len(word) <= 2:
+        if word.isdecimal() and len(word) <= 2:
             pending = int(word)
             continue
         if _TIMES.fullmatch(word):
