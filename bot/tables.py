@@ -29,7 +29,8 @@ import logging
 import secrets
 import time
 import weakref
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -442,6 +443,44 @@ class Tables:
             await self._settle(here)
         return self._update(here, (*steps, *more), previous=previous, timeout=timeout)
 
+    # --- decisions made at the same time -------------------------------------------------------
+
+    async def still_deciding(self, stored: StoredGame, user_id: int, since: int) -> bool:
+        """Whether the decision a member was offered at version ``since`` still stands: the
+        game moved on only by other seats' moves, and the member must still decide.
+
+        Several seats may decide at once (every victim's side in a stampede, everyone's
+        opening tickets): a member's hand shown before another chose stays good, while a hand
+        the member has acted on since (a double click) does not.
+        """
+        if stored.status != "active" or not 0 <= since <= stored.version:
+            return False
+        seat = self.seat_of(stored, user_id)
+        if seat not in self.position(stored).acting:
+            return False
+        if since == stored.version:
+            return True
+        moves = await self.store.moves(stored.id)
+        return not any(move.seq > since and move.seat == seat for move in moves)
+
+    async def as_of(self, stored: StoredGame, version: int) -> Position | None:
+        """The game as it stood at ``version``, rebuilt from its deal and move log (None if
+        the log cannot rebuild it), for reading a button shown then."""
+        if version == stored.version:
+            return self.position(stored)
+        initial = await self.store.initial_state(stored.id)
+        if initial is None:
+            return None
+        moves = [move for move in await self.store.moves(stored.id) if move.seq <= version]
+        found = bundle(stored.game_key)
+        played, state = await asyncio.to_thread(
+            lambda: deque(replay_states(found.game, initial, moves), maxlen=1)[0]
+        )
+        if played != len(moves):
+            return None
+        earlier = replace(stored, version=version, state=found.game.to_dict(state))
+        return Position(earlier, found, state)
+
     # --- replays ---------------------------------------------------------------------------------
 
     async def replay(self, game_id: int) -> list[Any]:
@@ -693,9 +732,17 @@ def replay_frames(
     A game finished before a rules fix may hold a move today's rules refuse (the fix changed
     what came before it): the replay then stops at the last move they accept, and the caller
     can tell by the frame count (one more than the moves)."""
+    return [game.public_view(state) for _, state in replay_states(game, initial, moves)]
+
+
+def replay_states(
+    game: Game[Any, Any], initial: Mapping[str, Any], moves: Sequence[MoveRecord]
+) -> Iterator[tuple[int, Any]]:
+    """The state after the deal and after every stored move, each with the number of moves
+    played; it stops early at a move today's rules refuse (``replay_frames``)."""
     state = game.from_dict(initial)
-    frames = [game.public_view(state)]
-    for move in moves:
+    yield 0, state
+    for played, move in enumerate(moves, start=1):
         try:
             if move.action == LEAVE:
                 state = game.leave(state, move.seat)
@@ -709,6 +756,5 @@ def replay_frames(
                 move.game_id,
                 move.seq,
             )
-            break
-        frames.append(game.public_view(state))
-    return frames
+            return
+        yield played, state

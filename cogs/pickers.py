@@ -168,17 +168,32 @@ async def pickers_for(
     return fit(await asyncio.to_thread(found.presenter.hand_pickers, view, moves))
 
 
-async def _turn_of(interaction: discord.Interaction[Any], game_id: int, version: int) -> StoredGame:
-    """The game a component belongs to, refused unless it is still at that turn."""
-    stored = await bot_of(interaction).tables.game_by_id(game_id)
+EARLIER_TURN = (
+    "That button is from an earlier turn. Use the buttons on the newest table "
+    "(or /table to post it again)."
+)
+
+
+async def _turn_of(
+    interaction: discord.Interaction[Any], game_id: int, version: int, where: str
+) -> tuple[StoredGame, Position]:
+    """The game a component belongs to, and the position its pickers were built from.
+
+    A table's components hold for their turn only. A hand's hold while the presser's decision
+    stands (``Tables.still_deciding``): in a stampede or at the opening tickets several members
+    choose at once, and one's choice must not void the menus the others are looking at.
+    """
+    tables = bot_of(interaction).tables
+    stored = await tables.game_by_id(game_id)
     if stored.status != "active":
         raise StaleButton("That button belongs to a game that has ended.")
-    if stored.version != version:
-        raise StaleButton(
-            "That button is from an earlier turn. Use the buttons on the newest table "
-            "(or /table to post it again)."
-        )
-    return stored
+    if stored.version == version:
+        return stored, tables.position(stored)
+    if where == "h" and await tables.still_deciding(stored, interaction.user.id, version):
+        shown = await tables.as_of(stored, version)
+        if shown is not None:
+            return stored, shown
+    raise StaleButton(EARLIER_TURN)
 
 
 # --- components ----------------------------------------------------------------------------------
@@ -228,8 +243,8 @@ class PickButton(
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:
         tables = bot_of(interaction).tables
-        stored = await _turn_of(interaction, self.game_id, self.version)
-        pickers = await pickers_for(tables, stored, self.where, interaction.user.id)
+        stored, shown = await _turn_of(interaction, self.game_id, self.version, self.where)
+        pickers = await pickers_for(tables, shown, self.where, interaction.user.id)
         picked = pickers[self.picker] if self.picker < len(pickers) else None
         if isinstance(picked, GroupSpec) and self.option is not None:
             picked = picked.options[self.option] if self.option < len(picked.options) else None
@@ -239,7 +254,7 @@ class PickButton(
             interaction,
             picked.notation,
             game_id=self.game_id,
-            expected_version=self.version,
+            expected_version=stored.version,
             from_hand=self.where == "h",
         )
 
@@ -271,9 +286,9 @@ class GroupButton(
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:
         tables = bot_of(interaction).tables
-        stored = await _turn_of(interaction, self.game_id, self.version)
+        stored, shown = await _turn_of(interaction, self.game_id, self.version, self.where)
         tables.seat_of(stored, interaction.user.id)
-        pickers = await pickers_for(tables, stored, self.where, interaction.user.id)
+        pickers = await pickers_for(tables, shown, self.where, interaction.user.id)
         group = pickers[self.picker] if self.picker < len(pickers) else None
         if not isinstance(group, GroupSpec):
             raise StaleButton("That button no longer matches the table; use the newest one.")
@@ -343,8 +358,8 @@ class PickSelect(
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:
         tables = bot_of(interaction).tables
-        stored = await _turn_of(interaction, self.game_id, self.version)
-        pickers = await pickers_for(tables, stored, self.where, interaction.user.id)
+        stored, shown = await _turn_of(interaction, self.game_id, self.version, self.where)
+        pickers = await pickers_for(tables, shown, self.where, interaction.user.id)
         spec = pickers[self.picker] if self.picker < len(pickers) else None
         if not isinstance(spec, SelectSpec):
             raise StaleButton("That menu no longer matches the table; use the newest one.")
@@ -360,7 +375,7 @@ class PickSelect(
             interaction,
             spec.compose(values),
             game_id=self.game_id,
-            expected_version=self.version,
+            expected_version=stored.version,
             from_hand=self.where == "h",
         )
 
@@ -415,12 +430,12 @@ class LegacyMoveButton(
         return cls(int(match["game"]), int(match["version"]), match["where"], match["move"])
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:
-        await _turn_of(interaction, self.game_id, self.version)
+        stored, _ = await _turn_of(interaction, self.game_id, self.version, self.where)
         await play_move(
             interaction,
             self.notation,
             game_id=self.game_id,
-            expected_version=self.version,
+            expected_version=stored.version,
             from_hand=self.where == "h",
         )
 

@@ -82,7 +82,12 @@ class Play(commands.Cog):
             raise BadOption("That move is far too long; pick one from the list.")
         notation, turn = split_turn(action)
         if turn is not None:
-            stored = await bot_of(interaction).tables.current(_channel(interaction))
+            tables = bot_of(interaction).tables
+            stored = await tables.current(_channel(interaction))
+            # A choice offered before another member's simultaneous decision still holds (the
+            # notation says what it means); one the member has acted on since does not.
+            if await tables.still_deciding(stored, interaction.user.id, turn):
+                turn = stored.version
             await play_move(interaction, notation, game_id=stored.id, expected_version=turn)
             return
         await play_move(interaction, notation)
