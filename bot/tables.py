@@ -350,14 +350,18 @@ class Tables:
     async def vote_abort(self, *, game_id: int, user_id: int) -> tuple[StoredGame, bool]:
         """A member asks (or agrees) to abort; True when every member has, and it is aborted.
 
-        The first vote is the request; only the game's other members can add theirs, each
-        once. Votes are stored, so nobody can agree on someone else's behalf.
+        The first vote is the request; only the game's other members still playing can add
+        theirs, each once, before the next move (a move lets the votes lapse). Votes are
+        stored, so nobody can agree on someone else's behalf.
         """
         stored = await self.game_by_id(game_id)
         if stored.status != "active":
             raise GameError("That game has already ended.")
-        self.seat_of(stored, user_id)
-        members = {s.user_id for s in stored.seats if s.user_id is not None}
+        seat = self.seat_of(stored, user_id)
+        playing = await self.members_playing(stored)
+        if all(s.seat != seat for s in playing):
+            raise GameError("You have left this game; the players still in it decide.")
+        members = {s.user_id for s in playing}
         voted = await self.store.abort_votes(game_id)
         if voted and user_id in voted:
             raise GameError("You have already asked for this; the other players must agree.")
@@ -664,7 +668,7 @@ class Tables:
                 break
             seat = movers[0]
             if not quick and len(steps) == _QUICK_CHECK_AFTER * len(here.stored.seats):
-                quick = not await self._members_playing(here)
+                quick = not await self.members_playing(here.stored)
             name = None if quick else here.stored.seats[seat].policy
             view = here.game.private_view(here.state, seat)
             # Seeded by the game and its version so a replay makes the same choices. Policies
@@ -678,12 +682,10 @@ class Tables:
             steps.append(Step(seat, text, here.game.caption(new_state), True))
         return steps, here
 
-    async def _members_playing(self, here: Position) -> bool:
-        """Whether some member's seat has not left the game (read from the move log)."""
-        left = {m.seat for m in await self.store.moves(here.stored.id) if m.action == LEAVE}
-        return any(
-            not record.is_computer and record.seat not in left for record in here.stored.seats
-        )
+    async def members_playing(self, stored: StoredGame) -> list[SeatRecord]:
+        """The members' seats that have not left the game (read from the move log)."""
+        left = {m.seat for m in await self.store.moves(stored.id) if m.action == LEAVE}
+        return [s for s in stored.seats if not s.is_computer and s.seat not in left]
 
     async def _settle(self, here: Position) -> None:
         """Record the result of a game that just finished (leaderboards)."""

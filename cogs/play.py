@@ -56,7 +56,10 @@ class AbortButton(GameItem, template=rf"jn:x:(?P<game>{ID})(?::\d{{1,19}})?"):
         tables = bot_of(interaction).tables
         stored = await tables.game_by_id(self.game_id)
         if not await tables.store.abort_votes(stored.id):
-            raise GameError("Nobody asked to abort that game; use /abort to ask.")
+            raise GameError(
+                "Nobody is asking to abort that game now (a request lapses at the next move); "
+                "use /abort to ask."
+            )
         _, aborted = await tables.vote_abort(game_id=stored.id, user_id=interaction.user.id)
         if aborted:
             await interaction.response.edit_message(
@@ -136,9 +139,9 @@ class Play(commands.Cog):
     async def abort(self, interaction: discord.Interaction[Any]) -> None:
         tables = bot_of(interaction).tables
         stored = await tables.current(_channel(interaction))
-        tables.seat_of(stored, interaction.user.id)
-        members = [s for s in stored.seats if not s.is_computer]
-        if len(members) <= 1:
+        seat = tables.seat_of(stored, interaction.user.id)
+        members = await tables.members_playing(stored)
+        if len(members) <= 1 and all(s.seat == seat for s in members):
             await tables.abort(channel_id=stored.channel_id)
             await interaction.response.send_message("🛑 Game aborted with no result.")
             return
@@ -148,7 +151,7 @@ class Play(commands.Cog):
         view.add_item(AbortButton(stored.id))
         await interaction.response.send_message(
             f"{others}: {interaction.user.mention} wants to abort this game with no result. "
-            "Everyone has to agree.",
+            "Everyone has to agree before the next move.",
             view=view,
             allowed_mentions=pings(s.user_id for s in members),
         )

@@ -242,7 +242,8 @@ class Store(ABC):
         The move also replaces the game's timer in the same transaction (``remind_at`` and
         ``deadline``, None clears them): the turn it timed is over, and setting the next one
         atomically means a crash right after the move still leaves the game due to be looked
-        at (a computer seat that must reply, a reaction window that must close).
+        at (a computer seat that must reply, a reaction window that must close). Votes to
+        abort the game lapse with it: they were cast for the position before the move.
         """
 
     @abstractmethod
@@ -324,7 +325,8 @@ class Store(ABC):
 
     @abstractmethod
     async def add_abort_vote(self, game_id: int, user_id: int) -> frozenset[int]:
-        """Record that a member wants the game aborted; every member who does so far."""
+        """Record that a member wants the game aborted; every member who does so far. A move
+        (``record_move``) lets every vote cast before it lapse."""
 
     @abstractmethod
     async def abort_votes(self, game_id: int) -> frozenset[int]:

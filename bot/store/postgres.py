@@ -114,6 +114,8 @@ WITH updated AS (
 ), appended AS (
     INSERT INTO moves ({_MOVE_COLUMNS})
     SELECT id, version, $6, $7, $8, $5 FROM updated
+), lapsed AS (
+    DELETE FROM abort_votes WHERE game_id IN (SELECT id FROM updated)
 )
 SELECT {_GAME_COLUMNS} FROM updated
 """

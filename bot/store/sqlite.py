@@ -411,6 +411,8 @@ class SqliteStore(Store):
                     f"INSERT INTO moves ({_MOVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
                     (game_id, new_version, seat, action, interaction_id, now),
                 )
+                # A request to abort was about the position it was made in: it lapses.
+                await db.execute_fetchall("DELETE FROM abort_votes WHERE game_id = ?", (game_id,))
                 await db.execute_fetchall(
                     "UPDATE games SET state = ?, version = ?, status = ?, updated_at = ?,"
                     " remind_at = ?, turn_deadline = ? WHERE id = ? AND version = ?",

@@ -80,6 +80,21 @@ async def test_abort_votes_accumulate_once_per_member(store: Store) -> None:
     assert await store.abort_votes(other.id) == frozenset()
 
 
+async def test_a_move_lets_the_abort_votes_lapse(store: Store) -> None:
+    """Votes to abort were cast for the position before a move: the move clears them (its own
+    game's only)."""
+    game = await new_game(store)
+    other = await new_game(store, channel_id=43)
+    await store.add_abort_vote(game.id, 5)
+    await store.add_abort_vote(other.id, 5)
+    await store.record_move(
+        game_id=game.id, expected_version=0, seat=0, action="x", interaction_id=None, state={}
+    )
+    assert await store.abort_votes(game.id) == frozenset()
+    assert await store.abort_votes(other.id) == {5}
+    assert await store.add_abort_vote(game.id, 6) == {6}
+
+
 async def test_secret_is_made_once(store: Store) -> None:
     """The first value made for a secret is kept; later makers are ignored."""
     assert await store.secret("daily", lambda: "first") == "first"
