@@ -77,6 +77,9 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 LEAVE = "@leave"
+TIMED_OUT_TURN_MOVES = 40
+"""At most this many moves of a late member's turn are played for them at once (a turn that
+never ends must not hold the channel's lock forever)."""
 """The move log's entry for a seat leaving (resigning or forfeiting): no game's notation."""
 
 _STALE_RETRIES = 3  # retries when another process stored a move first (PostgreSQL shards)
@@ -431,10 +434,27 @@ class Tables:
                     timeout = Timeout(tuple(stored.seats[s] for s in reacting), "default")
                     steps, here = await self._play_defaults(here, reacting)
                 elif waiting and await self._on_timeout(stored) == "forfeit":
-                    timeout = Timeout((stored.seats[waiting[0]],), "forfeit")
-                    # The timeout's own line says it; the step needs no caption of its own.
-                    here, step = await self._leave_seat(here, waiting[0], "")
-                    steps = [step]
+                    late = tuple(stored.seats[s] for s in waiting)
+                    playing = {s.seat for s in await self.members_playing(stored)}
+                    if len(playing) >= 2 and playing <= set(waiting):
+                        # Everyone still playing is late, and equally so: nobody wins by it.
+                        ended = await self.store.end_game(
+                            game_id=stored.id,
+                            expected_version=stored.version,
+                            status="aborted",
+                            state=stored.state,
+                        )
+                        abandon = Timeout(late, "abandon")
+                        return self._update(
+                            self.position(ended), (), previous=previous, timeout=abandon
+                        )
+                    timeout = Timeout(late, "forfeit")
+                    for seat in waiting:
+                        if here.game.outcome(here.state) is not None or seat not in here.acting:
+                            break
+                        # The timeout's own line says it; the step needs no caption of its own.
+                        here, step = await self._leave_seat(here, seat, "")
+                        steps.append(step)
                 elif waiting:
                     timeout = Timeout(tuple(stored.seats[s] for s in waiting), "computer")
                     steps, here = await self._play_for(here, waiting)
@@ -559,24 +579,46 @@ class Tables:
         return steps, here
 
     async def _play_for(self, here: Position, seats: Sequence[int]) -> tuple[list[Step], Position]:
-        """One computer move for each member whose turn ran out and who is still to act."""
+        """The computer plays the turn of each member whose time ran out, to the turn's end.
+
+        A turn may be several moves (Dragon's two actions, a race's plays and its end, two
+        draws): after the first, the computer goes on while that seat alone must act,
+        computers answering in between, so an absent member's turn costs one timer, not one
+        a move. In a solitaire every move is a turn.
+        """
         steps: list[Step] = []
+        most = 1 if len(here.stored.seats) == 1 else TIMED_OUT_TURN_MOVES
         for seat in seats:
-            if here.game.outcome(here.state) is not None or seat not in here.acting:
-                continue
-            # Seeded like _computer_turns, so the same position always gets the same move.
-            seed = f"{here.stored.id}:{here.stored.version}"
-            view = here.game.private_view(here.state, seat)
-            chosen = await self.thinker(policy_factory(here.bundle.key), view, seed)
-            action = here.game.parse_action(chosen)
-            text = here.game.format_action(action)
-            new_state = here.game.apply(here.state, seat, action)
-            try:
-                here = await self._commit(here, seat, text, new_state, None)
-            except StaleVersion:
-                break  # another process moved this game; what was stored so far stands
-            steps.append(Step(seat, text, here.game.caption(new_state), True, timed_out=True))
+            for done in range(most):
+                if here.game.outcome(here.state) is not None or seat not in here.acting:
+                    break
+                if done and here.acting != [seat]:
+                    break
+                moved, here = await self._play_one_for(here, seat)
+                if moved is None:
+                    return steps, here
+                steps.append(moved)
+                if seat not in here.acting:
+                    # Computers answering in a reaction window: the turn goes on after them.
+                    # Anyone else to act means the turn is over (or a member must react).
+                    more, here = await self._computer_turns(here, windows_only=True)
+                    steps += more
         return steps, here
+
+    async def _play_one_for(self, here: Position, seat: int) -> tuple[Step | None, Position]:
+        """One computer move for a late member's seat (None if another process moved first)."""
+        # Seeded like _computer_turns, so the same position always gets the same move.
+        seed = f"{here.stored.id}:{here.stored.version}"
+        view = here.game.private_view(here.state, seat)
+        chosen = await self.thinker(policy_factory(here.bundle.key), view, seed)
+        action = here.game.parse_action(chosen)
+        text = here.game.format_action(action)
+        new_state = here.game.apply(here.state, seat, action)
+        try:
+            here = await self._commit(here, seat, text, new_state, None)
+        except StaleVersion:
+            return None, here  # another process moved this game; what was stored so far stands
+        return Step(seat, text, here.game.caption(new_state), True, timed_out=True), here
 
     async def _on_timeout(self, stored: StoredGame) -> str:
         if stored.guild_id is None:
@@ -652,8 +694,11 @@ class Tables:
         stored = replace(here.stored, remind_at=remind_at, turn_deadline=deadline)
         return Position(stored, here.bundle, here.state)
 
-    async def _computer_turns(self, here: Position) -> tuple[list[Step], Position]:
-        """Let computer seats move until only members are to act or the game ends.
+    async def _computer_turns(
+        self, here: Position, *, windows_only: bool = False
+    ) -> tuple[list[Step], Position]:
+        """Let computer seats move until only members are to act or the game ends
+        (``windows_only``: until no computer is deciding in a reaction window).
 
         Each move is stored before the next is chosen. A computer deciding in a reaction
         window decides at once, like any other computer move. Once every member has left a
@@ -664,6 +709,8 @@ class Tables:
         quick = False
         while here.game.outcome(here.state) is None:
             movers = here.computers_due()
+            if windows_only:
+                movers = [s for s in movers if here.game.default_action(here.state, s) is not None]
             if not movers:
                 break
             seat = movers[0]

@@ -66,15 +66,17 @@ class Step:
     left: bool = False
 
 
-TimeoutAction = Literal["computer", "forfeit", "default"]
+TimeoutAction = Literal["computer", "forfeit", "default", "abandon"]
 
 
 @dataclass(frozen=True)
 class Timeout:
     """Time that ran out: the members who did not act and what the bot did for them.
 
-    ``computer``: the computer played their turn; ``forfeit``: the (first) one left the game;
-    ``default``: their reaction window closed with no reaction.
+    ``computer``: the computer played their turn; ``forfeit``: they left the game;
+    ``default``: their reaction window closed with no reaction; ``abandon``: every member still
+    playing was late together (a forfeit would have let one win by it), so the game ended with
+    no result.
     """
 
     seats: tuple[SeatRecord, ...]
@@ -85,7 +87,10 @@ class Timeout:
         """A line for the channel, e.g. "⏰ Ann ran out of time: the computer played for them"."""
         names = and_list([seat.name for seat in self.seats])
         if self.action == "forfeit":
-            return f"⏰ {names} ran out of time and forfeits the game."
+            verb = "forfeits" if len(self.seats) == 1 else "forfeit"
+            return f"⏰ {names} ran out of time and {verb} the game."
+        if self.action == "abandon":
+            return f"⏰ {names} all ran out of time: the game ends with no result."
         if self.action == "default":
             return f"⏰ {names} did not react in time: no reaction."
         return f"⏰ {names} ran out of time: the computer played for them."

@@ -258,6 +258,75 @@ async def test_expiry_with_forfeit(tables: Tables, clock: Clock) -> None:
     assert result.record.finished_at == clock.now
 
 
+@pytest.mark.parametrize("game_key", ["race", "dragon"])
+async def test_expiry_plays_the_whole_turn(tables: Tables, clock: Clock, game_key: str) -> None:
+    """A turn of several moves (a race's draw, plays and end; Dragon's two actions) is played
+    to its end: the next member gets the table, and the late one no fresh timer mid-turn."""
+    await tables.store.set_guild_settings(GuildSettings(GUILD, TURN, "computer"))
+    update = await tables.start(
+        channel_id=CHANNEL, guild_id=GUILD, game_key=game_key, seats=_members(), seed=3
+    )
+    assert [s.seat for s in update.waiting] == [0]
+    clock.now = T0 + TURN
+    expired = await tables.wake(update.game.id)
+    assert expired is not None
+    played = [s for s in expired.steps if s.seat == 0]
+    assert len(played) >= 2 and all(s.timed_out for s in played)
+    assert 0 not in [s.seat for s in expired.waiting]
+
+
+async def test_expiry_plays_one_move_of_a_solitaire(tables: Tables, clock: Clock) -> None:
+    """In a solitaire every move is a turn: a timeout plays one move, not the whole game."""
+    await tables.store.set_guild_settings(GuildSettings(GUILD, TURN, "computer"))
+    update = await tables.start(
+        channel_id=CHANNEL,
+        guild_id=GUILD,
+        game_key="ttr-solo",
+        seats=[SeatRecord(0, "Ann", user_id=ANN)],
+        seed=3,
+    )
+    clock.now = T0 + TURN
+    expired = await tables.wake(update.game.id)
+    assert expired is not None and len(expired.steps) == 1
+    assert expired.game.status == "active" and expired.game.version == 1
+
+
+async def test_members_late_together_leave_no_winner(tables: Tables, clock: Clock) -> None:
+    """With "forfeit", when every member still playing is late (the opening tickets are chosen
+    at once), no one wins by the others' lateness: the game ends with no result."""
+    await tables.store.set_guild_settings(GuildSettings(GUILD, TURN, "forfeit"))
+    update = await tables.start(
+        channel_id=CHANNEL, guild_id=GUILD, game_key="ttr", seats=_members(), seed=3
+    )
+    assert [s.seat for s in update.waiting] == [0, 1]
+    clock.now = T0 + TURN
+    expired = await tables.wake(update.game.id)
+    assert expired is not None and expired.timeout is not None
+    assert expired.timeout.caption == (
+        "⏰ Ann and Bob all ran out of time: the game ends with no result."
+    )
+    assert expired.game.status == "aborted" and expired.outcome is None
+    assert await tables.store.results() == []
+
+
+async def test_late_members_all_forfeit(tables: Tables, clock: Clock) -> None:
+    """With "forfeit", every late member forfeits, not only the first; a member who was not
+    late plays on and wins."""
+    await tables.store.set_guild_settings(GuildSettings(GUILD, TURN, "forfeit"))
+    seats = [*_members(), SeatRecord(2, "Cy", user_id=33)]
+    update = await tables.start(
+        channel_id=CHANNEL, guild_id=GUILD, game_key="ttr", seats=seats, seed=3
+    )
+    _, moves = tables.hand(update.game, 33)
+    await tables.move(channel_id=CHANNEL, user_id=33, action=moves[0].notation)
+    clock.now = T0 + TURN
+    expired = await tables.wake(update.game.id)
+    assert expired is not None and expired.timeout is not None
+    assert expired.timeout.caption == "⏰ Ann and Bob ran out of time and forfeit the game."
+    assert [s.seat for s in expired.steps if s.left] == [0, 1]
+    assert expired.outcome is not None and expired.outcome.winners == (2,)
+
+
 async def test_expire_before_the_deadline_does_nothing(tables: Tables, clock: Clock) -> None:
     """expire_turn before the deadline returns None and plays nothing."""
     update = await _start(tables)
