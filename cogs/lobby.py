@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any, Self
 
@@ -154,6 +156,50 @@ async def _daily_deal(
             raise BadOption(f"You are already playing today's deal in <#{game.channel_id}>.")
     secret = await daily_secret(store)
     return daily_seed(secret, interaction.guild_id, found.key, today), {"daily": today}
+
+
+@asynccontextmanager
+async def _daily_claim(
+    interaction: discord.Interaction[Any], found: GameBundle, labels: dict[str, str] | None
+) -> AsyncIterator[None]:
+    """Hold the member's claim on today's deal (``labels`` says which, None: no daily deal)
+    while it is dealt, and give it back if dealing fails (no thread, a game already running
+    here): the member keeps the deal. The claim is what makes it once a day: an aborted deal
+    counts, and of two requests at the same moment only one is dealt (``_daily_deal``'s checks
+    only give the clearer sentences)."""
+    guild_id = interaction.guild_id
+    if labels is None or guild_id is None:
+        yield
+        return
+    store = bot_of(interaction).tables.store
+    day, user_id = labels["daily"], interaction.user.id
+    if not await store.claim_daily(guild_id, found.key, day, user_id):
+        raise BadOption(
+            "You have already been dealt today's deal (an aborted one counts too). "
+            "A new one comes at midnight UTC."
+        )
+    try:
+        yield
+    except BaseException:
+        await store.release_daily(guild_id, found.key, day, user_id)
+        raise
+
+
+async def _thread_for(
+    interaction: discord.Interaction[Any], wanted: bool, name: str
+) -> discord.Thread | None:
+    """A public thread for the game when asked for one in a text channel, else None."""
+    if not wanted or not isinstance(interaction.channel, discord.TextChannel):
+        return None
+    try:
+        return await interaction.channel.create_thread(
+            name=name[:90], type=discord.ChannelType.public_thread
+        )
+    except discord.HTTPException:
+        raise BadOption(
+            "I could not create a thread here (is the Create Public Threads permission "
+            "missing?). Try again without a thread."
+        ) from None
 
 
 # --- the lobby --------------------------------------------------------------------------------
@@ -461,43 +507,32 @@ class Lobby(commands.Cog):
         me = SeatRecord(0, display_name(interaction.user), user_id=interaction.user.id)
         seats = [me, *_computer_seats(found, 1, rivals, name)]
         against = "alone" if rivals == 0 else "vs the computer"
-        channel_id = interaction.channel_id
-        target: discord.Thread | None = None
-        if thread and isinstance(interaction.channel, discord.TextChannel):
-            try:
-                target = await interaction.channel.create_thread(
-                    name=f"{info.title}: {me.name} {against}"[:90],
-                    type=discord.ChannelType.public_thread,
-                )
-            except discord.HTTPException:
-                raise BadOption(
-                    "I could not create a thread here (is the Create Public Threads permission "
-                    "missing?). Try again without a thread."
-                ) from None
-            channel_id = target.id
-        if channel_id is None:
-            raise BadOption("Games are played in a channel.")
-        answered = False
+        async with _daily_claim(interaction, found, labels):
+            target = await _thread_for(interaction, thread, f"{info.title}: {me.name} {against}")
+            channel_id = target.id if target is not None else interaction.channel_id
+            if channel_id is None:
+                raise BadOption("Games are played in a channel.")
+            answered = False
 
-        async def answer_first() -> None:
-            # Computers open the game, and an expert searches a while: answer Discord first.
-            nonlocal answered
-            if target is not None:
-                await interaction.response.send_message(f"Your game is in {target.mention}.")
-            else:
-                await interaction.response.defer(thinking=True)
-            answered = True
+            async def answer_first() -> None:
+                # Computers open the game, and an expert searches a while: answer Discord first.
+                nonlocal answered
+                if target is not None:
+                    await interaction.response.send_message(f"Your game is in {target.mention}.")
+                else:
+                    await interaction.response.defer(thinking=True)
+                answered = True
 
-        update = await bot_of(interaction).tables.start(
-            channel_id=channel_id,
-            guild_id=interaction.guild_id,
-            game_key=found.key,
-            seats=seats,
-            options=chosen,
-            seed=seed,
-            labels=labels,
-            before_computers=answer_first,
-        )
+            update = await bot_of(interaction).tables.start(
+                channel_id=channel_id,
+                guild_id=interaction.guild_id,
+                game_key=found.key,
+                seats=seats,
+                options=chosen,
+                seed=seed,
+                labels=labels,
+                before_computers=answer_first,
+            )
         headline = f"**{info.title}** — {me.name} {against}"
         if labels:
             headline += f" · daily deal {labels['daily']}"

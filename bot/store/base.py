@@ -333,6 +333,15 @@ class Store(ABC):
         """The members who asked or agreed to abort the game."""
 
     @abstractmethod
+    async def claim_daily(self, guild_id: int, game_key: str, day: str, user_id: int) -> bool:
+        """Claim a member's daily deal of ``game_key`` on ``day`` in a server: True for the
+        first claim, False ever after (also when two claims race: exactly one wins)."""
+
+    @abstractmethod
+    async def release_daily(self, guild_id: int, game_key: str, day: str, user_id: int) -> None:
+        """Give a claim back (the deal could not be started after all)."""
+
+    @abstractmethod
     async def secret(self, name: str, make: Callable[[], str]) -> str:
         """The bot's secret called ``name``, made with ``make()`` and kept the first time.
 

@@ -596,6 +596,28 @@ class PostgresStore(Store):
         rows = await self.pool.fetch("SELECT user_id FROM abort_votes WHERE game_id = $1", game_id)
         return frozenset(int(row["user_id"]) for row in rows)
 
+    async def claim_daily(self, guild_id: int, game_key: str, day: str, user_id: int) -> bool:
+        claimed = await self.pool.fetchval(
+            "INSERT INTO daily_claims (guild_id, game_key, day, user_id, created_at)"
+            " VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING 1",
+            guild_id,
+            game_key,
+            day,
+            user_id,
+            self._clock(),
+        )
+        return claimed is not None
+
+    async def release_daily(self, guild_id: int, game_key: str, day: str, user_id: int) -> None:
+        await self.pool.execute(
+            "DELETE FROM daily_claims WHERE guild_id = $1 AND game_key = $2 AND day = $3"
+            " AND user_id = $4",
+            guild_id,
+            game_key,
+            day,
+            user_id,
+        )
+
     async def secret(self, name: str, make: Callable[[], str]) -> str:
         await self.pool.execute(
             "INSERT INTO secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",

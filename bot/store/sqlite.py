@@ -616,6 +616,25 @@ class SqliteStore(Store):
             )
         return frozenset(int(row["user_id"]) for row in rows)
 
+    async def claim_daily(self, guild_id: int, game_key: str, day: str, user_id: int) -> bool:
+        async with (
+            self._writing() as db,
+            db.execute(
+                "INSERT INTO daily_claims (guild_id, game_key, day, user_id, created_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (guild_id, game_key, day, user_id, self._clock()),
+            ) as cursor,
+        ):
+            return cursor.rowcount == 1
+
+    async def release_daily(self, guild_id: int, game_key: str, day: str, user_id: int) -> None:
+        async with self._writing() as db:
+            await db.execute_fetchall(
+                "DELETE FROM daily_claims WHERE guild_id = ? AND game_key = ? AND day = ?"
+                " AND user_id = ?",
+                (guild_id, game_key, day, user_id),
+            )
+
     async def secret(self, name: str, make: Callable[[], str]) -> str:
         async with self._writing() as db:
             await db.execute_fetchall(

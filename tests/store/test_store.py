@@ -39,8 +39,10 @@ async def test_schema_created(store: Store, backend: Backend) -> None:
         (1, "games_and_moves"),
         (2, "results_and_timers"),
         (3, "plugin_games"),
+        (4, "daily_claims"),
     ]
-    for table in ("games", "moves", "results", "guild_settings", "lobbies", "abort_votes"):
+    tables = ("games", "moves", "results", "guild_settings", "lobbies", "abort_votes")
+    for table in (*tables, "daily_claims"):
         assert await backend.raw(f"SELECT COUNT(*) FROM {table}") == [(0,)]
 
 
@@ -60,6 +62,7 @@ async def test_migrations_idempotent(backend: Backend) -> None:
         (1,),
         (2,),
         (3,),
+        (4,),
     ]
 
 
@@ -486,7 +489,7 @@ async def test_version_1_database_upgrades(backend: Backend) -> None:
         assert await store.initial_state(fresh.id) == STATE
     finally:
         await store.close()
-    assert await backend.raw("SELECT MAX(version) FROM schema_version") == [(3,)]
+    assert await backend.raw("SELECT MAX(version) FROM schema_version") == [(4,)]
 
 
 # -- initial states ------------------------------------------------------------------------------

@@ -3,6 +3,8 @@ timers set by a move, and per-seat result figures — on SQLite and PostgreSQL a
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.ratings import ResultRecord
@@ -93,6 +95,27 @@ async def test_a_move_lets_the_abort_votes_lapse(store: Store) -> None:
     assert await store.abort_votes(game.id) == frozenset()
     assert await store.abort_votes(other.id) == {5}
     assert await store.add_abort_vote(game.id, 6) == {6}
+
+
+async def test_a_daily_deal_is_claimed_once(store: Store) -> None:
+    """A member claims a game's daily deal once per server and day; other members, games,
+    servers and days are claims of their own; a claim given back can be made again."""
+    assert await store.claim_daily(7, "solo", "2026-11-26", 5)
+    assert not await store.claim_daily(7, "solo", "2026-11-26", 5)
+    for other in ((8, "solo", "2026-11-26", 5), (7, "ttr-solo", "2026-11-26", 5)):
+        assert await store.claim_daily(*other)
+    assert await store.claim_daily(7, "solo", "2026-11-27", 5)
+    assert await store.claim_daily(7, "solo", "2026-11-26", 6)
+    await store.release_daily(7, "solo", "2026-11-26", 5)
+    assert await store.claim_daily(7, "solo", "2026-11-26", 5)
+
+
+async def test_claims_at_the_same_moment_end_with_one(store: Store) -> None:
+    """Two claims of the same deal at once: exactly one wins."""
+    first, second = await asyncio.gather(
+        store.claim_daily(7, "solo", "2026-11-26", 5), store.claim_daily(7, "solo", "2026-11-26", 5)
+    )
+    assert sorted((first, second)) == [False, True]
 
 
 async def test_secret_is_made_once(store: Store) -> None:
