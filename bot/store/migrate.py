@@ -80,6 +80,19 @@ RESULT_COLUMNS: Final = (
     "details",
 )
 SETTINGS_COLUMNS: Final = ("guild_id", "turn_seconds", "on_timeout", "reaction_seconds")
+# Small tables copied whole, replacing the target's (a target without games is a fresh
+# deployment): the daily deal's secret, so today's deal stays today's deal, and who has been
+# dealt it, so nobody is dealt it twice. Each column with the type both drivers agree on.
+WHOLE_TABLES: Final[dict[str, tuple[tuple[str, type], ...]]] = {
+    "secrets": (("name", str), ("value", str)),
+    "daily_claims": (
+        ("guild_id", int),
+        ("game_key", str),
+        ("day", str),
+        ("user_id", int),
+        ("created_at", float),
+    ),
+}
 BATCH_GAMES: Final = 500  # games (with all their moves) read per round trip
 
 
@@ -164,6 +177,7 @@ class _Reader(Protocol):
     async def moves_of(self, first_id: int, last_id: int) -> list[MoveRow]: ...
     async def results_of(self, first_id: int, last_id: int) -> list[ResultRow]: ...
     async def settings(self) -> list[SettingsRow]: ...
+    async def whole(self, table: str) -> list[tuple[Any, ...]]: ...
 
 
 class _Writer(Protocol):
@@ -173,6 +187,7 @@ class _Writer(Protocol):
         self, games: Sequence[GameRow], moves: Sequence[MoveRow], results: Sequence[ResultRow]
     ) -> None: ...
     async def add_settings(self, settings: Sequence[SettingsRow]) -> None: ...
+    async def replace_whole(self, table: str, rows: Sequence[tuple[Any, ...]]) -> None: ...
     async def finish(self) -> None: ...
 
 
@@ -188,6 +203,19 @@ _COUNTS: Final = (
 )
 # Children before their games (results and moves reference games).
 _CLEAR: Final = ("results", "moves", "games", "guild_settings")
+
+
+def _whole_select(table: str) -> str:
+    names = ", ".join(name for name, _ in WHOLE_TABLES[table])
+    return f"SELECT {names} FROM {table} ORDER BY {names}"
+
+
+def _whole_row(table: str, row: Sequence[Any]) -> tuple[Any, ...]:
+    return tuple(kind(value) for (_, kind), value in zip(WHOLE_TABLES[table], row, strict=True))
+
+
+def _whole_columns(table: str) -> tuple[str, ...]:
+    return tuple(name for name, _ in WHOLE_TABLES[table])
 
 
 def _counts(row: Sequence[Any]) -> Counts:
@@ -230,9 +258,16 @@ class _SqliteSide:
     async def settings(self) -> list[SettingsRow]:
         return [_settings_row(row) for row in await self._rows(_SELECT_SETTINGS)]
 
+    async def whole(self, table: str) -> list[tuple[Any, ...]]:
+        return [_whole_row(table, row) for row in await self._rows(_whole_select(table))]
+
     async def clear(self) -> None:
         for table in _CLEAR:
             await self._rows(f"DELETE FROM {table}")
+
+    async def replace_whole(self, table: str, rows: Sequence[tuple[Any, ...]]) -> None:
+        await self._rows(f"DELETE FROM {table}")
+        await self._insert(table, _whole_columns(table), rows)
 
     async def _insert(self, table: str, columns: Sequence[str], rows: Sequence[Any]) -> None:
         marks = ", ".join("?" for _ in columns)
@@ -287,6 +322,14 @@ class _PostgresSide:
 
     async def settings(self) -> list[SettingsRow]:
         return [_settings_row(tuple(row)) for row in await self._conn.fetch(_SELECT_SETTINGS)]
+
+    async def whole(self, table: str) -> list[tuple[Any, ...]]:
+        rows = await self._conn.fetch(_whole_select(table))
+        return [_whole_row(table, tuple(row)) for row in rows]
+
+    async def replace_whole(self, table: str, rows: Sequence[tuple[Any, ...]]) -> None:
+        await self._conn.execute(f"DELETE FROM {table}")
+        await self._conn.copy_records_to_table(table, records=rows, columns=_whole_columns(table))
 
     async def clear(self) -> None:
         for table in _CLEAR:
@@ -351,7 +394,10 @@ async def _transaction(store: Store) -> AsyncIterator[_Writer]:
         return
     async with _postgres_pool(store).acquire() as conn, conn.transaction():
         # Nobody else may add games while the copy decides on ids and moves the sequence.
-        await conn.execute("LOCK TABLE games, moves, results, guild_settings IN EXCLUSIVE MODE")
+        await conn.execute(
+            "LOCK TABLE games, moves, results, guild_settings, secrets, daily_claims"
+            " IN EXCLUSIVE MODE"
+        )
         yield _PostgresSide(conn)
 
 
@@ -366,7 +412,8 @@ def _same_database(source: Store, target: Store) -> bool:
 async def copy_store(
     source: Store, target: Store, *, force: bool = False, batch: int = BATCH_GAMES
 ) -> CopyReport:
-    """Copy every game, move, result and guild setting from ``source`` to ``target`` (both open).
+    """Copy every game, move, result and guild setting from ``source`` to ``target`` (both
+    open), and the daily deal's secret and claims (``WHOLE_TABLES``).
 
     Raises TargetNotEmpty when the target holds any of those and ``force`` is false; with
     ``force`` the target's rows are deleted first, in the same transaction as the copy.
@@ -392,6 +439,8 @@ async def copy_store(
                 await reader.results_of(first_id, last_id),
             )
         await writer.add_settings(await reader.settings())
+        for table in WHOLE_TABLES:
+            await writer.replace_whole(table, await reader.whole(table))
         await writer.finish()
         expected, copied = await reader.counts(), await writer.counts()
         if copied != expected:  # raising here rolls the target back

@@ -85,6 +85,31 @@ async def test_copy_keeps_everything(
         await copied.close()
 
 
+async def test_the_daily_deal_travels(tmp_path: Path, backend: Backend) -> None:
+    """The daily deal's secret and who was dealt it are copied, replacing the target's: today's
+    deal stays the same deal, and nobody is dealt it twice."""
+    path = tmp_path / "daily.db"
+    async with SqliteStore(path) as store:
+        await new_game(store)
+        secret = await store.secret("daily-deal", lambda: "source-secret")
+        assert await store.claim_daily(7, "solo", "2026-11-26", 5)
+    target = backend.store()
+    await target.open()
+    try:
+        await target.secret("daily-deal", lambda: "target-secret")
+    finally:
+        await target.close()
+    await migrate_db(f"sqlite:///{path}", backend.url)
+    copied = backend.store()
+    await copied.open()
+    try:
+        assert await copied.secret("daily-deal", lambda: "new") == secret == "source-secret"
+        assert not await copied.claim_daily(7, "solo", "2026-11-26", 5)
+        assert await copied.claim_daily(7, "solo", "2026-11-26", 6)
+    finally:
+        await copied.close()
+
+
 async def test_non_empty_target_is_refused(
     source: tuple[str, list[StoredGame]], backend: Backend
 ) -> None:
