@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from bot.engine.core import BadOption, GameError
+from bot.engine.core import BadOption, GameError, players_wanted
 from bot.games import DEFAULT_GAME, bundle, hint_policy, policy_factory, suggest_move
 from bot.games.bundle import GameBundle, MoveChoice
 from bot.store import open_store
@@ -99,9 +99,8 @@ class Console:
         info = found.info
         seats_wanted = self.options.players or max(info.min_players, 1)
         if not info.min_players <= seats_wanted <= info.max_players:
-            raise BadOption(
-                f"{info.title} is played by {info.min_players}–{info.max_players} players."
-            )
+            wanted = players_wanted(info.min_players, info.max_players)
+            raise BadOption(f"{info.title} is played by {wanted}.")
         name = os.environ.get("JUNCTION_PLAYER") or _login_name()
         policy = self.options.opponent or found.default_policy
         numbered = seats_wanted > 2
@@ -194,7 +193,8 @@ class Console:
             if text.isdecimal():
                 stored = await self.tables.current(CONSOLE_CHANNEL)
                 moves, folded = menu(self.tables.hand(stored, PLAYER_ID)[1])
-                index = int(text) - 1
+                # Past six digits it is out of range anyway (and int() refuses 4 300 digits).
+                index = int(text) - 1 if len(text) <= 6 else -1
                 if not moves:
                     example = f", for example '{folded[0][2]}'" if folded else ""
                     self.say(f"! No move is numbered here: type one out{example}.")
@@ -269,7 +269,7 @@ async def run_console(
     store = open_store(options.db)
     await store.open()
     try:
-        console = Console(Tables(store), options, sink)
+        console = Console(Tables(store, record_results=False), options, sink)
         try:
             update = await console.begin()
         except GameError as error:

@@ -77,10 +77,13 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 LEAVE = "@leave"
+"""The move log's entry for a seat leaving (resigning or forfeiting): no game's notation."""
+
+NO_REPLAY_BEFORE = "This game was played before Junction kept replays, so it cannot be replayed."
+
 TIMED_OUT_TURN_MOVES = 40
 """At most this many moves of a late member's turn are played for them at once (a turn that
 never ends must not hold the channel's lock forever)."""
-"""The move log's entry for a seat leaving (resigning or forfeiting): no game's notation."""
 
 _STALE_RETRIES = 3  # retries when another process stored a move first (PostgreSQL shards)
 COMPUTER_GRACE = 3.0  # seconds before the sweep steps in for a computer seat that is due
@@ -139,9 +142,14 @@ class Tables:
         store: Store,
         clock: Callable[[], float] = time.time,
         thinker: Thinker | None = None,
+        *,
+        record_results: bool = True,
     ) -> None:
         self.store = store
         self.clock = clock
+        # The console plays in the bot's database but is nobody's Discord account: its games
+        # must not rank on the servers' boards (anyone with a shell could stack a deck).
+        self.record_results = record_results
         # Where computer players think: a thread by default; the bot passes a worker process.
         self.thinker: Thinker = thinker or _think_in_thread
         # Weak: a channel's lock lives only while a move holds or awaits it, so a bot that has
@@ -325,8 +333,17 @@ class Tables:
                 return self._update(after, (*before_steps, step, *more), previous=previous)
         raise AssertionError("unreachable")  # pragma: no cover
 
-    async def leave(self, *, channel_id: int, user_id: int) -> TableUpdate:
-        """The member leaves the game: with two seats they lose; with more the others play on."""
+    async def leave(
+        self,
+        *,
+        channel_id: int,
+        user_id: int,
+        before_computers: Callable[[], Awaitable[None]] | None = None,
+    ) -> TableUpdate:
+        """The member leaves the game: with two seats they lose; with more the others play on.
+
+        ``before_computers`` is awaited once the leaving is stored, when computers are to move
+        next (as for ``move``: the front end answers first, the computers think after)."""
         async with self.lock(channel_id):
             here = await self._here(channel_id, None)
             seat = self.seat_of(here.stored, user_id)
@@ -335,6 +352,8 @@ class Tables:
                 here, step = await self._leave_seat(here, seat, None)
             except StaleVersion:
                 raise StaleButton("Someone moved at the same moment; try again.") from None
+            if before_computers is not None and here.computers_due():
+                await before_computers()
             more, here = await self._computer_turns(here)
             await self._settle(here)
         return self._update(here, (step, *more), previous=previous)
@@ -507,6 +526,15 @@ class Tables:
 
     # --- replays ---------------------------------------------------------------------------------
 
+    async def last_replayable(self, channel_id: int) -> StoredGame:
+        """The channel's last finished game, if it can be replayed (else a readable refusal)."""
+        last = await self.store.last_finished_game(channel_id)
+        if last is None:
+            raise NoReplay("No game has finished in this channel yet.")
+        if await self.store.initial_state(last.id) is None:
+            raise NoReplay(NO_REPLAY_BEFORE)
+        return last
+
     async def replay(self, game_id: int) -> list[Any]:
         """The public view after every move of an ended game; frame 0 is the deal.
 
@@ -518,9 +546,7 @@ class Tables:
             raise NoReplay("Replays are for finished games; this one is still being played.")
         initial = await self.store.initial_state(game_id)
         if initial is None:
-            raise NoReplay(
-                "This game was played before Junction kept replays, so it cannot be replayed."
-            )
+            raise NoReplay(NO_REPLAY_BEFORE)
         moves = await self.store.moves(game_id)
         # Replaying hundreds of moves is CPU work: keep it off the event loop.
         return await asyncio.to_thread(replay_frames, bundle(stored.game_key).game, initial, moves)
@@ -736,7 +762,7 @@ class Tables:
 
     async def _settle(self, here: Position) -> None:
         """Record the result of a game that just finished (leaderboards)."""
-        if here.stored.status != "finished":
+        if here.stored.status != "finished" or not self.record_results:
             return
         outcome = here.game.outcome(here.state)
         if outcome is None:  # pragma: no cover - a finished game always has an outcome

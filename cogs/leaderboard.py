@@ -112,15 +112,20 @@ class Boards(commands.Cog):
     ) -> None:
         bot = bot_of(interaction)
         who = member or interaction.user
+        game_key = bundle(game).key  # an unknown game is refused privately, before deferring
         await interaction.response.defer(thinking=True)
-        results = await bot.store.results(guild_id=interaction.guild_id, user_id=who.id)
+        # The ladder needs every game of it (ratings depend on the opponents' games too, as on
+        # /leaderboard); the member's own games of any kind give the favourite game.
+        ladder = await bot.store.results(game_key=game_key, guild_id=interaction.guild_id)
+        own = await bot.store.results(guild_id=interaction.guild_id, user_id=who.id)
+        results = list({r.record.game_id: r for r in (*ladder, *own)}.values())
         card = await asyncio.to_thread(
             partial(
                 member_stats,
                 results,
                 user_id=who.id,
                 name=who.display_name,
-                game_key=bundle(game).key,
+                game_key=game_key,
                 guild_id=interaction.guild_id,
                 now=time.time(),
             )
@@ -151,11 +156,11 @@ class Boards(commands.Cog):
         channel_id = interaction.channel_id
         if channel_id is None:
             raise BadOption("Replays are of games played in a channel.")
+        # Refusals come before the deferral: the first follow-up of a public deferral is shown
+        # to the whole channel, whatever its own flags say.
+        last = await bot.tables.last_replayable(channel_id)
         # A long match takes a while to rebuild and draw: answer Discord first.
         await interaction.response.defer(thinking=True)
-        last = await bot.store.last_finished_game(channel_id)
-        if last is None:
-            raise BadOption("No game has finished in this channel yet.")
         views = await bot.tables.replay(last.id)
         shown = bundle(last.game_key).presenter
         gif = await bot.renderer.run(replay_from_views, shown.table_png, views)

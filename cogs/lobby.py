@@ -21,7 +21,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.daily import daily_date, daily_secret, daily_seed, day_start
-from bot.engine.core import BadOption, GameError
+from bot.engine.core import BadOption, GameError, players_wanted
 from bot.games import all_bundles, bundle, get_policy, policy_names
 from bot.games.bundle import GameBundle
 from bot.store.base import Answer, Invitee, LobbyRecord, SeatRecord, StaleVersion
@@ -110,12 +110,8 @@ def _computer_seats(found: GameBundle, start: int, count: int, level: str) -> li
 def _check_seats(found: GameBundle, seats: int) -> None:
     info = found.info
     if not info.min_players <= seats <= info.max_players:
-        wanted = (
-            str(info.min_players)
-            if info.min_players == info.max_players
-            else f"{info.min_players} to {info.max_players}"
-        )
-        raise BadOption(f"{info.title} is played by {wanted} players, not {seats}.")
+        wanted = players_wanted(info.min_players, info.max_players)
+        raise BadOption(f"{info.title} is played by {wanted}, not {seats}.")
 
 
 def _level(found: GameBundle, level: str | None) -> str:
@@ -448,6 +444,9 @@ class Lobby(commands.Cog):
         channel_id = interaction.channel_id
         if channel_id is None:
             raise BadOption("Games are played in a channel.")
+        # A thread cannot hold a thread: asked for in one (or in any channel but a text
+        # channel), the game is played right here, as /play does.
+        thread = thread and isinstance(interaction.channel, discord.TextChannel)
         tables = bot_of(interaction).tables
         if not thread and await tables.store.active_game(channel_id):
             raise BadOption("A game is already running in this channel.")

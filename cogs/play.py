@@ -122,17 +122,26 @@ class Play(commands.Cog):
     @app_commands.command(name="table", description="Post this channel's table again")
     async def table(self, interaction: discord.Interaction[Any]) -> None:
         channel_id = _channel(interaction)
+        tables = bot_of(interaction).tables
+        # Refused before the deferral: a public deferral's first follow-up is public, whatever
+        # its flags say. Reposting pings nobody: anyone may ask, as often as they like.
+        tables.position(await tables.current(channel_id))  # no game, or a damaged save
         await interaction.response.defer(thinking=True)
-        update = await bot_of(interaction).tables.table(channel_id)
-        await post_table(interaction, update)
+        await post_table(interaction, await tables.table(channel_id), ping=False)
 
     @app_commands.command(name="resign", description="Leave this channel's game")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
         channel_id = _channel(interaction)
+
+        async def answer_first() -> None:
+            # The leaving is stored; computers move next, an expert for a while: answer first.
+            await interaction.response.defer(thinking=True)
+
         update = await bot_of(interaction).tables.leave(
-            channel_id=channel_id, user_id=interaction.user.id
+            channel_id=channel_id, user_id=interaction.user.id, before_computers=answer_first
         )
-        await interaction.response.defer(thinking=True)
+        if not interaction.response.is_done():
+            await interaction.response.defer(thinking=True)
         await post_table(interaction, update)
 
     @app_commands.command(name="abort", description="End this channel's game with no result")

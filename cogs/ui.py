@@ -209,14 +209,18 @@ async def table_files(renderer: RenderPool, update: TableUpdate) -> list[discord
 
 
 async def post_table(
-    interaction: discord.Interaction[Any], update: TableUpdate, headline: str | None = None
+    interaction: discord.Interaction[Any],
+    update: TableUpdate,
+    headline: str | None = None,
+    *,
+    ping: bool = True,
 ) -> None:
     """Post the table as the answer to an interaction that has been deferred or answered."""
 
     async def followup(**message: Any) -> discord.Message:
         return await interaction.followup.send(**message, wait=True)
 
-    await send_table(bot_of(interaction), followup, update, headline)
+    await send_table(bot_of(interaction), followup, update, headline, ping=ping)
 
 
 async def send_table(
@@ -224,15 +228,18 @@ async def send_table(
     send: Callable[..., Awaitable[discord.Message]],
     update: TableUpdate,
     headline: str | None = None,
+    *,
+    ping: bool = True,
 ) -> None:
-    """Send the table message (text, images, pickers) through ``send`` and remember it."""
+    """Send the table message (text, images, pickers) through ``send`` and remember it.
+    ``ping``: whether the members it calls on are notified (not for a mere repost)."""
     from cogs.pickers import table_view
 
     message = await send(
         content=table_text(update, headline),
         files=await table_files(bot.renderer, update),
         view=await table_view(update),
-        allowed_mentions=pings(called(update) if update.outcome is None else ()),
+        allowed_mentions=pings(called(update) if ping and update.outcome is None else ()),
     )
     await remember_table(bot, update, message.id)
 

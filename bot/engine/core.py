@@ -171,6 +171,13 @@ class GameInfo:
         return self.max_players == 1
 
 
+def players_wanted(fewest: int, most: int) -> str:
+    """How many players a game takes, in words: "1 player", "2 players", "2 to 4 players"."""
+    if fewest == most:
+        return f"{fewest} player" if fewest == 1 else f"{fewest} players"
+    return f"{fewest} to {most} players"
+
+
 class Game(ABC, Generic[S, A]):
     """The rules of one game. Stateless: every method takes the state it works on."""
 
@@ -300,11 +307,8 @@ class Game(ABC, Generic[S, A]):
     def check_players(self, players: Sequence[str]) -> None:
         count = len(players)
         if not self.info.min_players <= count <= self.info.max_players:
-            if self.info.min_players == self.info.max_players:
-                wanted = f"exactly {self.info.min_players}"
-            else:
-                wanted = f"{self.info.min_players} to {self.info.max_players}"
-            raise BadOption(f"{self.info.title} needs {wanted} players, not {count}.")
+            wanted = players_wanted(self.info.min_players, self.info.max_players)
+            raise BadOption(f"{self.info.title} needs {wanted}, not {count}.")
 
 
 _V = TypeVar("_V")

@@ -1824,8 +1824,11 @@ class FakeBackend:
             else self.messages.get(interaction.original_message_id)
         )
         if original is not None and int(original.get("flags") or 0) & LOADING:
-            # The first follow-up after a "thinking" deferral replaces the placeholder.
-            message = self._edit_message(original, body, record.files)
+            # The first follow-up after a "thinking" deferral replaces the placeholder, and keeps
+            # the deferral's visibility whatever its own flags say (discord-api-docs#2860): a
+            # refusal sent after a public deferral is seen by the whole channel.
+            kept = {**body, "flags": int(body.get("flags") or 0) & ~EPHEMERAL}
+            message = self._edit_message(original, kept, record.files)
         else:
             channel_id = int(record.query.get("thread_id") or interaction.channel_id)
             message = self._create_message(

@@ -21,7 +21,7 @@ _SACRIFICE_WORDS = {"sacrifice", "sac", "sacrifier", "burn"}
 _REFUSED_WORDS = {"discard", "d", "defausse", "défausse", "draw", "pass", "piocher"}
 _FILLER = {"with", "on", "onto", "using", "highway", "hwy", "road", "to", "the", "a", "my"}
 _FILLER |= {"avec", "sur", "route", "la", "le", "claimed"}
-_HIGHWAY = re.compile(r"^(?:h|hw|hwy|highway|#|route)?([0-9]+)$")
+_HIGHWAY = re.compile(r"^(?:h|hw|hwy|highway|#|route)?([0-9]{1,4})$")
 _DISTANCE_VALUES = {25, 50, 75, 100, 200}
 EXAMPLES = "'clear 3 with go' or 'sacrifice 100 on 5'"
 

@@ -1,0 +1,269 @@
+"""A hostile member and a careless admin, second review round: what the first round left out.
+
+History and result commands (/replay, /leaderboard, /stats, /history), /settings, /challenge
+lobbies, /table without a game, commands in DMs. Each test drives the real cogs through the
+fake Discord and holds a fix for what the review found; its docstring says what should happen
+and what happened before the fix.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.store.base import SeatRecord
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import component_id, public_table
+from tests.discord.backend import (
+    ALICE_ID,
+    BOB_ID,
+    CAROL_ID,
+    GAMES_CHANNEL_ID,
+    GUILD_ID,
+    InteractionResult,
+)
+from tests.discord.payloads import InteractionDriver
+
+EPHEMERAL = 1 << 6
+
+
+def _said(result: InteractionResult) -> str:
+    """Everything the interaction said in words (callback, follow-ups, edits)."""
+    return " | ".join(r.content or "" for r in result.responses if r.content)
+
+
+def _private_on_discord(result: InteractionResult) -> bool:
+    """Whether Discord shows the interaction's first answer to the member alone.
+
+    A deferral ("Junction is thinking…") decides it: the first follow-up after a deferral
+    replaces the placeholder, and Discord ignores that follow-up's own ephemeral flag (it keeps
+    the deferral's visibility; discord/discord-api-docs#2860, "intended behaviour"). The local
+    fake applies the follow-up's flag instead, so ``result.ephemeral`` looks private there while
+    the real channel sees the message: read the callback itself.
+    """
+    callback = result.callback
+    assert callback is not None, "the interaction was answered"
+    data = callback.body.get("data") or {}
+    return bool(int(data.get("flags") or 0) & EPHEMERAL)
+
+
+# --- refusals that Discord shows to the whole channel --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("command", "options", "refusal"),
+    [
+        ("table", {}, "no game running"),
+        ("replay", {}, "No game has finished"),
+        ("stats", {"game": "chess"}, "There is no game called"),
+    ],
+)
+async def test_refusals_after_a_public_deferral_are_private(
+    driver: InteractionDriver, command: str, options: dict[str, Any], refusal: str
+) -> None:
+    """/table in a channel without a game, /replay where nothing has finished, /stats for a game
+    that does not exist: each refusal must be an ephemeral sentence for the member alone.
+    Before the fix, the command first defers publicly (``defer(thinking=True)``) and only then finds
+    there is nothing to show, so the refusal is the first follow-up: on Discord it replaces the
+    public "thinking" message and the whole channel reads "There is no game running in this
+    channel" (or "No game has finished…", "There is no game called 'chess'…"). The existing test
+    ``test_replay_without_a_finished_game_is_refused`` passes only because the fake honours the
+    follow-up's ephemeral flag, which Discord ignores after a deferral."""
+    result = await driver.slash(command, options)
+    assert refusal in _said(result), _said(result)
+    assert _private_on_discord(result), f"/{command}'s refusal is posted to the whole channel"
+
+
+# --- /stats disagrees with /leaderboard ----------------------------------------------------------
+
+
+async def _duel(driver: InteractionDriver, winner: int, loser: int) -> None:
+    """A finished, rated Mille Bornes game between two members: the loser resigns."""
+    names = {ALICE_ID: "alice", BOB_ID: "bob", CAROL_ID: "carol"}
+    tables = running_bot(driver).tables
+    await tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=[
+            SeatRecord(0, names[winner], user_id=winner),
+            SeatRecord(1, names[loser], user_id=loser),
+        ],
+        seed=1,
+    )
+    await tables.leave(channel_id=GAMES_CHANNEL_ID, user_id=loser)
+
+
+async def test_stats_rank_and_rating_match_the_leaderboard(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob beats Carol five times, then beats Alice once. /leaderboard mille ranks three players:
+    Bob, Alice, Carol. Alice's /stats card must show the same rating and the same place ("2 of
+    3"). Before the fix, /stats computes the ladder from Alice's own games only (the store is
+    asked for ``user_id=Alice``), so Carol does not exist on it and Bob's five wins never
+    happened: the card says "rank 2 of 2" with a rating the leaderboard does not show."""
+    from bot.render.leaderboard import leaderboard_png as real_board
+    from bot.render.leaderboard import stats_png as real_stats
+
+    for _ in range(5):
+        await _duel(driver, BOB_ID, CAROL_ID)
+    await _duel(driver, BOB_ID, ALICE_ID)
+    results = await running_bot(driver).store.results(guild_id=GUILD_ID)
+    assert len(results) == 6 and all(r.record.counted for r in results)
+
+    seen: dict[str, Any] = {}
+
+    def board_png(title: str, rows: Any, caller_row: Any, *rest: Any) -> bytes:
+        seen["rows"] = rows
+        return real_board(title, rows, caller_row, *rest)
+
+    def stats_png(card: Any) -> bytes:
+        seen["card"] = card
+        return real_stats(card)
+
+    monkeypatch.setattr(sys.modules["cogs.leaderboard"], "leaderboard_png", board_png)
+    monkeypatch.setattr(sys.modules["cogs.leaderboard"], "stats_png", stats_png)
+    await driver.slash("leaderboard", {"game": "mille"})
+    await driver.slash("stats", {"game": "mille"})
+    rows, card = seen["rows"], seen["card"]
+    alice = next(row for row in rows if row.name == "alice")
+    assert (card.rank, card.ranked_players, card.rating) == (alice.rank, len(rows), alice.value), (
+        f"/stats says rank {card.rank} of {card.ranked_players}, rating {card.rating}; "
+        f"/leaderboard says rank {alice.rank} of {len(rows)}, rating {alice.value}"
+    )
+
+
+# --- /resign keeps Discord waiting on the computers ----------------------------------------------
+
+
+async def test_resign_answers_discord_before_the_computers_think(
+    driver: InteractionDriver,
+) -> None:
+    """Alice resigns from a three-seat Dragon game with a computer to play next. Like /move ("a
+    member's move is acknowledged to Discord as soon as it is stored, before the computers answer
+    it, so a search never eats into Discord's three seconds"), /resign must answer Discord before
+    any computer thinks. Before the fix, ``/resign`` calls ``Tables.leave`` — which lets every
+    computer that is due play its whole turn (an expert searches ~300 ms per move, and when no
+    member is left the computers play the game out) — and only then defers, so a resignation
+    against expert computers runs past Discord's three seconds ("This interaction failed", and
+    the deferral itself is refused as an unknown interaction)."""
+    bot = running_bot(driver)
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="dragon",
+        seats=[
+            SeatRecord(0, "Alice", user_id=ALICE_ID),
+            SeatRecord(1, "Computer", policy="normal"),
+            SeatRecord(2, "Bob", user_id=BOB_ID),
+        ],
+        seed=1,
+    )
+    here = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID))
+    assert 0 in here.acting, "Alice resigns on her own turn"
+    before = len(driver.requests)
+    thought: list[bool] = []
+    real_think = bot.tables.thinker
+
+    async def watching(factory: Any, view: Any, seed: str) -> str:
+        answered = any("/callback" in r.path for r in driver.requests[before:])
+        thought.append(answered)
+        return await real_think(factory, view, seed)
+
+    bot.tables.thinker = watching
+    result = await driver.slash("resign", {})
+    public_table(result)
+    assert thought, "the computer played after Alice left"
+    assert all(thought), f"{thought.count(False)} computer move(s) thought before Discord's answer"
+
+
+# --- lobbies -------------------------------------------------------------------------------------
+
+
+async def test_a_thread_challenge_sent_inside_a_thread_can_start(
+    driver: InteractionDriver,
+) -> None:
+    """In a game thread (its game over), Alice sends /challenge mille member:Bob thread:true and
+    Bob accepts. A thread cannot hold a thread; /play thread:true there simply plays in the
+    thread. The challenge must either start in this thread or be refused at once with a sentence
+    saying why. Before the fix, the lobby is posted, and every Accept and Start is refused with
+    "I could not create a thread here (is the Create Public Threads permission missing?)" — wrong
+    (the permission is there) and for ever: the lobby can only be cancelled."""
+    bot = running_bot(driver)
+    await driver.slash("play", {"game": "solo", "thread": True})
+    (game,) = await bot.store.active_games()
+    thread_id = game.channel_id
+    await driver.slash("abort", {}, channel_id=thread_id)
+    invite = await driver.slash(
+        "challenge", {"game": "mille", "member": BOB_ID, "thread": True}, channel_id=thread_id
+    )
+    if invite.ephemeral:  # refused at once: acceptable if it says why
+        assert "permission" not in _said(invite), _said(invite)
+        return
+    accepted = await driver.click(invite, component_id(invite, "Accept"), user_id=BOB_ID)
+    assert "permission" not in _said(accepted), _said(accepted)
+    assert await bot.store.active_games(), "the accepted challenge started a game"
+
+
+# --- results from outside Discord ---------------------------------------------------------------
+
+
+async def test_console_games_stay_off_the_discord_leaderboards(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The README: the console "saves the game in the same embedded SQLite database
+    (junction.db)" the bot uses. A game played there — by whoever has a shell, with any seed or
+    a stacked ``--deck`` — is not a game between Discord members and must not rank on the bot's
+    boards. Before the fix, its result is stored like any other (member id 1, the login name) and
+    ``/leaderboard game:solo scope:all servers`` lists the console player among the members."""
+    import io
+
+    from bot.console import ConsoleOptions, run_console
+    from bot.render.leaderboard import leaderboard_png as real_board
+
+    monkeypatch.setenv("JUNCTION_PLAYER", "Shell")
+    bot = running_bot(driver)
+    options = ConsoleOptions(
+        db=bot.settings.db_url, out=tmp_path / "tables", game="solo", seed=1, images=False
+    )
+    await run_console(options, lines=io.StringIO("resign\n"), out=io.StringIO())
+    seen: dict[str, Any] = {}
+
+    def board_png(title: str, rows: Any, *rest: Any) -> bytes:
+        seen["rows"] = rows
+        return real_board(title, rows, *rest)
+
+    monkeypatch.setattr(sys.modules["cogs.leaderboard"], "leaderboard_png", board_png)
+    await driver.slash("leaderboard", {"game": "solo", "scope": "global"})
+    names = [row.name for row in seen["rows"]]
+    assert "Shell" not in names, f"the global solo board lists the console player: {names}"
+
+
+# --- pings ---------------------------------------------------------------------------------------
+
+
+async def test_a_bystander_cannot_ping_the_players_with_table(driver: InteractionDriver) -> None:
+    """Alice and Bob play; Carol, who is not in the game, sends /table over and over. Reposting
+    the table for a bystander must not ping the players (their turn was announced when it came).
+    Before the fix, every /table is sent with ``allowed_mentions`` naming the member to act, so
+    Carol can ping Alice as often as she likes — a harassment tool the channel cannot take away
+    without taking /table away."""
+    bot = running_bot(driver)
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
+        seed=1,
+    )
+    for _ in range(3):
+        table = public_table(await driver.slash("table", {}, user_id=CAROL_ID))
+        body = table.body.get("data", table.body)
+        allowed = body.get("allowed_mentions") or {}
+        pinged = [str(u) for u in allowed.get("users") or []]
+        if "users" in (allowed.get("parse") or []):
+            pinged.append("every user mentioned")
+        assert not pinged, f"Carol's /table pings {pinged}"

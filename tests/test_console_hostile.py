@@ -1,0 +1,54 @@
+"""The local console fed hostile input (a review round): huge numbers are sentences, not crashes.
+
+The console is driven as ``tests/test_console.py`` drives it: lines on standard input. Each
+docstring says what should happen and what happened before the fix.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from bot.console import ConsoleOptions, run_console
+
+DECK = ["go", "100", "100", "100", "75", "50", *["25"] * 6, *["200", "50", "100", "75"] * 3]
+
+
+async def _run(tmp_path: Path, commands: str, **extra: object) -> tuple[int, str]:
+    out = io.StringIO()
+    options = ConsoleOptions(
+        db=f"sqlite:///{tmp_path / 'console.db'}",
+        out=tmp_path / "tables",
+        seed=4,
+        opponent="random",
+        images=False,
+        **extra,  # type: ignore[arg-type]
+    )
+    code = await run_console(options, lines=io.StringIO(commands), out=out)
+    return code, out.getvalue()
+
+
+async def test_a_huge_number_is_answered_not_a_crash(tmp_path: Path) -> None:
+    """A line of 5 000 digits (a pasted blob, a stuck key) is "a number from the list" that is
+    far out of range: the console must say "! Choose a number from 1 to N" and go on, as it does
+    for 22 digits. Before the fix, ``int(text)`` raises ValueError ("Exceeds the limit (4300
+    digits) for integer string conversion") and the console dies with a traceback."""
+    code, text = await _run(tmp_path, "9" * 5000 + "\nquit\n", deck=DECK)
+    assert code == 0
+    assert "! Choose a number from 1 to" in text
+    assert "Game saved" in text
+
+
+@pytest.mark.parametrize("line", ["play 9", "clear 9 with go", "sacrifice 100 on 9"])
+async def test_solo_move_with_a_huge_number_is_a_sentence(tmp_path: Path, line: str) -> None:
+    """In Mille Bornes Solo, a move naming a 5 000-digit number ('play 999…', 'clear 999… with
+    go') must be refused with a sentence like any unreadable move (the engine contract: a refusal
+    is a GameError whose text is a sentence). Before the fix, the solo notation parser calls
+    ``int()`` on the digits and raises ValueError, which nothing catches: the console crashes."""
+    huge = line.replace("9", "9" * 5000)
+    code, text = await _run(tmp_path, f"{huge}\nquit\n", game="solo")
+    assert code == 0
+    assert "\n! " in text
+    assert "Game saved" in text
