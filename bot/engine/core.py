@@ -172,9 +172,9 @@ class GameInfo:
 
 
 def players_wanted(fewest: int, most: int) -> str:
-    """How many players a game takes, in words: "1 player", "2 players", "2 to 4 players"."""
+    """How many players a game takes, in words: "exactly 1 player", "2 to 4 players"."""
     if fewest == most:
-        return f"{fewest} player" if fewest == 1 else f"{fewest} players"
+        return f"exactly {fewest} player" if fewest == 1 else f"exactly {fewest} players"
     return f"{fewest} to {most} players"
 
 
