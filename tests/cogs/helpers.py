@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.cogs.conftest import running_bot
 from tests.discord.backend import CapturedResponse, InteractionResult, walk_components
+from tests.discord.payloads import InteractionDriver
 
 
 def _components(source: InteractionResult | CapturedResponse | dict[str, Any]) -> list[Any]:
@@ -50,3 +52,14 @@ def public_table(result: InteractionResult) -> CapturedResponse:
     assert tables, "a table image was posted"
     assert not tables[-1].ephemeral
     return tables[-1]
+
+
+async def sweep_after(driver: InteractionDriver, seconds: float) -> None:
+    """Move the seam's clock on by ``seconds`` and run one timer sweep (the sweep's loop needs a
+    gateway login, so it is run by hand)."""
+    bot = running_bot(driver)
+    later = bot.tables.clock() + seconds
+    bot.tables.clock = lambda: later
+    cog = bot.get_cog("Timers")
+    assert cog is not None
+    await type(cog).sweeper.coro(cog)  # type: ignore[attr-defined]

@@ -9,6 +9,7 @@ from typing import Any
 
 from bot.store.base import GuildSettings, MoveRecord, SeatRecord
 from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import sweep_after
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -118,12 +119,7 @@ async def test_expired_turn_is_announced_in_the_channel(driver: InteractionDrive
         seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
         seed=9,
     )
-    later = bot.tables.clock() + 3600
-    bot.tables.clock = lambda: later
-    cog = bot.get_cog("Timers")
-    assert cog is not None
-    # The loop waits for a gateway login the driver never makes: run one sweep by hand.
-    await type(cog).sweeper.coro(cog)  # type: ignore[attr-defined]
+    await sweep_after(driver, 3600)
     posted = [
         m
         for m in driver.messages.values()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.store.base import GuildSettings, SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, labels, public_table
+from tests.cogs.helpers import component_id, labels, public_table, sweep_after
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
@@ -69,11 +69,7 @@ async def test_six_cars_armor_a_target_picker_and_a_timeout(driver: InteractionD
     aim = await driver.click(hand.message, component_id(hand, "Speed Limit"))
     limited = await driver.click(aim.message, component_id(aim, "Carol"))
     assert f"<@{CAROL_ID}>, you may react" in (public_table(limited).content or "")
-    later = bot.tables.clock() + 16
-    bot.tables.clock = lambda: later
-    cog = bot.get_cog("Timers")
-    assert cog is not None
-    await type(cog).sweeper.coro(cog)  # type: ignore[attr-defined]
+    await sweep_after(driver, 16)
     assert any("did not react in time" in m["content"] for m in driver.messages.values())
     state = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID)).state
     assert state.cars[2].mb.speed and state.cars[2].mb.speed[-1].value == "speed-limit"

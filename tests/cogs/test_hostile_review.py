@@ -12,9 +12,11 @@ from typing import Any
 
 import pytest
 
+from bot.client import JunctionBot
 from bot.store.base import GuildSettings, SeatRecord
+from bot.updates import TableUpdate
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, public_table
+from tests.cogs.helpers import component_id, public_table, sweep_after
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -42,6 +44,17 @@ THREE_MEMBERS = [
 TWO_MEMBERS = THREE_MEMBERS[:2]
 
 
+async def _three_cars(bot: JunctionBot) -> TableUpdate:
+    """Alice, Bob and Carol's Dragon game on the stacked deck above (Alice to play)."""
+    return await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="dragon",
+        seats=THREE_MEMBERS,
+        deck=[*DRAGON_MB, *DRAGON_CW],
+    )
+
+
 def _replies(result: InteractionResult) -> str:
     """Everything the interaction said in words (callback, follow-ups, edits)."""
     return " | ".join(r.content or "" for r in result.responses if r.content)
@@ -51,16 +64,6 @@ def _selects(result: InteractionResult) -> list[dict[str, Any]]:
     message = result.message
     assert message is not None
     return [c for c in walk_components(message.get("components") or []) if c.get("type") == 3]
-
-
-async def _sweep(driver: InteractionDriver, seconds: float) -> None:
-    """Move the seam's clock forward and run the timer sweep once."""
-    bot = running_bot(driver)
-    later = bot.tables.clock() + seconds
-    bot.tables.clock = lambda: later
-    cog = bot.get_cog("Timers")
-    assert cog is not None
-    await type(cog).sweeper.coro(cog)  # type: ignore[attr-defined]
 
 
 # --- garbage text -------------------------------------------------------------------------------
@@ -95,13 +98,7 @@ async def test_stampede_victims_choose_their_sides_at_the_same_time(
     and the button carries the version it was shown at, so Carol is told "That button is from an
     earlier turn" although her choice is unchanged and still hers to make."""
     bot = running_bot(driver)
-    update = await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="dragon",
-        seats=THREE_MEMBERS,
-        deck=[*DRAGON_MB, *DRAGON_CW],
-    )
+    update = await _three_cars(bot)
     game_id = update.game.id
     window = public_table(await driver.slash("move", {"action": "stampede"}))
     bobs = await driver.click(window.message_id, f"jn:h:{game_id}", user_id=BOB_ID)
@@ -119,13 +116,7 @@ async def test_a_simultaneous_choice_made_is_not_made_twice(driver: InteractionD
     """Once Carol has chosen her side, her old hand's buttons are from an earlier turn again:
     a second press (a double click, or another side) is refused and changes nothing."""
     bot = running_bot(driver)
-    update = await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="dragon",
-        seats=THREE_MEMBERS,
-        deck=[*DRAGON_MB, *DRAGON_CW],
-    )
+    update = await _three_cars(bot)
     game_id = update.game.id
     window = public_table(await driver.slash("move", {"action": "stampede"}))
     carols = await driver.click(window.message_id, f"jn:h:{game_id}", user_id=CAROL_ID)
@@ -145,13 +136,7 @@ async def test_a_simultaneous_choice_is_read_as_it_was_shown(driver: Interaction
     """A hand button from before another member's choice means what it showed then: Bob's
     "front" is played as the front even though the table has moved on since."""
     bot = running_bot(driver)
-    update = await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="dragon",
-        seats=THREE_MEMBERS,
-        deck=[*DRAGON_MB, *DRAGON_CW],
-    )
+    update = await _three_cars(bot)
     game_id = update.game.id
     window = public_table(await driver.slash("move", {"action": "stampede"}))
     bobs = await driver.click(window.message_id, f"jn:h:{game_id}", user_id=BOB_ID)
@@ -197,13 +182,7 @@ async def test_a_member_who_left_does_not_block_an_abort(driver: InteractionDriv
     hostile review: the votes count every seat ever held by a member, so Carol — who is out of the
     game and has no reason to come back — must agree too, and the game can never be aborted."""
     bot = running_bot(driver)
-    await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="dragon",
-        seats=THREE_MEMBERS,
-        deck=[*DRAGON_MB, *DRAGON_CW],
-    )
+    await _three_cars(bot)
     await driver.slash("resign", {}, user_id=CAROL_ID)
     asked = await driver.slash("abort", {}, user_id=BOB_ID)
     await driver.click(asked, component_id(asked, "Agree to abort"), user_id=ALICE_ID)
@@ -213,13 +192,7 @@ async def test_a_member_who_left_does_not_block_an_abort(driver: InteractionDriv
 async def test_a_member_who_left_cannot_vote_to_abort(driver: InteractionDriver) -> None:
     """Carol resigned: she can neither ask to abort nor agree; the game is unchanged."""
     bot = running_bot(driver)
-    await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="dragon",
-        seats=THREE_MEMBERS,
-        deck=[*DRAGON_MB, *DRAGON_CW],
-    )
+    await _three_cars(bot)
     await driver.slash("resign", {}, user_id=CAROL_ID)
     before = await bot.tables.current(GAMES_CHANNEL_ID)
     refused = await driver.slash("abort", {}, user_id=CAROL_ID)
@@ -276,7 +249,7 @@ async def test_a_timed_out_turn_is_played_to_its_end(
         seats=TWO_MEMBERS,
         seed=3,
     )
-    await _sweep(driver, 61)
+    await sweep_after(driver, 61)
     assert any("ran out of time" in m["content"] for m in driver.messages.values())
     here = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID))
     assert 0 not in here.acting, "Alice's timed-out turn is over"
@@ -292,7 +265,7 @@ async def test_members_late_together_are_treated_alike(driver: InteractionDriver
     await bot.tables.start(
         channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="ttr", seats=TWO_MEMBERS, seed=3
     )
-    await _sweep(driver, 61)
+    await sweep_after(driver, 61)
     won_by_bob = [
         r
         for r in await bot.store.results(game_key="ttr")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.store.base import GuildSettings, SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, labels, public_table, select_of
+from tests.cogs.helpers import component_id, labels, public_table, select_of, sweep_after
 from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
@@ -12,15 +12,6 @@ RED = ["100", "50", "25", "flat-tire", "spare-tire", "extra-tank", "pit-crew"]
 RED_DRAWS = ["75", "50", "200", "green-light", "repairs"]
 BLUE = ["25", "75", "coup-fourre", "roadblock", "jammer", "gasoline", "repairs"]
 DECK = [*RED, *RED_DRAWS, "/", *BLUE]
-
-
-async def _sweep(driver: InteractionDriver, seconds: float) -> None:
-    bot = running_bot(driver)
-    later = bot.tables.clock() + seconds
-    bot.tables.clock = lambda: later
-    cog = bot.get_cog("Timers")
-    assert cog is not None
-    await type(cog).sweeper.coro(cog)  # type: ignore[attr-defined]
 
 
 async def test_members_play_with_a_coup_fourre_a_timeout_and_a_cycle(
@@ -54,7 +45,7 @@ async def test_members_play_with_a_coup_fourre_a_timeout_and_a_cycle(
     # Alice drives 100; Bob holds Roadblock and is asked, but lets the window run out.
     drove = await driver.slash("move", {"action": "play 100"})
     assert f"<@{BOB_ID}>, you may react" in (public_table(drove).content or "")
-    await _sweep(driver, 21)
+    await sweep_after(driver, 21)
     assert any("did not react in time" in m["content"] for m in driver.messages.values())
     state = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID)).state
     assert state.sides[0].total == 100

@@ -16,7 +16,7 @@ from bot.client import JunctionBot
 from bot.console import ConsoleOptions, run_console
 from bot.store.base import GuildSettings, SeatRecord
 from tests.cogs.conftest import bot_settings, running_bot
-from tests.cogs.helpers import component_id, labels, public_table
+from tests.cogs.helpers import component_id, labels, public_table, sweep_after
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
@@ -32,16 +32,6 @@ SEATS = [
     SeatRecord(1, "Bob", user_id=BOB_ID),
     SeatRecord(2, "Computer (normal)", policy="normal"),
 ]
-
-
-async def _sweep(driver: InteractionDriver, seconds: float) -> None:
-    """Move the seam's clock on and run one timer sweep (the loop needs a gateway login)."""
-    bot = running_bot(driver)
-    later = bot.tables.clock() + seconds
-    bot.tables.clock = lambda: later
-    cog = bot.get_cog("Timers")
-    assert cog is not None
-    await type(cog).sweeper.coro(cog)  # type: ignore[attr-defined]
 
 
 async def test_a_lobby_seats_two_members_and_a_computer(driver: InteractionDriver) -> None:
@@ -129,9 +119,9 @@ async def _first_half(driver: InteractionDriver) -> tuple[int, dict[str, object]
     await driver.slash("move", {"action": "play c2"}, user_id=BOB_ID)
     again = await driver.slash("move", {"action": "play c5"})
     assert f"<@{BOB_ID}>, you may react" in (public_table(again).content or "")
-    await _sweep(driver, 10)  # not yet: the window is 30 s
+    await sweep_after(driver, 10)  # not yet: the window is 30 s
     assert bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID)).state.defender == 1
-    await _sweep(driver, 31)
+    await sweep_after(driver, 31)
     timed_out = [m for m in driver.messages.values() if "did not react in time" in m["content"]]
     assert timed_out and any(a["filename"] == "table.png" for a in timed_out[0]["attachments"])
     after = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID))
