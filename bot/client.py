@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.daily import daily_secret
 from bot.engine.core import GameError
 from bot.games.bundle import PolicyFactory
 from bot.games.registry import choose_move
@@ -68,6 +69,9 @@ class JunctionBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = open_store(self.settings.db_url)
         await self.store.open()
+        # Made now, not by the first daily deal: a request refused after reading it would
+        # otherwise have written to the database.
+        await daily_secret(self.store)
         self.renderer = RenderPool(self.settings.render_processes)
         await self.renderer.start()
         # Computer players think in a process of their own: a search must not slow the replies
