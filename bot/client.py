@@ -25,6 +25,7 @@ from bot.engine.core import GameError
 from bot.games.bundle import PolicyFactory
 from bot.games.registry import choose_move
 from bot.render.pool import RenderPool
+from bot.replays import Replays
 from bot.store import open_store
 from bot.store.base import Store
 from bot.tables import Tables
@@ -48,6 +49,7 @@ class JunctionBot(commands.Bot):
     store: Store
     tables: Tables
     renderer: RenderPool
+    replays: Replays
     thinkers: RenderPool
 
     def __init__(self, settings: Settings, *, sync_at_start: bool = True, **kwargs: Any) -> None:
@@ -74,6 +76,7 @@ class JunctionBot(commands.Bot):
         await daily_secret(self.store)
         self.renderer = RenderPool(self.settings.render_processes)
         await self.renderer.start()
+        self.replays = Replays(self.renderer)
         # Computer players think in a process of their own: a search must not slow the replies
         # in other channels, nor wait behind pictures being drawn.
         self.thinkers = RenderPool(self.settings.think_processes, warm=False)
@@ -206,7 +209,8 @@ class JunctionTree(app_commands.CommandTree[Any]):
 
 async def reply_privately(interaction: discord.Interaction[Any], text: str) -> None:
     """An ephemeral answer, whether or not the interaction was already answered."""
-    text = text.strip()[:1900] or "Something went wrong."
+    # Refusals name players and quote what was typed: shown as plain text (cogs.ui.plain).
+    text = discord.utils.escape_markdown(text.strip())[:1900] or "Something went wrong."
     quiet = discord.AllowedMentions.none()
     try:
         if interaction.response.is_done():

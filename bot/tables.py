@@ -41,6 +41,8 @@ from bot.games.registry import choose_move, policy_factory
 from bot.results import result_of
 from bot.store.base import (
     ChannelBusy,
+    DailyClaim,
+    DailyClaimed,
     DuplicateInteraction,
     GuildSettings,
     MoveRecord,
@@ -50,6 +52,7 @@ from bot.store.base import (
     StoredGame,
 )
 from bot.updates import (
+    DailyDealt,
     NoGameHere,
     NoReplay,
     NotSeated,
@@ -79,6 +82,10 @@ log = logging.getLogger(__name__)
 LEAVE = "@leave"
 """The move log's entry for a seat leaving (resigning or forfeiting): no game's notation."""
 
+DAILY_DEALT = (
+    "You have already been dealt today's deal (an aborted one counts too). "
+    "A new one comes at midnight UTC."
+)
 NO_REPLAY_BEFORE = "This game was played before Junction kept replays, so it cannot be replayed."
 
 TIMED_OUT_TURN_MOVES = 40
@@ -230,8 +237,12 @@ class Tables:
         labels: Mapping[str, str] | None = None,
         deck: Sequence[str] | None = None,
         before_computers: Callable[[], Awaitable[None]] | None = None,
+        daily: DailyClaim | None = None,
     ) -> TableUpdate:
         """Deal a new game in a channel and let computer seats open if they sit first.
+
+        ``daily``: the game is a member's daily deal, claimed with the game in one transaction
+        (DailyDealt if it was claimed before).
 
         ``before_computers`` is awaited once the game is stored, when computers move first
         (see ``move``)."""
@@ -262,9 +273,12 @@ class Tables:
                     options={**game.resolve_options(options), **(labels or {})},
                     state=game.to_dict(state),
                     deadline=self.clock() + COMPUTER_GRACE if computer_first else None,
+                    daily=daily,
                 )
             except ChannelBusy:
                 raise TableBusy("A game is already running in this channel.") from None
+            except DailyClaimed:
+                raise DailyDealt(DAILY_DEALT) from None
             here = Position(stored, found, state)
             if before_computers is not None and here.computers_due():
                 await before_computers()
@@ -385,9 +399,11 @@ class Tables:
             raise GameError("You have left this game; the players still in it decide.")
         members = {s.user_id for s in playing}
         voted = await self.store.abort_votes(game_id)
-        if voted and user_id in voted:
+        if user_id in voted and not members <= voted:
             raise GameError("You have already asked for this; the other players must agree.")
-        votes = await self.store.add_abort_vote(game_id, user_id)
+        # Everyone agreed already (a crash came between the last vote and the abort): this
+        # request completes it.
+        votes = voted if user_id in voted else await self.store.add_abort_vote(game_id, user_id)
         if not members <= votes:
             return stored, False
         async with self.lock(stored.channel_id):
@@ -641,7 +657,7 @@ class Tables:
         text = here.game.format_action(action)
         new_state = here.game.apply(here.state, seat, action)
         try:
-            here = await self._commit(here, seat, text, new_state, None)
+            here = await self._commit(here, seat, text, new_state, None, late=seat)
         except StaleVersion:
             return None, here  # another process moved this game; what was stored so far stands
         return Step(seat, text, here.game.caption(new_state), True, timed_out=True), here
@@ -693,11 +709,19 @@ class Tables:
         action_text: str,
         new_state: Any,
         interaction_id: str | None,
+        *,
+        late: int | None = None,
     ) -> Position:
-        """Store one move with the timer of the position it leads to; the new position."""
+        """Store one move with the timer of the position it leads to; the new position.
+
+        ``late``: the move was played for a seat whose time ran out; while that seat still
+        acts, its turn stays due at once (a restart mid-turn finishes it at the next sweep
+        instead of granting the absent member a fresh timer)."""
         game = here.game
         finished = game.outcome(new_state) is not None
         remind_at, deadline = await self._timer(here.stored, game, new_state)
+        if late is not None and not finished and late in game.to_act(new_state):
+            remind_at, deadline = None, self.clock()
         stored = await self.store.record_move(
             game_id=here.stored.id,
             expected_version=here.stored.version,

@@ -7,7 +7,7 @@ the state the seam already holds; nothing rebuilds a state from JSON again.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -43,6 +43,10 @@ class StaleButton(GameError):
 
 class TableBusy(GameError):
     """A game is already running in the channel."""
+
+
+class DailyDealt(GameError):
+    """The member has already been dealt today's deal of that game."""
 
 
 class NoReplay(GameError):
@@ -132,8 +136,11 @@ def and_list(names: Sequence[str]) -> str:
     return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def outcome_line(update: TableUpdate, *, markdown: bool = False) -> str:
-    """The result in one line for any front end; ``markdown`` bolds the verdict for Discord."""
+def outcome_line(
+    update: TableUpdate, *, markdown: bool = False, escape: Callable[[str], str] = str
+) -> str:
+    """The result in one line for any front end; ``markdown`` bolds the verdict for Discord,
+    and ``escape`` makes the players' names and the reason plain text there."""
     outcome = update.outcome
     if outcome is None:
         return ""
@@ -141,7 +148,7 @@ def outcome_line(update: TableUpdate, *, markdown: bool = False) -> str:
     def strong(text: str) -> str:
         return f"**{text}**" if markdown else text
 
-    names = [s.name for s in update.game.seats]
+    names = [escape(s.name) for s in update.game.seats]
     scores = (
         " · ".join(f"{n} {s}" for n, s in zip(names, outcome.scores, strict=True))
         if outcome.scores
@@ -151,8 +158,8 @@ def outcome_line(update: TableUpdate, *, markdown: bool = False) -> str:
     if len(names) == 1:
         # Played alone there is no draw: no winner means the run ended without winning.
         verdict = "🏆 " + strong("You won!") if outcome.winners else "🏁 " + strong("Game over.")
-        return f"{verdict} {outcome.reason}"
+        return f"{verdict} {escape(outcome.reason)}"
     if outcome.is_draw:
-        return f"🤝 {strong('Draw!')}{tail} {outcome.reason}"
+        return f"🤝 {strong('Draw!')}{tail} {escape(outcome.reason)}"
     winners = and_list([strong(names[w]) for w in outcome.winners])
-    return f"🏆 {winners} won!{tail} {outcome.reason}"
+    return f"🏆 {winners} won!{tail} {escape(outcome.reason)}"

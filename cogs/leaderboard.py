@@ -27,9 +27,9 @@ from bot.daily import daily_date, day_start
 from bot.engine.core import BadOption
 from bot.games import all_bundles, bundle
 from bot.render.leaderboard import leaderboard_png, stats_png
-from bot.render.replay import replay_from_views
+from bot.replays import Inputs
 from cogs.lobby import game_choices
-from cogs.ui import NO_PINGS, bot_of, clip
+from cogs.ui import NO_PINGS, bot_of, clip, plain
 
 SCOPE_CHOICES = [
     app_commands.Choice(name="this server", value="server"),
@@ -142,10 +142,12 @@ class Boards(commands.Cog):
         results = await bot_of(interaction).store.results(
             guild_id=interaction.guild_id, user_id=who.id
         )
-        lines = history_lines(results, who.id)
-        text = "\n".join(lines) if lines else f"{who.display_name} has no finished games here yet."
+        # The lines name the opponents: plain text, whatever their names hold.
+        lines = [plain(line) for line in history_lines(results, who.id)]
+        name = plain(who.display_name)
+        text = "\n".join(lines) if lines else f"{name} has no finished games here yet."
         await interaction.response.send_message(
-            clip(f"**Recent games of {who.display_name}**\n{text}"),
+            clip(f"**Recent games of {name}**\n{text}"),
             ephemeral=True,
             allowed_mentions=NO_PINGS,
         )
@@ -161,10 +163,11 @@ class Boards(commands.Cog):
         last = await bot.tables.last_replayable(channel_id)
         # A long match takes a while to rebuild and draw: answer Discord first.
         await interaction.response.defer(thinking=True)
-        views = await bot.tables.replay(last.id)
-        shown = bundle(last.game_key).presenter
-        gif = await bot.renderer.run(replay_from_views, shown.table_png, views)
-        moves = len(views) - 1
+
+        async def inputs() -> Inputs:
+            return bundle(last.game_key).presenter.table_png, await bot.tables.replay(last.id)
+
+        gif, moves = await bot.replays.gif(last.id, inputs)
         note = f"Replay of game #{last.id} ({moves} moves)."
         if moves < last.version:
             note = (

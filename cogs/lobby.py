@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any, Self
 
@@ -24,9 +22,10 @@ from bot.daily import daily_date, daily_secret, daily_seed, day_start
 from bot.engine.core import BadOption, GameError, players_wanted
 from bot.games import all_bundles, bundle, get_policy, policy_names
 from bot.games.bundle import GameBundle
-from bot.store.base import Answer, Invitee, LobbyRecord, SeatRecord, StaleVersion
+from bot.store.base import Answer, DailyClaim, Invitee, LobbyRecord, SeatRecord, StaleVersion
+from bot.tables import DAILY_DEALT
 from cogs.pickers import ID, GameItem, register_items
-from cogs.ui import NO_PINGS, bot_of, clip, pings, post_table, quote, send_table
+from cogs.ui import NO_PINGS, bot_of, clip, pings, plain, post_table, quote, send_table
 
 MAX_SEATS = 6
 
@@ -154,31 +153,19 @@ async def _daily_deal(
     return daily_seed(secret, interaction.guild_id, found.key, today), {"daily": today}
 
 
-@asynccontextmanager
 async def _daily_claim(
     interaction: discord.Interaction[Any], found: GameBundle, labels: dict[str, str] | None
-) -> AsyncIterator[None]:
-    """Hold the member's claim on today's deal (``labels`` says which, None: no daily deal)
-    while it is dealt, and give it back if dealing fails (no thread, a game already running
-    here): the member keeps the deal. The claim is what makes it once a day: an aborted deal
-    counts, and of two requests at the same moment only one is dealt (``_daily_deal``'s checks
-    only give the clearer sentences)."""
-    guild_id = interaction.guild_id
-    if labels is None or guild_id is None:
-        yield
-        return
-    store = bot_of(interaction).tables.store
-    day, user_id = labels["daily"], interaction.user.id
-    if not await store.claim_daily(guild_id, found.key, day, user_id):
-        raise BadOption(
-            "You have already been dealt today's deal (an aborted one counts too). "
-            "A new one comes at midnight UTC."
-        )
-    try:
-        yield
-    except BaseException:
-        await store.release_daily(guild_id, found.key, day, user_id)
-        raise
+) -> DailyClaim | None:
+    """The member's claim on today's deal (``labels`` says which; None: no daily deal),
+    refused now if it was made before. The claim is stored with the game, in one transaction
+    (``Tables.start``): an aborted deal counts, of two requests at the same moment only one is
+    dealt, and a crash before the deal loses nothing."""
+    if labels is None or interaction.guild_id is None:
+        return None
+    claim = DailyClaim(interaction.guild_id, found.key, labels["daily"], interaction.user.id)
+    if await bot_of(interaction).tables.store.daily_claimed(claim):
+        raise BadOption(DAILY_DEALT)
+    return claim
 
 
 async def _thread_for(
@@ -384,7 +371,7 @@ async def start_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord)
         await interaction.response.edit_message(
             content=content, view=None, allowed_mentions=NO_PINGS
         )
-    headline = f"**{found.info.title}** — {' vs '.join(s.name for s in seats)}"
+    headline = f"**{found.info.title}** — {' vs '.join(plain(s.name) for s in seats)}"
     if thread is not None:
         await send_table(bot_of(interaction), thread.send, update, headline)
     else:
@@ -506,33 +493,34 @@ class Lobby(commands.Cog):
         me = SeatRecord(0, display_name(interaction.user), user_id=interaction.user.id)
         seats = [me, *_computer_seats(found, 1, rivals, name)]
         against = "alone" if rivals == 0 else "vs the computer"
-        async with _daily_claim(interaction, found, labels):
-            target = await _thread_for(interaction, thread, f"{info.title}: {me.name} {against}")
-            channel_id = target.id if target is not None else interaction.channel_id
-            if channel_id is None:
-                raise BadOption("Games are played in a channel.")
-            answered = False
+        claim = await _daily_claim(interaction, found, labels)
+        target = await _thread_for(interaction, thread, f"{info.title}: {me.name} {against}")
+        channel_id = target.id if target is not None else interaction.channel_id
+        if channel_id is None:
+            raise BadOption("Games are played in a channel.")
+        answered = False
 
-            async def answer_first() -> None:
-                # Computers open the game, and an expert searches a while: answer Discord first.
-                nonlocal answered
-                if target is not None:
-                    await interaction.response.send_message(f"Your game is in {target.mention}.")
-                else:
-                    await interaction.response.defer(thinking=True)
-                answered = True
+        async def answer_first() -> None:
+            # Computers open the game, and an expert searches a while: answer Discord first.
+            nonlocal answered
+            if target is not None:
+                await interaction.response.send_message(f"Your game is in {target.mention}.")
+            else:
+                await interaction.response.defer(thinking=True)
+            answered = True
 
-            update = await bot_of(interaction).tables.start(
-                channel_id=channel_id,
-                guild_id=interaction.guild_id,
-                game_key=found.key,
-                seats=seats,
-                options=chosen,
-                seed=seed,
-                labels=labels,
-                before_computers=answer_first,
-            )
-        headline = f"**{info.title}** — {me.name} {against}"
+        update = await bot_of(interaction).tables.start(
+            channel_id=channel_id,
+            guild_id=interaction.guild_id,
+            game_key=found.key,
+            seats=seats,
+            options=chosen,
+            seed=seed,
+            labels=labels,
+            before_computers=answer_first,
+            daily=claim,
+        )
+        headline = f"**{info.title}** — {plain(me.name)} {against}"
         if labels:
             headline += f" · daily deal {labels['daily']}"
         notice = found.presenter.start_notice(update.game.options)

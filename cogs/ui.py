@@ -45,6 +45,13 @@ def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def plain(text: str) -> str:
+    """Text that may hold what members chose (their names, in captions and refusals), shown
+    exactly as typed: a name like ``[My hand](https://…)`` must not become a link in the bot's
+    own message, nor ``||…||`` a spoiler or ``# …`` a heading."""
+    return discord.utils.escape_markdown(text)
+
+
 def quote(text: str, limit: int = 40) -> str:
     """A member's own words, shortened for an answer that repeats them."""
     flat = " ".join(str(text).split())
@@ -56,13 +63,12 @@ async def refuse(interaction: discord.Interaction[Any], text: str) -> None:
 
     Errors may quote what a member typed, so they are clipped and ping nobody.
     """
+    text = clip(plain(text))
     try:
         if interaction.response.is_done():
-            await interaction.followup.send(clip(text), ephemeral=True, allowed_mentions=NO_PINGS)
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
         else:
-            await interaction.response.send_message(
-                clip(text), ephemeral=True, allowed_mentions=NO_PINGS
-            )
+            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
     except discord.HTTPException:
         log.warning("could not deliver a refusal", exc_info=True)
 
@@ -166,12 +172,13 @@ def called(update: TableUpdate) -> list[int | None]:
 def table_text(update: TableUpdate, headline: str | None = None) -> str:
     """The line(s) above the table image: what happened, and who plays next."""
     lines = [headline] if headline else []
-    captions = [step.caption for step in update.steps if step.caption]
+    # Captions and the result name the players: plain text, whatever the names hold.
+    captions = [plain(step.caption) for step in update.steps if step.caption]
     if update.timeout is not None:
-        lines.append(update.timeout.caption)
+        lines.append(plain(update.timeout.caption))
     lines.extend(captions[-6:])
     if update.outcome is not None:
-        lines.append(outcome_line(update, markdown=True))
+        lines.append(outcome_line(update, markdown=True, escape=plain))
     elif update.game.status == "active":
         private = bundle(update.game.game_key).info.private_hands
         reacting = {s.seat for s in update.reacting}

@@ -24,28 +24,40 @@ def pick_frames(count: int, limit: int = MAX_FRAMES) -> list[int]:
     return sorted({round(i * step) for i in range(limit)})
 
 
-def replay_gif(pngs: Sequence[bytes], frame_ms: int = 700, last_ms: int = 4000) -> bytes:
-    """The frames (PNG bytes, in order) as a looping GIF, scaled to a phone-friendly width."""
-    if not pngs:
+def shrink(png: bytes) -> Image.Image:
+    """One table image as a GIF frame: scaled to a phone-friendly width, 128 colours."""
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    height = round(image.height * WIDTH / image.width)
+    small = image.resize((WIDTH, height), Image.Resampling.BILINEAR)
+    return small.quantize(colors=128, method=Image.Quantize.MEDIANCUT)
+
+
+def replay_frame(table_png: Callable[[Any], bytes], view: Any) -> Image.Image:
+    """Draw one kept view and make it a GIF frame (one small job for a render worker)."""
+    return shrink(table_png(view))
+
+
+def frames_gif(frames: Sequence[Image.Image], frame_ms: int = 700, last_ms: int = 4000) -> bytes:
+    """GIF frames (in order) as a looping GIF; the last frame stays longer."""
+    if not frames:
         raise ValueError("a replay needs at least one frame")
-    frames = []
-    for png in pngs:
-        image = Image.open(io.BytesIO(png)).convert("RGB")
-        height = round(image.height * WIDTH / image.width)
-        small = image.resize((WIDTH, height), Image.Resampling.BILINEAR)
-        frames.append(small.quantize(colors=128, method=Image.Quantize.MEDIANCUT))
     durations = [frame_ms] * (len(frames) - 1) + [last_ms]
     out = io.BytesIO()
     frames[0].save(
         out,
         format="GIF",
         save_all=True,
-        append_images=frames[1:],
+        append_images=list(frames[1:]),
         duration=durations,
         loop=0,
         optimize=False,
     )
     return out.getvalue()
+
+
+def replay_gif(pngs: Sequence[bytes], frame_ms: int = 700, last_ms: int = 4000) -> bytes:
+    """The frames (PNG bytes, in order) as a looping GIF, scaled to a phone-friendly width."""
+    return frames_gif([shrink(png) for png in pngs], frame_ms, last_ms)
 
 
 def replay_from_views(table_png: Callable[[Any], bytes], views: Sequence[Any]) -> bytes:

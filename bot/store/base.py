@@ -36,6 +36,20 @@ class ChannelBusy(StoreError):
     """The channel already has an active game."""
 
 
+class DailyClaimed(StoreError):
+    """The member has already been dealt that daily deal (``create_game``'s ``daily``)."""
+
+
+@dataclass(frozen=True)
+class DailyClaim:
+    """A member's claim on a game's daily deal: one per server, game and day."""
+
+    guild_id: int
+    game_key: str
+    day: str
+    user_id: int
+
+
 class StaleVersion(StoreError):
     """Somebody else's move was stored first; reload and try again."""
 
@@ -199,8 +213,13 @@ class Store(ABC):
         options: Mapping[str, str],
         state: Mapping[str, Any],
         deadline: float | None = None,
+        daily: DailyClaim | None = None,
     ) -> StoredGame:
         """Store a new active game at version 0; ChannelBusy if the channel has one.
+
+        ``daily``: the game is a member's daily deal, claimed in the same transaction, so a
+        deal is never stored without its claim nor a claim without its deal (a kill in between
+        loses nothing), and of two at once exactly one is stored: DailyClaimed for the other.
 
         ``state`` is also kept as the game's initial state (see ``initial_state``);
         ``deadline`` arms its timer in the same statement (a computer seat due to open).
@@ -333,13 +352,8 @@ class Store(ABC):
         """The members who asked or agreed to abort the game."""
 
     @abstractmethod
-    async def claim_daily(self, guild_id: int, game_key: str, day: str, user_id: int) -> bool:
-        """Claim a member's daily deal of ``game_key`` on ``day`` in a server: True for the
-        first claim, False ever after (also when two claims race: exactly one wins)."""
-
-    @abstractmethod
-    async def release_daily(self, guild_id: int, game_key: str, day: str, user_id: int) -> None:
-        """Give a claim back (the deal could not be started after all)."""
+    async def daily_claimed(self, claim: DailyClaim) -> bool:
+        """Whether the member has been dealt that daily deal (``create_game`` claims it)."""
 
     @abstractmethod
     async def secret(self, name: str, make: Callable[[], str]) -> str:

@@ -36,6 +36,8 @@ from bot.ratings import ResultRecord
 from bot.store import redact_url
 from bot.store.base import (
     ChannelBusy,
+    DailyClaim,
+    DailyClaimed,
     DuplicateInteraction,
     GameStatus,
     GuildSettings,
@@ -311,6 +313,7 @@ class PostgresStore(Store):
         options: Mapping[str, str],
         state: Mapping[str, Any],
         deadline: float | None = None,
+        daily: DailyClaim | None = None,
     ) -> StoredGame:
         """Store a new active game at version 0; ChannelBusy if the channel has one."""
         seats_json = dump_json([seat_to_json(seat) for seat in seats])
@@ -318,20 +321,33 @@ class PostgresStore(Store):
         state_json = dump_json(dict(state))
         now = self._clock()
         try:
-            row = await self.pool.fetchrow(
-                f"INSERT INTO games (channel_id, guild_id, game_key, seats, options, state,"
-                f" initial_state, version, status, message_id, created_at, updated_at,"
-                f" turn_deadline) VALUES ($1, $2, $3, $4, $5, $6, $6, 0, 'active', NULL, $7, $7,"
-                f" $8) RETURNING {_GAME_COLUMNS}",
-                channel_id,
-                guild_id,
-                game_key,
-                seats_json,
-                options_json,
-                state_json,
-                now,
-                deadline,
-            )
+            async with self.pool.acquire() as conn, conn.transaction():
+                if daily is not None:
+                    claimed = await conn.fetchval(
+                        "INSERT INTO daily_claims (guild_id, game_key, day, user_id, created_at)"
+                        " VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING 1",
+                        daily.guild_id,
+                        daily.game_key,
+                        daily.day,
+                        daily.user_id,
+                        now,
+                    )
+                    if claimed is None:
+                        raise DailyClaimed(f"{daily} was claimed before")
+                row = await conn.fetchrow(
+                    f"INSERT INTO games (channel_id, guild_id, game_key, seats, options, state,"
+                    f" initial_state, version, status, message_id, created_at, updated_at,"
+                    f" turn_deadline) VALUES ($1, $2, $3, $4, $5, $6, $6, 0, 'active', NULL,"
+                    f" $7, $7, $8) RETURNING {_GAME_COLUMNS}",
+                    channel_id,
+                    guild_id,
+                    game_key,
+                    seats_json,
+                    options_json,
+                    state_json,
+                    now,
+                    deadline,
+                )
         except asyncpg.UniqueViolationError as exc:
             if exc.constraint_name == _ONE_ACTIVE_PER_CHANNEL:
                 raise ChannelBusy(f"channel {channel_id} already has an active game") from exc
@@ -596,27 +612,16 @@ class PostgresStore(Store):
         rows = await self.pool.fetch("SELECT user_id FROM abort_votes WHERE game_id = $1", game_id)
         return frozenset(int(row["user_id"]) for row in rows)
 
-    async def claim_daily(self, guild_id: int, game_key: str, day: str, user_id: int) -> bool:
-        claimed = await self.pool.fetchval(
-            "INSERT INTO daily_claims (guild_id, game_key, day, user_id, created_at)"
-            " VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING 1",
-            guild_id,
-            game_key,
-            day,
-            user_id,
-            self._clock(),
-        )
-        return claimed is not None
-
-    async def release_daily(self, guild_id: int, game_key: str, day: str, user_id: int) -> None:
-        await self.pool.execute(
-            "DELETE FROM daily_claims WHERE guild_id = $1 AND game_key = $2 AND day = $3"
+    async def daily_claimed(self, claim: DailyClaim) -> bool:
+        found = await self.pool.fetchval(
+            "SELECT 1 FROM daily_claims WHERE guild_id = $1 AND game_key = $2 AND day = $3"
             " AND user_id = $4",
-            guild_id,
-            game_key,
-            day,
-            user_id,
+            claim.guild_id,
+            claim.game_key,
+            claim.day,
+            claim.user_id,
         )
+        return found is not None
 
     async def secret(self, name: str, make: Callable[[], str]) -> str:
         await self.pool.execute(

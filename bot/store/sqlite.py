@@ -25,6 +25,8 @@ import aiosqlite
 from bot.ratings import ResultRecord
 from bot.store.base import (
     ChannelBusy,
+    DailyClaim,
+    DailyClaimed,
     DuplicateInteraction,
     GameStatus,
     GuildSettings,
@@ -278,6 +280,7 @@ class SqliteStore(Store):
         options: Mapping[str, str],
         state: Mapping[str, Any],
         deadline: float | None = None,
+        daily: DailyClaim | None = None,
     ) -> StoredGame:
         """Store a new active game at version 0; ChannelBusy if the channel has one."""
         seats_json = dump_json([seat_to_json(seat) for seat in seats])
@@ -286,6 +289,14 @@ class SqliteStore(Store):
         now = self._clock()
         try:
             async with self._writing() as db:
+                if daily is not None:
+                    async with db.execute(
+                        "INSERT INTO daily_claims (guild_id, game_key, day, user_id, created_at)"
+                        " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                        (daily.guild_id, daily.game_key, daily.day, daily.user_id, now),
+                    ) as cursor:
+                        if cursor.rowcount != 1:
+                            raise DailyClaimed(f"{daily} was claimed before")
                 inserted = await db.execute_insert(
                     "INSERT INTO games (channel_id, guild_id, game_key, seats, options, state,"
                     " initial_state, version, status, message_id, created_at, updated_at,"
@@ -616,24 +627,15 @@ class SqliteStore(Store):
             )
         return frozenset(int(row["user_id"]) for row in rows)
 
-    async def claim_daily(self, guild_id: int, game_key: str, day: str, user_id: int) -> bool:
-        async with (
-            self._writing() as db,
-            db.execute(
-                "INSERT INTO daily_claims (guild_id, game_key, day, user_id, created_at)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                (guild_id, game_key, day, user_id, self._clock()),
-            ) as cursor,
-        ):
-            return cursor.rowcount == 1
-
-    async def release_daily(self, guild_id: int, game_key: str, day: str, user_id: int) -> None:
-        async with self._writing() as db:
-            await db.execute_fetchall(
-                "DELETE FROM daily_claims WHERE guild_id = ? AND game_key = ? AND day = ?"
+    async def daily_claimed(self, claim: DailyClaim) -> bool:
+        async with self._reading() as db:
+            rows = await self._rows(
+                db,
+                "SELECT 1 FROM daily_claims WHERE guild_id = ? AND game_key = ? AND day = ?"
                 " AND user_id = ?",
-                (guild_id, game_key, day, user_id),
+                (claim.guild_id, claim.game_key, claim.day, claim.user_id),
             )
+        return bool(rows)
 
     async def secret(self, name: str, make: Callable[[], str]) -> str:
         async with self._writing() as db:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.store.base import SeatRecord, Store, StoredGame
+from bot.store.base import DailyClaim, SeatRecord, Store, StoredGame
 from bot.store.sqlite import SqliteStore
 
 SEATS = (
@@ -17,7 +17,9 @@ SEATS = (
 STATE: dict[str, Any] = {"turn": 0, "hands": [["200", "hazard:flat"], []], "scores": {"0": 0}}
 
 
-async def new_game(store: Store, channel_id: int = 42) -> StoredGame:
+async def new_game(
+    store: Store, channel_id: int = 42, daily: DailyClaim | None = None
+) -> StoredGame:
     return await store.create_game(
         channel_id=channel_id,
         guild_id=7,
@@ -25,6 +27,7 @@ async def new_game(store: Store, channel_id: int = 42) -> StoredGame:
         seats=SEATS,
         options={"target": "1000"},
         state=STATE,
+        daily=daily,
     )
 
 

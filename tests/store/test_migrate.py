@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.store.base import DuplicateInteraction, Store, StoredGame
+from bot.store.base import DailyClaim, DuplicateInteraction, Store, StoredGame
 from bot.store.migrate import TargetNotEmpty, copy_store, migrate_db
 from bot.store.sqlite import SqliteStore
 from tests.store.helpers import Backend, move, new_game
@@ -90,9 +90,8 @@ async def test_the_daily_deal_travels(tmp_path: Path, backend: Backend) -> None:
     deal stays the same deal, and nobody is dealt it twice."""
     path = tmp_path / "daily.db"
     async with SqliteStore(path) as store:
-        await new_game(store)
+        await new_game(store, daily=DailyClaim(7, "solo", "2026-11-26", 5))
         secret = await store.secret("daily-deal", lambda: "source-secret")
-        assert await store.claim_daily(7, "solo", "2026-11-26", 5)
     target = backend.store()
     await target.open()
     try:
@@ -104,8 +103,8 @@ async def test_the_daily_deal_travels(tmp_path: Path, backend: Backend) -> None:
     await copied.open()
     try:
         assert await copied.secret("daily-deal", lambda: "new") == secret == "source-secret"
-        assert not await copied.claim_daily(7, "solo", "2026-11-26", 5)
-        assert await copied.claim_daily(7, "solo", "2026-11-26", 6)
+        assert await copied.daily_claimed(DailyClaim(7, "solo", "2026-11-26", 5))
+        assert not await copied.daily_claimed(DailyClaim(7, "solo", "2026-11-26", 6))
     finally:
         await copied.close()
 

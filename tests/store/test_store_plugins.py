@@ -4,11 +4,21 @@ timers set by a move, and per-seat result figures — on SQLite and PostgreSQL a
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 import pytest
 
 from bot.ratings import ResultRecord
-from bot.store.base import GuildSettings, Invitee, LobbyRecord, StaleVersion, Store
+from bot.store.base import (
+    ChannelBusy,
+    DailyClaim,
+    DailyClaimed,
+    GuildSettings,
+    Invitee,
+    LobbyRecord,
+    StaleVersion,
+    Store,
+)
 from tests.store.helpers import move, new_game
 
 
@@ -97,25 +107,45 @@ async def test_a_move_lets_the_abort_votes_lapse(store: Store) -> None:
     assert await store.add_abort_vote(game.id, 6) == {6}
 
 
-async def test_a_daily_deal_is_claimed_once(store: Store) -> None:
-    """A member claims a game's daily deal once per server and day; other members, games,
-    servers and days are claims of their own; a claim given back can be made again."""
-    assert await store.claim_daily(7, "solo", "2026-11-26", 5)
-    assert not await store.claim_daily(7, "solo", "2026-11-26", 5)
-    for other in ((8, "solo", "2026-11-26", 5), (7, "ttr-solo", "2026-11-26", 5)):
-        assert await store.claim_daily(*other)
-    assert await store.claim_daily(7, "solo", "2026-11-27", 5)
-    assert await store.claim_daily(7, "solo", "2026-11-26", 6)
-    await store.release_daily(7, "solo", "2026-11-26", 5)
-    assert await store.claim_daily(7, "solo", "2026-11-26", 5)
+TODAY = DailyClaim(7, "solo", "2026-11-26", 5)
+
+
+async def test_a_daily_deal_is_claimed_with_its_game(store: Store) -> None:
+    """A daily deal's game is stored with its claim; the same claim again stores no game (the
+    transaction is rolled back); other members, games, servers and days claim their own."""
+    assert not await store.daily_claimed(TODAY)
+    game = await new_game(store, channel_id=1, daily=TODAY)
+    assert await store.daily_claimed(TODAY)
+    with pytest.raises(DailyClaimed):
+        await new_game(store, channel_id=2, daily=TODAY)
+    assert await store.active_game(2) is None
+    others = [
+        replace(TODAY, guild_id=8),
+        replace(TODAY, game_key="ttr-solo"),
+        replace(TODAY, day="2026-11-27"),
+        replace(TODAY, user_id=6),
+    ]
+    for channel, claim in enumerate(others, start=3):
+        assert (await new_game(store, channel_id=channel, daily=claim)).id > game.id
+
+
+async def test_a_busy_channel_takes_no_claim(store: Store) -> None:
+    """A daily deal refused because the channel has a game leaves no claim behind."""
+    await new_game(store, channel_id=1)
+    with pytest.raises(ChannelBusy):
+        await new_game(store, channel_id=1, daily=TODAY)
+    assert not await store.daily_claimed(TODAY)
 
 
 async def test_claims_at_the_same_moment_end_with_one(store: Store) -> None:
-    """Two claims of the same deal at once: exactly one wins."""
-    first, second = await asyncio.gather(
-        store.claim_daily(7, "solo", "2026-11-26", 5), store.claim_daily(7, "solo", "2026-11-26", 5)
+    """The same deal dealt twice at once, in two channels: exactly one game is stored."""
+    outcomes = await asyncio.gather(
+        new_game(store, channel_id=1, daily=TODAY),
+        new_game(store, channel_id=2, daily=TODAY),
+        return_exceptions=True,
     )
-    assert sorted((first, second)) == [False, True]
+    assert sorted(type(o).__name__ for o in outcomes) == ["DailyClaimed", "StoredGame"]
+    assert [await store.active_game(c) is None for c in (1, 2)].count(True) == 1
 
 
 async def test_secret_is_made_once(store: Store) -> None:

@@ -1,0 +1,64 @@
+"""Replays for the bot: drawn a frame at a time in the render pool, and kept once drawn.
+
+A replay is up to 60 table images and a GIF: seconds of drawing. The render pool also draws
+every channel's table, so a replay is sent to it one frame per job: a table asked for meanwhile
+waits for one frame, not for the whole replay. A finished game's replay never changes, so the
+last few are kept, and requests for a replay being drawn wait for that drawing instead of
+starting another: /replay sent again and again costs one replay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from bot.render.pool import RenderPool
+from bot.render.replay import frames_gif, pick_frames, replay_frame
+
+KEPT = 8  # replays kept (a GIF is a few hundred KB)
+
+
+Inputs = tuple[Callable[[Any], bytes], Sequence[Any]]
+"""A game's table renderer and its public views, one after each move (frame 0: the deal)."""
+
+
+class Replays:
+    """Replays by game id: drawn once, on the given pool, and kept (GIF, moves shown)."""
+
+    def __init__(self, renderer: RenderPool, kept: int = KEPT) -> None:
+        self.renderer = renderer
+        self.kept = kept
+        self._done: OrderedDict[int, tuple[bytes, int]] = OrderedDict()
+        self._drawing: dict[int, asyncio.Future[tuple[bytes, int]]] = {}
+
+    async def gif(self, game_id: int, inputs: Callable[[], Awaitable[Inputs]]) -> tuple[bytes, int]:
+        """The replay of finished game ``game_id`` and the number of moves it shows;
+        ``inputs`` is asked for the renderer and the views only when it must be drawn."""
+        if game_id in self._done:
+            self._done.move_to_end(game_id)
+            return self._done[game_id]
+        drawing = self._drawing.get(game_id)
+        if drawing is None:
+            drawing = asyncio.ensure_future(self._draw(inputs))
+            self._drawing[game_id] = drawing
+            drawing.add_done_callback(lambda done: self._keep(game_id, done))
+        # Shielded: one requester giving up must not cancel the drawing the others wait for.
+        return await asyncio.shield(drawing)
+
+    async def _draw(self, inputs: Callable[[], Awaitable[Inputs]]) -> tuple[bytes, int]:
+        table_png, views = await inputs()
+        frames = [
+            await self.renderer.run(replay_frame, table_png, views[i])
+            for i in pick_frames(len(views))
+        ]
+        return await self.renderer.run(frames_gif, frames), len(views) - 1
+
+    def _keep(self, game_id: int, done: asyncio.Future[tuple[bytes, int]]) -> None:
+        self._drawing.pop(game_id, None)
+        if done.cancelled() or done.exception() is not None:
+            return
+        self._done[game_id] = done.result()
+        while len(self._done) > self.kept:
+            self._done.popitem(last=False)

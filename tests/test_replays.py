@@ -1,0 +1,74 @@
+"""The bot's replays: drawn once per game however often they are asked for, and kept."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.render.pool import RenderPool
+from bot.replays import Inputs, Replays
+
+
+def _table_png(view: Any) -> bytes:
+    """A stand-in table image: one colour per view."""
+    out = io.BytesIO()
+    Image.new("RGB", (64, 32), (int(view) * 40 % 256, 80, 120)).save(out, format="PNG")
+    return out.getvalue()
+
+
+async def test_a_replay_asked_for_at_once_and_again_is_drawn_once() -> None:
+    """Three requests at the same moment and one later: the views are read and the frames
+    drawn once; every request gets the same GIF and the number of moves it shows."""
+    replays = Replays(RenderPool(0))
+    asked = 0
+
+    async def inputs() -> Inputs:
+        nonlocal asked
+        asked += 1
+        await asyncio.sleep(0.01)
+        return _table_png, [0, 1, 2, 3]
+
+    results = await asyncio.gather(*(replays.gif(7, inputs) for _ in range(3)))
+    later = await replays.gif(7, inputs)
+    assert asked == 1
+    assert all(result == results[0] for result in (*results, later))
+    gif, moves = later
+    assert moves == 3 and Image.open(io.BytesIO(gif)).n_frames == 4
+
+
+async def test_only_the_latest_replays_are_kept() -> None:
+    """Past ``kept`` replays, the oldest is drawn again when asked for."""
+    replays = Replays(RenderPool(0), kept=2)
+    asked: list[int] = []
+
+    def inputs_of(game_id: int) -> Any:
+        async def inputs() -> Inputs:
+            asked.append(game_id)
+            return _table_png, [game_id]
+
+        return inputs
+
+    for game_id in (1, 2, 3, 1):
+        await replays.gif(game_id, inputs_of(game_id))
+    assert asked == [1, 2, 3, 1]
+
+
+async def test_a_failed_drawing_is_not_kept() -> None:
+    """A replay that could not be drawn is tried again on the next request."""
+    replays = Replays(RenderPool(0))
+    calls = 0
+
+    async def inputs() -> Inputs:
+        nonlocal calls
+        calls += 1
+        if calls == 1:
+            raise RuntimeError("the log could not be read")
+        return _table_png, [0]
+
+    with pytest.raises(RuntimeError):
+        await replays.gif(5, inputs)
+    assert (await replays.gif(5, inputs))[1] == 0 and calls == 2
