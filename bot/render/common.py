@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import struct
+import unicodedata
 import zlib
 from collections.abc import Sequence
 from functools import lru_cache
@@ -167,13 +168,37 @@ def dashed_rounded(
     draw.arc((x0, y1 - 2 * r, x0 + 2 * r, y1), 90, 180, fill=colour, width=width)
 
 
+MAX_MARKS = 2
+"""Combining marks kept on one letter: enough for any language's accents (Vietnamese stacks
+two), while a "zalgo" name of a letter and thirty marks would tower over its neighbours."""
+
+
+def tame(text: str) -> str:
+    """``text`` with at most ``MAX_MARKS`` combining marks on each letter."""
+    if text.isascii():
+        return text
+    kept: list[str] = []
+    marks = 0
+    for char in text:
+        if unicodedata.combining(char):
+            marks += 1
+            if marks > MAX_MARKS:
+                continue
+        else:
+            marks = 0
+        kept.append(char)
+    return "".join(kept)
+
+
 @lru_cache(maxsize=2048)
 def _text_mask(text: str, fnt: Font, anchor: str) -> tuple[Image.Image, int, int]:
     """``text`` rendered once as an "L" mask, with its offset from the anchor point.
 
     FreeType rendering is the single biggest cost of a table (names, labels and numbers
-    repeat from one move to the next), so glyph runs are cached and pasted.
+    repeat from one move to the next), so glyph runs are cached and pasted. Names are members'
+    own text: piles of combining marks are tamed first (``tame``).
     """
+    text = tame(text)
     if isinstance(fnt, ImageFont.FreeTypeFont):
         box = fnt.getbbox(text, anchor=anchor)
     else:  # the bitmap fallback has no anchors: treat every anchor as top left

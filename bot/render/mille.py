@@ -697,9 +697,12 @@ def _result_column(
     )
     name = view.players[seat] if seat < len(view.players) else f"Seat {seat + 1}"
     name_font = font(28, "bold")
+    pill_x = x1 - 16 - text_width("★ WINNER", font(16, "bold")) - 24
+    # The name ends where the winner's pill begins (with a gap), pill or not: both panels
+    # then cut long names alike.
     c.text(
         (x0 + 46, y0 + 31),
-        ellipsize(name, name_font, x1 - x0 - 150),
+        ellipsize(name, name_font, pill_x - 12 - (x0 + 46)),
         name_font,
         Palette.INK,
         anchor="lm",
@@ -707,7 +710,7 @@ def _result_column(
     )
     if won:
         c.pill(
-            x1 - 16 - text_width("★ WINNER", font(16, "bold")) - 24,
+            pill_x,
             y0 + 17,
             "★ WINNER",
             font(16, "bold"),
