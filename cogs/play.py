@@ -154,7 +154,12 @@ class Play(commands.Cog):
             await tables.abort(channel_id=stored.channel_id)
             await interaction.response.send_message("🛑 Game aborted with no result.")
             return
-        await tables.vote_abort(game_id=stored.id, user_id=interaction.user.id)
+        _, aborted = await tables.vote_abort(game_id=stored.id, user_id=interaction.user.id)
+        if aborted:  # everyone had agreed already (a crash came before the abort)
+            await interaction.response.send_message(
+                "🛑 Everyone agreed: the game was aborted with no result."
+            )
+            return
         others = " ".join(f"<@{s.user_id}>" for s in members if s.user_id != interaction.user.id)
         view = discord.ui.View(timeout=None)
         view.add_item(AbortButton(stored.id))

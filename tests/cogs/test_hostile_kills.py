@@ -24,7 +24,7 @@ import pytest
 from bot.client import JunctionBot
 from bot.store.base import GuildSettings, SeatRecord
 from tests.cogs.conftest import bot_settings, running_bot
-from tests.cogs.helpers import component_id, public_table, sweep_after
+from tests.cogs.helpers import component_id, labels, public_table, sweep_after
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -115,8 +115,9 @@ async def test_a_daily_deal_claimed_but_not_dealt_survives_a_restart(
         assert game is not None and game.options.get("daily"), "today's deal was dealt"
 
 
+@pytest.mark.parametrize("by_command", [False, True], ids=["button", "abort-command"])
 async def test_an_abort_everyone_agreed_to_survives_a_restart(
-    driver: InteractionDriver, tmp_path: Path
+    driver: InteractionDriver, tmp_path: Path, by_command: bool
 ) -> None:
     """Alice asks to abort and Bob presses "Agree to abort": both votes are stored, then the bot
     is killed before the game is ended. After the restart the members have agreed and should be
@@ -135,9 +136,12 @@ async def test_an_abort_everyone_agreed_to_survives_a_restart(
     with pytest.raises(TimeoutError):
         await driver.click(asked, agree, user_id=BOB_ID)
     async with _restarted(driver, tmp_path) as again:
-        pressed = await again.click(asked, agree, user_id=BOB_ID)
-        if await running_bot(again).store.active_game(GAMES_CHANNEL_ID) is not None:
-            await again.slash("abort", {}, user_id=ALICE_ID)
+        if by_command:
+            pressed = await again.slash("abort", {}, user_id=ALICE_ID)
+            assert "Everyone agreed" in _replies(pressed), _replies(pressed)
+            assert "Agree to abort" not in labels(pressed), "no new request was posted"
+        else:
+            pressed = await again.click(asked, agree, user_id=BOB_ID)
         assert await running_bot(again).store.active_game(GAMES_CHANNEL_ID) is None, (
             "the agreed abort could not be completed: " + _replies(pressed)
         )
