@@ -145,6 +145,13 @@ def add_pickers(
     return added
 
 
+def _components(pickers: Sequence[Picker]) -> int:
+    """How many components ``pickers`` take (a long select is several of 25)."""
+    return sum(
+        -(-len(p.choices) // PER_SELECT) if isinstance(p, SelectSpec) else 1 for p in pickers
+    )
+
+
 def _full(view: discord.ui.View) -> bool:
     """Whether another row-filling select would overflow the message."""
     selects = sum(1 for c in view.children if isinstance(c, discord.ui.Select | PickSelect))
@@ -455,13 +462,16 @@ async def hand_message(
     png = await bot_of(interaction).renderer.run(found.presenter.hand_png, seat_view)
     view = discord.ui.View(timeout=None)
     pickers = await pickers_for(tables, here, "h", user_id)
-    add_pickers(view, pickers, stored, "h")
+    shown = add_pickers(view, pickers, stored, "h")
     if seat in here.reacting():
         content = "You may react now — or let it pass."
     elif pickers:
         content = "Your hand — your move."
     else:
         content = "Your hand — it is not your turn yet."
+    if shown < _components(pickers):
+        # Never a dead end: a message holds 25 components, /move's list holds every move.
+        content += " Not every move fits here: type /move to find the others."
     return discord.File(io.BytesIO(png), filename="hand.png"), view, content
 
 

@@ -169,16 +169,40 @@ def called(update: TableUpdate) -> list[int | None]:
     return [s.user_id for s in (*update.reacting, *update.waiting_members)]
 
 
+def told(captions: Iterable[str], reason: str = "") -> list[str]:
+    """The captions of the steps of one request, each event told once.
+
+    A caption may go on from the one before it (a shot, then the armor that met it: the
+    second repeats the first and adds to it), so a caption the next one begins with is left
+    out (an identical caption is another event, and kept); and the game's end ``reason`` is
+    left to the result line.
+    """
+    kept: list[str] = []
+    for caption in captions:
+        caption = caption.replace(reason, "").strip() if reason else caption.strip()
+        if not caption:
+            continue
+        if kept and len(caption) > len(kept[-1]) and caption.startswith(kept[-1]):
+            kept[-1] = caption
+        else:
+            kept.append(caption)
+    return kept
+
+
 def table_text(update: TableUpdate, headline: str | None = None) -> str:
-    """The line(s) above the table image: what happened, and who plays next."""
-    lines = [headline] if headline else []
-    # Captions and the result name the players: plain text, whatever the names hold.
-    captions = [plain(step.caption) for step in update.steps if step.caption]
+    """The line(s) above the table image: what happened, and who plays next.
+
+    Every step since the member acted is told (with several computers a turn of the table is
+    many moves); when they do not all fit in a message, the oldest give way to a count."""
+    head = [headline] if headline else []
     if update.timeout is not None:
-        lines.append(plain(update.timeout.caption))
-    lines.extend(captions[-6:])
+        head.append(plain(update.timeout.caption))
+    reason = update.outcome.reason if update.outcome is not None else ""
+    # Captions and the result name the players: plain text, whatever the names hold.
+    captions = [plain(c) for c in told((s.caption for s in update.steps), reason)]
+    tail: list[str] = []
     if update.outcome is not None:
-        lines.append(outcome_line(update, markdown=True, escape=plain))
+        tail.append(outcome_line(update, markdown=True, escape=plain))
     elif update.game.status == "active":
         private = bundle(update.game.game_key).info.private_hands
         reacting = {s.seat for s in update.reacting}
@@ -187,12 +211,19 @@ def table_text(update: TableUpdate, headline: str | None = None) -> str:
             mentions = " ".join(f"<@{s.user_id}>" for s in update.reacting)
             deadline = update.game.turn_deadline
             when = f" (until <t:{int(deadline)}:T>)" if deadline else ""
-            lines.append(f"{mentions}, you may react{when} — press **My hand**.")
+            tail.append(f"{mentions}, you may react{when} — press **My hand**.")
         if turn:
             mentions = " ".join(f"<@{s.user_id}>" for s in turn)
             how = " — press **My hand** to play." if private else "."
-            lines.append(f"{mentions}, your turn{how}")
-    return clip("\n".join(lines))
+            tail.append(f"{mentions}, your turn{how}")
+    room = MESSAGE_LIMIT - sum(len(line) + 1 for line in (*head, *tail)) - 40
+    shown = captions
+    while shown and sum(len(line) + 1 for line in shown) > room:
+        shown = shown[1:]
+    if len(shown) < len(captions):
+        earlier = len(captions) - len(shown)
+        shown = [f"… ({earlier} earlier move{'s' if earlier != 1 else ''} not shown)", *shown]
+    return clip("\n".join([*head, *shown, *tail]))
 
 
 async def table_files(renderer: RenderPool, update: TableUpdate) -> list[discord.File]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.engine.mille.cards import Card
 from bot.games import MoveChoice, bundle
 from bot.games.bundle import ButtonSpec
@@ -10,8 +12,13 @@ from tests.engine.mille_helpers import G, act, start
 MILLE = bundle("mille").presenter
 
 
-def _hand_buttons(view: object) -> list[ButtonSpec]:
-    moves = [MoveChoice(n, n) for n in view.legal]  # type: ignore[attr-defined]
+def _hand_buttons(state: Any, seat: int) -> list[ButtonSpec]:
+    """The seat's hand buttons, from its legal moves in the engine's own words."""
+    view = G.private_view(state, seat)
+    moves = [
+        MoveChoice(G.format_action(a), G.describe_action(state, seat, a))
+        for a in G.legal_actions(state, seat)
+    ]
     buttons = MILLE.hand_pickers(view, moves)
     assert all(isinstance(b, ButtonSpec) for b in buttons)
     return buttons  # type: ignore[return-value]
@@ -40,7 +47,7 @@ def test_coup_fourre_is_offered_in_the_hand() -> None:
     """A possible coup fourré appears as a button in the victim's private hand."""
     s = start(["go", "driving-ace", *FILLER[:4]], ["accident", *FILLER[:5]], ["25"] * 5)
     s = act(act(s, 0, "play go"), 1, "play accident")
-    labels = [b.label for b in _hand_buttons(G.private_view(s, 0))]
+    labels = [b.label for b in _hand_buttons(s, 0)]
     assert labels == ["Draw", "Coup fourré! Driving Ace"]
 
 
@@ -48,7 +55,7 @@ def test_hand_buttons_cover_every_legal_move() -> None:
     """The hand has one button per legal move, within Discord's 25."""
     s = start(["go", "100", "stop", "extra-tank", "75", "50"], FILLER, ["25"] * 4)
     view = G.private_view(s, 0)
-    buttons = _hand_buttons(view)
+    buttons = _hand_buttons(s, 0)
     assert [b.notation for b in buttons] == list(view.legal) and len(buttons) <= 25
 
 

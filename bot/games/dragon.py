@@ -60,7 +60,10 @@ def hand_pickers(view: DragonSeatView, moves: Sequence[MoveChoice]) -> list[Pick
             groups.setdefault(card, []).append(
                 ButtonSpec(f"{target} {rest}".strip()[:80], notation, "danger")
             )
-            labels.setdefault(card, move.label.rsplit(" on ", 1)[0])
+            # A Called Shot's moves differ by side: its button names the card, not the first
+            # move's side.
+            shown = cw_name(card) if rest else move.label.rsplit(" on ", 1)[0]
+            labels.setdefault(card, shown)
         elif verb == "discard":
             discards.append(ChoiceSpec(move.label[:100], notation))
         elif verb == "cw-discard":

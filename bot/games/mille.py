@@ -45,9 +45,11 @@ def hand_pickers(view: MilleSeatView, moves: Sequence[MoveChoice]) -> list[Picke
         elif verb == "play":
             card = Card(code)
             if view.phase == "draw":
-                specs.append(
-                    ButtonSpec(f"Coup fourré! {card.name_in(lang)}", notation, "success", "⚡")
-                )
+                # The engine's words say whether it is a coup fourré (the hazard came since the
+                # last draw) or only a safety played before drawing.
+                coup = move.label.startswith("Coup fourré")
+                emoji = "⚡" if coup else "🛡"
+                specs.append(ButtonSpec(move.label[:80], notation, "success", emoji))
             elif card.is_hazard:
                 specs.append(ButtonSpec(card.name_in(lang), notation, "danger"))
             elif card.is_safety:

@@ -12,16 +12,19 @@ RULES_DIR = Path(__file__).resolve().parents[2] / "docs" / "rules"
 DISCORD_LIMIT = 1900  # a message holds 2 000 characters; leave room for a link line
 
 
-def in_short(key: str, fallback: str = "") -> str:
-    """The text under ``## In short`` in ``docs/rules/<key>.md`` (the fallback if absent)."""
+def in_short(key: str, fallback: str = "", section: str = "In short") -> str:
+    """The text under ``## In short`` (or another ``section``) in ``docs/rules/<key>.md``,
+    headed by the page's title; the fallback if absent."""
     path = RULES_DIR / f"{key}.md"
     try:
         text = path.read_text(encoding="utf-8")
     except OSError:
         return fallback
     title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), key)
-    _, found, rest = text.partition("\n## In short\n")
+    _, found, rest = text.partition(f"\n## {section}\n")
     if not found:
         return fallback
-    section = rest.split("\n## ", 1)[0].strip()
-    return f"**{title}**\n{section}"[:DISCORD_LIMIT]
+    section_text = rest.split("\n## ", 1)[0].strip()
+    if section != "In short":  # "Solo in short": the page's title, then "— Solo"
+        title = f"{title} — {section.removesuffix(' in short')}"
+    return f"**{title}**\n{section_text}"[:DISCORD_LIMIT]

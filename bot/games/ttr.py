@@ -48,7 +48,7 @@ def hand_pickers(view: TtrSeatView, moves: Sequence[MoveChoice]) -> list[Picker]
     if keeps:
         pickers.extend(_keep_pickers(view))
     if yard:
-        pickers.append(_yard_picker(view, yard))
+        pickers.extend(_yard_pickers(view, yard))
     return pickers
 
 
@@ -72,8 +72,10 @@ def _keep_pickers(view: TtrSeatView) -> list[Picker]:
     return pickers
 
 
-def _yard_picker(view: TtrSeatView, plays: Sequence[MoveChoice]) -> Picker:
-    """Pick the cards to play; with more than 25 cards in hand, pick among the legal sets."""
+def _yard_pickers(view: TtrSeatView, plays: Sequence[MoveChoice]) -> list[Picker]:
+    """Pick the cards to play; with more than 25 cards in hand, pick among the legal colour
+    sets, and three singles by their colours (listing every three of eight colours would take
+    more menus than a message holds)."""
     cards = [code for code, count in zip(CARD_CODES, view.hand, strict=True) for _ in range(count)]
     if 2 <= len(cards) <= PER_SELECT:
         counts: dict[str, int] = {}
@@ -82,16 +84,43 @@ def _yard_picker(view: TtrSeatView, plays: Sequence[MoveChoice]) -> Picker:
             counts[code] = counts.get(code, 0) + 1
             name = "Locomotive" if code == "loco" else code.title()
             choices.append(ChoiceSpec(name, f"{code}#{counts[code]}"))
-        return SelectSpec(
-            "Play to your Railyard (cards of one colour, or three singles)",
-            tuple(choices),
-            min_values=2,
-            max_values=len(choices),
-            prefix="yard",
+        return [
+            SelectSpec(
+                "Play to your Railyard (cards of one colour, or three singles)",
+                tuple(choices),
+                min_values=2,
+                max_values=len(choices),
+                prefix="yard",
+            )
+        ]
+    singles = [m for m in plays if _three_singles(m.notation)]
+    sets = [m for m in plays if not _three_singles(m.notation)]
+    pickers: list[Picker] = []
+    if sets:
+        pickers.append(
+            SelectSpec(
+                "Play a colour set to your Railyard",
+                tuple(ChoiceSpec(m.label[:100], m.notation) for m in sets),
+            )
         )
-    return SelectSpec(
-        "Play to your Railyard", tuple(ChoiceSpec(m.label[:100], m.notation) for m in plays)
-    )
+    if singles:
+        kinds = sorted({word for m in singles for word in m.notation.split()[1:]})
+        pickers.append(
+            SelectSpec(
+                "Play three singles to your Railyard: pick their colours",
+                tuple(ChoiceSpec(kind.title(), kind) for kind in kinds),
+                min_values=3,
+                max_values=3,
+                prefix="yard",
+            )
+        )
+    return pickers
+
+
+def _three_singles(notation: str) -> bool:
+    """A Railyard play of three single cards of different colours ("yard red green blue")."""
+    words = notation.split()[1:]
+    return len(words) == 3 and len(set(words)) == 3
 
 
 def console_table(view: TtrPublicView) -> str:
@@ -135,14 +164,15 @@ FALLBACK_RULES = """**Ticket to Ride: The Card Game** — collect train cards, r
 complete Destination Tickets. Full rules: docs/rules/ttr.md."""
 
 
-def presenter() -> Presenter:
-    """The presenter of the standard game and of the solo variant (one rules page: ttr.md)."""
+def presenter(solo: bool = False) -> Presenter:
+    """The presenter of the standard game and of the solo variant (one rules page, ttr.md,
+    with an "In short" for each)."""
     return Presenter(
         table_png=table_png,
         hand_png=hand_png,
         result_png=result_png,
         hand_pickers=hand_pickers,
-        rules=in_short("ttr", FALLBACK_RULES),
+        rules=in_short("ttr", FALLBACK_RULES, "Solo in short" if solo else "In short"),
         console_table=console_table,
         console_hand=console_hand,
         hint=expert_hint,

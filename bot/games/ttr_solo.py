@@ -12,7 +12,7 @@ from bot.games.ttr import arena_metrics, presenter
 
 BUNDLE = GameBundle(
     game=SOLO_GAME,
-    presenter=presenter(),
+    presenter=presenter(solo=True),
     policies={
         "normal": NormalTtrPolicy,
         "expert": TtrExpertPolicy,

@@ -1,0 +1,278 @@
+"""A newcomer's review: each game played through the cogs as a member would (My hand, pickers,
+menus), reading every message. Each test states what a member should see and what the review
+found before the fix."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.store.base import SeatRecord
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import component_id, labels, public_table
+from tests.discord.backend import (
+    ALICE_ID,
+    BOB_ID,
+    GAMES_CHANNEL_ID,
+    GUILD_ID,
+    InteractionResult,
+    walk_components,
+)
+from tests.discord.payloads import InteractionDriver
+
+ALICE_AND_BOB = [SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)]
+
+
+def _selects(result: InteractionResult) -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = []
+    for response in result.responses:
+        found += [c for c in walk_components(response.components) if c.get("type") == 3]
+    return found
+
+
+def _replies(result: InteractionResult) -> str:
+    return " | ".join(r.content or "" for r in result.responses if r.content)
+
+
+# --- Ticket to Ride ------------------------------------------------------------------------------
+
+
+async def test_ttr_every_railyard_play_can_be_reached_from_my_hand(
+    driver: InteractionDriver,
+) -> None:
+    """Ticket to Ride, a big hand (more than 25 cards). My hand must offer every legal Railyard
+    play: README says "a Railyard set is picked from a multi-select of your cards", and above 25
+    cards the presenter lists the legal sets instead, 25 to a menu. Before the fix, once there
+    are more than four menus' worth of sets (common late in a game: the newcomer's log showed
+    "Play to your Railyard (1/6)"), only menus 1-4 are shown next to the folded "Choose a move"
+    menu; the rest (every white set and most three-single plays) are silently dropped, so the
+    member cannot make those plays with the buttons and is not told why."""
+    bot = running_bot(driver)
+    update = await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="ttr", seats=ALICE_AND_BOB, seed=1
+    )
+    # Both keep their first ticket, then only ever draw blind: Alice's hand grows by two a turn.
+    for _ in range(200):
+        stored = await bot.tables.current(GAMES_CHANNEL_ID)
+        here = bot.tables.position(stored)
+        seat = here.acting[0]
+        user = stored.seats[seat].user_id
+        assert user is not None
+        _, moves = bot.tables.hand(stored, user)
+        notations = [m.notation for m in moves]
+        yard = [n for n in notations if n.startswith("yard ")]
+        if user == ALICE_ID and len(yard) > 100:
+            break
+        keep = next((n for n in notations if n.startswith("keep ") and n != "keep none"), None)
+        move = keep or ("take blind" if "take blind" in notations else notations[0])
+        await driver.slash("move", {"action": move}, user_id=user)
+    else:
+        raise AssertionError("Alice's hand never offered more than 100 Railyard sets")
+    table = public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, f"jn:h:{update.game.id}")
+    selects = _selects(hand)
+    offered = {o["value"] for s in selects for o in s.get("options", [])}
+    # Three singles are picked by their colours in a menu of exactly three choices.
+    triples = [
+        {o["value"] for o in s.get("options", [])}
+        for s in selects
+        if s.get("min_values") == 3 and s.get("max_values") == 3
+    ]
+
+    def reachable(notation: str) -> bool:
+        words = notation.split()[1:]
+        if notation in offered:
+            return True
+        return len(set(words)) == 3 == len(words) and any(set(words) <= t for t in triples)
+
+    missing = [n for n in yard if not reachable(n)]
+    assert not missing, (
+        f"{len(missing)} of {len(yard)} Railyard plays have no button: {missing[:5]}"
+    )
+
+
+async def test_ttr_solo_rules_explain_the_solo_game(driver: InteractionDriver) -> None:
+    """/rules game:ttr-solo must give the solo game's rules in brief. Before the fix, it posts the
+    standard game's "In short" ("choose tickets from 6 (keep at least 1)", opponents' sets, a
+    final round and a second deck when the train deck runs out) plus one line about the
+    Station Clock, so a newcomer is never told that the highest-value ticket must be kept (the
+    bot only says so after refusing their choice: "You must keep your highest-value ticket")
+    and is told end-of-deck rules that do not apply to solo."""
+    said = _replies(await driver.slash("rules", {"game": "ttr-solo"}))
+    assert "highest" in said.lower(), said
+
+
+# --- Dragon Mille Bornes -------------------------------------------------------------------------
+
+# Six cars that can only discard: no Go, no attack. Every computer turn is two captions.
+NO_GO = [*["25"] * 10, *["50"] * 10, *["75"] * 10, *["100"] * 6]
+ONLY_ARMOR = [
+    *["armor-front"] * 7,
+    *["armor-back"] * 7,
+    *["armor-left"] * 7,
+    *["armor-right"] * 7,
+    "swerve",
+    "swerve",
+]
+ALICE_AND_FIVE_COMPUTERS = [
+    SeatRecord(0, "Alice", user_id=ALICE_ID),
+    *(SeatRecord(seat, f"Computer {seat}", policy="normal") for seat in range(1, 6)),
+]
+
+
+async def test_dragon_table_message_tells_every_move_since_the_members_last(
+    driver: InteractionDriver,
+) -> None:
+    """Dragon with five computers: after Alice ends her turn, the table message must say what
+    she did and what each computer did before it is her turn again ("after every move the bot
+    posts the new table with a caption"). Before the fix, ``table_text`` keeps only the last six
+    captions, so Alice's own move and the first computers' turns vanish. In a newcomer's game
+    this hid a Flamethrower shot at Alice's left (Computer 2's turn) right after she pressed
+    "Armor on the front": the message began with another car's shot and her armour's effect
+    was never shown. Ticket to Ride with three computers loses "alice then takes …" the same
+    way, and with it any robbery of her Railyard that falls before the last six lines."""
+    bot = running_bot(driver)
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="dragon",
+        seats=ALICE_AND_FIVE_COMPUTERS,
+        deck=[*NO_GO, *ONLY_ARMOR],
+    )
+    await driver.slash("move", {"action": "discard 25"})
+    ended = public_table(await driver.slash("move", {"action": "end"}))
+    text = ended.content or ""
+    assert "Alice ends the turn" in text, text
+    for seat in range(1, 6):
+        assert f"Computer {seat}" in text, f"Computer {seat}'s turn is missing:\n{text}"
+
+
+# Alice: a Called Shot and a Machine Gun (Front); the computer holds front armour.
+CALLED_MB = [*["25"] * 6, *["50"] * 6]
+CALLED_CW = [
+    *["called-shot", "mg-front", "swerve", "swerve", "swerve"],
+    *["armor-front", "armor-front", "armor-back", "armor-back", "armor-left"],
+]
+ALICE_AND_COMPUTER = [
+    SeatRecord(0, "Alice", user_id=ALICE_ID),
+    SeatRecord(1, "Computer", policy="normal"),
+]
+
+
+async def test_dragon_called_shot_button_does_not_name_a_side(driver: InteractionDriver) -> None:
+    """A Called Shot hits "a side you name". Its button in My hand must not promise one side.
+    Before the fix, it is labelled "Called Shot (front)" (the first legal move's words), and the
+    picker it opens says "Called Shot (front): Aim at which car?" while offering front, back,
+    left and right: a newcomer reads it as a front-only shot."""
+    bot = running_bot(driver)
+    update = await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="dragon",
+        seats=ALICE_AND_COMPUTER,
+        deck=[*CALLED_MB, *CALLED_CW],
+    )
+    table = public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, f"jn:h:{update.game.id}")
+    called = [label for label in labels(hand) if label.startswith("Called Shot")]
+    assert called, labels(hand)
+    aim = await driver.click(hand.message, component_id(hand, "Called Shot"))
+    sides = {label.rsplit(" ", 1)[-1] for label in labels(aim)}
+    assert sides == {"front", "back", "left", "right"}, labels(aim)
+    for text in [*called, aim.content or ""]:
+        assert "(front)" not in text, f"the Called Shot is shown as {text!r}"
+
+
+async def test_dragon_a_shot_answered_by_the_computer_is_told_once(
+    driver: InteractionDriver,
+) -> None:
+    """Alice fires one Machine Gun at the computer, which answers with armour. The table message
+    must tell one shot. Before the fix, it reads "Alice fires Machine Gun at Computer's
+    front.\\nAlice fires Machine Gun at Computer's front. Computer plays Armor on the front. No
+    damage.": the shot's caption and the answer's caption (which repeats the shot) are both
+    posted, so it looks like two shots (the same for every answered shot, stampede, and skid
+    chain; a six-car stampede repeated its first line five times)."""
+    bot = running_bot(driver)
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="dragon",
+        seats=ALICE_AND_COMPUTER,
+        deck=[*CALLED_MB, *CALLED_CW],
+    )
+    shot = public_table(await driver.slash("move", {"action": "mg-front @1"}))
+    text = shot.content or ""
+    assert "Armor" in text, text  # the computer answered
+    assert text.count("fires Machine Gun") == 1, text
+
+
+# --- Mille Bornes --------------------------------------------------------------------------------
+
+MILLE_ALICE = ["go", "extra-tank", "25", "25", "25", "25"]
+MILLE_BOB = ["go", "out-of-gas", "50", "50", "50", "50"]
+MILLE_DRAWS = ["75", "75", "75", "100", "100", "50", "100", "100", "100", "100"]
+
+
+async def test_mille_a_safety_on_an_old_hazard_is_not_offered_as_a_coup_fourre(
+    driver: InteractionDriver,
+) -> None:
+    """Bob's Out of Gas hits Alice, who holds the Extra Tank; she chooses Draw (no coup) and
+    discards. On her next turn the safety may still be played before drawing, but the rules
+    say it is a coup fourré (+300) only if the hazard landed since her last draw: this one did
+    not. The button must not promise a coup. Before the fix, it says "Coup fourré! Extra Tank", and
+    pressing it posts "Alice plays the safety Extra Tank." with no coup scored."""
+    bot = running_bot(driver)
+    update = await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=ALICE_AND_BOB,
+        deck=[*MILLE_ALICE, *MILLE_BOB, *MILLE_DRAWS],
+        options={"length": "hand"},
+    )
+    for user, move in [
+        (ALICE_ID, "play go"),
+        (BOB_ID, "play go"),
+        (ALICE_ID, "play 25"),
+        (BOB_ID, "play out-of-gas"),
+        (ALICE_ID, "draw"),
+        (ALICE_ID, "discard 25"),
+        (BOB_ID, "play 50"),
+    ]:
+        await driver.slash("move", {"action": move}, user_id=user)
+    table = public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, f"jn:h:{update.game.id}")
+    safety = [label for label in labels(hand) if "Extra Tank" in label]
+    assert safety, labels(hand)
+    played = await driver.click(hand.message, component_id(hand, "Extra Tank"))
+    state = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID)).state
+    assert not state.tableaus[0].coups, "not a coup fourré: the hazard is old"
+    assert "coup" not in safety[0].lower(), (
+        f"the button says {safety[0]!r}; the table then says {public_table(played).content!r}"
+    )
+
+
+# --- the end of a solitaire --------------------------------------------------------------------
+
+
+async def test_the_end_of_a_solo_game_is_told_once(driver: InteractionDriver) -> None:
+    """When a Ticket to Ride Solo game ends, the last table message should say once why it ended
+    and how it went. Before the fix, the reason is printed twice, once as the caption and again
+    inside the result line: "… The last Station Clock card has been played: turn 16 is over. You
+    lose, -52 to 97.\\n🏁 **Game over.** The last Station Clock card has been played: turn 16 is
+    over. You lose, -52 to 97." (Mille Bornes Solo: "Out of fuel: no move and an empty tank.
+    17/49 cards cleared, 450 miles." twice; Ticket to Ride: "Computer (normal) wins with 71
+    points." twice.)"""
+    bot = running_bot(driver)
+    await driver.slash("play", {"game": "ttr-solo"})
+    last = ""
+    for _ in range(200):
+        current = await bot.tables.store.active_game(GAMES_CHANNEL_ID)
+        if current is None:
+            break
+        view, moves = bot.tables.hand(current, ALICE_ID)
+        move = f"keep {view.keep_one_of[0].code}" if view.keep_one_of else moves[0].notation
+        result = await driver.slash("move", {"action": move})
+        last = public_table(result).content or ""
+    assert await bot.tables.store.active_game(GAMES_CHANNEL_ID) is None
+    reason = "The last Station Clock card has been played"
+    assert last.count(reason) == 1, last
