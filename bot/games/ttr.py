@@ -58,9 +58,14 @@ def _keep_pickers(view: TtrSeatView) -> list[Picker]:
         for t in view.offered
     )
     least = max(1, view.keep_minimum)
+    # The menu takes at least one ticket ("Keep none" is its own button when allowed); solo
+    # openings must keep the highest-value ticket, and say so before a refusal does.
+    rule = f"at least {least}"
+    if view.keep_one_of:
+        rule += f", including {' or '.join(t.code for t in view.keep_one_of)}"
     pickers: list[Picker] = [
         SelectSpec(
-            f"Keep tickets (at least {view.keep_minimum})",
+            f"Keep tickets ({rule})"[:150],
             choices,
             min_values=least,
             max_values=len(choices),
