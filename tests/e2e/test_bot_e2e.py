@@ -66,6 +66,18 @@ def _move_ids(message: JSON | None) -> list[str]:
     ]
 
 
+def _not_a_masked_draw(message: JSON) -> list[str]:
+    """The move buttons, without "Draw" when another move (a coup fourré) is offered with it."""
+    buttons = [
+        c
+        for row in message.get("components") or []
+        for c in row.get("components") or []
+        if MOVE_ID.fullmatch(str(c.get("custom_id", "")))
+    ]
+    others = [c for c in buttons if c.get("label") != "Draw"]
+    return [str(c["custom_id"]) for c in (others or buttons)]
+
+
 def _button(custom_id: str) -> re.Match[str]:
     found = MOVE_ID.fullmatch(custom_id)
     assert found, custom_id
@@ -172,7 +184,9 @@ class Scenario:
         """Press one of the hand's move buttons: the table is posted, the hand refreshed."""
         before = await self.game()
         assert hand.message is not None
-        button = self.rng.choice(_move_ids(hand.message))
+        # Drawing where a coup fourré was on offer posts no table (the table must not tell the
+        # two apart, see play_move): press a card then, so a table always follows.
+        button = self.rng.choice(_not_a_masked_draw(hand.message))
         moved = await self.answer(
             self.fake.send_component(int(hand.message["id"]), button, user_id=user_id),
             followups=1,
