@@ -16,6 +16,7 @@ trumps yellow, cheats blue.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -31,6 +32,7 @@ from bot.engine.race.cards import (
     STOPPING_HAZARDS,
     TRUMP,
     TYPE_OF,
+    card_name,
 )
 from bot.engine.race.views import RacePublicView, RaceSeatView, SideView
 from bot.render.common import (
@@ -49,7 +51,7 @@ from bot.render.common import (
 )
 
 TABLE_SIZE = (1200, 860)
-HAND_IMAGE_SIZE = (1200, 360)
+HAND_IMAGE_SIZE = (1200, 420)
 
 _W, _H = TABLE_SIZE
 _MARGIN = 16
@@ -518,7 +520,40 @@ def render_hand(view: RaceSeatView) -> Image.Image:
             tag_font = fit_font(tag, cw + gap - 4, 16, "bold", min_size=9)
             c.text((x + cw / 2, ly + 28), tag, tag_font, _PLAYABLE, anchor="mm")
         x += cw + gap
+    _draw_junkyards(c, pub, w)
     return c.image
+
+
+def junkyard_summary(side: SideView) -> str:
+    """What a junkyard holds, cheats and trumps first (they are spent for good), then the
+    rest, with counts: the face-up junkyards everyone may look through (the rules)."""
+    counts = Counter(side.junkyard)
+    order = sorted(counts, key=lambda code: (_JUNK_ORDER.get(TYPE_OF[code], 9), _rank(code)))
+    listed = [
+        f"{card_name(code)}{f' ×{counts[code]}' if counts[code] > 1 else ''}" for code in order
+    ]
+    return ", ".join(listed) if listed else "empty"
+
+
+_JUNK_ORDER = {CHEAT: 0, TRUMP: 1, REMOVAL: 2, HAZARD: 3, MILES: 4}
+
+
+def _rank(code: str) -> tuple[int, str]:
+    """Miles by their value (25 before 100), every other card by its code."""
+    return (int(code), "") if code.isdecimal() else (0, code)
+
+
+def _draw_junkyards(c: Canvas, view: RacePublicView, w: int) -> None:
+    """A line per junkyard under the hand (the table shows only their top cards)."""
+    label = font(16, "bold")
+    body = font(16, "regular")
+    for i, side in enumerate(view.sides):
+        y = 364 + i * 26
+        head = f"{side.name}'s junkyard ({len(side.junkyard)}): "
+        head = ellipsize(head, label, 360)
+        c.text((30, y), head, label, Palette.MUTED, "lm")
+        x = 30 + text_width(head, label) + 4
+        c.text((x, y), ellipsize(junkyard_summary(side), body, w - 30 - x), body, Palette.INK, "lm")
 
 
 def hand_png(view: RaceSeatView) -> bytes:

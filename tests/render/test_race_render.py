@@ -22,6 +22,7 @@ from bot.render.race import (
     TABLE_SIZE,
     card_face,
     hand_png,
+    junkyard_summary,
     render_hand,
     render_table,
     table_png,
@@ -145,3 +146,13 @@ def test_renderer_imports_views_and_the_kit_only() -> None:
     modules |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     assert not {"bot.engine.race.state", "bot.engine.race.rules", "bot.engine.race.game"} & modules
     assert not any(m and m.split(".")[0] in ("discord", "sqlite3", "aiosqlite") for m in modules)
+
+
+def test_the_hand_lists_both_junkyards_cheats_first() -> None:
+    """The junkyards are face up for everyone to look through; the table shows only their top
+    cards, so the hand image lists them: spent cheats and trumps first, miles by value."""
+    state = start(["25"], ["50"])  # a fresh game of our own: set its junkyard by hand
+    state.sides[0].junkyard = ["100", "25", "jammer", "25", "extra-tank", "flat-tire"]
+    side = G.public_view(state).sides[0]
+    assert junkyard_summary(side) == "Jammer, Extra Tank, Flat Tire, 25 miles ×2, 100 miles"
+    assert junkyard_summary(G.public_view(state).sides[1]) == "empty"
