@@ -347,12 +347,14 @@ def _draw_mille(c: Canvas, view: DragonPublicView, car: CarView, x: int, y: int)
         else:
             dashed_rounded(c.draw, (cx, row, cx + _MINI[0], row + _MINI[1]), (90, 96, 110), 5, 4)
     # Hand sizes, right of the piles.
-    hx = x + 2 * (_MINI[0] + 6) + 2
-    f = font(14, "bold")
+    hx = x + 2 * (_MINI[0] + 6) - 2
+    # The label ends inside the panel's border (the turn's gold frame is 4 px wide).
+    room = _PANEL_W - _MB_X - (hx - x) - 19 - 7
     for i, (label, count) in enumerate((("MB", car.mb_hand_count), ("CW", car.cw_hand_count))):
         hy = row + 4 + i * 38
-        c.paste(card_back(18, 26), hx, hy, with_shadow=False)
-        c.text((hx + 21, hy + 13), f"{label} {count}", f, Palette.INK, anchor="lm")
+        c.paste(card_back(16, 24), hx, hy, with_shadow=False)
+        text = f"{label} {count}"
+        c.text((hx + 19, hy + 12), text, fit_font(text, room, 14, "bold", 9), Palette.INK, "lm")
     # Safeties.
     for i, safety in enumerate(SAFETIES):
         sx = x + i * (_SAFE[0] + 5)
