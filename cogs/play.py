@@ -20,7 +20,7 @@ from bot.games.bundle import ButtonSpec
 from bot.updates import StaleButton
 from cogs.lobby import display_name, game_choices
 from cogs.pickers import DYNAMIC_ITEMS, ID, GameItem, play_move, register_items
-from cogs.ui import NO_PINGS, bot_of, clip, pings, post_table, storage_trouble
+from cogs.ui import NO_PINGS, bot_of, clip, pings, plain, post_table, storage_trouble
 
 TURN_MARK = "§"
 """Separates a /move autocomplete choice's notation from the turn it was offered for."""
@@ -67,7 +67,7 @@ class AbortButton(GameItem, template=rf"jn:x:(?P<game>{ID})(?::\d{{1,19}})?"):
             )
             return
         await interaction.response.send_message(
-            f"{display_name(interaction.user)} agrees to abort; waiting for the others.",
+            f"{plain(display_name(interaction.user))} agrees to abort; waiting for the others.",
             allowed_mentions=NO_PINGS,
         )
 

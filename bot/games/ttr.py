@@ -124,8 +124,7 @@ def _yard_pickers(view: TtrSeatView, plays: Sequence[MoveChoice]) -> list[Picker
 
 def _three_singles(notation: str) -> bool:
     """A Railyard play of three single cards of different colours ("yard red green blue")."""
-    words = notation.split()[1:]
-    return len(words) == 3 and len(set(words)) == 3
+    return bool(GAME.parse_action(notation).singles)
 
 
 def console_table(view: TtrPublicView) -> str:

@@ -289,6 +289,25 @@ class Canvas:
             self.image.paste(Palette.SHADOW, (x - pad + 3, y - pad + 5), mask)
         self.image.paste(piece, (x, y), piece)
 
+    def lines(
+        self,
+        xy: tuple[float, float],
+        lines: Sequence[str],
+        fnt: Font,
+        fill: RGB,
+        *,
+        step: float | None = None,
+        drop: int = 0,
+    ) -> None:
+        """Lines left-aligned at ``xy[0]``, the block centred on ``xy[1]``; ``step`` between
+        baselines (default: the font's height and a little air)."""
+        if step is None:
+            top, bottom = fnt.getbbox("Ag")[1::2]
+            step = bottom - top + 3
+        first = xy[1] - step * (len(lines) - 1) / 2
+        for i, line in enumerate(lines):
+            self.text((xy[0], first + i * step), line, fnt, fill, anchor="lm", drop=drop)
+
     def caption_banner(
         self, box: Box, caption: str, *, size: int = 26, max_lines: int = 2, min_size: int = 14
     ) -> None:
@@ -299,9 +318,7 @@ class Canvas:
         self.text((x0 + 18, y0 + 10), "LAST MOVE", font(14, "bold"), (130, 120, 96))
         fnt, lines = fit_wrapped(caption or "—", x1 - x0 - 36, max_lines, size, "bold", min_size)
         step = (fnt.size if isinstance(fnt, ImageFont.FreeTypeFont) else size) + 6
-        first = (y0 + 24 + y1) / 2 - step * (len(lines) - 1) / 2
-        for i, line in enumerate(lines):
-            self.text((x0 + 18, first + i * step), line, fnt, Palette.DARK_INK, anchor="lm")
+        self.lines((x0 + 18, (y0 + 24 + y1) / 2), lines, fnt, Palette.DARK_INK, step=step)
 
     def result_banner(self, box: Box, headline: str, detail: str) -> None:
         """The gold banner a finished game shows: who won, and why the game ended."""

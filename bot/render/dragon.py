@@ -14,7 +14,6 @@ the hand sizes. Dead cars are stamped, cars that left are greyed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -26,7 +25,6 @@ from bot.render.common import (
     RGB,
     Box,
     Canvas,
-    Font,
     Palette,
     card_radius,
     dashed_rounded,
@@ -446,18 +444,7 @@ def _draw_bottom(c: Canvas, view: DragonPublicView) -> None:
         # Long names: two smaller lines rather than the hits and the side running off the
         # table (they come last, and they are what the waiting player decides on).
         pf, waiting = fit_wrapped(text, inner - 14, 2, 20, "bold", 11)
-        _lines_around(c, (x0 + 22, (py + y1 - 8) / 2), waiting, pf, Palette.DARK_INK)
-
-
-def _lines_around(
-    c: Canvas, xy: tuple[float, float], lines: Sequence[str], fnt: Font, fill: RGB, drop: int = 0
-) -> None:
-    """One or more lines, left-aligned at ``xy[0]``, the block centred on ``xy[1]``."""
-    top, bottom = fnt.getbbox("Ag")[1::2]
-    step = bottom - top + 3
-    for i, line in enumerate(lines):
-        y = xy[1] + (i - (len(lines) - 1) / 2) * step
-        c.text((xy[0], y), line, fnt, fill, anchor="lm", drop=drop)
+        c.lines((x0 + 22, (py + y1 - 8) / 2), waiting, pf, Palette.DARK_INK)
 
 
 # --- the hand ------------------------------------------------------------------------------
@@ -586,7 +573,7 @@ def render_hand(view: DragonSeatView) -> Image.Image:
     mb_ok, cw_ok = _usable(view)
     pub = view.public
     fnt, lines = fit_wrapped(_phase_line(view), w - 60, 2, 26, "bold", 12)
-    _lines_around(c, (30, 30), lines, fnt, Palette.INK, drop=2)
+    c.lines((30, 30), lines, fnt, Palette.INK, drop=2)
     label = font(15, "bold")
     cw_, ch = _HAND_CARD
     y = 82

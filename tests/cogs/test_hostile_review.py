@@ -369,3 +369,16 @@ async def test_a_known_id_with_a_trailing_newline_gets_an_answer(
         said = _replies(result)
         assert result.ephemeral and 0 < len(said) < 300, (forged, said)
     assert (await bot.tables.current(GAMES_CHANNEL_ID)).version == 0
+
+
+async def test_an_agreeing_name_is_plain_text(driver: InteractionDriver) -> None:
+    """ "Bob agrees to abort" repeats Bob's nickname: shown as typed, never as a link."""
+    bot = running_bot(driver)
+    member = driver.backend.world.member(BOB_ID)
+    assert member is not None
+    member["nick"] = "[My hand](https://e.co/x)"
+    await _three_cars(bot)
+    asked = await driver.slash("abort", {}, user_id=CAROL_ID)
+    agreed = await driver.click(asked, component_id(asked, "Agree to abort"), user_id=BOB_ID)
+    said = _replies(agreed)
+    assert "agrees to abort" in said and "\\[My hand]" in said, said
