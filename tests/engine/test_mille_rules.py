@@ -136,6 +136,17 @@ def test_remedy_only_on_its_own_hazard() -> None:
         act(s, 0, "play spare-tire")
 
 
+@pytest.mark.parametrize(
+    ("hazard", "remedy"),
+    [("out-of-gas", "gasoline"), ("flat-tire", "spare-tire"), ("accident", "repairs")],
+)
+def test_each_remedy_goes_on_its_own_hazard(hazard: str, remedy: str) -> None:
+    """Gasoline answers Out of Gas, Spare Tire a Flat Tire, Repairs an Accident."""
+    s = start(["go", remedy, *FILLER[:4]], [hazard, *FILLER[:5]], ["25"] * 6)
+    s = act(act(s, 0, "play go"), 1, f"play {hazard}")
+    assert act(s, 0, f"play {remedy}").tableaus[0].battle_top is Card(remedy)
+
+
 def test_hazard_needs_a_moving_opponent() -> None:
     """A battle hazard can only go on an opponent who can go."""
     s = start(["stop", *FILLER[:5]], FILLER, ["25", "25"])
@@ -152,12 +163,16 @@ def test_hazards_do_not_stack() -> None:
         act(s, 1, "play out-of-gas")
 
 
-def test_safety_protects_against_its_hazard() -> None:
-    """Out of Gas is refused on a player who has Extra Tank."""
-    s = start(["extra-tank", "go", *FILLER[:4]], ["out-of-gas", *FILLER[:5]], ["25", "25", "25"])
-    s = act(s, 0, "play extra-tank", "play go")
+@pytest.mark.parametrize(
+    ("safety", "hazard"),
+    [("extra-tank", "out-of-gas"), ("puncture-proof", "flat-tire"), ("driving-ace", "accident")],
+)
+def test_safety_protects_against_its_hazard(safety: str, hazard: str) -> None:
+    """Each safety's own hazard is refused on a player who has played it."""
+    s = start([safety, "go", *FILLER[:4]], [hazard, *FILLER[:5]], ["25", "25", "25"])
+    s = act(s, 0, f"play {safety}", "play go")
     with pytest.raises(IllegalMove, match="protected"):
-        act(s, 1, "play out-of-gas")
+        act(s, 1, f"play {hazard}")
 
 
 # --- speed pile ----------------------------------------------------------------------------
