@@ -10,7 +10,7 @@ from itertools import combinations
 
 import pytest
 
-from bot.engine.ttr.cards import CITY_BONUS, TICKETS
+from bot.engine.ttr.cards import CITY_BONUS, LOCO, TICKETS
 from bot.engine.ttr.scoring import (
     best_solo,
     best_standard,
@@ -142,6 +142,23 @@ def test_solo_allocation_counts_big_city_bonuses() -> None:
     hidden = [0, 2, 3, 4, 5, 6]
     assert best_solo([1, 12], track, hidden) == (1,)
     assert best_standard([1, 12], track) == (12,)
+
+
+def test_solo_equal_totals_prefer_the_larger_margin() -> None:
+    """Two allocations give the same total: solo picks the one that beats the opponent by more.
+
+    The opponent holds one Seattle ticket (T46). From this stack only T24 (12: 3 purple, 2 red,
+    2 white) or T02 + T08 (5: 3 green; 7: 2 purple, 2 black) can be completed; all three touch
+    Seattle. T24 alone: 12 - 5 - 7 + 11 (Seattle, tied) = 11. T02 + T08: 5 + 7 - 12 + 11 = 11
+    too, but two Seattle tickets take the bonus from the opponent: a margin 11 points better.
+    """
+    track = counts("red", "green", "purple", "purple", "black", "black", "white", "white")
+    track[LOCO] = 2
+    tickets = [1, 7, 23]  # T02, T08, T24
+    hidden = [45, 10, 21, 25, 14, 6]  # T46 Seattle – Miami and five tickets away from Seattle
+    alone, pair = solo_value((23,), tickets, hidden), solo_value((1, 7), tickets, hidden)
+    assert alone[0] == pair[0] == 11 and pair[1] == alone[1] + 11
+    assert best_solo(tickets, track, hidden) == (1, 7)
 
 
 def test_solo_result_reports_the_opponent_and_the_margin() -> None:
