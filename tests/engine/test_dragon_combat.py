@@ -270,6 +270,12 @@ def test_shot_tires_mean_no_swerve() -> None:
     assert s.cars[1].hits[0] == 5
 
 
+def test_spin_needs_the_car_moving() -> None:
+    """A stopped car cannot spin either: holding only a Spin, it is not asked (seed 6.1)."""
+    s = act(start(cw=[["rocket-front"], ["spin"]]), 0, "rocket-front @1")
+    assert s.phase is Phase.TURN and s.cars[1].hits[0] == 5 and "spin" in s.cars[1].cw_hand
+
+
 def test_spin_makes_the_shot_miss_and_stops_further_attacks() -> None:
     """A Spin makes the shot miss and the attacker may not attack again this turn."""
     s = moving(start(cw=[["rocket-front", "mg-back"], ["spin"]]), 1)
