@@ -10,7 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-from bot.config import Settings
+from bot.config import ConfigError, Settings
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -103,6 +103,20 @@ def _shard_ids(text: str) -> list[int]:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    from bot.store import StoreUnavailable
+
+    try:
+        return _command(args)
+    except (ConfigError, StoreUnavailable) as error:
+        # The operator's to fix (a setting, the database): one sentence, not a traceback.
+        # A database not named on the command line (console --db) is the one JUNCTION_DB names.
+        from_env = isinstance(error, StoreUnavailable) and not getattr(args, "db", None)
+        where = "JUNCTION_DB: " if from_env else ""
+        print(f"junction {args.command}: {where}{error}", file=sys.stderr)
+        return 2
+
+
+def _command(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     if args.command == "run":
         if settings.discord_token is None:
@@ -133,12 +147,17 @@ def main(argv: list[str] | None = None) -> int:
         return _arena(args)
     if args.command == "bench":
         from bot.bench import run_bench, run_store_bench
+        from bot.engine.core import GameError
 
         if args.store:
             return run_store_bench(quick=args.quick)
-        return run_bench(
-            quick=args.quick, discord=args.discord, game=args.game, players=args.players
-        )
+        try:
+            return run_bench(
+                quick=args.quick, discord=args.discord, game=args.game, players=args.players
+            )
+        except GameError as error:  # an unknown --game, or --players it cannot seat
+            print(f"junction bench: {error}", file=sys.stderr)
+            return 2
     if args.command == "migrate-db":
         from bot.store.migrate import migrate_main
 

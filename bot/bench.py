@@ -222,9 +222,11 @@ def run_bench(
     keys = [bundle(game).key] if game else [b.key for b in all_bundles()]
     sections: list[tuple[str, Callable[[], dict[str, float]]]] = []
     for key in keys:
-        info = bundle(key).info
+        found = bundle(key)
         # The busiest table the game allows, unless asked otherwise.
-        seats = players or info.max_players
+        seats = players or found.info.max_players
+        # Refused now, before any timing is printed, rather than by the first game dealt.
+        found.game.check_players([f"P{seat}" for seat in range(seats)])
 
         def per_game(key: str = key, seats: int = seats) -> dict[str, float]:
             figures = bench_render(key, seats, int(200 * scale))

@@ -10,24 +10,28 @@ With shard options (``junction run --shard-ids 0,1 --shard-count 4``) the bot is
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import logging
+import signal
 from collections.abc import Sequence
-from typing import Any
+from pathlib import Path
+from typing import Any, TextIO
 
 import discord
 import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot.config import Settings
+from bot.config import ConfigError, Settings
 from bot.daily import daily_secret
 from bot.engine.core import GameError
 from bot.games.bundle import PolicyFactory
 from bot.games.registry import choose_move
 from bot.render.pool import RenderPool
 from bot.replays import Replays
-from bot.store import open_store
+from bot.store import open_store, opened_store, redact_url
 from bot.store.base import Store
+from bot.store.sqlite import SqliteStore
 from bot.tables import Tables
 
 log = logging.getLogger("junction")
@@ -53,6 +57,10 @@ class JunctionBot(commands.Bot):
     thinkers: RenderPool
 
     def __init__(self, settings: Settings, *, sync_at_start: bool = True, **kwargs: Any) -> None:
+        # Junction has no voice: discord.py's warnings that the voice libraries are missing
+        # would only send an operator looking for something to install.
+        discord.VoiceClient.warn_nacl = False
+        discord.VoiceClient.warn_dave = False
         intents = discord.Intents.default()
         intents.message_content = False  # slash commands and buttons need no message content
         super().__init__(
@@ -69,8 +77,10 @@ class JunctionBot(commands.Bot):
         self.sync_at_start = sync_at_start
 
     async def setup_hook(self) -> None:
-        self.store = open_store(self.settings.db_url)
-        await self.store.open()
+        self.store = await opened_store(self.settings.db_url)
+        # Which database this process uses, so an operator can tell a volume that is not mounted
+        # (a fresh, empty file) from one that is.
+        log.info("games are stored in %s", redact_url(self.settings.db_url))
         # Made now, not by the first daily deal: a request refused after reading it would
         # otherwise have written to the database.
         await daily_secret(self.store)
@@ -90,8 +100,19 @@ class JunctionBot(commands.Bot):
         if self.settings.dev_guild is not None and self.sync_at_start:
             guild = discord.Object(id=self.settings.dev_guild)
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
-            log.info("synced %d commands to guild %s", len(synced), self.settings.dev_guild)
+            try:
+                synced = await self.tree.sync(guild=guild)
+            except discord.HTTPException as error:
+                # Most often the bot is not in that server. The bot still serves the commands
+                # published before (or globally), so this is the operator's to read, not fatal.
+                log.error(
+                    "could not sync commands to JUNCTION_DEV_GUILD=%s (%s): is the bot in "
+                    "that server?",
+                    self.settings.dev_guild,
+                    error,
+                )
+            else:
+                log.info("synced %d commands to guild %s", len(synced), self.settings.dev_guild)
 
     async def _think(self, factory: PolicyFactory, view: Any, seed: str) -> str:
         # A search goes to the worker process; a heuristic takes a fraction of a millisecond,
@@ -235,19 +256,88 @@ def run_bot(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     point_at(settings)
+    claim = _claim_sqlite_file(settings.db_url)
     bot = make_bot(settings, shard_ids=shard_ids, shard_count=shard_count, sync=sync)
-    bot.run(settings.discord_token, log_handler=None)
+    try:
+        asyncio.run(_serve(bot, settings.discord_token))
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        pass  # Ctrl-C or SIGTERM: the bot, its workers and the store were closed on the way
+    except discord.LoginFailure as error:
+        raise _refused_token(error) from None
+    finally:
+        if claim is not None:
+            claim.close()
+    log.info("stopped")
     return 0
+
+
+def _claim_sqlite_file(url: str) -> TextIO | None:
+    """Lock the SQLite database for this bot process; ConfigError if another bot holds it.
+
+    SQLite serves one bot process. A second one on the same token gets every interaction from
+    Discord too and answers each a second time; several processes (shards) share PostgreSQL
+    instead. The lock is a file of its own (``junction.db.lock``), so SQLite's locks on the
+    database are left alone, and the kernel drops it when the process ends, however it ends.
+    The console and ``junction sync`` take no lock: they may run beside the bot.
+    """
+    try:
+        store = open_store(url)
+    except ValueError:
+        return None  # opening the store says what is wrong with the URL
+    if not isinstance(store, SqliteStore) or store.is_memory:
+        return None
+    try:
+        path = Path(store.path + ".lock")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        claim = path.open("a")
+    except OSError:
+        return None  # opening the store says why the folder cannot be written
+    try:
+        fcntl.flock(claim, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        claim.close()
+        raise ConfigError(
+            f"another Junction bot is already running on {store.path}; SQLite serves one bot "
+            "process. Stop the other one, or move to PostgreSQL to run several (README, "
+            '"Scaling out: PostgreSQL")'
+        ) from None
+    return claim
+
+
+async def _serve(bot: JunctionBot, token: str) -> None:
+    """Run ``bot`` until it is closed, or until SIGTERM asks the process to stop.
+
+    ``docker stop`` sends SIGTERM, which Python ignores as a container's PID 1 (Docker then
+    kills the bot ten seconds later) and which elsewhere ends the process without closing the
+    store or the worker processes. Cancelling this task instead stops the way Ctrl-C does.
+    """
+    task = asyncio.current_task()
+    assert task is not None
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+    async with bot:
+        await bot.start(token)
+
+
+def _refused_token(error: discord.LoginFailure) -> ConfigError:
+    # Said without the token, which must never reach a log.
+    return ConfigError(
+        f"Discord refused DISCORD_TOKEN ({error}); copy it again from the Bot page "
+        "of your application at https://discord.com/developers/applications"
+    )
 
 
 async def sync_commands(settings: Settings, guild_id: int | None) -> int:
     """The owner's explicit command sync: to one guild, or globally when no guild is given."""
     if settings.discord_token is None:
-        raise ValueError("DISCORD_TOKEN is not set")
+        raise ConfigError("DISCORD_TOKEN is not set: the commands are published as the bot")
     point_at(settings)
     bot = JunctionBot(settings)
     async with bot:
-        await bot.login(settings.discord_token)  # runs setup_hook: the cogs load their commands
+        try:
+            # Runs setup_hook: the cogs load their commands.
+            await bot.login(settings.discord_token)
+        except discord.LoginFailure as error:
+            raise _refused_token(error) from None
         guild = discord.Object(id=guild_id) if guild_id else None
         if guild is not None:
             bot.tree.copy_global_to(guild=guild)

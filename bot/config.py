@@ -1,12 +1,21 @@
-"""Settings from environment variables (see ``.env.example``), read once into a frozen value."""
+"""Settings from environment variables (see ``.env.example``), read once into a frozen value.
+
+A value that cannot be right is refused here, by name, with :class:`ConfigError`: the command
+line prints that one sentence and stops, rather than a traceback or a silent fallback.
+"""
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 DEFAULT_DB = "sqlite:///junction.db"
+
+
+class ConfigError(ValueError):
+    """An environment variable holds a value the bot cannot use; the message names it."""
 
 
 @dataclass(frozen=True)
@@ -31,16 +40,26 @@ class Settings:
 
         guild = text("JUNCTION_DEV_GUILD")
         if guild is not None and not guild.isdecimal():
-            raise ValueError(f"JUNCTION_DEV_GUILD must be a server id (digits), not {guild!r}")
+            raise ConfigError(f"JUNCTION_DEV_GUILD must be a server id (digits), not {guild!r}")
         timeout = text("JUNCTION_CHALLENGE_TIMEOUT") or "300"
-        if not timeout.isdecimal():
-            raise ValueError(f"JUNCTION_CHALLENGE_TIMEOUT must be seconds, not {timeout!r}")
+        # 0 would expire every challenge the moment it is made.
+        if not timeout.isdecimal() or int(timeout) < 1:
+            raise ConfigError(
+                f"JUNCTION_CHALLENGE_TIMEOUT must be a whole number of seconds (at least 1), "
+                f"not {timeout!r}"
+            )
         workers = text("JUNCTION_RENDER_PROCESSES") or "1"
         if not workers.isdecimal():
-            raise ValueError(f"JUNCTION_RENDER_PROCESSES must be a number, not {workers!r}")
+            raise ConfigError(f"JUNCTION_RENDER_PROCESSES must be a number, not {workers!r}")
         thinkers = text("JUNCTION_THINK_PROCESSES") or "1"
         if not thinkers.isdecimal():
-            raise ValueError(f"JUNCTION_THINK_PROCESSES must be a number, not {thinkers!r}")
+            raise ConfigError(f"JUNCTION_THINK_PROCESSES must be a number, not {thinkers!r}")
+        level = (text("JUNCTION_LOG_LEVEL") or "INFO").upper()
+        if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+            raise ConfigError(
+                f"JUNCTION_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {level!r}"
+            )
+        _check_expert_ms(text("JUNCTION_EXPERT_MS"))
         return cls(
             discord_token=text("DISCORD_TOKEN"),
             db_url=text("JUNCTION_DB") or DEFAULT_DB,
@@ -48,7 +67,25 @@ class Settings:
             api_base=text("DISCORD_API_BASE"),
             gateway_url=text("DISCORD_GATEWAY_URL"),
             challenge_timeout=int(timeout),
-            log_level=(text("JUNCTION_LOG_LEVEL") or "INFO").upper(),
+            log_level=level,
             render_processes=int(workers),
             think_processes=int(thinkers),
+        )
+
+
+def _check_expert_ms(value: str | None) -> None:
+    """Refuse a JUNCTION_EXPERT_MS the searching players would quietly replace by 300 ms.
+
+    The players read the variable themselves (``bot.ai.search``), in every worker process, and
+    fall back to the default on garbage; checked here, a typo is said once, at start-up.
+    """
+    if value is None:
+        return
+    try:
+        number = float(value)
+    except ValueError:
+        number = math.nan
+    if not (math.isfinite(number) and number > 0):
+        raise ConfigError(
+            f"JUNCTION_EXPERT_MS must be a positive number of milliseconds, not {value!r}"
         )

@@ -23,7 +23,7 @@ from typing import TextIO
 from bot.engine.core import BadOption, GameError, players_wanted
 from bot.games import DEFAULT_GAME, bundle, hint_policy, policy_factory, suggest_move
 from bot.games.bundle import GameBundle, MoveChoice
-from bot.store import open_store
+from bot.store import opened_store
 from bot.store.base import SeatRecord
 from bot.tables import Tables, TableUpdate
 from bot.updates import outcome_line
@@ -266,8 +266,7 @@ async def run_console(
     """Play until the game ends or the player quits; returns a process exit code."""
     source = lines or sys.stdin
     sink = out or sys.stdout
-    store = open_store(options.db)
-    await store.open()
+    store = await opened_store(options.db)
     try:
         console = Console(Tables(store, record_results=False), options, sink)
         try:

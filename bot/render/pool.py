@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
@@ -37,7 +38,7 @@ def _warm_up() -> int:
 
 
 def _leave_with(parent: int) -> None:
-    """Worker initializer: exit as soon as the bot process is gone.
+    """Worker initializer: exit as soon as the bot process is gone, and leave Ctrl-C to it.
 
     A bot killed outright (SIGKILL, an OOM kill, a crash) runs no clean-up, and the workers —
     children of the forkserver, not of the bot — would live on, each holding tens of MB, one
@@ -55,6 +56,10 @@ def _leave_with(parent: int) -> None:
                 os._exit(0)
 
     threading.Thread(target=watch, name="junction-parent-watch", daemon=True).start()
+    # Ctrl-C in a terminal reaches the whole process group. The bot stops its workers itself
+    # (RenderPool.close), so a worker taking the interrupt would only print a traceback per
+    # worker and break the pool under a bot still closing.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class RenderPool:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from typing import Literal
-from urllib.parse import urlsplit, urlunsplit
 
 from bot.store.base import Store, StoreError
+from bot.store.migrations import MigrationError
 from bot.store.sqlite import MEMORY, SqliteStore
 
-__all__ = ["Fault", "fault_of", "open_store", "redact_url"]
+__all__ = ["Fault", "StoreUnavailable", "fault_of", "open_store", "opened_store", "redact_url"]
 
 Fault = Literal["busy", "full", "damaged", "connection"]
 
@@ -53,6 +54,13 @@ def open_store(url: str) -> Store:
     if not text:
         raise ValueError(f"the store URL is empty; use {_SQLITE_FORMS}, or {_POSTGRES_FORMS}")
     if "://" not in text:
+        scheme, colon, _ = text.partition(":")
+        if colon and scheme.lower() in ("sqlite", *_POSTGRES_SCHEMES):
+            # "postgresql:/user:pw@host/db" is a mistyped URL, not a file to create quietly.
+            raise ValueError(
+                f"a {scheme.lower()}: store URL needs '://' after the scheme; "
+                f"use {_SQLITE_FORMS}, or {_POSTGRES_FORMS}"
+            )
         return SqliteStore(text)
     scheme, _, rest = text.partition("://")
     scheme = scheme.lower()
@@ -68,24 +76,64 @@ def open_store(url: str) -> Store:
     if not rest.startswith("/") or rest == "/":
         raise ValueError(
             f"a SQLite URL needs three slashes before a relative path and four before an "
-            f"absolute one, got {text!r}; use {_SQLITE_FORMS}"
+            f"absolute one, got {redact_url(text)!r}; use {_SQLITE_FORMS}"
         )
     return SqliteStore(rest[1:])
 
 
 def redact_url(url: str) -> str:
-    """A store URL fit to print and log: any password in it is replaced by ``***``."""
+    """A store URL fit to print and log: any password in it is replaced by ``***``.
+
+    Written by hand rather than with ``urlsplit``, which raises on a bad port or bracket: a
+    malformed URL is exactly the one an error message has to show. The credentials end at the
+    last ``@`` (a password may hold an unescaped ``/`` or ``@``); a ``password=`` parameter,
+    which libpq also accepts, is hidden too. Hiding too much is harmless; too little is not.
+    """
     text = url.strip()
-    if "://" not in text:
-        return text
-    parts = urlsplit(text)
-    if parts.password is None:
-        return text
-    host = parts.hostname or ""
-    if ":" in host:  # an IPv6 literal keeps its brackets
-        host = f"[{host}]"
-    port = f":{parts.port}" if parts.port is not None else ""
-    return urlunsplit(parts._replace(netloc=f"{parts.username or ''}:***@{host}{port}"))
+    scheme, sep, rest = text.partition("://")
+    if not sep:  # a file path, or a mistyped URL ("postgresql:/user:password@host/db")
+        scheme, sep, rest = text.partition(":")
+        if not sep:
+            return text
+    user_info, at, host_and_path = rest.rpartition("@")
+    if at:
+        user, colon, _ = user_info.partition(":")
+        if colon:
+            rest = f"{user}:***@{host_and_path}"
+    rest = _PASSWORD_PARAMETER.sub(r"\1***", rest)
+    return f"{scheme}{sep}{rest}"
+
+
+_PASSWORD_PARAMETER = re.compile(r"(?i)(\bpassword=)[^&#]*")
+
+
+class StoreUnavailable(Exception):
+    """The database a store URL names cannot be opened: one sentence, any password hidden."""
+
+
+async def opened_store(url: str) -> Store:
+    """The store ``url`` names, opened and migrated; StoreUnavailable when it cannot be.
+
+    What goes wrong here is the operator's to fix (a mistyped URL, a file that is not a
+    database, a directory the bot may not write, a database from a newer Junction, a server
+    that does not answer), so the command line says it in one sentence naming the database,
+    not as a traceback; the original error stays chained for debugging.
+    """
+    try:
+        store = open_store(url)
+        await store.open()
+    except (OSError, OverflowError, sqlite3.Error, MigrationError, ValueError) as exc:
+        raise StoreUnavailable(_cannot_open(url, exc)) from exc
+    except Exception as exc:
+        if not type(exc).__module__.startswith("asyncpg"):
+            raise
+        raise StoreUnavailable(_cannot_open(url, exc)) from exc
+    return store
+
+
+def _cannot_open(url: str, error: BaseException) -> str:
+    reason = str(error).strip() or type(error).__name__
+    return f"cannot open the database {redact_url(url)}: {reason}"
 
 
 def _postgres_store(url: str) -> Store:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Protocol
 
-from bot.store import open_store, redact_url
+from bot.store import StoreUnavailable, open_store, opened_store, redact_url
 from bot.store.base import Store, StoreError
 from bot.store.sqlite import SqliteStore
 
@@ -461,9 +461,12 @@ async def migrate_db(source_url: str, target_url: str, *, force: bool = False) -
     source, target = open_store(source_url), open_store(target_url)
     if _same_database(source, target):
         raise ValueError("the source and the target are the same database")
-    await source.open()
+    if isinstance(source, SqliteStore) and not source.is_memory and not Path(source.path).exists():
+        # Opening it would create an empty database and "copy" nothing: most likely a typo.
+        raise ValueError(f"the source database {source.path} does not exist")
+    source = await opened_store(source_url)
     try:
-        await target.open()
+        target = await opened_store(target_url)
         try:
             return await copy_store(source, target, force=force)
         finally:
@@ -479,7 +482,7 @@ def migrate_main(source_url: str, target_url: str, *, force: bool = False) -> in
     shown = f"{redact_url(source_url)} to {redact_url(target_url)}"
     try:
         report = asyncio.run(migrate_db(source_url, target_url, force=force))
-    except (ValueError, StoreError) as exc:
+    except (ValueError, StoreError, StoreUnavailable) as exc:
         print(f"migrate-db: {exc}", file=sys.stderr)
         return 1
     print(

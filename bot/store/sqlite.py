@@ -12,6 +12,7 @@ import asyncio
 import logging
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -188,7 +189,17 @@ class SqliteStore(Store):
             Path(self._path).parent.mkdir(parents=True, exist_ok=True)
         # isolation_level=None: the sqlite3 module starts no transactions of its own; every
         # BEGIN / COMMIT / ROLLBACK below is explicit.
-        db = await aiosqlite.connect(self._path, isolation_level=None)
+        connecting = aiosqlite.connect(self._path, isolation_level=None)
+        try:
+            db = await connecting
+        except BaseException:
+            # A file that cannot be opened (a directory, no write permission): aiosqlite stops
+            # its worker thread without waiting for it, and the thread then reports to an event
+            # loop the caller may have closed, printing a stray traceback after the real error.
+            thread = getattr(connecting, "_thread", None)
+            if isinstance(thread, threading.Thread) and thread.is_alive():
+                await asyncio.to_thread(thread.join, 5)
+            raise
         try:
             db.row_factory = sqlite3.Row
             await db.execute_fetchall(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")

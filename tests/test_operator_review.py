@@ -1,0 +1,378 @@
+"""What a review as a server operator found: someone who clones Junction and runs it.
+
+Each test keeps one fix. A setting or database the bot cannot use is refused at start-up in
+one sentence that names it (never a traceback, never a silent fallback, never a password);
+``docker stop`` and Ctrl-C stop the bot cleanly; a second bot on the same SQLite file is
+refused; the Docker build context leaves out the virtualenv, the database and the secrets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main
+from bot.store import redact_url
+from bot.store.migrate import migrate_main
+from tests.discord.fake_discord import FakeDiscord
+from tests.e2e.harness import TOKEN, BotProcess
+
+REPO = Path(__file__).resolve().parents[1]
+SECRET = "hunter2-secret"
+_SETTINGS = (
+    "DISCORD_TOKEN",
+    "JUNCTION_DB",
+    "JUNCTION_DEV_GUILD",
+    "JUNCTION_CHALLENGE_TIMEOUT",
+    "JUNCTION_RENDER_PROCESSES",
+    "JUNCTION_THINK_PROCESSES",
+    "JUNCTION_EXPERT_MS",
+    "JUNCTION_LOG_LEVEL",
+)
+
+
+@pytest.fixture(autouse=True)
+def _clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """No setting of the machine running the tests; files land in a scratch folder."""
+    for name in _SETTINGS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(tmp_path)
+
+
+# -- settings ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("JUNCTION_CHALLENGE_TIMEOUT", "abc"),
+        ("JUNCTION_CHALLENGE_TIMEOUT", "-5"),
+        ("JUNCTION_CHALLENGE_TIMEOUT", "0"),  # every challenge would expire at once
+        ("JUNCTION_RENDER_PROCESSES", "-1"),
+        ("JUNCTION_DEV_GUILD", "my-server"),
+        ("JUNCTION_LOG_LEVEL", "LOUD"),  # logging.basicConfig raised at the bot's start
+        ("JUNCTION_EXPERT_MS", "abc"),  # the expert quietly thought for 300 ms instead
+        ("JUNCTION_EXPERT_MS", "-3"),
+    ],
+)
+def test_a_bad_setting_is_one_sentence_naming_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str, value: str
+) -> None:
+    """A value the bot cannot use stops every command with one line naming the variable."""
+    monkeypatch.setenv(name, value)
+    assert main(["games"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"junction games: {name} must be")
+    assert repr(value) in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+# -- the database --------------------------------------------------------------------------------
+
+
+def _garbage(path: Path) -> str:
+    path.write_bytes(b"this is not a database " * 200)
+    return f"sqlite:///{path.name}"
+
+
+def _directory(path: Path) -> str:
+    path.mkdir()
+    return f"sqlite:///{path.name}"  # what a path the bot cannot write to looks like as root
+
+
+def _newer(path: Path) -> str:
+    with sqlite3.connect(path) as db:  # as a newer Junction would have left it
+        db.execute("CREATE TABLE schema_version (version INTEGER, name TEXT, applied_at REAL)")
+        db.execute("INSERT INTO schema_version VALUES (99, 'future', 0)")
+    db.close()
+    return f"sqlite:///{path.name}"
+
+
+@pytest.mark.parametrize(
+    ("make", "said"),
+    [
+        (_garbage, "file is not a database"),
+        (_directory, "unable to open database file"),
+        (_newer, "schema version 99"),
+    ],
+)
+def test_a_database_that_cannot_be_opened_is_one_sentence(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    make: Callable[[Path], str],
+    said: str,
+) -> None:
+    """A corrupt file, an unwritable path or a newer schema: JUNCTION_DB named, no traceback."""
+    url = make(tmp_path / "junction.db")
+    monkeypatch.setenv("JUNCTION_DB", url)
+    assert main(["console", "--no-images"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"junction console: JUNCTION_DB: cannot open the database {url}: ")
+    assert said in err and "Traceback" not in err
+
+
+def test_a_failed_connect_leaves_no_stray_traceback(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """aiosqlite's thread, stopped without being waited for, reported to a closed loop."""
+    (tmp_path / "folder.db").mkdir()
+    monkeypatch.setenv("JUNCTION_DB", "sqlite:///folder.db")
+    stray: list[BaseException | None] = []
+    monkeypatch.setattr("threading.excepthook", lambda args: stray.append(args.exc_value))
+    assert main(["console", "--no-images"]) == 2
+    for _ in range(20):  # the thread reported within milliseconds when it did
+        if stray:
+            break
+        time.sleep(0.025)
+    assert stray == []
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        (
+            "mysql://bob:hunter2-secret@db/junction",
+            "cannot open the database mysql://bob:***@db/junction: unsupported store URL scheme",
+        ),
+        # One slash: this was taken for a file path and a database created under "postgresql:".
+        ("postgresql:/bob:hunter2-secret@db/junction", "needs '://' after the scheme"),
+        ("postgresql://bob:hunter2-secret@127.0.0.1:1/junction", "cannot open the database"),
+        ("postgresql://bob:hunter2-secret@127.0.0.1:99999/junction", "cannot open the database"),
+        ("postgresql://bob:hunter2-secret@[::1/junction", "cannot open the database"),
+    ],
+)
+def test_a_bad_database_url_is_one_sentence_without_its_password(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    url: str,
+    said: str,
+) -> None:
+    """Unknown schemes, mistyped URLs, servers that do not answer: no password, no new file."""
+    monkeypatch.setenv("JUNCTION_DB", url)
+    assert main(["console", "--no-images"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("junction console: JUNCTION_DB: ") and said in err
+    assert SECRET not in err and "Traceback" not in err
+    assert [p.name for p in tmp_path.iterdir()] == []
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        # urlsplit raised on these, so the error message about them was a traceback instead.
+        ("postgresql://bob:hunter2-secret@db:abc/j", "postgresql://bob:***@db:abc/j"),
+        ("postgresql://bob:hunter2-secret@db:99999/j", "postgresql://bob:***@db:99999/j"),
+        ("postgresql://bob:hunter2-secret@[::1/j", "postgresql://bob:***@[::1/j"),
+        # An unescaped @ or / in the password: everything up to the last @ is credentials.
+        ("postgresql://bob:hunter2-secret@x/y@db/j", "postgresql://bob:***@db/j"),
+        # libpq also takes the password as a parameter.
+        (
+            "postgresql://bob@db/j?sslmode=require&password=hunter2-secret",
+            "postgresql://bob@db/j?sslmode=require&password=***",
+        ),
+    ],
+)
+def test_redact_url_hides_the_password_of_malformed_urls(url: str, shown: str) -> None:
+    """Redaction never raises and never lets the password through."""
+    assert redact_url(url) == shown
+
+
+def test_migrate_db_refuses_a_source_that_does_not_exist(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A mistyped source was created empty and "copied": 0 games, exit status 0."""
+    assert migrate_main("sqlite:///typo.db", "sqlite:///target.db") == 1
+    assert "the source database typo.db does not exist" in capsys.readouterr().err
+    assert [p.name for p in tmp_path.iterdir()] == []
+
+
+def test_migrate_db_with_a_malformed_target_says_so_without_the_password(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A bad port in the target URL was a traceback out of the password redaction."""
+    sqlite3.connect(tmp_path / "source.db").close()
+    assert migrate_main("sqlite:///source.db", f"postgresql://bob:{SECRET}@db:abc/j") == 1
+    err = capsys.readouterr().err
+    assert err.startswith("migrate-db: cannot open the database postgresql://bob:***@db:abc/j")
+    assert SECRET not in err
+
+
+# -- other commands ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["bench", "--game", "nosuchgame"], "There is no game called 'nosuchgame'"),
+        (["bench", "--game", "mille", "--players", "9"], "Mille Bornes needs exactly 2 players"),
+    ],
+)
+def test_bench_with_a_bad_game_is_one_sentence(
+    capsys: pytest.CaptureFixture[str], args: list[str], said: str
+) -> None:
+    """`junction bench --game x` was a traceback."""
+    assert main(args) == 2
+    out = capsys.readouterr()
+    assert out.err.startswith("junction bench: ") and said in out.err
+    assert out.out == ""  # refused before any timing
+
+
+def test_sync_without_a_token_is_one_sentence(capsys: pytest.CaptureFixture[str]) -> None:
+    """`junction sync` without DISCORD_TOKEN was a ValueError traceback."""
+    assert main(["sync"]) == 2
+    assert capsys.readouterr().err.startswith("junction sync: DISCORD_TOKEN is not set")
+
+
+# -- the bot process -----------------------------------------------------------------------------
+
+
+async def test_sigterm_stops_the_bot_cleanly(tmp_path: Path) -> None:
+    """`docker stop` sends SIGTERM: the bot closes and exits 0 (as PID 1 it ignored it)."""
+    async with FakeDiscord(token=TOKEN, patch_discord=False) as fake:
+        bot = BotProcess(fake, tmp_path / "junction.db", tmp_path / "bot.log")
+        try:
+            await bot.start()
+            assert bot.process is not None
+            bot.process.send_signal(signal.SIGTERM)
+            code = await asyncio.wait_for(bot.process.wait(), 20)
+        finally:
+            await bot.kill()
+    log = bot.log_text()
+    assert code == 0, log
+    assert "INFO junction: stopped" in log and "Traceback" not in log
+    # The start-up lines say where the games are; nothing about voice, which Junction lacks.
+    assert f"games are stored in {tmp_path / 'junction.db'}" in log
+    assert "voice will NOT be supported" not in log
+    assert TOKEN not in log
+
+
+async def test_a_second_bot_on_the_same_sqlite_file_is_refused(tmp_path: Path) -> None:
+    """Two bots on one token and one SQLite file would both answer every interaction."""
+    db = tmp_path / "junction.db"
+    async with FakeDiscord(token=TOKEN, patch_discord=False) as fake:
+        first = BotProcess(fake, db, tmp_path / "first.log")
+        second = BotProcess(fake, db, tmp_path / "second.log")
+        try:
+            await first.start()
+            with pytest.raises(RuntimeError, match="exited with code 2"):
+                await second.start()
+            assert first.running
+        finally:
+            await second.kill()
+            await first.kill()
+        # Once the first is gone (even killed), a bot may start on the file again.
+        third = BotProcess(fake, db, tmp_path / "third.log")
+        try:
+            await third.start()
+        finally:
+            await third.kill()
+    said = second.log_text()
+    assert f"junction run: another Junction bot is already running on {db}" in said
+    assert "Traceback" not in said
+
+
+async def test_a_refused_token_is_one_sentence_without_the_token(tmp_path: Path) -> None:
+    """A wrong DISCORD_TOKEN was a LoginFailure traceback."""
+    wrong = "wrong-token-123"
+    async with FakeDiscord(token=TOKEN, patch_discord=False) as fake:
+        bot = BotProcess(
+            fake, tmp_path / "junction.db", tmp_path / "bot.log", extra_env={"DISCORD_TOKEN": wrong}
+        )
+        with pytest.raises(RuntimeError, match="exited with code 2"):
+            await bot.start()
+    log = bot.log_text()
+    assert "junction run: Discord refused DISCORD_TOKEN" in log
+    assert "Traceback" not in log and wrong not in log
+
+
+async def test_a_dev_guild_the_bot_is_not_in_is_logged_not_fatal(tmp_path: Path) -> None:
+    """Discord's 403 on the dev guild's command sync ended the bot with a traceback."""
+    async with FakeDiscord(token=TOKEN, patch_discord=False) as fake:
+        bot = BotProcess(
+            fake,
+            tmp_path / "junction.db",
+            tmp_path / "bot.log",
+            extra_env={"JUNCTION_DEV_GUILD": "123"},
+        )
+        with (tmp_path / "bot.log").open("ab") as log:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "bot",
+                "run",
+                cwd=REPO,
+                env=bot.environment(),
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+            )
+        try:
+            await fake.wait_for_ready(timeout=30)
+            process.send_signal(signal.SIGTERM)
+            code = await asyncio.wait_for(process.wait(), 20)
+        finally:
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+    text = bot.log_text()
+    assert code == 0, text
+    assert "ERROR junction: could not sync commands to JUNCTION_DEV_GUILD=123" in text
+    assert "Traceback" not in text
+
+
+_CTRL_C_A_WORKER = """
+import asyncio, os, signal
+from bot.render.pool import RenderPool
+
+async def main():
+    pool = RenderPool(1, warm=False)
+    await pool.start()
+    try:
+        worker = await pool.run(os.getpid)
+        os.kill(worker, signal.SIGINT)
+        await asyncio.sleep(0.5)
+        print("same worker" if await pool.run(os.getpid) == worker else "another worker")
+    finally:
+        await pool.close()
+
+asyncio.run(main())
+"""
+
+
+def _interruptible() -> None:
+    # A process started in the background inherits SIGINT ignored; a terminal's does not.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def test_a_worker_process_leaves_ctrl_c_to_the_bot() -> None:
+    """Ctrl-C reaches the whole process group: each worker printed a KeyboardInterrupt."""
+    done = subprocess.run(
+        [sys.executable, "-c", _CTRL_C_A_WORKER],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=_interruptible,
+    )
+    assert done.stdout.strip() == "same worker", done.stderr
+    assert "KeyboardInterrupt" not in done.stderr
+
+
+# -- Docker --------------------------------------------------------------------------------------
+
+
+def test_the_docker_build_context_leaves_out_secrets_and_state() -> None:
+    """Without .dockerignore, `docker build .` sent .env (the token), .venv and *.db along."""
+    ignored = (REPO / ".dockerignore").read_text().split()
+    for entry in (".env", ".venv", "*.db", ".git", "junction-tables"):
+        assert entry in ignored
