@@ -19,6 +19,7 @@ import time
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
+from bot.engine.core import players_wanted
 from bot.games import bundle, get_policy
 
 MAX_MOVES = 100_000
@@ -48,7 +49,8 @@ def run_arena(
     game, info = found.game, found.info
     seats = players or max(info.min_players, min(len(policies), info.max_players))
     if not info.min_players <= seats <= info.max_players:
-        raise ValueError(f"{info.title} is played by {info.min_players}–{info.max_players}.")
+        wanted = players_wanted(info.min_players, info.max_players)
+        raise ValueError(f"{info.title} is played by {wanted}, not {seats}.")
     players_of = {name: get_policy(found.key, name) for name in set(policies)}
     sat: dict[str, int] = defaultdict(int)
     wins: dict[str, int] = defaultdict(int)

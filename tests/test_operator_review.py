@@ -227,6 +227,15 @@ def test_bench_with_a_bad_game_is_one_sentence(
     assert out.out == ""  # refused before any timing
 
 
+def test_arena_with_a_table_the_game_cannot_seat_says_how_many_it_can(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """It said "Mille Bornes is played by 2–2." (no "players", a range of one)."""
+    assert main(["arena", "mille", "--players", "9", "--games", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err == "junction arena: Mille Bornes is played by exactly 2 players, not 9.\n"
+
+
 def test_sync_without_a_token_is_one_sentence(capsys: pytest.CaptureFixture[str]) -> None:
     """`junction sync` without DISCORD_TOKEN was a ValueError traceback."""
     assert main(["sync"]) == 2
