@@ -9,6 +9,7 @@ refused; the Docker build context leaves out the virtualenv, the database and th
 from __future__ import annotations
 
 import asyncio
+import re
 import signal
 import sqlite3
 import subprocess
@@ -375,6 +376,34 @@ def test_a_worker_process_leaves_ctrl_c_to_the_bot() -> None:
     )
     assert done.stdout.strip() == "same worker", done.stderr
     assert "KeyboardInterrupt" not in done.stderr
+
+
+# -- the settings' documentation -----------------------------------------------------------------
+
+
+def _names(text: str, pattern: str = r"\b((?:JUNCTION|DISCORD)_[A-Z_]+)\b") -> set[str]:
+    return set(re.findall(pattern, text, re.MULTILINE))
+
+
+def test_readme_env_example_and_code_name_the_same_settings() -> None:
+    """JUNCTION_LOG_LEVEL was in .env.example but not in the README's table; JUNCTION_PLAYER
+    was read by the console and documented nowhere."""
+    code = set[str]()
+    for source in [*(REPO / "bot").rglob("*.py"), *(REPO / "cogs").rglob("*.py")]:
+        code |= _names(source.read_text(), r"[\"']((?:JUNCTION|DISCORD)_[A-Z_]+)[\"']")
+    example = _names((REPO / ".env.example").read_text(), r"^((?:JUNCTION|DISCORD)_[A-Z_]+)=")
+    readme = (REPO / "README.md").read_text()
+    table = _names(readme.split("## Configuration")[1].split("\n## ")[0])
+    assert example <= code, "in .env.example but read by nothing"
+    assert example == table, "the README's settings and .env.example differ"
+    assert code <= _names(readme), "read by the code but not in the README"
+
+
+def test_env_example_does_not_promise_that_make_run_reads_dot_env() -> None:
+    """It said "Copy to .env … before `make run`", which reads only the environment."""
+    header = (REPO / ".env.example").read_text().split("\nDISCORD_TOKEN=")[0]
+    assert ".env" not in (REPO / "Makefile").read_text()
+    assert "export them first" in header
 
 
 # -- Docker --------------------------------------------------------------------------------------
