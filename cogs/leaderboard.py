@@ -28,6 +28,7 @@ from bot.engine.core import BadOption
 from bot.games import all_bundles, bundle
 from bot.render.leaderboard import leaderboard_png, stats_png
 from bot.replays import Inputs
+from cogs.alt_text import board_text, stats_text
 from cogs.lobby import game_choices
 from cogs.ui import NO_PINGS, bot_of, clip, plain
 
@@ -100,7 +101,16 @@ class Boards(commands.Cog):
             label,
             board.value_label,
         )
-        await interaction.followup.send(file=discord.File(io.BytesIO(png), "leaderboard.png"))
+        alt = board_text(
+            f"{rules.info.title} — {where}",
+            board.rows,
+            board.caller_row,
+            label,
+            board.value_label,
+        )
+        await interaction.followup.send(
+            file=discord.File(io.BytesIO(png), "leaderboard.png", description=alt)
+        )
 
     @app_commands.command(name="stats", description="A member's ratings and records")
     @app_commands.describe(member="Whose stats (default: yours)", game="Which game")
@@ -131,7 +141,9 @@ class Boards(commands.Cog):
             )
         )
         png = await bot.renderer.run(stats_png, card)
-        await interaction.followup.send(file=discord.File(io.BytesIO(png), "stats.png"))
+        await interaction.followup.send(
+            file=discord.File(io.BytesIO(png), "stats.png", description=stats_text(card))
+        )
 
     @app_commands.command(name="history", description="A member's recent games")
     @app_commands.describe(member="Whose games (default: yours)")
@@ -177,7 +189,7 @@ class Boards(commands.Cog):
             )
         await interaction.followup.send(
             note,
-            file=discord.File(io.BytesIO(gif), "replay.gif"),
+            file=discord.File(io.BytesIO(gif), "replay.gif", description=note),
         )
 
     leaderboard.autocomplete("game")(game_choices)

@@ -30,6 +30,7 @@ from bot.games.bundle import ButtonSpec, ChoiceSpec, GroupSpec, Picker, SelectSp
 from bot.store.base import StoredGame
 from bot.tables import Position, Tables
 from bot.updates import StaleButton, TableUpdate
+from cogs.alt_text import described
 from cogs.ui import bot_of, permission_refusal, post_table, refuse, storage_trouble
 
 log = logging.getLogger("junction.pickers")
@@ -472,7 +473,9 @@ async def hand_message(
     if shown < _components(pickers):
         # Never a dead end: a message holds 25 components, /move's list holds every move.
         content += " Not every move fits here: type /move to find the others."
-    return discord.File(io.BytesIO(png), filename="hand.png"), view, content
+    # Alt text for screen readers: the hand in words (this message is only ever the owner's).
+    alt = described(found.presenter.console_hand(seat_view))
+    return discord.File(io.BytesIO(png), filename="hand.png", description=alt), view, content
 
 
 async def table_view(update: TableUpdate) -> discord.ui.View:

@@ -20,6 +20,7 @@ from bot.render.pool import RenderPool
 from bot.store import fault_of
 from bot.store.base import StoreError
 from bot.updates import TableUpdate, outcome_line
+from cogs.alt_text import described
 
 if TYPE_CHECKING:
     from bot.client import JunctionBot
@@ -229,11 +230,13 @@ def table_text(update: TableUpdate, headline: str | None = None) -> str:
 async def table_files(renderer: RenderPool, update: TableUpdate) -> list[discord.File]:
     """The table image, plus the score image when a round (or the game) just ended."""
     shown = bundle(update.game.game_key).presenter
+    # The console's text table says what the picture shows, for screen readers.
+    table_text = described(shown.console_table(update.public))
     files = [
         discord.File(
             io.BytesIO(await renderer.run(shown.table_png, update.public)),
             filename="table.png",
-            description="The table as everyone sees it",
+            description=table_text,
         )
     ]
     ended = update.outcome is not None
@@ -242,7 +245,9 @@ async def table_files(renderer: RenderPool, update: TableUpdate) -> list[discord
     ):
         score = await renderer.run(shown.result_png, update.public)
         if score:
-            files.append(discord.File(io.BytesIO(score), filename="score.png"))
+            files.append(
+                discord.File(io.BytesIO(score), filename="score.png", description=table_text)
+            )
     return files
 
 

@@ -1,0 +1,90 @@
+"""Alt text for the images the bot posts, so a member using a screen reader can play.
+
+Discord reads an attachment's *description* aloud in place of the picture. Every image the bot
+sends carries one made from the same input as the picture: a table from the public view (the
+console's text table), a hand from its owner's view (sent only to them), a leaderboard from its
+rows, a stats card from its figures. Nothing here sees more than its image shows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.render.leaderboard import TOP_N, LeaderboardRow, MemberStats
+
+DESCRIPTION_LIMIT = 1024
+"""Discord's longest attachment description, in characters."""
+
+_DECORATION = "─▶ "
+
+
+def described(text: str, limit: int = DESCRIPTION_LIMIT) -> str:
+    """``text`` as one attachment description: the console's rules and markers dropped, whole
+    lines kept while they fit, and a cut line ended with "…" (a clipped word reads badly)."""
+    lines = [line.strip(_DECORATION) for line in text.splitlines()]
+    kept: list[str] = []
+    used = 0
+    for line in (line for line in lines if line):
+        gap = 1 if kept else 0  # the newline before it
+        room = limit - used - gap
+        if len(line) <= room:
+            kept.append(line)
+            used += gap + len(line)
+            continue
+        if room > 1:
+            kept.append(line[: room - 1].rstrip() + "…")
+        break
+    return "\n".join(kept) or "(empty)"
+
+
+def _record(row: LeaderboardRow, value_label: str) -> str:
+    line = f"{row.rank}. {row.name}, {value_label.lower()} {row.value:,}, {row.games} games"
+    if row.win_rate is not None:
+        line += f", {round(100 * row.win_rate)}% won"
+    return line
+
+
+def board_text(
+    title: str,
+    rows: Sequence[LeaderboardRow],
+    caller_row: LeaderboardRow | None,
+    period_label: str,
+    value_label: str,
+) -> str:
+    """What the leaderboard image shows, a line per row: the top ten, the caller's own row marked
+    among them or, when lower down, added last (as the image draws it)."""
+    period = f", {period_label}" if period_label else ""
+    lines = [f"Leaderboard: {title}{period}."]
+    shown = list(rows[:TOP_N])
+    for row in shown:
+        mine = " (you)" if row == caller_row else ""
+        lines.append(_record(row, value_label) + mine)
+    if caller_row is not None and caller_row not in shown:
+        lines.append("You: " + _record(caller_row, value_label))
+    if not shown and caller_row is None:
+        lines.append("Nobody is ranked yet.")
+    return described("\n".join(lines))
+
+
+def stats_text(card: MemberStats) -> str:
+    """What a member's stats card shows, in a few sentences."""
+    lines = [f"Stats of {card.name}, {card.scope_label}."]
+    if card.rating is not None:
+        rating = f"Rating {card.rating:,}"
+        if card.rank is not None and card.ranked_players:
+            rating += f", {card.rank} of {card.ranked_players} on the ladder"
+        lines.append(rating + ".")
+    lines.append(
+        f"{card.games} games; rated record {card.wins} won, {card.losses} lost, {card.draws} drawn."
+    )
+    if card.favourite_game:
+        lines.append(f"Favourite game: {card.favourite_game} ({card.favourite_game_plays}).")
+    for rival in card.opponents:
+        lines.append(f"Against {rival.name}: {rival.wins}–{rival.losses}–{rival.draws}.")
+    for best in card.best:
+        detail = f" ({best.detail})" if best.detail else ""
+        lines.append(f"{best.label}: {best.value}{detail}.")
+    return described("\n".join(lines))
+
+
+__all__ = ["DESCRIPTION_LIMIT", "board_text", "described", "stats_text"]

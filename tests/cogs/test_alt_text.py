@@ -1,0 +1,126 @@
+"""Every image the bot posts says in words what it shows (Discord's attachment description), so a
+member using a screen reader can follow the table, their hand and the boards."""
+
+from __future__ import annotations
+
+from bot.games import bundle
+from bot.render.leaderboard import BestLine, LeaderboardRow, MemberStats, OpponentLine
+from bot.store.base import SeatRecord
+from cogs.alt_text import DESCRIPTION_LIMIT, board_text, described, stats_text
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import public_table
+from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.discord.payloads import InteractionDriver
+
+# Alice: Go, 100, 75, 75, 75, 50, 25; Bob: the six 25s and a 200.
+DECK = ["go", "100", "75", "75", "75", "50", *["25"] * 6, *["200", "50", "100", "75"] * 3]
+
+
+def _description(attachments: list[dict[str, object]], filename: str) -> str:
+    found = [a for a in attachments if a["filename"] == filename]
+    assert found, f"no {filename} attached"
+    return str(found[0].get("description") or "")
+
+
+def test_a_long_text_is_cut_at_the_limit_on_a_line() -> None:
+    text = "\n".join(f"line {i} " + "x" * 40 for i in range(60))
+    shown = described(text)
+    assert len(shown) <= DESCRIPTION_LIMIT
+    assert shown.startswith("line 0 ")
+    assert shown.endswith("…")
+    # Every line but the last is whole.
+    assert all(line.endswith("x" * 40) for line in shown.splitlines()[:-1])
+
+
+def test_the_console_rules_and_markers_are_dropped() -> None:
+    assert described("── Hand 1 ──\n▶ Alice 100 mi\n  Bob 25 mi\n\n") == (
+        "Hand 1\nAlice 100 mi\nBob 25 mi"
+    )
+
+
+def test_an_empty_text_still_describes_something() -> None:
+    assert described("   \n──\n") == "(empty)"
+
+
+def test_the_board_reads_row_by_row_with_the_callers_own_row() -> None:
+    rows = [LeaderboardRow(1, "Alice", 1032, 12, 0.75), LeaderboardRow(2, "Bob", 987, 9, 0.4)]
+    text = board_text(
+        "Mille Bornes — this server",
+        rows,
+        LeaderboardRow(14, "Zed", 801, 3, 0.0),
+        "All time",
+        "Rating",
+    )
+    assert text.splitlines() == [
+        "Leaderboard: Mille Bornes — this server, All time.",
+        "1. Alice, rating 1,032, 12 games, 75% won",
+        "2. Bob, rating 987, 9 games, 40% won",
+        "You: 14. Zed, rating 801, 3 games, 0% won",
+    ]
+
+
+def test_the_callers_row_in_the_top_ten_is_marked_not_repeated() -> None:
+    alice = LeaderboardRow(1, "Alice", 1032, 12, 0.75)
+    text = board_text("Race — all servers", [alice], alice, "All time", "Rating")
+    assert text.splitlines()[1:] == ["1. Alice, rating 1,032, 12 games, 75% won (you)"]
+
+
+def test_an_empty_board_says_nobody_is_ranked() -> None:
+    text = board_text("Solo — all servers", [], None, "Last 7 days", "Best")
+    assert text.endswith("Nobody is ranked yet.")
+
+
+def test_the_stats_card_reads_its_figures() -> None:
+    card = MemberStats(
+        name="Alice",
+        scope_label="Mille Bornes",
+        rating=1032,
+        rank=2,
+        ranked_players=7,
+        games=15,
+        wins=9,
+        losses=5,
+        draws=1,
+        opponents=(OpponentLine("Bob", 4, 2),),
+        favourite_game="Mille Bornes",
+        favourite_game_plays=15,
+        best=(BestLine("Best hand", "1,425 pts", "vs Bob"),),
+    )
+    text = stats_text(card)
+    assert "Rating 1,032, 2 of 7 on the ladder." in text
+    assert "rated record 9 won, 5 lost, 1 drawn" in text
+    assert "Against Bob: 4–2–0." in text
+    assert "Best hand: 1,425 pts (vs Bob)." in text
+
+
+async def test_the_table_image_describes_the_public_table(driver: InteractionDriver) -> None:
+    """The table's alt text is the public table in words: the players and their miles, never a
+    card of anyone's hand."""
+    update = await running_bot(driver).tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
+        deck=DECK,
+    )
+    table = public_table(await driver.slash("table", {}))
+    alt = _description(table.attachments, "table.png")
+    assert alt == described(bundle("mille").presenter.console_table(update.public))
+    assert "Alice" in alt and "Bob" in alt
+    assert "75" not in alt, "Alice's 75s are in her hand, not on the table"
+
+
+async def test_the_hand_image_describes_the_owners_hand(driver: InteractionDriver) -> None:
+    await running_bot(driver).tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
+        deck=DECK,
+    )
+    table = public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, next(c for c in table.custom_ids if "jn:h:" in c))
+    assert hand.ephemeral
+    attached = [a for response in hand.responses for a in response.attachments]
+    alt = _description(attached, "hand.png")
+    assert alt.startswith("Your hand:") and "75 miles" in alt
