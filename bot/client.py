@@ -36,7 +36,7 @@ from bot.tables import Tables
 
 log = logging.getLogger("junction")
 
-COGS = ("cogs.lobby", "cogs.play", "cogs.leaderboard", "cogs.timers", "cogs.help")
+COGS = ("cogs.lobby", "cogs.play", "cogs.leaderboard", "cogs.timers", "cogs.help", "cogs.rematch")
 
 
 def point_at(settings: Settings) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Self
 
@@ -378,6 +379,102 @@ async def start_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord)
         await post_table(interaction, update, headline)
 
 
+async def open_lobby(
+    interaction: discord.Interaction[Any],
+    found: GameBundle,
+    invited: Sequence[Invitee],
+    *,
+    computers: int,
+    policy: str,
+    options: Mapping[str, str],
+    thread: bool,
+) -> None:
+    """Store a lobby inviting ``invited`` to a table hosted by the presser, and post it (the
+    invited are pinged; they answer with its buttons)."""
+    channel_id = interaction.channel_id
+    if channel_id is None:
+        raise BadOption("Games are played in a channel.")
+    tables = bot_of(interaction).tables
+    if not thread and await tables.store.active_game(channel_id):
+        raise BadOption("A game is already running in this channel.")
+    now = _now()
+    lobby = await tables.store.create_lobby(
+        LobbyRecord(
+            id=0,
+            channel_id=channel_id,
+            guild_id=interaction.guild_id,
+            game_key=found.key,
+            host_id=interaction.user.id,
+            host_name=display_name(interaction.user),
+            invited=tuple(invited),
+            options=options,
+            computers=computers,
+            policy=policy,
+            thread=thread,
+            status="open",
+            expires_at=now + bot_of(interaction).settings.challenge_timeout,
+            created_at=now,
+        )
+    )
+    await interaction.response.send_message(
+        lobby_text(lobby, found.info.title),
+        view=lobby_view(lobby),
+        allowed_mentions=pings(i.user_id for i in invited),
+    )
+
+
+async def deal(
+    interaction: discord.Interaction[Any],
+    found: GameBundle,
+    seats: Sequence[SeatRecord],
+    options: Mapping[str, str],
+    headline: str,
+    *,
+    target: discord.Thread | None = None,
+    seed: int | None = None,
+    labels: Mapping[str, str] | None = None,
+    claim: DailyClaim | None = None,
+) -> None:
+    """Deal a game with no lobby to wait for (one member, computers in the other seats) and
+    post its first table, in ``target`` when the game has a thread of its own."""
+    channel_id = target.id if target is not None else interaction.channel_id
+    if channel_id is None:
+        raise BadOption("Games are played in a channel.")
+    answered = False
+
+    async def answer_first() -> None:
+        # Computers open the game, and an expert searches a while: answer Discord first.
+        nonlocal answered
+        if target is not None:
+            await interaction.response.send_message(f"Your game is in {target.mention}.")
+        else:
+            await interaction.response.defer(thinking=True)
+        answered = True
+
+    update = await bot_of(interaction).tables.start(
+        channel_id=channel_id,
+        guild_id=interaction.guild_id,
+        game_key=found.key,
+        seats=seats,
+        options=options,
+        seed=seed,
+        labels=labels,
+        before_computers=answer_first,
+        daily=claim,
+    )
+    notice = found.presenter.start_notice(update.game.options)
+    if notice:
+        headline += f"\n{notice}"
+    if target is not None:
+        if not answered:
+            await interaction.response.send_message(f"Your game is in {target.mention}.")
+        await send_table(bot_of(interaction), target.send, update, headline)
+        return
+    if not answered:
+        await interaction.response.defer(thinking=True)
+    await post_table(interaction, update, headline)
+
+
 class Lobby(commands.Cog):
     """/play and /challenge."""
 
@@ -427,39 +524,16 @@ class Lobby(commands.Cog):
             invited.append(candidate)
         _check_seats(found, 1 + len(invited) + computers)
         chosen = found.game.resolve_options(parse_options(options))
-        name = _level(found, level)
-        channel_id = interaction.channel_id
-        if channel_id is None:
-            raise BadOption("Games are played in a channel.")
-        # A thread cannot hold a thread: asked for in one (or in any channel but a text
-        # channel), the game is played right here, as /play does.
-        thread = thread and isinstance(interaction.channel, discord.TextChannel)
-        tables = bot_of(interaction).tables
-        if not thread and await tables.store.active_game(channel_id):
-            raise BadOption("A game is already running in this channel.")
-        now = _now()
-        lobby = await tables.store.create_lobby(
-            LobbyRecord(
-                id=0,
-                channel_id=channel_id,
-                guild_id=interaction.guild_id,
-                game_key=found.key,
-                host_id=interaction.user.id,
-                host_name=display_name(interaction.user),
-                invited=tuple(Invitee(m.id, display_name(m)) for m in invited),
-                options=chosen,
-                computers=computers,
-                policy=name,
-                thread=thread,
-                status="open",
-                expires_at=now + bot_of(interaction).settings.challenge_timeout,
-                created_at=now,
-            )
-        )
-        await interaction.response.send_message(
-            lobby_text(lobby, found.info.title),
-            view=lobby_view(lobby),
-            allowed_mentions=pings(m.id for m in invited),
+        await open_lobby(
+            interaction,
+            found,
+            [Invitee(m.id, display_name(m)) for m in invited],
+            computers=computers,
+            policy=_level(found, level),
+            options=chosen,
+            # A thread cannot hold a thread: asked for in one (or in any channel but a text
+            # channel), the game is played right here, as /play does.
+            thread=thread and isinstance(interaction.channel, discord.TextChannel),
         )
 
     @app_commands.command(name="play", description="Play against the computer, or alone")
@@ -495,45 +569,20 @@ class Lobby(commands.Cog):
         against = "alone" if rivals == 0 else "vs the computer"
         claim = await _daily_claim(interaction, found, labels)
         target = await _thread_for(interaction, thread, f"{info.title}: {me.name} {against}")
-        channel_id = target.id if target is not None else interaction.channel_id
-        if channel_id is None:
-            raise BadOption("Games are played in a channel.")
-        answered = False
-
-        async def answer_first() -> None:
-            # Computers open the game, and an expert searches a while: answer Discord first.
-            nonlocal answered
-            if target is not None:
-                await interaction.response.send_message(f"Your game is in {target.mention}.")
-            else:
-                await interaction.response.defer(thinking=True)
-            answered = True
-
-        update = await bot_of(interaction).tables.start(
-            channel_id=channel_id,
-            guild_id=interaction.guild_id,
-            game_key=found.key,
-            seats=seats,
-            options=chosen,
-            seed=seed,
-            labels=labels,
-            before_computers=answer_first,
-            daily=claim,
-        )
         headline = f"**{info.title}** — {plain(me.name)} {against}"
         if labels:
             headline += f" · daily deal {labels['daily']}"
-        notice = found.presenter.start_notice(update.game.options)
-        if notice:
-            headline += f"\n{notice}"
-        if target is not None:
-            if not answered:
-                await interaction.response.send_message(f"Your game is in {target.mention}.")
-            await send_table(bot_of(interaction), target.send, update, headline)
-            return
-        if not answered:
-            await interaction.response.defer(thinking=True)
-        await post_table(interaction, update, headline)
+        await deal(
+            interaction,
+            found,
+            seats,
+            chosen,
+            headline,
+            target=target,
+            seed=seed,
+            labels=labels,
+            claim=claim,
+        )
 
     # The same suggestions for both commands (module-level callbacks: no cog method needed).
     for command in (play, challenge):

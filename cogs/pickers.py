@@ -478,10 +478,26 @@ async def hand_message(
     return discord.File(io.BytesIO(png), filename="hand.png", description=alt), view, content
 
 
+REMATCH_PREFIX = "jn:r:"
+"""The custom id of a finished game's "Rematch" button, before the game's id (cogs/rematch.py
+answers it)."""
+
+
+def rematch_button(game_id: int) -> discord.ui.Button[Any]:
+    return discord.ui.Button(
+        label="Rematch",
+        style=discord.ButtonStyle.success,
+        emoji="🔁",
+        custom_id=f"{REMATCH_PREFIX}{game_id}",
+    )
+
+
 async def table_view(update: TableUpdate) -> discord.ui.View:
-    """The components under a table image: the public pickers and "My hand"."""
+    """The components under a table image: the public pickers and "My hand"; once the game is
+    over, "Rematch"."""
     view = discord.ui.View(timeout=None)
     if update.outcome is not None or update.game.status != "active":
+        view.add_item(rematch_button(update.game.id))
         return view
     found = bundle(update.game.game_key)
     private = found.info.private_hands

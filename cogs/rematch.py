@@ -1,0 +1,75 @@
+"""Rematch: a finished game's last table offers the same game again, one press away.
+
+The button carries only the finished game's id; everything else is looked up. Only a member who
+played that game may press it, and only where no game is running. Alone against the computer (or
+in a solitaire) the new game is dealt at once, with the same computers and options. With other
+members it is a challenge to them — the same lobby /challenge opens, the presser hosting — since
+nobody is dealt into a game they did not accept. A daily deal's rematch is an ordinary deal of the
+same game: the day's deal is played once.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any, Self
+
+import discord
+from discord.ext import commands
+
+from bot.engine.core import GameError
+from bot.games import bundle
+from bot.store.base import Invitee, SeatRecord
+from cogs.lobby import deal, display_name, open_lobby
+from cogs.pickers import ID, REMATCH_PREFIX, GameItem, register_items, rematch_button
+from cogs.ui import bot_of, plain
+
+
+class RematchButton(GameItem, template=rf"{REMATCH_PREFIX}(?P<game>{ID})"):
+    """The "Rematch" button under a finished game's table (module docstring)."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(rematch_button(game_id))
+        self.game_id = game_id
+
+    @classmethod
+    def from_match(cls, match: re.Match[str]) -> Self:
+        return cls(int(match["game"]))
+
+    async def act(self, interaction: discord.Interaction[Any]) -> None:
+        old = await bot_of(interaction).tables.game_by_id(self.game_id)
+        if old.status == "active":
+            raise GameError("That game is still being played.")
+        members = [s for s in old.seats if s.user_id is not None]
+        if all(s.user_id != interaction.user.id for s in members):
+            raise GameError("Only the players of that game can ask for a rematch.")
+        found = bundle(old.game_key)
+        # The game's own settings only: labels such as the daily deal's date stay behind.
+        settings = {o.name for o in found.info.options}
+        options = {k: v for k, v in old.options.items() if k in settings}
+        computers = [s for s in old.seats if s.is_computer]
+        others = [
+            Invitee(s.user_id, s.name)
+            for s in members
+            if s.user_id is not None and s.user_id != interaction.user.id
+        ]
+        if others:
+            await open_lobby(
+                interaction,
+                found,
+                others,
+                computers=len(computers),
+                policy=next((s.policy for s in computers if s.policy), found.default_policy),
+                options=options,
+                thread=False,
+            )
+            return
+        me = SeatRecord(0, display_name(interaction.user), user_id=interaction.user.id)
+        seats = [me, *(replace(s, seat=n + 1) for n, s in enumerate(computers))]
+        against = "vs the computer" if computers else "alone"
+        headline = f"**{found.info.title}** — {plain(me.name)} {against} · rematch"
+        await deal(interaction, found, seats, options, headline)
+
+
+async def setup(bot: commands.Bot) -> None:
+    register_items(bot, RematchButton)

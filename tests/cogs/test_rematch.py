@@ -1,0 +1,114 @@
+"""The "Rematch" button under a finished game's table: the same game again, for its players only."""
+
+from __future__ import annotations
+
+from bot.store.base import SeatRecord
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import component_id, labels, public_table
+from tests.discord.backend import (
+    ALICE_ID,
+    BOB_ID,
+    CAROL_ID,
+    GAMES_CHANNEL_ID,
+    GUILD_ID,
+    InteractionResult,
+)
+from tests.discord.payloads import InteractionDriver
+
+
+async def _finished(
+    driver: InteractionDriver,
+    seats: list[SeatRecord],
+    options: dict[str, str] | None = None,
+    labels: dict[str, str] | None = None,
+) -> tuple[int, InteractionResult]:
+    """A game Alice resigns at once: its final table, with the Rematch button."""
+    update = await running_bot(driver).tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=seats,
+        options=options,
+        labels=labels,
+    )
+    return update.game.id, await driver.slash("resign", {}, user_id=ALICE_ID)
+
+
+ALICE_VS_COMPUTER = [
+    SeatRecord(0, "Alice", user_id=ALICE_ID),
+    SeatRecord(1, "Computer (random)", policy="random"),
+]
+ALICE_VS_BOB = [SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)]
+
+
+async def test_the_final_table_offers_a_rematch(driver: InteractionDriver) -> None:
+    game_id, resigned = await _finished(driver, ALICE_VS_COMPUTER)
+    table = public_table(resigned)
+    assert "Rematch" in labels(table)
+    assert component_id(table, "Rematch") == f"jn:r:{game_id}"
+    assert "My hand" not in labels(table)
+
+
+async def test_against_the_computer_the_rematch_is_dealt_at_once(
+    driver: InteractionDriver,
+) -> None:
+    """Same game, same computer player, same options; the new table is posted."""
+    game_id, resigned = await _finished(driver, ALICE_VS_COMPUTER, options={"deck": "modern"})
+    again = await driver.click(public_table(resigned).message_id, f"jn:r:{game_id}")
+    assert not again.ephemeral
+    new = await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID)
+    assert new is not None and new.id != game_id and new.game_key == "mille"
+    assert [(s.user_id, s.policy) for s in new.seats] == [(ALICE_ID, None), (None, "random")]
+    assert new.options["deck"] == "modern"
+    assert "rematch" in (public_table(again).content or "")
+
+
+async def test_with_another_member_the_rematch_is_a_challenge(driver: InteractionDriver) -> None:
+    """Nobody is dealt into a game they did not accept: Bob's rematch invites Alice."""
+    game_id, resigned = await _finished(driver, ALICE_VS_BOB)
+    asked = await driver.click(public_table(resigned).message_id, f"jn:r:{game_id}", user_id=BOB_ID)
+    invitation = asked.responses[0]
+    assert not invitation.ephemeral
+    assert f"<@{BOB_ID}> invites ⏳ <@{ALICE_ID}>" in (invitation.content or "")
+    assert "Accept" in labels(invitation)
+    assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
+
+
+async def test_only_its_players_may_ask(driver: InteractionDriver) -> None:
+    game_id, resigned = await _finished(driver, ALICE_VS_COMPUTER)
+    refused = await driver.click(
+        public_table(resigned).message_id, f"jn:r:{game_id}", user_id=CAROL_ID
+    )
+    assert refused.ephemeral
+    assert "Only the players of that game" in (refused.content or "")
+    assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
+
+
+async def test_a_double_press_deals_one_game(driver: InteractionDriver) -> None:
+    game_id, resigned = await _finished(driver, ALICE_VS_COMPUTER)
+    message = public_table(resigned).message_id
+    await driver.click(message, f"jn:r:{game_id}")
+    second = await driver.click(message, f"jn:r:{game_id}")
+    assert second.ephemeral and "already running" in (second.content or "")
+    games = await running_bot(driver).tables.store.active_games()
+    assert len(games) == 1
+
+
+async def test_a_daily_deal_rematch_is_an_ordinary_deal(driver: InteractionDriver) -> None:
+    game_id, resigned = await _finished(driver, ALICE_VS_COMPUTER, labels={"daily": "2026-11-26"})
+    await driver.click(public_table(resigned).message_id, f"jn:r:{game_id}")
+    new = await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID)
+    assert new is not None and "daily" not in new.options
+
+
+async def test_forged_rematch_ids_are_refused(driver: InteractionDriver) -> None:
+    """A game that never existed, and one still being played, start nothing."""
+    running = await running_bot(driver).tables.start(
+        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="mille", seats=ALICE_VS_COMPUTER
+    )
+    message = public_table(await driver.slash("table", {})).message_id
+    unknown = await driver.forge(message, "jn:r:987654321")
+    assert unknown.ephemeral and "no longer exists" in (unknown.content or "")
+    pressed = await driver.forge(message, f"jn:r:{running.game.id}")
+    assert pressed.ephemeral and "still being played" in (pressed.content or "")
+    assert len(await running_bot(driver).tables.store.active_games()) == 1
