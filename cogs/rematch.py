@@ -18,7 +18,7 @@ import discord
 from discord.ext import commands
 
 from bot.engine.core import GameError
-from bot.games import bundle
+from bot.games import bundle, policy_factory
 from bot.store.base import Invitee, SeatRecord
 from cogs.lobby import deal, display_name, open_lobby
 from cogs.pickers import ID, REMATCH_PREFIX, GameItem, register_items, rematch_button
@@ -48,6 +48,12 @@ class RematchButton(GameItem, template=rf"{REMATCH_PREFIX}(?P<game>{ID})"):
         settings = {o.name for o in found.info.options}
         options = {k: v for k, v in old.options.items() if k in settings}
         computers = [s for s in old.seats if s.is_computer]
+        policy = next((s.policy for s in computers if s.policy), found.default_policy)
+        # Checked now, not when the last invitee accepts: a setting or a computer level this
+        # version no longer has would post an invitation that can never start. (Dealt at once,
+        # the game's start checks every seat's level itself.)
+        options = found.game.resolve_options(options)
+        policy_factory(found.key, policy)
         others = [
             Invitee(s.user_id, s.name)
             for s in members
@@ -59,7 +65,7 @@ class RematchButton(GameItem, template=rf"{REMATCH_PREFIX}(?P<game>{ID})"):
                 found,
                 others,
                 computers=len(computers),
-                policy=next((s.policy for s in computers if s.policy), found.default_policy),
+                policy=policy,
                 options=options,
                 thread=False,
             )
