@@ -388,9 +388,9 @@ async def open_lobby(
     policy: str,
     options: Mapping[str, str],
     thread: bool,
-) -> None:
+) -> LobbyRecord:
     """Store a lobby inviting ``invited`` to a table hosted by the presser, and post it (the
-    invited are pinged; they answer with its buttons)."""
+    invited are pinged; they answer with its buttons). Returns the stored lobby."""
     channel_id = interaction.channel_id
     if channel_id is None:
         raise BadOption("Games are played in a channel.")
@@ -421,6 +421,7 @@ async def open_lobby(
         view=lobby_view(lobby),
         allowed_mentions=pings(i.user_id for i in invited),
     )
+    return lobby
 
 
 async def deal(

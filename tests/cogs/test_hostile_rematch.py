@@ -6,13 +6,14 @@ found (each docstring says what it was).
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 
 import pytest
 
 from bot.store.base import SeatRecord, StoredGame
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import public_table
+from tests.cogs.helpers import component_id, public_table
 from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID, InteractionResult
 from tests.discord.payloads import InteractionDriver
 
@@ -75,3 +76,42 @@ async def test_a_rematch_with_settings_gone_is_refused_before_inviting(
     asked = await driver.click(message, f"jn:r:{game_id}", user_id=BOB_ID)
     assert asked.ephemeral and refusal in _said(asked)
     assert not any("invites" in (r.content or "") for r in asked.responses)
+
+
+async def test_presses_at_once_post_one_rematch_invitation(driver: InteractionDriver) -> None:
+    """Three presses at the same moment (a double click, or both players wanting the rematch)
+    each posted an invitation to the same players, pinging them every time; accepting one
+    started the game and left the others open, each Accept answered 'a game is already
+    running'. One invitation is posted, and the other presses are pointed at it."""
+    game_id, message = await _resigned(driver, ALICE_BOB_AND_A_COMPUTER)
+    presses = await asyncio.gather(
+        driver.click(message, f"jn:r:{game_id}", user_id=BOB_ID),
+        driver.click(message, f"jn:r:{game_id}", user_id=BOB_ID),
+        driver.click(message, f"jn:r:{game_id}", user_id=BOB_ID),
+    )
+    invitations = [p for p in presses if "invites" in _said(p)]
+    assert len(invitations) == 1
+    refused = [p for p in presses if p not in invitations]
+    assert all(p.ephemeral and "already asked for this rematch" in _said(p) for p in refused)
+    # Alice asking too is pointed at Bob's invitation (he is "bob" on the fake server).
+    alice = await driver.click(message, f"jn:r:{game_id}", user_id=ALICE_ID)
+    assert alice.ephemeral and "bob has already asked for this rematch" in _said(alice)
+    invitation = invitations[0].responses[0]
+    accepted = await driver.click(
+        invitation.message_id, component_id(invitation, "Accept"), user_id=ALICE_ID
+    )
+    assert "The game is on" in _said(accepted)
+    assert len(await running_bot(driver).tables.store.active_games()) == 1
+
+
+async def test_a_cancelled_rematch_invitation_may_be_sent_again(
+    driver: InteractionDriver,
+) -> None:
+    """Once the invitation is cancelled (or declined, or expired), the rematch can be asked
+    for again."""
+    game_id, message = await _resigned(driver, ALICE_BOB_AND_A_COMPUTER)
+    asked = await driver.click(message, f"jn:r:{game_id}", user_id=BOB_ID)
+    invitation = asked.responses[0]
+    await driver.click(invitation.message_id, component_id(invitation, "Cancel"), user_id=BOB_ID)
+    again = await driver.click(message, f"jn:r:{game_id}", user_id=ALICE_ID)
+    assert not again.ephemeral and f"<@{ALICE_ID}> invites" in _said(again)
