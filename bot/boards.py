@@ -13,8 +13,11 @@ from dataclasses import dataclass
 from bot.engine.core import Ranking
 from bot.games import get_game
 from bot.ratings import (
+    Rating,
     Scope,
+    chronological,
     head_to_head,
+    rate_result,
     rating_history,
     standings,
 )
@@ -53,6 +56,40 @@ class Board:
     rows: tuple[LeaderboardRow, ...]
     caller_row: LeaderboardRow | None
     value_label: str
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """A member's displayed rating on a ladder just before and just after one game."""
+
+    user_id: int
+    name: str
+    before: int
+    after: int
+
+
+def rating_changes(
+    results: Sequence[StoredResult], *, game_id: int, game_key: str, guild_id: int | None
+) -> list[RatingChange]:
+    """How game ``game_id`` moved its players on the game's ladder of this server (all
+    servers when ``guild_id`` is None), in seat order; empty when it moved nobody (a game
+    against the computer, or a result not stored). Ratings as the stats chart shows them,
+    replayed from every result of the ladder, so they agree with /leaderboard."""
+    scope = Scope(get_game(game_key).info.ladder, guild_id)
+    table: dict[int, Rating] = {}
+    for record in chronological(r.record for r in results if scope.includes(r.record)):
+        changed = rate_result(table, record)
+        if record.game_id == game_id:
+            names = next(r.names for r in results if r.record.game_id == game_id)
+            return [
+                RatingChange(
+                    user, name, table.get(user, Rating()).display(), changed[user].display()
+                )
+                for user, name in zip(record.seats, names, strict=False)
+                if user is not None and user in changed
+            ]
+        table.update(changed)
+    return []
 
 
 def figures_of(stored: StoredResult, seat: int) -> dict[str, int]:

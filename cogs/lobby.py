@@ -36,6 +36,11 @@ def _now() -> float:
     return time.time()
 
 
+def still_open(lobby: LobbyRecord) -> bool:
+    """Whether a lobby still waits for answers: open, and not expired by the lobbies' clock."""
+    return lobby.status == "open" and _now() <= lobby.expires_at
+
+
 def display_name(user: discord.abc.User) -> str:
     """A member's name for a seat: their server name, trimmed to fit images and menus."""
     name = getattr(user, "display_name", None) or user.name

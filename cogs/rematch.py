@@ -22,8 +22,7 @@ from discord.ext import commands
 from bot.engine.core import GameError
 from bot.games import bundle, policy_factory
 from bot.store.base import Invitee, SeatRecord
-from cogs import lobby as lobbies
-from cogs.lobby import deal, display_name, open_lobby
+from cogs.lobby import deal, display_name, open_lobby, still_open
 from cogs.pickers import ID, REMATCH_PREFIX, GameItem, register_items, rematch_button
 from cogs.ui import bot_of, plain
 
@@ -43,7 +42,7 @@ class Rematches(commands.Cog):
         lobby_id = self.invitations.get(game_id)
         store = bot_of(interaction).tables.store
         lobby = await store.get_lobby(lobby_id) if lobby_id is not None else None
-        if lobby is None or lobby.status != "open" or lobbies._now() > lobby.expires_at:
+        if lobby is None or not still_open(lobby):
             self.invitations.pop(game_id, None)
             return
         if lobby.host_id == interaction.user.id:

@@ -8,13 +8,16 @@ echo goes through :func:`clip`: capped to Discord's limits and sent without ping
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable, Iterable
+from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
+from bot.boards import rating_changes
 from bot.games import bundle
 from bot.render.pool import RenderPool
 from bot.store import fault_of
@@ -190,8 +193,9 @@ def told(captions: Iterable[str], reason: str = "") -> list[str]:
     return kept
 
 
-def table_text(update: TableUpdate, headline: str | None = None) -> str:
-    """The line(s) above the table image: what happened, and who plays next.
+def table_text(update: TableUpdate, headline: str | None = None, closing: str = "") -> str:
+    """The line(s) above the table image: what happened, and who plays next (``closing``:
+    a last line after the result, such as the ratings it moved).
 
     Every step since the member acted is told (with several computers a turn of the table is
     many moves); when they do not all fit in a message, the oldest give way to a count."""
@@ -204,6 +208,8 @@ def table_text(update: TableUpdate, headline: str | None = None) -> str:
     tail: list[str] = []
     if update.outcome is not None:
         tail.append(outcome_line(update, markdown=True, escape=plain))
+        if closing:
+            tail.append(closing)
     elif update.game.status == "active":
         private = bundle(update.game.game_key).info.private_hands
         reacting = {s.seat for s in update.reacting}
@@ -279,12 +285,44 @@ async def send_table(
     from cogs.pickers import table_view
 
     message = await send(
-        content=table_text(update, headline),
+        content=table_text(update, headline, await rating_line(bot, update)),
         files=await table_files(bot.renderer, update),
         view=await table_view(update),
         allowed_mentions=pings(called(update) if ping and update.outcome is None else ()),
     )
     await remember_table(bot, update, message.id)
+
+
+async def rating_line(bot: JunctionBot, update: TableUpdate) -> str:
+    """After a game between members: how it moved each one on this server's ladder, as
+    /leaderboard shows it; "" for any other table, or when the results cannot be read (the
+    table is posted all the same)."""
+    game = update.game
+    if update.outcome is None or game.status != "finished":
+        return ""
+    if len(game.seats) < 2 or any(s.is_computer for s in game.seats):
+        return ""
+    try:
+        results = await bot.tables.store.results(game_key=game.game_key, guild_id=game.guild_id)
+    except StoreError:
+        log.warning("could not read the ratings after game %s", game.id, exc_info=True)
+        return ""
+    # Ratings are replayed from every result of the ladder: CPU work, off the event loop.
+    changes = await asyncio.to_thread(
+        partial(
+            rating_changes,
+            results,
+            game_id=game.id,
+            game_key=game.game_key,
+            guild_id=game.guild_id,
+        )
+    )
+    if not changes:
+        return ""
+    moves = " · ".join(
+        f"{plain(c.name)} {c.before:,} → {c.after:,} ({c.after - c.before:+,})" for c in changes
+    )
+    return f"📈 Ratings: {moves}"
 
 
 async def remember_table(bot: JunctionBot, update: TableUpdate, message_id: int) -> None:
