@@ -41,10 +41,14 @@ def commands_text(tree: app_commands.CommandTree[Any]) -> str:
     return "\n".join(f"`/{command.name}` — {command.description}" for command in listed)
 
 
+PRIVACY = "Your hand, hints and refusals — and this help — are shown only to you."
+
+
 def help_text(tree: app_commands.CommandTree[Any]) -> str:
     """The whole /help message."""
     return clip(
         f"{GETTING_STARTED}\n\n**Games**\n{games_text()}\n\n**Commands**\n{commands_text(tree)}"
+        f"\n\n{PRIVACY}"
     )
 
 

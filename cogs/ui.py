@@ -285,7 +285,7 @@ async def send_table(
     from cogs.pickers import table_view
 
     message = await send(
-        content=table_text(update, headline, await rating_line(bot, update)),
+        content=table_text(update, headline, closing=await rating_line(bot, update)),
         files=await table_files(bot.renderer, update),
         view=await table_view(update),
         allowed_mentions=pings(called(update) if ping and update.outcome is None else ()),

@@ -172,7 +172,7 @@ async def test_the_check_sees_a_caption_that_names_hidden_cards(
 
     original = cogs.ui.table_text
 
-    def careless(update: TableUpdate, headline: str | None = None) -> str:
+    def careless(update: TableUpdate, headline: str | None = None, closing: str = "") -> str:
         game = bundle(update.game.game_key).game
         state = game.from_dict(update.game.state)
         held = [
@@ -181,7 +181,7 @@ async def test_the_check_sees_a_caption_that_names_hidden_cards(
             for leaf in leaves(game.private_view(state, seat))
             if leaf in game.census(state)
         ]
-        return original(update, headline) + "\nHolding: " + ", ".join(held)
+        return original(update, headline, closing) + "\nHolding: " + ", ".join(held)
 
     monkeypatch.setattr(cogs.ui, "table_text", careless)
     private = next(s for s in LAYOUTS if s.bundle.info.private_hands)
