@@ -42,6 +42,8 @@ HELP = """Commands:
   resign              leave the game (with two players, that loses it)
   quit                leave the console (the game is saved; run it again to resume)"""
 
+PLAY_AGAIN = "Run the same command again to play a new game."
+
 
 @dataclass(frozen=True)
 class ConsoleOptions:
@@ -188,7 +190,7 @@ class Console:
                 update = await self.tables.leave(channel_id=CONSOLE_CHANNEL, user_id=PLAYER_ID)
                 self.show(update)
                 if update.outcome is not None:
-                    self.say(outcome_line(update))
+                    self.ended(update)
                 return False
             if text.isdecimal():
                 stored = await self.tables.current(CONSOLE_CHANNEL)
@@ -211,9 +213,14 @@ class Console:
             return True
         self.show(update)
         if update.outcome is not None:
-            self.say(outcome_line(update))
+            self.ended(update)
             return False
         return True
+
+    def ended(self, update: TableUpdate) -> None:
+        """The result, and how to play again (the console ends with its game)."""
+        self.say(outcome_line(update))
+        self.say(PLAY_AGAIN)
 
     async def hint(self) -> None:
         """Say the expert's (else the default player's) move for the player, and why."""
@@ -276,7 +283,7 @@ async def run_console(
             return 2
         console.show(update)
         if update.outcome is not None:
-            console.say(outcome_line(update))
+            console.ended(update)
             return 0
         interactive = source.isatty()
         while True:

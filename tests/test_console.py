@@ -60,6 +60,14 @@ async def test_console_resign_ends_the_game(tmp_path: Path) -> None:
     """Resigning gives the game to the computer."""
     text = await _run(tmp_path, "resign\n")
     assert "Computer (random) won!" in text
+    assert text.rstrip().endswith("Run the same command again to play a new game.")
+
+
+async def test_after_a_game_the_console_deals_a_new_one(tmp_path: Path) -> None:
+    """What the last line promises: the same command starts a new game."""
+    await _run(tmp_path, "resign\n")
+    text = await _run(tmp_path, "quit\n")
+    assert "New Mille Bornes game #2" in text
 
 
 def test_deck_file_reads_codes_in_order(tmp_path: Path) -> None:
