@@ -20,7 +20,7 @@ import logging
 import re
 import time
 from collections.abc import Sequence
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 import discord
 
@@ -50,6 +50,9 @@ ID = r"\d{1,19}"  # a Discord-sized number; bigger ones never match (no overflow
 class GameItem(discord.ui.DynamicItem[Any], template=r"(?!)"):
     """A component rebuilt from its custom id, with the one shared error handler."""
 
+    posts_images: ClassVar[bool] = True
+    """Whether pressing it may post a table (the bot then needs Attach Files and Embed Links)."""
+
     @classmethod
     def from_match(cls, match: re.Match[str]) -> Self:
         raise NotImplementedError
@@ -65,7 +68,7 @@ class GameItem(discord.ui.DynamicItem[Any], template=r"(?!)"):
         return cls.from_match(match)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        refusal = permission_refusal(interaction)
+        refusal = permission_refusal(interaction, images=self.posts_images)
         if refusal is not None:
             await refuse(interaction, refusal)
             return

@@ -38,6 +38,8 @@ def split_turn(text: str) -> tuple[str, int | None]:
 class AbortButton(GameItem, template=rf"jn:x:(?P<game>{ID})(?::\d{{1,19}})?"):
     """Another member agrees to end the game with no result (votes are stored)."""
 
+    posts_images = False  # words only: a game can be ended where no table can be posted
+
     def __init__(self, game_id: int) -> None:
         super().__init__(
             discord.ui.Button(

@@ -111,6 +111,9 @@ def storage_trouble(error: BaseException) -> str | None:
 POSTING_COMMANDS = frozenset(
     {"play", "challenge", "move", "table", "resign", "abort", "leaderboard", "stats", "replay"}
 )
+# Of those, the ones that post words only: a channel that no longer lets the bot attach images
+# must still let its game be ended.
+TEXT_COMMANDS = frozenset({"abort"})
 PERMISSION_NAMES = {
     "send_messages": "Send Messages",
     "send_messages_in_threads": "Send Messages in Threads",
@@ -120,37 +123,39 @@ PERMISSION_NAMES = {
 }
 
 
-def missing_permissions(interaction: discord.Interaction[Any]) -> list[str]:
+def missing_permissions(interaction: discord.Interaction[Any], *, images: bool = True) -> list[str]:
     """The permissions the bot lacks here for what this interaction asks (names as Discord
-    shows them): sending (in threads too), attaching the table image, embedding, and creating a
-    thread when the command asks for one. Empty outside a server or when nothing is missing."""
+    shows them): sending (in threads too), attaching the table image and embedding (unless
+    ``images`` is False, or the command posts words only), and creating a thread when the
+    command asks for one. Empty outside a server or when nothing is missing."""
     if interaction.guild_id is None:
         return []
     if interaction.type is discord.InteractionType.application_command:
         data: Any = interaction.data or {}
         if data.get("name") not in POSTING_COMMANDS:
             return []
+        images = images and data.get("name") not in TEXT_COMMANDS
     elif interaction.type is not discord.InteractionType.component:
         return []
     allowed = interaction.app_permissions
     in_thread = isinstance(interaction.channel, discord.Thread) or getattr(
         interaction.channel, "type", None
     ) in (discord.ChannelType.public_thread, discord.ChannelType.private_thread)
-    needed = [
-        "send_messages_in_threads" if in_thread else "send_messages",
-        "attach_files",
-        "embed_links",
-    ]
+    needed = ["send_messages_in_threads" if in_thread else "send_messages"]
+    if images:
+        needed += ["attach_files", "embed_links"]
     raw: Any = interaction.data or {}
     options = raw.get("options") or []
     if any(o.get("name") == "thread" and o.get("value") is True for o in options):
-        needed.append("create_public_threads")
-    return [PERMISSION_NAMES[name] for name in needed if not getattr(allowed, name)]
+        # The game's tables are posted in the new thread: without this one the thread would be
+        # made and the game stored, and then nothing could be posted (or aborted) there.
+        needed += ["create_public_threads", "send_messages_in_threads"]
+    return [PERMISSION_NAMES[name] for name in dict.fromkeys(needed) if not getattr(allowed, name)]
 
 
-def permission_refusal(interaction: discord.Interaction[Any]) -> str | None:
+def permission_refusal(interaction: discord.Interaction[Any], *, images: bool = True) -> str | None:
     """The sentence that names the permissions the bot lacks here, or None."""
-    missing = missing_permissions(interaction)
+    missing = missing_permissions(interaction, images=images)
     if not missing:
         return None
     names = " and ".join(f"**{m}**" for m in missing)

@@ -1,0 +1,97 @@
+"""A server moderator's view of Junction: permissions taken away, channels deleted, games left.
+
+Each test drives the real cogs through the fake Discord and holds a fix for what a moderator's
+review found (each docstring says what it was).
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.client import JunctionBot
+from bot.store.base import SeatRecord
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import component_id
+from tests.discord.backend import (
+    ALICE_ID,
+    BOB_ID,
+    BOT_ROLE_ID,
+    CATEGORY_ID,
+    GAMES_CHANNEL_ID,
+    GUILD_ID,
+    InteractionResult,
+    text_channel_payload,
+)
+from tests.discord.payloads import InteractionDriver
+
+TWO_MEMBERS = [SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)]
+
+
+def _replies(result: InteractionResult) -> str:
+    """Everything the interaction said in words (callback, follow-ups, edits)."""
+    return " | ".join(r.content or "" for r in result.responses if r.content)
+
+
+def _deny_bot(driver: InteractionDriver, channel_id: int, *permissions: str) -> None:
+    """Take ``permissions`` from the bot's role in a channel (as a moderator would)."""
+    channel = driver.backend.channel(channel_id)
+    assert channel is not None
+    deny = discord.Permissions(**dict.fromkeys(permissions, True)).value
+    channel["permission_overwrites"] = [
+        {"id": str(BOT_ROLE_ID), "type": 0, "allow": "0", "deny": str(deny)}
+    ]
+
+
+def _new_channel(driver: InteractionDriver, name: str) -> int:
+    """Another text channel in the server, known to the bot."""
+    channel_id = driver.backend.ids.next()
+    channel = text_channel_payload(channel_id, GUILD_ID, name, parent_id=CATEGORY_ID)
+    driver.backend.world.channels.append(channel)
+    guild = driver.bot.get_guild(GUILD_ID)
+    assert guild is not None
+    state = driver.bot._connection
+    guild._add_channel(discord.TextChannel(state=state, guild=guild, data=channel))  # type: ignore[arg-type]
+    return channel_id
+
+
+async def _members_game(bot: JunctionBot, channel_id: int = GAMES_CHANNEL_ID) -> None:
+    await bot.tables.start(
+        channel_id=channel_id, guild_id=GUILD_ID, game_key="mille", seats=TWO_MEMBERS, seed=3
+    )
+
+
+# --- permissions ---------------------------------------------------------------------------------
+
+
+async def test_a_thread_game_needs_send_messages_in_threads(driver: InteractionDriver) -> None:
+    """/play thread:true where the bot may create threads but not post in them. Found by a
+    moderator's review: the thread was made and the game stored, then posting the first table
+    failed ("Something went wrong"), leaving a game nobody could see in a thread where /table and
+    /abort were refused too. The missing permission is now named before anything happens."""
+    bot = running_bot(driver)
+    channel_id = _new_channel(driver, "no-thread-posts")
+    _deny_bot(driver, channel_id, "send_messages_in_threads")
+    result = await driver.slash("play", {"game": "mille", "thread": True}, channel_id=channel_id)
+    said = _replies(result)
+    assert result.ephemeral and "Send Messages in Threads" in said, said
+    assert await bot.store.active_games() == []
+    assert driver.backend.threads() == []
+
+
+async def test_a_game_can_be_aborted_where_images_are_no_longer_allowed(
+    driver: InteractionDriver,
+) -> None:
+    """A moderator makes the channel text-only (the bot loses Attach Files) during a game
+    between members. Found by a moderator's review: /abort and its "Agree to abort" button were
+    refused like the commands that post a table, so the game could only be resigned (which
+    loses). Ending it posts words only; it now works without Attach Files or Embed Links."""
+    bot = running_bot(driver)
+    await _members_game(bot)
+    _deny_bot(driver, GAMES_CHANNEL_ID, "attach_files", "embed_links")
+    refused = await driver.slash("table", {}, user_id=ALICE_ID)
+    assert refused.ephemeral and "Attach Files" in _replies(refused)
+    asked = await driver.slash("abort", {}, user_id=ALICE_ID)
+    assert not asked.ephemeral, _replies(asked)
+    agreed = await driver.click(asked, component_id(asked, "Agree to abort"), user_id=BOB_ID)
+    assert "aborted" in _replies(agreed), _replies(agreed)
+    assert await bot.store.active_game(GAMES_CHANNEL_ID) is None
