@@ -150,6 +150,17 @@ class Play(commands.Cog):
     async def abort(self, interaction: discord.Interaction[Any]) -> None:
         tables = bot_of(interaction).tables
         stored = await tables.current(_channel(interaction))
+        seated = any(s.user_id == interaction.user.id for s in stored.seats)
+        if not seated and interaction.permissions.manage_messages:
+            # A moderator clears a game nobody can finish (its players left the server, or went
+            # quiet in a busy channel): it ends with no result, so no rating moves by it.
+            await tables.abort(channel_id=stored.channel_id)
+            await interaction.response.send_message(
+                f"🛑 {plain(display_name(interaction.user))} (a moderator) ended this game "
+                "with no result.",
+                allowed_mentions=NO_PINGS,
+            )
+            return
         seat = tables.seat_of(stored, interaction.user.id)
         members = await tables.members_playing(stored)
         if len(members) <= 1 and all(s.seat == seat for s in members):

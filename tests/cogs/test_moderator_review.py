@@ -16,10 +16,12 @@ from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
     BOT_ROLE_ID,
+    CAROL_ID,
     CATEGORY_ID,
     GAMES_CHANNEL_ID,
     GUILD_ID,
     InteractionResult,
+    role_payload,
     text_channel_payload,
 )
 from tests.discord.payloads import InteractionDriver
@@ -52,6 +54,16 @@ def _new_channel(driver: InteractionDriver, name: str) -> int:
     state = driver.bot._connection
     guild._add_channel(discord.TextChannel(state=state, guild=guild, data=channel))  # type: ignore[arg-type]
     return channel_id
+
+
+def _make_moderator(driver: InteractionDriver, user_id: int) -> None:
+    """Give a member a Moderators role with Manage Messages."""
+    role_id = driver.backend.ids.next()
+    moderators = discord.Permissions(manage_messages=True).value
+    driver.backend.world.roles.append(role_payload(role_id, "Moderators", permissions=moderators))
+    member = driver.backend.world.member(user_id)
+    assert member is not None
+    member["roles"].append(str(role_id))
 
 
 async def _members_game(bot: JunctionBot, channel_id: int = GAMES_CHANNEL_ID) -> None:
@@ -95,3 +107,36 @@ async def test_a_game_can_be_aborted_where_images_are_no_longer_allowed(
     agreed = await driver.click(asked, component_id(asked, "Agree to abort"), user_id=BOB_ID)
     assert "aborted" in _replies(agreed), _replies(agreed)
     assert await bot.store.active_game(GAMES_CHANNEL_ID) is None
+
+
+# --- moderating a game ---------------------------------------------------------------------------
+
+
+async def test_a_moderator_ends_a_game_nobody_finishes(driver: InteractionDriver) -> None:
+    """Bob was kicked mid-game and Alice went quiet: the game blocks the channel. Found by a
+    moderator's review: only its players could /abort (and every one of them had to agree), so a
+    moderator could not clear the channel. A member who may manage messages there and is not
+    playing now ends it at once, with no result; a member who may not is still refused."""
+    bot = running_bot(driver)
+    await _members_game(bot)
+    refused = await driver.slash("abort", {}, user_id=CAROL_ID)
+    assert refused.ephemeral and "not playing" in _replies(refused)
+    assert await bot.store.active_game(GAMES_CHANNEL_ID) is not None
+    _make_moderator(driver, CAROL_ID)
+    ended = await driver.slash("abort", {}, user_id=CAROL_ID)
+    assert not ended.ephemeral and "ended this game with no result" in _replies(ended)
+    assert await bot.store.active_game(GAMES_CHANNEL_ID) is None
+    assert await bot.store.results(game_key="mille", guild_id=GUILD_ID) == []
+    again = await driver.slash("play", {"game": "solo"}, user_id=CAROL_ID)
+    assert "table.png" in {a["filename"] for r in again.followups for a in r.attachments}
+
+
+async def test_a_moderator_playing_asks_like_any_player(driver: InteractionDriver) -> None:
+    """A moderator seated at the table gets no veto over the others: their /abort is a request."""
+    bot = running_bot(driver)
+    _make_moderator(driver, ALICE_ID)
+    driver.backend.world.owner_id = CAROL_ID  # the owner holds every permission; Alice is not it
+    await _members_game(bot)
+    asked = await driver.slash("abort", {}, user_id=ALICE_ID)
+    assert "wants to abort" in _replies(asked), _replies(asked)
+    assert await bot.store.active_game(GAMES_CHANNEL_ID) is not None
