@@ -3,6 +3,10 @@
 The deadlines live in the store (``bot/timers.py``), so this cog only runs the sweep every
 few seconds and says in the channel what happened: a reminder at half time, then either the
 computer's move for the absent player or their forfeit.
+
+A game whose channel (or thread) is deleted ends with no result: when Discord says so, or when
+the sweep finds the channel gone (deleted while the bot was away). Nobody can play it any more,
+and its timers must not play it out for its members and move their ratings.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot.engine.core import BadOption
+from bot.engine.core import BadOption, GameError
 from bot.store.base import GuildSettings, StoredGame
 from bot.timers import TimerEvent, sweep
 from cogs.ui import bot_of, junction, pings, send_table
@@ -22,6 +26,7 @@ from cogs.ui import bot_of, junction, pings, send_table
 log = logging.getLogger("junction.timers")
 
 SWEEP_SECONDS = 5.0
+UNKNOWN_CHANNEL = 10003  # Discord's error code for a channel that does not exist (any more)
 TIMEOUT_CHOICES = [
     app_commands.Choice(name="the computer plays that turn", value="computer"),
     app_commands.Choice(name="the player forfeits the game", value="forfeit"),
@@ -62,8 +67,31 @@ class Timers(commands.Cog):
         for event in events:
             try:
                 await self._announce(event)
-            except discord.HTTPException:
+            except discord.HTTPException as error:
+                if isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL:
+                    await self._channel_gone(event.game.channel_id)
+                    continue
                 log.warning("could not announce a timer in game %s", event.game.id, exc_info=True)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self._channel_gone(channel.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        # Also sent for the threads of a deleted channel.
+        await self._channel_gone(payload.thread_id)
+
+    async def _channel_gone(self, channel_id: int) -> None:
+        """End the game of a deleted channel with no result (if it has one)."""
+        try:
+            ended = await junction(self.bot).tables.abort(channel_id=channel_id)
+        except GameError:
+            return  # no game there (or it ended at the same moment)
+        except Exception:
+            log.warning("could not end the game of deleted channel %s", channel_id, exc_info=True)
+            return
+        log.info("channel %s was deleted: its game %s ended with no result", channel_id, ended.id)
 
     @sweeper.before_loop
     async def _wait_until_ready(self) -> None:

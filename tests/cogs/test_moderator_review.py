@@ -6,12 +6,14 @@ review found (each docstring says what it was).
 
 from __future__ import annotations
 
+import asyncio
+
 import discord
 
 from bot.client import JunctionBot
-from bot.store.base import SeatRecord
+from bot.store.base import GuildSettings, SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id
+from tests.cogs.helpers import component_id, sweep_after
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -70,6 +72,15 @@ async def _members_game(bot: JunctionBot, channel_id: int = GAMES_CHANNEL_ID) ->
     await bot.tables.start(
         channel_id=channel_id, guild_id=GUILD_ID, game_key="mille", seats=TWO_MEMBERS, seed=3
     )
+
+
+async def _until_ended(bot: JunctionBot, channel_id: int) -> None:
+    """Wait (briefly) for a gateway listener to end the channel's game."""
+    for _ in range(200):
+        if await bot.store.active_game(channel_id) is None:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the game is still running")
 
 
 # --- permissions ---------------------------------------------------------------------------------
@@ -140,3 +151,58 @@ async def test_a_moderator_playing_asks_like_any_player(driver: InteractionDrive
     asked = await driver.slash("abort", {}, user_id=ALICE_ID)
     assert "wants to abort" in _replies(asked), _replies(asked)
     assert await bot.store.active_game(GAMES_CHANNEL_ID) is not None
+
+
+# --- deleted channels ----------------------------------------------------------------------------
+
+
+async def test_deleting_a_channel_ends_its_game(driver: InteractionDriver) -> None:
+    """A moderator deletes a channel with a game between members running, turn timer on. Found
+    by a moderator's review: the game stayed active, so its turn timer went on playing it for
+    both members — the computer's moves, every few minutes, in a channel nobody can see — until
+    it finished and moved their ratings. It now ends with no result when the channel goes."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "computer"))
+    channel_id = _new_channel(driver, "doomed")
+    await _members_game(bot, channel_id)
+    channel = driver.backend.channel(channel_id)
+    assert channel is not None
+    driver.backend.world.channels.remove(channel)
+    bot._connection.parse_channel_delete(channel)
+    await _until_ended(bot, channel_id)
+    await sweep_after(driver, 3600)
+    assert await bot.store.results(game_key="mille", guild_id=GUILD_ID) == []
+
+
+async def test_deleting_a_thread_ends_its_game(driver: InteractionDriver) -> None:
+    """The same for a game played in a thread of its own, when the thread is deleted."""
+    bot = running_bot(driver)
+    started = await driver.slash("play", {"game": "mille", "thread": True})
+    (game,) = await bot.store.active_games()
+    assert started.ephemeral is False and game.channel_id != GAMES_CHANNEL_ID
+    thread = driver.backend.channel(game.channel_id)
+    assert thread is not None
+    payload = {k: thread[k] for k in ("id", "guild_id", "parent_id", "type")}
+    bot._connection.parse_thread_delete(payload)  # type: ignore[arg-type]
+    await _until_ended(bot, game.channel_id)
+
+
+async def test_the_sweep_ends_a_game_whose_channel_is_gone(driver: InteractionDriver) -> None:
+    """A channel deleted while the bot was away: the next timer finds it gone. Found by a
+    moderator's review: each timer logged a warning and played on (see above); now the game
+    ends with no result at the first timer that cannot reach its channel."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "computer"))
+    channel_id = _new_channel(driver, "gone")
+    await _members_game(bot, channel_id)
+    channel = driver.backend.channel(channel_id)
+    guild = driver.bot.get_guild(GUILD_ID)
+    assert channel is not None and guild is not None
+    driver.backend.world.channels.remove(channel)
+    cached = guild.get_channel(channel_id)
+    assert cached is not None
+    guild._remove_channel(cached)  # the bot never heard of the deletion
+    await sweep_after(driver, 40)  # the reminder at half time
+    assert await bot.store.active_game(channel_id) is None
+    await sweep_after(driver, 3600)
+    assert await bot.store.results(game_key="mille", guild_id=GUILD_ID) == []
