@@ -8,6 +8,7 @@ choice picked for an earlier turn is refused instead of being applied to a new p
 from __future__ import annotations
 
 import re
+import time
 from typing import Any, Self
 
 import discord
@@ -25,6 +26,8 @@ from cogs.ui import NO_PINGS, bot_of, clip, pings, plain, post_table, storage_tr
 TURN_MARK = "§"
 """Separates a /move autocomplete choice's notation from the turn it was offered for."""
 MAX_MOVE_TEXT = 200
+REPOST_SECONDS = 30
+"""/table posts an unchanged table at most once in this many seconds per channel."""
 
 
 def split_turn(text: str) -> tuple[str, int | None]:
@@ -79,6 +82,8 @@ class Play(commands.Cog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        # Per channel: the game's version when /table last posted it, and when (monotonic).
+        self._reposts: dict[int, tuple[int, float]] = {}
 
     @app_commands.command(name="move", description="Make a move in this channel's game")
     @app_commands.describe(action="Your move, e.g. 'play go' — pick from the list")
@@ -126,10 +131,23 @@ class Play(commands.Cog):
         channel_id = _channel(interaction)
         tables = bot_of(interaction).tables
         # Refused before the deferral: a public deferral's first follow-up is public, whatever
-        # its flags say. Reposting pings nobody: anyone may ask, as often as they like.
-        tables.position(await tables.current(channel_id))  # no game, or a damaged save
+        # its flags say. Reposting pings nobody: anyone may ask.
+        stored = await tables.current(channel_id)
+        tables.position(stored)  # no game, or a damaged save
+        # Anyone may repost, but not flood the channel with copies of one image: while the
+        # table just posted still stands, the member is pointed at it instead.
+        version, when = self._reposts.get(channel_id, (-1, 0.0))
+        wait = int(when + REPOST_SECONDS - time.monotonic() + 1)
+        if version == stored.version and stored.message_id is not None and wait > 0:
+            where = f"{interaction.guild_id or '@me'}/{channel_id}/{stored.message_id}"
+            raise BadOption(
+                f"The table was posted moments ago and nothing has moved since: "
+                f"https://discord.com/channels/{where} — it can be posted again in {wait} s."
+            )
         await interaction.response.defer(thinking=True)
-        await post_table(interaction, await tables.table(channel_id), ping=False)
+        update = await tables.table(channel_id)
+        await post_table(interaction, update, ping=False)
+        self._reposts[channel_id] = (update.game.version, time.monotonic())
 
     @app_commands.command(name="resign", description="Leave this channel's game")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:

@@ -1,7 +1,8 @@
 """A server moderator's view of Junction: permissions taken away, channels deleted, games left.
 
 Each test drives the real cogs through the fake Discord and holds a fix for what a moderator's
-review found (each docstring says what it was).
+review found (each docstring says what it was): permissions, a moderator's /abort, deleted
+channels, /table floods.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import discord
 
 from bot.client import JunctionBot
 from bot.store.base import GuildSettings, SeatRecord
+from cogs.play import REPOST_SECONDS
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import component_id, sweep_after
 from tests.discord.backend import (
@@ -206,3 +208,35 @@ async def test_the_sweep_ends_a_game_whose_channel_is_gone(driver: InteractionDr
     assert await bot.store.active_game(channel_id) is None
     await sweep_after(driver, 3600)
     assert await bot.store.results(game_key="mille", guild_id=GUILD_ID) == []
+
+
+# --- flooding ------------------------------------------------------------------------------------
+
+
+def _tables_posted(result: InteractionResult) -> int:
+    return sum(a["filename"] == "table.png" for r in result.followups for a in r.attachments)
+
+
+async def test_table_cannot_flood_a_channel(driver: InteractionDriver) -> None:
+    """Carol, a bystander, sends /table over and over. Found by a moderator's review: each one
+    posted the same table image again (and drew it again), so one member could flood a channel.
+    An unchanged table is now posted at most once in 30 s; sooner, the member is privately
+    pointed at it. A move, or the time passing, lets it be posted again."""
+    bot = running_bot(driver)
+    await _members_game(bot)
+    first = await driver.slash("table", {}, user_id=CAROL_ID)
+    assert _tables_posted(first) == 1
+    stored = await bot.tables.current(GAMES_CHANNEL_ID)
+    again = await driver.slash("table", {}, user_id=CAROL_ID)
+    said = _replies(again)
+    assert again.ephemeral and _tables_posted(again) == 0, said
+    assert f"/{GAMES_CHANNEL_ID}/{stored.message_id}" in said and said.endswith("s."), said
+    _, moves = bot.tables.hand(stored, ALICE_ID)
+    await driver.slash("move", {"action": moves[0].notation}, user_id=ALICE_ID)
+    assert _tables_posted(await driver.slash("table", {}, user_id=CAROL_ID)) == 1
+    cog = bot.get_cog("Play")  # loaded as an extension: not the class imported here
+    assert cog is not None
+    reposts: dict[int, tuple[int, float]] = cog._reposts  # type: ignore[attr-defined]
+    version, when = reposts[GAMES_CHANNEL_ID]
+    reposts[GAMES_CHANNEL_ID] = (version, when - REPOST_SECONDS)  # half a minute later
+    assert _tables_posted(await driver.slash("table", {}, user_id=CAROL_ID)) == 1
