@@ -86,6 +86,7 @@ DAILY_DEALT = (
     "You have already been dealt today's deal (an aborted one counts too). "
     "A new one comes at midnight UTC."
 )
+NO_GAME_HERE = "There is no game running in this channel. Start one with /play."
 NO_REPLAY_BEFORE = "This game was played before Junction kept replays, so it cannot be replayed."
 
 TIMED_OUT_TURN_MOVES = 40
@@ -181,14 +182,19 @@ class Tables:
     async def current(self, channel_id: int) -> StoredGame:
         stored = await self.store.active_game(channel_id)
         if stored is None:
-            raise NoGameHere("There is no game running in this channel. Start one with /play.")
+            raise NoGameHere(NO_GAME_HERE)
         return stored
 
     async def game_by_id(self, game_id: int) -> StoredGame:
-        stored = await self.store.get_game(game_id) if 0 <= game_id < 2**63 else None
+        stored = await self._find_game(game_id)
         if stored is None:
             raise NoGameHere("That game no longer exists.")
         return stored
+
+    async def _find_game(self, game_id: int) -> StoredGame | None:
+        """The game with this id, if any (an id beyond the database's integers, such as a
+        forged button's, names none)."""
+        return await self.store.get_game(game_id) if 0 <= game_id < 2**63 else None
 
     async def table(self, channel_id: int) -> TableUpdate:
         """The channel's game as it stands (after any computer move that was due)."""
@@ -373,15 +379,11 @@ class Tables:
         return self._update(here, (step, *more), previous=previous)
 
     async def abort(self, *, channel_id: int) -> StoredGame:
-        """End the channel's game with no result (the players agreed)."""
+        """End the channel's game with no result, at once. The front end has decided it may:
+        its last member still playing asks, a moderator ends it, its channel was deleted, the
+        console starts anew. Where several members must agree, ``vote_abort`` counts them."""
         async with self.lock(channel_id):
-            stored = await self.current(channel_id)
-            return await self.store.end_game(
-                game_id=stored.id,
-                expected_version=stored.version,
-                status="aborted",
-                state=stored.state,
-            )
+            return await self._end_with_no_result(await self.current(channel_id))
 
     async def vote_abort(self, *, game_id: int, user_id: int) -> tuple[StoredGame, bool]:
         """A member asks (or agrees) to abort; True when every member has, and it is aborted.
@@ -410,12 +412,7 @@ class Tables:
             current = await self.game_by_id(game_id)
             if current.status != "active":
                 raise GameError("That game has already ended.")
-            ended = await self.store.end_game(
-                game_id=game_id,
-                expected_version=current.version,
-                status="aborted",
-                state=current.state,
-            )
+            ended = await self._end_with_no_result(current)
         return ended, True
 
     # --- timers -------------------------------------------------------------------------------
@@ -473,12 +470,7 @@ class Tables:
                     playing = {s.seat for s in await self.members_playing(stored)}
                     if len(playing) >= 2 and playing <= set(waiting):
                         # Everyone still playing is late, and equally so: nobody wins by it.
-                        ended = await self.store.end_game(
-                            game_id=stored.id,
-                            expected_version=stored.version,
-                            status="aborted",
-                            state=stored.state,
-                        )
+                        ended = await self._end_with_no_result(stored)
                         abandon = Timeout(late, "abandon")
                         return self._update(
                             self.position(ended), (), previous=previous, timeout=abandon
@@ -573,7 +565,7 @@ class Tables:
         """The channel's game; a button naming another game is told what became of it."""
         stored = await self.store.active_game(channel_id)
         if game_id is not None and (stored is None or stored.id != game_id):
-            other = await self.store.get_game(game_id) if 0 <= game_id < 2**63 else None
+            other = await self._find_game(game_id)
             if other is None:
                 raise StaleButton("That button does not belong to any game.")
             if other.status == "active":
@@ -582,8 +574,17 @@ class Tables:
                 )
             raise StaleButton("That button belongs to a game that has ended.")
         if stored is None:
-            raise NoGameHere("There is no game running in this channel. Start one with /play.")
+            raise NoGameHere(NO_GAME_HERE)
         return self.position(stored)
+
+    async def _end_with_no_result(self, stored: StoredGame) -> StoredGame:
+        """Store the game as aborted, as it stands: no result is recorded, no rating moves."""
+        return await self.store.end_game(
+            game_id=stored.id,
+            expected_version=stored.version,
+            status="aborted",
+            state=stored.state,
+        )
 
     async def _catch_up(self, here: Position) -> tuple[Position, list[Step]]:
         """Let computer seats that are due move first (a crash left them waiting)."""
