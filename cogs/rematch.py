@@ -37,6 +37,14 @@ class Rematches(commands.Cog):
         self.invitations: dict[int, int] = {}
         self.opening = asyncio.Lock()
 
+    @classmethod
+    def of(cls, bot: commands.Bot) -> Rematches:
+        """The bot's loaded instance (``setup`` adds it with the button)."""
+        cog = bot.get_cog(cls.__cog_name__)
+        if not isinstance(cog, cls):
+            raise RuntimeError("the rematch cog is not loaded")
+        return cog
+
     async def refuse_another(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """GameError when a rematch of ``game_id`` is already waiting for answers."""
         lobby_id = self.invitations.get(game_id)
@@ -87,8 +95,7 @@ class RematchButton(GameItem, template=rf"{REMATCH_PREFIX}(?P<game>{ID})"):
             if s.user_id is not None and s.user_id != interaction.user.id
         ]
         if others:
-            rematches = interaction.client.get_cog(Rematches.__cog_name__)
-            assert isinstance(rematches, Rematches)
+            rematches = Rematches.of(interaction.client)
             # Presses at the same moment (a double click, both players asking) would each
             # post an invitation and ping the others again: one at a time, and one per game.
             async with rematches.opening:
