@@ -26,7 +26,7 @@ import discord
 
 from bot.engine.core import GameError
 from bot.games import bundle
-from bot.games.bundle import ButtonSpec, ChoiceSpec, GroupSpec, Picker, SelectSpec
+from bot.games.bundle import ButtonSpec, ChoiceSpec, GameBundle, GroupSpec, Picker, SelectSpec
 from bot.store.base import StoredGame
 from bot.tables import Position, Tables
 from bot.updates import StaleButton, TableUpdate
@@ -119,8 +119,13 @@ def fit(pickers: Sequence[Picker], *, reserved: int = 0) -> list[Picker]:
 
 def _rows(pickers: Sequence[Picker], reserved: int) -> int:
     buttons = reserved + sum(1 for p in pickers if not isinstance(p, SelectSpec))
-    selects = sum(-(-len(p.choices) // PER_SELECT) for p in pickers if isinstance(p, SelectSpec))
+    selects = sum(_menus(p) for p in pickers if isinstance(p, SelectSpec))
     return selects + -(-buttons // PER_ROW)
+
+
+def _menus(select: SelectSpec) -> int:
+    """How many select menus ``select`` takes: one per 25 choices."""
+    return -(-len(select.choices) // PER_SELECT)
 
 
 def add_pickers(
@@ -135,7 +140,7 @@ def add_pickers(
     added = 0
     for index, picker in enumerate(pickers):
         if isinstance(picker, SelectSpec):
-            for part in range(-(-len(picker.choices) // PER_SELECT)):
+            for part in range(_menus(picker)):
                 if _full(view):
                     return added
                 view.add_item(PickSelect(game.id, game.version, where, index, part, picker))
@@ -151,9 +156,7 @@ def add_pickers(
 
 def _components(pickers: Sequence[Picker]) -> int:
     """How many components ``pickers`` take (a long select is several of 25)."""
-    return sum(
-        -(-len(p.choices) // PER_SELECT) if isinstance(p, SelectSpec) else 1 for p in pickers
-    )
+    return sum(_menus(p) if isinstance(p, SelectSpec) else 1 for p in pickers)
 
 
 def _full(view: discord.ui.View) -> bool:
@@ -168,15 +171,23 @@ async def pickers_for(
 ) -> list[Picker]:
     """The pickers shown on the table (``t``) or in ``user_id``'s hand (``h``) for this turn."""
     here = stored if isinstance(stored, Position) else tables.position(stored)
-    found = here.bundle
     if where == "t":
-        public = here.game.public_view(here.state)
-        # Ordering moves may run a search (a solitaire's hint): keep it off the event loop.
-        shown = await asyncio.to_thread(found.presenter.table_pickers, public)
-        return fit(shown, reserved=1 if found.info.private_hands else 0)
+        return await table_pickers(here.bundle, here.game.public_view(here.state))
     view = tables.private_view(here, user_id)
     moves = tables.legal_moves(here, user_id)
-    return fit(await asyncio.to_thread(found.presenter.hand_pickers, view, moves))
+    return fit(await asyncio.to_thread(here.bundle.presenter.hand_pickers, view, moves))
+
+
+async def table_pickers(found: GameBundle, public: Any) -> list[Picker]:
+    """The public pickers under the table, fitted beside "My hand" where hands are private."""
+    # Ordering moves may run a search (a solitaire's hint): keep it off the event loop.
+    shown = await asyncio.to_thread(found.presenter.table_pickers, public)
+    return fit(shown, reserved=_hand_button(found))
+
+
+def _hand_button(found: GameBundle) -> int:
+    """How many places the "My hand" button takes under the table: one where hands are private."""
+    return 1 if found.info.private_hands else 0
 
 
 EARLIER_TURN = (
@@ -210,8 +221,40 @@ async def _turn_of(
 # --- components ----------------------------------------------------------------------------------
 
 
+class TurnItem(GameItem, template=r"(?!)"):
+    """A component shown for one turn of one game, on the table (``t``) or in a hand (``h``)."""
+
+    def __init__(self, item: discord.ui.Item[Any], game_id: int, version: int, where: str) -> None:
+        super().__init__(item)
+        self.game_id, self.version, self.where = game_id, version, where
+
+    async def picked(
+        self, interaction: discord.Interaction[Any], picker: int, *, players_only: bool = False
+    ) -> tuple[StoredGame, Picker | None]:
+        """The game, and the picker at position ``picker`` among those its turn showed here
+        (None: not there). ``players_only``: a presser without a seat is refused first."""
+        tables = bot_of(interaction).tables
+        stored, shown = await _turn_of(interaction, self.game_id, self.version, self.where)
+        if players_only:
+            tables.seat_of(stored, interaction.user.id)
+        pickers = await pickers_for(tables, shown, self.where, interaction.user.id)
+        return stored, pickers[picker] if picker < len(pickers) else None
+
+    async def play(
+        self, interaction: discord.Interaction[Any], notation: str, stored: StoredGame
+    ) -> None:
+        """Play ``notation`` on the game as it stands now (its turn held when pressed)."""
+        await play_move(
+            interaction,
+            notation,
+            game_id=self.game_id,
+            expected_version=stored.version,
+            from_hand=self.where == "h",
+        )
+
+
 class PickButton(
-    GameItem,
+    TurnItem,
     template=(
         rf"jn:p:(?P<game>{ID}):(?P<version>\d{{1,9}}):(?P<where>[th]):(?P<picker>\d{{1,3}})"
         r"(?::(?P<option>\d{1,3}))?"
@@ -235,9 +278,11 @@ class PickButton(
                 style=_STYLES[spec.style] if spec else discord.ButtonStyle.secondary,
                 emoji=spec.emoji if spec else None,
                 custom_id=f"jn:p:{game_id}:{version}:{where}:{picker}{tail}",
-            )
+            ),
+            game_id,
+            version,
+            where,
         )
-        self.game_id, self.version, self.where = game_id, version, where
         self.picker, self.option = picker, option
 
     @classmethod
@@ -253,25 +298,16 @@ class PickButton(
         )
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:
-        tables = bot_of(interaction).tables
-        stored, shown = await _turn_of(interaction, self.game_id, self.version, self.where)
-        pickers = await pickers_for(tables, shown, self.where, interaction.user.id)
-        picked = pickers[self.picker] if self.picker < len(pickers) else None
+        stored, picked = await self.picked(interaction, self.picker)
         if isinstance(picked, GroupSpec) and self.option is not None:
             picked = picked.options[self.option] if self.option < len(picked.options) else None
         if not isinstance(picked, ButtonSpec):
             raise StaleButton("That button no longer matches the table; use the newest one.")
-        await play_move(
-            interaction,
-            picked.notation,
-            game_id=self.game_id,
-            expected_version=stored.version,
-            from_hand=self.where == "h",
-        )
+        await self.play(interaction, picked.notation, stored)
 
 
 class GroupButton(
-    GameItem,
+    TurnItem,
     template=(rf"jn:g:(?P<game>{ID}):(?P<version>\d{{1,9}}):(?P<where>[th]):(?P<picker>\d{{1,3}})"),
 ):
     """A card that needs a second choice (which car to aim at): shows that choice privately."""
@@ -285,9 +321,12 @@ class GroupButton(
                 style=_STYLES[spec.style] if spec else discord.ButtonStyle.secondary,
                 emoji=spec.emoji if spec else None,
                 custom_id=f"jn:g:{game_id}:{version}:{where}:{picker}",
-            )
+            ),
+            game_id,
+            version,
+            where,
         )
-        self.game_id, self.version, self.where, self.picker = game_id, version, where, picker
+        self.picker = picker
 
     @classmethod
     def from_match(cls, match: re.Match[str]) -> Self:
@@ -296,11 +335,7 @@ class GroupButton(
         )
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:
-        tables = bot_of(interaction).tables
-        stored, shown = await _turn_of(interaction, self.game_id, self.version, self.where)
-        tables.seat_of(stored, interaction.user.id)
-        pickers = await pickers_for(tables, shown, self.where, interaction.user.id)
-        group = pickers[self.picker] if self.picker < len(pickers) else None
+        _, group = await self.picked(interaction, self.picker, players_only=True)
         if not isinstance(group, GroupSpec):
             raise StaleButton("That button no longer matches the table; use the newest one.")
         view = discord.ui.View(timeout=None)
@@ -314,7 +349,7 @@ class GroupButton(
 
 
 class PickSelect(
-    GameItem,
+    TurnItem,
     template=(
         rf"jn:s:(?P<game>{ID}):(?P<version>\d{{1,9}}):(?P<where>[th]):(?P<picker>\d{{1,3}})"
         r":(?P<part>\d{1,2})"
@@ -336,7 +371,7 @@ class PickSelect(
             select: discord.ui.Select[Any] = discord.ui.Select(custom_id=custom_id)
         else:
             choices = spec.choices[part * PER_SELECT : (part + 1) * PER_SELECT]
-            pages = -(-len(spec.choices) // PER_SELECT)
+            pages = _menus(spec)
             placeholder = spec.placeholder + (f" ({part + 1}/{pages})" if pages > 1 else "")
             select = discord.ui.Select(
                 custom_id=custom_id,
@@ -352,8 +387,7 @@ class PickSelect(
                     for c in choices
                 ],
             )
-        super().__init__(select)
-        self.game_id, self.version, self.where = game_id, version, where
+        super().__init__(select, game_id, version, where)
         self.picker, self.part = picker, part
 
     @classmethod
@@ -368,10 +402,7 @@ class PickSelect(
         )
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:
-        tables = bot_of(interaction).tables
-        stored, shown = await _turn_of(interaction, self.game_id, self.version, self.where)
-        pickers = await pickers_for(tables, shown, self.where, interaction.user.id)
-        spec = pickers[self.picker] if self.picker < len(pickers) else None
+        stored, spec = await self.picked(interaction, self.picker)
         if not isinstance(spec, SelectSpec):
             raise StaleButton("That menu no longer matches the table; use the newest one.")
         offered = {c.value for c in spec.choices[self.part * PER_SELECT :][:PER_SELECT]}
@@ -382,13 +413,7 @@ class PickSelect(
             raise StaleButton("That choice is not on offer any more; use the newest menu.")
         if not spec.min_values <= len(values) <= spec.max_values:
             raise GameError(f"Choose between {spec.min_values} and {spec.max_values} of these.")
-        await play_move(
-            interaction,
-            spec.compose(values),
-            game_id=self.game_id,
-            expected_version=stored.version,
-            from_hand=self.where == "h",
-        )
+        await self.play(interaction, spec.compose(values), stored)
 
 
 class HandButton(GameItem, template=rf"jn:h:(?P<game>{ID})"):
@@ -422,7 +447,7 @@ class HandButton(GameItem, template=rf"jn:h:(?P<game>{ID})"):
 
 
 class LegacyMoveButton(
-    GameItem,
+    TurnItem,
     template=rf"jn:m:(?P<game>{ID}):(?P<version>\d{{1,9}}):(?P<where>[th]):(?P<move>[\w+\-.]{{1,60}})",
 ):
     """A move button from before pickers (its notation is checked like typed text)."""
@@ -431,9 +456,11 @@ class LegacyMoveButton(
         super().__init__(
             discord.ui.Button(
                 label="Play", custom_id=f"jn:m:{game_id}:{version}:{where}:{notation}"
-            )
+            ),
+            game_id,
+            version,
+            where,
         )
-        self.game_id, self.version, self.where = game_id, version, where
         self.notation = notation.replace("+", " ")
 
     @classmethod
@@ -442,13 +469,7 @@ class LegacyMoveButton(
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:
         stored, _ = await _turn_of(interaction, self.game_id, self.version, self.where)
-        await play_move(
-            interaction,
-            self.notation,
-            game_id=self.game_id,
-            expected_version=stored.version,
-            from_hand=self.where == "h",
-        )
+        await self.play(interaction, self.notation, stored)
 
 
 # --- messages ---------------------------------------------------------------------------------
@@ -503,16 +524,9 @@ async def table_view(update: TableUpdate) -> discord.ui.View:
         view.add_item(rematch_button(update.game.id))
         return view
     found = bundle(update.game.game_key)
-    private = found.info.private_hands
-    shown = await asyncio.to_thread(found.presenter.table_pickers, update.public)
-    add_pickers(
-        view,
-        fit(shown, reserved=1 if private else 0),
-        update.game,
-        "t",
-        reserved=1 if private else 0,
-    )
-    if private:
+    pickers = await table_pickers(found, update.public)
+    add_pickers(view, pickers, update.game, "t", reserved=_hand_button(found))
+    if found.info.private_hands:
         view.add_item(HandButton(update.game.id))
     return view
 
@@ -603,8 +617,7 @@ def register_items(bot: discord.Client, *items: type[GameItem]) -> None:
     """Make components answer after restarts (and remember them for :func:`add_catch_all`)."""
     for item in items:
         _KNOWN[item.__name__] = item
-    bot_items: Any = bot
-    bot_items.add_dynamic_items(*items)
+    bot.add_dynamic_items(*items)
 
 
 class UnknownComponentBase(GameItem, template=r"(?!)"):
@@ -638,8 +651,7 @@ def add_catch_all(bot: discord.Client) -> None:
     # known id (those full-match) nor unknown, and nobody would answer it.
     template = rf"(?!(?:{'|'.join(known)})\Z)[\s\S]{{0,200}}"
     unknown = type("UnknownComponent", (UnknownComponentBase,), {}, template=template)
-    bot_items: Any = bot
-    bot_items.add_dynamic_items(unknown)
+    bot.add_dynamic_items(unknown)
 
 
 DYNAMIC_ITEMS: tuple[type[GameItem], ...] = (
