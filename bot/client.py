@@ -185,7 +185,7 @@ def make_bot(
 class JunctionTree(app_commands.CommandTree[Any]):
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Refuse, privately and by name, a command the bot lacks the permissions to carry out."""
-        from cogs.ui import permission_refusal
+        from cogs.permissions import permission_refusal
 
         refusal = permission_refusal(interaction)
         if refusal is None:

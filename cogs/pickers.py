@@ -31,7 +31,8 @@ from bot.store.base import StoredGame
 from bot.tables import Position, Tables
 from bot.updates import StaleButton, TableUpdate
 from cogs.alt_text import described
-from cogs.ui import bot_of, permission_refusal, post_table, refuse, storage_trouble
+from cogs.permissions import permission_refusal
+from cogs.ui import bot_of, post_table, refuse, storage_trouble
 
 log = logging.getLogger("junction.pickers")
 

@@ -107,65 +107,6 @@ def storage_trouble(error: BaseException) -> str | None:
     return None if fault is None else STORAGE_TROUBLE[fault]
 
 
-# Commands that post in the channel (a table, a lobby, a board): the bot needs its permissions.
-POSTING_COMMANDS = frozenset(
-    {"play", "challenge", "move", "table", "resign", "abort", "leaderboard", "stats", "replay"}
-)
-# Of those, the ones that post words only: a channel that no longer lets the bot attach images
-# must still let its game be ended.
-TEXT_COMMANDS = frozenset({"abort"})
-PERMISSION_NAMES = {
-    "send_messages": "Send Messages",
-    "send_messages_in_threads": "Send Messages in Threads",
-    "attach_files": "Attach Files",
-    "embed_links": "Embed Links",
-    "create_public_threads": "Create Public Threads",
-}
-
-
-def missing_permissions(interaction: discord.Interaction[Any], *, images: bool = True) -> list[str]:
-    """The permissions the bot lacks here for what this interaction asks (names as Discord
-    shows them): sending (in threads too), attaching the table image and embedding (unless
-    ``images`` is False, or the command posts words only), and creating a thread when the
-    command asks for one. Empty outside a server or when nothing is missing."""
-    if interaction.guild_id is None:
-        return []
-    if interaction.type is discord.InteractionType.application_command:
-        data: Any = interaction.data or {}
-        if data.get("name") not in POSTING_COMMANDS:
-            return []
-        images = images and data.get("name") not in TEXT_COMMANDS
-    elif interaction.type is not discord.InteractionType.component:
-        return []
-    allowed = interaction.app_permissions
-    in_thread = isinstance(interaction.channel, discord.Thread) or getattr(
-        interaction.channel, "type", None
-    ) in (discord.ChannelType.public_thread, discord.ChannelType.private_thread)
-    needed = ["send_messages_in_threads" if in_thread else "send_messages"]
-    if images:
-        needed += ["attach_files", "embed_links"]
-    raw: Any = interaction.data or {}
-    options = raw.get("options") or []
-    if any(o.get("name") == "thread" and o.get("value") is True for o in options):
-        # The game's tables are posted in the new thread: without this one the thread would be
-        # made and the game stored, and then nothing could be posted (or aborted) there.
-        needed += ["create_public_threads", "send_messages_in_threads"]
-    return [PERMISSION_NAMES[name] for name in dict.fromkeys(needed) if not getattr(allowed, name)]
-
-
-def permission_refusal(interaction: discord.Interaction[Any], *, images: bool = True) -> str | None:
-    """The sentence that names the permissions the bot lacks here, or None."""
-    missing = missing_permissions(interaction, images=images)
-    if not missing:
-        return None
-    names = " and ".join(f"**{m}**" for m in missing)
-    plural = "permissions" if len(missing) > 1 else "permission"
-    return (
-        f"I cannot play here: I am missing the {names} {plural} in this channel. "
-        "Ask a server admin to give them to Junction, or play in another channel."
-    )
-
-
 def pings(user_ids: Iterable[int | None]) -> discord.AllowedMentions:
     """Mentions that may ping exactly these members and nobody else: text a member chose (a
     nickname, a caption echoing one) can name anyone, and must not ping them."""
@@ -242,12 +183,12 @@ async def table_files(renderer: RenderPool, update: TableUpdate) -> list[discord
     """The table image, plus the score image when a round (or the game) just ended."""
     shown = bundle(update.game.game_key).presenter
     # The console's text table says what the picture shows, for screen readers.
-    table_text = described(shown.console_table(update.public))
+    alt = described(shown.console_table(update.public))
     files = [
         discord.File(
             io.BytesIO(await renderer.run(shown.table_png, update.public)),
             filename="table.png",
-            description=table_text,
+            description=alt,
         )
     ]
     ended = update.outcome is not None
@@ -256,9 +197,7 @@ async def table_files(renderer: RenderPool, update: TableUpdate) -> list[discord
     ):
         score = await renderer.run(shown.result_png, update.public)
         if score:
-            files.append(
-                discord.File(io.BytesIO(score), filename="score.png", description=table_text)
-            )
+            files.append(discord.File(io.BytesIO(score), filename="score.png", description=alt))
     return files
 
 
