@@ -29,7 +29,7 @@ from bot.games import all_bundles, bundle
 from bot.render.leaderboard import leaderboard_png, stats_png
 from bot.replays import Inputs
 from cogs.alt_text import board_text, stats_text
-from cogs.lobby import game_choices
+from cogs.choices import game_choices
 from cogs.ui import NO_PINGS, bot_of, clip, plain
 
 SCOPE_CHOICES = [

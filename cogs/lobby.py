@@ -21,12 +21,13 @@ from discord.ext import commands
 
 from bot.daily import daily_date, daily_secret, daily_seed, day_start
 from bot.engine.core import BadOption, GameError, players_wanted
-from bot.games import all_bundles, bundle, get_policy, policy_names
+from bot.games import all_bundles, bundle, get_policy
 from bot.games.bundle import GameBundle
 from bot.store.base import Answer, DailyClaim, Invitee, LobbyRecord, SeatRecord, StaleVersion
 from bot.tables import DAILY_DEALT
+from cogs.choices import game_choices, level_choices, option_choices, parse_options
 from cogs.pickers import ID, GameItem, register_items
-from cogs.ui import NO_PINGS, bot_of, clip, pings, plain, post_table, quote, send_table
+from cogs.ui import NO_PINGS, bot_of, clip, pings, plain, post_table, send_table
 
 MAX_SEATS = 6
 
@@ -45,63 +46,6 @@ def display_name(user: discord.abc.User) -> str:
     """A member's name for a seat: their server name, trimmed to fit images and menus."""
     name = getattr(user, "display_name", None) or user.name
     return " ".join(name.split())[:32] or "Player"
-
-
-def parse_options(text: str | None) -> dict[str, str]:
-    """Free-form ``name:value`` pairs typed in the options field."""
-    options: dict[str, str] = {}
-    for pair in (text or "").replace(",", " ").split()[:20]:
-        name, sep, value = pair.replace("=", ":").partition(":")
-        if not sep or not name or not value:
-            raise BadOption(
-                f"I could not read the option '{quote(pair)}'. Write options as name:value, "
-                "for example deck:modern."
-            )
-        options[name.strip().lower()[:40]] = value.strip().lower()[:40]
-    return options
-
-
-async def game_choices(
-    interaction: discord.Interaction[Any], current: str
-) -> list[app_commands.Choice[str]]:
-    """Autocomplete for the game field: every registered game."""
-    typed = current.strip().lower()
-    return [
-        app_commands.Choice(name=f"{b.info.title} ({b.key})"[:100], value=b.key)
-        for b in all_bundles()
-        if typed in b.key or typed in b.info.title.lower()
-    ][:25]
-
-
-async def option_choices(
-    interaction: discord.Interaction[Any], current: str
-) -> list[app_commands.Choice[str]]:
-    """Autocomplete for the options field: every name:value the chosen game takes."""
-    try:
-        found = bundle(str(getattr(interaction.namespace, "game", "") or ""))
-    except GameError:
-        return []
-    typed = current.strip()[:100]
-    done, _, last = typed.rpartition(" ")
-    prefix = f"{done} " if done else ""
-    pairs = [f"{spec.name}:{choice}" for spec in found.info.options for choice in spec.choices]
-    return [
-        app_commands.Choice(name=f"{prefix}{pair}"[:100], value=f"{prefix}{pair}"[:100])
-        for pair in pairs
-        if last.lower() in pair
-    ][:25]
-
-
-async def level_choices(
-    interaction: discord.Interaction[Any], current: str
-) -> list[app_commands.Choice[str]]:
-    """Autocomplete for the computer's level: the chosen game's computer players."""
-    try:
-        names = policy_names(str(getattr(interaction.namespace, "game", "") or ""))
-    except GameError:
-        return []
-    typed = current.strip().lower()
-    return [app_commands.Choice(name=n, value=n) for n in names if typed in n][:25]
 
 
 def _computer_seats(found: GameBundle, start: int, count: int, level: str) -> list[SeatRecord]:

@@ -19,7 +19,8 @@ from bot.engine.core import BadOption, GameError
 from bot.games import bundle, hint_policy, policy_factory, suggest_move
 from bot.games.bundle import ButtonSpec
 from bot.updates import StaleButton
-from cogs.lobby import display_name, game_choices
+from cogs.choices import game_choices
+from cogs.lobby import display_name
 from cogs.pickers import DYNAMIC_ITEMS, ID, GameItem, play_move, register_items
 from cogs.ui import NO_PINGS, bot_of, clip, pings, plain, post_table, storage_trouble
 

@@ -1,0 +1,79 @@
+"""What members type into the game commands: autocomplete for the game, its options and the
+computers' level, and reading the options field.
+
+/play, /challenge, /rules and /leaderboard offer the same suggestions; the option and level
+suggestions follow the game already chosen in the same command.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.engine.core import BadOption, GameError
+from bot.games import all_bundles, bundle, policy_names
+from cogs.ui import quote
+
+
+def chosen_game(interaction: discord.Interaction[Any]) -> str:
+    """What the member has put in the command's game field so far ("" for nothing yet)."""
+    return str(interaction.namespace.game or "")
+
+
+def parse_options(text: str | None) -> dict[str, str]:
+    """Free-form ``name:value`` pairs typed in the options field."""
+    options: dict[str, str] = {}
+    for pair in (text or "").replace(",", " ").split()[:20]:
+        name, sep, value = pair.replace("=", ":").partition(":")
+        if not sep or not name or not value:
+            raise BadOption(
+                f"I could not read the option '{quote(pair)}'. Write options as name:value, "
+                "for example deck:modern."
+            )
+        options[name.strip().lower()[:40]] = value.strip().lower()[:40]
+    return options
+
+
+async def game_choices(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete for the game field: every registered game."""
+    typed = current.strip().lower()
+    return [
+        app_commands.Choice(name=f"{b.info.title} ({b.key})"[:100], value=b.key)
+        for b in all_bundles()
+        if typed in b.key or typed in b.info.title.lower()
+    ][:25]
+
+
+async def option_choices(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete for the options field: every name:value the chosen game takes."""
+    try:
+        found = bundle(chosen_game(interaction))
+    except GameError:
+        return []
+    typed = current.strip()[:100]
+    done, _, last = typed.rpartition(" ")
+    prefix = f"{done} " if done else ""
+    pairs = [f"{spec.name}:{choice}" for spec in found.info.options for choice in spec.choices]
+    return [
+        app_commands.Choice(name=f"{prefix}{pair}"[:100], value=f"{prefix}{pair}"[:100])
+        for pair in pairs
+        if last.lower() in pair
+    ][:25]
+
+
+async def level_choices(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete for the computer's level: the chosen game's computer players."""
+    try:
+        names = policy_names(chosen_game(interaction))
+    except GameError:
+        return []
+    typed = current.strip().lower()
+    return [app_commands.Choice(name=n, value=n) for n in names if typed in n][:25]
