@@ -29,7 +29,10 @@ from cogs.choices import game_choices, level_choices, option_choices, parse_opti
 from cogs.pickers import ID, GameItem, register_items
 from cogs.ui import NO_PINGS, bot_of, clip, pings, plain, post_table, send_table
 
-MAX_SEATS = 6
+NO_THREAD = (
+    "I could not create a thread here (is the Create Public Threads permission missing?). "
+    "Try again without a thread."
+)
 
 
 def _now() -> float:
@@ -44,11 +47,12 @@ def still_open(lobby: LobbyRecord) -> bool:
 
 def display_name(user: discord.abc.User) -> str:
     """A member's name for a seat: their server name, trimmed to fit images and menus."""
-    name = getattr(user, "display_name", None) or user.name
+    name = user.display_name or user.name
     return " ".join(name.split())[:32] or "Player"
 
 
-def _computer_seats(found: GameBundle, start: int, count: int, level: str) -> list[SeatRecord]:
+def _computer_seats(start: int, count: int, level: str) -> list[SeatRecord]:
+    """``count`` computers playing at ``level``, seated from ``start`` on (numbered if several)."""
     numbered = count > 1
     return [
         SeatRecord(start + i, f"Computer{f' {i + 1}' if numbered else ''} ({level})", policy=level)
@@ -129,10 +133,7 @@ async def _thread_for(
             name=name[:90], type=discord.ChannelType.public_thread
         )
     except discord.HTTPException:
-        raise BadOption(
-            "I could not create a thread here (is the Create Public Threads permission "
-            "missing?). Try again without a thread."
-        ) from None
+        raise BadOption(NO_THREAD) from None
 
 
 # --- the lobby --------------------------------------------------------------------------------
@@ -266,7 +267,7 @@ async def start_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord)
     seats = [SeatRecord(0, lobby.host_name, user_id=lobby.host_id)] + [
         SeatRecord(n + 1, i.name, user_id=i.user_id) for n, i in enumerate(accepted)
     ]
-    seats += _computer_seats(found, len(seats), lobby.computers + declined, lobby.policy)
+    seats += _computer_seats(len(seats), lobby.computers + declined, lobby.policy)
     _check_seats(found, len(seats))
     # Claim the lobby first: of two presses at once, only one starts a game (or a thread).
     claimed = await _save(replace(lobby, status="started"), lobby.version, interaction)
@@ -303,10 +304,7 @@ async def start_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord)
             replace(claimed, status="open"), claimed.version
         )
         if isinstance(error, discord.HTTPException):
-            raise GameError(
-                "I could not create a thread here (is the Create Public Threads permission "
-                "missing?). Try again without a thread."
-            ) from None
+            raise GameError(NO_THREAD) from None
         raise
     await bot_of(interaction).tables.store.update_lobby(
         replace(claimed, game_id=update.game.id), claimed.version
@@ -515,7 +513,7 @@ class Lobby(commands.Cog):
         _check_seats(found, 1 + rivals)
         name = _level(found, level)
         me = SeatRecord(0, display_name(interaction.user), user_id=interaction.user.id)
-        seats = [me, *_computer_seats(found, 1, rivals, name)]
+        seats = [me, *_computer_seats(1, rivals, name)]
         against = "alone" if rivals == 0 else "vs the computer"
         claim = await _daily_claim(interaction, found, labels)
         target = await _thread_for(interaction, thread, f"{info.title}: {me.name} {against}")
