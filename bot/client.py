@@ -186,24 +186,30 @@ class JunctionTree(app_commands.CommandTree[Any]):
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
         """Refuse, privately and by name, a command the bot lacks the permissions to carry out."""
         from cogs.permissions import permission_refusal
+        from cogs.ui import refuse
 
         refusal = permission_refusal(interaction)
         if refusal is None:
             return True
-        await reply_privately(interaction, refusal)
+        await refuse(interaction, refusal)
         return False
 
     async def on_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
     ) -> None:
-        """The error funnel: a GameError becomes an ephemeral sentence; anything else is logged."""
+        """The error funnel: a GameError becomes an ephemeral sentence; anything else is logged.
+
+        Answered like a component's failure (``cogs.pickers.GameItem``): privately, as plain
+        text, pinging nobody."""
+        from cogs.ui import APOLOGY, refuse, storage_trouble
+
         original = getattr(error, "original", error)
         if isinstance(original, GameError):
-            await reply_privately(interaction, str(original))
+            await refuse(interaction, str(original))
             return
         if isinstance(original, OverflowError):
             # A number too big for the database (a forged id): nothing by that number exists.
-            await reply_privately(interaction, "That does not exist.")
+            await refuse(interaction, "That does not exist.")
             return
         if isinstance(error, app_commands.TransformerError):
             # Discord resolved an option to something the command cannot take: most often a
@@ -212,34 +218,18 @@ class JunctionTree(app_commands.CommandTree[Any]):
                 said = "That member is not in this server (any more); choose someone who is."
             else:
                 said = "I could not read one of the options; pick it from the list."
-            await reply_privately(interaction, said)
+            await refuse(interaction, said)
             return
         if isinstance(error, app_commands.CheckFailure):
-            await reply_privately(interaction, "You cannot use that command here.")
+            await refuse(interaction, "You cannot use that command here.")
             return
-        from cogs.ui import storage_trouble
-
         trouble = storage_trouble(original)
         if trouble is not None:
             log.warning("command failed: storage fault", exc_info=original)
-            await reply_privately(interaction, trouble)
+            await refuse(interaction, trouble)
             return
         log.exception("command failed", exc_info=original)
-        await reply_privately(interaction, "Something went wrong on our side; nothing was changed.")
-
-
-async def reply_privately(interaction: discord.Interaction[Any], text: str) -> None:
-    """An ephemeral answer, whether or not the interaction was already answered."""
-    # Refusals name players and quote what was typed: shown as plain text (cogs.ui.plain).
-    text = discord.utils.escape_markdown(text.strip())[:1900] or "Something went wrong."
-    quiet = discord.AllowedMentions.none()
-    try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True, allowed_mentions=quiet)
-        else:
-            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=quiet)
-    except discord.HTTPException:
-        log.warning("could not deliver an error reply", exc_info=True)
+        await refuse(interaction, APOLOGY)
 
 
 def run_bot(

@@ -32,7 +32,7 @@ from bot.tables import Position, Tables
 from bot.updates import StaleButton, TableUpdate
 from cogs.alt_text import described
 from cogs.permissions import permission_refusal
-from cogs.ui import bot_of, post_table, refuse, storage_trouble
+from cogs.ui import APOLOGY, bot_of, post_table, refuse, storage_trouble
 
 log = logging.getLogger("junction.pickers")
 
@@ -84,7 +84,7 @@ class GameItem(discord.ui.DynamicItem[Any], template=r"(?!)"):
                 await refuse(interaction, trouble)
                 return
             log.exception("component %s failed", self.custom_id)
-            await refuse(interaction, "Something went wrong on our side; nothing was changed.")
+            await refuse(interaction, APOLOGY)
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:
         raise NotImplementedError

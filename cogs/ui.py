@@ -77,6 +77,9 @@ async def refuse(interaction: discord.Interaction[Any], text: str) -> None:
         log.warning("could not deliver a refusal", exc_info=True)
 
 
+APOLOGY = "Something went wrong on our side; nothing was changed."
+"""The answer to a failure that is a bug of ours (it is logged with its traceback)."""
+
 STORAGE_TROUBLE = {
     "busy": (
         "The game records are busy right now (something else is writing to them); "
