@@ -1,0 +1,2 @@
+"""Tests of the Discord front end (``cogs/``): the real bot, driven by raw interaction payloads
+through discord.py and the fake Discord in ``tests.discord``."""

@@ -1,12 +1,46 @@
-"""Small helpers for cog tests: find a component by what it says, the public table message."""
+"""Small helpers for cog tests: a stacked Mille Bornes start, find a component by what it says,
+the public table message."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from bot.store.base import SeatRecord
+from bot.updates import TableUpdate
 from tests.cogs.conftest import running_bot
-from tests.discord.backend import CapturedResponse, InteractionResult, walk_components
+from tests.discord.backend import (
+    ALICE_ID,
+    BOB_ID,
+    GAMES_CHANNEL_ID,
+    GUILD_ID,
+    CapturedResponse,
+    InteractionResult,
+    walk_components,
+)
 from tests.discord.payloads import InteractionDriver
+
+MILLE_DECK = ["go", "100", "75", "75", "75", "50", *["25"] * 6, *["200", "50", "100", "75"] * 3]
+"""Mille Bornes stacked: Alice holds Go, 100, 75, 75, 75, 50, 25; Bob the six 25s and a 200."""
+
+
+async def stacked_mille(
+    driver: InteractionDriver,
+    opponent: SeatRecord | None = None,
+    *,
+    channel_id: int = GAMES_CHANNEL_ID,
+) -> TableUpdate:
+    """Alice against Bob (or ``opponent`` in seat 1) at Mille Bornes on ``MILLE_DECK``, Alice to
+    play first."""
+    return await running_bot(driver).tables.start(
+        channel_id=channel_id,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=[
+            SeatRecord(0, "Alice", user_id=ALICE_ID),
+            opponent or SeatRecord(1, "Bob", user_id=BOB_ID),
+        ],
+        deck=MILLE_DECK,
+    )
 
 
 def _components(source: InteractionResult | CapturedResponse | dict[str, Any]) -> list[Any]:

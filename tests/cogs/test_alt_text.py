@@ -5,33 +5,15 @@ from __future__ import annotations
 
 from bot.games import bundle
 from bot.render.leaderboard import BestLine, LeaderboardRow, MemberStats, OpponentLine
-from bot.store.base import SeatRecord
-from bot.updates import TableUpdate
 from cogs.alt_text import DESCRIPTION_LIMIT, board_text, described, stats_text
-from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import public_table
-from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.cogs.helpers import public_table, stacked_mille
 from tests.discord.payloads import InteractionDriver
-
-# Alice: Go, 100, 75, 75, 75, 50, 25; Bob: the six 25s and a 200.
-DECK = ["go", "100", "75", "75", "75", "50", *["25"] * 6, *["200", "50", "100", "75"] * 3]
 
 
 def _description(attachments: list[dict[str, object]], filename: str) -> str:
     found = [a for a in attachments if a["filename"] == filename]
     assert found, f"no {filename} attached"
     return str(found[0].get("description") or "")
-
-
-async def _alice_and_bob(driver: InteractionDriver) -> TableUpdate:
-    """Alice and Bob's Mille Bornes on the stacked deck, Alice to play."""
-    return await running_bot(driver).tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="mille",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
-        deck=DECK,
-    )
 
 
 def test_a_long_text_is_cut_at_the_limit_on_a_line() -> None:
@@ -108,7 +90,7 @@ def test_the_stats_card_reads_its_figures() -> None:
 async def test_the_table_image_describes_the_public_table(driver: InteractionDriver) -> None:
     """The table's alt text is the public table in words: the players and their miles, never a
     card of anyone's hand."""
-    update = await _alice_and_bob(driver)
+    update = await stacked_mille(driver)
     table = public_table(await driver.slash("table", {}))
     alt = _description(table.attachments, "table.png")
     assert alt == described(bundle("mille").presenter.console_table(update.public))
@@ -117,7 +99,7 @@ async def test_the_table_image_describes_the_public_table(driver: InteractionDri
 
 
 async def test_the_hand_image_describes_the_owners_hand(driver: InteractionDriver) -> None:
-    await _alice_and_bob(driver)
+    await stacked_mille(driver)
     table = public_table(await driver.slash("table", {}))
     hand = await driver.click(table.message_id, next(c for c in table.custom_ids if "jn:h:" in c))
     assert hand.ephemeral

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, public_table
+from tests.cogs.helpers import component_id, public_table, stacked_mille
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -21,7 +21,7 @@ from tests.discord.backend import (
 )
 from tests.discord.payloads import InteractionDriver
 
-DECK = ["go", "100", "75", "75", "75", "50", *["25"] * 6, *["200", "50", "100", "75"] * 3]
+NORMAL_COMPUTER = SeatRecord(1, "Computer", policy="normal")
 
 
 def _reply(result: InteractionResult) -> str:
@@ -41,23 +41,9 @@ def _quiet(result: InteractionResult) -> bool:
     return True
 
 
-async def _game_vs_computer(driver: InteractionDriver) -> int:
-    update = await running_bot(driver).tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="mille",
-        seats=[
-            SeatRecord(0, "Alice", user_id=ALICE_ID),
-            SeatRecord(1, "Computer", policy="normal"),
-        ],
-        deck=DECK,
-    )
-    return update.game.id
-
-
 async def test_a_huge_move_gets_a_short_answer(driver: InteractionDriver) -> None:
     """4 000 characters in /move: a short private refusal, nothing stored."""
-    await _game_vs_computer(driver)
+    await stacked_mille(driver, NORMAL_COMPUTER)
     result = await driver.slash("move", {"action": "x" * 4000})
     assert result.ephemeral and len(_reply(result)) < 300
     assert (await running_bot(driver).tables.current(GAMES_CHANNEL_ID)).version == 0
@@ -73,7 +59,7 @@ async def test_long_garbage_in_play_fields_is_answered_briefly(driver: Interacti
 
 async def test_echoes_never_ping(driver: InteractionDriver) -> None:
     """A move text with mentions comes back in the refusal without pinging anyone."""
-    await _game_vs_computer(driver)
+    await stacked_mille(driver, NORMAL_COMPUTER)
     result = await driver.slash("move", {"action": "@everyone <@&1> <@2>"})
     assert result.ephemeral and _quiet(result)
 
@@ -88,7 +74,7 @@ async def test_an_unknown_game_key_is_answered(driver: InteractionDriver) -> Non
 
 async def test_oversized_and_unknown_ids_get_an_answer(driver: InteractionDriver) -> None:
     """A 30-digit game id, a malformed id and a stranger's id each get one readable answer."""
-    game_id = await _game_vs_computer(driver)
+    game_id = (await stacked_mille(driver, NORMAL_COMPUTER)).game.id
     table = public_table(await driver.slash("table", {}))
     for forged in (
         f"jn:h:{'9' * 30}",
@@ -105,15 +91,8 @@ async def test_oversized_and_unknown_ids_get_an_answer(driver: InteractionDriver
 
 async def test_a_button_of_a_game_in_another_channel_says_so(driver: InteractionDriver) -> None:
     """A button naming another channel's running game is refused with the truth."""
-    bot = running_bot(driver)
-    other = await bot.tables.start(
-        channel_id=GENERAL_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="mille",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
-        deck=DECK,
-    )
-    await _game_vs_computer(driver)
+    other = await stacked_mille(driver, channel_id=GENERAL_CHANNEL_ID)
+    await stacked_mille(driver, NORMAL_COMPUTER)
     table = public_table(await driver.slash("table", {}))
     hand = await driver.click(table.message_id, table.custom_ids[-1])
     own = component_id(hand, "Go")
@@ -125,7 +104,7 @@ async def test_a_button_of_a_game_in_another_channel_says_so(driver: Interaction
 async def test_the_same_listed_move_twice_is_applied_once(driver: InteractionDriver) -> None:
     """/move with an autocomplete choice sent twice: the computer answers in between, and the
     second is refused as made for an earlier turn instead of being played again."""
-    await _game_vs_computer(driver)
+    await stacked_mille(driver, NORMAL_COMPUTER)
     offered = await driver.autocomplete("move", "action", "go")
     value = next(c["value"] for c in offered.choices if c["value"].startswith("play go"))
     first = await driver.slash("move", {"action": value})
@@ -139,13 +118,7 @@ async def test_the_same_listed_move_twice_is_applied_once(driver: InteractionDri
 async def test_nobody_agrees_to_abort_for_someone_else(driver: InteractionDriver) -> None:
     """An old-style abort id naming another member counts only the presser's own vote."""
     bot = running_bot(driver)
-    update = await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="mille",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
-        deck=DECK,
-    )
+    update = await stacked_mille(driver)
     asked = await driver.slash("abort", {})  # Alice asks
     forged = await driver.forge(asked, f"jn:x:{update.game.id}:{BOB_ID}")  # "as Bob"
     assert forged.ephemeral and "already asked" in _reply(forged)

@@ -9,43 +9,21 @@ import pytest
 
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, labels, public_table
+from tests.cogs.helpers import component_id, labels, public_table, stacked_mille
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
     CAROL_ID,
     GAMES_CHANNEL_ID,
     GUILD_ID,
-    CapturedResponse,
-    InteractionResult,
 )
 from tests.discord.payloads import InteractionDriver
-
-DECK = ["go", "100", "75", "75", "75", "50", *["25"] * 6, *["200", "50", "100", "75"] * 3]
-
-
-async def _stacked_game(driver: InteractionDriver, opponent: SeatRecord | None = None) -> int:
-    update = await running_bot(driver).tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="mille",
-        seats=[
-            SeatRecord(0, "Alice", user_id=ALICE_ID),
-            opponent or SeatRecord(1, "Bob", user_id=BOB_ID),
-        ],
-        deck=DECK,
-    )
-    return update.game.id
-
-
-def _public_table(result: InteractionResult) -> CapturedResponse:
-    return public_table(result)
 
 
 async def test_play_against_the_computer_posts_the_table(driver: InteractionDriver) -> None:
     """/play deals at once and posts a public table image with a My hand button."""
     result = await driver.slash("play", {"game": "mille", "level": "random"})
-    table = _public_table(result)
+    table = public_table(result)
     assert any(cid.startswith("jn:h:") for cid in table.custom_ids)
     assert f"<@{ALICE_ID}>" in (table.content or "")
 
@@ -59,9 +37,9 @@ async def test_garbage_option_is_refused_privately(driver: InteractionDriver) ->
 
 async def test_my_hand_is_ephemeral_with_move_buttons(driver: InteractionDriver) -> None:
     """My hand shows the presser's own cards only to them, with a button per move."""
-    game_id = await _stacked_game(driver)
+    game_id = (await stacked_mille(driver)).game.id
     result = await driver.slash("table", {})
-    hand = await driver.click(_public_table(result).message_id, f"jn:h:{game_id}")
+    hand = await driver.click(public_table(result).message_id, f"jn:h:{game_id}")
     shown = hand.followups[0]
     assert hand.ephemeral and shown.ephemeral
     assert shown.file("hand.png")[:4] == b"\x89PNG"
@@ -73,10 +51,10 @@ async def test_my_hand_is_ephemeral_with_move_buttons(driver: InteractionDriver)
 
 async def test_hand_of_a_stranger_is_refused(driver: InteractionDriver) -> None:
     """Someone not seated gets an ephemeral refusal instead of a hand."""
-    game_id = await _stacked_game(driver)
+    game_id = (await stacked_mille(driver)).game.id
     result = await driver.slash("table", {})
     hand = await driver.click(
-        _public_table(result).message_id,
+        public_table(result).message_id,
         f"jn:h:{game_id}",
         user_id=CAROL_ID,
     )
@@ -85,11 +63,11 @@ async def test_hand_of_a_stranger_is_refused(driver: InteractionDriver) -> None:
 
 async def test_move_from_the_hand_posts_the_new_table(driver: InteractionDriver) -> None:
     """A move button in the hand applies the move, posts the table and refreshes the hand."""
-    game_id = await _stacked_game(driver)
-    table = _public_table(await driver.slash("table", {}))
+    game_id = (await stacked_mille(driver)).game.id
+    table = public_table(await driver.slash("table", {}))
     hand = await driver.click(table.message_id, f"jn:h:{game_id}")
     moved = await driver.click(hand.message, component_id(hand, "Go"))
-    new_table = _public_table(moved)
+    new_table = public_table(moved)
     assert "Alice plays Go." in (new_table.content or "")
     assert f"<@{BOB_ID}>" in (new_table.content or "")
     stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
@@ -98,8 +76,8 @@ async def test_move_from_the_hand_posts_the_new_table(driver: InteractionDriver)
 
 async def test_stale_button_gets_a_clear_answer(driver: InteractionDriver) -> None:
     """A move button from an earlier turn is refused ephemerally and changes nothing."""
-    game_id = await _stacked_game(driver)
-    table = _public_table(await driver.slash("table", {}))
+    game_id = (await stacked_mille(driver)).game.id
+    table = public_table(await driver.slash("table", {}))
     old_hand = await driver.click(table.message_id, f"jn:h:{game_id}")
     hand = await driver.click(table.message_id, f"jn:h:{game_id}")
     await driver.click(hand.message, component_id(hand, "Go"))
@@ -110,7 +88,7 @@ async def test_stale_button_gets_a_clear_answer(driver: InteractionDriver) -> No
 
 async def test_move_command_autocompletes_legal_moves(driver: InteractionDriver) -> None:
     """/move offers the caller's legal moves in plain words, filtered by what is typed."""
-    await _stacked_game(driver)
+    await stacked_mille(driver)
     result = await driver.autocomplete("move", "action", "go")
     assert {"name": "Play Go", "value": "play go§0"} in result.choices
     assert all("go" in c["name"].lower() or "go" in c["value"] for c in result.choices)
@@ -119,7 +97,7 @@ async def test_move_command_autocompletes_legal_moves(driver: InteractionDriver)
 
 async def test_move_command_with_garbage_is_refused(driver: InteractionDriver) -> None:
     """A typed move that is not a move gets an ephemeral sentence; nothing is stored."""
-    await _stacked_game(driver)
+    await stacked_mille(driver)
     result = await driver.slash("move", {"action": "launch rockets"})
     assert result.ephemeral and "don't understand" in (result.content or "")
     assert (await running_bot(driver).tables.current(GAMES_CHANNEL_ID)).version == 0
@@ -127,7 +105,7 @@ async def test_move_command_with_garbage_is_refused(driver: InteractionDriver) -
 
 async def test_move_out_of_turn_is_refused(driver: InteractionDriver) -> None:
     """The waiting player is told it is not their turn."""
-    await _stacked_game(driver)
+    await stacked_mille(driver)
     result = await driver.slash("move", {"action": "discard 25"}, user_id=BOB_ID)
     assert result.ephemeral and "not your turn" in (result.content or "")
 
@@ -141,7 +119,7 @@ async def test_challenge_accepted_by_the_challenged_member(driver: InteractionDr
     intruder = await driver.click(result, accept, user_id=CAROL_ID)
     assert intruder.ephemeral and "not for you" in (intruder.content or "")
     accepted = await driver.click(result, accept, user_id=BOB_ID)
-    _public_table(accepted)
+    public_table(accepted)
     stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
     assert [s.user_id for s in stored.seats] == [ALICE_ID, BOB_ID]
     again = await driver.forge(result, accept, user_id=BOB_ID)
@@ -193,16 +171,16 @@ async def test_forged_lobby_ids_start_nothing(driver: InteractionDriver) -> None
 
 async def test_resign_posts_the_result(driver: InteractionDriver) -> None:
     """/resign ends the game and announces the winner."""
-    await _stacked_game(driver)
+    await stacked_mille(driver)
     result = await driver.slash("resign", {}, user_id=BOB_ID)
-    assert "Alice" in (_public_table(result).content or "") and "won" in (
-        _public_table(result).content or ""
+    assert "Alice" in (public_table(result).content or "") and "won" in (
+        public_table(result).content or ""
     )
 
 
 async def test_abort_needs_the_other_players_agreement(driver: InteractionDriver) -> None:
     """/abort between members asks the other player; their button ends the game."""
-    game_id = await _stacked_game(driver)
+    game_id = (await stacked_mille(driver)).game.id
     asked = await driver.slash("abort", {})
     assert asked.custom_ids == [f"jn:x:{game_id}"]
     same = await driver.click(asked, f"jn:x:{game_id}")
@@ -222,8 +200,8 @@ async def test_rules_are_private(driver: InteractionDriver) -> None:
 
 async def test_no_public_message_carries_a_hand(driver: InteractionDriver) -> None:
     """Hand images and hand texts only ever go out ephemerally."""
-    game_id = await _stacked_game(driver)
-    table = _public_table(await driver.slash("table", {}))
+    game_id = (await stacked_mille(driver)).game.id
+    table = public_table(await driver.slash("table", {}))
     hand = await driver.click(table.message_id, f"jn:h:{game_id}")
     moved = await driver.click(hand.message, component_id(hand, "Go"))
     carrying = 0
@@ -283,7 +261,7 @@ async def test_options_autocomplete_lists_the_games_options(driver: InteractionD
 
 async def test_hint_suggests_a_legal_move_privately(driver: InteractionDriver) -> None:
     """/hint in a game against the computer answers ephemerally with a legal move and a button."""
-    await _stacked_game(driver, SeatRecord(1, "Computer", policy="random"))
+    await stacked_mille(driver, SeatRecord(1, "Computer", policy="random"))
     result = await driver.slash("hint", {})
     assert result.ephemeral and "💡" in (result.followups[0].content or "")
     stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
@@ -294,7 +272,7 @@ async def test_hint_suggests_a_legal_move_privately(driver: InteractionDriver) -
 
 async def test_no_hints_between_members(driver: InteractionDriver) -> None:
     """Hints are refused when another member is playing."""
-    await _stacked_game(driver)
+    await stacked_mille(driver)
     result = await driver.slash("hint", {})
     assert result.ephemeral and "only for games against the computer" in (result.content or "")
 
@@ -302,7 +280,7 @@ async def test_no_hints_between_members(driver: InteractionDriver) -> None:
 async def test_classic_solo_says_it_cannot_be_won(driver: InteractionDriver) -> None:
     """Starting the classic solitaire tells the player it is a score attack."""
     result = await driver.slash("play", {"game": "solo"})
-    table = _public_table(result)
+    table = public_table(result)
     assert "cannot be cleared completely" in (table.content or "")
     assert any(cid.startswith("jn:p:") for cid in table.custom_ids)
     assert not any(cid.startswith("jn:h:") for cid in table.custom_ids)  # the hand is open
@@ -322,7 +300,7 @@ async def test_drawing_instead_of_a_coup_posts_nothing_public(driver: Interactio
     game_id = update.game.id
     await bot.tables.move(channel_id=GAMES_CHANNEL_ID, user_id=ALICE_ID, action="play go")
     await bot.tables.move(channel_id=GAMES_CHANNEL_ID, user_id=BOB_ID, action="play accident")
-    table = _public_table(await driver.slash("table", {}))
+    table = public_table(await driver.slash("table", {}))
     hand = await driver.click(table.message_id, f"jn:h:{game_id}")
     assert "Coup fourré! Driving Ace" in labels(hand)
     public_before = {m["id"] for m in driver.messages.values() if not int(m.get("flags") or 0) & 64}
