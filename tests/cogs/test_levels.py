@@ -83,8 +83,8 @@ async def test_searches_think_in_the_worker_and_heuristics_in_a_thread(
     state = game.new_game(["Ann", "Computer"], 3)
     view = game.private_view(state, 0)
     expert, normal = policy_factory("mille", "expert"), policy_factory("mille", "normal")
-    assert await bot._think(expert, view, "1") in view.legal
-    assert await bot._think(normal, view, "1") in view.legal
+    assert await bot.tables.thinker(expert, view, "1") in view.legal
+    assert await bot.tables.thinker(normal, view, "1") in view.legal
     assert sent == [expert]
 
 
