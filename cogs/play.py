@@ -224,9 +224,8 @@ class Play(commands.Cog):
         labels = {m.notation: m.label for m in moves}
         label = labels.get(notation, notation)
         buttons = discord.ui.View(timeout=None)
-        index = next((i for i, m in enumerate(moves) if m.notation == notation), None)
         text = f"💡 **{label}** — {reason}"
-        if index is not None:
+        if notation in labels:  # a legal move: it can be played from here
             buttons.add_item(_hint_button(stored.id, stored.version, notation, label))
         await interaction.followup.send(clip(text), view=buttons, ephemeral=True)
 
