@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.engine.core import Ranking
-from bot.games import get_game
+from bot.games import bundle, get_game
 from bot.ratings import (
     Rating,
     Scope,
@@ -134,7 +134,10 @@ def leaderboard(
     if ranking.kind == "best":
         best: dict[int, tuple[tuple[int, ...], int]] = {}  # user -> (key, shown value)
         played: Counter[int] = Counter()
-        for stored in results:
+        # Only games at the standard settings, as the daily deal is dealt: an easier preset
+        # (a solitaire that can be won) would otherwise outrank every standard game.
+        found = bundle(game_key)
+        for stored in (s for s in results if found.standard(s.record.options)):
             for seat, user in enumerate(stored.record.seats):
                 if user is None:
                     continue

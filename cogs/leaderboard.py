@@ -73,6 +73,8 @@ class Boards(commands.Cog):
                 raise BadOption(f"Daily deals are for {daily}.")
             today = daily_date(now)
             label = f"Daily deal {today}"
+        elif rules.info.ranking.kind == "best":
+            label += " · standard settings"  # other settings do not rank (bot/boards.py)
         await interaction.response.defer(thinking=True)
         results = await bot.store.results(
             game_key=rules.info.key,

@@ -132,7 +132,9 @@ class GameBundle:
     ``policies`` maps computer-player names to factories (``random`` is always added);
     ``default_policy`` plays computer seats unless the table asked for another, and plays for
     a member whose turn timer ran out. ``arena_metrics(final public view, outcome)`` adds the
-    game's own figures to ``junction arena``'s report.
+    game's own figures to ``junction arena``'s report. ``display_options`` are options that only
+    change how the game is shown (the card names' language): a best-result board, which ranks
+    games played at the standard settings only, does not mind them.
     """
 
     game: Game[Any, Any]
@@ -140,6 +142,7 @@ class GameBundle:
     policies: Mapping[str, PolicyFactory] = field(default_factory=dict)
     default_policy: str = "random"
     arena_metrics: Callable[[Any, Outcome], Mapping[str, float]] = lambda view, outcome: {}
+    display_options: frozenset[str] = frozenset()
 
     @property
     def info(self) -> GameInfo:
@@ -148,3 +151,13 @@ class GameBundle:
     @property
     def key(self) -> str:
         return self.game.info.key
+
+    def standard(self, options: Mapping[str, str]) -> bool:
+        """Whether a game with these (stored) options was played at the standard settings,
+        display options aside. An option a result does not name predates it: its default."""
+        defaults = self.game.resolve_options({})
+        return all(
+            options.get(name, value) == value
+            for name, value in defaults.items()
+            if name not in self.display_options
+        )

@@ -124,5 +124,6 @@ BUNDLE = GameBundle(
     },
     default_policy="expert",
     arena_metrics=arena_metrics,
+    display_options=frozenset({"names"}),  # English or French card names: the same game
 )
 __all__ = ["BUNDLE"]

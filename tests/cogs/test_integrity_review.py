@@ -1,0 +1,86 @@
+"""A competitive player's review: the ladders and boards cannot be gamed."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from bot.ratings import ResultRecord
+from bot.store.base import SeatRecord
+from tests.cogs.conftest import running_bot
+from tests.discord.backend import (
+    ALICE_ID,
+    BOB_ID,
+    CAROL_ID,
+    GAMES_CHANNEL_ID,
+    GUILD_ID,
+    InteractionResult,
+)
+from tests.discord.payloads import InteractionDriver
+
+
+def _alt_text(result: InteractionResult, name: str) -> str:
+    for response in result.followups:
+        for attachment in response.attachments:
+            if attachment["filename"] == name:
+                return str(attachment.get("description") or "")
+    raise AssertionError(f"no {name} was posted")
+
+
+async def _solo_result(
+    driver: InteractionDriver,
+    user_id: int,
+    name: str,
+    options: Mapping[str, str],
+    figures: Mapping[str, int],
+    *,
+    channel_id: int = GAMES_CHANNEL_ID,
+    guild_id: int | None = GUILD_ID,
+) -> None:
+    """A finished solitaire with these settings and figures, stored as the seam stores it."""
+    tables = running_bot(driver).tables
+    update = await tables.start(
+        channel_id=channel_id,
+        guild_id=guild_id,
+        game_key="solo",
+        seats=[SeatRecord(0, name, user_id=user_id)],
+        options={k: v for k, v in options.items() if k != "daily"},
+        labels={"daily": options["daily"]} if "daily" in options else None,
+        seed=1,
+    )
+    await tables.abort(channel_id=channel_id)
+    record = ResultRecord(
+        game_id=update.game.id,
+        game_key="solo",
+        guild_id=guild_id,
+        finished_at=running_bot(driver).tables.clock(),
+        seats=(user_id,),
+        ranks=(0,),
+        scores=(figures.get("score", 0),),
+        options=dict(update.game.options),
+        counted=False,
+        details=(dict(figures),),
+    )
+    await tables.store.record_result(record, [name])
+
+
+async def test_an_easier_preset_does_not_top_the_best_board(driver: InteractionDriver) -> None:
+    """Mille Bornes Solo can be won with preset:easy (three games in four) and never with the
+    standard settings: the best board ranks standard games only, or every member who wants the
+    top spot plays the easy preset. The card names' language is no easier."""
+    await _solo_result(driver, ALICE_ID, "Alice", {}, {"won": 0, "cleared": 30, "score": 500})
+    await _solo_result(
+        driver, BOB_ID, "Bob", {"preset": "easy"}, {"won": 1, "cleared": 49, "score": 600}
+    )
+    await _solo_result(
+        driver, CAROL_ID, "Carol", {"names": "fr"}, {"won": 0, "cleared": 25, "score": 400}
+    )
+    board = await driver.slash("leaderboard", {"game": "solo"})
+    lines = _alt_text(board, "leaderboard.png").splitlines()
+    assert lines[0] == "Leaderboard: Mille Bornes Solo — this server, All time · standard settings."
+    assert lines[1:] == [
+        "1. Alice, cleared /49 30, 1 games (you)",
+        "2. Carol, cleared /49 25, 1 games",
+    ]
+    # Bob's game still counts for him where it says what it was: his own stats.
+    stats = await driver.slash("stats", {"game": "solo"}, user_id=BOB_ID)
+    assert "Best score: 600 pts" in _alt_text(stats, "stats.png")
