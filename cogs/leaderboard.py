@@ -71,6 +71,13 @@ class Boards(commands.Cog):
             if not rules.info.daily_deal:
                 daily = ", ".join(b.info.title for b in all_bundles() if b.info.daily_deal)
                 raise BadOption(f"Daily deals are for {daily}.")
+            if guild_id is None:
+                # Different deals cannot be ranked against each other, and a member on several
+                # servers would have a try at the top on each.
+                raise BadOption(
+                    "There is no daily deal across servers: each server deals its own. "
+                    "Compare it with scope: this server."
+                )
             today = daily_date(now)
             label = f"Daily deal {today}"
         elif rules.info.ranking.kind == "best":

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from bot.daily import daily_date
 from bot.ratings import ResultRecord
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
@@ -16,6 +17,8 @@ from tests.discord.backend import (
     InteractionResult,
 )
 from tests.discord.payloads import InteractionDriver
+
+OTHER_GUILD, OTHER_CHANNEL = 4242, 4343  # a second server the bot is on (stored games only)
 
 
 def _alt_text(result: InteractionResult, name: str) -> str:
@@ -84,3 +87,26 @@ async def test_an_easier_preset_does_not_top_the_best_board(driver: InteractionD
     # Bob's game still counts for him where it says what it was: his own stats.
     stats = await driver.slash("stats", {"game": "solo"}, user_id=BOB_ID)
     assert "Best score: 600 pts" in _alt_text(stats, "stats.png")
+
+
+async def test_todays_deal_has_no_board_across_servers(driver: InteractionDriver) -> None:
+    """Each server deals its own daily deal: a board of all servers would rank different deals
+    against each other, and a member on five servers would have five tries at its top."""
+    today = {"daily": daily_date(running_bot(driver).tables.clock())}
+    await _solo_result(driver, ALICE_ID, "Alice", today, {"won": 0, "cleared": 20, "score": 300})
+    await _solo_result(
+        driver,
+        ALICE_ID,
+        "Alice",
+        today,
+        {"won": 0, "cleared": 35, "score": 700},
+        channel_id=OTHER_CHANNEL,
+        guild_id=OTHER_GUILD,
+    )
+    board = await driver.slash(
+        "leaderboard", {"game": "solo", "scope": "global", "period": "daily"}
+    )
+    assert board.ephemeral and "each server deals its own" in (board.content or "")
+    here = await driver.slash("leaderboard", {"game": "solo", "period": "daily"})
+    lines = _alt_text(here, "leaderboard.png").splitlines()
+    assert lines[1:] == ["1. Alice, cleared /49 20, 1 games (you)"]
