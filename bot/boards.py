@@ -92,6 +92,15 @@ def rating_changes(
     return []
 
 
+def shared_places(values: Sequence[object]) -> list[int]:
+    """Places of a board's rows, best first: equal values share one (1, 1, 3), so a tie is
+    not settled by who has more games or the older account, which only order the rows."""
+    places: list[int] = []
+    for i, value in enumerate(values):
+        places.append(places[-1] if i and value == values[i - 1] else i + 1)
+    return places
+
+
 def figures_of(stored: StoredResult, seat: int) -> dict[str, int]:
     """A seat's figures in a result: ``won``, ``score`` and the game's own (cards cleared…).
 
@@ -147,17 +156,19 @@ def leaderboard(
                 if user not in best or entry[0] > best[user][0]:
                     best[user] = entry
         users = sorted(best, key=lambda u: (tuple(-v for v in best[u][0]), u))
+        places = shared_places([best[u][0] for u in users])
         rows = tuple(
-            LeaderboardRow(i + 1, names.get(u, str(u)), best[u][1], played[u], None)
-            for i, u in enumerate(users)
+            LeaderboardRow(place, names.get(u, str(u)), best[u][1], played[u], None)
+            for place, u in zip(places, users, strict=True)
         )
     else:
         scope = Scope(info.ladder, guild_id)
         ladder = standings([s.record for s in results], scope, now)
         users = [line.player for line in ladder]
+        places = shared_places([line.display for line in ladder])
         rows = tuple(
             LeaderboardRow(
-                i + 1,
+                places[i],
                 names.get(line.player, str(line.player)),
                 line.display,
                 line.record.games,
@@ -184,8 +195,9 @@ def member_stats(
     scope = Scope(get_game(game_key).info.ladder, guild_id)
     records = [s.record for s in results]
     ladder = standings(records, scope, now)
-    place = next((i + 1 for i, line in enumerate(ladder) if line.player == user_id), None)
-    line = ladder[place - 1] if place is not None else None
+    index = next((i for i, line in enumerate(ladder) if line.player == user_id), None)
+    line = ladder[index] if index is not None else None
+    place = shared_places([s.display for s in ladder])[index] if index is not None else None
     history = tuple(RatingPoint(at, value) for at, value in rating_history(records, scope, user_id))
     rivals = head_to_head(records, user_id, scope)
     opponents = tuple(

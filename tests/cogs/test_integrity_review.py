@@ -13,6 +13,7 @@ from tests.discord.backend import (
     BOB_ID,
     CAROL_ID,
     GAMES_CHANNEL_ID,
+    GENERAL_CHANNEL_ID,
     GUILD_ID,
     InteractionResult,
 )
@@ -110,3 +111,32 @@ async def test_todays_deal_has_no_board_across_servers(driver: InteractionDriver
     here = await driver.slash("leaderboard", {"game": "solo", "period": "daily"})
     lines = _alt_text(here, "leaderboard.png").splitlines()
     assert lines[1:] == ["1. Alice, cleared /49 20, 1 games (you)"]
+
+
+async def _resigned(driver: InteractionDriver, winner: int, loser: int, channel_id: int) -> None:
+    """A game of Mille Bornes between two members that the second resigns."""
+    tables = running_bot(driver).tables
+    await tables.start(
+        channel_id=channel_id,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=[
+            SeatRecord(0, f"m{winner % 1000}", user_id=winner),
+            SeatRecord(1, f"m{loser % 1000}", user_id=loser),
+        ],
+        seed=5,
+    )
+    await tables.leave(channel_id=channel_id, user_id=loser)
+
+
+async def test_equal_ratings_share_a_place(driver: InteractionDriver) -> None:
+    """Two members with the same record against newcomers have the same rating: neither is
+    second because of an older account (the lower user id) or more games."""
+    dave = 777
+    await _resigned(driver, ALICE_ID, BOB_ID, GAMES_CHANNEL_ID)
+    await _resigned(driver, CAROL_ID, dave, GENERAL_CHANNEL_ID)
+    board = await driver.slash("leaderboard", {"game": "mille"})
+    places = [line.split(".", 1)[0] for line in _alt_text(board, "leaderboard.png").splitlines()]
+    assert places[1:] == ["1", "1", "3", "3"]
+    stats = await driver.slash("stats", {"game": "mille", "member": CAROL_ID})
+    assert ", 1 of 4 on the ladder" in _alt_text(stats, "stats.png")
