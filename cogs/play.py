@@ -211,6 +211,9 @@ class Play(commands.Cog):
         if len(members) > 1:
             # A hint is the computer's judgement: fair alone or against it, not against members.
             raise BadOption("Hints are only for games against the computer or played alone.")
+        if stored.options.get("daily"):
+            # Played alone, but ranked against the server's members on the same cards.
+            raise BadOption("Hints are not given in the daily deal: its board ranks your own play.")
         if not moves:
             raise BadOption("There is nothing to suggest right now: it is not your move.")
         found = bundle(stored.game_key)

@@ -140,3 +140,12 @@ async def test_equal_ratings_share_a_place(driver: InteractionDriver) -> None:
     assert places[1:] == ["1", "1", "3", "3"]
     stats = await driver.slash("stats", {"game": "mille", "member": CAROL_ID})
     assert ", 1 of 4 on the ladder" in _alt_text(stats, "stats.png")
+
+
+async def test_no_hints_in_the_daily_deal(driver: InteractionDriver) -> None:
+    """The daily deal is a contest between the server's members on the same cards: the
+    computer's suggestion, move after move, would rank the expert rather than the member."""
+    await driver.slash("play", {"game": "solo", "daily": True})
+    hint = await driver.slash("hint", {})
+    assert hint.ephemeral and "daily deal" in (hint.content or "")
+    assert not any(r.components for r in hint.followups)
