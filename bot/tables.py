@@ -664,6 +664,10 @@ class Tables:
         return Step(seat, text, here.game.caption(new_state), True, timed_out=True), here
 
     async def _on_timeout(self, stored: StoredGame) -> str:
+        if stored.options.get("daily"):
+            # The daily deal's board ranks the member's own play: were the computer to play
+            # each late move, they could sit the deal out and rank its game as theirs.
+            return "forfeit"
         if stored.guild_id is None:
             return "computer"
         return (await self._guild_settings(stored.guild_id)).on_timeout

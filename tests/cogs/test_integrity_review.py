@@ -6,8 +6,10 @@ from collections.abc import Mapping
 
 from bot.daily import daily_date
 from bot.ratings import ResultRecord
-from bot.store.base import SeatRecord
+from bot.store.base import GuildSettings, SeatRecord
+from bot.tables import LEAVE
 from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import sweep_after
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -149,3 +151,33 @@ async def test_no_hints_in_the_daily_deal(driver: InteractionDriver) -> None:
     hint = await driver.slash("hint", {})
     assert hint.ephemeral and "daily deal" in (hint.content or "")
     assert not any(r.components for r in hint.followups)
+
+
+async def test_the_computer_does_not_play_a_late_daily_deal(driver: InteractionDriver) -> None:
+    """With turn timers where the computer plays a late turn, a member could sit out every
+    turn of the daily deal and rank the expert's game as their own (no /hint needed): a late
+    daily deal ends there instead, with what the member cleared themselves."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "computer"))
+    await driver.slash("play", {"game": "solo", "daily": True})
+    game = await bot.tables.current(GAMES_CHANNEL_ID)
+    await sweep_after(driver, 120)
+    ended = await bot.tables.game_by_id(game.id)
+    assert ended.status == "finished"
+    assert [m.action for m in await bot.store.moves(game.id)] == [LEAVE]
+    [result] = await bot.store.results(game_key="solo")
+    assert result.record.options["daily"] == game.options["daily"]
+
+
+async def test_the_computer_still_plays_a_late_ordinary_solitaire(
+    driver: InteractionDriver,
+) -> None:
+    """Outside the daily deal the server's setting stands: one move per late turn."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "computer"))
+    await driver.slash("play", {"game": "solo"})
+    game = await bot.tables.current(GAMES_CHANNEL_ID)
+    await sweep_after(driver, 120)
+    moves = await bot.store.moves(game.id)
+    assert (await bot.tables.game_by_id(game.id)).status == "active"
+    assert len(moves) == 1 and moves[0].action != LEAVE
