@@ -97,3 +97,13 @@ async def sweep_after(driver: InteractionDriver, seconds: float) -> None:
     cog = bot.get_cog("Timers")
     assert cog is not None
     await type(cog).sweeper.coro(cog)  # type: ignore[attr-defined]
+
+
+def alt_text_of(result: InteractionResult, name: str) -> str:
+    """The description of the image ``name`` an interaction posted (what a screen reader says
+    in its place)."""
+    for response in result.followups:
+        for attachment in response.attachments:
+            if attachment["filename"] == name:
+                return str(attachment.get("description") or "")
+    raise AssertionError(f"no {name} was posted")

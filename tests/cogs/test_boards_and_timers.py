@@ -9,7 +9,7 @@ from typing import Any
 
 from bot.store.base import GuildSettings, MoveRecord, SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import sweep_after
+from tests.cogs.helpers import alt_text_of, sweep_after
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -63,22 +63,13 @@ def _image(result: InteractionResult, name: str) -> bytes:
     raise AssertionError(f"no {name} was posted")
 
 
-def _alt_text(result: InteractionResult, name: str) -> str:
-    """The posted image's description (what a screen reader says in its place)."""
-    for response in result.followups:
-        for attachment in response.attachments:
-            if attachment["filename"] == name:
-                return str(attachment.get("description") or "")
-    raise AssertionError(f"no {name} was posted")
-
-
 async def test_leaderboard_is_an_image_of_the_rated_players(driver: InteractionDriver) -> None:
     """After games between members, /leaderboard posts the ladder as an image."""
     for seed in (1, 2):
         await _finished_game(driver, seed)
     result = await driver.slash("leaderboard", {"game": "mille"})
     assert _image(result, "leaderboard.png")[:4] == b"\x89PNG"
-    alt = _alt_text(result, "leaderboard.png").splitlines()
+    alt = alt_text_of(result, "leaderboard.png").splitlines()
     assert alt[0] == "Leaderboard: Mille Bornes — this server, All time."
     # Alice asked and is in the top ten: her row is marked where it stands, not repeated.
     assert len(alt) == 3 and sum(line.endswith("(you)") for line in alt) == 1
@@ -94,7 +85,7 @@ async def test_stats_card_for_a_member(driver: InteractionDriver) -> None:
     await _finished_game(driver, 3)
     result = await driver.slash("stats", {"game": "mille", "member": BOB_ID})
     assert _image(result, "stats.png")[:4] == b"\x89PNG"
-    assert _alt_text(result, "stats.png").startswith("Stats of bob, Mille Bornes.")
+    assert alt_text_of(result, "stats.png").startswith("Stats of bob, Mille Bornes.")
 
 
 async def test_history_lists_recent_games_privately(driver: InteractionDriver) -> None:
@@ -109,7 +100,7 @@ async def test_replay_of_the_last_game(driver: InteractionDriver) -> None:
     await _finished_game(driver, 5)
     result = await driver.slash("replay", {})
     assert _image(result, "replay.gif")[:6] == b"GIF89a"
-    assert _alt_text(result, "replay.gif").startswith("Replay of game #")
+    assert alt_text_of(result, "replay.gif").startswith("Replay of game #")
 
 
 async def test_replay_without_a_finished_game_is_refused(driver: InteractionDriver) -> None:

@@ -9,7 +9,7 @@ from bot.ratings import ResultRecord
 from bot.store.base import GuildSettings, SeatRecord
 from bot.tables import LEAVE
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import sweep_after
+from tests.cogs.helpers import alt_text_of, sweep_after
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -17,19 +17,10 @@ from tests.discord.backend import (
     GAMES_CHANNEL_ID,
     GENERAL_CHANNEL_ID,
     GUILD_ID,
-    InteractionResult,
 )
 from tests.discord.payloads import InteractionDriver
 
 OTHER_GUILD, OTHER_CHANNEL = 4242, 4343  # a second server the bot is on (stored games only)
-
-
-def _alt_text(result: InteractionResult, name: str) -> str:
-    for response in result.followups:
-        for attachment in response.attachments:
-            if attachment["filename"] == name:
-                return str(attachment.get("description") or "")
-    raise AssertionError(f"no {name} was posted")
 
 
 async def _solo_result(
@@ -81,7 +72,7 @@ async def test_an_easier_preset_does_not_top_the_best_board(driver: InteractionD
         driver, CAROL_ID, "Carol", {"names": "fr"}, {"won": 0, "cleared": 25, "score": 400}
     )
     board = await driver.slash("leaderboard", {"game": "solo"})
-    lines = _alt_text(board, "leaderboard.png").splitlines()
+    lines = alt_text_of(board, "leaderboard.png").splitlines()
     assert lines[0] == "Leaderboard: Mille Bornes Solo — this server, All time · standard settings."
     assert lines[1:] == [
         "1. Alice, cleared /49 30, 1 games (you)",
@@ -89,7 +80,7 @@ async def test_an_easier_preset_does_not_top_the_best_board(driver: InteractionD
     ]
     # Bob's game still counts for him where it says what it was: his own stats.
     stats = await driver.slash("stats", {"game": "solo"}, user_id=BOB_ID)
-    assert "Best score: 600 pts" in _alt_text(stats, "stats.png")
+    assert "Best score: 600 pts" in alt_text_of(stats, "stats.png")
 
 
 async def test_todays_deal_has_no_board_across_servers(driver: InteractionDriver) -> None:
@@ -111,7 +102,7 @@ async def test_todays_deal_has_no_board_across_servers(driver: InteractionDriver
     )
     assert board.ephemeral and "each server deals its own" in (board.content or "")
     here = await driver.slash("leaderboard", {"game": "solo", "period": "daily"})
-    lines = _alt_text(here, "leaderboard.png").splitlines()
+    lines = alt_text_of(here, "leaderboard.png").splitlines()
     assert lines[1:] == ["1. Alice, cleared /49 20, 1 games (you)"]
 
 
@@ -138,10 +129,10 @@ async def test_equal_ratings_share_a_place(driver: InteractionDriver) -> None:
     await _resigned(driver, ALICE_ID, BOB_ID, GAMES_CHANNEL_ID)
     await _resigned(driver, CAROL_ID, dave, GENERAL_CHANNEL_ID)
     board = await driver.slash("leaderboard", {"game": "mille"})
-    places = [line.split(".", 1)[0] for line in _alt_text(board, "leaderboard.png").splitlines()]
+    places = [line.split(".", 1)[0] for line in alt_text_of(board, "leaderboard.png").splitlines()]
     assert places[1:] == ["1", "1", "3", "3"]
     stats = await driver.slash("stats", {"game": "mille", "member": CAROL_ID})
-    assert ", 1 of 4 on the ladder" in _alt_text(stats, "stats.png")
+    assert ", 1 of 4 on the ladder" in alt_text_of(stats, "stats.png")
 
 
 async def test_no_hints_in_the_daily_deal(driver: InteractionDriver) -> None:
