@@ -32,9 +32,11 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import Any
+from typing import Any, ClassVar
 
 import discord
+
+from tests.discord import limits
 
 JSON = dict[str, Any]
 
@@ -369,6 +371,8 @@ class World:
     channels: list[JSON]
     members: list[JSON]
     locale: str = "en-US"
+    #: False once the bot was removed from the guild: its channels answer "Missing Access".
+    bot_in_guild: bool = True
 
     @classmethod
     def default(cls) -> World:
@@ -574,6 +578,7 @@ class World:
             "channels": self.channels,
             "members": self.members,
             "locale": self.locale,
+            "bot_in_guild": self.bot_in_guild,
         }
 
     @classmethod
@@ -924,6 +929,9 @@ def _route(method: str, pattern: str) -> Callable[[Handler], Handler]:
 class FakeBackend:
     """The in-memory Discord REST API. See the module docstring."""
 
+    #: The limits refused by any backend in this process, for a test-wide check to read.
+    refused: ClassVar[list[str]] = []
+
     def __init__(
         self, world: World | None = None, *, cdn_base_url: str = "http://127.0.0.1"
     ) -> None:
@@ -948,6 +956,8 @@ class FakeBackend:
         self._interactions: dict[int, _Interaction] = {}
         self._tokens: dict[str, int] = {}
         self._command_ids: dict[tuple[str, str, int], int] = {}
+        #: Every limit a refused body broke (``limits``), for tests to assert empty.
+        self.form_errors: list[str] = []
 
     # ------------------------------------------------------------------ persistence
 
@@ -1106,6 +1116,13 @@ class FakeBackend:
         record.response = copy.deepcopy(response)
         return status, response
 
+    def _refuse_broken(self, problems: list[str]) -> None:
+        """Discord's 400 for a body over its limits: nothing is stored or sent."""
+        if problems:
+            self.form_errors.extend(problems)
+            FakeBackend.refused.extend(problems)
+            raise HTTPError(400, "Invalid Form Body: " + "; ".join(problems), 50035)
+
     def _dispatch(self, method: str, path: str, record: RecordedRequest) -> tuple[int, Any]:
         for route_method, pattern, name in _ROUTES:
             if route_method != method:
@@ -1221,6 +1238,7 @@ class FakeBackend:
         scope = self._scope(app, guild)
         if not isinstance(record.json, list):
             raise HTTPError(400, "Invalid Form Body", 50035)
+        self._refuse_broken([p for raw in record.json for p in limits.command_problems(raw)])
         stored = [self._store_command(scope, raw) for raw in record.json]
         self.commands[scope] = {c["name"] + f"\x00{c['type']}": c for c in stored}
         return 200, stored
@@ -1237,6 +1255,7 @@ class FakeBackend:
         self, record: RecordedRequest, app: str, guild: str | None
     ) -> tuple[int, Any]:
         scope = self._scope(app, guild)
+        self._refuse_broken(limits.command_problems(record.json or {}))
         command = self._store_command(scope, record.json or {})
         self.commands.setdefault(scope, {})[command["name"] + f"\x00{command['type']}"] = command
         return 201, command
@@ -1304,6 +1323,8 @@ class FakeBackend:
         channel = self.channel(int(channel_id))
         if channel is None:
             raise _not_found("Channel", 10003)
+        if "guild_id" in channel and not self.world.bot_in_guild:
+            raise HTTPError(403, "Missing Access", 50001)
         return channel
 
     @_route("GET", r"/channels/(?P<channel_id>\d+)")
@@ -1640,6 +1661,7 @@ class FakeBackend:
             or record.files
         ):
             raise HTTPError(400, "Cannot send an empty message", 50006)
+        self._refuse_broken(limits.message_problems(body, len(record.files)))
         message = self._create_message(channel_id=int(channel_id), body=body, files=record.files)
         return 200, message
 
@@ -1667,6 +1689,7 @@ class FakeBackend:
         message = self._require_message(channel_id, message_id)
         if int(message["author"]["id"]) != self.world.bot_user_id:
             raise HTTPError(403, "Cannot edit a message authored by another user", 50005)
+        self._refuse_broken(limits.message_problems(record.json or {}, len(record.files)))
         return 200, self._edit_message(message, record.json or {}, record.files)
 
     @_route("DELETE", r"/channels/(?P<channel_id>\d+)/messages/(?P<message_id>\d+)")
@@ -1722,6 +1745,12 @@ class FakeBackend:
             raise HTTPError(
                 400, f"Invalid callback type {callback_type} for interaction {kind}", 50035
             )
+        if callback_type in (CallbackType.CHANNEL_MESSAGE, CallbackType.UPDATE_MESSAGE):
+            self._refuse_broken(limits.message_problems(data, len(record.files)))
+        elif callback_type == CallbackType.MODAL:
+            self._refuse_broken(limits.modal_problems(data))
+        elif callback_type == CallbackType.AUTOCOMPLETE_RESULT:
+            self._refuse_broken(limits.choices_problems(data.get("choices") or []))
         interaction.acknowledged = True
         response_interaction: JSON = {"id": str(interaction.id), "type": kind}
         resource: JSON | None = None
@@ -1818,6 +1847,7 @@ class FakeBackend:
     ) -> tuple[int, Any]:
         interaction = self._webhook_interaction(application_id, token)
         body = record.json if isinstance(record.json, dict) else {}
+        self._refuse_broken(limits.message_problems(body, len(record.files)))
         original = (
             None
             if interaction.original_message_id is None
@@ -1878,6 +1908,7 @@ class FakeBackend:
                 interaction.original_message_id = int(target["id"])
         message = self._webhook_message(interaction, ref)
         body = record.json if isinstance(record.json, dict) else {}
+        self._refuse_broken(limits.message_problems(body, len(record.files)))
         self._edit_message(message, body, record.files)
         interaction.responses.append(
             CapturedResponse(
