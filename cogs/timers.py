@@ -5,8 +5,9 @@ few seconds and says in the channel what happened: a reminder at half time, then
 computer's move for the absent player or their forfeit.
 
 A game whose channel (or thread) is deleted ends with no result: when Discord says so, or when
-the sweep finds the channel gone (deleted while the bot was away). Nobody can play it any more,
-and its timers must not play it out for its members and move their ratings.
+the sweep finds the channel gone (deleted while the bot was away). So do the games of a server
+the bot is removed from (kicked, banned, or the server deleted). Nobody can play them any more,
+and their timers must not play them out for their members and move their ratings.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ log = logging.getLogger("junction.timers")
 
 SWEEP_SECONDS = 5.0
 UNKNOWN_CHANNEL = 10003  # Discord's error code for a channel that does not exist (any more)
+MISSING_ACCESS = 50001  # ... and for one in a server the bot is not in
 TIMEOUT_CHOICES = [
     app_commands.Choice(name="the computer plays that turn", value="computer"),
     app_commands.Choice(name="the player forfeits the game", value="forfeit"),
@@ -68,30 +70,50 @@ class Timers(commands.Cog):
             try:
                 await self._announce(event)
             except discord.HTTPException as error:
-                if isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL:
-                    await self._channel_gone(event.game.channel_id)
+                if self._unreachable(event.game, error):
+                    await self._channel_gone(event.game.channel_id, "cannot be reached")
                     continue
                 log.warning("could not announce a timer in game %s", event.game.id, exc_info=True)
 
+    def _unreachable(self, game: StoredGame, error: discord.HTTPException) -> bool:
+        """Whether the game's channel is gone for good: deleted, or in a server the bot has
+        left (removed while it was away; Discord answers "Missing Access" there)."""
+        if isinstance(error, discord.NotFound) and error.code == UNKNOWN_CHANNEL:
+            return True
+        return (
+            error.code == MISSING_ACCESS
+            and game.guild_id is not None
+            and self.bot.get_guild(game.guild_id) is None
+        )
+
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
-        await self._channel_gone(channel.id)
+        await self._channel_gone(channel.id, "was deleted")
 
     @commands.Cog.listener()
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         # Also sent for the threads of a deleted channel.
-        await self._channel_gone(payload.thread_id)
+        await self._channel_gone(payload.thread_id, "was deleted")
 
-    async def _channel_gone(self, channel_id: int) -> None:
-        """End the game of a deleted channel with no result (if it has one)."""
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        # Not sent when a server is only unavailable (an outage): its games wait for it.
+        games = await junction(self.bot).tables.store.active_games()
+        for game in games:
+            if game.guild_id == guild.id:
+                await self._channel_gone(game.channel_id, "is in a server Junction left")
+
+    async def _channel_gone(self, channel_id: int, why: str) -> None:
+        """End the game of a channel nobody can play in any more with no result (if it has
+        one); ``why`` says what became of the channel, for the log."""
         try:
             ended = await junction(self.bot).tables.abort(channel_id=channel_id)
         except GameError:
             return  # no game there (or it ended at the same moment)
         except Exception:
-            log.warning("could not end the game of deleted channel %s", channel_id, exc_info=True)
+            log.warning("could not end the game of channel %s", channel_id, exc_info=True)
             return
-        log.info("channel %s was deleted: its game %s ended with no result", channel_id, ended.id)
+        log.info("channel %s %s: its game %s ended with no result", channel_id, why, ended.id)
 
     @sweeper.before_loop
     async def _wait_until_ready(self) -> None:

@@ -2,7 +2,7 @@
 
 Each test drives the real cogs through the fake Discord and holds a fix for what a moderator's
 review found (each docstring says what it was): permissions, a moderator's /abort, deleted
-channels, /table floods.
+channels, the bot removed from the server, /table floods.
 """
 
 from __future__ import annotations
@@ -204,6 +204,57 @@ async def test_the_sweep_ends_a_game_whose_channel_is_gone(driver: InteractionDr
     cached = guild.get_channel(channel_id)
     assert cached is not None
     guild._remove_channel(cached)  # the bot never heard of the deletion
+    await sweep_after(driver, 40)  # the reminder at half time
+    assert await bot.store.active_game(channel_id) is None
+    await sweep_after(driver, 3600)
+    assert await bot.store.results(game_key="mille", guild_id=GUILD_ID) == []
+
+
+# --- the bot removed from a server ---------------------------------------------------------------
+
+
+async def test_removing_the_bot_ends_the_servers_games(driver: InteractionDriver) -> None:
+    """The server kicks Junction with two games between members running, turn timers on.
+    Found by a moderator's review: the games stayed active, so their timers went on playing
+    them out (the computer's moves, or forfeits) and moved the members' ratings, in channels
+    the bot can no longer see. They now end with no result when Discord says the bot is out.
+    """
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "forfeit"))
+    other = _new_channel(driver, "second-table")
+    await _members_game(bot)
+    await _members_game(bot, other)
+    driver.backend.world.bot_in_guild = False
+    bot._connection.parse_guild_delete({"id": str(GUILD_ID)})  # type: ignore[typeddict-item]
+    await _until_ended(bot, GAMES_CHANNEL_ID)
+    await _until_ended(bot, other)
+    await sweep_after(driver, 3600)
+    assert await bot.store.results(game_key="mille", guild_id=GUILD_ID) == []
+
+
+async def test_an_outage_keeps_the_servers_games(driver: InteractionDriver) -> None:
+    """A server that is only unavailable (a Discord outage) is not one that removed the bot:
+    its games wait for it."""
+    bot = running_bot(driver)
+    await _members_game(bot)
+    bot._connection.parse_guild_delete({"id": str(GUILD_ID), "unavailable": True})  # type: ignore[typeddict-item]
+    await asyncio.sleep(0.05)
+    assert await bot.store.active_game(GAMES_CHANNEL_ID) is not None
+
+
+async def test_the_sweep_ends_a_game_in_a_server_the_bot_left(driver: InteractionDriver) -> None:
+    """Junction was kicked while it was down, so it never heard of it: the next timer finds
+    the channel out of reach ("Missing Access") in a server the bot is not in, and ends the game
+    with no result, as for a deleted channel. Found by the same review: each timer logged a
+    warning and played on."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "forfeit"))
+    channel_id = _new_channel(driver, "left-behind")
+    await _members_game(bot, channel_id)
+    driver.backend.world.bot_in_guild = False
+    guild = bot.get_guild(GUILD_ID)
+    assert guild is not None
+    bot._connection._remove_guild(guild)  # the bot never heard of the removal
     await sweep_after(driver, 40)  # the reminder at half time
     assert await bot.store.active_game(channel_id) is None
     await sweep_after(driver, 3600)
