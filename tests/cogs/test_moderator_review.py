@@ -225,7 +225,7 @@ async def test_removing_the_bot_ends_the_servers_games(driver: InteractionDriver
     await _members_game(bot)
     await _members_game(bot, other)
     driver.backend.world.bot_in_guild = False
-    bot._connection.parse_guild_delete({"id": str(GUILD_ID)})  # type: ignore[typeddict-item]
+    bot._connection.parse_guild_delete({"id": str(GUILD_ID)})
     await _until_ended(bot, GAMES_CHANNEL_ID)
     await _until_ended(bot, other)
     await sweep_after(driver, 3600)
@@ -237,7 +237,7 @@ async def test_an_outage_keeps_the_servers_games(driver: InteractionDriver) -> N
     its games wait for it."""
     bot = running_bot(driver)
     await _members_game(bot)
-    bot._connection.parse_guild_delete({"id": str(GUILD_ID), "unavailable": True})  # type: ignore[typeddict-item]
+    bot._connection.parse_guild_delete({"id": str(GUILD_ID), "unavailable": True})
     await asyncio.sleep(0.05)
     assert await bot.store.active_game(GAMES_CHANNEL_ID) is not None
 
