@@ -7,7 +7,7 @@ for a board, puts names on user ids and shapes the rows the images show.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.engine.core import Ranking
@@ -248,13 +248,23 @@ def _personal_bests(
     return tuple(lines)
 
 
-def history_lines(results: Sequence[StoredResult], user_id: int, limit: int = 10) -> list[str]:
-    """A member's most recent games, newest first, one line each with a link when known."""
+def history_lines(
+    results: Sequence[StoredResult],
+    user_id: int,
+    *,
+    escape: Callable[[str], str],
+    limit: int = 10,
+) -> list[str]:
+    """A member's most recent games, newest first, one line each with a link when known.
+
+    The lines are markdown (a bold verdict, a link); ``escape`` makes each opponent's name
+    plain text in it, so a name cannot add markup of its own.
+    """
     lines = []
     for stored in reversed([s for s in results if user_id in s.record.seats][-limit:]):
         record = stored.record
         seat = record.seats.index(user_id)
-        others = [n for i, n in enumerate(stored.names) if i != seat]
+        others = [escape(n) for i, n in enumerate(stored.names) if i != seat]
         if len(record.seats) == 1:
             verdict = "won" if figures_of(stored, seat).get("won") else "played"
         elif all(r == record.ranks[0] for r in record.ranks):

@@ -164,7 +164,7 @@ class Boards(commands.Cog):
             guild_id=interaction.guild_id, user_id=who.id
         )
         # The lines name the opponents: plain text, whatever their names hold.
-        lines = [plain(line) for line in history_lines(results, who.id)]
+        lines = history_lines(results, who.id, escape=plain)
         name = plain(who.display_name)
         text = "\n".join(lines) if lines else f"{name} has no finished games here yet."
         await interaction.response.send_message(

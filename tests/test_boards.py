@@ -95,7 +95,7 @@ def test_member_stats_card() -> None:
 
 def test_history_lines_link_to_the_table() -> None:
     """History lines say the result and link to the table message when known."""
-    lines = history_lines([_solo(7, 10, 650, True)], 10)
+    lines = history_lines([_solo(7, 10, 650, True)], 10, escape=str)
     assert len(lines) == 1 and "**won**" in lines[0] and "/channels/1/5/9" in lines[0]
 
 

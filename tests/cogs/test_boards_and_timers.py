@@ -21,14 +21,14 @@ from tests.discord.backend import (
 from tests.discord.payloads import InteractionDriver
 
 
-async def _finished_game(driver: InteractionDriver, seed: int) -> None:
-    """Alice and Bob play a whole single hand of random legal moves."""
+async def _finished_game(driver: InteractionDriver, seed: int, bob: str = "Bob") -> None:
+    """Alice and Bob (seated as ``bob``) play a whole single hand of random legal moves."""
     tables = running_bot(driver).tables
     update = await tables.start(
         channel_id=GAMES_CHANNEL_ID,
         guild_id=GUILD_ID,
         game_key="mille",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
+        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, bob, user_id=BOB_ID)],
         options={"length": "hand"},
         seed=seed,
     )
@@ -93,6 +93,23 @@ async def test_history_lists_recent_games_privately(driver: InteractionDriver) -
     await _finished_game(driver, 4)
     result = await driver.slash("history", {})
     assert result.ephemeral and "Mille Bornes vs Bob" in (result.content or "")
+
+
+async def test_history_keeps_its_own_markdown_and_escapes_names(
+    driver: InteractionDriver,
+) -> None:
+    """/history's verdict is bold and its link a link, while an opponent's name stays plain
+    text. Found while building /mygames: the whole line was escaped to neutralise names, so
+    members saw literal asterisks (``**won**``) and ``[table](https://…)`` instead of a link."""
+    await _finished_game(driver, 4, bob="__Bob__ *1*")
+    (game,) = await running_bot(driver).store.results(guild_id=GUILD_ID)
+    await running_bot(driver).store.set_message(game.record.game_id, 777)
+    content = (await driver.slash("history", {})).content or ""
+    assert "vs \\_\\_Bob\\_\\_ \\*1\\*:" in content, content
+    verdict = "**won**" if "won" in content else "**lost**"
+    assert verdict in content and "\\*\\*" not in content, content
+    link = f"[table](https://discord.com/channels/{GUILD_ID}/{GAMES_CHANNEL_ID}/777)"
+    assert link in content, content
 
 
 async def test_replay_of_the_last_game(driver: InteractionDriver) -> None:
