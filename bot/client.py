@@ -36,7 +36,15 @@ from bot.tables import Tables
 
 log = logging.getLogger("junction")
 
-COGS = ("cogs.lobby", "cogs.play", "cogs.leaderboard", "cogs.timers", "cogs.help", "cogs.rematch")
+COGS = (
+    "cogs.lobby",
+    "cogs.play",
+    "cogs.leaderboard",
+    "cogs.timers",
+    "cogs.help",
+    "cogs.rematch",
+    "cogs.mygames",
+)
 
 
 def point_at(settings: Settings) -> None:

@@ -1,0 +1,104 @@
+"""The games a member is playing now, as lines for /mygames (no Discord).
+
+A member with games in several channels or threads (long turn timers make that common) needs
+to find the ones waiting for them. Each line says which game, where, against whom, whose move
+it is and when the turn timer runs out, with a link to the table message. Games waiting for
+the member come first; then the others, oldest first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from bot.engine.core import CorruptSave
+from bot.tables import Position, Tables
+
+ROOM = 1900  # characters for the lines: a message holds 2 000, with the heading
+
+
+@dataclass(frozen=True)
+class InPlay:
+    """One active game of a member's, read from its position."""
+
+    title: str
+    channel_id: int
+    link: str | None  # the newest table message, when the bot knows it
+    opponents: tuple[str, ...]
+    waiting_for_you: bool
+    waiting_for: tuple[str, ...]  # the names whose move it is (computers included)
+    deadline: float | None
+
+
+async def games_of(tables: Tables, user_id: int, guild_id: int | None) -> list[InPlay]:
+    """The active games on a server (``guild_id``) in which ``user_id`` still plays, oldest
+    first. A game whose save cannot be read is left out: its channel says so when used."""
+    found = []
+    for stored in await tables.store.active_games():
+        if stored.guild_id != guild_id or all(s.user_id != user_id for s in stored.seats):
+            continue
+        if all(s.user_id != user_id for s in await tables.members_playing(stored)):
+            continue  # left it: the others play on
+        try:
+            found.append(in_play(tables.position(stored), user_id))
+        except CorruptSave:
+            continue
+    return found
+
+
+def in_play(here: Position, user_id: int) -> InPlay:
+    """What /mygames says of one game ``user_id`` plays in."""
+    stored = here.stored
+    mine = {s.seat for s in stored.seats if s.user_id == user_id}
+    acting = here.acting
+    link = None
+    if stored.message_id is not None and stored.guild_id is not None:
+        where = f"{stored.guild_id}/{stored.channel_id}/{stored.message_id}"
+        link = f"https://discord.com/channels/{where}"
+    return InPlay(
+        title=here.bundle.info.title,
+        channel_id=stored.channel_id,
+        link=link,
+        opponents=tuple(s.name for s in stored.seats if s.seat not in mine),
+        waiting_for_you=any(seat in mine for seat in acting),
+        waiting_for=tuple(stored.seats[seat].name for seat in acting if seat not in mine),
+        deadline=stored.turn_deadline,
+    )
+
+
+def playing_lines(
+    games: Sequence[InPlay], *, escape: Callable[[str], str], room: int = ROOM
+) -> list[str]:
+    """A line per game, those waiting for the member first (a stable sort keeps the order
+    within each group), as many whole lines as fit in ``room`` characters, then how many
+    more there are. The lines are markdown; ``escape`` makes each name plain text."""
+    ordered = sorted(games, key=lambda g: not g.waiting_for_you)
+    lines: list[str] = []
+    used = 0
+    for shown, game in enumerate(ordered):
+        line = _line(game, escape)
+        rest = len(ordered) - shown - 1
+        # Keep room for the "… and N more." line unless this is the last game.
+        if used + len(line) + (len(_more(rest + 1)) + 2 if rest else 0) > room:
+            return [*lines, _more(len(ordered) - shown)]
+        lines.append(line)
+        used += len(line) + 1
+    return lines
+
+
+def _more(count: int) -> str:
+    return f"… and {count} more."
+
+
+def _line(game: InPlay, escape: Callable[[str], str]) -> str:
+    opponents = ", ".join(map(escape, game.opponents))
+    against = f" against {opponents}" if opponents else " (alone)"
+    if game.waiting_for_you:
+        turn = "**your move**"
+    elif game.waiting_for:
+        turn = f"waiting for {', '.join(map(escape, game.waiting_for))}"
+    else:
+        turn = "waiting"
+    clock = f", time runs out <t:{int(game.deadline)}:R>" if game.deadline is not None else ""
+    link = f" · [table]({game.link})" if game.link else ""
+    return f"**{game.title}** in <#{game.channel_id}>{against}: {turn}{clock}{link}"

@@ -1,0 +1,45 @@
+"""/mygames: the games a member is playing on this server, and which of them wait for them.
+
+Only to the member who asks: it names the channels and threads of their games, whose move it
+is and when the turn timer runs out, each with a link to its newest table.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.playing import games_of, playing_lines
+from cogs.ui import NO_PINGS, bot_of, clip, plain
+
+NOTHING = (
+    "You are not playing any game on this server. Start one with `/play` (against the computer, "
+    "or alone) or `/challenge` (invite members)."
+)
+
+
+class MyGames(commands.Cog):
+    """/mygames."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="mygames", description="Your games in play here, and whose move")
+    async def mygames(self, interaction: discord.Interaction[Any]) -> None:
+        games = await games_of(
+            bot_of(interaction).tables, interaction.user.id, interaction.guild_id
+        )
+        lines = playing_lines(games, escape=plain)
+        waiting = sum(game.waiting_for_you for game in games)
+        head = f"**Your games here** — {len(games)} in play, {waiting} waiting for you"
+        text = (f"{head}\n" + "\n".join(lines)) if lines else NOTHING
+        await interaction.response.send_message(
+            clip(text), ephemeral=True, allowed_mentions=NO_PINGS
+        )
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(MyGames(bot))

@@ -1,0 +1,117 @@
+"""/mygames: a member's games in play on the server, those waiting for them first."""
+
+from __future__ import annotations
+
+from bot.playing import InPlay, playing_lines
+from bot.store.base import GuildSettings, SeatRecord
+from cogs.mygames import NOTHING
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import stacked_mille
+from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.discord.payloads import InteractionDriver
+
+DRAGON_CHANNEL = GAMES_CHANNEL_ID + 1
+OTHER_SERVER_CHANNEL = GAMES_CHANNEL_ID + 2
+
+
+async def _dragon(driver: InteractionDriver, guild_id: int = GUILD_ID) -> None:
+    """Bob, Alice and Carol in a Dragon arena, Bob to move first."""
+    await running_bot(driver).tables.start(
+        channel_id=DRAGON_CHANNEL if guild_id == GUILD_ID else OTHER_SERVER_CHANNEL,
+        guild_id=guild_id,
+        game_key="dragon",
+        seats=[
+            SeatRecord(0, "Bob", user_id=BOB_ID),
+            SeatRecord(1, "Alice", user_id=ALICE_ID),
+            SeatRecord(2, "Carol", user_id=CAROL_ID),
+        ],
+        seed=5,
+    )
+
+
+async def test_nothing_in_play_says_how_to_start(driver: InteractionDriver) -> None:
+    result = await driver.slash("mygames", {}, user_id=ALICE_ID)
+    assert result.ephemeral and result.content == NOTHING
+
+
+async def test_games_waiting_for_you_come_first(driver: InteractionDriver) -> None:
+    """Alice plays Dragon (Bob's move) and then Mille Bornes (hers): the Mille Bornes game is
+    listed first, with her turn timer and a link to its table; the arena says whom it waits
+    for."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 600, "computer"))
+    await _dragon(driver)
+    update = await stacked_mille(driver)
+    await bot.store.set_message(update.game.id, 4242)
+    result = await driver.slash("mygames", {}, user_id=ALICE_ID)
+    assert result.ephemeral
+    head, mille, dragon = (result.content or "").splitlines()
+    assert head == "**Your games here** — 2 in play, 1 waiting for you"
+    assert mille.startswith(f"**Mille Bornes** in <#{GAMES_CHANNEL_ID}> against Bob: **your move**")
+    assert "time runs out <t:" in mille
+    assert f"[table](https://discord.com/channels/{GUILD_ID}/{GAMES_CHANNEL_ID}/4242)" in mille
+    assert dragon.startswith(f"**Dragon Mille Bornes** in <#{DRAGON_CHANNEL}> against Bob, Carol")
+    assert "waiting for Bob" in dragon
+
+
+async def test_the_other_player_sees_whom_it_waits_for(driver: InteractionDriver) -> None:
+    await stacked_mille(driver)
+    result = await driver.slash("mygames", {}, user_id=BOB_ID)
+    lines = (result.content or "").splitlines()
+    assert lines[0] == "**Your games here** — 1 in play, 0 waiting for you"
+    assert "against Alice: waiting for Alice" in lines[1]
+
+
+async def test_a_game_left_or_on_another_server_is_not_listed(driver: InteractionDriver) -> None:
+    """Carol resigned from the arena (the others play on), and Alice's other arena is on
+    another server: neither is Carol's or this server's to list."""
+    await _dragon(driver)
+    await _dragon(driver, guild_id=GUILD_ID + 99)
+    await running_bot(driver).tables.leave(channel_id=DRAGON_CHANNEL, user_id=CAROL_ID)
+    carol = await driver.slash("mygames", {}, user_id=CAROL_ID)
+    assert carol.content == NOTHING
+    alice = await driver.slash("mygames", {}, user_id=ALICE_ID)
+    assert (alice.content or "").startswith("**Your games here** — 1 in play")
+    assert str(OTHER_SERVER_CHANNEL) not in (alice.content or "")
+
+
+async def test_names_are_plain_text(driver: InteractionDriver) -> None:
+    """An opponent named like markup shows as typed; the line's own bold stays bold."""
+    await stacked_mille(driver, SeatRecord(1, "**Bob** [x](https://evil.example)", user_id=BOB_ID))
+    result = await driver.slash("mygames", {}, user_id=ALICE_ID)
+    line = (result.content or "").splitlines()[1]
+    assert "against \\*\\*Bob\\*\\* \\[x](https://evil.example): **your move**" in line, line
+
+
+def test_a_long_list_is_cut_at_whole_lines_with_a_count() -> None:
+    games = [InPlay("Mille Bornes", n, None, ("Bob",), n % 2 == 0, (), None) for n in range(20)]
+    whole = playing_lines(games, escape=str)
+    assert len(whole) == 20 and all("**your move**" in line for line in whole[:10])
+    assert whole[10].endswith("against Bob: waiting")
+    room = sum(len(line) + 1 for line in whole[:7])
+    cut = playing_lines(games, escape=str, room=room)
+    assert cut[-1] == f"… and {len(games) - len(cut) + 1} more."
+    assert cut[:-1] == whole[: len(cut) - 1] and sum(len(line) + 1 for line in cut) <= room + 1
+
+
+async def test_many_long_games_fit_one_message(driver: InteractionDriver) -> None:
+    """Forty games against long, markup-heavy names still make one message Discord takes (the
+    fake refuses anything over 2 000 characters), with whole lines and a count of the rest."""
+    tables = running_bot(driver).tables
+    long_name = "*_" * 16
+    for n in range(40):
+        await tables.start(
+            channel_id=GAMES_CHANNEL_ID + 100 + n,
+            guild_id=GUILD_ID,
+            game_key="mille",
+            seats=[
+                SeatRecord(0, "Alice", user_id=ALICE_ID),
+                SeatRecord(1, long_name, user_id=BOB_ID),
+            ],
+            seed=n,
+        )
+    content = (await driver.slash("mygames", {}, user_id=ALICE_ID)).content or ""
+    lines = content.splitlines()
+    assert lines[0].startswith("**Your games here** — 40 in play")
+    assert lines[-1].startswith("… and ") and len(content) <= 2000
+    assert all(line.startswith("**Mille Bornes** in <#") for line in lines[1:-1])
