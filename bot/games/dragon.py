@@ -13,6 +13,7 @@ from bot.ai.easy import easy
 from bot.engine.core import Outcome
 from bot.engine.dragon import GAME
 from bot.engine.dragon.cards import cw_name
+from bot.engine.dragon.table import car_name
 from bot.engine.dragon.views import DragonPublicView, DragonSeatView
 from bot.games.bundle import (
     ButtonSpec,
@@ -56,13 +57,15 @@ def hand_pickers(view: DragonSeatView, moves: Sequence[MoveChoice]) -> list[Pick
         aimed = _aimed(notation)
         if aimed is not None:
             card, seat, rest = aimed
-            target = names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+            # Two drivers may share a name: car_name adds the car's badge to tell them apart.
+            target = car_name(names, seat) if 0 <= seat < len(names) else f"seat {seat}"
             groups.setdefault(card, []).append(
                 ButtonSpec(f"{target} {rest}".strip()[:80], notation, "danger")
             )
             # A Called Shot's moves differ by side: its button names the card, not the first
-            # move's side.
-            shown = cw_name(card) if rest else move.label.rsplit(" on ", 1)[0]
+            # move's side. Otherwise the card is the move's words without " on <target>" (cut
+            # exactly: a driver may be called "Tom on Tour").
+            shown = cw_name(card) if rest else move.label.removesuffix(f" on {target}")
             labels.setdefault(card, shown)
         elif verb == "discard":
             discards.append(ChoiceSpec(move.label[:100], notation))

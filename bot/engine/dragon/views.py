@@ -13,7 +13,7 @@ from bot.engine.dragon.cards import ARMOR_STOPS, SIDE_TRACK, SIDES, SPECS
 from bot.engine.dragon.moves import legal_actions, to_act
 from bot.engine.dragon.notation import format_action
 from bot.engine.dragon.state import Car, DragonState, HandFact, Pending, Phase
-from bot.engine.dragon.table import moving
+from bot.engine.dragon.table import moving, name
 from bot.engine.mille.cards import Card
 
 
@@ -159,9 +159,8 @@ def _car_view(state: DragonState, seat: int, car: Car) -> CarView:
 
 def pending_text(state: DragonState, pending: Pending) -> str:
     """The pending decision in words (public)."""
-    players = state.players
     kind = pending.kind
-    actor = players[pending.actor]
+    actor = name(state, pending.actor)
     if kind is Phase.OIL_ACE:
         return f"{actor} may answer the Oil Slick with a Driving Ace."
     if kind is Phase.REACT:
@@ -169,16 +168,16 @@ def pending_text(state: DragonState, pending: Pending) -> str:
         where = "the tires" if pending.side < 0 else f"the {SIDES[pending.side]}"
         weapon = spec.name.split(" (")[0]
         hits = pending.hits - ARMOR_STOPS * pending.armor
-        return f"{actor} may answer {players[pending.by]}'s {weapon} ({hits} hits on {where})."
+        return f"{actor} may answer {name(state, pending.by)}'s {weapon} ({hits} hits on {where})."
     if kind is Phase.SKID:
-        return f"{actor} may skid {players[pending.car]} into a wall."
+        return f"{actor} may skid {name(state, pending.car)} into a wall."
     if kind is Phase.WALL:
         return f"{actor} skids into a wall: pick the side that takes {pending.hits} hits."
     if kind is Phase.BACKFIRE:
         return f"{actor} may armor the front against the backfire ({pending.hits} hits)."
     if kind is Phase.COUP:
         return f"{actor} may answer {Card(pending.card).title} with a coup fourré."
-    waiting = ", ".join(players[s] for s in pending.waiting)
+    waiting = ", ".join(name(state, s) for s in pending.waiting)
     return f"Stampede! Waiting for {waiting} to pick a side."
 
 

@@ -1,0 +1,98 @@
+"""A names review: members whose Discord names are as awkward as Discord allows, through the cogs.
+
+Each test seats members with odd names (identical names, names that are card names or move
+words, right-to-left overrides, invisible names, markdown, wide characters, emoji, Zalgo) at
+the real bot through the fake Discord and looks at what a member sees: the table message and
+image, "My hand" and its target pickers, /move's suggestions, the end of a game and the boards.
+Every body the bot sends is checked against Discord's limits by ``tests/conftest.py``.
+"""
+
+from __future__ import annotations
+
+from bot.store.base import SeatRecord
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import component_id, labels, public_table
+from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.discord.payloads import InteractionDriver
+
+# Dragon, stacked (as in test_dragon_cogs): Alice holds a Speed Limit and a Machine Gun (Front).
+DRAGON_MB = [
+    *["speed-limit", "gasoline", "gasoline", "gasoline", "gasoline", "gasoline"],
+    *["75"] * 6,
+    *["right-of-way", "50", "50", "50", "50", "50"],
+    *["25"] * 6,
+    *["end-of-limit"] * 6,
+    *["50", "50", "50", "50", "25", "25"],
+]
+DRAGON_CW = [
+    *["mg-front", "swerve", "swerve", "swerve", "swerve"],
+    *["armor-front", "swerve", "swerve", "swerve", "swerve"],
+    *["swerve", "swerve", "armor-left", "armor-left", "armor-left"],
+    *["armor-right"] * 5,
+    *["armor-right", "armor-right", "called-shot", "called-shot", "tire-shot"],
+    *["called-shot", "called-shot", "tire-shot", "tire-shot", "tire-shot"],
+]
+
+
+async def test_two_drivers_with_one_name_get_buttons_that_tell_them_apart(
+    driver: InteractionDriver,
+) -> None:
+    """Six cars: Bob and Carol both go by "Sam" (Discord lets two members share a name), with
+    three computers. Alice aims her Machine Gun through the target picker and /move's list.
+    Found by a names review: the picker's buttons were both labelled "Sam" and /move offered
+    "Machine Gun (Front) on Sam" twice, so Alice could not tell which button shoots which car
+    and her shot could hit the wrong one (and the caption said only "at Sam's front"). A
+    driver whose name looks like another's (case, width and invisible characters aside) is
+    now named in menus and captions with the car's badge from the table image, "Sam (@1)" and
+    "Sam (@2)"; the one she picks is the car hit."""
+    bot = running_bot(driver)
+    update = await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="dragon",
+        seats=[
+            SeatRecord(0, "Alice", user_id=ALICE_ID),
+            SeatRecord(1, "Sam", user_id=BOB_ID),
+            SeatRecord(2, "Sam", user_id=CAROL_ID),
+            *(SeatRecord(seat, f"Computer {seat}", policy="normal") for seat in (3, 4, 5)),
+        ],
+        deck=[*DRAGON_MB, *DRAGON_CW],
+    )
+    table = public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, f"jn:h:{update.game.id}")
+    aim = await driver.click(hand.message, component_id(hand, "Machine Gun (Front)"))
+    assert aim.callback is not None
+    targets = labels(aim.callback)
+    assert len(set(targets)) == len(targets) == 5, targets
+    assert {"Sam (@1)", "Sam (@2)", "Computer 3"} <= set(targets), targets
+    offered = await driver.autocomplete("move", "action", "machine")
+    names = [choice["name"] for choice in offered.choices if " on " in choice["name"]]
+    assert len(set(names)) == len(names) == 5, names
+
+    shot = await driver.click(aim.message, component_id(aim, "Sam (@2)"))
+    assert "at Sam (@2)'s front" in (public_table(shot).content or "")
+    state = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID)).state
+    assert state.cars[2].hits[0] == 3 and state.cars[1].hits[0] == 0, "Carol's car was hit"
+
+
+async def test_a_driver_called_tom_on_tour_is_cut_from_the_card_exactly(
+    driver: InteractionDriver,
+) -> None:
+    """Two cars: Bob's name is "Tom on Tour". Alice's Speed Limit has one target, so its button
+    names the card and the car. Found by a names review: the card's words were cut at the last
+    " on " of the move's words ("Speed Limit on Tom on Tour"), so the button read "Speed Limit
+    on Tom → Tom on Tour". The target's name is now cut off exactly."""
+    bot = running_bot(driver)
+    update = await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="dragon",
+        seats=[
+            SeatRecord(0, "Alice", user_id=ALICE_ID),
+            SeatRecord(1, "Tom on Tour", user_id=BOB_ID),
+        ],
+        deck=[*DRAGON_MB[:12], *DRAGON_CW[:10]],
+    )
+    table = public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, f"jn:h:{update.game.id}")
+    assert "Speed Limit → Tom on Tour" in labels(hand), labels(hand)
