@@ -30,6 +30,7 @@ from bot.render.leaderboard import leaderboard_png, stats_png
 from bot.replays import Inputs
 from cogs.alt_text import board_text, stats_text
 from cogs.choices import game_choices
+from cogs.lobby import display_name
 from cogs.ui import NO_PINGS, bot_of, clip, plain
 
 SCOPE_CHOICES = [
@@ -143,7 +144,7 @@ class Boards(commands.Cog):
                 member_stats,
                 results,
                 user_id=who.id,
-                name=who.display_name,
+                name=display_name(who),
                 game_key=game_key,
                 guild_id=interaction.guild_id,
                 now=time.time(),
@@ -165,7 +166,7 @@ class Boards(commands.Cog):
         )
         # The lines name the opponents: plain text, whatever their names hold.
         lines = history_lines(results, who.id, escape=plain)
-        name = plain(who.display_name)
+        name = plain(display_name(who))
         text = "\n".join(lines) if lines else f"{name} has no finished games here yet."
         await interaction.response.send_message(
             clip(f"**Recent games of {name}**\n{text}"),

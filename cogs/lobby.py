@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import time
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Self
@@ -45,10 +46,46 @@ def still_open(lobby: LobbyRecord) -> bool:
     return lobby.status == "open" and _now() <= lobby.expires_at
 
 
+_JOINERS = {"\u200c", "\u200d"}
+"""Invisible characters a name keeps: the zero-width (non-)joiners spell Persian and Indic
+words and join emoji sequences (👩‍🚀)."""
+_BLANK = {"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800"}
+"""Letters that draw nothing (the Hangul fillers, the blank Braille pattern): a name made of
+them looks empty."""
+
+
+def _kept(char: str) -> bool:
+    """Whether a name keeps ``char``: not an invisible format character (category Cf) other
+    than a joiner or an emoji tag (the flag of Scotland spells its region in tags)."""
+    return (
+        unicodedata.category(char) != "Cf"
+        or char in _JOINERS
+        or "\U000e0020" <= char <= "\U000e007f"
+    )
+
+
+def _seat_name(name: str) -> str:
+    """``name`` as a seat shows it: format characters out, one line, at most 32 characters.
+
+    A right-to-left override (U+202E) in a name would turn every caption, image line and
+    text table it appears in backwards after it ("yalp ot Alice"), and zero-width characters
+    only hide what a name really is."""
+    return " ".join("".join(char for char in name if _kept(char)).split())[:32]
+
+
+def _visible(name: str) -> bool:
+    """Whether ``name`` shows anything: a letter, digit, symbol or punctuation mark that draws."""
+    return any(unicodedata.category(c)[0] in "LNPS" and c not in _BLANK for c in name)
+
+
 def display_name(user: discord.abc.User) -> str:
-    """A member's name for a seat: their server name, trimmed to fit images and menus."""
-    name = user.display_name or user.name
-    return " ".join(name.split())[:32] or "Player"
+    """A member's name for a seat: their server name as :func:`_seat_name` shows it, or their
+    username when that name shows nothing (only spaces or invisible characters)."""
+    for name in (user.display_name, user.name):
+        shown = _seat_name(name or "")
+        if _visible(shown):
+            return shown
+    return "Player"
 
 
 def _computer_seats(start: int, count: int, level: str) -> list[SeatRecord]:

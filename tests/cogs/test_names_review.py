@@ -9,9 +9,11 @@ Every body the bot sends is checked against Discord's limits by ``tests/conftest
 
 from __future__ import annotations
 
+import pytest
+
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, labels, public_table
+from tests.cogs.helpers import alt_text_of, component_id, labels, public_table
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
@@ -96,3 +98,47 @@ async def test_a_driver_called_tom_on_tour_is_cut_from_the_card_exactly(
     table = public_table(await driver.slash("table", {}))
     hand = await driver.click(table.message_id, f"jn:h:{update.game.id}")
     assert "Speed Limit → Tom on Tour" in labels(hand), labels(hand)
+
+
+def _nick(driver: InteractionDriver, user_id: int, nick: str) -> None:
+    """Give a member of the fake guild a server nickname (their display name)."""
+    member = driver.backend.world.member(user_id)
+    assert member is not None
+    member["nick"] = nick
+
+
+async def test_a_right_to_left_override_in_a_name_does_not_turn_the_table_around(
+    driver: InteractionDriver,
+) -> None:
+    """Alice's nickname is "\u202eecilA": a right-to-left override, which shows as "Alice" and
+    turns everything after it on its line backwards. Found by a names review: the seat kept the
+    override, so the table image read "yalp ot Alice" and its caption ran backwards (and so
+    did the captions in the table message, the alt text and the ratings line, on every client
+    that honours it). A seat's name now leaves invisible format characters out (the override,
+    zero-width spaces), keeping only the joiners that spell words and emoji."""
+    _nick(driver, ALICE_ID, "\u202eecilA\u200b")
+    started = await driver.slash("play", {"game": "race", "level": "random"})
+    table = public_table(started)
+    stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
+    assert stored.seats[0].name == "ecilA"
+    for text in (table.content or "", alt_text_of(started, "table.png")):
+        assert "ecilA" in text and "\u202e" not in text and "\u200b" not in text, text
+
+
+@pytest.mark.parametrize(
+    "nick", ["\u3164\u3164", "\u200b", " \u2800 "], ids=["hangul", "zwsp", "blank"]
+)
+async def test_a_name_that_shows_nothing_seats_the_member_by_their_username(
+    driver: InteractionDriver, nick: str
+) -> None:
+    """Bob's nickname draws nothing (Hangul fillers, a zero-width space, a blank Braille cell).
+    Found by a names review: his seat was called by that invisible text, so the table read
+    "alice vs " and "plays Red Light on .", his side had no name on the image (or a box where the
+    font lacks the glyph), and a target button for him would look empty. A name that shows
+    nothing now gives way to the member's username, which always does."""
+    _nick(driver, BOB_ID, nick)
+    invite = await driver.slash("challenge", {"game": "race", "member": BOB_ID})
+    started = await driver.click(invite, component_id(invite, "Accept"), user_id=BOB_ID)
+    assert "alice vs bob" in (public_table(started).content or "")
+    stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
+    assert stored.seats[1].name == "bob"
