@@ -1,4 +1,4 @@
-"""Command line: ``junction run | sync | console | arena | bench | migrate-db``.
+"""Command line: ``junction run | sync | console | arena | bench | migrate-db | forget-member``.
 
 ``run`` starts the Discord bot, or the local console when no ``DISCORD_TOKEN`` is set.
 """
@@ -83,6 +83,14 @@ def _parser() -> argparse.ArgumentParser:
         help="only the stores under load: SQLite, and PostgreSQL if JUNCTION_BENCH_PG is set",
     )
 
+    forget = sub.add_parser(
+        "forget-member",
+        help="take a member out of the database, on their request (see the README)",
+    )
+    forget.add_argument("user_id", type=_user_id, help="the member's Discord user id")
+    forget.add_argument(
+        "--yes", action="store_true", help="do it (without it: only say what would change)"
+    )
     migrate = sub.add_parser(
         "migrate-db", help="copy every game and move from one store URL to another"
     )
@@ -92,6 +100,14 @@ def _parser() -> argparse.ArgumentParser:
         "--force", action="store_true", help="replace the games already in the target"
     )
     return parser
+
+
+def _user_id(text: str) -> int:
+    if not text.isdigit() or not 0 < int(text) < 2**63:
+        raise argparse.ArgumentTypeError(
+            f"a Discord user id is a number like 80351110224678912, not {text!r}"
+        )
+    return int(text)
 
 
 def _shard_ids(text: str) -> list[int]:
@@ -158,6 +174,12 @@ def _command(args: argparse.Namespace) -> int:
         except GameError as error:  # an unknown --game, or --players it cannot seat
             print(f"junction bench: {error}", file=sys.stderr)
             return 2
+    if args.command == "forget-member":
+        import asyncio
+
+        from bot.forget import forget_main
+
+        return asyncio.run(forget_main(settings.db_url, args.user_id, confirmed=args.yes))
     if args.command == "migrate-db":
         from bot.store.migrate import migrate_main
 

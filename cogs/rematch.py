@@ -78,6 +78,9 @@ class RematchButton(GameItem, template=rf"{REMATCH_PREFIX}(?P<game>{ID})"):
         members = [s for s in old.seats if s.user_id is not None]
         if all(s.user_id != interaction.user.id for s in members):
             raise GameError("Only the players of that game can ask for a rematch.")
+        if any(s.user_id < 0 for s in members if s.user_id is not None):
+            # A former player (``bot.forget``): their alias is nobody to invite.
+            raise GameError("A player of that game has left Junction: start a new game instead.")
         found = bundle(old.game_key)
         # The game's own settings only: labels such as the daily deal's date stay behind.
         settings = {o.name for o in found.info.options}

@@ -192,6 +192,26 @@ class TimerDue:
     kind: TimerKind
 
 
+@dataclass(frozen=True)
+class GameRewrite:
+    """An ended game's rows with a member taken out (``Store.forget_member``): its seats, its
+    final state and the state it was dealt with (None where none was kept)."""
+
+    game_id: int
+    seats: tuple[SeatRecord, ...]
+    state: Mapping[str, Any]
+    initial_state: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True)
+class Forgotten:
+    """What ``Store.forget_member`` changed: games and results rewritten, lobbies removed."""
+
+    games: int
+    results: int
+    lobbies: int
+
+
 class Store(ABC):
     """Async storage of games and their move logs."""
 
@@ -286,6 +306,19 @@ class Store(ABC):
     async def initial_state(self, game_id: int) -> Mapping[str, Any] | None:
         """The state the game was dealt with; None for an unknown game or one stored before
         initial states were kept (schema version 1)."""
+
+    @abstractmethod
+    async def games_of_member(self, user_id: int) -> list[StoredGame]:
+        """Every game with ``user_id`` in a seat, whatever its status, oldest first."""
+
+    @abstractmethod
+    async def forget_member(
+        self, user_id: int, *, alias: int, name: str, games: Sequence[GameRewrite]
+    ) -> Forgotten:
+        """Take a member out of the database, in one transaction: each of ``games`` rewritten
+        (a StoreError, and nothing changed, if one is still active or gone); in the results
+        their user id becomes ``alias`` and their seat name ``name``; their daily-deal claims
+        move to ``alias``; their abort votes and every lobby naming them are deleted."""
 
     # -- results ----------------------------------------------------------------------------
 

@@ -39,6 +39,8 @@ from bot.store.base import (
     DailyClaim,
     DailyClaimed,
     DuplicateInteraction,
+    Forgotten,
+    GameRewrite,
     GameStatus,
     GuildSettings,
     LobbyRecord,
@@ -68,13 +70,16 @@ from bot.store.rows import (
     TIMERS_DUE_WHERE,
     check_status,
     dump_json,
+    forgotten_result,
     game_status,
     guild_settings_from_row,
     guild_settings_row,
     load_object,
     lobby_from_row,
     lobby_insert_row,
+    lobby_names,
     lobby_update_row,
+    member_pattern,
     optional_float,
     optional_int,
     result_row,
@@ -502,6 +507,61 @@ class PostgresStore(Store):
     async def initial_state(self, game_id: int) -> Mapping[str, Any] | None:
         text = await self.pool.fetchval("SELECT initial_state FROM games WHERE id = $1", game_id)
         return None if text is None else load_object(text, "initial state")
+
+    # -- forgetting a member --------------------------------------------------------------------
+
+    async def games_of_member(self, user_id: int) -> list[StoredGame]:
+        rows = await self.pool.fetch(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE seats LIKE $1 ORDER BY id",
+            member_pattern(user_id),
+        )
+        games = [_game_from_record(row) for row in rows]
+        return [g for g in games if any(s.user_id == user_id for s in g.seats)]
+
+    async def forget_member(
+        self, user_id: int, *, alias: int, name: str, games: Sequence[GameRewrite]
+    ) -> Forgotten:
+        pattern = member_pattern(user_id)
+        async with self.pool.acquire() as conn, conn.transaction():
+            for game in games:
+                initial = None if game.initial_state is None else dump_json(game.initial_state)
+                updated = await conn.execute(
+                    "UPDATE games SET seats = $1, state = $2, initial_state = $3"
+                    " WHERE id = $4 AND status != 'active'",
+                    dump_json([seat_to_json(s) for s in game.seats]),
+                    dump_json(game.state),
+                    initial,
+                    game.game_id,
+                )
+                if updated == "UPDATE 0":
+                    raise StoreError(f"game {game.game_id} is in play or gone")
+            results = 0
+            for row in await conn.fetch(
+                "SELECT game_id, seats, names FROM results WHERE seats LIKE $1", pattern
+            ):
+                changed = forgotten_result(row, user_id, alias, name)
+                if changed is not None:
+                    await conn.execute(
+                        "UPDATE results SET seats = $1, names = $2 WHERE game_id = $3",
+                        *changed,
+                        row["game_id"],
+                    )
+                    results += 1
+            await conn.execute(
+                "UPDATE daily_claims SET user_id = $1 WHERE user_id = $2", alias, user_id
+            )
+            await conn.execute("DELETE FROM abort_votes WHERE user_id = $1", user_id)
+            lobbies = [
+                row["id"]
+                for row in await conn.fetch(
+                    "SELECT id, host_id, data FROM lobbies WHERE host_id = $1 OR data LIKE $2",
+                    user_id,
+                    pattern,
+                )
+                if lobby_names(row, user_id)
+            ]
+            await conn.execute("DELETE FROM lobbies WHERE id = ANY($1::bigint[])", lobbies)
+        return Forgotten(games=len(games), results=results, lobbies=len(lobbies))
 
     # -- results --------------------------------------------------------------------------------
 

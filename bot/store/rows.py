@@ -216,6 +216,35 @@ def seated(results: list[StoredResult], user_id: int | None) -> list[StoredResul
     return [r for r in results if user_id in r.record.seats]
 
 
+def member_pattern(user_id: int) -> str:
+    """A LIKE pattern that finds JSON text naming ``user_id`` (and a few false friends: ids
+    containing its digits, which callers drop after parsing)."""
+    return f"%{int(user_id)}%"
+
+
+def forgotten_result(row: RowLike, user_id: int, alias: int, name: str) -> tuple[str, str] | None:
+    """A result row's seats and names JSON with ``user_id`` turned into ``alias`` called
+    ``name``; None when the member held no seat in it."""
+    seats = [optional_int(user) for user in _load_list(row["seats"], "result seats")]
+    if user_id not in seats:
+        return None
+    names = [str(n) for n in _load_list(row["names"], "result names")]
+    for seat, user in enumerate(seats):
+        if user == user_id:
+            seats[seat] = alias
+            if seat < len(names):
+                names[seat] = name
+    return dump_json(seats), dump_json(names)
+
+
+def lobby_names(row: RowLike, user_id: int) -> bool:
+    """Whether a lobby row has ``user_id`` as its host or among its invited."""
+    if int(row["host_id"]) == user_id:
+        return True
+    invited = load_object(row["data"], "lobby").get("invited") or []
+    return any(int(entry[0]) == user_id for entry in invited)
+
+
 def timers_from_rows(
     rows: Sequence[Any], read: Callable[[Any], StoredGame], now: float
 ) -> list[TimerDue]:

@@ -29,6 +29,8 @@ from bot.store.base import (
     DailyClaim,
     DailyClaimed,
     DuplicateInteraction,
+    Forgotten,
+    GameRewrite,
     GameStatus,
     GuildSettings,
     LobbyRecord,
@@ -53,13 +55,16 @@ from bot.store.rows import (
     TIMERS_DUE_WHERE,
     check_status,
     dump_json,
+    forgotten_result,
     game_status,
     guild_settings_from_row,
     guild_settings_row,
     load_object,
     lobby_from_row,
     lobby_insert_row,
+    lobby_names,
     lobby_update_row,
+    member_pattern,
     optional_float,
     optional_int,
     result_row,
@@ -516,6 +521,65 @@ class SqliteStore(Store):
         if not rows or rows[0]["initial_state"] is None:
             return None
         return load_object(rows[0]["initial_state"], "initial state")
+
+    # -- forgetting a member --------------------------------------------------------------------
+
+    async def games_of_member(self, user_id: int) -> list[StoredGame]:
+        async with self._reading() as db:
+            rows = await self._rows(
+                db,
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE seats LIKE ? ORDER BY id",
+                (member_pattern(user_id),),
+            )
+        games = [_game_from_row(row) for row in rows]
+        return [g for g in games if any(s.user_id == user_id for s in g.seats)]
+
+    async def forget_member(
+        self, user_id: int, *, alias: int, name: str, games: Sequence[GameRewrite]
+    ) -> Forgotten:
+        pattern = member_pattern(user_id)
+        async with self._writing() as db:
+            for game in games:
+                initial = None if game.initial_state is None else dump_json(game.initial_state)
+                async with db.execute(
+                    "UPDATE games SET seats = ?, state = ?, initial_state = ?"
+                    " WHERE id = ? AND status != 'active'",
+                    (
+                        dump_json([seat_to_json(s) for s in game.seats]),
+                        dump_json(game.state),
+                        initial,
+                        game.game_id,
+                    ),
+                ) as cursor:
+                    if cursor.rowcount == 0:
+                        raise StoreError(f"game {game.game_id} is in play or gone")
+            results = 0
+            for row in await self._rows(
+                db, "SELECT game_id, seats, names FROM results WHERE seats LIKE ?", (pattern,)
+            ):
+                changed = forgotten_result(row, user_id, alias, name)
+                if changed is not None:
+                    await db.execute_fetchall(
+                        "UPDATE results SET seats = ?, names = ? WHERE game_id = ?",
+                        (*changed, row["game_id"]),
+                    )
+                    results += 1
+            await db.execute_fetchall(
+                "UPDATE daily_claims SET user_id = ? WHERE user_id = ?", (alias, user_id)
+            )
+            await db.execute_fetchall("DELETE FROM abort_votes WHERE user_id = ?", (user_id,))
+            lobbies = [
+                row["id"]
+                for row in await self._rows(
+                    db,
+                    "SELECT id, host_id, data FROM lobbies WHERE host_id = ? OR data LIKE ?",
+                    (user_id, pattern),
+                )
+                if lobby_names(row, user_id)
+            ]
+            for lobby_id in lobbies:
+                await db.execute_fetchall("DELETE FROM lobbies WHERE id = ?", (lobby_id,))
+        return Forgotten(games=len(games), results=results, lobbies=len(lobbies))
 
     # -- results --------------------------------------------------------------------------------
 

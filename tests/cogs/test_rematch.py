@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.forget import forget_member
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import component_id, labels, public_table
@@ -112,3 +113,16 @@ async def test_forged_rematch_ids_are_refused(driver: InteractionDriver) -> None
     pressed = await driver.forge(message, f"jn:r:{running.game.id}")
     assert pressed.ephemeral and "still being played" in (pressed.content or "")
     assert len(await running_bot(driver).tables.store.active_games()) == 1
+
+
+async def test_no_rematch_with_a_former_player(driver: InteractionDriver) -> None:
+    """Alice asked to be forgotten (``junction forget-member``): her seat is a former player's,
+    with an alias that is nobody on Discord, so Bob's rematch is refused rather than inviting
+    (and pinging) a user id that does not exist."""
+    game_id, resigned = await _finished(driver, ALICE_VS_BOB)
+    await forget_member(running_bot(driver).tables.store, ALICE_ID)
+    refused = await driver.click(
+        public_table(resigned).message_id, f"jn:r:{game_id}", user_id=BOB_ID
+    )
+    assert refused.ephemeral and "has left Junction" in (refused.content or "")
+    assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.store.base import DailyClaim, SeatRecord, Store, StoredGame
+from bot.store.base import DailyClaim, Invitee, LobbyRecord, SeatRecord, Store, StoredGame
 from bot.store.sqlite import SqliteStore
 
 SEATS = (
@@ -101,3 +101,26 @@ class Backend:
             " FOR EACH ROW EXECUTE FUNCTION boom()"
         )
         return asyncpg.RaiseError  # type: ignore[no-any-return]
+
+
+def lobby_record(**changes: object) -> LobbyRecord:
+    """A Dragon lobby on channel 42 hosted by Ann (id 1), inviting Bob and Cy; ``changes``
+    override any field."""
+    values: dict[str, object] = {
+        "id": 0,
+        "channel_id": 42,
+        "guild_id": 7,
+        "game_key": "dragon",
+        "host_id": 1,
+        "host_name": "Ann",
+        "invited": (Invitee(2, "Bob"), Invitee(3, "Cy")),
+        "options": {"oil_slick": "off"},
+        "computers": 2,
+        "policy": "normal",
+        "thread": False,
+        "status": "open",
+        "expires_at": 1000.0,
+        "created_at": 10.0,
+    }
+    values.update(changes)
+    return LobbyRecord(**values)  # type: ignore[arg-type]

@@ -19,33 +19,12 @@ from bot.store.base import (
     StaleVersion,
     Store,
 )
-from tests.store.helpers import move, new_game
-
-
-def _lobby(**changes: object) -> LobbyRecord:
-    values: dict[str, object] = {
-        "id": 0,
-        "channel_id": 42,
-        "guild_id": 7,
-        "game_key": "dragon",
-        "host_id": 1,
-        "host_name": "Ann",
-        "invited": (Invitee(2, "Bob"), Invitee(3, "Cy")),
-        "options": {"oil_slick": "off"},
-        "computers": 2,
-        "policy": "normal",
-        "thread": False,
-        "status": "open",
-        "expires_at": 1000.0,
-        "created_at": 10.0,
-    }
-    values.update(changes)
-    return LobbyRecord(**values)  # type: ignore[arg-type]
+from tests.store.helpers import lobby_record, move, new_game
 
 
 async def test_lobby_round_trip(store: Store) -> None:
     """A stored lobby reads back field for field, with an id of its own."""
-    created = await store.create_lobby(_lobby())
+    created = await store.create_lobby(lobby_record())
     assert created.id > 0 and created.version == 0
     assert await store.get_lobby(created.id) == created
 
@@ -57,7 +36,7 @@ async def test_unknown_lobby_is_none(store: Store) -> None:
 
 async def test_lobby_update_bumps_version(store: Store) -> None:
     """Answers and the start are stored, and the version grows by one per change."""
-    lobby = await store.create_lobby(_lobby())
+    lobby = await store.create_lobby(lobby_record())
     answered = await store.update_lobby(
         _replace_answer(lobby, 2, "accepted"), expected_version=lobby.version
     )
@@ -73,7 +52,7 @@ async def test_lobby_update_bumps_version(store: Store) -> None:
 
 async def test_stale_lobby_update_is_refused(store: Store) -> None:
     """Two presses at once: the second update, made from the old version, changes nothing."""
-    lobby = await store.create_lobby(_lobby())
+    lobby = await store.create_lobby(lobby_record())
     await store.update_lobby(_replace_answer(lobby, 2, "accepted"), lobby.version)
     with pytest.raises(StaleVersion):
         await store.update_lobby(_replace_answer(lobby, 3, "declined"), lobby.version)

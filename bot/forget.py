@@ -1,0 +1,198 @@
+"""Taking a member out of Junction's database when they ask (``junction forget-member``).
+
+Discord's developer policy has a bot delete what it keeps about a user who asks. Junction keeps
+a member's Discord id and the name they played under in every game and result, inside the
+games' states (the names captions are written with), in invitations and in abort requests.
+
+Forgetting keeps every game, so the other players lose nothing: the member's seats stay, played
+by a *former player*, under an alias id drawn at random and kept nowhere else (so it cannot be
+traced back to the member). Results and ratings of the others stay exactly as they were, and
+the former player keeps their place on the boards under that name. The names inside a game's
+states are rebuilt by replaying its deal and moves with the new name. Where a replay cannot
+reproduce the stored game (one stored before initial states were kept, one dealt from a stacked
+deck, one stored before a rules fix), the name is replaced in its player list and, as a whole
+word, in the text of its captions instead.
+
+A member still seated in a game in play is refused: the game would go on under their name.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import sys
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bot.engine.core import Game, GameError
+from bot.games import bundle
+from bot.store.base import Forgotten, GameRewrite, MoveRecord, SeatRecord, Store, StoredGame
+from bot.tables import replay_states
+
+FORMER = "Former player"
+
+
+class StillPlaying(GameError):
+    """The member sits in a game still in play."""
+
+
+@dataclass(frozen=True)
+class Found:
+    """What the database holds of a member before anything is changed."""
+
+    games: tuple[StoredGame, ...]
+
+    @property
+    def in_play(self) -> tuple[StoredGame, ...]:
+        return tuple(g for g in self.games if g.status == "active")
+
+
+async def find_member(store: Store, user_id: int) -> Found:
+    return Found(tuple(await store.games_of_member(user_id)))
+
+
+async def forget_member(store: Store, user_id: int) -> Forgotten:
+    """Take ``user_id`` out of every game, result, claim, vote and invitation (see the module
+    docstring); StillPlaying, with nothing changed, while they sit in a game in play."""
+    found = await find_member(store, user_id)
+    if found.in_play:
+        where = ", ".join(f"game {g.id} in channel {g.channel_id}" for g in found.in_play)
+        raise StillPlaying(
+            f"Member {user_id} is still seated in a game in play ({where}); it must end first "
+            "(they can /resign, or a moderator can /abort it)."
+        )
+    alias = -1 - secrets.randbelow(2**62)  # negative: never a Discord id
+    rewrites = [await _rewrite(store, stored, user_id, alias) for stored in found.games]
+    return await store.forget_member(user_id, alias=alias, name=FORMER, games=rewrites)
+
+
+async def _rewrite(store: Store, stored: StoredGame, user_id: int, alias: int) -> GameRewrite:
+    mine = [s.seat for s in stored.seats if s.user_id == user_id]
+    names = {stored.seats[seat].name for seat in mine}
+    seats = tuple(_former(s, alias) if s.seat in mine else s for s in stored.seats)
+    scrubbed = _scrubbed(stored.state, mine, names)
+    initial = await store.initial_state(stored.id)
+    if initial is None:
+        return GameRewrite(stored.id, seats, scrubbed, None)
+    game = bundle(stored.game_key).game
+    dealt = _dealt_again(game, stored, initial, [s.name for s in seats])
+    moves = await store.moves(stored.id)
+    if dealt is None or not _replays_exactly(game, initial, moves, stored.state):
+        return GameRewrite(stored.id, seats, scrubbed, _scrubbed(initial, mine, names))
+    return GameRewrite(stored.id, seats, _final(game, dealt, moves) or scrubbed, dealt)
+
+
+def _dealt_again(
+    game: Game[Any, Any], stored: StoredGame, initial: Mapping[str, Any], players: list[str]
+) -> dict[str, Any] | None:
+    """The game's deal with these player names, dealt again from its seed and settings; None
+    unless dealing with the old names gives exactly the stored deal (a stacked deck, say)."""
+    settings = {option.name for option in game.info.options}
+    options = {k: v for k, v in stored.options.items() if k in settings}
+    try:
+        seed = int(initial["seed"])
+        same = game.new_game([s.name for s in stored.seats], seed, options)
+        if _as_stored(game.to_dict(same)) != dict(initial):
+            return None
+        return _as_stored(game.to_dict(game.new_game(players, seed, options)))
+    except (GameError, KeyError, TypeError, ValueError):
+        return None
+
+
+def _as_stored(state: Mapping[str, Any]) -> dict[str, Any]:
+    """A state as it reads back from the database (JSON: tuples become lists)."""
+    value: dict[str, Any] = json.loads(json.dumps(state))
+    return value
+
+
+def _former(seat: SeatRecord, alias: int) -> SeatRecord:
+    return replace(seat, user_id=alias, name=FORMER)
+
+
+def _renamed(state: Mapping[str, Any], seats: Iterable[int]) -> dict[str, Any]:
+    """A stored state with the players at ``seats`` called FORMER (every game keeps its seat
+    names in a top-level ``players`` list)."""
+    players = list(state.get("players") or [])
+    for seat in seats:
+        if seat < len(players):
+            players[seat] = FORMER
+    return {**state, "players": players}
+
+
+def _final(game: Game[Any, Any], initial: Mapping[str, Any], moves: Sequence[MoveRecord]) -> Any:
+    """The state after every move, replayed from ``initial``; None if the rules refuse one."""
+    # Only the last state counts; a short replay stopped at a move the rules refuse.
+    last = deque(replay_states(game, initial, moves), maxlen=1)
+    if not last or last[0][0] != len(moves):
+        return None
+    return game.to_dict(last[0][1])
+
+
+def _replays_exactly(
+    game: Game[Any, Any],
+    initial: Mapping[str, Any],
+    moves: Sequence[MoveRecord],
+    stored: Mapping[str, Any],
+) -> bool:
+    """Whether replaying the stored deal and moves gives the stored final state, so the
+    replay with the new names is the same game with only the names changed."""
+    try:
+        replayed = _final(game, initial, moves)
+    except GameError:
+        return False
+    return replayed is not None and _as_stored(replayed) == dict(stored)
+
+
+def _scrubbed(state: Mapping[str, Any], seats: Iterable[int], names: set[str]) -> dict[str, Any]:
+    """The state renamed without a replay: the player list, and the names wherever they appear
+    in prose (a string with a space: captions, reasons). Card codes and other values have no
+    spaces, so a name that happens to equal one is left alone there."""
+
+    # A name as a whole word only: "Al" must not turn "Alice" or "Always" into nonsense.
+    spelled = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True) if n.strip())
+    pattern = re.compile(rf"(?<!\w)(?:{spelled})(?!\w)") if spelled else None
+
+    def scrub(value: Any) -> Any:
+        if isinstance(value, str):
+            if pattern is None or " " not in value:
+                return value
+            return pattern.sub(FORMER, value)
+        if isinstance(value, list):
+            return [scrub(item) for item in value]
+        if isinstance(value, dict):
+            return {key: scrub(item) for key, item in value.items()}
+        return value
+
+    renamed = _renamed(state, seats)
+    return {key: value if key == "players" else scrub(value) for key, value in renamed.items()}
+
+
+async def forget_main(db_url: str, user_id: int, *, confirmed: bool) -> int:
+    """``junction forget-member``: say what the database holds of the member and, with
+    ``--yes``, forget it; the exit status (2 while they sit in a game in play)."""
+    from bot.store import opened_store
+
+    store = await opened_store(db_url)
+    try:
+        found = await find_member(store, user_id)
+        if not confirmed:
+            print(
+                f"member {user_id} sits in {len(found.games)} stored games "
+                f"({len(found.in_play)} in play); run again with --yes to forget them"
+            )
+            return 0
+        try:
+            done = await forget_member(store, user_id)
+        except StillPlaying as error:
+            print(f"junction forget-member: {error}", file=sys.stderr)
+            return 2
+        print(
+            f"member {user_id} forgotten: {done.games} games and {done.results} results now "
+            f"name a {FORMER.lower()}; {done.lobbies} invitations deleted"
+        )
+        return 0
+    finally:
+        await store.close()
