@@ -19,8 +19,8 @@ from cogs.ui import clip
 GETTING_STARTED = (
     "**Junction** hosts road-and-rail card games. Start one with `/play` (against the computer, "
     "or alone) or `/challenge` (invite members). After every move the table is posted here; "
-    "press **My hand** under it to see your cards — only you see them — and play with the "
-    "buttons, or type `/move`. `/rules` explains a game."
+    "press **My hand** under it for your cards (only you see them) and play with its buttons, "
+    "or type `/move`."
 )
 
 
@@ -41,7 +41,10 @@ def commands_text(tree: app_commands.CommandTree[Any]) -> str:
     return "\n".join(f"`/{command.name}` — {command.description}" for command in listed)
 
 
-PRIVACY = "Your hand, hints and refusals — and this help — are shown only to you."
+PRIVACY = (
+    "Your hand, hints and refusals — and this help — are shown only to you. To be forgotten "
+    "by Junction, ask whoever runs it."
+)
 
 
 def help_text(tree: app_commands.CommandTree[Any]) -> str:
