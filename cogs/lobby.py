@@ -24,6 +24,7 @@ from bot.daily import daily_date, daily_secret, daily_seed, day_start
 from bot.engine.core import BadOption, GameError, players_wanted
 from bot.games import all_bundles, bundle, get_policy
 from bot.games.bundle import GameBundle
+from bot.render.common import tame
 from bot.store.base import Answer, DailyClaim, Invitee, LobbyRecord, SeatRecord, StaleVersion
 from bot.tables import DAILY_DEALT
 from cogs.choices import game_choices, level_choices, option_choices, parse_options
@@ -65,12 +66,15 @@ def _kept(char: str) -> bool:
 
 
 def _seat_name(name: str) -> str:
-    """``name`` as a seat shows it: format characters out, one line, at most 32 characters.
+    """``name`` as a seat shows it: format characters out, no piles of accents, one line, at
+    most 32 characters.
 
     A right-to-left override (U+202E) in a name would turn every caption, image line and
     text table it appears in backwards after it ("yalp ot Alice"), and zero-width characters
-    only hide what a name really is."""
-    return " ".join("".join(char for char in name if _kept(char)).split())[:32]
+    only hide what a name really is. A "Zalgo" name (a letter under thirty combining marks)
+    would smear the bot's messages and buttons over the lines around them: it keeps the
+    accents any language needs, as the images draw it (``tame``)."""
+    return " ".join(tame("".join(char for char in name if _kept(char))).split())[:32]
 
 
 def _visible(name: str) -> bool:

@@ -142,3 +142,28 @@ async def test_a_name_that_shows_nothing_seats_the_member_by_their_username(
     assert "alice vs bob" in (public_table(started).content or "")
     stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
     assert stored.seats[1].name == "bob"
+
+
+async def test_a_zalgo_name_keeps_its_accents_but_not_a_tower_of_them(
+    driver: InteractionDriver,
+) -> None:
+    """Bob's nickname is "Zalgo" with eight or nine combining marks on a letter (30 characters in
+    all), and he joins a six-car Dragon table from /challenge. Found by a names review: the
+    images already drew at most two marks on a letter, but the seat kept all of them, so every
+    caption, button and menu the bot sent smeared Bob's name over the lines around it in
+    Discord. A seat's name keeps two marks per letter (enough for any language's accents, as
+    the images), so "Bób" and "Ž" are still spelled right."""
+    zalgo = "Z" + "\u0336\u0301\u0316" * 3 + "a" + "\u0301" * 8 + "l" + "\u0300" * 8 + "go"
+    _nick(driver, BOB_ID, zalgo)
+    _nick(driver, CAROL_ID, "Bo\u0301b")
+    invite = await driver.slash(
+        "challenge", {"game": "dragon", "member": BOB_ID, "member2": CAROL_ID, "computers": 3}
+    )
+    await driver.click(invite, component_id(invite, "Accept"), user_id=BOB_ID)
+    started = await driver.click(invite, component_id(invite, "Accept"), user_id=CAROL_ID)
+    public_table(started)
+    stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
+    assert [s.name for s in stored.seats[1:3]] == [
+        "Z\u0336\u0301a\u0301\u0301l\u0300\u0300go",
+        "Bo\u0301b",
+    ]
