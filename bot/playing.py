@@ -34,8 +34,8 @@ async def games_of(tables: Tables, user_id: int, guild_id: int | None) -> list[I
     """The active games on a server (``guild_id``) in which ``user_id`` still plays, oldest
     first. A game whose save cannot be read is left out: its channel says so when used."""
     found = []
-    for stored in await tables.store.active_games():
-        if stored.guild_id != guild_id or all(s.user_id != user_id for s in stored.seats):
+    for stored in await tables.store.games_of_member(user_id, active=True):
+        if stored.guild_id != guild_id:
             continue
         if all(s.user_id != user_id for s in await tables.members_playing(stored)):
             continue  # left it: the others play on

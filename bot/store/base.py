@@ -308,8 +308,9 @@ class Store(ABC):
         initial states were kept (schema version 1)."""
 
     @abstractmethod
-    async def games_of_member(self, user_id: int) -> list[StoredGame]:
-        """Every game with ``user_id`` in a seat, whatever its status, oldest first."""
+    async def games_of_member(self, user_id: int, *, active: bool = False) -> list[StoredGame]:
+        """Every game with ``user_id`` in a seat, oldest first: whatever its status, or only
+        the games in play (``active``)."""
 
     @abstractmethod
     async def forget_member(

@@ -510,9 +510,10 @@ class PostgresStore(Store):
 
     # -- forgetting a member --------------------------------------------------------------------
 
-    async def games_of_member(self, user_id: int) -> list[StoredGame]:
+    async def games_of_member(self, user_id: int, *, active: bool = False) -> list[StoredGame]:
+        in_play = " AND status = 'active'" if active else ""
         rows = await self.pool.fetch(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE seats LIKE $1 ORDER BY id",
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE seats LIKE $1{in_play} ORDER BY id",
             member_pattern(user_id),
         )
         games = [_game_from_record(row) for row in rows]

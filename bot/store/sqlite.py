@@ -524,11 +524,12 @@ class SqliteStore(Store):
 
     # -- forgetting a member --------------------------------------------------------------------
 
-    async def games_of_member(self, user_id: int) -> list[StoredGame]:
+    async def games_of_member(self, user_id: int, *, active: bool = False) -> list[StoredGame]:
+        in_play = " AND status = 'active'" if active else ""
         async with self._reading() as db:
             rows = await self._rows(
                 db,
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE seats LIKE ? ORDER BY id",
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE seats LIKE ?{in_play} ORDER BY id",
                 (member_pattern(user_id),),
             )
         games = [_game_from_row(row) for row in rows]

@@ -126,6 +126,8 @@ async def test_a_forgotten_members_games_still_replay(store: Store) -> None:
 async def test_a_member_in_a_game_in_play_is_refused(store: Store, backend: Backend) -> None:
     tables = await _alice_history(store)
     await tables.start(channel_id=9, guild_id=GUILD, game_key="mille", seats=_duel(), seed=8)
+    (in_play,) = await store.games_of_member(ALICE, active=True)
+    assert in_play.channel_id == 9 and len(await store.games_of_member(ALICE)) == 3
     before = await _everything(backend)
     with pytest.raises(StillPlaying, match="still seated in a game in play"):
         await forget_member(store, ALICE)
