@@ -24,7 +24,7 @@ from bot.daily import daily_date, daily_secret, daily_seed, day_start
 from bot.engine.core import BadOption, GameError, players_wanted
 from bot.games import all_bundles, bundle, get_policy
 from bot.games.bundle import GameBundle
-from bot.render.common import tame
+from bot.render.common import few_marks
 from bot.store.base import Answer, DailyClaim, Invitee, LobbyRecord, SeatRecord, StaleVersion
 from bot.tables import DAILY_DEALT
 from cogs.choices import game_choices, level_choices, option_choices, parse_options
@@ -73,8 +73,8 @@ def _seat_name(name: str) -> str:
     text table it appears in backwards after it ("yalp ot Alice"), and zero-width characters
     only hide what a name really is. A "Zalgo" name (a letter under thirty combining marks)
     would smear the bot's messages and buttons over the lines around them: it keeps the
-    accents any language needs, as the images draw it (``tame``)."""
-    return " ".join(tame("".join(char for char in name if _kept(char))).split())[:32]
+    accents any language needs, as the images draw it (``few_marks``)."""
+    return " ".join(few_marks("".join(char for char in name if _kept(char))).split())[:32]
 
 
 def _visible(name: str) -> bool:

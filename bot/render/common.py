@@ -44,7 +44,8 @@ def font(size: int, style: FontStyle = "regular") -> Font:
 
 
 def text_width(text: str, fnt: Font) -> int:
-    return math.ceil(fnt.getlength(text))
+    """How wide ``text`` is drawn (as ``tame`` makes it: the width every cut and fit uses)."""
+    return math.ceil(fnt.getlength(tame(text)))
 
 
 @lru_cache(maxsize=1024)
@@ -173,7 +174,18 @@ MAX_MARKS = 2
 two), while a "zalgo" name of a letter and thirty marks would tower over its neighbours."""
 
 
-def tame(text: str) -> str:
+def _plain_letter(char: str) -> str:
+    """A styled letter the bundled font lacks as the plain one it styles: fullwidth forms
+    (``Ｗ``, U+FF01–U+FF5E) and the mathematical alphabets (``𝐁𝐨𝐛``, ``𝓐𝓵𝓲𝓬𝓮``, U+1D400–U+1D7FF),
+    which members use for "fancy" names and DejaVu draws as empty boxes."""
+    if "\uff01" <= char <= "\uff5e":
+        return chr(ord(char) - 0xFEE0)
+    if "\U0001d400" <= char <= "\U0001d7ff":
+        return unicodedata.normalize("NFKC", char)
+    return char
+
+
+def few_marks(text: str) -> str:
     """``text`` with at most ``MAX_MARKS`` combining marks on each letter."""
     if text.isascii():
         return text
@@ -188,6 +200,14 @@ def tame(text: str) -> str:
             marks = 0
         kept.append(char)
     return "".join(kept)
+
+
+def tame(text: str) -> str:
+    """``text`` as it is drawn and measured: ``few_marks``, and styled letters as the plain
+    ones they style (``_plain_letter``)."""
+    if text.isascii():
+        return text
+    return "".join(_plain_letter(char) for char in few_marks(text))
 
 
 @lru_cache(maxsize=2048)

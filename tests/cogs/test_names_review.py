@@ -14,7 +14,14 @@ import pytest
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import alt_text_of, component_id, labels, public_table
-from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.discord.backend import (
+    ALICE_ID,
+    BOB_ID,
+    CAROL_ID,
+    GAMES_CHANNEL_ID,
+    GENERAL_CHANNEL_ID,
+    GUILD_ID,
+)
 from tests.discord.payloads import InteractionDriver
 
 # Dragon, stacked (as in test_dragon_cogs): Alice holds a Speed Limit and a Machine Gun (Front).
@@ -167,3 +174,32 @@ async def test_a_zalgo_name_keeps_its_accents_but_not_a_tower_of_them(
         "Z\u0336\u0301a\u0301\u0301l\u0300\u0300go",
         "Bo\u0301b",
     ]
+
+
+async def test_fancy_letters_in_a_name_are_drawn_as_letters(driver: InteractionDriver) -> None:
+    """Two Ticket to Ride tables dealt alike, one for "Alice" and "Bob", the other for
+    "Ａｌｉｃｅ" (fullwidth) and "𝐁𝐨𝐛" (mathematical bold), as members style their names.
+    Found by a names review: the bundled font has neither alphabet, so the image showed each
+    name as a row of empty boxes (and its width, measured in boxes, was wrong for any cut).
+    Styled letters are now drawn and measured as the plain letters they style: both images
+    are the same picture. Seat names, messages and alt text keep the styling: Discord draws it."""
+    bot = running_bot(driver)
+    tables = {}
+    for channel, names in (
+        (GAMES_CHANNEL_ID, ("Alice", "Bob")),
+        (GENERAL_CHANNEL_ID, ("Ａｌｉｃｅ", "𝐁𝐨𝐛")),
+    ):
+        await bot.tables.start(
+            channel_id=channel,
+            guild_id=GUILD_ID,
+            game_key="ttr",
+            seats=[
+                SeatRecord(0, names[0], user_id=ALICE_ID),
+                SeatRecord(1, names[1], user_id=BOB_ID),
+            ],
+            seed=7,
+        )
+        shown = await driver.slash("table", {}, channel_id=channel)
+        assert names[1] in alt_text_of(shown, "table.png"), "the words keep the styling"
+        tables[channel] = public_table(shown).file("table.png")
+    assert tables[GAMES_CHANNEL_ID] == tables[GENERAL_CHANNEL_ID]
