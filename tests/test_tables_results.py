@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -11,6 +10,7 @@ import pytest
 from bot.store.base import SeatRecord
 from bot.store.sqlite import SqliteStore
 from bot.tables import Tables, TableUpdate
+from tests.seam import finish_randomly
 
 CHANNEL, GUILD = 500, 9
 ANN, BOB = 11, 22
@@ -41,19 +41,9 @@ async def _start(tables: Tables, seats: list[SeatRecord], game_key: str = "mille
     )
 
 
-async def _play_out(tables: Tables, update: TableUpdate, seed: int = 1) -> TableUpdate:
-    """Members pick random legal moves until the game ends."""
-    rng = random.Random(seed)
-    while update.game.status == "active":
-        user = next(s.user_id for s in update.to_act if s.user_id is not None)
-        choice = rng.choice(tables.hand(update.game, user)[1])
-        update = await tables.move(channel_id=CHANNEL, user_id=user, action=choice.notation)
-    return update
-
-
 async def test_finishing_move_records_the_result(tables: Tables) -> None:
     """A member's move that ends a game between members records a counted result."""
-    final = await _play_out(tables, await _start(tables, _members()))
+    final = await finish_randomly(tables, await _start(tables, _members()), seed=1)
     assert final.outcome is not None
     [stored] = await tables.store.results()
     record = stored.record
@@ -69,7 +59,7 @@ async def test_finishing_move_records_the_result(tables: Tables) -> None:
 async def test_game_against_the_computer_is_recorded_uncounted(tables: Tables) -> None:
     """A game that ends with the computer at the table is recorded but does not count."""
     seats = [SeatRecord(0, "Ann", user_id=ANN), SeatRecord(1, "Computer", policy="random")]
-    final = await _play_out(tables, await _start(tables, seats))
+    final = await finish_randomly(tables, await _start(tables, seats), seed=1)
     [stored] = await tables.store.results()
     assert stored.record.game_id == final.game.id
     assert stored.record.seats == (ANN, None) and not stored.record.counted
@@ -78,8 +68,8 @@ async def test_game_against_the_computer_is_recorded_uncounted(tables: Tables) -
 
 async def test_solo_game_is_recorded(tables: Tables) -> None:
     """A solo game that ends is recorded, uncounted, with its one seat."""
-    final = await _play_out(
-        tables, await _start(tables, [SeatRecord(0, "Ann", user_id=ANN)], "solo")
+    final = await finish_randomly(
+        tables, await _start(tables, [SeatRecord(0, "Ann", user_id=ANN)], "solo"), seed=1
     )
     [stored] = await tables.store.results()
     assert stored.record.game_id == final.game.id and stored.record.game_key == "solo"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import random
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -19,6 +18,7 @@ from tests.discord.backend import (
     InteractionResult,
 )
 from tests.discord.payloads import InteractionDriver
+from tests.seam import finish_randomly
 
 
 async def _finished_game(driver: InteractionDriver, seed: int, bob: str = "Bob") -> None:
@@ -32,14 +32,7 @@ async def _finished_game(driver: InteractionDriver, seed: int, bob: str = "Bob")
         options={"length": "hand"},
         seed=seed,
     )
-    rng = random.Random(seed)
-    while update.outcome is None:
-        (waiting,) = update.to_act
-        assert waiting.user_id is not None
-        moves = tables.hand(update.game, waiting.user_id)[1]
-        update = await tables.move(
-            channel_id=GAMES_CHANNEL_ID, user_id=waiting.user_id, action=rng.choice(moves).notation
-        )
+    await finish_randomly(tables, update, seed)
 
 
 def _first_moves_then_refused(

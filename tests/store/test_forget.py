@@ -8,7 +8,6 @@ nothing Bob has may change: his games replay, his results and rating stay as the
 from __future__ import annotations
 
 import asyncio
-import random
 
 import pytest
 
@@ -17,6 +16,7 @@ from bot.forget import FORMER, StillPlaying, _scrubbed, forget_member
 from bot.ratings import Scope, standings
 from bot.store.base import DailyClaim, Invitee, SeatRecord, Store
 from bot.tables import Tables
+from tests.seam import finish_randomly
 from tests.store.helpers import Backend, lobby_record
 
 ALICE, BOB, CAROL = 710000000000000001, 720000000000000002, 730000000000000003
@@ -33,14 +33,7 @@ async def _play_out(tables: Tables, channel: int, seats: list[SeatRecord], seed:
         options={"length": "hand"},
         seed=seed,
     )
-    rng = random.Random(seed)
-    while update.outcome is None:
-        (waiting,) = update.to_act
-        assert waiting.user_id is not None
-        moves = tables.hand(update.game, waiting.user_id)[1]
-        update = await tables.move(
-            channel_id=channel, user_id=waiting.user_id, action=rng.choice(moves).notation
-        )
+    await finish_randomly(tables, update, seed)
 
 
 def _duel(first: str = "Alice") -> list[SeatRecord]:
