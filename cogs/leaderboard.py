@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import io
 import time
+from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
@@ -31,7 +32,7 @@ from bot.replays import Inputs
 from cogs.alt_text import board_text, stats_text
 from cogs.choices import game_choices
 from cogs.lobby import display_name
-from cogs.ui import NO_PINGS, bot_of, clip, plain
+from cogs.ui import MESSAGE_LIMIT, NO_PINGS, bot_of, clip, plain
 
 SCOPE_CHOICES = [
     app_commands.Choice(name="this server", value="server"),
@@ -167,9 +168,10 @@ class Boards(commands.Cog):
         # The lines name the opponents: plain text, whatever their names hold.
         lines = history_lines(results, who.id, escape=plain)
         name = plain(display_name(who))
-        text = "\n".join(lines) if lines else f"{name} has no finished games here yet."
+        head = f"**Recent games of {name}**"
+        text = "\n".join(whole_lines(lines, MESSAGE_LIMIT - len(head) - 1))
         await interaction.response.send_message(
-            clip(f"**Recent games of {name}**\n{text}"),
+            clip(f"{head}\n{text or f'{name} has no finished games here yet.'}"),
             ephemeral=True,
             allowed_mentions=NO_PINGS,
         )
@@ -204,6 +206,25 @@ class Boards(commands.Cog):
 
     leaderboard.autocomplete("game")(game_choices)
     stats.autocomplete("game")(game_choices)
+
+
+def whole_lines(lines: Sequence[str], room: int) -> list[str]:
+    """The first ``lines`` that fit in ``room`` characters, whole, then how many were left out.
+
+    A line of /history may be long (escaping doubles a name made of markdown, and a Dragon
+    game names five opponents): cut in the middle, it would end in half a name or half its
+    link."""
+    kept: list[str] = []
+    used = 0
+    for shown, line in enumerate(lines):
+        rest = len(lines) - shown
+        more = f"… and {rest} older game{'s' if rest != 1 else ''}."
+        # Keep room for the closing count unless this is the last line.
+        if used + len(line) + (len(more) + 2 if rest > 1 else 0) > room:
+            return [*kept, more]
+        kept.append(line)
+        used += len(line) + 1
+    return kept
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -203,3 +203,23 @@ async def test_fancy_letters_in_a_name_are_drawn_as_letters(driver: InteractionD
         assert names[1] in alt_text_of(shown, "table.png"), "the words keep the styling"
         tables[channel] = public_table(shown).file("table.png")
     assert tables[GAMES_CHANNEL_ID] == tables[GENERAL_CHANNEL_ID]
+
+
+async def test_history_with_long_marked_up_names_keeps_whole_lines(
+    driver: InteractionDriver,
+) -> None:
+    """Bob's nickname is 32 characters of markdown (``*_~|`` and backticks), every one of them
+    escaped in Alice's /history, and they have played ten games. Found by a names review: the
+    ten lines no longer fit in one message and the answer was cut at 1,900 characters, in the
+    middle of a line (half an opponent's escaped name, no verdict, no link). /history now
+    keeps as many whole lines as fit and says how many older games it left out."""
+    _nick(driver, BOB_ID, ("*_~|`" * 7)[:32])
+    for _ in range(10):
+        invite = await driver.slash("challenge", {"game": "race", "member": BOB_ID})
+        await driver.click(invite, component_id(invite, "Accept"), user_id=BOB_ID)
+        await driver.slash("resign", {}, user_id=BOB_ID)
+    said = (await driver.slash("history", {})).content or ""
+    head, *games, more = said.split("\n")
+    assert head.startswith("**Recent games of alice**"), head
+    assert games and all(line.endswith(")") and "**won**" in line for line in games), said
+    assert more == f"… and {10 - len(games)} older games.", more
