@@ -21,8 +21,15 @@ from tests.discord.backend import (
     GAMES_CHANNEL_ID,
     GENERAL_CHANNEL_ID,
     GUILD_ID,
+    PLAYERS_ROLE_ID,
+    InteractionResult,
+    member_payload,
+    user_payload,
+    walk_components,
 )
 from tests.discord.payloads import InteractionDriver
+
+DAVE_ID, ERIN_ID = ALICE_ID + 1_000, ALICE_ID + 2_000  # two more members of the fake guild
 
 # Dragon, stacked (as in test_dragon_cogs): Alice holds a Speed Limit and a Machine Gun (Front).
 DRAGON_MB = [
@@ -223,3 +230,81 @@ async def test_history_with_long_marked_up_names_keeps_whole_lines(
     assert head.startswith("**Recent games of alice**"), head
     assert games and all(line.endswith(")") and "**won**" in line for line in games), said
     assert more == f"… and {10 - len(games)} older games.", more
+
+
+# --- every game at its largest table, through to the boards -------------------------------------
+
+AWKWARD = {
+    ALICE_ID: "Ｗ" * 32,  # wide letters, the widest name Discord allows
+    BOB_ID: "👩🏽‍🚀" * 8,  # emoji with skin tones and joiners, 32 code points
+    CAROL_ID: "**__~~||`@everyone <@123> # h",  # markdown and mentions
+    DAVE_ID: "discard",  # a move word, twice
+    ERIN_ID: "discard",
+}
+
+
+def _awkward_guild(driver: InteractionDriver) -> None:
+    """Five members (two more than the fake's default) with the awkward names above."""
+    world = driver.backend.world
+    for user_id in (DAVE_ID, ERIN_ID):
+        user = user_payload(user_id, f"member{len(world.members)}")
+        world.members.append(member_payload(user, roles=[PLAYERS_ROLE_ID]))
+    for user_id, nick in AWKWARD.items():
+        _nick(driver, user_id, nick)
+
+
+def _pings_at_most(result: InteractionResult, members: set[int]) -> None:
+    """Nothing the interaction sent may ping anyone but ``members``, nor @everyone or a role."""
+    for response in result.responses:
+        if not response.content:
+            continue  # a deferral or an edit of components only: nothing to ping with
+        allowed = response.data.get("allowed_mentions")
+        assert allowed is not None, f"sent without allowed_mentions: {response.content!r}"
+        assert not set(allowed.get("parse") or []) & {"everyone", "roles", "users"}, allowed
+        assert {int(u) for u in allowed.get("users") or []} <= members, allowed
+
+
+@pytest.mark.parametrize(
+    ("game", "members", "computers"),
+    [("mille", 2, 0), ("race", 2, 0), ("ttr", 4, 0), ("dragon", 5, 1)],
+)
+async def test_an_awkward_table_plays_to_the_boards(
+    driver: InteractionDriver, game: str, members: int, computers: int
+) -> None:
+    """Each game at its largest table, seated from /challenge by members named with wide
+    letters, emoji, markdown and mentions, and two "discard"s (with a computer in Dragon's
+    sixth seat): every member opens My hand (Alice every target picker), the members resign
+    (all but Alice when that ends the game), and everyone looks at /leaderboard, /stats and
+    /history. Nothing is refused by Discord's limits (checked for every test), nothing pings
+    anyone but the members called, and no target picker offers two buttons that read the
+    same. (A names review found nothing more here: this holds the line.)"""
+    _awkward_guild(driver)
+    seated = [ALICE_ID, BOB_ID, CAROL_ID, DAVE_ID, ERIN_ID][:members]
+    invited = {("member" + (str(n + 1) if n else "")): u for n, u in enumerate(seated[1:])}
+    invite = await driver.slash("challenge", {"game": game, **invited, "computers": computers})
+    for user_id in seated[1:]:
+        started = await driver.click(invite, component_id(invite, "Accept"), user_id=user_id)
+    _pings_at_most(started, set(seated))
+    table = public_table(started)
+    game_id = (await running_bot(driver).tables.current(GAMES_CHANNEL_ID)).id
+    for user_id in seated:
+        hand = await driver.click(table.message_id, f"jn:h:{game_id}", user_id=user_id)
+        assert hand.ephemeral
+        if user_id != ALICE_ID:
+            continue
+        for component in walk_components(hand.message.get("components") or []):
+            if str(component.get("custom_id", "")).startswith("jn:g:"):
+                aim = await driver.click(hand.message, component["custom_id"])
+                assert aim.callback is not None
+                targets = labels(aim.callback)
+                assert len(set(targets)) == len(targets), targets
+    for user_id in seated[1:] if not computers else seated:
+        ended = await driver.slash("resign", {}, user_id=user_id)
+        _pings_at_most(ended, set(seated))
+    assert "Rematch" in labels(public_table(ended))
+    for user_id in seated:
+        for command, options in (("leaderboard", {"game": game}), ("stats", {"game": game})):
+            board = await driver.slash(command, options, user_id=user_id)
+            assert board.followups and board.followups[0].attachments, (command, board.content)
+        history = await driver.slash("history", {}, user_id=user_id)
+        _pings_at_most(history, set())
