@@ -138,6 +138,22 @@ class Position:
         ]
 
 
+def distinct_names(seats: Sequence[SeatRecord]) -> list[SeatRecord]:
+    """The seats, a name an earlier seat already goes by (letter case aside) numbered: "Sam",
+    "Sam (2)". Members may share a name, and every caption, result line, ratings line and
+    board names players by name: "Sam won" must say which Sam."""
+    taken: set[str] = set()
+    named: list[SeatRecord] = []
+    for seat in seats:
+        name, count = seat.name, 1
+        while name.casefold() in taken:
+            count += 1
+            name = f"{seat.name} ({count})"
+        taken.add(name.casefold())
+        named.append(seat if name == seat.name else replace(seat, name=name))
+    return named
+
+
 class Tables:
     """Games in channels, backed by a store.
 
@@ -254,6 +270,7 @@ class Tables:
         (see ``move``)."""
         found = bundle(game_key)
         game = found.game
+        seats = distinct_names(seats)
         members = [s.user_id for s in seats if s.user_id is not None]
         if len(members) != len(set(members)):
             raise IllegalMove("A member can hold only one seat: you cannot play against yourself.")

@@ -360,7 +360,9 @@ async def start_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord)
         await interaction.response.edit_message(
             content=content, view=None, allowed_mentions=NO_PINGS
         )
-    headline = f"**{found.info.title}** — {' vs '.join(plain(s.name) for s in seats)}"
+    # The names as dealt: the table numbers a name two members share ("Sam", "Sam (2)").
+    dealt = update.game.seats
+    headline = f"**{found.info.title}** — {' vs '.join(plain(s.name) for s in dealt)}"
     if thread is not None:
         await send_table(bot_of(interaction), thread.send, update, headline)
     else:

@@ -50,17 +50,18 @@ DRAGON_CW = [
 ]
 
 
-async def test_two_drivers_with_one_name_get_buttons_that_tell_them_apart(
+async def test_two_drivers_whose_names_look_alike_get_buttons_that_tell_them_apart(
     driver: InteractionDriver,
 ) -> None:
-    """Six cars: Bob and Carol both go by "Sam" (Discord lets two members share a name), with
+    """Six cars: Bob goes by "Sam" and Carol by "Ｓａｍ" (fullwidth letters: the same name to
+    the eye; the seam numbers only names that are the same text, see the next test), with
     three computers. Alice aims her Machine Gun through the target picker and /move's list.
-    Found by a names review: the picker's buttons were both labelled "Sam" and /move offered
-    "Machine Gun (Front) on Sam" twice, so Alice could not tell which button shoots which car
-    and her shot could hit the wrong one (and the caption said only "at Sam's front"). A
-    driver whose name looks like another's (case, width and invisible characters aside) is
-    now named in menus and captions with the car's badge from the table image, "Sam (@1)" and
-    "Sam (@2)"; the one she picks is the car hit."""
+    Found by a names review (with two plain "Sam"s, before the seam numbered them): the
+    picker's two buttons read alike and /move offered "Machine Gun (Front) on Sam" twice, so
+    Alice could not tell which button shoots which car and her shot could hit the wrong one
+    (and the caption said only "at Sam's front"). A driver whose name looks like another's
+    (case, width and invisible characters aside) is now named in menus and captions with the
+    car's badge from the table image, "Sam (@1)" and "Ｓａｍ (@2)"; the one she picks is hit."""
     bot = running_bot(driver)
     update = await bot.tables.start(
         channel_id=GAMES_CHANNEL_ID,
@@ -69,7 +70,7 @@ async def test_two_drivers_with_one_name_get_buttons_that_tell_them_apart(
         seats=[
             SeatRecord(0, "Alice", user_id=ALICE_ID),
             SeatRecord(1, "Sam", user_id=BOB_ID),
-            SeatRecord(2, "Sam", user_id=CAROL_ID),
+            SeatRecord(2, "Ｓａｍ", user_id=CAROL_ID),
             *(SeatRecord(seat, f"Computer {seat}", policy="normal") for seat in (3, 4, 5)),
         ],
         deck=[*DRAGON_MB, *DRAGON_CW],
@@ -80,13 +81,13 @@ async def test_two_drivers_with_one_name_get_buttons_that_tell_them_apart(
     assert aim.callback is not None
     targets = labels(aim.callback)
     assert len(set(targets)) == len(targets) == 5, targets
-    assert {"Sam (@1)", "Sam (@2)", "Computer 3"} <= set(targets), targets
+    assert {"Sam (@1)", "Ｓａｍ (@2)", "Computer 3"} <= set(targets), targets
     offered = await driver.autocomplete("move", "action", "machine")
     names = [choice["name"] for choice in offered.choices if " on " in choice["name"]]
     assert len(set(names)) == len(names) == 5, names
 
-    shot = await driver.click(aim.message, component_id(aim, "Sam (@2)"))
-    assert "at Sam (@2)'s front" in (public_table(shot).content or "")
+    shot = await driver.click(aim.message, component_id(aim, "Ｓａｍ (@2)"))
+    assert "at Ｓａｍ (@2)'s front" in (public_table(shot).content or "")
     state = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID)).state
     assert state.cars[2].hits[0] == 3 and state.cars[1].hits[0] == 0, "Carol's car was hit"
 
@@ -232,6 +233,26 @@ async def test_history_with_long_marked_up_names_keeps_whole_lines(
     assert more == f"… and {10 - len(games)} older games.", more
 
 
+async def test_two_members_with_one_name_are_told_apart_in_the_result(
+    driver: InteractionDriver,
+) -> None:
+    """Alice and Bob both go by "Sam" and play Mille Bornes from /challenge; Bob resigns.
+    Found by a names review: the seats kept the one name, so the table read "Sam vs Sam",
+    the result "🏆 **Sam** won! Sam 0 · Sam 0" and the ratings line "Sam 1,000 → 1,086 ·
+    Sam 1,000 → 954": nobody could tell who won (nor, later, in /history or on the board).
+    A name an earlier seat already goes by is now numbered when the game is dealt: "Sam",
+    "Sam (2)"."""
+    _nick(driver, ALICE_ID, "Sam")
+    _nick(driver, BOB_ID, "sam")
+    invite = await driver.slash("challenge", {"game": "mille", "member": BOB_ID})
+    started = await driver.click(invite, component_id(invite, "Accept"), user_id=BOB_ID)
+    assert "Sam vs sam (2)" in (public_table(started).content or "")
+    ended = public_table(await driver.slash("resign", {}, user_id=BOB_ID))
+    result, ratings = (ended.content or "").split("\n")[-2:]
+    assert result.startswith("🏆 **Sam** won! Sam 0 · sam (2) 0."), result
+    assert ratings.startswith("📈 Ratings: Sam 1,000 → ") and " · sam (2) 1,000 → " in ratings
+
+
 # --- every game at its largest table, through to the boards -------------------------------------
 
 AWKWARD = {
@@ -292,6 +313,7 @@ async def test_an_awkward_table_plays_to_the_boards(
         assert hand.ephemeral
         if user_id != ALICE_ID:
             continue
+        assert hand.message is not None
         for component in walk_components(hand.message.get("components") or []):
             if str(component.get("custom_id", "")).startswith("jn:g:"):
                 aim = await driver.click(hand.message, component["custom_id"])
