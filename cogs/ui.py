@@ -133,8 +133,8 @@ def told(captions: Iterable[str], reason: str = "") -> list[str]:
     kept: list[str] = []
     for caption in captions:
         caption = caption.replace(reason, "").strip() if reason else caption.strip()
-        if not caption:
-            continue
+        if not any(char.isalnum() for char in caption):
+            continue  # nothing, or only the marker of the reason taken out of it ("🏳️")
         if kept and len(caption) > len(kept[-1]) and caption.startswith(kept[-1]):
             kept[-1] = caption
         else:

@@ -253,6 +253,24 @@ async def test_two_members_with_one_name_are_told_apart_in_the_result(
     assert ratings.startswith("📈 Ratings: Sam 1,000 → ") and " · sam (2) 1,000 → " in ratings
 
 
+async def test_a_resignation_in_dragon_leaves_no_lone_flag(driver: InteractionDriver) -> None:
+    """Bob resigns a two-car Dragon game. Found by a names review (reading every ending): the
+    game's end reason, "Bob left the game.", is taken out of the captions and left to the
+    result line, but the caption it was taken from began with a flag, so the table message
+    opened with a line holding only "🏳️". A caption with no words left is now dropped."""
+    bot = running_bot(driver)
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="dragon",
+        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
+        deck=[*DRAGON_MB[:12], *DRAGON_CW[:10]],
+    )
+    ended = public_table(await driver.slash("resign", {}, user_id=BOB_ID))
+    lines = (ended.content or "").split("\n")
+    assert lines[0].startswith("🏆 **Alice** won!") and "Bob left the game." in lines[0], lines
+
+
 # --- every game at its largest table, through to the boards -------------------------------------
 
 AWKWARD = {
