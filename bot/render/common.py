@@ -43,8 +43,22 @@ def font(size: int, style: FontStyle = "regular") -> Font:
         return ImageFont.load_default(size=size)
 
 
+def _direction(fnt: Font) -> str | None:
+    """ "ltr" where raqm lays the text out (None elsewhere: the basic layout has no bidi).
+
+    Every line the images write is English, so it reads left to right whatever it quotes:
+    left to raqm, a line that opens with a Hebrew or Arabic name ("שלום plays Go") would be
+    laid out right to left as a whole, its English words and punctuation in the wrong order.
+    The name itself still reads right to left inside it."""
+    if isinstance(fnt, ImageFont.FreeTypeFont) and fnt.layout_engine == ImageFont.Layout.RAQM:
+        return "ltr"
+    return None
+
+
 def text_width(text: str, fnt: Font) -> int:
     """How wide ``text`` is drawn (as ``tame`` makes it: the width every cut and fit uses)."""
+    if isinstance(fnt, ImageFont.FreeTypeFont):
+        return math.ceil(fnt.getlength(tame(text), direction=_direction(fnt)))
     return math.ceil(fnt.getlength(tame(text)))
 
 
@@ -219,8 +233,9 @@ def _text_mask(text: str, fnt: Font, anchor: str) -> tuple[Image.Image, int, int
     own text: piles of combining marks are tamed first (``tame``).
     """
     text = tame(text)
+    direction = _direction(fnt)
     if isinstance(fnt, ImageFont.FreeTypeFont):
-        box = fnt.getbbox(text, anchor=anchor)
+        box = fnt.getbbox(text, anchor=anchor, direction=direction)
     else:  # the bitmap fallback has no anchors: treat every anchor as top left
         box = fnt.getbbox(text)
         anchor = "la"
@@ -228,7 +243,9 @@ def _text_mask(text: str, fnt: Font, anchor: str) -> tuple[Image.Image, int, int
     right, bottom = math.ceil(box[2]), math.ceil(box[3])
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     if isinstance(fnt, ImageFont.FreeTypeFont):
-        ImageDraw.Draw(mask).text((-left, -top), text, font=fnt, fill=255, anchor=anchor)
+        ImageDraw.Draw(mask).text(
+            (-left, -top), text, font=fnt, fill=255, anchor=anchor, direction=direction
+        )
     else:
         ImageDraw.Draw(mask).text((-left, -top), text, font=fnt, fill=255)
     return mask, left, top

@@ -10,7 +10,9 @@ Every body the bot sends is checked against Discord's limits by ``tests/conftest
 from __future__ import annotations
 
 import pytest
+from PIL import Image
 
+from bot.render.common import Canvas, Palette, font, text_width
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import alt_text_of, component_id, labels, public_table
@@ -269,6 +271,24 @@ async def test_a_resignation_in_dragon_leaves_no_lone_flag(driver: InteractionDr
     ended = public_table(await driver.slash("resign", {}, user_id=BOB_ID))
     lines = (ended.content or "").split("\n")
     assert lines[0].startswith("🏆 **Alice** won!") and "Bob left the game." in lines[0], lines
+
+
+def test_a_line_that_opens_with_a_hebrew_name_still_reads_left_to_right() -> None:
+    """A member called "שלום" plays first at the 1000 Mile Race: the table image's caption
+    reads "שלום revealed 100 miles; …" and its pill "שלום to play". Found by a names review:
+    raqm took the direction of such a line from its first letter, so the whole English line
+    was laid out right to left: "to play שלום", ",revealed 100 miles; … Red Light שלום". Every
+    line the images write is now laid out left to right (the name still reads right to left
+    inside it): drawn alone or at the start of a line, the name is the same pixels, on the
+    left."""
+    fnt = font(24, "bold")
+    line, name = Canvas(Image.new("RGB", (600, 40))), Canvas(Image.new("RGB", (600, 40)))
+    line.text((4, 4), "שלום to play", fnt, Palette.INK)
+    name.text((4, 4), "שלום", fnt, Palette.INK)
+    width = text_width("שלום", fnt) + 4
+    assert (
+        line.image.crop((0, 0, width, 40)).tobytes() == name.image.crop((0, 0, width, 40)).tobytes()
+    )
 
 
 # --- every game at its largest table, through to the boards -------------------------------------
