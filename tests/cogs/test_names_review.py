@@ -345,7 +345,10 @@ async def test_an_awkward_table_plays_to_the_boards(
         started = await driver.click(invite, component_id(invite, "Accept"), user_id=user_id)
     _pings_at_most(started, set(seated))
     table = public_table(started)
-    game_id = (await running_bot(driver).tables.current(GAMES_CHANNEL_ID)).id
+    stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
+    game_id = stored.id
+    # Names are kept as typed: emoji with skin tones and joiners whole, markdown as text.
+    assert [s.name for s in stored.seats[:3]] == [AWKWARD[u] for u in seated[:3]]
     for user_id in seated:
         hand = await driver.click(table.message_id, f"jn:h:{game_id}", user_id=user_id)
         assert hand.ephemeral
