@@ -249,16 +249,13 @@ def _arena(args: argparse.Namespace) -> int:
 
 
 def _list_games() -> int:
+    from bot.engine.core import players_wanted
     from bot.games import all_bundles, policy_names
 
     for found in all_bundles():
         info = found.info
-        seats = (
-            str(info.min_players)
-            if info.min_players == info.max_players
-            else f"{info.min_players}-{info.max_players}"
-        )
-        print(f"{info.key:<10} {info.title} — {seats} players; {info.summary}")
+        seats = players_wanted(info.min_players, info.max_players)
+        print(f"{info.key:<10} {info.title} — {seats}; {info.summary}")
         print(f"{'':<10} computer players: {', '.join(policy_names(info.key))}")
         for spec in info.options:
             print(f"{'':<10} option {spec.name}: {'|'.join(spec.choices)} (default {spec.default})")
