@@ -414,3 +414,11 @@ def test_the_docker_build_context_leaves_out_secrets_and_state() -> None:
     ignored = (REPO / ".dockerignore").read_text().split()
     for entry in (".env", ".venv", "*.db", ".git", "junction-tables"):
         assert entry in ignored
+
+
+def test_games_lists_seats_in_words(capsys: pytest.CaptureFixture[str]) -> None:
+    """`junction games` counts seats as /help does; it printed "Mille Bornes Solo — 1 players"."""
+    assert main(["games"]) == 0
+    out = capsys.readouterr().out
+    assert "Mille Bornes Solo — exactly 1 player;" in out
+    assert "Dragon Mille Bornes — 2 to 6 players;" in out and "1 players" not in out
