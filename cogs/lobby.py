@@ -55,6 +55,10 @@ _BLANK = {"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800"}
 them looks empty."""
 
 
+_DISCORD_SYNTAX = re.compile(r"<(?=[@#:/]|a:|t:)")
+"""Where Discord reads a mention, channel, emoji, timestamp or command out of message text."""
+
+
 def _kept(char: str) -> bool:
     """Whether a name keeps ``char``: not an invisible format character (category Cf) other
     than a joiner or an emoji tag (the flag of Scotland spells its region in tags)."""
@@ -73,8 +77,11 @@ def _seat_name(name: str) -> str:
     text table it appears in backwards after it ("yalp ot Alice"), and zero-width characters
     only hide what a name really is. A "Zalgo" name (a letter under thirty combining marks)
     would smear the bot's messages and buttons over the lines around them: it keeps the
-    accents any language needs, as the images draw it (``few_marks``)."""
-    return " ".join(few_marks("".join(char for char in name if _kept(char))).split())[:32]
+    accents any language needs, as the images draw it (``few_marks``). A name spelling
+    Discord's own syntax (``<@id>``, ``<#id>``, ``<t:…>``) would show in the bot's messages as
+    another member, a channel or a time: its "<" becomes "‹", so it shows as typed."""
+    kept = " ".join(few_marks("".join(char for char in name if _kept(char))).split())[:32]
+    return _DISCORD_SYNTAX.sub("‹", kept)
 
 
 def _visible(name: str) -> bool:

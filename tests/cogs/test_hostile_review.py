@@ -332,12 +332,14 @@ async def test_a_member_name_cannot_ping_a_bystander(driver: InteractionDriver) 
     The table message repeats seat names (the headline, every caption) and is sent with
     ``allowed_mentions`` parsing every user mention, so Carol — not in the game — is pinged by
     a name Alice chose. Echoes of member-chosen text must ping nobody; only the members the
-    table waits for should be mentionable."""
+    table waits for should be mentionable. (Since a names review, the name no longer even
+    shows as Carol's mention: its "<" is seated as "‹".)"""
     member = driver.backend.world.member(ALICE_ID)
     assert member is not None
     member["nick"] = f"<@{CAROL_ID}>"
     table = public_table(await driver.slash("play", {"game": "race"}))
-    assert f"<@{CAROL_ID}>" in (table.content or "")
+    assert f"‹@{CAROL_ID}>" in (table.content or "")
+    assert f"<@{CAROL_ID}>" not in (table.content or "")
     body = table.body.get("data", table.body)
     allowed = body.get("allowed_mentions") or {}
     pingable = "users" in (allowed.get("parse") or []) or str(CAROL_ID) in [

@@ -142,6 +142,21 @@ async def test_a_right_to_left_override_in_a_name_does_not_turn_the_table_around
         assert "ecilA" in text and "\u202e" not in text and "\u200b" not in text, text
 
 
+@pytest.mark.parametrize("syntax", ["<@{carol}>", "<#{games}>", "<t:1>", "<@&{carol}>"])
+async def test_a_name_spelling_discord_syntax_shows_as_typed(
+    driver: InteractionDriver, syntax: str
+) -> None:
+    """Alice's nickname is Carol's mention (or a channel, a time, a role). Nobody is pinged
+    (``allowed_mentions``), but found by a names review: the table message showed it as Carol
+    herself ("@carol plays 25"), a channel link or a date, so a member could pass for another.
+    A seat's "<" before Discord's syntax is now "‹", so the name shows as typed."""
+    nick = syntax.format(carol=CAROL_ID, games=GAMES_CHANNEL_ID)
+    _nick(driver, ALICE_ID, nick)
+    started = await driver.slash("play", {"game": "race", "level": "random"})
+    content = public_table(started).content or ""
+    assert nick not in content and "‹" + nick[1:] in content, content
+
+
 @pytest.mark.parametrize(
     "nick", ["\u3164\u3164", "\u200b", " \u2800 "], ids=["hangul", "zwsp", "blank"]
 )
@@ -347,8 +362,10 @@ async def test_an_awkward_table_plays_to_the_boards(
     table = public_table(started)
     stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
     game_id = stored.id
-    # Names are kept as typed: emoji with skin tones and joiners whole, markdown as text.
-    assert [s.name for s in stored.seats[:3]] == [AWKWARD[u] for u in seated[:3]]
+    # Names are kept as typed: emoji with skin tones and joiners whole, markdown as text;
+    # only a "<" that Discord would read as a mention is seated as "‹".
+    typed = [AWKWARD[u].replace("<@", "‹@") for u in seated[:3]]
+    assert [s.name for s in stored.seats[:3]] == typed
     for user_id in seated:
         hand = await driver.click(table.message_id, f"jn:h:{game_id}", user_id=user_id)
         assert hand.ephemeral
