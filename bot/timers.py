@@ -14,7 +14,7 @@ comes back (and only the deadline: a due reminder is dropped once its deadline h
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -52,6 +52,7 @@ async def sweep(
     now: float,
     *,
     only: Callable[[StoredGame], bool] | None = None,
+    reachable: Callable[[StoredGame], Awaitable[bool]] | None = None,
 ) -> list[TimerEvent]:
     """Handle every timer due at ``now``; what happened, in game id order.
 
@@ -59,6 +60,10 @@ async def sweep(
     deadline against). ``only`` skips games this process does not serve: with several shards
     on one PostgreSQL database, each shard passes a test for its own guilds, so a game is timed
     by the process that also takes its moves (and holds its channel lock).
+
+    ``reachable`` is asked before a deadline plays a game for its members (a computer's move,
+    a forfeit): False skips it, for a game nobody can reach any more (its channel deleted, or
+    its server removed the bot, while the bot was away), which the front end ends itself.
 
     A game that fails is logged and skipped so one bad game cannot stop the others' timers.
     """
@@ -72,6 +77,8 @@ async def sweep(
                 if update is not None:
                     events.append(TimerEvent("remind", update))
             else:
+                if reachable is not None and not await reachable(due.game):
+                    continue
                 update = await tables.wake(due.game.id)
                 if update is not None:
                     events.append(TimerEvent("expire", update))

@@ -61,7 +61,9 @@ class Timers(commands.Cog):
     async def sweeper(self) -> None:
         bot = junction(self.bot)
         try:
-            events = await sweep(bot.tables, bot.tables.clock(), only=self._serves)
+            events = await sweep(
+                bot.tables, bot.tables.clock(), only=self._serves, reachable=self._reachable
+            )
         except Exception:
             # An unhandled error would stop the loop for good; log it and sweep again later.
             log.exception("turn-timer sweep failed")
@@ -74,6 +76,25 @@ class Timers(commands.Cog):
                     await self._channel_gone(event.game.channel_id, "cannot be reached")
                     continue
                 log.warning("could not announce a timer in game %s", event.game.id, exc_info=True)
+
+    async def _reachable(self, game: StoredGame) -> bool:
+        """Whether a passed deadline may play this game; False for one whose channel is gone
+        for good, ended here with no result.
+
+        The deadline is asked about before it plays, not after: a bot kicked (or a channel
+        deleted) while it was away for longer than a turn timer finds no reminder to send
+        first, and the deadline would forfeit a member and rate the game before posting the
+        table met the closed door. Only a channel the bot does not hold is asked about (one
+        request, for a timer that ran out); any other answer lets the game play as before."""
+        if self.bot.get_channel(game.channel_id) is not None:
+            return True
+        try:
+            await self.bot.fetch_channel(game.channel_id)
+        except discord.HTTPException as error:
+            if self._unreachable(game, error):
+                await self._channel_gone(game.channel_id, "cannot be reached")
+                return False
+        return True
 
     def _unreachable(self, game: StoredGame, error: discord.HTTPException) -> bool:
         """Whether the game's channel is gone for good: deleted, or in a server the bot has
