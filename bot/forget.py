@@ -29,10 +29,19 @@ from typing import Any
 
 from bot.engine.core import Game, GameError
 from bot.games import bundle
-from bot.store.base import Forgotten, GameRewrite, MoveRecord, SeatRecord, Store, StoredGame
+from bot.store.base import (
+    Forgotten,
+    GameRewrite,
+    MemberSeated,
+    MoveRecord,
+    SeatRecord,
+    Store,
+    StoredGame,
+)
 from bot.tables import replay_states
 
 FORMER = "Former player"
+_ATTEMPTS = 3  # reads of the member's games, should they start one while being forgotten
 
 
 class StillPlaying(GameError):
@@ -57,16 +66,23 @@ async def find_member(store: Store, user_id: int) -> Found:
 async def forget_member(store: Store, user_id: int) -> Forgotten:
     """Take ``user_id`` out of every game, result, claim, vote and invitation (see the module
     docstring); StillPlaying, with nothing changed, while they sit in a game in play."""
-    found = await find_member(store, user_id)
-    if found.in_play:
-        where = ", ".join(f"game {g.id} in channel {g.channel_id}" for g in found.in_play)
-        raise StillPlaying(
-            f"Member {user_id} is still seated in a game in play ({where}); it must end first "
-            "(they can /resign, or a moderator can /abort it)."
-        )
-    alias = -1 - secrets.randbelow(2**62)  # negative: never a Discord id
-    rewrites = [await _rewrite(store, stored, user_id, alias) for stored in found.games]
-    return await store.forget_member(user_id, alias=alias, name=FORMER, games=rewrites)
+    for _attempt in range(_ATTEMPTS):
+        found = await find_member(store, user_id)
+        if found.in_play:
+            where = ", ".join(f"game {g.id} in channel {g.channel_id}" for g in found.in_play)
+            raise StillPlaying(
+                f"Member {user_id} is still seated in a game in play ({where}); it must end "
+                "first (they can /resign, or a moderator can /abort it)."
+            )
+        alias = -1 - secrets.randbelow(2**62)  # negative: never a Discord id
+        rewrites = [await _rewrite(store, stored, user_id, alias) for stored in found.games]
+        try:
+            return await store.forget_member(user_id, alias=alias, name=FORMER, games=rewrites)
+        except MemberSeated:
+            # The bot runs meanwhile: they started a game while the rewrites were made. Look
+            # again (a game still in play refuses it, one already over is rewritten too).
+            continue
+    raise StillPlaying(f"Member {user_id} kept starting games while being forgotten; try again.")
 
 
 async def _rewrite(store: Store, stored: StoredGame, user_id: int, alias: int) -> GameRewrite:

@@ -50,6 +50,11 @@ class DailyClaim:
     user_id: int
 
 
+class MemberSeated(StoreError):
+    """``Store.forget_member`` found the member in a game it was not given: one started (and
+    perhaps ended) after the games to rewrite were read. Nothing was changed; read them again."""
+
+
 class StaleVersion(StoreError):
     """Somebody else's move was stored first; reload and try again."""
 
@@ -317,7 +322,8 @@ class Store(ABC):
         self, user_id: int, *, alias: int, name: str, games: Sequence[GameRewrite]
     ) -> Forgotten:
         """Take a member out of the database, in one transaction: each of ``games`` rewritten
-        (a StoreError, and nothing changed, if one is still active or gone); in the results
+        (a StoreError, and nothing changed, if one is still active or gone; MemberSeated if
+        another game seats them by then, started while the rewrites were made); in the results
         their user id becomes ``alias`` and their seat name ``name``; their daily-deal claims
         move to ``alias``; their abort votes and every lobby naming them are deleted."""
 

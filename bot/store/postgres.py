@@ -68,6 +68,7 @@ from bot.store.rows import (
     SET_SETTINGS,
     SETTINGS_SELECT,
     TIMERS_DUE_WHERE,
+    check_all_prepared,
     check_status,
     dump_json,
     forgotten_result,
@@ -524,6 +525,13 @@ class PostgresStore(Store):
     ) -> Forgotten:
         pattern = member_pattern(user_id)
         async with self.pool.acquire() as conn, conn.transaction():
+            # The rewrites were made before this transaction: a game the member started since
+            # (the bot runs meanwhile) would keep their id and name, and record a result so.
+            # Games are held still (reads go on) until this commits, so none can start between
+            # the check and the rewrite; SHARE ROW EXCLUSIVE also keeps two forgets apart.
+            await conn.execute("LOCK TABLE games IN SHARE ROW EXCLUSIVE MODE")
+            seating = await conn.fetch("SELECT id, seats FROM games WHERE seats LIKE $1", pattern)
+            check_all_prepared(seating, user_id, {game.game_id for game in games})
             for game in games:
                 initial = None if game.initial_state is None else dump_json(game.initial_state)
                 updated = await conn.execute(

@@ -19,6 +19,7 @@ from bot.store.base import (
     GuildSettings,
     Invitee,
     LobbyRecord,
+    MemberSeated,
     SeatRecord,
     StoredGame,
     StoredResult,
@@ -220,6 +221,16 @@ def member_pattern(user_id: int) -> str:
     """A LIKE pattern that finds JSON text naming ``user_id`` (and a few false friends: ids
     containing its digits, which callers drop after parsing)."""
     return f"%{int(user_id)}%"
+
+
+def check_all_prepared(rows: Sequence[RowLike], user_id: int, prepared: set[int]) -> None:
+    """MemberSeated unless every game row (``id``, ``seats``) seating ``user_id`` is one of
+    the games ``prepared`` for forgetting them (``Store.forget_member``)."""
+    for row in rows:
+        game_id = int(row["id"])
+        seated = any(s.user_id == user_id for s in seats_from_json(row["seats"]))
+        if seated and game_id not in prepared:
+            raise MemberSeated(f"member {user_id} sits in game {game_id}, started meanwhile")
 
 
 def forgotten_result(row: RowLike, user_id: int, alias: int, name: str) -> tuple[str, str] | None:

@@ -53,6 +53,7 @@ from bot.store.rows import (
     SET_SETTINGS,
     SETTINGS_SELECT,
     TIMERS_DUE_WHERE,
+    check_all_prepared,
     check_status,
     dump_json,
     forgotten_result,
@@ -540,6 +541,12 @@ class SqliteStore(Store):
     ) -> Forgotten:
         pattern = member_pattern(user_id)
         async with self._writing() as db:
+            # The rewrites were made before this transaction: a game the member started since
+            # (the bot runs meanwhile) would keep their id and name, and record a result so.
+            seating = await self._rows(
+                db, "SELECT id, seats FROM games WHERE seats LIKE ?", (pattern,)
+            )
+            check_all_prepared(seating, user_id, {game.game_id for game in games})
             for game in games:
                 initial = None if game.initial_state is None else dump_json(game.initial_state)
                 async with db.execute(
