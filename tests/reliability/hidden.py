@@ -2,8 +2,9 @@
 
 Nothing here names a game. A game's cards are the codes its ``census`` counts. A card code is
 *visible* when it appears as a value anywhere in a public view (a field, a tuple item, an enum's
-value); a card is *hidden-only* when the census holds it but no public view of the moment shows
-any copy of it — every copy lies in a hand, a face-down pile, a library or a hidden stack. Such a
+value, or the name of a flag that is set); a card is *hidden-only* when the census holds it but
+no public view of the moment shows any copy of it — every copy lies in a hand, a face-down pile,
+a library or a hidden stack. Such a
 card's code (or the code with hyphens read as spaces, e.g. ``right-of-way`` → "right of way")
 must appear in no public text, no public picker and no data a public image is drawn from.
 
@@ -38,7 +39,13 @@ def leaves(value: Any) -> Iterator[str]:
         yield value
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         for item in dataclasses.fields(value):
-            yield from leaves(getattr(value, item.name))
+            field = getattr(value, item.name)
+            if field is True:
+                # A flag named after a card shows that card: a Dragon car's ``fireproof`` is
+                # the Fireproof Armor fitted to it, on the table for all to see.
+                yield item.name
+                yield item.name.replace("_", "-")
+            yield from leaves(field)
     elif isinstance(value, dict):
         for key, item in value.items():
             yield from leaves(key)

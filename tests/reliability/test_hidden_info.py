@@ -12,6 +12,7 @@ several seeds.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import random
 from collections.abc import Callable
@@ -187,3 +188,18 @@ async def test_the_check_sees_a_caption_that_names_hidden_cards(
     private = next(s for s in LAYOUTS if s.bundle.info.private_hands)
     leaks = await play_and_check(driver, private, seed=0)
     assert any("public text names" in leak for leak in leaks)
+
+
+def test_a_flag_named_after_a_card_shows_it() -> None:
+    """A Dragon car's public ``fireproof`` flag is the Fireproof Armor fitted to it: that card
+    is on the table, so "Fireproof Armor stops the flames" names no hidden card. The heavy run
+    reported it as a leak while the check read only values, not flags that are set."""
+
+    @dataclasses.dataclass(frozen=True)
+    class Car:
+        name: str
+        fireproof: bool
+        right_of_way: bool
+
+    assert set(leaves(Car("bob", True, True))) >= {"fireproof", "right-of-way"}
+    assert set(leaves(Car("bob", False, False))) == {"bob"}
