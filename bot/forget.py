@@ -10,8 +10,8 @@ traced back to the member). Results and ratings of the others stay exactly as th
 the former player keeps their place on the boards under that name. The names inside a game's
 states are rebuilt by replaying its deal and moves with the new name. Where a replay cannot
 reproduce the stored game (one stored before initial states were kept, one dealt from a stacked
-deck, one stored before a rules fix), the name is replaced in its player list and, as a whole
-word, in the text of its captions instead.
+deck, one stored before a rules fix, one of a plug-in game no longer installed), the name is
+replaced in its player list and, as a whole word, in the text of its captions instead.
 
 A member still seated in a game in play is refused: the game would go on under their name.
 """
@@ -93,7 +93,12 @@ async def _rewrite(store: Store, stored: StoredGame, user_id: int, alias: int) -
     initial = await store.initial_state(stored.id)
     if initial is None:
         return GameRewrite(stored.id, seats, scrubbed, None)
-    game = bundle(stored.game_key).game
+    try:
+        game = bundle(stored.game_key).game
+    except GameError:
+        # A plug-in game no longer installed: no rules to deal or replay it with, so it is
+        # renamed where it stands (its rows stay, as for every other game).
+        return GameRewrite(stored.id, seats, scrubbed, _scrubbed(initial, mine, names))
     dealt = _dealt_again(game, stored, initial, [s.name for s in seats])
     moves = await store.moves(stored.id)
     if dealt is None or not _replays_exactly(game, initial, moves, stored.state):

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import bot.forget
+import bot.games.registry
 from bot.forget import StillPlaying, forget_member
 from bot.store.base import GameRewrite, SeatRecord, Store, StoredGame
 from bot.tables import Tables
@@ -73,3 +74,23 @@ async def test_forgetting_twice_is_harmless(store: Store) -> None:
     done = await forget_member(store, ALICE)
     assert (done.games, done.results, done.lobbies) == (0, 0, 0)
     assert (await store.results(), await store.games_of_member(BOB)) == before
+
+
+async def test_a_game_no_longer_installed_is_renamed_in_place(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alice played a plug-in game (the toy Relay) that the operator has since uninstalled.
+    Found by a hostile review of today's features: the command stopped with a traceback
+    ("There is no game called 'relay'") and could not forget her at all. A game whose rules
+    are gone is now renamed where it stands (its player list and captions), like a stacked
+    deal, and the rest of her rows are forgotten as usual."""
+    tables = Tables(store, clock=lambda: 1_000_000.0)
+    seats = [*_duel(), SeatRecord(2, "Cy", user_id=730000000000000003)]
+    update = await tables.start(channel_id=4, guild_id=GUILD, game_key="relay", seats=seats, seed=1)
+    await finish_randomly(tables, update, 1)
+    monkeypatch.delitem(bot.games.registry._BUNDLES, "relay")
+    done = await forget_member(store, ALICE)
+    assert (done.games, done.results) == (1, 1)
+    (game,) = await store.games_of_member(BOB)
+    assert "Alice" not in repr((game, await store.initial_state(game.id)))
+    assert str(ALICE) not in repr(await store.results())
