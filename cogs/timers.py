@@ -139,6 +139,20 @@ class Timers(commands.Cog):
     @sweeper.before_loop
     async def _wait_until_ready(self) -> None:
         await self.bot.wait_until_ready()
+        try:
+            await self.end_unreachable_games()
+        except Exception:
+            log.warning("could not look for games nobody can reach", exc_info=True)
+
+    async def end_unreachable_games(self) -> None:
+        """At start, end the games whose channel went (deleted, or its server removed the bot)
+        while the bot was away, each with no result. A game with a turn timer meets its closed
+        door at its next deadline; one without would stay in play for ever, where nobody can
+        /abort it, and keep its members from being forgotten (``junction forget-member``
+        refuses a member in a game in play)."""
+        for game in await junction(self.bot).tables.store.active_games():
+            if self._serves(game):
+                await self._reachable(game)
 
     async def _announce(self, event: TimerEvent) -> None:
         channel = self.bot.get_channel(event.game.channel_id) or await self.bot.fetch_channel(

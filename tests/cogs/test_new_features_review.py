@@ -7,6 +7,7 @@ found (each docstring says what was tried, and what the fix does).
 
 from __future__ import annotations
 
+from bot.forget import forget_member
 from bot.store.base import GuildSettings, SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import sweep_after
@@ -64,3 +65,26 @@ async def test_a_deadline_long_past_does_not_play_a_game_whose_channel_went(
     await sweep_after(driver, 3600)
     assert await bot.store.active_game(GAMES_CHANNEL_ID) is None
     assert await bot.store.results(game_key="mille", guild_id=GUILD_ID) == []
+
+
+async def test_a_game_without_a_timer_in_a_server_that_left_ends_at_start(
+    driver: InteractionDriver,
+) -> None:
+    """Junction is kicked while it is down, from a server with no turn timer: no deadline
+    will ever meet the closed door. Found by a hostile review of today's features: the game
+    stayed in play for ever, where nobody can /abort it, and ``junction forget-member`` refused
+    its members for good ("still seated in a game in play"). At start the bot now asks about
+    each game whose channel it does not hold, and ends those nobody can reach with no result."""
+    bot = running_bot(driver)
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="mille", seats=TWO_MEMBERS, seed=3
+    )
+    driver.backend.world.bot_in_guild = False
+    guild = bot.get_guild(GUILD_ID)
+    assert guild is not None
+    bot._connection._remove_guild(guild)  # the bot never heard of the removal
+    cog = bot.get_cog("Timers")
+    assert cog is not None
+    await cog.end_unreachable_games()  # type: ignore[attr-defined]
+    assert await bot.store.active_game(GAMES_CHANNEL_ID) is None
+    assert await forget_member(bot.store, ALICE_ID) is not None
