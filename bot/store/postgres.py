@@ -68,6 +68,7 @@ from bot.store.rows import (
     SET_SETTINGS,
     SETTINGS_SELECT,
     TIMERS_DUE_WHERE,
+    as_seated,
     check_all_prepared,
     check_status,
     dump_json,
@@ -576,15 +577,25 @@ class PostgresStore(Store):
 
     async def record_result(self, record: ResultRecord, names: Sequence[str]) -> None:
         """Store a finished game's result; a second call for the same game changes nothing."""
-        row = result_row(record, names)
-        marks = ", ".join(f"${n}" for n in range(1, len(row) + 1))
-        # DO NOTHING keeps the first record: the seam may record again after a retry, and two
-        # processes may race to record the same game.
-        await self.pool.execute(
-            f"INSERT INTO results ({RESULT_COLUMNS}) VALUES ({marks})"
-            " ON CONFLICT (game_id) DO NOTHING",
-            *row,
-        )
+        async with self.pool.acquire() as conn, conn.transaction():
+            # The game's seats as they stand: a member may have been forgotten since the
+            # caller read them (the game ended as ``junction forget-member`` ran). FOR SHARE
+            # waits for a forgetting that rewrote the row, or holds one back until the result
+            # is in, for it to rewrite.
+            seats = await conn.fetchval(
+                "SELECT seats FROM games WHERE id = $1 FOR SHARE", record.game_id
+            )
+            if seats is not None:
+                record, names = as_seated(record, names, seats_from_json(seats))
+            row = result_row(record, names)
+            marks = ", ".join(f"${n}" for n in range(1, len(row) + 1))
+            # DO NOTHING keeps the first record: the seam may record again after a retry, and
+            # two processes may race to record the same game.
+            await conn.execute(
+                f"INSERT INTO results ({RESULT_COLUMNS}) VALUES ({marks})"
+                " ON CONFLICT (game_id) DO NOTHING",
+                *row,
+            )
 
     async def results(
         self,

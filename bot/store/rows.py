@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any, Final, Protocol
 
 from bot.ratings import ResultRecord
@@ -221,6 +222,31 @@ def member_pattern(user_id: int) -> str:
     """A LIKE pattern that finds JSON text naming ``user_id`` (and a few false friends: ids
     containing its digits, which callers drop after parsing)."""
     return f"%{int(user_id)}%"
+
+
+def as_seated(
+    record: ResultRecord, names: Sequence[str], seats: Sequence[SeatRecord]
+) -> tuple[ResultRecord, list[str]]:
+    """A result with its seats as the game's row holds them now: the bot builds a result from
+    the seats it read before the game ended, and a member forgotten in between
+    (``Store.forget_member``) must be recorded as their former player, not by id and name."""
+    if len(seats) != len(record.seats):
+        return record, list(names)
+    # Only a former player's seat (a negative alias id, never a Discord id) is taken over.
+    former = [
+        seat.user_id is not None and seat.user_id < 0 and seat.user_id != user
+        for seat, user in zip(seats, record.seats, strict=True)
+    ]
+    if not any(former):
+        return record, list(names)
+    users = tuple(
+        seat.user_id if gone else user
+        for seat, user, gone in zip(seats, record.seats, former, strict=True)
+    )
+    renamed = [
+        seat.name if gone else name for seat, name, gone in zip(seats, names, former, strict=False)
+    ]
+    return replace(record, seats=users), renamed
 
 
 def check_all_prepared(rows: Sequence[RowLike], user_id: int, prepared: set[int]) -> None:

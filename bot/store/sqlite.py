@@ -53,6 +53,7 @@ from bot.store.rows import (
     SET_SETTINGS,
     SETTINGS_SELECT,
     TIMERS_DUE_WHERE,
+    as_seated,
     check_all_prepared,
     check_status,
     dump_json,
@@ -593,9 +594,14 @@ class SqliteStore(Store):
 
     async def record_result(self, record: ResultRecord, names: Sequence[str]) -> None:
         """Store a finished game's result; a second call for the same game changes nothing."""
-        row = result_row(record, names)
-        marks = ", ".join("?" for _ in row)
         async with self._writing() as db:
+            # The game's seats as they stand: a member may have been forgotten since the
+            # caller read them (the game ended as ``junction forget-member`` ran).
+            found = await self._rows(db, "SELECT seats FROM games WHERE id = ?", (record.game_id,))
+            if found:
+                record, names = as_seated(record, names, seats_from_json(found[0]["seats"]))
+            row = result_row(record, names)
+            marks = ", ".join("?" for _ in row)
             # DO NOTHING keeps the first record: the seam may record again after a retry.
             await db.execute_fetchall(
                 f"INSERT INTO results ({RESULT_COLUMNS}) VALUES ({marks})"

@@ -12,7 +12,8 @@ import pytest
 
 import bot.forget
 import bot.games.registry
-from bot.forget import StillPlaying, forget_member
+from bot.forget import FORMER, StillPlaying, forget_member
+from bot.results import result_of
 from bot.store.base import GameRewrite, SeatRecord, Store, StoredGame
 from bot.tables import Tables
 from tests.seam import finish_randomly
@@ -94,3 +95,32 @@ async def test_a_game_no_longer_installed_is_renamed_in_place(
     (game,) = await store.games_of_member(BOB)
     assert "Alice" not in repr((game, await store.initial_state(game.id)))
     assert str(ALICE) not in repr(await store.results())
+
+
+async def test_a_result_recorded_after_the_forgetting_names_the_former_player(
+    store: Store,
+) -> None:
+    """Alice's last game ends as the command runs: the bot stores the game as finished, the
+    command rewrites it (it is no longer in play), and only then does the bot record its
+    result, from the seats it read before. Found by a hostile review of today's features: the
+    result was stored with her id and name after she had been forgotten. A result now takes
+    its seats from the game's stored row, in the same transaction, so a seat forgotten
+    meanwhile is recorded as its former player."""
+    tables = Tables(store, clock=lambda: 1_000_000.0, record_results=False)
+    update = await tables.start(
+        channel_id=1,
+        guild_id=GUILD,
+        game_key="mille",
+        seats=_duel(),
+        options={"length": "hand"},
+        seed=3,
+    )
+    ended = (await finish_randomly(tables, update, 3)).game  # what the bot holds in memory
+    outcome = tables.position(ended).game.outcome(tables.position(ended).state)
+    assert outcome is not None
+    await forget_member(store, ALICE)
+    late = result_of(ended, outcome, 1_000_000.0, moves=ended.version)
+    await store.record_result(late, [seat.name for seat in ended.seats])
+    (result,) = await store.results()
+    assert ALICE not in result.record.seats and "Alice" not in result.names
+    assert result.names == (FORMER, "Bob") and result.record.seats[1] == BOB
