@@ -38,7 +38,7 @@ from bot.store.base import (
     Store,
     StoredGame,
 )
-from bot.tables import replay_states
+from bot.tables import LEAVE, replay_states
 
 FORMER = "Former player"
 _ATTEMPTS = 3  # reads of the member's games, should they start one while being forgotten
@@ -69,10 +69,16 @@ async def forget_member(store: Store, user_id: int) -> Forgotten:
     for _attempt in range(_ATTEMPTS):
         found = await find_member(store, user_id)
         if found.in_play:
-            where = ", ".join(f"game {g.id} in channel {g.channel_id}" for g in found.in_play)
+            where = [await _in_play(store, stored, user_id) for stored in found.in_play]
+            # /resign is no help in a game they have left already: only its end is.
+            advice = (
+                "a moderator can /abort it"
+                if all(left for _, left in where)
+                else "they can /resign, or a moderator can /abort it"
+            )
             raise StillPlaying(
-                f"Member {user_id} is still seated in a game in play ({where}); it must end "
-                "first (they can /resign, or a moderator can /abort it)."
+                f"Member {user_id} is still seated in a game in play "
+                f"({', '.join(text for text, _ in where)}); it must end first ({advice})."
             )
         alias = -1 - secrets.randbelow(2**62)  # negative: never a Discord id
         rewrites = [await _rewrite(store, stored, user_id, alias) for stored in found.games]
@@ -83,6 +89,15 @@ async def forget_member(store: Store, user_id: int) -> Forgotten:
             # again (a game still in play refuses it, one already over is rewritten too).
             continue
     raise StillPlaying(f"Member {user_id} kept starting games while being forgotten; try again.")
+
+
+async def _in_play(store: Store, stored: StoredGame, user_id: int) -> tuple[str, bool]:
+    """Where a game in play that seats the member is, for the operator, and whether they have
+    left it already (the others play on)."""
+    mine = {s.seat for s in stored.seats if s.user_id == user_id}
+    left = any(m.action == LEAVE and m.seat in mine for m in await store.moves(stored.id))
+    gone = ", which they have left: the others are still playing it" if left else ""
+    return f"game {stored.id} in channel {stored.channel_id}{gone}", left
 
 
 async def _rewrite(store: Store, stored: StoredGame, user_id: int, alias: int) -> GameRewrite:

@@ -124,3 +124,18 @@ async def test_a_result_recorded_after_the_forgetting_names_the_former_player(
     (result,) = await store.results()
     assert ALICE not in result.record.seats and "Alice" not in result.names
     assert result.names == (FORMER, "Bob") and result.record.seats[1] == BOB
+
+
+async def test_a_member_who_left_a_game_in_play_is_told_so(store: Store) -> None:
+    """Alice resigned from a three-driver Dragon arena that Bob and Cy play on. The command
+    refuses her while the game is in play, as it must. Found by a hostile review of today's
+    features: its answer told the operator she could /resign, which she had done; it now says
+    she has left that game, the others are still playing it, and a moderator can /abort it."""
+    tables = Tables(store, clock=lambda: 1_000_000.0)
+    seats = [*_duel(), SeatRecord(2, "Cy", user_id=730000000000000003)]
+    await tables.start(channel_id=6, guild_id=GUILD, game_key="dragon", seats=seats, seed=2)
+    await tables.leave(channel_id=6, user_id=ALICE)
+    assert (await store.active_game(6)) is not None
+    with pytest.raises(StillPlaying, match="which they have left: the others are still") as told:
+        await forget_member(store, ALICE)
+    assert "/resign" not in str(told.value)
