@@ -11,6 +11,7 @@ from bot.forget import forget_member
 from bot.store.base import GuildSettings, SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import sweep_after
+from tests.discord import limits
 from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
@@ -88,3 +89,36 @@ async def test_a_game_without_a_timer_in_a_server_that_left_ends_at_start(
     await cog.end_unreachable_games()  # type: ignore[attr-defined]
     assert await bot.store.active_game(GAMES_CHANNEL_ID) is None
     assert await forget_member(bot.store, ALICE_ID) is not None
+
+
+# --- the fake Discord's form limits -------------------------------------------------------------
+
+
+def test_context_menu_commands_are_named_as_discord_allows() -> None:
+    """A user or message command ("View Stats"), as Discord's own examples name one: mixed
+    case, spaces, no description. Found by a hostile review of today's features: the checker
+    held it to a slash command's lower-case, space-free name and refused a command Discord
+    registers (a bot adding a context menu would have failed every test). It is now held to
+    1 to 32 characters; a slash command still to the strict form."""
+    for kind in (2, 3):
+        assert limits.command_problems({"name": "View Stats", "type": kind}) == []
+        assert limits.command_problems({"name": "x" * 33, "type": kind})
+    assert limits.command_problems({"name": "View Stats", "type": 1, "description": "d"})
+
+
+def test_link_and_premium_buttons_are_read_as_discord_reads_them() -> None:
+    """Found by a hostile review of today's features: the checker let a link button carry a
+    custom id and an ordinary button a url (Discord refuses both: "wrong about Discord"), and
+    refused a premium button for having no label (which Discord requires of it). Each is now
+    checked as Discord does."""
+
+    def problems(item: dict[str, object]) -> list[str]:
+        return limits.message_problems({"components": [{"type": 1, "components": [item]}]})
+
+    link = {"type": 2, "style": 5, "label": "Rules", "url": "https://example.org"}
+    assert problems(link) == []
+    assert problems(link | {"custom_id": "jn:x"})
+    assert problems({"type": 2, "style": 1, "label": "Go", "custom_id": "g", "url": "https://x"})
+    premium = {"type": 2, "style": 6, "sku_id": "1234"}
+    assert problems(premium) == []
+    assert problems(premium | {"label": "Buy"})

@@ -44,6 +44,8 @@ INPUT_VALUE = 4000
 CHOICES = 25
 CHOICE_TEXT = 100
 COMMAND_NAME = re.compile(r"^[-_'\w]{1,32}$")
+MENU_COMMAND_NAME = re.compile(r"^\S(?:.{0,30}\S)?$")  # user and message commands: any case, spaces
+CHAT_INPUT = 1  # a slash command; 2 and 3 are the user and message context-menu commands
 COMMAND_DESCRIPTION = 100
 COMMAND_OPTIONS = 25
 COMMAND_TOTAL = 4000
@@ -151,12 +153,23 @@ def _item_problems(item: JSON, where: str, seen: set[str]) -> list[str]:
     if kind == BUTTON:
         if item.get("label") is not None:
             _over(problems, f"{where}.label", item["label"], BUTTON_LABEL)
-        if not item.get("label") and not item.get("emoji"):
+        style = item.get("style")
+        if style == PREMIUM_STYLE:
+            # Discord draws a premium button from its SKU: a label or emoji is refused there.
+            if not item.get("sku_id") or item.get("label") or item.get("emoji"):
+                problems.append(f"{where}: a premium button has a sku_id and no label or emoji")
+        elif not item.get("label") and not item.get("emoji"):
             problems.append(f"{where}: a button needs a label or an emoji")
-        if item.get("style") == LINK_STYLE:
+        if style == LINK_STYLE:
             if not item.get("url"):
                 problems.append(f"{where}: a link button needs a url")
-        elif item.get("style") != PREMIUM_STYLE:
+        elif item.get("url"):
+            problems.append(f"{where}: only a link button has a url")
+        if style in (LINK_STYLE, PREMIUM_STYLE):
+            # Pressing either never reaches the bot: Discord refuses a custom id on them.
+            if item.get("custom_id") is not None:
+                problems.append(f"{where}: a link or premium button has no custom_id")
+        else:
             _custom_id(problems, where, item, seen)
     elif kind in SELECTS:
         _custom_id(problems, where, item, seen)
@@ -231,9 +244,15 @@ def command_problems(command: JSON) -> list[str]:
     """What in one application command (as registered) Discord refuses."""
     problems: list[str] = []
     name = str(command.get("name") or "")
-    if not COMMAND_NAME.match(name) or (command.get("type", 1) == 1 and name != name.lower()):
+    slash = command.get("type", CHAT_INPUT) == CHAT_INPUT
+    if not slash:
+        # A context-menu command is named as its menu shows it ("View Stats"): mixed case and
+        # spaces are Discord's own examples, and it has no description.
+        if not MENU_COMMAND_NAME.match(name):
+            problems.append(f"menu command name {name!r} is not 1 to 32 characters")
+    elif not COMMAND_NAME.match(name) or name != name.lower():
         problems.append(f"command name {name!r} is not 1 to 32 lower-case letters, digits or -_")
-    if command.get("type", 1) == 1:
+    if slash:
         _over(
             problems,
             f"/{name} description",
