@@ -70,7 +70,7 @@ async def forget_member(store: Store, user_id: int) -> Forgotten:
         found = await find_member(store, user_id)
         if found.in_play:
             where = [await _in_play(store, stored, user_id) for stored in found.in_play]
-            # /resign is no help in a game they have left already: only its end is.
+            # /resign is no help in a game they cannot leave any more: only its end is.
             advice = (
                 "a moderator can /abort it"
                 if all(left for _, left in where)
@@ -92,12 +92,26 @@ async def forget_member(store: Store, user_id: int) -> Forgotten:
 
 
 async def _in_play(store: Store, stored: StoredGame, user_id: int) -> tuple[str, bool]:
-    """Where a game in play that seats the member is, for the operator, and whether they have
-    left it already (the others play on)."""
+    """Where a game in play that seats the member is, for the operator, and whether /resign
+    can no longer help there: they have left it, or the rules count them out (a Dragon driver
+    out of the race), and the others play on."""
     mine = {s.seat for s in stored.seats if s.user_id == user_id}
     left = any(m.action == LEAVE and m.seat in mine for m in await store.moves(stored.id))
-    gone = ", which they have left: the others are still playing it" if left else ""
-    return f"game {stored.id} in channel {stored.channel_id}{gone}", left
+    stuck = left or not _may_resign(stored, mine)
+    gone = ", which they can no longer /resign from: the others are still playing it"
+    return f"game {stored.id} in channel {stored.channel_id}{gone if stuck else ''}", stuck
+
+
+def _may_resign(stored: StoredGame, seats: Iterable[int]) -> bool:
+    """Whether the rules would let these seats leave the game as it stands (/resign)."""
+    try:
+        game = bundle(stored.game_key).game
+        state = game.from_dict(stored.state)
+        for seat in seats:
+            game.leave(state, seat)
+    except GameError:
+        return False
+    return True
 
 
 async def _rewrite(store: Store, stored: StoredGame, user_id: int, alias: int) -> GameRewrite:

@@ -13,6 +13,7 @@ import pytest
 import bot.forget
 import bot.games.registry
 from bot.forget import FORMER, StillPlaying, forget_member
+from bot.games import bundle
 from bot.results import result_of
 from bot.store.base import GameRewrite, SeatRecord, Store, StoredGame
 from bot.tables import Tables
@@ -130,12 +131,36 @@ async def test_a_member_who_left_a_game_in_play_is_told_so(store: Store) -> None
     """Alice resigned from a three-driver Dragon arena that Bob and Cy play on. The command
     refuses her while the game is in play, as it must. Found by a hostile review of today's
     features: its answer told the operator she could /resign, which she had done; it now says
-    she has left that game, the others are still playing it, and a moderator can /abort it."""
+    she can no longer /resign from that game, the others are still playing it, and a moderator
+    can /abort it."""
     tables = Tables(store, clock=lambda: 1_000_000.0)
     seats = [*_duel(), SeatRecord(2, "Cy", user_id=730000000000000003)]
     await tables.start(channel_id=6, guild_id=GUILD, game_key="dragon", seats=seats, seed=2)
     await tables.leave(channel_id=6, user_id=ALICE)
     assert (await store.active_game(6)) is not None
-    with pytest.raises(StillPlaying, match="which they have left: the others are still") as told:
+    with pytest.raises(StillPlaying, match="which they can no longer /resign from") as told:
         await forget_member(store, ALICE)
-    assert "/resign" not in str(told.value)
+    assert "they can /resign" not in str(told.value)
+
+
+async def test_a_driver_out_of_the_race_is_not_told_to_resign(store: Store) -> None:
+    """Alice's car is out of a three-driver arena that Bob and Cy race on; the rules refuse her
+    /resign ("Your driver is already out of the race"). Found by a hostile review of today's
+    features: the refusal still told the operator she could /resign. Whether she may is now
+    asked of the game's own rules."""
+    game = bundle("dragon").game
+    state = game.new_game(["Bob", "Alice", "Cy"], 2, None)
+    state.cars[1].alive = False
+    seats = [SeatRecord(0, "Bob", user_id=BOB), SeatRecord(1, "Alice", user_id=ALICE)]
+    seats.append(SeatRecord(2, "Cy", user_id=730000000000000003))
+    await store.create_game(
+        channel_id=6,
+        guild_id=GUILD,
+        game_key="dragon",
+        seats=seats,
+        options={},
+        state=game.to_dict(state),
+    )
+    with pytest.raises(StillPlaying, match="which they can no longer /resign from") as told:
+        await forget_member(store, ALICE)
+    assert "they can /resign" not in str(told.value)
