@@ -86,7 +86,9 @@ class Timers(commands.Cog):
         first, and the deadline would forfeit a member and rate the game before posting the
         table met the closed door. Only a channel the bot does not hold is asked about (one
         request, for a timer that ran out); any other answer lets the game play as before."""
-        if self.bot.get_channel(game.channel_id) is not None:
+        if game.guild_id is None or self.bot.get_channel(game.channel_id) is not None:
+            # Not a server's channel: a direct message, or the console's game (channel 0) in
+            # a database it shares with the bot, which Discord has never heard of.
             return True
         try:
             await self.bot.fetch_channel(game.channel_id)

@@ -7,6 +7,8 @@ found (each docstring says what was tried, and what the fix does).
 
 from __future__ import annotations
 
+from bot.console import CONSOLE_CHANNEL
+from bot.console import PLAYER_ID as CONSOLE_PLAYER
 from bot.forget import forget_member
 from bot.store.base import GuildSettings, SeatRecord
 from tests.cogs.conftest import running_bot
@@ -122,3 +124,21 @@ def test_link_and_premium_buttons_are_read_as_discord_reads_them() -> None:
     premium = {"type": 2, "style": 6, "sku_id": "1234"}
     assert problems(premium) == []
     assert problems(premium | {"label": "Buy"})
+
+
+async def test_a_console_game_in_the_bots_database_is_left_alone(
+    driver: InteractionDriver,
+) -> None:
+    """The operator plays on the console (``junction console``) with the bot's own database,
+    its default, and starts the bot: the console's game is in no server and in a channel
+    Discord never heard of (channel 0). Ending unreachable games at start must not end it."""
+    bot = running_bot(driver)
+    seats = [SeatRecord(0, "Operator", user_id=CONSOLE_PLAYER)]
+    seats.append(SeatRecord(1, "Computer", policy="normal"))
+    await bot.tables.start(
+        channel_id=CONSOLE_CHANNEL, guild_id=None, game_key="mille", seats=seats, seed=3
+    )
+    cog = bot.get_cog("Timers")
+    assert cog is not None
+    await cog.end_unreachable_games()  # type: ignore[attr-defined]
+    assert await bot.store.active_game(CONSOLE_CHANNEL) is not None
