@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from bot.engine.core import CorruptSave
+from bot.engine.core import GameError
+from bot.games import bundle
+from bot.store.base import StoredGame
 from bot.tables import Position, Tables
 
 ROOM = 1900  # characters for the lines: a message holds 2 000, with the heading
@@ -28,11 +30,13 @@ class InPlay:
     waiting_for_you: bool
     waiting_for: tuple[str, ...]  # the names whose move it is (computers included)
     deadline: float | None
+    readable: bool = True  # False: the save cannot be read (or its game is not installed)
 
 
 async def games_of(tables: Tables, user_id: int, guild_id: int | None) -> list[InPlay]:
     """The active games on a server (``guild_id``) in which ``user_id`` still plays, oldest
-    first. A game whose save cannot be read is left out: its channel says so when used."""
+    first. A game whose save cannot be read is listed as such: left out, it would have a member
+    told they play nothing while it holds their seat (and its channel) in play."""
     found = []
     for stored in await tables.store.games_of_member(user_id, active=True):
         if stored.guild_id != guild_id:
@@ -41,9 +45,28 @@ async def games_of(tables: Tables, user_id: int, guild_id: int | None) -> list[I
             continue  # left it: the others play on
         try:
             found.append(in_play(tables.position(stored), user_id))
-        except CorruptSave:
-            continue
+        except GameError:  # a CorruptSave, or a plug-in game no longer installed
+            found.append(unreadable(stored, user_id))
     return found
+
+
+def unreadable(stored: StoredGame, user_id: int) -> InPlay:
+    """What /mygames says of a game in play whose save cannot be read: where it is, and with
+    whom (from its seats, which need no rules); nobody's move."""
+    try:
+        title = bundle(stored.game_key).info.title
+    except GameError:
+        title = stored.game_key
+    return InPlay(
+        title=title,
+        channel_id=stored.channel_id,
+        link=_link(stored),
+        opponents=tuple(s.name for s in stored.seats if s.user_id != user_id),
+        waiting_for_you=False,
+        waiting_for=(),
+        deadline=None,
+        readable=False,
+    )
 
 
 def in_play(here: Position, user_id: int) -> InPlay:
@@ -51,19 +74,22 @@ def in_play(here: Position, user_id: int) -> InPlay:
     stored = here.stored
     mine = {s.seat for s in stored.seats if s.user_id == user_id}
     acting = here.acting
-    link = None
-    if stored.message_id is not None and stored.guild_id is not None:
-        where = f"{stored.guild_id}/{stored.channel_id}/{stored.message_id}"
-        link = f"https://discord.com/channels/{where}"
     return InPlay(
         title=here.bundle.info.title,
         channel_id=stored.channel_id,
-        link=link,
+        link=_link(stored),
         opponents=tuple(s.name for s in stored.seats if s.seat not in mine),
         waiting_for_you=any(seat in mine for seat in acting),
         waiting_for=tuple(stored.seats[seat].name for seat in acting if seat not in mine),
         deadline=stored.turn_deadline,
     )
+
+
+def _link(stored: StoredGame) -> str | None:
+    """The newest table message, when the bot knows it."""
+    if stored.message_id is None or stored.guild_id is None:
+        return None
+    return f"https://discord.com/channels/{stored.guild_id}/{stored.channel_id}/{stored.message_id}"
 
 
 def playing_lines(
@@ -93,7 +119,9 @@ def _more(count: int) -> str:
 def _line(game: InPlay, escape: Callable[[str], str]) -> str:
     opponents = ", ".join(map(escape, game.opponents))
     against = f" against {opponents}" if opponents else " (alone)"
-    if game.waiting_for_you:
+    if not game.readable:
+        turn = "its save cannot be read: /abort it there"
+    elif game.waiting_for_you:
         turn = "**your move**"
     elif game.waiting_for:
         turn = f"waiting for {', '.join(map(escape, game.waiting_for))}"

@@ -7,6 +7,11 @@ found (each docstring says what was tried, and what the fix does).
 
 from __future__ import annotations
 
+import sqlite3
+
+import pytest
+
+import bot.games.registry as bot_games_registry
 from bot.console import CONSOLE_CHANNEL
 from bot.console import PLAYER_ID as CONSOLE_PLAYER
 from bot.forget import forget_member
@@ -14,7 +19,7 @@ from bot.store.base import GuildSettings, SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import sweep_after
 from tests.discord import limits
-from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
 TWO_MEMBERS = [SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)]
@@ -142,3 +147,46 @@ async def test_a_console_game_in_the_bots_database_is_left_alone(
     assert cog is not None
     await cog.end_unreachable_games()  # type: ignore[attr-defined]
     assert await bot.store.active_game(CONSOLE_CHANNEL) is not None
+
+
+# --- /mygames ------------------------------------------------------------------------------------
+
+
+async def test_a_game_whose_save_cannot_be_read_is_listed(driver: InteractionDriver) -> None:
+    """Bob's game with Alice was stored by a Junction whose save this one cannot read. Found by
+    a hostile review of today's features: /mygames left it out and told him "You are not
+    playing any game on this server" while it held his seat and its channel in play (and
+    ``junction forget-member`` refused him for it). It is now listed, with where and with
+    whom, and says its save cannot be read and to /abort it there."""
+    bot = running_bot(driver)
+    started = await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="mille", seats=TWO_MEMBERS, seed=3
+    )
+    path = bot.settings.db_url.removeprefix("sqlite:///")
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE games SET state = ? WHERE id = ?", ('{"x": 1}', started.game.id))
+    listed = await driver.slash("mygames", {}, user_id=BOB_ID)
+    head, line = (listed.content or "").splitlines()
+    assert head == "**Your games here** — 1 in play, 0 waiting for you"
+    assert line.startswith(f"**Mille Bornes** in <#{GAMES_CHANNEL_ID}> against Alice: its save")
+    assert line.endswith("its save cannot be read: /abort it there")
+    asked = await driver.slash("abort", {}, user_id=BOB_ID)  # as the line says, it works
+    assert any("wants to abort" in (r.content or "") for r in asked.responses)
+
+
+async def test_a_game_no_longer_installed_is_listed(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alice sits in a game of a plug-in game (the toy Relay) the operator has since
+    uninstalled. Found by a hostile review of today's features: /mygames answered her only
+    "There is no game called 'relay'" (the unknown game stopped the whole command), so she
+    could see none of her other games. It is listed under its key, as a game whose save cannot
+    be read."""
+    bot = running_bot(driver)
+    seats = [*TWO_MEMBERS, SeatRecord(2, "Carol", user_id=CAROL_ID)]
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="relay", seats=seats, seed=1
+    )
+    monkeypatch.delitem(bot_games_registry._BUNDLES, "relay")
+    listed = await driver.slash("mygames", {}, user_id=ALICE_ID)
+    assert "**relay** in" in (listed.content or ""), listed.content
