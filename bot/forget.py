@@ -25,6 +25,7 @@ import sys
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Any
 
 from bot.engine.core import Game, GameError
@@ -222,9 +223,21 @@ def _scrubbed(state: Mapping[str, Any], seats: Iterable[int], names: set[str]) -
 
 async def forget_main(db_url: str, user_id: int, *, confirmed: bool) -> int:
     """``junction forget-member``: say what the database holds of the member and, with
-    ``--yes``, forget it; the exit status (2 while they sit in a game in play)."""
-    from bot.store import opened_store
+    ``--yes``, forget it; the exit status (2 while they sit in a game in play, or when there
+    is no database where ``db_url`` points)."""
+    from bot.store import open_store, opened_store
+    from bot.store.sqlite import SqliteStore
 
+    named = open_store(db_url)
+    if isinstance(named, SqliteStore) and not named.is_memory and not Path(named.path).exists():
+        # Opening it would create an empty database and report the member forgotten from it:
+        # most likely JUNCTION_DB is not set in this shell (it defaults to ./junction.db).
+        print(
+            f"junction forget-member: there is no database at {named.path}; set JUNCTION_DB "
+            "to the bot's",
+            file=sys.stderr,
+        )
+        return 2
     store = await opened_store(db_url)
     try:
         found = await find_member(store, user_id)

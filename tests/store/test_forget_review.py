@@ -6,12 +6,14 @@ and holds a fix for what the review found (each docstring says what).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import bot.forget
 import bot.games.registry
+from bot.__main__ import main
 from bot.forget import FORMER, StillPlaying, forget_member
 from bot.games import bundle
 from bot.results import result_of
@@ -164,3 +166,18 @@ async def test_a_driver_out_of_the_race_is_not_told_to_resign(store: Store) -> N
     with pytest.raises(StillPlaying, match="which they can no longer /resign from") as told:
         await forget_member(store, ALICE)
     assert "they can /resign" not in str(told.value)
+
+
+def test_no_database_where_the_command_looks_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The operator runs the command in a shell without the bot's JUNCTION_DB (it defaults to
+    ./junction.db) or with a typo in it. Found by a hostile review of today's features: it
+    created an empty database there and answered "member … forgotten: 0 games and 0 results",
+    exit status 0, while the bot's database still held everything. A SQLite file that does
+    not exist is now refused (exit status 2), and none is created."""
+    missing = tmp_path / "junction.db"
+    monkeypatch.setenv("JUNCTION_DB", f"sqlite:///{missing}")
+    assert main(["forget-member", str(ALICE), "--yes"]) == 2
+    assert "there is no database at" in capsys.readouterr().err
+    assert not missing.exists()
