@@ -202,15 +202,23 @@ def _scrubbed(state: Mapping[str, Any], seats: Iterable[int], names: set[str]) -
     in prose (a string with a space: captions, reasons). Card codes and other values have no
     spaces, so a name that happens to equal one is left alone there."""
 
-    # A name as a whole word only: "Al" must not turn "Alice" or "Always" into nonsense.
-    spelled = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True) if n.strip())
-    pattern = re.compile(rf"(?<!\w)(?:{spelled})(?!\w)") if spelled else None
+    # A name as a whole word only: "Al" must not turn "Alice" or "Always" into nonsense. The
+    # other seats' names are matched too, longest first, and kept: "Sam" is not to turn the
+    # other player's "Sam (2)" (two Sams are numbered when dealt) into "Former player (2)".
+    mine = {n for n in names if n.strip()}
+    others = {str(n) for n in state.get("players") or [] if str(n).strip()} - mine
+    every = sorted(mine | others, key=len, reverse=True)
+    spelled = "|".join(re.escape(n) for n in every)
+    pattern = re.compile(rf"(?<!\w)(?:{spelled})(?!\w)") if mine else None
+
+    def rename(match: re.Match[str]) -> str:
+        return FORMER if match.group(0) in mine else match.group(0)
 
     def scrub(value: Any) -> Any:
         if isinstance(value, str):
             if pattern is None or " " not in value:
                 return value
-            return pattern.sub(FORMER, value)
+            return pattern.sub(rename, value)
         if isinstance(value, list):
             return [scrub(item) for item in value]
         if isinstance(value, dict):

@@ -14,7 +14,7 @@ import pytest
 import bot.forget
 import bot.games.registry
 from bot.__main__ import main
-from bot.forget import FORMER, StillPlaying, forget_member
+from bot.forget import FORMER, StillPlaying, _scrubbed, forget_member
 from bot.games import bundle
 from bot.results import result_of
 from bot.store.base import GameRewrite, SeatRecord, Store, StoredGame
@@ -181,3 +181,15 @@ def test_no_database_where_the_command_looks_is_refused(
     assert main(["forget-member", str(ALICE), "--yes"]) == 2
     assert "there is no database at" in capsys.readouterr().err
     assert not missing.exists()
+
+
+def test_another_players_longer_name_is_left_alone() -> None:
+    """Sam is forgotten from a game that must be renamed in place (a stacked deal, one stored
+    before a rules fix); the other player is "Sam (2)", as two members called Sam are now
+    numbered when a game is dealt. Found by a hostile review of today's features: the whole-word
+    rename turned the other player's captions into "Former player (2) drives…". A name that
+    is part of another seat's longer name is now left as that seat's."""
+    state = {"players": ["Sam", "Sam (2)"], "caption": "Sam (2) passes Sam; Sam's turn."}
+    scrubbed = _scrubbed(state, [0], {"Sam"})
+    assert scrubbed["caption"] == f"Sam (2) passes {FORMER}; {FORMER}'s turn."
+    assert scrubbed["players"] == [FORMER, "Sam (2)"]
