@@ -89,27 +89,33 @@ def public_view_ignores_hidden(game: Game[Any, Any], state: Any, tries: int = 3)
 
 
 def public_numbers(views: Iterable[Any]) -> set[str]:
-    """Every whole number the views show (mileage, scores, counts), as text.
+    """Every whole number the views show (mileage, scores, counts), how many items each of
+    their lists holds and what each list's numbers add up to (a hand's total), as text.
 
     A card whose code is a number (``25``) cannot be told from a public figure of the same value
-    in text ("200 so far"), so a number the table shows is no evidence of a leak.
+    in text ("200 so far", "discard 25" for a pile of 25 cards, "bob: 200" for the total of a
+    score sheet), so a number the table shows is no evidence of a leak.
     """
     found: set[str] = set()
 
-    def walk(value: Any) -> None:
+    def walk(value: Any) -> int:
+        """Note the figures under ``value``; the sum of its whole numbers."""
         if isinstance(value, bool):
-            return
+            return 0
         if isinstance(value, int):
             found.add(str(value))
-        elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+            return value
+        total = 0
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
             for item in dataclasses.fields(value):
-                walk(getattr(value, item.name))
+                total += walk(getattr(value, item.name))
         elif isinstance(value, list | tuple | set | frozenset):
-            for item in value:
-                walk(item)
+            found.add(str(len(value)))
+            total = sum(walk(item) for item in value)
+            found.add(str(total))
         elif isinstance(value, dict):
-            for item in value.values():
-                walk(item)
+            total = sum(walk(item) for item in value.values())
+        return total
 
     for view in views:
         walk(view)
@@ -136,6 +142,16 @@ def named_cards(text: str, codes: Iterable[str]) -> set[str]:
         if pattern.search(plain):
             found.add(code)
     return found
+
+
+def naming(text: str, code: str, around: int = 60) -> str:
+    """The stretch of ``text`` where it names ``code`` (for a leak report)."""
+    plain = _MARKUP.sub(" ", text)
+    found = _PATTERNS.get(code) or _pattern(code)
+    match = found.search(plain)
+    if match is None:
+        return plain[: 2 * around]
+    return plain[max(0, match.start() - around) : match.end() + around]
 
 
 def public_texts(response: Any) -> list[str]:

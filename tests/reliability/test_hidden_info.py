@@ -28,6 +28,7 @@ from tests.reliability.hidden import (
     hidden_only,
     leaves,
     named_cards,
+    naming,
     public_numbers,
     public_texts,
     public_view_ignores_hidden,
@@ -98,7 +99,8 @@ async def play_and_check(driver: InteractionDriver, seating: Seating, seed: int)
                     CHECKED["payloads"] += 1
                     for text in public_texts(response):
                         if named := named_cards(text, said):
-                            leaks.append(f"public text names {sorted(named)}: {text[:200]!r}")
+                            where = naming(text, min(named))
+                            leaks.append(f"public text names {sorted(named)}: …{where!r}…")
             for name, data in drawn:
                 if name == "hand_png":
                     continue
@@ -182,7 +184,10 @@ async def test_the_check_sees_a_caption_that_names_hidden_cards(
             for leaf in leaves(game.private_view(state, seat))
             if leaf in game.census(state)
         ]
-        return original(update, headline, closing) + "\nHolding: " + ", ".join(held)
+        # First, and cut to what Discord takes: a long game's table text is near the limit.
+        return cogs.ui.clip(
+            "Holding: " + ", ".join(held) + "\n" + original(update, headline, closing)
+        )
 
     monkeypatch.setattr(cogs.ui, "table_text", careless)
     private = next(s for s in LAYOUTS if s.bundle.info.private_hands)
