@@ -16,8 +16,6 @@ from bot.games import bundle
 from bot.store.base import StoredGame
 from bot.tables import Position, Tables
 
-ROOM = 1900  # characters for the lines: a message holds 2 000, with the heading
-
 
 @dataclass(frozen=True)
 class InPlay:
@@ -92,28 +90,11 @@ def _link(stored: StoredGame) -> str | None:
     return f"https://discord.com/channels/{stored.guild_id}/{stored.channel_id}/{stored.message_id}"
 
 
-def playing_lines(
-    games: Sequence[InPlay], *, escape: Callable[[str], str], room: int = ROOM
-) -> list[str]:
+def playing_lines(games: Sequence[InPlay], *, escape: Callable[[str], str]) -> list[str]:
     """A line per game, those waiting for the member first (a stable sort keeps the order
-    within each group), as many whole lines as fit in ``room`` characters, then how many
-    more there are. The lines are markdown; ``escape`` makes each name plain text."""
+    within each group). The lines are markdown; ``escape`` makes each name plain text."""
     ordered = sorted(games, key=lambda g: not g.waiting_for_you)
-    lines: list[str] = []
-    used = 0
-    for shown, game in enumerate(ordered):
-        line = _line(game, escape)
-        rest = len(ordered) - shown - 1
-        # Keep room for the "… and N more." line unless this is the last game.
-        if used + len(line) + (len(_more(rest + 1)) + 2 if rest else 0) > room:
-            return [*lines, _more(len(ordered) - shown)]
-        lines.append(line)
-        used += len(line) + 1
-    return lines
-
-
-def _more(count: int) -> str:
-    return f"… and {count} more."
+    return [_line(game, escape) for game in ordered]
 
 
 def _line(game: InPlay, escape: Callable[[str], str]) -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import io
 import time
-from collections.abc import Sequence
 from functools import partial
 from typing import Any
 
@@ -32,7 +31,7 @@ from bot.replays import Inputs
 from cogs.alt_text import board_text, stats_text
 from cogs.choices import game_choices
 from cogs.lobby import display_name
-from cogs.ui import MESSAGE_LIMIT, NO_PINGS, bot_of, clip, plain
+from cogs.ui import MESSAGE_LIMIT, NO_PINGS, bot_of, clip, plain, whole_lines
 
 SCOPE_CHOICES = [
     app_commands.Choice(name="this server", value="server"),
@@ -169,7 +168,7 @@ class Boards(commands.Cog):
         lines = history_lines(results, who.id, escape=plain)
         name = plain(display_name(who))
         head = f"**Recent games of {name}**"
-        text = "\n".join(whole_lines(lines, MESSAGE_LIMIT - len(head) - 1))
+        text = "\n".join(whole_lines(lines, MESSAGE_LIMIT - len(head) - 1, _older))
         await interaction.response.send_message(
             clip(f"{head}\n{text or f'{name} has no finished games here yet.'}"),
             ephemeral=True,
@@ -208,23 +207,8 @@ class Boards(commands.Cog):
     stats.autocomplete("game")(game_choices)
 
 
-def whole_lines(lines: Sequence[str], room: int) -> list[str]:
-    """The first ``lines`` that fit in ``room`` characters, whole, then how many were left out.
-
-    A line of /history may be long (escaping doubles a name made of markdown, and a Dragon
-    game names five opponents): cut in the middle, it would end in half a name or half its
-    link."""
-    kept: list[str] = []
-    used = 0
-    for shown, line in enumerate(lines):
-        rest = len(lines) - shown
-        more = f"… and {rest} older game{'s' if rest != 1 else ''}."
-        # Keep room for the closing count unless this is the last line.
-        if used + len(line) + (len(more) + 2 if rest > 1 else 0) > room:
-            return [*kept, more]
-        kept.append(line)
-        used += len(line) + 1
-    return kept
+def _older(count: int) -> str:
+    return f"… and {count} older game{'s' if count != 1 else ''}."
 
 
 async def setup(bot: commands.Bot) -> None:

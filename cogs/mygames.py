@@ -13,7 +13,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.playing import games_of, playing_lines
-from cogs.ui import NO_PINGS, bot_of, clip, plain
+from cogs.ui import MESSAGE_LIMIT, NO_PINGS, bot_of, clip, plain, whole_lines
 
 NOTHING = (
     "You are not playing any game on this server. Start one with `/play` (against the computer, "
@@ -32,13 +32,19 @@ class MyGames(commands.Cog):
         games = await games_of(
             bot_of(interaction).tables, interaction.user.id, interaction.guild_id
         )
-        lines = playing_lines(games, escape=plain)
         waiting = sum(game.waiting_for_you for game in games)
         head = f"**Your games here** — {len(games)} in play, {waiting} waiting for you"
+        lines = whole_lines(
+            playing_lines(games, escape=plain), MESSAGE_LIMIT - len(head) - 1, _more
+        )
         text = (f"{head}\n" + "\n".join(lines)) if lines else NOTHING
         await interaction.response.send_message(
             clip(text), ephemeral=True, allowed_mentions=NO_PINGS
         )
+
+
+def _more(count: int) -> str:
+    return f"… and {count} more."
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
@@ -47,6 +47,23 @@ def clip(text: str, limit: int = MESSAGE_LIMIT) -> str:
     """Text safe to send: at most ``limit`` characters, never empty."""
     text = text.strip() or "\u200b"
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def whole_lines(lines: Sequence[str], room: int, more: Callable[[int], str]) -> list[str]:
+    """The first ``lines`` that fit in ``room`` characters, each whole, then ``more(n)`` for
+    the ``n`` left out. A line cut in the middle would end in half a name or half a link
+    (escaping doubles a name made of markdown), so a list stops before the line that would
+    not fit."""
+    kept: list[str] = []
+    used = 0
+    for shown, line in enumerate(lines):
+        rest = len(lines) - shown
+        # Keep room for the closing count unless this is the last line.
+        if used + len(line) + (len(more(rest)) + 2 if rest > 1 else 0) > room:
+            return [*kept, more(rest)]
+        kept.append(line)
+        used += len(line) + 1
+    return kept
 
 
 def plain(text: str) -> str:

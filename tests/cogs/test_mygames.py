@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.playing import InPlay, playing_lines
 from bot.store.base import GuildSettings, SeatRecord
 from cogs.mygames import NOTHING
+from cogs.ui import whole_lines
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import stacked_mille
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
@@ -89,9 +90,10 @@ def test_a_long_list_is_cut_at_whole_lines_with_a_count() -> None:
     assert len(whole) == 20 and all("**your move**" in line for line in whole[:10])
     assert whole[10].endswith("against Bob: waiting")
     room = sum(len(line) + 1 for line in whole[:7])
-    cut = playing_lines(games, escape=str, room=room)
+    cut = whole_lines(whole, room, lambda n: f"… and {n} more.")
     assert cut[-1] == f"… and {len(games) - len(cut) + 1} more."
     assert cut[:-1] == whole[: len(cut) - 1] and sum(len(line) + 1 for line in cut) <= room + 1
+    assert whole_lines(whole, 10_000, str) == whole
 
 
 async def test_many_long_games_fit_one_message(driver: InteractionDriver) -> None:
