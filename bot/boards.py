@@ -248,6 +248,11 @@ def _personal_bests(
     return tuple(lines)
 
 
+def message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
+    """The address that opens a message in Discord (``@me``: a direct message)."""
+    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
+
+
 def history_lines(
     results: Sequence[StoredResult],
     user_id: int,
@@ -280,10 +285,8 @@ def history_lines(
         when = f"<t:{int(record.finished_at)}:R>"
         link = ""
         if stored.message_id is not None and record.guild_id is not None:
-            link = (
-                f" — [table](https://discord.com/channels/{record.guild_id}/"
-                f"{stored.channel_id}/{stored.message_id})"
-            )
+            where = message_link(record.guild_id, stored.channel_id, stored.message_id)
+            link = f" — [table]({where})"
         against = f" vs {', '.join(others)}" if others else " (alone)"
         lines.append(f"{when} {title}{against}: **{verdict}**{score}{link}")
     return lines

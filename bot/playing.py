@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from bot.boards import message_link
 from bot.engine.core import GameError
 from bot.games import bundle
 from bot.store.base import StoredGame
@@ -87,7 +88,7 @@ def _link(stored: StoredGame) -> str | None:
     """The newest table message, when the bot knows it."""
     if stored.message_id is None or stored.guild_id is None:
         return None
-    return f"https://discord.com/channels/{stored.guild_id}/{stored.channel_id}/{stored.message_id}"
+    return message_link(stored.guild_id, stored.channel_id, stored.message_id)
 
 
 def playing_lines(games: Sequence[InPlay], *, escape: Callable[[str], str]) -> list[str]:

@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.boards import message_link
 from bot.engine.core import BadOption, GameError
 from bot.games import bundle, hint_policy, policy_factory, suggest_move
 from bot.games.bundle import ButtonSpec
@@ -140,10 +141,10 @@ class Play(commands.Cog):
         version, when = self._reposts.get(channel_id, (-1, 0.0))
         wait = int(when + REPOST_SECONDS - time.monotonic() + 1)
         if version == stored.version and stored.message_id is not None and wait > 0:
-            where = f"{interaction.guild_id or '@me'}/{channel_id}/{stored.message_id}"
+            where = message_link(interaction.guild_id, channel_id, stored.message_id)
             raise BadOption(
                 f"The table was posted moments ago and nothing has moved since: "
-                f"https://discord.com/channels/{where} — it can be posted again in {wait} s."
+                f"{where} — it can be posted again in {wait} s."
             )
         await interaction.response.defer(thinking=True)
         update = await tables.table(channel_id)
