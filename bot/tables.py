@@ -28,6 +28,7 @@ import asyncio
 import logging
 import secrets
 import time
+import unicodedata
 import weakref
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
@@ -138,18 +139,26 @@ class Position:
         ]
 
 
+def looks(name: str) -> str:
+    """What a name looks like, roughly: letter case, width (``Ｓａｍ``, which the images draw
+    as "Sam"), spaces and invisible characters do not tell two names apart."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    return "".join(char for char in folded if char.isprintable() and not char.isspace())
+
+
 def distinct_names(seats: Sequence[SeatRecord]) -> list[SeatRecord]:
-    """The seats, a name an earlier seat already goes by (letter case aside) numbered: "Sam",
-    "Sam (2)". Members may share a name, and every caption, result line, ratings line and
-    board names players by name: "Sam won" must say which Sam."""
+    """The seats, a name that looks like one an earlier seat goes by numbered: "Sam",
+    "Ｓａｍ (2)". Members may share a name, and every caption, target button, result line,
+    ratings line and board names players by name: "Sam won", or a shot aimed "on Sam", must
+    say which Sam."""
     taken: set[str] = set()
     named: list[SeatRecord] = []
     for seat in seats:
         name, count = seat.name, 1
-        while name.casefold() in taken:
+        while looks(name) in taken:
             count += 1
             name = f"{seat.name} ({count})"
-        taken.add(name.casefold())
+        taken.add(looks(name))
         named.append(seat if name == seat.name else replace(seat, name=name))
     return named
 

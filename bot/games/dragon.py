@@ -13,7 +13,6 @@ from bot.ai.easy import easy
 from bot.engine.core import Outcome
 from bot.engine.dragon import GAME
 from bot.engine.dragon.cards import cw_name
-from bot.engine.dragon.table import car_name
 from bot.engine.dragon.views import DragonPublicView, DragonSeatView
 from bot.games.bundle import (
     ButtonSpec,
@@ -57,8 +56,7 @@ def hand_pickers(view: DragonSeatView, moves: Sequence[MoveChoice]) -> list[Pick
         aimed = _aimed(notation)
         if aimed is not None:
             card, seat, rest = aimed
-            # Two drivers may share a name: car_name adds the car's badge to tell them apart.
-            target = car_name(names, seat) if 0 <= seat < len(names) else f"seat {seat}"
+            target = names[seat] if 0 <= seat < len(names) else f"seat {seat}"
             groups.setdefault(card, []).append(
                 ButtonSpec(f"{target} {rest}".strip()[:80], notation, "danger")
             )

@@ -56,14 +56,13 @@ async def test_two_drivers_whose_names_look_alike_get_buttons_that_tell_them_apa
     driver: InteractionDriver,
 ) -> None:
     """Six cars: Bob goes by "Sam" and Carol by "Ｓａｍ" (fullwidth letters: the same name to
-    the eye; the seam numbers only names that are the same text, see the next test), with
-    three computers. Alice aims her Machine Gun through the target picker and /move's list.
-    Found by a names review (with two plain "Sam"s, before the seam numbered them): the
-    picker's two buttons read alike and /move offered "Machine Gun (Front) on Sam" twice, so
-    Alice could not tell which button shoots which car and her shot could hit the wrong one
-    (and the caption said only "at Sam's front"). A driver whose name looks like another's
-    (case, width and invisible characters aside) is now named in menus and captions with the
-    car's badge from the table image, "Sam (@1)" and "Ｓａｍ (@2)"; the one she picks is hit."""
+    the eye, and the images draw it as "Sam"), with three computers. Alice aims her Machine Gun
+    through the target picker and /move's list. Found by a names review (with two plain
+    "Sam"s): the picker's two buttons read alike and /move offered "Machine Gun (Front) on Sam"
+    twice, so Alice could not tell which button shoots which car and her shot could hit the
+    wrong one (and the caption said only "at Sam's front"). The seam now numbers a name that
+    looks like an earlier seat's (case, width and invisible characters aside) when the game is
+    dealt, for every game: "Ｓａｍ (2)"; the one she picks is hit."""
     bot = running_bot(driver)
     update = await bot.tables.start(
         channel_id=GAMES_CHANNEL_ID,
@@ -83,13 +82,13 @@ async def test_two_drivers_whose_names_look_alike_get_buttons_that_tell_them_apa
     assert aim.callback is not None
     targets = labels(aim.callback)
     assert len(set(targets)) == len(targets) == 5, targets
-    assert {"Sam (@1)", "Ｓａｍ (@2)", "Computer 3"} <= set(targets), targets
+    assert {"Sam", "Ｓａｍ (2)", "Computer 3"} <= set(targets), targets
     offered = await driver.autocomplete("move", "action", "machine")
     names = [choice["name"] for choice in offered.choices if " on " in choice["name"]]
     assert len(set(names)) == len(names) == 5, names
 
-    shot = await driver.click(aim.message, component_id(aim, "Ｓａｍ (@2)"))
-    assert "at Ｓａｍ (@2)'s front" in (public_table(shot).content or "")
+    shot = await driver.click(aim.message, component_id(aim, "Ｓａｍ (2)"))
+    assert "at Ｓａｍ (2)'s front" in (public_table(shot).content or "")
     state = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID)).state
     assert state.cars[2].hits[0] == 3 and state.cars[1].hits[0] == 0, "Carol's car was hit"
 

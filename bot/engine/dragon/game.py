@@ -12,7 +12,6 @@ from bot.engine.dragon import moves, rules, turns
 from bot.engine.dragon.cards import SIDES, SPECS, cw_deck_counts, cw_name, full_cw_deck
 from bot.engine.dragon.notation import Action, format_action, parse_action
 from bot.engine.dragon.state import Car, DragonState, Phase, state_from_dict, state_to_dict
-from bot.engine.dragon.table import car_name
 from bot.engine.dragon.views import DragonPublicView, DragonSeatView, private_view, public_view
 from bot.engine.mille.cards import Card, deck_counts, full_deck
 from bot.engine.mille.state import Tableau
@@ -171,7 +170,7 @@ def describe(state: DragonState, seat: int, action: Action) -> str:
     on = ""
     if action.target is not None:
         known = 0 <= action.target < len(players)
-        on = f" on {car_name(players, action.target)}" if known else f" on car @{action.target}"
+        on = f" on {players[action.target]}" if known else f" on car @{action.target}"
     if verb == "play":
         card = Card(action.card)
         title = card.name_in(lang)

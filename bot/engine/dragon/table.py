@@ -6,10 +6,6 @@ to change (copy on write).
 
 from __future__ import annotations
 
-import unicodedata
-from collections.abc import Sequence
-from functools import lru_cache
-
 from bot.engine.dragon.cards import SIDES, TIRE_TRACK
 from bot.engine.dragon.state import Car, DragonState
 from bot.engine.mille.cards import Card
@@ -48,29 +44,8 @@ def sensible_side(car: Car) -> int:
     return min(range(len(SIDES)), key=lambda side: (car.hits[side], side))
 
 
-@lru_cache(maxsize=256)
-def _looks(name: str) -> str:
-    """What a name looks like, roughly: case, width (``Ｂｏｂ``), spaces and invisible
-    characters do not tell two names apart on a button. Cached: captions name drivers on
-    every move, the expert's imagined ones included."""
-    folded = unicodedata.normalize("NFKC", name).casefold()
-    return "".join(char for char in folded if char.isprintable() and not char.isspace())
-
-
-def car_name(players: Sequence[str], seat: int) -> str:
-    """The driver of car ``seat`` as menus name it: the seat's name, followed by the car's
-    badge (``(@2)``, as the table image shows it) when another driver's name looks the same.
-    Names are members' own text, and two members may share one: a move aimed "on Sam" must
-    say which Sam's car it hits."""
-    name = players[seat]
-    if any(_looks(other) == _looks(name) for i, other in enumerate(players) if i != seat):
-        return f"{name} (@{seat})"
-    return name
-
-
 def name(state: DragonState, seat: int) -> str:
-    """A driver as captions name them (see ``car_name``)."""
-    return car_name(state.players, seat)
+    return state.players[seat]
 
 
 def mb_name(state: DragonState, card: Card) -> str:
