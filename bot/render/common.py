@@ -18,6 +18,8 @@ from typing import Literal
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from bot.render import fallback
+
 RGB = tuple[int, int, int]
 RGBA = tuple[int, int, int, int]
 Box = tuple[int, int, int, int]
@@ -55,11 +57,24 @@ def _direction(fnt: Font) -> str | None:
     return None
 
 
+def _runs(text: str, fnt: Font) -> list[tuple[str, Font]]:
+    """``text`` (tamed) in runs of one face each: the bundled fallbacks draw the letters
+    ``fnt`` lacks (``fallback.runs``)."""
+    text = tame(text)
+    if isinstance(fnt, ImageFont.FreeTypeFont):
+        return list(fallback.runs(text, fnt, FONT_DIR))
+    return [(text, fnt)]
+
+
+def _run_length(text: str, fnt: Font) -> float:
+    if isinstance(fnt, ImageFont.FreeTypeFont):
+        return fnt.getlength(text, direction=_direction(fnt))
+    return fnt.getlength(text)
+
+
 def text_width(text: str, fnt: Font) -> int:
     """How wide ``text`` is drawn (as ``tame`` makes it: the width every cut and fit uses)."""
-    if isinstance(fnt, ImageFont.FreeTypeFont):
-        return math.ceil(fnt.getlength(tame(text), direction=_direction(fnt)))
-    return math.ceil(fnt.getlength(tame(text)))
+    return math.ceil(sum(_run_length(run, face) for run, face in _runs(text, fnt)))
 
 
 @lru_cache(maxsize=1024)
@@ -216,12 +231,17 @@ def few_marks(text: str) -> str:
     return "".join(kept)
 
 
+SKIN_TONES = frozenset(map(chr, range(0x1F3FB, 0x1F400)))
+"""Emoji skin-tone modifiers: the emoji face draws in one ink, where a tone would only add a
+grey swatch after the hand it colours."""
+
+
 def tame(text: str) -> str:
-    """``text`` as it is drawn and measured: ``few_marks``, and styled letters as the plain
-    ones they style (``_plain_letter``)."""
+    """``text`` as it is drawn and measured: ``few_marks``, styled letters as the plain ones
+    they style (``_plain_letter``), and no skin tones (``SKIN_TONES``)."""
     if text.isascii():
         return text
-    return "".join(_plain_letter(char) for char in few_marks(text))
+    return "".join(_plain_letter(char) for char in few_marks(text) if char not in SKIN_TONES)
 
 
 @lru_cache(maxsize=2048)
@@ -232,7 +252,10 @@ def _text_mask(text: str, fnt: Font, anchor: str) -> tuple[Image.Image, int, int
     repeat from one move to the next), so glyph runs are cached and pasted. Names are members'
     own text: piles of combining marks are tamed first (``tame``).
     """
-    text = tame(text)
+    runs = _runs(text, fnt)
+    if len(runs) > 1 or (runs and runs[0][1] is not fnt):
+        return _mixed_mask(runs, fnt, anchor)
+    text = runs[0][0] if runs else ""
     direction = _direction(fnt)
     if isinstance(fnt, ImageFont.FreeTypeFont):
         box = fnt.getbbox(text, anchor=anchor, direction=direction)
@@ -248,6 +271,42 @@ def _text_mask(text: str, fnt: Font, anchor: str) -> tuple[Image.Image, int, int
         )
     else:
         ImageDraw.Draw(mask).text((-left, -top), text, font=fnt, fill=255)
+    return mask, left, top
+
+
+def _mixed_mask(
+    runs: list[tuple[str, Font]], fnt: Font, anchor: str
+) -> tuple[Image.Image, int, int]:
+    """``_text_mask`` for text drawn by fallback faces: the runs sit side by side on ``fnt``'s
+    baseline, and ``fnt``'s metrics place that baseline for the anchor, so a name with an emoji
+    lines up with the plain names next to it."""
+    assert isinstance(fnt, ImageFont.FreeTypeFont)  # only FreeType faces have fallbacks
+    widths = [_run_length(run, face) for run, face in runs]
+    # Where the baseline sits below the anchor's line ("m": the middle, "a": the ascender...).
+    baseline = fnt.getbbox("H", anchor="l" + anchor[1])[1] - fnt.getbbox("H", anchor="ls")[1]
+    x = -sum(widths) * {"l": 0.0, "m": 0.5, "r": 1.0}[anchor[0]]
+    placed: list[tuple[float, str, Font]] = []
+    boxes: list[tuple[float, float, float, float]] = []
+    for (run, face), width in zip(runs, widths, strict=True):
+        assert isinstance(face, ImageFont.FreeTypeFont)
+        box = face.getbbox(run, anchor="ls", direction=_direction(face))
+        boxes.append((x + box[0], baseline + box[1], x + box[2], baseline + box[3]))
+        placed.append((x, run, face))
+        x += width
+    left, top = math.floor(min(b[0] for b in boxes)), math.floor(min(b[1] for b in boxes))
+    right, bottom = math.ceil(max(b[2] for b in boxes)), math.ceil(max(b[3] for b in boxes))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    draw = ImageDraw.Draw(mask)
+    for x, run, face in placed:
+        assert isinstance(face, ImageFont.FreeTypeFont)
+        draw.text(
+            (x - left, baseline - top),
+            run,
+            font=face,
+            fill=255,
+            anchor="ls",
+            direction=_direction(face),
+        )
     return mask, left, top
 
 
