@@ -30,6 +30,7 @@ class InPlay:
     waiting_for: tuple[str, ...]  # the names whose move it is (computers included)
     deadline: float | None
     readable: bool = True  # False: the save cannot be read (or its game is not installed)
+    knocked_out: bool = False  # the member is still seated but will not act again (Dragon)
 
 
 async def games_of(tables: Tables, user_id: int, guild_id: int | None) -> list[InPlay]:
@@ -81,6 +82,7 @@ def in_play(here: Position, user_id: int) -> InPlay:
         waiting_for_you=any(seat in mine for seat in acting),
         waiting_for=tuple(stored.seats[seat].name for seat in acting if seat not in mine),
         deadline=stored.turn_deadline,
+        knocked_out=bool(mine) and mine <= here.game.out(here.state),
     )
 
 
@@ -109,6 +111,9 @@ def _line(game: InPlay, escape: Callable[[str], str]) -> str:
         turn = f"waiting for {', '.join(map(escape, game.waiting_for))}"
     else:
         turn = "waiting"
+    if game.knocked_out:
+        # Still listed: the member is seated until the game ends (its result is theirs too).
+        turn = f"you are out, the others play on ({turn})"
     clock = f", time runs out <t:{int(game.deadline)}:R>" if game.deadline is not None else ""
     link = f" · [table]({game.link})" if game.link else ""
     return f"**{game.title}** in <#{game.channel_id}>{against}: {turn}{clock}{link}"

@@ -258,6 +258,12 @@ class Game(ABC, Generic[S, A]):
         """
         return None
 
+    def out(self, state: S) -> frozenset[Seat]:
+        """Seats still seated that will not act again in this game: knocked out, as a Dragon
+        driver killed in the arena (seats that left are the store's to know). None by
+        default: in most games every seat plays to the end."""
+        return frozenset()
+
     def caption(self, state: S) -> str:
         """One public line saying what the last move did (shown above the table)."""
         return str(getattr(state, "caption", ""))

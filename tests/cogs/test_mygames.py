@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bot.playing import InPlay, playing_lines
+from bot.engine.dragon.damage import kill
+from bot.playing import InPlay, in_play, playing_lines
 from bot.store.base import GuildSettings, SeatRecord
 from cogs.mygames import NOTHING
 from cogs.ui import whole_lines
@@ -117,3 +118,19 @@ async def test_many_long_games_fit_one_message(driver: InteractionDriver) -> Non
     assert lines[0].startswith("**Your games here** — 40 in play")
     assert lines[-1].startswith("… and ") and len(content) <= 2000
     assert all(line.startswith("**Mille Bornes** in <#") for line in lines[1:-1])
+
+
+async def test_a_driver_killed_in_the_arena_is_told_they_are_out(driver: InteractionDriver) -> None:
+    """Carol's driver died; the arena plays on and keeps her seat (the result is hers too), so
+    the game is still listed. It said "waiting for Bob", as if her move would come; it now says
+    she is out."""
+    tables = running_bot(driver).tables
+    await _dragon(driver)
+    (stored,) = await tables.store.games_of_member(CAROL_ID, active=True)
+    here = tables.position(stored)
+    assert not in_play(here, CAROL_ID).knocked_out
+    kill(here.state, 2, 0)
+    assert here.game.out(here.state) == {2}
+    line = playing_lines([in_play(here, CAROL_ID)], escape=str)[0]
+    assert line.endswith(": you are out, the others play on (waiting for Bob)"), line
+    assert not in_play(here, ALICE_ID).knocked_out

@@ -10,6 +10,7 @@ At every step of a random playout:
 * every legal action's notation reads back to the same action;
 * every seat in ``to_act`` has a legal action, and a default action (a reaction window's) is
   one of them;
+* a seat the game counts ``out`` (a Dragon driver killed) is never to act, and stays out;
 * the census (every card, wherever it lies) equals the deal's: no card created or lost;
 * resampling the cards a seat cannot see changes neither its private view nor the public view;
 * a refused action (a seat that is not to act, garbage notation) raises a ``GameError`` and
@@ -128,9 +129,14 @@ def check_playout(
     census = game.census(state)
     report = PlayoutReport()
     step = 0
+    was_out: frozenset[int] = frozenset()
     while (outcome := game.outcome(state)) is None:
         acting = sorted(game.to_act(state))
         assert acting, "a running game waits for nobody"
+        out = game.out(state)
+        assert not out & set(acting), f"seats {sorted(out & set(acting))} are out but to act"
+        assert out >= was_out, "a seat counted out came back"
+        was_out = out
         thorough = step % every == 0 or (dense is not None and step < dense)
         legal_by_seat: dict[int, list[Any]] = {}
         for seat in acting:

@@ -124,6 +124,11 @@ class DragonMilleBornes(Game[DragonState, Action]):
     def leave(self, state: DragonState, seat: int) -> DragonState:
         return rules.leave(state, seat)
 
+    def out(self, state: DragonState) -> frozenset[int]:
+        return frozenset(
+            seat for seat, car in enumerate(state.cars) if not car.alive and not car.left
+        )
+
     def census(self, state: DragonState) -> Counter[str]:
         mb: list[Card] = [*state.mb_draw, *state.mb_discard]
         cw: list[str] = [*state.cw_draw, *state.cw_discard]
