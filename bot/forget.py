@@ -35,11 +35,10 @@ from bot.store.base import (
     GameRewrite,
     MemberSeated,
     MoveRecord,
-    SeatRecord,
     Store,
     StoredGame,
 )
-from bot.tables import LEAVE, replay_states
+from bot.tables import LEAVE, replay_states, unused_name
 
 FORMER = "Former player"
 _ATTEMPTS = 3  # reads of the member's games, should they start one while being forgotten
@@ -118,8 +117,13 @@ def _may_resign(stored: StoredGame, seats: Iterable[int]) -> bool:
 async def _rewrite(store: Store, stored: StoredGame, user_id: int, alias: int) -> GameRewrite:
     mine = [s.seat for s in stored.seats if s.user_id == user_id]
     names = {stored.seats[seat].name for seat in mine}
-    seats = tuple(_former(s, alias) if s.seat in mine else s for s in stored.seats)
-    scrubbed = _scrubbed(stored.state, mine, names)
+    # A second member of the game forgotten is "Former player (2)": captions such as "Former
+    # player plays Accident on Former player" would not say who did what to whom.
+    former = unused_name(FORMER, [s.name for s in stored.seats if s.seat not in mine])
+    seats = tuple(
+        replace(s, user_id=alias, name=former) if s.seat in mine else s for s in stored.seats
+    )
+    scrubbed = _scrubbed(stored.state, mine, names, former)
     initial = await store.initial_state(stored.id)
     if initial is None:
         return GameRewrite(stored.id, seats, scrubbed, None)
@@ -128,11 +132,11 @@ async def _rewrite(store: Store, stored: StoredGame, user_id: int, alias: int) -
     except GameError:
         # A plug-in game no longer installed: no rules to deal or replay it with, so it is
         # renamed where it stands (its rows stay, as for every other game).
-        return GameRewrite(stored.id, seats, scrubbed, _scrubbed(initial, mine, names))
+        return GameRewrite(stored.id, seats, scrubbed, _scrubbed(initial, mine, names, former))
     dealt = _dealt_again(game, stored, initial, [s.name for s in seats])
     moves = await store.moves(stored.id)
     if dealt is None or not _replays_exactly(game, initial, moves, stored.state):
-        return GameRewrite(stored.id, seats, scrubbed, _scrubbed(initial, mine, names))
+        return GameRewrite(stored.id, seats, scrubbed, _scrubbed(initial, mine, names, former))
     return GameRewrite(stored.id, seats, _final(game, dealt, moves) or scrubbed, dealt)
 
 
@@ -159,17 +163,13 @@ def _as_stored(state: Mapping[str, Any]) -> dict[str, Any]:
     return value
 
 
-def _former(seat: SeatRecord, alias: int) -> SeatRecord:
-    return replace(seat, user_id=alias, name=FORMER)
-
-
-def _renamed(state: Mapping[str, Any], seats: Iterable[int]) -> dict[str, Any]:
-    """A stored state with the players at ``seats`` called FORMER (every game keeps its seat
-    names in a top-level ``players`` list)."""
+def _renamed(state: Mapping[str, Any], seats: Iterable[int], former: str) -> dict[str, Any]:
+    """A stored state with the players at ``seats`` called ``former`` (every game keeps its
+    seat names in a top-level ``players`` list)."""
     players = list(state.get("players") or [])
     for seat in seats:
         if seat < len(players):
-            players[seat] = FORMER
+            players[seat] = former
     return {**state, "players": players}
 
 
@@ -197,10 +197,12 @@ def _replays_exactly(
     return replayed is not None and _as_stored(replayed) == dict(stored)
 
 
-def _scrubbed(state: Mapping[str, Any], seats: Iterable[int], names: set[str]) -> dict[str, Any]:
-    """The state renamed without a replay: the player list, and the names wherever they appear
-    in prose (a string with a space: captions, reasons). Card codes and other values have no
-    spaces, so a name that happens to equal one is left alone there."""
+def _scrubbed(
+    state: Mapping[str, Any], seats: Iterable[int], names: set[str], former: str = FORMER
+) -> dict[str, Any]:
+    """The state renamed (to ``former``) without a replay: the player list, and the names
+    wherever they appear in prose (a string with a space: captions, reasons). Card codes and
+    other values have no spaces, so a name that happens to equal one is left alone there."""
 
     # A name as a whole word only: "Al" must not turn "Alice" or "Always" into nonsense. The
     # other seats' names are matched too, longest first, and kept: "Sam" is not to turn the
@@ -212,7 +214,7 @@ def _scrubbed(state: Mapping[str, Any], seats: Iterable[int], names: set[str]) -
     pattern = re.compile(rf"(?<!\w)(?:{spelled})(?!\w)") if mine else None
 
     def rename(match: re.Match[str]) -> str:
-        return FORMER if match.group(0) in mine else match.group(0)
+        return former if match.group(0) in mine else match.group(0)
 
     def scrub(value: Any) -> Any:
         if isinstance(value, str):
@@ -225,7 +227,7 @@ def _scrubbed(state: Mapping[str, Any], seats: Iterable[int], names: set[str]) -
             return {key: scrub(item) for key, item in value.items()}
         return value
 
-    renamed = _renamed(state, seats)
+    renamed = _renamed(state, seats, former)
     return {key: value if key == "players" else scrub(value) for key, value in renamed.items()}
 
 

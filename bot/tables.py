@@ -31,7 +31,7 @@ import time
 import unicodedata
 import weakref
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -151,16 +151,21 @@ def distinct_names(seats: Sequence[SeatRecord]) -> list[SeatRecord]:
     "Ｓａｍ (2)". Members may share a name, and every caption, target button, result line,
     ratings line and board names players by name: "Sam won", or a shot aimed "on Sam", must
     say which Sam."""
-    taken: set[str] = set()
     named: list[SeatRecord] = []
     for seat in seats:
-        name, count = seat.name, 1
-        while looks(name) in taken:
-            count += 1
-            name = f"{seat.name} ({count})"
-        taken.add(looks(name))
+        name = unused_name(seat.name, [s.name for s in named])
         named.append(seat if name == seat.name else replace(seat, name=name))
     return named
+
+
+def unused_name(name: str, taken: Iterable[str]) -> str:
+    """``name``, numbered ("Sam (2)", "Sam (3)"...) until it looks like none of ``taken``."""
+    seen = {looks(other) for other in taken}
+    candidate, count = name, 1
+    while looks(candidate) in seen:
+        count += 1
+        candidate = f"{name} ({count})"
+    return candidate
 
 
 class Tables:

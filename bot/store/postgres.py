@@ -73,6 +73,7 @@ from bot.store.rows import (
     check_status,
     dump_json,
     forgotten_result,
+    former_names,
     game_status,
     guild_settings_from_row,
     guild_settings_row,
@@ -546,10 +547,13 @@ class PostgresStore(Store):
                 if updated == "UPDATE 0":
                     raise StoreError(f"game {game.game_id} is in play or gone")
             results = 0
+            renamed = former_names(games, alias)
             for row in await conn.fetch(
                 "SELECT game_id, seats, names FROM results WHERE seats LIKE $1", pattern
             ):
-                changed = forgotten_result(row, user_id, alias, name)
+                changed = forgotten_result(
+                    row, user_id, alias, renamed.get(int(row["game_id"]), name)
+                )
                 if changed is not None:
                     await conn.execute(
                         "UPDATE results SET seats = $1, names = $2 WHERE game_id = $3",

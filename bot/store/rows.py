@@ -16,6 +16,7 @@ from typing import Any, Final, Protocol
 from bot.ratings import ResultRecord
 from bot.store.base import (
     DEFAULT_REACTION_SECONDS,
+    GameRewrite,
     GameStatus,
     GuildSettings,
     Invitee,
@@ -272,6 +273,14 @@ def forgotten_result(row: RowLike, user_id: int, alias: int, name: str) -> tuple
             if seat < len(names):
                 names[seat] = name
     return dump_json(seats), dump_json(names)
+
+
+def former_names(games: Sequence[GameRewrite], alias: int) -> dict[int, str]:
+    """What each rewritten game calls the forgotten member (``alias``): their results say the
+    same ("Former player", or "Former player (2)" beside another)."""
+    return {
+        game.game_id: seat.name for game in games for seat in game.seats if seat.user_id == alias
+    }
 
 
 def lobby_names(row: RowLike, user_id: int) -> bool:

@@ -58,6 +58,7 @@ from bot.store.rows import (
     check_status,
     dump_json,
     forgotten_result,
+    former_names,
     game_status,
     guild_settings_from_row,
     guild_settings_row,
@@ -563,10 +564,13 @@ class SqliteStore(Store):
                     if cursor.rowcount == 0:
                         raise StoreError(f"game {game.game_id} is in play or gone")
             results = 0
+            renamed = former_names(games, alias)
             for row in await self._rows(
                 db, "SELECT game_id, seats, names FROM results WHERE seats LIKE ?", (pattern,)
             ):
-                changed = forgotten_result(row, user_id, alias, name)
+                changed = forgotten_result(
+                    row, user_id, alias, renamed.get(int(row["game_id"]), name)
+                )
                 if changed is not None:
                     await db.execute_fetchall(
                         "UPDATE results SET seats = ?, names = ? WHERE game_id = ?",

@@ -193,3 +193,21 @@ def test_another_players_longer_name_is_left_alone() -> None:
     scrubbed = _scrubbed(state, [0], {"Sam"})
     assert scrubbed["caption"] == f"Sam (2) passes {FORMER}; {FORMER}'s turn."
     assert scrubbed["players"] == [FORMER, "Sam (2)"]
+
+
+async def test_two_members_forgotten_from_one_game_keep_apart(store: Store) -> None:
+    """Alice and then Bob ask to be forgotten after their game. Both were called "Former
+    player", so the game's captions read "Former player plays Accident on Former player".
+    The second is now "Former player (2)", in the seats, the replayed states and the result."""
+    tables = Tables(store, clock=lambda: 1_000_000.0)
+    await _finished_duel(tables, 1, seed=3)
+    await forget_member(store, ALICE)
+    await forget_member(store, BOB)
+    second = f"{FORMER} (2)"
+    (result,) = await store.results()
+    assert result.names == (FORMER, second)
+    game = await store.get_game(result.record.game_id)
+    assert game is not None and [seat.name for seat in game.seats] == [FORMER, second]
+    assert tables.position(game).state.players == (FORMER, second)
+    views = await tables.replay(game.id)
+    assert any(second in view.caption for view in views)
