@@ -66,11 +66,19 @@ def whole_lines(lines: Sequence[str], room: int, more: Callable[[int], str]) -> 
     return kept
 
 
+LINK_BREAK = ":\u2060//"
+"""``://`` with a word joiner (zero width, invisible) inside: Discord does not see a web
+address in it, so it makes no link."""
+
+
 def plain(text: str) -> str:
     """Text that may hold what members chose (their names, in captions and refusals), shown
     exactly as typed: a name like ``[My hand](https://…)`` must not become a link in the bot's
-    own message, nor ``||…||`` a spoiler or ``# …`` a heading."""
-    return discord.utils.escape_markdown(text)
+    own message, nor ``||…||`` a spoiler or ``# …`` a heading. A bare web address would still
+    be made a live link by Discord (markdown escapes leave it as it is): in the bot's message,
+    a nickname such as ``https://free-nitro.example`` would read as a link the bot posts, so
+    its ``://`` is broken (``LINK_BREAK``); it still reads the same."""
+    return discord.utils.escape_markdown(text).replace("://", LINK_BREAK)
 
 
 def quote(text: str, limit: int = 40) -> str:

@@ -18,11 +18,11 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import discord
 import pytest
 
 from bot.client import JunctionBot
 from bot.store.base import GuildSettings, SeatRecord
+from cogs.ui import plain
 from tests.cogs.conftest import bot_settings, running_bot
 from tests.cogs.helpers import component_id, labels, public_table, sweep_after
 from tests.discord.backend import (
@@ -86,7 +86,7 @@ async def test_a_nickname_is_shown_as_plain_text_in_the_table_message(
     table = public_table(await driver.slash("play", {"game": "race", "level": "random"}))
     content = table.content or ""
     assert "My hand" in content and "evil.co" in content, content  # the name is there
-    assert discord.utils.escape_markdown(nick) in content, f"the markdown is live: {content!r}"
+    assert plain(nick) in content, f"the markdown is live: {content!r}"
 
 
 # --- kills at the worst moment ---------------------------------------------------------------

@@ -6,7 +6,7 @@ from bot.engine.dragon.damage import kill
 from bot.playing import InPlay, in_play, playing_lines
 from bot.store.base import GuildSettings, SeatRecord
 from cogs.mygames import NOTHING
-from cogs.ui import whole_lines
+from cogs.ui import LINK_BREAK, whole_lines
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import stacked_mille
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
@@ -82,7 +82,8 @@ async def test_names_are_plain_text(driver: InteractionDriver) -> None:
     await stacked_mille(driver, SeatRecord(1, "**Bob** [x](https://evil.example)", user_id=BOB_ID))
     result = await driver.slash("mygames", {}, user_id=ALICE_ID)
     line = (result.content or "").splitlines()[1]
-    assert "against \\*\\*Bob\\*\\* \\[x](https://evil.example): **your move**" in line, line
+    bob = f"\\*\\*Bob\\*\\* \\[x](https{LINK_BREAK}evil.example)"
+    assert f"against {bob}: **your move**" in line, line
 
 
 def test_a_long_list_is_cut_at_whole_lines_with_a_count() -> None:

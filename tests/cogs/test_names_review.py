@@ -14,6 +14,7 @@ from PIL import Image
 
 from bot.render.common import Canvas, Palette, font, text_width
 from bot.store.base import SeatRecord
+from cogs.ui import LINK_BREAK
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import alt_text_of, component_id, labels, public_table
 from tests.discord.backend import (
@@ -154,6 +155,18 @@ async def test_a_name_spelling_discord_syntax_shows_as_typed(
     started = await driver.slash("play", {"game": "race", "level": "random"})
     content = public_table(started).content or ""
     assert nick not in content and "‹" + nick[1:] in content, content
+
+
+async def test_a_name_that_is_a_web_address_is_no_link(driver: InteractionDriver) -> None:
+    """Alice's nickname is a web address. Markdown escapes leave a bare address alone, and
+    Discord makes every ``https://…`` in a message a live link: the table message offered a
+    link the bot seemed to post (left by the names review, fixed since). Its ``://`` now holds
+    an invisible word joiner: it reads as typed and links nowhere."""
+    nick = "https://free-nitro.example"
+    _nick(driver, ALICE_ID, nick)
+    content = public_table(await driver.slash("play", {"game": "race", "level": "random"})).content
+    assert "free-nitro.example" in (content or "") and "://" not in (content or ""), content
+    assert nick.replace("://", LINK_BREAK) in (content or "")
 
 
 @pytest.mark.parametrize(
