@@ -19,8 +19,8 @@ from cogs.ui import clip
 GETTING_STARTED = (
     "**Junction** hosts road-and-rail card games. Start one with `/play` (against the computer, "
     "or alone) or `/challenge` (invite members). After every move the table is posted here; "
-    "press **My hand** under it for your cards (only you see them) and play with its buttons, "
-    "or type `/move`."
+    "**My hand** under it (where hands are private) shows you your cards. Play with the buttons "
+    "or `/move`."
 )
 
 
