@@ -12,6 +12,7 @@ and their timers must not play them out for their members and move their ratings
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -40,12 +41,15 @@ class Timers(commands.Cog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        self.startup_check: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
         self.sweeper.start()
 
     async def cog_unload(self) -> None:
         self.sweeper.cancel()
+        if self.startup_check is not None:
+            self.startup_check.cancel()
 
     def _serves(self, game: StoredGame) -> bool:
         """Only the shard that holds a game's server times it (several shards, one database)."""
@@ -141,6 +145,12 @@ class Timers(commands.Cog):
     @sweeper.before_loop
     async def _wait_until_ready(self) -> None:
         await self.bot.wait_until_ready()
+        # Beside the sweeps, not before them: it asks Discord about every channel the bot
+        # does not hold (archived threads, say), one request each, and computers' moves and
+        # deadlines must not wait for that. A deadline asks about its own channel anyway.
+        self.startup_check = asyncio.create_task(self._end_unreachable_logged())
+
+    async def _end_unreachable_logged(self) -> None:
         try:
             await self.end_unreachable_games()
         except Exception:

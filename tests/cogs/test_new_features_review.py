@@ -7,6 +7,7 @@ found (each docstring says what was tried, and what the fix does).
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 
 import pytest
@@ -190,3 +191,30 @@ async def test_a_game_no_longer_installed_is_listed(
     monkeypatch.delitem(bot_games_registry._BUNDLES, "relay")
     listed = await driver.slash("mygames", {}, user_id=ALICE_ID)
     assert "**relay** in" in (listed.content or ""), listed.content
+
+
+async def test_looking_for_unreachable_games_does_not_hold_back_the_sweeps(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At start the bot asks Discord about every active game's channel it does not hold, one
+    request each. It did so before the first sweep: with many archived threads, computers'
+    moves and turn deadlines waited for all of it. The look now runs beside the sweeps."""
+    bot = running_bot(driver)
+    cog = bot.get_cog("Timers")
+    assert cog is not None
+    slow = asyncio.Event()
+
+    async def never_done() -> None:
+        await slow.wait()
+
+    async def ready() -> None:
+        return None  # the fake's bot has no gateway to be ready on
+
+    monkeypatch.setattr(cog, "end_unreachable_games", never_done)
+    monkeypatch.setattr(bot, "wait_until_ready", ready)
+    await asyncio.wait_for(cog._wait_until_ready(), timeout=2)  # type: ignore[attr-defined]
+    check = cog.startup_check  # type: ignore[attr-defined]
+    assert check is not None and not check.done()
+    await cog.cog_unload()
+    await asyncio.sleep(0)
+    assert check.cancelled()
