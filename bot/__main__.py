@@ -1,4 +1,5 @@
-"""Command line: ``junction run | sync | console | arena | bench | migrate-db | forget-member``.
+"""Command line: ``junction run | sync | console | games | arena | bench | migrate-db |
+forget-member``.
 
 ``run`` starts the Discord bot, or the local console when no ``DISCORD_TOKEN`` is set.
 """
