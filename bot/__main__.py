@@ -220,6 +220,7 @@ def _console(settings: Settings, args: argparse.Namespace) -> int:
             options=options,
             new=args.new,
             images=not args.no_images,
+            script=args.script,
         )
     )
 

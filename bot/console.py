@@ -57,6 +57,7 @@ class ConsoleOptions:
     options: Mapping[str, str] = field(default_factory=dict)
     new: bool = False
     images: bool = True
+    script: bool = False  # read commands as a script (no prompt, each echoed), even from a terminal
 
 
 def read_deck_file(path: str) -> list[str]:
@@ -285,7 +286,7 @@ async def run_console(
         if update.outcome is not None:
             console.ended(update)
             return 0
-        interactive = source.isatty()
+        interactive = source.isatty() and not options.script
         while True:
             if interactive:
                 sink.write("> ")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from pathlib import Path
 
@@ -39,6 +40,27 @@ async def test_console_plays_moves_and_writes_images(
     images = sorted((tmp_path / "tables").glob("*-table.png"))
     assert len(images) >= 3 and images[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "Game saved" in text
+
+
+class _Terminal(io.StringIO):
+    """Commands typed at a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+async def test_script_reads_a_terminal_as_a_script(tmp_path: Path) -> None:
+    """At a terminal the console prompts ("> ") and does not echo what was typed; with
+    ``--script`` it reads the same input as a script: no prompt, each command echoed. Found
+    by a review of the README against the code: the flag was parsed and never used."""
+    options = ConsoleOptions(
+        db=f"sqlite:///{tmp_path / 'console.db'}", out=tmp_path, seed=4, deck=DECK, images=False
+    )
+    for script, echoed in ((False, False), (True, True)):
+        out = io.StringIO()
+        run = dataclasses.replace(options, script=script, new=True)
+        assert await run_console(run, lines=_Terminal("play go\nquit\n"), out=out) == 0
+        assert ("> play go" in out.getvalue()) is echoed, out.getvalue()
 
 
 async def test_console_explains_a_bad_move_and_goes_on(tmp_path: Path) -> None:

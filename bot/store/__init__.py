@@ -10,7 +10,15 @@ from bot.store.base import Store, StoreError
 from bot.store.migrations import MigrationError
 from bot.store.sqlite import MEMORY, SqliteStore
 
-__all__ = ["Fault", "StoreUnavailable", "fault_of", "open_store", "opened_store", "redact_url"]
+__all__ = [
+    "Fault",
+    "StoreUnavailable",
+    "fault_of",
+    "open_store",
+    "opened_store",
+    "redact_url",
+    "unopened_store",
+]
 
 Fault = Literal["busy", "full", "damaged", "connection"]
 
@@ -109,6 +117,15 @@ _PASSWORD_PARAMETER = re.compile(r"(?i)(\bpassword=)[^&#]*")
 
 class StoreUnavailable(Exception):
     """The database a store URL names cannot be opened: one sentence, any password hidden."""
+
+
+def unopened_store(url: str) -> Store:
+    """``open_store``, with a URL it cannot read (an unknown scheme, say) as StoreUnavailable:
+    for a command that looks at the store before opening it."""
+    try:
+        return open_store(url)
+    except ValueError as exc:
+        raise StoreUnavailable(_cannot_open(url, exc)) from exc
 
 
 async def opened_store(url: str) -> Store:

@@ -183,6 +183,19 @@ def test_no_database_where_the_command_looks_is_refused(
     assert not missing.exists()
 
 
+def test_an_unknown_database_scheme_is_one_sentence(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``JUNCTION_DB=foo://x``: found by a review of the README against the code, the command
+    printed a traceback (exit status 1) where every other command says what is wrong in one
+    line naming the variable, with exit status 2, as the README promises."""
+    monkeypatch.setenv("JUNCTION_DB", "foo://x")
+    assert main(["forget-member", str(ALICE), "--yes"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("junction forget-member: JUNCTION_DB: ") and "\n" not in err, err
+    assert "Traceback" not in err
+
+
 def test_another_players_longer_name_is_left_alone() -> None:
     """Sam is forgotten from a game that must be renamed in place (a stacked deal, one stored
     before a rules fix); the other player is "Sam (2)", as two members called Sam are now
