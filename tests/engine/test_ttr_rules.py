@@ -86,6 +86,16 @@ def test_unwanted_setup_tickets_are_shuffled_back_and_seat_zero_starts() -> None
     assert {1, 2, 3, 4, 5} <= set(s.ticket_deck)
 
 
+def test_returned_setup_tickets_are_shuffled_into_the_deck_not_put_under_it() -> None:
+    """At setup the unwanted tickets are shuffled back (a later draw returns them to the
+    bottom instead): the deck is not the dealt deck with them laid underneath."""
+    dealt = deal([RED7, BLUE7], UP, tickets=SIX)
+    s = play(dealt, 0, "keep T01")
+    s = play(s, 1, "keep T07 T08 T09 T10 T11 T12")
+    underneath = [*dealt.ticket_deck, 1, 2, 3, 4, 5]
+    assert sorted(s.ticket_deck) == sorted(underneath) and s.ticket_deck != underneath
+
+
 # --- drawing ------------------------------------------------------------------------------------
 
 

@@ -232,6 +232,31 @@ def test_taking_a_card_can_let_your_set_rob_the_rest() -> None:
     assert s.discard[card("red")] == 1
 
 
+def test_the_refill_ending_a_draw_can_rob_you_at_once() -> None:
+    """The refill after a draw is a change to the draw area: a second face-up green robs your
+    one green there and then, before the next Station Clock card (green too) would have
+    discarded both face-up greens and left a tie."""
+    clock = ["purple", "green", *["purple"] * 9, *["loco"] * 5]
+    s = solo(clock, up=["red", "green", "black", "white"], draws=["blue", "green", "orange"] * 2)
+    s.yard_nat[0][card("green")] = 1  # a tie with the face-up green: stable
+    s = play(s, 0, "take 1", "take blind")  # slot 1 refills with a green
+    assert "rob your green set" in s.caption
+    assert yard_of(s, 0) == {} and s.track[0] == [0] * len(s.track[0])
+    assert s.discard[card("green")] == 3  # your set, then the two face-up greens
+
+
+def test_a_railyard_play_robs_the_draw_area_at_once_even_on_the_last_turn() -> None:
+    """Robbing follows each of your plays: three red on turn 16 rob the two face-up red
+    although no Station Clock card turns up after it."""
+    s = solo(PURPLE_CLOCK, up=["red", "red", "black", "orange"], draws=["green", "yellow"])
+    for _ in range(15):
+        s = play(s, 0, "tickets", "keep none")
+    assert s.clock_turn == 16 and slot_codes(s)[:2] == ["red", "red"]
+    s = play(s, 0, "yard red red red")
+    assert s.phase == OVER and s.discard[card("red")] == 2
+    assert slot_codes(s) == ["green", "yellow", "black", "orange"]
+
+
 def test_solo_scoring_decides_the_win_strictly() -> None:
     """Equal totals lose: the win needs a strictly higher total than the hidden opponent."""
     from bot.engine.ttr.scoring import score_solo
