@@ -239,6 +239,13 @@ def test_armor_does_not_cover_tires() -> None:
     assert legal(s, 1) == ["pass", "swerve"]
 
 
+def test_no_armor_answers_a_tire_shot() -> None:
+    """A stopped car holding Armor for every side is not asked about a Tire Shot: it lands."""
+    armors = ["armor-front", "armor-back", "armor-left", "armor-right"]
+    s = act(start(cw=[["tire-shot"], armors]), 0, "tire-shot @1")
+    assert s.phase is Phase.TURN and s.cars[1].tires == 3
+
+
 # --- swerve, spin, skid --------------------------------------------------------------------
 
 

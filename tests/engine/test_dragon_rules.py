@@ -308,6 +308,13 @@ def test_coup_fourre_removes_the_hazard_and_gives_no_turn() -> None:
     assert s.turn == 0 and s.phase is Phase.TURN and len(car.mb.hand) == 5
 
 
+def test_a_coup_fourre_draws_no_card() -> None:
+    """Unlike classic Mille Bornes, the coup fourré's player draws nothing, though cards wait."""
+    s = moving(start(mb=[["out-of-gas"], ["extra-tank"]], mb_draw=["25"] * 3), 1)
+    s = act(act(s, 0, "play out-of-gas @1"), 1, "play extra-tank")
+    assert len(s.cars[1].mb.hand) == 5 and len(s.mb_draw) == 2
+
+
 def test_no_coup_window_without_the_safety() -> None:
     """A victim without the safety is never asked."""
     s = moving(start(mb=[["out-of-gas"], []]), 1)

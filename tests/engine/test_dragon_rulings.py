@@ -306,6 +306,27 @@ def test_backfire_goes_to_the_discard() -> None:
     assert sorted(s.cw_discard) == ["ac-left", "backfire"]
 
 
+def test_a_speed_limit_discards_the_end_of_limit_it_covers() -> None:
+    """Only the top card of a pile stays: a new Speed Limit sends the End of Limit it lands on
+    to the discard (seed 7)."""
+    s = rig(start(mb=[["speed-limit"], []]), 1)
+    s.cars[1].mb.speed = [Card.END_OF_LIMIT]
+    s = act(s, 0, "play speed-limit @1")
+    assert s.cars[1].mb.speed == [Card.SPEED_LIMIT] and s.mb_discard == [Card.END_OF_LIMIT]
+
+
+def test_a_dead_cars_piles_and_safeties_go_to_the_discard() -> None:
+    """A driver with 5 hits is out: the battle and speed piles and the safeties on the car are
+    discarded with the hands, so the deck can use them again."""
+    s = start(cw=[["rocket-back"], []], seats=3)
+    s = rig(s, 1, hits=[0, 12, 0, 0], driver=4, battle=["stop"], safeties=["puncture-proof"])
+    s.cars[1].mb.speed = [Card.SPEED_LIMIT]
+    s = act(s, 0, "rocket-back @1")
+    dead = s.cars[1].mb
+    assert not s.cars[1].alive and dead.battle == dead.speed == dead.safeties == []
+    assert {Card.STOP, Card.SPEED_LIMIT, Card.PUNCTURE_PROOF} <= set(s.mb_discard)
+
+
 # --- kills ---------------------------------------------------------------------------------
 
 
