@@ -281,32 +281,34 @@ def _mixed_mask(
     baseline, and ``fnt``'s metrics place that baseline for the anchor, so a name with an emoji
     lines up with the plain names next to it."""
     assert isinstance(fnt, ImageFont.FreeTypeFont)  # only FreeType faces have fallbacks
-    widths = [_run_length(run, face) for run, face in runs]
+    faces = [(run, face) for run, face in runs if isinstance(face, ImageFont.FreeTypeFont)]
+    # raqm sets right-to-left text within a run; across runs, fallback.visual orders them.
+    order = (
+        fallback.visual(faces)
+        if _direction(fnt) is not None
+        else [(run, face, False) for run, face in faces]
+    )
+    directions = [("rtl" if rtl else "ltr") if _direction(face) else None for _, face, rtl in order]
+    widths = [
+        face.getlength(run, direction=way)
+        for (run, face, _), way in zip(order, directions, strict=True)
+    ]
     # Where the baseline sits below the anchor's line ("m": the middle, "a": the ascender...).
     baseline = fnt.getbbox("H", anchor="l" + anchor[1])[1] - fnt.getbbox("H", anchor="ls")[1]
     x = -sum(widths) * {"l": 0.0, "m": 0.5, "r": 1.0}[anchor[0]]
-    placed: list[tuple[float, str, Font]] = []
+    placed: list[tuple[float, str, ImageFont.FreeTypeFont, str | None]] = []
     boxes: list[tuple[float, float, float, float]] = []
-    for (run, face), width in zip(runs, widths, strict=True):
-        assert isinstance(face, ImageFont.FreeTypeFont)
-        box = face.getbbox(run, anchor="ls", direction=_direction(face))
+    for (run, face, _), way, width in zip(order, directions, widths, strict=True):
+        box = face.getbbox(run, anchor="ls", direction=way)
         boxes.append((x + box[0], baseline + box[1], x + box[2], baseline + box[3]))
-        placed.append((x, run, face))
+        placed.append((x, run, face, way))
         x += width
     left, top = math.floor(min(b[0] for b in boxes)), math.floor(min(b[1] for b in boxes))
     right, bottom = math.ceil(max(b[2] for b in boxes)), math.ceil(max(b[3] for b in boxes))
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     draw = ImageDraw.Draw(mask)
-    for x, run, face in placed:
-        assert isinstance(face, ImageFont.FreeTypeFont)
-        draw.text(
-            (x - left, baseline - top),
-            run,
-            font=face,
-            fill=255,
-            anchor="ls",
-            direction=_direction(face),
-        )
+    for x, run, face, way in placed:
+        draw.text((x - left, baseline - top), run, font=face, fill=255, anchor="ls", direction=way)
     return mask, left, top
 
 

@@ -31,6 +31,8 @@ FALLBACKS: tuple[tuple[str, tuple[tuple[int, int], ...] | None], ...] = (
 face comes before Symbola, which also has a few ideographs drawn in another style."""
 
 Run = tuple[str, ImageFont.FreeTypeFont]
+Placed = tuple[str, ImageFont.FreeTypeFont, bool]
+"""A run as it is set on the line: its text, its face, and whether it reads right to left."""
 
 
 @lru_cache(maxsize=16)
@@ -82,3 +84,66 @@ def runs(text: str, fnt: ImageFont.FreeTypeFont, font_dir: Path) -> list[Run]:
         else:
             pieces.append(([char], face))
     return [("".join(chars), face) for chars, face in pieces]
+
+
+def _resolved(text: str) -> list[bool]:
+    """Whether each letter of ``text`` sits in right-to-left text, on a left-to-right line
+    (the Unicode bidirectional algorithm's resolved levels, 0 or 1, for text with no explicit
+    embeddings): Hebrew and Arabic letters are, and so are the spaces, emoji and digits
+    between two of them; everything else is not. Marks and joiners go with their letter."""
+    strong: list[bool | None] = []
+    last = False  # the start of the line counts as left to right
+    for char in text:
+        kind = unicodedata.bidirectional(char)
+        if strong and _rides_along(char):
+            strong.append(strong[-1])
+            continue
+        if kind == "L":
+            last = False
+        elif kind in ("R", "AL", "AN") or (kind == "EN" and last):
+            last = True
+        else:
+            strong.append(None)  # a neutral: resolved below, from both sides
+            continue
+        strong.append(last)
+    rtl: list[bool] = []
+    for i, known in enumerate(strong):
+        if known is not None:
+            rtl.append(known)
+            continue
+        before = next((s for s in reversed(strong[:i]) if s is not None), False)
+        after = next((s for s in strong[i + 1 :] if s is not None), False)
+        rtl.append(before and after)
+    return rtl
+
+
+def visual(pieces: list[Run]) -> list[Placed]:
+    """``pieces`` (runs in the order typed) as they are set left to right on the line.
+
+    Each face draws its own run, so raqm cannot order text across runs: an Arabic or Hebrew
+    name of two words with an emoji between them would read with its words swapped. The runs
+    are cut where the direction changes, and each stretch of right-to-left runs is set in
+    reverse, each run right to left within itself."""
+    text = "".join(run for run, _ in pieces)
+    if not any(unicodedata.bidirectional(char) in ("R", "AL", "AN") for char in text):
+        return [(run, face, False) for run, face in pieces]
+    rtl = iter(_resolved(text))
+    cut: list[Placed] = []
+    for run, face in pieces:
+        for char in run:
+            right = next(rtl)
+            if cut and cut[-1][1] is face and cut[-1][2] == right:
+                cut[-1] = (cut[-1][0] + char, face, right)
+            else:
+                cut.append((char, face, right))
+    placed: list[Placed] = []
+    stretch: list[Placed] = []
+    for piece in cut:
+        if piece[2]:
+            stretch.append(piece)
+            continue
+        placed.extend(reversed(stretch))
+        stretch = []
+        placed.append(piece)
+    placed.extend(reversed(stretch))
+    return placed

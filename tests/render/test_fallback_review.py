@@ -1,0 +1,41 @@
+"""A hostile review of the fallback faces (names drawn partly by a bundled fallback face).
+
+Each test says what was tried and what was found."""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from bot.render.common import Canvas, Palette, font, text_width
+
+
+def _left_part(text: str, width: int) -> bytes:
+    """The leftmost ``width`` columns of ``text`` drawn from x = 4 (bold, 30 px, "lm")."""
+    canvas = Canvas(Image.new("RGB", (420, 60)))
+    canvas.text((4, 30), text, font(30, "bold"), Palette.INK, anchor="lm")
+    return canvas.image.crop((0, 0, width, 60)).tobytes()
+
+
+def test_an_rtl_name_with_an_emoji_keeps_its_word_order() -> None:
+    """A Hebrew name of two words with an emoji between them ("שלום 🚗 עולם"). Drawn in one
+    face (a star, "שלום ★ עולם"), raqm lays it out right to left: "עולם" is leftmost, and a
+    Hebrew reader reads "שלום" first. Found: the emoji comes from a fallback face, so the name
+    is drawn as three runs, and the runs were set left to right in the order they were typed:
+    "שלום" leftmost, the words swapped for anyone reading the name (an Arabic "محمد 🚗 علي" read
+    "علي 🚗 محمد" alike). Runs are now set in the bidirectional algorithm's visual order."""
+    fnt = font(30, "bold")
+    for first, second in (("שלום", "עולם"), ("محمد", "علي")):
+        room = text_width(second, fnt) + 4
+        alone = _left_part(second, room)
+        assert _left_part(f"{first} ★ {second}", room) == alone  # raqm's order, one face
+        assert _left_part(f"{first} 🚗 {second}", room) == alone, f"{first} is drawn first"
+
+
+def test_a_latin_name_with_an_emoji_and_an_rtl_word_stays_in_reading_order() -> None:
+    """The other side of the same fix: a left-to-right name stays as typed ("Ann 🚗 שלום": Ann
+    leftmost), and a name in one fallback face only is not reordered."""
+    fnt = font(30, "bold")
+    room = text_width("Ann", fnt) + 4
+    assert _left_part("Ann 🚗 שלום", room) == _left_part("Ann", room)
+    room = text_width("🚗", fnt) + 4
+    assert _left_part("🚗 שלום", room) == _left_part("🚗", room)
