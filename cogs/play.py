@@ -142,10 +142,15 @@ class Play(commands.Cog):
         wait = int(when + REPOST_SECONDS - time.monotonic() + 1)
         if version == stored.version and stored.message_id is not None and wait > 0:
             where = message_link(interaction.guild_id, channel_id, stored.message_id)
-            raise BadOption(
+            # Answered here, not raised: a refusal is made plain text (plain() breaks "://"
+            # so a member's name is no link), and this link is the bot's own, to press.
+            await interaction.response.send_message(
                 f"The table was posted moments ago and nothing has moved since: "
-                f"{where} — it can be posted again in {wait} s."
+                f"{where} — it can be posted again in {wait} s.",
+                ephemeral=True,
+                allowed_mentions=NO_PINGS,
             )
+            return
         await interaction.response.defer(thinking=True)
         update = await tables.table(channel_id)
         await post_table(interaction, update, ping=False)
