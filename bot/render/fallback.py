@@ -59,6 +59,14 @@ def _rides_along(char: str) -> bool:
     return unicodedata.category(char) in ("Mn", "Mc", "Me", "Cf")
 
 
+def _same(one: ImageFont.FreeTypeFont, other: ImageFont.FreeTypeFont) -> bool:
+    """Whether two faces are one file at one size. Not ``is``: ``lru_cache`` gives two threads
+    that ask for a face at once an object each (images are drawn in two threads where there
+    are no worker processes), and a word split between them is shaped in two pieces (a
+    Devanagari conjunct drawn apart, and cached so)."""
+    return one is other or (one.path == other.path and one.size == other.size)
+
+
 def runs(text: str, fnt: ImageFont.FreeTypeFont, font_dir: Path) -> list[Run]:
     """``text`` cut into runs of one face each: ``fnt`` wherever it has the letter, else the
     first of ``FALLBACKS`` (in ``font_dir``, at ``fnt``'s size) that has it. A letter no
@@ -79,7 +87,7 @@ def runs(text: str, fnt: ImageFont.FreeTypeFont, font_dir: Path) -> list[Run]:
                 if point in letters(path):
                     face = _face(path, round(fnt.size)) or fnt
                     break
-        if pieces and pieces[-1][1] is face:
+        if pieces and _same(pieces[-1][1], face):
             pieces[-1][0].append(char)
         else:
             pieces.append(([char], face))
