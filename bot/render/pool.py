@@ -28,7 +28,13 @@ _MAX_THREADS = 2
 def _warm_up() -> int:
     """Import every game's renderer and fill its caches in the worker before the first move."""
     from bot.games import all_bundles
+    from bot.render import fallback
+    from bot.render.common import FONT_DIR
 
+    # Which letters each fallback face has (~120 ms to read them all): else the first name in
+    # emoji, Chinese or Korean a worker draws would wait for it.
+    for file, _ in fallback.FALLBACKS:
+        fallback.letters(str(FONT_DIR / file))
     drawn = 0
     for found in all_bundles():
         seats = [f"P{i}" for i in range(found.info.max_players)]
