@@ -13,7 +13,7 @@ import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
-from fontTools.ttLib import TTFont, TTLibError
+from fontTools.ttLib import TTFont
 from PIL import ImageFont
 
 HANGUL = ((0x1100, 0x11FF), (0x3130, 0x318F), (0xA960, 0xA97F), (0xAC00, 0xD7FF))
@@ -41,7 +41,9 @@ def letters(path: str) -> frozenset[int]:
     a broken checkout draws boxes rather than failing a game)."""
     try:
         return frozenset(TTFont(path, lazy=True).getBestCmap())
-    except (OSError, TTLibError, AssertionError):
+    except Exception:
+        # Not only OSError and TTLibError: fontTools reading a garbled table raises whatever
+        # its parsing meets (IndexError, ValueError, TypeError...).
         return frozenset()
 
 

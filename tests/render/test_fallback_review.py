@@ -4,6 +4,9 @@ Each test says what was tried and what was found."""
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+
 import pytest
 from PIL import Image, ImageFont
 
@@ -72,3 +75,24 @@ def test_the_workers_warm_up_reads_every_fallback_face() -> None:
     for file, _ in fallback.FALLBACKS:
         fallback.letters(str(FONT_DIR / file))
     assert fallback.letters.cache_info().misses == before, "read on the first real image"
+
+
+def test_a_damaged_character_map_has_no_letters(tmp_path: Path) -> None:
+    """A fallback face whose file is damaged inside (a disk error, a bad copy), not only
+    unreadable from its first bytes. ``letters`` promises none for a file it cannot read, so
+    that "a broken checkout draws boxes rather than failing a game". Found: fontTools raises
+    IndexError, ValueError or TypeError on a garbled character map (10 of 300 files with 8
+    random bytes of Thai's ``cmap`` changed), which escaped every image with a Thai name."""
+    from fontTools.ttLib import TTFont
+
+    source = FONT_DIR / "NotoSansThai-Regular.ttf"
+    entry = TTFont(str(source)).reader.tables["cmap"]
+    data = source.read_bytes()
+    rng = random.Random(1)
+    for attempt in range(300):
+        damaged = bytearray(data)
+        for _ in range(8):
+            damaged[entry.offset + rng.randrange(entry.length)] = rng.randrange(256)
+        path = tmp_path / f"thai{attempt}.ttf"
+        path.write_bytes(bytes(damaged))
+        assert isinstance(fallback.letters(str(path)), frozenset)
