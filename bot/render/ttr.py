@@ -325,27 +325,20 @@ def _draw_panel(c: Canvas, view: TtrPublicView, seat: SeatView, box: Box) -> Non
     )
     colour = _SEAT_COLOURS[seat.seat % len(_SEAT_COLOURS)]
     c.draw.ellipse((x0 + 16, y0 + 16, x0 + 34, y0 + 34), fill=colour)
-    name_font = font(24, "bold")
-    name = ellipsize(seat.name, name_font, (x1 - x0) - 360)
-    c.text(
-        (x0 + 44, y0 + 25),
-        name,
-        name_font,
-        Palette.INK if not seat.left else Palette.MUTED,
-        anchor="lm",
-    )
     chips = []
     if seat.left:
         chips.append(("LEFT", _GREY_CHIP))
     elif won:
         chips.append(("WINNER", Palette.GOLD))
-    elif to_play:
+    elif to_play and not seat.choosing:
         chips.append(("CHOOSING" if view.phase in ("setup", "keep") else "TO PLAY", Palette.GOLD))
     chips.append((f"{seat.hand_count} cards", _GREY_CHIP))
     tickets = f"{seat.ticket_count} ticket{'s' if seat.ticket_count != 1 else ''}"
     if seat.choosing:
         tickets += f" (+{seat.choosing} to choose)"
-    chips.append((tickets, _GREY_CHIP))
+    # A player choosing tickets has that chip in gold instead of a "CHOOSING" chip beside it:
+    # it says the same, and the name keeps the room.
+    chips.append((tickets, Palette.GOLD if to_play and seat.choosing else _GREY_CHIP))
     small = font(16, "bold")
     x = x1 - 14
     for text, chip in reversed(chips):
@@ -354,6 +347,18 @@ def _draw_panel(c: Canvas, view: TtrPublicView, seat: SeatView, box: Box) -> Non
         ink = Palette.DARK_INK if chip == Palette.GOLD else Palette.INK
         c.pill(x, y0 + 12, text, small, chip, ink=ink, height=26, pad=10)
         x -= 6
+    # The name takes what the chips leave: they grow ("CHOOSING", "(+3 to choose)"), and a
+    # fixed reserve let a long name run under them.
+    room = x - 12 - (x0 + 44)
+    name_font = fit_font(seat.name, room, 24, "bold", min_size=18)
+    name = ellipsize(seat.name, name_font, room)
+    c.text(
+        (x0 + 44, y0 + 25),
+        name,
+        name_font,
+        Palette.INK if not seat.left else Palette.MUTED,
+        anchor="lm",
+    )
     # The Railyard: one little stack per colour set; the On-the-Track stack on the right.
     label = font(14, "bold")
     ry = y0 + 54

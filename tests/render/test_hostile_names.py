@@ -185,3 +185,25 @@ def test_a_zalgo_name_stays_on_the_image(drawn: Drawn, key: str) -> None:
         png = found.presenter.table_png(found.game.public_view(state))
     off = [(t, b) for t, b in _outside(drawn, _size(png)) if t.startswith("Z")]
     assert not off, f"drawn off the {_size(png)} image: {off}"
+
+
+@pytest.mark.parametrize("key", ["ttr", "ttr-solo"])
+def test_a_long_ttr_name_stays_clear_of_its_chips(drawn: Drawn, key: str) -> None:
+    """A Ticket to Ride panel heads each player with their name and, at the right, chips:
+    the cards held, "0 tickets (+6 to choose)" (and "CHOOSING" beside them). Found by a
+    hostile review: the name was cut to the panel's width less a fixed 360 px, while the chips
+    at setup took more, so "Maximilian Wolfgang von Habsburg" ran under "CHOOSING". The name
+    now takes what the chips leave, and a player choosing tickets has the tickets chip in gold
+    instead of a "CHOOSING" chip, which said the same."""
+    found = bundle(key)
+    names = LONG[: max(2, found.info.min_players) if key == "ttr" else 1]
+    state = found.game.new_game(names, 1)
+    png = found.presenter.table_png(found.game.public_view(state))
+    size = _size(png)
+    texts = [(t, b) for t, b, on in drawn if on == size]
+    chips = [b for t, b in texts if "to choose" in t or t.endswith("cards")]
+    assert chips, "the setup shows its chips"
+    heads = [(t, b) for t, b in texts if any(t.rstrip("…") and t.rstrip("…") in n for n in LONG)]
+    assert heads, "the names are drawn"
+    crossed = [(t, b) for t, b in heads if any(_overlap(b, chip) for chip in chips)]
+    assert not crossed, f"names drawn under the chips: {crossed}"
