@@ -260,7 +260,7 @@ class Game(ABC, Generic[S, A]):
 
     def out(self, state: S) -> frozenset[Seat]:
         """Seats still seated that will not act again in this game: knocked out, as a Dragon
-        driver killed in the arena (seats that left are the store's to know). None by
+        driver killed in the arena (seats that left are the store's to know). Empty by
         default: in most games every seat plays to the end."""
         return frozenset()
 
