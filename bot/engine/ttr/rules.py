@@ -538,7 +538,7 @@ def _take(state: TtrState, seat: int, slot: int) -> None:
         notes.extend(settle(state))
     if first and not face_up_loco and take_options(state, True):
         state.phase = PICK2
-        state.caption = " ".join([f"{who} {what}, and takes a second card.", *notes])
+        state.caption = " ".join([f"{who} {what} and now takes a second card.", *notes])
         return
     if face_up_loco:
         what += ": a face-up Locomotive counts as both draws"
