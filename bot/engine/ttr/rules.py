@@ -424,6 +424,8 @@ def _yard_refusal(state: TtrState, seat: int, action: Action) -> str | None:
             "in three different colours."
         )
     if hand[LOCO] < k:
+        if not hand[LOCO]:
+            return "You hold no Locomotives."
         return f"You hold only {plural(hand[LOCO], 'Locomotive')}."
     return _set_refusal(state, seat, c, n + k, mine, hand, naturals=n)
 
@@ -439,6 +441,8 @@ def _set_refusal(
 ) -> str | None:
     name = COLOURS[c]
     if hand[c] < naturals:
+        if not hand[c]:
+            return f"You hold no {name} cards."
         return f"You hold only {hand[c]} {name}."
     if mine[c]:
         return f"You already have a {name} set in your Railyard: you cannot add to it."
