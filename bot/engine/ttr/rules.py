@@ -781,6 +781,7 @@ def settle(state: TtrState) -> list[str]:
     side robs the smaller (ties never rob); colours are checked in order, again after each
     robbery. Robbed face-up cards are replaced from the deck at once."""
     notes: list[str] = []
+    robbed, more = [0] * NCOL, [0] * NCOL  # face-up cards of a colour robbed, first and after
     nat, loco = state.yard_nat[0], state.yard_loco[0]
     while True:
         up = face_up_counts(state)
@@ -802,7 +803,18 @@ def settle(state: TtrState) -> list[str]:
                     if state.clock_card == c:
                         state.clock_card = -1
                     refill(state, emptied)
-                    notes.append(f"Your {mine} {name} rob the draw area's {up[c]} {name}.")
+                    first = f"Your {mine} {name} rob the draw area's "
+                    again = [i for i, note in enumerate(notes) if note.startswith(first)]
+                    if again:
+                        # The cards dealt in their place showed the colour again: one sentence
+                        # (twice the same one read as a repeated line).
+                        more[c] += up[c]
+                        notes[again[-1]] = (
+                            f"{first}{robbed[c]} {name}, then {more[c]} more as it was refilled."
+                        )
+                    else:
+                        robbed[c] = up[c]
+                        notes.append(f"{first}{up[c]} {name}.")
                 break
         else:
             return notes
