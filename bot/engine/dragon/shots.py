@@ -144,7 +144,9 @@ def apply_react(state: DragonState, seat: int, action: Action) -> None:
     if action.verb == "armor":
         _use_cw(state, car, ARMOR_FOR_SIDE[pending.side])
         pending.armor += 1
-        state.caption += f" {who} plays Armor on the {SIDES[pending.side]}."
+        # Two may stack: the second is told as such, or it reads as the first one repeated.
+        which = "a second Armor" if pending.armor == 2 else "Armor"
+        state.caption += f" {who} plays {which} on the {SIDES[pending.side]}."
         if reactions(state, pending):
             return  # a second Armor may follow
         _no_window(state, seat, answers(state, pending))
