@@ -108,6 +108,12 @@ def _computer_seats(start: int, count: int, level: str) -> list[SeatRecord]:
     ]
 
 
+def vs_computers(count: int) -> str:
+    """The headline's opponents when they are all computers: "vs the computer", or
+    "vs 2 computers" (a table of three cars is not one computer)."""
+    return "vs the computer" if count == 1 else f"vs {count} computers"
+
+
 def _check_seats(found: GameBundle, seats: int) -> None:
     info = found.info
     if not info.min_players <= seats <= info.max_players:
@@ -564,7 +570,7 @@ class Lobby(commands.Cog):
         name = _level(found, level)
         me = SeatRecord(0, display_name(interaction.user), user_id=interaction.user.id)
         seats = [me, *_computer_seats(1, rivals, name)]
-        against = "alone" if rivals == 0 else "vs the computer"
+        against = "alone" if rivals == 0 else vs_computers(rivals)
         claim = await _daily_claim(interaction, found, labels)
         target = await _thread_for(interaction, thread, f"{info.title}: {me.name} {against}")
         headline = f"**{info.title}** — {plain(me.name)} {against}"

@@ -22,7 +22,7 @@ from discord.ext import commands
 from bot.engine.core import GameError
 from bot.games import bundle, policy_factory
 from bot.store.base import Invitee, SeatRecord
-from cogs.lobby import deal, display_name, open_lobby, still_open
+from cogs.lobby import deal, display_name, open_lobby, still_open, vs_computers
 from cogs.pickers import ID, REMATCH_PREFIX, GameItem, register_items, rematch_button
 from cogs.ui import bot_of, plain
 
@@ -116,7 +116,7 @@ class RematchButton(GameItem, template=rf"{REMATCH_PREFIX}(?P<game>{ID})"):
             return
         me = SeatRecord(0, display_name(interaction.user), user_id=interaction.user.id)
         seats = [me, *(replace(s, seat=n + 1) for n, s in enumerate(computers))]
-        against = "vs the computer" if computers else "alone"
+        against = vs_computers(len(computers)) if computers else "alone"
         headline = f"**{found.info.title}** — {plain(me.name)} {against} · rematch"
         await deal(interaction, found, seats, options, headline)
 
