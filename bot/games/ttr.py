@@ -60,7 +60,8 @@ def _keep_pickers(view: TtrSeatView) -> list[Picker]:
     least = max(1, view.keep_minimum)
     # The menu takes at least one ticket ("Keep none" is its own button when allowed); solo
     # openings must keep the highest-value ticket, and say so before a refusal does.
-    rule = f"at least {least}"
+    # Drawn mid-game, any number may be kept: "at least 1" beside "Keep none" contradicted it.
+    rule = f"at least {least}" if view.keep_minimum else "one or more, or press Keep none"
     if view.keep_one_of:
         rule += f", including {' or '.join(t.code for t in view.keep_one_of)}"
     pickers: list[Picker] = [
