@@ -102,7 +102,11 @@ def _parse_take(rest: list[str]) -> Action:
         slot = int(word)
         if 1 <= slot <= SLOTS:
             return Action("take", slot=slot)
-        raise NotationError("There are five face-up slots: take 1 to take 5 (or 'take blind').")
+        # The parser cannot tell the games apart: solo has four slots.
+        raise NotationError(
+            f"There is no slot {slot}: take a face-up card from slot 1 to 5 (1 to 4 in "
+            "solo), or 'take blind'."
+        )
     raise NotationError(
         f"I can't tell which card '{quoted(phrase)}' means: 'take 1' to 'take 5', "
         "'take blind' or 'take clock'."
