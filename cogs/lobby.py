@@ -198,7 +198,7 @@ def lobby_text(lobby: LobbyRecord, title: str, note: str = "") -> str:
     marks = {"pending": "⏳", "accepted": "✅", "declined": "❌"}
     invited = ", ".join(f"{marks[i.answer]} <@{i.user_id}>" for i in lobby.invited)
     computers = f" and {lobby.computers} computer{'s' if lobby.computers != 1 else ''}"
-    settings = ", ".join(f"{k} {v}" for k, v in lobby.options.items())
+    settings = ", ".join(f"{k} {v}" for k, v in _changed(lobby).items())
     lines = [
         f"**{title}** — <@{lobby.host_id}> invites {invited}"
         f"{computers if lobby.computers else ''}.",
@@ -210,6 +210,17 @@ def lobby_text(lobby: LobbyRecord, title: str, note: str = "") -> str:
     if note:
         lines.append(note)
     return clip("\n".join(lines))
+
+
+def _changed(lobby: LobbyRecord) -> dict[str, str]:
+    """The lobby's options that differ from its game's defaults. A rematch (and a challenge
+    with one option set) stores every option, and "Options: oil_slick off, deck bsd, names en"
+    told invitees nothing but codes: the standard game needs no line."""
+    try:
+        defaults = bundle(lobby.game_key).game.resolve_options({})
+    except GameError:  # a plug-in game no longer installed: say everything
+        defaults = {}
+    return {k: v for k, v in lobby.options.items() if defaults.get(k) != v}
 
 
 def lobby_view(lobby: LobbyRecord) -> discord.ui.View:

@@ -329,3 +329,20 @@ async def test_an_invitation_survives_a_restart(tmp_path: Path) -> None:
         stored = await second.tables.current(GAMES_CHANNEL_ID)
         assert [s.user_id for s in stored.seats] == [ALICE_ID, BOB_ID]
     await second.close()
+
+
+async def test_an_invitation_names_only_the_options_that_change_the_game(
+    driver: InteractionDriver,
+) -> None:
+    """Found by a newcomer's review: invitations listed every option, defaults included
+    ("Options: deck bsd, length hand, names en." — codes that tell an invitee nothing about
+    the standard game). Only what differs from the standard game is listed now."""
+    changed = await driver.slash(
+        "challenge", {"game": "mille", "member": BOB_ID, "options": "length:hand deck:bsd"}
+    )
+    assert "Options: length hand." in (changed.content or ""), changed.content
+    await driver.click(changed, component_id(changed, "Decline"), user_id=BOB_ID)
+    standard = await driver.slash(
+        "challenge", {"game": "mille", "member": BOB_ID, "options": "deck:bsd names:en"}
+    )
+    assert "Options" not in (standard.content or ""), standard.content
