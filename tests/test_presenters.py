@@ -77,3 +77,14 @@ def test_hint_takes_the_coup_fourre() -> None:
         "play driving-ace",
         "a coup fourré scores 300 more and clears the hazard at once.",
     )
+
+
+def test_the_dragon_arena_text_says_whose_turn_in_words() -> None:
+    """The arena's text is also its image's alt text. Found by a newcomer's review: it opened
+    with the engine's phase name ("Dragon Mille Bornes · turn", "· react"), which a screen
+    reader reads out as a code; it now says who is to play."""
+    found = bundle("dragon")
+    state = found.game.new_game(["Ann", "Bob", "Cy"], 3)
+    text = found.presenter.console_table(found.game.public_view(state))
+    first = text.splitlines()[0]
+    assert first == "── Dragon Mille Bornes · Ann to play ──", first

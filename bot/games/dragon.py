@@ -113,7 +113,15 @@ def hand_pickers(view: DragonSeatView, moves: Sequence[MoveChoice]) -> list[Pick
 
 
 def console_table(view: DragonPublicView) -> str:
-    lines = [f"── Dragon Mille Bornes · {view.phase} ──"]
+    # Words, not the engine's phase names ("react", "oil-ace"): this text is also the arena
+    # image's alt text, which a screen reader reads out.
+    if view.is_over:
+        now = "the race is over"
+    elif view.pending is not None:
+        now = "waiting for an answer"
+    else:
+        now = f"{view.cars[view.turn].name} to play"
+    lines = [f"── Dragon Mille Bornes · {now} ──"]
     for car in view.cars:
         marker = "▶" if view.turn == car.seat and not view.is_over else " "
         state = (
