@@ -16,12 +16,14 @@ DESCRIPTION_LIMIT = 1024
 """Discord's longest attachment description, in characters."""
 
 _DECORATION = "─▶ "
+_TURN = "▶"
+"""The console tables' marker of the seat to play: read out as words, not dropped."""
 
 
 def described(text: str, limit: int = DESCRIPTION_LIMIT) -> str:
     """``text`` as one attachment description: the console's rules and markers dropped, whole
     lines kept while they fit, and a cut line ended with "…" (a clipped word reads badly)."""
-    lines = [line.strip(_DECORATION) for line in text.splitlines()]
+    lines = [_spoken(line) for line in text.splitlines()]
     kept: list[str] = []
     used = 0
     for line in (line for line in lines if line):
@@ -35,6 +37,12 @@ def described(text: str, limit: int = DESCRIPTION_LIMIT) -> str:
             kept.append(line[: room - 1].rstrip() + "…")
         break
     return "\n".join(kept) or "(empty)"
+
+
+def _spoken(line: str) -> str:
+    """A console line without its rules and markers; the turn marker becomes "to play:"."""
+    bare = line.strip(_DECORATION)
+    return f"to play: {bare}" if bare and line.lstrip().startswith(_TURN) else bare
 
 
 def _record(row: LeaderboardRow, value_label: str) -> str:

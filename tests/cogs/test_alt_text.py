@@ -26,9 +26,11 @@ def test_a_long_text_is_cut_at_the_limit_on_a_line() -> None:
     assert all(line.endswith("x" * 40) for line in shown.splitlines()[:-1])
 
 
-def test_the_console_rules_and_markers_are_dropped() -> None:
+def test_the_console_rules_are_dropped_and_the_turn_marker_is_said() -> None:
+    """The ▶ before the seat to play was dropped with the rules around the text: found by a
+    newcomer's review, a screen reader never heard whose turn it was. It reads "to play:"."""
     assert described("── Hand 1 ──\n▶ Alice 100 mi\n  Bob 25 mi\n\n") == (
-        "Hand 1\nAlice 100 mi\nBob 25 mi"
+        "Hand 1\nto play: Alice 100 mi\nBob 25 mi"
     )
 
 
