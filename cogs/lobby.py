@@ -217,10 +217,9 @@ def _changed(lobby: LobbyRecord) -> dict[str, str]:
     with one option set) stores every option, and "Options: oil_slick off, deck bsd, names en"
     told invitees nothing but codes: the standard game needs no line."""
     try:
-        defaults = bundle(lobby.game_key).game.resolve_options({})
+        return bundle(lobby.game_key).changed(lobby.options)
     except GameError:  # a plug-in game no longer installed: say everything
-        defaults = {}
-    return {k: v for k, v in lobby.options.items() if defaults.get(k) != v}
+        return dict(lobby.options)
 
 
 def lobby_view(lobby: LobbyRecord) -> discord.ui.View:

@@ -152,12 +152,14 @@ class GameBundle:
     def key(self) -> str:
         return self.game.info.key
 
+    def changed(self, options: Mapping[str, str]) -> dict[str, str]:
+        """The (stored) options whose value is not the game's default; an option this version
+        no longer knows counts as changed."""
+        defaults = self.game.resolve_options({})
+        return {name: value for name, value in options.items() if defaults.get(name) != value}
+
     def standard(self, options: Mapping[str, str]) -> bool:
         """Whether a game with these (stored) options was played at the standard settings,
         display options aside. An option a result does not name predates it: its default."""
-        defaults = self.game.resolve_options({})
-        return all(
-            options.get(name, value) == value
-            for name, value in defaults.items()
-            if name not in self.display_options
-        )
+        settings = {spec.name for spec in self.info.options} - self.display_options
+        return not settings & self.changed(options).keys()

@@ -29,6 +29,19 @@ TWO_MEMBERS = [SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", us
 # --- a server that removes the bot ---------------------------------------------------------------
 
 
+async def _kicked_while_away(driver: InteractionDriver) -> None:
+    """Alice and Bob play Mille Bornes; then the server removes Junction while it is down:
+    its channels answer "Missing Access" and the bot never heard of the removal."""
+    bot = running_bot(driver)
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="mille", seats=TWO_MEMBERS, seed=3
+    )
+    driver.backend.world.bot_in_guild = False
+    guild = bot.get_guild(GUILD_ID)
+    assert guild is not None
+    bot._connection._remove_guild(guild)
+
+
 async def test_a_deadline_long_past_does_not_play_a_game_the_bot_was_kicked_from(
     driver: InteractionDriver,
 ) -> None:
@@ -41,13 +54,7 @@ async def test_a_deadline_long_past_does_not_play_a_game_the_bot_was_kicked_from
     channel is out of reach."""
     bot = running_bot(driver)
     await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "forfeit"))
-    await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="mille", seats=TWO_MEMBERS, seed=3
-    )
-    driver.backend.world.bot_in_guild = False
-    guild = bot.get_guild(GUILD_ID)
-    assert guild is not None
-    bot._connection._remove_guild(guild)  # the bot never heard of the removal
+    await _kicked_while_away(driver)
     await sweep_after(driver, 3600)  # away for an hour: the deadline, not the reminder
     assert await bot.store.active_game(GAMES_CHANNEL_ID) is None
     assert await bot.store.results(game_key="mille", guild_id=GUILD_ID) == []
@@ -85,13 +92,7 @@ async def test_a_game_without_a_timer_in_a_server_that_left_ends_at_start(
     its members for good ("still seated in a game in play"). At start the bot now asks about
     each game whose channel it does not hold, and ends those nobody can reach with no result."""
     bot = running_bot(driver)
-    await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="mille", seats=TWO_MEMBERS, seed=3
-    )
-    driver.backend.world.bot_in_guild = False
-    guild = bot.get_guild(GUILD_ID)
-    assert guild is not None
-    bot._connection._remove_guild(guild)  # the bot never heard of the removal
+    await _kicked_while_away(driver)
     cog = bot.get_cog("Timers")
     assert cog is not None
     await cog.end_unreachable_games()  # type: ignore[attr-defined]
