@@ -396,3 +396,42 @@ def test_station_clock_replacements_are_not_checked_for_three_locomotives() -> N
     assert s.clock_turn == 2 and s.clock_card == LOCO
     assert slot_codes(s) == ["loco", "loco", "black", "white"]
     assert s.discard[LOCO] == 2
+
+
+# --- captions: the solo game speaks to its player ------------------------------------------------
+
+
+def test_solo_captions_speak_to_the_player_as_mille_bornes_solo_does() -> None:
+    """Every solo caption says "you", as Mille Bornes Solo's do ("You sacrifice…", "Your Railyard
+    sends…", "You keep 1 ticket"); the player's own moves were told in the third person by name
+    ("Ann takes orange from slot 1"), one game speaking of its player two ways."""
+    s = solo(PURPLE_CLOCK, up=["orange", "loco", "black", "white"], draws=["green"] * 8)
+    said = []
+    for move in ("take 1", "take blind", "take clock", "take 3", "take 2", "yard red red red"):
+        s = play(s, 0, move)
+        said.append(s.caption)
+    s = play(s, 0, "tickets")
+    said.append(s.caption)
+    s = play(s, 0, "keep none")
+    said.append(s.caption)
+    assert said[0].startswith("You take orange from slot 1 and now take a second card."), said
+    assert said[1].startswith("You then draw blind."), said
+    assert said[2].startswith("You take the Station Clock card (purple) and now take"), said
+    assert said[3].startswith("You then take black from slot 3."), said
+    assert said[4].startswith("You take Locomotive from slot 2: a face-up Locomotive"), said
+    assert said[5].startswith("You play 3 red to the Railyard."), said
+    assert said[6] == "You draw 4 tickets and choose which to keep.", said
+    assert said[7].startswith("You keep 0 of 4 tickets."), said
+    assert not [c for c in said if "Ann" in c], said
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_no_solo_caption_names_the_player(seed: int) -> None:
+    """A whole solo game played at random: no caption calls the player by name."""
+    import random
+
+    rng = random.Random(seed)
+    s = SOLO.new_game(["Ann"], seed)
+    while s.phase != OVER:
+        s = SOLO.apply(s, 0, rng.choice(SOLO.legal_actions(s, 0)))
+        assert "Ann" not in s.caption, s.caption

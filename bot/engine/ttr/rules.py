@@ -50,6 +50,13 @@ def names(items: Sequence[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def does(state: TtrState, seat: int, verb: str, plain: str) -> str:
+    """The start of a caption about a player's move: "Ann takes" (``verb``) in the standard
+    game; "You take" (``plain``) in solo, whose captions speak to the player, as Mille Bornes
+    Solo's do ("Your Railyard sends…", "You keep 1 ticket")."""
+    return f"You {plain}" if state.solo else f"{state.players[seat]} {verb}"
+
+
 # --- chance -------------------------------------------------------------------------------------
 
 
@@ -491,11 +498,18 @@ def apply(state: TtrState, seat: int, action: Action) -> TtrState:
         after.ticket_deck = after.ticket_deck[TICKET_DRAW:]
         after.offered[seat] = sorted(drawn)
         after.phase = KEEP
+        tickets = plural(len(drawn), "ticket")
         after.caption = (
-            f"{after.players[seat]} draws {plural(len(drawn), 'ticket')} and chooses which to keep."
+            f"You draw {tickets} and choose which to keep."
+            if after.solo
+            else f"{after.players[seat]} draws {tickets} and chooses which to keep."
         )
     elif kind == "pass":
-        after.caption = f"{after.players[seat]} cannot do anything and passes."
+        after.caption = (
+            "You cannot do anything and pass."
+            if after.solo
+            else f"{after.players[seat]} cannot do anything and passes."
+        )
         end_turn(after)
     return after
 
@@ -517,24 +531,28 @@ def _keep(state: TtrState, seat: int, kept: tuple[int, ...]) -> None:
                 f"{who} keeps {plural(len(kept), 'ticket')}; waiting for {names(waiting)}."
             )
         return
-    state.caption = f"{who} keeps {len(kept)} of {plural(len(offered), 'ticket')}."
+    state.caption = (
+        f"{does(state, seat, 'keeps', 'keep')} {len(kept)} of {plural(len(offered), 'ticket')}."
+    )
     end_turn(state)
 
 
 def _take(state: TtrState, seat: int, slot: int) -> None:
-    who = state.players[seat]
     first = state.phase == ACT
+    who, draw, take = (
+        ("You", "draw", "take") if state.solo else (state.players[seat], "draws", "takes")
+    )
     if slot == BLIND:
         card = draw_card(state)
-        what = "draws blind"
+        what = f"{draw} blind"
     elif slot == CLOCK:
         card = state.clock_card
         state.clock_card = -1
-        what = f"takes the Station Clock card ({colour_name(card)})"
+        what = f"{take} the Station Clock card ({colour_name(card)})"
     else:
         card = state.slots[slot - 1]
         state.slots[slot - 1] = -1
-        what = f"takes {colour_name(card)} from slot {slot}"
+        what = f"{take} {colour_name(card)} from slot {slot}"
     face_up_loco = slot != BLIND and card == LOCO
     state.hands[seat][card] += 1
     notes: list[str] = []
@@ -542,7 +560,7 @@ def _take(state: TtrState, seat: int, slot: int) -> None:
         notes.extend(settle(state))
     if first and not face_up_loco and take_options(state, True):
         state.phase = PICK2
-        state.caption = " ".join([f"{who} {what} and now takes a second card.", *notes])
+        state.caption = " ".join([f"{who} {what} and now {take} a second card.", *notes])
         return
     if face_up_loco:
         what += ": a face-up Locomotive counts as both draws"
@@ -567,7 +585,7 @@ def after_draw(state: TtrState) -> None:
 
 
 def _yard(state: TtrState, seat: int, action: Action) -> None:
-    who = state.players[seat]
+    who = does(state, seat, "plays", "play")
     hand = state.hands[seat]
     sets: list[tuple[int, int, int]] = (
         [(c, 1, 0) for c in action.singles]
@@ -591,11 +609,11 @@ def _yard(state: TtrState, seat: int, action: Action) -> None:
                 robbed.append(f"{state.players[other]}'s {COLOURS[c]} ({plural(size, 'card')})")
     if action.singles:
         played = names([COLOURS[c] for c in action.singles])
-        text = f"{who} plays single {played} cards to the Railyard"
+        text = f"{who} single {played} cards to the Railyard"
     else:
         c, n, k = sets[0]
         extra = f" + {plural(k, 'Locomotive')}" if k else ""
-        text = f"{who} plays {n} {COLOURS[c]}{extra} to the Railyard"
+        text = f"{who} {n} {COLOURS[c]}{extra} to the Railyard"
     text += f", robbing {names(robbed)}." if robbed else "."
     notes = settle(state) if state.solo else []
     state.caption = " ".join([text, *notes])
