@@ -141,8 +141,8 @@ def console_table(view: TtrPublicView) -> str:
         marker = "▶" if view.turn == seat.seat else " "
         yard = ", ".join(f"{s.naturals}+{s.locos} {s.colour}" for s in seat.yard) or "empty"
         lines.append(
-            f"{marker} {seat.name}: hand {seat.hand_count}, railyard {yard}, "
-            f"on the track {seat.track_count}, tickets {seat.ticket_count}"
+            f"{marker} {seat.name}: hand {seat.hand_count}, Railyard {yard}, "
+            f"On-the-Track {seat.track_count}, tickets {seat.ticket_count}"
         )
     if view.caption:
         lines.append(f"  {view.caption}")

@@ -364,7 +364,7 @@ def _draw_panel(c: Canvas, view: TtrPublicView, seat: SeatView, box: Box) -> Non
     ry = y0 + 54
     c.text((x0 + 18, ry), "RAILYARD", label, Palette.MUTED)
     track_x = x1 - 128
-    c.text((track_x + 52, ry), "ON THE TRACK", label, Palette.MUTED, anchor="ma")
+    c.text((track_x + 52, ry), "ON-THE-TRACK", label, Palette.MUTED, anchor="ma")
     _stack(c, track_x + 14, ry + 40, 68, 96, seat.track_count)
     c.draw.line((track_x - 14, ry + 4, track_x - 14, y1 - 16), fill=Palette.MAT_EDGE, width=2)
     _draw_yard(c, seat.yard, x0 + 18, ry + 26, track_x - 28 - (x0 + 18))
@@ -624,8 +624,8 @@ def _result_block(
     if score is not None:
         # The On-the-Track stack, revealed: a chip per kind.
         x = x0 + 16
-        c.text((x, y + 13), "TRACK", font(13, "bold"), Palette.MUTED, anchor="lm")
-        x += 52
+        c.text((x, y + 13), "ON-THE-TRACK", font(13, "bold"), Palette.MUTED, anchor="lm")
+        x += 114
         for kind, n in enumerate(score.track):
             if n:
                 code = CARD_CODES[kind]

@@ -312,7 +312,8 @@ def test_each_railyard_set_sends_one_card_on_the_track_locomotives_first() -> No
     assert s.turn == 0
     assert yard_of(s, 0) == {"red": (2, 0)}
     assert s.track[0] == counts("loco", "blue")
-    assert "sends 2 cards on the track" in s.caption
+    # The rules' name for the stack, as the table image and the console say it.
+    assert "Ann's Railyard sends 2 cards to their On-the-Track stack." in s.caption
 
 
 def test_the_track_is_filled_only_at_the_owner_turn() -> None:

@@ -180,6 +180,7 @@ def test_you_rob_the_game_when_you_play_more_than_show() -> None:
     assert slot_codes(s) == ["green", "yellow", "black", "orange"]
     # The next turn has begun: one red has gone on the track.
     assert yard_of(s, 0) == {"red": (2, 0)} and s.track[0] == counts("red")
+    assert "Your Railyard sends 1 card to your On-the-Track stack." in s.caption
 
 
 def test_the_game_robs_you_when_more_show_than_you_have() -> None:

@@ -7,6 +7,7 @@ import io
 import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -137,6 +138,28 @@ def test_result_image_after_the_end(seats: int) -> None:
     view = (SOLO if seats == 1 else G).public_view(state)
     assert isinstance(view, TtrPublicView) and view.result is not None
     _png(result_png(view))
+
+
+def test_the_stacks_are_labelled_by_the_rules_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table and the final scoring label the stack "ON-THE-TRACK", the rules' On-the-Track
+    stack (the captions and the console say it too); the table said "ON THE TRACK" and the
+    scoring "TRACK"."""
+    from bot.render import common
+
+    drawn: list[str] = []
+    original = common.Canvas.text
+
+    def text(self: common.Canvas, xy: Any, words: str, *args: Any, **kwargs: Any) -> None:
+        drawn.append(words)
+        original(self, xy, words, *args, **kwargs)
+
+    monkeypatch.setattr(common.Canvas, "text", text)
+    view = G.public_view(_first(2, PHASES["over"]))
+    table_png(view)
+    on_table = drawn.count("ON-THE-TRACK")
+    result_png(view)
+    assert on_table == 2 and drawn.count("ON-THE-TRACK") == 4, drawn
+    assert not {"ON THE TRACK", "TRACK"} & set(drawn), drawn
 
 
 def test_result_image_needs_a_finished_game() -> None:

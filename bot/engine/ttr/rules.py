@@ -660,7 +660,9 @@ def begin_turn(state: TtrState, seat: int) -> None:
     moved = to_track(state, seat)
     if moved:
         who = state.players[seat]
-        state.caption += f" {who}'s Railyard sends {plural(moved, 'card')} on the track."
+        state.caption += (
+            f" {who}'s Railyard sends {plural(moved, 'card')} to their On-the-Track stack."
+        )
 
 
 def end_turn(state: TtrState) -> None:
@@ -749,7 +751,7 @@ def _end_solo_turn(state: TtrState) -> None:
     notes = clock_step(state)
     moved = to_track(state, 0)
     if moved:
-        notes.append(f"Your Railyard sends {plural(moved, 'card')} on the track.")
+        notes.append(f"Your Railyard sends {plural(moved, 'card')} to your On-the-Track stack.")
     notes.extend(settle(state))
     state.caption = " ".join(
         [state.caption, f"Turn {state.clock_turn} of {CLOCK_CARDS}.", *notes]
