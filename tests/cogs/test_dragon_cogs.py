@@ -73,3 +73,16 @@ async def test_six_cars_armor_a_target_picker_and_a_timeout(driver: InteractionD
     assert any("did not react in time" in m["content"] for m in driver.messages.values())
     state = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID)).state
     assert state.cars[2].mb.speed and state.cars[2].mb.speed[-1].value == "speed-limit"
+
+
+async def test_the_rules_teach_the_buttons_in_words(driver: InteractionDriver) -> None:
+    """/rules dragon describes the moves as My hand shows them (a hazard or a shot is pressed,
+    then its car picked under "Aim at which car?"; answers are buttons such as "No reaction").
+    Found by a newcomer's review: it taught notation ("`play stop @2`", "`mg-front @2`", "answer
+    with `pass`") that no button shows. Notation stays on one line, the one about typing /move."""
+    said = (await driver.slash("rules", {"game": "dragon"})).content or ""
+    assert "My hand" in said and "Aim at which car?" in said and "No reaction" in said, said
+    typed = [line for line in said.splitlines() if "/move" in line]
+    assert len(typed) == 1 and "`play stop @2`" in typed[0], said
+    taught = [line for line in said.splitlines() if line not in typed]
+    assert not [line for line in taught if "`" in line or "@" in line], said
