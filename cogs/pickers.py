@@ -19,7 +19,7 @@ import io
 import logging
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar, Self
 
 import discord
@@ -45,6 +45,7 @@ _STYLES = {
 ROWS = 5  # Discord: five action rows per message
 PER_ROW = 5  # five buttons per row, or one select
 PER_SELECT = 25  # options per select menu
+DEPTH = 4  # how deep target pickers may nest (a group's option that is a group itself)
 ID = r"\d{1,19}"  # a Discord-sized number; bigger ones never match (no overflow downstream)
 
 
@@ -108,14 +109,36 @@ def fit(pickers: Sequence[Picker], *, reserved: int = 0) -> list[Picker]:
         if isinstance(picker, ButtonSpec):
             choices.append(ChoiceSpec(picker.label[:100], picker.notation))
         elif isinstance(picker, GroupSpec):
-            choices.extend(
-                ChoiceSpec(f"{picker.label} → {o.label}"[:100], o.notation) for o in picker.options
-            )
+            choices.extend(_leaves(picker, picker.label))
         else:
             folded.append(picker)
     if choices:
         folded.insert(0, SelectSpec("Choose a move", tuple(choices)))
     return folded
+
+
+def _leaves(group: GroupSpec, said: str) -> Iterator[ChoiceSpec]:
+    """Every move inside a target picker, however deep, labelled by the choices leading to it."""
+    for option in group.options:
+        if isinstance(option, GroupSpec):
+            yield from _leaves(option, f"{said} → {option.label}")
+        else:
+            yield ChoiceSpec(f"{said} → {option.label}"[:100], option.notation)
+
+
+def _option(picker: Picker | None, path: Sequence[int]) -> Picker | None:
+    """The picker reached from ``picker`` by choosing the options ``path`` numbers, one level
+    at a time (None: no such option, or a level that is not a group)."""
+    for number in path:
+        if not isinstance(picker, GroupSpec) or number >= len(picker.options):
+            return None
+        picker = picker.options[number]
+    return picker
+
+
+def _path_of(match: re.Match[str]) -> tuple[int, ...]:
+    """The option numbers at the end of a custom id (``:2:0``), outermost first."""
+    return tuple(int(number) for number in match["path"].split(":")[1:])
 
 
 def _rows(pickers: Sequence[Picker], reserved: int) -> int:
@@ -148,9 +171,9 @@ def add_pickers(
                 added += 1
         elif len(view.children) + reserved < ROWS * PER_ROW and not _full(view):
             if isinstance(picker, GroupSpec):
-                view.add_item(GroupButton(game.id, game.version, where, index, picker))
+                view.add_item(GroupButton(game.id, game.version, where, index, (), picker))
             else:
-                view.add_item(PickButton(game.id, game.version, where, index, None, picker))
+                view.add_item(PickButton(game.id, game.version, where, index, (), picker))
             added += 1
     return added
 
@@ -254,14 +277,17 @@ class TurnItem(GameItem, template=r"(?!)"):
         )
 
 
-class PickButton(
-    TurnItem,
-    template=(
-        rf"jn:p:(?P<game>{ID}):(?P<version>\d{{1,9}}):(?P<where>[th]):(?P<picker>\d{{1,3}})"
-        r"(?::(?P<option>\d{1,3}))?"
-    ),
-):
-    """One move: a button of its own, or an option inside a target picker."""
+# A picker's place: the game, its turn, table or hand, the picker's position, then the options
+# chosen inside a target picker (":2" its third option, ":2:0" the first option of that).
+_PICKED = (
+    rf":(?P<game>{ID}):(?P<version>\d{{1,9}}):(?P<where>[th]):(?P<picker>\d{{1,3}})"
+    rf"(?P<path>(?::\d{{1,3}}){{0,{DEPTH}}})"
+)
+
+
+class PickButton(TurnItem, template="jn:p" + _PICKED):
+    """One move: a button of its own, or an option inside a target picker (``path`` numbers
+    the option at each level)."""
 
     def __init__(
         self,
@@ -269,10 +295,10 @@ class PickButton(
         version: int,
         where: str,
         picker: int,
-        option: int | None,
+        path: tuple[int, ...],
         spec: ButtonSpec | None,
     ) -> None:
-        tail = "" if option is None else f":{option}"
+        tail = "".join(f":{number}" for number in path)
         super().__init__(
             discord.ui.Button(
                 label=(spec.label if spec else "Play")[:80],
@@ -284,69 +310,91 @@ class PickButton(
             version,
             where,
         )
-        self.picker, self.option = picker, option
+        self.picker, self.path = picker, path
 
     @classmethod
     def from_match(cls, match: re.Match[str]) -> Self:
-        option = match["option"]
         return cls(
             int(match["game"]),
             int(match["version"]),
             match["where"],
             int(match["picker"]),
-            None if option is None else int(option),
+            _path_of(match),
             None,
         )
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:
-        stored, picked = await self.picked(interaction, self.picker)
-        if isinstance(picked, GroupSpec) and self.option is not None:
-            picked = picked.options[self.option] if self.option < len(picked.options) else None
+        stored, shown = await self.picked(interaction, self.picker)
+        picked = _option(shown, self.path)
         if not isinstance(picked, ButtonSpec):
             raise StaleButton("That button no longer matches the table; use the newest one.")
         await self.play(interaction, picked.notation, stored)
 
 
-class GroupButton(
-    TurnItem,
-    template=(rf"jn:g:(?P<game>{ID}):(?P<version>\d{{1,9}}):(?P<where>[th]):(?P<picker>\d{{1,3}})"),
-):
-    """A card that needs a second choice (which car to aim at): shows that choice privately."""
+class GroupButton(TurnItem, template="jn:g" + _PICKED):
+    """A card that needs a further choice (which car to aim at): shows that choice privately.
+
+    A group inside a group (``path`` numbers it) is pressed in that private message, and the
+    message turns into the next choice in place.
+    """
 
     def __init__(
-        self, game_id: int, version: int, where: str, picker: int, spec: GroupSpec | None
+        self,
+        game_id: int,
+        version: int,
+        where: str,
+        picker: int,
+        path: tuple[int, ...],
+        spec: GroupSpec | None,
     ) -> None:
+        tail = "".join(f":{number}" for number in path)
         super().__init__(
             discord.ui.Button(
                 label=(spec.label if spec else "Choose")[:80],
                 style=_STYLES[spec.style] if spec else discord.ButtonStyle.secondary,
                 emoji=spec.emoji if spec else None,
-                custom_id=f"jn:g:{game_id}:{version}:{where}:{picker}",
+                custom_id=f"jn:g:{game_id}:{version}:{where}:{picker}{tail}",
             ),
             game_id,
             version,
             where,
         )
-        self.picker = picker
+        self.picker, self.path = picker, path
 
     @classmethod
     def from_match(cls, match: re.Match[str]) -> Self:
         return cls(
-            int(match["game"]), int(match["version"]), match["where"], int(match["picker"]), None
+            int(match["game"]),
+            int(match["version"]),
+            match["where"],
+            int(match["picker"]),
+            _path_of(match),
+            None,
         )
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:
-        _, group = await self.picked(interaction, self.picker, players_only=True)
+        _, shown = await self.picked(interaction, self.picker, players_only=True)
+        group = _option(shown, self.path)
         if not isinstance(group, GroupSpec):
             raise StaleButton("That button no longer matches the table; use the newest one.")
         view = discord.ui.View(timeout=None)
         for number, option in enumerate(group.options[: ROWS * PER_ROW]):
-            view.add_item(
-                PickButton(self.game_id, self.version, self.where, self.picker, number, option)
-            )
-        await interaction.response.send_message(
-            f"{group.label}: {group.prompt}"[:200], view=view, ephemeral=True
-        )
+            path = (*self.path, number)
+            if isinstance(option, GroupSpec) and len(path) < DEPTH:
+                item: TurnItem = GroupButton(
+                    self.game_id, self.version, self.where, self.picker, path, option
+                )
+            elif isinstance(option, ButtonSpec):
+                item = PickButton(self.game_id, self.version, self.where, self.picker, path, option)
+            else:
+                continue
+            view.add_item(item)
+        # "3 Red…" opens "3 Red: How many Locomotives…?", not "3 Red…: How many…".
+        content = f"{group.label.removesuffix('…')}: {group.prompt}"[:200]
+        if self.path:
+            await interaction.response.edit_message(content=content, view=view)
+        else:
+            await interaction.response.send_message(content, view=view, ephemeral=True)
 
 
 class PickSelect(

@@ -77,10 +77,15 @@ class SelectSpec:
 
 @dataclass(frozen=True)
 class GroupSpec:
-    """A button that opens a second choice, e.g. a card that asks which car to aim at."""
+    """A button that opens a further choice, e.g. a card that asks which car to aim at.
+
+    Its options are buttons shown in one message of their own, so at most 25. An option may
+    itself be a group, for a choice too big for one message: a Ticket to Ride colour asks how
+    many cards of it, then how many Locomotives join them.
+    """
 
     label: str
-    options: tuple[ButtonSpec, ...]
+    options: tuple[ButtonSpec | GroupSpec, ...]
     style: ButtonStyle = "secondary"
     emoji: str | None = None
     prompt: str = "Choose:"

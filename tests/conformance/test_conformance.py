@@ -100,9 +100,15 @@ def _check_pickers(
             assert game.format_action(game.parse_action(picker.notation)) in legal, picker
             assert 0 < len(picker.label) <= 80
         elif isinstance(picker, GroupSpec):
-            assert picker.options and len(picker.options) <= ROWS * PER_ROW
-            for option in picker.options:
-                assert game.format_action(game.parse_action(option.notation)) in legal
+            groups = [picker]
+            while groups:  # a group's options may be groups themselves, each one message
+                group = groups.pop()
+                assert group.options and len(group.options) <= ROWS * PER_ROW
+                for option in group.options:
+                    if isinstance(option, GroupSpec):
+                        groups.append(option)
+                    else:
+                        assert game.format_action(game.parse_action(option.notation)) in legal
         else:
             assert isinstance(picker, SelectSpec)
             values = [c.value for c in picker.choices]
