@@ -1,6 +1,7 @@
 """Ticket to Ride: The Card Game as a Junction game: the draw area and Railyards on the table,
-the hand grouped by colour with its tickets, Railyard plays and ticket choices as multi-selects,
-and the final scoring as an image."""
+the hand grouped by colour with its tickets, Railyard plays and ticket choices as multi-selects
+(a huge hand's Railyard sets as a choice of colour, then of the set), and the final scoring as an
+image."""
 
 from __future__ import annotations
 
@@ -12,13 +13,14 @@ from bot.ai.ttr_expert import hint as expert_hint
 from bot.ai.ttr_normal import NormalTtrPolicy
 from bot.engine.core import Outcome
 from bot.engine.ttr import GAME
-from bot.engine.ttr.cards import CARD_CODES
+from bot.engine.ttr.cards import CARD_CODES, CARD_NAMES
 from bot.engine.ttr.views import TtrPublicView, TtrSeatView
 from bot.games.bundle import (
     ButtonSpec,
     ButtonStyle,
     ChoiceSpec,
     GameBundle,
+    GroupSpec,
     MoveChoice,
     Picker,
     Presenter,
@@ -28,11 +30,13 @@ from bot.games.rules_text import in_short
 from bot.render.ttr import hand_png, result_png, table_png
 
 PER_SELECT = 25  # a Discord select offers 25 choices
+PER_MESSAGE = 25  # a target picker's choices are buttons in one message: 25 at most
 
 
 def hand_pickers(view: TtrSeatView, moves: Sequence[MoveChoice]) -> list[Picker]:
-    """Draws as buttons; the Railyard as a multi-select of the hand's cards; tickets to keep as
-    a multi-select with the keep rule's minimum."""
+    """Draws as buttons; the Railyard as a multi-select of the hand's cards (a huge hand: a
+    button per colour that asks which set); tickets to keep as a multi-select with the keep
+    rule's minimum."""
     pickers: list[Picker] = []
     yard: list[MoveChoice] = []
     keeps = False
@@ -79,9 +83,13 @@ def _keep_pickers(view: TtrSeatView) -> list[Picker]:
 
 
 def _yard_pickers(view: TtrSeatView, plays: Sequence[MoveChoice]) -> list[Picker]:
-    """Pick the cards to play; with more than 25 cards in hand, pick among the legal colour
-    sets, and three singles by their colours (listing every three of eight colours would take
-    more menus than a message holds)."""
+    """Pick the cards to play; with more than 25 cards in hand (too many for one menu), a
+    button per colour that asks which of its legal sets to play, and three singles by their
+    colours (listing every three of eight colours would take more menus than a message holds).
+
+    Every legal set stays a press or two away: a hand's legal sets can run to hundreds (ten
+    Reds and sixteen Locomotives make 169), more than any list of menus in one message.
+    """
     cards = [code for code, count in zip(CARD_CODES, view.hand, strict=True) for _ in range(count)]
     if 2 <= len(cards) <= PER_SELECT:
         counts: dict[str, int] = {}
@@ -99,16 +107,15 @@ def _yard_pickers(view: TtrSeatView, plays: Sequence[MoveChoice]) -> list[Picker
                 prefix="yard",
             )
         ]
-    singles = [m for m in plays if _three_singles(m.notation)]
-    sets = [m for m in plays if not _three_singles(m.notation)]
-    pickers: list[Picker] = []
-    if sets:
-        pickers.append(
-            SelectSpec(
-                "Play a colour set to your Railyard",
-                tuple(ChoiceSpec(m.label[:100], m.notation) for m in sets),
-            )
-        )
+    singles: list[MoveChoice] = []
+    colours: dict[int, list[tuple[int, int, MoveChoice]]] = {}
+    for move in plays:
+        action = GAME.parse_action(move.notation)
+        if action.singles:
+            singles.append(move)
+        else:
+            colours.setdefault(action.colour, []).append((action.naturals, action.locos, move))
+    pickers: list[Picker] = [_colour_picker(c, sets) for c, sets in colours.items()]
     if singles:
         kinds = sorted({word for m in singles for word in m.notation.split()[1:]})
         pickers.append(
@@ -123,9 +130,48 @@ def _yard_pickers(view: TtrSeatView, plays: Sequence[MoveChoice]) -> list[Picker
     return pickers
 
 
-def _three_singles(notation: str) -> bool:
-    """A Railyard play of three single cards of different colours ("yard red green blue")."""
-    return bool(GAME.parse_action(notation).singles)
+def _colour_picker(colour: int, sets: Sequence[tuple[int, int, MoveChoice]]) -> Picker:
+    """The button "Play Red", which asks which Red set to play (``sets``: the colour's legal
+    sets as (colour cards, Locomotives, move)); a colour with one legal set plays it at once.
+    More sets than a message holds ask in two steps: how many Red, then how many Locomotives
+    join them (at most 10 and 17 choices)."""
+    name = CARD_NAMES[colour]
+    if len(sets) == 1:
+        n, k, move = sets[0]
+        return ButtonSpec(f"Play {_set_label(name, n, k)}", move.notation, "success", "🚂")
+    # Every legal set of a colour robs the same Railyards: the engine's label says whose.
+    _, said, robs = sets[0][2].label.partition(" (")
+    note = f" It robs {robs.removeprefix('robs ').removesuffix(')')}." if said else ""
+    options: list[ButtonSpec | GroupSpec] = []
+    if len(sets) <= PER_MESSAGE:
+        options = [ButtonSpec(_set_label(name, n, k), m.notation, "success") for n, k, m in sets]
+        prompt = "Which set goes to your Railyard?"
+    else:
+        sizes: dict[int, list[ButtonSpec]] = {}
+        for n, k, move in sets:
+            button = ButtonSpec(_set_label(name, n, k), move.notation, "success")
+            sizes.setdefault(n, []).append(button)
+        for n, buttons in sizes.items():
+            if len(buttons) == 1:
+                options.append(buttons[0])
+            else:
+                options.append(
+                    GroupSpec(
+                        f"{n} {name}…",
+                        tuple(buttons),
+                        "success",
+                        prompt="How many Locomotives join them?",
+                    )
+                )
+        prompt = f"How many {name} go to your Railyard?"
+    return GroupSpec(f"Play {name}", tuple(options), "success", "🚂", f"{prompt}{note}")
+
+
+def _set_label(name: str, naturals: int, locos: int) -> str:
+    """A colour set in players' words: "3 Red", "3 Red + 1 Locomotive"."""
+    if not locos:
+        return f"{naturals} {name}"
+    return f"{naturals} {name} + {locos} Locomotive{'s' if locos > 1 else ''}"
 
 
 def console_table(view: TtrPublicView) -> str:

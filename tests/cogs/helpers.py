@@ -3,6 +3,7 @@ the public table message."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from bot.store.base import SeatRecord
@@ -13,6 +14,7 @@ from tests.discord.backend import (
     BOB_ID,
     GAMES_CHANNEL_ID,
     GUILD_ID,
+    JSON,
     CapturedResponse,
     InteractionResult,
     walk_components,
@@ -76,6 +78,31 @@ def select_of(source: InteractionResult | CapturedResponse | dict[str, Any]) -> 
         if component.get("type") == 3:
             return dict(component)
     raise AssertionError("no select menu")
+
+
+async def buttons_behind(
+    driver: InteractionDriver,
+    message: JSON | InteractionResult | int | None,
+    chain: Sequence[str],
+    *,
+    user_id: int | None = None,
+) -> list[dict[str, Any]]:
+    """Every move button a target picker leads to, pressed through the fake Discord: ``chain``
+    is the picker's custom id on ``message`` (then the groups inside it to press in turn). A
+    group inside a group turns the private message into its own choice, so each one is reached
+    by opening the picker afresh."""
+    opened = await driver.click(message, chain[0], user_id=user_id)
+    for custom_id in chain[1:]:
+        opened = await driver.click(opened, custom_id, user_id=user_id)
+    assert opened.message is not None, opened.content
+    found: list[dict[str, Any]] = []
+    for component in walk_components(opened.message.get("components") or []):
+        custom_id = str(component.get("custom_id", ""))
+        if custom_id.startswith("jn:g:"):
+            found += await buttons_behind(driver, message, [*chain, custom_id], user_id=user_id)
+        elif custom_id.startswith("jn:p:"):
+            found.append(dict(component))
+    return found
 
 
 def public_table(result: InteractionResult) -> CapturedResponse:

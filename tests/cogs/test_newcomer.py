@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.engine.ttr import GAME as G
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, labels, public_table
+from tests.cogs.helpers import buttons_behind, component_id, labels, public_table
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -45,7 +46,9 @@ async def test_ttr_every_railyard_play_can_be_reached_from_my_hand(
     are more than four menus' worth of sets (common late in a game: the newcomer's log showed
     "Play to your Railyard (1/6)"), only menus 1-4 are shown next to the folded "Choose a move"
     menu; the rest (every white set and most three-single plays) are silently dropped, so the
-    member cannot make those plays with the buttons and is not told why."""
+    member cannot make those plays with the buttons and is not told why. A later fix said
+    "type /move to find the others", still a dead end for button users: now each colour is a
+    button that asks which set."""
     bot = running_bot(driver)
     update = await bot.tables.start(
         channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="ttr", seats=ALICE_AND_BOB, seed=1
@@ -69,8 +72,17 @@ async def test_ttr_every_railyard_play_can_be_reached_from_my_hand(
         raise AssertionError("Alice's hand never offered more than 100 Railyard sets")
     table = public_table(await driver.slash("table", {}))
     hand = await driver.click(table.message_id, f"jn:h:{update.game.id}")
+    assert "type /move" not in (hand.content or ""), hand.content
     selects = _selects(hand)
     offered = {o["value"] for s in selects for o in s.get("options", [])}
+    # The colour buttons ask which set (how many of the colour, then how many Locomotives):
+    # each set's button says what it plays ("3 Red + 1 Locomotive").
+    assert hand.message is not None
+    for component in walk_components(hand.message.get("components") or []):
+        if str(component.get("custom_id", "")).startswith("jn:g:"):
+            for button in await buttons_behind(driver, hand.message, [component["custom_id"]]):
+                action = G.parse_action(f"yard {button['label']}")
+                offered.add(G.format_action(action))
     # Three singles are picked by their colours in a menu of exactly three choices.
     triples = [
         {o["value"] for o in s.get("options", [])}

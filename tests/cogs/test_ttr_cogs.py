@@ -1,14 +1,29 @@
 """Ticket to Ride through the cogs: four seats (two members, two computers), tickets kept and
-Railyard sets played through multi-selects, and a solo game to its end."""
+Railyard sets played through multi-selects, a huge hand's sets played through the colour and
+set buttons, and a solo game to its end."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from bot.store.base import SeatRecord, StoredGame
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, public_table
-from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, walk_components
+from tests.cogs.helpers import buttons_behind, component_id, labels, public_table
+from tests.discord.backend import (
+    ALICE_ID,
+    BOB_ID,
+    GAMES_CHANNEL_ID,
+    GUILD_ID,
+    InteractionResult,
+    walk_components,
+)
 from tests.discord.payloads import InteractionDriver
+from tests.engine.ttr_helpers import G, lay, yard_of
+
+# Late in a game of blind draws: 28 cards, ten Reds and ten Locomotives among them; Bob's Blue
+# pair must be beaten. 200-odd Railyard plays: more menus of 25 than a message holds.
+HUGE_HAND = [*["red"] * 10, *["loco"] * 10, *["blue"] * 3, "green", "white", "black", "yellow"]
+HUGE_HAND.append("purple")
 
 
 def _selects(message: dict[str, Any] | None) -> list[dict[str, Any]]:
@@ -94,3 +109,104 @@ async def test_a_solo_game_to_the_end(driver: InteractionDriver) -> None:
     assert {"won", "score", "margin"} <= set(result.record.details[0])
     board = await driver.slash("leaderboard", {"game": "ttr-solo"})
     assert board.followups[0].file("leaderboard.png")[:4] == b"\x89PNG"
+
+
+async def _huge_hand(driver: InteractionDriver) -> tuple[StoredGame, InteractionResult]:
+    """Alice (28 cards) against Bob at Ticket to Ride, Alice to play: her hand, opened from
+    the table."""
+    bot = running_bot(driver)
+    state = lay(2, hands=[HUGE_HAND, ["orange"] * 7], yards=[{}, {"blue": (2, 0)}])
+    stored = await bot.tables.store.create_game(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="ttr",
+        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
+        options=G.resolve_options({}),
+        state=G.to_dict(state),
+    )
+    table = public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, f"jn:h:{stored.id}")
+    assert hand.ephemeral and hand.message is not None
+    return stored, hand
+
+
+async def test_a_huge_hand_plays_a_set_through_colour_then_set(
+    driver: InteractionDriver,
+) -> None:
+    """28 cards: My hand has a button per colour and no "type /move" note. Play Red asks how
+    many Red, then how many Locomotives join them; the set lands in Alice's Railyard."""
+    bot = running_bot(driver)
+    _, hand = await _huge_hand(driver)
+    assert "type /move" not in (hand.content or ""), hand.content
+    assert "Play Red" in labels(hand) and "Play White" in labels(hand)
+    red = await driver.click(hand.message, component_id(hand, "Play Red"))
+    assert red.ephemeral and red.content == "Play Red: How many Red go to your Railyard?"
+    three = await driver.click(red.message, component_id(red, "3 Red…"))
+    assert three.content == "3 Red: How many Locomotives join them?"
+    assert labels(three)[:3] == ["3 Red", "3 Red + 1 Locomotive", "3 Red + 2 Locomotives"]
+    played = await driver.click(three.message, component_id(three, "3 Red + 2 Locomotives"))
+    assert "3 red + 2 Locomotives to the Railyard" in (public_table(played).content or "")
+    state = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID)).state
+    assert yard_of(state, 0) == {"red": (3, 2)}
+    assert state.hands[0][0] == 7 and state.hands[0][8] == 8
+
+
+async def test_every_railyard_play_of_a_huge_hand_has_a_button(driver: InteractionDriver) -> None:
+    """Behind the colour buttons (and the three-singles menu), every legal Railyard play; each
+    button says the set it plays."""
+    bot = running_bot(driver)
+    stored, hand = await _huge_hand(driver)
+    _, moves = bot.tables.hand(stored, ALICE_ID)
+    legal = {m.notation for m in moves if m.notation.startswith("yard ")}
+    reached: set[str] = set()
+    assert hand.message is not None
+    for component in walk_components(hand.message.get("components") or []):
+        custom_id = str(component.get("custom_id", ""))
+        if component.get("type") == 3 and "three singles" in component["placeholder"]:
+            colours = [str(o["value"]) for o in component["options"]]
+            reached.update(
+                "yard " + " ".join(trio)
+                for trio in ((a, b, c) for a in colours for b in colours for c in colours)
+                if len(set(trio)) == 3
+            )
+        elif custom_id.startswith("jn:g:"):
+            for button in await buttons_behind(driver, hand.message, [custom_id]):
+                reached.add(f"yard {button['label']}")
+    assert {G.format_action(G.parse_action(n)) for n in reached} >= legal
+    assert (await bot.tables.current(GAMES_CHANNEL_ID)).version == 0, "nothing was played"
+
+
+async def test_stale_and_forged_set_buttons_are_refused(driver: InteractionDriver) -> None:
+    """A set button from before the play, and set buttons no picker offers, each get one
+    readable sentence and change nothing."""
+    bot = running_bot(driver)
+    stored, hand = await _huge_hand(driver)
+    red = await driver.click(hand.message, component_id(hand, "Play Red"))
+    four = await driver.click(red.message, component_id(red, "4 Red…"))
+    four_only = component_id(four, "4 Red + 1 Locomotive")
+    group = component_id(hand, "Play Red")  # jn:g:<game>:0:h:<picker>
+    picker = group.rsplit(":", 1)[1]
+    forged = [
+        f"jn:p:{stored.id}:0:h:{picker}:3:99",  # no such set
+        f"jn:p:{stored.id}:0:h:{picker}:3",  # a group, not a set
+        f"jn:g:{stored.id}:0:h:{picker}:3:1",  # a set, not a group
+        f"jn:g:{stored.id}:0:h:{picker}:42",  # no such choice
+    ]
+    for custom_id in forged:
+        result = await driver.forge(four.message, custom_id)
+        said = result.content or ""
+        assert result.ephemeral and "no longer matches" in said, (custom_id, said)
+    assert (await bot.tables.current(GAMES_CHANNEL_ID)).version == 0
+    # Alice plays 3 Red from another opening; the 4 Red buttons she still holds are stale.
+    again = await driver.click(hand.message, group)
+    three = await driver.click(again.message, component_id(again, "3 Red…"))
+    public_table(await driver.click(three.message, component_id(three, "3 Red + 1 Locomotive")))
+    after = await bot.tables.current(GAMES_CHANNEL_ID)
+    row = await bot.tables.store.get_game(stored.id)
+    assert row is not None
+    stale = await driver.forge(four.message, four_only)
+    said = stale.content or ""
+    assert stale.ephemeral and said.startswith("That button is from an earlier turn"), said
+    now = await bot.tables.store.get_game(stored.id)
+    assert now is not None and (now.version, now.state) == (after.version, row.state)
+    assert yard_of(bot.tables.position(now).state, 0) == {"red": (3, 1)}
