@@ -680,4 +680,5 @@ def test_equal_totals_share_the_win_and_the_place() -> None:
     outcome = G.outcome(s)
     assert outcome is not None and outcome.scores == (-8, -8, -10)
     assert outcome.winners == (0, 1) and outcome.places == (0, 0, 2)
-    assert "tie for the win" in outcome.reason
+    # The reason is why the game ended; the tie is the result line's ("🏆 Ann and Bob won!").
+    assert outcome.reason == "The second train deck has run out."

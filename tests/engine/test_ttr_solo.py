@@ -272,6 +272,27 @@ def test_solo_scoring_decides_the_win_strictly() -> None:
     assert tie.margin == 0 and tie.won is False
 
 
+@pytest.mark.parametrize("won", [True, False])
+def test_the_end_gives_both_totals_and_leaves_the_verdict_to_the_result_line(won: bool) -> None:
+    """The reason ends with both totals, never a verdict: the result line says "🏆 You won!"
+    and the image "You beat the hidden tickets!" (or "The hidden tickets win."), and the reason
+    said "You win, 33 to 17." after them."""
+    from bot.engine.ttr.rules import finish
+
+    s = solo(PURPLE_CLOCK)
+    s.hidden_tickets = [0]  # T01 Dallas – Houston: 5, plus Dallas 12 = 17
+    s.tickets[0] = [1, 2] if won else [1]
+    stack = ("green", "green", "green", "black", "black", "white", "white")
+    s.track[0] = counts(*stack) if won else counts("green", "green", "green")
+    finish(s, "The last Station Clock card has been played: turn 16 is over.")
+    assert s.result is not None and s.result.won is won and s.winners == ((0,) if won else ())
+    me, hidden = s.result.seats[0].total, 17
+    assert s.end_reason == (
+        "The last Station Clock card has been played: turn 16 is over. "
+        f"You scored {me}, the hidden tickets {hidden}."
+    )
+
+
 # --- audit: the clock card's colour, Locomotives, an empty deck --------------------------------
 
 YELLOW_CLOCK = ["yellow", *["black"] * 9, *["loco"] * 6]

@@ -14,8 +14,9 @@ QUIET_ROUNDS = 25
 
 
 def finish_race(state: DragonState, seat: int) -> None:
-    state.caption += f" {name(state, seat)} crosses the line at {TRIP} miles!"
-    end_game(state, (seat,), f"{name(state, seat)} drove exactly {TRIP} miles.")
+    # One sentence, in the caption and as the reason (it said both "crosses the line at 1000
+    # miles!" and "drove exactly 1000 miles.").
+    end_game(state, (seat,), f"{name(state, seat)} crosses the line at exactly {TRIP} miles.")
 
 
 def stalemate(state: DragonState) -> None:
@@ -28,7 +29,7 @@ def stalemate(state: DragonState) -> None:
         reason = f"The arena closes after {rounds}: {name(state, top[0])} has the most miles."
         end_game(state, top, reason)
     else:
-        end_game(state, (), f"The arena closes after {rounds}: equal miles, a draw.", tied=top)
+        end_game(state, (), f"The arena closes after {rounds}: equal miles.", tied=top)
 
 
 def check_end(state: DragonState) -> bool:
@@ -51,13 +52,15 @@ def check_end(state: DragonState) -> bool:
             state, top, f"The last drivers died together; {name(state, top[0])} had more miles."
         )
     else:
-        end_game(state, (), "The last drivers died together with equal miles: a draw.", tied=top)
+        end_game(state, (), "The last drivers died together with equal miles.", tied=top)
     return True
 
 
 def end_game(
     state: DragonState, winners: tuple[int, ...], reason: str, tied: tuple[int, ...] = ()
 ) -> None:
+    """End the game. ``reason`` says how it ended, never "wins" or "a draw": the front ends
+    announce the result once, in their own words, beside the miles."""
     state.phase = Phase.OVER
     state.pending = None
     state.winners = winners

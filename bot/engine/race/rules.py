@@ -438,14 +438,12 @@ def _end_by_exhaustion(state: RaceState, why: str) -> None:
     totals = [side.total for side in state.sides]
     if totals[0] == totals[1]:
         state.winners = ()
-        state.end_reason = f"{why} Equal miles ({totals[0]}): a draw."
+        state.end_reason = f"{why} The miles are equal."
     else:
         leader = 0 if totals[0] > totals[1] else 1
         state.winners = (leader,)
-        state.end_reason = (
-            f"{why} {state.players[leader]} wins with more miles "
-            f"({totals[leader]} to {totals[1 - leader]})."
-        )
+        # Who won, and the miles, are the result's own line (and the image's banner).
+        state.end_reason = f"{why} It is decided on miles."
     state.caption = f"{state.caption} {state.end_reason}".strip()
 
 

@@ -854,7 +854,9 @@ def compute_result(state: TtrState) -> None:
 
 def finish(state: TtrState, reason: str, gave_up: bool = False) -> None:
     """Final scoring: the winners (highest total; solo: beat the hidden opponent, unless the
-    player ``gave_up``)."""
+    player ``gave_up``). The end's reason says why the game ended (solo: and the two totals),
+    never who won: every front end announces that once, in its own words ("🏆 Ann won!", the
+    image's "Ann wins!"), with the scores beside it."""
     state.phase = OVER
     state.final_queue = []
     compute_result(state)
@@ -867,18 +869,13 @@ def finish(state: TtrState, reason: str, gave_up: bool = False) -> None:
         if gave_up:
             state.winners = ()
             verdict = f"The score stood at {me.total} to {opponent.total}."
-        elif result.won:
-            state.winners = (0,)
-            verdict = f"You win, {me.total} to {opponent.total}."
         else:
-            state.winners = ()
-            verdict = f"You lose, {me.total} to {opponent.total}."
+            state.winners = (0,) if result.won else ()
+            verdict = f"You scored {me.total}, the hidden tickets {opponent.total}."
         state.end_reason = f"{reason} {verdict}"
     else:
         playing = [s for s in range(state.seats) if state.active(s)]
         top = max(result.seats[s].total for s in playing)
         state.winners = tuple(s for s in playing if result.seats[s].total == top)
-        who = names([state.players[s] for s in state.winners])
-        verb = "wins" if len(state.winners) == 1 else "tie for the win"
-        state.end_reason = f"{reason} {who} {verb} with {top} points."
+        state.end_reason = reason
     state.caption = (state.caption + " " + state.end_reason).strip()
