@@ -242,6 +242,11 @@ async def _turn_of(
     raise StaleButton(EARLIER_TURN)
 
 
+def _private(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the component pressed is on a message only the presser sees (a hand, a choice)."""
+    return interaction.message is not None and interaction.message.flags.ephemeral
+
+
 # --- components ----------------------------------------------------------------------------------
 
 
@@ -391,7 +396,9 @@ class GroupButton(TurnItem, template="jn:g" + _PICKED):
             view.add_item(item)
         # "3 Red…" opens "3 Red: How many Locomotives…?", not "3 Red…: How many…".
         content = f"{group.label.removesuffix('…')}: {group.prompt}"[:200]
-        if self.path:
+        # In place only in the private choice it was shown in: a forged id pressed on the
+        # public table must not turn the table into one member's choice of cards.
+        if self.path and _private(interaction):
             await interaction.response.edit_message(content=content, view=view)
         else:
             await interaction.response.send_message(content, view=view, ephemeral=True)
@@ -646,7 +653,10 @@ async def _acknowledge(interaction: discord.Interaction[Any], from_button: bool)
 
 
 async def _refresh_hand(interaction: discord.Interaction[Any], update: TableUpdate) -> None:
-    """Replace the ephemeral hand the move was made from with the hand as it is now."""
+    """Replace the ephemeral hand the move was made from with the hand as it is now (a hand's
+    button forged onto a public message leaves that message alone: it would show the hand)."""
+    if not _private(interaction):
+        return
     try:
         if update.game.status != "active":
             await interaction.edit_original_response(content="The game is over.", view=None)
