@@ -24,7 +24,7 @@ from bot.games.bundle import ButtonSpec, GroupSpec, Picker, SelectSpec
 from bot.store.base import SeatRecord
 from bot.store.sqlite import SqliteStore
 from bot.tables import Tables
-from cogs.pickers import PER_ROW, PER_SELECT, ROWS, add_pickers, fit
+from cogs.pickers import DEPTH, PER_ROW, PER_SELECT, ROWS, add_pickers, fit
 from tests.conformance.engine_checks import check_playout, snapshot
 
 # (game key, seats) for every registered game and every table size it allows.
@@ -100,13 +100,15 @@ def _check_pickers(
             assert game.format_action(game.parse_action(picker.notation)) in legal, picker
             assert 0 < len(picker.label) <= 80
         elif isinstance(picker, GroupSpec):
-            groups = [picker]
+            groups = [(picker, 1)]
             while groups:  # a group's options may be groups themselves, each one message
-                group = groups.pop()
+                group, depth = groups.pop()
+                # Deeper than a custom id's path can say, a group would not be shown at all.
+                assert depth <= DEPTH, "target pickers nested too deep"
                 assert group.options and len(group.options) <= ROWS * PER_ROW
                 for option in group.options:
                     if isinstance(option, GroupSpec):
-                        groups.append(option)
+                        groups.append((option, depth + 1))
                     else:
                         assert game.format_action(game.parse_action(option.notation)) in legal
         else:
