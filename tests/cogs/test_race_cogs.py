@@ -60,7 +60,7 @@ async def test_members_play_with_a_coup_fourre_a_timeout_and_a_cycle(
     cycled = await driver.select(bobs.message, menu["custom_id"], ["25#1", "75#1"], user_id=BOB_ID)
     public_table(cycled)
     state = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID)).state
-    assert "Bob cycles 2 card(s)" in state.caption  # then his turn ended by itself
+    assert "Bob cycles 2 cards" in state.caption  # then his turn ended by itself
     assert state.sides[1].junkyard[-2:] == ["25", "75"]
     assert len(state.sides[1].hand) == before + 1 - 2 + 1  # drew at turn start, junked 2, drew 1
 

@@ -484,6 +484,7 @@ def test_hand_limit_discards_one_chosen_card_at_a_time() -> None:
     assert len(state.sides[0].hand) == 12
     state = act(state, 0, "end")
     assert state.phase is Phase.DISCARD and state.turn == 0
+    assert state.caption.endswith("must discard 2 cards down to 10.")
     assert all(text.startswith("discard ") for text in legal(state, 0))
     assert "discard down to 10" in refused(state, 0, "end")
     state = act(state, 0, "discard 25")
@@ -555,7 +556,7 @@ def test_the_reshuffle_is_used_even_with_an_empty_junkyard() -> None:
     state = act(state, 1, "end")
     me = state.sides[0]
     assert me.reshuffled and len(me.hand) == size
-    assert "draw(s) skipped" in state.caption
+    assert "Ann's library is empty: a draw is skipped." in state.caption
 
 
 def test_a_skipped_draw_does_not_skip_the_turn() -> None:

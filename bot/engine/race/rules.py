@@ -45,6 +45,7 @@ from bot.engine.race.cards import (
     sort_cards,
 )
 from bot.engine.race.state import END, PASS, VERBS, Action, Entry, Phase, RaceState, Side
+from bot.engine.words import plural
 
 _ORDER_KEY = ORDER.__getitem__
 
@@ -335,7 +336,9 @@ def _draw_note(state: RaceState, seat: int, drawn: int, reshuffled: bool, wanted
     if reshuffled:
         parts.append(f"{name} shuffles the junkyard into the library.")
     if drawn < wanted:
-        parts.append(f"{name}'s library is empty: {wanted - drawn} draw(s) skipped.")
+        missed = wanted - drawn
+        draws = "a draw is" if missed == 1 else f"{missed} draws are"
+        parts.append(f"{name}'s library is empty: {draws} skipped.")
     return " ".join(parts)
 
 
@@ -382,7 +385,7 @@ def end_turn(state: RaceState) -> None:
         state.phase = Phase.DISCARD
         extra = len(state.sides[seat].hand) - HAND_LIMIT
         state.caption = (
-            f"{state.caption} {state.players[seat]} must discard {extra} card(s) "
+            f"{state.caption} {state.players[seat]} must discard {plural(extra, 'card')} "
             f"down to {HAND_LIMIT}."
         ).strip()
         return
@@ -623,7 +626,7 @@ def _apply_cycle(state: RaceState, seat: int, cards: tuple[str, ...]) -> None:
     drawn, reshuffled = draw(state, seat, kinds)
     listed = ", ".join(map(NAME.__getitem__, cards))
     state.caption = (
-        f"{state.players[seat]} cycles {len(cards)} card(s) ({listed}) and draws {drawn}."
+        f"{state.players[seat]} cycles {plural(len(cards), 'card')} ({listed}) and draws {drawn}."
     )
     note = _draw_note(state, seat, drawn, reshuffled, kinds)
     if note:

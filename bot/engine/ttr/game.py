@@ -48,6 +48,7 @@ from bot.engine.ttr.state import (
     state_to_dict,
 )
 from bot.engine.ttr.views import TtrPublicView, TtrSeatView, private_view, public_view
+from bot.engine.words import plural
 
 _TICKET_CODES = tuple(t.code for t in TICKETS)
 
@@ -356,7 +357,7 @@ def _describe_yard(state: TtrState, seat: int, action: Action) -> str:
     if action.singles:
         return "Railyard: single " + rules.names([COLOURS[c] for c in action.singles])
     c = action.colour
-    extra = f" + {rules.plural(action.locos, 'Locomotive')}" if action.locos else ""
+    extra = f" + {plural(action.locos, 'Locomotive')}" if action.locos else ""
     text = f"Railyard: {action.naturals} {COLOURS[c]}{extra}"
     if state.solo:
         showing = rules.face_up_counts(state)[c]

@@ -32,16 +32,13 @@ from bot.engine.ttr.state import (
     Action,
     TtrState,
 )
+from bot.engine.words import plural
 
 NCOL = len(COLOURS)
 
 
 def colour_name(card: int) -> str:
     return CARD_NAMES[card].lower() if card != LOCO else "Locomotive"
-
-
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def names(items: Sequence[str]) -> str:
