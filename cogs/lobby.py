@@ -25,7 +25,15 @@ from bot.engine.core import BadOption, GameError, players_wanted
 from bot.games import all_bundles, bundle, get_policy
 from bot.games.bundle import GameBundle
 from bot.render.common import few_marks
-from bot.store.base import Answer, DailyClaim, Invitee, LobbyRecord, SeatRecord, StaleVersion
+from bot.store.base import (
+    Answer,
+    DailyClaim,
+    Invitee,
+    LobbyRecord,
+    SeatRecord,
+    StaleVersion,
+    Store,
+)
 from bot.tables import DAILY_DEALT
 from cogs.choices import game_choices, level_choices, option_choices, parse_options
 from cogs.pickers import ID, GameItem, register_items
@@ -258,6 +266,9 @@ class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adsc])"):
         lobby = await store.get_lobby(self.lobby_id) if self.lobby_id < 2**63 else None
         if lobby is None:
             raise GameError("That invitation does not exist.")
+        pressed = interaction.message
+        if lobby.message_id is not None and (pressed is None or pressed.id != lobby.message_id):
+            raise GameError("That button is not on its invitation: answer the invitation itself.")
         if lobby.status != "open":
             said = {"started": "has already started", "cancelled": "was cancelled"}
             raise GameError(f"That invitation {said.get(lobby.status, 'has expired')}.")
@@ -429,11 +440,29 @@ async def open_lobby(
             created_at=now,
         )
     )
-    await interaction.response.send_message(
+    sent = await interaction.response.send_message(
         lobby_text(lobby, found.info.title),
         view=lobby_view(lobby),
         allowed_mentions=pings(i.user_id for i in invited),
     )
+    return await _posted_as(tables.store, lobby, sent.message_id)
+
+
+async def _posted_as(store: Store, lobby: LobbyRecord, message_id: int | None) -> LobbyRecord:
+    """The lobby with the id of the message that carries its buttons: its buttons are then
+    answered only there, since a forged id pressed under another of the bot's messages (a
+    table, a leaderboard) would otherwise rewrite that message as the invitation."""
+    for _ in range(3):
+        if message_id is None or lobby.status != "open":
+            return lobby
+        try:
+            return await store.update_lobby(replace(lobby, message_id=message_id), lobby.version)
+        except StaleVersion:
+            # An answer came first (within milliseconds): record the message beside it.
+            fresh = await store.get_lobby(lobby.id)
+            if fresh is None:
+                return lobby
+            lobby = fresh
     return lobby
 
 

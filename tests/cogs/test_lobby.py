@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import sys
 from pathlib import Path
 
@@ -346,3 +347,26 @@ async def test_an_invitation_names_only_the_options_that_change_the_game(
         "challenge", {"game": "mille", "member": BOB_ID, "options": "deck:bsd names:en"}
     )
     assert "Options" not in (standard.content or ""), standard.content
+
+
+async def test_a_lobby_button_forged_under_another_message_rewrites_nothing(
+    driver: InteractionDriver,
+) -> None:
+    """Pressed under another of the bot's messages (here a finished game's table), an
+    invitation's button is refused: that message is not turned into the invitation, and the
+    invitation keeps its answers."""
+    await driver.slash("play", {"game": "mille"})
+    resigned = await driver.slash("resign", {})
+    table = resigned.message
+    assert table is not None
+    before = copy.deepcopy(driver.backend.messages[int(table["id"])])
+    invitation = await driver.slash("challenge", {"game": "mille", "member": BOB_ID})
+    accept = component_id(invitation, "Accept")
+    forged = await driver.forge(table, accept, user_id=BOB_ID)
+    assert forged.ephemeral and "not on its invitation" in (forged.content or "")
+    assert driver.backend.messages[int(table["id"])] == before
+    store = running_bot(driver).tables.store
+    lobby = await store.get_lobby(int(accept.split(":")[2]))
+    assert lobby is not None and [i.answer for i in lobby.invited] == ["pending"]
+    accepted = await driver.click(invitation, accept, user_id=BOB_ID)
+    public_table(accepted)
