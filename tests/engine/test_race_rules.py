@@ -556,7 +556,7 @@ def test_the_reshuffle_is_used_even_with_an_empty_junkyard() -> None:
     state = act(state, 1, "end")
     me = state.sides[0]
     assert me.reshuffled and len(me.hand) == size
-    assert "Ann's library is empty: a draw is skipped." in state.caption
+    assert "Ann's library is empty: 1 card is not drawn." in state.caption
 
 
 def test_a_skipped_draw_does_not_skip_the_turn() -> None:

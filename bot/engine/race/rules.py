@@ -337,8 +337,8 @@ def _draw_note(state: RaceState, seat: int, drawn: int, reshuffled: bool, wanted
         parts.append(f"{name} shuffles the junkyard into the library.")
     if drawn < wanted:
         missed = wanted - drawn
-        draws = "a draw is" if missed == 1 else f"{missed} draws are"
-        parts.append(f"{name}'s library is empty: {draws} skipped.")
+        verb = "is" if missed == 1 else "are"
+        parts.append(f"{name}'s library is empty: {plural(missed, 'card')} {verb} not drawn.")
     return " ".join(parts)
 
 
