@@ -62,6 +62,12 @@ class AbortButton(GameItem, template=rf"jn:x:(?P<game>{ID})(?::\d{{1,19}})?"):
     async def act(self, interaction: discord.Interaction[Any]) -> None:
         tables = bot_of(interaction).tables
         stored = await tables.game_by_id(self.game_id)
+        if interaction.channel_id != stored.channel_id:
+            # A vote is cast where the game is, as a move is: pressed elsewhere, its notices
+            # would tell another channel (another game's table) that its game was aborted.
+            raise GameError(
+                f"That button belongs to a game in another channel (<#{stored.channel_id}>)."
+            )
         if not await tables.store.abort_votes(stored.id):
             raise GameError(
                 "Nobody is asking to abort that game now (a request lapses at the next move); "
@@ -69,8 +75,10 @@ class AbortButton(GameItem, template=rf"jn:x:(?P<game>{ID})(?::\d{{1,19}})?"):
             )
         _, aborted = await tables.vote_abort(game_id=stored.id, user_id=interaction.user.id)
         if aborted:
-            await interaction.response.edit_message(
-                content="🛑 Everyone agreed: the game was aborted with no result.", view=None
+            # Said in a message of its own, never by editing the one pressed: a forged id pressed
+            # under a table, a leaderboard or an invitation would rewrite it as this notice.
+            await interaction.response.send_message(
+                "🛑 Everyone agreed: the game was aborted with no result."
             )
             return
         await interaction.response.send_message(
