@@ -243,8 +243,14 @@ async def _turn_of(
 
 
 def _private(interaction: discord.Interaction[Any]) -> bool:
-    """Whether the component pressed is on a message only the presser sees (a hand, a choice)."""
-    return interaction.message is not None and interaction.message.flags.ephemeral
+    """Whether the component pressed is on a message only the presser sees (a hand, a choice):
+    ephemeral, and made for the presser. A forged id pressed under another member's private
+    message must not draw the presser's cards there (Discord says whom it answered, if at all)."""
+    message = interaction.message
+    if message is None or not message.flags.ephemeral:
+        return False
+    made_for = message.interaction_metadata
+    return made_for is None or made_for.user.id == interaction.user.id
 
 
 # --- components ----------------------------------------------------------------------------------

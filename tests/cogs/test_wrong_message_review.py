@@ -17,6 +17,7 @@ import pytest
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import component_id, labels, public_table, stacked_mille
+from tests.cogs.test_nested_pickers_review import _deal
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -144,6 +145,61 @@ async def test_the_last_abort_vote_announces_in_a_new_message(
     assert not agreed.ephemeral and agreed.content == AGREED
     assert driver.backend.messages[pressed] == shown
     assert (await _row(driver, game.id))[1] == "aborted"
+
+
+# --- a hand's buttons under another member's private message -------------------------------
+
+
+async def _bobs_private_message(driver: InteractionDriver) -> int:
+    """A message only Bob sees (his /rules)."""
+    rules = await driver.slash("rules", {"game": "mille"}, user_id=BOB_ID)
+    assert rules.ephemeral
+    return _id(rules)
+
+
+@pytest.mark.parametrize("button", ["hand", "hint"])
+async def test_a_hand_move_under_another_members_private_message_leaves_it_alone(
+    driver: InteractionDriver, button: str
+) -> None:
+    """Alice's own move — from her hand, or her hint's "Play it" — pressed under a private
+    message of Bob's: the move is played and the table posted, and Bob's message is not
+    redrawn as Alice's hand. Found by this review: a private message counted as the presser's
+    own, so the hand refreshed after the move (every card, in the image and its alt text) was
+    drawn on Bob's message. Discord shows nobody another member's private message to press,
+    so this guards against a forged message rather than a forged id alone."""
+    opponent = SeatRecord(1, "Bob", user_id=BOB_ID) if button == "hand" else COMPUTER
+    game = (await stacked_mille(driver, opponent)).game
+    table = _table(await driver.slash("table", {}))
+    if button == "hand":
+        shown = await driver.click(table, f"jn:h:{game.id}")
+        custom_id = component_id(shown, "Go")
+    else:
+        custom_id = component_id(await driver.slash("hint", {}), "Play it")
+    bobs = await _bobs_private_message(driver)
+    before = _message(driver, bobs)
+    played = await driver.forge(bobs, custom_id, user_id=ALICE_ID)
+    assert "Alice plays Go." in (public_table(played).content or "")
+    assert driver.backend.messages[bobs] == before
+    assert (await _row(driver, game.id))[0] > 0, "the move was played"
+
+
+async def test_a_nested_choice_under_another_members_private_message_opens_privately(
+    driver: InteractionDriver,
+) -> None:
+    """Alice's "4 Red…" (a group inside "Play Red") pressed under a private message of Bob's:
+    the choice opens in a private message of Alice's own, and Bob's message still says what
+    it said. Found by this review: it was turned into "4 Red: How many Locomotives join
+    them?" with Alice's set buttons (which tell how many Reds and Locomotives she holds)."""
+    deal = await _deal(driver)
+    before = await _row(driver, deal.stored.id)
+    bobs = await _bobs_private_message(driver)
+    shown = _message(driver, bobs)
+    opened = await driver.forge(bobs, deal.id("g", f"{deal.picker}:3"), user_id=ALICE_ID)
+    assert opened.callback is not None and opened.callback.body["type"] == 4, "a new message"
+    assert _said(opened) == "4 Red: How many Locomotives join them?"
+    assert "4 Red + 10 Locomotives" in labels(opened)
+    assert driver.backend.messages[bobs] == shown
+    assert await _row(driver, deal.stored.id) == before
 
 
 # --- what holds: kept as regression tests ------------------------------------------------------
