@@ -119,10 +119,20 @@ def components(message: JSON | None) -> list[JSON]:
 class Player:
     """Makes the members' decisions in one channel, through the cogs."""
 
-    def __init__(self, driver: InteractionDriver, channel_id: int, rng: random.Random) -> None:
+    def __init__(
+        self,
+        driver: InteractionDriver,
+        channel_id: int,
+        rng: random.Random,
+        *,
+        forge_rate: float = 0.0,
+    ) -> None:
         self.driver = driver
         self.channel_id = channel_id
         self.rng = rng
+        # How often a hostile member presses their hand's picker under the public table
+        # instead (a modified client can press any id under any message it sees).
+        self.forge_rate = forge_rate
 
     async def game(self) -> StoredGame | None:
         return await running_bot(self.driver).tables.store.active_game(self.channel_id)
@@ -179,10 +189,16 @@ class Player:
         ]
         if source is None or not pickers:
             return [*done, *await self.by_command(user)]
-        done.extend(await self.press(source, self.rng.choice(pickers), user))
+        forged = source is not table and self.rng.random() < self.forge_rate
+        done.extend(await self.press(source, self.rng.choice(pickers), user, forged=forged))
         return done
 
-    async def press(self, message: JSON, component: JSON, user: int) -> list[InteractionResult]:
+    async def press(
+        self, message: JSON, component: JSON, user: int, *, forged: bool = False
+    ) -> list[InteractionResult]:
+        """Press ``component`` (under the public table instead when ``forged``), and through
+        the choices a target picker opens, however deep, to a move."""
+        table = table_message(self.driver, self.channel_id) if forged else None
         custom_id = str(component["custom_id"])
         if component.get("type") == 3:
             options = [str(o["value"]) for o in component.get("options") or []]
@@ -190,14 +206,23 @@ class Player:
             high = max(low, int(component.get("max_values") or 1))
             count = self.rng.randint(low, min(high, len(options)))
             values = self.rng.sample(options, count)
+            if table is not None:
+                return [await self.driver.forge(table, custom_id, values=values, user_id=user)]
             return [await self.driver.select(message, custom_id, values, user_id=user)]
-        pressed = await self.driver.click(message, custom_id, user_id=user)
-        if custom_id.startswith("jn:g") and pressed.message is not None:
-            picks = [c for c in components(pressed.message) if c["custom_id"].startswith("jn:p")]
-            if picks:
-                choice = str(self.rng.choice(picks)["custom_id"])
-                return [pressed, await self.driver.click(pressed.message, choice, user_id=user)]
-        return [pressed]
+        if table is not None:
+            pressed = await self.driver.forge(table, custom_id, user_id=user)
+        else:
+            pressed = await self.driver.click(message, custom_id, user_id=user)
+        done = [pressed]
+        while custom_id.startswith("jn:g") and pressed.message is not None:
+            opened = pressed.message
+            picks = [c for c in components(opened) if c["custom_id"].startswith(("jn:p", "jn:g"))]
+            if not picks:
+                break
+            custom_id = str(self.rng.choice(picks)["custom_id"])
+            pressed = await self.driver.click(opened, custom_id, user_id=user)
+            done.append(pressed)
+        return done
 
 
 def responses(results: Sequence[InteractionResult]) -> Iterator[Any]:
