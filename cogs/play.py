@@ -40,6 +40,21 @@ def split_turn(text: str) -> tuple[str, int | None]:
     return text, None
 
 
+ABORTED_BY_ALL = "🛑 Everyone agreed: the game was aborted with no result."
+ABORT_REQUEST = "wants to abort this game with no result."
+
+
+def _is_abort_request(message: discord.Message | None) -> bool:
+    """Whether ``message`` is the bot's /abort request (its words are the bot's own, unlike a
+    custom id, which any client can press under any message)."""
+    return (
+        message is not None
+        and message.author.bot
+        and ABORT_REQUEST in message.content
+        and not message.flags.ephemeral
+    )
+
+
 class AbortButton(GameItem, template=rf"jn:x:(?P<game>{ID})(?::\d{{1,19}})?"):
     """Another member agrees to end the game with no result (votes are stored)."""
 
@@ -75,11 +90,14 @@ class AbortButton(GameItem, template=rf"jn:x:(?P<game>{ID})(?::\d{{1,19}})?"):
             )
         _, aborted = await tables.vote_abort(game_id=stored.id, user_id=interaction.user.id)
         if aborted:
-            # Said in a message of its own, never by editing the one pressed: a forged id pressed
-            # under a table, a leaderboard or an invitation would rewrite it as this notice.
-            await interaction.response.send_message(
-                "🛑 Everyone agreed: the game was aborted with no result."
-            )
+            if _is_abort_request(interaction.message):
+                # The request itself: its Agree button goes with the game.
+                await interaction.response.edit_message(content=ABORTED_BY_ALL, view=None)
+            else:
+                # Pressed under any other message (a forged id under a table, a leaderboard or
+                # an invitation), which must not be rewritten as this notice: a message of its
+                # own.
+                await interaction.response.send_message(ABORTED_BY_ALL)
             return
         await interaction.response.send_message(
             f"{plain(display_name(interaction.user))} agrees to abort; waiting for the others.",
@@ -202,15 +220,13 @@ class Play(commands.Cog):
             return
         _, aborted = await tables.vote_abort(game_id=stored.id, user_id=interaction.user.id)
         if aborted:  # everyone had agreed already (a crash came before the abort)
-            await interaction.response.send_message(
-                "🛑 Everyone agreed: the game was aborted with no result."
-            )
+            await interaction.response.send_message(ABORTED_BY_ALL)
             return
         others = " ".join(f"<@{s.user_id}>" for s in members if s.user_id != interaction.user.id)
         view = discord.ui.View(timeout=None)
         view.add_item(AbortButton(stored.id))
         await interaction.response.send_message(
-            f"{others}: {interaction.user.mention} wants to abort this game with no result. "
+            f"{others}: {interaction.user.mention} {ABORT_REQUEST} "
             "Everyone has to agree before the next move.",
             view=view,
             allowed_mentions=pings(s.user_id for s in members),

@@ -191,6 +191,10 @@ async def test_abort_needs_the_other_players_agreement(driver: InteractionDriver
     agreed = await driver.click(asked, f"jn:x:{game_id}", user_id=BOB_ID)
     assert "aborted" in (agreed.content or "")
     assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
+    # The request itself becomes the notice, and its Agree button goes with the game.
+    assert agreed.callback_type == 7
+    request = driver.backend.messages[int(asked.message["id"])] if asked.message else {}
+    assert "Everyone agreed" in request.get("content", "") and not request.get("components")
 
 
 async def test_rules_are_private(driver: InteractionDriver) -> None:
