@@ -296,9 +296,13 @@ _PICKED = (
 )
 
 
-class PickButton(TurnItem, template="jn:p" + _PICKED):
-    """One move: a button of its own, or an option inside a target picker (``path`` numbers
-    the option at each level)."""
+class PickerButton(TurnItem, template=r"(?!)"):
+    """A button at a picker's place (``path`` numbers the option chosen at each level of a
+    target picker): a move of its own (``PickButton``), or a further choice (``GroupButton``)."""
+
+    prefix: ClassVar[str]
+    untitled: ClassVar[str]
+    """The label of a button rebuilt from its custom id (Discord keeps the one it was sent with)."""
 
     def __init__(
         self,
@@ -307,15 +311,15 @@ class PickButton(TurnItem, template="jn:p" + _PICKED):
         where: str,
         picker: int,
         path: tuple[int, ...],
-        spec: ButtonSpec | None,
+        spec: ButtonSpec | GroupSpec | None,
     ) -> None:
         tail = "".join(f":{number}" for number in path)
         super().__init__(
             discord.ui.Button(
-                label=(spec.label if spec else "Play")[:80],
+                label=(spec.label if spec else self.untitled)[:80],
                 style=_STYLES[spec.style] if spec else discord.ButtonStyle.secondary,
                 emoji=spec.emoji if spec else None,
-                custom_id=f"jn:p:{game_id}:{version}:{where}:{picker}{tail}",
+                custom_id=f"{self.prefix}:{game_id}:{version}:{where}:{picker}{tail}",
             ),
             game_id,
             version,
@@ -333,6 +337,12 @@ class PickButton(TurnItem, template="jn:p" + _PICKED):
             _path_of(match),
             None,
         )
+
+
+class PickButton(PickerButton, template="jn:p" + _PICKED):
+    """One move: a button of its own, or an option inside a target picker."""
+
+    prefix, untitled = "jn:p", "Play"
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:
         stored, shown = await self.picked(interaction, self.picker)
@@ -342,46 +352,14 @@ class PickButton(TurnItem, template="jn:p" + _PICKED):
         await self.play(interaction, picked.notation, stored)
 
 
-class GroupButton(TurnItem, template="jn:g" + _PICKED):
+class GroupButton(PickerButton, template="jn:g" + _PICKED):
     """A card that needs a further choice (which car to aim at): shows that choice privately.
 
     A group inside a group (``path`` numbers it) is pressed in that private message, and the
     message turns into the next choice in place.
     """
 
-    def __init__(
-        self,
-        game_id: int,
-        version: int,
-        where: str,
-        picker: int,
-        path: tuple[int, ...],
-        spec: GroupSpec | None,
-    ) -> None:
-        tail = "".join(f":{number}" for number in path)
-        super().__init__(
-            discord.ui.Button(
-                label=(spec.label if spec else "Choose")[:80],
-                style=_STYLES[spec.style] if spec else discord.ButtonStyle.secondary,
-                emoji=spec.emoji if spec else None,
-                custom_id=f"jn:g:{game_id}:{version}:{where}:{picker}{tail}",
-            ),
-            game_id,
-            version,
-            where,
-        )
-        self.picker, self.path = picker, path
-
-    @classmethod
-    def from_match(cls, match: re.Match[str]) -> Self:
-        return cls(
-            int(match["game"]),
-            int(match["version"]),
-            match["where"],
-            int(match["picker"]),
-            _path_of(match),
-            None,
-        )
+    prefix, untitled = "jn:g", "Choose"
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:
         _, shown = await self.picked(interaction, self.picker, players_only=True)
