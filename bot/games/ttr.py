@@ -15,6 +15,7 @@ from bot.engine.core import Outcome
 from bot.engine.ttr import GAME
 from bot.engine.ttr.cards import CARD_CODES, CARD_NAMES
 from bot.engine.ttr.views import TtrPublicView, TtrSeatView
+from bot.engine.words import plural
 from bot.games.bundle import (
     ButtonSpec,
     ButtonStyle,
@@ -171,7 +172,7 @@ def _set_label(name: str, naturals: int, locos: int) -> str:
     """A colour set in players' words: "3 Red", "3 Red + 1 Locomotive"."""
     if not locos:
         return f"{naturals} {name}"
-    return f"{naturals} {name} + {locos} Locomotive{'s' if locos > 1 else ''}"
+    return f"{naturals} {name} + {plural(locos, 'Locomotive')}"
 
 
 def console_table(view: TtrPublicView) -> str:
