@@ -638,6 +638,72 @@ def test_refused_moves_raise_readable_errors() -> None:
         G.apply(state, 0, ("play", "roadblock"))
 
 
+# --- what the table says (a newcomer's review) -----------------------------------------------
+
+
+def test_an_answer_that_resolves_at_once_is_told_once() -> None:
+    """An answer nobody can answer back cancels at once, in one sentence. Before the fix the
+    caption said it twice: "Bob answers Ann's Flat Tire with Coup Fourré! Coup Fourré cancels
+    Ann's Flat Tire." (and the same for Roadblock and Jammer)."""
+    state = act(red_first(blue=BLUE_CHEATS), 0, "play flat-tire")
+    state = act(state, 1, "react coup-fourre")
+    assert state.caption == "Bob cancels Ann's Flat Tire with Coup Fourré!"
+    state = act(state, 0, "play 100")
+    state = act(state, 1, "react roadblock")
+    assert state.caption == "Bob cancels Ann's 100 miles with Roadblock!"
+
+
+def test_an_answer_that_may_be_answered_waits_and_then_says_what_it_cancelled() -> None:
+    """An answer the other player can jam cancels nothing yet; when the window closes, the
+    resolution says what each card cancelled, the jammed answer and the card beneath it."""
+    red = ["100", "flat-tire", "jammer"]
+    state = act(red_first(red, BLUE_CHEATS), 0, "play flat-tire")
+    state = act(state, 1, "react coup-fourre")
+    assert state.caption == (
+        "Bob answers Ann's Flat Tire with Coup Fourré! Waiting for Ann to answer."
+    )
+    state = act(state, 0, "react jammer")
+    assert state.caption == "Ann answers Bob's Coup Fourré with Jammer! Waiting for Bob to answer."
+    state = act(state, 1, "react jammer")
+    assert state.caption == (
+        "Bob cancels Ann's Jammer with Jammer! Coup Fourré cancels Ann's Flat Tire."
+    )
+
+
+def test_the_miles_that_reach_1000_are_told_once() -> None:
+    """The last miles card and the win are one event. Before the fix the caption said "Ann
+    plays 100 miles. Ann has 1000 miles. Ann reached exactly 1000 miles.", and Discord's
+    message, which takes the reason out of the caption, kept "Ann has 1000 miles." above the
+    result line ending "Ann reached exactly 1000 miles."."""
+    state = red_first()
+    lay_miles(state, 0, ["200", "200", "100", "100", "100", "100", "100"])
+    state = act(state, 0, "play 100")
+    assert state.caption == "Ann plays 100 miles. Ann reached exactly 1000 miles."
+
+
+def test_draws_are_counted_in_cards_and_an_empty_library_draws_nothing() -> None:
+    """A cycle and Pit Crew say "draws 2 cards" or "draws nothing", never "draws 0"."""
+    state = act(red_first(), 0, "play pit-crew")
+    assert state.caption == "Ann plays Pit Crew. Ann draws 2 cards."
+    state = act(state, 0, "cycle 25 flat-tire")
+    assert state.caption.startswith("Ann cycles 2 cards (25 miles, Flat Tire) and draws 2 cards.")
+    state = act(red_first(), 0, "end")
+    empty_library(state, 1, reshuffled=True)
+    state = act(state, 1, "cycle 25")
+    assert state.caption.startswith(
+        "Bob cycles 1 card (25 miles) and draws nothing. Bob's library is empty: 1 card is not "
+        "drawn."
+    ), state.caption
+
+
+def test_cycling_more_copies_than_held_says_copies() -> None:
+    """Before the fix: "You cannot cycle 2 × 25 miles: you hold 1." (2 × 25 miles reads as
+    50 miles) and, for a card not held at all, "… 7 × 25 miles: you hold 0."."""
+    state = red_first()
+    assert refused(state, 0, "cycle 25 25") == "You cannot cycle 2 copies of 25 miles: you hold 1."
+    assert refused(state, 0, "cycle 200") == "You do not hold 200 miles."
+
+
 # --- audit: rulings checked one by one (RULINGS §3, "Reactions") -----------------------------
 
 RULED_DECK = {

@@ -330,6 +330,11 @@ def draw(state: RaceState, seat: int, count: int) -> tuple[int, bool]:
     return drawn, reshuffled
 
 
+def _draws(drawn: int) -> str:
+    """The verb and what it took: "draws 2 cards", "draws nothing" (an empty library)."""
+    return f"draws {plural(drawn, 'card')}" if drawn else "draws nothing"
+
+
 def _draw_note(state: RaceState, seat: int, drawn: int, reshuffled: bool, wanted: int) -> str:
     name = state.players[seat]
     parts = []
@@ -616,8 +621,11 @@ def _apply_cycle(state: RaceState, seat: int, cards: tuple[str, ...]) -> None:
             hand.remove(card)  # ``state`` is a fresh clone: a refusal leaves no trace
         except ValueError:
             held = cards[:i].count(card)
+            if not held:
+                raise IllegalMove(f"You do not hold {NAME[card]}.") from None
+            # "2 × 25 miles" read like 50 miles: say copies.
             raise IllegalMove(
-                f"You cannot cycle {cards.count(card)} × {NAME[card]}: you hold {held}."
+                f"You cannot cycle {cards.count(card)} copies of {NAME[card]}: you hold {held}."
             ) from None
     me.junkyard.extend(cards)
     kinds = len({TYPE_OF[c] for c in cards})
@@ -626,7 +634,7 @@ def _apply_cycle(state: RaceState, seat: int, cards: tuple[str, ...]) -> None:
     drawn, reshuffled = draw(state, seat, kinds)
     listed = ", ".join(map(NAME.__getitem__, cards))
     state.caption = (
-        f"{state.players[seat]} cycles {plural(len(cards), 'card')} ({listed}) and draws {drawn}."
+        f"{state.players[seat]} cycles {plural(len(cards), 'card')} ({listed}) and {_draws(drawn)}."
     )
     note = _draw_note(state, seat, drawn, reshuffled, kinds)
     if note:
@@ -651,9 +659,17 @@ def _apply_react(state: RaceState, seat: int, verb: str, action: Action) -> None
         raise IllegalMove(f"{NAME[card]} cannot answer {NAME[top.card]}; only {NAME[answer]} can.")
     _take(state.sides[seat], card)
     state.acted = True
-    state.caption = f"{state.players[seat]} answers {them}'s {NAME[top.card]} with {NAME[card]}!"
     state.stack.append(Entry(seat, card))
-    _open_or_resolve(state)
+    me = state.players[seat]
+    if answer_to(card) in state.sides[top.seat].hand:
+        # It may be answered in turn: nothing is cancelled yet.
+        state.caption = f"{me} answers {them}'s {NAME[top.card]} with {NAME[card]}!"
+        _open_or_resolve(state)
+        return
+    # Nobody can answer it: this sentence tells the cancellation, so the resolution does not
+    # say it again ("… with Coup Fourré! Coup Fourré cancels Bob's Flat Tire.").
+    state.caption = f"{me} cancels {them}'s {NAME[top.card]} with {NAME[card]}!"
+    _resolve(state, told=True)
 
 
 def _open_or_resolve(state: RaceState) -> None:
@@ -667,9 +683,10 @@ def _open_or_resolve(state: RaceState) -> None:
     _resolve(state)
 
 
-def _resolve(state: RaceState) -> None:
+def _resolve(state: RaceState, told: bool = False) -> None:
     """Resolve the whole stack, last in first out: each answer cancels the card beneath it
-    unless it was cancelled itself; cancelled cards go to their owners' junkyards."""
+    unless it was cancelled itself; cancelled cards go to their owners' junkyards. ``told``:
+    the caption already says what the top card cancels."""
     stack = state.stack
     state.stack = []
     cancelled = [False] * len(stack)
@@ -689,6 +706,8 @@ def _resolve(state: RaceState) -> None:
             )
             continue
         words.append(_effect(state, entry))
+    if told:
+        del words[0]
     if len(stack) > 1:
         state.caption = f"{state.caption} {' '.join(w for w in words if w)}".strip()
     else:
@@ -707,6 +726,8 @@ def _effect(state: RaceState, entry: Entry) -> str:
     if kind == MILES:
         me.miles.append(card)
         me.total += MILES_OF[card]
+        if me.total == TARGET:
+            return ""  # the turn ends at once and the win says "reached exactly 1000 miles"
         return f"{name} has {me.total} miles."
     if kind == HAZARD:
         them.hazards.append(card)
@@ -731,7 +752,7 @@ def _effect(state: RaceState, entry: Entry) -> str:
     me.junkyard.append(card)
     drawn, reshuffled = draw(state, seat, 2)
     note = _draw_note(state, seat, drawn, reshuffled, 2)
-    return f"{name} draws {drawn}. {note}".strip()
+    return f"{name} {_draws(drawn)}. {note}".strip()
 
 
 def _apply_discard(state: RaceState, seat: int, verb: str, action: Action) -> None:
