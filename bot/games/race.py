@@ -84,8 +84,12 @@ def hand_pickers(view: RaceSeatView, moves: Sequence[MoveChoice]) -> list[Picker
 
 def console_table(view: RacePublicView) -> str:
     lines = [f"── 1000 Mile Race · turn {view.turn_number} · {view.phase} ──"]
+    # The seat that must act, as the image frames it: in an answer window the one asked to
+    # answer, not the player whose turn it is (the alt text read "to play: Alice" while Bob was
+    # asked to react).
+    acting = view.reactor if view.phase == "react" else view.turn
     for side in view.sides:
-        marker = "▶" if view.turn == side.seat and not view.is_over else " "
+        marker = "▶" if acting == side.seat and not view.is_over else " "
         hazards = ", ".join(NAME[h] for h in side.hazards) or "none"
         trumps = ", ".join(NAME[t] for t in side.trumps) or "none"
         top = NAME[side.junkyard[-1]] if side.junkyard else "—"

@@ -9,7 +9,13 @@ from typing import Any
 from bot.engine.ttr import GAME as G
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import buttons_behind, component_id, labels, public_table
+from tests.cogs.helpers import (
+    alt_text_of,
+    buttons_behind,
+    component_id,
+    labels,
+    public_table,
+)
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -215,6 +221,32 @@ async def test_dragon_a_shot_answered_by_the_computer_is_told_once(
     text = shot.content or ""
     assert "Armor" in text, text  # the computer answered
     assert text.count("fires Machine Gun") == 1, text
+
+
+# --- 1000 Mile Race -----------------------------------------------------------------------------
+
+RACE_RED = ["100", "50", "25", "flat-tire", "spare-tire", "extra-tank", "pit-crew"]
+RACE_BLUE = ["25", "75", "coup-fourre", "roadblock", "jammer", "gasoline", "repairs"]
+
+
+async def test_race_alt_text_names_who_is_asked_to_answer(driver: InteractionDriver) -> None:
+    """Alice plays a Flat Tire on Bob, who holds Coup Fourré: the table waits for Bob. The image
+    frames Bob ("▶ MAY ANSWER") and the message pings him, so the table's alt text, read aloud
+    in place of the image, must say that Bob is to act. Before the fix it said "to play: Alice
+    (Red) …" (the player whose turn it is) and nothing before Bob's line."""
+    bot = running_bot(driver)
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="race",
+        seats=ALICE_AND_BOB,
+        deck=[*RACE_RED, "/", *RACE_BLUE],
+    )
+    played = await driver.slash("move", {"action": "play flat-tire"})
+    assert f"<@{BOB_ID}>, you may react" in (public_table(played).content or "")
+    alt = alt_text_of(played, "table.png")
+    assert "to play: Bob (Blue)" in alt, alt
+    assert "to play: Alice" not in alt, alt
 
 
 # --- Mille Bornes --------------------------------------------------------------------------------
