@@ -295,7 +295,7 @@ def explain(view: MilleSeatView, move: str, report: SearchReport) -> str:
     elif card is None:
         why = "it is the best move available"
     elif verb == "discard":
-        why = f"{card.title} is the card you are least likely to need"
+        why = f"{card.name_in(view.public.lang)} is the card you are least likely to need"
     elif view.phase == "draw":
         why = "a coup fourré scores 300 more and clears the hazard at once"
     elif card.is_safety:

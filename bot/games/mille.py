@@ -79,12 +79,13 @@ def console_table(view: MillePublicView) -> str:
         f"── Hand {view.hand_number} · trip {view.target} · deck {view.deck_count} cards "
         f"· discard {len(view.discard)} ──",
     ]
+    lang = view.lang  # the image's card names, French with names: fr
     for t in view.tableaus:
         marker = "▶" if view.turn == t.seat and view.winners is None else " "
-        battle = t.battle_top.title if t.battle_top else "—"
-        speed = "Speed Limit" if t.limited else "no limit"
+        battle = t.battle_top.name_in(lang) if t.battle_top else "—"
+        speed = Card.SPEED_LIMIT.name_in(lang) if t.limited else "no limit"
         safeties = ", ".join(
-            c.title + (" (coup fourré)" if c in t.coups else "") for c in t.safeties
+            c.name_in(lang) + (" (coup fourré)" if c in t.coups else "") for c in t.safeties
         )
         status = "moving" if t.can_go else "stopped"
         lines.append(

@@ -23,6 +23,7 @@ from bot.ai.mille_expert import (
     unseen_cards,
 )
 from bot.ai.mille_expert import determinize as mille_determinize
+from bot.ai.mille_expert import explain as mille_explain
 from bot.ai.mille_normal import NormalMillePolicy
 from bot.ai.race_expert import LiveSeat, RaceExpertPolicy
 from bot.ai.race_expert import determinize as race_determinize
@@ -567,6 +568,18 @@ def test_a_race_cycle_hint_names_a_lone_card() -> None:
     assert "swapping 25 miles for fresh cards" in race_explain(view, "cycle 25", one)
     both = SearchReport(move="cycle 25 50", candidates=["cycle 25 50"])
     assert "swapping these weak cards for fresh cards" in race_explain(view, "cycle 25 50", both)
+
+
+def test_a_mille_hint_names_the_card_as_the_hand_does() -> None:
+    """With French card names the hint's reason names the card in French, as the button above
+    it does ("Discard Essence"). Before the fix: "Gasoline is the card you are least likely to
+    need"."""
+    state = MILLE.new_game(["A", "B"], 1, {"names": "fr"})
+    view = MILLE.private_view(state, 0)
+    card = next(c for c in view.hand if not c.is_safety)
+    report = SearchReport(move=f"discard {card.value}", candidates=[f"discard {card.value}"])
+    reason = mille_explain(view, f"discard {card.value}", report)
+    assert reason.startswith(f"{card.name_in('fr')} is the card you are least likely"), reason
 
 
 def test_a_game_sets_how_sure_its_expert_must_be() -> None:

@@ -295,6 +295,31 @@ async def test_mille_a_safety_on_an_old_hazard_is_not_offered_as_a_coup_fourre(
     )
 
 
+async def test_mille_alt_text_names_the_cards_as_the_image_does(driver: InteractionDriver) -> None:
+    """With French card names the table image shows "Feu vert", "Panne d'essence" and
+    "Citerne d'essence"; its alt text must name the same cards. Before the fix it read
+    "battle: Out of Gas" and "safeties: Extra Tank (coup fourré)", the English names, while the
+    image, the buttons and the captions used the French ones."""
+    bot = running_bot(driver)
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=ALICE_AND_BOB,
+        deck=[*MILLE_ALICE, *MILLE_BOB, *MILLE_DRAWS],
+        options={"names": "fr"},
+    )
+    for user, move in [(ALICE_ID, "play go"), (BOB_ID, "play go"), (ALICE_ID, "play 25")]:
+        await driver.slash("move", {"action": move}, user_id=user)
+    hazard = await driver.slash("move", {"action": "play out-of-gas"}, user_id=BOB_ID)
+    alt = alt_text_of(hazard, "table.png")
+    assert "battle: Panne d'essence" in alt and "battle: Feu vert" in alt, alt
+    coup = await driver.slash("move", {"action": "play extra-tank"})
+    alt = alt_text_of(coup, "table.png")
+    assert "safeties: Citerne d'essence (coup fourré)" in alt, alt
+    assert "Extra Tank" not in alt and "Out of Gas" not in alt, alt
+
+
 # --- the end of a solitaire --------------------------------------------------------------------
 
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot.engine.core import BadOption, CorruptSave, NotationError
+from bot.engine.core import BadOption, CorruptSave, GameError, NotationError
 from bot.engine.mille.cards import Card, full_deck
 from bot.engine.mille.state import Action
 from bot.games import get_game
@@ -148,6 +148,36 @@ def test_french_names_option() -> None:
     )
     labels = [G.describe_action(s, 0, a) for a in G.legal_actions(s, 0)]
     assert "Play Feu vert" in labels
+
+
+def test_french_names_in_refusals() -> None:
+    """With names=fr a refusal names the cards as the hand and the table do. Before the fix it
+    named them in English: "You cannot move yet: you need a Go (or Right of Way) …" beside a
+    button "Feu vert", "You do not hold Stop." about the card shown as "Feu rouge"."""
+    s = G.new_game(
+        ["Ann", "Bob"],
+        seed=1,
+        options={"names": "fr"},
+        deck=["go", "stop", "speed-limit", "gasoline", *["75"] * 2, *["50"] * 6, "25", "50", "go"],
+    )
+
+    def refusal(move: str) -> str:
+        with pytest.raises(GameError) as refused:
+            G.apply(s, 0, G.parse_action(move))
+        return str(refused.value)
+
+    assert refusal("play 75") == (
+        "You cannot move yet: you need a Feu vert (or Véhicule prioritaire) with no hazard showing."
+    )
+    assert refusal("play stop") == "Bob is not moving, so Feu rouge cannot be played on them."
+    assert refusal("play gasoline") == (
+        "Essence only repairs Panne d'essence, and that is not on your battle pile."
+    )
+    assert refusal("play end-of-limit") == "You do not hold Fin de limite."
+    assert refusal("discard 200") == "You do not hold 200 bornes."
+    s = G.apply(s, 0, G.parse_action("play go"))
+    s = G.apply(s, 1, G.parse_action("discard 50"))
+    assert refusal("play go") == "You already have a Feu vert showing."
 
 
 def test_outcome_reports_each_seats_best_hand() -> None:

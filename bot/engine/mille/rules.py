@@ -94,9 +94,15 @@ def why_not_play(state: MilleState, seat: int, card: Card) -> str | None:
     miles = MILES_OF.get(card)
     if miles is not None:
         if not can_go(me):
-            return "You cannot move yet: you need a Go (or Right of Way) with no hazard showing."
+            return (
+                f"You cannot move yet: you need a {_named(state, Card.GO)} (or "
+                f"{_named(state, Card.RIGHT_OF_WAY)}) with no hazard showing."
+            )
         if is_limited(me) and miles > 50:
-            return "You are under a Speed Limit: only 25 and 50 miles may be played."
+            return (
+                f"You are under a {_named(state, Card.SPEED_LIMIT)}: only 25 and 50 miles may "
+                "be played."
+            )
         if card is Card.D200 and me.two_hundreds >= 2:
             return "You have already played two 200s this hand."
         if me.mileage + miles > state.target:
@@ -104,15 +110,15 @@ def why_not_play(state: MilleState, seat: int, card: Card) -> str | None:
         return None
     if card in BATTLE_HAZARDS:
         if SAFETY_FOR[card] in them.safeties:
-            return f"{rival} is protected against {card.title}."
+            return f"{rival} is protected against {_named(state, card)}."
         if not can_go(them):
-            return f"{rival} is not moving, so {card.title} cannot be played on them."
+            return f"{rival} is not moving, so {_named(state, card)} cannot be played on them."
         return None
     if card is Card.SPEED_LIMIT:
         if Card.RIGHT_OF_WAY in them.safeties:
-            return f"{rival} has Right of Way and cannot be speed-limited."
+            return f"{rival} has {_named(state, Card.RIGHT_OF_WAY)} and cannot be speed-limited."
         if is_limited(them):
-            return f"{rival} is already under a Speed Limit."
+            return f"{rival} is already under a {_named(state, card)}."
         return None
     if card is Card.GO:
         # Right of Way makes no exception (the bsd-games program accepts Go under it).
@@ -120,15 +126,20 @@ def why_not_play(state: MilleState, seat: int, card: Card) -> str | None:
         if top is None or top is Card.STOP or (top in REMEDY_SET and top is not Card.GO):
             return None
         if top is Card.GO:
-            return "You already have a Go showing."
-        return f"Fix the {top.title} first: Go cannot cover it."
+            return f"You already have a {_named(state, card)} showing."
+        return f"Fix the {_named(state, top)} first: {_named(state, card)} cannot cover it."
     if card is Card.END_OF_LIMIT:
-        return None if is_limited(me) else "You are not under a Speed Limit."
+        if is_limited(me):
+            return None
+        return f"You are not under a {_named(state, Card.SPEED_LIMIT)}."
     # Gasoline, Spare Tire, Repairs: only on their own hazard.
     hazard = HAZARD_FOR[card]
     if me.battle_shows is hazard:
         return None
-    return f"{card.title} only repairs {hazard.title}, and that is not on your battle pile."
+    return (
+        f"{_named(state, card)} only repairs {_named(state, hazard)}, and that is not on your "
+        "battle pile."
+    )
 
 
 def playable(state: MilleState, seat: int, card: Card) -> bool:
@@ -336,7 +347,7 @@ def _apply_before_draw(state: MilleState, seat: int, action: Action) -> None:
     if action.verb != "play" or card is None:
         raise IllegalMove("Draw a card first (or play a safety against a hazard showing on you).")
     if card not in me.hand:
-        raise IllegalMove(f"You do not hold {card.title}.")
+        raise IllegalMove(f"You do not hold {_named(state, card)}.")
     if not (card.is_safety and counters_showing(me, card)):
         raise IllegalMove(
             "Before drawing you may only play the safety that answers a hazard on you; draw first."
@@ -356,7 +367,7 @@ def _apply_act(state: MilleState, seat: int, action: Action) -> None:
     if action.verb not in ("play", "discard") or card is None:
         raise IllegalMove("Play a card or discard one.")
     if card not in me.hand:
-        raise IllegalMove(f"You do not hold {card.title}.")
+        raise IllegalMove(f"You do not hold {_named(state, card)}.")
     name = state.players[seat]
     if action.verb == "discard":
         if card.is_safety:
