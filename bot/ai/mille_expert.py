@@ -150,9 +150,13 @@ def determinize(view: MilleSeatView, rng: random.Random) -> MilleState:
     # The table's phase: the seat's own says "wait" during the opponent's turn (or extension).
     phase = _PHASES.get(view.phase) or _TABLE_PHASES.get(public.phase, Phase.ACT)
     if phase is Phase.DRAW:
-        # A hazard we may parry before drawing came in the opponent's last turn, most likely.
+        # The view says which of our safeties would be coups fourrés: their hazards are fresh.
         me = tableaus[seat]
-        me.fresh_hazards = [c for c in (me.battle[-1:] + me.speed[-1:]) if c.is_hazard]
+        me.fresh_hazards = [
+            c
+            for c in (me.battle[-1:] + me.speed[-1:])
+            if c.is_hazard and f"play {SAFETY_FOR[c].value}" in view.coups
+        ]
     options = {
         "deck": public.deck_name,
         "length": "hand" if public.match_target is None else "match",
@@ -296,8 +300,10 @@ def explain(view: MilleSeatView, move: str, report: SearchReport) -> str:
         why = "it is the best move available"
     elif verb == "discard":
         why = f"{card.name_in(view.public.lang)} is the card you are least likely to need"
-    elif view.phase == "draw":
+    elif move in view.coups:
         why = "a coup fourré scores 300 more and clears the hazard at once"
+    elif view.phase == "draw":  # the hazard is older than the last draw: no coup
+        why = "the safety clears the hazard at once and you keep the turn"
     elif card.is_safety:
         why = "the safety scores now and gives you another turn"
     elif card.is_hazard:

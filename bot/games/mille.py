@@ -111,7 +111,9 @@ def result_text(view: MillePublicView, result: HandResult) -> str:
 def console_hand(view: MilleSeatView) -> str:
     cards = ", ".join(card.name_in(view.public.lang) for card in view.hand)
     if view.phase == "draw":
-        return f"Your hand: {cards}\nA hazard is on you and you hold its safety: coup fourré?"
+        # A coup fourré only if the hazard landed since the last draw (``view.coups``).
+        offer = "coup fourré?" if view.coups else "play it before drawing?"
+        return f"Your hand: {cards}\nA hazard is on you and you hold its safety: {offer}"
     if view.phase == "extension":
         return f"Your hand: {cards}\nYou reached 700! Go on to 1000?"
     return f"Your hand: {cards}"

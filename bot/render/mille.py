@@ -481,7 +481,7 @@ def render_hand(view: MilleSeatView) -> Image.Image:
         )
     for i, card in enumerate(view.hand):
         playable = f"play {card.value}" in view.legal
-        coup = playable and view.phase == "draw"
+        coup = f"play {card.value}" in view.coups  # not a safety on an old hazard
         lit = choosing and playable
         if lit:
             glow = Palette.GOLD if coup else _PLAYABLE
@@ -542,7 +542,9 @@ def _phase_line(view: MilleSeatView) -> str:
     if view.phase == "act":
         return "Your turn — play or discard"
     if view.phase == "draw":
-        return "Before drawing you may play a safety (coup fourré!)"
+        if view.coups:
+            return "Before drawing you may play a safety (coup fourré!)"
+        return "Before drawing you may play a safety on the hazard"
     if view.phase == "extension":
         return "Extension? Go on to 1000 miles, or stop at 700"
     if view.phase == "over" or pub.winners is not None:

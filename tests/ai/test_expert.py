@@ -570,6 +570,24 @@ def test_a_race_cycle_hint_names_a_lone_card() -> None:
     assert "swapping these weak cards for fresh cards" in race_explain(view, "cycle 25 50", both)
 
 
+def test_a_mille_hint_calls_a_safety_a_coup_fourre_only_when_it_is_one() -> None:
+    """Before drawing, a safety against a fresh hazard is a coup fourré; against an old one it
+    is not (no 300). Before the fix the hint said "a coup fourré scores 300 more" for both."""
+    from tests.engine.mille_helpers import act, start
+
+    alice = ["go", "extra-tank", "25", "25", "25", "25"]
+    bob = ["go", "out-of-gas", "50", "50", "50", "50"]
+    s = start(alice, bob, ["75", "75", "75", "100", "100", "50", "100", "100", "100", "100"])
+    s = act(act(act(s, 0, "play go"), 1, "play go"), 0, "play 25")
+    s = act(s, 1, "play out-of-gas")
+    report = SearchReport(move="play extra-tank", candidates=["play extra-tank", "draw"])
+    fresh = mille_explain(MILLE.private_view(s, 0), "play extra-tank", report)
+    assert fresh.startswith("a coup fourré scores 300 more"), fresh
+    s = act(act(s, 0, "draw", "discard 25"), 1, "play 50")
+    old = mille_explain(MILLE.private_view(s, 0), "play extra-tank", report)
+    assert "coup" not in old and old.startswith("the safety clears the hazard"), old
+
+
 def test_a_mille_hint_names_the_card_as_the_hand_does() -> None:
     """With French card names the hint's reason names the card in French, as the button above
     it does ("Discard Essence"). Before the fix: "Gasoline is the card you are least likely to

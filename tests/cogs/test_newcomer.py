@@ -295,6 +295,43 @@ async def test_mille_a_safety_on_an_old_hazard_is_not_offered_as_a_coup_fourre(
     )
 
 
+async def test_mille_hand_text_promises_a_coup_fourre_only_for_a_fresh_hazard(
+    driver: InteractionDriver,
+) -> None:
+    """The same old Out of Gas as above: My hand's text (the image's alt text, read aloud) must
+    not call the safety a coup fourré either, while it does when the hazard has just landed.
+    Before the fix the alt text asked "A hazard is on you and you hold its safety: coup
+    fourré?" for both (and the image said "(coup fourré!)" over a gold "COUP FOURRÉ!" tag)."""
+    bot = running_bot(driver)
+    update = await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=ALICE_AND_BOB,
+        deck=[*MILLE_ALICE, *MILLE_BOB, *MILLE_DRAWS],
+        options={"length": "hand"},
+    )
+    for user, move in [
+        (ALICE_ID, "play go"),
+        (BOB_ID, "play go"),
+        (ALICE_ID, "play 25"),
+        (BOB_ID, "play out-of-gas"),
+    ]:
+        await driver.slash("move", {"action": move}, user_id=user)
+
+    async def hand_text() -> str:
+        table = public_table(await driver.slash("table", {}))
+        hand = await driver.click(table.message_id, f"jn:h:{update.game.id}")
+        return alt_text_of(hand, "hand.png")
+
+    fresh = await hand_text()
+    assert "A hazard is on you and you hold its safety: coup fourré?" in fresh, fresh
+    for user, move in [(ALICE_ID, "draw"), (ALICE_ID, "discard 25"), (BOB_ID, "play 50")]:
+        await driver.slash("move", {"action": move}, user_id=user)
+    old = await hand_text()
+    assert "coup fourré" not in old and "play it before drawing?" in old, old
+
+
 async def test_mille_alt_text_names_the_cards_as_the_image_does(driver: InteractionDriver) -> None:
     """With French card names the table image shows "Feu vert", "Panne d'essence" and
     "Citerne d'essence"; its alt text must name the same cards. Before the fix it read

@@ -289,3 +289,27 @@ def test_a_cleared_battle_pile_shows_what_it_counts_as() -> None:
         view, tableaus=(replace(view.tableaus[0], battle_counts_as=None), view.tableaus[1])
     )
     assert table_png(view) != table_png(unmarked)
+
+
+def test_the_hand_promises_a_coup_fourre_only_for_a_fresh_hazard() -> None:
+    """Ann holds Extra Tank under Bob's Out of Gas. While the hazard is fresh the hand's line
+    and the card's tag say coup fourré; once Ann has drawn and the hazard is old, the safety is
+    still offered before drawing but scores no coup. Before the fix the image said "(coup
+    fourré!)" over a gold "COUP FOURRÉ!" tag in both cases."""
+    from bot.render.mille import _hand_tag, _phase_line
+    from tests.engine.mille_helpers import G, act, start
+
+    alice = ["go", "extra-tank", "25", "25", "25", "25"]
+    bob = ["go", "out-of-gas", "50", "50", "50", "50"]
+    s = start(alice, bob, ["75", "75", "75", "100", "100", "50", "100", "100", "100", "100"])
+    s = act(act(act(s, 0, "play go"), 1, "play go"), 0, "play 25")
+    s = act(s, 1, "play out-of-gas")
+    fresh_view = G.private_view(s, 0)
+    assert fresh_view.phase == "draw" and "coup fourré" in _phase_line(fresh_view)
+    assert _hand_tag(fresh_view, Card.EXTRA_TANK, True, True)[0] == "COUP FOURRÉ!"
+    assert fresh_view.coups == ("play extra-tank",)
+    s = act(act(s, 0, "draw", "discard 25"), 1, "play 50")
+    old_view = G.private_view(s, 0)
+    assert old_view.phase == "draw" and "play extra-tank" in old_view.legal
+    assert old_view.coups == ()
+    assert "coup" not in _phase_line(old_view).lower()

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from bot.engine.core import build_frozen
 from bot.engine.mille.cards import Card
 from bot.engine.mille.notation import format_action
-from bot.engine.mille.rules import can_go, draw_size, is_limited, legal_actions
+from bot.engine.mille.rules import can_go, draw_size, is_coup, is_limited, legal_actions
 from bot.engine.mille.state import HandResult, MilleState, Phase
 
 
@@ -80,6 +80,9 @@ class MilleSeatView:
     hand: tuple[Card, ...]
     phase: str  # the real phase for this seat: "draw", "act", "extension", "over", "wait"
     legal: tuple[str, ...]  # notation of every legal action, in the engine's order
+    # In phase "draw", the safeties that would be coups fourrés (``play extra-tank``): a safety
+    # against a hazard that landed before the last draw is legal too, but scores no coup.
+    coups: tuple[str, ...]
 
 
 _SHOWN_PHASE = {Phase.DRAW: "play", Phase.ACT: "play"}
@@ -148,4 +151,10 @@ def private_view(state: MilleState, seat: int) -> MilleSeatView:
         hand=tuple(state.tableaus[seat].hand),
         phase=phase,
         legal=tuple(map(format_action, legal_actions(state, seat))),
+        coups=_coups(state, seat) if phase == "draw" else (),
     )
+
+
+def _coups(state: MilleState, seat: int) -> tuple[str, ...]:
+    t = state.tableaus[seat]
+    return tuple(f"play {card.value}" for card in dict.fromkeys(t.hand) if is_coup(t, card))
