@@ -100,6 +100,17 @@ def test_unknown_notation_is_a_notation_error(text: str) -> None:
         G.parse_action(text)
 
 
+@pytest.mark.parametrize("text", ["coup fourré", "play coup-fourre", "coup"])
+def test_a_coup_fourre_typed_alone_says_to_play_its_safety(text: str) -> None:
+    """/rules says "Coup fourré: … play it before drawing", so a newcomer types "/move coup
+    fourré". Before the fix: "There is no Mille Bornes card called 'fourré'." (or 'coup-fourre',
+    or "Say which card to play, for example 'play 100'."), which never says what to type."""
+    with pytest.raises(NotationError, match="played with its safety") as refused:
+        G.parse_action(text)
+    assert "'play extra-tank'" in str(refused.value)
+    assert G.parse_action("coup fourré extra tank") == Action("play", Card.EXTRA_TANK)
+
+
 def test_state_survives_json() -> None:
     """A state written to JSON and read back is the same state."""
     s = G.new_game(["A", "B"], seed=3)

@@ -16,6 +16,14 @@ _PLAY_WORDS = {"play", "use", "p", "u", "coup", "coup-fourre", "coupfourre", "jo
 _DISCARD_WORDS = {"discard", "d", "defausse", "défausse", "throw"}
 
 
+_COUP_ALONE = {"coupfourre", "coupfourré", "fourre", "fourré", "coup", "cf"}
+"""A coup fourré typed without its safety ("coup fourré", "play coup-fourre")."""
+
+
+def _key(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
 _FORMATTED: dict[Action, str] = {}
 
 
@@ -41,6 +49,8 @@ def parse_action(text: str) -> Action:
     words = text.strip().lower().replace("_", " ").split()
     if not words:
         raise NotationError("Type a move, for example 'play go', 'discard 25' or 'draw'.")
+    if len(words) > 1 and words[0] == "coup" and _key(words[1]) in ("fourre", "fourré"):
+        words = ["coup-fourre", *words[2:]]  # "coup fourré extra tank"
     head, rest = words[0], " ".join(words[1:])
     if head in ("draw", "pick", "piocher") and not rest:
         return DRAW
@@ -50,6 +60,12 @@ def parse_action(text: str) -> Action:
         if rest in _NO:
             return DECLINE_EXTENSION
         raise NotationError("Answer the extension with 'extend yes' or 'extend no'.")
+    if _key(" ".join(words)) in _COUP_ALONE or (head in _PLAY_WORDS and _key(rest) in _COUP_ALONE):
+        # "coup fourré" names a way of playing a safety, not a card.
+        raise NotationError(
+            "A coup fourré is played with its safety, before you draw: for example "
+            "'play extra-tank' (My hand offers it when you may)."
+        )
     if head in _PLAY_WORDS or head in _DISCARD_WORDS:
         verb = "discard" if head in _DISCARD_WORDS else "play"
         if not rest:
