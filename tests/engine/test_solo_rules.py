@@ -373,6 +373,16 @@ def test_a_wipe_from_a_short_tank_draws_what_is_left() -> None:
     assert s.events[0] == "No move: the whole hand is discarded and the last 2 cards drawn."
 
 
+def test_a_single_last_card_is_the_last_card() -> None:
+    """One card left in the tank: "the last card", never "the last 1 card" (what the caption
+    said before the fix, in both the draw and the wipe)."""
+    s = deal(QUIET, JUNK, tank=["stop"])
+    assert s.events[0] == "No move: the whole hand is discarded and the last card drawn."
+    s = deal([["stop"] * 3, *QUIET[1:]], ["go", "go", "go", *JUNK[:4]], tank=["50"])
+    s = act(s, "clear 1 with go", "clear 1 with go", "clear 1 with go")
+    assert s.events[0] == "No move: you draw the last card from the tank."
+
+
 # --- refuels ---------------------------------------------------------------------------------
 
 STUCK_TOPS = [["go"]] * 7  # no card in the laid hands or discard pile pairs with a Go

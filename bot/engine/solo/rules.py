@@ -244,20 +244,16 @@ def settle(state: SoloState) -> None:
         if len(state.hand) < HAND_SIZE:
             wanted = HAND_SIZE - len(state.hand)
             got = _draw(state, wanted)
-            cards = _count(got, "card")
             if got < wanted:
-                _event(state, f"No move: you draw the last {cards} from the tank.")
+                _event(state, f"No move: you draw {_the_last(got)} from the tank.")
             else:
-                _event(state, f"No move: you draw {cards}.")
+                _event(state, f"No move: you draw {_count(got, 'card')}.")
         else:
             state.discard.extend(state.hand)
             state.hand = []
             state.wipes += 1
             got = _draw(state, HAND_SIZE)
-            if got < HAND_SIZE:
-                drawn = f"the last {_count(got, 'card')} drawn"
-            else:
-                drawn = f"{got} new cards drawn"
+            drawn = f"{_the_last(got)} drawn" if got < HAND_SIZE else f"{got} new cards drawn"
             _event(state, f"No move: the whole hand is discarded and {drawn}.")
 
 
@@ -323,6 +319,11 @@ def _end(state: SoloState, result: str, reason: str) -> None:
 
 def _count(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _the_last(n: int) -> str:
+    """The tank's last cards: "the last card", "the last 4 cards" (never "the last 1 card")."""
+    return "the last card" if n == 1 else f"the last {n} cards"
 
 
 def rank_key(state: SoloState) -> tuple[int, int, int]:
