@@ -131,6 +131,11 @@ class Console:
         for step in update.steps:
             if step.caption:
                 self.say(f"  » {step.caption}")
+        finished = update.outcome is not None or (
+            update.previous is not None and shown.round_finished(update.previous, update.public)
+        )
+        if finished and shown.result_text is not None:
+            self.say(shown.result_text(update.public))
         self.say(shown.console_table(update.public))
         self.write_images(update, found)
         if update.outcome is not None:

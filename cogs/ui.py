@@ -225,6 +225,8 @@ async def table_files(renderer: RenderPool, update: TableUpdate) -> list[discord
     ):
         score = await renderer.run(shown.result_png, update.public)
         if score:
+            if shown.result_text is not None:
+                alt = described(shown.result_text(update.public))
             files.append(discord.File(io.BytesIO(score), filename="score.png", description=alt))
     return files
 

@@ -165,3 +165,11 @@ async def test_a_number_where_every_move_is_folded_asks_for_words(
     assert "from 1 to 0" not in text
     assert "! No move is numbered here: type one out, for example 'keep " in text
     assert "Tickets kept: Ada 2" in text
+
+
+async def test_a_hands_score_is_printed_once(tmp_path: Path) -> None:
+    """The score of a finished hand is printed when the hand ends, not again above every table
+    of the next hand (as it was before the fix: the table's text began with it)."""
+    text = await _run(tmp_path, "1\n" * 400 + "quit\n", images=False)
+    assert "── Hand 2 ·" in text, "the first hand did not end"
+    assert text.count("══ Hand 1: ") == 1, text

@@ -115,6 +115,8 @@ class Presenter:
     moves with labels. ``round_finished(before, after)``: post the score image now?
     ``hint(private)``: a suggested move and a one-line reason, or None.
     ``start_notice(options)``: a line said when a game starts with these options.
+    ``result_text(public)``: the score image in words (its alt text, and the console's lines
+    when a round ends); without it the score image is described by ``console_table``.
     """
 
     table_png: Callable[[Any], bytes]
@@ -128,6 +130,7 @@ class Presenter:
     round_finished: Callable[[Any, Any], bool] = lambda before, after: False
     hint: Callable[[Any], tuple[str, str] | None] | None = None
     start_notice: Callable[[Mapping[str, str]], str] = lambda options: ""
+    result_text: Callable[[Any], str] | None = None
 
 
 @dataclass(frozen=True)

@@ -70,11 +70,9 @@ def round_finished(before: MillePublicView, after: MillePublicView) -> bool:
 
 
 def console_table(view: MillePublicView) -> str:
-    """The table in a few lines of text, with the score of any hand that just ended."""
-    lines = []
-    if view.results:
-        lines.append(result_text(view, view.results[-1]))
-    lines += [
+    """The table in a few lines of text (the last hand's score is ``last_result_text``: the
+    table's alt text said it before every table of the next hand)."""
+    lines = [
         "",
         f"── Hand {view.hand_number} · trip {view.target} · deck {view.deck_count} cards "
         f"· discard {len(view.discard)} ──",
@@ -106,6 +104,11 @@ def result_text(view: MillePublicView, result: HandResult) -> str:
         parts = ", ".join(f"{line.label} {line.points}" for line in seat_lines)
         lines.append(f"  {view.players[seat]}: {result.totals[seat]} ({parts})")
     return "\n".join(lines)
+
+
+def last_result_text(view: MillePublicView) -> str:
+    """The score image in words: the breakdown of the hand that just ended."""
+    return result_text(view, view.results[-1]) if view.results else ""
 
 
 def console_hand(view: MilleSeatView) -> str:
@@ -141,6 +144,7 @@ BUNDLE = GameBundle(
         hint=expert_hint,
         console_table=console_table,
         console_hand=console_hand,
+        result_text=last_result_text,
     ),
     policies={
         "normal": NormalMillePolicy,

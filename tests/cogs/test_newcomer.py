@@ -4,6 +4,7 @@ found before the fix."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from bot.engine.ttr import GAME as G
@@ -355,6 +356,42 @@ async def test_mille_alt_text_names_the_cards_as_the_image_does(driver: Interact
     alt = alt_text_of(coup, "table.png")
     assert "safeties: Citerne d'essence (coup fourré)" in alt, alt
     assert "Extra Tank" not in alt and "Out of Gas" not in alt, alt
+
+
+async def test_mille_a_hands_score_is_read_out_once(driver: InteractionDriver) -> None:
+    """When a hand ends, the score image's alt text reads its breakdown. The table's alt text is
+    the table: before the fix it began with the last hand's score ("══ Hand 1: … ══", a line
+    per player) on every table of the next hand, so a screen reader repeated hand 1's score
+    before each move of hand 2 (and the console printed it with every table)."""
+    bot = running_bot(driver)
+    tables = bot.tables
+    await tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=ALICE_AND_BOB,
+        seed=2,
+    )
+    rng = random.Random(2)
+    ended: InteractionResult | None = None
+    for _ in range(2000):
+        stored = await tables.current(GAMES_CHANNEL_ID)
+        here = tables.position(stored)
+        user = stored.seats[here.acting[0]].user_id
+        assert user is not None
+        move = rng.choice(tables.hand(stored, user)[1]).notation
+        moved = await driver.slash("move", {"action": move}, user_id=user)
+        if ended is not None:
+            break  # ``moved`` is the first move after the one that ended hand 1
+        after = tables.position(await tables.current(GAMES_CHANNEL_ID)).state
+        if after.results:
+            ended = moved
+    assert ended is not None
+    score = alt_text_of(ended, "score.png")
+    assert score.startswith("══ Hand 1: ") and "Milestones" in score, score
+    assert "══ Hand 1" not in alt_text_of(ended, "table.png")
+    later = alt_text_of(moved, "table.png")
+    assert later.startswith("Hand 2 · trip 700"), later
 
 
 # --- the end of a solitaire --------------------------------------------------------------------
