@@ -108,6 +108,15 @@ async def _think_in_thread(factory: PolicyFactory, view: Any, seed: str) -> str:
     return await asyncio.to_thread(choose_move, factory, view, seed)
 
 
+def _told(game: Game[Any, Any], before: Any, after: Any) -> str:
+    """The caption a move leaves, or "" when the table shows nothing new: drawing instead of
+    a coup fourré keeps the last caption, which a message listing the moves then told twice
+    ("Alice plays Out of Gas on Bob!" again, as if a second hazard)."""
+    if game.public_view(after) == game.public_view(before):
+        return ""
+    return game.caption(after)
+
+
 @dataclass
 class Position:
     """One stored game with its state rebuilt once for the whole request."""
@@ -376,7 +385,7 @@ class Tables:
                     raise StaleButton(
                         "Someone moved at the same moment; look at the table and try again."
                     ) from None
-                step = Step(seat, text, game.caption(new_state), False)
+                step = Step(seat, text, _told(game, here.state, new_state), False)
                 if before_computers is not None and after.computers_due():
                     await before_computers()
                 more, after = await self._computer_turns(after)
@@ -687,12 +696,13 @@ class Tables:
         chosen = await self.thinker(policy_factory(here.bundle.key), view, seed)
         action = here.game.parse_action(chosen)
         text = here.game.format_action(action)
-        new_state = here.game.apply(here.state, seat, action)
+        before = here.state
+        new_state = here.game.apply(before, seat, action)
         try:
             here = await self._commit(here, seat, text, new_state, None, late=seat)
         except StaleVersion:
             return None, here  # another process moved this game; what was stored so far stands
-        return Step(seat, text, here.game.caption(new_state), True, timed_out=True), here
+        return Step(seat, text, _told(here.game, before, new_state), True, timed_out=True), here
 
     async def _on_timeout(self, stored: StoredGame) -> str:
         if stored.options.get("daily"):
@@ -809,10 +819,11 @@ class Tables:
             seed = f"{here.stored.id}:{here.stored.version}"
             text = await self.thinker(policy_factory(here.bundle.key, name), view, seed)
             action = here.game.parse_action(text)
-            new_state = here.game.apply(here.state, seat, action)
+            before = here.state
+            new_state = here.game.apply(before, seat, action)
             text = here.game.format_action(action)
             here = await self._commit(here, seat, text, new_state, None)
-            steps.append(Step(seat, text, here.game.caption(new_state), True))
+            steps.append(Step(seat, text, _told(here.game, before, new_state), True))
         return steps, here
 
     async def members_playing(self, stored: StoredGame) -> list[SeatRecord]:

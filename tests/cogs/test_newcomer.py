@@ -7,7 +7,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
+from bot.ai.base import Policy
 from bot.engine.ttr import GAME as G
+from bot.games import bundle
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import (
@@ -392,6 +396,44 @@ async def test_mille_a_hands_score_is_read_out_once(driver: InteractionDriver) -
     assert "══ Hand 1" not in alt_text_of(ended, "table.png")
     later = alt_text_of(moved, "table.png")
     assert later.startswith("Hand 2 · trip 700"), later
+
+
+class DrawFirst(Policy):
+    """A computer that draws rather than play a safety before drawing, else plays the first
+    legal move."""
+
+    name = "draw-first"
+
+    def choose(self, view: Any, rng: random.Random) -> str:
+        return "draw" if "draw" in view.legal else str(view.legal[0])
+
+
+async def test_mille_a_computer_drawing_instead_of_a_coup_says_nothing(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alice's Out of Gas hits the computer, which holds Extra Tank and draws instead of
+    playing it. The public table cannot tell that choice from an automatic draw (nothing is
+    posted when a member makes it), so the message must not tell it either. Before the fix
+    the draw's step repeated the last caption and the message read "Alice plays Out of Gas on
+    Computer!" twice, as if she had played two hazards."""
+    monkeypatch.setitem(bundle("mille").policies, DrawFirst.name, DrawFirst)
+    bot = running_bot(driver)
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=[
+            SeatRecord(0, "Alice", user_id=ALICE_ID),
+            SeatRecord(1, "Computer", policy=DrawFirst.name),
+        ],
+        deck=[*MILLE_BOB, *MILLE_ALICE, *MILLE_DRAWS],
+        options={"length": "hand"},
+    )
+    await driver.slash("move", {"action": "play go"})
+    hazard = public_table(await driver.slash("move", {"action": "play out-of-gas"}))
+    text = hazard.content or ""
+    assert "Computer plays the safety Extra Tank." in text, text  # after drawing: no coup
+    assert text.count("Alice plays Out of Gas on Computer!") == 1, text
 
 
 # --- the end of a solitaire --------------------------------------------------------------------
