@@ -455,6 +455,16 @@ def test_declining_the_extension_ends_the_hand_with_the_trip_bonus() -> None:
     assert s.hand_number == 2
 
 
+def test_declining_the_extension_is_told_once() -> None:
+    """Before the fix: "Ann stops at 700 miles. Hand 1 is over: Ann completed the trip at 700
+    miles. Hand 2: Bob starts." (the 700 told twice)."""
+    s = act(_ann_at(AT_600, ["100", *FILLER[:4]], ["25"] * 6), 0, "play 100", "extend no")
+    assert s.caption == (
+        "Ann declines the extension. Hand 1 is over: Ann completed the trip at 700 miles. "
+        "Hand 2: Bob starts."
+    )
+
+
 def test_calling_the_extension_makes_the_target_1000_and_passes_the_turn() -> None:
     """An extension raises the target for both players and play goes on."""
     s = act(_ann_at(AT_600, ["100", *FILLER[:4]], ["25"] * 6), 0, "play 100", "extend yes")

@@ -333,7 +333,8 @@ def _apply_extension(state: MilleState, seat: int, action: Action) -> None:
         state.phase = Phase.ACT
         _after_move(state, seat)
     else:
-        state.caption = f"{name} stops at {TRIP} miles."
+        # The hand's end says the trip was completed at 700 ("stops at 700 miles" said it too).
+        state.caption = f"{name} declines the extension."
         _end_hand(state, f"{name} completed the trip at {TRIP} miles.")
 
 
