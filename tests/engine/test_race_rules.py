@@ -670,6 +670,21 @@ def test_an_answer_that_may_be_answered_waits_and_then_says_what_it_cancelled() 
     )
 
 
+def test_a_trump_that_survives_answers_is_named_when_it_clears() -> None:
+    """Red's Extra Tank is jammed by Blue, whose Jammer Red jams back: the trump clears the Out
+    of Gas. Before the fix the caption ended "… with Jammer! It clears Out of Gas.", where "it"
+    read as the Jammer."""
+    red = ["100", "extra-tank", "jammer"]
+    state = red_first(red, BLUE_CHEATS)
+    hazard_on(state, 0, "out-of-gas")
+    state = act(state, 0, "play extra-tank")
+    assert state.caption == "Ann plays the trump Extra Tank. Waiting for Bob to answer."
+    state = act(state, 1, "react jammer")
+    state = act(state, 0, "react jammer")
+    assert state.caption == "Ann cancels Bob's Jammer with Jammer! Extra Tank clears Out of Gas."
+    assert state.sides[0].trumps == ["extra-tank"] and state.sides[0].hazards == []
+
+
 def test_the_miles_that_reach_1000_are_told_once() -> None:
     """The last miles card and the win are one event. Before the fix the caption said "Ann
     plays 100 miles. Ann has 1000 miles. Ann reached exactly 1000 miles.", and Discord's

@@ -705,7 +705,7 @@ def _resolve(state: RaceState, told: bool = False) -> None:
                 f"{NAME[entry.card]} cancels {state.players[below.seat]}'s {NAME[below.card]}."
             )
             continue
-        words.append(_effect(state, entry))
+        words.append(_effect(state, entry, alone=len(stack) == 1))
     if told:
         del words[0]
     if len(stack) > 1:
@@ -716,8 +716,9 @@ def _resolve(state: RaceState, told: bool = False) -> None:
     _after_resolution(state)
 
 
-def _effect(state: RaceState, entry: Entry) -> str:
-    """The uncancelled card at the bottom of the stack takes effect; returns extra words."""
+def _effect(state: RaceState, entry: Entry, alone: bool = True) -> str:
+    """The uncancelled card at the bottom of the stack takes effect; returns extra words.
+    ``alone``: nothing was said since the card was played, so "it" is that card."""
     seat, card, target = entry
     me = state.sides[seat]
     them = state.sides[1 - seat]
@@ -745,7 +746,9 @@ def _effect(state: RaceState, entry: Entry) -> str:
             me.hazards.remove(hazard)
             them.junkyard.append(hazard)
         if cleared:
-            return f"It clears {', '.join(NAME[h] for h in cleared)}."
+            # After answers ("… cancels Ann's Jammer with Jammer!") "it" would be the Jammer.
+            subject = "It" if alone else NAME[card]
+            return f"{subject} clears {', '.join(NAME[h] for h in cleared)}."
         return ""
     # Pit Crew, the only cheat that is not an answer
     assert kind == CHEAT and card == PIT_CREW
