@@ -101,7 +101,8 @@ def result_text(view: MillePublicView, result: HandResult) -> str:
     """A finished hand's score breakdown, both players side by side."""
     lines = [f"══ Hand {result.number}: {result.reason} ══"]
     for seat, seat_lines in enumerate(result.lines):
-        parts = ", ".join(f"{line.label} {line.points}" for line in seat_lines)
+        # "+400" as the score image has it: "Safeties ×4 400" read as one number.
+        parts = ", ".join(f"{line.label} +{line.points}" for line in seat_lines)
         lines.append(f"  {view.players[seat]}: {result.totals[seat]} ({parts})")
     return "\n".join(lines)
 

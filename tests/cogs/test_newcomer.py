@@ -5,6 +5,7 @@ found before the fix."""
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -392,7 +393,9 @@ async def test_mille_a_hands_score_is_read_out_once(driver: InteractionDriver) -
             ended = moved
     assert ended is not None
     score = alt_text_of(ended, "score.png")
-    assert score.startswith("══ Hand 1: ") and "Milestones" in score, score
+    assert score.startswith("══ Hand 1: ") and "Milestones +" in score, score
+    # Each line's points are signed, as on the image: "Safeties ×2 200" read as one number.
+    assert re.search(r"Safeties ×\d \+\d+00", score), score
     assert "══ Hand 1" not in alt_text_of(ended, "table.png")
     later = alt_text_of(moved, "table.png")
     assert later.startswith("Hand 2 · trip 700"), later
