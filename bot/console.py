@@ -141,7 +141,8 @@ class Console:
         if update.outcome is not None:
             return
         view, moves = self.tables.hand(update.game, PLAYER_ID)
-        self.say(shown.console_hand(view))
+        if found.info.private_hands:  # an open hand is on the table already
+            self.say(shown.console_hand(view))
         if not moves:
             waiting = ", ".join(s.name for s in update.waiting)
             self.say(f"  (waiting for {waiting})")

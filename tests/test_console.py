@@ -173,3 +173,15 @@ async def test_a_hands_score_is_printed_once(tmp_path: Path) -> None:
     text = await _run(tmp_path, "1\n" * 400 + "quit\n", images=False)
     assert "── Hand 2 ·" in text, "the first hand did not end"
     assert text.count("══ Hand 1: ") == 1, text
+
+
+async def test_the_solo_hand_is_shown_once_with_the_table(tmp_path: Path) -> None:
+    """Mille Bornes Solo's open hand is a line of its table (as on the image, and in its alt
+    text), so the console no longer prints it a second time below."""
+    options = ConsoleOptions(
+        db=f"sqlite:///{tmp_path / 'console.db'}", out=tmp_path, game="solo", seed=4, images=False
+    )
+    out = io.StringIO()
+    assert await run_console(options, lines=io.StringIO("quit\n"), out=out) == 0
+    text = out.getvalue()
+    assert text.count("  hand: ") == 1 and "Your hand" not in text, text

@@ -70,6 +70,9 @@ def console_table(view: SoloPublicView) -> str:
     for number, highway in enumerate(view.highways, start=1):
         top = highway.top.name_in(view.lang) if highway.top is not None else "(empty)"
         lines.append(f"  highway {number}: {top:<20} {highway.hidden} face down")
+    # The hand lies open on the table image: its words (the alt text) say it too.
+    cards = ", ".join(card.name_in(view.lang) for card in view.hand)
+    lines.append(f"  hand: {cards or 'empty'}")
     if view.caption:
         lines.append(f"  {view.caption}")
     return "\n".join(lines)

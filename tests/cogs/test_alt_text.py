@@ -127,3 +127,19 @@ async def test_the_ticket_to_ride_alt_text_names_the_stacks_as_the_rules_do(
     )
     alt = _description(public_table(await driver.slash("table", {})).attachments, "table.png")
     assert alt.count("On-the-Track 0") == 2 and "on the track" not in alt.lower(), alt
+
+
+async def test_the_solo_alt_text_reads_the_open_hand(driver: InteractionDriver) -> None:
+    """Mille Bornes Solo's hand lies open on the table image, so its alt text reads it too:
+    found by a newcomer's review, a screen reader heard the seven highways but not the cards
+    to play on them."""
+    update = await running_bot(driver).tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="solo",
+        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID)],
+        seed=1,
+    )
+    alt = _description(public_table(await driver.slash("table", {})).attachments, "table.png")
+    cards = ", ".join(card.name_in("en") for card in update.public.hand)
+    assert f"hand: {cards}" in alt.splitlines(), alt
