@@ -88,3 +88,41 @@ def test_the_dragon_arena_text_says_whose_turn_in_words() -> None:
     text = found.presenter.console_table(found.game.public_view(state))
     first = text.splitlines()[0]
     assert first == "── Dragon Mille Bornes · Ann to play ──", first
+
+
+def _race_table_heading(state: Any) -> str:
+    race = bundle("race")
+    return race.presenter.console_table(race.game.public_view(state)).splitlines()[0]
+
+
+def test_the_race_table_text_says_who_acts_in_words() -> None:
+    """The Race table's text is also its image's alt text. Found by a newcomer's review: its
+    heading ended in the engine's phase name ("· play", "· react", "· discard"), read out as a
+    code; it now says who is to play, who may answer, who discards and when the race is over."""
+    from bot.engine.race.state import Phase
+    from tests.engine.race_helpers import act as race_act
+    from tests.engine.race_helpers import start as race_start
+
+    cheats = ["25", "75", "coup-fourre", "roadblock", "jammer", "gasoline", "repairs"]
+    state = race_start(["100", "flat-tire"], cheats)
+    assert _race_table_heading(state) == "── 1000 Mile Race · turn 1 · Ann to play ──"
+    answering = race_act(state, 0, "play flat-tire")
+    assert _race_table_heading(answering) == "── 1000 Mile Race · turn 1 · Bob may answer ──"
+    state.phase = Phase.DISCARD
+    assert _race_table_heading(state) == "── 1000 Mile Race · turn 1 · Ann discards down to 10 ──"
+    state.phase, state.winners = Phase.OVER, (0,)
+    assert _race_table_heading(state) == "── 1000 Mile Race · turn 1 · the race is over ──"
+
+
+def test_the_race_table_text_says_an_empty_junkyard_is_empty() -> None:
+    """An empty junkyard read "junkyard 0 (top —)", a dash a screen reader names; it now reads
+    "junkyard empty", and a junkyard with cards still names its top card."""
+    from tests.engine.race_helpers import start as race_start
+
+    race = bundle("race")
+    state = race_start(["100", "flat-tire"], ["25"])
+    text = race.presenter.console_table(race.game.public_view(state))
+    assert "junkyard empty" in text and "(top —)" not in text, text
+    state.sides[0].junkyard.append("flat-tire")
+    text = race.presenter.console_table(race.game.public_view(state))
+    assert "junkyard 1 (top Flat Tire)" in text, text

@@ -83,7 +83,17 @@ def hand_pickers(view: RaceSeatView, moves: Sequence[MoveChoice]) -> list[Picker
 
 
 def console_table(view: RacePublicView) -> str:
-    lines = [f"── 1000 Mile Race · turn {view.turn_number} · {view.phase} ──"]
+    # Words, not the engine's phase names ("play", "react", "discard"): this text is also the
+    # table image's alt text, which a screen reader reads out (found by a newcomer's review).
+    if view.is_over:
+        now = "the race is over"
+    elif view.phase == "react" and view.reactor is not None:
+        now = f"{view.players[view.reactor]} may answer"
+    elif view.phase == "discard":
+        now = f"{view.players[view.turn]} discards down to {view.hand_limit}"
+    else:
+        now = f"{view.players[view.turn]} to play"
+    lines = [f"── 1000 Mile Race · turn {view.turn_number} · {now} ──"]
     # The seat that must act, as the image frames it: in an answer window the one asked to
     # answer, not the player whose turn it is (the alt text read "to play: Alice" while Bob was
     # asked to react).
@@ -92,11 +102,14 @@ def console_table(view: RacePublicView) -> str:
         marker = "▶" if acting == side.seat and not view.is_over else " "
         hazards = ", ".join(NAME[h] for h in side.hazards) or "none"
         trumps = ", ".join(NAME[t] for t in side.trumps) or "none"
-        top = NAME[side.junkyard[-1]] if side.junkyard else "—"
+        junkyard = (
+            f"junkyard {len(side.junkyard)} (top {NAME[side.junkyard[-1]]})"
+            if side.junkyard
+            else "junkyard empty"
+        )
         lines.append(
             f"{marker} {side.name} ({side.colour}): {side.total} miles; hazards {hazards}; "
-            f"trumps {trumps}; hand {side.hand_count}, library {side.library_count}, "
-            f"junkyard {len(side.junkyard)} (top {top})"
+            f"trumps {trumps}; hand {side.hand_count}, library {side.library_count}, {junkyard}"
         )
     if view.stack:
         waiting = ", ".join(NAME[c.card] for c in view.stack)
