@@ -25,6 +25,7 @@ from bot.boards import (
 )
 from bot.daily import daily_date, day_start
 from bot.engine.core import BadOption
+from bot.engine.words import plural
 from bot.games import all_bundles, bundle
 from bot.render.leaderboard import leaderboard_png, stats_png
 from bot.replays import Inputs
@@ -208,7 +209,7 @@ class Boards(commands.Cog):
 
 
 def _older(count: int) -> str:
-    return f"… and {count} older game{'s' if count != 1 else ''}."
+    return f"… and {plural(count, 'older game')}."
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -22,6 +22,7 @@ from discord.ext import commands
 
 from bot.daily import daily_date, daily_secret, daily_seed, day_start
 from bot.engine.core import BadOption, GameError, players_wanted
+from bot.engine.words import plural
 from bot.games import all_bundles, bundle, get_policy
 from bot.games.bundle import GameBundle
 from bot.render.common import few_marks
@@ -205,7 +206,7 @@ def lobby_text(lobby: LobbyRecord, title: str, note: str = "") -> str:
     """The lobby message: the game, the host, each invitee's answer, computers, options."""
     marks = {"pending": "⏳", "accepted": "✅", "declined": "❌"}
     invited = ", ".join(f"{marks[i.answer]} <@{i.user_id}>" for i in lobby.invited)
-    computers = f" and {lobby.computers} computer{'s' if lobby.computers != 1 else ''}"
+    computers = f" and {plural(lobby.computers, 'computer')}"
     settings = ", ".join(f"{k} {v}" for k, v in _changed(lobby).items())
     lines = [
         f"**{title}** — <@{lobby.host_id}> invites {invited}"

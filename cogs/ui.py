@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from bot.boards import rating_changes
+from bot.engine.words import plural
 from bot.games import bundle
 from bot.render.pool import RenderPool
 from bot.store import fault_of
@@ -203,7 +204,7 @@ def table_text(update: TableUpdate, headline: str | None = None, closing: str = 
         shown = shown[1:]
     if len(shown) < len(captions):
         earlier = len(captions) - len(shown)
-        shown = [f"… ({earlier} earlier move{'s' if earlier != 1 else ''} not shown)", *shown]
+        shown = [f"… ({plural(earlier, 'earlier move')} not shown)", *shown]
     return clip("\n".join([*head, *shown, *tail]))
 
 

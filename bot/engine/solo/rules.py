@@ -22,6 +22,7 @@ from bot.engine.solo.state import (
     Action,
     SoloState,
 )
+from bot.engine.words import plural
 
 FAMILY: dict[Card, str] = {
     Card.OUT_OF_GAS: "gas",
@@ -247,7 +248,7 @@ def settle(state: SoloState) -> None:
             if got < wanted:
                 _event(state, f"No move: you draw {_the_last(got)} from the tank.")
             else:
-                _event(state, f"No move: you draw {_count(got, 'card')}.")
+                _event(state, f"No move: you draw {plural(got, 'card')}.")
         else:
             state.discard.extend(state.hand)
             state.hand = []
@@ -287,8 +288,8 @@ def _refuel(state: SoloState) -> None:
     left = state.refuels_left
     _event(
         state,
-        f"Refuel: the discard pile ({_count(len(cards), 'card')}) goes back into the tank "
-        f"({_count(left, 'refuel')} left).",
+        f"Refuel: the discard pile ({plural(len(cards), 'card')}) goes back into the tank "
+        f"({plural(left, 'refuel')} left).",
     )
 
 
@@ -302,7 +303,7 @@ def _finish_cleared(state: SoloState) -> None:
             f"rule needs at least one card left. {state.mileage} miles.",
         )
         return
-    fuel = f" with {_count(len(state.tank), 'card')} left in the tank" if state.tank else ""
+    fuel = f" with {plural(len(state.tank), 'card')} left in the tank" if state.tank else ""
     _end(
         state,
         "won",
@@ -315,10 +316,6 @@ def _end(state: SoloState, result: str, reason: str) -> None:
     state.result = "won" if result == "won" else "lost"
     state.end_reason = reason
     _event(state, reason)
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _the_last(n: int) -> str:
