@@ -536,6 +536,16 @@ def test_hand_ends_when_deck_is_empty_and_nobody_can_play() -> None:
     assert s.hand_number == 2 and "neither player can play" in s.results[0].reason
 
 
+def test_the_hand_end_reads_as_one_sentence() -> None:
+    """Found by a newcomer's review: the caption read "Hand 1 is over: The deck ran out…", a
+    capital after the colon. The reason goes on lower-case there, and keeps its capital where
+    it stands alone (the score sheet's "Hand 1: The deck ran out…")."""
+    s = start(["go", *FILLER[:5]], ["100"] * 6, ["75"])
+    s = act(s, 0, "discard go")
+    assert "Hand 1 is over: the deck ran out and neither player can play. " in s.caption, s.caption
+    assert s.results[0].reason == "The deck ran out and neither player can play."
+
+
 def test_play_goes_on_with_the_deck_empty_while_someone_can_play() -> None:
     """With the deck empty players keep alternating while a playable card remains."""
     s = start(["go", *FILLER[:5]], ["100"] * 6, ["75"])

@@ -491,8 +491,13 @@ def _end_hand(state: MilleState, reason: str) -> None:
     state.hand_number += 1
     last_move = state.caption
     deal_hand(state, next_first, None, hand_seed(state.seed, state.hand_number))
+    # The reason stands alone on the score sheet ("Hand 1: The deck ran out…"); after the colon
+    # it goes on the sentence, so its first letter is lower-cased unless it opens with a name
+    # ("Hand 1 is over: the deck ran out…", found by a newcomer's review).
+    named = any(reason.startswith(name) for name in state.players)
+    told = reason if named else reason[:1].lower() + reason[1:]
     state.caption = (
-        f"{last_move} Hand {state.hand_number - 1} is over: {reason} "
+        f"{last_move} Hand {state.hand_number - 1} is over: {told} "
         f"Hand {state.hand_number}: {state.players[next_first]} starts."
     ).strip()
 
