@@ -33,7 +33,6 @@ from bot.store.base import (
     LobbyRecord,
     SeatRecord,
     StaleVersion,
-    Store,
 )
 from bot.tables import DAILY_DEALT
 from cogs.choices import game_choices, level_choices, option_choices, parse_options
@@ -446,25 +445,12 @@ async def open_lobby(
         view=lobby_view(lobby),
         allowed_mentions=pings(i.user_id for i in invited),
     )
-    return await _posted_as(tables.store, lobby, sent.message_id)
-
-
-async def _posted_as(store: Store, lobby: LobbyRecord, message_id: int | None) -> LobbyRecord:
-    """The lobby with the id of the message that carries its buttons: its buttons are then
-    answered only there, since a forged id pressed under another of the bot's messages (a
-    table, a leaderboard) would otherwise rewrite that message as the invitation."""
-    for _ in range(3):
-        if message_id is None or lobby.status != "open":
-            return lobby
-        try:
-            return await store.update_lobby(replace(lobby, message_id=message_id), lobby.version)
-        except StaleVersion:
-            # An answer came first (within milliseconds): record the message beside it.
-            fresh = await store.get_lobby(lobby.id)
-            if fresh is None:
-                return lobby
-            lobby = fresh
-    return lobby
+    if sent.message_id is None:
+        return lobby
+    # Its buttons are answered only under this message: a forged id pressed under another of
+    # the bot's messages (a table, a leaderboard) would otherwise rewrite it as the invitation.
+    await tables.store.set_lobby_message(lobby.id, sent.message_id)
+    return replace(lobby, message_id=sent.message_id)
 
 
 async def deal(

@@ -380,7 +380,15 @@ class Store(ABC):
     @abstractmethod
     async def update_lobby(self, lobby: LobbyRecord, expected_version: int) -> LobbyRecord:
         """Replace a lobby's answers, status, game and message if it is still at
-        ``expected_version``; StaleVersion otherwise. Returns it at the next version."""
+        ``expected_version``; StaleVersion otherwise. Returns it at the next version. A
+        ``message_id`` of None keeps the stored one (an answer may have read the lobby before
+        ``set_lobby_message`` recorded it)."""
+
+    @abstractmethod
+    async def set_lobby_message(self, lobby_id: int, message_id: int) -> None:
+        """Remember the message that carries the lobby's buttons. The version does not change,
+        as for ``set_message``: an answer pressed the moment the invitation appears must not
+        be told that someone else pressed first."""
 
     @abstractmethod
     async def add_abort_vote(self, game_id: int, user_id: int) -> frozenset[int]:

@@ -670,8 +670,9 @@ class PostgresStore(Store):
 
     async def update_lobby(self, lobby: LobbyRecord, expected_version: int) -> LobbyRecord:
         result = await self.pool.execute(
-            "UPDATE lobbies SET data = $1, status = $2, game_id = $3, message_id = $4,"
-            " version = version + 1 WHERE id = $5 AND version = $6",
+            "UPDATE lobbies SET data = $1, status = $2, game_id = $3,"
+            " message_id = COALESCE($4, message_id), version = version + 1"
+            " WHERE id = $5 AND version = $6",
             *lobby_update_row(lobby),
             lobby.id,
             expected_version,
@@ -679,6 +680,13 @@ class PostgresStore(Store):
         if result == "UPDATE 0":
             raise StaleVersion(f"lobby {lobby.id} changed or does not exist")
         return replace(lobby, version=expected_version + 1)
+
+    async def set_lobby_message(self, lobby_id: int, message_id: int) -> None:
+        result = await self.pool.execute(
+            "UPDATE lobbies SET message_id = $2 WHERE id = $1", lobby_id, message_id
+        )
+        if result == "UPDATE 0":
+            raise StoreError(f"there is no lobby {lobby_id}")
 
     async def add_abort_vote(self, game_id: int, user_id: int) -> frozenset[int]:
         async with self.pool.acquire() as conn, conn.transaction():

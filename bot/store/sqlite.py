@@ -692,14 +692,25 @@ class SqliteStore(Store):
         async with (
             self._writing() as db,
             db.execute(
-                "UPDATE lobbies SET data = ?, status = ?, game_id = ?, message_id = ?,"
-                " version = version + 1 WHERE id = ? AND version = ?",
+                "UPDATE lobbies SET data = ?, status = ?, game_id = ?,"
+                " message_id = COALESCE(?, message_id), version = version + 1"
+                " WHERE id = ? AND version = ?",
                 (*lobby_update_row(lobby), lobby.id, expected_version),
             ) as cursor,
         ):
             if cursor.rowcount == 0:
                 raise StaleVersion(f"lobby {lobby.id} changed or does not exist")
         return replace(lobby, version=expected_version + 1)
+
+    async def set_lobby_message(self, lobby_id: int, message_id: int) -> None:
+        async with (
+            self._writing() as db,
+            db.execute(
+                "UPDATE lobbies SET message_id = ? WHERE id = ?", (message_id, lobby_id)
+            ) as cursor,
+        ):
+            if cursor.rowcount == 0:
+                raise StoreError(f"there is no lobby {lobby_id}")
 
     async def add_abort_vote(self, game_id: int, user_id: int) -> frozenset[int]:
         async with self._writing() as db:

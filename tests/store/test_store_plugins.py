@@ -18,6 +18,7 @@ from bot.store.base import (
     LobbyRecord,
     StaleVersion,
     Store,
+    StoreError,
 )
 from tests.store.helpers import lobby_record, move, new_game
 
@@ -58,6 +59,25 @@ async def test_stale_lobby_update_is_refused(store: Store) -> None:
         await store.update_lobby(_replace_answer(lobby, 3, "declined"), lobby.version)
     read = await store.get_lobby(lobby.id)
     assert read is not None and read.invitee(3) == Invitee(3, "Cy", "pending")
+
+
+async def test_a_lobbys_message_is_remembered_without_a_new_version(store: Store) -> None:
+    """The invitation's message id is stored beside the lobby without changing its version,
+    so an answer pressed the moment the invitation appears is not refused as a clash, and that
+    answer (read before the id was stored) does not erase it."""
+    lobby = await store.create_lobby(lobby_record())
+    await store.set_lobby_message(lobby.id, 4242)
+    read = await store.get_lobby(lobby.id)
+    assert read is not None and read.message_id == 4242 and read.version == lobby.version
+    answered = await store.update_lobby(_replace_answer(lobby, 2, "accepted"), lobby.version)
+    read = await store.get_lobby(lobby.id)
+    assert read is not None and read.message_id == 4242
+    assert read.version == answered.version and read.invitee(2) == Invitee(2, "Bob", "accepted")
+
+
+async def test_an_unknown_lobbys_message_is_refused(store: Store) -> None:
+    with pytest.raises(StoreError):
+        await store.set_lobby_message(987654, 1)
 
 
 async def test_abort_votes_accumulate_once_per_member(store: Store) -> None:
