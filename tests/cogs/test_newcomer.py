@@ -262,6 +262,31 @@ MILLE_BOB = ["go", "out-of-gas", "50", "50", "50", "50"]
 MILLE_DRAWS = ["75", "75", "75", "100", "100", "50", "100", "100", "100", "100"]
 
 
+OUT_OF_GAS_AGES = [(ALICE_ID, "draw"), (ALICE_ID, "discard 25"), (BOB_ID, "play 50")]
+"""Alice draws instead of her coup fourré, discards, and Bob drives on: the hazard is old."""
+
+
+async def _play(driver: InteractionDriver, moves: list[tuple[int, str]]) -> None:
+    for user, move in moves:
+        await driver.slash("move", {"action": move}, user_id=user)
+
+
+async def _out_of_gas_on_alice(driver: InteractionDriver) -> int:
+    """A single hand where Bob's Out of Gas has just hit Alice, who holds the Extra Tank; the
+    game's id."""
+    update = await running_bot(driver).tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=ALICE_AND_BOB,
+        deck=[*MILLE_ALICE, *MILLE_BOB, *MILLE_DRAWS],
+        options={"length": "hand"},
+    )
+    opening = [(ALICE_ID, "play go"), (BOB_ID, "play go"), (ALICE_ID, "play 25")]
+    await _play(driver, [*opening, (BOB_ID, "play out-of-gas")])
+    return update.game.id
+
+
 async def test_mille_a_safety_on_an_old_hazard_is_not_offered_as_a_coup_fourre(
     driver: InteractionDriver,
 ) -> None:
@@ -271,26 +296,10 @@ async def test_mille_a_safety_on_an_old_hazard_is_not_offered_as_a_coup_fourre(
     not. The button must not promise a coup. Before the fix, it says "Coup fourré! Extra Tank", and
     pressing it posts "Alice plays the safety Extra Tank." with no coup scored."""
     bot = running_bot(driver)
-    update = await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="mille",
-        seats=ALICE_AND_BOB,
-        deck=[*MILLE_ALICE, *MILLE_BOB, *MILLE_DRAWS],
-        options={"length": "hand"},
-    )
-    for user, move in [
-        (ALICE_ID, "play go"),
-        (BOB_ID, "play go"),
-        (ALICE_ID, "play 25"),
-        (BOB_ID, "play out-of-gas"),
-        (ALICE_ID, "draw"),
-        (ALICE_ID, "discard 25"),
-        (BOB_ID, "play 50"),
-    ]:
-        await driver.slash("move", {"action": move}, user_id=user)
+    game_id = await _out_of_gas_on_alice(driver)
+    await _play(driver, OUT_OF_GAS_AGES)
     table = public_table(await driver.slash("table", {}))
-    hand = await driver.click(table.message_id, f"jn:h:{update.game.id}")
+    hand = await driver.click(table.message_id, f"jn:h:{game_id}")
     safety = [label for label in labels(hand) if "Extra Tank" in label]
     assert safety, labels(hand)
     played = await driver.click(hand.message, component_id(hand, "Extra Tank"))
@@ -308,32 +317,16 @@ async def test_mille_hand_text_promises_a_coup_fourre_only_for_a_fresh_hazard(
     not call the safety a coup fourré either, while it does when the hazard has just landed.
     Before the fix the alt text asked "A hazard is on you and you hold its safety: coup
     fourré?" for both (and the image said "(coup fourré!)" over a gold "COUP FOURRÉ!" tag)."""
-    bot = running_bot(driver)
-    update = await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="mille",
-        seats=ALICE_AND_BOB,
-        deck=[*MILLE_ALICE, *MILLE_BOB, *MILLE_DRAWS],
-        options={"length": "hand"},
-    )
-    for user, move in [
-        (ALICE_ID, "play go"),
-        (BOB_ID, "play go"),
-        (ALICE_ID, "play 25"),
-        (BOB_ID, "play out-of-gas"),
-    ]:
-        await driver.slash("move", {"action": move}, user_id=user)
+    game_id = await _out_of_gas_on_alice(driver)
 
     async def hand_text() -> str:
         table = public_table(await driver.slash("table", {}))
-        hand = await driver.click(table.message_id, f"jn:h:{update.game.id}")
+        hand = await driver.click(table.message_id, f"jn:h:{game_id}")
         return alt_text_of(hand, "hand.png")
 
     fresh = await hand_text()
     assert "A hazard is on you and you hold its safety: coup fourré?" in fresh, fresh
-    for user, move in [(ALICE_ID, "draw"), (ALICE_ID, "discard 25"), (BOB_ID, "play 50")]:
-        await driver.slash("move", {"action": move}, user_id=user)
+    await _play(driver, OUT_OF_GAS_AGES)
     old = await hand_text()
     assert "coup fourré" not in old and "play it before drawing?" in old, old
 
