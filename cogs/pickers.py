@@ -370,7 +370,7 @@ class GroupButton(PickerButton, template="jn:g" + _PICKED):
         for number, option in enumerate(group.options[: ROWS * PER_ROW]):
             path = (*self.path, number)
             if isinstance(option, GroupSpec) and len(path) < DEPTH:
-                item: TurnItem = GroupButton(
+                item: PickerButton = GroupButton(
                     self.game_id, self.version, self.where, self.picker, path, option
                 )
             elif isinstance(option, ButtonSpec):
