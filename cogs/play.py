@@ -44,12 +44,15 @@ ABORTED_BY_ALL = "🛑 Everyone agreed: the game was aborted with no result."
 ABORT_REQUEST = "wants to abort this game with no result."
 
 
-def _is_abort_request(message: discord.Message | None) -> bool:
-    """Whether ``message`` is the bot's /abort request (its words are the bot's own, unlike a
-    custom id, which any client can press under any message)."""
+def _is_abort_request(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the pressed message is this bot's /abort request: its words are the bot's own,
+    unlike a custom id, which any client can press under any message (another bot's message
+    quoting them does not count)."""
+    message, me = interaction.message, interaction.client.user
     return (
         message is not None
-        and message.author.bot
+        and me is not None
+        and message.author.id == me.id
         and ABORT_REQUEST in message.content
         and not message.flags.ephemeral
     )
@@ -90,7 +93,7 @@ class AbortButton(GameItem, template=rf"jn:x:(?P<game>{ID})(?::\d{{1,19}})?"):
             )
         _, aborted = await tables.vote_abort(game_id=stored.id, user_id=interaction.user.id)
         if aborted:
-            if _is_abort_request(interaction.message):
+            if _is_abort_request(interaction):
                 # The request itself: its Agree button goes with the game.
                 await interaction.response.edit_message(content=ABORTED_BY_ALL, view=None)
             else:
