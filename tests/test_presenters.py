@@ -59,6 +59,15 @@ def test_hand_buttons_cover_every_legal_move() -> None:
     assert [b.notation for b in buttons] == list(view.legal) and len(buttons) <= 25
 
 
+def test_hazard_buttons_name_whom_they_hit() -> None:
+    """A hazard button in the hand says whom it hits, as Dragon's target picker does."""
+    s = start(["go", "stop", "out-of-gas", *FILLER[:3]], ["go", *FILLER[:5]], ["25"] * 6)
+    s = act(act(s, 0, "play go"), 1, "play go")
+    labels = {b.notation: b.label for b in _hand_buttons(s, 0)}
+    assert labels["play stop"] == "Stop on Bob"
+    assert labels["play out-of-gas"] == "Out of Gas on Bob"
+
+
 def test_hint_is_a_legal_move_with_a_reason() -> None:
     """The Mille Bornes hint names a legal move and says why."""
     s = start(["go", *FILLER[:5]], FILLER, ["25"] * 4)

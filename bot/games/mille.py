@@ -51,7 +51,8 @@ def hand_pickers(view: MilleSeatView, moves: Sequence[MoveChoice]) -> list[Picke
                 emoji = "⚡" if coup else "🛡"
                 specs.append(ButtonSpec(move.label[:80], notation, "success", emoji))
             elif card.is_hazard:
-                specs.append(ButtonSpec(card.name_in(lang), notation, "danger"))
+                # The engine's words name the target ("Out of Gas on Bob"), as Dragon's do.
+                specs.append(ButtonSpec(move.label[:80], notation, "danger"))
             elif card.is_safety:
                 specs.append(ButtonSpec(card.name_in(lang), notation, "success", "🛡"))
             else:
