@@ -245,8 +245,17 @@ class Console:
         label = next((m.label for m in moves if m.notation == notation), notation)
         listed, _ = menu(moves)
         number = next((i for i, m in enumerate(listed, start=1) if m.notation == notation), None)
-        where = f" (move {number})" if number is not None else ""
-        self.say(f"Hint: {label}{where} — {reason}")
+        self.say(hint_line(label, notation, number, reason))
+
+
+def hint_line(label: str, notation: str, number: int | None, reason: str) -> str:
+    """The hint as the move list shows the move: its number first ("Hint: 3. Ace on 5
+    (highway 4) — …"), or for a folded move its notation in brackets, so a label that ends
+    in brackets of its own (Solo's highway) never gets a second pair after it."""
+    if number is not None:
+        return f"Hint: {number}. {label} — {reason}"
+    shown = label if label == notation else f"{label} [{notation}]"
+    return f"Hint: {shown} — {reason}"
 
 
 def menu(moves: Sequence[MoveChoice]) -> tuple[list[MoveChoice], list[tuple[str, int, str]]]:

@@ -8,7 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import FOLD_ABOVE, ConsoleOptions, menu, read_deck_file, run_console
+from bot.console import (
+    FOLD_ABOVE,
+    ConsoleOptions,
+    hint_line,
+    menu,
+    read_deck_file,
+    run_console,
+)
 from bot.games.bundle import MoveChoice
 
 # Seat 0 (the player) holds a Go and 100s; the computer holds hazards it cannot use at once.
@@ -107,7 +114,21 @@ async def test_console_hint_names_a_listed_move_and_a_reason(
     monkeypatch.setenv("JUNCTION_EXPERT_MS", "5")
     text = await _run(tmp_path, "hint\nquit\n")
     (line,) = [row for row in text.splitlines() if "Hint:" in row]
-    assert "Hint: Play Go (move 1) — " in line
+    assert "Hint: 1. Play Go — " in line
+
+
+def test_hint_line_reads_as_the_move_list_does() -> None:
+    """The number goes first, as in the list, so Solo's "(highway 4)" is the line's only
+    bracket; a folded move shows the notation to type, in the list's square brackets."""
+    assert (
+        hint_line("Ace on 5 (highway 4)", "clear 4 with ace", 3, "it clears a card.")
+        == "Hint: 3. Ace on 5 (highway 4) — it clears a card."
+    )
+    assert (
+        hint_line("Cycle", "cycle 25 50", None, "two draws.")
+        == "Hint: Cycle [cycle 25 50] — two draws."
+    )
+    assert hint_line("end", "end", None, "done.") == "Hint: end — done."
 
 
 def test_menu_folds_only_a_crowded_kind_of_move() -> None:
