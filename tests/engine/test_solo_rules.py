@@ -356,6 +356,23 @@ def test_a_wipe_repeats_until_a_move_exists() -> None:
     """After a wipe, a second full hand with no move is wiped too."""
     s = deal(QUIET, JUNK, tank=["50"] * 7 + ["stop", *["75"] * 6])
     assert s.wipes == 2 and Card.STOP in s.hand and "clear 1 with stop" in G.public_view(s).legal
+    assert s.events == [
+        "No move: the whole hand is discarded and 7 new cards drawn.",
+        "The whole hand is discarded again and 7 new cards drawn.",
+    ]
+
+
+def test_a_caption_of_several_steps_says_no_move_once() -> None:
+    """A draw, then two wipes in a row: "No move" leads the first step only (the caption
+    said it before every step)."""
+    s = deal([["stop", "go"], *QUIET[1:]], ["go", *JUNK[:6]], tank=[*["50"] * 8, "stop"])
+    s = act(s, "clear 1 with go")
+    assert s.events == [
+        "No move: you draw 1 card.",
+        "The whole hand is discarded and 7 new cards drawn.",
+        "The whole hand is discarded again and the last card drawn.",
+    ]
+    assert s.caption == f"{s.last_move} {' '.join(s.events)}"
 
 
 def test_a_short_tank_gives_what_is_left() -> None:

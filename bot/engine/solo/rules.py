@@ -225,7 +225,12 @@ def _clear_caption(
 
 
 def settle(state: SoloState) -> None:
-    """The automatic steps (in place): refuel, draw or wipe until a move exists or it ends."""
+    """The automatic steps (in place): refuel, draw or wipe until a move exists or it ends.
+
+    The first draw or wipe says why it happens ("No move: …"); the ones after it in the same
+    run only say what they did, so a caption of several steps says "No move" once."""
+    stuck = "No move: "
+    wiped = False
     while state.result is None:
         if state.cleared == HIGHWAY_CARDS:
             _finish_cleared(state)
@@ -246,16 +251,20 @@ def settle(state: SoloState) -> None:
             wanted = HAND_SIZE - len(state.hand)
             got = _draw(state, wanted)
             if got < wanted:
-                _event(state, f"No move: you draw {_the_last(got)} from the tank.")
+                step = f"you draw {_the_last(got)} from the tank."
             else:
-                _event(state, f"No move: you draw {plural(got, 'card')}.")
+                step = f"you draw {plural(got, 'card')}."
         else:
             state.discard.extend(state.hand)
             state.hand = []
             state.wipes += 1
             got = _draw(state, HAND_SIZE)
             drawn = f"{_the_last(got)} drawn" if got < HAND_SIZE else f"{got} new cards drawn"
-            _event(state, f"No move: the whole hand is discarded and {drawn}.")
+            again = " again" if wiped else ""
+            step = f"the whole hand is discarded{again} and {drawn}."
+            wiped = True
+        _event(state, f"{stuck}{step}" if stuck else step[0].upper() + step[1:])
+        stuck = ""
 
 
 def _moved(state: SoloState, text: str) -> None:
