@@ -301,6 +301,10 @@ def test_legendary_pair_goes_to_both_junkyards_at_end_of_turn() -> None:
     assert state.sides[0].trumps == [] and state.sides[1].trumps == []
     assert "extra-tank" in state.sides[0].junkyard and "extra-tank" in state.sides[1].junkyard
     assert "out-of-gas" in state.sides[1].junkyard
+    assert state.caption == (
+        "Ann ends the turn. Both players have Extra Tank in play, so both Extra Tank cards go "
+        "to the junkyards."
+    )
 
 
 # --- reactions -------------------------------------------------------------------------------

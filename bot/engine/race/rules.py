@@ -427,8 +427,10 @@ def _legendary(state: RaceState) -> None:
             b.trumps.remove(trump)
             a.junkyard.append(trump)
             b.junkyard.append(trump)
+            # The legendary rule, said as what happened and why rather than by its name.
             state.caption = (
-                f"{state.caption} Legendary rule: both {NAME[trump]} cards go to the junkyards."
+                f"{state.caption} Both players have {NAME[trump]} in play, so both "
+                f"{NAME[trump]} cards go to the junkyards."
             ).strip()
 
 
