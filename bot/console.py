@@ -26,7 +26,7 @@ from bot.games.bundle import GameBundle, MoveChoice
 from bot.store import opened_store
 from bot.store.base import SeatRecord
 from bot.tables import Tables, TableUpdate
-from bot.updates import outcome_line
+from bot.updates import outcome_line, told
 
 CONSOLE_CHANNEL = 0  # the console's own "channel" in the store
 PLAYER_ID = 1  # the console player's member id
@@ -128,15 +128,25 @@ class Console:
     def show(self, update: TableUpdate) -> None:
         found = bundle(update.game.game_key)
         shown = found.presenter
-        for step in update.steps:
-            if step.caption:
-                self.say(f"  » {step.caption}")
+        # Each event once, as the Discord message tells them: a caption that goes on from the
+        # one before (a Stampede, car by car) replaces it, and the game's end reason is left
+        # to the result line.
+        reason = update.outcome.reason if update.outcome is not None else ""
+        said = told((step.caption for step in update.steps), reason)
+        for caption in said:
+            self.say(f"  » {caption}")
         finished = update.outcome is not None or (
             update.previous is not None and shown.round_finished(update.previous, update.public)
         )
         if finished and shown.result_text is not None:
             self.say(shown.result_text(update.public))
-        self.say(shown.console_table(update.public))
+        table = shown.console_table(update.public)
+        # The table's last line is the last move's caption (the image's "last move", in its
+        # alt text): just said above, it is left out; on its own (resuming, 'table') it stays.
+        last = f"\n  {getattr(update.public, 'caption', '')}"
+        if said and last.strip() and table.endswith(last):
+            table = table[: -len(last)]
+        self.say(table)
         self.write_images(update, found)
         if update.outcome is not None:
             return

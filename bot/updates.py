@@ -7,7 +7,7 @@ the state the seam already holds; nothing rebuilds a state from JSON again.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -26,6 +26,7 @@ __all__ = [
     "TableUpdate",
     "Timeout",
     "outcome_line",
+    "told",
 ]
 
 
@@ -163,3 +164,23 @@ def outcome_line(
         return f"🤝 {strong('Draw!')}{tail} {escape(outcome.reason)}"
     winners = and_list([strong(names[w]) for w in outcome.winners])
     return f"🏆 {winners} won!{tail} {escape(outcome.reason)}"
+
+
+def told(captions: Iterable[str], reason: str = "") -> list[str]:
+    """The captions of the steps of one request, each event told once.
+
+    A caption may go on from the one before it (a shot, then the armor that met it: the
+    second repeats the first and adds to it), so a caption the next one begins with is left
+    out (an identical caption is another event, and kept); and the game's end ``reason`` is
+    left to the result line.
+    """
+    kept: list[str] = []
+    for caption in captions:
+        caption = caption.replace(reason, "").strip() if reason else caption.strip()
+        if not any(char.isalnum() for char in caption):
+            continue  # nothing, or only the marker of the reason taken out of it ("🏳️")
+        if kept and len(caption) > len(kept[-1]) and caption.startswith(kept[-1]):
+            kept[-1] = caption
+        else:
+            kept.append(caption)
+    return kept

@@ -23,7 +23,7 @@ from bot.games import bundle
 from bot.render.pool import RenderPool
 from bot.store import fault_of
 from bot.store.base import StoreError
-from bot.updates import TableUpdate, outcome_line
+from bot.updates import TableUpdate, outcome_line, told
 from cogs.alt_text import described
 
 if TYPE_CHECKING:
@@ -146,26 +146,6 @@ def pings(user_ids: Iterable[int | None]) -> discord.AllowedMentions:
 def called(update: TableUpdate) -> list[int | None]:
     """The members the table message calls on by mention (``table_text``): whoever must act."""
     return [s.user_id for s in (*update.reacting, *update.waiting_members)]
-
-
-def told(captions: Iterable[str], reason: str = "") -> list[str]:
-    """The captions of the steps of one request, each event told once.
-
-    A caption may go on from the one before it (a shot, then the armor that met it: the
-    second repeats the first and adds to it), so a caption the next one begins with is left
-    out (an identical caption is another event, and kept); and the game's end ``reason`` is
-    left to the result line.
-    """
-    kept: list[str] = []
-    for caption in captions:
-        caption = caption.replace(reason, "").strip() if reason else caption.strip()
-        if not any(char.isalnum() for char in caption):
-            continue  # nothing, or only the marker of the reason taken out of it ("🏳️")
-        if kept and len(caption) > len(kept[-1]) and caption.startswith(kept[-1]):
-            kept[-1] = caption
-        else:
-            kept.append(caption)
-    return kept
 
 
 def table_text(update: TableUpdate, headline: str | None = None, closing: str = "") -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import itertools
 from pathlib import Path
 
 import pytest
@@ -206,3 +207,38 @@ async def test_the_solo_hand_is_shown_once_with_the_table(tmp_path: Path) -> Non
     assert await run_console(options, lines=io.StringIO("quit\n"), out=out) == 0
     text = out.getvalue()
     assert text.count("  hand: ") == 1 and "Your hand" not in text, text
+
+
+async def test_the_last_move_is_told_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move's caption is said once, above the table: the table's own last line (the image's
+    "last move", which is its alt text too) is left out after it. Before the fix every move
+    read twice ("» Computer plays …" and then the same under the players); shown on its own
+    (``table``) the table keeps the line."""
+    monkeypatch.setenv("JUNCTION_PLAYER", "Ann")
+    text = await _run(tmp_path, "play go\ntable\nquit\n", images=False)
+    played, shown_again = text.split("> table", 1)
+    assert played.count("Ann plays Go.") == 1, played
+    last = [line for line in played.splitlines() if line.startswith("  » ")][-1]
+    assert played.count(last.removeprefix("  » ")) == 1, played  # the computer's answer
+    assert f"\n  {last.removeprefix('  » ')}\n" in shown_again, shown_again
+
+
+async def test_a_stampede_is_told_once_not_car_by_car(tmp_path: Path) -> None:
+    """In Dragon Mille Bornes each car that meets a Stampede adds to the same caption. The
+    console tells each event once, as the Discord message does (``told``): before the fix it
+    printed the growing sentence once per car, five times at a table of six."""
+    options = ConsoleOptions(
+        db=f"sqlite:///{tmp_path / 'console.db'}",
+        out=tmp_path,
+        game="dragon",
+        players=6,
+        seed=11,
+        images=False,
+    )
+    out = io.StringIO()
+    lines = io.StringIO("play go\nrocket-front @1\nquit\n")
+    assert await run_console(options, lines=lines, out=out) == 0
+    text = out.getvalue()
+    assert text.count("starts a Stampede") == 1, text
+    said = [line for line in text.splitlines() if line.startswith("  » ")]
+    assert all(not b.startswith(a) for a, b in itertools.pairwise(said)), said
