@@ -13,8 +13,17 @@ from bot.ai.ttr_expert import hint as expert_hint
 from bot.ai.ttr_normal import NormalTtrPolicy
 from bot.engine.core import Outcome
 from bot.engine.ttr import GAME
-from bot.engine.ttr.cards import CARD_CODES, CARD_NAMES
-from bot.engine.ttr.views import TtrPublicView, TtrSeatView
+from bot.engine.ttr.cards import (
+    CARD_CODES,
+    CARD_NAMES,
+    CITIES,
+    CITY_BONUS,
+    COLOURS,
+    TICKETS,
+    set_words,
+)
+from bot.engine.ttr.state import Action
+from bot.engine.ttr.views import TtrPublicView, TtrSeatView, robbed_by
 from bot.engine.words import plural
 from bot.games.bundle import (
     ButtonSpec,
@@ -97,7 +106,7 @@ def _yard_pickers(view: TtrSeatView, plays: Sequence[MoveChoice]) -> list[Picker
         choices: list[ChoiceSpec] = []
         for code in cards:
             counts[code] = counts.get(code, 0) + 1
-            name = "Locomotive" if code == "loco" else code.title()
+            name = CARD_NAMES[CARD_CODES.index(code)]
             choices.append(ChoiceSpec(name, f"{code}#{counts[code]}"))
         return [
             SelectSpec(
@@ -109,20 +118,20 @@ def _yard_pickers(view: TtrSeatView, plays: Sequence[MoveChoice]) -> list[Picker
             )
         ]
     singles: list[MoveChoice] = []
-    colours: dict[int, list[tuple[int, int, MoveChoice]]] = {}
+    colours: dict[int, list[tuple[Action, MoveChoice]]] = {}
     for move in plays:
         action = GAME.parse_action(move.notation)
         if action.singles:
             singles.append(move)
         else:
-            colours.setdefault(action.colour, []).append((action.naturals, action.locos, move))
-    pickers: list[Picker] = [_colour_picker(c, sets) for c, sets in colours.items()]
+            colours.setdefault(action.colour, []).append((action, move))
+    pickers: list[Picker] = [_colour_picker(view, c, sets) for c, sets in colours.items()]
     if singles:
         kinds = sorted({word for m in singles for word in m.notation.split()[1:]})
         pickers.append(
             SelectSpec(
                 "Play three singles to your Railyard: pick their colours",
-                tuple(ChoiceSpec(kind.title(), kind) for kind in kinds),
+                tuple(ChoiceSpec(CARD_NAMES[CARD_CODES.index(kind)], kind) for kind in kinds),
                 min_values=3,
                 max_values=3,
                 prefix="yard",
@@ -131,48 +140,48 @@ def _yard_pickers(view: TtrSeatView, plays: Sequence[MoveChoice]) -> list[Picker
     return pickers
 
 
-def _colour_picker(colour: int, sets: Sequence[tuple[int, int, MoveChoice]]) -> Picker:
+def _colour_picker(
+    view: TtrSeatView, colour: int, sets: Sequence[tuple[Action, MoveChoice]]
+) -> Picker:
     """The button "Play Red", which asks which Red set to play (``sets``: the colour's legal
-    sets as (colour cards, Locomotives, move)); a colour with one legal set plays it at once.
-    More sets than a message holds ask in two steps: how many Red, then how many Locomotives
-    join them (at most 10 and 17 choices)."""
+    sets with their moves); a colour with one legal set plays it at once. More sets than a
+    message holds ask in two steps: how many Red, then how many Locomotives join them (at most
+    10 and 17 choices). Sets are worded and their robberies told by the engine's own functions,
+    so a button names its set as the move's description does."""
     name = CARD_NAMES[colour]
     if len(sets) == 1:
-        n, k, move = sets[0]
-        return ButtonSpec(f"Play {_set_label(name, n, k)}", move.notation, "success", "🚂")
-    # Every legal set of a colour robs the same Railyards: the engine's label says whose.
-    _, said, robs = sets[0][2].label.partition(" (")
-    note = f" It robs {robs.removeprefix('robs ').removesuffix(')')}." if said else ""
+        action, move = sets[0]
+        label = set_words(colour, action.naturals, action.locos)
+        return ButtonSpec(f"Play {label}", move.notation, "success", "🚂")
+    # Every legal set of a colour robs the same Railyards (each is bigger than every rival set).
+    robs = robbed_by(view.public, view.seat, sets[0][0])
+    note = f" It robs {robs}." if robs else ""
+    buttons = [
+        (a.naturals, ButtonSpec(set_words(colour, a.naturals, a.locos), m.notation, "success"))
+        for a, m in sets
+    ]
     options: list[ButtonSpec | GroupSpec] = []
     if len(sets) <= PER_MESSAGE:
-        options = [ButtonSpec(_set_label(name, n, k), m.notation, "success") for n, k, m in sets]
+        options = [button for _, button in buttons]
         prompt = "Which set goes to your Railyard?"
     else:
         sizes: dict[int, list[ButtonSpec]] = {}
-        for n, k, move in sets:
-            button = ButtonSpec(_set_label(name, n, k), move.notation, "success")
+        for n, button in buttons:
             sizes.setdefault(n, []).append(button)
-        for n, buttons in sizes.items():
-            if len(buttons) == 1:
-                options.append(buttons[0])
+        for n, same in sizes.items():
+            if len(same) == 1:
+                options.append(same[0])
             else:
                 options.append(
                     GroupSpec(
                         f"{n} {name}…",
-                        tuple(buttons),
+                        tuple(same),
                         "success",
                         prompt="How many Locomotives join them?",
                     )
                 )
         prompt = f"How many {name} go to your Railyard?"
     return GroupSpec(f"Play {name}", tuple(options), "success", "🚂", f"{prompt}{note}")
-
-
-def _set_label(name: str, naturals: int, locos: int) -> str:
-    """A colour set in players' words: "3 Red", "3 Red + 1 Locomotive"."""
-    if not locos:
-        return f"{naturals} {name}"
-    return f"{naturals} {name} + {plural(locos, 'Locomotive')}"
 
 
 def console_table(view: TtrPublicView) -> str:
@@ -186,7 +195,9 @@ def console_table(view: TtrPublicView) -> str:
         )
     for seat in view.seats:
         marker = "▶" if view.turn == seat.seat else " "
-        yard = ", ".join(f"{s.naturals}+{s.locos} {s.colour}" for s in seat.yard) or "empty"
+        # The alt text reads these lines out: sets in the words the captions use.
+        sets = [set_words(COLOURS.index(s.colour), s.naturals, s.locos) for s in seat.yard]
+        yard = ", ".join(sets) or "empty"
         lines.append(
             f"{marker} {seat.name}: hand {seat.hand_count}, Railyard {yard}, "
             f"On-the-Track {seat.track_count}, tickets {seat.ticket_count}"
@@ -197,11 +208,60 @@ def console_table(view: TtrPublicView) -> str:
 
 
 def console_hand(view: TtrSeatView) -> str:
-    cards = ", ".join(f"{n} {code}" for code, n in zip(CARD_CODES, view.hand, strict=True) if n)
+    cards = ", ".join(
+        plural(n, name) if name == "Locomotive" else f"{n} {name}"
+        for name, n in zip(CARD_NAMES, view.hand, strict=True)
+        if n
+    )
     tickets = "; ".join(f"{t.code} {t.route} {t.requirement()} ({t.points})" for t in view.tickets)
     offered = "; ".join(f"{t.code} {t.route} ({t.points})" for t in view.offered)
     text = f"Your hand: {cards or 'empty'}\nYour tickets: {tickets or 'none'}"
     return text + (f"\nOn offer: {offered}" if offered else "")
+
+
+def result_text(view: TtrPublicView) -> str:
+    """The final scoring in words, as the score image shows it: each total with its tickets
+    (completed or not, with their points) and the Big Cities each player took. It is the score
+    image's alt text and the console's lines at the end (before, both gave the totals only)."""
+    result = view.result
+    if result is None:
+        return ""
+    names = [*view.players]
+    if view.solo:
+        headline = "you beat the hidden tickets!" if view.winners else "the hidden tickets win."
+    elif view.winners:
+        headline = " and ".join(names[s] for s in view.winners)
+        headline += " wins!" if len(view.winners) == 1 else " tie for the win!"
+    else:
+        headline = "game over."
+    lines = [f"══ Final scoring: {headline} ══"]
+
+    def cities(won: Sequence[int], bonus: int) -> str:
+        taken = ", ".join(f"{CITIES[c]} +{CITY_BONUS[c]}" for c in won)
+        return f"Big Cities +{bonus}: {taken}" if taken else "no Big City"
+
+    for score in result.seats:
+        tickets = "; ".join(
+            f"{TICKETS[t.ticket].code} {TICKETS[t.ticket].route} {t.points:+d}"
+            + ("" if t.completed else " (not completed)")
+            for t in score.lines
+        )
+        lines.append(
+            f"  {names[score.seat]}: {score.total} (tickets {score.ticket_points:+d}, "
+            f"{cities(score.cities_won, score.bonus)})"
+        )
+        lines.append(f"    {tickets or 'no tickets'}")
+    hidden = result.opponent
+    if hidden is not None:
+        tickets = "; ".join(
+            f"{TICKETS[t].code} {TICKETS[t].route} +{TICKETS[t].points}" for t in hidden.tickets
+        )
+        lines.append(
+            f"  Hidden tickets: {hidden.total} (tickets +{hidden.ticket_points}, "
+            f"{cities(hidden.cities_won, hidden.bonus)})"
+        )
+        lines.append(f"    {tickets}")
+    return "\n".join(lines)
 
 
 def arena_metrics(view: TtrPublicView, outcome: Outcome) -> dict[str, float]:
@@ -228,6 +288,7 @@ def presenter(solo: bool = False) -> Presenter:
         console_table=console_table,
         console_hand=console_hand,
         hint=expert_hint,
+        #RT
     )
 
 

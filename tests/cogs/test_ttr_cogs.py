@@ -145,7 +145,7 @@ async def test_a_huge_hand_plays_a_set_through_colour_then_set(
     assert three.content == "3 Red: How many Locomotives join them?"
     assert labels(three)[:3] == ["3 Red", "3 Red + 1 Locomotive", "3 Red + 2 Locomotives"]
     played = await driver.click(three.message, component_id(three, "3 Red + 2 Locomotives"))
-    assert "3 red + 2 Locomotives to the Railyard" in (public_table(played).content or "")
+    assert "3 Red + 2 Locomotives to the Railyard" in (public_table(played).content or "")
     state = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID)).state
     assert yard_of(state, 0) == {"red": (3, 2)}
     assert state.hands[0][0] == 7 and state.hands[0][8] == 8

@@ -165,6 +165,62 @@ def test_random_huge_hands_reach_every_railyard_play(seed: int) -> None:
     _check(_state(hand, yards))
 
 
+def _sets(pickers: list[Picker]) -> Iterator[tuple[ButtonSpec, str]]:
+    """Every Railyard set button behind the colour pickers, with the prompt it was offered
+    under (an empty prompt for a colour's one-set button)."""
+    for picker in pickers:
+        if isinstance(picker, ButtonSpec) and picker.label.startswith("Play "):
+            yield ButtonSpec(picker.label.removeprefix("Play "), picker.notation), ""
+        elif isinstance(picker, GroupSpec):
+            yield from ((leaf, picker.prompt) for leaf in _leaves(picker))
+
+
+def test_every_set_button_reads_as_the_engine_describes_its_move() -> None:
+    """A set's button and the engine's description of the move it plays word the set alike
+    ("3 Red + 1 Locomotive", never "3 red + 1 Locomotive"), and the colour's prompt names whom
+    it robs as the description does: both come from the engine's set_words and robbed_by."""
+    hand = [*["red"] * 10, *["loco"] * 10, *["blue"] * 4, *["green"] * 3, "white", "black"]
+    state = lay(
+        3,
+        hands=[hand, ["orange"] * 7, ["orange"] * 7],
+        yards=[{}, {"blue": (2, 0), "green": (2, 0)}, {"blue": (1, 1)}],
+    )
+    moves = [
+        MoveChoice(G.format_action(a), G.describe_action(state, 0, a))
+        for a in G.legal_actions(state, 0)
+    ]
+    pickers = fit(TTR.presenter.hand_pickers(G.private_view(state, 0), moves))
+    robbers = set()
+    checked = 0
+    for button, prompt in _sets(pickers):
+        described = G.describe_action(state, 0, G.parse_action(button.notation))
+        said, _, robs = described.removeprefix("Railyard: ").removesuffix(")").partition(" (robs ")
+        assert said == button.label, (button.label, described)
+        if robs:
+            assert prompt.endswith(f" It robs {robs}."), (prompt, described)
+            robbers.add(robs)
+        else:
+            assert "robs" not in prompt, prompt
+        checked += 1
+    assert checked > 100 and robbers == {"Bob and Cat", "Bob"}
+
+
+def test_the_colour_prompt_says_whom_it_robs_from_the_table_not_the_move_labels() -> None:
+    """Whom a colour robs is read from the table: move labels worded otherwise (or bare notation)
+    change nothing the pickers say."""
+    state = _state(LATE_HAND, {"blue": (2, 0)})
+    view = G.private_view(state, 0)
+    legal = G.legal_actions(state, 0)
+    worded = [MoveChoice(G.format_action(a), G.describe_action(state, 0, a)) for a in legal]
+    bare = [MoveChoice(G.format_action(a), G.format_action(a)) for a in legal]
+    yard = [p for p in TTR.presenter.hand_pickers(view, bare) if not isinstance(p, ButtonSpec)]
+    assert yard == [
+        p for p in TTR.presenter.hand_pickers(view, worded) if not isinstance(p, ButtonSpec)
+    ]
+    blue = next(p for p in yard if isinstance(p, GroupSpec) and p.label == "Play Blue")
+    assert blue.prompt.endswith(" It robs Bob.")
+
+
 def test_a_hand_of_25_cards_keeps_its_multi_select() -> None:
     """The hand that fits one menu is still picked card by card."""
     hand = [*["red"] * 10, *["loco"] * 10, "green", "white", "black", "yellow", "purple"]

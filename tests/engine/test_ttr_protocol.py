@@ -11,10 +11,12 @@ from typing import Any
 import pytest
 
 from bot.engine.core import BadOption, CorruptSave, GameError, IllegalMove, NotationError
+from bot.engine.ttr.cards import set_words
 from bot.engine.ttr.state import BLIND, CLOCK, OVER, Action, TtrState
+from bot.engine.ttr.views import robbed_by
 from bot.games import get_game
 from tests.conformance.engine_checks import check_playout
-from tests.engine.ttr_helpers import SOLO, G, counts, keep_first, lay, play
+from tests.engine.ttr_helpers import SOLO, G, card, counts, keep_first, lay, play
 
 
 def _random_to_end(seed: int, seats: int) -> TtrState:
@@ -143,7 +145,39 @@ def test_descriptions_name_robberies() -> None:
     """A menu line says whom a Railyard play robs."""
     s = lay(hands=[["red"] * 3, []], yards=[{}, {"red": (2, 0)}], deck=["red"] * 3)
     text = G.describe_action(s, 0, G.parse_action("yard red red red"))
-    assert text == "Railyard: 3 red (robs Bob)"
+    assert text == "Railyard: 3 Red (robs Bob)"
+
+
+def test_a_set_is_worded_with_card_names_and_counted_locomotives() -> None:
+    """One wording of a Railyard set, colours capitalised as the cards and tickets print them."""
+    assert set_words(card("red"), 3, 0) == "3 Red"
+    assert set_words(card("red"), 3, 1) == "3 Red + 1 Locomotive"
+    assert set_words(card("white"), 1, 2) == "1 White + 2 Locomotives"
+
+
+def test_whom_a_set_robs_is_read_from_the_table() -> None:
+    """Every rival with a set of the colour, named; nobody for an unheld colour; solo, the face-up
+    cards of the colour (the Station Clock card among them)."""
+    s = lay(
+        3,
+        hands=[["red"] * 4 + ["green"] * 2, [], []],
+        yards=[{}, {"red": (2, 0)}, {"red": (1, 1), "blue": (2, 0)}],
+    )
+    table = G.public_view(s)
+    assert robbed_by(table, 0, G.parse_action("yard red red red red")) == "Bob and Cat"
+    assert robbed_by(table, 0, G.parse_action("yard green green")) == ""
+    assert robbed_by(table, 1, G.parse_action("yard blue blue blue")) == "Cat"
+    assert robbed_by(table, 0, G.parse_action("take 1")) == ""
+    assert G.describe_action(s, 0, G.parse_action("yard red red red red")) == (
+        "Railyard: 4 Red (robs Bob and Cat)"
+    )
+    alone = SOLO.new_game(["Ann"], 1)
+    alone.slots = [card("red"), card("red"), card("black"), card("white")]
+    alone.clock_card = card("red")
+    alone.hands[0] = counts(*["red"] * 4)
+    yard = SOLO.parse_action("yard red red red red")
+    assert robbed_by(SOLO.public_view(alone), 0, yard) == "the draw area's 3 Red"
+    assert SOLO.describe_action(alone, 0, yard) == "Railyard: 4 Red (robs the draw area's 3 Red)"
 
 
 # --- saves --------------------------------------------------------------------------------------

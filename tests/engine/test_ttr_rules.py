@@ -208,7 +208,7 @@ def test_adding_to_a_colour_already_in_the_railyard_is_refused() -> None:
     """A colour already in your Railyard cannot be played again."""
     s = lay(hands=[["red", "red"], []], yards=[{"red": (1, 0)}], deck=["red"] * 4)
     before = snapshot(s)
-    with pytest.raises(IllegalMove, match="already have a red set"):
+    with pytest.raises(IllegalMove, match="already have a Red set"):
         play(s, 0, "yard red red")
     assert snapshot(s) == before
 
@@ -217,7 +217,7 @@ def test_a_tie_with_an_opponent_set_is_refused() -> None:
     """Playing as many cards as an opponent's set of that colour is not enough."""
     s = lay(hands=[["red", "red", "loco"], []], yards=[{}, {"red": (2, 1)}], deck=["red"] * 4)
     before = snapshot(s)
-    with pytest.raises(IllegalMove, match="Bob's red set has 3 cards"):
+    with pytest.raises(IllegalMove, match="Bob's Red set has 3 cards"):
         play(s, 0, "yard red red loco")
     assert snapshot(s) == before
 
@@ -234,7 +234,7 @@ def test_a_larger_set_robs_every_opponent_set_of_that_colour() -> None:
     assert yard_of(s, 0) == {"red": (3, 1)}
     assert yard_of(s, 2) == {} and yard_of(s, 1) == {"blue": (1, 0)}  # Bob's turn moved one
     assert s.discard[card("red")] == 3 and s.discard[LOCO] == 2
-    assert "robbing Bob's red (2 cards) and Cat's red (3 cards)" in s.caption
+    assert "robbing Bob's Red (2 cards) and Cat's Red (3 cards)" in s.caption
 
 
 def test_a_set_must_beat_the_largest_opponent_set() -> None:
@@ -245,7 +245,7 @@ def test_a_set_must_beat_the_largest_opponent_set() -> None:
         yards=[{}, {"red": (2, 0)}, {"red": (3, 0)}],
         deck=["red"] * 4,
     )
-    with pytest.raises(IllegalMove, match="Cat's red set has 3 cards"):
+    with pytest.raises(IllegalMove, match="Cat's Red set has 3 cards"):
         play(s, 0, "yard red red red")
 
 
@@ -259,7 +259,7 @@ def test_three_single_cards_of_different_colours_are_three_sets() -> None:
 def test_a_single_card_cannot_go_where_an_opponent_has_that_colour() -> None:
     """Each single is checked on its own: one cannot beat any existing set."""
     s = lay(hands=[["red", "green", "blue"], []], yards=[{}, {"green": (1, 0)}], deck=["red"] * 4)
-    with pytest.raises(IllegalMove, match="Bob's green set has 1 card"):
+    with pytest.raises(IllegalMove, match="Bob's Green set has 1 card"):
         play(s, 0, "yard red green blue")
     assert all(a.singles == () for a in G.legal_actions(s, 0) if a.kind == "yard")
 
@@ -284,7 +284,7 @@ def test_a_set_needs_two_cards_and_a_card_of_its_colour() -> None:
 def test_playing_more_cards_than_held_is_refused() -> None:
     """You can only play cards you hold."""
     s = lay(hands=[["red", "loco"], []], deck=["red"] * 4)
-    with pytest.raises(IllegalMove, match="only 1 red"):
+    with pytest.raises(IllegalMove, match="only 1 Red"):
         play(s, 0, "yard red red")
     with pytest.raises(IllegalMove, match="only 1 Locomotive"):
         play(s, 0, "yard red loco loco")

@@ -167,7 +167,7 @@ def test_solo_railyard_play_must_beat_the_face_up_cards_of_its_colour() -> None:
     """A colour showing face up can only be played with more cards than show (ties refused)."""
     s = solo(PURPLE_CLOCK, up=["red", "red", "black", "white"], draws=["green"] * 6)
     before = snapshot(s)
-    with pytest.raises(IllegalMove, match="draw area shows 2 red"):
+    with pytest.raises(IllegalMove, match="draw area shows 2 Red"):
         play(s, 0, "yard red red")
     assert snapshot(s) == before
 
@@ -191,7 +191,7 @@ def test_the_game_robs_you_when_more_show_than_you_have() -> None:
     # Turn 2: one red goes on the track, leaving one against two face up: robbed.
     assert yard_of(s, 0) == {} and s.track[0] == counts("red")
     assert s.discard[card("red")] == 1
-    assert "rob your red set" in s.caption
+    assert "rob your Red set" in s.caption
 
 
 def test_robbing_repeats_until_stable_both_ways() -> None:
@@ -241,7 +241,7 @@ def test_the_refill_ending_a_draw_can_rob_you_at_once() -> None:
     s = solo(clock, up=["red", "green", "black", "white"], draws=["blue", "green", "orange"] * 2)
     s.yard_nat[0][card("green")] = 1  # a tie with the face-up green: stable
     s = play(s, 0, "take 1", "take blind")  # slot 1 refills with a green
-    assert "rob your green set" in s.caption
+    assert "rob your Green set" in s.caption
     assert yard_of(s, 0) == {} and s.track[0] == [0] * len(s.track[0])
     assert s.discard[card("green")] == 3  # your set, then the two face-up greens
 
@@ -313,7 +313,7 @@ def test_the_station_clock_card_counts_for_its_colour() -> None:
     s = solo(YELLOW_CLOCK, up=["yellow", "orange", "green", "white"], draws=["yellow"], hand=hand)
     assert slot_codes(s)[0] == "yellow" and s.clock_card == card("yellow")
     before = snapshot(s)
-    with pytest.raises(IllegalMove, match="draw area shows 2 yellow"):
+    with pytest.raises(IllegalMove, match="draw area shows 2 Yellow"):
         play(s, 0, "yard yellow yellow")
     assert snapshot(s) == before
     assert "yard yellow yellow yellow" in {SOLO.format_action(a) for a in SOLO.legal_actions(s, 0)}
@@ -436,12 +436,12 @@ def test_solo_captions_speak_to_the_player_as_mille_bornes_solo_does() -> None:
     said.append(s.caption)
     s = play(s, 0, "keep none")
     said.append(s.caption)
-    assert said[0].startswith("You take orange from slot 1 and now take a second card."), said
+    assert said[0].startswith("You take Orange from slot 1 and now take a second card."), said
     assert said[1].startswith("You then draw blind."), said
-    assert said[2].startswith("You take the Station Clock card (purple) and now take"), said
-    assert said[3].startswith("You then take black from slot 3."), said
+    assert said[2].startswith("You take the Station Clock card (Purple) and now take"), said
+    assert said[3].startswith("You then take Black from slot 3."), said
     assert said[4].startswith("You take Locomotive from slot 2: a face-up Locomotive"), said
-    assert said[5].startswith("You play 3 red to the Railyard."), said
+    assert said[5].startswith("You play 3 Red to the Railyard."), said
     assert said[6] == "You draw 4 tickets and choose which to keep.", said
     assert said[7].startswith("You keep 0 of 4 tickets."), said
     assert not [c for c in said if "Ann" in c], said

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.engine.words import plural
+
 COLOURS: tuple[str, ...] = ("red", "orange", "yellow", "green", "blue", "purple", "black", "white")
 LOCO = 8
 KINDS = 9  # eight colours and the Locomotive
@@ -75,6 +77,16 @@ _CARD_ALIASES: dict[str, int] = {
 def card_from_text(text: str) -> int | None:
     """The card a word names (``"red"``, ``"r"``, ``"loco"``, ``"wild"``…), or None."""
     return _CARD_ALIASES.get(text.strip().lower())
+
+
+def set_words(colour: int, naturals: int, locos: int) -> str:
+    """A Railyard colour set in players' words: "3 Red", "3 Red + 1 Locomotive".
+
+    The one wording of a set: the engine's move descriptions and captions and the hand's
+    pickers all use it, so a button never names a set differently from the move it plays.
+    Colours are capitalised as card names, as the hand image and the tickets print them."""
+    text = f"{naturals} {CARD_NAMES[colour]}"
+    return f"{text} + {plural(locos, 'Locomotive')}" if locos else text
 
 
 def full_counts() -> list[int]:

@@ -29,6 +29,7 @@ from bot.engine.ttr.cards import (
     TICKETS,
     card_from_text,
     full_counts,
+    set_words,
     ticket_index,
 )
 from bot.engine.ttr.notation import format_action, parse_action
@@ -47,8 +48,13 @@ from bot.engine.ttr.state import (
     state_from_dict,
     state_to_dict,
 )
-from bot.engine.ttr.views import TtrPublicView, TtrSeatView, private_view, public_view
-from bot.engine.words import plural
+from bot.engine.ttr.views import (
+    TtrPublicView,
+    TtrSeatView,
+    private_view,
+    public_view,
+    robbed_by,
+)
 
 _TICKET_CODES = tuple(t.code for t in TICKETS)
 
@@ -355,19 +361,10 @@ class _TicketToRideBase(Game[TtrState, Action]):
 
 def _describe_yard(state: TtrState, seat: int, action: Action) -> str:
     if action.singles:
-        return "Railyard: single " + rules.names([COLOURS[c] for c in action.singles])
-    c = action.colour
-    extra = f" + {plural(action.locos, 'Locomotive')}" if action.locos else ""
-    text = f"Railyard: {action.naturals} {COLOURS[c]}{extra}"
-    if state.solo:
-        showing = rules.face_up_counts(state)[c]
-        return f"{text} (robs the draw area's {showing})" if showing else text
-    robbed = [
-        state.players[o]
-        for o in range(state.seats)
-        if o != seat and state.yard_nat[o][c] + state.yard_loco[o][c]
-    ]
-    return f"{text} (robs {rules.names(robbed)})" if robbed else text
+        return "Railyard: single " + rules.names([CARD_NAMES[c] for c in action.singles])
+    text = f"Railyard: {set_words(action.colour, action.naturals, action.locos)}"
+    robs = robbed_by(public_view(state), seat, action)
+    return f"{text} (robs {robs})" if robs else text
 
 
 TRACKS_OPTION = OptionSpec(

@@ -14,7 +14,7 @@ from itertools import combinations
 from operator import add
 
 from bot.engine.core import IllegalMove, NotYourTurn
-from bot.engine.ttr.cards import CARD_NAMES, COLOURS, KINDS, LOCO, TICKETS
+from bot.engine.ttr.cards import CARD_NAMES, COLOURS, KINDS, LOCO, TICKETS, set_words
 from bot.engine.ttr.scoring import score_solo, score_standard
 from bot.engine.ttr.state import (
     ACT,
@@ -35,10 +35,6 @@ from bot.engine.ttr.state import (
 from bot.engine.words import plural
 
 NCOL = len(COLOURS)
-
-
-def colour_name(card: int) -> str:
-    return CARD_NAMES[card].lower() if card != LOCO else "Locomotive"
 
 
 def names(items: Sequence[str]) -> str:
@@ -443,7 +439,7 @@ def _set_refusal(
     hand: list[int],
     naturals: int = 1,
 ) -> str | None:
-    name = COLOURS[c]
+    name = CARD_NAMES[c]
     if hand[c] < naturals:
         if not hand[c]:
             return f"You hold no {name} cards."
@@ -545,11 +541,11 @@ def _take(state: TtrState, seat: int, slot: int) -> None:
     elif slot == CLOCK:
         card = state.clock_card
         state.clock_card = -1
-        what = f"{take} the Station Clock card ({colour_name(card)})"
+        what = f"{take} the Station Clock card ({CARD_NAMES[card]})"
     else:
         card = state.slots[slot - 1]
         state.slots[slot - 1] = -1
-        what = f"{take} {colour_name(card)} from slot {slot}"
+        what = f"{take} {CARD_NAMES[card]} from slot {slot}"
     face_up_loco = slot != BLIND and card == LOCO
     state.hands[seat][card] += 1
     notes: list[str] = []
@@ -603,14 +599,12 @@ def _yard(state: TtrState, seat: int, action: Action) -> None:
             size = state.yard_nat[other][c] + state.yard_loco[other][c]
             if size:
                 discard_set(state, other, c)
-                robbed.append(f"{state.players[other]}'s {COLOURS[c]} ({plural(size, 'card')})")
+                robbed.append(f"{state.players[other]}'s {CARD_NAMES[c]} ({plural(size, 'card')})")
     if action.singles:
-        played = names([COLOURS[c] for c in action.singles])
+        played = names([CARD_NAMES[c] for c in action.singles])
         text = f"{who} single {played} cards to the Railyard"
     else:
-        c, n, k = sets[0]
-        extra = f" + {plural(k, 'Locomotive')}" if k else ""
-        text = f"{who} {n} {COLOURS[c]}{extra} to the Railyard"
+        text = f"{who} {set_words(*sets[0])} to the Railyard"
     text += f", robbing {names(robbed)}." if robbed else "."
     notes = settle(state) if state.solo else []
     state.caption = " ".join([text, *notes])
@@ -777,7 +771,7 @@ def clock_step(state: TtrState) -> list[str]:
             notes.append("The Station Clock turns up a Locomotive.")
     else:
         emptied = [i for i, s in enumerate(state.slots) if s == card]
-        name = COLOURS[card]
+        name = CARD_NAMES[card]
         if emptied:
             notes.append(
                 f"The Station Clock turns up {name}, matching {len(emptied)} face-up {name}: "
@@ -805,7 +799,7 @@ def settle(state: TtrState) -> list[str]:
         for c in range(NCOL):
             mine = nat[c] + loco[c]
             if mine and up[c] and mine != up[c]:
-                name = COLOURS[c]
+                name = CARD_NAMES[c]
                 if up[c] > mine:
                     discard_set(state, 0, c)
                     notes.append(

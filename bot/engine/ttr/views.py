@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.engine.ttr.cards import CARD_CODES, COLOURS, TICKETS, Ticket
-from bot.engine.ttr.rules import keep_rule, legal_actions, to_act
+from bot.engine.ttr.cards import CARD_CODES, CARD_NAMES, COLOURS, TICKETS, Ticket
+from bot.engine.ttr.rules import keep_rule, legal_actions, names, to_act
 from bot.engine.ttr.scoring import FinalScore, OpponentScore, SeatScore, TicketLine
-from bot.engine.ttr.state import CLOCK_CARDS, OVER, SETUP, TtrState
+from bot.engine.ttr.state import CLOCK_CARDS, OVER, SETUP, Action, TtrState
 
 __all__ = [
     "FinalScore",
@@ -26,6 +26,7 @@ __all__ = [
     "YardSet",
     "private_view",
     "public_view",
+    "robbed_by",
 ]
 
 
@@ -104,6 +105,32 @@ class TtrSeatView:
     @property
     def hand_size(self) -> int:
         return sum(self.hand)
+
+
+def robbed_by(view: TtrPublicView, seat: int, action: Action) -> str:
+    """Whom ``seat`` playing ``action`` to its Railyard would rob, in players' words: "Bob",
+    "Bob and Cat", in solo "the draw area's 2 Red"; "" when it robs nobody (or is no Railyard
+    play).
+
+    Read from the public table, so the engine's move descriptions and the hand's pickers (which
+    see only views) say the same. A legal set is bigger than every rival set of its colour, so
+    every rival holding the colour is robbed; solo, the face-up cards of its colour are."""
+    if action.kind != "yard":
+        return ""
+    colours = [COLOURS[c] for c in (action.singles or (action.colour,))]
+    if view.solo:
+        face_up = [*view.slots, view.clock_card]
+        shown = [(face_up.count(code), code) for code in colours]
+        return names(
+            [f"the draw area's {n} {CARD_NAMES[COLOURS.index(code)]}" for n, code in shown if n]
+        )
+    return names(
+        [
+            other.name
+            for other in view.seats
+            if other.seat != seat and any(ys.colour in colours for ys in other.yard)
+        ]
+    )
 
 
 def _code(card: int) -> str | None:
