@@ -242,3 +242,19 @@ async def test_a_stampede_is_told_once_not_car_by_car(tmp_path: Path) -> None:
     assert text.count("starts a Stampede") == 1, text
     said = [line for line in text.splitlines() if line.startswith("  » ")]
     assert all(not b.startswith(a) for a, b in itertools.pairwise(said)), said
+
+
+async def test_ticket_to_ride_ends_with_its_scoring_in_words(tmp_path: Path) -> None:
+    """At the end of Ticket to Ride the console prints the final scoring as the score image
+    has it: each total with its tickets, completed or not, and the Big Cities. Before the fix
+    it printed the totals only ("Root -16 · Computer (random) -100"), and the score image's alt
+    text on Discord was the table's."""
+    options = _against_random(tmp_path, "ttr", seed=7)
+    out = io.StringIO()
+    lines = io.StringIO("keep T11 T13\n" + "1\n" * 400 + "quit\n")
+    assert await run_console(options, lines=lines, out=out) == 0
+    text = out.getvalue()
+    assert "🏆" in text, "the game did not end"
+    assert "══ Final scoring: " in text
+    assert "T11 Los Angeles – Las Vegas " in text.split("══ Final scoring: ")[1]
+    assert "(tickets " in text

@@ -288,7 +288,7 @@ def presenter(solo: bool = False) -> Presenter:
         console_table=console_table,
         console_hand=console_hand,
         hint=expert_hint,
-        #RT
+        result_text=result_text,
     )
 
 
