@@ -11,6 +11,7 @@ from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import public_table, stacked_mille
 from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
+from tests.engine.ttr_helpers import lay
 
 
 def _description(attachments: list[dict[str, object]], filename: str) -> str:
@@ -127,6 +128,18 @@ async def test_the_ticket_to_ride_alt_text_names_the_stacks_as_the_rules_do(
     )
     alt = _description(public_table(await driver.slash("table", {})).attachments, "table.png")
     assert alt.count("On-the-Track 0") == 2 and "on the track" not in alt.lower(), alt
+
+
+def test_the_ticket_to_ride_alt_text_names_cards_as_the_captions_do() -> None:
+    """The table's and the hand's alt text word Railyard sets and cards as the captions and
+    buttons do ("2 Red + 1 Locomotive", "3 Red, 2 Locomotives"); they read "2+1 red" and
+    "3 red, 2 loco" to a screen reader."""
+    ttr = bundle("ttr")
+    state = lay(hands=[["red"] * 3 + ["loco"] * 2 + ["white"], []], yards=[{"red": (2, 1)}, {}])
+    table = described(ttr.presenter.console_table(ttr.game.public_view(state)))
+    assert "Railyard 2 Red + 1 Locomotive," in table, table
+    hand = described(ttr.presenter.console_hand(ttr.game.private_view(state, 0)))
+    assert hand.startswith("Your hand: 3 Red, 1 White, 2 Locomotives\n"), hand
 
 
 async def test_the_solo_alt_text_reads_the_open_hand(driver: InteractionDriver) -> None:
