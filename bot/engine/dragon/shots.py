@@ -57,7 +57,8 @@ def play_cw(state: DragonState, seat: int, code: str, target: int | None, side: 
     rival = name(state, target)
     if spec.kind == "jam":
         car_w(state, target).jammed = True
-        state.caption = f"{who} jams {rival}'s machine guns!"
+        # "The guns of X", not "X's guns": a seat such as "Computer (normal)" takes no "'s".
+        state.caption = f"{who} jams the machine guns of {rival}!"
         settle(state)
         return
     if spec.kind == "tire-shot":
@@ -66,7 +67,7 @@ def play_cw(state: DragonState, seat: int, code: str, target: int | None, side: 
     else:
         struck = spec.side if spec.kind == "weapon" else (side or 0)
         where = SIDES[struck]
-    state.caption = f"{who} fires {spec.name.split(' (')[0]} at {rival}'s {where}."
+    state.caption = f"{who} fires {spec.name.split(' (')[0]} at the {where} of {rival}."
     pending = Pending(
         Phase.REACT, actor=target, car=target, by=seat, card=code, side=struck, hits=spec.hits
     )
@@ -235,6 +236,9 @@ def _why_not_reaction(state: DragonState, pending: Pending, action: Action) -> s
         if "oil-slick" not in car.cw_hand:
             return "You hold no Oil Slick."
         return "An Oil Slick is already down for this shot."
+    if verb == "cw" and action.card in SPECS:
+        # A Tire Shot (or any Car Wars play) is an own-turn move, never an answer.
+        return f"{SPECS[action.card].name} is played in your own turn, not as an answer to a shot."
     return "Answer the shot: armor, swerve, spin, backfire, oil-slick or pass."
 
 
@@ -313,6 +317,19 @@ def apply_oil_ace(state: DragonState, seat: int, action: Action) -> None:
     _offer_reaction(state, pending)
 
 
+def _why_no_ace(state: DragonState, seat: int, pending: Pending) -> str:
+    """Why the Driving Ace does not cancel this wall or stampede (the one message said
+    "Only a Driving Ace from your hand cancels this skid" even to a player holding one)."""
+    if state.phase is Phase.STAMPEDE:
+        return "A Stampede is not a skid: pick the side that takes the hits."
+    if not pending.ace:
+        return (
+            "The Driving Ace is no protection against an Oil Slick skid: "
+            "pick the side that takes the hits."
+        )
+    return "You hold no Driving Ace: pick the side that takes the hits."
+
+
 def apply_side(state: DragonState, seat: int, action: Action) -> None:
     pending = state.pending
     assert pending is not None
@@ -321,14 +338,14 @@ def apply_side(state: DragonState, seat: int, action: Action) -> None:
     if action not in side_choices(state, seat, pending):
         if action.verb == "armor":
             raise IllegalMove("You hold no Armor for that side.")
-        if action.verb == "play":
-            raise IllegalMove("Only a Driving Ace from your hand cancels this skid.")
+        if action == Action("play", Card.DRIVING_ACE.value):
+            raise IllegalMove(_why_no_ace(state, seat, pending))
         raise IllegalMove("Pick the side that takes the hits: 'side front', 'side left'…")
     wall = state.phase is Phase.WALL
     if action.verb == "play":
         car.mb.hand.remove(Card.DRIVING_ACE)
         put_safety(state, seat, Card.DRIVING_ACE, coup=True)
-        state.caption += f" Coup fourré! {who}'s Driving Ace steers clear of the wall."
+        state.caption += f" Coup fourré! {who} plays Driving Ace and steers clear of the wall."
         _after_shot(state, pending.oil_by)
         return
     side = action.side or 0

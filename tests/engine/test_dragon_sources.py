@@ -1,0 +1,208 @@
+"""Dragon Mille Bornes: statements of the seed and RULINGS §5 that a statement-by-statement
+audit found without a test of their own (or without the refusal of the bad input).
+
+Each test deals stacked hands (``dragon_helpers.start``); seat 0 starts.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.engine.core import IllegalMove, NotYourTurn
+from bot.engine.dragon.state import Phase
+from bot.engine.dragon.table import moving as is_moving
+from bot.engine.mille.cards import Card
+from tests.engine.dragon_helpers import G, act, legal, moving, rig, start
+
+# --- seed 6.1: only a moving car spins -----------------------------------------------------
+
+
+def test_spin_while_stopped_is_refused() -> None:
+    """In a window opened for armor, a stopped car's Spin is refused with the reason and the
+    state is unchanged (seed 6.1)."""
+    s = act(start(cw=[["rocket-front"], ["spin", "armor-front"]]), 0, "rocket-front @1")
+    assert legal(s, 1) == ["pass", "armor front"]
+    before = G.to_dict(s)
+    with pytest.raises(IllegalMove, match="must be moving to spin"):
+        act(s, 1, "spin")
+    assert G.to_dict(s) == before
+
+
+# --- seed 6.2: other Car Wars damage does not stop a car -----------------------------------
+
+
+def test_body_and_driver_damage_do_not_stop_the_car() -> None:
+    """A moving car with a breached side, a hurt driver, 8 tire hits and jammed guns still
+    drives: only shot tires and skids stop it (seed 6.2)."""
+    s = start(mb=[["50"], ["75"]], cw=[["mg-front"], []])
+    s = rig(moving(s, 1), 1, hits=[12, 5, 5, 5], tires=8, jammed=True)
+    s = act(s, 0, "mg-front @1", "discard 50")
+    assert s.cars[1].driver == 3 and s.turn == 1
+    assert is_moving(s.cars[1]) and "play 75" in legal(s, 1)
+
+
+# --- seed 6.6: what flame destroys, and what is permanent ----------------------------------
+
+
+def test_flame_destroys_only_the_extra_tank() -> None:
+    """Flame on the armor costs the Extra Tank; every other safety stays (seed 6.6)."""
+    s = rig(start(cw=[["flame-back"], []]), 1, safeties=["extra-tank", "driving-ace"])
+    s = act(s, 0, "flame-back @1")
+    assert s.cars[1].mb.safeties == [Card.DRIVING_ACE]
+
+
+def test_fireproof_armor_stays_on_after_stopping_flames() -> None:
+    """Fireproof Armor is permanent: it stays on the car after stopping a flamethrower, and
+    only the flamethrower goes to the discard (seed 6.6, RULINGS §5 table)."""
+    s = rig(start(cw=[["flame-back"], []]), 1, fireproof=True)
+    s = act(s, 0, "flame-back @1")
+    assert s.cars[1].fireproof == ["fireproof"] and s.cw_discard == ["flame-back"]
+
+
+def test_repairs_leaves_fireproof_armor_on_the_car() -> None:
+    """Repairs clears the body hits but Fireproof Armor stays fitted (seed 6.6: permanent)."""
+    s = rig(start(mb=[["repairs"], []]), 0, hits=[3, 0, 0, 0], fireproof=True)
+    s = act(s, 0, "play repairs")
+    assert s.cars[0].hits == [0, 0, 0, 0] and s.cars[0].fireproof == ["fireproof"]
+
+
+def test_swerve_protects_the_tank() -> None:
+    """A moving car that swerves a flamethrower keeps its Extra Tank (seed 6.6)."""
+    s = rig(moving(start(cw=[["flame-back"], ["swerve"]]), 1), 1, safeties=["extra-tank"])
+    s = act(act(s, 0, "flame-back @1"), 1, "swerve")
+    assert s.cars[1].mb.safeties == [Card.EXTRA_TANK] and s.cars[1].hits == [0, 0, 0, 0]
+
+
+def test_dropping_an_extra_tank_you_do_not_have_is_refused() -> None:
+    """'drop tank' needs an Extra Tank in play; the refusal changes nothing."""
+    s = start(mb=[["75"], []])
+    assert "drop tank" not in legal(s, 0)
+    before = G.to_dict(s)
+    with pytest.raises(IllegalMove, match="no Extra Tank in play"):
+        act(s, 0, "drop tank")
+    assert G.to_dict(s) == before
+
+
+def test_extra_tank_is_dropped_only_on_your_turn() -> None:
+    """The Extra Tank is discarded on its owner's turn, never in another's (seed 6.6)."""
+    s = rig(start(), 1, safeties=["extra-tank"])
+    assert "drop tank" not in legal(s, 1)
+    with pytest.raises(NotYourTurn, match="waiting for Ann"):
+        act(s, 1, "drop tank")
+
+
+# --- the card table: Tire Shot, Skid Into a Wall, Autocannon Backfires ---------------------
+
+
+def test_tire_shot_refused_as_an_answer() -> None:
+    """A Tire Shot is played in your own turn only: typed in an answer window it is refused
+    with that reason and nothing changes (RULINGS §5 table)."""
+    s = act(start(cw=[["mg-front"], ["tire-shot", "armor-front"]]), 0, "mg-front @1")
+    before = G.to_dict(s)
+    with pytest.raises(IllegalMove, match="Tire Shot is played in your own turn"):
+        act(s, 1, "tire-shot @0")
+    assert G.to_dict(s) == before
+
+
+def test_skid_cannot_be_played_as_a_turn_move() -> None:
+    """Skid Into a Wall is only played on a car that just dodged: never as the Car Wars move."""
+    s = moving(start(cw=[["skid"], []]), 1)
+    assert not any(a.startswith("skid") for a in legal(s, 0))
+    before = G.to_dict(s)
+    with pytest.raises(IllegalMove, match="no hit to react to"):
+        act(s, 0, "skid @1")
+    assert G.to_dict(s) == before
+
+
+def test_skid_on_a_car_that_did_not_dodge_is_refused() -> None:
+    """The skid goes on the car that just swerved, not on another car; nothing changes."""
+    s = moving(start(cw=[["mg-front", "skid"], ["swerve"], []]), 1, 2)
+    s = act(act(s, 0, "mg-front @1"), 1, "swerve")
+    before = G.to_dict(s)
+    with pytest.raises(IllegalMove, match="Only Bob, who just dodged your shot"):
+        act(s, 0, "skid @2")
+    assert G.to_dict(s) == before
+
+
+def test_backfire_against_a_machine_gun_is_refused() -> None:
+    """In a window opened for armor, Autocannon Backfires against a machine gun is refused."""
+    s = act(start(cw=[["mg-left"], ["backfire", "armor-left"]]), 0, "mg-left @1")
+    assert legal(s, 1) == ["pass", "armor left"]
+    before = G.to_dict(s)
+    with pytest.raises(IllegalMove, match="only answers an autocannon"):
+        act(s, 1, "backfire")
+    assert G.to_dict(s) == before
+
+
+# --- seed 3: the discard takes the place of the play ---------------------------------------
+
+
+def test_mille_bornes_play_after_a_discard_is_refused() -> None:
+    """A Mille Bornes discard is the turn's Mille Bornes move: no card may be played after it."""
+    s = act(moving(start(mb=[["75", "50"], []]), 0), 0, "discard 75")
+    before = G.to_dict(s)
+    with pytest.raises(IllegalMove, match="already made your Mille Bornes move"):
+        act(s, 0, "play 50")
+    assert G.to_dict(s) == before
+
+
+# --- seed 7: used cards go to the discard --------------------------------------------------
+
+
+def test_spin_goes_to_the_discard() -> None:
+    """The shot and the Spin that dodged it are discarded at once (seed 7)."""
+    s = moving(start(cw=[["mg-front"], ["spin"]]), 1)
+    s = act(act(s, 0, "mg-front @1"), 1, "spin")
+    assert sorted(s.cw_discard) == ["mg-front", "spin"]
+
+
+def test_oil_slick_goes_to_the_discard() -> None:
+    """A dropped Oil Slick is discarded with the shot (seed 7, seed 9)."""
+    s = start(cw=[["mg-front"], ["oil-slick"]], oil_slick="on")
+    s = act(act(s, 0, "mg-front @1"), 1, "oil-slick")
+    assert sorted(s.cw_discard) == ["mg-front", "oil-slick"]
+
+
+def test_a_go_discards_the_remedy_it_covers() -> None:
+    """Only the battle pile's top card stays: a Go sends the Repairs beneath it to the
+    discard (seed 7)."""
+    s = rig(start(mb=[["go"], []]), 0, battle=["repairs"])
+    s = act(s, 0, "play go")
+    assert s.cars[0].mb.battle == [Card.GO] and s.mb_discard == [Card.REPAIRS]
+
+
+# --- seed 9: the Driving Ace is not immune to an Oil Slick skid ----------------------------
+
+
+def _failing_seed(driver: int) -> int:
+    """A game seed whose first control roll fails for a driver with these hits."""
+    for seed in range(200):
+        if random.Random(f"dragon:{seed}:roll:1").randint(1, 6) > 5 - driver:
+            return seed
+    raise AssertionError("no failing roll")
+
+
+def test_driving_ace_in_hand_cannot_cancel_an_oil_slick_skid() -> None:
+    """A shooter who let the Ace's coup-fourré moment pass, then fails the roll, skids: the
+    Ace in hand is not offered against the wall, and typing it is refused (seed 9)."""
+    s = start(mb=[["driving-ace"], []], cw=[["mg-front"], ["oil-slick"]], oil_slick="on")
+    s = rig(s, 0, driver=4)
+    s.seed = _failing_seed(4)
+    s = act(act(s, 0, "mg-front @1"), 1, "oil-slick")
+    s = act(s, 0, "pass")
+    assert s.phase is Phase.WALL and G.to_act(s) == {0}
+    assert "play driving-ace" not in legal(s, 0)
+    before = G.to_dict(s)
+    with pytest.raises(IllegalMove, match="no protection against an Oil Slick skid"):
+        act(s, 0, "play driving-ace")
+    assert G.to_dict(s) == before
+
+
+def test_driving_ace_is_no_answer_to_a_stampede() -> None:
+    """A Stampede is not a skid: the Driving Ace in hand does not cancel it, and says so."""
+    s = act(start(mb=[[], ["driving-ace"]], cw=[["stampede"], []]), 0, "stampede")
+    assert "play driving-ace" not in legal(s, 1)
+    with pytest.raises(IllegalMove, match="A Stampede is not a skid"):
+        act(s, 1, "play driving-ace")
