@@ -35,7 +35,7 @@ FOLD_ABOVE = 24
 type out: every subset of a hand to cycle or discard would bury the other moves."""
 HELP = """Commands:
   <number>            play the move with that number in the list
-  <move>              a move in the game's words, e.g. 'play go', 'discard 25'
+  <move>              a move as the list writes it in [brackets]{examples}
   table               show the table again
   hint                the expert computer player's suggestion, with its reason
   help                this text
@@ -194,7 +194,7 @@ class Console:
             self.say("Game saved. Run the console again to resume.")
             return False
         if word in ("help", "?"):
-            self.say(HELP)
+            self.say(await self.help_text())
             return True
         try:
             if word == "table":
@@ -233,6 +233,22 @@ class Console:
             self.ended(update)
             return False
         return True
+
+    async def help_text(self) -> str:
+        """HELP, its examples taken from the moves open to you now: every game has its own
+        words ('clear 3 with go', 'keep T03 T28'), and Mille Bornes' 'play go' fits no other."""
+        try:
+            stored = await self.tables.current(CONSOLE_CHANNEL)
+            moves = self.tables.hand(stored, PLAYER_ID)[1]
+        except GameError:
+            moves = []
+        listed, folded = menu(moves)
+        examples: list[str] = []
+        for notation in [m.notation for m in listed] + [example for _, _, example in folded]:
+            if notation.split()[:1] not in [e.split()[:1] for e in examples]:
+                examples.append(notation)  # one of each kind: 'play …', then 'discard …'
+        shown = ", ".join(f"'{e}'" for e in examples[:2])
+        return HELP.format(examples=f", e.g. {shown}" if shown else "")
 
     def ended(self, update: TableUpdate) -> None:
         """The result, and how to play again (the console ends with its game)."""

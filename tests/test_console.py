@@ -258,3 +258,16 @@ async def test_ticket_to_ride_ends_with_its_scoring_in_words(tmp_path: Path) -> 
     assert "══ Final scoring: " in text
     assert "T11 Los Angeles – Las Vegas " in text.split("══ Final scoring: ")[1]
     assert "(tickets " in text
+
+
+async def test_help_gives_examples_from_the_game_being_played(tmp_path: Path) -> None:
+    """`help` takes its move examples from the moves open now: in Mille Bornes Solo, where
+    nothing is played with 'play go' or 'discard 25', it shows a 'clear … with …'. Before the
+    fix every game's help gave Mille Bornes' 'play go', 'discard 25'."""
+    options = ConsoleOptions(
+        db=f"sqlite:///{tmp_path / 'console.db'}", out=tmp_path, game="solo", seed=4, images=False
+    )
+    out = io.StringIO()
+    assert await run_console(options, lines=io.StringIO("help\nquit\n"), out=out) == 0
+    (line,) = [row for row in out.getvalue().splitlines() if "<move>" in row]
+    assert "'clear " in line and "play go" not in line, line
