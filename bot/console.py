@@ -30,6 +30,9 @@ from bot.updates import outcome_line, told
 
 CONSOLE_CHANNEL = 0  # the console's own "channel" in the store
 PLAYER_ID = 1  # the console player's member id
+MAX_MOVE_TEXT = 200
+"""The longest line read as a move (the Discord /move command's limit); a longer number is
+still answered as a number out of range."""
 FOLD_ABOVE = 24
 """A kind of move (its first word) with more choices than this is folded into one line to
 type out: every subset of a hand to cycle or discard would bury the other moves."""
@@ -209,6 +212,14 @@ class Console:
                 if update.outcome is not None:
                     self.ended(update)
                 return False
+            if len(text) > MAX_MOVE_TEXT and not text.isdecimal():
+                # As /move refuses it: a pasted blob is no move, and a game's refusal would
+                # quote all of it back ("no Mille Bornes card called 'xxxx…'", 5 000 wide).
+                self.say(
+                    "! That line is far too long to be a move: type a number from the list, "
+                    "or a move as the list writes it in [brackets]."
+                )
+                return True
             if text.isdecimal():
                 stored = await self.tables.current(CONSOLE_CHANNEL)
                 moves, folded = menu(self.tables.hand(stored, PLAYER_ID)[1])

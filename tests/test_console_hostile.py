@@ -52,3 +52,16 @@ async def test_solo_move_with_a_huge_number_is_a_sentence(tmp_path: Path, line: 
     assert code == 0
     assert "\n! " in text
     assert "Game saved" in text
+
+
+@pytest.mark.parametrize("game", ["mille", "solo", "race", "dragon", "ttr"])
+async def test_a_very_long_line_is_refused_in_one_short_sentence(tmp_path: Path, game: str) -> None:
+    """A pasted 5 000-character line is refused as /move refuses it ("far too long"), in a
+    sentence that fits on a screen, in every game. Before the fix Mille Bornes quoted all of it
+    back ("There is no Mille Bornes card called 'xxxx…'", 5 000 characters) and Solo answered
+    "Name one highway", which says nothing about what was wrong."""
+    code, text = await _run(tmp_path, "play " + "x" * 5000 + "\nquit\n", game=game)
+    assert code == 0
+    (refusal,) = [line for line in text.splitlines() if line.startswith("! ")]
+    assert "far too long" in refusal and len(refusal) < 200, refusal[:300]
+    assert "Game saved" in text
