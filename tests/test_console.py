@@ -271,3 +271,16 @@ async def test_help_gives_examples_from_the_game_being_played(tmp_path: Path) ->
     assert await run_console(options, lines=io.StringIO("help\nquit\n"), out=out) == 0
     (line,) = [row for row in out.getvalue().splitlines() if "<move>" in row]
     assert "'clear " in line and "play go" not in line, line
+
+
+async def test_ticket_to_ride_solo_scoring_names_the_hidden_tickets(tmp_path: Path) -> None:
+    """Giving up a Ticket to Ride Solo game prints its scoring in words with the hidden
+    tickets' column, headed as the score image is ('you gave up', not 'the hidden tickets
+    win')."""
+    options = _against_random(tmp_path, "ttr-solo", seed=7)
+    out = io.StringIO()
+    assert await run_console(options, lines=io.StringIO("keep T46\nresign\n"), out=out) == 0
+    text = out.getvalue()
+    assert "══ Final scoring: you gave up. ══" in text, text
+    assert "T46 Seattle – Miami -21 (not completed)" in text
+    assert "  Hidden tickets: " in text
