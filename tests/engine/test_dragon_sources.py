@@ -206,3 +206,68 @@ def test_driving_ace_is_no_answer_to_a_stampede() -> None:
     assert "play driving-ace" not in legal(s, 1)
     with pytest.raises(IllegalMove, match="A Stampede is not a skid"):
         act(s, 1, "play driving-ace")
+
+
+def _seed_rolling(roll: int) -> int:
+    """A game seed whose first control roll is exactly ``roll``."""
+    for seed in range(200):
+        if random.Random(f"dragon:{seed}:roll:1").randint(1, 6) == roll:
+            return seed
+    raise AssertionError("no such roll")
+
+
+def test_oil_slick_roll_equal_to_the_remaining_hits_keeps_control() -> None:
+    """'His driver's remaining hits or less': with 2 driver hits (3 left) a roll of 3 holds."""
+    s = moving(start(cw=[["mg-front"], ["oil-slick"]], oil_slick="on"), 0)
+    s = rig(s, 0, driver=2)
+    s.seed = _seed_rolling(3)
+    s = act(act(s, 0, "mg-front @1"), 1, "oil-slick")
+    assert "rolls 3 on the Oil Slick and keeps control" in s.caption
+    assert s.phase is Phase.TURN and not s.cars[0].skidded
+
+
+def test_driving_ace_in_play_takes_one_off_the_roll() -> None:
+    """With 4 driver hits (1 left) a roll of 2 fails, but the Driving Ace's -1 makes it hold
+    (seed 9)."""
+    s = start(cw=[["mg-front"], ["oil-slick"]], oil_slick="on")
+    s.seed = _seed_rolling(2)
+    plain = act(act(rig(s, 0, driver=4), 0, "mg-front @1"), 1, "oil-slick")
+    assert plain.phase is Phase.WALL
+    ace = rig(s, 0, driver=4, safeties=["driving-ace"])
+    ace = act(act(ace, 0, "mg-front @1"), 1, "oil-slick")
+    assert ace.phase is Phase.TURN and "keeps control" in ace.caption
+
+
+# --- the card table: Swerve answers every shot; the Reactions rule: every coup fourré ------
+
+
+@pytest.mark.parametrize("shot", ["laser-left @1", "called-shot @1 back", "tire-shot @1"])
+def test_swerve_answers_every_kind_of_shot(shot: str) -> None:
+    """A side weapon, a Called Shot and a Tire Shot are all attacks: a moving car swerves them
+    and takes nothing (RULINGS §5 table)."""
+    code = shot.split()[0]
+    s = moving(start(cw=[[code], ["swerve"]]), 1)
+    s = act(act(s, 0, shot), 1, "swerve")
+    assert s.cars[1].hits == [0, 0, 0, 0] and s.cars[1].tires == 0
+
+
+@pytest.mark.parametrize(
+    ("hazard", "safety"),
+    [
+        ("out-of-gas", "extra-tank"),
+        ("flat-tire", "puncture-proof"),
+        ("accident", "driving-ace"),
+        ("stop", "right-of-way"),
+        ("speed-limit", "right-of-way"),
+    ],
+)
+def test_every_safety_answers_its_hazard_as_a_coup_fourre(hazard: str, safety: str) -> None:
+    """The holder of the safety is asked, plays it out of turn, and the hazard is discarded;
+    the turn stays with the attacker (RULINGS §0 pairs, §5, Reactions)."""
+    s = moving(start(mb=[[hazard], [safety]]), 1)
+    s = act(s, 0, f"play {hazard} @1")
+    assert s.phase is Phase.COUP and legal(s, 1) == ["pass", f"play {safety}"]
+    s = act(s, 1, f"play {safety}")
+    car = s.cars[1]
+    assert car.mb.coups == [Card(safety)] and Card(hazard) in s.mb_discard
+    assert car.mb.battle == [Card.GO] and car.mb.speed == [] and s.turn == 0
