@@ -162,8 +162,13 @@ class Console:
         listed, folded = menu(moves)
         for number, move in enumerate(listed, start=1):
             self.say(f"  {number:2}. {move.label:<42} [{move.notation}]")
+        labels = {move.notation: move.label for move in moves}
         for verb, count, example in folded:
-            self.say(f"   …  {verb}: {count} choices; type one out, for example '{example}'")
+            # The example's label says what the kind of move does ('cycle' alone does not).
+            self.say(
+                f"   …  {verb}: {count} choices; type one out, for example '{example}'"
+                f" — {labels[example]}"
+            )
 
     def write_images(self, update: TableUpdate, found: GameBundle) -> None:
         if not self.options.images:

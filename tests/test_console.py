@@ -284,3 +284,14 @@ async def test_ticket_to_ride_solo_scoring_names_the_hidden_tickets(tmp_path: Pa
     assert "══ Final scoring: you gave up. ══" in text, text
     assert "T46 Seattle – Miami -21 (not completed)" in text
     assert "  Hidden tickets: " in text
+
+
+async def test_a_folded_kind_of_move_says_what_it_does(tmp_path: Path) -> None:
+    """The one line standing for dozens of cycles gives its example's description too: 'cycle'
+    alone does not tell a newcomer that cycling junks cards and draws new ones. Before the fix
+    the line ended with the notation ('cycle 200 200')."""
+    out = io.StringIO()
+    options = _against_random(tmp_path, "race", seed=5)
+    assert await run_console(options, lines=io.StringIO("quit\n"), out=out) == 0
+    (line,) = [row for row in out.getvalue().splitlines() if "choices; type one out" in row]
+    assert line.endswith("'cycle 200 200' — Cycle 200 miles, 200 miles (draw 1)"), line
