@@ -217,7 +217,7 @@ class Console:
                 if update.outcome is not None:
                     self.ended(update)
                 return False
-            if len(text) > MAX_MOVE_TEXT and not text.isdecimal():
+            if len(text) > MAX_MOVE_TEXT and not text.rstrip(".").isdecimal():
                 # As /move refuses it: a pasted blob is no move, and a game's refusal would
                 # quote all of it back ("no Mille Bornes card called 'xxxx…'", 5 000 wide).
                 self.say(
@@ -225,11 +225,13 @@ class Console:
                     "or a move as the list writes it in [brackets]."
                 )
                 return True
-            if text.isdecimal():
+            # The number as the list prints it ("3.") or as a chat would write it ("#3").
+            number = text.removeprefix("#").rstrip(".)").strip()
+            if number.isdecimal():
                 stored = await self.tables.current(CONSOLE_CHANNEL)
                 moves, folded = menu(self.tables.hand(stored, PLAYER_ID)[1])
                 # Past six digits it is out of range anyway (and int() refuses 4 300 digits).
-                index = int(text) - 1 if len(text) <= 6 else -1
+                index = int(number) - 1 if len(number) <= 6 else -1
                 if not moves:
                     example = f", for example '{folded[0][2]}'" if folded else ""
                     self.say(f"! No move is numbered here: type one out{example}.")

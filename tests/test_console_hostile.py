@@ -65,3 +65,14 @@ async def test_a_very_long_line_is_refused_in_one_short_sentence(tmp_path: Path,
     (refusal,) = [line for line in text.splitlines() if line.startswith("! ")]
     assert "far too long" in refusal and len(refusal) < 200, refusal[:300]
     assert "Game saved" in text
+
+
+@pytest.mark.parametrize("typed", ["1.", "#1", "1)", " 1. "])
+async def test_a_number_written_as_the_list_prints_it_is_taken(tmp_path: Path, typed: str) -> None:
+    """The list prints " 1. Play Go": typing "1." (or "#1", "1)") plays move 1 as "1" does.
+    Before the fix it was refused with "I don't understand '1.'. Try 'play <card>', …", which
+    never says that a plain number works."""
+    code, text = await _run(tmp_path, f"{typed}\nquit\n", deck=DECK)
+    assert code == 0
+    assert "» " in text and "plays Go." in text, text
+    assert "\n! " not in text
