@@ -263,11 +263,14 @@ def test_swerve_needs_the_car_moving() -> None:
 
 
 def test_swerve_while_stopped_is_refused() -> None:
-    """In a window opened for armor, a stopped car's swerve is refused with the reason."""
+    """In a window opened for armor, a stopped car's swerve is refused with the reason, and the
+    refusal changes nothing."""
     s = act(start(cw=[["rocket-front"], ["swerve", "armor-front"]]), 0, "rocket-front @1")
     assert legal(s, 1) == ["pass", "armor front"]
+    before = G.to_dict(s)
     with pytest.raises(IllegalMove, match="must be moving"):
         act(s, 1, "swerve")
+    assert G.to_dict(s) == before
 
 
 def test_shot_tires_mean_no_swerve() -> None:

@@ -65,10 +65,12 @@ def test_second_car_wars_action_is_refused() -> None:
     """A second Car Wars action in one turn is refused and changes nothing."""
     s = start(mb=[["75"], []], cw=[["swerve", "spin"], []])
     s = act(s, 0, "cw-discard swerve")
+    before = G.to_dict(s)
     with pytest.raises(IllegalMove, match="already made your Car Wars move"):
         act(s, 0, "cw-discard spin")
     with pytest.raises(IllegalMove, match="already made your Car Wars move"):
         act(s, 0, "mg-back @1")
+    assert G.to_dict(s) == before
 
 
 def test_second_mille_bornes_action_is_refused() -> None:

@@ -131,7 +131,7 @@ def test_backfire_against_a_machine_gun_is_refused() -> None:
     s = act(start(cw=[["mg-left"], ["backfire", "armor-left"]]), 0, "mg-left @1")
     assert legal(s, 1) == ["pass", "armor left"]
     before = G.to_dict(s)
-    with pytest.raises(IllegalMove, match="only answers an autocannon"):
+    with pytest.raises(IllegalMove, match="only reacts to an autocannon"):
         act(s, 1, "backfire")
     assert G.to_dict(s) == before
 
@@ -271,3 +271,15 @@ def test_every_safety_answers_its_hazard_as_a_coup_fourre(hazard: str, safety: s
     car = s.cars[1]
     assert car.mb.coups == [Card(safety)] and Card(hazard) in s.mb_discard
     assert car.mb.battle == [Card.GO] and car.mb.speed == [] and s.turn == 0
+
+
+# --- RULINGS §5: Fireproof Armor is barred only by flame damage actually taken -------------
+
+
+def test_flame_stopped_by_armor_leaves_fireproof_armor_allowed() -> None:
+    """A flamethrower fully stopped by Armor does no flame damage, so Fireproof Armor may
+    still be fitted on the next turn."""
+    s = start(mb=[["75"], ["50"]], cw=[["flame-left"], ["armor-left", "fireproof"]])
+    s = act(act(s, 0, "flame-left @1"), 1, "armor left")
+    s = act(s, 0, "discard 75")
+    assert s.turn == 1 and not s.cars[1].flamed and "fireproof" in legal(s, 1)
