@@ -295,3 +295,12 @@ async def test_a_folded_kind_of_move_says_what_it_does(tmp_path: Path) -> None:
     assert await run_console(options, lines=io.StringIO("quit\n"), out=out) == 0
     (line,) = [row for row in out.getvalue().splitlines() if "choices; type one out" in row]
     assert line.endswith("'cycle 200 200' — Cycle 200 miles, 200 miles (draw 1)"), line
+
+
+@pytest.mark.parametrize(("length", "goal"), [("match", "match to 5000"), ("hand", "single hand")])
+async def test_mille_table_names_the_goal(tmp_path: Path, length: str, goal: str) -> None:
+    """The Mille Bornes table in words says what the score column counts towards, as the
+    image's corner does ('Match to 5000', 'Single hand'). Before the fix a newcomer saw 'score
+    0' and a trip of 700 and no word of the match."""
+    text = await _run(tmp_path, "quit\n", images=False, options={"length": length})
+    assert f"· {goal} ──" in text, text

@@ -73,10 +73,12 @@ def round_finished(before: MillePublicView, after: MillePublicView) -> bool:
 def console_table(view: MillePublicView) -> str:
     """The table in a few lines of text (the last hand's score is ``last_result_text``: the
     table's alt text said it before every table of the next hand)."""
+    # The match's goal, as the image's corner says it: the score column means nothing without.
+    match = "single hand" if view.match_target is None else f"match to {view.match_target}"
     lines = [
         "",
         f"── Hand {view.hand_number} · trip {view.target} · deck {view.deck_count} cards "
-        f"· discard {len(view.discard)} ──",
+        f"· discard {len(view.discard)} · {match} ──",
     ]
     lang = view.lang  # the image's card names, French with names: fr
     for t in view.tableaus:
