@@ -107,7 +107,7 @@ def _race_table_heading(state: Any) -> str:
 def test_the_race_table_text_says_who_acts_in_words() -> None:
     """The Race table's text is also its image's alt text. Found by a newcomer's review: its
     heading ended in the engine's phase name ("· play", "· react", "· discard"), read out as a
-    code; it now says who is to play, who may answer, who discards and when the race is over."""
+    code; it now says who is to play, who may react, who discards and when the race is over."""
     from bot.engine.race.state import Phase
     from tests.engine.race_helpers import act as race_act
     from tests.engine.race_helpers import start as race_start
@@ -116,7 +116,7 @@ def test_the_race_table_text_says_who_acts_in_words() -> None:
     state = race_start(["100", "flat-tire"], cheats)
     assert _race_table_heading(state) == "── 1000 Mile Race · turn 1 · Ann to play ──"
     answering = race_act(state, 0, "play flat-tire")
-    assert _race_table_heading(answering) == "── 1000 Mile Race · turn 1 · Bob may answer ──"
+    assert _race_table_heading(answering) == "── 1000 Mile Race · turn 1 · Bob may react ──"
     state.phase = Phase.DISCARD
     assert _race_table_heading(state) == "── 1000 Mile Race · turn 1 · Ann discards down to 10 ──"
     state.phase, state.winners = Phase.OVER, (0,)

@@ -297,11 +297,11 @@ def explain(view: RaceSeatView, move: str, report: SearchReport) -> str:
     if verb == "end":
         why = "nothing left in your hand is worth playing this turn"
     elif verb == "pass":
-        why = "your answer card is worth more kept for a bigger moment"
+        why = "your reaction card is worth more kept for a bigger moment"
     elif verb == "react":
         top = view.public.stack[-1].card if view.public.stack else ""
         what = NAME.get(top, "their card")
-        why = f"cancelling {rival}'s {what} with {NAME[card]} is worth the card"
+        why = f"cancelling the {what} {rival} played is worth your {NAME[card]}"
     elif verb == "cycle":
         what = "these weak cards" if len(words) > 2 else f"{NAME.get(card, 'this card')}"
         why = f"swapping {what} for fresh cards gets you going sooner"

@@ -88,7 +88,7 @@ def console_table(view: RacePublicView) -> str:
     if view.is_over:
         now = "the race is over"
     elif view.phase == "react" and view.reactor is not None:
-        now = f"{view.players[view.reactor]} may answer"
+        now = f"{view.players[view.reactor]} may react"
     elif view.phase == "discard":
         now = f"{view.players[view.turn]} discards down to {view.hand_limit}"
     else:
@@ -113,7 +113,7 @@ def console_table(view: RacePublicView) -> str:
         )
     if view.stack:
         waiting = ", ".join(NAME[c.card] for c in view.stack)
-        lines.append(f"  waiting for an answer: {waiting}")
+        lines.append(f"  waiting for a reaction: {waiting}")
     if view.caption:
         lines.append(f"  {view.caption}")
     return "\n".join(lines)

@@ -35,6 +35,7 @@ from bot.engine.race.cards import (
     card_name,
 )
 from bot.engine.race.views import RacePublicView, RaceSeatView, SideView
+from bot.engine.words import plural
 from bot.render.common import (
     RGB,
     Canvas,
@@ -253,7 +254,7 @@ def _acting_line(view: RacePublicView) -> str:
     if view.winners is not None:
         return "Game over"
     if view.phase == "react" and view.reactor is not None:
-        answer = NAME.get(view.answer or "", "an answer")
+        answer = NAME.get(view.answer or "", "a reaction")
         return f"Waiting for {names[view.reactor]}: {answer}?"
     if view.phase == "discard":
         return f"{names[view.turn]} discards down to {view.hand_limit}"
@@ -317,7 +318,7 @@ def _draw_header(
     if won:
         pills.append(("★ WINNER", Palette.GOLD, Palette.DARK_INK))
     elif acting:
-        word = {"react": "MAY ANSWER", "discard": "DISCARDING"}.get(view.phase, "TO PLAY")
+        word = {"react": "MAY REACT", "discard": "DISCARDING"}.get(view.phase, "TO PLAY")
         pills.append((f"▶ {word}", Palette.GOLD, Palette.DARK_INK))
     pills += [(text, fill, Palette.INK) for text, fill in _status_chips(side)]
     x = _MARGIN + 22
@@ -549,7 +550,8 @@ def _draw_junkyards(c: Canvas, view: RacePublicView, w: int) -> None:
     body = font(16, "regular")
     for i, side in enumerate(view.sides):
         y = 364 + i * 26
-        head = f"{side.name}'s junkyard ({len(side.junkyard)}): "
+        # "Junkyard of X", not "X's junkyard": a seat such as "Computer (normal)" takes no "'s".
+        head = f"Junkyard of {side.name}, {plural(len(side.junkyard), 'card')}: "
         head = ellipsize(head, label, 360)
         c.text((30, y), head, label, Palette.MUTED, "lm")
         x = 30 + text_width(head, label) + 4
@@ -566,7 +568,7 @@ def _hand_tag(view: RaceSeatView, card: str) -> str:
     for text in view.legal:
         words = text.split()
         if len(words) >= 2 and words[1] == card and words[0] != "cycle":
-            return {"play": "PLAY", "react": "ANSWER!", "discard": "DISCARD"}.get(words[0], "")
+            return {"play": "PLAY", "react": "REACT!", "discard": "DISCARD"}.get(words[0], "")
     return ""
 
 
@@ -592,11 +594,11 @@ def _phase_line(view: RaceSeatView) -> str:
         return "Your turn — play more or end"
     if view.phase == "react" and pub.stack:
         top = pub.stack[-1]
-        return f"Answer {pub.players[top.seat]}'s {NAME[top.card]}? (or pass)"
+        return f"React to the {NAME[top.card]} {pub.players[top.seat]} played? (or pass)"
     if view.phase == "discard":
         return f"Too many cards: discard down to {pub.hand_limit}"
     if view.phase == "over" or pub.winners is not None:
         return "The race is over"
     if pub.phase == "react" and pub.reactor is not None:
-        return f"Waiting for {pub.players[pub.reactor]} to answer"
+        return f"Waiting for {pub.players[pub.reactor]} to react"
     return f"Waiting for {pub.players[pub.turn]}"

@@ -237,7 +237,7 @@ RACE_BLUE = ["25", "75", "coup-fourre", "roadblock", "jammer", "gasoline", "repa
 
 async def test_race_alt_text_names_who_is_asked_to_answer(driver: InteractionDriver) -> None:
     """Alice plays a Flat Tire on Bob, who holds Coup Fourré: the table waits for Bob. The image
-    frames Bob ("▶ MAY ANSWER") and the message pings him, so the table's alt text, read aloud
+    frames Bob ("▶ MAY REACT") and the message pings him, so the table's alt text, read aloud
     in place of the image, must say that Bob is to act. Before the fix it said "to play: Alice
     (Red) …" (the player whose turn it is) and nothing before Bob's line."""
     bot = running_bot(driver)

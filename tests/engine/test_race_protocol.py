@@ -137,7 +137,7 @@ def test_views_are_frozen_dataclasses_with_the_hand_only_in_private() -> None:
 
 
 def test_public_view_shows_a_pending_reaction() -> None:
-    """While Blue may answer, the public view names the reactor, the answer and the stack."""
+    """While Blue may react, the public view names the reactor, the reaction and the stack."""
     state = act(start(["100", "flat-tire"], BLUE_CHEATS), 0, "play flat-tire")
     public = G.public_view(state)
     assert public.phase == "react" and public.reactor == 1 and public.answer == "coup-fourre"
@@ -214,7 +214,9 @@ def test_legal_actions_all_apply_and_others_are_refused(seed: int) -> None:
 def test_every_action_has_a_description() -> None:
     """describe_action gives words for plays, cycles, reactions and ends."""
     state = act(start(["100", "flat-tire", "tow-truck"], BLUE_CHEATS), 0, "play flat-tire")
-    assert G.describe_action(state, 1, ("react", "coup-fourre")).startswith("Coup Fourré: cancel")
+    assert G.describe_action(state, 1, ("react", "coup-fourre")) == (
+        "React with Coup Fourré: cancel the Flat Tire"
+    )
     assert G.describe_action(state, 1, ("pass",)) == "No reaction"
     assert G.describe_action(state, 0, ("cycle", "25", "50", "gasoline")).endswith("(draw 2)")
     assert G.describe_action(state, 0, ("play", "tow-truck", "accident")).startswith("Tow Truck")

@@ -425,7 +425,7 @@ def test_a_reaction_nobody_offered_is_refused() -> None:
     """Blue cannot react during Red's play phase, nor Red in her own."""
     state = red_first(blue=BLUE_CHEATS)
     assert "No reaction is waiting" in refused(state, 1, "react roadblock")
-    assert "nothing to answer" in refused(state, 0, "react jammer")
+    assert "nothing to react to" in refused(state, 0, "react jammer")
 
 
 def test_a_reaction_after_its_window_closed_is_refused() -> None:
@@ -435,18 +435,20 @@ def test_a_reaction_after_its_window_closed_is_refused() -> None:
     assert "window has closed" in refused(state, 1, "react roadblock")
 
 
-def test_the_wrong_answer_is_refused() -> None:
-    """In a Coup Fourré window, Jammer cannot answer a hazard."""
+def test_the_wrong_reaction_is_refused() -> None:
+    """In a Coup Fourré window, Jammer cannot react to a hazard."""
     state = act(red_first(blue=BLUE_CHEATS), 0, "play flat-tire")
-    assert "cannot answer Flat Tire" in refused(state, 1, "react jammer")
+    assert "cannot react to Flat Tire" in refused(state, 1, "react jammer")
 
 
-def test_nothing_but_an_answer_while_a_window_is_open() -> None:
+def test_nothing_but_a_reaction_while_a_window_is_open() -> None:
     """While Blue decides, Red may not go on playing and Blue may not play Pit Crew."""
     blue = [*BLUE_CHEATS[:6], "pit-crew"]
     state = act(red_first(blue=blue), 0, "play 100")
     assert "Waiting for Bob" in refused(state, 0, "play flat-tire")
-    assert "First answer" in refused(state, 1, "play pit-crew")
+    assert refused(state, 1, "play pit-crew") == (
+        "First react to the 100 miles Ann played: 'react roadblock' or 'pass'."
+    )
     assert legal(state, 1) == ["react roadblock", "pass"]
 
 
@@ -560,7 +562,7 @@ def test_the_reshuffle_is_used_even_with_an_empty_junkyard() -> None:
     state = act(state, 1, "end")
     me = state.sides[0]
     assert me.reshuffled and len(me.hand) == size
-    assert "Ann's library is empty: 1 card is not drawn." in state.caption
+    assert "Ann has an empty library: 1 card is not drawn." in state.caption
 
 
 def test_a_skipped_draw_does_not_skip_the_turn() -> None:
@@ -636,7 +638,7 @@ def test_a_turn_with_nothing_to_do_ends_by_itself() -> None:
 def test_refused_moves_raise_readable_errors() -> None:
     """Out-of-turn play raises NotYourTurn, an unheld card IllegalMove."""
     state = red_first()
-    with pytest.raises(NotYourTurn, match="Ann's turn"):
+    with pytest.raises(NotYourTurn, match="It is not your turn: Ann is playing"):
         G.apply(state, 1, G.parse_action("play 25"))
     with pytest.raises(IllegalMove, match="You do not hold Roadblock"):
         G.apply(state, 0, ("play", "roadblock"))
@@ -645,36 +647,39 @@ def test_refused_moves_raise_readable_errors() -> None:
 # --- what the table says (a newcomer's review) -----------------------------------------------
 
 
-def test_an_answer_that_resolves_at_once_is_told_once() -> None:
-    """An answer nobody can answer back cancels at once, in one sentence. Before the fix the
+def test_a_reaction_that_resolves_at_once_is_told_once() -> None:
+    """A reaction nobody can react to cancels at once, in one sentence. Before the fix the
     caption said it twice: "Bob answers Ann's Flat Tire with Coup Fourré! Coup Fourré cancels
     Ann's Flat Tire." (and the same for Roadblock and Jammer)."""
     state = act(red_first(blue=BLUE_CHEATS), 0, "play flat-tire")
     state = act(state, 1, "react coup-fourre")
-    assert state.caption == "Bob cancels Ann's Flat Tire with Coup Fourré!"
+    assert state.caption == "Bob reacts with Coup Fourré and cancels the Flat Tire Ann played!"
     state = act(state, 0, "play 100")
     state = act(state, 1, "react roadblock")
-    assert state.caption == "Bob cancels Ann's 100 miles with Roadblock!"
+    assert state.caption == "Bob reacts with Roadblock and cancels the 100 miles Ann played!"
 
 
-def test_an_answer_that_may_be_answered_waits_and_then_says_what_it_cancelled() -> None:
-    """An answer the other player can jam cancels nothing yet; when the window closes, the
-    resolution says what each card cancelled, the jammed answer and the card beneath it."""
+def test_a_reaction_that_may_be_reacted_to_waits_and_then_says_what_it_cancelled() -> None:
+    """A reaction the other player can jam cancels nothing yet; when the window closes, the
+    resolution says what each card cancelled, the jammed reaction and the card beneath it."""
     red = ["100", "flat-tire", "jammer"]
     state = act(red_first(red, BLUE_CHEATS), 0, "play flat-tire")
     state = act(state, 1, "react coup-fourre")
     assert state.caption == (
-        "Bob answers Ann's Flat Tire with Coup Fourré! Waiting for Ann to answer."
+        "Bob reacts with Coup Fourré to the Flat Tire Ann played! Waiting for Ann to react."
     )
     state = act(state, 0, "react jammer")
-    assert state.caption == "Ann answers Bob's Coup Fourré with Jammer! Waiting for Bob to answer."
+    assert state.caption == (
+        "Ann reacts with Jammer to the Coup Fourré Bob played! Waiting for Bob to react."
+    )
     state = act(state, 1, "react jammer")
     assert state.caption == (
-        "Bob cancels Ann's Jammer with Jammer! Coup Fourré cancels Ann's Flat Tire."
+        "Bob reacts with Jammer and cancels the Jammer Ann played! Coup Fourré cancels the "
+        "Flat Tire Ann played."
     )
 
 
-def test_a_trump_that_survives_answers_is_named_when_it_clears() -> None:
+def test_a_trump_that_survives_reactions_is_named_when_it_clears() -> None:
     """Red's Extra Tank is jammed by Blue, whose Jammer Red jams back: the trump clears the Out
     of Gas. Before the fix the caption ended "… with Jammer! It clears Out of Gas.", where "it"
     read as the Jammer."""
@@ -682,10 +687,12 @@ def test_a_trump_that_survives_answers_is_named_when_it_clears() -> None:
     state = red_first(red, BLUE_CHEATS)
     hazard_on(state, 0, "out-of-gas")
     state = act(state, 0, "play extra-tank")
-    assert state.caption == "Ann plays the trump Extra Tank. Waiting for Bob to answer."
+    assert state.caption == "Ann plays the trump Extra Tank. Waiting for Bob to react."
     state = act(state, 1, "react jammer")
     state = act(state, 0, "react jammer")
-    assert state.caption == "Ann cancels Bob's Jammer with Jammer! Extra Tank clears Out of Gas."
+    assert state.caption == (
+        "Ann reacts with Jammer and cancels the Jammer Bob played! Extra Tank clears Out of Gas."
+    )
     assert state.sides[0].trumps == ["extra-tank"] and state.sides[0].hazards == []
 
 
@@ -710,8 +717,8 @@ def test_draws_are_counted_in_cards_and_an_empty_library_draws_nothing() -> None
     empty_library(state, 1, reshuffled=True)
     state = act(state, 1, "cycle 25")
     assert state.caption.startswith(
-        "Bob cycles 1 card (25 miles) and draws nothing. Bob's library is empty: 1 card is not "
-        "drawn."
+        "Bob cycles 1 card (25 miles) and draws nothing. Bob has an empty library: 1 card is "
+        "not drawn."
     ), state.caption
 
 
@@ -867,14 +874,14 @@ def test_jammer_cancels_a_jammer_on_a_trump() -> None:
     assert state.sides[0].trumps == ["extra-tank"] and state.sides[0].hazards == []
 
 
-def test_answer_cards_are_never_played_in_your_own_turn() -> None:
+def test_reaction_cards_are_never_played_in_your_own_turn() -> None:
     """Coup Fourré held in your own play phase is refused as a play."""
     state = red_first(["100", "coup-fourre"])
-    assert "only played as an answer" in _refused_action(state, 0, ("play", "coup-fourre"))
+    assert "only played as a reaction" in _refused_action(state, 0, ("play", "coup-fourre"))
     assert "play coup-fourre" not in legal(state, 0)
 
 
-def test_answer_cards_may_be_cycled_as_cheats() -> None:
+def test_reaction_cards_may_be_cycled_as_cheats() -> None:
     """Cycling Coup Fourré, Jammer and a 25 (cheat and miles) draws two."""
     state = red_first(["100", "25", "coup-fourre", "jammer"])
     state = act(state, 0, "cycle 25 coup-fourre jammer")
@@ -885,7 +892,7 @@ def test_answer_cards_may_be_cycled_as_cheats() -> None:
 def test_pit_crew_only_in_your_own_turn() -> None:
     """During Red's turn Blue cannot play Pit Crew, and it is not offered to him."""
     state = red_first(blue=["25", "pit-crew"])
-    with pytest.raises(NotYourTurn, match="Ann's turn"):
+    with pytest.raises(NotYourTurn, match="Ann is playing"):
         G.apply(state, 1, ("play", "pit-crew"))
     assert legal(state, 1) == []
 

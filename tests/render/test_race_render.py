@@ -17,6 +17,7 @@ from PIL import Image
 
 from bot.engine.race.cards import CODES
 from bot.engine.race.state import Phase, RaceState
+from bot.render import common
 from bot.render.race import (
     HAND_IMAGE_SIZE,
     TABLE_SIZE,
@@ -29,6 +30,7 @@ from bot.render.race import (
 )
 from tests.engine.race_helpers import G, act, start
 from tests.engine.test_race_playouts import _prefer_plays
+from tests.engine.test_race_rules import red_first
 
 RACE_RENDERER = Path(__file__).resolve().parents[2] / "bot" / "render" / "race.py"
 BLUE_CHEATS = ["25", "75", "coup-fourre", "roadblock", "jammer", "gasoline", "repairs"]
@@ -156,3 +158,29 @@ def test_the_hand_lists_both_junkyards_cheats_first() -> None:
     side = G.public_view(state).sides[0]
     assert junkyard_summary(side) == "Jammer, Extra Tank, Flat Tire, 25 miles ×2, 100 miles"
     assert junkyard_summary(G.public_view(state).sides[1]) == "empty"
+
+
+def test_a_reaction_is_called_a_reaction_in_the_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The cheats played out of turn are reactions, as the `react` move, the "No reaction"
+    button and the server's reaction window call them; the hand said "Answer Ann's 100 miles?"
+    and tagged the card "ANSWER!". The junkyards are "Junkyard of Bob", never "Bob's junkyard"
+    (a seat such as "Computer (normal)" takes no "'s")."""
+    drawn: list[str] = []
+    original = common.Canvas.text
+
+    def text(self: common.Canvas, xy: object, words: str, *a: object, **k: object) -> None:
+        drawn.append(words)
+        original(self, xy, words, *a, **k)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(common.Canvas, "text", text)
+    state = act(red_first(blue=BLUE_CHEATS), 0, "play 100")
+    assert G.describe_action(state, 1, ("react", "roadblock")) == (
+        "React with Roadblock: cancel the 100 miles"
+    )
+    render_hand(G.private_view(state, 1))
+    assert "React to the 100 miles Ann played? (or pass)" in drawn
+    assert "REACT!" in drawn and "ANSWER!" not in drawn
+    assert any(t.startswith("Junkyard of Bob, 0 cards") for t in drawn), drawn
+    drawn.clear()
+    render_table(G.public_view(state))
+    assert "▶ MAY REACT" in drawn

@@ -205,10 +205,11 @@ class MileRace(Game[RaceState, Action]):
         if verb == "discard":
             return f"Discard {name}"
         if verb == "react":
+            # No name: the card on top is always the opponent's, and a long name would not
+            # fit a button's 80 characters.
             if state.stack:
-                top = state.stack[-1]
-                return f"{name}: cancel {state.players[top.seat]}'s {NAME[top.card]}"
-            return f"Answer with {name}"
+                return f"React with {name}: cancel the {NAME[state.stack[-1].card]}"
+            return f"React with {name}"
         kind = TYPE_OF[card]
         if kind == MILES:
             return f"Drive {name}"

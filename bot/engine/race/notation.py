@@ -97,12 +97,12 @@ def _one_card(words: list[str]) -> str:
 
 def _reaction(words: list[str]) -> Action:
     if not words:
-        raise NotationError("Say which card answers, for example 'react jammer'.")
+        raise NotationError("Say which card you react with, for example 'react jammer'.")
     card = _one_card(words)
     if card not in REACTIONS:
         raise NotationError(
             "Only Coup Fourré, Roadblock and Jammer are played as reactions; "
-            "'pass' declines to answer."
+            "'pass' lets the card pass."
         )
     return ("react", card)
 

@@ -97,7 +97,7 @@ def why_not_play(state: RaceState, seat: int, card: str, target: str = "") -> st
     """None if the active ``seat`` may play ``card`` (at ``target``) now, else the reason."""
     kind = TYPE_OF[card]
     if card in REACTIONS:
-        return f"{NAME[card]} is only played as an answer, when the game offers it to you."
+        return f"{NAME[card]} is only played as a reaction, when the game offers it to you."
     if kind in (TRUMP, CHEAT):
         return None
     if state.cycled:
@@ -343,7 +343,7 @@ def _draw_note(state: RaceState, seat: int, drawn: int, reshuffled: bool, wanted
     if drawn < wanted:
         missed = wanted - drawn
         verb = "is" if missed == 1 else "are"
-        parts.append(f"{name}'s library is empty: {plural(missed, 'card')} {verb} not drawn.")
+        parts.append(f"{name} has an empty library: {plural(missed, 'card')} {verb} not drawn.")
     return " ".join(parts)
 
 
@@ -531,17 +531,17 @@ def _check_turn(state: RaceState, seat: int, verb: str) -> None:
             return
         other = state.players[reactor]
         if verb in ("react", "pass"):
-            raise NotYourTurn(f"The answer to this card is {other}'s to give, not yours.")
-        raise NotYourTurn(f"Waiting for {other} to answer (react or pass) before anything else.")
+            raise NotYourTurn(f"Only {other} may react to this card, not you.")
+        raise NotYourTurn(f"Waiting for {other} to react or pass before anything else.")
     if seat == state.turn:
         return
     active = state.players[state.turn]
     if verb in ("react", "pass"):
         raise NotYourTurn(
-            "No reaction is waiting for you: you are asked when you hold the answer to a card "
-            "just played, and that window has closed or never opened."
+            "No reaction is waiting for you: you are asked when you hold the card that reacts "
+            "to one just played, and that window has closed or never opened."
         )
-    raise NotYourTurn(f"It is {active}'s turn, not yours.")
+    raise NotYourTurn(f"It is not your turn: {active} is playing.")
 
 
 def _take(side: Side, card: str) -> None:
@@ -558,7 +558,7 @@ def _apply_play(state: RaceState, seat: int, verb: str, action: Action) -> None:
         end_turn(state)
         return
     if verb in ("react", "pass"):
-        raise IllegalMove("There is nothing to answer right now: it is your own play phase.")
+        raise IllegalMove("There is nothing to react to right now: it is your own play phase.")
     if verb == "discard":
         raise IllegalMove(
             f"Discarding is only for the hand limit at the end of your turn (more than "
@@ -653,24 +653,29 @@ def _apply_react(state: RaceState, seat: int, verb: str, action: Action) -> None
         _resolve(state)
         return
     if verb != "react":
-        raise IllegalMove(f"First answer {them}'s {NAME[top.card]}: 'react {answer}' or 'pass'.")
+        raise IllegalMove(
+            f"First react to the {NAME[top.card]} {them} played: 'react {answer}' or 'pass'."
+        )
     card = action[1]
     if card not in REACTIONS:
         raise IllegalMove(f"{NAME[card]} is not a reaction card.")
     if card != answer:
-        raise IllegalMove(f"{NAME[card]} cannot answer {NAME[top.card]}; only {NAME[answer]} can.")
+        raise IllegalMove(
+            f"{NAME[card]} cannot react to {NAME[top.card]}; only {NAME[answer]} can."
+        )
     _take(state.sides[seat], card)
     state.acted = True
     state.stack.append(Entry(seat, card))
     me = state.players[seat]
     if answer_to(card) in state.sides[top.seat].hand:
-        # It may be answered in turn: nothing is cancelled yet.
-        state.caption = f"{me} answers {them}'s {NAME[top.card]} with {NAME[card]}!"
+        # It may be reacted to in turn: nothing is cancelled yet. "The card Ann played", not
+        # "Ann's card": a seat name such as "Computer (normal)" takes no "'s".
+        state.caption = f"{me} reacts with {NAME[card]} to the {NAME[top.card]} {them} played!"
         _open_or_resolve(state)
         return
     # Nobody can answer it: this sentence tells the cancellation, so the resolution does not
     # say it again ("… with Coup Fourré! Coup Fourré cancels Bob's Flat Tire.").
-    state.caption = f"{me} cancels {them}'s {NAME[top.card]} with {NAME[card]}!"
+    state.caption = f"{me} reacts with {NAME[card]} and cancels the {NAME[top.card]} {them} played!"
     _resolve(state, told=True)
 
 
@@ -680,7 +685,7 @@ def _open_or_resolve(state: RaceState) -> None:
     reactor = 1 - top.seat
     if answer_to(top.card) in state.sides[reactor].hand:
         state.phase = Phase.REACT
-        state.caption = f"{state.caption} Waiting for {state.players[reactor]} to answer."
+        state.caption = f"{state.caption} Waiting for {state.players[reactor]} to react."
         return
     _resolve(state)
 
@@ -704,7 +709,8 @@ def _resolve(state: RaceState, told: bool = False) -> None:
             cancelled[i - 1] = True
             owner.junkyard.append(entry.card)
             words.append(
-                f"{NAME[entry.card]} cancels {state.players[below.seat]}'s {NAME[below.card]}."
+                f"{NAME[entry.card]} cancels the {NAME[below.card]} "
+                f"{state.players[below.seat]} played."
             )
             continue
         words.append(_effect(state, entry, alone=len(stack) == 1))
