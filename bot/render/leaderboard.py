@@ -21,6 +21,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from bot.engine.words import noun, plural
 from bot.render.common import (
     RGB,
     Box,
@@ -191,7 +192,7 @@ def render_leaderboard(
         c.text((_LW / 2, mid), "YOUR PLACE", font(14, "bold"), Palette.MUTED, anchor="mm")
         _draw_row(c, caller_row, _CALLER_Y + 4, 0, True, columns, with_rate)
     elif shown:  # (an empty board says so in its first row)
-        note = f"{len(rows)} player{'' if len(rows) == 1 else 's'} on this board"
+        note = f"{plural(len(rows), 'player')} on this board"
         c.text((_LW / 2, _CALLER_Y + 30), note, font(16, "regular"), Palette.MUTED, anchor="mm")
     return c.image
 
@@ -479,7 +480,7 @@ def _draw_record_panel(c: Canvas, stats: MemberStats, box: Box) -> int:
         if stats.wins:
             c.rounded((bar[0], bar[1], w_end, bar[3]), 6, fill=Palette.GREEN)
     info = font(16, "regular")
-    played = f"{_number(stats.games)} game{'' if stats.games == 1 else 's'} played"
+    played = f"{_number(stats.games)} {noun(stats.games, 'game')} played"
     c.text((x0 + 18, y0 + 144), played, info, Palette.INK, anchor="lm")
     if games:
         rate = f"{round(100 * (stats.wins + 0.5 * stats.draws) / games)}% win rate"
@@ -560,7 +561,7 @@ def _draw_chart_panel(c: Canvas, history: Sequence[RatingPoint], box: Box) -> No
     note = ""
     if points:
         peak = max(p.rating for p in points)
-        games = f"{len(points)} GAME{'' if len(points) == 1 else 'S'}"
+        games = plural(len(points), "game").upper()
         note = f"{games} · PEAK {_number(peak)}"
     _panel(c, box, "RATING OVER TIME", note)
     # Room on the left for the axis values and on the right for the latest rating's tag.

@@ -18,6 +18,7 @@ from PIL import Image, ImageDraw
 from bot.engine.mille.cards import DISTANCES, SAFETIES, Card
 from bot.engine.mille.state import HandResult, ScoreLine
 from bot.engine.mille.views import MillePublicView, MilleSeatView, TableauView
+from bot.engine.words import plural
 from bot.render.common import (
     RGB,
     Box,
@@ -169,9 +170,7 @@ def _draw_side(c: Canvas, view: MillePublicView, t: TableauView, y: int) -> None
     label = font(16, "bold")
     coups = len(t.coups)
     if coups:
-        title = (
-            f"SAFETIES · {coups} COUP{'S' if coups > 1 else ''} FOURRÉ{'S' if coups > 1 else ''}"
-        )
+        title = f"SAFETIES · {plural(coups, 'coup fourré', 'coups fourrés').upper()}"
         c.text((x0 + _SAFETY_X, y + _LABEL_DY), title, label, Palette.GOLD)
     else:
         c.text((x0 + _SAFETY_X, y + _LABEL_DY), "SAFETIES", label, Palette.MUTED)
@@ -204,7 +203,7 @@ def _draw_side_header(
     c.text((right, cy + 4), "PTS", pts_font, Palette.MUTED, anchor="rm")
     right -= text_width("PTS", pts_font) + 26
     count_font = font(18, "bold")
-    count = f"{t.hand_count} card{'' if t.hand_count == 1 else 's'}"
+    count = plural(t.hand_count, "card")
     c.text((right, cy), count, count_font, Palette.MUTED, anchor="rm")
     right -= text_width(count, count_font) + 10
     shown = min(t.hand_count, 8)

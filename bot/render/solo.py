@@ -20,6 +20,7 @@ from PIL import Image, ImageDraw
 
 from bot.engine.mille.cards import DISTANCES, Card
 from bot.engine.solo.views import HighwayView, SoloPublicView, SoloSeatView
+from bot.engine.words import plural
 from bot.render.common import (
     RGB,
     Box,
@@ -341,7 +342,7 @@ def _draw_hand_row(c: Canvas, view: SoloPublicView) -> None:
     c.text((_MARGIN + 20, y + 20), f"HAND {held}/{view.hand_size}", head, Palette.MUTED, "lm")
     moves = len(view.legal)
     if view.result is None:
-        note = f"{moves} clearing move{'' if moves == 1 else 's'}"
+        note = plural(moves, "clearing move")
         sacrifices = _sacrifices(view)
         if sacrifices:
             where = ", ".join(str(n) for n in sacrifices)
@@ -459,7 +460,7 @@ def render_hand(view: SoloPublicView | SoloSeatView) -> Image.Image:
         phrase = "The game is over"
     else:
         moves = len(pub.legal)
-        phrase = f"Your move — {moves} clearing move{'' if moves == 1 else 's'}"
+        phrase = f"Your move — {plural(moves, 'clearing move')}"
     chip = font(18, "bold")
     items = [
         f"Cleared {pub.cleared}/{pub.total}",

@@ -25,6 +25,7 @@ from bot.engine.ttr.views import (
     TtrSeatView,
     YardSet,
 )
+from bot.engine.words import plural
 from bot.render.common import (
     RGB,
     Box,
@@ -332,8 +333,8 @@ def _draw_panel(c: Canvas, view: TtrPublicView, seat: SeatView, box: Box) -> Non
         chips.append(("WINNER", Palette.GOLD))
     elif to_play and not seat.choosing:
         chips.append(("CHOOSING" if view.phase in ("setup", "keep") else "TO PLAY", Palette.GOLD))
-    chips.append((f"{seat.hand_count} cards", _GREY_CHIP))
-    tickets = f"{seat.ticket_count} ticket{'s' if seat.ticket_count != 1 else ''}"
+    chips.append((plural(seat.hand_count, "card"), _GREY_CHIP))
+    tickets = plural(seat.ticket_count, "ticket")
     if seat.choosing:
         tickets += f" (+{seat.choosing} to choose)"
     # A player choosing tickets has that chip in gold instead of a "CHOOSING" chip beside it:

@@ -15,6 +15,7 @@ from PIL import Image
 from bot.ai.ttr_normal import NormalTtrPolicy
 from bot.engine.ttr.state import TtrState
 from bot.engine.ttr.views import TtrPublicView, TtrSeatView
+from bot.render.common import Canvas
 from bot.render.ttr import (
     HAND_WIDTH,
     TABLE_WIDTH,
@@ -23,7 +24,7 @@ from bot.render.ttr import (
     result_png,
     table_png,
 )
-from tests.engine.ttr_helpers import SOLO, G
+from tests.engine.ttr_helpers import SOLO, G, lay
 
 RENDER = Path(__file__).resolve().parents[2] / "bot" / "render" / "ttr.py"
 BUDGET = 300 * 1024
@@ -176,6 +177,23 @@ def test_long_names_do_not_break_the_images() -> None:
     _png(result_png(G.public_view(states[-1])))
 
 
+def test_a_seat_holding_one_card_has_a_one_card_chip(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The seat chips count with plural(): a hand of one card read "1 cards"."""
+    drawn: list[str] = []
+    draw = Canvas.text
+
+    def text(self: Canvas, xy: tuple[float, float], words: str, *args: Any, **kw: Any) -> None:
+        drawn.append(words)
+        draw(self, xy, words, *args, **kw)
+
+    monkeypatch.setattr(Canvas, "text", text)
+    state = lay(hands=[["red"], ["red", "blue"]])
+    state.tickets[1] = [0]
+    table_png(G.public_view(state))
+    assert {"1 card", "2 cards", "1 ticket"} <= set(drawn), drawn
+    assert "1 cards" not in drawn
+
+
 def test_the_renderer_imports_views_and_the_kit_only() -> None:
     """bot/render/ttr.py imports no engine state or rules module."""
     tree = ast.parse(RENDER.read_text(encoding="utf-8"))
@@ -183,4 +201,6 @@ def test_the_renderer_imports_views_and_the_kit_only() -> None:
         node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
     }
     engine = {m for m in modules if m.startswith("bot.engine")}
-    assert engine <= {"bot.engine.ttr.views", "bot.engine.ttr.cards"}
+    # bot.engine.words is pure wording (plural()) with no game state, so it cannot carry a
+    # hidden card into an image; images count things as the captions do ("1 card", "2 tickets").
+    assert engine <= {"bot.engine.ttr.views", "bot.engine.ttr.cards", "bot.engine.words"}

@@ -1,0 +1,21 @@
+"""The engines' (and renderers') shared English: counted nouns."""
+
+from __future__ import annotations
+
+from bot.engine.words import noun, plural
+
+
+def test_a_count_takes_an_s_unless_it_is_one() -> None:
+    assert [plural(n, "card") for n in (0, 1, 2)] == ["0 cards", "1 card", "2 cards"]
+
+
+def test_an_irregular_plural_is_given_whole() -> None:
+    """Where an "s" will not do, the plural form is passed ("coups fourrés")."""
+    assert plural(1, "coup fourré", "coups fourrés") == "1 coup fourré"
+    assert plural(2, "coup fourré", "coups fourrés") == "2 coups fourrés"
+
+
+def test_the_noun_alone_serves_a_count_written_otherwise() -> None:
+    """A count with thousands separators keeps them: only the noun is chosen."""
+    assert f"12,345 {noun(12_345, 'game')}" == "12,345 games"
+    assert noun(1, "game") == "game" and noun(0, "coup fourré", "coups fourrés") == "coups fourrés"
