@@ -283,3 +283,12 @@ def test_flame_stopped_by_armor_leaves_fireproof_armor_allowed() -> None:
     s = act(act(s, 0, "flame-left @1"), 1, "armor left")
     s = act(s, 0, "discard 75")
     assert s.turn == 1 and not s.cars[1].flamed and "fireproof" in legal(s, 1)
+
+
+def test_discarding_every_card_by_name_also_unjams() -> None:
+    """Naming every Car Wars card held in the discard is discarding the whole hand: the guns
+    are unjammed just as with 'cw-discard all' (seed 3)."""
+    s = rig(start(cw=[["mg-front", "swerve"], []]), 0, jammed=True)
+    hand = " ".join(s.cars[0].cw_hand)
+    s = act(s, 0, f"cw-discard {hand}")
+    assert s.cars[0].cw_hand == [] and not s.cars[0].jammed
