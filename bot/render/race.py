@@ -302,7 +302,7 @@ def _draw_header(
     cy = y + 32
     right = _W - _MARGIN - 20
     count_font = font(18, "bold")
-    count = f"{side.hand_count} card{'' if side.hand_count == 1 else 's'} in hand"
+    count = f"{plural(side.hand_count, 'card')} in hand"
     c.text((right, cy), count, count_font, Palette.MUTED, anchor="rm")
     right -= text_width(count, count_font) + 10
     shown = min(side.hand_count, 10)
