@@ -118,7 +118,7 @@ def console_table(view: DragonPublicView) -> str:
     if view.is_over:
         now = "the race is over"
     elif view.pending is not None:
-        now = "waiting for an answer"
+        now = "waiting for a reaction"
     else:
         now = f"{view.cars[view.turn].name} to play"
     lines = [f"── Dragon Mille Bornes · {now} ──"]

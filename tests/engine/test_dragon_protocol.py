@@ -255,7 +255,12 @@ def test_public_view_says_who_must_react() -> None:
     s = act(start(cw=[["rocket-front"], ["armor-front"]]), 0, "rocket-front @1")
     pending = G.public_view(s).pending
     assert pending is not None and pending.actor == 1
-    assert pending.text == "Bob may answer Ann's Rocket (5 hits on the front)."
+    assert pending.text == "Bob may react to the Rocket from Ann (5 hits on the front)."
+    # The table in words (the image's alt text) calls it a reaction too, as the race does.
+    from bot.games import bundle
+
+    heading = bundle("dragon").presenter.console_table(G.public_view(s)).splitlines()[0]
+    assert heading == "── Dragon Mille Bornes · waiting for a reaction ──"
 
 
 def test_resampling_keeps_the_card_that_opened_the_window() -> None:

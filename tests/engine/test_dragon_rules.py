@@ -299,6 +299,11 @@ def test_coup_fourre_window_opens_for_the_holder_of_the_safety() -> None:
     assert s.phase is Phase.COUP and G.to_act(s) == {1}
     assert legal(s, 1) == ["pass", "play extra-tank"]
     assert G.default_action(s, 1) == G.parse_action("pass")
+    assert G.public_view(s).pending.text == (  # type: ignore[union-attr]
+        "Bob may react to Out of Gas with a coup fourré."
+    )
+    s = act(s, 1, "play extra-tank")
+    assert s.caption.endswith("Coup fourré! Bob reacts with Extra Tank."), s.caption
 
 
 def test_coup_fourre_removes_the_hazard_and_gives_no_turn() -> None:

@@ -100,18 +100,19 @@ def _playout(key: str, names: list[str], wanted: Callable[[Any], bool], seeds: i
 
 @pytest.mark.parametrize("cars", [2, 6])
 def test_dragon_waiting_line_stays_on_the_table(drawn: Drawn, cars: int) -> None:
-    """Dragon's table ends with a "WAITING · …" line naming who must answer what: "Bob may answer
-    Alice's Autocannon (4 hits on the right)", or a Stampede's victims. It must stay inside the
-    table (wrapped, shrunk or cut), so the part that matters — which attack, how many hits, which
-    side — can be read. Found before the fix: the line is fitted with ``fit_font`` down to 12 px
-    and then drawn whatever its width, so with two 31-32-character names it runs ~110 px off the
-    right edge of an 804-px table (and ~160 px past 1 200 px at six cars): the attack's hits and
-    side are cut off, though the "LAST MOVE" text above it is wrapped."""
+    """Dragon's table ends with a "WAITING · …" line naming who must react to what: "Bob may
+    react to the Autocannon from Alice (4 hits on the right)", or a Stampede's victims. It must
+    stay inside the table (wrapped, shrunk or cut), so the part that matters — which attack, how
+    many hits, which side — can be read. Found before the fix: the line is fitted with
+    ``fit_font`` down to 12 px and then drawn whatever its width, so with two 31-32-character
+    names it runs ~110 px off the right edge of an 804-px table (and ~160 px past 1 200 px at six
+    cars): the attack's hits and side are cut off, though the "LAST MOVE" text above it is
+    wrapped."""
     game = bundle("dragon").game
 
     def waiting(state: Any) -> bool:
         pending = game.public_view(state).pending
-        # Two cars: any answer; six: a Stampede, which names every victim still choosing.
+        # Two cars: any reaction; six: a Stampede, which names every victim still choosing.
         return pending is not None and (cars == 2 or pending.kind == "stampede")
 
     state = _playout("dragon", LONG[:cars], waiting)

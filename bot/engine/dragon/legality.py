@@ -76,7 +76,7 @@ def _why_not_hazard(state: DragonState, seat: int, card: Card, target: int | Non
     victim = state.cars[target]
     rival = name(state, target)
     if not victim.alive:
-        return f"{rival}'s car is out of the race."
+        return f"{rival} is out of the race."
     if card is Card.SPEED_LIMIT:
         if Card.RIGHT_OF_WAY in victim.mb.safeties:
             return f"{rival} has Right of Way and cannot be speed-limited."
@@ -122,14 +122,14 @@ def why_not_cw(
     if not 0 <= target < len(state.cars):
         return f"There is no car @{target}."
     if not state.cars[target].alive:
-        return f"{name(state, target)}'s car is out of the race: pick a live target."
+        return f"{name(state, target)} is out of the race: pick a live target."
     if kind == "called-shot":
         if side is None:
             return "A Called Shot names a side: front, back, left or right (never the tires)."
     elif side is not None:
         return f"{spec.name} names no side."
     if kind == "jam" and state.cars[target].jammed:
-        return f"{name(state, target)}'s machine guns are already jammed."
+        return f"The machine guns of {name(state, target)} are already jammed."
     if spec.weapon == "mg" and car.jammed:
         return (
             "Your machine guns are jammed: discard your whole Car Wars hand (cw-discard all) "

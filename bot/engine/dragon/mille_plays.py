@@ -109,11 +109,11 @@ def apply_coup(state: DragonState, seat: int, action: Action) -> None:
     if action not in coup_reactions(state.cars[seat], hazard):
         safety = SAFETY_FOR[hazard]
         raise IllegalMove(
-            f"Only {mb_name(state, safety)} answers {mb_name(state, hazard)}: play it or pass."
+            f"Only {mb_name(state, safety)} reacts to {mb_name(state, hazard)}: play it or pass."
         )
     car = car_w(state, seat)
     safety = SAFETY_FOR[hazard]
     car.mb.hand.remove(safety)
     put_safety(state, seat, safety, coup=True)
-    state.caption += f" Coup fourré! {name(state, seat)} answers with {mb_name(state, safety)}."
+    state.caption += f" Coup fourré! {name(state, seat)} reacts with {mb_name(state, safety)}."
     settle(state)

@@ -224,7 +224,7 @@ def _why_not_reaction(state: DragonState, pending: Pending, action: Action) -> s
         return f"You must be moving to {verb} (a Go or Right of Way showing, tires whole)."
     if verb == "backfire":
         if spec.weapon != "ac":
-            return "Autocannon Backfires only answers an autocannon."
+            return "Autocannon Backfires only reacts to an autocannon."
         return (
             "You hold no Autocannon Backfires card."
             if "backfire" not in car.cw_hand
@@ -238,8 +238,8 @@ def _why_not_reaction(state: DragonState, pending: Pending, action: Action) -> s
         return "An Oil Slick is already down for this shot."
     if verb == "cw" and action.card in SPECS:
         # A Tire Shot (or any Car Wars play) is an own-turn move, never an answer.
-        return f"{SPECS[action.card].name} is played in your own turn, not as an answer to a shot."
-    return "Answer the shot: armor, swerve, spin, backfire, oil-slick or pass."
+        return f"{SPECS[action.card].name} is played in your own turn, not as a reaction to a shot."
+    return "React to the shot: armor, swerve, spin, backfire, oil-slick or pass."
 
 
 def _use_cw(state: DragonState, car: Car, code: str) -> None:
@@ -267,7 +267,7 @@ def apply_backfire(state: DragonState, seat: int, action: Action) -> None:
     if action not in armor_reactions(state.cars[seat], pending):
         if action.verb == "armor":
             raise IllegalMove("A backfire hits your front: only front armor helps.")
-        raise IllegalMove("Answer the backfire with 'armor front' or 'pass'.")
+        raise IllegalMove("React to the backfire with 'armor front' or 'pass'.")
     _use_cw(state, car_w(state, seat), "armor-front")
     pending.armor += 1
     state.caption += f" {name(state, seat)} plays Armor on the front."
@@ -307,7 +307,7 @@ def apply_oil_ace(state: DragonState, seat: int, action: Action) -> None:
     assert pending is not None
     if action != PASS:
         if action != Action("play", Card.DRIVING_ACE.value):
-            raise IllegalMove("Answer the Oil Slick with 'play driving-ace', or pass.")
+            raise IllegalMove("React to the Oil Slick with 'play driving-ace', or pass.")
         car = car_w(state, seat)
         car.mb.hand.remove(Card.DRIVING_ACE)
         put_safety(state, seat, Card.DRIVING_ACE, coup=True)

@@ -162,13 +162,14 @@ def pending_text(state: DragonState, pending: Pending) -> str:
     kind = pending.kind
     actor = name(state, pending.actor)
     if kind is Phase.OIL_ACE:
-        return f"{actor} may answer the Oil Slick with a Driving Ace."
+        return f"{actor} may react to the Oil Slick with a Driving Ace."
     if kind is Phase.REACT:
         spec = SPECS[pending.card]
         where = "the tires" if pending.side < 0 else f"the {SIDES[pending.side]}"
         weapon = spec.name.split(" (")[0]
         hits = pending.hits - ARMOR_STOPS * pending.armor
-        return f"{actor} may answer {name(state, pending.by)}'s {weapon} ({hits} hits on {where})."
+        by = name(state, pending.by)
+        return f"{actor} may react to the {weapon} from {by} ({hits} hits on {where})."
     if kind is Phase.SKID:
         return f"{actor} may skid {name(state, pending.car)} into a wall."
     if kind is Phase.WALL:
@@ -176,7 +177,7 @@ def pending_text(state: DragonState, pending: Pending) -> str:
     if kind is Phase.BACKFIRE:
         return f"{actor} may armor the front against the backfire ({pending.hits} hits)."
     if kind is Phase.COUP:
-        return f"{actor} may answer {Card(pending.card).title} with a coup fourré."
+        return f"{actor} may react to {Card(pending.card).title} with a coup fourré."
     waiting = ", ".join(name(state, s) for s in pending.waiting)
     return f"Stampede! Waiting for {waiting} to pick a side."
 
