@@ -304,3 +304,25 @@ async def test_mille_table_names_the_goal(tmp_path: Path, length: str, goal: str
     0' and a trip of 700 and no word of the match."""
     text = await _run(tmp_path, "quit\n", images=False, options={"length": length})
     assert f"· {goal} ──" in text, text
+
+
+async def test_dragon_table_says_why_a_car_is_stopped_and_what_it_has(tmp_path: Path) -> None:
+    """Dragon Mille Bornes' table in words (the image's alt text too) says what the image
+    shows of each car: why it is stopped ('stopped (Out of Gas)'), its safeties and Fireproof
+    Armor. Before the fix it said 'stopped' and nothing of safeties or armor, so a player could
+    not tell which remedy they needed or which rival was immune to what."""
+    options = ConsoleOptions(
+        db=f"sqlite:///{tmp_path / 'console.db'}",
+        out=tmp_path,
+        game="dragon",
+        players=6,
+        seed=11,
+        images=False,
+    )
+    out = io.StringIO()
+    lines = io.StringIO("play go\nrocket-front @1\narmor back\nside front\nquit\n")
+    assert await run_console(options, lines=lines, out=out) == 0
+    table = out.getvalue().split("> side front", 1)[1]
+    assert "Computer 4 (normal) plays Out of Gas on Root!" in table, table
+    assert "▶ Root: 0 mi, stopped (Out of Gas);" in table, table
+    assert "; safeties Driving Ace" in table and "; Fireproof Armor" in table, table

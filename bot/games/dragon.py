@@ -12,8 +12,9 @@ from bot.ai.dragon_normal import DragonNormalPolicy
 from bot.ai.easy import easy
 from bot.engine.core import Outcome
 from bot.engine.dragon import GAME
-from bot.engine.dragon.cards import cw_name
-from bot.engine.dragon.views import DragonPublicView, DragonSeatView
+from bot.engine.dragon.cards import TIRE_TRACK, cw_name
+from bot.engine.dragon.views import CarView, DragonPublicView, DragonSeatView
+from bot.engine.mille.cards import Card
 from bot.games.bundle import (
     ButtonSpec,
     ButtonStyle,
@@ -112,6 +113,49 @@ def hand_pickers(view: DragonSeatView, moves: Sequence[MoveChoice]) -> list[Pick
     return pickers
 
 
+def _car_state(car: CarView, view: DragonPublicView) -> str:
+    """Moving or stopped and why, and a Speed Limit, as the car's pill and piles on the image
+    say it ("stopped (Out of Gas), Speed Limit"): "stopped" alone left a player guessing which
+    remedy a rival needs."""
+    lang = view.lang
+    if car.left:
+        return "left"
+    if car.dead:
+        killer = car.killed_by
+        by = 0 <= killer < len(view.players) and killer != car.seat
+        return f"dead, killed by {view.players[killer]}" if by else "dead"
+    if car.moving:
+        state = "moving"
+    elif car.tires >= TIRE_TRACK:
+        state = "stopped (tires shot)"
+    elif car.skidded:
+        state = "stopped (skidded)"
+    elif car.battle_top is not None and car.battle_top.is_hazard:
+        state = f"stopped ({car.battle_top.name_in(lang)})"
+    else:
+        state = "stopped (needs Go)"
+    return f"{state}, {Card.SPEED_LIMIT.name_in(lang)}" if car.limited else state
+
+
+def _car_extras(car: CarView, lang: str) -> list[str]:
+    """What else the image shows of a car: safeties (coups fourrés marked), Fireproof Armor,
+    jammed guns, breached sides."""
+    extras: list[str] = []
+    if car.safeties:
+        named = [
+            c.name_in(lang) + (" (coup fourré)" if c in car.coups else "") for c in car.safeties
+        ]
+        extras.append("safeties " + ", ".join(named))
+    if car.fireproof:
+        extras.append("Fireproof Armor")
+    if car.jammed:
+        extras.append("guns jammed")
+    broken = [side for side, gone in zip(SIDES, car.breached, strict=True) if gone]
+    if broken:
+        extras.append("breached " + ", ".join(broken))
+    return extras
+
+
 def console_table(view: DragonPublicView) -> str:
     # Words, not the engine's phase names ("react", "oil-ace"): this text is also the arena
     # image's alt text, which a screen reader reads out.
@@ -124,15 +168,11 @@ def console_table(view: DragonPublicView) -> str:
     lines = [f"── Dragon Mille Bornes · {now} ──"]
     for car in view.cars:
         marker = "▶" if view.turn == car.seat and not view.is_over else " "
-        state = (
-            "dead"
-            if car.dead
-            else ("left" if car.left else ("moving" if car.moving else "stopped"))
-        )
         hits = "/".join(str(h) for h in car.hits)
         lines.append(
-            f"{marker} {car.name}: {car.mileage} mi, {state}; hits F/B/L/R {hits}, tires "
-            f"{car.tires}, driver {car.driver}; kills {car.kills}"
+            f"{marker} {car.name}: {car.mileage} mi, {_car_state(car, view)}; hits "
+            f"F/B/L/R {hits}, tires {car.tires}, driver {car.driver}; kills {car.kills}"
+            + "".join(f"; {extra}" for extra in _car_extras(car, view.lang))
         )
     if view.pending is not None:
         lines.append(f"  waiting: {view.pending.text}")
