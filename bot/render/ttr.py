@@ -476,10 +476,9 @@ def render_hand(view: TtrSeatView) -> Image.Image:
     height = _hand_height(view)
     img = vertical_gradient(HAND_WIDTH, height, Palette.FELT_TOP, Palette.FELT_BOTTOM)
     c = Canvas(img)
-    pub = view.public
-    name = pub.players[view.seat]
     c.draw.rectangle((0, 0, HAND_WIDTH, 60), fill=Palette.ASPHALT_DARK)
-    title = ellipsize(f"{name}'s hand", font(26, "bold"), 520)
+    # Only its owner sees a hand, so it speaks to them ("Computer (normal)'s hand" read badly).
+    title = ellipsize("Your hand", font(26, "bold"), 520)
     c.text((_M + 4, 30), title, font(26, "bold"), Palette.GOLD, anchor="lm")
     small = font(18, "bold")
     phase = _phase_line(view)

@@ -217,7 +217,7 @@ def test_a_tie_with_an_opponent_set_is_refused() -> None:
     """Playing as many cards as an opponent's set of that colour is not enough."""
     s = lay(hands=[["red", "red", "loco"], []], yards=[{}, {"red": (2, 1)}], deck=["red"] * 4)
     before = snapshot(s)
-    with pytest.raises(IllegalMove, match="Bob's Red set has 3 cards"):
+    with pytest.raises(IllegalMove, match="Bob has a Red set of 3 cards"):
         play(s, 0, "yard red red loco")
     assert snapshot(s) == before
 
@@ -234,7 +234,7 @@ def test_a_larger_set_robs_every_opponent_set_of_that_colour() -> None:
     assert yard_of(s, 0) == {"red": (3, 1)}
     assert yard_of(s, 2) == {} and yard_of(s, 1) == {"blue": (1, 0)}  # Bob's turn moved one
     assert s.discard[card("red")] == 3 and s.discard[LOCO] == 2
-    assert "robbing Bob's Red (2 cards) and Cat's Red (3 cards)" in s.caption
+    assert "robbing Bob of their Red set (2 cards) and Cat of their Red set (3 cards)" in s.caption
 
 
 def test_a_set_must_beat_the_largest_opponent_set() -> None:
@@ -245,7 +245,7 @@ def test_a_set_must_beat_the_largest_opponent_set() -> None:
         yards=[{}, {"red": (2, 0)}, {"red": (3, 0)}],
         deck=["red"] * 4,
     )
-    with pytest.raises(IllegalMove, match="Cat's Red set has 3 cards"):
+    with pytest.raises(IllegalMove, match="Cat has a Red set of 3 cards"):
         play(s, 0, "yard red red red")
 
 
@@ -259,7 +259,7 @@ def test_three_single_cards_of_different_colours_are_three_sets() -> None:
 def test_a_single_card_cannot_go_where_an_opponent_has_that_colour() -> None:
     """Each single is checked on its own: one cannot beat any existing set."""
     s = lay(hands=[["red", "green", "blue"], []], yards=[{}, {"green": (1, 0)}], deck=["red"] * 4)
-    with pytest.raises(IllegalMove, match="Bob's Green set has 1 card"):
+    with pytest.raises(IllegalMove, match="Bob has a Green set of 1 card"):
         play(s, 0, "yard red green blue")
     assert all(a.singles == () for a in G.legal_actions(s, 0) if a.kind == "yard")
 
@@ -313,7 +313,7 @@ def test_each_railyard_set_sends_one_card_on_the_track_locomotives_first() -> No
     assert yard_of(s, 0) == {"red": (2, 0)}
     assert s.track[0] == counts("loco", "blue")
     # The rules' name for the stack, as the table image and the console say it.
-    assert "Ann's Railyard sends 2 cards to their On-the-Track stack." in s.caption
+    assert "The Railyard of Ann sends 2 cards to the On-the-Track stack." in s.caption
 
 
 def test_the_track_is_filled_only_at_the_owner_turn() -> None:
@@ -431,7 +431,7 @@ def test_only_the_seat_to_play_may_act() -> None:
     """Out of turn moves are refused with NotYourTurn and change nothing."""
     s = lay(hands=[[], ["red", "red"]], deck=["red"] * 4)
     before = snapshot(s)
-    with pytest.raises(NotYourTurn, match="Ann's turn"):
+    with pytest.raises(NotYourTurn, match="It is not your turn: Ann is playing"):
         play(s, 1, "yard red red")
     assert snapshot(s) == before
 

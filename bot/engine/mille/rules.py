@@ -307,7 +307,7 @@ def apply_in_place(state: MilleState, seat: int, action: Action) -> None:
     if state.phase is Phase.OVER:
         raise IllegalMove("This game is over.")
     if seat != state.turn:
-        raise NotYourTurn(f"It is {state.players[state.turn]}'s turn, not yours.")
+        raise NotYourTurn(f"It is not your turn: {state.players[state.turn]} is playing.")
     if state.phase is Phase.EXTENSION:
         _apply_extension(state, seat, action)
     elif state.phase is Phase.DRAW:

@@ -323,7 +323,7 @@ def refusal(state: TtrState, seat: int, action: Action) -> str | None:
     if seat not in to_act(state):
         if state.phase == SETUP:
             return "You have already chosen your tickets; the others are still choosing."
-        return f"It is {state.players[state.turn]}'s turn."
+        return f"It is not your turn: {state.players[state.turn]} is playing."
     kind = action.kind
     if state.phase in (SETUP, KEEP):
         if kind != "keep":
@@ -460,7 +460,7 @@ def _set_refusal(
         theirs = state.yard_nat[other][c] + state.yard_loco[other][c]
         if theirs and size <= theirs:
             return (
-                f"{state.players[other]}'s {name} set has {plural(theirs, 'card')}: play more "
+                f"{state.players[other]} has a {name} set of {plural(theirs, 'card')}: play more "
                 f"than {theirs} {name} to rob it (a tie is not enough)."
             )
     return None
@@ -599,7 +599,11 @@ def _yard(state: TtrState, seat: int, action: Action) -> None:
             size = state.yard_nat[other][c] + state.yard_loco[other][c]
             if size:
                 discard_set(state, other, c)
-                robbed.append(f"{state.players[other]}'s {CARD_NAMES[c]} ({plural(size, 'card')})")
+                # "Robbing Bob of their Red set", not "Bob's Red": a seat name such as
+                # "Computer (normal)" takes no "'s".
+                robbed.append(
+                    f"{state.players[other]} of their {CARD_NAMES[c]} set ({plural(size, 'card')})"
+                )
     if action.singles:
         played = names([CARD_NAMES[c] for c in action.singles])
         text = f"{who} single {played} cards to the Railyard"
@@ -652,7 +656,7 @@ def begin_turn(state: TtrState, seat: int) -> None:
     if moved:
         who = state.players[seat]
         state.caption += (
-            f" {who}'s Railyard sends {plural(moved, 'card')} to their On-the-Track stack."
+            f" The Railyard of {who} sends {plural(moved, 'card')} to the On-the-Track stack."
         )
 
 
