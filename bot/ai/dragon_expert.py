@@ -776,7 +776,7 @@ def explain(view: DragonSeatView, move: str, report: SearchReport) -> str:
     elif verb == "side":
         why = f"the {SIDES[action.side or 0]} can take these hits best"
     elif verb == "pass":
-        why = "your answers are worth more kept for a bigger shot"
+        why = "your reactions are worth more kept for a bigger shot"
     elif verb == "end":
         why = "no Car Wars card is worth playing this turn"
     else:

@@ -451,3 +451,10 @@ def test_a_remedy_hint_says_what_the_card_does(card: str, words: str) -> None:
     view = GAME.private_view(state, 0)
     report = SearchReport(move=f"play {card}", candidates=[f"play {card}"])
     assert explain(view, f"play {card}", report).startswith(words)
+
+
+def test_a_hint_to_let_a_shot_pass_calls_the_cards_kept_reactions() -> None:
+    """Armor and dodges are reactions, as the game's "No reaction" button calls them."""
+    view = GAME.private_view(GAME.new_game(["A", "B"], 4, {}), 0)
+    report = SearchReport(move="pass", candidates=["pass"])
+    assert explain(view, "pass", report).startswith("your reactions are worth more kept")

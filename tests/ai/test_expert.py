@@ -570,6 +570,21 @@ def test_a_race_cycle_hint_names_a_lone_card() -> None:
     assert "swapping these weak cards for fresh cards" in race_explain(view, "cycle 25 50", both)
 
 
+def test_a_race_reaction_hint_says_reaction_and_no_apostrophe_s() -> None:
+    """A hint to react names the card its rival played without "'s" (a seat may be called
+    "Computer (normal)"); a hint to pass calls the card kept a reaction card, as the game does."""
+    from tests.engine.test_race_rules import BLUE_CHEATS, red_first
+
+    state = RACE.apply(red_first(blue=BLUE_CHEATS), 0, ("play", "100"))
+    view = RACE.private_view(state, 1)
+    react = SearchReport(move="react roadblock", candidates=["react roadblock"])
+    assert race_explain(view, "react roadblock", react).startswith(
+        "cancelling the 100 miles Ann played is worth your Roadblock"
+    )
+    keep = SearchReport(move="pass", candidates=["pass"])
+    assert race_explain(view, "pass", keep).startswith("your reaction card is worth more kept")
+
+
 def test_a_mille_hint_calls_a_safety_a_coup_fourre_only_when_it_is_one() -> None:
     """Before drawing, a safety against a fresh hazard is a coup fourré; against an old one it
     is not (no 300). Before the fix the hint said "a coup fourré scores 300 more" for both."""
