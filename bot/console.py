@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import getpass
+import itertools
 import os
 import sys
 from collections import Counter
@@ -21,11 +22,12 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.engine.core import BadOption, GameError, players_wanted
+from bot.engine.words import plural
 from bot.games import DEFAULT_GAME, bundle, hint_policy, policy_factory, suggest_move
 from bot.games.bundle import GameBundle, MoveChoice
 from bot.store import opened_store
-from bot.store.base import SeatRecord
-from bot.tables import Tables, TableUpdate
+from bot.store.base import SeatRecord, StoredGame
+from bot.tables import Tables, TableUpdate, replay_frames
 from bot.updates import outcome_line, told
 
 CONSOLE_CHANNEL = 0  # the console's own "channel" in the store
@@ -33,6 +35,9 @@ PLAYER_ID = 1  # the console player's member id
 MAX_MOVE_TEXT = 200
 """The longest line read as a move (the Discord /move command's limit); a longer number is
 still answered as a number out of range."""
+RECAP_LINES = 12
+"""Resuming recalls at most this many moves (a Dragon table of computers may have played
+hundreds after your car was out)."""
 FOLD_ABOVE = 24
 """A kind of move (its first word) with more choices than this is folded into one line to
 type out: every subset of a hand to cycle or discard would bury the other moves."""
@@ -86,6 +91,8 @@ class Console:
         self.tables = tables
         self.options = options
         self.out = out
+        # On resuming: what happened since your last move, said once with the first table.
+        self.recap: list[str] = []
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -98,6 +105,7 @@ class Console:
             update = await self.tables.table(CONSOLE_CHANNEL)
             title = bundle(update.game.game_key).info.title
             self.say(f"Resuming your {title} game #{update.game.id} (move {update.game.version}).")
+            self.recap = await self.since_your_move(update.game)
             return update
         except GameError:
             pass
@@ -136,6 +144,13 @@ class Console:
         # to the result line.
         reason = update.outcome.reason if update.outcome is not None else ""
         said = told((step.caption for step in update.steps), reason)
+        if self.recap:
+            said, self.recap = self.recap, []
+            self.say("Since your last move:")
+            if len(said) > RECAP_LINES:
+                earlier = len(said) - RECAP_LINES
+                said = said[-RECAP_LINES:]
+                self.say(f"  … ({plural(earlier, 'earlier move')} not shown)")
         for caption in said:
             self.say(f"  » {caption}")
         finished = update.outcome is not None or (
@@ -267,6 +282,27 @@ class Console:
                 examples.append(notation)  # one of each kind: 'play …', then 'discard …'
         shown = ", ".join(f"'{e}'" for e in examples[:2])
         return HELP.format(examples=f", e.g. {shown}" if shown else "")
+
+    async def since_your_move(self, stored: StoredGame) -> list[str]:
+        """The captions of your last move and of every move after it, each told once. The
+        table names only the last move, and a computer's whole turn (a hazard on you, then
+        its miles) may lie between: a player coming back needs it all. Rebuilt from the deal
+        and the move log, public views only."""
+        store = self.tables.store
+        initial = await store.initial_state(stored.id)
+        moves = await store.moves(stored.id)
+        if initial is None or not moves:
+            return []
+        yours = [i for i, move in enumerate(moves) if move.seat == 0]  # your seat is 0
+        start = yours[-1] if yours else 0
+        game = bundle(stored.game_key).game
+        frames = await asyncio.to_thread(replay_frames, game, initial, moves)
+        captions = (
+            str(getattr(after, "caption", ""))
+            for before, after in itertools.pairwise(frames[start:])
+            if after != before  # a move that changed nothing in sight left the old caption
+        )
+        return told(captions)
 
     def ended(self, update: TableUpdate) -> None:
         """The result, and how to play again (the console ends with its game)."""

@@ -326,3 +326,39 @@ async def test_dragon_table_says_why_a_car_is_stopped_and_what_it_has(tmp_path: 
     assert "Computer 4 (normal) plays Out of Gas on Root!" in table, table
     assert "▶ Root: 0 mi, stopped (Out of Gas);" in table, table
     assert "; safeties Driving Ace" in table and "; Fireproof Armor" in table, table
+
+
+async def test_resuming_recalls_the_moves_since_yours(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Coming back to a saved game tells your last move and everything the computer did after
+    it, as the first session printed them, before the table. Before the fix the table's last
+    line ('Computer (random) ends the turn.') was all a returning player learnt of a whole
+    turn (a hazard on them included)."""
+    monkeypatch.setenv("JUNCTION_PLAYER", "Ada")
+    options = _against_random(tmp_path, "race", seed=5)
+    first = io.StringIO()
+    assert await run_console(options, lines=io.StringIO("end\nquit\n"), out=first) == 0
+    played = [row for row in first.getvalue().splitlines() if row.startswith("  » ")]
+    assert played[0] == "  » Ada ends the turn." and len(played) >= 2, played
+    again = io.StringIO()
+    assert await run_console(options, lines=io.StringIO("quit\n"), out=again) == 0
+    text = again.getvalue()
+    recalled = text.split("Since your last move:\n", 1)[1].split("\n──", 1)[0]
+    assert recalled.splitlines() == played, text
+    assert text.count(played[-1].removeprefix("  » ")) == 1, text  # not again in the table
+
+
+async def test_a_long_recap_keeps_the_latest_moves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A recap longer than RECAP_LINES (a Dragon table of computers racing on after your car
+    is out) keeps the latest moves and counts the others."""
+    monkeypatch.setattr("bot.console.RECAP_LINES", 1)
+    options = _against_random(tmp_path, "race", seed=5)
+    assert await run_console(options, lines=io.StringIO("end\nquit\n"), out=io.StringIO()) == 0
+    again = io.StringIO()
+    assert await run_console(options, lines=io.StringIO("quit\n"), out=again) == 0
+    recalled = again.getvalue().split("Since your last move:\n", 1)[1].split("\n──", 1)[0]
+    lines = recalled.splitlines()
+    assert lines[0] == "  … (1 earlier move not shown)" and len(lines) == 2, recalled
