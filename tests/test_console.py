@@ -362,3 +362,16 @@ async def test_a_long_recap_keeps_the_latest_moves(
     recalled = again.getvalue().split("Since your last move:\n", 1)[1].split("\n──", 1)[0]
     lines = recalled.splitlines()
     assert lines[0] == "  … (1 earlier move not shown)" and len(lines) == 2, recalled
+
+
+async def test_when_the_computer_starts_the_deal_is_told_first(tmp_path: Path) -> None:
+    """When a computer moves first, the deal's own line (in the 1000 Mile Race, the revealed
+    cards that decide who starts) comes before its moves. Before the fix the console opened
+    on the computer's moves with no word of why it went first: no step repeats the deal's
+    caption, and the table's line was the computer's last move."""
+    options = _against_random(tmp_path, "race", seed=1)
+    out = io.StringIO()
+    assert await run_console(options, lines=io.StringIO("quit\n"), out=out) == 0
+    said = [row for row in out.getvalue().splitlines() if row.startswith("  » ")]
+    assert said[0].endswith("Computer (random) goes first."), said
+    assert said[1].startswith("  » Computer (random) "), said
