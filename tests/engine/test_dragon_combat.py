@@ -125,6 +125,27 @@ def test_breach_example_built_by_shots() -> None:
     assert s.cars[1].hits[3] == 12 and s.cars[1].driver == 1
 
 
+def test_breach_caption_says_who_takes_the_driver_hit() -> None:
+    """The caption names the car whose driver is hit, with the count in hits."""
+    s = rig(start(cw=[["mg-right"], []]), 1, hits=[0, 0, 0, 10])
+    s = act(s, 0, "mg-right @1")
+    assert f"{s.players[1]} takes 1 hit to the driver." in s.caption
+
+
+def test_flame_caption_says_who_loses_the_extra_tank() -> None:
+    """The caption names the car that loses its Extra Tank to the flames."""
+    s = rig(start(cw=[["flame-back"], []]), 1, safeties=["extra-tank"])
+    s = act(s, 0, "flame-back @1")
+    assert f"{s.players[1]} loses the Extra Tank to the flames!" in s.caption
+
+
+def test_shot_tires_caption_says_who_stops() -> None:
+    """The ninth tire hit's caption says the car stops, naming it."""
+    s = rig(start(cw=[["tire-shot"], []]), 1, tires=8)
+    s = act(s, 0, "tire-shot @1")
+    assert f"The tires are shot: {s.players[1]} stops." in s.caption
+
+
 def _a_discard(state: DragonState, seat: int) -> str:
     return next(a for a in legal(state, seat) if a.startswith("discard "))
 
@@ -733,7 +754,7 @@ def test_jam_on_jammed_guns_is_refused() -> None:
     """Jamming guns that are already jammed is refused."""
     s = rig(start(cw=[["jam"], []]), 1, jammed=True)
     assert "jam @1" not in legal(s, 0)
-    with pytest.raises(IllegalMove, match="already jammed"):
+    with pytest.raises(IllegalMove, match="already has jammed machine guns"):
         act(s, 0, "jam @1")
 
 

@@ -313,7 +313,7 @@ def test_each_railyard_set_sends_one_card_on_the_track_locomotives_first() -> No
     assert yard_of(s, 0) == {"red": (2, 0)}
     assert s.track[0] == counts("loco", "blue")
     # The rules' name for the stack, as the table image and the console say it.
-    assert "The Railyard of Ann sends 2 cards to the On-the-Track stack." in s.caption
+    assert "Ann moves 2 cards from the Railyard to the On-the-Track stack." in s.caption
 
 
 def test_the_track_is_filled_only_at_the_owner_turn() -> None:

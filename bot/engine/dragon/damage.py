@@ -27,7 +27,7 @@ def hit_tires(state: DragonState, seat: int, hits: int) -> None:
     if hits:
         state.caption += f" {_hits(hits)} to the tires."
     if car.tires >= TIRE_TRACK and hits:
-        state.caption += f" The tires of {name(state, seat)} are shot: the car stops."
+        state.caption += f" The tires are shot: {name(state, seat)} stops."
 
 
 def hit_side(state: DragonState, seat: int, side: int, hits: int, flame: bool, by: int) -> None:
@@ -40,7 +40,7 @@ def hit_side(state: DragonState, seat: int, side: int, hits: int, flame: bool, b
     who = name(state, seat)
     if flame and tank:
         remove_safety(state, car, Card.EXTRA_TANK)
-        state.caption += f" The Extra Tank of {who} is destroyed!"
+        state.caption += f" {who} loses the Extra Tank to the flames!"
     if flame and car.fireproof:
         state.caption += " Fireproof Armor stops the flames."
         return
@@ -60,7 +60,7 @@ def hit_side(state: DragonState, seat: int, side: int, hits: int, flame: bool, b
             return
         car.driver = min(DRIVER_TRACK, car.driver + carry)
         state.quiet = 0
-        state.caption += f" The driver of {who} takes {carry}."
+        state.caption += f" {who} takes {_hits(carry)} to the driver."
         if car.driver >= DRIVER_TRACK:
             kill(state, seat, by)
 

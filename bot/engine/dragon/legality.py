@@ -129,7 +129,7 @@ def why_not_cw(
     elif side is not None:
         return f"{spec.name} names no side."
     if kind == "jam" and state.cars[target].jammed:
-        return f"The machine guns of {name(state, target)} are already jammed."
+        return f"{name(state, target)} already has jammed machine guns."
     if spec.weapon == "mg" and car.jammed:
         return (
             "Your machine guns are jammed: discard your whole Car Wars hand (cw-discard all) "

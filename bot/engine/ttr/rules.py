@@ -656,7 +656,7 @@ def begin_turn(state: TtrState, seat: int) -> None:
     if moved:
         who = state.players[seat]
         state.caption += (
-            f" The Railyard of {who} sends {plural(moved, 'card')} to the On-the-Track stack."
+            f" {who} moves {plural(moved, 'card')} from the Railyard to the On-the-Track stack."
         )
 
 
