@@ -370,7 +370,7 @@ class Tables:
                 if seat not in here.acting:
                     waiting = ", ".join(stored.seats[s].name for s in here.acting)
                     raise NotYourTurn(f"It is not your turn; waiting for {waiting}.")
-                parsed = game.parse_action(action)
+                parsed = game.parse_for(here.state, seat, action)
                 previous = game.public_view(here.state)
                 new_state = game.apply(here.state, seat, parsed)
                 text = game.format_action(parsed)

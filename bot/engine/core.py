@@ -221,6 +221,11 @@ class Game(ABC, Generic[S, A]):
     def parse_action(self, text: str) -> A:
         """An action from its text notation; raises NotationError."""
 
+    def parse_for(self, state: S, seat: Seat, text: str) -> A:
+        """An action ``seat`` typed in ``state``: ``parse_action``, whose errors may speak of
+        the position (the tickets on offer, not made-up ones). The same action either way."""
+        return self.parse_action(text)
+
     @abstractmethod
     def format_action(self, action: A) -> str:
         """The canonical text notation of an action (``parse_action`` reads it back)."""

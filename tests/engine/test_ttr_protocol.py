@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -363,3 +364,67 @@ def test_solo_conformance_playouts(seed: int) -> None:
     """Random solo playouts keep every engine invariant."""
     report = check_playout(SOLO, 1, seed)
     assert report.outcome is not None and report.moves >= 17
+
+
+# --- refusals speak of the game being played and the tickets on offer -----------------------
+
+
+@pytest.mark.parametrize("text", ["take 9", "take", "take the red one"])
+def test_a_take_refusal_in_the_standard_game_says_nothing_of_solo(text: str) -> None:
+    """A two-player game's refusal names its own five slots and no Station Clock card. Before
+    the fix 'take 9' answered '… slot 1 to 5 (1 to 4 in solo) …'."""
+    state = keep_first(G.new_game(["Ann", "Bob"], 1))
+    with pytest.raises(NotationError) as error:
+        G.parse_for(state, 0, text)
+    said = str(error.value)
+    assert "solo" not in said.lower() and "clock" not in said.lower(), said
+    assert "'take 1' to 'take 5'" in said or "slot 1 to 5" in said, said
+
+
+def test_a_take_refusal_in_solo_names_its_four_slots_and_the_clock_card() -> None:
+    """Solo has four face-up slots and the Station Clock card: 'take 5' is no slot there."""
+    state = keep_first(SOLO.new_game(["Ann"], 1))
+    with pytest.raises(NotationError) as error:
+        SOLO.parse_for(state, 0, "take 5")
+    said = str(error.value)
+    assert "slot 1 to 4" in said and "'take clock'" in said and "solo" not in said, said
+
+
+def _codes(text: str) -> set[str]:
+    return set(re.findall(r"T\d\d", text))
+
+
+@pytest.mark.parametrize("typed", ["keep", "take 1", "", "fly away"])
+def test_a_keep_example_names_only_the_tickets_on_offer(typed: str) -> None:
+    """While a player chooses tickets, every example names tickets they were offered, and
+    typing the example works. Before the fix it was always 'keep T04 T17'."""
+    state = G.new_game(["Ann", "Bob"], 1)
+    offered = {t.code for t in G.private_view(state, 0).offered}
+    assert not {"T04", "T17"} <= offered  # the old example would name strangers here
+    with pytest.raises(GameError) as error:
+        G.apply(state, 0, G.parse_for(state, 0, typed))
+    said = str(error.value)
+    example = re.search(r"'(keep T\d\d[^']*)'", said)
+    assert example is not None and _codes(said) <= offered, said
+    assert "'keep none'" not in said  # the opening choice keeps at least one ticket
+    G.apply(state, 0, G.parse_action(example[1]))  # accepted
+
+
+def test_a_mid_game_keep_example_offers_keep_none_too() -> None:
+    """After 'tickets' the four drawn tickets are the example, and keeping none is allowed."""
+    state = play(keep_first(G.new_game(["Ann", "Bob"], 1)), 0, "tickets")
+    offered = {t.code for t in G.private_view(state, 0).offered}
+    with pytest.raises(NotationError) as error:
+        G.parse_for(state, 0, "keep")
+    said = str(error.value)
+    assert _codes(said) <= offered and len(_codes(said)) == 2 and "'keep none'" in said, said
+
+
+def test_the_solo_opening_example_keeps_the_highest_value_ticket() -> None:
+    """Solo's opening keep must include the highest-value ticket: the example does."""
+    state = SOLO.new_game(["Ann"], 1)
+    with pytest.raises(IllegalMove) as error:
+        SOLO.apply(state, 0, SOLO.parse_action("take 1"))
+    example = re.search(r"'(keep T\d\d[^']*)'", str(error.value))
+    assert example is not None, error.value
+    SOLO.apply(state, 0, SOLO.parse_action(example[1]))  # accepted

@@ -309,7 +309,11 @@ class _TicketToRideBase(Game[TtrState, Action]):
         return private_view(state, seat)
 
     def parse_action(self, text: str) -> Action:
-        return parse_action(text)
+        return parse_action(text, solo=self.solo)
+
+    def parse_for(self, state: TtrState, seat: int, text: str) -> Action:
+        # Errors name this game's slots and, for a keep, the tickets this seat is offered.
+        return parse_action(text, solo=self.solo, keep_example=rules.keep_example(state, seat))
 
     def format_action(self, action: Action) -> str:
         return format_action(action)

@@ -4,6 +4,11 @@
 Parsing is forgiving (case, commas, initials such as ``r r l``, counts such as ``2 red`` or
 ``red x2``, ``pink`` for purple, ``wild`` for Locomotive, bare ticket numbers, a bare slot number
 or a bare list of cards); formatting is canonical and ``parse(format(a)) == a``.
+
+Errors speak of the game being played when the caller says which (``solo``): the standard game
+has five face-up slots, solo four and the Station Clock card. A caller that knows the position
+passes ``keep_example`` (the tickets actually on offer, as ``'keep T05 T12' or 'keep none'``),
+so an example never names a ticket the player was not offered.
 """
 
 from __future__ import annotations
@@ -12,7 +17,16 @@ import re
 
 from bot.engine.core import NotationError
 from bot.engine.ttr.cards import COLOURS, KINDS, LOCO, TICKETS, card_from_text, ticket_from_text
-from bot.engine.ttr.state import BLIND, CLOCK, CLOCK_DECK, DRAW_TICKETS, PASS, SLOTS, Action
+from bot.engine.ttr.state import (
+    BLIND,
+    CLOCK,
+    CLOCK_DECK,
+    DRAW_TICKETS,
+    PASS,
+    SLOTS,
+    SOLO_SLOTS,
+    Action,
+)
 
 _TAKE = {"take", "t", "draw", "pick", "grab"}
 _YARD = {"yard", "railyard", "rail", "play", "ry"}
@@ -20,7 +34,22 @@ _TICKETS = {"tickets", "ticket", "tix", "destinations", "dt"}
 _KEEP = {"keep", "k"}
 _NONE = {"none", "nothing", "no", "0", "-"}
 _BLIND = {"blind", "deck", "pile", "top", "facedown", "face-down"}
-_HINT = "Try 'take 3', 'take blind', 'yard red red loco', 'tickets', 'keep T04' or 'pass'."
+
+
+def _hint(keep_example: str) -> str:
+    """The moves to try; while tickets are on offer, choosing them is the only move."""
+    if keep_example:
+        return f"Choose which tickets to keep, e.g. {keep_example}."
+    return "Try 'take 3', 'take blind', 'yard red red loco', 'tickets' or 'pass'."
+
+
+def _takes(solo: bool | None) -> str:
+    """The take moves of the game being played, for an error sentence (both when unknown)."""
+    if solo is None:
+        return "'take 1' to 'take 5' (to 'take 4' and 'take clock' in solo), or 'take blind'"
+    if solo:
+        return "'take 1' to 'take 4', 'take clock' or 'take blind'"
+    return "'take 1' to 'take 5', or 'take blind'"
 
 
 def quoted(text: str, limit: int = 40) -> str:
@@ -51,16 +80,18 @@ def format_action(action: Action) -> str:
     return kind  # "tickets", "pass"
 
 
-def parse_action(text: str) -> Action:
+def parse_action(text: str, solo: bool | None = None, keep_example: str = "") -> Action:
+    """The action ``text`` names. ``solo`` (None: not known) and ``keep_example`` only shape
+    the wording of errors (module docstring); what parses is the same in both games."""
     cleaned = re.sub(r"[,;+&/]", " ", text.strip().lower())
     words = cleaned.split()
     if not words:
-        raise NotationError(f"Type a move. {_HINT}")
+        raise NotationError(f"Type a move. {_hint(keep_example)}")
     head, rest = words[0], words[1:]
     if head in _TAKE:
         if rest and rest[0] in _TICKETS:
             return DRAW_TICKETS
-        return _parse_take(rest)
+        return _parse_take(rest, solo)
     if head in _BLIND and not rest:
         return Action("take", slot=BLIND)
     if head in ("clock", "station") and not rest:
@@ -72,22 +103,22 @@ def parse_action(text: str) -> Action:
             raise NotationError("Say which cards to play, e.g. 'yard red red loco'.")
         return _parse_yard(rest)
     if head in _KEEP:
-        return _parse_keep(rest)
+        return _parse_keep(rest, keep_example)
     if head == "pass" and not rest:
         return PASS
     if len(words) == 1 and words[0].isdecimal():
-        return _parse_take(words)
+        return _parse_take(words, solo)
     try:
         return _parse_yard(words)
     except NotationError:
         pass
-    raise NotationError(f"I don't understand '{quoted(text)}'. {_HINT}")
+    raise NotationError(f"I don't understand '{quoted(text)}'. {_hint(keep_example)}")
 
 
-def _parse_take(rest: list[str]) -> Action:
+def _parse_take(rest: list[str], solo: bool | None) -> Action:
     phrase = " ".join(rest)
     if not rest:
-        raise NotationError("Say which card to take: 'take 1' to 'take 5', or 'take blind'.")
+        raise NotationError(f"Say which card to take: {_takes(solo)}.")
     if phrase in _BLIND or phrase in ("from deck", "the deck", "train deck"):
         return Action("take", slot=BLIND)
     if phrase in ("clock", "clock card", "station clock", "station clock card", "c"):
@@ -100,17 +131,16 @@ def _parse_take(rest: list[str]) -> Action:
     word = phrase.removeprefix("slot").strip().removeprefix("#")
     if word.isdecimal() and len(word) <= 2:
         slot = int(word)
-        if 1 <= slot <= SLOTS:
+        if 1 <= slot <= (SOLO_SLOTS if solo else SLOTS):
             return Action("take", slot=slot)
-        # The parser cannot tell the games apart: solo has four slots.
-        raise NotationError(
-            f"There is no slot {slot}: take a face-up card from slot 1 to 5 (1 to 4 in "
-            "solo), or 'take blind'."
-        )
-    raise NotationError(
-        f"I can't tell which card '{quoted(phrase)}' means: 'take 1' to 'take 5', "
-        "'take blind' or 'take clock'."
-    )
+        if solo is None:
+            where = "slot 1 to 5 (1 to 4 and the Station Clock card in solo), or 'take blind'"
+        elif solo:
+            where = "slot 1 to 4, the Station Clock card ('take clock') or 'take blind'"
+        else:
+            where = "slot 1 to 5, or 'take blind'"
+        raise NotationError(f"There is no slot {slot}: take a face-up card from {where}.")
+    raise NotationError(f"I can't tell which card '{quoted(phrase)}' means: {_takes(solo)}.")
 
 
 _COUNTED = re.compile(r"^(\d{1,2})x?([a-z]+)$|^([a-z]+)[x×*](\d{1,2})$")
@@ -165,9 +195,11 @@ def _parse_yard(words: list[str]) -> Action:
     )
 
 
-def _parse_keep(rest: list[str]) -> Action:
+def _parse_keep(rest: list[str], keep_example: str) -> Action:
     if not rest:
-        raise NotationError("Say which tickets to keep, e.g. 'keep T04 T17', or 'keep none'.")
+        if keep_example:
+            raise NotationError(f"Say which tickets to keep, e.g. {keep_example}.")
+        raise NotationError("Say which tickets to keep by their codes, or 'keep none'.")
     if len(rest) == 1 and rest[0] in _NONE:
         return Action("keep", tickets=())
     kept: set[int] = set()

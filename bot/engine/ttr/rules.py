@@ -144,6 +144,23 @@ def deal_solo(state: TtrState, train: list[int], tickets: list[int]) -> None:
     )
 
 
+def keep_example(state: TtrState, seat: int) -> str:
+    """A keep that would be accepted, from the tickets ``seat`` is actually offered: two of
+    them (solo setup: the highest-value one first, as it must be kept), and ``'keep none'``
+    unless this is the opening choice, which keeps at least one; "" when nothing is offered."""
+    if not 0 <= seat < state.seats:
+        return ""
+    offered = list(state.offered[seat])
+    if not offered:
+        return ""
+    if state.solo and state.phase == SETUP:
+        offered.sort(key=lambda t: -TICKETS[t].points)  # stable: the lowest code among equals
+    codes = " ".join(TICKETS[t].code for t in sorted(offered[:2]))
+    if state.phase == SETUP:
+        return f"'keep {codes}'"
+    return f"'keep {codes}' or 'keep none'"
+
+
 def setup_minimum_met(state: TtrState, seat: int, kept: Sequence[int]) -> str | None:
     """Why keeping ``kept`` at setup is refused, or None."""
     if not kept:
@@ -327,7 +344,7 @@ def refusal(state: TtrState, seat: int, action: Action) -> str | None:
     kind = action.kind
     if state.phase in (SETUP, KEEP):
         if kind != "keep":
-            return "First choose which tickets to keep, e.g. 'keep T04 T17' or 'keep none'."
+            return f"First choose which tickets to keep, e.g. {keep_example(state, seat)}."
         return _keep_refusal(state, seat, action)
     if kind == "keep":
         return "You have no tickets to choose from: draw tickets first with 'tickets'."
