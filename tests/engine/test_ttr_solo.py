@@ -194,6 +194,44 @@ def test_the_game_robs_you_when_more_show_than_you_have() -> None:
     assert "rob your Red set" in s.caption
 
 
+def test_two_sets_robbed_at_once_are_told_in_one_sentence() -> None:
+    """The draw area robbing two of your sets in one change reads as one sentence naming both,
+    not the same sentence twice."""
+    s = solo(PURPLE_CLOCK, up=["red", "red", "blue", "blue"], draws=["green", "yellow"])
+    s.yard_nat[0][card("red")] = 2  # ties with the face-up pairs: stable
+    s.yard_nat[0][card("blue")] = 2
+    s = play(s, 0, "take blind", "take blind")
+    # Turn 2: one card of each set goes on the track, leaving one against two face up.
+    assert yard_of(s, 0) == {} and s.discard[card("red")] == s.discard[card("blue")] == 1
+    assert s.caption.count("The draw area") == 1, s.caption
+    assert (
+        "The draw area's 2 Red rob your Red set (1 card discarded) and its 2 Blue your Blue "
+        "set (1 card discarded)."
+    ) in s.caption
+
+
+def test_a_cascade_of_robberies_of_your_sets_is_one_sentence() -> None:
+    """Your play robs the draw area, and the cards dealt in its place rob two of your sets:
+    those two robberies are one sentence, after the one saying what you robbed."""
+    s = solo(
+        PURPLE_CLOCK,
+        up=["red", "red", "black", "orange"],
+        draws=["green", "blue"],
+        hand=["red", "red", "red", "white", "white", "yellow", "yellow"],
+    )
+    s.yard_nat[0][card("green")] = 1
+    s.yard_nat[0][card("blue")] = 1
+    s.slots[2] = card("green")  # a tie with your one green: stable until the refill
+    s.slots[3] = card("blue")
+    s = play(s, 0, "yard red red red")
+    assert s.caption.count("The draw area") == 1, s.caption
+    assert "Your 3 Red rob the draw area's 2 Red." in s.caption
+    assert (
+        "The draw area's 2 Green rob your Green set (1 card discarded) and its 2 Blue your "
+        "Blue set (1 card discarded)."
+    ) in s.caption
+
+
 def test_robbing_repeats_until_stable_both_ways() -> None:
     """Your play robs the game, a replacement is robbed by your set, the next one robs you."""
     hand = ["red", "red", "red", "white", "white", "yellow", "yellow"]

@@ -814,6 +814,10 @@ def settle(state: TtrState) -> list[str]:
     robbery. Robbed face-up cards are replaced from the deck at once."""
     notes: list[str] = []
     robbed, more = [0] * NCOL, [0] * NCOL  # face-up cards of a colour robbed, first and after
+    # Your sets the draw area robs, told in one sentence where the first is (two sentences
+    # of the same shape read as a repeated line): (face-up count, colour name, set size).
+    lost: list[tuple[int, str, int]] = []
+    lost_at = 0
     nat, loco = state.yard_nat[0], state.yard_loco[0]
     while True:
         up = face_up_counts(state)
@@ -823,10 +827,11 @@ def settle(state: TtrState) -> list[str]:
                 name = CARD_NAMES[c]
                 if up[c] > mine:
                     discard_set(state, 0, c)
-                    notes.append(
-                        f"The draw area's {up[c]} {name} rob your {name} set "
-                        f"({plural(mine, 'card')} discarded)."
-                    )
+                    if not lost:
+                        lost_at = len(notes)
+                        notes.append("")
+                    lost.append((up[c], name, mine))
+                    notes[lost_at] = _robbed_sentence(lost)
                 else:
                     emptied = [i for i, s in enumerate(state.slots) if s == c]
                     for i in emptied:
@@ -850,6 +855,18 @@ def settle(state: TtrState) -> list[str]:
                 break
         else:
             return notes
+
+
+def _robbed_sentence(lost: Sequence[tuple[int, str, int]]) -> str:
+    """One sentence for every set of yours the draw area robbed: "The draw area's 3 Red rob
+    your Red set (2 cards discarded)", then "and its 2 Blue your Blue set (…)" for more."""
+
+    def part(up: int, name: str, mine: int, verb: str) -> str:
+        return f"{up} {name}{verb} your {name} set ({plural(mine, 'card')} discarded)"
+
+    (up, name, mine), *rest = lost
+    parts = [part(up, name, mine, " rob"), *(f"its {part(*more, '')}" for more in rest)]
+    return f"The draw area's {names(parts)}."
 
 
 # --- the end ------------------------------------------------------------------------------------
