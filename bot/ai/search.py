@@ -172,6 +172,9 @@ class Domain(ABC, Generic[S]):
     """What the search needs to know about one game (one object per game, stateless)."""
 
     game: Game[S, Any]
+    figure: float | None = None
+    """What the last rollout ended on in the game's own terms, for a hint to quote (Ticket to
+    Ride Solo: your final score); a domain that has such a figure sets it in ``rollout``."""
 
     @abstractmethod
     def determinize(self, view: Any, rng: random.Random) -> S:
@@ -222,12 +225,18 @@ class SearchReport:
     candidates: list[str]
     means: list[float] = field(default_factory=list)
     counts: list[int] = field(default_factory=list)
+    figures: list[float | None] = field(default_factory=list)  # mean of the domain's figure
     rounds: int = 0
     seconds: float = 0.0
 
     def mean_of(self, move: str) -> float:
         index = self.candidates.index(move)
         return self.means[index] if self.means else 0.0
+
+    def figure_of(self, move: str) -> float | None:
+        """The mean of the domain's own figure over ``move``'s rollouts (None without one)."""
+        index = self.candidates.index(move)
+        return self.figures[index] if self.figures else None
 
     def reason(self, why: str, move: str, what: str = "to win") -> str:
         """A hint's sentence: ``why``, then the move's worth when the search saw enough deals
@@ -279,6 +288,7 @@ def search(
     actions = [domain.parse(m) for m in moves]
     game = domain.game
     values: list[list[float]] = [[] for _ in moves]  # per move, per round
+    figures: list[list[float]] = [[] for _ in moves]  # the domain's figure, where it has one
     active = list(range(len(moves)))
     rounds = 0
     max_rounds = settings.max_rounds
@@ -290,12 +300,16 @@ def search(
         limit = deadline if settings.timed else None
         for index in active:
             state = game.apply(world, seat, actions[index])
+            domain.figure = None
             try:
                 value = domain.rollout(state, seat, random.Random(seed), limit)
             except OutOfTime:
                 out_of_time = True
                 break
             values[index].append(value)
+            figure = _figure(domain)
+            if figure is not None:
+                figures[index].append(figure)
             done.append(index)
             if limit is not None and time.perf_counter() >= limit:
                 out_of_time = True
@@ -304,6 +318,8 @@ def search(
             # An unfinished round would compare moves on unequal luck: drop it.
             for index in done:
                 values[index].pop()
+                if len(figures[index]) > len(values[index]):
+                    figures[index].pop()
             break
         rounds += 1
         if rounds >= settings.min_rounds and rounds % settings.prune_every == 0:
@@ -313,9 +329,16 @@ def search(
     report.rounds = rounds
     report.means = [sum(v) / len(v) if v else -1.0 for v in values]
     report.counts = [len(v) for v in values]
+    report.figures = [sum(f) / len(f) if f else None for f in figures]
     report.move = moves[_pick(values, active, rounds, settings)]
     report.seconds = time.perf_counter() - started
     return report
+
+
+def _figure(domain: Domain[Any]) -> float | None:
+    """The figure the rollout just played left (read through a call: the search cleared it
+    before the rollout, and the rollout sets it behind a type checker's back)."""
+    return domain.figure
 
 
 def _paired(values: list[list[float]], a: int, b: int, rounds: int) -> tuple[float, float]:

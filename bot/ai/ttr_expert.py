@@ -52,7 +52,14 @@ from collections.abc import Sequence
 from time import perf_counter
 from typing import Any
 
-from bot.ai.search import CHECK_EVERY, Domain, OutOfTime, SearchPolicy, SearchReport
+from bot.ai.search import (
+    CHECK_EVERY,
+    QUOTED_ROUNDS,
+    Domain,
+    OutOfTime,
+    SearchPolicy,
+    SearchReport,
+)
 from bot.ai.ttr_normal import (
     NormalTtrPolicy,
     _junk_value,
@@ -78,6 +85,7 @@ from bot.engine.ttr.rules import apply as apply_rules
 from bot.engine.ttr.scoring import score_standard
 from bot.engine.ttr.state import ACT, KEEP, OVER, PICK2, SETUP, Action, TtrState
 from bot.engine.ttr.views import TtrSeatView, private_view
+from bot.engine.words import plural
 
 NCOL = len(COLOURS)
 HORIZON_TURNS = 1  # turn ends a rollout passes (1 measured best); 0: one per seat
@@ -442,7 +450,7 @@ class TtrDomain(Domain[TtrState]):
         for step in range(ROLLOUT_LIMIT):
             phase = state.phase
             if phase == OVER:
-                return final_worth(state, seat)
+                return self._finished(state, seat)
             if (
                 not state.solo
                 and ends >= horizon
@@ -462,7 +470,14 @@ class TtrDomain(Domain[TtrState]):
                 and (phase in (PICK2, KEEP) or state.turn != turn or state.phase == OVER)
             ):
                 ends += 1
-        return final_worth(state, seat) if state.phase == OVER else judge(state, seat)
+        return self._finished(state, seat) if state.phase == OVER else judge(state, seat)
+
+    def _finished(self, state: TtrState, seat: int) -> float:
+        """A finished rollout's worth; solo keeps its final score for the hint (``explain``),
+        because the worth blends the win with the score and means nothing to a player."""
+        if state.solo and state.result is not None:
+            self.figure = float(state.result.seats[0].total)
+        return final_worth(state, seat)
 
     def explain(self, view: Any, move: str, report: SearchReport) -> str:
         return explain(view, move, report)
@@ -493,7 +508,30 @@ def explain(view: TtrSeatView, move: str, report: SearchReport) -> str:
         why = f"keeping {codes} gives the best expected points for the cards you can get"
     else:
         why = "nothing else is possible"
-    return report.reason(why, move, "worth" if view.public.solo else "to win")
+    if view.public.solo:
+        return solo_reason(why, move, report)
+    return report.reason(why, move)
+
+
+def solo_reason(why: str, move: str, report: SearchReport) -> str:
+    """A solo hint's sentence: ``why``, then the final score the imagined games reached after
+    ``move`` and how it compares with the other moves tried on the same deals, in points (the
+    search's worth blends the win with the score: a percentage a player cannot read)."""
+    score = report.figure_of(move)
+    if report.rounds < QUOTED_ROUNDS or score is None:
+        return f"{why}."
+    index = report.candidates.index(move)
+    # Only moves tried on every deal this one was: the others saw different luck.
+    rivals = [
+        figure
+        for i, figure in enumerate(report.figures)
+        if i != index and figure is not None and report.counts[i] == report.counts[index]
+    ]
+    said = f"you finish with about {plural(round(score), 'point')} on average after it"
+    ahead = round(score - max(rivals)) if rivals else 0
+    if ahead > 0:
+        said += f", {plural(ahead, 'point')} more than after any other move tried"
+    return f"{why} ({said}, over {report.rounds} imagined games)."
 
 
 class TtrExpertPolicy(SearchPolicy):

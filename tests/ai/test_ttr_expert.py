@@ -7,13 +7,22 @@ reproducible; nothing here asserts a time or a win rate.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
 
-from bot.ai.search import BUDGET_ENV
-from bot.ai.ttr_expert import END_DECK, TtrDomain, TtrExpertPolicy, determinize, judge, unseen_cards
+from bot.ai.search import BUDGET_ENV, SearchReport
+from bot.ai.ttr_expert import (
+    END_DECK,
+    TtrDomain,
+    TtrExpertPolicy,
+    determinize,
+    judge,
+    solo_reason,
+    unseen_cards,
+)
 from bot.ai.ttr_normal import NormalTtrPolicy
 from bot.engine.ttr.cards import full_counts
 from bot.engine.ttr.state import ACT
@@ -222,3 +231,39 @@ def test_every_candidate_is_judged_after_the_seats_own_turn(
             assert judged == [(1 - seat, ACT, 2)], move
         return
     pytest.fail("no second-deck turn with both a Railyard play and a draw was met")
+
+
+def test_a_solo_hint_says_its_reason_in_points_not_a_blend() -> None:
+    """Ticket to Ride Solo's hint quotes the final score the imagined games reached, in points.
+    Before the fix it read 'about 26% worth': a blend of the win and the score a player cannot
+    read."""
+    state = next(s for s in states("ttr-solo", 1, [3]) if s.phase == ACT)
+    policy = TtrExpertPolicy(max_rounds=24, timed=False)
+    suggestion = policy.hint(SOLO.private_view(state, 0), random.Random(0))
+    assert suggestion is not None
+    _move, reason = suggestion
+    assert "%" not in reason and "worth" not in reason, reason
+    assert re.search(r"\(you finish with about -?\d+ points? on average after it", reason), reason
+    assert reason.endswith(", over 24 imagined games)."), reason
+
+
+def test_a_solo_reason_compares_in_points_with_moves_tried_on_the_same_deals() -> None:
+    """The comparison names the points gained over the best other move tried on every deal;
+    a move dropped early (fewer deals, other luck) and a move behind are not compared."""
+    report = SearchReport(
+        move="take 1",
+        candidates=["take 1", "take 2", "take blind"],
+        means=[0.3, 0.2, 0.5],
+        counts=[12, 12, 6],
+        figures=[31.4, 28.6, 40.0],
+        rounds=12,
+    )
+    assert solo_reason("it helps", "take 1", report) == (
+        "it helps (you finish with about 31 points on average after it, 3 points more than "
+        "after any other move tried, over 12 imagined games)."
+    )
+    assert solo_reason("it helps", "take 2", report) == (
+        "it helps (you finish with about 29 points on average after it, over 12 imagined games)."
+    )
+    report.rounds = 4  # too few deals to mean anything: no figure
+    assert solo_reason("it helps", "take 1", report) == "it helps."
