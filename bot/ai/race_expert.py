@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from time import perf_counter
 from typing import Any
 
@@ -36,11 +37,18 @@ from bot.ai.search import (
 )
 from bot.engine.race import GAME
 from bot.engine.race.cards import (
+    ANSWERS,
     CHEAT,
     DECK_SIZE,
+    HAZARD,
+    MILES,
+    MILES_OF,
     NAME,
     PIT_CREW,
     REACTIONS,
+    REMOVAL,
+    SPEED_TRAP,
+    STOPPING_HAZARDS,
     TARGET,
     TRUMP,
     TYPE_OF,
@@ -289,11 +297,14 @@ def _cycle_options(view: RaceSeatView) -> list[str]:
 
 
 def explain(view: RaceSeatView, move: str, report: SearchReport) -> str:
-    """Why ``move``, in a player's words, from what the search found."""
+    """Why ``move``, in a player's words, from what the search found and what the table shows:
+    a card is said to clear or stop only what it does clear or stop here."""
     words = move.split()
     verb = words[0]
     card = words[1] if len(words) > 1 else ""
     rival = view.public.players[1 - view.seat]
+    mine = list(view.public.sides[view.seat].hazards)
+    theirs = list(view.public.sides[1 - view.seat].hazards)
     if verb == "end":
         why = "nothing left in your hand is worth playing this turn"
     elif verb == "pass":
@@ -304,20 +315,92 @@ def explain(view: RaceSeatView, move: str, report: SearchReport) -> str:
         why = f"cancelling the {what} {rival} played is worth your {NAME[card]}"
     elif verb == "cycle":
         what = "these weak cards" if len(words) > 2 else f"{NAME.get(card, 'this card')}"
-        why = f"swapping {what} for fresh cards gets you going sooner"
+        if mine:
+            why = f"swapping {what} for fresh cards may bring what clears {_the(mine)} on you"
+        else:
+            why = f"swapping {what} for fresh cards brings you better cards to play"
     elif verb == "discard":
         why = f"{NAME[card]} is the card you are least likely to need"
-    elif TYPE_OF.get(card) == "miles":
-        why = f"driving {card} miles now keeps an exact finish in reach"
-    elif TYPE_OF.get(card) == "hazard":
-        why = f"{NAME[card]} slows {rival} the most right now"
+    elif TYPE_OF.get(card) == MILES:
+        if view.public.sides[view.seat].total + MILES_OF[card] == TARGET:
+            why = f"{card} miles takes you to exactly {TARGET} and wins"
+        else:
+            why = f"driving {card} miles now keeps an exact finish in reach"
+    elif TYPE_OF.get(card) == HAZARD:
+        why = _hazard_reason(card, rival, theirs)
     elif card == PIT_CREW:
         why = "two more cards give you more choices"
     elif TYPE_OF.get(card) == TRUMP:
-        why = f"{NAME[card]} clears what holds you up and stays in play"
+        cleared = [h for h in mine if h in ANSWERS[card]]
+        left = [h for h in mine if h not in ANSWERS[card]]
+        if cleared:
+            why = f"{NAME[card]} clears {_the(cleared)} on you without using your play"
+            why += _still(left, cleared)
+        else:
+            # Trumps give no later protection: played with nothing to clear, the card only
+            # leaves your hand, at no cost to your play.
+            why = (
+                f"nothing holds you up, but {NAME[card]} costs you no play and makes room in "
+                "your hand"
+            )
+    elif TYPE_OF.get(card) == REMOVAL:
+        # A removal is only legal on its hazard; a Tow Truck names it, or clears the only kind.
+        named = words[3] if len(words) > 3 else ""
+        cleared_one = named or next((h for h in mine if h in ANSWERS[card]), "")
+        if cleared_one in mine:
+            left = list(mine)
+            left.remove(cleared_one)
+            why = f"{NAME[card]} clears {_the([cleared_one])} on you" + _still(left, [cleared_one])
+        else:
+            why = f"{NAME[card]} is your best play now"
     else:
-        why = f"{NAME.get(card, 'it')} gets you moving again"
+        why = f"{NAME.get(card, 'it')} is your best play now"
     return report.reason(why, move)
+
+
+def _the(hazards: list[str], cleared: Sequence[str] = ()) -> str:
+    """'the Flat Tire', 'both Speed Trap cards', 'the Accident and the Red Light'; 'the other
+    Flat Tire' when one of its kind was just ``cleared``."""
+    counted = Counter(hazards)
+    parts = [
+        f"both {NAME[h]} cards"
+        if n > 1
+        else f"the other {NAME[h]}"
+        if h in cleared
+        else f"the {NAME[h]}"
+        for h, n in sorted(counted.items())
+    ]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _still(left: list[str], cleared: list[str]) -> str:
+    """What still holds you up after a card clears ``cleared``: a stop, a limit, or nothing
+    (moving again after a stop; full speed again after only a limit)."""
+    stopping = [h for h in left if h in STOPPING_HAZARDS]
+    if stopping:
+        return f" ({_the(stopping, cleared)} still {'stops' if len(stopping) == 1 else 'stop'} you)"
+    if left:
+        return f", so you can drive again (25 and 50 miles only under {_the(left, cleared)})"
+    if any(h in STOPPING_HAZARDS for h in cleared):
+        return " and gets you moving again"
+    return ", so you can drive at full speed again"
+
+
+def _hazard_reason(card: str, rival: str, theirs: list[str]) -> str:
+    """A hazard on a rival driving freely stops (or slows) them; on one already held up, it
+    keeps them held up after they clear what holds them now."""
+    stopping = [h for h in theirs if h in STOPPING_HAZARDS]
+    if stopping:
+        return f"{NAME[card]} keeps {rival} held up even after they clear {_the(stopping)}"
+    if card == SPEED_TRAP:
+        if theirs:
+            return (
+                f"a second Speed Trap still holds {rival} to 25 and 50 miles after they clear one"
+            )
+        return f"the Speed Trap holds {rival} to 25 and 50 miles"
+    if theirs:
+        return f"{NAME[card]} stops {rival}, who can still drive 25 and 50 miles"
+    return f"{NAME[card]} stops {rival}, who is driving freely now"
 
 
 class RaceExpertPolicy(SearchPolicy):

@@ -585,6 +585,112 @@ def test_a_race_reaction_hint_says_reaction_and_no_apostrophe_s() -> None:
     assert race_explain(view, "pass", keep).startswith("your reaction card is worth more kept")
 
 
+def _race_why(
+    hazards_on_me: Sequence[str], on_them: Sequence[str], move: str, total: int = 0
+) -> str:
+    """The race hint's reason for Ann's ``move`` with these hazards on each side."""
+    from tests.engine.test_race_rules import red_first
+
+    state = red_first()
+    state.sides[0].hazards = list(hazards_on_me)
+    state.sides[1].hazards = list(on_them)
+    state.sides[0].total = total
+    view = RACE.private_view(state, 0)
+    return race_explain(view, move, SearchReport(move=move, candidates=[move]))
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs", "move", "total", "why"),
+    [
+        # A trump with nothing to clear: before the fix 'Driving Ace clears what holds you up'.
+        (
+            [],
+            [],
+            "play driving-ace",
+            0,
+            "nothing holds you up, but Driving Ace costs you no play and makes room in your hand.",
+        ),
+        (
+            ["accident", "red-light"],
+            [],
+            "play driving-ace",
+            0,
+            "Driving Ace clears the Accident on you without using your play (the Red Light "
+            "still stops you).",
+        ),
+        (
+            ["red-light", "speed-trap"],
+            [],
+            "play right-of-way",
+            0,
+            "Right of Way clears the Red Light and the Speed Trap on you without using your "
+            "play and gets you moving again.",
+        ),
+        # A removal leaving a hazard: before the fix 'Repairs gets you moving again'.
+        (
+            ["flat-tire", "accident"],
+            [],
+            "play repairs",
+            0,
+            "Repairs clears the Accident on you (the Flat Tire still stops you).",
+        ),
+        (
+            ["speed-trap"],
+            [],
+            "play end-of-limit",
+            0,
+            "End of Limit clears the Speed Trap on you, so you can drive at full speed again.",
+        ),
+        (
+            ["red-light", "speed-trap"],
+            [],
+            "play tow-truck on red-light",
+            0,
+            "Tow Truck clears the Red Light on you, so you can drive again (25 and 50 miles "
+            "only under the Speed Trap).",
+        ),
+        (
+            ["flat-tire", "flat-tire"],
+            [],
+            "play spare-tire",
+            0,
+            "Spare Tire clears the Flat Tire on you (the other Flat Tire still stops you).",
+        ),
+        # A hazard on a rival already stopped: before the fix it 'slows Bob the most'.
+        (
+            [],
+            ["accident"],
+            "play flat-tire",
+            0,
+            "Flat Tire keeps Bob held up even after they clear the Accident.",
+        ),
+        ([], [], "play speed-trap", 0, "the Speed Trap holds Bob to 25 and 50 miles."),
+        ([], [], "play 100", 900, "100 miles takes you to exactly 1000 and wins."),
+        (
+            [],
+            [],
+            "cycle 25 50",
+            0,
+            "swapping these weak cards for fresh cards brings you better cards to play.",
+        ),
+        (
+            ["out-of-gas", "out-of-gas"],
+            [],
+            "cycle 25",
+            0,
+            "swapping 25 miles for fresh cards may bring what clears both Out of Gas cards on you.",
+        ),
+    ],
+)
+def test_a_race_hint_says_only_what_the_card_does_here(
+    mine: list[str], theirs: list[str], move: str, total: int, why: str
+) -> None:
+    """A race hint's reason matches the table: a trump played with nothing to clear is not
+    said to clear anything, a removal names what it clears and what still holds you up, a
+    hazard on a rival already held up says so, a finishing miles card says it wins."""
+    assert _race_why(mine, theirs, move, total) == why
+
+
 def test_a_mille_hint_calls_a_safety_a_coup_fourre_only_when_it_is_one() -> None:
     """Before drawing, a safety against a fresh hazard is a coup fourré; against an old one it
     is not (no 300). Before the fix the hint said "a coup fourré scores 300 more" for both."""
