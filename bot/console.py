@@ -134,15 +134,10 @@ class Console:
         rivals = "alone" if seats_wanted == 1 else "against the computer"
         self.say(f"New {info.title} game #{update.game.id} {rivals}.")
         self.say("Type 'help' for the commands.")
-        if update.steps:
+        if update.dealt:
             # The computer moved first: say the deal's own line before its moves ("Hand 1:
             # Computer starts.", the Race's revealed cards), which no step repeats.
-            initial = await self.tables.store.initial_state(update.game.id)
-            if initial is not None:
-                dealt = found.game.public_view(found.game.from_dict(initial))
-                opening = str(getattr(dealt, "caption", ""))
-                if opening:
-                    self.say(f"  » {opening}")
+            self.say(f"  » {update.dealt}")
         return update
 
     def show(self, update: TableUpdate) -> None:

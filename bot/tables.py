@@ -332,7 +332,13 @@ class Tables:
             if not steps:
                 here = await self._arm(here)
             await self._settle(here)
-        return self._update(here, steps)
+        update = self._update(here, steps)
+        if steps:
+            # Computers moved first: say why, from the deal's public view (the only view a
+            # channel may see), before their moves.
+            dealt = str(getattr(game.public_view(state), "caption", "") or "").strip()
+            update = replace(update, dealt=dealt)
+        return update
 
     # --- moving -----------------------------------------------------------------------------
 

@@ -118,6 +118,10 @@ class TableUpdate:
     timeout: Timeout | None = None  # set when time ran out (``Tables.wake``)
     waiting: tuple[SeatRecord, ...] = ()
     reacting: tuple[SeatRecord, ...] = ()
+    # A new game's own line (who starts and why: the Race's revealed cards, "Hand 1: Computer
+    # starts."), read from the deal's public view, when computers moved after the deal in the
+    # same request: no step repeats it, and the table image shows their last move instead.
+    dealt: str = ""
 
     @property
     def to_act(self) -> tuple[SeatRecord, ...]:

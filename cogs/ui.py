@@ -155,6 +155,9 @@ def table_text(update: TableUpdate, headline: str | None = None, closing: str = 
     Every step since the member acted is told (with several computers a turn of the table is
     many moves); when they do not all fit in a message, the oldest give way to a count."""
     head = [headline] if headline else []
+    if update.dealt:
+        # A new game the computer opened: the deal's line says why it moved first.
+        head.append(plain(update.dealt))
     if update.timeout is not None:
         head.append(plain(update.timeout.caption))
     reason = update.outcome.reason if update.outcome is not None else ""

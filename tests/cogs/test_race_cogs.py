@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.store.base import GuildSettings, SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import component_id, labels, public_table, select_of, sweep_after
@@ -87,3 +89,30 @@ async def test_a_game_against_the_computer(driver: InteractionDriver) -> None:
     assert stored is not None
     logged = await bot.store.moves(stored.id)
     assert any(m.seat == 1 and m.interaction_id is None for m in logged), "the computer moved"
+
+
+async def test_the_first_table_says_why_the_computer_moved_first(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/play race where the computer reveals the higher miles card: the first message says
+    so (the deal's line, from its public view) before the computer's moves. Before the fix it
+    opened on the computer's moves, and the image showed its last move: nothing said why it
+    went first."""
+    monkeypatch.setattr("bot.tables.secrets.randbelow", lambda _: 1)
+    table = public_table(await driver.slash("play", {"game": "race"}))
+    lines = (table.content or "").splitlines()
+    assert lines[0] == "**1000 Mile Race** — alice vs the computer", lines
+    assert lines[1].startswith("alice revealed "), lines
+    assert lines[1].endswith("Computer (normal) revealed 200 miles. Computer (normal) goes first.")
+    assert lines[2].startswith("Computer (normal) plays "), lines
+    assert "your turn" in lines[-1]
+
+
+async def test_a_member_who_starts_gets_no_deal_line_in_the_text(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When the member starts, the table image shows the deal's line as the last move and the
+    message says only whose turn it is, as before."""
+    monkeypatch.setattr("bot.tables.secrets.randbelow", lambda _: 3)
+    table = public_table(await driver.slash("play", {"game": "race"}))
+    assert "revealed" not in (table.content or "") and "your turn" in (table.content or "")
