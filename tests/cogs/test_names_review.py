@@ -89,7 +89,7 @@ async def test_two_drivers_whose_names_look_alike_get_buttons_that_tell_them_apa
     assert len(set(names)) == len(names) == 5, names
 
     shot = await driver.click(aim.message, component_id(aim, "Ｓａｍ (2)"))
-    assert "at Ｓａｍ (2)'s front" in (public_table(shot).content or "")
+    assert "at the front of Ｓａｍ (2)" in (public_table(shot).content or "")
     state = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID)).state
     assert state.cars[2].hits[0] == 3 and state.cars[1].hits[0] == 0, "Carol's car was hit"
 
