@@ -3,12 +3,15 @@ the public table message."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
 from typing import Any
 
+from bot.client import JunctionBot
 from bot.store.base import SeatRecord
 from bot.updates import TableUpdate
-from tests.cogs.conftest import running_bot
+from tests.cogs.conftest import bot_settings, running_bot
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -134,3 +137,18 @@ def alt_text_of(result: InteractionResult, name: str) -> str:
             if attachment["filename"] == name:
                 return str(attachment.get("description") or "")
     raise AssertionError(f"no {name} was posted")
+
+
+@contextlib.asynccontextmanager
+async def restarted(driver: InteractionDriver, tmp_path: Path) -> AsyncIterator[InteractionDriver]:
+    """A new bot process on the same database and the same (fake) Discord: the first bot is
+    closed where it stands, and a fresh ``JunctionBot`` opens ``tmp_path``'s database."""
+    await driver.close()
+    bot = JunctionBot(bot_settings(tmp_path))
+    try:
+        async with InteractionDriver(
+            bot, backend=driver.backend, run_setup_hook=True, timeout=60.0
+        ) as again:
+            yield again
+    finally:
+        await bot.close()

@@ -25,6 +25,7 @@ from bot.store.base import GuildSettings, SeatRecord
 from cogs.ui import plain
 from tests.cogs.conftest import bot_settings, running_bot
 from tests.cogs.helpers import component_id, labels, public_table, sweep_after
+from tests.cogs.helpers import restarted as _restarted
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -49,20 +50,6 @@ def _replies(result: InteractionResult) -> str:
 async def _never() -> Any:
     """A call cut short by the kill: it never returns."""
     await asyncio.Event().wait()
-
-
-@contextlib.asynccontextmanager
-async def _restarted(driver: InteractionDriver, tmp_path: Path) -> AsyncIterator[InteractionDriver]:
-    """A new bot process on the same database and the same (fake) Discord."""
-    await driver.close()
-    bot = JunctionBot(bot_settings(tmp_path))
-    try:
-        async with InteractionDriver(
-            bot, backend=driver.backend, run_setup_hook=True, timeout=60.0
-        ) as again:
-            yield again
-    finally:
-        await bot.close()
 
 
 # --- names in messages -----------------------------------------------------------------------
