@@ -133,7 +133,7 @@ def _car_state(car: CarView, view: DragonPublicView) -> str:
     elif car.battle_top is not None and car.battle_top.is_hazard:
         state = f"stopped ({car.battle_top.name_in(lang)})"
     else:
-        state = "stopped (needs Go)"
+        state = f"stopped (needs {Card.GO.name_in(lang)})"
     return f"{state}, {Card.SPEED_LIMIT.name_in(lang)}" if car.limited else state
 
 

@@ -29,6 +29,9 @@ from bot.engine.core import Game
 # Discord markup that carries numbers but never a card: mentions, channels, roles, timestamps,
 # custom emoji, links.
 _MARKUP = re.compile(r"<(?:@[!&]?|#|t:|a?:\w+:)[^>]*>|https?://\S+")
+# What a car or tableau needs, read from its public piles ("stopped (needs Go)" when the battle
+# pile shows no hazard and no Go): it names the card wanted, not a copy anyone holds.
+_NEEDS = re.compile(r"\bneeds Go\b")
 
 
 def leaves(value: Any) -> Iterator[str]:
@@ -133,7 +136,7 @@ _PATTERNS: dict[str, re.Pattern[str]] = {}
 
 def named_cards(text: str, codes: Iterable[str]) -> set[str]:
     """The codes among ``codes`` that ``text`` names (Discord markup stripped first)."""
-    plain = _MARKUP.sub(" ", text)
+    plain = _NEEDS.sub(" ", _MARKUP.sub(" ", text))
     found = set()
     for code in codes:
         pattern = _PATTERNS.get(code)
