@@ -543,22 +543,39 @@ class Tables:
     # --- decisions made at the same time -------------------------------------------------------
 
     async def still_deciding(self, stored: StoredGame, user_id: int, since: int) -> bool:
-        """Whether the decision a member was offered at version ``since`` still stands: the
-        game moved on only by other seats' moves, and the member must still decide.
+        """Whether the decision a member was offered at version ``since`` still stands (see
+        ``decision_shown``)."""
+        return await self.decision_shown(stored, user_id, since) is not None
+
+    async def decision_shown(self, stored: StoredGame, user_id: int, since: int) -> Position | None:
+        """The position a member's hand was shown at, while the decision it offered still
+        stands: the game moved on only by other seats' moves, and the member must still make
+        the same choice (None otherwise).
 
         Several seats may decide at once (every victim's side in a stampede, everyone's
         opening tickets): a member's hand shown before another chose stays good, while a hand
-        the member has acted on since (a double click) does not.
+        the member has acted on since (a double click) does not. Nor does one whose decision
+        changed under it: an attacker who leaves closes the victim's window and may hand the
+        victim the turn, where an old "Coup fourré!" button would play an ordinary safety.
         """
         if stored.status != "active" or not 0 <= since <= stored.version:
-            return False
+            return None
         seat = self.seat_of(stored, user_id)
-        if seat not in self.position(stored).acting:
-            return False
+        here = self.position(stored)
+        if seat not in here.acting:
+            return None
         if since == stored.version:
-            return True
+            return here
         moves = await self.store.moves(stored.id)
-        return not any(move.seq > since and move.seat == seat for move in moves)
+        if any(move.seq > since and move.seat == seat for move in moves):
+            return None
+        shown = await self.as_of(stored, since)
+        if shown is None or seat not in shown.acting:
+            return None
+        game = here.game
+        if game.legal_actions(shown.state, seat) != game.legal_actions(here.state, seat):
+            return None
+        return shown
 
     async def as_of(self, stored: StoredGame, version: int) -> Position | None:
         """The game as it stood at ``version``, rebuilt from its deal and move log (None if

@@ -24,7 +24,7 @@ from typing import Any, ClassVar, Self
 
 import discord
 
-from bot.engine.core import GameError
+from bot.engine.core import GameError, NotYourTurn
 from bot.games import bundle
 from bot.games.bundle import ButtonSpec, ChoiceSpec, GameBundle, GroupSpec, Picker, SelectSpec
 from bot.store.base import StoredGame
@@ -226,7 +226,7 @@ async def _turn_of(
     """The game a component belongs to, and the position its pickers were built from.
 
     A table's components hold for their turn only. A hand's hold while the presser's decision
-    stands (``Tables.still_deciding``): in a stampede or at the opening tickets several members
+    stands (``Tables.decision_shown``): in a stampede or at the opening tickets several members
     choose at once, and one's choice must not void the menus the others are looking at.
     """
     tables = bot_of(interaction).tables
@@ -235,11 +235,24 @@ async def _turn_of(
         raise StaleButton("That button belongs to a game that has ended.")
     if stored.version == version:
         return stored, tables.position(stored)
-    if where == "h" and await tables.still_deciding(stored, interaction.user.id, version):
-        shown = await tables.as_of(stored, version)
+    if where == "h":
+        shown = await tables.decision_shown(stored, interaction.user.id, version)
         if shown is not None:
             return stored, shown
     raise StaleButton(EARLIER_TURN)
+
+
+async def _not_deciding(tables: Tables, here: Position, user_id: int) -> None:
+    """Say why a hand's button means nothing to its presser, when it is not theirs to press: a
+    forged id of another member's hand (or an old one of the presser's, after they left) finds
+    no picker in the presser's own hand, and "use the newest table" would not help them."""
+    seat = tables.seat_of(here.stored, user_id)
+    if seat in here.acting:
+        return
+    if all(s.seat != seat for s in await tables.members_playing(here.stored)):
+        raise NotYourTurn("You have left this game; the players still in it decide.")
+    waiting = ", ".join(here.stored.seats[s].name for s in here.acting)
+    raise NotYourTurn(f"It is not your turn; waiting for {waiting}.")
 
 
 def _private(interaction: discord.Interaction[Any]) -> bool:
@@ -273,6 +286,8 @@ class TurnItem(GameItem, template=r"(?!)"):
         if players_only:
             tables.seat_of(stored, interaction.user.id)
         pickers = await pickers_for(tables, shown, self.where, interaction.user.id)
+        if picker >= len(pickers) and self.where == "h":
+            await _not_deciding(tables, shown, interaction.user.id)
         return stored, pickers[picker] if picker < len(pickers) else None
 
     async def play(
