@@ -605,33 +605,58 @@ async def play_move(
     started = time.perf_counter()
     from_button = from_hand or interaction.type is discord.InteractionType.component
     answered = False
+    late_answer: asyncio.Task[None] | None = None
+
+    async def acknowledge() -> None:
+        nonlocal answered
+        if not answered:
+            answered = True  # before awaiting: the other acknowledgement must not answer too
+            await _acknowledge(interaction, from_button)
 
     async def answer_before_computers() -> None:
         # The move is stored; computers answer it next, and an expert searches for a while:
         # acknowledge now so Discord's three seconds never run out while it thinks.
-        nonlocal answered
-        await _acknowledge(interaction, from_button)
-        answered = True
+        await acknowledge()
 
-    update = await tables.move(
-        channel_id=channel_id,
-        user_id=interaction.user.id,
-        action=notation,
-        interaction_id=str(interaction.id),
-        game_id=game_id,
-        expected_version=expected_version,
-        before_computers=answer_before_computers,
+    def answer_if_kept_waiting() -> None:
+        # The channel is busy (a computer thinking, a timer playing a late turn) and the press
+        # waits its turn: acknowledged before Discord's three seconds run out. A button's
+        # refusals still reach the presser alone (a deferred update's follow-ups are private).
+        nonlocal late_answer
+        if not answered:
+            late_answer = asyncio.ensure_future(acknowledge())
+
+    kept_waiting = (
+        asyncio.get_running_loop().call_later(ACKNOWLEDGE_AFTER, answer_if_kept_waiting)
+        if from_button
+        else None
     )
+    try:
+        update = await tables.move(
+            channel_id=channel_id,
+            user_id=interaction.user.id,
+            action=notation,
+            interaction_id=str(interaction.id),
+            game_id=game_id,
+            expected_version=expected_version,
+            before_computers=answer_before_computers,
+        )
+    finally:
+        if kept_waiting is not None:
+            kept_waiting.cancel()
+        if late_answer is not None:
+            await late_answer  # an acknowledgement under way is finished, never cut short
     # Nothing public changed (a repeated request, or drawing instead of a coup fourré, which
     # the public table deliberately cannot tell apart): post nothing publicly, or the post
     # itself would tell the table that a choice was made.
     unseen = update.previous is not None and update.previous == update.public
-    if (update.repeated or unseen) and not answered:
+    if (update.repeated or unseen) and (from_button or not answered):
         if not from_button:
             said = "That move was already made." if update.repeated else "Done."
             await interaction.response.send_message(said, ephemeral=True)
             return
-        await interaction.response.defer()
+        if not answered:
+            await interaction.response.defer()
         if from_hand and not update.repeated:
             await _refresh_hand(interaction, update)
         return
@@ -641,6 +666,11 @@ async def play_move(
     if from_hand:
         await _refresh_hand(interaction, update)
     log.debug("move answered in %.1f ms", (time.perf_counter() - started) * 1000)
+
+
+ACKNOWLEDGE_AFTER = 1.5
+"""Seconds a button's press may wait for its channel before it is acknowledged (Discord allows
+three): a quick refusal is still the press's own private answer."""
 
 
 async def _acknowledge(interaction: discord.Interaction[Any], from_button: bool) -> None:

@@ -188,16 +188,14 @@ class Play(commands.Cog):
     @app_commands.command(name="resign", description="Leave this channel's game")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
         channel_id = _channel(interaction)
-
-        async def answer_first() -> None:
-            # The leaving is stored; computers move next, an expert for a while: answer first.
-            await interaction.response.defer(thinking=True)
-
-        update = await bot_of(interaction).tables.leave(
-            channel_id=channel_id, user_id=interaction.user.id, before_computers=answer_first
-        )
-        if not interaction.response.is_done():
-            await interaction.response.defer(thinking=True)
+        tables = bot_of(interaction).tables
+        # Refused before the answer (a public deferral's follow-ups are public): no game, not
+        # seated, already left, a driver already out. Then answered at once, before waiting for
+        # the channel: a computer may be thinking there, longer than Discord's three seconds.
+        here = tables.position(await tables.current(channel_id))
+        here.game.leave(here.state, tables.seat_of(here.stored, interaction.user.id))
+        await interaction.response.defer(thinking=True)
+        update = await tables.leave(channel_id=channel_id, user_id=interaction.user.id)
         await post_table(interaction, update)
 
     @app_commands.command(name="abort", description="End this channel's game with no result")

@@ -20,6 +20,7 @@ import pytest
 from bot.client import JunctionBot
 from bot.games.bundle import PolicyFactory
 from bot.store.base import GuildSettings, SeatRecord, StoredGame
+from cogs.pickers import ACKNOWLEDGE_AFTER
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import (
     component_id,
@@ -239,6 +240,65 @@ async def test_the_attacker_resigning_in_a_race_window_loses(driver: Interaction
     assert result.record.ranks == (1, 0)
     old = await driver.click(bobs.message, component_id(bobs, "cancel"), user_id=BOB_ID)
     assert old.ephemeral and "has ended" in _replies(old), _replies(old)
+
+
+# --- computers thinking -------------------------------------------------------------------
+
+
+async def test_a_resign_is_answered_while_a_computer_thinks(driver: InteractionDriver) -> None:
+    """Alice shoots the computer, which thinks about its armor (a strong computer may take
+    seconds); Bob resigns meanwhile. Discord gives the bot three seconds to answer, so Bob's
+    /resign must be answered at once, and his leaving applied once the computer has moved. Found
+    by this review: /resign waited for the channel's lock before answering, so a long think left
+    Bob with "The application did not respond" although he was taken out of the game."""
+    bot = running_bot(driver)
+    await _dragon(bot, WITH_A_COMPUTER)
+    thinking, release = _held(bot)
+    shot = asyncio.ensure_future(driver.slash("move", {"action": "mg-front @1"}))
+    await asyncio.wait_for(thinking.wait(), 10)
+    payload = driver.factory.slash("resign", {}, user_id=BOB_ID)
+    resign = asyncio.ensure_future(driver.dispatch(payload))
+    await asyncio.sleep(0.2)
+    answered_in_time = _answered(driver, payload)
+    release.set()
+    await shot
+    left = await resign
+    assert answered_in_time, "Bob's /resign waited unanswered behind the computer's thinking"
+    assert "Bob left the game" in _replies(left), _replies(left)
+    assert [s.seat for s in await bot.tables.members_playing(await _stored(bot))] == [0]
+
+
+async def test_a_press_is_answered_while_the_computer_plays_a_late_turn(
+    driver: InteractionDriver,
+) -> None:
+    """Alice's turn runs out (on_timeout computer) just as she presses her machine gun's target
+    button: the computer, playing her turn, thinks. Her press must be answered at once (then
+    refused, changing nothing), not left waiting behind the thinking past Discord's three
+    seconds (it is, after ``ACKNOWLEDGE_AFTER``). Found by this review: a button's press waited
+    for the channel's lock before answering."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "computer"))
+    game = await _dragon(bot, WITH_A_COMPUTER)
+    table = public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, f"jn:h:{game.id}")
+    aim = await driver.click(hand.message, component_id(hand, "Machine Gun (Front)"))
+    target = component_id(aim, "Computer")
+    thinking, release = _held(bot)
+    timer = asyncio.ensure_future(sweep_after(driver, 61))
+    await asyncio.wait_for(thinking.wait(), 10)
+    assert aim.message is not None
+    payload = driver.factory.component(aim.message, target)
+    press = asyncio.ensure_future(driver.dispatch(payload))
+    await asyncio.sleep(ACKNOWLEDGE_AFTER + 0.3)
+    answered_in_time = _answered(driver, payload)
+    release.set()
+    await timer
+    pressed = await press
+    assert answered_in_time, "the press waited unanswered behind the computer"
+    said = _replies(pressed)
+    assert "earlier turn" in said or "same moment" in said, said
+    assert pressed.followups and all(f.ephemeral for f in pressed.followups), "said privately"
+    assert "ran out of time" in " ".join(m["content"] for m in driver.messages.values())
 
 
 # --- presses that are not the member's, or too late ---------------------------------------
