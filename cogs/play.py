@@ -238,9 +238,17 @@ class Play(commands.Cog):
         tables = bot_of(interaction).tables
         stored = await tables.current(_channel(interaction))
         view, moves = tables.hand(stored, interaction.user.id)
-        members = {s.user_id for s in stored.seats if s.user_id is not None}
-        if len(members) > 1:
-            # A hint is the computer's judgement: fair alone or against it, not against members.
+        # A hint is the computer's judgement: fair alone or against it, not against members.
+        # Members who left (or whose driver is out) are no longer played against: their places
+        # are settled, so the last member still playing among computers may have one.
+        here = tables.position(stored)
+        out = here.game.out(here.state)
+        others = [
+            s
+            for s in await tables.members_playing(stored)
+            if s.user_id != interaction.user.id and s.seat not in out
+        ]
+        if others:
             raise BadOption("Hints are only for games against the computer or played alone.")
         if stored.options.get("daily"):
             # Played alone, but ranked against the server's members on the same cards.

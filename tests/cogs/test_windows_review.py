@@ -451,6 +451,47 @@ async def test_mygames_and_table_during_a_window(driver: InteractionDriver) -> N
     assert "your move" not in _replies(alices), _replies(alices)
 
 
+# --- after a member resigned -------------------------------------------------------------
+
+
+async def test_a_hint_for_the_last_member_among_computers(driver: InteractionDriver) -> None:
+    """Alice and Bob play Dragon with a computer. While Bob plays, /hint is refused (it would
+    help Alice against him); once he has resigned, Alice plays on alone against the computer
+    and may have one, as in any game against the computer. Bob, who left, gets none. Found by
+    this review: Alice was told "Hints are only for games against the computer or played
+    alone", which is what her game had become (Bob's place is settled when he leaves, and a game
+    with a computer moves no rating)."""
+    bot = running_bot(driver)
+    await _dragon(bot, CAROL_WATCHES)
+    refused = await driver.slash("hint", {})
+    assert refused.ephemeral and "only for games against the computer" in _replies(refused)
+    await driver.slash("resign", {}, user_id=BOB_ID)
+    hinted = await driver.slash("hint", {})
+    assert hinted.ephemeral and "💡" in _replies(hinted), _replies(hinted)
+    bobs = await driver.slash("hint", {}, user_id=BOB_ID)
+    assert bobs.ephemeral and "💡" not in _replies(bobs), _replies(bobs)
+
+
+async def test_a_rematch_after_a_resignation_invites_everyone_again(
+    driver: InteractionDriver,
+) -> None:
+    """Bob resigns, then Alice does: the computer wins. Either may ask for a rematch, which
+    invites the other member (Bob too: nobody is dealt into a game they did not accept), with
+    the computer's seat kept; a spectator may not."""
+    bot = running_bot(driver)
+    game = await _dragon(bot, CAROL_WATCHES)
+    await driver.slash("resign", {}, user_id=BOB_ID)
+    ended = public_table(await driver.slash("resign", {}))
+    assert "Computer" in (ended.content or "") and "won" in (ended.content or ""), ended.content
+    spectator = await driver.click(ended.message_id, f"jn:r:{game.id}", user_id=CAROL_ID)
+    assert spectator.ephemeral and "Only the players" in _replies(spectator)
+    asked = await driver.click(ended.message_id, f"jn:r:{game.id}", user_id=BOB_ID)
+    invitation = asked.responses[0]
+    assert not invitation.ephemeral and f"<@{ALICE_ID}>" in (invitation.content or "")
+    assert "computer" in (invitation.content or "").lower(), invitation.content
+    assert await bot.store.active_game(GAMES_CHANNEL_ID) is None
+
+
 # --- Ticket to Ride with four seats -------------------------------------------------------
 
 
