@@ -67,6 +67,9 @@ WITH_A_COMPUTER = [
     SeatRecord(1, "Computer", policy="normal"),
     SeatRecord(2, "Bob", user_id=BOB_ID),
 ]
+# Three computers' hands beside those, for six cars.
+SIX_CARS_MB = [*["100"] * 12, *["25"] * 6]
+SIX_CARS_CW = [*["armor-right"] * 7, *["armor-back"] * 7, "tire-shot"]
 # Carol not seated: a spectator.
 CAROL_WATCHES = [*THREE_MEMBERS[:2], SeatRecord(2, "Computer", policy="normal")]
 
@@ -532,6 +535,32 @@ async def test_ttr_four_seats_a_resign_and_a_forfeit_at_the_opening(
 
 
 # --- timers -------------------------------------------------------------------------------
+
+
+async def test_a_side_picker_runs_out_with_on_timeout_forfeit(driver: InteractionDriver) -> None:
+    """Six cars (three members, three computers), on_timeout forfeit: Alice's Stampede asks every
+    other car for a side. The computers answer at once; Bob and Carol let the window run out.
+    A window that runs out takes the least damaged side for them; nobody forfeits a game for
+    not answering a window, and Alice's turn goes on."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "forfeit", 15))
+    seats = [*THREE_MEMBERS, *(SeatRecord(s, f"Computer {s}", policy="normal") for s in (3, 4, 5))]
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="dragon",
+        seats=seats,
+        deck=[*MB, *SIX_CARS_MB, *STAMPEDE_CW, *SIX_CARS_CW],
+    )
+    window = public_table(await driver.slash("move", {"action": "stampede"}))
+    assert f"<@{BOB_ID}> <@{CAROL_ID}>, you may react" in (window.content or ""), window.content
+    await sweep_after(driver, 16)
+    stored = await _stored(bot)
+    here = bot.tables.position(stored)
+    assert here.acting == [0] and len(await bot.tables.members_playing(stored)) == 3
+    assert all(sum(car.hits) == 2 for car in here.state.cars[1:3]), "the sides were taken"
+    timed_out = " ".join(m["content"] for m in driver.messages.values())
+    assert "did not react in time" in timed_out and "forfeits" not in timed_out
 
 
 @pytest.mark.xfail(strict=True, reason="a late turn interrupted by a window is not marked late")
