@@ -80,6 +80,10 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
+LATE_MARK = "late:"
+"""How the move log marks a move the computer played for a member whose time ran out (in place
+of an interaction id: unique, ``late:<game>:<version>``)."""
+
 LEAVE = "@leave"
 """The move log's entry for a seat leaving (resigning or forfeiting): no game's notation."""
 
@@ -789,7 +793,12 @@ class Tables:
         game = here.game
         finished = game.outcome(new_state) is not None
         remind_at, deadline = await self._timer(here.stored, game, new_state)
-        if late is not None and not finished and late in game.to_act(new_state):
+        if late is not None:
+            # Marked in the log, so a window in the middle of the turn cannot lose it.
+            interaction_id = f"{LATE_MARK}{here.stored.id}:{here.stored.version}"
+            if not finished and late in game.to_act(new_state):
+                remind_at, deadline = None, self.clock()
+        elif remind_at is not None and await self._late_turn_resumes(here, seat, new_state):
             remind_at, deadline = None, self.clock()
         stored = await self.store.record_move(
             game_id=here.stored.id,
@@ -803,6 +812,38 @@ class Tables:
             deadline=deadline,
         )
         return Position(stored, here.bundle, new_state)
+
+    async def _late_turn_resumes(self, here: Position, seat: int, new_state: Any) -> bool:
+        """Whether ``seat``'s move closes a window in the middle of a turn that had already run
+        out: the computer was playing a late member's turn when one of its moves opened the
+        window, and the turn goes back to that member now. Its rest is then due at once, as it
+        would have been without the window (a fresh timer would let an absent member hold the
+        table for another full turn).
+
+        The late member's last move is marked in the log; every move since it was an answer in
+        a window (read from the positions they were made in, rebuilt from the log)."""
+        game = here.game
+        acting = sorted(game.to_act(new_state))
+        if len(acting) != 1 or acting[0] == seat or game.default_action(here.state, seat) is None:
+            return False  # not a window closing on one member's turn
+        owner = acting[0]
+        moves = await self.store.moves(here.stored.id)
+        mine = [m for m in moves if m.seat == owner]
+        if not mine or not (mine[-1].interaction_id or "").startswith(LATE_MARK):
+            return False
+        since = [m for m in moves if m.seq > mine[-1].seq]
+        shown = await self.as_of(here.stored, mine[-1].seq)
+        if shown is None:
+            return False
+        state = shown.state
+        for move in since:
+            # Each move since was a window's answer while the owner waited, not a turn of its own.
+            if game.default_action(state, move.seat) is None or owner in game.to_act(state):
+                return False
+            if move.action == LEAVE:
+                return False
+            state = game.apply(state, move.seat, game.parse_action(move.action))
+        return True
 
     async def _arm(self, here: Position) -> Position:
         """Set the timer of a position that was not reached by a stored move (a new game)."""

@@ -11,7 +11,7 @@ import pytest
 from bot.games import get_game, get_policy
 from bot.store.base import GuildSettings, SeatRecord, StoredGame, TimeoutAction
 from bot.store.sqlite import SqliteStore
-from bot.tables import Tables, TableUpdate, Timeout
+from bot.tables import LATE_MARK, Tables, TableUpdate, Timeout
 from bot.timers import TimerEvent, sweep
 
 CHANNEL, GUILD = 500, 9
@@ -205,10 +205,11 @@ async def test_expiry_lets_the_computer_play_for_the_absent_member(
     [step] = expired.steps
     assert (step.seat, step.by_computer, step.timed_out) == (0, True, True)
     [stored_move] = await tables.store.moves(update.game.id)
+    # No member's interaction: the log marks it as played for a late member.
     assert (stored_move.seat, stored_move.action, stored_move.interaction_id) == (
         0,
         step.action,
-        None,
+        f"{LATE_MARK}{update.game.id}:0",
     )
     assert expired.previous == update.public and expired.game.version == 1
     assert [s.name for s in expired.to_act] == ["Bob"]
@@ -382,7 +383,10 @@ async def test_deadline_passed_while_down_is_handled_after_restart(tmp_path: Pat
         assert event.update is not None and event.update.timeout is not None
         assert event.update.timeout.seats == (update.game.seats[0],)
         [stored_move] = await after.moves(update.game.id)
-        assert (stored_move.seat, stored_move.interaction_id) == (0, None)
+        assert (stored_move.seat, stored_move.interaction_id) == (
+            0,
+            f"{LATE_MARK}{update.game.id}:0",
+        )
         assert event.game.turn_deadline == later.now + TURN
     finally:
         await after.close()

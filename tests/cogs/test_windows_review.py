@@ -563,20 +563,20 @@ async def test_a_side_picker_runs_out_with_on_timeout_forfeit(driver: Interactio
     assert "did not react in time" in timed_out and "forfeits" not in timed_out
 
 
-@pytest.mark.xfail(strict=True, reason="a late turn interrupted by a window is not marked late")
+@pytest.mark.parametrize("answer", ["timeout", "armor"])
 async def test_a_timed_out_turn_resumed_after_a_window_gets_no_fresh_timer(
-    driver: InteractionDriver,
+    driver: InteractionDriver, answer: str
 ) -> None:
     """With a 1-minute turn timer (on_timeout computer), Alice's turn runs out and the computer
     plays it for her: it fires the machine gun at Bob, whose window opens. When the window
-    closes, the rest of Alice's turn (her Mille Bornes action) should be played at once, as it
-    would have been without the window. Found by this review and left: the position after the
-    window is an ordinary turn of Alice's, so she gets a fresh full timer and a reminder for
-    the rest of a turn that had already run out (the lateness is not stored anywhere the next
-    position could read it)."""
+    closes (it runs out, or Bob plays his armor), the rest of Alice's turn (her Mille Bornes
+    action) is due at once and played at the next sweep, as it would have been without the
+    window. Found by this review: the position after the window was an ordinary turn of
+    Alice's, so she got a fresh full timer and a reminder for the rest of a turn that had
+    already run out (the lateness was kept nowhere the next position could read it)."""
     bot = running_bot(driver)
     await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "computer", 15))
-    await _dragon(bot)
+    game = await _dragon(bot)
     original: Thinker = bot.tables.thinker
 
     async def shoot_first(factory: PolicyFactory, view: Any, seed: str) -> str:
@@ -587,6 +587,40 @@ async def test_a_timed_out_turn_resumed_after_a_window_gets_no_fresh_timer(
     bot.tables.thinker = shoot_first
     await sweep_after(driver, 61)
     assert bot.tables.position(await _stored(bot)).acting == [1], "Bob's window is open"
+    if answer == "timeout":
+        await sweep_after(driver, 16)
+    else:
+        table = public_table(await driver.slash("table", {}, user_id=CAROL_ID))
+        bobs = await driver.click(table.message_id, f"jn:h:{game.id}", user_id=BOB_ID)
+        await driver.click(bobs.message, component_id(bobs, "Armor"), user_id=BOB_ID)
+    resumed = await _stored(bot)
+    assert bot.tables.position(resumed).acting == [0], "Alice's turn goes on after the window"
+    assert resumed.remind_at is None and resumed.turn_deadline is not None
+    assert resumed.turn_deadline <= bot.tables.clock(), "her turn is still due, not timed anew"
+    await sweep_after(driver, 1)
+    assert 0 not in bot.tables.position(await _stored(bot)).acting, "the rest was played"
+
+
+async def test_a_new_turn_after_a_late_one_gets_its_full_timer(driver: InteractionDriver) -> None:
+    """The other way round: Alice's late turn ends with a shot at Bob; when his window closes it
+    is Bob's (or Carol's) own turn, with its full timer and reminder: only a late turn's rest is
+    due at once."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "computer", 15))
+    await _dragon(bot)
+    original: Thinker = bot.tables.thinker
+
+    async def discard_then_shoot(factory: PolicyFactory, view: Any, seed: str) -> str:
+        for move in ("discard gasoline", "mg-front @1"):
+            if move in view.legal:
+                return move
+        return await original(factory, view, seed)
+
+    bot.tables.thinker = discard_then_shoot
+    await sweep_after(driver, 61)
+    assert bot.tables.position(await _stored(bot)).acting == [1], "Bob's window is open"
     await sweep_after(driver, 16)
-    here = bot.tables.position(await _stored(bot))
-    assert 0 not in here.acting, "the rest of Alice's timed-out turn waits for a new timer"
+    after = await _stored(bot)
+    assert 0 not in bot.tables.position(after).acting
+    assert after.remind_at is not None and after.turn_deadline is not None
+    assert after.turn_deadline - bot.tables.clock() == pytest.approx(60, abs=1)
