@@ -23,7 +23,7 @@ from bot.updates import StaleButton
 from cogs.choices import game_choices
 from cogs.lobby import display_name
 from cogs.pickers import DYNAMIC_ITEMS, ID, GameItem, play_move, register_items
-from cogs.ui import NO_PINGS, bot_of, clip, pings, plain, post_table, storage_trouble
+from cogs.ui import NO_PINGS, bot_of, clip, pings, plain, post_table, refuse, storage_trouble
 
 TURN_MARK = "§"
 """Separates a /move autocomplete choice's notation from the turn it was offered for."""
@@ -195,7 +195,14 @@ class Play(commands.Cog):
         here = tables.position(await tables.current(channel_id))
         here.game.leave(here.state, tables.seat_of(here.stored, interaction.user.id))
         await interaction.response.defer(thinking=True)
-        update = await tables.leave(channel_id=channel_id, user_id=interaction.user.id)
+        try:
+            update = await tables.leave(channel_id=channel_id, user_id=interaction.user.id)
+        except GameError as error:
+            # Refused after all (a second /resign sent at the same moment): the public
+            # "thinking…" goes, and the refusal is the member's alone.
+            await interaction.delete_original_response()
+            await refuse(interaction, str(error))
+            return
         await post_table(interaction, update)
 
     @app_commands.command(name="abort", description="End this channel's game with no result")

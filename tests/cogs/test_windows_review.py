@@ -304,6 +304,26 @@ async def test_a_press_is_answered_while_the_computer_plays_a_late_turn(
     assert "ran out of time" in " ".join(m["content"] for m in driver.messages.values())
 
 
+async def test_a_resign_sent_twice_at_once_is_refused_privately(
+    driver: InteractionDriver,
+) -> None:
+    """Bob's /resign arrives twice at the same moment (a double send): he leaves once, and the
+    second is told so privately. Found by this review, after /resign was made to answer before
+    waiting for the channel: the second was answered publicly ("thinking…") before the refusal,
+    so "You have already left this game." was posted for the whole channel."""
+    bot = running_bot(driver)
+    await _dragon(bot)
+    presses = await asyncio.gather(
+        driver.slash("resign", {}, user_id=BOB_ID), driver.slash("resign", {}, user_id=BOB_ID)
+    )
+    said = sorted((_replies(p) for p in presses), key=lambda text: "already left" in text)
+    assert "Bob left the game" in said[0] and "already left" in said[1], said
+    (refused,) = [p for p in presses if "already left" in _replies(p)]
+    assert all(r.ephemeral for r in refused.responses if r.content), "refused privately"
+    moves = await bot.tables.store.moves((await _stored(bot)).id)
+    assert [m.seat for m in moves] == [1], "Bob left once"
+
+
 # --- presses that are not the member's, or too late ---------------------------------------
 
 
