@@ -224,10 +224,12 @@ async def test_a_side_picker_closed_by_the_attacker_leaving(driver: InteractionD
     assert result.record.ranks[2] == 0 and result.record.counted, result.record
 
 
-async def test_the_attacker_resigning_in_a_race_window_loses(driver: InteractionDriver) -> None:
-    """1000 Mile Race: Alice resigns while Bob may answer her Flat Tire: Bob wins, and his old
-    Coup Fourré button says the game has ended."""
+@pytest.mark.parametrize("leaver", [ALICE_ID, BOB_ID], ids=["attacker", "victim"])
+async def test_resigning_in_a_race_window_loses(driver: InteractionDriver, leaver: int) -> None:
+    """1000 Mile Race: Alice or Bob resigns while Bob may answer her Flat Tire: the other one
+    wins, and Bob's old Coup Fourré button says the game has ended."""
     bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "forfeit", 20))
     update = await bot.tables.start(
         channel_id=GAMES_CHANNEL_ID,
         guild_id=GUILD_ID,
@@ -237,15 +239,13 @@ async def test_the_attacker_resigning_in_a_race_window_loses(driver: Interaction
     )
     window = public_table(await driver.slash("move", {"action": "play flat-tire"}))
     bobs = await driver.click(window.message_id, f"jn:h:{update.game.id}", user_id=BOB_ID)
-    left = await driver.slash("resign", {}, user_id=ALICE_ID)
-    assert "**Bob** won" in _replies(left), _replies(left)
+    left = await driver.slash("resign", {}, user_id=leaver)
+    winner = "Bob" if leaver == ALICE_ID else "Alice"
+    assert f"**{winner}** won" in _replies(left), _replies(left)
     (result,) = await bot.store.results(game_key="race")
-    assert result.record.ranks == (1, 0)
+    assert result.record.ranks == ((1, 0) if leaver == ALICE_ID else (0, 1))
     old = await driver.click(bobs.message, component_id(bobs, "cancel"), user_id=BOB_ID)
     assert old.ephemeral and "has ended" in _replies(old), _replies(old)
-
-
-# --- computers thinking -------------------------------------------------------------------
 
 
 async def test_a_resign_is_answered_while_a_computer_thinks(driver: InteractionDriver) -> None:
