@@ -15,6 +15,7 @@ ephemeral sentence, anything else is logged and answered with an apology.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import re
@@ -619,18 +620,15 @@ async def play_move(
         await acknowledge()
 
     def answer_if_kept_waiting() -> None:
-        # The channel is busy (a computer thinking, a timer playing a late turn) and the press
+        # The channel is busy (a computer thinking, a timer playing a late turn) and the move
         # waits its turn: acknowledged before Discord's three seconds run out. A button's
-        # refusals still reach the presser alone (a deferred update's follow-ups are private).
+        # refusals still reach the presser alone (a deferred update's follow-ups are private);
+        # a typed /move's public "thinking…" is taken back before a refusal (below).
         nonlocal late_answer
         if not answered:
             late_answer = asyncio.ensure_future(acknowledge())
 
-    kept_waiting = (
-        asyncio.get_running_loop().call_later(ACKNOWLEDGE_AFTER, answer_if_kept_waiting)
-        if from_button
-        else None
-    )
+    kept_waiting = asyncio.get_running_loop().call_later(ACKNOWLEDGE_AFTER, answer_if_kept_waiting)
     try:
         update = await tables.move(
             channel_id=channel_id,
@@ -641,19 +639,29 @@ async def play_move(
             expected_version=expected_version,
             before_computers=answer_before_computers,
         )
+    except Exception:
+        if answered and not from_button:
+            # A public "thinking…" would carry the refusal to the whole channel (the first
+            # follow-up of a public deferral keeps its visibility): it goes, and the refusal
+            # then comes as a private message of its own.
+            await _take_back(interaction)
+        raise
     finally:
-        if kept_waiting is not None:
-            kept_waiting.cancel()
+        kept_waiting.cancel()
         if late_answer is not None:
             await late_answer  # an acknowledgement under way is finished, never cut short
     # Nothing public changed (a repeated request, or drawing instead of a coup fourré, which
     # the public table deliberately cannot tell apart): post nothing publicly, or the post
     # itself would tell the table that a choice was made.
     unseen = update.previous is not None and update.previous == update.public
-    if (update.repeated or unseen) and (from_button or not answered):
+    if (update.repeated or unseen) and (from_button or not answered or unseen):
         if not from_button:
             said = "That move was already made." if update.repeated else "Done."
-            await interaction.response.send_message(said, ephemeral=True)
+            if answered:
+                await _take_back(interaction)
+                await interaction.followup.send(said, ephemeral=True)
+            else:
+                await interaction.response.send_message(said, ephemeral=True)
             return
         if not answered:
             await interaction.response.defer()
@@ -669,8 +677,14 @@ async def play_move(
 
 
 ACKNOWLEDGE_AFTER = 1.5
-"""Seconds a button's press may wait for its channel before it is acknowledged (Discord allows
-three): a quick refusal is still the press's own private answer."""
+"""Seconds a button's press or a typed /move may wait for its channel before it is acknowledged
+(Discord allows three): a quick refusal is still the member's own private answer."""
+
+
+async def _take_back(interaction: discord.Interaction[Any]) -> None:
+    """Delete a typed move's public "thinking…" placeholder (Discord may have lost it)."""
+    with contextlib.suppress(discord.HTTPException):
+        await interaction.delete_original_response()
 
 
 async def _acknowledge(interaction: discord.Interaction[Any], from_button: bool) -> None:

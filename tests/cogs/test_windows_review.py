@@ -271,6 +271,35 @@ async def test_a_resign_is_answered_while_a_computer_thinks(driver: InteractionD
     assert [s.seat for s in await bot.tables.members_playing(await _stored(bot))] == [0]
 
 
+async def test_a_typed_move_is_answered_while_a_computer_thinks(
+    driver: InteractionDriver,
+) -> None:
+    """Alice shoots the computer, which thinks about its armor; meanwhile Bob types a move.
+    It must be answered before Discord's three seconds run out (after ``ACKNOWLEDGE_AFTER``,
+    with a public "thinking…"), and when it is then refused the placeholder goes and the
+    refusal is Bob's alone. Found by this review: a typed /move waited for the channel
+    unanswered, so a long think left Bob with "The application did not respond"."""
+    bot = running_bot(driver)
+    await _dragon(bot, WITH_A_COMPUTER)
+    thinking, release = _held(bot)
+    shot = asyncio.ensure_future(driver.slash("move", {"action": "mg-front @1"}))
+    await asyncio.wait_for(thinking.wait(), 10)
+    payload = driver.factory.slash("move", {"action": "cw-discard all"}, user_id=BOB_ID)
+    typed = asyncio.ensure_future(driver.dispatch(payload))
+    await asyncio.sleep(ACKNOWLEDGE_AFTER + 0.3)
+    answered_in_time = _answered(driver, payload)
+    release.set()
+    await shot
+    refused = await typed
+    assert answered_in_time, "Bob's /move waited unanswered behind the computer's thinking"
+    said = [r for r in refused.responses if r.content]
+    assert said and all(r.ephemeral for r in said), _replies(refused)
+    assert "not your turn" in _replies(refused).lower(), _replies(refused)
+    assert any(r.kind == "delete" for r in refused.responses), "the public thinking… was kept"
+    public = [m for m in driver.messages.values() if not int(m.get("flags") or 0) & 64]
+    assert not any("not your turn" in str(m.get("content") or "").lower() for m in public)
+
+
 async def test_a_press_is_answered_while_the_computer_plays_a_late_turn(
     driver: InteractionDriver,
 ) -> None:
