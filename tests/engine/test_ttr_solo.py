@@ -232,6 +232,54 @@ def test_a_cascade_of_robberies_of_your_sets_is_one_sentence() -> None:
     ) in s.caption
 
 
+def test_several_of_your_sets_robbing_the_draw_area_are_told_in_one_sentence() -> None:
+    """Your play robs the draw area, and your Green and Blue sets rob the cards dealt in its
+    place: one sentence naming all three robberies, not "Your 2 Green rob…" and "Your 2 Blue
+    rob…" after it as sentences of their own."""
+    s = solo(
+        PURPLE_CLOCK,
+        up=["red", "red", "black", "orange"],
+        draws=["blue", "green", "yellow", "white"],
+        hand=["red", "red", "red", "white", "white", "yellow", "yellow"],
+    )
+    s.yard_nat[0][card("blue")] = 2  # neither shows face up: stable until the refill
+    s.yard_nat[0][card("green")] = 2
+    s = play(s, 0, "yard red red red")
+    assert s.discard[card("red")] == 2
+    assert s.discard[card("blue")] == s.discard[card("green")] == 1
+    assert slot_codes(s) == ["white", "yellow", "black", "orange"]  # green is checked first
+    assert s.caption.count("rob the draw area") == 1, s.caption
+    assert (
+        "Your 3 Red rob the draw area's 2 Red, your 2 Green its 1 Green and your 2 Blue its 1 Blue."
+    ) in s.caption
+
+
+def test_a_set_robbing_again_on_the_refill_is_told_in_brackets_among_others() -> None:
+    """Your Red robs the draw area twice (the refill shows Red again) and your Blue robs it
+    too: the second Red robbery stays with the first, in brackets, in the one sentence."""
+    from bot.engine.ttr import rules
+
+    s = solo(PURPLE_CLOCK, up=["red", "blue", "black", "orange"], draws=["red", "yellow", "white"])
+    s.yard_nat[0][card("red")] = 2  # both outnumber the face-up cards of their colour
+    s.yard_nat[0][card("blue")] = 2
+    assert rules.settle(s) == [
+        "Your 2 Red rob the draw area's 1 Red (then 1 more as it was refilled) and your 2 Blue "
+        "its 1 Blue."
+    ]
+    assert slot_codes(s) == ["yellow", "white", "black", "orange"]
+
+
+def test_a_single_set_robbing_again_as_the_draw_area_is_refilled_reads_as_before() -> None:
+    """One set robbing twice keeps its sentence: "…, then 1 more as it was refilled."."""
+    from bot.engine.ttr import rules
+
+    s = solo(PURPLE_CLOCK, up=["red", "green", "black", "orange"], draws=["red", "yellow"])
+    s.yard_nat[0][card("red")] = 2
+    assert rules.settle(s) == [
+        "Your 2 Red rob the draw area's 1 Red, then 1 more as it was refilled."
+    ]
+
+
 def test_robbing_repeats_until_stable_both_ways() -> None:
     """Your play robs the game, a replacement is robbed by your set, the next one robs you."""
     hand = ["red", "red", "red", "white", "white", "yellow", "yellow"]

@@ -813,7 +813,11 @@ def settle(state: TtrState) -> list[str]:
     side robs the smaller (ties never rob); colours are checked in order, again after each
     robbery. Robbed face-up cards are replaced from the deck at once."""
     notes: list[str] = []
-    robbed, more = [0] * NCOL, [0] * NCOL  # face-up cards of a colour robbed, first and after
+    # The draw area's cards your sets rob, told in one sentence where the first is, as the
+    # draw area robbing you is: colour -> [your set's size, face-up cards robbed first, more
+    # robbed as it was refilled]. A dict keeps the order they were robbed in.
+    won: dict[int, list[int]] = {}
+    won_at = 0
     # Your sets the draw area robs, told in one sentence where the first is (two sentences
     # of the same shape read as a repeated line): (face-up count, colour name, set size).
     lost: list[tuple[int, str, int]] = []
@@ -840,21 +844,39 @@ def settle(state: TtrState) -> list[str]:
                     if state.clock_card == c:
                         state.clock_card = -1
                     refill(state, emptied)
-                    first = f"Your {mine} {name} rob the draw area's "
-                    again = [i for i, note in enumerate(notes) if note.startswith(first)]
-                    if again:
+                    if not won:
+                        won_at = len(notes)
+                        notes.append("")
+                    if c in won:
                         # The cards dealt in their place showed the colour again: one sentence
                         # (twice the same one read as a repeated line).
-                        more[c] += up[c]
-                        notes[again[-1]] = (
-                            f"{first}{robbed[c]} {name}, then {more[c]} more as it was refilled."
-                        )
+                        won[c][2] += up[c]
                     else:
-                        robbed[c] = up[c]
-                        notes.append(f"{first}{up[c]} {name}.")
+                        won[c] = [mine, up[c], 0]
+                    notes[won_at] = _robbing_sentence(won)
                 break
         else:
             return notes
+
+
+def _robbing_sentence(won: dict[int, list[int]]) -> str:
+    """One sentence for every set of yours that robbed the draw area: "Your 3 Red rob the draw
+    area's 2 Red", then "and your 2 Blue its 1 Blue" for more; cards robbed again as the draw
+    area was refilled are told after their colour's first robbery."""
+    several = len(won) > 1
+    parts: list[str] = []
+    for c, (mine, first, more) in won.items():
+        name = CARD_NAMES[c]
+        robbed = f"{first} {name}"
+        if more:
+            # Inside a list of robberies a comma would blur where one ends: brackets there.
+            then = f"then {more} more as it was refilled"
+            robbed += f" ({then})" if several else f", {then}"
+        if parts:
+            parts.append(f"your {mine} {name} its {robbed}")
+        else:
+            parts.append(f"{mine} {name} rob the draw area's {robbed}")
+    return f"Your {names(parts)}."
 
 
 def _robbed_sentence(lost: Sequence[tuple[int, str, int]]) -> str:
