@@ -37,6 +37,7 @@ from typing import Any
 from bot.ai.mille_normal import NormalMillePolicy
 from bot.ai.search import (
     CHECK_EVERY,
+    QUOTED_ROUNDS,
     Domain,
     OutOfTime,
     SearchPolicy,
@@ -44,7 +45,16 @@ from bot.ai.search import (
     deal_hidden_hand,
 )
 from bot.engine.mille import GAME
-from bot.engine.mille.cards import REMEDY_FOR, SAFETY_FOR, SAFETY_SET, Card, deck_counts
+from bot.engine.mille.cards import (
+    HAZARD_FOR,
+    HAZARD_SET,
+    HAZARDS_STOPPED_BY,
+    REMEDY_FOR,
+    SAFETY_FOR,
+    SAFETY_SET,
+    Card,
+    deck_counts,
+)
 from bot.engine.mille.rules import MATCH_TARGET, apply_in_place
 from bot.engine.mille.state import Action, BattleMark, MilleState, Phase, Tableau
 from bot.engine.mille.views import MilleSeatView, TableauView, private_view
@@ -270,8 +280,12 @@ class MilleDomain(Domain[MilleState]):
         the single hand) is over, mostly the result, partly the margin, so that rollouts that
         differ only in margin still say something."""
         if state.winners is None:
-            return match_chance(state.scores[seat], state.scores[1 - seat])
+            self.figure = match_chance(state.scores[seat], state.scores[1 - seat])
+            return self.figure
         won = 0.5 if not state.winners else 1.0 if seat in state.winners else 0.0
+        # The hint quotes the chance of winning alone (``explain``): the blend below is no
+        # chance a player could read.
+        self.figure = won
         if state.options["length"] == "hand" and state.results:
             totals = state.results[-1].totals
         else:
@@ -284,9 +298,13 @@ class MilleDomain(Domain[MilleState]):
 
 
 def explain(view: MilleSeatView, move: str, report: SearchReport) -> str:
-    """Why ``move``, in a player's words, from what the search found."""
+    """Why ``move``, in a player's words, from what the search found and what the table shows:
+    a card is said to clear or stop only what it does here, named as the game names its cards
+    (the ``names`` option)."""
     verb, _, code = move.partition(" ")
     card = Card(code) if verb in ("play", "discard") and code else None
+    lang = view.public.lang
+    me = view.public.tableaus[view.seat]
     rival = view.public.players[1 - view.seat]
     if verb == "draw":
         why = "nothing is worth playing before you draw"
@@ -299,20 +317,82 @@ def explain(view: MilleSeatView, move: str, report: SearchReport) -> str:
     elif card is None:
         why = "it is the best move available"
     elif verb == "discard":
-        why = f"{card.name_in(view.public.lang)} is the card you are least likely to need"
-    elif move in view.coups:
-        why = "a coup fourré scores 300 more and clears the hazard at once"
-    elif view.phase == "draw":  # the hazard is older than the last draw: no coup
-        why = "the safety clears the hazard at once and you keep the turn"
+        why = f"{card.name_in(lang)} is the card you are least likely to need"
     elif card.is_safety:
-        why = "the safety scores now and gives you another turn"
+        why = _safety_reason(view, move, card)
     elif card.is_hazard:
-        why = f"stopping {rival} now gains you the most"
+        if card is Card.SPEED_LIMIT:
+            why = f"{card.name_in(lang)} holds {rival} to 25 and 50 miles"
+        else:
+            why = f"{card.name_in(lang)} on {rival} stops them driving"
     elif card.is_distance:
-        why = f"driving {card.miles} miles now gains you the most"
+        if me.mileage + card.miles == view.public.target:
+            target = view.public.target
+            why = f"{card.miles} miles takes you to exactly {target} and completes the trip"
+        else:
+            why = f"driving {card.miles} miles now gains you the most"
     else:
-        why = "it gets you moving again"
-    return report.reason(why, move, "to win the match")
+        why = _remedy_reason(me, card, lang)
+    return _quoted(why, move, report, view.public.match_target is not None)
+
+
+def _showing(t: TableauView) -> list[Card]:
+    """The hazards holding this player up: the battle pile's and the speed pile's."""
+    shown = [t.battle_counts_as] if t.battle_counts_as in HAZARD_SET else []
+    return [card for card in shown if card is not None] + ([Card.SPEED_LIMIT] if t.limited else [])
+
+
+def _safety_reason(view: MilleSeatView, move: str, card: Card) -> str:
+    """A safety clears what it answers on you now (a coup fourré when the hazard is fresh),
+    else it protects you for good; either way it scores and keeps the turn."""
+    lang = view.public.lang
+    me = view.public.tableaus[view.seat]
+    name = card.name_in(lang)
+    cleared = [h for h in _showing(me) if SAFETY_FOR[h] is card]
+    the = " and the ".join(h.name_in(lang) for h in cleared)
+    if move in view.coups:
+        return f"a coup fourré scores 300 more and clears the {the} on you at once"
+    if cleared:
+        # Before the draw the safety keeps the turn; after it, it earns another one.
+        turn = "you keep the turn" if view.phase == "draw" else "you get another turn"
+        return f"{name} clears the {the} on you for good, scores 100 and {turn}"
+    against = " and ".join(h.name_in(lang) for h in HAZARDS_STOPPED_BY[card])
+    return (
+        f"{name} scores 100 now, gives you another turn and keeps {against} off you for the "
+        "rest of the hand"
+    )
+
+
+def _remedy_reason(me: TableauView, card: Card, lang: str) -> str:
+    """What a remedy clears, and whether you can drive after it."""
+    name = card.name_in(lang)
+    go = Card.GO.name_in(lang)
+    if card is Card.END_OF_LIMIT:
+        limit = Card.SPEED_LIMIT.name_in(lang)
+        if me.can_go:
+            return f"{name} lifts the {limit}, so you can drive at full speed again"
+        return f"{name} lifts the {limit} on you"
+    if card is Card.GO:
+        if me.battle_counts_as is None:
+            return f"{name} lets you start driving"
+        return f"{name} gets you moving again"
+    hazard = HAZARD_FOR[card]
+    if Card.RIGHT_OF_WAY in me.safeties:
+        return f"{name} clears the {hazard.name_in(lang)} on you and gets you moving again"
+    return f"{name} clears the {hazard.name_in(lang)} on you (you still need a {go} to drive)"
+
+
+def _quoted(why: str, move: str, report: SearchReport, match: bool) -> str:
+    """A hint's sentence: ``why``, then the chance of winning after ``move`` (the rollouts'
+    own win chance, not the search's worth, which also counts the margin of a finished match),
+    once the search saw enough deals to mean it."""
+    if report.rounds < QUOTED_ROUNDS or move not in report.candidates:
+        return f"{why}."
+    chance = report.figure_of(move)
+    if chance is None:
+        return f"{why}."
+    what = "to win the match" if match else "to win"
+    return f"{why} (about {round(100 * chance)}% {what}, over {report.rounds} imagined deals)."
 
 
 class MilleExpertPolicy(SearchPolicy):

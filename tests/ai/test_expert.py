@@ -704,9 +704,12 @@ def test_a_mille_hint_calls_a_safety_a_coup_fourre_only_when_it_is_one() -> None
     report = SearchReport(move="play extra-tank", candidates=["play extra-tank", "draw"])
     fresh = mille_explain(MILLE.private_view(s, 0), "play extra-tank", report)
     assert fresh.startswith("a coup fourré scores 300 more"), fresh
+    assert fresh == "a coup fourré scores 300 more and clears the Out of Gas on you at once."
     s = act(act(s, 0, "draw", "discard 25"), 1, "play 50")
     old = mille_explain(MILLE.private_view(s, 0), "play extra-tank", report)
-    assert "coup" not in old and old.startswith("the safety clears the hazard"), old
+    assert old == (
+        "Extra Tank clears the Out of Gas on you for good, scores 100 and you keep the turn."
+    ), old
 
 
 def test_a_mille_hint_names_the_card_as_the_hand_does() -> None:
@@ -719,6 +722,117 @@ def test_a_mille_hint_names_the_card_as_the_hand_does() -> None:
     report = SearchReport(move=f"discard {card.value}", candidates=[f"discard {card.value}"])
     reason = mille_explain(view, f"discard {card.value}", report)
     assert reason.startswith(f"{card.name_in('fr')} is the card you are least likely"), reason
+
+
+@pytest.mark.parametrize(
+    ("move", "table", "why"),
+    [
+        # Before the fix a Speed Limit was 'stopping Bob now gains you the most'.
+        ("play speed-limit", {}, "Speed Limit holds Bob to 25 and 50 miles."),
+        ("play accident", {}, "Accident on Bob stops them driving."),
+        # Before the fix every remedy 'gets you moving again', even with a Go still needed.
+        (
+            "play gasoline",
+            {"battle": [C.GO, C.OUT_OF_GAS]},
+            "Gasoline clears the Out of Gas on you (you still need a Go to drive).",
+        ),
+        (
+            "play gasoline",
+            {"battle": [C.GO, C.OUT_OF_GAS], "safeties": [C.RIGHT_OF_WAY]},
+            "Gasoline clears the Out of Gas on you and gets you moving again.",
+        ),
+        ("play go", {}, "Go lets you start driving."),
+        ("play go", {"battle": [C.GO, C.STOP]}, "Go gets you moving again."),
+        (
+            "play end-of-limit",
+            {"battle": [C.GO], "speed": [C.SPEED_LIMIT]},
+            "End of Limit lifts the Speed Limit, so you can drive at full speed again.",
+        ),
+        (
+            "play end-of-limit",
+            {"battle": [C.STOP], "speed": [C.SPEED_LIMIT]},
+            "End of Limit lifts the Speed Limit on you.",
+        ),
+        # Before the fix a safety with nothing to clear 'scores now and gives you another turn'
+        # without saying what it guards against; one that clears a hazard did not say so.
+        (
+            "play driving-ace",
+            {"battle": [C.GO]},
+            "Driving Ace scores 100 now, gives you another turn and keeps Accident off you for "
+            "the rest of the hand.",
+        ),
+        (
+            "play right-of-way",
+            {"battle": [C.STOP], "speed": [C.SPEED_LIMIT]},
+            "Right of Way clears the Stop and the Speed Limit on you for good, scores 100 and "
+            "you get another turn.",
+        ),
+        (
+            "play 50",
+            {"battle": [C.GO], "miles": [C.D200, C.D200, C.D100, C.D100, C.D50]},
+            "50 miles takes you to exactly 700 and completes the trip.",
+        ),
+    ],
+)
+def test_a_mille_hint_says_only_what_the_card_does_here(
+    move: str, table: dict[str, Any], why: str
+) -> None:
+    """A Mille Bornes hint's reason matches the table: a Speed Limit slows rather than stops,
+    a remedy says whether a Go is still needed, a safety names what it clears or guards
+    against, a finishing distance card says so."""
+    card = Card(move.split()[1])
+    hand = [C.D25, C.D50, C.GO, C.GASOLINE, C.END_OF_LIMIT, C.STOP]
+    if card not in hand:
+        hand[-1] = card
+    state = lay_table(hand, **table)
+    view = MILLE.private_view(state, 0)
+    assert move in view.legal, view.legal
+    assert mille_explain(view, move, SearchReport(move=move, candidates=[move])) == why
+
+
+def test_a_mille_hint_names_every_card_in_the_games_language() -> None:
+    """With French card names the reason names the cards in French. Before the fix a safety
+    or remedy was 'the safety' or 'it', and the rest English."""
+    state = lay_table([C.D25, C.GASOLINE, C.SPEED_LIMIT, C.EXTRA_TANK], battle=[C.GO, C.OUT_OF_GAS])
+    state.options = {**state.options, "names": "fr"}
+    view = MILLE.private_view(state, 0)
+    report = SearchReport(move="play gasoline", candidates=["play gasoline"])
+    assert mille_explain(view, "play gasoline", report) == (
+        f"{C.GASOLINE.name_in('fr')} clears the {C.OUT_OF_GAS.name_in('fr')} on you (you still "
+        f"need a {C.GO.name_in('fr')} to drive)."
+    )
+    assert mille_explain(view, "play speed-limit", report).startswith(
+        f"{C.SPEED_LIMIT.name_in('fr')} holds Bob"
+    )
+    assert mille_explain(view, "play extra-tank", report).startswith(
+        f"{C.EXTRA_TANK.name_in('fr')} clears the {C.OUT_OF_GAS.name_in('fr')}"
+    )
+
+
+def test_a_mille_hint_quotes_the_chance_to_win_not_the_blend() -> None:
+    """A finished match is worth the win blended with the margin to the search; the hint
+    quotes the rollouts' chance of winning alone. Before the fix a sure win by a small margin
+    read 'about 66% to win the match'."""
+    report = SearchReport(
+        move="play 25", candidates=["play 25"], means=[0.66], counts=[12], figures=[1.0]
+    )
+    report.rounds = 12
+    state = lay_table([C.D25, C.GASOLINE], battle=[C.GO])
+    view = MILLE.private_view(state, 0)
+    assert mille_explain(view, "play 25", report).endswith(
+        "(about 100% to win the match, over 12 imagined deals)."
+    )
+
+
+def test_the_mille_search_keeps_the_plain_win_chance_for_the_hint() -> None:
+    """The domain's figure is the plain chance of winning: 1 for a won match whatever the
+    margin, where its worth is lower."""
+    state = lay_table([C.D25], battle=[C.GO])
+    state.winners = [0]
+    state.scores = [5010, 5000]
+    domain = MilleDomain()
+    worth = domain.evaluate(state, 0)
+    assert worth < 1.0 and domain.figure == 1.0
 
 
 def test_a_game_sets_how_sure_its_expert_must_be() -> None:
