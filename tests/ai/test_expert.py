@@ -828,7 +828,7 @@ def test_the_mille_search_keeps_the_plain_win_chance_for_the_hint() -> None:
     """The domain's figure is the plain chance of winning: 1 for a won match whatever the
     margin, where its worth is lower."""
     state = lay_table([C.D25], battle=[C.GO])
-    state.winners = [0]
+    state.winners = (0,)
     state.scores = [5010, 5000]
     domain = MilleDomain()
     worth = domain.evaluate(state, 0)
