@@ -107,6 +107,7 @@ from bot.engine.dragon.cards import (
     SIDE_TRACK,
     SIDES,
     SPECS,
+    TIRE_TRACK,
     TRIP,
     cw_deck_counts,
     cw_name,
@@ -123,8 +124,16 @@ from bot.engine.dragon.views import (
     PendingView,
     public_view,
 )
-from bot.engine.mille.cards import HAZARD_FOR, REMEDY_FOR, SAFETY_FOR, Card, deck_counts
+from bot.engine.mille.cards import (
+    HAZARD_FOR,
+    HAZARDS_STOPPED_BY,
+    REMEDY_FOR,
+    SAFETY_FOR,
+    Card,
+    deck_counts,
+)
 from bot.engine.mille.state import Tableau
+from bot.engine.words import plural
 
 HORIZON_TURNS = 8
 """Turn starts a rollout passes before the value model judges (see the module docstring)."""
@@ -743,32 +752,47 @@ def turn_options(view: DragonSeatView, cw_candidates: int = CW_CANDIDATES) -> li
 
 
 def explain(view: DragonSeatView, move: str, report: SearchReport) -> str:
-    """Why ``move``, in a player's words, from what the search found."""
+    """Why ``move``, in a player's words, from what the search found and what the table shows:
+    a card is said to clear, stop or fix only what it does here, and Mille Bornes cards are
+    named as the game names them (the ``names`` option)."""
     action = _parse(move)
     verb = action.verb
-    players = view.public.players
+    public = view.public
+    lang = public.lang
+    players = public.players
+    me = public.cars[view.seat]
     rival = players[action.target] if action.target is not None else ""
+    pending = public.pending
     if verb == "play":
         card = Card(action.card)
+        name = card.name_in(lang)
         if card.is_distance:
-            why = f"driving {card.miles} miles now brings 1000 closer"
+            if me.mileage + card.miles == TRIP:
+                why = f"{card.miles} miles takes you to exactly {TRIP} and wins"
+            else:
+                why = f"driving {card.miles} miles now brings {TRIP} closer"
         elif card.is_safety:
-            why = f"{card.title} protects you for good"
+            why = _dragon_safety_reason(me, card, lang)
         elif card.is_hazard:
-            why = f"{card.title} on {rival} slows the car that worries you most"
-        elif card is Card.GO:
-            why = "Go gets your car moving again"
-        elif card is Card.END_OF_LIMIT:
-            why = "End of Limit lets you drive at full speed again"
+            why = _dragon_hazard_reason(public, action.target, card, lang)
         else:
-            why = f"{card.title} gets your car back in shape"
+            why = _dragon_remedy_reason(me, card, lang)
     elif verb == "discard":
-        why = f"{Card(action.card).title} is the Mille Bornes card you need least"
+        why = f"{Card(action.card).name_in(lang)} is the Mille Bornes card you need least"
     elif verb == "cw":
         name = cw_name(action.card).split(" (")[0]
-        why = f"{name} on {rival} does the most harm for the risk" if rival else f"{name} pays now"
+        if rival:
+            why = f"{name} on {rival} does the most harm for the risk"
+        elif action.card == "stampede":
+            why = "Stampede puts 2 hits on every other car"
+        elif action.card == "fireproof":
+            why = "Fireproof Armor stays on your car: flame no longer hurts your body or driver"
+        else:
+            why = f"{name} is your best Car Wars play now"
     elif verb in ("cw-discard", "cw-discard-all"):
         why = "fresh Car Wars cards are worth more than these"
+        if me.jammed and verb == "cw-discard-all":
+            why = "discarding your whole Car Wars hand unjams your machine guns"
     elif verb == "armor":
         why = "the armor keeps the hits off where they would hurt"
     elif verb in ("swerve", "spin"):
@@ -779,9 +803,97 @@ def explain(view: DragonSeatView, move: str, report: SearchReport) -> str:
         why = "your reactions are worth more kept for a bigger shot"
     elif verb == "end":
         why = "no Car Wars card is worth playing this turn"
+    elif verb == "backfire" and pending is not None:
+        why = f"the autocannon misses you and its hits strike {players[pending.by]}'s front"
+    elif verb == "oil-slick" and pending is not None:
+        why = f"the Oil Slick makes {players[pending.by]} roll to keep control after the shot"
+    elif verb == "skid":
+        why = f"Skid Into a Wall puts 3 hits on {rival} and stops them until a Go"
+    elif verb == "drop-tank":
+        why = "without the Extra Tank a flame reaching your driver cannot set it off"
     else:
         why = "it came out best when the next turns were played out"
     return report.reason(why, move)
+
+
+def _dragon_hazard_reason(
+    public: DragonPublicView, target: int | None, card: Card, lang: str
+) -> str:
+    """A Speed Limit slows its car; a battle hazard stops it (it only hits a moving car)."""
+    name = card.name_in(lang)
+    if target is None:
+        return f"{name} is your best play now"
+    car = public.cars[target]
+    if card is Card.SPEED_LIMIT:
+        return f"{name} holds {car.name} to 25 and 50 miles"
+    others = [c.mileage for c in public.cars if c.alive and c.seat != target]
+    ahead = car.mileage > 0 and all(car.mileage > m for m in others)
+    return f"{name} on {car.name} stops them" + (
+        f", the car closest to {TRIP} ({car.mileage} miles)" if ahead else ""
+    )
+
+
+def _dragon_safety_reason(me: CarView, card: Card, lang: str) -> str:
+    """A safety clears what it answers on your car, else keeps it off you; either way it
+    gives you your Mille Bornes move back."""
+    name = card.name_in(lang)
+    showing = [me.battle[-1]] if me.battle and me.battle[-1].is_hazard else []
+    if me.limited:
+        showing.append(Card.SPEED_LIMIT)
+    cleared = [h for h in showing if SAFETY_FOR[h] is card]
+    if cleared:
+        the = " and the ".join(h.name_in(lang) for h in cleared)
+        return f"{name} clears the {the} on you for good and gives you your Mille Bornes move back"
+    against = " and ".join(h.name_in(lang) for h in HAZARDS_STOPPED_BY[card])
+    if card is Card.DRIVING_ACE:
+        against += " (and skids)"
+    return f"{name} keeps {against} off you for good and gives you your Mille Bornes move back"
+
+
+def _dragon_remedy_reason(me: CarView, card: Card, lang: str) -> str:
+    """What a remedy clears on your car, and whether you can drive after it (a moving car
+    stops to play Repairs or a Spare Tire; Right of Way restarts it)."""
+    name = card.name_in(lang)
+    go = Card.GO.name_in(lang)
+    top = me.battle[-1] if me.battle else None
+    tires_out = me.tires >= TIRE_TRACK
+    if card is Card.END_OF_LIMIT:
+        limit = Card.SPEED_LIMIT.name_in(lang)
+        if me.moving:
+            return f"{name} lifts the {limit}, so you can drive at full speed again"
+        return f"{name} lifts the {limit} on you"
+    if card is Card.GO:
+        if tires_out:
+            return f"{name} lets you drive again once your tires are fixed"
+        if me.skidded:
+            return f"{name} gets your car moving again after the skid"
+        if top is None:
+            return f"{name} lets you start driving"
+        return f"{name} gets your car moving again"
+    hazard = HAZARD_FOR[card]
+    fixed: list[str] = []
+    if top is hazard:
+        fixed.append(f"the {hazard.name_in(lang)} on you")
+    if card is Card.SPARE_TIRE and me.tires:
+        fixed.append(f"the {plural(me.tires, 'hit')} on your tires")
+    if card is Card.REPAIRS:
+        body = sum(me.hits)
+        if body:
+            fixed.append(f"the {plural(body, 'hit')} on your body")
+        if me.jammed:
+            fixed.append("the jam on your machine guns")
+    if not fixed:
+        return f"{name} is your best play now"
+    said = f"{name} clears " + (
+        fixed[0] if len(fixed) == 1 else ", ".join(fixed[:-1]) + " and " + fixed[-1]
+    )
+    if top is not None and top.is_hazard and top is not hazard:
+        return f"{said} (the {top.name_in(lang)} still stops you)"
+    if tires_out and card is not Card.SPARE_TIRE:
+        return f"{said} (your shot tires still stop you)"
+    if Card.RIGHT_OF_WAY in me.safeties and not me.skidded:
+        return f"{said}, and with {Card.RIGHT_OF_WAY.name_in(lang)} you can drive at once"
+    return f"{said} (you will need a {go} to drive)"
 
 
 class DragonExpertPolicy(SearchPolicy):

@@ -12,6 +12,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import pytest
 
@@ -40,6 +41,7 @@ from bot.engine.dragon.state import NONE_OF, ONE_OF, UNPLAYED, DragonState, Hand
 from bot.engine.dragon.views import DragonSeatView
 from bot.engine.mille.cards import Card
 from bot.games import bundle, get_policy, policy_names
+from tests.engine.dragon_helpers import rig, start
 
 OPTIONS = {"oil_slick": "on"}
 
@@ -437,20 +439,109 @@ def test_easy_plays_legal_moves() -> None:
         assert get_policy("dragon", "easy").choose(view, random.Random(1)) == first
 
 
+def _dragon_why(move: str, names: str = "en", speed: Sequence[str] = (), **car: Any) -> str:
+    """The hint's reason for Ann's ``move`` (checked legal) at the start of a three-car game,
+    with Ann's car rigged as ``car`` and ``speed`` say, Bob 300 miles along and Cy 100."""
+    hand = ["go", "end-of-limit", "repairs", "spare-tire", "gasoline", "speed-limit"]
+    state = start(mb=[hand, (), ()], mb_draw=["50"], seats=3, names=names)
+    state = rig(state, 1, battle=["go"], miles=["200", "100"])
+    state = rig(state, 2, battle=["go"], miles=["100"])
+    state = rig(state, 0, **car)
+    state.cars[0].mb.speed = [Card(c) for c in speed]
+    state.cars[0].mb.hand.append(Card.STOP)  # an eighth card, from nowhere: a hazard to show
+    view = GAME.private_view(state, 0)
+    assert move in view.legal, view.legal
+    return explain(view, move, SearchReport(move=move, candidates=[move]))
+
+
 @pytest.mark.parametrize(
-    ("card", "words"),
+    ("move", "car", "why"),
     [
-        ("go", "Go gets your car moving again"),
-        ("end-of-limit", "End of Limit lets you drive at full speed again"),
-        ("repairs", "Repairs gets your car back in shape"),
+        # Before the fix: 'Go gets your car moving again' on a car that never moved.
+        ("play go", {}, "Go lets you start driving."),
+        ("play go", {"battle": ["stop"]}, "Go gets your car moving again."),
+        # Before the fix: 'End of Limit lets you drive at full speed again' while stopped.
+        (
+            "play end-of-limit",
+            {"battle": ["go"], "speed": ["speed-limit"]},
+            "End of Limit lifts the Speed Limit, so you can drive at full speed again.",
+        ),
+        (
+            "play end-of-limit",
+            {"battle": ["go", "flat-tire"], "speed": ["speed-limit"]},
+            "End of Limit lifts the Speed Limit on you.",
+        ),
+        # Before the fix every repair 'gets your car back in shape'.
+        (
+            "play repairs",
+            {"battle": ["go"], "hits": [4, 0, 3, 0], "jammed": True},
+            "Repairs clears the 7 hits on your body and the jam on your machine guns (you "
+            "will need a Go to drive).",
+        ),
+        (
+            "play spare-tire",
+            {"battle": ["go", "flat-tire"], "tires": 1},
+            "Spare Tire clears the Flat Tire on you and the 1 hit on your tires (you will "
+            "need a Go to drive).",
+        ),
+        (
+            "play repairs",
+            {"battle": ["go", "out-of-gas"], "hits": [2, 0, 0, 0]},
+            "Repairs clears the 2 hits on your body (the Out of Gas still stops you).",
+        ),
+        (
+            "play gasoline",
+            {"battle": ["go", "out-of-gas"], "safeties": ["right-of-way"]},
+            "Gasoline clears the Out of Gas on you, and with Right of Way you can drive at once.",
+        ),
+        # Before the fix a Speed Limit 'slows the car that worries you most', a battle hazard
+        # likewise: the hazard stops, and the car is named for what the table shows.
+        ("play speed-limit @2", {}, "Speed Limit holds Cy to 25 and 50 miles."),
+        (
+            "play stop @1",
+            {"battle": ["go"]},
+            "Stop on Bob stops them, the car closest to 1000 (300 miles).",
+        ),
+        ("play stop @2", {"battle": ["go"]}, "Stop on Cy stops them."),
+        (
+            "play 50",
+            {"battle": ["go"], "miles": ["200", "200", "100", "100", "100", "100", "100", "50"]},
+            "50 miles takes you to exactly 1000 and wins.",
+        ),
     ],
 )
-def test_a_remedy_hint_says_what_the_card_does(card: str, words: str) -> None:
-    """A hint to play a remedy says what it does: Go restarts, End of Limit lifts the limit."""
-    state = GAME.new_game(["A", "B"], 4, {})
+def test_a_dragon_hint_says_only_what_the_card_does_here(
+    move: str, car: dict[str, Any], why: str
+) -> None:
+    """A Dragon hint's reason matches the table: a remedy names what it clears and says what
+    still stops you, a Speed Limit slows and a battle hazard stops, Go starts or restarts."""
+    assert _dragon_why(move, **car) == why
+
+
+def test_a_dragon_hint_names_mille_bornes_cards_in_the_games_language() -> None:
+    """With French card names the reason names Mille Bornes cards in French, as the hand does.
+    Before the fix: 'Spare Tire is the Mille Bornes card you need least'."""
+    assert _dragon_why("discard spare-tire", names="fr") == (
+        f"{Card.SPARE_TIRE.name_in('fr')} is the Mille Bornes card you need least."
+    )
+    assert _dragon_why("play go", names="fr") == f"{Card.GO.name_in('fr')} lets you start driving."
+
+
+def test_a_dragon_hint_says_what_a_safety_clears_or_guards_against() -> None:
+    """A safety names the hazard it clears on you, or the hazards it keeps off you, and that
+    it gives the Mille Bornes move back. Before the fix: 'Right of Way protects you for good'."""
+    hand = ["right-of-way", "driving-ace", "50"]
+    state = start(mb=[hand, ()], seats=2)
+    state = rig(state, 0, battle=["go", "stop"])
     view = GAME.private_view(state, 0)
-    report = SearchReport(move=f"play {card}", candidates=[f"play {card}"])
-    assert explain(view, f"play {card}", report).startswith(words)
+    report = SearchReport(move="play right-of-way", candidates=["play right-of-way"])
+    assert explain(view, "play right-of-way", report) == (
+        "Right of Way clears the Stop on you for good and gives you your Mille Bornes move back."
+    )
+    assert explain(view, "play driving-ace", report) == (
+        "Driving Ace keeps Accident (and skids) off you for good and gives you your Mille "
+        "Bornes move back."
+    )
 
 
 def test_a_hint_to_let_a_shot_pass_calls_the_cards_kept_reactions() -> None:
