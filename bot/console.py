@@ -27,14 +27,11 @@ from bot.games import DEFAULT_GAME, bundle, hint_policy, policy_factory, suggest
 from bot.games.bundle import GameBundle, MoveChoice
 from bot.store import opened_store
 from bot.store.base import SeatRecord, StoredGame
-from bot.tables import Tables, TableUpdate, replay_frames
+from bot.tables import MAX_MOVE_TEXT, Tables, TableUpdate, replay_frames, typed_move
 from bot.updates import outcome_line, told
 
 CONSOLE_CHANNEL = 0  # the console's own "channel" in the store
 PLAYER_ID = 1  # the console player's member id
-MAX_MOVE_TEXT = 200
-"""The longest line read as a move (the Discord /move command's limit); a longer number is
-still answered as a number out of range."""
 RECAP_LINES = 12
 """Resuming recalls at most this many moves (a Dragon table of computers may have played
 hundreds after your car was out)."""
@@ -214,9 +211,15 @@ class Console:
     async def command(self, line: str) -> bool:
         """Handle one line; False when the console should stop."""
         text = line.strip()
-        if not text:
+        # Read as the table reads a typed move ('ｑｕｉｔ', '１', a zero-width space pasted from
+        # chat), so a number is a number from the list and never reaches a game as its own
+        # notation ('1' is a slot in Ticket to Ride). The cap comes first: a longer line is no
+        # move (MAX_MOVE_TEXT, the /move command's limit; a longer number is still answered
+        # as a number out of range).
+        typed = typed_move(text) if len(text) <= MAX_MOVE_TEXT else text
+        if not typed:
             return True
-        word = text.lower()
+        word = typed.lower()
         if word in ("quit", "exit", "q"):
             self.say("Game saved. Run the console again to resume.")
             return False
@@ -245,7 +248,7 @@ class Console:
                 )
                 return True
             # The number as the list prints it ("3.") or as a chat would write it ("#3").
-            number = text.removeprefix("#").rstrip(".)").strip()
+            number = typed.removeprefix("#").rstrip(".)").strip()
             if number.isdecimal():
                 stored = await self.tables.current(CONSOLE_CHANNEL)
                 moves, folded = menu(self.tables.hand(stored, PLAYER_ID)[1])

@@ -35,7 +35,7 @@ from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Se
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.engine.core import Game, GameError, IllegalMove, NotYourTurn
+from bot.engine.core import Game, GameError, IllegalMove, NotationError, NotYourTurn
 from bot.games import bundle, get_policy
 from bot.games.bundle import GameBundle, MoveChoice, PolicyFactory
 from bot.games.registry import choose_move, policy_factory
@@ -66,6 +66,7 @@ from bot.updates import (
 
 __all__ = [
     "LEAVE",
+    "MAX_MOVE_TEXT",
     "MoveChoice",
     "NoGameHere",
     "NoReplay",
@@ -76,6 +77,7 @@ __all__ = [
     "TableUpdate",
     "Tables",
     "Timeout",
+    "typed_move",
 ]
 
 log = logging.getLogger(__name__)
@@ -150,6 +152,31 @@ class Position:
             if not self.stored.seats[s].is_computer
             and self.game.default_action(self.state, s) is not None
         ]
+
+
+MAX_MOVE_TEXT = 200
+"""The longest text read as a typed move: Discord's /move and the console refuse a longer one
+before anything reads it, and so does ``Tables.move`` (normalising can lengthen text: the cap
+comes first)."""
+TOO_LONG = "That move is far too long to be a move."
+
+# Curly quotes (a phone's keyboard, a chat's smart punctuation) as the straight ones.
+_STRAIGHT_QUOTES = str.maketrans("\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f", "''''\"\"\"\"")
+
+
+def typed_move(text: str) -> str:
+    """Move text as a member typed it, read as the games' notation expects: compatibility
+    forms folded (Unicode NFKC: ``ＰＬＡＹ ＧＯ``, ``１``, a non-breaking space), invisible
+    format characters dropped (a zero-width space pasted from chat), curly quotes made
+    straight, whitespace collapsed, and one pair of quotes around the whole move taken off
+    (the console's help writes moves as 'play go'). Only for typed moves: member names and
+    stored data are never normalised (the store keeps the engine's own notation)."""
+    visible = "".join(char for char in text if unicodedata.category(char) != "Cf")
+    folded = unicodedata.normalize("NFKC", visible).translate(_STRAIGHT_QUOTES)
+    words = " ".join(folded.split())
+    if len(words) > 2 and words[0] == words[-1] and words[0] in "'\"`":
+        words = " ".join(words[1:-1].split())
+    return words
 
 
 def looks(name: str) -> str:
@@ -366,6 +393,14 @@ class Tables:
         stored, when computers are to answer it: an expert may think for a while, so the bot
         acknowledges the interaction first (the move can no longer be refused by then).
         """
+        # Typed text is read once here, for every game and front end. The cap comes first
+        # and again after: folding can lengthen text ('ﷺ' is 18 letters), and a refusal
+        # quotes what it could not read.
+        if len(action) > MAX_MOVE_TEXT:
+            raise NotationError(TOO_LONG)
+        typed = typed_move(action)
+        if len(typed) > MAX_MOVE_TEXT:
+            raise NotationError(TOO_LONG)
         async with self.lock(channel_id):
             for attempt in range(_STALE_RETRIES):
                 here = await self._here(channel_id, game_id)
@@ -380,7 +415,7 @@ class Tables:
                 if seat not in here.acting:
                     waiting = ", ".join(stored.seats[s].name for s in here.acting)
                     raise NotYourTurn(f"It is not your turn; waiting for {waiting}.")
-                parsed = game.parse_for(here.state, seat, action)
+                parsed = game.parse_for(here.state, seat, typed)
                 previous = game.public_view(here.state)
                 new_state = game.apply(here.state, seat, parsed)
                 text = game.format_action(parsed)

@@ -19,6 +19,7 @@ from bot.boards import message_link
 from bot.engine.core import BadOption, GameError
 from bot.games import bundle, hint_policy, policy_factory, suggest_move
 from bot.games.bundle import ButtonSpec
+from bot.tables import MAX_MOVE_TEXT, typed_move
 from bot.updates import StaleButton
 from cogs.choices import game_choices
 from cogs.lobby import display_name
@@ -27,7 +28,6 @@ from cogs.ui import NO_PINGS, bot_of, clip, pings, plain, post_table, refuse, st
 
 TURN_MARK = "§"
 """Separates a /move autocomplete choice's notation from the turn it was offered for."""
-MAX_MOVE_TEXT = 200
 REPOST_SECONDS = 30
 """/table posts an unchanged table at most once in this many seconds per channel."""
 
@@ -148,7 +148,8 @@ class Play(commands.Cog):
             if isinstance(error, GameError) or storage_trouble(error) is not None:
                 return []
             raise
-        typed = current.lower().strip()[:100]
+        # Read as a typed move is ('ＰＬＡＹ' lists the plays); capped first, as a move is.
+        typed = typed_move(current[:MAX_MOVE_TEXT]).lower()[:100]
         return [
             app_commands.Choice(
                 name=m.label[:100], value=f"{m.notation}{TURN_MARK}{stored.version}"[:100]

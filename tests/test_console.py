@@ -391,3 +391,16 @@ async def test_a_typed_refusal_speaks_of_this_game_and_its_tickets(tmp_path: Pat
         "! There is no slot 9: take a face-up card from slot 1 to 5, or 'take blind'.",
     ], refusals
     assert "On offer: T03 Chicago – Saint Louis (6); T10 New York – Montreal (8)" in out.getvalue()
+
+
+async def test_typed_lines_are_read_in_compatibility_forms(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A number with a zero-width space pasted after it is the list's number (before the fix it
+    went to the game as its notation and was refused: Ticket to Ride would have read '1' as a
+    slot), a full-width move is read as the table reads it, and 'ｑｕｉｔ' quits."""
+    monkeypatch.setenv("JUNCTION_PLAYER", "Ann")
+    text = await _run(tmp_path, "１\u200b\nＤＩＳＣＡＲＤ\u00a0５０\nｑｕｉｔ\n", images=False)
+    assert "!" not in "".join(row[:1] for row in text.splitlines()), text
+    assert "» Ann plays Go." in text and "» Ann discards 50 miles." in text, text
+    assert "Game saved" in text and "End of input" not in text, text

@@ -206,3 +206,53 @@ async def test_corrupt_saved_game_is_a_readable_error(tables: Tables, tmp_path: 
     with pytest.raises(CorruptSave, match="cannot be resumed"):
         await tables.move(channel_id=CHANNEL, user_id=ANN, action="play go")
     assert (await tables.current(CHANNEL)).state == {"schema_version": 99}
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "ＰＬＡＹ ＧＯ",  # full-width letters and an ideographic space
+        "play\u00a0go",  # a non-breaking space
+        "play go\u200b",  # a zero-width space pasted from chat
+        "\u201cplay go\u201d",  # in curly quotes, as a phone writes them
+        "\u2060Play \t \u3000Go\ufeff",  # word joiner, mixed spaces, a byte-order mark
+    ],
+)
+async def test_a_move_typed_in_compatibility_forms_is_read_as_its_notation(
+    tables: Tables, typed: str
+) -> None:
+    """What a member types is read once, at the seam, as the games' notation expects (Unicode
+    NFKC, zero-width characters dropped, curly quotes straight, spaces collapsed), so every
+    game and front end takes it; the move log stores the engine's own notation. Before the
+    fix each of these was refused ("I don't understand 'ＰＬＡＹ ＧＯ'")."""
+    await _start(tables)
+    update = await tables.move(channel_id=CHANNEL, user_id=ANN, action=typed)
+    moves = await tables.store.moves(update.game.id)
+    assert [(m.seat, m.action) for m in moves] == [(0, "play go")]
+    assert update.steps[0].caption == "Ann plays Go."
+
+
+async def test_typed_moves_are_read_but_names_are_not_normalised(tables: Tables) -> None:
+    """A full-width ticket and a full-width digit in Ticket to Ride ('keep Ｔ１１') read as
+    'keep T11'; the member's own full-width name stays as they wrote it."""
+    seats = [SeatRecord(0, "Ｓａｍ", user_id=ANN), SeatRecord(1, "Bob", user_id=BOB)]
+    await tables.start(channel_id=CHANNEL, guild_id=1, game_key="ttr", seats=seats, seed=7)
+    stored = await tables.current(CHANNEL)
+    keep = next(m.notation for m in tables.hand(stored, ANN)[1] if m.notation.count(" ") == 1)
+    wide = "".join(chr(ord(c) + 0xFEE0) if c.isalnum() else c for c in keep)
+    update = await tables.move(channel_id=CHANNEL, user_id=ANN, action=f"{wide}\u200b")
+    moves = await tables.store.moves(update.game.id)
+    assert [(m.seat, m.action) for m in moves] == [(0, keep)]
+    assert update.game.seats[0].name == "Ｓａｍ"
+    assert update.steps[0].caption.startswith("Ｓａｍ "), update.steps[0].caption
+
+
+async def test_a_move_is_capped_before_and_after_it_is_read(tables: Tables) -> None:
+    """Over 200 characters is no move, refused before it is read; and text that reading makes
+    longer than that ('ﷺ' folds to 18 letters) is refused too, not quoted back in full by the
+    game's refusal. Nothing is stored either way."""
+    await _start(tables)
+    for typed in ("play go" + " " * 200, "play \ufdfa" * 20):
+        with pytest.raises(NotationError, match="far too long"):
+            await tables.move(channel_id=CHANNEL, user_id=ANN, action=typed)
+    assert (await tables.current(CHANNEL)).version == 0

@@ -16,7 +16,7 @@ import pytest
 
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, public_table
+from tests.cogs.helpers import component_id, public_table, stacked_mille
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -267,3 +267,27 @@ async def test_a_bystander_cannot_ping_the_players_with_table(driver: Interactio
     if "users" in (allowed.get("parse") or []):
         pinged.append("every user mentioned")
     assert not pinged, f"Carol's /table pings {pinged}"
+
+
+# --- /move typed in compatibility forms ----------------------------------------------------------
+
+
+async def test_a_move_typed_in_full_width_is_played_and_suggested(
+    driver: InteractionDriver,
+) -> None:
+    """A member typing /move 'ＰＬＡＹ ＧＯ' with a zero-width space pasted after it (a
+    full-width keyboard, a chat's copy) plays Go, and typing 'ＧＯ' lists Play Go among the
+    suggestions. Before the fix the move was refused ("I don't understand 'ＰＬＡＹ ＧＯ'")
+    and the suggestions were empty; text that reading makes longer than a move can be is
+    refused privately, and nothing is stored."""
+    await stacked_mille(driver)
+    offered = await driver.autocomplete("move", "action", "ＧＯ")
+    assert {"name": "Play Go", "value": "play go§0"} in offered.choices, offered.choices
+    tables = running_bot(driver).tables
+    refused = await driver.slash("move", {"action": "play \ufdfa" * 20})
+    assert refused.ephemeral and "far too long" in _said(refused), _said(refused)
+    assert (await tables.current(GAMES_CHANNEL_ID)).version == 0
+    result = await driver.slash("move", {"action": "ＰＬＡＹ\u3000ＧＯ\u200b"})
+    public_table(result)
+    stored = await tables.current(GAMES_CHANNEL_ID)
+    assert [m.action for m in await tables.store.moves(stored.id)] == ["play go"]
