@@ -196,7 +196,6 @@ def _console_defaults() -> dict[str, object]:
 def _console(settings: Settings, args: argparse.Namespace) -> int:
     from bot.console import ConsoleOptions, console_main, parse_options, read_deck_file
     from bot.engine.core import GameError
-    from bot.games import DEFAULT_GAME
 
     try:
         deck = read_deck_file(args.deck) if args.deck else None
@@ -212,7 +211,7 @@ def _console(settings: Settings, args: argparse.Namespace) -> int:
         ConsoleOptions(
             db=args.db or settings.db_url,
             out=Path(args.out),
-            game=args.game or DEFAULT_GAME,
+            game=args.game,
             players=args.players,
             seed=args.seed,
             deck=deck,

@@ -404,3 +404,53 @@ async def test_typed_lines_are_read_in_compatibility_forms(
     assert "!" not in "".join(row[:1] for row in text.splitlines()), text
     assert "» Ann plays Go." in text and "» Ann discards 50 miles." in text, text
     assert "Game saved" in text and "End of input" not in text, text
+
+
+async def test_another_game_is_refused_while_one_is_saved(tmp_path: Path) -> None:
+    """The console keeps one game. Asked for another with --game while one is saved, it says
+    so, changes nothing and exits 2; the saved game resumes without --game, and --new deals
+    the game asked for. Found by a review of the README ("Any other game is `junction console
+    --game K`"): the saved Mille Bornes game was resumed instead, --game silently ignored."""
+    await _run(tmp_path, "play go\nquit\n")
+    solo = ConsoleOptions(
+        db=f"sqlite:///{tmp_path / 'console.db'}", out=tmp_path, game="solo", images=False
+    )
+    out = io.StringIO()
+    assert await run_console(solo, lines=io.StringIO("quit\n"), out=out) == 2
+    assert out.getvalue().splitlines() == [
+        "! Your Mille Bornes game #1 is still saved here: run the console without --game to "
+        "resume it, or add --new to abandon it and start Mille Bornes Solo."
+    ]
+    assert "Resuming your Mille Bornes game #1 (move" in await _run(tmp_path, "quit\n")
+    out = io.StringIO()
+    again = dataclasses.replace(solo, new=True)
+    assert await run_console(again, lines=io.StringIO("quit\n"), out=out) == 0
+    assert "New Mille Bornes Solo game #2 alone." in out.getvalue()
+
+
+async def test_an_unknown_game_with_new_abandons_nothing(tmp_path: Path) -> None:
+    """--new with a game that does not exist is refused before the saved game is abandoned."""
+    await _run(tmp_path, "play go\nquit\n")
+    typo = ConsoleOptions(
+        db=f"sqlite:///{tmp_path / 'console.db'}", out=tmp_path, game="sollo", new=True
+    )
+    out = io.StringIO()
+    assert await run_console(typo, lines=io.StringIO("quit\n"), out=out) == 2
+    assert out.getvalue().startswith("! There is no game called 'sollo'.")
+    assert "Resuming your Mille Bornes game #1 (move" in await _run(tmp_path, "quit\n")
+
+
+async def test_a_hands_score_sheet_comes_before_the_next_hands_moves(tmp_path: Path) -> None:
+    """The computer starts hand 2 in the same request as the move that ends hand 1: the score
+    sheet follows the move that ended the hand, and the computer's first move of hand 2
+    comes after it. Before the fix the sheet was printed after every caption, the next
+    hand's moves included."""
+    text = await _run(tmp_path, "1\n" * 400 + "quit\n", images=False)
+    before, sheet = text.split("══ Hand 1: ", 1)
+    assert before.splitlines()[-1].startswith("  » ") and "Hand 1 is over" in before, before
+    between = sheet.split("\n── Hand 2 ·", 1)[0].splitlines()
+    assert between[1:3] == [
+        "  Root: 625 (Milestones +625)",
+        "  Computer (random): 0 (Milestones +0)",
+    ]
+    assert between[3:] == ["  » Computer (random) discards Go.", ""], between
