@@ -82,8 +82,9 @@ from bot.engine.ttr.cards import (
     full_counts,
 )
 from bot.engine.ttr.rules import apply as apply_rules
+from bot.engine.ttr.rules import names
 from bot.engine.ttr.scoring import score_standard
-from bot.engine.ttr.state import ACT, KEEP, OVER, PICK2, SETUP, Action, TtrState
+from bot.engine.ttr.state import ACT, BLIND, CLOCK, KEEP, OVER, PICK2, SETUP, Action, TtrState
 from bot.engine.ttr.views import TtrSeatView, private_view
 from bot.engine.words import plural
 
@@ -484,23 +485,16 @@ class TtrDomain(Domain[TtrState]):
 
 
 def explain(view: TtrSeatView, move: str, report: SearchReport) -> str:
-    """Why ``move``, in a player's words."""
+    """Why ``move``, in a player's words, saying only what is true of the table: a card or a
+    set is said to serve your tickets only when they need its colour, and to rob only whom it
+    robs."""
     action = _parsed(move)
     kind = action.kind
+    demand = _demand([t.index for t in view.tickets])
     if kind == "take":
-        if action.slot == 0:
-            why = "a blind draw is worth more than any face-up card for your tickets"
-        else:
-            code = (
-                view.public.clock_card if action.slot == 6 else view.public.slots[action.slot - 1]
-            )
-            name = CARD_NAMES[CARD_CODES.index(code)] if code else "that card"
-            why = f"the {name} card brings your tickets closest"
+        why = _take_reason(view, action, demand)
     elif kind == "yard":
-        if view.public.solo or view.public.deck_number == 2 or view.public.keep_tracks:
-            why = "this set feeds your On-the-Track stack with cards your tickets need"
-        else:
-            why = "these cards are not needed by your tickets and feed the second deck"
+        why = _yard_reason(view, action, demand)
     elif kind == "tickets":
         why = "your plan leaves room for more tickets"
     elif kind == "keep":
@@ -511,6 +505,84 @@ def explain(view: TtrSeatView, move: str, report: SearchReport) -> str:
     if view.public.solo:
         return solo_reason(why, move, report)
     return report.reason(why, move)
+
+
+def _take_reason(view: TtrSeatView, action: Action, demand: list[int]) -> str:
+    """A draw: blind, a Locomotive (wild), a colour your tickets need, or one they do not."""
+    public = view.public
+    if action.slot == BLIND:
+        return "a blind draw is worth more than any face-up card for your tickets"
+    code = public.clock_card if action.slot == CLOCK else public.slots[action.slot - 1]
+    if code is None:
+        return "it is your best draw now"
+    card = CARD_CODES.index(code)
+    name = CARD_NAMES[card]
+    if card == LOCO:
+        return "the Locomotive is wild: it serves whichever colour your tickets need"
+    if demand[card]:
+        return f"the {name} card brings your tickets closest"
+    if not public.solo:
+        biggest = max(
+            (
+                ys.size
+                for s in public.seats
+                if s.seat != view.seat
+                for ys in s.yard
+                if ys.colour == code
+            ),
+            default=0,
+        )
+        mine = {ys.colour for ys in public.seats[view.seat].yard}
+        if biggest and code not in mine and view.hand[card] + 1 > biggest:
+            return f"your tickets need no {name}, but with it your {name} cards can rob a set"
+    return f"your tickets need no {name}, but it is the face-up card that helps you most"
+
+
+def _yard_reason(view: TtrSeatView, action: Action, demand: list[int]) -> str:
+    """A Railyard play: whether its cards are ones your tickets need, whether the track it
+    feeds will score, and whom it robs."""
+    public = view.public
+    colours = list(action.singles) if action.singles else [action.colour]
+    needed = [CARD_NAMES[c] for c in colours if demand[c]]
+    locos = action.locos > 0 and any(demand)
+    scores = public.solo or public.deck_number == 2 or public.keep_tracks
+    if not scores:
+        # The first deck's tracks go back into the second deck (RULINGS §4).
+        if needed or locos:
+            why = (
+                "this set goes back into the second deck like every track now, yet it came "
+                "out best when the next turns were played out"
+            )
+        else:
+            why = "these cards are not needed by your tickets and feed the second deck"
+    elif needed:
+        why = f"this set feeds your On-the-Track stack with {names(needed)} cards your tickets need"
+    elif locos:
+        why = "this set feeds your On-the-Track stack with Locomotives, wild for your tickets"
+    else:
+        unneeded = names([CARD_NAMES[c] for c in colours])
+        why = f"your tickets need no {unneeded}, so these cards cost you nothing to play"
+    return why + _robbed(view, colours, action)
+
+
+def _robbed(view: TtrSeatView, colours: list[int], action: Action) -> str:
+    """', and it robs Bob of their Red set (3 cards)' when the set robs someone; in solo, the
+    face-up cards of its colour it discards."""
+    public = view.public
+    if public.solo:
+        up = [code for code in (*public.slots, public.clock_card) if code == COLOURS[colours[0]]]
+        if action.singles or not up:
+            return ""
+        return f", and it discards the face-up {CARD_NAMES[colours[0]]} ({plural(len(up), 'card')})"
+    robbed = [
+        f"{seat.name} of their {CARD_NAMES[c]} set ({plural(ys.size, 'card')})"
+        for c in colours
+        for seat in public.seats
+        if seat.seat != view.seat
+        for ys in seat.yard
+        if ys.colour == COLOURS[c]
+    ]
+    return f", and it robs {names(robbed)}" if robbed else ""
 
 
 def solo_reason(why: str, move: str, report: SearchReport) -> str:

@@ -19,12 +19,13 @@ from bot.ai.ttr_expert import (
     TtrDomain,
     TtrExpertPolicy,
     determinize,
+    explain,
     judge,
     solo_reason,
     unseen_cards,
 )
 from bot.ai.ttr_normal import NormalTtrPolicy
-from bot.engine.ttr.cards import full_counts
+from bot.engine.ttr.cards import CARD_CODES, COLOURS, TICKETS, full_counts
 from bot.engine.ttr.state import ACT
 from bot.games import bundle, get_game, get_policy, policy_names
 
@@ -267,3 +268,91 @@ def test_a_solo_reason_compares_in_points_with_moves_tried_on_the_same_deals() -
     )
     report.rounds = 4  # too few deals to mean anything: no figure
     assert solo_reason("it helps", "take 1", report) == "it helps."
+
+
+def _ttr_why(
+    move: str,
+    hand: dict[str, int],
+    *,
+    deck_number: int = 2,
+    bob_yard: dict[str, int] | None = None,
+    slots: Sequence[str] = ("blue", "red", "loco", "green", "white"),
+) -> str:
+    """The hint's reason for seat 0's ``move`` (checked legal) in a three-seat game: seat 0
+    keeps one ticket that needs Red and no Blue, holds ``hand``, and P1 has ``bob_yard``."""
+    state = next(s for s in states("ttr", 3, [1]) if s.phase == ACT and s.turn == 0)
+    state = state.clone()
+    ticket = next(t for t in TICKETS if t.need[0] and not t.need[4])
+    state.tickets[0] = [ticket.index]
+    state.hands[0] = [hand.get(code, 0) for code in CARD_CODES]
+    state.yard_nat = [[0] * len(COLOURS) for _ in range(3)]
+    state.yard_loco = [[0] * len(COLOURS) for _ in range(3)]
+    for code, size in (bob_yard or {}).items():
+        state.yard_nat[1][COLOURS.index(code)] = size
+    state.slots = [CARD_CODES.index(code) for code in slots]
+    state.deck_number = deck_number
+    view = TTR.private_view(state, 0)
+    assert move in view.legal, view.legal
+    return explain(view, move, SearchReport(move=move, candidates=[move]))
+
+
+@pytest.mark.parametrize(
+    ("move", "hand", "table", "why"),
+    [
+        # Before the fix every second-deck set fed 'cards your tickets need', and none robbed.
+        (
+            "yard blue blue blue",
+            {"blue": 3},
+            {"bob_yard": {"blue": 2}},
+            "your tickets need no Blue, so these cards cost you nothing to play, and it robs "
+            "P1 of their Blue set (2 cards).",
+        ),
+        (
+            "yard red red",
+            {"red": 2},
+            {},
+            "this set feeds your On-the-Track stack with Red cards your tickets need.",
+        ),
+        # Before the fix every first-deck set was 'not needed by your tickets'.
+        (
+            "yard red red",
+            {"red": 2},
+            {"deck_number": 1},
+            "this set goes back into the second deck like every track now, yet it came out "
+            "best when the next turns were played out.",
+        ),
+        (
+            "yard blue blue",
+            {"blue": 2},
+            {"deck_number": 1},
+            "these cards are not needed by your tickets and feed the second deck.",
+        ),
+        # Before the fix any face-up card 'brings your tickets closest'.
+        (
+            "take 1",
+            {},
+            {},
+            "your tickets need no Blue, but it is the face-up card that helps you most.",
+        ),
+        ("take 2", {}, {}, "the Red card brings your tickets closest."),
+        (
+            "take 3",
+            {},
+            {},
+            "the Locomotive is wild: it serves whichever colour your tickets need.",
+        ),
+        (
+            "take 1",
+            {"blue": 2},
+            {"bob_yard": {"blue": 2}},
+            "your tickets need no Blue, but with it your Blue cards can rob a set.",
+        ),
+    ],
+)
+def test_a_ttr_hint_says_only_what_the_move_does_here(
+    move: str, hand: dict[str, int], table: dict[str, Any], why: str
+) -> None:
+    """A Ticket to Ride hint's reason matches the table: a set or a card serves your tickets
+    only if they need its colour, a set robs only whom it robs, and a first-deck set that
+    your tickets need is not called unneeded."""
+    assert _ttr_why(move, hand, **table) == why
