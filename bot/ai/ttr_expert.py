@@ -573,7 +573,13 @@ def _robbed(view: TtrSeatView, colours: list[int], action: Action) -> str:
         up = [code for code in (*public.slots, public.clock_card) if code == COLOURS[colours[0]]]
         if action.singles or not up:
             return ""
-        return f", and it discards the face-up {CARD_NAMES[colours[0]]} ({plural(len(up), 'card')})"
+        colour = CARD_NAMES[colours[0]]
+        cards = (
+            f"the face-up {colour} card"
+            if len(up) == 1
+            else f"the {len(up)} face-up {colour} cards"
+        )
+        return f", and it discards {cards}"
     robbed = [
         f"{seat.name} of their {CARD_NAMES[c]} set ({plural(ys.size, 'card')})"
         for c in colours

@@ -356,3 +356,29 @@ def test_a_ttr_hint_says_only_what_the_move_does_here(
     only if they need its colour, a set robs only whom it robs, and a first-deck set that
     your tickets need is not called unneeded."""
     assert _ttr_why(move, hand, **table) == why
+
+
+def test_a_solo_set_hint_names_the_face_up_cards_it_discards() -> None:
+    """In solo a set bigger than the face-up cards of its colour discards them: the hint says
+    so, and says nothing of robbing when there is none to discard."""
+    state = next(s for s in states("ttr-solo", 1, [3]) if s.phase == ACT).clone()
+    ticket = next(t for t in TICKETS if t.need[0])
+    state.tickets[0] = [ticket.index]
+    state.hands[0] = [3 if code == "red" else 0 for code in CARD_CODES]
+    state.yard_nat[0] = [0] * len(COLOURS)
+    state.yard_loco[0] = [0] * len(COLOURS)
+    state.slots = [CARD_CODES.index(c) for c in ("red", "red", "blue", "green", "white")]
+    state.clock_card = CARD_CODES.index("black")
+    view = SOLO.private_view(state, 0)
+    move = "yard red red red"
+    assert move in view.legal, view.legal
+    report = SearchReport(move=move, candidates=[move])
+    assert explain(view, move, report) == (
+        "this set feeds your On-the-Track stack with Red cards your tickets need, and it "
+        "discards the 2 face-up Red cards."
+    )
+    state.slots = [CARD_CODES.index(c) for c in ("blue", "blue", "blue", "green", "white")]
+    view = SOLO.private_view(state, 0)
+    assert explain(view, move, report) == (
+        "this set feeds your On-the-Track stack with Red cards your tickets need."
+    )
