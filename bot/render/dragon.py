@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 
 from bot.engine.dragon.cards import DRIVER_TRACK, SIDE_TRACK, SIDES, SPECS, TIRE_TRACK, TRIP
 from bot.engine.dragon.views import CarView, DragonPublicView, DragonSeatView
-from bot.engine.mille.cards import SAFETIES
+from bot.engine.mille.cards import SAFETIES, Card
 from bot.render.common import (
     RGB,
     Box,
@@ -162,7 +162,7 @@ def _draw_car_panel(c: Canvas, view: DragonPublicView, car: CarView, x: int, y: 
     if won or acting or turn:
         colour = Palette.GOLD if (won or turn) else _WAIT
         c.rounded((x, y, x + _PANEL_W - 1, y + _PANEL_H - 1), 16, outline=colour, width=4)
-    _draw_header(c, car, x, y, won, acting, turn)
+    _draw_header(c, car, x, y, won, acting, turn, view.lang)
     _draw_car(c, car, x + _CAR_CX, y + _CAR_CY)
     _draw_mille(c, view, car, x + _MB_X, y)
     if not car.alive:
@@ -170,7 +170,7 @@ def _draw_car_panel(c: Canvas, view: DragonPublicView, car: CarView, x: int, y: 
 
 
 def _draw_header(
-    c: Canvas, car: CarView, x: int, y: int, won: bool, acting: bool, turn: bool
+    c: Canvas, car: CarView, x: int, y: int, won: bool, acting: bool, turn: bool, lang: str
 ) -> None:
     cy = y + 24
     colour = _SEAT_COLOURS[car.seat % len(_SEAT_COLOURS)]
@@ -195,7 +195,7 @@ def _draw_header(
     elif turn:
         pills.append(("▶ TURN", Palette.GOLD, Palette.DARK_INK))
     if car.alive:
-        pills.append(("Moving", Palette.GREEN, Palette.INK) if car.moving else _stopped(car))
+        pills.append(("Moving", Palette.GREEN, Palette.INK) if car.moving else _stopped(car, lang))
     px = x + 10
     for text, fill, ink in pills:
         room = x + _PANEL_W - 10 - px - 20
@@ -203,15 +203,16 @@ def _draw_header(
         px += c.pill(px, y + 44, text, chip, fill, ink=ink, height=24, pad=10) + 6
 
 
-def _stopped(car: CarView) -> tuple[str, RGB, RGB]:
+def _stopped(car: CarView, lang: str) -> tuple[str, RGB, RGB]:
+    """The red pill of a stopped car, naming the card it needs in the table's language."""
     if car.tires >= TIRE_TRACK:
         why = "tires shot"
     elif car.skidded:
         why = "skidded"
     elif car.battle_top is not None and car.battle_top.is_hazard:
-        why = car.battle_top.title
+        why = car.battle_top.name_in(lang)
     else:
-        why = "needs Go"
+        why = f"needs {Card.GO.name_in(lang)}"
     return (f"Stopped · {why}", Palette.RED, Palette.INK)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.engine.dragon.cards import DRIVER_TRACK, SIDE_TRACK, SIDES, TIRE_TRACK
 from bot.engine.dragon.state import Car, DragonState
-from bot.engine.dragon.table import car_w, name
+from bot.engine.dragon.table import car_w, mb_name, name
 from bot.engine.mille.cards import Card
 
 
@@ -38,9 +38,10 @@ def hit_side(state: DragonState, seat: int, side: int, hits: int, flame: bool, b
         return
     tank = Card.EXTRA_TANK in car.mb.safeties
     who = name(state, seat)
+    extra_tank = mb_name(state, Card.EXTRA_TANK)
     if flame and tank:
         remove_safety(state, car, Card.EXTRA_TANK)
-        state.caption += f" {who} loses the Extra Tank to the flames!"
+        state.caption += f" {who} loses the {extra_tank} to the flames!"
     if flame and car.fireproof:
         state.caption += " Fireproof Armor stops the flames."
         return
@@ -55,7 +56,7 @@ def hit_side(state: DragonState, seat: int, side: int, hits: int, flame: bool, b
         state.caption += f" The {SIDES[side]} is breached!"
     if carry:
         if flame and tank:
-            state.caption += f" The flames reach {who}: the Extra Tank explodes!"
+            state.caption += f" The flames reach {who}: the {extra_tank} explodes!"
             kill(state, seat, by)
             return
         car.driver = min(DRIVER_TRACK, car.driver + carry)

@@ -212,7 +212,7 @@ def describe(state: DragonState, seat: int, action: Action) -> str:
         "backfire": "Autocannon Backfires",
         "oil-slick": "Oil Slick: the shooter must roll",
         "pass": "No reaction",
-        "drop-tank": "Drop the Extra Tank",
+        "drop-tank": f"Drop the {Card.EXTRA_TANK.name_in(lang)}",
         "end": "End the turn",
     }
     return words.get(verb, format_action(action))

@@ -23,47 +23,57 @@ def why_not_mb(state: DragonState, seat: int, card: Card, target: int | None) ->
         return f"{mb_name(state, card)} goes on your own car; name no target."
     if card.is_distance:
         if not moving(car):
-            return _why_stopped(car)
+            return _why_stopped(state, car)
         if is_limited(me) and card.miles > 50:
-            return "You are under a Speed Limit: only 25 and 50 miles may be played."
+            limit = mb_name(state, Card.SPEED_LIMIT)
+            return f"You are under a {limit}: only 25 and 50 miles may be played."
         if card is Card.D200 and me.two_hundreds >= 2:
             return "You have already played two 200s."
         if me.mileage + card.miles > TRIP:
             return f"That would take you past {TRIP} miles; the race ends exactly on {TRIP}."
         return None
     top = me.battle_top
+    named = mb_name(state, card)
+    go, right_of_way = mb_name(state, Card.GO), mb_name(state, Card.RIGHT_OF_WAY)
     if card is Card.GO:
         if top is not None and top.is_hazard and top is not Card.STOP:
-            return f"Fix the {mb_name(state, top)} first: Go cannot cover it."
+            return f"Fix the {mb_name(state, top)} first: {go} cannot cover it."
         if car.skidded:
             return None
         if Card.RIGHT_OF_WAY in me.safeties:
-            return "Right of Way already lets you go; you do not need a Go."
+            return f"{right_of_way} already lets you go; you do not need a {go}."
         if top is Card.GO:
-            return "You already have a Go showing."
+            return f"You already have a {go} showing."
         return None
     if card is Card.END_OF_LIMIT:
-        return None if is_limited(me) else "You are not under a Speed Limit."
+        limit = mb_name(state, Card.SPEED_LIMIT)
+        return None if is_limited(me) else f"You are not under a {limit}."
     if card is Card.GASOLINE:
         if top is Card.OUT_OF_GAS:
             return None
-        return "Gasoline only answers Out of Gas, and that is not on your battle pile."
+        out_of_gas = mb_name(state, Card.OUT_OF_GAS)
+        return f"{named} only answers {out_of_gas}, and that is not on your battle pile."
     if card is Card.SPARE_TIRE:
         if top is Card.FLAT_TIRE or car.tires > 0:
             return None
-        return "Spare Tire mends a Flat Tire or tire hits, and you have neither."
+        flat = mb_name(state, Card.FLAT_TIRE)
+        return f"{named} mends a {flat} or tire hits, and you have neither."
     # Repairs
     if top is Card.ACCIDENT or needs_repairs(car):
         return None
-    return "Repairs fixes an Accident, body hits or jammed guns, and you need none of that."
+    accident = mb_name(state, Card.ACCIDENT)
+    return f"{named} fixes an {accident}, body hits or jammed guns, and you need none of that."
 
 
-def _why_stopped(car: Car) -> str:
+def _why_stopped(state: DragonState, car: Car) -> str:
+    go = mb_name(state, Card.GO)
     if car.tires >= TIRE_TRACK:
-        return "Your tires are shot: play a Spare Tire (then a Go) before you drive again."
+        spare = mb_name(state, Card.SPARE_TIRE)
+        return f"Your tires are shot: play a {spare} (then a {go}) before you drive again."
     if car.skidded:
-        return "You skidded into a wall: play a Go to drive again."
-    return "You cannot move yet: you need a Go (or Right of Way) with no hazard showing."
+        return f"You skidded into a wall: play a {go} to drive again."
+    right_of_way = mb_name(state, Card.RIGHT_OF_WAY)
+    return f"You cannot move yet: you need a {go} (or {right_of_way}) with no hazard showing."
 
 
 def _why_not_hazard(state: DragonState, seat: int, card: Card, target: int | None) -> str | None:
@@ -79,9 +89,9 @@ def _why_not_hazard(state: DragonState, seat: int, card: Card, target: int | Non
         return f"{rival} is out of the race."
     if card is Card.SPEED_LIMIT:
         if Card.RIGHT_OF_WAY in victim.mb.safeties:
-            return f"{rival} has Right of Way and cannot be speed-limited."
+            return f"{rival} has {mb_name(state, Card.RIGHT_OF_WAY)} and cannot be speed-limited."
         if is_limited(victim.mb):
-            return f"{rival} is already under a Speed Limit."
+            return f"{rival} is already under a {mb_name(state, card)}."
         return None
     if SAFETY_FOR[card] in victim.mb.safeties:
         return f"{rival} is protected against {mb_name(state, card)}."
@@ -110,7 +120,8 @@ def why_not_cw(
             return "Your car already has Fireproof Armor."
         if car.flamed:
             return (
-                "You have taken flame damage: Fireproof Armor cannot go on until you play Repairs."
+                "You have taken flame damage: Fireproof Armor cannot go on until you play "
+                f"{mb_name(state, Card.REPAIRS)}."
             )
         return None
     if kind == "stampede":

@@ -65,14 +65,15 @@ def play_mb(state: DragonState, seat: int, card: Card, target: int | None) -> No
         _cover(state, car, card)
     else:
         hazard = HAZARD_FOR[card]
+        named = mb_name(state, card)
         if card is Card.SPARE_TIRE and car.tires:
             car.tires = 0
-            state.caption = f"{who} puts on a Spare Tire: the tires are as good as new."
+            state.caption = f"{who} puts on a {named}: the tires are as good as new."
         if card is Card.REPAIRS and needs_repairs(car):
             car.hits = [0, 0, 0, 0]
             car.jammed = False
             car.flamed = False
-            state.caption = f"{who} plays Repairs: body hits gone, guns unjammed."
+            state.caption = f"{who} plays {named}: body hits gone, guns unjammed."
         top = me.battle_top
         if top is hazard or top is None or not top.is_hazard:
             _cover(state, car, card)  # moving cars stop to repair: they need a Go again

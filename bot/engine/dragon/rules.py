@@ -155,9 +155,9 @@ def _apply_turn(state: DragonState, seat: int, action: Action) -> None:
         return
     if verb == "drop-tank":
         if Card.EXTRA_TANK not in car.mb.safeties:
-            raise IllegalMove("You have no Extra Tank in play.")
+            raise IllegalMove(f"You have no {mb_name(state, Card.EXTRA_TANK)} in play.")
         remove_safety(state, car, Card.EXTRA_TANK)
-        state.caption = f"{who} drops the Extra Tank before it can explode."
+        state.caption = f"{who} drops the {mb_name(state, Card.EXTRA_TANK)} before it can explode."
         return
     if verb == "end":
         if state.mb_left > 0 and car.mb.hand:

@@ -24,7 +24,7 @@ from bot.engine.dragon.mille_plays import put_safety
 from bot.engine.dragon.moves import answers, armor_answer, armor_reactions, reactions, side_choices
 from bot.engine.dragon.notation import BACKFIRE, PASS, SPIN, SWERVE, Action
 from bot.engine.dragon.state import NONE_OF, ONE_OF, Car, DragonState, Pending, Phase
-from bot.engine.dragon.table import car_w, name
+from bot.engine.dragon.table import car_w, mb_name, name
 from bot.engine.dragon.turns import settle, shuffle_seed
 from bot.engine.mille.cards import Card
 
@@ -116,7 +116,8 @@ def _after_shot(state: DragonState, oil_by: int) -> None:
         ace = Card.DRIVING_ACE in car.mb.safeties
         score = roll - 1 if ace else roll
         left = DRIVER_TRACK - car.driver
-        note = f" {name(state, shooter)} rolls {roll}{' (-1, Driving Ace)' if ace else ''}"
+        bonus = f" (-1, {mb_name(state, Card.DRIVING_ACE)})" if ace else ""
+        note = f" {name(state, shooter)} rolls {roll}{bonus}"
         if score <= left:
             state.caption += f"{note} on the Oil Slick and keeps control."
         else:
@@ -221,7 +222,8 @@ def _why_not_reaction(state: DragonState, pending: Pending, action: Action) -> s
             return f"You hold no {verb.title()} card."
         if pending.armor:
             return "You armored against this shot: it can no longer be dodged."
-        return f"You must be moving to {verb} (a Go or Right of Way showing, tires whole)."
+        go, right_of_way = mb_name(state, Card.GO), mb_name(state, Card.RIGHT_OF_WAY)
+        return f"You must be moving to {verb} (a {go} or {right_of_way} showing, tires whole)."
     if verb == "backfire":
         if spec.weapon != "ac":
             return "Autocannon Backfires only reacts to an autocannon."
@@ -312,7 +314,8 @@ def apply_oil_ace(state: DragonState, seat: int, action: Action) -> None:
         car.mb.hand.remove(Card.DRIVING_ACE)
         put_safety(state, seat, Card.DRIVING_ACE, coup=True)
         state.caption += (
-            f" Coup fourré! {name(state, seat)} plays the Driving Ace against the Oil Slick."
+            f" Coup fourré! {name(state, seat)} plays the {mb_name(state, Card.DRIVING_ACE)} "
+            "against the Oil Slick."
         )
     _offer_reaction(state, pending)
 
@@ -320,14 +323,15 @@ def apply_oil_ace(state: DragonState, seat: int, action: Action) -> None:
 def _why_no_ace(state: DragonState, seat: int, pending: Pending) -> str:
     """Why the Driving Ace does not cancel this wall or stampede (the one message said
     "Only a Driving Ace from your hand cancels this skid" even to a player holding one)."""
+    ace = mb_name(state, Card.DRIVING_ACE)
     if state.phase is Phase.STAMPEDE:
         return "A Stampede is not a skid: pick the side that takes the hits."
     if not pending.ace:
         return (
-            "The Driving Ace is no protection against an Oil Slick skid: "
+            f"The {ace} is no protection against an Oil Slick skid: "
             "pick the side that takes the hits."
         )
-    return "You hold no Driving Ace: pick the side that takes the hits."
+    return f"You hold no {ace}: pick the side that takes the hits."
 
 
 def apply_side(state: DragonState, seat: int, action: Action) -> None:
@@ -345,7 +349,8 @@ def apply_side(state: DragonState, seat: int, action: Action) -> None:
     if action.verb == "play":
         car.mb.hand.remove(Card.DRIVING_ACE)
         put_safety(state, seat, Card.DRIVING_ACE, coup=True)
-        state.caption += f" Coup fourré! {who} plays Driving Ace and steers clear of the wall."
+        ace = mb_name(state, Card.DRIVING_ACE)
+        state.caption += f" Coup fourré! {who} plays {ace} and steers clear of the wall."
         _after_shot(state, pending.oil_by)
         return
     side = action.side or 0

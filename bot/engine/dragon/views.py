@@ -13,7 +13,7 @@ from bot.engine.dragon.cards import ARMOR_STOPS, SIDE_TRACK, SIDES, SPECS
 from bot.engine.dragon.moves import legal_actions, to_act
 from bot.engine.dragon.notation import format_action
 from bot.engine.dragon.state import Car, DragonState, HandFact, Pending, Phase
-from bot.engine.dragon.table import moving, name
+from bot.engine.dragon.table import mb_name, moving, name
 from bot.engine.mille.cards import Card
 
 
@@ -162,7 +162,7 @@ def pending_text(state: DragonState, pending: Pending) -> str:
     kind = pending.kind
     actor = name(state, pending.actor)
     if kind is Phase.OIL_ACE:
-        return f"{actor} may react to the Oil Slick with a Driving Ace."
+        return f"{actor} may react to the Oil Slick with a {mb_name(state, Card.DRIVING_ACE)}."
     if kind is Phase.REACT:
         spec = SPECS[pending.card]
         where = "the tires" if pending.side < 0 else f"the {SIDES[pending.side]}"
@@ -177,7 +177,7 @@ def pending_text(state: DragonState, pending: Pending) -> str:
     if kind is Phase.BACKFIRE:
         return f"{actor} may armor the front against the backfire ({pending.hits} hits)."
     if kind is Phase.COUP:
-        return f"{actor} may react to {Card(pending.card).title} with a coup fourré."
+        return f"{actor} may react to {mb_name(state, Card(pending.card))} with a coup fourré."
     waiting = ", ".join(name(state, s) for s in pending.waiting)
     return f"Stampede! Waiting for {waiting} to pick a side."
 
