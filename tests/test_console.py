@@ -438,3 +438,19 @@ async def test_an_unknown_game_with_new_abandons_nothing(tmp_path: Path) -> None
     assert await run_console(typo, lines=io.StringIO("quit\n"), out=out) == 2
     assert out.getvalue().startswith("! There is no game called 'sollo'.")
     assert "Resuming your Mille Bornes game #1 (move" in await _run(tmp_path, "quit\n")
+
+
+async def test_a_hands_score_sheet_comes_before_the_next_hands_moves(tmp_path: Path) -> None:
+    """The computer starts hand 2 in the same request as the move that ends hand 1: the score
+    sheet follows the move that ended the hand, and the computer's first move of hand 2
+    comes after it. Before the fix the sheet was printed after every caption, the next
+    hand's moves included."""
+    text = await _run(tmp_path, "1\n" * 400 + "quit\n", images=False)
+    before, sheet = text.split("══ Hand 1: ", 1)
+    assert before.splitlines()[-1].startswith("  » ") and "Hand 1 is over" in before, before
+    between = sheet.split("\n── Hand 2 ·", 1)[0].splitlines()
+    assert between[1:3] == [
+        "  Root: 625 (Milestones +625)",
+        "  Computer (random): 0 (Milestones +0)",
+    ]
+    assert between[3:] == ["  » Computer (random) discards Go."], between
