@@ -149,14 +149,61 @@ class Console:
             self.say(f"  » {update.dealt}")
         return update
 
-    def show(self, update: TableUpdate) -> None:
+    async def present(self, update: TableUpdate) -> None:
+        """``show`` the update, its score sheet after the move that ended the round."""
+        self.show(update, await self.round_ended_after(update))
+
+    async def round_ended_after(self, update: TableUpdate) -> int | None:
+        """How many of the update's steps belong to the round (a Mille Bornes hand) that ended
+        in it, when steps of the next round follow (the computer starting the next hand); None
+        otherwise. Found by replaying the move log, public views only, once a round."""
+        found = bundle(update.game.game_key)
+        shown = found.presenter
+        steps = update.steps
+        if (
+            len(steps) < 2
+            or update.outcome is not None
+            or update.previous is None
+            or not shown.round_finished(update.previous, update.public)
+        ):
+            return None
+        store = self.tables.store
+        initial = await store.initial_state(update.game.id)
+        moves = await store.moves(update.game.id)
+        # Each step is one stored move, the update's the last ones: checked, not assumed.
+        tail = moves[-len(steps) :]
+        if initial is None or [m.action for m in tail] != [s.action for s in steps]:
+            return None
+        frames = await asyncio.to_thread(replay_frames, found.game, initial, moves)
+        if len(frames) != len(moves) + 1:
+            return None
+        around = frames[-len(steps) - 1 :]
+        for count, (before, after) in enumerate(itertools.pairwise(around), start=1):
+            if shown.round_finished(before, after):
+                return count if count < len(steps) else None
+        return None
+
+    def show(self, update: TableUpdate, round_ended_after: int | None = None) -> None:
+        """Print what happened and the table. ``round_ended_after``: how many steps the round
+        that ended took, its score sheet printed after them, before anything of the next round;
+        else a sheet comes after every step."""
         found = bundle(update.game.game_key)
         shown = found.presenter
         # Each event once, as the Discord message tells them: a caption that goes on from the
         # one before (a Stampede, car by car) replaces it, and the game's end reason is left
         # to the result line.
         reason = update.outcome.reason if update.outcome is not None else ""
-        said = told((step.caption for step in update.steps), reason)
+        captions = [step.caption for step in update.steps]
+        finished = update.outcome is not None or (
+            update.previous is not None and shown.round_finished(update.previous, update.public)
+        )
+        if finished and shown.result_text is not None and round_ended_after is not None:
+            # The hand that ended, its score sheet, then the next hand's first moves.
+            for caption in told(captions[:round_ended_after]):
+                self.say(f"  » {caption}")
+            self.say(shown.result_text(update.public))
+            captions, finished = captions[round_ended_after:], False
+        said = told(captions, reason)
         if self.recap:
             said, self.recap = self.recap, []
             self.say("Since your last move:")
@@ -166,9 +213,6 @@ class Console:
                 self.say(f"  … ({plural(earlier, 'earlier move')} not shown)")
         for caption in said:
             self.say(f"  » {caption}")
-        finished = update.outcome is not None or (
-            update.previous is not None and shown.round_finished(update.previous, update.public)
-        )
         if finished and shown.result_text is not None:
             self.say(shown.result_text(update.public))
         table = shown.console_table(update.public)
@@ -240,14 +284,14 @@ class Console:
             return True
         try:
             if word == "table":
-                self.show(await self.tables.table(CONSOLE_CHANNEL))
+                await self.present(await self.tables.table(CONSOLE_CHANNEL))
                 return True
             if word == "hint":
                 await self.hint()
                 return True
             if word == "resign":
                 update = await self.tables.leave(channel_id=CONSOLE_CHANNEL, user_id=PLAYER_ID)
-                self.show(update)
+                await self.present(update)
                 if update.outcome is not None:
                     self.ended(update)
                 return False
@@ -280,7 +324,7 @@ class Console:
         except GameError as error:
             self.say(f"! {error}")
             return True
-        self.show(update)
+        await self.present(update)
         if update.outcome is not None:
             self.ended(update)
             return False
@@ -396,7 +440,7 @@ async def run_console(
         except GameError as error:
             console.say(f"! {error}")
             return 2
-        console.show(update)
+        await console.present(update)
         if update.outcome is not None:
             console.ended(update)
             return 0
