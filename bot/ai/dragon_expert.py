@@ -847,7 +847,13 @@ def _dragon_safety_reason(me: CarView, card: Card, lang: str) -> str:
     against = " and ".join(h.name_in(lang) for h in HAZARDS_STOPPED_BY[card])
     if card is Card.DRIVING_ACE:
         against += " (and skids)"
-    return f"{name} keeps {against} off you for good and gives you your Mille Bornes move back"
+    why = f"{name} keeps {against} off you for good and gives you your Mille Bornes move back"
+    top = me.battle[-1] if me.battle else None
+    # Nothing stops the car but the missing Go, which Right of Way stands in for.
+    free = me.tires < TIRE_TRACK and not me.skidded and (top is None or not top.is_hazard)
+    if card is Card.RIGHT_OF_WAY and not me.moving and free:
+        why += f", and you can drive without a {Card.GO.name_in(lang)}"
+    return why
 
 
 def _dragon_remedy_reason(me: CarView, card: Card, lang: str) -> str:

@@ -357,10 +357,14 @@ def _safety_reason(view: MilleSeatView, move: str, card: Card) -> str:
         turn = "you keep the turn" if view.phase == "draw" else "you get another turn"
         return f"{name} clears the {the} on you for good, scores 100 and {turn}"
     against = " and ".join(h.name_in(lang) for h in HAZARDS_STOPPED_BY[card])
-    return (
+    why = (
         f"{name} scores 100 now, gives you another turn and keeps {against} off you for the "
         "rest of the hand"
     )
+    if card is Card.RIGHT_OF_WAY and not me.can_go and me.battle_counts_as not in HAZARD_SET:
+        # Nothing stops you but the missing Go, which Right of Way stands in for.
+        why += f", and you can drive without a {Card.GO.name_in(lang)}"
+    return why
 
 
 def _remedy_reason(me: TableauView, card: Card, lang: str) -> str:

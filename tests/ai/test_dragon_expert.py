@@ -538,6 +538,12 @@ def test_a_dragon_hint_says_what_a_safety_clears_or_guards_against() -> None:
     assert explain(view, "play right-of-way", report) == (
         "Right of Way clears the Stop on you for good and gives you your Mille Bornes move back."
     )
+    state = rig(state, 0, battle=[])
+    view = GAME.private_view(state, 0)
+    assert explain(view, "play right-of-way", report) == (
+        "Right of Way keeps Stop and Speed Limit off you for good and gives you your Mille "
+        "Bornes move back, and you can drive without a Go."
+    )
     assert explain(view, "play driving-ace", report) == (
         "Driving Ace keeps Accident (and skids) off you for good and gives you your Mille "
         "Bornes move back."

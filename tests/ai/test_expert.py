@@ -768,6 +768,12 @@ def test_a_mille_hint_names_the_card_as_the_hand_does() -> None:
             "you get another turn.",
         ),
         (
+            "play right-of-way",
+            {"battle": []},
+            "Right of Way scores 100 now, gives you another turn and keeps Stop and Speed Limit "
+            "off you for the rest of the hand, and you can drive without a Go.",
+        ),
+        (
             "play 50",
             {"battle": [C.GO], "miles": [C.D200, C.D200, C.D100, C.D100, C.D50]},
             "50 miles takes you to exactly 700 and completes the trip.",
