@@ -810,7 +810,8 @@ def explain(view: DragonSeatView, move: str, report: SearchReport) -> str:
     elif verb == "skid":
         why = f"Skid Into a Wall puts 3 hits on {rival} and stops them until a Go"
     elif verb == "drop-tank":
-        why = "without the Extra Tank a flame reaching your driver cannot set it off"
+        tank = Card.EXTRA_TANK.name_in(lang)
+        why = f"without the {tank} on, a flame that reaches your driver cannot kill you outright"
     else:
         why = "it came out best when the next turns were played out"
     return report.reason(why, move)

@@ -555,3 +555,12 @@ def test_a_hint_to_let_a_shot_pass_calls_the_cards_kept_reactions() -> None:
     view = GAME.private_view(GAME.new_game(["A", "B"], 4, {}), 0)
     report = SearchReport(move="pass", candidates=["pass"])
     assert explain(view, "pass", report).startswith("your reactions are worth more kept")
+
+
+def test_a_dragon_hint_to_drop_the_tank_names_it_in_the_games_language() -> None:
+    """Dropping the Extra Tank names it as the game does. Before the fix it was always
+    'Extra Tank', whatever the ``names`` option."""
+    assert _dragon_why("drop tank", names="fr", safeties=["extra-tank"]) == (
+        f"without the {Card.EXTRA_TANK.name_in('fr')} on, a flame that reaches your driver "
+        "cannot kill you outright."
+    )
