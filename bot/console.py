@@ -27,7 +27,7 @@ from bot.games import DEFAULT_GAME, bundle, hint_policy, policy_factory, suggest
 from bot.games.bundle import GameBundle, MoveChoice
 from bot.store import opened_store
 from bot.store.base import SeatRecord, StoredGame
-from bot.tables import MAX_MOVE_TEXT, Tables, TableUpdate, replay_frames, typed_move
+from bot.tables import LEAVE, MAX_MOVE_TEXT, Tables, TableUpdate, replay_frames, typed_move
 from bot.updates import outcome_line, told
 
 CONSOLE_CHANNEL = 0  # the console's own "channel" in the store
@@ -117,7 +117,12 @@ class Console:
                     f"without --game to resume it, or add --new to abandon it and start "
                     f"{found.info.title}."
                 )
-            self.say(f"Resuming your {title} game #{update.game.id} (move {update.game.version}).")
+            # Your own moves: the stored version counts the computers' too, a number the
+            # table shows nowhere.
+            moves = await self.tables.store.moves(update.game.id)
+            yours = sum(1 for move in moves if move.seat == 0 and move.action != LEAVE)
+            when = f"after {plural(yours, 'move')} of yours" if yours else "you have not moved yet"
+            self.say(f"Resuming your {title} game #{update.game.id} ({when}).")
             self.recap = await self.since_your_move(update.game)
             return update
         seats_wanted = self.options.players or max(info.min_players, 1)

@@ -421,7 +421,7 @@ async def test_another_game_is_refused_while_one_is_saved(tmp_path: Path) -> Non
         "! Your Mille Bornes game #1 is still saved here: run the console without --game to "
         "resume it, or add --new to abandon it and start Mille Bornes Solo."
     ]
-    assert "Resuming your Mille Bornes game #1 (move" in await _run(tmp_path, "quit\n")
+    assert "Resuming your Mille Bornes game #1 (" in await _run(tmp_path, "quit\n")
     out = io.StringIO()
     again = dataclasses.replace(solo, new=True)
     assert await run_console(again, lines=io.StringIO("quit\n"), out=out) == 0
@@ -437,7 +437,7 @@ async def test_an_unknown_game_with_new_abandons_nothing(tmp_path: Path) -> None
     out = io.StringIO()
     assert await run_console(typo, lines=io.StringIO("quit\n"), out=out) == 2
     assert out.getvalue().startswith("! There is no game called 'sollo'.")
-    assert "Resuming your Mille Bornes game #1 (move" in await _run(tmp_path, "quit\n")
+    assert "Resuming your Mille Bornes game #1 (" in await _run(tmp_path, "quit\n")
 
 
 async def test_a_hands_score_sheet_comes_before_the_next_hands_moves(tmp_path: Path) -> None:
@@ -454,3 +454,13 @@ async def test_a_hands_score_sheet_comes_before_the_next_hands_moves(tmp_path: P
         "  Computer (random): 0 (Milestones +0)",
     ]
     assert between[3:] == ["  » Computer (random) discards Go."], between
+
+
+async def test_resuming_counts_your_own_moves(tmp_path: Path) -> None:
+    """The line that resumes a game counts the moves you made, a number you can use; it used
+    to say "(move 2)" after your one move, counting the computer's answer (every stored move,
+    which nothing on the table shows)."""
+    await _run(tmp_path, "quit\n")
+    assert "(you have not moved yet)" in await _run(tmp_path, "play go\nquit\n")
+    text = await _run(tmp_path, "quit\n")
+    assert "Resuming your Mille Bornes game #1 (after 1 move of yours)." in text, text
