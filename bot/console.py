@@ -226,7 +226,11 @@ class Console:
         last = f"\n  {getattr(update.public, 'caption', '')}"
         if said and last.strip() and table.endswith(last):
             table = table[: -len(last)]
-        self.say(table)
+        # One blank line before every table, whatever the game's text begins with (Mille
+        # Bornes' begins with one; the Race's, Dragon's and Ticket to Ride's ran on from the
+        # moves above).
+        self.say()
+        self.say(table.lstrip("\n"))
         self.write_images(update, found)
         if update.outcome is not None:
             return

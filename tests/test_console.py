@@ -464,3 +464,18 @@ async def test_resuming_counts_your_own_moves(tmp_path: Path) -> None:
     assert "(you have not moved yet)" in await _run(tmp_path, "play go\nquit\n")
     text = await _run(tmp_path, "quit\n")
     assert "Resuming your Mille Bornes game #1 (after 1 move of yours)." in text, text
+
+
+@pytest.mark.parametrize("game", ["mille", "solo", "race", "dragon", "ttr", "ttr-solo"])
+async def test_every_table_follows_one_blank_line(tmp_path: Path, game: str) -> None:
+    """Each table printed stands apart from the moves above it by one blank line, in every
+    game. Before the fix the Race's, Dragon's and Ticket to Ride's tables ran on from the
+    line above ("  » Computer (random) ends the turn." then "── 1000 Mile Race · …")."""
+    out = io.StringIO()
+    script = io.StringIO("table\n" + "1\n" * 3 + "quit\n")
+    assert await run_console(_against_random(tmp_path, game, seed=3), lines=script, out=out) == 0
+    rows = out.getvalue().splitlines()
+    headers = [i for i, row in enumerate(rows) if row.startswith("── ")]
+    assert len(headers) >= 2, out.getvalue()
+    for i in headers:
+        assert rows[i - 1] == "" and rows[i - 2] != "", "\n".join(rows[i - 3 : i + 1])
