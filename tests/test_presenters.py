@@ -84,7 +84,7 @@ def test_hint_takes_the_coup_fourre() -> None:
     assert MILLE.hint is not None
     assert MILLE.hint(G.private_view(s, 0)) == (
         "play driving-ace",
-        "a coup fourré scores 300 more and clears the hazard at once.",
+        "a coup fourré scores 300 more and clears the Accident on you at once.",
     )
 
 
