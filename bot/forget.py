@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.engine.core import Game, GameError
+from bot.engine.words import plural
 from bot.games import bundle
 from bot.store.base import (
     Forgotten,
@@ -253,7 +254,7 @@ async def forget_main(db_url: str, user_id: int, *, confirmed: bool) -> int:
         found = await find_member(store, user_id)
         if not confirmed:
             print(
-                f"member {user_id} sits in {len(found.games)} stored games "
+                f"member {user_id} sits in {plural(len(found.games), 'stored game')} "
                 f"({len(found.in_play)} in play); run again with --yes to forget them"
             )
             return 0
@@ -263,8 +264,9 @@ async def forget_main(db_url: str, user_id: int, *, confirmed: bool) -> int:
             print(f"junction forget-member: {error}", file=sys.stderr)
             return 2
         print(
-            f"member {user_id} forgotten: {done.games} games and {done.results} results now "
-            f"name a {FORMER.lower()}; {done.lobbies} invitations deleted"
+            f"member {user_id} forgotten: {plural(done.games, 'game')} and "
+            f"{plural(done.results, 'result')} now name a {FORMER.lower()}; "
+            f"{plural(done.lobbies, 'invitation')} deleted"
         )
         return 0
     finally:

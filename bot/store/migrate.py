@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Protocol
 
+from bot.engine.words import plural
 from bot.store import StoreUnavailable, open_store, opened_store, redact_url
 from bot.store.base import Store, StoreError
 from bot.store.sqlite import SqliteStore
@@ -453,7 +454,10 @@ async def copy_store(
 
 def _describe(counts: Counts) -> str:
     games, moves, results, settings = counts
-    return f"{games} games, {moves} moves, {results} results and {settings} guild settings"
+    return (
+        f"{plural(games, 'game')}, {plural(moves, 'move')}, {plural(results, 'result')} and "
+        f"{plural(settings, 'guild setting')}"
+    )
 
 
 async def migrate_db(source_url: str, target_url: str, *, force: bool = False) -> CopyReport:
@@ -486,7 +490,8 @@ def migrate_main(source_url: str, target_url: str, *, force: bool = False) -> in
         print(f"migrate-db: {exc}", file=sys.stderr)
         return 1
     print(
-        f"copied {report.games} games and {report.moves} moves "
-        f"({report.results} results, {report.guild_settings} guild settings) from {shown}"
+        f"copied {plural(report.games, 'game')} and {plural(report.moves, 'move')} "
+        f"({plural(report.results, 'result')}, {plural(report.guild_settings, 'guild setting')})"
+        f" from {shown}"
     )
     return 0

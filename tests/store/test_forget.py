@@ -177,3 +177,20 @@ async def test_the_command_line_asks_then_forgets(
     with pytest.raises(SystemExit) as exited:
         main(["forget-member", "alice"])
     assert exited.value.code == 2
+
+
+async def test_the_command_line_counts_one_game_in_the_singular(
+    backend: Backend,
+    store: Store,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Carol sat in one game: 'sits in 1 stored game', then '1 game and 1 result'. Found by a
+    review of the README against the commands: they said '1 stored games'."""
+    await _alice_history(store)
+    monkeypatch.setenv("JUNCTION_DB", backend.url)
+    assert await asyncio.to_thread(main, ["forget-member", str(CAROL)]) == 0
+    assert "sits in 1 stored game (0 in play); run again" in capsys.readouterr().out
+    assert await asyncio.to_thread(main, ["forget-member", str(CAROL), "--yes"]) == 0
+    said = capsys.readouterr().out
+    assert "forgotten: 1 game and 1 result now name a former player; 0 invitations" in said

@@ -6,6 +6,7 @@ SQLite → SQLite always runs and SQLite → PostgreSQL runs whenever a server i
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -179,3 +180,24 @@ def test_cli(
     assert main(["migrate-db", url, target]) == 1
     assert "--force" in capsys.readouterr().err
     assert main(["migrate-db", url, target, "--force"]) == 0
+
+
+def test_cli_counts_one_of_each_in_the_singular(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One game with one move is 'copied 1 game and 1 move', and the refusal of a second copy
+    says 'already holds 1 game, 1 move…'. Found by a review of the README against the
+    commands: they said '1 games and 1 moves'."""
+
+    async def one_game(path: Path) -> None:
+        async with SqliteStore(path) as store:
+            await move(store, await new_game(store), 1)
+
+    asyncio.run(one_game(tmp_path / "one.db"))
+    url, target = f"sqlite:///{tmp_path / 'one.db'}", f"sqlite:///{tmp_path / 'copy.db'}"
+    assert main(["migrate-db", url, target]) == 0
+    said = capsys.readouterr().out
+    assert said.startswith("copied 1 game and 1 move (0 results, 0 guild settings) from "), said
+    assert main(["migrate-db", url, target]) == 1
+    said = capsys.readouterr().err
+    assert "already holds 1 game, 1 move, 0 results and 0 guild settings;" in said, said
