@@ -30,7 +30,8 @@ from bot.games.bundle import ButtonSpec, GroupSpec, MoveChoice, Picker, SelectSp
 from bot.render import common, mille_cards
 from cogs.alt_text import described
 
-GAMES = [("mille", 2), ("solo", 1), ("dragon", 2), ("dragon", 4)]
+GAMES = [("mille", 2, ""), ("solo", 1, ""), ("dragon", 2, ""), ("dragon", 4, "on")]
+"""Key, seats and the Oil Slick option (Dragon's Oil Slick brings out the Driving Ace)."""
 MOVES = 300
 DRAW_EVERY = 25  # images are slow: one position in this many is drawn
 TYPE_EVERY = 15  # and one in this many has every card typed at it, for the refusals
@@ -94,15 +95,17 @@ def _typed(key: str, seats: int) -> list[str]:
             f"sacrifice {c} on {n}" for n in (2, 5) for c in codes
         ]
     texts = [f"{verb} {c}" for verb in ("play", "discard") for c in codes]
+    if key == "dragon":  # the Car Wars moves whose refusals speak of Mille Bornes cards
+        texts += ["drop tank", "swerve", "spin", "fireproof", "side front", "armor front"]
     return texts + [f"play {c} @{s}" for c in codes for s in range(seats)]
 
 
-def _said(key: str, seats: int, seed: int) -> list[str]:
+def _said(key: str, seats: int, seed: int, oil: str = "") -> list[str]:
     """What players read over one seeded random playout with French card names."""
     found = bundle(key)
     game, shown = found.game, found.presenter
     rng = random.Random(seed)
-    options = {"names": "fr"}
+    options = {"names": "fr", **({"oil_slick": oil} if oil else {})}
     state = game.new_game([f"Player {s + 1}" for s in range(seats)], seed, options)
     said: list[str] = [shown.start_notice(game.resolve_options(options))]
     for step in range(MOVES + 1):
@@ -171,9 +174,9 @@ def test_the_matcher_finds_names_and_spares_ordinary_words() -> None:
     assert not ENGLISH.search("STOP")
 
 
-@pytest.mark.parametrize(("key", "seats"), GAMES, ids=[f"{k}-{n}" for k, n in GAMES])
-def test_french_names_are_used_everywhere(key: str, seats: int, drawn: list[str]) -> None:
-    texts = [text for seed in range(3) for text in _said(key, seats, seed)]
+@pytest.mark.parametrize(("key", "seats", "oil"), GAMES, ids=[f"{k}-{n}" for k, n, _ in GAMES])
+def test_french_names_are_used_everywhere(key: str, seats: int, oil: str, drawn: list[str]) -> None:
+    texts = [text for seed in range(3) for text in _said(key, seats, seed, oil)]
     # The collection works: French names were said, and drawn on the images' card faces.
     assert any("Feu vert" in text for text in texts)
     assert any(FRENCH_NAMES[Card.GO].startswith(text) for text in drawn if text)

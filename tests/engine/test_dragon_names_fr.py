@@ -1,0 +1,130 @@
+"""Dragon Mille Bornes with ``names: fr``: the rare sentences name Mille Bornes cards in French.
+
+The playouts of ``tests/test_card_names_fr.py`` seldom reach an Oil Slick, a skid answered with
+the Driving Ace (As du volant), an Extra Tank (Citerne d'essence) that explodes or a refusal
+typed out of place, so each is dealt here with stacked hands. Car Wars cards keep their English
+names ("Oil Slick", "Fireproof Armor").
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from bot.engine.core import IllegalMove
+from bot.engine.dragon.views import public_view
+from bot.engine.mille.cards import Card
+from tests.engine.dragon_helpers import act, moving, rig, start
+from tests.test_card_names_fr import ENGLISH
+
+ACE = Card.DRIVING_ACE.name_in("fr")
+TANK = Card.EXTRA_TANK.name_in("fr")
+
+
+def _refusal(state: object, seat: int, move: str) -> str:
+    with pytest.raises(IllegalMove) as refused:
+        act(state, seat, move)  # type: ignore[arg-type]
+    return str(refused.value)
+
+
+def _failing_roll(driver: int) -> int:
+    """A seed whose first Oil Slick roll exceeds what a driver with ``driver`` hits may roll."""
+    for seed in range(100):
+        if random.Random(f"dragon:{seed}:roll:1").randint(1, 6) > 5 - driver:
+            return seed
+    raise AssertionError("no failing roll")
+
+
+def _oil_ace_window() -> str:
+    s = start(
+        mb=[["driving-ace"], []], cw=[["mg-front"], ["oil-slick"]], oil_slick="on", names="fr"
+    )
+    s = act(act(s, 0, "mg-front @1"), 1, "oil-slick")
+    pending = public_view(s).pending
+    assert pending is not None
+    return pending.text
+
+
+def _oil_ace_played() -> str:
+    s = start(
+        mb=[["driving-ace"], []], cw=[["mg-front"], ["oil-slick"]], oil_slick="on", names="fr"
+    )
+    return act(act(act(s, 0, "mg-front @1"), 1, "oil-slick"), 0, "play driving-ace").caption
+
+
+def _oil_roll_with_ace() -> str:
+    s = start(cw=[["mg-front"], ["oil-slick"]], oil_slick="on", names="fr")
+    s = rig(s, 0, safeties=["driving-ace"], driver=4)
+    return act(act(s, 0, "mg-front @1"), 1, "oil-slick").caption
+
+
+def _oil_skid_ace_refused() -> str:
+    s = start(cw=[["mg-front"], ["oil-slick"]], oil_slick="on", names="fr")
+    s = moving(rig(s, 0, driver=3), 0)
+    s.seed = _failing_roll(3)
+    return _refusal(act(act(s, 0, "mg-front @1"), 1, "oil-slick"), 0, "play driving-ace")
+
+
+def _skid_wall(mb: list[str]) -> object:
+    s = start(mb=[[], mb], cw=[["mg-front", "skid"], ["swerve"]], names="fr")
+    return act(act(act(moving(s, 1), 0, "mg-front @1"), 1, "swerve"), 0, "skid @1")
+
+
+def _wall_ace_played() -> str:
+    return act(_skid_wall(["driving-ace"]), 1, "play driving-ace").caption  # type: ignore[arg-type]
+
+
+def _wall_no_ace() -> str:
+    return _refusal(_skid_wall([]), 1, "play driving-ace")
+
+
+def _tank_burnt() -> str:
+    s = rig(start(cw=[["flame-back"], []], names="fr"), 1, safeties=["extra-tank"])
+    return act(s, 0, "flame-back @1").caption
+
+
+def _tank_explodes() -> str:
+    s = start(cw=[["flame-back"], []], seats=3, names="fr")
+    s = rig(s, 1, safeties=["extra-tank"], hits=[0, 11, 0, 0])
+    return act(s, 0, "flame-back @1").caption
+
+
+def _no_tank_to_drop() -> str:
+    return _refusal(start(mb=[["75"], []], names="fr"), 0, "drop tank")
+
+
+def _fireproof_after_flame() -> str:
+    s = start(
+        mb=[["75"], ["50"]], cw=[["flame-left"], ["fireproof"]], mb_draw=["25"] * 3, names="fr"
+    )
+    return _refusal(act(s, 0, "flame-left @1", "discard 75"), 1, "fireproof")
+
+
+def _swerve_when_stopped() -> str:
+    s = start(cw=[["mg-front"], ["swerve", "armor-front"]], names="fr")
+    return _refusal(act(s, 0, "mg-front @1"), 1, "swerve")
+
+
+CASES: dict[str, tuple[Callable[[], str], str]] = {
+    "oil slick window": (_oil_ace_window, ACE),
+    "oil slick answered": (_oil_ace_played, ACE),
+    "oil slick roll with the ace": (_oil_roll_with_ace, ACE),
+    "oil slick skid": (_oil_skid_ace_refused, ACE),
+    "wall answered": (_wall_ace_played, ACE),
+    "wall without the ace": (_wall_no_ace, ACE),
+    "tank burnt": (_tank_burnt, TANK),
+    "tank explodes": (_tank_explodes, TANK),
+    "no tank to drop": (_no_tank_to_drop, TANK),
+    "fireproof after flame": (_fireproof_after_flame, Card.REPAIRS.name_in("fr")),
+    "swerve when stopped": (_swerve_when_stopped, Card.GO.name_in("fr")),
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_rare_sentences_use_the_french_names(case: str) -> None:
+    said, french = CASES[case]
+    text = said()
+    assert french in text, text
+    assert not ENGLISH.search(text), text
