@@ -808,7 +808,8 @@ def explain(view: DragonSeatView, move: str, report: SearchReport) -> str:
     elif verb == "oil-slick" and pending is not None:
         why = f"the Oil Slick makes {players[pending.by]} roll to keep control after the shot"
     elif verb == "skid":
-        why = f"Skid Into a Wall puts 3 hits on {rival} and stops them until a Go"
+        go = Card.GO.name_in(lang)
+        why = f"Skid Into a Wall puts 3 hits on {rival} and stops them until a {go}"
     elif verb == "drop-tank":
         tank = Card.EXTRA_TANK.name_in(lang)
         why = f"without the {tank} on, a flame that reaches your driver cannot kill you outright"

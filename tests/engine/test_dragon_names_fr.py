@@ -13,10 +13,12 @@ from collections.abc import Callable
 
 import pytest
 
+from bot.ai.dragon_expert import explain
+from bot.ai.search import SearchReport
 from bot.engine.core import IllegalMove
 from bot.engine.dragon.views import public_view
 from bot.engine.mille.cards import Card
-from tests.engine.dragon_helpers import act, moving, rig, start
+from tests.engine.dragon_helpers import G, act, moving, rig, start
 from tests.test_card_names_fr import ENGLISH
 
 ACE = Card.DRIVING_ACE.name_in("fr")
@@ -107,6 +109,14 @@ def _swerve_when_stopped() -> str:
     return _refusal(act(s, 0, "mg-front @1"), 1, "swerve")
 
 
+def _skid_hint() -> str:
+    s = start(cw=[["mg-front", "skid"], ["swerve"]], names="fr")
+    s = act(act(moving(s, 1), 0, "mg-front @1"), 1, "swerve")
+    view = G.private_view(s, 0)
+    assert "skid @1" in view.legal
+    return explain(view, "skid @1", SearchReport(move="skid @1", candidates=["skid @1"]))
+
+
 CASES: dict[str, tuple[Callable[[], str], str]] = {
     "oil slick window": (_oil_ace_window, ACE),
     "oil slick answered": (_oil_ace_played, ACE),
@@ -119,6 +129,7 @@ CASES: dict[str, tuple[Callable[[], str], str]] = {
     "no tank to drop": (_no_tank_to_drop, TANK),
     "fireproof after flame": (_fireproof_after_flame, Card.REPAIRS.name_in("fr")),
     "swerve when stopped": (_swerve_when_stopped, Card.GO.name_in("fr")),
+    "hint to skid": (_skid_hint, Card.GO.name_in("fr")),
 }
 
 
