@@ -804,7 +804,7 @@ def explain(view: DragonSeatView, move: str, report: SearchReport) -> str:
     elif verb == "end":
         why = "no Car Wars card is worth playing this turn"
     elif verb == "backfire" and pending is not None:
-        why = f"the autocannon misses you and its hits strike {players[pending.by]}'s front"
+        why = f"the autocannon misses you and its hits strike the front of {players[pending.by]}"
     elif verb == "oil-slick" and pending is not None:
         why = f"the Oil Slick makes {players[pending.by]} roll to keep control after the shot"
     elif verb == "skid":

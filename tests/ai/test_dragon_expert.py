@@ -564,3 +564,14 @@ def test_a_dragon_hint_to_drop_the_tank_names_it_in_the_games_language() -> None
         f"without the {Card.EXTRA_TANK.name_in('fr')} on, a flame that reaches your driver "
         "cannot kill you outright."
     )
+
+
+def test_backfire_hint_names_the_shooter_without_a_possessive() -> None:
+    """The backfire's reason says whose front the hits strike as "the front of Ann", which
+    reads well after any seat name (a computer's "Computer (normal)'s front" did not)."""
+    state = start(cw=[["ac-left"], ["backfire"]])
+    state = GAME.apply(state, 0, GAME.parse_action("ac-left @1"))
+    view = GAME.private_view(state, 1)
+    assert "backfire" in view.legal, view.legal
+    why = explain(view, "backfire", SearchReport(move="backfire", candidates=["backfire"]))
+    assert f"strike the front of {state.players[0]}" in why, why
