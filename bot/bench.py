@@ -220,7 +220,9 @@ def run_bench(
     scale = 0.2 if quick else 1.0
     figures: dict[str, float] = {}
     keys = [bundle(game).key] if game else [b.key for b in all_bundles()]
-    sections: list[tuple[str, Callable[[], dict[str, float]]]] = []
+    # (heading, prefix of its JSON keys, measure): the prefix is kept apart from the heading so
+    # the heading's wording ("1 seat", "4 seats") never changes the keys benchmark files use.
+    sections: list[tuple[str, str, Callable[[], dict[str, float]]]] = []
     for key in keys:
         found = bundle(key)
         # The busiest table the game allows, unless asked otherwise.
@@ -235,16 +237,16 @@ def run_bench(
             figures.update(bench_rollouts(key, seats, 3.0 * scale))
             return figures
 
-        sections.append((f"{key} ({seats} seats)", per_game))
+        noun = "seat" if seats == 1 else "seats"
+        sections.append((f"{key} ({seats} {noun})", f"{key}_", per_game))
     if game is None:
-        sections.append(("store (SQLite file)", lambda: bench_store(int(2000 * scale))))
+        sections.append(("store (SQLite file)", "", lambda: bench_store(int(2000 * scale))))
     if discord:
         from bot.bench_discord import bench_discord
 
-        sections.append(("through fake Discord", lambda: bench_discord(quick)))
-    for title, measure in sections:
+        sections.append(("through fake Discord", "", lambda: bench_discord(quick)))
+    for title, prefix, measure in sections:
         result = measure()
-        prefix = title.split(" ", 1)[0] + "_" if " seats)" in title else ""
         figures.update({prefix + k: v for k, v in result.items()})
         shown = ", ".join(f"{k} {v:.2f}" for k, v in result.items())
         print(f"{title:<22} {shown}")
