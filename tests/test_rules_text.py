@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import re
+from pathlib import Path
 
 import pytest
 
@@ -55,3 +56,19 @@ def test_move_examples_in_the_rules_are_read_as_written(found: GameBundle) -> No
     assert examples or found.key in ("mille", "solo")  # the two pages that show none
     for example in examples:
         assert found.game.format_action(found.game.parse_action(example)) == example
+
+
+def test_without_the_docs_folder_each_ttr_game_falls_back_to_its_own_summary(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Solo's fallback was the standard game's summary (no Station Clock, no hidden tickets)."""
+    from bot.games import rules_text
+    from bot.games.ttr import presenter
+
+    monkeypatch.setattr(rules_text, "RULES_DIR", tmp_path / "missing")
+    standard = presenter().rules
+    solo = presenter(solo=True).rules
+    assert standard.startswith("**Ticket to Ride: The Card Game**")
+    assert solo.startswith("**Ticket to Ride Solo**")
+    assert "Station Clock" in solo and "six hidden tickets" in solo
+    assert "docs/rules/ttr.md" in solo

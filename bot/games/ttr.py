@@ -277,6 +277,10 @@ def arena_metrics(view: TtrPublicView, outcome: Outcome) -> dict[str, float]:
 FALLBACK_RULES = """**Ticket to Ride: The Card Game** — collect train cards, rob Railyards and \
 complete Destination Tickets. Full rules: docs/rules/ttr.md."""
 
+FALLBACK_SOLO_RULES = """**Ticket to Ride Solo** — play alone for 16 turns timed by the Station \
+Clock and outscore six hidden tickets; the draw area robs your Railyard and you rob it. Full \
+rules: docs/rules/ttr.md."""
+
 
 def presenter(solo: bool = False) -> Presenter:
     """The presenter of the standard game and of the solo variant (one rules page, ttr.md,
@@ -286,7 +290,11 @@ def presenter(solo: bool = False) -> Presenter:
         hand_png=hand_png,
         result_png=result_png,
         hand_pickers=hand_pickers,
-        rules=in_short("ttr", FALLBACK_RULES, "Solo in short" if solo else "In short"),
+        rules=(
+            in_short("ttr", FALLBACK_SOLO_RULES, "Solo in short")
+            if solo
+            else in_short("ttr", FALLBACK_RULES)
+        ),
         console_table=console_table,
         console_hand=console_hand,
         hint=expert_hint,
