@@ -192,8 +192,9 @@ def test_migrate_db_refuses_a_source_that_does_not_exist(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     """A mistyped source was created empty and "copied": 0 games, exit status 0."""
-    assert migrate_main("sqlite:///typo.db", "sqlite:///target.db") == 1
-    assert "the source database typo.db does not exist" in capsys.readouterr().err
+    assert migrate_main("sqlite:///typo.db", "sqlite:///target.db") == 2
+    err = capsys.readouterr().err
+    assert err == "junction migrate-db: the source database typo.db does not exist\n"
     assert [p.name for p in tmp_path.iterdir()] == []
 
 
@@ -202,9 +203,11 @@ def test_migrate_db_with_a_malformed_target_says_so_without_the_password(
 ) -> None:
     """A bad port in the target URL was a traceback out of the password redaction."""
     sqlite3.connect(tmp_path / "source.db").close()
-    assert migrate_main("sqlite:///source.db", f"postgresql://bob:{SECRET}@db:abc/j") == 1
+    assert migrate_main("sqlite:///source.db", f"postgresql://bob:{SECRET}@db:abc/j") == 2
     err = capsys.readouterr().err
-    assert err.startswith("migrate-db: cannot open the database postgresql://bob:***@db:abc/j")
+    assert err.startswith(
+        "junction migrate-db: cannot open the database postgresql://bob:***@db:abc/j"
+    )
     assert SECRET not in err
 
 

@@ -480,14 +480,23 @@ async def migrate_db(source_url: str, target_url: str, *, force: bool = False) -
 
 
 def migrate_main(source_url: str, target_url: str, *, force: bool = False) -> int:
-    """The ``junction migrate-db`` command: copy, print a summary, return the exit status."""
+    """The ``junction migrate-db`` command: copy, print a summary, return the exit status.
+
+    Like the other ``junction`` commands, what the operator asked for that cannot be done (a
+    source that does not exist, a URL that does not open, a target already holding games without
+    ``--force``) is one line "junction migrate-db: …" and exit status 2. A copy that went wrong
+    (its counts differ from the source's; the target was rolled back) is exit status 1.
+    """
     import asyncio
 
     shown = f"{redact_url(source_url)} to {redact_url(target_url)}"
     try:
         report = asyncio.run(migrate_db(source_url, target_url, force=force))
-    except (ValueError, StoreError, StoreUnavailable) as exc:
-        print(f"migrate-db: {exc}", file=sys.stderr)
+    except (ValueError, TargetNotEmpty, StoreUnavailable) as exc:
+        print(f"junction migrate-db: {exc}", file=sys.stderr)
+        return 2
+    except StoreError as exc:
+        print(f"junction migrate-db: {exc}", file=sys.stderr)
         return 1
     print(
         f"copied {plural(report.games, 'game')} and {plural(report.moves, 'move')} "

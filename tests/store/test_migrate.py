@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.store.base import DailyClaim, DuplicateInteraction, Store, StoredGame
+from bot.store import migrate
+from bot.store.base import DailyClaim, DuplicateInteraction, Store, StoredGame, StoreError
 from bot.store.migrate import TargetNotEmpty, copy_store, migrate_db
 from bot.store.sqlite import SqliteStore
 from tests.store.helpers import Backend, move, new_game
@@ -177,8 +178,10 @@ def test_cli(
     target = f"sqlite:///{tmp_path / 'cli.db'}"
     assert main(["migrate-db", url, target]) == 0
     assert f"copied {len(games)} games" in capsys.readouterr().out
-    assert main(["migrate-db", url, target]) == 1
-    assert "--force" in capsys.readouterr().err
+    # Refused like the other commands' bad input: "junction migrate-db: …", exit status 2.
+    assert main(["migrate-db", url, target]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith("junction migrate-db: the target already holds ") and "--force" in said
     assert main(["migrate-db", url, target, "--force"]) == 0
 
 
@@ -198,6 +201,23 @@ def test_cli_counts_one_of_each_in_the_singular(
     assert main(["migrate-db", url, target]) == 0
     said = capsys.readouterr().out
     assert said.startswith("copied 1 game and 1 move (0 results, 0 guild settings) from "), said
-    assert main(["migrate-db", url, target]) == 1
+    assert main(["migrate-db", url, target]) == 2
     said = capsys.readouterr().err
     assert "already holds 1 game, 1 move, 0 results and 0 guild settings;" in said, said
+
+
+def test_cli_tells_a_failed_copy_from_bad_input(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A copy that went wrong (counts that differ; the target rolled back) is not the operator's
+    input to fix: exit status 1, still named "junction migrate-db:" like every refusal."""
+
+    async def failing(source_url: str, target_url: str, *, force: bool = False) -> None:
+        raise StoreError("copied 1 game but the source has 2 games; nothing was written")
+
+    monkeypatch.setattr(migrate, "migrate_db", failing)
+    assert main(["migrate-db", "sqlite:///a.db", "sqlite:///b.db"]) == 1
+    said = capsys.readouterr().err
+    assert said == (
+        "junction migrate-db: copied 1 game but the source has 2 games; nothing was written\n"
+    )
