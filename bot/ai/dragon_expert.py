@@ -781,7 +781,9 @@ def explain(view: DragonSeatView, move: str, report: SearchReport) -> str:
         why = f"{Card(action.card).name_in(lang)} is the Mille Bornes card you need least"
     elif verb == "cw":
         name = cw_name(action.card).split(" (")[0]
-        if rival:
+        if rival and SPECS[action.card].is_attack:
+            why = _dragon_attack_reason(public, action, lang)
+        elif rival:
             why = f"{name} on {rival} does the most harm for the risk"
         elif action.card == "stampede":
             why = "Stampede puts 2 hits on every other car"
@@ -816,6 +818,56 @@ def explain(view: DragonSeatView, move: str, report: SearchReport) -> str:
     else:
         why = "it came out best when the next turns were played out"
     return report.reason(why, move)
+
+
+def _dragon_attack_reason(public: DragonPublicView, action: Action, lang: str) -> str:
+    """What an aimed shot can do to its car, as the table shows it. "Does the most harm for
+    the risk" was said even of a Tire Shot at tires already shot out, which does none. The
+    victim may still armor or dodge, so harm is what the shot *can* do; no harm is certain."""
+    spec = SPECS[action.card]
+    name = spec.name.split(" (")[0]
+    assert action.target is not None
+    car = public.cars[action.target]
+    rival = car.name
+    usual = f"{name} on {rival} does the most harm for the risk"
+    if spec.kind == "tire-shot":
+        if car.tires >= TIRE_TRACK:  # tire hits past 9 are lost (damage.hit_tires)
+            return (
+                f"{name} on {rival} does no harm, as their tires are already shot out: it "
+                "only gets the card out of your hand"
+            )
+        if car.tires + spec.hits >= TIRE_TRACK:
+            spare = Card.SPARE_TIRE.name_in(lang)
+            return (
+                f"{name} on {rival} can shoot out their tires: they cannot drive again "
+                f"without a {spare}"
+            )
+        return usual
+    side = spec.side if spec.kind == "weapon" else (action.side or 0)
+    tank = Card.EXTRA_TANK.name_in(lang)
+    has_tank = Card.EXTRA_TANK in car.safeties
+    if spec.flame and car.fireproof:
+        # Fireproof Armor stops flame hits, through a breached side too; an Extra Tank still
+        # burns (damage.hit_side removes it before the armor is looked at).
+        if has_tank:
+            return (
+                f"{name} on {rival} can only burn their {tank}: their Fireproof Armor stops "
+                "the flames"
+            )
+        return f"{name} on {rival} does no harm: their Fireproof Armor stops the flames"
+    carry = car.hits[side] + spec.hits - SIDE_TRACK  # hits past a breach go to the driver
+    if carry <= 0:
+        return usual
+    where = SIDES[side]
+    if car.breached[side]:
+        said = f"{name} on {rival} goes through their breached {where}: it can"
+    else:
+        said = f"{name} on {rival} can breach their {where} and"
+    if spec.flame and has_tank:
+        return f"{said} reach the driver with their {tank} on, which explodes and kills them"
+    if car.driver + carry >= DRIVER_TRACK:
+        return f"{said} kill the driver"
+    return f"{said} put {plural(carry, 'hit')} on the driver"
 
 
 def _dragon_hazard_reason(

@@ -575,3 +575,89 @@ def test_backfire_hint_names_the_shooter_without_a_possessive() -> None:
     assert "backfire" in view.legal, view.legal
     why = explain(view, "backfire", SearchReport(move="backfire", candidates=["backfire"]))
     assert f"strike the front of {state.players[0]}" in why, why
+
+
+def _attack_why(move: str, names: str = "en", **bob: Any) -> str:
+    """The hint's reason for Ann's Car Wars ``move`` at the start of a three-car game, with
+    Bob's car (seat 1) rigged as ``bob``."""
+    shots = ["tire-shot", "mg-front", "flame-left", "called-shot", "jam"]
+    state = start(cw=[shots, (), ()], seats=3, names=names)
+    state = rig(state, 1, **bob)
+    view = GAME.private_view(state, 0)
+    assert move in view.legal, view.legal
+    return explain(view, move, SearchReport(move=move, candidates=[move]))
+
+
+@pytest.mark.parametrize(
+    ("move", "bob", "why"),
+    [
+        # Before the fix every aimed shot 'does the most harm for the risk', this one too.
+        (
+            "tire-shot @1",
+            {"tires": 9},
+            "Tire Shot on Bob does no harm, as their tires are already shot out: it only gets "
+            "the card out of your hand.",
+        ),
+        (
+            "tire-shot @1",
+            {"tires": 7},
+            "Tire Shot on Bob can shoot out their tires: they cannot drive again without a "
+            "Spare Tire.",
+        ),
+        (
+            "flame-left @1",
+            {"fireproof": True},
+            "Flamethrower on Bob does no harm: their Fireproof Armor stops the flames.",
+        ),
+        (
+            "flame-left @1",
+            {"fireproof": True, "hits": [0, 0, 12, 0], "driver": 4},
+            "Flamethrower on Bob does no harm: their Fireproof Armor stops the flames.",
+        ),
+        (
+            "flame-left @1",
+            {"fireproof": True, "safeties": ["extra-tank"]},
+            "Flamethrower on Bob can only burn their Extra Tank: their Fireproof Armor stops "
+            "the flames.",
+        ),
+        # Hits past a breach go to the driver: the reason says so, and when they can kill.
+        (
+            "mg-front @1",
+            {"hits": [12, 0, 0, 0], "driver": 3},
+            "Machine Gun on Bob goes through their breached front: it can kill the driver.",
+        ),
+        (
+            "called-shot @1 back",
+            {"hits": [0, 12, 0, 0]},
+            "Called Shot on Bob goes through their breached back: it can put 4 hits on the driver.",
+        ),
+        (
+            "mg-front @1",
+            {"hits": [11, 0, 0, 0]},
+            "Machine Gun on Bob can breach their front and put 2 hits on the driver.",
+        ),
+        (
+            "flame-left @1",
+            {"hits": [0, 0, 11, 0], "safeties": ["extra-tank"]},
+            "Flamethrower on Bob can breach their left and reach the driver with their Extra "
+            "Tank on, which explodes and kills them.",
+        ),
+        # A shot that lands on a whole side or whole tires keeps the usual reason.
+        ("mg-front @1", {}, "Machine Gun on Bob does the most harm for the risk."),
+        ("tire-shot @1", {"tires": 3}, "Tire Shot on Bob does the most harm for the risk."),
+    ],
+)
+def test_a_dragon_hint_to_shoot_says_what_the_shot_can_do_to_that_car(
+    move: str, bob: dict[str, Any], why: str
+) -> None:
+    """An aimed Car Wars shot's reason is true of the target car: no harm where its tires are
+    shot out or Fireproof Armor stops the flames, the driver named where hits go past a
+    breach."""
+    assert _attack_why(move, **bob) == why
+
+
+def test_a_dragon_hint_to_shoot_names_mille_bornes_cards_in_the_games_language() -> None:
+    spare, tank = Card.SPARE_TIRE.name_in("fr"), Card.EXTRA_TANK.name_in("fr")
+    assert _attack_why("tire-shot @1", names="fr", tires=8).endswith(f"without a {spare}.")
+    why = _attack_why("flame-left @1", names="fr", fireproof=True, safeties=["extra-tank"])
+    assert f"burn their {tank}:" in why
