@@ -146,6 +146,16 @@ def test_shot_tires_caption_says_who_stops() -> None:
     assert f"The tires are shot: {s.players[1]} stops." in s.caption
 
 
+def test_a_tire_shot_at_shot_out_tires_says_the_hits_are_lost() -> None:
+    """Tires already at 9 take nothing more: the caption says the hits are lost, not that the
+    (long stopped) car stops."""
+    s = rig(start(cw=[["tire-shot"], []]), 1, tires=9)
+    s = act(s, 0, "tire-shot @1")
+    assert s.cars[1].tires == 9
+    assert "The tires are already shot out: the hits are lost." in s.caption
+    assert "stops" not in s.caption
+
+
 def _a_discard(state: DragonState, seat: int) -> str:
     return next(a for a in legal(state, seat) if a.startswith("discard "))
 

@@ -23,6 +23,10 @@ def _hits(count: int) -> str:
 
 def hit_tires(state: DragonState, seat: int, hits: int) -> None:
     car = car_w(state, seat)
+    if hits and car.tires >= TIRE_TRACK:
+        # Tires already shot out take nothing more, and the car stopped long ago.
+        state.caption += " The tires are already shot out: the hits are lost."
+        return
     car.tires = min(TIRE_TRACK, car.tires + hits)
     if hits:
         state.caption += f" {_hits(hits)} to the tires."
