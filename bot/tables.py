@@ -123,6 +123,14 @@ def _told(game: Game[Any, Any], before: Any, after: Any) -> str:
     return game.caption(after)
 
 
+def _round_ended(found: GameBundle, before: Any, after: Any) -> bool:
+    """Whether a move finished a round (its score image is due) and the game goes on."""
+    game = found.game
+    if game.outcome(after) is not None:
+        return False  # the game's end: its last table tells the round's end with the result
+    return bool(found.presenter.round_finished(game.public_view(before), game.public_view(after)))
+
+
 @dataclass
 class Position:
     """One stored game with its state rebuilt once for the whole request."""
@@ -430,7 +438,13 @@ class Tables:
                     raise StaleButton(
                         "Someone moved at the same moment; look at the table and try again."
                     ) from None
-                step = Step(seat, text, _told(game, here.state, new_state), False)
+                step = Step(
+                    seat,
+                    text,
+                    _told(game, here.state, new_state),
+                    False,
+                    round_ended=_round_ended(here.bundle, here.state, new_state),
+                )
                 if before_computers is not None and after.computers_due():
                     await before_computers()
                 more, after = await self._computer_turns(after)
@@ -715,12 +729,16 @@ class Tables:
             if default is None or seat not in here.acting:
                 continue  # an earlier default already closed this window
             text = here.game.format_action(default)
-            new_state = here.game.apply(here.state, seat, default)
+            before = here.state
+            new_state = here.game.apply(before, seat, default)
             try:
                 here = await self._commit(here, seat, text, new_state, None)
             except StaleVersion:
                 break
-            steps.append(Step(seat, text, here.game.caption(new_state), True, timed_out=True))
+            ended = _round_ended(here.bundle, before, new_state)
+            steps.append(
+                Step(seat, text, here.game.caption(new_state), True, True, round_ended=ended)
+            )
         return steps, here
 
     async def _play_for(self, here: Position, seats: Sequence[int]) -> tuple[list[Step], Position]:
@@ -764,7 +782,9 @@ class Tables:
             here = await self._commit(here, seat, text, new_state, None, late=seat)
         except StaleVersion:
             return None, here  # another process moved this game; what was stored so far stands
-        return Step(seat, text, _told(here.game, before, new_state), True, timed_out=True), here
+        ended = _round_ended(here.bundle, before, new_state)
+        caption = _told(here.game, before, new_state)
+        return Step(seat, text, caption, True, timed_out=True, round_ended=ended), here
 
     async def _on_timeout(self, stored: StoredGame) -> str:
         if stored.options.get("daily"):
@@ -922,7 +942,10 @@ class Tables:
             new_state = here.game.apply(before, seat, action)
             text = here.game.format_action(action)
             here = await self._commit(here, seat, text, new_state, None)
-            steps.append(Step(seat, text, _told(here.game, before, new_state), True))
+            ended = _round_ended(here.bundle, before, new_state)
+            steps.append(
+                Step(seat, text, _told(here.game, before, new_state), True, round_ended=ended)
+            )
         return steps, here
 
     async def members_playing(self, stored: StoredGame) -> list[SeatRecord]:

@@ -60,7 +60,9 @@ class Step:
 
     ``timed_out`` marks a move the bot made for a member whose time ran out (a turn played by
     the computer, or "no reaction" when a reaction window closed); ``by_computer`` is then True.
-    ``left`` marks a seat leaving the game (a resignation or a forfeit).
+    ``left`` marks a seat leaving the game (a resignation or a forfeit). ``round_ended`` marks
+    the move that finished a round (a Mille Bornes hand) while the game goes on: a front end
+    tells the round's end and score apart from the next round's moves.
     """
 
     seat: int
@@ -69,6 +71,7 @@ class Step:
     by_computer: bool
     timed_out: bool = False
     left: bool = False
+    round_ended: bool = False
 
 
 TimeoutAction = Literal["computer", "forfeit", "default", "abandon"]

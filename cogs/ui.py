@@ -12,6 +12,7 @@ import asyncio
 import io
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
@@ -154,15 +155,7 @@ def table_text(update: TableUpdate, headline: str | None = None, closing: str = 
 
     Every step since the member acted is told (with several computers a turn of the table is
     many moves); when they do not all fit in a message, the oldest give way to a count."""
-    head = [headline] if headline else []
-    if update.dealt:
-        # A new game the computer opened: the deal's line says why it moved first.
-        head.append(plain(update.dealt))
-    if update.timeout is not None:
-        head.append(plain(update.timeout.caption))
-    reason = update.outcome.reason if update.outcome is not None else ""
-    # Captions and the result name the players: plain text, whatever the names hold.
-    captions = [plain(c) for c in told((s.caption for s in update.steps), reason)]
+    head, captions = _told_lines(update, headline)
     tail: list[str] = []
     if update.outcome is not None:
         tail.append(outcome_line(update, markdown=True, escape=plain))
@@ -181,8 +174,27 @@ def table_text(update: TableUpdate, headline: str | None = None, closing: str = 
             mentions = " ".join(f"<@{s.user_id}>" for s in turn)
             how = " — press **My hand** to play." if private else "."
             tail.append(f"{mentions}, your turn{how}")
+    return _fitted(head, captions, tail)
+
+
+def _told_lines(update: TableUpdate, headline: str | None) -> tuple[list[str], list[str]]:
+    """The first lines of a message (the headline, a deal's or a timeout's line) and the
+    captions of its steps."""
+    head = [headline] if headline else []
+    if update.dealt:
+        # A new game the computer opened: the deal's line says why it moved first.
+        head.append(plain(update.dealt))
+    if update.timeout is not None:
+        head.append(plain(update.timeout.caption))
+    reason = update.outcome.reason if update.outcome is not None else ""
+    # Captions and the result name the players: plain text, whatever the names hold.
+    return head, [plain(c) for c in told((s.caption for s in update.steps), reason)]
+
+
+def _fitted(head: Sequence[str], captions: Sequence[str], tail: Sequence[str]) -> str:
+    """The message's lines, the oldest captions giving way to a count when they do not fit."""
     room = MESSAGE_LIMIT - sum(len(line) + 1 for line in (*head, *tail)) - 40
-    shown = captions
+    shown = list(captions)
     while shown and sum(len(line) + 1 for line in shown) > room:
         shown = shown[1:]
     if len(shown) < len(captions):
@@ -207,12 +219,47 @@ async def table_files(renderer: RenderPool, update: TableUpdate) -> list[discord
     if ended or (
         update.previous is not None and shown.round_finished(update.previous, update.public)
     ):
-        score = await renderer.run(shown.result_png, update.public)
-        if score:
-            if shown.result_text is not None:
-                alt = described(shown.result_text(update.public))
-            files.append(discord.File(io.BytesIO(score), filename="score.png", description=alt))
+        files += await score_files(renderer, update, alt)
     return files
+
+
+async def score_files(
+    renderer: RenderPool, update: TableUpdate, alt: str | None = None
+) -> list[discord.File]:
+    """The score image of the round that just ended (none when the game has none to show),
+    described by the game's ``result_text`` (else by ``alt``)."""
+    shown = bundle(update.game.game_key).presenter
+    score = await renderer.run(shown.result_png, update.public)
+    if not score:
+        return []
+    if shown.result_text is not None:
+        alt = described(shown.result_text(update.public))
+    return [discord.File(io.BytesIO(score), filename="score.png", description=alt)]
+
+
+def split_round(update: TableUpdate) -> tuple[TableUpdate, TableUpdate] | None:
+    """A round that ended while the game goes on, as two messages: the round's end (its
+    captions up to the move that finished it) and the next round's table (the moves after it,
+    whom it waits for). One message listed the next hand's first moves above the table and the
+    finished hand's score image below it, so a member read the new hand before the old one's
+    result. None when no round ended, or when the game did (its last table tells both)."""
+    if update.outcome is not None:
+        return None
+    ends = [n for n, step in enumerate(update.steps) if step.round_ended]
+    if not ends:
+        return None
+    cut = ends[-1] + 1
+    finished = replace(update, steps=update.steps[:cut])
+    # No score image on the next table (``previous`` is what would attach it), and the deal's
+    # and the timeout's lines were said with the round's end.
+    table = replace(update, steps=update.steps[cut:], previous=None, dealt="", timeout=None)
+    return finished, table
+
+
+def round_text(update: TableUpdate, headline: str | None = None) -> str:
+    """The message of a round's end: what happened up to it, the round's end last."""
+    head, captions = _told_lines(update, headline)
+    return _fitted(head, captions, [])
 
 
 async def post_table(
@@ -242,6 +289,17 @@ async def send_table(
     ``ping``: whether the members it calls on are notified (not for a mere repost)."""
     from cogs.pickers import table_view
 
+    split = split_round(update)
+    if split is not None:
+        # The round's end and its score first, on their own (no buttons, nobody called), then
+        # the next round's table, which is the one remembered and answered.
+        finished, update = split
+        await send(
+            content=round_text(finished, headline),
+            files=await score_files(bot.renderer, finished),
+            allowed_mentions=NO_PINGS,
+        )
+        headline = None
     message = await send(
         content=table_text(update, headline, closing=await rating_line(bot, update)),
         files=await table_files(bot.renderer, update),

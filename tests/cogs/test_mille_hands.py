@@ -1,0 +1,63 @@
+"""Mille Bornes across hand boundaries, as the channel shows it: a hand's end and score, then
+the next hand's table, each told in its own message and in that order."""
+
+from __future__ import annotations
+
+from bot.store.base import SeatRecord
+from tests.cogs.conftest import running_bot
+from tests.discord.backend import ALICE_ID, GAMES_CHANNEL_ID, GUILD_ID, CapturedResponse
+from tests.discord.payloads import InteractionDriver
+
+TO_700 = ["go", "200", "200", "100", "100", "100", *["25"] * 6, *["50", "75"] * 8]
+"""Alice holds Go, 200, 200, 100, 100, 100: 700 miles in six turns; the computer only 25s and
+no Go, so it discards while she drives."""
+
+
+def files(message: CapturedResponse) -> list[str]:
+    return [a["filename"] for a in message.attachments]
+
+
+async def alice_at_700(driver: InteractionDriver) -> None:
+    """Alice against the computer on ``TO_700``, played to the extension question."""
+    bot = running_bot(driver)
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=[
+            SeatRecord(0, "Alice", user_id=ALICE_ID),
+            SeatRecord(1, "Computer (normal)", policy="normal"),
+        ],
+        deck=TO_700,
+        seed=5,
+    )
+    for move in ["go", "200", "200", "100", "100", "100"]:
+        await driver.slash("move", {"action": f"play {move}"})
+
+
+async def test_the_hand_ends_in_its_own_message_before_the_next_table(
+    driver: InteractionDriver,
+) -> None:
+    """Alice stops at 700 and the computer opens hand 2 in the same request. Before the fix one
+    message said "Alice declines the extension. Hand 1 is over: … Hand 2: Computer (normal)
+    starts." then "Computer (normal) discards Spare Tire." and "@Alice, your turn", with hand
+    2's table image first and hand 1's score image last: the new hand's move came before the old
+    hand's score. Now the hand's end comes with its score image alone, then hand 2's table."""
+    await alice_at_700(driver)
+    result = await driver.slash("move", {"action": "extend no"})
+    public = [m for m in result.followups if not m.ephemeral]
+    assert [files(m) for m in public] == [["score.png"], ["table.png"]], [
+        (m.content, files(m)) for m in public
+    ]
+    ended, table = public
+    text = ended.content or ""
+    assert text.startswith("Alice declines the extension. Hand 1 is over: Alice completed"), text
+    assert text.endswith("Hand 2: Computer (normal) starts."), text
+    # The score image says the hand's breakdown in words; the table alone calls on Alice.
+    alt = ended.attachments[0].get("description") or ""
+    assert "Hand 1: Alice completed the trip at 700 miles." in alt, alt
+    assert "Alice: 1600 (Milestones +700, Trip completed +400, Shut-out +500)" in alt, alt
+    assert f"<@{ALICE_ID}>" not in text and not ended.components, text
+    later = table.content or ""
+    assert later.startswith("Computer (normal) ") and "Hand 1" not in later, later
+    assert later.endswith(f"<@{ALICE_ID}>, your turn — press **My hand** to play."), later
