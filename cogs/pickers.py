@@ -640,6 +640,13 @@ async def play_move(
             before_computers=answer_before_computers,
         )
     except Exception:
+        kept_waiting.cancel()
+        if late_answer is not None:
+            # A "thinking…" still on its way to Discord is finished first: taken back before
+            # it exists, it would be posted after all and carry the refusal publicly.
+            with contextlib.suppress(discord.HTTPException):
+                await late_answer
+            late_answer = None
         if answered and not from_button:
             # A public "thinking…" would carry the refusal to the whole channel (the first
             # follow-up of a public deferral keeps its visibility): it goes, and the refusal

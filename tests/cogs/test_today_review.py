@@ -1,0 +1,350 @@
+"""A hostile review of the day's changes (typed-move reading, /move waiting behind computers,
+hand buttons whose decision changed, the move log's ``late:`` marks), driven through the fake
+Discord with raw interaction payloads. What every test expects: a refusal is a readable private
+sentence and changes nothing, nothing public says a member's refusal, and simultaneous choices
+that are legitimate still work. A test that holds a fix says, in its docstring, what the review
+found before it; the others held and stay as regression tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+import cogs.pickers
+from bot.client import JunctionBot
+from bot.games.bundle import PolicyFactory
+from bot.store.base import SeatRecord, StoredGame
+from bot.tables import MAX_MOVE_TEXT
+from cogs.pickers import ACKNOWLEDGE_AFTER
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import public_table, select_of
+from tests.discord.backend import (
+    ALICE_ID,
+    BOB_ID,
+    CAROL_ID,
+    GAMES_CHANNEL_ID,
+    GUILD_ID,
+    InteractionResult,
+)
+from tests.discord.payloads import InteractionDriver
+
+# As in test_windows_review: three cars; Alice holds a Speed Limit and a Machine Gun (Front),
+# Bob the Right of Way and an Armor for the front; nobody holds a Go.
+MB = [
+    *["speed-limit", "gasoline", "gasoline", "gasoline", "gasoline", "gasoline"],
+    *["right-of-way", "75", "75", "75", "75", "75"],
+    *["50"] * 6,
+]
+CW = [
+    *["mg-front", "swerve", "swerve", "swerve", "swerve"],
+    *["armor-front", "swerve", "swerve", "swerve", "swerve"],
+    *["swerve", "swerve", "armor-left", "armor-left", "armor-left"],
+]
+THREE_MEMBERS = [
+    SeatRecord(0, "Alice", user_id=ALICE_ID),
+    SeatRecord(1, "Bob", user_id=BOB_ID),
+    SeatRecord(2, "Carol", user_id=CAROL_ID),
+]
+# Seat 1 a computer (it holds the Armor).
+WITH_A_COMPUTER = [
+    SeatRecord(0, "Alice", user_id=ALICE_ID),
+    SeatRecord(1, "Computer", policy="normal"),
+    SeatRecord(2, "Bob", user_id=BOB_ID),
+]
+
+Thinker = Callable[[PolicyFactory, Any, str], Awaitable[str]]
+
+
+def _replies(result: InteractionResult) -> str:
+    """Everything the interaction said in words (callback, follow-ups, edits)."""
+    return " | ".join(r.content or "" for r in result.responses if r.content)
+
+
+def _public_words(driver: InteractionDriver) -> str:
+    """Every public message in the fake Discord, in words."""
+    return " | ".join(
+        str(m.get("content") or "")
+        for m in driver.messages.values()
+        if not int(m.get("flags") or 0) & 64
+    )
+
+
+async def _dragon(
+    bot: JunctionBot, seats: list[SeatRecord] = THREE_MEMBERS, cw: list[str] = CW
+) -> StoredGame:
+    update = await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="dragon",
+        seats=seats,
+        deck=[*MB, *cw],
+    )
+    return update.game
+
+
+async def _stored(bot: JunctionBot) -> StoredGame:
+    return await bot.tables.current(GAMES_CHANNEL_ID)
+
+
+def _held(bot: JunctionBot) -> tuple[asyncio.Event, asyncio.Event]:
+    """Make the computer think until released: (thinking, release)."""
+    original: Thinker = bot.tables.thinker
+    thinking, release = asyncio.Event(), asyncio.Event()
+
+    async def slow(factory: PolicyFactory, view: Any, seed: str) -> str:
+        thinking.set()
+        await release.wait()
+        return await original(factory, view, seed)
+
+    bot.tables.thinker = slow
+    return thinking, release
+
+
+def _answered(driver: InteractionDriver, payload: dict[str, Any]) -> bool:
+    """Whether the bot has answered the interaction ``payload`` at all yet."""
+    token = str(payload["token"])
+    return any(token in request.path for request in driver.backend.requests)
+
+
+def _private_refusal(result: InteractionResult, *words: str) -> None:
+    """The interaction's words are all private, say one of ``words``, and no thinking stays."""
+    said = [r for r in result.responses if r.content]
+    assert said and all(r.ephemeral for r in said), _replies(result)
+    assert any(w in _replies(result).lower() for w in words), _replies(result)
+
+
+# --- 2. a typed /move waiting behind thinking computers -------------------------------------
+
+
+async def test_a_refusal_while_the_thinking_is_still_being_posted(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob's /move waits behind the computer; after ``ACKNOWLEDGE_AFTER`` its public
+    "thinking…" is on its way to Discord (an HTTP round trip) when the computer finishes and
+    the move is refused. Found by this review: the placeholder was taken back before the
+    acknowledgement under way had finished (nothing to delete yet), the acknowledgement then
+    posted the public "thinking…", and the refusal went out as its first follow-up, to the
+    whole channel."""
+    bot = running_bot(driver)
+    await _dragon(bot, WITH_A_COMPUTER)
+    original = cogs.pickers._acknowledge
+    posting = asyncio.Event()
+
+    async def slow_acknowledge(interaction: Any, from_button: bool) -> None:
+        posting.set()
+        await asyncio.sleep(0.3)  # Discord's round trip, stretched
+        await original(interaction, from_button)
+
+    monkeypatch.setattr(cogs.pickers, "_acknowledge", slow_acknowledge)
+    thinking, release = _held(bot)
+    shot = asyncio.ensure_future(driver.slash("move", {"action": "mg-front @1"}))
+    await asyncio.wait_for(thinking.wait(), 10)
+    posting.clear()  # Alice's own acknowledgement is not the one this test waits for
+    typed = asyncio.ensure_future(
+        driver.dispatch(driver.factory.slash("move", {"action": "cw-discard all"}, user_id=BOB_ID))
+    )
+    await asyncio.wait_for(posting.wait(), ACKNOWLEDGE_AFTER + 5)
+    release.set()
+    await shot
+    refused = await typed
+    _private_refusal(refused, "not your turn")
+    assert "not your turn" not in _public_words(driver).lower(), _public_words(driver)
+    assert "is thinking" not in _public_words(driver).lower()
+
+
+# --- 1. typed-move reading ----------------------------------------------------------------
+
+HOSTILE_TYPED = [
+    "\ufdfa" * 12,  # 12 letters that fold into 216: past the cap only after folding
+    "p" + "\u0301" * 150 + "lay go",  # a tower of combining marks
+    "pl\u200day\u200d g\u0301o\u200d",  # zero-width joiners among combining marks
+    "\u202eog yalp",  # a right-to-left override: must not turn the refusal around
+    "\u200b\u200d\u2060",  # folds to nothing
+    '"\u200b"',  # quotes around nothing
+    "\u00a7",  # the turn mark alone
+    "\u00a75",  # a turn mark with no move before it
+    "take \uff11",  # another game's notation, full width
+    "\u2460",  # a circled one: folds into a number
+    "mg-front @1\u00a7-1",  # a forged turn: negative
+    "mg-front @1\u00a7\u00b2",  # a superscript two, not a decimal
+    "mg-front @1\u00a7" + "9" * 9,  # a huge turn
+    "mg-front @1\u00a7" + "9" * 40,  # a turn far too long to be one
+    "mg-front @1\u00a7\uff19\uff19",  # a full-width turn that never was
+    "mg-front @1\u00a7\u0669",  # an Arabic-Indic nine
+]
+
+
+@pytest.mark.parametrize("typed", HOSTILE_TYPED)
+async def test_hostile_typed_moves_are_refused_privately(
+    driver: InteractionDriver, typed: str
+) -> None:
+    """Each is refused in a readable private sentence, nothing is stored, nothing longer than
+    the cap is quoted back, no control character reaches the refusal and nothing is logged."""
+    bot = running_bot(driver)
+    await _dragon(bot)
+    before = await _stored(bot)
+    refused = await driver.slash("move", {"action": typed})
+    said = _replies(refused)
+    assert refused.ephemeral and said, said
+    assert not refused.errors, refused.errors
+    assert len(said) <= MAX_MOVE_TEXT + 150, len(said)
+    assert not any(c in said for c in "\u202e\u2067\u2069\u200b\u200d\u2060"), said
+    assert "wrong on our side" not in said, said
+    assert await _stored(bot) == before
+
+
+@pytest.mark.parametrize(
+    "typed",
+    [
+        "\u2067mg-front @1\u2069\u202e",  # isolates around a move, an override after it
+        "\"'mg-front @1'\"",  # quotes nested: the game's own reading takes the inner pair
+        "\u201cmg-front @1",  # a quote unbalanced
+    ],
+)
+async def test_invisible_controls_around_a_legal_move_play_it_as_notation(
+    driver: InteractionDriver, typed: str
+) -> None:
+    """Bidi isolates around a legal move and an override after it are dropped: the move plays,
+    and the log and the caption hold the engine's own notation, with no control character."""
+    bot = running_bot(driver)
+    await _dragon(bot)
+    played = await driver.slash("move", {"action": typed})
+    assert not played.ephemeral, _replies(played)
+    moves = await bot.store.moves((await _stored(bot)).id)
+    assert moves[-1].action == "mg-front @1"
+    assert not any(c in _public_words(driver) for c in "\u202e\u2067\u2069")
+
+
+async def test_a_full_width_turn_mark_of_the_current_turn_plays(driver: InteractionDriver) -> None:
+    """A /move value forged with the current turn in full-width digits reads as that turn: the
+    move is the member's own and legal, so it plays (a forged turn grants nothing a typed move
+    without one does not)."""
+    bot = running_bot(driver)
+    await _dragon(bot)
+    version = (await _stored(bot)).version
+    wide = "".join(chr(0xFF10 + int(d)) for d in str(version))
+    played = await driver.slash("move", {"action": f"mg-front @1\u00a7{wide}"})
+    assert not played.ephemeral, _replies(played)
+    assert (await _stored(bot)).version > version
+
+
+async def test_autocomplete_reads_hostile_text_without_failing(driver: InteractionDriver) -> None:
+    """/move's suggestions read folded text and never fail on what folds to nothing or grows."""
+    bot = running_bot(driver)
+    await _dragon(bot)
+    for typed in ("\ufdfa" * 150, "\u200b", "\u202e", "\uff4d\uff47"):
+        result = await driver.autocomplete("move", "action", typed)
+        assert not result.errors, result.errors
+        for choice in result.choices:
+            assert len(str(choice["value"])) <= 100 and len(str(choice["name"])) <= 100
+    wide = await driver.autocomplete("move", "action", "\uff4d\uff47")  # ｍｇ
+    assert any("mg-front" in str(c["value"]) for c in wide.choices), wide.choices
+
+
+# --- 2. more typed /moves waiting behind thinking computers ---------------------------------
+
+
+async def _computer_thinking(
+    driver: InteractionDriver,
+) -> tuple[asyncio.Future[Any], asyncio.Event]:
+    """Alice shoots the computer, which thinks about its armor until released: (her shot's
+    interaction, release)."""
+    bot = running_bot(driver)
+    thinking, release = _held(bot)
+    shot = asyncio.ensure_future(driver.slash("move", {"action": "mg-front @1"}))
+    await asyncio.wait_for(thinking.wait(), 10)
+    return shot, release
+
+
+async def test_two_typed_moves_at_once_behind_the_computer(driver: InteractionDriver) -> None:
+    """Alice sends two /moves at the same moment while the computer thinks (her Mille Bornes
+    action, twice). Both are answered in time; one plays, the other is refused privately and
+    leaves no public "thinking…"."""
+    bot = running_bot(driver)
+    await _dragon(bot, WITH_A_COMPUTER)
+    shot, release = await _computer_thinking(driver)
+    first = driver.factory.slash("move", {"action": "discard gasoline"})
+    second = driver.factory.slash("move", {"action": "discard gasoline"})
+    sent = [asyncio.ensure_future(driver.dispatch(p)) for p in (first, second)]
+    await asyncio.sleep(ACKNOWLEDGE_AFTER + 0.3)
+    in_time = [_answered(driver, p) for p in (first, second)]
+    release.set()
+    await shot
+    results = [await s for s in sent]
+    assert all(in_time), in_time
+    assert all(not r.errors for r in results), [r.errors for r in results]
+    refused = [r for r in results if all(x.ephemeral for x in r.responses if x.content)]
+    assert len(refused) == 1, [_replies(r) for r in results]
+    played = next(r for r in results if r is not refused[0])
+    assert "discard" in _replies(played).lower() or played.followups, _replies(played)
+    moves = await bot.store.moves((await _stored(bot)).id)
+    assert sum(m.seat == 0 and m.action.startswith("discard") for m in moves) == 1
+    assert "thinking" not in _public_words(driver).lower()
+
+
+async def test_a_typed_move_and_a_hand_button_at_once(driver: InteractionDriver) -> None:
+    """Alice's hand is open at her turn while the computer thinks in an earlier window of
+    hers; she types 'discard gasoline' and picks her Speed Limit's target from the hand at the
+    same moment. One plays; the other is refused privately; nothing public says a refusal or
+    stays "thinking…"."""
+    bot = running_bot(driver)
+    game = await _dragon(bot, WITH_A_COMPUTER)
+    shot, release = await _computer_thinking(driver)
+    release.set()
+    await shot
+    table = public_table(await driver.slash("table", {}, user_id=BOB_ID))
+    hand = await driver.click(table.message_id, f"jn:h:{game.id}")
+    assert hand.message is not None
+    menu = select_of(hand)
+    typed = driver.factory.slash("move", {"action": "discard gasoline"})
+    picked = driver.factory.component(
+        hand.message, menu["custom_id"], values=[menu["options"][0]["value"]]
+    )
+    sent = [asyncio.ensure_future(driver.dispatch(p)) for p in (typed, picked)]
+    results = [await s for s in sent]
+    assert all(not r.errors for r in results), [r.errors for r in results]
+    moves = await bot.store.moves(game.id)
+    mine = [m for m in moves if m.seat == 0]
+    assert sum(m.action.startswith(("discard", "play speed-limit")) for m in mine) == 1, mine
+    for r in results:
+        assert "wrong on our side" not in _replies(r), _replies(r)
+    public = _public_words(driver).lower()
+    assert "not your turn" not in public and "earlier turn" not in public, public
+
+
+async def test_a_typed_move_after_the_game_ended_in_the_wait(driver: InteractionDriver) -> None:
+    """Alice resigns while the computer thinks (two seats: the game ends), and her /move sent
+    just after waits behind the computer: it is refused privately, with no public
+    "thinking…" and no refusal in the channel."""
+    bot = running_bot(driver)
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="dragon",
+        seats=[
+            SeatRecord(0, "Alice", user_id=ALICE_ID),
+            SeatRecord(1, "Computer", policy="normal"),
+        ],
+        deck=[*MB[:12], *CW[:10]],
+    )
+    shot, release = await _computer_thinking(driver)
+    resign = asyncio.ensure_future(driver.slash("resign", {}))
+    await asyncio.sleep(0.05)
+    payload = driver.factory.slash("move", {"action": "discard gasoline"})
+    typed = asyncio.ensure_future(driver.dispatch(payload))
+    await asyncio.sleep(ACKNOWLEDGE_AFTER + 0.3)
+    in_time = _answered(driver, payload)
+    release.set()
+    await shot
+    await resign
+    refused = await typed
+    assert in_time
+    assert not refused.errors, refused.errors
+    said = [r for r in refused.responses if r.content]
+    assert said and all(r.ephemeral for r in said), _replies(refused)
+    assert (await bot.store.active_game(GAMES_CHANNEL_ID)) is None
+    assert "thinking" not in _public_words(driver).lower()
