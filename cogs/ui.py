@@ -162,7 +162,8 @@ def table_text(update: TableUpdate, headline: str | None = None, closing: str = 
         if closing:
             tail.append(closing)
     elif update.game.status == "active":
-        private = bundle(update.game.game_key).info.private_hands
+        found = bundle(update.game.game_key)
+        private = found.info.private_hands
         reacting = {s.seat for s in update.reacting}
         turn = [s for s in update.waiting_members if s.seat not in reacting]
         if update.reacting:
@@ -173,6 +174,10 @@ def table_text(update: TableUpdate, headline: str | None = None, closing: str = 
         if turn:
             mentions = " ".join(f"<@{s.user_id}>" for s in turn)
             how = " — press **My hand** to play." if private else "."
+            if private and found.presenter.table_pickers(update.public):
+                # A choice everyone may see (Mille Bornes' extension at 700) is asked with the
+                # buttons on the table: "press My hand" sent the member looking elsewhere.
+                how = " — choose with the buttons below."
             tail.append(f"{mentions}, your turn{how}")
     return _fitted(head, captions, tail)
 

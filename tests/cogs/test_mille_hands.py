@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.discord.backend import ALICE_ID, GAMES_CHANNEL_ID, GUILD_ID, CapturedResponse
+from tests.cogs.helpers import component_id, labels, public_table
+from tests.discord.backend import (
+    ALICE_ID,
+    BOB_ID,
+    GAMES_CHANNEL_ID,
+    GUILD_ID,
+    CapturedResponse,
+)
 from tests.discord.payloads import InteractionDriver
 
 TO_700 = ["go", "200", "200", "100", "100", "100", *["25"] * 6, *["50", "75"] * 8]
@@ -61,3 +68,43 @@ async def test_the_hand_ends_in_its_own_message_before_the_next_table(
     later = table.content or ""
     assert later.startswith("Computer (normal) ") and "Hand 1" not in later, later
     assert later.endswith(f"<@{ALICE_ID}>, your turn — press **My hand** to play."), later
+
+
+async def test_the_extension_is_asked_with_the_buttons_on_the_table(
+    driver: InteractionDriver,
+) -> None:
+    """At 700 the table shows "Go on to 1000!" and "Stop at 700" to everyone, and only Alice
+    may answer. Before the fix its last line said "@Alice, your turn — press **My hand** to
+    play.", sending her away from the question's own buttons; the other player's press of them
+    is refused and changes nothing."""
+    bot = running_bot(driver)
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
+        deck=TO_700,
+        seed=5,
+    )
+    moves = ["go", "200", "200", "100", "100", "100"]
+    for done, move in enumerate(moves, start=1):
+        result = await driver.slash("move", {"action": f"play {move}"})
+        if done < len(moves):
+            await driver.slash("move", {"action": "discard 25"}, user_id=BOB_ID)
+    table = public_table(result)
+    text = table.content or ""
+    assert "Trip complete: go on to 1000?" in text, text
+    assert text.endswith(f"<@{ALICE_ID}>, your turn — choose with the buttons below."), text
+    assert labels(table) == ["Go on to 1000!", "Stop at 700", "My hand"], labels(table)
+    version = (await bot.tables.current(GAMES_CHANNEL_ID)).version
+    pressed = await driver.click(
+        table.message_id, component_id(table, "Stop at 700"), user_id=BOB_ID
+    )
+    assert pressed.responses[-1].ephemeral, pressed.responses[-1].content
+    assert "waiting for Alice" in (pressed.responses[-1].content or "")
+    assert (await bot.tables.current(GAMES_CHANNEL_ID)).version == version
+    # Once Alice decides, the question's buttons are gone and Bob is called on as usual.
+    after = public_table(await driver.click(table.message_id, component_id(table, "Go on to 1000")))
+    assert (after.content or "").startswith("Alice calls an extension: the trip is now 1000 miles!")
+    assert (after.content or "").endswith(f"<@{BOB_ID}>, your turn — press **My hand** to play.")
+    assert labels(after) == ["My hand"], labels(after)
