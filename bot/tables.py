@@ -390,13 +390,17 @@ class Tables:
         interaction_id: str | None = None,
         game_id: int | None = None,
         expected_version: int | None = None,
+        shown_at: int | None = None,
         before_computers: Callable[[], Awaitable[None]] | None = None,
     ) -> TableUpdate:
         """Apply a member's move, stored before this returns, then the computer's replies.
 
         ``game_id`` and ``expected_version`` come from a button (or an autocomplete choice): a
         move made for another game or an earlier turn is refused rather than applied to a
-        position it was not made for. A repeated ``interaction_id`` returns the table without
+        position it was not made for. ``shown_at``: the version a hand (or a choice) was shown
+        at, for a decision several seats make at once; while it still stands
+        (``decision_shown``, read under the channel's lock), another seat's choice stored
+        first does not make this one stale. A repeated ``interaction_id`` returns the table without
         applying anything twice. ``before_computers`` is awaited once the member's move is
         stored, when computers are to answer it: an expert may think for a while, so the bot
         acknowledges the interaction first (the move can no longer be refused by then).
@@ -413,7 +417,16 @@ class Tables:
             for attempt in range(_STALE_RETRIES):
                 here = await self._here(channel_id, game_id)
                 here, before_steps = await self._catch_up(here)
-                if expected_version is not None and here.stored.version != expected_version:
+                if (
+                    expected_version is not None
+                    and here.stored.version != expected_version
+                    and (
+                        shown_at is None
+                        or await self.decision_shown(here.stored, user_id, shown_at) is None
+                    )
+                ):
+                    # Two victims pressing their sides at once both read the same version
+                    # before either held the lock: the second's decision still stands.
                     raise StaleButton(
                         "That is from an earlier turn. Use the buttons on the newest table "
                         "(or /table to post it again)."

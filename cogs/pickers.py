@@ -300,6 +300,9 @@ class TurnItem(GameItem, template=r"(?!)"):
             notation,
             game_id=self.game_id,
             expected_version=stored.version,
+            # A hand's decision may be shared (sides in a stampede, opening tickets): another
+            # member's choice landing first must not void this one.
+            shown_at=self.version if self.where == "h" else None,
             from_hand=self.where == "h",
         )
 
@@ -593,9 +596,11 @@ async def play_move(
     *,
     game_id: int | None = None,
     expected_version: int | None = None,
+    shown_at: int | None = None,
     from_hand: bool = False,
 ) -> None:
-    """Apply a move (stored before any reply), then post the new table.
+    """Apply a move (stored before any reply), then post the new table. ``shown_at``: the
+    version a hand or choice was shown at, for decisions made at once (``Tables.move``).
 
     Errors are raised to the caller's handler (a component's, or the command tree's).
     """
@@ -637,6 +642,7 @@ async def play_move(
             interaction_id=str(interaction.id),
             game_id=game_id,
             expected_version=expected_version,
+            shown_at=shown_at,
             before_computers=answer_before_computers,
         )
     except Exception:

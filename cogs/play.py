@@ -127,9 +127,14 @@ class Play(commands.Cog):
             stored = await tables.current(_channel(interaction))
             # A choice offered before another member's simultaneous decision still holds (the
             # notation says what it means); one the member has acted on since does not.
+            # Read again under the channel's lock (shown_at): another member's choice stored
+            # while this one waited does not make it stale either.
+            offered = turn
             if await tables.still_deciding(stored, interaction.user.id, turn):
                 turn = stored.version
-            await play_move(interaction, notation, game_id=stored.id, expected_version=turn)
+            await play_move(
+                interaction, notation, game_id=stored.id, expected_version=turn, shown_at=offered
+            )
             return
         await play_move(interaction, notation)
 

@@ -21,7 +21,7 @@ from bot.store.base import SeatRecord, StoredGame
 from bot.tables import MAX_MOVE_TEXT
 from cogs.pickers import ACKNOWLEDGE_AFTER
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import public_table, select_of
+from tests.cogs.helpers import component_id, labels, public_table, select_of
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -348,3 +348,103 @@ async def test_a_typed_move_after_the_game_ended_in_the_wait(driver: Interaction
     assert said and all(r.ephemeral for r in said), _replies(refused)
     assert (await bot.store.active_game(GAMES_CHANNEL_ID)) is None
     assert "thinking" not in _public_words(driver).lower()
+
+
+# --- 3. hand buttons whose decision changed under them ------------------------------------
+
+STAMPEDE_CW = ["stampede", *CW[1:]]
+
+
+async def test_stampede_sides_chosen_by_both_victims_at_once(driver: InteractionDriver) -> None:
+    """Alice's Stampede asks Bob and Carol for a side; both press at the same moment from hands
+    shown before either chose. Both choices stand (neither is 'from an earlier turn')."""
+    bot = running_bot(driver)
+    game = await _dragon(bot, cw=STAMPEDE_CW)
+    window = public_table(await driver.slash("move", {"action": "stampede"}))
+    hands = {
+        who: await driver.click(window.message_id, f"jn:h:{game.id}", user_id=who)
+        for who in (BOB_ID, CAROL_ID)
+    }
+    presses = []
+    for who, hand in hands.items():
+        assert hand.message is not None
+        side = next(label for label in labels(hand) if label and label.startswith("Take it"))
+        presses.append(
+            driver.factory.component(hand.message, component_id(hand, side), user_id=who)
+        )
+    results = await asyncio.gather(*(driver.dispatch(p) for p in presses))
+    for result in results:
+        assert not result.errors, result.errors
+        assert "earlier turn" not in _replies(result), _replies(result)
+    here = bot.tables.position(await _stored(bot))
+    assert 1 not in here.acting and 2 not in here.acting, "both sides were taken"
+    moves = await bot.store.moves(game.id)
+    assert {m.seat for m in moves[-2:]} == {1, 2}
+
+
+async def test_ttr_three_members_keep_their_opening_tickets_at_once(
+    driver: InteractionDriver,
+) -> None:
+    """Three members open their hands at the opening and keep tickets at the same moment, each
+    from a hand shown before anyone chose: all three keeps stand, each once."""
+    bot = running_bot(driver)
+    update = await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="ttr",
+        seats=THREE_MEMBERS,
+        seed=7,
+    )
+    table = public_table(await driver.slash("table", {}))
+    who_all = (ALICE_ID, BOB_ID, CAROL_ID)
+    hands = [
+        await driver.click(table.message_id, f"jn:h:{update.game.id}", user_id=who)
+        for who in who_all
+    ]
+    presses = []
+    for who, hand in zip(who_all, hands, strict=True):
+        assert hand.message is not None
+        menu = select_of(hand)
+        presses.append(
+            driver.factory.component(
+                hand.message,
+                menu["custom_id"],
+                values=[menu["options"][0]["value"]],
+                user_id=who,
+            )
+        )
+    results = await asyncio.gather(*(driver.dispatch(p) for p in presses))
+    for result in results:
+        assert not result.errors, result.errors
+        assert "earlier turn" not in _replies(result), _replies(result)
+    moves = await bot.store.moves(update.game.id)
+    assert sorted(m.seat for m in moves) == [0, 1, 2], moves
+    # The same presses again (a double click each): refused, nothing more stored.
+    again = await asyncio.gather(
+        *(driver.dispatch({**p, "id": str(int(p["id"]) + 7)}) for p in presses)
+    )
+    assert all(r.ephemeral for r in again), [_replies(r) for r in again]
+    assert len(await bot.store.moves(update.game.id)) == 3
+
+
+async def test_a_victim_pressing_both_sides_at_once_takes_one(driver: InteractionDriver) -> None:
+    """Bob presses two different sides of the Stampede at the same moment (both from the hand
+    shown before): one is taken, the other refused privately; Carol still chooses after."""
+    bot = running_bot(driver)
+    game = await _dragon(bot, cw=STAMPEDE_CW)
+    window = public_table(await driver.slash("move", {"action": "stampede"}))
+    bobs = await driver.click(window.message_id, f"jn:h:{game.id}", user_id=BOB_ID)
+    assert bobs.message is not None
+    sides = [label for label in labels(bobs) if label and label.startswith("Take it")][:2]
+    assert len(sides) == 2, labels(bobs)
+    presses = [
+        driver.factory.component(bobs.message, component_id(bobs, side), user_id=BOB_ID)
+        for side in sides
+    ]
+    results = await asyncio.gather(*(driver.dispatch(p) for p in presses))
+    refused = [r for r in results if "earlier turn" in _replies(r)]
+    assert len(refused) == 1, [_replies(r) for r in results]
+    assert all(f.ephemeral for f in refused[0].responses if f.content), _replies(refused[0])
+    moves = await bot.store.moves(game.id)
+    assert sum(m.seat == 1 for m in moves) == 1, moves
+    assert 2 in bot.tables.position(await _stored(bot)).acting, "Carol still chooses"
