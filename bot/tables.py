@@ -793,8 +793,10 @@ class Tables:
         new_state = here.game.apply(before, seat, action)
         try:
             here = await self._commit(here, seat, text, new_state, None, late=seat)
-        except StaleVersion:
-            return None, here  # another process moved this game; what was stored so far stands
+        except (StaleVersion, DuplicateInteraction):
+            # Another process moved this game; what was stored so far stands. When it played
+            # this very late move, its late: mark (this move's too) is what the store refuses.
+            return None, here
         ended = _round_ended(here.bundle, before, new_state)
         caption = _told(here.game, before, new_state)
         return Step(seat, text, caption, True, timed_out=True, round_ended=ended), here

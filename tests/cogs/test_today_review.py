@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,11 +18,18 @@ import pytest
 import cogs.pickers
 from bot.client import JunctionBot
 from bot.games.bundle import PolicyFactory
-from bot.store.base import SeatRecord, StoredGame
-from bot.tables import MAX_MOVE_TEXT
+from bot.store.base import GuildSettings, SeatRecord, StoredGame
+from bot.tables import LATE_MARK, MAX_MOVE_TEXT, Tables
 from cogs.pickers import ACKNOWLEDGE_AFTER
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, labels, public_table, select_of
+from tests.cogs.helpers import (
+    component_id,
+    labels,
+    public_table,
+    restarted,
+    select_of,
+    sweep_after,
+)
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -448,3 +456,80 @@ async def test_a_victim_pressing_both_sides_at_once_takes_one(driver: Interactio
     moves = await bot.store.moves(game.id)
     assert sum(m.seat == 1 for m in moves) == 1, moves
     assert 2 in bot.tables.position(await _stored(bot)).acting, "Carol still chooses"
+
+
+# --- 4. the move log's late: marks ----------------------------------------------------------
+
+
+def _shoot_first(bot: JunctionBot) -> None:
+    """The computer playing a late turn fires the machine gun at Bob first."""
+    original: Thinker = bot.tables.thinker
+
+    async def shoot_first(factory: PolicyFactory, view: Any, seed: str) -> str:
+        if "mg-front @1" in view.legal:
+            return "mg-front @1"
+        return await original(factory, view, seed)
+
+    bot.tables.thinker = shoot_first
+
+
+async def test_a_restart_in_a_window_of_a_late_turn(
+    driver: InteractionDriver, tmp_path: Path
+) -> None:
+    """Alice's turn runs out; the computer, playing it, shoots Bob, whose window opens. The bot
+    restarts. Bob then plays his Armor in the new process: the rest of Alice's turn is due at
+    once there too (the lateness is read from the move log, not from the old process's
+    memory), and the next sweep plays it."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "computer", 15))
+    game = await _dragon(bot)
+    _shoot_first(bot)
+    await sweep_after(driver, 61)
+    assert bot.tables.position(await _stored(bot)).acting == [1], "Bob's window is open"
+    moves = await bot.store.moves(game.id)
+    assert (moves[-1].interaction_id or "").startswith(LATE_MARK)
+    table = public_table(await driver.slash("table", {}, user_id=CAROL_ID))
+    bobs = await driver.click(table.message_id, f"jn:h:{game.id}", user_id=BOB_ID)
+    async with restarted(driver, tmp_path) as again:
+        fresh = running_bot(again)
+        pressed = await again.click(bobs.message, component_id(bobs, "Armor"), user_id=BOB_ID)
+        assert "Bob plays Armor" in _replies(pressed), _replies(pressed)
+        resumed = await _stored(fresh)
+        assert fresh.tables.position(resumed).acting == [0]
+        assert resumed.remind_at is None and resumed.turn_deadline is not None
+        assert resumed.turn_deadline <= fresh.tables.clock(), "her late turn is still due"
+        await sweep_after(again, 1)
+        assert 0 not in fresh.tables.position(await _stored(fresh)).acting, "the rest was played"
+
+
+async def test_a_late_turn_played_by_two_processes_at_once(driver: InteractionDriver) -> None:
+    """Two processes on one database (a rolling restart, or two shards both timing a game
+    for a moment) both play Alice's late turn from the same position. The one that stores
+    second finds its move's late: mark taken; it must step back quietly, as it does when only
+    the version moved. Found by this review: the late: mark made the loser's store refusal a
+    duplicate interaction (which wins over a stale version), which nothing caught, so the
+    timer of the game failed with a logged traceback."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "computer", 15))
+    game = await _dragon(bot)
+    later = bot.tables.clock() + 61
+    first = Tables(bot.store, clock=lambda: later)
+    second = Tables(bot.store, clock=lambda: later)
+    original: Thinker = bot.tables.thinker
+    thinking, release = asyncio.Event(), asyncio.Event()
+
+    async def held(factory: PolicyFactory, view: Any, seed: str) -> str:
+        thinking.set()
+        await release.wait()
+        return await original(factory, view, seed)
+
+    first.thinker = held
+    second.thinker = original
+    slow = asyncio.ensure_future(first.wake(game.id))
+    await asyncio.wait_for(thinking.wait(), 10)
+    done = await second.wake(game.id)
+    assert done is not None, "the second process played the late turn"
+    after = await bot.store.get_game(game.id)
+    release.set()
+    await slow  # must not raise
+    assert await bot.store.get_game(game.id) == after, "nothing was played twice"
