@@ -128,12 +128,13 @@ class Play(commands.Cog):
             # A choice offered before another member's simultaneous decision still holds (the
             # notation says what it means); one the member has acted on since does not.
             # Read again under the channel's lock (shown_at): another member's choice stored
-            # while this one waited does not make it stale either.
-            offered = turn
+            # while this one waited does not make it stale either. A decision that no longer
+            # stands never stands again: a forged old turn is not rebuilt a second time.
+            shown_at = None
             if await tables.still_deciding(stored, interaction.user.id, turn):
-                turn = stored.version
+                turn, shown_at = stored.version, turn
             await play_move(
-                interaction, notation, game_id=stored.id, expected_version=turn, shown_at=offered
+                interaction, notation, game_id=stored.id, expected_version=turn, shown_at=shown_at
             )
             return
         await play_move(interaction, notation)

@@ -533,3 +533,57 @@ async def test_a_late_turn_played_by_two_processes_at_once(driver: InteractionDr
     release.set()
     await slow  # must not raise
     assert await bot.store.get_game(game.id) == after, "nothing was played twice"
+
+
+async def _suggested(driver: InteractionDriver, user_id: int, word: str) -> str:
+    """The first /move suggestion for ``user_id`` containing ``word`` (with its turn mark)."""
+    result = await driver.autocomplete("move", "action", word, user_id=user_id)
+    values = [str(c["value"]) for c in result.choices if word in str(c["value"])]
+    assert values, result.choices
+    return values[0]
+
+
+async def test_ttr_opening_tickets_typed_from_suggestions_at_once(
+    driver: InteractionDriver,
+) -> None:
+    """Three members pick their opening keep from /move's suggestions (each value marked with
+    the opening's turn) and send at the same moment: all three keeps stand. Found by this
+    review (with the hand buttons' case): the turn was checked once before waiting for the
+    channel, so the second and third were refused as from an earlier turn."""
+    bot = running_bot(driver)
+    update = await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="ttr",
+        seats=THREE_MEMBERS,
+        seed=7,
+    )
+    who_all = (ALICE_ID, BOB_ID, CAROL_ID)
+    values = [await _suggested(driver, who, "keep") for who in who_all]
+    payloads = [
+        driver.factory.slash("move", {"action": value}, user_id=who)
+        for who, value in zip(who_all, values, strict=True)
+    ]
+    results = await asyncio.gather(*(driver.dispatch(p) for p in payloads))
+    for result in results:
+        assert not result.errors, result.errors
+        assert "earlier turn" not in _replies(result), _replies(result)
+    moves = await bot.store.moves(update.game.id)
+    assert sorted(m.seat for m in moves) == [0, 1, 2], moves
+
+
+async def test_a_suggestion_from_a_window_its_attacker_closed_by_leaving(
+    driver: InteractionDriver,
+) -> None:
+    """Bob's Armor is suggested in his window; Alice (the attacker) resigns, which closes it
+    and may hand Bob his own turn. The old suggestion is refused as from an earlier turn and
+    changes nothing."""
+    bot = running_bot(driver)
+    await _dragon(bot)
+    await driver.slash("move", {"action": "mg-front @1"})
+    armor = await _suggested(driver, BOB_ID, "armor")
+    await driver.slash("resign", {})
+    before = await _stored(bot)
+    late = await driver.slash("move", {"action": armor}, user_id=BOB_ID)
+    assert late.ephemeral and "earlier turn" in _replies(late), _replies(late)
+    assert await _stored(bot) == before
