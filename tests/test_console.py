@@ -449,11 +449,12 @@ async def test_a_hands_score_sheet_comes_before_the_next_hands_moves(tmp_path: P
     before, sheet = text.split("══ Hand 1: ", 1)
     assert before.splitlines()[-1].startswith("  » ") and "Hand 1 is over" in before, before
     between = sheet.split("\n── Hand 2 ·", 1)[0].splitlines()
-    assert between[1:3] == [
+    assert between[1:4] == [
         "  Root: 625 (Milestones +625)",
         "  Computer (random): 0 (Milestones +0)",
+        "  Match: Root 625 · Computer (random) 0 (first to 5000)",
     ]
-    assert between[3:] == ["  » Computer (random) discards Go."], between
+    assert between[4:] == ["  » Computer (random) discards Go."], between
 
 
 async def test_resuming_counts_your_own_moves(tmp_path: Path) -> None:

@@ -107,6 +107,15 @@ def result_text(view: MillePublicView, result: HandResult) -> str:
         # "+400" as the score image has it: "Safeties ×4 400" read as one number.
         parts = ", ".join(f"{line.label} +{line.points}" for line in seat_lines)
         lines.append(f"  {view.players[seat]}: {result.totals[seat]} ({parts})")
+    if view.match_target is not None:
+        # The image's banner: the match's totals once this hand was scored, so a member using
+        # a screen reader knows where the match stands (the hand's totals alone did not say).
+        counted = [r for r in view.results if r.number <= result.number] or [result]
+        totals = " · ".join(
+            f"{name} {sum(r.totals[seat] for r in counted)}"
+            for seat, name in enumerate(view.players)
+        )
+        lines.append(f"  Match: {totals} (first to {view.match_target})")
     return "\n".join(lines)
 
 

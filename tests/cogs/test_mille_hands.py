@@ -64,6 +64,8 @@ async def test_the_hand_ends_in_its_own_message_before_the_next_table(
     alt = ended.attachments[0].get("description") or ""
     assert "Hand 1: Alice completed the trip at 700 miles." in alt, alt
     assert "Alice: 1600 (Milestones +700, Trip completed +400, Shut-out +500)" in alt, alt
+    # Where the match stands, as the image's banner says it (the alt text said only the hand).
+    assert alt.endswith("Match: Alice 1600 · Computer (normal) 0 (first to 5000)"), alt
     assert f"<@{ALICE_ID}>" not in text and not ended.components, text
     later = table.content or ""
     assert later.startswith("Computer (normal) ") and "Hand 1" not in later, later
