@@ -3,6 +3,11 @@ the next hand's table, each told in its own message and in that order."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+import pytest
+
+from bot.engine.mille import rules
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import component_id, labels, public_table
@@ -24,7 +29,7 @@ def files(message: CapturedResponse) -> list[str]:
     return [a["filename"] for a in message.attachments]
 
 
-async def alice_at_700(driver: InteractionDriver) -> None:
+async def alice_at_700(driver: InteractionDriver, options: Mapping[str, str] | None = None) -> None:
     """Alice against the computer on ``TO_700``, played to the extension question."""
     bot = running_bot(driver)
     await bot.tables.start(
@@ -37,6 +42,7 @@ async def alice_at_700(driver: InteractionDriver) -> None:
         ],
         deck=TO_700,
         seed=5,
+        options=options,
     )
     for move in ["go", "200", "200", "100", "100", "100"]:
         await driver.slash("move", {"action": f"play {move}"})
@@ -110,3 +116,39 @@ async def test_the_extension_is_asked_with_the_buttons_on_the_table(
     assert (after.content or "").startswith("Alice calls an extension: the trip is now 1000 miles!")
     assert (after.content or "").endswith(f"<@{BOB_ID}>, your turn — press **My hand** to play.")
     assert labels(after) == ["My hand"], labels(after)
+
+
+@pytest.mark.parametrize(
+    ("length", "said", "result"),
+    [
+        # Before the fix: "Alice declines the extension.\n🏆 **Alice** won! Alice 1600 ·
+        # Computer (normal) 0. 5000 points reached.": nothing said how the last hand ended.
+        (
+            "match",
+            "Alice declines the extension. Hand 1 is over: Alice completed the trip at 700 miles.",
+            "🏆 **Alice** won! Alice 1600 · Computer (normal) 0. 1600 points reached.",
+        ),
+        (
+            "hand",
+            "Alice declines the extension. Alice completed the trip at 700 miles.",
+            "🏆 **Alice** won! Alice 1600 · Computer (normal) 0. The single hand is over.",
+        ),
+    ],
+    ids=["match", "single hand"],
+)
+async def test_the_last_hand_says_how_it_ended_before_the_result(
+    driver: InteractionDriver,
+    monkeypatch: pytest.MonkeyPatch,
+    length: str,
+    said: str,
+    result: str,
+) -> None:
+    """The hand that ends the game: one message, its end, then the result said once, with the
+    table and the hand's score image. (The match's goal is lowered to 1600 so that one hand
+    reaches it; the engine's tests cover the real 5000.)"""
+    monkeypatch.setattr(rules, "MATCH_TARGET", 1600)
+    await alice_at_700(driver, {"length": length})
+    public = (await driver.slash("move", {"action": "extend no"})).followups
+    assert [files(m) for m in public] == [["table.png", "score.png"]]
+    assert (public[0].content or "").splitlines() == [said, result]
+    assert labels(public[0]) == ["Rematch"]

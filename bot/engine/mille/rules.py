@@ -481,25 +481,27 @@ def _end_hand(state: MilleState, reason: str) -> None:
     result = score_hand(state, reason)
     state.results = [*state.results, result]
     state.scores = [a + b for a, b in zip(state.scores, result.totals, strict=True)]
-    if state.options["length"] == "hand":
-        _end_match(state, list(result.totals), "The single hand is over.")
-        return
-    if max(state.scores) >= MATCH_TARGET:
-        _end_match(state, state.scores, f"{MATCH_TARGET} points reached.")
-        return
-    next_first = state.opponent(state.first_player)
-    state.hand_number += 1
     last_move = state.caption
-    deal_hand(state, next_first, None, hand_seed(state.seed, state.hand_number))
     # The reason stands alone on the score sheet ("Hand 1: The deck ran out…"); after the colon
     # it goes on the sentence, so its first letter is lower-cased unless it opens with a name
     # ("Hand 1 is over: the deck ran out…", found by a newcomer's review).
     named = any(reason.startswith(name) for name in state.players)
     told = reason if named else reason[:1].lower() + reason[1:]
-    state.caption = (
-        f"{last_move} Hand {state.hand_number - 1} is over: {told} "
-        f"Hand {state.hand_number}: {state.players[next_first]} starts."
-    ).strip()
+    over = f"{last_move} Hand {state.hand_number} is over: {told}".strip()
+    if state.options["length"] == "hand":
+        # The last message says why the hand ended before the result line ("The single hand
+        # is over."): the last move alone ("Alice discards 25 miles.") did not.
+        state.caption = f"{last_move} {reason}".strip()
+        _end_match(state, list(result.totals), "The single hand is over.")
+        return
+    if max(state.scores) >= MATCH_TARGET:
+        state.caption = over
+        _end_match(state, state.scores, f"{MATCH_TARGET} points reached.")
+        return
+    next_first = state.opponent(state.first_player)
+    state.hand_number += 1
+    deal_hand(state, next_first, None, hand_seed(state.seed, state.hand_number))
+    state.caption = f"{over} Hand {state.hand_number}: {state.players[next_first]} starts."
 
 
 def _end_match(state: MilleState, totals: list[int], reason: str) -> None:
