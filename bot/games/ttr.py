@@ -244,7 +244,7 @@ def result_text(view: TtrPublicView) -> str:
 
     for score in result.seats:
         tickets = "; ".join(
-            f"{TICKETS[t.ticket].code} {TICKETS[t.ticket].route} {t.points:+d}"
+            f"{t.code} {TICKETS[t.ticket].route} {t.points:+d}"
             + ("" if t.completed else " (not completed)")
             for t in score.lines
         )
@@ -256,7 +256,8 @@ def result_text(view: TtrPublicView) -> str:
     hidden = result.opponent
     if hidden is not None:
         tickets = "; ".join(
-            f"{TICKETS[t].code} {TICKETS[t].route} +{TICKETS[t].points}" for t in hidden.tickets
+            f"{code} {TICKETS[t].route} +{TICKETS[t].points}"
+            for t, code in zip(hidden.tickets, hidden.codes, strict=True)
         )
         lines.append(
             f"  Hidden tickets: {hidden.total} (tickets +{hidden.ticket_points}, "

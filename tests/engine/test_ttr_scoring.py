@@ -194,3 +194,14 @@ def test_a_four_player_final_scoring_takes_under_fifty_milliseconds() -> None:
         score_standard(tickets, tracks, [True] * 4)
         times.append(time.perf_counter() - start)
     assert statistics.median(times) < 0.050
+
+
+def test_the_final_scoring_names_every_ticket_as_printed() -> None:
+    """At the final scoring every ticket is face up: each line, and the solo opponent's hidden
+    tickets, carry the printed code, so the public view shows them as the hands did."""
+    standard = score_standard([[0, 1]], [counts("red", "red", "loco")], [True])
+    assert [line.code for line in standard.seats[0].lines] == ["T01", "T02"]
+    hidden = [0, 2, 3, 4, 5, 6]
+    solo = score_solo([1], counts("green", "green", "green"), hidden)
+    assert solo.opponent is not None
+    assert solo.opponent.codes == ("T01", "T03", "T04", "T05", "T06", "T07")

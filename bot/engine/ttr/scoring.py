@@ -28,12 +28,15 @@ class TicketLine:
     """One ticket at scoring: completed or not, and the cards that served it.
 
     ``cards`` pairs a card kind (colour index, or ``LOCO``) with how many of it served.
+    ``code`` is the ticket as printed ("T04"): at the final scoring every ticket is turned face
+    up, so the public view names it as the hands did (a hidden-card check reads codes).
     """
 
     ticket: int
     completed: bool
     points: int  # signed: + when completed, − when not
     cards: tuple[tuple[int, int], ...]
+    code: str
 
 
 @dataclass(frozen=True)
@@ -50,7 +53,8 @@ class SeatScore:
 
 @dataclass(frozen=True)
 class OpponentScore:
-    """Solo: the six hidden tickets, all counted as completed by an opponent."""
+    """Solo: the six hidden tickets, all counted as completed by an opponent. ``codes`` names
+    them as printed: the final scoring turns them face up (as ``TicketLine.code``)."""
 
     tickets: tuple[int, ...]
     ticket_points: int
@@ -58,6 +62,7 @@ class OpponentScore:
     cities_won: tuple[int, ...]
     bonus: int
     total: int
+    codes: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -385,7 +390,7 @@ def _seat_lines(
         done = t in served
         points = TICKETS[t].points if done else -TICKETS[t].points
         total += points
-        lines.append(TicketLine(t, done, points, served.get(t, ())))
+        lines.append(TicketLine(t, done, points, served.get(t, ()), TICKETS[t].code))
     return tuple(lines), total
 
 
@@ -435,7 +440,13 @@ def score_solo(tickets: Sequence[int], track: Sequence[int], hidden: Sequence[in
     their_points = sum(TICKETS[t].points for t in hidden)
     their_bonus = sum(CITY_BONUS[c] for c in their_won)
     opponent = OpponentScore(
-        tuple(hidden), their_points, theirs, their_won, their_bonus, their_points + their_bonus
+        tuple(hidden),
+        their_points,
+        theirs,
+        their_won,
+        their_bonus,
+        their_points + their_bonus,
+        tuple(TICKETS[t].code for t in hidden),
     )
     margin = seat.total - opponent.total
     return FinalScore((seat,), tuple(winners), opponent, margin > 0, margin)
