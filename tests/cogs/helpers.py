@@ -1,15 +1,18 @@
 """Small helpers for cog tests: a stacked Mille Bornes start, find a component by what it says,
-the public table message."""
+the public table message, what an interaction said, a computer held in thought."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from bot.client import JunctionBot
+from bot.games.bundle import PolicyFactory
 from bot.store.base import SeatRecord
+from bot.tables import Tables
 from bot.updates import TableUpdate
 from tests.cogs.conftest import bot_settings, running_bot
 from tests.discord.backend import (
@@ -152,3 +155,28 @@ async def restarted(driver: InteractionDriver, tmp_path: Path) -> AsyncIterator[
             yield again
     finally:
         await bot.close()
+
+
+def replies(result: InteractionResult) -> str:
+    """Everything the interaction said in words (callback, follow-ups, edits)."""
+    return " | ".join(r.content or "" for r in result.responses if r.content)
+
+
+def held_thinking(tables: Tables) -> tuple[asyncio.Event, asyncio.Event]:
+    """Make ``tables``' computers think until released: (thinking, release)."""
+    original = tables.thinker
+    thinking, release = asyncio.Event(), asyncio.Event()
+
+    async def slow(factory: PolicyFactory, view: Any, seed: str) -> str:
+        thinking.set()
+        await release.wait()
+        return await original(factory, view, seed)
+
+    tables.thinker = slow
+    return thinking, release
+
+
+def is_answered(driver: InteractionDriver, payload: dict[str, Any]) -> bool:
+    """Whether the bot has answered the interaction ``payload`` at all yet."""
+    token = str(payload["token"])
+    return any(token in request.path for request in driver.backend.requests)

@@ -24,7 +24,7 @@ from bot.client import JunctionBot
 from bot.store.base import GuildSettings, SeatRecord
 from cogs.ui import plain
 from tests.cogs.conftest import bot_settings, running_bot
-from tests.cogs.helpers import component_id, labels, public_table, sweep_after
+from tests.cogs.helpers import component_id, labels, public_table, replies, sweep_after
 from tests.cogs.helpers import restarted as _restarted
 from tests.discord.backend import (
     ALICE_ID,
@@ -32,7 +32,6 @@ from tests.discord.backend import (
     GAMES_CHANNEL_ID,
     GENERAL_CHANNEL_ID,
     GUILD_ID,
-    InteractionResult,
 )
 from tests.discord.payloads import InteractionDriver
 
@@ -40,11 +39,6 @@ TWO_MEMBERS = [
     SeatRecord(0, "Alice", user_id=ALICE_ID),
     SeatRecord(1, "Bob", user_id=BOB_ID),
 ]
-
-
-def _replies(result: InteractionResult) -> str:
-    """Everything the interaction said in words (callback, follow-ups, edits)."""
-    return " | ".join(r.content or "" for r in result.responses if r.content)
 
 
 async def _never() -> Any:
@@ -97,7 +91,7 @@ async def test_a_daily_deal_claimed_but_not_dealt_survives_a_restart(
         await driver.slash("play", {"game": "ttr-solo", "daily": True})
     async with _restarted(driver, tmp_path) as again:
         dealt = await again.slash("play", {"game": "ttr-solo", "daily": True})
-        assert not dealt.ephemeral, _replies(dealt)
+        assert not dealt.ephemeral, replies(dealt)
         game = await running_bot(again).store.active_game(GAMES_CHANNEL_ID)
         assert game is not None and game.options.get("daily"), "today's deal was dealt"
 
@@ -125,12 +119,12 @@ async def test_an_abort_everyone_agreed_to_survives_a_restart(
     async with _restarted(driver, tmp_path) as again:
         if by_command:
             pressed = await again.slash("abort", {}, user_id=ALICE_ID)
-            assert "Everyone agreed" in _replies(pressed), _replies(pressed)
+            assert "Everyone agreed" in replies(pressed), replies(pressed)
             assert "Agree to abort" not in labels(pressed), "no new request was posted"
         else:
             pressed = await again.click(asked, agree, user_id=BOB_ID)
         assert await running_bot(again).store.active_game(GAMES_CHANNEL_ID) is None, (
-            "the agreed abort could not be completed: " + _replies(pressed)
+            "the agreed abort could not be completed: " + replies(pressed)
         )
 
 

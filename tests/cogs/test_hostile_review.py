@@ -16,7 +16,7 @@ from bot.client import JunctionBot
 from bot.store.base import GuildSettings, SeatRecord
 from bot.updates import TableUpdate
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, public_table, sweep_after
+from tests.cogs.helpers import component_id, public_table, replies, sweep_after
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -55,11 +55,6 @@ async def _three_cars(bot: JunctionBot) -> TableUpdate:
     )
 
 
-def _replies(result: InteractionResult) -> str:
-    """Everything the interaction said in words (callback, follow-ups, edits)."""
-    return " | ".join(r.content or "" for r in result.responses if r.content)
-
-
 def _selects(result: InteractionResult) -> list[dict[str, Any]]:
     message = result.message
     assert message is not None
@@ -81,7 +76,7 @@ async def test_ttr_move_with_a_superscript_digit_gets_a_sentence(driver: Interac
     for text in ("take ²", "²", "yard ² red"):
         result = await driver.slash("move", {"action": text})
         assert result.ephemeral, text
-        said = _replies(result)
+        said = replies(result)
         assert said and "went wrong" not in said, (text, said)
     assert (await bot.tables.current(GAMES_CHANNEL_ID)).version == 0
 
@@ -107,7 +102,7 @@ async def test_stampede_victims_choose_their_sides_at_the_same_time(
     picked = await driver.click(
         carols.message, component_id(carols, "Take it on the left"), user_id=CAROL_ID
     )
-    assert "earlier turn" not in _replies(picked), _replies(picked)
+    assert "earlier turn" not in replies(picked), replies(picked)
     state = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID)).state
     assert state.cars[2].hits == [0, 0, 2, 0], "Carol's chosen side took the stampede"
 
@@ -128,7 +123,7 @@ async def test_a_simultaneous_choice_made_is_not_made_twice(driver: InteractionD
         # The hand was redrawn after the choice: the old buttons are pressed as old ids.
         old = component_id(carols, label)
         again = await driver.forge(window.message_id, old, user_id=CAROL_ID)
-        assert again.ephemeral and "earlier turn" in _replies(again), _replies(again)
+        assert again.ephemeral and "earlier turn" in replies(again), replies(again)
     assert await bot.tables.current(GAMES_CHANNEL_ID) == before
 
 
@@ -168,7 +163,7 @@ async def test_ttr_opening_tickets_are_chosen_at_the_same_time(driver: Interacti
     await driver.select(alices.message, alice_menu["custom_id"], [first], user_id=ALICE_ID)
     mine = bob_menu["options"][0]["value"]
     kept = await driver.select(bobs.message, bob_menu["custom_id"], [mine], user_id=BOB_ID)
-    assert "earlier turn" not in _replies(kept), _replies(kept)
+    assert "earlier turn" not in replies(kept), replies(kept)
     state = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID)).state
     assert state.tickets[1], "Bob's tickets were kept"
 
@@ -196,10 +191,10 @@ async def test_a_member_who_left_cannot_vote_to_abort(driver: InteractionDriver)
     await driver.slash("resign", {}, user_id=CAROL_ID)
     before = await bot.tables.current(GAMES_CHANNEL_ID)
     refused = await driver.slash("abort", {}, user_id=CAROL_ID)
-    assert refused.ephemeral and "left this game" in _replies(refused), _replies(refused)
+    assert refused.ephemeral and "left this game" in replies(refused), replies(refused)
     asked = await driver.slash("abort", {}, user_id=BOB_ID)
     agreed = await driver.click(asked, component_id(asked, "Agree to abort"), user_id=CAROL_ID)
-    assert agreed.ephemeral and "left this game" in _replies(agreed), _replies(agreed)
+    assert agreed.ephemeral and "left this game" in replies(agreed), replies(agreed)
     assert await bot.tables.current(GAMES_CHANNEL_ID) == before
 
 
@@ -289,7 +284,7 @@ async def test_the_daily_deal_cannot_be_replayed_after_an_abort(
     public_table(await driver.slash("play", {"game": "ttr-solo", "daily": True}))
     await driver.slash("abort", {})
     again = await driver.slash("play", {"game": "ttr-solo", "daily": True})
-    assert again.ephemeral, _replies(again)
+    assert again.ephemeral, replies(again)
     assert await bot.store.active_game(GAMES_CHANNEL_ID) is None
 
 
@@ -316,7 +311,7 @@ async def test_a_daily_deal_not_dealt_stays_to_play(driver: InteractionDriver) -
         channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="ttr-solo", seats=bob_alone
     )
     busy = await driver.slash("play", {"game": "ttr-solo", "daily": True})
-    assert busy.ephemeral, _replies(busy)
+    assert busy.ephemeral, replies(busy)
     dealt = await driver.slash(
         "play", {"game": "ttr-solo", "daily": True}, channel_id=GENERAL_CHANNEL_ID
     )
@@ -368,7 +363,7 @@ async def test_a_known_id_with_a_trailing_newline_gets_an_answer(
     table = public_table(await driver.slash("table", {}))
     for forged in (f"jn:h:{game_id}\n", f"jn:p:{game_id}:0:h:0\n"):
         result = await driver.forge(table.message_id, forged)
-        said = _replies(result)
+        said = replies(result)
         assert result.ephemeral and 0 < len(said) < 300, (forged, said)
     assert (await bot.tables.current(GAMES_CHANNEL_ID)).version == 0
 
@@ -382,5 +377,5 @@ async def test_an_agreeing_name_is_plain_text(driver: InteractionDriver) -> None
     await _three_cars(bot)
     asked = await driver.slash("abort", {}, user_id=CAROL_ID)
     agreed = await driver.click(asked, component_id(asked, "Agree to abort"), user_id=BOB_ID)
-    said = _replies(agreed)
+    said = replies(agreed)
     assert "agrees to abort" in said and "\\[My hand]" in said, said

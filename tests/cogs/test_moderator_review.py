@@ -15,7 +15,7 @@ from bot.client import JunctionBot
 from bot.store.base import GuildSettings, SeatRecord
 from cogs.play import REPOST_SECONDS
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, sweep_after
+from tests.cogs.helpers import component_id, replies, sweep_after
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -31,11 +31,6 @@ from tests.discord.backend import (
 from tests.discord.payloads import InteractionDriver
 
 TWO_MEMBERS = [SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)]
-
-
-def _replies(result: InteractionResult) -> str:
-    """Everything the interaction said in words (callback, follow-ups, edits)."""
-    return " | ".join(r.content or "" for r in result.responses if r.content)
 
 
 def _deny_bot(driver: InteractionDriver, channel_id: int, *permissions: str) -> None:
@@ -97,7 +92,7 @@ async def test_a_thread_game_needs_send_messages_in_threads(driver: InteractionD
     channel_id = _new_channel(driver, "no-thread-posts")
     _deny_bot(driver, channel_id, "send_messages_in_threads")
     result = await driver.slash("play", {"game": "mille", "thread": True}, channel_id=channel_id)
-    said = _replies(result)
+    said = replies(result)
     assert result.ephemeral and "Send Messages in Threads" in said, said
     assert await bot.store.active_games() == []
     assert driver.backend.threads() == []
@@ -114,11 +109,11 @@ async def test_a_game_can_be_aborted_where_images_are_no_longer_allowed(
     await _members_game(bot)
     _deny_bot(driver, GAMES_CHANNEL_ID, "attach_files", "embed_links")
     refused = await driver.slash("table", {}, user_id=ALICE_ID)
-    assert refused.ephemeral and "Attach Files" in _replies(refused)
+    assert refused.ephemeral and "Attach Files" in replies(refused)
     asked = await driver.slash("abort", {}, user_id=ALICE_ID)
-    assert not asked.ephemeral, _replies(asked)
+    assert not asked.ephemeral, replies(asked)
     agreed = await driver.click(asked, component_id(asked, "Agree to abort"), user_id=BOB_ID)
-    assert "aborted" in _replies(agreed), _replies(agreed)
+    assert "aborted" in replies(agreed), replies(agreed)
     assert await bot.store.active_game(GAMES_CHANNEL_ID) is None
 
 
@@ -133,11 +128,11 @@ async def test_a_moderator_ends_a_game_nobody_finishes(driver: InteractionDriver
     bot = running_bot(driver)
     await _members_game(bot)
     refused = await driver.slash("abort", {}, user_id=CAROL_ID)
-    assert refused.ephemeral and "not playing" in _replies(refused)
+    assert refused.ephemeral and "not playing" in replies(refused)
     assert await bot.store.active_game(GAMES_CHANNEL_ID) is not None
     _make_moderator(driver, CAROL_ID)
     ended = await driver.slash("abort", {}, user_id=CAROL_ID)
-    assert not ended.ephemeral and "ended this game with no result" in _replies(ended)
+    assert not ended.ephemeral and "ended this game with no result" in replies(ended)
     assert await bot.store.active_game(GAMES_CHANNEL_ID) is None
     assert await bot.store.results(game_key="mille", guild_id=GUILD_ID) == []
     again = await driver.slash("play", {"game": "solo"}, user_id=CAROL_ID)
@@ -151,7 +146,7 @@ async def test_a_moderator_playing_asks_like_any_player(driver: InteractionDrive
     driver.backend.world.owner_id = CAROL_ID  # the owner holds every permission; Alice is not it
     await _members_game(bot)
     asked = await driver.slash("abort", {}, user_id=ALICE_ID)
-    assert "wants to abort" in _replies(asked), _replies(asked)
+    assert "wants to abort" in replies(asked), replies(asked)
     assert await bot.store.active_game(GAMES_CHANNEL_ID) is not None
 
 
@@ -279,7 +274,7 @@ async def test_table_cannot_flood_a_channel(driver: InteractionDriver) -> None:
     assert _tables_posted(first) == 1
     stored = await bot.tables.current(GAMES_CHANNEL_ID)
     again = await driver.slash("table", {}, user_id=CAROL_ID)
-    said = _replies(again)
+    said = replies(again)
     assert again.ephemeral and _tables_posted(again) == 0, said
     assert f"/{GAMES_CHANNEL_ID}/{stored.message_id}" in said and said.endswith("s."), said
     _, moves = bot.tables.hand(stored, ALICE_ID)

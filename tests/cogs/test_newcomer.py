@@ -21,6 +21,7 @@ from tests.cogs.helpers import (
     component_id,
     labels,
     public_table,
+    replies,
 )
 from tests.discord.backend import (
     ALICE_ID,
@@ -40,10 +41,6 @@ def _selects(result: InteractionResult) -> list[dict[str, Any]]:
     for response in result.responses:
         found += [c for c in walk_components(response.components) if c.get("type") == 3]
     return found
-
-
-def _replies(result: InteractionResult) -> str:
-    return " | ".join(r.content or "" for r in result.responses if r.content)
 
 
 # --- Ticket to Ride ------------------------------------------------------------------------------
@@ -121,7 +118,7 @@ async def test_ttr_solo_rules_explain_the_solo_game(driver: InteractionDriver) -
     Station Clock, so a newcomer is never told that the highest-value ticket must be kept (the
     bot only says so after refusing their choice: "You must keep your highest-value ticket")
     and is told end-of-deck rules that do not apply to solo."""
-    said = _replies(await driver.slash("rules", {"game": "ttr-solo"}))
+    said = replies(await driver.slash("rules", {"game": "ttr-solo"}))
     assert "highest" in said.lower(), said
 
 

@@ -24,8 +24,11 @@ from cogs.pickers import ACKNOWLEDGE_AFTER
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import (
     component_id,
+    held_thinking,
+    is_answered,
     labels,
     public_table,
+    replies,
     restarted,
     select_of,
     sweep_after,
@@ -67,11 +70,6 @@ WITH_A_COMPUTER = [
 Thinker = Callable[[PolicyFactory, Any, str], Awaitable[str]]
 
 
-def _replies(result: InteractionResult) -> str:
-    """Everything the interaction said in words (callback, follow-ups, edits)."""
-    return " | ".join(r.content or "" for r in result.responses if r.content)
-
-
 def _public_words(driver: InteractionDriver) -> str:
     """Every public message in the fake Discord, in words."""
     return " | ".join(
@@ -98,31 +96,11 @@ async def _stored(bot: JunctionBot) -> StoredGame:
     return await bot.tables.current(GAMES_CHANNEL_ID)
 
 
-def _held(bot: JunctionBot) -> tuple[asyncio.Event, asyncio.Event]:
-    """Make the computer think until released: (thinking, release)."""
-    original: Thinker = bot.tables.thinker
-    thinking, release = asyncio.Event(), asyncio.Event()
-
-    async def slow(factory: PolicyFactory, view: Any, seed: str) -> str:
-        thinking.set()
-        await release.wait()
-        return await original(factory, view, seed)
-
-    bot.tables.thinker = slow
-    return thinking, release
-
-
-def _answered(driver: InteractionDriver, payload: dict[str, Any]) -> bool:
-    """Whether the bot has answered the interaction ``payload`` at all yet."""
-    token = str(payload["token"])
-    return any(token in request.path for request in driver.backend.requests)
-
-
 def _private_refusal(result: InteractionResult, *words: str) -> None:
     """The interaction's words are all private, say one of ``words``, and no thinking stays."""
     said = [r for r in result.responses if r.content]
-    assert said and all(r.ephemeral for r in said), _replies(result)
-    assert any(w in _replies(result).lower() for w in words), _replies(result)
+    assert said and all(r.ephemeral for r in said), replies(result)
+    assert any(w in replies(result).lower() for w in words), replies(result)
 
 
 # --- 2. a typed /move waiting behind thinking computers -------------------------------------
@@ -148,7 +126,7 @@ async def test_a_refusal_while_the_thinking_is_still_being_posted(
         await original(interaction, from_button)
 
     monkeypatch.setattr(cogs.pickers, "_acknowledge", slow_acknowledge)
-    thinking, release = _held(bot)
+    thinking, release = held_thinking(bot.tables)
     shot = asyncio.ensure_future(driver.slash("move", {"action": "mg-front @1"}))
     await asyncio.wait_for(thinking.wait(), 10)
     posting.clear()  # Alice's own acknowledgement is not the one this test waits for
@@ -196,7 +174,7 @@ async def test_hostile_typed_moves_are_refused_privately(
     await _dragon(bot)
     before = await _stored(bot)
     refused = await driver.slash("move", {"action": typed})
-    said = _replies(refused)
+    said = replies(refused)
     assert refused.ephemeral and said, said
     assert not refused.errors, refused.errors
     assert len(said) <= MAX_MOVE_TEXT + 150, len(said)
@@ -221,7 +199,7 @@ async def test_invisible_controls_around_a_legal_move_play_it_as_notation(
     bot = running_bot(driver)
     await _dragon(bot)
     played = await driver.slash("move", {"action": typed})
-    assert not played.ephemeral, _replies(played)
+    assert not played.ephemeral, replies(played)
     moves = await bot.store.moves((await _stored(bot)).id)
     assert moves[-1].action == "mg-front @1"
     assert not any(c in _public_words(driver) for c in "\u202e\u2067\u2069")
@@ -236,7 +214,7 @@ async def test_a_full_width_turn_mark_of_the_current_turn_plays(driver: Interact
     version = (await _stored(bot)).version
     wide = "".join(chr(0xFF10 + int(d)) for d in str(version))
     played = await driver.slash("move", {"action": f"mg-front @1\u00a7{wide}"})
-    assert not played.ephemeral, _replies(played)
+    assert not played.ephemeral, replies(played)
     assert (await _stored(bot)).version > version
 
 
@@ -262,7 +240,7 @@ async def _computer_thinking(
     """Alice shoots the computer, which thinks about its armor until released: (her shot's
     interaction, release)."""
     bot = running_bot(driver)
-    thinking, release = _held(bot)
+    thinking, release = held_thinking(bot.tables)
     shot = asyncio.ensure_future(driver.slash("move", {"action": "mg-front @1"}))
     await asyncio.wait_for(thinking.wait(), 10)
     return shot, release
@@ -279,16 +257,16 @@ async def test_two_typed_moves_at_once_behind_the_computer(driver: InteractionDr
     second = driver.factory.slash("move", {"action": "discard gasoline"})
     sent = [asyncio.ensure_future(driver.dispatch(p)) for p in (first, second)]
     await asyncio.sleep(ACKNOWLEDGE_AFTER + 0.3)
-    in_time = [_answered(driver, p) for p in (first, second)]
+    in_time = [is_answered(driver, p) for p in (first, second)]
     release.set()
     await shot
     results = [await s for s in sent]
     assert all(in_time), in_time
     assert all(not r.errors for r in results), [r.errors for r in results]
     refused = [r for r in results if all(x.ephemeral for x in r.responses if x.content)]
-    assert len(refused) == 1, [_replies(r) for r in results]
+    assert len(refused) == 1, [replies(r) for r in results]
     played = next(r for r in results if r is not refused[0])
-    assert "discard" in _replies(played).lower() or played.followups, _replies(played)
+    assert "discard" in replies(played).lower() or played.followups, replies(played)
     moves = await bot.store.moves((await _stored(bot)).id)
     assert sum(m.seat == 0 and m.action.startswith("discard") for m in moves) == 1
     assert "thinking" not in _public_words(driver).lower()
@@ -319,7 +297,7 @@ async def test_a_typed_move_and_a_hand_button_at_once(driver: InteractionDriver)
     mine = [m for m in moves if m.seat == 0]
     assert sum(m.action.startswith(("discard", "play speed-limit")) for m in mine) == 1, mine
     for r in results:
-        assert "wrong on our side" not in _replies(r), _replies(r)
+        assert "wrong on our side" not in replies(r), replies(r)
     public = _public_words(driver).lower()
     assert "not your turn" not in public and "earlier turn" not in public, public
 
@@ -345,7 +323,7 @@ async def test_a_typed_move_after_the_game_ended_in_the_wait(driver: Interaction
     payload = driver.factory.slash("move", {"action": "discard gasoline"})
     typed = asyncio.ensure_future(driver.dispatch(payload))
     await asyncio.sleep(ACKNOWLEDGE_AFTER + 0.3)
-    in_time = _answered(driver, payload)
+    in_time = is_answered(driver, payload)
     release.set()
     await shot
     await resign
@@ -353,7 +331,7 @@ async def test_a_typed_move_after_the_game_ended_in_the_wait(driver: Interaction
     assert in_time
     assert not refused.errors, refused.errors
     said = [r for r in refused.responses if r.content]
-    assert said and all(r.ephemeral for r in said), _replies(refused)
+    assert said and all(r.ephemeral for r in said), replies(refused)
     assert (await bot.store.active_game(GAMES_CHANNEL_ID)) is None
     assert "thinking" not in _public_words(driver).lower()
 
@@ -383,7 +361,7 @@ async def test_stampede_sides_chosen_by_both_victims_at_once(driver: Interaction
     results = await asyncio.gather(*(driver.dispatch(p) for p in presses))
     for result in results:
         assert not result.errors, result.errors
-        assert "earlier turn" not in _replies(result), _replies(result)
+        assert "earlier turn" not in replies(result), replies(result)
     here = bot.tables.position(await _stored(bot))
     assert 1 not in here.acting and 2 not in here.acting, "both sides were taken"
     moves = await bot.store.moves(game.id)
@@ -424,14 +402,14 @@ async def test_ttr_three_members_keep_their_opening_tickets_at_once(
     results = await asyncio.gather(*(driver.dispatch(p) for p in presses))
     for result in results:
         assert not result.errors, result.errors
-        assert "earlier turn" not in _replies(result), _replies(result)
+        assert "earlier turn" not in replies(result), replies(result)
     moves = await bot.store.moves(update.game.id)
     assert sorted(m.seat for m in moves) == [0, 1, 2], moves
     # The same presses again (a double click each): refused, nothing more stored.
     again = await asyncio.gather(
         *(driver.dispatch({**p, "id": str(int(p["id"]) + 7)}) for p in presses)
     )
-    assert all(r.ephemeral for r in again), [_replies(r) for r in again]
+    assert all(r.ephemeral for r in again), [replies(r) for r in again]
     assert len(await bot.store.moves(update.game.id)) == 3
 
 
@@ -450,9 +428,9 @@ async def test_a_victim_pressing_both_sides_at_once_takes_one(driver: Interactio
         for side in sides
     ]
     results = await asyncio.gather(*(driver.dispatch(p) for p in presses))
-    refused = [r for r in results if "earlier turn" in _replies(r)]
-    assert len(refused) == 1, [_replies(r) for r in results]
-    assert all(f.ephemeral for f in refused[0].responses if f.content), _replies(refused[0])
+    refused = [r for r in results if "earlier turn" in replies(r)]
+    assert len(refused) == 1, [replies(r) for r in results]
+    assert all(f.ephemeral for f in refused[0].responses if f.content), replies(refused[0])
     moves = await bot.store.moves(game.id)
     assert sum(m.seat == 1 for m in moves) == 1, moves
     assert 2 in bot.tables.position(await _stored(bot)).acting, "Carol still chooses"
@@ -493,7 +471,7 @@ async def test_a_restart_in_a_window_of_a_late_turn(
     async with restarted(driver, tmp_path) as again:
         fresh = running_bot(again)
         pressed = await again.click(bobs.message, component_id(bobs, "Armor"), user_id=BOB_ID)
-        assert "Bob plays Armor" in _replies(pressed), _replies(pressed)
+        assert "Bob plays Armor" in replies(pressed), replies(pressed)
         resumed = await _stored(fresh)
         assert fresh.tables.position(resumed).acting == [0]
         assert resumed.remind_at is None and resumed.turn_deadline is not None
@@ -515,16 +493,8 @@ async def test_a_late_turn_played_by_two_processes_at_once(driver: InteractionDr
     later = bot.tables.clock() + 61
     first = Tables(bot.store, clock=lambda: later)
     second = Tables(bot.store, clock=lambda: later)
-    original: Thinker = bot.tables.thinker
-    thinking, release = asyncio.Event(), asyncio.Event()
-
-    async def held(factory: PolicyFactory, view: Any, seed: str) -> str:
-        thinking.set()
-        await release.wait()
-        return await original(factory, view, seed)
-
-    first.thinker = held
-    second.thinker = original
+    first.thinker = second.thinker = bot.tables.thinker
+    thinking, release = held_thinking(first)
     slow = asyncio.ensure_future(first.wake(game.id))
     await asyncio.wait_for(thinking.wait(), 10)
     done = await second.wake(game.id)
@@ -567,7 +537,7 @@ async def test_ttr_opening_tickets_typed_from_suggestions_at_once(
     results = await asyncio.gather(*(driver.dispatch(p) for p in payloads))
     for result in results:
         assert not result.errors, result.errors
-        assert "earlier turn" not in _replies(result), _replies(result)
+        assert "earlier turn" not in replies(result), replies(result)
     moves = await bot.store.moves(update.game.id)
     assert sorted(m.seat for m in moves) == [0, 1, 2], moves
 
@@ -585,5 +555,5 @@ async def test_a_suggestion_from_a_window_its_attacker_closed_by_leaving(
     await driver.slash("resign", {})
     before = await _stored(bot)
     late = await driver.slash("move", {"action": armor}, user_id=BOB_ID)
-    assert late.ephemeral and "earlier turn" in _replies(late), _replies(late)
+    assert late.ephemeral and "earlier turn" in replies(late), replies(late)
     assert await _stored(bot) == before

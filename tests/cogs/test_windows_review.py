@@ -24,8 +24,11 @@ from cogs.pickers import ACKNOWLEDGE_AFTER
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import (
     component_id,
+    held_thinking,
+    is_answered,
     labels,
     public_table,
+    replies,
     restarted,
     select_of,
     sweep_after,
@@ -84,11 +87,6 @@ RACE_DECK = [
 Thinker = Callable[[PolicyFactory, Any, str], Awaitable[str]]
 
 
-def _replies(result: InteractionResult) -> str:
-    """Everything the interaction said in words (callback, follow-ups, edits)."""
-    return " | ".join(r.content or "" for r in result.responses if r.content)
-
-
 async def _dragon(
     bot: JunctionBot, seats: list[SeatRecord] = THREE_MEMBERS, cw: list[str] = CW
 ) -> StoredGame:
@@ -118,26 +116,6 @@ async def _bobs_window(
     return public_table(await driver.slash("table", {}, user_id=CAROL_ID)), bobs
 
 
-def _held(bot: JunctionBot) -> tuple[asyncio.Event, asyncio.Event]:
-    """Make the computer think until released: (thinking, release)."""
-    original: Thinker = bot.tables.thinker
-    thinking, release = asyncio.Event(), asyncio.Event()
-
-    async def slow(factory: PolicyFactory, view: Any, seed: str) -> str:
-        thinking.set()
-        await release.wait()
-        return await original(factory, view, seed)
-
-    bot.tables.thinker = slow
-    return thinking, release
-
-
-def _answered(driver: InteractionDriver, payload: dict[str, Any]) -> bool:
-    """Whether the bot has answered the interaction ``payload`` at all yet."""
-    token = str(payload["token"])
-    return any(token in request.path for request in driver.backend.requests)
-
-
 # --- leaving while a window is open -------------------------------------------------------
 
 
@@ -151,14 +129,14 @@ async def test_the_victim_who_resigns_in_the_window_lets_the_game_go_on(
     await _dragon(bot)
     _, bobs = await _bobs_window(driver)
     left = await driver.slash("resign", {}, user_id=BOB_ID)
-    assert "Bob left the game" in _replies(left) and f"<@{ALICE_ID}>, your turn" in _replies(left)
+    assert "Bob left the game" in replies(left) and f"<@{ALICE_ID}>, your turn" in replies(left)
     before = await _stored(bot)
     assert bot.tables.position(before).acting == [0]
     armor = component_id(bobs, "Armor")
     old = await driver.click(bobs.message, armor, user_id=BOB_ID)
-    assert old.ephemeral and "earlier turn" in _replies(old), _replies(old)
+    assert old.ephemeral and "earlier turn" in replies(old), replies(old)
     mine = await driver.slash("mygames", {}, user_id=BOB_ID)
-    assert mine.ephemeral and "not playing any game" in _replies(mine), _replies(mine)
+    assert mine.ephemeral and "not playing any game" in replies(mine), replies(mine)
     assert await _stored(bot) == before
 
 
@@ -171,12 +149,12 @@ async def test_the_attacker_who_resigns_in_the_window_hands_on_the_turn(
     await _dragon(bot)
     _, bobs = await _bobs_window(driver)
     left = await driver.slash("resign", {}, user_id=ALICE_ID)
-    assert f"<@{BOB_ID}>, your turn" in _replies(left), _replies(left)
+    assert f"<@{BOB_ID}>, your turn" in replies(left), replies(left)
     before = await _stored(bot)
     here = bot.tables.position(before)
     assert here.acting == [1] and here.state.cars[1].hits == [0, 0, 0, 0]
     old = await driver.click(bobs.message, component_id(bobs, "Armor"), user_id=BOB_ID)
-    said = _replies(old)
+    said = replies(old)
     assert old.ephemeral and said and "went wrong" not in said, said
     assert await _stored(bot) == before
 
@@ -198,7 +176,7 @@ async def test_a_coup_fourre_from_a_closed_window_is_not_played_as_something_els
     before = await _stored(bot)
     assert bot.tables.position(before).acting == [1]
     pressed = await driver.click(bobs.message, coup, user_id=BOB_ID)
-    assert pressed.ephemeral and "earlier turn" in _replies(pressed), _replies(pressed)
+    assert pressed.ephemeral and "earlier turn" in replies(pressed), replies(pressed)
     assert await _stored(bot) == before
 
 
@@ -216,7 +194,7 @@ async def test_a_side_picker_closed_by_the_attacker_leaving(driver: InteractionD
     old = await driver.click(
         carols.message, component_id(carols, "Take it on the left"), user_id=CAROL_ID
     )
-    assert old.ephemeral and "earlier turn" in _replies(old), _replies(old)
+    assert old.ephemeral and "earlier turn" in replies(old), replies(old)
     assert await _stored(bot) == before
     await sweep_after(driver, 61)
     assert await bot.store.active_game(GAMES_CHANNEL_ID) is None
@@ -241,11 +219,11 @@ async def test_resigning_in_a_race_window_loses(driver: InteractionDriver, leave
     bobs = await driver.click(window.message_id, f"jn:h:{update.game.id}", user_id=BOB_ID)
     left = await driver.slash("resign", {}, user_id=leaver)
     winner = "Bob" if leaver == ALICE_ID else "Alice"
-    assert f"**{winner}** won" in _replies(left), _replies(left)
+    assert f"**{winner}** won" in replies(left), replies(left)
     (result,) = await bot.store.results(game_key="race")
     assert result.record.ranks == ((1, 0) if leaver == ALICE_ID else (0, 1))
     old = await driver.click(bobs.message, component_id(bobs, "cancel"), user_id=BOB_ID)
-    assert old.ephemeral and "has ended" in _replies(old), _replies(old)
+    assert old.ephemeral and "has ended" in replies(old), replies(old)
 
 
 async def test_a_resign_is_answered_while_a_computer_thinks(driver: InteractionDriver) -> None:
@@ -256,18 +234,18 @@ async def test_a_resign_is_answered_while_a_computer_thinks(driver: InteractionD
     Bob with "The application did not respond" although he was taken out of the game."""
     bot = running_bot(driver)
     await _dragon(bot, WITH_A_COMPUTER)
-    thinking, release = _held(bot)
+    thinking, release = held_thinking(bot.tables)
     shot = asyncio.ensure_future(driver.slash("move", {"action": "mg-front @1"}))
     await asyncio.wait_for(thinking.wait(), 10)
     payload = driver.factory.slash("resign", {}, user_id=BOB_ID)
     resign = asyncio.ensure_future(driver.dispatch(payload))
     await asyncio.sleep(0.2)
-    answered_in_time = _answered(driver, payload)
+    answered_in_time = is_answered(driver, payload)
     release.set()
     await shot
     left = await resign
     assert answered_in_time, "Bob's /resign waited unanswered behind the computer's thinking"
-    assert "Bob left the game" in _replies(left), _replies(left)
+    assert "Bob left the game" in replies(left), replies(left)
     assert [s.seat for s in await bot.tables.members_playing(await _stored(bot))] == [0]
 
 
@@ -281,20 +259,20 @@ async def test_a_typed_move_is_answered_while_a_computer_thinks(
     unanswered, so a long think left Bob with "The application did not respond"."""
     bot = running_bot(driver)
     await _dragon(bot, WITH_A_COMPUTER)
-    thinking, release = _held(bot)
+    thinking, release = held_thinking(bot.tables)
     shot = asyncio.ensure_future(driver.slash("move", {"action": "mg-front @1"}))
     await asyncio.wait_for(thinking.wait(), 10)
     payload = driver.factory.slash("move", {"action": "cw-discard all"}, user_id=BOB_ID)
     typed = asyncio.ensure_future(driver.dispatch(payload))
     await asyncio.sleep(ACKNOWLEDGE_AFTER + 0.3)
-    answered_in_time = _answered(driver, payload)
+    answered_in_time = is_answered(driver, payload)
     release.set()
     await shot
     refused = await typed
     assert answered_in_time, "Bob's /move waited unanswered behind the computer's thinking"
     said = [r for r in refused.responses if r.content]
-    assert said and all(r.ephemeral for r in said), _replies(refused)
-    assert "not your turn" in _replies(refused).lower(), _replies(refused)
+    assert said and all(r.ephemeral for r in said), replies(refused)
+    assert "not your turn" in replies(refused).lower(), replies(refused)
     assert any(r.kind == "delete" for r in refused.responses), "the public thinking… was kept"
     public = [m for m in driver.messages.values() if not int(m.get("flags") or 0) & 64]
     assert not any("not your turn" in str(m.get("content") or "").lower() for m in public)
@@ -315,19 +293,19 @@ async def test_a_press_is_answered_while_the_computer_plays_a_late_turn(
     hand = await driver.click(table.message_id, f"jn:h:{game.id}")
     aim = await driver.click(hand.message, component_id(hand, "Machine Gun (Front)"))
     target = component_id(aim, "Computer")
-    thinking, release = _held(bot)
+    thinking, release = held_thinking(bot.tables)
     timer = asyncio.ensure_future(sweep_after(driver, 61))
     await asyncio.wait_for(thinking.wait(), 10)
     assert aim.message is not None
     payload = driver.factory.component(aim.message, target)
     press = asyncio.ensure_future(driver.dispatch(payload))
     await asyncio.sleep(ACKNOWLEDGE_AFTER + 0.3)
-    answered_in_time = _answered(driver, payload)
+    answered_in_time = is_answered(driver, payload)
     release.set()
     await timer
     pressed = await press
     assert answered_in_time, "the press waited unanswered behind the computer"
-    said = _replies(pressed)
+    said = replies(pressed)
     assert "earlier turn" in said or "same moment" in said, said
     assert pressed.followups and all(f.ephemeral for f in pressed.followups), "said privately"
     assert "ran out of time" in " ".join(m["content"] for m in driver.messages.values())
@@ -345,9 +323,9 @@ async def test_a_resign_sent_twice_at_once_is_refused_privately(
     presses = await asyncio.gather(
         driver.slash("resign", {}, user_id=BOB_ID), driver.slash("resign", {}, user_id=BOB_ID)
     )
-    said = sorted((_replies(p) for p in presses), key=lambda text: "already left" in text)
+    said = sorted((replies(p) for p in presses), key=lambda text: "already left" in text)
     assert "Bob left the game" in said[0] and "already left" in said[1], said
-    (refused,) = [p for p in presses if "already left" in _replies(p)]
+    (refused,) = [p for p in presses if "already left" in replies(p)]
     assert all(r.ephemeral for r in refused.responses if r.content), "refused privately"
     moves = await bot.tables.store.moves((await _stored(bot)).id)
     assert [m.seat for m in moves] == [1], "Bob left once"
@@ -368,7 +346,7 @@ async def test_a_reaction_pressed_by_others_or_too_late_changes_nothing(
     armor = component_id(bobs, "Armor")
     before = await _stored(bot)
     spectator = await driver.forge(table.message_id, armor, user_id=CAROL_ID)
-    assert spectator.ephemeral and "not playing in this game" in _replies(spectator)
+    assert spectator.ephemeral and "not playing in this game" in replies(spectator)
     assert await _stored(bot) == before
     await sweep_after(driver, 16)
     after = await _stored(bot)
@@ -378,7 +356,7 @@ async def test_a_reaction_pressed_by_others_or_too_late_changes_nothing(
         driver.click(bobs.message, armor, user_id=BOB_ID),
     )
     for late in presses:
-        assert late.ephemeral and "earlier turn" in _replies(late), _replies(late)
+        assert late.ephemeral and "earlier turn" in replies(late), replies(late)
     assert await _stored(bot) == after
 
 
@@ -401,7 +379,7 @@ async def test_a_press_and_the_window_closing_at_the_same_moment(
     armored = "armor-front" in state.cw_discard
     assert armored == (state.cars[1].hits == [0, 0, 0, 0])
     if not armored:
-        assert "earlier turn" in _replies(pressed), _replies(pressed)
+        assert "earlier turn" in replies(pressed), replies(pressed)
 
 
 async def test_a_hand_button_of_someone_else_says_whose_move_it_is(
@@ -417,7 +395,7 @@ async def test_a_hand_button_of_someone_else_says_whose_move_it_is(
     armor = component_id(bobs, "Armor")
     before = await _stored(bot)
     carol = await driver.forge(table.message_id, armor, user_id=CAROL_ID)
-    assert carol.ephemeral and "waiting for Bob" in _replies(carol), _replies(carol)
+    assert carol.ephemeral and "waiting for Bob" in replies(carol), replies(carol)
     assert await _stored(bot) == before
     # Alice's turn again once Bob has left; Bob's old button now is not his at all.
     await driver.slash("resign", {}, user_id=BOB_ID)
@@ -428,7 +406,7 @@ async def test_a_hand_button_of_someone_else_says_whose_move_it_is(
         ":".join([*armor.split(":")[:3], str(before.version), *armor.split(":")[4:]]),
         user_id=BOB_ID,
     )
-    assert again.ephemeral and "left this game" in _replies(again), _replies(again)
+    assert again.ephemeral and "left this game" in replies(again), replies(again)
     assert await _stored(bot) == before
 
 
@@ -441,9 +419,9 @@ async def test_a_reaction_button_after_a_restart(driver: InteractionDriver, tmp_
     armor = component_id(bobs, "Armor")
     async with restarted(driver, tmp_path) as again:
         other = await again.click(bobs.message, armor, user_id=CAROL_ID)
-        assert other.ephemeral and "went wrong" not in _replies(other), _replies(other)
+        assert other.ephemeral and "went wrong" not in replies(other), replies(other)
         pressed = await again.click(bobs.message, armor, user_id=BOB_ID)
-        assert "Bob plays Armor on the front" in _replies(pressed), _replies(pressed)
+        assert "Bob plays Armor on the front" in replies(pressed), replies(pressed)
         state = running_bot(again).tables.position(await _stored(running_bot(again))).state
         assert state.cars[1].hits == [0, 0, 0, 0]
 
@@ -463,7 +441,7 @@ async def test_an_abort_asked_in_a_window_lapses_when_the_window_closes(
     asked = await driver.slash("abort", {}, user_id=BOB_ID)
     await sweep_after(driver, 16)
     late = await driver.click(asked, component_id(asked, "Agree to abort"), user_id=CAROL_ID)
-    assert late.ephemeral and "Nobody is asking" in _replies(late), _replies(late)
+    assert late.ephemeral and "Nobody is asking" in replies(late), replies(late)
     assert await bot.store.active_game(GAMES_CHANNEL_ID) is not None
 
 
@@ -480,7 +458,7 @@ async def test_the_last_agreement_pressed_twice_at_once(driver: InteractionDrive
         driver.click(asked, agree, user_id=ALICE_ID),
         driver.click(asked, agree, user_id=ALICE_ID),
     )
-    said = sorted(_replies(p) for p in presses)
+    said = sorted(replies(p) for p in presses)
     assert "Everyone agreed" in said[1] and "already ended" in said[0], said
     assert await bot.store.active_game(GAMES_CHANNEL_ID) is None
     assert not await bot.store.results(game_key="dragon")
@@ -499,8 +477,8 @@ async def test_mygames_and_table_during_a_window(driver: InteractionDriver) -> N
     assert "Armor" not in (posted.content or "") and "Armor" not in " ".join(labels(posted))
     bobs = await driver.slash("mygames", {}, user_id=BOB_ID)
     alices = await driver.slash("mygames", {}, user_id=ALICE_ID)
-    assert "your move" in _replies(bobs), _replies(bobs)
-    assert "your move" not in _replies(alices), _replies(alices)
+    assert "your move" in replies(bobs), replies(bobs)
+    assert "your move" not in replies(alices), replies(alices)
 
 
 # --- after a member resigned -------------------------------------------------------------
@@ -516,12 +494,12 @@ async def test_a_hint_for_the_last_member_among_computers(driver: InteractionDri
     bot = running_bot(driver)
     await _dragon(bot, CAROL_WATCHES)
     refused = await driver.slash("hint", {})
-    assert refused.ephemeral and "only for games against the computer" in _replies(refused)
+    assert refused.ephemeral and "only for games against the computer" in replies(refused)
     await driver.slash("resign", {}, user_id=BOB_ID)
     hinted = await driver.slash("hint", {})
-    assert hinted.ephemeral and "💡" in _replies(hinted), _replies(hinted)
+    assert hinted.ephemeral and "💡" in replies(hinted), replies(hinted)
     bobs = await driver.slash("hint", {}, user_id=BOB_ID)
-    assert bobs.ephemeral and "💡" not in _replies(bobs), _replies(bobs)
+    assert bobs.ephemeral and "💡" not in replies(bobs), replies(bobs)
 
 
 async def test_a_rematch_after_a_resignation_invites_everyone_again(
@@ -536,7 +514,7 @@ async def test_a_rematch_after_a_resignation_invites_everyone_again(
     ended = public_table(await driver.slash("resign", {}))
     assert "Computer" in (ended.content or "") and "won" in (ended.content or ""), ended.content
     spectator = await driver.click(ended.message_id, f"jn:r:{game.id}", user_id=CAROL_ID)
-    assert spectator.ephemeral and "Only the players" in _replies(spectator)
+    assert spectator.ephemeral and "Only the players" in replies(spectator)
     asked = await driver.click(ended.message_id, f"jn:r:{game.id}", user_id=BOB_ID)
     invitation = asked.responses[0]
     assert not invitation.ephemeral and f"<@{ALICE_ID}>" in (invitation.content or "")
@@ -579,7 +557,7 @@ async def test_ttr_four_seats_a_resign_and_a_forfeit_at_the_opening(
     late = await driver.select(
         alices.message, menu["custom_id"], [menu["options"][0]["value"]], user_id=ALICE_ID
     )
-    assert late.ephemeral and _replies(late), _replies(late)
+    assert late.ephemeral and replies(late), replies(late)
     assert await _stored(bot) == stored
 
 
