@@ -15,8 +15,16 @@ import pytest
 
 from bot.engine.core import Game
 from bot.engine.dragon import GAME
-from bot.engine.dragon.cards import DRIVER_TRACK, SIDE_TRACK, TIRE_TRACK, TRIP
-from bot.engine.dragon.legality import why_not_mb
+from bot.engine.dragon.cards import (
+    CW_ORDER,
+    DRIVER_TRACK,
+    SIDE_TRACK,
+    SIDES,
+    SPECS,
+    TIRE_TRACK,
+    TRIP,
+)
+from bot.engine.dragon.legality import why_not_cw, why_not_mb
 from bot.engine.dragon.notation import Action
 from bot.engine.dragon.state import DragonState, Phase
 from tests.conformance.engine_checks import check_playout
@@ -123,6 +131,34 @@ def test_fast_menu_agrees_with_the_refusals() -> None:
                         action = Action("play", card.value, target)
                         assert allowed == (action in legal), (card, target)
                         checked += 1
+            state = GAME.apply(state, seat, prefer_plays(state, seat, legal, rng))
+    assert checked > 1000
+
+
+def test_fast_car_wars_menu_agrees_with_the_refusals() -> None:
+    """The Car Wars plays offered are exactly those ``why_not_cw`` allows, in card order then
+    seat then side, on every turn of a few playouts (jammed guns, spun attacks, dead cars)."""
+    checked = 0
+    side_choices = [None, *range(len(SIDES))]
+    for seed in range(8):
+        rng = random.Random(seed)
+        seats = 2 + seed % 5
+        state = GAME.new_game([f"P{i}" for i in range(seats)], seed)
+        while GAME.outcome(state) is None:
+            seat = rng.choice(sorted(GAME.to_act(state)))
+            legal = GAME.legal_actions(state, seat)
+            if state.phase is Phase.TURN:
+                offered = [a for a in legal if a.verb == "cw"]
+                allowed = [
+                    Action("cw", code, target, side)
+                    for code in sorted(set(state.cars[seat].cw_hand), key=CW_ORDER.__getitem__)
+                    for target in [None, *range(seats)]
+                    # Only a Called Shot names a side (the notation reads no side for others).
+                    for side in (side_choices if SPECS[code].kind == "called-shot" else [None])
+                    if why_not_cw(state, seat, code, target, side) is None
+                ]
+                assert offered == allowed
+                checked += len(allowed)
             state = GAME.apply(state, seat, prefer_plays(state, seat, legal, rng))
     assert checked > 1000
 

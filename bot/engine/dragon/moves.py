@@ -200,29 +200,48 @@ def _others(state: DragonState, seat: int) -> list[int]:
 
 
 def cw_plays(state: DragonState, seat: int) -> list[Action]:
-    car = state.cars[seat]
+    """The Car Wars plays, the fast way: the codes ``playable_codes`` allows (worked out by
+    ``why_not_cw`` itself), each at every live rival it may hit. Besides the situation, only a
+    Machine Gun Jam looks at its target (not one already jammed); a test holds the list to
+    ``why_not_cw``. The order is card order, then seat, then side, as the menu shows it."""
+    allowed = playable_codes(state, seat)
+    if not allowed:
+        return []
+    others = _others(state, seat)
+    cars = state.cars
     plays: list[Action] = []
-    for code in sorted(set(car.cw_hand), key=CW_ORDER.__getitem__):
-        spec = SPECS[code]
-        if spec.kind in ("weapon", "tire-shot", "jam"):
+    for code in sorted(set(state.cars[seat].cw_hand), key=CW_ORDER.__getitem__):
+        if code not in allowed:
+            continue
+        kind = SPECS[code].kind
+        if kind == "called-shot":
             plays += [
-                Action("cw", code, target)
-                for target in _others(state, seat)
-                if why_not_cw(state, seat, code, target, None) is None
+                _CW_AT_SIDE[code, target, side] for target in others for side in _SIDE_INDEXES
             ]
-        elif spec.kind == "called-shot":
-            plays += [
-                Action("cw", code, target, side)
-                for target in _others(state, seat)
-                for side in range(len(SIDES))
-                if why_not_cw(state, seat, code, target, side) is None
-            ]
-        elif (
-            spec.kind in ("stampede", "fireproof")
-            and why_not_cw(state, seat, code, None, None) is None
-        ):
-            plays.append(Action("cw", code))
+        elif kind == "jam":
+            plays += [_CW_AT[code, target] for target in others if not cars[target].jammed]
+        elif kind in ("weapon", "tire-shot"):
+            plays += [_CW_AT[code, target] for target in others]
+        else:  # a Stampede or Fireproof Armor: no target
+            plays.append(_CW[code])
     return plays
+
+
+_SIDE_INDEXES = tuple(range(len(SIDES)))
+
+
+_CW = {code: Action("cw", code) for code in SPECS}
+
+
+_CW_AT = {(code, target): Action("cw", code, target) for code in SPECS for target in range(6)}
+
+
+_CW_AT_SIDE = {
+    (code, target, side): Action("cw", code, target, side)
+    for code in SPECS
+    for target in range(6)
+    for side in _SIDE_INDEXES
+}
 
 
 _PLAYED_CODES = tuple(
@@ -270,13 +289,19 @@ def _playable(
     )
 
 
-def _cw_discards(hand: list[str]) -> list[Action]:
+def _cw_discards(hand: list[str]) -> tuple[Action, ...]:
     """Every distinct choice of Car Wars cards to discard (smallest first, then in card
     order); the whole hand is ``all``."""
-    ordered = tuple(sorted(hand, key=CW_ORDER.__getitem__))
+    return _discards_of(tuple(sorted(hand, key=CW_ORDER.__getitem__)))
+
+
+@lru_cache(maxsize=4096)
+def _discards_of(ordered: tuple[str, ...]) -> tuple[Action, ...]:
+    """``_cw_discards`` for a sorted hand. Kept while in use: a hand stays the same over a
+    round of turns and reactions, and a search meets the same hands again and again."""
     shape = tuple(Counter(ordered).values())  # equal cards sit together in ``ordered``
     picks = [get(ordered) for get in _pickers(shape)]
-    return [*map(_discard_action, picks), CW_DISCARD_ALL]
+    return (*map(_discard_action, picks), CW_DISCARD_ALL)
 
 
 @lru_cache(maxsize=1 << 16)
