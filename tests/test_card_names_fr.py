@@ -8,9 +8,12 @@ score sheet and every text drawn in the table, hand and result images (the repla
 of table images). Seeded random playouts collect all of it and look for an English name.
 
 Names are matched as the engine spells them, case and word boundaries included, so "Go on to
-1000!" (the extension's button) and "go" in a notation example are not the Go card. Distances
-are left out: "miles" is the unit the game counts in ("Drive 100 miles", "trip 700 miles"), and
-Accident is the same word in French. Car Wars cards keep their English names.
+1000!" (the extension's button) and "go" in a notation example are not the Go card. Accident is
+the same word in French. Car Wars cards keep their English names. A distance card's English
+name ("100 miles") is looked for only where a card is named, in move labels and pickers: there
+the card is "100 bornes", as its button says ("Drive 100 bornes"; "Drive 100 miles" was missed,
+found by a newcomer's review), while elsewhere "miles" is the unit the game counts in ("drives
+100 miles (300 so far)", "trip 700 miles").
 """
 
 from __future__ import annotations
@@ -50,6 +53,12 @@ _SPELLINGS = sorted(
 )
 ENGLISH = re.compile(r"(?<![\w'])(" + "|".join(map(re.escape, _SPELLINGS)) + r")(?![\w'])")
 ALLOWED = re.compile(r"\b(Go on to 1000|Stop at 700)")
+DISTANCE = re.compile(
+    r"(?<![\w'])("
+    + "|".join(re.escape(ENGLISH_NAMES[card]) for card in Card if card.is_distance)
+    + r")(?![\w'])"
+)
+"""A distance card by its English name ("100 miles"), looked for where cards are named."""
 """The extension question's words ("Go on to 1000!", "You reached 700! Go on to 1000?"), not
 the cards."""
 
@@ -100,18 +109,20 @@ def _typed(key: str, seats: int) -> list[str]:
     return texts + [f"play {c} @{s}" for c in codes for s in range(seats)]
 
 
-def _said(key: str, seats: int, seed: int, oil: str = "") -> list[str]:
-    """What players read over one seeded random playout with French card names."""
+def _said(key: str, seats: int, seed: int, oil: str = "") -> tuple[list[str], list[str]]:
+    """What players read over one seeded random playout with French card names: everything,
+    and the move labels and pickers among it (where a distance is a card, named as such)."""
     found = bundle(key)
     game, shown = found.game, found.presenter
     rng = random.Random(seed)
     options = {"names": "fr", **({"oil_slick": oil} if oil else {})}
     state = game.new_game([f"Player {s + 1}" for s in range(seats)], seed, options)
     said: list[str] = [shown.start_notice(game.resolve_options(options))]
+    named: list[str] = []
     for step in range(MOVES + 1):
         public = game.public_view(state)
         said += [game.caption(state), described(shown.console_table(public))]
-        said += [w for p in shown.table_pickers(public) for w in _picker_words(p)]
+        named += [w for p in shown.table_pickers(public) for w in _picker_words(p)]
         if shown.result_text is not None:
             said.append(described(shown.result_text(public)))
         if step % DRAW_EVERY == 0 or game.outcome(state) is not None:
@@ -124,8 +135,8 @@ def _said(key: str, seats: int, seed: int, oil: str = "") -> list[str]:
             private = game.private_view(state, seat)
             legal = game.legal_actions(state, seat)
             moves = [_move(game, state, seat, a) for a in legal]
-            said += [m.label for m in moves]
-            said += [w for p in shown.hand_pickers(private, moves) for w in _picker_words(p)]
+            named += [m.label for m in moves]
+            named += [w for p in shown.hand_pickers(private, moves) for w in _picker_words(p)]
             said.append(described(shown.console_hand(private)))
             if step % DRAW_EVERY == 0 and found.info.private_hands:
                 shown.hand_png(private)
@@ -144,7 +155,7 @@ def _said(key: str, seats: int, seed: int, oil: str = "") -> list[str]:
     outcome = game.outcome(state)
     if outcome is not None:
         said.append(outcome.reason)
-    return said
+    return [*said, *named], named
 
 
 def _move(game: Any, state: Any, seat: int, action: Any) -> MoveChoice:
@@ -176,9 +187,25 @@ def test_the_matcher_finds_names_and_spares_ordinary_words() -> None:
 
 @pytest.mark.parametrize(("key", "seats", "oil"), GAMES, ids=[f"{k}-{n}" for k, n, _ in GAMES])
 def test_french_names_are_used_everywhere(key: str, seats: int, oil: str, drawn: list[str]) -> None:
-    texts = [text for seed in range(3) for text in _said(key, seats, seed, oil)]
+    playouts = [_said(key, seats, seed, oil) for seed in range(3)]
+    texts = [text for said, _ in playouts for text in said]
+    named = [text for _, labels in playouts for text in labels]
     # The collection works: French names were said, and drawn on the images' card faces.
     assert any("Feu vert" in text for text in texts)
     assert any(FRENCH_NAMES[Card.GO].startswith(text) for text in drawn if text)
     english = _english([*texts, *drawn])
     assert english == [], "\n".join(english[:40])
+    # Distance cards by their French names too, wherever a move or a button names them.
+    assert any("bornes" in text for text in named)
+    miles = sorted({line for text in named for line in text.splitlines() if DISTANCE.search(line)})
+    assert miles == [], "\n".join(miles[:40])
+
+
+@pytest.mark.parametrize("key", ["mille", "dragon"])
+@pytest.mark.parametrize(("lang", "label"), [("fr", "Drive 100 bornes"), ("en", "Drive 100 miles")])
+def test_a_distance_move_names_the_card_as_its_button_does(key: str, lang: str, label: str) -> None:
+    """With French names the distance move read "Drive 100 miles" under a "100 bornes" button
+    (Mille Bornes), or on its own button (Dragon); English names keep "miles"."""
+    game = bundle(key).game
+    state = game.new_game(["Ann", "Bob"], 1, {"names": lang})
+    assert game.describe_action(state, 0, game.parse_action("play 100")) == label

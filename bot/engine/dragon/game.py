@@ -180,7 +180,8 @@ def describe(state: DragonState, seat: int, action: Action) -> str:
         card = Card(action.card)
         title = card.name_in(lang)
         if card.is_distance:
-            return f"Drive {card.miles} miles"
+            # The card's own name, as its button says it: "Drive 100 bornes" with French names.
+            return f"Drive {title}"
         if card.is_safety:
             return f"Coup fourré! {title}" if state.phase is not Phase.TURN else f"Safety: {title}"
         return f"{title}{on}"

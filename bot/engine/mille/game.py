@@ -183,7 +183,8 @@ class MilleBornes(Game[MilleState, Action]):
                 return f"{name} before drawing (draw two after)"
             return f"Safety: {name}"
         if card.is_distance:
-            return f"Drive {card.miles} miles"
+            # The card's own name, as its button says it: "Drive 100 bornes" with French names.
+            return f"Drive {name}"
         if card.is_hazard:
             return f"{name} on {state.players[1 - seat]}"
         return f"Play {name}"
