@@ -147,11 +147,7 @@ def mb_actions(state: DragonState, seat: int) -> list[Action]:
     limited = bool(me.speed) and me.speed[-1] is Card.SPEED_LIMIT
     left = TRIP - me.mileage
     two_hundreds = me.miles.count(Card.D200)
-    targets = [
-        (other, victim, moving(victim), victim.mb.safeties)
-        for other, victim in enumerate(state.cars)
-        if other != seat and victim.alive
-    ]
+    targets: list[tuple[int, Car, bool, list[Card]]] | None = None  # read once, if a hazard asks
     plays: list[Action] = []
     discards: list[Action] = []
     for card in distinct:
@@ -165,6 +161,12 @@ def mb_actions(state: DragonState, seat: int) -> list[Action]:
             if fits and (card is not Card.D200 or two_hundreds < 2):
                 plays.append(_PLAY[card])
         elif card in _HAZARD_SET:
+            if targets is None:
+                targets = [
+                    (other, victim, moving(victim), victim.mb.safeties)
+                    for other, victim in enumerate(state.cars)
+                    if other != seat and victim.alive
+                ]
             if card is Card.SPEED_LIMIT:
                 for other, victim, _, safeties in targets:
                     speed = victim.mb.speed
