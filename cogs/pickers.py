@@ -33,7 +33,7 @@ from bot.tables import Position, Tables
 from bot.updates import StaleButton, TableUpdate
 from cogs.alt_text import described
 from cogs.permissions import permission_refusal
-from cogs.ui import APOLOGY, bot_of, post_table, refuse, storage_trouble
+from cogs.ui import APOLOGY, bot_of, post_table, refuse, send_table, storage_trouble
 
 log = logging.getLogger("junction.pickers")
 
@@ -611,13 +611,20 @@ async def play_move(
     started = time.perf_counter()
     from_button = from_hand or interaction.type is discord.InteractionType.component
     answered = False
+    lost = False  # the acknowledgement failed: this interaction can carry nothing more
     late_answer: asyncio.Task[None] | None = None
 
     async def acknowledge() -> None:
-        nonlocal answered
+        nonlocal answered, lost
         if not answered:
             answered = True  # before awaiting: the other acknowledgement must not answer too
-            await _acknowledge(interaction, from_button)
+            try:
+                await _acknowledge(interaction, from_button)
+            except discord.HTTPException:
+                # Discord's three seconds ran out (or Discord failed). The move may be stored
+                # already, and must still be shown: the table goes to the channel instead.
+                lost = True
+                log.warning("could not acknowledge a move; answering in the channel", exc_info=True)
 
     async def answer_before_computers() -> None:
         # The move is stored; computers answer it next, and an expert searches for a while:
@@ -653,7 +660,7 @@ async def play_move(
             with contextlib.suppress(discord.HTTPException):
                 await late_answer
             late_answer = None
-        if answered and not from_button:
+        if answered and not from_button and not lost:
             # A public "thinking…" would carry the refusal to the whole channel (the first
             # follow-up of a public deferral keeps its visibility): it goes, and the refusal
             # then comes as a private message of its own.
@@ -668,6 +675,8 @@ async def play_move(
     # itself would tell the table that a choice was made.
     unseen = update.previous is not None and update.previous == update.public
     if (update.repeated or unseen) and (from_button or not answered or unseen):
+        if lost:
+            return  # nothing public to post, and the member can no longer be told privately
         if not from_button:
             said = "That move was already made." if update.repeated else "Done."
             if answered:
@@ -676,13 +685,14 @@ async def play_move(
             else:
                 await interaction.response.send_message(said, ephemeral=True)
             return
-        if not answered:
-            await interaction.response.defer()
-        if from_hand and not update.repeated:
+        await acknowledge()
+        if from_hand and not update.repeated and not lost:
             await _refresh_hand(interaction, update)
         return
-    if not answered:
-        await _acknowledge(interaction, from_button)
+    await acknowledge()
+    if lost:
+        await _post_in_channel(interaction, update)
+        return
     await post_table(interaction, update)
     if from_hand:
         await _refresh_hand(interaction, update)
@@ -706,6 +716,16 @@ async def _acknowledge(interaction: discord.Interaction[Any], from_button: bool)
         await interaction.response.defer()
     else:
         await interaction.response.defer(thinking=True)
+
+
+async def _post_in_channel(interaction: discord.Interaction[Any], update: TableUpdate) -> None:
+    """Post the table as a plain message in the move's channel: the move is stored although
+    its interaction could not be answered, so the interaction's follow-ups would never arrive
+    (Discord keeps no follow-ups for an interaction that was never acknowledged)."""
+    bot = bot_of(interaction)
+    assert interaction.channel_id is not None  # play_move refuses a move with no channel
+    channel = bot.get_partial_messageable(interaction.channel_id, guild_id=interaction.guild_id)
+    await send_table(bot, channel.send, update)
 
 
 async def _refresh_hand(interaction: discord.Interaction[Any], update: TableUpdate) -> None:

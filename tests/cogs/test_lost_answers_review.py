@@ -1,0 +1,121 @@
+"""A move whose interaction can no longer be answered (Discord's three seconds ran out, or
+Discord failed the acknowledgement) is still stored and its table still posted, through a plain
+channel message; and a turn mark from a turn the table never reached is not called "earlier".
+
+Driven through the fake Discord: an interaction is made to expire at the moment the bot first
+answers it (Discord then says "Unknown interaction", and the interaction's webhook never exists).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from bot.store.base import SeatRecord
+from cogs.pickers import ACKNOWLEDGE_AFTER
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import component_id, held_thinking, public_table, stacked_mille
+from tests.discord.backend import GAMES_CHANNEL_ID, JSON, HTTPError, RecordedRequest
+from tests.discord.payloads import InteractionDriver
+
+COMPUTER = SeatRecord(1, "Computer", policy="normal")
+
+
+@pytest.fixture
+def expire(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Callable[[JSON], None]]:
+    """Mark an interaction payload as expired: its acknowledgement is refused with Discord's
+    "Unknown interaction" (10062), so it is never acknowledged and carries nothing after."""
+    expired: set[str] = set()
+    backend = driver.backend
+    original = backend._callback
+
+    def callback(record: RecordedRequest, interaction_id: str, token: str) -> tuple[int, Any]:
+        if token in expired:
+            raise HTTPError(404, "Unknown interaction", 10062)
+        return original(record, interaction_id, token)
+
+    monkeypatch.setattr(backend, "_callback", callback)
+    yield lambda payload: expired.add(str(payload["token"]))
+
+
+def _channel_tables(driver: InteractionDriver) -> list[JSON]:
+    """The public table messages in the game's channel, oldest first."""
+    return [
+        m
+        for m in driver.messages.values()
+        if int(m.get("channel_id") or 0) == GAMES_CHANNEL_ID
+        and not int(m.get("flags") or 0) & 64
+        and any(a.get("filename") == "table.png" for a in m.get("attachments") or [])
+    ]
+
+
+async def test_a_typed_move_whose_answer_failed_still_posts_its_table(
+    driver: InteractionDriver, expire: Callable[[JSON], None]
+) -> None:
+    """Alice plays Go against the computer; Discord refuses the acknowledgement (the
+    interaction expired). Found by a review: the failure ended the handler after the move was
+    stored, before the computer's answer and with no table posted. The move and the computer's
+    answer are stored, and the table reaches the channel as a plain message."""
+    bot = running_bot(driver)
+    await stacked_mille(driver, COMPUTER)
+    payload = driver.factory.slash("move", {"action": "play go"})
+    expire(payload)
+    await driver.dispatch(payload)
+    stored = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert [entry.action for entry in await bot.store.moves(stored.id)][:1] == ["play go"]
+    assert 0 in bot.tables.position(stored).acting, "the computer answered"
+    posted = _channel_tables(driver)
+    assert posted, "no table was posted"
+    assert "Alice plays Go" in str(posted[-1]["content"]), posted[-1]["content"]
+    assert stored.message_id == int(posted[-1]["id"]), "the posted table is the one remembered"
+
+
+async def test_a_typed_move_acknowledged_late_behind_a_thinking_computer(
+    driver: InteractionDriver, expire: Callable[[JSON], None]
+) -> None:
+    """Alice's second /move waits while the computer thinks about her Go; after
+    ``ACKNOWLEDGE_AFTER`` the bot acknowledges it, and Discord refuses (expired). Found by a
+    review: that failure came back when the move had been stored, so its table was never
+    posted. Now it is stored, and posted to the channel."""
+    bot = running_bot(driver)
+    await stacked_mille(driver, COMPUTER)
+    thinking, release = held_thinking(bot.tables)
+    first = asyncio.ensure_future(driver.slash("move", {"action": "play go"}))
+    await asyncio.wait_for(thinking.wait(), 10)
+    payload = driver.factory.slash("move", {"action": "play 100"})
+    expire(payload)
+    second = asyncio.ensure_future(driver.dispatch(payload))
+    await asyncio.sleep(ACKNOWLEDGE_AFTER + 0.3)
+    release.set()
+    await first
+    await second
+    stored = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert "play 100" in [entry.action for entry in await bot.store.moves(stored.id)]
+    # The first move's table is posted at the same moment, by its own interaction.
+    posted = [str(m["content"]) for m in _channel_tables(driver)]
+    assert any("Alice drives 100 miles" in words for words in posted), posted
+
+
+async def test_a_hand_button_whose_answer_failed_still_posts_its_table(
+    driver: InteractionDriver, expire: Callable[[JSON], None]
+) -> None:
+    """The same through a button: Alice presses Go in her hand and Discord refuses the
+    acknowledgement. The move is stored and its table posted to the channel."""
+    bot = running_bot(driver)
+    started = await stacked_mille(driver, COMPUTER)
+    table = public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, f"jn:h:{started.game.id}")
+    assert hand.message is not None
+    payload = driver.factory.component(hand.message, component_id(hand, "Go"))
+    expire(payload)
+    await driver.dispatch(payload)
+    stored = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert [entry.action for entry in await bot.store.moves(stored.id)][:1] == ["play go"]
+    posted = _channel_tables(driver)
+    assert "Alice plays Go" in str(posted[-1]["content"]), posted[-1]["content"]
+    assert stored.message_id == int(posted[-1]["id"])
