@@ -61,7 +61,9 @@ from bot.ai.search import (
     SearchReport,
 )
 from bot.ai.ttr_normal import (
+    ROOM_FOR_TICKETS,
     NormalTtrPolicy,
+    _capacity,
     _junk_value,
     _parsed,
     _plan_value,
@@ -496,7 +498,7 @@ def explain(view: TtrSeatView, move: str, report: SearchReport) -> str:
     elif kind == "yard":
         why = _yard_reason(view, action, demand)
     elif kind == "tickets":
-        why = "your plan leaves room for more tickets"
+        why = _tickets_reason(view, demand)
     elif kind == "keep":
         codes = ", ".join(TICKETS[t].code for t in action.tickets) or "none"
         why = f"keeping {codes} gives the best expected points for the cards you can get"
@@ -505,6 +507,22 @@ def explain(view: TtrSeatView, move: str, report: SearchReport) -> str:
     if view.public.solo:
         return solo_reason(why, move, report)
     return report.reason(why, move)
+
+
+def _tickets_reason(view: TtrSeatView, demand: list[int]) -> str:
+    """Why draw tickets: the cards the tickets held need against the cards this seat can hope
+    to gather (``normal``'s own estimate), said only when there is that room; otherwise the
+    search alone chose it."""
+    if not view.tickets:
+        return "you hold no tickets yet, and tickets are what your cards score with"
+    need = sum(demand)
+    gather = round(_capacity(_Table(view)))
+    if gather - need >= ROOM_FOR_TICKETS:
+        return (
+            f"your tickets need {plural(need, 'card')} and you can hope to gather about "
+            f"{gather} by the end: there is room for more"
+        )
+    return "more tickets came out best when the next turns were played out"
 
 
 def _take_reason(view: TtrSeatView, action: Action, demand: list[int]) -> str:

@@ -142,6 +142,9 @@ def _demand(tickets: tuple[Ticket, ...] | list[Ticket]) -> list[int]:
     return demand
 
 
+ROOM_FOR_TICKETS = 8  # cards to spare before more tickets are worth drawing
+
+
 def _capacity(t: _Table) -> float:
     """Roughly how many cards this seat can hope to get on its track by the end."""
     pub = t.pub
@@ -289,7 +292,7 @@ def _ticket_draw_value(t: _Table) -> float:
     """Drawing tickets pays when the current plan leaves room for more."""
     cards = sum(t.demand)
     room = _capacity(t) - cards
-    if t.pub.ticket_deck_count < 1 or room < 8:
+    if t.pub.ticket_deck_count < 1 or room < ROOM_FOR_TICKETS:
         return -5.0
     if not t.solo and t.pub.deck_number == 1:
         return 0.6 + 0.05 * room

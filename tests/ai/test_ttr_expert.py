@@ -27,6 +27,7 @@ from bot.ai.ttr_expert import (
 from bot.ai.ttr_normal import NormalTtrPolicy
 from bot.engine.ttr.cards import CARD_CODES, COLOURS, TICKETS, full_counts
 from bot.engine.ttr.state import ACT
+from bot.engine.words import plural
 from bot.games import bundle, get_game, get_policy, policy_names
 
 TTR = get_game("ttr")
@@ -356,6 +357,32 @@ def test_a_ttr_hint_says_only_what_the_move_does_here(
     only if they need its colour, a set robs only whom it robs, and a first-deck set that
     your tickets need is not called unneeded."""
     assert _ttr_why(move, hand, **table) == why
+
+
+def test_a_ticket_draw_hint_weighs_the_cards_the_tickets_need() -> None:
+    """Drawing tickets is said to have room only when the tickets held need well fewer cards
+    than the seat can hope to gather (it was said whatever the tickets needed)."""
+    state = next(s for s in states("ttr", 3, [1]) if s.phase == ACT and s.turn == 0).clone()
+    state.deck_number = 1  # three seats: about 20 cards gathered by the end
+    ticket = next(t for t in TICKETS if t.need[0] and not t.need[4])
+    state.tickets[0] = [ticket.index]
+    report = SearchReport(move="tickets", candidates=["tickets"])
+    need = sum(ticket.need)
+    assert explain(TTR.private_view(state, 0), "tickets", report) == (
+        f"your tickets need {plural(need, 'card')} and you can hope to gather about 20 by the "
+        "end: there is room for more."
+    )
+    # Tickets that already need more than can be gathered: no room is claimed.
+    heavy = sorted(TICKETS, key=lambda t: sum(t.need), reverse=True)[:4]
+    state.tickets[0] = [t.index for t in heavy]
+    assert sum(sum(TICKETS[t].need) for t in state.tickets[0]) > 20
+    assert explain(TTR.private_view(state, 0), "tickets", report) == (
+        "more tickets came out best when the next turns were played out."
+    )
+    state.tickets[0] = []
+    assert explain(TTR.private_view(state, 0), "tickets", report) == (
+        "you hold no tickets yet, and tickets are what your cards score with."
+    )
 
 
 def test_a_solo_set_hint_names_the_face_up_cards_it_discards() -> None:
