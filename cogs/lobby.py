@@ -34,7 +34,7 @@ from bot.store.base import (
     SeatRecord,
     StaleVersion,
 )
-from bot.tables import DAILY_DEALT
+from bot.tables import DAILY_DEALT, looks
 from cogs.choices import game_choices, level_choices, option_choices, parse_options
 from cogs.pickers import ID, GameItem, register_items
 from cogs.ui import NO_PINGS, bot_of, clip, pings, plain, post_table, send_table
@@ -97,12 +97,25 @@ def _visible(name: str) -> bool:
     return any(unicodedata.category(c)[0] in "LNPS" and c not in _BLANK for c in name)
 
 
+_COMPUTER = re.compile(r"computer\d*\(.+\)")
+"""What a computer's seat is called ("Computer (normal)", "Computer 2 (expert)"), as ``looks``
+reads a name: case, width and spaces aside."""
+
+
+def _passes_for_a_computer(name: str) -> bool:
+    """Whether ``name`` reads like a computer's seat. A member so named took the computer's
+    name at the table and the computer was numbered instead ("Computer 2 (expert) (2)"), so
+    every caption, target button and result line said the member was the computer."""
+    return _COMPUTER.fullmatch(looks(name)) is not None
+
+
 def display_name(user: discord.abc.User) -> str:
     """A member's name for a seat: their server name as :func:`_seat_name` shows it, or their
-    username when that name shows nothing (only spaces or invisible characters)."""
+    username when that name shows nothing (only spaces or invisible characters) or passes for
+    a computer's."""
     for name in (user.display_name, user.name):
         shown = _seat_name(name or "")
-        if _visible(shown):
+        if _visible(shown) and not _passes_for_a_computer(shown):
             return shown
     return "Player"
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import partial
@@ -79,8 +80,20 @@ def plain(text: str) -> str:
     own message, nor ``||…||`` a spoiler or ``# …`` a heading. A bare web address would still
     be made a live link by Discord (markdown escapes leave it as it is): in the bot's message,
     a nickname such as ``https://free-nitro.example`` would read as a link the bot posts, so
-    its ``://`` is broken (``LINK_BREAK``); it still reads the same."""
-    return discord.utils.escape_markdown(text).replace("://", LINK_BREAK)
+    its ``://`` is broken (``LINK_BREAK``); it still reads the same.
+
+    discord.py's escape takes a whole ``[…](…)`` as one link (a backslash before it, nothing
+    inside escaped) and reaches from a name's "[" to the last ")" of the line, so a name like
+    ``[x](y) ||z||`` still hid "z" behind a spoiler in "… drives 25 miles (25 so far)"; and it
+    leaves a web address unescaped, so ``https://x**y**`` was bold once its link was broken.
+    Every "[" is escaped here instead, and addresses with the rest; a line opening "1. " (a
+    name) would be a numbered list."""
+    pieces = (discord.utils.escape_markdown(p, ignore_links=False) for p in text.split("["))
+    return _LIST_START.sub(r"\1\\.", "\\[".join(pieces)).replace("://", LINK_BREAK)
+
+
+_LIST_START = re.compile(r"^(\s*\d+)\.(?=\s)", re.MULTILINE)
+"""A line Discord would show as an item of a numbered list ("1. Alice plays Go.")."""
 
 
 def quote(text: str, limit: int = 40) -> str:

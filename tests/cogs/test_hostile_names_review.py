@@ -1,0 +1,213 @@
+"""A hostile member's review of what names can do, through the fake Discord: members choose
+their display names, so a name is hostile input. Each test seats members whose names spell
+mentions, markdown, links, lists or a computer's name, and reads everything the bot sent: no
+body may ping anyone it should not (the timers' own posts included), and no name may restyle
+the bot's message around it. A test that holds a fix says, in its docstring, what the review
+found before it; the others held and stay as regression tests.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from bot.store.base import SeatRecord
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import component_id, public_table, sweep_after
+from tests.discord.backend import (
+    ALICE_ID,
+    BOB_ID,
+    CAROL_ID,
+    GAMES_CHANNEL_ID,
+    GUILD_ID,
+)
+from tests.discord.payloads import InteractionDriver
+
+
+def _nick(driver: InteractionDriver, user_id: int, nick: str) -> None:
+    """Give a member of the fake guild a server nickname (their display name)."""
+    member = driver.backend.world.member(user_id)
+    assert member is not None
+    member["nick"] = nick
+
+
+def _bodies(driver: InteractionDriver) -> list[dict[str, Any]]:
+    """Every message body the bot sent or edited (interaction answers, follow-ups, edits and
+    its own channel posts), in order."""
+    bodies = []
+    for request in driver.backend.requests:
+        body = request.json
+        if isinstance(body, dict) and isinstance(body.get("data"), dict) and "type" in body:
+            body = body["data"]  # an interaction callback wraps its message
+        if isinstance(body, dict) and body.get("content"):
+            bodies.append(body)
+    return bodies
+
+
+def _unescaped(text: str, chars: str) -> list[str]:
+    """The characters of ``chars`` that ``text`` holds without a backslash before them."""
+    return re.findall(rf"(?<!\\)[{re.escape(chars)}]", text)
+
+
+def _seat(number: int, name: str, user_id: int) -> SeatRecord:
+    return SeatRecord(number, name, user_id=user_id)
+
+
+# Mille Bornes stacked: Alice holds Go, 100, 75, 75, 75, 50, 25; Bob six 25s and a 200.
+MILLE_DECK = ["go", "100", "75", "75", "75", "50", *["25"] * 6, *["200", "50", "100", "75"] * 3]
+
+
+async def _move(driver: InteractionDriver, words: str, user_id: int = ALICE_ID) -> Any:
+    """Play the move /move's list offers first for ``words``."""
+    offered = (await driver.autocomplete("move", "action", words, user_id=user_id)).choices
+    assert offered, f"no move offered for {words!r}"
+    return await driver.slash("move", {"action": offered[0]["value"]}, user_id=user_id)
+
+
+async def test_a_name_holding_a_link_and_a_spoiler_restyles_no_caption(
+    driver: InteractionDriver,
+) -> None:
+    """Alice's name is ``[x](https://evil) ||secret|| `code```, and she drives 100 miles at
+    Mille Bornes. Found by this review: discord.py's escape reads a whole ``[…](…)`` as one
+    link (one backslash before it, nothing inside escaped) from the name's "[" to the last ")"
+    of the line, so in "… drives 100 miles (100 so far)" the name's "||secret||" was a spoiler
+    and its "`code`" a code span, in the bot's public message. Every "[" is now escaped on its
+    own, and the rest of the name with it."""
+    name = "[x](https://evil) ||secret|| `code`"
+    await running_bot(driver).tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=[_seat(0, name, ALICE_ID), _seat(1, "Bob", BOB_ID)],
+        deck=MILLE_DECK,
+    )
+    await _move(driver, "go")
+    await _move(driver, "discard", BOB_ID)
+    content = public_table(await _move(driver, "100")).content or ""
+    assert "drives 100 miles (100 so far)" in content, content
+    assert not _unescaped(content, "|`["), content
+
+
+async def test_a_name_that_is_an_address_full_of_markdown_stays_as_typed(
+    driver: InteractionDriver,
+) -> None:
+    """Alice's nickname is ``https://x.example/**bold**__u__``. Found by this review:
+    discord.py's escape leaves a web address alone (a link shows its characters as they are),
+    then its "://" is broken so that it is no link: what was left was markdown, and the table
+    message showed "bold" in bold and "u" underlined. An address's markdown is now escaped
+    like the rest of a name."""
+    _nick(driver, ALICE_ID, "https://x.example/**bold**__u__")
+    content = public_table(await driver.slash("play", {"game": "race"})).content or ""
+    assert "x.example/\\*\\*bold\\*\\*\\_\\_u\\_\\_" in content, content
+
+
+async def test_a_name_opening_a_line_as_a_numbered_list_stays_as_typed(
+    driver: InteractionDriver,
+) -> None:
+    """Alice's nickname is "1. Alice", and her caption opens a line: "1. Alice plays Go." Found
+    by this review: Discord shows such a line as the first item of a numbered list (indented,
+    its number drawn by the client). Its "." is now escaped."""
+    _nick(driver, ALICE_ID, "1. Alice")
+    await running_bot(driver).tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=[_seat(0, "1. Alice", ALICE_ID), _seat(1, "Bob", BOB_ID)],
+        deck=MILLE_DECK,
+    )
+    content = public_table(await _move(driver, "go")).content or ""
+    assert content.startswith("1\\. Alice plays Go."), content
+
+
+@pytest.mark.parametrize(
+    ("nick", "game", "computers"),
+    [("Computer (normal)", "race", 1), ("Ｃｏｍｐｕｔｅｒ 2 (Expert)", "dragon", 3)],
+)
+async def test_a_member_named_like_a_computer_is_not_taken_for_one(
+    driver: InteractionDriver, nick: str, game: str, computers: int
+) -> None:
+    """Alice's nickname is a computer's seat name, and she plays computers at that level.
+    Found by this review: her seat took the name, and the computer was numbered instead
+    ("Computer 2 (expert) (2)"), so every caption, target button and result line said Alice
+    was the computer, and the computer someone else. A name that reads like a computer's
+    (case, width and spaces aside) now gives way to the member's username."""
+    _nick(driver, ALICE_ID, nick)
+    level = "expert" if "Expert" in nick else "normal"
+    options: dict[str, Any] = {"game": game, "level": level}
+    if computers > 1:
+        options["computers"] = computers
+    started = await driver.slash("play", options)
+    stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
+    names = [s.name for s in stored.seats]
+    assert names[0] == "alice", names
+    if computers == 1:
+        assert names[1:] == [f"Computer ({level})"], names
+    else:
+        assert names[1:] == [f"Computer {n} ({level})" for n in range(1, computers + 1)], names
+    assert "** — alice vs " in (public_table(started).content or "")
+
+
+async def test_a_member_may_still_be_called_computer(driver: InteractionDriver) -> None:
+    """Held: only a computer's whole seat name is refused; "Computer Science" and "Computer"
+    are names like any other."""
+    _nick(driver, ALICE_ID, "Computer")
+    _nick(driver, BOB_ID, "Computer Science")
+    invite = await driver.slash("challenge", {"game": "race", "member": BOB_ID})
+    await driver.click(invite, component_id(invite, "Accept"), user_id=BOB_ID)
+    stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
+    assert [s.name for s in stored.seats] == ["Computer", "Computer Science"]
+
+
+HOSTILE = {
+    ALICE_ID: "@everyone",
+    BOB_ID: "<@&1> @here [x](https://evil)",
+    CAROL_ID: "# Heading ||x||",
+}
+
+
+@pytest.mark.parametrize("game", ["mille", "race", "ttr", "dragon"])
+async def test_nothing_a_hostile_table_sends_pings_anyone_it_should_not(
+    driver: InteractionDriver, game: str
+) -> None:
+    """Held: members named "@everyone", a role's mention with "@here" and a link, and a
+    heading play from /challenge under a one-minute turn timer: moves typed from /move's list,
+    a reminder and a timeout posted by the timers, /mygames, a request to abort, a
+    resignation and /history. Every body the bot sent (its own channel posts included) says
+    whom it may ping, pings no role and nobody at all by parsing, and lets through only the
+    members whose turn it is; no "<@&" of a role reaches a message, and no name's heading,
+    spoiler or link shows."""
+    for user_id, nick in HOSTILE.items():
+        _nick(driver, user_id, nick)
+    await driver.slash("settings", {"turn_timer": 1, "on_timeout": "computer"})
+    seated = [ALICE_ID, BOB_ID] + ([CAROL_ID] if game in ("ttr", "dragon") else [])
+    invited = {("member" + (str(n + 1) if n else "")): u for n, u in enumerate(seated[1:])}
+    invite = await driver.slash("challenge", {"game": game, **invited})
+    for user_id in seated[1:]:
+        await driver.click(invite, component_id(invite, "Accept"), user_id=user_id)
+    for _ in range(4):
+        for user_id in seated:
+            offered = (await driver.autocomplete("move", "action", "", user_id=user_id)).choices
+            if offered:
+                await driver.slash("move", {"action": offered[0]["value"]}, user_id=user_id)
+                break
+    await sweep_after(driver, 35)  # the reminder
+    await sweep_after(driver, 70)  # the deadline: the computer plays the turn
+    await driver.slash("mygames", {}, user_id=BOB_ID)
+    await driver.slash("abort", {}, user_id=BOB_ID)
+    await driver.slash("resign", {}, user_id=BOB_ID)
+    await driver.slash("history", {}, user_id=BOB_ID)
+    bodies = _bodies(driver)
+    assert any(b["content"].startswith("⏳ ") for b in bodies), "a reminder was posted"
+    assert any(b["content"].startswith("⏰ ") for b in bodies), "a timeout was posted"
+    for body in bodies:
+        content = body["content"]
+        allowed = body.get("allowed_mentions")
+        assert allowed is not None, f"sent without allowed_mentions: {content!r}"
+        assert not allowed.get("parse") and not allowed.get("roles"), (allowed, content)
+        assert {int(u) for u in allowed.get("users") or []} <= set(seated), (allowed, content)
+        # The bot's own links to a table ("[table](https://discord.com/…)") are meant.
+        words = re.sub(r"\[table\]\(https://discord\.com/channels/[\d/]+\)", "", content)
+        assert "<@&" not in words and not _unescaped(words, "|["), content
+        assert not any(line.startswith("#") for line in content.split("\n")), content
