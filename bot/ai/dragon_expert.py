@@ -783,6 +783,12 @@ def explain(view: DragonSeatView, move: str, report: SearchReport) -> str:
         name = cw_name(action.card).split(" (")[0]
         if rival and SPECS[action.card].is_attack:
             why = _dragon_attack_reason(public, action, lang)
+        elif action.card == "jam":
+            repairs = Card.REPAIRS.name_in(lang)
+            why = (
+                f"{name} silences the machine guns of {rival} until they play {repairs} or "
+                "discard their whole Car Wars hand"
+            )
         elif rival:
             why = f"{name} on {rival} does the most harm for the risk"
         elif action.card == "stampede":

@@ -642,6 +642,13 @@ def _attack_why(move: str, names: str = "en", **bob: Any) -> str:
             "Flamethrower on Bob can breach their left and reach the driver with their Extra "
             "Tank on, which explodes and kills them.",
         ),
+        # Before the fix a jam, which is no shot, 'does the most harm for the risk'.
+        (
+            "jam @1",
+            {},
+            "Machine Gun Jams silences the machine guns of Bob until they play Repairs or "
+            "discard their whole Car Wars hand.",
+        ),
         # A shot that lands on a whole side or whole tires keeps the usual reason.
         ("mg-front @1", {}, "Machine Gun on Bob does the most harm for the risk."),
         ("tire-shot @1", {"tires": 3}, "Tire Shot on Bob does the most harm for the risk."),
