@@ -156,37 +156,17 @@ class Console:
 
     async def present(self, update: TableUpdate) -> None:
         """``show`` the update, its score sheet after the move that ended the round."""
-        self.show(update, await self.round_ended_after(update))
+        self.show(update, self.round_ended_after(update))
 
-    async def round_ended_after(self, update: TableUpdate) -> int | None:
+    @staticmethod
+    def round_ended_after(update: TableUpdate) -> int | None:
         """How many of the update's steps belong to the round (a Mille Bornes hand) that ended
-        in it, when steps of the next round follow (the computer starting the next hand); None
-        otherwise. Found by replaying the move log, public views only, once a round."""
-        found = bundle(update.game.game_key)
-        shown = found.presenter
-        steps = update.steps
-        if (
-            len(steps) < 2
-            or update.outcome is not None
-            or update.previous is None
-            or not shown.round_finished(update.previous, update.public)
-        ):
+        in it while the game goes on: the steps after them (the computer starting the next
+        hand) belong to the next round. None when no round ended (or the game did)."""
+        if update.outcome is not None:
             return None
-        store = self.tables.store
-        initial = await store.initial_state(update.game.id)
-        moves = await store.moves(update.game.id)
-        # Each step is one stored move, the update's the last ones: checked, not assumed.
-        tail = moves[-len(steps) :]
-        if initial is None or [m.action for m in tail] != [s.action for s in steps]:
-            return None
-        frames = await asyncio.to_thread(replay_frames, found.game, initial, moves)
-        if len(frames) != len(moves) + 1:
-            return None
-        around = frames[-len(steps) - 1 :]
-        for count, (before, after) in enumerate(itertools.pairwise(around), start=1):
-            if shown.round_finished(before, after):
-                return count if count < len(steps) else None
-        return None
+        ends = [n for n, step in enumerate(update.steps) if step.round_ended]
+        return ends[-1] + 1 if ends else None
 
     def show(self, update: TableUpdate, round_ended_after: int | None = None) -> None:
         """Print what happened and the table. ``round_ended_after``: how many steps the round
@@ -202,12 +182,18 @@ class Console:
         finished = update.outcome is not None or (
             update.previous is not None and shown.round_finished(update.previous, update.public)
         )
-        if finished and shown.result_text is not None and round_ended_after is not None:
-            # The hand that ended, its score sheet, then the next hand's first moves.
-            for caption in told(captions[:round_ended_after]):
+        if finished and shown.result_text is not None and round_ended_after:
+            # The hand that ended, its score sheet, then the next hand's first line ("Hand 2:
+            # Bob starts.", which ended the caption of the move that finished the hand) and its
+            # first moves, as the Discord messages tell them.
+            *before_last, last = captions[:round_ended_after]
+            ending, opening = shown.round_opening(update.public, last)
+            for caption in told([*before_last, ending]):
                 self.say(f"  » {caption}")
             self.say(shown.result_text(update.public))
             captions, finished = captions[round_ended_after:], False
+            if opening:
+                captions.insert(0, opening)
         said = told(captions, reason)
         if self.recap:
             said, self.recap = self.recap, []

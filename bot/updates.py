@@ -124,6 +124,8 @@ class TableUpdate:
     # A new game's own line (who starts and why: the Race's revealed cards, "Hand 1: Computer
     # starts."), read from the deal's public view, when computers moved after the deal in the
     # same request: no step repeats it, and the table image shows their last move instead.
+    # Front ends also put a new round's first line here ("Hand 2: Bob starts.", split off the
+    # caption of the move that ended the round before) to head the new round's table.
     dealt: str = ""
 
     @property

@@ -200,7 +200,8 @@ def _told_lines(update: TableUpdate, headline: str | None) -> tuple[list[str], l
     captions of its steps."""
     head = [headline] if headline else []
     if update.dealt:
-        # A new game the computer opened: the deal's line says why it moved first.
+        # A new game the computer opened: the deal's line says why it moved first; or a new
+        # round's first line ("Hand 2: Bob starts.", ``split_round``).
         head.append(plain(update.dealt))
     if update.timeout is not None:
         head.append(plain(update.timeout.caption))
@@ -260,17 +261,27 @@ def split_round(update: TableUpdate) -> tuple[TableUpdate, TableUpdate] | None:
     captions up to the move that finished it) and the next round's table (the moves after it,
     whom it waits for). One message listed the next hand's first moves above the table and the
     finished hand's score image below it, so a member read the new hand before the old one's
-    result. None when no round ended, or when the game did (its last table tells both)."""
+    result. None when no round ended, or when the game did (its last table tells both).
+
+    The next round's first line ("Hand 2: Bob starts.", at the end of the caption of the move
+    that finished the round) heads the next table, the message where that player acts: it
+    closed the round's end, above its score image. The stored caption keeps it (the table
+    image, /table and replays say both)."""
     if update.outcome is not None:
         return None
     ends = [n for n, step in enumerate(update.steps) if step.round_ended]
     if not ends:
         return None
     cut = ends[-1] + 1
-    finished = replace(update, steps=update.steps[:cut])
+    last = update.steps[cut - 1]
+    ending, opening = bundle(update.game.game_key).presenter.round_opening(
+        update.public, last.caption
+    )
+    finished = replace(update, steps=(*update.steps[: cut - 1], replace(last, caption=ending)))
     # No score image on the next table (``previous`` is what would attach it), and the deal's
-    # and the timeout's lines were said with the round's end.
-    table = replace(update, steps=update.steps[cut:], previous=None, dealt="", timeout=None)
+    # and the timeout's lines were said with the round's end; the new round's first line is
+    # said as a new game's is (``dealt``), before any move of it.
+    table = replace(update, steps=update.steps[cut:], previous=None, dealt=opening, timeout=None)
     return finished, table
 
 

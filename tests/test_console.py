@@ -454,7 +454,32 @@ async def test_a_hands_score_sheet_comes_before_the_next_hands_moves(tmp_path: P
         "  Computer (random): 0 (Milestones +0)",
         "  Match: Root 625 · Computer (random) 0 (first to 5000)",
     ]
-    assert between[4:] == ["  » Computer (random) discards Go."], between
+    # The new hand's first line, then its first move: "Hand 2: Computer (random) starts."
+    # ended the caption of the move that ended hand 1, above the sheet, before the fix.
+    assert between[4:] == [
+        "  » Hand 2: Computer (random) starts.",
+        "  » Computer (random) discards Go.",
+    ], between
+    assert "starts." not in before.splitlines()[-1], before
+
+
+async def test_the_member_who_starts_the_next_hand_reads_it_after_the_score(
+    tmp_path: Path,
+) -> None:
+    """Hand 2 ends on the computer's move and the player starts hand 3: the move that ended
+    the hand, its score sheet, then "Hand 3: Root starts." right above the new table, where
+    Root plays. Before the fix "Hand 3: Root starts." ended the line above the sheet."""
+    text = await _run(tmp_path, "1\n" * 1500 + "quit\n", images=False)
+    before, sheet = text.split("══ Hand 2: ", 1)
+    assert before.splitlines()[-1] == (
+        "  » Computer (random) drives 75 miles (375 so far). Hand 2 is over: the deck ran out "
+        "and neither player can play."
+    ), before.splitlines()[-1]
+    lines = sheet.split("\n── Hand 3 ·", 1)[0].splitlines()
+    assert lines[-2:] == [
+        "  Match: Root 1650 · Computer (random) 675 (first to 5000)",
+        "  » Hand 3: Root starts.",
+    ], lines
 
 
 async def test_resuming_counts_your_own_moves(tmp_path: Path) -> None:

@@ -117,6 +117,10 @@ class Presenter:
     ``start_notice(options)``: a line said when a game starts with these options.
     ``result_text(public)``: the score image in words (its alt text, and the console's lines
     when a round ends); without it the score image is described by ``console_table``.
+    ``round_opening(public, caption)``: the caption of the move that finished a round, split
+    into the round's end and the next round's first line ("Hand 2: Bob starts."), which the
+    front ends say after the score, with the next round's table; ``(caption, "")`` when the
+    caption holds no such line.
     """
 
     table_png: Callable[[Any], bytes]
@@ -131,6 +135,7 @@ class Presenter:
     hint: Callable[[Any], tuple[str, str] | None] | None = None
     start_notice: Callable[[Mapping[str, str]], str] = lambda options: ""
     result_text: Callable[[Any], str] | None = None
+    round_opening: Callable[[Any, str], tuple[str, str]] = lambda public, caption: (caption, "")
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from bot.ai.mille_normal import NormalMillePolicy
 from bot.engine.core import Outcome
 from bot.engine.mille import GAME
 from bot.engine.mille.cards import Card
+from bot.engine.mille.rules import hand_opening
 from bot.engine.mille.state import HandResult
 from bot.engine.mille.views import MillePublicView, MilleSeatView
 from bot.games.bundle import ButtonSpec, GameBundle, MoveChoice, Picker, Presenter
@@ -65,6 +66,17 @@ def hand_pickers(view: MilleSeatView, moves: Sequence[MoveChoice]) -> list[Picke
 def round_finished(before: MillePublicView, after: MillePublicView) -> bool:
     """A hand was scored: post its score sheet."""
     return len(after.results) > len(before.results)
+
+
+def round_opening(view: MillePublicView, caption: str) -> tuple[str, str]:
+    """The caption of the move that ended a hand ("… Hand 1 is over: … Hand 2: Bob starts."),
+    split before the new hand's first line: that line heads the new hand's table, where the
+    player who starts must act, instead of closing the finished hand's message."""
+    for name in view.players:
+        opening = hand_opening(view.hand_number, name)
+        if caption.endswith(f" {opening}"):
+            return caption[: -len(opening)].rstrip(), opening
+    return caption, ""
 
 
 # --- console ---------------------------------------------------------------------------------
@@ -158,6 +170,7 @@ BUNDLE = GameBundle(
         console_table=console_table,
         console_hand=console_hand,
         result_text=last_result_text,
+        round_opening=round_opening,
     ),
     policies={
         "normal": NormalMillePolicy,

@@ -64,8 +64,9 @@ async def test_the_hand_ends_in_its_own_message_before_the_next_table(
     ]
     ended, table = public
     text = ended.content or ""
-    assert text.startswith("Alice declines the extension. Hand 1 is over: Alice completed"), text
-    assert text.endswith("Hand 2: Computer (normal) starts."), text
+    assert text == (
+        "Alice declines the extension. Hand 1 is over: Alice completed the trip at 700 miles."
+    ), text
     # The score image says the hand's breakdown in words; the table alone calls on Alice.
     alt = ended.attachments[0].get("description") or ""
     assert "Hand 1: Alice completed the trip at 700 miles." in alt, alt
@@ -73,9 +74,52 @@ async def test_the_hand_ends_in_its_own_message_before_the_next_table(
     # Where the match stands, as the image's banner says it (the alt text said only the hand).
     assert alt.endswith("Match: Alice 1600 · Computer (normal) 0 (first to 5000)"), alt
     assert f"<@{ALICE_ID}>" not in text and not ended.components, text
-    later = table.content or ""
-    assert later.startswith("Computer (normal) ") and "Hand 1" not in later, later
-    assert later.endswith(f"<@{ALICE_ID}>, your turn — press **My hand** to play."), later
+    later = (table.content or "").splitlines()
+    # The new hand's first line heads its table, then the computer's first move of it (before
+    # the fix the line ended the previous message, above hand 1's score image).
+    assert later[0] == "Hand 2: Computer (normal) starts.", later
+    assert later[1].startswith("Computer (normal) ") and "Hand 1" not in later[1], later
+    assert later[2:] == [f"<@{ALICE_ID}>, your turn — press **My hand** to play."], later
+
+
+async def test_the_member_who_starts_the_next_hand_is_told_so_on_its_table(
+    driver: InteractionDriver,
+) -> None:
+    """Alice ends hand 1 against Bob, who starts hand 2. Before the fix "Hand 2: Bob starts."
+    closed hand 1's message, above its score image, and hand 2's table said only "@Bob, your
+    turn": the line now heads the table where Bob acts. The table image (and /table, and
+    replays) keep the whole caption, the hand's end and who starts."""
+    bot = running_bot(driver)
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
+        deck=TO_700,
+        seed=5,
+    )
+    moves = ["go", "200", "200", "100", "100", "100"]
+    for done, move in enumerate(moves, start=1):
+        await driver.slash("move", {"action": f"play {move}"})
+        if done < len(moves):
+            await driver.slash("move", {"action": "discard 25"}, user_id=BOB_ID)
+    result = await driver.slash("move", {"action": "extend no"})
+    public = [m for m in result.followups if not m.ephemeral]
+    assert [files(m) for m in public] == [["score.png"], ["table.png"]], [
+        (m.content, files(m)) for m in public
+    ]
+    ended, table = public
+    assert ended.content == (
+        "Alice declines the extension. Hand 1 is over: Alice completed the trip at 700 miles."
+    ), ended.content
+    assert (table.content or "").splitlines() == [
+        "Hand 2: Bob starts.",
+        f"<@{BOB_ID}>, your turn — press **My hand** to play.",
+    ], table.content
+    alt = table.attachments[0].get("description") or ""
+    assert alt.endswith(
+        "Hand 1 is over: Alice completed the trip at 700 miles. Hand 2: Bob starts."
+    ), alt
 
 
 async def test_the_extension_is_asked_with_the_buttons_on_the_table(

@@ -67,7 +67,7 @@ class MilleBornes(Game[MilleState, Action]):
             phase=Phase.ACT,
         )
         rules.deal_hand(state, 0, order, rules.hand_seed(seed, 1))
-        state.caption = f"Hand 1: {players[0]} starts."
+        state.caption = rules.hand_opening(1, players[0])
         return state
 
     @staticmethod

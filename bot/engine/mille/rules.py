@@ -501,7 +501,13 @@ def _end_hand(state: MilleState, reason: str) -> None:
     next_first = state.opponent(state.first_player)
     state.hand_number += 1
     deal_hand(state, next_first, None, hand_seed(state.seed, state.hand_number))
-    state.caption = f"{over} Hand {state.hand_number}: {state.players[next_first]} starts."
+    state.caption = f"{over} {hand_opening(state.hand_number, state.players[next_first])}"
+
+
+def hand_opening(number: int, player: str) -> str:
+    """A hand's first line, "Hand 2: Bob starts.": the last sentence of the caption of the move
+    that ended the hand before it, which the front ends say with the new hand's table."""
+    return f"Hand {number}: {player} starts."
 
 
 def _end_match(state: MilleState, totals: list[int], reason: str) -> None:
