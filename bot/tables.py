@@ -187,10 +187,26 @@ def typed_move(text: str) -> str:
     return words
 
 
+_CAPITAL_I = str.maketrans("IΙІ", "lll")
+"""A capital I (Latin, Greek or Cyrillic) is drawn as a small l: "Ian" is "lan"."""
+
+_DRAWN_ALIKE = str.maketrans(
+    # Cyrillic, case-folded: "Воb" is "Bob" to the eye (capitals В, Н, К, М, Т look Latin).
+    "авекмнорстухѕіјԁһӏԝԛү"
+    # Greek, case-folded (capitals Α, Β, Ε, Ζ, Η, Ι, Κ, Μ, Ν, Ο, Ρ, Τ, Υ, Χ look Latin).
+    "αβεζηικμνορτυχϲ",
+    "abekmhopctyxsijdhlwqy"  # the Cyrillic letters' Latin look-alikes
+    "abezhikmnoptyxc",  # the Greek ones
+)
+"""Letters of other alphabets drawn like Latin ones, as the Latin letter they look like."""
+
+
 def looks(name: str) -> str:
     """What a name looks like, roughly: letter case, width (``Ｓａｍ``, which the images draw
-    as "Sam"), spaces and invisible characters do not tell two names apart."""
-    folded = unicodedata.normalize("NFKC", name).casefold()
+    as "Sam"), spaces and invisible characters do not tell two names apart, nor letters of
+    another alphabet drawn alike ("Воb" in Cyrillic), nor a capital "I" and a small "l"."""
+    folded = unicodedata.normalize("NFKC", name).translate(_CAPITAL_I).casefold()
+    folded = folded.translate(_DRAWN_ALIKE)
     return "".join(char for char in folded if char.isprintable() and not char.isspace())
 
 

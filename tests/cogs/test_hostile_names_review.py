@@ -14,8 +14,10 @@ from typing import Any
 import pytest
 
 from bot.store.base import SeatRecord
+from bot.tables import distinct_names
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, public_table, sweep_after
+from tests.cogs.helpers import component_id, labels, public_table, sweep_after
+from tests.cogs.test_names_review import DRAGON_CW, DRAGON_MB
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -211,3 +213,52 @@ async def test_nothing_a_hostile_table_sends_pings_anyone_it_should_not(
         words = re.sub(r"\[table\]\(https://discord\.com/channels/[\d/]+\)", "", content)
         assert "<@&" not in words and not _unescaped(words, "|["), content
         assert not any(line.startswith("#") for line in content.split("\n")), content
+
+
+async def test_two_drivers_spelled_in_two_alphabets_get_target_buttons_that_differ(
+    driver: InteractionDriver,
+) -> None:
+    """Six cars: Bob goes by "Bob" and Carol by "Воb", whose "В" and "о" are Cyrillic (the same
+    name to the eye, in Discord and on the images), with three computers; Alice aims her
+    Machine Gun. Found by this review: a name was numbered only when it differed from an
+    earlier one by case, width or invisible characters, so the picker offered two buttons
+    reading "Bob" and Alice could not tell which car she would shoot. Letters of other
+    alphabets drawn like Latin ones (Cyrillic and Greek "а о р с е х", a capital "I" against a
+    small "l") now count as the same: Carol's seat is "Воb (2)", and that button hits her car."""
+    bot = running_bot(driver)
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="dragon",
+        seats=[
+            _seat(0, "Alice", ALICE_ID),
+            _seat(1, "Bob", BOB_ID),
+            _seat(2, "Воb", CAROL_ID),
+            *(SeatRecord(seat, f"Computer {seat}", policy="normal") for seat in (3, 4, 5)),
+        ],
+        deck=[*DRAGON_MB, *DRAGON_CW],
+    )
+    stored = await bot.tables.current(GAMES_CHANNEL_ID)
+    table = public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, f"jn:h:{stored.id}")
+    aim = await driver.click(hand.message, component_id(hand, "Machine Gun (Front)"))
+    assert aim.callback is not None
+    targets = labels(aim.callback)
+    assert "Bob" in targets and "Воb (2)" in targets, targets
+    await driver.click(aim.message, component_id(aim, "Воb (2)"))
+    state = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID)).state
+    assert state.cars[2].hits[0] == 3 and state.cars[1].hits[0] == 0, "Bob's car was hit"
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("Bob", "Воb"), ("Ian", "lan"), ("Pop", "Ρορ"), ("Alice", "Аlice")],
+)
+def test_names_drawn_alike_in_other_alphabets_are_numbered(first: str, second: str) -> None:
+    """The seat numbering sees Cyrillic and Greek letters drawn like Latin ones, and a capital
+    "I" drawn like a small "l", as the letters they look like; names that only look different
+    ("Ali" and "All") keep their own."""
+    named = distinct_names([_seat(0, first, ALICE_ID), _seat(1, second, BOB_ID)])
+    assert [s.name for s in named] == [first, f"{second} (2)"]
+    kept = distinct_names([_seat(0, "Ali", ALICE_ID), _seat(1, "All", BOB_ID)])
+    assert [s.name for s in kept] == ["Ali", "All"]
