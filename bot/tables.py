@@ -94,6 +94,17 @@ DAILY_DEALT = (
     "A new one comes at midnight UTC."
 )
 NO_GAME_HERE = "There is no game running in this channel. Start one with /play."
+EARLIER_TURN = (
+    "That is from an earlier turn. Use the buttons on the newest table "
+    "(or /table to post it again)."
+)
+NOT_THIS_TABLE = (
+    "That does not match this table. Use the buttons on the newest table "
+    "(or /table to post it again)."
+)
+"""A turn mark (a button's, a suggestion's) past the game's stored version: no real button or
+suggestion was ever shown for it, so it is forged or from another copy of the game, and "an
+earlier turn" would be untrue."""
 NO_REPLAY_BEFORE = "This game was played before Junction kept replays, so it cannot be replayed."
 
 TIMED_OUT_TURN_MOVES = 40
@@ -444,8 +455,7 @@ class Tables:
                     # Two victims pressing their sides at once both read the same version
                     # before either held the lock: the second's decision still stands.
                     raise StaleButton(
-                        "That is from an earlier turn. Use the buttons on the newest table "
-                        "(or /table to post it again)."
+                        EARLIER_TURN if expected_version < here.stored.version else NOT_THIS_TABLE
                     )
                 game, stored = here.game, here.stored
                 seat = self.seat_of(stored, user_id)

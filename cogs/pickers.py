@@ -219,6 +219,12 @@ EARLIER_TURN = (
     "That button is from an earlier turn. Use the buttons on the newest table "
     "(or /table to post it again)."
 )
+NOT_THIS_TABLE = (
+    "That button does not match this table. Use the buttons on the newest table "
+    "(or /table to post it again)."
+)
+"""A button whose turn the game never reached: no real button carries it (it is forged, or from
+another copy of the game), so "an earlier turn" would be untrue."""
 
 
 async def _turn_of(
@@ -236,6 +242,8 @@ async def _turn_of(
         raise StaleButton("That button belongs to a game that has ended.")
     if stored.version == version:
         return stored, tables.position(stored)
+    if version > stored.version:
+        raise StaleButton(NOT_THIS_TABLE)
     if where == "h":
         shown = await tables.decision_shown(stored, interaction.user.id, version)
         if shown is not None:

@@ -18,7 +18,14 @@ from bot.store.base import SeatRecord
 from cogs.pickers import ACKNOWLEDGE_AFTER
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import component_id, held_thinking, public_table, stacked_mille
-from tests.discord.backend import GAMES_CHANNEL_ID, JSON, HTTPError, RecordedRequest
+from tests.discord.backend import (
+    BOB_ID,
+    GAMES_CHANNEL_ID,
+    JSON,
+    HTTPError,
+    InteractionResult,
+    RecordedRequest,
+)
 from tests.discord.payloads import InteractionDriver
 
 COMPUTER = SeatRecord(1, "Computer", policy="normal")
@@ -119,3 +126,67 @@ async def test_a_hand_button_whose_answer_failed_still_posts_its_table(
     posted = _channel_tables(driver)
     assert "Alice plays Go" in str(posted[-1]["content"]), posted[-1]["content"]
     assert stored.message_id == int(posted[-1]["id"])
+
+
+# --- turn marks from a turn the game never reached ---------------------------------------------
+
+EARLIER = "from an earlier turn"
+NOT_THIS_TABLE = "does not match this table"
+
+
+def _refused(result: InteractionResult, words: str) -> None:
+    """The answer is private, says ``words`` (and not the other wording), and nothing is stored."""
+    said = " | ".join(r.content or "" for r in result.responses if r.content)
+    assert said and all(r.ephemeral for r in result.responses if r.content), said
+    assert words in said, said
+    other = NOT_THIS_TABLE if words == EARLIER else EARLIER
+    assert other not in said, said
+
+
+async def test_a_button_of_a_turn_never_reached_does_not_match_this_table(
+    driver: InteractionDriver,
+) -> None:
+    """Alice's hand button forged to a turn ahead of the game: found by a review, it was called
+    "from an earlier turn", which no real button could be. It now says it does not match this
+    table; her real button from before her move is still "from an earlier turn"."""
+    bot = running_bot(driver)
+    started = await stacked_mille(driver)
+    table = public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, f"jn:h:{started.game.id}")
+    go = component_id(hand, "Go")  # jn:p:<game>:0:h:<picker>
+    ahead = go.replace(f"jn:p:{started.game.id}:0:", f"jn:p:{started.game.id}:7:")
+    before = await bot.tables.current(GAMES_CHANNEL_ID)
+    _refused(await driver.forge(hand.message, ahead), NOT_THIS_TABLE)
+    assert await bot.tables.current(GAMES_CHANNEL_ID) == before
+    played = await driver.click(hand.message, go)
+    assert not played.errors, played.errors
+    moved = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert moved.version == 1
+    _refused(await driver.forge(hand.message, go), EARLIER)
+    ahead = go.replace(f"jn:p:{started.game.id}:0:", f"jn:p:{started.game.id}:2:")
+    _refused(await driver.forge(hand.message, ahead), NOT_THIS_TABLE)
+    assert await bot.tables.current(GAMES_CHANNEL_ID) == moved
+
+
+async def test_a_typed_turn_mark_never_reached_does_not_match_this_table(
+    driver: InteractionDriver,
+) -> None:
+    """A /move suggestion's turn mark (``§``) ahead of the game, and a hint's Play it button
+    forged ahead: "does not match this table". A mark from before the last move: "from an
+    earlier turn". Nothing is stored either way."""
+    bot = running_bot(driver)
+    started = await stacked_mille(driver)
+    table = public_table(await driver.slash("table", {}))
+    before = await bot.tables.current(GAMES_CHANNEL_ID)
+    _refused(await driver.slash("move", {"action": "play go§7"}), NOT_THIS_TABLE)
+    forged = f"jn:k:{started.game.id}:3:play+go"
+    _refused(await driver.forge(table.message_id, forged), NOT_THIS_TABLE)
+    assert await bot.tables.current(GAMES_CHANNEL_ID) == before
+    await driver.slash("move", {"action": "play go§0"})
+    moved = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert moved.version == 1
+    late = await driver.slash("move", {"action": "discard 25§0"}, user_id=BOB_ID)
+    _refused(late, EARLIER)
+    old_hint = f"jn:k:{started.game.id}:0:discard+25"
+    _refused(await driver.forge(table.message_id, old_hint, user_id=BOB_ID), EARLIER)
+    assert await bot.tables.current(GAMES_CHANNEL_ID) == moved

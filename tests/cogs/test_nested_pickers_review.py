@@ -39,6 +39,7 @@ COMPUTER = SeatRecord(1, "Computer", policy="normal")
 NOT_KNOWN = "That button is not one Junction knows"
 NO_MATCH = "That button no longer matches the table; use the newest one."
 EARLIER = "That button is from an earlier turn."
+NOT_THIS_TABLE = "That button does not match this table."
 NOT_PLAYING = "You are not playing in this game; only its players can do that."
 
 
@@ -187,7 +188,7 @@ async def test_forged_groups_are_refused(driver: InteractionDriver) -> None:
         (deal.id("g", "0:1"), NO_MATCH),
         (deal.id("g", f"{deal.picker}:3", where="t"), NO_MATCH),  # the table has no pickers
         (deal.id("p", f"{deal.picker}:3:1", where="t"), NO_MATCH),
-        (deal.id("g", f"{deal.picker}:3", version=7), EARLIER),
+        (deal.id("g", f"{deal.picker}:3", version=7), NOT_THIS_TABLE),  # no turn 7 was shown
         (f"jn:g:{'9' * 20}:0:h:{deal.picker}:3", NOT_KNOWN),
         (f"jn:g:{deal.stored.id}:0:x:{deal.picker}:3", NOT_KNOWN),
         (f"jn:g:{deal.stored.id}:0:h:{deal.picker}:-3", NOT_KNOWN),
