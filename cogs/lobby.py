@@ -20,6 +20,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.boards import message_link
 from bot.daily import daily_date, daily_secret, daily_seed, day_start
 from bot.engine.core import BadOption, GameError, players_wanted
 from bot.engine.words import plural
@@ -33,6 +34,7 @@ from bot.store.base import (
     LobbyRecord,
     SeatRecord,
     StaleVersion,
+    Store,
 )
 from bot.tables import DAILY_DEALT, looks
 from cogs.choices import game_choices, level_choices, option_choices, parse_options
@@ -48,11 +50,6 @@ NO_THREAD = (
 def _now() -> float:
     """The clock lobbies expire by (a function so tests can move it)."""
     return time.time()
-
-
-def still_open(lobby: LobbyRecord) -> bool:
-    """Whether a lobby still waits for answers: open, and not expired by the lobbies' clock."""
-    return lobby.status == "open" and _now() <= lobby.expires_at
 
 
 _JOINERS = {"\u200c", "\u200d"}
@@ -280,7 +277,7 @@ class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adsc])"):
         if lobby is None:
             raise GameError("That invitation does not exist.")
         pressed = interaction.message
-        if lobby.message_id is not None and (pressed is None or pressed.id != lobby.message_id):
+        if pressed is None or not await _on_its_invitation(store, lobby, pressed):
             raise GameError("That button is not on its invitation: answer the invitation itself.")
         if lobby.status != "open":
             said = {"started": "has already started", "cancelled": "was cancelled"}
@@ -338,6 +335,29 @@ class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adsc])"):
         await start_lobby(interaction, lobby)
 
 
+async def _on_its_invitation(store: Store, lobby: LobbyRecord, pressed: discord.Message) -> bool:
+    """Whether ``pressed`` is the message carrying ``lobby``'s buttons.
+
+    A lobby whose message was never stored (posted by a version that did not store it, or its
+    process died between posting and storing) takes the pressed message when it reads as this
+    invitation — the bot's headline naming this game, host and invitees — and keeps it from
+    then on. Any other message (a table, a leaderboard) is never rewritten as the invitation."""
+    if lobby.message_id is not None:
+        return pressed.id == lobby.message_id
+    try:
+        title = bundle(lobby.game_key).info.title
+    except GameError:  # a plug-in game no longer installed: its headline cannot be checked
+        return False
+    headline = (pressed.content or "").split("\n", 1)[0]
+    if not headline.startswith(f"**{title}** — <@{lobby.host_id}> invites "):
+        return False
+    # The invitees in order, each after its answer's mark: "⏳ <@1>, ✅ <@2>".
+    mentions = re.findall(r"<@(\d+)>", headline)[1:]
+    if mentions[: len(lobby.invited)] != [str(i.user_id) for i in lobby.invited]:
+        return False
+    return await store.set_lobby_message(lobby.id, pressed.id)
+
+
 async def _save(
     lobby: LobbyRecord, version: int, interaction: discord.Interaction[Any]
 ) -> LobbyRecord:
@@ -388,9 +408,16 @@ async def start_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord)
         )
     except (GameError, discord.HTTPException) as error:
         # Give the lobby back so the players can try again (say, after the other game ends).
-        await bot_of(interaction).tables.store.update_lobby(
-            replace(claimed, status="open"), claimed.version
-        )
+        store = bot_of(interaction).tables.store
+        try:
+            await store.update_lobby(replace(claimed, status="open"), claimed.version)
+        except StaleVersion:
+            # A rematch invitation asked for again while this one was starting holds the
+            # rematch now (one open at a time): this one closes, pointing at it.
+            await store.update_lobby(replace(claimed, status="cancelled"), claimed.version)
+            raise GameError(
+                "Another invitation to this rematch was posted meanwhile: answer that one."
+            ) from None
         if isinstance(error, discord.HTTPException):
             raise GameError(NO_THREAD) from None
         raise
@@ -425,9 +452,15 @@ async def open_lobby(
     policy: str,
     options: Mapping[str, str],
     thread: bool,
+    rematch_of: int | None = None,
 ) -> LobbyRecord:
     """Store a lobby inviting ``invited`` to a table hosted by the presser, and post it (the
-    invited are pinged; they answer with its buttons). Returns the stored lobby."""
+    invited are pinged; they answer with its buttons). Returns the stored lobby.
+
+    ``rematch_of``: the finished game a Rematch button replays. One invitation to it is open
+    at a time, kept by the database (``Store.open_rematch``), so a second press — after a
+    restart, or in another process — is told so, with a link to the first, which is
+    returned."""
     channel_id = interaction.channel_id
     if channel_id is None:
         raise BadOption("Games are played in a channel.")
@@ -435,35 +468,71 @@ async def open_lobby(
     if not thread and await tables.store.active_game(channel_id):
         raise BadOption("A game is already running in this channel.")
     now = _now()
-    lobby = await tables.store.create_lobby(
-        LobbyRecord(
-            id=0,
-            channel_id=channel_id,
-            guild_id=interaction.guild_id,
-            game_key=found.key,
-            host_id=interaction.user.id,
-            host_name=display_name(interaction.user),
-            invited=tuple(invited),
-            options=options,
-            computers=computers,
-            policy=policy,
-            thread=thread,
-            status="open",
-            expires_at=now + bot_of(interaction).settings.challenge_timeout,
-            created_at=now,
+    record = LobbyRecord(
+        id=0,
+        channel_id=channel_id,
+        guild_id=interaction.guild_id,
+        game_key=found.key,
+        host_id=interaction.user.id,
+        host_name=display_name(interaction.user),
+        invited=tuple(invited),
+        options=options,
+        computers=computers,
+        policy=policy,
+        thread=thread,
+        status="open",
+        expires_at=now + bot_of(interaction).settings.challenge_timeout,
+        created_at=now,
+        rematch_of=rematch_of,
+    )
+    if rematch_of is None:
+        lobby = await tables.store.create_lobby(record)
+    else:
+        lobby, created = await tables.store.open_rematch(record, now)
+        if not created:
+            # Answered here, not raised: a refusal's text is made plain, links and all.
+            await interaction.response.send_message(
+                already_asked(lobby, interaction.user.id),
+                ephemeral=True,
+                allowed_mentions=NO_PINGS,
+            )
+            return lobby
+    try:
+        sent = await interaction.response.send_message(
+            lobby_text(lobby, found.info.title),
+            view=lobby_view(lobby),
+            allowed_mentions=pings(i.user_id for i in invited),
         )
-    )
-    sent = await interaction.response.send_message(
-        lobby_text(lobby, found.info.title),
-        view=lobby_view(lobby),
-        allowed_mentions=pings(i.user_id for i in invited),
-    )
+    except discord.HTTPException:
+        # Nothing was posted: close the lobby, so a rematch is not held by an invitation
+        # nobody can see.
+        await tables.store.update_lobby(replace(lobby, status="cancelled"), lobby.version)
+        raise
     if sent.message_id is None:
         return lobby
     # Its buttons are answered only under this message: a forged id pressed under another of
     # the bot's messages (a table, a leaderboard) would otherwise rewrite it as the invitation.
     await tables.store.set_lobby_message(lobby.id, sent.message_id)
     return replace(lobby, message_id=sent.message_id)
+
+
+def already_asked(lobby: LobbyRecord, user_id: int) -> str:
+    """The sentence for a second press of a Rematch button while ``lobby`` invites to it: who
+    asked, and a link to the invitation. Its message is unknown only for a moment (it is being
+    posted) or when its process died before posting it or storing which it was: the store
+    lets a press pass such a lobby ``UNPOSTED_SECONDS`` after it was opened."""
+    mine = lobby.host_id == user_id
+    asked = (
+        "You have already asked for this rematch"
+        if mine
+        else f"{plain(lobby.host_name)} has already asked for this rematch"
+    )
+    if lobby.message_id is None:
+        return f"{asked}. If you cannot see the invitation, press Rematch again in a minute."
+    link = message_link(lobby.guild_id, lobby.channel_id, lobby.message_id)
+    if mine:
+        return f"{asked}: [the invitation]({link}) is posted."
+    return f"{asked}: answer [their invitation]({link})."
 
 
 async def deal(

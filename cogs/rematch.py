@@ -5,13 +5,13 @@ played that game may press it, and only where no game is running. Alone against 
 in a solitaire) the new game is dealt at once, with the same computers and options. With other
 members it is a challenge to them — the same lobby /challenge opens, the presser hosting — since
 nobody is dealt into a game they did not accept. A daily deal's rematch is an ordinary deal of the
-same game: the day's deal is played once. One rematch invitation per game is open at a time: a
-second press (a double click, or the other player asking too) is pointed at the first.
+same game: the day's deal is played once. One rematch invitation per game is open at a time,
+kept by the database (``Store.open_rematch``): a second press — a double click, the other player
+asking too, after a restart or in another process — is pointed at the first.
 """
 
 from __future__ import annotations
 
-import asyncio
 import re
 from dataclasses import replace
 from typing import Any, Self
@@ -22,42 +22,9 @@ from discord.ext import commands
 from bot.engine.core import GameError
 from bot.games import bundle, policy_factory
 from bot.store.base import Invitee, SeatRecord
-from cogs.lobby import deal, display_name, open_lobby, still_open, vs_computers
+from cogs.lobby import deal, display_name, open_lobby, vs_computers
 from cogs.pickers import ID, REMATCH_PREFIX, GameItem, register_items, rematch_button
 from cogs.ui import bot_of, plain
-
-
-class Rematches(commands.Cog):
-    """The invitations the Rematch button opened, by the finished game they replay.
-
-    Held in memory: every interaction of a channel reaches the one process serving its guild.
-    A restart forgets them, so at most one more invitation can follow."""
-
-    def __init__(self) -> None:
-        self.invitations: dict[int, int] = {}
-        self.opening = asyncio.Lock()
-
-    @classmethod
-    def of(cls, bot: commands.Bot) -> Rematches:
-        """The bot's loaded instance (``setup`` adds it with the button)."""
-        cog = bot.get_cog(cls.__cog_name__)
-        if not isinstance(cog, cls):
-            raise RuntimeError("the rematch cog is not loaded")
-        return cog
-
-    async def refuse_another(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        """GameError when a rematch of ``game_id`` is already waiting for answers."""
-        lobby_id = self.invitations.get(game_id)
-        store = bot_of(interaction).tables.store
-        lobby = await store.get_lobby(lobby_id) if lobby_id is not None else None
-        if lobby is None or not still_open(lobby):
-            self.invitations.pop(game_id, None)
-            return
-        if lobby.host_id == interaction.user.id:
-            raise GameError("You have already asked for this rematch: the invitation is posted.")
-        raise GameError(
-            f"{lobby.host_name} has already asked for this rematch: answer their invitation."
-        )
 
 
 class RematchButton(GameItem, template=rf"{REMATCH_PREFIX}(?P<game>{ID})"):
@@ -98,21 +65,18 @@ class RematchButton(GameItem, template=rf"{REMATCH_PREFIX}(?P<game>{ID})"):
             if s.user_id is not None and s.user_id != interaction.user.id
         ]
         if others:
-            rematches = Rematches.of(interaction.client)
             # Presses at the same moment (a double click, both players asking) would each
-            # post an invitation and ping the others again: one at a time, and one per game.
-            async with rematches.opening:
-                await rematches.refuse_another(interaction, old.id)
-                lobby = await open_lobby(
-                    interaction,
-                    found,
-                    others,
-                    computers=len(computers),
-                    policy=policy,
-                    options=options,
-                    thread=False,
-                )
-                rematches.invitations[old.id] = lobby.id
+            # post an invitation and ping the others again: the store keeps one per game.
+            await open_lobby(
+                interaction,
+                found,
+                others,
+                computers=len(computers),
+                policy=policy,
+                options=options,
+                thread=False,
+                rematch_of=old.id,
+            )
             return
         me = SeatRecord(0, display_name(interaction.user), user_id=interaction.user.id)
         seats = [me, *(replace(s, seat=n + 1) for n, s in enumerate(computers))]
@@ -122,5 +86,4 @@ class RematchButton(GameItem, template=rf"{REMATCH_PREFIX}(?P<game>{ID})"):
 
 
 async def setup(bot: commands.Bot) -> None:
-    await bot.add_cog(Rematches())
     register_items(bot, RematchButton)

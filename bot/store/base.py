@@ -27,6 +27,10 @@ LobbyStatus = Literal["open", "started", "cancelled", "expired"]
 Answer = Literal["pending", "accepted", "declined"]
 DEFAULT_REACTION_SECONDS = 45
 
+UNPOSTED_SECONDS = 60.0
+"""A lobby with no message this long after it was stored will never get one: an invitation is
+posted as the answer to the press that opened it, which Discord takes only within 3 seconds."""
+
 
 class StoreError(Exception):
     """A storage problem the seam turns into a player-readable sentence."""
@@ -161,6 +165,8 @@ class LobbyRecord:
     Lobbies live in the database so a button only ever carries a lobby's id. ``computers``
     computer seats (playing ``policy``) sit after the members; ``version`` grows with every
     change (answers, start), so two presses at once cannot both start the game.
+    ``rematch_of`` is the finished game a Rematch button asked to replay (None for a
+    /challenge): at most one such lobby per game is open at a time (``open_rematch``).
     """
 
     id: int
@@ -180,6 +186,7 @@ class LobbyRecord:
     version: int = 0
     game_id: int | None = None
     message_id: int | None = None
+    rematch_of: int | None = None
 
     def invitee(self, user_id: int) -> Invitee | None:
         return next((i for i in self.invited if i.user_id == user_id), None)
@@ -385,10 +392,24 @@ class Store(ABC):
         ``set_lobby_message`` recorded it)."""
 
     @abstractmethod
-    async def set_lobby_message(self, lobby_id: int, message_id: int) -> None:
-        """Remember the message that carries the lobby's buttons. The version does not change,
-        as for ``set_message``: an answer pressed the moment the invitation appears must not
-        be told that someone else pressed first."""
+    async def open_rematch(self, lobby: LobbyRecord, now: float) -> tuple[LobbyRecord, bool]:
+        """Store ``lobby`` (its ``rematch_of`` set) unless an invitation to the same rematch
+        is still open: returns ``(the new lobby, True)``, or ``(the open one, False)``.
+
+        One transaction, and a unique key on the open lobbies' ``rematch_of``: presses at the
+        same moment in any number of processes store one lobby. An open lobby that can no
+        longer be answered is marked expired first and does not count: one past its
+        ``expires_at``, or one created more than ``UNPOSTED_SECONDS`` before ``now`` that has
+        no message (its process died before posting it, or before storing which message it
+        was)."""
+
+    @abstractmethod
+    async def set_lobby_message(self, lobby_id: int, message_id: int) -> bool:
+        """Remember the message that carries the lobby's buttons, unless it already has one:
+        returns whether ``message_id`` is the lobby's message now (the first one recorded
+        stays). StoreError for an unknown lobby. The version does not change, as for
+        ``set_message``: an answer pressed the moment the invitation appears must not be told
+        that someone else pressed first."""
 
     @abstractmethod
     async def add_abort_vote(self, game_id: int, user_id: int) -> frozenset[int]:

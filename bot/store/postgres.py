@@ -35,6 +35,7 @@ import asyncpg
 from bot.ratings import ResultRecord
 from bot.store import redact_url
 from bot.store.base import (
+    UNPOSTED_SECONDS,
     ChannelBusy,
     DailyClaim,
     DailyClaimed,
@@ -61,6 +62,7 @@ from bot.store.migrations import (
 )
 from bot.store.rows import (
     CLEAR_TIMER,
+    CLOSE_DEAD_REMATCH,
     LOBBY_COLUMNS,
     LOBBY_INSERT_COLUMNS,
     RESULT_COLUMNS,
@@ -657,10 +659,42 @@ class PostgresStore(Store):
     async def create_lobby(self, lobby: LobbyRecord) -> LobbyRecord:
         lobby_id = await self.pool.fetchval(
             f"INSERT INTO lobbies ({LOBBY_INSERT_COLUMNS})"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
             *lobby_insert_row(lobby),
         )
         return replace(lobby, id=int(lobby_id), version=0)
+
+    async def open_rematch(self, lobby: LobbyRecord, now: float) -> tuple[LobbyRecord, bool]:
+        if lobby.rematch_of is None:
+            raise ValueError("open_rematch needs the lobby's rematch_of")
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                CLOSE_DEAD_REMATCH.format("$1", "$2", "$3"),
+                lobby.rematch_of,
+                now,
+                UNPOSTED_SECONDS,
+            )
+            # The unique index on open rematches decides between processes: a second insert
+            # waits for the first one's transaction, then does nothing once it has committed.
+            for _ in range(3):
+                lobby_id = await conn.fetchval(
+                    f"INSERT INTO lobbies ({LOBBY_INSERT_COLUMNS})"
+                    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+                    " ON CONFLICT (rematch_of) WHERE status = 'open' DO NOTHING RETURNING id",
+                    *lobby_insert_row(lobby),
+                )
+                if lobby_id is not None:
+                    return replace(lobby, id=int(lobby_id), version=0), True
+                # Read committed: this statement sees the lobby that won.
+                row = await conn.fetchrow(
+                    f"SELECT {LOBBY_COLUMNS} FROM lobbies"
+                    " WHERE rematch_of = $1 AND status = 'open'",
+                    lobby.rematch_of,
+                )
+                if row is not None:
+                    return lobby_from_row(row), False
+                # The winner closed again in between (a Cancel at once): try once more.
+        raise StaleVersion(f"the rematch of game {lobby.rematch_of} kept changing")
 
     async def get_lobby(self, lobby_id: int) -> LobbyRecord | None:
         row = await self.pool.fetchrow(
@@ -669,24 +703,33 @@ class PostgresStore(Store):
         return None if row is None else lobby_from_row(row)
 
     async def update_lobby(self, lobby: LobbyRecord, expected_version: int) -> LobbyRecord:
-        result = await self.pool.execute(
-            "UPDATE lobbies SET data = $1, status = $2, game_id = $3,"
-            " message_id = COALESCE($4, message_id), version = version + 1"
-            " WHERE id = $5 AND version = $6",
-            *lobby_update_row(lobby),
-            lobby.id,
-            expected_version,
-        )
+        try:
+            result = await self.pool.execute(
+                "UPDATE lobbies SET data = $1, status = $2, game_id = $3,"
+                " message_id = COALESCE($4, message_id), version = version + 1"
+                " WHERE id = $5 AND version = $6",
+                *lobby_update_row(lobby),
+                lobby.id,
+                expected_version,
+            )
+        except asyncpg.UniqueViolationError as exc:
+            # Reopened (a start given back) while another invitation to its rematch opened.
+            raise StaleVersion(f"another invitation to lobby {lobby.id}'s rematch is open") from exc
         if result == "UPDATE 0":
             raise StaleVersion(f"lobby {lobby.id} changed or does not exist")
         return replace(lobby, version=expected_version + 1)
 
-    async def set_lobby_message(self, lobby_id: int, message_id: int) -> None:
-        result = await self.pool.execute(
-            "UPDATE lobbies SET message_id = $2 WHERE id = $1", lobby_id, message_id
-        )
-        if result == "UPDATE 0":
+    async def set_lobby_message(self, lobby_id: int, message_id: int) -> bool:
+        async with self.pool.acquire() as conn, conn.transaction():
+            await conn.execute(
+                "UPDATE lobbies SET message_id = $2 WHERE id = $1 AND message_id IS NULL",
+                lobby_id,
+                message_id,
+            )
+            row = await conn.fetchrow("SELECT message_id FROM lobbies WHERE id = $1", lobby_id)
+        if row is None:
             raise StoreError(f"there is no lobby {lobby_id}")
+        return optional_int(row["message_id"]) == message_id
 
     async def add_abort_vote(self, game_id: int, user_id: int) -> frozenset[int]:
         async with self.pool.acquire() as conn, conn.transaction():

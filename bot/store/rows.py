@@ -353,11 +353,19 @@ def guild_settings_from_row(guild_id: int, row: RowLike | None) -> GuildSettings
 
 LOBBY_COLUMNS: Final = (
     "id, channel_id, guild_id, host_id, game_key, data, status, version, expires_at,"
-    " created_at, game_id, message_id"
+    " created_at, game_id, message_id, rematch_of"
 )
 
 LOBBY_INSERT_COLUMNS: Final = (
-    "channel_id, guild_id, host_id, game_key, data, status, expires_at, created_at"
+    "channel_id, guild_id, host_id, game_key, data, status, expires_at, created_at, rematch_of"
+)
+
+# ``{0}`` and ``{1}`` are the dialect's placeholders for the rematch's game id and ``now``;
+# ``{2}`` for how long a lobby may wait for its message (UNPOSTED_SECONDS).
+CLOSE_DEAD_REMATCH: Final = (
+    "UPDATE lobbies SET status = 'expired', version = version + 1"
+    " WHERE rematch_of = {0} AND status = 'open'"
+    " AND (expires_at < {1} OR (message_id IS NULL AND created_at < {1} - {2}))"
 )
 
 _LOBBY_STATUSES: Final = ("open", "started", "cancelled", "expired")
@@ -389,6 +397,7 @@ def lobby_insert_row(lobby: LobbyRecord) -> tuple[Any, ...]:
         lobby.status,
         float(lobby.expires_at),
         float(lobby.created_at),
+        lobby.rematch_of,
     )
 
 
@@ -425,4 +434,5 @@ def lobby_from_row(row: RowLike) -> LobbyRecord:
         version=int(row["version"]),
         game_id=optional_int(row["game_id"]),
         message_id=optional_int(row["message_id"]),
+        rematch_of=optional_int(row["rematch_of"]),
     )

@@ -25,6 +25,7 @@ import aiosqlite
 
 from bot.ratings import ResultRecord
 from bot.store.base import (
+    UNPOSTED_SECONDS,
     ChannelBusy,
     DailyClaim,
     DailyClaimed,
@@ -46,6 +47,7 @@ from bot.store.base import (
 from bot.store.migrations import apply_migrations
 from bot.store.rows import (
     CLEAR_TIMER,
+    CLOSE_DEAD_REMATCH,
     LOBBY_COLUMNS,
     LOBBY_INSERT_COLUMNS,
     RESULT_COLUMNS,
@@ -674,12 +676,35 @@ class SqliteStore(Store):
 
     async def create_lobby(self, lobby: LobbyRecord) -> LobbyRecord:
         async with self._writing() as db:
-            inserted = await db.execute_insert(
-                f"INSERT INTO lobbies ({LOBBY_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                lobby_insert_row(lobby),
-            )
+            return await self._insert_lobby(db, lobby)
+
+    @staticmethod
+    async def _insert_lobby(db: aiosqlite.Connection, lobby: LobbyRecord) -> LobbyRecord:
+        inserted = await db.execute_insert(
+            f"INSERT INTO lobbies ({LOBBY_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            lobby_insert_row(lobby),
+        )
         assert inserted is not None
         return replace(lobby, id=int(inserted[0]), version=0)
+
+    async def open_rematch(self, lobby: LobbyRecord, now: float) -> tuple[LobbyRecord, bool]:
+        if lobby.rematch_of is None:
+            raise ValueError("open_rematch needs the lobby's rematch_of")
+        # BEGIN IMMEDIATE queues every other writer, in this process or another, behind this
+        # look-up and insert; the unique index on open rematches is the backstop.
+        async with self._writing() as db:
+            await db.execute_fetchall(
+                CLOSE_DEAD_REMATCH.format("?1", "?2", "?3"),
+                (lobby.rematch_of, now, UNPOSTED_SECONDS),
+            )
+            rows = await self._rows(
+                db,
+                f"SELECT {LOBBY_COLUMNS} FROM lobbies WHERE rematch_of = ? AND status = 'open'",
+                (lobby.rematch_of,),
+            )
+            if rows:
+                return lobby_from_row(rows[0]), False
+            return await self._insert_lobby(db, lobby), True
 
     async def get_lobby(self, lobby_id: int) -> LobbyRecord | None:
         async with self._reading() as db:
@@ -689,28 +714,33 @@ class SqliteStore(Store):
         return lobby_from_row(rows[0]) if rows else None
 
     async def update_lobby(self, lobby: LobbyRecord, expected_version: int) -> LobbyRecord:
-        async with (
-            self._writing() as db,
-            db.execute(
-                "UPDATE lobbies SET data = ?, status = ?, game_id = ?,"
-                " message_id = COALESCE(?, message_id), version = version + 1"
-                " WHERE id = ? AND version = ?",
-                (*lobby_update_row(lobby), lobby.id, expected_version),
-            ) as cursor,
-        ):
-            if cursor.rowcount == 0:
-                raise StaleVersion(f"lobby {lobby.id} changed or does not exist")
+        try:
+            async with (
+                self._writing() as db,
+                db.execute(
+                    "UPDATE lobbies SET data = ?, status = ?, game_id = ?,"
+                    " message_id = COALESCE(?, message_id), version = version + 1"
+                    " WHERE id = ? AND version = ?",
+                    (*lobby_update_row(lobby), lobby.id, expected_version),
+                ) as cursor,
+            ):
+                if cursor.rowcount == 0:
+                    raise StaleVersion(f"lobby {lobby.id} changed or does not exist")
+        except sqlite3.IntegrityError as exc:
+            # Reopened (a start given back) while another invitation to its rematch opened.
+            raise StaleVersion(f"another invitation to lobby {lobby.id}'s rematch is open") from exc
         return replace(lobby, version=expected_version + 1)
 
-    async def set_lobby_message(self, lobby_id: int, message_id: int) -> None:
-        async with (
-            self._writing() as db,
-            db.execute(
-                "UPDATE lobbies SET message_id = ? WHERE id = ?", (message_id, lobby_id)
-            ) as cursor,
-        ):
-            if cursor.rowcount == 0:
-                raise StoreError(f"there is no lobby {lobby_id}")
+    async def set_lobby_message(self, lobby_id: int, message_id: int) -> bool:
+        async with self._writing() as db:
+            await db.execute_fetchall(
+                "UPDATE lobbies SET message_id = ? WHERE id = ? AND message_id IS NULL",
+                (message_id, lobby_id),
+            )
+            rows = await self._rows(db, "SELECT message_id FROM lobbies WHERE id = ?", (lobby_id,))
+        if not rows:
+            raise StoreError(f"there is no lobby {lobby_id}")
+        return optional_int(rows[0]["message_id"]) == message_id
 
     async def add_abort_vote(self, game_id: int, user_id: int) -> frozenset[int]:
         async with self._writing() as db:

@@ -40,6 +40,7 @@ async def test_schema_created(store: Store, backend: Backend) -> None:
         (2, "results_and_timers"),
         (3, "plugin_games"),
         (4, "daily_claims"),
+        (5, "rematch_invitations"),
     ]
     tables = ("games", "moves", "results", "guild_settings", "lobbies", "abort_votes")
     for table in (*tables, "daily_claims"):
@@ -63,6 +64,7 @@ async def test_migrations_idempotent(backend: Backend) -> None:
         (2,),
         (3,),
         (4,),
+        (5,),
     ]
 
 
@@ -489,7 +491,7 @@ async def test_version_1_database_upgrades(backend: Backend) -> None:
         assert await store.initial_state(fresh.id) == STATE
     finally:
         await store.close()
-    assert await backend.raw("SELECT MAX(version) FROM schema_version") == [(4,)]
+    assert await backend.raw("SELECT MAX(version) FROM schema_version") == [(5,)]
 
 
 # -- initial states ------------------------------------------------------------------------------

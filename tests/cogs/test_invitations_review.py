@@ -1,0 +1,207 @@
+"""Invitations across restarts and processes: the Rematch button's one open invitation, and
+invitations whose message id was never stored.
+
+Each test drives the real cogs through the fake Discord and holds a fix; its docstring says
+what should happen and what was found before the fix. A *restart* is a fresh ``JunctionBot``
+on the same database and the same fake Discord (``tests.cogs.helpers.restarted``); a *kill*
+leaves the first bot inside the call it was making, so nothing it would have done afterwards
+runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.boards import message_link
+from bot.store.base import UNPOSTED_SECONDS, LobbyRecord, SeatRecord
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import component_id, public_table, replies, restarted
+from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID, JSON
+from tests.discord.payloads import InteractionDriver
+
+ALICE_AND_BOB = [SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)]
+
+
+async def _never(*_: Any) -> Any:
+    await asyncio.Event().wait()
+
+
+async def _finished(driver: InteractionDriver) -> tuple[int, int]:
+    """A game of Alice and Bob that Alice resigns: its id and its final table's message."""
+    update = await running_bot(driver).tables.start(
+        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="mille", seats=ALICE_AND_BOB
+    )
+    message = public_table(await driver.slash("resign", {}, user_id=ALICE_ID)).message_id
+    assert message is not None
+    return update.game.id, message
+
+
+def _invitations(driver: InteractionDriver) -> list[JSON]:
+    """The invitations posted so far (messages with an Accept button)."""
+    return [
+        m
+        for m in driver.backend.messages.values()
+        if any(
+            c.get("custom_id", "").endswith(":a")
+            for row in m.get("components") or []
+            for c in row.get("components") or []
+        )
+        or " invites " in (m.get("content") or "")
+    ]
+
+
+def _later(seconds: float) -> None:
+    """Move the lobbies' clock on by ``seconds`` (the cog module as the bot loaded it)."""
+    lobby = sys.modules["cogs.lobby"]
+    now = lobby._now() + seconds
+    lobby._now = lambda: now  # type: ignore[attr-defined]
+
+
+@pytest.fixture(autouse=True)
+def _clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test puts the lobbies' clock back."""
+    module = sys.modules.get("cogs.lobby")
+    if module is not None:
+        monkeypatch.setattr(module, "_now", module._now)
+
+
+async def _lobby(driver: InteractionDriver, lobby_id: int) -> LobbyRecord:
+    lobby = await running_bot(driver).tables.store.get_lobby(lobby_id)
+    assert lobby is not None
+    return lobby
+
+
+def _lobby_id(invitation: JSON) -> int:
+    ids = [
+        c["custom_id"]
+        for row in invitation.get("components") or []
+        for c in row.get("components") or []
+    ]
+    return int(next(i for i in ids if i.startswith("jn:l:")).split(":")[2])
+
+
+async def test_a_rematch_asked_again_after_a_restart_is_pointed_at_the_first(
+    driver: InteractionDriver, tmp_path: Path
+) -> None:
+    """Bob presses Rematch; the bot restarts; Bob presses again, then Alice does. Found
+    before the fix: the open rematch invitations were known only to the process's memory, so
+    the restarted bot posted a second invitation (pinging Alice again), and accepting one left
+    the other open. One invitation now, each later press pointed at it with its link."""
+    game_id, table = await _finished(driver)
+    asked = await driver.click(table, f"jn:r:{game_id}", user_id=BOB_ID)
+    invitation = asked.responses[0]
+    assert not invitation.ephemeral and invitation.message_id is not None
+    link = message_link(GUILD_ID, GAMES_CHANNEL_ID, invitation.message_id)
+    async with restarted(driver, tmp_path) as again:
+        twice = await again.click(table, f"jn:r:{game_id}", user_id=BOB_ID)
+        assert twice.ephemeral
+        assert replies(twice) == (
+            f"You have already asked for this rematch: [the invitation]({link}) is posted."
+        )
+        alice = await again.click(table, f"jn:r:{game_id}", user_id=ALICE_ID)
+        assert alice.ephemeral
+        assert replies(alice) == (
+            f"bob has already asked for this rematch: answer [their invitation]({link})."
+        )
+        assert len(_invitations(again)) == 1
+        accepted = await again.click(
+            invitation.message_id, component_id(invitation, "Accept"), user_id=ALICE_ID
+        )
+        assert "The game is on" in replies(accepted)
+
+
+async def _posted_not_stored(driver: InteractionDriver) -> JSON:
+    """Alice challenges Bob and the bot is killed after posting the invitation, before it
+    stores which message it is (the state an older version's invitations are in too)."""
+    running_bot(driver).tables.store.set_lobby_message = lambda *_: _never()  # type: ignore[method-assign]
+    driver.timeout = 1.0
+    with pytest.raises(TimeoutError):
+        await driver.slash("challenge", {"game": "mille", "member": BOB_ID})
+    [invitation] = _invitations(driver)
+    return copy.deepcopy(invitation)
+
+
+async def test_an_invitation_whose_message_was_never_stored_still_answers(
+    driver: InteractionDriver, tmp_path: Path
+) -> None:
+    """Its Accept pressed under the invitation itself is answered (and the message is
+    remembered from then on); pressed under another of the bot's messages (here a finished
+    table) it is refused and that message is left as it was. Found before the fix: with no
+    message stored, the button was answered under any message, so a forged Accept rewrote a
+    finished table as the invitation and started the game from it."""
+    _, table = await _finished(driver)
+    invitation = await _posted_not_stored(driver)
+    lobby_id = _lobby_id(invitation)
+    async with restarted(driver, tmp_path) as again:
+        assert (await _lobby(again, lobby_id)).message_id is None
+        shown = copy.deepcopy(again.backend.messages[table])
+        forged = await again.forge(table, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
+        assert forged.ephemeral
+        assert replies(forged) == (
+            "That button is not on its invitation: answer the invitation itself."
+        )
+        assert again.backend.messages[table] == shown
+        assert (await _lobby(again, lobby_id)).invited[0].answer == "pending"
+        accepted = await again.click(invitation, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
+        assert "The game is on" in replies(accepted)
+        assert (await _lobby(again, lobby_id)).message_id == int(invitation["id"])
+
+
+async def test_an_unstored_invitation_expires_under_its_own_message(
+    driver: InteractionDriver, tmp_path: Path
+) -> None:
+    """Pressed after it expired, an invitation whose message id was never stored says so in
+    its own message, as any invitation does, and takes its buttons away; its buttons pressed
+    afterwards say it has expired."""
+    invitation = await _posted_not_stored(driver)
+    lobby_id = _lobby_id(invitation)
+    async with restarted(driver, tmp_path) as again:
+        _later(10_000)
+        late = await again.click(invitation, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
+        assert not late.ephemeral and "⌛ This invitation has expired." in replies(late)
+        shown = again.backend.messages[int(invitation["id"])]
+        assert "has expired" in shown["content"] and not shown.get("components")
+        assert (await _lobby(again, lobby_id)).status == "expired"
+        # A client still showing the buttons presses one.
+        again_late = await again.forge(invitation, f"jn:l:{lobby_id}:c", user_id=ALICE_ID)
+        assert again_late.ephemeral and replies(again_late) == "That invitation has expired."
+
+
+async def test_a_rematch_invitation_lost_in_a_kill_can_be_asked_for_again(
+    driver: InteractionDriver, tmp_path: Path
+) -> None:
+    """The bot is killed after storing Bob's rematch invitation and before posting it. After
+    the restart, a press at once is told the rematch was asked for (with what to do if no
+    invitation shows); a minute on, a press posts the invitation, and the lost one is closed.
+    Without the time limit the lost lobby would hold the rematch until it expired, five
+    minutes in which nobody could ask for it."""
+    game_id, table = await _finished(driver)
+    store = running_bot(driver).tables.store
+    stored = store.open_rematch
+
+    async def stored_then_killed(lobby: LobbyRecord, now: float) -> Any:
+        await stored(lobby, now)
+        await _never()
+
+    store.open_rematch = stored_then_killed  # type: ignore[method-assign]
+    driver.timeout = 1.0
+    with pytest.raises(TimeoutError):
+        await driver.click(table, f"jn:r:{game_id}", user_id=BOB_ID)
+    assert _invitations(driver) == []
+    async with restarted(driver, tmp_path) as again:
+        soon = await again.click(table, f"jn:r:{game_id}", user_id=ALICE_ID)
+        assert soon.ephemeral
+        assert replies(soon) == (
+            "bob has already asked for this rematch. If you cannot see the invitation, "
+            "press Rematch again in a minute."
+        )
+        _later(UNPOSTED_SECONDS + 1)
+        asked = await again.click(table, f"jn:r:{game_id}", user_id=ALICE_ID)
+        assert not asked.ephemeral and f"<@{ALICE_ID}> invites" in replies(asked)
+        assert len(_invitations(again)) == 1
