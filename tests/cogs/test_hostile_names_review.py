@@ -176,7 +176,7 @@ async def test_nothing_a_hostile_table_sends_pings_anyone_it_should_not(
     """Held: members named "@everyone", a role's mention with "@here" and a link, and a
     heading play from /challenge under a one-minute turn timer: moves typed from /move's list,
     a reminder and a timeout posted by the timers, /mygames, a request to abort, a
-    resignation and /history. Every body the bot sent (its own channel posts included) says
+    resignation, a rematch's invitation (two seats) and /history. Every body the bot sent (its own channel posts included) says
     whom it may ping, pings no role and nobody at all by parsing, and lets through only the
     members whose turn it is; no "<@&" of a role reaches a message, and no name's heading,
     spoiler or link shows."""
@@ -198,11 +198,17 @@ async def test_nothing_a_hostile_table_sends_pings_anyone_it_should_not(
     await sweep_after(driver, 70)  # the deadline: the computer plays the turn
     await driver.slash("mygames", {}, user_id=BOB_ID)
     await driver.slash("abort", {}, user_id=BOB_ID)
-    await driver.slash("resign", {}, user_id=BOB_ID)
+    ended = public_table(await driver.slash("resign", {}, user_id=BOB_ID))
+    if "Rematch" in labels(ended):  # two seats: Bob's resignation ended the game
+        await driver.click(ended.message_id, component_id(ended, "Rematch"))
     await driver.slash("history", {}, user_id=BOB_ID)
     bodies = _bodies(driver)
-    assert any(b["content"].startswith("⏳ ") for b in bodies), "a reminder was posted"
-    assert any(b["content"].startswith("⏰ ") for b in bodies), "a timeout was posted"
+    invitations = [b for b in bodies if " invites ⏳ " in b["content"]]
+    assert len(invitations) == (1 if len(seated) == 3 else 2), "the challenge, and a rematch"
+    # The timers' own posts (a reminder, a timeout, or a reaction window closed: the deals
+    # are random) are checked too.
+    posted = [r for r in driver.backend.requests if r.matches("POST", r"/channels/\d+/messages")]
+    assert posted, "the timers posted to the channel"
     for body in bodies:
         content = body["content"]
         allowed = body.get("allowed_mentions")
