@@ -13,16 +13,26 @@ from __future__ import annotations
 import asyncio
 import copy
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.boards import message_link
+from bot.engine.core import GameError
 from bot.store.base import UNPOSTED_SECONDS, LobbyRecord, SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import component_id, public_table, replies, restarted
-from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID, JSON
+from tests.discord.backend import (
+    ALICE_ID,
+    BOB_ID,
+    GAMES_CHANNEL_ID,
+    GUILD_ID,
+    JSON,
+    HTTPError,
+    RecordedRequest,
+)
 from tests.discord.payloads import InteractionDriver
 
 ALICE_AND_BOB = [SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)]
@@ -205,3 +215,71 @@ async def test_a_rematch_invitation_lost_in_a_kill_can_be_asked_for_again(
         asked = await again.click(table, f"jn:r:{game_id}", user_id=ALICE_ID)
         assert not asked.ephemeral and f"<@{ALICE_ID}> invites" in replies(asked)
         assert len(_invitations(again)) == 1
+
+
+async def test_a_rematch_invitation_that_could_not_be_posted_holds_nothing(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord refuses to post Bob's rematch invitation (the interaction expired): the lobby
+    stored for it is closed at once, so Alice's press a moment later posts the invitation
+    instead of being told of one nobody can see."""
+    game_id, table = await _finished(driver)
+    backend = driver.backend
+    original = backend._callback
+    refused: set[str] = set()
+
+    def callback(record: RecordedRequest, interaction_id: str, token: str) -> tuple[int, Any]:
+        if token in refused:
+            raise HTTPError(404, "Unknown interaction", 10062)
+        return original(record, interaction_id, token)
+
+    monkeypatch.setattr(backend, "_callback", callback)
+    payload = driver.factory.component(backend.messages[table], f"jn:r:{game_id}", user_id=BOB_ID)
+    refused.add(str(payload["token"]))
+    await driver.dispatch(payload)
+    assert _invitations(driver) == []
+    [lost] = await backend_lobbies(driver)
+    assert lost.status == "cancelled"
+    asked = await driver.click(table, f"jn:r:{game_id}", user_id=ALICE_ID)
+    assert not asked.ephemeral and f"<@{ALICE_ID}> invites" in replies(asked)
+
+
+async def backend_lobbies(driver: InteractionDriver) -> list[LobbyRecord]:
+    """Every stored lobby, oldest first (lobby ids count from 1)."""
+    found = []
+    for lobby_id in range(1, 20):
+        lobby = await running_bot(driver).tables.store.get_lobby(lobby_id)
+        if lobby is not None:
+            found.append(lobby)
+    return found
+
+
+async def test_a_start_given_back_after_another_rematch_invitation_closes(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alice accepts Bob's rematch invitation, and the start fails (here a game began in the
+    channel meanwhile), which gives the invitation back to be answered again. Had a second
+    invitation to the same rematch been opened in that moment, giving the first back would
+    make two open at once, which the database refuses: the first closes instead, and Alice is
+    told to answer the other (not an apology for an error)."""
+    game_id, table = await _finished(driver)
+    asked = await driver.click(table, f"jn:r:{game_id}", user_id=BOB_ID)
+    invitation = asked.responses[0]
+    tables = running_bot(driver).tables
+    first = _lobby_id(driver.backend.messages[invitation.message_id or 0])
+
+    async def another_then_busy(**_: Any) -> Any:
+        other = replace(await _lobby(driver, first), id=0, status="open", message_id=None)
+        await tables.store.open_rematch(other, other.created_at)
+        raise GameError("A game is already running in this channel.")
+
+    monkeypatch.setattr(tables, "start", another_then_busy)
+    accepted = await driver.click(
+        invitation.message_id, component_id(invitation, "Accept"), user_id=ALICE_ID
+    )
+    assert accepted.ephemeral
+    assert replies(accepted) == (
+        "Another invitation to this rematch was posted meanwhile: answer that one."
+    )
+    statuses = [lobby.status for lobby in await backend_lobbies(driver)]
+    assert statuses == ["cancelled", "open"]
