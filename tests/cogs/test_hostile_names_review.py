@@ -175,11 +175,11 @@ async def test_nothing_a_hostile_table_sends_pings_anyone_it_should_not(
 ) -> None:
     """Held: members named "@everyone", a role's mention with "@here" and a link, and a
     heading play from /challenge under a one-minute turn timer: moves typed from /move's list,
-    a reminder and a timeout posted by the timers, /mygames, a request to abort, a
-    resignation, a rematch's invitation (two seats) and /history. Every body the bot sent (its own channel posts included) says
-    whom it may ping, pings no role and nobody at all by parsing, and lets through only the
-    members whose turn it is; no "<@&" of a role reaches a message, and no name's heading,
-    spoiler or link shows."""
+    what the timers post (a reminder, a timeout, a reaction window closed), /mygames, a
+    request to abort, a resignation, a rematch's invitation (two seats) and /history. Every
+    body the bot sent (its own channel posts included) says whom it may ping, pings no role
+    and nobody at all by parsing, and lets through only the members it calls; no "<@&" of a
+    role reaches a message, and no name's heading, spoiler or link shows."""
     for user_id, nick in HOSTILE.items():
         _nick(driver, user_id, nick)
     await driver.slash("settings", {"turn_timer": 1, "on_timeout": "computer"})
