@@ -9,10 +9,11 @@ someone declined, the host may start with computers in their seats. Lobbies expi
 
 from __future__ import annotations
 
+import logging
 import re
 import time
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Self
 
@@ -39,7 +40,18 @@ from bot.store.base import (
 from bot.tables import DAILY_DEALT, looks
 from cogs.choices import game_choices, level_choices, option_choices, parse_options
 from cogs.pickers import ID, GameItem, register_items
-from cogs.ui import NO_PINGS, bot_of, clip, pings, plain, post_table, send_table
+from cogs.ui import (
+    NO_PINGS,
+    bot_of,
+    clip,
+    pings,
+    plain,
+    post_table,
+    post_table_in_channel,
+    send_table,
+)
+
+log = logging.getLogger("junction.lobby")
 
 NO_THREAD = (
     "I could not create a thread here (is the Create Public Threads permission missing?). "
@@ -379,13 +391,13 @@ async def start_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord)
     _check_seats(found, len(seats))
     # Claim the lobby first: of two presses at once, only one starts a game (or a thread).
     claimed = await _save(replace(lobby, status="started"), lobby.version, interaction)
-    answered = False
+    answered = lost = False
 
     async def answer_first() -> None:
         # Computers open the game, and an expert searches a while: answer Discord first.
-        nonlocal answered
-        await interaction.response.defer()
+        nonlocal answered, lost
         answered = True
+        lost = not await _answered(interaction.response.defer())
 
     channel_id = interaction.channel_id
     thread: discord.Thread | None = None
@@ -426,21 +438,37 @@ async def start_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord)
     )
     where = f" in {thread.mention}" if thread is not None else ""
     content = lobby_text(claimed, found.info.title, f"✅ The game is on{where}!")
-    if answered:
+    if answered and not lost:
         await interaction.edit_original_response(
             content=content, view=None, allowed_mentions=NO_PINGS
         )
-    else:
-        await interaction.response.edit_message(
-            content=content, view=None, allowed_mentions=NO_PINGS
+    elif not answered:
+        lost = not await _answered(
+            interaction.response.edit_message(content=content, view=None, allowed_mentions=NO_PINGS)
         )
+    if lost and interaction.message is not None:
+        # The game is dealt: the invitation says so through the channel, its own message.
+        await interaction.message.edit(content=content, view=None, allowed_mentions=NO_PINGS)
     # The names as dealt: the table numbers a name two members share ("Sam", "Sam (2)").
     dealt = update.game.seats
     headline = f"**{found.info.title}** — {' vs '.join(plain(s.name) for s in dealt)}"
     if thread is not None:
         await send_table(bot_of(interaction), thread.send, update, headline)
+    elif lost:
+        await post_table_in_channel(interaction, update, headline)
     else:
         await post_table(interaction, update, headline)
+
+
+async def _answered(answer: Awaitable[Any]) -> bool:
+    """Answer an interaction; False when Discord refused (its three seconds ran out, or it
+    failed). A game dealt before the answer is then shown through the channel instead."""
+    try:
+        await answer
+    except discord.HTTPException:
+        log.warning("could not answer an interaction; posting to the channel", exc_info=True)
+        return False
+    return True
 
 
 async def open_lobby(
@@ -552,16 +580,18 @@ async def deal(
     channel_id = target.id if target is not None else interaction.channel_id
     if channel_id is None:
         raise BadOption("Games are played in a channel.")
-    answered = False
+    answered = lost = False
 
     async def answer_first() -> None:
         # Computers open the game, and an expert searches a while: answer Discord first.
-        nonlocal answered
-        if target is not None:
-            await interaction.response.send_message(f"Your game is in {target.mention}.")
-        else:
-            await interaction.response.defer(thinking=True)
-        answered = True
+        nonlocal answered, lost
+        if not answered:
+            answered = True
+            if target is not None:
+                where = f"Your game is in {target.mention}."
+                lost = not await _answered(interaction.response.send_message(where))
+            else:
+                lost = not await _answered(interaction.response.defer(thinking=True))
 
     update = await bot_of(interaction).tables.start(
         channel_id=channel_id,
@@ -577,14 +607,13 @@ async def deal(
     notice = found.presenter.start_notice(update.game.options)
     if notice:
         headline += f"\n{notice}"
+    await answer_first()
     if target is not None:
-        if not answered:
-            await interaction.response.send_message(f"Your game is in {target.mention}.")
         await send_table(bot_of(interaction), target.send, update, headline)
-        return
-    if not answered:
-        await interaction.response.defer(thinking=True)
-    await post_table(interaction, update, headline)
+    elif lost:
+        await post_table_in_channel(interaction, update, headline)
+    else:
+        await post_table(interaction, update, headline)
 
 
 class Lobby(commands.Cog):

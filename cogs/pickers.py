@@ -33,7 +33,14 @@ from bot.tables import Position, Tables
 from bot.updates import StaleButton, TableUpdate
 from cogs.alt_text import described
 from cogs.permissions import permission_refusal
-from cogs.ui import APOLOGY, bot_of, post_table, refuse, send_table, storage_trouble
+from cogs.ui import (
+    APOLOGY,
+    bot_of,
+    post_table,
+    post_table_in_channel,
+    refuse,
+    storage_trouble,
+)
 
 log = logging.getLogger("junction.pickers")
 
@@ -699,7 +706,7 @@ async def play_move(
         return
     await acknowledge()
     if lost:
-        await _post_in_channel(interaction, update)
+        await post_table_in_channel(interaction, update)
         return
     await post_table(interaction, update)
     if from_hand:
@@ -724,16 +731,6 @@ async def _acknowledge(interaction: discord.Interaction[Any], from_button: bool)
         await interaction.response.defer()
     else:
         await interaction.response.defer(thinking=True)
-
-
-async def _post_in_channel(interaction: discord.Interaction[Any], update: TableUpdate) -> None:
-    """Post the table as a plain message in the move's channel: the move is stored although
-    its interaction could not be answered, so the interaction's follow-ups would never arrive
-    (Discord keeps no follow-ups for an interaction that was never acknowledged)."""
-    bot = bot_of(interaction)
-    assert interaction.channel_id is not None  # play_move refuses a move with no channel
-    channel = bot.get_partial_messageable(interaction.channel_id, guild_id=interaction.guild_id)
-    await send_table(bot, channel.send, update)
 
 
 async def _refresh_hand(interaction: discord.Interaction[Any], update: TableUpdate) -> None:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from bot.boards import rating_changes
+from bot.engine.core import GameError
 from bot.engine.words import plural
 from bot.games import bundle
 from bot.render.pool import RenderPool
@@ -304,6 +305,19 @@ async def post_table(
         return await interaction.followup.send(**message, wait=True)
 
     await send_table(bot_of(interaction), followup, update, headline, ping=ping)
+
+
+async def post_table_in_channel(
+    interaction: discord.Interaction[Any], update: TableUpdate, headline: str | None = None
+) -> None:
+    """Post the table as a plain message in the interaction's channel: the game is stored
+    although its interaction could not be answered (Discord's three seconds ran out, or Discord
+    failed), and an interaction never acknowledged carries no follow-ups."""
+    bot = bot_of(interaction)
+    if interaction.channel_id is None:
+        raise GameError("Games are played in a channel.")
+    channel = bot.get_partial_messageable(interaction.channel_id, guild_id=interaction.guild_id)
+    await send_table(bot, channel.send, update, headline)
 
 
 async def send_table(

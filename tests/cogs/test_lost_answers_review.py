@@ -128,6 +128,51 @@ async def test_a_hand_button_whose_answer_failed_still_posts_its_table(
     assert stored.message_id == int(posted[-1]["id"])
 
 
+@pytest.mark.parametrize("game", ["mille", "ttr"])
+async def test_a_play_whose_answer_failed_still_posts_its_table(
+    driver: InteractionDriver, expire: Callable[[JSON], None], game: str
+) -> None:
+    """/play deals, then answers (Mille Bornes: Alice opens), or answers before the computer's
+    opening choice (Ticket to Ride: both choose tickets at once). Discord refuses the answer.
+    Found by a review: the game was dealt and held the channel, with no table ever posted.
+    The first table now reaches the channel as a plain message."""
+    bot = running_bot(driver)
+    payload = driver.factory.slash("play", {"game": game, "level": "normal"})
+    expire(payload)
+    await driver.dispatch(payload)
+    stored = await bot.tables.current(GAMES_CHANNEL_ID)
+    posted = _channel_tables(driver)
+    assert posted, "no table was posted"
+    assert stored.message_id == int(posted[-1]["id"])
+
+
+@pytest.mark.parametrize("computers", [0, 1])
+async def test_a_lobby_start_whose_answer_failed_still_posts_its_table(
+    driver: InteractionDriver, expire: Callable[[JSON], None], computers: int
+) -> None:
+    """Bob's Accept starts the game; Discord refuses the answer to his press (with a computer
+    seated at Ticket to Ride, the answer comes before its opening choice). Found by a review:
+    the game was dealt but never posted, and with a computer the invitation was even opened
+    again while the game held the channel. The invitation says the game is on and the first
+    table reaches the channel."""
+    bot = running_bot(driver)
+    options = {"game": "ttr", "member": BOB_ID, "computers": computers, "level": "normal"}
+    invitation = await driver.slash("challenge", options)
+    assert invitation.message is not None
+    payload = driver.factory.component(
+        invitation.message, component_id(invitation, "Accept"), user_id=BOB_ID
+    )
+    expire(payload)
+    await driver.dispatch(payload)
+    stored = await bot.tables.current(GAMES_CHANNEL_ID)
+    posted = _channel_tables(driver)
+    assert posted, "no table was posted"
+    assert stored.message_id == int(posted[-1]["id"])
+    shown = driver.messages[int(invitation.message["id"])]
+    assert "The game is on" in str(shown["content"]), shown["content"]
+    assert not shown.get("components"), "the invitation's buttons are gone"
+
+
 # --- turn marks from a turn the game never reached ---------------------------------------------
 
 EARLIER = "from an earlier turn"
