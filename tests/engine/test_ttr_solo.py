@@ -82,6 +82,18 @@ def test_solo_highest_value_tie_lets_either_be_kept() -> None:
     play(s, 0, "keep T43 T01")
 
 
+def test_solo_setup_tickets_left_out_are_shuffled_back_but_the_hidden_six_stay_apart() -> None:
+    """The five tickets not kept at the solo setup rejoin the ticket deck shuffled, as in the
+    standard game; the opponent's six hidden tickets never join it."""
+    dealt = solo(PURPLE_CLOCK, keep=None)
+    s = play(dealt, 0, "keep T29")
+    returned = [TICKETS.index(t) for t in TICKETS if t.code in OFFER[1:]]
+    underneath = [*dealt.ticket_deck, *returned]
+    assert sorted(s.ticket_deck) == sorted(underneath) and s.ticket_deck != underneath
+    assert not set(s.hidden_tickets) & set(s.ticket_deck)
+    assert len(s.ticket_deck) == 46 - 12 + 5
+
+
 # --- the Station Clock ---------------------------------------------------------------------
 
 
