@@ -591,6 +591,23 @@ def test_game_ends_when_neither_player_can_act_more_miles_wins() -> None:
     assert "neither player can act" in outcome.reason
 
 
+def test_neither_player_able_to_act_with_equal_miles_is_a_draw() -> None:
+    """Both libraries spent, both hands empty and the miles level: the game is a draw."""
+    state = red_first()
+    lay_miles(state, 1, ["100"])
+    for seat in (0, 1):
+        empty_library(state, seat, reshuffled=True)
+    state.sides[1].junkyard.extend(state.sides[1].hand)
+    state.sides[1].hand = []
+    me = state.sides[0]
+    me.junkyard.extend(c for c in me.hand if c != "100")
+    me.hand = ["100"]
+    state = act(state, 0, "play 100")
+    outcome = G.outcome(state)
+    assert outcome is not None and outcome.winners == () and outcome.is_draw
+    assert "neither player can act" in outcome.reason and "equal" in outcome.reason
+
+
 def test_two_idle_turns_end_the_game_and_equal_miles_draw() -> None:
     """With both draws skipped, two turns in a row without a play end the game: a draw."""
     state = red_first()
