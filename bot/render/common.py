@@ -8,6 +8,7 @@ images are shared between calls, so callers paste them and never draw on them.
 from __future__ import annotations
 
 import math
+import re
 import struct
 import unicodedata
 import zlib
@@ -126,11 +127,26 @@ def fit_wrapped(
     return fnt, tuple(lines)
 
 
+_NUMBERED = re.compile(r"(.*\S)( \(\d+\))")
+"""A name the table numbered because an earlier seat's looks the same ("Sam (2)")."""
+
+
 @lru_cache(maxsize=512)
 def ellipsize(text: str, fnt: Font, max_width: int) -> str:
-    """``text`` cut with an ellipsis so it fits ``max_width`` (player names can be long)."""
+    """``text`` cut with an ellipsis so it fits ``max_width`` (player names can be long).
+
+    A numbered name keeps its number ("WWWWWW… (2)"): two members whose long names look the
+    same were otherwise cut to one "WWWWWW…" on the image, while the captions said which of
+    them was "(2)"."""
     if text_width(text, fnt) <= max_width:
         return text
+    numbered = _NUMBERED.fullmatch(text)
+    if numbered is not None:
+        stem, number = numbered.groups()
+        while stem and text_width(stem + "…" + number, fnt) > max_width:
+            stem = stem[:-1]
+        if stem.strip():
+            return stem.rstrip() + "…" + number
     text = text.removesuffix("…")
     while text and text_width(text + "…", fnt) > max_width:
         text = text[:-1]

@@ -23,6 +23,7 @@ from tests.discord.backend import (
     BOB_ID,
     CAROL_ID,
     GAMES_CHANNEL_ID,
+    GENERAL_CHANNEL_ID,
     GUILD_ID,
 )
 from tests.discord.payloads import InteractionDriver
@@ -268,3 +269,28 @@ def test_names_drawn_alike_in_other_alphabets_are_numbered(first: str, second: s
     assert [s.name for s in named] == [first, f"{second} (2)"]
     kept = distinct_names([_seat(0, "Ali", ALICE_ID), _seat(1, "All", BOB_ID)])
     assert [s.name for s in kept] == ["Ali", "All"]
+
+
+async def test_two_long_names_that_look_alike_keep_their_number_on_the_image(
+    driver: InteractionDriver,
+) -> None:
+    """Ticket to Ride for Alice and two members both called by 32 wide "Ｗ"s: the table
+    numbers the second, "ＷＷＷ… (2)". Found by this review: the image cut both names to the
+    same "WWWWWWW…" (the number went with the cut), so nobody could tell which panel the
+    captions' "(2)" was. A cut name now keeps its number: the table is not the picture of one
+    dealt alike to "ＷＷＷ…" and "ＷＷＷ… (3)"."""
+    bot = running_bot(driver)
+    wide = "Ｗ" * 32
+    pictures = []
+    for channel, third in ((GAMES_CHANNEL_ID, wide), (GENERAL_CHANNEL_ID, f"{wide} (3)")):
+        update = await bot.tables.start(
+            channel_id=channel,
+            guild_id=GUILD_ID,
+            game_key="ttr",
+            seats=[_seat(0, "Alice", ALICE_ID), _seat(1, wide, BOB_ID), _seat(2, third, CAROL_ID)],
+            seed=7,
+        )
+        assert update.game.seats[2].name == (f"{wide} (2)" if third == wide else third)
+        shown = await driver.slash("table", {}, channel_id=channel)
+        pictures.append(public_table(shown).file("table.png"))
+    assert pictures[0] != pictures[1]
