@@ -294,3 +294,34 @@ async def test_two_long_names_that_look_alike_keep_their_number_on_the_image(
         shown = await driver.slash("table", {}, channel_id=channel)
         pictures.append(public_table(shown).file("table.png"))
     assert pictures[0] != pictures[1]
+
+
+async def test_a_name_with_line_breaks_is_seated_on_one_line(driver: InteractionDriver) -> None:
+    """Held: a nickname holding a line break and a tab (Discord refuses them, a hostile client
+    may not) is seated on one line, so no caption gains a line opening with its heading."""
+    _nick(driver, ALICE_ID, "Alice\n# Heading\t> quote")
+    content = public_table(await driver.slash("play", {"game": "race"})).content or ""
+    stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
+    assert stored.seats[0].name == "Alice # Heading > quote"
+    assert not any(line.startswith(("#", ">")) for line in content.split("\n")), content
+
+
+@pytest.mark.parametrize(
+    "typed", ["@everyone **x** [a](https://evil.example)", "<@&1> ||x|| `y`", "# play 25"]
+)
+async def test_a_typed_move_that_is_refused_is_echoed_only_to_its_typer(
+    driver: InteractionDriver, typed: str
+) -> None:
+    """Held: a /move the game cannot read is refused privately, pinging nobody, with the
+    member's words escaped; nothing is posted to the channel."""
+    await driver.slash("play", {"game": "race"})
+    before = len(driver.backend.requests)
+    refused = await driver.slash("move", {"action": typed})
+    assert refused.ephemeral and not refused.followups, refused.content
+    assert not _unescaped(refused.content or "", "|`[*"), refused.content
+    for request in driver.backend.requests[before:]:
+        assert not request.matches("POST", r"/channels/\d+/messages"), request.json
+        body = request.json if isinstance(request.json, dict) else {}
+        body = body.get("data", body) if isinstance(body.get("data"), dict) else body
+        if body.get("content"):
+            assert not body["allowed_mentions"].get("parse"), body
