@@ -532,10 +532,11 @@ async def open_lobby(
             allowed_mentions=pings(i.user_id for i in invited),
         )
     except discord.HTTPException:
-        # Nothing was posted: close the lobby, so a rematch is not held by an invitation
-        # nobody can see.
-        await tables.store.update_lobby(replace(lobby, status="cancelled"), lobby.version)
-        raise
+        # Nothing was posted (Discord's three seconds ran out, or it failed), and the presser
+        # can be told nothing: close the lobby, so a rematch is not held by an invitation
+        # nobody can see, and a press again opens a new one.
+        log.warning("could not post invitation %s; it is closed", lobby.id, exc_info=True)
+        return await tables.store.update_lobby(replace(lobby, status="cancelled"), lobby.version)
     if sent.message_id is None:
         return lobby
     # Its buttons are answered only under this message: a forged id pressed under another of
