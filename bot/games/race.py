@@ -136,8 +136,8 @@ def arena_metrics(view: RacePublicView, outcome: Outcome) -> dict[str, float]:
     }
 
 
-FALLBACK_RULES = """**1000 Mile Race** — two decks, first to exactly 1000 miles at the end of \
-their own turn wins. Full rules: docs/rules/race.md."""
+FALLBACK_RULES = """**1000 Mile Race** — two decks; whoever ends their own turn with exactly \
+1000 miles wins. Full rules: docs/rules/race.md."""
 
 BUNDLE = GameBundle(
     game=GAME,

@@ -566,7 +566,7 @@ def render_result(view: SoloPublicView | SoloSeatView) -> Image.Image:
     if pub.preset == "classic":
         note = "Classic can never be cleared: it is a score attack on cards cleared, then miles."
     else:
-        note = "Leaderboards rank wins, then cards cleared, then miles."
+        note = "On the leaderboards, wins come first, then cards cleared, then miles."
     c.text((w / 2, h - 30), note, fit_font(note, w - 64, 18, "bold"), Palette.MUTED, "mm")
     return c.image
 

@@ -84,7 +84,7 @@ def kill(state: DragonState, seat: int, by: int) -> None:
 
 
 def retire(state: DragonState, seat: int) -> None:
-    """The car goes out: its hands and car cards go to the discards (RULINGS §5)."""
+    """The car goes out; both its hands and its car cards are discarded (RULINGS §5)."""
     car = car_w(state, seat)
     car.final_miles = car.mb.mileage
     car.alive = False

@@ -41,7 +41,7 @@ def check_end(state: DragonState) -> bool:
         seat = alive[0]
         end_game(state, (seat,), f"{name(state, seat)} is the last driver alive.")
         return True
-    # Everyone still racing died in the same step: more miles wins, equal miles is a draw.
+    # Every remaining driver died in the same step: the most miles wins, a tie on miles draws.
     dead = [s for s, car in enumerate(state.cars) if not car.left]
     last = max(state.cars[s].out_at for s in dead)
     final = [s for s in dead if state.cars[s].out_at == last]

@@ -22,7 +22,7 @@ def play_mb(state: DragonState, seat: int, card: Card, target: int | None) -> No
     title = mb_name(state, card)
     if card.is_safety:
         put_safety(state, seat, card, coup=False)
-        state.mb_left += 1  # a safety on your own turn gives one more Mille Bornes action
+        state.mb_left += 1  # your own turn's safety hands the Mille Bornes move back
         state.caption = f"{who} plays the safety {title} and keeps the Mille Bornes move."
         settle(state)
         return

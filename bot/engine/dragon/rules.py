@@ -1,8 +1,8 @@
 """Dragon Mille Bornes: applying a move (RULINGS §5, seed items 1–9).
 
-A turn: draw up to 7 Mille Bornes and 6 Car Wars cards, then one Mille Bornes action (play or
-discard one card) and one Car Wars action (play one, or discard any number), in either order.
-Every shot opens a reaction chain (``Pending``) the other seats answer out of turn.
+A turn: draw up to 7 Mille Bornes and 6 Car Wars cards, then one Mille Bornes action (a card
+played or discarded) and one Car Wars action (a card played, or any number discarded), in
+either order. Every shot opens a reaction chain (``Pending``) the other seats answer out of turn.
 
 The rules live in small modules (``table``, ``turns``, ``moves``, ``legality``,
 ``mille_plays``, ``shots``, ``damage``, ``ending``); this one applies a move to a state, and

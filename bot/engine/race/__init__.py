@@ -1,9 +1,9 @@
 """1000 Mile Race: two players, one 60-card deck each, exactly 1000 miles to win.
 
 The rules as played here, with every ruling: ``docs/rules/race.md``. Each turn: an automatic draw,
-then play (one miles, one hazard and one removal at most; trumps and Pit Crew free) or cycle, then
-the end of the turn. Coup Fourré, Roadblock and Jammer answer cards out of turn in explicit
-reaction windows.
+then play (no more than one card each of miles, hazard and removal; trumps and Pit Crew free) or
+cycle, then the end of the turn. Coup Fourré, Roadblock and Jammer answer cards out of turn in
+explicit reaction windows.
 
 Modules: ``cards`` (the deck as a table, card facts, names), ``state`` (the game, its actions
 and JSON), ``rules`` (turn flow, legality, the stack), ``views`` (public and per seat),

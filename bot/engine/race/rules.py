@@ -1,6 +1,6 @@
 """1000 Mile Race turn flow and legality (rule book, settled by RULINGS §3 and "Reactions").
 
-A turn: the automatic draw, then the play phase (at most one miles, one hazard and one removal,
+A turn: the automatic draw, then the play phase (up to one card each of miles, hazard and removal,
 in any order; trumps and Pit Crew free and unlimited) or a cycle, then the end of the turn.
 Cards that may be answered go on a stack; the opponent of the top card's player is asked only
 when they hold the answer (Coup Fourré to a hazard on them, Roadblock to miles, Jammer to a

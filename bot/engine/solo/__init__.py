@@ -2,12 +2,12 @@
 
 The rules as played here, with every ruling: ``docs/rules/solo.md``. Seven highways of seven cards
 are dealt, each with its top card face up; you hold seven cards and the rest is the gas tank. Each
-move clears one highway top: a remedy on its hazard or a hazard on its remedy (Stop↔Go and Speed
-Limit↔End of Limit included); a distance card on an equal one (one goes in front of you and
-scores); any safety with any 200 in either direction (the 200 goes in front of you); or a claimed
+move clears one highway top: a remedy on its hazard or a hazard on its remedy (Go↔Stop and End of
+Limit↔Speed Limit count too); a distance card on an equal one (one goes in front of you and
+scores); any safety with any 200 in either direction (you keep the 200); or a claimed
 distance card sacrificed onto an equal one (both discarded, its miles lost). The card beneath a
-cleared top turns face up at once; an emptied highway stays empty. There are no voluntary discards:
-when no move exists the engine refuels an empty tank (if the preset allows), then draws up to
+cleared top turns face up at once; an emptied highway stays empty. You never discard by choice:
+when you have no move the engine refuels an empty tank (if the preset allows), then draws up to
 seven, or discards a full hand of seven and draws seven. Clear all 49 cards to win (option
 ``require_fuel_left``: with a card still in the tank); stuck with an empty tank, you lose.
 

@@ -27,7 +27,7 @@ OPTIONS = (
         "preset",
         PRESETS,
         "classic",
-        "classic: the seed's rules (a score attack, never winnable); refuel: the discard pile "
+        "classic: the printed rules (a score attack, never winnable); refuel: the discard pile "
         "refills an empty tank twice; easy: one refuel, and cards of one family cancel",
     ),
     OptionSpec("deck", ("bsd", "modern"), "bsd", "bsd: 101 cards as the BSD game; modern: 106"),
@@ -35,7 +35,7 @@ OPTIONS = (
         "require_fuel_left",
         ("off", "on"),
         "off",
-        "on: a win also needs at least one card left in the tank (the seed's strict rule)",
+        "on: you win only if the tank still holds a card (the printed rules' stricter reading)",
     ),
     OptionSpec("names", ("en", "fr"), "en", "card names in English or French"),
 )

@@ -352,8 +352,8 @@ def refusal(state: TtrState, seat: int, action: Action) -> str | None:
         if not state.solo:
             return "There is no Station Clock deck in the standard game."
         return (
-            "You cannot draw from the Station Clock deck: it only turns over one card at the "
-            "start of each turn. Take the face-up Station Clock card with 'take clock'."
+            "The Station Clock deck is never drawn from: it turns up one card at the start of "
+            "each turn. Take the face-up Station Clock card with 'take clock'."
         )
     if state.phase == PICK2:
         if kind != "take":
