@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
 from bot.engine.core import IllegalMove, NotYourTurn
 from bot.engine.mille.cards import Card
+from bot.engine.mille.rules import playable_cards, why_not_play
 from bot.engine.mille.state import MilleState, Phase
 from tests.engine.mille_helpers import G, act, codes, start
 
@@ -644,3 +646,22 @@ def test_a_save_from_before_the_draw_rule_fix_still_loads() -> None:
     assert "pending_draw" not in data
     old = json.loads(json.dumps({**data, "pending_draw": 3}))
     assert G.to_dict(G.from_dict(old)) == data
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_playable_cards_agree_with_the_reasons(seed: int) -> None:
+    """The fast ``playable_cards`` answers exactly as ``why_not_play`` for every card (held or
+    not) at every act-phase state of random games, both decks, extensions included."""
+    rng = random.Random(seed)
+    deck = "modern" if seed % 2 else "bsd"
+    s = G.new_game(["A", "B"], seed, {"deck": deck, "length": "hand"})
+    checked = 0
+    while G.outcome(s) is None:
+        seat = min(G.to_act(s))
+        if s.phase is Phase.ACT:
+            for who in (0, 1):
+                allowed = [c for c in Card if why_not_play(s, who, c) is None]
+                assert playable_cards(s, who, list(Card)) == allowed
+                checked += 1
+        s = G.apply(s, seat, rng.choice(G.legal_actions(s, seat)))
+    assert checked > 20

@@ -146,6 +146,56 @@ def playable(state: MilleState, seat: int, card: Card) -> bool:
     return why_not_play(state, seat, card) is None
 
 
+def playable_cards(state: MilleState, seat: int, cards: Sequence[Card]) -> list[Card]:
+    """The cards of ``cards`` that ``seat`` may play now (in the act phase), in their order.
+
+    The same answers as ``why_not_play`` (a test holds them to it) without wording a refusal
+    for every card that cannot be played: searches ask this for every move of every playout.
+    """
+    me = state.tableaus[seat]
+    them = state.tableaus[1 - seat]
+    shows = me.battle_shows
+    limited = me.speed_top is Card.SPEED_LIMIT
+    moving: bool | None = None
+    left: int | None = None
+    they_move: bool | None = None
+    found: list[Card] = []
+    for card in cards:
+        if card in SAFETY_SET:
+            found.append(card)
+            continue
+        miles = MILES_OF.get(card)
+        if miles is not None:
+            if moving is None:
+                moving = can_go(me)
+                left = state.target - me.mileage
+            assert left is not None
+            if (
+                moving
+                and not (limited and miles > 50)
+                and not (card is Card.D200 and me.two_hundreds >= 2)
+                and miles <= left
+            ):
+                found.append(card)
+        elif card is Card.SPEED_LIMIT:
+            if Card.RIGHT_OF_WAY not in them.safeties and them.speed_top is not Card.SPEED_LIMIT:
+                found.append(card)
+        elif card in HAZARD_SET:
+            if they_move is None:
+                they_move = can_go(them)
+            if they_move and SAFETY_FOR[card] not in them.safeties:
+                found.append(card)
+        elif card is Card.GO:
+            if shows is None or shows is Card.STOP or (shows in REMEDY_SET and shows is not card):
+                found.append(card)
+        elif card is Card.END_OF_LIMIT:
+            if limited:
+                found.append(card)
+        elif shows is HAZARD_FOR[card]:
+            found.append(card)
+    return found
+
+
 def counts_as_playable(state: MilleState, seat: int, card: Card) -> bool:
     """Does ``card`` keep the hand going once the deck is empty?
 
@@ -156,7 +206,7 @@ def counts_as_playable(state: MilleState, seat: int, card: Card) -> bool:
     """
     if card in SAFETY_SET:
         return True
-    if why_not_play(state, seat, card) is not None:
+    if not playable_cards(state, seat, (card,)):
         return False
     if card is Card.GO:
         return not can_go(state.tableaus[seat])
@@ -192,7 +242,7 @@ def legal_actions(state: MilleState, seat: int) -> list[Action]:
     if state.phase is Phase.DRAW:
         coups = [_PLAY[c] for c in distinct if c in SAFETY_SET and counters_showing(me, c)]
         return [DRAW, *coups]
-    plays = [_PLAY[c] for c in distinct if why_not_play(state, seat, c) is None]
+    plays = [_PLAY[c] for c in playable_cards(state, seat, distinct)]
     discards = [_DISCARD[c] for c in distinct if c not in SAFETY_SET]
     return plays + discards
 
