@@ -34,7 +34,7 @@ from collections import Counter
 from time import perf_counter
 from typing import Any
 
-from bot.ai.mille_normal import NormalMillePolicy
+from bot.ai.mille_normal import NormalMillePolicy, search_action
 from bot.ai.search import (
     CHECK_EVERY,
     QUOTED_ROUNDS,
@@ -57,7 +57,7 @@ from bot.engine.mille.cards import (
 )
 from bot.engine.mille.rules import MATCH_TARGET, apply_in_place
 from bot.engine.mille.state import Action, BattleMark, MilleState, Phase, Tableau
-from bot.engine.mille.views import MilleSeatView, TableauView, private_view
+from bot.engine.mille.views import MilleSeatView, TableauView
 
 HAND_SWING = 1300.0  # standard deviation of one hand's score difference (normal vs normal)
 HAND_POINTS = 1200.0  # how far a hand moves the leader towards 5000, roughly
@@ -251,8 +251,6 @@ class MilleDomain(Domain[MilleState]):
         self, state: MilleState, seat: int, rng: random.Random, deadline: float | None = None
     ) -> float:
         hand = state.hand_number
-        choose = self.normal.choose
-        parse = self.parse
         horizon = self.horizon_turns
         passes = 0
         turn = state.turn
@@ -266,8 +264,10 @@ class MilleDomain(Domain[MilleState]):
                     return self.judge(state, seat)
             if deadline is not None and step % CHECK_EVERY == 0 and perf_counter() > deadline:
                 raise OutOfTime
+            # ``normal``'s move for the seat to act, read off the state (``mille_seat``): the
+            # same move ``choose`` makes from the seat's private view, without building it.
             actor = state.turn
-            apply_in_place(state, actor, parse(choose(private_view(state, actor), rng)))
+            apply_in_place(state, actor, search_action(state, actor))
         return self.evaluate(state, seat)
 
     def judge(self, state: MilleState, seat: int) -> float:

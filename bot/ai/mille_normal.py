@@ -38,20 +38,27 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from functools import cache
-from itertools import product
+from itertools import chain, product
 from typing import Any
 
 from bot.ai.base import Policy
+from bot.ai.mille_seat import SeatFacts, Side, state_facts, view_facts
 from bot.engine.mille.cards import (
     HAZARD_FOR,
+    HAZARD_SET,
     HAZARDS_STOPPED_BY,
+    MILES_OF,
     REMEDY_FOR,
     SAFETY_FOR,
+    SAFETY_SET,
     Card,
     deck_counts,
 )
-from bot.engine.mille.views import MilleSeatView, TableauView
+from bot.engine.mille.rules import legal_actions
+from bot.engine.mille.state import DECLINE_EXTENSION, EXTEND, Action, MilleState, Phase
+from bot.engine.mille.views import MilleSeatView
 
 TRIP = 700
 
@@ -105,18 +112,16 @@ EXT_FAR = 350
 EXT_STUCK = 500
 EXT_READY = 150
 
-_DECK_CACHE: dict[str, Counter[Card]] = {}
-
 
 @cache
 def _deck_size(name: str) -> int:
-    return sum(_deck(name).values())
+    return sum(deck_counts(name).values())
 
 
-def _deck(name: str) -> Counter[Card]:
-    if name not in _DECK_CACHE:
-        _DECK_CACHE[name] = deck_counts(name)
-    return _DECK_CACHE[name]
+@cache
+def _deck_items(name: str) -> tuple[tuple[Card, int], ...]:
+    """Each card of the named deck with its count, in deck order (read once per deck)."""
+    return tuple(deck_counts(name).items())
 
 
 _PARSED: dict[str, tuple[str, Card | None]] = {}
@@ -134,20 +139,21 @@ def _parse(text: str) -> tuple[str, Card | None]:
 
 
 class _Table:
-    """What the seat knows, read once from its private view: piles, distances, unseen cards."""
+    """What the seat knows, read once (``mille_seat``): piles, distances, unseen cards; and the
+    moves it may make, as (verb, card) pairs."""
 
-    def __init__(self, view: MilleSeatView) -> None:
-        public = view.public
-        self.view = view
-        self.me: TableauView = public.tableaus[view.seat]
-        self.them: TableauView = public.tableaus[1 - view.seat]
-        self.hand = view.hand
-        self.held = Counter(view.hand)
-        self.legal = frozenset(view.legal)
-        self.target = public.target
+    def __init__(self, facts: SeatFacts, moves: Sequence[tuple[str, Card | None]] = ()) -> None:
+        self.facts = facts
+        self.moves = moves
+        self._plays: frozenset[Card] | None = None
+        self.me: Side = facts.me
+        self.them: Side = facts.them
+        self.hand = facts.hand
+        self.held = Counter(facts.hand)
+        self.target = facts.target
         self.my_left = self.target - self.me.mileage
         self.their_left = self.target - self.them.mileage
-        self.deck = public.deck_count
+        self.deck = facts.deck
         self._threat: float | None = None
         self._wait_now: float | None = None
         self._usable: dict[Card | None, list[int]] = {}
@@ -156,7 +162,7 @@ class _Table:
         self.unseen_total = sum(self.unseen.values())
         self.safe_trip_alive = self.me.two_hundreds == 0
         self.two_hundreds_left = 2 - self.me.two_hundreds
-        deck_size = _deck_size(public.deck_name)
+        deck_size = _deck_size(facts.deck_name)
         # Cards that left the draw pile so far (the deal included), about half of them drawn by
         # each player: the opponent has seen about this many cards this hand.
         self.their_drawn = (deck_size - self.deck) / 2
@@ -164,26 +170,36 @@ class _Table:
 
     def _count_unseen(self) -> Counter[Card]:
         """Cards of the deck not yet seen: in the draw pile or in the opponent's hand."""
-        public = self.view.public
-        a, b = public.tableaus
+        facts = self.facts
+        a, b = self.me, self.them
         # A coup fourré's safety is also listed among the safeties: count it once.
         seen = Counter(
-            (
-                *self.hand,
-                *public.discard,
-                *a.battle_pile,
-                *a.speed_pile,
-                *a.safeties,
-                *a.miles,
-                *b.battle_pile,
-                *b.speed_pile,
-                *b.safeties,
-                *b.miles,
+            chain(
+                facts.hand,
+                facts.discard,
+                a.battle_pile,
+                a.speed_pile,
+                a.safeties,
+                a.miles,
+                b.battle_pile,
+                b.speed_pile,
+                b.safeties,
+                b.miles,
             )
         )
-        return Counter(
-            {card: n - seen[card] for card, n in _deck(public.deck_name).items() if n > seen[card]}
-        )
+        get = seen.get
+        unseen: Counter[Card] = Counter()
+        for card, n in _deck_items(facts.deck_name):
+            left = n - get(card, 0)
+            if left > 0:
+                unseen[card] = left
+        return unseen
+
+    def plays(self) -> frozenset[Card]:
+        """The cards we may play now."""
+        if self._plays is None:
+            self._plays = frozenset(card for verb, card in self.moves if verb == "play" and card)
+        return self._plays
 
     # --- estimates ------------------------------------------------------------------------
 
@@ -365,7 +381,7 @@ class _Table:
 
     # --- scoring one hand -------------------------------------------------------------------
 
-    def hand_points(self, side: TableauView, other: TableauView, completed: bool) -> int:
+    def hand_points(self, side: Side, other: Side, completed: bool) -> int:
         """What ``side`` scores if the hand ended now (RULINGS §1 scoring)."""
         points = side.mileage + 100 * len(side.safeties) + 300 * len(side.coups)
         if len(side.safeties) == 4:
@@ -376,7 +392,7 @@ class _Table:
                 points += 300
             if self.deck == 0:
                 points += 300
-            if self.view.public.extension_called:
+            if self.facts.extension_called:
                 points += 200
             if other.mileage == 0:
                 points += 500
@@ -400,9 +416,9 @@ class NormalMillePolicy(Policy):
             raise ValueError("The normal Mille Bornes player was asked to act with no move.")
         if len(legal) == 1:
             return legal[0]
-        table = _Table(view)
         if view.phase == "extension":
-            return "extend yes" if _wants_extension(table) else "extend no"
+            wants = _wants_extension(_Table(view_facts(view)))
+            return "extend yes" if wants else "extend no"
         if view.phase == "draw":
             # The only plays offered before drawing parry a hazard on us: always take them
             # (a coup fourré is worth 300, and the draw afterwards takes an extra card).
@@ -410,10 +426,8 @@ class NormalMillePolicy(Policy):
                 if text.startswith("play "):
                     return text
             return legal[0]
-        # Ties keep the engine's order, so the choice is deterministic given the view.
-        scores = [_score(table, text) for text in legal]
-        best = max(range(len(legal)), key=lambda i: scores[i])
-        return legal[best]
+        moves = [_parse(text) for text in legal]
+        return legal[_best(_Table(view_facts(view), moves))]
 
     def rank(self, view: MilleSeatView) -> list[str]:
         """Every legal move, this player's choice first, then the rest by its liking."""
@@ -422,33 +436,62 @@ class NormalMillePolicy(Policy):
             return legal
         first = self.choose(view, random.Random(0))
         if view.phase == "act":
-            table = _Table(view)
-            scores = {text: _score(table, text) for text in legal}
+            table = _Table(view_facts(view), [_parse(text) for text in legal])
+            scores = {text: _score(table, *_parse(text)) for text in legal}
             legal.sort(key=lambda text: -scores[text])
         return [first, *(text for text in legal if text != first)]
+
+
+def search_action(state: MilleState, seat: int) -> Action:
+    """What ``choose`` plays for ``seat`` (the seat to act) in ``state``, read straight off the
+    state (``mille_seat``): for a search's rollouts only, which own their imagined states.
+
+    The same decisions as ``choose(private_view(state, seat))`` for the same state (a test holds
+    them to it), without building the view: its captions, tableau copies and move notation."""
+    actions = legal_actions(state, seat)
+    if not actions:
+        raise ValueError("The normal Mille Bornes player was asked to act with no move.")
+    if len(actions) == 1:
+        return actions[0]
+    phase = state.phase
+    if phase is Phase.EXTENSION:
+        return EXTEND if _wants_extension(_Table(state_facts(state, seat))) else DECLINE_EXTENSION
+    if phase is Phase.DRAW:
+        for action in actions:
+            if action.verb == "play":
+                return action
+        return actions[0]
+    moves = [(action.verb, action.card) for action in actions]
+    return actions[_best(_Table(state_facts(state, seat), moves))]
+
+
+def _best(table: _Table) -> int:
+    """The index of the best scoring move; ties keep the engine's order, so the choice is
+    deterministic given the table."""
+    scores = [_score(table, verb, card) for verb, card in table.moves]
+    return max(range(len(scores)), key=scores.__getitem__)
 
 
 # --- scoring candidate actions --------------------------------------------------------------
 
 
-def _score(t: _Table, text: str) -> float:
-    verb, card = _parse(text)
+def _score(t: _Table, verb: str, card: Card | None) -> float:
     if card is None:
         return 0.0
     if verb == "discard":
         return -_keep_value(t, card)
-    if card.is_safety:
+    if card in SAFETY_SET:
         return _safety_score(t, card)
-    if card.is_distance:
+    if card in MILES_OF:
         return _distance_score(t, card)
-    if card.is_hazard:
+    if card in HAZARD_SET:
         return _hazard_score(t, card)
     return _remedy_score(t, card)
 
 
 def _safety_score(t: _Table, safety: Card) -> float:
     me = t.me
-    shown = [c for c in (me.battle_top, me.speed_top) if c is not None and c.is_hazard]
+    shown = [c for c in (me.battle_top, me.speed_top) if c in HAZARD_SET]
     if any(SAFETY_FOR[h] is safety for h in shown):
         return PARRY
     if (
@@ -463,7 +506,7 @@ def _safety_score(t: _Table, safety: Card) -> float:
     if chance == 0.0:
         return FREE_SAFETY
     if t.deck <= DUMP_DECK or any(
-        c.miles == t.my_left and f"play {c.value}" in t.legal for c in t.held
+        MILES_OF.get(c, 0) == t.my_left and c in t.plays() for c in t.held
     ):
         # The hand is about to end (we complete the trip, or the deck is out): cash it first.
         return DUMP_SAFETY
@@ -595,7 +638,7 @@ def _distance_keep(t: _Table, card: Card, copies: int) -> float:
     miles = card.miles
     if miles > t.my_left:
         # It cannot fit this trip (an extension might, later): nearly worthless.
-        return 2.0 if t.target == TRIP and not t.view.public.extension_called else 0.0
+        return 2.0 if t.target == TRIP and not t.facts.extension_called else 0.0
     if card is Card.D200 and copies > t.two_hundreds_left:
         return 0.0
     value = KEEP_DISTANCE[miles] * 0.8 ** (copies - 1)
@@ -621,15 +664,15 @@ def _distance_keep(t: _Table, card: Card, copies: int) -> float:
 def _wants_extension(t: _Table) -> bool:
     """Go on to 1000 only when clearly ahead in tempo with deck to spare."""
     me, them = t.me, t.them
-    public = t.view.public
+    match_target = t.facts.match_target
     mine = t.hand_points(me, them, completed=True)
     theirs = t.hand_points(them, me, completed=False)
-    if public.match_target is None:
+    if match_target is None:
         if mine > theirs:
             return False  # a single hand: stopping now wins it
     else:
         total = me.score + mine
-        if total >= public.match_target and total > them.score + theirs:
+        if total >= match_target and total > them.score + theirs:
             return False  # stopping now wins the match
     if them.mileage == 0:
         return False  # the 500-point shut-out is ours if we stop now

@@ -466,11 +466,12 @@ def test_normal_expects_the_opponent_to_keep_safeties() -> None:
     """Late in a hand normal rates an unseen safety in the opponent's hand well above their
     hand's share of the unseen cards."""
     from bot.ai.mille_normal import _Table
+    from bot.ai.mille_seat import view_facts
 
     state = lay_table(
         [C.D100, C.D75, C.D50, C.STOP, C.GO, C.GASOLINE, C.REPAIRS], battle=[C.GO], deck_left=20
     )
-    table = _Table(seat_view(state))
+    table = _Table(view_facts(seat_view(state)))
     safety = next(card for card in table.unseen if card.is_safety)
     assert table.p_they_keep(safety) > 2 * table.p_they_hold(safety)
 
