@@ -385,8 +385,12 @@ async def rating_line(bot: JunctionBot, update: TableUpdate) -> str:
 
 
 async def remember_table(bot: JunctionBot, update: TableUpdate, message_id: int) -> None:
-    """Keep the newest table message's id, so /history can link to it."""
+    """Keep the newest table message's id, so /mygames and /history link to it.
+
+    The table shows the game at ``update.game.version``; the store keeps it only while the
+    game is still there, so an older table that Discord posted last (a move's and a timer's
+    at the same moment, or two processes') never replaces a newer one."""
     try:
-        await bot.tables.store.set_message(update.game.id, message_id)
+        await bot.tables.store.set_message(update.game.id, message_id, update.game.version)
     except StoreError:
         log.warning("could not remember table message %s", message_id, exc_info=True)

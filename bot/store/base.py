@@ -311,8 +311,16 @@ class Store(ABC):
         """The move log in order."""
 
     @abstractmethod
-    async def set_message(self, game_id: int, message_id: int | None) -> None:
-        """Remember the table message (Discord) so it can be edited later."""
+    async def set_message(self, game_id: int, message_id: int | None, version: int) -> bool:
+        """Remember the table message (Discord) of the game at ``version`` (the version the
+        table shows), so /mygames and /history link to it; the version does not change.
+
+        Only while the game is still at ``version``: two tables of one game posted at the same
+        moment (a move's and a timer's, or two processes') may be remembered in either order,
+        and the older must not replace the newer. Returns whether ``message_id`` is the game's
+        table message now: False when the game has moved on (a newer table exists or is on its
+        way; not an error). StoreError for an unknown game. A repost of the same version
+        (/table) does replace it."""
 
     @abstractmethod
     async def initial_state(self, game_id: int) -> Mapping[str, Any] | None:

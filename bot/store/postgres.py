@@ -497,17 +497,26 @@ class PostgresStore(Store):
         )
         return [_move_from_record(row) for row in rows]
 
-    async def set_message(self, game_id: int, message_id: int | None) -> None:
-        """Remember the table message (Discord) so it can be edited later.
+    async def set_message(self, game_id: int, message_id: int | None, version: int) -> bool:
+        """Remember the table message (Discord) of the game at ``version``, unless it has moved
+        on (``Store.set_message``).
 
         Neither the version nor ``updated_at`` changes: the message is presentation, and a
         version bump here would turn a player's concurrent move into a StaleVersion.
         """
         result = await self.pool.execute(
-            "UPDATE games SET message_id = $2 WHERE id = $1", game_id, message_id
+            "UPDATE games SET message_id = $2 WHERE id = $1 AND version = $3",
+            game_id,
+            message_id,
+            version,
         )
-        if result == "UPDATE 0":
+        if result != "UPDATE 0":
+            return True
+        # Nothing updated: tell a game that moved on from one that does not exist (a game is
+        # never deleted, so reading after the update is no race).
+        if await self.pool.fetchval("SELECT 1 FROM games WHERE id = $1", game_id) is None:
             raise StoreError(f"there is no game {game_id}")
+        return False
 
     async def initial_state(self, game_id: int) -> Mapping[str, Any] | None:
         text = await self.pool.fetchval("SELECT initial_state FROM games WHERE id = $1", game_id)

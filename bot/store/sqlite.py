@@ -505,20 +505,25 @@ class SqliteStore(Store):
             )
         return [_move_from_row(row) for row in rows]
 
-    async def set_message(self, game_id: int, message_id: int | None) -> None:
-        """Remember the table message (Discord) so it can be edited later.
+    async def set_message(self, game_id: int, message_id: int | None, version: int) -> bool:
+        """Remember the table message (Discord) of the game at ``version``, unless it has moved
+        on (``Store.set_message``).
 
         Neither the version nor ``updated_at`` changes: the message is presentation, and a
         version bump here would turn a player's concurrent move into a StaleVersion.
         """
-        async with (
-            self._writing() as db,
-            db.execute(
-                "UPDATE games SET message_id = ? WHERE id = ?", (message_id, game_id)
-            ) as cursor,
-        ):
-            if cursor.rowcount == 0:
-                raise StoreError(f"there is no game {game_id}")
+        async with self._writing() as db:
+            async with db.execute(
+                "UPDATE games SET message_id = ? WHERE id = ? AND version = ?",
+                (message_id, game_id, version),
+            ) as cursor:
+                if cursor.rowcount:
+                    return True
+            # Nothing updated: tell a game that moved on from one that does not exist.
+            rows = await self._rows(db, "SELECT 1 FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            raise StoreError(f"there is no game {game_id}")
+        return False
 
     async def initial_state(self, game_id: int) -> Mapping[str, Any] | None:
         async with self._reading() as db:

@@ -96,7 +96,10 @@ async def test_history_keeps_its_own_markdown_and_escapes_names(
     members saw literal asterisks (``**won**``) and ``[table](https://…)`` instead of a link."""
     await _finished_game(driver, 4, bob="__Bob__ *1*")
     (game,) = await running_bot(driver).store.results(guild_id=GUILD_ID)
-    await running_bot(driver).store.set_message(game.record.game_id, 777)
+    store = running_bot(driver).store
+    finished = await store.get_game(game.record.game_id)
+    assert finished is not None
+    await store.set_message(finished.id, 777, finished.version)
     content = (await driver.slash("history", {})).content or ""
     assert "vs \\_\\_Bob\\_\\_ \\*1\\*:" in content, content
     verdict = "**won**" if "won" in content else "**lost**"

@@ -44,7 +44,7 @@ async def test_games_waiting_for_you_come_first(driver: InteractionDriver) -> No
     await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 600, "computer"))
     await _dragon(driver)
     update = await stacked_mille(driver)
-    await bot.store.set_message(update.game.id, 4242)
+    await bot.store.set_message(update.game.id, 4242, update.game.version)
     result = await driver.slash("mygames", {}, user_id=ALICE_ID)
     assert result.ephemeral
     head, mille, dragon = (result.content or "").splitlines()

@@ -35,7 +35,7 @@ async def _fill(store: Store) -> list[StoredGame]:
     games[3] = await store.end_game(
         game_id=games[3].id, expected_version=games[3].version, status="aborted", state={}
     )
-    await store.set_message(games[4].id, 123456789012345678)
+    await store.set_message(games[4].id, 123456789012345678, games[4].version)
     games[4] = await _get(store, games[4].id)
     # A later game in a finished game's channel, so ids are not just 1..n in channel order.
     games.append(await new_game(store, channel_id=2))

@@ -113,7 +113,7 @@ async def test_large_discord_ids_round_trip(store: Store) -> None:
     game = await store.create_game(
         channel_id=big, guild_id=big - 1, game_key="mille", seats=SEATS, options={}, state={}
     )
-    await store.set_message(game.id, big - 2)
+    assert await store.set_message(game.id, big - 2, game.version)
     loaded = await store.active_game(big)
     assert loaded is not None
     assert (loaded.channel_id, loaded.guild_id, loaded.message_id) == (big, big - 1, big - 2)
@@ -172,15 +172,41 @@ async def test_active_games_lists_only_active(store: Store) -> None:
 async def test_set_message(store: Store) -> None:
     """set_message stores the table message without bumping the version."""
     game = await new_game(store)
-    await store.set_message(game.id, 998877665544332211)
+    assert await store.set_message(game.id, 998877665544332211, game.version)
     loaded = await store.get_game(game.id)
     assert loaded is not None
     assert (loaded.message_id, loaded.version) == (998877665544332211, 0)
-    await store.set_message(game.id, None)
+    assert await store.set_message(game.id, None, game.version)
     cleared = await store.get_game(game.id)
     assert cleared is not None and cleared.message_id is None
     with pytest.raises(StoreError):
-        await store.set_message(12345, 1)
+        await store.set_message(12345, 1, 0)
+
+
+async def test_set_message_keeps_the_newest_table(store: Store) -> None:
+    """Two tables of one game posted at the same moment (a move's and a timer's, or two
+    processes') are remembered in whichever order Discord answered. Found by a review: the
+    older table, remembered last, replaced the newer, and /mygames and /history linked to it.
+    A table of a version the game has moved past is not remembered (and that is no error); a
+    repost of the current version (/table) still is."""
+    game = await new_game(store)
+    moved = await move(store, game, 1)
+    assert await store.set_message(game.id, 202, moved.version)  # the newer table first
+    assert not await store.set_message(game.id, 101, game.version)  # the older one, late
+    loaded = await store.get_game(game.id)
+    assert loaded is not None and (loaded.message_id, loaded.version) == (202, moved.version)
+    assert await store.set_message(game.id, 303, moved.version)  # /table posts it again
+    reposted = await store.get_game(game.id)
+    assert reposted is not None and reposted.message_id == 303
+    ended = await store.end_game(
+        game_id=game.id, expected_version=moved.version, status="finished", state={}
+    )
+    assert not await store.set_message(game.id, 404, moved.version)
+    assert await store.set_message(game.id, 505, ended.version)
+    final = await store.get_game(game.id)
+    assert final is not None and final.message_id == 505
+    with pytest.raises(StoreError, match="no game"):
+        await store.set_message(game.id + 1000, 1, 0)
 
 
 # -- moves ---------------------------------------------------------------------------------------
@@ -333,7 +359,7 @@ async def test_survives_restart(backend: Backend) -> None:
     try:
         game = await new_game(before)
         game = await move(before, game, 1)
-        await before.set_message(game.id, 55)
+        await before.set_message(game.id, 55, game.version)
         game = await move(before, game, 2)
         log = await before.moves(game.id)
     finally:
@@ -547,7 +573,7 @@ def _record(
 async def test_result_round_trip(store: Store) -> None:
     """A recorded result reads back whole, with seat names and the game's channel and message."""
     game = await _finished(store, channel_id=31)
-    await store.set_message(game.id, 2**63 - 5)
+    await store.set_message(game.id, 2**63 - 5, game.version)
     record = _record(game, 1234.5)
     await store.record_result(record, ["Ada", "Computer"])
     [stored] = await store.results()
