@@ -393,7 +393,7 @@ class Tables:
                 raise DailyDealt(DAILY_DEALT) from None
             here = Position(stored, found, state)
             if before_computers is not None and here.computers_due():
-                await before_computers()
+                await _answer_first(before_computers)
             steps, here = await self._computer_turns(here)
             if not steps:
                 here = await self._arm(here)
@@ -485,7 +485,7 @@ class Tables:
                     round_ended=_round_ended(here.bundle, here.state, new_state),
                 )
                 if before_computers is not None and after.computers_due():
-                    await before_computers()
+                    await _answer_first(before_computers)
                 more, after = await self._computer_turns(after)
                 await self._settle(after)
                 return self._update(after, (*before_steps, step, *more), previous=previous)
@@ -511,7 +511,7 @@ class Tables:
             except StaleVersion:
                 raise StaleButton("Someone moved at the same moment; try again.") from None
             if before_computers is not None and here.computers_due():
-                await before_computers()
+                await _answer_first(before_computers)
             more, here = await self._computer_turns(here)
             await self._settle(here)
         return self._update(here, (step, *more), previous=previous)
@@ -1067,3 +1067,15 @@ def replay_states(
             )
             return
         yield played, state
+
+
+async def _answer_first(before_computers: Callable[[], Awaitable[None]]) -> None:
+    """Await a front end's ``before_computers`` hook (it answers its member before computers
+    think). What it raises is logged and goes no further: the game is stored by then (the
+    deal, the move, the leaving), so a failure to answer Discord must neither leave the
+    computers unplayed until the sweep nor have the front end say that nothing was changed.
+    The front end still gets the table and posts it."""
+    try:
+        await before_computers()
+    except Exception:
+        log.exception("the answer before the computers' turn failed; the game goes on")

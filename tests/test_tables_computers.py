@@ -142,3 +142,47 @@ async def test_game_is_acknowledged_before_an_opening_computer_thinks(
         before_computers=acknowledge,
     )
     assert seen == [0] and update.steps and update.steps[0].by_computer
+
+
+class AnswerFailed(Exception):
+    """What a front end's answer raised (a dropped connection, say)."""
+
+
+async def _fail() -> None:
+    raise AnswerFailed
+
+
+async def test_a_failing_answer_does_not_stop_the_computers(store: SqliteStore) -> None:
+    """A ``before_computers`` hook that raises, in ``start``, ``move`` and ``leave``. Found by a
+    review: the error came out of the seam with the deal, the move or the leaving stored and
+    the computers' turn not played (until the sweep), and the front end told its member that
+    nothing was changed. It is logged; the computers play and the table is returned."""
+    tables = Tables(store)
+    seats = [SeatRecord(0, "Computer", policy="random"), SeatRecord(1, "Ann", user_id=ANN)]
+    started = await tables.start(
+        channel_id=CHANNEL,
+        guild_id=1,
+        game_key="mille",
+        seats=seats,
+        deck=MILLE_DECK,
+        before_computers=_fail,
+    )
+    assert started.steps and started.steps[0].by_computer
+    assert [s.user_id for s in started.waiting] == [ANN]
+    _, moves = tables.hand(started.game, ANN)
+    moved = await tables.move(
+        channel_id=CHANNEL, user_id=ANN, action=moves[0].notation, before_computers=_fail
+    )
+    assert moved.steps[-1].by_computer and [s.user_id for s in moved.waiting] == [ANN]
+    assert moved.game == await store.get_game(moved.game.id)
+
+    relay = [
+        SeatRecord(0, "Ann", user_id=ANN),
+        SeatRecord(1, "Computer 1", policy="random"),
+        SeatRecord(2, "Computer 2", policy="random"),
+    ]
+    await tables.abort(channel_id=CHANNEL)
+    await tables.start(channel_id=CHANNEL, guild_id=1, game_key="relay", seats=relay, seed=4)
+    left = await tables.leave(channel_id=CHANNEL, user_id=ANN, before_computers=_fail)
+    assert left.outcome is not None, "the computers played the game out"
+    assert left.game == await store.get_game(left.game.id)
