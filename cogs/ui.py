@@ -299,12 +299,61 @@ async def post_table(
     *,
     ping: bool = True,
 ) -> None:
-    """Post the table as the answer to an interaction that has been deferred or answered."""
+    """Post the table as the answer to an interaction that has been deferred or answered.
+
+    The game is stored by now: when Discord refuses a follow-up (it failed, or the
+    interaction's webhook is gone), that message and the rest go to the channel as plain
+    messages instead, as for an acknowledgement that failed (``post_table_in_channel``). Each
+    message is sent once: a round's end that went through keeps its place, and only what
+    was refused goes to the channel."""
+    bot = bot_of(interaction)
 
     async def followup(**message: Any) -> discord.Message:
         return await interaction.followup.send(**message, wait=True)
 
-    await send_table(bot_of(interaction), followup, update, headline, ping=ping)
+    send: Callable[..., Awaitable[discord.Message]] = followup
+    if interaction.channel_id is not None:
+        channel = bot.get_partial_messageable(interaction.channel_id, guild_id=interaction.guild_id)
+        send = _or_in_channel(followup, channel)
+    await send_table(bot, send, update, headline, ping=ping)
+
+
+def _or_in_channel(
+    send: Callable[..., Awaitable[discord.Message]], channel: discord.PartialMessageable
+) -> Callable[..., Awaitable[discord.Message]]:
+    """``send``, until Discord refuses it once; then (that message too) ``channel.send``."""
+    refused = False
+
+    async def sending(**message: Any) -> discord.Message:
+        nonlocal refused
+        if not refused:
+            try:
+                return await send(**message)
+            except discord.HTTPException:
+                refused = True
+                log.warning(
+                    "could not send a table follow-up; posting to the channel", exc_info=True
+                )
+        # The refused request may have read the images already: send fresh copies.
+        return await channel.send(**{**message, "files": _fresh(message.get("files", []))})
+
+    return sending
+
+
+def _fresh(files: Sequence[discord.File]) -> list[discord.File]:
+    """New files with the same images, read from the start (a request that was refused may have
+    read the old ones to their end)."""
+    copies = []
+    for file in files:
+        file.reset()
+        copies.append(
+            discord.File(
+                io.BytesIO(file.fp.read()),
+                filename=file.filename,
+                description=file.description,
+            )
+        )
+    return copies
 
 
 async def post_table_in_channel(
