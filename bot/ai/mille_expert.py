@@ -35,6 +35,7 @@ from time import perf_counter
 from typing import Any
 
 from bot.ai.mille_normal import NormalMillePolicy, search_action
+from bot.ai.mille_seat import FaceDown
 from bot.ai.search import (
     CHECK_EVERY,
     QUOTED_ROUNDS,
@@ -254,6 +255,7 @@ class MilleDomain(Domain[MilleState]):
         horizon = self.horizon_turns
         passes = 0
         turn = state.turn
+        face_down = FaceDown(state)
         for step in range(ROLLOUT_LIMIT):
             if state.phase is Phase.OVER or state.hand_number != hand:
                 break
@@ -267,7 +269,9 @@ class MilleDomain(Domain[MilleState]):
             # ``normal``'s move for the seat to act, read off the state (``mille_seat``): the
             # same move ``choose`` makes from the seat's private view, without building it.
             actor = state.turn
-            apply_in_place(state, actor, search_action(state, actor))
+            action = search_action(state, actor, face_down)
+            apply_in_place(state, actor, action)
+            face_down.turned_up(action)
         return self.evaluate(state, seat)
 
     def judge(self, state: MilleState, seat: int) -> float:

@@ -44,7 +44,7 @@ from itertools import chain, product
 from typing import Any
 
 from bot.ai.base import Policy
-from bot.ai.mille_seat import SeatFacts, Side, state_facts, view_facts
+from bot.ai.mille_seat import FaceDown, SeatFacts, Side, state_facts, view_facts
 from bot.engine.mille.cards import (
     HAZARD_FOR,
     HAZARD_SET,
@@ -158,8 +158,13 @@ class _Table:
         self._wait_now: float | None = None
         self._usable: dict[Card | None, list[int]] = {}
         self._plans: dict[tuple[int, Card | None, bool], Counter[int] | None] = {}
-        self.unseen = self._count_unseen()
-        self.unseen_total = sum(self.unseen.values())
+        face_down = facts.face_down
+        if face_down is None:
+            self.unseen = self._count_unseen()
+            self.unseen_total = sum(self.unseen.values())
+        else:
+            self.unseen = face_down.unseen(facts.hand)
+            self.unseen_total = face_down.total - len(facts.hand)
         self.safe_trip_alive = self.me.two_hundreds == 0
         self.two_hundreds_left = 2 - self.me.two_hundreds
         deck_size = _deck_size(facts.deck_name)
@@ -442,12 +447,13 @@ class NormalMillePolicy(Policy):
         return [first, *(text for text in legal if text != first)]
 
 
-def search_action(state: MilleState, seat: int) -> Action:
+def search_action(state: MilleState, seat: int, face_down: FaceDown | None = None) -> Action:
     """What ``choose`` plays for ``seat`` (the seat to act) in ``state``, read straight off the
     state (``mille_seat``): for a search's rollouts only, which own their imagined states.
 
     The same decisions as ``choose(private_view(state, seat))`` for the same state (a test holds
-    them to it), without building the view: its captions, tableau copies and move notation."""
+    them to it), without building the view: its captions, tableau copies and move notation.
+    A rollout passes its running count of the cards not yet face up (``FaceDown``)."""
     actions = legal_actions(state, seat)
     if not actions:
         raise ValueError("The normal Mille Bornes player was asked to act with no move.")
@@ -455,20 +461,35 @@ def search_action(state: MilleState, seat: int) -> Action:
         return actions[0]
     phase = state.phase
     if phase is Phase.EXTENSION:
-        return EXTEND if _wants_extension(_Table(state_facts(state, seat))) else DECLINE_EXTENSION
+        table = _Table(state_facts(state, seat, face_down))
+        return EXTEND if _wants_extension(table) else DECLINE_EXTENSION
     if phase is Phase.DRAW:
         for action in actions:
             if action.verb == "play":
                 return action
         return actions[0]
     moves = [(action.verb, action.card) for action in actions]
-    return actions[_best(_Table(state_facts(state, seat), moves))]
+    return actions[_best(_Table(state_facts(state, seat, face_down), moves))]
 
 
 def _best(table: _Table) -> int:
     """The index of the best scoring move; ties keep the engine's order, so the choice is
-    deterministic given the table."""
-    scores = [_score(table, verb, card) for verb, card in table.moves]
+    deterministic given the table.
+
+    A discard scores minus the worth of keeping its card, never above zero, so once a play
+    scores above zero no discard can win and they are not scored at all (``rank`` scores
+    every move)."""
+    moves = table.moves
+    best = -1
+    best_score = 0.0
+    for index, (verb, card) in enumerate(moves):
+        if verb != "discard":
+            score = _score(table, verb, card)
+            if best < 0 or score > best_score:
+                best, best_score = index, score
+    if best >= 0 and best_score > 0.0:
+        return best
+    scores = [_score(table, verb, card) for verb, card in moves]
     return max(range(len(scores)), key=scores.__getitem__)
 
 

@@ -10,13 +10,15 @@ states (the bot, renderers and console always go through ``bot.engine.mille.view
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Protocol
 
-from bot.engine.mille.cards import MILES_OF, Card
+from bot.engine.mille.cards import MILES_OF, Card, deck_counts
 from bot.engine.mille.rules import MATCH_TARGET, can_go
-from bot.engine.mille.state import MilleState, Phase, Tableau
+from bot.engine.mille.state import Action, MilleState, Phase, Tableau
 from bot.engine.mille.views import MilleSeatView
 
 
@@ -94,6 +96,67 @@ class StateSide:
         self.speed_top = top
 
 
+class FaceDown:
+    """The deck less every card face up (on either side of the table or in the discard pile),
+    kept move by move through one hand of a rollout instead of counted again at every move.
+
+    Counted once from the face-up piles; after that every card played or discarded turns face
+    up and none turns face down again until the hand ends (a battle or speed card a safety
+    clears goes to the discard pile), so each move's card is simply taken off. Counts stay in
+    deck order and a card with none left is dropped, as a count from the piles would have it.
+    """
+
+    __slots__ = ("counts", "total")
+
+    def __init__(self, state: MilleState) -> None:
+        a, b = state.tableaus
+        # A coup fourré's safety is also listed among the safeties: count it once.
+        up = Counter(
+            chain(
+                state.discard,
+                a.battle,
+                a.speed,
+                a.safeties,
+                a.miles,
+                b.battle,
+                b.speed,
+                b.safeties,
+                b.miles,
+            )
+        )
+        counts: Counter[Card] = Counter()
+        for card, n in deck_counts(state.options["deck"]).items():
+            left = n - up[card]
+            if left > 0:
+                counts[card] = left
+        self.counts = counts
+        self.total = sum(counts.values())
+
+    def turned_up(self, action: Action) -> None:
+        """``action`` was just made: its card (if it plays or discards one) is face up now."""
+        card = action.card
+        if card is None:
+            return
+        counts = self.counts
+        left = counts[card] - 1
+        if left:
+            counts[card] = left
+        else:
+            del counts[card]
+        self.total -= 1
+
+    def unseen(self, hand: Sequence[Card]) -> Counter[Card]:
+        """What a seat holding ``hand`` has not seen: the opponent's hand and the draw pile."""
+        unseen = self.counts.copy()
+        for card in hand:
+            left = unseen[card] - 1
+            if left:
+                unseen[card] = left
+            else:
+                del unseen[card]
+        return unseen
+
+
 @dataclass(slots=True)
 class SeatFacts:
     """Everything ``normal`` reads about the table, for one seat at one decision."""
@@ -107,6 +170,7 @@ class SeatFacts:
     discard: Sequence[Card]
     extension_called: bool
     match_target: int | None
+    face_down: FaceDown | None = None  # a rollout's running count; None: count the piles
 
 
 def view_facts(view: MilleSeatView) -> SeatFacts:
@@ -125,10 +189,10 @@ def view_facts(view: MilleSeatView) -> SeatFacts:
     )
 
 
-def state_facts(state: MilleState, seat: int) -> SeatFacts:
+def state_facts(state: MilleState, seat: int, face_down: FaceDown | None = None) -> SeatFacts:
     """The same facts as ``view_facts(private_view(state, seat))`` for the seat to act after
     its draw or at the extension question (no draw owed: the deck count is the pile's size),
-    read off the state for a search's rollouts."""
+    read off the state for a search's rollouts, with their running ``face_down`` count."""
     if seat != state.turn or state.phase not in (Phase.ACT, Phase.EXTENSION):
         raise ValueError("Seat facts are read off a state only for the seat acting after its draw.")
     other = 1 - seat
@@ -144,4 +208,5 @@ def state_facts(state: MilleState, seat: int) -> SeatFacts:
         discard=state.discard,
         extension_called=state.extension_called,
         match_target=None if options["length"] == "hand" else MATCH_TARGET,
+        face_down=face_down,
     )

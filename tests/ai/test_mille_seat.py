@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import pytest
 
 from bot.ai.base import Policy
-from bot.ai.mille_normal import NormalMillePolicy, search_action
-from bot.ai.mille_seat import SeatFacts, Side, state_facts, view_facts
+from bot.ai.mille_normal import NormalMillePolicy, _Table, search_action
+from bot.ai.mille_seat import FaceDown, SeatFacts, Side, state_facts, view_facts
 from bot.ai.random_policy import RandomPolicy
 from bot.engine.mille.cards import Card
 from bot.engine.mille.notation import format_action
@@ -114,3 +114,28 @@ def test_state_facts_refuse_a_seat_that_is_not_acting() -> None:
     state = next(s for s in _states(1, OPTIONS[0]) if s.phase is Phase.ACT)
     with pytest.raises(ValueError, match="acting after its draw"):
         state_facts(state, 1 - state.turn)
+
+
+@pytest.mark.parametrize("options", OPTIONS)
+def test_the_running_face_down_count_matches_a_fresh_count(options: dict[str, str]) -> None:
+    """Kept move by move through a hand (as a rollout does), the count of cards not face up
+    gives every acting seat the same unseen cards, in the same order, as counting the piles."""
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(4):
+        state = MILLE.new_game(["Ann", "Bob"], seed, options)
+        hand, face_down = state.hand_number, FaceDown(state)
+        while MILLE.outcome(state) is None:
+            if state.hand_number != hand:
+                hand, face_down = state.hand_number, FaceDown(state)
+            seat = state.turn
+            if state.phase is Phase.ACT:
+                counted = _Table(state_facts(state, seat))
+                running = _Table(state_facts(state, seat, face_down))
+                assert list(running.unseen.items()) == list(counted.unseen.items())
+                assert running.unseen_total == counted.unseen_total
+                checked += 1
+            action = rng.choice(MILLE.legal_actions(state, seat))
+            state = MILLE.apply(state, seat, action)
+            face_down.turned_up(action)
+    assert checked > 100
