@@ -1,9 +1,10 @@
 """``normal``: the card-counting Mille Bornes computer player.
 
-It plays at least as well as the BSD ``mille`` program's computer and, like it, knows only what
-it has seen (RULINGS §1): its own hand, every card on both tableaus and in the discard pile, and
-the composition of the deck. Subtracting those from the deck gives the *unseen* cards — the ones
-still in the draw pile or in the opponent's hand — and every estimate below is made from them.
+It plays at least as well as the BSD ``mille`` program's computer and, like it, knows only what it
+has seen (docs/rules/mille.md, Rulings): its own hand, every card on both tableaus and in the
+discard pile, and the composition of the deck. Subtracting those from the deck gives the *unseen*
+cards — the ones still in the draw pile or in the opponent's hand — and every estimate below is made
+from them.
 
 How it plays, in order of urgency:
 
@@ -39,7 +40,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 from itertools import chain, product
 from typing import Any
 
@@ -296,7 +297,8 @@ class _Table:
         cards = list(self.hand)
         if without is not None:
             cards.remove(without)
-        miles = sorted((c.miles for c in cards if c.is_distance), reverse=True)
+        get = MILES_OF.get
+        miles = sorted((m for m in map(get, cards) if m is not None), reverse=True)
         usable: list[int] = []
         two_hundreds = 0
         for m in miles:
@@ -322,20 +324,10 @@ class _Table:
     def _exact_plan(self, left: int, without: Card | None, no_200: bool) -> Counter[int] | None:
         if left <= 0:
             return Counter() if left == 0 else None
-        held = Counter(self.usable_distances(without))
+        usable = self.usable_distances(without)
         if no_200:
-            held.pop(200, None)
-        values = sorted(held)
-        best: Counter[int] | None = None
-        best_cards = 99
-        for counts in product(*(range(held[v] + 1) for v in values)):
-            if sum(v * n for v, n in zip(values, counts, strict=True)) != left:
-                continue
-            cards = sum(counts)
-            if cards < best_cards:
-                best_cards = cards
-                best = Counter({v: n for v, n in zip(values, counts, strict=True) if n})
-        return best
+            usable = [miles for miles in usable if miles != 200]
+        return _fewest_cards(left, tuple(usable))
 
     def capped_wait(self, left: int, without: Card | None) -> float:
         """``gap_wait``, but no longer than the hand can last for us: our draws left, and about
@@ -387,7 +379,7 @@ class _Table:
     # --- scoring one hand -------------------------------------------------------------------
 
     def hand_points(self, side: Side, other: Side, completed: bool) -> int:
-        """What ``side`` scores if the hand ended now (RULINGS §1 scoring)."""
+        """What ``side`` scores if the hand ended now (docs/rules/mille.md, Scoring)."""
         points = side.mileage + 100 * len(side.safeties) + 300 * len(side.coups)
         if len(side.safeties) == 4:
             points += 300
@@ -405,6 +397,26 @@ class _Table:
 
 
 _MILES_CARD = {card.miles: card for card in Card if card.is_distance}
+
+
+@lru_cache(maxsize=4096)
+def _fewest_cards(left: int, usable: tuple[int, ...]) -> Counter[int] | None:
+    """The fewest of the ``usable`` distances (miles, one per card) summing exactly to
+    ``left`` (None if none do). Cached: a search meets the same few hands again and again,
+    and the answer depends on nothing else. Shared between tables, so read it, never change
+    it."""
+    held = Counter(usable)
+    values = sorted(held)
+    best: Counter[int] | None = None
+    best_cards = 99
+    for counts in product(*(range(held[v] + 1) for v in values)):
+        if sum(v * n for v, n in zip(values, counts, strict=True)) != left:
+            continue
+        cards = sum(counts)
+        if cards < best_cards:
+            best_cards = cards
+            best = Counter({v: n for v, n in zip(values, counts, strict=True) if n})
+    return best
 
 
 class NormalMillePolicy(Policy):
@@ -621,9 +633,9 @@ def _keep_value(t: _Table, card: Card) -> float:
     """The worth of the copy we would discard (the last of several copies is worth least)."""
     copies = t.held[card]
     me = t.me
-    if card.is_distance:
+    if card in MILES_OF:
         return _distance_keep(t, card, copies)
-    if card.is_hazard:
+    if card in HAZARD_SET:
         if SAFETY_FOR[card] in t.them.safeties:
             return 0.0
         if card is Card.SPEED_LIMIT:
@@ -656,7 +668,7 @@ def _keep_value(t: _Table, card: Card) -> float:
 
 
 def _distance_keep(t: _Table, card: Card, copies: int) -> float:
-    miles = card.miles
+    miles = MILES_OF[card]
     if miles > t.my_left:
         # It cannot fit this trip (an extension might, later): nearly worthless.
         return 2.0 if t.target == TRIP and not t.facts.extension_called else 0.0

@@ -1,8 +1,8 @@
 """Computer players for Mille Bornes Solo: ``greedy``, ``expert`` and the player's ``hint``.
 
-``greedy`` is the "simple first-legal-pair player" of RULINGS §2: it plays the first move the
-engine lists (highway 1 to 7, hand cards in card order, a sacrifice last), the yardstick the
-win rates there were measured with.
+``greedy`` is the simple player that always takes the first pair it finds: it plays the first
+move the engine lists (highway 1 to 7, hand cards in card order, a sacrifice last), the
+yardstick the win rates on docs/rules/solo.md (Play) were measured with.
 
 ``expert`` maximises the chance of clearing all 49 cards, from the player's view alone: the
 hand, the highway tops and depths, the claimed distance cards, the discard pile and the tank's
@@ -86,7 +86,7 @@ def _public(view: Any) -> SoloPublicView:
 
 
 class GreedySoloPolicy(Policy):
-    """The first move in the engine's order: the RULINGS' first-legal-pair yardstick."""
+    """The first move in the engine's order: the yardstick of the win rates on the rules page."""
 
     name = "greedy"
 

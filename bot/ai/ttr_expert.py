@@ -565,7 +565,7 @@ def _yard_reason(view: TtrSeatView, action: Action, demand: list[int]) -> str:
     locos = action.locos > 0 and any(demand)
     scores = public.solo or public.deck_number == 2 or public.keep_tracks
     if not scores:
-        # The first deck's tracks go back into the second deck (RULINGS §4).
+        # The first deck's tracks go back into the second deck (docs/rules/ttr.md, The end).
         if needed or locos:
             why = (
                 "this set goes back into the second deck like every track now, yet it came "

@@ -9,8 +9,9 @@ How it plays:
 - Tickets: every subset of the offer is valued as ``points × (2·P − 1)``, where ``P`` is a rough
   chance of completing the whole plan, from how many cards it needs against how many it can
   hope to get on its track (``_capacity``) and how well its hand already covers the colours.
-- Standard game, first deck: the On-the-Track stacks go back into the second deck (RULINGS §4:
-  the seed's ending), so it hoards — it draws, Locomotives and needed colours first.
+- Standard game, first deck: the On-the-Track stacks go back into the second deck (unless the
+  ``tracks`` option keeps them: docs/rules/ttr.md, The end), so it hoards — it draws,
+  Locomotives and needed colours first.
 - Second deck and solo: the track is what scores, and each Railyard set feeds it one card a
   turn. It plays the set that puts the most needed cards on the track before the end (counting
   the turns left), Locomotives first, preferring sets that rob a rival and sets too big to be
@@ -83,8 +84,8 @@ class _Table:
             for ys in rival.yard:
                 self.rival_sets[COLOURS.index(ys.colour)] += ys.size
         self.threat = min(2.0, max((r.hand_count for r in self.rivals), default=0) / 10.0)
-        # First deck of the seed's ending: nothing played now will score (it all goes back into
-        # the second deck), so the hand is built up instead.
+        # First deck, the tracks to be reshuffled: nothing played now will score (it all goes
+        # back into the second deck), so the hand is built up instead.
         self.hoarding = not self.solo and pub.deck_number == 1 and not pub.keep_tracks
         self.demand = _demand(view.tickets)
         self.need = [float(d) for d in self.demand] + [0.0] if self.hoarding else self._need()
@@ -274,8 +275,8 @@ class NormalTtrPolicy(Policy):
 
 
 def _junk_value(t: _Table, action: Action) -> float:
-    """First deck of the seed's ending: once the hand covers the tickets, colours nobody needs
-    are better fed to the second deck (it is made of everything but the hands) than kept."""
+    """First deck, the tracks to be reshuffled: once the hand covers the tickets, colours nobody
+    needs are better fed to the second deck (it is made of everything but the hands) than kept."""
     if not t.covered or action.locos:
         return -5.0
     colours = action.singles or (action.colour,)

@@ -2,10 +2,11 @@
 
 Kept to measure the fixed ``normal`` against (arena before/after). Do not tune it.
 
-It plays at least as well as the BSD ``mille`` program's computer and, like it, knows only what
-it has seen (RULINGS §1): its own hand, every card on both tableaus and in the discard pile, and
-the composition of the deck. Subtracting those from the deck gives the *unseen* cards — the ones
-still in the draw pile or in the opponent's hand — and every estimate below is made from them.
+It plays at least as well as the BSD ``mille`` program's computer and, like it, knows only what it
+has seen (docs/rules/mille.md, Rulings): its own hand, every card on both tableaus and in the
+discard pile, and the composition of the deck. Subtracting those from the deck gives the *unseen*
+cards — the ones still in the draw pile or in the opponent's hand — and every estimate below is made
+from them.
 
 How it plays, in order of urgency:
 
@@ -264,7 +265,7 @@ class _Table:
     # --- scoring one hand -------------------------------------------------------------------
 
     def hand_points(self, side: TableauView, other: TableauView, completed: bool) -> int:
-        """What ``side`` scores if the hand ended now (RULINGS §1 scoring)."""
+        """What ``side`` scores if the hand ended now (docs/rules/mille.md, Scoring)."""
         points = side.mileage + 100 * len(side.safeties) + 300 * len(side.coups)
         if len(side.safeties) == 4:
             points += 300

@@ -109,7 +109,7 @@ def test_a_railyard_set_that_robs_is_preferred_in_the_second_deck() -> None:
 
 
 def test_the_first_deck_is_for_building_a_hand() -> None:
-    """With the seed's ending, cards played in the first deck would be reshuffled: it draws."""
+    """When the tracks go into the second deck, first-deck plays would be reshuffled: it draws."""
     state = lay(hands=[["red"] * 4, []], deck=["white"] * 30)
     state.tickets[0] = [0]
     choice = NormalTtrPolicy().choose(G.private_view(state, 0), random.Random(0))

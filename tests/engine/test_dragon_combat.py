@@ -1,4 +1,5 @@
-"""Dragon Mille Bornes: Car Wars combat (RULINGS §5, seed items 3, 5, 6, 7, 9).
+"""Dragon Mille Bornes: Car Wars combat, as docs/rules/dragon.md states it
+(section names in parentheses).
 
 Every shot names its target car; reactions are out-of-turn windows opened only for a seat
 holding a legal one. Each test deals stacked hands (``dragon_helpers.start``); seat 0 starts.
@@ -28,7 +29,7 @@ from tests.engine.dragon_helpers import G, act, legal, moving, rig, start
     ],
 )
 def test_weapon_hits_its_side(card: str, side: int, hits: int) -> None:
-    """Each weapon puts its hits on the side it names (RULINGS §5 table)."""
+    """Each weapon puts its hits on the side it names (The two decks)."""
     s = act(start(cw=[[card], []]), 0, f"{card} @1")
     expected = [0, 0, 0, 0]
     expected[side] = hits
@@ -73,7 +74,7 @@ def test_called_shot_hits_the_named_side() -> None:
 
 
 def test_called_shot_never_hits_tires() -> None:
-    """A Called Shot cannot be aimed at the tires (seed 5.4)."""
+    """A Called Shot cannot be aimed at the tires (The two decks)."""
     s = start(cw=[["called-shot"], []])
     assert not any("tire" in a for a in legal(s, 0) if a.startswith("called-shot"))
     with pytest.raises(Exception, match="never hits the tires"):
@@ -102,11 +103,11 @@ def test_tire_hits_stop_at_nine() -> None:
     assert s.cars[1].tires == 9 and s.cars[1].driver == 0
 
 
-# --- seed 5.1: breaches carry onto the driver ----------------------------------------------
+# --- breaches carry onto the driver (The cars) ---------------------------------------------
 
 
 def test_breach_example_ten_hits_then_machine_gun() -> None:
-    """Seed 5.1: 10 hits on the right, then a Machine Gun (3): the side is breached and the
+    """The cars: 10 hits on the right, then a Machine Gun (3): the side is breached and the
     driver takes 1."""
     s = rig(start(cw=[["mg-right"], []]), 1, hits=[0, 0, 0, 10])
     s = act(s, 0, "mg-right @1")
@@ -249,7 +250,7 @@ def test_armor_on_the_wrong_side_is_refused() -> None:
 
 
 def test_armor_works_on_a_breached_side() -> None:
-    """Armor still stops hits on a breached side (seed 5.2)."""
+    """Armor still stops hits on a breached side (Rulings: Armor)."""
     s = rig(start(cw=[["mg-front"], ["armor-front"]]), 1, hits=[12, 0, 0, 0])
     s = act(act(s, 0, "mg-front @1"), 1, "armor front")
     assert s.cars[1].driver == 0
@@ -288,7 +289,8 @@ def test_swerve_makes_the_shot_miss() -> None:
 
 
 def test_swerve_needs_the_car_moving() -> None:
-    """A stopped car cannot swerve: it is not asked, and the shot lands (seed 6.1)."""
+    """A stopped car cannot swerve: it is not asked, and the shot lands (Mille Bornes on a
+    crowded track)."""
     s = act(start(cw=[["rocket-front"], ["swerve"]]), 0, "rocket-front @1")
     assert s.phase is Phase.TURN and s.cars[1].hits[0] == 5
 
@@ -312,7 +314,8 @@ def test_shot_tires_mean_no_swerve() -> None:
 
 
 def test_spin_needs_the_car_moving() -> None:
-    """A stopped car cannot spin either: holding only a Spin, it is not asked (seed 6.1)."""
+    """A stopped car cannot spin either: holding only a Spin, it is not asked (Mille Bornes on a
+    crowded track)."""
     s = act(start(cw=[["rocket-front"], ["spin"]]), 0, "rocket-front @1")
     assert s.phase is Phase.TURN and s.cars[1].hits[0] == 5 and "spin" in s.cars[1].cw_hand
 
@@ -335,7 +338,7 @@ def test_skid_window_after_a_swerve() -> None:
 
 
 def test_skid_into_a_wall_victim_picks_the_side_and_stops() -> None:
-    """A skid: 3 hits on the side the victim picks, and the victim stops (seed 6.2)."""
+    """A skid: 3 hits on the side the victim picks, and the victim stops (Shots and reactions)."""
     s = moving(start(cw=[["mg-front", "skid"], ["swerve"]]), 1)
     s = act(act(s, 0, "mg-front @1"), 1, "swerve")
     s = act(s, 0, "skid @1")
@@ -366,7 +369,7 @@ def test_skid_may_be_armored() -> None:
 
 
 def test_driving_ace_is_immune_to_skids() -> None:
-    """A car with the Driving Ace in play cannot be skidded (seed 6.7)."""
+    """A car with the Driving Ace in play cannot be skidded (Shots and reactions)."""
     s = moving(start(cw=[["mg-front", "skid"], ["swerve"]]), 1)
     s = rig(s, 1, safeties=["driving-ace"])
     s = act(act(s, 0, "mg-front @1"), 1, "swerve")
@@ -409,7 +412,7 @@ def test_backfire_only_answers_an_autocannon() -> None:
 
 
 def test_armor_may_reduce_a_backfire() -> None:
-    """The shooter may armor its front against its own backfire (seed 5.5)."""
+    """The shooter may armor its front against its own backfire (Shots and reactions)."""
     s = act(start(cw=[["ac-left", "armor-front"], ["backfire"]]), 0, "ac-left @1")
     s = act(s, 1, "backfire")
     assert s.phase is Phase.BACKFIRE and G.to_act(s) == {0}
@@ -441,7 +444,7 @@ def test_jam_stops_machine_guns() -> None:
 
 
 def test_discarding_the_whole_car_wars_hand_unjams() -> None:
-    """Discarding the whole Car Wars hand (the CW action) unjams the guns (seed item 3)."""
+    """Discarding the whole Car Wars hand (the CW action) unjams the guns (A turn)."""
     s = rig(start(cw=[["mg-front"], []]), 0, jammed=True)
     s = act(s, 0, "cw-discard all")
     assert not s.cars[0].jammed and s.cars[0].cw_hand == []
@@ -510,14 +513,15 @@ def test_fireproof_armor_ignores_flame() -> None:
 
 
 def test_fireproof_armor_protects_the_driver_after_a_breach() -> None:
-    """A breached side with Fireproof Armor still keeps the flames off the driver (seed 5.2)."""
+    """A breached side with Fireproof Armor still keeps the flames off the driver (Shots and
+    reactions)."""
     s = rig(start(cw=[["flame-front"], []]), 1, hits=[12, 0, 0, 0], fireproof=True)
     s = act(s, 0, "flame-front @1")
     assert s.cars[1].driver == 0
 
 
 def test_fireproof_armor_does_not_protect_tires() -> None:
-    """Fireproof Armor does nothing for the tires (seed 5.3)."""
+    """Fireproof Armor does nothing for the tires (Shots and reactions)."""
     s = rig(start(cw=[["tire-shot"], []]), 1, fireproof=True)
     s = act(s, 0, "tire-shot @1")
     assert s.cars[1].tires == 3
@@ -535,14 +539,15 @@ def test_fireproof_armor_refused_after_flame_damage() -> None:
 
 
 def test_repairs_allow_fireproof_armor_again() -> None:
-    """Repairs clears the flame damage, so Fireproof Armor may go on again (seed 6.4)."""
+    """Repairs clears the flame damage, so Fireproof Armor may go on again (Repairs and Spare
+    Tire)."""
     s = rig(start(mb=[["repairs"], []], cw=[["fireproof"], []]), 0, flamed=True, hits=[2, 0, 0, 0])
     s = act(s, 0, "play repairs", "fireproof")
     assert s.cars[0].fireproof == ["fireproof"]
 
 
 def test_flame_destroys_the_extra_tank() -> None:
-    """Flame damage on the armor destroys the Extra Tank (seed 6.6)."""
+    """Flame damage on the armor destroys the Extra Tank (Shots and reactions)."""
     s = rig(start(cw=[["flame-back"], []]), 1, safeties=["extra-tank"])
     s = act(s, 0, "flame-back @1")
     assert Card.EXTRA_TANK not in s.cars[1].mb.safeties and Card.EXTRA_TANK in s.mb_discard
@@ -589,7 +594,8 @@ def test_extra_tank_may_be_dropped_on_your_turn() -> None:
 
 
 def test_repairs_removes_body_hits_but_not_tires_and_unjams() -> None:
-    """Repairs clears every body hit and unjams the guns; tire hits stay (seed 6.4)."""
+    """Repairs clears every body hit and unjams the guns; tire hits stay (Repairs and Spare
+    Tire)."""
     s = rig(start(mb=[["repairs"], []]), 0, hits=[3, 4, 5, 12], tires=4, jammed=True)
     s = act(s, 0, "play repairs")
     car = s.cars[0]
@@ -597,14 +603,14 @@ def test_repairs_removes_body_hits_but_not_tires_and_unjams() -> None:
 
 
 def test_repairs_does_not_heal_the_driver() -> None:
-    """There is no way to fix damage to a driver (seed 5.1)."""
+    """There is no way to fix damage to a driver (The cars)."""
     s = rig(start(mb=[["repairs"], []]), 0, hits=[12, 0, 0, 0], driver=3)
     s = act(s, 0, "play repairs")
     assert s.cars[0].driver == 3
 
 
 def test_repairs_while_moving_stops_the_car_until_a_go() -> None:
-    """A moving car stops voluntarily to play Repairs, then needs a Go (seed 6.4)."""
+    """A moving car stops voluntarily to play Repairs, then needs a Go (Repairs and Spare Tire)."""
     s = moving(start(mb=[["repairs", "75"], []]), 0)
     s = rig(s, 0, hits=[3, 0, 0, 0])
     s = act(s, 0, "play repairs")
@@ -629,7 +635,7 @@ def test_repairs_with_nothing_to_repair_is_refused() -> None:
 
 
 def test_spare_tire_removes_tire_hits() -> None:
-    """A Spare Tire clears every tire hit (seed 6.5)."""
+    """A Spare Tire clears every tire hit (Repairs and Spare Tire)."""
     s = rig(start(mb=[["spare-tire"], []]), 0, tires=5, hits=[1, 0, 0, 0])
     s = act(s, 0, "play spare-tire")
     assert s.cars[0].tires == 0 and s.cars[0].hits == [1, 0, 0, 0]
@@ -662,17 +668,17 @@ def test_mille_bornes_move_still_due_after_a_chain() -> None:
     assert s.turn == 1
 
 
-# --- seed item 8: nobody flees -------------------------------------------------------------
+# --- nobody flees (The end) ----------------------------------------------------------------
 
 
 def test_no_fleeing_a_stopped_car_is_still_a_target() -> None:
-    """No car can leave the arena: stopped or far ahead, it is still a target (seed 8)."""
+    """No car can leave the arena: stopped or far ahead, it is still a target (The end)."""
     s = rig(start(cw=[["mg-front"], []]), 1, miles=["200", "200", "200", "200"])
     assert "mg-front @1" in legal(s, 0)
     assert not any(a.startswith(("flee", "leave", "exit")) for a in legal(s, 0))
 
 
-# --- seed item 9: the Oil Slick option -----------------------------------------------------
+# --- the Oil Slick option (Oil Slick) ------------------------------------------------------
 
 
 def test_oil_slick_is_off_by_default() -> None:

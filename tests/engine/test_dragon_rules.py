@@ -1,4 +1,5 @@
-"""Dragon Mille Bornes: the turn, the two decks and the Mille Bornes side (seed items 1–4, 6).
+"""Dragon Mille Bornes: the turn, the two decks and the Mille Bornes side, as
+docs/rules/dragon.md states them (section names in parentheses).
 
 Each test deals stacked hands (``dragon_helpers.start``); seat 0 starts.
 """
@@ -13,7 +14,7 @@ from bot.engine.dragon.state import Phase
 from bot.engine.mille.cards import Card
 from tests.engine.dragon_helpers import G, act, codes, legal, moving, rig, start
 
-# --- seed item 2: two decks, the deal ------------------------------------------------------
+# --- two decks, the deal (The two decks, Setting up) ---------------------------------------
 
 
 def test_deal_six_mille_bornes_and_five_car_wars_cards() -> None:
@@ -30,7 +31,7 @@ def test_each_deck_has_its_own_discard_pile() -> None:
     assert s.turn == 1 and s.mb_discard == [Card.D75] and s.cw_discard == ["swerve"]
 
 
-# --- seed item 3: the turn -----------------------------------------------------------------
+# --- the turn (A turn) ---------------------------------------------------------------------
 
 
 def test_turn_draws_up_to_seven_and_six() -> None:
@@ -139,7 +140,7 @@ def test_no_draw_except_at_the_start_of_the_turn() -> None:
     assert len(s.cars[1].cw_hand) == 4
 
 
-# --- seed item 4: reshuffles ---------------------------------------------------------------
+# --- reshuffles (The two decks) ------------------------------------------------------------
 
 
 def test_mille_bornes_discards_are_reshuffled_when_the_deck_runs_out() -> None:
@@ -168,7 +169,7 @@ def test_reshuffles_replay_identically() -> None:
     assert a.cars[1].cw_hand == b.cars[1].cw_hand and a.cw_draw == b.cw_draw
 
 
-# --- seed item 1: winning -----------------------------------------------------------------
+# --- winning (The end) --------------------------------------------------------------------
 
 
 def test_exactly_1000_miles_wins_at_once() -> None:
@@ -277,7 +278,7 @@ def test_hazard_on_a_dead_car_is_refused() -> None:
 
 
 def test_mille_bornes_hazards_do_no_car_wars_damage() -> None:
-    """An Accident stops the car but puts no hits on it (seed 6.3)."""
+    """An Accident stops the car but puts no hits on it (Mille Bornes on a crowded track)."""
     s = moving(start(mb=[["accident"], []]), 1)
     s = act(s, 0, "play accident @1")
     car = s.cars[1]
@@ -348,7 +349,7 @@ def test_right_of_way_owner_still_needs_a_go_after_a_skid() -> None:
 
 
 def test_shot_tires_stop_the_car() -> None:
-    """Nine tire hits stop the car; Spare Tire then Go gets it going (seed 6.2, 6.5)."""
+    """Nine tire hits stop the car; Spare Tire then Go gets it going (The cars)."""
     s = moving(start(mb=[["75", "spare-tire"], []]), 0)
     s = rig(s, 0, tires=9)
     with pytest.raises(IllegalMove, match="tires are shot"):

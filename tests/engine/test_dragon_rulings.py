@@ -1,4 +1,5 @@
-"""Dragon Mille Bornes: rulings the rule audit found untested (RULINGS §0, §5 and the seed).
+"""Dragon Mille Bornes: statements of docs/rules/dragon.md (and of the Mille Bornes
+cards on docs/rules/mille.md) that the rule audit found untested; section names in parentheses.
 
 Each test deals stacked hands (``dragon_helpers.start``); seat 0 starts.
 """
@@ -16,7 +17,7 @@ from bot.engine.dragon.table import moving as is_moving
 from bot.engine.mille.cards import Card
 from tests.engine.dragon_helpers import G, act, legal, moving, rig, start
 
-# --- RULINGS §0: the Mille Bornes deck, its pairs and its names ----------------------------
+# --- the Mille Bornes deck, its pairs and its names (The two decks; mille.md) --------------
 
 _MB_COMMON = {
     "25": 10,
@@ -53,7 +54,7 @@ def test_mille_bornes_deck_counts(deck: str, total: int, hazards: tuple[int, ...
     [("out-of-gas", "gasoline"), ("flat-tire", "spare-tire"), ("accident", "repairs")],
 )
 def test_each_remedy_answers_its_own_hazard(hazard: str, remedy: str) -> None:
-    """A remedy covers the hazard it answers; the car then needs a Go (RULINGS §0 pairs)."""
+    """A remedy covers the hazard it answers; the car then needs a Go (mille.md, The cards)."""
     s = rig(start(mb=[[remedy], []]), 0, battle=["go", hazard])
     s = act(s, 0, f"play {remedy}")
     assert s.cars[0].mb.battle == [Card(remedy)] and not is_moving(s.cars[0])
@@ -126,7 +127,7 @@ def test_french_card_names_option() -> None:
     assert G.describe_action(s, 0, G.parse_action("play stop @1")) == "Feu rouge on Bob"
 
 
-# --- RULINGS §5: the Car Wars card list ----------------------------------------------------
+# --- the Car Wars card list (The two decks) ------------------------------------------------
 
 _CW_TABLE = {
     **{f"mg-{side}": 4 for side in SIDES},
@@ -149,7 +150,7 @@ _CW_TABLE = {
 
 @pytest.mark.parametrize("oil", ["off", "on"])
 def test_car_wars_deck_holds_each_card_of_the_table(oil: str) -> None:
-    """Every Car Wars card comes in the number the rulings' table gives; Oil Slick by option."""
+    """Every Car Wars card comes in the number the rules page's table gives; Oil Slick by option."""
     census = G.census(G.new_game(["A", "B"], seed=6, options={"oil_slick": oil}))
     expected = {**_CW_TABLE, **({"oil-slick": 2} if oil == "on" else {})}
     assert {code: census[code] for code in census if code in {*_CW_TABLE, "oil-slick"}} == expected
@@ -163,28 +164,29 @@ def test_called_shot_may_name_any_of_the_four_sides() -> None:
     ]
 
 
-# --- seed 5.1: the breach example, stopped -------------------------------------------------
+# --- the breach example, stopped (The cars) ------------------------------------------------
 
 
 def test_breach_example_armor_keeps_the_driver_whole() -> None:
-    """10 hits on the right and a Machine Gun, answered by Armor: no hit lands (seed 5.1)."""
+    """10 hits on the right and a Machine Gun, answered by Armor: no hit lands (The cars)."""
     s = rig(start(cw=[["mg-right"], ["armor-right"]]), 1, hits=[0, 0, 0, 10])
     s = act(act(s, 0, "mg-right @1"), 1, "armor right")
     assert s.cars[1].hits[3] == 10 and s.cars[1].driver == 0
 
 
 def test_breach_example_swerve_keeps_the_driver_whole() -> None:
-    """The same Machine Gun swerved by a moving car does nothing (seed 5.1)."""
+    """The same Machine Gun swerved by a moving car does nothing (The cars)."""
     s = rig(moving(start(cw=[["mg-right"], ["swerve"]]), 1), 1, hits=[0, 0, 0, 10])
     s = act(act(s, 0, "mg-right @1"), 1, "swerve")
     assert s.cars[1].hits[3] == 10 and s.cars[1].driver == 0
 
 
-# --- seed 5.2 and 6.6: flame, Fireproof Armor and the Extra Tank ---------------------------
+# --- flame, Fireproof Armor and the Extra Tank (Shots and reactions) -----------------------
 
 
 def test_fireproof_armor_on_a_breached_side_with_a_tank() -> None:
-    """Flame on a breached, fireproofed side destroys the tank but hurts nobody (seed 6.6)."""
+    """Flame on a breached, fireproofed side destroys the tank but hurts nobody (Shots and
+    reactions)."""
     s = rig(start(cw=[["flame-back"], []]), 1, hits=[0, 12, 0, 0], safeties=["extra-tank"])
     s = rig(s, 1, fireproof=True)
     s = act(s, 0, "flame-back @1")
@@ -192,11 +194,12 @@ def test_fireproof_armor_on_a_breached_side_with_a_tank() -> None:
     assert car.alive and car.driver == 0 and Card.EXTRA_TANK not in car.mb.safeties
 
 
-# --- seed 6.4, 6.5: Repairs and Spare Tire need the car stopped ----------------------------
+# --- Repairs and Spare Tire need the car stopped (Repairs and Spare Tire) ------------------
 
 
 def test_spare_tire_while_moving_stops_the_car_until_a_go() -> None:
-    """A moving car with tire hits stops to put on a Spare Tire, then needs a Go (seed 6.5)."""
+    """A moving car with tire hits stops to put on a Spare Tire, then needs a Go (Repairs and
+    Spare Tire)."""
     s = rig(moving(start(mb=[["spare-tire"], []]), 0), 0, tires=3)
     s = act(s, 0, "play spare-tire")
     car = s.cars[0]
@@ -214,7 +217,7 @@ def test_spare_tire_with_nothing_to_mend_is_refused() -> None:
 
 
 def test_shot_tires_then_spare_tire_then_go_moves_again() -> None:
-    """After shot tires, the Spare Tire and then a Go get the car moving (seed 6.2)."""
+    """After shot tires, the Spare Tire and then a Go get the car moving (The cars)."""
     s = rig(moving(start(mb=[["spare-tire", "go"], ["75"]]), 0), 0, tires=9)
     s = act(s, 0, "play spare-tire", "end")
     s = act(s, 1, "discard 75", "end")
@@ -277,23 +280,23 @@ def test_no_backfire_after_armor() -> None:
     assert G.to_dict(s) == before
 
 
-# --- seed 7: played cards go straight to their discard pile --------------------------------
+# --- played cards go straight to their discard pile (Rulings) ------------------------------
 
 
 def test_jam_goes_to_the_discard() -> None:
-    """A played Machine Gun Jams is discarded at once (seed 7)."""
+    """A played Machine Gun Jams is discarded at once (Rulings)."""
     s = act(start(cw=[["jam"], []]), 0, "jam @1")
     assert s.cw_discard == ["jam"]
 
 
 def test_stampede_goes_to_the_discard() -> None:
-    """A played Stampede is discarded at once (seed 7)."""
+    """A played Stampede is discarded at once (Rulings)."""
     s = act(start(cw=[["stampede"], []]), 0, "stampede")
     assert s.cw_discard == ["stampede"]
 
 
 def test_skid_and_swerve_go_to_the_discard() -> None:
-    """The shot, the Swerve and the Skid all end on the Car Wars discard (seed 7)."""
+    """The shot, the Swerve and the Skid all end on the Car Wars discard (Rulings)."""
     s = moving(start(cw=[["mg-front", "skid"], ["swerve"]]), 1)
     s = act(act(act(s, 0, "mg-front @1"), 1, "swerve"), 0, "skid @1")
     s = act(s, 1, "side left")
@@ -301,14 +304,14 @@ def test_skid_and_swerve_go_to_the_discard() -> None:
 
 
 def test_backfire_goes_to_the_discard() -> None:
-    """The autocannon and the Autocannon Backfires are discarded (seed 7)."""
+    """The autocannon and the Autocannon Backfires are discarded (Rulings)."""
     s = act(act(start(cw=[["ac-left"], ["backfire"]]), 0, "ac-left @1"), 1, "backfire")
     assert sorted(s.cw_discard) == ["ac-left", "backfire"]
 
 
 def test_a_speed_limit_discards_the_end_of_limit_it_covers() -> None:
     """Only the top card of a pile stays: a new Speed Limit sends the End of Limit it lands on
-    to the discard (seed 7)."""
+    to the discard (Rulings)."""
     s = rig(start(mb=[["speed-limit"], []]), 1)
     s.cars[1].mb.speed = [Card.END_OF_LIMIT]
     s = act(s, 0, "play speed-limit @1")
@@ -358,7 +361,7 @@ def test_oil_slick_kill_is_credited_to_the_car_that_dropped_it() -> None:
     assert not s.cars[0].alive and s.cars[0].killed_by == 1 and s.cars[1].kills == 1
 
 
-# --- seed 9: the Oil Slick -----------------------------------------------------------------
+# --- the Oil Slick (Oil Slick) -------------------------------------------------------------
 
 
 def test_oil_slick_roll_that_holds_keeps_the_shooter_moving() -> None:

@@ -1,7 +1,8 @@
-"""Dragon Mille Bornes: statements of the seed and RULINGS §5 that a statement-by-statement
+"""Dragon Mille Bornes: statements of docs/rules/dragon.md that a statement-by-statement
 audit found without a test of their own (or without the refusal of the bad input).
 
-Each test deals stacked hands (``dragon_helpers.start``); seat 0 starts.
+Section names in parentheses are sections of that page. Each test deals stacked hands
+(``dragon_helpers.start``); seat 0 starts.
 """
 
 from __future__ import annotations
@@ -16,12 +17,12 @@ from bot.engine.dragon.table import moving as is_moving
 from bot.engine.mille.cards import Card
 from tests.engine.dragon_helpers import G, act, legal, moving, rig, start
 
-# --- seed 6.1: only a moving car spins -----------------------------------------------------
+# --- only a moving car spins (Mille Bornes on a crowded track) -----------------------------
 
 
 def test_spin_while_stopped_is_refused() -> None:
     """In a window opened for armor, a stopped car's Spin is refused with the reason and the
-    state is unchanged (seed 6.1)."""
+    state is unchanged (Mille Bornes on a crowded track)."""
     s = act(start(cw=[["rocket-front"], ["spin", "armor-front"]]), 0, "rocket-front @1")
     assert legal(s, 1) == ["pass", "armor front"]
     before = G.to_dict(s)
@@ -30,12 +31,12 @@ def test_spin_while_stopped_is_refused() -> None:
     assert G.to_dict(s) == before
 
 
-# --- seed 6.2: other Car Wars damage does not stop a car -----------------------------------
+# --- other Car Wars damage does not stop a car (Mille Bornes on a crowded track) -----------
 
 
 def test_body_and_driver_damage_do_not_stop_the_car() -> None:
     """A moving car with a breached side, a hurt driver, 8 tire hits and jammed guns still
-    drives: only shot tires and skids stop it (seed 6.2)."""
+    drives: only shot tires and skids stop it (Mille Bornes on a crowded track)."""
     s = start(mb=[["50"], ["75"]], cw=[["mg-front"], []])
     s = rig(moving(s, 1), 1, hits=[12, 5, 5, 5], tires=8, jammed=True)
     s = act(s, 0, "mg-front @1", "discard 50")
@@ -43,11 +44,11 @@ def test_body_and_driver_damage_do_not_stop_the_car() -> None:
     assert is_moving(s.cars[1]) and "play 75" in legal(s, 1)
 
 
-# --- seed 6.6: what flame destroys, and what is permanent ----------------------------------
+# --- what flame destroys, and what is permanent (Shots and reactions) ----------------------
 
 
 def test_flame_destroys_only_the_extra_tank() -> None:
-    """Flame on the armor costs the Extra Tank; every other safety stays (seed 6.6)."""
+    """Flame on the armor costs the Extra Tank; every other safety stays (Shots and reactions)."""
     s = rig(start(cw=[["flame-back"], []]), 1, safeties=["extra-tank", "driving-ace"])
     s = act(s, 0, "flame-back @1")
     assert s.cars[1].mb.safeties == [Card.DRIVING_ACE]
@@ -55,21 +56,21 @@ def test_flame_destroys_only_the_extra_tank() -> None:
 
 def test_fireproof_armor_stays_on_after_stopping_flames() -> None:
     """Fireproof Armor is permanent: it stays on the car after stopping a flamethrower, and
-    only the flamethrower goes to the discard (seed 6.6, RULINGS §5 table)."""
+    only the flamethrower goes to the discard (Rulings: Car Wars cards)."""
     s = rig(start(cw=[["flame-back"], []]), 1, fireproof=True)
     s = act(s, 0, "flame-back @1")
     assert s.cars[1].fireproof == ["fireproof"] and s.cw_discard == ["flame-back"]
 
 
 def test_repairs_leaves_fireproof_armor_on_the_car() -> None:
-    """Repairs clears the body hits but Fireproof Armor stays fitted (seed 6.6: permanent)."""
+    """Repairs clears the body hits but Fireproof Armor stays fitted (Repairs and Spare Tire)."""
     s = rig(start(mb=[["repairs"], []]), 0, hits=[3, 0, 0, 0], fireproof=True)
     s = act(s, 0, "play repairs")
     assert s.cars[0].hits == [0, 0, 0, 0] and s.cars[0].fireproof == ["fireproof"]
 
 
 def test_swerve_protects_the_tank() -> None:
-    """A moving car that swerves a flamethrower keeps its Extra Tank (seed 6.6)."""
+    """A moving car that swerves a flamethrower keeps its Extra Tank (Shots and reactions)."""
     s = rig(moving(start(cw=[["flame-back"], ["swerve"]]), 1), 1, safeties=["extra-tank"])
     s = act(act(s, 0, "flame-back @1"), 1, "swerve")
     assert s.cars[1].mb.safeties == [Card.EXTRA_TANK] and s.cars[1].hits == [0, 0, 0, 0]
@@ -86,7 +87,7 @@ def test_dropping_an_extra_tank_you_do_not_have_is_refused() -> None:
 
 
 def test_extra_tank_is_dropped_only_on_your_turn() -> None:
-    """The Extra Tank is discarded on its owner's turn, never in another's (seed 6.6)."""
+    """The Extra Tank is discarded on its owner's turn, never in another's (A turn)."""
     s = rig(start(), 1, safeties=["extra-tank"])
     assert "drop tank" not in legal(s, 1)
     with pytest.raises(NotYourTurn, match="waiting for Ann"):
@@ -98,7 +99,7 @@ def test_extra_tank_is_dropped_only_on_your_turn() -> None:
 
 def test_tire_shot_refused_as_an_answer() -> None:
     """A Tire Shot is played in your own turn only: typed in an answer window it is refused
-    with that reason and nothing changes (RULINGS §5 table)."""
+    with that reason and nothing changes (The two decks)."""
     s = act(start(cw=[["mg-front"], ["tire-shot", "armor-front"]]), 0, "mg-front @1")
     before = G.to_dict(s)
     with pytest.raises(IllegalMove, match="Tire Shot is played in your own turn"):
@@ -136,7 +137,7 @@ def test_backfire_against_a_machine_gun_is_refused() -> None:
     assert G.to_dict(s) == before
 
 
-# --- seed 3: the discard takes the place of the play ---------------------------------------
+# --- the discard takes the place of the play (A turn) --------------------------------------
 
 
 def test_mille_bornes_play_after_a_discard_is_refused() -> None:
@@ -148,18 +149,18 @@ def test_mille_bornes_play_after_a_discard_is_refused() -> None:
     assert G.to_dict(s) == before
 
 
-# --- seed 7: used cards go to the discard --------------------------------------------------
+# --- used cards go to the discard (Rulings) ------------------------------------------------
 
 
 def test_spin_goes_to_the_discard() -> None:
-    """The shot and the Spin that dodged it are discarded at once (seed 7)."""
+    """The shot and the Spin that dodged it are discarded at once (Rulings)."""
     s = moving(start(cw=[["mg-front"], ["spin"]]), 1)
     s = act(act(s, 0, "mg-front @1"), 1, "spin")
     assert sorted(s.cw_discard) == ["mg-front", "spin"]
 
 
 def test_oil_slick_goes_to_the_discard() -> None:
-    """A dropped Oil Slick is discarded with the shot (seed 7, seed 9)."""
+    """A dropped Oil Slick is discarded with the shot (Rulings)."""
     s = start(cw=[["mg-front"], ["oil-slick"]], oil_slick="on")
     s = act(act(s, 0, "mg-front @1"), 1, "oil-slick")
     assert sorted(s.cw_discard) == ["mg-front", "oil-slick"]
@@ -167,13 +168,13 @@ def test_oil_slick_goes_to_the_discard() -> None:
 
 def test_a_go_discards_the_remedy_it_covers() -> None:
     """Only the battle pile's top card stays: a Go sends the Repairs beneath it to the
-    discard (seed 7)."""
+    discard (Rulings)."""
     s = rig(start(mb=[["go"], []]), 0, battle=["repairs"])
     s = act(s, 0, "play go")
     assert s.cars[0].mb.battle == [Card.GO] and s.mb_discard == [Card.REPAIRS]
 
 
-# --- seed 9: the Driving Ace is not immune to an Oil Slick skid ----------------------------
+# --- the Driving Ace is not immune to an Oil Slick skid (Oil Slick) ------------------------
 
 
 def _failing_seed(driver: int) -> int:
@@ -186,7 +187,7 @@ def _failing_seed(driver: int) -> int:
 
 def test_driving_ace_in_hand_cannot_cancel_an_oil_slick_skid() -> None:
     """A shooter who let the Ace's coup-fourré moment pass, then fails the roll, skids: the
-    Ace in hand is not offered against the wall, and typing it is refused (seed 9)."""
+    Ace in hand is not offered against the wall, and typing it is refused (Oil Slick)."""
     s = start(mb=[["driving-ace"], []], cw=[["mg-front"], ["oil-slick"]], oil_slick="on")
     s = rig(s, 0, driver=4)
     s.seed = _failing_seed(4)
@@ -217,7 +218,7 @@ def _seed_rolling(roll: int) -> int:
 
 
 def test_oil_slick_roll_equal_to_the_remaining_hits_keeps_control() -> None:
-    """'His driver's remaining hits or less': with 2 driver hits (3 left) a roll of 3 holds."""
+    """'The driver's remaining hits or less': with 2 driver hits (3 left) a roll of 3 holds."""
     s = moving(start(cw=[["mg-front"], ["oil-slick"]], oil_slick="on"), 0)
     s = rig(s, 0, driver=2)
     s.seed = _seed_rolling(3)
@@ -228,7 +229,7 @@ def test_oil_slick_roll_equal_to_the_remaining_hits_keeps_control() -> None:
 
 def test_driving_ace_in_play_takes_one_off_the_roll() -> None:
     """With 4 driver hits (1 left) a roll of 2 fails, but the Driving Ace's -1 makes it hold
-    (seed 9)."""
+    (Oil Slick)."""
     s = start(cw=[["mg-front"], ["oil-slick"]], oil_slick="on")
     s.seed = _seed_rolling(2)
     plain = act(act(rig(s, 0, driver=4), 0, "mg-front @1"), 1, "oil-slick")
@@ -238,13 +239,13 @@ def test_driving_ace_in_play_takes_one_off_the_roll() -> None:
     assert ace.phase is Phase.TURN and "keeps control" in ace.caption
 
 
-# --- the card table: Swerve answers every shot; the Reactions rule: every coup fourré ------
+# --- the card table: Swerve answers every shot; a coup fourré answers every hazard ---------
 
 
 @pytest.mark.parametrize("shot", ["laser-left @1", "called-shot @1 back", "tire-shot @1"])
 def test_swerve_answers_every_kind_of_shot(shot: str) -> None:
     """A side weapon, a Called Shot and a Tire Shot are all attacks: a moving car swerves them
-    and takes nothing (RULINGS §5 table)."""
+    and takes nothing (The two decks)."""
     code = shot.split()[0]
     s = moving(start(cw=[[code], ["swerve"]]), 1)
     s = act(act(s, 0, shot), 1, "swerve")
@@ -263,7 +264,7 @@ def test_swerve_answers_every_kind_of_shot(shot: str) -> None:
 )
 def test_every_safety_answers_its_hazard_as_a_coup_fourre(hazard: str, safety: str) -> None:
     """The holder of the safety is asked, plays it out of turn, and the hazard is discarded;
-    the turn stays with the attacker (RULINGS §0 pairs, §5, Reactions)."""
+    the turn stays with the attacker (Mille Bornes on a crowded track)."""
     s = moving(start(mb=[[hazard], [safety]]), 1)
     s = act(s, 0, f"play {hazard} @1")
     assert s.phase is Phase.COUP and legal(s, 1) == ["pass", f"play {safety}"]
@@ -273,7 +274,7 @@ def test_every_safety_answers_its_hazard_as_a_coup_fourre(hazard: str, safety: s
     assert car.mb.battle == [Card.GO] and car.mb.speed == [] and s.turn == 0
 
 
-# --- RULINGS §5: Fireproof Armor is barred only by flame damage actually taken -------------
+# --- Fireproof Armor is barred only by flame damage actually taken (Shots and reactions) ----
 
 
 def test_flame_stopped_by_armor_leaves_fireproof_armor_allowed() -> None:
@@ -287,7 +288,7 @@ def test_flame_stopped_by_armor_leaves_fireproof_armor_allowed() -> None:
 
 def test_discarding_every_card_by_name_also_unjams() -> None:
     """Naming every Car Wars card held in the discard is discarding the whole hand: the guns
-    are unjammed just as with 'cw-discard all' (seed 3)."""
+    are unjammed just as with 'cw-discard all' (A turn)."""
     s = rig(start(cw=[["mg-front", "swerve"], []]), 0, jammed=True)
     hand = " ".join(s.cars[0].cw_hand)
     s = act(s, 0, f"cw-discard {hand}")

@@ -1,4 +1,4 @@
-"""Rules where Junction must match the bsd-games ``mille`` program (RULINGS §1).
+"""Rules where Junction must match the bsd-games ``mille`` program (docs/rules/mille.md).
 
 Go under Right of Way (Go goes on an empty battle pile, a Stop or a remedy, with no exception;
 a pile a safety has cleared counts as the BSD program leaves it); the hand-end check with the

@@ -50,7 +50,7 @@ def test_wrong_number_of_players() -> None:
 
 
 def test_bsd_deck_has_101_cards_and_modern_106() -> None:
-    """Deck compositions from RULINGS §0."""
+    """Deck compositions from docs/rules/mille.md (The cards)."""
     assert len(full_deck("bsd")) == 101 and len(full_deck("modern")) == 106
     s = G.new_game(["A", "B"], seed=1, options={"deck": "modern"})
     assert len(s.draw_pile) + sum(len(t.hand) for t in s.tableaus) == 106

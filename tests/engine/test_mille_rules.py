@@ -1,4 +1,4 @@
-"""Classic Mille Bornes rules (RULINGS §1), one behaviour per test, on stacked decks."""
+"""Classic Mille Bornes rules (docs/rules/mille.md), one behaviour per test, on stacked decks."""
 
 from __future__ import annotations
 

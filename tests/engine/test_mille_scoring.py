@@ -1,4 +1,6 @@
-"""Every scoring line of RULINGS §1, checked on hands finished by hand-built positions."""
+"""Every scoring line of docs/rules/mille.md (Scoring), checked on hands finished by hand-built
+positions.
+"""
 
 from __future__ import annotations
 

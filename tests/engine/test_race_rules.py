@@ -1,4 +1,4 @@
-"""1000 Mile Race rules, one behaviour per test, on stacked decks (RULINGS §3 and "Reactions").
+"""1000 Mile Race rules, one behaviour per test, on stacked decks (docs/rules/race.md).
 
 Red (Ann, seat 0) holds ``RED`` and Blue (Bob, seat 1) ``BLUE`` unless a test says otherwise;
 Red's 100 beats Blue's 25 in the reveal, so Red starts and has drawn her first card.
@@ -747,7 +747,7 @@ def test_cycling_more_copies_than_held_says_copies() -> None:
     assert refused(state, 0, "cycle 200") == "You do not hold 200 miles."
 
 
-# --- audit: rulings checked one by one (RULINGS §3, "Reactions") -----------------------------
+# --- audit: the Rulings of docs/rules/race.md checked one by one -----------------------------
 
 RULED_DECK = {
     **{"25": 6, "50": 8, "75": 6, "100": 8, "200": 2},

@@ -1,4 +1,5 @@
-"""Mille Bornes Solo rules (RULINGS §2) and protocol, one behaviour per test, on stacked decks.
+"""Mille Bornes Solo rules (docs/rules/solo.md) and protocol, one behaviour per test, on stacked
+decks.
 
 ``deal`` stacks a deck from what a test cares about (highway cards top down, the hand, the
 tank) and fills the rest from the deck's unused cards; ``lay`` sets a table up directly for
@@ -464,7 +465,7 @@ def test_easy_cards_of_one_family_cancel(top: str, card: str) -> None:
 
 @pytest.mark.parametrize(("top", "card"), [("speed-limit", "right-of-way"), ("stop", "gasoline")])
 def test_easy_families_do_not_mix(top: str, card: str) -> None:
-    """Easy families are exactly RULINGS §2's: Right of Way is in Stop/Go's only."""
+    """Easy families are exactly docs/rules/solo.md's: Right of Way is in Stop/Go's only."""
     s = deal([[top], ["go"], *[["50"]] * 5], [card, "stop", *JUNK[:5]], preset="easy")
     with pytest.raises(IllegalMove, match="does not clear it"):
         act(s, f"clear 1 with {card}")
@@ -739,7 +740,7 @@ def test_refuel_shuffles_with_the_games_own_random_state() -> None:
     ("deck", "hazards"), [("bsd", (2, 2, 2, 4, 3)), ("modern", (3, 3, 3, 5, 4))]
 )
 def test_deck_compositions_follow_rulings_0(deck: str, hazards: tuple[int, ...]) -> None:
-    """Both decks hold exactly the §0 counts, card by card."""
+    """Both decks hold exactly the counts of docs/rules/mille.md, card by card."""
     counts = deck_counts(deck)
     named = ("out-of-gas", "flat-tire", "accident", "stop", "speed-limit")
     assert tuple(counts[Card(c)] for c in named) == hazards

@@ -497,7 +497,7 @@ def test_a_face_up_locomotive_is_legal_as_the_first_card() -> None:
 
 # --- audit: deck, tickets, layouts, the end -------------------------------------------------------
 
-# The 46 tickets as RULINGS §4 prints them: code, points, requirement (r o y g b p k=black w),
+# The 46 tickets written out a second time: code, points, requirement (r o y g b p k=black w),
 # Big Cities (NY CH LA DA SE MI). An independent transcription: the data must match it.
 _TICKET_TABLE = (
     "T01 5 3r | DA",
@@ -552,7 +552,7 @@ _CITY = {"NY": 0, "CH": 1, "LA": 2, "DA": 3, "SE": 4, "MI": 5}
 
 
 def test_every_ticket_matches_the_rulings_table() -> None:
-    """All 46 tickets: code, points, colour counts and Big Cities as the rulings list them."""
+    """All 46 tickets: code, points, colour counts and Big Cities as the table above lists them."""
     assert len(TICKETS) == len(_TICKET_TABLE) == 46
     for ticket, row in zip(TICKETS, _TICKET_TABLE, strict=True):
         left, right = row.split("|")

@@ -1,9 +1,11 @@
-"""The Car Wars card list of Dragon Mille Bornes, as data (RULINGS §5), and the car's parts.
+"""The Car Wars card list of Dragon Mille Bornes, as data (the table in
+docs/rules/dragon.md, The two decks), and the car's parts.
 
 The Mille Bornes cards are the classic ones (``bot.engine.mille.cards``); this module adds the
 Car Wars deck. Car Wars cards are kept as their code strings (``mg-front``, ``swerve``…) in
 states and notation; :data:`SPECS` says what each one does. The list is a reconstruction of the
-1991 card game (the seed assumes it), kept here as one table so it can be tuned.
+1991 Car Wars card game, which Dragon Mille Bornes builds on, kept here as one table so it
+can be tuned.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""Hits landing on a car: tires, sides breached and the carry-over onto the driver (seed
-5.1), flames and the Extra Tank, deaths credited as kills, and a car leaving the race.
+"""Hits landing on a car: tires, sides breached and the carry-over onto the driver
+(docs/rules/dragon.md, The cars), flames and the Extra Tank, deaths credited as kills, and a car
+leaving the race.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def hit_tires(state: DragonState, seat: int, hits: int) -> None:
 
 
 def hit_side(state: DragonState, seat: int, side: int, hits: int, flame: bool, by: int) -> None:
-    """``hits`` land on a side; past 12 they carry onto the driver (seed 5.1)."""
+    """``hits`` land on a side; past 12 they carry onto the driver (dragon.md, The cars)."""
     car = car_w(state, seat)
     if hits <= 0:
         state.caption += " No damage."
@@ -84,7 +85,7 @@ def kill(state: DragonState, seat: int, by: int) -> None:
 
 
 def retire(state: DragonState, seat: int) -> None:
-    """The car goes out; both its hands and its car cards are discarded (RULINGS §5)."""
+    """The car goes out; both its hands and its car cards are discarded (dragon.md, The end)."""
     car = car_w(state, seat)
     car.final_miles = car.mb.mileage
     car.alive = False

@@ -1,5 +1,6 @@
 """How a Dragon game ends: exactly 1000 miles, the last driver alive, deaths in the same
-step (RULINGS §5), the arena closing after quiet rounds; and the places that follow.
+step (docs/rules/dragon.md, Rulings), the arena closing after quiet rounds; and the places that
+follow.
 """
 
 from __future__ import annotations

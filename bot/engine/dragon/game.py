@@ -19,7 +19,7 @@ from bot.engine.mille.state import Tableau
 _CODE = {card: card.value for card in Card}
 
 OPTIONS = (
-    OptionSpec("oil_slick", ("off", "on"), "off", "the optional Oil Slick cards (seed item 9)"),
+    OptionSpec("oil_slick", ("off", "on"), "off", "the optional Oil Slick cards (off by default)"),
     OptionSpec("deck", ("bsd", "modern"), "bsd", "Mille Bornes deck: bsd (101) or modern (106)"),
     OptionSpec("names", ("en", "fr"), "en", "Mille Bornes card names in English or French"),
 )

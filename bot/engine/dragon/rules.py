@@ -1,4 +1,4 @@
-"""Dragon Mille Bornes: applying a move (RULINGS §5, seed items 1–9).
+"""Dragon Mille Bornes: applying a move (docs/rules/dragon.md).
 
 A turn: draw up to 7 Mille Bornes and 6 Car Wars cards, then one Mille Bornes action (a card
 played or discarded) and one Car Wars action (a card played, or any number discarded), in

@@ -22,7 +22,9 @@ def car_w(state: DragonState, seat: int) -> Car:
 
 
 def moving(car: Car) -> bool:
-    """Is the car moving (seed 6.1): Mille Bornes can-go, tires not shot, not skidded."""
+    """Is the car moving: Mille Bornes can-go, tires not shot, not skidded.
+
+    docs/rules/dragon.md (Rulings: Moving) says the same to players."""
     return car.alive and can_go(car.mb) and car.tires < TIRE_TRACK and not car.skidded
 
 

@@ -180,7 +180,7 @@ _BSD_COUNTS: dict[Card, int] = {
     Card.DRIVING_ACE: 1,
     Card.RIGHT_OF_WAY: 1,
 }
-# The modern printing adds one of every hazard (RULINGS §0).
+# The modern printing adds one of every hazard (docs/rules/mille.md, Options).
 _MODERN_COUNTS: dict[Card, int] = {
     card: count + (1 if card.is_hazard else 0) for card, count in _BSD_COUNTS.items()
 }

@@ -1,4 +1,6 @@
-"""Scoring one Mille Bornes hand (RULINGS §1): milestones, safeties, coups and trip bonuses."""
+"""Scoring one Mille Bornes hand (docs/rules/mille.md, Scoring): milestones, safeties, coups and
+trip bonuses.
+"""
 
 from __future__ import annotations
 

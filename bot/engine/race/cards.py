@@ -1,8 +1,8 @@
 """The 1000 Mile Race cards: the deck as a table of data, card facts and names.
 
 Every player owns one identical 60-card deck (Red and Blue). The table below is the whole deck
-(RULINGS §3); tune the game by editing it. A card is its code: the code is what notation and
-saved games use, and every fact about a card is looked up from its code.
+(docs/rules/race.md, The cards); tune the game by editing it. A card is its code: the code is
+what notation and saved games use, and every fact about a card is looked up from its code.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""1000 Mile Race turn flow and legality (rule book, settled by RULINGS §3 and "Reactions").
+"""1000 Mile Race turn flow and legality (docs/rules/race.md, its Rulings included).
 
 A turn: the automatic draw, then the play phase (up to one card each of miles, hazard and removal,
 in any order; trumps and Pit Crew free and unlimited) or a cycle, then the end of the turn.

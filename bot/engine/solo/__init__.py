@@ -11,7 +11,7 @@ when you have no move the engine refuels an empty tank (if the preset allows), t
 seven, or discards a full hand of seven and draws seven. Clear all 49 cards to win (option
 ``require_fuel_left``: with a card still in the tank); stuck with an empty tank, you lose.
 
-Presets: ``classic`` (the seed; it can never be won, so it is a score attack on cards
+Presets: ``classic`` (the printed rules; it can never be won, so it is a score attack on cards
 cleared), ``refuel`` (the discard pile refills an empty tank, twice) and ``easy`` (one refuel,
 and any two cards of one family cancel).
 

@@ -1,4 +1,5 @@
-"""Mille Bornes Solo: which cards clear which, the automatic draws and the end (RULINGS §2).
+"""Mille Bornes Solo: which cards clear which, the automatic draws and the end
+(docs/rules/solo.md).
 
 Every move clears one highway top card with a card from the hand (or a claimed distance card).
 When no move exists the engine acts by itself: it refuels an empty tank if the preset allows,
@@ -40,9 +41,11 @@ FAMILY: dict[Card, str] = {
     Card.SPEED_LIMIT: "limit",
     Card.END_OF_LIMIT: "limit",
 }
-"""The ``easy`` preset's families: any two cards of one family cancel (RULINGS §2).
+"""The ``easy`` preset's families: any two cards of one family cancel
+(docs/rules/solo.md, Play).
 
-Right of Way belongs to the Stop/Go family only, exactly as RULINGS §2 lists the families."""
+Right of Way belongs to the Stop/Go family only, exactly as docs/rules/solo.md (Play and
+Rulings) lists the families."""
 
 _ORDER = {card: index for index, card in enumerate(Card)}
 

@@ -3,7 +3,7 @@
 Train cards are small integers (``0``–``7`` the eight colours in ``COLOURS`` order, ``LOCO`` the
 Locomotive) so hands and stacks are plain count vectors; their codes (``"red"``, ``"loco"``) are
 what stacked decks, saves, the census and the views use. Tickets are indexes ``0``–``45`` into
-``TICKETS``; their codes are ``T01``–``T46`` (RULINGS §4's table, ids kept).
+``TICKETS``; their codes are ``T01``–``T46``, in the order of the table below.
 """
 
 from __future__ import annotations
@@ -140,7 +140,7 @@ def _need(**counts: int) -> tuple[int, ...]:
 
 _NY, _CH, _LA, _DA, _SE, _MI = range(6)
 
-# (route, requirement, points, Big Cities) for T01..T46, as RULINGS §4 lists them.
+# (route, requirement, points, Big Cities) for T01..T46: this table is the ticket list.
 _TICKET_ROWS: tuple[tuple[str, tuple[int, ...], int, tuple[int, ...]], ...] = (
     ("Dallas – Houston", _need(red=3), 5, (_DA,)),
     ("Seattle – Portland", _need(green=3), 5, (_SE,)),

@@ -87,7 +87,8 @@ def refill(state: TtrState, slots: Sequence[int] | None = None) -> None:
 
 def locomotive_reset(state: TtrState) -> bool:
     """Three face-up Locomotives: discard the face-up train cards and deal new ones, until fewer
-    than three show or the deck is out (RULINGS §4). The Station Clock card stays."""
+    than three show or the deck is out (docs/rules/ttr.md, Rulings). The Station Clock card
+    stays."""
     reset = False
     while slot_count(state, LOCO) >= 3 and state.deck:
         reset = True
@@ -709,7 +710,7 @@ def end_turn(state: TtrState) -> None:
 def second_deck(state: TtrState) -> None:
     """Everything but the hands becomes the second train deck; four more cards each.
 
-    "Everything" is the seed's ending (RULINGS §4): the discards, the Railyards, the face-up
+    "Everything" (docs/rules/ttr.md, The end) is the discards, the Railyards, the face-up
     cards and the On-the-Track stacks. With the ``tracks=keep`` option the stacks stay.
     """
     pool: list[int] = []

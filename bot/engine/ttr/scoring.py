@@ -5,11 +5,11 @@ that colour plus the Locomotives cover the set's total need — a colour card se
 colour, a Locomotive any one requirement, and each card one ticket. So the allocation is a
 choice of the ticket *set*; the cards follow (``_serve``).
 
-The choice (RULINGS §4): in the standard game each player's set maximises their ticket points,
-then, city by city in the order New York, Chicago, Los Angeles, Dallas, Seattle, Miami, has the
-most completed tickets touching that city. In solo it maximises the player's total with the
-Big City bonuses included, then the margin over the hidden opponent. Both searches are branch
-and bound over the tickets, richest first: an infeasible set has no feasible superset, and a
+The choice (docs/rules/ttr.md, Rulings): in the standard game each player's set maximises their
+ticket points, then, city by city in the order New York, Chicago, Los Angeles, Dallas, Seattle,
+Miami, has the most completed tickets touching that city. In solo it maximises the player's total
+with the Big City bonuses included, then the margin over the hidden opponent. Both searches are
+branch and bound over the tickets, richest first: an infeasible set has no feasible superset, and a
 branch stops as soon as even completing every ticket left could not beat the best set found (a
 lexicographic bound).
 """
