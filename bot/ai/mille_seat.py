@@ -147,7 +147,9 @@ class FaceDown:
 
     def unseen(self, hand: Sequence[Card]) -> Counter[Card]:
         """What a seat holding ``hand`` has not seen: the opponent's hand and the draw pile."""
-        unseen = self.counts.copy()
+        # A plain copy of the counts (Counter.copy goes through Counter.update's type checks).
+        unseen: Counter[Card] = Counter.__new__(Counter)
+        dict.update(unseen, self.counts)
         for card in hand:
             left = unseen[card] - 1
             if left:

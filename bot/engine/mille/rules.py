@@ -1,4 +1,5 @@
-"""Mille Bornes turn flow and legality, as the BSD ``mille`` program plays it (RULINGS §1).
+"""Mille Bornes turn flow and legality, as the BSD ``mille`` program plays it
+(docs/rules/mille.md).
 
 A turn is: draw one card, then play or discard one. The draw happens by itself unless the
 player holds the safety for a hazard showing on their piles, in which case they may first play
@@ -238,7 +239,7 @@ def legal_actions(state: MilleState, seat: int) -> list[Action]:
     if state.phase is Phase.EXTENSION:
         return [EXTEND, DECLINE_EXTENSION]
     me = state.tableaus[seat]
-    distinct = sorted(set(me.hand), key=_card_order)
+    distinct = sorted(set(me.hand), key=_ORDER.__getitem__)
     if state.phase is Phase.DRAW:
         coups = [_PLAY[c] for c in distinct if c in SAFETY_SET and counters_showing(me, c)]
         return [DRAW, *coups]
@@ -252,11 +253,7 @@ _PLAY = {card: Action("play", card) for card in Card}
 _DISCARD = {card: Action("discard", card) for card in Card}
 
 
-_ORDER = {card: index for index, card in enumerate(Card)}
-
-
-def _card_order(card: Card) -> int:
-    return _ORDER[card]
+_ORDER = {card: index for index, card in enumerate(Card)}  # sorts a hand's cards in deck order
 
 
 # --- dealing and turn flow -----------------------------------------------------------------
