@@ -25,6 +25,7 @@ from bot.engine.core import BadOption, GameError, players_wanted
 from bot.engine.words import plural
 from bot.games import DEFAULT_GAME, bundle, hint_policy, policy_factory, suggest_move
 from bot.games.bundle import GameBundle, MoveChoice
+from bot.seats import computer_names
 from bot.store import opened_store
 from bot.store.base import SeatRecord, StoredGame
 from bot.tables import LEAVE, MAX_MOVE_TEXT, Tables, TableUpdate, replay_frames, typed_move
@@ -131,10 +132,9 @@ class Console:
             raise BadOption(f"{info.title} is played by {wanted}.")
         name = os.environ.get("JUNCTION_PLAYER") or _login_name()
         policy = self.options.opponent or found.default_policy
-        numbered = seats_wanted > 2
+        computers = computer_names(seats_wanted - 1, policy)
         seats = [SeatRecord(0, name, user_id=PLAYER_ID)] + [
-            SeatRecord(i, f"Computer{f' {i}' if numbered else ''} ({policy})", policy=policy)
-            for i in range(1, seats_wanted)
+            SeatRecord(i, computer, policy=policy) for i, computer in enumerate(computers, 1)
         ]
         update = await self.tables.start(
             channel_id=CONSOLE_CHANNEL,

@@ -28,6 +28,7 @@ from bot.engine.words import plural
 from bot.games import all_bundles, bundle, get_policy
 from bot.games.bundle import GameBundle
 from bot.render.common import few_marks
+from bot.seats import computer_names
 from bot.store.base import (
     Answer,
     DailyClaim,
@@ -130,12 +131,9 @@ def display_name(user: discord.abc.User) -> str:
 
 
 def _computer_seats(start: int, count: int, level: str) -> list[SeatRecord]:
-    """``count`` computers playing at ``level``, seated from ``start`` on (numbered if several)."""
-    numbered = count > 1
-    return [
-        SeatRecord(start + i, f"Computer{f' {i + 1}' if numbered else ''} ({level})", policy=level)
-        for i in range(count)
-    ]
+    """``count`` computers playing at ``level``, seated from ``start`` on."""
+    names = computer_names(count, level)
+    return [SeatRecord(start + i, name, policy=level) for i, name in enumerate(names)]
 
 
 def vs_computers(count: int) -> str:

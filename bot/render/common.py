@@ -20,6 +20,7 @@ from typing import Literal
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from bot.render import fallback
+from bot.seats import without_level
 
 RGB = tuple[int, int, int]
 RGBA = tuple[int, int, int, int]
@@ -137,9 +138,12 @@ def ellipsize(text: str, fnt: Font, max_width: int) -> str:
 
     A numbered name keeps its number ("WWWWWW… (2)"): two members whose long names look the
     same were otherwise cut to one "WWWWWW…" on the image, while the captions said which of
-    them was "(2)"."""
+    them was "(2)". A computer's name that does not fit loses its level first ("Computer 2")."""
     if text_width(text, fnt) <= max_width:
         return text
+    computer = without_level(text)
+    if computer is not None and text_width(computer, fnt) <= max_width:
+        return computer  # "Computer 2" tells it apart; "Computer 2 (no…" said nothing more
     numbered = _NUMBERED.fullmatch(text)
     if numbered is not None:
         stem, number = numbered.groups()

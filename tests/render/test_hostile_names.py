@@ -18,6 +18,7 @@ from PIL import Image
 from bot.games import bundle
 from bot.render import common
 from bot.render.leaderboard import LeaderboardRow, leaderboard_png
+from bot.seats import computer_names
 
 Box = tuple[int, int, int, int]
 Drawn = list[tuple[str, Box, tuple[int, int]]]
@@ -208,3 +209,26 @@ def test_a_long_ttr_name_stays_clear_of_its_chips(drawn: Drawn, key: str) -> Non
     assert heads, "the names are drawn"
     crossed = [(t, b) for t, b in heads if any(_overlap(b, chip) for chip in chips)]
     assert not crossed, f"names drawn under the chips: {crossed}"
+
+
+def test_six_computers_are_named_by_number_where_their_level_does_not_fit(drawn: Drawn) -> None:
+    """A six-car Dragon table of computers with kills: a panel's title, beside the kill count,
+    has room for "Computer 2" but not for "Computer 2 (normal)". It used to be cut to
+    "Computer 2 (no…", which says nothing the number does not; the level now goes first."""
+    names = ["Alice", *computer_names(5, "normal")]
+    state = _playout("dragon", names, lambda s: sum(c.kills > 0 for c in s.cars[1:]) >= 3)
+    found = bundle("dragon")
+    found.presenter.table_png(found.game.public_view(state))
+    texts = {text for text, _, _ in drawn}
+    assert any(text in texts for text in ("Computer 1", "Computer 2", "Computer 3"))
+    assert not [text for text in texts if text.startswith("Computer") and "…" in text]
+
+
+def test_only_a_computer_name_loses_its_level_when_cut() -> None:
+    """A member's long name is cut with an ellipsis as ever, even one ending in parentheses."""
+    bold = common.font(22, "bold")
+    room = common.text_width("Computer 2", bold) + 4
+    assert common.ellipsize("Computer 2 (expert)", bold, room) == "Computer 2"
+    assert common.ellipsize("Computer (expert)", bold, room) == "Computer"
+    assert common.ellipsize("Computers 2 (expert)", bold, room).endswith("…")
+    assert common.ellipsize("Computer 2 (Expert!)", bold, room).endswith("…")
