@@ -184,14 +184,20 @@ def _colour_picker(
     return GroupSpec(f"Play {name}", tuple(options), "success", "🚂", f"{prompt}{note}")
 
 
+def _card_name(code: str | None) -> str:
+    """A face-up card as the captions call it ("Red", "Locomotive"); "—" for an empty slot."""
+    return "—" if code is None else CARD_NAMES[CARD_CODES.index(code)]
+
+
 def console_table(view: TtrPublicView) -> str:
-    slots = ", ".join(code or "—" for code in view.slots)
+    slots = ", ".join(map(_card_name, view.slots))
     title = "Ticket to Ride Solo" if view.solo else "Ticket to Ride"
     lines = [f"── {title} · deck {view.deck_count} · discard {view.discard_count} ──"]
     lines.append(f"  draw area: {slots}")
     if view.solo:
         lines.append(
-            f"  Station Clock: {view.clock_card or '—'}, turn {view.clock_turn}/{view.clock_turns}"
+            f"  Station Clock: {_card_name(view.clock_card)}, "
+            f"turn {view.clock_turn}/{view.clock_turns}"
         )
     for seat in view.seats:
         marker = "▶" if view.turn == seat.seat else " "

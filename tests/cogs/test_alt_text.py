@@ -3,6 +3,7 @@ member using a screen reader can follow the table, their hand and the boards."""
 
 from __future__ import annotations
 
+from bot.engine.ttr.cards import CARD_CODES
 from bot.games import bundle
 from bot.render.leaderboard import BestLine, LeaderboardRow, MemberStats, OpponentLine
 from bot.store.base import SeatRecord
@@ -140,6 +141,20 @@ def test_the_ticket_to_ride_alt_text_names_cards_as_the_captions_do() -> None:
     assert "Railyard 2 Red + 1 Locomotive," in table, table
     hand = described(ttr.presenter.console_hand(ttr.game.private_view(state, 0)))
     assert hand.startswith("Your hand: 3 Red, 1 White, 2 Locomotives\n"), hand
+
+
+def test_the_ticket_to_ride_alt_text_names_the_face_up_cards() -> None:
+    """The draw area and the Station Clock are read out by the captions' names ("Red",
+    "Locomotive"); they read the codes "red, loco" ("—" for an empty slot stays)."""
+    ttr = bundle("ttr")
+    state = lay(slots=("red", "loco", "white", "red", None))
+    table = ttr.presenter.console_table(ttr.game.public_view(state))
+    assert "draw area: Red, Locomotive, White, Red, —" in table, table
+    solo = bundle("ttr-solo")
+    state = solo.game.new_game(["Alice"], 1)
+    state.clock_card = CARD_CODES.index("loco")
+    table = solo.presenter.console_table(solo.game.public_view(state))
+    assert "Station Clock: Locomotive," in table, table
 
 
 async def test_the_solo_alt_text_reads_the_open_hand(driver: InteractionDriver) -> None:
