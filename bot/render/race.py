@@ -551,8 +551,10 @@ def _draw_junkyards(c: Canvas, view: RacePublicView, w: int) -> None:
     for i, side in enumerate(view.sides):
         y = 364 + i * 26
         # "Junkyard of X", not "X's junkyard": a seat such as "Computer (normal)" takes no "'s".
-        head = f"Junkyard of {side.name}, {plural(len(side.junkyard), 'card')}: "
-        head = ellipsize(head, label, 360)
+        # A long name is cut, never the count after it ("…, 2 car…" read as nothing).
+        tail = f", {plural(len(side.junkyard), 'card')}: "
+        room = 360 - text_width("Junkyard of " + tail, label)
+        head = f"Junkyard of {ellipsize(side.name, label, room)}{tail}"
         c.text((30, y), head, label, Palette.MUTED, "lm")
         x = 30 + text_width(head, label) + 4
         c.text((x, y), ellipsize(junkyard_summary(side), body, w - 30 - x), body, Palette.INK, "lm")

@@ -184,3 +184,28 @@ def test_a_reaction_is_called_a_reaction_in_the_hand(monkeypatch: pytest.MonkeyP
     drawn.clear()
     render_table(G.public_view(state))
     assert "▶ MAY REACT" in drawn
+
+
+def test_a_long_name_is_cut_in_the_junkyard_line_not_its_card_count(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The hand image's junkyard line keeps its card count whole: with a long seat name it read
+    "Junkyard of Computer (normal), 2 car…", and 31 letters of name left no count at all."""
+    drawn: list[str] = []
+    original = common.Canvas.text
+
+    def text(self: common.Canvas, xy: object, words: str, *a: object, **k: object) -> None:
+        drawn.append(words)
+        original(self, xy, words, *a, **k)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(common.Canvas, "text", text)
+    state = start(["25"], ["50"])
+    state.players = ("Maximilian Wolfgang von Habsburg", "Computer (normal)")
+    state.sides[1].junkyard = ["gasoline", "25"]
+    render_hand(G.private_view(state, 0))
+    heads = [t for t in drawn if t.startswith("Junkyard of")]
+    assert heads[0].startswith("Junkyard of Maximilian") and heads[0].endswith("…, 0 cards: ")
+    assert heads[1] in (
+        "Junkyard of Computer (normal), 2 cards: ",
+        "Junkyard of Computer, 2 cards: ",
+    )
