@@ -198,9 +198,6 @@ def typed_move(text: str) -> str:
     return words
 
 
-_CAPITAL_I = str.maketrans("IΙІ", "lll")
-"""A capital I (Latin, Greek or Cyrillic) is drawn as a small l: "Ian" is "lan"."""
-
 _DRAWN_ALIKE = str.maketrans(
     # Cyrillic, case-folded: "Воb" is "Bob" to the eye (capitals В, Н, К, М, Т look Latin).
     "авекмнорстухѕіјԁһӏԝԛү"
@@ -212,12 +209,27 @@ _DRAWN_ALIKE = str.maketrans(
 """Letters of other alphabets drawn like Latin ones, as the Latin letter they look like."""
 
 
+_CAPITAL_I = str.maketrans("IΙІ", "lll")
+"""A capital I (Latin, Greek or Cyrillic) as the small l it is drawn like: "Ian" is "lan"."""
+
+
 def looks(name: str) -> str:
     """What a name looks like, roughly: letter case, width (``Ｓａｍ``, which the images draw
     as "Sam"), spaces and invisible characters do not tell two names apart, nor letters of
-    another alphabet drawn alike ("Воb" in Cyrillic), nor a capital "I" and a small "l"."""
-    folded = unicodedata.normalize("NFKC", name).translate(_CAPITAL_I).casefold()
-    folded = folded.translate(_DRAWN_ALIKE)
+    another alphabet drawn alike ("Воb" in Cyrillic). ``readings`` adds the capital I."""
+    return _shown(unicodedata.normalize("NFKC", name))
+
+
+def readings(name: str) -> frozenset[str]:
+    """How a name may be read (``looks``), its capital I taken as an i ("Ian" is "ian") and as
+    the l it is drawn like ("Ian" is "lan"). Two names look alike when they share a reading;
+    "Ali" and "All" do not, since a small i is never drawn as an l."""
+    normal = unicodedata.normalize("NFKC", name)
+    return frozenset((_shown(normal), _shown(normal.translate(_CAPITAL_I))))
+
+
+def _shown(name: str) -> str:
+    folded = name.casefold().translate(_DRAWN_ALIKE)
     return "".join(char for char in folded if char.isprintable() and not char.isspace())
 
 
@@ -235,9 +247,9 @@ def distinct_names(seats: Sequence[SeatRecord]) -> list[SeatRecord]:
 
 def unused_name(name: str, taken: Iterable[str]) -> str:
     """``name``, numbered ("Sam (2)", "Sam (3)"...) until it looks like none of ``taken``."""
-    seen = {looks(other) for other in taken}
+    seen = set().union(*map(readings, taken))
     candidate, count = name, 1
-    while looks(candidate) in seen:
+    while readings(candidate) & seen:
         count += 1
         candidate = f"{name} ({count})"
     return candidate

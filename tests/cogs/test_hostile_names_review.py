@@ -259,12 +259,20 @@ async def test_two_drivers_spelled_in_two_alphabets_get_target_buttons_that_diff
 
 @pytest.mark.parametrize(
     ("first", "second"),
-    [("Bob", "Воb"), ("Ian", "lan"), ("Pop", "Ρορ"), ("Alice", "Аlice")],
+    [
+        ("Bob", "Воb"),
+        ("Ian", "lan"),
+        ("Ian", "ian"),
+        ("Ivy", "ivy"),
+        ("Pop", "Ρορ"),
+        ("Alice", "Аlice"),
+    ],
 )
 def test_names_drawn_alike_in_other_alphabets_are_numbered(first: str, second: str) -> None:
     """The seat numbering sees Cyrillic and Greek letters drawn like Latin ones, and a capital
     "I" drawn like a small "l", as the letters they look like; names that only look different
-    ("Ali" and "All") keep their own."""
+    ("Ali" and "All") keep their own. Case still never counts: reading every capital I as an l
+    had let "Ivy" and "ivy" sit at one table unnumbered."""
     named = distinct_names([_seat(0, first, ALICE_ID), _seat(1, second, BOB_ID)])
     assert [s.name for s in named] == [first, f"{second} (2)"]
     kept = distinct_names([_seat(0, "Ali", ALICE_ID), _seat(1, "All", BOB_ID)])
