@@ -414,6 +414,14 @@ def test_refuels_per_preset(preset: str, refuels: int) -> None:
     assert sum(e.startswith("Refuel:") for e in s.events) == refuels
 
 
+def test_no_refuel_from_an_empty_discard_pile() -> None:
+    """Stuck with an empty tank and nothing discarded: the run is lost and no refuel is spent
+    (there is nothing to refuel with)."""
+    s = lay(STUCK_TOPS, ["25"] * 6, discard=[], preset="refuel")
+    assert s.result == "lost" and s.refuels_used == 0
+    assert not any(e.startswith("Refuel:") for e in s.events)
+
+
 def test_refuel_shuffles_the_discard_pile_into_the_tank() -> None:
     """A refuel moves the whole discard pile into the tank, then the draw happens."""
     discard = ["50"] * 4 + ["go"] + ["75"] * 3
