@@ -500,6 +500,18 @@ def test_hand_limit_discards_one_chosen_card_at_a_time() -> None:
     assert state.sides[0].junkyard[-2:] == ["25", "50"]
 
 
+def test_no_trump_or_pit_crew_during_the_hand_limit_discard() -> None:
+    """The hand-limit discard comes after the turn has ended: a trump (or Pit Crew) held then
+    waits for the next turn, since "any time in your turn" is over."""
+    state = act(red_first(), 0, "play pit-crew")
+    to_hand(state, 0, 3)
+    assert "extra-tank" in state.sides[0].hand
+    state = act(state, 0, "end")
+    assert state.phase is Phase.DISCARD
+    assert "discard down to 10 first" in refused(state, 0, "play extra-tank")
+    assert "play extra-tank" not in legal(state, 0)
+
+
 def test_discarding_outside_the_hand_limit_is_refused() -> None:
     """'discard' during the play phase is refused: cycle instead."""
     assert "cycle them" in refused(red_first(), 0, "discard 25")
