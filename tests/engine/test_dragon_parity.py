@@ -15,12 +15,18 @@ import hashlib
 import json
 import random
 import sys
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
 
-from bot.engine.dragon import GAME
+from bot.engine.dragon import GAME, moves
+from bot.engine.dragon.cards import CW_ORDER, TIRE_TRACK, full_cw_deck
 from bot.engine.dragon.rules import apply_in_place
+from bot.engine.dragon.state import Car, DragonState
+from bot.engine.dragon.table import moving
+from bot.engine.mille.rules import can_go
+from bot.engine.mille.state import BattleMark
 from tests.engine.test_dragon_playouts import prefer_plays
 
 FIXTURE = Path(__file__).with_name("dragon_parity.json")
@@ -87,6 +93,83 @@ def test_apply_in_place_plays_as_recorded() -> None:
     for seats, seed, uniform in [(2, 3, False), (4, 7, True), (6, 0, False), (6, 11, True)]:
         key = _key(seats, seed, uniform)
         assert fingerprint(seats, seed, uniform, in_place=True) == expected[key], key
+
+
+def _states(games: int) -> list[DragonState]:
+    """Every state of a few seeded "prefer plays" games, 2 to 6 cars."""
+    found = []
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = GAME.new_game([f"P{i}" for i in range(2 + seed % 5)], seed, {"oil_slick": "on"})
+        while GAME.outcome(state) is None:
+            found.append(state)
+            seat = rng.choice(sorted(GAME.to_act(state)))
+            state = GAME.apply(
+                state, seat, prefer_plays(state, seat, GAME.legal_actions(state, seat), rng)
+            )
+        found.append(state)
+    return found
+
+
+def test_moving_agrees_with_can_go() -> None:
+    """``moving`` (read the fast way) says what ``can_go`` and the Car Wars damage say, for
+    every car of a few playouts, battle piles marked as the classic game marks them included."""
+    checked = 0
+    for state in _states(6):
+        for car in state.cars:
+            for mark in BattleMark:
+                car.mb.battle_mark = mark
+                want = car.alive and can_go(car.mb) and car.tires < TIRE_TRACK and not car.skidded
+                assert moving(car) == want
+                checked += want
+            car.mb.battle_mark = BattleMark.TOP
+    assert checked > 1000
+
+
+def test_clones_copy_every_field() -> None:
+    """The fast clones (field by field) copy every field, sharing no list with the original."""
+    state = next(s for s in reversed(_states(1)) if s.pending is not None)
+    copy = state.clone()
+    assert copy.own is None and state.fork().own == [False] * len(state.cars)
+    for name in (f.name for f in fields(DragonState) if f.name != "own"):
+        assert getattr(copy, name) == getattr(state, name), name
+    assert copy.pending is not state.pending
+    for car, twin in zip(state.cars, copy.cars, strict=True):
+        assert twin is not car
+        for name in (f.name for f in fields(Car)):
+            value = getattr(car, name)
+            assert getattr(twin, name) == value, name
+            assert not isinstance(value, list) or getattr(twin, name) is not value, name
+    assert GAME.to_dict(copy) == GAME.to_dict(state)
+
+
+def _readable_discards(hand: list[str]) -> tuple[tuple[str, ...], ...]:
+    """Every distinct proper, non-empty choice of cards from ``hand`` in card order, fewest
+    cards first, then by the positions they take in the sorted hand."""
+    ordered = sorted(hand, key=CW_ORDER.__getitem__)
+    choices: dict[tuple[str, ...], tuple[int, ...]] = {}
+    for mask in range(1, (1 << len(ordered)) - 1):
+        picked = tuple(i for i in range(len(ordered)) if mask >> i & 1)
+        cards = tuple(ordered[i] for i in picked)
+        choices[cards] = min(choices.get(cards, picked), picked)
+    return tuple(sorted(choices, key=lambda cards: (len(cards), choices[cards])))
+
+
+def test_discards_are_every_choice_and_only_small_ones_are_kept() -> None:
+    """The Car Wars discards offered are every distinct choice of held cards, whether made
+    before or not; only the small ones are kept for reuse (so the kept ones stay few)."""
+    moves._SMALL_DISCARDS.clear()
+    moves._discards_of.cache_clear()
+    deck = full_cw_deck(True)
+    rng = random.Random(5)
+    for _ in range(300):
+        hand = rng.sample(deck, rng.randint(1, 6))
+        listed = moves._cw_discards(hand)
+        assert listed[-1].verb == "cw-discard-all"
+        assert all(a.verb == "cw-discard" for a in listed[:-1])
+        assert tuple(a.cards for a in listed[:-1]) == _readable_discards(hand)
+        assert all(len(cards) <= moves._SMALL for cards in moves._SMALL_DISCARDS)
+    moves._discards_of.cache_clear()
 
 
 if __name__ == "__main__":

@@ -7,7 +7,6 @@ The lists are built the fast way (the search plays many games with them) and agr
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from functools import lru_cache
 from itertools import product
@@ -39,18 +38,23 @@ from bot.engine.dragon.table import moving, needs_repairs, sensible_side
 from bot.engine.mille.cards import HAZARDS, SAFETIES, SAFETY_FOR, Card
 from bot.engine.mille.state import Tableau
 
+_ONLY = tuple(frozenset((seat,)) for seat in range(6))  # built once: asked for every move
+
+
+_NOBODY: frozenset[int] = frozenset()
+
 
 def to_act(state: DragonState) -> frozenset[int]:
     phase = state.phase
-    if phase is Phase.OVER:
-        return frozenset()
     if phase is Phase.TURN:
-        return frozenset((state.turn,))
+        return _ONLY[state.turn]
+    if phase is Phase.OVER:
+        return _NOBODY
     pending = state.pending
     assert pending is not None
     if phase is Phase.STAMPEDE:
         return frozenset(pending.waiting)
-    return frozenset((pending.actor,))
+    return _ONLY[pending.actor]
 
 
 def legal_actions(state: DragonState, seat: int) -> list[Action]:
@@ -300,24 +304,53 @@ def _cw_discards(hand: list[str]) -> tuple[Action, ...]:
 @lru_cache(maxsize=4096)
 def _discards_of(ordered: tuple[str, ...]) -> tuple[Action, ...]:
     """``_cw_discards`` for a sorted hand. Kept while in use: a hand stays the same over a
-    round of turns and reactions, and a search meets the same hands again and again."""
-    shape = tuple(Counter(ordered).values())  # equal cards sit together in ``ordered``
-    picks = [get(ordered) for get in _pickers(shape)]
-    return (*map(_discard_action, picks), CW_DISCARD_ALL)
+    round of turns and reactions, and a search meets the same hands again and again. A random
+    playout still meets a new hand nearly every turn, so the 30 to 60 discards are built the
+    fast way: one getter per choice, each action made as the bare tuple it is, and the small
+    discards (most of them) made once (``_SMALL_DISCARDS``)."""
+    shape: list[int] = []
+    previous = None
+    for code in ordered:  # equal cards sit together in ``ordered``
+        if code == previous:
+            shape[-1] += 1
+        else:
+            shape.append(1)
+            previous = code
+    small, large = _pickers(tuple(shape))
+    known = _SMALL_DISCARDS.get
+    make = _tuple_new
+    return (
+        *[known(cards) or _small_discard(cards) for cards in [get(ordered) for get in small]],
+        *[make(Action, ("cw-discard", "", None, None, get(ordered))) for get in large],
+        CW_DISCARD_ALL,
+    )
 
 
-@lru_cache(maxsize=1 << 16)
-def _discard_action(cards: tuple[str, ...]) -> Action:
-    """The discard of ``cards``, built once while it is in use. Bounded: six-card hands give
-    hundreds of thousands of distinct discards, and a long-running bot (or an expert's
-    rollouts) would otherwise keep every one it ever listed."""
-    return Action("cw-discard", cards=cards)
+_tuple_new = tuple.__new__
+
+
+_SMALL = 3
+"""Discards of up to this many cards are made once and kept: there are fewer than 8 000 of
+them. Larger ones are made each time: there are hundreds of thousands (a long-running bot, or
+an expert's rollouts, would otherwise keep every one it ever listed), and few come back."""
+
+
+_SMALL_DISCARDS: dict[tuple[str, ...], Action] = {}
+
+
+def _small_discard(cards: tuple[str, ...]) -> Action:
+    action = _SMALL_DISCARDS[cards] = Action("cw-discard", cards=cards)
+    return action
+
+
+Getter = Callable[[tuple[str, ...]], tuple[str, ...]]
 
 
 @lru_cache(maxsize=256)
-def _pickers(shape: tuple[int, ...]) -> tuple[Callable[[tuple[str, ...]], tuple[str, ...]], ...]:
+def _pickers(shape: tuple[int, ...]) -> tuple[tuple[Getter, ...], tuple[Getter, ...]]:
     """For a sorted hand whose runs of equal cards have the lengths ``shape``: one getter per
-    distinct proper, non-empty choice of cards, smallest first."""
+    distinct proper, non-empty choice of cards, smallest first; those of up to ``_SMALL``
+    cards, then the others."""
     starts = [sum(shape[:i]) for i in range(len(shape))]
     choices: list[tuple[int, ...]] = []
     for counts in product(*(range(n + 1) for n in shape)):
@@ -327,13 +360,18 @@ def _pickers(shape: tuple[int, ...]) -> tuple[Callable[[tuple[str, ...]], tuple[
                 tuple(s + k for s, n in zip(starts, counts, strict=True) for k in range(n))
             )
     choices.sort(key=lambda idx: (len(idx), idx))
-    return tuple(_getter(idx) for idx in choices)
+    return (
+        tuple(_getter(idx) for idx in choices if len(idx) <= _SMALL),
+        tuple(_getter(idx) for idx in choices if len(idx) > _SMALL),
+    )
 
 
-def _getter(positions: tuple[int, ...]) -> Callable[[tuple[str, ...]], tuple[str, ...]]:
+def _getter(positions: tuple[int, ...]) -> Getter:
+    """A getter for the cards at ``positions``, always as a tuple (a slice for one card: an
+    ``itemgetter`` of one position would give the card itself)."""
     if len(positions) == 1:
         (only,) = positions
-        return lambda hand: (hand[only],)
+        return itemgetter(slice(only, only + 1))
     return itemgetter(*positions)
 
 

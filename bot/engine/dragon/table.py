@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from bot.engine.dragon.cards import SIDES, TIRE_TRACK
 from bot.engine.dragon.state import Car, DragonState
-from bot.engine.mille.cards import Card
+from bot.engine.mille.cards import HAZARD_SET, Card
 from bot.engine.mille.rules import can_go
+from bot.engine.mille.state import BattleMark
 
 
 def car_w(state: DragonState, seat: int) -> Car:
@@ -24,8 +25,27 @@ def car_w(state: DragonState, seat: int) -> Car:
 def moving(car: Car) -> bool:
     """Is the car moving: Mille Bornes can-go, tires not shot, not skidded.
 
-    docs/rules/dragon.md (Rulings: Moving) says the same to players."""
-    return car.alive and can_go(car.mb) and car.tires < TIRE_TRACK and not car.skidded
+    docs/rules/dragon.md (Rulings: Moving) says the same to players. ``can_go`` read the fast
+    way (menus ask this of every rival, every turn): Dragon never marks a battle pile, so it
+    shows its top card; a test holds this to ``can_go``."""
+    if not car.alive or car.skidded or car.tires >= TIRE_TRACK:
+        return False
+    t = car.mb
+    if t.battle_mark is not _TOP:
+        return can_go(t)
+    battle = t.battle
+    if battle:
+        top = battle[-1]
+        if top is _GO:
+            return True
+        if top in HAZARD_SET:
+            return False
+    return _RIGHT_OF_WAY in t.safeties
+
+
+_TOP = BattleMark.TOP
+_GO = Card.GO
+_RIGHT_OF_WAY = Card.RIGHT_OF_WAY
 
 
 def body_damaged(car: Car) -> bool:
