@@ -44,11 +44,17 @@ _ONLY = tuple(frozenset((seat,)) for seat in range(6))  # built once: asked for 
 _NOBODY: frozenset[int] = frozenset()
 
 
+# Read once: ``Phase.TURN`` goes through the Enum metaclass's attribute hook (several times
+# slower than a module name), and every move asks.
+_TURN = Phase.TURN
+_OVER = Phase.OVER
+
+
 def to_act(state: DragonState) -> frozenset[int]:
     phase = state.phase
-    if phase is Phase.TURN:
+    if phase is _TURN:
         return _ONLY[state.turn]
-    if phase is Phase.OVER:
+    if phase is _OVER:
         return _NOBODY
     pending = state.pending
     assert pending is not None
@@ -61,7 +67,7 @@ def legal_actions(state: DragonState, seat: int) -> list[Action]:
     if seat not in to_act(state):
         return []
     phase = state.phase
-    if phase is Phase.TURN:
+    if phase is _TURN:
         return _turn_actions(state, seat)
     pending = state.pending
     assert pending is not None
@@ -111,7 +117,7 @@ def _turn_actions(state: DragonState, seat: int) -> list[Action]:
     if not state.cw_done and car.cw_hand:
         actions += cw_plays(state, seat)
         actions += _cw_discards(car.cw_hand)
-    if Card.EXTRA_TANK in car.mb.safeties:
+    if _EXTRA_TANK in car.mb.safeties:
         actions.append(DROP_TANK)
     if state.mb_left <= 0 or not car.mb.hand:
         actions.append(END)
@@ -139,6 +145,22 @@ _DISTANCE = {card: card.miles for card in Card if card.is_distance}
 _MB_ORDER = {card: index for index, card in enumerate(Card)}
 
 
+# The cards ``mb_actions`` names, read once: ``Card.GO`` goes through the Enum metaclass's
+# attribute hook (several times slower than a module name), and menus are built every move.
+_GO = Card.GO
+_STOP = Card.STOP
+_SPEED_LIMIT = Card.SPEED_LIMIT
+_END_OF_LIMIT = Card.END_OF_LIMIT
+_GASOLINE = Card.GASOLINE
+_OUT_OF_GAS = Card.OUT_OF_GAS
+_SPARE_TIRE = Card.SPARE_TIRE
+_FLAT_TIRE = Card.FLAT_TIRE
+_ACCIDENT = Card.ACCIDENT
+_RIGHT_OF_WAY = Card.RIGHT_OF_WAY
+_EXTRA_TANK = Card.EXTRA_TANK
+_D200 = Card.D200
+
+
 def mb_actions(state: DragonState, seat: int) -> list[Action]:
     """The Mille Bornes plays and discards, the fast way: the same answers as ``why_not_mb``
     (a test holds them to it), with the table read once."""
@@ -146,11 +168,11 @@ def mb_actions(state: DragonState, seat: int) -> list[Action]:
     me = car.mb
     distinct = sorted(set(me.hand), key=_MB_ORDER.__getitem__)
     go = moving(car)
-    top = me.battle_top
-    row = Card.RIGHT_OF_WAY in me.safeties
-    limited = bool(me.speed) and me.speed[-1] is Card.SPEED_LIMIT
+    battle = me.battle
+    top = battle[-1] if battle else None
+    speed = me.speed
+    limited = bool(speed) and speed[-1] is _SPEED_LIMIT
     left = TRIP - me.mileage
-    two_hundreds = me.miles.count(Card.D200)
     targets: list[tuple[int, Car, bool, list[Card]]] | None = None  # read once, if a hazard asks
     plays: list[Action] = []
     discards: list[Action] = []
@@ -162,7 +184,7 @@ def mb_actions(state: DragonState, seat: int) -> list[Action]:
         miles = _DISTANCE.get(card)
         if miles is not None:
             fits = go and miles <= left and not (limited and miles > 50)
-            if fits and (card is not Card.D200 or two_hundreds < 2):
+            if fits and (card is not _D200 or me.miles.count(_D200) < 2):
                 plays.append(_PLAY[card])
         elif card in _HAZARD_SET:
             if targets is None:
@@ -171,32 +193,30 @@ def mb_actions(state: DragonState, seat: int) -> list[Action]:
                     for other, victim in enumerate(state.cars)
                     if other != seat and victim.alive
                 ]
-            if card is Card.SPEED_LIMIT:
+            if card is _SPEED_LIMIT:
                 for other, victim, _, safeties in targets:
-                    speed = victim.mb.speed
-                    if Card.RIGHT_OF_WAY not in safeties and not (
-                        speed and speed[-1] is Card.SPEED_LIMIT
-                    ):
+                    limit = victim.mb.speed
+                    if _RIGHT_OF_WAY not in safeties and not (limit and limit[-1] is _SPEED_LIMIT):
                         plays.append(_PLAY_ON[card, other])
             else:
                 safety = SAFETY_FOR[card]
                 for other, _, moves, safeties in targets:
                     if moves and safety not in safeties:
                         plays.append(_PLAY_ON[card, other])
-        elif card is Card.GO:
-            clear = top is None or not top.is_hazard or top is Card.STOP
-            if clear and (car.skidded or (not row and top is not Card.GO)):
+        elif card is _GO:
+            clear = top is None or top not in _HAZARD_SET or top is _STOP
+            if clear and (car.skidded or (top is not _GO and _RIGHT_OF_WAY not in me.safeties)):
                 plays.append(_PLAY[card])
-        elif card is Card.END_OF_LIMIT:
+        elif card is _END_OF_LIMIT:
             if limited:
                 plays.append(_PLAY[card])
-        elif card is Card.GASOLINE:
-            if top is Card.OUT_OF_GAS:
+        elif card is _GASOLINE:
+            if top is _OUT_OF_GAS:
                 plays.append(_PLAY[card])
-        elif card is Card.SPARE_TIRE:
-            if top is Card.FLAT_TIRE or car.tires > 0:
+        elif card is _SPARE_TIRE:
+            if top is _FLAT_TIRE or car.tires > 0:
                 plays.append(_PLAY[card])
-        elif top is Card.ACCIDENT or needs_repairs(car):  # Repairs
+        elif top is _ACCIDENT or needs_repairs(car):  # Repairs
             plays.append(_PLAY[card])
     return plays + discards
 

@@ -33,11 +33,16 @@ from bot.engine.dragon.shots import (
 from bot.engine.dragon.state import UNPLAYED, DragonState, Phase
 from bot.engine.dragon.table import car_w, mb_name, name
 from bot.engine.dragon.turns import pass_turn, settle
-from bot.engine.mille.cards import Card
+from bot.engine.mille.cards import SAFETY_SET, Card
+
+# Read once: ``Phase.OVER`` goes through the Enum metaclass's attribute hook (several times
+# slower than a module name), and every move asks.
+_OVER = Phase.OVER
+_TURN = Phase.TURN
 
 
 def apply(state: DragonState, seat: int, action: Action) -> DragonState:
-    if state.phase is Phase.OVER:
+    if state.phase is _OVER:
         raise IllegalMove("This game is over.")
     if not 0 <= seat < len(state.cars):
         raise NotYourTurn("You are not seated at this table.")
@@ -57,7 +62,7 @@ def apply_in_place(state: DragonState, seat: int, action: Action) -> None:
     state): ``state`` becomes the state after the move. A refused move may leave ``state``
     half changed, so pass legal actions only. ``apply`` stays the safe way for everything else.
     """
-    if state.phase is Phase.OVER:
+    if state.phase is _OVER:
         raise IllegalMove("This game is over.")
     if seat not in to_act(state):
         raise NotYourTurn("It is not your move.")
@@ -66,7 +71,7 @@ def apply_in_place(state: DragonState, seat: int, action: Action) -> None:
 
 def _dispatch(state: DragonState, seat: int, action: Action) -> None:
     phase = state.phase
-    if phase is Phase.TURN:
+    if phase is _TURN:
         _apply_turn(state, seat, action)
     elif phase is Phase.REACT:
         apply_react(state, seat, action)
@@ -82,7 +87,10 @@ def _dispatch(state: DragonState, seat: int, action: Action) -> None:
         apply_side(state, seat, action)
 
 
-_MB_CODES = frozenset(card.value for card in Card)
+_CARD_OF = {card.value: card for card in Card}  # quicker than ``Card(code)``
+
+
+_MB_CODES = frozenset(_CARD_OF)
 
 
 def _apply_turn(state: DragonState, seat: int, action: Action) -> None:
@@ -97,13 +105,13 @@ def _apply_turn(state: DragonState, seat: int, action: Action) -> None:
     if verb in ("play", "discard"):
         if state.mb_left <= 0:
             raise IllegalMove("You have already made your Mille Bornes move this turn.")
-        card = Card(action.card)
+        card = _CARD_OF[action.card]
         if card not in car.mb.hand:
             raise IllegalMove(f"You do not hold {mb_name(state, card)}.")
         if verb == "discard":
             if action.target is not None:
                 raise IllegalMove("A discard names no target.")
-            if card.is_safety:
+            if card in SAFETY_SET:
                 raise IllegalMove("Safeties can never be discarded; play it instead.")
             car.mb.hand.remove(card)
             state.mb_discard.append(card)

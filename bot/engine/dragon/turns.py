@@ -32,10 +32,16 @@ def deal(state: DragonState, mb_cards: Sequence[Card], cw_cards: Sequence[str]) 
     state.cw_draw = list(reversed(cw[seats * CW_DEAL :]))
 
 
+# Read once: ``Phase.TURN`` goes through the Enum metaclass's attribute hook (several times
+# slower than a module name), and every turn asks.
+_TURN = Phase.TURN
+_OVER = Phase.OVER
+
+
 def begin_turn(state: DragonState, seat: int) -> None:
     """Hand the turn to ``seat``: it draws up to 7 and 6, then acts."""
     state.turn = seat
-    state.phase = Phase.TURN
+    state.phase = _TURN
     state.pending = None
     state.mb_left = 1
     state.cw_done = False
@@ -87,7 +93,7 @@ def next_seat(state: DragonState, seat: int) -> int:
 
 
 def pass_turn(state: DragonState) -> None:
-    if state.phase is Phase.OVER:
+    if state.phase is _OVER:
         return
     state.quiet += 1
     if state.quiet >= QUIET_ROUNDS * len(living(state)):
@@ -105,9 +111,9 @@ def turn_finished(state: DragonState) -> bool:
 
 def settle(state: DragonState) -> None:
     """Back to the turn player after a move or a finished chain: end the turn when done."""
-    if state.phase is Phase.OVER:
+    if state.phase is _OVER:
         return
     state.pending = None
-    state.phase = Phase.TURN
+    state.phase = _TURN
     if not state.cars[state.turn].alive or turn_finished(state):
         pass_turn(state)
