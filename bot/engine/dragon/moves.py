@@ -233,24 +233,35 @@ def cw_plays(state: DragonState, seat: int) -> list[Action]:
     allowed = playable_codes(state, seat)
     if not allowed:
         return []
-    others = _others(state, seat)
     cars = state.cars
+    others: tuple[int, ...] | None = None
     plays: list[Action] = []
-    for code in sorted(set(state.cars[seat].cw_hand), key=CW_ORDER.__getitem__):
+    for code in sorted(set(cars[seat].cw_hand), key=CW_ORDER.__getitem__):
         if code not in allowed:
             continue
-        kind = SPECS[code].kind
-        if kind == "called-shot":
-            plays += [
-                _CW_AT_SIDE[code, target, side] for target in others for side in _SIDE_INDEXES
-            ]
-        elif kind == "jam":
+        if others is None:
+            others = tuple(_others(state, seat))
+        if _CW_KIND[code] == "jam":
             plays += [_CW_AT[code, target] for target in others if not cars[target].jammed]
-        elif kind in ("weapon", "tire-shot"):
-            plays += [_CW_AT[code, target] for target in others]
-        else:  # a Stampede or Fireproof Armor: no target
-            plays.append(_CW[code])
+        else:
+            plays += _aimed(code, others)
     return plays
+
+
+_CW_KIND = {code: spec.kind for code, spec in SPECS.items()}
+
+
+@lru_cache(maxsize=1024)
+def _aimed(code: str, others: tuple[int, ...]) -> tuple[Action, ...]:
+    """The plays of ``code`` (not a Machine Gun Jam) when ``others`` are the live rivals: at
+    each, at each side for a Called Shot, once with no target for a Stampede or Fireproof
+    Armor. Few tables of rivals come up, so each answer is kept."""
+    kind = _CW_KIND[code]
+    if kind == "called-shot":
+        return tuple(_CW_AT_SIDE[code, target, side] for target in others for side in _SIDE_INDEXES)
+    if kind in ("weapon", "tire-shot"):
+        return tuple(_CW_AT[code, target] for target in others)
+    return (_CW[code],)
 
 
 _SIDE_INDEXES = tuple(range(len(SIDES)))
@@ -283,15 +294,16 @@ def playable_codes(state: DragonState, seat: int) -> tuple[str, ...]:
     cached on what it reads)."""
     if state.cw_done:
         return ()
+    target = unjammed_target = False
+    for other, rival in enumerate(state.cars):
+        if other != seat and rival.alive:
+            target = True
+            if not rival.jammed:
+                unjammed_target = True
+                break
     car = state.cars[seat]
-    others = _others(state, seat)
     return _playable(
-        state.spun,
-        car.jammed,
-        bool(car.fireproof),
-        car.flamed,
-        bool(others),
-        any(not state.cars[o].jammed for o in others),
+        state.spun, car.jammed, bool(car.fireproof), car.flamed, target, unjammed_target
     )
 
 
