@@ -5,8 +5,9 @@ faster.
 module as a script with ``--record`` to record it again, only when a change of play is
 intended). For seeds 0 to 29 and 2 to 6 cars, uniformly random and "prefer plays" games
 (``test_dragon_playouts.prefer_plays``), it keeps a digest of every legal list offered, of the
-saved state every 40 moves and at the end, and the number of moves. The games go through
-``apply``; a few go through ``apply_in_place`` (the expert's rollouts) and must end the same.
+saved state and a seat's view every 40 moves and at the end, and the number of moves. The
+games go through ``apply``; a few go through ``apply_in_place`` (the expert's rollouts) and
+must end the same.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from bot.engine.dragon.cards import CW_ORDER, TIRE_TRACK, full_cw_deck
 from bot.engine.dragon.rules import apply_in_place
 from bot.engine.dragon.state import Car, DragonState
 from bot.engine.dragon.table import moving
+from bot.engine.dragon.views import CarView, DragonPublicView
 from bot.engine.mille.rules import can_go
 from bot.engine.mille.state import BattleMark
 from tests.engine.test_dragon_playouts import prefer_plays
@@ -55,7 +57,10 @@ def fingerprint(seats: int, seed: int, uniform: bool, in_place: bool = False) ->
         moves += 1
         if moves % 40 == 0:
             digest.update(json.dumps(GAME.to_dict(state), sort_keys=True).encode())
+            if GAME.outcome(state) is None:
+                digest.update(repr(GAME.private_view(state, min(GAME.to_act(state)))).encode())
     digest.update(json.dumps(GAME.to_dict(state), sort_keys=True).encode())
+    digest.update(repr(GAME.public_view(state)).encode())
     return f"{moves}:{digest.hexdigest()[:16]}"
 
 
@@ -141,6 +146,20 @@ def test_clones_copy_every_field() -> None:
             assert getattr(twin, name) == value, name
             assert not isinstance(value, list) or getattr(twin, name) is not value, name
     assert GAME.to_dict(copy) == GAME.to_dict(state)
+
+
+def test_fast_views_are_the_views_their_constructors_make() -> None:
+    """The views filled at once (not through the frozen dataclasses' constructors) have every
+    field and nothing else: the constructors accept them and make equal views."""
+    public_fields = {f.name for f in fields(DragonPublicView)}
+    car_fields = {f.name for f in fields(CarView)}
+    for state in _states(3)[::7]:
+        public = GAME.public_view(state)
+        assert vars(public).keys() == public_fields
+        assert DragonPublicView(**vars(public)) == public
+        for car in public.cars:
+            assert vars(car).keys() == car_fields
+            assert CarView(**vars(car)) == car
 
 
 def _readable_discards(hand: list[str]) -> tuple[tuple[str, ...], ...]:
