@@ -98,7 +98,7 @@ def _apply_turn(state: DragonState, seat: int, action: Action) -> None:
     if verb in ("play", "discard") and action.card not in _MB_CODES:
         raise IllegalMove("That is not a Mille Bornes card.")
     cw_cards = (action.card,) if verb == "cw" else action.cards
-    if verb in ("cw", "cw-discard") and not all(c in SPECS for c in cw_cards):
+    if verb in ("cw", "cw-discard") and not all(map(SPECS.__contains__, cw_cards)):
         raise IllegalMove("That is not a Car Wars card.")
     car = car_w(state, seat)
     who = name(state, seat)
