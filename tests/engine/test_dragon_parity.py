@@ -162,6 +162,16 @@ def test_fast_views_are_the_views_their_constructors_make() -> None:
             assert CarView(**vars(car)) == car
 
 
+def test_to_act_names_the_seat_a_window_waits_for_even_off_the_table() -> None:
+    """``to_act`` hands out shared sets for the seats at a table, and names any other seat a
+    damaged save might hold as before (never another seat's set)."""
+    state = next(s for s in _states(2) if s.pending is not None and len(s.pending.waiting) == 0)
+    assert state.pending is not None
+    for actor in (-1, 0, 1, 5, 6, 9):
+        state.pending.actor = actor
+        assert GAME.to_act(state) == frozenset((actor,))
+
+
 def _readable_discards(hand: list[str]) -> tuple[tuple[str, ...], ...]:
     """Every distinct proper, non-empty choice of cards from ``hand`` in card order, fewest
     cards first, then by the positions they take in the sorted hand."""

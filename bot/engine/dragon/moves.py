@@ -60,7 +60,9 @@ def to_act(state: DragonState) -> frozenset[int]:
     assert pending is not None
     if phase is Phase.STAMPEDE:
         return frozenset(pending.waiting)
-    return _ONLY[pending.actor]
+    actor = pending.actor
+    # A damaged save may name a seat off the table: answer as plainly as for any other.
+    return _ONLY[actor] if 0 <= actor < len(_ONLY) else frozenset((actor,))
 
 
 def legal_actions(state: DragonState, seat: int) -> list[Action]:
