@@ -186,7 +186,7 @@ async def test_a_number_where_every_move_is_folded_asks_for_words(
     text = out.getvalue()
     assert "from 1 to 0" not in text
     assert "! No move is numbered here: type one out, for example 'keep " in text
-    assert "Tickets kept: Ada 2" in text
+    assert "Tickets kept — Ada: 2" in text
 
 
 async def test_a_hands_score_is_printed_once(tmp_path: Path) -> None:

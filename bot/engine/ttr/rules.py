@@ -179,7 +179,10 @@ def finish_setup(state: TtrState) -> None:
     """Everyone has chosen: the returned tickets were shuffled back; the first turn begins."""
     state.ticket_deck = shuffled(state, state.ticket_deck)
     kept = [
-        f"{state.players[s]} {len(state.tickets[s])}" for s in range(state.seats) if state.active(s)
+        # "Name: 2", since a seat name may end in a word or a bracket ("Computer 2 (normal)").
+        f"{state.players[s]}: {len(state.tickets[s])}"
+        for s in range(state.seats)
+        if state.active(s)
     ]
     if state.solo:
         state.caption = (
@@ -191,7 +194,7 @@ def finish_setup(state: TtrState) -> None:
     first = next(s for s in range(state.seats) if state.active(s))
     state.phase = ACT
     state.turn = first
-    state.caption = f"Tickets kept: {', '.join(kept)}. {state.players[first]} starts."
+    state.caption = f"Tickets kept — {', '.join(kept)}. {state.players[first]} starts."
 
 
 # --- legality ----------------------------------------------------------------------------------
