@@ -233,9 +233,9 @@ class Campaign:
             except TimeoutError:
                 await self.bot.kill()
                 report.kills["random moment"] += 1
-            await self._start_despite_kill_points(report, kill_log)
+            await self.start_despite_kill_points(report, kill_log)
 
-    async def _start_despite_kill_points(self, report: Report, kill_log: Path) -> None:
+    async def start_despite_kill_points(self, report: Report, kill_log: Path) -> None:
         """Start the bot again. A kill point may fire while it resumes its games, before it is
         ready (a slow machine makes that likelier): that is one more crash survived, counted
         as such, and the bot is started once more."""
@@ -403,7 +403,9 @@ async def campaign(
                     seats=seating.seats(),
                     seed=channel_id % 100_000,
                 )
-            await bot.start(timeout=90)
+            # The first start resumes the games dealt above, and its timer sweep may reach a
+            # kill point before the bot is ready: a crash like any other (it failed a run once).
+            await run.start_despite_kill_points(report, kill_log)
             try:
                 players = [
                     asyncio.create_task(run.play(c, random.Random(f"{seed}:{c}")))
