@@ -13,7 +13,7 @@ import logging
 import re
 import time
 import unicodedata
-from collections.abc import Awaitable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Self
 
@@ -43,6 +43,7 @@ from cogs.choices import game_choices, level_choices, option_choices, parse_opti
 from cogs.pickers import ID, GameItem, register_items
 from cogs.ui import (
     NO_PINGS,
+    answered_in_time,
     bot_of,
     clip,
     pings,
@@ -395,7 +396,7 @@ async def start_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord)
         # Computers open the game, and an expert searches a while: answer Discord first.
         nonlocal answered, lost
         answered = True
-        lost = not await _answered(interaction.response.defer())
+        lost = not await answered_in_time(interaction.response.defer())
 
     channel_id = interaction.channel_id
     thread: discord.Thread | None = None
@@ -441,7 +442,7 @@ async def start_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord)
             content=content, view=None, allowed_mentions=NO_PINGS
         )
     elif not answered:
-        lost = not await _answered(
+        lost = not await answered_in_time(
             interaction.response.edit_message(content=content, view=None, allowed_mentions=NO_PINGS)
         )
     if lost and interaction.message is not None:
@@ -456,17 +457,6 @@ async def start_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord)
         await post_table_in_channel(interaction, update, headline)
     else:
         await post_table(interaction, update, headline)
-
-
-async def _answered(answer: Awaitable[Any]) -> bool:
-    """Answer an interaction; False when Discord refused (its three seconds ran out, or it
-    failed). A game dealt before the answer is then shown through the channel instead."""
-    try:
-        await answer
-    except discord.HTTPException:
-        log.warning("could not answer an interaction; posting to the channel", exc_info=True)
-        return False
-    return True
 
 
 async def open_lobby(
@@ -588,9 +578,9 @@ async def deal(
             answered = True
             if target is not None:
                 where = f"Your game is in {target.mention}."
-                lost = not await _answered(interaction.response.send_message(where))
+                lost = not await answered_in_time(interaction.response.send_message(where))
             else:
-                lost = not await _answered(interaction.response.defer(thinking=True))
+                lost = not await answered_in_time(interaction.response.defer(thinking=True))
 
     update = await bot_of(interaction).tables.start(
         channel_id=channel_id,

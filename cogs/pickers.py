@@ -35,6 +35,7 @@ from cogs.alt_text import described
 from cogs.permissions import permission_refusal
 from cogs.ui import (
     APOLOGY,
+    answered_in_time,
     bot_of,
     post_table,
     post_table_in_channel,
@@ -633,13 +634,9 @@ async def play_move(
         nonlocal answered, lost
         if not answered:
             answered = True  # before awaiting: the other acknowledgement must not answer too
-            try:
-                await _acknowledge(interaction, from_button)
-            except discord.HTTPException:
-                # Discord's three seconds ran out (or Discord failed). The move may be stored
-                # already, and must still be shown: the table goes to the channel instead.
-                lost = True
-                log.warning("could not acknowledge a move; answering in the channel", exc_info=True)
+            # Refused (Discord's three seconds ran out, or it failed): the move may be stored
+            # already, and must still be shown, so the table goes to the channel instead.
+            lost = not await answered_in_time(_acknowledge(interaction, from_button))
 
     async def answer_before_computers() -> None:
         # The move is stored; computers answer it next, and an expert searches for a while:

@@ -118,6 +118,18 @@ async def refuse(interaction: discord.Interaction[Any], text: str) -> None:
         log.warning("could not deliver a refusal", exc_info=True)
 
 
+async def answered_in_time(answer: Awaitable[Any]) -> bool:
+    """Answer an interaction; False when Discord refused (its three seconds ran out, or it
+    failed). What was stored before the answer is then shown through the channel instead
+    (``post_table_in_channel``)."""
+    try:
+        await answer
+    except discord.HTTPException:
+        log.warning("could not answer an interaction; posting to the channel", exc_info=True)
+        return False
+    return True
+
+
 APOLOGY = "Something went wrong on our side; nothing was changed."
 """The answer to a failure that is a bug of ours (it is logged with its traceback)."""
 
