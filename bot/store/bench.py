@@ -78,38 +78,12 @@ async def bench_store_moves(path: str, moves: int = 2000) -> dict[str, float]:
         raise ValueError("the bench measures a database file; pass a path, not ':memory:'")
     if moves < 1:
         raise ValueError("moves must be at least 1")
-    seats = [SeatRecord(seat=s, name=f"Player {s}", user_id=10**17 + s) for s in range(4)]
     latencies: list[float] = []
     async with SqliteStore(path) as store:
-        leftover = await store.active_game(BENCH_CHANNEL_ID)
-        if leftover is not None:
-            await store.end_game(
-                game_id=leftover.id,
-                expected_version=leftover.version,
-                status="aborted",
-                state=leftover.state,
-            )
-        game = await store.create_game(
-            channel_id=BENCH_CHANNEL_ID,
-            guild_id=None,
-            game_key="bench",
-            seats=seats,
-            options={"target": "1000"},
-            state=bench_state(0),
-        )
+        game = await _fresh_game(store, BENCH_CHANNEL_ID)
         states = [bench_state(turn) for turn in range(1, moves + 1)]
         started = time.perf_counter()
-        for turn, state in enumerate(states, start=1):
-            before = time.perf_counter()
-            game = await store.record_move(
-                game_id=game.id,
-                expected_version=game.version,
-                seat=turn % 4,
-                action=f"play:{_card(turn)}",
-                interaction_id=f"bench-{game.id}-{turn}",
-                state=state,
-            )
-            latencies.append(time.perf_counter() - before)
+        await _play(store, game, states, latencies)
         elapsed = time.perf_counter() - started
     latencies.sort()
     return {
@@ -140,6 +114,25 @@ async def _fresh_game(store: Store, channel_id: int) -> StoredGame:
     )
 
 
+async def _play(
+    store: Store, game: StoredGame, states: list[dict[str, Any]], latencies: list[float]
+) -> StoredGame:
+    """Record ``states`` as the game's moves, one transaction each, adding each move's time to
+    ``latencies``; the game at its last version."""
+    for turn, state in enumerate(states, start=1):
+        before = time.perf_counter()
+        game = await store.record_move(
+            game_id=game.id,
+            expected_version=game.version,
+            seat=turn % 4,
+            action=f"play:{_card(turn)}",
+            interaction_id=f"bench-{game.id}-{turn}",
+            state=state,
+        )
+        latencies.append(time.perf_counter() - before)
+    return game
+
+
 async def bench_channels(store: Store, channels: int, moves_per_channel: int) -> dict[str, float]:
     """Time ``channels`` games moving at once in the open ``store``, one transaction per move.
 
@@ -156,22 +149,8 @@ async def bench_channels(store: Store, channels: int, moves_per_channel: int) ->
     states = [bench_state(turn) for turn in range(1, moves_per_channel + 1)]
     latencies: list[float] = []
 
-    async def play(game: StoredGame) -> StoredGame:
-        for turn, state in enumerate(states, start=1):
-            before = time.perf_counter()
-            game = await store.record_move(
-                game_id=game.id,
-                expected_version=game.version,
-                seat=turn % 4,
-                action=f"play:{_card(turn)}",
-                interaction_id=f"bench-{game.id}-{turn}",
-                state=state,
-            )
-            latencies.append(time.perf_counter() - before)
-        return game
-
     started = time.perf_counter()
-    finished = await asyncio.gather(*(play(game) for game in games))
+    finished = await asyncio.gather(*(_play(store, game, states, latencies) for game in games))
     elapsed = time.perf_counter() - started
     for game in finished:
         await store.end_game(
