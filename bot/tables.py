@@ -31,7 +31,7 @@ import time
 import unicodedata
 import weakref
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -39,6 +39,7 @@ from bot.engine.core import Game, GameError, IllegalMove, NotationError, NotYour
 from bot.games import bundle, get_policy
 from bot.games.bundle import GameBundle, MoveChoice, PolicyFactory
 from bot.games.registry import choose_move, policy_factory
+from bot.names import distinct_names
 from bot.results import result_of
 from bot.store.base import (
     ChannelBusy,
@@ -196,63 +197,6 @@ def typed_move(text: str) -> str:
     if len(words) > 2 and words[0] == words[-1] and words[0] in "'\"`":
         words = " ".join(words[1:-1].split())
     return words
-
-
-_DRAWN_ALIKE = str.maketrans(
-    # Cyrillic, case-folded: "Воb" is "Bob" to the eye (capitals В, Н, К, М, Т look Latin).
-    "авекмнорстухѕіјԁһӏԝԛү"
-    # Greek, case-folded (capitals Α, Β, Ε, Ζ, Η, Ι, Κ, Μ, Ν, Ο, Ρ, Τ, Υ, Χ look Latin).
-    "αβεζηικμνορτυχϲ",
-    "abekmhopctyxsijdhlwqy"  # the Cyrillic letters' Latin look-alikes
-    "abezhikmnoptyxc",  # the Greek ones
-)
-"""Letters of other alphabets drawn like Latin ones, as the Latin letter they look like."""
-
-
-_CAPITAL_I = str.maketrans("IΙІ", "lll")
-"""A capital I (Latin, Greek or Cyrillic) as the small l it is drawn like: "Ian" is "lan"."""
-
-
-def looks(name: str) -> str:
-    """What a name looks like, roughly: letter case, width (``Ｓａｍ``, which the images draw
-    as "Sam"), spaces and invisible characters do not tell two names apart, nor letters of
-    another alphabet drawn alike ("Воb" in Cyrillic). ``readings`` adds the capital I."""
-    return _shown(unicodedata.normalize("NFKC", name))
-
-
-def readings(name: str) -> frozenset[str]:
-    """How a name may be read (``looks``), its capital I taken as an i ("Ian" is "ian") and as
-    the l it is drawn like ("Ian" is "lan"). Two names look alike when they share a reading;
-    "Ali" and "All" do not, since a small i is never drawn as an l."""
-    normal = unicodedata.normalize("NFKC", name)
-    return frozenset((_shown(normal), _shown(normal.translate(_CAPITAL_I))))
-
-
-def _shown(name: str) -> str:
-    folded = name.casefold().translate(_DRAWN_ALIKE)
-    return "".join(char for char in folded if char.isprintable() and not char.isspace())
-
-
-def distinct_names(seats: Sequence[SeatRecord]) -> list[SeatRecord]:
-    """The seats, a name that looks like one an earlier seat goes by numbered: "Sam",
-    "Ｓａｍ (2)". Members may share a name, and every caption, target button, result line,
-    ratings line and board names players by name: "Sam won", or a shot aimed "on Sam", must
-    say which Sam."""
-    named: list[SeatRecord] = []
-    for seat in seats:
-        name = unused_name(seat.name, [s.name for s in named])
-        named.append(seat if name == seat.name else replace(seat, name=name))
-    return named
-
-
-def unused_name(name: str, taken: Iterable[str]) -> str:
-    """``name``, numbered ("Sam (2)", "Sam (3)"...) until it looks like none of ``taken``."""
-    seen = set().union(*map(readings, taken))
-    candidate, count = name, 1
-    while readings(candidate) & seen:
-        count += 1
-        candidate = f"{name} ({count})"
-    return candidate
 
 
 class Tables:

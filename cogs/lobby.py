@@ -27,6 +27,7 @@ from bot.engine.core import BadOption, GameError, players_wanted
 from bot.engine.words import plural
 from bot.games import all_bundles, bundle, get_policy
 from bot.games.bundle import GameBundle
+from bot.names import looks
 from bot.render.common import few_marks
 from bot.seats import computer_names
 from bot.store.base import (
@@ -38,7 +39,7 @@ from bot.store.base import (
     StaleVersion,
     Store,
 )
-from bot.tables import DAILY_DEALT, looks
+from bot.tables import DAILY_DEALT
 from cogs.choices import game_choices, level_choices, option_choices, parse_options
 from cogs.pickers import ID, GameItem, register_items
 from cogs.ui import (

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
+from bot.names import distinct_names
 from bot.store.base import SeatRecord
-from bot.tables import distinct_names
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import component_id, labels, public_table, sweep_after
 from tests.cogs.test_names_review import DRAGON_CW, DRAGON_MB
