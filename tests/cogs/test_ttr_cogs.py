@@ -210,3 +210,22 @@ async def test_stale_and_forged_set_buttons_are_refused(driver: InteractionDrive
     now = await bot.tables.store.get_game(stored.id)
     assert now is not None and (now.version, now.state) == (after.version, row.state)
     assert yard_of(bot.tables.position(now).state, 0) == {"red": (3, 1)}
+
+
+async def test_move_takes_a_face_up_card_by_its_colour(driver: InteractionDriver) -> None:
+    """/move 'take orange' takes the face-up Orange (slot 2 of the laid-out draw area), as a
+    new player types it; 'take white', with no White face up, says what shows."""
+    bot = running_bot(driver)
+    state = lay(2, hands=[["red"] * 3, ["blue"] * 3])
+    await bot.tables.store.create_game(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="ttr",
+        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
+        options=G.resolve_options({}),
+        state=G.to_dict(state),
+    )
+    refused = await driver.slash("move", {"action": "take white"})
+    assert refused.ephemeral and "No White card is face up" in (refused.content or "")
+    taken = await driver.slash("move", {"action": "Take Orange"})
+    assert "takes Orange from slot 2" in (public_table(taken).content or "")

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bot.engine.core import BadOption, CorruptSave, GameError, IllegalMove, NotationError
-from bot.engine.ttr.cards import set_words
+from bot.engine.ttr.cards import CARD_NAMES, COLOURS, set_words
 from bot.engine.ttr.state import BLIND, CLOCK, OVER, Action, TtrState
 from bot.engine.ttr.views import robbed_by
 from bot.games import get_game
@@ -369,7 +369,7 @@ def test_solo_conformance_playouts(seed: int) -> None:
 # --- refusals speak of the game being played and the tickets on offer -----------------------
 
 
-@pytest.mark.parametrize("text", ["take 9", "take", "take the red one"])
+@pytest.mark.parametrize("text", ["take 9", "take", "take the crimson one"])
 def test_a_take_refusal_in_the_standard_game_says_nothing_of_solo(text: str) -> None:
     """A two-player game's refusal names its own five slots and no Station Clock card. Before
     the fix 'take 9' answered '… slot 1 to 5 (1 to 4 in solo) …'."""
@@ -388,6 +388,43 @@ def test_a_take_refusal_in_solo_names_its_four_slots_and_the_clock_card() -> Non
         SOLO.parse_for(state, 0, "take 5")
     said = str(error.value)
     assert "slot 1 to 4" in said and "'take clock'" in said and "solo" not in said, said
+
+
+@pytest.mark.parametrize(
+    ("typed", "slot"),
+    [("take purple", 2), ("Take the Loco", 4), ("take a red card", 1), ("draw pink", 2)],
+)
+def test_a_face_up_card_is_taken_by_its_name(typed: str, slot: int) -> None:
+    """A new player types the card they see, not its slot: 'take purple' takes the first slot
+    showing Purple. Before the fix it answered "I can't tell which card 'purple' means"."""
+    state = lay(2, hands=[["red"] * 3, ["blue"] * 3], slots=["red", "purple", "purple", "loco"])
+    state.slots.append(-1)  # slot 5 empty
+    assert G.parse_for(state, 0, typed) == G.parse_action(f"take {slot}")
+
+
+def test_a_card_not_face_up_is_refused_with_what_shows() -> None:
+    """Naming a card nobody can take says what the draw area shows and how to take instead."""
+    state = lay(2, hands=[["red"] * 3, ["blue"] * 3])
+    with pytest.raises(NotationError) as error:
+        G.parse_for(state, 0, "take white")
+    said = str(error.value)
+    assert said.startswith("No White card is face up"), said
+    assert "Red, Orange, Yellow, Green, Blue" in said and "'take blind'" in said, said
+
+
+def test_solo_takes_the_station_clock_card_by_name_and_asks_when_a_slot_shows_it_too() -> None:
+    """In solo the Station Clock card is not replaced and a slot is: when both show the card
+    named, the player is asked which; when only the Station Clock card does, it is taken."""
+    state = keep_first(SOLO.new_game(["Ann"], 1))
+    shown = state.clock_card
+    other = next(c for c in range(len(COLOURS)) if c != shown)
+    state.slots = [other, other, other, other]
+    name = CARD_NAMES[shown].lower()
+    assert SOLO.parse_for(state, 0, f"take {name}") == SOLO.parse_action("take clock")
+    state.slots = [other, shown, other, other]
+    with pytest.raises(NotationError) as error:
+        SOLO.parse_for(state, 0, f"take {name}")
+    assert "'take 2' or 'take clock'" in str(error.value), error.value
 
 
 def _codes(text: str) -> set[str]:

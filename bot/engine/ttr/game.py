@@ -312,8 +312,15 @@ class _TicketToRideBase(Game[TtrState, Action]):
         return parse_action(text, solo=self.solo)
 
     def parse_for(self, state: TtrState, seat: int, text: str) -> Action:
-        # Errors name this game's slots and, for a keep, the tickets this seat is offered.
-        return parse_action(text, solo=self.solo, keep_example=rules.keep_example(state, seat))
+        # Errors name this game's slots and, for a keep, the tickets this seat is offered; the
+        # draw area lets 'take purple' mean the slot showing it.
+        return parse_action(
+            text,
+            solo=self.solo,
+            keep_example=rules.keep_example(state, seat),
+            face_up=state.slots,
+            clock_card=state.clock_card,
+        )
 
     def format_action(self, action: Action) -> str:
         return format_action(action)

@@ -3,7 +3,9 @@
 
 Parsing is forgiving (case, commas, initials such as ``r r l``, counts such as ``2 red`` or
 ``red x2``, ``pink`` for purple, ``wild`` for Locomotive, bare ticket numbers, a bare slot number
-or a bare list of cards); formatting is canonical and ``parse(format(a)) == a``.
+or a bare list of cards); formatting is canonical and ``parse(format(a)) == a``. A face-up card
+may also be taken by its name (``take purple``, ``take the loco``) when the caller passes the
+draw area: the name is read as the first slot showing that card.
 
 Errors speak of the game being played when the caller says which (``solo``): the standard game
 has five face-up slots, solo four and the Station Clock card. A caller that knows the position
@@ -14,9 +16,18 @@ so an example never names a ticket the player was not offered.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from bot.engine.core import NotationError
-from bot.engine.ttr.cards import COLOURS, KINDS, LOCO, TICKETS, card_from_text, ticket_from_text
+from bot.engine.ttr.cards import (
+    CARD_NAMES,
+    COLOURS,
+    KINDS,
+    LOCO,
+    TICKETS,
+    card_from_text,
+    ticket_from_text,
+)
 from bot.engine.ttr.state import (
     BLIND,
     CLOCK,
@@ -34,6 +45,8 @@ _TICKETS = {"tickets", "ticket", "tix", "destinations", "dt"}
 _KEEP = {"keep", "k"}
 _NONE = {"none", "nothing", "no", "0", "-"}
 _BLIND = {"blind", "deck", "pile", "top", "facedown", "face-down"}
+# Words around a card's name that say nothing about which card: "take the red card".
+_FILLER = {"a", "an", "the", "one", "card", "face-up", "faceup", "face", "up", "from"}
 
 
 def _hint(keep_example: str) -> str:
@@ -80,9 +93,17 @@ def format_action(action: Action) -> str:
     return kind  # "tickets", "pass"
 
 
-def parse_action(text: str, solo: bool | None = None, keep_example: str = "") -> Action:
+def parse_action(
+    text: str,
+    solo: bool | None = None,
+    keep_example: str = "",
+    face_up: Sequence[int] | None = None,
+    clock_card: int = -1,
+) -> Action:
     """The action ``text`` names. ``solo`` (None: not known) and ``keep_example`` only shape
-    the wording of errors (module docstring); what parses is the same in both games."""
+    the wording of errors (module docstring); what parses is the same in both games.
+    ``face_up`` (the draw area's slots, -1 for an empty one) and ``clock_card`` (solo) let a
+    take name the card instead of its slot; without them a card's name asks for the slot."""
     cleaned = re.sub(r"[,;+&/]", " ", text.strip().lower())
     words = cleaned.split()
     if not words:
@@ -91,7 +112,7 @@ def parse_action(text: str, solo: bool | None = None, keep_example: str = "") ->
     if head in _TAKE:
         if rest and rest[0] in _TICKETS:
             return DRAW_TICKETS
-        return _parse_take(rest, solo)
+        return _parse_take(rest, solo, face_up, clock_card)
     if head in _BLIND and not rest:
         return Action("take", slot=BLIND)
     if head in ("clock", "station") and not rest:
@@ -115,7 +136,12 @@ def parse_action(text: str, solo: bool | None = None, keep_example: str = "") ->
     raise NotationError(f"I don't understand '{quoted(text)}'. {_hint(keep_example)}")
 
 
-def _parse_take(rest: list[str], solo: bool | None) -> Action:
+def _parse_take(
+    rest: list[str],
+    solo: bool | None,
+    face_up: Sequence[int] | None = None,
+    clock_card: int = -1,
+) -> Action:
     phrase = " ".join(rest)
     if not rest:
         raise NotationError(f"Say which card to take: {_takes(solo)}.")
@@ -140,7 +166,38 @@ def _parse_take(rest: list[str], solo: bool | None) -> Action:
         else:
             where = "slot 1 to 5, or 'take blind'"
         raise NotationError(f"There is no slot {slot}: take a face-up card from {where}.")
+    named = [w for w in rest if w not in _FILLER]
+    card = card_from_text(named[0]) if len(named) == 1 else None
+    if card is not None:
+        return _take_by_name(card, solo, face_up, clock_card)
     raise NotationError(f"I can't tell which card '{quoted(phrase)}' means: {_takes(solo)}.")
+
+
+def _take_by_name(
+    card: int, solo: bool | None, face_up: Sequence[int] | None, clock_card: int
+) -> Action:
+    """``take purple``: the first face-up slot showing the card. In solo, the Station Clock card
+    is not replaced once taken and a slot is, so when both show the card the player says which.
+    """
+    name = CARD_NAMES[card]
+    if face_up is None:
+        raise NotationError(f"Say which slot holds the {name} card: {_takes(solo)}.")
+    slots = [i + 1 for i, shown in enumerate(face_up) if shown == card]
+    on_clock = bool(solo) and clock_card == card
+    if slots and on_clock:
+        raise NotationError(
+            f"{name} shows in slot {slots[0]} and on the Station Clock card: "
+            f"'take {slots[0]}' or 'take clock'."
+        )
+    if slots:
+        return Action("take", slot=slots[0])
+    if on_clock:
+        return Action("take", slot=CLOCK)
+    showing = [CARD_NAMES[c] for c in face_up if c >= 0]
+    if solo and clock_card >= 0:
+        showing.append(f"{CARD_NAMES[clock_card]} (the Station Clock card)")
+    area = ", ".join(showing) if showing else "nothing"
+    raise NotationError(f"No {name} card is face up (the draw area shows {area}): {_takes(solo)}.")
 
 
 _COUNTED = re.compile(r"^(\d{1,2})x?([a-z]+)$|^([a-z]+)[x×*](\d{1,2})$")
