@@ -18,8 +18,11 @@ import random
 import time
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
-from bot.engine.core import players_wanted
+from bot.ai.base import Policy
+from bot.engine.core import Game, GameInfo, Outcome, players_wanted
 from bot.games import bundle, get_policy
 
 MAX_MOVES = 100_000
@@ -29,6 +32,81 @@ MAX_MOVES = 100_000
 def seat_policies(policies: Sequence[str], seats: int, game_index: int) -> list[str]:
     """Which policy sits where in game ``game_index`` (rotating one seat per game)."""
     return [policies[(seat + game_index) % len(policies)] for seat in range(seats)]
+
+
+@dataclass
+class _Figures:
+    """One policy's running totals over an arena's games."""
+
+    games: int = 0  # games it sat in, once a game however many seats it filled
+    wins: int = 0  # games one of its seats finished first
+    seat_games: int = 0  # seats it filled, over all games: the mean score's divisor
+    score_sum: float = 0.0
+    thinking: float = 0.0  # seconds spent in ``choose``
+    decisions: int = 0
+
+    def report(self) -> dict[str, float]:
+        """The policy's line of the arena's report."""
+        return {
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": self.wins / max(self.games, 1),
+            "mean_score": self.score_sum / max(self.seat_games, 1),
+            "ms_per_decision": 1000 * self.thinking / max(self.decisions, 1),
+        }
+
+
+def _seat_count(info: GameInfo, policies: Sequence[str], players: int | None) -> int:
+    """The table's size: ``players``, or one seat a policy within the game's bounds."""
+    seats = players or max(info.min_players, min(len(policies), info.max_players))
+    if not info.min_players <= seats <= info.max_players:
+        wanted = players_wanted(info.min_players, info.max_players)
+        raise ValueError(f"{info.title} is played by {wanted}, not {seats}.")
+    return seats
+
+
+def _play_game(
+    game: Game[Any, Any],
+    players_of: Mapping[str, Policy],
+    names: Sequence[str],
+    options: Mapping[str, str] | None,
+    figures: Mapping[str, _Figures],
+    *,
+    index: int,
+    game_seed: int,
+) -> tuple[Any, Outcome, int]:
+    """Play game ``index`` to its end, timing each policy's decisions into ``figures``; the
+    final state, its outcome and how many moves it took."""
+    seats = len(names)
+    rngs = [random.Random(f"arena:{game_seed}:{s}") for s in range(seats)]
+    state = game.new_game([f"{n} {s}" for s, n in enumerate(names)], game_seed, options)
+    played = 0
+    while (outcome := game.outcome(state)) is None:
+        # Seats that decide at the same moment are served lowest seat first.
+        seat = min(game.to_act(state))
+        name = names[seat]
+        view = game.private_view(state, seat)
+        tick = time.perf_counter()
+        text = players_of[name].choose(view, rngs[seat])
+        figures[name].thinking += time.perf_counter() - tick
+        figures[name].decisions += 1
+        state = game.apply(state, seat, game.parse_action(text))
+        played += 1
+        if played > MAX_MOVES:
+            raise RuntimeError(f"game {index} (seed {game_seed}) passed {MAX_MOVES} moves")
+    return state, outcome, played
+
+
+def _count_result(names: Sequence[str], outcome: Outcome, figures: Mapping[str, _Figures]) -> None:
+    """Add a finished game to each policy's games, scores and wins."""
+    for name in set(names):
+        figures[name].games += 1
+    for seat, name in enumerate(names):
+        figures[name].seat_games += 1
+        if outcome.scores:
+            figures[name].score_sum += outcome.scores[seat]
+    for name in {names[w] for w in outcome.winners}:
+        figures[name].wins += 1
 
 
 def run_arena(
@@ -46,51 +124,22 @@ def run_arena(
     if not policies:
         raise ValueError("An arena needs at least one policy.")
     found = bundle(game_key)
-    game, info = found.game, found.info
-    seats = players or max(info.min_players, min(len(policies), info.max_players))
-    if not info.min_players <= seats <= info.max_players:
-        wanted = players_wanted(info.min_players, info.max_players)
-        raise ValueError(f"{info.title} is played by {wanted}, not {seats}.")
+    game = found.game
+    seats = _seat_count(found.info, policies, players)
     players_of = {name: get_policy(found.key, name) for name in set(policies)}
-    sat: dict[str, int] = defaultdict(int)
-    wins: dict[str, int] = defaultdict(int)
-    score_sums: dict[str, float] = defaultdict(float)
-    seat_games: dict[str, int] = defaultdict(int)
-    thinking: dict[str, float] = defaultdict(float)
-    decisions: dict[str, int] = defaultdict(int)
+    figures = {name: _Figures() for name in policies}
     metric_sums: dict[str, float] = defaultdict(float)
     draws = moves = 0
     started = time.perf_counter()
     for i in range(games):
-        game_seed = seed + i
         names = seat_policies(policies, seats, i)
-        rngs = [random.Random(f"arena:{game_seed}:{s}") for s in range(seats)]
-        state = game.new_game([f"{n} {s}" for s, n in enumerate(names)], game_seed, options)
-        played = 0
-        while (outcome := game.outcome(state)) is None:
-            # Seats that decide at the same moment are served lowest seat first.
-            seat = min(game.to_act(state))
-            name = names[seat]
-            view = game.private_view(state, seat)
-            tick = time.perf_counter()
-            text = players_of[name].choose(view, rngs[seat])
-            thinking[name] += time.perf_counter() - tick
-            decisions[name] += 1
-            state = game.apply(state, seat, game.parse_action(text))
-            played += 1
-            if played > MAX_MOVES:
-                raise RuntimeError(f"game {i} (seed {game_seed}) passed {MAX_MOVES} moves")
+        state, outcome, played = _play_game(
+            game, players_of, names, options, figures, index=i, game_seed=seed + i
+        )
         moves += played
-        for name in set(names):
-            sat[name] += 1
-        for seat, name in enumerate(names):
-            seat_games[name] += 1
-            if outcome.scores:
-                score_sums[name] += outcome.scores[seat]
+        _count_result(names, outcome, figures)
         if not outcome.winners:
             draws += 1
-        for name in {names[w] for w in outcome.winners}:
-            wins[name] += 1
         for metric, value in found.arena_metrics(game.public_view(state), outcome).items():
             metric_sums[metric] += value
     seconds = time.perf_counter() - started
@@ -106,13 +155,7 @@ def run_arena(
         "seconds": round(seconds, 3),
     }
     for name in dict.fromkeys(policies):
-        report[name] = {
-            "games": sat[name],
-            "wins": wins[name],
-            "win_rate": wins[name] / max(sat[name], 1),
-            "mean_score": score_sums[name] / max(seat_games[name], 1),
-            "ms_per_decision": 1000 * thinking[name] / max(decisions[name], 1),
-        }
+        report[name] = figures[name].report()
     for metric, total in sorted(metric_sums.items()):
         report[f"mean_{metric}"] = total / per_game
     return report
