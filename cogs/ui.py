@@ -224,15 +224,23 @@ def _told_lines(update: TableUpdate, headline: str | None) -> tuple[list[str], l
 
 
 def _fitted(head: Sequence[str], captions: Sequence[str], tail: Sequence[str]) -> str:
-    """The message's lines, the oldest captions giving way to a count when they do not fit."""
+    """The message's lines, the oldest captions giving way to a count when they do not fit.
+
+    The first caption stays: it is what the member who asked did ("🏳️ Ann left the game.",
+    "Ann plays 100 miles."), and a member resigning from a table of computers, which then
+    play the game out, must still read that they left; the moves after it give way."""
     room = MESSAGE_LIMIT - sum(len(line) + 1 for line in (*head, *tail)) - 40
-    shown = list(captions)
+    first, rest = list(captions[:1]), list(captions[1:])
+    if sum(len(line) + 1 for line in first) > room // 2:
+        first, rest = [], list(captions)  # a first line too long to keep goes like the rest
+    room -= sum(len(line) + 1 for line in first)
+    shown = rest
     while shown and sum(len(line) + 1 for line in shown) > room:
         shown = shown[1:]
-    if len(shown) < len(captions):
-        earlier = len(captions) - len(shown)
-        shown = [f"… ({plural(earlier, 'earlier move')} not shown)", *shown]
-    return clip("\n".join([*head, *shown, *tail]))
+    if len(shown) < len(rest):
+        left_out = len(rest) - len(shown)
+        shown = [f"… ({plural(left_out, 'more move')} not shown)", *shown]
+    return clip("\n".join([*head, *first, *shown, *tail]))
 
 
 async def table_files(renderer: RenderPool, update: TableUpdate) -> list[discord.File]:

@@ -229,3 +229,22 @@ async def test_move_takes_a_face_up_card_by_its_colour(driver: InteractionDriver
     assert refused.ephemeral and "No White card is face up" in (refused.content or "")
     taken = await driver.slash("move", {"action": "Take Orange"})
     assert "takes Orange from slot 2" in (public_table(taken).content or "")
+
+
+async def test_resigning_from_computers_says_so_above_the_game_they_play_out(
+    driver: InteractionDriver,
+) -> None:
+    """Alice resigns from a table of two computers, which then play the whole game out: a
+    hundred moves that do not fit in a message. The message still begins with her leaving, then
+    a count, then the last moves and the result. Before the fix the oldest captions gave way
+    first, her leaving among them, so the message never said why the game ended for her."""
+    bot = running_bot(driver)
+    await driver.slash("play", {"game": "ttr", "computers": 2})
+    stored = await bot.tables.current(GAMES_CHANNEL_ID)
+    _, moves = bot.tables.hand(stored, ALICE_ID)
+    await driver.slash("move", {"action": moves[0].notation})  # her tickets
+    resigned = public_table(await driver.slash("resign", {}))
+    lines = (resigned.content or "").splitlines()
+    assert lines[0] == "🏳️ alice left the game.", lines[:2]
+    assert lines[1].startswith("… (") and lines[1].endswith("more moves not shown)"), lines[1]
+    assert "won!" in lines[-1], lines[-1]
