@@ -57,7 +57,7 @@ from bot.engine.mille.cards import (
     deck_counts,
 )
 from bot.engine.mille.rules import MATCH_TARGET, apply_in_place
-from bot.engine.mille.state import Action, BattleMark, MilleState, Phase, Tableau
+from bot.engine.mille.state import BattleMark, MilleState, Phase, Tableau
 from bot.engine.mille.views import MilleSeatView, TableauView
 
 HAND_SWING = 1300.0  # standard deviation of one hand's score difference (normal vs normal)
@@ -215,13 +215,6 @@ class MilleDomain(Domain[MilleState]):
 
     def __init__(self) -> None:
         self.normal = NormalMillePolicy()
-        self._actions: dict[str, Action] = {}
-
-    def parse(self, text: str) -> Action:
-        action = self._actions.get(text)
-        if action is None:
-            action = self._actions[text] = GAME.parse_action(text)
-        return action
 
     def determinize(self, view: Any, rng: random.Random) -> MilleState:
         return determinize(view, rng)

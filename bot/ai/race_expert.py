@@ -57,7 +57,7 @@ from bot.engine.race.cards import (
 )
 from bot.engine.race.notation import format_action
 from bot.engine.race.rules import apply_in_place, can_cycle, legal_actions, pending_answer
-from bot.engine.race.state import Action, Entry, Phase, RaceState, Side
+from bot.engine.race.state import Entry, Phase, RaceState, Side
 from bot.engine.race.views import RaceSeatView, seat_phase
 
 ROLLOUT_LIMIT = 1500  # moves; a game that long is scored on miles
@@ -223,15 +223,6 @@ class RaceDomain(Domain[RaceState]):
 
     def __init__(self) -> None:
         self.normal = NormalRacePolicy()
-        self._actions: dict[str, Action] = {}
-
-    def parse(self, text: str) -> Action:
-        action = self._actions.get(text)
-        if action is None:
-            action = GAME.parse_action(text)
-            if len(self._actions) < 4096:
-                self._actions[text] = action
-        return action
 
     def determinize(self, view: Any, rng: random.Random) -> RaceState:
         return determinize(view, rng)

@@ -168,6 +168,10 @@ def deal_weighted(
     return hand, rest
 
 
+PARSED_KEPT = 4096
+"""How many notations a domain remembers having read (``Domain.parse``)."""
+
+
 class Domain(ABC, Generic[S]):
     """What the search needs to know about one game (one object per game, stateless)."""
 
@@ -197,9 +201,22 @@ class Domain(ABC, Generic[S]):
         ``deadline`` (a ``time.perf_counter()`` value) it may give up by raising
         :class:`OutOfTime`, checking every few moves."""
 
+    _parsed: dict[str, Any] | None = None
+    """This domain's notations already read (made on first use, so subclasses need no
+    ``__init__`` for it)."""
+
     def parse(self, text: str) -> Any:
-        """The engine action for a notation (domains may cache)."""
-        return self.game.parse_action(text)
+        """The engine action for a notation, remembered: a policy's domain reads the same few
+        moves decision after decision. At most ``PARSED_KEPT`` are kept, so a domain that lives
+        as long as the bot cannot grow without end."""
+        if self._parsed is None:
+            self._parsed = {}
+        action = self._parsed.get(text)
+        if action is None:
+            action = self.game.parse_action(text)
+            if len(self._parsed) < PARSED_KEPT:
+                self._parsed[text] = action
+        return action
 
     def explain(self, view: Any, move: str, report: SearchReport) -> str:
         """A one-line reason in a player's words (for hints); domains override it."""

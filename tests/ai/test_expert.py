@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from bot.ai import search as search_module
 from bot.ai.base import Policy
 from bot.ai.easy import WeakenedPolicy, easy
 from bot.ai.mille_expert import (
@@ -136,6 +137,23 @@ def test_a_round_cap_without_the_clock_plays_exactly_that_many_rounds() -> None:
     report = search(expert.domain, MILLE.private_view(state, 0), random.Random(1), expert.settings)
     assert report.rounds == 5
     assert report.counts[0] == 5
+
+
+def test_a_domain_remembers_the_notations_it_read_up_to_its_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``Domain.parse`` reads a notation once and hands back the same action after; past
+    ``PARSED_KEPT`` notations it still reads them but keeps no more (a bot-long domain)."""
+    monkeypatch.setattr(search_module, "PARSED_KEPT", 2)
+    domain = MilleDomain()
+    first = domain.parse("draw")
+    assert domain.parse("draw") is first
+    assert domain.parse("draw") == MILLE.parse_action("draw")
+    domain.parse("play 25")
+    assert domain.parse("play 50") == MILLE.parse_action("play 50")
+    assert domain._parsed is not None
+    assert sorted(domain._parsed) == ["draw", "play 25"]
+    assert MilleDomain()._parsed is None  # each domain keeps its own
 
 
 # --- legality and the view ----------------------------------------------------------------
