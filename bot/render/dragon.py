@@ -25,6 +25,7 @@ from bot.render.common import (
     RGB,
     Box,
     Canvas,
+    Font,
     Palette,
     card_radius,
     dashed_rounded,
@@ -433,19 +434,38 @@ def _draw_bottom(c: Canvas, view: DragonPublicView) -> None:
         return
     c.rounded(box, 14, fill=(250, 246, 232), outline=Palette.GOLD_DARK, width=2)
     c.text((x0 + 16, y0 + 8), "LAST MOVE", font(13, "bold"), (130, 120, 96))
+    caption_bottom = y1 - 8
     pending = view.pending
-    lines_room = 2 if pending is not None else 3
-    fnt, lines = fit_wrapped(view.caption or "—", inner, lines_room, 22, "bold", 13)
-    for i, line in enumerate(lines):
-        c.text((x0 + 18, y0 + 26 + i * 27), line, fnt, Palette.DARK_INK)
     if pending is not None:
-        py = y1 - 40
-        c.rounded((x0 + 10, py, x1 - 10, y1 - 8), 10, fill=_WAIT)
         text = f"WAITING · {pending.text}"
         # Long names: two smaller lines rather than the hits and the side running off the
-        # table (they come last, and they are what the waiting player decides on).
-        pf, waiting = fit_wrapped(text, inner - 14, 2, 20, "bold", 11)
-        c.lines((x0 + 22, (py + y1 - 8) / 2), waiting, pf, Palette.DARK_INK)
+        # table (they come last, and they are what the waiting player decides on). The bar
+        # grows to hold both lines, and the last move gives up a line for it: a fixed
+        # one-line bar let the second line spill below it and the caption run into it.
+        pf, waiting = fit_wrapped(text, inner - 14, 2, 20, "bold", 13)
+        step = _line_step(pf)
+        py = y1 - 8 - (len(waiting) * step + 10)
+        c.rounded((x0 + 10, py, x1 - 10, y1 - 8), 10, fill=_WAIT)
+        c.lines((x0 + 22, (py + y1 - 8) / 2), waiting, pf, Palette.DARK_INK, step=step)
+        caption_bottom = py - 4
+    # As many lines of the last move as fit above the bar, each a full line apart if it can.
+    top = y0 + 22
+    for most in (3, 2, 1):
+        fnt, lines = fit_wrapped(view.caption or "—", inner, most, 22, "bold", 13)
+        ink = int(fnt.getbbox("Ag")[3])  # the lowest ink below a line's top
+        step = _line_step(fnt) + 3
+        if len(lines) > 1:
+            step = min(step, (caption_bottom - top - ink) // (len(lines) - 1))
+        if step >= _line_step(fnt):
+            break
+    for i, line in enumerate(lines):
+        c.text((x0 + 18, top + i * step), line, fnt, Palette.DARK_INK)
+
+
+def _line_step(fnt: Font) -> int:
+    """Baseline to baseline for ``fnt``: its tallest letters and a little air."""
+    top, bottom = fnt.getbbox("Ag")[1::2]
+    return int(bottom - top) + 3
 
 
 # --- the hand ------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ reactions, skids and deaths show up), searched until the wanted phase appears.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import io
 import random
 import statistics
@@ -157,3 +158,50 @@ def test_renderer_imports_no_state_rules_discord_or_database() -> None:
             found.add(node.module)
     banned = ("discord", "sqlite3", "aiosqlite", "bot.store")
     assert not any(m.startswith(banned) or m.endswith((".state", ".rules")) for m in found)
+
+
+_MARGIN_X = 12  # the last-move box's left edge
+_WAITING = (236, 150, 32)  # its "WAITING" bar
+
+
+def _ink_rows(img: Image.Image, x0: int, x1: int, y0: int, y1: int) -> list[int]:
+    """Rows in [y0, y1) holding dark text ink between x0 and x1."""
+    grey = img.convert("L")  # ink is near black; the cream box and the orange bar are light
+    rows = []
+    for y in range(y0, y1):
+        darkest = grey.crop((x0, y, x1, y + 1)).getextrema()[0]
+        if isinstance(darkest, int | float) and darkest < 100:
+            rows.append(y)
+    return rows
+
+
+@pytest.mark.parametrize("caption_words", [8, 40])
+def test_waiting_bar_holds_its_two_lines_and_the_last_move_stays_above_it(
+    caption_words: int,
+) -> None:
+    """A reaction naming two 32-character members wraps to two lines: both stay inside the
+    orange bar, and the last move above never runs into it (it once spilled out of both)."""
+    state = _find(lambda s: s.phase.value == "react")
+    public = GAME.public_view(state)
+    long_a, long_b = "Wolfgang Amadeus Mozart-Salieri🎻", "Cyrille-Alexandre de la Fontaine"
+    assert public.pending is not None
+    pending = dataclasses.replace(
+        public.pending,
+        text=f"{long_a} may react to the Laser from {long_b} (4 hits on the right).",
+    )
+    caption = " ".join([f"{long_b} fires Laser at the right of {long_a}."] * caption_words)[:400]
+    img = render_table(dataclasses.replace(public, pending=pending, caption=caption))
+    w, h = img.size
+    x0, x1 = _MARGIN_X + 12, w - _MARGIN_X - 12
+    px = img.load()
+    assert px is not None
+    # The bar: the rows of its colour at its left end (left of any text).
+    bar = [y for y in range(h - 140, h) if px[_MARGIN_X + 14, y] == _WAITING]
+    top, bottom = min(bar), max(bar)
+    assert bar == list(range(top, bottom + 1))
+    assert not _ink_rows(img, x0, x1, bottom + 1, h - 14), "waiting text spills below its bar"
+    assert not _ink_rows(img, x0, x1, top, top + 3), "text runs over the bar's top edge"
+    inside = _ink_rows(img, x0, x1, top, bottom + 1)
+    assert inside and max(inside) - min(inside) > 30, "the bar holds both lines"
+    above = _ink_rows(img, x0, x1, top - 4, top)
+    assert not above, "the last move runs into the waiting bar"
