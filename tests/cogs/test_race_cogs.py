@@ -103,7 +103,10 @@ async def test_the_first_table_says_why_the_computer_moved_first(
     lines = (table.content or "").splitlines()
     assert lines[0] == "**1000 Mile Race** — alice vs the computer", lines
     assert lines[1].startswith("alice revealed "), lines
-    assert lines[1].endswith("Computer (normal) revealed 200 miles. Computer (normal) goes first.")
+    assert lines[1].endswith(
+        "Computer (normal) revealed 200 miles. 200 miles beats 100 miles: "
+        "Computer (normal) goes first."
+    )
     assert lines[2].startswith("Computer (normal) plays "), lines
     assert "your turn" in lines[-1]
 

@@ -87,6 +87,18 @@ def test_random_deal_starts_the_higher_revealed_miles() -> None:
         assert state.first_player == (0 if last[0] > last[1] else 1)
 
 
+def test_the_opening_line_says_why_the_reveal_chose_who_starts() -> None:
+    """A newcomer sees two lists of revealed cards: the line says which miles cards decided,
+    ties included, and the rule (higher miles starts). Before the fix it only listed the cards
+    ("…; Bob revealed accident, 50 miles, 100 miles. Bob goes first.")."""
+    state = start(["flat-tire", "75"], ["100"])
+    assert "revealed 100 miles. 100 miles beats 75 miles: " in state.caption, state.caption
+    tied = start(["50", "gasoline", "25"], ["accident", "50", "100"])
+    assert "A tie at 50 miles, then 100 miles beats 25 miles: " in tied.caption, tied.caption
+    whole = G.new_game(["Ann", "Bob"], seed=1, deck=full_deck())
+    assert "No miles card differed, so Red starts: Ann goes first." in whole.caption
+
+
 def test_seven_cards_each_and_the_first_player_draws_too() -> None:
     """Both start with seven; the first player's turn begins with an automatic draw."""
     state = red_first()

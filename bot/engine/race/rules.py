@@ -297,9 +297,27 @@ def deal(state: RaceState, libraries: Sequence[Sequence[str]], shuffle: bool) ->
     revealed = "; ".join(
         f"{names[s]} revealed {', '.join(NAME[c] for c in shown[s])}" for s in (0, 1)
     )
-    intro = f"{revealed}. {names[first]} goes first."
+    intro = f"{revealed}. {_why_first(shown, first)}{names[first]} goes first."
     begin_turn(state, first)
     state.caption = f"{intro} {state.caption}".strip()
+
+
+def _why_first(shown: Sequence[Sequence[str]], first: int) -> str:
+    """Why the reveal chose ``first``, for a newcomer who sees two lists of cards: "100 miles
+    beats 50 miles: ", after any ties ("A tie at 50 miles, then …")."""
+    miles = [[MILES_OF[c] for c in cards if TYPE_OF[c] == MILES] for cards in shown]
+    pairs = list(zip(miles[0], miles[1], strict=False))
+    ties = [a for a, b in pairs if a == b]
+    before = "".join(f"a tie at {m} miles, then " for m in ties)
+    if len(miles[0]) == len(miles[1]) and len(ties) == len(pairs):
+        # Identically stacked decks: no miles card ever differed.
+        return "No miles card differed, so Red starts: "
+    if len(miles[first]) > len(miles[1 - first]):
+        # The other library ran out of miles cards (a stacked deck).
+        why = f"{before}only one player revealed a miles card: "
+    else:
+        why = f"{before}{miles[first][-1]} miles beats {miles[1 - first][-1]} miles: "
+    return why[0].upper() + why[1:]
 
 
 # --- drawing -------------------------------------------------------------------------------
