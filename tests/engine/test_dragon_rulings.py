@@ -392,3 +392,19 @@ def test_oil_slick_roll_comes_after_the_skid() -> None:
     assert s.phase is Phase.WALL and s.rolls == 0
     s = act(s, 1, "side left")
     assert s.rolls == 1 and s.cars[1].hits[2] == 3
+
+
+# --- a stampede hits every victim at once (Rulings: Stampede; The end) ----------------------
+
+
+def test_drivers_killed_by_one_stampede_die_together() -> None:
+    """Victims pick their sides at the same time, so drivers a Stampede kills go out together
+    and are placed by miles, not by who answered first (The end: Places)."""
+    s = start(cw=[["stampede"], [], []])
+    s = rig(s, 1, hits=[12, 12, 12, 12], driver=4, miles=["200"])
+    s = rig(s, 2, hits=[12, 12, 12, 12], driver=4, miles=["25"])
+    s = act(act(act(s, 0, "stampede"), 1, "side front"), 2, "side front")
+    outcome = G.outcome(s)
+    assert outcome is not None and outcome.winners == (0,)
+    assert s.cars[1].out_at == s.cars[2].out_at
+    assert outcome.places == (0, 1, 2)  # Bob, with more miles, above Cy who answered last

@@ -47,6 +47,9 @@ def play_cw(state: DragonState, seat: int, code: str, target: int | None, side: 
             if state.cars[other].alive:
                 waiting.append(other)
         state.caption = f"{who} starts a Stampede: every other car takes {STAMPEDE_HITS} hits!"
+        # One step for every victim: they are hit at the same time, so drivers it kills go
+        # out together and are placed by miles, not by who picked a side first.
+        state.step += 1
         state.phase = Phase.STAMPEDE
         state.pending = Pending(
             Phase.STAMPEDE, actor=seat, car=seat, by=seat, card=code, hits=STAMPEDE_HITS
@@ -360,8 +363,8 @@ def apply_side(state: DragonState, seat: int, action: Action) -> None:
         armor = 1
         state.caption += f" {who} armors the {SIDES[side]}."
     hits = max(0, pending.hits - ARMOR_STOPS * armor)
-    state.step += 1
     if wall:
+        state.step += 1  # a stampede took its one step when it was played
         car.skidded = True
         state.caption += f" {who} hits the wall with the {SIDES[side]} and stops."
     else:
