@@ -52,6 +52,13 @@ def test_canonical_notation_round_trips(text: str) -> None:
         ("end of limit", "play end-of-limit"),
         ("d 75", "discard 75"),
         ("pit crew", "play pit-crew"),
+        # Plurals, as the rules write them ("only 25s and 50s"); before the fix: "There is no
+        # 1000 Mile Race card called '25s'."
+        ("play 25s", "play 25"),
+        ("play speed traps", "play speed-trap"),
+        ("play gases", "play gasoline"),
+        ("cycle 25s, 50s and red lights", "cycle 25 50 red-light"),
+        ("play repairs", "play repairs"),
     ],
 )
 def test_parsing_forgives(typed: str, meant: str) -> None:

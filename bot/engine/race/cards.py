@@ -144,8 +144,15 @@ for _code, _info in CARDS.items():
 
 
 def card_from_text(text: str) -> str | None:
-    """The card a player means by ``text`` (code, name or a common alias), or None."""
-    return _ALIASES.get(_key(text))
+    """The card a player means by ``text`` (code, name or a common alias), or None. A plural
+    is read as the card ("25s", "speed traps", "gases"): the rules speak of "25s and 50s"."""
+    key = _key(text)
+    found = _ALIASES.get(key)
+    if found is None and key.endswith("s"):
+        found = _ALIASES.get(key[:-1])
+        if found is None and key.endswith("es"):
+            found = _ALIASES.get(key[:-2])
+    return found
 
 
 def card_name(code: str) -> str:
