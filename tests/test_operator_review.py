@@ -8,6 +8,7 @@ refused; the Docker build context leaves out the virtualenv, the database and th
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import re
 import signal
@@ -20,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import main
+from bot.__main__ import _parser, main
 from bot.store import redact_url
 from bot.store.migrate import migrate_main
 from tests.discord.fake_discord import FakeDiscord
@@ -400,6 +401,27 @@ def test_readme_env_example_and_code_name_the_same_settings() -> None:
     assert example <= code, "in .env.example but read by nothing"
     assert example == table, "the README's settings and .env.example differ"
     assert code <= _names(readme), "read by the code but not in the README"
+
+
+def _commands_table() -> dict[str, str]:
+    """The README's Commands table: each ``junction <command>`` row's whole line, by command."""
+    section = (REPO / "README.md").read_text().split("\n## Commands\n")[1].split("\n## ")[0]
+    return dict(re.findall(r"^\| `junction ([a-z-]+)([^\n]*)", section, re.MULTILINE))
+
+
+def test_readme_commands_table_names_every_subcommand_and_flag() -> None:
+    """`junction run --shard-ids/--shard-count/--sync` were parsed but missing from the README's
+    Commands table (found by a review of the docs against the parser)."""
+    parser = _parser()
+    (commands,) = (a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    table = _commands_table()
+    assert set(table) == set(commands.choices), "the table and the parser list other commands"
+    for name, sub in commands.choices.items():
+        flags = [f for a in sub._actions for f in a.option_strings if f.startswith("--")]
+        for flag in (f for f in flags if f != "--help"):
+            assert re.search(rf"(?<![\w-]){re.escape(flag)}(?![\w-])", table[name]), (
+                f"junction {name} {flag} is not in the README's Commands table"
+            )
 
 
 def test_env_example_does_not_promise_that_make_run_reads_dot_env() -> None:
