@@ -87,6 +87,41 @@ def _ink(code: str) -> RGB:
     return _INK.get(code, Palette.INK)
 
 
+# A colour's letter on every count chip (the Locomotive's "L" too): red, orange and green
+# chips look alike to red-green colour-blind players, so the colour is never the only clue.
+_LETTER: dict[str, str] = {
+    "red": "R",
+    "orange": "O",
+    "yellow": "Y",
+    "green": "G",
+    "blue": "Bu",
+    "purple": "P",
+    "black": "Bk",
+    "white": "W",
+    "loco": "L",
+}
+
+
+def _chip_width(code: str, n: int, height: int) -> int:
+    """How wide ``_count_chip`` draws this count."""
+    number, letter = font(height - 9, "bold"), font(height - 12, "cond")
+    return text_width(str(n), number) + text_width(_LETTER[code], letter) + 11
+
+
+def _count_chip(c: Canvas, code: str, n: int, x: int, y: int, height: int) -> int:
+    """A card count as a chip of its colour, "3" and a smaller colour letter ("3R", "2L");
+    returns its width."""
+    number, letter = font(height - 9, "bold"), font(height - 12, "cond")
+    width = _chip_width(code, n, height)
+    face = _FACE[code] if code != "loco" else (90, 90, 96)
+    ink = _ink(code) if code != "loco" else Palette.INK
+    c.rounded((x, y, x + width, y + height), 6, fill=face, outline=(20, 20, 20))
+    base = y + height / 2 + (height - 9) * 0.36  # the number's baseline: it sits centred
+    c.text((x + 5, base), str(n), number, ink, anchor="ls")
+    c.text((x + 6 + text_width(str(n), number), base), _LETTER[code], letter, ink, anchor="ls")
+    return width
+
+
 # --- card faces -------------------------------------------------------------------------------
 
 
@@ -410,17 +445,20 @@ def _winner_line(view: TtrPublicView) -> str:
 _TICKET = (372, 118)
 
 
+def _needs(ticket: Ticket) -> list[tuple[str, int]]:
+    """The ticket's requirement, most cards first: (colour, count)."""
+    return sorted(((COLOURS[i], n) for i, n in enumerate(ticket.need) if n), key=lambda p: -p[1])
+
+
+def _chips_width(chips: list[tuple[str, int]], size: int) -> int:
+    return sum(_chip_width(code, n, size) + 4 for code, n in chips) - 4 if chips else 0
+
+
 def _need_chips(c: Canvas, ticket: Ticket, x: int, y: int, size: int = 26) -> int:
     """The ticket's requirement as coloured chips with counts; returns the width used."""
     start = x
-    fnt = font(size - 8, "bold")
-    for colour, n in sorted(
-        ((COLOURS[i], n) for i, n in enumerate(ticket.need) if n), key=lambda p: -p[1]
-    ):
-        face = _FACE[colour]
-        c.rounded((x, y, x + size + 8, y + size), 7, fill=face, outline=(30, 30, 30), width=1)
-        c.text((x + (size + 8) / 2, y + size / 2), str(n), fnt, _ink(colour), anchor="mm")
-        x += size + 12
+    for colour, n in _needs(ticket):
+        x += _count_chip(c, colour, n, x, y, size) + 4
     return x - start
 
 
@@ -628,21 +666,7 @@ def _result_block(
         x += 114
         for kind, n in enumerate(score.track):
             if n:
-                code = CARD_CODES[kind]
-                c.rounded(
-                    (x, y, x + 38, y + 26),
-                    7,
-                    fill=_FACE[code] if code != "loco" else (90, 90, 96),
-                    outline=(20, 20, 20),
-                )
-                c.text(
-                    (x + 19, y + 13),
-                    str(n) if code != "loco" else f"{n}L",
-                    font(15, "bold"),
-                    _ink(code) if code != "loco" else Palette.INK,
-                    anchor="mm",
-                )
-                x += 44
+                x += _count_chip(c, CARD_CODES[kind], n, x, y, 26) + 6
         if not sum(score.track):
             c.text((x, y + 13), "empty", font(15, "bold"), Palette.MUTED, anchor="lm")
     y += 44
@@ -672,24 +696,20 @@ def _ticket_line(
     mark = "✓" if completed else "✗"
     c.draw.ellipse((x, y + 4, x + 28, y + 32), fill=_TICK if completed else _CROSS)
     c.text((x + 14, y + 18), mark, font(18, "bold"), (255, 255, 255), anchor="mm")
+    # The cards that served it (completed), or what it needed (not): from x + 300, or further
+    # left when they would run into the points (six kinds of cards can serve a ticket).
+    chips = [(CARD_CODES[kind], n) for kind, n in cards] if completed else _needs(ticket)
+    score, sf = f"{points:+d}", font(20, "bold")
+    cx = min(x + 300, right - text_width(score, sf) - 12 - _chips_width(chips, 24))
     label = f"{ticket.code} {ticket.route}"
-    lf = fit_font(label, 250, 16, "bold", 10)
+    room = min(250, cx - 12 - (x + 38))
+    lf = fit_font(label, room, 16, "bold", 10)
+    label = ellipsize(label, lf, room)
     c.text((x + 38, y + 18), label, lf, Palette.INK if completed else Palette.MUTED, anchor="lm")
-    # The cards that served it (completed), or what it needed (not).
-    cx = x + 300
-    if completed:
-        for kind, n in cards:
-            code = CARD_CODES[kind]
-            face = _FACE[code] if code != "loco" else (90, 90, 96)
-            c.rounded((cx, y + 6, cx + 32, y + 30), 6, fill=face, outline=(20, 20, 20))
-            text = str(n) if code != "loco" else f"{n}L"
-            ink = _ink(code) if code != "loco" else Palette.INK
-            c.text((cx + 16, y + 18), text, font(14, "bold"), ink, anchor="mm")
-            cx += 36
-    else:
-        _need_chips(c, ticket, cx, y + 6, 24)
+    for code, n in chips:
+        cx += _count_chip(c, code, n, cx, y + 6, 24) + 4
     colour = _TICK if completed else _CROSS
-    c.text((right, y + 18), f"{points:+d}", font(20, "bold"), colour, anchor="rm")
+    c.text((right, y + 18), score, sf, colour, anchor="rm")
 
 
 def _city_strip(c: Canvas, view: TtrPublicView, result: FinalScore, y: int) -> None:

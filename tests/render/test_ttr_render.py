@@ -12,10 +12,12 @@ from typing import Any
 import pytest
 from PIL import Image
 
+import bot.render.ttr as ttr
 from bot.ai.ttr_normal import NormalTtrPolicy
+from bot.engine.ttr.cards import COLOURS, TICKETS, Ticket
 from bot.engine.ttr.state import TtrState
 from bot.engine.ttr.views import TtrPublicView, TtrSeatView
-from bot.render.common import Canvas
+from bot.render.common import Canvas, font, text_width
 from bot.render.ttr import (
     HAND_WIDTH,
     TABLE_WIDTH,
@@ -204,3 +206,55 @@ def test_the_renderer_imports_views_and_the_kit_only() -> None:
     # bot.engine.words is pure wording (plural()) with no game state, so it cannot carry a
     # hidden card into an image; images count things as the captions do ("1 card", "2 tickets").
     assert engine <= {"bot.engine.ttr.views", "bot.engine.ttr.cards", "bot.engine.words"}
+
+
+def _glyphs(img: Image.Image, box: tuple[int, int, int, int]) -> bytes:
+    """The text drawn in ``box`` as a black-and-white mask: whatever stands out from the
+    chip behind it, whatever that chip's colour (as a colour-blind player tells them)."""
+    region = img.convert("RGB").crop(box)
+    face = region.getpixel((3, region.height // 2))
+    assert isinstance(face, tuple)
+    mask = Image.new("1", region.size)
+    for x in range(region.width):
+        for y in range(region.height):
+            pixel = region.getpixel((x, y))
+            assert isinstance(pixel, tuple)
+            far = sum(abs(a - b) for a, b in zip(pixel, face, strict=True)) > 150
+            mask.putpixel((x, y), int(far))
+    return mask.tobytes()
+
+
+def test_requirement_chips_name_their_colour_not_only_paint_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ticket chips of different colours differ in their text too: red, orange and green
+    chips that all read "3" look the same to a red-green colour-blind player."""
+    fake = tuple(
+        Ticket(i, f"T{i:02}", "Here – There", tuple(3 * (k == i) for k in range(8)), 5, ())
+        for i in range(len(COLOURS))
+    )
+    monkeypatch.setattr(ttr, "TICKETS", fake)
+    ttr.ticket_tile.cache_clear()
+    try:
+        tiles = [ttr.ticket_tile(i) for i in range(len(COLOURS))]
+    finally:
+        ttr.ticket_tile.cache_clear()  # the real tickets' tiles, not these, from now on
+    h = tiles[0].height
+    masks = {_glyphs(tile, (14 + 2, h - 42 + 3, 14 + 44, h - 42 + 23)) for tile in tiles}
+    assert len(masks) == len(COLOURS)
+
+
+def test_result_chips_never_run_into_the_points() -> None:
+    """A five-colour ticket served by six kinds of cards: its chips stop short of its points
+    (they ran under "+22" when they always started at the same place)."""
+    ticket = max((t for t in TICKETS if sum(1 for n in t.need if n) == 5), key=lambda t: t.points)
+    cards = (*((i, n) for i, n in enumerate(ticket.need) if n), (8, 2))
+    img = Image.new("RGB", (576, 40), (12, 40, 32))
+    right = 576 - 16
+    ttr._ticket_line(Canvas(img), 16, 0, right, ticket.index, True, 22, cards)
+    faces = set(ttr._FACE.values()) | {(90, 90, 96)}
+    chip_columns = [
+        x for x in range(img.width) for y in range(img.height) if img.getpixel((x, y)) in faces
+    ]
+    points = text_width("+22", font(20, "bold"))
+    assert chip_columns and max(chip_columns) < right - points - 4
