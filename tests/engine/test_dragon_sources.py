@@ -293,3 +293,66 @@ def test_discarding_every_card_by_name_also_unjams() -> None:
     hand = " ".join(s.cars[0].cw_hand)
     s = act(s, 0, f"cw-discard {hand}")
     assert s.cars[0].cw_hand == [] and not s.cars[0].jammed
+
+
+# --- a second clause-by-clause audit ------------------------------------------------------
+
+
+def test_puncture_proof_does_not_stop_a_tire_shot() -> None:
+    """Puncture Proof keeps off Flat Tires only: a Tire Shot still hits, shot tires still stop
+    the car, and a Spare Tire still mends them (Mille Bornes on a crowded track)."""
+    s = rig(moving(start(cw=[["tire-shot"], []], mb=[[], ["spare-tire"]]), 1), 1, tires=6)
+    s = rig(s, 1, safeties=["puncture-proof"])
+    s = act(s, 0, "tire-shot @1")
+    assert s.cars[1].tires == 9 and not is_moving(s.cars[1])
+    s = act(s, 0, "discard gasoline")
+    assert s.turn == 1 and "play spare-tire" in legal(s, 1)
+
+
+def test_a_spin_leaves_mille_bornes_hazards_allowed() -> None:
+    """A hazard is not a Car Wars attack: after a Spin the shooter may still play one
+    (Rulings: Spin)."""
+    s = moving(start(mb=[["stop"], []], cw=[["mg-front"], ["spin"]]), 1)
+    s = act(act(s, 0, "mg-front @1"), 1, "spin")
+    assert s.spun and "play stop @1" in legal(s, 0)
+    s = act(s, 0, "play stop @1")
+    assert s.cars[1].mb.battle[-1] is Card.STOP
+
+
+def test_driving_ace_coup_fourre_against_an_oil_slick_takes_one_off_the_roll() -> None:
+    """The Ace played against the Oil Slick does not cancel it: the shooter still rolls, one
+    less on the die, and its Mille Bornes move is neither used nor given back (Oil Slick)."""
+    s = start(mb=[["driving-ace"], []], cw=[["mg-front"], ["oil-slick"]], oil_slick="on")
+    s = rig(s, 0, driver=4)
+    s.seed = _seed_rolling(2)  # fails with 1 hit left, unless one comes off
+    s = act(act(s, 0, "mg-front @1"), 1, "oil-slick")
+    s = act(s, 0, "play driving-ace")
+    assert s.rolls == 1 and "rolls 2 (-1, Driving Ace)" in s.caption
+    assert "keeps control" in s.caption and s.phase is Phase.TURN and s.mb_left == 1
+
+
+def test_right_of_way_played_in_your_turn_lifts_a_speed_limit() -> None:
+    """Right of Way answers Speed Limit too: played in your own turn it lifts one showing."""
+    s = start(mb=[["right-of-way"], []])
+    s.cars[0].mb.speed = [Card.SPEED_LIMIT]
+    s = act(s, 0, "play right-of-way")
+    assert s.cars[0].mb.speed == [] and s.mb_discard == [Card.SPEED_LIMIT]
+
+
+def test_oil_slick_is_no_answer_to_a_stampede() -> None:
+    """A Stampede is not a shot: a victim holding an Oil Slick only picks a side."""
+    s = act(start(cw=[["stampede"], ["oil-slick"]], oil_slick="on"), 0, "stampede")
+    assert "oil-slick" not in legal(s, 1)
+    before = G.to_dict(s)
+    with pytest.raises(IllegalMove, match="Pick the side"):
+        act(s, 1, "oil-slick")
+    assert G.to_dict(s) == before
+
+
+def test_car_wars_discard_after_a_car_wars_play_is_refused() -> None:
+    """A Car Wars discard is the turn's Car Wars move: none may follow a Car Wars play."""
+    s = act(start(mb=[["75"], []], cw=[["mg-front", "swerve"], []]), 0, "mg-front @1")
+    before = G.to_dict(s)
+    with pytest.raises(IllegalMove, match="already made your Car Wars move"):
+        act(s, 0, "cw-discard swerve")
+    assert G.to_dict(s) == before
