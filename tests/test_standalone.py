@@ -4,7 +4,8 @@ Every rule, ruling and design note a player or operator needs is in the reposito
 (``docs/rules/*.md``, README.md, ``docs/architecture.md``). The team once kept private rule
 notes outside it; a comment, docstring or help text citing them ("see the rulings file, §5")
 leaves a cloner with a reference they cannot follow. This test reads every file git tracks and
-fails on any such citation, naming the file and line.
+fails on any such citation, naming the file and line. Nor do the docs point at files or modules
+that are no longer there.
 """
 
 from __future__ import annotations
@@ -76,3 +77,51 @@ def test_the_check_catches_each_form(line: str) -> None:
 def test_the_check_leaves_random_seeds_alone() -> None:
     for line in ("seed=5", "seeds 1001-1400", "a game seed whose first roll", "--seed 1"):
         assert not FORBIDDEN.search(line)
+
+
+# The documents a developer or operator reads, and the package docstrings that point around.
+_DOCS = ("README.md", "docs/architecture.md", "bot/__main__.py", "cogs/__init__.py")
+_PATH = r"(?<![\w./])((?:bot|cogs|tests|tools|docs|images)/[\w./<>*-]*[\w*>])"
+
+
+def _module_file(parts: list[str]) -> Path | None:
+    """The source file of the module ``parts`` names, if the repository has it."""
+    for candidate in (
+        ROOT.joinpath(*parts).with_suffix(".py"),
+        ROOT.joinpath(*parts, "__init__.py"),
+    ):
+        if candidate.exists():
+            return candidate
+    return None
+
+
+def _documents() -> list[Path]:
+    return [ROOT / name for name in _DOCS] + sorted(ROOT.glob("bot/**/__init__.py"))
+
+
+def test_every_file_and_module_the_docs_name_exists() -> None:
+    """A module moved (the look-alike name helpers, from the table seam to ``bot/names.py``)
+    must take the docs along: every path (``bot/names.py``, ``tests/ai/``), dotted module
+    (``bot.ai.search``, ``tests.ai.oracle_bound``) and bare file name (``lobby.py``) that the
+    README, the architecture page or a package docstring names is in the repository (a
+    pattern, ``tests/cogs/test_*_review.py`` or ``bot/render/<game>.py``, matches a file)."""
+    files = {p.name for top in ("bot", "cogs", "tests", "tools") for p in (ROOT / top).rglob("*")}
+    missing = []
+    for document in _documents():
+        text = document.read_text(encoding="utf-8")
+        for path in re.findall(_PATH, text):
+            pattern = re.sub(r"<\w+>", "*", path.rstrip("/."))  # bot/render/<game>.py: any game
+            if not any(ROOT.glob(pattern)):
+                missing.append(f"{document.relative_to(ROOT)}: {path}")
+        for dotted in re.findall(r"(?<![\w./])((?:bot|cogs|tests|tools)(?:\.\w+)+)", text):
+            # A module (bot.ai.search), or a module and a name it defines (bot.ai.base.Policy).
+            *outer, last = dotted.split(".")
+            source = _module_file(outer)
+            if _module_file([*outer, last]) is None and (
+                source is None or not re.search(rf"\b{last}\b", source.read_text())
+            ):
+                missing.append(f"{document.relative_to(ROOT)}: {dotted}")
+        for name in re.findall(r"`(\w+\.py)`", text):
+            if name not in files and name != "discord.py":  # the library, not a file
+                missing.append(f"{document.relative_to(ROOT)}: {name}")
+    assert not missing, "named in the docs but not in the repository:\n" + "\n".join(missing)
