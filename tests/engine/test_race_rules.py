@@ -214,6 +214,21 @@ def test_speed_trap_allows_only_25_and_50() -> None:
     assert act(state, 0, "play 50").sides[0].total == 50
 
 
+def test_refused_miles_say_which_cards_clear_the_hazard() -> None:
+    """A newcomer stopped by a hazard is told what clears it, not only that it stops them.
+    Before the fix: "You cannot play miles while Accident targets you." and nothing more."""
+    state = red_first()
+    hazard_on(state, 0, "accident")
+    assert refused(state, 0, "play 100") == (
+        "You cannot play miles while Accident targets you: clear it first with Repairs, "
+        "Tow Truck or Driving Ace."
+    )
+    trapped = red_first()
+    hazard_on(trapped, 0, "speed-trap")
+    said = refused(trapped, 0, "play 100")
+    assert said.endswith("; End of Limit, Tow Truck or Right of Way clears it."), said
+
+
 def test_hazards_stack_and_one_removal_clears_one() -> None:
     """Two Flat Tires stack; a Spare Tire clears one and the other still stops you."""
     state = red_first()

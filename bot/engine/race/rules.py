@@ -74,14 +74,31 @@ def both_skipped(state: RaceState) -> bool:
     return state.sides[0].skipped and state.sides[1].skipped
 
 
+def _cleared_by(hazard: str) -> str:
+    """The cards that clear ``hazard``, in deck order: "Repairs, Tow Truck or Driving Ace"."""
+    names = [NAME[code] for code, answers in ANSWERS.items() if hazard in answers]
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+# A refused miles card says what clears the hazard: a newcomer stopped by an Accident was told
+# only that it stopped them. Built once: legal-move checks in playouts refuse miles often.
+CLEARED_BY: dict[str, str] = {code: _cleared_by(code) for code in NAME if TYPE_OF[code] == HAZARD}
+
+
 def why_not_miles(state: RaceState, seat: int, card: str) -> str | None:
     """None if ``seat`` may drive ``card`` now (the play-phase checks aside), else why not."""
     me = state.sides[seat]
     for hazard in me.hazards:
         if hazard in STOPPING_HAZARDS:
-            return f"You cannot play miles while {NAME[hazard]} targets you."
+            return (
+                f"You cannot play miles while {NAME[hazard]} targets you: clear it first with "
+                f"{CLEARED_BY[hazard]}."
+            )
     if SPEED_TRAP in me.hazards and card not in SLOW_MILES:
-        return "You can only play 25 or 50 while a Speed Trap targets you."
+        return (
+            "You can only play 25 or 50 while a Speed Trap targets you; "
+            f"{CLEARED_BY[SPEED_TRAP]} clears it."
+        )
     if card == "200" and me.miles.count("200") >= MAX_200S:
         return "You already have two 200s in play; a third is not allowed."
     total = me.total
