@@ -2,7 +2,8 @@
 
 Adding a game means adding its own packages (``bot/engine/<game>/``, ``bot/ai/<game>_*.py``,
 ``bot/render/<game>.py``, ``bot/games/<game>.py``) and one line below; nothing else in the bot
-names a game. See ``docs/architecture.md`` ("Adding a game").
+names a game (``DEFAULT_GAME`` below aside: what the console plays when none is named). See
+``docs/architecture.md`` ("Adding a game").
 """
 
 from __future__ import annotations
