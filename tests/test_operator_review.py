@@ -424,6 +424,29 @@ def test_readme_commands_table_names_every_subcommand_and_flag() -> None:
             )
 
 
+def test_the_quick_start_is_two_make_targets() -> None:
+    """A fresh clone needs two commands, each a target the Makefile has."""
+    section = (REPO / "README.md").read_text().split("\n## Quick start\n")[1].split("\n## ")[0]
+    (block,) = re.findall(r"```sh\n(.*?)```", section, re.DOTALL)
+    commands = [line.split("#")[0].strip() for line in block.splitlines() if line.strip()]
+    assert commands == ["make run", "make test"]
+    makefile = (REPO / "Makefile").read_text()
+    for target in ("run", "test"):
+        assert re.search(rf"^{target}:", makefile, re.MULTILINE)
+
+
+def test_the_readmes_docker_commands_match_the_dockerfile() -> None:
+    """The README's `docker run` mounts the volume where the Dockerfile keeps the database."""
+    readme = (REPO / "README.md").read_text()
+    dockerfile = (REPO / "Dockerfile").read_text()
+    (database,) = re.findall(r"JUNCTION_DB=(sqlite:////\S+)", dockerfile)
+    assert f"`JUNCTION_DB={database}`" in readme
+    (volume,) = re.findall(r'^VOLUME \["(/[\w/]+)"\]', dockerfile, re.MULTILINE)
+    assert database.startswith(f"sqlite:///{volume}/")
+    assert f"-v junction-data:{volume} junction`" in readme
+    assert "docker build -t junction ." in readme
+
+
 def test_env_example_does_not_promise_that_make_run_reads_dot_env() -> None:
     """It said "Copy to .env … before `make run`", which reads only the environment."""
     header = (REPO / ".env.example").read_text().split("\nDISCORD_TOKEN=")[0]
