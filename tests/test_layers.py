@@ -1,4 +1,4 @@
-"""The layering rules of DESIGN.md, checked on the source: who may import what."""
+"""The layering rules of docs/architecture.md, checked on the source: who may import what."""
 
 from __future__ import annotations
 

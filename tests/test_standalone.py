@@ -125,3 +125,21 @@ def test_every_file_and_module_the_docs_name_exists() -> None:
             if name not in files and name != "discord.py":  # the library, not a file
                 missing.append(f"{document.relative_to(ROOT)}: {name}")
     assert not missing, "named in the docs but not in the repository:\n" + "\n".join(missing)
+
+
+def test_every_markdown_page_a_tracked_file_names_exists() -> None:
+    """A test's docstring sent readers to a design page the repository has never had for the
+    layering rules (they are in ``docs/architecture.md``). Every ``*.md`` a tracked file names
+    is a page it has (``docs/rules/<game>.md`` stands for any game's)."""
+    files = _tracked_files()
+    pages = {path.name for path in files if path.suffix == ".md"}
+    missing = []
+    for path in files:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, FileNotFoundError):
+            continue  # images and fonts; a file deleted but not yet committed
+        for name in re.findall(r"[\w./<>-]+\.md\b", text):
+            if "<" not in name and Path(name).name not in pages:
+                missing.append(f"{path.relative_to(ROOT)}: {name}")
+    assert not missing, "names a page the repository does not have:\n" + "\n".join(missing)
