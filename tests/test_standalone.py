@@ -143,3 +143,18 @@ def test_every_markdown_page_a_tracked_file_names_exists() -> None:
             if "<" not in name and Path(name).name not in pages:
                 missing.append(f"{path.relative_to(ROOT)}: {name}")
     assert not missing, "names a page the repository does not have:\n" + "\n".join(missing)
+
+
+def test_the_architecture_page_names_every_top_level_module() -> None:
+    """A new module of the bot or a new cog gets its line on the architecture page: the Discord
+    client (``bot/client.py``) and the command line had none."""
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    modules = [*(ROOT / "bot").glob("*.py"), *(ROOT / "cogs").glob("*.py")]
+    unnamed = [
+        str(path.relative_to(ROOT))
+        for path in modules
+        if path.name != "__init__.py"
+        and str(path.relative_to(ROOT)) not in page
+        and not (path.parent.name == "cogs" and f"`{path.name}`" in page)
+    ]
+    assert not unnamed, "not on docs/architecture.md: " + ", ".join(sorted(unnamed))
