@@ -102,23 +102,34 @@ _LETTER: dict[str, str] = {
 }
 
 
-def _chip_width(code: str, n: int, height: int) -> int:
+def _chip_runs(code: str, n: int, locos: int) -> list[tuple[str, bool]]:
+    """A chip's text as (run, in the number's big face): "3" "R", and "+2" "L" for a
+    Railyard set's Locomotives."""
+    runs = [(str(n), True), (_LETTER[code], False)]
+    return [*runs, (f"+{locos}", True), ("L", False)] if locos else runs
+
+
+def _chip_width(code: str, n: int, height: int, locos: int = 0) -> int:
     """How wide ``_count_chip`` draws this count."""
     number, letter = font(height - 9, "bold"), font(height - 12, "cond")
-    return text_width(str(n), number) + text_width(_LETTER[code], letter) + 11
+    runs = _chip_runs(code, n, locos)
+    return sum(text_width(t, number if big else letter) for t, big in runs) + len(runs) + 9
 
 
-def _count_chip(c: Canvas, code: str, n: int, x: int, y: int, height: int) -> int:
-    """A card count as a chip of its colour, "3" and a smaller colour letter ("3R", "2L");
-    returns its width."""
+def _count_chip(c: Canvas, code: str, n: int, x: int, y: int, height: int, locos: int = 0) -> int:
+    """A card count as a chip of its colour, "3" and a smaller colour letter ("3R", "2L";
+    "2R+1L" for a set with Locomotives); returns its width."""
     number, letter = font(height - 9, "bold"), font(height - 12, "cond")
-    width = _chip_width(code, n, height)
+    width = _chip_width(code, n, height, locos)
     face = _FACE[code] if code != "loco" else (90, 90, 96)
     ink = _ink(code) if code != "loco" else Palette.INK
     c.rounded((x, y, x + width, y + height), 6, fill=face, outline=(20, 20, 20))
     base = y + height / 2 + (height - 9) * 0.36  # the number's baseline: it sits centred
-    c.text((x + 5, base), str(n), number, ink, anchor="ls")
-    c.text((x + 6 + text_width(str(n), number), base), _LETTER[code], letter, ink, anchor="ls")
+    tx = x + 5
+    for text, big in _chip_runs(code, n, locos):
+        fnt = number if big else letter
+        c.text((tx, base), text, fnt, ink, anchor="ls")
+        tx += text_width(text, fnt) + 1
     return width
 
 
@@ -419,10 +430,20 @@ def _draw_yard(c: Canvas, yard: tuple[YardSet, ...], x: int, y: int, width: int)
         cards = [ys.colour] * min(ys.naturals, 3) + ["loco"] * min(ys.locos, 2)
         for k in range(len(cards) - 1, -1, -1):
             c.paste(train_card(cards[k], w, h), sx + 6 * k, y + 8 + 6 * k, with_shadow=k == 0)
-        text = str(ys.size) if not ys.locos else f"{ys.naturals}+{ys.locos}L"
-        c.text(
-            (sx + w / 2 + 8, y + h + 44), text, font(17, "bold"), Palette.INK, anchor="mm", drop=1
+        # Under the set, its count on chips with the colour's letter ("3R", "1O 2L"): the
+        # mini card's own label is too small to tell a red set from a green one on a phone.
+        # A crowded Railyard: smaller chips, still apart.
+        size = next(
+            (
+                z
+                for z in (26, 24, 22)
+                if _chip_width(ys.colour, ys.naturals, z, ys.locos) < step - 4
+            ),
+            20,
         )
+        cw = _chip_width(ys.colour, ys.naturals, size, ys.locos)
+        cx = round(sx + w / 2 + 8 - cw / 2)
+        _count_chip(c, ys.colour, ys.naturals, cx, y + h + 44 - size // 2, size, ys.locos)
 
 
 def _winner_line(view: TtrPublicView) -> str:

@@ -258,3 +258,25 @@ def test_result_chips_never_run_into_the_points() -> None:
     ]
     points = text_width("+22", font(20, "bold"))
     assert chip_columns and max(chip_columns) < right - points - 4
+
+
+def test_railyard_sets_name_their_colour_under_the_card() -> None:
+    """A red set and a green set of three read differently under their cards, in grey too
+    (as a red-green colour-blind player sees them): both read "3" before."""
+    seen = []
+    for colour in ("red", "green"):
+        img = render_table(G.public_view(lay(yards=[{colour: (3, 0)}])))
+        # Seat 0's Railyard: the count under the first set, light ink on the felt and chips.
+        grey = img.convert("L").crop((30, 466, 140, 498))
+        seen.append(grey.point(lambda v: 255 if v > 180 else 0).tobytes())
+    assert seen[0] != seen[1]
+
+
+def test_a_crowded_railyard_keeps_its_chips_apart() -> None:
+    """Seven sets with Locomotives: seven separate chips under the cards, none touching."""
+    yard = {c: (2, 2) for c in COLOURS[:7]}
+    img = render_table(G.public_view(lay(yards=[yard])))
+    mat = img.getpixel((22, 482))
+    row = [img.getpixel((x, 482)) != mat for x in range(24, 440)]  # left of the divider
+    starts = [i for i, chip in enumerate(row) if chip and (i == 0 or not row[i - 1])]
+    assert len(starts) == 7
