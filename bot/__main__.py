@@ -63,8 +63,10 @@ def _parser() -> argparse.ArgumentParser:
         "--policies", default=None, help="policies by seat, comma-separated (rotated per game)"
     )
     arena.add_argument("--players", type=int, help="seats at the table (default: as policies)")
-    arena.add_argument("--games", type=int, default=100)
-    arena.add_argument("--seed", type=int, default=1)
+    arena.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    arena.add_argument(
+        "--seed", type=int, default=1, help="seed of the first game, then one up (default 1)"
+    )
     arena.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="a game option"
     )

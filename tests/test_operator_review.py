@@ -424,6 +424,19 @@ def test_readme_commands_table_names_every_subcommand_and_flag() -> None:
             )
 
 
+def test_every_flag_says_what_it_does_in_help() -> None:
+    """`junction arena --help` listed --games and --seed with no word on them or their
+    defaults, which only the README gave."""
+    (commands,) = (a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
+    silent = [
+        f"junction {name} {action.option_strings or action.dest}"
+        for name, sub in commands.choices.items()
+        for action in sub._actions
+        if not action.help
+    ]
+    assert silent == []
+
+
 def test_the_quick_start_is_two_make_targets() -> None:
     """A fresh clone needs two commands, each a target the Makefile has."""
     section = (REPO / "README.md").read_text().split("\n## Quick start\n")[1].split("\n## ")[0]
