@@ -599,6 +599,8 @@ def render_hand(view: DragonSeatView) -> Image.Image:
     cw_, ch = _HAND_CARD
     y = 82
     c.text((30, y - 14), "MILLE BORNES", label, Palette.MUTED, anchor="lm")
+    if not view.mb_hand:
+        c.text((30, y + 30), "no cards", font(20, "bold"), Palette.MUTED)
     for i, card in enumerate(view.mb_hand[:8]):
         x = 30 + i * (cw_ + 16)
         face = draw_card(card, cw_, ch, pub.lang)
@@ -607,6 +609,8 @@ def render_hand(view: DragonSeatView) -> Image.Image:
             c.rounded((x - 3, y - 3, x + cw_ + 3, y + ch + 3), 12, outline=(120, 230, 140), width=3)
     y = 82 + ch + 46
     c.text((30, y - 14), "CAR WARS", label, Palette.MUTED, anchor="lm")
+    if not view.cw_hand:
+        c.text((30, y + 30), "no cards", font(20, "bold"), Palette.MUTED)
     for i, code in enumerate(view.cw_hand[:8]):
         x = 30 + i * (cw_ + 16)
         face = draw_cw_card(code, cw_, ch)
@@ -658,5 +662,10 @@ def _phase_line(view: DragonSeatView) -> str:
             return "Stampede! Pick the side that takes 2 hits (armor on it stops them)."
         if pending.kind == "wall":
             return "You skid into a wall: pick the side that takes 3 hits."
-        return f"Decide now: {pending.text}"
+        # The public line names the deciding player; their own hand says "you".
+        mine = f"{pub.players[view.seat]} may "
+        text = pending.text
+        if pending.actor == view.seat and text.startswith(mine):
+            text = "you may " + text[len(mine) :]
+        return f"Decide now: {text}"
     return "Your move."

@@ -205,3 +205,41 @@ def test_waiting_bar_holds_its_two_lines_and_the_last_move_stays_above_it(
     assert inside and max(inside) - min(inside) > 30, "the bar holds both lines"
     above = _ink_rows(img, x0, x1, top - 4, top)
     assert not above, "the last move runs into the waiting bar"
+
+
+def _drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every text the renderers draw from now on, in order."""
+    from bot.render.common import Canvas
+
+    drawn: list[str] = []
+    draw = Canvas.text
+
+    def text(self: Canvas, xy: tuple[float, float], words: str, *args: Any, **kw: Any) -> None:
+        drawn.append(words)
+        draw(self, xy, words, *args, **kw)
+
+    monkeypatch.setattr(Canvas, "text", text)
+    return drawn
+
+
+def test_the_deciding_players_hand_says_you(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reaction's own hand reads "Decide now: you may react…", not the player's own name
+    (the table's line names them for everyone else)."""
+    state = _find(lambda s: s.phase.value == "react")
+    public = GAME.public_view(state)
+    assert public.pending is not None
+    actor = public.pending.actor
+    drawn = _drawn(monkeypatch)
+    render_hand(GAME.private_view(state, actor))
+    head = " ".join(drawn[: drawn.index("MILLE BORNES")])
+    assert head.startswith("Decide now: you may "), head
+    assert public.players[actor] not in head
+
+
+def test_a_dead_cars_hand_says_it_holds_no_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dead car's hand image said nothing under its two empty rows."""
+    state = _find(lambda s: any(not c.alive for c in s.cars))
+    dead = next(seat for seat, car in enumerate(state.cars) if not car.alive)
+    drawn = _drawn(monkeypatch)
+    render_hand(GAME.private_view(state, dead))
+    assert drawn.count("no cards") == 2
