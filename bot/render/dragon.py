@@ -70,11 +70,13 @@ _WAIT: RGB = (236, 150, 32)
 
 
 def _columns(cars: int) -> int:
-    return 3 if cars in (3, 5, 6) else 2
+    # Two columns at most, so that on a phone (about 400 points wide) the arena shrinks to
+    # half its size, not a third: names, miles and damage figures stay readable.
+    return 1 if cars == 1 else 2
 
 
 def table_size(cars: int) -> tuple[int, int]:
-    """The arena's size for ``cars`` cars: two or three columns, one or two rows."""
+    """The arena's size for ``cars`` cars: two columns, one to three rows."""
     cols = _columns(cars)
     rows = (max(1, cars) + cols - 1) // cols
     return cols * _PANEL_W + (cols + 1) * _MARGIN, _TOP + rows * (_PANEL_H + _MARGIN) + _BOTTOM

@@ -69,11 +69,20 @@ def _png_size(data: bytes) -> tuple[int, int]:
 
 @pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
 def test_table_size_follows_the_car_count(seats: int) -> None:
-    """Two or three columns, one or two rows; the PNG has the announced size."""
+    """Two columns, one to three rows; the PNG has the announced size."""
     state = GAME.new_game(NAMES[:seats], seed=1)
     data = table_png(GAME.public_view(state))
     assert data.startswith(b"\x89PNG") and _png_size(data) == table_size(seats)
-    assert table_size(seats)[0] <= 1200
+    assert table_size(seats)[1] == table_size(2)[1] + (seats - 1) // 2 * (
+        table_size(4)[1] - table_size(2)[1]
+    )
+
+
+@pytest.mark.parametrize("seats", [3, 4, 5, 6])
+def test_arena_is_never_wider_than_two_cars(seats: int) -> None:
+    """A phone shows an image about 400 points wide: two cars side by side shrink it to half
+    its size, three to a third, where the names and damage figures are no longer readable."""
+    assert table_size(seats)[0] == table_size(2)[0] <= 820
 
 
 @pytest.mark.parametrize(
