@@ -23,7 +23,14 @@ from typing import TextIO
 
 from bot.engine.core import BadOption, GameError, players_wanted
 from bot.engine.words import plural
-from bot.games import DEFAULT_GAME, bundle, hint_policy, policy_factory, suggest_move
+from bot.games import (
+    DEFAULT_GAME,
+    bundle,
+    get_policy,
+    hint_policy,
+    policy_factory,
+    suggest_move,
+)
 from bot.games.bundle import GameBundle, MoveChoice
 from bot.seats import computer_names
 from bot.store import opened_store
@@ -86,6 +93,26 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
     return options
 
 
+def check_request(options: ConsoleOptions) -> None:
+    """Refuse an unknown game, a seat count it cannot seat, an unknown computer level or a bad
+    option before the database is opened: bad input leaves nothing behind, not even an empty
+    database file."""
+    found = bundle(options.game or DEFAULT_GAME)
+    if options.players is not None:
+        _check_seats(found, options.players)
+    if options.opponent is not None and found.info.max_players > 1:
+        get_policy(found.key, options.opponent)
+    found.game.resolve_options(options.options)
+
+
+def _check_seats(found: GameBundle, seats: int) -> None:
+    info = found.info
+    if not info.min_players <= seats <= info.max_players:
+        raise BadOption(
+            f"{info.title} is played by {players_wanted(info.min_players, info.max_players)}."
+        )
+
+
 class Console:
     def __init__(self, tables: Tables, options: ConsoleOptions, out: TextIO) -> None:
         self.tables = tables
@@ -127,9 +154,7 @@ class Console:
             self.recap = await self.since_your_move(update.game)
             return update
         seats_wanted = self.options.players or max(info.min_players, 1)
-        if not info.min_players <= seats_wanted <= info.max_players:
-            wanted = players_wanted(info.min_players, info.max_players)
-            raise BadOption(f"{info.title} is played by {wanted}.")
+        _check_seats(found, seats_wanted)
         name = os.environ.get("JUNCTION_PLAYER") or _login_name()
         policy = self.options.opponent or found.default_policy
         computers = computer_names(seats_wanted - 1, policy)
@@ -427,6 +452,11 @@ async def run_console(
     """Play until the game ends or the player quits; returns a process exit code."""
     source = lines or sys.stdin
     sink = out or sys.stdout
+    try:
+        check_request(options)
+    except GameError as error:
+        print(f"! {error}", file=sink, flush=True)
+        return 2
     store = await opened_store(options.db)
     try:
         console = Console(Tables(store, record_results=False), options, sink)

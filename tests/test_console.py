@@ -505,3 +505,28 @@ async def test_every_table_follows_one_blank_line(tmp_path: Path, game: str) -> 
     assert len(headers) >= 2, out.getvalue()
     for i in headers:
         assert rows[i - 1] == "" and rows[i - 2] != "", "\n".join(rows[i - 3 : i + 1])
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        ({"game": "nosuch"}, "nosuch"),
+        ({"game": "dragon", "players": 9}, "is played by 2"),
+        ({"opponent": "grandmaster"}, "grandmaster"),
+        ({"options": {"deck": "purple"}}, "purple"),
+    ],
+)
+async def test_bad_request_is_refused_before_any_database_is_made(
+    tmp_path: Path, extra: dict[str, object], said: str
+) -> None:
+    """An unknown game, a seat count, computer level or option the game cannot take is
+    refused in one sentence, and no database file is left behind."""
+    out = io.StringIO()
+    options = dataclasses.replace(
+        ConsoleOptions(db=f"sqlite:///{tmp_path / 'console.db'}", out=tmp_path / "tables"),
+        **extra,  # type: ignore[arg-type]
+    )
+    code = await run_console(options, lines=io.StringIO("quit\n"), out=out)
+    assert code == 2
+    assert said in out.getvalue()
+    assert list(tmp_path.iterdir()) == []
