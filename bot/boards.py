@@ -74,7 +74,9 @@ def rating_changes(
     """How game ``game_id`` moved its players on the game's ladder of this server (all
     servers when ``guild_id`` is None), in seat order; empty when it moved nobody (a game
     against the computer, or a result not stored). Ratings as the stats chart shows them,
-    replayed from every result of the ladder, so they agree with /leaderboard."""
+    replayed from every result of the ladder, so they agree with /leaderboard: the rating
+    before is as the board showed it when the game ended, uncertainty grown by the time the
+    player was away (``Rating.at``), as the game itself rated it."""
     scope = Scope(get_game(game_key).info.ladder, guild_id)
     table: dict[int, Rating] = {}
     for record in chronological(r.record for r in results if scope.includes(r.record)):
@@ -83,7 +85,12 @@ def rating_changes(
             names = next(r.names for r in results if r.record.game_id == game_id)
             return [
                 RatingChange(
-                    user, name, table.get(user, Rating()).display(), changed[user].display()
+                    user,
+                    name,
+                    # As of the game's end: a rating unmoved since months ago would show the
+                    # player's old figure, and a win after a long break read as a loss.
+                    table.get(user, Rating()).display(record.finished_at),
+                    changed[user].display(),
                 )
                 for user, name in zip(record.seats, names, strict=False)
                 if user is not None and user in changed

@@ -1,0 +1,39 @@
+"""After games end, as members of a busy server see it: rating moves, verdicts and boards
+(found in a review of results, ratings and the commands that show them)."""
+
+from __future__ import annotations
+
+from bot.boards import rating_changes
+from bot.ratings import ResultRecord
+from bot.store.base import StoredResult
+
+T0 = 1_700_000_000.0
+YEAR = 365 * 86_400.0
+ANN, BOB = 10, 20
+
+
+def _game(
+    game_id: int, seats: tuple[int, ...], ranks: tuple[int, ...], at: float, key: str = "mille"
+) -> StoredResult:
+    record = ResultRecord(
+        game_id=game_id,
+        game_key=key,
+        guild_id=1,
+        finished_at=at,
+        seats=seats,
+        ranks=ranks,
+    )
+    names = tuple(f"P{seat}" for seat in seats)
+    return StoredResult(record, names, channel_id=5, message_id=None)
+
+
+def test_a_win_after_a_long_break_reads_as_a_gain() -> None:
+    """Ann and Bob play ten games, then nothing for a year; Ann wins the next one. Her line read
+    "1,138 → 1,099 (-39)": the rating before was her stale figure of a year ago, while the game
+    itself (and the board meanwhile) had grown her uncertainty by her time away."""
+    results = [_game(i, (ANN, BOB), (i % 2, 1 - i % 2), T0 + 60 * i) for i in range(1, 11)]
+    results.append(_game(11, (ANN, BOB), (0, 1), T0 + YEAR))
+    ann, bob = rating_changes(results, game_id=11, game_key="mille", guild_id=1)
+    assert (ann.user_id, bob.user_id) == (ANN, BOB)
+    assert ann.after > ann.before, ann
+    assert bob.after < bob.before, bob
