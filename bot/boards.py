@@ -165,7 +165,7 @@ def leaderboard(
         users = sorted(best, key=lambda u: (tuple(-v for v in best[u][0]), u))
         places = shared_places([best[u][0] for u in users])
         rows = tuple(
-            LeaderboardRow(place, names.get(u, str(u)), best[u][1], played[u], None)
+            LeaderboardRow(place, names.get(u, str(u)), best[u][1], played[u], None, u)
             for place, u in zip(places, users, strict=True)
         )
     else:
@@ -180,6 +180,7 @@ def leaderboard(
                 line.display,
                 line.record.games,
                 line.record.win_rate,
+                line.player,
             )
             for i, line in enumerate(ladder)
         )

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
-from bot.boards import rating_changes
+from bot.boards import leaderboard, rating_changes
 from bot.ratings import ResultRecord
 from bot.store.base import StoredResult
+from cogs.alt_text import board_text
 
 T0 = 1_700_000_000.0
 YEAR = 365 * 86_400.0
@@ -37,3 +38,27 @@ def test_a_win_after_a_long_break_reads_as_a_gain() -> None:
     assert (ann.user_id, bob.user_id) == (ANN, BOB)
     assert ann.after > ann.before, ann
     assert bob.after < bob.before, bob
+
+
+def test_two_members_of_the_same_name_and_record_are_not_both_you() -> None:
+    """Two members called Sam each beat a newcomer: their rows read the same (place, name,
+    rating, games, win rate). The board compared rows by what they show, so the image outlined
+    both as the caller's, and the alt text said "(you)" twice."""
+    sam, other_sam = 30, 40
+    results = [
+        StoredResult(
+            ResultRecord(1, "mille", 1, T0, seats=(sam, ANN), ranks=(0, 1)), ("Sam", "Ann"), 5, None
+        ),
+        StoredResult(
+            ResultRecord(2, "mille", 1, T0 + 1, seats=(other_sam, BOB), ranks=(0, 1)),
+            ("Sam", "Bob"),
+            5,
+            None,
+        ),
+    ]
+    board = leaderboard(results, game_key="mille", guild_id=1, caller=sam, now=T0 + 2)
+    first, second = board.rows[:2]
+    assert (first.name, first.value) == (second.name, second.value) == ("Sam", first.value)
+    assert sum(row == board.caller_row for row in board.rows) == 1
+    text = board_text("Mille Bornes", board.rows, board.caller_row, "All time", "Rating")
+    assert text.count("(you)") == 1, text

@@ -47,7 +47,9 @@ class LeaderboardRow:
     """One line of a board: place, display name, the ranked value and the record.
 
     ``value`` is the displayed rating (or the best result on a best-result board); ``win_rate`` is
-    0–1, or None where it means nothing (best-result boards, no games).
+    0–1, or None where it means nothing (best-result boards, no games). ``player`` says whose
+    row it is (a user id, never drawn): two members of the same name and figures are two rows,
+    and only the caller's is marked as theirs.
     """
 
     rank: int
@@ -55,6 +57,7 @@ class LeaderboardRow:
     value: int
     games: int
     win_rate: float | None = None
+    player: int | None = None
 
 
 @dataclass(frozen=True)
