@@ -17,6 +17,7 @@ from bot.ratings import (
     Scope,
     chronological,
     head_to_head,
+    outcome_of,
     rate_result,
     rating_history,
     standings,
@@ -282,6 +283,10 @@ def history_lines(
             verdict = "won" if figures_of(stored, seat).get("won") else "played"
         elif all(r == record.ranks[0] for r in record.ranks):
             verdict = "drew"
+        elif outcome_of(record, seat) == 0:
+            # First place shared (Dragon's last drivers dying with equal miles, a tie on
+            # points): nobody won, and /stats counts it a draw.
+            verdict = "tied for first"
         elif record.ranks[seat] == 0:
             verdict = "won"
         elif len(record.seats) > 2:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from bot.boards import leaderboard, rating_changes
+from bot.boards import history_lines, leaderboard, rating_changes
 from bot.ratings import ResultRecord
 from bot.store.base import StoredResult
 from cogs.alt_text import board_text
@@ -62,3 +62,13 @@ def test_two_members_of_the_same_name_and_record_are_not_both_you() -> None:
     assert sum(row == board.caller_row for row in board.rows) == 1
     text = board_text("Mille Bornes", board.rows, board.caller_row, "All time", "Rating")
     assert text.count("(you)") == 1, text
+
+
+def test_a_shared_first_place_is_not_a_win_in_history() -> None:
+    """The last two Dragon drivers die together with equal miles: nobody wins (the table says
+    so, and /stats counts a draw), yet /history told both "**won**"."""
+    game = _game(1, (ANN, BOB, 30), (0, 0, 2), T0, key="dragon")
+    ann = history_lines([game], ANN, escape=str)
+    third = history_lines([game], 30, escape=str)
+    assert "**tied for first**" in ann[0] and "won" not in ann[0], ann
+    assert "**place 3**" in third[0], third
