@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.engine.core import Ranking
+from bot.engine.words import noun
 from bot.games import bundle, get_game
 from bot.ratings import (
     Rating,
@@ -253,7 +254,8 @@ def _personal_bests(
             lines.append(BestLine(label, f"{top[0]:,}{unit}", f"game #{top[1]}"))
     for figure, label in ranking.totals:
         total = sum(figures_of(stored, seat).get(figure, 0) for stored, seat in seated)
-        lines.append(BestLine(label, f"{total:,}", f"in {len(seated)} games"))
+        count = len(seated)
+        lines.append(BestLine(label, f"{total:,}", f"in {count:,} {noun(count, 'game')}"))
     return tuple(lines)
 
 

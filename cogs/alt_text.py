@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.engine.words import plural
 from bot.render.leaderboard import TOP_N, LeaderboardRow, MemberStats
 
 DESCRIPTION_LIMIT = 1024
@@ -46,7 +47,9 @@ def _spoken(line: str) -> str:
 
 
 def _record(row: LeaderboardRow, value_label: str) -> str:
-    line = f"{row.rank}. {row.name}, {value_label.lower()} {row.value:,}, {row.games} games"
+    line = (
+        f"{row.rank}. {row.name}, {value_label.lower()} {row.value:,}, {plural(row.games, 'game')}"
+    )
     if row.win_rate is not None:
         line += f", {round(100 * row.win_rate)}% won"
     return line
@@ -83,7 +86,8 @@ def stats_text(card: MemberStats) -> str:
             rating += f", {card.rank} of {card.ranked_players} on the ladder"
         lines.append(rating + ".")
     lines.append(
-        f"{card.games} games; rated record {card.wins} won, {card.losses} lost, {card.draws} drawn."
+        f"{plural(card.games, 'game')}; rated record {card.wins} won, {card.losses} lost, "
+        f"{card.draws} drawn."
     )
     if card.favourite_game:
         lines.append(f"Favourite game: {card.favourite_game} ({card.favourite_game_plays}).")

@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from bot.boards import history_lines, leaderboard, rating_changes
+from bot.boards import history_lines, leaderboard, member_stats, rating_changes
 from bot.ratings import ResultRecord
 from bot.store.base import StoredResult
-from cogs.alt_text import board_text
+from cogs.alt_text import board_text, stats_text
 
 T0 = 1_700_000_000.0
 YEAR = 365 * 86_400.0
@@ -72,3 +72,26 @@ def test_a_shared_first_place_is_not_a_win_in_history() -> None:
     third = history_lines([game], 30, escape=str)
     assert "**tied for first**" in ann[0] and "won" not in ann[0], ann
     assert "**place 3**" in third[0], third
+
+
+def test_one_game_is_one_game_in_words() -> None:
+    """After a member's first Dragon game the screen reader said "1 games" on the board and the
+    card, and the card (image and words) "Kills: 1 (in 1 games)"."""
+    record = ResultRecord(
+        1,
+        "dragon",
+        1,
+        T0,
+        seats=(ANN, BOB, 30),
+        ranks=(0, 1, 2),
+        scores=(1000, 400, 0),
+        details=({"kills": 1, "won": 1}, {"kills": 0, "won": 0}, {"kills": 0, "won": 0}),
+    )
+    results = [StoredResult(record, ("Ann", "Bob", "Cy"), 5, None)]
+    board = leaderboard(results, game_key="dragon", guild_id=1, caller=ANN, now=T0)
+    text = board_text("Dragon", board.rows, board.caller_row, "All time", "Rating")
+    card = member_stats(results, user_id=ANN, name="Ann", game_key="dragon", guild_id=1, now=T0)
+    words = stats_text(card)
+    assert "1 game," in text and "1 games" not in text, text
+    assert "1 game;" in words and "1 games" not in words, words
+    assert [(b.label, b.value, b.detail) for b in card.best][-1] == ("Kills", "1", "in 1 game")
