@@ -257,3 +257,49 @@ async def test_a_move_whose_answer_dropped_its_connection_still_posts_its_table(
     posted = [m for m in _channel_messages(driver, "table.png") if "Alice plays Go" in m["content"]]
     assert len(posted) == 1 and stored.message_id == int(posted[0]["id"])
     assert "nothing was changed" not in " ".join(r.content or "" for r in result.responses)
+
+
+async def test_a_table_discord_posted_despite_a_server_error_is_not_posted_twice(
+    driver: InteractionDriver,
+    drop_acknowledgement: Callable[[JSON], None],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The table goes to the channel (its move's answer dropped), and Discord posts it but
+    answers 500. discord.py sends the request again by itself, with the nonce it gives every
+    channel message (and asks Discord to enforce): the second request gets the message already
+    posted, which is the one the game remembers, and the channel shows the table once."""
+    bot = running_bot(driver)
+    await stacked_mille(driver, COMPUTER)
+    backend = driver.backend
+    original = backend._post_message
+    failed: list[str] = []
+
+    def post(record: RecordedRequest, channel_id: str) -> tuple[int, Any]:
+        answer = original(record, channel_id)
+        if not failed:
+            failed.append(channel_id)
+            raise HTTPError(500, "Internal Server Error", 0)
+        return answer
+
+    monkeypatch.setattr(backend, "_post_message", post)
+    serve = bot.http.request
+
+    async def request(route: Any, **kw: Any) -> Any:
+        # discord.py's own HTTPClient sends a request again after a 500, with its files read
+        # from the start; the in-process driver answers in its place, so it retries here.
+        try:
+            return await serve(route, **kw)
+        except discord.DiscordServerError:
+            for file in kw.get("files") or []:
+                file.reset()
+            return await serve(route, **kw)
+
+    monkeypatch.setattr(bot.http, "request", request)
+    payload = driver.factory.slash("move", {"action": "play go"})
+    drop_acknowledgement(payload)
+    await driver.dispatch(payload)
+    assert failed == [str(GAMES_CHANNEL_ID)], "the channel post met its server error"
+    posted = [m for m in _channel_messages(driver, "table.png") if "Alice plays Go" in m["content"]]
+    assert len(posted) == 1, [m["id"] for m in posted]
+    stored = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert stored.message_id == int(posted[0]["id"])

@@ -1531,6 +1531,8 @@ class FakeBackend:
             application_id=self.application_id if interaction is not None else None,
         )
         message["tts"] = bool(body.get("tts", False))
+        if body.get("nonce"):
+            message["nonce"] = str(body["nonce"])
         if body.get("poll"):
             message["poll"] = copy.deepcopy(body["poll"])
         if "message_reference" in body:
@@ -1662,6 +1664,15 @@ class FakeBackend:
         ):
             raise HTTPError(400, "Cannot send an empty message", 50006)
         self._refuse_broken(limits.message_problems(body, len(record.files)))
+        nonce = str(body.get("nonce") or "")
+        if nonce and body.get("enforce_nonce"):
+            # Discord: a second message with the same nonce from the same author (within a few
+            # minutes) returns the first one instead of posting again.
+            for earlier in reversed(self.channel_messages(int(channel_id))):
+                if earlier.get("nonce") == nonce and int(earlier["author"]["id"]) == int(
+                    self.bot_user["id"]
+                ):
+                    return 200, copy.deepcopy(earlier)
         message = self._create_message(channel_id=int(channel_id), body=body, files=record.files)
         return 200, message
 
