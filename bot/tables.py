@@ -173,6 +173,33 @@ class Position:
             and self.game.default_action(self.state, s) is not None
         ]
 
+    @property
+    def window_open(self) -> bool:
+        """Whether every seat deciding now decides out of turn, in a reaction window."""
+        acting = self.acting
+        return bool(acting) and all(
+            self.game.default_action(self.state, s) is not None for s in acting
+        )
+
+    def waiting_for(self) -> str:
+        """Whom the table waits for, in words: "waiting for Bob to react" while a reaction
+        window is open (the seat whose turn it is waits too), else "waiting for Bob"."""
+        names = ", ".join(self.stored.seats[s].name for s in self.acting)
+        return f"waiting for {names} to react" if self.window_open else f"waiting for {names}"
+
+    def refusal(self, seat: int) -> str:
+        """Why ``seat``, not deciding now, may not move: it is out (a Dragon driver killed:
+        "not your turn" promised a turn that never comes), or others decide, in a reaction
+        window (where "not your turn" was untrue for the seat whose turn it is) or a turn."""
+        if seat in self.game.out(self.state):
+            return OUT_OF_THE_GAME
+        if self.window_open:
+            return f"Not now: {self.waiting_for()}."
+        return f"It is not your turn; {self.waiting_for()}."
+
+
+OUT_OF_THE_GAME = "You are out of this game; the others play on."
+
 
 MAX_MOVE_TEXT = 200
 """The longest text read as a typed move: Discord's /move and the console refuse a longer one
@@ -416,8 +443,7 @@ class Tables:
                 game, stored = here.game, here.stored
                 seat = self.seat_of(stored, user_id)
                 if seat not in here.acting:
-                    waiting = ", ".join(stored.seats[s].name for s in here.acting)
-                    raise NotYourTurn(f"It is not your turn; waiting for {waiting}.")
+                    raise NotYourTurn(here.refusal(seat))
                 parsed = game.parse_for(here.state, seat, typed)
                 previous = game.public_view(here.state)
                 new_state = game.apply(here.state, seat, parsed)

@@ -268,8 +268,7 @@ async def _not_deciding(tables: Tables, here: Position, user_id: int) -> None:
         return
     if all(s.seat != seat for s in await tables.members_playing(here.stored)):
         raise NotYourTurn("You have left this game; the players still in it decide.")
-    waiting = ", ".join(here.stored.seats[s].name for s in here.acting)
-    raise NotYourTurn(f"It is not your turn; waiting for {waiting}.")
+    raise NotYourTurn(here.refusal(seat))
 
 
 def _private(interaction: discord.Interaction[Any]) -> bool:
@@ -567,6 +566,11 @@ async def hand_message(
         content = "You may react now — or let it pass."
     elif pickers:
         content = "Your hand — your move."
+    elif seat in here.game.out(here.state):
+        content = "Your hand — you are out of this game; the others play on."
+    elif here.window_open:
+        # The seat whose turn it is waits for the reaction too: "not your turn" was untrue.
+        content = f"Your hand — {here.waiting_for()}."
     else:
         content = "Your hand — it is not your turn yet."
     if shown < _components(pickers):

@@ -108,7 +108,7 @@ async def _first_half(driver: InteractionDriver) -> tuple[int, dict[str, object]
     assert f"<@{ALICE_ID}>" not in (window.content or "")  # she is not asked for anything
     # Alice cannot act while Bob decides; Bob blocks from his hand.
     waiting = await driver.slash("move", {"action": "play c5"})
-    assert waiting.ephemeral and "not your turn" in (waiting.content or "")
+    assert waiting.ephemeral and waiting.content == "Not now: waiting for Bob to react."
     bobs = await driver.click(window.message_id, f"jn:h:{game_id}", user_id=BOB_ID)
     assert "Block the strike" in labels(bobs) and "Let it pass" in labels(bobs)
     blocked = await driver.click(bobs.message, component_id(bobs, "Block"), user_id=BOB_ID)

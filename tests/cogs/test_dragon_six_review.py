@@ -1,0 +1,86 @@
+"""A six-car Dragon Mille Bornes game (three members, three computers) played through the fake
+Discord as members would, and as a hostile member would: presses out of turn, forged ids and
+typed moves while another car's reaction window is open, and a driver already killed.
+
+Every refusal is a private sentence that says why, and the stored game is unchanged. Each test
+says, in its docstring, what this review found before its fix.
+"""
+
+from __future__ import annotations
+
+from bot.engine.dragon import GAME
+from bot.engine.dragon.damage import kill
+from bot.store.base import StoredGame
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import component_id, public_table, replies
+from tests.cogs.test_dragon_cogs import CW, MB, SEATS
+from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.discord.payloads import InteractionDriver
+
+
+async def _stored(driver: InteractionDriver) -> StoredGame:
+    return await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
+
+
+async def test_the_driver_whose_turn_it_is_is_told_a_reaction_is_awaited(
+    driver: InteractionDriver,
+) -> None:
+    """Alice's Machine Gun opens Bob's window. Alice (whose turn it still is) types her next
+    move, Carol forges Bob's Armor button, and both open My hand: each is told the table waits
+    for Bob to react, and nothing changes. Found by this review: both were told "It is not your
+    turn", which Alice, whose turn it is, could not make sense of, and her hand said "it is not
+    your turn yet"."""
+    bot = running_bot(driver)
+    game = (
+        await bot.tables.start(
+            channel_id=GAMES_CHANNEL_ID,
+            guild_id=GUILD_ID,
+            game_key="dragon",
+            seats=SEATS,
+            deck=[*MB, *CW],
+        )
+    ).game
+    window = public_table(await driver.slash("move", {"action": "mg-front @1"}))
+    bobs = await driver.click(window.message_id, f"jn:h:{game.id}", user_id=BOB_ID)
+    armor = component_id(bobs, "Armor")
+    before = await _stored(driver)
+    typed = await driver.slash("move", {"action": "play speed-limit @2"})
+    forged = await driver.forge(window.message_id, armor, user_id=CAROL_ID)
+    for refused in (typed, forged):
+        assert refused.ephemeral, replies(refused)
+        assert replies(refused) == "Not now: waiting for Bob to react.", replies(refused)
+    for user_id in (ALICE_ID, CAROL_ID):
+        hand = await driver.click(window.message_id, f"jn:h:{game.id}", user_id=user_id)
+        assert hand.ephemeral and replies(hand) == "Your hand — waiting for Bob to react."
+    assert await _stored(driver) == before
+
+
+async def test_a_killed_driver_is_told_they_are_out(driver: InteractionDriver) -> None:
+    """Carol's driver is dead; the other five play on. Her typed move, a forged button of
+    Alice's hand and her own My hand tell her she is out, and change nothing. Found by this
+    review: she was told "It is not your turn; waiting for Alice" and "it is not your turn
+    yet", as if a turn of hers were still to come."""
+    bot = running_bot(driver)
+    state = GAME.new_game([seat.name for seat in SEATS], 1, {}, deck=[*MB, *CW])
+    kill(state, 2, 0)
+    game = await bot.tables.store.create_game(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="dragon",
+        seats=SEATS,
+        options=GAME.resolve_options({}),
+        state=GAME.to_dict(state),
+    )
+    table = public_table(await driver.slash("table", {}))
+    alices = await driver.click(table.message_id, f"jn:h:{game.id}")
+    before = await _stored(driver)
+    typed = await driver.slash("move", {"action": "end"}, user_id=CAROL_ID)
+    forged = await driver.forge(
+        table.message_id, component_id(alices, "Machine Gun (Front)"), user_id=CAROL_ID
+    )
+    for refused in (typed, forged):
+        assert refused.ephemeral, replies(refused)
+        assert replies(refused) == "You are out of this game; the others play on."
+    hand = await driver.click(table.message_id, f"jn:h:{game.id}", user_id=CAROL_ID)
+    assert replies(hand) == "Your hand — you are out of this game; the others play on."
+    assert await _stored(driver) == before
