@@ -27,6 +27,7 @@ from bot.games.bundle import (
     SelectSpec,
 )
 from bot.games.rules_text import in_short
+from bot.render.dragon import _phase_line as phase_line
 from bot.render.dragon import hand_png, table_png
 
 SIDES = ("front", "back", "left", "right")
@@ -185,7 +186,10 @@ def console_hand(view: DragonSeatView) -> str:
     lang = view.public.lang
     mb = ", ".join(card.name_in(lang) for card in view.mb_hand)
     cw = ", ".join(cw_name(code) for code in view.cw_hand)
-    return f"Mille Bornes: {mb}\nCar Wars: {cw}"
+    # First the hand image's top line ("Your turn: one Mille Bornes move."): this text is the
+    # image's alt text, and without it a screen reader never said which move the turn still
+    # owes, or what a reaction window asks.
+    return f"{phase_line(view)}\nMille Bornes: {mb}\nCar Wars: {cw}"
 
 
 def result_png(view: DragonPublicView) -> bytes:

@@ -12,7 +12,7 @@ from bot.engine.dragon import GAME
 from bot.engine.dragon.damage import kill
 from bot.store.base import StoredGame
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, public_table, replies
+from tests.cogs.helpers import alt_text_of, component_id, public_table, replies
 from tests.cogs.test_dragon_cogs import CW, MB, SEATS
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
@@ -84,3 +84,34 @@ async def test_a_killed_driver_is_told_they_are_out(driver: InteractionDriver) -
     hand = await driver.click(table.message_id, f"jn:h:{game.id}", user_id=CAROL_ID)
     assert replies(hand) == "Your hand — you are out of this game; the others play on."
     assert await _stored(driver) == before
+
+
+async def test_the_hand_says_in_words_which_move_the_turn_still_owes(
+    driver: InteractionDriver,
+) -> None:
+    """The hand image's top line says which moves Alice still owes, and what Bob's window asks
+    him; its description (what a screen reader says) says the same. Found by this review: the
+    description listed the cards only, so a member using a screen reader never learnt that
+    the Car Wars move was made and the Mille Bornes move still owed."""
+    bot = running_bot(driver)
+    game = (
+        await bot.tables.start(
+            channel_id=GAMES_CHANNEL_ID,
+            guild_id=GUILD_ID,
+            game_key="dragon",
+            seats=SEATS,
+            deck=[*MB, *CW],
+        )
+    ).game
+    table = public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, f"jn:h:{game.id}")
+    said = alt_text_of(hand, "hand.png")
+    assert said.startswith("Your turn: one Mille Bornes move and one Car Wars move."), said
+    window = public_table(await driver.slash("move", {"action": "mg-front @1"}))
+    bobs = await driver.click(window.message_id, f"jn:h:{game.id}", user_id=BOB_ID)
+    said = alt_text_of(bobs, "hand.png")
+    assert said.startswith("Decide now: you may react to the Machine Gun from Alice"), said
+    table = public_table(await driver.slash("move", {"action": "pass"}, user_id=BOB_ID))
+    hand = await driver.click(table.message_id, f"jn:h:{game.id}")
+    said = alt_text_of(hand, "hand.png")
+    assert said.startswith("Your turn: one Mille Bornes move.\nMille Bornes: Speed Limit"), said
