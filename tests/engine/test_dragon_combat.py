@@ -168,6 +168,15 @@ def test_hits_on_a_breached_side_all_reach_the_driver() -> None:
     assert s.cars[1].driver == 3 and s.cars[1].hits[0] == 12
 
 
+def test_hits_on_a_breached_side_are_told_as_hits_on_the_driver_only() -> None:
+    """The caption calls the side breached, so its hits are not read twice. Found by a six-car
+    review: "3 hits to the front. Bob takes 3 hits to the driver." read as six hits, the front's
+    count unchanged on the image."""
+    s = rig(start(cw=[["mg-front"], []]), 1, hits=[12, 0, 0, 0])
+    s = act(s, 0, "mg-front @1")
+    assert f"3 hits to the breached front. {s.players[1]} takes 3 hits to the driver." in s.caption
+
+
 def test_driver_dies_at_five_hits_and_the_kill_is_credited() -> None:
     """Five driver hits kill; the attacker is credited; hand and car cards are discarded."""
     s = start(mb=[[], ["75", "extra-tank"]], cw=[["rocket-back"], ["swerve"]], seats=3)

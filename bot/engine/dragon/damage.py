@@ -56,7 +56,10 @@ def hit_side(state: DragonState, seat: int, side: int, hits: int, flame: bool, b
     car.hits[side] = min(SIDE_TRACK, total)
     if flame:
         car.flamed = True
-    state.caption += f" {_hits(hits)} to the {SIDES[side]}."
+    # "to the breached front": "3 hits to the front. Bob takes 3 hits to the driver." read as
+    # six hits, on a side whose count cannot rise any more.
+    breached = "breached " if was_breached else ""
+    state.caption += f" {_hits(hits)} to the {breached}{SIDES[side]}."
     if car.hits[side] >= SIDE_TRACK and not was_breached:
         state.caption += f" The {SIDES[side]} is breached!"
     if carry:
