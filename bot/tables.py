@@ -583,7 +583,14 @@ class Tables:
                 reacting = here.reacting()
                 waiting = [s for s in here.acting if not here.stored.seats[s].is_computer]
                 if reacting:
-                    timeout = Timeout(tuple(stored.seats[s] for s in reacting), "default")
+                    game = here.game
+                    answers = tuple(
+                        game.describe_action(here.state, s, default)
+                        for s in reacting
+                        if (default := game.default_action(here.state, s)) is not None
+                    )
+                    late = tuple(stored.seats[s] for s in reacting)
+                    timeout = Timeout(late, "default", answers)
                     steps, here = await self._play_defaults(here, reacting)
                 elif waiting and await self._on_timeout(stored) == "forfeit":
                     late = tuple(stored.seats[s] for s in waiting)

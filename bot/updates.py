@@ -89,6 +89,9 @@ class Timeout:
 
     seats: tuple[SeatRecord, ...]
     action: TimeoutAction
+    answers: tuple[str, ...] = ()
+    """For ``default``: what the bot played for each seat, in the game's words ("No reaction",
+    or "Take it on the front" where a Dragon victim picks a side)."""
 
     @property
     def caption(self) -> str:
@@ -100,8 +103,16 @@ class Timeout:
         if self.action == "abandon":
             return f"⏰ {names} all ran out of time: the game ends with no result."
         if self.action == "default":
-            return f"⏰ {names} did not react in time: no reaction."
+            return f"⏰ {names} did not react in time: {self._answered()}."
         return f"⏰ {names} ran out of time: the computer played for them."
+
+    def _answered(self) -> str:
+        """What the bot played for the late seats: "no reaction" said for every window closed
+        it, although a Dragon victim late to pick a side takes the hits on one."""
+        said = [answer[:1].lower() + answer[1:] for answer in self.answers]
+        if len(set(said)) <= 1:
+            return said[0] if said else "no reaction"
+        return "; ".join(f"{a} for {s.name}" for a, s in zip(said, self.seats, strict=True))
 
 
 @dataclass(frozen=True)

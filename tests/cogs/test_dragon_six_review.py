@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from bot.engine.dragon import GAME
 from bot.engine.dragon.damage import kill
-from bot.store.base import StoredGame
+from bot.engine.mille.cards import Card
+from bot.store.base import GuildSettings, StoredGame
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import alt_text_of, component_id, public_table, replies
+from tests.cogs.helpers import alt_text_of, component_id, public_table, replies, sweep_after
 from tests.cogs.test_dragon_cogs import CW, MB, SEATS
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
@@ -115,3 +116,33 @@ async def test_the_hand_says_in_words_which_move_the_turn_still_owes(
     hand = await driver.click(table.message_id, f"jn:h:{game.id}")
     said = alt_text_of(hand, "hand.png")
     assert said.startswith("Your turn: one Mille Bornes move.\nMille Bornes: Speed Limit"), said
+
+
+async def test_a_side_picked_by_the_bot_is_not_called_no_reaction(
+    driver: InteractionDriver,
+) -> None:
+    """Bob (moving) swerves Alice's Machine Gun, she sends him skidding into a wall and he
+    lets the time for picking a side run out: the bot takes it on his least damaged side and
+    says so. Found by this review: the channel read "Bob did not react in time: no reaction."
+    right above "Bob hits the wall with the front and stops. 3 hits to the front"."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, reaction_seconds=15))
+    cw = ["mg-front", "skid", "swerve", "swerve", "swerve", *CW[5:]]
+    state = GAME.new_game([seat.name for seat in SEATS], 1, {}, deck=[*MB, *cw])
+    state.cars[1].mb.battle = [Card.GO]
+    await bot.tables.store.create_game(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="dragon",
+        seats=SEATS,
+        options=GAME.resolve_options({}),
+        state=GAME.to_dict(state),
+    )
+    await driver.slash("move", {"action": "mg-front @1"})
+    await driver.slash("move", {"action": "swerve"}, user_id=BOB_ID)
+    skid = public_table(await driver.slash("move", {"action": "skid @1"}))
+    assert f"<@{BOB_ID}>, you may react" in (skid.content or ""), skid.content
+    await sweep_after(driver, 16)
+    (said,) = [m["content"] for m in driver.messages.values() if "in time" in m["content"]]
+    assert said.startswith("⏰ Bob did not react in time: take it on the front.\n"), said
+    assert "Bob hits the wall with the front" in said, said
