@@ -37,6 +37,7 @@ from cogs.ui import (
     APOLOGY,
     answered_in_time,
     bot_of,
+    plain,
     post_table,
     post_table_in_channel,
     refuse,
@@ -563,7 +564,7 @@ async def hand_message(
     pickers = await pickers_for(tables, here, "h", user_id)
     shown = add_pickers(view, pickers, stored, "h")
     if seat in here.reacting():
-        content = "You may react now — or let it pass."
+        content = _react_now(here, seat)
     elif pickers:
         content = "Your hand — your move."
     elif seat in here.game.out(here.state):
@@ -579,6 +580,19 @@ async def hand_message(
     # Alt text for screen readers: the hand in words (this message is only ever the owner's).
     alt = described(found.presenter.console_hand(seat_view))
     return discord.File(io.BytesIO(png), filename="hand.png", description=alt), view, content
+
+
+def _react_now(here: Position, seat: int) -> str:
+    """What a member asked to react reads above their hand: until when, and what the bot plays
+    if the time runs out. "Or let it pass" was untrue where there is no passing: a Dragon car
+    skidding into a wall, or caught in a stampede, takes the hits on a side either way."""
+    deadline = here.stored.turn_deadline
+    until = f" (until <t:{int(deadline)}:T>)" if deadline else ""
+    default = here.game.default_action(here.state, seat)
+    if default is None:
+        return f"You may react now{until}."
+    label = plain(here.game.describe_action(here.state, seat, default))
+    return f"You may react now{until} — if you do not, the bot plays **{label}**."
 
 
 REMATCH_PREFIX = "jn:r:"

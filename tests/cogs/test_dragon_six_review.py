@@ -118,13 +118,9 @@ async def test_the_hand_says_in_words_which_move_the_turn_still_owes(
     assert said.startswith("Your turn: one Mille Bornes move.\nMille Bornes: Speed Limit"), said
 
 
-async def test_a_side_picked_by_the_bot_is_not_called_no_reaction(
-    driver: InteractionDriver,
-) -> None:
-    """Bob (moving) swerves Alice's Machine Gun, she sends him skidding into a wall and he
-    lets the time for picking a side run out: the bot takes it on his least damaged side and
-    says so. Found by this review: the channel read "Bob did not react in time: no reaction."
-    right above "Bob hits the wall with the front and stops. 3 hits to the front"."""
+async def _skid_window(driver: InteractionDriver) -> StoredGame:
+    """Bob (moving) swerves Alice's Machine Gun and she sends him skidding into a wall: Bob's
+    window to pick the side that takes the 3 hits is open (15 seconds)."""
     bot = running_bot(driver)
     await bot.store.set_guild_settings(GuildSettings(GUILD_ID, reaction_seconds=15))
     cw = ["mg-front", "skid", "swerve", "swerve", "swerve", *CW[5:]]
@@ -142,7 +138,33 @@ async def test_a_side_picked_by_the_bot_is_not_called_no_reaction(
     await driver.slash("move", {"action": "swerve"}, user_id=BOB_ID)
     skid = public_table(await driver.slash("move", {"action": "skid @1"}))
     assert f"<@{BOB_ID}>, you may react" in (skid.content or ""), skid.content
+    return await _stored(driver)
+
+
+async def test_a_side_picked_by_the_bot_is_not_called_no_reaction(
+    driver: InteractionDriver,
+) -> None:
+    """Bob lets the time for picking a side run out: the bot takes it on his least damaged
+    side and says so. Found by this review: the channel read "Bob did not react in time: no
+    reaction." right above "Bob hits the wall with the front and stops. 3 hits to the front"."""
+    await _skid_window(driver)
     await sweep_after(driver, 16)
     (said,) = [m["content"] for m in driver.messages.values() if "in time" in m["content"]]
     assert said.startswith("⏰ Bob did not react in time: take it on the front.\n"), said
     assert "Bob hits the wall with the front" in said, said
+
+
+async def test_the_hand_asked_to_react_says_until_when_and_what_the_bot_plays(
+    driver: InteractionDriver,
+) -> None:
+    """Above Bob's hand: until when he may pick a side, and the side the bot picks if he does
+    not. Found by this review: it said "You may react now — or let it pass", though there is
+    no passing a wall (typed, "pass" is refused: "Pick the side that takes the hits"), and
+    gave no time (the table's message alone did)."""
+    game = await _skid_window(driver)
+    table = public_table(await driver.slash("table", {}))
+    bobs = await driver.click(table.message_id, f"jn:h:{game.id}", user_id=BOB_ID)
+    until = f"(until <t:{int(game.turn_deadline or 0)}:T>)"
+    assert replies(bobs) == (
+        f"You may react now {until} — if you do not, the bot plays **Take it on the front**."
+    ), replies(bobs)
