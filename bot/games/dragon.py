@@ -27,8 +27,7 @@ from bot.games.bundle import (
     SelectSpec,
 )
 from bot.games.rules_text import in_short
-from bot.render.dragon import _phase_line as phase_line
-from bot.render.dragon import hand_png, table_png
+from bot.render.dragon import hand_png, phase_line, table_png
 
 SIDES = ("front", "back", "left", "right")
 _REACTIONS = {"armor", "swerve", "spin", "backfire", "oil-slick", "side"}

@@ -595,7 +595,7 @@ def render_hand(view: DragonSeatView) -> Image.Image:
     c = Canvas(_hand_background().copy())
     mb_ok, cw_ok = _usable(view)
     pub = view.public
-    fnt, lines = fit_wrapped(_phase_line(view), w - 60, 2, 26, "bold", 12)
+    fnt, lines = fit_wrapped(phase_line(view), w - 60, 2, 26, "bold", 12)
     c.lines((30, 30), lines, fnt, Palette.INK, drop=2)
     label = font(15, "bold")
     cw_, ch = _HAND_CARD
@@ -641,7 +641,8 @@ def _dim(face: Image.Image) -> Image.Image:
     return out
 
 
-def _phase_line(view: DragonSeatView) -> str:
+def phase_line(view: DragonSeatView) -> str:
+    """The hand image's top line: what this seat must do now (also the start of its alt text)."""
     pub = view.public
     if pub.winners is not None:
         return pub.end_reason or "The game is over."
