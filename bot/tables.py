@@ -63,6 +63,7 @@ from bot.updates import (
     TableBusy,
     TableUpdate,
     Timeout,
+    and_list,
 )
 
 __all__ = [
@@ -184,16 +185,18 @@ class Position:
     def waiting_for(self) -> str:
         """Whom the table waits for, in words: "waiting for Bob to react" while a reaction
         window is open (the seat whose turn it is waits too), else "waiting for Bob"."""
-        names = ", ".join(self.stored.seats[s].name for s in self.acting)
+        names = and_list([self.stored.seats[s].name for s in self.acting])
         return f"waiting for {names} to react" if self.window_open else f"waiting for {names}"
 
     def refusal(self, seat: int) -> str:
         """Why ``seat``, not deciding now, may not move: it is out (a Dragon driver killed:
         "not your turn" promised a turn that never comes), or others decide, in a reaction
-        window (where "not your turn" was untrue for the seat whose turn it is) or a turn."""
+        window (where "not your turn" was untrue for the seat whose turn it is), several at once
+        (a seat that has chosen its opening tickets waits for the others) or a turn."""
         if seat in self.game.out(self.state):
             return OUT_OF_THE_GAME
-        if self.window_open:
+        if self.window_open or len(self.acting) > 1:
+            # Several deciding at once (Ticket to Ride's opening tickets) is nobody's turn.
             return f"Not now: {self.waiting_for()}."
         return f"It is not your turn; {self.waiting_for()}."
 

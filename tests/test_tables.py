@@ -256,3 +256,20 @@ async def test_a_move_is_capped_before_and_after_it_is_read(tables: Tables) -> N
         with pytest.raises(NotationError, match="far too long"):
             await tables.move(channel_id=CHANNEL, user_id=ANN, action=typed)
     assert (await tables.current(CHANNEL)).version == 0
+
+
+async def test_a_member_who_chose_tickets_is_told_the_others_still_choose(tables: Tables) -> None:
+    """Ticket to Ride: everyone chooses opening tickets at once. Ann, done first, moves again:
+    it is nobody's turn yet, so she reads "Not now: waiting for Bob and Cy." (it said "It is
+    not your turn; waiting for Bob, Cy")."""
+    seats = [*_members(), SeatRecord(2, "Cy", user_id=33)]
+    await tables.start(channel_id=CHANNEL, guild_id=1, game_key="ttr", seats=seats, seed=5)
+    stored = await tables.current(CHANNEL)
+    _, moves = tables.hand(stored, ANN)
+    await tables.move(channel_id=CHANNEL, user_id=ANN, action=moves[0].notation)
+    before = await tables.current(CHANNEL)
+    with pytest.raises(NotYourTurn) as refused:
+        await tables.move(channel_id=CHANNEL, user_id=ANN, action=moves[0].notation)
+    assert str(refused.value) == "Not now: waiting for Bob and Cy."
+    after = await tables.current(CHANNEL)
+    assert (after.version, after.state) == (before.version, before.state)
