@@ -9,6 +9,7 @@ echo goes through :func:`clip`: capped to Discord's limits and sent without ping
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import re
@@ -334,26 +335,44 @@ async def post_table(
     send: Callable[..., Awaitable[discord.Message]] = followup
     if interaction.channel_id is not None:
         channel = bot.get_partial_messageable(interaction.channel_id, guild_id=interaction.guild_id)
-        send = _or_in_channel(followup, channel)
+        send = _or_in_channel(followup, channel, partial(_drop_thinking, interaction))
     await send_table(bot, send, update, headline, ping=ping)
 
 
+async def _drop_thinking(interaction: discord.Interaction[Any]) -> None:
+    """Take back a command's "thinking…" whose first follow-up Discord refused: the table it
+    was to become goes to the channel, and the placeholder would otherwise stay, thinking, until
+    Discord marks it failed. (A button's deferral has no placeholder: its original response
+    is the message it was pressed on, which must stay.)"""
+    if interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.delete_original_response()
+
+
 def _or_in_channel(
-    send: Callable[..., Awaitable[discord.Message]], channel: discord.PartialMessageable
+    send: Callable[..., Awaitable[discord.Message]],
+    channel: discord.PartialMessageable,
+    on_refusal: Callable[[], Awaitable[None]] | None = None,
 ) -> Callable[..., Awaitable[discord.Message]]:
-    """``send``, until Discord refuses it once; then (that message too) ``channel.send``."""
-    refused = False
+    """``send``, until Discord refuses it once; then (that message too) ``channel.send``,
+    after ``on_refusal`` if nothing was sent before (a first follow-up that went through took
+    the thinking placeholder's place)."""
+    refused = sent = False
 
     async def sending(**message: Any) -> discord.Message:
-        nonlocal refused
+        nonlocal refused, sent
         if not refused:
             try:
-                return await send(**message)
+                answer = await send(**message)
+                sent = True
+                return answer
             except discord.HTTPException:
                 refused = True
                 log.warning(
                     "could not send a table follow-up; posting to the channel", exc_info=True
                 )
+                if on_refusal is not None and not sent:
+                    await on_refusal()
         # The refused request may have read the images already: send fresh copies.
         return await channel.send(**{**message, "files": _fresh(message.get("files", []))})
 

@@ -176,6 +176,26 @@ async def test_a_typed_move_whose_table_follow_up_failed_posts_it_in_the_channel
     assert stored.message_id == int(posted[0]["id"])
 
 
+async def test_a_typed_move_whose_table_follow_up_failed_leaves_no_thinking_behind(
+    driver: InteractionDriver, refuse_followups: Callable[..., None]
+) -> None:
+    """The same /move: its public "thinking…" was to become the table, which went to the
+    channel instead. Before the fix the placeholder stayed in the channel, thinking for good
+    (until Discord marked it failed); now it is taken back."""
+    await stacked_mille(driver, COMPUTER)
+    payload = driver.factory.slash("move", {"action": "play go"})
+    refuse_followups(payload)
+    await driver.dispatch(payload)
+    public = [
+        m
+        for m in driver.messages.values()
+        if not int(m.get("flags") or 0) & discord.MessageFlags.ephemeral.flag
+    ]
+    assert any("Alice plays Go" in str(m.get("content")) for m in public)
+    thinking = discord.MessageFlags.loading.flag  # the "Junction is thinking…" placeholder
+    assert not [m for m in public if int(m.get("flags") or 0) & thinking], "a thinking stayed"
+
+
 async def test_a_hand_button_whose_table_follow_up_failed_posts_it_in_the_channel(
     driver: InteractionDriver, refuse_followups: Callable[..., None]
 ) -> None:
