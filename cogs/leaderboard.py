@@ -27,7 +27,7 @@ from bot.daily import daily_date, day_start
 from bot.engine.core import BadOption
 from bot.engine.words import plural
 from bot.games import all_bundles, bundle
-from bot.render.leaderboard import leaderboard_png, stats_png
+from bot.render.leaderboard import MemberStats, leaderboard_png, stats_png
 from bot.replays import Inputs
 from cogs.alt_text import board_text, stats_text
 from cogs.choices import game_choices
@@ -134,6 +134,7 @@ class Boards(commands.Cog):
         bot = bot_of(interaction)
         who = member or interaction.user
         game_key = bundle(game).key  # an unknown game is refused privately, before deferring
+        guild_here = interaction.guild_id is not None
         await interaction.response.defer(thinking=True)
         # The ladder needs every game of it (ratings depend on the opponents' games too, as on
         # /leaderboard); the member's own games of any kind give the favourite game.
@@ -151,6 +152,13 @@ class Boards(commands.Cog):
                 now=time.time(),
             )
         )
+        if not card.games:
+            # A card of zeros and dashes says nothing: say so in words, and how to change it.
+            await interaction.followup.send(
+                clip(_no_games(card, yours=who.id == interaction.user.id, here=guild_here)),
+                allowed_mentions=NO_PINGS,
+            )
+            return
         png = await bot.renderer.run(stats_png, card)
         await interaction.followup.send(
             file=discord.File(io.BytesIO(png), "stats.png", description=stats_text(card))
@@ -206,6 +214,21 @@ class Boards(commands.Cog):
 
     leaderboard.autocomplete("game")(game_choices)
     stats.autocomplete("game")(game_choices)
+
+
+def _no_games(card: MemberStats, *, yours: bool, here: bool) -> str:
+    """/stats of a member with no finished game of the game asked about: a sentence, with the
+    game they do play most, if any."""
+    where = " on this server" if here else ""
+    who = "You have" if yours else f"{plain(card.name)} has"
+    text = f"{who} not finished a game of {card.scope_label}{where} yet."
+    if card.favourite_game:
+        whose = "Your" if yours else "Their"
+        plays = plural(card.favourite_game_plays, "finished game")
+        text += f" {whose} most played{where}: {card.favourite_game} ({plays})."
+    elif yours:
+        text += " Start one with `/play` (against the computer) or `/challenge` (invite members)."
+    return text
 
 
 def _older(count: int) -> str:
