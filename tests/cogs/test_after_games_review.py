@@ -3,9 +3,11 @@ members of a busy server (found in a review of results, ratings and the boards).
 
 from __future__ import annotations
 
+import time
+
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import public_table
+from tests.cogs.helpers import alt_text_of, public_table
 from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID, InteractionResult
 from tests.discord.payloads import InteractionDriver
 
@@ -52,3 +54,28 @@ async def test_stats_of_another_member_names_the_game_they_do_play(
     # Their Mille Bornes card is still an image.
     _, files = _said(await driver.slash("stats", {"game": "mille", "member": BOB_ID}))
     assert files == 1
+
+
+async def test_a_period_board_rates_only_the_period_s_games(driver: InteractionDriver) -> None:
+    """As README says: Alice beat Bob forty days ago and lost to him today. On the all-time
+    board they are level; on the last 30 days' board Bob won his only game there."""
+    tables = running_bot(driver).tables
+    for days_ago, loser in ((40, BOB_ID), (0, ALICE_ID)):
+        tables.clock = lambda days_ago=days_ago: time.time() - days_ago * 86_400
+        await tables.start(
+            channel_id=GAMES_CHANNEL_ID,
+            guild_id=GUILD_ID,
+            game_key="mille",
+            seats=[
+                SeatRecord(0, "Alice", user_id=ALICE_ID),
+                SeatRecord(1, "Bob", user_id=BOB_ID),
+            ],
+        )
+        await driver.slash("resign", {}, user_id=loser)
+    always = alt_text_of(await driver.slash("leaderboard", {"game": "mille"}), "leaderboard.png")
+    month = alt_text_of(
+        await driver.slash("leaderboard", {"game": "mille", "period": "month"}), "leaderboard.png"
+    )
+    assert ", 2 games, 50% won" in always, always
+    assert "1. Bob, rating" in month and "1 game, 100% won" in month, month
+    assert "2. Alice, rating" in month and "1 game, 0% won" in month, month
