@@ -4,12 +4,17 @@ members of a busy server (found in a review of results, ratings and the boards).
 from __future__ import annotations
 
 import time
+from functools import partial
 
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import alt_text_of, public_table
 from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID, InteractionResult
 from tests.discord.payloads import InteractionDriver
+
+
+def _days_ago(days: int) -> float:
+    return time.time() - days * 86_400
 
 
 def _said(result: InteractionResult) -> tuple[str, int]:
@@ -61,7 +66,7 @@ async def test_a_period_board_rates_only_the_period_s_games(driver: InteractionD
     board they are level; on the last 30 days' board Bob won his only game there."""
     tables = running_bot(driver).tables
     for days_ago, loser in ((40, BOB_ID), (0, ALICE_ID)):
-        tables.clock = lambda days_ago=days_ago: time.time() - days_ago * 86_400
+        tables.clock = partial(_days_ago, days_ago)
         await tables.start(
             channel_id=GAMES_CHANNEL_ID,
             guild_id=GUILD_ID,
