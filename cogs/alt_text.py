@@ -72,6 +72,8 @@ def board_text(
         lines.append(_record(row, value_label) + mine)
     if caller_row is not None and caller_row not in shown:
         lines.append("You: " + _record(caller_row, value_label))
+    elif shown:  # the image's note under the rows, where the caller's row is not drawn
+        lines.append(f"{plural(len(rows), 'player')} on this board.")
     if not shown and caller_row is None:
         lines.append("Nobody is ranked yet.")
     return described("\n".join(lines))
@@ -85,10 +87,17 @@ def stats_text(card: MemberStats) -> str:
         if card.rank is not None and card.ranked_players:
             rating += f", {card.rank} of {card.ranked_players} on the ladder"
         lines.append(rating + ".")
+    rated = card.wins + card.losses + card.draws
+    # The win rate and the chart's peak, as the image shows them.
+    rate = f", {round(100 * (card.wins + 0.5 * card.draws) / rated)}% won" if rated else ""
     lines.append(
         f"{plural(card.games, 'game')}; rated record {card.wins} won, {card.losses} lost, "
-        f"{card.draws} drawn."
+        f"{card.draws} drawn{rate}."
     )
+    if card.history:
+        peak = max(point.rating for point in card.history)
+        count = plural(len(card.history), "rated game")
+        lines.append(f"Rating over time: {count}, peak {peak:,}.")
     if card.favourite_game:
         lines.append(f"Favourite game: {card.favourite_game} ({card.favourite_game_plays}).")
     for rival in card.opponents:

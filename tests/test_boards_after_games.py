@@ -95,3 +95,21 @@ def test_one_game_is_one_game_in_words() -> None:
     assert "1 game," in text and "1 games" not in text, text
     assert "1 game;" in words and "1 games" not in words, words
     assert [(b.label, b.value, b.detail) for b in card.best][-1] == ("Kills", "1", "in 1 game")
+
+
+def test_the_words_carry_every_number_the_images_show() -> None:
+    """The board image notes how many players it ranks and the card its win rate and the
+    chart's peak; a screen reader heard none of them."""
+    results = [
+        _game(1, (ANN, BOB), (0, 1), T0),
+        _game(2, (ANN, BOB), (1, 0), T0 + 60),
+        _game(3, (ANN, 30), (0, 1), T0 + 120),
+    ]
+    board = leaderboard(results, game_key="mille", guild_id=1, caller=ANN, now=T0 + 180)
+    text = board_text("Mille Bornes", board.rows, board.caller_row, "All time", "Rating")
+    assert text.endswith("\n3 players on this board."), text
+    card = member_stats(results, user_id=ANN, name="Ann", game_key="mille", guild_id=1, now=T0)
+    peak = max(point.rating for point in card.history)
+    words = stats_text(card)
+    assert "2 won, 1 lost, 0 drawn, 67% won." in words, words
+    assert f"Rating over time: 3 rated games, peak {peak:,}." in words, words

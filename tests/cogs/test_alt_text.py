@@ -63,7 +63,10 @@ def test_the_board_reads_row_by_row_with_the_callers_own_row() -> None:
 def test_the_callers_row_in_the_top_ten_is_marked_not_repeated() -> None:
     alice = LeaderboardRow(1, "Alice", 1032, 12, 0.75)
     text = board_text("Race — all servers", [alice], alice, "All time", "Rating")
-    assert text.splitlines()[1:] == ["1. Alice, rating 1,032, 12 games, 75% won (you)"]
+    assert text.splitlines()[1:] == [
+        "1. Alice, rating 1,032, 12 games, 75% won (you)",
+        "1 player on this board.",
+    ]
 
 
 def test_an_empty_board_says_nobody_is_ranked() -> None:

@@ -64,8 +64,10 @@ async def test_leaderboard_is_an_image_of_the_rated_players(driver: InteractionD
     assert _image(result, "leaderboard.png")[:4] == b"\x89PNG"
     alt = alt_text_of(result, "leaderboard.png").splitlines()
     assert alt[0] == "Leaderboard: Mille Bornes — this server, All time."
-    # Alice asked and is in the top ten: her row is marked where it stands, not repeated.
-    assert len(alt) == 3 and sum(line.endswith("(you)") for line in alt) == 1
+    # Alice asked and is in the top ten: her row is marked where it stands, not repeated, and
+    # the count of players follows, as under the image's rows.
+    assert len(alt) == 4 and sum(line.endswith("(you)") for line in alt) == 1
+    assert alt[-1] == "2 players on this board."
     assert any(line.startswith("1. ") for line in alt) and any(
         line.startswith("2. ") for line in alt
     )

@@ -77,6 +77,7 @@ async def test_an_easier_preset_does_not_top_the_best_board(driver: InteractionD
     assert lines[1:] == [
         "1. Alice, cleared /49 30, 1 game (you)",
         "2. Carol, cleared /49 25, 1 game",
+        "2 players on this board.",
     ]
     # Bob's game still counts for him where it says what it was: his own stats.
     stats = await driver.slash("stats", {"game": "solo"}, user_id=BOB_ID)
@@ -103,7 +104,7 @@ async def test_todays_deal_has_no_board_across_servers(driver: InteractionDriver
     assert board.ephemeral and "each server deals its own" in (board.content or "")
     here = await driver.slash("leaderboard", {"game": "solo", "period": "daily"})
     lines = alt_text_of(here, "leaderboard.png").splitlines()
-    assert lines[1:] == ["1. Alice, cleared /49 20, 1 game (you)"]
+    assert lines[1:] == ["1. Alice, cleared /49 20, 1 game (you)", "1 player on this board."]
 
 
 async def _resigned(driver: InteractionDriver, winner: int, loser: int, channel_id: int) -> None:
@@ -130,7 +131,7 @@ async def test_equal_ratings_share_a_place(driver: InteractionDriver) -> None:
     await _resigned(driver, CAROL_ID, dave, GENERAL_CHANNEL_ID)
     board = await driver.slash("leaderboard", {"game": "mille"})
     places = [line.split(".", 1)[0] for line in alt_text_of(board, "leaderboard.png").splitlines()]
-    assert places[1:] == ["1", "1", "3", "3"]
+    assert places[1:] == ["1", "1", "3", "3", "4 players on this board"]
     stats = await driver.slash("stats", {"game": "mille", "member": CAROL_ID})
     assert ", 1 of 4 on the ladder" in alt_text_of(stats, "stats.png")
 
