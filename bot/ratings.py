@@ -31,15 +31,18 @@ newcomer (mu 25, sigma 25/3) shows exactly 1000 and climbs as games make the est
 surer; a settled average player shows about 1400 and a strong one 1700–1800. A run of
 losses can take a weak player below 1000; the scale has no floor.
 
-Ties. A two-seat draw is exact (equals keep their mu). In 3–6 seat games, tied players get
-identical ratings, but openskill 6's Plackett-Luce tie handling can rate a tied pair below
-the place after it (upstream openskill.py issues #155 and #173, fix in review as PR #176).
-That is the library's mathematics and is left to it; ties in seated games with points are
-rare.
+Ties. A two-seat draw, and a game where every seat ties, are openskill's own (equals keep
+their mu). A tie among some of 3–6 seats is not: openskill 6's Plackett-Luce tie handling
+(upstream openskill.py issues #155 and #173) rated a tied pair below the place after it, so
+two Dragon drivers sharing the win gained less than the third car, and a shared second place
+less than fourth. Such a game is rated once for every order the tied players could have
+finished in, and each player takes the mean of their ratings over those orders: a shared
+place rates between the places it spans, and equals who tie still rate alike.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -149,16 +152,41 @@ def rate_game(
         raise ValueError("a rated game needs at least two players")
     before = [ratings.get(p, Rating()).at(finished_at) for p in players]
     teams = [[_MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in before]
-    rated = _MODEL.rate(teams, ranks=[float(ranks[p]) for p in players])
+    rated = [
+        _MODEL.rate(teams, ranks=[float(rank) for rank in order])
+        for order in _finishing_orders([ranks[p] for p in players])
+    ]
     return {
         p: Rating(
-            mu=float(team[0].mu),
-            sigma=float(team[0].sigma),
+            # fsum: exact whatever the order, so equals who tie get equal ratings.
+            mu=math.fsum(float(r[i][0].mu) for r in rated) / len(rated),
+            sigma=math.fsum(float(r[i][0].sigma) for r in rated) / len(rated),
             games=old.games + 1,
             last_played=finished_at,
         )
-        for p, old, team in zip(players, before, rated, strict=True)
+        for i, (p, old) in enumerate(zip(players, before, strict=True))
     }
+
+
+def _finishing_orders(places: Sequence[float]) -> list[list[float]]:
+    """The places to rate a game by (module doc, Ties): ``places`` itself for two seats or when
+    every seat ties; else one strict finishing order (each seat's position, 0 first) per order
+    the tied players could have finished in."""
+    groups = [[i for i, p in enumerate(places) if p == place] for place in sorted(set(places))]
+    tied = [group for group in groups if len(group) > 1]
+    if len(places) < 3 or not tied or len(groups) == 1:
+        return [list(places)]
+    orders: list[list[float]] = []
+    for arrangement in itertools.product(*(itertools.permutations(g) for g in tied)):
+        ways = iter(arrangement)
+        order = [0.0] * len(places)
+        position = 0
+        for group in groups:
+            for seat in next(ways) if len(group) > 1 else group:
+                order[seat] = float(position)
+                position += 1
+        orders.append(order)
+    return orders
 
 
 def ranks_from_order(order: Sequence[PlayerKey | Sequence[PlayerKey]]) -> dict[PlayerKey, int]:

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
 from bot.ratings import (
+    _MODEL,
     DEFAULT_SIGMA,
     Rating,
     ResultRecord,
@@ -130,17 +132,46 @@ def test_four_seats_follow_finishing_order() -> None:
 
 
 def test_tied_seats_in_a_six_seat_game_rate_alike() -> None:
-    """Players sharing a place among six get identical ratings; first gains, last loses most.
-
-    (Where a tied pair lands against the places below it is openskill's business: its
-    Plackett-Luce tie handling is an open upstream question, see bot/ratings.py.)
-    """
+    """Players sharing a place among six get identical ratings; first gains, last loses most."""
     ranks = ranks_from_order([1, [2, 3], 4, 5, 6])
     assert ranks == {1: 0, 2: 1, 3: 1, 4: 3, 5: 4, 6: 5}
     new = rate_game({}, ranks, T0)
     assert new[2] == new[3]
     assert new[1].mu == max(r.mu for r in new.values()) > 25
     assert new[6].mu == min(r.mu for r in new.values()) < 25
+
+
+@pytest.mark.parametrize(
+    "order",
+    [
+        [[1, 2], 3, 4, 5, 6],  # two Dragon drivers die together with equal miles: a shared win
+        [1, [2, 3], 4, 5, 6],  # two live cars level on miles behind the winner
+        [1, 2, 3, [4, 5], 6],
+        [[1, 2, 3], 4, 5],
+    ],
+)
+def test_a_shared_place_rates_between_the_places_it_spans(order: list[Any]) -> None:
+    """Newcomers finishing in ``order``: everyone ahead gains more than everyone behind, and a
+    tie rates alike. openskill's own tie handling put the third car above two drivers sharing
+    the win (mu 26.8 against 26.0), and fourth place above a shared second."""
+    ranks = ranks_from_order(order)
+    new = rate_game({}, ranks, T0)
+    for a in ranks:
+        for b in ranks:
+            if ranks[a] < ranks[b]:
+                assert new[a].mu > new[b].mu, (order, a, b)
+            elif ranks[a] == ranks[b]:
+                assert new[a] == new[b], (order, a, b)
+
+
+def test_a_two_seat_draw_is_openskill_s_own() -> None:
+    """Only ties among some of three or more seats are rated by every order: a two-seat draw
+    (every Mille Bornes draw already stored) rates as before."""
+    strong, weak = Rating(mu=32, sigma=3, games=40), Rating(mu=22, sigma=3, games=40)
+    teams = [[_MODEL.rating(mu=32, sigma=3)], [_MODEL.rating(mu=22, sigma=3)]]
+    (own_strong,), (own_weak,) = _MODEL.rate(teams, ranks=[0.0, 0.0])
+    new = rate_game({1: strong, 2: weak}, {1: 0, 2: 0}, T0)
+    assert (new[1].mu, new[2].mu) == (own_strong.mu, own_weak.mu)
 
 
 def test_rate_game_needs_two_players() -> None:
