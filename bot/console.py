@@ -34,11 +34,10 @@ from bot.games import (
 from bot.games.bundle import GameBundle, MoveChoice
 from bot.seats import computer_names
 from bot.store import opened_store
-from bot.store.base import SeatRecord, StoredGame
+from bot.store.base import CONSOLE_CHANNEL, SeatRecord, StoredGame
 from bot.tables import LEAVE, MAX_MOVE_TEXT, Tables, TableUpdate, replay_frames, typed_move
 from bot.updates import outcome_line, told
 
-CONSOLE_CHANNEL = 0  # the console's own "channel" in the store
 PLAYER_ID = 1  # the console player's member id
 RECAP_LINES = 12
 """Resuming recalls at most this many moves (a Dragon table of computers may have played

@@ -249,6 +249,8 @@ class Tables:
         # The console plays in the bot's database but is nobody's Discord account: its games
         # must not rank on the servers' boards (anyone with a shell could stack a deck).
         self.record_results = record_results
+        # A result's write failed: settle_missing should run at the next sweep.
+        self.settle_due = False
         # Where computer players think: a thread by default; the bot passes a worker process.
         self.thinker: Thinker = thinker or _think_in_thread
         # Weak: a channel's lock lives only while a move holds or awaits it, so a bot that has
@@ -986,20 +988,42 @@ class Tables:
         left = {m.seat for m in await self.store.moves(stored.id) if m.action == LEAVE}
         return [s for s in stored.seats if not s.is_computer and s.seat not in left]
 
-    async def _settle(self, here: Position) -> None:
-        """Record the result of a game that just finished (leaderboards)."""
+    async def _settle(self, here: Position, finished_at: float | None = None) -> bool:
+        """Record the result of a game that just finished (leaderboards); False if the write
+        failed, which ``settle_missing`` redoes."""
         if here.stored.status != "finished" or not self.record_results:
-            return
+            return True
         outcome = here.game.outcome(here.state)
         if outcome is None:  # pragma: no cover - a finished game always has an outcome
-            return
-        record = result_of(here.stored, outcome, self.clock(), moves=here.stored.version)
+            return True
+        when = self.clock() if finished_at is None else finished_at
+        record = result_of(here.stored, outcome, when, moves=here.stored.version)
         try:
             await self.store.record_result(record, [seat.name for seat in here.stored.seats])
         except Exception:
             # The game itself is stored as finished; failing the player's move now would show
-            # an error for a move that happened. The record is idempotent, so it can be redone.
+            # an error for a move that happened. The record is idempotent: the next sweep
+            # writes it again (``settle_due``).
             log.exception("could not record the result of game %s", here.stored.id)
+            self.settle_due = True
+            return False
+        return True
+
+    async def settle_missing(self) -> int:
+        """Record the results that failed to be written (a finished game of a server with no
+        result), dated when the game ended; how many were recorded. The bot calls it on
+        starting and after a failed write (``settle_due``), so a database that blinked as a
+        game ended loses no result."""
+        self.settle_due = False
+        recorded = 0
+        for stored in await self.store.finished_without_result():
+            try:
+                here = self.position(stored)
+            except GameError:
+                log.exception("finished game %s no longer loads: no result", stored.id)
+                continue
+            recorded += await self._settle(here, finished_at=stored.updated_at)
+        return recorded
 
     def _update(
         self,

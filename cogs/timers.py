@@ -42,6 +42,9 @@ class Timers(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         self.startup_check: asyncio.Task[None] | None = None
+        # Results whose write failed are written again at the first sweep (they may have
+        # failed before a restart) and after any later failure (Tables.settle_due).
+        self.settle_at_start = True
 
     async def cog_load(self) -> None:
         self.sweeper.start()
@@ -64,6 +67,14 @@ class Timers(commands.Cog):
     @tasks.loop(seconds=SWEEP_SECONDS)
     async def sweeper(self) -> None:
         bot = junction(self.bot)
+        if self.settle_at_start or bot.tables.settle_due:
+            self.settle_at_start = False
+            try:
+                if recorded := await bot.tables.settle_missing():
+                    log.info("recorded %d result(s) whose first write had failed", recorded)
+            except Exception:
+                log.exception("could not look for results left unrecorded; will retry")
+                bot.tables.settle_due = True
         try:
             events = await sweep(
                 bot.tables, bot.tables.clock(), only=self._serves, reachable=self._reachable

@@ -114,3 +114,29 @@ async def test_computer_move_that_ends_the_game_records_it(tables: Tables) -> No
     [stored] = await tables.store.results()
     assert stored.record.game_id == start.game.id and stored.record.seats == (None, None)
     assert stored.record.options["moves"] == str(start.game.version)
+
+
+async def test_a_result_whose_write_failed_is_recorded_by_settle_missing(
+    tables: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database fails the result's write as the last move is stored: the move stands and
+    the game is finished, and the seam asks for ``settle_missing``, which records the result
+    dated when the game ended, once."""
+    store = tables.store
+    write = store.record_result
+
+    async def failing(*args: object, **kwargs: object) -> None:
+        raise OSError("the database blinked")
+
+    monkeypatch.setattr(store, "record_result", failing)
+    final = await finish_randomly(tables, await _start(tables, _members()), seed=1)
+    assert final.game.status == "finished" and await store.results() == []
+    assert tables.settle_due
+    monkeypatch.setattr(store, "record_result", write)
+    recorded = await tables.settle_missing()
+    assert (recorded, tables.settle_due) == (1, False)
+    [stored] = await store.results()
+    assert stored.record.game_id == final.game.id and stored.record.counted
+    assert stored.record.finished_at == final.game.updated_at
+    assert await tables.settle_missing() == 0
+    assert len(await store.results()) == 1

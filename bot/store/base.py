@@ -27,6 +27,10 @@ LobbyStatus = Literal["open", "started", "cancelled", "expired"]
 Answer = Literal["pending", "accepted", "declined"]
 DEFAULT_REACTION_SECONDS = 45
 
+CONSOLE_CHANNEL = 0
+"""The local console's "channel" (no Discord channel has id 0). Its games record no result:
+the leaderboards are for members of a server."""
+
 UNPOSTED_SECONDS = 60.0
 """A lobby with no message this long after it was stored will never get one: an invitation is
 posted as the answer to the press that opened it, which Discord takes only within 3 seconds."""
@@ -265,6 +269,12 @@ class Store(ABC):
 
     @abstractmethod
     async def active_games(self) -> list[StoredGame]: ...
+
+    @abstractmethod
+    async def finished_without_result(self) -> list[StoredGame]:
+        """Finished games with no result: the result's write failed after the last move was
+        stored (``Tables.settle_missing`` writes it again). The console's games
+        (``CONSOLE_CHANNEL``) record none on purpose and are not among them."""
 
     @abstractmethod
     async def last_finished_game(self, channel_id: int) -> StoredGame | None:

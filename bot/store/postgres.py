@@ -65,6 +65,7 @@ from bot.store.rows import (
     CLOSE_DEAD_REMATCH,
     LOBBY_COLUMNS,
     LOBBY_INSERT_COLUMNS,
+    NO_RESULT,
     RESULT_COLUMNS,
     RESULT_SELECT,
     SET_SETTINGS,
@@ -379,6 +380,10 @@ class PostgresStore(Store):
         rows = await self.pool.fetch(
             f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id"
         )
+        return [_game_from_record(row) for row in rows]
+
+    async def finished_without_result(self) -> list[StoredGame]:
+        rows = await self.pool.fetch(f"SELECT {_GAME_COLUMNS} FROM games{NO_RESULT}")
         return [_game_from_record(row) for row in rows]
 
     async def last_finished_game(self, channel_id: int) -> StoredGame | None:

@@ -15,6 +15,7 @@ from typing import Any, Final, Protocol
 
 from bot.ratings import ResultRecord
 from bot.store.base import (
+    CONSOLE_CHANNEL,
     DEFAULT_REACTION_SECONDS,
     GameRewrite,
     GameStatus,
@@ -44,6 +45,13 @@ RESULT_SELECT: Final = (
     "SELECT r.game_id, r.game_key, r.guild_id, r.finished_at, r.seats, r.names, r.ranks,"
     " r.scores, r.options, r.counted, r.details, g.channel_id, g.message_id"
     " FROM results r JOIN games g ON g.id = r.game_id"
+)
+
+# Finished games without their result (Store.finished_without_result): the games query's
+# tail. The console's games record none on purpose.
+NO_RESULT: Final = (
+    f" WHERE status = 'finished' AND channel_id <> {CONSOLE_CHANNEL}"
+    " AND NOT EXISTS (SELECT 1 FROM results r WHERE r.game_id = games.id) ORDER BY id"
 )
 
 # The end of a game ends the turn being timed; a move sets the next timer (Store.record_move).

@@ -50,6 +50,7 @@ from bot.store.rows import (
     CLOSE_DEAD_REMATCH,
     LOBBY_COLUMNS,
     LOBBY_INSERT_COLUMNS,
+    NO_RESULT,
     RESULT_COLUMNS,
     RESULT_SELECT,
     SET_SETTINGS,
@@ -377,6 +378,11 @@ class SqliteStore(Store):
             rows = await self._rows(
                 db, f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id"
             )
+        return [_game_from_row(row) for row in rows]
+
+    async def finished_without_result(self) -> list[StoredGame]:
+        async with self._reading() as db:
+            rows = await self._rows(db, f"SELECT {_GAME_COLUMNS} FROM games{NO_RESULT}")
         return [_game_from_row(row) for row in rows]
 
     async def last_finished_game(self, channel_id: int) -> StoredGame | None:

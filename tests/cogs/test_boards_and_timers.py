@@ -197,3 +197,27 @@ async def test_replay_cut_short_by_a_rules_fix_says_so(driver: InteractionDriver
     text = " ".join(r.content or "" for r in result.followups)
     assert f"the first 3 of its {last.version} moves" in text
     assert "earlier version of the rules" in text
+
+
+async def test_the_first_sweep_records_a_result_whose_write_failed(
+    driver: InteractionDriver,
+) -> None:
+    """The database failed the result's write as the last move was stored (say just before a
+    restart). The bot's first timer sweep records it: the game reaches the leaderboard."""
+    bot = running_bot(driver)
+    store = bot.store
+    write = store.record_result
+
+    async def failing(*args: object, **kwargs: object) -> None:
+        raise OSError("the database blinked")
+
+    store.record_result = failing  # type: ignore[method-assign]
+    try:
+        await _finished_game(driver, seed=3)
+    finally:
+        store.record_result = write  # type: ignore[method-assign]
+    assert await store.results() == []
+    bot.tables.settle_due = False  # a restarted bot knows nothing of the failure
+    await sweep_after(driver, 1.0)
+    [result] = await store.results()
+    assert result.record.seats == (ALICE_ID, BOB_ID)

@@ -13,10 +13,9 @@ import sqlite3
 import pytest
 
 import bot.games.registry as bot_games_registry
-from bot.console import CONSOLE_CHANNEL
 from bot.console import PLAYER_ID as CONSOLE_PLAYER
 from bot.forget import forget_member
-from bot.store.base import GuildSettings, SeatRecord
+from bot.store.base import CONSOLE_CHANNEL, GuildSettings, SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import sweep_after
 from tests.discord import limits

@@ -16,6 +16,7 @@ import pytest
 
 from bot.ratings import ResultRecord
 from bot.store.base import (
+    CONSOLE_CHANNEL,
     ChannelBusy,
     DuplicateInteraction,
     GuildSettings,
@@ -649,6 +650,24 @@ async def test_result_of_game_without_guild(store: Store) -> None:
     [stored] = await store.results()
     assert stored.record.guild_id is None
     assert await store.results(guild_id=7) == []
+
+
+async def test_finished_without_result_lists_the_games_whose_result_is_missing(
+    store: Store,
+) -> None:
+    """Finished games without a result row, in id order; not those with one, not active or
+    aborted games, and not the console's games, which record none on purpose."""
+    recorded = await _finished(store, channel_id=1)
+    await store.record_result(_record(recorded, 1.0), ["Ada", "Computer"])
+    missing_here = await _finished(store, channel_id=2)
+    missing_in_a_dm = await _finished(store, channel_id=3, guild_id=None)
+    await _finished(store, channel_id=CONSOLE_CHANNEL, guild_id=None)
+    await new_game(store, channel_id=4)
+    aborted = await new_game(store, channel_id=5)
+    await store.end_game(game_id=aborted.id, expected_version=0, status="aborted", state=STATE)
+    found = await store.finished_without_result()
+    assert [g.id for g in found] == [missing_here.id, missing_in_a_dm.id]
+    assert found[0] == missing_here
 
 
 # -- turn timers ---------------------------------------------------------------------------------
