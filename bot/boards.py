@@ -30,6 +30,7 @@ from bot.render.leaderboard import (
     OpponentLine,
     RatingPoint,
 )
+from bot.results import ASSISTED
 from bot.store.base import StoredResult
 
 DAY = 86_400.0
@@ -153,9 +154,15 @@ def leaderboard(
         best: dict[int, tuple[tuple[int, ...], int]] = {}  # user -> (key, shown value)
         played: Counter[int] = Counter()
         # Only games at the standard settings, as the daily deal is dealt: an easier preset
-        # (a solitaire that can be won) would otherwise outrank every standard game.
+        # (a solitaire that can be won) would otherwise outrank every standard game. And only
+        # the member's own play: not a game the computer helped play (``ASSISTED``).
         found = bundle(game_key)
-        for stored in (s for s in results if found.standard(s.record.options)):
+        ranked = (
+            s
+            for s in results
+            if found.standard(s.record.options) and ASSISTED not in s.record.options
+        )
+        for stored in ranked:
             for seat, user in enumerate(stored.record.seats):
                 if user is None:
                     continue

@@ -13,6 +13,12 @@ from bot.engine.core import Outcome
 from bot.ratings import ResultRecord
 from bot.store.base import StoredGame
 
+ASSISTED = "assisted"
+"""The label (in a game's options, and so in its result) of a solitaire the computer helped
+play: ``hint`` when its player asked /hint, ``timeout`` when the computer played a turn they
+let run out. The result is kept (``/stats``, ``/history``), but a best-result board ranks a
+member's own play and leaves it out."""
+
 
 def result_of(
     stored: StoredGame, outcome: Outcome, finished_at: float, *, moves: int | None = None

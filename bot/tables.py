@@ -40,7 +40,7 @@ from bot.games import bundle, get_policy
 from bot.games.bundle import GameBundle, MoveChoice, PolicyFactory
 from bot.games.registry import choose_move, policy_factory
 from bot.names import distinct_names
-from bot.results import result_of
+from bot.results import ASSISTED, result_of
 from bot.store.base import (
     ChannelBusy,
     DailyClaim,
@@ -801,8 +801,27 @@ class Tables:
                     steps += more
         return steps, here
 
+    def ranks_own_play(self, stored: StoredGame) -> bool:
+        """Whether the game would reach a best-result board as the member's own play: a
+        solitaire at the standard settings the computer has not helped play (``ASSISTED``)."""
+        found = bundle(stored.game_key)
+        return (
+            found.info.ranking.kind == "best"
+            and found.standard(stored.options)
+            and ASSISTED not in stored.options
+        )
+
+    async def mark_assisted(self, stored: StoredGame, how: str) -> StoredGame:
+        """Label a game ``ranks_own_play`` says a best-result board would rank as the member's
+        own as helped by the computer (``how``: hint, timeout); the game as labelled."""
+        if not self.ranks_own_play(stored):
+            return stored
+        await self.store.add_labels(stored.id, {ASSISTED: how})
+        return replace(stored, options={**stored.options, ASSISTED: how})
+
     async def _play_one_for(self, here: Position, seat: int) -> tuple[Step | None, Position]:
         """One computer move for a late member's seat (None if another process moved first)."""
+        here = Position(await self.mark_assisted(here.stored, "timeout"), here.bundle, here.state)
         # Seeded like _computer_turns, so the same position always gets the same move.
         seed = f"{here.stored.id}:{here.stored.version}"
         view = here.game.private_view(here.state, seat)

@@ -271,6 +271,9 @@ class Play(commands.Cog):
             raise BadOption("There is nothing to suggest right now: it is not your move.")
         found = bundle(stored.game_key)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        # Stored before the hint is given: a best-result board ranks a member's own play.
+        off_the_board = tables.ranks_own_play(stored)
+        await tables.mark_assisted(stored, "hint")
         # A hint may run an expert's search: in the computer players' worker, never on the
         # event loop (a thread would still hold its GIL while other channels wait).
         name = hint_policy(found.key)
@@ -281,6 +284,8 @@ class Play(commands.Cog):
         label = labels.get(notation, notation)
         buttons = discord.ui.View(timeout=None)
         text = f"💡 **{label}** — {reason}"
+        if off_the_board:
+            text += f"\n{OFF_THE_BOARD}"
         if notation in labels:  # a legal move: it can be played from here
             buttons.add_item(_hint_button(stored.id, stored.version, notation, label))
         await interaction.followup.send(clip(text), view=buttons, ephemeral=True)
@@ -292,6 +297,12 @@ class Play(commands.Cog):
         await interaction.response.send_message(clip(found.presenter.rules), ephemeral=True)
 
     rules.autocomplete("game")(game_choices)
+
+
+OFF_THE_BOARD = (
+    "-# A game played with hints still counts in /stats, but no longer on the best-results "
+    "board, which ranks your own play."
+)
 
 
 def _hint_button(game_id: int, version: int, notation: str, label: str) -> discord.ui.Item[Any]:

@@ -321,6 +321,12 @@ class Store(ABC):
         """The move log in order."""
 
     @abstractmethod
+    async def add_labels(self, game_id: int, labels: Mapping[str, str]) -> None:
+        """Add ``labels`` to a game's stored options (they ride into its result, as the daily
+        deal's date does), replacing a label of the same name; the version does not change.
+        StoreError for an unknown game."""
+
+    @abstractmethod
     async def set_message(self, game_id: int, message_id: int | None, version: int) -> bool:
         """Remember the table message (Discord) of the game at ``version`` (the version the
         table shows), so /mygames and /history link to it; the version does not change.

@@ -502,6 +502,16 @@ class PostgresStore(Store):
         )
         return [_move_from_record(row) for row in rows]
 
+    async def add_labels(self, game_id: int, labels: Mapping[str, str]) -> None:
+        # One statement: the merge is atomic, whoever else writes the game meanwhile.
+        result = await self.pool.execute(
+            "UPDATE games SET options = (options::jsonb || $2::jsonb)::text WHERE id = $1",
+            game_id,
+            dump_json(dict(labels)),
+        )
+        if result == "UPDATE 0":
+            raise StoreError(f"there is no game {game_id}")
+
     async def set_message(self, game_id: int, message_id: int | None, version: int) -> bool:
         """Remember the table message (Discord) of the game at ``version``, unless it has moved
         on (``Store.set_message``).

@@ -511,6 +511,16 @@ class SqliteStore(Store):
             )
         return [_move_from_row(row) for row in rows]
 
+    async def add_labels(self, game_id: int, labels: Mapping[str, str]) -> None:
+        async with self._writing() as db:
+            rows = await self._rows(db, "SELECT options FROM games WHERE id = ?", (game_id,))
+            if not rows:
+                raise StoreError(f"there is no game {game_id}")
+            options = {**load_object(rows[0]["options"], "options"), **labels}
+            await db.execute_fetchall(
+                "UPDATE games SET options = ? WHERE id = ?", (dump_json(options), game_id)
+            )
+
     async def set_message(self, game_id: int, message_id: int | None, version: int) -> bool:
         """Remember the table message (Discord) of the game at ``version``, unless it has moved
         on (``Store.set_message``).

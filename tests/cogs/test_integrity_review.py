@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from bot.boards import leaderboard
 from bot.daily import daily_date
 from bot.ratings import ResultRecord
+from bot.results import ASSISTED
 from bot.store.base import GuildSettings, SeatRecord
 from bot.tables import LEAVE
+from cogs.play import OFF_THE_BOARD
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import alt_text_of, sweep_after
 from tests.discord.backend import (
@@ -173,3 +176,61 @@ async def test_the_computer_still_plays_a_late_ordinary_solitaire(
     moves = await bot.store.moves(game.id)
     assert (await bot.tables.game_by_id(game.id)).status == "active"
     assert len(moves) == 1 and moves[0].action != LEAVE
+
+
+async def _best_board_users(driver: InteractionDriver, game_key: str) -> list[int | None]:
+    """The members ranked on a solitaire's best-result board of this server."""
+    bot = running_bot(driver)
+    results = await bot.store.results(game_key=game_key, guild_id=GUILD_ID)
+    board = leaderboard(
+        results, game_key=game_key, guild_id=GUILD_ID, caller=ALICE_ID, now=bot.tables.clock()
+    )
+    return [row.player for row in board.rows]
+
+
+async def test_a_solitaire_played_with_hints_leaves_the_best_results_board(
+    driver: InteractionDriver,
+) -> None:
+    """/hint, move after move, would rank the expert's play as the member's own: the first
+    hint says the game no longer counts on the best-results board (said once), the game is
+    labelled, and when it ends /stats still counts it but the board leaves it out."""
+    bot = running_bot(driver)
+    await driver.slash("play", {"game": "solo"})
+    first = await driver.slash("hint", {})
+    said = " ".join(r.content or "" for r in first.followups)
+    assert OFF_THE_BOARD in said, said
+    again = await driver.slash("hint", {})
+    assert OFF_THE_BOARD not in " ".join(r.content or "" for r in again.followups)
+    game = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert game.options[ASSISTED] == "hint"
+    await bot.tables.leave(channel_id=GAMES_CHANNEL_ID, user_id=ALICE_ID)
+    [result] = await bot.store.results(game_key="solo")
+    assert result.record.options[ASSISTED] == "hint"
+    assert await _best_board_users(driver, "solo") == []
+    stats = await driver.slash("stats", {"game": "solo"})
+    assert "1 game" in alt_text_of(stats, "stats.png")
+
+
+async def test_a_solitaire_the_computer_played_a_late_turn_of_leaves_the_best_board(
+    driver: InteractionDriver,
+) -> None:
+    """With turn timers where the computer plays a late turn, a member could sit out every
+    turn of a standard solitaire and rank the computer's game as theirs: the game is
+    labelled at the first turn played for them, and the board leaves it out."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "computer"))
+    await driver.slash("play", {"game": "solo"})
+    await sweep_after(driver, 120)
+    game = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert game.options[ASSISTED] == "timeout"
+    await bot.tables.leave(channel_id=GAMES_CHANNEL_ID, user_id=ALICE_ID)
+    assert await _best_board_users(driver, "solo") == []
+
+
+async def test_a_solitaire_played_alone_stays_on_the_best_board(
+    driver: InteractionDriver,
+) -> None:
+    """The same game played without help is ranked (the two tests above are not vacuous)."""
+    await driver.slash("play", {"game": "solo"})
+    await running_bot(driver).tables.leave(channel_id=GAMES_CHANNEL_ID, user_id=ALICE_ID)
+    assert await _best_board_users(driver, "solo") == [ALICE_ID]

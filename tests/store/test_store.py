@@ -824,3 +824,17 @@ async def test_copy_keeps_results_settings_deals_and_timers(
             assert [d.game.id for d in await target.timers_due(100.0)] == [running.id]
         finally:
             await target.close()
+
+
+async def test_add_labels_merges_into_the_options_without_a_version_bump(store: Store) -> None:
+    """Labels join a game's options (a label of the same name is replaced); the version and
+    everything else stay; an unknown game is a StoreError."""
+    game = await new_game(store)
+    await store.add_labels(game.id, {"assisted": "hint"})
+    await store.add_labels(game.id, {"assisted": "yes", "other": "x"})
+    after = await store.get_game(game.id)
+    assert after is not None
+    assert after.options == {**game.options, "assisted": "yes", "other": "x"}
+    assert (after.version, after.state, after.seats) == (game.version, game.state, game.seats)
+    with pytest.raises(StoreError):
+        await store.add_labels(game.id + 1000, {"assisted": "yes"})
