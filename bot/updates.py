@@ -177,8 +177,10 @@ def outcome_line(
     )
     tail = f" {scores}." if scores else ""
     if len(names) == 1:
-        # Played alone there is no draw: no winner means the run ended without winning.
-        verdict = "🏆 " + strong("You won!") if outcome.winners else "🏁 " + strong("Game over.")
+        # Played alone there is no draw: no winner means the run ended without winning, and
+        # the game names whoever beat the player when someone did (the hidden tickets).
+        lost = outcome.loss_verdict or "Game over."
+        verdict = "🏆 " + strong("You won!") if outcome.winners else "🏁 " + strong(lost)
         return f"{verdict} {escape(outcome.reason)}"
     if outcome.is_draw:
         return f"🤝 {strong('Draw!')}{tail} {escape(outcome.reason)}"

@@ -85,7 +85,9 @@ class Outcome:
     seat and ``reason`` a sentence for the table. ``places`` ranks every seat (0 = first, equal
     places are ties); when a game leaves it empty it is derived from the winners and scores.
     ``seat_details`` carries per-seat figures a leaderboard ranks or shows (cards cleared, best
-    hand, kills…), so nothing downstream ever parses option strings.
+    hand, kills…), so nothing downstream ever parses option strings. ``loss_verdict`` is what a
+    game played alone says in place of the front ends' plain "Game over." when it is lost to
+    someone unseen ("The hidden tickets win."); empty when a loss has nobody to name.
     """
 
     winners: tuple[Seat, ...]
@@ -93,6 +95,7 @@ class Outcome:
     reason: str
     places: tuple[int, ...] = ()
     seat_details: tuple[Mapping[str, int], ...] = ()
+    loss_verdict: str = ""
 
     def __post_init__(self) -> None:
         seats = len(self.scores) or len(self.places) or len(self.seat_details)

@@ -111,6 +111,35 @@ async def test_a_solo_game_to_the_end(driver: InteractionDriver) -> None:
     assert board.followups[0].file("leaderboard.png")[:4] == b"\x89PNG"
 
 
+async def test_a_lost_solo_game_says_the_hidden_tickets_win_once(
+    driver: InteractionDriver,
+) -> None:
+    """Sixteen turns of first moves lose to the hidden tickets. Before the fix the result line
+    read "🏁 Game over. … You scored -450, the hidden tickets 144.", leaving the player to
+    work out who won; now it names the winner once, as the score image does, and giving up
+    still reads "Game over." with the reason."""
+    bot = running_bot(driver)
+    table = public_table(await driver.slash("play", {"game": "ttr-solo"}))
+    stored = await bot.tables.current(GAMES_CHANNEL_ID)
+    await _keep_first_tickets(driver, table.message_id or 0, stored.id, ALICE_ID)
+    last: InteractionResult | None = None
+    for _ in range(200):
+        current = await bot.tables.store.active_game(GAMES_CHANNEL_ID)
+        if current is None:
+            break
+        _, moves = bot.tables.hand(current, ALICE_ID)
+        last = await driver.slash("move", {"action": moves[0].notation})
+    assert last is not None
+    said = public_table(last).content or ""
+    assert "🏁 **The hidden tickets win.**" in said, said
+    assert said.count("hidden tickets win") == 1 and "Game over" not in said, said
+    assert "You scored" in said, said
+    public_table(await driver.slash("play", {"game": "ttr-solo"}))
+    gave_up = public_table(await driver.slash("resign", {})).content or ""
+    assert "🏁 **Game over.** You gave up." in gave_up, gave_up
+    assert "hidden tickets win" not in gave_up, gave_up
+
+
 async def _huge_hand(driver: InteractionDriver) -> tuple[StoredGame, InteractionResult]:
     """Alice (28 cards) against Bob at Ticket to Ride, Alice to play: her hand, opened from
     the table."""

@@ -166,7 +166,15 @@ class _TicketToRideBase(Game[TtrState, Action]):
         )
         if self.solo:
             details = ({**details[0], "margin": result.margin},)
-            return Outcome(state.winners, scores, state.end_reason, seat_details=details)
+            # Outscored, the player hears who beat them; giving up is said by the reason.
+            beaten = not state.winners and not state.left[0]
+            return Outcome(
+                state.winners,
+                scores,
+                state.end_reason,
+                seat_details=details,
+                loss_verdict="The hidden tickets win." if beaten else "",
+            )
         playing = [s for s in range(state.seats) if state.active(s)]
         places = [0] * state.seats
         for s in playing:
