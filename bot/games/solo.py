@@ -93,9 +93,15 @@ def arena_metrics(view: SoloPublicView, outcome: Outcome) -> dict[str, float]:
 
 
 def start_notice(options: Mapping[str, str]) -> str:
-    """The literal solitaire cannot be won: say so before anyone tries."""
+    """The literal solitaire cannot be won: say so before anyone tries. The daily deal takes
+    no options, so there it names no other preset to try."""
     if options.get("preset") != "classic":
         return ""
+    if options.get("daily"):
+        return (
+            "The daily deal uses the classic preset, which cannot be cleared completely: it is "
+            "a score attack on cards cleared, then miles."
+        )
     return (
         "The classic preset cannot be cleared completely: it is a score attack on cards "
         "cleared. For a winnable game use `options: preset:refuel` or `preset:easy`."

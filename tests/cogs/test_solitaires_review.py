@@ -1,0 +1,27 @@
+"""A review of the two solitaires (Mille Bornes Solo, Ticket to Ride Solo) played through the
+cogs by a new member and by a hostile one. Each test says what the member should see and, where
+it holds a fix, what the review found before it."""
+
+from __future__ import annotations
+
+from tests.cogs.helpers import public_table
+from tests.discord.payloads import InteractionDriver
+
+
+async def test_the_daily_deal_does_not_suggest_options_it_refuses(
+    driver: InteractionDriver,
+) -> None:
+    """The daily deal is dealt at the classic preset and refuses options. Before the fix its
+    start line said "For a winnable game use `options: preset:refuel` or `preset:easy`.",
+    advice the daily deal answers with "The daily deal uses the standard settings"; it now
+    says the deal is classic and a score attack, and names no preset to try. An ordinary
+    classic game still names them."""
+    daily = public_table(await driver.slash("play", {"game": "solo", "daily": True}))
+    said = daily.content or ""
+    assert "classic preset" in said and "score attack" in said, said
+    assert "preset:refuel" not in said and "options:" not in said, said
+    refused = await driver.slash("play", {"game": "solo", "daily": True, "options": "preset:easy"})
+    assert refused.ephemeral
+    await driver.slash("resign", {})
+    ordinary = public_table(await driver.slash("play", {"game": "solo"}))
+    assert "preset:refuel" in (ordinary.content or ""), ordinary.content
