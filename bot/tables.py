@@ -202,6 +202,7 @@ class Position:
 
 
 OUT_OF_THE_GAME = "You are out of this game; the others play on."
+LEFT_THE_GAME = "You have left this game; the players still in it decide."
 
 
 MAX_MOVE_TEXT = 200
@@ -448,7 +449,7 @@ class Tables:
                 game, stored = here.game, here.stored
                 seat = self.seat_of(stored, user_id)
                 if seat not in here.acting:
-                    raise NotYourTurn(here.refusal(seat))
+                    raise NotYourTurn(await self.refusal(here, seat))
                 parsed = game.parse_for(here.state, seat, typed)
                 previous = game.public_view(here.state)
                 new_state = game.apply(here.state, seat, parsed)
@@ -523,7 +524,7 @@ class Tables:
         seat = self.seat_of(stored, user_id)
         playing = await self.members_playing(stored)
         if all(s.seat != seat for s in playing):
-            raise GameError("You have left this game; the players still in it decide.")
+            raise GameError(LEFT_THE_GAME)
         members = {s.user_id for s in playing}
         voted = await self.store.abort_votes(game_id)
         if user_id in voted and not members <= voted:
@@ -1001,6 +1002,14 @@ class Tables:
                 Step(seat, text, _told(here.game, before, new_state), True, round_ended=ended)
             )
         return steps, here
+
+    async def refusal(self, here: Position, seat: int) -> str:
+        """Why ``seat``, not deciding now, may not move (``Position.refusal``), or that it has
+        left: a member who resigned from a game of three or more was told "It is not your
+        turn", as if a turn were still to come. Who left is the move log's to know."""
+        if all(s.seat != seat for s in await self.members_playing(here.stored)):
+            return LEFT_THE_GAME
+        return here.refusal(seat)
 
     async def members_playing(self, stored: StoredGame) -> list[SeatRecord]:
         """The members' seats that have not left the game (read from the move log)."""
