@@ -307,7 +307,10 @@ OFF_THE_BOARD = (
 
 def _hint_button(game_id: int, version: int, notation: str, label: str) -> discord.ui.Item[Any]:
     """A button that plays the suggestion (a typed-move button checked against the turn)."""
-    return HintButton(game_id, version, notation, ButtonSpec(f"Play it: {label}"[:80], notation))
+    # A long suggestion (three tickets kept, with their cities) is cut where the eye sees it.
+    return HintButton(
+        game_id, version, notation, ButtonSpec(clip(f"Play it: {label}", 80), notation)
+    )
 
 
 class HintButton(

@@ -4,6 +4,9 @@ it holds a fix, what the review found before it."""
 
 from __future__ import annotations
 
+import discord
+
+from cogs.play import _hint_button
 from tests.cogs.helpers import public_table
 from tests.discord.payloads import InteractionDriver
 
@@ -25,3 +28,16 @@ async def test_the_daily_deal_does_not_suggest_options_it_refuses(
     await driver.slash("resign", {})
     ordinary = public_table(await driver.slash("play", {"game": "solo"}))
     assert "preset:refuel" in (ordinary.content or ""), ordinary.content
+
+
+def test_a_long_hint_button_label_is_cut_with_an_ellipsis() -> None:
+    """Ticket to Ride Solo's first hint keeps three tickets with their cities. Before the fix
+    its button read "Play it: Keep T01 Dallas – Houston (5), T09 Chicago – Pittsburgh (8), T32
+    Dallas", cut mid-ticket with nothing to show it was cut; it now ends with "…" within
+    Discord's 80 characters."""
+    label = "Keep T01 Dallas – Houston (5), T09 Chicago – Pittsburgh (8), T32 Dallas – Kansas City"
+    button = _hint_button(1, 0, "keep T01 T09 T32", label)
+    assert isinstance(button, discord.ui.DynamicItem)
+    shown = str(button.item.label)
+    assert len(shown) <= 80 and shown.endswith("…"), shown
+    assert shown.startswith("Play it: Keep T01 Dallas"), shown
