@@ -93,3 +93,21 @@ def test_an_absurd_cycle_is_refused() -> None:
     """A cycle of more cards than any hand holds is refused."""
     with pytest.raises(NotationError, match="more cards"):
         parse_action("cycle " + "25 " * 70)
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [
+        ("play 25 50", "Play one card at a time: 'play 25', then the next."),
+        ("play 100 and 100", "Play one card at a time: 'play 100', then the next."),
+        ("play flat tire on bob", "A hazard always goes on your opponent: 'play flat-tire'."),
+        ("play extra-tank on bob", "Only a Tow Truck names a target"),
+    ],
+)
+def test_a_near_miss_is_told_what_it_misses(typed: str, said: str) -> None:
+    """Two cards in one play, or a hazard aimed at a player, are refused in the words of what
+    was meant. Before the fix both read "Only a Tow Truck names a target", though "play 25 50"
+    names no target and a hazard's target needs no naming."""
+    with pytest.raises(NotationError) as info:
+        parse_action(typed)
+    assert str(info.value).startswith(said), str(info.value)

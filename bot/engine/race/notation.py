@@ -10,6 +10,7 @@ for the answer cards), ``2x25`` in a cycle, "no" or "no reaction" for ``pass``.
 
 from __future__ import annotations
 
+import contextlib
 import re
 
 from bot.engine.core import NotationError
@@ -110,6 +111,7 @@ def _reaction(words: list[str]) -> Action:
 def _play(words: list[str]) -> Action:
     card = card_from_text(" ".join(words))
     target_words: list[str] = []
+    named_target = False  # "on", "against"… said: a target, not a second card
     if card is None:
         # "tow-truck on red-light", or "tow truck red light": the longest card-naming prefix.
         for cut in range(len(words) - 1, 0, -1):
@@ -121,17 +123,34 @@ def _play(words: list[str]) -> Action:
             phrase = _quote(" ".join(words))
             raise NotationError(f"There is no 1000 Mile Race card called '{phrase}'.")
         if target_words and target_words[0] in _TARGET_WORDS:
-            target_words = target_words[1:]
+            target_words, named_target = target_words[1:], True
     if card in REACTIONS and not target_words:
         return ("react", card)
     if not target_words:
         return ("play", card)
     if card != TOW_TRUCK:
-        raise NotationError("Only a Tow Truck names a target: 'play tow-truck on speed-trap'.")
+        raise NotationError(_no_target(card, target_words, named_target))
     target = _one_card(target_words)
     if TYPE_OF[target] != HAZARD:
         raise NotationError("A Tow Truck removes a hazard: 'play tow-truck on speed-trap'.")
     return ("play", card, target)
+
+
+def _no_target(card: str, rest: list[str], named_target: bool) -> str:
+    """Why ``play <card> <rest>`` is refused, in the words of what was meant: "play 25 50" is
+    two cards at once (it read "Only a Tow Truck names a target", though no target was named),
+    "play flat-tire on bob" a hazard aimed where it always goes."""
+    one = format_action(("play", card))
+    if not named_target:
+        with contextlib.suppress(NotationError):
+            if _parse_cards(rest):
+                return (
+                    f"Play one card at a time: '{one}', then the next. To junk several cards "
+                    "at once, cycle them (for example 'cycle 25 50')."
+                )
+    if TYPE_OF[card] == HAZARD:
+        return f"A hazard always goes on your opponent: '{one}'."
+    return "Only a Tow Truck names a target: 'play tow-truck on speed-trap'."
 
 
 def _parse_cards(words: list[str]) -> list[str]:
