@@ -289,7 +289,10 @@ def history_lines(
         seat = record.seats.index(user_id)
         others = [escape(n) for i, n in enumerate(stored.names) if i != seat]
         if len(record.seats) == 1:
-            verdict = "won" if figures_of(stored, seat).get("won") else "played"
+            # A solitaire against an opponent unseen (a margin over Ticket to Ride Solo's
+            # hidden tickets) is lost when not won; one with nobody to beat was played.
+            figures = figures_of(stored, seat)
+            verdict = "won" if figures.get("won") else "lost" if "margin" in figures else "played"
         elif all(r == record.ranks[0] for r in record.ranks):
             verdict = "drew"
         elif outcome_of(record, seat) == 0:

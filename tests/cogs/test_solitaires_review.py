@@ -7,7 +7,7 @@ from __future__ import annotations
 import discord
 
 from cogs.play import _hint_button
-from tests.cogs.helpers import public_table
+from tests.cogs.helpers import public_table, replies
 from tests.discord.payloads import InteractionDriver
 
 
@@ -41,3 +41,17 @@ def test_a_long_hint_button_label_is_cut_with_an_ellipsis() -> None:
     shown = str(button.item.label)
     assert len(shown) <= 80 and shown.endswith("…"), shown
     assert shown.startswith("Play it: Keep T01 Dallas"), shown
+
+
+async def test_history_says_a_ticket_to_ride_solo_game_was_lost(
+    driver: InteractionDriver,
+) -> None:
+    """Ticket to Ride Solo is won or lost against the hidden tickets. Before the fix /history
+    listed a lost one as "Ticket to Ride Solo (alone): **played** (-6)", hiding the result;
+    it now says **lost**. Mille Bornes Solo, with nobody to beat, still reads **played**."""
+    for game in ("ttr-solo", "solo"):
+        await driver.slash("play", {"game": game})
+        await driver.slash("resign", {})
+    said = replies(await driver.slash("history", {}))
+    assert "Ticket to Ride Solo (alone): **lost**" in said, said
+    assert "Mille Bornes Solo (alone): **played**" in said, said
