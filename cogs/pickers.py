@@ -643,34 +643,8 @@ async def play_move(
     if channel_id is None:
         raise GameError("Moves are made in the game's channel.")
     started = time.perf_counter()
-    from_button = from_hand or interaction.type is discord.InteractionType.component
-    answered = False
-    lost = False  # the acknowledgement failed: this interaction can carry nothing more
-    late_answer: asyncio.Task[None] | None = None
-
-    async def acknowledge() -> None:
-        nonlocal answered, lost
-        if not answered:
-            answered = True  # before awaiting: the other acknowledgement must not answer too
-            # Refused (Discord's three seconds ran out, or it failed): the move may be stored
-            # already, and must still be shown, so the table goes to the channel instead.
-            lost = not await answered_in_time(_acknowledge(interaction, from_button))
-
-    async def answer_before_computers() -> None:
-        # The move is stored; computers answer it next, and an expert searches for a while:
-        # acknowledge now so Discord's three seconds never run out while it thinks.
-        await acknowledge()
-
-    def answer_if_kept_waiting() -> None:
-        # The channel is busy (a computer thinking, a timer playing a late turn) and the move
-        # waits its turn: acknowledged before Discord's three seconds run out. A button's
-        # refusals still reach the presser alone (a deferred update's follow-ups are private);
-        # a typed /move's public "thinking…" is taken back before a refusal (below).
-        nonlocal late_answer
-        if not answered:
-            late_answer = asyncio.ensure_future(acknowledge())
-
-    kept_waiting = asyncio.get_running_loop().call_later(ACKNOWLEDGE_AFTER, answer_if_kept_waiting)
+    answer = _MoveAnswer(interaction, from_hand=from_hand)
+    answer.acknowledge_if_kept_waiting()
     try:
         update = await tables.move(
             channel_id=channel_id,
@@ -680,53 +654,117 @@ async def play_move(
             game_id=game_id,
             expected_version=expected_version,
             shown_at=shown_at,
-            before_computers=answer_before_computers,
+            before_computers=answer.acknowledge_before_computers,
         )
     except Exception:
-        kept_waiting.cancel()
-        if late_answer is not None:
-            # A "thinking…" still on its way to Discord is finished first: taken back before
-            # it exists, it would be posted after all and carry the refusal publicly.
-            with contextlib.suppress(discord.HTTPException):
-                await late_answer
-            late_answer = None
-        if answered and not from_button and not lost:
-            # A public "thinking…" would carry the refusal to the whole channel (the first
-            # follow-up of a public deferral keeps its visibility): it goes, and the refusal
-            # then comes as a private message of its own.
-            await _take_back(interaction)
+        await answer.take_back_before_refusal()
         raise
     finally:
-        kept_waiting.cancel()
-        if late_answer is not None:
-            await late_answer  # an acknowledgement under way is finished, never cut short
-    # Nothing public changed (a repeated request, or drawing instead of a coup fourré, which
-    # the public table deliberately cannot tell apart): post nothing publicly, or the post
-    # itself would tell the table that a choice was made.
-    unseen = update.previous is not None and update.previous == update.public
-    if (update.repeated or unseen) and (from_button or not answered or unseen):
-        if lost:
-            return  # nothing public to post, and the member can no longer be told privately
-        if not from_button:
-            said = "That move was already made." if update.repeated else "Done."
-            if answered:
-                await _take_back(interaction)
-                await interaction.followup.send(said, ephemeral=True)
-            else:
-                await interaction.response.send_message(said, ephemeral=True)
-            return
-        await acknowledge()
-        if from_hand and not update.repeated and not lost:
-            await _refresh_hand(interaction, update)
+        await answer.finish_late_acknowledgement()
+    if answer.shows_nothing(update):
+        await answer.answer_without_table(update)
         return
-    await acknowledge()
-    if lost:
+    await answer.acknowledge()
+    if answer.lost:
         await post_table_in_channel(interaction, update)
         return
     await post_table(interaction, update)
     if from_hand:
         await _refresh_hand(interaction, update)
     log.debug("move answered in %.1f ms", (time.perf_counter() - started) * 1000)
+
+
+class _MoveAnswer:
+    """How one member's move (a typed /move, a hand's button, a picker) is answered within
+    Discord's three seconds: acknowledged once, early if the channel keeps it waiting or
+    computers are about to think, and whether that acknowledgement was lost."""
+
+    def __init__(self, interaction: discord.Interaction[Any], *, from_hand: bool) -> None:
+        self.interaction = interaction
+        self.from_hand = from_hand
+        self.from_button = from_hand or interaction.type is discord.InteractionType.component
+        self.answered = False
+        self.lost = False  # the acknowledgement failed: this interaction can carry nothing more
+        self._late_answer: asyncio.Task[None] | None = None
+        self._kept_waiting: asyncio.TimerHandle | None = None
+
+    async def acknowledge(self) -> None:
+        """Acknowledge the interaction, once whoever asks first."""
+        if not self.answered:
+            self.answered = True  # before awaiting: the other acknowledgement must not answer too
+            # Refused (Discord's three seconds ran out, or it failed): the move may be stored
+            # already, and must still be shown, so the table goes to the channel instead.
+            self.lost = not await answered_in_time(_acknowledge(self.interaction, self.from_button))
+
+    def acknowledge_if_kept_waiting(self) -> None:
+        """Acknowledge after ``ACKNOWLEDGE_AFTER`` seconds if the move is still unanswered."""
+        # The channel is busy (a computer thinking, a timer playing a late turn) and the move
+        # waits its turn: acknowledged before Discord's three seconds run out. A button's
+        # refusals still reach the presser alone (a deferred update's follow-ups are private);
+        # a typed /move's public "thinking…" is taken back before a refusal
+        # (``take_back_before_refusal``).
+        self._kept_waiting = asyncio.get_running_loop().call_later(
+            ACKNOWLEDGE_AFTER, self._acknowledge_late
+        )
+
+    def _acknowledge_late(self) -> None:
+        if not self.answered:
+            self._late_answer = asyncio.ensure_future(self.acknowledge())
+
+    async def acknowledge_before_computers(self) -> None:
+        """``Tables.move``'s ``before_computers`` hook."""
+        # The move is stored; computers answer it next, and an expert searches for a while:
+        # acknowledge now so Discord's three seconds never run out while it thinks.
+        await self.acknowledge()
+
+    async def take_back_before_refusal(self) -> None:
+        """The move was refused: clear the way for the refusal to be said privately."""
+        self._stop_waiting()
+        if self._late_answer is not None:
+            # A "thinking…" still on its way to Discord is finished first: taken back before
+            # it exists, it would be posted after all and carry the refusal publicly.
+            with contextlib.suppress(discord.HTTPException):
+                await self._late_answer
+            self._late_answer = None
+        if self.answered and not self.from_button and not self.lost:
+            # A public "thinking…" would carry the refusal to the whole channel (the first
+            # follow-up of a public deferral keeps its visibility): it goes, and the refusal
+            # then comes as a private message of its own.
+            await _take_back(self.interaction)
+
+    async def finish_late_acknowledgement(self) -> None:
+        """Stop the clock; an acknowledgement under way is finished, never cut short."""
+        self._stop_waiting()
+        if self._late_answer is not None:
+            await self._late_answer
+
+    def _stop_waiting(self) -> None:
+        if self._kept_waiting is not None:
+            self._kept_waiting.cancel()
+
+    def shows_nothing(self, update: TableUpdate) -> bool:
+        """Whether the move is answered without posting the table."""
+        # Nothing public changed (a repeated request, or drawing instead of a coup fourré, which
+        # the public table deliberately cannot tell apart): post nothing publicly, or the post
+        # itself would tell the table that a choice was made.
+        unseen = update.previous is not None and update.previous == update.public
+        return (update.repeated or unseen) and (self.from_button or not self.answered or unseen)
+
+    async def answer_without_table(self, update: TableUpdate) -> None:
+        """Answer a move that posts nothing publicly (``shows_nothing``)."""
+        if self.lost:
+            return  # nothing public to post, and the member can no longer be told privately
+        if not self.from_button:
+            said = "That move was already made." if update.repeated else "Done."
+            if self.answered:
+                await _take_back(self.interaction)
+                await self.interaction.followup.send(said, ephemeral=True)
+            else:
+                await self.interaction.response.send_message(said, ephemeral=True)
+            return
+        await self.acknowledge()
+        if self.from_hand and not update.repeated and not self.lost:
+            await _refresh_hand(self.interaction, update)
 
 
 ACKNOWLEDGE_AFTER = 1.5
