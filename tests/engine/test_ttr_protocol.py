@@ -95,6 +95,9 @@ def test_the_same_seed_deals_the_same_game() -> None:
         ("keep none", "keep none"),
         ("pass", "pass"),
         ("take clock deck", "take clock deck"),
+        # "and" as "&" already was; before the fix "There is no ticket 'and'".
+        ("keep T04 and T17", "keep T04 T17"),
+        ("yard red, red and loco", "yard red red loco"),
     ],
 )
 def test_forgiving_parse_and_canonical_format(text: str, canonical: str) -> None:

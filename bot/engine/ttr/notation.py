@@ -105,7 +105,8 @@ def parse_action(
     ``face_up`` (the draw area's slots, -1 for an empty one) and ``clock_card`` (solo) let a
     take name the card instead of its slot; without them a card's name asks for the slot."""
     cleaned = re.sub(r"[,;+&/]", " ", text.strip().lower())
-    words = cleaned.split()
+    # "and" joins a list as "&" does: "keep T02 and T14" read "There is no ticket 'and'".
+    words = [word for word in cleaned.split() if word != "and"]
     if not words:
         raise NotationError(f"Type a move. {_hint(keep_example)}")
     head, rest = words[0], words[1:]
