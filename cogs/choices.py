@@ -32,7 +32,14 @@ def parse_options(text: str | None) -> dict[str, str]:
                 f"I could not read the option '{quote(pair)}'. Write options as name:value, "
                 "for example deck:modern."
             )
-        options[name.strip().lower()[:40]] = value.strip().lower()[:40]
+        name, value = name.strip().lower()[:40], value.strip().lower()[:40]
+        if options.get(name, value) != value:
+            # Which one was meant is anyone's guess: ask rather than keep the last.
+            raise BadOption(
+                f"You gave {quote(name)} twice ({quote(options[name])}, then {quote(value)}). "
+                "Give each option once."
+            )
+        options[name] = value
     return options
 
 

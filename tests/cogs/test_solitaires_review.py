@@ -7,7 +7,9 @@ from __future__ import annotations
 import discord
 
 from cogs.play import _hint_button
+from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import public_table, replies
+from tests.discord.backend import GAMES_CHANNEL_ID
 from tests.discord.payloads import InteractionDriver
 
 
@@ -55,3 +57,18 @@ async def test_history_says_a_ticket_to_ride_solo_game_was_lost(
     said = replies(await driver.slash("history", {}))
     assert "Ticket to Ride Solo (alone): **lost**" in said, said
     assert "Mille Bornes Solo (alone): **played**" in said, said
+
+
+async def test_an_option_given_twice_with_two_values_is_refused(
+    driver: InteractionDriver,
+) -> None:
+    """Before the fix `/play game:solo options:preset:easy preset:classic` started a classic
+    game, silently dropping the easy preset the member also asked for; now it asks which, and
+    nothing starts. The same value twice is harmless and plays."""
+    bot = running_bot(driver)
+    refused = await driver.slash("play", {"game": "solo", "options": "preset:easy preset:classic"})
+    said = replies(refused)
+    assert refused.ephemeral and "preset twice (easy, then classic)" in said, said
+    assert await bot.tables.store.active_game(GAMES_CHANNEL_ID) is None
+    await driver.slash("play", {"game": "solo", "options": "preset:easy, preset=easy"})
+    assert (await bot.tables.current(GAMES_CHANNEL_ID)).options["preset"] == "easy"
