@@ -47,9 +47,10 @@ def _spoken(line: str) -> str:
 
 
 def _record(row: LeaderboardRow, value_label: str) -> str:
-    line = (
-        f"{row.rank}. {row.name}, {value_label.lower()} {row.value:,}, {plural(row.games, 'game')}"
-    )
+    # A column headed "Cleared /49" is read out "cleared 30/49", not "cleared /49 30".
+    label, _, out_of = value_label.lower().partition(" /")
+    value = f"{label} {row.value:,}/{out_of}" if out_of else f"{label} {row.value:,}"
+    line = f"{row.rank}. {row.name}, {value}, {plural(row.games, 'game')}"
     if row.win_rate is not None:
         line += f", {round(100 * row.win_rate)}% won"
     return line

@@ -78,8 +78,8 @@ async def test_an_easier_preset_does_not_top_the_best_board(driver: InteractionD
     lines = alt_text_of(board, "leaderboard.png").splitlines()
     assert lines[0] == "Leaderboard: Mille Bornes Solo — this server, All time · standard settings."
     assert lines[1:] == [
-        "1. Alice, cleared /49 30, 1 game (you)",
-        "2. Carol, cleared /49 25, 1 game",
+        "1. Alice, cleared 30/49, 1 game (you)",
+        "2. Carol, cleared 25/49, 1 game",
         "2 players on this board.",
     ]
     # Bob's game still counts for him where it says what it was: his own stats.
@@ -107,7 +107,7 @@ async def test_todays_deal_has_no_board_across_servers(driver: InteractionDriver
     assert board.ephemeral and "each server deals its own" in (board.content or "")
     here = await driver.slash("leaderboard", {"game": "solo", "period": "daily"})
     lines = alt_text_of(here, "leaderboard.png").splitlines()
-    assert lines[1:] == ["1. Alice, cleared /49 20, 1 game (you)", "1 player on this board."]
+    assert lines[1:] == ["1. Alice, cleared 20/49, 1 game (you)", "1 player on this board."]
 
 
 async def _resigned(driver: InteractionDriver, winner: int, loser: int, channel_id: int) -> None:
