@@ -99,6 +99,10 @@ def _one_card(words: list[str]) -> str:
 def _reaction(words: list[str]) -> Action:
     if not words:
         raise NotationError("Say which card you react with, for example 'react jammer'.")
+    aimed = next((i for i, word in enumerate(words) if word in _TARGET_WORDS), 0)
+    if aimed and card_from_text(" ".join(words[:aimed])) in REACTIONS:
+        # "react cf on flat-tire" read "There is no 1000 Mile Race card called 'cf on…'".
+        raise NotationError(_no_target(_one_card(words[:aimed]), words[aimed + 1 :], True))
     card = _one_card(words)
     if card not in REACTIONS:
         raise NotationError(
@@ -139,8 +143,14 @@ def _play(words: list[str]) -> Action:
 def _no_target(card: str, rest: list[str], named_target: bool) -> str:
     """Why ``play <card> <rest>`` is refused, in the words of what was meant: "play 25 50" is
     two cards at once (it read "Only a Tow Truck names a target", though no target was named),
-    "play flat-tire on bob" a hazard aimed where it always goes."""
+    "play flat-tire on bob" a hazard aimed where it always goes, "cf on flat-tire" a reaction,
+    which always answers the card waiting for one."""
     one = format_action(("play", card))
+    if card in REACTIONS:
+        return (
+            f"A reaction answers the card waiting for one and names no target: "
+            f"'{format_action(('react', card))}'."
+        )
     if not named_target:
         with contextlib.suppress(NotationError):
             if _parse_cards(rest):
