@@ -7,6 +7,7 @@ choice picked for an earlier turn is refused instead of being applied to a new p
 
 from __future__ import annotations
 
+import contextlib
 import re
 import time
 from typing import Any, Self
@@ -19,7 +20,7 @@ from bot.boards import message_link
 from bot.engine.core import BadOption, GameError
 from bot.games import bundle, hint_policy, policy_factory, suggest_move
 from bot.games.bundle import ButtonSpec
-from bot.tables import MAX_MOVE_TEXT, typed_move
+from bot.tables import MAX_MOVE_TEXT, Position, typed_move
 from bot.updates import StaleButton
 from cogs.choices import game_choices
 from cogs.lobby import display_name
@@ -38,6 +39,15 @@ def split_turn(text: str) -> tuple[str, int | None]:
     if mark and turn.isdecimal() and len(turn) < 10:
         return notation, int(turn)
     return text, None
+
+
+def _named(here: Position, seat: int, text: str) -> str | None:
+    """The notation of the move ``text`` names, read as a typed /move is (None: none)."""
+    if not text:
+        return None
+    with contextlib.suppress(GameError):
+        return here.game.format_action(here.game.parse_for(here.state, seat, text))
+    return None
 
 
 ABORTED_BY_ALL = "🛑 Everyone agreed: the game was aborted with no result."
@@ -148,21 +158,32 @@ class Play(commands.Cog):
             return []
         try:
             stored = await tables.current(interaction.channel_id)
-            _, moves = tables.hand(stored, interaction.user.id)
+            here = tables.position(stored)
+            moves = tables.legal_moves(here, interaction.user.id)
         except Exception as error:
             # No suggestions while the database is away; anything else is a bug to log.
             if isinstance(error, GameError) or storage_trouble(error) is not None:
                 return []
             raise
         # Read as a typed move is ('ＰＬＡＹ' lists the plays); capped first, as a move is.
-        typed = typed_move(current[:MAX_MOVE_TEXT]).lower()[:100]
+        read = typed_move(current[:MAX_MOVE_TEXT])
+        typed = read.lower()[:100]
+        # What the text names as /move would read it comes first: a game's aliases ('cf' for
+        # Coup Fourré, 'take purple', '25s') named a legal move but listed nothing, as if the
+        # move were not there to play.
+        meant = _named(here, tables.seat_of(stored, interaction.user.id), read) if moves else None
+        listed = [m for m in moves if m.notation == meant]
+        listed += [
+            m
+            for m in moves
+            if m.notation != meant and (typed in m.label.lower() or typed in m.notation)
+        ]
         return [
             app_commands.Choice(
                 name=m.label[:100], value=f"{m.notation}{TURN_MARK}{stored.version}"[:100]
             )
-            for m in moves
-            if typed in m.label.lower() or typed in m.notation
-        ][:25]
+            for m in listed[:25]
+        ]
 
     @app_commands.command(name="table", description="Post this channel's table again")
     async def table(self, interaction: discord.Interaction[Any]) -> None:
