@@ -104,14 +104,15 @@ def test_an_absurd_cycle_is_refused() -> None:
         ("play extra-tank on bob", "Only a Tow Truck names a target"),
         ("react cf on flat-tire", "A reaction answers the card waiting for one and names no"),
         ("play coup-fourre on flat-tire", "A reaction answers the card waiting for one"),
+        ("discard 25 25", "Discard one card at a time: 'discard 25', then the next."),
     ],
 )
 def test_a_near_miss_is_told_what_it_misses(typed: str, said: str) -> None:
     """Two cards in one play, a hazard aimed at a player or a reaction aimed at a card are
     refused in the words of what was meant. Before the fix the first three read "Only a Tow
     Truck names a target", though "play 25 50" names no target and a hazard's target needs no
-    naming, and "react cf on flat-tire" read "There is no 1000 Mile Race card called 'cf on
-    flat-tire'"."""
+    naming; "react cf on flat-tire" and "discard 25 25" read "There is no 1000 Mile Race card
+    called 'cf on flat-tire'" ('25 25')."""
     with pytest.raises(NotationError) as info:
         parse_action(typed)
     assert str(info.value).startswith(said), str(info.value)

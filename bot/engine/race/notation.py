@@ -73,8 +73,16 @@ def parse_action(text: str) -> Action:
     if head in _DISCARD:
         if not rest:
             raise NotationError("Say which card to discard, for example 'discard 25'.")
-        card = _one_card(rest)
-        return ("discard", card)
+        several: list[str] = []
+        if card_from_text(" ".join(rest)) is None:
+            with contextlib.suppress(NotationError):
+                several = _parse_cards(rest)
+        if len(several) > 1:
+            # "discard 25 25" read "There is no 1000 Mile Race card called '25 25'".
+            raise NotationError(
+                f"Discard one card at a time: 'discard {several[0]}', then the next."
+            )
+        return ("discard", _one_card(rest))
     if head in _PLAY:
         if not rest:
             raise NotationError("Say which card to play, for example 'play 100'.")
