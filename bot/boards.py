@@ -206,7 +206,14 @@ def member_stats(
     guild_id: int | None,
     now: float,
 ) -> MemberStats:
-    """A member's card: rating over time, record, frequent opponents, favourite game, bests."""
+    """A member's card: rating over time, record, frequent opponents, favourite game, bests.
+
+    A solitaire's card has no rating: games played, won and lost, and the member's place on
+    the game's best-results board of this server (``solitaire_stats``)."""
+    if get_game(game_key).info.solitaire:
+        return solitaire_stats(
+            results, user_id=user_id, name=name, game_key=game_key, guild_id=guild_id, now=now
+        )
     names = names_of(results)
     mine = [s for s in results if user_id in s.record.seats]
     scope = Scope(get_game(game_key).info.ladder, guild_id)
@@ -242,6 +249,51 @@ def member_stats(
     )
 
 
+def solitaire_stats(
+    results: Sequence[StoredResult],
+    *,
+    user_id: int,
+    name: str,
+    game_key: str,
+    guild_id: int | None,
+    now: float,
+) -> MemberStats:
+    """A solitaire member's card: every game of it they played (assisted ones too), won and
+    lost when it can be won, and their best result as the best-results board ranks it (which
+    leaves out assisted games and other settings), with their place on that board."""
+    info = get_game(game_key).info
+    mine = [s for s in results if user_id in s.record.seats]
+    games = [s for s in mine if s.record.game_key == game_key]
+    wins = sum(1 for s in games if figures_of(s, s.record.seats.index(user_id)).get("won"))
+    # The board of the same results /leaderboard ranks: this game's, all time, here.
+    board = leaderboard(
+        [s for s in results if s.record.game_key == game_key],
+        game_key=game_key,
+        guild_id=guild_id,
+        caller=user_id,
+        now=now,
+    )
+    row = board.caller_row
+    favourites = Counter(s.record.game_key for s in mine)
+    favourite, plays = favourites.most_common(1)[0] if favourites else (None, 0)
+    return MemberStats(
+        name=name,
+        scope_label=info.title,
+        rank=row.rank if row else None,
+        ranked_players=len(board.rows) if row else None,
+        games=len(games),
+        wins=wins,
+        losses=len(games) - wins,
+        favourite_game=get_game(favourite).info.title if favourite else None,
+        favourite_game_plays=plays,
+        best=_personal_bests(mine, user_id, game_key),
+        solitaire=True,
+        winnable="won" in info.ranking.keys,
+        board_label=board.value_label,
+        board_value=row.value if row else None,
+    )
+
+
 def _personal_bests(
     mine: Sequence[StoredResult], user_id: int, game_key: str
 ) -> tuple[BestLine, ...]:
@@ -257,7 +309,7 @@ def _personal_bests(
             if value is not None and (top is None or value > top[0]):
                 top = (value, stored.record.game_id)
         if top is not None:
-            unit = " pts" if figure in ("score", "best_hand") else ""
+            unit = f" {ranking.score_unit}" if figure in ("score", "best_hand") else ""
             lines.append(BestLine(label, f"{top[0]:,}{unit}", f"game #{top[1]}"))
     for figure, label in ranking.totals:
         total = sum(figures_of(stored, seat).get(figure, 0) for stored, seat in seated)

@@ -11,7 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.engine.words import plural
-from bot.render.leaderboard import TOP_N, LeaderboardRow, MemberStats
+from bot.render.leaderboard import (
+    OFF_BOARD_NOTE,
+    TOP_N,
+    LeaderboardRow,
+    MemberStats,
+    board_value_text,
+    solitaire_record,
+)
 
 DESCRIPTION_LIMIT = 1024
 """Discord's longest attachment description, in characters."""
@@ -83,6 +90,8 @@ def board_text(
 def stats_text(card: MemberStats) -> str:
     """What a member's stats card shows, in a few sentences."""
     lines = [f"Stats of {card.name}, {card.scope_label}."]
+    if card.solitaire:
+        return described("\n".join(lines + _solitaire_lines(card)))
     if card.rating is not None:
         rating = f"Rating {card.rating:,}"
         if card.rank is not None and card.ranked_players:
@@ -107,6 +116,33 @@ def stats_text(card: MemberStats) -> str:
         detail = f" ({best.detail})" if best.detail else ""
         lines.append(f"{best.label}: {best.value}{detail}.")
     return described("\n".join(lines))
+
+
+def _solitaire_lines(card: MemberStats) -> list[str]:
+    """A solitaire's card in words: its record, its best on the board, favourite and bests."""
+    record = {label: value for label, value in solitaire_record(card)}
+    line = f"{plural(record['PLAYED'], 'game')} played"
+    if card.winnable:
+        line += f": {record['WON']} won, {record['LOST']} lost"
+        if card.games:
+            line += f", {round(100 * card.wins / card.games)}% won"
+    lines = [line + "."]
+    if card.board_value is None:
+        board = f"the best-results board ({card.board_label.lower()})"
+        lines.append(f"No result on {board} yet. {OFF_BOARD_NOTE}")
+    else:
+        label, _, _ = card.board_label.partition(" /")
+        best = f"{label.lower()} {board_value_text(card.board_label, card.board_value)}"
+        place = ""
+        if card.rank is not None and card.ranked_players:
+            place = f", {card.rank} of {card.ranked_players} on the board"
+        lines.append(f"Best on the best-results board: {best}{place}.")
+    if card.favourite_game:
+        lines.append(f"Favourite game: {card.favourite_game} ({card.favourite_game_plays}).")
+    for best_line in card.best:
+        detail = f" ({best_line.detail})" if best_line.detail else ""
+        lines.append(f"{best_line.label}: {best_line.value}{detail}.")
+    return lines
 
 
 __all__ = ["DESCRIPTION_LIMIT", "board_text", "described", "stats_text"]

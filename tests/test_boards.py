@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from bot.boards import history_lines, leaderboard, member_stats
 from bot.ratings import ResultRecord
+from bot.results import ASSISTED
 from bot.store.base import StoredResult
 
 NOW = 1_800_000_000.0
@@ -114,3 +117,22 @@ def test_personal_bests_include_the_best_hand() -> None:
         ("Best score", "5,000 pts"),
         ("Best hand", "2,300 pts"),
     ]
+
+
+def test_a_solitaires_card_has_no_rating_and_places_the_best_on_the_board() -> None:
+    """Mille Bornes Solo's card counts every game played, won and lost (no draws), and its
+    best is the board's own: a game played with hints counts as played, never as the best."""
+    solo = _solo(3, 10, 990, True)
+    options = {**solo.record.options, ASSISTED: "hint"}
+    assisted = dataclasses.replace(solo, record=dataclasses.replace(solo.record, options=options))
+    results = [_solo(1, 10, 900, False, cleared=40), _solo(2, 20, 400, True), assisted]
+    card = member_stats(results, user_id=10, name="P10", game_key="solo", guild_id=1, now=NOW)
+    assert card.solitaire and card.winnable and card.rating is None
+    assert (card.games, card.wins, card.losses, card.draws) == (2, 1, 1, 0)
+    assert (card.board_label, card.board_value, card.rank, card.ranked_players) == (
+        "Cleared /49",
+        40,
+        2,
+        2,
+    )
+    assert [(b.label, b.value) for b in card.best] == [("Best score", "990 miles")]

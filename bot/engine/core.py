@@ -134,6 +134,7 @@ class Ranking:
     come from ``Outcome.seat_details``); the board shows the figure ``shown`` in a column
     called ``label``. ``bests`` are per-seat figures whose best single value a member's stats
     show, ``totals`` figures they add up over all games, each as (figure, label).
+    ``score_unit`` names what a seat's score counts ("pts"; Mille Bornes Solo's is miles).
     """
 
     kind: RankingKind = "rating"
@@ -142,6 +143,7 @@ class Ranking:
     shown: str = ""
     bests: tuple[tuple[str, str], ...] = ()
     totals: tuple[tuple[str, str], ...] = ()
+    score_unit: str = "pts"
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,8 @@ themes, and the same input always gives the same pixels.
   rating or best score, games, win rate), and the caller's own line under a divider when
   they are not in the top ten.
 * ``stats_png`` — one member: rating over time as a line chart, their record, favourite
-  game, record against frequent opponents and best results.
+  game, record against frequent opponents and best results; a solitaire's card shows games
+  played, won and lost, and the member's best on the best-results board in their place.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from bot.render.common import (
     text_width,
     to_png,
     vertical_gradient,
+    wrap,
 )
 
 LEADERBOARD_SIZE = (960, 820)
@@ -94,6 +96,11 @@ class MemberStats:
     ``games`` counts every finished game (computer games too); ``wins``/``losses``/``draws``
     are the rated record behind ``rating``. ``rank`` of ``ranked_players`` is their place on
     the ladder, None when unranked.
+
+    A solitaire's card (``solitaire``) has no rating, draws or opponents: ``wins``/``losses``
+    are over every game played (shown only when the game ``winnable``), and ``board_value``
+    is the member's best result on the game's best-results board (a column called
+    ``board_label``), placed ``rank`` of ``ranked_players``; None when no game of theirs ranks.
     """
 
     name: str
@@ -110,6 +117,25 @@ class MemberStats:
     favourite_game: str | None = None
     favourite_game_plays: int = 0
     best: tuple[BestLine, ...] = ()
+    solitaire: bool = False
+    winnable: bool = False
+    board_label: str = ""
+    board_value: int | None = None
+
+
+def board_value_text(label: str, value: int) -> str:
+    """A best-results board's figure as its column reads it: "30/49" under "Cleared /49"."""
+    _, _, out_of = label.partition(" /")
+    return f"{value:,}/{out_of}" if out_of else f"{value:,}"
+
+
+def solitaire_record(stats: MemberStats) -> list[tuple[str, int]]:
+    """The figures of a solitaire's record, as (label, value), in the order drawn and read:
+    games played, and won and lost where the game can be won (no draws: nobody to draw with)."""
+    figures = [("PLAYED", stats.games)]
+    if stats.winnable:
+        figures += [("WON", stats.wins), ("LOST", stats.losses)]
+    return figures
 
 
 # --- palette additions -----------------------------------------------------------------------
@@ -385,6 +411,14 @@ def render_stats(stats: MemberStats) -> Image.Image:
     """A member's stats card: header, rating chart on the left, record panels on the right."""
     c = Canvas(_stats_background().copy())
     _draw_stats_header(c, stats)
+    if stats.solitaire:
+        # No rating, draws or opponents: the best-results board in the chart's place, and
+        # the personal bests where the opponents would be.
+        _draw_board_panel(c, stats, _CHART_BOX)
+        x0, x1, y = _SIDE_X0, _SW - _M, _CHART_BOX[1]
+        y = _draw_solitaire_record_panel(c, stats, (x0, y, x1, y + 192)) + _PANEL_GAP
+        _draw_best_panel(c, stats.best, (x0, y, x1, _SH - _M))
+        return c.image
     _draw_chart_panel(c, stats.history, _CHART_BOX)
 
     x0, x1 = _SIDE_X0, _SW - _M
@@ -414,12 +448,18 @@ def _draw_stats_header(c: Canvas, stats: MemberStats) -> None:
     cy = _TITLE_H // 2
     right = _SW - _M - 4
     big = font(34, "bold")
-    rating = "—" if stats.rating is None else _number(stats.rating)
+    if stats.solitaire:  # the best result on the board, under the board's own label
+        caption = stats.board_label.upper()
+        value = stats.board_value
+        rating = "—" if value is None else board_value_text(stats.board_label, value)
+    else:
+        caption = "RATING"
+        rating = "—" if stats.rating is None else _number(stats.rating)
     c.text((right, cy + 2), rating, big, Palette.GOLD, anchor="rm", drop=2)
     right -= text_width(rating, big) + 10
     small = font(15, "bold")
-    c.text((right, cy + 6), "RATING", small, Palette.MUTED, anchor="rm")
-    right -= text_width("RATING", small) + 20
+    c.text((right, cy + 6), caption, small, Palette.MUTED, anchor="rm")
+    right -= text_width(caption, small) + 20
     if stats.rank is not None:
         of = f" of {stats.ranked_players}" if stats.ranked_players else ""
         chip = f"#{stats.rank}{of}"
@@ -497,6 +537,77 @@ def _draw_record_panel(c: Canvas, stats: MemberStats, box: Box) -> int:
         room = x1 - x0 - 36 - text_width("Favourite", info) - 16
         c.text((x1 - 18, y0 + 170), ellipsize(fav, fav_font, room), fav_font, Palette.GOLD, "rm")
     return box[3]
+
+
+def _draw_solitaire_record_panel(c: Canvas, stats: MemberStats, box: Box) -> int:
+    """A solitaire's record: games played, and won and lost when it can be won."""
+    _panel(c, box, "RECORD")
+    x0, y0, x1, _ = box
+    colours = {"PLAYED": Palette.GOLD, "WON": Palette.GREEN, "LOST": Palette.RED}
+    figures = solitaire_record(stats)
+    col_w = (x1 - x0 - 36) / len(figures)
+    for i, (label, value) in enumerate(figures):
+        cx = x0 + 18 + col_w * (i + 0.5)
+        c.text((cx, y0 + 64), _number(value), font(30, "bold"), Palette.INK, anchor="mm", drop=1)
+        c.text((cx, y0 + 92), label, font(13, "bold"), colours[label], anchor="mm")
+    info = font(16, "regular")
+    if stats.winnable:
+        bar = (x0 + 18, y0 + 110, x1 - 18, y0 + 122)
+        c.rounded(bar, 6, fill=_BAR_BACK)
+        if stats.games:
+            w_end = bar[0] + round((bar[2] - bar[0]) * stats.wins / stats.games)
+            if stats.losses:
+                c.rounded(bar, 6, fill=Palette.RED)
+            if stats.wins:
+                c.rounded((bar[0], bar[1], w_end, bar[3]), 6, fill=Palette.GREEN)
+            rate = f"{round(100 * stats.wins / stats.games)}% won"
+            c.text((x1 - 18, y0 + 144), rate, font(16, "bold"), Palette.INK, anchor="rm")
+    if stats.favourite_game:
+        c.text((x0 + 18, y0 + 170), "Favourite", info, Palette.MUTED, anchor="lm")
+        fav = stats.favourite_game
+        if stats.favourite_game_plays:
+            fav += f" ({_number(stats.favourite_game_plays)})"
+        fav_font = font(16, "bold")
+        room = x1 - x0 - 36 - text_width("Favourite", info) - 16
+        c.text((x1 - 18, y0 + 170), ellipsize(fav, fav_font, room), fav_font, Palette.GOLD, "rm")
+    return box[3]
+
+
+OFF_BOARD_NOTE = (
+    "Games played with /hint, with turns the computer played, or at other than the "
+    "standard settings do not rank."
+)
+
+
+def _draw_board_panel(c: Canvas, stats: MemberStats, box: Box) -> None:
+    """A solitaire's best result on the best-results board, and the member's place on it."""
+    _panel(c, box, "BEST RESULTS BOARD")
+    x0, y0, x1, y1 = box
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    if stats.board_value is None:
+        c.text((cx, cy - 20), "Not on the board yet", font(26, "bold"), Palette.MUTED, "mm")
+        _draw_note(c, cx, cy + 20, x1 - x0 - 36)
+        return
+    value = board_value_text(stats.board_label, stats.board_value)
+    c.text((cx, cy - 60), value, font(96, "bold"), Palette.GOLD, anchor="mm", drop=3)
+    c.text((cx, cy + 14), stats.board_label.upper(), font(20, "bold"), Palette.MUTED, "mm")
+    if stats.rank is not None:
+        of = f" of {stats.ranked_players}" if stats.ranked_players else ""
+        chip = f"#{stats.rank}{of} on the board"
+        chip_font = font(22, "bold")
+        w = text_width(chip, chip_font) + 28
+        podium = 1 <= stats.rank <= 3
+        fill = _MEDALS[stats.rank - 1][0] if podium else _GREY_CHIP
+        ink = Palette.DARK_INK if podium else Palette.INK
+        c.pill(round(cx - w / 2), round(cy + 50), chip, chip_font, fill, ink, 38, pad=14)
+    _draw_note(c, cx, y1 - 54, x1 - x0 - 36)
+
+
+def _draw_note(c: Canvas, cx: float, top: float, room: int) -> None:
+    """Which games the board leaves out, centred in lines from ``top``."""
+    note_font = font(16, "regular")
+    for i, line in enumerate(wrap(OFF_BOARD_NOTE, note_font, room)):
+        c.text((cx, top + 12 + i * 22), line, note_font, Palette.MUTED, anchor="mm")
 
 
 def _draw_opponents_panel(c: Canvas, opponents: Sequence[OpponentLine], box: Box) -> int:

@@ -84,7 +84,7 @@ async def test_an_easier_preset_does_not_top_the_best_board(driver: InteractionD
     ]
     # Bob's game still counts for him where it says what it was: his own stats.
     stats = await driver.slash("stats", {"game": "solo"}, user_id=BOB_ID)
-    assert "Best score: 600 pts" in alt_text_of(stats, "stats.png")
+    assert "Best score: 600 miles" in alt_text_of(stats, "stats.png")
 
 
 async def test_todays_deal_has_no_board_across_servers(driver: InteractionDriver) -> None:

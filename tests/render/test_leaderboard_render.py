@@ -235,3 +235,27 @@ def test_y_axis_is_rounded_and_covers_the_values() -> None:
         assert low <= min(values) and high >= max(values)
         assert low % step == 0 and high % step == 0
         assert 1 <= (high - low) // step <= 7
+
+
+@pytest.mark.parametrize("on_board", [True, False])
+def test_a_solitaires_card_renders_at_the_fixed_size(on_board: bool) -> None:
+    """A solitaire's card (no chart, no opponents) keeps the card's size and budget, on the
+    best-results board or not, and the same input gives the same pixels."""
+    card = MemberStats(
+        name=NAMES[3],
+        scope_label="Mille Bornes Solo",
+        rank=2 if on_board else None,
+        ranked_players=5 if on_board else None,
+        games=12,
+        wins=3,
+        losses=9,
+        best=(BestLine("Best score", "1,200 miles", "game #7"),),
+        solitaire=True,
+        winnable=True,
+        board_label="Cleared /49",
+        board_value=43 if on_board else None,
+    )
+    png = stats_png(card)
+    _save(f"stats_solitaire_{on_board}.png", png)
+    assert _open(png).size == STATS_SIZE and len(png) <= PNG_BUDGET
+    assert png == stats_png(card)

@@ -53,7 +53,11 @@ class MilleBornesSolo(Game[SoloState, Action]):
         private_hands=False,  # the solitaire's hand lies open on the table
         daily_deal=True,
         ranking=Ranking(
-            kind="best", keys=("won", "cleared", "score"), label="Cleared /49", shown="cleared"
+            kind="best",
+            keys=("won", "cleared", "score"),
+            label="Cleared /49",
+            shown="cleared",
+            score_unit="miles",  # the score is the miles in front of you
         ),
         summary="The seven-highway solitaire with the Mille Bornes cards",
     )
