@@ -29,8 +29,8 @@ from bot.engine.core import GameError, NotYourTurn
 from bot.games import bundle
 from bot.games.bundle import ButtonSpec, ChoiceSpec, GameBundle, GroupSpec, Picker, SelectSpec
 from bot.store.base import StoredGame
-from bot.tables import Position, Tables
-from bot.updates import StaleButton, TableUpdate
+from bot.tables import LEFT_THE_GAME, Position, Tables
+from bot.updates import NotSeated, StaleButton, TableUpdate
 from cogs.alt_text import described
 from cogs.permissions import permission_refusal
 from cogs.ui import (
@@ -56,7 +56,7 @@ ROWS = 5  # Discord: five action rows per message
 PER_ROW = 5  # five buttons per row, or one select
 PER_SELECT = 25  # options per select menu
 DEPTH = 4  # how deep target pickers may nest (a group's option that is a group itself)
-ID = r"\d{1,19}"  # a Discord-sized number; bigger ones never match (no overflow downstream)
+ID = r"[0-9]{1,19}"  # a Discord-sized number; bigger ones never match (no overflow downstream)
 
 
 class GameItem(discord.ui.DynamicItem[Any], template=r"(?!)"):
@@ -257,7 +257,22 @@ async def _turn_of(
         shown = await tables.decision_shown(stored, interaction.user.id, version)
         if shown is not None:
             return stored, shown
+        with contextlib.suppress(NotSeated):
+            await _left_or_waiting(tables, tables.position(stored), interaction.user.id)
     raise StaleButton(EARLIER_TURN)
+
+
+async def _left_or_waiting(tables: Tables, here: Position, user_id: int) -> None:
+    """Refuse an old hand component of a member who left the game, or who has made their part
+    of a choice several make at once (Ticket to Ride's opening tickets): "use the newest
+    table" would not help them, why they cannot move would. Otherwise an old hand's component
+    is from an earlier turn, which its caller says."""
+    seat = tables.seat_of(here.stored, user_id)
+    if seat in here.acting:
+        return
+    refusal = await tables.refusal(here, seat)
+    if refusal == LEFT_THE_GAME or (len(here.acting) > 1 and not here.window_open):
+        raise NotYourTurn(refusal)
 
 
 async def _not_deciding(tables: Tables, here: Position, user_id: int) -> None:
@@ -267,9 +282,7 @@ async def _not_deciding(tables: Tables, here: Position, user_id: int) -> None:
     seat = tables.seat_of(here.stored, user_id)
     if seat in here.acting:
         return
-    if all(s.seat != seat for s in await tables.members_playing(here.stored)):
-        raise NotYourTurn("You have left this game; the players still in it decide.")
-    raise NotYourTurn(here.refusal(seat))
+    raise NotYourTurn(await tables.refusal(here, seat))
 
 
 def _private(interaction: discord.Interaction[Any]) -> bool:
@@ -326,8 +339,8 @@ class TurnItem(GameItem, template=r"(?!)"):
 # A picker's place: the game, its turn, table or hand, the picker's position, then the options
 # chosen inside a target picker (":2" its third option, ":2:0" the first option of that).
 _PICKED = (
-    rf":(?P<game>{ID}):(?P<version>\d{{1,9}}):(?P<where>[th]):(?P<picker>\d{{1,3}})"
-    rf"(?P<path>(?::\d{{1,3}}){{0,{DEPTH}}})"
+    rf":(?P<game>{ID}):(?P<version>[0-9]{{1,9}}):(?P<where>[th]):(?P<picker>[0-9]{{1,3}})"
+    rf"(?P<path>(?::[0-9]{{1,3}}){{0,{DEPTH}}})"
 )
 
 
@@ -426,8 +439,8 @@ class GroupButton(PickerButton, template="jn:g" + _PICKED):
 class PickSelect(
     TurnItem,
     template=(
-        rf"jn:s:(?P<game>{ID}):(?P<version>\d{{1,9}}):(?P<where>[th]):(?P<picker>\d{{1,3}})"
-        r":(?P<part>\d{1,2})"
+        rf"jn:s:(?P<game>{ID}):(?P<version>[0-9]{{1,9}}):(?P<where>[th]):(?P<picker>[0-9]{{1,3}})"
+        r":(?P<part>[0-9]{1,2})"
     ),
 ):
     """A select menu: one move among many, or several cards that make one move."""
@@ -487,6 +500,8 @@ class PickSelect(
         if not values or any(v not in offered for v in values) or len(set(values)) != len(values):
             raise StaleButton("That choice is not on offer any more; use the newest menu.")
         if not spec.min_values <= len(values) <= spec.max_values:
+            if spec.min_values == spec.max_values:
+                raise GameError(f"Choose exactly {spec.min_values} of these.")
             raise GameError(f"Choose between {spec.min_values} and {spec.max_values} of these.")
         await self.play(interaction, spec.compose(values), stored)
 
@@ -523,7 +538,7 @@ class HandButton(GameItem, template=rf"jn:h:(?P<game>{ID})"):
 
 class LegacyMoveButton(
     TurnItem,
-    template=rf"jn:m:(?P<game>{ID}):(?P<version>\d{{1,9}}):(?P<where>[th]):(?P<move>[\w+\-.]{{1,60}})",
+    template=rf"jn:m:(?P<game>{ID}):(?P<version>[0-9]{{1,9}}):(?P<where>[th]):(?P<move>[\w+\-.]{{1,60}})",
 ):
     """A move button from before pickers (its notation is checked like typed text)."""
 
@@ -569,6 +584,8 @@ async def hand_message(
         content = "Your hand — your move."
     elif seat in here.game.out(here.state):
         content = "Your hand — you are out of this game; the others play on."
+    elif all(s.seat != seat for s in await tables.members_playing(stored)):
+        content = "Your hand — you have left this game; the players still in it decide."
     elif here.window_open:
         # The seat whose turn it is waits for the reaction too: "not your turn" was untrue.
         content = f"Your hand — {here.waiting_for()}."

@@ -68,7 +68,7 @@ def _is_abort_request(interaction: discord.Interaction[Any]) -> bool:
     )
 
 
-class AbortButton(GameItem, template=rf"jn:x:(?P<game>{ID})(?::\d{{1,19}})?"):
+class AbortButton(GameItem, template=rf"jn:x:(?P<game>{ID})(?::[0-9]{{1,19}})?"):
     """Another member agrees to end the game with no result (votes are stored)."""
 
     posts_images = False  # words only: a game can be ended where no table can be posted
@@ -336,7 +336,7 @@ def _hint_button(game_id: int, version: int, notation: str, label: str) -> disco
 
 class HintButton(
     GameItem,
-    template=rf"jn:k:(?P<game>{ID}):(?P<version>\d{{1,9}}):(?P<move>[\w+\-.@#]{{1,80}})",
+    template=rf"jn:k:(?P<game>{ID}):(?P<version>[0-9]{{1,9}}):(?P<move>[\w+\-.@#]{{1,80}})",
 ):
     """Plays a hint's move; its notation is checked like typed text, for that turn only."""
 

@@ -11,11 +11,20 @@ says what a member was told before the fix.
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.store.base import SeatRecord
 from cogs.play import TURN_MARK
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import public_table, replies
-from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.discord.backend import (
+    ALICE_ID,
+    BOB_ID,
+    CAROL_ID,
+    GAMES_CHANNEL_ID,
+    GUILD_ID,
+    walk_components,
+)
 from tests.discord.payloads import InteractionDriver
 from tests.engine.ttr_helpers import G, lay
 
@@ -80,3 +89,115 @@ async def test_move_suggests_what_an_alias_names(driver: InteractionDriver) -> N
     # Alice, waiting for Bob, is offered nothing, whatever she types.
     assert not (await driver.autocomplete("move", "action", "cf")).choices
     assert (await bot.tables.current(GAMES_CHANNEL_ID)).id == update.game.id
+
+
+async def _three_choosing_tickets(driver: InteractionDriver) -> tuple[int, dict[int, Any]]:
+    """A three-member Ticket to Ride game at its opening tickets (everyone chooses at once),
+    each member's hand opened: the game id and each member's hand message."""
+    bot = running_bot(driver)
+    update = await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="ttr", seats=THREE, seed=5
+    )
+    table = public_table(await driver.slash("table", {}))
+    hands = {}
+    for user in (ALICE_ID, BOB_ID, CAROL_ID):
+        hand = await driver.click(table.message_id, f"jn:h:{update.game.id}", user_id=user)
+        hands[user] = hand.message
+    return update.game.id, hands
+
+
+def _keep_menu(message: Any) -> dict[str, Any]:
+    (menu,) = [
+        c
+        for c in walk_components(message.get("components") or [])
+        if c.get("type") == 3 and "Keep" in str(c.get("placeholder"))
+    ]
+    return menu
+
+
+async def test_a_keep_menu_pressed_again_after_keeping_says_who_is_awaited(
+    driver: InteractionDriver,
+) -> None:
+    """Alice keeps her opening tickets, then picks in the same menu again. Before the fix she
+    read "That button is from an earlier turn" (use the newest table, which would not help
+    her); now she reads whom the table waits for, and nothing changes."""
+    bot = running_bot(driver)
+    _, hands = await _three_choosing_tickets(driver)
+    menu = _keep_menu(hands[ALICE_ID])
+    values = [o["value"] for o in menu["options"][:2]]
+    await driver.select(hands[ALICE_ID], menu["custom_id"], values)
+    before = await bot.tables.current(GAMES_CHANNEL_ID)
+    # Her hand was redrawn after keeping: the old menu is pressed as a client that kept it.
+    again = await driver.forge(hands[ALICE_ID], menu["custom_id"], values=values)
+    assert again.ephemeral and "Not now: waiting for Bob and Carol." in replies(again)
+    after = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert (after.version, after.state) == (before.version, before.state)
+
+
+async def test_a_hand_menu_of_a_member_who_left_says_they_left(driver: InteractionDriver) -> None:
+    """Carol resigns while the opening tickets are chosen (Alice and Bob play on), then picks
+    in her old keep menu and opens her hand. Before the fix she read "from an earlier turn"
+    and "it is not your turn yet"; now both say she has left."""
+    bot = running_bot(driver)
+    game_id, hands = await _three_choosing_tickets(driver)
+    await driver.slash("resign", {}, user_id=CAROL_ID)
+    before = await bot.tables.current(GAMES_CHANNEL_ID)
+    menu = _keep_menu(hands[CAROL_ID])
+    values = [o["value"] for o in menu["options"][:2]]
+    pressed = await driver.forge(
+        hands[CAROL_ID], menu["custom_id"], values=values, user_id=CAROL_ID
+    )
+    assert pressed.ephemeral and "You have left this game" in replies(pressed), replies(pressed)
+    table = public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, f"jn:h:{game_id}", user_id=CAROL_ID)
+    assert "you have left this game" in replies(hand), replies(hand)
+    after = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert (after.version, after.state) == (before.version, before.state)
+
+
+async def test_a_menu_of_a_fixed_count_asks_for_exactly_that_many(
+    driver: InteractionDriver,
+) -> None:
+    """A forged choice of four colours in Ticket to Ride's menu of three singles (a hand too
+    big for one list of cards) read "Choose between 3 and 3 of these."; it now reads "Choose
+    exactly 3 of these.", and nothing changes."""
+    from tests.cogs.test_ttr_cogs import _huge_hand
+
+    bot = running_bot(driver)
+    _, hand = await _huge_hand(driver)
+    assert hand.message is not None
+    (menu,) = [
+        c
+        for c in walk_components(hand.message.get("components") or [])
+        if c.get("type") == 3 and "three singles" in str(c.get("placeholder"))
+    ]
+    assert (menu["min_values"], menu["max_values"]) == (3, 3)
+    values = [o["value"] for o in menu["options"][:4]]
+    before = await bot.tables.current(GAMES_CHANNEL_ID)
+    forged = await driver.forge(hand.message, menu["custom_id"], values=values)
+    assert forged.ephemeral and "Choose exactly 3 of these." in replies(forged), replies(forged)
+    after = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert (after.version, after.state) == (before.version, before.state)
+
+
+async def test_a_custom_id_with_digits_of_another_script_is_not_read_as_a_number(
+    driver: InteractionDriver,
+) -> None:
+    """Ids are numbers in ASCII digits: an Arabic-Indic zero in a forged picker id was read as
+    picker 0 and played. It now matches no Junction component, and nothing changes."""
+    bot = running_bot(driver)
+    update = await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="race",
+        seats=THREE[:2],
+        deck=RACE_DECK,
+    )
+    table = public_table(await driver.slash("table", {}))
+    before = await bot.tables.current(GAMES_CHANNEL_ID)
+    # Picker 0 of Alice's hand is "Drive 25 miles": read as 0, the forged id played it.
+    forged = f"jn:p:{update.game.id}:{before.version}:h:\u0660"
+    pressed = await driver.forge(table.message_id, forged)
+    assert pressed.ephemeral, replies(pressed)
+    after = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert (after.version, after.state) == (before.version, before.state)

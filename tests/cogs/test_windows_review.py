@@ -134,7 +134,8 @@ async def test_the_victim_who_resigns_in_the_window_lets_the_game_go_on(
     assert bot.tables.position(before).acting == [0]
     armor = component_id(bobs, "Armor")
     old = await driver.click(bobs.message, armor, user_id=BOB_ID)
-    assert old.ephemeral and "earlier turn" in replies(old), replies(old)
+    # He has left: that, not "an earlier turn", is why it holds no more.
+    assert old.ephemeral and "You have left this game" in replies(old), replies(old)
     mine = await driver.slash("mygames", {}, user_id=BOB_ID)
     assert mine.ephemeral and "not playing any game" in replies(mine), replies(mine)
     assert await _stored(bot) == before
