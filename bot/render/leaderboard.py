@@ -528,15 +528,23 @@ def _draw_record_panel(c: Canvas, stats: MemberStats, box: Box) -> int:
     if games:
         rate = f"{round(100 * (stats.wins + 0.5 * stats.draws) / games)}% win rate"
         c.text((x1 - 18, y0 + 144), rate, font(16, "bold"), Palette.INK, anchor="rm")
-    if stats.favourite_game:
-        c.text((x0 + 18, y0 + 170), "Favourite", info, Palette.MUTED, anchor="lm")
-        fav = stats.favourite_game
-        if stats.favourite_game_plays:
-            fav += f" ({_number(stats.favourite_game_plays)})"
-        fav_font = font(16, "bold")
-        room = x1 - x0 - 36 - text_width("Favourite", info) - 16
-        c.text((x1 - 18, y0 + 170), ellipsize(fav, fav_font, room), fav_font, Palette.GOLD, "rm")
+    _draw_favourite(c, stats, box)
     return box[3]
+
+
+def _draw_favourite(c: Canvas, stats: MemberStats, box: Box) -> None:
+    """The record panel's last line: the member's most played game, and how often."""
+    if not stats.favourite_game:
+        return
+    x0, y0, x1, _ = box
+    info = font(16, "regular")
+    c.text((x0 + 18, y0 + 170), "Favourite", info, Palette.MUTED, anchor="lm")
+    fav = stats.favourite_game
+    if stats.favourite_game_plays:
+        fav += f" ({_number(stats.favourite_game_plays)})"
+    fav_font = font(16, "bold")
+    room = x1 - x0 - 36 - text_width("Favourite", info) - 16
+    c.text((x1 - 18, y0 + 170), ellipsize(fav, fav_font, room), fav_font, Palette.GOLD, "rm")
 
 
 def _draw_solitaire_record_panel(c: Canvas, stats: MemberStats, box: Box) -> int:
@@ -550,7 +558,6 @@ def _draw_solitaire_record_panel(c: Canvas, stats: MemberStats, box: Box) -> int
         cx = x0 + 18 + col_w * (i + 0.5)
         c.text((cx, y0 + 64), _number(value), font(30, "bold"), Palette.INK, anchor="mm", drop=1)
         c.text((cx, y0 + 92), label, font(13, "bold"), colours[label], anchor="mm")
-    info = font(16, "regular")
     if stats.winnable:
         bar = (x0 + 18, y0 + 110, x1 - 18, y0 + 122)
         c.rounded(bar, 6, fill=_BAR_BACK)
@@ -562,14 +569,7 @@ def _draw_solitaire_record_panel(c: Canvas, stats: MemberStats, box: Box) -> int
                 c.rounded((bar[0], bar[1], w_end, bar[3]), 6, fill=Palette.GREEN)
             rate = f"{round(100 * stats.wins / stats.games)}% won"
             c.text((x1 - 18, y0 + 144), rate, font(16, "bold"), Palette.INK, anchor="rm")
-    if stats.favourite_game:
-        c.text((x0 + 18, y0 + 170), "Favourite", info, Palette.MUTED, anchor="lm")
-        fav = stats.favourite_game
-        if stats.favourite_game_plays:
-            fav += f" ({_number(stats.favourite_game_plays)})"
-        fav_font = font(16, "bold")
-        room = x1 - x0 - 36 - text_width("Favourite", info) - 16
-        c.text((x1 - 18, y0 + 170), ellipsize(fav, fav_font, room), fav_font, Palette.GOLD, "rm")
+    _draw_favourite(c, stats, box)
     return box[3]
 
 
