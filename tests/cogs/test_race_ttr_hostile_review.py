@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.store.base import SeatRecord
+from bot.updates import TableUpdate
 from cogs.play import TURN_MARK
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import public_table, replies
@@ -40,6 +41,17 @@ THREE = [
     SeatRecord(1, "Bob", user_id=BOB_ID),
     SeatRecord(2, "Carol", user_id=CAROL_ID),
 ]
+
+
+async def _race(driver: InteractionDriver) -> TableUpdate:
+    """Alice and Bob at a 1000 Mile Race dealt from ``RACE_DECK``."""
+    return await running_bot(driver).tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="race",
+        seats=THREE[:2],
+        deck=RACE_DECK,
+    )
 
 
 async def test_a_member_who_left_a_game_of_three_is_told_so_when_typing_a_move(
@@ -73,13 +85,7 @@ async def test_move_suggests_what_an_alias_names(driver: InteractionDriver) -> N
     the fix /move listed nothing for either, as if there were nothing to play, though sending
     the text played the move."""
     bot = running_bot(driver)
-    update = await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="race",
-        seats=THREE[:2],
-        deck=RACE_DECK,
-    )
+    update = await _race(driver)
     public_table(await driver.slash("move", {"action": "play flat-tire"}))
     version = (await bot.tables.current(GAMES_CHANNEL_ID)).version
     for typed, meant in (("cf", "react coup-fourre"), ("no", "pass")):
@@ -186,13 +192,7 @@ async def test_a_custom_id_with_digits_of_another_script_is_not_read_as_a_number
     """Ids are numbers in ASCII digits: an Arabic-Indic zero in a forged picker id was read as
     picker 0 and played. It now matches no Junction component, and nothing changes."""
     bot = running_bot(driver)
-    update = await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="race",
-        seats=THREE[:2],
-        deck=RACE_DECK,
-    )
+    update = await _race(driver)
     table = public_table(await driver.slash("table", {}))
     before = await bot.tables.current(GAMES_CHANNEL_ID)
     # Picker 0 of Alice's hand is "Drive 25 miles": read as 0, the forged id played it.
