@@ -30,7 +30,7 @@ from bot.render.leaderboard import (
     OpponentLine,
     RatingPoint,
 )
-from bot.results import ASSISTED
+from bot.results import on_best_board
 from bot.store.base import StoredResult
 
 DAY = 86_400.0
@@ -153,16 +153,8 @@ def leaderboard(
     if ranking.kind == "best":
         best: dict[int, tuple[tuple[int, ...], int]] = {}  # user -> (key, shown value)
         played: Counter[int] = Counter()
-        # Only games at the standard settings, as the daily deal is dealt: an easier preset
-        # (a solitaire that can be won) would otherwise outrank every standard game. And only
-        # the member's own play: not a game the computer helped play (``ASSISTED``).
         found = bundle(game_key)
-        ranked = (
-            s
-            for s in results
-            if found.standard(s.record.options) and ASSISTED not in s.record.options
-        )
-        for stored in ranked:
+        for stored in (s for s in results if on_best_board(found, s.record.options)):
             for seat, user in enumerate(stored.record.seats):
                 if user is None:
                     continue

@@ -9,7 +9,10 @@ never rated. Places come from the game's outcome (ties share a place); each seat
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from bot.engine.core import Outcome
+from bot.games.bundle import GameBundle
 from bot.ratings import ResultRecord
 from bot.store.base import StoredGame
 
@@ -18,6 +21,13 @@ ASSISTED = "assisted"
 play: ``hint`` when its player asked /hint, ``timeout`` when the computer played a turn they
 let run out. The result is kept (``/stats``, ``/history``), but a best-result board ranks a
 member's own play and leaves it out."""
+
+
+def on_best_board(found: GameBundle, options: Mapping[str, str]) -> bool:
+    """Whether a result with these options may rank on the game's best-results board: played
+    at the standard settings, as the daily deal is dealt (an easier preset would outrank every
+    standard game), and by the member alone (not ``ASSISTED``)."""
+    return found.standard(options) and ASSISTED not in options
 
 
 def result_of(

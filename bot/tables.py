@@ -40,7 +40,7 @@ from bot.games import bundle, get_policy
 from bot.games.bundle import GameBundle, MoveChoice, PolicyFactory
 from bot.games.registry import choose_move, policy_factory
 from bot.names import distinct_names
-from bot.results import ASSISTED, result_of
+from bot.results import ASSISTED, on_best_board, result_of
 from bot.store.base import (
     ChannelBusy,
     DailyClaim,
@@ -806,11 +806,7 @@ class Tables:
         """Whether the game would reach a best-result board as the member's own play: a
         solitaire at the standard settings the computer has not helped play (``ASSISTED``)."""
         found = bundle(stored.game_key)
-        return (
-            found.info.ranking.kind == "best"
-            and found.standard(stored.options)
-            and ASSISTED not in stored.options
-        )
+        return found.info.ranking.kind == "best" and on_best_board(found, stored.options)
 
     async def mark_assisted(self, stored: StoredGame, how: str) -> StoredGame:
         """Label a game ``ranks_own_play`` says a best-result board would rank as the member's

@@ -20,7 +20,7 @@ import io
 import logging
 import re
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, ClassVar, Self
 
 import discord
@@ -267,22 +267,30 @@ async def _left_or_waiting(tables: Tables, here: Position, user_id: int) -> None
     of a choice several make at once (Ticket to Ride's opening tickets): "use the newest
     table" would not help them, why they cannot move would. Otherwise an old hand's component
     is from an earlier turn, which its caller says."""
-    seat = tables.seat_of(here.stored, user_id)
-    if seat in here.acting:
-        return
-    refusal = await tables.refusal(here, seat)
-    if refusal == LEFT_THE_GAME or (len(here.acting) > 1 and not here.window_open):
-        raise NotYourTurn(refusal)
+    await _not_deciding(
+        tables,
+        here,
+        user_id,
+        only=lambda why: why == LEFT_THE_GAME or (len(here.acting) > 1 and not here.window_open),
+    )
 
 
-async def _not_deciding(tables: Tables, here: Position, user_id: int) -> None:
+async def _not_deciding(
+    tables: Tables,
+    here: Position,
+    user_id: int,
+    only: Callable[[str], bool] = lambda _: True,
+) -> None:
     """Say why a hand's button means nothing to its presser, when it is not theirs to press: a
     forged id of another member's hand (or an old one of the presser's, after they left) finds
-    no picker in the presser's own hand, and "use the newest table" would not help them."""
+    no picker in the presser's own hand, and "use the newest table" would not help them.
+    ``only``: which of those reasons to say (the others are left to the caller)."""
     seat = tables.seat_of(here.stored, user_id)
     if seat in here.acting:
         return
-    raise NotYourTurn(await tables.refusal(here, seat))
+    why = await tables.refusal(here, seat)
+    if only(why):
+        raise NotYourTurn(why)
 
 
 def _private(interaction: discord.Interaction[Any]) -> bool:
@@ -584,7 +592,7 @@ async def hand_message(
         content = "Your hand — your move."
     elif seat in here.game.out(here.state):
         content = "Your hand — you are out of this game; the others play on."
-    elif all(s.seat != seat for s in await tables.members_playing(stored)):
+    elif await tables.refusal(here, seat) == LEFT_THE_GAME:
         content = "Your hand — you have left this game; the players still in it decide."
     elif here.window_open:
         # The seat whose turn it is waits for the reaction too: "not your turn" was untrue.
