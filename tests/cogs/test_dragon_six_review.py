@@ -23,6 +23,18 @@ async def _stored(driver: InteractionDriver) -> StoredGame:
     return await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
 
 
+async def _dealt(driver: InteractionDriver) -> StoredGame:
+    """The review's Dragon table (``SEATS``) dealt from the stacked ``MB`` and ``CW`` decks."""
+    update = await running_bot(driver).tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="dragon",
+        seats=SEATS,
+        deck=[*MB, *CW],
+    )
+    return update.game
+
+
 async def test_the_driver_whose_turn_it_is_is_told_a_reaction_is_awaited(
     driver: InteractionDriver,
 ) -> None:
@@ -31,16 +43,7 @@ async def test_the_driver_whose_turn_it_is_is_told_a_reaction_is_awaited(
     for Bob to react, and nothing changes. Found by this review: both were told "It is not your
     turn", which Alice, whose turn it is, could not make sense of, and her hand said "it is not
     your turn yet"."""
-    bot = running_bot(driver)
-    game = (
-        await bot.tables.start(
-            channel_id=GAMES_CHANNEL_ID,
-            guild_id=GUILD_ID,
-            game_key="dragon",
-            seats=SEATS,
-            deck=[*MB, *CW],
-        )
-    ).game
+    game = await _dealt(driver)
     window = public_table(await driver.slash("move", {"action": "mg-front @1"}))
     bobs = await driver.click(window.message_id, f"jn:h:{game.id}", user_id=BOB_ID)
     armor = component_id(bobs, "Armor")
@@ -94,16 +97,7 @@ async def test_the_hand_says_in_words_which_move_the_turn_still_owes(
     him; its description (what a screen reader says) says the same. Found by this review: the
     description listed the cards only, so a member using a screen reader never learnt that
     the Car Wars move was made and the Mille Bornes move still owed."""
-    bot = running_bot(driver)
-    game = (
-        await bot.tables.start(
-            channel_id=GAMES_CHANNEL_ID,
-            guild_id=GUILD_ID,
-            game_key="dragon",
-            seats=SEATS,
-            deck=[*MB, *CW],
-        )
-    ).game
+    game = await _dealt(driver)
     table = public_table(await driver.slash("table", {}))
     hand = await driver.click(table.message_id, f"jn:h:{game.id}")
     said = alt_text_of(hand, "hand.png")
