@@ -180,3 +180,12 @@ def is_answered(driver: InteractionDriver, payload: dict[str, Any]) -> bool:
     """Whether the bot has answered the interaction ``payload`` at all yet."""
     token = str(payload["token"])
     return any(token in request.path for request in driver.backend.requests)
+
+
+async def hand_press(driver: InteractionDriver, game_id: int, label: str) -> JSON:
+    """The payload of Alice pressing ``label`` in her hand, opened under a fresh /table (built,
+    not sent: a test may make Discord fail its answers first)."""
+    table = public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, f"jn:h:{game_id}")
+    assert hand.message is not None
+    return driver.factory.component(hand.message, component_id(hand, label))

@@ -17,7 +17,7 @@ import pytest
 from bot.store.base import SeatRecord
 from cogs.pickers import ACKNOWLEDGE_AFTER
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, held_thinking, public_table, stacked_mille
+from tests.cogs.helpers import component_id, hand_press, held_thinking, public_table, stacked_mille
 from tests.discord.backend import (
     BOB_ID,
     GAMES_CHANNEL_ID,
@@ -115,10 +115,7 @@ async def test_a_hand_button_whose_answer_failed_still_posts_its_table(
     acknowledgement. The move is stored and its table posted to the channel."""
     bot = running_bot(driver)
     started = await stacked_mille(driver, COMPUTER)
-    table = public_table(await driver.slash("table", {}))
-    hand = await driver.click(table.message_id, f"jn:h:{started.game.id}")
-    assert hand.message is not None
-    payload = driver.factory.component(hand.message, component_id(hand, "Go"))
+    payload = await hand_press(driver, started.game.id, "Go")
     expire(payload)
     await driver.dispatch(payload)
     stored = await bot.tables.current(GAMES_CHANNEL_ID)

@@ -24,7 +24,7 @@ from discord.webhook.async_ import AsyncWebhookAdapter
 
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, public_table, stacked_mille
+from tests.cogs.helpers import hand_press, public_table, stacked_mille
 from tests.cogs.test_mille_hands import alice_at_700
 from tests.discord.backend import (
     GAMES_CHANNEL_ID,
@@ -203,10 +203,7 @@ async def test_a_hand_button_whose_table_follow_up_failed_posts_it_in_the_channe
     fails, and the table reaches the channel once."""
     bot = running_bot(driver)
     started = await stacked_mille(driver, COMPUTER)
-    table = public_table(await driver.slash("table", {}))
-    hand = await driver.click(table.message_id, f"jn:h:{started.game.id}")
-    assert hand.message is not None
-    payload = driver.factory.component(hand.message, component_id(hand, "Go"))
+    payload = await hand_press(driver, started.game.id, "Go")
     refuse_followups(payload)
     await driver.dispatch(payload)
     stored = await bot.tables.current(GAMES_CHANNEL_ID)
