@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from bot.engine.core import Ranking
 from bot.engine.words import noun
@@ -251,12 +252,13 @@ def solitaire_stats(
     now: float,
 ) -> MemberStats:
     """A solitaire member's card: every game of it they played (assisted ones too), won and
-    lost when it can be won, and their best result as the best-results board ranks it (which
-    leaves out assisted games and other settings), with their place on that board."""
+    lost as ``solitaire_verdict`` says (a game that could not be won is only played), and
+    their best result as the best-results board ranks it (which leaves out assisted games and
+    other settings), with their place on that board."""
     info = get_game(game_key).info
     mine = [s for s in results if user_id in s.record.seats]
     games = [s for s in mine if s.record.game_key == game_key]
-    wins = sum(1 for s in games if figures_of(s, s.record.seats.index(user_id)).get("won"))
+    verdicts = Counter(solitaire_verdict(s, s.record.seats.index(user_id)) for s in games)
     # The board of the same results /leaderboard ranks: this game's, all time, here.
     board = leaderboard(
         [s for s in results if s.record.game_key == game_key],
@@ -274,8 +276,8 @@ def solitaire_stats(
         rank=row.rank if row else None,
         ranked_players=len(board.rows) if row else None,
         games=len(games),
-        wins=wins,
-        losses=len(games) - wins,
+        wins=verdicts["won"],
+        losses=verdicts["lost"],
         favourite_game=get_game(favourite).info.title if favourite else None,
         favourite_game_plays=plays,
         best=_personal_bests(mine, user_id, game_key),
@@ -310,6 +312,21 @@ def _personal_bests(
     return tuple(lines)
 
 
+SolitaireVerdict = Literal["won", "lost", "played"]
+
+
+def solitaire_verdict(stored: StoredResult, seat: int = 0) -> SolitaireVerdict:
+    """What a solitaire's result was, one rule for /history, the /stats card and its words:
+    ``won``; ``lost`` when the game could have been won at its settings (Ticket to Ride Solo's
+    hidden tickets, Mille Bornes Solo's refuel and easy presets); else ``played`` (Mille Bornes
+    Solo's classic preset, a score attack nobody clears completely)."""
+    if figures_of(stored, seat).get("won"):
+        return "won"
+    if bundle(stored.record.game_key).can_be_won(stored.record.options):
+        return "lost"
+    return "played"
+
+
 def message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
     """The address that opens a message in Discord (``@me``: a direct message)."""
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
@@ -333,10 +350,7 @@ def history_lines(
         seat = record.seats.index(user_id)
         others = [escape(n) for i, n in enumerate(stored.names) if i != seat]
         if len(record.seats) == 1:
-            # A solitaire against an opponent unseen (a margin over Ticket to Ride Solo's
-            # hidden tickets) is lost when not won; one with nobody to beat was played.
-            figures = figures_of(stored, seat)
-            verdict = "won" if figures.get("won") else "lost" if "margin" in figures else "played"
+            verdict: str = solitaire_verdict(stored, seat)
         elif all(r == record.ranks[0] for r in record.ranks):
             verdict = "drew"
         elif outcome_of(record, seat) == 0:

@@ -18,6 +18,7 @@ from bot.render.leaderboard import (
     MemberStats,
     board_value_text,
     solitaire_record,
+    solitaire_win_rate,
 )
 
 DESCRIPTION_LIMIT = 1024
@@ -124,8 +125,9 @@ def _solitaire_lines(card: MemberStats) -> list[str]:
     line = f"{plural(record['PLAYED'], 'game')} played"
     if card.winnable:
         line += f": {record['WON']} won, {record['LOST']} lost"
-        if card.games:
-            line += f", {round(100 * card.wins / card.games)}% won"
+        rate = solitaire_win_rate(card)
+        if rate is not None:
+            line += f", {round(100 * rate)}% won"
     lines = [line + "."]
     if card.board_value is None:
         board = f"the best-results board ({card.board_label.lower()})"

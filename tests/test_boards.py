@@ -25,7 +25,16 @@ def _duel(game_id: int, winner: int, loser: int, *, guild: int = 1) -> StoredRes
     return StoredResult(record, (f"P{winner}", f"P{loser}"), channel_id=5, message_id=None)
 
 
-def _solo(game_id: int, player: int, miles: int, won: bool, cleared: int = 49) -> StoredResult:
+def _solo(
+    game_id: int,
+    player: int,
+    miles: int,
+    won: bool,
+    cleared: int = 49,
+    preset: str | None = None,
+) -> StoredResult:
+    """A Mille Bornes Solo result; without ``preset`` its options name none, as early ones."""
+    figures = {"won": "yes" if won else "no", "cleared": str(cleared)}
     record = ResultRecord(
         game_id=game_id,
         game_key="solo",
@@ -34,10 +43,31 @@ def _solo(game_id: int, player: int, miles: int, won: bool, cleared: int = 49) -
         seats=(player,),
         ranks=(0,),
         scores=(miles,),
-        options={"won": "yes" if won else "no", "cleared": str(cleared)},
+        options={**figures, **({"preset": preset} if preset else {})},
         counted=False,
     )
     return StoredResult(record, (f"P{player}",), channel_id=5, message_id=9)
+
+
+def _ttr_solo(game_id: int, player: int, figures: dict[str, int]) -> StoredResult:
+    record = ResultRecord(
+        game_id=game_id,
+        game_key="ttr-solo",
+        guild_id=1,
+        finished_at=NOW - 1000 + game_id,
+        seats=(player,),
+        ranks=(0,),
+        scores=(figures.get("score", 0),),
+        counted=False,
+        details=(figures,),
+    )
+    return StoredResult(record, (f"P{player}",), channel_id=5, message_id=9)
+
+
+def _solo_card(results: list[StoredResult], player: int) -> tuple[int, int, int]:
+    """(played, won, lost) on a member's Mille Bornes Solo card."""
+    card = member_stats(results, user_id=player, name="P", game_key="solo", guild_id=1, now=NOW)
+    return card.games, card.wins, card.losses
 
 
 def test_the_winner_ranks_first() -> None:
@@ -120,15 +150,16 @@ def test_personal_bests_include_the_best_hand() -> None:
 
 
 def test_a_solitaires_card_has_no_rating_and_places_the_best_on_the_board() -> None:
-    """Mille Bornes Solo's card counts every game played, won and lost (no draws), and its
-    best is the board's own: a game played with hints counts as played, never as the best."""
-    solo = _solo(3, 10, 990, True)
+    """Mille Bornes Solo's card counts every game played and the games won (no draws; a
+    classic game not won is neither won nor lost), and its best is the board's own: a game
+    played with hints counts as played, never as the best."""
+    solo = _solo(3, 10, 990, True, preset="refuel")
     options = {**solo.record.options, ASSISTED: "hint"}
     assisted = dataclasses.replace(solo, record=dataclasses.replace(solo.record, options=options))
     results = [_solo(1, 10, 900, False, cleared=40), _solo(2, 20, 400, True), assisted]
     card = member_stats(results, user_id=10, name="P10", game_key="solo", guild_id=1, now=NOW)
     assert card.solitaire and card.winnable and card.rating is None
-    assert (card.games, card.wins, card.losses, card.draws) == (2, 1, 1, 0)
+    assert (card.games, card.wins, card.losses, card.draws) == (2, 1, 0, 0)
     assert (card.board_label, card.board_value, card.rank, card.ranked_players) == (
         "Cleared /49",
         40,
@@ -136,3 +167,33 @@ def test_a_solitaires_card_has_no_rating_and_places_the_best_on_the_board() -> N
         2,
     )
     assert [(b.label, b.value) for b in card.best] == [("Best score", "990 miles")]
+
+
+def test_a_classic_game_not_won_is_played_in_history_and_on_the_card() -> None:
+    """Mille Bornes Solo's classic preset (the default, and the daily deal) cannot be won:
+    /history called such a game "played" while the /stats card counted it LOST. Both now say
+    played, for a result naming the preset and for one stored before options were kept."""
+    results = [_solo(1, 10, 900, False, cleared=40, preset="classic"), _solo(2, 10, 800, False)]
+    lines = history_lines(results, 10, escape=str)
+    assert all("**played**" in line for line in lines), lines
+    assert _solo_card(results, 10) == (2, 0, 0)
+
+
+def test_a_refuel_game_not_won_is_lost_in_history_and_on_the_card() -> None:
+    """The refuel preset can be won: a game of it not won is a loss. /history called it
+    "played", hiding the loss the /stats card counted."""
+    results = [_solo(1, 10, 900, False, cleared=40, preset="refuel")]
+    lines = history_lines(results, 10, escape=str)
+    assert len(lines) == 1 and "**lost**" in lines[0], lines
+    assert _solo_card(results, 10) == (1, 0, 1)
+
+
+def test_a_ticket_to_ride_solo_game_not_won_is_lost_whatever_its_figures() -> None:
+    """Ticket to Ride Solo is always played against the hidden tickets, so a game not won is
+    lost in /history and on the card, even when its result carries no margin figure (/history
+    called such a result "played")."""
+    results = [_ttr_solo(1, 10, {"won": 0, "score": 28}), _ttr_solo(2, 10, {"won": 1, "score": 41})]
+    lines = history_lines(results, 10, escape=str)
+    assert ["**won**" in lines[0], "**lost**" in lines[1]] == [True, True], lines
+    card = member_stats(results, user_id=10, name="P", game_key="ttr-solo", guild_id=1, now=NOW)
+    assert (card.games, card.wins, card.losses) == (2, 1, 1)

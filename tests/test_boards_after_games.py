@@ -113,3 +113,38 @@ def test_the_words_carry_every_number_the_images_show() -> None:
     words = stats_text(card)
     assert "2 won, 1 lost, 0 drawn, 67% won." in words, words
     assert f"Rating over time: 3 rated games, peak {peak:,}." in words, words
+
+
+def _solo(game_id: int, won: bool, preset: str) -> StoredResult:
+    record = ResultRecord(
+        game_id=game_id,
+        game_key="solo",
+        guild_id=1,
+        finished_at=T0 + 60 * game_id,
+        seats=(ANN,),
+        ranks=(0,),
+        scores=(500,),
+        options={"preset": preset},
+        details=({"won": int(won), "cleared": 49 if won else 30, "score": 500},),
+    )
+    return StoredResult(record, ("Ann",), channel_id=5, message_id=None)
+
+
+def _solo_words(results: list[StoredResult]) -> str:
+    card = member_stats(results, user_id=ANN, name="Ann", game_key="solo", guild_id=1, now=T0)
+    return stats_text(card)
+
+
+def test_the_solitaire_win_rate_leaves_out_games_that_could_not_be_won() -> None:
+    """Ann plays a classic Mille Bornes Solo (a score attack nobody wins), wins a refuel game
+    and loses an easy one. Her card read "1 won, 2 lost, 33% won", the classic game a loss;
+    it is only played, and the rate is over the two games she could have won."""
+    results = [_solo(1, False, "classic"), _solo(2, True, "refuel"), _solo(3, False, "easy")]
+    words = _solo_words(results)
+    assert "3 games played: 1 won, 1 lost, 50% won." in words, words
+
+
+def test_no_solitaire_win_rate_when_no_game_could_be_won() -> None:
+    """Only classic games played: nothing won or lost, and no "0% won" rate."""
+    words = _solo_words([_solo(1, False, "classic"), _solo(2, False, "classic")])
+    assert "2 games played: 0 won, 0 lost." in words and "% won" not in words, words

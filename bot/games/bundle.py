@@ -147,7 +147,9 @@ class GameBundle:
     a member whose turn timer ran out. ``arena_metrics(final public view, outcome)`` adds the
     game's own figures to ``junction arena``'s report. ``display_options`` are options that only
     change how the game is shown (the card names' language): a best-result board, which ranks
-    games played at the standard settings only, does not mind them.
+    games played at the standard settings only, does not mind them. ``winnable(options)``: for a
+    solitaire whose settings decide whether it can be won at all, whether a game with these
+    (stored) options could be; None: as the game ranks, by ``won`` (see ``can_be_won``).
     """
 
     game: Game[Any, Any]
@@ -156,6 +158,7 @@ class GameBundle:
     default_policy: str = "random"
     arena_metrics: Callable[[Any, Outcome], Mapping[str, float]] = lambda view, outcome: {}
     display_options: frozenset[str] = frozenset()
+    winnable: Callable[[Mapping[str, str]], bool] | None = None
 
     @property
     def info(self) -> GameInfo:
@@ -170,6 +173,13 @@ class GameBundle:
         no longer knows counts as changed."""
         defaults = self.game.resolve_options({})
         return {name: value for name, value in options.items() if defaults.get(name) != value}
+
+    def can_be_won(self, options: Mapping[str, str]) -> bool:
+        """Whether a game with these (stored) options could have been won, so that not winning
+        it is a loss: the game's own ``winnable`` when it has one, else whether it ranks wins."""
+        if self.winnable is not None:
+            return self.winnable(options)
+        return "won" in self.info.ranking.keys
 
     def standard(self, options: Mapping[str, str]) -> bool:
         """Whether a game with these (stored) options was played at the standard settings,

@@ -92,10 +92,18 @@ def arena_metrics(view: SoloPublicView, outcome: Outcome) -> dict[str, float]:
     }
 
 
+def winnable(options: Mapping[str, str]) -> bool:
+    """Whether a game with these (stored) options could be won: every preset but ``classic``
+    (the printed rules, and the daily deal), a score attack nobody clears completely. A result
+    stored without a preset was played at the game's default."""
+    preset = options.get("preset", GAME.resolve_options({})["preset"])
+    return preset != "classic"
+
+
 def start_notice(options: Mapping[str, str]) -> str:
     """The literal solitaire cannot be won: say so before anyone tries. The daily deal takes
     no options, so there it names no other preset to try."""
-    if options.get("preset") != "classic":
+    if winnable(options):
         return ""
     if options.get("daily"):
         return (
@@ -134,5 +142,6 @@ BUNDLE = GameBundle(
     default_policy="expert",
     arena_metrics=arena_metrics,
     display_options=frozenset({"names"}),  # English or French card names: the same game
+    winnable=winnable,
 )
 __all__ = ["BUNDLE"]

@@ -97,8 +97,9 @@ class MemberStats:
     are the rated record behind ``rating``. ``rank`` of ``ranked_players`` is their place on
     the ladder, None when unranked.
 
-    A solitaire's card (``solitaire``) has no rating, draws or opponents: ``wins``/``losses``
-    are over every game played (shown only when the game ``winnable``), and ``board_value``
+    A solitaire's card (``solitaire``) has no rating, draws or opponents: ``games`` counts every
+    game played, ``wins``/``losses`` the games won and lost (a game that could not be won at its
+    settings is neither; shown only when the game ``winnable``), and ``board_value``
     is the member's best result on the game's best-results board (a column called
     ``board_label``), placed ``rank`` of ``ranked_players``; None when no game of theirs ranks.
     """
@@ -136,6 +137,13 @@ def solitaire_record(stats: MemberStats) -> list[tuple[str, int]]:
     if stats.winnable:
         figures += [("WON", stats.wins), ("LOST", stats.losses)]
     return figures
+
+
+def solitaire_win_rate(stats: MemberStats) -> float | None:
+    """The share of a solitaire's games won among those that could be won (a game only played,
+    such as a score attack, is left out); None when none could be."""
+    decided = stats.wins + stats.losses
+    return stats.wins / decided if decided else None
 
 
 # --- palette additions -----------------------------------------------------------------------
@@ -561,14 +569,15 @@ def _draw_solitaire_record_panel(c: Canvas, stats: MemberStats, box: Box) -> int
     if stats.winnable:
         bar = (x0 + 18, y0 + 110, x1 - 18, y0 + 122)
         c.rounded(bar, 6, fill=_BAR_BACK)
-        if stats.games:
-            w_end = bar[0] + round((bar[2] - bar[0]) * stats.wins / stats.games)
+        rate = solitaire_win_rate(stats)
+        if rate is not None:
+            w_end = bar[0] + round((bar[2] - bar[0]) * rate)
             if stats.losses:
                 c.rounded(bar, 6, fill=Palette.RED)
             if stats.wins:
                 c.rounded((bar[0], bar[1], w_end, bar[3]), 6, fill=Palette.GREEN)
-            rate = f"{round(100 * stats.wins / stats.games)}% won"
-            c.text((x1 - 18, y0 + 144), rate, font(16, "bold"), Palette.INK, anchor="rm")
+            words = f"{round(100 * rate)}% won"
+            c.text((x1 - 18, y0 + 144), words, font(16, "bold"), Palette.INK, anchor="rm")
     _draw_favourite(c, stats, box)
     return box[3]
 

@@ -82,8 +82,9 @@ def _card(drawn: list[str]) -> str:
 async def test_mille_bornes_solo_card_counts_games_and_places_the_best(
     driver: InteractionDriver, drawn: list[str]
 ) -> None:
-    """Alice's standard game ranks (30 cleared, second behind Bob); her game with hints counts
-    as played and won, not on the board; the best score is in miles, not points."""
+    """Alice's standard game ranks (30 cleared, second behind Bob) and, classic, is played,
+    neither won nor lost; her refuel game with hints counts as won, not on the board; the best
+    score is in miles, not points."""
     await _result(driver, "solo", ALICE_ID, "Alice", {"won": 0, "cleared": 30, "score": 500})
     hinted = await _result(
         driver,
@@ -99,7 +100,7 @@ async def test_mille_bornes_solo_card_counts_games_and_places_the_best(
     alt = alt_text_of(stats, "stats.png")
     assert alt.splitlines() == [
         "Stats of alice, Mille Bornes Solo.",
-        "2 games played: 1 won, 1 lost, 50% won.",
+        "2 games played: 1 won, 0 lost, 100% won.",
         "Best on the best-results board: cleared 30/49, 2 of 2 on the board.",
         "Favourite game: Mille Bornes Solo (2).",
         f"Best score: 700 miles (game #{hinted}).",
@@ -142,7 +143,8 @@ async def test_a_member_with_only_assisted_games_is_not_on_the_board(
 ) -> None:
     """Games played with hints still count as played; the card says why none of them ranks."""
     figures = {"won": 0, "cleared": 41, "score": 800}
-    await _result(driver, "solo", ALICE_ID, "Alice", figures, {ASSISTED: "timeout"})
+    options = {ASSISTED: "timeout", "preset": "refuel"}
+    await _result(driver, "solo", ALICE_ID, "Alice", figures, options)
     drawn.clear()
     stats = await driver.slash("stats", {"game": "solo"})
     alt = alt_text_of(stats, "stats.png")
@@ -153,3 +155,34 @@ async def test_a_member_with_only_assisted_games_is_not_on_the_board(
     card = _card(drawn)
     assert "Not on the board yet" in card and "—" in card
     assert _numbers(card) == _numbers(alt)
+
+
+async def test_the_card_leaves_classic_games_out_of_won_lost_and_the_rate(
+    driver: InteractionDriver, drawn: list[str]
+) -> None:
+    """The classic preset (the default, and the daily deal) cannot be won. Alice's card, image
+    and words, counted her classic game LOST and its rate "33% won" over all three games; the
+    classic game is only played now, and the rate is over the refuel games she could win."""
+    await _result(driver, "solo", ALICE_ID, "Alice", {"won": 0, "cleared": 30, "score": 500})
+    refuel = {"preset": "refuel"}
+    await _result(driver, "solo", ALICE_ID, "Alice", {"won": 1, "cleared": 49}, refuel)
+    await _result(driver, "solo", ALICE_ID, "Alice", {"won": 0, "cleared": 35}, refuel)
+    drawn.clear()
+    stats = await driver.slash("stats", {"game": "solo"})
+    alt = alt_text_of(stats, "stats.png")
+    assert alt.splitlines()[1] == "3 games played: 1 won, 1 lost, 50% won.", alt
+    card = _card(drawn)
+    assert "50% won" in card and "33% won" not in card, card
+    assert _numbers(card) == _numbers(alt)
+
+
+async def test_a_card_of_classic_games_only_shows_no_rate(
+    driver: InteractionDriver, drawn: list[str]
+) -> None:
+    """With no game that could be won there is nothing to rate: no "0% won" on the card."""
+    await _result(driver, "solo", ALICE_ID, "Alice", {"won": 0, "cleared": 30, "score": 500})
+    drawn.clear()
+    stats = await driver.slash("stats", {"game": "solo"})
+    alt = alt_text_of(stats, "stats.png")
+    assert alt.splitlines()[1] == "1 game played: 0 won, 0 lost.", alt
+    assert "% won" not in _card(drawn)
