@@ -9,45 +9,83 @@ former player's name that looks like no one else's.
 
 from __future__ import annotations
 
+import string
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 
+from confusable_homoglyphs import utils as confusable_data
+
 from bot.store.base import SeatRecord
 
-_DRAWN_ALIKE = str.maketrans(
-    # Cyrillic, case-folded: "Воb" is "Bob" to the eye (capitals В, Н, К, М, Т look Latin).
-    "авекмнорстухѕіјԁһӏԝԛү"
-    # Greek, case-folded (capitals Α, Β, Ε, Ζ, Η, Ι, Κ, Μ, Ν, Ο, Ρ, Τ, Υ, Χ look Latin).
-    "αβεζηικμνορτυχϲ",
-    "abekmhopctyxsijdhlwqy"  # the Cyrillic letters' Latin look-alikes
-    "abezhikmnoptyxc",  # the Greek ones
-)
-"""Letters of other alphabets drawn like Latin ones, as the Latin letter they look like."""
+_LATIN = frozenset(string.ascii_letters + string.digits)
 
 
-_CAPITAL_I = str.maketrans("IΙІ", "lll")
-"""A capital I (Latin, Greek or Cyrillic) as the small l it is drawn like: "Ian" is "lan"."""
+def _drawn_alike() -> dict[int, str]:
+    """Every character drawn like a Latin letter or digit, as that letter or digit: Unicode's
+    confusables (UTS #39), as the ``confusable-homoglyphs`` package ships them.
+
+    ASCII itself is left alone, so a name typed on an ordinary keyboard reads as typed: "0" and
+    "O", "1" and "l", "rn" and "m" stay apart ("Arnie" and "Amie" are two people), except for
+    the capital I (``_CAPITAL_I``). A small letter with no look-alike of its own reads as its
+    capital's ("в" as "В", so "b"), since case never tells names apart. A capital drawn like
+    an "l" (Greek "Ι", Cyrillic "І") is kept a capital "I", which ``_CAPITAL_I`` reads both
+    ways, as the Latin one is."""
+    # The package's data is a graph (each character with the ones it is confused with, both
+    # ways), loaded here once and dropped: the package's own module would keep all 18 MB of it.
+    graph: dict[str, list[dict[str, str]]] = confusable_data.load("confusables.json")
+
+    def own(char: str) -> str | None:
+        if char.isascii():
+            return None
+        alike = [entry["c"] for entry in graph.get(char, ()) if entry["c"] in _LATIN]
+        return alike[0] if alike else None
+
+    table: dict[int, str] = {}
+    for char in graph:
+        if len(char) != 1 or char.isascii():
+            continue
+        capital = char.upper()
+        latin = own(char) or (own(capital) if len(capital) == 1 else None)
+        if latin is None:
+            continue
+        if latin == "l" and char.isupper():
+            latin = "I"
+        table[ord(char)] = latin if own(char) else latin.lower()
+    return table
+
+
+_DRAWN_ALIKE = _drawn_alike()
+"""Letters of other alphabets (and Latin letters outside ASCII: "ɑ", "ı") drawn like Latin
+letters or digits, as the Latin letter or digit they look like: "Воb" in Cyrillic is "Bob"."""
+
+_CAPITAL_I = {ord(c): "l" for c in ["I", *(chr(k) for k, v in _DRAWN_ALIKE.items() if v == "I")]}
+"""A capital I (Latin, or one drawn alike: Greek, Cyrillic...) as the small l it is drawn like:
+"Ian" is "lan"."""
 
 
 def looks(name: str) -> str:
     """What a name looks like, roughly: letter case, width (``Ｓａｍ``, which the images draw
     as "Sam"), spaces and invisible characters do not tell two names apart, nor letters of
-    another alphabet drawn alike ("Воb" in Cyrillic). ``readings`` adds the capital I."""
-    return _shown(unicodedata.normalize("NFKC", name))
+    another alphabet drawn alike ("Воb" in Cyrillic, "Ꮯօco" in Cherokee and Armenian), with
+    the same marks ("Mӓx" in Cyrillic is "Mäx"). ``readings`` adds the capital I."""
+    return _shown(unicodedata.normalize("NFKD", name))
 
 
 def readings(name: str) -> frozenset[str]:
     """How a name may be read (``looks``), its capital I taken as an i ("Ian" is "ian") and as
     the l it is drawn like ("Ian" is "lan"). Two names look alike when they share a reading;
     "Ali" and "All" do not, since a small i is never drawn as an l."""
-    normal = unicodedata.normalize("NFKC", name)
+    normal = unicodedata.normalize("NFKD", name)
     return frozenset((_shown(normal), _shown(normal.translate(_CAPITAL_I))))
 
 
 def _shown(name: str) -> str:
-    folded = name.casefold().translate(_DRAWN_ALIKE)
-    return "".join(char for char in folded if char.isprintable() and not char.isspace())
+    # Decomposed (NFKD), so a mark is read apart from its letter ("ӓ" is "а" and a diaeresis);
+    # read again once case-folded, for letters only their capital has a look-alike for.
+    folded = name.translate(_DRAWN_ALIKE).casefold().translate(_DRAWN_ALIKE)
+    shown = unicodedata.normalize("NFC", folded)
+    return "".join(char for char in shown if char.isprintable() and not char.isspace())
 
 
 def distinct_names(seats: Sequence[SeatRecord]) -> list[SeatRecord]:
