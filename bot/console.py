@@ -32,10 +32,12 @@ from bot.games import (
     suggest_move,
 )
 from bot.games.bundle import GameBundle, MoveChoice
+from bot.move_log import LEAVE, replay_frames
 from bot.seats import computer_names
 from bot.store import opened_store
 from bot.store.base import CONSOLE_CHANNEL, SeatRecord, StoredGame
-from bot.tables import LEAVE, MAX_MOVE_TEXT, Tables, TableUpdate, replay_frames, typed_move
+from bot.tables import Tables, TableUpdate
+from bot.typed_moves import MAX_MOVE_TEXT, typed_move
 from bot.updates import outcome_line, told
 
 PLAYER_ID = 1  # the console player's member id

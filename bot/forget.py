@@ -31,6 +31,7 @@ from typing import Any
 from bot.engine.core import Game, GameError
 from bot.engine.words import plural
 from bot.games import bundle
+from bot.move_log import LEAVE, replay_states
 from bot.names import unused_name
 from bot.store.base import (
     Forgotten,
@@ -40,7 +41,6 @@ from bot.store.base import (
     Store,
     StoredGame,
 )
-from bot.tables import LEAVE, replay_states
 
 FORMER = "Former player"
 _ATTEMPTS = 3  # reads of the member's games, should they start one while being forgotten

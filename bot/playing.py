@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from bot.boards import message_link
 from bot.engine.core import GameError
 from bot.games import bundle
+from bot.position import Position
 from bot.store.base import StoredGame
-from bot.tables import Position, Tables
+from bot.tables import Tables
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,10 @@ timer), so nothing waits in memory only:
 ``wake`` (driven by ``bot.timers.sweep``) handles whichever is due; ``remind_turn`` the
 reminders. A finished game gets its result recorded (leaderboards), and ``replay`` rebuilds a
 finished game from its deal and move log.
+
+What a request reads the game as is a :class:`~bot.position.Position` (``bot/position.py``);
+the move log's marks and its replay are ``bot/move_log.py``'s, and how typed text is read is
+``bot/typed_moves.py``'s.
 """
 
 from __future__ import annotations
@@ -28,18 +32,19 @@ import asyncio
 import logging
 import secrets
 import time
-import unicodedata
 import weakref
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.engine.core import Game, GameError, IllegalMove, NotationError, NotYourTurn
 from bot.games import bundle, get_policy
-from bot.games.bundle import GameBundle, MoveChoice, PolicyFactory
+from bot.games.bundle import MoveChoice, PolicyFactory
 from bot.games.registry import choose_move, policy_factory
+from bot.move_log import LATE_MARK, LEAVE, replay_frames, replay_states
 from bot.names import distinct_names
+from bot.position import Position, move_caption, round_ended
 from bot.results import ASSISTED, on_best_board, result_of
 from bot.store.base import (
     ChannelBusy,
@@ -47,12 +52,12 @@ from bot.store.base import (
     DailyClaimed,
     DuplicateInteraction,
     GuildSettings,
-    MoveRecord,
     SeatRecord,
     StaleVersion,
     Store,
     StoredGame,
 )
+from bot.typed_moves import MAX_MOVE_TEXT, TOO_LONG, typed_move
 from bot.updates import (
     DailyDealt,
     NoGameHere,
@@ -63,33 +68,25 @@ from bot.updates import (
     TableBusy,
     TableUpdate,
     Timeout,
-    and_list,
 )
 
+# Position is named here too: the seam hands Positions out and takes them back (position,
+# legal_moves, refusal, as_of), like the result types of bot.updates it names.
 __all__ = [
-    "LEAVE",
-    "MAX_MOVE_TEXT",
     "MoveChoice",
     "NoGameHere",
     "NoReplay",
     "NotSeated",
+    "Position",
     "StaleButton",
     "Step",
     "TableBusy",
     "TableUpdate",
     "Tables",
     "Timeout",
-    "typed_move",
 ]
 
 log = logging.getLogger(__name__)
-
-LATE_MARK = "late:"
-"""How the move log marks a move the computer played for a member whose time ran out (in place
-of an interaction id: unique, ``late:<game>:<version>``)."""
-
-LEAVE = "@leave"
-"""The move log's entry for a seat leaving (resigning or forfeiting): no game's notation."""
 
 DAILY_DEALT = (
     "You have already been dealt today's deal (an aborted one counts too). "
@@ -127,107 +124,7 @@ async def _think_in_thread(factory: PolicyFactory, view: Any, seed: str) -> str:
     return await asyncio.to_thread(choose_move, factory, view, seed)
 
 
-def _told(game: Game[Any, Any], before: Any, after: Any) -> str:
-    """The caption a move leaves, or "" when the table shows nothing new: drawing instead of
-    a coup fourré keeps the last caption, which a message listing the moves then told twice
-    ("Alice plays Out of Gas on Bob!" again, as if a second hazard)."""
-    if game.public_view(after) == game.public_view(before):
-        return ""
-    return game.caption(after)
-
-
-def _round_ended(found: GameBundle, before: Any, after: Any) -> bool:
-    """Whether a move finished a round (its score image is due) and the game goes on."""
-    game = found.game
-    if game.outcome(after) is not None:
-        return False  # the game's end: its last table tells the round's end with the result
-    return bool(found.presenter.round_finished(game.public_view(before), game.public_view(after)))
-
-
-@dataclass
-class Position:
-    """One stored game with its state rebuilt once for the whole request."""
-
-    stored: StoredGame
-    bundle: GameBundle
-    state: Any
-
-    @property
-    def game(self) -> Game[Any, Any]:
-        return self.bundle.game
-
-    @property
-    def acting(self) -> list[int]:
-        if self.stored.status != "active":
-            return []
-        return sorted(self.game.to_act(self.state))
-
-    def computers_due(self) -> list[int]:
-        return [s for s in self.acting if self.stored.seats[s].is_computer]
-
-    def reacting(self) -> list[int]:
-        """Member seats deciding in a reaction window (the engine names their default)."""
-        return [
-            s
-            for s in self.acting
-            if not self.stored.seats[s].is_computer
-            and self.game.default_action(self.state, s) is not None
-        ]
-
-    @property
-    def window_open(self) -> bool:
-        """Whether every seat deciding now decides out of turn, in a reaction window."""
-        acting = self.acting
-        return bool(acting) and all(
-            self.game.default_action(self.state, s) is not None for s in acting
-        )
-
-    def waiting_for(self) -> str:
-        """Whom the table waits for, in words: "waiting for Bob to react" while a reaction
-        window is open (the seat whose turn it is waits too), else "waiting for Bob"."""
-        names = and_list([self.stored.seats[s].name for s in self.acting])
-        return f"waiting for {names} to react" if self.window_open else f"waiting for {names}"
-
-    def refusal(self, seat: int) -> str:
-        """Why ``seat``, not deciding now, may not move: it is out (a Dragon driver killed:
-        "not your turn" promised a turn that never comes), or others decide, in a reaction
-        window (where "not your turn" was untrue for the seat whose turn it is), several at once
-        (a seat that has chosen its opening tickets waits for the others) or a turn."""
-        if seat in self.game.out(self.state):
-            return OUT_OF_THE_GAME
-        if self.window_open or len(self.acting) > 1:
-            # Several deciding at once (Ticket to Ride's opening tickets) is nobody's turn.
-            return f"Not now: {self.waiting_for()}."
-        return f"It is not your turn; {self.waiting_for()}."
-
-
-OUT_OF_THE_GAME = "You are out of this game; the others play on."
 LEFT_THE_GAME = "You have left this game; the players still in it decide."
-
-
-MAX_MOVE_TEXT = 200
-"""The longest text read as a typed move: Discord's /move and the console refuse a longer one
-before anything reads it, and so does ``Tables.move`` (normalising can lengthen text: the cap
-comes first)."""
-TOO_LONG = "That move is far too long to be a move."
-
-# Curly quotes (a phone's keyboard, a chat's smart punctuation) as the straight ones.
-_STRAIGHT_QUOTES = str.maketrans("\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f", "''''\"\"\"\"")
-
-
-def typed_move(text: str) -> str:
-    """Move text as a member typed it, read as the games' notation expects: compatibility
-    forms folded (Unicode NFKC: ``ＰＬＡＹ ＧＯ``, ``１``, a non-breaking space), invisible
-    format characters dropped (a zero-width space pasted from chat), curly quotes made
-    straight, whitespace collapsed, and one pair of quotes around the whole move taken off
-    (the console's help writes moves as 'play go'). Only for typed moves: member names and
-    stored data are never normalised (the store keeps the engine's own notation)."""
-    visible = "".join(char for char in text if unicodedata.category(char) != "Cf")
-    folded = unicodedata.normalize("NFKC", visible).translate(_STRAIGHT_QUOTES)
-    words = " ".join(folded.split())
-    if len(words) > 2 and words[0] == words[-1] and words[0] in "'\"`":
-        words = " ".join(words[1:-1].split())
-    return words
 
 
 class Tables:
@@ -468,9 +365,9 @@ class Tables:
                 step = Step(
                     seat,
                     text,
-                    _told(game, here.state, new_state),
+                    move_caption(game, here.state, new_state),
                     False,
-                    round_ended=_round_ended(here.bundle, here.state, new_state),
+                    round_ended=round_ended(here.bundle, here.state, new_state),
                 )
                 if before_computers is not None and after.computers_due():
                     await _answer_first(before_computers)
@@ -769,7 +666,7 @@ class Tables:
                 here = await self._commit(here, seat, text, new_state, None)
             except StaleVersion:
                 break
-            ended = _round_ended(here.bundle, before, new_state)
+            ended = round_ended(here.bundle, before, new_state)
             steps.append(
                 Step(seat, text, here.game.caption(new_state), True, True, round_ended=ended)
             )
@@ -833,8 +730,8 @@ class Tables:
             # Another process moved this game; what was stored so far stands. When it played
             # this very late move, its late: mark (this move's too) is what the store refuses.
             return None, here
-        ended = _round_ended(here.bundle, before, new_state)
-        caption = _told(here.game, before, new_state)
+        ended = round_ended(here.bundle, before, new_state)
+        caption = move_caption(here.game, before, new_state)
         return Step(seat, text, caption, True, timed_out=True, round_ended=ended), here
 
     async def _on_timeout(self, stored: StoredGame) -> str:
@@ -993,10 +890,9 @@ class Tables:
             new_state = here.game.apply(before, seat, action)
             text = here.game.format_action(action)
             here = await self._commit(here, seat, text, new_state, None)
-            ended = _round_ended(here.bundle, before, new_state)
-            steps.append(
-                Step(seat, text, _told(here.game, before, new_state), True, round_ended=ended)
-            )
+            ended = round_ended(here.bundle, before, new_state)
+            caption = move_caption(here.game, before, new_state)
+            steps.append(Step(seat, text, caption, True, round_ended=ended))
         return steps, here
 
     async def refusal(self, here: Position, seat: int) -> str:
@@ -1071,42 +967,6 @@ class Tables:
             waiting=tuple(stored.seats[s] for s in acting),
             reacting=tuple(stored.seats[s] for s in here.reacting()),
         )
-
-
-def replay_frames(
-    game: Game[Any, Any], initial: Mapping[str, Any], moves: Sequence[MoveRecord]
-) -> list[Any]:
-    """The public view after the deal and after every stored move (leaving included).
-
-    A game finished before a rules fix may hold a move today's rules refuse (the fix changed
-    what came before it): the replay then stops at the last move they accept, and the caller
-    can tell by the frame count (one more than the moves)."""
-    return [game.public_view(state) for _, state in replay_states(game, initial, moves)]
-
-
-def replay_states(
-    game: Game[Any, Any], initial: Mapping[str, Any], moves: Sequence[MoveRecord]
-) -> Iterator[tuple[int, Any]]:
-    """The state after the deal and after every stored move, each with the number of moves
-    played; it stops early at a move today's rules refuse (``replay_frames``)."""
-    state = game.from_dict(initial)
-    yield 0, state
-    for played, move in enumerate(moves, start=1):
-        try:
-            if move.action == LEAVE:
-                state = game.leave(state, move.seat)
-            else:
-                state = game.apply(state, move.seat, game.parse_action(move.action))
-        except GameError:
-            # Neither the move nor the refusal goes to the log: a move may name hidden cards
-            # (the tickets a player kept).
-            log.warning(
-                "replay of game %s stops at move %s: today's rules refuse it",
-                move.game_id,
-                move.seq,
-            )
-            return
-        yield played, state
 
 
 async def _answer_first(before_computers: Callable[[], Awaitable[None]]) -> None:

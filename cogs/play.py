@@ -20,7 +20,8 @@ from bot.boards import message_link
 from bot.engine.core import BadOption, GameError
 from bot.games import bundle, hint_policy, policy_factory, suggest_move
 from bot.games.bundle import ButtonSpec
-from bot.tables import MAX_MOVE_TEXT, Position, typed_move
+from bot.position import Position
+from bot.typed_moves import MAX_MOVE_TEXT, typed_move
 from bot.updates import StaleButton
 from cogs.choices import game_choices
 from cogs.lobby import display_name

@@ -53,7 +53,10 @@ def test_renderers_see_views_only() -> None:
 
 def test_the_seam_imports_no_discord() -> None:
     """The seam and everything around it work without discord."""
-    seam = ("tables", "updates", "console", "results", "ratings", "boards", "timers")
+    seam = (
+        *("tables", "position", "move_log", "typed_moves", "updates", "console"),
+        *("results", "ratings", "boards", "timers"),
+    )
     modules = [f"bot/{name}.py" for name in seam] + [
         str(path.relative_to(ROOT)) for path in sorted((ROOT / "bot" / "games").glob("*.py"))
     ]

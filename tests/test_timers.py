@@ -9,9 +9,10 @@ from random import Random
 import pytest
 
 from bot.games import get_game, get_policy
+from bot.move_log import LATE_MARK
 from bot.store.base import GuildSettings, SeatRecord, StoredGame, TimeoutAction
 from bot.store.sqlite import SqliteStore
-from bot.tables import LATE_MARK, Tables, TableUpdate, Timeout
+from bot.tables import Tables, TableUpdate, Timeout
 from bot.timers import TimerEvent, sweep
 
 CHANNEL, GUILD = 500, 9

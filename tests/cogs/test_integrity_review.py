@@ -6,10 +6,10 @@ from collections.abc import Mapping
 
 from bot.boards import leaderboard
 from bot.daily import daily_date
+from bot.move_log import LEAVE
 from bot.ratings import ResultRecord
 from bot.results import ASSISTED
 from bot.store.base import GuildSettings, SeatRecord
-from bot.tables import LEAVE
 from cogs.play import OFF_THE_BOARD
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import alt_text_of, sweep_after

@@ -19,7 +19,9 @@ import cogs.pickers
 from bot.client import JunctionBot
 from bot.games.bundle import PolicyFactory
 from bot.store.base import GuildSettings, SeatRecord, StoredGame
-from bot.tables import LATE_MARK, MAX_MOVE_TEXT, Tables
+from bot.move_log import LATE_MARK
+from bot.tables import Tables
+from bot.typed_moves import MAX_MOVE_TEXT
 from cogs.pickers import ACKNOWLEDGE_AFTER
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import (

@@ -72,6 +72,7 @@ def install() -> None:
     from bot import tables as seam
     from bot import timers
     from bot.client import JunctionBot
+    from bot.position import Position
     from bot.render.pool import RenderPool
     from bot.store.postgres import PostgresStore
     from bot.store.sqlite import SqliteStore
@@ -94,7 +95,7 @@ def install() -> None:
                 stored = dataclasses.replace(
                     here.stored, version=here.stored.version + 1, state=here.game.to_dict(state)
                 )
-                return seam.Position(stored, here.bundle, state)
+                return Position(stored, here.bundle, state)
             return await commit_or_die(self, here, seat, text, state, interaction_id)
 
         seam.Tables._commit = commit_unstored  # type: ignore[method-assign,assignment]

@@ -6,8 +6,8 @@ from typing import Any
 
 from bot.engine.core import Game
 from bot.games import bundle
+from bot.move_log import LEAVE
 from bot.store.base import Store
-from bot.tables import LEAVE
 
 
 class History:

@@ -27,8 +27,8 @@ from typing import Any
 
 import pytest
 
+from bot.move_log import LEAVE
 from bot.store.base import GuildSettings
-from bot.tables import LEAVE
 from tests.cogs.conftest import running_bot
 from tests.discord.backend import GAMES_CHANNEL_ID, GUILD_ID, InteractionResult
 from tests.discord.payloads import InteractionDriver, _ErrorCollector
