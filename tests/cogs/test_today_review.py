@@ -18,8 +18,8 @@ import pytest
 import cogs.pickers
 from bot.client import JunctionBot
 from bot.games.bundle import PolicyFactory
-from bot.store.base import GuildSettings, SeatRecord, StoredGame
 from bot.move_log import LATE_MARK
+from bot.store.base import GuildSettings, SeatRecord, StoredGame
 from bot.tables import Tables
 from bot.typed_moves import MAX_MOVE_TEXT
 from cogs.pickers import ACKNOWLEDGE_AFTER
