@@ -10,39 +10,47 @@ messages from before a restart keep working with no registration per message.
 
 All components share one error handler (:class:`GameItem`): a ``GameError`` becomes an
 ephemeral sentence, anything else is logged and answered with an apology.
+
+Dependency direction: above ``cogs.layout`` (which pickers a turn shows, and how many fit) and
+``cogs.moving`` (answering the move a component plays); neither imports this module. The
+messages made of components — a hand (:func:`hand_message`), the components under a table
+(:func:`table_view`, which ``cogs.ui`` imports when it posts a table) — live here, since the
+"My hand" button shows one and a hand's buttons are these components.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import io
 import logging
 import re
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Self
 
 import discord
 
 from bot.engine.core import GameError, NotYourTurn
 from bot.games import bundle
-from bot.games.bundle import ButtonSpec, ChoiceSpec, GameBundle, GroupSpec, Picker, SelectSpec
+from bot.games.bundle import ButtonSpec, GroupSpec, Picker, SelectSpec
+from bot.position import Position
 from bot.store.base import StoredGame
-from bot.tables import LEFT_THE_GAME, Position, Tables
+from bot.tables import LEFT_THE_GAME, Tables
 from bot.updates import NotSeated, StaleButton, TableUpdate
 from cogs.alt_text import described
-from cogs.permissions import permission_refusal
-from cogs.ui import (
-    APOLOGY,
-    answered_in_time,
-    bot_of,
-    plain,
-    post_table,
-    post_table_in_channel,
-    refuse,
-    storage_trouble,
+from cogs.layout import (
+    DEPTH,
+    PER_ROW,
+    PER_SELECT,
+    ROWS,
+    components_of,
+    hand_button_places,
+    menus_of,
+    pickers_for,
+    table_pickers,
 )
+from cogs.moving import play_move, private_to_presser
+from cogs.permissions import permission_refusal
+from cogs.ui import APOLOGY, bot_of, plain, refuse, storage_trouble
 
 log = logging.getLogger("junction.pickers")
 
@@ -52,10 +60,6 @@ _STYLES = {
     "success": discord.ButtonStyle.success,
     "danger": discord.ButtonStyle.danger,
 }
-ROWS = 5  # Discord: five action rows per message
-PER_ROW = 5  # five buttons per row, or one select
-PER_SELECT = 25  # options per select menu
-DEPTH = 4  # how deep target pickers may nest (a group's option that is a group itself)
 ID = r"[0-9]{1,19}"  # a Discord-sized number; bigger ones never match (no overflow downstream)
 
 
@@ -101,41 +105,6 @@ class GameItem(discord.ui.DynamicItem[Any], template=r"(?!)"):
         raise NotImplementedError
 
 
-# --- laying pickers out ------------------------------------------------------------------------
-
-
-def fit(pickers: Sequence[Picker], *, reserved: int = 0) -> list[Picker]:
-    """The pickers as they fit in a message with ``reserved`` buttons already taken.
-
-    When buttons and selects need more than five rows, every button and target picker is
-    folded into select menus of 25 (each choice playing the same notation), so nothing is lost.
-    """
-    wanted = list(pickers)
-    if _rows(wanted, reserved) <= ROWS:
-        return wanted
-    choices: list[ChoiceSpec] = []
-    folded: list[Picker] = []
-    for picker in wanted:
-        if isinstance(picker, ButtonSpec):
-            choices.append(ChoiceSpec(picker.label[:100], picker.notation))
-        elif isinstance(picker, GroupSpec):
-            choices.extend(_leaves(picker, picker.label))
-        else:
-            folded.append(picker)
-    if choices:
-        folded.insert(0, SelectSpec("Choose a move", tuple(choices)))
-    return folded
-
-
-def _leaves(group: GroupSpec, said: str) -> Iterator[ChoiceSpec]:
-    """Every move inside a target picker, however deep, labelled by the choices leading to it."""
-    for option in group.options:
-        if isinstance(option, GroupSpec):
-            yield from _leaves(option, f"{said} → {option.label}")
-        else:
-            yield ChoiceSpec(f"{said} → {option.label}"[:100], option.notation)
-
-
 def _option(picker: Picker | None, path: Sequence[int]) -> Picker | None:
     """The picker reached from ``picker`` by choosing the options ``path`` numbers, one level
     at a time (None: no such option, or a level that is not a group)."""
@@ -151,15 +120,7 @@ def _path_of(match: re.Match[str]) -> tuple[int, ...]:
     return tuple(int(number) for number in match["path"].split(":")[1:])
 
 
-def _rows(pickers: Sequence[Picker], reserved: int) -> int:
-    buttons = reserved + sum(1 for p in pickers if not isinstance(p, SelectSpec))
-    selects = sum(_menus(p) for p in pickers if isinstance(p, SelectSpec))
-    return selects + -(-buttons // PER_ROW)
-
-
-def _menus(select: SelectSpec) -> int:
-    """How many select menus ``select`` takes: one per 25 choices."""
-    return -(-len(select.choices) // PER_SELECT)
+# --- components in a message (which pickers, and what fits: cogs.layout) -----------------------
 
 
 def add_pickers(
@@ -174,7 +135,7 @@ def add_pickers(
     added = 0
     for index, picker in enumerate(pickers):
         if isinstance(picker, SelectSpec):
-            for part in range(_menus(picker)):
+            for part in range(menus_of(picker)):
                 if _full(view):
                     return added
                 view.add_item(PickSelect(game.id, game.version, where, index, part, picker))
@@ -188,11 +149,6 @@ def add_pickers(
     return added
 
 
-def _components(pickers: Sequence[Picker]) -> int:
-    """How many components ``pickers`` take (a long select is several of 25)."""
-    return sum(_menus(p) if isinstance(p, SelectSpec) else 1 for p in pickers)
-
-
 def _full(view: discord.ui.View) -> bool:
     """Whether another row-filling select would overflow the message."""
     selects = sum(1 for c in view.children if isinstance(c, discord.ui.Select | PickSelect))
@@ -200,28 +156,7 @@ def _full(view: discord.ui.View) -> bool:
     return selects + -(-buttons // PER_ROW) >= ROWS
 
 
-async def pickers_for(
-    tables: Tables, stored: StoredGame | Position, where: str, user_id: int
-) -> list[Picker]:
-    """The pickers shown on the table (``t``) or in ``user_id``'s hand (``h``) for this turn."""
-    here = stored if isinstance(stored, Position) else tables.position(stored)
-    if where == "t":
-        return await table_pickers(here.bundle, here.game.public_view(here.state))
-    view = tables.private_view(here, user_id)
-    moves = tables.legal_moves(here, user_id)
-    return fit(await asyncio.to_thread(here.bundle.presenter.hand_pickers, view, moves))
-
-
-async def table_pickers(found: GameBundle, public: Any) -> list[Picker]:
-    """The public pickers under the table, fitted beside "My hand" where hands are private."""
-    # Ordering moves may run a search (a solitaire's hint): keep it off the event loop.
-    shown = await asyncio.to_thread(found.presenter.table_pickers, public)
-    return fit(shown, reserved=_hand_button(found))
-
-
-def _hand_button(found: GameBundle) -> int:
-    """How many places the "My hand" button takes under the table: one where hands are private."""
-    return 1 if found.info.private_hands else 0
+# --- the turn a press belongs to ---------------------------------------------------------------
 
 
 EARLIER_TURN = (
@@ -293,17 +228,6 @@ async def _not_deciding(
         raise NotYourTurn(why)
 
 
-def _private(interaction: discord.Interaction[Any]) -> bool:
-    """Whether the component pressed is on a message only the presser sees (a hand, a choice):
-    ephemeral, and made for the presser. A forged id pressed under another member's private
-    message must not draw the presser's cards there (Discord says whom it answered, if at all)."""
-    message = interaction.message
-    if message is None or not message.flags.ephemeral:
-        return False
-    made_for = message.interaction_metadata
-    return made_for is None or made_for.user.id == interaction.user.id
-
-
 # --- components ----------------------------------------------------------------------------------
 
 
@@ -340,7 +264,7 @@ class TurnItem(GameItem, template=r"(?!)"):
             # A hand's decision may be shared (sides in a stampede, opening tickets): another
             # member's choice landing first must not void this one.
             shown_at=self.version if self.where == "h" else None,
-            from_hand=self.where == "h",
+            hand=hand_message if self.where == "h" else None,
         )
 
 
@@ -438,7 +362,7 @@ class GroupButton(PickerButton, template="jn:g" + _PICKED):
         content = f"{group.label.removesuffix('…')}: {group.prompt}"[:200]
         # In place only in the private choice it was shown in: a forged id pressed on the
         # public table must not turn the table into one member's choice of cards.
-        if self.path and _private(interaction):
+        if self.path and private_to_presser(interaction):
             await interaction.response.edit_message(content=content, view=view)
         else:
             await interaction.response.send_message(content, view=view, ephemeral=True)
@@ -467,7 +391,7 @@ class PickSelect(
             select: discord.ui.Select[Any] = discord.ui.Select(custom_id=custom_id)
         else:
             choices = spec.choices[part * PER_SELECT : (part + 1) * PER_SELECT]
-            pages = _menus(spec)
+            pages = menus_of(spec)
             placeholder = spec.placeholder + (f" ({part + 1}/{pages})" if pages > 1 else "")
             select = discord.ui.Select(
                 custom_id=custom_id,
@@ -599,7 +523,7 @@ async def hand_message(
         content = f"Your hand — {here.waiting_for()}."
     else:
         content = "Your hand — it is not your turn yet."
-    if shown < _components(pickers):
+    if shown < components_of(pickers):
         # Never a dead end: a message holds 25 components, /move's list holds every move.
         content += " Not every move fits here: type /move to find the others."
     # Alt text for screen readers: the hand in words (this message is only ever the owner's).
@@ -643,189 +567,10 @@ async def table_view(update: TableUpdate) -> discord.ui.View:
         return view
     found = bundle(update.game.game_key)
     pickers = await table_pickers(found, update.public)
-    add_pickers(view, pickers, update.game, "t", reserved=_hand_button(found))
+    add_pickers(view, pickers, update.game, "t", reserved=hand_button_places(found))
     if found.info.private_hands:
         view.add_item(HandButton(update.game.id))
     return view
-
-
-async def play_move(
-    interaction: discord.Interaction[Any],
-    notation: str,
-    *,
-    game_id: int | None = None,
-    expected_version: int | None = None,
-    shown_at: int | None = None,
-    from_hand: bool = False,
-) -> None:
-    """Apply a move (stored before any reply), then post the new table. ``shown_at``: the
-    version a hand or choice was shown at, for decisions made at once (``Tables.move``).
-
-    Errors are raised to the caller's handler (a component's, or the command tree's).
-    """
-    tables = bot_of(interaction).tables
-    channel_id = interaction.channel_id
-    if channel_id is None:
-        raise GameError("Moves are made in the game's channel.")
-    started = time.perf_counter()
-    answer = _MoveAnswer(interaction, from_hand=from_hand)
-    answer.acknowledge_if_kept_waiting()
-    try:
-        update = await tables.move(
-            channel_id=channel_id,
-            user_id=interaction.user.id,
-            action=notation,
-            interaction_id=str(interaction.id),
-            game_id=game_id,
-            expected_version=expected_version,
-            shown_at=shown_at,
-            before_computers=answer.acknowledge_before_computers,
-        )
-    except Exception:
-        await answer.take_back_before_refusal()
-        raise
-    finally:
-        await answer.finish_late_acknowledgement()
-    if answer.shows_nothing(update):
-        await answer.answer_without_table(update)
-        return
-    await answer.acknowledge()
-    if answer.lost:
-        await post_table_in_channel(interaction, update)
-        return
-    await post_table(interaction, update)
-    if from_hand:
-        await _refresh_hand(interaction, update)
-    log.debug("move answered in %.1f ms", (time.perf_counter() - started) * 1000)
-
-
-class _MoveAnswer:
-    """How one member's move (a typed /move, a hand's button, a picker) is answered within
-    Discord's three seconds: acknowledged once, early if the channel keeps it waiting or
-    computers are about to think, and whether that acknowledgement was lost."""
-
-    def __init__(self, interaction: discord.Interaction[Any], *, from_hand: bool) -> None:
-        self.interaction = interaction
-        self.from_hand = from_hand
-        self.from_button = from_hand or interaction.type is discord.InteractionType.component
-        self.answered = False
-        self.lost = False  # the acknowledgement failed: this interaction can carry nothing more
-        self._late_answer: asyncio.Task[None] | None = None
-        self._kept_waiting: asyncio.TimerHandle | None = None
-
-    async def acknowledge(self) -> None:
-        """Acknowledge the interaction, once whoever asks first."""
-        if not self.answered:
-            self.answered = True  # before awaiting: the other acknowledgement must not answer too
-            # Refused (Discord's three seconds ran out, or it failed): the move may be stored
-            # already, and must still be shown, so the table goes to the channel instead.
-            self.lost = not await answered_in_time(_acknowledge(self.interaction, self.from_button))
-
-    def acknowledge_if_kept_waiting(self) -> None:
-        """Acknowledge after ``ACKNOWLEDGE_AFTER`` seconds if the move is still unanswered."""
-        # The channel is busy (a computer thinking, a timer playing a late turn) and the move
-        # waits its turn: acknowledged before Discord's three seconds run out. A button's
-        # refusals still reach the presser alone (a deferred update's follow-ups are private);
-        # a typed /move's public "thinking…" is taken back before a refusal
-        # (``take_back_before_refusal``).
-        self._kept_waiting = asyncio.get_running_loop().call_later(
-            ACKNOWLEDGE_AFTER, self._acknowledge_late
-        )
-
-    def _acknowledge_late(self) -> None:
-        if not self.answered:
-            self._late_answer = asyncio.ensure_future(self.acknowledge())
-
-    async def acknowledge_before_computers(self) -> None:
-        """``Tables.move``'s ``before_computers`` hook."""
-        # The move is stored; computers answer it next, and an expert searches for a while:
-        # acknowledge now so Discord's three seconds never run out while it thinks.
-        await self.acknowledge()
-
-    async def take_back_before_refusal(self) -> None:
-        """The move was refused: clear the way for the refusal to be said privately."""
-        self._stop_waiting()
-        if self._late_answer is not None:
-            # A "thinking…" still on its way to Discord is finished first: taken back before
-            # it exists, it would be posted after all and carry the refusal publicly.
-            with contextlib.suppress(discord.HTTPException):
-                await self._late_answer
-            self._late_answer = None
-        if self.answered and not self.from_button and not self.lost:
-            # A public "thinking…" would carry the refusal to the whole channel (the first
-            # follow-up of a public deferral keeps its visibility): it goes, and the refusal
-            # then comes as a private message of its own.
-            await _take_back(self.interaction)
-
-    async def finish_late_acknowledgement(self) -> None:
-        """Stop the clock; an acknowledgement under way is finished, never cut short."""
-        self._stop_waiting()
-        if self._late_answer is not None:
-            await self._late_answer
-
-    def _stop_waiting(self) -> None:
-        if self._kept_waiting is not None:
-            self._kept_waiting.cancel()
-
-    def shows_nothing(self, update: TableUpdate) -> bool:
-        """Whether the move is answered without posting the table."""
-        # Nothing public changed (a repeated request, or drawing instead of a coup fourré, which
-        # the public table deliberately cannot tell apart): post nothing publicly, or the post
-        # itself would tell the table that a choice was made.
-        unseen = update.previous is not None and update.previous == update.public
-        return (update.repeated or unseen) and (self.from_button or not self.answered or unseen)
-
-    async def answer_without_table(self, update: TableUpdate) -> None:
-        """Answer a move that posts nothing publicly (``shows_nothing``)."""
-        if self.lost:
-            return  # nothing public to post, and the member can no longer be told privately
-        if not self.from_button:
-            said = "That move was already made." if update.repeated else "Done."
-            if self.answered:
-                await _take_back(self.interaction)
-                await self.interaction.followup.send(said, ephemeral=True)
-            else:
-                await self.interaction.response.send_message(said, ephemeral=True)
-            return
-        await self.acknowledge()
-        if self.from_hand and not update.repeated and not self.lost:
-            await _refresh_hand(self.interaction, update)
-
-
-ACKNOWLEDGE_AFTER = 1.5
-"""Seconds a button's press or a typed /move may wait for its channel before it is acknowledged
-(Discord allows three): a quick refusal is still the member's own private answer."""
-
-
-async def _take_back(interaction: discord.Interaction[Any]) -> None:
-    """Delete a typed move's public "thinking…" placeholder (Discord may have lost it)."""
-    with contextlib.suppress(discord.HTTPException):
-        await interaction.delete_original_response()
-
-
-async def _acknowledge(interaction: discord.Interaction[Any], from_button: bool) -> None:
-    """Answer within Discord's three seconds; the table follows as a follow-up."""
-    if from_button:
-        await interaction.response.defer()
-    else:
-        await interaction.response.defer(thinking=True)
-
-
-async def _refresh_hand(interaction: discord.Interaction[Any], update: TableUpdate) -> None:
-    """Replace the ephemeral hand the move was made from with the hand as it is now (a hand's
-    button forged onto a public message leaves that message alone: it would show the hand)."""
-    if not _private(interaction):
-        return
-    try:
-        if update.game.status != "active":
-            await interaction.edit_original_response(content="The game is over.", view=None)
-            return
-        file, view, content = await hand_message(
-            bot_of(interaction).tables, update.game, interaction
-        )
-        await interaction.edit_original_response(content=content, attachments=[file], view=view)
-    except (discord.HTTPException, GameError):
-        log.debug("could not refresh a hand", exc_info=True)
 
 
 _KNOWN: dict[str, type[GameItem]] = {}

@@ -25,7 +25,8 @@ from bot.typed_moves import MAX_MOVE_TEXT, typed_move
 from bot.updates import StaleButton
 from cogs.choices import game_choices
 from cogs.lobby import display_name
-from cogs.pickers import DYNAMIC_ITEMS, ID, GameItem, play_move, register_items
+from cogs.moving import play_move
+from cogs.pickers import DYNAMIC_ITEMS, ID, GameItem, hand_message, register_items
 from cogs.ui import NO_PINGS, bot_of, clip, pings, plain, post_table, refuse, storage_trouble
 
 TURN_MARK = "§"
@@ -362,7 +363,7 @@ class HintButton(
             self.notation,
             game_id=self.game_id,
             expected_version=self.version,
-            from_hand=True,
+            hand=hand_message,
         )
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bot.store.base import SeatRecord
-from cogs.pickers import ACKNOWLEDGE_AFTER
+from cogs.moving import ACKNOWLEDGE_AFTER
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import component_id, hand_press, held_thinking, public_table, stacked_mille
 from tests.discord.backend import (

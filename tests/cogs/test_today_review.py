@@ -15,14 +15,14 @@ from typing import Any
 
 import pytest
 
-import cogs.pickers
+import cogs.moving
 from bot.client import JunctionBot
 from bot.games.bundle import PolicyFactory
 from bot.move_log import LATE_MARK
 from bot.store.base import GuildSettings, SeatRecord, StoredGame
 from bot.tables import Tables
 from bot.typed_moves import MAX_MOVE_TEXT
-from cogs.pickers import ACKNOWLEDGE_AFTER
+from cogs.moving import ACKNOWLEDGE_AFTER
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import (
     component_id,
@@ -119,7 +119,7 @@ async def test_a_refusal_while_the_thinking_is_still_being_posted(
     whole channel."""
     bot = running_bot(driver)
     await _dragon(bot, WITH_A_COMPUTER)
-    original = cogs.pickers._acknowledge
+    original = cogs.moving._acknowledge
     posting = asyncio.Event()
 
     async def slow_acknowledge(interaction: Any, from_button: bool) -> None:
@@ -127,7 +127,7 @@ async def test_a_refusal_while_the_thinking_is_still_being_posted(
         await asyncio.sleep(0.3)  # Discord's round trip, stretched
         await original(interaction, from_button)
 
-    monkeypatch.setattr(cogs.pickers, "_acknowledge", slow_acknowledge)
+    monkeypatch.setattr(cogs.moving, "_acknowledge", slow_acknowledge)
     thinking, release = held_thinking(bot.tables)
     shot = asyncio.ensure_future(driver.slash("move", {"action": "mg-front @1"}))
     await asyncio.wait_for(thinking.wait(), 10)

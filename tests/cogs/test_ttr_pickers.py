@@ -17,7 +17,8 @@ from bot.engine.ttr.state import TtrState
 from bot.games import MoveChoice, bundle
 from bot.games.bundle import ButtonSpec, GroupSpec, Picker, SelectSpec
 from bot.store.base import StoredGame
-from cogs.pickers import DEPTH, PER_ROW, ROWS, _components, _rows, add_pickers, fit
+from cogs.layout import DEPTH, PER_ROW, ROWS, _rows, components_of, fit
+from cogs.pickers import add_pickers
 from tests.engine.ttr_helpers import G, lay
 
 TTR = bundle("ttr")
@@ -100,8 +101,8 @@ def _check(state: TtrState) -> list[Picker]:
     # It all fits, as it is: no folding into "Choose a move", every component shown (so the
     # hand message never adds "Not every move fits here: type /move").
     assert _rows(pickers, 0) <= ROWS
-    assert _components(pickers) <= ROWS * PER_ROW
-    assert _shown(pickers) == _components(pickers)
+    assert components_of(pickers) <= ROWS * PER_ROW
+    assert _shown(pickers) == components_of(pickers)
     return pickers
 
 

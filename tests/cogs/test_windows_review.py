@@ -20,7 +20,7 @@ import pytest
 from bot.client import JunctionBot
 from bot.games.bundle import PolicyFactory
 from bot.store.base import GuildSettings, SeatRecord, StoredGame
-from cogs.pickers import ACKNOWLEDGE_AFTER
+from cogs.moving import ACKNOWLEDGE_AFTER
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import (
     component_id,

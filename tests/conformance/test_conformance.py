@@ -24,7 +24,8 @@ from bot.games.bundle import ButtonSpec, GroupSpec, Picker, SelectSpec
 from bot.store.base import SeatRecord
 from bot.store.sqlite import SqliteStore
 from bot.tables import Tables
-from cogs.pickers import DEPTH, PER_ROW, PER_SELECT, ROWS, add_pickers, fit
+from cogs.layout import DEPTH, PER_ROW, PER_SELECT, ROWS, fit
+from cogs.pickers import add_pickers
 from tests.conformance.engine_checks import check_playout, snapshot
 
 # (game key, seats) for every registered game and every table size it allows.
