@@ -70,14 +70,11 @@ from bot.updates import (
     Timeout,
 )
 
-# Position is named here too: the seam hands Positions out and takes them back (position,
-# legal_moves, refusal, as_of), like the result types of bot.updates it names.
 __all__ = [
     "MoveChoice",
     "NoGameHere",
     "NoReplay",
     "NotSeated",
-    "Position",
     "StaleButton",
     "Step",
     "TableBusy",
