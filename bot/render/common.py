@@ -464,6 +464,56 @@ def vertical_gradient(w: int, h: int, top: RGB, bottom: RGB) -> Image.Image:
     return column.resize((w, h), Image.Resampling.NEAREST)
 
 
+@lru_cache(maxsize=16)
+def felt(
+    w: int, h: int, top: RGB = Palette.FELT_TOP, bottom: RGB = Palette.FELT_BOTTOM
+) -> Image.Image:
+    """The plain felt a hand or a score sheet is drawn on (cached and shared: draw on a copy)."""
+    return vertical_gradient(w, h, top, bottom)
+
+
+# --- the pieces several tables draw alike ---------------------------------------------------
+
+
+def title_bar(c: Canvas, width: int, height: int, title: str = "", left: int = 20) -> None:
+    """The dark bar across the top of an image, a gold rule under it, and the game's name in
+    gold at ``left`` (when given; a board sets its own title later)."""
+    c.draw.rectangle((0, 0, width, height), fill=Palette.ASPHALT_DARK)
+    c.draw.line((0, height, width, height), fill=Palette.GOLD_DARK, width=2)
+    if title:
+        c.text((left, height // 2), title, font(26, "bold"), Palette.GOLD, anchor="lm")
+
+
+def after_title(title: str, left: int = 20) -> int:
+    """Where the chips after a title bar's name start (``title_bar`` drew it at ``left``)."""
+    return left + text_width(title, font(26, "bold")) + 18
+
+
+def road(c: Canvas, y: int, h: int, width: int, centre_line: bool = True) -> None:
+    """A strip of asphalt across the image with white edge lines and, like a country road,
+    a dashed yellow centre line."""
+    d = c.draw
+    d.rectangle((0, y, width, y + h), fill=Palette.ASPHALT)
+    for edge in (y + 6, y + h - 8):
+        d.line((0, edge, width, edge), fill=(214, 214, 208), width=3)
+    if centre_line:
+        mid = y + h // 2
+        for x in range(10, width, 64):
+            d.line((x, mid, x + 34, mid), fill=Palette.ROAD_LINE, width=5)
+
+
+def mat(c: Canvas, box: Sequence[float], radius: int = 18) -> None:
+    """A dark mat with a lighter edge: where a seat's cards or a panel's figures lie."""
+    c.rounded(box, radius, fill=Palette.MAT)
+    c.rounded(box, radius, outline=Palette.MAT_EDGE, width=2)
+
+
+def mileage_track(c: Canvas, box: Sequence[float]) -> None:
+    """The empty road a mileage bar fills."""
+    c.rounded(box, 10, fill=Palette.ASPHALT_DARK)
+    c.rounded(box, 10, outline=(90, 96, 104), width=2)
+
+
 # --- cards -------------------------------------------------------------------------------
 
 

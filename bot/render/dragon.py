@@ -30,12 +30,12 @@ from bot.render.common import (
     card_radius,
     dashed_rounded,
     ellipsize,
+    felt,
     fit_font,
     fit_wrapped,
     font,
     text_width,
     to_png,
-    vertical_gradient,
 )
 from bot.render.mille_cards import card_back, draw_card
 
@@ -592,7 +592,7 @@ def render_hand(view: DragonSeatView) -> Image.Image:
     """The seat's two hands: Mille Bornes cards above, Car Wars cards below; cards no legal
     play uses right now are dimmed."""
     w = HAND_SIZE[0]
-    c = Canvas(_hand_background().copy())
+    c = Canvas(felt(*HAND_SIZE, (40, 36, 44), (22, 20, 26)).copy())
     mb_ok, cw_ok = _usable(view)
     pub = view.public
     fnt, lines = fit_wrapped(phase_line(view), w - 60, 2, 26, "bold", 12)
@@ -625,12 +625,6 @@ def render_hand(view: DragonSeatView) -> Image.Image:
 def hand_png(view: DragonSeatView) -> bytes:
     """``render_hand`` as PNG bytes."""
     return to_png(render_hand(view))
-
-
-@lru_cache(maxsize=1)
-def _hand_background() -> Image.Image:
-    w, h = HAND_SIZE
-    return vertical_gradient(w, h, (40, 36, 44), (22, 20, 26))
 
 
 def _dim(face: Image.Image) -> Image.Image:

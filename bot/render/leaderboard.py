@@ -31,7 +31,9 @@ from bot.render.common import (
     ellipsize,
     fit_font,
     font,
+    mat,
     text_width,
+    title_bar,
     to_png,
     vertical_gradient,
     wrap,
@@ -248,9 +250,7 @@ def leaderboard_png(
 @lru_cache(maxsize=1)
 def _leaderboard_background() -> Image.Image:
     img = vertical_gradient(_LW, _LH, Palette.FELT_TOP, Palette.FELT_BOTTOM)
-    d = ImageDraw.Draw(img)
-    d.rectangle((0, 0, _LW, _TITLE_H), fill=Palette.ASPHALT_DARK)
-    d.line((0, _TITLE_H, _LW, _TITLE_H), fill=Palette.GOLD_DARK, width=2)
+    title_bar(Canvas(img), _LW, _TITLE_H)
     return img
 
 
@@ -446,9 +446,7 @@ def stats_png(stats: MemberStats) -> bytes:
 @lru_cache(maxsize=1)
 def _stats_background() -> Image.Image:
     img = vertical_gradient(_SW, _SH, Palette.FELT_TOP, Palette.FELT_BOTTOM)
-    d = ImageDraw.Draw(img)
-    d.rectangle((0, 0, _SW, _TITLE_H), fill=Palette.ASPHALT_DARK)
-    d.line((0, _TITLE_H, _SW, _TITLE_H), fill=Palette.GOLD_DARK, width=2)
+    title_bar(Canvas(img), _SW, _TITLE_H)
     return img
 
 
@@ -494,8 +492,7 @@ def _draw_stats_header(c: Canvas, stats: MemberStats) -> None:
 
 
 def _panel(c: Canvas, box: Box, title: str, note: str = "") -> None:
-    c.rounded(box, 16, fill=Palette.MAT)
-    c.rounded(box, 16, outline=Palette.MAT_EDGE, width=2)
+    mat(c, box, 16)
     label = font(15, "bold")
     c.text((box[0] + 18, box[1] + 22), title, label, Palette.MUTED, anchor="lm")
     if note:

@@ -24,13 +24,19 @@ from bot.render.common import (
     Box,
     Canvas,
     Palette,
+    after_title,
     card_radius,
     dashed_rounded,
     ellipsize,
+    felt,
     fit_font,
     fit_wrapped,
     font,
+    mat,
+    mileage_track,
+    road,
     text_width,
+    title_bar,
     to_png,
     vertical_gradient,
 )
@@ -97,24 +103,13 @@ def _table_background() -> Image.Image:
     img = vertical_gradient(_W, _H, Palette.FELT_TOP, Palette.FELT_BOTTOM)
     c = Canvas(img)
     d = c.draw
-    d.rectangle((0, 0, _W, _TOP_BAR), fill=Palette.ASPHALT_DARK)
-    d.line((0, _TOP_BAR, _W, _TOP_BAR), fill=Palette.GOLD_DARK, width=2)
-    title = font(26, "bold")
-    c.text((_MARGIN + 4, _TOP_BAR // 2), "MILLE BORNES", title, Palette.GOLD, anchor="lm")
-
-    d.rectangle((0, _ROAD_Y, _W, _ROAD_Y + _ROAD_H), fill=Palette.ASPHALT)
-    # Solid white edge lines and a dashed yellow centre line, like a country road.
-    for y in (_ROAD_Y + 6, _ROAD_Y + _ROAD_H - 8):
-        d.line((0, y, _W, y), fill=(214, 214, 208), width=3)
-    mid = _ROAD_Y + _ROAD_H // 2
-    for x in range(10, _W, 64):
-        d.line((x, mid, x + 34, mid), fill=Palette.ROAD_LINE, width=5)
+    title_bar(c, _W, _TOP_BAR, "MILLE BORNES", _MARGIN + 4)
+    road(c, _ROAD_Y, _ROAD_H, _W)
 
     label = font(16, "bold")
     for y in _SIDE_Y:
         x0 = _MARGIN
-        c.rounded((x0, y, _W - _MARGIN, y + _PANEL_H), 18, fill=Palette.MAT)
-        c.rounded((x0, y, _W - _MARGIN, y + _PANEL_H), 18, outline=Palette.MAT_EDGE, width=2)
+        mat(c, (x0, y, _W - _MARGIN, y + _PANEL_H))
         ly = y + _LABEL_DY
         c.text((x0 + _BATTLE_X, ly), "BATTLE", label, Palette.MUTED)
         c.text((x0 + _SPEED_X, ly), "SPEED", label, Palette.MUTED)
@@ -124,14 +119,13 @@ def _table_background() -> Image.Image:
             d.line((sx, y + 66, sx, y + 226), fill=Palette.MAT_EDGE, width=2)
         # The mileage bar's empty road.
         by = y + _BAR_DY
-        c.rounded((x0 + 20, by, _BAR_RIGHT, by + 30), 10, fill=Palette.ASPHALT_DARK)
-        c.rounded((x0 + 20, by, _BAR_RIGHT, by + 30), 10, outline=(90, 96, 104), width=2)
+        mileage_track(c, (x0 + 20, by, _BAR_RIGHT, by + 30))
     return img
 
 
 def _draw_top_bar(c: Canvas, view: MillePublicView) -> None:
     cy = _TOP_BAR // 2
-    x = _MARGIN + 4 + text_width("MILLE BORNES", font(26, "bold")) + 18
+    x = after_title("MILLE BORNES", _MARGIN + 4)
     small = font(18, "bold")
     x += c.pill(x, cy - 15, f"Hand {view.hand_number}", small, _GREY_CHIP) + 10
     if view.extension_called:
@@ -438,7 +432,7 @@ def _winner_line(view: MillePublicView) -> str:
 def render_hand(view: MilleSeatView) -> Image.Image:
     """The owner's cards in a row, numbered 1..n, with the ones they cannot play now dimmed."""
     w, _ = HAND_IMAGE_SIZE
-    c = Canvas(_hand_background().copy())
+    c = Canvas(felt(*HAND_IMAGE_SIZE).copy())
     pub = view.public
     lang = pub.lang
     phrase = _phase_line(view)
@@ -521,12 +515,6 @@ def _hand_tag(view: MilleSeatView, card: Card, playable: bool, coup: bool) -> tu
     return "after drawing", Palette.MUTED
 
 
-@lru_cache(maxsize=1)
-def _hand_background() -> Image.Image:
-    w, h = HAND_IMAGE_SIZE
-    return vertical_gradient(w, h, Palette.FELT_TOP, Palette.FELT_BOTTOM)
-
-
 @lru_cache(maxsize=256)
 def _dimmed(card: Card, w: int, h: int, lang: str) -> Image.Image:
     """The face darkened and washed out: still readable, clearly not playable now."""
@@ -562,7 +550,7 @@ def render_hand_result(view: MillePublicView, result: HandResult | None = None) 
     and the match target. After the final hand the winner (or a draw) is announced.
     """
     w, h = RESULT_SIZE
-    c = Canvas(_result_background().copy())
+    c = Canvas(felt(*RESULT_SIZE).copy())
     if result is None and view.results:
         result = view.results[-1]
     if result is None:
@@ -649,12 +637,6 @@ def render_hand_result(view: MillePublicView, result: HandResult | None = None) 
 def result_png(view: MillePublicView) -> bytes:
     """``render_hand_result`` of the last finished hand, as PNG bytes."""
     return to_png(render_hand_result(view))
-
-
-@lru_cache(maxsize=1)
-def _result_background() -> Image.Image:
-    w, h = RESULT_SIZE
-    return vertical_gradient(w, h, Palette.FELT_TOP, Palette.FELT_BOTTOM)
 
 
 def _match_totals_after(view: MillePublicView, result: HandResult) -> list[int]:

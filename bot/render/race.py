@@ -40,13 +40,19 @@ from bot.render.common import (
     RGB,
     Canvas,
     Palette,
+    after_title,
     card_radius,
     dashed_rounded,
     ellipsize,
+    felt,
     fit_font,
     fit_wrapped,
     font,
+    mat,
+    mileage_track,
+    road,
     text_width,
+    title_bar,
     to_png,
     vertical_gradient,
 )
@@ -218,20 +224,12 @@ def _table_background() -> Image.Image:
     img = vertical_gradient(_W, _H, Palette.FELT_TOP, Palette.FELT_BOTTOM)
     c = Canvas(img)
     d = c.draw
-    d.rectangle((0, 0, _W, _TOP_BAR), fill=Palette.ASPHALT_DARK)
-    d.line((0, _TOP_BAR, _W, _TOP_BAR), fill=Palette.GOLD_DARK, width=2)
-    c.text((_MARGIN + 4, _TOP_BAR // 2), "1000 MILE RACE", font(26, "bold"), Palette.GOLD, "lm")
-    d.rectangle((0, _ROAD_Y, _W, _ROAD_Y + _ROAD_H), fill=Palette.ASPHALT)
-    for y in (_ROAD_Y + 6, _ROAD_Y + _ROAD_H - 8):
-        d.line((0, y, _W, y), fill=(214, 214, 208), width=3)
-    mid = _ROAD_Y + _ROAD_H // 2
-    for x in range(10, _W, 64):
-        d.line((x, mid, x + 34, mid), fill=Palette.ROAD_LINE, width=5)
+    title_bar(c, _W, _TOP_BAR, "1000 MILE RACE", _MARGIN + 4)
+    road(c, _ROAD_Y, _ROAD_H, _W)
     label = font(15, "bold")
     for seat, y in enumerate(_SIDE_Y):
         x0 = _MARGIN
-        c.rounded((x0, y, _W - _MARGIN, y + _PANEL_H), 18, fill=Palette.MAT)
-        c.rounded((x0, y, _W - _MARGIN, y + _PANEL_H), 18, outline=Palette.MAT_EDGE, width=2)
+        mat(c, (x0, y, _W - _MARGIN, y + _PANEL_H))
         # A stripe in the deck's colour down the left edge says whose side this is.
         c.rounded((x0 + 4, y + 14, x0 + 10, y + _PANEL_H - 14), 3, fill=DECK_COLOURS[seat])
         ly = y + _LABEL_DY
@@ -244,8 +242,7 @@ def _table_background() -> Image.Image:
             sx = x0 + sep - 10
             d.line((sx, y + 66, sx, y + 236), fill=Palette.MAT_EDGE, width=2)
         by = y + _BAR_DY
-        c.rounded((x0 + 20, by, _BAR_RIGHT, by + 30), 10, fill=Palette.ASPHALT_DARK)
-        c.rounded((x0 + 20, by, _BAR_RIGHT, by + 30), 10, outline=(90, 96, 104), width=2)
+        mileage_track(c, (x0 + 20, by, _BAR_RIGHT, by + 30))
     return img
 
 
@@ -263,7 +260,7 @@ def _acting_line(view: RacePublicView) -> str:
 
 def _draw_top_bar(c: Canvas, view: RacePublicView) -> None:
     cy = _TOP_BAR // 2
-    x = _MARGIN + 4 + text_width("1000 MILE RACE", font(26, "bold")) + 18
+    x = after_title("1000 MILE RACE", _MARGIN + 4)
     small = font(18, "bold")
     x += c.pill(x, cy - 15, f"Turn {view.turn_number}", small, _GREY_CHIP) + 10
     line = _acting_line(view)
@@ -479,7 +476,7 @@ def _winner_line(view: RacePublicView) -> str:
 def render_hand(view: RaceSeatView) -> Image.Image:
     """The owner's cards in a row, numbered, with what each can do now underneath."""
     w, _ = HAND_IMAGE_SIZE
-    c = Canvas(_hand_background().copy())
+    c = Canvas(felt(*HAND_IMAGE_SIZE).copy())
     pub = view.public
     me = pub.sides[view.seat] if view.seat < len(pub.sides) else None
     x = w - 30
@@ -572,12 +569,6 @@ def _hand_tag(view: RaceSeatView, card: str) -> str:
         if len(words) >= 2 and words[1] == card and words[0] != "cycle":
             return {"play": "PLAY", "react": "REACT!", "discard": "DISCARD"}.get(words[0], "")
     return ""
-
-
-@lru_cache(maxsize=1)
-def _hand_background() -> Image.Image:
-    w, h = HAND_IMAGE_SIZE
-    return vertical_gradient(w, h, Palette.FELT_TOP, Palette.FELT_BOTTOM)
 
 
 @lru_cache(maxsize=256)

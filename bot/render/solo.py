@@ -26,13 +26,18 @@ from bot.render.common import (
     Box,
     Canvas,
     Palette,
+    after_title,
     card_radius,
     dashed_rounded,
     ellipsize,
+    felt,
     fit_font,
     fit_wrapped,
     font,
+    mat,
+    road,
     text_width,
+    title_bar,
     to_png,
     vertical_gradient,
 )
@@ -129,27 +134,22 @@ def _table_background() -> Image.Image:
     img = vertical_gradient(_W, _H, Palette.FELT_TOP, Palette.FELT_BOTTOM)
     c = Canvas(img)
     d = c.draw
-    d.rectangle((0, 0, _W, _TOP_BAR), fill=Palette.ASPHALT_DARK)
-    d.line((0, _TOP_BAR, _W, _TOP_BAR), fill=Palette.GOLD_DARK, width=2)
-    c.text((_MARGIN + 4, _TOP_BAR // 2), "MILLE BORNES SOLO", font(26, "bold"), Palette.GOLD, "lm")
+    title_bar(c, _W, _TOP_BAR, "MILLE BORNES SOLO", _MARGIN + 4)
 
     for y, h in ((_HWY_Y, _HWY_H), (_HAND_Y, _HAND_H)):
-        c.rounded((_MARGIN, y, _W - _MARGIN, y + h), 18, fill=Palette.MAT)
-        c.rounded((_MARGIN, y, _W - _MARGIN, y + h), 18, outline=Palette.MAT_EDGE, width=2)
+        mat(c, (_MARGIN, y, _W - _MARGIN, y + h))
     for i in range(1, 7):
         x = _MARGIN + i * _COL_W
         d.line((x, _HWY_Y + 14, x, _HWY_Y + _HWY_H - 14), fill=Palette.MAT_EDGE, width=1)
 
-    d.rectangle((0, _ROAD_Y, _W, _ROAD_Y + _ROAD_H), fill=Palette.ASPHALT)
-    for y in (_ROAD_Y + 6, _ROAD_Y + _ROAD_H - 8):
-        d.line((0, y, _W, y), fill=(214, 214, 208), width=3)
+    road(c, _ROAD_Y, _ROAD_H, _W, centre_line=False)
     return img
 
 
 def _draw_top_bar(c: Canvas, view: SoloPublicView) -> None:
     cy = _TOP_BAR // 2
     small = font(18, "bold")
-    x = _MARGIN + 4 + text_width("MILLE BORNES SOLO", font(26, "bold")) + 18
+    x = after_title("MILLE BORNES SOLO", _MARGIN + 4)
     label = PRESET_LABELS.get(view.preset, view.preset.upper())
     x += c.pill(x, cy - 15, label, small, Palette.GOLD, ink=Palette.DARK_INK) + 8
     deck = "BSD deck" if view.deck_name == "bsd" else "Modern deck"
@@ -455,7 +455,7 @@ def render_hand(view: SoloPublicView | SoloSeatView) -> Image.Image:
     """The hand on its own, big, each playable card tagged with the highways it clears."""
     pub = _public(view)
     w, _ = HAND_IMAGE_SIZE
-    c = Canvas(_hand_background().copy())
+    c = Canvas(felt(*HAND_IMAGE_SIZE).copy())
     if pub.result is not None:
         phrase = "The game is over"
     else:
@@ -484,12 +484,6 @@ def hand_png(view: SoloPublicView | SoloSeatView) -> bytes:
     return to_png(render_hand(view))
 
 
-@lru_cache(maxsize=1)
-def _hand_background() -> Image.Image:
-    w, h = HAND_IMAGE_SIZE
-    return vertical_gradient(w, h, Palette.FELT_TOP, Palette.FELT_BOTTOM)
-
-
 # --- result --------------------------------------------------------------------------------
 
 
@@ -497,7 +491,7 @@ def render_result(view: SoloPublicView | SoloSeatView) -> Image.Image:
     """The score card: win or loss, cards cleared, miles, and how the run went."""
     pub = _public(view)
     w, h = RESULT_SIZE
-    c = Canvas(_result_background().copy())
+    c = Canvas(felt(*RESULT_SIZE).copy())
     title = "Mille Bornes Solo — result"
     c.text((32, 40), title, font(32, "bold"), Palette.GOLD, "lm", drop=2)
     label = PRESET_LABELS.get(pub.preset, pub.preset.upper())
@@ -574,9 +568,3 @@ def render_result(view: SoloPublicView | SoloSeatView) -> Image.Image:
 def result_png(view: SoloPublicView | SoloSeatView) -> bytes:
     """``render_result`` as PNG bytes."""
     return to_png(render_result(view))
-
-
-@lru_cache(maxsize=1)
-def _result_background() -> Image.Image:
-    w, h = RESULT_SIZE
-    return vertical_gradient(w, h, Palette.FELT_TOP, Palette.FELT_BOTTOM)

@@ -31,6 +31,7 @@ from bot.render.common import (
     Box,
     Canvas,
     Palette,
+    after_title,
     card_radius,
     dashed_rounded,
     ellipsize,
@@ -38,6 +39,7 @@ from bot.render.common import (
     fit_wrapped,
     font,
     text_width,
+    title_bar,
     to_png,
     vertical_gradient,
 )
@@ -247,9 +249,7 @@ def _table_background(height: int) -> Image.Image:
     renderer draws on a copy)."""
     img = vertical_gradient(TABLE_WIDTH, height, Palette.FELT_TOP, Palette.FELT_BOTTOM)
     c = Canvas(img)
-    c.draw.rectangle((0, 0, TABLE_WIDTH, _TOP_BAR), fill=Palette.ASPHALT_DARK)
-    c.draw.line((0, _TOP_BAR, TABLE_WIDTH, _TOP_BAR), fill=Palette.GOLD_DARK, width=2)
-    c.text((_M + 4, _TOP_BAR // 2), "TICKET TO RIDE", font(26, "bold"), Palette.GOLD, anchor="lm")
+    title_bar(c, TABLE_WIDTH, _TOP_BAR, "TICKET TO RIDE", _M + 4)
     area = (_M, _AREA_Y, TABLE_WIDTH - _M, _AREA_Y + _AREA_H)
     c.rounded(area, 18, fill=Palette.MAT, outline=Palette.MAT_EDGE, width=2)
     return img
@@ -284,7 +284,7 @@ def table_png(view: TtrPublicView) -> bytes:
 
 def _draw_top_bar(c: Canvas, view: TtrPublicView) -> None:
     cy = _TOP_BAR // 2
-    x = _M + 4 + text_width("TICKET TO RIDE", font(26, "bold")) + 18
+    x = after_title("TICKET TO RIDE", _M + 4)
     small = font(18, "bold")
     if view.solo:
         x += c.pill(x, cy - 15, "SOLO", small, Palette.GOLD, ink=Palette.DARK_INK) + 10
