@@ -5,7 +5,7 @@
 Plays ``normal`` against itself (2 cars). At the start of each turn it compares the rival's
 two hands with what a uniform deal of the cards the seat to move has not seen would put there
 (each unseen card's share of the rival's hand size), and prints, per card, the ratio of the
-two: the ``HAND_BIAS_MB`` and ``HAND_BIAS_CW`` tables of ``bot.ai.dragon_expert``.
+two: the ``HAND_BIAS_MB`` and ``HAND_BIAS_CW`` tables of ``bot.ai.dragon_hands``.
 
 With ``--hazards`` it measures instead what ``mb_weights`` assumes: at every decision of a seat
 whose rival shows a hazard (a battle hazard on top, or a speed limit), how often the rival holds
@@ -31,8 +31,9 @@ import random
 from collections import Counter, defaultdict
 from collections.abc import Callable
 
-from bot.ai import dragon_expert
-from bot.ai.dragon_expert import acted_since_hazards, unseen_cw, unseen_mb
+from bot.ai import dragon_hands
+from bot.ai.dragon_deal import determinize, unseen_cw, unseen_mb
+from bot.ai.dragon_hands import acted_since_hazards
 from bot.ai.dragon_normal import DragonNormalPolicy
 from bot.engine.dragon import GAME
 from bot.engine.dragon.cards import SPECS
@@ -151,10 +152,7 @@ def calibration(games: int, seed: int, deals: int, facts: bool) -> tuple[int, di
             if state.phase.value == "turn" and state.turn != turn and rival.alive:
                 turn = state.turn
                 seen = view if facts else forgetful(view)
-                hands = [
-                    dragon_expert.determinize(seen, imagine).cars[1 - seat].cw_hand
-                    for _ in range(deals)
-                ]
+                hands = [determinize(seen, imagine).cars[1 - seat].cw_hand for _ in range(deals)]
                 turns += 1
                 for name, ask in QUESTIONS.items():
                     said = sum(ask(hand) for hand in hands) / deals
@@ -184,9 +182,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.facts:
         if args.unplayed is not None:
-            dragon_expert.UNPLAYED_FACTOR = args.unplayed
+            dragon_hands.UNPLAYED_FACTOR = args.unplayed
         if args.passed is not None:
-            dragon_expert.PASSED_FACTOR = args.passed
+            dragon_hands.PASSED_FACTOR = args.passed
         for facts in (True, False):
             turns, scores = calibration(args.games, args.seed, args.deals, facts)
             shown = "  ".join(f"{name} {score:.4f}" for name, score in scores.items())

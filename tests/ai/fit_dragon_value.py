@@ -3,7 +3,7 @@
     PYTHONPATH=. python -m tests.ai.fit_dragon_value --games 400 --seed 1
 
 Plays ``normal`` against itself (2 cars), records every turn start with the winner, and fits
-the car strength of ``bot.ai.dragon_expert`` by logistic regression on the difference of the two
+the car strength of ``bot.ai.dragon_value`` by logistic regression on the difference of the two
 cars' features (Newton's method, a little ridge; pure Python). Prints the weights to paste into
 ``VALUE_WEIGHTS`` and the log loss (a coin scores 0.693).
 """
@@ -14,8 +14,8 @@ import argparse
 import math
 import random
 
-from bot.ai.dragon_expert import FEATURES, car_features
 from bot.ai.dragon_normal import DragonNormalPolicy
+from bot.ai.dragon_value import FEATURES, car_features
 from bot.engine.dragon import GAME
 from tests.ai.fitting import self_play_differences, solve
 

@@ -17,21 +17,18 @@ from typing import Any
 import pytest
 
 from bot.ai.base import Policy
-from bot.ai.dragon_expert import (
+from bot.ai.dragon_deal import determinize, unseen_cw, unseen_mb
+from bot.ai.dragon_expert import DragonExpertPolicy, rollout_view
+from bot.ai.dragon_hands import (
     PASSED_FACTOR,
     UNPLAYED_FACTOR,
-    DragonExpertPolicy,
     acted_since_hazards,
     deal_cw_hand,
-    determinize,
-    explain,
     read_facts,
-    rollout_view,
-    unseen_cw,
-    unseen_mb,
-    win_chance,
 )
 from bot.ai.dragon_normal import DragonNormalPolicy, decide
+from bot.ai.dragon_reasons import explain
+from bot.ai.dragon_value import win_chance
 from bot.ai.random_policy import RandomPolicy
 from bot.ai.search import BUDGET_ENV, SearchReport
 from bot.engine.dragon import GAME

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.ai.dragon_expert import explain
+from bot.ai.dragon_reasons import explain
 from bot.ai.search import SearchReport
 from bot.engine.core import IllegalMove
 from bot.engine.dragon.views import public_view
