@@ -24,13 +24,8 @@ from bot.ratings import (
     rating_history,
     standings,
 )
-from bot.render.leaderboard import (
-    BestLine,
-    LeaderboardRow,
-    MemberStats,
-    OpponentLine,
-    RatingPoint,
-)
+from bot.render.leaderboard import LeaderboardRow
+from bot.render.stats import BestLine, MemberStats, OpponentLine, RatingPoint
 from bot.results import on_best_board
 from bot.store.base import StoredResult
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.engine.words import plural
-from bot.render.leaderboard import (
+from bot.render.leaderboard import TOP_N, LeaderboardRow
+from bot.render.stats import (
     OFF_BOARD_NOTE,
-    TOP_N,
-    LeaderboardRow,
     MemberStats,
     board_value_text,
     solitaire_record,

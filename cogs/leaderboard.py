@@ -27,7 +27,8 @@ from bot.daily import daily_date, day_start
 from bot.engine.core import BadOption
 from bot.engine.words import plural
 from bot.games import all_bundles, bundle
-from bot.render.leaderboard import MemberStats, leaderboard_png, stats_png
+from bot.render.leaderboard import leaderboard_png
+from bot.render.stats import MemberStats, stats_png
 from bot.replays import Inputs
 from cogs.alt_text import board_text, stats_text
 from cogs.choices import game_choices

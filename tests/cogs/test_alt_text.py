@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from bot.engine.ttr.cards import CARD_CODES
 from bot.games import bundle
-from bot.render.leaderboard import BestLine, LeaderboardRow, MemberStats, OpponentLine
+from bot.render.leaderboard import LeaderboardRow
+from bot.render.stats import BestLine, MemberStats, OpponentLine
 from bot.store.base import SeatRecord
 from cogs.alt_text import DESCRIPTION_LIMIT, board_text, described, stats_text
 from tests.cogs.conftest import running_bot

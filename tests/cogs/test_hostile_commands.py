@@ -106,7 +106,7 @@ async def test_stats_rank_and_rating_match_the_leaderboard(
     asked for ``user_id=Alice``), so Carol does not exist on it and Bob's five wins never
     happened: the card says "rank 2 of 2" with a rating the leaderboard does not show."""
     from bot.render.leaderboard import leaderboard_png as real_board
-    from bot.render.leaderboard import stats_png as real_stats
+    from bot.render.stats import stats_png as real_stats
 
     for _ in range(5):
         await _duel(driver, BOB_ID, CAROL_ID)

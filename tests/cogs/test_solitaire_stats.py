@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.ratings import ResultRecord
-from bot.render import leaderboard as render
+from bot.render import stats as render
 from bot.render.common import Canvas
 from bot.results import ASSISTED
 from bot.store.base import SeatRecord

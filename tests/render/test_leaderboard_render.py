@@ -11,18 +11,21 @@ import pytest
 from PIL import Image
 
 from bot.render import leaderboard as lb
+from bot.render import stats as st
 from bot.render.common import Palette
 from bot.render.leaderboard import (
     LEADERBOARD_SIZE,
-    STATS_SIZE,
     TOP_N,
-    BestLine,
     LeaderboardRow,
+    leaderboard_png,
+    render_leaderboard,
+)
+from bot.render.stats import (
+    STATS_SIZE,
+    BestLine,
     MemberStats,
     OpponentLine,
     RatingPoint,
-    leaderboard_png,
-    render_leaderboard,
     render_stats,
     stats_png,
 )
@@ -168,7 +171,7 @@ def test_podium_rows_get_medals() -> None:
     for place in (1, 2, 3):
         top = lb._ROWS_Y + (place - 1) * (lb._ROW_H + lb._ROW_GAP)
         box = (0, top, lb._NAME_X, top + lb._ROW_H)
-        assert _count(image, lb._MEDALS[place - 1][0], box) > 100
+        assert _count(image, lb.MEDALS[place - 1][0], box) > 100
     top = lb._ROWS_Y + 3 * (lb._ROW_H + lb._ROW_GAP)
     assert _count(image, Palette.GOLD, (0, top, lb._NAME_X, top + lb._ROW_H)) == 0
 
@@ -201,18 +204,18 @@ def test_stats_renders_charts_of_any_length(count: int) -> None:
 def test_single_point_chart_marks_the_point() -> None:
     """A one-game history still draws its (gold) latest-rating marker inside the plot."""
     image = render_stats(_stats(_history(1)))
-    x0, y0, x1, y1 = lb._CHART_BOX
+    x0, y0, x1, y1 = st._CHART_BOX
     assert _count(image, Palette.GOLD, (x0 + 70, y0 + 52, x1 - 78, y1 - 48)) > 10
 
 
 def test_chart_draws_the_line() -> None:
     """A long history draws the line colour across the plot, left half and right half."""
     image = render_stats(_stats(_history(60)))
-    x0, y0, x1, y1 = lb._CHART_BOX
+    x0, y0, x1, y1 = st._CHART_BOX
     mid = (x0 + x1) // 2
     # The line is anti-aliased: count pixels close to its colour.
-    assert _count(image, lb._LINE, (x0 + 70, y0 + 52, mid, y1 - 48), tolerance=24) > 100
-    assert _count(image, lb._LINE, (mid, y0 + 52, x1 - 78, y1 - 48), tolerance=24) > 100
+    assert _count(image, st._LINE, (x0 + 70, y0 + 52, mid, y1 - 48), tolerance=24) > 100
+    assert _count(image, st._LINE, (mid, y0 + 52, x1 - 78, y1 - 48), tolerance=24) > 100
 
 
 def test_history_order_does_not_matter() -> None:
@@ -231,7 +234,7 @@ def test_games_at_one_moment_render() -> None:
 def test_y_axis_is_rounded_and_covers_the_values() -> None:
     """The axis range covers every value on round steps, with at most seven gridlines."""
     for values in ([1086], [990, 1010], [812, 1933], [1500] * 5):
-        low, high, step = lb._y_range(values)
+        low, high, step = st._y_range(values)
         assert low <= min(values) and high >= max(values)
         assert low % step == 0 and high % step == 0
         assert 1 <= (high - low) // step <= 7

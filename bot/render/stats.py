@@ -1,0 +1,558 @@
+"""The member's stats card (/stats), in the leaderboard's style (``bot/render/leaderboard.py``).
+
+Its input is a small frozen dataclass of ready-made numbers and names (no engine state, no
+ratings maths, no discord): the cogs look the member up and fill it in. The card has a fixed
+size and an opaque background, and the same input always gives the same pixels.
+
+``stats_png`` draws one member: rating over time as a line chart, their record, favourite
+game, record against frequent opponents and best results; a solitaire's card shows games
+played, won and lost, and the member's best on the best-results board in their place.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot.engine.words import noun, plural
+from bot.render.common import (
+    RGB,
+    Box,
+    Canvas,
+    Palette,
+    ellipsize,
+    fit_font,
+    font,
+    mat,
+    text_width,
+    title_bar,
+    to_png,
+    vertical_gradient,
+    wrap,
+)
+from bot.render.leaderboard import (
+    BAR_BACK,
+    GREY_CHIP,
+    MARGIN,
+    MEDALS,
+    TITLE_H,
+    number_text,
+    rate_colour,
+)
+
+STATS_SIZE = (1100, 760)
+
+# --- inputs ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    """The displayed rating just after one rated game, at ``at`` (Unix seconds)."""
+
+    at: float
+    rating: int
+
+
+@dataclass(frozen=True)
+class OpponentLine:
+    """The member's record against one opponent."""
+
+    name: str
+    wins: int
+    losses: int
+    draws: int = 0
+
+
+@dataclass(frozen=True)
+class BestLine:
+    """A personal best: ``label`` ("Best hand"), ``value`` ("1,425 pts") and a detail line."""
+
+    label: str
+    value: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class MemberStats:
+    """Everything on a member's stats card.
+
+    ``games`` counts every finished game (computer games too); ``wins``/``losses``/``draws``
+    are the rated record behind ``rating``. ``rank`` of ``ranked_players`` is their place on
+    the ladder, None when unranked.
+
+    A solitaire's card (``solitaire``) has no rating, draws or opponents: ``games`` counts every
+    game played, ``wins``/``losses`` the games won and lost (a game that could not be won at its
+    settings is neither; shown only when the game ``winnable``), and ``board_value``
+    is the member's best result on the game's best-results board (a column called
+    ``board_label``), placed ``rank`` of ``ranked_players``; None when no game of theirs ranks.
+    """
+
+    name: str
+    scope_label: str
+    rating: int | None = None
+    rank: int | None = None
+    ranked_players: int | None = None
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    history: tuple[RatingPoint, ...] = ()
+    opponents: tuple[OpponentLine, ...] = ()
+    favourite_game: str | None = None
+    favourite_game_plays: int = 0
+    best: tuple[BestLine, ...] = ()
+    solitaire: bool = False
+    winnable: bool = False
+    board_label: str = ""
+    board_value: int | None = None
+
+
+def board_value_text(label: str, value: int) -> str:
+    """A best-results board's figure as its column reads it: "30/49" under "Cleared /49"."""
+    _, _, out_of = label.partition(" /")
+    return f"{value:,}/{out_of}" if out_of else f"{value:,}"
+
+
+def solitaire_record(stats: MemberStats) -> list[tuple[str, int]]:
+    """The figures of a solitaire's record, as (label, value), in the order drawn and read:
+    games played, and won and lost where the game can be won (no draws: nobody to draw with)."""
+    figures = [("PLAYED", stats.games)]
+    if stats.winnable:
+        figures += [("WON", stats.wins), ("LOST", stats.losses)]
+    return figures
+
+
+def solitaire_win_rate(stats: MemberStats) -> float | None:
+    """The share of a solitaire's games won among those that could be won (a game only played,
+    such as a score attack, is left out); None when none could be."""
+    decided = stats.wins + stats.losses
+    return stats.wins / decided if decided else None
+
+
+# --- palette additions -----------------------------------------------------------------------
+
+_GRID: RGB = (44, 86, 70)
+_AXIS: RGB = (96, 140, 120)
+_LINE: RGB = (92, 170, 255)
+
+# --- member stats ----------------------------------------------------------------------------
+
+_SW, _SH = STATS_SIZE
+_CHART_BOX: Box = (MARGIN, TITLE_H + 16, 680, _SH - MARGIN)
+_SIDE_X0 = _CHART_BOX[2] + 16
+_PANEL_GAP = 14
+_OPP_STEP = 34
+_OPP_BAR = 52
+
+
+def render_stats(stats: MemberStats) -> Image.Image:
+    """A member's stats card: header, rating chart on the left, record panels on the right."""
+    c = Canvas(_stats_background().copy())
+    _draw_stats_header(c, stats)
+    if stats.solitaire:
+        # No rating, draws or opponents: the best-results board in the chart's place, and
+        # the personal bests where the opponents would be.
+        _draw_board_panel(c, stats, _CHART_BOX)
+        x0, x1, y = _SIDE_X0, _SW - MARGIN, _CHART_BOX[1]
+        y = _draw_solitaire_record_panel(c, stats, (x0, y, x1, y + 192)) + _PANEL_GAP
+        _draw_best_panel(c, stats.best, (x0, y, x1, _SH - MARGIN))
+        return c.image
+    _draw_chart_panel(c, stats.history, _CHART_BOX)
+
+    x0, x1 = _SIDE_X0, _SW - MARGIN
+    y = _CHART_BOX[1]
+    y = _draw_record_panel(c, stats, (x0, y, x1, y + 192)) + _PANEL_GAP
+    opp_h = 50 + _OPP_STEP * max(1, min(5, len(stats.opponents)))
+    y = _draw_opponents_panel(c, stats.opponents[:5], (x0, y, x1, y + opp_h)) + _PANEL_GAP
+    _draw_best_panel(c, stats.best, (x0, y, x1, _SH - MARGIN))
+    return c.image
+
+
+def stats_png(stats: MemberStats) -> bytes:
+    """``render_stats`` as PNG bytes."""
+    return to_png(render_stats(stats))
+
+
+@lru_cache(maxsize=1)
+def _stats_background() -> Image.Image:
+    img = vertical_gradient(_SW, _SH, Palette.FELT_TOP, Palette.FELT_BOTTOM)
+    title_bar(Canvas(img), _SW, TITLE_H)
+    return img
+
+
+def _draw_stats_header(c: Canvas, stats: MemberStats) -> None:
+    cy = TITLE_H // 2
+    right = _SW - MARGIN - 4
+    big = font(34, "bold")
+    if stats.solitaire:  # the best result on the board, under the board's own label
+        caption = stats.board_label.upper()
+        value = stats.board_value
+        rating = "—" if value is None else board_value_text(stats.board_label, value)
+    else:
+        caption = "RATING"
+        rating = "—" if stats.rating is None else number_text(stats.rating)
+    c.text((right, cy + 2), rating, big, Palette.GOLD, anchor="rm", drop=2)
+    right -= text_width(rating, big) + 10
+    small = font(15, "bold")
+    c.text((right, cy + 6), caption, small, Palette.MUTED, anchor="rm")
+    right -= text_width(caption, small) + 20
+    if stats.rank is not None:
+        of = f" of {stats.ranked_players}" if stats.ranked_players else ""
+        chip = f"#{stats.rank}{of}"
+        chip_font = font(18, "bold")
+        w = text_width(chip, chip_font) + 24
+        podium = 1 <= stats.rank <= 3
+        fill = MEDALS[stats.rank - 1][0] if podium else GREY_CHIP
+        ink = Palette.DARK_INK if podium else Palette.INK
+        c.pill(right - w, cy - 16, chip, chip_font, fill, ink=ink, height=32)
+        right -= w + 20
+    room = right - MARGIN - 4
+    name_font = fit_font(stats.name, room, 30, "bold", min_size=20)
+    c.text(
+        (MARGIN + 4, cy - 10),
+        ellipsize(stats.name, name_font, room),
+        name_font,
+        Palette.INK,
+        anchor="lm",
+        drop=2,
+    )
+    label_font = font(16, "regular")
+    label = ellipsize(stats.scope_label, label_font, room)
+    c.text((MARGIN + 4, cy + 20), label, label_font, Palette.MUTED, anchor="lm")
+
+
+def _panel(c: Canvas, box: Box, title: str, note: str = "") -> None:
+    mat(c, box, 16)
+    label = font(15, "bold")
+    c.text((box[0] + 18, box[1] + 22), title, label, Palette.MUTED, anchor="lm")
+    if note:
+        c.text((box[2] - 18, box[1] + 22), note, label, Palette.MUTED, anchor="rm")
+
+
+def _draw_record_panel(c: Canvas, stats: MemberStats, box: Box) -> int:
+    _panel(c, box, "RECORD")
+    x0, y0, x1, _ = box
+    games = stats.wins + stats.losses + stats.draws
+    # Three big numbers: wins, losses, draws, each over its label.
+    cols = (
+        ("WON", stats.wins, Palette.GREEN),
+        ("LOST", stats.losses, Palette.RED),
+        ("DRAWN", stats.draws, Palette.MUTED),
+    )
+    col_w = (x1 - x0 - 36) / 3
+    for i, (label, value, colour) in enumerate(cols):
+        cx = x0 + 18 + col_w * (i + 0.5)
+        c.text(
+            (cx, y0 + 64), number_text(value), font(30, "bold"), Palette.INK, anchor="mm", drop=1
+        )
+        c.text((cx, y0 + 92), label, font(13, "bold"), colour, anchor="mm")
+    # A stacked bar of the same record: green, grey, red.
+    bar = (x0 + 18, y0 + 110, x1 - 18, y0 + 122)
+    c.rounded(bar, 6, fill=BAR_BACK)
+    if games:
+        width = bar[2] - bar[0]
+        w_end = bar[0] + round(width * stats.wins / games)
+        d_end = w_end + round(width * stats.draws / games)
+        if stats.losses:
+            c.rounded(bar, 6, fill=Palette.RED)
+        if stats.draws:
+            c.rounded((bar[0], bar[1], d_end, bar[3]), 6, fill=Palette.MUTED)
+        if stats.wins:
+            c.rounded((bar[0], bar[1], w_end, bar[3]), 6, fill=Palette.GREEN)
+    info = font(16, "regular")
+    played = f"{number_text(stats.games)} {noun(stats.games, 'game')} played"
+    c.text((x0 + 18, y0 + 144), played, info, Palette.INK, anchor="lm")
+    if games:
+        rate = f"{round(100 * (stats.wins + 0.5 * stats.draws) / games)}% win rate"
+        c.text((x1 - 18, y0 + 144), rate, font(16, "bold"), Palette.INK, anchor="rm")
+    _draw_favourite(c, stats, box)
+    return box[3]
+
+
+def _draw_favourite(c: Canvas, stats: MemberStats, box: Box) -> None:
+    """The record panel's last line: the member's most played game, and how often."""
+    if not stats.favourite_game:
+        return
+    x0, y0, x1, _ = box
+    info = font(16, "regular")
+    c.text((x0 + 18, y0 + 170), "Favourite", info, Palette.MUTED, anchor="lm")
+    fav = stats.favourite_game
+    if stats.favourite_game_plays:
+        fav += f" ({number_text(stats.favourite_game_plays)})"
+    fav_font = font(16, "bold")
+    room = x1 - x0 - 36 - text_width("Favourite", info) - 16
+    c.text((x1 - 18, y0 + 170), ellipsize(fav, fav_font, room), fav_font, Palette.GOLD, "rm")
+
+
+def _draw_solitaire_record_panel(c: Canvas, stats: MemberStats, box: Box) -> int:
+    """A solitaire's record: games played, and won and lost when it can be won."""
+    _panel(c, box, "RECORD")
+    x0, y0, x1, _ = box
+    colours = {"PLAYED": Palette.GOLD, "WON": Palette.GREEN, "LOST": Palette.RED}
+    figures = solitaire_record(stats)
+    col_w = (x1 - x0 - 36) / len(figures)
+    for i, (label, value) in enumerate(figures):
+        cx = x0 + 18 + col_w * (i + 0.5)
+        c.text(
+            (cx, y0 + 64), number_text(value), font(30, "bold"), Palette.INK, anchor="mm", drop=1
+        )
+        c.text((cx, y0 + 92), label, font(13, "bold"), colours[label], anchor="mm")
+    if stats.winnable:
+        bar = (x0 + 18, y0 + 110, x1 - 18, y0 + 122)
+        c.rounded(bar, 6, fill=BAR_BACK)
+        rate = solitaire_win_rate(stats)
+        if rate is not None:
+            w_end = bar[0] + round((bar[2] - bar[0]) * rate)
+            if stats.losses:
+                c.rounded(bar, 6, fill=Palette.RED)
+            if stats.wins:
+                c.rounded((bar[0], bar[1], w_end, bar[3]), 6, fill=Palette.GREEN)
+            words = f"{round(100 * rate)}% won"
+            c.text((x1 - 18, y0 + 144), words, font(16, "bold"), Palette.INK, anchor="rm")
+    _draw_favourite(c, stats, box)
+    return box[3]
+
+
+OFF_BOARD_NOTE = (
+    "Games played with /hint, with turns the computer played, or at other than the "
+    "standard settings do not rank."
+)
+
+
+def _draw_board_panel(c: Canvas, stats: MemberStats, box: Box) -> None:
+    """A solitaire's best result on the best-results board, and the member's place on it."""
+    _panel(c, box, "BEST RESULTS BOARD")
+    x0, y0, x1, y1 = box
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    if stats.board_value is None:
+        c.text((cx, cy - 20), "Not on the board yet", font(26, "bold"), Palette.MUTED, "mm")
+        _draw_note(c, cx, cy + 20, x1 - x0 - 36)
+        return
+    value = board_value_text(stats.board_label, stats.board_value)
+    c.text((cx, cy - 60), value, font(96, "bold"), Palette.GOLD, anchor="mm", drop=3)
+    c.text((cx, cy + 14), stats.board_label.upper(), font(20, "bold"), Palette.MUTED, "mm")
+    if stats.rank is not None:
+        of = f" of {stats.ranked_players}" if stats.ranked_players else ""
+        chip = f"#{stats.rank}{of} on the board"
+        chip_font = font(22, "bold")
+        w = text_width(chip, chip_font) + 28
+        podium = 1 <= stats.rank <= 3
+        fill = MEDALS[stats.rank - 1][0] if podium else GREY_CHIP
+        ink = Palette.DARK_INK if podium else Palette.INK
+        c.pill(round(cx - w / 2), round(cy + 50), chip, chip_font, fill, ink, 38, pad=14)
+    _draw_note(c, cx, y1 - 54, x1 - x0 - 36)
+
+
+def _draw_note(c: Canvas, cx: float, top: float, room: int) -> None:
+    """Which games the board leaves out, centred in lines from ``top``."""
+    note_font = font(16, "regular")
+    for i, line in enumerate(wrap(OFF_BOARD_NOTE, note_font, room)):
+        c.text((cx, top + 12 + i * 22), line, note_font, Palette.MUTED, anchor="mm")
+
+
+def _draw_opponents_panel(c: Canvas, opponents: Sequence[OpponentLine], box: Box) -> int:
+    _panel(c, box, "FREQUENT OPPONENTS", "W–L–D")
+    x0, y0, x1, _ = box
+    if not opponents:
+        c.text((x0 + 18, y0 + 62), "No rated games yet", font(17, "regular"), Palette.MUTED, "lm")
+        return box[3]
+    name_font = font(19, "bold")
+    score_font = font(19, "bold")
+    for i, opp in enumerate(opponents):
+        cy = y0 + 60 + i * _OPP_STEP
+        score = f"{opp.wins}–{opp.losses}–{opp.draws}"
+        sw = text_width(score, score_font)
+        # Head-to-head bar: share of the games this member won against that opponent.
+        bar = (x1 - 18 - sw - 14 - _OPP_BAR, cy - 5, x1 - 18 - sw - 14, cy + 5)
+        total = opp.wins + opp.losses + opp.draws
+        c.rounded(bar, 5, fill=BAR_BACK)
+        if total and opp.wins:
+            share = (opp.wins + 0.5 * opp.draws) / total
+            c.rounded(
+                (bar[0], bar[1], bar[0] + max(10, round(_OPP_BAR * share)), bar[3]),
+                5,
+                fill=rate_colour(share),
+            )
+        name = ellipsize(opp.name, name_font, bar[0] - 14 - (x0 + 18))
+        c.text((x0 + 18, cy), name, name_font, Palette.INK, anchor="lm")
+        ahead = opp.wins > opp.losses
+        behind = opp.wins < opp.losses
+        colour = Palette.GREEN if ahead else Palette.RED if behind else Palette.INK
+        c.text((x1 - 18, cy), score, score_font, colour if total else Palette.MUTED, anchor="rm")
+    return box[3]
+
+
+def _draw_best_panel(c: Canvas, best: Sequence[BestLine], box: Box) -> None:
+    _panel(c, box, "PERSONAL BESTS")
+    x0, y0, x1, y1 = box
+    if not best:
+        c.text((x0 + 18, y0 + 62), "Nothing yet", font(17, "regular"), Palette.MUTED, anchor="lm")
+        return
+    step = 50
+    rows = max(1, min(len(best), (y1 - y0 - 44) // step))
+    for i, line in enumerate(best[:rows]):
+        top = y0 + 48 + i * step
+        value_font = font(22, "bold")
+        c.text((x1 - 18, top + 12), line.value, value_font, Palette.GOLD, anchor="rm")
+        room = x1 - 18 - text_width(line.value, value_font) - 12 - (x0 + 18)
+        label_font = font(18, "bold")
+        label = ellipsize(line.label, label_font, room)
+        c.text((x0 + 18, top + 12), label, label_font, Palette.INK, anchor="lm")
+        if line.detail:
+            detail_font = font(14, "regular")
+            detail = ellipsize(line.detail, detail_font, x1 - x0 - 36)
+            c.text((x0 + 18, top + 34), detail, detail_font, Palette.MUTED, anchor="lm")
+
+
+# --- the rating chart ------------------------------------------------------------------------
+
+_SCALE = 3  # the plot is drawn this much larger and scaled down, for smooth lines
+_MAX_MARKERS = 40  # above this many games the points would merge into a smear: line only
+
+
+def _draw_chart_panel(c: Canvas, history: Sequence[RatingPoint], box: Box) -> None:
+    points = sorted(history, key=lambda p: p.at)
+    note = ""
+    if points:
+        peak = max(p.rating for p in points)
+        games = plural(len(points), "game").upper()
+        note = f"{games} · PEAK {number_text(peak)}"
+    _panel(c, box, "RATING OVER TIME", note)
+    # Room on the left for the axis values and on the right for the latest rating's tag.
+    plot = (box[0] + 70, box[1] + 52, box[2] - 78, box[3] - 48)
+    if not points:
+        c.text(
+            ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2),
+            "No rated games yet",
+            font(22, "bold"),
+            Palette.MUTED,
+            anchor="mm",
+        )
+        return
+
+    lo, hi, step = _y_range([p.rating for p in points])
+    t0, t1 = points[0].at, points[-1].at
+    px0, py0, px1, py1 = plot
+    pw, ph = px1 - px0, py1 - py0
+    # One point, or games all at one moment: centre them rather than divide by zero.
+    span = t1 - t0
+
+    if span > 0:
+        fx = [(p.at - t0) / span for p in points]
+    elif len(points) == 1:
+        fx = [0.5]
+    else:
+        fx = [i / (len(points) - 1) for i in range(len(points))]
+    xy = [(f * pw, ph - (p.rating - lo) / (hi - lo) * ph) for f, p in zip(fx, points, strict=True)]
+
+    tick_font = font(14, "regular")
+    value = lo
+    while value <= hi:
+        y = py0 + ph - (value - lo) / (hi - lo) * ph
+        c.text((px0 - 10, y), number_text(value), tick_font, Palette.MUTED, anchor="rm")
+        value += step
+    layer = _plot_layer(tuple(xy), pw, ph, lo, hi, step)
+    pad = (layer.width - pw) // 2
+    c.image.paste(layer, (px0 - pad, py0 - pad), layer)
+
+    # Date labels under the x axis: the ends, and the middle when there is room.
+    if span > 0:
+        stamps = [t0, t0 + span / 2, t1] if pw > 300 else [t0, t1]
+        fmt = "%d %b" if _date(t0, "%Y") == _date(t1, "%Y") else "%d %b %Y"
+        for i, at in enumerate(stamps):
+            anchor = "la" if i == 0 else "ra" if i == len(stamps) - 1 else "ma"
+            x = px0 + (at - t0) / span * pw
+            c.text((x, py1 + 12), _date(at, fmt), tick_font, Palette.MUTED, anchor=anchor)
+    else:
+        x = px0 + xy[0][0]
+        c.text((x, py1 + 12), _date(t0, "%d %b %Y"), tick_font, Palette.MUTED, anchor="ma")
+
+    # The latest rating as a tag on the right-hand axis, level with the last point, so it
+    # never covers the line.
+    label = number_text(points[-1].rating)
+    lf = font(16, "bold")
+    lw = text_width(label, lf) + 14
+    ty = min(max(py0 + xy[-1][1], py0 + 4), py1 - 4)
+    tx = px1 + 12
+    c.draw.polygon(((tx - 8, ty), (tx, ty - 8), (tx, ty + 8)), fill=Palette.GOLD)
+    c.rounded((tx, ty - 13, tx + lw, ty + 13), 6, fill=Palette.GOLD)
+    c.text((tx + lw / 2, ty), label, lf, Palette.DARK_INK, anchor="mm")
+
+
+def _y_range(values: Sequence[int]) -> tuple[int, int, int]:
+    """A rounded axis (low, high, step) around ``values``, with four to seven gridlines."""
+    lo, hi = min(values), max(values)
+    if hi - lo < 100:  # a flat or short history should not look like a roller coaster
+        mid = (lo + hi) // 2
+        lo, hi = mid - 50, mid + 50
+    for step in (10, 20, 25, 50, 100, 200, 250, 500, 1000):
+        if (hi - lo) / step <= 6:
+            break
+    low = (lo // step) * step
+    high = -((-hi) // step) * step
+    if high == low:
+        high = low + step
+    return low, high, step
+
+
+@lru_cache(maxsize=8)
+def _plot_layer(
+    xy: tuple[tuple[float, float], ...], pw: int, ph: int, lo: int, hi: int, step: int
+) -> Image.Image:
+    """Gridlines, the filled area, the line and its points, as an RGBA piece ``pw``×``ph``
+    plus a margin on every side (so the end markers are whole).
+
+    Drawn at ``_SCALE`` times the size and scaled down, for anti-aliased lines.
+    """
+    k = _SCALE
+    pad = 8  # room for markers at the plot's edges
+    w, h = (pw + 2 * pad) * k, (ph + 2 * pad) * k
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+
+    def at(x: float, y: float) -> tuple[float, float]:
+        return (x + pad) * k, (y + pad) * k
+
+    value = lo
+    while value <= hi:
+        gy = ph - (value - lo) / (hi - lo) * ph
+        colour = _AXIS if value == lo else _GRID
+        d.line((*at(0, gy), *at(pw, gy)), fill=colour, width=k)
+        value += step
+    d.line((*at(0, 0), *at(0, ph)), fill=_AXIS, width=k)
+
+    line = [at(x, y) for x, y in xy]
+    if len(line) > 1:
+        # A faint area under the line, then the line itself.
+        area = Image.new("L", (w, h), 0)
+        ImageDraw.Draw(area).polygon([at(xy[0][0], ph), *line, at(xy[-1][0], ph)], fill=44)
+        tint = Image.new("RGBA", (w, h), (*_LINE, 0))
+        tint.putalpha(area)
+        # Composited, not pasted: a paste would blend the colour with the transparent black.
+        img = Image.alpha_composite(img, tint)
+        d = ImageDraw.Draw(img)
+        d.line(line, fill=(*_LINE, 255), width=3 * k, joint="curve")
+    if line:
+        # A dotted guide from the latest point to its tag on the right-hand axis.
+        x, y = line[-1]
+        while x < (pw + pad) * k - 6 * k:
+            d.line((x + 8 * k, y, x + 12 * k, y), fill=(*Palette.GOLD, 160), width=k)
+            x += 10 * k
+    markers = len(line) <= _MAX_MARKERS
+    for i, (x, y) in enumerate(line):
+        last = i == len(line) - 1
+        if not (markers or last):
+            continue
+        r = (6 if last else 4) * k
+        fill = (*Palette.GOLD, 255) if last else (*_LINE, 255)
+        d.ellipse((x - r, y - r, x + r, y + r), fill=fill, outline=(*Palette.MAT, 255), width=k)
+    return img.resize((pw + 2 * pad, ph + 2 * pad), Image.Resampling.LANCZOS)
+
+
+def _date(at: float, fmt: str) -> str:
+    """A UTC date: the bot has no idea of each member's time zone."""
+    return time.strftime(fmt, time.gmtime(at)).lstrip("0")
