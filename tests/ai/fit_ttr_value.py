@@ -1,4 +1,4 @@
-"""Fit the Ticket to Ride expert's value model (``VALUE_WEIGHTS`` in bot/ai/ttr_expert.py).
+"""Fit the Ticket to Ride expert's value model (``VALUE_WEIGHTS`` in bot/ai/ttr_value.py).
 
     PYTHONPATH=. python -m tests.ai.fit_ttr_value --games 300 [--players 4]
 
@@ -15,8 +15,8 @@ import argparse
 import math
 import random
 
-from bot.ai.ttr_expert import features
 from bot.ai.ttr_normal import NormalTtrPolicy
+from bot.ai.ttr_value import features
 from bot.engine.ttr.state import ACT
 from bot.games import get_game
 

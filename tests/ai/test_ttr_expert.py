@@ -14,17 +14,11 @@ from typing import Any
 import pytest
 
 from bot.ai.search import BUDGET_ENV, SearchReport
-from bot.ai.ttr_expert import (
-    END_DECK,
-    TtrDomain,
-    TtrExpertPolicy,
-    determinize,
-    explain,
-    judge,
-    solo_reason,
-    unseen_cards,
-)
+from bot.ai.ttr_deal import determinize, unseen_cards
+from bot.ai.ttr_expert import END_DECK, TtrDomain, TtrExpertPolicy
 from bot.ai.ttr_normal import NormalTtrPolicy
+from bot.ai.ttr_reasons import explain, solo_reason
+from bot.ai.ttr_value import judge
 from bot.engine.ttr.cards import CARD_CODES, COLOURS, TICKETS, full_counts
 from bot.engine.ttr.state import ACT
 from bot.engine.words import plural
