@@ -37,7 +37,7 @@ from bot.tables import Tables
 log = logging.getLogger("junction")
 
 COGS = (
-    "cogs.lobby",
+    "cogs.new_game",
     "cogs.play",
     "cogs.leaderboard",
     "cogs.timers",

@@ -32,7 +32,7 @@ from bot.render.stats import MemberStats, stats_png
 from bot.replays import Inputs
 from cogs.alt_text import board_text, stats_text
 from cogs.choices import game_choices
-from cogs.lobby import display_name
+from cogs.seat_names import display_name
 from cogs.ui import MESSAGE_LIMIT, NO_PINGS, bot_of, clip, plain, whole_lines
 
 SCOPE_CHOICES = [

@@ -24,9 +24,9 @@ from bot.position import Position
 from bot.typed_moves import MAX_MOVE_TEXT, typed_move
 from bot.updates import StaleButton
 from cogs.choices import game_choices
-from cogs.lobby import display_name
 from cogs.moving import play_move
 from cogs.pickers import DYNAMIC_ITEMS, ID, GameItem, hand_message, register_items
+from cogs.seat_names import display_name
 from cogs.ui import NO_PINGS, bot_of, clip, pings, plain, post_table, refuse, storage_trouble
 
 TURN_MARK = "§"

@@ -22,8 +22,10 @@ from discord.ext import commands
 from bot.engine.core import GameError
 from bot.games import bundle, policy_factory
 from bot.store.base import Invitee, SeatRecord
-from cogs.lobby import deal, display_name, open_lobby, vs_computers
+from cogs.dealing import deal, vs_computers
+from cogs.lobby import open_lobby
 from cogs.pickers import ID, REMATCH_PREFIX, GameItem, register_items, rematch_button
+from cogs.seat_names import display_name
 from cogs.ui import bot_of, plain
 
 

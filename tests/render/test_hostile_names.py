@@ -2,7 +2,7 @@
 
 Every text the renderers draw goes through ``Canvas.text``; the tests record where each one
 lands (the bounding box of its pixels) and check it against the image and against the other
-texts. Names are what Discord allows: at most 32 characters (``cogs.lobby.display_name``).
+texts. Names are what Discord allows: at most 32 characters (``cogs.seat_names.display_name``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,131 @@
+"""Dealing a game and posting its first table: the seats computers take, the checks every start
+makes (how many seats, which level), the game's own thread, and :func:`deal` for a game with no
+lobby to wait for (/play, a rematch alone against the computer).
+
+Dependency direction: under ``cogs.new_game``, ``cogs.lobby`` and ``cogs.rematch``, which
+import it; it imports ``cogs.ui`` only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import discord
+
+from bot.engine.core import BadOption, players_wanted
+from bot.games import get_policy
+from bot.games.bundle import GameBundle
+from bot.seats import computer_names
+from bot.store.base import DailyClaim, SeatRecord
+from bot.updates import TableUpdate
+from cogs.ui import answered_in_time, bot_of, post_table, post_table_in_channel, send_table
+
+NO_THREAD = (
+    "I could not create a thread here (is the Create Public Threads permission missing?). "
+    "Try again without a thread."
+)
+
+
+def computer_seats(start: int, count: int, level: str) -> list[SeatRecord]:
+    """``count`` computers playing at ``level``, seated from ``start`` on."""
+    names = computer_names(count, level)
+    return [SeatRecord(start + i, name, policy=level) for i, name in enumerate(names)]
+
+
+def vs_computers(count: int) -> str:
+    """The headline's opponents when they are all computers: "vs the computer", or
+    "vs 2 computers" (a table of three cars is not one computer)."""
+    return "vs the computer" if count == 1 else f"vs {count} computers"
+
+
+def check_seats(found: GameBundle, seats: int) -> None:
+    info = found.info
+    if not info.min_players <= seats <= info.max_players:
+        wanted = players_wanted(info.min_players, info.max_players)
+        raise BadOption(f"{info.title} is played by {wanted}, not {seats}.")
+
+
+def level_of(found: GameBundle, level: str | None) -> str:
+    name = (level or found.default_policy).strip().lower()
+    get_policy(found.key, name)  # an unknown level is a readable BadOption
+    return name
+
+
+async def thread_for(
+    interaction: discord.Interaction[Any], wanted: bool, name: str
+) -> discord.Thread | None:
+    """A public thread for the game when asked for one in a text channel, else None."""
+    if not wanted or not isinstance(interaction.channel, discord.TextChannel):
+        return None
+    try:
+        return await interaction.channel.create_thread(
+            name=name[:90], type=discord.ChannelType.public_thread
+        )
+    except discord.HTTPException:
+        raise BadOption(NO_THREAD) from None
+
+
+async def deal(
+    interaction: discord.Interaction[Any],
+    found: GameBundle,
+    seats: Sequence[SeatRecord],
+    options: Mapping[str, str],
+    headline: str,
+    *,
+    target: discord.Thread | None = None,
+    seed: int | None = None,
+    labels: Mapping[str, str] | None = None,
+    claim: DailyClaim | None = None,
+) -> None:
+    """Deal a game with no lobby to wait for (one member, computers in the other seats) and
+    post its first table, in ``target`` when the game has a thread of its own."""
+    channel_id = target.id if target is not None else interaction.channel_id
+    if channel_id is None:
+        raise BadOption("Games are played in a channel.")
+    answered = lost = False
+
+    async def answer_first() -> None:
+        # Computers open the game, and an expert searches a while: answer Discord first.
+        nonlocal answered, lost
+        if not answered:
+            answered = True
+            if target is not None:
+                where = f"Your game is in {target.mention}."
+                lost = not await answered_in_time(interaction.response.send_message(where))
+            else:
+                lost = not await answered_in_time(interaction.response.defer(thinking=True))
+
+    update = await bot_of(interaction).tables.start(
+        channel_id=channel_id,
+        guild_id=interaction.guild_id,
+        game_key=found.key,
+        seats=seats,
+        options=options,
+        seed=seed,
+        labels=labels,
+        before_computers=answer_first,
+        daily=claim,
+    )
+    notice = found.presenter.start_notice(update.game.options)
+    if notice:
+        headline += f"\n{notice}"
+    await answer_first()
+    await post_first_table(interaction, update, headline, target, lost)
+
+
+async def post_first_table(
+    interaction: discord.Interaction[Any],
+    update: TableUpdate,
+    headline: str,
+    thread: discord.Thread | None,
+    lost: bool,
+) -> None:
+    """Post a new game's first table: in ``thread`` when the game has one, else to the channel
+    when the interaction's answer was ``lost``, else as the interaction's follow-up."""
+    if thread is not None:
+        await send_table(bot_of(interaction), thread.send, update, headline)
+    elif lost:
+        await post_table_in_channel(interaction, update, headline)
+    else:
+        await post_table(interaction, update, headline)

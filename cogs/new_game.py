@@ -1,0 +1,151 @@
+"""/play and /challenge: what a member types to start a game.
+
+/play deals at once (computers in the other seats, or a solitaire; today's deal on request);
+/challenge checks the members invited and opens a lobby they answer with its buttons.
+
+Dependency direction: the top of the game-starting modules. It imports ``cogs.lobby`` (the
+invitation), ``cogs.dealing`` (the seats and the deal), ``cogs.daily_deal``,
+``cogs.seat_names`` and ``cogs.choices``; no cog imports it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.engine.core import BadOption
+from bot.games import bundle
+from bot.store.base import Invitee, SeatRecord
+from cogs.choices import game_choices, level_choices, option_choices, parse_options
+from cogs.daily_deal import daily_claim, daily_deal
+from cogs.dealing import check_seats, computer_seats, deal, level_of, thread_for, vs_computers
+from cogs.lobby import LegacyChallengeButton, LobbyButton, open_lobby
+from cogs.pickers import register_items
+from cogs.seat_names import display_name
+from cogs.ui import plain
+
+
+class NewGame(commands.Cog):
+    """/play and /challenge."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="challenge", description="Invite members to a game")
+    @app_commands.describe(
+        game="Which game",
+        member="A member you invite",
+        member2="Another member",
+        member3="Another member",
+        member4="Another member",
+        member5="Another member",
+        computers="Computer players to add",
+        level="How the computers play",
+        options="Game options as name:value (see the suggestions)",
+        thread="Play in a new thread",
+    )
+    async def challenge(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        member: discord.Member,
+        member2: discord.Member | None = None,
+        member3: discord.Member | None = None,
+        member4: discord.Member | None = None,
+        member5: discord.Member | None = None,
+        computers: app_commands.Range[int, 0, 5] = 0,
+        level: str | None = None,
+        options: str | None = None,
+        thread: bool = False,
+    ) -> None:
+        found = bundle(game)
+        if found.info.max_players == 1:
+            raise BadOption(f"{found.info.title} is played alone: start it with /play.")
+        invited: list[discord.Member] = []
+        for candidate in (member, member2, member3, member4, member5):
+            if candidate is None:
+                continue
+            if candidate.bot:
+                raise BadOption("Bots cannot accept invitations; add computers instead.")
+            if candidate.id == interaction.user.id:
+                raise BadOption("You cannot invite yourself; use /play to play the computer.")
+            if any(candidate.id == other.id for other in invited):
+                raise BadOption(f"{display_name(candidate)} is invited twice.")
+            invited.append(candidate)
+        check_seats(found, 1 + len(invited) + computers)
+        chosen = found.game.resolve_options(parse_options(options))
+        await open_lobby(
+            interaction,
+            found,
+            [Invitee(m.id, display_name(m)) for m in invited],
+            computers=computers,
+            policy=level_of(found, level),
+            options=chosen,
+            # A thread cannot hold a thread: asked for in one (or in any channel but a text
+            # channel), the game is played right here, as /play does.
+            thread=thread and isinstance(interaction.channel, discord.TextChannel),
+        )
+
+    @app_commands.command(name="play", description="Play against the computer, or alone")
+    @app_commands.describe(
+        game="Which game",
+        computers="Computer opponents (default: enough for a game)",
+        level="How the computers play",
+        options="Game options as name:value (see the suggestions)",
+        thread="Play in a new thread",
+        daily="Today's deal: the same for everyone on this server, once a day",
+    )
+    async def play(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        computers: app_commands.Range[int, 0, 5] | None = None,
+        level: str | None = None,
+        options: str | None = None,
+        thread: bool = False,
+        daily: bool = False,
+    ) -> None:
+        found = bundle(game)
+        info = found.info
+        chosen = parse_options(options)
+        seed, labels = None, None
+        if daily:
+            seed, labels = await daily_deal(interaction, found, chosen)
+        rivals = max(info.min_players - 1, 0) if computers is None else computers
+        check_seats(found, 1 + rivals)
+        name = level_of(found, level)
+        me = SeatRecord(0, display_name(interaction.user), user_id=interaction.user.id)
+        seats = [me, *computer_seats(1, rivals, name)]
+        against = "alone" if rivals == 0 else vs_computers(rivals)
+        claim = await daily_claim(interaction, found, labels)
+        target = await thread_for(interaction, thread, f"{info.title}: {me.name} {against}")
+        headline = f"**{info.title}** — {plain(me.name)} {against}"
+        if labels:
+            headline += f" · daily deal {labels['daily']}"
+        await deal(
+            interaction,
+            found,
+            seats,
+            chosen,
+            headline,
+            target=target,
+            seed=seed,
+            labels=labels,
+            claim=claim,
+        )
+
+    # The same suggestions for both commands (module-level callbacks: no cog method needed).
+    for command in (play, challenge):
+        command.autocomplete("game")(game_choices)
+        command.autocomplete("level")(level_choices)
+        command.autocomplete("options")(option_choices)
+    del command
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(NewGame(bot))
+    # The invitation's buttons, old and new, answer after restarts too.
+    register_items(bot, LobbyButton, LegacyChallengeButton)

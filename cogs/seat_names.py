@@ -1,0 +1,84 @@
+"""A member's name as a seat shows it: invisible and right-to-left characters out, no piles of
+accents, no Discord syntax, never a computer's name, never empty.
+
+Every front end that seats a member, or names one in a result line, takes the name from
+:func:`display_name`.
+
+Dependency direction: the bottom of the game-starting modules. ``cogs.new_game``,
+``cogs.lobby``, ``cogs.rematch``, ``cogs.play`` and ``cogs.leaderboard`` import it; it imports
+no cog.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+import discord
+
+from bot.names import looks
+from bot.render.common import few_marks
+
+_JOINERS = {"\u200c", "\u200d"}
+"""Invisible characters a name keeps: the zero-width (non-)joiners spell Persian and Indic
+words and join emoji sequences (👩‍🚀)."""
+_BLANK = {"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800"}
+"""Letters that draw nothing (the Hangul fillers, the blank Braille pattern): a name made of
+them looks empty."""
+
+
+_DISCORD_SYNTAX = re.compile(r"<(?=[@#:/]|a:|t:)")
+"""Where Discord reads a mention, channel, emoji, timestamp or command out of message text."""
+
+
+def _kept(char: str) -> bool:
+    """Whether a name keeps ``char``: not an invisible format character (category Cf) other
+    than a joiner or an emoji tag (the flag of Scotland spells its region in tags)."""
+    return (
+        unicodedata.category(char) != "Cf"
+        or char in _JOINERS
+        or "\U000e0020" <= char <= "\U000e007f"
+    )
+
+
+def _seat_name(name: str) -> str:
+    """``name`` as a seat shows it: format characters out, no piles of accents, one line, at
+    most 32 characters.
+
+    A right-to-left override (U+202E) in a name would turn every caption, image line and
+    text table it appears in backwards after it ("yalp ot Alice"), and zero-width characters
+    only hide what a name really is. A "Zalgo" name (a letter under thirty combining marks)
+    would smear the bot's messages and buttons over the lines around them: it keeps the
+    accents any language needs, as the images draw it (``few_marks``). A name spelling
+    Discord's own syntax (``<@id>``, ``<#id>``, ``<t:…>``) would show in the bot's messages as
+    another member, a channel or a time: its "<" becomes "‹", so it shows as typed."""
+    kept = " ".join(few_marks("".join(char for char in name if _kept(char))).split())[:32]
+    return _DISCORD_SYNTAX.sub("‹", kept)
+
+
+def _visible(name: str) -> bool:
+    """Whether ``name`` shows anything: a letter, digit, symbol or punctuation mark that draws."""
+    return any(unicodedata.category(c)[0] in "LNPS" and c not in _BLANK for c in name)
+
+
+_COMPUTER = re.compile(r"computer\d*\(.+\)")
+"""What a computer's seat is called ("Computer (normal)", "Computer 2 (expert)"), as ``looks``
+reads a name: case, width and spaces aside."""
+
+
+def _passes_for_a_computer(name: str) -> bool:
+    """Whether ``name`` reads like a computer's seat. A member so named took the computer's
+    name at the table and the computer was numbered instead ("Computer 2 (expert) (2)"), so
+    every caption, target button and result line said the member was the computer."""
+    return _COMPUTER.fullmatch(looks(name)) is not None
+
+
+def display_name(user: discord.abc.User) -> str:
+    """A member's name for a seat: their server name as :func:`_seat_name` shows it, or their
+    username when that name shows nothing (only spaces or invisible characters) or passes for
+    a computer's."""
+    for name in (user.display_name, user.name):
+        shown = _seat_name(name or "")
+        if _visible(shown) and not _passes_for_a_computer(shown):
+            return shown
+    return "Player"
