@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any, Self
 
@@ -37,6 +37,7 @@ from bot.store.base import (
     StaleVersion,
     Store,
 )
+from bot.updates import TableUpdate
 from cogs.dealing import NO_THREAD, check_seats, computer_seats, post_first_table
 from cogs.pickers import ID, GameItem
 from cogs.seat_names import display_name
@@ -206,15 +207,21 @@ async def _save(
         raise GameError("Someone pressed at the same moment; press again.") from None
 
 
-async def start_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord) -> None:
-    """Seat everyone (computers for the declined), deal, and post the first table."""
-    found = bundle(lobby.game_key)
+def _lobby_seats(lobby: LobbyRecord) -> list[SeatRecord]:
+    """The host, then the members who accepted, then computers: the lobby's own and one for
+    each member who declined."""
     accepted = [i for i in lobby.invited if i.answer == "accepted"]
     declined = len(lobby.invited) - len(accepted)
     seats = [SeatRecord(0, lobby.host_name, user_id=lobby.host_id)] + [
         SeatRecord(n + 1, i.name, user_id=i.user_id) for n, i in enumerate(accepted)
     ]
-    seats += computer_seats(len(seats), lobby.computers + declined, lobby.policy)
+    return seats + computer_seats(len(seats), lobby.computers + declined, lobby.policy)
+
+
+async def start_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord) -> None:
+    """Seat everyone (computers for the declined), deal, and post the first table."""
+    found = bundle(lobby.game_key)
+    seats = _lobby_seats(lobby)
     check_seats(found, len(seats))
     # Claim the lobby first: of two presses at once, only one starts a game (or a thread).
     claimed = await _save(replace(lobby, status="started"), lobby.version, interaction)
@@ -226,10 +233,32 @@ async def start_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord)
         answered = True
         lost = not await answered_in_time(interaction.response.defer())
 
+    update, thread = await _deal_claimed(interaction, claimed, found, seats, answer_first)
+    await bot_of(interaction).tables.store.update_lobby(
+        replace(claimed, game_id=update.game.id), claimed.version
+    )
+    where = f" in {thread.mention}" if thread is not None else ""
+    content = lobby_text(claimed, found.info.title, f"✅ The game is on{where}!")
+    lost = await _say_started(interaction, content, answered=answered, lost=lost)
+    # The names as dealt: the table numbers a name two members share ("Sam", "Sam (2)").
+    dealt = update.game.seats
+    headline = f"**{found.info.title}** — {' vs '.join(plain(s.name) for s in dealt)}"
+    await post_first_table(interaction, update, headline, thread, lost)
+
+
+async def _deal_claimed(
+    interaction: discord.Interaction[Any],
+    claimed: LobbyRecord,
+    found: GameBundle,
+    seats: Sequence[SeatRecord],
+    answer_first: Callable[[], Awaitable[None]],
+) -> tuple[TableUpdate, discord.Thread | None]:
+    """Deal the claimed lobby's game, in a thread of its own under the invitation when it asked
+    for one; the game and that thread. When it cannot be dealt, the lobby is given back."""
     channel_id = interaction.channel_id
     thread: discord.Thread | None = None
     try:
-        if lobby.thread and interaction.message is not None:
+        if claimed.thread and interaction.message is not None:
             names = " vs ".join(s.name for s in seats)
             thread = await interaction.message.create_thread(
                 name=f"{found.info.title}: {names}"[:90]
@@ -242,29 +271,38 @@ async def start_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord)
             guild_id=interaction.guild_id,
             game_key=found.key,
             seats=seats,
-            options=lobby.options,
+            options=claimed.options,
             before_computers=answer_first,
         )
     except (GameError, discord.HTTPException) as error:
-        # Give the lobby back so the players can try again (say, after the other game ends).
-        store = bot_of(interaction).tables.store
-        try:
-            await store.update_lobby(replace(claimed, status="open"), claimed.version)
-        except StaleVersion:
-            # A rematch invitation asked for again while this one was starting holds the
-            # rematch now (one open at a time): this one closes, pointing at it.
-            await store.update_lobby(replace(claimed, status="cancelled"), claimed.version)
-            raise GameError(
-                "Another invitation to this rematch was posted meanwhile: answer that one."
-            ) from None
+        await _give_back(interaction, claimed)
         if isinstance(error, discord.HTTPException):
             raise GameError(NO_THREAD) from None
         raise
-    await bot_of(interaction).tables.store.update_lobby(
-        replace(claimed, game_id=update.game.id), claimed.version
-    )
-    where = f" in {thread.mention}" if thread is not None else ""
-    content = lobby_text(claimed, found.info.title, f"✅ The game is on{where}!")
+    return update, thread
+
+
+async def _give_back(interaction: discord.Interaction[Any], claimed: LobbyRecord) -> None:
+    """Open the claimed lobby again so the players can try again (say, after the other game
+    ends)."""
+    store = bot_of(interaction).tables.store
+    try:
+        await store.update_lobby(replace(claimed, status="open"), claimed.version)
+    except StaleVersion:
+        # A rematch invitation asked for again while this one was starting holds the
+        # rematch now (one open at a time): this one closes, pointing at it.
+        await store.update_lobby(replace(claimed, status="cancelled"), claimed.version)
+        raise GameError(
+            "Another invitation to this rematch was posted meanwhile: answer that one."
+        ) from None
+
+
+async def _say_started(
+    interaction: discord.Interaction[Any], content: str, *, answered: bool, lost: bool
+) -> bool:
+    """Turn the invitation into ``content`` (the game is on), buttons gone: through the
+    interaction while its answer holds, else through the channel. Whether the interaction's
+    answer is lost (the first table then goes to the channel too)."""
     if answered and not lost:
         await interaction.edit_original_response(
             content=content, view=None, allowed_mentions=NO_PINGS
@@ -276,10 +314,7 @@ async def start_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord)
     if lost and interaction.message is not None:
         # The game is dealt: the invitation says so through the channel, its own message.
         await interaction.message.edit(content=content, view=None, allowed_mentions=NO_PINGS)
-    # The names as dealt: the table numbers a name two members share ("Sam", "Sam (2)").
-    dealt = update.game.seats
-    headline = f"**{found.info.title}** — {' vs '.join(plain(s.name) for s in dealt)}"
-    await post_first_table(interaction, update, headline, thread, lost)
+    return lost
 
 
 async def open_lobby(
@@ -336,23 +371,32 @@ async def open_lobby(
                 allowed_mentions=NO_PINGS,
             )
             return lobby
+    return await _post_invitation(interaction, lobby, found.info.title)
+
+
+async def _post_invitation(
+    interaction: discord.Interaction[Any], lobby: LobbyRecord, title: str
+) -> LobbyRecord:
+    """Post the stored ``lobby`` as the interaction's answer, pinging the invited, and remember
+    its message; the lobby as it now stands."""
+    store = bot_of(interaction).tables.store
     try:
         sent = await interaction.response.send_message(
-            lobby_text(lobby, found.info.title),
+            lobby_text(lobby, title),
             view=lobby_view(lobby),
-            allowed_mentions=pings(i.user_id for i in invited),
+            allowed_mentions=pings(i.user_id for i in lobby.invited),
         )
     except discord.HTTPException:
         # Nothing was posted (Discord's three seconds ran out, or it failed), and the presser
         # can be told nothing: close the lobby, so a rematch is not held by an invitation
         # nobody can see, and a press again opens a new one.
         log.warning("could not post invitation %s; it is closed", lobby.id, exc_info=True)
-        return await tables.store.update_lobby(replace(lobby, status="cancelled"), lobby.version)
+        return await store.update_lobby(replace(lobby, status="cancelled"), lobby.version)
     if sent.message_id is None:
         return lobby
     # Its buttons are answered only under this message: a forged id pressed under another of
     # the bot's messages (a table, a leaderboard) would otherwise rewrite it as the invitation.
-    await tables.store.set_lobby_message(lobby.id, sent.message_id)
+    await store.set_lobby_message(lobby.id, sent.message_id)
     return replace(lobby, message_id=sent.message_id)
 
 
