@@ -24,10 +24,9 @@ from bot.engine.ttr.cards import (
     LOCO,
     TICKETS,
 )
-from bot.engine.ttr.rules import names
 from bot.engine.ttr.state import BLIND, CLOCK, Action
 from bot.engine.ttr.views import TtrSeatView
-from bot.engine.words import plural
+from bot.engine.words import names, plural
 
 
 def explain(view: TtrSeatView, move: str, report: SearchReport) -> str:

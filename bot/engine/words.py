@@ -4,6 +4,10 @@ Pure wording, with no game state: the renderers may import it too (``tests/rende
 so an image counts its cards as the captions do.
 """
 
+from __future__ import annotations
+
+from collections.abc import Sequence
+
 
 def plural(n: int, word: str, many: str | None = None) -> str:
     """``n`` and ``word``, with an ``s`` unless there is exactly one: "1 card", "2 cards";
@@ -17,3 +21,10 @@ def noun(n: int, word: str, many: str | None = None) -> str:
     if n == 1:
         return word
     return f"{word}s" if many is None else many
+
+
+def names(items: Sequence[str]) -> str:
+    """``items`` as an English list: "Ann", "Ann and Bob", "Ann, Bob and Cy" ("" if none)."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]

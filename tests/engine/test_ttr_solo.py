@@ -269,12 +269,12 @@ def test_several_of_your_sets_robbing_the_draw_area_are_told_in_one_sentence() -
 def test_a_set_robbing_again_on_the_refill_is_told_in_brackets_among_others() -> None:
     """Your Red robs the draw area twice (the refill shows Red again) and your Blue robs it
     too: the second Red robbery stays with the first, in brackets, in the one sentence."""
-    from bot.engine.ttr import rules
+    from bot.engine.ttr.station_clock import settle
 
     s = solo(PURPLE_CLOCK, up=["red", "blue", "black", "orange"], draws=["red", "yellow", "white"])
     s.yard_nat[0][card("red")] = 2  # both outnumber the face-up cards of their colour
     s.yard_nat[0][card("blue")] = 2
-    assert rules.settle(s) == [
+    assert settle(s) == [
         "Your 2 Red rob the draw area's 1 Red (then 1 more as it was refilled) and your 2 Blue "
         "its 1 Blue."
     ]
@@ -283,13 +283,11 @@ def test_a_set_robbing_again_on_the_refill_is_told_in_brackets_among_others() ->
 
 def test_a_single_set_robbing_again_as_the_draw_area_is_refilled_reads_as_before() -> None:
     """One set robbing twice keeps its sentence: "…, then 1 more as it was refilled."."""
-    from bot.engine.ttr import rules
+    from bot.engine.ttr.station_clock import settle
 
     s = solo(PURPLE_CLOCK, up=["red", "green", "black", "orange"], draws=["red", "yellow"])
     s.yard_nat[0][card("red")] = 2
-    assert rules.settle(s) == [
-        "Your 2 Red rob the draw area's 1 Red, then 1 more as it was refilled."
-    ]
+    assert settle(s) == ["Your 2 Red rob the draw area's 1 Red, then 1 more as it was refilled."]
 
 
 def test_robbing_repeats_until_stable_both_ways() -> None:
@@ -316,9 +314,9 @@ def test_ties_never_rob_in_solo() -> None:
     """Equal counts face up and in your Railyard leave both alone."""
     s = solo(PURPLE_CLOCK, up=["red", "red", "black", "orange"], draws=["green"] * 4)
     s.yard_nat[0][card("red")] = 2
-    from bot.engine.ttr import rules
+    from bot.engine.ttr.station_clock import settle
 
-    assert rules.settle(s) == [] and yard_of(s, 0) == {"red": (2, 0)}
+    assert settle(s) == [] and yard_of(s, 0) == {"red": (2, 0)}
     assert slot_codes(s)[:2] == ["red", "red"]
 
 
@@ -375,7 +373,7 @@ def test_the_end_gives_both_totals_and_leaves_the_verdict_to_the_result_line(won
     """The reason ends with both totals, never a verdict: the result line says "🏆 You won!"
     and the image "You beat the hidden tickets!" (or "The hidden tickets win."), and the reason
     said "You win, 33 to 17." after them."""
-    from bot.engine.ttr.rules import finish
+    from bot.engine.ttr.ending import finish
 
     s = solo(PURPLE_CLOCK)
     s.hidden_tickets = [0]  # T01 Dallas – Houston: 5, plus Dallas 12 = 17
@@ -419,11 +417,11 @@ def test_the_station_clock_card_counts_for_its_colour() -> None:
 
 def test_a_robbed_station_clock_card_is_discarded_and_not_replaced() -> None:
     """Your larger set robs the Station Clock card too; only the slots are refilled."""
-    from bot.engine.ttr import rules
+    from bot.engine.ttr.station_clock import settle
 
     s = solo(YELLOW_CLOCK, up=["yellow", "orange", "green", "white"], draws=["yellow", "red"])
     s.yard_nat[0][card("yellow")] = 3
-    rules.settle(s)
+    settle(s)
     assert s.clock_card == -1 and slot_codes(s) == ["red", "orange", "green", "white"]
     assert s.discard[card("yellow")] == 3 and yard_of(s, 0) == {"yellow": (3, 0)}
 
@@ -455,12 +453,12 @@ def test_three_locomotives_counting_the_station_clock_card_reset_the_draw_area()
 
 def test_the_station_clock_card_stays_through_a_locomotive_reset() -> None:
     """The reset replaces the four other face-up cards; the Station Clock card stays."""
-    from bot.engine.ttr import rules
+    from bot.engine.ttr.table import locomotive_reset
 
     s = solo(["loco", *["purple"] * 10, *["loco"] * 5], draws=["green"] * 4)
     s.slots = [LOCO, LOCO, card("black"), card("white")]
     s.deck = [card("blue")] * 4
-    assert rules.locomotive_reset(s)
+    assert locomotive_reset(s)
     assert s.clock_card == LOCO and slot_codes(s) == ["blue"] * 4
     assert s.discard[LOCO] == 2
 

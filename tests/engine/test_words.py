@@ -1,8 +1,8 @@
-"""The engines' (and renderers') shared English: counted nouns."""
+"""The engines' (and renderers') shared English: counted nouns and lists."""
 
 from __future__ import annotations
 
-from bot.engine.words import noun, plural
+from bot.engine.words import names, noun, plural
 
 
 def test_a_count_takes_an_s_unless_it_is_one() -> None:
@@ -19,3 +19,13 @@ def test_the_noun_alone_serves_a_count_written_otherwise() -> None:
     """A count with thousands separators keeps them: only the noun is chosen."""
     assert f"12,345 {noun(12_345, 'game')}" == "12,345 games"
     assert noun(1, "game") == "game" and noun(0, "coup fourré", "coups fourrés") == "coups fourrés"
+
+
+def test_a_list_joins_its_last_item_with_and() -> None:
+    """ "Ann, Bob and Cy": commas between, "and" before the last; one item alone; none empty."""
+    assert [names([]), names(["Ann"]), names(["Ann", "Bob"]), names(["Ann", "Bob", "Cy"])] == [
+        "",
+        "Ann",
+        "Ann and Bob",
+        "Ann, Bob and Cy",
+    ]

@@ -7,9 +7,13 @@ of each Railyard set moves to their face-down On-the-Track stack, which complete
 Tickets at the final scoring.
 
 Modules: ``cards`` (cards, tickets and Big Cities as data), ``state`` (the game, its actions and
-JSON), ``rules`` (turn flow, legality, the Station Clock, robbing, the end), ``scoring`` (the
-exact ticket allocation and Big City bonuses), ``views``, ``notation`` and ``game`` (the engine
-protocol objects, registered as ``ttr`` and ``ttr-solo``).
+JSON), ``table`` (the deck, the draw area, shuffles), ``dealing`` (the deal and the opening
+ticket choice), ``moves`` (who acts, the legal moves), ``legality`` (why a move is refused),
+``rules`` (applying a move), ``turns`` (the turn flow, the final round, the second deck),
+``station_clock`` (solo: the Station Clock and robbing the draw area), ``ending`` (the final
+scoring and the winners), ``scoring`` (the exact ticket allocation and Big City bonuses),
+``views``, ``notation`` and ``game`` (the engine protocol objects, registered as ``ttr`` and
+``ttr-solo``).
 """
 
 from __future__ import annotations

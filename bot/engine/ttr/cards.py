@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from bot.engine.words import plural
 
 COLOURS: tuple[str, ...] = ("red", "orange", "yellow", "green", "blue", "purple", "black", "white")
+NCOL = len(COLOURS)  # colour card kinds are 0 .. NCOL - 1
 LOCO = 8
 KINDS = 9  # eight colours and the Locomotive
 CARD_CODES: tuple[str, ...] = (*COLOURS, "loco")

@@ -18,7 +18,6 @@ from bot.engine.core import (
     Outcome,
     Ranking,
 )
-from bot.engine.ttr import rules
 from bot.engine.ttr.cards import (
     CARD_CODES,
     CARD_NAMES,
@@ -32,7 +31,12 @@ from bot.engine.ttr.cards import (
     set_words,
     ticket_index,
 )
+from bot.engine.ttr.dealing import deal_solo, deal_standard, finish_setup, keep_example
+from bot.engine.ttr.ending import compute_result, finish
+from bot.engine.ttr.moves import legal_actions, to_act
 from bot.engine.ttr.notation import format_action, parse_action
+from bot.engine.ttr.rules import after_draw
+from bot.engine.ttr.rules import apply as apply_move
 from bot.engine.ttr.state import (
     ACT,
     BLIND,
@@ -48,6 +52,8 @@ from bot.engine.ttr.state import (
     state_from_dict,
     state_to_dict,
 )
+from bot.engine.ttr.table import discard_set, shuffled
+from bot.engine.ttr.turns import end_turn
 from bot.engine.ttr.views import (
     TtrPublicView,
     TtrSeatView,
@@ -55,6 +61,7 @@ from bot.engine.ttr.views import (
     public_view,
     robbed_by,
 )
+from bot.engine.words import names
 
 _TICKET_CODES = tuple(t.code for t in TICKETS)
 
@@ -106,15 +113,13 @@ class _TicketToRideBase(Game[TtrState, Action]):
         for card in top_cards:
             counts[card] -= 1
         rest = [card for card in range(KINDS) for _ in range(counts[card])]
-        train = top_cards + rules.shuffled(state, rest)
+        train = top_cards + shuffled(state, rest)
         chosen = set(top_tickets)
-        tickets = top_tickets + rules.shuffled(
-            state, [t for t in range(TICKET_COUNT) if t not in chosen]
-        )
+        tickets = top_tickets + shuffled(state, [t for t in range(TICKET_COUNT) if t not in chosen])
         if self.solo:
-            rules.deal_solo(state, train, tickets)
+            deal_solo(state, train, tickets)
         else:
-            rules.deal_standard(state, train, tickets)
+            deal_standard(state, train, tickets)
         return state
 
     @staticmethod
@@ -143,13 +148,13 @@ class _TicketToRideBase(Game[TtrState, Action]):
     # --- playing ------------------------------------------------------------------------------
 
     def to_act(self, state: TtrState) -> frozenset[int]:
-        return rules.to_act(state)
+        return to_act(state)
 
     def legal_actions(self, state: TtrState, seat: int) -> list[Action]:
-        return rules.legal_actions(state, seat)
+        return legal_actions(state, seat)
 
     def apply(self, state: TtrState, seat: int, action: Action) -> TtrState:
-        return rules.apply(state, seat, action)
+        return apply_move(state, seat, action)
 
     def outcome(self, state: TtrState) -> Outcome | None:
         if state.phase != OVER or state.winners is None:
@@ -197,31 +202,31 @@ class _TicketToRideBase(Game[TtrState, Action]):
         playing = [s for s in range(after.seats) if after.active(s)]
         if self.solo:
             after.caption = ""
-            rules.finish(after, "You gave up.", gave_up=True)
+            finish(after, "You gave up.", gave_up=True)
             return after
         if len(playing) <= 1 or after.seats == 2:
             after.caption = ""
-            rules.finish(after, f"{who} left the game.")
+            finish(after, f"{who} left the game.")
             return after
         # The seat drops out: its train cards are discarded, its tickets go under the deck.
         for card in range(KINDS):
             after.discard[card] += after.hands[seat][card] + after.track[seat][card]
             after.hands[seat][card] = after.track[seat][card] = 0
         for c in range(len(COLOURS)):
-            rules.discard_set(after, seat, c)
+            discard_set(after, seat, c)
         after.ticket_deck.extend(after.tickets[seat] + after.offered[seat])
         after.tickets[seat] = []
         after.offered[seat] = []
         after.final_queue = [s for s in after.final_queue if s != seat]
         after.caption = f"{who} left the game; the others play on."
         if after.phase == SETUP:
-            if not rules.to_act(after):
-                rules.finish_setup(after)
+            if not to_act(after):
+                finish_setup(after)
         elif after.turn == seat:
             if after.phase == PICK2:
-                rules.after_draw(after)
+                after_draw(after)
             after.phase = ACT
-            rules.end_turn(after)
+            end_turn(after)
         return after
 
     def default_action(self, state: TtrState, seat: int) -> Action | None:
@@ -325,7 +330,7 @@ class _TicketToRideBase(Game[TtrState, Action]):
         return parse_action(
             text,
             solo=self.solo,
-            keep_example=rules.keep_example(state, seat),
+            keep_example=keep_example(state, seat),
             face_up=state.slots,
             clock_card=state.clock_card,
         )
@@ -374,13 +379,13 @@ class _TicketToRideBase(Game[TtrState, Action]):
 
             raise CorruptSave("This saved game belongs to the other Ticket to Ride variant.")
         if state.phase == OVER:
-            rules.compute_result(state)
+            compute_result(state)
         return state
 
 
 def _describe_yard(state: TtrState, seat: int, action: Action) -> str:
     if action.singles:
-        return "Railyard: single " + rules.names([CARD_NAMES[c] for c in action.singles])
+        return "Railyard: single " + names([CARD_NAMES[c] for c in action.singles])
     text = f"Railyard: {set_words(action.colour, action.naturals, action.locos)}"
     robs = robbed_by(public_view(state), seat, action)
     return f"{text} (robs {robs})" if robs else text

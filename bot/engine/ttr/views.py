@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.engine.ttr.cards import CARD_CODES, CARD_NAMES, COLOURS, TICKETS, Ticket
-from bot.engine.ttr.rules import keep_rule, legal_actions, names, to_act
+from bot.engine.ttr.moves import keep_rule, legal_actions, to_act
 from bot.engine.ttr.scoring import FinalScore, OpponentScore, SeatScore, TicketLine
 from bot.engine.ttr.state import CLOCK_CARDS, OVER, SETUP, Action, TtrState
+from bot.engine.words import names
 
 __all__ = [
     "FinalScore",
