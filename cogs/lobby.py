@@ -33,6 +33,7 @@ from bot.store.base import (
     Answer,
     Invitee,
     LobbyRecord,
+    LobbyStatus,
     SeatRecord,
     StaleVersion,
     Store,
@@ -125,12 +126,7 @@ class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adsc])"):
         title = bundle(lobby.game_key).info.title
         user = interaction.user.id
         if _now() > lobby.expires_at:
-            expired = await _save(replace(lobby, status="expired"), lobby.version, interaction)
-            await interaction.response.edit_message(
-                content=lobby_text(expired, title, "⌛ This invitation has expired."),
-                view=None,
-                allowed_mentions=NO_PINGS,
-            )
+            await _close(interaction, lobby, "expired", title, "⌛ This invitation has expired.")
             return
         if self.verb in "ad":
             invitee = lobby.invitee(user)
@@ -163,12 +159,7 @@ class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adsc])"):
         if user != lobby.host_id:
             raise GameError("Only the member who sent the invitation can do that.")
         if self.verb == "c":
-            lobby = await _save(replace(lobby, status="cancelled"), lobby.version, interaction)
-            await interaction.response.edit_message(
-                content=lobby_text(lobby, title, "🛑 Cancelled."),
-                view=None,
-                allowed_mentions=NO_PINGS,
-            )
+            await _close(interaction, lobby, "cancelled", title, "🛑 Cancelled.")
             return
         if not lobby.answered:
             raise GameError("Wait until everyone invited has answered (or Cancel).")
@@ -196,6 +187,23 @@ async def _on_its_invitation(store: Store, lobby: LobbyRecord, pressed: discord.
     if mentions[: len(lobby.invited)] != [str(i.user_id) for i in lobby.invited]:
         return False
     return await store.set_lobby_message(lobby.id, pressed.id)
+
+
+async def _close(
+    interaction: discord.Interaction[Any],
+    lobby: LobbyRecord,
+    status: LobbyStatus,
+    title: str,
+    note: str,
+) -> None:
+    """Close ``lobby`` as ``status`` and turn its message into the closing ``note``, buttons
+    gone."""
+    closed = await _save(replace(lobby, status=status), lobby.version, interaction)
+    await interaction.response.edit_message(
+        content=lobby_text(closed, title, note),
+        view=None,
+        allowed_mentions=NO_PINGS,
+    )
 
 
 async def _save(
