@@ -508,6 +508,23 @@ def mat(c: Canvas, box: Sequence[float], radius: int = 18) -> None:
     c.rounded(box, radius, outline=Palette.MAT_EDGE, width=2)
 
 
+def hand_header(
+    c: Canvas, width: int, phrase: str, chips: Sequence[tuple[str, RGB]], min_size: int = 16
+) -> None:
+    """The line across the top of a hand image: the status ``chips`` (text, fill) at the right,
+    then the phase ``phrase`` in the room left of them, shrunk down to ``min_size`` and then
+    cut with an ellipsis, so the chips (the figures) always show whole."""
+    chip_font = font(18, "bold")
+    x = width - 30
+    for text, fill in reversed(chips):
+        x -= text_width(text, chip_font) + 24
+        c.pill(x, 20, text, chip_font, fill, height=32)
+        x -= 8
+    room = x - 30 - 16
+    phrase_font = fit_font(phrase, room, 28, "bold", min_size=min_size)
+    c.text((30, 36), ellipsize(phrase, phrase_font, room), phrase_font, Palette.INK, "lm", drop=2)
+
+
 def mileage_track(c: Canvas, box: Sequence[float]) -> None:
     """The empty road a mileage bar fills."""
     c.rounded(box, 10, fill=Palette.ASPHALT_DARK)

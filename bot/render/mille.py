@@ -32,6 +32,7 @@ from bot.render.common import (
     fit_font,
     fit_wrapped,
     font,
+    hand_header,
     mat,
     mileage_track,
     road,
@@ -435,27 +436,11 @@ def render_hand(view: MilleSeatView) -> Image.Image:
     c = Canvas(felt(*HAND_IMAGE_SIZE).copy())
     pub = view.public
     lang = pub.lang
-    phrase = _phase_line(view)
-    # Status chips on the right first; the phase line takes the room left of them.
-    x = w - 30
+    chips: list[tuple[str, RGB]] = []
     if view.seat < len(pub.tableaus):
         me = pub.tableaus[view.seat]
-        chip_font = font(18, "bold")
-        items = [(f"{me.mileage} / {pub.target} mi", _GREY_CHIP), *_status_chips(me, lang)]
-        for text, fill in reversed(items):
-            x -= text_width(text, chip_font) + 24
-            c.pill(x, 20, text, chip_font, fill, height=32)
-            x -= 8
-    room = x - 30 - 16
-    phrase_font = fit_font(phrase, room, 28, "bold", min_size=16)
-    c.text(
-        (30, 36),
-        ellipsize(phrase, phrase_font, room),
-        phrase_font,
-        Palette.INK,
-        anchor="lm",
-        drop=2,
-    )
+        chips = [(f"{me.mileage} / {pub.target} mi", _GREY_CHIP), *_status_chips(me, lang)]
+    hand_header(c, w, _phase_line(view), chips)
 
     # Dimming only makes sense while the owner is choosing: otherwise nothing is playable and
     # a fully greyed hand would just be hard to read.

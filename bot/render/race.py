@@ -48,6 +48,7 @@ from bot.render.common import (
     fit_font,
     fit_wrapped,
     font,
+    hand_header,
     mat,
     mileage_track,
     road,
@@ -478,19 +479,11 @@ def render_hand(view: RaceSeatView) -> Image.Image:
     w, _ = HAND_IMAGE_SIZE
     c = Canvas(felt(*HAND_IMAGE_SIZE).copy())
     pub = view.public
-    me = pub.sides[view.seat] if view.seat < len(pub.sides) else None
-    x = w - 30
-    if me is not None:
-        chip_font = font(18, "bold")
-        items = [(f"{me.total} / {pub.target} mi", _GREY_CHIP), *_status_chips(me)]
-        for text, fill in reversed(items):
-            x -= text_width(text, chip_font) + 24
-            c.pill(x, 20, text, chip_font, fill, height=32)
-            x -= 8
-    phrase = _phase_line(view)
-    room = x - 30 - 16
-    phrase_font = fit_font(phrase, room, 28, "bold", min_size=15)
-    c.text((30, 36), ellipsize(phrase, phrase_font, room), phrase_font, Palette.INK, "lm", drop=2)
+    chips: list[tuple[str, RGB]] = []
+    if view.seat < len(pub.sides):
+        me = pub.sides[view.seat]
+        chips = [(f"{me.total} / {pub.target} mi", _GREY_CHIP), *_status_chips(me)]
+    hand_header(c, w, _phase_line(view), chips, min_size=15)
 
     choosing = view.phase in ("play", "react", "discard")
     n = len(view.hand)

@@ -34,6 +34,7 @@ from bot.render.common import (
     fit_font,
     fit_wrapped,
     font,
+    hand_header,
     mat,
     road,
     text_width,
@@ -461,20 +462,8 @@ def render_hand(view: SoloPublicView | SoloSeatView) -> Image.Image:
     else:
         moves = len(pub.legal)
         phrase = f"Your move — {plural(moves, 'clearing move')}"
-    chip = font(18, "bold")
-    items = [
-        f"Cleared {pub.cleared}/{pub.total}",
-        f"Tank {pub.tank_count}",
-        f"{pub.mileage} mi",
-    ]
-    x = w - 30
-    for text in reversed(items):
-        x -= text_width(text, chip) + 24
-        c.pill(x, 20, text, chip, _GREY_CHIP, height=32)
-        x -= 8
-    room = x - 30 - 16
-    pf = fit_font(phrase, room, 28, "bold", min_size=16)
-    c.text((30, 36), ellipsize(phrase, pf, room), pf, Palette.INK, "lm", drop=2)
+    items = [f"Cleared {pub.cleared}/{pub.total}", f"Tank {pub.tank_count}", f"{pub.mileage} mi"]
+    hand_header(c, w, phrase, [(text, _GREY_CHIP) for text in items])
     _draw_cards(c, pub, pub.hand, 74, (150, 210), w, tag_room=40)
     return c.image
 
