@@ -531,6 +531,47 @@ def mileage_track(c: Canvas, box: Sequence[float]) -> None:
     c.rounded(box, 10, outline=(90, 96, 104), width=2)
 
 
+def mileage_bar(
+    c: Canvas,
+    box: Box,
+    miles: int,
+    target: int,
+    colour: RGB,
+    readout_right: int,
+    *,
+    number_size: int = 26,
+    gold_mark: int | None = None,
+) -> None:
+    """A seat's miles on the ``mileage_track`` at ``box``: filled in ``colour`` from 0 up to
+    ``miles``, a tick every 100 (the ``gold_mark`` one thicker, in gold), and "N / target mi"
+    ending at ``readout_right``, its N at ``number_size`` px."""
+    x0, y, right, bottom = box
+    h = bottom - y
+    whole = max(1, target)
+    span = right - x0 - 8
+    frac = min(1.0, miles / whole)
+    if frac > 0:
+        fill_to = x0 + 4 + max(12, round(span * frac))
+        c.rounded((x0 + 4, y + 4, fill_to, y + h - 4), 7, fill=colour)
+    for mark in range(100, whole, 100):
+        tx = x0 + 4 + round(span * mark / whole)
+        gold = mark == gold_mark
+        c.draw.line(
+            (tx, y + 6, tx, y + h - 6),
+            fill=Palette.GOLD if gold else (150, 156, 164),
+            width=2 if gold else 1,
+        )
+    unit = font(16, "bold")
+    c.text((readout_right, y + h / 2), "mi", unit, Palette.MUTED, anchor="rm")
+    readout_right -= text_width("mi", unit) + 6
+    tail = f" / {target}"
+    tail_font = font(20, "bold")
+    c.text((readout_right, y + h / 2 + 2), tail, tail_font, Palette.MUTED, anchor="rm")
+    readout_right -= text_width(tail, tail_font)
+    number = font(number_size, "bold")
+    c.text((readout_right, y + h / 2), str(miles), number, Palette.INK, anchor="rm", drop=2)
+
+
 # --- cards -------------------------------------------------------------------------------
 
 

@@ -34,6 +34,7 @@ from bot.render.common import (
     font,
     hand_header,
     mat,
+    mileage_bar,
     mileage_track,
     road,
     text_width,
@@ -341,32 +342,10 @@ def _draw_distance_group(c: Canvas, card: Card, count: int, x: int, y: int, lang
 
 def _draw_progress(c: Canvas, view: MillePublicView, t: TableauView, y: int) -> None:
     """The mileage bar: the player's colour from 0 up to their miles, ticks every 100."""
-    x0 = _MARGIN + 20
-    h = 30
-    target = max(1, view.target)
-    span = _BAR_RIGHT - x0 - 8
-    frac = min(1.0, t.mileage / target)
-    if frac > 0:
-        fill_to = x0 + 4 + max(12, round(span * frac))
-        c.rounded((x0 + 4, y + 4, fill_to, y + h - 4), 7, fill=Palette.SEAT[t.seat % 2])
-    for miles in range(100, target, 100):
-        tx = x0 + 4 + round(span * miles / target)
-        # After an extension the 700 mark stays visible in gold: where the trip used to end.
-        gold = miles == 700
-        c.draw.line(
-            (tx, y + 6, tx, y + h - 6),
-            fill=Palette.GOLD if gold else (150, 156, 164),
-            width=2 if gold else 1,
-        )
-    right = _W - _MARGIN - 20
-    unit = font(16, "bold")
-    c.text((right, y + h / 2), "mi", unit, Palette.MUTED, anchor="rm")
-    right -= text_width("mi", unit) + 6
-    tail = f" / {view.target}"
-    tail_font = font(20, "bold")
-    c.text((right, y + h / 2 + 2), tail, tail_font, Palette.MUTED, anchor="rm")
-    right -= text_width(tail, tail_font)
-    c.text((right, y + h / 2), str(t.mileage), font(26, "bold"), Palette.INK, anchor="rm", drop=2)
+    box = (_MARGIN + 20, y, _BAR_RIGHT, y + 30)
+    colour = Palette.SEAT[t.seat % 2]
+    # After an extension the 700 mark stays visible in gold: where the trip used to end.
+    mileage_bar(c, box, t.mileage, view.target, colour, _W - _MARGIN - 20, gold_mark=700)
 
 
 def _draw_road(c: Canvas, view: MillePublicView) -> None:

@@ -50,6 +50,7 @@ from bot.render.common import (
     font,
     hand_header,
     mat,
+    mileage_bar,
     mileage_track,
     road,
     text_width,
@@ -419,26 +420,9 @@ def _draw_piles(c: Canvas, side: SideView, x: int, y: int) -> None:
 
 
 def _draw_progress(c: Canvas, view: RacePublicView, side: SideView, y: int) -> None:
-    x0 = _MARGIN + 20
-    h = 30
-    target = max(1, view.target)
-    span = _BAR_RIGHT - x0 - 8
-    frac = min(1.0, side.total / target)
-    if frac > 0:
-        fill_to = x0 + 4 + max(12, round(span * frac))
-        c.rounded((x0 + 4, y + 4, fill_to, y + h - 4), 7, fill=DECK_COLOURS[side.seat % 2])
-    for miles in range(100, target, 100):
-        tx = x0 + 4 + round(span * miles / target)
-        c.draw.line((tx, y + 6, tx, y + h - 6), fill=(150, 156, 164), width=1)
-    right = _W - _MARGIN - 20
-    unit = font(16, "bold")
-    c.text((right, y + h / 2), "mi", unit, Palette.MUTED, anchor="rm")
-    right -= text_width("mi", unit) + 6
-    tail = f" / {view.target}"
-    tail_font = font(20, "bold")
-    c.text((right, y + h / 2 + 2), tail, tail_font, Palette.MUTED, anchor="rm")
-    right -= text_width(tail, tail_font)
-    c.text((right, y + h / 2), str(side.total), font(28, "bold"), Palette.INK, "rm", drop=2)
+    box = (_MARGIN + 20, y, _BAR_RIGHT, y + 30)
+    colour = DECK_COLOURS[side.seat % 2]
+    mileage_bar(c, box, side.total, view.target, colour, _W - _MARGIN - 20, number_size=28)
 
 
 def _draw_road(c: Canvas, view: RacePublicView) -> None:
