@@ -580,6 +580,14 @@ def card_radius(w: int) -> int:
     return max(4, round(w * 0.09))
 
 
+def washed_out(face: Image.Image, amount: float = 0.5) -> Image.Image:
+    """An RGBA card ``face`` blended ``amount`` of the way into the felt's dark green, its
+    shape kept: still readable, clearly a card that cannot be played now."""
+    out = Image.blend(face, Image.new("RGBA", face.size, (14, 30, 24, 255)), amount)
+    out.putalpha(face.getchannel("A"))
+    return out
+
+
 # --- output --------------------------------------------------------------------------------
 
 

@@ -41,6 +41,7 @@ from bot.render.common import (
     title_bar,
     to_png,
     vertical_gradient,
+    washed_out,
 )
 from bot.render.mille_cards import card_back, draw_card
 
@@ -482,10 +483,7 @@ def _hand_tag(view: MilleSeatView, card: Card, playable: bool, coup: bool) -> tu
 @lru_cache(maxsize=256)
 def _dimmed(card: Card, w: int, h: int, lang: str) -> Image.Image:
     """The face darkened and washed out: still readable, clearly not playable now."""
-    face = draw_card(card, w, h, lang)
-    out = Image.blend(face, Image.new("RGBA", face.size, (14, 30, 24, 255)), 0.55)
-    out.putalpha(face.getchannel("A"))
-    return out
+    return washed_out(draw_card(card, w, h, lang), 0.55)
 
 
 def _phase_line(view: MilleSeatView) -> str:

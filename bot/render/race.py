@@ -57,6 +57,7 @@ from bot.render.common import (
     title_bar,
     to_png,
     vertical_gradient,
+    washed_out,
 )
 
 TABLE_SIZE = (1200, 860)
@@ -550,10 +551,7 @@ def _hand_tag(view: RaceSeatView, card: str) -> str:
 
 @lru_cache(maxsize=256)
 def _dimmed(card: str, w: int, h: int) -> Image.Image:
-    face = card_face(card, w, h)
-    out = Image.blend(face, Image.new("RGBA", face.size, (14, 30, 24, 255)), 0.5)
-    out.putalpha(face.getchannel("A"))
-    return out
+    return washed_out(card_face(card, w, h))
 
 
 def _phase_line(view: RaceSeatView) -> str:

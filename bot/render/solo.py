@@ -41,6 +41,7 @@ from bot.render.common import (
     title_bar,
     to_png,
     vertical_gradient,
+    washed_out,
 )
 from bot.render.mille_cards import card_back, draw_card
 
@@ -392,10 +393,7 @@ def _draw_cards(
 @lru_cache(maxsize=256)
 def _dimmed(card: Card, w: int, h: int, lang: str) -> Image.Image:
     """The face washed out: still readable, clearly not playable now."""
-    face = draw_card(card, w, h, lang)
-    out = Image.blend(face, Image.new("RGBA", face.size, (14, 30, 24, 255)), 0.5)
-    out.putalpha(face.getchannel("A"))
-    return out
+    return washed_out(draw_card(card, w, h, lang))
 
 
 def _caption_banner(c: Canvas, view: SoloPublicView, box: Box) -> None:
