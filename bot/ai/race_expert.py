@@ -55,8 +55,10 @@ from bot.engine.race.cards import (
     deck_counts,
     sort_cards,
 )
+from bot.engine.race.legality import can_cycle
+from bot.engine.race.moves import legal_actions, pending_answer
 from bot.engine.race.notation import format_action
-from bot.engine.race.rules import apply_in_place, can_cycle, legal_actions, pending_answer
+from bot.engine.race.rules import apply_in_place
 from bot.engine.race.state import Entry, Phase, RaceState, Side
 from bot.engine.race.views import RaceSeatView, seat_phase
 

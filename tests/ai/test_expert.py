@@ -45,7 +45,7 @@ from bot.ai.search import (
 from bot.arena import run_arena
 from bot.engine.mille.cards import Card
 from bot.engine.mille.state import MilleState, Phase
-from bot.engine.race.rules import can_cycle
+from bot.engine.race.legality import can_cycle
 from bot.engine.race.state import Phase as RacePhase
 from bot.games import bundle, get_game, get_policy, policy_names
 from tests.ai.test_policies import lay_table

@@ -10,7 +10,7 @@ from itertools import product
 import pytest
 
 from bot.engine.core import BadOption, CorruptSave, IllegalMove
-from bot.engine.race import rules
+from bot.engine.race import moves
 from bot.engine.race.cards import DECK_SIZE, TYPES, deck_counts, full_deck, sort_cards
 from bot.engine.race.state import RaceState
 from bot.engine.race.views import RacePublicView, RaceSeatView
@@ -181,7 +181,7 @@ def test_cycles_are_exactly_the_distinct_sub_multisets(seed: int) -> None:
     """The cycle generator matches a brute-force enumeration, without duplicates."""
     rng = random.Random(seed)
     hand = sort_cards(rng.sample(full_deck(), 9))
-    made = rules.cycles(hand)
+    made = moves.cycles(hand)
     assert len(made) == len(set(made))
     assert set(made) == _brute_force_cycles(hand)
 

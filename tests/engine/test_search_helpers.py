@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from bot.engine.mille import rules as mille_rules
+from bot.engine.race import moves as race_moves
 from bot.engine.race import rules as race_rules
 from bot.games import get_game
 
@@ -47,8 +48,8 @@ def test_race_legal_actions_without_cycles_drop_only_the_cycles() -> None:
     checked = 0
     while RACE.outcome(state) is None:
         seat = min(RACE.to_act(state))
-        full = race_rules.legal_actions(state, seat)
-        lean = race_rules.legal_actions(state, seat, with_cycles=False)
+        full = race_moves.legal_actions(state, seat)
+        lean = race_moves.legal_actions(state, seat, with_cycles=False)
         assert lean == [a for a in full if a[0] != "cycle"]
         checked += 1
         state = RACE.apply(state, seat, rng.choice(full))

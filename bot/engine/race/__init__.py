@@ -6,8 +6,12 @@ cycle, then the end of the turn. Coup Fourré, Roadblock and Jammer answer cards
 explicit reaction windows.
 
 Modules: ``cards`` (the deck as a table, card facts, names), ``state`` (the game, its actions
-and JSON), ``rules`` (turn flow, legality, the stack), ``views`` (public and per seat),
-``notation``, ``game`` (the engine protocol object; its bundle is ``bot.games.race``).
+and JSON), ``dealing`` (the reveal and the deal), ``hands`` (drawing, the junkyard reshuffle),
+``moves`` (the legal moves, which card answers which), ``legality`` (why a play is refused),
+``rules`` (applying a move, leaving), ``turns`` (the turn flow and the end of the game),
+``reactions`` (the stack, its reaction windows and each card's effect), ``views`` (public and
+per seat), ``notation``, ``game`` (the engine protocol object; its bundle is
+``bot.games.race``).
 """
 
 from __future__ import annotations

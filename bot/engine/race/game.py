@@ -24,8 +24,9 @@ from bot.engine.race.cards import (
     full_deck,
     sort_cards,
 )
+from bot.engine.race.dealing import deal
+from bot.engine.race.moves import answer_to, legal_actions
 from bot.engine.race.notation import format_action, parse_action
-from bot.engine.race.rules import answer_to
 from bot.engine.race.state import (
     PASS,
     Action,
@@ -73,9 +74,9 @@ class MileRace(Game[RaceState, Action]):
                 cards = full_deck()
                 random.Random(f"race:{seed}:reveal:{seat}").shuffle(cards)
                 libraries.append(cards)
-            rules.deal(state, libraries, shuffle=True)
+            deal(state, libraries, shuffle=True)
         else:
-            rules.deal(state, self._stacked(deck, seed), shuffle=False)
+            deal(state, self._stacked(deck, seed), shuffle=False)
         return state
 
     @staticmethod
@@ -119,7 +120,7 @@ class MileRace(Game[RaceState, Action]):
         return frozenset({state.turn})
 
     def legal_actions(self, state: RaceState, seat: int) -> list[Action]:
-        return rules.legal_actions(state, seat)
+        return legal_actions(state, seat)
 
     def apply(self, state: RaceState, seat: int, action: Action) -> RaceState:
         return rules.apply(state, seat, action)

@@ -18,8 +18,8 @@ from bot.engine.race.cards import (
     STOPPING_HAZARDS,
     TARGET,
 )
+from bot.engine.race.moves import legal_actions, pending_answer
 from bot.engine.race.notation import format_action
-from bot.engine.race.rules import legal_actions, pending_answer
 from bot.engine.race.state import Phase, RaceState
 
 

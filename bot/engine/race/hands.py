@@ -1,0 +1,66 @@
+"""Cards into and out of a hand: the draw (the junkyard reshuffled into the library once),
+the words that tell it, and a named card taken from the hand.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+
+from bot.engine.core import IllegalMove
+from bot.engine.race.cards import (
+    NAME,
+    ORDER,
+)
+from bot.engine.race.state import RaceState, Side
+from bot.engine.words import plural
+
+_ORDER_KEY = ORDER.__getitem__
+
+
+def draw(state: RaceState, seat: int, count: int) -> tuple[int, bool]:
+    """Draw ``count`` cards for ``seat``; returns (cards drawn, reshuffled just now).
+
+    An empty library is refilled once from the junkyard (shuffled); that reshuffle is used up
+    even when the junkyard is empty. After it, draws are skipped.
+    """
+    side = state.sides[seat]
+    drawn = 0
+    reshuffled = False
+    for _ in range(count):
+        if not side.library:
+            if side.reshuffled:
+                break
+            side.reshuffled = True
+            reshuffled = True
+            side.library = side.junkyard
+            side.junkyard = []
+            random.Random(f"race:{state.seed}:junkyard:{seat}").shuffle(side.library)
+            if not side.library:
+                break
+        insort(side.hand, side.library.pop(), key=_ORDER_KEY)
+        drawn += 1
+    return drawn, reshuffled
+
+
+def draws(drawn: int) -> str:
+    """The verb and what it took: "draws 2 cards", "draws nothing" (an empty library)."""
+    return f"draws {plural(drawn, 'card')}" if drawn else "draws nothing"
+
+
+def draw_note(state: RaceState, seat: int, drawn: int, reshuffled: bool, wanted: int) -> str:
+    name = state.players[seat]
+    parts = []
+    if reshuffled:
+        parts.append(f"{name} shuffles the junkyard into the library.")
+    if drawn < wanted:
+        missed = wanted - drawn
+        verb = "is" if missed == 1 else "are"
+        parts.append(f"{name} has an empty library: {plural(missed, 'card')} {verb} not drawn.")
+    return " ".join(parts)
+
+
+def take(side: Side, card: str) -> None:
+    if card not in side.hand:
+        raise IllegalMove(f"You do not hold {NAME.get(card, 'that card')}.")
+    side.hand.remove(card)
