@@ -201,13 +201,9 @@ def _draw_stats_header(c: Canvas, stats: MemberStats) -> None:
     c.text((right, cy + 6), caption, small, Palette.MUTED, anchor="rm")
     right -= text_width(caption, small) + 20
     if stats.rank is not None:
-        of = f" of {stats.ranked_players}" if stats.ranked_players else ""
-        chip = f"#{stats.rank}{of}"
+        chip, fill, ink = _rank_chip(stats.rank, stats.ranked_players)
         chip_font = font(18, "bold")
         w = text_width(chip, chip_font) + 24
-        podium = 1 <= stats.rank <= 3
-        fill = MEDALS[stats.rank - 1][0] if podium else GREY_CHIP
-        ink = Palette.DARK_INK if podium else Palette.INK
         c.pill(right - w, cy - 16, chip, chip_font, fill, ink=ink, height=32)
         right -= w + 20
     room = right - MARGIN - 4
@@ -223,6 +219,15 @@ def _draw_stats_header(c: Canvas, stats: MemberStats) -> None:
     label_font = font(16, "regular")
     label = ellipsize(stats.scope_label, label_font, room)
     c.text((MARGIN + 4, cy + 20), label, label_font, Palette.MUTED, anchor="lm")
+
+
+def _rank_chip(rank: int, ranked: int | None) -> tuple[str, RGB, RGB]:
+    """A member's place as a chip: "#2 of 14", its fill (the medal's on the podium, as on the
+    leaderboard) and its ink."""
+    of = f" of {ranked}" if ranked else ""
+    podium = 1 <= rank <= 3
+    fill = MEDALS[rank - 1][0] if podium else GREY_CHIP
+    return f"#{rank}{of}", fill, Palette.DARK_INK if podium else Palette.INK
 
 
 def _panel(c: Canvas, box: Box, title: str, note: str = "") -> None:
@@ -336,13 +341,10 @@ def _draw_board_panel(c: Canvas, stats: MemberStats, box: Box) -> None:
     c.text((cx, cy - 60), value, font(96, "bold"), Palette.GOLD, anchor="mm", drop=3)
     c.text((cx, cy + 14), stats.board_label.upper(), font(20, "bold"), Palette.MUTED, "mm")
     if stats.rank is not None:
-        of = f" of {stats.ranked_players}" if stats.ranked_players else ""
-        chip = f"#{stats.rank}{of} on the board"
+        chip, fill, ink = _rank_chip(stats.rank, stats.ranked_players)
+        chip += " on the board"
         chip_font = font(22, "bold")
         w = text_width(chip, chip_font) + 28
-        podium = 1 <= stats.rank <= 3
-        fill = MEDALS[stats.rank - 1][0] if podium else GREY_CHIP
-        ink = Palette.DARK_INK if podium else Palette.INK
         c.pill(round(cx - w / 2), round(cy + 50), chip, chip_font, fill, ink, 38, pad=14)
     _draw_note(c, cx, y1 - 54, x1 - x0 - 36)
 
