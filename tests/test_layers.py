@@ -75,3 +75,20 @@ def test_sql_lives_in_the_store() -> None:
     """No module outside bot/store talks to a database driver."""
     for folder in ("bot/engine", "bot/ai", "bot/render", "cogs"):
         assert _offenders(folder, ("aiosqlite", "asyncpg", "sqlite3")) == [], folder
+
+
+def test_ticket_to_ride_card_constants_are_defined_once() -> None:
+    """The colour count and the card codes are bot/engine/ttr/cards.py's: a module that defines
+    its own copy would go on with the old one if the deck changed."""
+    shared = ("NCOL", "CARD_CODES")
+    owner = Path("bot/engine/ttr/cards.py")
+    copies = [
+        f"{path.relative_to(ROOT)}: {target.id}"
+        for path in sorted((ROOT / "bot").rglob("*.py"))
+        if path.relative_to(ROOT) != owner
+        for node in ast.parse(path.read_text(encoding="utf-8")).body
+        if isinstance(node, ast.Assign | ast.AnnAssign)
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(target, ast.Name) and target.id in shared
+    ]
+    assert copies == []

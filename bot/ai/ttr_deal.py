@@ -25,13 +25,13 @@ from bot.engine.ttr.cards import (
     COLOURS,
     KINDS,
     LOCO,
+    NCOL,
     TICKET_COUNT,
     full_counts,
 )
 from bot.engine.ttr.state import SETUP, TtrState
 from bot.engine.ttr.views import TtrSeatView
 
-NCOL = len(COLOURS)
 OWN_TRACK_LEAN = 3.0  # weight of a wanted colour or Locomotive when dealing the seat's stack
 
 

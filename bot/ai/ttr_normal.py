@@ -30,13 +30,11 @@ from functools import lru_cache
 from typing import Any
 
 from bot.ai.base import Policy
-from bot.engine.ttr.cards import CITY_BONUS, COLOURS, KINDS, LOCO, Ticket
+from bot.engine.ttr.cards import CARD_CODES, CITY_BONUS, COLOURS, KINDS, LOCO, NCOL, Ticket
 from bot.engine.ttr.notation import parse_action
 from bot.engine.ttr.state import BLIND, CLOCK, Action
 from bot.engine.ttr.views import TtrPublicView, TtrSeatView
 
-NCOL = len(COLOURS)
-CARD_CODES = (*COLOURS, "loco")
 POINTS_PER_CARD = 1.8  # a ticket is worth about this much per card it needs
 
 

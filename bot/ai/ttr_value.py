@@ -13,15 +13,14 @@ from bot.ai.ttr_normal import (
     _demand,
 )
 from bot.engine.ttr.cards import (
-    COLOURS,
     KINDS,
     LOCO,
+    NCOL,
     TICKETS,
 )
 from bot.engine.ttr.scoring import score_standard
 from bot.engine.ttr.state import TtrState
 
-NCOL = len(COLOURS)
 FUTURE_RATE = 0.0  # useful draws to come per turn left, added to the projection (0 fits best)
 ROOM_RATE = 3.0  # hand cards a seat can move to its stack per turn left (3 fits best)
 

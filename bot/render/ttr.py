@@ -16,7 +16,15 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.engine.ttr.cards import CARD_NAMES, CITIES, CITY_BONUS, COLOURS, TICKETS, Ticket
+from bot.engine.ttr.cards import (
+    CARD_CODES,
+    CARD_NAMES,
+    CITIES,
+    CITY_BONUS,
+    COLOURS,
+    TICKETS,
+    Ticket,
+)
 from bot.engine.ttr.views import (
     FinalScore,
     SeatScore,
@@ -47,9 +55,6 @@ from bot.render.common import (
 TABLE_WIDTH = 1200
 HAND_WIDTH = 1200
 RESULT_WIDTH = 1200
-
-CARD_CODES = (*COLOURS, "loco")
-LOCO_INDEX = len(COLOURS)
 
 # Card colours: the face, and the ink that reads on it.
 _FACE: dict[str, RGB] = {
