@@ -13,13 +13,13 @@ from __future__ import annotations
 import asyncio
 import copy
 import logging
-import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import cogs.lobby as lobby_cog
 from bot.boards import message_link
 from bot.engine.core import GameError
 from bot.store.base import UNPOSTED_SECONDS, LobbyRecord, SeatRecord
@@ -69,17 +69,15 @@ def _invitations(driver: InteractionDriver) -> list[JSON]:
 
 def _later(seconds: float) -> None:
     """Move the lobbies' clock on by ``seconds`` (the cog module as the bot loaded it)."""
-    lobby = sys.modules["cogs.lobby"]
-    now = lobby._now() + seconds
-    lobby._now = lambda: now  # type: ignore[attr-defined]
+    now = lobby_cog._now() + seconds
+    lobby_cog._now = lambda: now
 
 
 @pytest.fixture(autouse=True)
 def _clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every test puts the lobbies' clock back."""
-    module = sys.modules.get("cogs.lobby")
-    if module is not None:
-        monkeypatch.setattr(module, "_now", module._now)
+    """Every test puts the lobbies' clock back, the first one to run included (the module is
+    imported here, so it is there to restore even before any bot has started)."""
+    monkeypatch.setattr(lobby_cog, "_now", lobby_cog._now)
 
 
 async def _lobby(driver: InteractionDriver, lobby_id: int) -> LobbyRecord:
