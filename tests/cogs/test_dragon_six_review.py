@@ -35,6 +35,20 @@ async def _dealt(driver: InteractionDriver) -> StoredGame:
     return update.game
 
 
+async def _carol_killed(driver: InteractionDriver) -> StoredGame:
+    """The review's table with Carol's driver (seat 2) killed by Alice before the first move."""
+    state = GAME.new_game([seat.name for seat in SEATS], 1, {}, deck=[*MB, *CW])
+    kill(state, 2, 0)
+    return await running_bot(driver).tables.store.create_game(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="dragon",
+        seats=SEATS,
+        options=GAME.resolve_options({}),
+        state=GAME.to_dict(state),
+    )
+
+
 async def test_the_driver_whose_turn_it_is_is_told_a_reaction_is_awaited(
     driver: InteractionDriver,
 ) -> None:
@@ -64,17 +78,7 @@ async def test_a_killed_driver_is_told_they_are_out(driver: InteractionDriver) -
     Alice's hand and her own My hand tell her she is out, and change nothing. Found by this
     review: she was told "It is not your turn; waiting for Alice" and "it is not your turn
     yet", as if a turn of hers were still to come."""
-    bot = running_bot(driver)
-    state = GAME.new_game([seat.name for seat in SEATS], 1, {}, deck=[*MB, *CW])
-    kill(state, 2, 0)
-    game = await bot.tables.store.create_game(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="dragon",
-        seats=SEATS,
-        options=GAME.resolve_options({}),
-        state=GAME.to_dict(state),
-    )
+    game = await _carol_killed(driver)
     table = public_table(await driver.slash("table", {}))
     alices = await driver.click(table.message_id, f"jn:h:{game.id}")
     before = await _stored(driver)
@@ -162,3 +166,17 @@ async def test_the_hand_asked_to_react_says_until_when_and_what_the_bot_plays(
     assert replies(bobs) == (
         f"You may react now {until} — if you do not, the bot plays **Take it on the front**."
     ), replies(bobs)
+
+
+async def test_a_killed_drivers_agreement_is_needed_to_abort(driver: InteractionDriver) -> None:
+    """Carol's driver is dead but her place is in the result an abort would erase, so Bob's
+    request needs her agreement as well as Alice's (README, /abort): after Alice agrees the
+    game still runs; when Carol agrees it ends with no result."""
+    await _carol_killed(driver)
+    store = running_bot(driver).tables.store
+    asked = await driver.slash("abort", {}, user_id=BOB_ID)
+    await driver.click(asked, component_id(asked, "Agree to abort"), user_id=ALICE_ID)
+    assert await store.active_game(GAMES_CHANNEL_ID) is not None, "Carol has not agreed yet"
+    agreed = await driver.click(asked, component_id(asked, "Agree to abort"), user_id=CAROL_ID)
+    assert not agreed.ephemeral, replies(agreed)
+    assert await store.active_game(GAMES_CHANNEL_ID) is None, "everyone agreed: aborted"
