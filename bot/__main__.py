@@ -34,7 +34,12 @@ def _parser() -> argparse.ArgumentParser:
     )
 
     sync = sub.add_parser("sync", help="owner action: publish the slash commands")
-    sync.add_argument("--guild", type=int, help="one server (instant); omit for global sync")
+    sync.add_argument(
+        "--guild",
+        type=_server_id,
+        metavar="ID",
+        help="one server's id (instant); omit for global sync",
+    )
 
     console = sub.add_parser("console", help="play any game against the computer here")
     console.add_argument("--game", help="game key (see `junction games`)")
@@ -42,7 +47,9 @@ def _parser() -> argparse.ArgumentParser:
     console.add_argument("--seed", type=int, help="seed of the deal (default: random)")
     console.add_argument("--deck", metavar="FILE", help="stacked deck: card codes, top first")
     console.add_argument("--db", help="store URL (default: JUNCTION_DB or sqlite:///junction.db)")
-    console.add_argument("--out", default="junction-tables", help="folder for table images")
+    console.add_argument(
+        "--out", default="junction-tables", help="folder for table images (default %(default)s)"
+    )
     console.add_argument("--opponent", help="computer player (default: the game's own)")
     console.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="a game option"
@@ -95,12 +102,15 @@ def _parser() -> argparse.ArgumentParser:
         "--yes", action="store_true", help="do it (without it: only say what would change)"
     )
     migrate = sub.add_parser(
-        "migrate-db", help="copy every game and move from one store URL to another"
+        "migrate-db",
+        help="copy every game, move, result and server setting from one store URL to another",
     )
     migrate.add_argument("source", metavar="FROM", help="store URL to copy from")
-    migrate.add_argument("target", metavar="TO", help="store URL to copy into (must be empty)")
     migrate.add_argument(
-        "--force", action="store_true", help="replace the games already in the target"
+        "target", metavar="TO", help="store URL to copy into (must hold nothing yet)"
+    )
+    migrate.add_argument(
+        "--force", action="store_true", help="replace what the target already holds"
     )
     return parser
 
@@ -109,6 +119,16 @@ def _user_id(text: str) -> int:
     if not text.isdigit() or not 0 < int(text) < 2**63:
         raise argparse.ArgumentTypeError(
             f"a Discord user id is a number like 80351110224678912, not {text!r}"
+        )
+    return int(text)
+
+
+def _server_id(text: str) -> int:
+    # Refused here, not read as "no server": a guild id of 0 would make the sync global, the
+    # rate-limited owner action the operator did not ask for.
+    if not (text.isascii() and text.isdigit()) or not 0 < int(text) < 2**63:
+        raise argparse.ArgumentTypeError(
+            f"a server id is a number like 81384788765712384, not {text!r}"
         )
     return int(text)
 

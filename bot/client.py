@@ -336,11 +336,12 @@ async def sync_commands(settings: Settings, guild_id: int | None) -> int:
             await bot.login(settings.discord_token)
         except discord.LoginFailure as error:
             raise _refused_token(error) from None
-        guild = discord.Object(id=guild_id) if guild_id else None
+        guild = discord.Object(id=guild_id) if guild_id is not None else None
         if guild is not None:
             bot.tree.copy_global_to(guild=guild)
         synced = await bot.tree.sync(guild=guild)
     print(
-        f"synced {len(synced)} commands {'to guild ' + str(guild_id) if guild_id else 'globally'}"
+        f"synced {len(synced)} commands "
+        f"{'globally' if guild_id is None else 'to guild ' + str(guild_id)}"
     )
     return 0

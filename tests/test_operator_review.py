@@ -247,6 +247,18 @@ def test_sync_without_a_token_is_one_sentence(capsys: pytest.CaptureFixture[str]
     assert capsys.readouterr().err.startswith("junction sync: DISCORD_TOKEN is not set")
 
 
+@pytest.mark.parametrize("guild", ["0", "-5", "my-server"])
+def test_sync_to_a_server_id_that_is_none_is_refused(
+    capsys: pytest.CaptureFixture[str], guild: str
+) -> None:
+    """`junction sync --guild 0` was read as no server at all: a global sync, the rate-limited
+    owner action the operator did not ask for (found by a review of the help against the code)."""
+    with pytest.raises(SystemExit) as stopped:
+        _parser().parse_args(["sync", "--guild", guild])
+    assert stopped.value.code == 2
+    assert "a server id is a number" in capsys.readouterr().err
+
+
 # -- the bot process -----------------------------------------------------------------------------
 
 
