@@ -18,7 +18,7 @@ from bot.engine.race.cards import sort_cards
 from bot.engine.race.state import Phase, RaceState
 from bot.engine.race.views import RaceSeatView
 from bot.games import get_policy, policy_names
-from tests.engine.race_helpers import G, act, lay_miles, start
+from tests.engine.race_helpers import G, act, hazard_on, lay_miles, start
 
 BLUE = ["25", "75", "gasoline", "repairs", "accident", "out-of-gas", "green-light"]
 BLUE_CHEATS = ["25", "75", "coup-fourre", "roadblock", "jammer", "gasoline", "repairs"]
@@ -32,12 +32,6 @@ def view(state: RaceState, seat: int) -> RaceSeatView:
 
 def normal(state: RaceState, seat: int) -> str:
     return NormalRacePolicy().choose(view(state, seat), random.Random(0))
-
-
-def hazard_on(state: RaceState, seat: int, *hazards: str) -> None:
-    for hazard in hazards:
-        state.sides[1 - seat].library.remove(hazard)
-        state.sides[seat].hazards.append(hazard)
 
 
 def wandering_states(seeds: Sequence[int]) -> Iterator[tuple[RaceState, int]]:

@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.engine.core import GameError
 from bot.engine.race import GAME
+from bot.engine.race.cards import sort_cards
 from bot.engine.race.game import MileRace
 from bot.engine.race.state import RaceState
 
@@ -79,6 +80,26 @@ def empty_library(state: RaceState, seat: int, reshuffled: bool = False) -> None
     side.junkyard.extend(side.library)
     side.library = []
     side.reshuffled = reshuffled
+
+
+def hazard_on(state: RaceState, seat: int, *hazards: str) -> None:
+    """Move hazards from the opponent's library onto ``seat`` (as if played earlier)."""
+    for hazard in hazards:
+        state.sides[1 - seat].library.remove(hazard)
+        state.sides[seat].hazards.append(hazard)
+
+
+def trump_for(state: RaceState, seat: int, trump: str) -> None:
+    """Put ``seat``'s own trump from their library into play."""
+    state.sides[seat].library.remove(trump)
+    state.sides[seat].trumps.append(trump)
+
+
+def to_hand(state: RaceState, seat: int, count: int) -> None:
+    """Move the top ``count`` library cards of ``seat`` into their hand (kept sorted)."""
+    side = state.sides[seat]
+    side.hand = sort_cards([*side.hand, *side.library[-count:]])
+    del side.library[-count:]
 
 
 def legal(state: RaceState, seat: int) -> list[str]:

@@ -9,17 +9,20 @@ from __future__ import annotations
 import pytest
 
 from bot.engine.core import IllegalMove, NotYourTurn
-from bot.engine.race.cards import TYPE_OF, deck_counts, full_deck, sort_cards
+from bot.engine.race.cards import TYPE_OF, deck_counts, full_deck
 from bot.engine.race.state import Phase, RaceState
 from tests.engine.race_helpers import (
     G,
     act,
     empty_library,
+    hazard_on,
     lay_miles,
     legal,
     refused,
     snapshot,
     start,
+    to_hand,
+    trump_for,
 )
 
 RED = ["100", "50", "25", "flat-tire", "spare-tire", "extra-tank", "pit-crew"]
@@ -32,26 +35,6 @@ def red_first(red: list[str] = RED, blue: list[str] = BLUE) -> RaceState:
     state = start(red, blue, RED_DRAWS)
     assert state.turn == 0 and state.phase is Phase.PLAY
     return state
-
-
-def hazard_on(state: RaceState, seat: int, *hazards: str) -> None:
-    """Move hazards from the opponent's library onto ``seat`` (as if played earlier)."""
-    for hazard in hazards:
-        state.sides[1 - seat].library.remove(hazard)
-        state.sides[seat].hazards.append(hazard)
-
-
-def trump_for(state: RaceState, seat: int, trump: str) -> None:
-    """Put ``seat``'s own trump from their library into play."""
-    state.sides[seat].library.remove(trump)
-    state.sides[seat].trumps.append(trump)
-
-
-def to_hand(state: RaceState, seat: int, count: int) -> None:
-    """Move the top ``count`` library cards of ``seat`` into their hand (kept sorted)."""
-    side = state.sides[seat]
-    side.hand = sort_cards([*side.hand, *side.library[-count:]])
-    del side.library[-count:]
 
 
 # --- choosing the first player --------------------------------------------------------------
