@@ -403,7 +403,8 @@ def _names(text: str, pattern: str = r"\b((?:JUNCTION|DISCORD)_[A-Z_]+)\b") -> s
 
 def test_readme_env_example_and_code_name_the_same_settings() -> None:
     """JUNCTION_LOG_LEVEL was in .env.example but not in the README's table; JUNCTION_PLAYER
-    was read by the console and documented nowhere."""
+    was read by the console and documented nowhere, then only in the console's paragraph, and
+    JUNCTION_BENCH_PG only under *Scaling out*: every setting is in the table and the example."""
     code = set[str]()
     for source in [*(REPO / "bot").rglob("*.py"), *(REPO / "cogs").rglob("*.py")]:
         code |= _names(source.read_text(), r"[\"']((?:JUNCTION|DISCORD)_[A-Z_]+)[\"']")
@@ -412,7 +413,7 @@ def test_readme_env_example_and_code_name_the_same_settings() -> None:
     table = _names(readme.split("## Configuration")[1].split("\n## ")[0])
     assert example <= code, "in .env.example but read by nothing"
     assert example == table, "the README's settings and .env.example differ"
-    assert code <= _names(readme), "read by the code but not in the README"
+    assert code <= table, "read by the code but not in the README's Configuration table"
 
 
 def _commands_table() -> dict[str, str]:
