@@ -113,6 +113,14 @@ def test_equal_points_follow_the_big_city_order_to_the_end(preferred: str, other
     assert best_standard(codes(other, preferred), track) == (one.index,)
 
 
+def test_a_ticket_touching_two_big_cities_counts_for_both_in_the_allocation() -> None:
+    """T39 Miami – Dallas and T40 Boston – Miami are worth 18 and need 9 cards each: both touch
+    Miami, and T39 touches Dallas too, which comes first in the order, so T39 is completed."""
+    assert TICKETS[codes("T39")[0]].points == TICKETS[codes("T40")[0]].points == 18
+    track = counts(*["loco"] * 9)
+    assert best_standard(codes("T40", "T39"), track) == tuple(codes("T39"))
+
+
 def test_big_city_bonuses_are_counted_after_the_allocation_is_chosen() -> None:
     """The standard allocation maximises ticket points, then New York first; the bonuses are
     counted from it. Ann can complete T04 New York – Washington or T03 Chicago – Saint Louis
