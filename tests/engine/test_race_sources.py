@@ -14,7 +14,7 @@ from bot.engine.core import IllegalMove
 from bot.engine.race.cards import COLOURS
 from bot.engine.race.notation import format_action, parse_action
 from bot.engine.race.state import Phase, RaceState
-from bot.render.race import junkyard_summary
+from bot.render.race import card_face, junkyard_summary
 from tests.engine.race_helpers import (
     G,
     act,
@@ -59,7 +59,45 @@ def test_seat_one_plays_the_red_deck_and_seat_two_the_blue() -> None:
     assert [side.colour for side in sides] == ["Red", "Blue"]
 
 
+# Which colour channel a card's band shows: the rule book's text colours.
+_HUES = {
+    "25": "white",
+    "flat-tire": "red",
+    "gasoline": "green",
+    "extra-tank": "yellow",
+    "jammer": "blue",
+}
+
+
+def _hue(rgb: tuple[int, ...]) -> str:
+    r, g, b = rgb[:3]
+    if min(r, g, b) > 200:
+        return "white"
+    if r > 200 and g > 150 and b < 100:
+        return "yellow"
+    return ("red", "green", "blue")[max(range(3), key=lambda i: rgb[i])]
+
+
+@pytest.mark.parametrize(("card", "hue"), list(_HUES.items()))
+def test_each_card_type_wears_its_rule_book_colour(card: str, hue: str) -> None:
+    """Card colours follow the printed text colours: miles white, hazards red, removals
+    green, trumps yellow, cheats blue (The cards)."""
+    pixel = card_face(card, 70, 98).getpixel((35, 2))  # the band above the card's name
+    assert isinstance(pixel, tuple)
+    assert _hue(pixel) == hue
+
+
 # --- a turn: play (A turn) -----------------------------------------------------------------
+
+
+def test_two_trumps_in_one_turn() -> None:
+    """Trumps don't count towards the turn's plays: play as many as you hold, each clearing
+    its own hazards (In short)."""
+    state = red_first(["100", "extra-tank", "driving-ace"])
+    hazard_on(state, 0, "out-of-gas", "accident")
+    state = act(state, 0, "play extra-tank", "play driving-ace")
+    assert state.sides[0].trumps == ["extra-tank", "driving-ace"]
+    assert state.sides[0].hazards == [] and state.turn == 0
 
 
 @pytest.mark.parametrize("card", ["flat-tire", "spare-tire"])
