@@ -156,7 +156,9 @@ class Console:
             return update
         seats_wanted = self.options.players or max(info.min_players, 1)
         _check_seats(found, seats_wanted)
-        name = os.environ.get("JUNCTION_PLAYER") or _login_name()
+        # Read as every other setting is: a blank value (``JUNCTION_PLAYER=`` followed by a
+        # space, in a .env) is no name, not a seat called "   ".
+        name = os.environ.get("JUNCTION_PLAYER", "").strip() or _login_name()
         policy = self.options.opponent or found.default_policy
         computers = computer_names(seats_wanted - 1, policy)
         seats = [SeatRecord(0, name, user_id=PLAYER_ID)] + [

@@ -50,6 +50,16 @@ async def test_console_plays_moves_and_writes_images(
     assert "Game saved" in text
 
 
+async def test_a_blank_player_name_falls_back_to_the_login_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """JUNCTION_PLAYER of spaces sat the player as "   " (other settings are read stripped)."""
+    monkeypatch.setenv("JUNCTION_PLAYER", "   ")
+    monkeypatch.setattr("getpass.getuser", lambda: "ann")
+    text = await _run(tmp_path, "play go\nquit\n")
+    assert "» Ann plays Go." in text
+
+
 class _Terminal(io.StringIO):
     """Commands typed at a terminal."""
 
