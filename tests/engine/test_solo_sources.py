@@ -9,10 +9,15 @@ and the cards in front of you directly, then lets the automatic steps run.
 
 from __future__ import annotations
 
+import random
+from itertools import product
+
 import pytest
 
 from bot.engine.core import IllegalMove
-from bot.engine.solo.state import SoloState
+from bot.engine.mille.cards import Card, Kind, deck_counts
+from bot.engine.solo.rules import pairs
+from bot.engine.solo.state import HIGHWAY_CARDS, SoloState
 from tests.engine.test_solo_rules import QUIET, G, act, lay
 
 # Highway 2 shows a Stop and the hand holds a Go: a move stays in reserve, so no automatic
@@ -121,3 +126,59 @@ def test_giving_up_a_finished_game_is_refused() -> None:
     with pytest.raises(IllegalMove, match="already over"):
         G.leave(won, 0)
     assert G.to_dict(won) == before and won.result == "won"
+
+
+# --- the classic preset cannot be won (Rulings) ------------------------------------------
+
+
+def _classic_bound(deck: str) -> int:
+    """The most highway cards a classic game can clear, counted from the deck.
+
+    Every clearing takes exactly one highway card. A hazard/remedy clearing discards a hazard,
+    so there are at most as many as hazards. A value with n copies: an equal pair uses two
+    copies (one claimed), a sacrifice one more copy and a claimed one; with a pairs and b ≤ a
+    sacrifices, 2a + b ≤ n copies clear a + b ≤ 2n/3 cards. The 200s also pair with safeties
+    (the 200 is claimed, and may be sacrificed later): every clearing with a 200 — a pair, a
+    safety, a sacrifice — brings one copy into play for the first time, so there are at most
+    n(200) of them. Classic never refuels, so a discarded card never comes back.
+    """
+    counts = deck_counts(deck)
+    hazards = sum(n for card, n in counts.items() if card.is_hazard)
+    values = sum(2 * n // 3 for card, n in counts.items() if card.is_distance and card.miles < 200)
+    return hazards + values + counts[Card.D200]
+
+
+def _kind_of_pair(card: Card, top: Card) -> str | None:
+    if card.is_distance and card is top:
+        return "equal distance"
+    if {card.kind, top.kind} == {Kind.HAZARD, Kind.REMEDY}:
+        return "hazard and remedy"
+    if Card.D200 in (card, top) and (card.is_safety or top.is_safety):
+        return "safety and 200"
+    return None
+
+
+def test_classic_pairs_are_only_those_the_count_relies_on() -> None:
+    """In classic, a card clears a top only as a hazard with a remedy, two equal distance
+    cards, or a safety with a 200: the kinds of pair the count below is made of (Play)."""
+    cleared_by = [(c, t) for c, t in product(Card, Card) if pairs(c, t, easy=False)]
+    assert [(c, t) for c, t in cleared_by if _kind_of_pair(c, t) is None] == []
+    assert {_kind_of_pair(c, t) for c, t in cleared_by} == {
+        "equal distance",
+        "hazard and remedy",
+        "safety and 200",
+    }
+
+
+@pytest.mark.parametrize(("deck", "bound"), [("bsd", 43), ("modern", 48)])
+def test_classic_can_never_clear_all_49_cards(deck: str, bound: int) -> None:
+    """No classic deal clears more than 43 (bsd) or 48 (modern) of the 49 cards, so classic
+    cannot be won (Rulings: The classic preset cannot be won): the count from the deck, and
+    random play that never goes past it."""
+    assert _classic_bound(deck) == bound < HIGHWAY_CARDS
+    rng = random.Random(deck)
+    for seed in range(40):
+        s = G.new_game(["Ann"], seed=seed, options={"deck": deck})
+        while s.result is None:
+            s = G.apply(s, 0, rng.choice(G.legal_actions(s, 0)))
+        assert s.result == "lost" and s.cleared <= bound
