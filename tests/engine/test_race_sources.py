@@ -114,6 +114,27 @@ def test_no_hazard_or_removal_after_a_cycle(card: str) -> None:
     assert f"play {card}" not in legal(state, 0)
 
 
+def test_a_trump_in_the_opponents_turn_is_refused_with_the_reason() -> None:
+    """Trumps are played only in your own turn: Ann's Extra Tank during Bob's turn is refused
+    with a sentence and changes nothing (Rulings: Trumps)."""
+    state = act(red_first(), 0, "end")
+    assert state.turn == 1 and "extra-tank" in state.sides[0].hand
+    assert refused(state, 0, "play extra-tank") == "It is not your turn: Bob is playing."
+
+
+def test_a_tow_truck_with_no_hazard_on_you_is_refused() -> None:
+    """Removals need their hazard on you, the Tow Truck too: with no hazard on Ann it is
+    refused, says why and changes nothing (Rulings: Removals)."""
+    state = red_first(["100", "tow-truck"])
+    assert state.sides[0].hazards == []
+    assert refused(state, 0, "play tow-truck") == (
+        "No hazard targets you, so there is nothing for the Tow Truck to remove."
+    )
+    assert refused(state, 0, "play tow-truck on flat-tire") == (
+        "No hazard targets you, so there is nothing for the Tow Truck to remove."
+    )
+
+
 @pytest.mark.parametrize("card", ["roadblock", "jammer"])
 def test_roadblock_and_jammer_are_never_played_in_your_own_play_phase(card: str) -> None:
     """Roadblock and Jammer, like Coup Fourré, are only ever played as reactions: played as a
@@ -262,6 +283,22 @@ def test_miles_cancelled_on_the_way_to_1000_win_nothing() -> None:
     state = act(state, 1, "react roadblock")
     assert G.outcome(state) is None
     assert state.sides[0].total == 900 and state.turn == 0 and state.phase is Phase.PLAY
+
+
+def test_nothing_is_played_once_the_race_is_won() -> None:
+    """Exactly 1000 wins the game: after it every move, and leaving, is refused with a
+    sentence and nothing changes (In short: Win)."""
+    state = red_first()
+    lay_miles(state, 0, ["200", "200", "100", "100", "100", "100", "100"])
+    state = act(state, 0, "play 100")
+    assert state.phase is Phase.OVER
+    assert refused(state, 1, "play 25") == "This game is over."
+    assert refused(state, 0, "end") == "This game is over."
+    before = snapshot(state)
+    with pytest.raises(IllegalMove) as info:
+        G.leave(state, 1)
+    assert str(info.value) == "The game is already over."
+    assert snapshot(state) == before
 
 
 # --- what players type and see (Moves; Rulings: Looking through the junkyards) -------------
