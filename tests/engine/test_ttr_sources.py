@@ -73,6 +73,19 @@ def test_robbing_replacements_are_not_checked_for_three_locomotives() -> None:
     assert "Three Locomotives" not in s.caption
 
 
+# --- standard Railyard plays (Rulings: Railyard legality) ---------------------------------------
+
+
+def test_the_draw_area_plays_no_part_in_a_standard_railyard_play() -> None:
+    """Only opponents' sets limit a play in the standard game: a Red pair goes down although
+    three Red show face up, and those three stay where they are."""
+    up = ["red", "red", "red", "blue", "green"]
+    s = lay(hands=[["red", "red"], []], slots=up, deck=["white"])
+    s = play(s, 0, "yard red red")
+    assert yard_of(s, 0) == {"red": (2, 0)}
+    assert slot_codes(s) == up and s.discard[card("red")] == 0
+
+
 # --- the On-the-Track stack (A turn) ----------------------------------------------------------
 
 
@@ -214,3 +227,31 @@ def test_a_leavers_tickets_go_under_the_ticket_deck() -> None:
     s.ticket_deck = codes("T01", "T02")
     s = G.leave(s, 1)
     assert s.ticket_deck == codes("T01", "T02", "T20", "T31") and s.tickets[1] == []
+
+
+# --- the solo result (Solo: The end) -----------------------------------------------------------
+
+
+def test_giving_up_solo_tells_the_score_as_it_stood_and_names_no_winner() -> None:
+    """Giving up is a loss, even ahead; its reason gives both totals as they stood. It has no "The
+    hidden tickets win." verdict, so the result line reads the plain "Game over."."""
+    s = solo(PURPLE_CLOCK)
+    s.tickets[0] = codes("T01")
+    s.hidden_tickets = codes("T02")  # Seattle – Portland: 5, plus Seattle 11
+    s.track[0] = counts("red", "red", "red")  # T01 complete: 5, plus Dallas 12
+    s = SOLO.leave(s, 0)
+    outcome = SOLO.outcome(s)
+    assert outcome is not None and outcome.winners == () and outcome.loss_verdict == ""
+    assert outcome.reason == "You gave up. The score stood at 17 to 16."
+
+
+def test_solo_leaderboards_rank_wins_then_score_then_margin() -> None:
+    """The best-results board orders runs by a win first, then the score, then the margin over
+    the hidden tickets, which every finished run reports."""
+    assert SOLO.info.ranking.keys == ("won", "score", "margin")
+    s = solo(PURPLE_CLOCK)
+    for _ in range(16):
+        s = play(s, 0, "tickets", "keep none")
+    outcome = SOLO.outcome(s)
+    assert outcome is not None and s.result is not None
+    assert outcome.seat_details[0]["margin"] == s.result.margin
