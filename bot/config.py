@@ -39,7 +39,8 @@ class Settings:
             return value or None
 
         guild = text("JUNCTION_DEV_GUILD")
-        if guild is not None and not guild.isdecimal():
+        # 0 is no server: the sync at start would only fail against it.
+        if guild is not None and not (guild.isdecimal() and int(guild) > 0):
             raise ConfigError(f"JUNCTION_DEV_GUILD must be a server id (digits), not {guild!r}")
         timeout = text("JUNCTION_CHALLENGE_TIMEOUT") or "300"
         # 0 would expire every challenge the moment it is made.

@@ -60,6 +60,7 @@ def _clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         ("JUNCTION_CHALLENGE_TIMEOUT", "0"),  # every challenge would expire at once
         ("JUNCTION_RENDER_PROCESSES", "-1"),
         ("JUNCTION_DEV_GUILD", "my-server"),
+        ("JUNCTION_DEV_GUILD", "0"),  # no server: the sync at start failed against it
         ("JUNCTION_LOG_LEVEL", "LOUD"),  # logging.basicConfig raised at the bot's start
         ("JUNCTION_EXPERT_MS", "abc"),  # the expert quietly thought for 300 ms instead
         ("JUNCTION_EXPERT_MS", "-3"),
