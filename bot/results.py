@@ -2,9 +2,10 @@
 
 The one place that decides what a result is, so ratings, leaderboards and stats agree. A
 game counts for ratings only when every seat is a different member: games against the
-computer, one-player games and aborted games are recorded (for history and best-result boards) but
-never rated. Places come from the game's outcome (ties share a place); each seat's figures
-(the game's own, plus ``won`` and ``score``) go into ``details`` for boards to rank by.
+computer and one-player games are recorded (for history and best-result boards) but never
+rated, and an aborted game records no result at all (``Tables.abort``). Places come from the
+game's outcome (ties share a place); each seat's figures (the game's own, plus ``won`` and
+``score``) go into ``details`` for boards to rank by.
 """
 
 from __future__ import annotations
