@@ -234,6 +234,23 @@ def test_the_first_player_keeps_alternating_hand_by_hand() -> None:
     assert (s.hand_number, s.first_player, s.turn) == (3, 0, 0)
 
 
+def _second_hand(hand0: list[str], seed: int) -> tuple[list[Card], list[Card], list[Card]]:
+    """The deal of hand 2 after a stacked hand 1 that ends at once (deck empty, no play)."""
+    deck = [*hand0, *["100"] * 6, "75"]
+    s = act(G.new_game(["Ann", "Bob"], seed=seed, deck=deck), 0, "discard go")
+    assert s.hand_number == 2
+    return (s.tableaus[0].hand, s.tableaus[1].hand, s.draw_pile)
+
+
+def test_later_hands_are_shuffled_from_the_match_seed_and_the_hand_number() -> None:
+    """A stacked deck deals only the first hand: the next one is shuffled from the match seed
+    and the hand number, whatever the stacked cards were (Rulings: Stacked decks)."""
+    first = _second_hand(["go", *FILLER[:5]], seed=1)
+    assert _second_hand(["go", "25", "25", "25", "50", "50"], seed=1) == first
+    assert _second_hand(["go", *FILLER[:5]], seed=2) != first
+    assert sum(map(len, first)) == 101  # hand 2 is dealt from a whole deck
+
+
 def test_leaving_loses_the_match_and_the_scores_stand() -> None:
     """A player who resigns loses the match at once, and the match scores stay as they were
     (Rulings: Leaving)."""
