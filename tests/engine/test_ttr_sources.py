@@ -12,7 +12,7 @@ import json
 import pytest
 
 from bot.engine.core import IllegalMove
-from bot.engine.ttr.cards import LOCO, TICKETS
+from bot.engine.ttr.cards import LOCO, TICKETS, ticket_index
 from bot.engine.ttr.scoring import best_standard, score_standard
 from bot.engine.ttr.state import ACT, KEEP, TtrState
 from tests.engine.test_ttr_solo import PURPLE_CLOCK, solo
@@ -26,7 +26,9 @@ def snapshot(state: TtrState) -> str:
 
 def codes(*tickets: str) -> list[int]:
     """Ticket indexes from their codes: ``codes("T01", "T17")``."""
-    return [TICKETS.index(next(t for t in TICKETS if t.code == code)) for code in tickets]
+    found = [ticket_index(code) for code in tickets]
+    assert None not in found, tickets
+    return [index for index in found if index is not None]
 
 
 # --- an empty train deck (Rulings: An empty deck) ------------------------------------------------
