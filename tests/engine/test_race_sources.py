@@ -14,7 +14,7 @@ from bot.engine.core import IllegalMove
 from bot.engine.race.cards import COLOURS
 from bot.engine.race.notation import format_action, parse_action
 from bot.engine.race.state import Phase, RaceState
-from bot.render.race import card_face, junkyard_summary
+from bot.render.race import card_face, junkyard_summary, render_table
 from tests.engine.race_helpers import (
     G,
     act,
@@ -327,3 +327,19 @@ def test_the_junkyard_list_puts_removals_before_hazards_and_miles() -> None:
     assert junkyard_summary(G.public_view(state).sides[0]) == (
         "Pit Crew, Driving Ace, Gasoline, Flat Tire, 25 miles ×2"
     )
+
+
+def test_the_table_shows_a_junkyards_top_card_and_size_only() -> None:
+    """The table shows each junkyard's top card and its size: a different top card or one
+    more card changes the picture, a different card beneath the top does not (Rulings:
+    Looking through the junkyards)."""
+
+    def table_with(junkyard: list[str]) -> bytes:
+        state = red_first()
+        state.sides[0].junkyard = junkyard
+        return render_table(G.public_view(state)).tobytes()
+
+    shown = table_with(["25", "flat-tire", "jammer"])
+    assert table_with(["25", "flat-tire", "extra-tank"]) != shown  # another top card
+    assert table_with(["25", "25", "flat-tire", "jammer"]) != shown  # one card more
+    assert table_with(["50", "gasoline", "jammer"]) == shown  # only beneath the top
