@@ -41,7 +41,9 @@ def _parser() -> argparse.ArgumentParser:
         help="one server's id (instant); omit for global sync",
     )
 
-    console = sub.add_parser("console", help="play any game against the computer here")
+    console = sub.add_parser(
+        "console", help="play any game in this terminal (computers sit in the other seats)"
+    )
     console.add_argument("--game", help="game key (see `junction games`)")
     console.add_argument("--players", type=int, help="seats in all, you included")
     console.add_argument("--seed", type=int, help="seed of the deal (default: random)")
