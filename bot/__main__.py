@@ -15,7 +15,11 @@ from bot.config import ConfigError, Settings
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="junction", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="junction",
+        description="Junction, road-and-rail card games for Discord. `junction run` starts the "
+        "bot, or the local console when no DISCORD_TOKEN is set; README.md tells the rest.",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     run = sub.add_parser("run", help="run the Discord bot (the console without DISCORD_TOKEN)")

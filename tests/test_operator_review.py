@@ -260,6 +260,14 @@ def test_sync_to_a_server_id_that_is_none_is_refused(
     assert "a server id is a number" in capsys.readouterr().err
 
 
+def test_top_level_help_is_plain_text() -> None:
+    """`junction --help` printed the module docstring, code markup (double backticks) and
+    all."""
+    text = _parser().format_help()
+    assert "``" not in text
+    assert "DISCORD_TOKEN" in text
+
+
 # -- the bot process -----------------------------------------------------------------------------
 
 
