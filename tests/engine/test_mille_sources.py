@@ -203,6 +203,19 @@ def test_the_other_player_completing_the_extended_trip_takes_the_bonuses() -> No
     assert _labels(s, 0, 0) == {"Milestones": 700}
 
 
+def test_after_an_extension_distance_may_not_pass_1000() -> None:
+    """Once the trip is 1000 miles, no card may take you past 1000: 100 at 950 is refused with
+    a sentence and nothing changes, while 50 completes the trip (The trip, Play)."""
+    s = start(["go", "100", "100", "50", *FILLER[:2]], FILLER, ["25"] * 8)
+    s = act(act(s, 0, "play go"), 1, "discard 75")
+    s.tableaus[0].miles = [Card.D100] * 6
+    s = act(act(s, 0, "play 100", "extend yes"), 1, "discard 75")
+    s.tableaus[0].miles = [*[Card.D100] * 8, Card.D75, Card.D75]
+    _refused(s, 0, "play 100", "past 1000 miles")
+    s = act(s, 0, "play 50")
+    assert s.hand_number == 2 and _labels(s, 0, 0)["Extension"] == 200
+
+
 def test_a_single_hand_with_equal_scores_is_a_draw() -> None:
     """With ``length: hand`` the higher hand score wins, so equal hand scores are a draw
     (Options)."""
