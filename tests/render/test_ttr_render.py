@@ -17,7 +17,7 @@ from bot.ai.ttr_normal import NormalTtrPolicy
 from bot.engine.ttr.cards import COLOURS, TICKETS, Ticket
 from bot.engine.ttr.state import TtrState
 from bot.engine.ttr.views import TtrPublicView, TtrSeatView
-from bot.render.common import Canvas, font, text_width
+from bot.render.common import Canvas, _text_mask, font, text_width
 from bot.render.ttr import (
     HAND_WIDTH,
     TABLE_WIDTH,
@@ -171,12 +171,42 @@ def test_result_image_needs_a_finished_game() -> None:
         result_png(G.public_view(G.new_game(["A", "B"], 1)))
 
 
-def test_long_names_do_not_break_the_images() -> None:
+def test_long_names_do_not_break_the_images(monkeypatch: pytest.MonkeyPatch) -> None:
     """Very long player names are cut short, not drawn off the image."""
     names = ["W" * 60, "Bob", "An extremely long display name indeed", "D"]
+    # Each text drawn, with the box its pixels cover and the size of the image it is drawn on.
+    drawn: list[tuple[str, tuple[int, int, int, int], tuple[int, int]]] = []
+    draw = Canvas.text
+
+    def text(
+        self: Canvas,
+        xy: tuple[float, float],
+        words: str,
+        fnt: Any,
+        fill: Any,
+        anchor: str = "la",
+        drop: int = 0,
+    ) -> None:
+        mask, left, top = _text_mask(words, fnt, anchor)
+        x, y = round(xy[0]) + left, round(xy[1]) + top
+        box = (x, y, x + mask.width + drop, y + mask.height + drop)
+        drawn.append((words, box, self.image.size))
+        draw(self, xy, words, fnt, fill, anchor, drop)
+
+    monkeypatch.setattr(Canvas, "text", text)
     states = list(_playout(4, 2, names))
-    _png(table_png(G.public_view(states[len(states) // 2])))
-    _png(result_png(G.public_view(states[-1])))
+    for render, state in ((table_png, states[len(states) // 2]), (result_png, states[-1])):
+        drawn.clear()
+        size = _png(render(G.public_view(state))).size
+        shown = [(words, box) for words, box, on in drawn if on == size]
+        cut = [words for words, _ in shown if words.startswith("WWW")]
+        assert cut and all(w.endswith("…") and len(w) < 60 for w in cut), cut
+        off = [
+            (words, box)
+            for words, box in shown
+            if box[0] < 0 or box[1] < 0 or box[2] > size[0] or box[3] > size[1]
+        ]
+        assert not off, f"drawn off the {size} image: {off}"
 
 
 def test_a_seat_holding_one_card_has_a_one_card_chip(monkeypatch: pytest.MonkeyPatch) -> None:
