@@ -89,10 +89,10 @@ def check_refusals(game: Game[Any, Any], state: Any, seats: int, legal_text: set
     for garbage in ("", "fly to the moon", "play", "x" * 300, "play 999", "@@@"):
         try:
             action = game.parse_action(garbage)
-            if acting:
-                game.apply(state, min(acting), action)
+            game.apply(state, min(acting), action)
         except GameError:
             continue
+        raise AssertionError(f"the nonsense move {garbage!r} was accepted")
     assert snapshot(game, state) == before, "a refused action changed the state"
 
 
