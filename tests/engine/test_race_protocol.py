@@ -58,8 +58,14 @@ def test_a_stacked_deck_refuses_unknown_cards() -> None:
 
 
 def test_same_seed_same_game() -> None:
-    """A seed replays exactly."""
+    """A seed replays exactly, and the cards come from it: another seed deals other cards."""
     assert snapshot(G.new_game(["A", "B"], seed=9)) == snapshot(G.new_game(["A", "B"], seed=9))
+
+    def cards(seed: int) -> list[tuple[list[str], list[str]]]:
+        # Not the whole save: it holds the seed itself, which differs whatever the deal.
+        return [(side.hand, side.library) for side in G.new_game(["A", "B"], seed=seed).sides]
+
+    assert cards(9) != cards(10)
 
 
 def test_state_survives_json() -> None:
