@@ -79,10 +79,11 @@ def lay(
     tank: Sequence[str] = (),
     discard: Sequence[str] = (),
     miles: Sequence[str] = (),
+    seed: int = 1,
     **options: str,
 ) -> SoloState:
     """A table laid out directly (highways top down), then settled as after a move."""
-    s = G.new_game(["Ann"], seed=1, options=options)
+    s = G.new_game(["Ann"], seed=seed, options=options)
     s.highways = [[Card(c) for c in reversed(pile)] for pile in highways]
     s.highways += [[] for _ in range(7 - len(s.highways))]
     s.hand = [Card(c) for c in hand]
@@ -433,13 +434,19 @@ def test_refuel_shuffles_the_discard_pile_into_the_tank() -> None:
 
 
 def test_refuel_shuffle_replays_from_the_seed() -> None:
-    """The refuel shuffle comes from the stored seed: the same game replays the same tank."""
+    """The refuel shuffle comes from the stored seed: the same game replays the same tank,
+    and games of other seeds refill it in other orders."""
     discard = ["50", "75", "100", "go"] * 2
-    a, b = (
-        lay([["stop"], *[["go"]] * 6], ["25"] * 6, discard=discard, preset="refuel")
-        for _ in range(2)
-    )
+
+    def refuelled(seed: int) -> SoloState:
+        return lay(
+            [["stop"], *[["go"]] * 6], ["25"] * 6, discard=discard, seed=seed, preset="refuel"
+        )
+
+    a, b = refuelled(1), refuelled(1)
     assert a.refuels_used == 1 and a.tank == b.tank and a.hand == b.hand
+    orders = {(tuple(s.tank), tuple(s.hand)) for s in map(refuelled, range(1, 6))}
+    assert len(orders) > 1, "every seed refuels in the same order: the pile is not shuffled"
 
 
 # --- the easy preset -------------------------------------------------------------------------
