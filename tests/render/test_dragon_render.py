@@ -17,12 +17,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageStat
 
 from bot.engine.dragon import GAME
 from bot.engine.dragon.state import DragonState
 from bot.render.dragon import (
+    _PANEL_H,
+    _PANEL_W,
     HAND_SIZE,
+    _panel_origin,
     draw_cw_card,
     hand_png,
     render_hand,
@@ -106,10 +109,23 @@ def test_busy_six_car_table_is_under_budget() -> None:
     assert len(data) < 300 * 1024
 
 
-def test_left_car_is_drawn() -> None:
+def test_left_car_is_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
     """A car whose player left is drawn greyed with its stamp."""
+    playing = render_table(GAME.public_view(GAME.new_game(NAMES[:3], seed=2)))
+    drawn = _drawn(monkeypatch)
     state = GAME.leave(GAME.new_game(NAMES[:3], seed=2), 1)
-    assert render_table(GAME.public_view(state)).size == table_size(3)
+    left = render_table(GAME.public_view(state))
+    assert left.size == table_size(3)
+    assert drawn.count("LEFT") == 1 and drawn.count("the arena") == 1, drawn
+
+    def brightness(image: Image.Image, seat: int) -> float:
+        x, y = _panel_origin(seat, 3)
+        panel = image.crop((x + 4, y + 40, x + _PANEL_W - 4, y + _PANEL_H - 4))
+        return float(ImageStat.Stat(panel.convert("L")).mean[0])
+
+    # Bob's panel is dimmed (the stamp on it is small); Cyrille's, still playing, is not.
+    assert brightness(left, 1) < 0.8 * brightness(playing, 1)
+    assert brightness(left, 2) == brightness(playing, 2)
 
 
 def test_same_view_gives_identical_png() -> None:
