@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.ai.solo_policies import hint
 from bot.games import bundle, get_game
 from bot.games.bundle import ButtonSpec
 from bot.render.solo import (
@@ -115,14 +116,21 @@ def test_french_names_render_at_fixed_size() -> None:
     assert table_png(G.public_view(fr)) != table_png(G.public_view(en))
 
 
-def test_presenter_offers_every_move_best_first(mid_game: Any) -> None:
+def test_presenter_offers_every_move_best_first() -> None:
     """One table button per clearing move (at most 24), the expert's choice first."""
-    view = G.public_view(mid_game)
+    # A deal with four moves, where the expert's favourite is neither the first move listed
+    # nor the first in alphabetical order, so "first" means something.
+    state = _play(1, "refuel", moves=0)
+    view = G.public_view(state)
     buttons = SOLO.table_pickers(view)
     assert all(isinstance(b, ButtonSpec) for b in buttons)
     assert sorted(b.notation for b in buttons) == sorted(view.legal)[:24]  # type: ignore[union-attr]
     assert len(buttons) <= 24 and buttons[0].style == "success"  # type: ignore[union-attr]
-    assert SOLO.table_pickers(G.private_view(mid_game, 0)) == buttons
+    best = hint(view)[0]
+    assert best not in (view.legal[0], sorted(view.legal)[0])
+    assert buttons[0].notation == best  # type: ignore[union-attr]
+    assert [b.emoji for b in buttons] == ["⭐"] + [None] * (len(buttons) - 1)  # type: ignore[union-attr]
+    assert SOLO.table_pickers(G.private_view(state, 0)) == buttons
 
 
 def test_presenter_has_no_buttons_once_over(lost: Any) -> None:
