@@ -50,10 +50,15 @@ def test_normal_always_plays_a_legal_move(seats: int) -> None:
 
 
 def test_normal_self_play_ends_with_either_ending() -> None:
-    """Normal against itself finishes its games, with and without the tracks option."""
+    """Normal against itself finishes its games, with and without the tracks option: at one
+    of the rules' ends (the second deck or the Station Clock), with a winner."""
+    ends = ("The second train deck", "The last Station Clock card")
     for options in (None, {"tracks": "keep"}):
-        state = _play(2, 5, {0, 1}, options)
-        assert G.outcome(state) is not None
+        state = _play(2, 5, {0, 1}, options)  # played until the game has an outcome
+        outcome = G.outcome(state)
+        assert outcome is not None and outcome.reason.startswith(ends), outcome
+        assert outcome.winners
+        assert state.keep_tracks == (options is not None)
 
 
 def test_normal_decides_from_the_private_view_only() -> None:
