@@ -481,7 +481,8 @@ def test_miles_past_1000_are_refused() -> None:
     state = red_first()
     lay_miles(state, 0, ["200", "200", "100", "100", "100", "100", "100", "50"])
     assert "past 1000" in refused(state, 0, "play 100")
-    assert G.outcome(act(state, 0, "play 50")) is not None
+    outcome = G.outcome(act(state, 0, "play 50"))
+    assert outcome is not None and outcome.winners == (0,) and outcome.scores == (1000, 0)
 
 
 def test_a_third_200_is_refused() -> None:
