@@ -253,6 +253,7 @@ def test_fuzzed_input_is_refused_cleanly(tmp_path: Path) -> None:
     """Fuzzed commands, options, autocompletes and component ids: no unhandled exception, every
     interaction answered, every refusal a sentence, and nothing stored by a refusal."""
     loop = asyncio.new_event_loop()
+    tried, refused = TRIED["inputs"], TRIED["refusals"]
     fuzz = Fuzz(tmp_path)
     db = tmp_path / "bot.db"
     errors = ErrorTap()
@@ -321,6 +322,11 @@ def test_fuzzed_input_is_refused_cleanly(tmp_path: Path) -> None:
         loop.run_until_complete(fuzz.bot.close())
         loop.close()
     print(f"\nfuzz: {TRIED['inputs']} inputs tried, {TRIED['refusals']} refused")
+    # Not vacuous: the inputs the fake cannot build are skipped, so most must have been sent,
+    # and they must include refusals and accepted interactions both.
+    tried, refused = TRIED["inputs"] - tried, TRIED["refusals"] - refused
+    assert tried >= EXAMPLES * 9 // 10, f"only {tried} of {EXAMPLES} inputs were sent"
+    assert 0 < refused < tried
 
 
 async def check(
