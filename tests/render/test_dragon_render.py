@@ -144,17 +144,22 @@ def test_hand_png_has_the_hand_size() -> None:
 
 
 def test_every_car_wars_card_face_draws() -> None:
-    """Every Car Wars card has a face at hand size."""
+    """Every Car Wars card has a face at hand size, different from every other card's."""
     from bot.engine.dragon.cards import SPECS
 
-    for code in SPECS:
-        assert draw_cw_card(code, 140, 196).size == (140, 196)
+    faces = [draw_cw_card(code, 140, 196) for code in SPECS]
+    assert {face.size for face in faces} == {(140, 196)}
+    assert len({face.tobytes() for face in faces}) == len(SPECS)
 
 
 def test_french_names_render() -> None:
-    """The French card-name option renders too."""
-    state = GAME.new_game(NAMES[:2], seed=4, options={"names": "fr"})
-    assert render_table(GAME.public_view(state)).size == table_size(2)
+    """The French card-name option renders too, in French: the table and the hand differ from
+    the same deal's in English."""
+    french = GAME.new_game(NAMES[:2], seed=4, options={"names": "fr"})
+    english = GAME.new_game(NAMES[:2], seed=4)
+    assert render_table(GAME.public_view(french)).size == table_size(2)
+    assert table_png(GAME.public_view(french)) != table_png(GAME.public_view(english))
+    assert hand_png(GAME.private_view(french, 0)) != hand_png(GAME.private_view(english, 0))
 
 
 def test_six_car_render_is_fast() -> None:
