@@ -6,14 +6,16 @@ import dataclasses
 import io
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PIL import Image
 
 from bot.render import leaderboard as lb
 from bot.render import stats as st
-from bot.render.common import Palette
+from bot.render.common import Canvas, Palette
 from bot.render.leaderboard import (
+    BAR_BACK,
     LEADERBOARD_SIZE,
     TOP_N,
     LeaderboardRow,
@@ -176,12 +178,29 @@ def test_podium_rows_get_medals() -> None:
     assert _count(image, Palette.GOLD, (0, top, lb._NAME_X, top + lb._ROW_H)) == 0
 
 
-def test_solo_board_drops_the_win_rate_column() -> None:
-    """A best-score board without win rates still renders at the fixed size."""
+def test_solo_board_drops_the_win_rate_column(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A best-score board without win rates renders at the fixed size with no win-rate
+    column: no heading, no percentages, no bars (a rated board has all three)."""
+    drawn: list[str] = []
+    draw = Canvas.text
+
+    def text(self: Canvas, xy: tuple[float, float], words: str, *a: Any, **k: Any) -> None:
+        drawn.append(words)
+        draw(self, xy, words, *a, **k)
+
+    monkeypatch.setattr(Canvas, "text", text)
     rows = [LeaderboardRow(i + 1, n, 9000 - 500 * i, 20) for i, n in enumerate(NAMES[:6])]
     png = leaderboard_png("Solo", rows, None, "All time", "Best score")
     _save("board_solo.png", png)
     assert _open(png).size == LEADERBOARD_SIZE
+    assert "BEST SCORE" in drawn and "WIN RATE" not in drawn, drawn
+    assert not [t for t in drawn if t.endswith("%") or t == "—"], drawn
+    board = render_leaderboard("Solo", rows, None, "All time", "Best score")
+    assert _count(board, BAR_BACK, (0, 0, *LEADERBOARD_SIZE)) == 0
+    drawn.clear()
+    rated = render_leaderboard("Board", _rows(6))
+    assert "WIN RATE" in drawn and "70%" in drawn, drawn
+    assert _count(rated, BAR_BACK, (0, 0, *LEADERBOARD_SIZE)) > 0
 
 
 def test_leaderboard_is_deterministic() -> None:
