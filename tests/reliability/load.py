@@ -7,7 +7,8 @@ its pickers or ``/move``. Figures, timed on the fake's side of the wire:
 
 * ``first_response_p50/p99_ms``: an interaction is sent → the bot's first answer arrives;
 * ``image_p50/p99_ms``: an interaction that posts a table is sent → the table image arrives;
-* ``errors``: interactions never answered, answers that apologise, and errors in the bot's log;
+* ``errors``: interactions never answered, deferred ones ("Junction is thinking…") whose answer
+  never came, answers that apologise, and errors in the bot's log;
 * ``bot_rss_mb`` and ``worker_rss_mb`` (the render workers, summed) at the end, and peaks.
 """
 
@@ -22,7 +23,7 @@ from typing import Any
 
 from bot.store import open_store
 from bot.timing import percentile
-from tests.discord.backend import JSON
+from tests.discord.backend import JSON, CallbackType
 from tests.discord.fake_discord import FakeDiscord
 from tests.discord.latency import Stopwatch, _add_channels
 from tests.e2e.harness import TOKEN, BotProcess
@@ -54,6 +55,25 @@ def descendants(pid: int) -> list[int]:
             found += children
             frontier += children
     return found
+
+
+# How long the answers still being worked on when play stops may take to arrive.
+GRACE = 5.0
+
+
+def unfinished(fake: FakeDiscord, sent: list[int]) -> int:
+    """Interactions acknowledged with a deferral whose answer (a follow-up, or an edit of the
+    deferred message) never came: a member left looking at "Junction is thinking…"."""
+    count = 0
+    for interaction_id in sent:
+        result = fake.backend.interaction_result(interaction_id)
+        deferred = result.callback_type in (
+            CallbackType.DEFERRED_CHANNEL_MESSAGE,
+            CallbackType.DEFERRED_UPDATE_MESSAGE,
+        )
+        if deferred and not result.followups and not result.edits:
+            count += 1
+    return count
 
 
 class Timed(Campaign):
@@ -135,12 +155,18 @@ async def measure(
                 task.cancel()
             failed = [t for t in players if t.done() and not t.cancelled() and t.exception()]
             elapsed = time.perf_counter() - started
+            # The acknowledgement alone is not an answer: a deferred interaction must be
+            # followed by its answer (a move that hangs is acknowledged all the same).
+            answered = [i for i in watch.sent if i in watch.callback_at]
+            settle = time.perf_counter() + GRACE
+            while (left := unfinished(fake, answered)) and time.perf_counter() < settle:
+                await asyncio.sleep(0.2)
             bot_rss = rss_mb(bot.pid)[0]
             workers = descendants(bot.pid)
             worker_rss = sum(rss_mb(p)[0] for p in workers)
             first = watch.first_responses_ms()
             images = watch.images_ms()
-            errors = run.unanswered + run.apologies + len(bot.errors_logged()) + len(failed)
+            errors = run.unanswered + left + run.apologies + len(bot.errors_logged()) + len(failed)
             return {
                 "channels": float(channels),
                 "seconds": elapsed,
@@ -152,6 +178,7 @@ async def measure(
                 "image_p99_ms": percentile(images, 0.99),
                 "errors": float(errors),
                 "unanswered": float(run.unanswered),
+                "unfinished": float(left),
                 "bot_rss_mb": bot_rss,
                 "bot_peak_rss_mb": max(peak_bot, rss_mb(bot.pid)[1]),
                 "render_workers": float(len(workers)),

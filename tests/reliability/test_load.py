@@ -45,5 +45,8 @@ async def test_channels_play_at_once_without_errors(tmp_path: Path) -> None:
 async def test_the_load_check_sees_answers_that_never_come(tmp_path: Path) -> None:
     """Broken on purpose (botwrap's ``stall``): one move in twenty hangs. Errors are counted."""
     found = await measure(tmp_path, channels=12, seconds=25.0, think=0.5, sabotage="stall")
-    print(f"\nload with stalls: errors {found['errors']}, unanswered {found['unanswered']}")
+    print(
+        f"\nload with stalls: errors {found['errors']}, unanswered {found['unanswered']}, "
+        f"unfinished {found['unfinished']}"
+    )
     assert found["errors"] > 0
