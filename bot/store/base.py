@@ -171,6 +171,9 @@ class LobbyRecord:
     change (answers, start), so two presses at once cannot both start the game.
     ``rematch_of`` is the finished game a Rematch button asked to replay (None for a
     /challenge): at most one such lobby per game is open at a time (``open_rematch``).
+    ``open_seats`` is set for an open table (/host): the seats offered to any member who
+    presses Join; the members who joined are ``invited``, each accepted, in the order they
+    joined. None for an invitation naming its members.
     """
 
     id: int
@@ -191,9 +194,15 @@ class LobbyRecord:
     game_id: int | None = None
     message_id: int | None = None
     rematch_of: int | None = None
+    open_seats: int | None = None
 
     def invitee(self, user_id: int) -> Invitee | None:
         return next((i for i in self.invited if i.user_id == user_id), None)
+
+    @property
+    def free_seats(self) -> int:
+        """The seats of an open table nobody has taken yet (0 for an invitation)."""
+        return 0 if self.open_seats is None else max(self.open_seats - len(self.invited), 0)
 
     @property
     def answered(self) -> bool:

@@ -683,7 +683,7 @@ class PostgresStore(Store):
     async def create_lobby(self, lobby: LobbyRecord) -> LobbyRecord:
         lobby_id = await self.pool.fetchval(
             f"INSERT INTO lobbies ({LOBBY_INSERT_COLUMNS})"
-            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+            " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
             *lobby_insert_row(lobby),
         )
         return replace(lobby, id=int(lobby_id), version=0)
@@ -703,7 +703,7 @@ class PostgresStore(Store):
             for _ in range(3):
                 lobby_id = await conn.fetchval(
                     f"INSERT INTO lobbies ({LOBBY_INSERT_COLUMNS})"
-                    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+                    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
                     " ON CONFLICT (rematch_of) WHERE status = 'open' DO NOTHING RETURNING id",
                     *lobby_insert_row(lobby),
                 )

@@ -361,11 +361,12 @@ def guild_settings_from_row(guild_id: int, row: RowLike | None) -> GuildSettings
 
 LOBBY_COLUMNS: Final = (
     "id, channel_id, guild_id, host_id, game_key, data, status, version, expires_at,"
-    " created_at, game_id, message_id, rematch_of"
+    " created_at, game_id, message_id, rematch_of, open_seats"
 )
 
 LOBBY_INSERT_COLUMNS: Final = (
-    "channel_id, guild_id, host_id, game_key, data, status, expires_at, created_at, rematch_of"
+    "channel_id, guild_id, host_id, game_key, data, status, expires_at, created_at, rematch_of,"
+    " open_seats"
 )
 
 # ``{0}`` and ``{1}`` are the dialect's placeholders for the rematch's game id and ``now``;
@@ -406,6 +407,7 @@ def lobby_insert_row(lobby: LobbyRecord) -> tuple[Any, ...]:
         float(lobby.expires_at),
         float(lobby.created_at),
         lobby.rematch_of,
+        lobby.open_seats,
     )
 
 
@@ -443,4 +445,5 @@ def lobby_from_row(row: RowLike) -> LobbyRecord:
         game_id=optional_int(row["game_id"]),
         message_id=optional_int(row["message_id"]),
         rematch_of=optional_int(row["rematch_of"]),
+        open_seats=optional_int(row["open_seats"]),
     )

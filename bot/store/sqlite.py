@@ -702,7 +702,7 @@ class SqliteStore(Store):
     @staticmethod
     async def _insert_lobby(db: aiosqlite.Connection, lobby: LobbyRecord) -> LobbyRecord:
         inserted = await db.execute_insert(
-            f"INSERT INTO lobbies ({LOBBY_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO lobbies ({LOBBY_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             lobby_insert_row(lobby),
         )
         assert inserted is not None

@@ -42,6 +42,7 @@ async def test_schema_created(store: Store, backend: Backend) -> None:
         (3, "plugin_games"),
         (4, "daily_claims"),
         (5, "rematch_invitations"),
+        (6, "open_tables"),
     ]
     tables = ("games", "moves", "results", "guild_settings", "lobbies", "abort_votes")
     for table in (*tables, "daily_claims"):
@@ -66,6 +67,7 @@ async def test_migrations_idempotent(backend: Backend) -> None:
         (3,),
         (4,),
         (5,),
+        (6,),
     ]
 
 
@@ -518,7 +520,7 @@ async def test_version_1_database_upgrades(backend: Backend) -> None:
         assert await store.initial_state(fresh.id) == STATE
     finally:
         await store.close()
-    assert await backend.raw("SELECT MAX(version) FROM schema_version") == [(5,)]
+    assert await backend.raw("SELECT MAX(version) FROM schema_version") == [(6,)]
 
 
 # -- initial states ------------------------------------------------------------------------------

@@ -1,0 +1,99 @@
+"""Open tables (/host) in the store: the seats a lobby offers to any member (``open_seats``,
+migration 0006) — on SQLite and PostgreSQL alike."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+
+import aiosqlite
+import pytest
+
+from bot.store.base import Invitee, StaleVersion, Store
+from bot.store.migrations import apply_migrations, load_migrations
+from tests.store.helpers import Backend, lobby_record
+
+
+async def test_an_open_tables_seats_read_back(store: Store) -> None:
+    """A table offering four seats reads back with them, and its free seats count down as the
+    members who joined are stored."""
+    table = await store.create_lobby(lobby_record(invited=(), open_seats=4))
+    read = await store.get_lobby(table.id)
+    assert read is not None and read.open_seats == 4 and read.free_seats == 4
+    joined = (Invitee(2, "Bob", "accepted"), Invitee(3, "Cy", "accepted"))
+    await store.update_lobby(replace(read, invited=joined), read.version)
+    again = await store.get_lobby(table.id)
+    assert again is not None
+    assert (again.open_seats, again.free_seats, again.invited) == (4, 2, joined)
+
+
+async def test_an_invitation_has_no_open_seats(store: Store) -> None:
+    """A lobby naming its members (/challenge, a rematch) stores no open seats."""
+    lobby = await store.create_lobby(lobby_record())
+    read = await store.get_lobby(lobby.id)
+    assert read is not None and read.open_seats is None and read.free_seats == 0
+
+
+async def test_two_joins_at_once_take_one_seat(store: Store) -> None:
+    """Two members join the last seat from the same version: one is stored, the other is
+    stale, and the seat holds the first."""
+    table = await store.create_lobby(lobby_record(invited=(), open_seats=1))
+    outcomes = await asyncio.gather(
+        *(
+            store.update_lobby(
+                replace(table, invited=(Invitee(user, f"M{user}", "accepted"),)), table.version
+            )
+            for user in (2, 3)
+        ),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(o, StaleVersion) for o in outcomes) == 1
+    read = await store.get_lobby(table.id)
+    assert read is not None and len(read.invited) == 1 and read.version == 1
+
+
+async def test_a_version_5_database_upgrades(backend: Backend) -> None:
+    """A database from before migration 0006, holding an open /challenge lobby,
+    gains the column: its lobby reads back with no open seats, and open tables store beside
+    it."""
+    if backend.name == "sqlite":
+        assert backend.path is not None
+        async with aiosqlite.connect(backend.path, isolation_level=None) as db:
+            await apply_migrations(db, load_migrations("sqlite")[:5])
+    else:
+        import asyncpg
+
+        from bot.store.postgres import apply_postgres_migrations
+
+        conn = await asyncpg.connect(backend.url)
+        try:
+            await apply_postgres_migrations(conn, load_migrations("postgresql")[:5])
+        finally:
+            await conn.close()
+    await backend.raw(
+        "INSERT INTO lobbies (channel_id, guild_id, host_id, game_key, data, status,"
+        " expires_at, created_at, message_id) VALUES (42, 7, 1, 'mille',"
+        ' \'{"host_name": "Ann", "invited": [[2, "Bob", "pending"]], "options": {},'
+        ' "computers": 0, "policy": "normal", "thread": false}\', \'open\', 900.0, 10.0, 55)'
+    )
+    store = backend.store()
+    await store.open()
+    try:
+        [(old_id,)] = await backend.raw("SELECT id FROM lobbies")
+        old = await store.get_lobby(int(old_id))
+        assert old is not None and old.open_seats is None
+        assert old.invited == (Invitee(2, "Bob"),) and old.message_id == 55
+        table = await store.create_lobby(lobby_record(invited=(), open_seats=3))
+        assert (await store.get_lobby(table.id)) == table
+    finally:
+        await store.close()
+    assert await backend.raw("SELECT MAX(version) FROM schema_version") == [(6,)]
+
+
+@pytest.mark.parametrize("seats", [1, 5])
+async def test_the_offered_seats_are_kept_by_updates(store: Store, seats: int) -> None:
+    """A start (status, game) leaves the number of seats offered as it was stored."""
+    table = await store.create_lobby(lobby_record(invited=(), open_seats=seats))
+    started = await store.update_lobby(replace(table, status="started", game_id=9), table.version)
+    read = await store.get_lobby(table.id)
+    assert read == started and read is not None and read.open_seats == seats
