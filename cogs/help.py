@@ -47,11 +47,17 @@ PRIVACY = (
 )
 
 
+# Discord's own limit: nothing is ever appended to /help's message (other messages keep room
+# for a suffix), and with a command per line it needs the room.
+HELP_LIMIT = 2000
+
+
 def help_text(tree: app_commands.CommandTree[Any]) -> str:
     """The whole /help message."""
     return clip(
         f"{GETTING_STARTED}\n\n**Games**\n{games_text()}\n\n**Commands**\n{commands_text(tree)}"
-        f"\n\n{PRIVACY}"
+        f"\n\n{PRIVACY}",
+        HELP_LIMIT,
     )
 
 

@@ -1,11 +1,13 @@
-"""The invitation /challenge and a rematch with members open: a lobby stored in the database,
-its message and its buttons, and starting it.
+"""The invitation /challenge and a rematch with members open, and the open table /host posts:
+a lobby stored in the database, its message and its buttons, and starting it.
 
 A lobby holds who hosts, who is invited, how each answered, the options. Its buttons carry only
 the lobby's id and a verb, so a forged id can name no players and no options — everything is
 looked up, and only the invited member may answer, only the host may start or cancel. The lobby
 starts by itself when everyone accepted; when someone declined, the host may start with
-computers in their seats. Lobbies expire.
+computers in their seats. An open table offers seats instead (``LobbyRecord.open_seats``): any
+member may Join a free one and Leave it again; it starts by itself when every seat is taken,
+or when the host presses Start with enough players seated. Lobbies expire.
 
 Dependency direction: under ``cogs.new_game`` (/challenge) and ``cogs.rematch``, which import
 :func:`open_lobby`; above ``cogs.dealing`` and ``cogs.seat_names``. It imports neither command
@@ -53,7 +55,10 @@ def _now() -> float:
 
 
 def lobby_text(lobby: LobbyRecord, title: str, note: str = "") -> str:
-    """The lobby message: the game, the host, each invitee's answer, computers, options."""
+    """The lobby message: the game, the host, each invitee's answer (or, at an open table, who
+    sits where and the seats free), computers, options."""
+    if lobby.open_seats is not None:
+        return _table_text(lobby, title, note)
     marks = {"pending": "⏳", "accepted": "✅", "declined": "❌"}
     invited = ", ".join(f"{marks[i.answer]} <@{i.user_id}>" for i in lobby.invited)
     computers = f" and {plural(lobby.computers, 'computer')}"
@@ -71,6 +76,43 @@ def lobby_text(lobby: LobbyRecord, title: str, note: str = "") -> str:
     return clip("\n".join(lines))
 
 
+def _table_text(lobby: LobbyRecord, title: str, note: str) -> str:
+    """An open table's message: its headline, each seat in the order it is dealt (the host,
+    the members in the order they joined, the free seats, the computers), what to press."""
+    seated = [f"<@{lobby.host_id}>"] + [f"<@{i.user_id}>" for i in lobby.invited]
+    seats = seated + ["free"] * lobby.free_seats + ["computer"] * lobby.computers
+    lines = [
+        f"**{title}** — <@{lobby.host_id}> hosts an open table.",
+        "Seats: " + " · ".join(f"{n}. {who}" for n, who in enumerate(seats, start=1)),
+    ]
+    settings = ", ".join(f"{k} {v}" for k, v in _changed(lobby).items())
+    if settings:
+        lines.append(f"Options: {settings}.")
+    if lobby.status == "open":
+        free = lobby.free_seats
+        if free:
+            lines.append(f"{plural(free, 'seat')} free: press Join to take one.")
+        else:
+            lines.append("No seat is free.")
+        filled = "; computers take the free seats" if lobby.computers else ""
+        lines.append(
+            f"The game starts when every seat is taken, or when the host presses Start "
+            f"(with at least {_minimum(lobby)} players{filled})."
+        )
+        lines.append(f"The table closes <t:{int(lobby.expires_at)}:R>.")
+    if note:
+        lines.append(note)
+    return clip("\n".join(lines))
+
+
+def _minimum(lobby: LobbyRecord) -> int:
+    """The fewest players the lobby's game is played by."""
+    try:
+        return bundle(lobby.game_key).info.min_players
+    except GameError:  # a plug-in game no longer installed: its table cannot start anyway
+        return 2
+
+
 def _changed(lobby: LobbyRecord) -> dict[str, str]:
     """The lobby's options that differ from its game's defaults. A rematch (and a challenge
     with one option set) stores every option, and "Options: oil_slick off, deck bsd, names en"
@@ -85,7 +127,7 @@ def lobby_view(lobby: LobbyRecord) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     if lobby.status != "open":
         return view
-    for verb in ("a", "d", "s", "c"):
+    for verb in ("j", "l", "s", "c") if lobby.open_seats is not None else ("a", "d", "s", "c"):
         view.add_item(LobbyButton(lobby.id, verb))
     return view
 
@@ -93,13 +135,16 @@ def lobby_view(lobby: LobbyRecord) -> discord.ui.View:
 _VERBS = {
     "a": ("Accept", discord.ButtonStyle.success),
     "d": ("Decline", discord.ButtonStyle.danger),
+    "j": ("Join", discord.ButtonStyle.success),
+    "l": ("Leave", discord.ButtonStyle.danger),
     "s": ("Start", discord.ButtonStyle.primary),
     "c": ("Cancel", discord.ButtonStyle.secondary),
 }
 
 
-class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adsc])"):
-    """Accept or Decline (invited members), Start or Cancel (the host)."""
+class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adjlsc])"):
+    """Accept or Decline (invited members), Join or Leave (an open table's seats, any member),
+    Start or Cancel (the host)."""
 
     def __init__(self, lobby_id: int, verb: str) -> None:
         label, style = _VERBS[verb]
@@ -120,13 +165,21 @@ class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adsc])"):
         pressed = interaction.message
         if pressed is None or not await _on_its_invitation(store, lobby, pressed):
             raise GameError("That button is not on its invitation: answer the invitation itself.")
+        table = lobby.open_seats is not None
+        what = "table" if table else "invitation"
         if lobby.status != "open":
             said = {"started": "has already started", "cancelled": "was cancelled"}
-            raise GameError(f"That invitation {said.get(lobby.status, 'has expired')}.")
+            raise GameError(f"That {what} {said.get(lobby.status, 'has expired')}.")
         title = bundle(lobby.game_key).info.title
         user = interaction.user.id
         if _now() > lobby.expires_at:
-            await _close(interaction, lobby, "expired", title, "⌛ This invitation has expired.")
+            await _close(interaction, lobby, "expired", title, f"⌛ This {what} has expired.")
+            return
+        if (table and self.verb in "ad") or (not table and self.verb in "jl"):
+            # Only a forged id puts these verbs on this lobby: its own buttons never do.
+            raise GameError(f"That button does not belong to this {what}.")
+        if self.verb in "jl":
+            await _take_or_leave(interaction, lobby, title, join=self.verb == "j")
             return
         if self.verb in "ad":
             invitee = lobby.invitee(user)
@@ -157,13 +210,62 @@ class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adsc])"):
             )
             return
         if user != lobby.host_id:
-            raise GameError("Only the member who sent the invitation can do that.")
+            who = "hosts this table" if table else "sent the invitation"
+            raise GameError(f"Only the member who {who} can do that.")
         if self.verb == "c":
             await _close(interaction, lobby, "cancelled", title, "🛑 Cancelled.")
             return
-        if not lobby.answered:
+        if table:
+            seated = 1 + len(lobby.invited) + lobby.computers
+            if seated < _minimum(lobby):
+                raise GameError(
+                    f"The game needs at least {_minimum(lobby)} players (computers count), "
+                    f"and {seated} {'is' if seated == 1 else 'are'} seated: wait for more to "
+                    "join, or Cancel."
+                )
+        elif not lobby.answered:
             raise GameError("Wait until everyone invited has answered (or Cancel).")
         await start_lobby(interaction, lobby)
+
+
+async def _take_or_leave(
+    interaction: discord.Interaction[Any], lobby: LobbyRecord, title: str, *, join: bool
+) -> None:
+    """Seat the presser at the open ``lobby`` (``join``) or free their seat, and show the table
+    as it now stands; the game starts when the last free seat is taken. A press that changes
+    nothing (a second Join, a Leave with no seat) is refused, only to the presser."""
+    user = interaction.user
+    seat = lobby.invitee(user.id)
+    if user.id == lobby.host_id:
+        raise GameError(
+            "You host this table: your seat is yours."
+            if join
+            else "You host this table: press Cancel to close it."
+        )
+    if not join:
+        if seat is None:
+            raise GameError("You have no seat at this table.")
+        invited = tuple(i for i in lobby.invited if i.user_id != user.id)
+        lobby = await _save(replace(lobby, invited=invited), lobby.version, interaction)
+        note = f"{plain(seat.name)} left."
+    else:
+        if user.bot:
+            raise GameError("Bots cannot take a seat; the host may add computers instead.")
+        if seat is not None:
+            raise GameError("You already have a seat at this table.")
+        if not lobby.free_seats:
+            raise GameError("This table is full.")
+        joined = Invitee(user.id, display_name(user), "accepted")
+        lobby = await _save(
+            replace(lobby, invited=(*lobby.invited, joined)), lobby.version, interaction
+        )
+        if not lobby.free_seats:
+            await start_lobby(interaction, lobby)
+            return
+        note = ""
+    await interaction.response.edit_message(
+        content=lobby_text(lobby, title, note), view=lobby_view(lobby), allowed_mentions=NO_PINGS
+    )
 
 
 async def _on_its_invitation(store: Store, lobby: LobbyRecord, pressed: discord.Message) -> bool:
@@ -179,7 +281,16 @@ async def _on_its_invitation(store: Store, lobby: LobbyRecord, pressed: discord.
         title = bundle(lobby.game_key).info.title
     except GameError:  # a plug-in game no longer installed: its headline cannot be checked
         return False
-    headline = (pressed.content or "").split("\n", 1)[0]
+    lines = (pressed.content or "").split("\n")
+    headline = lines[0]
+    if lobby.open_seats is not None:
+        # An open table: its headline names the host, its seat line the members seated.
+        if headline != f"**{title}** — <@{lobby.host_id}> hosts an open table.":
+            return False
+        seated = re.findall(r"<@(\d+)>", lines[1] if len(lines) > 1 else "")
+        if seated != [str(lobby.host_id), *(str(i.user_id) for i in lobby.invited)]:
+            return False
+        return await store.set_lobby_message(lobby.id, pressed.id)
     if not headline.startswith(f"**{title}** — <@{lobby.host_id}> invites "):
         return False
     # The invitees in order, each after its answer's mark: "⏳ <@1>, ✅ <@2>".
@@ -216,10 +327,13 @@ async def _save(
 
 
 def _lobby_seats(lobby: LobbyRecord) -> list[SeatRecord]:
-    """The host, then the members who accepted, then computers: the lobby's own and one for
-    each member who declined."""
+    """The host, then the members who accepted (or joined), then computers: the lobby's own
+    and one for each member who declined — and, at an open table whose host asked for
+    computers, one in each seat still free (asked for none, the free seats are dropped)."""
     accepted = [i for i in lobby.invited if i.answer == "accepted"]
     declined = len(lobby.invited) - len(accepted)
+    if lobby.computers:
+        declined += lobby.free_seats
     seats = [SeatRecord(0, lobby.host_name, user_id=lobby.host_id)] + [
         SeatRecord(n + 1, i.name, user_id=i.user_id) for n, i in enumerate(accepted)
     ]
@@ -335,6 +449,7 @@ async def open_lobby(
     options: Mapping[str, str],
     thread: bool,
     rematch_of: int | None = None,
+    open_seats: int | None = None,
 ) -> LobbyRecord:
     """Store a lobby inviting ``invited`` to a table hosted by the presser, and post it (the
     invited are pinged; they answer with its buttons). Returns the stored lobby.
@@ -342,7 +457,10 @@ async def open_lobby(
     ``rematch_of``: the finished game a Rematch button replays. One invitation to it is open
     at a time, kept by the database (``Store.open_rematch``), so a second press — after a
     restart, or in another process — is told so, with a link to the first, which is
-    returned."""
+    returned.
+
+    ``open_seats``: an open table (/host) offering that many seats to whoever presses Join
+    (``invited`` is then empty)."""
     channel_id = interaction.channel_id
     if channel_id is None:
         raise BadOption("Games are played in a channel.")
@@ -366,6 +484,7 @@ async def open_lobby(
         expires_at=now + bot_of(interaction).settings.challenge_timeout,
         created_at=now,
         rematch_of=rematch_of,
+        open_seats=open_seats,
     )
     if rematch_of is None:
         lobby = await tables.store.create_lobby(record)

@@ -1,7 +1,8 @@
-"""/play and /challenge: what a member types to start a game.
+"""/play, /challenge and /host: what a member types to start a game.
 
 /play deals at once (computers in the other seats, or a solitaire; today's deal on request);
-/challenge checks the members invited and opens a lobby they answer with its buttons.
+/challenge checks the members invited and opens a lobby they answer with its buttons; /host
+opens a lobby offering seats any member may take with its Join button.
 
 Dependency direction: the top of the game-starting modules. It imports ``cogs.lobby`` (the
 invitation), ``cogs.dealing`` (the seats and the deal), ``cogs.daily_deal``,
@@ -17,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.core import BadOption
+from bot.engine.words import plural
 from bot.games import bundle
 from bot.store.base import Invitee, SeatRecord
 from cogs.choices import game_choices, level_choices, option_choices, parse_options
@@ -29,7 +31,7 @@ from cogs.ui import plain
 
 
 class NewGame(commands.Cog):
-    """/play and /challenge."""
+    """/play, /challenge and /host."""
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -89,6 +91,49 @@ class NewGame(commands.Cog):
             thread=thread and isinstance(interaction.channel, discord.TextChannel),
         )
 
+    @app_commands.command(name="host", description="Post a table any member can join")
+    @app_commands.describe(
+        game="Which game",
+        seats="Seats for members who join (default: every seat the computers leave)",
+        computers="Computer players to add",
+        level="How the computers play",
+        options="Game options as name:value (see the suggestions)",
+        thread="Play in a new thread",
+    )
+    async def host(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        seats: app_commands.Range[int, 1, 5] | None = None,
+        computers: app_commands.Range[int, 0, 5] = 0,
+        level: str | None = None,
+        options: str | None = None,
+        thread: bool = False,
+    ) -> None:
+        found = bundle(game)
+        info = found.info
+        if info.max_players == 1:
+            raise BadOption(f"{info.title} is played alone: start it with /play.")
+        offered = info.max_players - 1 - computers if seats is None else seats
+        if offered < 1:
+            raise BadOption(
+                f"With {plural(computers, 'computer')}, {info.title} has no seat left for "
+                "members to join: ask for fewer computers."
+            )
+        check_seats(found, 1 + offered + computers)
+        chosen = found.game.resolve_options(parse_options(options))
+        await open_lobby(
+            interaction,
+            found,
+            [],
+            computers=computers,
+            policy=level_of(found, level),
+            options=chosen,
+            # As for /challenge: a thread cannot hold a thread.
+            thread=thread and isinstance(interaction.channel, discord.TextChannel),
+            open_seats=offered,
+        )
+
     @app_commands.command(name="play", description="Play against the computer, or alone")
     @app_commands.describe(
         game="Which game",
@@ -137,8 +182,8 @@ class NewGame(commands.Cog):
             claim=claim,
         )
 
-    # The same suggestions for both commands (module-level callbacks: no cog method needed).
-    for command in (play, challenge):
+    # The same suggestions for every command (module-level callbacks: no cog method needed).
+    for command in (play, challenge, host):
         command.autocomplete("game")(game_choices)
         command.autocomplete("level")(level_choices)
         command.autocomplete("options")(option_choices)

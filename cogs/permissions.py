@@ -14,7 +14,18 @@ import discord
 
 # Commands that post in the channel (a table, a lobby, a board): the bot needs its permissions.
 POSTING_COMMANDS = frozenset(
-    {"play", "challenge", "move", "table", "resign", "abort", "leaderboard", "stats", "replay"}
+    {
+        "play",
+        "challenge",
+        "host",
+        "move",
+        "table",
+        "resign",
+        "abort",
+        "leaderboard",
+        "stats",
+        "replay",
+    }
 )
 # Of those, the ones that post words only: a channel that no longer lets the bot attach images
 # must still let its game be ended.
