@@ -18,7 +18,7 @@ from cogs.ui import clip
 
 GETTING_STARTED = (
     "**Junction** hosts road-and-rail card games. Start one with `/play` (against the computer, "
-    "or alone) or `/challenge` (invite members). After every move the table is posted here; "
+    "or alone), `/challenge` (invite members) or `/host` (a table anyone joins). After every move the table is posted here; "
     "**My hand** under it (where hands are private) shows you your cards. Play with the buttons "
     "or `/move`."
 )
