@@ -18,9 +18,9 @@ from cogs.ui import clip
 
 GETTING_STARTED = (
     "**Junction** hosts road-and-rail card games. Start one with `/play` (against the computer, "
-    "or alone), `/challenge` (invite members) or `/host` (a table anyone joins). After every move the table is posted here; "
-    "**My hand** under it (where hands are private) shows you your cards. Play with the buttons "
-    "or `/move`."
+    "or alone), `/challenge` (invite members) or `/host` (a table anyone joins). After every "
+    "move the table is posted here; **My hand** under it (where hands are private) shows you "
+    "your cards. Play with the buttons or `/move`."
 )
 
 
