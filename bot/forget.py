@@ -268,6 +268,7 @@ async def forget_main(db_url: str, user_id: int, *, confirmed: bool) -> int:
             f"member {user_id} forgotten: {plural(done.games, 'game')} and "
             f"{plural(done.results, 'result')} now name a {FORMER.lower()}; "
             f"{plural(done.lobbies, 'invitation')} deleted"
+            + (f"; {plural(done.seats, 'seat')} freed at open tables" if done.seats else "")
         )
         return 0
     finally:

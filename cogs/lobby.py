@@ -172,12 +172,13 @@ class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adjlsc])"
             raise GameError(f"That {what} {said.get(lobby.status, 'has expired')}.")
         title = bundle(lobby.game_key).info.title
         user = interaction.user.id
+        if (table and self.verb in "ad") or (not table and self.verb in "jl"):
+            # Only a forged id puts these verbs on this lobby: its own buttons never do. Refused
+            # before the expiry check, so such a press never closes the lobby either.
+            raise GameError(f"That button does not belong to this {what}.")
         if _now() > lobby.expires_at:
             await _close(interaction, lobby, "expired", title, f"⌛ This {what} has expired.")
             return
-        if (table and self.verb in "ad") or (not table and self.verb in "jl"):
-            # Only a forged id puts these verbs on this lobby: its own buttons never do.
-            raise GameError(f"That button does not belong to this {what}.")
         if self.verb in "jl":
             await _take_or_leave(interaction, lobby, title, join=self.verb == "j")
             return
@@ -260,11 +261,28 @@ async def _take_or_leave(
             replace(lobby, invited=(*lobby.invited, joined)), lobby.version, interaction
         )
         if not lobby.free_seats:
-            await start_lobby(interaction, lobby)
+            try:
+                await start_lobby(interaction, lobby)
+            except GameError:
+                # Not dealt (a game was started in the channel meanwhile): the member keeps
+                # the seat, for the host's Start later, so the table must show it taken.
+                await _show_seated(interaction, lobby.id, title)
+                raise
             return
         note = ""
     await interaction.response.edit_message(
         content=lobby_text(lobby, title, note), view=lobby_view(lobby), allowed_mentions=NO_PINGS
+    )
+
+
+async def _show_seated(interaction: discord.Interaction[Any], lobby_id: int, title: str) -> None:
+    """Show the open table as stored on its message, through the channel (the interaction
+    answers with the refusal). Not when it closed meanwhile: its message says so already."""
+    lobby = await bot_of(interaction).tables.store.get_lobby(lobby_id)
+    if lobby is None or lobby.status != "open" or interaction.message is None:
+        return
+    await interaction.message.edit(
+        content=lobby_text(lobby, title), view=lobby_view(lobby), allowed_mentions=NO_PINGS
     )
 
 

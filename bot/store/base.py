@@ -230,11 +230,13 @@ class GameRewrite:
 
 @dataclass(frozen=True)
 class Forgotten:
-    """What ``Store.forget_member`` changed: games and results rewritten, lobbies removed."""
+    """What ``Store.forget_member`` changed: games and results rewritten, lobbies removed, and
+    ``seats`` freed at open tables others host."""
 
     games: int
     results: int
     lobbies: int
+    seats: int = 0
 
 
 class Store(ABC):
@@ -365,7 +367,9 @@ class Store(ABC):
         (a StoreError, and nothing changed, if one is still active or gone; MemberSeated if
         another game seats them by then, started while the rewrites were made); in the results
         their user id becomes ``alias`` and their seat name ``name``; their daily-deal claims
-        move to ``alias``; their abort votes and every lobby naming them are deleted."""
+        move to ``alias``; their abort votes and every lobby naming them are deleted — but at
+        an open table another member hosts, still open, only their seat is freed (its version
+        moves on), so the others seated keep it."""
 
     # -- results ----------------------------------------------------------------------------
 

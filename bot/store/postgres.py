@@ -90,6 +90,7 @@ from bot.store.rows import (
     optional_int,
     result_row,
     results_filter,
+    seat_freed,
     seat_to_json,
     seated,
     seats_from_json,
@@ -591,17 +592,26 @@ class PostgresStore(Store):
                 "UPDATE daily_claims SET user_id = $1 WHERE user_id = $2", alias, user_id
             )
             await conn.execute("DELETE FROM abort_votes WHERE user_id = $1", user_id)
-            lobbies = [
-                row["id"]
-                for row in await conn.fetch(
-                    "SELECT id, host_id, data FROM lobbies WHERE host_id = $1 OR data LIKE $2",
-                    user_id,
-                    pattern,
-                )
-                if lobby_names(row, user_id)
-            ]
-            await conn.execute("DELETE FROM lobbies WHERE id = ANY($1::bigint[])", lobbies)
-        return Forgotten(games=len(games), results=results, lobbies=len(lobbies))
+            lobbies = seats = 0
+            for row in await conn.fetch(
+                f"SELECT {LOBBY_COLUMNS} FROM lobbies WHERE host_id = $1 OR data LIKE $2",
+                user_id,
+                pattern,
+            ):
+                if not lobby_names(row, user_id):
+                    continue
+                kept = seat_freed(row, user_id)
+                if kept is None:
+                    await conn.execute("DELETE FROM lobbies WHERE id = $1", row["id"])
+                    lobbies += 1
+                else:
+                    await conn.execute(
+                        "UPDATE lobbies SET data = $1, version = version + 1 WHERE id = $2",
+                        lobby_update_row(kept)[0],
+                        kept.id,
+                    )
+                    seats += 1
+        return Forgotten(games=len(games), results=results, lobbies=lobbies, seats=seats)
 
     # -- results --------------------------------------------------------------------------------
 

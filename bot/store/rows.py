@@ -299,6 +299,19 @@ def lobby_names(row: RowLike, user_id: int) -> bool:
     return any(int(entry[0]) == user_id for entry in invited)
 
 
+def seat_freed(row: RowLike, user_id: int) -> LobbyRecord | None:
+    """A lobby row naming ``user_id`` (``lobby_names``) with their seat freed, when it is an
+    open table another member hosts, still open: forgetting one member who joined must not
+    close the table on everyone else. None for any other lobby (it is deleted)."""
+    if row["open_seats"] is None or row["status"] != "open" or int(row["host_id"]) == user_id:
+        return None
+    try:
+        lobby = lobby_from_row(row)
+    except StoreError:  # unreadable: deleted, as before
+        return None
+    return replace(lobby, invited=tuple(i for i in lobby.invited if i.user_id != user_id))
+
+
 def timers_from_rows(
     rows: Sequence[Any], read: Callable[[Any], StoredGame], now: float
 ) -> list[TimerDue]:

@@ -75,6 +75,7 @@ from bot.store.rows import (
     optional_int,
     result_row,
     results_filter,
+    seat_freed,
     seat_to_json,
     seated,
     seats_from_json,
@@ -604,18 +605,25 @@ class SqliteStore(Store):
                 "UPDATE daily_claims SET user_id = ? WHERE user_id = ?", (alias, user_id)
             )
             await db.execute_fetchall("DELETE FROM abort_votes WHERE user_id = ?", (user_id,))
-            lobbies = [
-                row["id"]
-                for row in await self._rows(
-                    db,
-                    "SELECT id, host_id, data FROM lobbies WHERE host_id = ? OR data LIKE ?",
-                    (user_id, pattern),
-                )
-                if lobby_names(row, user_id)
-            ]
-            for lobby_id in lobbies:
-                await db.execute_fetchall("DELETE FROM lobbies WHERE id = ?", (lobby_id,))
-        return Forgotten(games=len(games), results=results, lobbies=len(lobbies))
+            lobbies = seats = 0
+            for row in await self._rows(
+                db,
+                f"SELECT {LOBBY_COLUMNS} FROM lobbies WHERE host_id = ? OR data LIKE ?",
+                (user_id, pattern),
+            ):
+                if not lobby_names(row, user_id):
+                    continue
+                kept = seat_freed(row, user_id)
+                if kept is None:
+                    await db.execute_fetchall("DELETE FROM lobbies WHERE id = ?", (row["id"],))
+                    lobbies += 1
+                else:
+                    await db.execute_fetchall(
+                        "UPDATE lobbies SET data = ?, version = version + 1 WHERE id = ?",
+                        (lobby_update_row(kept)[0], kept.id),
+                    )
+                    seats += 1
+        return Forgotten(games=len(games), results=results, lobbies=lobbies, seats=seats)
 
     # -- results --------------------------------------------------------------------------------
 

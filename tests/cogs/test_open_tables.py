@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 import cogs.lobby as lobby_cog
+from bot.forget import forget_member
 from bot.store.base import Invitee, LobbyRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import component_id, labels, public_table, replies, restarted, stacked_mille
@@ -359,6 +360,38 @@ async def test_a_full_table_is_refused(driver: InteractionDriver) -> None:
     assert said == "This table is full."
 
 
+async def test_a_last_seat_that_cannot_start_is_shown_taken(driver: InteractionDriver) -> None:
+    """A game was started in the channel (/play) while the table waited: Bob takes its last
+    seat, the start is refused to him, and he stays seated — so the table's message shows him
+    in the seat and no seat free (it kept offering the seat he holds)."""
+    message, lobby_id = await _host(driver, game="mille")
+    await stacked_mille(driver)
+    busy = await _press(driver, message, lobby_id, "j", BOB_ID)
+    assert busy.ephemeral and "already running" in replies(busy)
+    text = _shown(driver, message)
+    assert f"Seats: 1. <@{ALICE_ID}> · 2. <@{BOB_ID}>\n" in text
+    assert "No seat is free." in text and "press Join" not in text
+    assert labels(driver.backend.messages[int(message["id"])]) == [
+        "Join",
+        "Leave",
+        "Start",
+        "Cancel",
+    ]
+
+
+@pytest.mark.parametrize("verb", ["a", "d"])
+async def test_an_invitations_verb_forged_on_an_expired_table_changes_nothing(
+    driver: InteractionDriver, verb: str
+) -> None:
+    """A forged Accept or Decline on a table past its time is refused like any forged verb: it
+    does not close the table on the presser's behalf (the message and the lobby stay)."""
+    message, lobby_id = await _host(driver, game="dragon")
+    later = lobby_cog._now() + 10_000
+    lobby_cog._now = lambda: later
+    said = await _refused(driver, message, lobby_id, verb, BOB_ID)
+    assert said == "That button does not belong to this table."
+
+
 async def test_two_joins_at_once_take_the_last_seat_once(
     driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -446,6 +479,31 @@ async def test_a_table_whose_message_was_never_stored_still_answers(
         lobby = await _lobby(again, lobby_id)
         assert lobby.message_id == int(message["id"])
         assert [i.user_id for i in lobby.invited] == [BOB_ID]
+
+
+async def test_forgetting_a_seated_member_frees_their_seat_only(driver: InteractionDriver) -> None:
+    """``junction forget-member`` for Bob, seated at Alice's open table beside Carol: Bob's
+    seat is freed and the table stays open for the others (it was deleted, leaving its message
+    with buttons that answered only "does not exist"). Alice's Start deals her and Carol."""
+    message, lobby_id = await _host(driver, game="dragon")
+    await _press(driver, message, lobby_id, "j", BOB_ID)
+    await _press(driver, message, lobby_id, "j", CAROL_ID)
+    done = await forget_member(running_bot(driver).tables.store, BOB_ID)
+    assert (done.lobbies, done.seats) == (0, 1)
+    lobby = await _lobby(driver, lobby_id)
+    assert (lobby.status, [i.user_id for i in lobby.invited]) == ("open", [CAROL_ID])
+    public_table(await _press(driver, message, lobby_id, "s", ALICE_ID))
+    game = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
+    assert [s.user_id for s in game.seats] == [ALICE_ID, CAROL_ID]
+
+
+async def test_forgetting_the_host_deletes_the_open_table(driver: InteractionDriver) -> None:
+    """The host forgotten: their table goes, as an invitation they sent does."""
+    message, lobby_id = await _host(driver, game="dragon")
+    await _press(driver, message, lobby_id, "j", BOB_ID)
+    done = await forget_member(running_bot(driver).tables.store, ALICE_ID)
+    assert (done.lobbies, done.seats) == (1, 0)
+    assert await running_bot(driver).tables.store.get_lobby(lobby_id) is None
 
 
 # -- /host refused -----------------------------------------------------------------------------

@@ -97,3 +97,23 @@ async def test_the_offered_seats_are_kept_by_updates(store: Store, seats: int) -
     started = await store.update_lobby(replace(table, status="started", game_id=9), table.version)
     read = await store.get_lobby(table.id)
     assert read == started and read is not None and read.open_seats == seats
+
+
+async def test_forgetting_a_member_frees_only_their_seat_at_an_open_table(store: Store) -> None:
+    """Forgetting Bob, seated at Ann's open table: the table stays open with Cy, its version
+    moved on (a press read before is stale); a table Bob hosts, a started table and an
+    invitation naming him are deleted, as before."""
+    joined = (Invitee(2, "Bob", "accepted"), Invitee(3, "Cy", "accepted"))
+    table = await store.create_lobby(lobby_record(invited=joined, open_seats=4))
+    hosted = await store.create_lobby(lobby_record(host_id=2, invited=(), open_seats=2))
+    started = await store.create_lobby(lobby_record(invited=joined, open_seats=2))
+    started = await store.update_lobby(replace(started, status="started"), started.version)
+    invitation = await store.create_lobby(lobby_record())
+    done = await store.forget_member(2, alias=-1, name="Former player", games=())
+    assert (done.lobbies, done.seats) == (3, 1)
+    kept = await store.get_lobby(table.id)
+    assert kept == replace(table, invited=joined[1:], version=table.version + 1)
+    for gone in (hosted, started, invitation):
+        assert await store.get_lobby(gone.id) is None
+    with pytest.raises(StaleVersion):
+        await store.update_lobby(replace(table, invited=()), table.version)
