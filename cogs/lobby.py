@@ -281,9 +281,13 @@ async def _show_seated(interaction: discord.Interaction[Any], lobby_id: int, tit
     lobby = await bot_of(interaction).tables.store.get_lobby(lobby_id)
     if lobby is None or lobby.status != "open" or interaction.message is None:
         return
-    await interaction.message.edit(
-        content=lobby_text(lobby, title), view=lobby_view(lobby), allowed_mentions=NO_PINGS
-    )
+    try:
+        await interaction.message.edit(
+            content=lobby_text(lobby, title), view=lobby_view(lobby), allowed_mentions=NO_PINGS
+        )
+    except discord.HTTPException:
+        # The message is gone (deleted meanwhile): the presser is still told why.
+        log.warning("could not show open table %s", lobby_id, exc_info=True)
 
 
 async def _on_its_invitation(store: Store, lobby: LobbyRecord, pressed: discord.Message) -> bool:

@@ -17,7 +17,7 @@ from cogs.ui import MESSAGE_LIMIT, NO_PINGS, bot_of, clip, plain, whole_lines
 
 NOTHING = (
     "You are not playing any game on this server. Start one with `/play` (against the computer, "
-    "or alone) or `/challenge` (invite members)."
+    "or alone), `/challenge` (invite members) or `/host` (a table anyone joins)."
 )
 
 

@@ -379,6 +379,19 @@ async def test_a_last_seat_that_cannot_start_is_shown_taken(driver: InteractionD
     ]
 
 
+async def test_a_last_seat_that_cannot_start_under_a_lost_message_still_says_why(
+    driver: InteractionDriver,
+) -> None:
+    """As above, but the table's message cannot be edited any more (a moderator deleted it as
+    the press arrived): Bob is still told why the game did not start, not that something
+    went wrong."""
+    message, lobby_id = await _host(driver, game="mille")
+    await stacked_mille(driver)
+    del driver.backend.messages[int(message["id"])]
+    busy = await _press(driver, message, lobby_id, "j", BOB_ID)
+    assert busy.ephemeral and "already running" in replies(busy)
+
+
 @pytest.mark.parametrize("verb", ["a", "d"])
 async def test_an_invitations_verb_forged_on_an_expired_table_changes_nothing(
     driver: InteractionDriver, verb: str
@@ -504,6 +517,12 @@ async def test_forgetting_the_host_deletes_the_open_table(driver: InteractionDri
     done = await forget_member(running_bot(driver).tables.store, ALICE_ID)
     assert (done.lobbies, done.seats) == (1, 0)
     assert await running_bot(driver).tables.store.get_lobby(lobby_id) is None
+
+
+async def test_mygames_with_nothing_in_play_names_host(driver: InteractionDriver) -> None:
+    """/mygames with no game in play says how to start one: /host too, as /help does."""
+    result = await driver.slash("mygames", {}, user_id=BOB_ID)
+    assert result.ephemeral and "`/host` (a table anyone joins)" in replies(result)
 
 
 # -- /host refused -----------------------------------------------------------------------------
