@@ -142,6 +142,10 @@ _VERBS = {
 }
 
 
+_CLOSED = {"started": "has already started", "cancelled": "was cancelled"}
+"""What a press on a closed lobby is told, by its status (else: it has expired)."""
+
+
 class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adjlsc])"):
     """Accept or Decline (invited members), Join or Leave (an open table's seats, any member),
     Start or Cancel (the host)."""
@@ -168,8 +172,7 @@ class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adjlsc])"
         table = lobby.open_seats is not None
         what = "table" if table else "invitation"
         if lobby.status != "open":
-            said = {"started": "has already started", "cancelled": "was cancelled"}
-            raise GameError(f"That {what} {said.get(lobby.status, 'has expired')}.")
+            raise GameError(f"That {what} {_CLOSED.get(lobby.status, 'has expired')}.")
         title = bundle(lobby.game_key).info.title
         user = interaction.user.id
         if (table and self.verb in "ad") or (not table and self.verb in "jl"):
@@ -265,8 +268,15 @@ async def _take_or_leave(
                 await start_lobby(interaction, lobby)
             except GameError:
                 # Not dealt (a game was started in the channel meanwhile): the member keeps
-                # the seat, for the host's Start later, so the table must show it taken.
-                await _show_seated(interaction, lobby.id, title)
+                # the seat, for the host's Start later, so the table must show it taken. Or
+                # the host's Start or Cancel came first: "press again" would be wrong.
+                fresh = await _show_seated(interaction, lobby.id, title)
+                if fresh is not None and fresh.status == "started" and fresh.invitee(user.id):
+                    raise GameError("The game has started, and you are in it.") from None
+                if fresh is not None and fresh.status != "open":
+                    raise GameError(
+                        f"That table {_CLOSED.get(fresh.status, 'has expired')}."
+                    ) from None
                 raise
             return
         note = ""
@@ -275,12 +285,15 @@ async def _take_or_leave(
     )
 
 
-async def _show_seated(interaction: discord.Interaction[Any], lobby_id: int, title: str) -> None:
+async def _show_seated(
+    interaction: discord.Interaction[Any], lobby_id: int, title: str
+) -> LobbyRecord | None:
     """Show the open table as stored on its message, through the channel (the interaction
-    answers with the refusal). Not when it closed meanwhile: its message says so already."""
+    answers with the refusal), and return it. Not when it closed meanwhile: its message says
+    so already."""
     lobby = await bot_of(interaction).tables.store.get_lobby(lobby_id)
     if lobby is None or lobby.status != "open" or interaction.message is None:
-        return
+        return lobby
     try:
         await interaction.message.edit(
             content=lobby_text(lobby, title), view=lobby_view(lobby), allowed_mentions=NO_PINGS
@@ -288,6 +301,7 @@ async def _show_seated(interaction: discord.Interaction[Any], lobby_id: int, tit
     except discord.HTTPException:
         # The message is gone (deleted meanwhile): the presser is still told why.
         log.warning("could not show open table %s", lobby_id, exc_info=True)
+    return lobby
 
 
 async def _on_its_invitation(store: Store, lobby: LobbyRecord, pressed: discord.Message) -> bool:

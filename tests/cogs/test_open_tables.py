@@ -443,6 +443,61 @@ async def test_two_joins_at_once_take_the_last_seat_once(
     assert len(await store.active_games()) == 1
 
 
+async def _join_held_before_its_start(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch, message: JSON, lobby_id: int
+) -> tuple[asyncio.Future[InteractionResult], asyncio.Event]:
+    """Bob's Join for the last seat, stored but held just before it starts the game (the
+    next start_lobby runs unheld); the pending press and the event that lets it go on."""
+    start = lobby_cog.start_lobby
+    held, go = asyncio.Event(), asyncio.Event()
+
+    async def hold_the_first(interaction: Any, lobby: LobbyRecord) -> None:
+        if not held.is_set():
+            held.set()
+            await go.wait()
+        await start(interaction, lobby)
+
+    monkeypatch.setattr(lobby_cog, "start_lobby", hold_the_first)
+    pending = asyncio.ensure_future(_press(driver, message, lobby_id, "j", BOB_ID))
+    await asyncio.wait_for(held.wait(), 5)
+    return pending, go
+
+
+async def test_a_start_between_the_last_join_and_its_start_tells_the_joiner_he_plays(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob takes the last seat of a Ticket to Ride table and, before his press deals, Alice
+    presses Start: her Start deals the three of them. Bob is told he is in the game, not to
+    press again (which would say the table has started)."""
+    message, lobby_id = await _host(driver, game="ttr", seats=2)
+    await _press(driver, message, lobby_id, "j", CAROL_ID)
+    pending, go = await _join_held_before_its_start(driver, monkeypatch, message, lobby_id)
+    public_table(await _press(driver, message, lobby_id, "s", ALICE_ID))
+    go.set()
+    joined = await pending
+    assert joined.ephemeral
+    assert replies(joined) == "The game has started, and you are in it."
+    game = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
+    assert [s.user_id for s in game.seats] == [ALICE_ID, CAROL_ID, BOB_ID]
+    assert len(await running_bot(driver).tables.store.active_games()) == 1
+
+
+async def test_a_cancel_between_the_last_join_and_its_start_tells_the_joiner(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As above, but Alice presses Cancel: Bob is told the table was cancelled, not to press
+    again; the message stays cancelled and no game starts."""
+    message, lobby_id = await _host(driver, game="mille")
+    pending, go = await _join_held_before_its_start(driver, monkeypatch, message, lobby_id)
+    await _press(driver, message, lobby_id, "c", ALICE_ID)
+    go.set()
+    joined = await pending
+    assert joined.ephemeral and replies(joined) == "That table was cancelled."
+    assert "🛑 Cancelled." in _shown(driver, message)
+    assert not driver.backend.messages[int(message["id"])].get("components")
+    assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
+
+
 async def test_a_restart_between_joins_loses_nothing(
     driver: InteractionDriver, tmp_path: Path
 ) -> None:
