@@ -29,6 +29,14 @@ from cogs.pickers import register_items
 from cogs.seat_names import display_name
 from cogs.ui import plain
 
+# What /play, /challenge and /host ask alike, described alike.
+SHARED_DESCRIPTIONS = {
+    "game": "Which game",
+    "level": "How the computers play",
+    "options": "Game options as name:value (see the suggestions)",
+    "thread": "Play in a new thread",
+}
+
 
 class NewGame(commands.Cog):
     """/play, /challenge and /host."""
@@ -38,16 +46,13 @@ class NewGame(commands.Cog):
 
     @app_commands.command(name="challenge", description="Invite members to a game")
     @app_commands.describe(
-        game="Which game",
+        **SHARED_DESCRIPTIONS,
         member="A member you invite",
         member2="Another member",
         member3="Another member",
         member4="Another member",
         member5="Another member",
         computers="Computer players to add",
-        level="How the computers play",
-        options="Game options as name:value (see the suggestions)",
-        thread="Play in a new thread",
     )
     async def challenge(
         self,
@@ -93,12 +98,9 @@ class NewGame(commands.Cog):
 
     @app_commands.command(name="host", description="Post a table any member can join")
     @app_commands.describe(
-        game="Which game",
+        **SHARED_DESCRIPTIONS,
         seats="Seats for members who join (default: every seat the computers leave)",
         computers="Computer players to add",
-        level="How the computers play",
-        options="Game options as name:value (see the suggestions)",
-        thread="Play in a new thread",
     )
     async def host(
         self,
@@ -136,11 +138,8 @@ class NewGame(commands.Cog):
 
     @app_commands.command(name="play", description="Play against the computer, or alone")
     @app_commands.describe(
-        game="Which game",
+        **SHARED_DESCRIPTIONS,
         computers="Computer opponents (default: enough for a game)",
-        level="How the computers play",
-        options="Game options as name:value (see the suggestions)",
-        thread="Play in a new thread",
         daily="Today's deal: the same for everyone on this server, once a day",
     )
     async def play(
