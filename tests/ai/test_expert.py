@@ -591,7 +591,7 @@ def test_a_race_cycle_hint_names_a_lone_card() -> None:
 def test_a_race_reaction_hint_says_reaction_and_no_apostrophe_s() -> None:
     """A hint to react names the card its rival played without "'s" (a seat may be called
     "Computer (normal)"); a hint to pass calls the card kept a reaction card, as the game does."""
-    from tests.engine.test_race_rules import BLUE_CHEATS, red_first
+    from tests.engine.race_helpers import BLUE_CHEATS, red_first
 
     state = RACE.apply(red_first(blue=BLUE_CHEATS), 0, ("play", "100"))
     view = RACE.private_view(state, 1)
@@ -607,7 +607,7 @@ def _race_why(
     hazards_on_me: Sequence[str], on_them: Sequence[str], move: str, total: int = 0
 ) -> str:
     """The race hint's reason for Ann's ``move`` with these hazards on each side."""
-    from tests.engine.test_race_rules import red_first
+    from tests.engine.race_helpers import red_first
 
     state = red_first()
     state.sides[0].hazards = list(hazards_on_me)

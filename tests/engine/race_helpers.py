@@ -15,7 +15,7 @@ from bot.engine.core import GameError
 from bot.engine.race import GAME
 from bot.engine.race.cards import sort_cards
 from bot.engine.race.game import MileRace
-from bot.engine.race.state import RaceState
+from bot.engine.race.state import Phase, RaceState
 
 G: MileRace = GAME
 
@@ -108,3 +108,17 @@ def legal(state: RaceState, seat: int) -> list[str]:
 
 def view_of(state: RaceState) -> Any:
     return G.public_view(state)
+
+
+# The opening most rules tests deal: Red (seat 0) starts, both hands known, Red's draws known.
+RED = ["100", "50", "25", "flat-tire", "spare-tire", "extra-tank", "pit-crew"]
+BLUE = ["25", "75", "gasoline", "repairs", "accident", "out-of-gas", "green-light"]
+BLUE_CHEATS = ["25", "75", "coup-fourre", "roadblock", "jammer", "gasoline", "repairs"]
+RED_DRAWS = ["75", "50", "200", "green-light", "repairs"]
+
+
+def red_first(red: list[str] = RED, blue: list[str] = BLUE) -> RaceState:
+    """A race dealt with these hands in which Red plays first."""
+    state = start(red, blue, RED_DRAWS)
+    assert state.turn == 0 and state.phase is Phase.PLAY
+    return state

@@ -12,30 +12,20 @@ from bot.engine.core import IllegalMove, NotYourTurn
 from bot.engine.race.cards import TYPE_OF, deck_counts, full_deck
 from bot.engine.race.state import Phase, RaceState
 from tests.engine.race_helpers import (
+    BLUE_CHEATS,
     G,
     act,
     empty_library,
     hazard_on,
     lay_miles,
     legal,
+    red_first,
     refused,
     snapshot,
     start,
     to_hand,
     trump_for,
 )
-
-RED = ["100", "50", "25", "flat-tire", "spare-tire", "extra-tank", "pit-crew"]
-BLUE = ["25", "75", "gasoline", "repairs", "accident", "out-of-gas", "green-light"]
-BLUE_CHEATS = ["25", "75", "coup-fourre", "roadblock", "jammer", "gasoline", "repairs"]
-RED_DRAWS = ["75", "50", "200", "green-light", "repairs"]
-
-
-def red_first(red: list[str] = RED, blue: list[str] = BLUE) -> RaceState:
-    state = start(red, blue, RED_DRAWS)
-    assert state.turn == 0 and state.phase is Phase.PLAY
-    return state
-
 
 # --- choosing the first player --------------------------------------------------------------
 

@@ -22,21 +22,11 @@ from tests.engine.race_helpers import (
     hazard_on,
     lay_miles,
     legal,
+    red_first,
     refused,
     snapshot,
-    start,
     to_hand,
 )
-
-RED = ["100", "50", "25", "flat-tire", "spare-tire", "extra-tank", "pit-crew"]
-BLUE = ["25", "75", "gasoline", "repairs", "accident", "out-of-gas", "green-light"]
-RED_DRAWS = ["75", "50", "200", "green-light", "repairs"]
-
-
-def red_first(red: list[str] = RED, blue: list[str] = BLUE) -> RaceState:
-    state = start(red, blue, RED_DRAWS)
-    assert state.turn == 0 and state.phase is Phase.PLAY
-    return state
 
 
 def refused_action(state: RaceState, seat: int, action: tuple[str, ...]) -> str:

@@ -28,9 +28,8 @@ from bot.render.race import (
     render_table,
     table_png,
 )
-from tests.engine.race_helpers import G, act, start
+from tests.engine.race_helpers import G, act, red_first, start
 from tests.engine.test_race_playouts import _prefer_plays
-from tests.engine.test_race_rules import red_first
 
 RACE_RENDERER = Path(__file__).resolve().parents[2] / "bot" / "render" / "race.py"
 BLUE_CHEATS = ["25", "75", "coup-fourre", "roadblock", "jammer", "gasoline", "repairs"]
