@@ -7,7 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import aiosqlite
+
 from bot.store.base import DailyClaim, Invitee, LobbyRecord, SeatRecord, Store, StoredGame
+from bot.store.migrations import apply_migrations, load_migrations
 from bot.store.sqlite import SqliteStore
 
 SEATS = (
@@ -79,6 +82,24 @@ class Backend:
         finally:
             await pg.close()
 
+    async def migrate_to(self, version: int) -> None:
+        """Give this empty database the schema of ``version`` (the first migrations only), as
+        an older release left it."""
+        if self.name == "sqlite":
+            assert self.path is not None
+            async with aiosqlite.connect(self.path, isolation_level=None) as db:
+                await apply_migrations(db, load_migrations("sqlite")[:version])
+            return
+        import asyncpg
+
+        from bot.store.postgres import apply_postgres_migrations
+
+        conn = await asyncpg.connect(self.url)
+        try:
+            await apply_postgres_migrations(conn, load_migrations("postgresql")[:version])
+        finally:
+            await conn.close()
+
     async def break_state_updates(self, store: Store) -> type[Exception]:
         """Make every UPDATE of ``games.state`` fail with 'boom'; the error type it raises."""
         if self.name == "sqlite":
@@ -124,3 +145,12 @@ def lobby_record(**changes: object) -> LobbyRecord:
     }
     values.update(changes)
     return LobbyRecord(**values)  # type: ignore[arg-type]
+
+
+# An open /challenge lobby as releases before migrations 0005 and 0006 stored it.
+OLD_CHALLENGE_ROW = (
+    "INSERT INTO lobbies (channel_id, guild_id, host_id, game_key, data, status,"
+    " expires_at, created_at, message_id) VALUES (42, 7, 1, 'mille',"
+    ' \'{"host_name": "Ann", "invited": [[2, "Bob", "pending"]], "options": {},'
+    ' "computers": 0, "policy": "normal", "thread": false}\', \'open\', 900.0, 10.0, 55)'
+)

@@ -6,12 +6,10 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
-import aiosqlite
 import pytest
 
 from bot.store.base import Invitee, StaleVersion, Store
-from bot.store.migrations import apply_migrations, load_migrations
-from tests.store.helpers import Backend, lobby_record
+from tests.store.helpers import OLD_CHALLENGE_ROW, Backend, lobby_record
 
 
 async def test_an_open_tables_seats_read_back(store: Store) -> None:
@@ -56,26 +54,8 @@ async def test_a_version_5_database_upgrades(backend: Backend) -> None:
     """A database from before migration 0006, holding an open /challenge lobby,
     gains the column: its lobby reads back with no open seats, and open tables store beside
     it."""
-    if backend.name == "sqlite":
-        assert backend.path is not None
-        async with aiosqlite.connect(backend.path, isolation_level=None) as db:
-            await apply_migrations(db, load_migrations("sqlite")[:5])
-    else:
-        import asyncpg
-
-        from bot.store.postgres import apply_postgres_migrations
-
-        conn = await asyncpg.connect(backend.url)
-        try:
-            await apply_postgres_migrations(conn, load_migrations("postgresql")[:5])
-        finally:
-            await conn.close()
-    await backend.raw(
-        "INSERT INTO lobbies (channel_id, guild_id, host_id, game_key, data, status,"
-        " expires_at, created_at, message_id) VALUES (42, 7, 1, 'mille',"
-        ' \'{"host_name": "Ann", "invited": [[2, "Bob", "pending"]], "options": {},'
-        ' "computers": 0, "policy": "normal", "thread": false}\', \'open\', 900.0, 10.0, 55)'
-    )
+    await backend.migrate_to(5)
+    await backend.raw(OLD_CHALLENGE_ROW)
     store = backend.store()
     await store.open()
     try:

@@ -11,12 +11,10 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
-import aiosqlite
 import pytest
 
 from bot.store.base import UNPOSTED_SECONDS, LobbyRecord, StaleVersion, Store, StoreError
-from bot.store.migrations import apply_migrations, load_migrations
-from tests.store.helpers import Backend, lobby_record
+from tests.store.helpers import OLD_CHALLENGE_ROW, Backend, lobby_record
 
 GAME = 77
 NOW = 500.0
@@ -115,26 +113,8 @@ async def test_a_lobbys_first_message_stays(store: Store) -> None:
 async def test_a_version_4_database_upgrades(backend: Backend) -> None:
     """A database from before migration 0005, holding an open /challenge lobby, gains the
     column and the key; its lobby reads back as no rematch, and rematches open beside it."""
-    if backend.name == "sqlite":
-        assert backend.path is not None
-        async with aiosqlite.connect(backend.path, isolation_level=None) as db:
-            await apply_migrations(db, load_migrations("sqlite")[:4])
-    else:
-        import asyncpg
-
-        from bot.store.postgres import apply_postgres_migrations
-
-        conn = await asyncpg.connect(backend.url)
-        try:
-            await apply_postgres_migrations(conn, load_migrations("postgresql")[:4])
-        finally:
-            await conn.close()
-    await backend.raw(
-        "INSERT INTO lobbies (channel_id, guild_id, host_id, game_key, data, status,"
-        " expires_at, created_at, message_id) VALUES (42, 7, 1, 'mille',"
-        ' \'{"host_name": "Ann", "invited": [[2, "Bob", "pending"]], "options": {},'
-        ' "computers": 0, "policy": "normal", "thread": false}\', \'open\', 900.0, 10.0, 55)'
-    )
+    await backend.migrate_to(4)
+    await backend.raw(OLD_CHALLENGE_ROW)
     store = backend.store()
     await store.open()
     try:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import aiosqlite
 import pytest
 
 from bot.ratings import ResultRecord
@@ -27,7 +26,7 @@ from bot.store.base import (
     TimerDue,
 )
 from bot.store.migrate import copy_store
-from bot.store.migrations import MigrationError, apply_migrations, load_migrations
+from bot.store.migrations import MigrationError
 from bot.store.sqlite import SqliteStore
 from tests.store.helpers import SEATS, STATE, Backend, move, new_game
 
@@ -487,21 +486,7 @@ async def _version_1_database(backend: Backend) -> None:
         " status, message_id, created_at, updated_at)"
         " VALUES (9, 7, 'mille', '[]', '{}', '{\"turn\":3}', 3, 'active', NULL, 1.0, 2.0)"
     )
-    if backend.name == "sqlite":
-        assert backend.path is not None
-        async with aiosqlite.connect(backend.path, isolation_level=None) as db:
-            await apply_migrations(db, load_migrations("sqlite")[:1])
-        await backend.raw(insert)
-        return
-    import asyncpg
-
-    from bot.store.postgres import apply_postgres_migrations
-
-    conn = await asyncpg.connect(backend.url)
-    try:
-        await apply_postgres_migrations(conn, load_migrations("postgresql")[:1])
-    finally:
-        await conn.close()
+    await backend.migrate_to(1)
     await backend.raw(insert)
 
 
