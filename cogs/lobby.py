@@ -164,13 +164,19 @@ class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adjlsc])"
     async def act(self, interaction: discord.Interaction[Any]) -> None:
         store = bot_of(interaction).tables.store
         lobby = await store.get_lobby(self.lobby_id) if self.lobby_id < 2**63 else None
+        # Before the lobby is read, only the verb tells a table's button from an invitation's.
+        named = {"j": "table", "l": "table", "a": "invitation", "d": "invitation"}
         if lobby is None:
-            raise GameError("That invitation does not exist.")
-        pressed = interaction.message
-        if pressed is None or not await _on_its_invitation(store, lobby, pressed):
-            raise GameError("That button is not on its invitation: answer the invitation itself.")
+            raise GameError(f"That {named.get(self.verb, 'invitation or table')} does not exist.")
         table = lobby.open_seats is not None
         what = "table" if table else "invitation"
+        pressed = interaction.message
+        if pressed is None or not await _on_its_invitation(store, lobby, pressed):
+            raise GameError(
+                "That button is not on its table: use the table's own buttons."
+                if table
+                else "That button is not on its invitation: answer the invitation itself."
+            )
         if lobby.status != "open":
             raise GameError(f"That {what} {_CLOSED.get(lobby.status, 'has expired')}.")
         title = bundle(lobby.game_key).info.title

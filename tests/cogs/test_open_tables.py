@@ -313,7 +313,9 @@ async def test_forged_lobby_ids_are_refused(driver: InteractionDriver) -> None:
         "That button is not on its invitation: answer the invitation itself."
     )
     unknown = await driver.forge(message, f"jn:l:{lobby_id + 99}:j", user_id=CAROL_ID)
-    assert unknown.ephemeral and replies(unknown) == "That invitation does not exist."
+    assert unknown.ephemeral and replies(unknown) == "That table does not exist."
+    answer = await driver.forge(message, f"jn:l:{lobby_id + 99}:a", user_id=CAROL_ID)
+    assert answer.ephemeral and replies(answer) == "That invitation does not exist."
     verb = await driver.forge(message, f"jn:l:{lobby_id}:x", user_id=CAROL_ID)
     assert verb.ephemeral and 0 < len(replies(verb)) < 300
     assert await _lobby(driver, lobby_id) == before
@@ -538,7 +540,7 @@ async def test_a_table_whose_message_was_never_stored_still_answers(
         shown = _shown(again, invitation.message)
         forged = await again.forge(invitation.message, f"jn:l:{lobby_id}:j", user_id=BOB_ID)
         assert forged.ephemeral and replies(forged) == (
-            "That button is not on its invitation: answer the invitation itself."
+            "That button is not on its table: use the table's own buttons."
         )
         assert _shown(again, invitation.message) == shown
         assert (await _lobby(again, lobby_id)).invited == ()
