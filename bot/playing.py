@@ -3,7 +3,8 @@
 A member with games in several channels or threads (long turn timers make that common) needs
 to find the ones waiting for them. Each line says which game, where, against whom, whose move
 it is and when the turn timer runs out, with a link to the table message. Games waiting for
-the member come first; then the others, oldest first.
+the member come first; then the others, oldest first. After them come the open tables (/host)
+and invitations (/challenge) still gathering players that seat or invite the member.
 """
 
 from __future__ import annotations
@@ -13,9 +14,10 @@ from dataclasses import dataclass
 
 from bot.boards import message_link
 from bot.engine.core import GameError
+from bot.engine.words import plural
 from bot.games import bundle
 from bot.position import Position
-from bot.store.base import StoredGame
+from bot.store.base import LobbyRecord, StoredGame
 from bot.tables import Tables
 
 
@@ -118,3 +120,35 @@ def _line(game: InPlay, escape: Callable[[str], str]) -> str:
     clock = f", time runs out <t:{int(game.deadline)}:R>" if game.deadline is not None else ""
     link = f" · [table]({game.link})" if game.link else ""
     return f"**{game.title}** in <#{game.channel_id}>{against}: {turn}{clock}{link}"
+
+
+def lobby_lines(
+    lobbies: Sequence[LobbyRecord], user_id: int, *, escape: Callable[[str], str]
+) -> list[str]:
+    """A line per open table or invitation (``Store.open_lobbies_of``): the game, where, who
+    hosts, the seats taken and free (or the answers), when it closes, a link to its message."""
+    return [_lobby_line(lobby, user_id, escape) for lobby in lobbies]
+
+
+def _lobby_line(lobby: LobbyRecord, user_id: int, escape: Callable[[str], str]) -> str:
+    try:
+        title = bundle(lobby.game_key).info.title
+    except GameError:  # a plug-in game no longer installed: its table still holds the member
+        title = lobby.game_key
+    host = "you host" if lobby.host_id == user_id else f"{escape(lobby.host_name)} hosts"
+    if lobby.open_seats is not None:
+        # As the table's message counts them: the host, the members who joined, the computers.
+        taken = 1 + len(lobby.invited) + lobby.computers
+        what = f"open table, {host}: {plural(taken, 'seat')} taken, {lobby.free_seats} free"
+        closes = "closes"
+        name = "table"
+    else:
+        accepted = sum(i.answer == "accepted" for i in lobby.invited)
+        what = f"invitation, {host}: {accepted} of {len(lobby.invited)} accepted"
+        closes = "expires"
+        name = "invitation"
+    where = f" in <#{lobby.channel_id}>"
+    link = ""
+    if lobby.message_id is not None and lobby.guild_id is not None:
+        link = f" · [{name}]({message_link(lobby.guild_id, lobby.channel_id, lobby.message_id)})"
+    return f"**{title}**{where} ({what}), {closes} <t:{int(lobby.expires_at)}:R>{link}"

@@ -1,7 +1,9 @@
 """/mygames: the games a member is playing on this server, and which of them wait for them.
 
 Only to the member who asks: it names the channels and threads of their games, whose move it
-is and when the turn timer runs out, each with a link to its newest table.
+is and when the turn timer runs out, each with a link to its newest table; then the open tables
+and invitations still gathering players that seat or invite them, each with a link to its
+message and when it closes.
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.playing import games_of, playing_lines
+from bot.engine.words import plural
+from bot.playing import games_of, lobby_lines, playing_lines
+from cogs import lobby as lobby_cog
 from cogs.ui import MESSAGE_LIMIT, NO_PINGS, bot_of, clip, plain, whole_lines
 
 NOTHING = (
@@ -29,13 +33,24 @@ class MyGames(commands.Cog):
 
     @app_commands.command(name="mygames", description="Your games in play here, and whose move")
     async def mygames(self, interaction: discord.Interaction[Any]) -> None:
-        games = await games_of(
-            bot_of(interaction).tables, interaction.user.id, interaction.guild_id
+        tables = bot_of(interaction).tables
+        user_id, guild_id = interaction.user.id, interaction.guild_id
+        games = await games_of(tables, user_id, guild_id)
+        # Lobbies are posted on servers only (a direct message has no /host or /challenge).
+        lobbies = (
+            []
+            if guild_id is None
+            # The clock the table's own buttons read its expiry by (tests move it).
+            else await tables.store.open_lobbies_of(user_id, guild_id, lobby_cog._now())
         )
         waiting = sum(game.waiting_for_you for game in games)
         head = f"**Your games here** — {len(games)} in play, {waiting} waiting for you"
+        if lobbies:
+            head += f", {plural(len(lobbies), 'table')} waiting to start"
         lines = whole_lines(
-            playing_lines(games, escape=plain), MESSAGE_LIMIT - len(head) - 1, _more
+            playing_lines(games, escape=plain) + lobby_lines(lobbies, user_id, escape=plain),
+            MESSAGE_LIMIT - len(head) - 1,
+            _more,
         )
         text = (f"{head}\n" + "\n".join(lines)) if lines else NOTHING
         await interaction.response.send_message(

@@ -449,6 +449,13 @@ class Store(ABC):
         that someone else pressed first."""
 
     @abstractmethod
+    async def open_lobbies_of(self, user_id: int, guild_id: int, now: float) -> list[LobbyRecord]:
+        """The lobbies still open on a server (``guild_id``) that ``user_id`` hosts, has a seat
+        at or is invited to without having declined, oldest first (for /mygames). One past its
+        ``expires_at`` at ``now`` is left out: it can no longer be answered, though its status
+        says open until somebody presses it. A lobby whose row cannot be read is skipped."""
+
+    @abstractmethod
     async def add_abort_vote(self, game_id: int, user_id: int) -> frozenset[int]:
         """Record that a member wants the game aborted; every member who does so far. A move
         (``record_move``) lets every vote cast before it lapse."""

@@ -66,6 +66,7 @@ from bot.store.rows import (
     LOBBY_COLUMNS,
     LOBBY_INSERT_COLUMNS,
     NO_RESULT,
+    OPEN_LOBBIES_OF,
     RESULT_COLUMNS,
     RESULT_SELECT,
     SET_SETTINGS,
@@ -86,6 +87,7 @@ from bot.store.rows import (
     lobby_names,
     lobby_update_row,
     member_pattern,
+    open_lobbies_from_rows,
     optional_float,
     optional_int,
     result_row,
@@ -764,6 +766,16 @@ class PostgresStore(Store):
         if row is None:
             raise StoreError(f"there is no lobby {lobby_id}")
         return optional_int(row["message_id"]) == message_id
+
+    async def open_lobbies_of(self, user_id: int, guild_id: int, now: float) -> list[LobbyRecord]:
+        rows = await self.pool.fetch(
+            OPEN_LOBBIES_OF.format("$1", "$2", "$3", "$4", columns=LOBBY_COLUMNS),
+            guild_id,
+            now,
+            user_id,
+            member_pattern(user_id),
+        )
+        return open_lobbies_from_rows(rows, user_id)
 
     async def add_abort_vote(self, game_id: int, user_id: int) -> frozenset[int]:
         async with self.pool.acquire() as conn, conn.transaction():

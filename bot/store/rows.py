@@ -312,6 +312,34 @@ def seat_freed(row: RowLike, user_id: int) -> LobbyRecord | None:
     return replace(lobby, invited=tuple(i for i in lobby.invited if i.user_id != user_id))
 
 
+OPEN_LOBBIES_OF: Final = (
+    "SELECT {columns} FROM lobbies WHERE status = 'open' AND guild_id = {0}"
+    " AND expires_at >= {1} AND (host_id = {2} OR data LIKE {3}) ORDER BY id"
+)
+"""``Store.open_lobbies_of``: ``{0}``…``{3}`` are the dialect's placeholders for the guild,
+the time, the member and ``member_pattern`` of the member (``lobby_names`` drops the false
+friends)."""
+
+
+def open_lobbies_from_rows(rows: Sequence[RowLike], user_id: int) -> list[LobbyRecord]:
+    """The lobbies of ``rows`` (``OPEN_LOBBIES_OF``) that name ``user_id``, except those they
+    declined. A row that cannot be read is skipped (and logged): one damaged lobby must not
+    keep /mygames from listing everything else."""
+    found = []
+    for row in rows:
+        try:
+            if not lobby_names(row, user_id):
+                continue
+            lobby = lobby_from_row(row)
+        except StoreError:
+            log.warning("lobby %s cannot be read; /mygames skips it", row["id"], exc_info=True)
+            continue
+        invitee = lobby.invitee(user_id)
+        if invitee is None or invitee.answer != "declined":
+            found.append(lobby)
+    return found
+
+
 def timers_from_rows(
     rows: Sequence[Any], read: Callable[[Any], StoredGame], now: float
 ) -> list[TimerDue]:

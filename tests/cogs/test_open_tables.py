@@ -18,6 +18,8 @@ import pytest
 import cogs.lobby as lobby_cog
 from bot.forget import forget_member
 from bot.store.base import Invitee, LobbyRecord
+from cogs.mygames import NOTHING
+from cogs.ui import LINK_BREAK
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import component_id, labels, public_table, replies, restarted, stacked_mille
 from tests.discord.backend import (
@@ -27,6 +29,7 @@ from tests.discord.backend import (
     CAROL_ID,
     GAMES_CHANNEL_ID,
     GENERAL_CHANNEL_ID,
+    GUILD_ID,
     JSON,
     PLAYERS_ROLE_ID,
     InteractionResult,
@@ -580,6 +583,129 @@ async def test_mygames_with_nothing_in_play_names_host(driver: InteractionDriver
     """/mygames with no game in play says how to start one: /host too, as /help does."""
     result = await driver.slash("mygames", {}, user_id=BOB_ID)
     assert result.ephemeral and "`/host` (a table anyone joins)" in replies(result)
+
+
+async def _mygames(driver: InteractionDriver, user_id: int) -> list[str]:
+    """/mygames as ``user_id`` sees it (only to them), line by line."""
+    result = await driver.slash("mygames", {}, user_id=user_id)
+    assert result.ephemeral
+    return (result.content or "").splitlines()
+
+
+async def test_mygames_lists_a_table_joined(driver: InteractionDriver) -> None:
+    """Bob joined Alice's table: /mygames names the game, links the table's message, says who
+    hosts, the seats taken and free, and when it closes."""
+    message, lobby_id = await _host(driver, game="dragon", seats=3)
+    await _press(driver, message, lobby_id, "j", BOB_ID)
+    lobby = await _lobby(driver, lobby_id)
+    link = f"https://discord.com/channels/{GUILD_ID}/{message['channel_id']}/{message['id']}"
+    assert await _mygames(driver, BOB_ID) == [
+        "**Your games here** — 0 in play, 0 waiting for you, 1 table waiting to start",
+        f"**Dragon Mille Bornes** in <#{message['channel_id']}> (open table, alice hosts: "
+        f"2 seats taken, 2 free), closes <t:{int(lobby.expires_at)}:R> · [table]({link})",
+    ]
+
+
+async def test_mygames_shows_the_host_their_own_table(driver: InteractionDriver) -> None:
+    await _host(driver, game="dragon", seats=3)
+    lines = await _mygames(driver, ALICE_ID)
+    assert len(lines) == 2 and "(open table, you host: 1 seat taken, 3 free)" in lines[1]
+
+
+async def test_mygames_lists_an_invitation(driver: InteractionDriver) -> None:
+    """A /challenge waiting for Bob's answer is listed to him, with the answers so far."""
+    invite = await driver.slash("challenge", {"game": "mille", "member": BOB_ID})
+    assert invite.message is not None
+    lines = await _mygames(driver, BOB_ID)
+    assert len(lines) == 2
+    assert "(invitation, alice hosts: 0 of 1 accepted), expires <t:" in lines[1]
+    assert f"/{invite.message['id']})" in lines[1]
+
+
+async def test_mygames_forgets_a_table_left(driver: InteractionDriver) -> None:
+    message, lobby_id = await _host(driver, game="dragon", seats=3)
+    await _press(driver, message, lobby_id, "j", BOB_ID)
+    await _press(driver, message, lobby_id, "l", BOB_ID)
+    assert await _mygames(driver, BOB_ID) == [NOTHING]
+
+
+async def test_mygames_forgets_a_table_cancelled(driver: InteractionDriver) -> None:
+    message, lobby_id = await _host(driver, game="dragon", seats=3)
+    await _press(driver, message, lobby_id, "j", BOB_ID)
+    await _press(driver, message, lobby_id, "c", ALICE_ID)
+    assert await _mygames(driver, BOB_ID) == [NOTHING]
+    assert await _mygames(driver, ALICE_ID) == [NOTHING]
+
+
+async def test_mygames_lists_a_started_table_as_a_game_in_play(driver: InteractionDriver) -> None:
+    """Bob's Join takes the last seat and deals the game: listed in play, no longer as a table."""
+    message, lobby_id = await _host(driver, game="mille")
+    await _press(driver, message, lobby_id, "j", BOB_ID)
+    lines = await _mygames(driver, BOB_ID)
+    assert lines[0] == "**Your games here** — 1 in play, 0 waiting for you"
+    assert len(lines) == 2 and "open table" not in lines[1]
+
+
+async def test_mygames_forgets_a_table_expired(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past its closing time nobody pressed anything (it is still stored open): not listed."""
+    message, lobby_id = await _host(driver, game="dragon", seats=3)
+    await _press(driver, message, lobby_id, "j", BOB_ID)
+    later = (await _lobby(driver, lobby_id)).expires_at + 1
+    monkeypatch.setattr(lobby_cog, "_now", lambda: later)
+    assert (await _lobby(driver, lobby_id)).status == "open"
+    assert await _mygames(driver, BOB_ID) == [NOTHING]
+
+
+def _table_seating_bob(guild_id: int = GUILD_ID, host_name: str = "carol") -> LobbyRecord:
+    """An open Dragon table Carol hosts, Bob seated, two seats free, closing in ten minutes."""
+    return LobbyRecord(
+        id=0,
+        channel_id=GAMES_CHANNEL_ID + 50,
+        guild_id=guild_id,
+        game_key="dragon",
+        host_id=CAROL_ID,
+        host_name=host_name,
+        invited=(Invitee(BOB_ID, "bob", "accepted"),),
+        options={},
+        computers=0,
+        policy="normal",
+        thread=False,
+        status="open",
+        expires_at=lobby_cog._now() + 600,
+        created_at=lobby_cog._now(),
+        open_seats=3,
+    )
+
+
+async def test_mygames_keeps_to_this_server(driver: InteractionDriver) -> None:
+    """A table seating Bob on another server is not listed here."""
+    store = running_bot(driver).tables.store
+    lobby = await store.create_lobby(_table_seating_bob(guild_id=GUILD_ID + 99))
+    there = await store.open_lobbies_of(BOB_ID, GUILD_ID + 99, lobby_cog._now())
+    assert [table.id for table in there] == [lobby.id]
+    assert await _mygames(driver, BOB_ID) == [NOTHING]
+
+
+async def test_mygames_shows_a_hosts_name_as_plain_text(driver: InteractionDriver) -> None:
+    store = running_bot(driver).tables.store
+    await store.create_lobby(_table_seating_bob(host_name="**Carol** [x](https://evil.example)"))
+    line = (await _mygames(driver, BOB_ID))[1]
+    carol = f"\\*\\*Carol\\*\\* \\[x](https{LINK_BREAK}evil.example)"
+    assert f"(open table, {carol} hosts: 2 seats taken, 2 free)" in line, line
+
+
+async def test_mygames_with_many_tables_fits_one_message(driver: InteractionDriver) -> None:
+    """Forty tables hosted under long, markup-heavy names still make one message Discord takes
+    (the fake refuses anything over 2 000 characters), whole lines and a count of the rest."""
+    store = running_bot(driver).tables.store
+    for _ in range(40):
+        await store.create_lobby(_table_seating_bob(host_name="*_" * 16))
+    lines = await _mygames(driver, BOB_ID)
+    assert lines[0].endswith(", 40 tables waiting to start")
+    assert lines[-1].startswith("… and ") and len("\n".join(lines)) <= 2000
+    assert all("(open table, " in line for line in lines[1:-1])
 
 
 # -- /host refused -----------------------------------------------------------------------------

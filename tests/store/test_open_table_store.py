@@ -97,3 +97,67 @@ async def test_forgetting_a_member_frees_only_their_seat_at_an_open_table(store:
         assert await store.get_lobby(gone.id) is None
     with pytest.raises(StaleVersion):
         await store.update_lobby(replace(table, invited=()), table.version)
+
+
+# -- open_lobbies_of (/mygames) ---------------------------------------------------------------
+
+
+async def test_open_lobbies_of_lists_the_host_and_each_member_named(store: Store) -> None:
+    """A table Bob joined and an invitation to Cy: each is listed to its host (Ann), and to
+    the member it seats or invites, oldest first; not to a member it does not name."""
+    table = await store.create_lobby(
+        lobby_record(invited=(Invitee(2, "Bob", "accepted"),), open_seats=3)
+    )
+    invitation = await store.create_lobby(lobby_record(invited=(Invitee(3, "Cy"),)))
+    assert [lobby.id for lobby in await store.open_lobbies_of(1, 7, 500.0)] == [
+        table.id,
+        invitation.id,
+    ]
+    assert await store.open_lobbies_of(2, 7, 500.0) == [table]
+    assert await store.open_lobbies_of(3, 7, 500.0) == [invitation]
+    assert await store.open_lobbies_of(4, 7, 500.0) == []
+
+
+async def test_open_lobbies_of_skips_ids_that_only_contain_the_members(store: Store) -> None:
+    """Member 2's digits appear in ids 12 and 21 (and the JSON): only their own lobby is theirs."""
+    await store.create_lobby(lobby_record(host_id=12, invited=(Invitee(21, "Di"),)))
+    mine = await store.create_lobby(lobby_record(host_id=12, invited=(Invitee(2, "Bob"),)))
+    assert await store.open_lobbies_of(2, 7, 500.0) == [mine]
+
+
+async def test_open_lobbies_of_keeps_to_the_server_asked(store: Store) -> None:
+    await store.create_lobby(lobby_record(guild_id=8))
+    assert await store.open_lobbies_of(2, 7, 500.0) == []
+    assert len(await store.open_lobbies_of(2, 8, 500.0)) == 1
+
+
+async def test_open_lobbies_of_leaves_out_an_expired_lobby(store: Store) -> None:
+    """Still stored as open, but past its ``expires_at``: nobody can answer it any more."""
+    await store.create_lobby(lobby_record(expires_at=1000.0))
+    assert len(await store.open_lobbies_of(2, 7, 1000.0)) == 1
+    assert await store.open_lobbies_of(2, 7, 1000.5) == []
+
+
+@pytest.mark.parametrize("status", ["started", "cancelled", "expired"])
+async def test_open_lobbies_of_leaves_out_a_closed_lobby(store: Store, status: str) -> None:
+    lobby = await store.create_lobby(lobby_record())
+    await store.update_lobby(replace(lobby, status=status), lobby.version)  # type: ignore[arg-type]
+    assert await store.open_lobbies_of(1, 7, 500.0) == []
+    assert await store.open_lobbies_of(2, 7, 500.0) == []
+
+
+async def test_open_lobbies_of_leaves_out_an_invitation_declined(store: Store) -> None:
+    """Bob declined, Cy has not answered yet: the invitation is still Cy's, not Bob's."""
+    await store.create_lobby(
+        lobby_record(invited=(Invitee(2, "Bob", "declined"), Invitee(3, "Cy")))
+    )
+    assert await store.open_lobbies_of(2, 7, 500.0) == []
+    assert len(await store.open_lobbies_of(3, 7, 500.0)) == 1
+
+
+async def test_open_lobbies_of_skips_a_damaged_lobby(store: Store, backend: Backend) -> None:
+    """A lobby whose row cannot be read is left out; the member's other lobbies still list."""
+    broken = await store.create_lobby(lobby_record())
+    kept = await store.create_lobby(lobby_record())
+    await backend.raw(f"UPDATE lobbies SET data = 'not json' WHERE id = {broken.id}")
+    assert await store.open_lobbies_of(1, 7, 500.0) == [kept]
