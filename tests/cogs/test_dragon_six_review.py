@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from bot.engine.dragon import GAME
 from bot.engine.dragon.damage import kill
+from bot.engine.dragon.state import DragonState
 from bot.engine.mille.cards import Card
 from bot.store.base import GuildSettings, StoredGame
 from tests.cogs.conftest import running_bot
@@ -39,6 +40,11 @@ async def _carol_killed(driver: InteractionDriver) -> StoredGame:
     """The review's table with Carol's driver (seat 2) killed by Alice before the first move."""
     state = GAME.new_game([seat.name for seat in SEATS], 1, {}, deck=[*MB, *CW])
     kill(state, 2, 0)
+    return await _store_rigged(driver, state)
+
+
+async def _store_rigged(driver: InteractionDriver, state: DragonState) -> StoredGame:
+    """The review's six seats at a table dealt as ``state`` (rigged by the test), stored."""
     return await running_bot(driver).tables.store.create_game(
         channel_id=GAMES_CHANNEL_ID,
         guild_id=GUILD_ID,
@@ -124,14 +130,7 @@ async def _skid_window(driver: InteractionDriver) -> StoredGame:
     cw = ["mg-front", "skid", "swerve", "swerve", "swerve", *CW[5:]]
     state = GAME.new_game([seat.name for seat in SEATS], 1, {}, deck=[*MB, *cw])
     state.cars[1].mb.battle = [Card.GO]
-    await bot.tables.store.create_game(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="dragon",
-        seats=SEATS,
-        options=GAME.resolve_options({}),
-        state=GAME.to_dict(state),
-    )
+    await _store_rigged(driver, state)
     await driver.slash("move", {"action": "mg-front @1"})
     await driver.slash("move", {"action": "swerve"}, user_id=BOB_ID)
     skid = public_table(await driver.slash("move", {"action": "skid @1"}))
