@@ -239,6 +239,19 @@ class Forgotten:
     seats: int = 0
 
 
+@dataclass(frozen=True)
+class Shards:
+    """The gateway shards one process runs, of ``count`` (``junction run --shard-ids``): it
+    acts only for the servers those shards hold, as Discord assigns a server to a shard."""
+
+    count: int
+    ids: tuple[int, ...]
+
+    def holds(self, guild_id: int | None) -> bool:
+        """Whether a server (None: no server, a direct message) is one of these shards'."""
+        return guild_id is None or (guild_id >> 22) % self.count in self.ids
+
+
 class Store(ABC):
     """Async storage of games and their move logs."""
 
@@ -453,7 +466,20 @@ class Store(ABC):
         """The lobbies still open on a server (``guild_id``) that ``user_id`` hosts, has a seat
         at or is invited to without having declined, oldest first (for /mygames). One past its
         ``expires_at`` at ``now`` is left out: it can no longer be answered, though its status
-        says open until somebody presses it. A lobby whose row cannot be read is skipped."""
+        says open until the sweep (``lobbies_due``) or a press marks it expired. A lobby whose
+        row cannot be read is skipped."""
+
+    @abstractmethod
+    async def lobbies_due(
+        self, now: float, limit: int, shards: Shards | None = None
+    ) -> list[LobbyRecord]:
+        """Open lobbies past their ``expires_at`` at ``now``, the longest overdue first, at
+        most ``limit`` of them (for the sweep that marks them expired); with ``shards``, only
+        those on a server those shards hold (or on none), so a process never returns lobbies
+        it leaves to another, and another's backlog never takes up its ``limit``.
+
+        A due lobby whose row cannot be read is marked expired here instead (nobody can answer
+        it, and it would come back at every call ahead of the readable ones)."""
 
     @abstractmethod
     async def add_abort_vote(self, game_id: int, user_id: int) -> frozenset[int]:

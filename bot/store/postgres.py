@@ -47,6 +47,7 @@ from bot.store.base import (
     LobbyRecord,
     MoveRecord,
     SeatRecord,
+    Shards,
     StaleVersion,
     Store,
     StoredGame,
@@ -63,6 +64,8 @@ from bot.store.migrations import (
 from bot.store.rows import (
     CLEAR_TIMER,
     CLOSE_DEAD_REMATCH,
+    EXPIRE_UNREADABLE_LOBBY,
+    LOBBIES_DUE,
     LOBBY_COLUMNS,
     LOBBY_INSERT_COLUMNS,
     NO_RESULT,
@@ -82,6 +85,7 @@ from bot.store.rows import (
     guild_settings_from_row,
     guild_settings_row,
     load_object,
+    lobbies_due_from_rows,
     lobby_from_row,
     lobby_insert_row,
     lobby_names,
@@ -96,6 +100,7 @@ from bot.store.rows import (
     seat_to_json,
     seated,
     seats_from_json,
+    shard_condition,
     stored_result,
     timers_from_rows,
 )
@@ -776,6 +781,19 @@ class PostgresStore(Store):
             member_pattern(user_id),
         )
         return open_lobbies_from_rows(rows, user_id)
+
+    async def lobbies_due(
+        self, now: float, limit: int, shards: Shards | None = None
+    ) -> list[LobbyRecord]:
+        query = LOBBIES_DUE.format(
+            "$1", "$2", columns=LOBBY_COLUMNS, shards=shard_condition(shards)
+        )
+        due, unreadable = lobbies_due_from_rows(await self.pool.fetch(query, now, limit))
+        for row in unreadable:
+            await self.pool.execute(
+                EXPIRE_UNREADABLE_LOBBY.format("$1", "$2"), row["id"], row["version"]
+            )
+        return due
 
     async def add_abort_vote(self, game_id: int, user_id: int) -> frozenset[int]:
         async with self.pool.acquire() as conn, conn.transaction():

@@ -24,6 +24,7 @@ from bot.store.base import (
     LobbyRecord,
     MemberSeated,
     SeatRecord,
+    Shards,
     StoredGame,
     StoredResult,
     StoreError,
@@ -338,6 +339,44 @@ def open_lobbies_from_rows(rows: Sequence[RowLike], user_id: int) -> list[LobbyR
         if invitee is None or invitee.answer != "declined":
             found.append(lobby)
     return found
+
+
+LOBBIES_DUE: Final = (
+    "SELECT {columns} FROM lobbies WHERE status = 'open' AND expires_at < {0}{shards}"
+    " ORDER BY expires_at, id LIMIT {1}"
+)
+"""``Store.lobbies_due``: ``{0}`` and ``{1}`` are the dialect's placeholders for the time and
+the limit, ``{shards}`` is ``shard_condition``. The order is the index's (migration 0007)."""
+
+EXPIRE_UNREADABLE_LOBBY: Final = (
+    "UPDATE lobbies SET status = 'expired', version = version + 1"
+    " WHERE id = {0} AND version = {1} AND status = 'open'"
+)
+"""Close a due lobby ``lobbies_due_from_rows`` could not read: ``{0}`` and ``{1}`` are the
+placeholders for its id and the version it was read at."""
+
+
+def shard_condition(shards: Shards | None) -> str:
+    """The SQL that keeps the lobbies on servers ``shards`` hold (``Shards.holds``), or none:
+    the same arithmetic in SQLite and PostgreSQL. The figures are ints, written in."""
+    if shards is None:
+        return ""
+    ids = ", ".join(str(int(i)) for i in shards.ids)
+    return f" AND (guild_id IS NULL OR (guild_id >> 22) % {int(shards.count)} IN ({ids}))"
+
+
+def lobbies_due_from_rows(rows: Sequence[RowLike]) -> tuple[list[LobbyRecord], list[RowLike]]:
+    """The lobbies of ``rows`` (``LOBBIES_DUE``), and the rows that cannot be read (logged),
+    which the store closes with ``EXPIRE_UNREADABLE_LOBBY``."""
+    found, unreadable = [], []
+    for row in rows:
+        try:
+            found.append(lobby_from_row(row))
+        except (StoreError, KeyError, TypeError, ValueError):
+            # A damaged row: missing keys and wrong types raise besides StoreError.
+            log.warning("lobby %s cannot be read; it is marked expired", row["id"], exc_info=True)
+            unreadable.append(row)
+    return found, unreadable
 
 
 def timers_from_rows(

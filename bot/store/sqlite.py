@@ -37,6 +37,7 @@ from bot.store.base import (
     LobbyRecord,
     MoveRecord,
     SeatRecord,
+    Shards,
     StaleVersion,
     Store,
     StoredGame,
@@ -48,6 +49,8 @@ from bot.store.migrations import apply_migrations
 from bot.store.rows import (
     CLEAR_TIMER,
     CLOSE_DEAD_REMATCH,
+    EXPIRE_UNREADABLE_LOBBY,
+    LOBBIES_DUE,
     LOBBY_COLUMNS,
     LOBBY_INSERT_COLUMNS,
     NO_RESULT,
@@ -67,6 +70,7 @@ from bot.store.rows import (
     guild_settings_from_row,
     guild_settings_row,
     load_object,
+    lobbies_due_from_rows,
     lobby_from_row,
     lobby_insert_row,
     lobby_names,
@@ -81,6 +85,7 @@ from bot.store.rows import (
     seat_to_json,
     seated,
     seats_from_json,
+    shard_condition,
     stored_result,
     timers_from_rows,
 )
@@ -781,6 +786,21 @@ class SqliteStore(Store):
                 (guild_id, now, user_id, member_pattern(user_id)),
             )
         return open_lobbies_from_rows(rows, user_id)
+
+    async def lobbies_due(
+        self, now: float, limit: int, shards: Shards | None = None
+    ) -> list[LobbyRecord]:
+        query = LOBBIES_DUE.format("?", "?", columns=LOBBY_COLUMNS, shards=shard_condition(shards))
+        async with self._reading() as db:
+            rows = await self._rows(db, query, (now, limit))
+        due, unreadable = lobbies_due_from_rows(rows)
+        if unreadable:
+            async with self._writing() as db:
+                for row in unreadable:
+                    await db.execute_fetchall(
+                        EXPIRE_UNREADABLE_LOBBY.format("?", "?"), (row["id"], row["version"])
+                    )
+        return due
 
     async def add_abort_vote(self, game_id: int, user_id: int) -> frozenset[int]:
         async with self._writing() as db:

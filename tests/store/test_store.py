@@ -42,6 +42,7 @@ async def test_schema_created(store: Store, backend: Backend) -> None:
         (4, "daily_claims"),
         (5, "rematch_invitations"),
         (6, "open_tables"),
+        (7, "lobby_expiry"),
     ]
     tables = ("games", "moves", "results", "guild_settings", "lobbies", "abort_votes")
     for table in (*tables, "daily_claims"):
@@ -67,6 +68,7 @@ async def test_migrations_idempotent(backend: Backend) -> None:
         (4,),
         (5,),
         (6,),
+        (7,),
     ]
 
 
@@ -505,7 +507,7 @@ async def test_version_1_database_upgrades(backend: Backend) -> None:
         assert await store.initial_state(fresh.id) == STATE
     finally:
         await store.close()
-    assert await backend.raw("SELECT MAX(version) FROM schema_version") == [(6,)]
+    assert await backend.raw("SELECT MAX(version) FROM schema_version") == [(7,)]
 
 
 # -- initial states ------------------------------------------------------------------------------
