@@ -7,12 +7,18 @@ looked up, and only the invited member may answer, only the host may start or ca
 starts by itself when everyone accepted; when someone declined, the host may start with
 computers in their seats. An open table offers seats instead (``LobbyRecord.open_seats``): any
 member may Join a free one and Leave it again; it starts by itself when every seat is taken,
-or when the host presses Start with enough players seated. Lobbies expire.
+or when the host presses Start with enough players seated.
+
+Lobbies expire by themselves: the timer sweep (``cogs.timers``) calls :func:`expire_due`, which
+marks each open lobby past its time expired and turns its message into the closing note, its
+buttons gone, as a press after that time would (version-guarded: a press that started or
+cancelled it at the same moment wins, and the sweep leaves it).
 
 Dependency direction: under ``cogs.new_game`` (/challenge) and ``cogs.rematch``, which import
-:func:`open_lobby`; above ``cogs.dealing`` and ``cogs.seat_names``. It imports neither command
-module, and is no extension of its own: ``cogs.new_game`` registers its buttons, so the bot
-runs the one module object everything imports.
+:func:`open_lobby`, and ``cogs.timers``, which imports :func:`expire_due`; above
+``cogs.dealing`` and ``cogs.seat_names``. It imports no command module, and is no extension of
+its own: ``cogs.new_game`` registers its buttons, so the bot runs the one module object
+everything imports.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import discord
 
@@ -37,6 +43,7 @@ from bot.store.base import (
     LobbyRecord,
     LobbyStatus,
     SeatRecord,
+    Shards,
     StaleVersion,
     Store,
 )
@@ -46,7 +53,13 @@ from cogs.pickers import ID, GameItem
 from cogs.seat_names import display_name
 from cogs.ui import NO_PINGS, answered_in_time, bot_of, clip, pings, plain
 
+if TYPE_CHECKING:
+    from bot.client import JunctionBot
+
 log = logging.getLogger("junction.lobby")
+
+LOBBIES_PER_SWEEP = 50
+"""The most lobbies one sweep expires (one message edit each); the rest wait for the next."""
 
 
 def _now() -> float:
@@ -186,7 +199,7 @@ class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adjlsc])"
             # before the expiry check, so such a press never closes the lobby either.
             raise GameError(f"That button does not belong to this {what}.")
         if _now() > lobby.expires_at:
-            await _close(interaction, lobby, "expired", title, f"⌛ This {what} has expired.")
+            await _close(interaction, lobby, "expired", title, _expired_note(lobby))
             return
         if self.verb in "jl":
             await _take_or_leave(interaction, lobby, title, join=self.verb == "j")
@@ -352,11 +365,61 @@ async def _close(
     """Close ``lobby`` as ``status`` and turn its message into the closing ``note``, buttons
     gone."""
     closed = await _save(replace(lobby, status=status), lobby.version, interaction)
-    await interaction.response.edit_message(
-        content=lobby_text(closed, title, note),
-        view=None,
-        allowed_mentions=NO_PINGS,
-    )
+    await interaction.response.edit_message(**_closing(closed, title, note))
+
+
+def _closing(closed: LobbyRecord, title: str, note: str) -> dict[str, Any]:
+    """The edit that turns a closed lobby's message into its closing ``note``, buttons gone:
+    one for a press (``_close``) and for the sweep (``_show_expired``) alike."""
+    return {"content": lobby_text(closed, title, note), "view": None, "allowed_mentions": NO_PINGS}
+
+
+def _expired_note(lobby: LobbyRecord) -> str:
+    """The line an expired lobby's message ends with."""
+    return f"⌛ This {'table' if lobby.open_seats is not None else 'invitation'} has expired."
+
+
+async def expire_due(bot: JunctionBot, shards: Shards | None = None) -> int:
+    """Mark the open lobbies past their time expired (those on the servers ``shards`` hold;
+    at most ``LOBBIES_PER_SWEEP``) and show each one's message as a press after its time
+    does: the closing note, its buttons gone. How many were expired.
+
+    Each is closed at the version it was read at: a press that changed it meanwhile (a start,
+    a Cancel, a Join) wins, and the sweep leaves it (one still open and due comes back at the
+    next sweep). A message that cannot be edited (deleted, or the bot lost access) leaves the
+    lobby expired all the same; a press on it is answered from the database."""
+    store = bot.tables.store
+    expired = 0
+    for lobby in await store.lobbies_due(_now(), LOBBIES_PER_SWEEP, shards):
+        try:
+            closed = await store.update_lobby(replace(lobby, status="expired"), lobby.version)
+        except StaleVersion:
+            continue
+        expired += 1
+        await _show_expired(bot, closed)
+    return expired
+
+
+async def _show_expired(bot: JunctionBot, closed: LobbyRecord) -> None:
+    """Edit the expired lobby's message, through its channel (no press to answer)."""
+    if closed.message_id is None:
+        # Never stored (its process died while posting it): a press there still finds the
+        # lobby by its headline (``_on_its_invitation``) and is told it expired.
+        log.info("lobby %s expired; it has no message to edit", closed.id)
+        return
+    try:
+        title = bundle(closed.game_key).info.title
+    except GameError:  # a plug-in game no longer installed: its key names it
+        title = closed.game_key
+    channel = bot.get_partial_messageable(closed.channel_id, guild_id=closed.guild_id)
+    try:
+        await channel.get_partial_message(closed.message_id).edit(
+            **_closing(closed, title, _expired_note(closed))
+        )
+    except (discord.NotFound, discord.Forbidden):
+        log.info("lobby %s expired; its message is gone or out of reach", closed.id)
+    except discord.HTTPException:
+        log.warning("lobby %s expired; its message could not be edited", closed.id, exc_info=True)
 
 
 async def _save(

@@ -2,7 +2,9 @@
 
 The deadlines live in the store (``bot/timers.py``), so this cog only runs the sweep every
 few seconds and says in the channel what happened: a reminder at half time, then either the
-computer's move for the absent player or their forfeit.
+computer's move for the absent player or their forfeit. The same sweep expires the invitations
+and open tables past their time (``cogs.lobby.expire_due``), so their messages say so and
+lose their buttons without anyone pressing them.
 
 A game whose channel (or thread) is deleted ends with no result: when Discord says so, or when
 the sweep finds the channel gone (deleted while the bot was away). So do the games of a server
@@ -21,8 +23,9 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.engine.core import BadOption, GameError
-from bot.store.base import GuildSettings, StoredGame
+from bot.store.base import GuildSettings, Shards, StoredGame
 from bot.timers import TimerEvent, sweep
+from cogs.lobby import expire_due
 from cogs.ui import bot_of, junction, pings, send_table
 
 log = logging.getLogger("junction.timers")
@@ -54,15 +57,18 @@ class Timers(commands.Cog):
         if self.startup_check is not None:
             self.startup_check.cancel()
 
-    def _serves(self, game: StoredGame) -> bool:
-        """Only the shard that holds a game's server times it (several shards, one database)."""
-        if game.guild_id is None:
-            return True
+    def _shards(self) -> Shards | None:
+        """The shards this process runs, when it runs only some (None: it serves everything)."""
         shard_ids = self.bot.shard_ids if hasattr(self.bot, "shard_ids") else None
         count = self.bot.shard_count
         if not shard_ids or not count:
-            return True
-        return (game.guild_id >> 22) % count in shard_ids
+            return None
+        return Shards(count, tuple(shard_ids))
+
+    def _serves(self, game: StoredGame) -> bool:
+        """Only the shard that holds a game's server times it (several shards, one database)."""
+        shards = self._shards()
+        return shards is None or shards.holds(game.guild_id)
 
     @tasks.loop(seconds=SWEEP_SECONDS)
     async def sweeper(self) -> None:
@@ -82,7 +88,7 @@ class Timers(commands.Cog):
         except Exception:
             # An unhandled error would stop the loop for good; log it and sweep again later.
             log.exception("turn-timer sweep failed")
-            return
+            events = []
         for event in events:
             try:
                 await self._announce(event)
@@ -91,6 +97,12 @@ class Timers(commands.Cog):
                     await self._channel_gone(event.game.channel_id, "cannot be reached")
                     continue
                 log.warning("could not announce a timer in game %s", event.game.id, exc_info=True)
+        try:
+            # After the games: a turn's deadline must not wait for lobby messages' edits.
+            if expired := await expire_due(bot, self._shards()):
+                log.info("expired %d lobby(ies) past their time", expired)
+        except Exception:
+            log.exception("lobby expiry sweep failed")
 
     async def _reachable(self, game: StoredGame) -> bool:
         """Whether a passed deadline may play this game; False for one whose channel is gone
