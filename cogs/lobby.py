@@ -191,6 +191,8 @@ class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adjlsc])"
                 else "That button is not on its invitation: answer the invitation itself."
             )
         if lobby.status != "open":
+            if lobby.status == "expired":
+                await _show_closed(pressed, lobby)
             raise GameError(f"That {what} {_CLOSED.get(lobby.status, 'has expired')}.")
         title = bundle(lobby.game_key).info.title
         user = interaction.user.id
@@ -407,19 +409,37 @@ async def _show_expired(bot: JunctionBot, closed: LobbyRecord) -> None:
         # lobby by its headline (``_on_its_invitation``) and is told it expired.
         log.info("lobby %s expired; it has no message to edit", closed.id)
         return
-    try:
-        title = bundle(closed.game_key).info.title
-    except GameError:  # a plug-in game no longer installed: its key names it
-        title = closed.game_key
     channel = bot.get_partial_messageable(closed.channel_id, guild_id=closed.guild_id)
     try:
         await channel.get_partial_message(closed.message_id).edit(
-            **_closing(closed, title, _expired_note(closed))
+            **_closing(closed, _title(closed), _expired_note(closed))
         )
     except (discord.NotFound, discord.Forbidden):
         log.info("lobby %s expired; its message is gone or out of reach", closed.id)
     except discord.HTTPException:
         log.warning("lobby %s expired; its message could not be edited", closed.id, exc_info=True)
+
+
+def _title(lobby: LobbyRecord) -> str:
+    """The lobby's game's title; a plug-in game no longer installed is named by its key."""
+    try:
+        return bundle(lobby.game_key).info.title
+    except GameError:
+        return lobby.game_key
+
+
+async def _show_closed(pressed: discord.Message, expired: LobbyRecord) -> None:
+    """Turn the pressed message of an ``expired`` lobby into its closing note, buttons gone,
+    when it still shows the lobby open: the sweep's edit failed (Discord's error, an outage),
+    or a press's answer landed just after it. Else the buttons would stay for good, every
+    press refused. Through the channel: the caller refuses the press in the answer."""
+    closing = _closing(expired, _title(expired), _expired_note(expired))
+    if pressed.content == closing["content"]:
+        return  # Already closed (the sweep's edit, or an earlier press): nothing to redo.
+    try:
+        await pressed.edit(**closing)
+    except discord.HTTPException:
+        log.warning("could not close expired lobby %s's message", expired.id, exc_info=True)
 
 
 async def _save(

@@ -1,0 +1,177 @@
+"""A hostile member's and an operator's review of the lobby expiry sweep
+(``cogs.lobby.expire_due``, run by the Timers cog): what a press meets on a lobby the sweep
+closed, and how the sweep behaves with a backlog and with Discord failing.
+
+The lobbies' clock (``cogs.lobby._now``) is moved past a lobby's time and one sweep is run by
+hand, as in ``tests/cogs/test_lobby_expiry.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import cogs.lobby as lobby_cog
+from bot.store.base import LobbyRecord
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import component_id, labels, replies
+from tests.discord.backend import (
+    BOB_ID,
+    CAROL_ID,
+    GAMES_CHANNEL_ID,
+    GUILD_ID,
+    JSON,
+    HTTPError,
+    RecordedRequest,
+)
+from tests.discord.payloads import InteractionDriver
+from tests.store.helpers import lobby_record
+
+TIMEOUT = 300  # seconds: the test bot's JUNCTION_CHALLENGE_TIMEOUT (tests/cogs/conftest.py)
+
+
+@pytest.fixture(autouse=True)
+def _clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test puts the lobbies' clock back (they move it on)."""
+    monkeypatch.setattr(lobby_cog, "_now", lobby_cog._now)
+
+
+def _later(seconds: float) -> None:
+    """Move the lobbies' clock on by ``seconds``."""
+    now = lobby_cog._now() + seconds
+    lobby_cog._now = lambda: now
+
+
+async def _sweep(driver: InteractionDriver) -> None:
+    """Run one sweep of the Timers cog, as its loop does every few seconds."""
+    cog = running_bot(driver).get_cog("Timers")
+    assert cog is not None
+    await type(cog).sweeper.coro(cog)  # type: ignore[attr-defined]
+
+
+async def _challenge(driver: InteractionDriver, member: int = BOB_ID) -> tuple[JSON, int]:
+    """Alice invites ``member`` to Mille Bornes: the invitation's message and its lobby id."""
+    result = await driver.slash("challenge", {"game": "mille", "member": member})
+    assert result.message is not None and not result.ephemeral, replies(result)
+    return result.message, int(component_id(result, "Accept").split(":")[2])
+
+
+async def _lobby(driver: InteractionDriver, lobby_id: int) -> LobbyRecord:
+    lobby = await running_bot(driver).tables.store.get_lobby(lobby_id)
+    assert lobby is not None
+    return lobby
+
+
+def _shown(driver: InteractionDriver, message: JSON) -> JSON:
+    """The message as it stands now in the fake Discord."""
+    return driver.backend.messages[int(message["id"])]
+
+
+def _edits_fail(driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Make Discord answer 500 to every edit of a message through its channel (the sweep's
+    way); the ids of the messages it refused."""
+    backend = driver.backend
+    refused: list[str] = []
+
+    def patch(record: RecordedRequest, channel_id: str, message_id: str) -> tuple[int, Any]:
+        refused.append(message_id)
+        raise HTTPError(500, "Internal Server Error", 0)
+
+    monkeypatch.setattr(backend, "_patch_message", patch)
+    return refused
+
+
+async def test_a_press_on_an_expired_lobby_whose_edit_failed_takes_its_buttons_away(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord answered 500 to the sweep's edit: the invitation is expired, its message still
+    offers Accept. Bob's Accept there is told it expired, and the message now says so, its
+    buttons gone; no game starts. Before, the buttons stayed for good, each press refused."""
+    message, lobby_id = await _challenge(driver)
+    _later(TIMEOUT + 1)
+    with monkeypatch.context() as failing:
+        refused = _edits_fail(driver, failing)
+        await _sweep(driver)
+    assert refused, "the sweep's edit met the server error"
+    before = await _lobby(driver, lobby_id)
+    assert before.status == "expired"
+    assert labels(_shown(driver, message)) == ["Accept", "Decline", "Start", "Cancel"]
+    late = await driver.click(message, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
+    assert late.ephemeral and replies(late) == "That invitation has expired."
+    shown = _shown(driver, message)
+    assert shown["content"].endswith("\n⌛ This invitation has expired.")
+    assert labels(shown) == []
+    assert await _lobby(driver, lobby_id) == before
+    assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
+
+
+async def test_a_double_press_on_such_a_lobby_is_told_twice_and_changes_nothing(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob presses Accept twice on the stale message (his client still showing it after the
+    first): both are told it expired; the second edits nothing more."""
+    message, lobby_id = await _challenge(driver)
+    _later(TIMEOUT + 1)
+    with monkeypatch.context() as failing:
+        _edits_fail(driver, failing)
+        await _sweep(driver)
+    first = await driver.click(message, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
+    closed = dict(_shown(driver, message))
+    second = await driver.forge(closed, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
+    assert [replies(first), replies(second)] == ["That invitation has expired."] * 2
+    assert second.ephemeral and _shown(driver, message) == closed
+
+
+async def test_an_expired_lobby_of_another_server_cannot_be_pressed_from_here(
+    driver: InteractionDriver,
+) -> None:
+    """A modified client forges the Accept of an invitation the sweep closed, on a message of
+    another channel: refused, and neither message changes."""
+    message, lobby_id = await _challenge(driver)
+    other, _ = await _challenge(driver, CAROL_ID)
+    _later(TIMEOUT + 1)
+    await _sweep(driver)
+    shown, other_shown = dict(_shown(driver, message)), dict(_shown(driver, other))
+    forged = await driver.forge(other, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
+    assert forged.ephemeral
+    assert replies(forged) == (
+        "That button is not on its invitation: answer the invitation itself."
+    )
+    assert _shown(driver, message) == shown and _shown(driver, other) == other_shown
+
+
+async def test_a_backlog_with_gone_messages_and_an_unknown_game_drains(
+    driver: InteractionDriver,
+) -> None:
+    """More lobbies due than one sweep takes (the bot was down): most never stored their
+    message, one's message was deleted, one is of a plug-in no longer installed. Each sweep
+    expires a new batch, none twice, until none is left; the live message is edited."""
+    bot = running_bot(driver)
+    store = bot.tables.store
+    live, live_id = await _challenge(driver)
+    gone, gone_id = await _challenge(driver, CAROL_ID)
+    del driver.backend.messages[int(gone["id"])]
+    now = lobby_cog._now()
+    plugin = await store.create_lobby(
+        lobby_record(
+            channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="gone", expires_at=now - 5
+        )
+    )
+    posted = await bot.get_partial_messageable(GAMES_CHANNEL_ID, guild_id=GUILD_ID).send("x")
+    await store.set_lobby_message(plugin.id, posted.id)
+    backlog = [
+        await store.create_lobby(
+            lobby_record(channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, expires_at=now - 1)
+        )
+        for _ in range(lobby_cog.LOBBIES_PER_SWEEP + 5)
+    ]
+    _later(TIMEOUT + 1)
+    counts = []
+    for _ in range(3):
+        counts.append(await lobby_cog.expire_due(bot))
+    assert counts == [lobby_cog.LOBBIES_PER_SWEEP, 8, 0]
+    for lobby_id in [live_id, gone_id, plugin.id, *(b.id for b in backlog)]:
+        assert (await _lobby(driver, lobby_id)).status == "expired"
+    assert _shown(driver, live)["content"].endswith("\n⌛ This invitation has expired.")
+    assert driver.backend.messages[posted.id]["content"].startswith("**gone** — ")
