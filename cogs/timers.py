@@ -2,9 +2,10 @@
 
 The deadlines live in the store (``bot/timers.py``), so this cog only runs the sweep every
 few seconds and says in the channel what happened: a reminder at half time, then either the
-computer's move for the absent player or their forfeit. The same sweep expires the invitations
-and open tables past their time (``cogs.lobby.expire_due``), so their messages say so and
-lose their buttons without anyone pressing them.
+computer's move for the absent player or their forfeit. A second loop, at the same pace,
+expires the invitations and open tables past their time (``cogs.lobby.expire_due``), so their
+messages say so and lose their buttons without anyone pressing them; it is a loop of its own
+so that deadlines never wait for those messages' edits.
 
 A game whose channel (or thread) is deleted ends with no result: when Discord says so, or when
 the sweep finds the channel gone (deleted while the bot was away). So do the games of a server
@@ -51,9 +52,11 @@ class Timers(commands.Cog):
 
     async def cog_load(self) -> None:
         self.sweeper.start()
+        self.lobby_sweeper.start()
 
     async def cog_unload(self) -> None:
         self.sweeper.cancel()
+        self.lobby_sweeper.cancel()
         if self.startup_check is not None:
             self.startup_check.cancel()
 
@@ -97,11 +100,17 @@ class Timers(commands.Cog):
                     await self._channel_gone(event.game.channel_id, "cannot be reached")
                     continue
                 log.warning("could not announce a timer in game %s", event.game.id, exc_info=True)
+
+    @tasks.loop(seconds=SWEEP_SECONDS)
+    async def lobby_sweeper(self) -> None:
+        """Expire the lobbies past their time. A loop of its own, beside ``sweeper``: a
+        turn's deadline must not wait for lobby messages' edits, which Discord can hold for
+        long (a channel's rate limit with many invitations due, an outage's retries)."""
         try:
-            # After the games: a turn's deadline must not wait for lobby messages' edits.
-            if expired := await expire_due(bot, self._shards()):
+            if expired := await expire_due(junction(self.bot), self._shards()):
                 log.info("expired %d lobby(ies) past their time", expired)
         except Exception:
+            # An unhandled error would stop the loop for good; log it and sweep again later.
             log.exception("lobby expiry sweep failed")
 
     async def _reachable(self, game: StoredGame) -> bool:
@@ -164,6 +173,10 @@ class Timers(commands.Cog):
             log.warning("could not end the game of channel %s", channel_id, exc_info=True)
             return
         log.info("channel %s %s: its game %s ended with no result", channel_id, why, ended.id)
+
+    @lobby_sweeper.before_loop
+    async def _lobbies_wait_until_ready(self) -> None:
+        await self.bot.wait_until_ready()
 
     @sweeper.before_loop
     async def _wait_until_ready(self) -> None:

@@ -45,10 +45,10 @@ def _later(seconds: float) -> None:
 
 
 async def _sweep(driver: InteractionDriver) -> None:
-    """Run one sweep of the Timers cog, as its loop does every few seconds."""
+    """Run one sweep of the Timers cog's lobby loop, as it does every few seconds."""
     cog = running_bot(driver).get_cog("Timers")
     assert cog is not None
-    await type(cog).sweeper.coro(cog)  # type: ignore[attr-defined]
+    await type(cog).lobby_sweeper.coro(cog)  # type: ignore[attr-defined]
 
 
 async def _challenge(driver: InteractionDriver, member: int = BOB_ID) -> tuple[JSON, int]:

@@ -8,6 +8,7 @@ hand, as in ``tests/cogs/test_lobby_expiry.py``.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -44,10 +45,10 @@ def _later(seconds: float) -> None:
 
 
 async def _sweep(driver: InteractionDriver) -> None:
-    """Run one sweep of the Timers cog, as its loop does every few seconds."""
+    """Run one sweep of the Timers cog's lobby loop, as it does every few seconds."""
     cog = running_bot(driver).get_cog("Timers")
     assert cog is not None
-    await type(cog).sweeper.coro(cog)  # type: ignore[attr-defined]
+    await type(cog).lobby_sweeper.coro(cog)  # type: ignore[attr-defined]
 
 
 async def _challenge(driver: InteractionDriver, member: int = BOB_ID) -> tuple[JSON, int]:
@@ -175,3 +176,23 @@ async def test_a_backlog_with_gone_messages_and_an_unknown_game_drains(
         assert (await _lobby(driver, lobby_id)).status == "expired"
     assert _shown(driver, live)["content"].endswith("\n⌛ This invitation has expired.")
     assert driver.backend.messages[posted.id]["content"].startswith("**gone** — ")
+
+
+async def test_a_lobby_edit_waiting_on_discord_does_not_hold_up_the_turn_timers(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord holds the edit of an expired invitation's message (rate limits on a channel
+    full of invitations, or an outage's retries, last minutes): the turn-timer sweep still
+    finishes at once, so deadlines do not wait for it; the lobbies' own loop waits instead.
+    Before, the turn-timer sweep expired the lobbies too and waited on their edits."""
+    await _challenge(driver)
+    bot = running_bot(driver)
+
+    async def edit_held(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.Event().wait()  # Discord never answers in this test
+
+    monkeypatch.setattr(bot.http, "edit_message", edit_held)
+    _later(TIMEOUT + 1)
+    cog = bot.get_cog("Timers")
+    assert cog is not None
+    await asyncio.wait_for(type(cog).sweeper.coro(cog), 5)  # type: ignore[attr-defined]

@@ -159,6 +159,7 @@ def install() -> None:
             await setup(self)
             cog: Any = self.get_cog("Timers")
             cog.sweeper.change_interval(seconds=float(period))
+            cog.lobby_sweeper.change_interval(seconds=float(period))
 
         JunctionBot.setup_hook = setup_then_sweep_faster  # type: ignore[method-assign]
 
