@@ -158,6 +158,9 @@ _VERBS = {
 _CLOSED = {"started": "has already started", "cancelled": "was cancelled"}
 """What a press on a closed lobby is told, by its status (else: it has expired)."""
 
+PRESSED_TOGETHER = "Someone pressed at the same moment; press again."
+"""What a press is told when another changed the lobby between its read and its write."""
+
 
 class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adjlsc])"):
     """Accept or Decline (invited members), Join or Leave (an open table's seats, any member),
@@ -448,7 +451,7 @@ async def _save(
     try:
         return await bot_of(interaction).tables.store.update_lobby(lobby, version)
     except StaleVersion:
-        raise GameError("Someone pressed at the same moment; press again.") from None
+        raise GameError(PRESSED_TOGETHER) from None
 
 
 def _lobby_seats(lobby: LobbyRecord) -> list[SeatRecord]:
@@ -471,7 +474,17 @@ async def start_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord)
     seats = _lobby_seats(lobby)
     check_seats(found, len(seats))
     # Claim the lobby first: of two presses at once, only one starts a game (or a thread).
-    claimed = await _save(replace(lobby, status="started"), lobby.version, interaction)
+    store = bot_of(interaction).tables.store
+    try:
+        claimed = await store.update_lobby(replace(lobby, status="started"), lobby.version)
+    except StaleVersion:
+        # Closed meanwhile (the sweep expired it, the host cancelled): a press again would
+        # only be refused, so say why now.
+        fresh = await store.get_lobby(lobby.id)
+        if fresh is not None and fresh.status != "open":
+            what = "table" if lobby.open_seats is not None else "invitation"
+            raise GameError(f"That {what} {_CLOSED.get(fresh.status, 'has expired')}.") from None
+        raise GameError(PRESSED_TOGETHER) from None
     answered = lost = False
 
     async def answer_first() -> None:

@@ -196,3 +196,32 @@ async def test_a_lobby_edit_waiting_on_discord_does_not_hold_up_the_turn_timers(
     cog = bot.get_cog("Timers")
     assert cog is not None
     await asyncio.wait_for(type(cog).sweeper.coro(cog), 5)  # type: ignore[attr-defined]
+
+
+async def test_the_sweep_between_an_accept_and_its_start_is_told_as_expiry(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob's Accept, pressed just in time, is saved; before it claims the game, the sweep
+    (its clock a moment later) closes the invitation. No game starts, the message says the
+    invitation expired, and Bob is told so, not to press again (a press again would only be
+    told it expired)."""
+    message, lobby_id = await _challenge(driver)
+    bot = running_bot(driver)
+    store = bot.tables.store
+    update = store.update_lobby
+    just_in_time = lobby_cog._now() + TIMEOUT - 1
+
+    async def swept_after_the_answer(lobby: LobbyRecord, version: int) -> LobbyRecord:
+        saved = await update(lobby, version)
+        if lobby.status == "open" and lobby.invited[0].answer == "accepted":
+            monkeypatch.setattr(lobby_cog, "_now", lambda: just_in_time + 2)
+            assert await lobby_cog.expire_due(bot) == 1
+        return saved
+
+    monkeypatch.setattr(lobby_cog, "_now", lambda: just_in_time)
+    monkeypatch.setattr(store, "update_lobby", swept_after_the_answer)
+    late = await driver.click(message, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
+    assert late.ephemeral and replies(late) == "That invitation has expired."
+    assert (await _lobby(driver, lobby_id)).status == "expired"
+    assert _shown(driver, message)["content"].endswith("\n⌛ This invitation has expired.")
+    assert await store.active_game(GAMES_CHANNEL_ID) is None
