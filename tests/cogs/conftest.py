@@ -7,9 +7,13 @@ from pathlib import Path
 
 import pytest
 
+import cogs.lobby as lobby_cog
 from bot.client import JunctionBot
 from bot.config import Settings
 from tests.discord.payloads import InteractionDriver
+
+CHALLENGE_TIMEOUT = 300
+"""Seconds an invitation or open table of the test bot stays open."""
 
 
 def bot_settings(tmp_path: Path) -> Settings:
@@ -20,11 +24,19 @@ def bot_settings(tmp_path: Path) -> Settings:
         dev_guild=None,
         api_base=None,
         gateway_url=None,
-        challenge_timeout=300,
+        challenge_timeout=CHALLENGE_TIMEOUT,
         log_level="INFO",
         render_processes=0,
         think_processes=0,
     )
+
+
+@pytest.fixture(autouse=True)
+def _lobby_clock_restored(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every cog test puts the lobbies' clock back (``lobby_later`` moves it on), the first
+    one to run included: the module is imported here, so it is there to restore even before
+    any bot has started."""
+    monkeypatch.setattr(lobby_cog, "_now", lobby_cog._now)
 
 
 @pytest.fixture

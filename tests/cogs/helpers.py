@@ -1,5 +1,6 @@
 """Small helpers for cog tests: a stacked Mille Bornes start, find a component by what it says,
-the public table message, what an interaction said, a computer held in thought."""
+the public table message, what an interaction said, a computer held in thought, the lobbies'
+clock moved on and their expiry sweep run by hand."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import cogs.lobby as lobby_cog
 from bot.client import JunctionBot
 from bot.games.bundle import PolicyFactory
-from bot.store.base import SeatRecord
+from bot.store.base import LobbyRecord, SeatRecord
 from bot.tables import Tables
 from bot.updates import TableUpdate
 from tests.cogs.conftest import bot_settings, running_bot
@@ -130,6 +132,40 @@ async def sweep_after(driver: InteractionDriver, seconds: float) -> None:
     cog = bot.get_cog("Timers")
     assert cog is not None
     await type(cog).sweeper.coro(cog)  # type: ignore[attr-defined]
+
+
+def lobby_later(seconds: float) -> None:
+    """Move the lobbies' clock (``cogs.lobby._now``) on by ``seconds``; the cog conftest puts it
+    back after each test."""
+    now = lobby_cog._now() + seconds
+    lobby_cog._now = lambda: now
+
+
+async def lobby_sweep(driver: InteractionDriver) -> None:
+    """Run one pass of the Timers cog's lobby expiry loop, as it does every few seconds (the
+    loop needs a gateway login, so it is run by hand)."""
+    cog = running_bot(driver).get_cog("Timers")
+    assert cog is not None
+    await type(cog).lobby_sweeper.coro(cog)  # type: ignore[attr-defined]
+
+
+async def challenge_mille(driver: InteractionDriver, member: int = BOB_ID) -> tuple[JSON, int]:
+    """Alice invites ``member`` to Mille Bornes: the invitation's message and its lobby id."""
+    result = await driver.slash("challenge", {"game": "mille", "member": member})
+    assert result.message is not None and not result.ephemeral, replies(result)
+    return result.message, int(component_id(result, "Accept").split(":")[2])
+
+
+def shown_message(driver: InteractionDriver, message: JSON) -> JSON:
+    """The message as it stands now in the fake Discord."""
+    return driver.backend.messages[int(message["id"])]
+
+
+async def stored_lobby(driver: InteractionDriver, lobby_id: int) -> LobbyRecord:
+    """The lobby as the bot's store holds it now."""
+    lobby = await running_bot(driver).tables.store.get_lobby(lobby_id)
+    assert lobby is not None
+    return lobby
 
 
 def alt_text_of(result: InteractionResult, name: str) -> str:

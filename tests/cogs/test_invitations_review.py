@@ -19,12 +19,18 @@ from typing import Any
 
 import pytest
 
-import cogs.lobby as lobby_cog
 from bot.boards import message_link
 from bot.engine.core import GameError
 from bot.store.base import UNPOSTED_SECONDS, LobbyRecord, SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, public_table, replies, restarted
+from tests.cogs.helpers import (
+    component_id,
+    lobby_later,
+    public_table,
+    replies,
+    restarted,
+    stored_lobby,
+)
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -65,25 +71,6 @@ def _invitations(driver: InteractionDriver) -> list[JSON]:
         )
         or " invites " in (m.get("content") or "")
     ]
-
-
-def _later(seconds: float) -> None:
-    """Move the lobbies' clock on by ``seconds`` (the cog module as the bot loaded it)."""
-    now = lobby_cog._now() + seconds
-    lobby_cog._now = lambda: now
-
-
-@pytest.fixture(autouse=True)
-def _clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every test puts the lobbies' clock back, the first one to run included (the module is
-    imported here, so it is there to restore even before any bot has started)."""
-    monkeypatch.setattr(lobby_cog, "_now", lobby_cog._now)
-
-
-async def _lobby(driver: InteractionDriver, lobby_id: int) -> LobbyRecord:
-    lobby = await running_bot(driver).tables.store.get_lobby(lobby_id)
-    assert lobby is not None
-    return lobby
 
 
 def _lobby_id(invitation: JSON) -> int:
@@ -148,7 +135,7 @@ async def test_an_invitation_whose_message_was_never_stored_still_answers(
     invitation = await _posted_not_stored(driver)
     lobby_id = _lobby_id(invitation)
     async with restarted(driver, tmp_path) as again:
-        assert (await _lobby(again, lobby_id)).message_id is None
+        assert (await stored_lobby(again, lobby_id)).message_id is None
         shown = copy.deepcopy(again.backend.messages[table])
         forged = await again.forge(table, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
         assert forged.ephemeral
@@ -156,10 +143,10 @@ async def test_an_invitation_whose_message_was_never_stored_still_answers(
             "That button is not on its invitation: answer the invitation itself."
         )
         assert again.backend.messages[table] == shown
-        assert (await _lobby(again, lobby_id)).invited[0].answer == "pending"
+        assert (await stored_lobby(again, lobby_id)).invited[0].answer == "pending"
         accepted = await again.click(invitation, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
         assert "The game is on" in replies(accepted)
-        assert (await _lobby(again, lobby_id)).message_id == int(invitation["id"])
+        assert (await stored_lobby(again, lobby_id)).message_id == int(invitation["id"])
 
 
 async def test_an_unstored_invitation_expires_under_its_own_message(
@@ -171,12 +158,12 @@ async def test_an_unstored_invitation_expires_under_its_own_message(
     invitation = await _posted_not_stored(driver)
     lobby_id = _lobby_id(invitation)
     async with restarted(driver, tmp_path) as again:
-        _later(10_000)
+        lobby_later(10_000)
         late = await again.click(invitation, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
         assert not late.ephemeral and "⌛ This invitation has expired." in replies(late)
         shown = again.backend.messages[int(invitation["id"])]
         assert "has expired" in shown["content"] and not shown.get("components")
-        assert (await _lobby(again, lobby_id)).status == "expired"
+        assert (await stored_lobby(again, lobby_id)).status == "expired"
         # A client still showing the buttons presses one.
         again_late = await again.forge(invitation, f"jn:l:{lobby_id}:c", user_id=ALICE_ID)
         assert again_late.ephemeral and replies(again_late) == "That invitation has expired."
@@ -210,7 +197,7 @@ async def test_a_rematch_invitation_lost_in_a_kill_can_be_asked_for_again(
             "bob has already asked for this rematch. If you cannot see the invitation, "
             "press Rematch again in a minute."
         )
-        _later(UNPOSTED_SECONDS + 1)
+        lobby_later(UNPOSTED_SECONDS + 1)
         asked = await again.click(table, f"jn:r:{game_id}", user_id=ALICE_ID)
         assert not asked.ephemeral and f"<@{ALICE_ID}> invites" in replies(asked)
         assert len(_invitations(again)) == 1
@@ -271,7 +258,7 @@ async def test_a_start_given_back_after_another_rematch_invitation_closes(
     first = _lobby_id(driver.backend.messages[invitation.message_id or 0])
 
     async def another_then_busy(**_: Any) -> Any:
-        other = replace(await _lobby(driver, first), id=0, status="open", message_id=None)
+        other = replace(await stored_lobby(driver, first), id=0, status="open", message_id=None)
         await tables.store.open_rematch(other, other.created_at)
         raise GameError("A game is already running in this channel.")
 

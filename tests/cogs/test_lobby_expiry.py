@@ -17,66 +17,36 @@ import pytest
 import cogs.lobby as lobby_cog
 from bot.store.base import LobbyRecord, SeatRecord
 from cogs.mygames import NOTHING
-from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, labels, public_table, replies
+from tests.cogs.conftest import CHALLENGE_TIMEOUT, running_bot
+from tests.cogs.helpers import (
+    challenge_mille,
+    component_id,
+    labels,
+    lobby_later,
+    lobby_sweep,
+    public_table,
+    replies,
+    shown_message,
+    stored_lobby,
+)
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
     CAROL_ID,
     GAMES_CHANNEL_ID,
     GUILD_ID,
-    JSON,
 )
 from tests.discord.payloads import InteractionDriver
-
-TIMEOUT = 300  # seconds: the test bot's JUNCTION_CHALLENGE_TIMEOUT (tests/cogs/conftest.py)
-
-
-@pytest.fixture(autouse=True)
-def _clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every test puts the lobbies' clock back (they move it on)."""
-    monkeypatch.setattr(lobby_cog, "_now", lobby_cog._now)
-
-
-def _later(seconds: float) -> None:
-    """Move the lobbies' clock on by ``seconds``."""
-    now = lobby_cog._now() + seconds
-    lobby_cog._now = lambda: now
-
-
-async def _sweep(driver: InteractionDriver) -> None:
-    """Run one sweep of the Timers cog's lobby loop, as it does every few seconds."""
-    cog = running_bot(driver).get_cog("Timers")
-    assert cog is not None
-    await type(cog).lobby_sweeper.coro(cog)  # type: ignore[attr-defined]
-
-
-async def _challenge(driver: InteractionDriver, member: int = BOB_ID) -> tuple[JSON, int]:
-    """Alice invites ``member`` to Mille Bornes: the invitation's message and its lobby id."""
-    result = await driver.slash("challenge", {"game": "mille", "member": member})
-    assert result.message is not None and not result.ephemeral, replies(result)
-    return result.message, int(component_id(result, "Accept").split(":")[2])
-
-
-async def _lobby(driver: InteractionDriver, lobby_id: int) -> LobbyRecord:
-    lobby = await running_bot(driver).tables.store.get_lobby(lobby_id)
-    assert lobby is not None
-    return lobby
-
-
-def _shown(driver: InteractionDriver, message: JSON) -> JSON:
-    """The message as it stands now in the fake Discord."""
-    return driver.backend.messages[int(message["id"])]
 
 
 async def test_the_sweep_closes_an_invitation_past_its_time(driver: InteractionDriver) -> None:
     """Nobody answered Bob's invitation in time: the sweep marks it expired and its message
     says so, its buttons gone, as a press after its time would have made it."""
-    message, lobby_id = await _challenge(driver)
-    _later(TIMEOUT + 1)
-    await _sweep(driver)
-    assert (await _lobby(driver, lobby_id)).status == "expired"
-    shown = _shown(driver, message)
+    message, lobby_id = await challenge_mille(driver)
+    lobby_later(CHALLENGE_TIMEOUT + 1)
+    await lobby_sweep(driver)
+    assert (await stored_lobby(driver, lobby_id)).status == "expired"
+    shown = shown_message(driver, message)
     assert shown["content"].endswith("\n⌛ This invitation has expired.")
     assert "expires <t:" not in shown["content"]
     assert labels(shown) == []
@@ -89,11 +59,11 @@ async def test_the_sweep_closes_an_open_table_past_its_time(driver: InteractionD
     assert hosted.message is not None
     lobby_id = int(component_id(hosted, "Join").split(":")[2])
     await driver.click(hosted, f"jn:l:{lobby_id}:j", user_id=BOB_ID)
-    _later(TIMEOUT + 1)
-    await _sweep(driver)
-    lobby = await _lobby(driver, lobby_id)
+    lobby_later(CHALLENGE_TIMEOUT + 1)
+    await lobby_sweep(driver)
+    lobby = await stored_lobby(driver, lobby_id)
     assert (lobby.status, [i.user_id for i in lobby.invited]) == ("expired", [BOB_ID])
-    shown = _shown(driver, hosted.message)
+    shown = shown_message(driver, hosted.message)
     assert shown["content"].endswith("\n⌛ This table has expired.")
     assert f"Seats: 1. <@{ALICE_ID}> · 2. <@{BOB_ID}> · 3. free" in shown["content"]
     assert "closes <t:" not in shown["content"] and labels(shown) == []
@@ -101,12 +71,12 @@ async def test_the_sweep_closes_an_open_table_past_its_time(driver: InteractionD
 
 async def test_a_lobby_not_yet_due_is_left_alone(driver: InteractionDriver) -> None:
     """A second before its time, the sweep changes neither the invitation nor its message."""
-    message, lobby_id = await _challenge(driver)
-    before, shown = await _lobby(driver, lobby_id), dict(_shown(driver, message))
-    _later(TIMEOUT - 1)
-    await _sweep(driver)
-    assert await _lobby(driver, lobby_id) == before
-    assert _shown(driver, message) == shown
+    message, lobby_id = await challenge_mille(driver)
+    before, shown = await stored_lobby(driver, lobby_id), dict(shown_message(driver, message))
+    lobby_later(CHALLENGE_TIMEOUT - 1)
+    await lobby_sweep(driver)
+    assert await stored_lobby(driver, lobby_id) == before
+    assert shown_message(driver, message) == shown
     assert labels(shown) == ["Accept", "Decline", "Start", "Cancel"]
 
 
@@ -116,14 +86,14 @@ async def test_a_press_after_the_sweep_is_told_only_and_changes_nothing(
     """Bob's Accept (his client still showing it) after the sweep closed the invitation is
     told, only to him, that it expired; the lobby and its message stay as the sweep left
     them, and no game starts."""
-    message, lobby_id = await _challenge(driver)
-    _later(TIMEOUT + 1)
-    await _sweep(driver)
-    before, shown = await _lobby(driver, lobby_id), dict(_shown(driver, message))
+    message, lobby_id = await challenge_mille(driver)
+    lobby_later(CHALLENGE_TIMEOUT + 1)
+    await lobby_sweep(driver)
+    before, shown = await stored_lobby(driver, lobby_id), dict(shown_message(driver, message))
     late = await driver.forge(message, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
     assert late.ephemeral and replies(late) == "That invitation has expired."
-    assert await _lobby(driver, lobby_id) == before
-    assert _shown(driver, message) == shown
+    assert await stored_lobby(driver, lobby_id) == before
+    assert shown_message(driver, message) == shown
     assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
 
 
@@ -133,7 +103,7 @@ async def test_a_start_at_the_same_moment_wins_over_the_sweep(
     """The sweep reads the invitation as due; before it writes, Bob's Accept (pressed just in
     time) starts the game. The sweep's write finds the lobby changed and leaves it: the game
     is on, and the message says so, not that the invitation expired."""
-    message, lobby_id = await _challenge(driver)
+    message, lobby_id = await challenge_mille(driver)
     store = running_bot(driver).tables.store
     read = store.lobbies_due
 
@@ -146,11 +116,11 @@ async def test_a_start_at_the_same_moment_wins_over_the_sweep(
         return due
 
     monkeypatch.setattr(store, "lobbies_due", accepted_meanwhile)
-    _later(TIMEOUT + 1)
-    await _sweep(driver)
-    assert (await _lobby(driver, lobby_id)).status == "started"
+    lobby_later(CHALLENGE_TIMEOUT + 1)
+    await lobby_sweep(driver)
+    assert (await stored_lobby(driver, lobby_id)).status == "started"
     assert await store.active_game(GAMES_CHANNEL_ID) is not None
-    shown = _shown(driver, message)["content"]
+    shown = shown_message(driver, message)["content"]
     assert "✅ The game is on!" in shown and "expired" not in shown
 
 
@@ -159,15 +129,15 @@ async def test_a_deleted_message_does_not_stop_the_others_expiring(
 ) -> None:
     """A moderator deleted the first invitation's message: the sweep still marks it expired
     (saying so in the log, at info) and goes on to close the second one."""
-    gone, gone_id = await _challenge(driver, BOB_ID)
-    kept, kept_id = await _challenge(driver, CAROL_ID)
+    gone, gone_id = await challenge_mille(driver, BOB_ID)
+    kept, kept_id = await challenge_mille(driver, CAROL_ID)
     del driver.backend.messages[int(gone["id"])]
-    _later(TIMEOUT + 1)
+    lobby_later(CHALLENGE_TIMEOUT + 1)
     with caplog.at_level(logging.INFO, logger="junction.lobby"):
-        await _sweep(driver)
-    assert (await _lobby(driver, gone_id)).status == "expired"
-    assert (await _lobby(driver, kept_id)).status == "expired"
-    assert _shown(driver, kept)["content"].endswith("\n⌛ This invitation has expired.")
+        await lobby_sweep(driver)
+    assert (await stored_lobby(driver, gone_id)).status == "expired"
+    assert (await stored_lobby(driver, kept_id)).status == "expired"
+    assert shown_message(driver, kept)["content"].endswith("\n⌛ This invitation has expired.")
     assert [r.levelno for r in caplog.records if f"lobby {gone_id} " in r.getMessage()] == [
         logging.INFO
     ]
@@ -178,15 +148,15 @@ async def test_a_shard_that_does_not_hold_the_server_leaves_it(
 ) -> None:
     """This process runs one shard of two, not the one Discord puts the server on: the
     invitation past its time is the other process's to close, and stays as it was."""
-    message, lobby_id = await _challenge(driver)
+    message, lobby_id = await challenge_mille(driver)
     bot = running_bot(driver)
     monkeypatch.setattr(bot, "shard_count", 2)
     monkeypatch.setattr(bot, "shard_ids", [1 - (GUILD_ID >> 22) % 2], raising=False)
-    before, shown = await _lobby(driver, lobby_id), dict(_shown(driver, message))
-    _later(TIMEOUT + 1)
-    await _sweep(driver)
-    assert await _lobby(driver, lobby_id) == before
-    assert _shown(driver, message) == shown
+    before, shown = await stored_lobby(driver, lobby_id), dict(shown_message(driver, message))
+    lobby_later(CHALLENGE_TIMEOUT + 1)
+    await lobby_sweep(driver)
+    assert await stored_lobby(driver, lobby_id) == before
+    assert shown_message(driver, message) == shown
 
 
 async def test_mygames_no_longer_lists_a_lobby_the_sweep_expired(
@@ -194,11 +164,11 @@ async def test_mygames_no_longer_lists_a_lobby_the_sweep_expired(
 ) -> None:
     """Bob's /mygames lists the invitation while it is open; after the sweep closed it, it
     is gone from the list."""
-    await _challenge(driver)
+    await challenge_mille(driver)
     listed = await driver.slash("mygames", {}, user_id=BOB_ID)
     assert listed.content != NOTHING
-    _later(TIMEOUT + 1)
-    await _sweep(driver)
+    lobby_later(CHALLENGE_TIMEOUT + 1)
+    await lobby_sweep(driver)
     again = await driver.slash("mygames", {}, user_id=BOB_ID)
     assert again.ephemeral and again.content == NOTHING
 
@@ -218,9 +188,9 @@ async def test_a_rematch_the_sweep_expired_can_be_asked_for_again(
     game_id = update.game.id
     first = await driver.click(table, f"jn:r:{game_id}", user_id=BOB_ID)
     first_id = int(component_id(first, "Accept").split(":")[2])
-    _later(TIMEOUT + 1)
-    await _sweep(driver)
-    assert (await _lobby(driver, first_id)).status == "expired"
+    lobby_later(CHALLENGE_TIMEOUT + 1)
+    await lobby_sweep(driver)
+    assert (await stored_lobby(driver, first_id)).status == "expired"
     second = await driver.click(table, f"jn:r:{game_id}", user_id=ALICE_ID)
     assert not second.ephemeral, replies(second)
     assert int(component_id(second, "Accept").split(":")[2]) != first_id

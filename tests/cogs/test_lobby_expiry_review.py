@@ -15,58 +15,26 @@ import pytest
 
 import cogs.lobby as lobby_cog
 from bot.store.base import LobbyRecord
-from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, labels, replies
+from tests.cogs.conftest import CHALLENGE_TIMEOUT, running_bot
+from tests.cogs.helpers import (
+    challenge_mille,
+    labels,
+    lobby_later,
+    lobby_sweep,
+    replies,
+    shown_message,
+    stored_lobby,
+)
 from tests.discord.backend import (
     BOB_ID,
     CAROL_ID,
     GAMES_CHANNEL_ID,
     GUILD_ID,
-    JSON,
     HTTPError,
     RecordedRequest,
 )
 from tests.discord.payloads import InteractionDriver
 from tests.store.helpers import lobby_record
-
-TIMEOUT = 300  # seconds: the test bot's JUNCTION_CHALLENGE_TIMEOUT (tests/cogs/conftest.py)
-
-
-@pytest.fixture(autouse=True)
-def _clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every test puts the lobbies' clock back (they move it on)."""
-    monkeypatch.setattr(lobby_cog, "_now", lobby_cog._now)
-
-
-def _later(seconds: float) -> None:
-    """Move the lobbies' clock on by ``seconds``."""
-    now = lobby_cog._now() + seconds
-    lobby_cog._now = lambda: now
-
-
-async def _sweep(driver: InteractionDriver) -> None:
-    """Run one sweep of the Timers cog's lobby loop, as it does every few seconds."""
-    cog = running_bot(driver).get_cog("Timers")
-    assert cog is not None
-    await type(cog).lobby_sweeper.coro(cog)  # type: ignore[attr-defined]
-
-
-async def _challenge(driver: InteractionDriver, member: int = BOB_ID) -> tuple[JSON, int]:
-    """Alice invites ``member`` to Mille Bornes: the invitation's message and its lobby id."""
-    result = await driver.slash("challenge", {"game": "mille", "member": member})
-    assert result.message is not None and not result.ephemeral, replies(result)
-    return result.message, int(component_id(result, "Accept").split(":")[2])
-
-
-async def _lobby(driver: InteractionDriver, lobby_id: int) -> LobbyRecord:
-    lobby = await running_bot(driver).tables.store.get_lobby(lobby_id)
-    assert lobby is not None
-    return lobby
-
-
-def _shown(driver: InteractionDriver, message: JSON) -> JSON:
-    """The message as it stands now in the fake Discord."""
-    return driver.backend.messages[int(message["id"])]
 
 
 def _edits_fail(driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -89,21 +57,21 @@ async def test_a_press_on_an_expired_lobby_whose_edit_failed_takes_its_buttons_a
     """Discord answered 500 to the sweep's edit: the invitation is expired, its message still
     offers Accept. Bob's Accept there is told it expired, and the message now says so, its
     buttons gone; no game starts. Before, the buttons stayed for good, each press refused."""
-    message, lobby_id = await _challenge(driver)
-    _later(TIMEOUT + 1)
+    message, lobby_id = await challenge_mille(driver)
+    lobby_later(CHALLENGE_TIMEOUT + 1)
     with monkeypatch.context() as failing:
         refused = _edits_fail(driver, failing)
-        await _sweep(driver)
+        await lobby_sweep(driver)
     assert refused, "the sweep's edit met the server error"
-    before = await _lobby(driver, lobby_id)
+    before = await stored_lobby(driver, lobby_id)
     assert before.status == "expired"
-    assert labels(_shown(driver, message)) == ["Accept", "Decline", "Start", "Cancel"]
+    assert labels(shown_message(driver, message)) == ["Accept", "Decline", "Start", "Cancel"]
     late = await driver.click(message, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
     assert late.ephemeral and replies(late) == "That invitation has expired."
-    shown = _shown(driver, message)
+    shown = shown_message(driver, message)
     assert shown["content"].endswith("\n⌛ This invitation has expired.")
     assert labels(shown) == []
-    assert await _lobby(driver, lobby_id) == before
+    assert await stored_lobby(driver, lobby_id) == before
     assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
 
 
@@ -112,16 +80,16 @@ async def test_a_double_press_on_such_a_lobby_is_told_twice_and_changes_nothing(
 ) -> None:
     """Bob presses Accept twice on the stale message (his client still showing it after the
     first): both are told it expired; the second edits nothing more."""
-    message, lobby_id = await _challenge(driver)
-    _later(TIMEOUT + 1)
+    message, lobby_id = await challenge_mille(driver)
+    lobby_later(CHALLENGE_TIMEOUT + 1)
     with monkeypatch.context() as failing:
         _edits_fail(driver, failing)
-        await _sweep(driver)
+        await lobby_sweep(driver)
     first = await driver.click(message, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
-    closed = dict(_shown(driver, message))
+    closed = dict(shown_message(driver, message))
     second = await driver.forge(closed, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
     assert [replies(first), replies(second)] == ["That invitation has expired."] * 2
-    assert second.ephemeral and _shown(driver, message) == closed
+    assert second.ephemeral and shown_message(driver, message) == closed
 
 
 async def test_an_expired_lobby_of_another_server_cannot_be_pressed_from_here(
@@ -129,17 +97,17 @@ async def test_an_expired_lobby_of_another_server_cannot_be_pressed_from_here(
 ) -> None:
     """A modified client forges the Accept of an invitation the sweep closed, on a message of
     another channel: refused, and neither message changes."""
-    message, lobby_id = await _challenge(driver)
-    other, _ = await _challenge(driver, CAROL_ID)
-    _later(TIMEOUT + 1)
-    await _sweep(driver)
-    shown, other_shown = dict(_shown(driver, message)), dict(_shown(driver, other))
+    message, lobby_id = await challenge_mille(driver)
+    other, _ = await challenge_mille(driver, CAROL_ID)
+    lobby_later(CHALLENGE_TIMEOUT + 1)
+    await lobby_sweep(driver)
+    shown, other_shown = dict(shown_message(driver, message)), dict(shown_message(driver, other))
     forged = await driver.forge(other, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
     assert forged.ephemeral
     assert replies(forged) == (
         "That button is not on its invitation: answer the invitation itself."
     )
-    assert _shown(driver, message) == shown and _shown(driver, other) == other_shown
+    assert shown_message(driver, message) == shown and shown_message(driver, other) == other_shown
 
 
 async def test_a_backlog_with_gone_messages_and_an_unknown_game_drains(
@@ -150,8 +118,8 @@ async def test_a_backlog_with_gone_messages_and_an_unknown_game_drains(
     expires a new batch, none twice, until none is left; the live message is edited."""
     bot = running_bot(driver)
     store = bot.tables.store
-    live, live_id = await _challenge(driver)
-    gone, gone_id = await _challenge(driver, CAROL_ID)
+    live, live_id = await challenge_mille(driver)
+    gone, gone_id = await challenge_mille(driver, CAROL_ID)
     del driver.backend.messages[int(gone["id"])]
     now = lobby_cog._now()
     plugin = await store.create_lobby(
@@ -167,14 +135,14 @@ async def test_a_backlog_with_gone_messages_and_an_unknown_game_drains(
         )
         for _ in range(lobby_cog.LOBBIES_PER_SWEEP + 5)
     ]
-    _later(TIMEOUT + 1)
+    lobby_later(CHALLENGE_TIMEOUT + 1)
     counts = []
     for _ in range(3):
         counts.append(await lobby_cog.expire_due(bot))
     assert counts == [lobby_cog.LOBBIES_PER_SWEEP, 8, 0]
     for lobby_id in [live_id, gone_id, plugin.id, *(b.id for b in backlog)]:
-        assert (await _lobby(driver, lobby_id)).status == "expired"
-    assert _shown(driver, live)["content"].endswith("\n⌛ This invitation has expired.")
+        assert (await stored_lobby(driver, lobby_id)).status == "expired"
+    assert shown_message(driver, live)["content"].endswith("\n⌛ This invitation has expired.")
     assert driver.backend.messages[posted.id]["content"].startswith("**gone** — ")
 
 
@@ -185,14 +153,14 @@ async def test_a_lobby_edit_waiting_on_discord_does_not_hold_up_the_turn_timers(
     full of invitations, or an outage's retries, last minutes): the turn-timer sweep still
     finishes at once, so deadlines do not wait for it; the lobbies' own loop waits instead.
     Before, the turn-timer sweep expired the lobbies too and waited on their edits."""
-    await _challenge(driver)
+    await challenge_mille(driver)
     bot = running_bot(driver)
 
     async def edit_held(*args: Any, **kwargs: Any) -> Any:
         await asyncio.Event().wait()  # Discord never answers in this test
 
     monkeypatch.setattr(bot.http, "edit_message", edit_held)
-    _later(TIMEOUT + 1)
+    lobby_later(CHALLENGE_TIMEOUT + 1)
     cog = bot.get_cog("Timers")
     assert cog is not None
     await asyncio.wait_for(type(cog).sweeper.coro(cog), 5)  # type: ignore[attr-defined]
@@ -205,11 +173,11 @@ async def test_the_sweep_between_an_accept_and_its_start_is_told_as_expiry(
     (its clock a moment later) closes the invitation. No game starts, the message says the
     invitation expired, and Bob is told so, not to press again (a press again would only be
     told it expired)."""
-    message, lobby_id = await _challenge(driver)
+    message, lobby_id = await challenge_mille(driver)
     bot = running_bot(driver)
     store = bot.tables.store
     update = store.update_lobby
-    just_in_time = lobby_cog._now() + TIMEOUT - 1
+    just_in_time = lobby_cog._now() + CHALLENGE_TIMEOUT - 1
 
     async def swept_after_the_answer(lobby: LobbyRecord, version: int) -> LobbyRecord:
         saved = await update(lobby, version)
@@ -222,6 +190,6 @@ async def test_the_sweep_between_an_accept_and_its_start_is_told_as_expiry(
     monkeypatch.setattr(store, "update_lobby", swept_after_the_answer)
     late = await driver.click(message, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
     assert late.ephemeral and replies(late) == "That invitation has expired."
-    assert (await _lobby(driver, lobby_id)).status == "expired"
-    assert _shown(driver, message)["content"].endswith("\n⌛ This invitation has expired.")
+    assert (await stored_lobby(driver, lobby_id)).status == "expired"
+    assert shown_message(driver, message)["content"].endswith("\n⌛ This invitation has expired.")
     assert await store.active_game(GAMES_CHANNEL_ID) is None

@@ -21,7 +21,16 @@ from bot.store.base import Invitee, LobbyRecord
 from cogs.mygames import NOTHING
 from cogs.ui import LINK_BREAK
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, labels, public_table, replies, restarted, stacked_mille
+from tests.cogs.helpers import (
+    component_id,
+    labels,
+    lobby_later,
+    public_table,
+    replies,
+    restarted,
+    stacked_mille,
+    stored_lobby,
+)
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -40,12 +49,6 @@ from tests.discord.payloads import InteractionDriver
 
 DAVE_ID = CAROL_ID + 1
 ERIN_ID = CAROL_ID + 2
-
-
-@pytest.fixture(autouse=True)
-def _clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every test puts the lobbies' clock back (the expiry test moves it on)."""
-    monkeypatch.setattr(lobby_cog, "_now", lobby_cog._now)
 
 
 async def _never(*_: Any) -> Any:
@@ -68,12 +71,6 @@ async def _host(driver: InteractionDriver, **options: object) -> tuple[JSON, int
     return result.message, int(join.split(":")[2])
 
 
-async def _lobby(driver: InteractionDriver, lobby_id: int) -> LobbyRecord:
-    lobby = await running_bot(driver).tables.store.get_lobby(lobby_id)
-    assert lobby is not None
-    return lobby
-
-
 def _shown(driver: InteractionDriver, message: JSON) -> str:
     """The table's message as it stands now."""
     return str(driver.backend.messages[int(message["id"])]["content"])
@@ -91,11 +88,11 @@ async def _refused(
     """Press a button (forged: the client may still show it) that must be refused: the
     sentence, checked to go to the presser only and to change neither the lobby nor its
     message."""
-    before = await _lobby(driver, lobby_id)
+    before = await stored_lobby(driver, lobby_id)
     shown = _shown(driver, message)
     pressed = await driver.forge(message, f"jn:l:{lobby_id}:{verb}", user_id=user_id)
     assert pressed.ephemeral, replies(pressed)
-    assert await _lobby(driver, lobby_id) == before
+    assert await stored_lobby(driver, lobby_id) == before
     assert _shown(driver, message) == shown
     return replies(pressed)
 
@@ -116,16 +113,16 @@ async def test_host_posts_a_table_with_join_leave_start_and_cancel(
     assert f"Seats: 1. <@{ALICE_ID}> · 2. free · 3. free · 4. free · 5. free · 6. free" in text
     assert "5 seats free: press Join to take one." in text
     assert posted.data["allowed_mentions"].get("users") in (None, [])
-    lobby = await _lobby(driver, lobby_id)
+    lobby = await stored_lobby(driver, lobby_id)
     assert (lobby.open_seats, lobby.invited, lobby.computers) == (5, (), 0)
 
 
 async def test_seats_default_to_what_the_computers_leave(driver: InteractionDriver) -> None:
     """With two computers a Dragon table offers three seats; ``seats`` offers fewer."""
     _, default = await _host(driver, game="dragon", computers=2, level="random")
-    assert (await _lobby(driver, default)).open_seats == 3
+    assert (await stored_lobby(driver, default)).open_seats == 3
     message, chosen = await _host(driver, game="ttr", seats=2)
-    assert (await _lobby(driver, chosen)).open_seats == 2
+    assert (await stored_lobby(driver, chosen)).open_seats == 2
     assert f"Seats: 1. <@{ALICE_ID}> · 2. free · 3. free\n" in _shown(driver, message)
 
 
@@ -134,7 +131,7 @@ async def test_a_join_takes_a_free_seat(driver: InteractionDriver) -> None:
     message, lobby_id = await _host(driver, game="dragon", seats=3)
     joined = await _press(driver, message, lobby_id, "j", BOB_ID)
     assert not joined.ephemeral
-    assert (await _lobby(driver, lobby_id)).invited == (Invitee(BOB_ID, "bob", "accepted"),)
+    assert (await stored_lobby(driver, lobby_id)).invited == (Invitee(BOB_ID, "bob", "accepted"),)
     text = _shown(driver, message)
     assert f"Seats: 1. <@{ALICE_ID}> · 2. <@{BOB_ID}> · 3. free · 4. free" in text
     assert "2 seats free" in text
@@ -148,10 +145,10 @@ async def test_leave_frees_the_seat_and_the_member_may_join_again(
     await _press(driver, message, lobby_id, "j", BOB_ID)
     left = await _press(driver, message, lobby_id, "l", BOB_ID)
     assert not left.ephemeral and "bob left." in _shown(driver, message)
-    assert (await _lobby(driver, lobby_id)).invited == ()
+    assert (await stored_lobby(driver, lobby_id)).invited == ()
     assert "2 seats free" in _shown(driver, message)
     await _press(driver, message, lobby_id, "j", BOB_ID)
-    assert [i.user_id for i in (await _lobby(driver, lobby_id)).invited] == [BOB_ID]
+    assert [i.user_id for i in (await stored_lobby(driver, lobby_id)).invited] == [BOB_ID]
 
 
 async def test_the_last_free_seat_taken_starts_the_game(driver: InteractionDriver) -> None:
@@ -163,7 +160,7 @@ async def test_the_last_free_seat_taken_starts_the_game(driver: InteractionDrive
     assert not driver.backend.messages[int(message["id"])].get("components")
     game = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
     assert [s.user_id for s in game.seats] == [ALICE_ID, BOB_ID]
-    lobby = await _lobby(driver, lobby_id)
+    lobby = await stored_lobby(driver, lobby_id)
     assert (lobby.status, lobby.game_id) == ("started", game.id)
 
 
@@ -238,7 +235,7 @@ async def test_cancel_closes_the_table(driver: InteractionDriver) -> None:
     await _press(driver, message, lobby_id, "c", ALICE_ID)
     assert "🛑 Cancelled." in _shown(driver, message)
     assert not driver.backend.messages[int(message["id"])].get("components")
-    assert (await _lobby(driver, lobby_id)).status == "cancelled"
+    assert (await stored_lobby(driver, lobby_id)).status == "cancelled"
     late = await _refused(driver, message, lobby_id, "j", CAROL_ID)
     assert late == "That table was cancelled."
 
@@ -310,7 +307,7 @@ async def test_forged_lobby_ids_are_refused(driver: InteractionDriver) -> None:
         "challenge", {"game": "dragon", "member": BOB_ID}, channel_id=GENERAL_CHANNEL_ID
     )
     other_id = int(component_id(other, "Accept").split(":")[2])
-    before = await _lobby(driver, lobby_id)
+    before = await stored_lobby(driver, lobby_id)
     elsewhere = await driver.forge(message, f"jn:l:{other_id}:j", user_id=CAROL_ID)
     assert elsewhere.ephemeral and replies(elsewhere) == (
         "That button is not on its invitation: answer the invitation itself."
@@ -321,8 +318,8 @@ async def test_forged_lobby_ids_are_refused(driver: InteractionDriver) -> None:
     assert answer.ephemeral and replies(answer) == "That invitation does not exist."
     verb = await driver.forge(message, f"jn:l:{lobby_id}:x", user_id=CAROL_ID)
     assert verb.ephemeral and 0 < len(replies(verb)) < 300
-    assert await _lobby(driver, lobby_id) == before
-    assert (await _lobby(driver, other_id)).invited == (Invitee(BOB_ID, "bob"),)
+    assert await stored_lobby(driver, lobby_id) == before
+    assert (await stored_lobby(driver, other_id)).invited == (Invitee(BOB_ID, "bob"),)
 
 
 async def test_a_join_after_the_start_is_refused(driver: InteractionDriver) -> None:
@@ -340,12 +337,11 @@ async def test_a_join_after_the_table_expired_seats_nobody(driver: InteractionDr
     message says so, its buttons go), seating nobody; a press afterwards is told so only."""
     message, lobby_id = await _host(driver, game="dragon")
     await _press(driver, message, lobby_id, "j", BOB_ID)
-    later = lobby_cog._now() + 10_000
-    lobby_cog._now = lambda: later
+    lobby_later(10_000)
     late = await _press(driver, message, lobby_id, "j", CAROL_ID)
     assert "⌛ This table has expired." in replies(late)
     assert not driver.backend.messages[int(message["id"])].get("components")
-    lobby = await _lobby(driver, lobby_id)
+    lobby = await stored_lobby(driver, lobby_id)
     assert (lobby.status, [i.user_id for i in lobby.invited]) == ("expired", [BOB_ID])
     said = await _refused(driver, message, lobby_id, "j", CAROL_ID)
     assert said == "That table has expired."
@@ -359,7 +355,7 @@ async def test_a_full_table_is_refused(driver: InteractionDriver) -> None:
     await stacked_mille(driver)
     busy = await _press(driver, message, lobby_id, "j", BOB_ID)
     assert busy.ephemeral and "already running" in replies(busy)
-    lobby = await _lobby(driver, lobby_id)
+    lobby = await stored_lobby(driver, lobby_id)
     assert (lobby.status, lobby.free_seats) == ("open", 0)
     said = await _refused(driver, message, lobby_id, "j", CAROL_ID)
     assert said == "This table is full."
@@ -404,8 +400,7 @@ async def test_an_invitations_verb_forged_on_an_expired_table_changes_nothing(
     """A forged Accept or Decline on a table past its time is refused like any forged verb: it
     does not close the table on the presser's behalf (the message and the lobby stay)."""
     message, lobby_id = await _host(driver, game="dragon")
-    later = lobby_cog._now() + 10_000
-    lobby_cog._now = lambda: later
+    lobby_later(10_000)
     said = await _refused(driver, message, lobby_id, verb, BOB_ID)
     assert said == "That button does not belong to this table."
 
@@ -443,7 +438,7 @@ async def test_two_joins_at_once_take_the_last_seat_once(
     assert game.seats[0].user_id == ALICE_ID and len(game.seats) == 2
     winner = game.seats[1].user_id
     assert winner in (BOB_ID, CAROL_ID) and not any(r.ephemeral for r in results if r != refused)
-    lobby = await _lobby(driver, lobby_id)
+    lobby = await stored_lobby(driver, lobby_id)
     assert [i.user_id for i in lobby.invited] == [winner]
     assert len(await store.active_games()) == 1
 
@@ -539,17 +534,17 @@ async def test_a_table_whose_message_was_never_stored_still_answers(
         invitation = await again.slash("challenge", {"game": "dragon", "member": CAROL_ID})
         assert invitation.message is not None
         lobby_id = int(component_id(message, "Join").split(":")[2])
-        assert (await _lobby(again, lobby_id)).message_id is None
+        assert (await stored_lobby(again, lobby_id)).message_id is None
         shown = _shown(again, invitation.message)
         forged = await again.forge(invitation.message, f"jn:l:{lobby_id}:j", user_id=BOB_ID)
         assert forged.ephemeral and replies(forged) == (
             "That button is not on its table: use the table's own buttons."
         )
         assert _shown(again, invitation.message) == shown
-        assert (await _lobby(again, lobby_id)).invited == ()
+        assert (await stored_lobby(again, lobby_id)).invited == ()
         joined = await again.click(message, f"jn:l:{lobby_id}:j", user_id=BOB_ID)
         assert not joined.ephemeral
-        lobby = await _lobby(again, lobby_id)
+        lobby = await stored_lobby(again, lobby_id)
         assert lobby.message_id == int(message["id"])
         assert [i.user_id for i in lobby.invited] == [BOB_ID]
 
@@ -563,7 +558,7 @@ async def test_forgetting_a_seated_member_frees_their_seat_only(driver: Interact
     await _press(driver, message, lobby_id, "j", CAROL_ID)
     done = await forget_member(running_bot(driver).tables.store, BOB_ID)
     assert (done.lobbies, done.seats) == (0, 1)
-    lobby = await _lobby(driver, lobby_id)
+    lobby = await stored_lobby(driver, lobby_id)
     assert (lobby.status, [i.user_id for i in lobby.invited]) == ("open", [CAROL_ID])
     public_table(await _press(driver, message, lobby_id, "s", ALICE_ID))
     game = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
@@ -597,7 +592,7 @@ async def test_mygames_lists_a_table_joined(driver: InteractionDriver) -> None:
     hosts, the seats taken and free, and when it closes."""
     message, lobby_id = await _host(driver, game="dragon", seats=3)
     await _press(driver, message, lobby_id, "j", BOB_ID)
-    lobby = await _lobby(driver, lobby_id)
+    lobby = await stored_lobby(driver, lobby_id)
     link = f"https://discord.com/channels/{GUILD_ID}/{message['channel_id']}/{message['id']}"
     assert await _mygames(driver, BOB_ID) == [
         "**Your games here** — 0 in play, 0 waiting for you, 1 table waiting to start",
@@ -652,9 +647,9 @@ async def test_mygames_forgets_a_table_expired(
     """Past its closing time nobody pressed anything (it is still stored open): not listed."""
     message, lobby_id = await _host(driver, game="dragon", seats=3)
     await _press(driver, message, lobby_id, "j", BOB_ID)
-    later = (await _lobby(driver, lobby_id)).expires_at + 1
+    later = (await stored_lobby(driver, lobby_id)).expires_at + 1
     monkeypatch.setattr(lobby_cog, "_now", lambda: later)
-    assert (await _lobby(driver, lobby_id)).status == "open"
+    assert (await stored_lobby(driver, lobby_id)).status == "open"
     assert await _mygames(driver, BOB_ID) == [NOTHING]
 
 
