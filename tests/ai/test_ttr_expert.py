@@ -54,7 +54,7 @@ def test_every_level_is_offered(key: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("key", "seats", "step"), [("ttr", 2, 9), ("ttr", 4, 7), ("ttr-solo", 1, 2)]
+    ("key", "seats", "step"), [("ttr", 2, 9), ("ttr", 4, 7), ("ttr-solo", 1, 1)]
 )
 def test_expert_only_plays_legal_moves(key: str, seats: int, step: int) -> None:
     """Across real games (setup, draws, second draws, Railyards, keeps), the expert answers

@@ -3,17 +3,18 @@ it ends its games, and it beats ``random``."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 
 import pytest
 
 from bot.ai.random_policy import RandomPolicy
-from bot.ai.ttr_normal import NormalTtrPolicy
-from bot.engine.ttr.cards import TICKETS
+from bot.ai.ttr_normal import NormalTtrPolicy, _at_most
+from bot.engine.ttr.cards import COLOURS, TICKETS
 from bot.engine.ttr.state import TtrState
 from bot.games import get_policy
-from tests.engine.ttr_helpers import SOLO, G, lay
+from tests.engine.ttr_helpers import SOLO, G, card, counts, keep_first, lay
 
 
 def _play(
@@ -97,6 +98,67 @@ def test_the_solo_keeper_keeps_the_highest_value_ticket() -> None:
         view = SOLO.private_view(state, 0)
         kept = SOLO.parse_action(NormalTtrPolicy().choose(view, random.Random(0))).tickets
         assert {t.index for t in view.keep_one_of} & set(kept)
+
+
+def _solo_turn(
+    turn: int, hand: list[str], tickets: list[int], track: list[str] | None = None
+) -> TtrState:
+    """A solo game at the start of Station Clock turn ``turn``'s action, an empty Railyard, the
+    draw area showing no colour of the hand."""
+    state = keep_first(SOLO.new_game(["Ann"], 1))
+    state.clock_turn = turn
+    state.hands[0] = counts(*hand)
+    state.tickets[0] = tickets
+    state.track[0] = counts(*(track or []))
+    state.yard_nat[0] = [0] * len(COLOURS)
+    state.yard_loco[0] = [0] * len(COLOURS)
+    state.slots = [card(code) for code in ("orange", "yellow", "black", "white")]
+    state.clock_card = card("blue")
+    return state
+
+
+def test_the_solo_player_does_not_count_its_face_down_stack_as_what_its_tickets_lack() -> None:
+    """Solo, halfway: six cards on the track (none red), T17 (3 red, 3 green) kept and three
+    red in hand. It cannot see its stack, and assuming it holds most of what the ticket asks
+    would leave the red in hand: it plays them."""
+    track = ["green"] * 3 + ["white"] * 3
+    state = _solo_turn(8, ["red"] * 3 + ["white", "blue"], [16], track)
+    choice = NormalTtrPolicy().choose(SOLO.private_view(state, 0), random.Random(0))
+    assert choice == "yard red red red"
+
+
+def test_the_solo_player_plays_rather_than_draws_when_a_draw_can_no_longer_score() -> None:
+    """Solo, one turn left: a card drawn now could only join a set played on the last turn,
+    which feeds nothing; a red pair sends one red the kept T01 (3 red) needs."""
+    state = _solo_turn(15, ["red", "red", "white", "blue"], [0])
+    choice = NormalTtrPolicy().choose(SOLO.private_view(state, 0), random.Random(0))
+    assert choice == "yard red red"
+
+
+OPENING_OFFER = ("T15", "T26", "T35", "T36", "T44", "T45")
+
+
+def test_the_solo_keeper_adds_a_cheap_ticket_for_its_likely_big_city() -> None:
+    """Solo setup: beside the T45 it must keep, it takes T15 (five cards, Dallas). Six hidden
+    tickets dealt from the forty it has not seen touch Dallas at most once four times in five,
+    so completing T15 most likely scores Dallas's 12 as well as its 9."""
+    state = SOLO.new_game(["Ann"], 1)
+    state.offered[0] = [TICKETS.index(t) for t in TICKETS if t.code in OPENING_OFFER]
+    state.hands[0] = counts("red", "red", "yellow", "yellow", "green", "loco", "loco", "loco")
+    choice = NormalTtrPolicy().choose(SOLO.private_view(state, 0), random.Random(0))
+    kept = {TICKETS[t].code for t in SOLO.parse_action(choice).tickets}
+    assert kept == {"T45", "T15"}
+
+
+def test_the_hidden_tickets_city_chance_is_hypergeometric() -> None:
+    """The chance that six tickets dealt from a pool hold at most ``k`` of those touching a
+    city matches counting every deal of a small pool."""
+    pool = list(range(12))
+    marked = set(range(4))
+    deals = list(itertools.combinations(pool, 6))
+    for most in range(4):
+        share = sum(len(marked.intersection(d)) <= most for d in deals) / len(deals)
+        assert _at_most(12, 4, 6, most) == pytest.approx(share)
 
 
 def test_a_railyard_set_that_robs_is_preferred_in_the_second_deck() -> None:
