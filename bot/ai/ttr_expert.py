@@ -28,9 +28,12 @@ sound heuristic on moves it already thinks are close, not waste rounds on hopele
 Measured (``tests/ai/arena_extra.py``, seats rotated): two players, against ``normal``, 50 wins
 of 56 at the real 300 ms budget (seed 1001; median decision 205 ms, p95 300 ms) and 75 of 120
 at 100 ms (seeds 1 and 101). Four players, one expert among three ``normal`` at 100 ms: 10 of
-40, its fair share — the value model was fitted on two-player games only. Solo at 100 ms:
-mean score 35.1 over 200 deals against ``normal``'s 29.7 on the same deals; neither wins one
-(six hidden tickets with their Big Cities outscore what sixteen turns can complete).
+40, its fair share — the value model was fitted on two-player games only. Solo at 100 ms,
+deals 1–200: mean score 47.0 against ``normal``'s 43.5 on the same deals; before ``normal``'s
+solo changes (its stack guess, its last turns, its Big Cities: bot/ai/ttr_normal.py) it was
+41.7 against 29.7 (the same code otherwise, the same machine). On the 24 deals of 1–1000 that
+a search seeing every card could win, 61.5 (52.4 before). Neither wins one (six hidden tickets
+with their Big Cities outscore what sixteen turns can complete).
 """
 
 from __future__ import annotations
