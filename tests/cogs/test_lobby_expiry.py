@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 import cogs.lobby as lobby_cog
+from bot.forget import forget_member
 from bot.store.base import LobbyRecord, SeatRecord
 from cogs.mygames import NOTHING
 from tests.cogs.conftest import CHALLENGE_TIMEOUT, running_bot
@@ -67,6 +68,24 @@ async def test_the_sweep_closes_an_open_table_past_its_time(driver: InteractionD
     assert shown["content"].endswith("\n⌛ This table has expired.")
     assert f"Seats: 1. <@{ALICE_ID}> · 2. <@{BOB_ID}> · 3. free" in shown["content"]
     assert "closes <t:" not in shown["content"] and labels(shown) == []
+
+
+async def test_forgetting_a_member_seated_at_an_expired_table_deletes_it(
+    driver: InteractionDriver,
+) -> None:
+    """``junction forget-member`` for Bob after the sweep expired the table he sat at: like any
+    closed lobby naming him, it is deleted (nobody can answer it any more); only a table still
+    open keeps going with his seat freed."""
+    hosted = await driver.slash("host", {"game": "dragon", "seats": 3})
+    assert hosted.message is not None
+    lobby_id = int(component_id(hosted, "Join").split(":")[2])
+    await driver.click(hosted, f"jn:l:{lobby_id}:j", user_id=BOB_ID)
+    lobby_later(CHALLENGE_TIMEOUT + 1)
+    await lobby_sweep(driver)
+    assert (await stored_lobby(driver, lobby_id)).status == "expired"
+    done = await forget_member(running_bot(driver).tables.store, BOB_ID)
+    assert (done.lobbies, done.seats) == (1, 0)
+    assert await running_bot(driver).tables.store.get_lobby(lobby_id) is None
 
 
 async def test_a_lobby_not_yet_due_is_left_alone(driver: InteractionDriver) -> None:
