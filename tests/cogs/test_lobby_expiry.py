@@ -36,6 +36,7 @@ from tests.discord.backend import (
     CAROL_ID,
     GAMES_CHANNEL_ID,
     GUILD_ID,
+    InteractionResult,
 )
 from tests.discord.payloads import InteractionDriver
 
@@ -53,17 +54,25 @@ async def test_the_sweep_closes_an_invitation_past_its_time(driver: InteractionD
     assert labels(shown) == []
 
 
-async def test_the_sweep_closes_an_open_table_past_its_time(driver: InteractionDriver) -> None:
-    """Alice's open table, Bob seated, a seat still free at closing time: expired, its message
-    says so with Bob still in his seat, and nobody can Join any more."""
+async def _table_with_bob_swept(driver: InteractionDriver) -> tuple[InteractionResult, int]:
+    """Alice hosts a Dragon table of three seats, Bob joins, a seat stays free, its time passes
+    and the sweep runs: what /host answered, and the table's lobby id."""
     hosted = await driver.slash("host", {"game": "dragon", "seats": 2})
     assert hosted.message is not None
     lobby_id = int(component_id(hosted, "Join").split(":")[2])
     await driver.click(hosted, f"jn:l:{lobby_id}:j", user_id=BOB_ID)
     lobby_later(CHALLENGE_TIMEOUT + 1)
     await lobby_sweep(driver)
+    return hosted, lobby_id
+
+
+async def test_the_sweep_closes_an_open_table_past_its_time(driver: InteractionDriver) -> None:
+    """Alice's open table, Bob seated, a seat still free at closing time: expired, its message
+    says so with Bob still in his seat, and nobody can Join any more."""
+    hosted, lobby_id = await _table_with_bob_swept(driver)
     lobby = await stored_lobby(driver, lobby_id)
     assert (lobby.status, [i.user_id for i in lobby.invited]) == ("expired", [BOB_ID])
+    assert hosted.message is not None
     shown = shown_message(driver, hosted.message)
     assert shown["content"].endswith("\n⌛ This table has expired.")
     assert f"Seats: 1. <@{ALICE_ID}> · 2. <@{BOB_ID}> · 3. free" in shown["content"]
@@ -76,12 +85,7 @@ async def test_forgetting_a_member_seated_at_an_expired_table_deletes_it(
     """``junction forget-member`` for Bob after the sweep expired the table he sat at: like any
     closed lobby naming him, it is deleted (nobody can answer it any more); only a table still
     open keeps going with his seat freed."""
-    hosted = await driver.slash("host", {"game": "dragon", "seats": 3})
-    assert hosted.message is not None
-    lobby_id = int(component_id(hosted, "Join").split(":")[2])
-    await driver.click(hosted, f"jn:l:{lobby_id}:j", user_id=BOB_ID)
-    lobby_later(CHALLENGE_TIMEOUT + 1)
-    await lobby_sweep(driver)
+    _, lobby_id = await _table_with_bob_swept(driver)
     assert (await stored_lobby(driver, lobby_id)).status == "expired"
     done = await forget_member(running_bot(driver).tables.store, BOB_ID)
     assert (done.lobbies, done.seats) == (1, 0)
