@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from bot.boards import message_link
 from bot.engine.core import GameError
 from bot.engine.words import plural
-from bot.games import bundle
+from bot.games import title_of
 from bot.position import Position
 from bot.store.base import LobbyRecord, StoredGame
 from bot.tables import Tables
@@ -56,12 +56,8 @@ async def games_of(tables: Tables, user_id: int, guild_id: int | None) -> list[I
 def unreadable(stored: StoredGame, user_id: int) -> InPlay:
     """What /mygames says of a game in play whose save cannot be read: where it is, and with
     whom (from its seats, which need no rules); nobody's move."""
-    try:
-        title = bundle(stored.game_key).info.title
-    except GameError:
-        title = stored.game_key
     return InPlay(
-        title=title,
+        title=title_of(stored.game_key),
         channel_id=stored.channel_id,
         link=_link(stored),
         opponents=tuple(s.name for s in stored.seats if s.user_id != user_id),
@@ -131,10 +127,7 @@ def lobby_lines(
 
 
 def _lobby_line(lobby: LobbyRecord, user_id: int, escape: Callable[[str], str]) -> str:
-    try:
-        title = bundle(lobby.game_key).info.title
-    except GameError:  # a plug-in game no longer installed: its table still holds the member
-        title = lobby.game_key
+    title = title_of(lobby.game_key)
     host = "you host" if lobby.host_id == user_id else f"{escape(lobby.host_name)} hosts"
     if lobby.open_seats is not None:
         # As the table's message counts them: the host, the members who joined, the computers.

@@ -35,7 +35,7 @@ import discord
 from bot.boards import message_link
 from bot.engine.core import BadOption, GameError
 from bot.engine.words import plural
-from bot.games import bundle
+from bot.games import bundle, title_of
 from bot.games.bundle import GameBundle
 from bot.store.base import (
     Answer,
@@ -415,7 +415,7 @@ async def _show_expired(bot: JunctionBot, closed: LobbyRecord) -> None:
     channel = bot.get_partial_messageable(closed.channel_id, guild_id=closed.guild_id)
     try:
         await channel.get_partial_message(closed.message_id).edit(
-            **_closing(closed, _title(closed), _expired_note(closed))
+            **_closing(closed, title_of(closed.game_key), _expired_note(closed))
         )
     except (discord.NotFound, discord.Forbidden):
         log.info("lobby %s expired; its message is gone or out of reach", closed.id)
@@ -423,20 +423,12 @@ async def _show_expired(bot: JunctionBot, closed: LobbyRecord) -> None:
         log.warning("lobby %s expired; its message could not be edited", closed.id, exc_info=True)
 
 
-def _title(lobby: LobbyRecord) -> str:
-    """The lobby's game's title; a plug-in game no longer installed is named by its key."""
-    try:
-        return bundle(lobby.game_key).info.title
-    except GameError:
-        return lobby.game_key
-
-
 async def _show_closed(pressed: discord.Message, expired: LobbyRecord) -> None:
     """Turn the pressed message of an ``expired`` lobby into its closing note, buttons gone,
     when it still shows the lobby open: the sweep's edit failed (Discord's error, an outage),
     or a press's answer landed just after it. Else the buttons would stay for good, every
     press refused. Through the channel: the caller refuses the press in the answer."""
-    closing = _closing(expired, _title(expired), _expired_note(expired))
+    closing = _closing(expired, title_of(expired.game_key), _expired_note(expired))
     if pressed.content == closing["content"]:
         return  # Already closed (the sweep's edit, or an earlier press): nothing to redo.
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.engine.mille.cards import Card
-from bot.games import MoveChoice, bundle
+from bot.games import MoveChoice, bundle, title_of
 from bot.games.bundle import ButtonSpec
 from tests.engine.mille_helpers import G, act, start
 
@@ -135,3 +135,10 @@ def test_the_race_table_text_says_an_empty_junkyard_is_empty() -> None:
     state.sides[0].junkyard.append("flat-tire")
     text = race.presenter.console_table(race.game.public_view(state))
     assert "junkyard 1 (top Flat Tire)" in text, text
+
+
+def test_a_game_is_named_by_its_title_and_an_uninstalled_one_by_its_key() -> None:
+    """Saved games and lobbies outlive a plug-in: /mygames and lobby messages name a game by its
+    title while it is installed, by the key they stored once it is not (no error)."""
+    assert title_of("mille") == bundle("mille").info.title != "mille"
+    assert title_of("gone-plugin") == "gone-plugin"

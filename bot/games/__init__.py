@@ -19,6 +19,7 @@ from bot.games.registry import (
     policy_names,
     register,
     suggest_move,
+    title_of,
     unregister,
 )
 
@@ -50,5 +51,6 @@ __all__ = [
     "policy_names",
     "register",
     "suggest_move",
+    "title_of",
     "unregister",
 ]

@@ -65,6 +65,15 @@ def bundle(key: str) -> GameBundle:
     return found
 
 
+def title_of(key: str) -> str:
+    """The title of the game called ``key``, for saved games and lobbies that name it; a
+    plug-in game no longer installed is named by its key (its records outlive it)."""
+    try:
+        return bundle(key).info.title
+    except BadOption:
+        return key
+
+
 def all_bundles() -> list[GameBundle]:
     """Every registered game, by key."""
     _load_builtin()
