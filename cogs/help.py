@@ -2,10 +2,18 @@
 
 The command lines are read from the bot's own command tree, so a new or renamed command is
 listed as it is registered, with the description Discord shows for it.
+
+The message is an embed: getting started as its description, then a field per section (games,
+commands, privacy). A plain message holds 2 000 characters and the list had outgrown most of
+them, so one more game or command would have cut its last line; a field holds 1 024, and a
+section longer than that carries on in a second field, line by line, so every line is shown
+whole. Should the fields ever outgrow one embed (6 000 characters), the rest follow in another
+private message.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -24,7 +32,7 @@ GETTING_STARTED = (
 )
 
 
-def games_text() -> str:
+def games_lines() -> list[str]:
     """A line per game: its title, how many play, and the key commands take."""
     lines = []
     for found in all_bundles():
@@ -32,13 +40,13 @@ def games_text() -> str:
         seats = players_wanted(info.min_players, info.max_players)
         summary = f" — {info.summary}" if info.summary else ""
         lines.append(f"• **{info.title}** (`{info.key}`, {seats}){summary}")
-    return "\n".join(lines)
+    return lines
 
 
-def commands_text(tree: app_commands.CommandTree[Any]) -> str:
+def commands_lines(tree: app_commands.CommandTree[Any]) -> list[str]:
     """A line per slash command, in the order Discord lists them (by name)."""
     listed = sorted(tree.get_commands(type=discord.AppCommandType.chat_input), key=lambda c: c.name)
-    return "\n".join(f"`/{command.name}` — {command.description}" for command in listed)
+    return [f"`/{command.name}` — {command.description}" for command in listed]
 
 
 PRIVACY = (
@@ -46,19 +54,42 @@ PRIVACY = (
     "by Junction, ask whoever runs it."
 )
 
+# Discord's embed limits (its API reference, "Embed Limits"): a body over any is refused.
+FIELD_VALUE = 1024
+EMBED_FIELDS = 25
+EMBED_TOTAL = 6000
 
-# Discord's own limit: nothing is ever appended to /help's message (other messages keep room
-# for a suffix), and with a command per line it needs the room.
-HELP_LIMIT = 2000
+
+def _field_values(lines: Sequence[str]) -> list[str]:
+    """``lines`` joined into as few field values as hold them, each line whole (a line longer
+    than a whole field, which no game or command makes, is clipped)."""
+    values: list[str] = []
+    for line in (clip(line, FIELD_VALUE) for line in lines):
+        if values and len(values[-1]) + 1 + len(line) <= FIELD_VALUE:
+            values[-1] += "\n" + line
+        else:
+            values.append(line)
+    return values
 
 
-def help_text(tree: app_commands.CommandTree[Any]) -> str:
-    """The whole /help message."""
-    return clip(
-        f"{GETTING_STARTED}\n\n**Games**\n{games_text()}\n\n**Commands**\n{commands_text(tree)}"
-        f"\n\n{PRIVACY}",
-        HELP_LIMIT,
-    )
+def help_embeds(tree: app_commands.CommandTree[Any]) -> list[discord.Embed]:
+    """The whole /help, one embed per message (one, unless the lists outgrow an embed)."""
+    sections = [
+        ("Games", games_lines()),
+        ("Commands", commands_lines(tree)),
+        ("Privacy", [PRIVACY]),
+    ]
+    embeds = [discord.Embed(description=GETTING_STARTED)]
+    for name, lines in sections:
+        for part, value in enumerate(_field_values(lines)):
+            title = name if part == 0 else f"{name} (continued)"
+            embed = embeds[-1]
+            size = len(embed) + len(title) + len(value)
+            if len(embed.fields) == EMBED_FIELDS or size > EMBED_TOTAL:
+                embed = discord.Embed()
+                embeds.append(embed)
+            embed.add_field(name=title, value=value, inline=False)
+    return embeds
 
 
 class Help(commands.Cog):
@@ -69,7 +100,10 @@ class Help(commands.Cog):
 
     @app_commands.command(name="help", description="What Junction plays and how to start")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        await interaction.response.send_message(help_text(self.bot.tree), ephemeral=True)
+        first, *rest = help_embeds(self.bot.tree)
+        await interaction.response.send_message(embed=first, ephemeral=True)
+        for embed in rest:
+            await interaction.followup.send(embed=embed, ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:
