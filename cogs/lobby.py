@@ -162,6 +162,14 @@ PRESSED_TOGETHER = "Someone pressed at the same moment; press again."
 """What a press is told when another changed the lobby between its read and its write."""
 
 
+class _Overtaken(GameError):
+    """A start whose claim found the lobby changed and still open (another press came between
+    its read and its claim): told ``PRESSED_TOGETHER``, unless the caller knows better."""
+
+    def __init__(self) -> None:
+        super().__init__(PRESSED_TOGETHER)
+
+
 class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adjlsc])"):
     """Accept or Decline (invited members), Join or Leave (an open table's seats, any member),
     Start or Cancel (the host)."""
@@ -290,7 +298,7 @@ async def _take_or_leave(
         if not lobby.free_seats:
             try:
                 await start_lobby(interaction, lobby)
-            except GameError:
+            except GameError as error:
                 # Not dealt (a game was started in the channel meanwhile): the member keeps
                 # the seat, for the host's Start later, so the table must show it taken. Or
                 # the host's Start or Cancel came first: "press again" would be wrong.
@@ -301,12 +309,35 @@ async def _take_or_leave(
                     raise GameError(
                         f"That table {_CLOSED.get(fresh.status, 'has expired')}."
                     ) from None
+                if fresh is not None and isinstance(error, _Overtaken):
+                    # A Leave came between the Join and its start: the member is seated
+                    # (pressing Join again would be refused), and the table waits again.
+                    raise GameError(_seat_kept(fresh, user.id)) from None
                 raise
             return
         note = ""
     await interaction.response.edit_message(
         content=lobby_text(lobby, title, note), view=lobby_view(lobby), allowed_mentions=NO_PINGS
     )
+
+
+def _seat_kept(lobby: LobbyRecord, user_id: int) -> str:
+    """What a Join for the last seat is told when another press changed the open ``lobby``
+    before the Join could start it: the seat the member holds now, and what the table waits
+    for."""
+    seated = [i.user_id for i in lobby.invited]
+    if user_id not in seated:
+        # Their own Leave came between (pressed at once on another device).
+        return "You left this table as you joined: you have no seat now."
+    seat = f"You have seat {2 + seated.index(user_id)}"  # seat 1 is the host's
+    if lobby.free_seats:
+        return (
+            f"{seat}. Someone left as you joined, so the table waits for "
+            f"{plural(lobby.free_seats, 'more player')}."
+        )
+    # Another Join took the freed seat: its start (or, should it fail, the host's Start)
+    # deals the game.
+    return f"{seat}, and every seat is taken now."
 
 
 async def _show_seated(
@@ -476,7 +507,7 @@ async def start_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord)
         if fresh is not None and fresh.status != "open":
             what = "table" if lobby.open_seats is not None else "invitation"
             raise GameError(f"That {what} {_CLOSED.get(fresh.status, 'has expired')}.") from None
-        raise GameError(PRESSED_TOGETHER) from None
+        raise _Overtaken from None
     answered = lost = False
 
     async def answer_first() -> None:

@@ -498,6 +498,53 @@ async def test_a_cancel_between_the_last_join_and_its_start_tells_the_joiner(
     assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
 
 
+async def test_a_leave_between_the_last_join_and_its_start_tells_the_joiner_his_seat(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob takes the last seat of a Ticket to Ride table and, before his press deals, Carol
+    presses Leave: no game starts, and Bob is told the seat he holds and that the table waits
+    again, not to press again (a Join again would be refused: he is seated). Dave's Join then
+    starts the game once, with Bob in it."""
+    _more_members(driver)
+    message, lobby_id = await _host(driver, game="ttr", seats=2)
+    await _press(driver, message, lobby_id, "j", CAROL_ID)
+    pending, go = await _join_held_before_its_start(driver, monkeypatch, message, lobby_id)
+    left = await _press(driver, message, lobby_id, "l", CAROL_ID)
+    assert not left.ephemeral, replies(left)
+    go.set()
+    joined = await pending
+    assert joined.ephemeral
+    assert replies(joined) == (
+        "You have seat 2. Someone left as you joined, so the table waits for 1 more player."
+    )
+    store = running_bot(driver).tables.store
+    assert await store.active_game(GAMES_CHANNEL_ID) is None
+    lobby = await stored_lobby(driver, lobby_id)
+    assert (lobby.status, [i.user_id for i in lobby.invited]) == ("open", [BOB_ID])
+    assert f"Seats: 1. <@{ALICE_ID}> · 2. <@{BOB_ID}> · 3. free\n" in _shown(driver, message)
+    public_table(await _press(driver, message, lobby_id, "j", DAVE_ID))
+    game = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
+    assert [s.user_id for s in game.seats] == [ALICE_ID, BOB_ID, DAVE_ID]
+    assert len(await store.active_games()) == 1
+
+
+async def test_the_joiners_own_leave_before_the_start_is_told_so(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob's Join for the last seat is held before its start, and his own Leave (another
+    device) lands first: he is told he has no seat now, not to press again."""
+    message, lobby_id = await _host(driver, game="mille")
+    pending, go = await _join_held_before_its_start(driver, monkeypatch, message, lobby_id)
+    assert not (await _press(driver, message, lobby_id, "l", BOB_ID)).ephemeral
+    go.set()
+    joined = await pending
+    assert joined.ephemeral
+    assert replies(joined) == "You left this table as you joined: you have no seat now."
+    lobby = await stored_lobby(driver, lobby_id)
+    assert (lobby.status, lobby.invited) == ("open", ())
+    assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
+
+
 async def test_a_restart_between_joins_loses_nothing(
     driver: InteractionDriver, tmp_path: Path
 ) -> None:
