@@ -158,6 +158,13 @@ _VERBS = {
 _CLOSED = {"started": "has already started", "cancelled": "was cancelled"}
 """What a press on a closed lobby is told, by its status (else: it has expired)."""
 
+CANCELLED = "🛑 Cancelled."
+"""The line a lobby's message ends with once its host cancelled it."""
+
+DECLINED = "Everyone declined."
+"""The line an invitation's message ends with once every invitee declined (and it asked for no
+computers to take their seats): it closes by itself."""
+
 PRESSED_TOGETHER = "Someone pressed at the same moment; press again."
 """What a press is told when another changed the lobby between its read and its write."""
 
@@ -202,7 +209,7 @@ class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adjlsc])"
                 else "That button is not on its invitation: answer the invitation itself."
             )
         if lobby.status != "open":
-            if lobby.status == "expired":
+            if lobby.status in ("expired", "cancelled"):
                 await _show_closed(pressed, lobby)
             raise GameError(f"That {what} {_CLOSED.get(lobby.status, 'has expired')}.")
         title = bundle(lobby.game_key).info.title
@@ -233,7 +240,7 @@ class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adjlsc])"
                 return
             if all(i.answer == "declined" for i in lobby.invited) and not lobby.computers:
                 lobby = await _save(replace(lobby, status="cancelled"), lobby.version, interaction)
-                note = "Everyone declined."
+                note = DECLINED
             elif lobby.answered:
                 note = f"Everyone answered: <@{lobby.host_id}>, press Start (computers take "
                 note += "the declined seats) or Cancel."
@@ -249,7 +256,7 @@ class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adjlsc])"
             who = "hosts this table" if table else "sent the invitation"
             raise GameError(f"Only the member who {who} can do that.")
         if self.verb == "c":
-            await _close(interaction, lobby, "cancelled", title, "🛑 Cancelled.")
+            await _close(interaction, lobby, "cancelled", title, CANCELLED)
             return
         if table:
             seated = 1 + len(lobby.invited) + lobby.computers
@@ -454,18 +461,36 @@ async def _show_expired(bot: JunctionBot, closed: LobbyRecord) -> None:
         log.warning("lobby %s expired; its message could not be edited", closed.id, exc_info=True)
 
 
-async def _show_closed(pressed: discord.Message, expired: LobbyRecord) -> None:
-    """Turn the pressed message of an ``expired`` lobby into its closing note, buttons gone,
-    when it still shows the lobby open: the sweep's edit failed (Discord's error, an outage),
-    or a press's answer landed just after it. Else the buttons would stay for good, every
-    press refused. Through the channel: the caller refuses the press in the answer."""
-    closing = _closing(expired, title_of(expired.game_key), _expired_note(expired))
-    if pressed.content == closing["content"]:
-        return  # Already closed (the sweep's edit, or an earlier press): nothing to redo.
+def _closed_note(closed: LobbyRecord) -> str:
+    """The line the message of a lobby that expired or was cancelled ends with, rebuilt from
+    the stored lobby alone (its closing edit failed)."""
+    if closed.status == "expired":
+        return _expired_note(closed)
+    answers = {i.answer for i in closed.invited}
+    if closed.open_seats is None and not closed.computers and answers == {"declined"}:
+        # The last Decline closed it: a Cancel before it would have left that answer pending,
+        # and after it the invitation was closed already.
+        return DECLINED
+    if closed.rematch_of is not None and answers == {"accepted"}:
+        # Cancelled by its host after a start that could not deal, or by the bot when another
+        # invitation to the rematch took its place as it started: the record cannot tell.
+        return "This invitation is closed."
+    return CANCELLED
+
+
+async def _show_closed(pressed: discord.Message, closed: LobbyRecord) -> None:
+    """Turn the pressed message of a lobby that expired or was cancelled into its closing
+    note, buttons gone, when it still shows them: the edit that closed it failed (Discord's
+    error, an outage), or a press's answer landed just after it. Else the buttons would stay
+    for good, every press refused. Through the channel: the caller refuses the press in the
+    answer."""
+    closing = _closing(closed, title_of(closed.game_key), _closed_note(closed))
+    if pressed.content == closing["content"] or not pressed.components:
+        return  # Already closed (its own edit, or an earlier press): nothing to redo.
     try:
         await pressed.edit(**closing)
     except discord.HTTPException:
-        log.warning("could not close expired lobby %s's message", expired.id, exc_info=True)
+        log.warning("could not close lobby %s's message", closed.id, exc_info=True)
 
 
 async def _save(

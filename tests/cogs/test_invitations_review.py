@@ -1,5 +1,5 @@
-"""Invitations across restarts and processes: the Rematch button's one open invitation, and
-invitations whose message id was never stored.
+"""Invitations across restarts and processes: the Rematch button's one open invitation,
+invitations whose message id was never stored, and invitations whose closing edit failed.
 
 Each test drives the real cogs through the fake Discord and holds a fix; its docstring says
 what should happen and what was found before the fix. A *restart* is a fresh ``JunctionBot``
@@ -24,11 +24,14 @@ from bot.engine.core import GameError
 from bot.store.base import UNPOSTED_SECONDS, LobbyRecord, SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import (
+    challenge_mille,
     component_id,
+    labels,
     lobby_later,
     public_table,
     replies,
     restarted,
+    shown_message,
     stored_lobby,
 )
 from tests.discord.backend import (
@@ -272,3 +275,97 @@ async def test_a_start_given_back_after_another_rematch_invitation_closes(
     )
     statuses = [lobby.status for lobby in await backend_lobbies(driver)]
     assert statuses == ["cancelled", "open"]
+
+
+def _updates_fail(driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Make Discord answer 500 to every press's edit of its own message (an update callback);
+    the tokens of the presses refused."""
+    backend = driver.backend
+    refused: list[str] = []
+    callback = backend._callback
+
+    def update(record: RecordedRequest, interaction_id: str, token: str) -> tuple[int, Any]:
+        body = record.json if isinstance(record.json, dict) else {}
+        if body.get("type") == 7:
+            refused.append(token)
+            raise HTTPError(500, "Internal Server Error", 0)
+        return callback(record, interaction_id, token)
+
+    monkeypatch.setattr(backend, "_callback", update)
+    return refused
+
+
+async def _closing_edit_failed(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch, verb: str, user_id: int
+) -> tuple[JSON, int]:
+    """Alice invites Bob; ``user_id`` presses ``verb`` (Cancel, Decline), which closes the
+    invitation, and Discord answers 500 to the edit that says so: the invitation's message
+    and its lobby id, the message still offering its buttons."""
+    message, lobby_id = await challenge_mille(driver)
+    with monkeypatch.context() as failing:
+        refused = _updates_fail(driver, failing)
+        await driver.dispatch(
+            driver.factory.component(message, f"jn:l:{lobby_id}:{verb}", user_id=user_id)
+        )
+    assert refused, "the closing edit met the server error"
+    assert (await stored_lobby(driver, lobby_id)).status == "cancelled"
+    assert labels(shown_message(driver, message)) == ["Accept", "Decline", "Start", "Cancel"]
+    return message, lobby_id
+
+
+async def test_a_press_on_a_cancelled_invitation_whose_edit_failed_closes_it(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alice cancels her invitation and Discord fails the edit: it kept Accept and Decline
+    for good, each press refused. Bob's Accept is now told it was cancelled, and the message
+    says so, its buttons gone; no game starts."""
+    message, lobby_id = await _closing_edit_failed(driver, monkeypatch, "c", ALICE_ID)
+    before = await stored_lobby(driver, lobby_id)
+    late = await driver.click(message, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
+    assert late.ephemeral and replies(late) == "That invitation was cancelled."
+    shown = shown_message(driver, message)
+    assert shown["content"].endswith("\n🛑 Cancelled.") and labels(shown) == []
+    assert await stored_lobby(driver, lobby_id) == before
+    assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
+
+
+async def test_a_press_on_a_declined_invitation_whose_edit_failed_closes_it(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob declines, which closes the invitation (nobody left to play), and Discord fails the
+    edit. Alice's Start is refused, and the message now says everyone declined, its buttons
+    gone, as Bob's Decline would have shown it."""
+    message, lobby_id = await _closing_edit_failed(driver, monkeypatch, "d", BOB_ID)
+    late = await driver.click(message, f"jn:l:{lobby_id}:s", user_id=ALICE_ID)
+    assert late.ephemeral and replies(late) == "That invitation was cancelled."
+    shown = shown_message(driver, message)
+    assert shown["content"].endswith("\nEveryone declined.") and labels(shown) == []
+    assert f"❌ <@{BOB_ID}>" in shown["content"]
+
+
+async def test_a_rematch_invitation_closed_for_another_is_closed_under_a_press(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As in the test above it, Alice's Accept closed the first rematch invitation because
+    another took its place, and its message kept its buttons (nothing edits it). The stored
+    lobby cannot tell that from its host's Cancel after a start given back, so Bob's press
+    closes it with a line true of both."""
+    game_id, table = await _finished(driver)
+    asked = await driver.click(table, f"jn:r:{game_id}", user_id=BOB_ID)
+    invitation = driver.backend.messages[asked.responses[0].message_id or 0]
+    tables = running_bot(driver).tables
+    first = _lobby_id(invitation)
+
+    async def another_then_busy(**_: Any) -> Any:
+        other = replace(await stored_lobby(driver, first), id=0, status="open", message_id=None)
+        await tables.store.open_rematch(other, other.created_at)
+        raise GameError("A game is already running in this channel.")
+
+    with monkeypatch.context() as busy:
+        busy.setattr(tables, "start", another_then_busy)
+        await driver.click(invitation, f"jn:l:{first}:a", user_id=ALICE_ID)
+    assert labels(shown_message(driver, invitation)) == ["Accept", "Decline", "Start", "Cancel"]
+    late = await driver.click(invitation, f"jn:l:{first}:s", user_id=BOB_ID)
+    assert late.ephemeral and replies(late) == "That invitation was cancelled."
+    shown = shown_message(driver, invitation)
+    assert shown["content"].endswith("\nThis invitation is closed.") and labels(shown) == []
