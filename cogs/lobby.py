@@ -62,8 +62,11 @@ LOBBIES_PER_SWEEP = 50
 """The most lobbies one sweep expires (one message edit each); the rest wait for the next."""
 
 
-def _now() -> float:
-    """The clock lobbies expire by (a function so tests can move it)."""
+def clock() -> float:
+    """The time now, in seconds since the epoch: the clock lobbies are opened and expire by,
+    which the buttons, the expiry sweep and /mygames (a lobby still listed until it expires)
+    all read. Call it as ``cogs.lobby.clock()``, through the module, so a test that moves it
+    on (``tests.cogs.helpers.lobby_later``) moves it for all of them."""
     return time.time()
 
 
@@ -218,7 +221,7 @@ class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adjlsc])"
             # Only a forged id puts these verbs on this lobby: its own buttons never do. Refused
             # before the expiry check, so such a press never closes the lobby either.
             raise GameError(f"That button does not belong to this {what}.")
-        if _now() > lobby.expires_at:
+        if clock() > lobby.expires_at:
             await _close(interaction, lobby, "expired", title, _expired_note(lobby))
             return
         if self.verb in "jl":
@@ -433,7 +436,7 @@ async def expire_due(bot: JunctionBot, shards: Shards | None = None) -> int:
     lobby expired all the same; a press on it is answered from the database."""
     store = bot.tables.store
     expired = 0
-    for lobby in await store.lobbies_due(_now(), LOBBIES_PER_SWEEP, shards):
+    for lobby in await store.lobbies_due(clock(), LOBBIES_PER_SWEEP, shards):
         try:
             closed = await store.update_lobby(replace(lobby, status="expired"), lobby.version)
         except StaleVersion:
@@ -653,7 +656,7 @@ async def open_lobby(
     tables = bot_of(interaction).tables
     if not thread and await tables.store.active_game(channel_id):
         raise BadOption("A game is already running in this channel.")
-    now = _now()
+    now = clock()
     record = LobbyRecord(
         id=0,
         channel_id=channel_id,

@@ -40,8 +40,8 @@ class MyGames(commands.Cog):
         lobbies = (
             []
             if guild_id is None
-            # The clock the table's own buttons read its expiry by (tests move it).
-            else await tables.store.open_lobbies_of(user_id, guild_id, lobby_cog._now())
+            # The clock the table's own buttons read its expiry by: one past its time is gone.
+            else await tables.store.open_lobbies_of(user_id, guild_id, lobby_cog.clock())
         )
         waiting = sum(game.waiting_for_you for game in games)
         head = f"**Your games here** — {len(games)} in play, {waiting} waiting for you"

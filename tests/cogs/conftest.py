@@ -36,7 +36,7 @@ def _lobby_clock_restored(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every cog test puts the lobbies' clock back (``lobby_later`` moves it on), the first
     one to run included: the module is imported here, so it is there to restore even before
     any bot has started."""
-    monkeypatch.setattr(lobby_cog, "_now", lobby_cog._now)
+    monkeypatch.setattr(lobby_cog, "clock", lobby_cog.clock)
 
 
 @pytest.fixture

@@ -135,10 +135,10 @@ async def sweep_after(driver: InteractionDriver, seconds: float) -> None:
 
 
 def lobby_later(seconds: float) -> None:
-    """Move the lobbies' clock (``cogs.lobby._now``) on by ``seconds``; the cog conftest puts it
+    """Move the lobbies' clock (``cogs.lobby.clock``) on by ``seconds``; the cog conftest puts it
     back after each test."""
-    now = lobby_cog._now() + seconds
-    lobby_cog._now = lambda: now
+    now = lobby_cog.clock() + seconds
+    lobby_cog.clock = lambda: now
 
 
 async def lobby_sweep(driver: InteractionDriver) -> None:

@@ -142,7 +142,7 @@ async def test_expired_challenge_cannot_be_accepted(
     result = await driver.slash("challenge", {"game": "mille", "member": BOB_ID})
     accept = component_id(result, "Accept")
     # The bot loaded the cog as an extension: patch the module object it is running.
-    monkeypatch.setattr(sys.modules["cogs.lobby"], "_now", lambda: 4_000_000_000.0)
+    monkeypatch.setattr(sys.modules["cogs.lobby"], "clock", lambda: 4_000_000_000.0)
     clicked = await driver.click(result, accept, user_id=BOB_ID)
     assert "expired" in (clicked.content or "")
     assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None

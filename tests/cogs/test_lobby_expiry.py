@@ -2,7 +2,7 @@
 open tables past their time (``cogs.lobby.expire_due``) without anyone pressing them.
 
 Each test drives the real cogs through the fake Discord. The lobbies' clock
-(``cogs.lobby._now``) is moved past a lobby's time, then one sweep is run by hand (its loop
+(``cogs.lobby.clock``) is moved past a lobby's time, then one sweep is run by hand (its loop
 needs a gateway login). Before the sweep did this, a lobby stayed open, its message offering
 Accept or Join, until somebody pressed a button after its time.
 """
@@ -132,10 +132,10 @@ async def test_a_start_at_the_same_moment_wins_over_the_sweep(
 
     async def accepted_meanwhile(*args: Any) -> list[LobbyRecord]:
         due = await read(*args)
-        just_in_time = lobby_cog._now
-        monkeypatch.setattr(lobby_cog, "_now", lambda: just_in_time() - 2)
+        just_in_time = lobby_cog.clock
+        monkeypatch.setattr(lobby_cog, "clock", lambda: just_in_time() - 2)
         public_table(await driver.click(message, f"jn:l:{lobby_id}:a", user_id=BOB_ID))
-        monkeypatch.setattr(lobby_cog, "_now", just_in_time)
+        monkeypatch.setattr(lobby_cog, "clock", just_in_time)
         return due
 
     monkeypatch.setattr(store, "lobbies_due", accepted_meanwhile)

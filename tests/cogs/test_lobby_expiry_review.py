@@ -2,7 +2,7 @@
 (``cogs.lobby.expire_due``, run by the Timers cog): what a press meets on a lobby the sweep
 closed, and how the sweep behaves with a backlog and with Discord failing.
 
-The lobbies' clock (``cogs.lobby._now``) is moved past a lobby's time and one sweep is run by
+The lobbies' clock (``cogs.lobby.clock``) is moved past a lobby's time and one sweep is run by
 hand, as in ``tests/cogs/test_lobby_expiry.py``.
 """
 
@@ -121,7 +121,7 @@ async def test_a_backlog_with_gone_messages_and_an_unknown_game_drains(
     live, live_id = await challenge_mille(driver)
     gone, gone_id = await challenge_mille(driver, CAROL_ID)
     del driver.backend.messages[int(gone["id"])]
-    now = lobby_cog._now()
+    now = lobby_cog.clock()
     plugin = await store.create_lobby(
         lobby_record(
             channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="gone", expires_at=now - 5
@@ -177,16 +177,16 @@ async def test_the_sweep_between_an_accept_and_its_start_is_told_as_expiry(
     bot = running_bot(driver)
     store = bot.tables.store
     update = store.update_lobby
-    just_in_time = lobby_cog._now() + CHALLENGE_TIMEOUT - 1
+    just_in_time = lobby_cog.clock() + CHALLENGE_TIMEOUT - 1
 
     async def swept_after_the_answer(lobby: LobbyRecord, version: int) -> LobbyRecord:
         saved = await update(lobby, version)
         if lobby.status == "open" and lobby.invited[0].answer == "accepted":
-            monkeypatch.setattr(lobby_cog, "_now", lambda: just_in_time + 2)
+            monkeypatch.setattr(lobby_cog, "clock", lambda: just_in_time + 2)
             assert await lobby_cog.expire_due(bot) == 1
         return saved
 
-    monkeypatch.setattr(lobby_cog, "_now", lambda: just_in_time)
+    monkeypatch.setattr(lobby_cog, "clock", lambda: just_in_time)
     monkeypatch.setattr(store, "update_lobby", swept_after_the_answer)
     late = await driver.click(message, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
     assert late.ephemeral and replies(late) == "That invitation has expired."

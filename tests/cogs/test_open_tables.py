@@ -695,7 +695,7 @@ async def test_mygames_forgets_a_table_expired(
     message, lobby_id = await _host(driver, game="dragon", seats=3)
     await _press(driver, message, lobby_id, "j", BOB_ID)
     later = (await stored_lobby(driver, lobby_id)).expires_at + 1
-    monkeypatch.setattr(lobby_cog, "_now", lambda: later)
+    monkeypatch.setattr(lobby_cog, "clock", lambda: later)
     assert (await stored_lobby(driver, lobby_id)).status == "open"
     assert await _mygames(driver, BOB_ID) == [NOTHING]
 
@@ -715,8 +715,8 @@ def _table_seating_bob(guild_id: int = GUILD_ID, host_name: str = "carol") -> Lo
         policy="normal",
         thread=False,
         status="open",
-        expires_at=lobby_cog._now() + 600,
-        created_at=lobby_cog._now(),
+        expires_at=lobby_cog.clock() + 600,
+        created_at=lobby_cog.clock(),
         open_seats=3,
     )
 
@@ -725,7 +725,7 @@ async def test_mygames_keeps_to_this_server(driver: InteractionDriver) -> None:
     """A table seating Bob on another server is not listed here."""
     store = running_bot(driver).tables.store
     lobby = await store.create_lobby(_table_seating_bob(guild_id=GUILD_ID + 99))
-    there = await store.open_lobbies_of(BOB_ID, GUILD_ID + 99, lobby_cog._now())
+    there = await store.open_lobbies_of(BOB_ID, GUILD_ID + 99, lobby_cog.clock())
     assert [table.id for table in there] == [lobby.id]
     assert await _mygames(driver, BOB_ID) == [NOTHING]
 
