@@ -212,8 +212,9 @@ class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adjlsc])"
                 else "That button is not on its invitation: answer the invitation itself."
             )
         if lobby.status != "open":
-            if lobby.status in ("expired", "cancelled"):
-                await _show_closed(pressed, lobby)
+            note = await _closed_note(store, lobby)
+            if note is not None:
+                await _show_closed(pressed, lobby, note)
             raise GameError(f"That {what} {_CLOSED.get(lobby.status, 'has expired')}.")
         title = bundle(lobby.game_key).info.title
         user = interaction.user.id
@@ -464,11 +465,25 @@ async def _show_expired(bot: JunctionBot, closed: LobbyRecord) -> None:
         log.warning("lobby %s expired; its message could not be edited", closed.id, exc_info=True)
 
 
-def _closed_note(closed: LobbyRecord) -> str:
-    """The line the message of a lobby that expired or was cancelled ends with, rebuilt from
-    the stored lobby alone (its closing edit failed)."""
+def _game_on(thread_id: int | None) -> str:
+    """The line a started lobby's message ends with: the game is on, in its thread if any."""
+    where = f" in <#{thread_id}>" if thread_id is not None else ""
+    return f"✅ The game is on{where}!"
+
+
+async def _closed_note(store: Store, closed: LobbyRecord) -> str | None:
+    """The line the message of a closed lobby ends with, rebuilt from the database (its
+    closing edit failed). None while a started lobby's game is still being dealt: the start
+    edits the message itself."""
     if closed.status == "expired":
         return _expired_note(closed)
+    if closed.status == "started":
+        game = await store.get_game(closed.game_id) if closed.game_id is not None else None
+        if game is None:
+            return None
+        # A game dealt in a thread of its own plays in another channel than the lobby's.
+        thread = game.channel_id if game.channel_id != closed.channel_id else None
+        return _game_on(thread)
     answers = {i.answer for i in closed.invited}
     if closed.open_seats is None and not closed.computers and answers == {"declined"}:
         # The last Decline closed it: a Cancel before it would have left that answer pending,
@@ -481,13 +496,12 @@ def _closed_note(closed: LobbyRecord) -> str:
     return CANCELLED
 
 
-async def _show_closed(pressed: discord.Message, closed: LobbyRecord) -> None:
-    """Turn the pressed message of a lobby that expired or was cancelled into its closing
-    note, buttons gone, when it still shows them: the edit that closed it failed (Discord's
-    error, an outage), or a press's answer landed just after it. Else the buttons would stay
-    for good, every press refused. Through the channel: the caller refuses the press in the
-    answer."""
-    closing = _closing(closed, title_of(closed.game_key), _closed_note(closed))
+async def _show_closed(pressed: discord.Message, closed: LobbyRecord, note: str) -> None:
+    """Turn the pressed message of a closed lobby into its closing ``note``, buttons gone,
+    when it still shows them: the edit that closed it failed (Discord's error, an outage), or
+    a press's answer landed just after it. Else the buttons would stay for good, every press
+    refused. Through the channel: the caller refuses the press in the answer."""
+    closing = _closing(closed, title_of(closed.game_key), note)
     if pressed.content == closing["content"] or not pressed.components:
         return  # Already closed (its own edit, or an earlier press): nothing to redo.
     try:
@@ -548,8 +562,9 @@ async def start_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord)
     await bot_of(interaction).tables.store.update_lobby(
         replace(claimed, game_id=update.game.id), claimed.version
     )
-    where = f" in {thread.mention}" if thread is not None else ""
-    content = lobby_text(claimed, found.info.title, f"✅ The game is on{where}!")
+    content = lobby_text(
+        claimed, found.info.title, _game_on(thread.id if thread is not None else None)
+    )
     lost = await _say_started(interaction, content, answered=answered, lost=lost)
     # The names as dealt: the table numbers a name two members share ("Sam", "Sam (2)").
     dealt = update.game.seats
@@ -614,17 +629,26 @@ async def _say_started(
     """Turn the invitation into ``content`` (the game is on), buttons gone: through the
     interaction while its answer holds, else through the channel. Whether the interaction's
     answer is lost (the first table then goes to the channel too)."""
+    shown = False
     if answered and not lost:
-        await interaction.edit_original_response(
-            content=content, view=None, allowed_mentions=NO_PINGS
+        shown = await answered_in_time(
+            interaction.edit_original_response(
+                content=content, view=None, allowed_mentions=NO_PINGS
+            )
         )
     elif not answered:
-        lost = not await answered_in_time(
+        shown = await answered_in_time(
             interaction.response.edit_message(content=content, view=None, allowed_mentions=NO_PINGS)
         )
-    if lost and interaction.message is not None:
+        lost = not shown
+    if not shown and interaction.message is not None:
         # The game is dealt: the invitation says so through the channel, its own message.
-        await interaction.message.edit(content=content, view=None, allowed_mentions=NO_PINGS)
+        try:
+            await interaction.message.edit(content=content, view=None, allowed_mentions=NO_PINGS)
+        except discord.HTTPException:
+            # Its first table must be posted all the same; the next press on the
+            # invitation's leftover buttons closes it (``_show_closed``).
+            log.warning("the invitation could not say its game is on", exc_info=True)
     return lost
 
 

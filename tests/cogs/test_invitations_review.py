@@ -369,3 +369,58 @@ async def test_a_rematch_invitation_closed_for_another_is_closed_under_a_press(
     assert late.ephemeral and replies(late) == "That invitation was cancelled."
     shown = shown_message(driver, invitation)
     assert shown["content"].endswith("\nThis invitation is closed.") and labels(shown) == []
+
+
+def _edits_fail(driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """As ``_updates_fail``, and Discord also answers 500 to every edit of a message through
+    its channel: the paths of the channel edits refused are added to the list returned."""
+    refused = _updates_fail(driver, monkeypatch)
+
+    def patch(record: RecordedRequest, channel_id: str, message_id: str) -> tuple[int, Any]:
+        refused.append(record.path)
+        raise HTTPError(500, "Internal Server Error", 0)
+
+    monkeypatch.setattr(driver.backend, "_patch_message", patch)
+    return refused
+
+
+async def test_a_start_whose_invitation_edits_fail_still_posts_the_first_table(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob's Accept deals the game, and Discord fails both edits that turn the invitation into
+    "the game is on" (the press's own and the channel's). The failed edit ended the press
+    before the first table was posted; now the table is posted all the same."""
+    message, lobby_id = await challenge_mille(driver)
+    with monkeypatch.context() as failing:
+        refused = _edits_fail(driver, failing)
+        accepted = await driver.click(message, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
+    assert len(refused) == 2, "both edits met the server error"
+    assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is not None
+    assert not accepted.followups, "the press's answer was lost: the table goes to the channel"
+    posted = [
+        m
+        for m in driver.backend.channel_messages(GAMES_CHANNEL_ID)
+        if any(a.get("filename") == "table.png" for a in m.get("attachments") or [])
+    ]
+    assert len(posted) == 1
+    assert labels(shown_message(driver, message)) == ["Accept", "Decline", "Start", "Cancel"]
+
+
+async def test_a_press_on_a_started_invitation_whose_edit_failed_closes_it(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game started and the invitation kept its buttons, both edits having failed. Alice's
+    Cancel is refused, and the message now says the game is on, its buttons gone; the game
+    plays on."""
+    message, lobby_id = await challenge_mille(driver)
+    with monkeypatch.context() as failing:
+        _edits_fail(driver, failing)
+        await driver.click(message, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
+    game = await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID)
+    assert game is not None
+    late = await driver.click(message, f"jn:l:{lobby_id}:c", user_id=ALICE_ID)
+    assert late.ephemeral and replies(late) == "That invitation has already started."
+    shown = shown_message(driver, message)
+    assert shown["content"].endswith("\n✅ The game is on!") and labels(shown) == []
+    after = await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID)
+    assert after is not None and after.version == game.version
