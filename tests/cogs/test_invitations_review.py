@@ -37,6 +37,7 @@ from tests.cogs.helpers import (
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
+    CAROL_ID,
     GAMES_CHANNEL_ID,
     GUILD_ID,
     JSON,
@@ -424,3 +425,24 @@ async def test_a_press_on_a_started_invitation_whose_edit_failed_closes_it(
     assert shown["content"].endswith("\n✅ The game is on!") and labels(shown) == []
     after = await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID)
     assert after is not None and after.version == game.version
+
+
+async def test_a_press_on_a_cancelled_table_whose_edit_failed_closes_it(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An open table's host cancels it and Discord fails the edit: Carol's Join is told the
+    table was cancelled, and the message says so, its buttons gone, Bob's seat still shown."""
+    hosted = await driver.slash("host", {"game": "dragon"})
+    assert hosted.message is not None, replies(hosted)
+    message, lobby_id = hosted.message, int(component_id(hosted, "Join").split(":")[2])
+    await driver.click(message, f"jn:l:{lobby_id}:j", user_id=BOB_ID)
+    with monkeypatch.context() as failing:
+        refused = _updates_fail(driver, failing)
+        await driver.click(message, f"jn:l:{lobby_id}:c", user_id=ALICE_ID)
+    assert refused and (await stored_lobby(driver, lobby_id)).status == "cancelled"
+    assert "Join" in labels(shown_message(driver, message))
+    late = await driver.click(message, f"jn:l:{lobby_id}:j", user_id=CAROL_ID)
+    assert late.ephemeral and replies(late) == "That table was cancelled."
+    shown = shown_message(driver, message)
+    assert shown["content"].endswith("\n🛑 Cancelled.") and labels(shown) == []
+    assert f"<@{BOB_ID}>" in shown["content"]
