@@ -250,7 +250,8 @@ class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adjlsc])"
                 note += "the declined seats) or Cancel."
             else:
                 note = ""
-            await interaction.response.edit_message(
+            await _show_change(
+                interaction,
                 content=lobby_text(lobby, title, note),
                 view=lobby_view(lobby),
                 allowed_mentions=NO_PINGS,
@@ -327,8 +328,11 @@ async def _take_or_leave(
                 raise
             return
         note = ""
-    await interaction.response.edit_message(
-        content=lobby_text(lobby, title, note), view=lobby_view(lobby), allowed_mentions=NO_PINGS
+    await _show_change(
+        interaction,
+        content=lobby_text(lobby, title, note),
+        view=lobby_view(lobby),
+        allowed_mentions=NO_PINGS,
     )
 
 
@@ -412,7 +416,22 @@ async def _close(
     """Close ``lobby`` as ``status`` and turn its message into the closing ``note``, buttons
     gone."""
     closed = await _save(replace(lobby, status=status), lobby.version, interaction)
-    await interaction.response.edit_message(**_closing(closed, title, note))
+    await _show_change(interaction, **_closing(closed, title, note))
+
+
+async def _show_change(interaction: discord.Interaction[Any], **edit: Any) -> None:
+    """Show a press's change, already stored, on the lobby's message: as the press's answer,
+    else (Discord failed it) through the channel. Should that fail too, it is logged and the
+    press ends quietly: the change holds, and the apology ("nothing was changed") would be
+    untrue; the next press on the message redraws it, or closes it when the lobby closed."""
+    if await answered_in_time(interaction.response.edit_message(**edit)):
+        return
+    if interaction.message is None:
+        return
+    try:
+        await interaction.message.edit(**edit)
+    except discord.HTTPException:
+        log.warning("a lobby's message could not show a stored change", exc_info=True)
 
 
 def _closing(closed: LobbyRecord, title: str, note: str) -> dict[str, Any]:

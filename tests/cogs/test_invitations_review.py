@@ -22,6 +22,7 @@ import pytest
 from bot.boards import message_link
 from bot.engine.core import GameError
 from bot.store.base import UNPOSTED_SECONDS, LobbyRecord, SeatRecord
+from cogs.ui import APOLOGY
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import (
     challenge_mille,
@@ -296,15 +297,29 @@ def _updates_fail(driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch) ->
     return refused
 
 
+def _edits_fail(driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """As ``_updates_fail``, and Discord also answers 500 to every edit of a message through
+    its channel: the paths of the channel edits refused are added to the list returned."""
+    refused = _updates_fail(driver, monkeypatch)
+
+    def patch(record: RecordedRequest, channel_id: str, message_id: str) -> tuple[int, Any]:
+        refused.append(record.path)
+        raise HTTPError(500, "Internal Server Error", 0)
+
+    monkeypatch.setattr(driver.backend, "_patch_message", patch)
+    return refused
+
+
 async def _closing_edit_failed(
     driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch, verb: str, user_id: int
 ) -> tuple[JSON, int]:
     """Alice invites Bob; ``user_id`` presses ``verb`` (Cancel, Decline), which closes the
-    invitation, and Discord answers 500 to the edit that says so: the invitation's message
-    and its lobby id, the message still offering its buttons."""
+    invitation, and Discord answers 500 to both edits that say so (the press's own and the
+    channel's): the invitation's message and its lobby id, the message still offering its
+    buttons."""
     message, lobby_id = await challenge_mille(driver)
     with monkeypatch.context() as failing:
-        refused = _updates_fail(driver, failing)
+        refused = _edits_fail(driver, failing)
         await driver.dispatch(
             driver.factory.component(message, f"jn:l:{lobby_id}:{verb}", user_id=user_id)
         )
@@ -372,19 +387,6 @@ async def test_a_rematch_invitation_closed_for_another_is_closed_under_a_press(
     assert shown["content"].endswith("\nThis invitation is closed.") and labels(shown) == []
 
 
-def _edits_fail(driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """As ``_updates_fail``, and Discord also answers 500 to every edit of a message through
-    its channel: the paths of the channel edits refused are added to the list returned."""
-    refused = _updates_fail(driver, monkeypatch)
-
-    def patch(record: RecordedRequest, channel_id: str, message_id: str) -> tuple[int, Any]:
-        refused.append(record.path)
-        raise HTTPError(500, "Internal Server Error", 0)
-
-    monkeypatch.setattr(driver.backend, "_patch_message", patch)
-    return refused
-
-
 async def test_a_start_whose_invitation_edits_fail_still_posts_the_first_table(
     driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -430,14 +432,14 @@ async def test_a_press_on_a_started_invitation_whose_edit_failed_closes_it(
 async def test_a_press_on_a_cancelled_table_whose_edit_failed_closes_it(
     driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """An open table's host cancels it and Discord fails the edit: Carol's Join is told the
+    """An open table's host cancels it and Discord fails both edits: Carol's Join is told the
     table was cancelled, and the message says so, its buttons gone, Bob's seat still shown."""
     hosted = await driver.slash("host", {"game": "dragon"})
     assert hosted.message is not None, replies(hosted)
     message, lobby_id = hosted.message, int(component_id(hosted, "Join").split(":")[2])
     await driver.click(message, f"jn:l:{lobby_id}:j", user_id=BOB_ID)
     with monkeypatch.context() as failing:
-        refused = _updates_fail(driver, failing)
+        refused = _edits_fail(driver, failing)
         await driver.click(message, f"jn:l:{lobby_id}:c", user_id=ALICE_ID)
     assert refused and (await stored_lobby(driver, lobby_id)).status == "cancelled"
     assert "Join" in labels(shown_message(driver, message))
@@ -446,3 +448,36 @@ async def test_a_press_on_a_cancelled_table_whose_edit_failed_closes_it(
     shown = shown_message(driver, message)
     assert shown["content"].endswith("\n🛑 Cancelled.") and labels(shown) == []
     assert f"<@{BOB_ID}>" in shown["content"]
+
+
+async def test_a_cancel_whose_answer_fails_is_shown_through_the_channel(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alice cancels and Discord fails the press's answer (a 500). She was then told "nothing
+    was changed", though the invitation was cancelled, and its message kept its buttons; now
+    the message says so through the channel, buttons gone, and she is told nothing untrue."""
+    message, lobby_id = await challenge_mille(driver)
+    with monkeypatch.context() as failing:
+        refused = _updates_fail(driver, failing)
+        pressed = await driver.click(message, f"jn:l:{lobby_id}:c", user_id=ALICE_ID)
+    assert refused and (await stored_lobby(driver, lobby_id)).status == "cancelled"
+    assert APOLOGY not in replies(pressed)
+    shown = shown_message(driver, message)
+    assert shown["content"].endswith("\n🛑 Cancelled.") and labels(shown) == []
+
+
+async def test_a_join_whose_answer_fails_is_shown_through_the_channel(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob joins an open table and Discord fails the press's answer: he keeps the seat, is not
+    told "nothing was changed", and the table's message shows him seated."""
+    hosted = await driver.slash("host", {"game": "dragon"})
+    assert hosted.message is not None, replies(hosted)
+    message, lobby_id = hosted.message, int(component_id(hosted, "Join").split(":")[2])
+    with monkeypatch.context() as failing:
+        refused = _updates_fail(driver, failing)
+        pressed = await driver.click(message, f"jn:l:{lobby_id}:j", user_id=BOB_ID)
+    assert refused
+    assert [i.user_id for i in (await stored_lobby(driver, lobby_id)).invited] == [BOB_ID]
+    assert APOLOGY not in replies(pressed)
+    assert f"<@{BOB_ID}>" in shown_message(driver, message)["content"]
