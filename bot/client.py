@@ -209,7 +209,7 @@ class JunctionTree(app_commands.CommandTree[Any]):
 
         Answered like a component's failure (``cogs.pickers.GameItem``): privately, as plain
         text, pinging nobody."""
-        from cogs.ui import APOLOGY, refuse, storage_trouble
+        from cogs.ui import failure_text, refuse
 
         original = getattr(error, "original", error)
         if isinstance(original, GameError):
@@ -231,13 +231,7 @@ class JunctionTree(app_commands.CommandTree[Any]):
         if isinstance(error, app_commands.CheckFailure):
             await refuse(interaction, "You cannot use that command here.")
             return
-        trouble = storage_trouble(original)
-        if trouble is not None:
-            log.warning("command failed: storage fault", exc_info=original)
-            await refuse(interaction, trouble)
-            return
-        log.exception("command failed", exc_info=original)
-        await refuse(interaction, APOLOGY)
+        await refuse(interaction, failure_text(original, log, "command"))
 
 
 def run_bot(

@@ -50,7 +50,7 @@ from cogs.layout import (
 )
 from cogs.moving import play_move, private_to_presser
 from cogs.permissions import permission_refusal
-from cogs.ui import APOLOGY, bot_of, plain, refuse, storage_trouble
+from cogs.ui import bot_of, failure_text, plain, refuse
 
 log = logging.getLogger("junction.pickers")
 
@@ -93,13 +93,7 @@ class GameItem(discord.ui.DynamicItem[Any], template=r"(?!)"):
         except GameError as error:
             await refuse(interaction, str(error))
         except Exception as error:
-            trouble = storage_trouble(error)
-            if trouble is not None:
-                log.warning("component %s: storage fault", self.custom_id, exc_info=True)
-                await refuse(interaction, trouble)
-                return
-            log.exception("component %s failed", self.custom_id)
-            await refuse(interaction, APOLOGY)
+            await refuse(interaction, failure_text(error, log, f"component {self.custom_id}"))
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:
         raise NotImplementedError

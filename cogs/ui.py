@@ -134,6 +134,14 @@ async def answered_in_time(answer: Awaitable[Any]) -> bool:
 APOLOGY = "Something went wrong on our side; nothing was changed."
 """The answer to a failure that is a bug of ours (it is logged with its traceback)."""
 
+DISCORD_TROUBLE = (
+    "Discord did not take the bot's answer just now, so what you did may have gone through: "
+    "look at the table (or /mygames) before trying again."
+)
+"""The answer to a request Discord failed partway (an outage, its 5xx): the change may be
+stored already, which the apology's "nothing was changed" would deny."""
+
+
 STORAGE_TROUBLE = {
     "busy": (
         "The game records are busy right now (something else is writing to them); "
@@ -162,6 +170,22 @@ def storage_trouble(error: BaseException) -> str | None:
     """
     fault = fault_of(error)
     return None if fault is None else STORAGE_TROUBLE[fault]
+
+
+def failure_text(error: BaseException, log: logging.Logger, what: str) -> str:
+    """What a member is told when handling ``what`` (a command, a button) failed with
+    ``error``, which is logged: the database's fault, Discord's, or a bug of ours."""
+    trouble = storage_trouble(error)
+    if trouble is not None:
+        log.warning("%s: storage fault", what, exc_info=error)
+        return trouble
+    if isinstance(error, discord.HTTPException):
+        # A 5xx is Discord's; anything else it refused is a request of ours it would not take.
+        level = logging.WARNING if error.status >= 500 else logging.ERROR
+        log.log(level, "%s: Discord failed a call", what, exc_info=error)
+        return DISCORD_TROUBLE
+    log.error("%s failed", what, exc_info=error)
+    return APOLOGY
 
 
 def pings(user_ids: Iterable[int | None]) -> discord.AllowedMentions:

@@ -16,11 +16,21 @@ import pytest
 
 from bot.store.base import SeatRecord
 from cogs.moving import ACKNOWLEDGE_AFTER
+from cogs.ui import DISCORD_TROUBLE
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, hand_press, held_thinking, public_table, stacked_mille
+from tests.cogs.helpers import (
+    component_id,
+    hand_press,
+    held_thinking,
+    public_table,
+    replies,
+    stacked_mille,
+)
 from tests.discord.backend import (
+    ALICE_ID,
     BOB_ID,
     GAMES_CHANNEL_ID,
+    GUILD_ID,
     JSON,
     HTTPError,
     InteractionResult,
@@ -232,3 +242,55 @@ async def test_a_typed_turn_mark_never_reached_does_not_match_this_table(
     old_hint = f"jn:k:{started.game.id}:0:discard+25"
     _refused(await driver.forge(table.message_id, old_hint, user_id=BOB_ID), EARLIER)
     assert await bot.tables.current(GAMES_CHANNEL_ID) == moved
+
+
+def _first_answer_fails(driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Discord answers 500 to the first answer of every interaction (its retry is taken): the
+    tokens whose first answer failed."""
+    backend = driver.backend
+    original = backend._callback
+    failed: list[str] = []
+
+    def callback(record: RecordedRequest, interaction_id: str, token: str) -> tuple[int, Any]:
+        if token not in failed:
+            failed.append(token)
+            raise HTTPError(500, "Internal Server Error", 0)
+        return original(record, interaction_id, token)
+
+    monkeypatch.setattr(backend, "_callback", callback)
+    return failed
+
+
+async def test_a_command_whose_answer_discord_failed_does_not_say_nothing_changed(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/settings stores the new turn timer and Discord fails its answer. The member was told
+    "nothing was changed" though the timer was stored; now they are told it may have gone
+    through."""
+    with monkeypatch.context() as failing:
+        failed = _first_answer_fails(driver, failing)
+        result = await driver.slash("settings", {"turn_timer": 5})
+    assert failed
+    settings = await running_bot(driver).tables.store.guild_settings(GUILD_ID)
+    assert settings.turn_seconds == 300
+    assert result.ephemeral and replies(result) == DISCORD_TROUBLE
+
+
+async def test_a_button_whose_answer_discord_failed_does_not_say_nothing_changed(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An abort request's Agree ends the game and Discord fails the answer that says so: the
+    member is told it may have gone through, not that nothing changed."""
+    seats = [SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)]
+    tables = running_bot(driver).tables
+    await tables.start(
+        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="mille", seats=seats
+    )
+    asked = await driver.slash("abort", {}, user_id=ALICE_ID)
+    assert asked.message is not None, replies(asked)
+    with monkeypatch.context() as failing:
+        failed = _first_answer_fails(driver, failing)
+        agreed = await driver.click(asked.message, component_id(asked, "Agree"), user_id=BOB_ID)
+    assert failed
+    assert await tables.store.active_game(GAMES_CHANNEL_ID) is None
+    assert agreed.ephemeral and replies(agreed) == DISCORD_TROUBLE

@@ -39,11 +39,10 @@ from tests.discord.backend import EPHEMERAL, GUILD_ID, JSON, CallbackType, walk_
 from tests.discord.fake_discord import FakeDiscord
 from tests.discord.latency import _add_channels
 from tests.e2e.harness import TOKEN, BotProcess
-from tests.reliability.driving import Seating, seatings
+from tests.reliability.driving import Seating, apologised, seatings
 from tests.reliability.history import History
 
 REPLY = 15.0  # seconds to wait for one answer (a restart may be in between)
-APOLOGY = "Something went wrong"
 KILLS_WHILE_STARTING = 5  # restarts a kill point may cut short in a row before we give up
 KILL_POINTS = "move:0.004,commit:0.004,render:0.003,sweep:0.05"
 
@@ -333,7 +332,7 @@ async def verify(campaign: Campaign, report: Report, *, buttons: int) -> None:
         report.buttons_pressed += 1
         if pressed is None or pressed.callback is None:
             found.append(f"a button on table message {message['id']} did not answer")
-        elif any(APOLOGY in (r.content or "") for r in pressed.responses):
+        elif any(apologised(r.content or "") for r in pressed.responses):
             found.append(f"a button on table message {message['id']} got an apology")
     for line in campaign.bot.errors_logged():
         found.append(f"the bot logged: {line[:300]}")

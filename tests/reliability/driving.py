@@ -17,6 +17,7 @@ from typing import Any
 from bot.games import all_bundles
 from bot.games.bundle import GameBundle
 from bot.store.base import SeatRecord, StoredGame
+from cogs.ui import APOLOGY, DISCORD_TROUBLE
 from tests.cogs.conftest import running_bot
 from tests.discord.backend import (
     ALICE_ID,
@@ -32,6 +33,12 @@ from tests.discord.payloads import InteractionDriver
 
 MEMBERS = (ALICE_ID, BOB_ID, CAROL_ID)
 NAMES = {ALICE_ID: "alice", BOB_ID: "bob", CAROL_ID: "carol"}
+
+
+def apologised(text: str) -> bool:
+    """Whether the bot answered with a failure of its own or of Discord's (a bug of ours, or a
+    request Discord refused): never the answer to a member's input in these runs."""
+    return APOLOGY in text or DISCORD_TROUBLE in text
 
 
 def heavy() -> bool:

@@ -27,8 +27,8 @@ from tests.discord.backend import JSON, CallbackType
 from tests.discord.fake_discord import FakeDiscord
 from tests.discord.latency import Stopwatch, _add_channels
 from tests.e2e.harness import TOKEN, BotProcess
-from tests.reliability.crash import APOLOGY, Campaign, extra_games
-from tests.reliability.driving import seatings
+from tests.reliability.crash import Campaign, extra_games
+from tests.reliability.driving import apologised, seatings
 
 
 def rss_mb(pid: int) -> tuple[float, float]:
@@ -96,7 +96,7 @@ class Timed(Campaign):
         result = await super().send(payload, followups=followups)
         if result is None:
             self.unanswered += 1
-        elif any(APOLOGY in (r.content or "") for r in result.responses):
+        elif any(apologised(r.content or "") for r in result.responses):
             self.apologies += 1
         return result
 

@@ -46,12 +46,11 @@ from tests.discord.backend import (
     user_payload,
 )
 from tests.discord.payloads import InteractionDriver
-from tests.reliability.driving import Seating, heavy, seatings, table_message
+from tests.reliability.driving import Seating, apologised, heavy, seatings, table_message
 
 EXAMPLES = 10_500 if heavy() else 1000
 GHOST_ID = 1174109840998400099  # a member who has left the server
 SENTENCE_END = re.compile(r"[.!?)…]\W*$")
-APOLOGY = "Something went wrong"
 TRIED = {"inputs": 0, "refusals": 0}
 
 
@@ -350,7 +349,7 @@ async def check(
         return
     said = texts_of(result)
     for _, text in said:
-        assert APOLOGY not in text, f"{described}: apologised: {text!r}"
+        assert not apologised(text), f"{described}: apologised: {text!r}"
     if all(ephemeral for ephemeral, _ in said):
         for _, text in said:
             if text:

@@ -33,9 +33,17 @@ from bot.store.base import GuildSettings
 from tests.cogs.conftest import running_bot
 from tests.discord.backend import GAMES_CHANNEL_ID, GUILD_ID, InteractionResult
 from tests.discord.payloads import InteractionDriver, _ErrorCollector
-from tests.reliability.driving import Player, Seating, heavy, seating_ids, seatings, start
+from tests.reliability.driving import (
+    Player,
+    Seating,
+    apologised,
+    heavy,
+    seating_ids,
+    seatings,
+    start,
+)
 from tests.reliability.history import History
-from tests.reliability.test_fuzz import APOLOGY, is_sentence
+from tests.reliability.test_fuzz import is_sentence
 
 LAYOUTS = seatings(all_sizes=False)
 
@@ -87,7 +95,7 @@ def check_answered(result: InteractionResult, *, lost: bool) -> None:
     callbacks = [r for r in result.responses if r.kind == "callback"]
     assert len(callbacks) == 1, f"{len(callbacks)} answers to one interaction"
     for text in answers(result):
-        assert APOLOGY not in text, text
+        assert not apologised(text), text
     if lost:
         said = [t for t in answers(result) if t]
         assert said and result.ephemeral and all(is_sentence(t) for t in said), said

@@ -20,9 +20,9 @@ from bot.store.sqlite import SqliteStore
 from tests.cogs.conftest import running_bot
 from tests.discord.backend import CATEGORY_ID, GAMES_CHANNEL_ID, GUILD_ID, text_channel_payload
 from tests.discord.payloads import InteractionDriver
-from tests.reliability.driving import Seating, seatings
+from tests.reliability.driving import Seating, apologised, seatings
 from tests.reliability.history import History
-from tests.reliability.test_fuzz import APOLOGY, dump, is_sentence
+from tests.reliability.test_fuzz import dump, is_sentence
 
 LAYOUT = next(s for s in seatings(all_sizes=False) if len(s.members) == 1)
 
@@ -64,7 +64,7 @@ def refused(result: Any, *words: str) -> str:
     said = [r.content for r in result.responses if r.content]
     assert said and result.ephemeral, said
     text = str(said[-1])
-    assert is_sentence(text) and APOLOGY not in text, text
+    assert is_sentence(text) and not apologised(text), text
     for word in words:
         assert word in text, text
     return text
