@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from enum import Enum
+
+from bot.engine.core import BadOption
 
 
 class Kind(Enum):
@@ -240,3 +243,30 @@ def card_from_text(text: str) -> Card | None:
     """The card a player means by ``text`` (code, English or French name, common alias)."""
     key = "".join(ch for ch in text.lower() if ch.isalnum())
     return _ALIASES.get(key)
+
+
+def stacked_deck(codes: Sequence[str], deck: str, fewest: int, too_few: str) -> list[Card]:
+    """The cards of a stacked deck (``codes``, top first) for a game dealt from ``deck``.
+
+    Classic Mille Bornes and Mille Bornes Solo read a stacked deck alike: every code must name
+    a card (any spelling ``card_from_text`` knows), and no card may come more often than the
+    named deck holds it. Only how many cards a deal needs is the game's own: fewer than
+    ``fewest`` is refused with the sentence ``too_few``. Each refusal is a ``BadOption``, in
+    that order (a bad code first, then too few cards, then too many copies).
+    """
+    cards: list[Card] = []
+    for code in codes:
+        card = card_from_text(code)
+        if card is None:
+            raise BadOption(f"'{code}' in the stacked deck is not a Mille Bornes card.")
+        cards.append(card)
+    if len(cards) < fewest:
+        raise BadOption(too_few)
+    counts = deck_counts(deck)
+    for card in set(cards):
+        if cards.count(card) > counts[card]:
+            raise BadOption(
+                f"The stacked deck has {cards.count(card)} × {card.title}; the {deck} "
+                f"deck only has {counts[card]}."
+            )
+    return cards

@@ -8,7 +8,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.engine.core import (
-    BadOption,
     Game,
     GameInfo,
     IllegalMove,
@@ -18,7 +17,7 @@ from bot.engine.core import (
     Ranking,
 )
 from bot.engine.mille import rules
-from bot.engine.mille.cards import Card, card_from_text, deck_counts
+from bot.engine.mille.cards import stacked_deck
 from bot.engine.mille.notation import format_action, parse_action
 from bot.engine.mille.state import Action, MilleState, Phase, state_from_dict, state_to_dict
 from bot.engine.mille.views import MillePublicView, MilleSeatView, private_view, public_view
@@ -52,7 +51,10 @@ class MilleBornes(Game[MilleState, Action]):
     ) -> MilleState:
         self.check_players(players)
         resolved = self.resolve_options(options)
-        order = None if deck is None else self._stacked(deck, resolved["deck"])
+        order = None
+        if deck is not None:
+            too_few = "A stacked deck needs at least twelve cards to deal two hands."
+            order = stacked_deck(deck, resolved["deck"], 2 * rules.HAND_SIZE, too_few)
         state = MilleState(
             players=tuple(players),
             options=resolved,
@@ -69,25 +71,6 @@ class MilleBornes(Game[MilleState, Action]):
         rules.deal_hand(state, 0, order, rules.hand_seed(seed, 1))
         state.caption = rules.hand_opening(1, players[0])
         return state
-
-    @staticmethod
-    def _stacked(deck: Sequence[str], deck_name: str) -> list[Card]:
-        cards = []
-        for code in deck:
-            card = card_from_text(code)
-            if card is None:
-                raise BadOption(f"'{code}' in the stacked deck is not a Mille Bornes card.")
-            cards.append(card)
-        if len(cards) < 2 * rules.HAND_SIZE:
-            raise BadOption("A stacked deck needs at least twelve cards to deal two hands.")
-        counts = deck_counts(deck_name)
-        for card in set(cards):
-            if cards.count(card) > counts[card]:
-                raise BadOption(
-                    f"The stacked deck has {cards.count(card)} × {card.title}; the {deck_name} "
-                    f"deck only has {counts[card]}."
-                )
-        return cards
 
     def to_act(self, state: MilleState) -> frozenset[int]:
         return frozenset() if state.phase is Phase.OVER else frozenset({state.turn})

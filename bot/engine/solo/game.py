@@ -7,8 +7,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.engine.core import BadOption, Game, GameInfo, IllegalMove, OptionSpec, Outcome, Ranking
-from bot.engine.mille.cards import Card, card_from_text, deck_counts, full_deck
+from bot.engine.core import Game, GameInfo, IllegalMove, OptionSpec, Outcome, Ranking
+from bot.engine.mille.cards import full_deck, stacked_deck
 from bot.engine.solo import rules
 from bot.engine.solo.notation import format_action, parse_action
 from bot.engine.solo.state import (
@@ -80,7 +80,12 @@ class MilleBornesSolo(Game[SoloState, Action]):
         if deck is None:
             cards = rules.shuffled_deck(full_deck(deck_name), seed)
         else:
-            cards = self._stacked(deck, deck_name)
+            needed = HIGHWAY_CARDS + HAND_SIZE
+            too_few = (
+                f"A stacked deck needs at least {needed} cards: seven highways of seven, then "
+                "a hand of seven."
+            )
+            cards = stacked_deck(deck, deck_name, needed, too_few)
         state = SoloState(
             players=tuple(players),
             options=resolved,
@@ -93,29 +98,6 @@ class MilleBornesSolo(Game[SoloState, Action]):
         )
         rules.deal(state, cards)
         return state
-
-    @staticmethod
-    def _stacked(deck: Sequence[str], deck_name: str) -> list[Card]:
-        cards = []
-        for code in deck:
-            card = card_from_text(code)
-            if card is None:
-                raise BadOption(f"'{code}' in the stacked deck is not a Mille Bornes card.")
-            cards.append(card)
-        needed = HIGHWAY_CARDS + HAND_SIZE
-        if len(cards) < needed:
-            raise BadOption(
-                f"A stacked deck needs at least {needed} cards: seven highways of seven, then "
-                "a hand of seven."
-            )
-        counts = deck_counts(deck_name)
-        for card in set(cards):
-            if cards.count(card) > counts[card]:
-                raise BadOption(
-                    f"The stacked deck has {cards.count(card)} × {card.title}; the {deck_name} "
-                    f"deck only has {counts[card]}."
-                )
-        return cards
 
     def to_act(self, state: SoloState) -> frozenset[int]:
         return frozenset() if state.result is not None else frozenset({0})
