@@ -9,6 +9,7 @@ Games are found by key through their bundles (``bot.games``), not here.
 
 from __future__ import annotations
 
+import random
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -183,6 +184,13 @@ def players_wanted(fewest: int, most: int) -> str:
     return f"{fewest} to {most} players"
 
 
+def resample_rng(rng: Any) -> random.Random:
+    """What a ``resample_hidden`` shuffles with: ``rng`` itself when it is a ``random.Random``
+    (as the protocol says), else a ``random.Random`` seeded with it, so a caller passing a seed
+    gets the same deal every time. Every game reads its ``rng`` argument through this."""
+    return rng if isinstance(rng, random.Random) else random.Random(rng)
+
+
 class Game(ABC, Generic[S, A]):
     """The rules of one game. Stateless: every method takes the state it works on."""
 
@@ -295,7 +303,7 @@ class Game(ABC, Generic[S, A]):
         Hidden cards (other hands, face-down piles, hidden stacks; with ``seat=None``
         everything no onlooker sees) swap places among the hidden places, each keeping its
         size. Nothing ``seat`` (or the public) can see may change, so its view must not.
-        ``rng`` is a ``random.Random``.
+        ``rng`` is a ``random.Random`` (read it through ``resample_rng``, which takes a seed too).
         """
 
     def resolve_options(self, options: Mapping[str, str] | None) -> dict[str, str]:

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.engine.core import BadOption, Game, GameInfo, OptionSpec, Outcome, Ranking
+from bot.engine.core import BadOption, Game, GameInfo, OptionSpec, Outcome, Ranking, resample_rng
 from bot.engine.dragon import moves, rules, turns
 from bot.engine.dragon.cards import SIDES, SPECS, cw_deck_counts, cw_name, full_cw_deck
 from bot.engine.dragon.notation import Action, format_action, parse_action
@@ -142,8 +142,7 @@ class DragonMilleBornes(Game[DragonState, Action]):
         return counts
 
     def resample_hidden(self, state: DragonState, seat: int | None, rng: Any) -> DragonState:
-        shuffler = rng if isinstance(rng, random.Random) else random.Random(rng)
-        return rules.resample(state, seat, shuffler)
+        return rules.resample(state, seat, resample_rng(rng))
 
     def public_view(self, state: DragonState) -> DragonPublicView:
         return public_view(state)

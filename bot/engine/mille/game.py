@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -15,6 +14,7 @@ from bot.engine.core import (
     OptionSpec,
     Outcome,
     Ranking,
+    resample_rng,
 )
 from bot.engine.mille import rules
 from bot.engine.mille.cards import stacked_deck
@@ -128,7 +128,7 @@ class MilleBornes(Game[MilleState, Action]):
         after = state.clone()
         hidden = [t for s, t in enumerate(after.tableaus) if s != seat]
         pool = [card for t in hidden for card in t.hand] + after.draw_pile
-        shuffler = rng if isinstance(rng, random.Random) else random.Random(rng)
+        shuffler = resample_rng(rng)
         shuffler.shuffle(pool)
         for t in hidden:
             t.hand, pool = pool[: len(t.hand)], pool[len(t.hand) :]

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.engine.core import BadOption, Game, GameInfo, Outcome
+from bot.engine.core import BadOption, Game, GameInfo, Outcome, resample_rng
 from bot.engine.race import rules
 from bot.engine.race.cards import (
     ANSWERS,
@@ -160,7 +160,7 @@ class MileRace(Game[RaceState, Action]):
         and the order of every library. A card that enables a pending reaction stays in the
         reactor's hand (the table knows the reactor holds it)."""
         after = state.clone()
-        shuffler = rng if isinstance(rng, random.Random) else random.Random(rng)
+        shuffler = resample_rng(rng)
         reactor = state.reactor
         for owner, side in enumerate(after.sides):
             if owner == seat:

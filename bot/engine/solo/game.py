@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.engine.core import Game, GameInfo, IllegalMove, OptionSpec, Outcome, Ranking
+from bot.engine.core import Game, GameInfo, IllegalMove, OptionSpec, Outcome, Ranking, resample_rng
 from bot.engine.mille.cards import full_deck, stacked_deck
 from bot.engine.solo import rules
 from bot.engine.solo.notation import format_action, parse_action
@@ -145,7 +144,7 @@ class MilleBornesSolo(Game[SoloState, Action]):
         """Deal the face-down highway cards and the tank again (the hand lies open)."""
         after = state.clone()
         pool = [card for pile in after.highways for card in pile[:-1]] + after.tank
-        shuffler = rng if isinstance(rng, random.Random) else random.Random(rng)
+        shuffler = resample_rng(rng)
         shuffler.shuffle(pool)
         for pile in after.highways:
             if len(pile) > 1:

@@ -3,7 +3,6 @@ one engine protocol over the shared rules, views and notation."""
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -17,6 +16,7 @@ from bot.engine.core import (
     OptionSpec,
     Outcome,
     Ranking,
+    resample_rng,
 )
 from bot.engine.ttr.cards import (
     CARD_CODES,
@@ -263,7 +263,7 @@ class _TicketToRideBase(Game[TtrState, Action]):
         """Deal again every card ``seat`` cannot see: other hands, the decks, the discard pile,
         the On-the-Track stacks (nobody sees them before the end) and other seats' tickets."""
         after = state.clone()
-        shuffler = rng if isinstance(rng, random.Random) else random.Random(rng)
+        shuffler = resample_rng(rng)
         over = state.phase == OVER
         others = [s for s in range(after.seats) if s != seat]
         # Train cards: each place keeps its size; hands and stacks are count vectors.
