@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bot.ai.base import Policy
+from bot.ai.easy import easy
 from bot.engine.core import Game, GameInfo, Outcome
 
 ButtonStyle = Literal["primary", "secondary", "success", "danger"]
@@ -136,6 +137,13 @@ class Presenter:
     start_notice: Callable[[Mapping[str, str]], str] = lambda options: ""
     result_text: Callable[[Any], str] | None = None
     round_opening: Callable[[Any, str], tuple[str, str]] = lambda public, caption: (caption, "")
+
+
+def computer_players(normal: PolicyFactory, expert: PolicyFactory) -> dict[str, PolicyFactory]:
+    """A bundle's ``policies`` for a game with a heuristic player and a searching one: ``normal``,
+    ``expert``, and ``easy``, the normal player weakened (``bot.ai.easy``). Every game with both
+    players offers these three, so the levels a member picks read alike from game to game."""
+    return {"normal": normal, "expert": expert, "easy": easy(normal)}
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from bot.ai.dragon_expert import DragonExpertPolicy
 from bot.ai.dragon_expert import hint as expert_hint
 from bot.ai.dragon_normal import DragonNormalPolicy
-from bot.ai.easy import easy
 from bot.engine.core import Outcome
 from bot.engine.dragon import GAME
 from bot.engine.dragon.cards import TIRE_TRACK, cw_name
@@ -25,6 +24,7 @@ from bot.games.bundle import (
     Picker,
     Presenter,
     SelectSpec,
+    computer_players,
 )
 from bot.games.rules_text import in_short
 from bot.render.dragon import hand_png, phase_line, table_png
@@ -221,11 +221,7 @@ BUNDLE = GameBundle(
         console_table=console_table,
         console_hand=console_hand,
     ),
-    policies={
-        "normal": DragonNormalPolicy,
-        "expert": DragonExpertPolicy,
-        "easy": easy(DragonNormalPolicy),
-    },
+    policies=computer_players(DragonNormalPolicy, DragonExpertPolicy),
     default_policy="normal",
     arena_metrics=arena_metrics,
 )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.ai.easy import easy
 from bot.ai.mille_expert import MilleExpertPolicy
 from bot.ai.mille_expert import hint as expert_hint
 from bot.ai.mille_normal import NormalMillePolicy
@@ -14,7 +13,7 @@ from bot.engine.mille.cards import Card
 from bot.engine.mille.rules import hand_opening
 from bot.engine.mille.state import HandResult
 from bot.engine.mille.views import MillePublicView, MilleSeatView
-from bot.games.bundle import ButtonSpec, GameBundle, MoveChoice, Picker, Presenter
+from bot.games.bundle import ButtonSpec, GameBundle, MoveChoice, Picker, Presenter, computer_players
 from bot.games.rules_text import in_short
 from bot.render.mille import hand_png, result_png, table_png
 
@@ -172,11 +171,7 @@ BUNDLE = GameBundle(
         result_text=last_result_text,
         round_opening=round_opening,
     ),
-    policies={
-        "normal": NormalMillePolicy,
-        "expert": MilleExpertPolicy,
-        "easy": easy(NormalMillePolicy),
-    },
+    policies=computer_players(NormalMillePolicy, MilleExpertPolicy),
     default_policy="normal",
     arena_metrics=arena_metrics,
 )

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.ai.easy import easy
 from bot.ai.race_expert import RaceExpertPolicy
 from bot.ai.race_expert import hint as expert_hint
 from bot.ai.race_normal import NormalRacePolicy
@@ -22,6 +21,7 @@ from bot.games.bundle import (
     Picker,
     Presenter,
     SelectSpec,
+    computer_players,
 )
 from bot.games.rules_text import in_short
 from bot.render.race import hand_png, table_png
@@ -151,11 +151,7 @@ BUNDLE = GameBundle(
         console_hand=console_hand,
         hint=expert_hint,
     ),
-    policies={
-        "normal": NormalRacePolicy,
-        "expert": RaceExpertPolicy,
-        "easy": easy(NormalRacePolicy),
-    },
+    policies=computer_players(NormalRacePolicy, RaceExpertPolicy),
     default_policy="normal",
     arena_metrics=arena_metrics,
 )

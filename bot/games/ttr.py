@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.ai.easy import easy
 from bot.ai.ttr_expert import TtrExpertPolicy
 from bot.ai.ttr_expert import hint as expert_hint
 from bot.ai.ttr_normal import NormalTtrPolicy
@@ -35,6 +34,7 @@ from bot.games.bundle import (
     Picker,
     Presenter,
     SelectSpec,
+    computer_players,
 )
 from bot.games.rules_text import in_short
 from bot.render.ttr import hand_png, result_png, table_png
@@ -312,11 +312,7 @@ def presenter(solo: bool = False) -> Presenter:
 BUNDLE = GameBundle(
     game=GAME,
     presenter=presenter(),
-    policies={
-        "normal": NormalTtrPolicy,
-        "expert": TtrExpertPolicy,
-        "easy": easy(NormalTtrPolicy),
-    },
+    policies=computer_players(NormalTtrPolicy, TtrExpertPolicy),
     default_policy="normal",
     arena_metrics=arena_metrics,
 )
