@@ -15,9 +15,9 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot.render.pool import RenderPool
-from bot.render.replay import frames_gif, pick_frames, replay_frame
+from bot.render.replay import UPLOAD_LIMIT, gif_within, pick_frames, replay_frame
 
-KEPT = 8  # replays kept (a GIF is a few hundred KB)
+KEPT = 8  # replays kept (a GIF weighs one to seven MB)
 
 
 Inputs = tuple[Callable[[Any], bytes], Sequence[Any]]
@@ -27,9 +27,12 @@ Inputs = tuple[Callable[[Any], bytes], Sequence[Any]]
 class Replays:
     """Replays by game id: drawn once, on the given pool, and kept (GIF, moves shown)."""
 
-    def __init__(self, renderer: RenderPool, kept: int = KEPT) -> None:
+    def __init__(
+        self, renderer: RenderPool, kept: int = KEPT, max_bytes: int = UPLOAD_LIMIT
+    ) -> None:
         self.renderer = renderer
         self.kept = kept
+        self.max_bytes = max_bytes
         self._done: OrderedDict[int, tuple[bytes, int]] = OrderedDict()
         self._drawing: dict[int, asyncio.Future[tuple[bytes, int]]] = {}
 
@@ -53,7 +56,7 @@ class Replays:
             await self.renderer.run(replay_frame, table_png, views[i])
             for i in pick_frames(len(views))
         ]
-        return await self.renderer.run(frames_gif, frames), len(views) - 1
+        return await self.renderer.run(gif_within, frames, self.max_bytes), len(views) - 1
 
     def _keep(self, game_id: int, done: asyncio.Future[tuple[bytes, int]]) -> None:
         self._drawing.pop(game_id, None)

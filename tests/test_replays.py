@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import random
 from typing import Any
 
 import pytest
@@ -73,3 +74,26 @@ async def test_a_failed_drawing_is_not_kept() -> None:
     with pytest.raises(RuntimeError):
         await replays.gif(5, inputs)
     assert (await replays.gif(5, inputs))[1] == 0 and calls == 2
+
+
+def _noisy_png(view: Any) -> bytes:
+    """A stand-in table image that hardly compresses: random pixels."""
+    rng = random.Random(int(view))
+    image = Image.new("RGB", (160, 100))
+    image.putdata([(rng.randrange(256), rng.randrange(256), 0) for _ in range(160 * 100)])
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
+async def test_a_replay_is_drawn_within_the_upload_limit() -> None:
+    """A replay heavier than the bot may upload is drawn with fewer frames, not posted whole
+    (Discord would refuse it and the member would get an apology)."""
+    replays = Replays(RenderPool(0), max_bytes=1_500_000)
+
+    async def inputs() -> Inputs:
+        return _noisy_png, list(range(20))
+
+    gif, moves = await replays.gif(9, inputs)
+    assert len(gif) <= 1_500_000 and moves == 19
+    assert 1 < getattr(Image.open(io.BytesIO(gif)), "n_frames", 1) < 20

@@ -1,7 +1,8 @@
 """An animated GIF of a finished game from its table images (public views only).
 
 A long match has hundreds of moves; the replay keeps an even sample of them (always the deal
-and the final table) so the file stays small enough to post and quick to watch.
+and the final table) so the file stays small enough to post and quick to watch. A replay still
+too heavy for Discord's upload limit (a six-car arena is drawn large) keeps fewer of them.
 """
 
 from __future__ import annotations
@@ -14,6 +15,10 @@ from PIL import Image
 
 MAX_FRAMES = 60
 WIDTH = 640
+UPLOAD_LIMIT = 9_500_000
+"""The bytes a replay may weigh: Discord takes 10 MB in one upload from a bot on a server
+without boosts, and the request around the file needs a little room. A six-car Dragon
+replay of 60 frames weighs about 7 MB."""
 
 
 def pick_frames(count: int, limit: int = MAX_FRAMES) -> list[int]:
@@ -53,6 +58,20 @@ def frames_gif(frames: Sequence[Image.Image], frame_ms: int = 700, last_ms: int 
         optimize=False,
     )
     return out.getvalue()
+
+
+def gif_within(
+    frames: Sequence[Image.Image], limit: int = UPLOAD_LIMIT, frame_ms: int = 700
+) -> bytes:
+    """``frames`` as a GIF of at most ``limit`` bytes: while it is heavier, every other frame
+    goes (the first and the last stay), each kept frame shown the longer."""
+    kept = list(frames)
+    while True:
+        gif = frames_gif(kept, frame_ms)
+        if len(gif) <= limit or len(kept) <= 2:
+            return gif
+        kept = [*kept[:-1:2], kept[-1]]
+        frame_ms = min(frame_ms * 2, 1400)
 
 
 def replay_gif(pngs: Sequence[bytes], frame_ms: int = 700, last_ms: int = 4000) -> bytes:

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import io
+import random
 
 import pytest
 from PIL import Image
 
 from bot.games import get_game
 from bot.render.mille import table_png
-from bot.render.replay import MAX_FRAMES, pick_frames, replay_from_views, replay_gif
+from bot.render.replay import (
+    MAX_FRAMES,
+    frames_gif,
+    gif_within,
+    pick_frames,
+    replay_from_views,
+    replay_gif,
+)
 
 
 def test_short_games_keep_every_frame() -> None:
@@ -43,3 +51,35 @@ def test_replay_needs_a_frame() -> None:
     """An empty replay is refused rather than written as a broken file."""
     with pytest.raises(ValueError, match="at least one frame"):
         replay_gif([])
+
+
+def _noise(seed: int) -> Image.Image:
+    """A frame of 128-colour noise: it hardly compresses, as a busy six-car arena does."""
+    rng = random.Random(seed)
+    image = Image.new("P", (160, 160))
+    image.putpalette([rng.randrange(256) for _ in range(128 * 3)])
+    image.putdata([rng.randrange(128) for _ in range(160 * 160)])
+    return image
+
+
+def test_a_replay_too_big_to_upload_keeps_fewer_frames() -> None:
+    """Twenty frames of noise weigh about 500 KB; with room for 200 KB the replay keeps an
+    even sample of them, the first and the last included, rather than a file Discord would
+    refuse. Found in review: a six-car Dragon replay weighed 7 MB, with nothing to keep it
+    under Discord's 10 MB."""
+    frames = [_noise(seed) for seed in range(20)]
+    assert len(frames_gif(frames)) > 200_000
+    gif = gif_within(frames, 200_000)
+    shown = Image.open(io.BytesIO(gif))
+    count = getattr(shown, "n_frames", 1)  # multi-frame formats only; absent from the stubs
+    assert len(gif) <= 200_000 and 1 < count < 20
+    assert shown.convert("RGB").tobytes() == frames[0].convert("RGB").tobytes()
+    shown.seek(count - 1)
+    assert shown.convert("RGB").tobytes() == frames[-1].convert("RGB").tobytes()
+
+
+def test_a_replay_within_the_limit_keeps_every_frame() -> None:
+    """Frames that fit are all kept."""
+    frames = [_noise(seed) for seed in range(3)]
+    shown = Image.open(io.BytesIO(gif_within(frames, 10_000_000)))
+    assert getattr(shown, "n_frames", 1) == 3
