@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import TypeVar
 
 from bot.engine.dragon.cards import CW_DEAL, CW_HAND, MB_DEAL, MB_HAND
 from bot.engine.dragon.ending import QUIET_ROUNDS, stalemate
@@ -32,6 +33,8 @@ def deal(state: DragonState, mb_cards: Sequence[Card], cw_cards: Sequence[str]) 
     state.cw_draw = list(reversed(cw[seats * CW_DEAL :]))
 
 
+_Card = TypeVar("_Card", Card, str)  # a Mille Bornes card, or a Car Wars card's code
+
 # Read once: ``Phase.TURN`` goes through the Enum metaclass's attribute hook (several times
 # slower than a module name), and every turn asks.
 _TURN = Phase.TURN
@@ -47,40 +50,39 @@ def begin_turn(state: DragonState, seat: int) -> None:
     state.cw_done = False
     state.spun = False
     car = car_w(state, seat)
-    while len(car.mb.hand) < MB_HAND:
-        card = _draw_mb(state)
-        if card is None:
-            break
-        car.mb.hand.append(card)
-    while len(car.cw_hand) < CW_HAND:
-        code = _draw_cw(state)
-        if code is None:
-            break
-        car.cw_hand.append(code)
+    state.mb_shuffles = _draw_up_to(
+        state, car.mb.hand, MB_HAND, state.mb_draw, state.mb_discard, "mb", state.mb_shuffles
+    )
+    state.cw_shuffles = _draw_up_to(
+        state, car.cw_hand, CW_HAND, state.cw_draw, state.cw_discard, "cw", state.cw_shuffles
+    )
 
 
-def _draw_mb(state: DragonState) -> Card | None:
-    if not state.mb_draw:
-        if not state.mb_discard:
-            return None
-        state.mb_shuffles += 1
-        pile = state.mb_discard
-        state.mb_discard = []
-        random.Random(shuffle_seed(state, "mb", state.mb_shuffles)).shuffle(pile)
-        state.mb_draw = pile
-    return state.mb_draw.pop()
+def _draw_up_to(
+    state: DragonState,
+    hand: list[_Card],
+    size: int,
+    draw: list[_Card],
+    discard: list[_Card],
+    deck: str,
+    shuffles: int,
+) -> int:
+    """Draw from one deck (``deck``: "mb" or "cw") into ``hand`` until it holds ``size`` cards.
 
-
-def _draw_cw(state: DragonState) -> str | None:
-    if not state.cw_draw:
-        if not state.cw_discard:
-            return None
-        state.cw_shuffles += 1
-        pile = state.cw_discard
-        state.cw_discard = []
-        random.Random(shuffle_seed(state, "cw", state.cw_shuffles)).shuffle(pile)
-        state.cw_draw = pile
-    return state.cw_draw.pop()
+    Both decks draw alike: an empty draw pile takes the deck's discards, shuffled (seeded by
+    the deck's own shuffle count, so a game replays exactly), and a deck with neither leaves
+    the hand short. The piles change in place; returns the deck's shuffle count after.
+    """
+    while len(hand) < size:
+        if not draw:
+            if not discard:
+                break
+            shuffles += 1
+            draw[:] = discard
+            discard.clear()
+            random.Random(shuffle_seed(state, deck, shuffles)).shuffle(draw)
+        hand.append(draw.pop())
+    return shuffles
 
 
 def next_seat(state: DragonState, seat: int) -> int:
