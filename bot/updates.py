@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from bot.engine.core import GameError, Outcome
+from bot.engine.words import ordinal
 from bot.games.bundle import MoveChoice
 from bot.store.base import SeatRecord, StoredGame
 
@@ -170,11 +171,19 @@ def outcome_line(
         return f"**{text}**" if markdown else text
 
     names = [escape(s.name) for s in update.game.seats]
-    scores = (
-        " · ".join(f"{n} {s}" for n, s in zip(names, outcome.scores, strict=True))
-        if outcome.scores
-        else ""
-    )
+    figures = [f" {score}" for score in outcome.scores] or [""] * len(names)
+    if len(names) > 2:
+        # Past two seats the winner alone does not say who came second, and the figures do
+        # not always (a Dragon driver killed early may have driven further): every seat by
+        # its place, ties sharing one.
+        order = sorted(range(len(names)), key=lambda seat: (outcome.places[seat], seat))
+        scores = " · ".join(
+            f"{ordinal(outcome.places[seat] + 1)} {names[seat]}{figures[seat]}" for seat in order
+        )
+    elif outcome.scores:
+        scores = " · ".join(f"{n}{f}" for n, f in zip(names, figures, strict=True))
+    else:
+        scores = ""
     tail = f" {scores}." if scores else ""
     if len(names) == 1:
         # Played alone there is no draw: no winner means the run ended without winning, and

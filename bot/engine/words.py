@@ -23,6 +23,16 @@ def noun(n: int, word: str, many: str | None = None) -> str:
     return f"{word}s" if many is None else many
 
 
+_SUFFIXES = {1: "st", 2: "nd", 3: "rd"}
+
+
+def ordinal(n: int) -> str:
+    """``n`` as a place: "1st", "2nd", "3rd", "4th", "11th", "22nd"."""
+    if n % 100 in (11, 12, 13):
+        return f"{n}th"
+    return f"{n}{_SUFFIXES.get(n % 10, 'th')}"
+
+
 def names(items: Sequence[str]) -> str:
     """``items`` as an English list: "Ann", "Ann and Bob", "Ann, Bob and Cy" ("" if none)."""
     if len(items) <= 1:

@@ -1,0 +1,31 @@
+"""What players of three to six seats read when a game ends, through the fake Discord (found in
+a review of results, replays and the boards as players and hostile members see them)."""
+
+from __future__ import annotations
+
+from bot.store.base import SeatRecord
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import public_table
+from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.discord.payloads import InteractionDriver
+
+
+async def test_the_result_line_of_three_cars_gives_every_place(driver: InteractionDriver) -> None:
+    """Bob leaves a three-car Dragon game, then Carol: Alice wins, Carol is second (she left
+    later) and Bob third. Found in review: the result line listed the seats in seat order with
+    their miles ("Alice 0 · Bob 0 · Carol 0"), so nobody could tell who came second; in a
+    six-car arena a dead driver's miles do not give their place either."""
+    await running_bot(driver).tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="dragon",
+        seats=[
+            SeatRecord(0, "Alice", user_id=ALICE_ID),
+            SeatRecord(1, "Bob", user_id=BOB_ID),
+            SeatRecord(2, "Carol", user_id=CAROL_ID),
+        ],
+        seed=3,
+    )
+    await driver.slash("resign", {}, user_id=BOB_ID)
+    text = public_table(await driver.slash("resign", {}, user_id=CAROL_ID)).content or ""
+    assert "🏆 **Alice** won! 1st Alice 0 · 2nd Carol 0 · 3rd Bob 0." in text, text
