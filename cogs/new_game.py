@@ -11,6 +11,7 @@ invitation), ``cogs.dealing`` (the seats and the deal), ``cogs.daily_deal``,
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import discord
@@ -20,6 +21,7 @@ from discord.ext import commands
 from bot.engine.core import BadOption
 from bot.engine.words import plural
 from bot.games import bundle
+from bot.games.bundle import GameBundle
 from bot.store.base import Invitee, SeatRecord
 from cogs.choices import game_choices, level_choices, option_choices, parse_options
 from cogs.daily_deal import daily_claim, daily_deal
@@ -36,6 +38,41 @@ SHARED_DESCRIPTIONS = {
     "options": "Game options as name:value (see the suggestions)",
     "thread": "Play in a new thread",
 }
+
+
+def _refuse_solitaire(found: GameBundle) -> None:
+    """/challenge and /host seat others: a game played alone is refused, pointing to /play."""
+    if found.info.max_players == 1:
+        raise BadOption(f"{found.info.title} is played alone: start it with /play.")
+
+
+async def _post_lobby(
+    interaction: discord.Interaction[Any],
+    found: GameBundle,
+    invited: Sequence[Invitee],
+    *,
+    computers: int,
+    level: str | None,
+    options: str | None,
+    thread: bool,
+    open_seats: int | None = None,
+) -> None:
+    """The lobby /challenge and /host open alike once the seats add up: the typed options and
+    level read (a bad one refused with a sentence, options first), then the lobby posted.
+    ``open_seats``: /host's seats any member may join."""
+    chosen = found.game.resolve_options(parse_options(options))
+    await open_lobby(
+        interaction,
+        found,
+        invited,
+        computers=computers,
+        policy=level_of(found, level),
+        options=chosen,
+        # A thread cannot hold a thread: asked for in one (or in any channel but a text
+        # channel), the game is played right here, as /play does.
+        thread=thread and isinstance(interaction.channel, discord.TextChannel),
+        open_seats=open_seats,
+    )
 
 
 class NewGame(commands.Cog):
@@ -69,8 +106,7 @@ class NewGame(commands.Cog):
         thread: bool = False,
     ) -> None:
         found = bundle(game)
-        if found.info.max_players == 1:
-            raise BadOption(f"{found.info.title} is played alone: start it with /play.")
+        _refuse_solitaire(found)
         invited: list[discord.Member] = []
         for candidate in (member, member2, member3, member4, member5):
             if candidate is None:
@@ -83,17 +119,14 @@ class NewGame(commands.Cog):
                 raise BadOption(f"{display_name(candidate)} is invited twice.")
             invited.append(candidate)
         check_seats(found, 1 + len(invited) + computers)
-        chosen = found.game.resolve_options(parse_options(options))
-        await open_lobby(
+        await _post_lobby(
             interaction,
             found,
             [Invitee(m.id, display_name(m)) for m in invited],
             computers=computers,
-            policy=level_of(found, level),
-            options=chosen,
-            # A thread cannot hold a thread: asked for in one (or in any channel but a text
-            # channel), the game is played right here, as /play does.
-            thread=thread and isinstance(interaction.channel, discord.TextChannel),
+            level=level,
+            options=options,
+            thread=thread,
         )
 
     @app_commands.command(name="host", description="Post a table any member can join")
@@ -114,8 +147,7 @@ class NewGame(commands.Cog):
     ) -> None:
         found = bundle(game)
         info = found.info
-        if info.max_players == 1:
-            raise BadOption(f"{info.title} is played alone: start it with /play.")
+        _refuse_solitaire(found)
         offered = info.max_players - 1 - computers if seats is None else seats
         if offered < 1:
             raise BadOption(
@@ -123,16 +155,14 @@ class NewGame(commands.Cog):
                 "members to join: ask for fewer computers."
             )
         check_seats(found, 1 + offered + computers)
-        chosen = found.game.resolve_options(parse_options(options))
-        await open_lobby(
+        await _post_lobby(
             interaction,
             found,
             [],
             computers=computers,
-            policy=level_of(found, level),
-            options=chosen,
-            # As for /challenge: a thread cannot hold a thread.
-            thread=thread and isinstance(interaction.channel, discord.TextChannel),
+            level=level,
+            options=options,
+            thread=thread,
             open_seats=offered,
         )
 
