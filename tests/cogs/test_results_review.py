@@ -3,9 +3,11 @@ a review of results, replays and the boards as players and hostile members see t
 
 from __future__ import annotations
 
+import pytest
+
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import public_table
+from tests.cogs.helpers import alt_text_of, public_table
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
@@ -29,3 +31,19 @@ async def test_the_result_line_of_three_cars_gives_every_place(driver: Interacti
     await driver.slash("resign", {}, user_id=BOB_ID)
     text = public_table(await driver.slash("resign", {}, user_id=CAROL_ID)).content or ""
     assert "🏆 **Alice** won! 1st Alice 0 · 2nd Carol 0 · 3rd Bob 0." in text, text
+
+
+@pytest.mark.parametrize("game_key", ["race", "dragon"])
+async def test_a_best_score_in_miles_says_miles(driver: InteractionDriver, game_key: str) -> None:
+    """A 1000 Mile Race or Dragon score is the miles a player drove, as the result line says
+    ("decided on miles"). Found in review: /stats called Bob's best "0 pts"."""
+    await running_bot(driver).tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key=game_key,
+        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
+        seed=3,
+    )
+    await driver.slash("resign", {}, user_id=ALICE_ID)
+    stats = await driver.slash("stats", {"game": game_key, "member": BOB_ID})
+    assert "Best score: 0 miles (game #1)." in alt_text_of(stats, "stats.png")

@@ -34,7 +34,7 @@ class DragonMilleBornes(Game[DragonState, Action]):
         min_players=2,
         max_players=6,
         options=OPTIONS,
-        ranking=Ranking(kind="rating", totals=(("kills", "Kills"),)),
+        ranking=Ranking(kind="rating", totals=(("kills", "Kills"),), score_unit="miles"),
         max_moves=20_000,
         summary="Mille Bornes meets Car Wars: race to 1000 miles or be the last driver alive",
     )

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.engine.core import BadOption, Game, GameInfo, Outcome, resample_rng
+from bot.engine.core import BadOption, Game, GameInfo, Outcome, Ranking, resample_rng
 from bot.engine.race import rules
 from bot.engine.race.cards import (
     ANSWERS,
@@ -48,6 +48,7 @@ class MileRace(Game[RaceState, Action]):
         title="1000 Mile Race",
         min_players=2,
         max_players=2,
+        ranking=Ranking(score_unit="miles"),
         summary="Race to exactly 1000 miles with your own deck: hazards, trumps and cheats",
     )
 
