@@ -407,6 +407,13 @@ class Canvas:
             self.image.paste(Palette.SHADOW, (x - pad + 3, y - pad + 5), mask)
         self.image.paste(piece, (x, y), piece)
 
+    def stack(self, piece: Image.Image, x: int, y: int, layers: int, dx: int, dy: int) -> None:
+        """``layers`` copies of ``piece`` as a pile: the top one at ``x``, ``y``, each one under it
+        ``dx``, ``dy`` further. Drawn from the bottom up, and only the bottom one casts a shadow,
+        so a deep pile is not darker than a thin one."""
+        for k in range(layers - 1, -1, -1):
+            self.paste(piece, x + dx * k, y + dy * k, with_shadow=k == layers - 1)
+
     def lines(
         self,
         xy: tuple[float, float],

@@ -328,9 +328,7 @@ def _draw_distance_group(c: Canvas, card: Card, count: int, x: int, y: int, lang
         ghost = _empty_slot(str(card.miles), "", w, h, True, size=22)
         c.paste(ghost, x - 2, y - 2, with_shadow=False)
         return
-    layers = min(count, 4)
-    for k in range(layers - 1, -1, -1):
-        c.paste(draw_card(card, w, h, lang), x + 4 * k, y - 3 * k + 6, with_shadow=k == layers - 1)
+    c.stack(draw_card(card, w, h, lang), x, y + 6, min(count, 4), 4, -3)
     chip = font(18, "bold")
     text = f"×{count}"
     cw = text_width(text, chip) + 18
@@ -358,9 +356,7 @@ def _draw_road(c: Canvas, view: MillePublicView) -> None:
     label = font(17, "bold")
     if view.deck_count:
         # A few stacked backs, fewer as the deck runs down.
-        layers = 1 + min(3, (view.deck_count - 1) // 20)
-        for k in range(layers - 1, -1, -1):
-            c.paste(card_back(w, h), x + 3 * k, top - 2 * k, with_shadow=k == layers - 1)
+        c.stack(card_back(w, h), x, top, 1 + min(3, (view.deck_count - 1) // 20), 3, -2)
     else:
         c.paste(_empty_slot("Deck", "empty", w, h, False, Palette.ASPHALT), x - 2, top - 2, False)
     c.text(

@@ -361,9 +361,7 @@ def _draw_miles(c: Canvas, side: SideView, x: int, y: int) -> None:
         if not count:
             c.paste(_empty_slot(code, w, h), gx - 2, y - 2, with_shadow=False)
             continue
-        layers = min(count, 4)
-        for k in range(layers - 1, -1, -1):
-            c.paste(card_face(code, w, h), gx + 4 * k, y - 3 * k + 6, with_shadow=k == layers - 1)
+        c.stack(card_face(code, w, h), gx, y + 6, min(count, 4), 4, -3)
         text = f"×{count}"
         chip = font(17, "bold")
         cw = text_width(text, chip) + 18
@@ -403,9 +401,7 @@ def _draw_piles(c: Canvas, side: SideView, x: int, y: int) -> None:
     label = font(16, "bold")
     if side.library_count:
         layers = 1 + min(2, (side.library_count - 1) // 20)
-        back = card_back(side.seat, w, h)
-        for k in range(layers - 1, -1, -1):
-            c.paste(back, x + 3 * k, y - 2 * k, with_shadow=k == layers - 1)
+        c.stack(card_back(side.seat, w, h), x, y, layers, 3, -2)
     else:
         c.paste(_empty_slot("spent" if side.reshuffled else "empty", w, h), x - 2, y - 2, False)
     lib = f"{side.library_count}"

@@ -251,9 +251,7 @@ def _draw_road(c: Canvas, view: SoloPublicView) -> None:
     label = font(20, "bold")
     x = _MARGIN + 20
     if view.tank_count:
-        layers = 1 + min(3, (view.tank_count - 1) // 12)
-        for k in range(layers - 1, -1, -1):
-            c.paste(card_back(w, h), x + 3 * k, top - 2 * k, with_shadow=k == layers - 1)
+        c.stack(card_back(w, h), x, top, 1 + min(3, (view.tank_count - 1) // 12), 3, -2)
     else:
         c.paste(_empty_pile("Tank empty", w, h), x - 2, top - 2, with_shadow=False)
     c.text((x + w / 2, top + h + 20), f"Tank {view.tank_count}", label, Palette.INK, "mm", drop=2)

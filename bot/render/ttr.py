@@ -233,9 +233,7 @@ def _stack(c: Canvas, x: int, y: int, w: int, h: int, count: int, tickets: bool 
         dashed_rounded(c.draw, (x, y, x + w, y + h), Palette.MAT_EDGE, radius=card_radius(w))
         c.text((x + w / 2, y + h / 2), "0", font(22, "bold"), Palette.MUTED, anchor="mm")
         return
-    layers = min(3, 1 + count // 12)
-    for i in range(layers - 1, -1, -1):
-        c.paste(card_back(w, h, tickets), x + 3 * i, y - 3 * i, with_shadow=i == layers - 1)
+    c.stack(card_back(w, h, tickets), x, y, min(3, 1 + count // 12), 3, -3)
     _count_badge(c, x + w + 8, y + h - 26, str(count))
 
 
