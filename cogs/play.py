@@ -20,7 +20,8 @@ from bot.boards import message_link
 from bot.engine.core import BadOption, GameError
 from bot.games import bundle, hint_policy, policy_factory, suggest_move
 from bot.games.bundle import ButtonSpec
-from bot.position import Position
+from bot.position import OUT_OF_THE_GAME, Position
+from bot.tables import LEFT_THE_GAME
 from bot.typed_moves import MAX_MOVE_TEXT, typed_move
 from bot.updates import StaleButton
 from cogs.choices import game_choices
@@ -280,11 +281,15 @@ class Play(commands.Cog):
         # are settled, so the last member still playing among computers may have one.
         here = tables.position(stored)
         out = here.game.out(here.state)
-        others = [
-            s
-            for s in await tables.members_playing(stored)
-            if s.user_id != interaction.user.id and s.seat not in out
-        ]
+        seat = tables.seat_of(stored, interaction.user.id)
+        playing = await tables.members_playing(stored)
+        # A member with no move left to make is told why, as a move of theirs is: "hints are
+        # only against the computer" was untrue once the others left them among computers.
+        if all(s.seat != seat for s in playing):
+            raise BadOption(LEFT_THE_GAME)
+        if seat in out:
+            raise BadOption(OUT_OF_THE_GAME)
+        others = [s for s in playing if s.user_id != interaction.user.id and s.seat not in out]
         if others:
             raise BadOption("Hints are only for games against the computer or played alone.")
         if stored.options.get("daily"):
