@@ -3,8 +3,8 @@
 A replay is up to 60 table images and a GIF: seconds of drawing. The render pool also draws
 every channel's table, so a replay is sent to it one frame per job: a table asked for meanwhile
 waits for one frame, not for the whole replay. A finished game's replay never changes, so the
-last few are kept, and requests for a replay being drawn wait for that drawing instead of
-starting another: /replay sent again and again costs one replay.
+last few are kept (as many as ``KEPT_BYTES`` holds), and requests for a replay being drawn wait
+for that drawing instead of starting another: /replay sent again and again costs one replay.
 """
 
 from __future__ import annotations
@@ -17,7 +17,10 @@ from typing import Any
 from bot.render.pool import RenderPool
 from bot.render.replay import UPLOAD_LIMIT, gif_within, pick_frames, replay_frame
 
-KEPT = 8  # replays kept (a GIF weighs one to seven MB)
+KEPT = 8  # replays kept at most
+KEPT_BYTES = 24_000_000
+"""The memory the kept replays may take: a replay weighs one to seven MB (a six-car arena is
+the heaviest), so eight of them could take as much again as the rest of the bot."""
 
 
 Inputs = tuple[Callable[[Any], bytes], Sequence[Any]]
@@ -28,10 +31,15 @@ class Replays:
     """Replays by game id: drawn once, on the given pool, and kept (GIF, moves shown)."""
 
     def __init__(
-        self, renderer: RenderPool, kept: int = KEPT, max_bytes: int = UPLOAD_LIMIT
+        self,
+        renderer: RenderPool,
+        kept: int = KEPT,
+        max_bytes: int = UPLOAD_LIMIT,
+        kept_bytes: int = KEPT_BYTES,
     ) -> None:
         self.renderer = renderer
         self.kept = kept
+        self.kept_bytes = kept_bytes
         self.max_bytes = max_bytes
         self._done: OrderedDict[int, tuple[bytes, int]] = OrderedDict()
         self._drawing: dict[int, asyncio.Future[tuple[bytes, int]]] = {}
@@ -63,5 +71,8 @@ class Replays:
         if done.cancelled() or done.exception() is not None:
             return
         self._done[game_id] = done.result()
-        while len(self._done) > self.kept:
+        while len(self._done) > self.kept or (
+            len(self._done) > 1
+            and sum(len(gif) for gif, _ in self._done.values()) > self.kept_bytes
+        ):
             self._done.popitem(last=False)

@@ -97,3 +97,25 @@ async def test_a_replay_is_drawn_within_the_upload_limit() -> None:
     gif, moves = await replays.gif(9, inputs)
     assert len(gif) <= 1_500_000 and moves == 19
     assert 1 < getattr(Image.open(io.BytesIO(gif)), "n_frames", 1) < 20
+
+
+async def test_kept_replays_stay_within_their_memory_budget() -> None:
+    """Replays weigh up to a few MB each (a six-car Dragon one about 7 MB): past the bytes
+    the bot may keep, the oldest is let go even when fewer than ``kept`` are held. Found in
+    review: eight were kept whatever they weighed, up to 60 MB of a bot that otherwise runs
+    in about 100 MB."""
+    asked: list[int] = []
+
+    def inputs_of(game_id: int) -> Any:
+        async def inputs() -> Inputs:
+            asked.append(game_id)
+            return _noisy_png, [game_id, game_id + 100]
+
+        return inputs
+
+    one, _ = await Replays(RenderPool(0)).gif(1, inputs_of(1))
+    replays = Replays(RenderPool(0), kept=8, kept_bytes=len(one) * 5 // 2)
+    asked.clear()
+    for game_id in (1, 2, 3, 1, 3):
+        await replays.gif(game_id, inputs_of(game_id))
+    assert asked == [1, 2, 3, 1]
