@@ -407,6 +407,15 @@ class Canvas:
             self.image.paste(Palette.SHADOW, (x - pad + 3, y - pad + 5), mask)
         self.image.paste(piece, (x, y), piece)
 
+    def backs_left_of(self, back: Image.Image, right: int, cy: int, count: int, step: int) -> int:
+        """A hidden hand in a header: ``count`` copies of ``back`` overlapping left to right, each
+        ``step`` further, the last ending at ``right``, all centred on ``cy``, flat (no shadow:
+        they sit on a text line). Returns where the first starts, for what goes left of it."""
+        x = right - back.width - step * max(0, count - 1)
+        for i in range(count):
+            self.paste(back, x + i * step, cy - back.height // 2, with_shadow=False)
+        return x
+
     def stack(self, piece: Image.Image, x: int, y: int, layers: int, dx: int, dy: int) -> None:
         """``layers`` copies of ``piece`` as a pile: the top one at ``x``, ``y``, each one under it
         ``dx``, ``dy`` further. Drawn from the bottom up, and only the bottom one casts a shadow,

@@ -203,12 +203,7 @@ def _draw_side_header(
     count = plural(t.hand_count, "card")
     c.text((right, cy), count, count_font, Palette.MUTED, anchor="rm")
     right -= text_width(count, count_font) + 10
-    shown = min(t.hand_count, 8)
-    step = 13
-    bx = right - _BACK_MINI[0] - step * max(0, shown - 1)
-    for i in range(shown):
-        c.paste(card_back(*_BACK_MINI), bx + i * step, cy - _BACK_MINI[1] // 2, with_shadow=False)
-    limit = bx - 20
+    limit = c.backs_left_of(card_back(*_BACK_MINI), right, cy, min(t.hand_count, 8), 13) - 20
 
     chip = font(18, "bold")
     pills: list[tuple[str, RGB, RGB]] = []

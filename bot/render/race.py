@@ -305,13 +305,8 @@ def _draw_header(
     count = f"{plural(side.hand_count, 'card')} in hand"
     c.text((right, cy), count, count_font, Palette.MUTED, anchor="rm")
     right -= text_width(count, count_font) + 10
-    shown = min(side.hand_count, 10)
-    step = 12
-    bx = right - _BACK_MINI[0] - step * max(0, shown - 1)
     back = card_back(side.seat, *_BACK_MINI)
-    for i in range(shown):
-        c.paste(back, bx + i * step, cy - _BACK_MINI[1] // 2, with_shadow=False)
-    limit = bx - 16
+    limit = c.backs_left_of(back, right, cy, min(side.hand_count, 10), 12) - 16
 
     chip = font(17, "bold")
     pills: list[tuple[str, RGB, RGB]] = []
