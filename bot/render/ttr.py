@@ -38,6 +38,7 @@ from bot.render.common import (
     RGB,
     Box,
     Canvas,
+    Font,
     Palette,
     after_title,
     card_radius,
@@ -759,8 +760,7 @@ def _city_strip(c: Canvas, view: TtrPublicView, result: FinalScore, y: int) -> N
             anchor="mm",
         )
         names = ["Hidden" if s < 0 else view.players[s] for s in result.city_winners[i]]
-        text = ", ".join(names) if names else "nobody"
-        fnt, lines = fit_wrapped(text, w - 20, 2, 15, "bold", min_size=9)
+        fnt, lines = _city_winners(names, w - 20)
         for k, line in enumerate(lines):
             c.text(
                 (x + (w - 10) / 2, y + 104 + k * 17),
@@ -769,6 +769,23 @@ def _city_strip(c: Canvas, view: TtrPublicView, result: FinalScore, y: int) -> N
                 Palette.INK if names else Palette.MUTED,
                 anchor="mm",
             )
+
+
+def _city_winners(names: list[str], width: int) -> tuple[Font, tuple[str, ...]]:
+    """The winners of a Big City in two lines of ``width``: wrapped whole when they fit, else
+    each name cut to its share of a line, so a third or fourth winner is still named (wrapped
+    and cut at the end, four long names showed as two)."""
+    text = ", ".join(names) if names else "nobody"
+    fnt, lines = fit_wrapped(text, width, 2, 15, "bold", min_size=9)
+    if len(names) < 2 or "…" not in "".join(lines) or "…" in text:
+        return fnt, lines
+    half = (len(names) + 1) // 2
+    rows = [names[:half], names[half:]]
+    shares = [(width - text_width(", ", fnt) * (len(row) - 1)) // len(row) for row in rows]
+    return fnt, tuple(
+        ", ".join(ellipsize(name, fnt, share) for name in row)
+        for row, share in zip(rows, shares, strict=True)
+    )
 
 
 def result_png(view: TtrPublicView) -> bytes:

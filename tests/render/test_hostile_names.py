@@ -7,6 +7,7 @@ texts. Names are what Discord allows: at most 32 characters (``cogs.seat_names.d
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import random
 from collections.abc import Callable, Iterator
@@ -232,3 +233,22 @@ def test_only_a_computer_name_loses_its_level_when_cut() -> None:
     assert common.ellipsize("Computer (expert)", bold, room) == "Computer"
     assert common.ellipsize("Computers 2 (expert)", bold, room).endswith("…")
     assert common.ellipsize("Computer 2 (Expert!)", bold, room).endswith("…")
+
+
+def test_every_big_city_winner_is_named(drawn: Drawn) -> None:
+    """Four players with long names share every Big City of a Ticket to Ride scoring image.
+    Found in review: a city's box wrapped the joined names into two lines and cut the rest, so
+    it named "Maximilian…" and "Bartholomew…" and the two other winners not at all. Each
+    winner's name is now shortened to its share of the box instead."""
+    found = bundle("ttr")
+    final = _playout("ttr", LONG[:4], lambda state: found.game.outcome(state) is not None)
+    view = found.game.public_view(final)
+    everyone = tuple((0, 1, 2, 3) for _ in view.result.city_winners)
+    view = dataclasses.replace(view, result=dataclasses.replace(view.result, city_winners=everyone))
+    png = found.presenter.result_png(view)
+    texts = [(t, b) for t, b, on in drawn if on == _size(png)]
+    (top,) = [b[1] for t, b in texts if t == "BIG CITY BONUSES"]
+    boxes = [t for t, b in texts if b[1] > top]
+    for name in LONG[:4]:
+        named = [t for t in boxes if name[:3] in t]
+        assert len(named) == len(everyone), f"{name} in {len(named)} of {len(everyone)}: {boxes}"
