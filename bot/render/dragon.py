@@ -314,14 +314,20 @@ def _segments(c: Canvas, hits: int, horizontal: bool, x: int, y: int) -> None:
             c.draw.rectangle((x, y + i * _SEG, x + 9, y + i * _SEG + _SEG - 2), fill=fill)
 
 
+def _hit_mark(car: CarView, side: int) -> tuple[str, RGB]:
+    """What a side's bar ends with, across or down the car: its hits, or a red ✖ once
+    breached (every further hit on that side goes to the driver)."""
+    if car.breached[side]:
+        return "✖", _BREACH
+    return str(car.hits[side]), Palette.INK
+
+
 def _hbar(c: Canvas, car: CarView, side: int, cx: int, y: int) -> None:
     length = SIDE_TRACK * _SEG - 2
     x = cx - length // 2
     _segments(c, car.hits[side], True, x, y)
-    f = font(17, "bold")
-    text = "✖" if car.breached[side] else str(car.hits[side])
-    colour = _BREACH if car.breached[side] else Palette.INK
-    c.text((x + length + 5, y + 5), text, f, colour, anchor="lm")
+    text, colour = _hit_mark(car, side)
+    c.text((x + length + 5, y + 5), text, font(17, "bold"), colour, anchor="lm")
     c.text((x - 5, y + 5), SIDES[side][0].upper(), font(13, "bold"), Palette.MUTED, anchor="rm")
 
 
@@ -329,11 +335,9 @@ def _vbar(c: Canvas, car: CarView, side: int, x: int, cy: int) -> None:
     length = SIDE_TRACK * _SEG - 2
     y = cy - length // 2
     _segments(c, car.hits[side], False, x, y)
-    f = font(17, "bold")
-    text = "✖" if car.breached[side] else str(car.hits[side])
-    colour = _BREACH if car.breached[side] else Palette.INK
+    text, colour = _hit_mark(car, side)
     c.text((x + 5, y - 9), SIDES[side][0].upper(), font(13, "bold"), Palette.MUTED, anchor="mm")
-    c.text((x + 5, y + length + 11), text, f, colour, anchor="mm")
+    c.text((x + 5, y + length + 11), text, font(17, "bold"), colour, anchor="mm")
 
 
 # --- the Mille Bornes side -----------------------------------------------------------------
