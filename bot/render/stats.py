@@ -239,7 +239,9 @@ def _panel(c: Canvas, box: Box, title: str, note: str = "") -> None:
 
 
 def _draw_record_panel(c: Canvas, stats: MemberStats, box: Box) -> int:
-    _panel(c, box, "RECORD")
+    # Won, lost and drawn count only rated games (between members); "N games played" counts
+    # every game, those against the computer too: the title says which the numbers are.
+    _panel(c, box, "RATED RECORD")
     x0, y0, x1, _ = box
     games = stats.wins + stats.losses + stats.draws
     # Three big numbers: wins, losses, draws, each over its label.

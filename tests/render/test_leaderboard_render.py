@@ -281,3 +281,20 @@ def test_a_solitaires_card_renders_at_the_fixed_size(on_board: bool) -> None:
     _save(f"stats_solitaire_{on_board}.png", png)
     assert _open(png).size == STATS_SIZE and len(png) <= PNG_BUDGET
     assert png == stats_png(card)
+
+
+def test_a_record_of_rated_games_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A member's card counts as won, lost or drawn only games between members, while "N
+    games played" counts all of them. Found in review: after a game against the computer the
+    card read "RECORD 0 0 0 · 1 game played", a record that seemed to forget the game; its
+    screen-reader text said "rated record" all along."""
+    drawn: list[str] = []
+    original = Canvas.text
+
+    def text(self: Canvas, xy: Any, words: str, *a: Any, **k: Any) -> None:
+        drawn.append(words)
+        original(self, xy, words, *a, **k)
+
+    monkeypatch.setattr(Canvas, "text", text)
+    stats_png(_stats(()))
+    assert "RATED RECORD" in drawn and "RECORD" not in drawn
