@@ -201,7 +201,7 @@ class Boards(commands.Cog):
             return bundle(last.game_key).presenter.table_png, await bot.tables.replay(last.id)
 
         gif, moves = await bot.replays.gif(last.id, inputs)
-        note = f"Replay of game #{last.id} ({moves} moves)."
+        note = f"Replay of game #{last.id} ({plural(moves, 'move')})."
         if moves < last.version:
             note = (
                 f"Replay of game #{last.id}: the first {moves} of its {last.version} moves. "

@@ -7,7 +7,7 @@ import pytest
 
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import alt_text_of, public_table
+from tests.cogs.helpers import alt_text_of, public_table, replies
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
@@ -47,3 +47,17 @@ async def test_a_best_score_in_miles_says_miles(driver: InteractionDriver, game_
     await driver.slash("resign", {}, user_id=ALICE_ID)
     stats = await driver.slash("stats", {"game": game_key, "member": BOB_ID})
     assert "Best score: 0 miles (game #1)." in alt_text_of(stats, "stats.png")
+
+
+async def test_the_replay_of_a_game_of_one_move_says_move(driver: InteractionDriver) -> None:
+    """Bob resigns before anyone plays: the game's one move is his leaving. Found in review:
+    /replay said "Replay of game #1 (1 moves)."."""
+    await running_bot(driver).tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="race",
+        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
+        seed=4,
+    )
+    await driver.slash("resign", {}, user_id=BOB_ID)
+    assert replies(await driver.slash("replay", {})) == "Replay of game #1 (1 move)."
