@@ -55,6 +55,7 @@ def _named(here: Position, seat: int, text: str) -> str | None:
 
 ABORTED_BY_ALL = "🛑 Everyone agreed: the game was aborted with no result."
 ABORT_REQUEST = "wants to abort this game with no result."
+AGREES = "agrees to abort; waiting for the others."
 
 
 def _is_abort_request(interaction: discord.Interaction[Any]) -> bool:
@@ -116,8 +117,7 @@ class AbortButton(GameItem, template=rf"jn:x:(?P<game>{ID})(?::[0-9]{{1,19}})?")
                 await interaction.response.send_message(ABORTED_BY_ALL)
             return
         await interaction.response.send_message(
-            f"{plain(display_name(interaction.user))} agrees to abort; waiting for the others.",
-            allowed_mentions=NO_PINGS,
+            f"{plain(display_name(interaction.user))} {AGREES}", allowed_mentions=NO_PINGS
         )
 
 
@@ -257,9 +257,18 @@ class Play(commands.Cog):
             await tables.abort(channel_id=stored.channel_id)
             await interaction.response.send_message("🛑 Game aborted with no result.")
             return
+        # Read before voting: of two requests typed at the same moment, both are posted.
+        asked = await tables.store.abort_votes(stored.id) - {interaction.user.id}
         _, aborted = await tables.vote_abort(game_id=stored.id, user_id=interaction.user.id)
         if aborted:  # everyone had agreed already (a crash came before the abort)
             await interaction.response.send_message(ABORTED_BY_ALL)
+            return
+        if asked:
+            # Someone asked before (three members or more): this is an agreement, said as the
+            # button says it. A second request pinged the asker to agree to their own request.
+            await interaction.response.send_message(
+                f"{plain(display_name(interaction.user))} {AGREES}", allowed_mentions=NO_PINGS
+            )
             return
         others = " ".join(f"<@{s.user_id}>" for s in members if s.user_id != interaction.user.id)
         view = discord.ui.View(timeout=None)

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from bot.position import OUT_OF_THE_GAME
 from bot.tables import LEFT_THE_GAME
-from tests.cogs.helpers import replies
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import component_id, labels, replies
 from tests.cogs.test_dragon_six_review import _carol_killed
-from tests.discord.backend import BOB_ID, CAROL_ID
+from tests.cogs.test_windows_review import _dragon
+from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID
 from tests.discord.payloads import InteractionDriver
 
 
@@ -29,3 +31,21 @@ async def test_a_hint_asked_by_a_member_who_left_or_is_out_says_so(
     for user_id, said in ((CAROL_ID, OUT_OF_THE_GAME), (BOB_ID, LEFT_THE_GAME)):
         hint = await driver.slash("hint", {}, user_id=user_id)
         assert hint.ephemeral and replies(hint) == said, replies(hint)
+
+
+async def test_abort_typed_while_a_request_stands_agrees_to_it(driver: InteractionDriver) -> None:
+    """Three members play Dragon. Alice asks to abort; Bob types /abort instead of pressing
+    "Agree to abort": that is his agreement, said as the button says it, pinging nobody; Carol's
+    press on Alice's request then ends the game. Found by this review: Bob's /abort posted a
+    second request that pinged Alice to agree to what she had asked for herself."""
+    store = running_bot(driver).tables.store
+    await _dragon(running_bot(driver))
+    asked = await driver.slash("abort", {}, user_id=ALICE_ID)
+    typed = await driver.slash("abort", {}, user_id=BOB_ID)
+    assert not typed.ephemeral and replies(typed) == "bob agrees to abort; waiting for the others."
+    assert "Agree to abort" not in labels(typed), "no second request"
+    callback = typed.callback
+    assert callback is not None and not callback.data["allowed_mentions"].get("users")
+    assert await store.active_game(GAMES_CHANNEL_ID) is not None, "Carol has not agreed yet"
+    await driver.click(asked, component_id(asked, "Agree to abort"), user_id=CAROL_ID)
+    assert await store.active_game(GAMES_CHANNEL_ID) is None
