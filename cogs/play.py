@@ -270,14 +270,15 @@ class Play(commands.Cog):
                 f"{plain(display_name(interaction.user))} {AGREES}", allowed_mentions=NO_PINGS
             )
             return
-        others = " ".join(f"<@{s.user_id}>" for s in members if s.user_id != interaction.user.id)
+        # The members asked to agree are pinged; the asker, named too, is not.
+        others = [s.user_id for s in members if s.user_id != interaction.user.id]
         view = discord.ui.View(timeout=None)
         view.add_item(AbortButton(stored.id))
         await interaction.response.send_message(
-            f"{others}: {interaction.user.mention} {ABORT_REQUEST} "
+            f"{' '.join(f'<@{o}>' for o in others)}: {interaction.user.mention} {ABORT_REQUEST} "
             "Everyone has to agree before the next move.",
             view=view,
-            allowed_mentions=pings(s.user_id for s in members),
+            allowed_mentions=pings(others),
         )
 
     @app_commands.command(name="hint", description="Suggest your next move (not against members)")

@@ -49,3 +49,15 @@ async def test_abort_typed_while_a_request_stands_agrees_to_it(driver: Interacti
     assert await store.active_game(GAMES_CHANNEL_ID) is not None, "Carol has not agreed yet"
     await driver.click(asked, component_id(asked, "Agree to abort"), user_id=CAROL_ID)
     assert await store.active_game(GAMES_CHANNEL_ID) is None
+
+
+async def test_an_abort_request_pings_only_the_members_asked_to_agree(
+    driver: InteractionDriver,
+) -> None:
+    """Alice's request to abort names her and pings Bob and Carol, whose agreement it asks for.
+    Found by this review: it pinged Alice too, with her own request."""
+    await _dragon(running_bot(driver))
+    asked = await driver.slash("abort", {}, user_id=ALICE_ID)
+    callback = asked.callback
+    assert callback is not None and f"<@{ALICE_ID}> wants to abort" in (callback.content or "")
+    assert set(callback.data["allowed_mentions"]["users"]) == {BOB_ID, CAROL_ID}
