@@ -862,8 +862,9 @@ class Tables:
 
         Each move is stored before the next is chosen. A computer deciding in a reaction
         window decides at once, like any other computer move. Once every member has left a
-        game of three or more, the computers play it out with the game's default player: an
-        expert's search is for a member's benefit, and nobody waits on it any more.
+        game of three or more (or is out of it, as a Dragon driver killed), the computers play
+        it out with the game's default player: an expert's search is for a member's benefit,
+        and nobody waits on it any more.
         """
         steps: list[Step] = []
         quick = False
@@ -875,7 +876,11 @@ class Tables:
                 break
             seat = movers[0]
             if not quick and len(steps) == _QUICK_CHECK_AFTER * len(here.stored.seats):
-                quick = not await self.members_playing(here.stored)
+                # A member still seated but out (a Dragon driver killed) decides nothing more
+                # either: searching for their benefit only kept the channel waiting.
+                out = here.game.out(here.state)
+                playing = await self.members_playing(here.stored)
+                quick = all(s.seat in out for s in playing)
             name = None if quick else here.stored.seats[seat].policy
             view = here.game.private_view(here.state, seat)
             # Seeded by the game and its version so a replay makes the same choices. Policies

@@ -9,8 +9,10 @@ from typing import Any
 import pytest
 
 from bot.ai.random_policy import RandomPolicy
+from bot.engine.dragon import GAME as DRAGON
+from bot.engine.dragon.damage import kill
 from bot.games.bundle import PolicyFactory
-from bot.games.registry import choose_move
+from bot.games.registry import choose_move, policy_factory
 from bot.store.base import SeatRecord
 from bot.store.sqlite import SqliteStore
 from bot.tables import Tables
@@ -98,6 +100,37 @@ async def test_computers_play_out_quickly_once_every_member_left(store: SqliteSt
     assert len(thinker.asked) > first_rounds
     assert all(f is RandomPolicy for f in thinker.asked[:first_rounds])
     assert all(f is Greedy for f in thinker.asked[first_rounds:])
+
+
+async def test_computers_play_out_quickly_once_no_member_can_act(store: SqliteStore) -> None:
+    """Bob's Dragon driver is dead (out of the race, still seated) when Ann, the last member
+    driving, resigns: nobody is left to decide anything, so the computers finish with the
+    game's default player. Found by a review of games of many seats: a dead driver counted as
+    a member still playing, and four expert computers searched through the whole rest of the
+    game (about 34 s in one /resign, against 4 s once Bob had resigned instead)."""
+    thinker = RecordingThinker()
+    tables = Tables(store, thinker=thinker)
+    seats = [
+        SeatRecord(0, "Ann", user_id=ANN),
+        SeatRecord(1, "Bob", user_id=BOB),
+        *(SeatRecord(seat, f"Computer {seat}", policy="random") for seat in (2, 3, 4, 5)),
+    ]
+    state = DRAGON.new_game([s.name for s in seats], 7, {})
+    kill(state, 1, 2)
+    await store.create_game(
+        channel_id=CHANNEL,
+        guild_id=1,
+        game_key="dragon",
+        seats=seats,
+        options=DRAGON.resolve_options({}),
+        state=DRAGON.to_dict(state),
+    )
+    update = await tables.leave(channel_id=CHANNEL, user_id=ANN)
+    assert update.outcome is not None
+    first_rounds = 3 * len(seats)
+    assert len(thinker.asked) > first_rounds
+    assert all(f is RandomPolicy for f in thinker.asked[:first_rounds])
+    assert all(f is policy_factory("dragon") for f in thinker.asked[first_rounds:])
 
 
 async def test_computers_keep_their_level_while_a_member_plays(store: SqliteStore) -> None:
