@@ -110,7 +110,7 @@ never ends must not hold the channel's lock forever)."""
 _STALE_RETRIES = 3  # retries when another process stored a move first (PostgreSQL shards)
 COMPUTER_GRACE = 3.0  # seconds before the sweep steps in for a computer seat that is due
 _SETTINGS_TTL = 30.0  # seconds a guild's settings are cached
-_QUICK_CHECK_AFTER = 3  # rounds of computer moves in one request before asking who is left
+_QUICK_CHECK_AFTER = 3  # rounds of computer moves in one request between asks of who is left
 
 
 Thinker = Callable[[PolicyFactory, Any, str], Awaitable[str]]
@@ -875,9 +875,11 @@ class Tables:
             if not movers:
                 break
             seat = movers[0]
-            if not quick and len(steps) == _QUICK_CHECK_AFTER * len(here.stored.seats):
+            every = _QUICK_CHECK_AFTER * len(here.stored.seats)
+            if not quick and steps and len(steps) % every == 0:
                 # A member still seated but out (a Dragon driver killed) decides nothing more
-                # either: searching for their benefit only kept the channel waiting.
+                # either: searching for their benefit only kept the channel waiting. Asked
+                # again every few rounds: the last member driving may be killed by any move.
                 out = here.game.out(here.state)
                 playing = await self.members_playing(here.stored)
                 quick = all(s.seat in out for s in playing)

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import bot.tables as tables_module
 from bot.ai.random_policy import RandomPolicy
 from bot.engine.dragon import GAME as DRAGON
+from bot.engine.dragon.cards import DRIVER_TRACK, SIDE_TRACK
 from bot.engine.dragon.damage import kill
 from bot.games.bundle import PolicyFactory
 from bot.games.registry import choose_move, policy_factory
@@ -131,6 +134,65 @@ async def test_computers_play_out_quickly_once_no_member_can_act(store: SqliteSt
     assert len(thinker.asked) > first_rounds
     assert all(f is RandomPolicy for f in thinker.asked[:first_rounds])
     assert all(f is policy_factory("dragon") for f in thinker.asked[first_rounds:])
+
+
+class ShootingThinker(RecordingThinker):
+    """Spares seat 0 (Ann) for the first ``spare`` moves, then shoots at her when it can."""
+
+    def __init__(self, spare: int) -> None:
+        super().__init__()
+        self.spare = spare
+        self.shot_at: int | None = None  # the call that shot Ann
+
+    async def __call__(self, factory: PolicyFactory, view: Any, seed: str) -> str:
+        self.asked.append(factory)
+        at_ann = [m for m in view.legal if m.endswith("@0") and not m.startswith("play")]
+        if len(self.asked) > self.spare and at_ann and self.shot_at is None:
+            self.shot_at = len(self.asked)
+            return str(at_ann[0])
+        spared = [m for m in view.legal if "@0" not in m]
+        return str(random.Random(seed).choice(spared or list(view.legal)))
+
+
+async def test_computers_play_out_quickly_once_the_last_member_is_killed(
+    store: SqliteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ann, the last member driving (Bob's driver is dead), ends her turn; a computer kills
+    her after the computers' first check of who is left. Nobody can act any more, so the rest
+    of the game is played with the default player. Found by a review of games of many seats:
+    the check was made once per request, so a driver killed after it left the computers
+    searching to the game's end."""
+    monkeypatch.setattr(tables_module, "_QUICK_CHECK_AFTER", 1)  # a check every six moves
+    thinker = ShootingThinker(spare=6)
+    tables = Tables(store, thinker=thinker)
+    seats = [
+        SeatRecord(0, "Ann", user_id=ANN),
+        SeatRecord(1, "Bob", user_id=BOB),
+        *(SeatRecord(seat, f"Computer {seat}", policy="random") for seat in (2, 3, 4, 5)),
+    ]
+    state = DRAGON.new_game([s.name for s in seats], 7, {})
+    kill(state, 1, 2)
+    ann = state.cars[0]
+    # One hit more on any side kills her, and she holds nothing to answer a shot with.
+    ann.hits = [SIDE_TRACK] * 4
+    ann.driver = DRIVER_TRACK - 1
+    state.cw_discard.extend(ann.cw_hand)
+    ann.cw_hand = []
+    stored = await store.create_game(
+        channel_id=CHANNEL,
+        guild_id=1,
+        game_key="dragon",
+        seats=seats,
+        options=DRAGON.resolve_options({}),
+        state=DRAGON.to_dict(state),
+    )
+    while 0 in tables.position(stored).acting:
+        _, moves = tables.hand(stored, ANN)
+        mine = next(m for m in moves if "@" not in m.notation)
+        stored = (await tables.move(channel_id=CHANNEL, user_id=ANN, action=mine.notation)).game
+    assert stored.status == "finished"
+    assert thinker.shot_at is not None and thinker.shot_at > 6, "killed after the first check"
+    assert thinker.asked[-1] is policy_factory("dragon")
 
 
 async def test_computers_keep_their_level_while_a_member_plays(store: SqliteStore) -> None:
