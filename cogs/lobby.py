@@ -94,9 +94,14 @@ def lobby_text(lobby: LobbyRecord, title: str, note: str = "") -> str:
 
 def _table_text(lobby: LobbyRecord, title: str, note: str) -> str:
     """An open table's message: its headline, each seat in the order it is dealt (the host,
-    the members in the order they joined, the free seats, the computers), what to press."""
-    seated = [f"<@{lobby.host_id}>"] + [f"<@{i.user_id}>" for i in lobby.invited]
-    seats = seated + ["free"] * lobby.free_seats + ["computer"] * lobby.computers
+    the members in the order they joined, the free seats, the computers), what to press.
+    Once started, the seats as dealt: the free ones went to computers, or were dropped."""
+    if lobby.status == "started":
+        dealt = _lobby_seats(lobby)
+        seats = [f"<@{s.user_id}>" if s.user_id is not None else "computer" for s in dealt]
+    else:
+        seated = [f"<@{lobby.host_id}>"] + [f"<@{i.user_id}>" for i in lobby.invited]
+        seats = seated + ["free"] * lobby.free_seats + ["computer"] * lobby.computers
     lines = [
         f"**{title}** — <@{lobby.host_id}> hosts an open table.",
         "Seats: " + " · ".join(f"{n}. {who}" for n, who in enumerate(seats, start=1)),

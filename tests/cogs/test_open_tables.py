@@ -175,6 +175,9 @@ async def test_the_host_starts_early_and_free_seats_are_dropped(
     public_table(started)
     game = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
     assert [s.user_id for s in game.seats] == [ALICE_ID, BOB_ID]
+    # The message shows the seats as dealt, not the free ones it was started with.
+    text = _shown(driver, message)
+    assert f"Seats: 1. <@{ALICE_ID}> · 2. <@{BOB_ID}>\n" in text and "free" not in text
 
 
 async def test_a_six_seat_dragon_table_gathered_from_joins(driver: InteractionDriver) -> None:
@@ -195,6 +198,8 @@ async def test_a_six_seat_dragon_table_gathered_from_joins(driver: InteractionDr
     game = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
     assert [s.user_id for s in game.seats] == [ALICE_ID, BOB_ID, CAROL_ID, DAVE_ID, None, None]
     assert [s.policy for s in game.seats[4:]] == ["random", "random"]
+    text = _shown(driver, message)
+    assert "5. computer · 6. computer" in text and "free" not in text
 
 
 async def test_a_table_asked_in_a_thread_is_played_in_one(driver: InteractionDriver) -> None:
