@@ -44,10 +44,13 @@ async def games_of(tables: Tables, user_id: int, guild_id: int | None) -> list[I
     for stored in await tables.store.games_of_member(user_id, active=True):
         if stored.guild_id != guild_id:
             continue
-        if all(s.user_id != user_id for s in await tables.members_playing(stored)):
+        playing = await tables.members_playing(stored)
+        if all(s.user_id != user_id for s in playing):
             continue  # left it: the others play on
+        members = {s.seat for s in stored.seats if not s.is_computer}
+        gone = frozenset(members - {s.seat for s in playing})
         try:
-            found.append(in_play(tables.position(stored), user_id))
+            found.append(in_play(tables.position(stored), user_id, gone))
         except GameError:  # a CorruptSave, or a plug-in game no longer installed
             found.append(unreadable(stored, user_id))
     return found
@@ -68,8 +71,9 @@ def unreadable(stored: StoredGame, user_id: int) -> InPlay:
     )
 
 
-def in_play(here: Position, user_id: int) -> InPlay:
-    """What /mygames says of one game ``user_id`` plays in."""
+def in_play(here: Position, user_id: int, gone: frozenset[int] = frozenset()) -> InPlay:
+    """What /mygames says of one game ``user_id`` plays in; ``gone``: the seats of members who
+    left it (the others play on without them, so they are nobody's opponent any more)."""
     stored = here.stored
     mine = {s.seat for s in stored.seats if s.user_id == user_id}
     acting = here.acting
@@ -77,7 +81,7 @@ def in_play(here: Position, user_id: int) -> InPlay:
         title=here.bundle.info.title,
         channel_id=stored.channel_id,
         link=_link(stored),
-        opponents=tuple(s.name for s in stored.seats if s.seat not in mine),
+        opponents=tuple(s.name for s in stored.seats if s.seat not in mine | gone),
         waiting_for_you=any(seat in mine for seat in acting),
         waiting_for=tuple(stored.seats[seat].name for seat in acting if seat not in mine),
         deadline=stored.turn_deadline,

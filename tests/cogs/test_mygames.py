@@ -77,6 +77,16 @@ async def test_a_game_left_or_on_another_server_is_not_listed(driver: Interactio
     assert str(OTHER_SERVER_CHANNEL) not in (alice.content or "")
 
 
+async def test_a_member_who_left_is_nobodys_opponent(driver: InteractionDriver) -> None:
+    """Carol resigned from the arena and Alice and Bob play on: Alice's line names Bob alone
+    (it went on naming Carol among her opponents)."""
+    await _dragon(driver)
+    await running_bot(driver).tables.leave(channel_id=DRAGON_CHANNEL, user_id=CAROL_ID)
+    alice = await driver.slash("mygames", {}, user_id=ALICE_ID)
+    line = (alice.content or "").splitlines()[1]
+    assert line.startswith(f"**Dragon Mille Bornes** in <#{DRAGON_CHANNEL}> against Bob: "), line
+
+
 async def test_names_are_plain_text(driver: InteractionDriver) -> None:
     """An opponent named like markup shows as typed; the line's own bold stays bold."""
     await stacked_mille(driver, SeatRecord(1, "**Bob** [x](https://evil.example)", user_id=BOB_ID))
