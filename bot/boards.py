@@ -40,6 +40,11 @@ def since(period: str, now: float) -> float | None:
     return None if length is None else now - length
 
 
+ELSEWHERE = "Player on another server"
+"""The name on a board across servers of a member who never played on the server it is shown
+on, until the front end puts their Discord account's public name there (``Board.elsewhere``)."""
+
+
 def names_of(results: Sequence[StoredResult]) -> dict[int, str]:
     """Each member's most recent seat name."""
     names: dict[int, str] = {}
@@ -50,11 +55,25 @@ def names_of(results: Sequence[StoredResult]) -> dict[int, str]:
     return names
 
 
+def names_seen_on(results: Sequence[StoredResult], here: int | None) -> dict[int, str]:
+    """The names a board across servers may show on server ``here`` (None: in a direct
+    message): each member's most recent seat name there — a seat name is the member's nickname
+    on that server, for its members alone to read — and every former player's (a negative
+    alias id, ``bot.forget``), which is Junction's own."""
+    formers = {user: name for user, name in names_of(results).items() if user < 0}
+    return names_of([r for r in results if r.record.guild_id == here]) | formers
+
+
 @dataclass(frozen=True)
 class Board:
+    """A board's rows, the caller's own (None when unranked) and what the value column is.
+    ``elsewhere``: the rows' members named ``ELSEWHERE`` (a board across servers, members who
+    never played on the server it is shown on), for the front end to name."""
+
     rows: tuple[LeaderboardRow, ...]
     caller_row: LeaderboardRow | None
     value_label: str
+    elsewhere: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -141,9 +160,12 @@ def leaderboard(
     guild_id: int | None,
     caller: int,
     now: float,
+    here: int | None = None,
 ) -> Board:
-    """The board for a game on a server (or everywhere), the caller's row included."""
-    names = names_of(results)
+    """The board for a game on a server (or everywhere, ``guild_id`` None), the caller's row
+    included. ``here``: the server a board across servers is shown on (None: in a direct
+    message), whose members may read only the names recorded there (``names_seen_on``)."""
+    names = names_of(results) if guild_id is not None else names_seen_on(results, here)
     info = get_game(game_key).info
     ranking = info.ranking
     if ranking.kind == "best":
@@ -162,7 +184,7 @@ def leaderboard(
         users = sorted(best, key=lambda u: (tuple(-v for v in best[u][0]), u))
         places = shared_places([best[u][0] for u in users])
         rows = tuple(
-            LeaderboardRow(place, names.get(u, str(u)), best[u][1], played[u], None, u)
+            LeaderboardRow(place, names.get(u, ELSEWHERE), best[u][1], played[u], None, u)
             for place, u in zip(places, users, strict=True)
         )
     else:
@@ -173,7 +195,7 @@ def leaderboard(
         rows = tuple(
             LeaderboardRow(
                 places[i],
-                names.get(line.player, str(line.player)),
+                names.get(line.player, ELSEWHERE),
                 line.display,
                 line.record.games,
                 line.record.win_rate,
@@ -182,7 +204,8 @@ def leaderboard(
             for i, line in enumerate(ladder)
         )
     caller_row = rows[users.index(caller)] if caller in users else None
-    return Board(rows, caller_row, ranking.label)
+    elsewhere = frozenset(r.player for r in rows if r.player is not None and r.player not in names)
+    return Board(rows, caller_row, ranking.label, elsewhere)
 
 
 def member_stats(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import io
 import time
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -18,6 +19,7 @@ from discord.ext import commands
 
 from bot.boards import (
     PERIOD_LABELS,
+    Board,
     history_lines,
     leaderboard,
     member_stats,
@@ -27,7 +29,7 @@ from bot.daily import daily_date, day_start
 from bot.engine.core import BadOption
 from bot.engine.words import plural
 from bot.games import all_bundles, bundle
-from bot.render.leaderboard import leaderboard_png
+from bot.render.leaderboard import LeaderboardRow, leaderboard_png
 from bot.render.stats import MemberStats, stats_png
 from bot.replays import Inputs
 from cogs.alt_text import board_text, stats_text
@@ -45,6 +47,40 @@ PERIOD_CHOICES = [
     app_commands.Choice(name="last 7 days", value="week"),
     app_commands.Choice(name="today's deal", value="daily"),
 ]
+
+
+async def _account_name(bot: commands.Bot, user_id: int) -> str | None:
+    """A Discord account's public name (its display name, else its username); None when
+    Discord does not know it (or cannot be asked just now)."""
+    user = bot.get_user(user_id)
+    if user is None:
+        try:
+            user = await bot.fetch_user(user_id)
+        except discord.HTTPException:
+            return None
+    return user.global_name or user.name
+
+
+async def _named_by_account(bot: commands.Bot, board: Board) -> Board:
+    """A board across servers with the members who never played on this server named by
+    their Discord account's public name: their nicknames are other servers' own. One Discord
+    cannot name keeps ``ELSEWHERE``."""
+    if not board.elsewhere:
+        return board
+    ids = sorted(board.elsewhere)
+    found = await asyncio.gather(*(_account_name(bot, user_id) for user_id in ids))
+    names = {user_id: name for user_id, name in zip(ids, found, strict=True) if name}
+
+    def named(row: LeaderboardRow) -> LeaderboardRow:
+        name = names.get(row.player) if row.player in board.elsewhere else None
+        return replace(row, name=name) if name else row
+
+    caller = board.caller_row
+    return replace(
+        board,
+        rows=tuple(named(row) for row in board.rows),
+        caller_row=named(caller) if caller is not None else None,
+    )
 
 
 class Boards(commands.Cog):
@@ -102,8 +138,10 @@ class Boards(commands.Cog):
                 guild_id=guild_id,
                 caller=interaction.user.id,
                 now=now,
+                here=interaction.guild_id,
             )
         )
+        board = await _named_by_account(self.bot, board)
         where = "this server" if guild_id else "all servers"
         png = await bot.renderer.run(
             leaderboard_png,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from bot.boards import history_lines, leaderboard, member_stats
+from bot.boards import ELSEWHERE, history_lines, leaderboard, member_stats
 from bot.ratings import ResultRecord
 from bot.results import ASSISTED
 from bot.store.base import StoredResult
@@ -197,3 +197,22 @@ def test_a_ticket_to_ride_solo_game_not_won_is_lost_whatever_its_figures() -> No
     assert ["**won**" in lines[0], "**lost**" in lines[1]] == [True, True], lines
     card = member_stats(results, user_id=10, name="P", game_key="ttr-solo", guild_id=1, now=NOW)
     assert (card.games, card.wins, card.losses) == (2, 1, 1)
+
+
+def test_a_board_across_servers_shows_only_the_names_recorded_on_its_server() -> None:
+    """Seat names are server nicknames: on server 1, the board across servers names member 10
+    (who played on server 2 only) by no name of server 2's, and leaves them for the front end
+    to name; member 20's name from server 1 stays, and so does a former player's."""
+    results = [_duel(1, 10, 20, guild=2), _duel(2, 20, 30, guild=1), _duel(3, -5, 10, guild=2)]
+    board = leaderboard(results, game_key="mille", guild_id=None, caller=20, now=NOW, here=1)
+    names = {row.player: row.name for row in board.rows}
+    assert names == {10: ELSEWHERE, 20: "P20", 30: "P30", -5: "P-5"}
+    assert board.elsewhere == {10}
+
+
+def test_a_board_across_servers_in_a_direct_message_shows_no_nickname() -> None:
+    """Seen from a direct message (no server), every member is named by the front end."""
+    results = [_duel(1, 10, 20, guild=2), _duel(2, 20, 30, guild=1)]
+    board = leaderboard(results, game_key="mille", guild_id=None, caller=20, now=NOW, here=None)
+    assert {row.name for row in board.rows} == {ELSEWHERE}
+    assert board.elsewhere == {10, 20, 30}

@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
+from bot.boards import ELSEWHERE
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, public_table, stacked_mille
+from tests.cogs.helpers import alt_text_of, component_id, public_table, stacked_mille
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -290,3 +291,48 @@ async def test_a_move_typed_in_full_width_is_played_and_suggested(
     public_table(result)
     stored = await tables.current(GAMES_CHANNEL_ID)
     assert [m.action for m in await tables.store.moves(stored.id)] == ["play go"]
+
+
+async def test_the_board_across_servers_shows_no_other_servers_nicknames(
+    driver: InteractionDriver,
+) -> None:
+    """Carol and Bob played on another server under nicknames of that server. On this server,
+    the board across servers named them by those nicknames, which only that server's members
+    may read; it now names them by their Discord accounts' public names."""
+    tables = running_bot(driver).tables
+    await tables.start(
+        channel_id=GAMES_CHANNEL_ID + 50,
+        guild_id=GUILD_ID + 99,
+        game_key="mille",
+        seats=[
+            SeatRecord(0, "Carol Secret Nick", user_id=CAROL_ID),
+            SeatRecord(1, "Bob Secret Nick", user_id=BOB_ID),
+        ],
+    )
+    await tables.leave(channel_id=GAMES_CHANNEL_ID + 50, user_id=BOB_ID)
+    board = await driver.slash("leaderboard", {"game": "mille", "scope": "global"})
+    alt = alt_text_of(board, "leaderboard.png")
+    assert "Secret Nick" not in alt
+    assert "carol" in alt and "bob" in alt, alt
+
+
+async def test_a_member_discord_cannot_name_is_a_player_on_another_server(
+    driver: InteractionDriver,
+) -> None:
+    """A member of another server whose account Discord does not know any more (deleted) is
+    named neither by their nickname there nor by their id."""
+    gone = 4_242_424_242
+    tables = running_bot(driver).tables
+    await tables.start(
+        channel_id=GAMES_CHANNEL_ID + 50,
+        guild_id=GUILD_ID + 99,
+        game_key="mille",
+        seats=[
+            SeatRecord(0, "Gone Secret Nick", user_id=gone),
+            SeatRecord(1, "Bob", user_id=BOB_ID),
+        ],
+    )
+    await tables.leave(channel_id=GAMES_CHANNEL_ID + 50, user_id=BOB_ID)
+    board = await driver.slash("leaderboard", {"game": "mille", "scope": "global"})
+    alt = alt_text_of(board, "leaderboard.png")
+    assert ELSEWHERE in alt and "Secret Nick" not in alt and str(gone) not in alt
