@@ -230,6 +230,9 @@ def _console(settings: Settings, args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"Cannot read the deck file: {error}", file=sys.stderr)
         return 2
+    except GameError as error:
+        print(error, file=sys.stderr)
+        return 2
     try:
         options = parse_options(args.option)
     except GameError as error:

@@ -77,8 +77,15 @@ class ConsoleOptions:
 
 
 def read_deck_file(path: str) -> list[str]:
-    """A stacked deck file: card codes (top first) separated by spaces, commas or lines."""
-    text = Path(path).read_text(encoding="utf-8")
+    """A stacked deck file: card codes (top first) separated by spaces, commas or lines.
+    Raises OSError when it cannot be read, BadOption when it is no deck file."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        # A picture or a database given by mistake: a sentence, not a decoder's traceback.
+        raise BadOption(
+            f"The deck file {path} is not text: write card codes, top first, e.g. go 100 25."
+        ) from None
     lines = [line.split("#", 1)[0] for line in text.splitlines()]
     return [code for line in lines for code in line.replace(",", " ").split()]
 

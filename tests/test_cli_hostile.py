@@ -1,0 +1,39 @@
+"""The ``junction`` command line fed hostile arguments: each is one sentence, no traceback, and
+nothing stored changes.
+
+Driven through ``bot.__main__.main`` as a shell would run it. Each docstring says what should
+happen and what happened before the fix.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.__main__ import main
+
+
+def _console(tmp_path: Path, *extra: str) -> list[str]:
+    return [
+        "console",
+        "--db",
+        f"sqlite:///{tmp_path / 'j.db'}",
+        "--out",
+        str(tmp_path / "tables"),
+        *extra,
+    ]
+
+
+def test_a_deck_file_that_is_not_text_is_one_sentence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A binary file given as ``--deck`` (a picture, a database) is refused in a sentence that
+    says the file is not text. Before the fix, reading it raised UnicodeDecodeError and the
+    console died with a traceback."""
+    deck = tmp_path / "deck.png"
+    deck.write_bytes(b"\x89PNG\r\n\x1a\n\xff\xfe\x00\x82")
+    assert main(_console(tmp_path, "--deck", str(deck))) == 2
+    err = capsys.readouterr().err
+    assert "is not text" in err and "Traceback" not in err
+    assert not (tmp_path / "j.db").exists()
