@@ -76,11 +76,24 @@ class ConsoleOptions:
     script: bool = False  # read commands as a script (no prompt, each echoed), even from a terminal
 
 
+DECK_FILE_LIMIT = 1 << 20
+"""The most a --deck file may hold, in bytes: a deck is a few hundred card codes."""
+
+
 def read_deck_file(path: str) -> list[str]:
     """A stacked deck file: card codes (top first) separated by spaces, commas or lines.
     Raises OSError when it cannot be read, BadOption when it is no deck file."""
+    # At most a byte over the limit is read: ``/dev/zero`` or a disk image given by mistake
+    # would otherwise fill the memory before being refused.
+    with open(path, "rb") as file:
+        data = file.read(DECK_FILE_LIMIT + 1)
+    if len(data) > DECK_FILE_LIMIT:
+        raise BadOption(
+            f"The deck file {path} is too big for a deck: it lists card codes, "
+            f"a few hundred at most."
+        )
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         # A picture or a database given by mistake: a sentence, not a decoder's traceback.
         raise BadOption(

@@ -37,3 +37,18 @@ def test_a_deck_file_that_is_not_text_is_one_sentence(
     err = capsys.readouterr().err
     assert "is not text" in err and "Traceback" not in err
     assert not (tmp_path / "j.db").exists()
+
+
+def test_a_deck_file_far_too_big_is_refused_unread(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A deck file bigger than any deck could be (``/dev/zero``, a log file, a disk image) is
+    refused as too big after reading at most its first megabyte. Before the fix it was read
+    whole: ``--deck /dev/zero`` filled the memory until a MemoryError traceback, and a big
+    file took seconds to be refused for holding "3000000 × 25 miles"."""
+    deck = tmp_path / "huge.deck"
+    deck.write_text("25 " * 400_000, encoding="utf-8")
+    assert main(_console(tmp_path, "--deck", str(deck))) == 2
+    err = capsys.readouterr().err
+    assert "too big" in err and "Traceback" not in err
+    assert not (tmp_path / "j.db").exists()
