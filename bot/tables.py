@@ -52,6 +52,7 @@ from bot.store.base import (
     DailyClaimed,
     DuplicateInteraction,
     GuildSettings,
+    MoveRecord,
     SeatRecord,
     StaleVersion,
     Store,
@@ -101,6 +102,10 @@ NOT_THIS_TABLE = (
 """A turn mark (a button's, a suggestion's) past the game's stored version: no real button or
 suggestion was ever shown for it, so it is forged or from another copy of the game, and "an
 earlier turn" would be untrue."""
+ALREADY_MADE = "You have already made that move."
+"""A button pressed again once its move was made (a double click): "from an earlier turn" left
+the member wondering whether their move counted. Followed by what they may do now."""
+NEXT_MOVE = "Use the newest table for your next one (or /table to post it again)."
 NO_REPLAY_BEFORE = "This game was played before Junction kept replays, so it cannot be replayed."
 
 TIMED_OUT_TURN_MOVES = 40
@@ -337,9 +342,11 @@ class Tables:
                 ):
                     # Two victims pressing their sides at once both read the same version
                     # before either held the lock: the second's decision still stands.
-                    raise StaleButton(
-                        EARLIER_TURN if expected_version < here.stored.version else NOT_THIS_TABLE
-                    )
+                    if expected_version > here.stored.version:
+                        raise StaleButton(NOT_THIS_TABLE)
+                    since = expected_version if shown_at is None else shown_at
+                    made = await self.already_made(here.stored, user_id, since, typed)
+                    raise StaleButton(made or EARLIER_TURN)
                 game, stored = here.game, here.stored
                 seat = self.seat_of(stored, user_id)
                 if seat not in here.acting:
@@ -557,6 +564,44 @@ class Tables:
         if game.legal_actions(shown.state, seat) != game.legal_actions(here.state, seat):
             return None
         return shown
+
+    async def own_move_since(
+        self, stored: StoredGame, user_id: int, since: int
+    ) -> MoveRecord | None:
+        """The member's first move after version ``since``, when they made it themselves (None
+        otherwise): a move the computer played for them when their time ran out, or a reaction
+        window's default, was not theirs to have "already made"."""
+        seat = next((s.seat for s in stored.seats if s.user_id == user_id), None)
+        if seat is None:
+            return None
+        moves = await self.store.moves(stored.id)
+        first = next((m for m in moves if m.seq > since and m.seat == seat), None)
+        if first is None or first.action == LEAVE or first.interaction_id is None:
+            return None
+        return None if first.interaction_id.startswith(LATE_MARK) else first
+
+    async def already_made(
+        self, stored: StoredGame, user_id: int, since: int, action: str
+    ) -> str | None:
+        """When ``action``, offered to the member at version ``since`` (a button, a
+        suggestion), is the very move they made next — a double click whose first press was
+        applied — the refusal that says so, and what they may do now (None otherwise: it is
+        only from an earlier turn)."""
+        made = await self.own_move_since(stored, user_id, since)
+        if made is None:
+            return None
+        here = self.position(stored)
+        try:
+            again = here.game.format_action(here.game.parse_action(typed_move(action)))
+        except GameError:
+            return None
+        if again != made.action:
+            return None
+        if made.seat in here.acting:
+            return f"{ALREADY_MADE} {NEXT_MOVE}"
+        # Not theirs to move now: why (the others choosing their tickets, a turn) helps more
+        # than a table to press on.
+        return f"{ALREADY_MADE} {await self.refusal(here, made.seat)}"
 
     async def as_of(self, stored: StoredGame, version: int) -> Position | None:
         """The game as it stood at ``version``, rebuilt from its deal and move log (None if

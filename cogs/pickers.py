@@ -25,7 +25,7 @@ import io
 import logging
 import re
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, NoReturn, Self
 
 import discord
 
@@ -166,29 +166,66 @@ another copy of the game), so "an earlier turn" would be untrue."""
 
 
 async def _turn_of(
-    interaction: discord.Interaction[Any], game_id: int, version: int, where: str
-) -> tuple[StoredGame, Position]:
-    """The game a component belongs to, and the position its pickers were built from.
+    interaction: discord.Interaction[Any],
+    game_id: int,
+    version: int,
+    where: str,
+    *,
+    read_old: bool = False,
+) -> tuple[StoredGame, Position, bool]:
+    """The game a component belongs to, the position its pickers were built from, and whether
+    that position is past (the component can only be refused, see ``read_old``).
 
     A table's components hold for their turn only. A hand's hold while the presser's decision
     stands (``Tables.decision_shown``): in a stampede or at the opening tickets several members
     choose at once, and one's choice must not void the menus the others are looking at.
+    ``read_old``: a component of an earlier turn, pressed by a member who has moved since, is
+    read as of its turn (True comes back): its caller refuses it, saying so when its move is the
+    one the member made (a double click, ``_refuse_past``).
     """
     tables = bot_of(interaction).tables
     stored = await tables.game_by_id(game_id)
     if stored.status != "active":
         raise StaleButton("That button belongs to a game that has ended.")
     if stored.version == version:
-        return stored, tables.position(stored)
+        return stored, tables.position(stored), False
     if version > stored.version:
         raise StaleButton(NOT_THIS_TABLE)
     if where == "h":
         shown = await tables.decision_shown(stored, interaction.user.id, version)
         if shown is not None:
-            return stored, shown
+            return stored, shown, False
+    if read_old and await tables.own_move_since(stored, interaction.user.id, version):
+        earlier = await tables.as_of(stored, version)
+        if earlier is not None:
+            return stored, earlier, True
+    await _refuse_stale(tables, stored, interaction.user.id, where)
+
+
+async def _refuse_stale(tables: Tables, stored: StoredGame, user_id: int, where: str) -> NoReturn:
+    """Refuse a component of an earlier turn: it is from an earlier turn, or (an old hand's)
+    its presser left or waits for the others (``_left_or_waiting``)."""
+    if where == "h":
         with contextlib.suppress(NotSeated):
-            await _left_or_waiting(tables, tables.position(stored), interaction.user.id)
+            await _left_or_waiting(tables, tables.position(stored), user_id)
     raise StaleButton(EARLIER_TURN)
+
+
+async def _refuse_past(
+    interaction: discord.Interaction[Any],
+    stored: StoredGame,
+    version: int,
+    where: str,
+    notation: str,
+) -> NoReturn:
+    """Refuse a move offered at an earlier turn: "already made" when it is the very move its
+    presser made next (the second press of a double click arriving after the first was
+    applied), else as any component of an earlier turn."""
+    tables = bot_of(interaction).tables
+    made = await tables.already_made(stored, interaction.user.id, version, notation)
+    if made is not None:
+        raise StaleButton(made)
+    await _refuse_stale(tables, stored, interaction.user.id, where)
 
 
 async def _left_or_waiting(tables: Tables, here: Position, user_id: int) -> None:
@@ -233,23 +270,43 @@ class TurnItem(GameItem, template=r"(?!)"):
         self.game_id, self.version, self.where = game_id, version, where
 
     async def picked(
-        self, interaction: discord.Interaction[Any], picker: int, *, players_only: bool = False
-    ) -> tuple[StoredGame, Picker | None]:
-        """The game, and the picker at position ``picker`` among those its turn showed here
-        (None: not there). ``players_only``: a presser without a seat is refused first."""
+        self,
+        interaction: discord.Interaction[Any],
+        picker: int,
+        *,
+        players_only: bool = False,
+        moves: bool = True,
+    ) -> tuple[StoredGame, Picker | None, bool]:
+        """The game, the picker at position ``picker`` among those its turn showed here (None:
+        not there), and whether that turn is past: ``play`` then refuses the move. ``moves``:
+        the picker plays a move (a group only opens a choice, refused at once when past).
+        ``players_only``: a presser without a seat is refused first."""
         tables = bot_of(interaction).tables
-        stored, shown = await _turn_of(interaction, self.game_id, self.version, self.where)
+        stored, shown, past = await _turn_of(
+            interaction, self.game_id, self.version, self.where, read_old=moves
+        )
         if players_only:
             tables.seat_of(stored, interaction.user.id)
         pickers = await pickers_for(tables, shown, self.where, interaction.user.id)
-        if picker >= len(pickers) and self.where == "h":
-            await _not_deciding(tables, shown, interaction.user.id)
-        return stored, pickers[picker] if picker < len(pickers) else None
+        if picker >= len(pickers):
+            if past:
+                await _refuse_stale(tables, stored, interaction.user.id, self.where)
+            if self.where == "h":
+                await _not_deciding(tables, shown, interaction.user.id)
+        return stored, pickers[picker] if picker < len(pickers) else None, past
 
     async def play(
-        self, interaction: discord.Interaction[Any], notation: str, stored: StoredGame
+        self,
+        interaction: discord.Interaction[Any],
+        notation: str,
+        stored: StoredGame,
+        *,
+        past: bool = False,
     ) -> None:
-        """Play ``notation`` on the game as it stands now (its turn held when pressed)."""
+        """Play ``notation`` on the game as it stands now (its turn held when pressed); a
+        ``past`` turn's move is refused."""
+        if past:
+            await _refuse_past(interaction, stored, self.version, self.where, notation)
         await play_move(
             interaction,
             notation,
@@ -319,11 +376,11 @@ class PickButton(PickerButton, template="jn:p" + _PICKED):
     prefix, untitled = "jn:p", "Play"
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:
-        stored, shown = await self.picked(interaction, self.picker)
+        stored, shown, past = await self.picked(interaction, self.picker)
         picked = _option(shown, self.path)
         if not isinstance(picked, ButtonSpec):
             raise StaleButton("That button no longer matches the table; use the newest one.")
-        await self.play(interaction, picked.notation, stored)
+        await self.play(interaction, picked.notation, stored, past=past)
 
 
 class GroupButton(PickerButton, template="jn:g" + _PICKED):
@@ -336,7 +393,7 @@ class GroupButton(PickerButton, template="jn:g" + _PICKED):
     prefix, untitled = "jn:g", "Choose"
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:
-        _, shown = await self.picked(interaction, self.picker, players_only=True)
+        _, shown, _ = await self.picked(interaction, self.picker, players_only=True, moves=False)
         group = _option(shown, self.path)
         if not isinstance(group, GroupSpec):
             raise StaleButton("That button no longer matches the table; use the newest one.")
@@ -416,7 +473,7 @@ class PickSelect(
         )
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:
-        stored, spec = await self.picked(interaction, self.picker)
+        stored, spec, past = await self.picked(interaction, self.picker)
         if not isinstance(spec, SelectSpec):
             raise StaleButton("That menu no longer matches the table; use the newest one.")
         offered = {c.value for c in spec.choices[self.part * PER_SELECT :][:PER_SELECT]}
@@ -429,7 +486,7 @@ class PickSelect(
             if spec.min_values == spec.max_values:
                 raise GameError(f"Choose exactly {spec.min_values} of these.")
             raise GameError(f"Choose between {spec.min_values} and {spec.max_values} of these.")
-        await self.play(interaction, spec.compose(values), stored)
+        await self.play(interaction, spec.compose(values), stored, past=past)
 
 
 class HandButton(GameItem, template=rf"jn:h:(?P<game>{ID})"):
@@ -484,7 +541,7 @@ class LegacyMoveButton(
         return cls(int(match["game"]), int(match["version"]), match["where"], match["move"])
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:
-        stored, _ = await _turn_of(interaction, self.game_id, self.version, self.where)
+        stored, _, _ = await _turn_of(interaction, self.game_id, self.version, self.where)
         await self.play(interaction, self.notation, stored)
 
 

@@ -103,7 +103,7 @@ async def test_a_button_of_a_game_in_another_channel_says_so(driver: Interaction
 
 async def test_the_same_listed_move_twice_is_applied_once(driver: InteractionDriver) -> None:
     """/move with an autocomplete choice sent twice: the computer answers in between, and the
-    second is refused as made for an earlier turn instead of being played again."""
+    second is refused as a move already made instead of being played again."""
     await stacked_mille(driver, NORMAL_COMPUTER)
     offered = await driver.autocomplete("move", "action", "go")
     value = next(c["value"] for c in offered.choices if c["value"].startswith("play go"))
@@ -111,7 +111,7 @@ async def test_the_same_listed_move_twice_is_applied_once(driver: InteractionDri
     public_table(first)
     version = (await running_bot(driver).tables.current(GAMES_CHANNEL_ID)).version
     second = await driver.slash("move", {"action": value})
-    assert second.ephemeral and "earlier turn" in _reply(second)
+    assert second.ephemeral and "You have already made that move." in _reply(second)
     assert (await running_bot(driver).tables.current(GAMES_CHANNEL_ID)).version == version
 
 

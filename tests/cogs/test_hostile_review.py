@@ -108,8 +108,9 @@ async def test_stampede_victims_choose_their_sides_at_the_same_time(
 
 
 async def test_a_simultaneous_choice_made_is_not_made_twice(driver: InteractionDriver) -> None:
-    """Once Carol has chosen her side, her old hand's buttons are from an earlier turn again:
-    a second press (a double click, or another side) is refused and changes nothing."""
+    """Once Carol has chosen her side, her old hand's buttons no longer stand: a second press
+    (a double click, told the move is made, or another side, from an earlier turn) is refused
+    and changes nothing."""
     bot = running_bot(driver)
     update = await _three_cars(bot)
     game_id = update.game.id
@@ -119,11 +120,14 @@ async def test_a_simultaneous_choice_made_is_not_made_twice(driver: InteractionD
         carols.message, component_id(carols, "Take it on the left"), user_id=CAROL_ID
     )
     before = await bot.tables.current(GAMES_CHANNEL_ID)
-    for label in ("Take it on the left", "Take it on the front"):
+    for label, said in (
+        ("Take it on the left", "You have already made that move."),
+        ("Take it on the front", "earlier turn"),
+    ):
         # The hand was redrawn after the choice: the old buttons are pressed as old ids.
         old = component_id(carols, label)
         again = await driver.forge(window.message_id, old, user_id=CAROL_ID)
-        assert again.ephemeral and "earlier turn" in replies(again), replies(again)
+        assert again.ephemeral and said in replies(again), replies(again)
     assert await bot.tables.current(GAMES_CHANNEL_ID) == before
 
 

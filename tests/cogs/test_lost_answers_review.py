@@ -200,7 +200,8 @@ async def test_a_button_of_a_turn_never_reached_does_not_match_this_table(
 ) -> None:
     """Alice's hand button forged to a turn ahead of the game: found by a review, it was called
     "from an earlier turn", which no real button could be. It now says it does not match this
-    table; her real button from before her move is still "from an earlier turn"."""
+    table; another real button of her hand from before her move is still "from an earlier
+    turn" (Go itself, pressed again, is a move she has already made)."""
     bot = running_bot(driver)
     started = await stacked_mille(driver)
     table = public_table(await driver.slash("table", {}))
@@ -214,7 +215,7 @@ async def test_a_button_of_a_turn_never_reached_does_not_match_this_table(
     assert not played.errors, played.errors
     moved = await bot.tables.current(GAMES_CHANNEL_ID)
     assert moved.version == 1
-    _refused(await driver.forge(hand.message, go), EARLIER)
+    _refused(await driver.forge(hand.message, component_id(hand, "Discard 50")), EARLIER)
     ahead = go.replace(f"jn:p:{started.game.id}:0:", f"jn:p:{started.game.id}:2:")
     _refused(await driver.forge(hand.message, ahead), NOT_THIS_TABLE)
     assert await bot.tables.current(GAMES_CHANNEL_ID) == moved
