@@ -115,15 +115,20 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
 
 
 def check_request(options: ConsoleOptions) -> None:
-    """Refuse an unknown game, a seat count it cannot seat, an unknown computer level or a bad
-    option before the database is opened: bad input leaves nothing behind, not even an empty
-    database file."""
+    """Refuse an unknown game, a seat count it cannot seat, an unknown computer level, a bad
+    option or a deck the game cannot deal before the database is opened: bad input leaves
+    nothing behind, not even an empty database file, and ``--new`` abandons nothing."""
     found = bundle(options.game or DEFAULT_GAME)
     if options.players is not None:
         _check_seats(found, options.players)
     if options.opponent is not None and found.info.max_players > 1:
         get_policy(found.key, options.opponent)
     found.game.resolve_options(options.options)
+    if options.deck is not None:
+        # Dealt once on the side: an unknown card or a deck too short is refused here, not
+        # after --new has thrown the saved game away.
+        seats = options.players or max(found.info.min_players, 1)
+        found.game.new_game([f"P{seat}" for seat in range(seats)], 0, options.options, options.deck)
 
 
 def _check_seats(found: GameBundle, seats: int) -> None:

@@ -76,3 +76,17 @@ async def test_a_number_written_as_the_list_prints_it_is_taken(tmp_path: Path, t
     assert code == 0
     assert "» " in text and "plays Go." in text, text
     assert "\n! " not in text
+
+
+async def test_new_with_a_bad_deck_keeps_the_saved_game(tmp_path: Path) -> None:
+    """``--new --deck FILE`` whose deck the game refuses (an unknown card code) is refused
+    before anything is abandoned: the saved game is still there to resume. Before the fix
+    ``--new`` abandoned the saved game first, then the deal refused the deck, so a typo in a
+    deck file threw away the game in progress."""
+    code, _ = await _run(tmp_path, "play go\nquit\n", deck=DECK)
+    assert code == 0
+    code, text = await _run(tmp_path, "quit\n", deck=["go", "zzz", *DECK], new=True)
+    assert code == 2
+    assert "'zzz'" in text
+    code, text = await _run(tmp_path, "quit\n")
+    assert "Resuming your Mille Bornes game #1 (after 1 move of yours)." in text, text
