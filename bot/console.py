@@ -129,6 +129,22 @@ def check_request(options: ConsoleOptions) -> None:
         # after --new has thrown the saved game away.
         seats = options.players or max(found.info.min_players, 1)
         found.game.new_game([f"P{seat}" for seat in range(seats)], 0, options.options, options.deck)
+    if options.images:
+        _check_out(options.out)
+
+
+def _check_out(out: Path) -> None:
+    """Make the images' folder now: one that cannot be made (``--out`` names a file) is
+    refused before a game is dealt, not at its first image."""
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        writable = os.access(out, os.W_OK)
+    except OSError:
+        writable = False
+    if not writable:
+        raise BadOption(
+            f"Cannot write the table images to {out}: name a folder with --out, or add --no-images."
+        )
 
 
 def _check_seats(found: GameBundle, seats: int) -> None:

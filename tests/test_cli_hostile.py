@@ -52,3 +52,20 @@ def test_a_deck_file_far_too_big_is_refused_unread(
     err = capsys.readouterr().err
     assert "too big" in err and "Traceback" not in err
     assert not (tmp_path / "j.db").exists()
+
+
+def test_an_out_folder_that_cannot_be_made_is_one_sentence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--out`` naming a file (or a place no folder can be made) is refused in a sentence that
+    says what to do, before any game is dealt. Before the fix the game was dealt and stored,
+    then writing its first image raised FileExistsError: a traceback, and a game left behind."""
+    taken = tmp_path / "notes.txt"
+    taken.write_text("not a folder", encoding="utf-8")
+    args = _console(tmp_path, "--game", "mille")
+    args[args.index("--out") + 1] = str(taken)
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    said = captured.out + captured.err
+    assert "--no-images" in said and "Traceback" not in said
+    assert not (tmp_path / "j.db").exists()
