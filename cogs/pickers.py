@@ -30,12 +30,13 @@ from typing import Any, ClassVar, NoReturn, Self
 import discord
 
 from bot.engine.core import GameError, NotYourTurn
+from bot.engine.words import plural
 from bot.games import bundle
 from bot.games.bundle import ButtonSpec, GroupSpec, Picker, SelectSpec
 from bot.position import Position
 from bot.store.base import StoredGame
 from bot.tables import LEFT_THE_GAME, Tables
-from bot.updates import NotSeated, StaleButton, TableUpdate
+from bot.updates import NotSeated, StaleButton, TableUpdate, and_list
 from cogs.alt_text import described
 from cogs.layout import (
     DEPTH,
@@ -573,13 +574,30 @@ async def hand_message(
         # The seat whose turn it is waits for the reaction too: "not your turn" was untrue.
         content = f"Your hand — {here.waiting_for()}."
     else:
-        content = "Your hand — it is not your turn yet."
+        content = f"Your hand — {_waiting(here, found.presenter.deciding)}."
     if shown < components_of(pickers):
         # Never a dead end: a message holds 25 components, /move's list holds every move.
         content += " Not every move fits here: type /move to find the others."
     # Alt text for screen readers: the hand in words (this message is only ever the owner's).
     alt = described(found.presenter.console_hand(seat_view))
     return discord.File(io.BytesIO(png), filename="hand.png", description=alt), view, content
+
+
+WAITING_NAMES = 60
+"""The longest list of names a waiting member's hand header spells out; past it, a count."""
+
+
+def _waiting(here: Position, deciding: Callable[[Any], str]) -> str:
+    """What a member who is not to act (nor out, nor gone) waits for, from public information:
+    an ordinary turn is "not your turn yet", but at a decision several make at once (Ticket to
+    Ride's opening tickets, where there are no turns yet) whom they wait for, and for what."""
+    doing = deciding(here.game.public_view(here.state))
+    if not doing and len(here.acting) < 2:
+        return "it is not your turn yet"
+    names = and_list([here.stored.seats[s].name for s in here.acting])
+    if len(names) > WAITING_NAMES:
+        names = plural(len(here.acting), "other player")
+    return f"waiting for {names} {doing}".rstrip()
 
 
 def _react_now(here: Position, seat: int) -> str:

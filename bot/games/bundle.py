@@ -122,6 +122,9 @@ class Presenter:
     into the round's end and the next round's first line ("Hand 2: Bob starts."), which the
     front ends say after the score, with the next round's table; ``(caption, "")`` when the
     caption holds no such line.
+    ``deciding(public)``: what the seats to act now are deciding, said after their names to a
+    member who waits for them ("to keep their tickets" while Ticket to Ride's opening tickets
+    are chosen); "" when that is an ordinary turn.
     """
 
     table_png: Callable[[Any], bytes]
@@ -137,6 +140,7 @@ class Presenter:
     start_notice: Callable[[Mapping[str, str]], str] = lambda options: ""
     result_text: Callable[[Any], str] | None = None
     round_opening: Callable[[Any, str], tuple[str, str]] = lambda public, caption: (caption, "")
+    deciding: Callable[[Any], str] = lambda public: ""
 
 
 def computer_players(normal: PolicyFactory, expert: PolicyFactory) -> dict[str, PolicyFactory]:

@@ -289,6 +289,12 @@ Clock and outscore six hidden tickets; the draw area robs your Railyard and you 
 rules: docs/rules/ttr.md."""
 
 
+def deciding(view: TtrPublicView) -> str:
+    """What the table waits for at the opening, when every player keeps tickets at once (after
+    it, a player choosing tickets they drew is only taking their turn)."""
+    return "to keep their tickets" if view.phase == "setup" else ""
+
+
 def presenter(solo: bool = False) -> Presenter:
     """The presenter of the standard game and of the solo variant (one rules page, ttr.md,
     with an "In short" for each)."""
@@ -306,6 +312,7 @@ def presenter(solo: bool = False) -> Presenter:
         console_hand=console_hand,
         hint=expert_hint,
         result_text=result_text,
+        deciding=deciding,
     )
 
 

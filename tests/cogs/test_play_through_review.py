@@ -6,10 +6,13 @@ Each test says, in its docstring, what the play-through found before its fix.
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import component_id, public_table, replies, stacked_mille
-from tests.discord.backend import GAMES_CHANNEL_ID
+from tests.cogs.test_race_ttr_hostile_review import _keep_menu, _race, _three_choosing_tickets
+from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID
 from tests.discord.payloads import InteractionDriver
 
 COMPUTER = SeatRecord(1, "Computer", policy="normal")
@@ -71,3 +74,54 @@ async def test_a_hint_played_twice_says_the_move_is_made(driver: InteractionDriv
     ), replies(again)
     after = await bot.tables.current(GAMES_CHANNEL_ID)
     assert (after.version, after.state) == (before.version, before.state)
+
+
+async def _keep(driver: InteractionDriver, hand: Any, user_id: int) -> None:
+    """Keep the first two tickets of an opening hand's keep menu."""
+    menu = _keep_menu(hand)
+    values = [o["value"] for o in menu["options"][:2]]
+    await driver.select(hand, menu["custom_id"], values, user_id=user_id)
+
+
+async def _hand_header(driver: InteractionDriver, game_id: int, user_id: int) -> str:
+    table = public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, f"jn:h:{game_id}", user_id=user_id)
+    assert hand.ephemeral, replies(hand)
+    return replies(hand)
+
+
+async def test_a_hand_at_the_opening_says_who_still_keeps_tickets(
+    driver: InteractionDriver,
+) -> None:
+    """Three members choose their opening tickets at once; Alice keeps hers and opens her
+    hand. Before the fix it read "Your hand — it is not your turn yet.", though nobody has a
+    turn before everyone has kept their tickets."""
+    game_id, hands = await _three_choosing_tickets(driver)
+    await _keep(driver, hands[ALICE_ID], ALICE_ID)
+    said = await _hand_header(driver, game_id, ALICE_ID)
+    assert said == "Your hand — waiting for Bob and Carol to keep their tickets.", said
+
+
+async def test_a_hand_waiting_for_the_last_to_keep_tickets_names_them(
+    driver: InteractionDriver,
+) -> None:
+    """Alice and Bob have kept their tickets; only Carol chooses. Bob's hand read "it is not
+    your turn yet" (one seat to act looked like an ordinary turn); it now says he waits for
+    Carol to keep hers."""
+    game_id, hands = await _three_choosing_tickets(driver)
+    await _keep(driver, hands[ALICE_ID], ALICE_ID)
+    await _keep(driver, hands[BOB_ID], BOB_ID)
+    said = await _hand_header(driver, game_id, BOB_ID)
+    assert said == "Your hand — waiting for Carol to keep their tickets.", said
+
+
+async def test_a_hand_during_a_race_reaction_window_says_who_may_react(
+    driver: InteractionDriver,
+) -> None:
+    """Alice plays a Flat Tire on Bob, who holds a Coup Fourré: while his window is open, her
+    hand says she waits for him to react (the table mentions him too), not that it is not her
+    turn."""
+    update = await _race(driver)
+    public_table(await driver.slash("move", {"action": "play flat-tire"}))
+    said = await _hand_header(driver, update.game.id, ALICE_ID)
+    assert said == "Your hand — waiting for Bob to react.", said
