@@ -14,11 +14,13 @@ import contextlib
 import getpass
 import itertools
 import os
+import signal
 import sys
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 from typing import TextIO
 
 from bot.engine.core import BadOption, GameError, players_wanted
@@ -531,9 +533,25 @@ async def run_console(
 
 
 def console_main(options: ConsoleOptions) -> int:
-    import asyncio
+    # Ctrl-C ends the console at once, at the prompt too. asyncio.run's own handler only
+    # cancels the task, which a blocking read of the next line never notices: the first Ctrl-C
+    # did nothing and a second one printed a traceback. Every move is stored as it is made,
+    # and computers left due when it came move first when the game resumes.
+    previous = signal.signal(signal.SIGINT, _interrupted)
+    try:
+        return asyncio.run(run_console(options))
+    except KeyboardInterrupt:
+        print(f"\n{INTERRUPTED}", flush=True)
+        return 130  # as a shell reports a program ended by Ctrl-C
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
-    return asyncio.run(run_console(options))
+
+INTERRUPTED = "Interrupted: the game is saved. Run the console again to resume."
+
+
+def _interrupted(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
 
 
 __all__ = ["ConsoleOptions", "parse_options", "read_deck_file", "run_console"]

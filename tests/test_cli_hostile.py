@@ -7,11 +7,18 @@ happen and what happened before the fix.
 
 from __future__ import annotations
 
+import select
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from bot.__main__ import main
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 def _console(tmp_path: Path, *extra: str) -> list[str]:
@@ -69,3 +76,53 @@ def test_an_out_folder_that_cannot_be_made_is_one_sentence(
     said = captured.out + captured.err
     assert "--no-images" in said and "Traceback" not in said
     assert not (tmp_path / "j.db").exists()
+
+
+def _interruptible() -> None:
+    # A process started in the background inherits SIGINT ignored; a terminal's does not.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _read_until(process: subprocess.Popen[bytes], marker: bytes, seconds: float) -> bytes:
+    """What the process printed, up to ``marker`` (or ``seconds`` later)."""
+    assert process.stdout is not None
+    seen = b""
+    end = time.monotonic() + seconds
+    while marker not in seen and time.monotonic() < end:
+        ready, _, _ = select.select([process.stdout], [], [], 0.1)
+        if ready:
+            chunk = process.stdout.raw.read(65536)  # type: ignore[attr-defined]
+            if not chunk:
+                break
+            seen += chunk
+    return seen
+
+
+def test_one_ctrl_c_at_the_prompt_leaves_with_a_sentence(tmp_path: Path) -> None:
+    """Ctrl-C while the console waits for a move ends it at once, saying the game is saved.
+    Before the fix the first Ctrl-C did nothing (asyncio only cancelled the task, which the
+    blocking read of the next line never noticed) and a second one printed a KeyboardInterrupt
+    traceback."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", *_console(tmp_path, "--game", "mille", "--no-images")],
+        cwd=REPO,
+        stdin=subprocess.PIPE,  # left open: the console waits for a line
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=_interruptible,
+    )
+    try:
+        shown = _read_until(process, b"[discard ", 60)
+        assert b"[discard " in shown, shown
+        time.sleep(0.3)  # past the menu: reading the next line
+        process.send_signal(signal.SIGINT)
+        try:
+            code = process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            code = None
+    finally:
+        if process.poll() is None:
+            process.kill()
+        out, err = process.communicate()
+    assert code == 130, (code, err.decode()[-500:])
+    assert b"the game is saved" in out and b"Traceback" not in err, err.decode()[-500:]
