@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import getpass
+import io
 import itertools
 import os
 import signal
@@ -538,6 +539,10 @@ def console_main(options: ConsoleOptions) -> int:
     # did nothing and a second one printed a traceback. Every move is stored as it is made,
     # and computers left due when it came move first when the game resumes.
     previous = signal.signal(signal.SIGINT, _interrupted)
+    if isinstance(sys.stdin, io.TextIOWrapper):
+        # Bytes that are not UTF-8 (a paste from a Latin-1 terminal) are a move not understood,
+        # not a UnicodeDecodeError: a strict UTF-8 locale decodes standard input strictly.
+        sys.stdin.reconfigure(errors="replace")
     try:
         return asyncio.run(run_console(options))
     except KeyboardInterrupt:

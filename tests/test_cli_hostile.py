@@ -7,6 +7,7 @@ happen and what happened before the fix.
 
 from __future__ import annotations
 
+import os
 import select
 import signal
 import subprocess
@@ -126,3 +127,20 @@ def test_one_ctrl_c_at_the_prompt_leaves_with_a_sentence(tmp_path: Path) -> None
         out, err = process.communicate()
     assert code == 130, (code, err.decode()[-500:])
     assert b"the game is saved" in out and b"Traceback" not in err, err.decode()[-500:]
+
+
+def test_bytes_that_are_not_utf8_are_a_move_not_understood(tmp_path: Path) -> None:
+    """A line of bytes that are not UTF-8 (a paste from a Latin-1 terminal) typed under a
+    strict UTF-8 locale, as most desktops run, is answered as any move not understood. Before
+    the fix reading it raised UnicodeDecodeError: a traceback, the console gone."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", *_console(tmp_path, "--game", "mille", "--no-images")],
+        cwd=REPO,
+        input=b"caf\xe9 \xff\nquit\n",
+        capture_output=True,
+        timeout=60,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8:strict"},
+    )
+    assert done.returncode == 0, done.stderr.decode()[-500:]
+    assert b"Traceback" not in done.stderr
+    assert b"\n! " in done.stdout and b"Game saved" in done.stdout
