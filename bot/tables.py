@@ -194,7 +194,7 @@ class Tables:
         async with self.lock(channel_id):
             here = self.position(await self.current(channel_id))
             here, steps = await self._catch_up(here)
-            return self._update(here, steps)
+            return await self._update(here, steps)
 
     def seat_of(self, stored: StoredGame, user_id: int) -> int:
         for record in stored.seats:
@@ -286,7 +286,7 @@ class Tables:
             if not steps:
                 here = await self._arm(here)
             await self._settle(here)
-        update = self._update(here, steps)
+        update = await self._update(here, steps)
         if steps:
             # Computers moved first: say why, from the deal's public view (the only view a
             # channel may see), before their moves.
@@ -359,7 +359,7 @@ class Tables:
                     after = await self._commit(here, seat, text, new_state, interaction_id)
                 except DuplicateInteraction:
                     latest = self.position(await self.game_by_id(stored.id))
-                    return self._update(latest, (), repeated=True)
+                    return await self._update(latest, (), repeated=True)
                 except StaleVersion:
                     if attempt + 1 < _STALE_RETRIES and expected_version is None:
                         continue
@@ -377,7 +377,7 @@ class Tables:
                     await _answer_first(before_computers)
                 more, after = await self._computer_turns(after)
                 await self._settle(after)
-                return self._update(after, (*before_steps, step, *more), previous=previous)
+                return await self._update(after, (*before_steps, step, *more), previous=previous)
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def leave(
@@ -403,7 +403,7 @@ class Tables:
                 await _answer_first(before_computers)
             more, here = await self._computer_turns(here)
             await self._settle(here)
-        return self._update(here, (step, *more), previous=previous)
+        return await self._update(here, (step, *more), previous=previous)
 
     async def abort(self, *, channel_id: int) -> StoredGame:
         """End the channel's game with no result, at once. The front end has decided it may:
@@ -461,7 +461,7 @@ class Tables:
             if stored.remind_at is None or stored.remind_at > self.clock():
                 return None
             await self.store.set_timer(stored.id, remind_at=None, deadline=stored.turn_deadline)
-            return self._update(self.position(replace(stored, remind_at=None)), ())
+            return await self._update(self.position(replace(stored, remind_at=None)), ())
 
     async def wake(self, game_id: int) -> TableUpdate | None:
         """Do what a game's passed deadline calls for; None when nothing was due.
@@ -506,7 +506,7 @@ class Tables:
                         # Everyone still playing is late, and equally so: nobody wins by it.
                         ended = await self._end_with_no_result(stored)
                         abandon = Timeout(late, "abandon")
-                        return self._update(
+                        return await self._update(
                             self.position(ended), (), previous=previous, timeout=abandon
                         )
                     timeout = Timeout(late, "forfeit")
@@ -526,7 +526,7 @@ class Tables:
             if not steps and not more:
                 return None
             await self._settle(here)
-        return self._update(here, (*steps, *more), previous=previous, timeout=timeout)
+        return await self._update(here, (*steps, *more), previous=previous, timeout=timeout)
 
     # --- decisions made at the same time -------------------------------------------------------
 
@@ -994,7 +994,7 @@ class Tables:
             recorded += await self._settle(here, finished_at=stored.updated_at)
         return recorded
 
-    def _update(
+    async def _update(
         self,
         here: Position,
         steps: Sequence[Step],
@@ -1005,11 +1005,19 @@ class Tables:
     ) -> TableUpdate:
         game, stored = here.game, here.stored
         acting = here.acting
+        outcome = game.outcome(here.state)
+        left: frozenset[int] = frozenset()
+        if outcome is not None:
+            # The result line says who left rather than the score they stopped at (read from
+            # the move log, once, as the game ends).
+            playing = {s.seat for s in await self.members_playing(stored)}
+            left = frozenset(s.seat for s in stored.seats if not s.is_computer) - playing
         return TableUpdate(
             game=stored,
             public=game.public_view(here.state),
             steps=tuple(steps),
-            outcome=game.outcome(here.state),
+            outcome=outcome,
+            left=left,
             repeated=repeated,
             previous=previous,
             timeout=timeout,

@@ -139,6 +139,9 @@ class TableUpdate:
     # Front ends also put a new round's first line here ("Hand 2: Bob starts.", split off the
     # caption of the move that ended the round before) to head the new round's table.
     dealt: str = ""
+    # The seats that left the game (resigned or forfeited), read from the move log once the
+    # game is over: the result line says so in place of the score they stopped at.
+    left: frozenset[int] = frozenset()
 
     @property
     def to_act(self) -> tuple[SeatRecord, ...]:
@@ -176,9 +179,12 @@ def outcome_line(
         # Past two seats the winner alone does not say who came second, and the figures do
         # not always (a Dragon driver killed early may have driven further): every seat by
         # its place, ties sharing one.
+        # A seat that left shows that, not the score it stopped at ("4th Carol 0" beside
+        # negative scores read as if Carol had scored more).
+        shown = [" (left)" if seat in update.left else f for seat, f in enumerate(figures)]
         order = sorted(range(len(names)), key=lambda seat: (outcome.places[seat], seat))
         scores = " · ".join(
-            f"{ordinal(outcome.places[seat] + 1)} {names[seat]}{figures[seat]}" for seat in order
+            f"{ordinal(outcome.places[seat] + 1)} {names[seat]}{shown[seat]}" for seat in order
         )
     elif outcome.scores:
         scores = " · ".join(f"{n}{f}" for n, f in zip(names, figures, strict=True))

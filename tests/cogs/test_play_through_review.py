@@ -11,9 +11,15 @@ from typing import Any
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import component_id, public_table, replies, stacked_mille
-from tests.cogs.test_race_ttr_hostile_review import _keep_menu, _race, _three_choosing_tickets
-from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID
+from tests.cogs.test_race_ttr_hostile_review import (
+    THREE,
+    _keep_menu,
+    _race,
+    _three_choosing_tickets,
+)
+from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
+from tests.engine.ttr_helpers import G, lay
 
 COMPUTER = SeatRecord(1, "Computer", policy="normal")
 
@@ -125,3 +131,30 @@ async def test_a_hand_during_a_race_reaction_window_says_who_may_react(
     public_table(await driver.slash("move", {"action": "play flat-tire"}))
     said = await _hand_header(driver, update.game.id, ALICE_ID)
     assert said == "Your hand — waiting for Bob to react.", said
+
+
+async def test_the_result_line_says_who_left_instead_of_a_score(
+    driver: InteractionDriver,
+) -> None:
+    """Three members play Ticket to Ride with tickets still to complete; Carol resigns, then Bob,
+    which ends the game. The result line gave each of them a score of 0 beside Alice's negative
+    one ("2nd Bob 0 · 3rd Carol 0"), as if they had scored more; it now says they left, and
+    Alice keeps her score."""
+    bot = running_bot(driver)
+    state = lay(3, hands=[["red"] * 3, ["orange"] * 3, ["white"] * 3])
+    stored = await bot.tables.store.create_game(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="ttr",
+        seats=THREE,
+        options=G.resolve_options({}),
+        state=G.to_dict(state),
+    )
+    public_table(await driver.slash("resign", {}, user_id=CAROL_ID))
+    ended = public_table(await driver.slash("resign", {}, user_id=BOB_ID))
+    finished = await bot.tables.store.get_game(stored.id)
+    assert finished is not None and finished.status == "finished"
+    outcome = G.outcome(bot.tables.position(finished).state)
+    assert outcome is not None and outcome.scores[0] < 0, outcome
+    line = f"1st Alice {outcome.scores[0]} · 2nd Bob (left) · 3rd Carol (left)."
+    assert line in (ended.content or ""), ended.content

@@ -16,7 +16,8 @@ async def test_the_result_line_of_three_cars_gives_every_place(driver: Interacti
     """Bob leaves a three-car Dragon game, then Carol: Alice wins, Carol is second (she left
     later) and Bob third. Found in review: the result line listed the seats in seat order with
     their miles ("Alice 0 · Bob 0 · Carol 0"), so nobody could tell who came second; in a
-    six-car arena a dead driver's miles do not give their place either."""
+    six-car arena a dead driver's miles do not give their place either. A seat that left says
+    so in place of the miles it stopped at."""
     await running_bot(driver).tables.start(
         channel_id=GAMES_CHANNEL_ID,
         guild_id=GUILD_ID,
@@ -30,7 +31,7 @@ async def test_the_result_line_of_three_cars_gives_every_place(driver: Interacti
     )
     await driver.slash("resign", {}, user_id=BOB_ID)
     text = public_table(await driver.slash("resign", {}, user_id=CAROL_ID)).content or ""
-    assert "🏆 **Alice** won! 1st Alice 0 · 2nd Carol 0 · 3rd Bob 0." in text, text
+    assert "🏆 **Alice** won! 1st Alice 0 · 2nd Carol (left) · 3rd Bob (left)." in text, text
 
 
 @pytest.mark.parametrize("game_key", ["race", "dragon"])
