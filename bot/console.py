@@ -113,7 +113,14 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
         name, sep, value = pair.replace(":", "=").partition("=")
         if not sep or not name.strip() or not value.strip():
             raise BadOption(f"Write options as name=value, e.g. deck=modern (not '{pair[:40]}').")
-        options[name.strip().lower()] = value.strip().lower()
+        name, value = name.strip().lower(), value.strip().lower()
+        if options.get(name, value) != value:
+            # Which one was meant is anyone's guess: ask, as /play does, rather than keep the last.
+            raise BadOption(
+                f"You gave {name[:40]} twice ({options[name][:40]}, then {value[:40]}). "
+                "Give each option once."
+            )
+        options[name] = value
     return options
 
 

@@ -144,3 +144,31 @@ def test_bytes_that_are_not_utf8_are_a_move_not_understood(tmp_path: Path) -> No
     assert done.returncode == 0, done.stderr.decode()[-500:]
     assert b"Traceback" not in done.stderr
     assert b"\n! " in done.stdout and b"Game saved" in done.stdout
+
+
+@pytest.mark.parametrize("command", ["console", "arena"])
+def test_an_option_given_twice_with_two_values_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """``--option deck=modern --option deck=bsd``: which one was meant is anyone's guess, so it
+    is refused as /play refuses it, and nothing is dealt. Before the fix the last one won
+    silently (a console game dealt with the bsd deck, an arena run reporting ``deck: bsd``)."""
+    twice = ["--option", "deck=modern", "--option", "deck=bsd"]
+    if command == "console":
+        args = _console(tmp_path, "--game", "mille", "--no-images", *twice)
+    else:
+        args = ["arena", "mille", "--games", "1", *twice]
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    assert "twice" in captured.err and "Traceback" not in captured.err
+    assert captured.out == ""
+    assert not (tmp_path / "j.db").exists()
+
+
+def test_an_option_given_twice_alike_is_taken(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same option twice with the same value (a script adding it again) is no conflict."""
+    args = ["arena", "mille", "--games", "1", "--option", "deck=modern", "--option", "DECK=modern"]
+    assert main(args) == 0
+    assert '"deck": "modern"' in capsys.readouterr().out
