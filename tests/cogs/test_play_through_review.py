@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.store.base import SeatRecord
+from bot.store.base import GuildSettings, SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, public_table, replies, stacked_mille
+from tests.cogs.helpers import component_id, public_table, replies, stacked_mille, sweep_after
 from tests.cogs.test_race_ttr_hostile_review import (
     THREE,
     _keep_menu,
@@ -80,6 +80,24 @@ async def test_a_hint_played_twice_says_the_move_is_made(driver: InteractionDriv
     ), replies(again)
     after = await bot.tables.current(GAMES_CHANNEL_ID)
     assert (after.version, after.state) == (before.version, before.state)
+
+
+async def test_a_move_the_computer_played_for_a_late_member_is_not_theirs(
+    driver: InteractionDriver,
+) -> None:
+    """Alice's time runs out and the computer plays Go for her. Her old Go button, pressed
+    then, is from an earlier turn: she never made that move, so "You have already made that
+    move" would be untrue."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "computer"))
+    game = (await stacked_mille(driver)).game
+    table = public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, f"jn:h:{game.id}")
+    await sweep_after(driver, 3600)
+    (late, *_) = await bot.store.moves(game.id)
+    assert (late.seat, late.action) == (0, "play go"), late
+    pressed = await driver.forge(hand, component_id(hand, "Go"))
+    assert replies(pressed).startswith("That button is from an earlier turn."), replies(pressed)
 
 
 async def _keep(driver: InteractionDriver, hand: Any, user_id: int) -> None:
