@@ -131,7 +131,12 @@ def check_request(options: ConsoleOptions) -> None:
     found = bundle(options.game or DEFAULT_GAME)
     if options.players is not None:
         _check_seats(found, options.players)
-    if options.opponent is not None and found.info.max_players > 1:
+    if options.opponent is not None:
+        if found.info.max_players == 1:
+            # No seat for a computer: a level given here would be ignored without a word.
+            raise BadOption(
+                f"{found.info.title} is played alone: there is no computer for --opponent to pick."
+            )
         get_policy(found.key, options.opponent)
     found.game.resolve_options(options.options)
     if options.deck is not None:

@@ -90,3 +90,22 @@ async def test_new_with_a_bad_deck_keeps_the_saved_game(tmp_path: Path) -> None:
     assert "'zzz'" in text
     code, text = await _run(tmp_path, "quit\n")
     assert "Resuming your Mille Bornes game #1 (after 1 move of yours)." in text, text
+
+
+@pytest.mark.parametrize(("game", "level"), [("solo", "grandmaster"), ("ttr-solo", "expert")])
+async def test_a_computer_level_for_a_game_played_alone_is_refused(
+    tmp_path: Path, game: str, level: str
+) -> None:
+    """``--opponent`` for a solitaire (no seat for a computer) is refused in a sentence, and
+    nothing is dealt. Before the fix it was ignored without a word, even a level no game has
+    ('grandmaster'), and the game was dealt as if it had been left out."""
+    out = io.StringIO()
+    options = ConsoleOptions(
+        db=f"sqlite:///{tmp_path / 'console.db'}",
+        out=tmp_path / "tables",
+        game=game,
+        opponent=level,
+    )
+    assert await run_console(options, lines=io.StringIO("quit\n"), out=out) == 2
+    assert "alone" in out.getvalue() and "--opponent" in out.getvalue(), out.getvalue()
+    assert not (tmp_path / "console.db").exists()
