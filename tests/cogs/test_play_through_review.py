@@ -139,6 +139,27 @@ async def test_a_hand_waiting_for_the_last_to_keep_tickets_names_them(
     assert said == "Your hand — waiting for Carol to keep their tickets.", said
 
 
+async def test_a_hand_waiting_for_members_of_long_names_counts_them(
+    driver: InteractionDriver,
+) -> None:
+    """Alice has kept her opening tickets; Bob and Carol, under long names, still choose. Her
+    hand counts them rather than spelling out a line of names."""
+    bot = running_bot(driver)
+    seats = [
+        THREE[0],
+        SeatRecord(1, "Bartholomew Fitzwilliam Smythe", user_id=BOB_ID),
+        SeatRecord(2, "Carolina Montgomery-Wellesley", user_id=CAROL_ID),
+    ]
+    update = await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="ttr", seats=seats, seed=5
+    )
+    table = public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, f"jn:h:{update.game.id}")
+    await _keep(driver, hand.message, ALICE_ID)
+    said = await _hand_header(driver, update.game.id, ALICE_ID)
+    assert said == "Your hand — waiting for 2 other players to keep their tickets.", said
+
+
 async def test_a_hand_during_a_race_reaction_window_says_who_may_react(
     driver: InteractionDriver,
 ) -> None:
