@@ -132,11 +132,8 @@ def check_request(options: ConsoleOptions) -> None:
     if options.players is not None:
         _check_seats(found, options.players)
     if options.opponent is not None:
-        if found.info.max_players == 1:
-            # No seat for a computer: a level given here would be ignored without a word.
-            raise BadOption(
-                f"{found.info.title} is played alone: there is no computer for --opponent to pick."
-            )
+        # A solitaire's too: one script may pass one level to every game, but a level the
+        # game does not know is a typo, not to be ignored without a word.
         get_policy(found.key, options.opponent)
     found.game.resolve_options(options.options)
     if options.deck is not None:
