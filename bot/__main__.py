@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     except (ConfigError, StoreUnavailable) as error:
         # The operator's to fix (a setting, the database): one sentence, not a traceback.
         # A database not named on the command line (console --db) is the one JUNCTION_DB names.
-        from_env = isinstance(error, StoreUnavailable) and not getattr(args, "db", None)
+        from_env = isinstance(error, StoreUnavailable) and getattr(args, "db", None) is None
         where = "JUNCTION_DB: " if from_env else ""
         print(f"junction {args.command}: {where}{error}", file=sys.stderr)
         return 2
@@ -240,7 +240,8 @@ def _console(settings: Settings, args: argparse.Namespace) -> int:
         return 2
     return console_main(
         ConsoleOptions(
-            db=args.db or settings.db_url,
+            # An empty --db ("$DB" unset) is refused by the store, not read as no --db.
+            db=settings.db_url if args.db is None else args.db,
             out=Path(args.out),
             game=args.game,
             players=args.players,

@@ -7,6 +7,7 @@ happen and what happened before the fix.
 
 from __future__ import annotations
 
+import io
 import os
 import select
 import signal
@@ -172,3 +173,19 @@ def test_an_option_given_twice_alike_is_taken(
     args = ["arena", "mille", "--games", "1", "--option", "deck=modern", "--option", "DECK=modern"]
     assert main(args) == 0
     assert '"deck": "modern"' in capsys.readouterr().out
+
+
+def test_an_empty_db_url_is_refused_not_taken_for_the_default(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--db ""`` (a shell variable left unset: ``--db "$DB"``) is refused as migrate-db
+    refuses an empty URL, naming --db, not JUNCTION_DB. Before the fix it was read as no --db
+    at all: the game went into the default junction.db of the current folder."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("JUNCTION_DB", raising=False)
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["console", "--db", "", "--no-images"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("junction console: ") and "the store URL is empty" in err, err
+    assert "JUNCTION_DB" not in err
+    assert list(tmp_path.iterdir()) == []
