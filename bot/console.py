@@ -17,6 +17,7 @@ import itertools
 import os
 import signal
 import sys
+import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -350,6 +351,14 @@ class Console:
         # as a number out of range).
         typed = typed_move(text) if len(text) <= MAX_MOVE_TEXT else text
         if not typed:
+            return True
+        if any(unicodedata.category(char) == "Cc" for char in typed):
+            # An arrow key (ESC [ A: the console reads plain lines) or a Ctrl-letter. Quoted
+            # back in a refusal, the terminal would run it: the cursor jumped over the table.
+            self.say(
+                "! That line holds control keys (an arrow key, a Ctrl-letter): type a number "
+                "from the list, or a move as the list writes it in [brackets]."
+            )
             return True
         word = typed.lower()
         if word in ("quit", "exit", "q"):

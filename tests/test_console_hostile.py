@@ -110,3 +110,16 @@ async def test_an_unknown_computer_level_for_a_game_played_alone_is_refused(
     assert await run_console(options, lines=io.StringIO("quit\n"), out=out) == 2
     assert "'grandmaster'" in out.getvalue(), out.getvalue()
     assert not (tmp_path / "console.db").exists()
+
+
+@pytest.mark.parametrize("typed", ["\x1b[A", "\x1b[15~", "play\x00go", "\x07"])
+async def test_control_keys_are_refused_without_echoing_them(tmp_path: Path, typed: str) -> None:
+    """An arrow key (the console reads plain lines: Up arrives as ESC [ A), a function key or a
+    Ctrl-letter typed as a move is refused in a sentence that says so, without sending the
+    keys back. Before the fix the game's refusal quoted them ("I don't understand '␛[A'"),
+    so the terminal ran them: the cursor jumped up and the line was written over the table."""
+    code, text = await _run(tmp_path, f"{typed}\nquit\n", deck=DECK)
+    assert code == 0
+    (refusal,) = [line for line in text.splitlines() if line.startswith("! ")]
+    assert "control" in refusal, refusal
+    assert not any(ord(ch) < 32 or ch == "\x7f" for ch in refusal), repr(refusal)
