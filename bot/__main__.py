@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -159,6 +160,27 @@ def main(argv: list[str] | None = None) -> int:
         where = "JUNCTION_DB: " if from_env else ""
         print(f"junction {args.command}: {where}{error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        if not _output_closed():
+            raise  # another pipe (a database's socket): not ours to hush
+        return 141  # as a shell reports a program whose output pipe closed
+
+
+def _output_closed() -> bool:
+    """Whether standard output's reader has gone (``junction console … | head``). Then it is
+    pointed at /dev/null, so Python's own flush at exit does not print a second error."""
+    import select
+
+    try:
+        poll = select.poll()
+        poll.register(sys.stdout.fileno(), select.POLLOUT)
+        # A pipe whose reader has gone reports an error to its writer.
+        closed = any(events & select.POLLERR for _, events in poll.poll(0))
+    except (OSError, ValueError, AttributeError):  # no file behind it (a test's capture)
+        return False
+    if closed:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return closed
 
 
 def _command(args: argparse.Namespace) -> int:

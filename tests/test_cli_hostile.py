@@ -189,3 +189,21 @@ def test_an_empty_db_url_is_refused_not_taken_for_the_default(
     assert err.startswith("junction console: ") and "the store URL is empty" in err, err
     assert "JUNCTION_DB" not in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_output_closed_early_ends_without_a_traceback(tmp_path: Path) -> None:
+    """``junction console --script < moves | head -3``: once the reader of the output has gone,
+    the console stops quietly (the game is saved move by move). Before the fix every print
+    after that raised BrokenPipeError: a traceback on the terminal, twice."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", *_console(tmp_path, "--game", "mille", "--no-images")],
+        cwd=REPO,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stdin is not None
+    process.stdout.readline()
+    process.stdout.close()  # as `head -1` does once it has its line
+    _, err = process.communicate(b"1\n" * 200 + b"quit\n", timeout=60)
+    assert b"Traceback" not in err and b"BrokenPipeError" not in err, err.decode()[-800:]
