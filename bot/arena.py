@@ -58,7 +58,10 @@ class _Figures:
 
 def _seat_count(info: GameInfo, policies: Sequence[str], players: int | None) -> int:
     """The table's size: ``players``, or one seat a policy within the game's bounds."""
-    seats = players or max(info.min_players, min(len(policies), info.max_players))
+    if players is None:
+        seats = max(info.min_players, min(len(policies), info.max_players))
+    else:
+        seats = players  # 0 too: refused below, not taken for "not given"
     if not info.min_players <= seats <= info.max_players:
         wanted = players_wanted(info.min_players, info.max_players)
         raise ValueError(f"{info.title} is played by {wanted}, not {seats}.")

@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from bot.engine.core import BadOption, players_wanted
 from bot.games import all_bundles, bundle, get_game, get_policy
 from bot.timing import percentile
 
@@ -226,8 +227,12 @@ def run_bench(
     for key in keys:
         found = bundle(key)
         # The busiest table the game allows, unless asked otherwise.
-        seats = players or found.info.max_players
-        # Refused now, before any timing is printed, rather than by the first game dealt.
+        seats = found.info.max_players if players is None else players
+        # Refused now, before any timing is printed, rather than by the first game dealt;
+        # --players 0 or below too, named as given (no list of names is that long).
+        if seats < 1:
+            wanted = players_wanted(found.info.min_players, found.info.max_players)
+            raise BadOption(f"{found.info.title} needs {wanted}, not {seats}.")
         found.game.check_players([f"P{seat}" for seat in range(seats)])
 
         def per_game(key: str = key, seats: int = seats) -> dict[str, float]:

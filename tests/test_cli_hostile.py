@@ -207,3 +207,22 @@ def test_output_closed_early_ends_without_a_traceback(tmp_path: Path) -> None:
     process.stdout.close()  # as `head -1` does once it has its line
     _, err = process.communicate(b"1\n" * 200 + b"quit\n", timeout=60)
     assert b"Traceback" not in err and b"BrokenPipeError" not in err, err.decode()[-800:]
+
+
+@pytest.mark.parametrize("command", ["arena", "bench"])
+@pytest.mark.parametrize("players", ["0", "-1"])
+def test_zero_or_fewer_players_is_refused(
+    capsys: pytest.CaptureFixture[str], command: str, players: str
+) -> None:
+    """``--players 0`` is a seat count no game takes, refused as ``--players 7`` is, naming
+    the number given. Before the fix 0 was read as "not given": the arena and the bench ran
+    at the default table as if nothing had been asked."""
+    if command == "arena":
+        args = ["arena", "mille", "--games", "1", "--players", players]
+    else:
+        args = ["bench", "--game", "mille", "--quick", "--players", players]
+    code = main(args)
+    assert code == 2
+    captured = capsys.readouterr()
+    assert f"not {players}" in captured.err, captured.err
+    assert captured.out == ""
