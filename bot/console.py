@@ -294,6 +294,12 @@ class Console:
         last = f"\n  {getattr(update.public, 'caption', '')}"
         if said and last.strip() and table.endswith(last):
             table = table[: -len(last)]
+        elif reason and last.strip() and table.endswith(last):
+            # The game's end reason is the result line's, printed below: the table keeps only
+            # what its last line says beyond it ("Root left the arena.", not "Root left the
+            # game." twice in a row).
+            rest = "".join(f"\n  {line}" for line in told([last], reason))
+            table = table[: -len(last)] + rest
         # One blank line before every table, whatever the game's text begins with (Mille
         # Bornes' begins with one; the Race's, Dragon's and Ticket to Ride's ran on from the
         # moves above).

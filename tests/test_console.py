@@ -540,3 +540,22 @@ async def test_bad_request_is_refused_before_any_database_is_made(
     assert code == 2
     assert said in out.getvalue()
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("game", ["mille", "race", "dragon", "ttr"])
+async def test_the_table_above_the_result_does_not_repeat_its_reason(
+    tmp_path: Path, game: str
+) -> None:
+    """After 'resign' the result line says why the game ended; the table just above it does
+    not say it again. Before the fix Ticket to Ride's table ended "Root left the game." and
+    Dragon's "Root left the arena. Root left the game.", right above "🏆 … Root left the
+    game." (what the table's last line says beyond the reason, "left the arena", stays)."""
+    out = io.StringIO()
+    options = dataclasses.replace(_against_random(tmp_path, game, seed=3), new=True)
+    assert await run_console(options, lines=io.StringIO("resign\n"), out=out) == 0
+    lines = out.getvalue().split("> resign", 1)[1].splitlines()
+    (result,) = [n for n, line in enumerate(lines) if line.startswith("🏆 ")]
+    reason = lines[result].rsplit(". ", 1)[-1]  # "Root left the game."
+    header = max(n for n, line in enumerate(lines[:result]) if line.startswith("── "))
+    table = lines[header:result]
+    assert not [line for line in table if reason in line], (reason, table)
