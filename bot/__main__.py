@@ -187,6 +187,15 @@ def _command(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     if args.command == "run":
         if settings.discord_token is None:
+            if args.shard_ids is not None or args.shard_count is not None or args.sync is not None:
+                # Options only the bot takes: the operator meant the bot, not a console game
+                # dealt into its database (a service whose token went missing).
+                print(
+                    "junction run: DISCORD_TOKEN is not set, and --shard-ids, --shard-count, "
+                    "--sync and --no-sync are for the bot only.",
+                    file=sys.stderr,
+                )
+                return 2
             print("No DISCORD_TOKEN set: starting the local console (Ctrl-D or 'quit' to leave).")
             return _console(settings, argparse.Namespace(**_console_defaults()))
         from bot.client import check_shards, run_bot

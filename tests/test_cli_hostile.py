@@ -226,3 +226,26 @@ def test_zero_or_fewer_players_is_refused(
     captured = capsys.readouterr()
     assert f"not {players}" in captured.err, captured.err
     assert captured.out == ""
+
+
+@pytest.mark.parametrize(
+    "options", [["--shard-ids", "0", "--shard-count", "2"], ["--shard-count", "4"], ["--sync"]]
+)
+def test_bot_options_without_a_token_start_no_console(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    options: list[str],
+) -> None:
+    """``junction run --shard-ids 0 --shard-count 2`` asks for the bot; without DISCORD_TOKEN
+    that is refused in one sentence naming the token, and nothing is dealt. Before the fix the
+    options were ignored and the local console started: a service whose token was missing
+    dealt a console game into its database, read end of input and exited 0."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.delenv("JUNCTION_DB", raising=False)
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["run", *options]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("junction run: ") and "DISCORD_TOKEN" in err, err
+    assert list(tmp_path.iterdir()) == []
