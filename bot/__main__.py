@@ -259,7 +259,8 @@ def _console(settings: Settings, args: argparse.Namespace) -> int:
     try:
         deck = read_deck_file(args.deck) if args.deck else None
     except OSError as error:
-        print(f"Cannot read the deck file: {error}", file=sys.stderr)
+        why = (error.strerror or str(error)).lower()  # "no such file or directory"
+        print(f"Cannot read the deck file {args.deck}: {why}.", file=sys.stderr)
         return 2
     except GameError as error:
         print(error, file=sys.stderr)

@@ -249,3 +249,17 @@ def test_bot_options_without_a_token_start_no_console(
     err = capsys.readouterr().err
     assert err.startswith("junction run: ") and "DISCORD_TOKEN" in err, err
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("name", ["missing.deck", "."])
+def test_a_deck_file_that_cannot_be_read_is_a_plain_sentence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """A ``--deck`` that does not exist or is a folder: a sentence naming the file and why,
+    without the OS's error number. Before the fix it read "Cannot read the deck file: [Errno
+    21] Is a directory: '.'"."""
+    deck = str(tmp_path / name)
+    assert main(_console(tmp_path, "--deck", deck)) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"Cannot read the deck file {deck}: ") and "[Errno" not in err, err
+    assert not (tmp_path / "j.db").exists()
