@@ -25,6 +25,7 @@ from pathlib import Path
 from types import FrameType
 from typing import TextIO
 
+from bot.config import ConfigError
 from bot.engine.core import BadOption, GameError, players_wanted
 from bot.engine.words import plural
 from bot.games import (
@@ -129,6 +130,7 @@ def check_request(options: ConsoleOptions) -> None:
     """Refuse an unknown game, a seat count it cannot seat, an unknown computer level, a bad
     option or a deck the game cannot deal before the database is opened: bad input leaves
     nothing behind, not even an empty database file, and ``--new`` abandons nothing."""
+    player_name()
     found = bundle(options.game or DEFAULT_GAME)
     if options.players is not None:
         _check_seats(found, options.players)
@@ -210,9 +212,7 @@ class Console:
             return update
         seats_wanted = self.options.players or max(info.min_players, 1)
         _check_seats(found, seats_wanted)
-        # Read as every other setting is: a blank value (``JUNCTION_PLAYER=`` followed by a
-        # space, in a .env) is no name, not a seat called "   ".
-        name = os.environ.get("JUNCTION_PLAYER", "").strip() or _login_name()
+        name = player_name()
         policy = self.options.opponent or found.default_policy
         computers = computer_names(seats_wanted - 1, policy)
         seats = [SeatRecord(0, name, user_id=PLAYER_ID)] + [
@@ -508,6 +508,25 @@ def menu(moves: Sequence[MoveChoice]) -> tuple[list[MoveChoice], list[tuple[str,
 
 def _verb(move: MoveChoice) -> str:
     return move.notation.split(maxsplit=1)[0] if move.notation.strip() else move.notation
+
+
+NAME_LIMIT = 32
+"""The longest JUNCTION_PLAYER: a Discord display name's limit, so tables look as they do there."""
+
+
+def player_name() -> str:
+    """Your name at the table: JUNCTION_PLAYER, else your login name. A value no table can show
+    (a pasted paragraph, a terminal's escape that would clear the screen each time the name is
+    printed) is a setting the console cannot use: ConfigError, as for the others."""
+    # Read as every other setting is: a blank value (``JUNCTION_PLAYER=`` followed by a
+    # space, in a .env) is no name, not a seat called "   ".
+    name = os.environ.get("JUNCTION_PLAYER", "").strip()
+    if len(name) > NAME_LIMIT or any(unicodedata.category(char) == "Cc" for char in name):
+        raise ConfigError(
+            f"JUNCTION_PLAYER must be a name of at most {NAME_LIMIT} characters, "
+            "without control characters"
+        )
+    return name or _login_name()
 
 
 def _login_name() -> str:

@@ -263,3 +263,22 @@ def test_a_deck_file_that_cannot_be_read_is_a_plain_sentence(
     err = capsys.readouterr().err
     assert err.startswith(f"Cannot read the deck file {deck}: ") and "[Errno" not in err, err
     assert not (tmp_path / "j.db").exists()
+
+
+@pytest.mark.parametrize("name", ["x" * 3000, "Ann\x1b[2J", "Ann\nBob"])
+def test_a_player_name_the_table_cannot_show_is_refused(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+) -> None:
+    """JUNCTION_PLAYER of 3 000 characters, or holding control characters (a terminal's
+    escape, a line break), stops the console with one line naming the variable, as any setting
+    it cannot use does, and nothing is dealt. Before the fix the game was dealt under it: every
+    table line 3 000 wide, or a name that cleared the screen each time it was printed."""
+    monkeypatch.setenv("JUNCTION_PLAYER", name)
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(_console(tmp_path, "--no-images")) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("junction console: JUNCTION_PLAYER "), err[:200]
+    assert not (tmp_path / "j.db").exists()
