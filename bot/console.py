@@ -149,12 +149,14 @@ def check_request(options: ConsoleOptions) -> None:
 
 
 def _check_out(out: Path) -> None:
-    """Make the images' folder now: one that cannot be made (``--out`` names a file) is
-    refused before a game is dealt, not at its first image."""
+    """Refuse an images' folder that cannot be (``--out`` naming a file, a place no folder can
+    be made) before a game is dealt, not at its first image. It is not made here: a request
+    refused after this check (the database) leaves nothing behind."""
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        writable = os.access(out, os.W_OK)
-    except OSError:
+        # The folder, or the nearest of its parents that exists, must be a folder to write in.
+        existing = next(p for p in (out.absolute(), *out.absolute().parents) if p.exists())
+        writable = existing.is_dir() and os.access(existing, os.W_OK | os.X_OK)
+    except (OSError, StopIteration):
         writable = False
     if not writable:
         raise BadOption(

@@ -282,3 +282,15 @@ def test_a_player_name_the_table_cannot_show_is_refused(
     err = capsys.readouterr().err
     assert err.startswith("junction console: JUNCTION_PLAYER "), err[:200]
     assert not (tmp_path / "j.db").exists()
+
+
+def test_a_database_refused_leaves_no_images_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The images' folder is checked, not made, before the database is opened: a store URL
+    refused leaves nothing behind, not even an empty folder for the images."""
+    args = _console(tmp_path, "--game", "mille")
+    args[args.index("--db") + 1] = "mysql://nobody@nowhere/junction"
+    assert main(args) == 2
+    assert "cannot open the database" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
