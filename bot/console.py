@@ -179,6 +179,7 @@ class Console:
         self.out = out
         # On resuming: what happened since your last move, said once with the first table.
         self.recap: list[str] = []
+        self.images = options.images  # off after a write fails (see write_images)
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -328,8 +329,21 @@ class Console:
             )
 
     def write_images(self, update: TableUpdate, found: GameBundle) -> None:
-        if not self.options.images:
+        if not self.images:
             return
+        try:
+            self._write_images(update, found)
+        except OSError as error:
+            # A folder the check before the deal could not foresee (/proc, a full disk, one
+            # taken away meanwhile): said once, and the game goes on without pictures.
+            why = (error.strerror or str(error)).lower()
+            self.say(
+                f"! Cannot write the table images to {self.options.out}: {why}. "
+                "The game goes on without them."
+            )
+            self.images = False
+
+    def _write_images(self, update: TableUpdate, found: GameBundle) -> None:
         shown = found.presenter
         self.options.out.mkdir(parents=True, exist_ok=True)
         stem = f"game{update.game.id}-move{update.game.version:04d}"

@@ -6,6 +6,7 @@ docstring says what should happen and what happened before the fix.
 
 from __future__ import annotations
 
+import errno
 import io
 from pathlib import Path
 
@@ -123,3 +124,32 @@ async def test_control_keys_are_refused_without_echoing_them(tmp_path: Path, typ
     (refusal,) = [line for line in text.splitlines() if line.startswith("! ")]
     assert "control" in refusal, refusal
     assert not any(ord(ch) < 32 or ch == "\x7f" for ch in refusal), repr(refusal)
+
+
+async def test_images_that_cannot_be_written_are_said_once_and_the_game_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table image the disk refuses (full, or a folder like /proc that no check before the
+    deal can foresee) is said once, and the game goes on without pictures. Before the fix the
+    OSError ended the console with a traceback after the game was dealt."""
+
+    def disk_full(self: Path, data: bytes) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_bytes", disk_full)
+    out = io.StringIO()
+    options = ConsoleOptions(
+        db=f"sqlite:///{tmp_path / 'console.db'}",
+        out=tmp_path / "tables",
+        seed=4,
+        deck=DECK,
+        opponent="random",
+    )
+    assert await run_console(options, lines=io.StringIO("play go\nquit\n"), out=out) == 0
+    text = out.getvalue()
+    refusals = [line for line in text.splitlines() if line.startswith("! ")]
+    assert refusals == [
+        f"! Cannot write the table images to {tmp_path / 'tables'}: no space left on device. "
+        "The game goes on without them."
+    ], text
+    assert "plays Go." in text and "Game saved" in text
