@@ -160,6 +160,11 @@ def main(argv: list[str] | None = None) -> int:
         where = "JUNCTION_DB: " if from_env else ""
         print(f"junction {args.command}: {where}{error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        # Ctrl-C in a long arena, bench or copy (the console and the bot say their own): one
+        # line, not a traceback from inside a game's rules. A copy is one transaction.
+        print(f"\njunction {args.command}: interrupted.", file=sys.stderr)
+        return 130  # as a shell reports a program stopped by Ctrl-C
     except BrokenPipeError:
         if not _output_closed():
             raise  # another pipe (a database's socket): not ours to hush

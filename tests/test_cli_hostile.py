@@ -294,3 +294,29 @@ def test_a_database_refused_leaves_no_images_folder(
     assert main(args) == 2
     assert "cannot open the database" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "command", [["arena", "mille", "--games", "1000000"], ["bench", "--quick"]]
+)
+def test_ctrl_c_in_a_long_command_is_one_line(command: list[str]) -> None:
+    """Ctrl-C stops ``junction arena`` (a million games) or ``bench`` with one line and the
+    status a shell gives a program stopped by Ctrl-C. Before the fix it printed a
+    KeyboardInterrupt traceback from deep inside a game's rules."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot", *command],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=_interruptible,
+    )
+    try:
+        time.sleep(2.5)  # well into the games
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 130, err.decode()[-500:]
+    assert err.decode().strip() == f"junction {command[0]}: interrupted.", err.decode()[-500:]
