@@ -558,6 +558,13 @@ async def run_console(
     """Play until the game ends or the player quits; returns a process exit code."""
     source = lines or sys.stdin
     sink = out or sys.stdout
+    if source is None:  # started with standard input closed (``<&-``): Python gives none
+        print(
+            "! Standard input is closed: there is nowhere to read your moves from.",
+            file=sink,
+            flush=True,
+        )
+        return 2
     try:
         check_request(options)
     except GameError as error:

@@ -153,3 +153,17 @@ async def test_images_that_cannot_be_written_are_said_once_and_the_game_goes_on(
         "The game goes on without them."
     ], text
     assert "plays Go." in text and "Game saved" in text
+
+
+async def test_a_closed_standard_input_deals_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``junction console <&-`` (standard input closed, so Python has none) is refused in a
+    sentence before anything is dealt. Before the fix the game was dealt and stored, then
+    ``None.isatty()`` ended the console with an AttributeError traceback."""
+    monkeypatch.setattr("sys.stdin", None)
+    out = io.StringIO()
+    options = ConsoleOptions(db=f"sqlite:///{tmp_path / 'console.db'}", out=tmp_path / "tables")
+    assert await run_console(options, out=out) == 2
+    assert out.getvalue().startswith("! Standard input is closed")
+    assert list(tmp_path.iterdir()) == []
