@@ -216,7 +216,8 @@ class Console:
         seats_wanted = self.options.players or max(info.min_players, 1)
         _check_seats(found, seats_wanted)
         name = player_name()
-        policy = self.options.opponent or found.default_policy
+        # As the level is matched (see policy_factory): ' Expert' sits as "Computer (expert)".
+        policy = (self.options.opponent or found.default_policy).strip().lower()
         computers = computer_names(seats_wanted - 1, policy)
         seats = [SeatRecord(0, name, user_id=PLAYER_ID)] + [
             SeatRecord(i, computer, policy=policy) for i, computer in enumerate(computers, 1)

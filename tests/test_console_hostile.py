@@ -167,3 +167,19 @@ async def test_a_closed_standard_input_deals_nothing(
     assert await run_console(options, out=out) == 2
     assert out.getvalue().startswith("! Standard input is closed")
     assert list(tmp_path.iterdir()) == []
+
+
+async def test_a_computer_level_is_named_as_the_game_lists_it(tmp_path: Path) -> None:
+    """``--opponent ' RANDOM'`` is read as ``random``, as the level is matched, and the
+    computer sits as "Computer (random)". Before the fix it sat as "Computer ( RANDOM)", the
+    level stored as typed."""
+    out = io.StringIO()
+    options = ConsoleOptions(
+        db=f"sqlite:///{tmp_path / 'console.db'}",
+        out=tmp_path / "tables",
+        deck=DECK,
+        opponent=" RANDOM",
+        images=False,
+    )
+    assert await run_console(options, lines=io.StringIO("quit\n"), out=out) == 0
+    assert "Computer (random)" in out.getvalue(), out.getvalue()
