@@ -429,14 +429,19 @@ async def test_a_press_on_a_started_invitation_whose_edit_failed_closes_it(
     assert after is not None and after.version == game.version
 
 
+async def _hosted_dragon(driver: InteractionDriver) -> tuple[JSON, int]:
+    """Alice hosts an open Dragon table: its message and lobby id."""
+    hosted = await driver.slash("host", {"game": "dragon"})
+    assert hosted.message is not None, replies(hosted)
+    return hosted.message, int(component_id(hosted, "Join").split(":")[2])
+
+
 async def test_a_press_on_a_cancelled_table_whose_edit_failed_closes_it(
     driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An open table's host cancels it and Discord fails both edits: Carol's Join is told the
     table was cancelled, and the message says so, its buttons gone, Bob's seat still shown."""
-    hosted = await driver.slash("host", {"game": "dragon"})
-    assert hosted.message is not None, replies(hosted)
-    message, lobby_id = hosted.message, int(component_id(hosted, "Join").split(":")[2])
+    message, lobby_id = await _hosted_dragon(driver)
     await driver.click(message, f"jn:l:{lobby_id}:j", user_id=BOB_ID)
     with monkeypatch.context() as failing:
         refused = _edits_fail(driver, failing)
@@ -471,9 +476,7 @@ async def test_a_join_whose_answer_fails_is_shown_through_the_channel(
 ) -> None:
     """Bob joins an open table and Discord fails the press's answer: he keeps the seat, is not
     told "nothing was changed", and the table's message shows him seated."""
-    hosted = await driver.slash("host", {"game": "dragon"})
-    assert hosted.message is not None, replies(hosted)
-    message, lobby_id = hosted.message, int(component_id(hosted, "Join").split(":")[2])
+    message, lobby_id = await _hosted_dragon(driver)
     with monkeypatch.context() as failing:
         refused = _updates_fail(driver, failing)
         pressed = await driver.click(message, f"jn:l:{lobby_id}:j", user_id=BOB_ID)
