@@ -44,11 +44,9 @@ async def games_of(tables: Tables, user_id: int, guild_id: int | None) -> list[I
     for stored in await tables.store.games_of_member(user_id, active=True):
         if stored.guild_id != guild_id:
             continue
-        playing = await tables.members_playing(stored)
-        if all(s.user_id != user_id for s in playing):
+        gone = await tables.seats_left(stored)
+        if all(s.seat in gone for s in stored.seats if s.user_id == user_id):
             continue  # left it: the others play on
-        members = {s.seat for s in stored.seats if not s.is_computer}
-        gone = frozenset(members - {s.seat for s in playing})
         try:
             found.append(in_play(tables.position(stored), user_id, gone))
         except GameError:  # a CorruptSave, or a plug-in game no longer installed

@@ -571,8 +571,9 @@ class Tables:
         """The member's first move after version ``since``, when they made it themselves (None
         otherwise): a move the computer played for them when their time ran out, or a reaction
         window's default, was not theirs to have "already made"."""
-        seat = next((s.seat for s in stored.seats if s.user_id == user_id), None)
-        if seat is None:
+        try:
+            seat = self.seat_of(stored, user_id)
+        except NotSeated:
             return None
         moves = await self.store.moves(stored.id)
         first = next((m for m in moves if m.seq > since and m.seat == seat), None)
@@ -913,6 +914,9 @@ class Tables:
         """
         steps: list[Step] = []
         quick = False
+        # Read once: nobody leaves while the computers move (a leave waits for the channel's
+        # lock, which this request holds); only who is out changes, and the state says that.
+        playing: list[SeatRecord] | None = None
         while here.game.outcome(here.state) is None:
             movers = here.computers_due()
             if windows_only:
@@ -925,8 +929,9 @@ class Tables:
                 # A member still seated but out (a Dragon driver killed) decides nothing more
                 # either: searching for their benefit only kept the channel waiting. Asked
                 # again every few rounds: the last member driving may be killed by any move.
+                if playing is None:
+                    playing = await self.members_playing(here.stored)
                 out = here.game.out(here.state)
-                playing = await self.members_playing(here.stored)
                 quick = all(s.seat in out for s in playing)
             name = None if quick else here.stored.seats[seat].policy
             view = here.game.private_view(here.state, seat)
@@ -952,9 +957,14 @@ class Tables:
             return LEFT_THE_GAME
         return here.refusal(seat)
 
+    async def seats_left(self, stored: StoredGame) -> frozenset[int]:
+        """The seats whose members left the game (resigned or forfeited; read from the move
+        log)."""
+        return frozenset(m.seat for m in await self.store.moves(stored.id) if m.action == LEAVE)
+
     async def members_playing(self, stored: StoredGame) -> list[SeatRecord]:
         """The members' seats that have not left the game (read from the move log)."""
-        left = {m.seat for m in await self.store.moves(stored.id) if m.action == LEAVE}
+        left = await self.seats_left(stored)
         return [s for s in stored.seats if not s.is_computer and s.seat not in left]
 
     async def _settle(self, here: Position, finished_at: float | None = None) -> bool:
@@ -1006,12 +1016,9 @@ class Tables:
         game, stored = here.game, here.stored
         acting = here.acting
         outcome = game.outcome(here.state)
-        left: frozenset[int] = frozenset()
-        if outcome is not None:
-            # The result line says who left rather than the score they stopped at (read from
-            # the move log, once, as the game ends).
-            playing = {s.seat for s in await self.members_playing(stored)}
-            left = frozenset(s.seat for s in stored.seats if not s.is_computer) - playing
+        # The result line says who left rather than the score they stopped at (read from the
+        # move log only once the game is over).
+        left = await self.seats_left(stored) if outcome is not None else frozenset()
         return TableUpdate(
             game=stored,
             public=game.public_view(here.state),
