@@ -14,6 +14,7 @@ from bot.ai.random_policy import RandomPolicy
 from bot.engine.dragon import GAME as DRAGON
 from bot.engine.dragon.cards import DRIVER_TRACK, SIDE_TRACK
 from bot.engine.dragon.damage import kill
+from bot.engine.dragon.state import DragonState
 from bot.games.bundle import PolicyFactory
 from bot.games.registry import choose_move, policy_factory
 from bot.store.base import SeatRecord
@@ -105,6 +106,19 @@ async def test_computers_play_out_quickly_once_every_member_left(store: SqliteSt
     assert all(f is Greedy for f in thinker.asked[first_rounds:])
 
 
+def _arena_with_bob_dead() -> tuple[list[SeatRecord], DragonState]:
+    """Ann and Bob among four random computers in a Dragon arena, Bob's driver killed (out of
+    the race, still seated)."""
+    seats = [
+        SeatRecord(0, "Ann", user_id=ANN),
+        SeatRecord(1, "Bob", user_id=BOB),
+        *(SeatRecord(seat, f"Computer {seat}", policy="random") for seat in (2, 3, 4, 5)),
+    ]
+    state = DRAGON.new_game([s.name for s in seats], 7, {})
+    kill(state, 1, 2)
+    return seats, state
+
+
 async def test_computers_play_out_quickly_once_no_member_can_act(store: SqliteStore) -> None:
     """Bob's Dragon driver is dead (out of the race, still seated) when Ann, the last member
     driving, resigns: nobody is left to decide anything, so the computers finish with the
@@ -113,13 +127,7 @@ async def test_computers_play_out_quickly_once_no_member_can_act(store: SqliteSt
     game (about 34 s in one /resign, against 4 s once Bob had resigned instead)."""
     thinker = RecordingThinker()
     tables = Tables(store, thinker=thinker)
-    seats = [
-        SeatRecord(0, "Ann", user_id=ANN),
-        SeatRecord(1, "Bob", user_id=BOB),
-        *(SeatRecord(seat, f"Computer {seat}", policy="random") for seat in (2, 3, 4, 5)),
-    ]
-    state = DRAGON.new_game([s.name for s in seats], 7, {})
-    kill(state, 1, 2)
+    seats, state = _arena_with_bob_dead()
     await store.create_game(
         channel_id=CHANNEL,
         guild_id=1,
@@ -165,13 +173,7 @@ async def test_computers_play_out_quickly_once_the_last_member_is_killed(
     monkeypatch.setattr(tables_module, "_QUICK_CHECK_AFTER", 1)  # a check every six moves
     thinker = ShootingThinker(spare=6)
     tables = Tables(store, thinker=thinker)
-    seats = [
-        SeatRecord(0, "Ann", user_id=ANN),
-        SeatRecord(1, "Bob", user_id=BOB),
-        *(SeatRecord(seat, f"Computer {seat}", policy="random") for seat in (2, 3, 4, 5)),
-    ]
-    state = DRAGON.new_game([s.name for s in seats], 7, {})
-    kill(state, 1, 2)
+    seats, state = _arena_with_bob_dead()
     ann = state.cars[0]
     # One hit more on any side kills her, and she holds nothing to answer a shot with.
     ann.hits = [SIDE_TRACK] * 4

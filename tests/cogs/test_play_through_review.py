@@ -16,10 +16,11 @@ from tests.cogs.test_race_ttr_hostile_review import (
     _keep_menu,
     _race,
     _three_choosing_tickets,
+    ttr_of_three,
 )
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
-from tests.engine.ttr_helpers import G, lay
+from tests.engine.ttr_helpers import G
 
 COMPUTER = SeatRecord(1, "Computer", policy="normal")
 
@@ -180,15 +181,7 @@ async def test_the_result_line_says_who_left_instead_of_a_score(
     one ("2nd Bob 0 · 3rd Carol 0"), as if they had scored more; it now says they left, and
     Alice keeps her score."""
     bot = running_bot(driver)
-    state = lay(3, hands=[["red"] * 3, ["orange"] * 3, ["white"] * 3])
-    stored = await bot.tables.store.create_game(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="ttr",
-        seats=THREE,
-        options=G.resolve_options({}),
-        state=G.to_dict(state),
-    )
+    stored = await ttr_of_three(driver)
     public_table(await driver.slash("resign", {}, user_id=CAROL_ID))
     ended = public_table(await driver.slash("resign", {}, user_id=BOB_ID))
     finished = await bot.tables.store.get_game(stored.id)

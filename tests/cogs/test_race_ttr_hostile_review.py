@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.store.base import SeatRecord
+from bot.store.base import SeatRecord, StoredGame
 from bot.updates import TableUpdate
 from cogs.play import TURN_MARK
 from tests.cogs.conftest import running_bot
@@ -54,15 +54,11 @@ async def _race(driver: InteractionDriver) -> TableUpdate:
     )
 
 
-async def test_a_member_who_left_a_game_of_three_is_told_so_when_typing_a_move(
-    driver: InteractionDriver,
-) -> None:
-    """Carol resigns from a three-seat Ticket to Ride game (Alice and Bob play on), then types
-    a move. Before the fix she read "It is not your turn; waiting for Alice.", as if her turn
-    were still to come."""
-    bot = running_bot(driver)
+async def ttr_of_three(driver: InteractionDriver) -> StoredGame:
+    """Alice, Bob and Carol at Ticket to Ride, three cards each in hand and tickets to
+    complete (Alice to play)."""
     state = lay(3, hands=[["red"] * 3, ["orange"] * 3, ["white"] * 3])
-    stored = await bot.tables.store.create_game(
+    return await running_bot(driver).tables.store.create_game(
         channel_id=GAMES_CHANNEL_ID,
         guild_id=GUILD_ID,
         game_key="ttr",
@@ -70,6 +66,16 @@ async def test_a_member_who_left_a_game_of_three_is_told_so_when_typing_a_move(
         options=G.resolve_options({}),
         state=G.to_dict(state),
     )
+
+
+async def test_a_member_who_left_a_game_of_three_is_told_so_when_typing_a_move(
+    driver: InteractionDriver,
+) -> None:
+    """Carol resigns from a three-seat Ticket to Ride game (Alice and Bob play on), then types
+    a move. Before the fix she read "It is not your turn; waiting for Alice.", as if her turn
+    were still to come."""
+    bot = running_bot(driver)
+    stored = await ttr_of_three(driver)
     public_table(await driver.slash("resign", {}, user_id=CAROL_ID))
     before = await bot.tables.store.get_game(stored.id)
     assert before is not None and before.status == "active"
