@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import io
 import time
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 from typing import Any
@@ -49,38 +51,67 @@ PERIOD_CHOICES = [
 ]
 
 
-async def _account_name(bot: commands.Bot, user_id: int) -> str | None:
-    """A Discord account's public name (its display name, else its username); None when
-    Discord does not know it (or cannot be asked just now)."""
-    user = bot.get_user(user_id)
-    if user is None:
+ACCOUNT_NAME_SECONDS = 3600.0
+"""How long an account's public name fetched from Discord is used before it is asked again."""
+ACCOUNT_NAMES_KEPT = 2048
+"""The most account names kept (the longest unused go first)."""
+
+
+class AccountNames:
+    """Discord accounts' public names (display name, else username), for the members a board
+    across servers names who never played on the server it is shown on. A board names the same
+    members request after request, and each name not in discord.py's cache is a Discord call:
+    a fetched name is kept an hour."""
+
+    def __init__(self, bot: commands.Bot, clock: Callable[[], float] = time.monotonic) -> None:
+        self.bot = bot
+        self.clock = clock
+        self._kept: OrderedDict[int, tuple[str | None, float]] = OrderedDict()
+
+    async def name(self, user_id: int) -> str | None:
+        """The account's public name; None when Discord does not know it (kept too), or cannot
+        be asked just now (asked again next time)."""
+        user = self.bot.get_user(user_id)
+        if user is not None:
+            return user.global_name or user.name
+        kept = self._kept.get(user_id)
+        if kept is not None and self.clock() - kept[1] < ACCOUNT_NAME_SECONDS:
+            self._kept.move_to_end(user_id)
+            return kept[0]
         try:
-            user = await bot.fetch_user(user_id)
+            fetched = await self.bot.fetch_user(user_id)
+        except discord.NotFound:
+            name = None
         except discord.HTTPException:
             return None
-    return user.global_name or user.name
+        else:
+            name = fetched.global_name or fetched.name
+        self._kept[user_id] = (name, self.clock())
+        self._kept.move_to_end(user_id)
+        while len(self._kept) > ACCOUNT_NAMES_KEPT:
+            self._kept.popitem(last=False)
+        return name
 
+    async def named(self, board: Board) -> Board:
+        """A board across servers with the members who never played on this server named by
+        their account's public name: their nicknames are other servers' own. One Discord
+        cannot name keeps ``ELSEWHERE``."""
+        if not board.elsewhere:
+            return board
+        ids = sorted(board.elsewhere)
+        found = await asyncio.gather(*(self.name(user_id) for user_id in ids))
+        names = {user_id: name for user_id, name in zip(ids, found, strict=True) if name}
 
-async def _named_by_account(bot: commands.Bot, board: Board) -> Board:
-    """A board across servers with the members who never played on this server named by
-    their Discord account's public name: their nicknames are other servers' own. One Discord
-    cannot name keeps ``ELSEWHERE``."""
-    if not board.elsewhere:
-        return board
-    ids = sorted(board.elsewhere)
-    found = await asyncio.gather(*(_account_name(bot, user_id) for user_id in ids))
-    names = {user_id: name for user_id, name in zip(ids, found, strict=True) if name}
+        def renamed(row: LeaderboardRow) -> LeaderboardRow:
+            name = names.get(row.player) if row.player in board.elsewhere else None
+            return replace(row, name=name) if name else row
 
-    def named(row: LeaderboardRow) -> LeaderboardRow:
-        name = names.get(row.player) if row.player in board.elsewhere else None
-        return replace(row, name=name) if name else row
-
-    caller = board.caller_row
-    return replace(
-        board,
-        rows=tuple(named(row) for row in board.rows),
-        caller_row=named(caller) if caller is not None else None,
-    )
+        caller = board.caller_row
+        return replace(
+            board,
+            rows=tuple(renamed(row) for row in board.rows),
+            caller_row=renamed(caller) if caller is not None else None,
+        )
 
 
 class Boards(commands.Cog):
@@ -88,6 +119,7 @@ class Boards(commands.Cog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        self.account_names = AccountNames(bot)
 
     @app_commands.command(name="leaderboard", description="The best players of a game")
     @app_commands.describe(game="Which game", scope="This server or all servers", period="When")
@@ -141,7 +173,7 @@ class Boards(commands.Cog):
                 here=interaction.guild_id,
             )
         )
-        board = await _named_by_account(self.bot, board)
+        board = await self.account_names.named(board)
         where = "this server" if guild_id else "all servers"
         png = await bot.renderer.run(
             leaderboard_png,

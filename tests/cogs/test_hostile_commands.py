@@ -333,3 +333,16 @@ async def test_a_member_discord_cannot_name_is_a_player_on_another_server(
     gone = 4_242_424_242
     alt = await _board_after_a_game_elsewhere(driver, gone, "Gone Secret Nick")
     assert ELSEWHERE in alt and "Secret Nick" not in alt and str(gone) not in alt
+
+
+async def test_an_account_name_discord_was_asked_for_is_asked_once_an_hour(
+    driver: InteractionDriver,
+) -> None:
+    """The board across servers names the same members each time it is asked for: an account
+    Discord had to be asked about is asked about once, not at every /leaderboard."""
+    gone = 4_242_424_242
+    await _board_after_a_game_elsewhere(driver, gone, "Gone Secret Nick")
+    again = await driver.slash("leaderboard", {"game": "mille", "scope": "global"})
+    assert ELSEWHERE in alt_text_of(again, "leaderboard.png")
+    asked = [r for r in driver.backend.requests if r.matches("GET", rf"/users/{gone}")]
+    assert len(asked) == 1
