@@ -426,17 +426,23 @@ async def _close(
 
 async def _show_change(interaction: discord.Interaction[Any], **edit: Any) -> None:
     """Show a press's change, already stored, on the lobby's message: as the press's answer,
-    else (Discord failed it) through the channel. Should that fail too, it is logged and the
-    press ends quietly: the change holds, and the apology ("nothing was changed") would be
-    untrue; the next press on the message redraws it, or closes it when the lobby closed."""
-    if await answered_in_time(interaction.response.edit_message(**edit)):
-        return
-    if interaction.message is None:
+    else (Discord failed it) through the channel. Should that fail too, the press ends
+    quietly: the change holds, and the apology ("nothing was changed") would be untrue."""
+    if not await answered_in_time(interaction.response.edit_message(**edit)):
+        await _edit_in_channel(interaction.message, "could not show a stored change", **edit)
+
+
+async def _edit_in_channel(message: discord.Message | None, failed: str, **edit: Any) -> None:
+    """Edit a lobby's message through its channel (a press's own answer was lost, or the
+    message is not the pressed one). A failure is logged with ``failed`` and goes no further:
+    the stored lobby stands, and the next press on the message redraws it, or closes it once
+    the lobby is closed (``_show_closed``)."""
+    if message is None:
         return
     try:
-        await interaction.message.edit(**edit)
+        await message.edit(**edit)
     except discord.HTTPException:
-        log.warning("a lobby's message could not show a stored change", exc_info=True)
+        log.warning("a lobby's message %s", failed, exc_info=True)
 
 
 def _closing(closed: LobbyRecord, title: str, note: str) -> dict[str, Any]:
@@ -528,10 +534,7 @@ async def _show_closed(pressed: discord.Message, closed: LobbyRecord, note: str)
     closing = _closing(closed, title_of(closed.game_key), note)
     if pressed.content == closing["content"] or not pressed.components:
         return  # Already closed (its own edit, or an earlier press): nothing to redo.
-    try:
-        await pressed.edit(**closing)
-    except discord.HTTPException:
-        log.warning("could not close lobby %s's message", closed.id, exc_info=True)
+    await _edit_in_channel(pressed, f"could not close lobby {closed.id}", **closing)
 
 
 async def _save(
@@ -653,26 +656,17 @@ async def _say_started(
     """Turn the invitation into ``content`` (the game is on), buttons gone: through the
     interaction while its answer holds, else through the channel. Whether the interaction's
     answer is lost (the first table then goes to the channel too)."""
+    edit: dict[str, Any] = {"content": content, "view": None, "allowed_mentions": NO_PINGS}
     shown = False
     if answered and not lost:
-        shown = await answered_in_time(
-            interaction.edit_original_response(
-                content=content, view=None, allowed_mentions=NO_PINGS
-            )
-        )
+        shown = await answered_in_time(interaction.edit_original_response(**edit))
     elif not answered:
-        shown = await answered_in_time(
-            interaction.response.edit_message(content=content, view=None, allowed_mentions=NO_PINGS)
-        )
+        shown = await answered_in_time(interaction.response.edit_message(**edit))
         lost = not shown
-    if not shown and interaction.message is not None:
-        # The game is dealt: the invitation says so through the channel, its own message.
-        try:
-            await interaction.message.edit(content=content, view=None, allowed_mentions=NO_PINGS)
-        except discord.HTTPException:
-            # Its first table must be posted all the same; the next press on the
-            # invitation's leftover buttons closes it (``_show_closed``).
-            log.warning("the invitation could not say its game is on", exc_info=True)
+    if not shown:
+        # The game is dealt: the invitation says so through the channel, its own message (and
+        # should that fail, its first table is posted all the same).
+        await _edit_in_channel(interaction.message, "could not say its game is on", **edit)
     return lost
 
 
