@@ -435,6 +435,41 @@ def test_solo_takes_the_station_clock_card_by_name_and_asks_when_a_slot_shows_it
     assert "'take 2' or 'take clock'" in str(error.value), error.value
 
 
+@pytest.mark.parametrize("typed", ["yard", "keep", "play", "keep T99"])
+def test_a_half_written_move_in_a_two_card_draw_asks_for_the_second_card(typed: str) -> None:
+    """Between the two draws of a turn only a take is allowed: a Railyard play or a keep that
+    does not even parse is refused for that, not for its missing words. Before the fix 'yard'
+    answered "Say which cards to play" and 'keep' asked which tickets to keep."""
+    state = play(lay(2, hands=[["red"] * 3, ["blue"] * 3]), 0, "take 1")
+    with pytest.raises(NotationError) as error:
+        G.parse_for(state, 0, typed)
+    assert str(error.value).startswith("Finish your draw first"), error.value
+
+
+def test_a_half_written_keep_with_no_tickets_on_offer_says_so() -> None:
+    """'keep' on a turn with no tickets drawn says to draw tickets first."""
+    state = lay(2, hands=[["red"] * 3, ["blue"] * 3])
+    with pytest.raises(NotationError) as error:
+        G.parse_for(state, 0, "keep")
+    assert str(error.value).startswith("You have no tickets to choose from"), error.value
+
+
+def test_a_half_written_move_out_of_turn_says_whose_turn_it_is() -> None:
+    """A seat that is not to move hears whose turn it is, whatever it half-typed."""
+    state = lay(2, hands=[["red"] * 3, ["blue"] * 3])
+    with pytest.raises(NotationError) as error:
+        G.parse_for(state, 1, "yard")
+    assert str(error.value).startswith("It is not your turn"), error.value
+
+
+def test_a_half_written_move_the_step_allows_keeps_its_own_error() -> None:
+    """Where a Railyard play is allowed, a bare 'yard' still asks which cards to play."""
+    state = lay(2, hands=[["red"] * 3, ["blue"] * 3])
+    with pytest.raises(NotationError) as error:
+        G.parse_for(state, 0, "yard")
+    assert str(error.value).startswith("Say which cards to play"), error.value
+
+
 def _codes(text: str) -> set[str]:
     return set(re.findall(r"T\d\d", text))
 

@@ -12,6 +12,7 @@ from bot.engine.core import (
     Game,
     GameInfo,
     IllegalMove,
+    NotationError,
     NotYourTurn,
     OptionSpec,
     Outcome,
@@ -33,8 +34,9 @@ from bot.engine.ttr.cards import (
 )
 from bot.engine.ttr.dealing import deal_solo, deal_standard, finish_setup, keep_example
 from bot.engine.ttr.ending import compute_result, finish
+from bot.engine.ttr.legality import step_refusal
 from bot.engine.ttr.moves import legal_actions, to_act
-from bot.engine.ttr.notation import format_action, parse_action
+from bot.engine.ttr.notation import format_action, kind_named, parse_action
 from bot.engine.ttr.rules import after_draw
 from bot.engine.ttr.rules import apply as apply_move
 from bot.engine.ttr.state import (
@@ -327,13 +329,22 @@ class _TicketToRideBase(Game[TtrState, Action]):
     def parse_for(self, state: TtrState, seat: int, text: str) -> Action:
         # Errors name this game's slots and, for a keep, the tickets this seat is offered; the
         # draw area lets 'take purple' mean the slot showing it.
-        return parse_action(
-            text,
-            solo=self.solo,
-            keep_example=keep_example(state, seat),
-            face_up=state.slots,
-            clock_card=state.clock_card,
-        )
+        try:
+            return parse_action(
+                text,
+                solo=self.solo,
+                keep_example=keep_example(state, seat),
+                face_up=state.slots,
+                clock_card=state.clock_card,
+            )
+        except NotationError:
+            # A half-written move of a kind this step does not take ('yard' in the middle of a
+            # two-card draw) is refused for the step, not for the words it lacks.
+            kind = kind_named(text)
+            refused = step_refusal(state, seat, kind) if kind else None
+            if refused is None:
+                raise
+            raise NotationError(refused) from None
 
     def format_action(self, action: Action) -> str:
         return format_action(action)

@@ -25,35 +25,13 @@ from bot.engine.words import plural
 
 def refusal(state: TtrState, seat: int, action: Action) -> str | None:
     """Why ``seat`` may not take ``action`` now (a sentence), or None if it may."""
-    if state.phase == OVER:
-        return "The game is over."
-    if not 0 <= seat < state.seats or state.left[seat]:
-        return "You are not playing at this table."
-    if seat not in to_act(state):
-        if state.phase == SETUP:
-            return "You have already chosen your tickets; the others are still choosing."
-        return f"It is not your turn: {state.players[state.turn]} is playing."
+    refused = step_refusal(state, seat, action.kind)
+    if refused is not None:
+        return refused
     kind = action.kind
     if state.phase in (SETUP, KEEP):
-        if kind != "keep":
-            return f"First choose which tickets to keep, e.g. {keep_example(state, seat)}."
         return _keep_refusal(state, seat, action)
-    if kind == "keep":
-        return "You have no tickets to choose from: draw tickets first with 'tickets'."
-    if kind == "clockdeck":
-        if not state.solo:
-            return "There is no Station Clock deck in the standard game."
-        return (
-            "The Station Clock deck is never drawn from: it turns up one card at the start of "
-            "each turn. Take the face-up Station Clock card with 'take clock'."
-        )
     if state.phase == PICK2:
-        if kind != "take":
-            clock = ", 'take clock'" if state.solo and state.clock_card >= 0 else ""
-            return (
-                f"Finish your draw first: take a second card ('take 1'–'take {len(state.slots)}'"
-                f"{clock} or 'take blind')."
-            )
         return _take_refusal(state, action, second=True)
     if kind == "take":
         return _take_refusal(state, action, second=False)
@@ -66,6 +44,40 @@ def refusal(state: TtrState, seat: int, action: Action) -> str | None:
             return "You can still act: passing is only allowed when nothing else is possible."
         return None
     return "That is not a move in this game."
+
+
+def step_refusal(state: TtrState, seat: int, kind: str) -> str | None:
+    """Why ``seat`` may make no move of ``kind`` at this step of the game (not its turn, tickets
+    to keep first, a draw to finish), or None when the details of the move decide. The parser
+    asks it too, so that a half-written move of the wrong kind is refused for the step."""
+    if state.phase == OVER:
+        return "The game is over."
+    if not 0 <= seat < state.seats or state.left[seat]:
+        return "You are not playing at this table."
+    if seat not in to_act(state):
+        if state.phase == SETUP:
+            return "You have already chosen your tickets; the others are still choosing."
+        return f"It is not your turn: {state.players[state.turn]} is playing."
+    if state.phase in (SETUP, KEEP):
+        if kind != "keep":
+            return f"First choose which tickets to keep, e.g. {keep_example(state, seat)}."
+        return None
+    if kind == "clockdeck":
+        if not state.solo:
+            return "There is no Station Clock deck in the standard game."
+        return (
+            "The Station Clock deck is never drawn from: it turns up one card at the start of "
+            "each turn. Take the face-up Station Clock card with 'take clock'."
+        )
+    if state.phase == PICK2 and kind != "take":
+        clock = ", 'take clock'" if state.solo and state.clock_card >= 0 else ""
+        return (
+            f"Finish your draw first: take a second card ('take 1'–'take {len(state.slots)}'"
+            f"{clock} or 'take blind')."
+        )
+    if kind == "keep":
+        return "You have no tickets to choose from: draw tickets first with 'tickets'."
+    return None
 
 
 def _keep_refusal(state: TtrState, seat: int, action: Action) -> str | None:

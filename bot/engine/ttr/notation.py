@@ -137,6 +137,21 @@ def parse_action(
     raise NotationError(f"I don't understand '{quoted(text)}'. {_hint(keep_example)}")
 
 
+def kind_named(text: str) -> str | None:
+    """The kind of move ``text`` starts to name by its first word ("yard", "keep", "take",
+    "tickets"), however the rest reads; None when the first word names none."""
+    words = text.strip().lower().split()
+    if not words:
+        return None
+    head = words[0]
+    if head in _TAKE:
+        return "tickets" if words[1:2] and words[1] in _TICKETS else "take"
+    for kind, heads in (("yard", _YARD), ("keep", _KEEP), ("tickets", _TICKETS)):
+        if head in heads:
+            return kind
+    return None
+
+
 def _parse_take(
     rest: list[str],
     solo: bool | None,
