@@ -846,6 +846,11 @@ class Tables:
                 remind_at, deadline = None, self.clock()
         elif remind_at is not None and await self._late_turn_resumes(here, seat, new_state):
             remind_at, deadline = None, self.clock()
+        elif deadline is not None and self._others_still_deciding(here, seat, new_state):
+            # A decision several members make at once (opening tickets, stampede sides): the
+            # others' time ran from when it was offered. Timing them anew at each member's
+            # choice let the slowest hold the table for a turn per member, reminded each time.
+            remind_at, deadline = here.stored.remind_at, here.stored.turn_deadline
         stored = await self.store.record_move(
             game_id=here.stored.id,
             expected_version=here.stored.version,
@@ -858,6 +863,22 @@ class Tables:
             deadline=deadline,
         )
         return Position(stored, here.bundle, new_state)
+
+    def _others_still_deciding(self, here: Position, seat: int, new_state: Any) -> bool:
+        """Whether ``seat``'s move leaves members who were deciding with it still deciding
+        the same thing, timed: it was one of several to act, it is done, and those left to act
+        were all acting before it. Members only: while a computer acts, the stored deadline
+        is the computer's grace, not a member's time."""
+        game = here.game
+        before, after = game.to_act(here.state), game.to_act(new_state)
+        return (
+            here.stored.turn_deadline is not None
+            and seat in before
+            and seat not in after
+            and bool(after)
+            and after < before
+            and not any(here.stored.seats[s].is_computer for s in before)
+        )
 
     async def _late_turn_resumes(self, here: Position, seat: int, new_state: Any) -> bool:
         """Whether ``seat``'s move closes a window in the middle of a turn that had already run

@@ -1,0 +1,84 @@
+"""A hostile review of turn timers and reaction windows met by several members at once.
+
+Driven through the fake Discord: the seam's clock is moved on and the Timers cog's sweep run by
+hand (``sweep_after``). What every test expects: a member's deadline is theirs, not moved by
+what the others do; a reminder comes once per turn; what the channel reads when time runs out
+names the right members and shows no hidden card.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.store.base import GuildSettings, SeatRecord
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import public_table, sweep_after
+from tests.cogs.test_windows_review import MB, SIX_CARS_CW, SIX_CARS_MB, STAMPEDE_CW
+from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.discord.payloads import InteractionDriver
+
+THREE_MEMBERS = [
+    SeatRecord(0, "Alice", user_id=ALICE_ID),
+    SeatRecord(1, "Bob", user_id=BOB_ID),
+    SeatRecord(2, "Carol", user_id=CAROL_ID),
+]
+
+
+async def _keep_first_tickets(driver: InteractionDriver, user_id: int) -> None:
+    """The member keeps the first ticket choice their hand offers (a typed /move)."""
+    bot = running_bot(driver)
+    _, moves = bot.tables.hand(await bot.tables.current(GAMES_CHANNEL_ID), user_id)
+    await driver.slash("move", {"action": moves[0].notation}, user_id=user_id)
+
+
+async def test_a_ticket_kept_by_another_does_not_move_a_members_deadline(
+    driver: InteractionDriver,
+) -> None:
+    """Ticket to Ride with a 1-minute turn timer: all three keep their opening tickets at once.
+    Alice keeps hers at 50 s, Bob at 55 s; Carol has not. Her minute ran from the deal, so her
+    turn runs out at 60 s, and her reminder (at 30 s) is not sent again."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "computer"))
+    start = bot.tables.clock()
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="ttr", seats=THREE_MEMBERS, seed=1
+    )
+    await sweep_after(driver, 31)  # the reminder for all three
+    await sweep_after(driver, 19)
+    await _keep_first_tickets(driver, ALICE_ID)
+    await sweep_after(driver, 5)
+    await _keep_first_tickets(driver, BOB_ID)
+    stored = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert bot.tables.position(stored).acting == [2], "only Carol still chooses"
+    assert stored.turn_deadline == pytest.approx(start + 60, abs=1)
+    assert stored.remind_at is None, "Carol was reminded already"
+
+
+async def test_a_side_picked_by_another_does_not_lengthen_a_members_window(
+    driver: InteractionDriver,
+) -> None:
+    """Dragon, a 15 s reaction window: Alice's Stampede asks Bob and Carol for a side at once.
+    Bob picks his at 10 s; Carol's window still closes 15 s after it opened, not 15 s after
+    Bob's choice."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, None, "computer", 15))
+    seats = [*THREE_MEMBERS, *(SeatRecord(s, f"Computer {s}", policy="normal") for s in (3, 4, 5))]
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="dragon",
+        seats=seats,
+        deck=[*MB, *SIX_CARS_MB, *STAMPEDE_CW, *SIX_CARS_CW],
+    )
+    public_table(await driver.slash("move", {"action": "stampede"}))
+    opened = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert bot.tables.position(opened).acting == [1, 2], "Bob and Carol pick their sides"
+    await sweep_after(driver, 10)
+    bobs = bot.tables.hand(opened, BOB_ID)[1][0].notation
+    await driver.slash("move", {"action": bobs}, user_id=BOB_ID)
+    stored = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert bot.tables.position(stored).acting == [2], "only Carol still picks"
+    assert stored.turn_deadline == opened.turn_deadline
+    await sweep_after(driver, 6)
+    after = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID))
+    assert after.acting == [0], "Carol's window closed with the least damaged side"
