@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+import aiohttp
 import discord
 import yarl
 from discord import app_commands
@@ -256,6 +257,8 @@ def run_bot(
         pass  # Ctrl-C or SIGTERM: the bot, its workers and the store were closed on the way
     except discord.LoginFailure as error:
         raise _refused_token(error) from None
+    except aiohttp.ClientConnectorError as error:
+        raise _unreachable(error) from None
     finally:
         if claim is not None:
             claim.close()
@@ -318,6 +321,16 @@ def _refused_token(error: discord.LoginFailure) -> ConfigError:
     )
 
 
+def _unreachable(error: aiohttp.ClientConnectorError) -> ConfigError:
+    # Logging in is the first call to Discord: no network, a name that does not resolve or a
+    # DISCORD_API_BASE nothing answers at. Later, discord.py reconnects the gateway by itself.
+    why = error.os_error.strerror or str(error.os_error) or type(error.os_error).__name__
+    return ConfigError(
+        f"cannot reach Discord at {error.host}:{error.port} ({why}); check the network, "
+        "and DISCORD_API_BASE if it is set"
+    )
+
+
 async def sync_commands(settings: Settings, guild_id: int | None) -> int:
     """The owner's explicit command sync: to one guild, or globally when no guild is given."""
     if settings.discord_token is None:
@@ -330,10 +343,18 @@ async def sync_commands(settings: Settings, guild_id: int | None) -> int:
             await bot.login(settings.discord_token)
         except discord.LoginFailure as error:
             raise _refused_token(error) from None
+        except aiohttp.ClientConnectorError as error:
+            raise _unreachable(error) from None
         guild = discord.Object(id=guild_id) if guild_id is not None else None
         if guild is not None:
             bot.tree.copy_global_to(guild=guild)
-        synced = await bot.tree.sync(guild=guild)
+        try:
+            synced = await bot.tree.sync(guild=guild)
+        except discord.HTTPException as error:
+            # Most often a server the bot was never invited to (403 Missing Access).
+            where = "globally" if guild_id is None else f"to server {guild_id}"
+            hint = "" if guild_id is None else "; is the bot in that server?"
+            raise ConfigError(f"Discord refused the sync {where} ({error}){hint}") from None
     print(
         f"synced {len(synced)} commands "
         f"{'globally' if guild_id is None else 'to guild ' + str(guild_id)}"

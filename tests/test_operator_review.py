@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import re
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -363,6 +364,54 @@ async def test_a_dev_guild_the_bot_is_not_in_is_logged_not_fatal(tmp_path: Path)
     assert code == 0, text
     assert "ERROR junction: could not sync commands to JUNCTION_DEV_GUILD=123" in text
     assert "Traceback" not in text
+
+
+async def _junction(env: dict[str, str], *args: str) -> tuple[int, str]:
+    """Run ``python -m bot ARGS`` as an operator would; its exit status and everything it said."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        *args,
+        cwd=REPO,
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    said, _ = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode is not None
+    return process.returncode, said.decode(errors="replace")
+
+
+async def test_a_sync_to_a_server_the_bot_is_not_in_is_one_sentence(tmp_path: Path) -> None:
+    """Discord's 403 on `junction sync --guild ID` was a Forbidden traceback, exit status 1."""
+    async with FakeDiscord(token=TOKEN, patch_discord=False) as fake:
+        env = BotProcess(fake, tmp_path / "junction.db", tmp_path / "bot.log").environment()
+        code, said = await _junction(env, "sync", "--guild", "123")
+    assert code == 2, said
+    assert said.startswith("junction sync: Discord refused the sync to server 123 (403 ")
+    assert said.rstrip().endswith("is the bot in that server?")
+    assert "Traceback" not in said
+
+
+@pytest.mark.parametrize("command", ["run", "sync"])
+async def test_discord_out_of_reach_is_one_sentence(tmp_path: Path, command: str) -> None:
+    """No network (or a DISCORD_API_BASE nothing answers at) was an aiohttp traceback."""
+    with socket.socket() as probe:  # a port nothing listens on once the probe is closed
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    async with FakeDiscord(token=TOKEN, patch_discord=False) as fake:
+        env = BotProcess(fake, tmp_path / "junction.db", tmp_path / "bot.log").environment()
+    env.update(
+        DISCORD_API_BASE=f"http://127.0.0.1:{port}/api/v10",
+        JUNCTION_RENDER_PROCESSES="0",
+        JUNCTION_THINK_PROCESSES="0",
+    )
+    code, said = await _junction(env, command)
+    assert code == 2, said
+    assert f"junction {command}: cannot reach Discord at 127.0.0.1:{port} (" in said
+    assert "Traceback" not in said and TOKEN not in said
 
 
 _CTRL_C_A_WORKER = """
