@@ -10,6 +10,7 @@ import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 DEFAULT_DB = "sqlite:///junction.db"
 
@@ -39,8 +40,9 @@ class Settings:
             return value or None
 
         guild = text("JUNCTION_DEV_GUILD")
-        # 0 is no server: the sync at start would only fail against it.
-        if guild is not None and not (guild.isdecimal() and int(guild) > 0):
+        # 0 is no server: the sync at start would only fail against it. Discord's ids are
+        # below 2**63, as `junction sync --guild` checks.
+        if guild is not None and not (guild.isdecimal() and 0 < int(guild) < 2**63):
             raise ConfigError(f"JUNCTION_DEV_GUILD must be a server id (digits), not {guild!r}")
         timeout = text("JUNCTION_CHALLENGE_TIMEOUT") or "300"
         # 0 would expire every challenge the moment it is made.
@@ -61,12 +63,16 @@ class Settings:
                 f"JUNCTION_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {level!r}"
             )
         _check_expert_ms(text("JUNCTION_EXPERT_MS"))
+        api_base = _endpoint("DISCORD_API_BASE", text("DISCORD_API_BASE"), ("http", "https"))
+        gateway = _endpoint(
+            "DISCORD_GATEWAY_URL", text("DISCORD_GATEWAY_URL"), ("ws", "wss", "http", "https")
+        )
         return cls(
             discord_token=text("DISCORD_TOKEN"),
             db_url=text("JUNCTION_DB") or DEFAULT_DB,
             dev_guild=int(guild) if guild else None,
-            api_base=text("DISCORD_API_BASE"),
-            gateway_url=text("DISCORD_GATEWAY_URL"),
+            api_base=api_base,
+            gateway_url=gateway,
             challenge_timeout=int(timeout),
             log_level=level,
             render_processes=int(workers),
@@ -90,3 +96,18 @@ def _check_expert_ms(value: str | None) -> None:
         raise ConfigError(
             f"JUNCTION_EXPERT_MS must be a positive number of milliseconds, not {value!r}"
         )
+
+
+def _endpoint(name: str, value: str | None, schemes: tuple[str, ...]) -> str | None:
+    """Refuse an endpoint that is no URL: it failed only at login, in an aiohttp traceback."""
+    if value is None:
+        return None
+    try:
+        parts = urlsplit(value)
+        usable = parts.scheme in schemes and bool(parts.hostname) and parts.port != 0
+    except ValueError:  # a port that is no number, or out of range
+        usable = False
+    if not usable:
+        example = "wss://gateway.discord.gg" if "ws" in schemes else "https://discord.com/api/v10"
+        raise ConfigError(f"{name} must be a URL like {example}, not {value!r}")
+    return value

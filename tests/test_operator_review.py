@@ -39,6 +39,8 @@ _SETTINGS = (
     "JUNCTION_THINK_PROCESSES",
     "JUNCTION_EXPERT_MS",
     "JUNCTION_LOG_LEVEL",
+    "DISCORD_API_BASE",
+    "DISCORD_GATEWAY_URL",
 )
 
 
@@ -65,6 +67,10 @@ def _clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         ("JUNCTION_LOG_LEVEL", "LOUD"),  # logging.basicConfig raised at the bot's start
         ("JUNCTION_EXPERT_MS", "abc"),  # the expert quietly thought for 300 ms instead
         ("JUNCTION_EXPERT_MS", "-3"),
+        ("JUNCTION_DEV_GUILD", "9" * 20),  # past any Discord id: the sync at start failed
+        ("DISCORD_API_BASE", "discord.com/api/v10"),  # no scheme: a traceback at login
+        ("DISCORD_API_BASE", "http://127.0.0.1:port/api"),
+        ("DISCORD_GATEWAY_URL", "gateway.discord.gg"),
     ],
 )
 def test_a_bad_setting_is_one_sentence_naming_it(
