@@ -735,6 +735,10 @@ class Tables:
                 if moved is None:
                     return steps, here
                 steps.append(moved)
+                if moved.round_ended:
+                    # A new hand is a new turn, even when the late member starts it (who
+                    # starts a Mille Bornes hand switches): it gets its own timer.
+                    break
                 if seat not in here.acting:
                     # Computers answering in a reaction window: the turn goes on after them.
                     # Anyone else to act means the turn is over (or a member must react).
@@ -834,15 +838,18 @@ class Tables:
         """Store one move with the timer of the position it leads to; the new position.
 
         ``late``: the move was played for a seat whose time ran out; while that seat still
-        acts, its turn stays due at once (a restart mid-turn finishes it at the next sweep
-        instead of granting the absent member a fresh timer)."""
+        acts in the same hand, its turn stays due at once (a restart mid-turn finishes it at the
+        next sweep instead of granting the absent member a fresh timer)."""
         game = here.game
         finished = game.outcome(new_state) is not None
         remind_at, deadline = await self._timer(here.stored, game, new_state)
         if late is not None:
             # Marked in the log, so a window in the middle of the turn cannot lose it.
             interaction_id = f"{LATE_MARK}{here.stored.id}:{here.stored.version}"
-            if not finished and late in game.to_act(new_state):
+            # A move that ends a hand ends the turn: the next hand's first turn is timed anew,
+            # even when the late seat starts it.
+            new_hand = round_ended(here.bundle, here.state, new_state)
+            if not finished and not new_hand and late in game.to_act(new_state):
                 remind_at, deadline = None, self.clock()
         elif remind_at is not None and await self._late_turn_resumes(here, seat, new_state):
             remind_at, deadline = None, self.clock()

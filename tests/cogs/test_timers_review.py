@@ -8,14 +8,20 @@ names the right members and shows no hidden card.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import Any
+
 import pytest
 
+from bot.games.bundle import PolicyFactory
 from bot.store.base import GuildSettings, SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import public_table, sweep_after
 from tests.cogs.test_windows_review import MB, SIX_CARS_CW, SIX_CARS_MB, STAMPEDE_CW
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
+
+Thinker = Callable[[PolicyFactory, Any, str], Awaitable[str]]
 
 THREE_MEMBERS = [
     SeatRecord(0, "Alice", user_id=ALICE_ID),
@@ -82,3 +88,41 @@ async def test_a_side_picked_by_another_does_not_lengthen_a_members_window(
     await sweep_after(driver, 6)
     after = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID))
     assert after.acting == [0], "Carol's window closed with the least damaged side"
+
+
+async def test_a_late_turn_that_ends_a_hand_leaves_the_next_hand_to_its_member(
+    driver: InteractionDriver,
+) -> None:
+    """Mille Bornes against the computer, a 1-minute turn timer: Alice reaches 700 and lets the
+    extension question run out. The computer plays that turn for her (it declines), which ends
+    hand 1; hand 2 is hers to start (who starts switches each hand). It is a new turn: she
+    plays it herself, with a full minute, and the computer does not play it for her."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "computer"))
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=[
+            SeatRecord(0, "Computer", policy="normal"),
+            SeatRecord(1, "Alice", user_id=ALICE_ID),
+        ],
+        deck=[*["25"] * 6, "go", "200", "200", "100", "100", "100", *["50", "75"] * 8],
+        seed=5,
+    )
+    for move in ["go", "200", "200", "100", "100", "100"]:
+        await driver.slash("move", {"action": f"play {move}"})
+    asked = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert "extend no" in [m.notation for m in bot.tables.hand(asked, ALICE_ID)[1]]
+    original: Thinker = bot.tables.thinker
+
+    async def declines(factory: PolicyFactory, view: Any, seed: str) -> str:
+        return "extend no" if "extend no" in view.legal else await original(factory, view, seed)
+
+    bot.tables.thinker = declines
+    await sweep_after(driver, 61)
+    stored = await bot.tables.current(GAMES_CHANNEL_ID)
+    moves = await bot.store.moves(stored.id)
+    assert moves[-1].action == "extend no", [m.action for m in moves[-3:]]
+    assert bot.tables.position(stored).acting == [1], "hand 2 waits for Alice"
+    assert stored.turn_deadline == pytest.approx(bot.tables.clock() + 60, abs=1)
