@@ -43,7 +43,7 @@ from bot.store import opened_store
 from bot.store.base import CONSOLE_CHANNEL, SeatRecord, StoredGame
 from bot.tables import Tables, TableUpdate
 from bot.typed_moves import MAX_MOVE_TEXT, typed_move
-from bot.updates import outcome_line, told
+from bot.updates import and_list, outcome_line, told
 
 PLAYER_ID = 1  # the console player's member id
 RECAP_LINES = 12
@@ -184,6 +184,17 @@ class Console:
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
 
+    def new_game_flags(self) -> list[str]:
+        """The options given that only a new deal reads (a saved game keeps its own)."""
+        given = {
+            "--players": self.options.players is not None,
+            "--seed": self.options.seed is not None,
+            "--deck": self.options.deck is not None,
+            "--opponent": self.options.opponent is not None,
+            "--option": bool(self.options.options),
+        }
+        return [flag for flag, present in given.items() if present]
+
     async def begin(self) -> TableUpdate:
         # An unknown --game is refused first, before --new abandons anything.
         found = bundle(self.options.game or DEFAULT_GAME)
@@ -211,6 +222,14 @@ class Console:
             yours = sum(1 for move in moves if move.seat == 0 and move.action != LEAVE)
             when = f"after {plural(yours, 'move')} of yours" if yours else "you have not moved yet"
             self.say(f"Resuming your {title} game #{update.game.id} ({when}).")
+            unused = self.new_game_flags()
+            if unused:
+                # Said, not refused: the same command line resumes the game it started.
+                what = "is not used: it sets" if len(unused) == 1 else "are not used: they set"
+                self.say(
+                    f"! {and_list(unused)} {what} up a new game. Add --new to abandon this one "
+                    "and deal a new game."
+                )
             self.recap = await self.since_your_move(update.game)
             return update
         seats_wanted = self.options.players or max(info.min_players, 1)

@@ -96,6 +96,20 @@ async def test_console_resumes_a_saved_game(tmp_path: Path) -> None:
     assert "Resuming your Mille Bornes game #1" in text
 
 
+async def test_resuming_says_which_new_game_options_go_unused(tmp_path: Path) -> None:
+    """Resuming the saved game with --seed or --opponent said nothing: the player believed
+    they sat against `expert` (or at deal 7) while the saved game went on as it was."""
+    options = ConsoleOptions(db=f"sqlite:///{tmp_path / 'console.db'}", out=tmp_path, images=False)
+    assert await run_console(options, lines=io.StringIO("quit\n"), out=io.StringIO()) == 0
+    out = io.StringIO()
+    again = dataclasses.replace(options, seed=7, opponent="expert")
+    assert await run_console(again, lines=io.StringIO("quit\n"), out=out) == 0
+    assert "! --seed and --opponent are not used: they set up a new game." in out.getvalue()
+    plain = io.StringIO()
+    assert await run_console(options, lines=io.StringIO("quit\n"), out=plain) == 0
+    assert "Resuming your" in plain.getvalue() and "are not used" not in plain.getvalue()
+
+
 async def test_console_resign_ends_the_game(tmp_path: Path) -> None:
     """Resigning gives the game to the computer."""
     text = await _run(tmp_path, "resign\n")
