@@ -20,6 +20,13 @@ COPY images ./images
 COPY docs/rules ./docs/rules
 # Run from the source tree (not site-packages) so the renderers find images/fonts beside bot/.
 
+# `junction …` works in the container as it does outside (`docker exec CONTAINER junction
+# forget-member USER_ID --yes`): the package itself is not installed, so a small script runs
+# the source tree, as CMD does.
+ENV PYTHONPATH=/app
+RUN printf '#!/bin/sh\nexec python -m bot "$@"\n' > /usr/local/bin/junction \
+    && chmod 755 /usr/local/bin/junction
+
 RUN useradd --create-home --uid 10001 junction && mkdir -p /data && chown junction /data
 USER junction
 VOLUME ["/data"]

@@ -554,6 +554,25 @@ def test_the_docker_build_context_leaves_out_secrets_and_state() -> None:
         assert entry in ignored
 
 
+def test_the_image_has_a_junction_command(tmp_path: Path) -> None:
+    """README's operator commands (`junction forget-member …`) had no `junction` in the image:
+    it runs the source tree and uninstalls the package. The Dockerfile's script is written and
+    run here as in the container, with its PYTHONPATH, from another folder."""
+    dockerfile = (REPO / "Dockerfile").read_text()
+    (path,) = re.findall(r"^ENV PYTHONPATH=(\S+)$", dockerfile, re.MULTILINE)
+    (writes,) = re.findall(r"^RUN (printf .*/usr/local/bin/junction) ", dockerfile, re.MULTILINE)
+    script = tmp_path / "junction"
+    subprocess.run(["sh", "-c", writes.replace("/usr/local/bin/junction", str(script))], check=True)
+    script.chmod(0o755)
+    env = {"PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin", "PYTHONPATH": str(REPO)}
+    assert path == "/app" and "WORKDIR /app" in dockerfile
+    done = subprocess.run(
+        [str(script), "games"], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("dragon ")
+
+
 def test_games_lists_seats_in_words(capsys: pytest.CaptureFixture[str]) -> None:
     """`junction games` counts seats as /help does; it printed "Mille Bornes Solo — 1 players"."""
     assert main(["games"]) == 0
