@@ -34,6 +34,8 @@ log = logging.getLogger("junction.timers")
 SWEEP_SECONDS = 5.0
 UNKNOWN_CHANNEL = 10003  # Discord's error code for a channel that does not exist (any more)
 MISSING_ACCESS = 50001  # ... and for one in a server the bot is not in
+MAX_TURN_MINUTES = 10080  # a week
+MIN_REACTION_SECONDS, MAX_REACTION_SECONDS = 5, 3600  # as GuildSettings checks
 TIMEOUT_CHOICES = [
     app_commands.Choice(name="the computer plays that turn", value="computer"),
     app_commands.Choice(name="the player forfeits the game", value="forfeit"),
@@ -231,13 +233,21 @@ class Timers(commands.Cog):
     async def settings(
         self,
         interaction: discord.Interaction[Any],
-        turn_timer: app_commands.Range[int, 0, 10080] | None = None,
+        turn_timer: app_commands.Range[int, 0, MAX_TURN_MINUTES] | None = None,
         on_timeout: str | None = None,
-        reaction_window: app_commands.Range[int, 5, 3600] | None = None,
+        reaction_window: app_commands.Range[int, MIN_REACTION_SECONDS, MAX_REACTION_SECONDS]
+        | None = None,
     ) -> None:
         guild_id = interaction.guild_id
         if guild_id is None:
             raise BadOption("Settings belong to a server.")
+        # Discord keeps its clients within the options' ranges; a request made by hand is not.
+        if turn_timer is not None and not 0 <= turn_timer <= MAX_TURN_MINUTES:
+            raise BadOption("Turn timer: give 0 to 10 080 minutes (a week); 0 turns it off.")
+        if reaction_window is not None and not (
+            MIN_REACTION_SECONDS <= reaction_window <= MAX_REACTION_SECONDS
+        ):
+            raise BadOption("Reaction window: give 5 to 3 600 seconds (an hour).")
         store = bot_of(interaction).store
         current = await store.guild_settings(guild_id)
         seconds = current.turn_seconds

@@ -16,7 +16,7 @@ import pytest
 from bot.games.bundle import PolicyFactory
 from bot.store.base import GuildSettings, SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import public_table, sweep_after
+from tests.cogs.helpers import public_table, replies, sweep_after
 from tests.cogs.test_windows_review import MB, SIX_CARS_CW, SIX_CARS_MB, STAMPEDE_CW
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
@@ -126,3 +126,28 @@ async def test_a_late_turn_that_ends_a_hand_leaves_the_next_hand_to_its_member(
     assert moves[-1].action == "extend no", [m.action for m in moves[-3:]]
     assert bot.tables.position(stored).acting == [1], "hand 2 waits for Alice"
     assert stored.turn_deadline == pytest.approx(bot.tables.clock() + 60, abs=1)
+
+
+@pytest.mark.parametrize(
+    ("option", "allowed"),
+    [
+        ({"turn_timer": -5}, "0 to 10 080"),
+        ({"turn_timer": 10081}, "0 to 10 080"),
+        ({"reaction_window": 0}, "5 to 3 600"),
+        ({"reaction_window": 3601}, "5 to 3 600"),
+    ],
+)
+async def test_settings_out_of_their_range_are_refused_and_change_nothing(
+    driver: InteractionDriver, option: dict[str, int], allowed: str
+) -> None:
+    """/settings takes a turn timer of 0 to 10 080 minutes and a reaction window of 5 to
+    3 600 seconds. A value outside (Discord keeps its own clients inside, a forged request need
+    not) is refused with a sentence saying what is allowed, and the settings stay as they were.
+    Before, -5 minutes turned the timer off, a 0 s window was taken as not given, and a window
+    of an hour and a second answered "Something went wrong on our side"."""
+    bot = running_bot(driver)
+    before = GuildSettings(GUILD_ID, 600, "forfeit", 30)
+    await bot.store.set_guild_settings(before)
+    result = await driver.slash("settings", option)
+    assert result.ephemeral and allowed in replies(result), replies(result)
+    assert await bot.store.guild_settings(GUILD_ID) == before
