@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 DEFAULT_DB = "sqlite:///junction.db"
+MAX_EXPERT_MS = 60_000
+"""The most JUNCTION_EXPERT_MS may be: a minute of thinking per move."""
 
 
 class ConfigError(ValueError):
@@ -92,9 +94,13 @@ def _check_expert_ms(value: str | None) -> None:
         number = float(value)
     except ValueError:
         number = math.nan
-    if not (math.isfinite(number) and number > 0):
+    # Past a minute a move is not worth the wait, and a typo of many digits (or seconds written
+    # as milliseconds' worth of hours) left the searching worker thinking for good, every
+    # expert move and /hint of every channel queued behind it.
+    if not (math.isfinite(number) and 0 < number <= MAX_EXPERT_MS):
         raise ConfigError(
-            f"JUNCTION_EXPERT_MS must be a positive number of milliseconds, not {value!r}"
+            f"JUNCTION_EXPERT_MS must be a positive number of milliseconds, at most "
+            f"{MAX_EXPERT_MS} (a minute), not {value!r}"
         )
 
 

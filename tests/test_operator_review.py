@@ -67,6 +67,8 @@ def _clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         ("JUNCTION_LOG_LEVEL", "LOUD"),  # logging.basicConfig raised at the bot's start
         ("JUNCTION_EXPERT_MS", "abc"),  # the expert quietly thought for 300 ms instead
         ("JUNCTION_EXPERT_MS", "-3"),
+        ("JUNCTION_EXPERT_MS", "1e300"),  # the searching worker thought for good
+        ("JUNCTION_EXPERT_MS", "60001"),
         ("JUNCTION_DEV_GUILD", "9" * 20),  # past any Discord id: the sync at start failed
         ("DISCORD_API_BASE", "discord.com/api/v10"),  # no scheme: a traceback at login
         ("DISCORD_API_BASE", "http://127.0.0.1:port/api"),
@@ -83,6 +85,12 @@ def test_a_bad_setting_is_one_sentence_naming_it(
     assert err.startswith(f"junction games: {name} must be")
     assert repr(value) in err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_an_expert_may_think_a_whole_minute(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The largest JUNCTION_EXPERT_MS taken is a minute per move."""
+    monkeypatch.setenv("JUNCTION_EXPERT_MS", "60000")
+    assert main(["games"]) == 0
 
 
 # -- the database --------------------------------------------------------------------------------
