@@ -19,6 +19,7 @@ import os
 import random
 import resource
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Mapping
@@ -177,6 +178,22 @@ def bench_store(moves: int) -> dict[str, float]:
     }
 
 
+async def _unusable_pg(url: str) -> str | None:
+    """Why the scratch PostgreSQL cannot be measured, or None. Said before the SQLite half
+    runs, not as a traceback after it."""
+    from bot.store import StoreUnavailable, opened_store, redact_url
+
+    # Checked first: opened_store takes anything without a scheme for a SQLite file to create.
+    if url.partition("://")[0].lower() not in ("postgresql", "postgres"):
+        return f"a postgresql:// URL to a scratch database is needed, not {redact_url(url)!r}"
+    try:
+        store = await opened_store(url)
+    except StoreUnavailable as error:
+        return str(error)
+    await store.close()
+    return None
+
+
 def run_store_bench(*, quick: bool = False) -> int:
     """``junction bench --store``: moves/s and p99 latency per store at 1, 10, 100 channels."""
     from bot.store.base import Store
@@ -190,6 +207,11 @@ def run_store_bench(*, quick: bool = False) -> int:
     pg_url = os.environ.get("JUNCTION_BENCH_PG", "").strip()
     if pg_url:
         from bot.store.postgres import PostgresStore
+
+        why = asyncio.run(_unusable_pg(pg_url))
+        if why is not None:
+            print(f"junction bench: JUNCTION_BENCH_PG: {why}", file=sys.stderr)
+            return 2
 
         stores.append(("postgresql", lambda: PostgresStore(pg_url)))
     figures: dict[str, float] = {}

@@ -41,6 +41,7 @@ _SETTINGS = (
     "JUNCTION_LOG_LEVEL",
     "DISCORD_API_BASE",
     "DISCORD_GATEWAY_URL",
+    "JUNCTION_BENCH_PG",
 )
 
 
@@ -246,6 +247,26 @@ def test_bench_with_a_bad_game_is_one_sentence(
     out = capsys.readouterr()
     assert out.err.startswith("junction bench: ") and said in out.err
     assert out.out == ""  # refused before any timing
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("scratch", "a postgresql:// URL to a scratch database is needed, not 'scratch'"),
+        (f"postgresql://bench:{SECRET}@127.0.0.1:1/x", "cannot open the database "),
+    ],
+)
+def test_a_bench_database_it_cannot_use_is_one_sentence(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], url: str, said: str
+) -> None:
+    """A JUNCTION_BENCH_PG that is no PostgreSQL URL, or that nothing answers at, was a
+    traceback after the SQLite half had run; now it is said first and nothing is measured."""
+    monkeypatch.setenv("JUNCTION_BENCH_PG", url)
+    assert main(["bench", "--store", "--quick"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"junction bench: JUNCTION_BENCH_PG: {said}")
+    assert len(err.strip().splitlines()) == 1 and SECRET not in err
 
 
 def test_arena_with_a_table_the_game_cannot_seat_says_how_many_it_can(
