@@ -706,7 +706,7 @@ class Tables:
             before = here.state
             new_state = here.game.apply(before, seat, default)
             try:
-                here = await self._commit(here, seat, text, new_state, None)
+                here = await self._commit(here, seat, text, new_state, None, defaulted=True)
             except StaleVersion:
                 break
             ended = round_ended(here.bundle, before, new_state)
@@ -834,12 +834,14 @@ class Tables:
         interaction_id: str | None,
         *,
         late: int | None = None,
+        defaulted: bool = False,
     ) -> Position:
         """Store one move with the timer of the position it leads to; the new position.
 
         ``late``: the move was played for a seat whose time ran out; while that seat still
         acts in the same hand, its turn stays due at once (a restart mid-turn finishes it at the
-        next sweep instead of granting the absent member a fresh timer)."""
+        next sweep instead of granting the absent member a fresh timer). ``defaulted``: the
+        move is a window's default, played when the window ran out."""
         game = here.game
         finished = game.outcome(new_state) is not None
         remind_at, deadline = await self._timer(here.stored, game, new_state)
@@ -851,7 +853,9 @@ class Tables:
             new_hand = round_ended(here.bundle, here.state, new_state)
             if not finished and not new_hand and late in game.to_act(new_state):
                 remind_at, deadline = None, self.clock()
-        elif remind_at is not None and await self._late_turn_resumes(here, seat, new_state):
+        elif remind_at is not None and await self._late_turn_resumes(
+            here, seat, new_state, defaulted
+        ):
             remind_at, deadline = None, self.clock()
         elif deadline is not None and self._others_still_deciding(here, seat, new_state):
             # A decision several members make at once (opening tickets, stampede sides): the
@@ -887,7 +891,9 @@ class Tables:
             and not any(here.stored.seats[s].is_computer for s in before)
         )
 
-    async def _late_turn_resumes(self, here: Position, seat: int, new_state: Any) -> bool:
+    async def _late_turn_resumes(
+        self, here: Position, seat: int, new_state: Any, defaulted: bool
+    ) -> bool:
         """Whether ``seat``'s move closes a window in the middle of a turn that had already run
         out: the computer was playing a late member's turn when one of its moves opened the
         window, and the turn goes back to that member now. Its rest is then due at once, as it
@@ -898,8 +904,12 @@ class Tables:
         a window (read from the positions they were made in, rebuilt from the log)."""
         game = here.game
         acting = sorted(game.to_act(new_state))
-        if len(acting) != 1 or acting[0] == seat or game.default_action(here.state, seat) is None:
+        if len(acting) != 1 or game.default_action(here.state, seat) is None:
             return False  # not a window closing on one member's turn
+        if acting[0] == seat and not defaulted:
+            # The late member answered a window of their own (a Jammer against the Coup
+            # Fourré that met their hazard): they are back. One they let run out is not.
+            return False
         owner = acting[0]
         moves = await self.store.moves(here.stored.id)
         mine = [m for m in moves if m.seat == owner]

@@ -151,3 +151,46 @@ async def test_settings_out_of_their_range_are_refused_and_change_nothing(
     result = await driver.slash("settings", option)
     assert result.ephemeral and allowed in replies(result), replies(result)
     assert await bot.store.guild_settings(GUILD_ID) == before
+
+
+# 1000 Mile Race: Alice (Red) holds a Flat Tire and a Jammer, Bob (Blue) a Coup Fourré.
+RED = ["100", "50", "25", "flat-tire", "spare-tire", "jammer", "pit-crew"]
+RED_DRAWS = ["75", "50", "200", "green-light", "repairs"]
+BLUE = ["25", "75", "coup-fourre", "roadblock", "jammer", "gasoline", "repairs"]
+
+
+async def test_a_late_members_own_window_let_run_out_gives_no_fresh_timer(
+    driver: InteractionDriver,
+) -> None:
+    """1000 Mile Race, a 1-minute turn timer and a 15 s window: Alice's turn runs out and the
+    computer plays her Flat Tire on Bob. Bob answers with a Coup Fourré, which Alice could
+    Jammer; she lets that window run out too. Her turn, already late, goes on: its rest is due
+    at once, as when Bob's window closes, not timed anew with a reminder."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "computer", 15))
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="race",
+        seats=THREE_MEMBERS[:2],
+        deck=[*RED, *RED_DRAWS, "/", *BLUE],
+    )
+    original: Thinker = bot.tables.thinker
+
+    async def hazard(factory: PolicyFactory, view: Any, seed: str) -> str:
+        return (
+            "play flat-tire"
+            if "play flat-tire" in view.legal
+            else await original(factory, view, seed)
+        )
+
+    bot.tables.thinker = hazard
+    await sweep_after(driver, 61)
+    await driver.slash("move", {"action": "react coup-fourre"}, user_id=BOB_ID)
+    jammer = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID))
+    assert jammer.reacting() == [0], "Alice may Jammer the Coup Fourré"
+    await sweep_after(driver, 16)
+    resumed = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert bot.tables.position(resumed).acting == [0], "Alice's turn goes on"
+    assert resumed.remind_at is None and resumed.turn_deadline is not None
+    assert resumed.turn_deadline <= bot.tables.clock(), "her turn is still due, not timed anew"
