@@ -156,8 +156,13 @@ class ShardedJunctionBot(JunctionBot, commands.AutoShardedBot):
 
 def check_shards(shard_ids: Sequence[int] | None, shard_count: int | None) -> list[int] | None:
     """The sorted shard ids to run (None: all of them); ValueError for impossible options."""
-    if shard_count is None or shard_count < 1:
+    if shard_count is None:
         raise ValueError("--shard-ids needs --shard-count (the total number of shards, ≥ 1)")
+    if shard_count < 1:
+        # Said of the option given: `--shard-count 0` alone named --shard-ids, never given.
+        raise ValueError(
+            f"--shard-count is the total number of shards, at least 1, not {shard_count}"
+        )
     if shard_ids is None:
         return None
     ids = sorted(set(shard_ids))

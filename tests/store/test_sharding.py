@@ -57,6 +57,15 @@ def test_impossible_shards_are_refused(ids: list[int], count: int | None, messag
         check_shards(ids, count)
 
 
+@pytest.mark.parametrize("ids", [None, [0]])
+def test_a_shard_count_below_one_is_named(ids: list[int] | None) -> None:
+    """`--shard-count 0` alone was told that --shard-ids needs --shard-count."""
+    with pytest.raises(
+        ValueError, match=r"^--shard-count is the total number of shards, at least 1, not 0$"
+    ):
+        check_shards(ids, 0)
+
+
 def test_run_exits_2_on_impossible_shards(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
