@@ -26,6 +26,7 @@ from discord.ext import commands
 from bot.config import ConfigError, Settings
 from bot.daily import daily_secret
 from bot.engine.core import GameError
+from bot.engine.words import plural
 from bot.games.bundle import PolicyFactory
 from bot.games.registry import choose_move
 from bot.render.pool import RenderPool
@@ -143,7 +144,7 @@ class JunctionBot(commands.Bot):
             await renderer.close()
 
     async def on_ready(self) -> None:
-        log.info("ready as %s in %d servers", self.user, len(self.guilds))
+        log.info("ready as %s in %s", self.user, plural(len(self.guilds), "server"))
 
 
 class ShardedJunctionBot(JunctionBot, commands.AutoShardedBot):

@@ -327,6 +327,21 @@ async def test_sigterm_stops_the_bot_cleanly(tmp_path: Path) -> None:
     assert TOKEN not in log
 
 
+@pytest.mark.parametrize(("servers", "said"), [(1, "in 1 server"), (2, "in 2 servers")])
+async def test_the_ready_line_counts_servers_in_words(
+    caplog: pytest.LogCaptureFixture, servers: int, said: str
+) -> None:
+    """The start-up line said "ready as Junction in 1 servers"."""
+    from types import SimpleNamespace
+
+    from bot.client import JunctionBot
+
+    bot = SimpleNamespace(user="Junction#0001", guilds=[object()] * servers)
+    with caplog.at_level("INFO", logger="junction"):
+        await JunctionBot.on_ready(bot)  # type: ignore[arg-type]
+    assert caplog.messages == [f"ready as Junction#0001 {said}"]
+
+
 async def test_a_second_bot_on_the_same_sqlite_file_is_refused(tmp_path: Path) -> None:
     """Two bots on one token and one SQLite file would both answer every interaction."""
     db = tmp_path / "junction.db"
