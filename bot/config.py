@@ -15,6 +15,10 @@ from urllib.parse import urlsplit
 DEFAULT_DB = "sqlite:///junction.db"
 MAX_EXPERT_MS = 60_000
 """The most JUNCTION_EXPERT_MS may be: a minute of thinking per move."""
+MAX_CHALLENGE_SECONDS = 604_800
+"""The longest an invitation or open table may wait (JUNCTION_CHALLENGE_TIMEOUT): a week."""
+MAX_PROCESSES = 64
+"""The most worker processes JUNCTION_RENDER_PROCESSES and JUNCTION_THINK_PROCESSES may ask for."""
 
 
 class ConfigError(ValueError):
@@ -41,28 +45,44 @@ class Settings:
             value = env.get(name, "").strip()
             return value or None
 
-        guild = text("JUNCTION_DEV_GUILD")
+        guild_text = text("JUNCTION_DEV_GUILD")
         # 0 is no server: the sync at start would only fail against it. Discord's ids are
         # below 2**63, as `junction sync --guild` checks.
-        if guild is not None and not (guild.isdecimal() and 0 < int(guild) < 2**63):
-            raise ConfigError(f"JUNCTION_DEV_GUILD must be a server id (digits), not {guild!r}")
-        timeout = text("JUNCTION_CHALLENGE_TIMEOUT") or "300"
-        # 0 would expire every challenge the moment it is made.
-        if not timeout.isdecimal() or int(timeout) < 1:
-            raise ConfigError(
-                f"JUNCTION_CHALLENGE_TIMEOUT must be a whole number of seconds (at least 1), "
-                f"not {timeout!r}"
-            )
-        workers = text("JUNCTION_RENDER_PROCESSES") or "1"
-        if not workers.isdecimal():
-            raise ConfigError(f"JUNCTION_RENDER_PROCESSES must be a number, not {workers!r}")
-        thinkers = text("JUNCTION_THINK_PROCESSES") or "1"
-        if not thinkers.isdecimal():
-            raise ConfigError(f"JUNCTION_THINK_PROCESSES must be a number, not {thinkers!r}")
+        guild = (
+            None
+            if guild_text is None
+            else _whole("JUNCTION_DEV_GUILD", guild_text, 1, 2**63 - 1, "a server id (digits)")
+        )
+        # 0 would expire every challenge the moment it is made; hundreds of digits made every
+        # /challenge fail (a time past what a float holds), as the turn timer's week caps it.
+        timeout = _whole(
+            "JUNCTION_CHALLENGE_TIMEOUT",
+            text("JUNCTION_CHALLENGE_TIMEOUT") or "300",
+            1,
+            MAX_CHALLENGE_SECONDS,
+            f"a whole number of seconds from 1 to {MAX_CHALLENGE_SECONDS} (a week)",
+        )
+        # Past what a process pool can count, the bot's start failed in a traceback.
+        processes = f"a number of processes from 0 to {MAX_PROCESSES}"
+        workers = _whole(
+            "JUNCTION_RENDER_PROCESSES",
+            text("JUNCTION_RENDER_PROCESSES") or "1",
+            0,
+            MAX_PROCESSES,
+            processes,
+        )
+        thinkers = _whole(
+            "JUNCTION_THINK_PROCESSES",
+            text("JUNCTION_THINK_PROCESSES") or "1",
+            0,
+            MAX_PROCESSES,
+            processes,
+        )
         level = (text("JUNCTION_LOG_LEVEL") or "INFO").upper()
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
             raise ConfigError(
-                f"JUNCTION_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {level!r}"
+                "JUNCTION_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, "
+                f"not {_shown(level)}"
             )
         _check_expert_ms(text("JUNCTION_EXPERT_MS"))
         api_base = _endpoint("DISCORD_API_BASE", text("DISCORD_API_BASE"), ("http", "https"))
@@ -72,13 +92,13 @@ class Settings:
         return cls(
             discord_token=text("DISCORD_TOKEN"),
             db_url=text("JUNCTION_DB") or DEFAULT_DB,
-            dev_guild=int(guild) if guild else None,
+            dev_guild=guild,
             api_base=api_base,
             gateway_url=gateway,
-            challenge_timeout=int(timeout),
+            challenge_timeout=timeout,
             log_level=level,
-            render_processes=int(workers),
-            think_processes=int(thinkers),
+            render_processes=workers,
+            think_processes=thinkers,
         )
 
 
@@ -100,7 +120,7 @@ def _check_expert_ms(value: str | None) -> None:
     if not (math.isfinite(number) and 0 < number <= MAX_EXPERT_MS):
         raise ConfigError(
             f"JUNCTION_EXPERT_MS must be a positive number of milliseconds, at most "
-            f"{MAX_EXPERT_MS} (a minute), not {value!r}"
+            f"{MAX_EXPERT_MS} (a minute), not {_shown(value)}"
         )
 
 
@@ -115,5 +135,19 @@ def _endpoint(name: str, value: str | None, schemes: tuple[str, ...]) -> str | N
         usable = False
     if not usable:
         example = "wss://gateway.discord.gg" if "ws" in schemes else "https://discord.com/api/v10"
-        raise ConfigError(f"{name} must be a URL like {example}, not {value!r}")
+        raise ConfigError(f"{name} must be a URL like {example}, not {_shown(value)}")
     return value
+
+
+def _whole(name: str, value: str, low: int, high: int, what: str) -> int:
+    """``value`` as a whole number from ``low`` to ``high``; ConfigError naming the variable
+    and saying ``what`` it must be otherwise."""
+    # The length first: int() refuses thousands of digits with an error of its own.
+    if value.isdecimal() and len(value) <= 30 and low <= int(value) <= high:
+        return int(value)
+    raise ConfigError(f"{name} must be {what}, not {_shown(value)}")
+
+
+def _shown(value: str) -> str:
+    """A refused value quoted, cut short: the sentence stays one line however long it was."""
+    return repr(value if len(value) <= 40 else value[:40] + "…")

@@ -74,6 +74,9 @@ def _clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         ("DISCORD_API_BASE", "discord.com/api/v10"),  # no scheme: a traceback at login
         ("DISCORD_API_BASE", "http://127.0.0.1:port/api"),
         ("DISCORD_GATEWAY_URL", "gateway.discord.gg"),
+        ("JUNCTION_CHALLENGE_TIMEOUT", "604801"),  # past a week, as the turn timer's longest
+        ("JUNCTION_RENDER_PROCESSES", "9" * 12),  # the process pool failed at the bot's start
+        ("JUNCTION_THINK_PROCESSES", "65"),
     ],
 )
 def test_a_bad_setting_is_one_sentence_naming_it(
@@ -86,6 +89,26 @@ def test_a_bad_setting_is_one_sentence_naming_it(
     assert err.startswith(f"junction games: {name} must be")
     assert repr(value) in err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "JUNCTION_CHALLENGE_TIMEOUT",
+        "JUNCTION_RENDER_PROCESSES",
+        "JUNCTION_THINK_PROCESSES",
+        "JUNCTION_DEV_GUILD",
+    ],
+)
+def test_thousands_of_digits_are_one_short_sentence(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """Past 4 300 digits int() raised its own ValueError: a traceback at every command."""
+    monkeypatch.setenv(name, "9" * 5000)
+    assert main(["games"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"junction games: {name} must be")
+    assert err.endswith("…'\n") and len(err) < 200
 
 
 def test_an_expert_may_think_a_whole_minute(monkeypatch: pytest.MonkeyPatch) -> None:
