@@ -106,6 +106,10 @@ ALREADY_MADE = "You have already made that move."
 """A button pressed again once its move was made (a double click): "from an earlier turn" left
 the member wondering whether their move counted. Followed by what they may do now."""
 NEXT_MOVE = "Use the newest table for your next one (or /table to post it again)."
+PLAYED_FOR_YOU = (
+    "Your time ran out, so the computer played that turn for you. Use the newest table "
+    "(or /table to post it again)."
+)
 NO_REPLAY_BEFORE = "This game was played before Junction kept replays, so it cannot be replayed."
 
 TIMED_OUT_TURN_MOVES = 40
@@ -346,6 +350,8 @@ class Tables:
                         raise StaleButton(NOT_THIS_TABLE)
                     since = expected_version if shown_at is None else shown_at
                     made = await self.already_made(here.stored, user_id, since, typed)
+                    if made is None and await self.played_for_since(here.stored, user_id, since):
+                        made = PLAYED_FOR_YOU
                     raise StaleButton(made or EARLIER_TURN)
                 game, stored = here.game, here.stored
                 seat = self.seat_of(stored, user_id)
@@ -575,11 +581,27 @@ class Tables:
             seat = self.seat_of(stored, user_id)
         except NotSeated:
             return None
-        moves = await self.store.moves(stored.id)
-        first = next((m for m in moves if m.seq > since and m.seat == seat), None)
+        first = await self._first_move_since(stored, seat, since)
         if first is None or first.action == LEAVE or first.interaction_id is None:
             return None
         return None if first.interaction_id.startswith(LATE_MARK) else first
+
+    async def played_for_since(self, stored: StoredGame, user_id: int, since: int) -> bool:
+        """Whether the member's first move after version ``since`` is one the computer played
+        for them when their turn ran out: a button of that turn, pressed late, is refused
+        with that reason ("from an earlier turn" left them wondering what became of it)."""
+        try:
+            seat = self.seat_of(stored, user_id)
+        except NotSeated:
+            return False
+        first = await self._first_move_since(stored, seat, since)
+        return first is not None and (first.interaction_id or "").startswith(LATE_MARK)
+
+    async def _first_move_since(
+        self, stored: StoredGame, seat: int, since: int
+    ) -> MoveRecord | None:
+        moves = await self.store.moves(stored.id)
+        return next((m for m in moves if m.seq > since and m.seat == seat), None)
 
     async def already_made(
         self, stored: StoredGame, user_id: int, since: int, action: str

@@ -35,7 +35,7 @@ from bot.games import bundle
 from bot.games.bundle import ButtonSpec, GroupSpec, Picker, SelectSpec
 from bot.position import Position
 from bot.store.base import StoredGame
-from bot.tables import LEFT_THE_GAME, Tables
+from bot.tables import LEFT_THE_GAME, PLAYED_FOR_YOU, Tables
 from bot.updates import NotSeated, StaleButton, TableUpdate, and_list
 from cogs.alt_text import described
 from cogs.layout import (
@@ -200,15 +200,20 @@ async def _turn_of(
         earlier = await tables.as_of(stored, version)
         if earlier is not None:
             return stored, earlier, True
-    await _refuse_stale(tables, stored, interaction.user.id, where)
+    await _refuse_stale(tables, stored, interaction.user.id, where, version)
 
 
-async def _refuse_stale(tables: Tables, stored: StoredGame, user_id: int, where: str) -> NoReturn:
-    """Refuse a component of an earlier turn: it is from an earlier turn, or (an old hand's)
-    its presser left or waits for the others (``_left_or_waiting``)."""
+async def _refuse_stale(
+    tables: Tables, stored: StoredGame, user_id: int, where: str, version: int
+) -> NoReturn:
+    """Refuse a component of ``version``, an earlier turn: it is from an earlier turn, or (an
+    old hand's) its presser left or waits for the others (``_left_or_waiting``), or the
+    computer played that turn for its presser, whose time ran out."""
     if where == "h":
         with contextlib.suppress(NotSeated):
             await _left_or_waiting(tables, tables.position(stored), user_id)
+    if await tables.played_for_since(stored, user_id, version):
+        raise StaleButton(PLAYED_FOR_YOU)
     raise StaleButton(EARLIER_TURN)
 
 
@@ -226,7 +231,7 @@ async def _refuse_past(
     made = await tables.already_made(stored, interaction.user.id, version, notation)
     if made is not None:
         raise StaleButton(made)
-    await _refuse_stale(tables, stored, interaction.user.id, where)
+    await _refuse_stale(tables, stored, interaction.user.id, where, version)
 
 
 async def _left_or_waiting(tables: Tables, here: Position, user_id: int) -> None:
@@ -291,7 +296,7 @@ class TurnItem(GameItem, template=r"(?!)"):
         pickers = await pickers_for(tables, shown, self.where, interaction.user.id)
         if picker >= len(pickers):
             if past:
-                await _refuse_stale(tables, stored, interaction.user.id, self.where)
+                await _refuse_stale(tables, stored, interaction.user.id, self.where, self.version)
             if self.where == "h":
                 await _not_deciding(tables, shown, interaction.user.id)
         return stored, pickers[picker] if picker < len(pickers) else None, past

@@ -87,8 +87,9 @@ async def test_a_move_the_computer_played_for_a_late_member_is_not_theirs(
     driver: InteractionDriver,
 ) -> None:
     """Alice's time runs out and the computer plays Go for her. Her old Go button, pressed
-    then, is from an earlier turn: she never made that move, so "You have already made that
-    move" would be untrue."""
+    then, is refused: she never made that move, so "You have already made that move" would be
+    untrue, and "from an earlier turn" left her wondering what became of it: she is told her
+    time ran out and the computer played that turn."""
     bot = running_bot(driver)
     await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "computer"))
     game = (await stacked_mille(driver)).game
@@ -98,7 +99,9 @@ async def test_a_move_the_computer_played_for_a_late_member_is_not_theirs(
     (late, *_) = await bot.store.moves(game.id)
     assert (late.seat, late.action) == (0, "play go"), late
     pressed = await driver.forge(hand, component_id(hand, "Go"))
-    assert replies(pressed).startswith("That button is from an earlier turn."), replies(pressed)
+    assert replies(pressed).startswith(
+        "Your time ran out, so the computer played that turn for you."
+    ), replies(pressed)
 
 
 async def _keep(driver: InteractionDriver, hand: Any, user_id: int) -> None:

@@ -16,7 +16,7 @@ import pytest
 from bot.games.bundle import PolicyFactory
 from bot.store.base import GuildSettings, SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import public_table, replies, sweep_after
+from tests.cogs.helpers import component_id, public_table, replies, stacked_mille, sweep_after
 from tests.cogs.test_windows_review import MB, SIX_CARS_CW, SIX_CARS_MB, STAMPEDE_CW
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
@@ -194,3 +194,36 @@ async def test_a_late_members_own_window_let_run_out_gives_no_fresh_timer(
     assert bot.tables.position(resumed).acting == [0], "Alice's turn goes on"
     assert resumed.remind_at is None and resumed.turn_deadline is not None
     assert resumed.turn_deadline <= bot.tables.clock(), "her turn is still due, not timed anew"
+
+
+async def test_a_suggestion_typed_after_the_computer_played_the_turn_says_so(
+    driver: InteractionDriver,
+) -> None:
+    """Mille Bornes, a 1-minute turn timer: Alice picks "play go" among /move's suggestions
+    (which carry their turn) just after her time ran out and the computer played Go for her.
+    She is told her time ran out and the computer played that turn, not only that the choice
+    is from an earlier turn; nothing changes."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "computer"))
+    game = (await stacked_mille(driver)).game
+    await sweep_after(driver, 61)
+    before = await bot.tables.current(GAMES_CHANNEL_ID)
+    late = await driver.slash("move", {"action": f"play go§{game.version}"})
+    assert late.ephemeral, replies(late)
+    assert replies(late).startswith("Your time ran out, so the computer played"), replies(late)
+    assert await bot.tables.current(GAMES_CHANNEL_ID) == before
+
+
+async def test_a_button_pressed_again_after_the_members_own_move_is_not_said_played_for_them(
+    driver: InteractionDriver,
+) -> None:
+    """The other way round: Alice plays Go herself, then presses her old hand's Go button
+    again: that is her own move (already made), not one the computer played for her."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "computer"))
+    game = (await stacked_mille(driver)).game
+    table = public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, f"jn:h:{game.id}")
+    await driver.click(hand.message, component_id(hand, "Go"))
+    pressed = await driver.forge(hand, component_id(hand, "Go"))
+    assert replies(pressed).startswith("You have already made that move."), replies(pressed)
