@@ -12,7 +12,7 @@ import os
 import sys
 from pathlib import Path
 
-from bot.config import ConfigError, Settings
+from bot.config import ConfigError, Settings, shown_value
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -123,9 +123,11 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _user_id(text: str) -> int:
-    if not text.isdigit() or not 0 < int(text) < 2**63:
+    # The length first: int() of thousands of digits raised, and argparse then named this
+    # function ("invalid _user_id value"). Discord's ids have at most 19 digits.
+    if not text.isdigit() or len(text) > 19 or not 0 < int(text) < 2**63:
         raise argparse.ArgumentTypeError(
-            f"a Discord user id is a number like 80351110224678912, not {text!r}"
+            f"a Discord user id is a number like 80351110224678912, not {shown_value(text)}"
         )
     return int(text)
 
@@ -133,9 +135,9 @@ def _user_id(text: str) -> int:
 def _server_id(text: str) -> int:
     # Refused here, not read as "no server": a guild id of 0 would make the sync global, the
     # rate-limited owner action the operator did not ask for.
-    if not (text.isascii() and text.isdigit()) or not 0 < int(text) < 2**63:
+    if not (text.isascii() and text.isdigit()) or len(text) > 19 or not 0 < int(text) < 2**63:
         raise argparse.ArgumentTypeError(
-            f"a server id is a number like 81384788765712384, not {text!r}"
+            f"a server id is a number like 81384788765712384, not {shown_value(text)}"
         )
     return int(text)
 

@@ -82,7 +82,7 @@ class Settings:
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
             raise ConfigError(
                 "JUNCTION_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, "
-                f"not {_shown(level)}"
+                f"not {shown_value(level)}"
             )
         _check_expert_ms(text("JUNCTION_EXPERT_MS"))
         api_base = _endpoint("DISCORD_API_BASE", text("DISCORD_API_BASE"), ("http", "https"))
@@ -120,7 +120,7 @@ def _check_expert_ms(value: str | None) -> None:
     if not (math.isfinite(number) and 0 < number <= MAX_EXPERT_MS):
         raise ConfigError(
             f"JUNCTION_EXPERT_MS must be a positive number of milliseconds, at most "
-            f"{MAX_EXPERT_MS} (a minute), not {_shown(value)}"
+            f"{MAX_EXPERT_MS} (a minute), not {shown_value(value)}"
         )
 
 
@@ -135,7 +135,7 @@ def _endpoint(name: str, value: str | None, schemes: tuple[str, ...]) -> str | N
         usable = False
     if not usable:
         example = "wss://gateway.discord.gg" if "ws" in schemes else "https://discord.com/api/v10"
-        raise ConfigError(f"{name} must be a URL like {example}, not {_shown(value)}")
+        raise ConfigError(f"{name} must be a URL like {example}, not {shown_value(value)}")
     return value
 
 
@@ -145,9 +145,9 @@ def _whole(name: str, value: str, low: int, high: int, what: str) -> int:
     # The length first: int() refuses thousands of digits with an error of its own.
     if value.isdecimal() and len(value) <= 30 and low <= int(value) <= high:
         return int(value)
-    raise ConfigError(f"{name} must be {what}, not {_shown(value)}")
+    raise ConfigError(f"{name} must be {what}, not {shown_value(value)}")
 
 
-def _shown(value: str) -> str:
+def shown_value(value: str) -> str:
     """A refused value quoted, cut short: the sentence stays one line however long it was."""
     return repr(value if len(value) <= 40 else value[:40] + "…")

@@ -327,6 +327,24 @@ def test_top_level_help_is_plain_text() -> None:
     assert "DISCORD_TOKEN" in text
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["forget-member"], "a Discord user id is a number"),
+        (["sync", "--guild"], "a server id is a number"),
+    ],
+)
+def test_an_id_of_thousands_of_digits_is_refused_in_words(
+    capsys: pytest.CaptureFixture[str], args: list[str], said: str
+) -> None:
+    """int() refused it first, and argparse named our function: 'invalid _user_id value'."""
+    with pytest.raises(SystemExit) as stopped:
+        _parser().parse_args([*args, "9" * 5000])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert said in err and "_id value" not in err and len(err) < 400
+
+
 # -- the bot process -----------------------------------------------------------------------------
 
 
