@@ -102,7 +102,8 @@ class Timeout:
             verb = "forfeits" if len(self.seats) == 1 else "forfeit"
             return f"⏰ {names} ran out of time and {verb} the game."
         if self.action == "abandon":
-            return f"⏰ {names} all ran out of time: the game ends with no result."
+            every = "both" if len(self.seats) == 2 else "all"
+            return f"⏰ {names} {every} ran out of time: the game ends with no result."
         if self.action == "default":
             return f"⏰ {names} did not react in time: {self._answered()}."
         return f"⏰ {names} ran out of time: the computer played for them."

@@ -305,7 +305,7 @@ async def test_members_late_together_leave_no_winner(tables: Tables, clock: Cloc
     expired = await tables.wake(update.game.id)
     assert expired is not None and expired.timeout is not None
     assert expired.timeout.caption == (
-        "⏰ Ann and Bob all ran out of time: the game ends with no result."
+        "⏰ Ann and Bob both ran out of time: the game ends with no result."
     )
     assert expired.game.status == "aborted" and expired.outcome is None
     assert await tables.store.results() == []

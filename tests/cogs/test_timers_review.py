@@ -227,3 +227,25 @@ async def test_a_button_pressed_again_after_the_members_own_move_is_not_said_pla
     await driver.click(hand.message, component_id(hand, "Go"))
     pressed = await driver.forge(hand, component_id(hand, "Go"))
     assert replies(pressed).startswith("You have already made that move."), replies(pressed)
+
+
+@pytest.mark.parametrize(("seated", "every"), [(2, "both"), (3, "all")])
+async def test_members_late_together_are_named_in_plain_english(
+    driver: InteractionDriver, seated: int, every: str
+) -> None:
+    """on_timeout forfeit: every member lets the opening tickets run out, so the game ends with
+    no result. The channel reads "Alice and Bob both ran out of time" for two ("all" read
+    oddly there) and "Alice, Bob and Carol all ran out of time" for three."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "forfeit"))
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="ttr",
+        seats=THREE_MEMBERS[:seated],
+        seed=1,
+    )
+    await sweep_after(driver, 61)
+    said = " ".join(m["content"] for m in driver.messages.values())
+    names = "Alice and Bob" if seated == 2 else "Alice, Bob and Carol"
+    assert f"⏰ {names} {every} ran out of time: the game ends with no result." in said, said
