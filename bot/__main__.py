@@ -203,6 +203,16 @@ def _command(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
                 return 2
+            if sys.stdin is None or not sys.stdin.isatty():
+                # A service or container whose token went missing: no one to play, and the
+                # console would deal a game into the bot's database and exit 0 (a restart
+                # policy then loops on it).
+                print(
+                    "junction run: DISCORD_TOKEN is not set. Set it to run the bot; to play in "
+                    "a terminal, run `junction console`.",
+                    file=sys.stderr,
+                )
+                return 2
             print("No DISCORD_TOKEN set: starting the local console (Ctrl-D or 'quit' to leave).")
             return _console(settings, argparse.Namespace(**_console_defaults()))
         from bot.client import check_shards, run_bot

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import io
 import re
 import signal
 import socket
@@ -299,6 +300,21 @@ def test_arena_with_a_table_the_game_cannot_seat_says_how_many_it_can(
     assert main(["arena", "mille", "--players", "9", "--games", "1"]) == 2
     err = capsys.readouterr().err
     assert err == "junction arena: Mille Bornes is played by exactly 2 players, not 9.\n"
+
+
+def test_run_without_a_token_or_a_terminal_deals_nothing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A container started without DISCORD_TOKEN ran the console on no input: it dealt a game
+    into the bot's database, printed a table and exited 0, for a restart policy to loop on."""
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # not a terminal, as in a container
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "junction run: DISCORD_TOKEN is not set. Set it to run the bot; to play in a terminal, "
+        "run `junction console`.\n"
+    )
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_sync_without_a_token_is_one_sentence(capsys: pytest.CaptureFixture[str]) -> None:
