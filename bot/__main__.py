@@ -242,6 +242,30 @@ def _command(args: argparse.Namespace) -> int:
         from bot.bench import run_bench, run_store_bench
         from bot.engine.core import GameError
 
+        # Options another one would leave unused are refused, not ignored: --store times only
+        # the stores, and a seat count without its game was checked against every game.
+        unused = [
+            flag
+            for flag, given in (
+                ("--game", args.game is not None),
+                ("--players", args.players is not None),
+                ("--discord", args.discord),
+            )
+            if given
+        ]
+        if args.store and unused:
+            from bot.updates import and_list
+
+            print(
+                f"junction bench: --store times only the stores; leave out {and_list(unused)}.",
+                file=sys.stderr,
+            )
+            return 2
+        if args.players is not None and args.game is None:
+            print(
+                "junction bench: --players needs --game: each game seats its own.", file=sys.stderr
+            )
+            return 2
         if args.store:
             return run_store_bench(quick=args.quick)
         try:

@@ -293,6 +293,27 @@ def test_a_bench_database_it_cannot_use_is_one_sentence(
     assert len(err.strip().splitlines()) == 1 and SECRET not in err
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--store", "--game", "mille"], "--store times only the stores; leave out --game."),
+        (
+            ["--store", "--players", "2", "--discord"],
+            "--store times only the stores; leave out --players and --discord.",
+        ),
+        (["--players", "3"], "--players needs --game: each game seats its own."),
+    ],
+)
+def test_bench_options_another_would_leave_unused_are_refused(
+    capsys: pytest.CaptureFixture[str], args: list[str], said: str
+) -> None:
+    """`bench --store --game mille` timed the stores and ignored the game; `bench --players 3`
+    was refused as "Mille Bornes needs exactly 2 players", a game nobody named."""
+    assert main(["bench", "--quick", *args]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"junction bench: {said}\n"
+
+
 def test_arena_with_a_table_the_game_cannot_seat_says_how_many_it_can(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
