@@ -242,6 +242,10 @@ def run_bench(
     """Time every game (or one): render + PNG, random playouts, its computer player."""
     scale = 0.2 if quick else 1.0
     figures: dict[str, float] = {}
+    if discord:
+        from bot.bench_discord import check_discord_bench
+
+        check_discord_bench()  # before a minute of timings, not after them
     keys = [bundle(game).key] if game else [b.key for b in all_bundles()]
     # (heading, prefix of its JSON keys, measure): the prefix is kept apart from the heading so
     # the heading's wording ("1 seat", "4 seats") never changes the keys benchmark files use.

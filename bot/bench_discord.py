@@ -30,6 +30,8 @@ import tempfile
 from pathlib import Path
 from typing import Protocol, cast
 
+from bot.engine.core import BadOption
+
 BUSY_THINK_S = 3.0  # a player's mean pause before each press in the 50-channel run
 STORED_GAMES = 1000
 
@@ -55,7 +57,9 @@ def _latency_module() -> _LatencyModule:
     """``tests.discord.latency`` from the source checkout this package runs from."""
     root = Path(__file__).resolve().parents[1]
     if not (root / "tests" / "discord" / "latency.py").is_file():
-        raise RuntimeError(
+        # BadOption: `junction bench` says it in one sentence (it was a traceback, after
+        # every game had been timed); run_bench asks before it times anything.
+        raise BadOption(
             "The Discord bench drives the bot through the test suite's fake Discord, so it "
             "needs a source checkout of Junction (with its tests/ folder); run it from a clone "
             f"of the repository, not from an installed package ({root} has no tests/discord)."
@@ -73,6 +77,11 @@ _LATENCY_KEYS = ("first_response_p50_ms", "first_response_p99_ms", "image_p50_ms
 # How hard the bot worked, and how busy the rest of the machine was meanwhile (a shared machine
 # stretches every wait: read the latencies next to ``other_processes_cores``).
 _LOAD_KEYS = ("moves_per_s", "bot_cpu_ms_per_interaction", "other_processes_cores")
+
+
+def check_discord_bench() -> None:
+    """BadOption when this installation cannot run the Discord bench (no tests/ folder)."""
+    _latency_module()
 
 
 def bench_discord(quick: bool) -> dict[str, float]:

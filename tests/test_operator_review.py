@@ -314,6 +314,21 @@ def test_bench_options_another_would_leave_unused_are_refused(
     assert out == "" and err == f"junction bench: {said}\n"
 
 
+def test_the_discord_bench_without_the_tests_folder_is_one_sentence_first(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Where tests/ is missing (the Docker image, an installed package) `bench --discord` timed
+    every game, then ended in a RuntimeError traceback."""
+    from bot import bench_discord
+
+    monkeypatch.setattr(bench_discord, "__file__", str(tmp_path / "bot" / "bench_discord.py"))
+    assert main(["bench", "--discord", "--quick", "--game", "race"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("junction bench: The Discord bench drives the bot through the test")
+    assert len(err.strip().splitlines()) == 1
+
+
 def test_arena_with_a_table_the_game_cannot_seat_says_how_many_it_can(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
