@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import fcntl
 import io
 import re
 import signal
@@ -238,6 +239,32 @@ def test_migrate_db_refuses_a_source_that_does_not_exist(
     err = capsys.readouterr().err
     assert err == "junction migrate-db: the source database typo.db does not exist\n"
     assert [p.name for p in tmp_path.iterdir()] == []
+
+
+@pytest.mark.parametrize("running", ["source.db", "target.db"])
+def test_migrate_db_refuses_a_database_a_running_bot_holds(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, running: str
+) -> None:
+    """README says to stop the bot first; a copy made while it ran lost the moves made
+    meanwhile (or, into a bot's file with --force, rewrote its games under it)."""
+    sqlite3.connect(tmp_path / "source.db").close()
+    with (tmp_path / f"{running}.lock").open("a") as claim:
+        fcntl.flock(claim, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as the running bot holds it
+        code = migrate_main("sqlite:///source.db", "sqlite:///target.db", force=True)
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err == f"junction migrate-db: a Junction bot is running on {running}: stop it first\n"
+    assert not (tmp_path / "target.db").exists()
+
+
+def test_migrate_db_copies_once_the_bot_has_stopped(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A lock file a stopped bot left behind holds nothing: the copy goes ahead."""
+    sqlite3.connect(tmp_path / "source.db").close()
+    (tmp_path / "source.db.lock").touch()
+    assert migrate_main("sqlite:///source.db", "sqlite:///target.db") == 0
+    assert capsys.readouterr().out.startswith("copied 0 games and 0 moves")
 
 
 def test_migrate_db_with_a_malformed_target_says_so_without_the_password(

@@ -15,6 +15,7 @@ Stop the bot before copying: moves made during the copy are not in the snapshot.
 
 from __future__ import annotations
 
+import fcntl
 import sys
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -468,6 +469,11 @@ async def migrate_db(source_url: str, target_url: str, *, force: bool = False) -
     if isinstance(source, SqliteStore) and not source.is_memory and not Path(source.path).exists():
         # Opening it would create an empty database and "copy" nothing: most likely a typo.
         raise ValueError(f"the source database {source.path} does not exist")
+    for store in (source, target):
+        held = _bot_running_on(store)
+        if held is not None:
+            # Moves made while the games are copied would be left behind in the source.
+            raise ValueError(f"a Junction bot is running on {held}: stop it first")
     source = await opened_store(source_url)
     try:
         target = await opened_store(target_url)
@@ -477,6 +483,21 @@ async def migrate_db(source_url: str, target_url: str, *, force: bool = False) -
             await target.close()
     finally:
         await source.close()
+
+
+def _bot_running_on(store: Store) -> str | None:
+    """The SQLite file when a bot holds its lock (``junction.db.lock``, taken by
+    ``bot.client`` while the bot runs), else None."""
+    if not isinstance(store, SqliteStore) or store.is_memory:
+        return None
+    try:
+        with open(store.path + ".lock") as claim:
+            fcntl.flock(claim, fcntl.LOCK_EX | fcntl.LOCK_NB)  # let go as the file closes
+    except BlockingIOError:
+        return store.path
+    except OSError:
+        return None  # no lock file: no bot has run on it
+    return None
 
 
 def migrate_main(source_url: str, target_url: str, *, force: bool = False) -> int:
