@@ -118,6 +118,18 @@ def test_state_survives_json() -> None:
     assert G.to_dict(G.from_dict(data)) == G.to_dict(s)
 
 
+def test_resampling_deals_only_the_cards_a_seat_cannot_see_again() -> None:
+    """Dealt again for Ann, her hand stays and Bob's hand and the draw pile change (Bob's hand
+    keeps its size): the "decides from its view only" checks of the computers rely on it."""
+    s = G.new_game(["Ann", "Bob"], seed=5)
+    other = G.resample_hidden(s, 0, random.Random(2))
+    assert other.tableaus[0].hand == s.tableaus[0].hand
+    assert len(other.tableaus[1].hand) == len(s.tableaus[1].hand)
+    assert G.census(other) == G.census(s)
+    assert G.private_view(other, 0) == G.private_view(s, 0)
+    assert (other.tableaus[1].hand, other.draw_pile) != (s.tableaus[1].hand, s.draw_pile)
+
+
 def test_old_schema_is_refused() -> None:
     """A save from another format version is a CorruptSave with a sentence."""
     data = G.to_dict(G.new_game(["A", "B"], seed=3))

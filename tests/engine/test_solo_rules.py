@@ -157,6 +157,18 @@ def test_seed_decides_the_deal() -> None:
     assert G.to_dict(a) == G.to_dict(b) != G.to_dict(c)
 
 
+def test_resampling_deals_the_face_down_cards_and_the_tank_again() -> None:
+    """Dealing the hidden cards again moves the face-down highway cards and the tank; the
+    highways' tops, the hand and the view stay."""
+    s = G.new_game(["Ann"], seed=5)
+    other = G.resample_hidden(s, 0, random.Random(2))
+    assert [pile[-1] for pile in other.highways] == [pile[-1] for pile in s.highways]
+    assert other.hand == s.hand and G.census(other) == G.census(s)
+    assert G.private_view(other, 0) == G.private_view(s, 0)
+    downs = [pile[:-1] for pile in other.highways]
+    assert (downs, other.tank) != ([pile[:-1] for pile in s.highways], s.tank)
+
+
 def test_solitaire_has_one_seat() -> None:
     """Only one player can sit down, and only seat 0 acts until the end."""
     with pytest.raises(BadOption, match="exactly 1"):
