@@ -20,6 +20,8 @@ def _imports(folder: str) -> dict[str, set[str]]:
             elif isinstance(node, ast.ImportFrom) and node.module:
                 names.add(node.module)
         found[str(path.relative_to(ROOT))] = names
+    # A folder renamed or misspelt would otherwise pass every check below with nothing read.
+    assert found, f"no Python files under {folder}"
     return found
 
 

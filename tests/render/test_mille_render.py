@@ -246,6 +246,13 @@ def test_overlong_text_is_cut_with_an_ellipsis() -> None:
     assert all(text_width(line, fnt) <= 300 for line in lines)
 
 
+def _render_modules() -> list[Path]:
+    """The modules of bot/render (never none: a moved folder must not pass unread)."""
+    paths = sorted(RENDER_DIR.glob("*.py"))
+    assert paths, f"no modules under {RENDER_DIR}"
+    return paths
+
+
 def _imported_modules(path: Path) -> set[str]:
     """Every module ``path`` imports, plus ``module.name`` for each ``from`` import."""
     found: set[str] = set()
@@ -261,14 +268,14 @@ def _imported_modules(path: Path) -> set[str]:
 def test_renderers_never_import_engine_state_or_rules() -> None:
     """No bot/render module imports MilleState or the rules module."""
     banned = {"bot.engine.mille.state.MilleState", "bot.engine.mille.rules"}
-    for path in sorted(RENDER_DIR.glob("*.py")):
+    for path in _render_modules():
         assert not _imported_modules(path) & banned, path.name
 
 
 def test_renderers_never_import_discord_or_a_database() -> None:
     """No bot/render module imports discord, sqlite or the store."""
     banned_roots = ("discord", "sqlite3", "aiosqlite", "bot.store")
-    for path in sorted(RENDER_DIR.glob("*.py")):
+    for path in _render_modules():
         for module in _imported_modules(path):
             assert not module.startswith(banned_roots), f"{path.name} imports {module}"
 
