@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.engine.core import IllegalMove
+from bot.engine.core import IllegalMove, NotationError, NotYourTurn
 from bot.engine.dragon.cards import SPECS
 from bot.engine.dragon.state import DragonState, Phase
 from bot.engine.mille.cards import Card
@@ -77,7 +77,7 @@ def test_called_shot_never_hits_tires() -> None:
     """A Called Shot cannot be aimed at the tires (The two decks)."""
     s = start(cw=[["called-shot"], []])
     assert not any("tire" in a for a in legal(s, 0) if a.startswith("called-shot"))
-    with pytest.raises(Exception, match="never hits the tires"):
+    with pytest.raises(NotationError, match="never hits the tires"):
         act(s, 0, "called-shot @1 tires")
     with pytest.raises(IllegalMove, match="names a side"):
         G.apply(s, 0, G.parse_action("called-shot @1 left").__class__("cw", "called-shot", 1))
@@ -657,7 +657,7 @@ def test_reaction_window_belongs_to_the_victim_only() -> None:
     """While a reaction is pending, the turn player cannot act."""
     s = act(start(cw=[["mg-front", "swerve"], ["armor-front"]]), 0, "mg-front @1")
     assert G.legal_actions(s, 0) == []
-    with pytest.raises(Exception, match="waiting for Bob"):
+    with pytest.raises(NotYourTurn, match="waiting for Bob"):
         act(s, 0, "discard 75")
 
 
