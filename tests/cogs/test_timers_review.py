@@ -9,6 +9,7 @@ names the right members and shows no hidden card.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +17,14 @@ import pytest
 from bot.games.bundle import PolicyFactory
 from bot.store.base import GuildSettings, SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, public_table, replies, stacked_mille, sweep_after
+from tests.cogs.helpers import (
+    component_id,
+    public_table,
+    replies,
+    restarted,
+    stacked_mille,
+    sweep_after,
+)
 from tests.cogs.test_windows_review import MB, SIX_CARS_CW, SIX_CARS_MB, STAMPEDE_CW
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
@@ -58,6 +66,36 @@ async def test_a_ticket_kept_by_another_does_not_move_a_members_deadline(
     assert bot.tables.position(stored).acting == [2], "only Carol still chooses"
     assert stored.turn_deadline == pytest.approx(start + 60, abs=1)
     assert stored.remind_at is None, "Carol was reminded already"
+
+
+async def test_a_restart_keeps_the_deadline_of_a_choice_some_have_made(
+    driver: InteractionDriver, tmp_path: Path
+) -> None:
+    """Ticket to Ride, a 1-minute turn timer: Alice keeps her tickets at 50 s, then the bot
+    restarts. Bob's and Carol's minute still ends at 60 s; the first sweep after it plays their
+    choice once, and the channel is told once."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "computer"))
+    update = await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="ttr", seats=THREE_MEMBERS, seed=1
+    )
+    deadline = update.game.turn_deadline
+    await sweep_after(driver, 50)
+    await _keep_first_tickets(driver, ALICE_ID)
+    async with restarted(driver, tmp_path) as again:
+        back = running_bot(again)
+        assert (await back.tables.current(GAMES_CHANNEL_ID)).turn_deadline == deadline
+        assert deadline is not None
+        back.tables.clock = lambda: deadline + 1
+        cog = back.get_cog("Timers")
+        assert cog is not None
+        for _ in range(2):
+            await type(cog).sweeper.coro(cog)  # type: ignore[attr-defined]
+        moves = await back.store.moves(update.game.id)
+        assert [m.seat for m in moves] == [0, 1, 2], "each kept once"
+        said = [m["content"] for m in again.messages.values()]
+        assert sum("ran out of time" in text for text in said) == 1, said
+        assert "Bob and Carol ran out of time" in " ".join(said)
 
 
 async def test_a_side_picked_by_another_does_not_lengthen_a_members_window(
