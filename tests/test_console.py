@@ -403,15 +403,18 @@ async def test_when_the_computer_starts_the_deal_is_told_first(tmp_path: Path) -
 
 async def test_a_typed_refusal_speaks_of_this_game_and_its_tickets(tmp_path: Path) -> None:
     """Moves typed at the table are read in the player's position: a bare 'keep' gets an
-    example from the tickets on offer, and 'take 9' in a two-player game names five slots
-    and not solo's. Before the fix: 'keep T04 T17' and '(1 to 4 in solo)'."""
+    example from the tickets on offer, a take before the tickets are kept is refused for that,
+    and 'take 9' in a two-player game names five slots and not solo's. Before the fixes:
+    'keep T04 T17', 'There is no slot 9' while tickets were still to keep, and '(1 to 4 in
+    solo)'."""
     options = _against_random(tmp_path, "ttr", seed=1)
     out = io.StringIO()
-    script = io.StringIO("keep\ntake 9\nquit\n")
+    script = io.StringIO("keep\ntake 9\nkeep T03\ntake 9\nquit\n")
     assert await run_console(options, lines=script, out=out) == 0
     refusals = [row for row in out.getvalue().splitlines() if row.startswith("! ")]
     assert refusals == [
         "! Say which tickets to keep, e.g. 'keep T03 T10'.",
+        "! First choose which tickets to keep, e.g. 'keep T03 T10'.",
         "! There is no slot 9: take a face-up card from slot 1 to 5, or 'take blind'.",
     ], refusals
     assert "On offer: T03 Chicago – Saint Louis (6); T10 New York – Montreal (8)" in out.getvalue()
