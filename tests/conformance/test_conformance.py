@@ -54,16 +54,14 @@ def test_engine_invariants_hold_over_random_playouts(key: str, seats: int) -> No
     """JSON and notation round trips, legal moves for every seat to act, no card created or
     lost, views blind to hidden cards, refusals change nothing, the game ends."""
     game = bundle(key).game
-    reactions = 0
     # Every step of the first 60 is checked in full, then one in 15 (long games stay cheap);
     # card conservation and legal moves for every seat to act are checked at every step.
+    # check_playout asserts each of these itself.
     for seed in SEEDS:
-        report = check_playout(game, seats, seed, every=15, dense=60)
-        reactions += report.reactions
+        check_playout(game, seats, seed, every=15, dense=60)
     # Leaving: a seat drops out now and then; the game still ends and ranks everyone.
     for seed in SEEDS:
         check_playout(game, seats, 1000 + seed, leave_chance=0.02, every=25, dense=20)
-    assert reactions >= 0
 
 
 @pytest.mark.parametrize(("key", "seats"), TABLES, ids=IDS)
