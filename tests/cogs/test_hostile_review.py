@@ -271,6 +271,8 @@ async def test_members_late_together_are_treated_alike(driver: InteractionDriver
         if r.record.counted and r.record.details[1].get("won") and not r.record.details[0]["won"]
     ]
     assert not won_by_bob, "Bob, just as late, was declared the winner"
+    # The deadline did pass: the game ended, with no result for anyone.
+    assert await bot.store.active_game(GAMES_CHANNEL_ID) is None
 
 
 # --- the daily deal -----------------------------------------------------------------------------
