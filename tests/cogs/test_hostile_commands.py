@@ -262,7 +262,9 @@ async def test_a_bystander_cannot_ping_the_players_with_table(driver: Interactio
     )
     table = public_table(await driver.slash("table", {}, user_id=CAROL_ID))
     body = table.body.get("data", table.body)
-    allowed = body.get("allowed_mentions") or {}
+    allowed = body.get("allowed_mentions")
+    # Without allowed_mentions Discord pings every member the text mentions.
+    assert allowed is not None, "Carol's /table is sent without allowed_mentions"
     pinged = [str(u) for u in allowed.get("users") or []]
     if "users" in (allowed.get("parse") or []):
         pinged.append("every user mentioned")
