@@ -150,6 +150,9 @@ def check_playout(
             if thorough:
                 check_notation(game, state, seat, legal)
         if thorough:
+            # A seat that is not to act is offered nothing (its hand would show dead buttons).
+            for seat in sorted(set(range(players)) - set(acting)):
+                assert not game.legal_actions(state, seat), f"seat {seat} is not to act"
             check_round_trip(game, state)
             check_hidden(game, state, players, rng)
             texts = {game.format_action(a) for acts in legal_by_seat.values() for a in acts}

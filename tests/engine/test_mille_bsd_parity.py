@@ -110,6 +110,20 @@ def test_right_of_way_lifting_a_speed_limit_sets_the_pile_to_go() -> None:
         act(s, 0, "play go")
 
 
+def test_right_of_way_lifting_a_speed_limit_leaves_a_flat_tire_showing() -> None:
+    """Right of Way lifts a Speed Limit, but a Flat Tire under it still shows: the pile does not
+    count as Go, and no distance may be played until a Spare Tire."""
+    s = start(
+        ["go", "right-of-way", *FILLER[:4]], ["speed-limit", "flat-tire", *FILLER[:4]], ["25"] * 8
+    )
+    s = act(act(s, 0, "play go"), 1, "play speed-limit")
+    s = act(act(s, 0, "draw", "discard 75"), 1, "play flat-tire")
+    s = act(s, 0, "draw", "play right-of-way")
+    me = s.tableaus[0]
+    assert me.speed == [] and me.battle_shows is Card.FLAT_TIRE
+    assert not [move for move in _legal(s, 0) if move.startswith("play ")]
+
+
 def test_a_card_on_a_cleared_pile_shows_as_itself_again() -> None:
     """Once a hazard lands on a cleared pile, the pile counts as its top card again."""
     s = start(
