@@ -1,11 +1,12 @@
 """A game's move log read back: the marks it holds besides the games' notation (a seat leaving,
 a move played for a late member) and the game rebuilt from its deal, move by move (replays,
-buttons read as of the turn they were shown at, a forgotten member's names dealt again)."""
+buttons read as of the turn they were shown at, a forgotten member's names dealt again, the
+turns in a row the computer played for each late member)."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from bot.engine.core import Game, GameError
@@ -55,3 +56,59 @@ def replay_states(
             )
             return
         yield played, state
+
+
+def late_turns_in_a_row(
+    game: Game[Any, Any],
+    initial: Mapping[str, Any],
+    moves: Sequence[MoveRecord],
+    *,
+    solitaire: bool,
+    ends_round: Callable[[Any, Any], bool],
+) -> dict[int, int] | None:
+    """For each seat that took a turn, how many of its last turns in a row the computer played
+    for it (every move ``LATE_MARK``ed) with no move of its own since; None when today's rules
+    refuse a move of the log.
+
+    A turn is a seat's moves one after another, windows answered by others in between (a
+    Coup Fourré in the middle of a race turn), as the computer plays a late turn
+    (``Tables._play_for``): another seat's turn, or the end of a hand, ends it. In a
+    solitaire every move is a turn. An answer in a window out of turn is no turn: one the bot
+    closed for the seat ("no reaction") says nothing, one the member made shows they are there
+    and starts the count anew, as any move of their own does. ``ends_round(before, after)``
+    says whether a move finished a hand.
+    """
+    state = game.from_dict(initial)
+    turns: dict[int, list[bool]] = {}  # per seat, oldest first: whether the computer played it
+    going_on: int | None = None  # the seat whose turn a move of its own would continue
+    for move in moves:
+        before = state
+        try:
+            if move.action == LEAVE:
+                # A seat leaving ends no one's turn (a resignation can come at any time).
+                state = game.leave(state, move.seat)
+                continue
+            state = game.apply(before, move.seat, game.parse_action(move.action))
+        except GameError:
+            return None
+        mark = move.interaction_id
+        late = mark is not None and mark.startswith(LATE_MARK)
+        seat_turns = turns.setdefault(move.seat, [])
+        if game.default_action(before, move.seat) is not None:
+            if mark is not None and not late:
+                seat_turns.append(False)  # the member's own answer: they are there
+            continue
+        if going_on == move.seat and seat_turns and not solitaire:
+            seat_turns[-1] = seat_turns[-1] and late
+        else:
+            seat_turns.append(late)
+        going_on = None if ends_round(before, state) else move.seat
+    counts: dict[int, int] = {}
+    for seat, played in turns.items():
+        count = 0
+        for by_computer in reversed(played):
+            if not by_computer:
+                break
+            count += 1
+        counts[seat] = count
+    return counts

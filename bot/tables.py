@@ -42,7 +42,7 @@ from bot.engine.core import Game, GameError, IllegalMove, NotationError, NotYour
 from bot.games import bundle, get_policy
 from bot.games.bundle import MoveChoice, PolicyFactory
 from bot.games.registry import choose_move, policy_factory
-from bot.move_log import LATE_MARK, LEAVE, replay_frames, replay_states
+from bot.move_log import LATE_MARK, LEAVE, late_turns_in_a_row, replay_frames, replay_states
 from bot.names import distinct_names
 from bot.position import Position, move_caption, round_ended
 from bot.results import ASSISTED, on_best_board, result_of
@@ -111,6 +111,11 @@ PLAYED_FOR_YOU = (
     "(or /table to post it again)."
 )
 NO_REPLAY_BEFORE = "This game was played before Junction kept replays, so it cannot be replayed."
+
+IDLE_TURNS = 3
+"""Under ``on_timeout: computer``, once every member still playing has had this many turns in a
+row played by the computer, the game ends with no result: nobody plays it any more, and the
+computer would play it to its end and rate it, in a channel nobody may read."""
 
 TIMED_OUT_TURN_MOVES = 40
 """At most this many moves of a late member's turn are played for them at once (a turn that
@@ -474,8 +479,10 @@ class Tables:
 
         A computer seat that is due moves. A reaction window that ran out gets each waiting
         member's default ("no reaction"). A member's turn that ran out is played by the
-        computer or forfeited, as the guild's ``on_timeout`` says. The update's ``timeout``
-        says who ran out of time and what happened; its steps list the moves made.
+        computer or forfeited, as the guild's ``on_timeout`` says; once the computer has played
+        the last ``IDLE_TURNS`` turns of every member still playing, the game ends with no
+        result instead of going on. The update's ``timeout`` says who ran out of time and what
+        happened; its steps list the moves made.
         """
         found = await self.store.get_game(game_id)
         if found is None or found.status != "active":
@@ -525,6 +532,12 @@ class Tables:
                 elif waiting:
                     timeout = Timeout(tuple(stored.seats[s] for s in waiting), "computer")
                     steps, here = await self._play_for(here, waiting)
+                    away = await self._members_away(here) if steps else ()
+                    if away:
+                        # Before the computers' replies: nobody is left to play them for.
+                        ended = await self._end_with_no_result(here.stored)
+                        idle = Timeout(away, "idle")
+                        return await self._update(self.position(ended), (), timeout=idle)
                 else:
                     await self.store.set_timer(stored.id, remind_at=None, deadline=None)
                     return None
@@ -767,6 +780,37 @@ class Tables:
                     more, here = await self._computer_turns(here, windows_only=True)
                     steps += more
         return steps, here
+
+    async def _members_away(self, here: Position) -> tuple[SeatRecord, ...]:
+        """The members still playing, when every one of them has had their last ``IDLE_TURNS``
+        turns in a row played by the computer (none otherwise).
+
+        Counted from the move log's late marks, so a restart loses no count. A member out of
+        the game (a Dragon driver killed) has no turns left and is not asked about."""
+        if here.stored.status != "active":
+            return ()
+        moves = await self.store.moves(here.stored.id)
+        out = here.game.out(here.state)
+        playing = [s for s in await self.members_playing(here.stored) if s.seat not in out]
+        if not playing or not all(_late_since_own(moves, s.seat) >= IDLE_TURNS for s in playing):
+            # A member with fewer late moves since their last own one cannot have missed
+            # enough turns: no need to rebuild the game to count them.
+            return ()
+        initial = await self.store.initial_state(here.stored.id)
+        if initial is None:
+            return ()  # a game from before deals were stored: it plays on as it did
+        found = here.bundle
+        counts = await asyncio.to_thread(
+            late_turns_in_a_row,
+            found.game,
+            initial,
+            moves,
+            solitaire=len(here.stored.seats) == 1,
+            ends_round=lambda before, after: round_ended(found, before, after),
+        )
+        if counts is None or any(counts.get(s.seat, 0) < IDLE_TURNS for s in playing):
+            return ()
+        return tuple(playing)
 
     def ranks_own_play(self, stored: StoredGame) -> bool:
         """Whether the game would reach a best-result board as the member's own play: a
@@ -1091,6 +1135,19 @@ class Tables:
             waiting=tuple(stored.seats[s] for s in acting),
             reacting=tuple(stored.seats[s] for s in here.reacting()),
         )
+
+
+def _late_since_own(moves: Sequence[MoveRecord], seat: int) -> int:
+    """How many moves the computer played for ``seat``, late, since the seat's last move of its
+    own (windows the bot closed for it aside)."""
+    late = 0
+    for move in reversed(moves):
+        if move.seat != seat or move.interaction_id is None:
+            continue
+        if not move.interaction_id.startswith(LATE_MARK):
+            break
+        late += 1
+    return late
 
 
 async def _answer_first(before_computers: Callable[[], Awaitable[None]]) -> None:

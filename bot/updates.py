@@ -17,6 +17,7 @@ from bot.games.bundle import MoveChoice
 from bot.store.base import SeatRecord, StoredGame
 
 __all__ = [
+    "NOBODY_PLAYS",
     "MoveChoice",
     "NoGameHere",
     "NoReplay",
@@ -75,7 +76,11 @@ class Step:
     round_ended: bool = False
 
 
-TimeoutAction = Literal["computer", "forfeit", "default", "abandon"]
+TimeoutAction = Literal["computer", "forfeit", "default", "abandon", "idle"]
+
+NOBODY_PLAYS = "Nobody has played their last three turns: the game ends with no result."
+"""What the channel reads when the computer has played every member's last turns
+(``Tables.wake``, ``IDLE_TURNS``)."""
 
 
 @dataclass(frozen=True)
@@ -85,7 +90,8 @@ class Timeout:
     ``computer``: the computer played their turn; ``forfeit``: they left the game;
     ``default``: their reaction window closed with no reaction; ``abandon``: every member still
     playing was late together (a forfeit would have let one win by it), so the game ended with
-    no result.
+    no result; ``idle``: the computer has played every member's last three turns (they are the
+    ``seats``), so the game ended with no result.
     """
 
     seats: tuple[SeatRecord, ...]
@@ -104,6 +110,8 @@ class Timeout:
         if self.action == "abandon":
             every = "both" if len(self.seats) == 2 else "all"
             return f"⏰ {names} {every} ran out of time: the game ends with no result."
+        if self.action == "idle":
+            return f"⏰ {NOBODY_PLAYS}"
         if self.action == "default":
             return f"⏰ {names} did not react in time: {self._answered()}."
         return f"⏰ {names} ran out of time: the computer played for them."
