@@ -2,7 +2,8 @@
 
 The deadlines live in the store (``bot/timers.py``), so this cog only runs the sweep every
 few seconds and says in the channel what happened: a reminder at half time, then either the
-computer's move for the absent player or their forfeit. A second loop, at the same pace,
+computer's move for the absent player or their forfeit, and a game whose every member has
+let the computer play their last three turns ends with no result. A second loop, at the same pace,
 expires the invitations and open tables past their time (``cogs.lobby.expire_due``), so their
 messages say so and lose their buttons without anyone pressing them; it is a loop of its own
 so that deadlines never wait for those messages' edits.
