@@ -234,6 +234,10 @@ def member_stats(
     line = ladder[index] if index is not None else None
     place = shared_places([s.display for s in ladder])[index] if index is not None else None
     history = tuple(RatingPoint(at, value) for at, value in rating_history(records, scope, user_id))
+    if line is not None and history and history[-1].rating != line.display:
+        # Idle since the last game, the rating has slipped (``Rating.at``): the chart ends at
+        # the rating the card's header and the board show, not at the last game's.
+        history += (RatingPoint(max(now, history[-1].at), line.display, after_game=False),)
     rivals = head_to_head(records, user_id, scope)
     opponents = tuple(
         OpponentLine(names.get(other, str(other)), tally.wins, tally.losses, tally.draws)

@@ -16,6 +16,7 @@ from bot.render.stats import (
     OFF_BOARD_NOTE,
     MemberStats,
     board_value_text,
+    rated_games,
     solitaire_record,
     solitaire_win_rate,
 )
@@ -106,7 +107,7 @@ def stats_text(card: MemberStats) -> str:
     )
     if card.history:
         peak = max(point.rating for point in card.history)
-        count = plural(len(card.history), "rated game")
+        count = plural(rated_games(card.history), "rated game")
         lines.append(f"Rating over time: {count}, peak {peak:,}.")
     if card.favourite_game:
         lines.append(f"Favourite game: {card.favourite_game} ({card.favourite_game_plays}).")

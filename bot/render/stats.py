@@ -51,10 +51,18 @@ STATS_SIZE = (1100, 760)
 
 @dataclass(frozen=True)
 class RatingPoint:
-    """The displayed rating just after one rated game, at ``at`` (Unix seconds)."""
+    """The displayed rating just after one rated game, at ``at`` (Unix seconds); or, when not
+    ``after_game``, the rating as of the card's moment, uncertainty grown since the last game,
+    so the chart ends at the rating the card and the board show."""
 
     at: float
     rating: int
+    after_game: bool = True
+
+
+def rated_games(history: Sequence[RatingPoint]) -> int:
+    """The rated games a chart's points stand for (the point as of now is none)."""
+    return sum(1 for point in history if point.after_game)
 
 
 @dataclass(frozen=True)
@@ -423,7 +431,7 @@ def _draw_chart_panel(c: Canvas, history: Sequence[RatingPoint], box: Box) -> No
     note = ""
     if points:
         peak = max(p.rating for p in points)
-        games = plural(len(points), "game").upper()
+        games = plural(rated_games(points), "game").upper()
         note = f"{games} · PEAK {number_text(peak)}"
     _panel(c, box, "RATING OVER TIME", note)
     # Room on the left for the axis values and on the right for the latest rating's tag.

@@ -1,0 +1,76 @@
+"""Ratings, results and the boards that show them, checked against the library and each other
+(found in a review of places, rating updates, idle players and the /stats card)."""
+
+from __future__ import annotations
+
+import pytest
+from openskill.models import PlackettLuce
+
+from bot.boards import leaderboard, member_stats
+from bot.ratings import Rating, rate_game
+from bot.render.stats import rated_games, stats_png
+from cogs.alt_text import stats_text
+from tests.test_boards_after_games import ANN, BOB, T0, YEAR, _game
+
+
+def test_the_card_s_chart_ends_at_the_rating_its_header_and_the_board_show() -> None:
+    """Ann beats Bob five times, then plays nothing for a year. Her card's header and the board
+    read her rating as of now (grown uncertainty, so lower), but the chart ended at her rating
+    just after her last game, its gold tag a figure found nowhere else on the card."""
+    results = [_game(i, (ANN, BOB), (0, 1), T0 + 60 * i) for i in range(1, 6)]
+    now = T0 + YEAR
+    card = member_stats(results, user_id=ANN, name="Ann", game_key="mille", guild_id=1, now=now)
+    board = leaderboard(results, game_key="mille", guild_id=1, caller=ANN, now=now)
+    assert board.caller_row is not None and card.rating == board.caller_row.value
+    assert card.history[-1].rating == card.rating
+    assert card.history[-2].rating > card.rating  # the rust of a year away shows on the chart
+    assert rated_games(card.history) == 5
+    assert "Rating over time: 5 rated games" in stats_text(card)
+    assert stats_png(card)[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_card_seen_right_after_a_game_ends_at_that_game() -> None:
+    """No time away, no slip: the chart's last point is the last game's, nothing added."""
+    results = [_game(i, (ANN, BOB), (0, 1), T0 + 60 * i) for i in range(1, 6)]
+    card = member_stats(
+        results, user_id=ANN, name="Ann", game_key="mille", guild_id=1, now=T0 + 300
+    )
+    assert len(card.history) == 5 and all(point.after_game for point in card.history)
+    assert card.history[-1].rating == card.rating
+
+
+def _direct(before: list[tuple[float, float]], places: list[int]) -> list[tuple[float, float]]:
+    """(mu, sigma) after one game, straight from openskill's Plackett-Luce at its defaults."""
+    model = PlackettLuce()
+    teams = [[model.rating(mu=mu, sigma=sigma)] for mu, sigma in before]
+    rated = model.rate(teams, ranks=[float(p) for p in places])
+    return [(float(team[0].mu), float(team[0].sigma)) for team in rated]
+
+
+@pytest.mark.parametrize("seats", [3, 6])
+def test_a_board_rates_a_game_of_many_seats_as_openskill_does(seats: int) -> None:
+    """Two games of ``seats`` members: the second's ratings on the board (through the stored
+    results, the ladder's replay and the displayed figure) are what openskill computes from the
+    first's, at its default settings, for the places the game gave."""
+    players = list(range(100, 100 + seats))
+    first = list(range(seats))
+    second = [seats - 1 - i for i in range(seats)]
+    results = [
+        _game(1, tuple(players), tuple(first), T0, key="dragon"),
+        # Finished together, so no idle time grows anyone's uncertainty in between.
+        _game(2, tuple(players), tuple(second), T0, key="dragon"),
+    ]
+    after_first = _direct([(25.0, 25 / 3)] * seats, first)
+    expected = _direct(after_first, second)
+    board = leaderboard(results, game_key="dragon", guild_id=1, caller=players[0], now=T0)
+    shown = {row.player: row.value for row in board.rows}
+    for player, (mu, sigma) in zip(players, expected, strict=True):
+        assert shown[player] == round(1000 + 25 * (mu - 3 * sigma))
+    ratings = rate_game(
+        {p: Rating(mu, sigma, 1, T0) for p, (mu, sigma) in zip(players, after_first, strict=True)},
+        dict(zip(players, second, strict=True)),
+        T0,
+    )
+    for player, (mu, sigma) in zip(players, expected, strict=True):
+        assert ratings[player].mu == pytest.approx(mu, abs=1e-12)
+        assert ratings[player].sigma == pytest.approx(sigma, abs=1e-12)
