@@ -69,11 +69,13 @@ class AccountNames:
         self._kept: OrderedDict[int, tuple[str | None, float]] = OrderedDict()
 
     async def name(self, user_id: int) -> str | None:
-        """The account's public name; None when Discord does not know it (kept too), or cannot
-        be asked just now (asked again next time)."""
+        """The account's public name, as a seat would show it (``display_name``: a member
+        chose it, so a right-to-left override, a pile of accents or a computer's name is
+        tamed as at a table); None when Discord does not know it (kept too), or cannot be
+        asked just now (asked again next time)."""
         user = self.bot.get_user(user_id)
         if user is not None:
-            return user.global_name or user.name
+            return display_name(user)
         kept = self._kept.get(user_id)
         if kept is not None and self.clock() - kept[1] < ACCOUNT_NAME_SECONDS:
             self._kept.move_to_end(user_id)
@@ -85,7 +87,7 @@ class AccountNames:
         except discord.HTTPException:
             return None
         else:
-            name = fetched.global_name or fetched.name
+            name = display_name(fetched)
         self._kept[user_id] = (name, self.clock())
         self._kept.move_to_end(user_id)
         while len(self._kept) > ACCOUNT_NAMES_KEPT:

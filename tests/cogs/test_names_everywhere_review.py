@@ -1,0 +1,86 @@
+"""A hostile review of members' names wherever the bot shows them: boards, stats, history,
+lobbies, threads, hints and every game's captions, through the fake Discord. Members choose
+their names, so a name is hostile input; each test holds what the review found, and says in
+its docstring what it was before.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+import pytest
+
+from bot.store.base import SeatRecord
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import alt_text_of
+from tests.discord.backend import (
+    BOB_ID,
+    CAROL_ID,
+    GAMES_CHANNEL_ID,
+    GUILD_ID,
+    PLAYERS_ROLE_ID,
+    member_payload,
+    user_payload,
+)
+from tests.discord.payloads import InteractionDriver
+
+DAVE_ID = CAROL_ID + 1
+
+ZALGO_RTL = "\u202eCarol Z" + "\u0301\u0302\u0303\u0304\u0305\u0306\u0307\u0308" * 3
+"""An account's public name holding a right-to-left override and a letter under 24 accents."""
+
+
+async def _winner_elsewhere(driver: InteractionDriver, winner: int) -> str:
+    """``winner`` beats Bob on another server; the alt text of the board across servers, asked
+    for on this server (where ``winner`` never played, so it names them by their account's
+    public name)."""
+    tables = running_bot(driver).tables
+    elsewhere = GAMES_CHANNEL_ID + 50
+    await tables.start(
+        channel_id=elsewhere,
+        guild_id=GUILD_ID + 99,
+        game_key="mille",
+        seats=[SeatRecord(0, "Nick", user_id=winner), SeatRecord(1, "Bob", user_id=BOB_ID)],
+    )
+    await tables.leave(channel_id=elsewhere, user_id=BOB_ID)
+    board = await driver.slash("leaderboard", {"game": "mille", "scope": "global"})
+    return alt_text_of(board, "leaderboard.png")
+
+
+@pytest.mark.parametrize("cached", [True, False])
+async def test_the_board_across_servers_tames_an_account_name_as_a_seat_does(
+    driver: InteractionDriver, cached: bool
+) -> None:
+    """A member who never played here is named on the board across servers by their Discord
+    account's public name, which they chose: here a right-to-left override and a letter under
+    24 accents. Found by this review: that name went to the image and its alt text as it
+    was, so the image drew it backwards ("x Ź loraC") and the accents piled up; a seat shows
+    the same name without the override and with at most two accents on a letter. Both ways
+    of knowing the account are checked: one discord.py has seen (Carol, a member here) and
+    one Discord is asked about (Dave, who joined after the bot started)."""
+    if cached:
+        user = driver.backend.world.member(CAROL_ID)
+        assert user is not None
+        user["user"]["global_name"] = ZALGO_RTL
+        winner = CAROL_ID
+    else:
+        dave = user_payload(DAVE_ID, "dave", global_name=ZALGO_RTL)
+        driver.backend.world.members.append(member_payload(dave, roles=[PLAYERS_ROLE_ID]))
+        winner = DAVE_ID
+    alt = await _winner_elsewhere(driver, winner)
+    (line,) = [line for line in alt.split("\n") if "Z" in line]
+    assert line.startswith("1. Carol Z\u0301\u0302,"), line
+    assert not any(unicodedata.category(c) == "Cf" for c in line), ascii(line)
+
+
+async def test_the_board_across_servers_names_no_member_like_a_computer(
+    driver: InteractionDriver,
+) -> None:
+    """Carol's account's public name is "Computer (expert)". Found by this review: the board
+    across servers named her so, as if a computer had won; a seat gives such a name up for
+    the member's username, and the board now does too."""
+    user = driver.backend.world.member(CAROL_ID)
+    assert user is not None
+    user["user"]["global_name"] = "Computer (expert)"
+    alt = await _winner_elsewhere(driver, CAROL_ID)
+    assert "1. carol," in alt and "Computer" not in alt, alt
