@@ -225,8 +225,11 @@ def member_stats(
         return solitaire_stats(
             results, user_id=user_id, name=name, game_key=game_key, guild_id=guild_id, now=now
         )
-    names = names_of(results)
     mine = [s for s in results if user_id in s.record.seats]
+    # Across servers (a direct message), an opponent goes by the name they had in the last game
+    # they shared with the member: their latest may be a nickname of a server the member is not
+    # on, and a nickname belongs to its own server (as on a board across servers).
+    names = names_of(results if guild_id is not None else mine)
     scope = Scope(get_game(game_key).info.ladder, guild_id)
     records = [s.record for s in results]
     ladder = standings(records, scope, now)

@@ -7,8 +7,9 @@ import pytest
 from openskill.models import PlackettLuce
 
 from bot.boards import leaderboard, member_stats
-from bot.ratings import Rating, rate_game
+from bot.ratings import Rating, ResultRecord, rate_game
 from bot.render.stats import rated_games, stats_png
+from bot.store.base import StoredResult
 from cogs.alt_text import stats_text
 from tests.test_boards_after_games import ANN, BOB, T0, YEAR, _game
 
@@ -74,3 +75,24 @@ def test_a_board_rates_a_game_of_many_seats_as_openskill_does(seats: int) -> Non
     for player, (mu, sigma) in zip(players, expected, strict=True):
         assert ratings[player].mu == pytest.approx(mu, abs=1e-12)
         assert ratings[player].sigma == pytest.approx(sigma, abs=1e-12)
+
+
+def test_a_card_across_servers_names_opponents_as_the_member_met_them() -> None:
+    """Ann beat Bob on server 1; later Bob played Cy on server 2, where his nickname is
+    "Bobby of the Back Room". Ann's /stats in a direct message (across servers) listed her
+    opponent under that nickname, a server she is not on; she met him as Bob."""
+    cy = 30
+    results = [
+        StoredResult(ResultRecord(1, "mille", 1, T0, (ANN, BOB), (0, 1)), ("Ann", "Bob"), 5, None),
+        StoredResult(
+            ResultRecord(2, "mille", 2, T0 + 60, (BOB, cy), (0, 1)),
+            ("Bobby of the Back Room", "Cy"),
+            6,
+            None,
+        ),
+    ]
+    card = member_stats(
+        results, user_id=ANN, name="Ann", game_key="mille", guild_id=None, now=T0 + 120
+    )
+    assert [line.name for line in card.opponents] == ["Bob"]
+    assert "Back Room" not in stats_text(card)
