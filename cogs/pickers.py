@@ -577,9 +577,10 @@ async def hand_message(
         content = "Your hand — you have left this game; the players still in it decide."
     elif here.window_open:
         # The seat whose turn it is waits for the reaction too: "not your turn" was untrue.
-        content = f"Your hand — {here.waiting_for()}."
+        # Both lines name the members waited for: plain text, whatever their names hold.
+        content = f"Your hand — {plain(here.waiting_for())}."
     else:
-        content = f"Your hand — {_waiting(here, found.presenter.deciding)}."
+        content = f"Your hand — {plain(_waiting(here, found.presenter.deciding))}."
     if shown < components_of(pickers):
         # Never a dead end: a message holds 25 components, /move's list holds every move.
         content += " Not every move fits here: type /move to find the others."

@@ -12,8 +12,10 @@ import pytest
 
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import alt_text_of
+from tests.cogs.helpers import alt_text_of, public_table, replies
+from tests.cogs.test_race_ttr_hostile_review import RACE_DECK
 from tests.discord.backend import (
+    ALICE_ID,
     BOB_ID,
     CAROL_ID,
     GAMES_CHANNEL_ID,
@@ -84,3 +86,59 @@ async def test_the_board_across_servers_names_no_member_like_a_computer(
     user["user"]["global_name"] = "Computer (expert)"
     alt = await _winner_elsewhere(driver, CAROL_ID)
     assert "1. carol," in alt and "Computer" not in alt, alt
+
+
+MARKED_UP = "||Bob|| [x](https://evil.example)"
+"""A name that would hide itself behind a spoiler and add a link to the bot's message."""
+SHOWN = "\\|\\|Bob\\|\\| \\[x](https:\u2060//evil.example)"
+"""``MARKED_UP`` as the bot's messages show it: as typed."""
+
+
+async def _hand_header(driver: InteractionDriver, game_id: int, user_id: int) -> str:
+    table = public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, f"jn:h:{game_id}", user_id=user_id)
+    assert hand.ephemeral, replies(hand)
+    return replies(hand)
+
+
+async def test_a_hand_waiting_for_a_reaction_shows_the_name_as_typed(
+    driver: InteractionDriver,
+) -> None:
+    """Alice plays a Flat Tire on Bob at the 1000 Mile Race, and Bob (named ``MARKED_UP``) may
+    react; Alice opens her hand. Found by this review: its header named Bob as his name's
+    markdown made it, a spoiler and a link in the bot's message ("waiting for ▒▒▒ x to
+    react"); every other line escapes names."""
+    update = await running_bot(driver).tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="race",
+        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, MARKED_UP, user_id=BOB_ID)],
+        deck=RACE_DECK,
+    )
+    public_table(await driver.slash("move", {"action": "play flat-tire"}))
+    said = await _hand_header(driver, update.game.id, ALICE_ID)
+    assert said == f"Your hand — waiting for {SHOWN} to react.", said
+
+
+async def test_a_hand_waiting_for_opening_tickets_shows_the_names_as_typed(
+    driver: InteractionDriver,
+) -> None:
+    """Ticket to Ride for three: Alice keeps her opening tickets by /move while Bob (named
+    ``MARKED_UP``) and Carol (named "# Carol") still choose, and opens her hand. Found by this
+    review: its header named them as their names' markdown made them, a spoiler and a link."""
+    bot = running_bot(driver)
+    update = await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="ttr",
+        seats=[
+            SeatRecord(0, "Alice", user_id=ALICE_ID),
+            SeatRecord(1, MARKED_UP, user_id=BOB_ID),
+            SeatRecord(2, "# Carol", user_id=CAROL_ID),
+        ],
+        seed=5,
+    )
+    _, moves = bot.tables.hand(await bot.tables.current(GAMES_CHANNEL_ID), ALICE_ID)
+    await driver.slash("move", {"action": moves[0].notation})
+    said = await _hand_header(driver, update.game.id, ALICE_ID)
+    assert said == f"Your hand — waiting for {SHOWN} and # Carol to keep their tickets.", said
