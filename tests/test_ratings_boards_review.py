@@ -3,14 +3,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from openskill.models import PlackettLuce
 
 from bot.boards import leaderboard, member_stats
 from bot.ratings import Rating, ResultRecord, rate_game
 from bot.render.stats import rated_games, stats_png
-from bot.store.base import StoredResult
+from bot.results import ASSISTED
+from bot.store.base import GuildSettings, SeatRecord, StoredResult
+from bot.store.sqlite import SqliteStore
+from bot.tables import Tables
 from cogs.alt_text import stats_text
+from tests.seam import finish_randomly
 from tests.test_boards_after_games import ANN, BOB, T0, YEAR, _game
 
 
@@ -96,3 +102,33 @@ def test_a_card_across_servers_names_opponents_as_the_member_met_them() -> None:
     )
     assert [line.name for line in card.opponents] == ["Bob"]
     assert "Back Room" not in stats_text(card)
+
+
+async def test_a_game_the_computer_played_a_late_members_turn_in_is_still_rated(
+    tmp_path: Path,
+) -> None:
+    """Under on_timeout computer, Ann lets a turn run out and the computer plays it; then the
+    two members play the hand out. It is still a game between members: rated for both (the
+    turn was Ann's to play), and not labelled as helped, a label only solitaires' boards read."""
+    store = SqliteStore(tmp_path / "t.db")
+    await store.open()
+    clock = [T0]
+    tables = Tables(store, clock=lambda: clock[0])
+    try:
+        await store.set_guild_settings(GuildSettings(1, 60, "computer"))
+        seats = [SeatRecord(0, "Ann", user_id=ANN), SeatRecord(1, "Bob", user_id=BOB)]
+        update = await tables.start(
+            channel_id=5, guild_id=1, game_key="mille", seats=seats, options={"length": "hand"}
+        )
+        clock[0] = T0 + 60
+        late = await tables.wake(update.game.id)
+        assert late is not None and late.steps and late.steps[0].timed_out
+        final = await finish_randomly(tables, late, seed=2)
+        assert final.game.status == "finished"
+        [result] = await store.results()
+        assert result.record.counted and ASSISTED not in result.record.options
+        board = leaderboard([result], game_key="mille", guild_id=1, caller=ANN, now=clock[0])
+        assert sorted(row.player for row in board.rows) == [ANN, BOB]
+        assert all(row.games == 1 for row in board.rows)
+    finally:
+        await store.close()
