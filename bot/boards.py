@@ -46,9 +46,10 @@ on, until the front end puts their Discord account's public name there (``Board.
 
 
 def names_of(results: Sequence[StoredResult]) -> dict[int, str]:
-    """Each member's most recent seat name."""
+    """Each member's most recent seat name, whatever order ``results`` come in (/stats merges
+    a ladder's results with the member's own games)."""
     names: dict[int, str] = {}
-    for stored in results:
+    for stored in sorted(results, key=lambda s: (s.record.finished_at, s.record.game_id)):
         for user, name in zip(stored.record.seats, stored.names, strict=False):
             if user is not None:
                 names[user] = name

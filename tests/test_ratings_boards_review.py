@@ -132,3 +132,19 @@ async def test_a_game_the_computer_played_a_late_members_turn_in_is_still_rated(
         assert all(row.games == 1 for row in board.rows)
     finally:
         await store.close()
+
+
+def test_a_card_names_an_opponent_by_their_latest_name_whatever_order_results_come_in() -> None:
+    """/stats merges the game's ladder with the member's own games of every game, the ladder
+    first. Ann played Ticket to Ride with Bob when he was "Old Bob", and Mille Bornes since,
+    when he was "Bob": her Mille Bornes card named him "Old Bob", the name read last."""
+    mille = StoredResult(
+        ResultRecord(2, "mille", 1, T0 + 60, (ANN, BOB), (0, 1)), ("Ann", "Bob"), 5, None
+    )
+    ttr = StoredResult(
+        ResultRecord(1, "ttr", 1, T0, (ANN, BOB), (1, 0)), ("Ann", "Old Bob"), 5, None
+    )
+    card = member_stats(
+        [mille, ttr], user_id=ANN, name="Ann", game_key="mille", guild_id=1, now=T0 + 120
+    )
+    assert [line.name for line in card.opponents] == ["Bob"]
