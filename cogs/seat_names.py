@@ -1,5 +1,5 @@
 """A member's name as a seat shows it: invisible and right-to-left characters out, no piles of
-accents, no Discord syntax, never a computer's name, never empty.
+accents, no Discord syntax, never a computer's name nor a seat's number, never empty.
 
 Every front end that seats a member, or names one in a result line, takes the name from
 :func:`display_name`.
@@ -73,12 +73,25 @@ def _passes_for_a_computer(name: str) -> bool:
     return _COMPUTER.fullmatch(looks(name)) is not None
 
 
+_SEAT_NUMBER = re.compile(r"(?:@|seat)?#?\d{1,2}")
+"""How a seat's number reads ("@2" on Dragon's table and in its moves, "seat 2", "#2", "2"), as
+``looks`` reads a name: case, width and spaces aside."""
+
+
+def _passes_for_a_seat(name: str) -> bool:
+    """Whether ``name`` reads like a seat's number. Dragon's table marks each car "@0", "@1"…,
+    and a move aims at one by that number ("mg-front @2", "on 2"): a member called "@2" in
+    seat 1 had a target button and captions reading "@2", so a player aiming at the car
+    marked @2 shot theirs instead."""
+    return _SEAT_NUMBER.fullmatch(looks(name)) is not None
+
+
 def display_name(user: discord.abc.User) -> str:
     """A member's name for a seat: their server name as :func:`_seat_name` shows it, or their
-    username when that name shows nothing (only spaces or invisible characters) or passes for
-    a computer's."""
+    username when that name shows nothing (only spaces or invisible characters), passes for
+    a computer's or reads like a seat's number."""
     for name in (user.display_name, user.name):
         shown = _seat_name(name or "")
-        if _visible(shown) and not _passes_for_a_computer(shown):
+        if _visible(shown) and not _passes_for_a_computer(shown) and not _passes_for_a_seat(shown):
             return shown
     return "Player"

@@ -12,7 +12,7 @@ import pytest
 
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import alt_text_of, public_table, replies
+from tests.cogs.helpers import alt_text_of, component_id, public_table, replies
 from tests.cogs.test_race_ttr_hostile_review import RACE_DECK
 from tests.discord.backend import (
     ALICE_ID,
@@ -142,3 +142,27 @@ async def test_a_hand_waiting_for_opening_tickets_shows_the_names_as_typed(
     await driver.slash("move", {"action": moves[0].notation})
     said = await _hand_header(driver, update.game.id, ALICE_ID)
     assert said == f"Your hand — waiting for {SHOWN} and # Carol to keep their tickets.", said
+
+
+@pytest.mark.parametrize("nick", ["@2", "＠ ２", "Seat 2", "#2", "2"])
+async def test_a_member_named_like_a_seat_number_is_seated_by_their_username(
+    driver: InteractionDriver, nick: str
+) -> None:
+    """Bob goes by a seat's number and sits in seat 1 of a Dragon game, Carol in seat 2. Found
+    by this review: the table marked Bob's car "@1" beside his name "@2", and the target
+    buttons and captions named him "@2" while the car marked @2 was Carol's, so a player
+    aiming at @2 shot Bob (and /move's "mg-front @2", typed from the table, shot Carol while
+    its list read "on @2" for Bob). A name that reads like a seat's number now gives way to
+    the member's username, as a computer's name does; a name with a number in it stays."""
+    nicks = {BOB_ID: nick, CAROL_ID: "Carol 2"}
+    for user_id, name in nicks.items():
+        member = driver.backend.world.member(user_id)
+        assert member is not None
+        member["nick"] = name
+    invite = await driver.slash(
+        "challenge", {"game": "dragon", "member": BOB_ID, "member2": CAROL_ID}
+    )
+    for user_id in nicks:
+        await driver.click(invite, component_id(invite, "Accept"), user_id=user_id)
+    stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
+    assert [s.name for s in stored.seats] == ["alice", "bob", "Carol 2"]
