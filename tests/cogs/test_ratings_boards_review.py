@@ -58,3 +58,24 @@ async def test_an_aborted_game_leaves_nothing_on_the_boards(driver: InteractionD
     assert (stats.followups[0].content or "").startswith(
         "You have not finished a game of Dragon Mille Bornes on this server yet."
     )
+
+
+async def test_stats_of_a_member_with_only_solo_games(driver: InteractionDriver) -> None:
+    """Alice has only played Mille Bornes Solo: /stats of Mille Bornes says so in a sentence
+    naming the solitaire, and her Mille Bornes Solo card is an image with no rating."""
+    tables = running_bot(driver).tables
+    await tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="solo",
+        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID)],
+    )
+    await driver.slash("resign", {}, user_id=ALICE_ID)
+    stats = await driver.slash("stats", {"game": "mille"})
+    assert not stats.followups[0].attachments
+    assert stats.followups[0].content == (
+        "You have not finished a game of Mille Bornes on this server yet. "
+        "Your most played on this server: Mille Bornes Solo (1 finished game)."
+    )
+    card = alt_text_of(await driver.slash("stats", {"game": "solo"}), "stats.png")
+    assert "1 game played" in card and "Rating" not in card, card
