@@ -61,15 +61,19 @@ def _visible(name: str) -> bool:
     return any(unicodedata.category(c)[0] in "LNPS" and c not in _BLANK for c in name)
 
 
-_COMPUTER = re.compile(r"computer\d*\(.+\)")
-"""What a computer's seat is called ("Computer (normal)", "Computer 2 (expert)"), as ``looks``
-reads a name: case, width and spaces aside."""
+_COMPUTER = re.compile(r"computer\d*\(.+\)|computer\d+")
+"""What a computer's seat is called ("Computer (normal)", "Computer 2 (expert)"), or a numbered
+one without its level ("Computer 2", as a six-car table's image names it where the level does
+not fit), as ``looks`` reads a name: case, width and spaces aside."""
 
 
 def _passes_for_a_computer(name: str) -> bool:
     """Whether ``name`` reads like a computer's seat. A member so named took the computer's
     name at the table and the computer was numbered instead ("Computer 2 (expert) (2)"), so
-    every caption, target button and result line said the member was the computer."""
+    every caption, target button and result line said the member was the computer. A member
+    called "Computer 1" beside "Computer 1 (normal)" read as that computer in every caption
+    ("Engines roar: Computer 1 starts."), and on an image with no room for levels the two
+    were drawn alike."""
     return _COMPUTER.fullmatch(looks(name)) is not None
 
 

@@ -10,6 +10,7 @@ import unicodedata
 
 import pytest
 
+from bot.seats import computer_names
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import alt_text_of, component_id, public_table, replies
@@ -166,3 +167,20 @@ async def test_a_member_named_like_a_seat_number_is_seated_by_their_username(
         await driver.click(invite, component_id(invite, "Accept"), user_id=user_id)
     stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
     assert [s.name for s in stored.seats] == ["alice", "bob", "Carol 2"]
+
+
+@pytest.mark.parametrize("nick", ["Computer 1", "ＣＯＭＰＵＴＥＲ１"])
+async def test_a_member_named_like_a_numbered_computer_is_seated_by_their_username(
+    driver: InteractionDriver, nick: str
+) -> None:
+    """Alice goes by "Computer 1" and plays Dragon against five computers, "Computer 1
+    (normal)" to "Computer 5 (normal)". Found by this review: her seat kept the name, so the
+    first caption read "Engines roar: Computer 1 starts." about her, and a six-car image with
+    no room for the computers' levels names computer 1 "Computer 1" too. Such a name now gives
+    way to her username, as a computer's whole seat name does."""
+    member = driver.backend.world.member(ALICE_ID)
+    assert member is not None
+    member["nick"] = nick
+    await driver.slash("play", {"game": "dragon", "computers": 5, "level": "normal"})
+    stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
+    assert [s.name for s in stored.seats] == ["alice", *computer_names(5, "normal")]
