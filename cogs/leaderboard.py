@@ -51,6 +51,13 @@ PERIOD_CHOICES = [
 ]
 
 
+def _listed(option: str, value: str, choices: list[app_commands.Choice[str]]) -> None:
+    """Refuse a value that is none of the option's choices, naming them."""
+    if value not in {choice.value for choice in choices}:
+        names = ", ".join(f"'{choice.name}'" for choice in choices)
+        raise BadOption(f"{option}: choose one of {names}.")
+
+
 ACCOUNT_NAME_SECONDS = 3600.0
 """How long an account's public name fetched from Discord is used before it is asked again."""
 ACCOUNT_NAMES_KEPT = 2048
@@ -135,6 +142,9 @@ class Boards(commands.Cog):
     ) -> None:
         bot = bot_of(interaction)
         rules = bundle(game).game
+        # Discord offers only the listed choices; a request made by hand may send anything.
+        _listed("Scope", scope, SCOPE_CHOICES)
+        _listed("Period", period, PERIOD_CHOICES)
         if scope == "server" and interaction.guild_id is None:
             raise BadOption("Server leaderboards live in servers; use scope: all servers.")
         guild_id = interaction.guild_id if scope == "server" else None

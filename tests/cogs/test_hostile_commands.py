@@ -348,3 +348,24 @@ async def test_an_account_name_discord_was_asked_for_is_asked_once_an_hour(
     assert ELSEWHERE in alt_text_of(again, "leaderboard.png")
     asked = [r for r in driver.backend.requests if r.matches("GET", rf"/users/{gone}")]
     assert len(asked) == 1
+
+
+# --- forged choices ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("options", "told"),
+    [
+        ({"period": "fortnight"}, "Period: choose one of 'all time', 'last 30 days'"),
+        ({"scope": "galaxy"}, "Scope: choose one of 'this server', 'all servers'."),
+    ],
+)
+async def test_a_forged_leaderboard_choice_is_refused_in_a_sentence(
+    driver: InteractionDriver, options: dict[str, str], told: str
+) -> None:
+    """/leaderboard's scope and period come from lists Discord offers; a request made by hand
+    may send another value. It is refused in a sentence naming the choices, only to the member.
+    Before the fix a made-up period answered "Something went wrong" and a made-up scope was
+    taken for all servers."""
+    result = await driver.slash("leaderboard", {"game": "mille", **options})
+    assert _private_on_discord(result) and told in _said(result), _said(result)
