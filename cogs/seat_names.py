@@ -27,8 +27,9 @@ _BLANK = {"\u115f", "\u1160", "\u3164", "\uffa0", "\u2800"}
 them looks empty."""
 
 
-_DISCORD_SYNTAX = re.compile(r"<(?=[@#:/]|a:|t:)")
-"""Where Discord reads a mention, channel, emoji, timestamp or command out of message text."""
+_DISCORD_SYNTAX = re.compile(r"<(?=[@#:/]|(?i:a|t|id):)")
+"""Where Discord reads a mention, channel, emoji, timestamp, command or a link into the
+server's own pages (``<id:customize>``, ``<id:guide>``) out of message text."""
 
 
 def _kept(char: str) -> bool:
@@ -50,8 +51,9 @@ def _seat_name(name: str) -> str:
     only hide what a name really is. A "Zalgo" name (a letter under thirty combining marks)
     would smear the bot's messages and buttons over the lines around them: it keeps the
     accents any language needs, as the images draw it (``few_marks``). A name spelling
-    Discord's own syntax (``<@id>``, ``<#id>``, ``<t:…>``) would show in the bot's messages as
-    another member, a channel or a time: its "<" becomes "‹", so it shows as typed."""
+    Discord's own syntax (``<@id>``, ``<#id>``, ``<t:…>``, ``<id:guide>``) would show in the
+    bot's messages as another member, a channel, a time or a link to the server's guide: its
+    "<" becomes "‹", so it shows as typed."""
     kept = " ".join(few_marks("".join(char for char in name if _kept(char))).split())[:32]
     return _DISCORD_SYNTAX.sub("‹", kept)
 

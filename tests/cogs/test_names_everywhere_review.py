@@ -184,3 +184,21 @@ async def test_a_member_named_like_a_numbered_computer_is_seated_by_their_userna
     await driver.slash("play", {"game": "dragon", "computers": 5, "level": "normal"})
     stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
     assert [s.name for s in stored.seats] == ["alice", *computer_names(5, "normal")]
+
+
+@pytest.mark.parametrize("nick", ["<id:customize>", "Bob <id:guide>", "<ID:browse>"])
+async def test_a_name_spelling_a_link_into_the_server_shows_as_typed(
+    driver: InteractionDriver, nick: str
+) -> None:
+    """Alice's nickname spells one of Discord's links into the server's own pages (its
+    guide, its channel list, its onboarding questions). Found by this review: a mention, a
+    channel, an emoji or a time spelled in a name were shown as typed, but not these, so the
+    bot's table message showed a link reading "Server Guide" where Alice's name was. Their
+    "<" now becomes "‹" too."""
+    member = driver.backend.world.member(ALICE_ID)
+    assert member is not None
+    member["nick"] = nick
+    content = public_table(await driver.slash("play", {"game": "race"})).content or ""
+    stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
+    assert stored.seats[0].name == nick.replace("<", "‹")
+    assert "<" not in content.replace("<@", ""), content
