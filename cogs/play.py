@@ -181,9 +181,11 @@ class Play(commands.Cog):
             for m in moves
             if m.notation != meant and (typed in m.label.lower() or typed in m.notation)
         ]
+        # A label past Discord's 100 characters (four opening tickets and their cities) ends
+        # in "…", not mid-word ("T21 Chi"), so the list does not pass a cut for the move.
         return [
             app_commands.Choice(
-                name=m.label[:100], value=f"{m.notation}{TURN_MARK}{stored.version}"[:100]
+                name=clip(m.label, 100), value=f"{m.notation}{TURN_MARK}{stored.version}"[:100]
             )
             for m in listed[:25]
         ]

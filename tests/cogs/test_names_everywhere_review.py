@@ -202,3 +202,21 @@ async def test_a_name_spelling_a_link_into_the_server_shows_as_typed(
     stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
     assert stored.seats[0].name == nick.replace("<", "‹")
     assert "<" not in content.replace("<@", ""), content
+
+
+async def test_a_move_too_long_for_the_list_ends_in_an_ellipsis(driver: InteractionDriver) -> None:
+    """Ticket to Ride's opening tickets: keeping four names four tickets and their cities,
+    past the 100 characters Discord shows of a /move suggestion. Found by this review: the
+    label was cut where the limit fell ("…, T21 Chi"), so the list seemed to offer a move
+    naming a city "Chi"; a cut label now ends in "…"."""
+    await running_bot(driver).tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="ttr",
+        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
+        seed=5,
+    )
+    offered = (await driver.autocomplete("move", "action", "keep")).choices
+    long = [c["name"] for c in offered if len(c["name"]) == 100]
+    assert long, [c["name"] for c in offered]
+    assert all(name.endswith("…") for name in long), long
