@@ -37,6 +37,7 @@ from bot.engine.core import BadOption, GameError
 from bot.engine.words import plural
 from bot.games import bundle, title_of
 from bot.games.bundle import GameBundle
+from bot.names import distinct_names
 from bot.store.base import (
     Answer,
     Invitee,
@@ -612,7 +613,8 @@ async def _deal_claimed(
     thread: discord.Thread | None = None
     try:
         if claimed.thread and interaction.message is not None:
-            names = " vs ".join(s.name for s in seats)
+            # Numbered as the table will number them: two members called Sam are told apart.
+            names = " vs ".join(s.name for s in distinct_names(seats))
             thread = await interaction.message.create_thread(
                 name=f"{found.info.title}: {names}"[:90]
             )

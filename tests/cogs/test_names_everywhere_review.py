@@ -220,3 +220,22 @@ async def test_a_move_too_long_for_the_list_ends_in_an_ellipsis(driver: Interact
     long = [c["name"] for c in offered if len(c["name"]) == 100]
     assert long, [c["name"] for c in offered]
     assert all(name.endswith("…") for name in long), long
+
+
+async def test_a_game_thread_tells_two_members_of_one_name_apart(
+    driver: InteractionDriver,
+) -> None:
+    """Alice and Bob both go by "Sam"; Alice hosts a 1000 Mile Race in a thread of its own and
+    Bob joins, which starts it. Found by this review: the thread was called "1000 Mile Race:
+    Sam vs Sam", while the table inside it numbers the second ("Sam (2)"); the thread's name
+    now numbers him too."""
+    for user_id in (ALICE_ID, BOB_ID):
+        member = driver.backend.world.member(user_id)
+        assert member is not None
+        member["nick"] = "Sam"
+    hosted = await driver.slash("host", {"game": "race", "thread": True})
+    await driver.click(hosted.message, component_id(hosted, "Join"), user_id=BOB_ID)
+    (thread,) = driver.backend.threads()
+    assert thread["name"] == "1000 Mile Race: Sam vs Sam (2)", thread["name"]
+    stored = await running_bot(driver).tables.current(int(thread["id"]))
+    assert [s.name for s in stored.seats] == ["Sam", "Sam (2)"]
