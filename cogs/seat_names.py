@@ -34,12 +34,13 @@ server's own pages (``<id:customize>``, ``<id:guide>``) out of message text."""
 
 def _kept(char: str) -> bool:
     """Whether a name keeps ``char``: not an invisible format character (category Cf) other
-    than a joiner or an emoji tag (the flag of Scotland spells its region in tags)."""
-    return (
-        unicodedata.category(char) != "Cf"
-        or char in _JOINERS
-        or "\U000e0020" <= char <= "\U000e007f"
-    )
+    than a joiner or an emoji tag (the flag of Scotland spells its region in tags), nor a
+    control character other than a space (an escape, a bell: Discord refuses them in a
+    nickname, a hostile client may not, and the images drew each as an empty box)."""
+    category = unicodedata.category(char)
+    if category == "Cc":
+        return char.isspace()  # a line break or tab becomes a space (``_seat_name``)
+    return category != "Cf" or char in _JOINERS or "\U000e0020" <= char <= "\U000e007f"
 
 
 def _seat_name(name: str) -> str:

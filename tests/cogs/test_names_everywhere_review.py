@@ -239,3 +239,16 @@ async def test_a_game_thread_tells_two_members_of_one_name_apart(
     assert thread["name"] == "1000 Mile Race: Sam vs Sam (2)", thread["name"]
     stored = await running_bot(driver).tables.current(int(thread["id"]))
     assert [s.name for s in stored.seats] == ["Sam", "Sam (2)"]
+
+
+async def test_control_characters_leave_a_name(driver: InteractionDriver) -> None:
+    """Alice's nickname holds a terminal's colour escape, a bell, a delete and a NUL (Discord
+    refuses them, a hostile client may not). Found by this review: her seat kept them, so
+    every caption carried them and the images drew each as an empty box ("Al▯[31mice▯▯▯");
+    they now leave the name, as invisible format characters do."""
+    member = driver.backend.world.member(ALICE_ID)
+    assert member is not None
+    member["nick"] = "Al\x1b[31mice\x07\x7f\x00"
+    await driver.slash("play", {"game": "race"})
+    stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
+    assert stored.seats[0].name == "Al[31mice"
