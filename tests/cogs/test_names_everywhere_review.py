@@ -6,6 +6,7 @@ its docstring what it was before.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 import pytest
@@ -13,7 +14,7 @@ import pytest
 from bot.seats import computer_names
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import alt_text_of, component_id, public_table, replies
+from tests.cogs.helpers import alt_text_of, component_id, public_table, replies, stacked_mille
 from tests.cogs.test_race_ttr_hostile_review import RACE_DECK
 from tests.discord.backend import (
     ALICE_ID,
@@ -201,7 +202,7 @@ async def test_a_name_spelling_a_link_into_the_server_shows_as_typed(
     content = public_table(await driver.slash("play", {"game": "race"})).content or ""
     stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
     assert stored.seats[0].name == nick.replace("<", "‹")
-    assert "<" not in content.replace("<@", ""), content
+    assert "<id:" not in content.lower() and nick.replace("<", "‹") in content, content
 
 
 async def test_a_move_too_long_for_the_list_ends_in_an_ellipsis(driver: InteractionDriver) -> None:
@@ -252,3 +253,31 @@ async def test_control_characters_leave_a_name(driver: InteractionDriver) -> Non
     await driver.slash("play", {"game": "race"})
     stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
     assert stored.seats[0].name == "Al[31mice"
+
+
+def _outside_isolates(text: str) -> str:
+    """``text`` without its isolated stretches (``FSI`` … ``PDI``)."""
+    return re.sub("\u2068[^\u2069]*\u2069", "", text)
+
+
+async def test_an_arabic_name_before_figures_keeps_its_line_in_order(
+    driver: InteractionDriver,
+) -> None:
+    """Bob goes by "محمد" and resigns a Mille Bornes game to Alice: the result line gives
+    each a score and the ratings line each a change, figures right after the names. Found by
+    this review: Discord lays a line out by Unicode's bidirectional algorithm, in which
+    figures after Arabic letters belong to them, so the line showed "محمد 1,000 → 954 (-46)"
+    as "(46-) 954 → 1,000 محمد" (a rating going up) and the scores out of place. A stretch of
+    right-to-left writing is now set apart by invisible directional isolates, so it reads
+    right to left inside a line that stays left to right."""
+    bot = running_bot(driver)
+    await stacked_mille(driver, SeatRecord(1, "محمد", user_id=BOB_ID))
+    ended = public_table(await driver.slash("resign", {}, user_id=BOB_ID)).content or ""
+    ratings = next(line for line in ended.split("\n") if line.startswith("📈 Ratings:"))
+    assert "\u2068محمد\u2069 1,000 → " in ratings, ratings
+    assert not any(
+        unicodedata.bidirectional(char) in ("R", "AL") for char in _outside_isolates(ended)
+    ), ascii(ended)
+    history = (await driver.slash("history", {})).content or ""
+    assert "vs \u2068محمد\u2069:" in history, ascii(history)
+    assert (await bot.tables.store.results(guild_id=GUILD_ID))[0].names[1] == "محمد"
