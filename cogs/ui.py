@@ -13,7 +13,6 @@ import contextlib
 import io
 import logging
 import re
-import unicodedata
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import replace
 from functools import partial
@@ -21,6 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
+from bot.bidi import isolated
 from bot.boards import rating_changes
 from bot.engine.core import GameError
 from bot.engine.words import plural
@@ -98,40 +98,6 @@ def plain(text: str) -> str:
 
 _LIST_START = re.compile(r"^(\s*\d+)\.(?=\s)", re.MULTILINE)
 """A line Discord would show as an item of a numbered list ("1. Alice plays Go.")."""
-
-FIRST_STRONG_ISOLATE, POP_DIRECTIONAL_ISOLATE = "\u2068", "\u2069"
-
-
-def isolated(text: str) -> str:
-    """``text`` with each stretch of right-to-left writing (a name in Arabic or Hebrew) set
-    apart by Unicode's directional isolates (invisible), from its first right-to-left letter
-    to its last before a left-to-right letter or the end of the line.
-
-    Discord lays a line out by Unicode's bidirectional algorithm, in which numbers after
-    Arabic letters belong to them: "Ratings: محمد 1,000 → 1,086 (+86)" showed as
-    "Ratings: (86+) 1,086 → 1,000 محمد", a rating going down, and "1st محمد 0 · 2nd Bob -80."
-    as "1st 2 · 0 محمدnd Bob -80.". Isolated, the name reads right to left inside a line that
-    reads left to right around it, and a line opening with it is still a left-to-right line."""
-    if text.isascii():
-        return text
-    out: list[str] = []
-    start = 0
-    while start < len(text):
-        if unicodedata.bidirectional(text[start]) not in ("R", "AL"):
-            out.append(text[start])
-            start += 1
-            continue
-        end = after = start + 1  # ``end``: one past the stretch's last right-to-left character
-        while after < len(text):
-            kind = unicodedata.bidirectional(text[after])
-            if kind in ("L", "B", "S"):  # a left-to-right letter, a line break, a tab
-                break
-            if kind in ("R", "AL", "AN", "NSM"):
-                end = after + 1
-            after += 1
-        out.append(f"{FIRST_STRONG_ISOLATE}{text[start:end]}{POP_DIRECTIONAL_ISOLATE}")
-        start = end
-    return "".join(out)
 
 
 def quote(text: str, limit: int = 40) -> str:

@@ -19,6 +19,7 @@ from typing import Literal
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from bot.bidi import isolated
 from bot.render import fallback
 from bot.seats import without_level
 
@@ -60,9 +61,9 @@ def _direction(fnt: Font) -> str | None:
 
 
 def _runs(text: str, fnt: Font) -> list[tuple[str, Font]]:
-    """``text`` (tamed) in runs of one face each: the bundled fallbacks draw the letters
-    ``fnt`` lacks (``fallback.runs``)."""
-    text = tame(text)
+    """``text`` (tamed, its right-to-left names isolated: ``bot.bidi``) in runs of one face
+    each: the bundled fallbacks draw the letters ``fnt`` lacks (``fallback.runs``)."""
+    text = isolated(tame(text))
     if isinstance(fnt, ImageFont.FreeTypeFont):
         return list(fallback.runs(text, fnt, FONT_DIR))
     return [(text, fnt)]

@@ -105,6 +105,10 @@ def _resolved(text: str) -> list[bool]:
     last = False  # the start of the line counts as left to right
     for char in text:
         kind = unicodedata.bidirectional(char)
+        if kind == "PDI":
+            # The end of an isolated name (``bot.bidi``): what follows it reads from the
+            # left-to-right letter before the name, so a score after it is not the name's.
+            last = False
         if strong and _rides_along(char):
             strong.append(strong[-1])
             continue

@@ -96,3 +96,16 @@ def test_a_damaged_character_map_has_no_letters(tmp_path: Path) -> None:
         path = tmp_path / f"thai{attempt}.ttf"
         path.write_bytes(bytes(damaged))
         assert isinstance(fallback.letters(str(path)), frozenset)
+
+
+@pytest.mark.parametrize("between", ["", " 👩‍🚀"])
+def test_a_score_after_an_arabic_name_stays_after_it(between: str) -> None:
+    """A caption gives a figure right after an Arabic name: "محمد: 3, Bob: 2." (the tickets
+    each kept), drawn in one face, and with an emoji further along (runs of several faces).
+    Found by a names review: in Unicode's bidirectional algorithm figures after Arabic
+    letters belong to them, so the line was drawn "3 :محمد, Bob: 2." (the 3 leftmost, beside
+    nobody's name); the name is now isolated (``bot.bidi``) and drawn first, its figure after
+    it."""
+    fnt = font(30, "bold")
+    room = text_width("محمد", fnt) + 4
+    assert _left_part(f"محمد: 3,{between} Bob: 2.", room) == _left_part("محمد", room)
