@@ -16,6 +16,7 @@ import unicodedata
 
 import discord
 
+from bot.bidi import isolated_name
 from bot.names import looks
 from bot.render.common import few_marks
 
@@ -96,9 +97,11 @@ def _passes_for_a_seat(name: str) -> bool:
 def display_name(user: discord.abc.User) -> str:
     """A member's name for a seat: their server name as :func:`_seat_name` shows it, or their
     username when that name shows nothing (only spaces or invisible characters), passes for
-    a computer's or reads like a seat's number."""
+    a computer's or reads like a seat's number. A name written right to left comes between
+    invisible directional isolates (``isolated_name``): the only invisible characters a seat
+    name holds, so a figure or another name after it is not read as part of it."""
     for name in (user.display_name, user.name):
         shown = _seat_name(name or "")
         if _visible(shown) and not _passes_for_a_computer(shown) and not _passes_for_a_seat(shown):
-            return shown
+            return isolated_name(shown)
     return "Player"

@@ -81,6 +81,11 @@ def runs(text: str, fnt: ImageFont.FreeTypeFont, font_dir: Path) -> list[Run]:
         face = fnt
         if pieces and _rides_along(char):
             face = pieces[-1][1]
+        elif unicodedata.category(char) == "Cf":
+            # An invisible control opening the text (a name's isolate, ``bot.bidi``) draws
+            # nothing: in a fallback face that happens to map it, it split a name written in
+            # one face into two runs.
+            pass
         elif (point := ord(char)) not in main:
             for file, ranges in FALLBACKS:
                 path = str(font_dir / file)
@@ -96,19 +101,45 @@ def runs(text: str, fnt: ImageFont.FreeTypeFont, font_dir: Path) -> list[Run]:
     return [("".join(chars), face) for chars, face in pieces]
 
 
+_OPENS = ("LRI", "RLI", "FSI")
+
+
+def _units(text: str) -> list[tuple[int, int]]:
+    """``text`` as (start, end) units: one letter each, except an isolate, which is one unit
+    from its opening control to its closing one (to the end when it is not closed)."""
+    units: list[tuple[int, int]] = []
+    start = 0
+    while start < len(text):
+        end = start + 1
+        if unicodedata.bidirectional(text[start]) in _OPENS:
+            depth = 1
+            while end < len(text) and depth:
+                kind = unicodedata.bidirectional(text[end])
+                depth += 1 if kind in _OPENS else -1 if kind == "PDI" else 0
+                end += 1
+        units.append((start, end))
+        start = end
+    return units
+
+
 def _resolved(text: str) -> list[bool]:
     """Whether each letter of ``text`` sits in right-to-left text, on a left-to-right line
     (the Unicode bidirectional algorithm's resolved levels, 0 or 1, for text with no explicit
     embeddings): Hebrew and Arabic letters are, and so are the spaces, emoji and digits
-    between two of them; everything else is not. Marks and joiners go with their letter."""
+    between two of them; everything else is not. Marks and joiners go with their letter.
+
+    An isolate (a name as a seat holds it, ``bot.bidi``) is one neutral to the line around
+    it, as in the algorithm: a figure after it is not read as part of it, nor two names with
+    only figures between them as one. Inside, it reads as its first strong letter says."""
+    units = _units(text)
     strong: list[bool | None] = []
     last = False  # the start of the line counts as left to right
-    for char in text:
+    for start, end in units:
+        char = text[start]
         kind = unicodedata.bidirectional(char)
-        if kind == "PDI":
-            # The end of an isolated name (``bot.bidi``): what follows it reads from the
-            # left-to-right letter before the name, so a score after it is not the name's.
-            last = False
+        if end - start > 1 or kind in _OPENS:
+            strong.append(None)  # an isolate: a neutral, resolved below from both sides
+            continue
         if strong and _rides_along(char):
             strong.append(strong[-1])
             continue
@@ -121,7 +152,10 @@ def _resolved(text: str) -> list[bool]:
             continue
         strong.append(last)
     rtl: list[bool] = []
-    for i, known in enumerate(strong):
+    for i, ((start, end), known) in enumerate(zip(units, strong, strict=True)):
+        if end - start > 1:
+            rtl.extend(_inside(text[start:end]))
+            continue
         if known is not None:
             rtl.append(known)
             continue
@@ -129,6 +163,17 @@ def _resolved(text: str) -> list[bool]:
         after = next((s for s in strong[i + 1 :] if s is not None), False)
         rtl.append(before and after)
     return rtl
+
+
+def _inside(isolate: str) -> list[bool]:
+    """``_resolved`` for an isolate's letters, its controls included: all right to left when
+    its first strong letter is (a name in Arabic or Hebrew), else as a line of its own."""
+    closed = unicodedata.bidirectional(isolate[-1]) == "PDI"
+    inner = isolate[1 : -1 if closed else None]
+    first = next((k for k in map(unicodedata.bidirectional, inner) if k in ("L", "R", "AL")), "L")
+    if first != "L":
+        return [True] * len(isolate)
+    return [False, *_resolved(inner), *([False] if closed else [])]
 
 
 def visual(pieces: list[Run]) -> list[Placed]:

@@ -281,3 +281,34 @@ async def test_an_arabic_name_before_figures_keeps_its_line_in_order(
     history = (await driver.slash("history", {})).content or ""
     assert "vs \u2068محمد\u2069:" in history, ascii(history)
     assert (await bot.tables.store.results(guild_id=GUILD_ID))[0].names[1] == "محمد"
+
+
+async def test_two_names_written_right_to_left_keep_their_own_figures(
+    driver: InteractionDriver,
+) -> None:
+    """Alice goes by "محمد" and Bob by "שלום"; with Carol they keep their opening tickets at
+    Ticket to Ride, and the table says "Tickets kept — محمد: 3, שלום: 3, Carol: 3." Found by
+    this review: with only figures and punctuation between the two names, "محمد: 3, שלום" was
+    one stretch of right-to-left writing, shown "שלום ,3 :محمد", each figure beside the wrong
+    name. A seat now holds such a name between isolates, so each stays whole."""
+    for user_id, nick in ((ALICE_ID, "محمد"), (BOB_ID, "שלום")):
+        member = driver.backend.world.member(user_id)
+        assert member is not None
+        member["nick"] = nick
+    invite = await driver.slash("challenge", {"game": "ttr", "member": BOB_ID, "member2": CAROL_ID})
+    for user_id in (BOB_ID, CAROL_ID):
+        await driver.click(invite, component_id(invite, "Accept"), user_id=user_id)
+    bot = running_bot(driver)
+    stored = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert [s.name for s in stored.seats] == ["\u2068محمد\u2069", "\u2068שלום\u2069", "carol"]
+    said = ""
+    for user_id in (ALICE_ID, BOB_ID, CAROL_ID):
+        _, moves = bot.tables.hand(await bot.tables.current(GAMES_CHANNEL_ID), user_id)
+        keep = next(m for m in moves if len(m.notation.split()) == 4)  # three tickets kept
+        said = (
+            public_table(
+                await driver.slash("move", {"action": keep.notation}, user_id=user_id)
+            ).content
+            or ""
+        )
+    assert "Tickets kept — \u2068محمد\u2069: 3, \u2068שלום\u2069: 3, carol: 3." in said, ascii(said)

@@ -109,3 +109,16 @@ def test_a_score_after_an_arabic_name_stays_after_it(between: str) -> None:
     fnt = font(30, "bold")
     room = text_width("محمد", fnt) + 4
     assert _left_part(f"محمد: 3,{between} Bob: 2.", room) == _left_part("محمد", room)
+
+
+def test_two_isolated_names_with_figures_between_them_stay_in_their_order() -> None:
+    """A caption names two members written right to left with only figures and punctuation
+    between them, "محمد: 3, שלום: 2." (the tickets each kept), each name isolated as a seat
+    holds it. Found by a names review: the images set the whole of "محمد: 3, שלום" apart as
+    one right-to-left stretch, across the names' own isolates, so it was drawn "שלום ,3 :محمد"
+    and the figures were read against the wrong names; the names' own isolates are now kept,
+    and "محمد" is drawn first."""
+    fnt = font(30, "bold")
+    room = text_width("محمد", fnt) + 4
+    line = "\u2068محمد\u2069: 3, \u2068שלום\u2069: 2."
+    assert _left_part(line, room) == _left_part("محمد", room)
