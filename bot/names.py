@@ -16,6 +16,7 @@ from dataclasses import replace
 
 from confusable_homoglyphs import utils as confusable_data
 
+from bot.seats import without_level
 from bot.store.base import SeatRecord
 
 _LATIN = frozenset(string.ascii_letters + string.digits)
@@ -92,10 +93,17 @@ def distinct_names(seats: Sequence[SeatRecord]) -> list[SeatRecord]:
     """The seats, a name that looks like one an earlier seat goes by numbered: "Sam",
     "Ｓａｍ (2)". Members may share a name, and every caption, target button, result line,
     ratings line and board names players by name: "Sam won", or a shot aimed "on Sam", must
-    say which Sam."""
+    say which Sam.
+
+    A member's name is also numbered when it looks like a computer's seat name without its
+    level (``without_level``): a six-car image with no room for levels draws "Computer
+    (normal)" as "Computer", and a member called "Computer" at that table was drawn alike."""
+    short = [without_level(s.name) for s in seats if s.is_computer]
+    drawn = [name for name in short if name is not None]
     named: list[SeatRecord] = []
     for seat in seats:
-        name = unused_name(seat.name, [s.name for s in named])
+        taken = [s.name for s in named] + ([] if seat.is_computer else drawn)
+        name = unused_name(seat.name, taken)
         named.append(seat if name == seat.name else replace(seat, name=name))
     return named
 

@@ -312,3 +312,29 @@ async def test_two_names_written_right_to_left_keep_their_own_figures(
             or ""
         )
     assert "Tickets kept — \u2068محمد\u2069: 3, \u2068שלום\u2069: 3, carol: 3." in said, ascii(said)
+
+
+async def test_a_member_called_computer_beside_one_computer_is_numbered(
+    driver: InteractionDriver,
+) -> None:
+    """Five members, the first called "Computer", and one computer, "Computer (normal)", at
+    Dragon. Found by this review: where a six-car image has no room for a computer's level it
+    draws "Computer (normal)" as "Computer", so two panels read "Computer" (and "killed by
+    Computer" could be either). The member is now numbered as a look-alike is: "Computer (2)";
+    a member called "Computer" with no computer at the table keeps the name."""
+    members = ["Computer", "Bob", "Carol", "Dave", "Erin"]
+    seats = [SeatRecord(n, name, user_id=ALICE_ID + n) for n, name in enumerate(members)]
+    tables = running_bot(driver).tables
+    update = await tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="dragon",
+        seats=[*seats, SeatRecord(5, "Computer (normal)", policy="normal")],
+        seed=3,
+    )
+    names = [s.name for s in update.game.seats]
+    assert names == ["Computer (2)", *members[1:], "Computer (normal)"], names
+    alone = await tables.start(
+        channel_id=GAMES_CHANNEL_ID + 1, guild_id=GUILD_ID, game_key="dragon", seats=seats, seed=3
+    )
+    assert [s.name for s in alone.game.seats] == members
