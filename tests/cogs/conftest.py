@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import logging
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -37,6 +38,37 @@ def _lobby_clock_restored(monkeypatch: pytest.MonkeyPatch) -> None:
     one to run included: the module is imported here, so it is there to restore even before
     any bot has started."""
     monkeypatch.setattr(lobby_cog, "clock", lobby_cog.clock)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "logs_errors: the bot logs an error on purpose")
+
+
+class _BotErrors(logging.Handler):
+    """The errors the bot's own loggers (junction, bot.*, cogs.*) record."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.ERROR)
+        self.seen: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.name.split(".")[0] in ("junction", "bot", "cogs"):
+            self.seen.append(f"{record.name}: {record.getMessage()}")
+
+
+@pytest.fixture(autouse=True)
+def no_bot_errors(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Fail a cog test during which the bot logged an error: a command that fails answers the
+    member with an apology and logs the error (discord.py logs nothing), so a test looking
+    only at what was refused or not sent could pass over a crash."""
+    errors = _BotErrors()
+    logging.getLogger().addHandler(errors)
+    try:
+        yield
+    finally:
+        logging.getLogger().removeHandler(errors)
+    if not request.node.get_closest_marker("logs_errors"):
+        assert not errors.seen, "the bot logged errors: " + "; ".join(errors.seen[:5])
 
 
 @pytest.fixture

@@ -6,6 +6,8 @@ import dataclasses
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+import pytest
+
 from bot.store.base import GuildSettings, MoveRecord, SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import alt_text_of, sweep_after
@@ -199,6 +201,7 @@ async def test_replay_cut_short_by_a_rules_fix_says_so(driver: InteractionDriver
     assert "earlier version of the rules" in text
 
 
+@pytest.mark.logs_errors  # the failed write or answer is logged
 async def test_the_first_sweep_records_a_result_whose_write_failed(
     driver: InteractionDriver,
 ) -> None:

@@ -238,6 +238,7 @@ async def test_a_hand_end_then_a_failed_table_follow_up_is_each_posted_once(
 # --- 3. an answer before the computers that fails otherwise ---------------------------------------
 
 
+@pytest.mark.logs_errors  # the failed write or answer is logged
 async def test_a_play_whose_answer_dropped_its_connection_still_posts_its_table(
     driver: InteractionDriver, drop_acknowledgement: Callable[[JSON], None]
 ) -> None:
@@ -257,6 +258,7 @@ async def test_a_play_whose_answer_dropped_its_connection_still_posts_its_table(
     assert stored.message_id == int(posted[0]["id"])
 
 
+@pytest.mark.logs_errors  # the failed write or answer is logged
 async def test_a_move_whose_answer_dropped_its_connection_still_posts_its_table(
     driver: InteractionDriver, drop_acknowledgement: Callable[[JSON], None]
 ) -> None:
@@ -276,6 +278,7 @@ async def test_a_move_whose_answer_dropped_its_connection_still_posts_its_table(
     assert "nothing was changed" not in " ".join(r.content or "" for r in result.responses)
 
 
+@pytest.mark.logs_errors  # the failed write or answer is logged
 async def test_a_table_discord_posted_despite_a_server_error_is_not_posted_twice(
     driver: InteractionDriver,
     drop_acknowledgement: Callable[[JSON], None],
