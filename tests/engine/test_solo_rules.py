@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from collections.abc import Sequence
 
 import pytest
@@ -443,6 +444,22 @@ def test_refuel_shuffles_the_discard_pile_into_the_tank() -> None:
     assert s.events[0] == (
         "Refuel: the discard pile (8 cards) goes back into the tank (1 refuel left)."
     )
+
+
+def test_dealing_again_after_a_refuel_keeps_the_known_tank() -> None:
+    """After a refuel the tank holds the old discards, which the player has seen: dealing the
+    hidden cards again shuffles the tank on its own and the face-down cards among themselves,
+    so the view stays the same. Before the fix the two were mixed, putting face-down 100s and
+    200s into a tank known to hold 50s, 75s and a Go."""
+    s = G.new_game(["Ann"], seed=5, options={"preset": "refuel"})
+    s.refuels_used = 1  # as after a refuel: the tank's cards are known, their order is not
+    assert len(s.tank) > 1 and G.private_view(s, 0).public.tank_known is not None
+    for seed in range(5):
+        other = G.resample_hidden(s, 0, random.Random(seed))
+        assert G.private_view(other, 0) == G.private_view(s, 0)
+        assert Counter(other.tank) == Counter(s.tank)
+        downs = Counter(card for pile in other.highways for card in pile[:-1])
+        assert downs == Counter(card for pile in s.highways for card in pile[:-1])
 
 
 def test_refuel_shuffle_replays_from_the_seed() -> None:

@@ -141,16 +141,24 @@ class MilleBornesSolo(Game[SoloState, Action]):
         return counts
 
     def resample_hidden(self, state: SoloState, seat: int | None, rng: Any) -> SoloState:
-        """Deal the face-down highway cards and the tank again (the hand lies open)."""
+        """Deal the face-down highway cards and the tank again (the hand lies open). Once the
+        discard pile has refuelled the tank, the tank holds known cards in an unknown order:
+        it is shuffled on its own, and the face-down cards only among themselves."""
         after = state.clone()
-        pool = [card for pile in after.highways for card in pile[:-1]] + after.tank
         shuffler = resample_rng(rng)
+        refuelled = bool(after.refuels_used)
+        pool = [card for pile in after.highways for card in pile[:-1]]
+        if not refuelled:
+            pool += after.tank
         shuffler.shuffle(pool)
         for pile in after.highways:
             if len(pile) > 1:
                 hidden = len(pile) - 1
                 pile[:-1], pool = pool[:hidden], pool[hidden:]
-        after.tank = pool
+        if refuelled:
+            shuffler.shuffle(after.tank)
+        else:
+            after.tank = pool
         return after
 
     def public_view(self, state: SoloState) -> SoloPublicView:
