@@ -225,3 +225,11 @@ async def hand_press(driver: InteractionDriver, game_id: int, label: str) -> JSO
     hand = await driver.click(table.message_id, f"jn:h:{game_id}")
     assert hand.message is not None
     return driver.factory.component(hand.message, component_id(hand, label))
+
+
+async def play_first_offered(driver: InteractionDriver, user_id: int) -> InteractionResult:
+    """The member plays, by a typed /move, the first move their hand offers (their opening
+    tickets, a turn of their own)."""
+    tables = running_bot(driver).tables
+    _, moves = tables.hand(await tables.current(GAMES_CHANNEL_ID), user_id)
+    return await driver.slash("move", {"action": moves[0].notation}, user_id=user_id)

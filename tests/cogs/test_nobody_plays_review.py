@@ -20,7 +20,7 @@ from bot.position import round_ended
 from bot.store.base import GuildSettings, SeatRecord
 from bot.updates import NOBODY_PLAYS
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import restarted, stacked_mille, sweep_after
+from tests.cogs.helpers import play_first_offered, restarted, stacked_mille, sweep_after
 from tests.cogs.test_timers_review import BLUE, RED, RED_DRAWS, THREE_MEMBERS
 from tests.discord.backend import ALICE_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
@@ -43,13 +43,6 @@ async def _status(driver: InteractionDriver, game_id: int) -> str:
 def _told(driver: InteractionDriver) -> int:
     """How many of the channel's messages say the game ends because nobody plays."""
     return sum(NOBODY_PLAYS in (m.get("content") or "") for m in driver.messages.values())
-
-
-async def _own_turn(driver: InteractionDriver, user_id: int) -> None:
-    """The member plays their turn themselves: the first move their hand offers."""
-    bot = running_bot(driver)
-    _, moves = bot.tables.hand(await bot.tables.current(GAMES_CHANNEL_ID), user_id)
-    await driver.slash("move", {"action": moves[0].notation}, user_id=user_id)
 
 
 async def test_two_members_away_end_the_game_with_no_result_once_told(
@@ -85,7 +78,7 @@ async def test_a_present_member_keeps_the_game_going_until_they_too_stay_away(
     await _computer_plays_late_turns(driver)
     game = (await stacked_mille(driver)).game
     for _ in range(5):
-        await _own_turn(driver, ALICE_ID)
+        await play_first_offered(driver, ALICE_ID)
         await sweep_after(driver, LATE)  # Bob's turn, played for him
     assert await _status(driver, game.id) == "active"
     assert _told(driver) == 0
@@ -108,7 +101,7 @@ async def test_a_member_who_moves_after_two_late_turns_starts_the_count_anew(
     game = (await stacked_mille(driver)).game
     for _ in range(4):  # Alice, Bob, Alice, Bob
         await sweep_after(driver, LATE)
-    await _own_turn(driver, ALICE_ID)
+    await play_first_offered(driver, ALICE_ID)
     for _ in range(5):  # Bob (his third), Alice, Bob, Alice, Bob
         await sweep_after(driver, LATE)
     assert await _status(driver, game.id) == "active"

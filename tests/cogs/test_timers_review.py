@@ -19,6 +19,7 @@ from bot.store.base import GuildSettings, SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import (
     component_id,
+    play_first_offered,
     public_table,
     replies,
     restarted,
@@ -38,13 +39,6 @@ THREE_MEMBERS = [
 ]
 
 
-async def _keep_first_tickets(driver: InteractionDriver, user_id: int) -> None:
-    """The member keeps the first ticket choice their hand offers (a typed /move)."""
-    bot = running_bot(driver)
-    _, moves = bot.tables.hand(await bot.tables.current(GAMES_CHANNEL_ID), user_id)
-    await driver.slash("move", {"action": moves[0].notation}, user_id=user_id)
-
-
 async def test_a_ticket_kept_by_another_does_not_move_a_members_deadline(
     driver: InteractionDriver,
 ) -> None:
@@ -59,9 +53,9 @@ async def test_a_ticket_kept_by_another_does_not_move_a_members_deadline(
     )
     await sweep_after(driver, 31)  # the reminder for all three
     await sweep_after(driver, 19)
-    await _keep_first_tickets(driver, ALICE_ID)
+    await play_first_offered(driver, ALICE_ID)
     await sweep_after(driver, 5)
-    await _keep_first_tickets(driver, BOB_ID)
+    await play_first_offered(driver, BOB_ID)
     stored = await bot.tables.current(GAMES_CHANNEL_ID)
     assert bot.tables.position(stored).acting == [2], "only Carol still chooses"
     assert stored.turn_deadline == pytest.approx(start + 60, abs=1)
@@ -81,7 +75,7 @@ async def test_a_restart_keeps_the_deadline_of_a_choice_some_have_made(
     )
     deadline = update.game.turn_deadline
     await sweep_after(driver, 50)
-    await _keep_first_tickets(driver, ALICE_ID)
+    await play_first_offered(driver, ALICE_ID)
     async with restarted(driver, tmp_path) as again:
         back = running_bot(again)
         assert (await back.tables.current(GAMES_CHANNEL_ID)).turn_deadline == deadline
