@@ -21,7 +21,7 @@ from bot.store.base import GuildSettings, SeatRecord
 from bot.updates import NOBODY_PLAYS
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import play_first_offered, restarted, stacked_mille, sweep_after
-from tests.cogs.test_timers_review import BLUE, RED, RED_DRAWS, THREE_MEMBERS
+from tests.cogs.test_timers_review import BLUE, RED, RED_DRAWS, THREE_MEMBERS, flat_tire_first
 from tests.discord.backend import ALICE_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
@@ -190,16 +190,7 @@ async def test_windows_closed_with_no_reaction_are_not_turns(driver: Interaction
             seed=1,
         )
     ).game
-    original: Thinker = bot.tables.thinker
-
-    async def hazard(factory: PolicyFactory, view: Any, seed: str) -> str:
-        return (
-            "play flat-tire"
-            if "play flat-tire" in view.legal
-            else await original(factory, view, seed)
-        )
-
-    bot.tables.thinker = hazard
+    flat_tire_first(bot.tables)
 
     async def next_deadline() -> None:
         stored = await bot.tables.game_by_id(game.id)

@@ -16,6 +16,7 @@ import pytest
 
 from bot.games.bundle import PolicyFactory
 from bot.store.base import GuildSettings, SeatRecord
+from bot.tables import Tables
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import (
     component_id,
@@ -185,6 +186,18 @@ async def test_settings_out_of_their_range_are_refused_and_change_nothing(
     assert await bot.store.guild_settings(GUILD_ID) == before
 
 
+def flat_tire_first(tables: Tables) -> None:
+    """The computer playing for a late member plays the Flat Tire they hold when it can."""
+    original: Thinker = tables.thinker
+
+    async def hazard(factory: PolicyFactory, view: Any, seed: str) -> str:
+        if "play flat-tire" in view.legal:
+            return "play flat-tire"
+        return await original(factory, view, seed)
+
+    tables.thinker = hazard
+
+
 # 1000 Mile Race: Alice (Red) holds a Flat Tire and a Jammer, Bob (Blue) a Coup Fourré.
 RED = ["100", "50", "25", "flat-tire", "spare-tire", "jammer", "pit-crew"]
 RED_DRAWS = ["75", "50", "200", "green-light", "repairs"]
@@ -207,16 +220,7 @@ async def test_a_late_members_own_window_let_run_out_gives_no_fresh_timer(
         seats=THREE_MEMBERS[:2],
         deck=[*RED, *RED_DRAWS, "/", *BLUE],
     )
-    original: Thinker = bot.tables.thinker
-
-    async def hazard(factory: PolicyFactory, view: Any, seed: str) -> str:
-        return (
-            "play flat-tire"
-            if "play flat-tire" in view.legal
-            else await original(factory, view, seed)
-        )
-
-    bot.tables.thinker = hazard
+    flat_tire_first(bot.tables)
     await sweep_after(driver, 61)
     await driver.slash("move", {"action": "react coup-fourre"}, user_id=BOB_ID)
     jammer = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID))
