@@ -21,7 +21,14 @@ from bot.store.base import GuildSettings, SeatRecord
 from bot.updates import NOBODY_PLAYS
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import play_first_offered, restarted, stacked_mille, sweep_after
-from tests.cogs.test_timers_review import BLUE, RED, RED_DRAWS, THREE_MEMBERS, flat_tire_first
+from tests.cogs.test_timers_review import (
+    BLUE,
+    RED,
+    RED_DRAWS,
+    THREE_MEMBERS,
+    alice_at_700_declined_for_her,
+    flat_tire_first,
+)
 from tests.discord.backend import ALICE_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
@@ -229,35 +236,15 @@ async def test_a_late_move_that_ends_a_hand_ends_the_turn(driver: InteractionDri
     game ends with no result."""
     bot = running_bot(driver)
     await _computer_plays_late_turns(driver)
-    game = (
-        await bot.tables.start(
-            channel_id=GAMES_CHANNEL_ID,
-            guild_id=GUILD_ID,
-            game_key="mille",
-            seats=[
-                SeatRecord(0, "Computer", policy="normal"),
-                SeatRecord(1, "Alice", user_id=ALICE_ID),
-            ],
-            deck=[*["25"] * 6, "go", "200", "200", "100", "100", "100", *["50", "75"] * 8],
-            seed=5,
-        )
-    ).game
-    for move in ["go", "200", "200", "100", "100", "100"]:
-        await driver.slash("move", {"action": f"play {move}"})
-    original: Thinker = bot.tables.thinker
-
-    async def declines(factory: PolicyFactory, view: Any, seed: str) -> str:
-        return "extend no" if "extend no" in view.legal else await original(factory, view, seed)
-
-    bot.tables.thinker = declines
+    game_id = await alice_at_700_declined_for_her(driver)
     await sweep_after(driver, LATE)  # declines: hand 1 ends, hand 2 waits for Alice
     await sweep_after(driver, LATE)  # her first turn of hand 2
-    moves = await bot.store.moves(game.id)
+    moves = await bot.store.moves(game_id)
     declined, opened = moves[-3:-1]  # the computer's reply to her opening comes last
     assert (declined.seat, declined.action) == (1, "extend no")
     assert opened.seat == 1, "nobody moved between the two"
     await sweep_after(driver, LATE)
-    assert await _status(driver, game.id) == "active"
+    assert await _status(driver, game_id) == "active"
     await sweep_after(driver, LATE)  # her third turn of hand 2
-    assert await _status(driver, game.id) == "aborted"
+    assert await _status(driver, game_id) == "aborted"
     assert _told(driver) == 1

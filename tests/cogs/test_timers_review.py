@@ -132,27 +132,7 @@ async def test_a_late_turn_that_ends_a_hand_leaves_the_next_hand_to_its_member(
     plays it herself, with a full minute, and the computer does not play it for her."""
     bot = running_bot(driver)
     await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "computer"))
-    await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="mille",
-        seats=[
-            SeatRecord(0, "Computer", policy="normal"),
-            SeatRecord(1, "Alice", user_id=ALICE_ID),
-        ],
-        deck=[*["25"] * 6, "go", "200", "200", "100", "100", "100", *["50", "75"] * 8],
-        seed=5,
-    )
-    for move in ["go", "200", "200", "100", "100", "100"]:
-        await driver.slash("move", {"action": f"play {move}"})
-    asked = await bot.tables.current(GAMES_CHANNEL_ID)
-    assert "extend no" in [m.notation for m in bot.tables.hand(asked, ALICE_ID)[1]]
-    original: Thinker = bot.tables.thinker
-
-    async def declines(factory: PolicyFactory, view: Any, seed: str) -> str:
-        return "extend no" if "extend no" in view.legal else await original(factory, view, seed)
-
-    bot.tables.thinker = declines
+    await alice_at_700_declined_for_her(driver)
     await sweep_after(driver, 61)
     stored = await bot.tables.current(GAMES_CHANNEL_ID)
     moves = await bot.store.moves(stored.id)
@@ -184,6 +164,36 @@ async def test_settings_out_of_their_range_are_refused_and_change_nothing(
     result = await driver.slash("settings", option)
     assert result.ephemeral and allowed in replies(result), replies(result)
     assert await bot.store.guild_settings(GUILD_ID) == before
+
+
+async def alice_at_700_declined_for_her(driver: InteractionDriver) -> int:
+    """Mille Bornes, a computer against Alice: she drives to 700 herself and is asked about the
+    extension; the computer, playing for her when she is late, declines it. The game's id."""
+    tables = running_bot(driver).tables
+    game = (
+        await tables.start(
+            channel_id=GAMES_CHANNEL_ID,
+            guild_id=GUILD_ID,
+            game_key="mille",
+            seats=[
+                SeatRecord(0, "Computer", policy="normal"),
+                SeatRecord(1, "Alice", user_id=ALICE_ID),
+            ],
+            deck=[*["25"] * 6, "go", "200", "200", "100", "100", "100", *["50", "75"] * 8],
+            seed=5,
+        )
+    ).game
+    for move in ["go", "200", "200", "100", "100", "100"]:
+        await driver.slash("move", {"action": f"play {move}"})
+    asked = await tables.current(GAMES_CHANNEL_ID)
+    assert "extend no" in [m.notation for m in tables.hand(asked, ALICE_ID)[1]]
+    original: Thinker = tables.thinker
+
+    async def declines(factory: PolicyFactory, view: Any, seed: str) -> str:
+        return "extend no" if "extend no" in view.legal else await original(factory, view, seed)
+
+    tables.thinker = declines
+    return game.id
 
 
 def flat_tire_first(tables: Tables) -> None:
