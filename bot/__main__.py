@@ -7,6 +7,7 @@ forget-member``.
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import sys
@@ -190,6 +191,17 @@ def _output_closed() -> bool:
     return closed
 
 
+def _no_input() -> bool:
+    """Whether standard input is missing or the null device, as for a service or a container
+    run without ``-i``: nobody can type there, and nothing is piped in."""
+    if sys.stdin is None:
+        return True
+    try:
+        return os.path.samestat(os.fstat(sys.stdin.fileno()), os.stat(os.devnull))
+    except (OSError, ValueError, io.UnsupportedOperation):
+        return False  # a stream without a file behind it (a test's, an embedding program's)
+
+
 def _command(args: argparse.Namespace) -> int:
     settings = Settings.from_env()
     if args.command == "run":
@@ -203,10 +215,10 @@ def _command(args: argparse.Namespace) -> int:
                     file=sys.stderr,
                 )
                 return 2
-            if sys.stdin is None or not sys.stdin.isatty():
+            if _no_input():
                 # A service or container whose token went missing: no one to play, and the
                 # console would deal a game into the bot's database and exit 0 (a restart
-                # policy then loops on it).
+                # policy then loops on it). Moves piped in still play the console.
                 print(
                     "junction run: DISCORD_TOKEN is not set. Set it to run the bot; to play in "
                     "a terminal, run `junction console`.",

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import fcntl
-import io
+import os
 import re
 import signal
 import socket
@@ -370,8 +370,9 @@ def test_run_without_a_token_or_a_terminal_deals_nothing(
 ) -> None:
     """A container started without DISCORD_TOKEN ran the console on no input: it dealt a game
     into the bot's database, printed a table and exited 0, for a restart policy to loop on."""
-    monkeypatch.setattr("sys.stdin", io.StringIO(""))  # not a terminal, as in a container
-    assert main(["run"]) == 2
+    with open(os.devnull) as nothing:  # a container's or a service's standard input
+        monkeypatch.setattr("sys.stdin", nothing)
+        assert main(["run"]) == 2
     err = capsys.readouterr().err
     assert err == (
         "junction run: DISCORD_TOKEN is not set. Set it to run the bot; to play in a terminal, "
@@ -743,3 +744,23 @@ def test_games_lists_seats_in_words(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "Mille Bornes Solo — exactly 1 player;" in out
     assert "Dragon Mille Bornes — 2 to 6 players;" in out and "1 players" not in out
+
+
+def test_run_without_a_token_plays_moves_piped_in(tmp_path: Path) -> None:
+    """Moves piped into `junction run` without a token play the console, as the quick start
+    promises: only a missing or null standard input (a container, a service) is refused."""
+    env = {**os.environ, "JUNCTION_DB": f"sqlite:///{tmp_path / 'piped.db'}"}
+    env.pop("DISCORD_TOKEN", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "run"],
+        input="quit\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("No DISCORD_TOKEN set: starting the local console"), done.stdout
+    assert "Game saved" in done.stdout, done.stdout
