@@ -22,12 +22,8 @@ from bot.updates import NOBODY_PLAYS
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import play_first_offered, restarted, stacked_mille, sweep_after
 from tests.cogs.test_timers_review import (
-    BLUE,
-    RED,
-    RED_DRAWS,
-    THREE_MEMBERS,
     alice_at_700_declined_for_her,
-    flat_tire_first,
+    race_with_a_flat_tire,
 )
 from tests.discord.backend import ALICE_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
@@ -187,17 +183,7 @@ async def test_windows_closed_with_no_reaction_are_not_turns(driver: Interaction
     third turn, and the game ends there, not before."""
     bot = running_bot(driver)
     await bot.store.set_guild_settings(GuildSettings(GUILD_ID, TURN, "computer", 15))
-    game = (
-        await bot.tables.start(
-            channel_id=GAMES_CHANNEL_ID,
-            guild_id=GUILD_ID,
-            game_key="race",
-            seats=THREE_MEMBERS[:2],
-            deck=[*RED, *RED_DRAWS, "/", *BLUE],
-            seed=1,
-        )
-    ).game
-    flat_tire_first(bot.tables)
+    game = await race_with_a_flat_tire(bot.tables, seed=1)
 
     async def next_deadline() -> None:
         stored = await bot.tables.game_by_id(game.id)

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bot.games.bundle import PolicyFactory
-from bot.store.base import GuildSettings, SeatRecord
+from bot.store.base import GuildSettings, SeatRecord, StoredGame
 from bot.tables import Tables
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import (
@@ -27,17 +27,11 @@ from tests.cogs.helpers import (
     stacked_mille,
     sweep_after,
 )
-from tests.cogs.test_windows_review import MB, SIX_CARS_CW, SIX_CARS_MB, STAMPEDE_CW
-from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.cogs.test_windows_review import THREE_MEMBERS, six_cars_stampede
+from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
 Thinker = Callable[[PolicyFactory, Any, str], Awaitable[str]]
-
-THREE_MEMBERS = [
-    SeatRecord(0, "Alice", user_id=ALICE_ID),
-    SeatRecord(1, "Bob", user_id=BOB_ID),
-    SeatRecord(2, "Carol", user_id=CAROL_ID),
-]
 
 
 async def test_a_ticket_kept_by_another_does_not_move_a_members_deadline(
@@ -101,15 +95,7 @@ async def test_a_side_picked_by_another_does_not_lengthen_a_members_window(
     Bob's choice."""
     bot = running_bot(driver)
     await bot.store.set_guild_settings(GuildSettings(GUILD_ID, None, "computer", 15))
-    seats = [*THREE_MEMBERS, *(SeatRecord(s, f"Computer {s}", policy="normal") for s in (3, 4, 5))]
-    await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="dragon",
-        seats=seats,
-        deck=[*MB, *SIX_CARS_MB, *STAMPEDE_CW, *SIX_CARS_CW],
-    )
-    public_table(await driver.slash("move", {"action": "stampede"}))
+    await six_cars_stampede(driver)
     opened = await bot.tables.current(GAMES_CHANNEL_ID)
     assert bot.tables.position(opened).acting == [1, 2], "Bob and Carol pick their sides"
     await sweep_after(driver, 10)
@@ -196,8 +182,19 @@ async def alice_at_700_declined_for_her(driver: InteractionDriver) -> int:
     return game.id
 
 
-def flat_tire_first(tables: Tables) -> None:
-    """The computer playing for a late member plays the Flat Tire they hold when it can."""
+async def race_with_a_flat_tire(tables: Tables, seed: int | None = None) -> StoredGame:
+    """1000 Mile Race, Alice (Red) against Bob (Blue), dealt as above; the computer playing
+    for a late member plays the Flat Tire they hold whenever it can. The game."""
+    game = (
+        await tables.start(
+            channel_id=GAMES_CHANNEL_ID,
+            guild_id=GUILD_ID,
+            game_key="race",
+            seats=THREE_MEMBERS[:2],
+            deck=[*RED, *RED_DRAWS, "/", *BLUE],
+            seed=seed,
+        )
+    ).game
     original: Thinker = tables.thinker
 
     async def hazard(factory: PolicyFactory, view: Any, seed: str) -> str:
@@ -206,6 +203,7 @@ def flat_tire_first(tables: Tables) -> None:
         return await original(factory, view, seed)
 
     tables.thinker = hazard
+    return game
 
 
 # 1000 Mile Race: Alice (Red) holds a Flat Tire and a Jammer, Bob (Blue) a Coup Fourré.
@@ -223,14 +221,7 @@ async def test_a_late_members_own_window_let_run_out_gives_no_fresh_timer(
     at once, as when Bob's window closes, not timed anew with a reminder."""
     bot = running_bot(driver)
     await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "computer", 15))
-    await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="race",
-        seats=THREE_MEMBERS[:2],
-        deck=[*RED, *RED_DRAWS, "/", *BLUE],
-    )
-    flat_tire_first(bot.tables)
+    await race_with_a_flat_tire(bot.tables)
     await sweep_after(driver, 61)
     await driver.slash("move", {"action": "react coup-fourre"}, user_id=BOB_ID)
     jammer = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID))

@@ -73,6 +73,22 @@ WITH_A_COMPUTER = [
 # Three computers' hands beside those, for six cars.
 SIX_CARS_MB = [*["100"] * 12, *["25"] * 6]
 SIX_CARS_CW = [*["armor-right"] * 7, *["armor-back"] * 7, "tire-shot"]
+
+
+async def six_cars_stampede(driver: InteractionDriver) -> CapturedResponse:
+    """Six cars (Alice, Bob, Carol and three computers): Alice plays her Stampede, which asks
+    every other car for a side at once. The table it posts."""
+    seats = [*THREE_MEMBERS, *(SeatRecord(s, f"Computer {s}", policy="normal") for s in (3, 4, 5))]
+    await running_bot(driver).tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="dragon",
+        seats=seats,
+        deck=[*MB, *SIX_CARS_MB, *STAMPEDE_CW, *SIX_CARS_CW],
+    )
+    return public_table(await driver.slash("move", {"action": "stampede"}))
+
+
 # Carol not seated: a spectator.
 CAROL_WATCHES = [*THREE_MEMBERS[:2], SeatRecord(2, "Computer", policy="normal")]
 
@@ -572,15 +588,7 @@ async def test_a_side_picker_runs_out_with_on_timeout_forfeit(driver: Interactio
     not answering a window, and Alice's turn goes on."""
     bot = running_bot(driver)
     await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "forfeit", 15))
-    seats = [*THREE_MEMBERS, *(SeatRecord(s, f"Computer {s}", policy="normal") for s in (3, 4, 5))]
-    await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="dragon",
-        seats=seats,
-        deck=[*MB, *SIX_CARS_MB, *STAMPEDE_CW, *SIX_CARS_CW],
-    )
-    window = public_table(await driver.slash("move", {"action": "stampede"}))
+    window = await six_cars_stampede(driver)
     assert f"<@{BOB_ID}> <@{CAROL_ID}>, you may react" in (window.content or ""), window.content
     await sweep_after(driver, 16)
     stored = await _stored(bot)
