@@ -233,3 +233,32 @@ async def play_first_offered(driver: InteractionDriver, user_id: int) -> Interac
     tables = running_bot(driver).tables
     _, moves = tables.hand(await tables.current(GAMES_CHANNEL_ID), user_id)
     return await driver.slash("move", {"action": moves[0].notation}, user_id=user_id)
+
+
+async def hand_header(driver: InteractionDriver, game_id: int, user_id: int) -> str:
+    """What the member's hand says when opened under a fresh /table (only to them)."""
+    table = public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, f"jn:h:{game_id}", user_id=user_id)
+    assert hand.ephemeral, replies(hand)
+    return replies(hand)
+
+
+async def board_after_a_game_elsewhere(
+    driver: InteractionDriver, winner: int, winner_name: str
+) -> str:
+    """``winner`` (seated as ``winner_name`` there) beats Bob ("Bob Secret Nick") on another
+    server; the alt text of the board across servers, asked for on this server."""
+    tables = running_bot(driver).tables
+    elsewhere = GAMES_CHANNEL_ID + 50
+    await tables.start(
+        channel_id=elsewhere,
+        guild_id=GUILD_ID + 99,
+        game_key="mille",
+        seats=[
+            SeatRecord(0, winner_name, user_id=winner),
+            SeatRecord(1, "Bob Secret Nick", user_id=BOB_ID),
+        ],
+    )
+    await tables.leave(channel_id=elsewhere, user_id=BOB_ID)
+    board = await driver.slash("leaderboard", {"game": "mille", "scope": "global"})
+    return alt_text_of(board, "leaderboard.png")

@@ -17,7 +17,13 @@ import pytest
 from bot.boards import ELSEWHERE
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import alt_text_of, component_id, public_table, stacked_mille
+from tests.cogs.helpers import (
+    alt_text_of,
+    board_after_a_game_elsewhere,
+    component_id,
+    public_table,
+    stacked_mille,
+)
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -295,34 +301,13 @@ async def test_a_move_typed_in_full_width_is_played_and_suggested(
     assert [m.action for m in await tables.store.moves(stored.id)] == ["play go"]
 
 
-async def _board_after_a_game_elsewhere(
-    driver: InteractionDriver, winner: int, winner_name: str
-) -> str:
-    """``winner`` (named ``winner_name`` there) beats Bob ("Bob Secret Nick") on another
-    server; the alt text of the board across servers, asked for on this server."""
-    tables = running_bot(driver).tables
-    elsewhere = GAMES_CHANNEL_ID + 50
-    await tables.start(
-        channel_id=elsewhere,
-        guild_id=GUILD_ID + 99,
-        game_key="mille",
-        seats=[
-            SeatRecord(0, winner_name, user_id=winner),
-            SeatRecord(1, "Bob Secret Nick", user_id=BOB_ID),
-        ],
-    )
-    await tables.leave(channel_id=elsewhere, user_id=BOB_ID)
-    board = await driver.slash("leaderboard", {"game": "mille", "scope": "global"})
-    return alt_text_of(board, "leaderboard.png")
-
-
 async def test_the_board_across_servers_shows_no_other_servers_nicknames(
     driver: InteractionDriver,
 ) -> None:
     """Carol and Bob played on another server under nicknames of that server. On this server,
     the board across servers named them by those nicknames, which only that server's members
     may read; it now names them by their Discord accounts' public names."""
-    alt = await _board_after_a_game_elsewhere(driver, CAROL_ID, "Carol Secret Nick")
+    alt = await board_after_a_game_elsewhere(driver, CAROL_ID, "Carol Secret Nick")
     assert "Secret Nick" not in alt
     assert "carol" in alt and "bob" in alt, alt
 
@@ -333,7 +318,7 @@ async def test_a_member_discord_cannot_name_is_a_player_on_another_server(
     """A member of another server whose account Discord does not know any more (deleted) is
     named neither by their nickname there nor by their id."""
     gone = 4_242_424_242
-    alt = await _board_after_a_game_elsewhere(driver, gone, "Gone Secret Nick")
+    alt = await board_after_a_game_elsewhere(driver, gone, "Gone Secret Nick")
     assert ELSEWHERE in alt and "Secret Nick" not in alt and str(gone) not in alt
 
 
@@ -343,7 +328,7 @@ async def test_an_account_name_discord_was_asked_for_is_asked_once_an_hour(
     """The board across servers names the same members each time it is asked for: an account
     Discord had to be asked about is asked about once, not at every /leaderboard."""
     gone = 4_242_424_242
-    await _board_after_a_game_elsewhere(driver, gone, "Gone Secret Nick")
+    await board_after_a_game_elsewhere(driver, gone, "Gone Secret Nick")
     again = await driver.slash("leaderboard", {"game": "mille", "scope": "global"})
     assert ELSEWHERE in alt_text_of(again, "leaderboard.png")
     asked = [r for r in driver.backend.requests if r.matches("GET", rf"/users/{gone}")]

@@ -14,7 +14,13 @@ import pytest
 from bot.seats import computer_names
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import alt_text_of, component_id, public_table, replies, stacked_mille
+from tests.cogs.helpers import (
+    board_after_a_game_elsewhere,
+    component_id,
+    hand_header,
+    public_table,
+    stacked_mille,
+)
 from tests.cogs.test_race_ttr_hostile_review import RACE_DECK
 from tests.discord.backend import (
     ALICE_ID,
@@ -32,23 +38,6 @@ DAVE_ID = CAROL_ID + 1
 
 ZALGO_RTL = "\u202eCarol Z" + "\u0301\u0302\u0303\u0304\u0305\u0306\u0307\u0308" * 3
 """An account's public name holding a right-to-left override and a letter under 24 accents."""
-
-
-async def _winner_elsewhere(driver: InteractionDriver, winner: int) -> str:
-    """``winner`` beats Bob on another server; the alt text of the board across servers, asked
-    for on this server (where ``winner`` never played, so it names them by their account's
-    public name)."""
-    tables = running_bot(driver).tables
-    elsewhere = GAMES_CHANNEL_ID + 50
-    await tables.start(
-        channel_id=elsewhere,
-        guild_id=GUILD_ID + 99,
-        game_key="mille",
-        seats=[SeatRecord(0, "Nick", user_id=winner), SeatRecord(1, "Bob", user_id=BOB_ID)],
-    )
-    await tables.leave(channel_id=elsewhere, user_id=BOB_ID)
-    board = await driver.slash("leaderboard", {"game": "mille", "scope": "global"})
-    return alt_text_of(board, "leaderboard.png")
 
 
 @pytest.mark.parametrize("cached", [True, False])
@@ -71,7 +60,7 @@ async def test_the_board_across_servers_tames_an_account_name_as_a_seat_does(
         dave = user_payload(DAVE_ID, "dave", global_name=ZALGO_RTL)
         driver.backend.world.members.append(member_payload(dave, roles=[PLAYERS_ROLE_ID]))
         winner = DAVE_ID
-    alt = await _winner_elsewhere(driver, winner)
+    alt = await board_after_a_game_elsewhere(driver, winner, "Nick")
     (line,) = [line for line in alt.split("\n") if "Z" in line]
     assert line.startswith("1. Carol Z\u0301\u0302,"), line
     assert not any(unicodedata.category(c) == "Cf" for c in line), ascii(line)
@@ -86,7 +75,7 @@ async def test_the_board_across_servers_names_no_member_like_a_computer(
     user = driver.backend.world.member(CAROL_ID)
     assert user is not None
     user["user"]["global_name"] = "Computer (expert)"
-    alt = await _winner_elsewhere(driver, CAROL_ID)
+    alt = await board_after_a_game_elsewhere(driver, CAROL_ID, "Nick")
     assert "1. carol," in alt and "Computer" not in alt, alt
 
 
@@ -94,13 +83,6 @@ MARKED_UP = "||Bob|| [x](https://evil.example)"
 """A name that would hide itself behind a spoiler and add a link to the bot's message."""
 SHOWN = "\\|\\|Bob\\|\\| \\[x](https:\u2060//evil.example)"
 """``MARKED_UP`` as the bot's messages show it: as typed."""
-
-
-async def _hand_header(driver: InteractionDriver, game_id: int, user_id: int) -> str:
-    table = public_table(await driver.slash("table", {}))
-    hand = await driver.click(table.message_id, f"jn:h:{game_id}", user_id=user_id)
-    assert hand.ephemeral, replies(hand)
-    return replies(hand)
 
 
 async def test_a_hand_waiting_for_a_reaction_shows_the_name_as_typed(
@@ -118,7 +100,7 @@ async def test_a_hand_waiting_for_a_reaction_shows_the_name_as_typed(
         deck=RACE_DECK,
     )
     public_table(await driver.slash("move", {"action": "play flat-tire"}))
-    said = await _hand_header(driver, update.game.id, ALICE_ID)
+    said = await hand_header(driver, update.game.id, ALICE_ID)
     assert said == f"Your hand — waiting for {SHOWN} to react.", said
 
 
@@ -142,7 +124,7 @@ async def test_a_hand_waiting_for_opening_tickets_shows_the_names_as_typed(
     )
     _, moves = bot.tables.hand(await bot.tables.current(GAMES_CHANNEL_ID), ALICE_ID)
     await driver.slash("move", {"action": moves[0].notation})
-    said = await _hand_header(driver, update.game.id, ALICE_ID)
+    said = await hand_header(driver, update.game.id, ALICE_ID)
     assert said == f"Your hand — waiting for {SHOWN} and # Carol to keep their tickets.", said
 
 

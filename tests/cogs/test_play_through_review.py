@@ -10,7 +10,14 @@ from typing import Any
 
 from bot.store.base import GuildSettings, SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, public_table, replies, stacked_mille, sweep_after
+from tests.cogs.helpers import (
+    component_id,
+    hand_header,
+    public_table,
+    replies,
+    stacked_mille,
+    sweep_after,
+)
 from tests.cogs.test_race_ttr_hostile_review import (
     THREE,
     _keep_menu,
@@ -111,13 +118,6 @@ async def _keep(driver: InteractionDriver, hand: Any, user_id: int) -> None:
     await driver.select(hand, menu["custom_id"], values, user_id=user_id)
 
 
-async def _hand_header(driver: InteractionDriver, game_id: int, user_id: int) -> str:
-    table = public_table(await driver.slash("table", {}))
-    hand = await driver.click(table.message_id, f"jn:h:{game_id}", user_id=user_id)
-    assert hand.ephemeral, replies(hand)
-    return replies(hand)
-
-
 async def test_a_hand_at_the_opening_says_who_still_keeps_tickets(
     driver: InteractionDriver,
 ) -> None:
@@ -126,7 +126,7 @@ async def test_a_hand_at_the_opening_says_who_still_keeps_tickets(
     turn before everyone has kept their tickets."""
     game_id, hands = await _three_choosing_tickets(driver)
     await _keep(driver, hands[ALICE_ID], ALICE_ID)
-    said = await _hand_header(driver, game_id, ALICE_ID)
+    said = await hand_header(driver, game_id, ALICE_ID)
     assert said == "Your hand — waiting for Bob and Carol to keep their tickets.", said
 
 
@@ -139,7 +139,7 @@ async def test_a_hand_waiting_for_the_last_to_keep_tickets_names_them(
     game_id, hands = await _three_choosing_tickets(driver)
     await _keep(driver, hands[ALICE_ID], ALICE_ID)
     await _keep(driver, hands[BOB_ID], BOB_ID)
-    said = await _hand_header(driver, game_id, BOB_ID)
+    said = await hand_header(driver, game_id, BOB_ID)
     assert said == "Your hand — waiting for Carol to keep their tickets.", said
 
 
@@ -160,7 +160,7 @@ async def test_a_hand_waiting_for_members_of_long_names_counts_them(
     table = public_table(await driver.slash("table", {}))
     hand = await driver.click(table.message_id, f"jn:h:{update.game.id}")
     await _keep(driver, hand.message, ALICE_ID)
-    said = await _hand_header(driver, update.game.id, ALICE_ID)
+    said = await hand_header(driver, update.game.id, ALICE_ID)
     assert said == "Your hand — waiting for 2 other players to keep their tickets.", said
 
 
@@ -172,7 +172,7 @@ async def test_a_hand_during_a_race_reaction_window_says_who_may_react(
     turn."""
     update = await _race(driver)
     public_table(await driver.slash("move", {"action": "play flat-tire"}))
-    said = await _hand_header(driver, update.game.id, ALICE_ID)
+    said = await hand_header(driver, update.game.id, ALICE_ID)
     assert said == "Your hand — waiting for Bob to react.", said
 
 
