@@ -17,14 +17,21 @@ from bot.console import ConsoleOptions, run_console
 DECK = ["go", "100", "100", "100", "75", "50", *["25"] * 6, *["200", "50", "100", "75"] * 3]
 
 
-async def _run(tmp_path: Path, commands: str, **extra: object) -> tuple[int, str]:
+async def _run(
+    tmp_path: Path,
+    commands: str,
+    *,
+    opponent: str = "random",
+    images: bool = False,
+    **extra: object,
+) -> tuple[int, str]:
     out = io.StringIO()
     options = ConsoleOptions(
         db=f"sqlite:///{tmp_path / 'console.db'}",
         out=tmp_path / "tables",
         seed=4,
-        opponent="random",
-        images=False,
+        opponent=opponent,
+        images=images,
         **extra,  # type: ignore[arg-type]
     )
     code = await run_console(options, lines=io.StringIO(commands), out=out)
@@ -137,16 +144,8 @@ async def test_images_that_cannot_be_written_are_said_once_and_the_game_goes_on(
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(Path, "write_bytes", disk_full)
-    out = io.StringIO()
-    options = ConsoleOptions(
-        db=f"sqlite:///{tmp_path / 'console.db'}",
-        out=tmp_path / "tables",
-        seed=4,
-        deck=DECK,
-        opponent="random",
-    )
-    assert await run_console(options, lines=io.StringIO("play go\nquit\n"), out=out) == 0
-    text = out.getvalue()
+    code, text = await _run(tmp_path, "play go\nquit\n", deck=DECK, images=True)
+    assert code == 0
     refusals = [line for line in text.splitlines() if line.startswith("! ")]
     assert refusals == [
         f"! Cannot write the table images to {tmp_path / 'tables'}: no space left on device. "
@@ -173,13 +172,5 @@ async def test_a_computer_level_is_named_as_the_game_lists_it(tmp_path: Path) ->
     """``--opponent ' RANDOM'`` is read as ``random``, as the level is matched, and the
     computer sits as "Computer (random)". Before the fix it sat as "Computer ( RANDOM)", the
     level stored as typed."""
-    out = io.StringIO()
-    options = ConsoleOptions(
-        db=f"sqlite:///{tmp_path / 'console.db'}",
-        out=tmp_path / "tables",
-        deck=DECK,
-        opponent=" RANDOM",
-        images=False,
-    )
-    assert await run_console(options, lines=io.StringIO("quit\n"), out=out) == 0
-    assert "Computer (random)" in out.getvalue(), out.getvalue()
+    code, text = await _run(tmp_path, "quit\n", deck=DECK, opponent=" RANDOM")
+    assert code == 0 and "Computer (random)" in text, text
