@@ -17,7 +17,7 @@ from bot.engine.dragon.damage import kill
 from bot.engine.dragon.state import DragonState
 from bot.games.bundle import PolicyFactory
 from bot.games.registry import choose_move, policy_factory
-from bot.store.base import SeatRecord
+from bot.store.base import SeatRecord, StoredGame
 from bot.store.sqlite import SqliteStore
 from bot.tables import Tables
 from tests.test_tables import _versus_computer
@@ -119,6 +119,20 @@ def _arena_with_bob_dead() -> tuple[list[SeatRecord], DragonState]:
     return seats, state
 
 
+async def _stored_arena(
+    store: SqliteStore, seats: list[SeatRecord], state: DragonState
+) -> StoredGame:
+    """The Dragon arena ``state`` stored as the game in play at ``CHANNEL``."""
+    return await store.create_game(
+        channel_id=CHANNEL,
+        guild_id=1,
+        game_key="dragon",
+        seats=seats,
+        options=DRAGON.resolve_options({}),
+        state=DRAGON.to_dict(state),
+    )
+
+
 async def test_computers_play_out_quickly_once_no_member_can_act(store: SqliteStore) -> None:
     """Bob's Dragon driver is dead (out of the race, still seated) when Ann, the last member
     driving, resigns: nobody is left to decide anything, so the computers finish with the
@@ -128,14 +142,7 @@ async def test_computers_play_out_quickly_once_no_member_can_act(store: SqliteSt
     thinker = RecordingThinker()
     tables = Tables(store, thinker=thinker)
     seats, state = _arena_with_bob_dead()
-    await store.create_game(
-        channel_id=CHANNEL,
-        guild_id=1,
-        game_key="dragon",
-        seats=seats,
-        options=DRAGON.resolve_options({}),
-        state=DRAGON.to_dict(state),
-    )
+    await _stored_arena(store, seats, state)
     update = await tables.leave(channel_id=CHANNEL, user_id=ANN)
     assert update.outcome is not None
     first_rounds = 3 * len(seats)
@@ -180,14 +187,7 @@ async def test_computers_play_out_quickly_once_the_last_member_is_killed(
     ann.driver = DRIVER_TRACK - 1
     state.cw_discard.extend(ann.cw_hand)
     ann.cw_hand = []
-    stored = await store.create_game(
-        channel_id=CHANNEL,
-        guild_id=1,
-        game_key="dragon",
-        seats=seats,
-        options=DRAGON.resolve_options({}),
-        state=DRAGON.to_dict(state),
-    )
+    stored = await _stored_arena(store, seats, state)
     while 0 in tables.position(stored).acting:
         _, moves = tables.hand(stored, ANN)
         mine = next(m for m in moves if "@" not in m.notation)
