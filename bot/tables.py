@@ -354,8 +354,9 @@ class Tables:
                     if expected_version > here.stored.version:
                         raise StaleButton(NOT_THIS_TABLE)
                     since = expected_version if shown_at is None else shown_at
-                    made = await self.already_made(here.stored, user_id, since, typed)
-                    if made is None and await self.played_for_since(here.stored, user_id, since):
+                    first = await self.first_move_since(here.stored, user_id, since)
+                    made = await self.already_made(here.stored, first, typed)
+                    if made is None and played_for(first):
                         made = PLAYED_FOR_YOU
                     raise StaleButton(made or EARLIER_TURN)
                 game, stored = here.game, here.stored
@@ -584,46 +585,27 @@ class Tables:
             return None
         return shown
 
-    async def own_move_since(
+    async def first_move_since(
         self, stored: StoredGame, user_id: int, since: int
     ) -> MoveRecord | None:
-        """The member's first move after version ``since``, when they made it themselves (None
-        otherwise): a move the computer played for them when their time ran out, or a reaction
-        window's default, was not theirs to have "already made"."""
+        """The member's first stored move after version ``since`` (None: none yet, or not
+        seated), read once for every reason a move offered then may be refused now
+        (``own_move``, ``played_for``, ``already_made``)."""
         try:
             seat = self.seat_of(stored, user_id)
         except NotSeated:
             return None
-        first = await self._first_move_since(stored, seat, since)
-        if first is None or first.action == LEAVE or first.interaction_id is None:
-            return None
-        return None if first.interaction_id.startswith(LATE_MARK) else first
-
-    async def played_for_since(self, stored: StoredGame, user_id: int, since: int) -> bool:
-        """Whether the member's first move after version ``since`` is one the computer played
-        for them when their turn ran out: a button of that turn, pressed late, is refused
-        with that reason ("from an earlier turn" left them wondering what became of it)."""
-        try:
-            seat = self.seat_of(stored, user_id)
-        except NotSeated:
-            return False
-        first = await self._first_move_since(stored, seat, since)
-        return first is not None and (first.interaction_id or "").startswith(LATE_MARK)
-
-    async def _first_move_since(
-        self, stored: StoredGame, seat: int, since: int
-    ) -> MoveRecord | None:
         moves = await self.store.moves(stored.id)
         return next((m for m in moves if m.seq > since and m.seat == seat), None)
 
     async def already_made(
-        self, stored: StoredGame, user_id: int, since: int, action: str
+        self, stored: StoredGame, first: MoveRecord | None, action: str
     ) -> str | None:
-        """When ``action``, offered to the member at version ``since`` (a button, a
-        suggestion), is the very move they made next — a double click whose first press was
-        applied — the refusal that says so, and what they may do now (None otherwise: it is
-        only from an earlier turn)."""
-        made = await self.own_move_since(stored, user_id, since)
+        """When ``action``, offered to a member before their move ``first``
+        (``first_move_since``: a button, a suggestion), is that very move — a double click
+        whose first press was applied — the refusal that says so, and what they may do now
+        (None otherwise: it is only from an earlier turn)."""
+        made = own_move(first)
         if made is None:
             return None
         here = self.position(stored)
@@ -1135,6 +1117,22 @@ class Tables:
             waiting=tuple(stored.seats[s] for s in acting),
             reacting=tuple(stored.seats[s] for s in here.reacting()),
         )
+
+
+def own_move(first: MoveRecord | None) -> MoveRecord | None:
+    """``first`` (a member's first move after some version) when they made it themselves: a
+    move the computer played for them when their time ran out, a reaction window's default
+    or their leaving was not theirs to have "already made"."""
+    if first is None or first.action == LEAVE or first.interaction_id is None:
+        return None
+    return None if first.interaction_id.startswith(LATE_MARK) else first
+
+
+def played_for(first: MoveRecord | None) -> bool:
+    """Whether ``first`` is a move the computer played for the member when their turn ran out:
+    a button of that turn, pressed late, is refused with that reason ("from an earlier turn"
+    left them wondering what became of it)."""
+    return first is not None and (first.interaction_id or "").startswith(LATE_MARK)
 
 
 def _late_since_own(moves: Sequence[MoveRecord], seat: int) -> int:

@@ -34,8 +34,8 @@ from bot.engine.words import plural
 from bot.games import bundle
 from bot.games.bundle import ButtonSpec, GroupSpec, Picker, SelectSpec
 from bot.position import Position
-from bot.store.base import StoredGame
-from bot.tables import LEFT_THE_GAME, PLAYED_FOR_YOU, Tables
+from bot.store.base import MoveRecord, StoredGame
+from bot.tables import LEFT_THE_GAME, PLAYED_FOR_YOU, Tables, own_move, played_for
 from bot.updates import NotSeated, StaleButton, TableUpdate, and_list
 from cogs.alt_text import described
 from cogs.layout import (
@@ -196,23 +196,25 @@ async def _turn_of(
         shown = await tables.decision_shown(stored, interaction.user.id, version)
         if shown is not None:
             return stored, shown, False
-    if read_old and await tables.own_move_since(stored, interaction.user.id, version):
+    first = await tables.first_move_since(stored, interaction.user.id, version)
+    if read_old and own_move(first):
         earlier = await tables.as_of(stored, version)
         if earlier is not None:
             return stored, earlier, True
-    await _refuse_stale(tables, stored, interaction.user.id, where, version)
+    await _refuse_stale(tables, stored, interaction.user.id, where, first)
 
 
 async def _refuse_stale(
-    tables: Tables, stored: StoredGame, user_id: int, where: str, version: int
+    tables: Tables, stored: StoredGame, user_id: int, where: str, first: MoveRecord | None
 ) -> NoReturn:
-    """Refuse a component of ``version``, an earlier turn: it is from an earlier turn, or (an
-    old hand's) its presser left or waits for the others (``_left_or_waiting``), or the
-    computer played that turn for its presser, whose time ran out."""
+    """Refuse a component of an earlier turn, before the presser's move ``first``
+    (``Tables.first_move_since``): it is from an earlier turn, or (an old hand's) its presser
+    left or waits for the others (``_left_or_waiting``), or the computer played that turn for
+    its presser, whose time ran out."""
     if where == "h":
         with contextlib.suppress(NotSeated):
             await _left_or_waiting(tables, tables.position(stored), user_id)
-    if await tables.played_for_since(stored, user_id, version):
+    if played_for(first):
         raise StaleButton(PLAYED_FOR_YOU)
     raise StaleButton(EARLIER_TURN)
 
@@ -228,10 +230,11 @@ async def _refuse_past(
     presser made next (the second press of a double click arriving after the first was
     applied), else as any component of an earlier turn."""
     tables = bot_of(interaction).tables
-    made = await tables.already_made(stored, interaction.user.id, version, notation)
+    first = await tables.first_move_since(stored, interaction.user.id, version)
+    made = await tables.already_made(stored, first, notation)
     if made is not None:
         raise StaleButton(made)
-    await _refuse_stale(tables, stored, interaction.user.id, where, version)
+    await _refuse_stale(tables, stored, interaction.user.id, where, first)
 
 
 async def _left_or_waiting(tables: Tables, here: Position, user_id: int) -> None:
@@ -296,7 +299,8 @@ class TurnItem(GameItem, template=r"(?!)"):
         pickers = await pickers_for(tables, shown, self.where, interaction.user.id)
         if picker >= len(pickers):
             if past:
-                await _refuse_stale(tables, stored, interaction.user.id, self.where, self.version)
+                first = await tables.first_move_since(stored, interaction.user.id, self.version)
+                await _refuse_stale(tables, stored, interaction.user.id, self.where, first)
             if self.where == "h":
                 await _not_deciding(tables, shown, interaction.user.id)
         return stored, pickers[picker] if picker < len(pickers) else None, past
