@@ -65,9 +65,11 @@ from bot.store.rows import (
     CLEAR_TIMER,
     CLOSE_DEAD_REMATCH,
     EXPIRE_UNREADABLE_LOBBY,
+    GAME_COLUMNS,
     LOBBIES_DUE,
     LOBBY_COLUMNS,
     LOBBY_INSERT_COLUMNS,
+    MOVE_COLUMNS,
     NO_RESULT,
     OPEN_LOBBIES_OF,
     RESULT_COLUMNS,
@@ -81,7 +83,7 @@ from bot.store.rows import (
     dump_json,
     forgotten_result,
     former_names,
-    game_status,
+    game_from_row,
     guild_settings_from_row,
     guild_settings_row,
     load_object,
@@ -91,8 +93,8 @@ from bot.store.rows import (
     lobby_names,
     lobby_update_row,
     member_pattern,
+    move_from_row,
     open_lobbies_from_rows,
-    optional_float,
     optional_int,
     result_row,
     results_filter,
@@ -119,32 +121,25 @@ MIGRATION_LOCK_KEY: Final = 0x4A756E63
 _ONE_ACTIVE_PER_CHANNEL: Final = "games_one_active_per_channel"
 _UNIQUE_INTERACTION: Final = "moves_interaction_id_key"
 
-# initial_state is left out on purpose: only a replay reads it (``initial_state``).
-_GAME_COLUMNS: Final = (
-    "id, channel_id, guild_id, game_key, seats, options, state, version, status, "
-    "message_id, created_at, updated_at, turn_deadline, remind_at"
-)
-_MOVE_COLUMNS: Final = "game_id, seq, seat, action, interaction_id, created_at"
-
 _RECORD_MOVE: Final = f"""
 WITH updated AS (
     UPDATE games SET state = $3, version = version + 1, status = $4, updated_at = $5,
         remind_at = $9, turn_deadline = $10
     WHERE id = $1 AND version = $2 AND status = 'active'
-    RETURNING {_GAME_COLUMNS}
+    RETURNING {GAME_COLUMNS}
 ), appended AS (
-    INSERT INTO moves ({_MOVE_COLUMNS})
+    INSERT INTO moves ({MOVE_COLUMNS})
     SELECT id, version, $6, $7, $8, $5 FROM updated
 ), lapsed AS (
     DELETE FROM abort_votes WHERE game_id IN (SELECT id FROM updated)
 )
-SELECT {_GAME_COLUMNS} FROM updated
+SELECT {GAME_COLUMNS} FROM updated
 """
 
 _END_GAME: Final = f"""
 UPDATE games SET state = $3, version = version + 1, status = $4, updated_at = $5, {CLEAR_TIMER}
 WHERE id = $1 AND version = $2 AND status = 'active'
-RETURNING {_GAME_COLUMNS}
+RETURNING {GAME_COLUMNS}
 """
 
 # Why a conditional UPDATE matched nothing. A fresh statement under READ COMMITTED sees what
@@ -159,37 +154,6 @@ FROM games WHERE id = $1
 # asks for) the conditional UPDATE does not raise them, but a server or pooler that forces
 # SERIALIZABLE would; they are retryable exactly like a version mismatch.
 _RETRYABLE: Final = (asyncpg.SerializationError, asyncpg.DeadlockDetectedError)
-
-
-def _game_from_record(row: Mapping[str, Any]) -> StoredGame:
-    return StoredGame(
-        id=int(row["id"]),
-        channel_id=int(row["channel_id"]),
-        guild_id=optional_int(row["guild_id"]),
-        game_key=str(row["game_key"]),
-        seats=seats_from_json(row["seats"]),
-        options=load_object(row["options"], "options"),
-        state=load_object(row["state"], "state"),
-        version=int(row["version"]),
-        status=game_status(row["status"]),
-        message_id=optional_int(row["message_id"]),
-        created_at=float(row["created_at"]),
-        updated_at=float(row["updated_at"]),
-        turn_deadline=optional_float(row["turn_deadline"]),
-        remind_at=optional_float(row["remind_at"]),
-    )
-
-
-def _move_from_record(row: Mapping[str, Any]) -> MoveRecord:
-    interaction_id = row["interaction_id"]
-    return MoveRecord(
-        game_id=int(row["game_id"]),
-        seq=int(row["seq"]),
-        seat=int(row["seat"]),
-        action=str(row["action"]),
-        interaction_id=None if interaction_id is None else str(interaction_id),
-        created_at=float(row["created_at"]),
-    )
 
 
 async def _schema_version(conn: Any) -> int:
@@ -357,7 +321,7 @@ class PostgresStore(Store):
                     f"INSERT INTO games (channel_id, guild_id, game_key, seats, options, state,"
                     f" initial_state, version, status, message_id, created_at, updated_at,"
                     f" turn_deadline) VALUES ($1, $2, $3, $4, $5, $6, $6, 0, 'active', NULL,"
-                    f" $7, $7, $8) RETURNING {_GAME_COLUMNS}",
+                    f" $7, $7, $8) RETURNING {GAME_COLUMNS}",
                     channel_id,
                     guild_id,
                     game_key,
@@ -371,36 +335,36 @@ class PostgresStore(Store):
             if exc.constraint_name == _ONE_ACTIVE_PER_CHANNEL:
                 raise ChannelBusy(f"channel {channel_id} already has an active game") from exc
             raise
-        return _game_from_record(row)
+        return game_from_row(row)
 
     async def get_game(self, game_id: int) -> StoredGame | None:
-        row = await self.pool.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", game_id)
-        return None if row is None else _game_from_record(row)
+        row = await self.pool.fetchrow(f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1", game_id)
+        return None if row is None else game_from_row(row)
 
     async def active_game(self, channel_id: int) -> StoredGame | None:
         row = await self.pool.fetchrow(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status = 'active'",
+            f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status = 'active'",
             channel_id,
         )
-        return None if row is None else _game_from_record(row)
+        return None if row is None else game_from_row(row)
 
     async def active_games(self) -> list[StoredGame]:
         rows = await self.pool.fetch(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id"
+            f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id"
         )
-        return [_game_from_record(row) for row in rows]
+        return [game_from_row(row) for row in rows]
 
     async def finished_without_result(self) -> list[StoredGame]:
-        rows = await self.pool.fetch(f"SELECT {_GAME_COLUMNS} FROM games{NO_RESULT}")
-        return [_game_from_record(row) for row in rows]
+        rows = await self.pool.fetch(f"SELECT {GAME_COLUMNS} FROM games{NO_RESULT}")
+        return [game_from_row(row) for row in rows]
 
     async def last_finished_game(self, channel_id: int) -> StoredGame | None:
         row = await self.pool.fetchrow(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status = 'finished'"
+            f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status = 'finished'"
             " ORDER BY updated_at DESC, id DESC LIMIT 1",
             channel_id,
         )
-        return None if row is None else _game_from_record(row)
+        return None if row is None else game_from_row(row)
 
     # -- moves ----------------------------------------------------------------------------------
 
@@ -453,7 +417,7 @@ class PostgresStore(Store):
                 raise StaleVersion(f"game {game_id} changed concurrently: {exc}") from exc
             if row is None:
                 raise await self._refusal(conn, game_id, expected_version, interaction_id)
-        return _game_from_record(row)
+        return game_from_row(row)
 
     async def end_game(
         self, *, game_id: int, expected_version: int, status: GameStatus, state: Mapping[str, Any]
@@ -476,7 +440,7 @@ class PostgresStore(Store):
                 raise StaleVersion(f"game {game_id} changed concurrently: {exc}") from exc
             if row is None:
                 raise await self._refusal(conn, game_id, expected_version, None, ending=True)
-        return _game_from_record(row)
+        return game_from_row(row)
 
     @staticmethod
     async def _refusal(
@@ -506,9 +470,9 @@ class PostgresStore(Store):
     async def moves(self, game_id: int) -> list[MoveRecord]:
         """The move log in order."""
         rows = await self.pool.fetch(
-            f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = $1 ORDER BY seq", game_id
+            f"SELECT {MOVE_COLUMNS} FROM moves WHERE game_id = $1 ORDER BY seq", game_id
         )
-        return [_move_from_record(row) for row in rows]
+        return [move_from_row(row) for row in rows]
 
     async def add_labels(self, game_id: int, labels: Mapping[str, str]) -> None:
         # One statement: the merge is atomic, whoever else writes the game meanwhile.
@@ -550,10 +514,10 @@ class PostgresStore(Store):
     async def games_of_member(self, user_id: int, *, active: bool = False) -> list[StoredGame]:
         in_play = " AND status = 'active'" if active else ""
         rows = await self.pool.fetch(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE seats LIKE $1{in_play} ORDER BY id",
+            f"SELECT {GAME_COLUMNS} FROM games WHERE seats LIKE $1{in_play} ORDER BY id",
             member_pattern(user_id),
         )
-        games = [_game_from_record(row) for row in rows]
+        games = [game_from_row(row) for row in rows]
         return [g for g in games if any(s.user_id == user_id for s in g.seats)]
 
     async def forget_member(
@@ -676,11 +640,11 @@ class PostgresStore(Store):
 
     async def timers_due(self, now: float) -> list[TimerDue]:
         rows = await self.pool.fetch(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE {TIMERS_DUE_WHERE.format(now='$1')}"
+            f"SELECT {GAME_COLUMNS} FROM games WHERE {TIMERS_DUE_WHERE.format(now='$1')}"
             " ORDER BY id",
             now,
         )
-        return timers_from_rows(rows, _game_from_record, now)
+        return timers_from_rows(rows, game_from_row, now)
 
     # -- guild settings -------------------------------------------------------------------------
 

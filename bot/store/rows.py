@@ -23,6 +23,7 @@ from bot.store.base import (
     Invitee,
     LobbyRecord,
     MemberSeated,
+    MoveRecord,
     SeatRecord,
     Shards,
     StoredGame,
@@ -62,6 +63,16 @@ CLEAR_TIMER: Final = "turn_deadline = NULL, remind_at = NULL"
 # dialect's placeholder for the time. NULL compares as unknown, so a game without a timer never
 # matches, and the partial indexes of migration 0002 serve both halves of the OR.
 TIMERS_DUE_WHERE: Final = "status = 'active' AND (turn_deadline <= {now} OR remind_at <= {now})"
+
+
+# A game row as the stores read it. initial_state is left out on purpose: only a replay reads
+# it (``Store.initial_state``).
+GAME_COLUMNS: Final = (
+    "id, channel_id, guild_id, game_key, seats, options, state, version, status, "
+    "message_id, created_at, updated_at, turn_deadline, remind_at"
+)
+
+MOVE_COLUMNS: Final = "game_id, seq, seat, action, interaction_id, created_at"
 
 
 def dump_json(value: Any) -> str:
@@ -162,6 +173,40 @@ class RowLike(Protocol):
     """A database row read by column name: sqlite3.Row and asyncpg's Record both are."""
 
     def __getitem__(self, key: str, /) -> Any: ...
+
+
+def game_from_row(row: RowLike, *, state_json: str | None = None) -> StoredGame:
+    """A StoredGame from a row of ``GAME_COLUMNS``; ``state_json`` stands in for the row's state
+    (the SQLite store's snapshot it has just written)."""
+    return StoredGame(
+        id=int(row["id"]),
+        channel_id=int(row["channel_id"]),
+        guild_id=optional_int(row["guild_id"]),
+        game_key=str(row["game_key"]),
+        seats=seats_from_json(row["seats"]),
+        options=load_object(row["options"], "options"),
+        state=load_object(row["state"] if state_json is None else state_json, "state"),
+        version=int(row["version"]),
+        status=game_status(row["status"]),
+        message_id=optional_int(row["message_id"]),
+        created_at=float(row["created_at"]),
+        updated_at=float(row["updated_at"]),
+        turn_deadline=optional_float(row["turn_deadline"]),
+        remind_at=optional_float(row["remind_at"]),
+    )
+
+
+def move_from_row(row: RowLike) -> MoveRecord:
+    """A MoveRecord from a row of ``MOVE_COLUMNS``."""
+    interaction_id = row["interaction_id"]
+    return MoveRecord(
+        game_id=int(row["game_id"]),
+        seq=int(row["seq"]),
+        seat=int(row["seat"]),
+        action=str(row["action"]),
+        interaction_id=None if interaction_id is None else str(interaction_id),
+        created_at=float(row["created_at"]),
+    )
 
 
 def stored_result(row: RowLike) -> StoredResult:

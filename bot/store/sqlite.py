@@ -50,9 +50,11 @@ from bot.store.rows import (
     CLEAR_TIMER,
     CLOSE_DEAD_REMATCH,
     EXPIRE_UNREADABLE_LOBBY,
+    GAME_COLUMNS,
     LOBBIES_DUE,
     LOBBY_COLUMNS,
     LOBBY_INSERT_COLUMNS,
+    MOVE_COLUMNS,
     NO_RESULT,
     OPEN_LOBBIES_OF,
     RESULT_COLUMNS,
@@ -66,7 +68,7 @@ from bot.store.rows import (
     dump_json,
     forgotten_result,
     former_names,
-    game_status,
+    game_from_row,
     guild_settings_from_row,
     guild_settings_row,
     load_object,
@@ -76,8 +78,8 @@ from bot.store.rows import (
     lobby_names,
     lobby_update_row,
     member_pattern,
+    move_from_row,
     open_lobbies_from_rows,
-    optional_float,
     optional_int,
     result_row,
     results_filter,
@@ -96,33 +98,6 @@ MEMORY: Final = ":memory:"
 
 DEFAULT_BUSY_TIMEOUT_MS: Final = 5000
 
-# initial_state is left out on purpose: only a replay reads it (``initial_state``).
-_GAME_COLUMNS: Final = (
-    "id, channel_id, guild_id, game_key, seats, options, state, version, status, "
-    "message_id, created_at, updated_at, turn_deadline, remind_at"
-)
-
-_MOVE_COLUMNS: Final = "game_id, seq, seat, action, interaction_id, created_at"
-
-
-def _game_from_row(row: sqlite3.Row, *, state_json: str | None = None) -> StoredGame:
-    return StoredGame(
-        id=int(row["id"]),
-        channel_id=int(row["channel_id"]),
-        guild_id=optional_int(row["guild_id"]),
-        game_key=str(row["game_key"]),
-        seats=seats_from_json(row["seats"]),
-        options=load_object(row["options"], "options"),
-        state=load_object(row["state"] if state_json is None else state_json, "state"),
-        version=int(row["version"]),
-        status=game_status(row["status"]),
-        message_id=optional_int(row["message_id"]),
-        created_at=float(row["created_at"]),
-        updated_at=float(row["updated_at"]),
-        turn_deadline=optional_float(row["turn_deadline"]),
-        remind_at=optional_float(row["remind_at"]),
-    )
-
 
 def _updated(
     row: sqlite3.Row,
@@ -137,24 +112,12 @@ def _updated(
     """The game in ``row`` after an UPDATE of its snapshot (state read back from its JSON),
     with the timer that UPDATE set (none for the end of a game)."""
     return replace(
-        _game_from_row(row, state_json=state_json),
+        game_from_row(row, state_json=state_json),
         version=version,
         status=status,
         updated_at=now,
         turn_deadline=deadline,
         remind_at=remind_at,
-    )
-
-
-def _move_from_row(row: sqlite3.Row) -> MoveRecord:
-    interaction_id = row["interaction_id"]
-    return MoveRecord(
-        game_id=int(row["game_id"]),
-        seq=int(row["seq"]),
-        seat=int(row["seat"]),
-        action=str(row["action"]),
-        interaction_id=None if interaction_id is None else str(interaction_id),
-        created_at=float(row["created_at"]),
     )
 
 
@@ -293,7 +256,7 @@ class SqliteStore(Store):
         return list(await db.execute_fetchall(sql, parameters))
 
     async def _game_row(self, db: aiosqlite.Connection, game_id: int) -> sqlite3.Row:
-        rows = await self._rows(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        rows = await self._rows(db, f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         if not rows:
             raise StoreError(f"there is no game {game_id}")
         return rows[0]
@@ -368,40 +331,40 @@ class SqliteStore(Store):
     async def get_game(self, game_id: int) -> StoredGame | None:
         async with self._reading() as db:
             rows = await self._rows(
-                db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
+                db, f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
             )
-        return _game_from_row(rows[0]) if rows else None
+        return game_from_row(rows[0]) if rows else None
 
     async def active_game(self, channel_id: int) -> StoredGame | None:
         async with self._reading() as db:
             rows = await self._rows(
                 db,
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'active'",
+                f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'active'",
                 (channel_id,),
             )
-        return _game_from_row(rows[0]) if rows else None
+        return game_from_row(rows[0]) if rows else None
 
     async def active_games(self) -> list[StoredGame]:
         async with self._reading() as db:
             rows = await self._rows(
-                db, f"SELECT {_GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id"
+                db, f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id"
             )
-        return [_game_from_row(row) for row in rows]
+        return [game_from_row(row) for row in rows]
 
     async def finished_without_result(self) -> list[StoredGame]:
         async with self._reading() as db:
-            rows = await self._rows(db, f"SELECT {_GAME_COLUMNS} FROM games{NO_RESULT}")
-        return [_game_from_row(row) for row in rows]
+            rows = await self._rows(db, f"SELECT {GAME_COLUMNS} FROM games{NO_RESULT}")
+        return [game_from_row(row) for row in rows]
 
     async def last_finished_game(self, channel_id: int) -> StoredGame | None:
         async with self._reading() as db:
             rows = await self._rows(
                 db,
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'finished'"
+                f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'finished'"
                 " ORDER BY updated_at DESC, id DESC LIMIT 1",
                 (channel_id,),
             )
-        return _game_from_row(rows[0]) if rows else None
+        return game_from_row(rows[0]) if rows else None
 
     # -- moves ----------------------------------------------------------------------------------
 
@@ -437,7 +400,7 @@ class SqliteStore(Store):
                 # The game row and the duplicate check in one statement (one thread trip).
                 rows = await self._rows(
                     db,
-                    f"SELECT {_GAME_COLUMNS}, EXISTS (SELECT 1 FROM moves"
+                    f"SELECT {GAME_COLUMNS}, EXISTS (SELECT 1 FROM moves"
                     " WHERE interaction_id = ?) AS duplicate FROM games WHERE id = ?",
                     (interaction_id, game_id),
                 )
@@ -454,7 +417,7 @@ class SqliteStore(Store):
                 if current_status != "active":
                     raise StoreError(f"game {game_id} is {current_status}; it takes no more moves")
                 await db.execute_fetchall(
-                    f"INSERT INTO moves ({_MOVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+                    f"INSERT INTO moves ({MOVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
                     (game_id, new_version, seat, action, interaction_id, now),
                 )
                 # A request to abort was about the position it was made in: it lapses.
@@ -515,9 +478,9 @@ class SqliteStore(Store):
         """The move log in order."""
         async with self._reading() as db:
             rows = await self._rows(
-                db, f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
+                db, f"SELECT {MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
             )
-        return [_move_from_row(row) for row in rows]
+        return [move_from_row(row) for row in rows]
 
     async def add_labels(self, game_id: int, labels: Mapping[str, str]) -> None:
         async with self._writing() as db:
@@ -563,10 +526,10 @@ class SqliteStore(Store):
         async with self._reading() as db:
             rows = await self._rows(
                 db,
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE seats LIKE ?{in_play} ORDER BY id",
+                f"SELECT {GAME_COLUMNS} FROM games WHERE seats LIKE ?{in_play} ORDER BY id",
                 (member_pattern(user_id),),
             )
-        games = [_game_from_row(row) for row in rows]
+        games = [game_from_row(row) for row in rows]
         return [g for g in games if any(s.user_id == user_id for s in g.seats)]
 
     async def forget_member(
@@ -687,11 +650,11 @@ class SqliteStore(Store):
         async with self._reading() as db:
             rows = await self._rows(
                 db,
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE {TIMERS_DUE_WHERE.format(now='?')}"
+                f"SELECT {GAME_COLUMNS} FROM games WHERE {TIMERS_DUE_WHERE.format(now='?')}"
                 " ORDER BY id",
                 (now, now),
             )
-        return timers_from_rows(rows, _game_from_row, now)
+        return timers_from_rows(rows, game_from_row, now)
 
     # -- guild settings -------------------------------------------------------------------------
 
