@@ -1,0 +1,44 @@
+"""The README's pictures are drawn by tools/readme_images.py from today's renderers."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tools import readme_images
+
+ROOT = Path(__file__).resolve().parents[1]
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def drawn() -> dict[str, bytes]:
+    return readme_images.pictures()
+
+
+def test_the_tool_draws_every_picture_the_readme_shows(drawn: dict[str, bytes]) -> None:
+    """A picture the README shows that no script draws goes stale when an image changes."""
+    shown = set(re.findall(r"\]\(docs/([\w-]+\.png)\)", (ROOT / "README.md").read_text()))
+    assert shown
+    assert shown <= drawn.keys()
+
+
+def test_the_pictures_are_small_pngs(drawn: dict[str, bytes]) -> None:
+    for name, data in drawn.items():
+        assert data.startswith(PNG_SIGNATURE), name
+        assert len(data) < 200 * 1024, name
+
+
+def test_a_second_run_draws_the_same_bytes(drawn: dict[str, bytes]) -> None:
+    """Seeded throughout: re-running the tool rewrites only the pictures whose look changed."""
+    assert readme_images.pictures() == drawn
+
+
+def test_the_card_and_the_board_give_the_member_one_rating() -> None:
+    """The card and the board sit side by side in the README: the card's member has the
+    rating and place the board gives her."""
+    board, card = readme_images.season_views()
+    row = next(r for r in board.rows if r.name == readme_images.CARD_OF)
+    assert (card.rating, card.rank) == (row.value, row.rank)
