@@ -32,6 +32,8 @@ from cogs.ui import NO_PINGS, bot_of, clip, pings, plain, post_table, refuse, st
 
 TURN_MARK = "§"
 """Separates a /move autocomplete choice's notation from the turn it was offered for."""
+CHOICE_TEXT = 100
+"""The most characters Discord takes in a suggestion's name and value."""
 REPOST_SECONDS = 30
 """/table posts an unchanged table at most once in this many seconds per channel."""
 
@@ -182,13 +184,16 @@ class Play(commands.Cog):
             if m.notation != meant and (typed in m.label.lower() or typed in m.notation)
         ]
         # A label past Discord's 100 characters (four opening tickets and their cities) ends
-        # in "…", not mid-word ("T21 Chi"), so the list does not pass a cut for the move.
+        # in "…", not mid-word ("T21 Chi"), so the list does not pass a cut for the move. A
+        # value cannot be cut: a race's cycle of eight cards cut there named no card, or fewer
+        # cards than picked, or an earlier turn. Such a move is left to be typed (or picked in
+        # the hand).
+        values = ((m, f"{m.notation}{TURN_MARK}{stored.version}") for m in listed)
         return [
-            app_commands.Choice(
-                name=clip(m.label, 100), value=f"{m.notation}{TURN_MARK}{stored.version}"[:100]
-            )
-            for m in listed[:25]
-        ]
+            app_commands.Choice(name=clip(m.label, CHOICE_TEXT), value=value)
+            for m, value in values
+            if len(value) <= CHOICE_TEXT
+        ][:25]
 
     @app_commands.command(name="table", description="Post this channel's table again")
     async def table(self, interaction: discord.Interaction[Any]) -> None:

@@ -1,0 +1,58 @@
+"""A hostile review of the newest features played through the fake Discord: turn timers and
+the games they end, refusals of buttons and suggestions of an earlier turn, members' names and
+/move's suggestions. Each test holds what the review found, and says in its docstring what a
+member saw before.
+"""
+
+from __future__ import annotations
+
+from cogs.play import TURN_MARK, split_turn
+from tests.cogs.conftest import running_bot
+from tests.cogs.test_windows_review import THREE_MEMBERS
+from tests.discord.backend import ALICE_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.discord.payloads import InteractionDriver
+
+# 1000 Mile Race: Alice (Red, first: her 200 beats Bob's 25) holds eight cards of long names.
+RED_LONG = [
+    "puncture-proof",
+    "right-of-way",
+    "end-of-limit",
+    "driving-ace",
+    "green-light",
+    "extra-tank",
+    "spare-tire",
+    "out-of-gas",
+    "speed-trap",
+    "tow-truck",
+    "200",
+]
+BLUE = ["25", "75", "coup-fourre", "roadblock", "jammer", "gasoline", "repairs"]
+
+
+async def test_a_suggestion_too_long_for_discord_is_not_offered_cut(
+    driver: InteractionDriver,
+) -> None:
+    """1000 Mile Race: Alice may cycle her eight cards, a move of 103 characters, past the 100
+    Discord takes as a suggestion's value. Found by this review: the value was cut there
+    ("… driving-ace right-of-"), so picking "Cycle …, Driving Ace, Right of Way" answered
+    "There is no 1000 Mile Race card called 'right-of-'" (and a cut falling between two cards
+    would have cycled fewer than she picked). Every suggestion offered now plays the move it
+    names, at this turn."""
+    tables = running_bot(driver).tables
+    await tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="race",
+        seats=THREE_MEMBERS[:2],
+        deck=[*RED_LONG, "/", *BLUE],
+    )
+    stored = await tables.current(GAMES_CHANNEL_ID)
+    legal = {m.notation for m in tables.hand(stored, ALICE_ID)[1]}
+    assert max(map(len, legal)) > 100, "a move longer than a suggestion's value"
+    typed = "puncture-proof, extra tank, driving ace, right of way (draw"
+    offered = (await driver.autocomplete("move", "action", typed)).choices
+    assert offered, "the shorter cycles are still suggested"
+    for choice in offered:
+        notation, turn = split_turn(str(choice["value"]))
+        assert notation in legal and turn == stored.version, choice
+        assert str(choice["value"]).endswith(f"{TURN_MARK}{stored.version}")
