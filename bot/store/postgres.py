@@ -45,15 +45,11 @@ from bot.store.base import (
     GameStatus,
     GuildSettings,
     LobbyRecord,
-    MoveRecord,
     SeatRecord,
     Shards,
     StaleVersion,
-    Store,
     StoredGame,
-    StoredResult,
     StoreError,
-    TimerDue,
 )
 from bot.store.migrations import (
     SCHEMA_VERSION_TABLE,
@@ -70,13 +66,9 @@ from bot.store.rows import (
     LOBBY_COLUMNS,
     LOBBY_INSERT_COLUMNS,
     MOVE_COLUMNS,
-    NO_RESULT,
-    OPEN_LOBBIES_OF,
     RESULT_COLUMNS,
-    RESULT_SELECT,
     SET_SETTINGS,
-    SETTINGS_SELECT,
-    TIMERS_DUE_WHERE,
+    RowLike,
     as_seated,
     check_all_prepared,
     check_status,
@@ -84,28 +76,21 @@ from bot.store.rows import (
     forgotten_result,
     former_names,
     game_from_row,
-    guild_settings_from_row,
     guild_settings_row,
-    load_object,
     lobbies_due_from_rows,
     lobby_from_row,
     lobby_insert_row,
     lobby_names,
     lobby_update_row,
     member_pattern,
-    move_from_row,
-    open_lobbies_from_rows,
     optional_int,
     result_row,
-    results_filter,
     seat_freed,
     seat_to_json,
-    seated,
     seats_from_json,
     shard_condition,
-    stored_result,
-    timers_from_rows,
 )
+from bot.store.sql import SqlStore
 
 log = logging.getLogger(__name__)
 
@@ -208,7 +193,7 @@ async def apply_postgres_migrations(
     return version
 
 
-class PostgresStore(Store):
+class PostgresStore(SqlStore):
     """Games and move logs in a PostgreSQL database, safe to share between processes.
 
     Use ``await store.open()`` / ``await store.close()`` or ``async with PostgresStore(url)``.
@@ -284,6 +269,10 @@ class PostgresStore(Store):
     def __repr__(self) -> str:
         return f"PostgresStore({self.url!r})"
 
+    async def _read(self, sql: str, *args: Any) -> list[RowLike]:
+        rows: list[RowLike] = await self.pool.fetch(sql, *args)
+        return rows
+
     # -- games ----------------------------------------------------------------------------------
 
     async def create_game(
@@ -336,35 +325,6 @@ class PostgresStore(Store):
                 raise ChannelBusy(f"channel {channel_id} already has an active game") from exc
             raise
         return game_from_row(row)
-
-    async def get_game(self, game_id: int) -> StoredGame | None:
-        row = await self.pool.fetchrow(f"SELECT {GAME_COLUMNS} FROM games WHERE id = $1", game_id)
-        return None if row is None else game_from_row(row)
-
-    async def active_game(self, channel_id: int) -> StoredGame | None:
-        row = await self.pool.fetchrow(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status = 'active'",
-            channel_id,
-        )
-        return None if row is None else game_from_row(row)
-
-    async def active_games(self) -> list[StoredGame]:
-        rows = await self.pool.fetch(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id"
-        )
-        return [game_from_row(row) for row in rows]
-
-    async def finished_without_result(self) -> list[StoredGame]:
-        rows = await self.pool.fetch(f"SELECT {GAME_COLUMNS} FROM games{NO_RESULT}")
-        return [game_from_row(row) for row in rows]
-
-    async def last_finished_game(self, channel_id: int) -> StoredGame | None:
-        row = await self.pool.fetchrow(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = $1 AND status = 'finished'"
-            " ORDER BY updated_at DESC, id DESC LIMIT 1",
-            channel_id,
-        )
-        return None if row is None else game_from_row(row)
 
     # -- moves ----------------------------------------------------------------------------------
 
@@ -467,13 +427,6 @@ class PostgresStore(Store):
         # Versions only grow, so a matching row now means it changed and changed back: a race.
         return StaleVersion(f"game {game_id} changed while the move was stored")
 
-    async def moves(self, game_id: int) -> list[MoveRecord]:
-        """The move log in order."""
-        rows = await self.pool.fetch(
-            f"SELECT {MOVE_COLUMNS} FROM moves WHERE game_id = $1 ORDER BY seq", game_id
-        )
-        return [move_from_row(row) for row in rows]
-
     async def add_labels(self, game_id: int, labels: Mapping[str, str]) -> None:
         # One statement: the merge is atomic, whoever else writes the game meanwhile.
         result = await self.pool.execute(
@@ -505,20 +458,7 @@ class PostgresStore(Store):
             raise StoreError(f"there is no game {game_id}")
         return False
 
-    async def initial_state(self, game_id: int) -> Mapping[str, Any] | None:
-        text = await self.pool.fetchval("SELECT initial_state FROM games WHERE id = $1", game_id)
-        return None if text is None else load_object(text, "initial state")
-
     # -- forgetting a member --------------------------------------------------------------------
-
-    async def games_of_member(self, user_id: int, *, active: bool = False) -> list[StoredGame]:
-        in_play = " AND status = 'active'" if active else ""
-        rows = await self.pool.fetch(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE seats LIKE $1{in_play} ORDER BY id",
-            member_pattern(user_id),
-        )
-        games = [game_from_row(row) for row in rows]
-        return [g for g in games if any(s.user_id == user_id for s in g.seats)]
 
     async def forget_member(
         self, user_id: int, *, alias: int, name: str, games: Sequence[GameRewrite]
@@ -608,22 +548,6 @@ class PostgresStore(Store):
                 *row,
             )
 
-    async def results(
-        self,
-        *,
-        game_key: str | None = None,
-        guild_id: int | None = None,
-        since: float | None = None,
-        user_id: int | None = None,
-    ) -> list[StoredResult]:
-        where, parameters = results_filter(
-            lambda n: f"${n}", game_key=game_key, guild_id=guild_id, since=since
-        )
-        rows = await self.pool.fetch(
-            f"{RESULT_SELECT}{where} ORDER BY r.finished_at, r.game_id", *parameters
-        )
-        return seated([stored_result(row) for row in rows], user_id)
-
     # -- turn timers ----------------------------------------------------------------------------
 
     async def set_timer(
@@ -638,21 +562,7 @@ class PostgresStore(Store):
         if result == "UPDATE 0":
             raise StoreError(f"there is no game {game_id}")
 
-    async def timers_due(self, now: float) -> list[TimerDue]:
-        rows = await self.pool.fetch(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE {TIMERS_DUE_WHERE.format(now='$1')}"
-            " ORDER BY id",
-            now,
-        )
-        return timers_from_rows(rows, game_from_row, now)
-
     # -- guild settings -------------------------------------------------------------------------
-
-    async def guild_settings(self, guild_id: int) -> GuildSettings:
-        row = await self.pool.fetchrow(
-            f"SELECT {SETTINGS_SELECT} FROM guild_settings WHERE guild_id = $1", guild_id
-        )
-        return guild_settings_from_row(guild_id, row)
 
     async def set_guild_settings(self, settings: GuildSettings) -> None:
         await self.pool.execute(
@@ -701,12 +611,6 @@ class PostgresStore(Store):
                 # The winner closed again in between (a Cancel at once): try once more.
         raise StaleVersion(f"the rematch of game {lobby.rematch_of} kept changing")
 
-    async def get_lobby(self, lobby_id: int) -> LobbyRecord | None:
-        row = await self.pool.fetchrow(
-            f"SELECT {LOBBY_COLUMNS} FROM lobbies WHERE id = $1", lobby_id
-        )
-        return None if row is None else lobby_from_row(row)
-
     async def update_lobby(self, lobby: LobbyRecord, expected_version: int) -> LobbyRecord:
         try:
             result = await self.pool.execute(
@@ -736,16 +640,6 @@ class PostgresStore(Store):
             raise StoreError(f"there is no lobby {lobby_id}")
         return optional_int(row["message_id"]) == message_id
 
-    async def open_lobbies_of(self, user_id: int, guild_id: int, now: float) -> list[LobbyRecord]:
-        rows = await self.pool.fetch(
-            OPEN_LOBBIES_OF.format("$1", "$2", "$3", "$4", columns=LOBBY_COLUMNS),
-            guild_id,
-            now,
-            user_id,
-            member_pattern(user_id),
-        )
-        return open_lobbies_from_rows(rows, user_id)
-
     async def lobbies_due(
         self, now: float, limit: int, shards: Shards | None = None
     ) -> list[LobbyRecord]:
@@ -770,21 +664,6 @@ class PostgresStore(Store):
             )
             rows = await conn.fetch("SELECT user_id FROM abort_votes WHERE game_id = $1", game_id)
         return frozenset(int(row["user_id"]) for row in rows)
-
-    async def abort_votes(self, game_id: int) -> frozenset[int]:
-        rows = await self.pool.fetch("SELECT user_id FROM abort_votes WHERE game_id = $1", game_id)
-        return frozenset(int(row["user_id"]) for row in rows)
-
-    async def daily_claimed(self, claim: DailyClaim) -> bool:
-        found = await self.pool.fetchval(
-            "SELECT 1 FROM daily_claims WHERE guild_id = $1 AND game_key = $2 AND day = $3"
-            " AND user_id = $4",
-            claim.guild_id,
-            claim.game_key,
-            claim.day,
-            claim.user_id,
-        )
-        return found is not None
 
     async def secret(self, name: str, make: Callable[[], str]) -> str:
         await self.pool.execute(

@@ -59,10 +59,10 @@ NO_RESULT: Final = (
 # The end of a game ends the turn being timed; a move sets the next timer (Store.record_move).
 CLEAR_TIMER: Final = "turn_deadline = NULL, remind_at = NULL"
 
-# Active games with a timer due ("expire" wins when both are: see timer_due). ``{now}`` is the
-# dialect's placeholder for the time. NULL compares as unknown, so a game without a timer never
-# matches, and the partial indexes of migration 0002 serve both halves of the OR.
-TIMERS_DUE_WHERE: Final = "status = 'active' AND (turn_deadline <= {now} OR remind_at <= {now})"
+# Active games with a timer due ("expire" wins when both are: see timer_due). ``$1`` is the
+# time. NULL compares as unknown, so a game without a timer never matches, and the partial
+# indexes of migration 0002 serve both halves of the OR.
+TIMERS_DUE_WHERE: Final = "status = 'active' AND (turn_deadline <= $1 OR remind_at <= $1)"
 
 
 # A game row as the stores read it. initial_state is left out on purpose: only a replay reads
@@ -236,16 +236,9 @@ def stored_result(row: RowLike) -> StoredResult:
 
 
 def results_filter(
-    placeholder: Callable[[int], str],
-    *,
-    game_key: str | None,
-    guild_id: int | None,
-    since: float | None,
+    *, game_key: str | None, guild_id: int | None, since: float | None
 ) -> tuple[str, list[Any]]:
-    """The WHERE clause (maybe empty) and parameters of a results query, for either dialect.
-
-    ``placeholder(n)`` spells the n-th parameter (``?`` in SQLite, ``$n`` in PostgreSQL).
-    """
+    """The WHERE clause (maybe empty, placeholders ``$1``…) and parameters of a results query."""
     clauses: list[str] = []
     parameters: list[Any] = []
     for column, value in (
@@ -257,7 +250,7 @@ def results_filter(
             continue
         parameters.append(value)
         operator = ">=" if column == "r.finished_at" else "="
-        clauses.append(f"{column} {operator} {placeholder(len(parameters))}")
+        clauses.append(f"{column} {operator} ${len(parameters)}")
     where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
     return where, parameters
 
@@ -359,12 +352,11 @@ def seat_freed(row: RowLike, user_id: int) -> LobbyRecord | None:
 
 
 OPEN_LOBBIES_OF: Final = (
-    "SELECT {columns} FROM lobbies WHERE status = 'open' AND guild_id = {0}"
-    " AND expires_at >= {1} AND (host_id = {2} OR data LIKE {3}) ORDER BY id"
+    "SELECT {columns} FROM lobbies WHERE status = 'open' AND guild_id = $1"
+    " AND expires_at >= $2 AND (host_id = $3 OR data LIKE $4) ORDER BY id"
 )
-"""``Store.open_lobbies_of``: ``{0}``…``{3}`` are the dialect's placeholders for the guild,
-the time, the member and ``member_pattern`` of the member (``lobby_names`` drops the false
-friends)."""
+"""``Store.open_lobbies_of``: ``$1``…``$4`` are the guild, the time, the member and
+``member_pattern`` of the member (``lobby_names`` drops the false friends)."""
 
 
 def open_lobbies_from_rows(rows: Sequence[RowLike], user_id: int) -> list[LobbyRecord]:

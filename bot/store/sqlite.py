@@ -35,15 +35,11 @@ from bot.store.base import (
     GameStatus,
     GuildSettings,
     LobbyRecord,
-    MoveRecord,
     SeatRecord,
     Shards,
     StaleVersion,
-    Store,
     StoredGame,
-    StoredResult,
     StoreError,
-    TimerDue,
 )
 from bot.store.migrations import apply_migrations
 from bot.store.rows import (
@@ -55,13 +51,8 @@ from bot.store.rows import (
     LOBBY_COLUMNS,
     LOBBY_INSERT_COLUMNS,
     MOVE_COLUMNS,
-    NO_RESULT,
-    OPEN_LOBBIES_OF,
     RESULT_COLUMNS,
-    RESULT_SELECT,
     SET_SETTINGS,
-    SETTINGS_SELECT,
-    TIMERS_DUE_WHERE,
     as_seated,
     check_all_prepared,
     check_status,
@@ -69,7 +60,6 @@ from bot.store.rows import (
     forgotten_result,
     former_names,
     game_from_row,
-    guild_settings_from_row,
     guild_settings_row,
     load_object,
     lobbies_due_from_rows,
@@ -78,19 +68,14 @@ from bot.store.rows import (
     lobby_names,
     lobby_update_row,
     member_pattern,
-    move_from_row,
-    open_lobbies_from_rows,
     optional_int,
     result_row,
-    results_filter,
     seat_freed,
     seat_to_json,
-    seated,
     seats_from_json,
     shard_condition,
-    stored_result,
-    timers_from_rows,
 )
+from bot.store.sql import SqlStore, numbered_qmarks
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +111,7 @@ def _is_unique_violation(exc: sqlite3.IntegrityError, column: str) -> bool:
     return exc.sqlite_errorname == "SQLITE_CONSTRAINT_UNIQUE" and column in str(exc)
 
 
-class SqliteStore(Store):
+class SqliteStore(SqlStore):
     """Games and move logs in one SQLite database file (or ``:memory:``).
 
     Use ``await store.open()`` / ``await store.close()`` or ``async with SqliteStore(path)``.
@@ -255,6 +240,10 @@ class SqliteStore(Store):
     ) -> list[sqlite3.Row]:
         return list(await db.execute_fetchall(sql, parameters))
 
+    async def _read(self, sql: str, *args: Any) -> list[sqlite3.Row]:
+        async with self._reading() as db:
+            return await self._rows(db, numbered_qmarks(sql), args)
+
     async def _game_row(self, db: aiosqlite.Connection, game_id: int) -> sqlite3.Row:
         rows = await self._rows(db, f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
         if not rows:
@@ -327,44 +316,6 @@ class SqliteStore(Store):
             updated_at=now,
             turn_deadline=deadline,
         )
-
-    async def get_game(self, game_id: int) -> StoredGame | None:
-        async with self._reading() as db:
-            rows = await self._rows(
-                db, f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
-            )
-        return game_from_row(rows[0]) if rows else None
-
-    async def active_game(self, channel_id: int) -> StoredGame | None:
-        async with self._reading() as db:
-            rows = await self._rows(
-                db,
-                f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'active'",
-                (channel_id,),
-            )
-        return game_from_row(rows[0]) if rows else None
-
-    async def active_games(self) -> list[StoredGame]:
-        async with self._reading() as db:
-            rows = await self._rows(
-                db, f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' ORDER BY id"
-            )
-        return [game_from_row(row) for row in rows]
-
-    async def finished_without_result(self) -> list[StoredGame]:
-        async with self._reading() as db:
-            rows = await self._rows(db, f"SELECT {GAME_COLUMNS} FROM games{NO_RESULT}")
-        return [game_from_row(row) for row in rows]
-
-    async def last_finished_game(self, channel_id: int) -> StoredGame | None:
-        async with self._reading() as db:
-            rows = await self._rows(
-                db,
-                f"SELECT {GAME_COLUMNS} FROM games WHERE channel_id = ? AND status = 'finished'"
-                " ORDER BY updated_at DESC, id DESC LIMIT 1",
-                (channel_id,),
-            )
-        return game_from_row(rows[0]) if rows else None
 
     # -- moves ----------------------------------------------------------------------------------
 
@@ -474,14 +425,6 @@ class SqliteStore(Store):
             )
         return _updated(row, state_json, expected_version + 1, status, now)
 
-    async def moves(self, game_id: int) -> list[MoveRecord]:
-        """The move log in order."""
-        async with self._reading() as db:
-            rows = await self._rows(
-                db, f"SELECT {MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)
-            )
-        return [move_from_row(row) for row in rows]
-
     async def add_labels(self, game_id: int, labels: Mapping[str, str]) -> None:
         async with self._writing() as db:
             rows = await self._rows(db, "SELECT options FROM games WHERE id = ?", (game_id,))
@@ -512,25 +455,7 @@ class SqliteStore(Store):
             raise StoreError(f"there is no game {game_id}")
         return False
 
-    async def initial_state(self, game_id: int) -> Mapping[str, Any] | None:
-        async with self._reading() as db:
-            rows = await self._rows(db, "SELECT initial_state FROM games WHERE id = ?", (game_id,))
-        if not rows or rows[0]["initial_state"] is None:
-            return None
-        return load_object(rows[0]["initial_state"], "initial state")
-
     # -- forgetting a member --------------------------------------------------------------------
-
-    async def games_of_member(self, user_id: int, *, active: bool = False) -> list[StoredGame]:
-        in_play = " AND status = 'active'" if active else ""
-        async with self._reading() as db:
-            rows = await self._rows(
-                db,
-                f"SELECT {GAME_COLUMNS} FROM games WHERE seats LIKE ?{in_play} ORDER BY id",
-                (member_pattern(user_id),),
-            )
-        games = [game_from_row(row) for row in rows]
-        return [g for g in games if any(s.user_id == user_id for s in g.seats)]
 
     async def forget_member(
         self, user_id: int, *, alias: int, name: str, games: Sequence[GameRewrite]
@@ -614,23 +539,6 @@ class SqliteStore(Store):
                 row,
             )
 
-    async def results(
-        self,
-        *,
-        game_key: str | None = None,
-        guild_id: int | None = None,
-        since: float | None = None,
-        user_id: int | None = None,
-    ) -> list[StoredResult]:
-        where, parameters = results_filter(
-            lambda _: "?", game_key=game_key, guild_id=guild_id, since=since
-        )
-        async with self._reading() as db:
-            rows = await self._rows(
-                db, f"{RESULT_SELECT}{where} ORDER BY r.finished_at, r.game_id", parameters
-            )
-        return seated([stored_result(row) for row in rows], user_id)
-
     # -- turn timers ----------------------------------------------------------------------------
 
     async def set_timer(
@@ -646,26 +554,7 @@ class SqliteStore(Store):
             if cursor.rowcount == 0:
                 raise StoreError(f"there is no game {game_id}")
 
-    async def timers_due(self, now: float) -> list[TimerDue]:
-        async with self._reading() as db:
-            rows = await self._rows(
-                db,
-                f"SELECT {GAME_COLUMNS} FROM games WHERE {TIMERS_DUE_WHERE.format(now='?')}"
-                " ORDER BY id",
-                (now, now),
-            )
-        return timers_from_rows(rows, game_from_row, now)
-
     # -- guild settings -------------------------------------------------------------------------
-
-    async def guild_settings(self, guild_id: int) -> GuildSettings:
-        async with self._reading() as db:
-            rows = await self._rows(
-                db,
-                f"SELECT {SETTINGS_SELECT} FROM guild_settings WHERE guild_id = ?",
-                (guild_id,),
-            )
-        return guild_settings_from_row(guild_id, rows[0] if rows else None)
 
     async def set_guild_settings(self, settings: GuildSettings) -> None:
         async with self._writing() as db:
@@ -705,13 +594,6 @@ class SqliteStore(Store):
                 return lobby_from_row(rows[0]), False
             return await self._insert_lobby(db, lobby), True
 
-    async def get_lobby(self, lobby_id: int) -> LobbyRecord | None:
-        async with self._reading() as db:
-            rows = await self._rows(
-                db, f"SELECT {LOBBY_COLUMNS} FROM lobbies WHERE id = ?", (lobby_id,)
-            )
-        return lobby_from_row(rows[0]) if rows else None
-
     async def update_lobby(self, lobby: LobbyRecord, expected_version: int) -> LobbyRecord:
         try:
             async with (
@@ -741,15 +623,6 @@ class SqliteStore(Store):
             raise StoreError(f"there is no lobby {lobby_id}")
         return optional_int(rows[0]["message_id"]) == message_id
 
-    async def open_lobbies_of(self, user_id: int, guild_id: int, now: float) -> list[LobbyRecord]:
-        async with self._reading() as db:
-            rows = await self._rows(
-                db,
-                OPEN_LOBBIES_OF.format("?", "?", "?", "?", columns=LOBBY_COLUMNS),
-                (guild_id, now, user_id, member_pattern(user_id)),
-            )
-        return open_lobbies_from_rows(rows, user_id)
-
     async def lobbies_due(
         self, now: float, limit: int, shards: Shards | None = None
     ) -> list[LobbyRecord]:
@@ -776,23 +649,6 @@ class SqliteStore(Store):
                 db, "SELECT user_id FROM abort_votes WHERE game_id = ?", (game_id,)
             )
         return frozenset(int(row["user_id"]) for row in rows)
-
-    async def abort_votes(self, game_id: int) -> frozenset[int]:
-        async with self._reading() as db:
-            rows = await self._rows(
-                db, "SELECT user_id FROM abort_votes WHERE game_id = ?", (game_id,)
-            )
-        return frozenset(int(row["user_id"]) for row in rows)
-
-    async def daily_claimed(self, claim: DailyClaim) -> bool:
-        async with self._reading() as db:
-            rows = await self._rows(
-                db,
-                "SELECT 1 FROM daily_claims WHERE guild_id = ? AND game_key = ? AND day = ?"
-                " AND user_id = ?",
-                (claim.guild_id, claim.game_key, claim.day, claim.user_id),
-            )
-        return bool(rows)
 
     async def secret(self, name: str, make: Callable[[], str]) -> str:
         async with self._writing() as db:

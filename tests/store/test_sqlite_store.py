@@ -21,6 +21,7 @@ from bot.store.migrations import (
     load_migrations,
     split_statements,
 )
+from bot.store.sql import numbered_qmarks
 from bot.store.sqlite import SqliteStore
 from tests.store.helpers import new_game
 
@@ -158,3 +159,15 @@ async def test_open_store_opens_file(tmp_path: Path) -> None:
     await store.open()
     await store.close()
     assert target.exists()
+
+
+def test_shared_statements_bind_by_number_in_sqlite() -> None:
+    """A statement written once for both stores (``$n``) binds the same parameters in SQLite:
+    by number, in any order and any number of times, beyond nine too."""
+    sql = numbered_qmarks("SELECT $2, $1, $1, $10 WHERE $1 <> $10")
+    assert sql == "SELECT ?2, ?1, ?1, ?10 WHERE ?1 <> ?10"
+    db = sqlite3.connect(":memory:")
+    try:
+        assert db.execute(sql, tuple(range(1, 11))).fetchall() == [(2, 1, 1, 10)]
+    finally:
+        db.close()
