@@ -110,6 +110,9 @@ PLAYED_FOR_YOU = (
     "Your time ran out, so the computer played that turn for you. Use the newest table "
     "(or /table to post it again)."
 )
+WINDOW_CLOSED = "Your time to react ran out, so the bot answered for you: {answer}."
+"""A reaction's button pressed after its window ran out and the bot played the default: "from
+an earlier turn" did not say that the chance to react had passed, nor what was played."""
 NO_REPLAY_BEFORE = "This game was played before Junction kept replays, so it cannot be replayed."
 
 IDLE_TURNS = 3
@@ -358,6 +361,8 @@ class Tables:
                     made = await self.already_made(here.stored, first, typed)
                     if made is None and played_for(first):
                         made = PLAYED_FOR_YOU
+                    if made is None:
+                        made = await self.window_closed(here.stored, first)
                     raise StaleButton(made or EARLIER_TURN)
                 game, stored = here.game, here.stored
                 seat = self.seat_of(stored, user_id)
@@ -597,6 +602,24 @@ class Tables:
             return None
         moves = await self.store.moves(stored.id)
         return next((m for m in moves if m.seq > since and m.seat == seat), None)
+
+    async def window_closed(self, stored: StoredGame, first: MoveRecord | None) -> str | None:
+        """When the member's move ``first`` (``first_move_since``) is the default the bot played
+        for them as their reaction window ran out, the refusal that says so and what it played
+        ("no reaction", a side): None otherwise. A window's default is the one move of a
+        member's seat stored with no interaction id that is not their leaving."""
+        if first is None or first.interaction_id is not None or first.action == LEAVE:
+            return None
+        before = await self.as_of(stored, first.seq - 1)
+        if before is None:
+            return None
+        game = before.game
+        default = game.default_action(before.state, first.seat)
+        if default is None or game.format_action(default) != first.action:
+            return None
+        answer = game.describe_action(before.state, first.seat, default)
+        said = WINDOW_CLOSED.format(answer=answer[:1].lower() + answer[1:])
+        return f"{said} {NEXT_MOVE}"
 
     async def already_made(
         self, stored: StoredGame, first: MoveRecord | None, action: str

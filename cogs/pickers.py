@@ -210,13 +210,14 @@ async def _refuse_stale(
     """Refuse a component of an earlier turn, before the presser's move ``first``
     (``Tables.first_move_since``): it is from an earlier turn, or (an old hand's) its presser
     left or waits for the others (``_left_or_waiting``), or the computer played that turn for
-    its presser, whose time ran out."""
+    its presser, whose time ran out, or the bot closed the presser's reaction window with its
+    default (``Tables.window_closed``)."""
     if where == "h":
         with contextlib.suppress(NotSeated):
             await _left_or_waiting(tables, tables.position(stored), user_id)
     if played_for(first):
         raise StaleButton(PLAYED_FOR_YOU)
-    raise StaleButton(EARLIER_TURN)
+    raise StaleButton(await tables.window_closed(stored, first) or EARLIER_TURN)
 
 
 async def _refuse_past(

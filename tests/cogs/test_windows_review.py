@@ -373,7 +373,35 @@ async def test_a_reaction_pressed_by_others_or_too_late_changes_nothing(
         driver.click(bobs.message, armor, user_id=BOB_ID),
     )
     for late in presses:
-        assert late.ephemeral and "earlier turn" in replies(late), replies(late)
+        assert late.ephemeral, replies(late)
+        assert replies(late).startswith(
+            "Your time to react ran out, so the bot answered for you: no reaction."
+        ), replies(late)
+    assert await _stored(bot) == after
+
+
+async def test_a_side_pressed_after_the_window_ran_out_names_the_side_taken(
+    driver: InteractionDriver,
+) -> None:
+    """Alice's Stampede asks Carol for a side; her window runs out and the bot picks the side
+    for her. Her late "Take it on the left" says which side the bot took, not "an earlier
+    turn"."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, None, "computer", 15))
+    game = await _dragon(bot, cw=STAMPEDE_CW)
+    window = public_table(await driver.slash("move", {"action": "stampede"}))
+    carols = await driver.click(window.message_id, f"jn:h:{game.id}", user_id=CAROL_ID)
+    await sweep_after(driver, 16)
+    after = await _stored(bot)
+    (taken,) = [m for m in await bot.store.moves(game.id) if m.seat == 2]
+    assert taken.interaction_id is None, "the bot closed Carol's window"
+    old = await driver.click(
+        carols.message, component_id(carols, "Take it on the left"), user_id=CAROL_ID
+    )
+    side = taken.action.split()[-1]
+    assert old.ephemeral and replies(old).startswith(
+        f"Your time to react ran out, so the bot answered for you: take it on the {side}."
+    ), replies(old)
     assert await _stored(bot) == after
 
 
@@ -396,7 +424,7 @@ async def test_a_press_and_the_window_closing_at_the_same_moment(
     armored = "armor-front" in state.cw_discard
     assert armored == (state.cars[1].hits == [0, 0, 0, 0])
     if not armored:
-        assert "earlier turn" in replies(pressed), replies(pressed)
+        assert "Your time to react ran out" in replies(pressed), replies(pressed)
 
 
 async def test_a_hand_button_of_someone_else_says_whose_move_it_is(
