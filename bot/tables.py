@@ -113,6 +113,7 @@ PLAYED_FOR_YOU = (
 WINDOW_CLOSED = "Your time to react ran out, so the bot answered for you: {answer}."
 """A reaction's button pressed after its window ran out and the bot played the default: "from
 an earlier turn" did not say that the chance to react had passed, nor what was played."""
+ABORTED_NOT_REPLAYED = "your game #{game} here was aborted, and aborted games are not replayed."
 NO_REPLAY_BEFORE = "This game was played before Junction kept replays, so it cannot be replayed."
 
 IDLE_TURNS = 3
@@ -664,14 +665,30 @@ class Tables:
 
     # --- replays ---------------------------------------------------------------------------------
 
-    async def last_replayable(self, channel_id: int) -> StoredGame:
-        """The channel's last finished game, if it can be replayed (else a readable refusal)."""
+    async def last_replayable(self, channel_id: int, user_id: int | None = None) -> StoredGame:
+        """The channel's last finished game, if it can be replayed (else a readable refusal
+        that says when ``user_id``'s own game here was aborted, ``aborted_here``)."""
         last = await self.store.last_finished_game(channel_id)
         if last is None:
-            raise NoReplay("No game has finished in this channel yet.")
+            aborted = None if user_id is None else await self.aborted_here(channel_id, user_id)
+            said = "No game has finished in this channel yet"
+            if aborted is None:
+                raise NoReplay(f"{said}.")
+            raise NoReplay(f"{said}: {ABORTED_NOT_REPLAYED.format(game=aborted.id)}")
         if await self.store.initial_state(last.id) is None:
             raise NoReplay(NO_REPLAY_BEFORE)
         return last
+
+    async def aborted_here(
+        self, channel_id: int, user_id: int, after: int = 0
+    ) -> StoredGame | None:
+        """The member's last game in this channel, when it was aborted and is newer than game
+        ``after``: /replay shows the last finished game, and without a word the member took
+        it for the game they had just aborted."""
+        mine = [g for g in await self.store.games_of_member(user_id) if g.channel_id == channel_id]
+        ended = [g for g in mine if g.status != "active" and g.id > after]
+        last = max(ended, key=lambda g: g.id, default=None)
+        return last if last is not None and last.status == "aborted" else None
 
     async def replay(self, game_id: int) -> list[Any]:
         """The public view after every move of an ended game; frame 0 is the deal.

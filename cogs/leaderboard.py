@@ -34,6 +34,7 @@ from bot.games import all_bundles, bundle
 from bot.render.leaderboard import LeaderboardRow, leaderboard_png
 from bot.render.stats import MemberStats, stats_png
 from bot.replays import Inputs
+from bot.tables import ABORTED_NOT_REPLAYED
 from cogs.alt_text import board_text, stats_text
 from cogs.choices import game_choices
 from cogs.seat_names import display_name
@@ -275,7 +276,8 @@ class Boards(commands.Cog):
             raise BadOption("Replays are of games played in a channel.")
         # Refusals come before the deferral: the first follow-up of a public deferral is shown
         # to the whole channel, whatever its own flags say.
-        last = await bot.tables.last_replayable(channel_id)
+        last = await bot.tables.last_replayable(channel_id, interaction.user.id)
+        aborted = await bot.tables.aborted_here(channel_id, interaction.user.id, after=last.id)
         # A long match takes a while to rebuild and draw: answer Discord first.
         await interaction.response.defer(thinking=True)
 
@@ -289,6 +291,15 @@ class Boards(commands.Cog):
                 f"Replay of game #{last.id}: the first {moves} of its {last.version} moves. "
                 "The rest were played under an earlier version of the rules and cannot be "
                 "shown again move by move."
+            )
+        if aborted is not None:
+            # The game the member just played is not the one shown: say which is, and why.
+            said = ABORTED_NOT_REPLAYED.format(game=aborted.id)
+            note = note.replace(
+                f"Replay of game #{last.id}",
+                f"{said[:1].upper()}{said[1:]} Replay of game #{last.id}, the last game "
+                "finished in this channel",
+                1,
             )
         await interaction.followup.send(
             note,

@@ -62,3 +62,62 @@ async def test_the_replay_of_a_game_of_one_move_says_move(driver: InteractionDri
     )
     await driver.slash("resign", {}, user_id=BOB_ID)
     assert replies(await driver.slash("replay", {})) == "Replay of game #1 (1 move)."
+
+
+async def _race(driver: InteractionDriver, seed: int) -> None:
+    await running_bot(driver).tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="race",
+        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
+        seed=seed,
+    )
+
+
+async def _aborted(driver: InteractionDriver, seed: int) -> None:
+    """A race of Alice and Bob that both agree to abort."""
+    await _race(driver, seed)
+    await driver.slash("abort", {}, user_id=ALICE_ID)
+    await driver.slash("abort", {}, user_id=BOB_ID)
+    assert await running_bot(driver).store.active_game(GAMES_CHANNEL_ID) is None
+
+
+async def test_a_replay_after_your_aborted_game_says_which_game_it_shows(
+    driver: InteractionDriver,
+) -> None:
+    """Game #1 ends by a resignation, then Alice and Bob abort game #2. Alice's /replay shows
+    game #1, and says that her game #2 was aborted: "Replay of game #1" alone read as if the
+    game she had just played was the one shown."""
+    await _race(driver, 4)
+    await driver.slash("resign", {}, user_id=BOB_ID)
+    await _aborted(driver, 5)
+    said = replies(await driver.slash("replay", {}, user_id=ALICE_ID))
+    assert said == (
+        "Your game #2 here was aborted, and aborted games are not replayed. "
+        "Replay of game #1, the last game finished in this channel (1 move)."
+    ), said
+
+
+async def test_a_replay_after_others_aborted_a_game_is_unchanged(
+    driver: InteractionDriver,
+) -> None:
+    """Carol did not play the aborted game: her /replay names the finished game it shows, as
+    before."""
+    await _race(driver, 4)
+    await driver.slash("resign", {}, user_id=BOB_ID)
+    await _aborted(driver, 5)
+    said = replies(await driver.slash("replay", {}, user_id=CAROL_ID))
+    assert said == "Replay of game #1 (1 move).", said
+
+
+async def test_a_replay_with_only_an_aborted_game_says_it_was_aborted(
+    driver: InteractionDriver,
+) -> None:
+    """The channel's only game was aborted: Bob's /replay says his game was aborted, not only
+    that no game has finished here (which read as if it had been lost)."""
+    await _aborted(driver, 5)
+    refused = await driver.slash("replay", {}, user_id=BOB_ID)
+    assert refused.ephemeral and replies(refused) == (
+        "No game has finished in this channel yet: your game #1 here was aborted, and aborted "
+        "games are not replayed."
+    ), replies(refused)
