@@ -25,14 +25,14 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any, Final
 from urllib.parse import urlsplit
 
 import asyncpg
 
-from bot.ratings import ResultRecord
 from bot.store import redact_url
 from bot.store.base import (
     UNPOSTED_SECONDS,
@@ -40,13 +40,9 @@ from bot.store.base import (
     DailyClaim,
     DailyClaimed,
     DuplicateInteraction,
-    Forgotten,
-    GameRewrite,
     GameStatus,
-    GuildSettings,
     LobbyRecord,
     SeatRecord,
-    Shards,
     StaleVersion,
     StoredGame,
     StoreError,
@@ -60,35 +56,17 @@ from bot.store.migrations import (
 from bot.store.rows import (
     CLEAR_TIMER,
     CLOSE_DEAD_REMATCH,
-    EXPIRE_UNREADABLE_LOBBY,
     GAME_COLUMNS,
-    LOBBIES_DUE,
     LOBBY_COLUMNS,
     LOBBY_INSERT_COLUMNS,
     MOVE_COLUMNS,
-    RESULT_COLUMNS,
-    SET_SETTINGS,
     RowLike,
-    as_seated,
-    check_all_prepared,
     check_status,
     dump_json,
-    forgotten_result,
-    former_names,
     game_from_row,
-    guild_settings_row,
-    lobbies_due_from_rows,
     lobby_from_row,
     lobby_insert_row,
-    lobby_names,
-    lobby_update_row,
-    member_pattern,
-    optional_int,
-    result_row,
-    seat_freed,
     seat_to_json,
-    seats_from_json,
-    shard_condition,
 )
 from bot.store.sql import SqlStore
 
@@ -193,6 +171,26 @@ async def apply_postgres_migrations(
     return version
 
 
+def _changed(status: str) -> int:
+    """How many rows a statement changed, from asyncpg's status ("UPDATE 2", "INSERT 0 1")."""
+    count = status.rsplit(" ", 1)[-1]
+    return int(count) if count.isdigit() else 0
+
+
+class _Transaction:
+    """The shared statements' view (``Sql``) of a pooled connection inside a transaction."""
+
+    def __init__(self, conn: Any) -> None:
+        self._conn = conn
+
+    async def fetch(self, sql: str, *args: Any) -> list[RowLike]:
+        rows: list[RowLike] = await self._conn.fetch(sql, *args)
+        return rows
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        return _changed(await self._conn.execute(sql, *args))
+
+
 class PostgresStore(SqlStore):
     """Games and move logs in a PostgreSQL database, safe to share between processes.
 
@@ -216,6 +214,14 @@ class PostgresStore(SqlStore):
         self._max_connections = max_connections
         self._command_timeout = command_timeout
         self._pool: Any = None
+
+    # Games are held still (reads go on) while a member is forgotten, so none can start between
+    # the check and the rewrite; SHARE ROW EXCLUSIVE also keeps two forgets apart.
+    _HOLD_GAMES = "LOCK TABLE games IN SHARE ROW EXCLUSIVE MODE"
+    # A result reads its game's seats FOR SHARE: that waits for a forgetting that rewrote the
+    # row, or holds one back until the result is in, for it to rewrite.
+    _HOLD_ROW = " FOR SHARE"
+    _CONFLICT = (asyncpg.UniqueViolationError,)
 
     @property
     def url(self) -> str:
@@ -272,6 +278,14 @@ class PostgresStore(SqlStore):
     async def _read(self, sql: str, *args: Any) -> list[RowLike]:
         rows: list[RowLike] = await self.pool.fetch(sql, *args)
         return rows
+
+    async def _write(self, sql: str, *args: Any) -> int:
+        return _changed(await self.pool.execute(sql, *args))
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[_Transaction]:
+        async with self.pool.acquire() as conn, conn.transaction():
+            yield _Transaction(conn)
 
     # -- games ----------------------------------------------------------------------------------
 
@@ -437,137 +451,13 @@ class PostgresStore(SqlStore):
         if result == "UPDATE 0":
             raise StoreError(f"there is no game {game_id}")
 
-    async def set_message(self, game_id: int, message_id: int | None, version: int) -> bool:
-        """Remember the table message (Discord) of the game at ``version``, unless it has moved
-        on (``Store.set_message``).
-
-        Neither the version nor ``updated_at`` changes: the message is presentation, and a
-        version bump here would turn a player's concurrent move into a StaleVersion.
-        """
-        result = await self.pool.execute(
-            "UPDATE games SET message_id = $2 WHERE id = $1 AND version = $3",
-            game_id,
-            message_id,
-            version,
-        )
-        if result != "UPDATE 0":
-            return True
-        # Nothing updated: tell a game that moved on from one that does not exist (a game is
-        # never deleted, so reading after the update is no race).
-        if await self.pool.fetchval("SELECT 1 FROM games WHERE id = $1", game_id) is None:
-            raise StoreError(f"there is no game {game_id}")
-        return False
-
     # -- forgetting a member --------------------------------------------------------------------
-
-    async def forget_member(
-        self, user_id: int, *, alias: int, name: str, games: Sequence[GameRewrite]
-    ) -> Forgotten:
-        pattern = member_pattern(user_id)
-        async with self.pool.acquire() as conn, conn.transaction():
-            # The rewrites were made before this transaction: a game the member started since
-            # (the bot runs meanwhile) would keep their id and name, and record a result so.
-            # Games are held still (reads go on) until this commits, so none can start between
-            # the check and the rewrite; SHARE ROW EXCLUSIVE also keeps two forgets apart.
-            await conn.execute("LOCK TABLE games IN SHARE ROW EXCLUSIVE MODE")
-            seating = await conn.fetch("SELECT id, seats FROM games WHERE seats LIKE $1", pattern)
-            check_all_prepared(seating, user_id, {game.game_id for game in games})
-            for game in games:
-                initial = None if game.initial_state is None else dump_json(game.initial_state)
-                updated = await conn.execute(
-                    "UPDATE games SET seats = $1, state = $2, initial_state = $3"
-                    " WHERE id = $4 AND status != 'active'",
-                    dump_json([seat_to_json(s) for s in game.seats]),
-                    dump_json(game.state),
-                    initial,
-                    game.game_id,
-                )
-                if updated == "UPDATE 0":
-                    raise StoreError(f"game {game.game_id} is in play or gone")
-            results = 0
-            renamed = former_names(games, alias)
-            for row in await conn.fetch(
-                "SELECT game_id, seats, names FROM results WHERE seats LIKE $1", pattern
-            ):
-                changed = forgotten_result(
-                    row, user_id, alias, renamed.get(int(row["game_id"]), name)
-                )
-                if changed is not None:
-                    await conn.execute(
-                        "UPDATE results SET seats = $1, names = $2 WHERE game_id = $3",
-                        *changed,
-                        row["game_id"],
-                    )
-                    results += 1
-            await conn.execute(
-                "UPDATE daily_claims SET user_id = $1 WHERE user_id = $2", alias, user_id
-            )
-            await conn.execute("DELETE FROM abort_votes WHERE user_id = $1", user_id)
-            lobbies = seats = 0
-            for row in await conn.fetch(
-                f"SELECT {LOBBY_COLUMNS} FROM lobbies WHERE host_id = $1 OR data LIKE $2",
-                user_id,
-                pattern,
-            ):
-                if not lobby_names(row, user_id):
-                    continue
-                kept = seat_freed(row, user_id)
-                if kept is None:
-                    await conn.execute("DELETE FROM lobbies WHERE id = $1", row["id"])
-                    lobbies += 1
-                else:
-                    await conn.execute(
-                        "UPDATE lobbies SET data = $1, version = version + 1 WHERE id = $2",
-                        lobby_update_row(kept)[0],
-                        kept.id,
-                    )
-                    seats += 1
-        return Forgotten(games=len(games), results=results, lobbies=lobbies, seats=seats)
 
     # -- results --------------------------------------------------------------------------------
 
-    async def record_result(self, record: ResultRecord, names: Sequence[str]) -> None:
-        """Store a finished game's result; a second call for the same game changes nothing."""
-        async with self.pool.acquire() as conn, conn.transaction():
-            # The game's seats as they stand: a member may have been forgotten since the
-            # caller read them (the game ended as ``junction forget-member`` ran). FOR SHARE
-            # waits for a forgetting that rewrote the row, or holds one back until the result
-            # is in, for it to rewrite.
-            seats = await conn.fetchval(
-                "SELECT seats FROM games WHERE id = $1 FOR SHARE", record.game_id
-            )
-            if seats is not None:
-                record, names = as_seated(record, names, seats_from_json(seats))
-            row = result_row(record, names)
-            marks = ", ".join(f"${n}" for n in range(1, len(row) + 1))
-            # DO NOTHING keeps the first record: the seam may record again after a retry, and
-            # two processes may race to record the same game.
-            await conn.execute(
-                f"INSERT INTO results ({RESULT_COLUMNS}) VALUES ({marks})"
-                " ON CONFLICT (game_id) DO NOTHING",
-                *row,
-            )
-
     # -- turn timers ----------------------------------------------------------------------------
 
-    async def set_timer(
-        self, game_id: int, *, remind_at: float | None, deadline: float | None
-    ) -> None:
-        result = await self.pool.execute(
-            "UPDATE games SET remind_at = $2, turn_deadline = $3 WHERE id = $1",
-            game_id,
-            remind_at,
-            deadline,
-        )
-        if result == "UPDATE 0":
-            raise StoreError(f"there is no game {game_id}")
-
     # -- guild settings -------------------------------------------------------------------------
-
-    async def set_guild_settings(self, settings: GuildSettings) -> None:
-        await self.pool.execute(
-            SET_SETTINGS.format("$1", "$2", "$3", "$4"), *guild_settings_row(settings)
-        )
 
     # -- lobbies, abort votes, secrets ----------------------------------------------------------
 
@@ -584,7 +474,7 @@ class PostgresStore(SqlStore):
             raise ValueError("open_rematch needs the lobby's rematch_of")
         async with self.pool.acquire() as conn, conn.transaction():
             await conn.execute(
-                CLOSE_DEAD_REMATCH.format("$1", "$2", "$3"),
+                CLOSE_DEAD_REMATCH,
                 lobby.rematch_of,
                 now,
                 UNPOSTED_SECONDS,
@@ -610,65 +500,3 @@ class PostgresStore(SqlStore):
                     return lobby_from_row(row), False
                 # The winner closed again in between (a Cancel at once): try once more.
         raise StaleVersion(f"the rematch of game {lobby.rematch_of} kept changing")
-
-    async def update_lobby(self, lobby: LobbyRecord, expected_version: int) -> LobbyRecord:
-        try:
-            result = await self.pool.execute(
-                "UPDATE lobbies SET data = $1, status = $2, game_id = $3,"
-                " message_id = COALESCE($4, message_id), version = version + 1"
-                " WHERE id = $5 AND version = $6",
-                *lobby_update_row(lobby),
-                lobby.id,
-                expected_version,
-            )
-        except asyncpg.UniqueViolationError as exc:
-            # Reopened (a start given back) while another invitation to its rematch opened.
-            raise StaleVersion(f"another invitation to lobby {lobby.id}'s rematch is open") from exc
-        if result == "UPDATE 0":
-            raise StaleVersion(f"lobby {lobby.id} changed or does not exist")
-        return replace(lobby, version=expected_version + 1)
-
-    async def set_lobby_message(self, lobby_id: int, message_id: int) -> bool:
-        async with self.pool.acquire() as conn, conn.transaction():
-            await conn.execute(
-                "UPDATE lobbies SET message_id = $2 WHERE id = $1 AND message_id IS NULL",
-                lobby_id,
-                message_id,
-            )
-            row = await conn.fetchrow("SELECT message_id FROM lobbies WHERE id = $1", lobby_id)
-        if row is None:
-            raise StoreError(f"there is no lobby {lobby_id}")
-        return optional_int(row["message_id"]) == message_id
-
-    async def lobbies_due(
-        self, now: float, limit: int, shards: Shards | None = None
-    ) -> list[LobbyRecord]:
-        query = LOBBIES_DUE.format(
-            "$1", "$2", columns=LOBBY_COLUMNS, shards=shard_condition(shards)
-        )
-        due, unreadable = lobbies_due_from_rows(await self.pool.fetch(query, now, limit))
-        for row in unreadable:
-            await self.pool.execute(
-                EXPIRE_UNREADABLE_LOBBY.format("$1", "$2"), row["id"], row["version"]
-            )
-        return due
-
-    async def add_abort_vote(self, game_id: int, user_id: int) -> frozenset[int]:
-        async with self.pool.acquire() as conn, conn.transaction():
-            await conn.execute(
-                "INSERT INTO abort_votes (game_id, user_id, created_at) VALUES ($1, $2, $3)"
-                " ON CONFLICT (game_id, user_id) DO NOTHING",
-                game_id,
-                user_id,
-                self._clock(),
-            )
-            rows = await conn.fetch("SELECT user_id FROM abort_votes WHERE game_id = $1", game_id)
-        return frozenset(int(row["user_id"]) for row in rows)
-
-    async def secret(self, name: str, make: Callable[[], str]) -> str:
-        await self.pool.execute(
-            "INSERT INTO secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
-            name,
-            make(),
-        )
-        return str(await self.pool.fetchval("SELECT value FROM secrets WHERE name = $1", name))

@@ -379,18 +379,18 @@ def open_lobbies_from_rows(rows: Sequence[RowLike], user_id: int) -> list[LobbyR
 
 
 LOBBIES_DUE: Final = (
-    "SELECT {columns} FROM lobbies WHERE status = 'open' AND expires_at < {0}{shards}"
-    " ORDER BY expires_at, id LIMIT {1}"
+    "SELECT {columns} FROM lobbies WHERE status = 'open' AND expires_at < $1{shards}"
+    " ORDER BY expires_at, id LIMIT $2"
 )
-"""``Store.lobbies_due``: ``{0}`` and ``{1}`` are the dialect's placeholders for the time and
-the limit, ``{shards}`` is ``shard_condition``. The order is the index's (migration 0007)."""
+"""``Store.lobbies_due``: ``$1`` is the time and ``$2`` the limit, ``{shards}`` is
+``shard_condition``. The order is the index's (migration 0007)."""
 
 EXPIRE_UNREADABLE_LOBBY: Final = (
     "UPDATE lobbies SET status = 'expired', version = version + 1"
-    " WHERE id = {0} AND version = {1} AND status = 'open'"
+    " WHERE id = $1 AND version = $2 AND status = 'open'"
 )
-"""Close a due lobby ``lobbies_due_from_rows`` could not read: ``{0}`` and ``{1}`` are the
-placeholders for its id and the version it was read at."""
+"""Close a due lobby ``lobbies_due_from_rows`` could not read: ``$1`` is its id and ``$2`` the
+version it was read at."""
 
 
 def shard_condition(shards: Shards | None) -> str:
@@ -446,10 +446,10 @@ def timeout_action(value: object) -> TimeoutAction:
 
 SETTINGS_SELECT: Final = "turn_seconds, on_timeout, reaction_seconds"
 
-# ``{0}``…``{3}`` are the dialect's placeholders for the four values of guild_settings_row.
+# ``$1``…``$4`` are the four values of guild_settings_row.
 SET_SETTINGS: Final = (
     "INSERT INTO guild_settings (guild_id, turn_seconds, on_timeout, reaction_seconds)"
-    " VALUES ({0}, {1}, {2}, {3}) ON CONFLICT (guild_id) DO UPDATE SET"
+    " VALUES ($1, $2, $3, $4) ON CONFLICT (guild_id) DO UPDATE SET"
     " turn_seconds = excluded.turn_seconds, on_timeout = excluded.on_timeout,"
     " reaction_seconds = excluded.reaction_seconds"
 )
@@ -486,12 +486,12 @@ LOBBY_INSERT_COLUMNS: Final = (
     " open_seats"
 )
 
-# ``{0}`` and ``{1}`` are the dialect's placeholders for the rematch's game id and ``now``;
-# ``{2}`` for how long a lobby may wait for its message (UNPOSTED_SECONDS).
+# ``$1`` is the rematch's game id, ``$2`` ``now`` and ``$3`` how long a lobby may wait for its
+# message (UNPOSTED_SECONDS).
 CLOSE_DEAD_REMATCH: Final = (
     "UPDATE lobbies SET status = 'expired', version = version + 1"
-    " WHERE rematch_of = {0} AND status = 'open'"
-    " AND (expires_at < {1} OR (message_id IS NULL AND created_at < {1} - {2}))"
+    " WHERE rematch_of = $1 AND status = 'open'"
+    " AND (expires_at < $2 OR (message_id IS NULL AND created_at < $2 - $3))"
 )
 
 _LOBBY_STATUSES: Final = ("open", "started", "cancelled", "expired")

@@ -17,39 +17,66 @@ from __future__ import annotations
 
 import re
 from abc import abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
+from dataclasses import replace
 from functools import lru_cache
-from typing import Any, Final
+from typing import Any, ClassVar, Final, Protocol
 
+from bot.ratings import ResultRecord
 from bot.store.base import (
     DailyClaim,
+    Forgotten,
+    GameRewrite,
     GuildSettings,
     LobbyRecord,
     MoveRecord,
+    Shards,
+    StaleVersion,
     Store,
     StoredGame,
     StoredResult,
+    StoreError,
     TimerDue,
 )
 from bot.store.rows import (
+    EXPIRE_UNREADABLE_LOBBY,
     GAME_COLUMNS,
+    LOBBIES_DUE,
     LOBBY_COLUMNS,
     MOVE_COLUMNS,
     NO_RESULT,
     OPEN_LOBBIES_OF,
+    RESULT_COLUMNS,
     RESULT_SELECT,
+    SET_SETTINGS,
     SETTINGS_SELECT,
     TIMERS_DUE_WHERE,
     RowLike,
+    as_seated,
+    check_all_prepared,
+    dump_json,
+    forgotten_result,
+    former_names,
     game_from_row,
     guild_settings_from_row,
+    guild_settings_row,
     load_object,
+    lobbies_due_from_rows,
     lobby_from_row,
+    lobby_names,
+    lobby_update_row,
     member_pattern,
     move_from_row,
     open_lobbies_from_rows,
+    optional_int,
+    result_row,
     results_filter,
+    seat_freed,
+    seat_to_json,
     seated,
+    seats_from_json,
+    shard_condition,
     stored_result,
     timers_from_rows,
 )
@@ -67,12 +94,42 @@ def numbered_qmarks(sql: str) -> str:
     return _NUMBERED.sub(r"?\1", sql)
 
 
+class Sql(Protocol):
+    """A connection inside a write transaction, taking statements with ``$n`` placeholders."""
+
+    async def fetch(self, sql: str, *args: Any) -> Sequence[RowLike]:
+        """The rows the statement returns."""
+        ...
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        """How many rows the statement changed."""
+        ...
+
+
 class SqlStore(Store):
     """The ``Store`` methods both SQL backends share, over the backend's three primitives."""
+
+    _clock: Callable[[], float]
+
+    # Dialect bits of shared statements. ``_HOLD_GAMES`` runs first in ``forget_member``'s
+    # transaction, ``_HOLD_ROW`` ends ``record_result``'s read of the game's seats: a backend
+    # whose write transactions do not already exclude each other sets them (see PostgresStore).
+    _HOLD_GAMES: ClassVar[str | None] = None
+    _HOLD_ROW: ClassVar[str] = ""
+    # What the driver raises when a statement breaks a unique index (``update_lobby``).
+    _CONFLICT: ClassVar[tuple[type[Exception], ...]]
 
     @abstractmethod
     async def _read(self, sql: str, *args: Any) -> Sequence[RowLike]:
         """The rows of one statement (``$n`` placeholders), outside any write transaction."""
+
+    @abstractmethod
+    async def _write(self, sql: str, *args: Any) -> int:
+        """One statement in a transaction of its own; how many rows it changed."""
+
+    @abstractmethod
+    def _transaction(self) -> AbstractAsyncContextManager[Sql]:
+        """A write transaction: committed when the block ends, rolled back if it raises."""
 
     # -- games ----------------------------------------------------------------------------------
 
@@ -110,6 +167,26 @@ class SqlStore(Store):
         )
         return [move_from_row(row) for row in rows]
 
+    async def set_message(self, game_id: int, message_id: int | None, version: int) -> bool:
+        """Remember the table message (Discord) of the game at ``version``, unless it has moved
+        on (``Store.set_message``).
+
+        Neither the version nor ``updated_at`` changes: the message is presentation, and a
+        version bump here would turn a player's concurrent move into a StaleVersion.
+        """
+        if await self._write(
+            "UPDATE games SET message_id = $2 WHERE id = $1 AND version = $3",
+            game_id,
+            message_id,
+            version,
+        ):
+            return True
+        # Nothing updated: tell a game that moved on from one that does not exist (a game is
+        # never deleted, so reading after the update is no race).
+        if not await self._read("SELECT 1 FROM games WHERE id = $1", game_id):
+            raise StoreError(f"there is no game {game_id}")
+        return False
+
     async def initial_state(self, game_id: int) -> Mapping[str, Any] | None:
         rows = await self._read("SELECT initial_state FROM games WHERE id = $1", game_id)
         if not rows or rows[0]["initial_state"] is None:
@@ -123,7 +200,89 @@ class SqlStore(Store):
         )
         return [g for g in games if any(s.user_id == user_id for s in g.seats)]
 
+    async def forget_member(
+        self, user_id: int, *, alias: int, name: str, games: Sequence[GameRewrite]
+    ) -> Forgotten:
+        pattern = member_pattern(user_id)
+        async with self._transaction() as tx:
+            if self._HOLD_GAMES is not None:
+                await tx.execute(self._HOLD_GAMES)
+            # The rewrites were made before this transaction: a game the member started since
+            # (the bot runs meanwhile) would keep their id and name, and record a result so.
+            seating = await tx.fetch("SELECT id, seats FROM games WHERE seats LIKE $1", pattern)
+            check_all_prepared(seating, user_id, {game.game_id for game in games})
+            for game in games:
+                initial = None if game.initial_state is None else dump_json(game.initial_state)
+                if not await tx.execute(
+                    "UPDATE games SET seats = $1, state = $2, initial_state = $3"
+                    " WHERE id = $4 AND status != 'active'",
+                    dump_json([seat_to_json(s) for s in game.seats]),
+                    dump_json(game.state),
+                    initial,
+                    game.game_id,
+                ):
+                    raise StoreError(f"game {game.game_id} is in play or gone")
+            results = 0
+            renamed = former_names(games, alias)
+            for row in await tx.fetch(
+                "SELECT game_id, seats, names FROM results WHERE seats LIKE $1", pattern
+            ):
+                changed = forgotten_result(
+                    row, user_id, alias, renamed.get(int(row["game_id"]), name)
+                )
+                if changed is not None:
+                    await tx.execute(
+                        "UPDATE results SET seats = $1, names = $2 WHERE game_id = $3",
+                        *changed,
+                        row["game_id"],
+                    )
+                    results += 1
+            await tx.execute(
+                "UPDATE daily_claims SET user_id = $1 WHERE user_id = $2", alias, user_id
+            )
+            await tx.execute("DELETE FROM abort_votes WHERE user_id = $1", user_id)
+            lobbies = seats = 0
+            for row in await tx.fetch(
+                f"SELECT {LOBBY_COLUMNS} FROM lobbies WHERE host_id = $1 OR data LIKE $2",
+                user_id,
+                pattern,
+            ):
+                if not lobby_names(row, user_id):
+                    continue
+                kept = seat_freed(row, user_id)
+                if kept is None:
+                    await tx.execute("DELETE FROM lobbies WHERE id = $1", row["id"])
+                    lobbies += 1
+                else:
+                    await tx.execute(
+                        "UPDATE lobbies SET data = $1, version = version + 1 WHERE id = $2",
+                        lobby_update_row(kept)[0],
+                        kept.id,
+                    )
+                    seats += 1
+        return Forgotten(games=len(games), results=results, lobbies=lobbies, seats=seats)
+
     # -- results --------------------------------------------------------------------------------
+
+    async def record_result(self, record: ResultRecord, names: Sequence[str]) -> None:
+        """Store a finished game's result; a second call for the same game changes nothing."""
+        async with self._transaction() as tx:
+            # The game's seats as they stand: a member may have been forgotten since the
+            # caller read them (the game ended as ``junction forget-member`` ran).
+            found = await tx.fetch(
+                f"SELECT seats FROM games WHERE id = $1{self._HOLD_ROW}", record.game_id
+            )
+            if found:
+                record, names = as_seated(record, names, seats_from_json(found[0]["seats"]))
+            row = result_row(record, names)
+            marks = ", ".join(f"${n}" for n in range(1, len(row) + 1))
+            # DO NOTHING keeps the first record: the seam may record again after a retry, and
+            # two processes may race to record the same game.
+            await tx.execute(
+                f"INSERT INTO results ({RESULT_COLUMNS}) VALUES ({marks})"
+                " ON CONFLICT (game_id) DO NOTHING",
+                *row,
+            )
 
     async def results(
         self,
@@ -141,6 +300,17 @@ class SqlStore(Store):
 
     # -- turn timers ----------------------------------------------------------------------------
 
+    async def set_timer(
+        self, game_id: int, *, remind_at: float | None, deadline: float | None
+    ) -> None:
+        if not await self._write(
+            "UPDATE games SET remind_at = $2, turn_deadline = $3 WHERE id = $1",
+            game_id,
+            remind_at,
+            deadline,
+        ):
+            raise StoreError(f"there is no game {game_id}")
+
     async def timers_due(self, now: float) -> list[TimerDue]:
         rows = await self._read(
             f"SELECT {GAME_COLUMNS} FROM games WHERE {TIMERS_DUE_WHERE} ORDER BY id", now
@@ -155,11 +325,43 @@ class SqlStore(Store):
         )
         return guild_settings_from_row(guild_id, rows[0] if rows else None)
 
-    # -- lobbies, abort votes, daily claims -----------------------------------------------------
+    async def set_guild_settings(self, settings: GuildSettings) -> None:
+        await self._write(SET_SETTINGS, *guild_settings_row(settings))
+
+    # -- lobbies, abort votes, daily claims, secrets --------------------------------------------
 
     async def get_lobby(self, lobby_id: int) -> LobbyRecord | None:
         rows = await self._read(f"SELECT {LOBBY_COLUMNS} FROM lobbies WHERE id = $1", lobby_id)
         return lobby_from_row(rows[0]) if rows else None
+
+    async def update_lobby(self, lobby: LobbyRecord, expected_version: int) -> LobbyRecord:
+        try:
+            changed = await self._write(
+                "UPDATE lobbies SET data = $1, status = $2, game_id = $3,"
+                " message_id = COALESCE($4, message_id), version = version + 1"
+                " WHERE id = $5 AND version = $6",
+                *lobby_update_row(lobby),
+                lobby.id,
+                expected_version,
+            )
+        except self._CONFLICT as exc:
+            # Reopened (a start given back) while another invitation to its rematch opened.
+            raise StaleVersion(f"another invitation to lobby {lobby.id}'s rematch is open") from exc
+        if not changed:
+            raise StaleVersion(f"lobby {lobby.id} changed or does not exist")
+        return replace(lobby, version=expected_version + 1)
+
+    async def set_lobby_message(self, lobby_id: int, message_id: int) -> bool:
+        async with self._transaction() as tx:
+            await tx.execute(
+                "UPDATE lobbies SET message_id = $2 WHERE id = $1 AND message_id IS NULL",
+                lobby_id,
+                message_id,
+            )
+            rows = await tx.fetch("SELECT message_id FROM lobbies WHERE id = $1", lobby_id)
+        if not rows:
+            raise StoreError(f"there is no lobby {lobby_id}")
+        return optional_int(rows[0]["message_id"]) == message_id
 
     async def open_lobbies_of(self, user_id: int, guild_id: int, now: float) -> list[LobbyRecord]:
         rows = await self._read(
@@ -170,6 +372,29 @@ class SqlStore(Store):
             member_pattern(user_id),
         )
         return open_lobbies_from_rows(rows, user_id)
+
+    async def lobbies_due(
+        self, now: float, limit: int, shards: Shards | None = None
+    ) -> list[LobbyRecord]:
+        query = LOBBIES_DUE.format(columns=LOBBY_COLUMNS, shards=shard_condition(shards))
+        due, unreadable = lobbies_due_from_rows(await self._read(query, now, limit))
+        if unreadable:
+            async with self._transaction() as tx:
+                for row in unreadable:
+                    await tx.execute(EXPIRE_UNREADABLE_LOBBY, row["id"], row["version"])
+        return due
+
+    async def add_abort_vote(self, game_id: int, user_id: int) -> frozenset[int]:
+        async with self._transaction() as tx:
+            await tx.execute(
+                "INSERT INTO abort_votes (game_id, user_id, created_at) VALUES ($1, $2, $3)"
+                " ON CONFLICT (game_id, user_id) DO NOTHING",
+                game_id,
+                user_id,
+                self._clock(),
+            )
+            rows = await tx.fetch("SELECT user_id FROM abort_votes WHERE game_id = $1", game_id)
+        return frozenset(int(row["user_id"]) for row in rows)
 
     async def abort_votes(self, game_id: int) -> frozenset[int]:
         rows = await self._read("SELECT user_id FROM abort_votes WHERE game_id = $1", game_id)
@@ -185,3 +410,13 @@ class SqlStore(Store):
             claim.user_id,
         )
         return bool(rows)
+
+    async def secret(self, name: str, make: Callable[[], str]) -> str:
+        async with self._transaction() as tx:
+            await tx.execute(
+                "INSERT INTO secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING",
+                name,
+                make(),
+            )
+            rows = await tx.fetch("SELECT value FROM secrets WHERE name = $1", name)
+        return str(rows[0]["value"])

@@ -23,20 +23,15 @@ from typing import Any, Final
 
 import aiosqlite
 
-from bot.ratings import ResultRecord
 from bot.store.base import (
     UNPOSTED_SECONDS,
     ChannelBusy,
     DailyClaim,
     DailyClaimed,
     DuplicateInteraction,
-    Forgotten,
-    GameRewrite,
     GameStatus,
-    GuildSettings,
     LobbyRecord,
     SeatRecord,
-    Shards,
     StaleVersion,
     StoredGame,
     StoreError,
@@ -45,35 +40,18 @@ from bot.store.migrations import apply_migrations
 from bot.store.rows import (
     CLEAR_TIMER,
     CLOSE_DEAD_REMATCH,
-    EXPIRE_UNREADABLE_LOBBY,
     GAME_COLUMNS,
-    LOBBIES_DUE,
     LOBBY_COLUMNS,
     LOBBY_INSERT_COLUMNS,
     MOVE_COLUMNS,
-    RESULT_COLUMNS,
-    SET_SETTINGS,
-    as_seated,
-    check_all_prepared,
     check_status,
     dump_json,
-    forgotten_result,
-    former_names,
     game_from_row,
-    guild_settings_row,
     load_object,
-    lobbies_due_from_rows,
     lobby_from_row,
     lobby_insert_row,
-    lobby_names,
-    lobby_update_row,
-    member_pattern,
-    optional_int,
-    result_row,
-    seat_freed,
     seat_to_json,
     seats_from_json,
-    shard_condition,
 )
 from bot.store.sql import SqlStore, numbered_qmarks
 
@@ -111,6 +89,20 @@ def _is_unique_violation(exc: sqlite3.IntegrityError, column: str) -> bool:
     return exc.sqlite_errorname == "SQLITE_CONSTRAINT_UNIQUE" and column in str(exc)
 
 
+class _Transaction:
+    """The shared statements' view (``Sql``) of the connection inside ``SqliteStore._writing``."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+
+    async def fetch(self, sql: str, *args: Any) -> list[sqlite3.Row]:
+        return list(await self._db.execute_fetchall(numbered_qmarks(sql), args))
+
+    async def execute(self, sql: str, *args: Any) -> int:
+        async with self._db.execute(numbered_qmarks(sql), args) as cursor:
+            return cursor.rowcount
+
+
 class SqliteStore(SqlStore):
     """Games and move logs in one SQLite database file (or ``:memory:``).
 
@@ -137,6 +129,10 @@ class SqliteStore(SqlStore):
         # Other connections and processes are kept in order by SQLite itself (BEGIN IMMEDIATE
         # plus the busy timeout).
         self._lock = asyncio.Lock()
+
+    # BEGIN IMMEDIATE (``_writing``) queues every other writer, so the shared statements need
+    # no locks of their own (``SqlStore._HOLD_GAMES``, ``_HOLD_ROW``).
+    _CONFLICT = (sqlite3.IntegrityError,)
 
     @property
     def path(self) -> str:
@@ -243,6 +239,15 @@ class SqliteStore(SqlStore):
     async def _read(self, sql: str, *args: Any) -> list[sqlite3.Row]:
         async with self._reading() as db:
             return await self._rows(db, numbered_qmarks(sql), args)
+
+    async def _write(self, sql: str, *args: Any) -> int:
+        async with self._transaction() as tx:
+            return await tx.execute(sql, *args)
+
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[_Transaction]:
+        async with self._writing() as db:
+            yield _Transaction(db)
 
     async def _game_row(self, db: aiosqlite.Connection, game_id: int) -> sqlite3.Row:
         rows = await self._rows(db, f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
@@ -435,130 +440,13 @@ class SqliteStore(SqlStore):
                 "UPDATE games SET options = ? WHERE id = ?", (dump_json(options), game_id)
             )
 
-    async def set_message(self, game_id: int, message_id: int | None, version: int) -> bool:
-        """Remember the table message (Discord) of the game at ``version``, unless it has moved
-        on (``Store.set_message``).
-
-        Neither the version nor ``updated_at`` changes: the message is presentation, and a
-        version bump here would turn a player's concurrent move into a StaleVersion.
-        """
-        async with self._writing() as db:
-            async with db.execute(
-                "UPDATE games SET message_id = ? WHERE id = ? AND version = ?",
-                (message_id, game_id, version),
-            ) as cursor:
-                if cursor.rowcount:
-                    return True
-            # Nothing updated: tell a game that moved on from one that does not exist.
-            rows = await self._rows(db, "SELECT 1 FROM games WHERE id = ?", (game_id,))
-        if not rows:
-            raise StoreError(f"there is no game {game_id}")
-        return False
-
     # -- forgetting a member --------------------------------------------------------------------
-
-    async def forget_member(
-        self, user_id: int, *, alias: int, name: str, games: Sequence[GameRewrite]
-    ) -> Forgotten:
-        pattern = member_pattern(user_id)
-        async with self._writing() as db:
-            # The rewrites were made before this transaction: a game the member started since
-            # (the bot runs meanwhile) would keep their id and name, and record a result so.
-            seating = await self._rows(
-                db, "SELECT id, seats FROM games WHERE seats LIKE ?", (pattern,)
-            )
-            check_all_prepared(seating, user_id, {game.game_id for game in games})
-            for game in games:
-                initial = None if game.initial_state is None else dump_json(game.initial_state)
-                async with db.execute(
-                    "UPDATE games SET seats = ?, state = ?, initial_state = ?"
-                    " WHERE id = ? AND status != 'active'",
-                    (
-                        dump_json([seat_to_json(s) for s in game.seats]),
-                        dump_json(game.state),
-                        initial,
-                        game.game_id,
-                    ),
-                ) as cursor:
-                    if cursor.rowcount == 0:
-                        raise StoreError(f"game {game.game_id} is in play or gone")
-            results = 0
-            renamed = former_names(games, alias)
-            for row in await self._rows(
-                db, "SELECT game_id, seats, names FROM results WHERE seats LIKE ?", (pattern,)
-            ):
-                changed = forgotten_result(
-                    row, user_id, alias, renamed.get(int(row["game_id"]), name)
-                )
-                if changed is not None:
-                    await db.execute_fetchall(
-                        "UPDATE results SET seats = ?, names = ? WHERE game_id = ?",
-                        (*changed, row["game_id"]),
-                    )
-                    results += 1
-            await db.execute_fetchall(
-                "UPDATE daily_claims SET user_id = ? WHERE user_id = ?", (alias, user_id)
-            )
-            await db.execute_fetchall("DELETE FROM abort_votes WHERE user_id = ?", (user_id,))
-            lobbies = seats = 0
-            for row in await self._rows(
-                db,
-                f"SELECT {LOBBY_COLUMNS} FROM lobbies WHERE host_id = ? OR data LIKE ?",
-                (user_id, pattern),
-            ):
-                if not lobby_names(row, user_id):
-                    continue
-                kept = seat_freed(row, user_id)
-                if kept is None:
-                    await db.execute_fetchall("DELETE FROM lobbies WHERE id = ?", (row["id"],))
-                    lobbies += 1
-                else:
-                    await db.execute_fetchall(
-                        "UPDATE lobbies SET data = ?, version = version + 1 WHERE id = ?",
-                        (lobby_update_row(kept)[0], kept.id),
-                    )
-                    seats += 1
-        return Forgotten(games=len(games), results=results, lobbies=lobbies, seats=seats)
 
     # -- results --------------------------------------------------------------------------------
 
-    async def record_result(self, record: ResultRecord, names: Sequence[str]) -> None:
-        """Store a finished game's result; a second call for the same game changes nothing."""
-        async with self._writing() as db:
-            # The game's seats as they stand: a member may have been forgotten since the
-            # caller read them (the game ended as ``junction forget-member`` ran).
-            found = await self._rows(db, "SELECT seats FROM games WHERE id = ?", (record.game_id,))
-            if found:
-                record, names = as_seated(record, names, seats_from_json(found[0]["seats"]))
-            row = result_row(record, names)
-            marks = ", ".join("?" for _ in row)
-            # DO NOTHING keeps the first record: the seam may record again after a retry.
-            await db.execute_fetchall(
-                f"INSERT INTO results ({RESULT_COLUMNS}) VALUES ({marks})"
-                " ON CONFLICT (game_id) DO NOTHING",
-                row,
-            )
-
     # -- turn timers ----------------------------------------------------------------------------
 
-    async def set_timer(
-        self, game_id: int, *, remind_at: float | None, deadline: float | None
-    ) -> None:
-        async with (
-            self._writing() as db,
-            db.execute(
-                "UPDATE games SET remind_at = ?, turn_deadline = ? WHERE id = ?",
-                (remind_at, deadline, game_id),
-            ) as cursor,
-        ):
-            if cursor.rowcount == 0:
-                raise StoreError(f"there is no game {game_id}")
-
     # -- guild settings -------------------------------------------------------------------------
-
-    async def set_guild_settings(self, settings: GuildSettings) -> None:
-        async with self._writing() as db:
-            await db.execute_fetchall(SET_SETTINGS.format(*"????"), guild_settings_row(settings))
 
     # -- lobbies, abort votes, secrets ----------------------------------------------------------
 
@@ -582,7 +470,7 @@ class SqliteStore(SqlStore):
         # look-up and insert; the unique index on open rematches is the backstop.
         async with self._writing() as db:
             await db.execute_fetchall(
-                CLOSE_DEAD_REMATCH.format("?1", "?2", "?3"),
+                numbered_qmarks(CLOSE_DEAD_REMATCH),
                 (lobby.rematch_of, now, UNPOSTED_SECONDS),
             )
             rows = await self._rows(
@@ -593,68 +481,3 @@ class SqliteStore(SqlStore):
             if rows:
                 return lobby_from_row(rows[0]), False
             return await self._insert_lobby(db, lobby), True
-
-    async def update_lobby(self, lobby: LobbyRecord, expected_version: int) -> LobbyRecord:
-        try:
-            async with (
-                self._writing() as db,
-                db.execute(
-                    "UPDATE lobbies SET data = ?, status = ?, game_id = ?,"
-                    " message_id = COALESCE(?, message_id), version = version + 1"
-                    " WHERE id = ? AND version = ?",
-                    (*lobby_update_row(lobby), lobby.id, expected_version),
-                ) as cursor,
-            ):
-                if cursor.rowcount == 0:
-                    raise StaleVersion(f"lobby {lobby.id} changed or does not exist")
-        except sqlite3.IntegrityError as exc:
-            # Reopened (a start given back) while another invitation to its rematch opened.
-            raise StaleVersion(f"another invitation to lobby {lobby.id}'s rematch is open") from exc
-        return replace(lobby, version=expected_version + 1)
-
-    async def set_lobby_message(self, lobby_id: int, message_id: int) -> bool:
-        async with self._writing() as db:
-            await db.execute_fetchall(
-                "UPDATE lobbies SET message_id = ? WHERE id = ? AND message_id IS NULL",
-                (message_id, lobby_id),
-            )
-            rows = await self._rows(db, "SELECT message_id FROM lobbies WHERE id = ?", (lobby_id,))
-        if not rows:
-            raise StoreError(f"there is no lobby {lobby_id}")
-        return optional_int(rows[0]["message_id"]) == message_id
-
-    async def lobbies_due(
-        self, now: float, limit: int, shards: Shards | None = None
-    ) -> list[LobbyRecord]:
-        query = LOBBIES_DUE.format("?", "?", columns=LOBBY_COLUMNS, shards=shard_condition(shards))
-        async with self._reading() as db:
-            rows = await self._rows(db, query, (now, limit))
-        due, unreadable = lobbies_due_from_rows(rows)
-        if unreadable:
-            async with self._writing() as db:
-                for row in unreadable:
-                    await db.execute_fetchall(
-                        EXPIRE_UNREADABLE_LOBBY.format("?", "?"), (row["id"], row["version"])
-                    )
-        return due
-
-    async def add_abort_vote(self, game_id: int, user_id: int) -> frozenset[int]:
-        async with self._writing() as db:
-            await db.execute_fetchall(
-                "INSERT INTO abort_votes (game_id, user_id, created_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (game_id, user_id) DO NOTHING",
-                (game_id, user_id, self._clock()),
-            )
-            rows = await self._rows(
-                db, "SELECT user_id FROM abort_votes WHERE game_id = ?", (game_id,)
-            )
-        return frozenset(int(row["user_id"]) for row in rows)
-
-    async def secret(self, name: str, make: Callable[[], str]) -> str:
-        async with self._writing() as db:
-            await db.execute_fetchall(
-                "INSERT INTO secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
-                (name, make()),
-            )
-            rows = await self._rows(db, "SELECT value FROM secrets WHERE name = ?", (name,))
-        return str(rows[0]["value"])
