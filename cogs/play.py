@@ -31,19 +31,28 @@ from cogs.seat_names import display_name
 from cogs.ui import NO_PINGS, bot_of, clip, pings, plain, post_table, refuse, storage_trouble
 
 TURN_MARK = "§"
-"""Separates a /move autocomplete choice's notation from the turn it was offered for."""
+"""Separates a /move autocomplete choice's notation from the game and turn it was offered for
+(``play go§12:3``: game 12, turn 3)."""
+OTHER_GAME = "That suggestion was for another game; pick your move again from the list."
+"""A suggestion picked in a game that has ended, sent once another game began in the channel:
+it carried only its turn, and the new game at that turn took it as its own."""
 CHOICE_TEXT = 100
 """The most characters Discord takes in a suggestion's name and value."""
 REPOST_SECONDS = 30
 """/table posts an unchanged table at most once in this many seconds per channel."""
 
 
-def split_turn(text: str) -> tuple[str, int | None]:
-    """A /move value and the turn its autocomplete choice was made for (None when typed)."""
-    notation, mark, turn = text.rpartition(TURN_MARK)
+def split_turn(text: str) -> tuple[str, int | None, int | None]:
+    """A /move value, the game and the turn its autocomplete choice was made for (None when
+    typed; a turn alone, ``play go§3``, names no game)."""
+    notation, mark, tail = text.rpartition(TURN_MARK)
+    game, colon, turn = tail.rpartition(":")
     if mark and turn.isdecimal() and len(turn) < 10:
-        return notation, int(turn)
-    return text, None
+        if not colon:
+            return notation, None, int(turn)
+        if game.isdecimal() and len(game) < 20:
+            return notation, int(game), int(turn)
+    return text, None, None
 
 
 def _named(here: Position, seat: int, text: str) -> str | None:
@@ -136,10 +145,12 @@ class Play(commands.Cog):
     async def move(self, interaction: discord.Interaction[Any], action: str) -> None:
         if len(action) > MAX_MOVE_TEXT:
             raise BadOption("That move is far too long; pick one from the list.")
-        notation, turn = split_turn(action)
+        notation, game, turn = split_turn(action)
         if turn is not None:
             tables = bot_of(interaction).tables
             stored = await tables.current(_channel(interaction))
+            if game is not None and game != stored.id:
+                raise StaleButton(OTHER_GAME)
             # A choice offered before another member's simultaneous decision still holds (the
             # notation says what it means); one the member has acted on since does not.
             # Read again under the channel's lock (shown_at): another member's choice stored
@@ -188,7 +199,8 @@ class Play(commands.Cog):
         # value cannot be cut: a race's cycle of eight cards cut there named no card, or fewer
         # cards than picked, or an earlier turn. Such a move is left to be typed (or picked in
         # the hand).
-        values = ((m, f"{m.notation}{TURN_MARK}{stored.version}") for m in listed)
+        mark = f"{TURN_MARK}{stored.id}:{stored.version}"
+        values = ((m, f"{m.notation}{mark}") for m in listed)
         return [
             app_commands.Choice(name=clip(m.label, CHOICE_TEXT), value=value)
             for m, value in values

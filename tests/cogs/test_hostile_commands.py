@@ -288,9 +288,9 @@ async def test_a_move_typed_in_full_width_is_played_and_suggested(
     suggestions. Before the fix the move was refused ("I don't understand 'ＰＬＡＹ ＧＯ'")
     and the suggestions were empty; text that reading makes longer than a move can be is
     refused privately, and nothing is stored."""
-    await stacked_mille(driver)
+    game = (await stacked_mille(driver)).game
     offered = await driver.autocomplete("move", "action", "ＧＯ")
-    assert {"name": "Play Go", "value": "play go§0"} in offered.choices, offered.choices
+    assert {"name": "Play Go", "value": f"play go§{game.id}:0"} in offered.choices, offered.choices
     tables = running_bot(driver).tables
     refused = await driver.slash("move", {"action": "play \ufdfa" * 20})
     assert refused.ephemeral and "far too long" in _said(refused), _said(refused)

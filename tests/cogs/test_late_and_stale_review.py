@@ -6,10 +6,11 @@ member saw before.
 
 from __future__ import annotations
 
-from cogs.play import TURN_MARK, split_turn
+from cogs.play import OTHER_GAME, TURN_MARK, split_turn
 from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import replies, stacked_mille
 from tests.cogs.test_windows_review import THREE_MEMBERS
-from tests.discord.backend import ALICE_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
 # 1000 Mile Race: Alice (Red, first: her 200 beats Bob's 25) holds eight cards of long names.
@@ -53,6 +54,23 @@ async def test_a_suggestion_too_long_for_discord_is_not_offered_cut(
     offered = (await driver.autocomplete("move", "action", typed)).choices
     assert offered, "the shorter cycles are still suggested"
     for choice in offered:
-        notation, turn = split_turn(str(choice["value"]))
-        assert notation in legal and turn == stored.version, choice
-        assert str(choice["value"]).endswith(f"{TURN_MARK}{stored.version}")
+        notation, game, turn = split_turn(str(choice["value"]))
+        assert notation in legal and (game, turn) == (stored.id, stored.version), choice
+        assert str(choice["value"]).endswith(f"{TURN_MARK}{stored.id}:{stored.version}")
+
+
+async def test_a_suggestion_of_a_game_that_ended_is_not_played_in_the_next(
+    driver: InteractionDriver,
+) -> None:
+    """Alice is offered "Play Go" for her first turn; before she sends it, Bob resigns and a
+    new game begins in the channel, at its first turn too. Found by this review: the
+    suggestion carried only its turn, so it played Go in the new game, a table she had not
+    seen. It is refused now, privately, and the new game stays as it was."""
+    tables = running_bot(driver).tables
+    await stacked_mille(driver)
+    offered = (await driver.autocomplete("move", "action", "go")).choices
+    await driver.slash("resign", {}, user_id=BOB_ID)
+    second = (await stacked_mille(driver)).game
+    sent = await driver.slash("move", {"action": offered[0]["value"]})
+    assert sent.ephemeral and replies(sent) == OTHER_GAME, replies(sent)
+    assert await tables.game_by_id(second.id) == second

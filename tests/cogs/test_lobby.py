@@ -89,9 +89,9 @@ async def test_stale_button_gets_a_clear_answer(driver: InteractionDriver) -> No
 
 async def test_move_command_autocompletes_legal_moves(driver: InteractionDriver) -> None:
     """/move offers the caller's legal moves in plain words, filtered by what is typed."""
-    await stacked_mille(driver)
+    game = (await stacked_mille(driver)).game
     result = await driver.autocomplete("move", "action", "go")
-    assert {"name": "Play Go", "value": "play go§0"} in result.choices
+    assert {"name": "Play Go", "value": f"play go§{game.id}:0"} in result.choices
     assert all("go" in c["name"].lower() or "go" in c["value"] for c in result.choices)
     assert len(result.choices) <= 25
 

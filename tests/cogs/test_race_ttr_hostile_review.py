@@ -93,11 +93,12 @@ async def test_move_suggests_what_an_alias_names(driver: InteractionDriver) -> N
     bot = running_bot(driver)
     update = await _race(driver)
     public_table(await driver.slash("move", {"action": "play flat-tire"}))
-    version = (await bot.tables.current(GAMES_CHANNEL_ID)).version
+    stored = await bot.tables.current(GAMES_CHANNEL_ID)
     for typed, meant in (("cf", "react coup-fourre"), ("no", "pass")):
         offered = await driver.autocomplete("move", "action", typed, user_id=BOB_ID)
         assert offered.choices, typed
-        assert offered.choices[0]["value"] == f"{meant}{TURN_MARK}{version}", offered.choices
+        mark = f"{TURN_MARK}{stored.id}:{stored.version}"
+        assert offered.choices[0]["value"] == f"{meant}{mark}", offered.choices
     # Alice, waiting for Bob, is offered nothing, whatever she types.
     assert not (await driver.autocomplete("move", "action", "cf")).choices
     assert (await bot.tables.current(GAMES_CHANNEL_ID)).id == update.game.id

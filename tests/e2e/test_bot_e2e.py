@@ -214,7 +214,7 @@ class Scenario:
         legal = MILLE.legal_actions(MILLE.from_dict(before.state), self.seat(before, user_id))
         offered_moves = {str(c["value"]).rpartition("§")[0] for c in choices}
         assert offered_moves <= {MILLE.format_action(a) for a in legal}
-        assert all(str(c["value"]).endswith(f"§{before.version}") for c in choices)
+        assert all(str(c["value"]).endswith(f"§{before.id}:{before.version}") for c in choices)
         value = self.rng.choice(_prefer_plays([str(c["value"]) for c in choices]))
         moved = await self.answer(
             self.fake.send_slash("move", {"action": value}, user_id=user_id), followups=1
