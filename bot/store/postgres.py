@@ -61,11 +61,13 @@ from bot.store.rows import (
     LOBBY_INSERT_COLUMNS,
     MOVE_COLUMNS,
     RowLike,
+    check_ending,
     check_status,
     dump_json,
     game_from_row,
     lobby_from_row,
     lobby_insert_row,
+    refusal,
     seat_to_json,
 )
 from bot.store.sql import SqlStore
@@ -235,7 +237,7 @@ class PostgresStore(SqlStore):
             raise RuntimeError("the store is not open; call `await store.open()` first")
         return self._pool
 
-    # -- lifecycle ----------------------------------------------------------------------------
+    # -- lifecycle ---------------------------------------------------------------------------------
 
     async def open(self) -> None:
         if self._pool is not None:
@@ -287,7 +289,7 @@ class PostgresStore(SqlStore):
         async with self.pool.acquire() as conn, conn.transaction():
             yield _Transaction(conn)
 
-    # -- games ----------------------------------------------------------------------------------
+    # -- games -------------------------------------------------------------------------------------
 
     async def create_game(
         self,
@@ -340,7 +342,7 @@ class PostgresStore(SqlStore):
             raise
         return game_from_row(row)
 
-    # -- moves ----------------------------------------------------------------------------------
+    # -- moves -------------------------------------------------------------------------------------
 
     async def record_move(
         self,
@@ -400,9 +402,7 @@ class PostgresStore(SqlStore):
 
         Raises StaleVersion like ``record_move``, and StoreError if the game already ended.
         """
-        if status == "active":
-            raise ValueError("end_game needs status 'finished' or 'aborted'")
-        check_status(status)
+        check_ending(status)
         state_json = dump_json(dict(state))
         now = self._clock()
         async with self.pool.acquire() as conn:
@@ -427,19 +427,9 @@ class PostgresStore(SqlStore):
     ) -> StoreError:
         """The error for a conditional UPDATE that matched no row, in the SQLite store's order."""
         row = await conn.fetchrow(_DIAGNOSE, game_id, interaction_id)
-        if row is None:
-            return StoreError(f"there is no game {game_id}")
-        if row["duplicate"]:
-            return DuplicateInteraction(f"interaction {interaction_id} was already recorded")
-        version, status = int(row["version"]), str(row["status"])
-        if version != expected_version:
-            return StaleVersion(f"game {game_id} is at version {version}, not {expected_version}")
-        if status != "active":
-            if ending:
-                return StoreError(f"game {game_id} is already {status}")
-            return StoreError(f"game {game_id} is {status}; it takes no more moves")
+        error = refusal(row, game_id, expected_version, interaction_id, ending=ending)
         # Versions only grow, so a matching row now means it changed and changed back: a race.
-        return StaleVersion(f"game {game_id} changed while the move was stored")
+        return error or StaleVersion(f"game {game_id} changed while the move was stored")
 
     async def add_labels(self, game_id: int, labels: Mapping[str, str]) -> None:
         # One statement: the merge is atomic, whoever else writes the game meanwhile.
@@ -451,15 +441,7 @@ class PostgresStore(SqlStore):
         if result == "UPDATE 0":
             raise StoreError(f"there is no game {game_id}")
 
-    # -- forgetting a member --------------------------------------------------------------------
-
-    # -- results --------------------------------------------------------------------------------
-
-    # -- turn timers ----------------------------------------------------------------------------
-
-    # -- guild settings -------------------------------------------------------------------------
-
-    # -- lobbies, abort votes, secrets ----------------------------------------------------------
+    # -- lobbies -----------------------------------------------------------------------------------
 
     async def create_lobby(self, lobby: LobbyRecord) -> LobbyRecord:
         lobby_id = await self.pool.fetchval(

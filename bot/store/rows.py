@@ -17,6 +17,7 @@ from bot.ratings import ResultRecord
 from bot.store.base import (
     CONSOLE_CHANNEL,
     DEFAULT_REACTION_SECONDS,
+    DuplicateInteraction,
     GameRewrite,
     GameStatus,
     GuildSettings,
@@ -26,6 +27,7 @@ from bot.store.base import (
     MoveRecord,
     SeatRecord,
     Shards,
+    StaleVersion,
     StoredGame,
     StoredResult,
     StoreError,
@@ -133,6 +135,39 @@ def game_status(value: object) -> GameStatus:
 def check_status(status: str) -> None:
     if status not in _STATUSES:
         raise ValueError(f"status must be active, finished or aborted, not {status!r}")
+
+
+def check_ending(status: str) -> None:
+    """``Store.end_game``'s status: finished or aborted (a ValueError otherwise)."""
+    if status == "active":
+        raise ValueError("end_game needs status 'finished' or 'aborted'")
+    check_status(status)
+
+
+def refusal(
+    row: RowLike | None,
+    game_id: int,
+    expected_version: int,
+    interaction_id: str | None = None,
+    *,
+    ending: bool = False,
+) -> StoreError | None:
+    """Why a move (or with ``ending`` the end of the game) may not be stored on the game
+    ``row`` (its ``version`` and ``status``; for a move, ``duplicate``: whether the interaction
+    is in the log), None if nothing stops it. Both stores check in this order: no game, a
+    repeated interaction (a repeat wins over a lost race), another version, an ended game."""
+    if row is None:
+        return StoreError(f"there is no game {game_id}")
+    if not ending and row["duplicate"]:
+        return DuplicateInteraction(f"interaction {interaction_id} was already recorded")
+    version, status = int(row["version"]), str(row["status"])
+    if version != expected_version:
+        return StaleVersion(f"game {game_id} is at version {version}, not {expected_version}")
+    if status != "active":
+        if ending:
+            return StoreError(f"game {game_id} is already {status}")
+        return StoreError(f"game {game_id} is {status}; it takes no more moves")
+    return None
 
 
 def optional_int(value: Any) -> int | None:

@@ -131,7 +131,7 @@ class SqlStore(Store):
     def _transaction(self) -> AbstractAsyncContextManager[Sql]:
         """A write transaction: committed when the block ends, rolled back if it raises."""
 
-    # -- games ----------------------------------------------------------------------------------
+    # -- games -------------------------------------------------------------------------------------
 
     async def _game(self, where: str, *args: Any) -> StoredGame | None:
         rows = await self._read(f"SELECT {GAME_COLUMNS} FROM games {where}", *args)
@@ -262,7 +262,7 @@ class SqlStore(Store):
                     seats += 1
         return Forgotten(games=len(games), results=results, lobbies=lobbies, seats=seats)
 
-    # -- results --------------------------------------------------------------------------------
+    # -- results -----------------------------------------------------------------------------------
 
     async def record_result(self, record: ResultRecord, names: Sequence[str]) -> None:
         """Store a finished game's result; a second call for the same game changes nothing."""
@@ -298,7 +298,7 @@ class SqlStore(Store):
         )
         return seated([stored_result(row) for row in rows], user_id)
 
-    # -- turn timers ----------------------------------------------------------------------------
+    # -- turn timers -------------------------------------------------------------------------------
 
     async def set_timer(
         self, game_id: int, *, remind_at: float | None, deadline: float | None
@@ -317,7 +317,7 @@ class SqlStore(Store):
         )
         return timers_from_rows(rows, game_from_row, now)
 
-    # -- guild settings -------------------------------------------------------------------------
+    # -- guild settings ----------------------------------------------------------------------------
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
         rows = await self._read(
@@ -328,7 +328,7 @@ class SqlStore(Store):
     async def set_guild_settings(self, settings: GuildSettings) -> None:
         await self._write(SET_SETTINGS, *guild_settings_row(settings))
 
-    # -- lobbies, abort votes, daily claims, secrets --------------------------------------------
+    # -- lobbies, abort votes, daily claims, secrets -----------------------------------------------
 
     async def get_lobby(self, lobby_id: int) -> LobbyRecord | None:
         rows = await self._read(f"SELECT {LOBBY_COLUMNS} FROM lobbies WHERE id = $1", lobby_id)

@@ -32,7 +32,6 @@ from bot.store.base import (
     GameStatus,
     LobbyRecord,
     SeatRecord,
-    StaleVersion,
     StoredGame,
     StoreError,
 )
@@ -44,12 +43,14 @@ from bot.store.rows import (
     LOBBY_COLUMNS,
     LOBBY_INSERT_COLUMNS,
     MOVE_COLUMNS,
+    check_ending,
     check_status,
     dump_json,
     game_from_row,
     load_object,
     lobby_from_row,
     lobby_insert_row,
+    refusal,
     seat_to_json,
     seats_from_json,
 )
@@ -143,7 +144,7 @@ class SqliteStore(SqlStore):
     def is_memory(self) -> bool:
         return self._path == MEMORY
 
-    # -- lifecycle ----------------------------------------------------------------------------
+    # -- lifecycle ---------------------------------------------------------------------------------
 
     async def open(self) -> None:
         if self._db is not None:
@@ -249,13 +250,7 @@ class SqliteStore(SqlStore):
         async with self._writing() as db:
             yield _Transaction(db)
 
-    async def _game_row(self, db: aiosqlite.Connection, game_id: int) -> sqlite3.Row:
-        rows = await self._rows(db, f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
-        if not rows:
-            raise StoreError(f"there is no game {game_id}")
-        return rows[0]
-
-    # -- games ----------------------------------------------------------------------------------
+    # -- games -------------------------------------------------------------------------------------
 
     async def create_game(
         self,
@@ -322,7 +317,7 @@ class SqliteStore(SqlStore):
             turn_deadline=deadline,
         )
 
-    # -- moves ----------------------------------------------------------------------------------
+    # -- moves -------------------------------------------------------------------------------------
 
     async def record_move(
         self,
@@ -360,18 +355,11 @@ class SqliteStore(SqlStore):
                     " WHERE interaction_id = ?) AS duplicate FROM games WHERE id = ?",
                     (interaction_id, game_id),
                 )
-                if not rows:
-                    raise StoreError(f"there is no game {game_id}")
-                row = rows[0]
-                if row["duplicate"]:
-                    raise DuplicateInteraction(f"interaction {interaction_id} was already recorded")
-                version, current_status = int(row["version"]), str(row["status"])
-                if version != expected_version:
-                    raise StaleVersion(
-                        f"game {game_id} is at version {version}, not {expected_version}"
-                    )
-                if current_status != "active":
-                    raise StoreError(f"game {game_id} is {current_status}; it takes no more moves")
+                row = rows[0] if rows else None
+                error = refusal(row, game_id, expected_version, interaction_id)
+                if error is not None:
+                    raise error
+                assert row is not None  # refusal names a missing game
                 await db.execute_fetchall(
                     f"INSERT INTO moves ({MOVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
                     (game_id, new_version, seat, action, interaction_id, now),
@@ -409,20 +397,18 @@ class SqliteStore(SqlStore):
 
         Raises StaleVersion like ``record_move``, and StoreError if the game already ended.
         """
-        if status == "active":
-            raise ValueError("end_game needs status 'finished' or 'aborted'")
-        check_status(status)
+        check_ending(status)
         state_json = dump_json(dict(state))
         now = self._clock()
         async with self._writing() as db:
-            row = await self._game_row(db, game_id)
-            version, current_status = int(row["version"]), str(row["status"])
-            if version != expected_version:
-                raise StaleVersion(
-                    f"game {game_id} is at version {version}, not {expected_version}"
-                )
-            if current_status != "active":
-                raise StoreError(f"game {game_id} is already {current_status}")
+            rows = await self._rows(
+                db, f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
+            )
+            row = rows[0] if rows else None
+            error = refusal(row, game_id, expected_version, ending=True)
+            if error is not None:
+                raise error
+            assert row is not None  # refusal names a missing game
             await db.execute_fetchall(
                 f"UPDATE games SET state = ?, version = ?, status = ?, updated_at = ?,"
                 f" {CLEAR_TIMER} WHERE id = ? AND version = ?",
@@ -440,15 +426,7 @@ class SqliteStore(SqlStore):
                 "UPDATE games SET options = ? WHERE id = ?", (dump_json(options), game_id)
             )
 
-    # -- forgetting a member --------------------------------------------------------------------
-
-    # -- results --------------------------------------------------------------------------------
-
-    # -- turn timers ----------------------------------------------------------------------------
-
-    # -- guild settings -------------------------------------------------------------------------
-
-    # -- lobbies, abort votes, secrets ----------------------------------------------------------
+    # -- lobbies -----------------------------------------------------------------------------------
 
     async def create_lobby(self, lobby: LobbyRecord) -> LobbyRecord:
         async with self._writing() as db:
