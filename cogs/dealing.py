@@ -52,6 +52,22 @@ def level_of(found: GameBundle, level: str | None) -> str:
     return name
 
 
+THREAD_NAME = 90
+"""The most characters of a game thread's name (Discord takes 100)."""
+
+
+def thread_name(title: str, names: Sequence[str]) -> str:
+    """A game thread's name, "Dragon Mille Bornes: Ann vs Bob vs Cy", naming whole players
+    only: the names that do not fit are counted ("… and 2 more"). Cut where the limit fell,
+    two members sharing a long name read alike, their table's "(2)" cut away."""
+    for count in range(len(names), 0, -1):
+        rest = len(names) - count
+        shown = f"{title}: {' vs '.join(names[:count])}" + (f" and {rest} more" if rest else "")
+        if len(shown) <= THREAD_NAME:
+            return shown
+    return f"{title}: {len(names)} players"
+
+
 async def thread_for(
     interaction: discord.Interaction[Any], wanted: bool, name: str
 ) -> discord.Thread | None:
@@ -60,7 +76,7 @@ async def thread_for(
         return None
     try:
         return await interaction.channel.create_thread(
-            name=name[:90], type=discord.ChannelType.public_thread
+            name=name[:THREAD_NAME], type=discord.ChannelType.public_thread
         )
     except discord.HTTPException:
         raise BadOption(NO_THREAD) from None

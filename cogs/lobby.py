@@ -49,7 +49,7 @@ from bot.store.base import (
     Store,
 )
 from bot.updates import TableUpdate
-from cogs.dealing import NO_THREAD, check_seats, computer_seats, post_first_table
+from cogs.dealing import NO_THREAD, check_seats, computer_seats, post_first_table, thread_name
 from cogs.pickers import ID, GameItem
 from cogs.seat_names import display_name
 from cogs.ui import NO_PINGS, answered_in_time, bot_of, clip, pings, plain
@@ -614,9 +614,9 @@ async def _deal_claimed(
     try:
         if claimed.thread and interaction.message is not None:
             # Numbered as the table will number them: two members called Sam are told apart.
-            names = " vs ".join(s.name for s in distinct_names(seats))
+            names = [s.name for s in distinct_names(seats)]
             thread = await interaction.message.create_thread(
-                name=f"{found.info.title}: {names}"[:90]
+                name=thread_name(found.info.title, names)
             )
             channel_id = thread.id
         if channel_id is None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from cogs.play import OTHER_GAME, TURN_MARK, split_turn
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import replies, stacked_mille
+from tests.cogs.helpers import component_id, replies, stacked_mille
 from tests.cogs.test_windows_review import THREE_MEMBERS
 from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
@@ -74,3 +74,22 @@ async def test_a_suggestion_of_a_game_that_ended_is_not_played_in_the_next(
     sent = await driver.slash("move", {"action": offered[0]["value"]})
     assert sent.ephemeral and replies(sent) == OTHER_GAME, replies(sent)
     assert await tables.game_by_id(second.id) == second
+
+
+async def test_a_thread_never_cuts_away_what_tells_two_long_names_apart(
+    driver: InteractionDriver,
+) -> None:
+    """Alice and Bob both go by the same 32-character name; Alice hosts Dragon in a thread and
+    Bob joins. Found by this review: the thread's name was cut at 90 characters, right through
+    Bob's "(2)", so it read "Dragon Mille Bornes: Samantha Quartermaine-Whitfield1 vs
+    Samantha Quartermaine-Whitfield1 " (the two alike again). Only whole names are shown now,
+    and the ones that do not fit are counted."""
+    long = "Samantha Quartermaine-Whitfield1"
+    for user_id in (ALICE_ID, BOB_ID):
+        member = driver.backend.world.member(user_id)
+        assert member is not None
+        member["nick"] = long
+    hosted = await driver.slash("host", {"game": "dragon", "seats": 1, "thread": True})
+    await driver.click(hosted.message, component_id(hosted, "Join"), user_id=BOB_ID)
+    (thread,) = driver.backend.threads()
+    assert thread["name"] == f"Dragon Mille Bornes: {long} and 1 more", thread["name"]
