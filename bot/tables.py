@@ -362,6 +362,8 @@ class Tables:
                     made = await self.already_made(here.stored, first, typed)
                     if made is None and played_for(first):
                         made = PLAYED_FOR_YOU
+                    if made is None and await self.has_left(here.stored, user_id):
+                        made = LEFT_THE_GAME
                     if made is None:
                         made = await self.window_closed(here.stored, first)
                     raise StaleButton(made or EARLIER_TURN)
@@ -1087,6 +1089,13 @@ class Tables:
         """The seats whose members left the game (resigned or forfeited; read from the move
         log)."""
         return frozenset(m.seat for m in await self.store.moves(stored.id) if m.action == LEAVE)
+
+    async def has_left(self, stored: StoredGame, user_id: int) -> bool:
+        """Whether ``user_id`` holds a seat of ``stored`` and has left it (resigned, or forfeited
+        when their time ran out): an old move of theirs is refused for that, not as one of "an
+        earlier turn" whose newest table would not help them."""
+        seats = [s.seat for s in stored.seats if s.user_id == user_id]
+        return bool(seats) and seats[0] in await self.seats_left(stored)
 
     async def members_playing(self, stored: StoredGame) -> list[SeatRecord]:
         """The members' seats that have not left the game (read from the move log)."""

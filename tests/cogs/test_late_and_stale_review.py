@@ -6,11 +6,12 @@ member saw before.
 
 from __future__ import annotations
 
+from bot.tables import LEFT_THE_GAME
 from cogs.play import OTHER_GAME, TURN_MARK, split_turn
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import component_id, replies, stacked_mille
-from tests.cogs.test_windows_review import THREE_MEMBERS
-from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.cogs.test_windows_review import THREE_MEMBERS, _dragon
+from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
 # 1000 Mile Race: Alice (Red, first: her 200 beats Bob's 25) holds eight cards of long names.
@@ -93,3 +94,22 @@ async def test_a_thread_never_cuts_away_what_tells_two_long_names_apart(
     await driver.click(hosted.message, component_id(hosted, "Join"), user_id=BOB_ID)
     (thread,) = driver.backend.threads()
     assert thread["name"] == f"Dragon Mille Bornes: {long} and 1 more", thread["name"]
+
+
+async def test_an_old_suggestion_of_a_member_who_left_says_they_left(
+    driver: InteractionDriver,
+) -> None:
+    """Three members play Dragon; Carol holds a suggestion of the first turn, resigns, and sends
+    it once the game has moved on. Found by a review: she was told "That is from an earlier
+    turn. Use the buttons on the newest table", though no table could help her any more (her
+    old hand already said she had left). She is told she left, privately, and the game stays
+    as it was."""
+    tables = running_bot(driver).tables
+    first = await _dragon(running_bot(driver))
+    await driver.slash("resign", {}, user_id=CAROL_ID)
+    before = await tables.current(GAMES_CHANNEL_ID)
+    assert before.version > first.version, "Carol's leaving moved the game on"
+    old = f"pass{TURN_MARK}{first.id}:{first.version}"
+    sent = await driver.slash("move", {"action": old}, user_id=CAROL_ID)
+    assert sent.ephemeral and replies(sent) == LEFT_THE_GAME, replies(sent)
+    assert await tables.current(GAMES_CHANNEL_ID) == before
