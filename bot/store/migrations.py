@@ -122,6 +122,17 @@ def load_migrations(
     return migrations
 
 
+def check_known(version: int, migrations: Sequence[Migration]) -> None:
+    """MigrationError when the database's schema ``version`` is newer than every migration this
+    program has (both stores refuse to open such a database)."""
+    latest = migrations[-1].version if migrations else 0
+    if version > latest:
+        raise MigrationError(
+            f"the database is at schema version {version} but this program only knows "
+            f"migrations up to {latest}; upgrade the program before using this database"
+        )
+
+
 async def current_version(conn: aiosqlite.Connection) -> int:
     """The highest applied migration version, 0 for a new database."""
     async with conn.execute("SELECT MAX(version) FROM schema_version") as cursor:
@@ -140,15 +151,10 @@ async def apply_migrations(
     """
     if migrations is None:
         migrations = load_migrations("sqlite")
-    latest = migrations[-1].version if migrations else 0
 
     await conn.execute(SCHEMA_VERSION_TABLE)
     version = await current_version(conn)
-    if version > latest:
-        raise MigrationError(
-            f"the database is at schema version {version} but this program only knows "
-            f"migrations up to {latest}; upgrade the program before using this database"
-        )
+    check_known(version, migrations)
 
     for migration in migrations:
         if migration.version <= version:

@@ -51,6 +51,7 @@ from bot.store.migrations import (
     SCHEMA_VERSION_TABLE,
     Migration,
     MigrationError,
+    check_known,
     load_migrations,
 )
 from bot.store.rows import (
@@ -138,16 +139,11 @@ async def apply_postgres_migrations(
     """
     if migrations is None:
         migrations = load_migrations(DIALECT)
-    latest = migrations[-1].version if migrations else 0
     async with conn.transaction():
         await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK_KEY)
         await conn.execute(SCHEMA_VERSION_TABLE)
         version = await _schema_version(conn)
-    if version > latest:
-        raise MigrationError(
-            f"the database is at schema version {version} but this program only knows "
-            f"migrations up to {latest}; upgrade the program before using this database"
-        )
+    check_known(version, migrations)
     for migration in migrations:
         if migration.version <= version:
             continue

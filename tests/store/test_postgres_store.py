@@ -76,6 +76,21 @@ async def test_failed_migration_rolls_back(pg_url: str) -> None:
         await conn.close()
 
 
+async def test_a_database_from_a_newer_program_is_refused(pg_url: str) -> None:
+    """A database a newer program migrated further is not opened, and its version is kept."""
+    conn = await asyncpg.connect(pg_url)
+    try:
+        latest = await apply_postgres_migrations(conn)
+        await conn.execute(
+            "INSERT INTO schema_version VALUES ($1, 'from_the_future', 0)", latest + 1
+        )
+        with pytest.raises(MigrationError, match="upgrade the program"):
+            await apply_postgres_migrations(conn)
+        assert await conn.fetchval("SELECT MAX(version) FROM schema_version") == latest + 1
+    finally:
+        await conn.close()
+
+
 async def test_schema_matches_sqlite_names(pg_url: str) -> None:
     """The PostgreSQL schema has the same indexes and constraints the store relies on."""
     async with PostgresStore(pg_url):
