@@ -343,8 +343,11 @@ class Play(commands.Cog):
         text = f"💡 **{label}** — {reason}"
         if off_the_board:
             text += f"\n{OFF_THE_BOARD}"
-        if notation in labels:  # a legal move: it can be played from here
-            buttons.add_item(_hint_button(stored.id, stored.version, notation, label))
+        button = _hint_button(stored.id, stored.version, notation, label)
+        if notation in labels and button is not None:  # a legal move: played from here
+            buttons.add_item(button)
+        elif notation in labels:
+            text += f"\n{TYPE_IT}"
         await interaction.followup.send(clip(text), view=buttons, ephemeral=True)
 
     @app_commands.command(name="rules", description="The rules of a game, briefly")
@@ -362,27 +365,46 @@ OFF_THE_BOARD = (
 )
 
 
-def _hint_button(game_id: int, version: int, notation: str, label: str) -> discord.ui.Item[Any]:
-    """A button that plays the suggestion (a typed-move button checked against the turn)."""
+TYPE_IT = "-# This move is too long for a button: type it with /move."
+"""Under a hint whose move does not fit a button's custom id (a long 1000 Mile Race cycle)."""
+
+
+def _hint_button(
+    game_id: int, version: int, notation: str, label: str
+) -> discord.ui.Item[Any] | None:
+    """A button that plays the suggestion (a typed-move button checked against the turn), or
+    None when the move does not fit its custom id: cut, the id would name another move (a
+    shorter cycle) or none at all."""
+    if len(notation) > HINT_MOVE or len(_hint_id(game_id, version, notation)) > CUSTOM_ID:
+        return None
     # A long suggestion (three tickets kept, with their cities) is cut where the eye sees it.
     return HintButton(
         game_id, version, notation, ButtonSpec(clip(f"Play it: {label}", 80), notation)
     )
 
 
+HINT_MOVE = 80
+"""The longest move a hint's button carries (its custom id's pattern)."""
+CUSTOM_ID = 100
+"""Discord's limit on a component's custom id."""
+
+
+def _hint_id(game_id: int, version: int, notation: str) -> str:
+    return f"jn:k:{game_id}:{version}:{notation.replace(' ', '+')}"
+
+
 class HintButton(
     GameItem,
-    template=rf"jn:k:(?P<game>{ID}):(?P<version>[0-9]{{1,9}}):(?P<move>[\w+\-.@#]{{1,80}})",
+    template=rf"jn:k:(?P<game>{ID}):(?P<version>[0-9]{{1,9}}):(?P<move>[\w+\-.@#]{{1,{HINT_MOVE}}})",
 ):
     """Plays a hint's move; its notation is checked like typed text, for that turn only."""
 
     def __init__(self, game_id: int, version: int, notation: str, spec: ButtonSpec | None) -> None:
-        encoded = notation.replace(" ", "+")
         super().__init__(
             discord.ui.Button(
                 label=(spec.label if spec else "Play it")[:80],
                 style=discord.ButtonStyle.success,
-                custom_id=f"jn:k:{game_id}:{version}:{encoded}"[:100],
+                custom_id=_hint_id(game_id, version, notation),
             )
         )
         self.game_id, self.version, self.notation = game_id, version, notation

@@ -6,10 +6,16 @@ member saw before.
 
 from __future__ import annotations
 
+import sys
+
+import discord
+import pytest
+
+from bot.store.base import SeatRecord
 from bot.tables import LEFT_THE_GAME
-from cogs.play import OTHER_GAME, TURN_MARK, split_turn
+from cogs.play import OTHER_GAME, TURN_MARK, TYPE_IT, HintButton, _hint_button, split_turn
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, replies, stacked_mille
+from tests.cogs.helpers import component_id, labels, replies, stacked_mille
 from tests.cogs.test_windows_review import THREE_MEMBERS, _dragon
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
@@ -113,3 +119,49 @@ async def test_an_old_suggestion_of_a_member_who_left_says_they_left(
     sent = await driver.slash("move", {"action": old}, user_id=CAROL_ID)
     assert sent.ephemeral and replies(sent) == LEFT_THE_GAME, replies(sent)
     assert await tables.current(GAMES_CHANNEL_ID) == before
+
+
+def test_a_hint_button_plays_the_whole_move_or_is_not_offered() -> None:
+    """A hint's button carries its move in its custom id, which Discord cuts at 100 characters.
+    Found by a review: the id was cut there, so a long move (a 1000 Mile Race cycle) with a
+    game and turn of many digits made a button naming a shorter cycle, and a longer one a
+    button nothing answered. A button is offered only when it names the whole move."""
+    cycle = "cycle puncture-proof right-of-way end-of-limit driving-ace extra-tank spare-tire"
+    assert len(cycle) == 80, "as long as a hint's move may be, too long beside a long game id"
+    for game_id, version in ((7, 3), (987_654_321, 123_456_789)):
+        button = _hint_button(game_id, version, cycle, "Cycle four cards")
+        if button is None:
+            assert len(f"jn:k:{game_id}:{version}:{cycle}") > 100, "offered when it fits"
+            continue
+        assert isinstance(button, discord.ui.DynamicItem)
+        custom_id = str(button.item.custom_id)
+        assert len(custom_id) <= 100
+        match = HintButton.__discord_ui_compiled_template__.fullmatch(custom_id)
+        assert match is not None, custom_id
+        assert HintButton.from_match(match).notation == cycle
+    assert _hint_button(987_654_321, 123_456_789, cycle, "Cycle four cards") is None
+
+
+async def test_a_hint_too_long_for_a_button_says_to_type_it(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """1000 Mile Race against the computer: the hint is Alice's cycle of all eight cards, 103
+    characters. Its button could not carry it (before, one was offered that nothing
+    answered); the hint says to type it with /move instead."""
+    tables = running_bot(driver).tables
+    await tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="race",
+        seats=[THREE_MEMBERS[0], SeatRecord(1, "Computer", policy="normal")],
+        deck=[*RED_LONG, "/", *BLUE],
+    )
+    stored = await tables.current(GAMES_CHANNEL_ID)
+    longest = max((m.notation for m in tables.hand(stored, ALICE_ID)[1]), key=len)
+    assert len(longest) > 100
+    # The bot loads its cogs as modules of their own (discord.py's extensions): patch that one.
+    played = sys.modules["cogs.play"]
+    monkeypatch.setattr(played, "suggest_move", lambda *_: (longest, "it clears the hand"))
+    hint = await driver.slash("hint", {})
+    assert hint.ephemeral and TYPE_IT in replies(hint), replies(hint)
+    assert not any("Play it" in label for label in labels(hint)), labels(hint)
