@@ -546,7 +546,10 @@ class Tables:
                         # Before the computers' replies: nobody is left to play them for.
                         ended = await self._end_with_no_result(here.stored)
                         idle = Timeout(away, "idle")
-                        return await self._update(self.position(ended), (), timeout=idle)
+                        # The late turn just played is on the table's image: its line is said.
+                        return await self._update(
+                            self.position(ended), steps, previous=previous, timeout=idle
+                        )
                 else:
                     await self.store.set_timer(stored.id, remind_at=None, deadline=None)
                     return None

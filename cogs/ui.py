@@ -243,11 +243,17 @@ def _told_lines(update: TableUpdate, headline: str | None) -> tuple[list[str], l
         # A new game the computer opened: the deal's line says why it moved first; or a new
         # round's first line ("Hand 2: Bob starts.", ``split_round``).
         head.append(plain(update.dealt))
-    if update.timeout is not None:
-        head.append(plain(update.timeout.caption))
+    timeout = update.timeout
+    ending = timeout if timeout is not None and timeout.action == "idle" else None
+    if timeout is not None and ending is None:
+        head.append(plain(timeout.caption))
     reason = update.outcome.reason if update.outcome is not None else ""
     # Captions and the result name the players: plain text, whatever the names hold.
-    return head, [plain(c) for c in told((s.caption for s in update.steps), reason)]
+    captions = [plain(c) for c in told((s.caption for s in update.steps), reason)]
+    if ending is not None:
+        # The game ends after the late turn just played: its line comes last, as a result's.
+        captions.append(plain(ending.caption))
+    return head, captions
 
 
 def _fitted(head: Sequence[str], captions: Sequence[str], tail: Sequence[str]) -> str:

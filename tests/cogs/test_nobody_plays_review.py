@@ -72,6 +72,20 @@ async def test_two_members_away_end_the_game_with_no_result_once_told(
     assert len(await bot.store.moves(game.id)) == 6
 
 
+async def test_the_end_says_the_late_turn_it_follows(driver: InteractionDriver) -> None:
+    """The message that ends the game shows the table after Bob's third late turn, which the
+    computer played: it says that move's line, then the end. Found by a review: it said only
+    the end, so the move on its image was told nowhere."""
+    await _computer_plays_late_turns(driver)
+    await stacked_mille(driver)
+    for _ in range(6):  # Alice, Bob, Alice, Bob, Alice, Bob
+        await sweep_after(driver, LATE)
+    (ending,) = [m for m in driver.messages.values() if NOBODY_PLAYS in (m.get("content") or "")]
+    lines = ending["content"].splitlines()
+    assert lines[-1] == f"⏰ {NOBODY_PLAYS}", lines
+    assert len(lines) == 2 and lines[0].startswith("Bob "), lines
+
+
 async def test_a_present_member_keeps_the_game_going_until_they_too_stay_away(
     driver: InteractionDriver,
 ) -> None:
