@@ -14,6 +14,7 @@ from typing import Literal
 from bot.engine.core import Ranking
 from bot.engine.words import noun
 from bot.games import bundle, get_game
+from bot.names import unused_name
 from bot.ratings import (
     Rating,
     Scope,
@@ -54,6 +55,18 @@ def names_of(results: Sequence[StoredResult]) -> dict[int, str]:
             if user is not None:
                 names[user] = name
     return names
+
+
+def told_apart(names: dict[int, str]) -> dict[int, str]:
+    """``names`` with a name that looks like an earlier member's numbered ("Sam", "Sam (2)"), in
+    the order the members first played (``names_of`` keeps it): two members who never met at a
+    table may share a name, and a board or card listing both must say which Sam is which."""
+    taken: list[str] = []
+    shown: dict[int, str] = {}
+    for user, name in names.items():
+        shown[user] = unused_name(name, taken)
+        taken.append(shown[user])
+    return shown
 
 
 def names_seen_on(results: Sequence[StoredResult], here: int | None) -> dict[int, str]:
@@ -166,7 +179,7 @@ def leaderboard(
     """The board for a game on a server (or everywhere, ``guild_id`` None), the caller's row
     included. ``here``: the server a board across servers is shown on (None: in a direct
     message), whose members may read only the names recorded there (``names_seen_on``)."""
-    names = names_of(results) if guild_id is not None else names_seen_on(results, here)
+    names = told_apart(names_of(results) if guild_id is not None else names_seen_on(results, here))
     info = get_game(game_key).info
     ranking = info.ranking
     if ranking.kind == "best":
@@ -230,8 +243,13 @@ def member_stats(
     # Across servers (a direct message), an opponent goes by the name they had in the last game
     # they shared with the member: their latest may be a nickname of a server the member is not
     # on, and a nickname belongs to its own server (as on a board across servers).
-    names = names_of(results if guild_id is not None else mine)
     scope = Scope(get_game(game_key).info.ladder, guild_id)
+    # Numbered over the ladder's members only, as the board numbers them.
+    names = told_apart(
+        names_of(
+            [s for s in (results if guild_id is not None else mine) if scope.includes(s.record)]
+        )
+    )
     records = [s.record for s in results]
     ladder = standings(records, scope, now)
     index = next((i for i, line in enumerate(ladder) if line.player == user_id), None)
