@@ -896,6 +896,29 @@ class Tables:
         """Drop a guild's cached settings (after /settings changed them)."""
         self._settings.pop(guild_id, None)
 
+    async def time_untimed(self, guild_id: int) -> int:
+        """Give the guild's games in play that wait with no timer the one its settings now
+        set (after /settings turned a turn timer on); how many got one.
+
+        A game stuck on the turn of a member who is gone (left the server, stopped answering)
+        would otherwise never see the timer: settings apply from a game's next move, and none
+        comes. A game already timed keeps its deadline: it applies from its next move."""
+        timed = 0
+        for found in await self.store.active_games():
+            if found.guild_id != guild_id or found.turn_deadline is not None:
+                continue
+            async with self.lock(found.channel_id):
+                stored = await self.store.get_game(found.id)
+                if stored is None or stored.status != "active" or stored.turn_deadline is not None:
+                    continue
+                try:
+                    here = self.position(stored)
+                except GameError:  # a save that cannot be read: /abort ends it
+                    log.warning("game %s: unreadable save left untimed", stored.id, exc_info=True)
+                    continue
+                timed += (await self._arm(here)).stored.turn_deadline is not None
+        return timed
+
     async def _timer(
         self, stored: StoredGame, game: Game[Any, Any], state: Any
     ) -> tuple[float | None, float | None]:

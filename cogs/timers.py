@@ -25,6 +25,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.engine.core import BadOption, GameError
+from bot.engine.words import plural
 from bot.store.base import GuildSettings, Shards, StoredGame
 from bot.timers import TimerEvent, sweep
 from cogs.lobby import expire_due
@@ -264,7 +265,10 @@ class Timers(commands.Cog):
             reaction_window or current.reaction_seconds,
         )
         await store.set_guild_settings(updated)
-        bot_of(interaction).tables.forget_settings(guild_id)
+        tables = bot_of(interaction).tables
+        tables.forget_settings(guild_id)
+        # Games waiting with no timer get one now; the others change at their next move.
+        timed = await tables.time_untimed(guild_id) if seconds is not None else 0
         timer = "off" if seconds is None else f"{seconds // 60} min per turn"
         action = (
             "the computer plays the turn"
@@ -273,7 +277,8 @@ class Timers(commands.Cog):
         )
         await interaction.response.send_message(
             f"⚙️ Turn timer: **{timer}**; when it runs out, {action}. Reaction window: "
-            f"**{updated.reaction_seconds} s**. It applies from each game's next move.",
+            f"**{updated.reaction_seconds} s**. It applies from each game's next move"
+            + (f"; {plural(timed, 'game')} waiting with no timer got one now." if timed else "."),
             ephemeral=True,
         )
 

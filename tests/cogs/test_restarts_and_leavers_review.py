@@ -18,6 +18,7 @@ from tests.cogs.helpers import (
     replies,
     restarted,
     select_of,
+    stacked_mille,
     sweep_after,
 )
 from tests.cogs.test_windows_review import RACE_DECK, STAMPEDE_CW, THREE_MEMBERS, _dragon
@@ -206,3 +207,44 @@ async def test_opening_tickets_half_kept_across_a_restart(
         await sweep_after(again, 61)
         late = [m for m in await running_bot(again).store.moves(update.game.id) if m.seat == 0]
         assert late and late[0].interaction_id and late[0].interaction_id.startswith("late:")
+
+
+async def test_a_timer_turned_on_reaches_a_game_stuck_on_a_gone_members_turn(
+    driver: InteractionDriver,
+) -> None:
+    """No turn timer; Alice plays, and Bob, to play next, has left the server. An admin turns a
+    timer on to unstick the game. Found by a review: settings applied from a game's next move,
+    which never came, so the game stayed on Bob's turn for ever (only a moderator's /abort
+    ended it). A game waiting with no timer gets one when it is set; when it runs out, Bob
+    forfeits and Alice wins."""
+    bot = running_bot(driver)
+    await stacked_mille(driver)
+    await driver.slash("move", {"action": "play go"})
+    waiting = await _stored(driver)
+    assert waiting.turn_deadline is None
+    said = await driver.slash("settings", {"turn_timer": 5, "on_timeout": "forfeit"})
+    assert said.ephemeral and "1 game waiting with no timer got one now" in replies(said)
+    timed = await _stored(driver)
+    assert timed.turn_deadline is not None
+    assert 299 < timed.turn_deadline - bot.tables.clock() <= 300
+    assert timed.version == waiting.version, "no move was made"
+    await sweep_after(driver, 301)
+    ended = await bot.tables.game_by_id(waiting.id)
+    assert ended.status == "finished"
+    (result,) = await bot.store.results()
+    assert result.record.ranks == (0, 1), "Alice (seat 0) wins"
+
+
+async def test_a_timer_turned_on_leaves_a_timed_games_deadline_as_it_was(
+    driver: InteractionDriver,
+) -> None:
+    """A game already timed (a minute a turn) keeps its deadline when the timer is changed to
+    five minutes: the new one applies from its next move, as /settings says."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "computer"))
+    await stacked_mille(driver)
+    before = await _stored(driver)
+    assert before.turn_deadline is not None
+    said = await driver.slash("settings", {"turn_timer": 5})
+    assert "got one now" not in replies(said), replies(said)
+    assert (await _stored(driver)).turn_deadline == before.turn_deadline
