@@ -216,9 +216,14 @@ class JunctionTree(app_commands.CommandTree[Any]):
 
         Answered like a component's failure (``cogs.pickers.GameItem``): privately, as plain
         text, pinging nobody."""
+        from cogs.limits import TooSoon
         from cogs.ui import failure_text, refuse
 
         original = getattr(error, "original", error)
+        if isinstance(original, TooSoon):
+            # A member past a limit of cogs/limits.py: when to try again, in one sentence.
+            await refuse(interaction, original.sentence(interaction))
+            return
         if isinstance(original, GameError):
             await refuse(interaction, str(original))
             return

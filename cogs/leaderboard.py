@@ -35,6 +35,7 @@ from bot.render.leaderboard import LeaderboardRow, leaderboard_png
 from bot.render.stats import MemberStats, stats_png
 from bot.replays import Inputs
 from bot.tables import ABORTED_NOT_REPLAYED
+from cogs import limits
 from cogs.alt_text import board_text, stats_text
 from cogs.choices import game_choices
 from cogs.seat_names import display_name
@@ -278,6 +279,8 @@ class Boards(commands.Cog):
         # to the whole channel, whatever its own flags say.
         last = await bot.tables.last_replayable(channel_id, interaction.user.id)
         aborted = await bot.tables.aborted_here(channel_id, interaction.user.id, after=last.id)
+        # Drawing a replay is seconds of the worker that draws every channel's tables.
+        limits.take(interaction, limits.REPLAYS)
         # A long match takes a while to rebuild and draw: answer Discord first.
         await interaction.response.defer(thinking=True)
 

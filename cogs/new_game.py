@@ -6,7 +6,8 @@ opens a lobby offering seats any member may take with its Join button.
 
 Dependency direction: the top of the game-starting modules. It imports ``cogs.lobby`` (the
 invitation), ``cogs.dealing`` (the seats and the deal), ``cogs.daily_deal``,
-``cogs.seat_names`` and ``cogs.choices``; no cog imports it.
+``cogs.seat_names``, ``cogs.choices`` and ``cogs.limits`` (how many games, tables and threads
+one member may start); no cog imports it.
 """
 
 from __future__ import annotations
@@ -23,13 +24,15 @@ from bot.engine.words import plural
 from bot.games import bundle
 from bot.games.bundle import GameBundle
 from bot.store.base import Invitee, SeatRecord
+from cogs import limits
+from cogs import lobby as lobby_cog
 from cogs.choices import game_choices, level_choices, option_choices, parse_options
 from cogs.daily_deal import daily_claim, daily_deal
 from cogs.dealing import check_seats, computer_seats, deal, level_of, thread_for, vs_computers
 from cogs.lobby import LegacyChallengeButton, LobbyButton, open_lobby
 from cogs.pickers import register_items
 from cogs.seat_names import display_name
-from cogs.ui import plain
+from cogs.ui import bot_of, plain
 
 # What /play, /challenge and /host ask alike, described alike.
 SHARED_DESCRIPTIONS = {
@@ -61,16 +64,26 @@ async def _post_lobby(
     level read (a bad one refused with a sentence, options first), then the lobby posted.
     ``open_seats``: /host's seats any member may join."""
     chosen = found.game.resolve_options(parse_options(options))
+    policy = level_of(found, level)
+    # A thread cannot hold a thread: asked for in one (or in any channel but a text channel),
+    # the game is played right here, as /play does.
+    thread = thread and isinstance(interaction.channel, discord.TextChannel)
+    await limits.check_room(
+        bot_of(interaction).tables,
+        interaction.user.id,
+        interaction.guild_id,
+        open_tables_at=lobby_cog.clock(),
+    )
+    if thread:
+        limits.take(interaction, limits.THREADS)
     await open_lobby(
         interaction,
         found,
         invited,
         computers=computers,
-        policy=level_of(found, level),
+        policy=policy,
         options=chosen,
-        # A thread cannot hold a thread: asked for in one (or in any channel but a text
-        # channel), the game is played right here, as /play does.
-        thread=thread and isinstance(interaction.channel, discord.TextChannel),
+        thread=thread,
         open_seats=open_seats,
     )
 
@@ -195,6 +208,11 @@ class NewGame(commands.Cog):
         seats = [me, *computer_seats(1, rivals, name)]
         against = "alone" if rivals == 0 else vs_computers(rivals)
         claim = await daily_claim(interaction, found, labels)
+        await limits.check_room(
+            bot_of(interaction).tables, interaction.user.id, interaction.guild_id
+        )
+        if thread and isinstance(interaction.channel, discord.TextChannel):
+            limits.take(interaction, limits.THREADS)
         target = await thread_for(interaction, thread, f"{info.title}: {me.name} {against}")
         headline = f"**{info.title}** — {plain(me.name)} {against}"
         if labels:

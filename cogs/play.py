@@ -24,6 +24,7 @@ from bot.position import OUT_OF_THE_GAME, Position
 from bot.tables import LEFT_THE_GAME
 from bot.typed_moves import MAX_MOVE_TEXT, typed_move
 from bot.updates import StaleButton
+from cogs import limits
 from cogs.choices import game_choices
 from cogs.moving import play_move
 from cogs.pickers import DYNAMIC_ITEMS, ID, GameItem, hand_message, register_items
@@ -327,6 +328,8 @@ class Play(commands.Cog):
         if not moves:
             raise BadOption("There is nothing to suggest right now: it is not your move.")
         found = bundle(stored.game_key)
+        # The search is the thinking worker's time, shared by every channel's computers.
+        limits.take(interaction, limits.HINTS)
         await interaction.response.defer(ephemeral=True, thinking=True)
         # Stored before the hint is given: a best-result board ranks a member's own play.
         off_the_board = tables.ranks_own_play(stored)

@@ -1,0 +1,163 @@
+"""Per-member limits on what one member (or a few) could otherwise spam at every other member's
+expense: the commands that keep a shared worker busy, the threads a game opens, and the games
+and open tables one member holds on a server. Moves are never limited: play is never throttled.
+
+Every number is here, each with why, and README's *Limits* says them. They are generous: an
+honest member never meets them; a member sending a command again and again meets them soon.
+
+* ``HINTS``: a /hint runs the expert's search, about 0.3 s of the one thinking worker
+  (``JUNCTION_THINK_PROCESSES``), which every ``expert`` computer in every channel thinks in
+  too. Measured: twelve /hints sent at once kept it busy 2.4 s, and another member's own /hint
+  meanwhile took 2.2 s instead of 0.3 s. Eight in 30 seconds is faster than a member can ask,
+  read and play; it caps a member at 2.4 s of the worker every 30 s.
+* ``REPLAYS``: a /replay of a game not drawn lately is about 5 s of the one drawing worker
+  (``JUNCTION_RENDER_PROCESSES``), which draws every table of every channel. Measured: eight
+  /replays of six-car Dragon games sent at once kept it busy 41 s, and another member's /play
+  in another channel posted its table in 0.5 s instead of 0.02 s throughout. Four in five
+  minutes is more than one per finished game; it caps a member at about 20 s of drawing every
+  five minutes.
+* ``THREADS``: /play, /challenge and /host with ``thread:true`` each open a Discord thread,
+  which stays in the channel's thread list for everyone; nothing else bounded how many
+  (a game aborted at once frees its thread's place). Six in ten minutes is a game every
+  hundred seconds.
+* ``GAMES_AT_ONCE``: one game per channel bounds nothing once each game has a thread of its
+  own: a member could start games (and threads) without end. Ten games in play on a server at
+  once is more than anyone follows.
+* ``OPEN_TABLES``: each /challenge pings the members it invites, and lobbies stay open for
+  ``JUNCTION_CHALLENGE_TIMEOUT`` (up to a week): a member could ping another twenty times in a
+  second. Three tables or invitations hosted at once, waiting for players, is plenty.
+
+The cooldowns are discord.py's own (``app_commands.Cooldown``, refused with its
+``CommandOnCooldown``, here ``TooSoon``, which the bot's error handler answers with when to try
+again), read on the interaction's own time as discord.py's cooldown checks read it. They are
+kept on the bot rather than in discord.py's decorators, which keep theirs in the module for as
+long as the process lives: a new bot (a restart) starts with none. A token is taken only once a
+request has passed every other check, just before the costly work, so a refused request (no
+game here, not your turn) costs nothing. A bucket back to full is dropped at the next request,
+so what is kept is bounded by the members who used a limited command in its last period.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.engine.core import BadOption
+from bot.engine.words import plural
+from bot.tables import Tables
+
+
+@dataclass(frozen=True)
+class Rate:
+    """At most ``uses`` per member in ``seconds`` (a window opened by the first use)."""
+
+    name: str
+    uses: int
+    seconds: float
+    refusal: str
+    """The sentence refusing a request past the limit; ``{when}`` is a relative timestamp."""
+
+
+HINTS = Rate("hint", 8, 30.0, "You have asked for many hints just now: ask again {when}.")
+REPLAYS = Rate("replay", 4, 300.0, "You have asked for several replays just now: ask again {when}.")
+THREADS = Rate(
+    "thread",
+    6,
+    600.0,
+    "You have started several games in threads just now: start one in a thread again {when}, "
+    "or without thread:true now.",
+)
+GAMES_AT_ONCE = 10
+"""The most games in play one member may be seated at on a server when starting another."""
+OPEN_TABLES = 3
+"""The most open tables and invitations (/host, /challenge) one member may host on a server."""
+
+
+class TooSoon(app_commands.CommandOnCooldown):
+    """discord.py's cooldown refusal, knowing which limit refused (for its sentence)."""
+
+    def __init__(self, rate: Rate, cooldown: app_commands.Cooldown, retry_after: float) -> None:
+        super().__init__(cooldown, retry_after)
+        self.rate = rate
+
+    def sentence(self, interaction: discord.Interaction[Any]) -> str:
+        """The refusal, saying when to try again: Discord shows ``<t:…:R>`` as "in 2 minutes"
+        in the member's own language. The next whole second after the period: a request at its
+        very end is still inside it."""
+        when = interaction.created_at.timestamp() + self.retry_after
+        return self.rate.refusal.format(when=f"<t:{math.floor(when) + 1}:R>")
+
+
+class Cooldowns:
+    """Each member's discord.py ``Cooldown`` per limited command, for one bot."""
+
+    def __init__(self) -> None:
+        self._buckets: dict[tuple[str, int], app_commands.Cooldown] = {}
+
+    def take(self, interaction: discord.Interaction[Any], rate: Rate) -> None:
+        """Count one use of ``rate``'s command by the member; ``TooSoon`` (nothing counted)
+        past the limit."""
+        now = interaction.created_at.timestamp()
+        # Buckets back to full say nothing: dropped, so memory follows the recent members only.
+        full = [k for k, b in self._buckets.items() if b.get_tokens(now) == b.rate]
+        for key in full:
+            del self._buckets[key]
+        key = (rate.name, interaction.user.id)
+        bucket = self._buckets.setdefault(key, app_commands.Cooldown(rate.uses, rate.seconds))
+        if bucket.get_tokens(now) == 0:
+            raise TooSoon(rate, bucket, bucket.get_retry_after(now))
+        bucket.update_rate_limit(now)
+
+    def __len__(self) -> int:
+        return len(self._buckets)
+
+
+def take(interaction: discord.Interaction[Any], rate: Rate) -> None:
+    """One use of ``rate``'s command by the member asking; ``TooSoon`` past the limit. The
+    bot's cooldowns are made with it, so a restart forgets them."""
+    client: Any = interaction.client
+    cooldowns = getattr(client, "cooldowns", None)
+    if not isinstance(cooldowns, Cooldowns):
+        cooldowns = client.cooldowns = Cooldowns()
+    cooldowns.take(interaction, rate)
+
+
+async def check_room(
+    tables: Tables, user_id: int, guild_id: int | None, *, open_tables_at: float | None = None
+) -> None:
+    """Refuse (BadOption, naming where they are) a member who starts a game while seated at
+    ``GAMES_AT_ONCE`` games in play on the server; with ``open_tables_at`` (the lobbies' clock:
+    /challenge, /host), also one hosting ``OPEN_TABLES`` tables still waiting for players."""
+    if guild_id is None:
+        return
+    playing = []
+    for stored in await tables.store.games_of_member(user_id, active=True):
+        if stored.guild_id != guild_id:
+            continue
+        gone = await tables.seats_left(stored)
+        if any(s.user_id == user_id and s.seat not in gone for s in stored.seats):
+            playing.append(stored.channel_id)
+    if len(playing) >= GAMES_AT_ONCE:
+        where = ", ".join(f"<#{channel}>" for channel in playing)
+        raise BadOption(
+            f"You are playing {plural(len(playing), 'game')} on this server already "
+            f"({where}): finish one, or /abort it, before starting another."
+        )
+    if open_tables_at is None:
+        return
+    hosted = [
+        found
+        for found in await tables.store.open_lobbies_of(user_id, guild_id, open_tables_at)
+        if found.host_id == user_id and found.rematch_of is None
+    ]
+    if len(hosted) >= OPEN_TABLES:
+        where = ", ".join(f"<#{found.channel_id}>" for found in hosted)
+        raise BadOption(
+            f"You have {plural(len(hosted), 'table')} waiting for players on this server "
+            f"already ({where}): cancel one with its Cancel button, or let it start or close, "
+            "before opening another."
+        )

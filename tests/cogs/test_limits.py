@@ -1,0 +1,261 @@
+"""Per-member limits (``cogs/limits.py``): one member spamming a costly or noisy command meets
+a limit, in one sentence saying when to try again, and nothing changes; another member is not
+affected; once the period is over the command works again.
+
+The cooldowns read the time as discord.py's own cooldown checks do: the interaction's
+``created_at``, from its snowflake id. The clock is moved on honestly, as Discord moves it: the
+fake's next interactions get ids made later (``later``)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+
+from bot.store.base import SeatRecord
+from cogs import limits
+from tests.cogs.conftest import running_bot
+from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GENERAL_CHANNEL_ID, GUILD_ID
+from tests.discord.payloads import InteractionDriver
+
+
+@pytest.fixture(autouse=True)
+def _quick_expert(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hints search for 20 ms, not 300: the tests ask for many."""
+    monkeypatch.setenv("JUNCTION_EXPERT_MS", "20")
+
+
+def later(driver: InteractionDriver, seconds: float) -> None:
+    """The fake's next interactions are created ``seconds`` from now (their snowflake ids)."""
+    when = datetime.now(UTC) + timedelta(seconds=seconds)
+    driver.backend.ids.observe(discord.utils.time_snowflake(when))
+
+
+def refusal(result: Any) -> str:
+    """The one private sentence a refused request answered, and nothing else."""
+    assert result.ephemeral, "refused privately"
+    assert len(result.responses) == 1, [r.content for r in result.responses]
+    return str(result.content)
+
+
+async def hints_used_up(driver: InteractionDriver) -> Any:
+    """Alice plays the computer and asks for hints until she is refused; that refusal."""
+    await driver.slash("play", {"game": "mille"})
+    for _ in range(limits.HINTS.uses):
+        hint = await driver.slash("hint", {})
+        assert "💡" in replies_of(hint), replies_of(hint)
+    refused = await driver.slash("hint", {})
+    assert "💡" not in replies_of(refused), "the hint past the limit is refused"
+    return refused
+
+
+def replies_of(result: Any) -> str:
+    return " | ".join(r.content or "" for r in result.responses if r.content)
+
+
+async def test_a_hint_past_the_limit_is_refused_saying_when(driver: InteractionDriver) -> None:
+    refused = await hints_used_up(driver)
+    said = refusal(refused)
+    assert said.startswith("You have asked for many hints just now: ask again <t:"), said
+    assert said.endswith(":R>.")
+
+
+async def test_a_refused_hint_changes_nothing(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No search is run and the game is not marked again: its stored row stays as it was."""
+    bot = running_bot(driver)
+    await hints_used_up(driver)
+    before = await bot.tables.current(GAMES_CHANNEL_ID)
+    thought: list[Any] = []
+    original = bot.thinkers.run
+
+    async def counted(*args: Any) -> Any:
+        thought.append(args)
+        return await original(*args)
+
+    monkeypatch.setattr(bot.thinkers, "run", counted)
+    refusal(await driver.slash("hint", {}))
+    after = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert not thought, "no search ran"
+    assert (after.version, dict(after.state), dict(after.options)) == (
+        before.version,
+        dict(before.state),
+        dict(before.options),
+    )
+
+
+async def test_another_members_hints_are_not_limited_by_hers(driver: InteractionDriver) -> None:
+    await hints_used_up(driver)
+    await driver.slash("play", {"game": "mille"}, user_id=BOB_ID, channel_id=GENERAL_CHANNEL_ID)
+    bobs = await driver.slash("hint", {}, user_id=BOB_ID, channel_id=GENERAL_CHANNEL_ID)
+    assert "💡" in replies_of(bobs)
+
+
+async def test_hints_work_again_once_the_period_is_over(driver: InteractionDriver) -> None:
+    await hints_used_up(driver)
+    later(driver, limits.HINTS.seconds + 1)
+    assert "💡" in replies_of(await driver.slash("hint", {}))
+
+
+async def test_the_refusal_names_the_end_of_the_period(driver: InteractionDriver) -> None:
+    """The timestamp is when the first hint's period ends: asked then, a hint is given."""
+    await driver.slash("play", {"game": "mille"})
+    first = await driver.slash("hint", {})
+    for _ in range(limits.HINTS.uses - 1):
+        await driver.slash("hint", {})
+    said = refusal(await driver.slash("hint", {}))
+    when = int(said.rsplit("<t:", 1)[1].split(":")[0])
+    started = discord.utils.snowflake_time(first.interaction_id).timestamp()
+    assert started + limits.HINTS.seconds <= when <= started + limits.HINTS.seconds + 2
+
+
+async def finished_game(driver: InteractionDriver) -> None:
+    """A Mille Bornes match between two computers, played out in the games channel."""
+    seats = [SeatRecord(0, "C1", policy="normal"), SeatRecord(1, "C2", policy="normal")]
+    await running_bot(driver).tables.start(
+        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="race", seats=seats, seed=5
+    )
+
+
+async def test_a_replay_past_the_limit_is_refused_and_another_member_watches(
+    driver: InteractionDriver,
+) -> None:
+    await finished_game(driver)
+    for _ in range(limits.REPLAYS.uses):
+        assert "Replay of game" in replies_of(await driver.slash("replay", {}))
+    said = refusal(await driver.slash("replay", {}))
+    assert said.startswith("You have asked for several replays just now: ask again <t:"), said
+    assert "Replay of game" in replies_of(await driver.slash("replay", {}, user_id=BOB_ID))
+    later(driver, limits.REPLAYS.seconds + 1)
+    assert "Replay of game" in replies_of(await driver.slash("replay", {}))
+
+
+async def test_a_refused_request_uses_nothing_up(driver: InteractionDriver) -> None:
+    """/replay where nothing has finished is refused as before, and counts for nothing."""
+    for _ in range(limits.REPLAYS.uses + 2):
+        assert "<t:" not in refusal(await driver.slash("replay", {}))
+    await finished_game(driver)
+    assert "Replay of game" in replies_of(await driver.slash("replay", {}))
+
+
+async def test_games_in_threads_past_the_limit_are_refused_and_open_no_thread(
+    driver: InteractionDriver,
+) -> None:
+    bot = running_bot(driver)
+    for _ in range(limits.THREADS.uses):
+        started = await driver.slash(
+            "play", {"game": "mille", "thread": True}, channel_id=GENERAL_CHANNEL_ID
+        )
+        assert "Your game is in" in replies_of(started)
+    threads = len(driver.backend.threads())
+    games = len(await bot.store.games_of_member(ALICE_ID, active=True))
+    said = refusal(
+        await driver.slash("play", {"game": "mille", "thread": True}, channel_id=GENERAL_CHANNEL_ID)
+    )
+    assert said.startswith("You have started several games in threads just now: start one"), said
+    assert said.endswith("or without thread:true now.")
+    assert len(driver.backend.threads()) == threads
+    assert len(await bot.store.games_of_member(ALICE_ID, active=True)) == games
+    # Without a thread, or by another member, a game starts.
+    assert "Your game is in" in replies_of(
+        await driver.slash(
+            "play", {"game": "mille", "thread": True}, user_id=BOB_ID, channel_id=GENERAL_CHANNEL_ID
+        )
+    )
+    await driver.slash("play", {"game": "mille"}, channel_id=GENERAL_CHANNEL_ID)
+    assert await bot.store.active_game(GENERAL_CHANNEL_ID) is not None
+
+
+async def test_an_invitation_in_a_thread_counts_as_a_thread(driver: InteractionDriver) -> None:
+    for _ in range(limits.THREADS.uses):
+        await driver.slash("play", {"game": "mille", "thread": True}, channel_id=GENERAL_CHANNEL_ID)
+    said = refusal(
+        await driver.slash("challenge", {"game": "mille", "member": BOB_ID, "thread": True})
+    )
+    assert "games in threads" in said
+    assert not await running_bot(driver).store.open_lobbies_of(ALICE_ID, GUILD_ID, 0.0)
+
+
+async def seat_alice_in(driver: InteractionDriver, count: int) -> list[int]:
+    """Alice against the computer in ``count`` channels (threads, say) of the server."""
+    bot = running_bot(driver)
+    channels = [driver.backend.ids.next() for _ in range(count)]
+    for channel_id in channels:
+        await bot.tables.start(
+            channel_id=channel_id,
+            guild_id=GUILD_ID,
+            game_key="mille",
+            seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "C", policy="normal")],
+        )
+    return channels
+
+
+async def test_a_game_past_the_most_at_once_is_refused_naming_them(
+    driver: InteractionDriver,
+) -> None:
+    bot = running_bot(driver)
+    channels = await seat_alice_in(driver, limits.GAMES_AT_ONCE)
+    said = refusal(await driver.slash("play", {"game": "mille"}))
+    assert said.startswith(f"You are playing {limits.GAMES_AT_ONCE} games on this server"), said
+    assert all(f"<#{channel}>" in said for channel in channels)
+    assert said.endswith("finish one, or /abort it, before starting another.")
+    assert await bot.store.active_game(GAMES_CHANNEL_ID) is None
+    # Bob is not held back by Alice's games.
+    await driver.slash("play", {"game": "mille"}, user_id=BOB_ID)
+    assert await bot.store.active_game(GAMES_CHANNEL_ID) is not None
+
+
+async def test_a_game_left_does_not_count(driver: InteractionDriver) -> None:
+    """A member who resigned from a game the others play on is no longer playing it."""
+    bot = running_bot(driver)
+    channels = await seat_alice_in(driver, limits.GAMES_AT_ONCE - 1)
+    dragon = [
+        SeatRecord(0, "Alice", user_id=ALICE_ID),
+        SeatRecord(1, "Bob", user_id=BOB_ID),
+        SeatRecord(2, "C", policy="normal"),
+    ]
+    left = driver.backend.ids.next()
+    await bot.tables.start(channel_id=left, guild_id=GUILD_ID, game_key="dragon", seats=dragon)
+    await bot.tables.leave(channel_id=left, user_id=ALICE_ID)
+    assert await bot.store.active_game(left) is not None, "Bob plays on"
+    assert len(channels) + 1 == limits.GAMES_AT_ONCE
+    await driver.slash("play", {"game": "mille"})
+    assert await bot.store.active_game(GAMES_CHANNEL_ID) is not None
+
+
+async def test_an_invitation_past_the_most_open_is_refused_and_pings_nobody(
+    driver: InteractionDriver,
+) -> None:
+    bot = running_bot(driver)
+    for _ in range(limits.OPEN_TABLES):
+        posted = await driver.slash("challenge", {"game": "mille", "member": BOB_ID})
+        assert f"<@{BOB_ID}>" in replies_of(posted)
+    refused = await driver.slash("host", {"game": "dragon"})
+    said = refusal(refused)
+    assert said.startswith(f"You have {limits.OPEN_TABLES} tables waiting for players"), said
+    assert f"<#{GAMES_CHANNEL_ID}>" in said
+    assert len(await bot.store.open_lobbies_of(ALICE_ID, GUILD_ID, 0.0)) == limits.OPEN_TABLES
+    # Bob may still host his own.
+    hosted = await driver.slash("host", {"game": "dragon"}, user_id=BOB_ID)
+    assert not hosted.ephemeral
+
+
+def asking(user_id: int, at: float) -> Any:
+    """What ``Cooldowns.take`` reads of an interaction: who asks, and when."""
+    return SimpleNamespace(
+        user=SimpleNamespace(id=user_id), created_at=datetime.fromtimestamp(at, UTC)
+    )
+
+
+def test_cooldowns_keep_only_members_within_their_period() -> None:
+    """Memory follows the members who used a limited command lately, not every member ever."""
+    cooldowns = limits.Cooldowns()
+    for member in range(1000):
+        cooldowns.take(asking(member, 1000.0), limits.HINTS)
+    assert len(cooldowns) == 1000
+    cooldowns.take(asking(5000, 1000.0 + limits.HINTS.seconds + 1), limits.HINTS)
+    assert len(cooldowns) == 1
