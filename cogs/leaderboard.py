@@ -279,15 +279,16 @@ class Boards(commands.Cog):
         # to the whole channel, whatever its own flags say.
         last = await bot.tables.last_replayable(channel_id, interaction.user.id)
         aborted = await bot.tables.aborted_here(channel_id, interaction.user.id, after=last.id)
-        # Drawing a replay is seconds of the worker that draws every channel's tables.
-        limits.take(interaction, limits.REPLAYS)
-        # A long match takes a while to rebuild and draw: answer Discord first.
-        await interaction.response.defer(thinking=True)
 
         async def inputs() -> Inputs:
             return bundle(last.game_key).presenter.table_png, await bot.tables.replay(last.id)
 
-        gif, moves = await bot.replays.gif(last.id, inputs)
+        # Drawing a replay is seconds of the worker that draws every channel's tables:
+        # limited per member, one at a time.
+        with limits.limited(interaction, limits.REPLAYS):
+            # A long match takes a while to rebuild and draw: answer Discord first.
+            await interaction.response.defer(thinking=True)
+            gif, moves = await bot.replays.gif(last.id, inputs)
         note = f"Replay of game #{last.id} ({plural(moves, 'move')})."
         if moves < last.version:
             note = (

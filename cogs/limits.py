@@ -39,7 +39,9 @@ so what is kept is bounded by the members who used a limited command in its last
 
 from __future__ import annotations
 
+import contextlib
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,10 +62,25 @@ class Rate:
     seconds: float
     refusal: str
     """The sentence refusing a request past the limit; ``{when}`` is a relative timestamp."""
+    busy: str = ""
+    """The sentence refusing a request sent while the member's last one is still being worked
+    out (``limited``): a member waits for their answer, only a flood asks again meanwhile."""
 
 
-HINTS = Rate("hint", 8, 30.0, "You have asked for many hints just now: ask again {when}.")
-REPLAYS = Rate("replay", 4, 300.0, "You have asked for several replays just now: ask again {when}.")
+HINTS = Rate(
+    "hint",
+    8,
+    30.0,
+    "You have asked for many hints just now: ask again {when}.",
+    "Your last hint is still being worked out: it comes in a moment.",
+)
+REPLAYS = Rate(
+    "replay",
+    4,
+    300.0,
+    "You have asked for several replays just now: ask again {when}.",
+    "Your last replay is still being drawn: it comes in a moment.",
+)
 THREADS = Rate(
     "thread",
     6,
@@ -97,6 +114,8 @@ class Cooldowns:
 
     def __init__(self) -> None:
         self._buckets: dict[tuple[str, int], app_commands.Cooldown] = {}
+        self.running: set[tuple[str, int]] = set()
+        """(command, member) whose last request is still being worked out (``limited``)."""
 
     def take(self, interaction: discord.Interaction[Any], rate: Rate) -> None:
         """Count one use of ``rate``'s command by the member; ``TooSoon`` (nothing counted)
@@ -116,14 +135,35 @@ class Cooldowns:
         return len(self._buckets)
 
 
-def take(interaction: discord.Interaction[Any], rate: Rate) -> None:
-    """One use of ``rate``'s command by the member asking; ``TooSoon`` past the limit. The
-    bot's cooldowns are made with it, so a restart forgets them."""
-    client: Any = interaction.client
+def cooldowns_of(client: Any) -> Cooldowns:
+    """The bot's cooldowns, kept on it: a restart (a new bot) forgets them."""
     cooldowns = getattr(client, "cooldowns", None)
     if not isinstance(cooldowns, Cooldowns):
         cooldowns = client.cooldowns = Cooldowns()
+    return cooldowns
+
+
+def take(interaction: discord.Interaction[Any], rate: Rate) -> None:
+    """One use of ``rate``'s command by the member asking; ``TooSoon`` past the limit."""
+    cooldowns_of(interaction.client).take(interaction, rate)
+
+
+@contextlib.contextmanager
+def limited(interaction: discord.Interaction[Any], rate: Rate) -> Iterator[None]:
+    """One use of ``rate``'s command (``take``), worked out inside the block, one at a time per
+    member: a request sent while the member's last is still running is refused (``rate.busy``,
+    nothing counted). Without it, a dozen /hints sent at once all queued in the worker within
+    their cooldown, and another member's hint waited behind every one (2.2 s for 0.3 s)."""
+    cooldowns = cooldowns_of(interaction.client)
+    key = (rate.name, interaction.user.id)
+    if key in cooldowns.running:
+        raise BadOption(rate.busy)
     cooldowns.take(interaction, rate)
+    cooldowns.running.add(key)
+    try:
+        yield
+    finally:
+        cooldowns.running.discard(key)
 
 
 async def check_room(

@@ -328,18 +328,19 @@ class Play(commands.Cog):
         if not moves:
             raise BadOption("There is nothing to suggest right now: it is not your move.")
         found = bundle(stored.game_key)
-        # The search is the thinking worker's time, shared by every channel's computers.
-        limits.take(interaction, limits.HINTS)
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        # Stored before the hint is given: a best-result board ranks a member's own play.
-        off_the_board = tables.ranks_own_play(stored)
-        await tables.mark_assisted(stored, "hint")
-        # A hint may run an expert's search: in the computer players' worker, never on the
-        # event loop (a thread would still hold its GIL while other channels wait).
-        name = hint_policy(found.key)
-        notation, reason = await bot_of(interaction).thinkers.run(
-            suggest_move, found.presenter.hint, policy_factory(found.key, name), name, view
-        )
+        # The search is the thinking worker's time, shared by every channel's computers:
+        # limited per member, one at a time.
+        with limits.limited(interaction, limits.HINTS):
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            # Stored before the hint is given: a best-result board ranks a member's own play.
+            off_the_board = tables.ranks_own_play(stored)
+            await tables.mark_assisted(stored, "hint")
+            # A hint may run an expert's search: in the computer players' worker, never on the
+            # event loop (a thread would still hold its GIL while other channels wait).
+            name = hint_policy(found.key)
+            notation, reason = await bot_of(interaction).thinkers.run(
+                suggest_move, found.presenter.hint, policy_factory(found.key, name), name, view
+            )
         labels = {m.notation: m.label for m in moves}
         label = labels.get(notation, notation)
         buttons = discord.ui.View(timeout=None)

@@ -8,6 +8,7 @@ fake's next interactions get ids made later (``later``)."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 from typing import Any
@@ -111,6 +112,42 @@ async def test_the_refusal_names_the_end_of_the_period(driver: InteractionDriver
     when = int(said.rsplit("<t:", 1)[1].split(":")[0])
     started = discord.utils.snowflake_time(first.interaction_id).timestamp()
     assert started + limits.HINTS.seconds <= when <= started + limits.HINTS.seconds + 2
+
+
+async def test_a_hint_asked_while_the_last_is_worked_out_is_refused(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A dozen /hints sent at once all queued in the thinking worker, within the cooldown:
+    another member's hint waited behind every one. The member's next waits for the last."""
+    bot = running_bot(driver)
+    await driver.slash("play", {"game": "mille"})
+    thinking, release = asyncio.Event(), asyncio.Event()
+    original = bot.thinkers.run
+
+    async def held(*args: Any) -> Any:
+        thinking.set()
+        await release.wait()
+        return await original(*args)
+
+    monkeypatch.setattr(bot.thinkers, "run", held)
+    first = asyncio.ensure_future(driver.slash("hint", {}))
+    await asyncio.wait_for(thinking.wait(), 10)
+    second = await asyncio.wait_for(driver.slash("hint", {}), 10)
+    assert refusal(second) == limits.HINTS.busy
+    release.set()
+    assert "💡" in replies_of(await first)
+
+
+async def test_a_hint_refused_as_busy_uses_nothing_up(driver: InteractionDriver) -> None:
+    """Refused while the last was worked out, a hint does not count against the member."""
+    bot = running_bot(driver)
+    await driver.slash("play", {"game": "mille"})
+    cooldowns = limits.cooldowns_of(bot)
+    cooldowns.running.add((limits.HINTS.name, ALICE_ID))
+    refusal(await driver.slash("hint", {}))
+    cooldowns.running.clear()
+    for _ in range(limits.HINTS.uses):
+        assert "💡" in replies_of(await driver.slash("hint", {}))
 
 
 async def finished_game(driver: InteractionDriver) -> None:
