@@ -14,8 +14,9 @@ from typing import Literal
 from bot.engine.core import Ranking
 from bot.engine.words import noun
 from bot.games import bundle, get_game
-from bot.names import unused_name
+from bot.names import readings, unused_name
 from bot.ratings import (
+    Ladders,
     Rating,
     Scope,
     chronological,
@@ -41,6 +42,10 @@ def since(period: str, now: float) -> float | None:
     return None if length is None else now - length
 
 
+LADDERS = Ladders()
+"""The bot's ladders, replayed once and extended by each new result (``Ladders``): what the
+all-time boards, /stats and the rating line after a game read."""
+
 ELSEWHERE = "Player on another server"
 """The name on a board across servers of a member who never played on the server it is shown
 on, until the front end puts their Discord account's public name there (``Board.elsewhere``)."""
@@ -61,11 +66,14 @@ def told_apart(names: dict[int, str]) -> dict[int, str]:
     """``names`` with a name that looks like an earlier member's numbered ("Sam", "Sam (2)"), in
     the order the members first played (``names_of`` keeps it): two members who never met at a
     table may share a name, and a board or card listing both must say which Sam is which."""
-    taken: list[str] = []
+    # The readings of the names shown so far, grown one name at a time: ``unused_name`` against
+    # the whole list would read every earlier name again for each member, which on a board of
+    # thousands of members took seconds.
+    seen: set[str] = set()
     shown: dict[int, str] = {}
     for user, name in names.items():
-        shown[user] = unused_name(name, taken)
-        taken.append(shown[user])
+        shown[user] = unused_name(name, seen=seen)
+        seen |= readings(shown[user])
     return shown
 
 
@@ -101,15 +109,31 @@ class RatingChange:
 
 
 def rating_changes(
-    results: Sequence[StoredResult], *, game_id: int, game_key: str, guild_id: int | None
+    results: Sequence[StoredResult],
+    *,
+    game_id: int,
+    game_key: str,
+    guild_id: int | None,
+    ladders: Ladders | None = None,
 ) -> list[RatingChange]:
     """How game ``game_id`` moved its players on the game's ladder of this server (all
     servers when ``guild_id`` is None), in seat order; empty when it moved nobody (a game
     against the computer, or a result not stored). Ratings as the stats chart shows them,
     replayed from every result of the ladder, so they agree with /leaderboard: the rating
     before is as the board showed it when the game ended, uncertainty grown by the time the
-    player was away (``Rating.at``), as the game itself rated it."""
+    player was away (``Rating.at``), as the game itself rated it. ``ladders``: replays kept
+    between requests, which answer alike for one of the latest games."""
     scope = Scope(get_game(game_key).info.ladder, guild_id)
+    if ladders is not None:
+        moves = ladders.changes((r.record for r in results), scope, game_id)
+        if moves is not None:
+            names = next(r.names for r in results if r.record.game_id == game_id)
+            seats = next(r.record.seats for r in results if r.record.game_id == game_id)
+            return [
+                RatingChange(user, name, *moves[user])
+                for user, name in zip(seats, names, strict=False)
+                if user is not None and user in moves
+            ]
     table: dict[int, Rating] = {}
     for record in chronological(r.record for r in results if scope.includes(r.record)):
         changed = rate_result(table, record)
@@ -175,10 +199,13 @@ def leaderboard(
     caller: int,
     now: float,
     here: int | None = None,
+    ladders: Ladders | None = None,
 ) -> Board:
     """The board for a game on a server (or everywhere, ``guild_id`` None), the caller's row
     included. ``here``: the server a board across servers is shown on (None: in a direct
-    message), whose members may read only the names recorded there (``names_seen_on``)."""
+    message), whose members may read only the names recorded there (``names_seen_on``).
+    ``ladders``: replays kept between requests (all-time boards; a period's board is replayed
+    from its own start)."""
     names = told_apart(names_of(results) if guild_id is not None else names_seen_on(results, here))
     info = get_game(game_key).info
     ranking = info.ranking
@@ -203,7 +230,12 @@ def leaderboard(
         )
     else:
         scope = Scope(info.ladder, guild_id)
-        ladder = standings([s.record for s in results], scope, now)
+        records = [s.record for s in results]
+        ladder = (
+            standings(records, scope, now)
+            if ladders is None
+            else ladders.standings(records, scope, now)
+        )
         users = [line.player for line in ladder]
         places = shared_places([line.display for line in ladder])
         rows = tuple(
@@ -230,11 +262,13 @@ def member_stats(
     game_key: str,
     guild_id: int | None,
     now: float,
+    ladders: Ladders | None = None,
 ) -> MemberStats:
     """A member's card: rating over time, record, frequent opponents, favourite game, bests.
 
     A solitaire's card has no rating: games played, won and lost, and the member's place on
-    the game's best-results board of this server (``solitaire_stats``)."""
+    the game's best-results board of this server (``solitaire_stats``). ``ladders``: replays
+    kept between requests."""
     if get_game(game_key).info.solitaire:
         return solitaire_stats(
             results, user_id=user_id, name=name, game_key=game_key, guild_id=guild_id, now=now
@@ -251,11 +285,20 @@ def member_stats(
         )
     )
     records = [s.record for s in results]
-    ladder = standings(records, scope, now)
+    ladder = (
+        standings(records, scope, now)
+        if ladders is None
+        else ladders.standings(records, scope, now)
+    )
     index = next((i for i, line in enumerate(ladder) if line.player == user_id), None)
     line = ladder[index] if index is not None else None
     place = shared_places([s.display for s in ladder])[index] if index is not None else None
-    history = tuple(RatingPoint(at, value) for at, value in rating_history(records, scope, user_id))
+    points = (
+        rating_history(records, scope, user_id)
+        if ladders is None
+        else ladders.history(records, scope, user_id)
+    )
+    history = tuple(RatingPoint(at, value) for at, value in points)
     if line is not None and history and history[-1].rating != line.display:
         # Idle since the last game, the rating has slipped (``Rating.at``): the chart ends at
         # the rating the card's header and the board show, not at the last game's.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import string
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Sequence, Set
 from dataclasses import replace
 
 from confusable_homoglyphs import utils as confusable_data
@@ -108,9 +108,12 @@ def distinct_names(seats: Sequence[SeatRecord]) -> list[SeatRecord]:
     return named
 
 
-def unused_name(name: str, taken: Iterable[str]) -> str:
-    """``name``, numbered ("Sam (2)", "Sam (3)"...) until it looks like none of ``taken``."""
-    seen = set().union(*map(readings, taken))
+def unused_name(name: str, taken: Iterable[str] = (), *, seen: Set[str] = frozenset()) -> str:
+    """``name``, numbered ("Sam (2)", "Sam (3)"...) until it looks like none of ``taken``.
+
+    ``seen``: readings (``readings``) of further names already taken, for a caller numbering
+    many names in turn, which keeps them rather than reading every earlier name again."""
+    seen = set(seen).union(*map(readings, taken)) if taken else seen
     candidate, count = name, 1
     while readings(candidate) & seen:
         count += 1

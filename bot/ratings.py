@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeAlias
@@ -450,3 +451,119 @@ def head_to_head(
             # Lower rank is better, so the opponent's rank minus mine is > 0 for a win.
             tallies[other] = tallies.get(other, Tally()).add(rank - mine)
     return dict(sorted(tallies.items(), key=lambda kv: (-kv[1].games, kv[0])))
+
+
+# --- replays kept between requests ---------------------------------------------------------
+
+_Inputs: TypeAlias = tuple[int, float, tuple[PlayerKey | None, ...], tuple[int, ...]]
+"""What rating a game reads of its record: its id, when it finished, its seats, its places."""
+
+RECENT_CHANGES = 256
+"""The games whose rating moves a kept replay remembers, newest last (the line posted after a
+game asks for the game that just ended)."""
+
+
+def _inputs(record: ResultRecord) -> _Inputs:
+    return (record.game_id, record.finished_at, record.seats, record.ranks)
+
+
+@dataclass
+class _Replay:
+    """One ladder replayed: its rated games so far (their inputs, in rating order), every
+    player's rating and record, each player's chart points and the latest games' moves."""
+
+    inputs: list[_Inputs] = field(default_factory=list)
+    table: dict[PlayerKey, Rating] = field(default_factory=dict)
+    tallies: dict[PlayerKey, Tally] = field(default_factory=dict)
+    points: dict[PlayerKey, list[tuple[float, int]]] = field(default_factory=dict)
+    # game id -> each player's displayed rating (before as of the game's end, after).
+    changes: dict[int, dict[PlayerKey, tuple[int, int]]] = field(default_factory=dict)
+
+    def apply(self, record: ResultRecord) -> None:
+        changed = rate_result(self.table, record)
+        self.inputs.append(_inputs(record))
+        moves: dict[PlayerKey, tuple[int, int]] = {}
+        for seat, player in enumerate(record.seats):
+            if player is None:
+                continue
+            self.tallies[player] = self.tallies.get(player, Tally()).add(outcome_of(record, seat))
+            after = changed[player]
+            moves[player] = (
+                self.table.get(player, Rating()).display(record.finished_at),
+                after.display(),
+            )
+            self.points.setdefault(player, []).append((record.finished_at, after.display()))
+        self.table.update(changed)
+        self.changes[record.game_id] = moves
+        if len(self.changes) > RECENT_CHANGES:
+            del self.changes[next(iter(self.changes))]
+
+
+class Ladders:
+    """Ladders replayed from the results, kept between requests and extended game by game.
+
+    Ratings are replayed from every result of a ladder, and a big server's ladder holds tens of
+    thousands of games: seconds of CPU for each board, card and rating line. A ladder kept here
+    is extended by the games rated after it, and replayed from scratch whenever the rated games
+    it has seen are not, exactly and in order, the first of those it is given now (a result
+    written late, dated before newer ones; a member forgotten; another store), so what it
+    answers is always what a full replay of the given results would (``recompute``,
+    ``standings``, ``rating_history``). Thread-safe: boards are built in worker threads.
+    """
+
+    def __init__(self, keep: int = 8) -> None:
+        self.keep = keep
+        self._kept: dict[Scope, _Replay] = {}
+        self._lock = threading.Lock()
+        self.replays = 0  # full replays done (for tests and the bench)
+
+    def _replayed(self, results: Iterable[ResultRecord], scope: Scope) -> _Replay:
+        rated = chronological(r for r in results if is_rated(r) and scope.includes(r))
+        kept = self._kept.pop(scope, None)
+        if kept is not None:
+            done = len(kept.inputs)
+            if done > len(rated) or [_inputs(r) for r in rated[:done]] != kept.inputs:
+                kept = None
+        if kept is None:
+            kept = _Replay()
+            self.replays += 1
+        for record in rated[len(kept.inputs) :]:
+            kept.apply(record)
+        self._kept[scope] = kept  # newest last: the least used goes first
+        while len(self._kept) > self.keep:
+            del self._kept[next(iter(self._kept))]
+        return kept
+
+    def standings(
+        self,
+        results: Iterable[ResultRecord],
+        scope: Scope,
+        now: float | None = None,
+        min_games: int = 1,
+    ) -> list[Standing]:
+        """``standings(results, scope, now, min_games)``, from the kept replay."""
+        with self._lock:
+            kept = self._replayed(results, scope)
+            lines = [
+                Standing(p, rating, rating.display(now), kept.tallies.get(p, Tally()))
+                for p, rating in kept.table.items()
+                if rating.games >= min_games
+            ]
+        lines.sort(key=lambda s: (-s.display, -s.rating.games, s.player))
+        return lines
+
+    def history(
+        self, results: Iterable[ResultRecord], scope: Scope, player: PlayerKey
+    ) -> list[tuple[float, int]]:
+        """``rating_history(results, scope, player)``, from the kept replay."""
+        with self._lock:
+            return list(self._replayed(results, scope).points.get(player, ()))
+
+    def changes(
+        self, results: Iterable[ResultRecord], scope: Scope, game_id: int
+    ) -> dict[PlayerKey, tuple[int, int]] | None:
+        """How game ``game_id`` moved its players' displayed ratings (before as of its end,
+        after), in seat order; None when the game is not among the latest rated ones."""
+        with self._lock:
+            moves = self._replayed(results, scope).changes.get(game_id)
+            return None if moves is None else dict(moves)

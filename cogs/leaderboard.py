@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.boards import (
+    LADDERS,
     PERIOD_LABELS,
     Board,
     history_lines,
@@ -185,6 +186,8 @@ class Boards(commands.Cog):
                 caller=interaction.user.id,
                 now=now,
                 here=interaction.guild_id,
+                # The all-time ladder is kept and extended; a period's starts at its start.
+                ladders=LADDERS if period == "all" else None,
             )
         )
         board = await self.account_names.named(board)
@@ -235,6 +238,7 @@ class Boards(commands.Cog):
                 game_key=game_key,
                 guild_id=interaction.guild_id,
                 now=time.time(),
+                ladders=LADDERS,
             )
         )
         if not card.games:

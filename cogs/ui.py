@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from bot.bidi import isolated
-from bot.boards import rating_changes
+from bot.boards import LADDERS, rating_changes
 from bot.engine.core import GameError
 from bot.engine.words import plural
 from bot.games import bundle
@@ -494,6 +494,7 @@ async def rating_line(bot: JunctionBot, update: TableUpdate) -> str:
             game_id=game.id,
             game_key=game.game_key,
             guild_id=game.guild_id,
+            ladders=LADDERS,
         )
     )
     if not changes:

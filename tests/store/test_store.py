@@ -22,6 +22,7 @@ from bot.store.base import (
     StaleVersion,
     Store,
     StoredGame,
+    StoredResult,
     StoreError,
     TimerDue,
 )
@@ -630,6 +631,33 @@ async def test_results_filters(store: Store) -> None:
     assert await ids(user_id=66) == [without_ada.id]
     assert await ids(game_key="mille", guild_id=7, since=5.0, user_id=ADA) == [mille_here.id]
     assert await ids(game_key="ttr") == []
+
+
+async def test_a_members_results_leave_the_others_rows_unread(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/history and /stats read a member's games: the query narrows by seat, so of a big
+    server's results only the member's rows (and one on an id holding their digits, dropped)
+    are parsed, not every row of the server."""
+    import bot.store.sql
+    from bot.store.rows import RowLike, stored_result
+
+    parsed: list[int] = []
+
+    def counted(row: RowLike) -> StoredResult:
+        found = stored_result(row)
+        parsed.append(found.record.game_id)
+        return found
+
+    games = [await _finished(store, channel_id=c) for c in range(1, 9)]
+    seats = [(ADA, None), (55, 66), (55, 66), (66, 77), (420, 66), (42, 66), (66, 77), (66, 77)]
+    for at, (game, seated) in enumerate(zip(games, seats, strict=True)):
+        await store.record_result(_record(game, float(at), seated), ["A", "B"])
+    monkeypatch.setattr(bot.store.sql, "stored_result", counted)
+    mine = [r.record.game_id for r in await store.results(guild_id=7, user_id=42)]
+    assert mine == [games[5].id]
+    # 420 holds 42's digits: a false friend read and dropped; the rest were never parsed.
+    assert sorted(parsed) == sorted([games[4].id, games[5].id])
 
 
 async def test_result_of_game_without_guild(store: Store) -> None:
