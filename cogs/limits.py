@@ -9,13 +9,14 @@ honest member never meets them; a member sending a command again and again meets
   (``JUNCTION_THINK_PROCESSES``), which every ``expert`` computer in every channel thinks in
   too. Measured: twelve /hints sent at once kept it busy 2.4 s, and another member's own /hint
   meanwhile took 2.2 s instead of 0.3 s. Eight in 30 seconds is faster than a member can ask,
-  read and play; it caps a member at 2.4 s of the worker every 30 s.
+  read and play; it caps a member at 2.4 s of the worker every 30 s. One at a time
+  (``limited``): the twelve at once now cost one search, and the other hint took 0.4 s.
 * ``REPLAYS``: a /replay of a game not drawn lately is about 5 s of the one drawing worker
   (``JUNCTION_RENDER_PROCESSES``), which draws every table of every channel. Measured: eight
   /replays of six-car Dragon games sent at once kept it busy 41 s, and another member's /play
   in another channel posted its table in 0.5 s instead of 0.02 s throughout. Four in five
   minutes is more than one per finished game; it caps a member at about 20 s of drawing every
-  five minutes.
+  five minutes. One at a time: the eight at once now draw one, and the other table took 0.08 s.
 * ``THREADS``: /play, /challenge and /host with ``thread:true`` each open a Discord thread,
   which stays in the channel's thread list for everyone; nothing else bounded how many
   (a game aborted at once frees its thread's place). Six in ten minutes is a game every
