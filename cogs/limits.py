@@ -21,6 +21,10 @@ honest member never meets them; a member sending a command again and again meets
   which stays in the channel's thread list for everyone; nothing else bounded how many
   (a game aborted at once frees its thread's place). Six in ten minutes is a game every
   hundred seconds.
+* ``INVITATIONS``: each /challenge pings the members it invites. ``OPEN_TABLES`` bounds how
+  many wait at once, not how often: a challenge cancelled at once and sent again pinged its
+  member each time, without end. Ten challenges in ten minutes is more than an honest member
+  sends, declined or not.
 * ``GAMES_AT_ONCE``: one game per channel bounds nothing once each game has a thread of its
   own: a member could start games (and threads) without end. Ten games in play on a server at
   once is more than anyone follows.
@@ -88,6 +92,13 @@ THREADS = Rate(
     600.0,
     "You have started several games in threads just now: start one in a thread again {when}, "
     "or without thread:true now.",
+)
+INVITATIONS = Rate(
+    "invitation",
+    10,
+    600.0,
+    "You have sent many invitations just now: invite members again {when}, or /host a table "
+    "anyone may join.",
 )
 GAMES_AT_ONCE = 10
 """The most games in play one member may be seated at on a server when starting another."""

@@ -74,6 +74,9 @@ async def _post_lobby(
         interaction.guild_id,
         open_tables_at=lobby_cog.clock(),
     )
+    if invited:
+        # Each invitation pings its members: how often one may be sent is limited too.
+        limits.take(interaction, limits.INVITATIONS)
     if thread:
         limits.take(interaction, limits.THREADS)
     await open_lobby(

@@ -19,6 +19,7 @@ import pytest
 from bot.store.base import SeatRecord
 from cogs import limits
 from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import component_id
 from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GENERAL_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
@@ -296,3 +297,28 @@ def test_cooldowns_keep_only_members_within_their_period() -> None:
     assert len(cooldowns) == 1000
     cooldowns.take(asking(5000, 1000.0 + limits.HINTS.seconds + 1), limits.HINTS)
     assert len(cooldowns) == 1
+
+
+async def test_invitations_sent_and_cancelled_again_and_again_meet_a_limit(
+    driver: InteractionDriver,
+) -> None:
+    """Alice challenges Bob and cancels at once, again and again: each challenge pinged him, and
+    the open-tables cap never bit, as none stayed open. Past ``INVITATIONS`` the challenge is
+    refused, pinging nobody; Bob may still challenge her, and later she may again."""
+    bot = running_bot(driver)
+    for _ in range(limits.INVITATIONS.uses):
+        posted = await driver.slash("challenge", {"game": "mille", "member": BOB_ID})
+        assert f"<@{BOB_ID}>" in replies_of(posted)
+        await driver.click(posted.message, component_id(posted, "Cancel"))
+    refused = await driver.slash("challenge", {"game": "mille", "member": BOB_ID})
+    said = refusal(refused)
+    assert said.startswith("You have sent many invitations just now"), said
+    assert f"<@{BOB_ID}>" not in said
+    assert await bot.store.open_lobbies_of(ALICE_ID, GUILD_ID, 0.0) == []
+    answered = await driver.slash(
+        "challenge", {"game": "mille", "member": ALICE_ID}, user_id=BOB_ID
+    )
+    assert f"<@{ALICE_ID}>" in replies_of(answered)
+    later(driver, limits.INVITATIONS.seconds + 1)
+    again = await driver.slash("challenge", {"game": "mille", "member": BOB_ID})
+    assert f"<@{BOB_ID}>" in replies_of(again)
