@@ -100,6 +100,12 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="only the stores under load: SQLite, and PostgreSQL if JUNCTION_BENCH_PG is set",
     )
+    bench.add_argument(
+        "--boards",
+        action="store_true",
+        help="only /leaderboard, /stats and /history on 10 000 to 200 000 stored results"
+        " (SQLite, and the JUNCTION_BENCH_PG scratch database if set, which it empties)",
+    )
 
     forget = sub.add_parser(
         "forget-member",
@@ -265,11 +271,15 @@ def _command(args: argparse.Namespace) -> int:
             )
             if given
         ]
-        if args.store and unused:
+        only = "--store" if args.store else "--boards" if args.boards else None
+        if args.store and args.boards:
+            unused.append("--boards")
+        if only is not None and unused:
             from bot.updates import and_list
 
+            what = "the stores" if args.store else "the boards"
             print(
-                f"junction bench: --store times only the stores; leave out {and_list(unused)}.",
+                f"junction bench: {only} times only {what}; leave out {and_list(unused)}.",
                 file=sys.stderr,
             )
             return 2
@@ -280,6 +290,10 @@ def _command(args: argparse.Namespace) -> int:
             return 2
         if args.store:
             return run_store_bench(quick=args.quick)
+        if args.boards:
+            from bot.bench_boards import run_boards_bench
+
+            return run_boards_bench(quick=args.quick)
         try:
             return run_bench(
                 quick=args.quick, discord=args.discord, game=args.game, players=args.players

@@ -285,19 +285,14 @@ def member_stats(
         )
     )
     records = [s.record for s in results]
-    ladder = (
-        standings(records, scope, now)
-        if ladders is None
-        else ladders.standings(records, scope, now)
-    )
+    if ladders is None:
+        ladder = standings(records, scope, now)
+        points = rating_history(records, scope, user_id)
+    else:
+        ladder, points = ladders.card(records, scope, user_id, now)
     index = next((i for i, line in enumerate(ladder) if line.player == user_id), None)
     line = ladder[index] if index is not None else None
     place = shared_places([s.display for s in ladder])[index] if index is not None else None
-    points = (
-        rating_history(records, scope, user_id)
-        if ladders is None
-        else ladders.history(records, scope, user_id)
-    )
     history = tuple(RatingPoint(at, value) for at, value in points)
     if line is not None and history and history[-1].rating != line.display:
         # Idle since the last game, the rating has slipped (``Rating.at``): the chart ends at

@@ -499,6 +499,17 @@ class _Replay:
             del self.changes[next(iter(self.changes))]
 
 
+def _standings_of(kept: _Replay, now: float | None, min_games: int) -> list[Standing]:
+    """``standings`` of a replayed ladder: the same lines, in the same order."""
+    lines = [
+        Standing(p, rating, rating.display(now), kept.tallies.get(p, Tally()))
+        for p, rating in kept.table.items()
+        if rating.games >= min_games
+    ]
+    lines.sort(key=lambda s: (-s.display, -s.rating.games, s.player))
+    return lines
+
+
 class Ladders:
     """Ladders replayed from the results, kept between requests and extended game by game.
 
@@ -511,14 +522,18 @@ class Ladders:
     ``standings``, ``rating_history``). Thread-safe: boards are built in worker threads.
     """
 
-    def __init__(self, keep: int = 8) -> None:
+    def __init__(self, keep: int = 8, keep_games: int = 200_000) -> None:
+        # A kept game costs about 300 bytes (a ladder of 50 000 games, 14 MB): at most ``keep``
+        # ladders and ``keep_games`` games in all, the least used dropped first.
         self.keep = keep
+        self.keep_games = keep_games
         self._kept: dict[Scope, _Replay] = {}
         self._lock = threading.Lock()
         self.replays = 0  # full replays done (for tests and the bench)
 
     def _replayed(self, results: Iterable[ResultRecord], scope: Scope) -> _Replay:
-        rated = chronological(r for r in results if is_rated(r) and scope.includes(r))
+        # The scope first: /stats hands in the member's games of every kind too.
+        rated = chronological(r for r in results if scope.includes(r) and is_rated(r))
         kept = self._kept.pop(scope, None)
         if kept is not None:
             done = len(kept.inputs)
@@ -530,7 +545,10 @@ class Ladders:
         for record in rated[len(kept.inputs) :]:
             kept.apply(record)
         self._kept[scope] = kept  # newest last: the least used goes first
-        while len(self._kept) > self.keep:
+        while len(self._kept) > 1 and (
+            len(self._kept) > self.keep
+            or sum(len(k.inputs) for k in self._kept.values()) > self.keep_games
+        ):
             del self._kept[next(iter(self._kept))]
         return kept
 
@@ -543,14 +561,7 @@ class Ladders:
     ) -> list[Standing]:
         """``standings(results, scope, now, min_games)``, from the kept replay."""
         with self._lock:
-            kept = self._replayed(results, scope)
-            lines = [
-                Standing(p, rating, rating.display(now), kept.tallies.get(p, Tally()))
-                for p, rating in kept.table.items()
-                if rating.games >= min_games
-            ]
-        lines.sort(key=lambda s: (-s.display, -s.rating.games, s.player))
-        return lines
+            return _standings_of(self._replayed(results, scope), now, min_games)
 
     def history(
         self, results: Iterable[ResultRecord], scope: Scope, player: PlayerKey
@@ -558,6 +569,14 @@ class Ladders:
         """``rating_history(results, scope, player)``, from the kept replay."""
         with self._lock:
             return list(self._replayed(results, scope).points.get(player, ()))
+
+    def card(
+        self, results: Iterable[ResultRecord], scope: Scope, player: PlayerKey, now: float
+    ) -> tuple[list[Standing], list[tuple[float, int]]]:
+        """``standings`` and ``history`` at once (a /stats card), the results checked once."""
+        with self._lock:
+            kept = self._replayed(results, scope)
+            return _standings_of(kept, now, 1), list(kept.points.get(player, ()))
 
     def changes(
         self, results: Iterable[ResultRecord], scope: Scope, game_id: int

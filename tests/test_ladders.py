@@ -93,6 +93,20 @@ def test_new_results_extend_the_kept_ladder_without_replaying_it() -> None:
     assert ladders.replays == 1
 
 
+def test_ladders_kept_are_bounded_by_their_games() -> None:
+    """Past ``keep_games`` rated games kept in all, the least used ladder is dropped (and
+    replayed when asked again), never the one just asked for."""
+    records = _season(random.Random(4), 120)
+    ladders = Ladders(keep_games=60)
+    server, everywhere = Scope("dragon", 7), Scope("dragon")
+    ladders.standings(records, server)
+    ladders.standings(records, everywhere)  # more than 60 games: the server's goes
+    assert ladders.standings(records, everywhere) == standings(records, everywhere)
+    assert ladders.replays == 2
+    ladders.standings(records, server)
+    assert ladders.replays == 3
+
+
 def test_the_rating_line_from_a_kept_ladder_matches_a_full_replay() -> None:
     """The line after each game (before → after) is the same from the kept ladder."""
     records = _season(random.Random(5), 60)

@@ -329,6 +329,8 @@ def test_a_bench_database_it_cannot_use_is_one_sentence(
             "--store times only the stores; leave out --players and --discord.",
         ),
         (["--players", "3"], "--players needs --game: each game seats its own."),
+        (["--boards", "--game", "mille"], "--boards times only the boards; leave out --game."),
+        (["--store", "--boards"], "--store times only the stores; leave out --boards."),
     ],
 )
 def test_bench_options_another_would_leave_unused_are_refused(

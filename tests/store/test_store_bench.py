@@ -39,3 +39,16 @@ def test_store_bench_says_postgresql_was_skipped(
     out = capsys.readouterr().out
     assert "postgresql  skipped" in out
     assert '"sqlite_1ch_moves_per_s"' in out
+
+
+async def test_the_boards_bench_fills_a_store_and_times_every_board(store: Store) -> None:
+    """``junction bench --boards`` at a tiny size: the season is stored through the bulk path
+    (a second size replaces the first) and every board command gets a time and a stall."""
+    from bot.bench_boards import bench_boards_store
+
+    said: list[str] = []
+    figures = await bench_boards_store(store, (60, 90), repeats=1, say=said.append)
+    assert len(await store.results()) == 90
+    assert figures["90_leaderboard_mille_server_all_p50_ms"] > 0
+    assert {"60_history_stall_ms", "90_stats_dragon_first_ms"} <= set(figures)
+    assert len(said) == 2 * len({k.split("_", 1)[1].rsplit("_", 2)[0] for k in figures})
