@@ -168,48 +168,50 @@ class Boards(commands.Cog):
             label = f"Daily deal {today}"
         elif rules.info.ranking.kind == "best":
             label += " · standard settings"  # other settings do not rank (bot/boards.py)
-        await interaction.response.defer(thinking=True)
-        results = await bot.store.results(
-            game_key=rules.info.key,
-            guild_id=guild_id,
-            since=day_start(now) if period == "daily" else since(period, now),
-        )
-        if period == "daily":
-            results = [r for r in results if r.record.options.get("daily") == today]
-        # Ratings are recomputed from every result: CPU work for a thread, not the event loop.
-        board = await asyncio.to_thread(
-            partial(
-                leaderboard,
-                results,
+        # A board is a ladder replayed: limited per member, one at a time (cogs/limits.py).
+        with limits.limited(interaction, limits.BOARDS):
+            await interaction.response.defer(thinking=True)
+            results = await bot.store.results(
                 game_key=rules.info.key,
                 guild_id=guild_id,
-                caller=interaction.user.id,
-                now=now,
-                here=interaction.guild_id,
-                # The all-time ladder is kept and extended; a period's starts at its start.
-                ladders=LADDERS if period == "all" else None,
+                since=day_start(now) if period == "daily" else since(period, now),
             )
-        )
-        board = await self.account_names.named(board)
-        where = "this server" if guild_id else "all servers"
-        png = await bot.renderer.run(
-            leaderboard_png,
-            f"{rules.info.title} — {where}",
-            board.rows,
-            board.caller_row,
-            label,
-            board.value_label,
-        )
-        alt = board_text(
-            f"{rules.info.title} — {where}",
-            board.rows,
-            board.caller_row,
-            label,
-            board.value_label,
-        )
-        await interaction.followup.send(
-            file=discord.File(io.BytesIO(png), "leaderboard.png", description=alt)
-        )
+            if period == "daily":
+                results = [r for r in results if r.record.options.get("daily") == today]
+            # Ratings are recomputed from every result: CPU work for a thread, not the event loop.
+            board = await asyncio.to_thread(
+                partial(
+                    leaderboard,
+                    results,
+                    game_key=rules.info.key,
+                    guild_id=guild_id,
+                    caller=interaction.user.id,
+                    now=now,
+                    here=interaction.guild_id,
+                    # The all-time ladder is kept and extended; a period's starts at its start.
+                    ladders=LADDERS if period == "all" else None,
+                )
+            )
+            board = await self.account_names.named(board)
+            where = "this server" if guild_id else "all servers"
+            png = await bot.renderer.run(
+                leaderboard_png,
+                f"{rules.info.title} — {where}",
+                board.rows,
+                board.caller_row,
+                label,
+                board.value_label,
+            )
+            alt = board_text(
+                f"{rules.info.title} — {where}",
+                board.rows,
+                board.caller_row,
+                label,
+                board.value_label,
+            )
+            await interaction.followup.send(
+                file=discord.File(io.BytesIO(png), "leaderboard.png", description=alt)
+            )
 
     @app_commands.command(name="stats", description="A member's ratings and records")
     @app_commands.describe(member="Whose stats (default: yours)", game="Which game")
@@ -223,35 +225,37 @@ class Boards(commands.Cog):
         who = member or interaction.user
         game_key = bundle(game).key  # an unknown game is refused privately, before deferring
         guild_here = interaction.guild_id is not None
-        await interaction.response.defer(thinking=True)
-        # The ladder needs every game of it (ratings depend on the opponents' games too, as on
-        # /leaderboard); the member's own games of any kind give the favourite game.
-        ladder = await bot.store.results(game_key=game_key, guild_id=interaction.guild_id)
-        own = await bot.store.results(guild_id=interaction.guild_id, user_id=who.id)
-        results = list({r.record.game_id: r for r in (*ladder, *own)}.values())
-        card = await asyncio.to_thread(
-            partial(
-                member_stats,
-                results,
-                user_id=who.id,
-                name=display_name(who),
-                game_key=game_key,
-                guild_id=interaction.guild_id,
-                now=time.time(),
-                ladders=LADDERS,
+        # A card replays the ladder as a board does: the same limit (cogs/limits.py).
+        with limits.limited(interaction, limits.BOARDS):
+            await interaction.response.defer(thinking=True)
+            # The ladder needs every game of it (ratings depend on the opponents' games too, as on
+            # /leaderboard); the member's own games of any kind give the favourite game.
+            ladder = await bot.store.results(game_key=game_key, guild_id=interaction.guild_id)
+            own = await bot.store.results(guild_id=interaction.guild_id, user_id=who.id)
+            results = list({r.record.game_id: r for r in (*ladder, *own)}.values())
+            card = await asyncio.to_thread(
+                partial(
+                    member_stats,
+                    results,
+                    user_id=who.id,
+                    name=display_name(who),
+                    game_key=game_key,
+                    guild_id=interaction.guild_id,
+                    now=time.time(),
+                    ladders=LADDERS,
+                )
             )
-        )
-        if not card.games:
-            # A card of zeros and dashes says nothing: say so in words, and how to change it.
+            if not card.games:
+                # A card of zeros and dashes says nothing: say so in words, and how to change it.
+                await interaction.followup.send(
+                    clip(_no_games(card, yours=who.id == interaction.user.id, here=guild_here)),
+                    allowed_mentions=NO_PINGS,
+                )
+                return
+            png = await bot.renderer.run(stats_png, card)
             await interaction.followup.send(
-                clip(_no_games(card, yours=who.id == interaction.user.id, here=guild_here)),
-                allowed_mentions=NO_PINGS,
+                file=discord.File(io.BytesIO(png), "stats.png", description=stats_text(card))
             )
-            return
-        png = await bot.renderer.run(stats_png, card)
-        await interaction.followup.send(
-            file=discord.File(io.BytesIO(png), "stats.png", description=stats_text(card))
-        )
 
     @app_commands.command(name="history", description="A member's recent games")
     @app_commands.describe(member="Whose games (default: yours)")

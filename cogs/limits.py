@@ -17,6 +17,10 @@ honest member never meets them; a member sending a command again and again meets
   in another channel posted its table in 0.5 s instead of 0.02 s throughout. Four in five
   minutes is more than one per finished game; it caps a member at about 20 s of drawing every
   five minutes. One at a time: the eight at once now draw one, and the other table took 0.08 s.
+* ``BOARDS``: /leaderboard and /stats replay a ladder's ratings from its results (kept and
+  extended between requests, but still read from the store each time): on a server of 50 000
+  results about 0.5 s of CPU each, in a thread beside the event loop. Ten in a minute is more
+  than a member reads; one at a time, so a burst costs one.
 * ``THREADS``: /play, /challenge and /host with ``thread:true`` each open a Discord thread,
   which stays in the channel's thread list for everyone; nothing else bounded how many
   (a game aborted at once frees its thread's place). Six in ten minutes is a game every
@@ -85,6 +89,13 @@ REPLAYS = Rate(
     300.0,
     "You have asked for several replays just now: ask again {when}.",
     "Your last replay is still being drawn: it comes in a moment.",
+)
+BOARDS = Rate(
+    "board",
+    10,
+    60.0,
+    "You have asked for many boards and cards just now: ask again {when}.",
+    "Your last board is still being drawn: it comes in a moment.",
 )
 THREADS = Rate(
     "thread",

@@ -322,3 +322,19 @@ async def test_invitations_sent_and_cancelled_again_and_again_meet_a_limit(
     later(driver, limits.INVITATIONS.seconds + 1)
     again = await driver.slash("challenge", {"game": "mille", "member": BOB_ID})
     assert f"<@{BOB_ID}>" in replies_of(again)
+
+
+async def test_boards_and_cards_past_the_limit_are_refused_privately(
+    driver: InteractionDriver,
+) -> None:
+    """/leaderboard and /stats replay a ladder each: together they share one limit. Past it,
+    Alice is refused privately (a public deferral would show the refusal to the channel);
+    Bob's board is not affected by hers."""
+    for turn in range(limits.BOARDS.uses):
+        command = ("leaderboard", {"game": "mille"}) if turn % 2 else ("stats", {"game": "mille"})
+        shown = await driver.slash(*command)
+        assert not shown.ephemeral, replies_of(shown)
+    refused = await driver.slash("leaderboard", {"game": "mille"})
+    said = refusal(refused)
+    assert said.startswith("You have asked for many boards and cards just now: ask again <t:")
+    assert not (await driver.slash("stats", {"game": "mille"}, user_id=BOB_ID)).ephemeral
