@@ -25,10 +25,10 @@ honest member never meets them; a member sending a command again and again meets
   which stays in the channel's thread list for everyone; nothing else bounded how many
   (a game aborted at once frees its thread's place). Six in ten minutes is a game every
   hundred seconds.
-* ``INVITATIONS``: each /challenge pings the members it invites. ``OPEN_TABLES`` bounds how
-  many wait at once, not how often: a challenge cancelled at once and sent again pinged its
-  member each time, without end. Ten challenges in ten minutes is more than an honest member
-  sends, declined or not.
+* ``INVITATIONS``: each /challenge (and Rematch with members) pings the members it invites.
+  ``OPEN_TABLES`` bounds how many wait at once, not how often: a challenge cancelled at once
+  and sent again pinged its member each time, without end (a Rematch too). Ten challenges
+  in ten minutes is more than an honest member sends, declined or not.
 * ``GAMES_AT_ONCE``: one game per channel bounds nothing once each game has a thread of its
   own: a member could start games (and threads) without end. Ten games in play on a server at
   once is more than anyone follows.
@@ -140,19 +140,33 @@ class Cooldowns:
         self.running: set[tuple[str, int]] = set()
         """(command, member) whose last request is still being worked out (``limited``)."""
 
-    def take(self, interaction: discord.Interaction[Any], rate: Rate) -> None:
-        """Count one use of ``rate``'s command by the member; ``TooSoon`` (nothing counted)
-        past the limit."""
+    def check(self, interaction: discord.Interaction[Any], *rates: Rate) -> None:
+        """``TooSoon`` for the first of ``rates`` the member has used up; counts nothing."""
         now = interaction.created_at.timestamp()
         # Buckets back to full say nothing: dropped, so memory follows the recent members only.
         full = [k for k, b in self._buckets.items() if b.get_tokens(now) == b.rate]
         for key in full:
             del self._buckets[key]
-        key = (rate.name, interaction.user.id)
-        bucket = self._buckets.setdefault(key, app_commands.Cooldown(rate.uses, rate.seconds))
-        if bucket.get_tokens(now) == 0:
-            raise TooSoon(rate, bucket, bucket.get_retry_after(now))
-        bucket.update_rate_limit(now)
+        for rate in rates:
+            bucket = self._buckets.get((rate.name, interaction.user.id))
+            if bucket is not None and bucket.get_tokens(now) == 0:
+                raise TooSoon(rate, bucket, bucket.get_retry_after(now))
+
+    def count(self, interaction: discord.Interaction[Any], *rates: Rate) -> None:
+        """Count one use of each of ``rates`` by the member, refusing nothing (``check`` came
+        first)."""
+        now = interaction.created_at.timestamp()
+        for rate in rates:
+            key = (rate.name, interaction.user.id)
+            bucket = self._buckets.setdefault(key, app_commands.Cooldown(rate.uses, rate.seconds))
+            bucket.update_rate_limit(now)
+
+    def take(self, interaction: discord.Interaction[Any], *rates: Rate) -> None:
+        """Count one use of each of ``rates`` by the member; ``TooSoon`` past any of them, and
+        then none is counted (a challenge in a thread refused for its thread uses up no
+        invitation)."""
+        self.check(interaction, *rates)
+        self.count(interaction, *rates)
 
     def __len__(self) -> int:
         return len(self._buckets)
@@ -166,9 +180,21 @@ def cooldowns_of(client: Any) -> Cooldowns:
     return cooldowns
 
 
-def take(interaction: discord.Interaction[Any], rate: Rate) -> None:
-    """One use of ``rate``'s command by the member asking; ``TooSoon`` past the limit."""
-    cooldowns_of(interaction.client).take(interaction, rate)
+def take(interaction: discord.Interaction[Any], *rates: Rate) -> None:
+    """One use of each of ``rates`` by the member asking; ``TooSoon`` past any limit, and then
+    nothing counted."""
+    cooldowns_of(interaction.client).take(interaction, *rates)
+
+
+def check(interaction: discord.Interaction[Any], *rates: Rate) -> None:
+    """``TooSoon`` when the member asking has used up any of ``rates``; nothing counted: for a
+    request whose use is known only once it is stored (``count`` then)."""
+    cooldowns_of(interaction.client).check(interaction, *rates)
+
+
+def count(interaction: discord.Interaction[Any], *rates: Rate) -> None:
+    """One use of each of ``rates`` by the member asking, after ``check``; never refuses."""
+    cooldowns_of(interaction.client).count(interaction, *rates)
 
 
 @contextlib.contextmanager

@@ -16,9 +16,9 @@ cancelled it at the same moment wins, and the sweep leaves it).
 
 Dependency direction: under ``cogs.new_game`` (/challenge) and ``cogs.rematch``, which import
 :func:`open_lobby`, and ``cogs.timers``, which imports :func:`expire_due`; above
-``cogs.dealing`` and ``cogs.seat_names``. It imports no command module, and is no extension of
-its own: ``cogs.new_game`` registers its buttons, so the bot runs the one module object
-everything imports.
+``cogs.dealing``, ``cogs.seat_names`` and ``cogs.limits``. It imports no command module, and
+is no extension of its own: ``cogs.new_game`` registers its buttons, so the bot runs the one
+module object everything imports.
 """
 
 from __future__ import annotations
@@ -49,6 +49,7 @@ from bot.store.base import (
     Store,
 )
 from bot.updates import TableUpdate
+from cogs import limits
 from cogs.dealing import NO_THREAD, check_seats, computer_seats, post_first_table, thread_name
 from cogs.pickers import ID, GameItem
 from cogs.seat_names import display_name
@@ -719,6 +720,12 @@ async def open_lobby(
         rematch_of=rematch_of,
         open_seats=open_seats,
     )
+    # Each invitation pings its members, and each thread stays in the channel's list: how
+    # often a member sends them is limited (cogs/limits.py), a rematch's invitation too
+    # (pressed, cancelled and pressed again, it pinged each time). Counted once it is stored:
+    # a request refused before, or a rematch already asked for, uses nothing up.
+    rates = [*([limits.INVITATIONS] if invited else []), *([limits.THREADS] if thread else [])]
+    limits.check(interaction, *rates)
     if rematch_of is None:
         lobby = await tables.store.create_lobby(record)
     else:
@@ -731,6 +738,7 @@ async def open_lobby(
                 allowed_mentions=NO_PINGS,
             )
             return lobby
+    limits.count(interaction, *rates)
     return await _post_invitation(interaction, lobby, found.info.title)
 
 

@@ -74,11 +74,8 @@ async def _post_lobby(
         interaction.guild_id,
         open_tables_at=lobby_cog.clock(),
     )
-    if invited:
-        # Each invitation pings its members: how often one may be sent is limited too.
-        limits.take(interaction, limits.INVITATIONS)
-    if thread:
-        limits.take(interaction, limits.THREADS)
+    # How often invitations and threads are sent is limited too: counted by open_lobby, once
+    # the lobby passed its own checks.
     await open_lobby(
         interaction,
         found,
@@ -201,6 +198,9 @@ class NewGame(commands.Cog):
         found = bundle(game)
         info = found.info
         chosen = parse_options(options)
+        # An unknown option refused now: in a thread, the game would otherwise open its
+        # thread (and use one up) before the deal refused it, leaving the thread empty.
+        found.game.resolve_options(chosen)
         seed, labels = None, None
         if daily:
             seed, labels = await daily_deal(interaction, found, chosen)
@@ -215,8 +215,11 @@ class NewGame(commands.Cog):
             bot_of(interaction).tables, interaction.user.id, interaction.guild_id
         )
         if thread and isinstance(interaction.channel, discord.TextChannel):
-            limits.take(interaction, limits.THREADS)
+            limits.check(interaction, limits.THREADS)
         target = await thread_for(interaction, thread, f"{info.title}: {me.name} {against}")
+        if target is not None:
+            # Counted once opened: a thread Discord refused uses none up.
+            limits.count(interaction, limits.THREADS)
         headline = f"**{info.title}** — {plain(me.name)} {against}"
         if labels:
             headline += f" · daily deal {labels['daily']}"

@@ -49,6 +49,7 @@ from cogs.layout import (
     pickers_for,
     table_pickers,
 )
+from cogs.limits import TooSoon
 from cogs.moving import play_move, private_to_presser
 from cogs.permissions import permission_refusal
 from cogs.ui import bot_of, failure_text, plain, refuse
@@ -93,6 +94,9 @@ class GameItem(discord.ui.DynamicItem[Any], template=r"(?!)"):
             await self.act(interaction)
         except GameError as error:
             await refuse(interaction, str(error))
+        except TooSoon as error:
+            # A button past a member's limit (a Rematch inviting again): when to try again.
+            await refuse(interaction, error.sentence(interaction))
         except Exception as error:
             await refuse(interaction, failure_text(error, log, f"component {self.custom_id}"))
 

@@ -19,8 +19,15 @@ import pytest
 from bot.store.base import SeatRecord
 from cogs import limits
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id
-from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GENERAL_CHANNEL_ID, GUILD_ID
+from tests.cogs.helpers import component_id, public_table
+from tests.discord.backend import (
+    ALICE_ID,
+    BOB_ID,
+    CAROL_ID,
+    GAMES_CHANNEL_ID,
+    GENERAL_CHANNEL_ID,
+    GUILD_ID,
+)
 from tests.discord.payloads import InteractionDriver
 
 
@@ -338,3 +345,101 @@ async def test_boards_and_cards_past_the_limit_are_refused_privately(
     said = refusal(refused)
     assert said.startswith("You have asked for many boards and cards just now: ask again <t:")
     assert not (await driver.slash("stats", {"game": "mille"}, user_id=BOB_ID)).ephemeral
+
+
+async def test_a_rematch_asked_and_cancelled_again_and_again_meets_a_limit(
+    driver: InteractionDriver,
+) -> None:
+    """The Rematch button under a game with Bob invites him as /challenge does: pressed and
+    cancelled again and again, it pinged him each time, past the invitations' limit. Past it,
+    the press is refused privately, storing and pinging nothing."""
+    bot = running_bot(driver)
+    seats = [SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)]
+    started = await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="mille", seats=seats
+    )
+    table = public_table(await driver.slash("resign", {}))
+    rematch = f"jn:r:{started.game.id}"
+    for _ in range(limits.INVITATIONS.uses):
+        asked = await driver.click(table.message_id, rematch)
+        invitation = asked.responses[0]
+        assert f"<@{BOB_ID}>" in (invitation.content or "")
+        await driver.click(invitation.message_id, component_id(asked, "Cancel"))
+    refused = await driver.click(table.message_id, rematch)
+    said = refusal(refused)
+    assert said.startswith("You have sent many invitations just now"), said
+    assert await bot.store.open_lobbies_of(ALICE_ID, GUILD_ID, 0.0) == []
+
+
+async def test_a_rematch_already_asked_for_uses_nothing_up(driver: InteractionDriver) -> None:
+    """A second press pointed at the invitation already posted sends none: it counts for
+    nothing."""
+    bot = running_bot(driver)
+    seats = [SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)]
+    started = await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="mille", seats=seats
+    )
+    table = public_table(await driver.slash("resign", {}))
+    asked = await driver.click(table.message_id, f"jn:r:{started.game.id}")
+    for _ in range(limits.INVITATIONS.uses):
+        again = await driver.click(table.message_id, f"jn:r:{started.game.id}")
+        assert "already asked for this rematch" in refusal(again)
+    await driver.click(asked.responses[0].message_id, component_id(asked, "Cancel"))
+    for _ in range(limits.INVITATIONS.uses - 1):
+        posted = await driver.slash("challenge", {"game": "mille", "member": BOB_ID})
+        assert f"<@{BOB_ID}>" in replies_of(posted)
+        await driver.click(posted.message, component_id(posted, "Cancel"))
+
+
+async def test_a_challenge_refused_for_its_thread_uses_no_invitation(
+    driver: InteractionDriver,
+) -> None:
+    """Past the threads' limit, a challenge in a thread is refused: it sends no invitation, so
+    it uses none up (ten challenges without a thread still go)."""
+    for _ in range(limits.THREADS.uses):
+        await driver.slash("play", {"game": "mille", "thread": True}, channel_id=GENERAL_CHANNEL_ID)
+    for _ in range(3):
+        said = refusal(
+            await driver.slash("challenge", {"game": "mille", "member": BOB_ID, "thread": True})
+        )
+        assert "games in threads" in said
+    for _ in range(limits.INVITATIONS.uses):
+        posted = await driver.slash("challenge", {"game": "mille", "member": BOB_ID})
+        assert f"<@{BOB_ID}>" in replies_of(posted), replies_of(posted)
+        await driver.click(posted.message, component_id(posted, "Cancel"))
+
+
+async def test_a_challenge_refused_as_a_game_runs_here_uses_no_invitation(
+    driver: InteractionDriver,
+) -> None:
+    await driver.slash("play", {"game": "mille"}, user_id=CAROL_ID)
+    for _ in range(3):
+        said = refusal(await driver.slash("challenge", {"game": "mille", "member": BOB_ID}))
+        assert said == "A game is already running in this channel."
+    for _ in range(limits.INVITATIONS.uses):
+        posted = await driver.slash(
+            "challenge", {"game": "mille", "member": BOB_ID}, channel_id=GENERAL_CHANNEL_ID
+        )
+        assert f"<@{BOB_ID}>" in replies_of(posted), replies_of(posted)
+        await driver.click(posted.message, component_id(posted, "Cancel"))
+
+
+async def test_a_game_in_a_thread_with_an_unknown_option_opens_no_thread(
+    driver: InteractionDriver,
+) -> None:
+    """Refused for its option, /play thread:true left an empty thread in the channel's list,
+    and used one of the member's threads up."""
+    for _ in range(limits.THREADS.uses):
+        said = refusal(
+            await driver.slash(
+                "play",
+                {"game": "mille", "thread": True, "options": "deck:nonsense"},
+                channel_id=GENERAL_CHANNEL_ID,
+            )
+        )
+        assert "deck" in said, said
+    assert driver.backend.threads() == []
+    started = await driver.slash(
+        "play", {"game": "mille", "thread": True}, channel_id=GENERAL_CHANNEL_ID
+    )
+    assert "Your game is in" in replies_of(started)
