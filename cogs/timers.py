@@ -267,20 +267,28 @@ class Timers(commands.Cog):
         await store.set_guild_settings(updated)
         tables = bot_of(interaction).tables
         tables.forget_settings(guild_id)
-        # Games waiting with no timer get one now; the others change at their next move.
-        timed = await tables.time_untimed(guild_id) if seconds is not None else 0
+        timed = 0
+        if seconds is not None:
+            # Games waiting with no timer get one now; the others change at their next move.
+            # Each waits for its channel's lock, held while computers there think: Discord's
+            # three seconds could run out meanwhile, and the settings, stored, read as failed.
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            timed = await tables.time_untimed(guild_id)
         timer = "off" if seconds is None else f"{seconds // 60} min per turn"
         action = (
             "the computer plays the turn"
             if updated.on_timeout == "computer"
             else "the player forfeits"
         )
-        await interaction.response.send_message(
+        said = (
             f"⚙️ Turn timer: **{timer}**; when it runs out, {action}. Reaction window: "
             f"**{updated.reaction_seconds} s**. It applies from each game's next move"
-            + (f"; {plural(timed, 'game')} waiting with no timer got one now." if timed else "."),
-            ephemeral=True,
+            + (f"; {plural(timed, 'game')} waiting with no timer got one now." if timed else ".")
         )
+        if interaction.response.is_done():
+            await interaction.followup.send(said, ephemeral=True)
+        else:
+            await interaction.response.send_message(said, ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -248,3 +248,32 @@ async def test_a_timer_turned_on_leaves_a_timed_games_deadline_as_it_was(
     said = await driver.slash("settings", {"turn_timer": 5})
     assert "got one now" not in replies(said), replies(said)
     assert (await _stored(driver)).turn_deadline == before.turn_deadline
+
+
+async def test_a_timer_turned_on_is_answered_while_a_channel_is_busy(
+    driver: InteractionDriver,
+) -> None:
+    """/settings gives the games waiting with no timer one, each under its channel's lock,
+    which a game's computers hold while they think (seconds, for a table of experts). Found by
+    a review: the answer came only once every such lock was free, past Discord's three
+    seconds, so the settings, stored, read as failed. The admin is answered (privately) first,
+    then told how many games got a timer."""
+    bot = running_bot(driver)
+    await stacked_mille(driver)
+    await driver.slash("move", {"action": "play go"})
+
+    def answers() -> int:
+        return sum(r.path.endswith("/callback") for r in driver.backend.requests)
+
+    before = answers()
+    async with bot.tables.lock(GAMES_CHANNEL_ID):
+        asked = asyncio.ensure_future(driver.slash("settings", {"turn_timer": 5}))
+        for _ in range(200):
+            await asyncio.sleep(0.01)
+            if answers() > before:
+                break
+        assert answers() > before, "answered while the channel is still busy"
+        assert not asked.done()
+    said = await asked
+    assert said.ephemeral and "1 game waiting with no timer got one now" in replies(said)
+    assert (await _stored(driver)).turn_deadline is not None
