@@ -21,7 +21,7 @@ from tests.cogs.helpers import (
     stacked_mille,
     sweep_after,
 )
-from tests.cogs.test_windows_review import RACE_DECK, STAMPEDE_CW, THREE_MEMBERS, _dragon
+from tests.cogs.test_windows_review import STAMPEDE_CW, THREE_MEMBERS, _dragon, race_window
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
@@ -135,17 +135,7 @@ async def test_a_race_window_open_across_a_restart_runs_out_once(
     """1000 Mile Race: Bob may answer Alice's Flat Tire when the bot restarts. Alice pressing his
     button is told whom the table waits for; the window runs out under the new bot, and each of
     Bob's old buttons then says the bot answered for him, changing nothing."""
-    bot = running_bot(driver)
-    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, None, "computer", 15))
-    update = await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="race",
-        seats=THREE_MEMBERS[:2],
-        deck=RACE_DECK,
-    )
-    window = public_table(await driver.slash("move", {"action": "play flat-tire"}))
-    bobs = await driver.click(window.message_id, f"jn:h:{update.game.id}", user_id=BOB_ID)
+    window, bobs = await race_window(driver, GuildSettings(GUILD_ID, None, "computer", 15))
     buttons = [component_id(bobs, "Coup Fourré"), component_id(bobs, "No reaction")]
     async with restarted(driver, tmp_path) as again:
         before = await _stored(again)

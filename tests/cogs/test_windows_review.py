@@ -132,6 +132,24 @@ async def _bobs_window(
     return public_table(await driver.slash("table", {}, user_id=CAROL_ID)), bobs
 
 
+async def race_window(
+    driver: InteractionDriver, settings: GuildSettings
+) -> tuple[CapturedResponse, InteractionResult]:
+    """A 1000 Mile Race of Alice and Bob on ``RACE_DECK`` under ``settings``: Alice's Flat Tire
+    opens Bob's window. Its public table, and Bob's hand opened from it."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(settings)
+    update = await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="race",
+        seats=THREE_MEMBERS[:2],
+        deck=RACE_DECK,
+    )
+    window = public_table(await driver.slash("move", {"action": "play flat-tire"}))
+    return window, await driver.click(window.message_id, f"jn:h:{update.game.id}", user_id=BOB_ID)
+
+
 # --- leaving while a window is open -------------------------------------------------------
 
 
@@ -223,21 +241,11 @@ async def test_a_side_picker_closed_by_the_attacker_leaving(driver: InteractionD
 async def test_resigning_in_a_race_window_loses(driver: InteractionDriver, leaver: int) -> None:
     """1000 Mile Race: Alice or Bob resigns while Bob may answer her Flat Tire: the other one
     wins, and Bob's old Coup Fourré button says the game has ended."""
-    bot = running_bot(driver)
-    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "forfeit", 20))
-    update = await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="race",
-        seats=THREE_MEMBERS[:2],
-        deck=RACE_DECK,
-    )
-    window = public_table(await driver.slash("move", {"action": "play flat-tire"}))
-    bobs = await driver.click(window.message_id, f"jn:h:{update.game.id}", user_id=BOB_ID)
+    _, bobs = await race_window(driver, GuildSettings(GUILD_ID, 60, "forfeit", 20))
     left = await driver.slash("resign", {}, user_id=leaver)
     winner = "Bob" if leaver == ALICE_ID else "Alice"
     assert f"**{winner}** won" in replies(left), replies(left)
-    (result,) = await bot.store.results(game_key="race")
+    (result,) = await running_bot(driver).store.results(game_key="race")
     assert result.record.ranks == ((1, 0) if leaver == ALICE_ID else (0, 1))
     old = await driver.click(bobs.message, component_id(bobs, "cancel"), user_id=BOB_ID)
     assert old.ephemeral and "has ended" in replies(old), replies(old)
