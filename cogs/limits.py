@@ -42,7 +42,8 @@ again), read on the interaction's own time as discord.py's cooldown checks read 
 kept on the bot rather than in discord.py's decorators, which keep theirs in the module for as
 long as the process lives: a new bot (a restart) starts with none. A token is taken only once a
 request has passed every other check, just before the costly work, so a refused request (no
-game here, not your turn) costs nothing. A bucket back to full is dropped at the next request,
+game here, not your turn) costs nothing; an invitation or a thread counts once it is stored or
+opened (``check`` first, ``count`` after). A bucket back to full is dropped at the next request,
 so what is kept is bounded by the members who used a limited command in its last period.
 """
 
@@ -163,8 +164,7 @@ class Cooldowns:
 
     def take(self, interaction: discord.Interaction[Any], *rates: Rate) -> None:
         """Count one use of each of ``rates`` by the member; ``TooSoon`` past any of them, and
-        then none is counted (a challenge in a thread refused for its thread uses up no
-        invitation)."""
+        then none is counted (``check`` then ``count``)."""
         self.check(interaction, *rates)
         self.count(interaction, *rates)
 
@@ -180,12 +180,6 @@ def cooldowns_of(client: Any) -> Cooldowns:
     return cooldowns
 
 
-def take(interaction: discord.Interaction[Any], *rates: Rate) -> None:
-    """One use of each of ``rates`` by the member asking; ``TooSoon`` past any limit, and then
-    nothing counted."""
-    cooldowns_of(interaction.client).take(interaction, *rates)
-
-
 def check(interaction: discord.Interaction[Any], *rates: Rate) -> None:
     """``TooSoon`` when the member asking has used up any of ``rates``; nothing counted: for a
     request whose use is known only once it is stored (``count`` then)."""
@@ -199,10 +193,11 @@ def count(interaction: discord.Interaction[Any], *rates: Rate) -> None:
 
 @contextlib.contextmanager
 def limited(interaction: discord.Interaction[Any], rate: Rate) -> Iterator[None]:
-    """One use of ``rate``'s command (``take``), worked out inside the block, one at a time per
-    member: a request sent while the member's last is still running is refused (``rate.busy``,
-    nothing counted). Without it, a dozen /hints sent at once all queued in the worker within
-    their cooldown, and another member's hint waited behind every one (2.2 s for 0.3 s)."""
+    """One use of ``rate``'s command (``Cooldowns.take``), worked out inside the block, one at a
+    time per member: a request sent while the member's last is still running is refused
+    (``rate.busy``, nothing counted). Without it, a dozen /hints sent at once all queued in the
+    worker within their cooldown, and another member's hint waited behind every one (2.2 s for
+    0.3 s)."""
     cooldowns = cooldowns_of(interaction.client)
     key = (rate.name, interaction.user.id)
     if key in cooldowns.running:
