@@ -421,6 +421,16 @@ def standings(
         for seat, player in enumerate(record.seats):
             if player is not None:
                 tallies[player] = tallies.get(player, Tally()).add(outcome_of(record, seat))
+    return _standing_lines(ratings, tallies, now, min_games)
+
+
+def _standing_lines(
+    ratings: Mapping[PlayerKey, Rating],
+    tallies: Mapping[PlayerKey, Tally],
+    now: float | None,
+    min_games: int,
+) -> list[Standing]:
+    """The lines of ``standings`` from a ladder's ratings and records, in its order."""
     lines = [
         Standing(p, rating, rating.display(now), tallies.get(p, Tally()))
         for p, rating in ratings.items()
@@ -499,17 +509,6 @@ class _Replay:
             del self.changes[next(iter(self.changes))]
 
 
-def _standings_of(kept: _Replay, now: float | None, min_games: int) -> list[Standing]:
-    """``standings`` of a replayed ladder: the same lines, in the same order."""
-    lines = [
-        Standing(p, rating, rating.display(now), kept.tallies.get(p, Tally()))
-        for p, rating in kept.table.items()
-        if rating.games >= min_games
-    ]
-    lines.sort(key=lambda s: (-s.display, -s.rating.games, s.player))
-    return lines
-
-
 class Ladders:
     """Ladders replayed from the results, kept between requests and extended game by game.
 
@@ -561,22 +560,18 @@ class Ladders:
     ) -> list[Standing]:
         """``standings(results, scope, now, min_games)``, from the kept replay."""
         with self._lock:
-            return _standings_of(self._replayed(results, scope), now, min_games)
-
-    def history(
-        self, results: Iterable[ResultRecord], scope: Scope, player: PlayerKey
-    ) -> list[tuple[float, int]]:
-        """``rating_history(results, scope, player)``, from the kept replay."""
-        with self._lock:
-            return list(self._replayed(results, scope).points.get(player, ()))
+            kept = self._replayed(results, scope)
+            return _standing_lines(kept.table, kept.tallies, now, min_games)
 
     def card(
         self, results: Iterable[ResultRecord], scope: Scope, player: PlayerKey, now: float
     ) -> tuple[list[Standing], list[tuple[float, int]]]:
-        """``standings`` and ``history`` at once (a /stats card), the results checked once."""
+        """``standings(results, scope, now)`` and ``rating_history(results, scope, player)`` (a
+        /stats card), from the kept replay."""
         with self._lock:
             kept = self._replayed(results, scope)
-            return _standings_of(kept, now, 1), list(kept.points.get(player, ()))
+            standing = _standing_lines(kept.table, kept.tallies, now, 1)
+            return standing, list(kept.points.get(player, ()))
 
     def changes(
         self, results: Iterable[ResultRecord], scope: Scope, game_id: int

@@ -47,7 +47,10 @@ def _same_as_a_full_replay(ladders: Ladders, records: list[ResultRecord], now: f
     for scope in (Scope("dragon", 7), Scope("dragon"), Scope("ttr", 8)):
         assert ladders.standings(records, scope, now) == standings(records, scope, now)
         for player in (1, 2, 3, 24):
-            assert ladders.history(records, scope, player) == rating_history(records, scope, player)
+            assert ladders.card(records, scope, player, now) == (
+                standings(records, scope, now),
+                rating_history(records, scope, player),
+            )
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -89,7 +92,7 @@ def test_new_results_extend_the_kept_ladder_without_replaying_it() -> None:
     ladders = Ladders()
     ladders.standings(records[:50], Scope("dragon", 7))
     ladders.standings(records, Scope("dragon", 7))
-    ladders.history(records, Scope("dragon", 7), 1)
+    ladders.card(records, Scope("dragon", 7), 1, now=0.0)
     assert ladders.replays == 1
 
 
