@@ -3,11 +3,12 @@
 A store is filled, through the store's own bulk path (``junction migrate-db``'s), with a season
 of made-up results: ``sizes`` results over two years, across a few thousand members, every
 game, tables of two to six seats (some with the computer, some solitaires). Then the work
-/leaderboard (each scope and period), /stats and /history do is timed as the cogs do it (the
-store's read, the board or card off the event loop, the picture drawn), each several times for
-p50 and p95, and the event loop's worst stall while a board is built: how late a command of
-another channel would be answered meanwhile. Figures are wall time (the member's wait), so a
-busy machine shows slower; the last line of ``junction bench`` is one JSON object with them.
+/leaderboard (each scope and period), /stats, /history and the rating line after a game do is
+timed as the cogs do it (the store's read, the board or card off the event loop, the picture
+drawn), each several times for p50 and p95, and the event loop's worst stall while a board is
+built: how late a command of another channel would be answered meanwhile. Figures are wall
+time (the member's wait), so a busy machine shows slower; the last line of ``junction bench``
+is one JSON object with them.
 """
 
 from __future__ import annotations
@@ -21,9 +22,15 @@ import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.timing import percentile
+
+if TYPE_CHECKING:
+    from bot.store.base import Store
+
+Renderer = Callable[..., Awaitable[Any]]
+"""Draws a picture off the event loop: ``renderer(function, *args)``, as the cogs' renderer."""
 
 DAY = 86_400.0
 GUILD = 1_000  # the big, old server the boards are asked on
@@ -139,7 +146,7 @@ def season_rows(
     return games, results, Season(end, people[0], count)
 
 
-async def fill_store(store: Any, count: int, *, seed: int = 1) -> Season:
+async def fill_store(store: Store, count: int, *, seed: int = 1) -> Season:
     """Empty the (open) store and store ``count`` results through migrate-db's bulk path."""
     from bot.store.migrate import _transaction
 
@@ -177,7 +184,9 @@ async def _stall_during(work: Callable[[], Awaitable[Any]]) -> tuple[float, floa
     return elapsed, worst
 
 
-def _commands(store: Any, season: Season, renderer: Any) -> dict[str, Callable[[], Awaitable[Any]]]:
+def _commands(
+    store: Store, season: Season, renderer: Renderer
+) -> dict[str, Callable[[], Awaitable[Any]]]:
     """Each board command's work as its cog does it, minus Discord."""
     from functools import partial
 
@@ -263,7 +272,7 @@ def _commands(store: Any, season: Season, renderer: Any) -> dict[str, Callable[[
 
 
 async def bench_boards_store(
-    store: Any, sizes: Sequence[int], repeats: int, say: Callable[[str], None] = print
+    store: Store, sizes: Sequence[int], repeats: int, say: Callable[[str], None] = print
 ) -> dict[str, float]:
     """Fill the open ``store`` to each size in turn and time every board command on it."""
 
