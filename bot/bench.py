@@ -178,6 +178,17 @@ def bench_store(moves: int) -> dict[str, float]:
     }
 
 
+def bench_pg() -> tuple[str, int]:
+    """The scratch PostgreSQL of ``JUNCTION_BENCH_PG`` ("" when unset) and 0, or ("", 2) once
+    one that cannot be used has been said in one sentence (the bench then exits 2)."""
+    url = os.environ.get("JUNCTION_BENCH_PG", "").strip()
+    why = asyncio.run(_unusable_pg(url)) if url else None
+    if why is None:
+        return url, 0
+    print(f"junction bench: JUNCTION_BENCH_PG: {why}", file=sys.stderr)
+    return "", 2
+
+
 async def _unusable_pg(url: str) -> str | None:
     """Why the scratch PostgreSQL cannot be measured, or None. Said before the SQLite half
     runs, not as a traceback after it."""
@@ -204,14 +215,11 @@ def run_store_bench(*, quick: bool = False) -> int:
     stores: list[tuple[str, Callable[[], Store]]] = []
     folder = tempfile.TemporaryDirectory()
     stores.append(("sqlite", lambda: SqliteStore(Path(folder.name) / "bench.db")))
-    pg_url = os.environ.get("JUNCTION_BENCH_PG", "").strip()
+    pg_url, refused = bench_pg()
+    if refused:
+        return refused
     if pg_url:
         from bot.store.postgres import PostgresStore
-
-        why = asyncio.run(_unusable_pg(pg_url))
-        if why is not None:
-            print(f"junction bench: JUNCTION_BENCH_PG: {why}", file=sys.stderr)
-            return 2
 
         stores.append(("postgresql", lambda: PostgresStore(pg_url)))
     figures: dict[str, float] = {}

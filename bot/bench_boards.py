@@ -18,7 +18,6 @@ import itertools
 import json
 import random
 import statistics
-import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -306,7 +305,6 @@ async def bench_boards_store(
 def run_boards_bench(*, quick: bool = False) -> int:
     """``junction bench --boards``: board timings on SQLite (and PostgreSQL when
     ``JUNCTION_BENCH_PG`` names a scratch database) at growing numbers of results."""
-    import os
     import resource
     import tempfile
     from pathlib import Path
@@ -318,14 +316,12 @@ def run_boards_bench(*, quick: bool = False) -> int:
     urls = []
     with tempfile.TemporaryDirectory() as folder:
         urls.append(("sqlite", f"sqlite:///{Path(folder) / 'boards.db'}"))
-        pg_url = os.environ.get("JUNCTION_BENCH_PG", "").strip()
-        if pg_url:
-            from bot.bench import _unusable_pg
+        from bot.bench import bench_pg
 
-            why = asyncio.run(_unusable_pg(pg_url))
-            if why is not None:
-                print(f"junction bench: JUNCTION_BENCH_PG: {why}", file=sys.stderr)
-                return 2
+        pg_url, refused = bench_pg()
+        if refused:
+            return refused
+        if pg_url:
             urls.append(("postgresql", pg_url))
         figures: dict[str, float] = {}
         print(
