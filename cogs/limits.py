@@ -218,13 +218,17 @@ async def check_room(
     /challenge, /host), also one hosting ``OPEN_TABLES`` tables still waiting for players."""
     if guild_id is None:
         return
-    playing = []
-    for stored in await tables.store.games_of_member(user_id, active=True):
-        if stored.guild_id != guild_id:
-            continue
-        gone = await tables.seats_left(stored)
-        if any(s.user_id == user_id and s.seat not in gone for s in stored.seats):
-            playing.append(stored.channel_id)
+    seated = [
+        stored
+        for stored in await tables.store.games_of_member(user_id, active=True)
+        if stored.guild_id == guild_id
+    ]
+    # Who left a game is read from its move log: only when the games could reach the limit.
+    playing = [
+        stored.channel_id
+        for stored in seated
+        if len(seated) >= GAMES_AT_ONCE and not await tables.has_left(stored, user_id)
+    ]
     if len(playing) >= GAMES_AT_ONCE:
         where = ", ".join(f"<#{channel}>" for channel in playing)
         raise BadOption(
