@@ -31,7 +31,14 @@ honest member never meets them; a member sending a command again and again meets
   in ten minutes is more than an honest member sends, declined or not.
 * ``GAMES_AT_ONCE``: one game per channel bounds nothing once each game has a thread of its
   own: a member could start games (and threads) without end. Ten games in play on a server at
-  once is more than anyone follows.
+  once is more than anyone follows. Checked whenever a member takes a seat: /play, /challenge
+  and /host, and the buttons that seat them in someone else's game (Accept, Join, Rematch), as
+  an 11th game came through those too. A seat once taken is kept: when the last invitee
+  accepts, the last seat fills or the host presses Start, the game starts for everyone
+  seated, even one (the host, say) who reached the limit since. Refusing then would turn
+  away the member pressing for another's games, and the table could never fill. What a member
+  holds waiting is bounded already (``OPEN_TABLES``, ``INVITATIONS``). Decline and Leave take
+  no seat: never refused. A computer's seat counts for nobody.
 * ``OPEN_TABLES``: each /challenge pings the members it invites, and lobbies stay open for
   ``JUNCTION_CHALLENGE_TIMEOUT`` (up to a week): a member could ping another twenty times in a
   second. Three tables or invitations hosted at once, waiting for players, is plenty.
@@ -113,7 +120,8 @@ INVITATIONS = Rate(
     "anyone may join.",
 )
 GAMES_AT_ONCE = 10
-"""The most games in play one member may be seated at on a server when starting another."""
+"""The most games in play one member may be seated at on a server when taking a seat in
+another (starting it, accepting, joining, asking for a rematch)."""
 OPEN_TABLES = 3
 """The most open tables and invitations (/host, /challenge) one member may host on a server."""
 
@@ -213,8 +221,9 @@ def limited(interaction: discord.Interaction[Any], rate: Rate) -> Iterator[None]
 async def check_room(
     tables: Tables, user_id: int, guild_id: int | None, *, open_tables_at: float | None = None
 ) -> None:
-    """Refuse (BadOption, naming where they are) a member who starts a game while seated at
-    ``GAMES_AT_ONCE`` games in play on the server; with ``open_tables_at`` (the lobbies' clock:
+    """Refuse (BadOption, naming where they are) a member who starts a game, or takes a seat in
+    one (Accept, Join, Rematch), while seated at ``GAMES_AT_ONCE`` games in play on the
+    server; with ``open_tables_at`` (the lobbies' clock:
     /challenge, /host), also one hosting ``OPEN_TABLES`` tables still waiting for players."""
     if guild_id is None:
         return

@@ -22,6 +22,7 @@ from discord.ext import commands
 from bot.engine.core import GameError
 from bot.games import bundle, policy_factory
 from bot.store.base import Invitee, SeatRecord
+from cogs import limits
 from cogs.dealing import deal, vs_computers
 from cogs.lobby import open_lobby
 from cogs.pickers import ID, REMATCH_PREFIX, GameItem, register_items, rematch_button
@@ -61,6 +62,11 @@ class RematchButton(GameItem, template=rf"{REMATCH_PREFIX}(?P<game>{ID})"):
         # the game's start checks every seat's level itself.)
         options = found.game.resolve_options(options)
         policy_factory(found.key, policy)
+        # The presser takes a seat in the new game (dealt now, or hosting its invitation):
+        # held to the games-at-once limit as /play is, before anything is stored.
+        await limits.check_room(
+            bot_of(interaction).tables, interaction.user.id, interaction.guild_id
+        )
         others = [
             Invitee(s.user_id, s.name)
             for s in members

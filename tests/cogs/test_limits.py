@@ -19,7 +19,7 @@ import pytest
 from bot.store.base import SeatRecord
 from cogs import limits
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, public_table
+from tests.cogs.helpers import component_id, public_table, shown_message
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -443,3 +443,141 @@ async def test_a_game_in_a_thread_with_an_unknown_option_opens_no_thread(
         "play", {"game": "mille", "thread": True}, channel_id=GENERAL_CHANNEL_ID
     )
     assert "Your game is in" in replies_of(started)
+
+
+# --- games-at-once when a member takes a seat someone else offers ----------------------------
+# /play, /challenge and /host check the member starting the game; Accept, Join and Rematch seat
+# a member too, and are checked the same way, before anything is stored.
+
+FULL = f"You are playing {limits.GAMES_AT_ONCE} games on this server already"
+
+
+async def test_an_accept_at_the_most_at_once_is_refused_and_the_invitation_waits(
+    driver: InteractionDriver,
+) -> None:
+    bot = running_bot(driver)
+    await seat_alice_in(driver, limits.GAMES_AT_ONCE)
+    invited = await driver.slash("challenge", {"game": "mille", "member": ALICE_ID}, user_id=BOB_ID)
+    lobby_id = int(component_id(invited, "Accept").split(":")[2])
+    before = await bot.store.get_lobby(lobby_id)
+    said = refusal(await driver.click(invited, component_id(invited, "Accept")))
+    assert said.startswith(FULL), said
+    assert await bot.store.get_lobby(lobby_id) == before, "still open, Alice's answer pending"
+    assert await bot.store.active_game(GAMES_CHANNEL_ID) is None
+
+
+async def test_an_accept_refused_at_the_most_works_once_a_game_ends(
+    driver: InteractionDriver,
+) -> None:
+    """The refused invitation is not used up: Alice ends a game and accepts it."""
+    bot = running_bot(driver)
+    channels = await seat_alice_in(driver, limits.GAMES_AT_ONCE)
+    invited = await driver.slash("challenge", {"game": "mille", "member": ALICE_ID}, user_id=BOB_ID)
+    refusal(await driver.click(invited, component_id(invited, "Accept")))
+    await bot.tables.abort(channel_id=channels[0])
+    await driver.click(invited, component_id(invited, "Accept"))
+    started = await bot.store.active_game(GAMES_CHANNEL_ID)
+    assert started is not None
+    assert [s.user_id for s in started.seats] == [BOB_ID, ALICE_ID]
+
+
+async def test_a_decline_at_the_most_at_once_is_not_refused(driver: InteractionDriver) -> None:
+    """Declining takes no seat: a member at the limit may always say no."""
+    await seat_alice_in(driver, limits.GAMES_AT_ONCE)
+    invited = await driver.slash("challenge", {"game": "mille", "member": ALICE_ID}, user_id=BOB_ID)
+    declined = await driver.click(invited, component_id(invited, "Decline"))
+    assert not declined.ephemeral
+    assert f"❌ <@{ALICE_ID}>" in replies_of(declined)
+
+
+async def test_a_join_at_the_most_at_once_is_refused_and_the_seat_stays_free(
+    driver: InteractionDriver,
+) -> None:
+    bot = running_bot(driver)
+    await seat_alice_in(driver, limits.GAMES_AT_ONCE)
+    hosted = await driver.slash("host", {"game": "dragon", "seats": 2}, user_id=BOB_ID)
+    lobby_id = int(component_id(hosted, "Join").split(":")[2])
+    before = await bot.store.get_lobby(lobby_id)
+    assert hosted.message is not None
+    shown = shown_message(driver, hosted.message)["content"]
+    said = refusal(await driver.click(hosted, component_id(hosted, "Join")))
+    assert said.startswith(FULL), said
+    assert await bot.store.get_lobby(lobby_id) == before, "no seat taken"
+    assert shown_message(driver, hosted.message)["content"] == shown, "the table shows it free"
+
+
+async def test_a_join_for_the_last_seat_at_the_most_deals_nothing(
+    driver: InteractionDriver,
+) -> None:
+    """Refused for the last free seat, a Join starts no game: the table waits."""
+    bot = running_bot(driver)
+    await seat_alice_in(driver, limits.GAMES_AT_ONCE)
+    hosted = await driver.slash("host", {"game": "mille"}, user_id=BOB_ID)
+    refusal(await driver.click(hosted, component_id(hosted, "Join")))
+    assert await bot.store.active_game(GAMES_CHANNEL_ID) is None
+    assert len(await bot.store.open_lobbies_of(BOB_ID, GUILD_ID, 0.0)) == 1
+
+
+async def test_a_host_at_the_most_still_starts_when_the_last_seat_fills(
+    driver: InteractionDriver,
+) -> None:
+    """Alice opened her table with room to spare and has reached the limit since: Bob's Join for
+    the last seat still deals the game. Her seat was checked when she hosted; refusing now would
+    turn Bob away for her games, and the table could never fill (she hosts at most
+    ``OPEN_TABLES`` tables, so this bounds what she can hold)."""
+    bot = running_bot(driver)
+    hosted = await driver.slash("host", {"game": "mille"})
+    await seat_alice_in(driver, limits.GAMES_AT_ONCE)
+    joined = await driver.click(hosted, component_id(hosted, "Join"), user_id=BOB_ID)
+    public_table(joined)
+    started = await bot.store.active_game(GAMES_CHANNEL_ID)
+    assert started is not None
+    assert [s.user_id for s in started.seats] == [ALICE_ID, BOB_ID]
+
+
+async def finished_with(driver: InteractionDriver, other: SeatRecord) -> tuple[int, int]:
+    """A Mille Bornes game of Alice's against ``other``, which Alice resigns: its id and the id
+    of its final table (with the Rematch button)."""
+    seats = [SeatRecord(0, "Alice", user_id=ALICE_ID), other]
+    started = await running_bot(driver).tables.start(
+        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="mille", seats=seats
+    )
+    table = public_table(await driver.slash("resign", {}))
+    assert table.message_id is not None
+    return started.game.id, table.message_id
+
+
+async def test_a_rematch_with_the_computer_at_the_most_is_refused(
+    driver: InteractionDriver,
+) -> None:
+    bot = running_bot(driver)
+    game_id, table = await finished_with(driver, SeatRecord(1, "C", policy="random"))
+    await seat_alice_in(driver, limits.GAMES_AT_ONCE)
+    said = refusal(await driver.click(table, f"jn:r:{game_id}"))
+    assert said.startswith(FULL), said
+    assert await bot.store.active_game(GAMES_CHANNEL_ID) is None
+
+
+async def test_a_rematch_with_members_at_the_most_invites_nobody(
+    driver: InteractionDriver,
+) -> None:
+    """Alice would host the rematch's invitation: refused, it is not stored and pings nobody."""
+    bot = running_bot(driver)
+    game_id, table = await finished_with(driver, SeatRecord(1, "Bob", user_id=BOB_ID))
+    await seat_alice_in(driver, limits.GAMES_AT_ONCE)
+    said = refusal(await driver.click(table, f"jn:r:{game_id}"))
+    assert said.startswith(FULL), said
+    assert await bot.store.open_lobbies_of(BOB_ID, GUILD_ID, 0.0) == []
+
+
+async def test_accepting_a_rematch_at_the_most_is_refused(driver: InteractionDriver) -> None:
+    bot = running_bot(driver)
+    game_id, table = await finished_with(driver, SeatRecord(1, "Bob", user_id=BOB_ID))
+    await seat_alice_in(driver, limits.GAMES_AT_ONCE)
+    asked = await driver.click(table, f"jn:r:{game_id}", user_id=BOB_ID)
+    said = refusal(await driver.click(asked, component_id(asked, "Accept")))
+    assert said.startswith(FULL), said
+    lobby_id = int(component_id(asked, "Accept").split(":")[2])
+    lobby = await bot.store.get_lobby(lobby_id)
+    assert lobby is not None and lobby.status == "open"
+    assert [i.answer for i in lobby.invited] == ["pending"]
