@@ -345,28 +345,12 @@ class Tables:
             for attempt in range(_STALE_RETRIES):
                 here = await self._here(channel_id, game_id)
                 here, before_steps = await self._catch_up(here)
-                if (
-                    expected_version is not None
-                    and here.stored.version != expected_version
-                    and (
-                        shown_at is None
-                        or await self.decision_shown(here.stored, user_id, shown_at) is None
+                if expected_version is not None and here.stored.version != expected_version:
+                    stale = await self._stale(
+                        here.stored, user_id, typed, expected_version, shown_at
                     )
-                ):
-                    # Two victims pressing their sides at once both read the same version
-                    # before either held the lock: the second's decision still stands.
-                    if expected_version > here.stored.version:
-                        raise StaleButton(NOT_THIS_TABLE)
-                    since = expected_version if shown_at is None else shown_at
-                    first = await self.first_move_since(here.stored, user_id, since)
-                    made = await self.already_made(here.stored, first, typed)
-                    if made is None and played_for(first):
-                        made = PLAYED_FOR_YOU
-                    if made is None and await self.has_left(here.stored, user_id):
-                        made = LEFT_THE_GAME
-                    if made is None:
-                        made = await self.window_closed(here.stored, first)
-                    raise StaleButton(made or EARLIER_TURN)
+                    if stale is not None:
+                        raise stale
                 game, stored = here.game, here.stored
                 seat = self.seat_of(stored, user_id)
                 if seat not in here.acting:
@@ -559,6 +543,48 @@ class Tables:
             await self._settle(here)
         return await self._update(here, (*steps, *more), previous=previous, timeout=timeout)
 
+    async def _stale(
+        self,
+        stored: StoredGame,
+        user_id: int,
+        typed: str,
+        expected_version: int,
+        shown_at: int | None,
+    ) -> StaleButton | None:
+        """The refusal of a move offered at ``expected_version`` (from a hand shown at
+        ``shown_at``) to a game now at another version: None while the decision that hand
+        offered still stands (``decision_shown``). The move log is read at most once, for that
+        and for every reason the refusal may give."""
+        if shown_at is None and expected_version > stored.version:
+            return StaleButton(NOT_THIS_TABLE)
+        moves = await self.store.moves(stored.id)
+        # Two victims pressing their sides at once both read the same version before either
+        # held the lock: the second's decision still stands.
+        if (
+            shown_at is not None
+            and await self.decision_shown(stored, user_id, shown_at, moves=moves) is not None
+        ):
+            return None
+        if expected_version > stored.version:
+            return StaleButton(NOT_THIS_TABLE)
+        since = expected_version if shown_at is None else shown_at
+        first = await self.first_move_since(stored, user_id, since, moves=moves)
+        made = await self.already_made(stored, first, typed, moves=moves)
+        if made is None and played_for(first):
+            made = PLAYED_FOR_YOU
+        if made is None and await self.has_left(stored, user_id, moves=moves):
+            made = LEFT_THE_GAME
+        if made is None:
+            made = await self.window_closed(stored, first, moves=moves)
+        return StaleButton(made or EARLIER_TURN)
+
+    async def _moves_of(
+        self, stored: StoredGame, moves: Sequence[MoveRecord] | None
+    ) -> Sequence[MoveRecord]:
+        """The game's move log: ``moves`` when the caller read it already (a refusal reads it
+        once for all its reasons), else read now."""
+        return await self.store.moves(stored.id) if moves is None else moves
+
     # --- decisions made at the same time -------------------------------------------------------
 
     async def still_deciding(self, stored: StoredGame, user_id: int, since: int) -> bool:
@@ -566,7 +592,14 @@ class Tables:
         ``decision_shown``)."""
         return await self.decision_shown(stored, user_id, since) is not None
 
-    async def decision_shown(self, stored: StoredGame, user_id: int, since: int) -> Position | None:
+    async def decision_shown(
+        self,
+        stored: StoredGame,
+        user_id: int,
+        since: int,
+        *,
+        moves: Sequence[MoveRecord] | None = None,
+    ) -> Position | None:
         """The position a member's hand was shown at, while the decision it offered still
         stands: the game moved on only by other seats' moves, and the member must still make
         the same choice (None otherwise).
@@ -576,6 +609,7 @@ class Tables:
         the member has acted on since (a double click) does not. Nor does one whose decision
         changed under it: an attacker who leaves closes the victim's window and may hand the
         victim the turn, where an old "Coup fourré!" button would play an ordinary safety.
+        ``moves``: the move log, when the caller read it already (``_moves_of``).
         """
         if stored.status != "active" or not 0 <= since <= stored.version:
             return None
@@ -585,10 +619,10 @@ class Tables:
             return None
         if since == stored.version:
             return here
-        moves = await self.store.moves(stored.id)
+        moves = await self._moves_of(stored, moves)
         if any(move.seq > since and move.seat == seat for move in moves):
             return None
-        shown = await self.as_of(stored, since)
+        shown = await self.as_of(stored, since, moves=moves)
         if shown is None or seat not in shown.acting:
             return None
         game = here.game
@@ -597,26 +631,39 @@ class Tables:
         return shown
 
     async def first_move_since(
-        self, stored: StoredGame, user_id: int, since: int
+        self,
+        stored: StoredGame,
+        user_id: int,
+        since: int,
+        *,
+        moves: Sequence[MoveRecord] | None = None,
     ) -> MoveRecord | None:
         """The member's first stored move after version ``since`` (None: none yet, or not
         seated), read once for every reason a move offered then may be refused now
-        (``own_move``, ``played_for``, ``already_made``)."""
+        (``own_move``, ``played_for``, ``already_made``). ``moves``: the move log, when the
+        caller read it already (``_moves_of``)."""
         try:
             seat = self.seat_of(stored, user_id)
         except NotSeated:
             return None
-        moves = await self.store.moves(stored.id)
+        moves = await self._moves_of(stored, moves)
         return next((m for m in moves if m.seq > since and m.seat == seat), None)
 
-    async def window_closed(self, stored: StoredGame, first: MoveRecord | None) -> str | None:
+    async def window_closed(
+        self,
+        stored: StoredGame,
+        first: MoveRecord | None,
+        *,
+        moves: Sequence[MoveRecord] | None = None,
+    ) -> str | None:
         """When the member's move ``first`` (``first_move_since``) is the default the bot played
         for them as their reaction window ran out, the refusal that says so and what it played
         ("no reaction", a side): None otherwise. A window's default is the one move of a
-        member's seat stored with no interaction id that is not their leaving."""
+        member's seat stored with no interaction id that is not their leaving. ``moves``: the
+        move log, when the caller read it already (``_moves_of``)."""
         if first is None or first.interaction_id is not None or first.action == LEAVE:
             return None
-        before = await self.as_of(stored, first.seq - 1)
+        before = await self.as_of(stored, first.seq - 1, moves=moves)
         if before is None:
             return None
         game = before.game
@@ -628,12 +675,18 @@ class Tables:
         return f"{said} {NEXT_MOVE}"
 
     async def already_made(
-        self, stored: StoredGame, first: MoveRecord | None, action: str
+        self,
+        stored: StoredGame,
+        first: MoveRecord | None,
+        action: str,
+        *,
+        moves: Sequence[MoveRecord] | None = None,
     ) -> str | None:
         """When ``action``, offered to a member before their move ``first``
         (``first_move_since``: a button, a suggestion), is that very move — a double click
         whose first press was applied — the refusal that says so, and what they may do now
-        (None otherwise: it is only from an earlier turn)."""
+        (None otherwise: it is only from an earlier turn). ``moves``: the move log, when the
+        caller read it already (``_moves_of``)."""
         made = own_move(first)
         if made is None:
             return None
@@ -648,17 +701,20 @@ class Tables:
             return f"{ALREADY_MADE} {NEXT_MOVE}"
         # Not theirs to move now: why (the others choosing their tickets, a turn) helps more
         # than a table to press on.
-        return f"{ALREADY_MADE} {await self.refusal(here, made.seat)}"
+        return f"{ALREADY_MADE} {await self.refusal(here, made.seat, moves=moves)}"
 
-    async def as_of(self, stored: StoredGame, version: int) -> Position | None:
+    async def as_of(
+        self, stored: StoredGame, version: int, *, moves: Sequence[MoveRecord] | None = None
+    ) -> Position | None:
         """The game as it stood at ``version``, rebuilt from its deal and move log (None if
-        the log cannot rebuild it), for reading a button shown then."""
+        the log cannot rebuild it), for reading a button shown then. ``moves``: the move log,
+        when the caller read it already (``_moves_of``)."""
         if version == stored.version:
             return self.position(stored)
         initial = await self.store.initial_state(stored.id)
         if initial is None:
             return None
-        moves = [move for move in await self.store.moves(stored.id) if move.seq <= version]
+        moves = [move for move in await self._moves_of(stored, moves) if move.seq <= version]
         found = bundle(stored.game_key)
         played, state = await asyncio.to_thread(
             lambda: deque(replay_states(found.game, initial, moves), maxlen=1)[0]
@@ -1103,29 +1159,39 @@ class Tables:
             steps.append(Step(seat, text, caption, True, round_ended=ended))
         return steps, here
 
-    async def refusal(self, here: Position, seat: int) -> str:
+    async def refusal(
+        self, here: Position, seat: int, *, moves: Sequence[MoveRecord] | None = None
+    ) -> str:
         """Why ``seat``, not deciding now, may not move (``Position.refusal``), or that it has
         left: a member who resigned from a game of three or more was told "It is not your
-        turn", as if a turn were still to come. Who left is the move log's to know."""
-        if all(s.seat != seat for s in await self.members_playing(here.stored)):
+        turn", as if a turn were still to come. Who left is the move log's to know (``moves``,
+        when the caller read it already)."""
+        if all(s.seat != seat for s in await self.members_playing(here.stored, moves=moves)):
             return LEFT_THE_GAME
         return here.refusal(seat)
 
-    async def seats_left(self, stored: StoredGame) -> frozenset[int]:
+    async def seats_left(
+        self, stored: StoredGame, *, moves: Sequence[MoveRecord] | None = None
+    ) -> frozenset[int]:
         """The seats whose members left the game (resigned or forfeited; read from the move
-        log)."""
-        return frozenset(m.seat for m in await self.store.moves(stored.id) if m.action == LEAVE)
+        log, or ``moves`` when the caller read it already)."""
+        return frozenset(m.seat for m in await self._moves_of(stored, moves) if m.action == LEAVE)
 
-    async def has_left(self, stored: StoredGame, user_id: int) -> bool:
+    async def has_left(
+        self, stored: StoredGame, user_id: int, *, moves: Sequence[MoveRecord] | None = None
+    ) -> bool:
         """Whether ``user_id`` holds a seat of ``stored`` and has left it (resigned, or forfeited
         when their time ran out): an old move of theirs is refused for that, not as one of "an
-        earlier turn" whose newest table would not help them."""
+        earlier turn" whose newest table would not help them. ``moves``: as ``seats_left``."""
         seats = [s.seat for s in stored.seats if s.user_id == user_id]
-        return bool(seats) and seats[0] in await self.seats_left(stored)
+        return bool(seats) and seats[0] in await self.seats_left(stored, moves=moves)
 
-    async def members_playing(self, stored: StoredGame) -> list[SeatRecord]:
-        """The members' seats that have not left the game (read from the move log)."""
-        left = await self.seats_left(stored)
+    async def members_playing(
+        self, stored: StoredGame, *, moves: Sequence[MoveRecord] | None = None
+    ) -> list[SeatRecord]:
+        """The members' seats that have not left the game (read from the move log, or
+        ``moves`` when the caller read it already)."""
+        left = await self.seats_left(stored, moves=moves)
         return [s for s in stored.seats if not s.is_computer and s.seat not in left]
 
     async def _settle(self, here: Position, finished_at: float | None = None) -> bool:

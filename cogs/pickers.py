@@ -196,32 +196,41 @@ async def _turn_of(
         return stored, tables.position(stored), False
     if version > stored.version:
         raise StaleButton(NOT_THIS_TABLE)
+    # The move log, read once: whether the hand's decision still stands, the position the
+    # component was shown at, and why it is refused.
+    moves = await tables.store.moves(stored.id)
     if where == "h":
-        shown = await tables.decision_shown(stored, interaction.user.id, version)
+        shown = await tables.decision_shown(stored, interaction.user.id, version, moves=moves)
         if shown is not None:
             return stored, shown, False
-    first = await tables.first_move_since(stored, interaction.user.id, version)
+    first = await tables.first_move_since(stored, interaction.user.id, version, moves=moves)
     if read_old and own_move(first):
-        earlier = await tables.as_of(stored, version)
+        earlier = await tables.as_of(stored, version, moves=moves)
         if earlier is not None:
             return stored, earlier, True
-    await _refuse_stale(tables, stored, interaction.user.id, where, first)
+    await _refuse_stale(tables, stored, interaction.user.id, where, first, moves)
 
 
 async def _refuse_stale(
-    tables: Tables, stored: StoredGame, user_id: int, where: str, first: MoveRecord | None
+    tables: Tables,
+    stored: StoredGame,
+    user_id: int,
+    where: str,
+    first: MoveRecord | None,
+    moves: Sequence[MoveRecord],
 ) -> NoReturn:
     """Refuse a component of an earlier turn, before the presser's move ``first``
     (``Tables.first_move_since``): it is from an earlier turn, or (an old hand's) its presser
     left or waits for the others (``_left_or_waiting``), or the computer played that turn for
     its presser, whose time ran out, or the bot closed the presser's reaction window with its
-    default (``Tables.window_closed``)."""
+    default (``Tables.window_closed``). ``moves``: the game's move log, read once by the caller
+    for all of these."""
     if where == "h":
         with contextlib.suppress(NotSeated):
-            await _left_or_waiting(tables, tables.position(stored), user_id)
+            await _left_or_waiting(tables, tables.position(stored), user_id, moves)
     if played_for(first):
         raise StaleButton(PLAYED_FOR_YOU)
-    raise StaleButton(await tables.window_closed(stored, first) or EARLIER_TURN)
+    raise StaleButton(await tables.window_closed(stored, first, moves=moves) or EARLIER_TURN)
 
 
 async def _refuse_past(
@@ -235,14 +244,17 @@ async def _refuse_past(
     presser made next (the second press of a double click arriving after the first was
     applied), else as any component of an earlier turn."""
     tables = bot_of(interaction).tables
-    first = await tables.first_move_since(stored, interaction.user.id, version)
-    made = await tables.already_made(stored, first, notation)
+    moves = await tables.store.moves(stored.id)  # read once, for every reason given
+    first = await tables.first_move_since(stored, interaction.user.id, version, moves=moves)
+    made = await tables.already_made(stored, first, notation, moves=moves)
     if made is not None:
         raise StaleButton(made)
-    await _refuse_stale(tables, stored, interaction.user.id, where, first)
+    await _refuse_stale(tables, stored, interaction.user.id, where, first, moves)
 
 
-async def _left_or_waiting(tables: Tables, here: Position, user_id: int) -> None:
+async def _left_or_waiting(
+    tables: Tables, here: Position, user_id: int, moves: Sequence[MoveRecord]
+) -> None:
     """Refuse an old hand component of a member who left the game, or who has made their part
     of a choice several make at once (Ticket to Ride's opening tickets): "use the newest
     table" would not help them, why they cannot move would. Otherwise an old hand's component
@@ -252,6 +264,7 @@ async def _left_or_waiting(tables: Tables, here: Position, user_id: int) -> None
         here,
         user_id,
         only=lambda why: why == LEFT_THE_GAME or (len(here.acting) > 1 and not here.window_open),
+        moves=moves,
     )
 
 
@@ -260,15 +273,17 @@ async def _not_deciding(
     here: Position,
     user_id: int,
     only: Callable[[str], bool] = lambda _: True,
+    moves: Sequence[MoveRecord] | None = None,
 ) -> None:
     """Say why a hand's button means nothing to its presser, when it is not theirs to press: a
     forged id of another member's hand (or an old one of the presser's, after they left) finds
     no picker in the presser's own hand, and "use the newest table" would not help them.
-    ``only``: which of those reasons to say (the others are left to the caller)."""
+    ``only``: which of those reasons to say (the others are left to the caller). ``moves``: the
+    game's move log, when the caller read it already."""
     seat = tables.seat_of(here.stored, user_id)
     if seat in here.acting:
         return
-    why = await tables.refusal(here, seat)
+    why = await tables.refusal(here, seat, moves=moves)
     if only(why):
         raise NotYourTurn(why)
 
@@ -304,8 +319,11 @@ class TurnItem(GameItem, template=r"(?!)"):
         pickers = await pickers_for(tables, shown, self.where, interaction.user.id)
         if picker >= len(pickers):
             if past:
-                first = await tables.first_move_since(stored, interaction.user.id, self.version)
-                await _refuse_stale(tables, stored, interaction.user.id, self.where, first)
+                # The move log, read once for every reason given (``moves`` is the flag).
+                logged = await tables.store.moves(stored.id)
+                user = interaction.user.id
+                first = await tables.first_move_since(stored, user, self.version, moves=logged)
+                await _refuse_stale(tables, stored, user, self.where, first, logged)
             if self.where == "h":
                 await _not_deciding(tables, shown, interaction.user.id)
         return stored, pickers[picker] if picker < len(pickers) else None, past
