@@ -177,23 +177,24 @@ async def _turn_of(
     where: str,
     *,
     read_old: bool = False,
-) -> tuple[StoredGame, Position, bool]:
-    """The game a component belongs to, the position its pickers were built from, and whether
-    that position is past (the component can only be refused, see ``read_old``).
+) -> tuple[StoredGame, Position, Sequence[MoveRecord] | None]:
+    """The game a component belongs to, the position its pickers were built from, and, when
+    that position is past (the component can only be refused, see ``read_old``), the game's
+    move log as read for it: the refusal reads it no more.
 
     A table's components hold for their turn only. A hand's hold while the presser's decision
     stands (``Tables.decision_shown``): in a stampede or at the opening tickets several members
     choose at once, and one's choice must not void the menus the others are looking at.
     ``read_old``: a component of an earlier turn, pressed by a member who has moved since, is
-    read as of its turn (True comes back): its caller refuses it, saying so when its move is the
-    one the member made (a double click, ``_refuse_past``).
+    read as of its turn (the log comes back): its caller refuses it, saying so when its move is
+    the one the member made (a double click, ``_refuse_past``).
     """
     tables = bot_of(interaction).tables
     stored = await tables.game_by_id(game_id)
     if stored.status != "active":
         raise StaleButton("That button belongs to a game that has ended.")
     if stored.version == version:
-        return stored, tables.position(stored), False
+        return stored, tables.position(stored), None
     if version > stored.version:
         raise StaleButton(NOT_THIS_TABLE)
     # The move log, read once: whether the hand's decision still stands, the position the
@@ -202,12 +203,12 @@ async def _turn_of(
     if where == "h":
         shown = await tables.decision_shown(stored, interaction.user.id, version, moves=moves)
         if shown is not None:
-            return stored, shown, False
+            return stored, shown, None
     first = await tables.first_move_since(stored, interaction.user.id, version, moves=moves)
     if read_old and own_move(first):
         earlier = await tables.as_of(stored, version, moves=moves)
         if earlier is not None:
-            return stored, earlier, True
+            return stored, earlier, moves
     await _refuse_stale(tables, stored, interaction.user.id, where, first, moves)
 
 
@@ -239,12 +240,13 @@ async def _refuse_past(
     version: int,
     where: str,
     notation: str,
+    moves: Sequence[MoveRecord],
 ) -> NoReturn:
     """Refuse a move offered at an earlier turn: "already made" when it is the very move its
     presser made next (the second press of a double click arriving after the first was
-    applied), else as any component of an earlier turn."""
+    applied), else as any component of an earlier turn. ``moves``: the game's move log, as
+    ``_turn_of`` read it."""
     tables = bot_of(interaction).tables
-    moves = await tables.store.moves(stored.id)  # read once, for every reason given
     first = await tables.first_move_since(stored, interaction.user.id, version, moves=moves)
     made = await tables.already_made(stored, first, notation, moves=moves)
     if made is not None:
@@ -305,9 +307,10 @@ class TurnItem(GameItem, template=r"(?!)"):
         *,
         players_only: bool = False,
         moves: bool = True,
-    ) -> tuple[StoredGame, Picker | None, bool]:
+    ) -> tuple[StoredGame, Picker | None, Sequence[MoveRecord] | None]:
         """The game, the picker at position ``picker`` among those its turn showed here (None:
-        not there), and whether that turn is past: ``play`` then refuses the move. ``moves``:
+        not there), and, when that turn is past, the game's move log (``_turn_of``): ``play``
+        then refuses the move with it. ``moves``:
         the picker plays a move (a group only opens a choice, refused at once when past).
         ``players_only``: a presser without a seat is refused first."""
         tables = bot_of(interaction).tables
@@ -318,12 +321,10 @@ class TurnItem(GameItem, template=r"(?!)"):
             tables.seat_of(stored, interaction.user.id)
         pickers = await pickers_for(tables, shown, self.where, interaction.user.id)
         if picker >= len(pickers):
-            if past:
-                # The move log, read once for every reason given (``moves`` is the flag).
-                logged = await tables.store.moves(stored.id)
+            if past is not None:
                 user = interaction.user.id
-                first = await tables.first_move_since(stored, user, self.version, moves=logged)
-                await _refuse_stale(tables, stored, user, self.where, first, logged)
+                first = await tables.first_move_since(stored, user, self.version, moves=past)
+                await _refuse_stale(tables, stored, user, self.where, first, past)
             if self.where == "h":
                 await _not_deciding(tables, shown, interaction.user.id)
         return stored, pickers[picker] if picker < len(pickers) else None, past
@@ -334,12 +335,12 @@ class TurnItem(GameItem, template=r"(?!)"):
         notation: str,
         stored: StoredGame,
         *,
-        past: bool = False,
+        past: Sequence[MoveRecord] | None = None,
     ) -> None:
-        """Play ``notation`` on the game as it stands now (its turn held when pressed); a
-        ``past`` turn's move is refused."""
-        if past:
-            await _refuse_past(interaction, stored, self.version, self.where, notation)
+        """Play ``notation`` on the game as it stands now (its turn held when pressed); a past
+        turn's move is refused (``past``: the game's move log, as ``picked`` gave it)."""
+        if past is not None:
+            await _refuse_past(interaction, stored, self.version, self.where, notation, past)
         await play_move(
             interaction,
             notation,

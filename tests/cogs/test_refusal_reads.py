@@ -14,7 +14,7 @@ import pytest
 from bot.store.base import GuildSettings
 from cogs.play import TURN_MARK
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, replies, sweep_after
+from tests.cogs.helpers import component_id, public_table, replies, stacked_mille, sweep_after
 from tests.cogs.test_windows_review import race_window
 from tests.discord.backend import BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
@@ -66,3 +66,21 @@ async def test_a_reaction_pressed_after_its_window_ran_out_reads_the_move_log_on
     late = await driver.forge(bobs.message, component_id(bobs, "No reaction"), user_id=BOB_ID)
     assert late.ephemeral and replies(late).startswith(WINDOW_CLOSED), replies(late)
     assert reads == [game_id]
+
+
+async def test_a_hand_button_pressed_twice_reads_the_move_log_once(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alice's Go pressed again once it was applied: the old hand is rebuilt as it was shown,
+    and the press refused as a move already made, from one read of the log."""
+    game = (await stacked_mille(driver)).game
+    table = public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, f"jn:h:{game.id}")
+    go = component_id(hand, "Go")
+    await driver.click(hand, go)
+    reads = counted_reads(driver, monkeypatch)
+    again = await driver.forge(hand, go)
+    assert again.ephemeral and replies(again) == (
+        "You have already made that move. It is not your turn; waiting for Bob."
+    ), replies(again)
+    assert reads == [game.id]
