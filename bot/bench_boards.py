@@ -48,11 +48,13 @@ MIX: tuple[tuple[str, int, int, float], ...] = (
 
 @dataclass(frozen=True)
 class Season:
-    """What was stored: the newest result's time, and a busy member of the big server."""
+    """What was stored: the newest result's time, a busy member of the big server, and the
+    big server's latest rated Mille Bornes game (whose rating line is asked)."""
 
     now: float
     busy_member: int
     results: int
+    last_rated_mille: int = 0
 
 
 def season_rows(
@@ -76,6 +78,7 @@ def season_rows(
     times = sorted(rng.uniform(start, end) for _ in range(count))
     games: list[tuple[Any, ...]] = []
     results: list[tuple[Any, ...]] = []
+    last_rated_mille = 0
     for game_id, finished in enumerate(times, start=1):
         key = rng.choices(keys, shares)[0]
         low, high = spans[key]
@@ -89,6 +92,8 @@ def season_rows(
         if size > 1 and rng.random() < 0.1:
             seated[-1] = None  # a computer seat: recorded, never rated
         counted = size > 1 and None not in seated
+        if counted and key == "mille" and guild == GUILD:
+            last_rated_mille = game_id
         order = list(range(size))
         rng.shuffle(order)
         ranks = [0] * size
@@ -142,7 +147,7 @@ def season_rows(
                 dump_json(details),
             )
         )
-    return games, results, Season(end, people[0], count)
+    return games, results, Season(end, people[0], count, last_rated_mille)
 
 
 async def fill_store(store: Store, count: int, *, seed: int = 1) -> Season:
@@ -189,7 +194,16 @@ def _commands(
     """Each board command's work as its cog does it, minus Discord."""
     from functools import partial
 
-    from bot.boards import LADDERS, history_lines, leaderboard, member_stats, rating_changes, since
+    from bot.boards import (
+        KEPT,
+        history_lines,
+        kept_rating_changes,
+        leaderboard,
+        member_stats,
+        rating_changes,
+        since,
+    )
+    from bot.games import get_game
     from bot.render.leaderboard import leaderboard_png
     from bot.render.stats import stats_png
 
@@ -198,9 +212,18 @@ def _commands(
 
     def board(game: str, scope: str, period: str) -> Callable[[], Awaitable[Any]]:
         guild = GUILD if scope == "server" else None
+        # As the cog: a rated game's all-time ladder is kept (bot/kept_results.py).
+        kept = period == "all" and get_game(game).info.ranking.kind != "best"
 
         async def run() -> None:
-            results = await store.results(game_key=game, guild_id=guild, since=since(period, now))
+            if kept:
+                ladder = await KEPT.read(store, game_key=game, guild_id=guild)
+                results = []
+            else:
+                ladder = None
+                results = await store.results(
+                    game_key=game, guild_id=guild, since=since(period, now)
+                )
             made = await asyncio.to_thread(
                 partial(
                     leaderboard,
@@ -210,7 +233,7 @@ def _commands(
                     caller=me,
                     now=now,
                     here=GUILD,
-                    ladders=LADDERS if period == "all" else None,
+                    kept=ladder,
                 )
             )
             await renderer(leaderboard_png, game, made.rows, made.caller_row, period, "Rating")
@@ -219,19 +242,18 @@ def _commands(
 
     def stats(game: str) -> Callable[[], Awaitable[Any]]:
         async def run() -> None:
-            ladder = await store.results(game_key=game, guild_id=GUILD)
             own = await store.results(guild_id=GUILD, user_id=me)
-            results = list({r.record.game_id: r for r in (*ladder, *own)}.values())
+            kept = await KEPT.read(store, game_key=game, guild_id=GUILD)
             card = await asyncio.to_thread(
                 partial(
                     member_stats,
-                    results,
+                    own,
                     user_id=me,
                     name="Member",
                     game_key=game,
                     guild_id=GUILD,
                     now=now,
-                    ladders=LADDERS,
+                    kept=kept,
                 )
             )
             await renderer(stats_png, card)
@@ -242,20 +264,24 @@ def _commands(
         results = await store.results(guild_id=GUILD, user_id=me)
         history_lines(results, me, escape=str)
 
+    last_rated = season.last_rated_mille
+
     async def rating_line() -> None:
-        # The line under a game's last table: the ladder's results, the game's moves.
-        results = await store.results(game_key="mille", guild_id=GUILD)
-        last = next(r for r in reversed(results) if r.record.counted)
-        await asyncio.to_thread(
-            partial(
-                rating_changes,
-                results,
-                game_id=last.record.game_id,
-                game_key="mille",
-                guild_id=GUILD,
-                ladders=LADDERS,
+        # The line under a game's last table, as the cog: the kept ladder, or a replay of
+        # every result for a game no longer among its latest.
+        kept = await KEPT.read(store, game_key="mille", guild_id=GUILD)
+        changes = await asyncio.to_thread(kept_rating_changes, kept, last_rated)
+        if changes is None:
+            results = await store.results(game_key="mille", guild_id=GUILD)
+            await asyncio.to_thread(
+                partial(
+                    rating_changes,
+                    results,
+                    game_id=last_rated,
+                    game_key="mille",
+                    guild_id=GUILD,
+                )
             )
-        )
 
     jobs: dict[str, Callable[[], Awaitable[Any]]] = {}
     for scope in ("server", "global"):

@@ -14,11 +14,13 @@ from typing import Literal
 from bot.engine.core import Ranking
 from bot.engine.words import noun
 from bot.games import bundle, get_game
+from bot.kept_results import KeptLadder, KeptResults
 from bot.names import readings, unused_name
 from bot.ratings import (
     Ladders,
     Rating,
     Scope,
+    Standing,
     chronological,
     head_to_head,
     outcome_of,
@@ -42,9 +44,10 @@ def since(period: str, now: float) -> float | None:
     return None if length is None else now - length
 
 
-LADDERS = Ladders()
-"""The bot's ladders, replayed once and extended by each new result (``Ladders``): what the
-all-time boards, /stats and the rating line after a game read."""
+KEPT = KeptResults()
+"""The bot's rated ladders kept per store and caught up with only the results written since
+(``bot.kept_results``): what the all-time boards, /stats and the rating line after a game read
+when the store numbers its results."""
 
 ELSEWHERE = "Player on another server"
 """The name on a board across servers of a member who never played on the server it is shown
@@ -155,6 +158,19 @@ def rating_changes(
     return []
 
 
+def kept_rating_changes(kept: KeptLadder, game_id: int) -> list[RatingChange] | None:
+    """``rating_changes`` from a kept ladder (``KeptResults.read``) for one of its latest rated
+    games; None for another game (replay the results with ``rating_changes`` instead)."""
+    change = kept.change(game_id)
+    if change is None:
+        return None
+    return [
+        RatingChange(user, name, *change.moves[user])
+        for user, name in zip(change.seats, change.names, strict=False)
+        if user is not None and user in change.moves
+    ]
+
+
 def shared_places(values: Sequence[object]) -> list[int]:
     """Places of a board's rows, best first: equal values share one (1, 1, 3), so a tie is
     not settled by who has more games or the older account, which only order the rows."""
@@ -200,15 +216,20 @@ def leaderboard(
     now: float,
     here: int | None = None,
     ladders: Ladders | None = None,
+    kept: KeptLadder | None = None,
 ) -> Board:
     """The board for a game on a server (or everywhere, ``guild_id`` None), the caller's row
     included. ``here``: the server a board across servers is shown on (None: in a direct
     message), whose members may read only the names recorded there (``names_seen_on``).
     ``ladders``: replays kept between requests (all-time boards; a period's board is replayed
-    from its own start)."""
-    names = told_apart(names_of(results) if guild_id is not None else names_seen_on(results, here))
+    from its own start). ``kept``: the all-time ladder of a rated game kept and caught up
+    (``KeptResults.read``), which stands in for ``results``."""
     info = get_game(game_key).info
     ranking = info.ranking
+    if kept is not None and ranking.kind != "best":
+        ladder, seen = kept.board(now, here=here)
+        return _rated_board(ladder, told_apart(seen), ranking.label, caller)
+    names = told_apart(names_of(results) if guild_id is not None else names_seen_on(results, here))
     if ranking.kind == "best":
         best: dict[int, tuple[tuple[int, ...], int]] = {}  # user -> (key, shown value)
         played: Counter[int] = Counter()
@@ -228,30 +249,48 @@ def leaderboard(
             LeaderboardRow(place, names.get(u, ELSEWHERE), best[u][1], played[u], None, u)
             for place, u in zip(places, users, strict=True)
         )
-    else:
-        scope = Scope(info.ladder, guild_id)
-        records = [s.record for s in results]
-        ladder = (
-            standings(records, scope, now)
-            if ladders is None
-            else ladders.standings(records, scope, now)
+        return _board(rows, users, names, ranking.label, caller)
+    scope = Scope(info.ladder, guild_id)
+    records = [s.record for s in results]
+    ladder = (
+        standings(records, scope, now)
+        if ladders is None
+        else ladders.standings(records, scope, now)
+    )
+    return _rated_board(ladder, names, ranking.label, caller)
+
+
+def _rated_board(
+    ladder: Sequence[Standing], names: dict[int, str], label: str, caller: int
+) -> Board:
+    """A rated game's board from its ladder and the names it may show."""
+    places = shared_places([line.display for line in ladder])
+    rows = tuple(
+        LeaderboardRow(
+            places[i],
+            names.get(line.player, ELSEWHERE),
+            line.display,
+            line.record.games,
+            line.record.win_rate,
+            line.player,
         )
-        users = [line.player for line in ladder]
-        places = shared_places([line.display for line in ladder])
-        rows = tuple(
-            LeaderboardRow(
-                places[i],
-                names.get(line.player, ELSEWHERE),
-                line.display,
-                line.record.games,
-                line.record.win_rate,
-                line.player,
-            )
-            for i, line in enumerate(ladder)
-        )
+        for i, line in enumerate(ladder)
+    )
+    return _board(rows, [line.player for line in ladder], names, label, caller)
+
+
+def _board(
+    rows: tuple[LeaderboardRow, ...],
+    users: list[int],
+    names: dict[int, str],
+    label: str,
+    caller: int,
+) -> Board:
+    """A board of ``rows`` (the members ``users``, in order): the caller's row and the members
+    not among ``names``."""
     caller_row = rows[users.index(caller)] if caller in users else None
     elsewhere = frozenset(r.player for r in rows if r.player is not None and r.player not in names)
-    return Board(rows, caller_row, ranking.label, elsewhere)
+    return Board(rows, caller_row, label, elsewhere)
 
 
 def member_stats(
@@ -263,12 +302,15 @@ def member_stats(
     guild_id: int | None,
     now: float,
     ladders: Ladders | None = None,
+    kept: KeptLadder | None = None,
 ) -> MemberStats:
     """A member's card: rating over time, record, frequent opponents, favourite game, bests.
 
     A solitaire's card has no rating: games played, won and lost, and the member's place on
     the game's best-results board of this server (``solitaire_stats``). ``ladders``: replays
-    kept between requests."""
+    kept between requests. ``kept``: the game's ladder on this server kept and caught up
+    (``KeptResults.read``, not for a solitaire); ``results`` then need hold only the member's
+    own games, of every kind."""
     if get_game(game_key).info.solitaire:
         return solitaire_stats(
             results, user_id=user_id, name=name, game_key=game_key, guild_id=guild_id, now=now
@@ -279,17 +321,27 @@ def member_stats(
     # on, and a nickname belongs to its own server (as on a board across servers).
     scope = Scope(get_game(game_key).info.ladder, guild_id)
     # Numbered over the ladder's members only, as the board numbers them.
-    names = told_apart(
-        names_of(
-            [s for s in (results if guild_id is not None else mine) if scope.includes(s.record)]
+    if kept is None:
+        names = told_apart(
+            names_of(
+                [s for s in (results if guild_id is not None else mine) if scope.includes(s.record)]
+            )
         )
-    )
-    records = [s.record for s in results]
-    if ladders is None:
-        ladder = standings(records, scope, now)
-        points = rating_history(records, scope, user_id)
+        records = [s.record for s in results]
+        if ladders is None:
+            ladder = standings(records, scope, now)
+            points = rating_history(records, scope, user_id)
+        else:
+            ladder, points = ladders.card(records, scope, user_id, now)
     else:
-        ladder, points = ladders.card(records, scope, user_id, now)
+        ladder, points, everyone = kept.card(user_id, now)
+        names = told_apart(
+            everyone
+            if guild_id is not None
+            else names_of([s for s in mine if scope.includes(s.record)])
+        )
+        # The member's head-to-head records need only their own games.
+        records = [s.record for s in mine]
     index = next((i for i, line in enumerate(ladder) if line.player == user_id), None)
     line = ladder[index] if index is not None else None
     place = shared_places([s.display for s in ladder])[index] if index is not None else None

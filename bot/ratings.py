@@ -478,9 +478,12 @@ def _inputs(record: ResultRecord) -> _Inputs:
 
 
 @dataclass
-class _Replay:
+class Replay:
     """One ladder replayed: its rated games so far (their inputs, in rating order), every
-    player's rating and record, each player's chart points and the latest games' moves."""
+    player's rating and record, each player's chart points and the latest games' moves.
+
+    ``apply`` rates the ladder's next rated game; whoever feeds it answers for the order
+    (``Ladders`` checks it; ``bot.kept_results`` knows it from the store's numbering)."""
 
     inputs: list[_Inputs] = field(default_factory=list)
     table: dict[PlayerKey, Rating] = field(default_factory=dict)
@@ -508,6 +511,10 @@ class _Replay:
         if len(self.changes) > RECENT_CHANGES:
             del self.changes[next(iter(self.changes))]
 
+    def standings(self, now: float | None = None, min_games: int = 1) -> list[Standing]:
+        """``standings`` of the games applied so far, as of ``now``."""
+        return _standing_lines(self.table, self.tallies, now, min_games)
+
 
 class Ladders:
     """Ladders replayed from the results, kept between requests and extended game by game.
@@ -526,11 +533,11 @@ class Ladders:
         # ladders and ``keep_games`` games in all, the least used dropped first.
         self.keep = keep
         self.keep_games = keep_games
-        self._kept: dict[Scope, _Replay] = {}
+        self._kept: dict[Scope, Replay] = {}
         self._lock = threading.Lock()
         self.replays = 0  # full replays done (for tests and the bench)
 
-    def _replayed(self, results: Iterable[ResultRecord], scope: Scope) -> _Replay:
+    def _replayed(self, results: Iterable[ResultRecord], scope: Scope) -> Replay:
         # The scope first: /stats hands in the member's games of every kind too.
         rated = chronological(r for r in results if scope.includes(r) and is_rated(r))
         kept = self._kept.pop(scope, None)
@@ -539,7 +546,7 @@ class Ladders:
             if done > len(rated) or [_inputs(r) for r in rated[:done]] != kept.inputs:
                 kept = None
         if kept is None:
-            kept = _Replay()
+            kept = Replay()
             self.replays += 1
         for record in rated[len(kept.inputs) :]:
             kept.apply(record)

@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.boards import (
-    LADDERS,
+    KEPT,
     PERIOD_LABELS,
     Board,
     history_lines,
@@ -35,6 +35,7 @@ from bot.games import all_bundles, bundle
 from bot.render.leaderboard import LeaderboardRow, leaderboard_png
 from bot.render.stats import MemberStats, stats_png
 from bot.replays import Inputs
+from bot.store.base import StoredResult
 from bot.tables import ABORTED_NOT_REPLAYED
 from cogs import limits
 from cogs.alt_text import board_text, stats_text
@@ -171,11 +172,18 @@ class Boards(commands.Cog):
         # A board is a ladder replayed: limited per member, one at a time (cogs/limits.py).
         with limits.limited(interaction, limits.BOARDS):
             await interaction.response.defer(thinking=True)
-            results = await bot.store.results(
-                game_key=rules.info.key,
-                guild_id=guild_id,
-                since=day_start(now) if period == "daily" else since(period, now),
-            )
+            # The all-time ladder of a rated game is kept and caught up with the results
+            # written since (bot/kept_results.py); a period's starts at its start.
+            kept = None
+            results: list[StoredResult] = []
+            if period == "all" and rules.info.ranking.kind != "best":
+                kept = await KEPT.read(bot.store, game_key=rules.info.key, guild_id=guild_id)
+            else:
+                results = await bot.store.results(
+                    game_key=rules.info.key,
+                    guild_id=guild_id,
+                    since=day_start(now) if period == "daily" else since(period, now),
+                )
             if period == "daily":
                 results = [r for r in results if r.record.options.get("daily") == today]
             # Ratings are recomputed from every result: CPU work for a thread, not the event loop.
@@ -188,8 +196,7 @@ class Boards(commands.Cog):
                     caller=interaction.user.id,
                     now=now,
                     here=interaction.guild_id,
-                    # The all-time ladder is kept and extended; a period's starts at its start.
-                    ladders=LADDERS if period == "all" else None,
+                    kept=kept,
                 )
             )
             board = await self.account_names.named(board)
@@ -229,10 +236,16 @@ class Boards(commands.Cog):
         with limits.limited(interaction, limits.BOARDS):
             await interaction.response.defer(thinking=True)
             # The ladder needs every game of it (ratings depend on the opponents' games too, as on
-            # /leaderboard); the member's own games of any kind give the favourite game.
-            ladder = await bot.store.results(game_key=game_key, guild_id=interaction.guild_id)
+            # /leaderboard): a rated game's is kept and caught up (bot/kept_results.py). The
+            # member's own games of any kind give the favourite game.
+            kept = None
             own = await bot.store.results(guild_id=interaction.guild_id, user_id=who.id)
-            results = list({r.record.game_id: r for r in (*ladder, *own)}.values())
+            results = own
+            if bundle(game_key).info.solitaire:
+                ladder = await bot.store.results(game_key=game_key, guild_id=interaction.guild_id)
+                results = list({r.record.game_id: r for r in (*ladder, *own)}.values())
+            else:
+                kept = await KEPT.read(bot.store, game_key=game_key, guild_id=interaction.guild_id)
             card = await asyncio.to_thread(
                 partial(
                     member_stats,
@@ -242,7 +255,7 @@ class Boards(commands.Cog):
                     game_key=game_key,
                     guild_id=interaction.guild_id,
                     now=time.time(),
-                    ladders=LADDERS,
+                    kept=kept,
                 )
             )
             if not card.games:

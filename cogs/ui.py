@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from bot.bidi import isolated
-from bot.boards import LADDERS, rating_changes
+from bot.boards import KEPT, kept_rating_changes, rating_changes
 from bot.engine.core import GameError
 from bot.engine.words import plural
 from bot.games import bundle
@@ -481,22 +481,27 @@ async def rating_line(bot: JunctionBot, update: TableUpdate) -> str:
         return ""
     if len(game.seats) < 2 or any(s.is_computer for s in game.seats):
         return ""
+    store = bot.tables.store
     try:
-        results = await bot.tables.store.results(game_key=game.game_key, guild_id=game.guild_id)
+        # The ladder kept and caught up with the game just ended (bot/kept_results.py); a game
+        # no longer among its latest is replayed from every result of the ladder.
+        kept = await KEPT.read(store, game_key=game.game_key, guild_id=game.guild_id)
+        changes = await asyncio.to_thread(kept_rating_changes, kept, game.id)
+        if changes is None:
+            results = await store.results(game_key=game.game_key, guild_id=game.guild_id)
+            # CPU work, off the event loop.
+            changes = await asyncio.to_thread(
+                partial(
+                    rating_changes,
+                    results,
+                    game_id=game.id,
+                    game_key=game.game_key,
+                    guild_id=game.guild_id,
+                )
+            )
     except StoreError:
         log.warning("could not read the ratings after game %s", game.id, exc_info=True)
         return ""
-    # Ratings are replayed from every result of the ladder: CPU work, off the event loop.
-    changes = await asyncio.to_thread(
-        partial(
-            rating_changes,
-            results,
-            game_id=game.id,
-            game_key=game.game_key,
-            guild_id=game.guild_id,
-            ladders=LADDERS,
-        )
-    )
     if not changes:
         return ""
     moves = " · ".join(

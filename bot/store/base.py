@@ -130,6 +130,24 @@ class StoredResult:
 
 
 @dataclass(frozen=True)
+class NumberedResults:
+    """One ladder's results written after a number (``Store.results_after``).
+
+    Every result is numbered as it is written, higher than any number handed out before, and
+    every change or delete of a stored result adds one to a count of changes. ``results`` are
+    those numbered above the number asked for, oldest first as ``Store.results`` orders them,
+    ``numbers`` their numbers in the same order. ``changes`` is the count of changes, read
+    after the results when a number was given (so if it is the count a reader read before, the
+    results it read then are all still there as they were when these were read) and before
+    them when none was (so a change made while they are read moves it on).
+    """
+
+    results: tuple[StoredResult, ...]
+    numbers: tuple[int, ...]
+    changes: int
+
+
+@dataclass(frozen=True)
 class GuildSettings:
     """A guild's turn timer: seconds per turn (None: no timer) and what a timeout does.
 
@@ -407,6 +425,14 @@ class Store(ABC):
         Each filter given narrows the list: exactly this game key, this guild, finished at or
         after ``since``, and ``user_id`` seated at the table.
         """
+
+    @abstractmethod
+    async def results_after(
+        self, *, game_key: str, guild_id: int | None, after: int = 0
+    ) -> NumberedResults:
+        """The results of one game key (on one guild, or on all for None) numbered above
+        ``after`` (0: all of them), and the count of changes (``NumberedResults``): what a kept
+        ladder reads to catch up (bot/kept_results.py)."""
 
     # -- turn timers ------------------------------------------------------------------------
 

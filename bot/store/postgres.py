@@ -219,6 +219,10 @@ class PostgresStore(SqlStore):
     # A result reads its game's seats FOR SHARE: that waits for a forgetting that rewrote the
     # row, or holds one back until the result is in, for it to rewrite.
     _HOLD_ROW = " FOR SHARE"
+    # A result's number comes from a sequence when it is inserted, before commit: two results
+    # written at once could commit out of order, and a reader who saw the higher would never
+    # ask for the lower (``results_after``). Writers of results queue here (readers do not).
+    _HOLD_RESULTS = "LOCK TABLE results IN SHARE ROW EXCLUSIVE MODE"
     _CONFLICT = (asyncpg.UniqueViolationError,)
 
     @property

@@ -51,6 +51,9 @@ RESULT_SELECT: Final = (
     " FROM results r JOIN games g ON g.id = r.game_id"
 )
 
+# The same with each result's number (``Store.results_after``), first.
+NUMBERED_RESULT_SELECT: Final = RESULT_SELECT.replace("SELECT ", "SELECT r.seq, ", 1)
+
 # Finished games without their result (Store.finished_without_result): the games query's
 # tail. The console's games record none on purpose.
 NO_RESULT: Final = (

@@ -32,6 +32,7 @@ from bot.store.base import (
     GuildSettings,
     LobbyRecord,
     MoveRecord,
+    NumberedResults,
     Shards,
     StaleVersion,
     Store,
@@ -47,6 +48,7 @@ from bot.store.rows import (
     LOBBY_COLUMNS,
     MOVE_COLUMNS,
     NO_RESULT,
+    NUMBERED_RESULT_SELECT,
     OPEN_LOBBIES_OF,
     RESULT_COLUMNS,
     RESULT_SELECT,
@@ -117,6 +119,10 @@ class SqlStore(Store):
     # whose write transactions do not already exclude each other sets them (see PostgresStore).
     _HOLD_GAMES: ClassVar[str | None] = None
     _HOLD_ROW: ClassVar[str] = ""
+    # Runs just before a result is written: a backend that numbers results before commit and
+    # lets writers commit in any order sets it, so results commit in the order they are
+    # numbered (``results_after`` relies on it; see PostgresStore).
+    _HOLD_RESULTS: ClassVar[str | None] = None
     # What the driver raises when a statement breaks a unique index (``update_lobby``).
     _CONFLICT: ClassVar[tuple[type[Exception], ...]]
 
@@ -276,6 +282,8 @@ class SqlStore(Store):
             if found:
                 record, names = as_seated(record, names, seats_from_json(found[0]["seats"]))
             row = result_row(record, names)
+            if self._HOLD_RESULTS is not None:
+                await tx.execute(self._HOLD_RESULTS)
             marks = ", ".join(f"${n}" for n in range(1, len(row) + 1))
             # DO NOTHING keeps the first record: the seam may record again after a retry, and
             # two processes may race to record the same game.
@@ -303,6 +311,32 @@ class SqlStore(Store):
         # the event loop answers other channels meanwhile.
         return await asyncio.to_thread(
             lambda: seated([stored_result(row) for row in rows], user_id)
+        )
+
+    async def results_after(
+        self, *, game_key: str, guild_id: int | None, after: int = 0
+    ) -> NumberedResults:
+        where, parameters = results_filter(game_key=game_key, guild_id=guild_id, since=None)
+        parameters.append(after)
+        query = (
+            f"{NUMBERED_RESULT_SELECT}{where} AND r.seq > ${len(parameters)}"
+            " ORDER BY r.finished_at, r.game_id"
+        )
+        count = "SELECT changes FROM result_numbers"
+        # The order of the two reads is what makes them safe (``NumberedResults``): results
+        # numbered at or below ``after`` only ever go (a delete) or change (an update), and
+        # either moves the count on; results are numbered in the order they commit.
+        if after:
+            rows = await self._read(query, *parameters)
+            changes = await self._read(count)
+        else:
+            changes = await self._read(count)
+            rows = await self._read(query, *parameters)
+        results = await asyncio.to_thread(lambda: tuple(stored_result(row) for row in rows))
+        return NumberedResults(
+            results=results,
+            numbers=tuple(int(row["seq"]) for row in rows),
+            changes=int(changes[0]["changes"]),
         )
 
     # -- turn timers -------------------------------------------------------------------------------

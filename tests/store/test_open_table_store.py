@@ -67,7 +67,7 @@ async def test_a_version_5_database_upgrades(backend: Backend) -> None:
         assert (await store.get_lobby(table.id)) == table
     finally:
         await store.close()
-    assert await backend.raw("SELECT MAX(version) FROM schema_version") == [(7,)]
+    assert await backend.raw("SELECT MAX(version) FROM schema_version") == [(8,)]
 
 
 @pytest.mark.parametrize("seats", [1, 5])

@@ -125,4 +125,4 @@ async def test_a_version_4_database_upgrades(backend: Backend) -> None:
         assert created
     finally:
         await store.close()
-    assert await backend.raw("SELECT MAX(version) FROM schema_version") == [(7,)]
+    assert await backend.raw("SELECT MAX(version) FROM schema_version") == [(8,)]

@@ -44,6 +44,7 @@ async def test_schema_created(store: Store, backend: Backend) -> None:
         (5, "rematch_invitations"),
         (6, "open_tables"),
         (7, "lobby_expiry"),
+        (8, "result_numbers"),
     ]
     tables = ("games", "moves", "results", "guild_settings", "lobbies", "abort_votes")
     for table in (*tables, "daily_claims"):
@@ -70,6 +71,7 @@ async def test_migrations_idempotent(backend: Backend) -> None:
         (5,),
         (6,),
         (7,),
+        (8,),
     ]
 
 
@@ -508,7 +510,7 @@ async def test_version_1_database_upgrades(backend: Backend) -> None:
         assert await store.initial_state(fresh.id) == STATE
     finally:
         await store.close()
-    assert await backend.raw("SELECT MAX(version) FROM schema_version") == [(7,)]
+    assert await backend.raw("SELECT MAX(version) FROM schema_version") == [(8,)]
 
 
 # -- initial states ------------------------------------------------------------------------------

@@ -1,0 +1,258 @@
+"""Kept ladders (``bot.kept_results``) caught up with only the results written since answer
+exactly as a full replay of the stored results, on SQLite and PostgreSQL: after new results, a
+result written late, a member forgotten, a result deleted, in another store and in a database
+that had results before results were numbered."""
+
+from __future__ import annotations
+
+import random
+
+from bot.boards import Board, leaderboard, member_stats, names_of
+from bot.kept_results import KeptResults
+from bot.ratings import ResultRecord, Scope, rating_history, standings
+from bot.render.stats import MemberStats
+from bot.store.base import GameRewrite, SeatRecord, Store
+from tests.store.helpers import Backend
+
+GUILDS = (7, 8)
+MEMBERS = (11, 12, 13, 14, 15, 16)
+ALIAS = -5
+NOW = 2_000_000_000.0
+
+
+async def _write(
+    store: Store, rng: random.Random, finished_at: float, *, guild_id: int | None = None
+) -> int:
+    """One finished Dragon game (2–6 seats, ties, now and then the computer) and its result."""
+    size = rng.randint(2, 6)
+    users: list[int | None] = list(rng.sample(MEMBERS, size))
+    if rng.random() < 0.15:
+        users[-1] = None
+    seats = tuple(
+        SeatRecord(i, f"Name {u} {rng.randrange(3)}" if u else "Computer", u, None if u else "x")
+        for i, u in enumerate(users)
+    )
+    guild = rng.choice(GUILDS) if guild_id is None else guild_id
+    game = await store.create_game(
+        channel_id=rng.randrange(1, 10**12),
+        guild_id=guild,
+        game_key="dragon",
+        seats=seats,
+        options={},
+        state={},
+    )
+    await store.end_game(game_id=game.id, expected_version=0, status="finished", state={})
+    record = ResultRecord(
+        game_id=game.id,
+        game_key="dragon",
+        guild_id=guild,
+        finished_at=finished_at,
+        seats=tuple(users),
+        ranks=tuple(rng.randrange(size) for _ in users),
+        counted=None not in users,
+    )
+    await store.record_result(record, [s.name for s in seats])
+    return game.id
+
+
+async def _season(store: Store, seed: int, count: int, start: float = 1_000_000.0) -> float:
+    """``count`` results a day or a few minutes apart; the time of the last."""
+    rng = random.Random(seed)
+    when = start
+    for _ in range(count):
+        when += rng.choice((600.0, 86_400.0))
+        await _write(store, rng, when)
+    return when
+
+
+async def _boards(kept: KeptResults, store: Store) -> tuple[list[Board], list[MemberStats]]:
+    """Every board and card this test looks at, from the kept ladders."""
+    boards, cards = [], []
+    for guild in (7, None):
+        ladder = await kept.read(store, game_key="dragon", guild_id=guild)
+        boards.append(
+            leaderboard(
+                [], game_key="dragon", guild_id=guild, caller=11, now=NOW, here=7, kept=ladder
+            )
+        )
+        for member in (11, 12, ALIAS):
+            own = await store.results(guild_id=guild, user_id=member)
+            cards.append(
+                member_stats(
+                    own,
+                    user_id=member,
+                    name="Me",
+                    game_key="dragon",
+                    guild_id=guild,
+                    now=NOW,
+                    kept=ladder,
+                )
+            )
+    return boards, cards
+
+
+async def _replayed(store: Store) -> tuple[list[Board], list[MemberStats]]:
+    """The same boards and cards replayed from every stored result."""
+    boards, cards = [], []
+    for guild in (7, None):
+        results = await store.results(game_key="dragon", guild_id=guild)
+        boards.append(
+            leaderboard(results, game_key="dragon", guild_id=guild, caller=11, now=NOW, here=7)
+        )
+        for member in (11, 12, ALIAS):
+            own = await store.results(guild_id=guild, user_id=member)
+            merged = list({r.record.game_id: r for r in (*results, *own)}.values())
+            cards.append(
+                member_stats(
+                    merged, user_id=member, name="Me", game_key="dragon", guild_id=guild, now=NOW
+                )
+            )
+    return boards, cards
+
+
+async def _same_as_a_full_replay(kept: KeptResults, store: Store) -> None:
+    assert await _boards(kept, store) == await _replayed(store)
+    # The chart points and names too, for every member (a card shows one member's).
+    for guild in (7, None):
+        ladder = await kept.read(store, game_key="dragon", guild_id=guild)
+        results = await store.results(game_key="dragon", guild_id=guild)
+        records = [r.record for r in results]
+        for member in (*MEMBERS, ALIAS):
+            assert ladder.card(member, NOW) == (
+                standings(records, Scope("dragon", guild), NOW),
+                rating_history(records, Scope("dragon", guild), member),
+                names_of(results),
+            )
+
+
+async def test_new_results_are_rated_onto_the_kept_ladder(store: Store) -> None:
+    """Results written after a board was read are rated onto the kept ladder, which then
+    answers as a full replay; the ladder is not read whole again."""
+    kept = KeptResults()
+    last = await _season(store, 1, 25)
+    await _same_as_a_full_replay(kept, store)
+    read_whole = kept.full_reads
+    rng = random.Random(2)
+    for step in range(3):
+        for _ in range(step + 1):
+            last += 600.0
+            await _write(store, rng, last)
+        await _same_as_a_full_replay(kept, store)
+    assert kept.full_reads == read_whole
+
+
+async def test_a_result_written_late_is_rated_in_its_place(store: Store) -> None:
+    """A result dated before the newest kept one (written late) is rated where it finished,
+    as a full replay rates it."""
+    kept = KeptResults()
+    await _season(store, 3, 25)
+    await _same_as_a_full_replay(kept, store)
+    await _write(store, random.Random(4), 1_000_000.0 + 86_400.0 * 2.5, guild_id=7)
+    await _same_as_a_full_replay(kept, store)
+
+
+async def test_a_forgotten_member_leaves_the_kept_ladder(store: Store) -> None:
+    """After a member is forgotten (their seats in every result rewritten to an alias and a
+    former player's name), the kept ladder answers as a full replay: no rating, name or
+    chart point of theirs is left under their id."""
+    kept = KeptResults()
+    await _season(store, 5, 25)
+    await _same_as_a_full_replay(kept, store)
+    games = await store.games_of_member(12)
+    rewrites = [
+        GameRewrite(
+            g.id,
+            tuple(
+                SeatRecord(s.seat, "Former player", ALIAS) if s.user_id == 12 else s
+                for s in g.seats
+            ),
+            {},
+            None,
+        )
+        for g in games
+    ]
+    await store.forget_member(12, alias=ALIAS, name="Former player", games=rewrites)
+    await _same_as_a_full_replay(kept, store)
+    board, _ = await _boards(kept, store)
+    assert 12 not in {row.player for row in board[0].rows}
+
+
+async def test_a_deleted_result_leaves_the_kept_ladder(store: Store, backend: Backend) -> None:
+    """A result deleted from the store (by hand, or a store emptied and filled again) is no
+    longer rated on the kept ladder."""
+    kept = KeptResults()
+    await _season(store, 6, 25)
+    await _same_as_a_full_replay(kept, store)
+    [(first,)] = await backend.raw(
+        "SELECT MIN(game_id) FROM results WHERE guild_id = 7 AND counted"
+    )
+    await backend.raw(f"DELETE FROM results WHERE game_id = {int(first)}")
+    await _same_as_a_full_replay(kept, store)
+
+
+async def test_another_store_has_ladders_of_its_own(backend: Backend, tmp_path: object) -> None:
+    """Two stores read through the same kept ladders each get their own results' answer, even
+    when their results are numbered alike."""
+    kept = KeptResults()
+    first = backend.store()
+    await first.open()
+    try:
+        await _season(first, 7, 12)
+        await _same_as_a_full_replay(kept, first)
+    finally:
+        await first.close()
+    other = Backend("sqlite", "", tmp_path / "other.db")  # type: ignore[operator]
+    second = other.store()
+    await second.open()
+    try:
+        await _season(second, 8, 12)
+        await _same_as_a_full_replay(kept, second)
+    finally:
+        await second.close()
+
+
+def _sql_value(value: object) -> str:
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, str):
+        return "'" + value.replace("'", "''") + "'"
+    return repr(value)
+
+
+async def test_results_stored_before_numbering_are_numbered(backend: Backend) -> None:
+    """A database with results from before migration 0008 has them numbered when it is opened,
+    every later result numbered above them, and its kept ladders answer as a full replay."""
+    from bot.bench_boards import season_rows
+    from bot.store.migrate import GAME_COLUMNS, RESULT_COLUMNS
+
+    await backend.migrate_to(7)
+    games, results, _ = season_rows(60, members=8, now=1_500_000_000.0)
+    for table, columns, rows in (
+        ("games", GAME_COLUMNS, games),
+        ("results", RESULT_COLUMNS, results),
+    ):
+        values = ", ".join("(" + ", ".join(_sql_value(v) for v in row) + ")" for row in rows)
+        await backend.raw(f"INSERT INTO {table} ({', '.join(columns)}) VALUES {values}")
+    if backend.name == "postgresql":  # as migrate-db does: new games numbered after these
+        await backend.raw(
+            "SELECT setval(pg_get_serial_sequence('games', 'id'), MAX(id)) FROM games"
+        )
+    store = backend.store()
+    await store.open()
+    try:
+        kept = KeptResults()
+        before = await store.results_after(game_key="dragon", guild_id=None)
+        stored = await store.results(game_key="dragon", guild_id=None)
+        assert before.results == tuple(stored) and stored
+        assert len(set(before.numbers)) == len(before.numbers)
+        await _same_as_a_full_replay(kept, store)
+        await _season(store, 10, 3, start=1_600_000_000.0)
+        after = await store.results_after(
+            game_key="dragon", guild_id=None, after=max(before.numbers)
+        )
+        assert len(after.results) == 3 and min(after.numbers) > max(before.numbers)
+        await _same_as_a_full_replay(kept, store)
+    finally:
+        await store.close()
