@@ -83,6 +83,9 @@ SCHEMES: Final[frozenset[str]] = frozenset({"postgresql", "postgres"})
 # two sessions run it at the same moment (one fails on the catalog's unique index).
 MIGRATION_LOCK_KEY: Final = 0x4A756E63
 
+# pg_advisory_xact_lock key ("Rslt") held while a result is written (``_HOLD_RESULTS``).
+RESULTS_LOCK_KEY: Final = 0x52736C74
+
 # Names PostgreSQL gives the constraints of 0001_games_and_moves.postgresql.sql.
 _ONE_ACTIVE_PER_CHANNEL: Final = "games_one_active_per_channel"
 _UNIQUE_INTERACTION: Final = "moves_interaction_id_key"
@@ -221,8 +224,10 @@ class PostgresStore(SqlStore):
     _HOLD_ROW = " FOR SHARE"
     # A result's number comes from a sequence when it is inserted, before commit: two results
     # written at once could commit out of order, and a reader who saw the higher would never
-    # ask for the lower (``results_after``). Writers of results queue here (readers do not).
-    _HOLD_RESULTS = "LOCK TABLE results IN SHARE ROW EXCLUSIVE MODE"
+    # ask for the lower (``results_after``). Writers of results queue on this lock until they
+    # commit; readers, and a vacuum of the table, do not wait for it (a table lock would make a
+    # result wait behind a long vacuum).
+    _HOLD_RESULTS = f"SELECT pg_advisory_xact_lock({RESULTS_LOCK_KEY})"
     _CONFLICT = (asyncpg.UniqueViolationError,)
 
     @property

@@ -256,3 +256,33 @@ async def test_results_stored_before_numbering_are_numbered(backend: Backend) ->
         await _same_as_a_full_replay(kept, store)
     finally:
         await store.close()
+
+
+async def test_postgresql_commits_results_in_the_order_they_are_numbered(pg_url: str) -> None:
+    """On PostgreSQL a result is numbered before commit: a second result written meanwhile
+    waits until the first commits, so no reader can see a number before a lower one commits
+    (and never read the lower one)."""
+    import asyncio
+
+    import asyncpg
+
+    from bot.store.postgres import RESULTS_LOCK_KEY, PostgresStore
+
+    store = PostgresStore(pg_url)
+    await store.open()
+    holder = await asyncpg.connect(pg_url)
+    try:
+        rng = random.Random(11)
+        await _write(store, rng, 1_000_000.0)
+        async with holder.transaction():
+            # Another writer of a result, between its number and its commit.
+            await holder.execute("SELECT pg_advisory_xact_lock($1)", RESULTS_LOCK_KEY)
+            writing = asyncio.create_task(_write(store, rng, 1_000_600.0))
+            await asyncio.sleep(0.5)
+            assert not writing.done()
+        await asyncio.wait_for(writing, 10)
+        numbered = await store.results_after(game_key="dragon", guild_id=None)
+        assert len(numbered.results) == 2
+    finally:
+        await holder.close()
+        await store.close()

@@ -3,8 +3,8 @@
 --   * ``results.seq`` comes from a sequence, as the column's default (junction migrate-db's
 --     COPY fills it too). Sequence numbers are handed out before commit, so two transactions
 --     could commit their results out of order and a reader miss the lower one: the store takes
---     ``LOCK TABLE results IN SHARE ROW EXCLUSIVE MODE`` before writing a result
---     (``SqlStore._HOLD_RESULTS``), so results commit in the order they are numbered.
+--     a transaction-level advisory lock before writing a result (``SqlStore._HOLD_RESULTS``),
+--     so results commit in the order they are numbered.
 --   * ``result_numbers`` has no ``last_seq``: the sequence is that.
 --   * one statement-level trigger counts updates, deletes and truncations.
 CREATE SEQUENCE results_seq;
