@@ -163,6 +163,34 @@ async def fill_store(store: Store, count: int, *, seed: int = 1) -> Season:
     return season
 
 
+async def _store_a_game(store: Store, season: Season, n: int) -> None:
+    """A Mille Bornes game between two of the big server's members, ended and its result
+    stored as the bot stores one (``n`` makes each later than the last)."""
+    from bot.ratings import ResultRecord
+    from bot.store.base import SeatRecord
+
+    players = (season.busy_member, season.busy_member + 1)
+    seats = tuple(SeatRecord(i, f"Member {u}", u) for i, u in enumerate(players))
+    game = await store.create_game(
+        channel_id=GUILD * 100 + CHANNELS,
+        guild_id=GUILD,
+        game_key="mille",
+        seats=seats,
+        options={},
+        state={},
+    )
+    await store.end_game(game_id=game.id, expected_version=0, status="finished", state={})
+    record = ResultRecord(
+        game_id=game.id,
+        game_key="mille",
+        guild_id=GUILD,
+        finished_at=season.now + n,
+        seats=players,
+        ranks=(n % 2, 1 - n % 2),
+    )
+    await store.record_result(record, [s.name for s in seats])
+
+
 async def _stall_during(work: Callable[[], Awaitable[Any]]) -> tuple[float, float]:
     """``work``'s wall seconds, and the event loop's worst lateness meanwhile (seconds): how
     long a command from another channel would wait to be answered."""
@@ -293,6 +321,16 @@ def _commands(
     jobs["stats_dragon"] = stats("dragon")
     jobs["history"] = history
     jobs["rating_line_mille"] = rating_line
+    # Last, as it adds results: a game ends, its result is stored, and the all-time board is
+    # asked, as after every game on a busy server (what the new result costs the board).
+    played = itertools.count(1)
+    server_board = board("mille", "server", "all")
+
+    async def board_after_a_game() -> None:
+        await _store_a_game(store, season, next(played))
+        await server_board()
+
+    jobs["leaderboard_mille_after_game"] = board_after_a_game
     return jobs
 
 

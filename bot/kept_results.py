@@ -169,9 +169,15 @@ class KeptResults:
         self._kept: dict[tuple[int, str, int | None], KeptLadder] = {}
         self.full_reads = 0  # ladders read whole (a first request, a change): tests, the bench
 
+    def __len__(self) -> int:
+        """How many ladders are kept."""
+        return len(self._kept)
+
     async def read(self, store: Store, *, game_key: str, guild_id: int | None) -> KeptLadder:
         """The ladder of ``game_key``'s results on ``guild_id`` (None: every server) in
         ``store``, caught up with the results written since it was last read."""
+        for gone in [k for k, ladder in self._kept.items() if ladder.store() is None]:
+            del self._kept[gone]  # a store closed and dropped: its ladders go with it
         key = (id(store), game_key, guild_id)
         kept = self._kept.pop(key, None)
         if kept is None or kept.store() is not store:  # a new store may reuse a dead one's id

@@ -5,13 +5,16 @@ that had results before results were numbered."""
 
 from __future__ import annotations
 
+import gc
 import random
+from pathlib import Path
 
 from bot.boards import Board, leaderboard, member_stats, names_of
 from bot.kept_results import KeptResults
 from bot.ratings import ResultRecord, Scope, rating_history, standings
 from bot.render.stats import MemberStats
 from bot.store.base import GameRewrite, SeatRecord, Store
+from bot.store.sqlite import SqliteStore
 from tests.store.helpers import Backend
 
 GUILDS = (7, 8)
@@ -190,7 +193,7 @@ async def test_a_deleted_result_leaves_the_kept_ladder(store: Store, backend: Ba
     await _same_as_a_full_replay(kept, store)
 
 
-async def test_another_store_has_ladders_of_its_own(backend: Backend, tmp_path: object) -> None:
+async def test_another_store_has_ladders_of_its_own(backend: Backend, tmp_path: Path) -> None:
     """Two stores read through the same kept ladders each get their own results' answer, even
     when their results are numbered alike."""
     kept = KeptResults()
@@ -201,7 +204,7 @@ async def test_another_store_has_ladders_of_its_own(backend: Backend, tmp_path: 
         await _same_as_a_full_replay(kept, first)
     finally:
         await first.close()
-    other = Backend("sqlite", "", tmp_path / "other.db")  # type: ignore[operator]
+    other = Backend("sqlite", "", tmp_path / "other.db")
     second = other.store()
     await second.open()
     try:
@@ -286,3 +289,21 @@ async def test_postgresql_commits_results_in_the_order_they_are_numbered(pg_url:
     finally:
         await holder.close()
         await store.close()
+
+
+async def test_the_ladders_of_a_store_dropped_go_with_it(tmp_path: Path) -> None:
+    """A store closed and dropped (a restart of the store, another database) leaves no ladder
+    behind: the memory kept is for stores in use."""
+    kept = KeptResults()
+    for name in ("first.db", "second.db"):
+        store = SqliteStore(tmp_path / name)
+        await store.open()
+        try:
+            await _season(store, 12, 5)
+            await kept.read(store, game_key="dragon", guild_id=7)
+            await kept.read(store, game_key="dragon", guild_id=None)
+        finally:
+            await store.close()
+        del store
+        gc.collect()
+    assert len(kept) == 2
