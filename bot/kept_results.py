@@ -111,11 +111,17 @@ class KeptLadder:
 
     def _add(self, stored: StoredResult) -> None:
         record = stored.record
-        here = self.names_by_guild.setdefault(record.guild_id, {})
+        # Names per server only on a board across servers (``names_seen_on``).
+        here = (
+            None
+            if self.scope.guild_id is not None
+            else self.names_by_guild.setdefault(record.guild_id, {})
+        )
         for user, name in zip(record.seats, stored.names, strict=False):
             if user is not None:
                 self.names[user] = name
-                here[user] = name
+                if here is not None:
+                    here[user] = name
         self.newest = (record.finished_at, record.game_id)
         if self.scope.includes(record) and is_rated(record):
             self.replay.apply(record)
