@@ -211,8 +211,9 @@ class Game(ABC, Generic[S, A]):
         """The seats that may act now (empty once the game is over)."""
 
     @abstractmethod
-    def legal_actions(self, state: S, seat: Seat) -> list[A]:
-        """Every action ``seat`` may take now, in a stable order."""
+    def legal_actions(self, state: S, seat: Seat) -> Sequence[A]:
+        """Every action ``seat`` may take now, in a stable order: a list, or a read-only
+        sequence that behaves as one (Dragon's turn menus make their discards on demand)."""
 
     @abstractmethod
     def apply(self, state: S, seat: Seat, action: A) -> S:

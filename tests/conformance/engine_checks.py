@@ -112,7 +112,7 @@ def check_playout(
     *,
     options: dict[str, str] | None = None,
     leave_chance: float = 0.0,
-    choose: Callable[[Any, int, list[Any], random.Random], Any] | None = None,
+    choose: Callable[[Any, int, Sequence[Any], random.Random], Any] | None = None,
     every: int = 1,
     extra: Callable[[Game[Any, Any], Any], None] | None = None,
     dense: int | None = None,
@@ -138,7 +138,7 @@ def check_playout(
         assert out >= was_out, "a seat counted out came back"
         was_out = out
         thorough = step % every == 0 or (dense is not None and step < dense)
-        legal_by_seat: dict[int, list[Any]] = {}
+        legal_by_seat: dict[int, Sequence[Any]] = {}
         for seat in acting:
             legal = game.legal_actions(state, seat)
             assert legal, f"seat {seat} is to act with no legal action"

@@ -12,8 +12,10 @@ must end the same.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
+import pickle
 import random
 import sys
 from dataclasses import fields
@@ -23,10 +25,12 @@ import pytest
 
 from bot.engine.dragon import GAME, moves
 from bot.engine.dragon.cards import CW_ORDER, TIRE_TRACK, full_cw_deck
+from bot.engine.dragon.notation import DROP_TANK, END, Action
 from bot.engine.dragon.rules import apply_in_place
 from bot.engine.dragon.state import Car, DragonState
 from bot.engine.dragon.table import moving
 from bot.engine.dragon.views import CarView, DragonPublicView
+from bot.engine.mille.cards import Card
 from bot.engine.mille.rules import can_go
 from bot.engine.mille.state import BattleMark
 from tests.engine.test_dragon_playouts import prefer_plays
@@ -199,6 +203,48 @@ def test_discards_are_every_choice_and_only_small_ones_are_kept() -> None:
         assert tuple(a.cards for a in listed[:-1]) == _readable_discards(hand)
         assert all(len(cards) <= moves._SMALL for cards in moves._SMALL_DISCARDS)
     moves._discards_of.cache_clear()
+
+
+def test_turn_menus_behave_as_the_lists_of_their_actions() -> None:
+    """A turn menu that makes its discards on demand answers as the list of the same actions
+    (the plays, every discard in order, then drop-tank and end): length, every index (from
+    the end too), slices, ``in``, ``==`` both ways, ``repr``, pickling and copying; it is
+    read-only and unhashable, as a list is."""
+    menus = 0
+    for state in _states(4)[::3]:
+        for seat in GAME.to_act(state):
+            menu = GAME.legal_actions(state, seat)
+            if not isinstance(menu, moves.TurnMenu):
+                continue
+            menus += 1
+            car = state.cars[seat]
+            plays = moves.mb_actions(state, seat) if state.mb_left > 0 and car.mb.hand else []
+            tail = [DROP_TANK] if Card.EXTRA_TANK in car.mb.safeties else []
+            if state.mb_left <= 0 or not car.mb.hand:
+                tail.append(END)
+            want = [
+                *plays,
+                *moves.cw_plays(state, seat),
+                *moves._cw_discards(car.cw_hand),
+                *tail,
+            ]
+            fresh = GAME.legal_actions(state, seat)  # nothing made yet: indexes work lazily
+            assert len(fresh) == len(want)
+            assert [fresh[i] for i in range(len(want))] == want
+            assert [fresh[-i] for i in range(1, len(want) + 1)] == want[::-1]
+            for bad in (len(want), -len(want) - 1):
+                with pytest.raises(IndexError):
+                    fresh[bad]
+            assert menu == want and want == menu and menu == fresh
+            assert menu != want[:-1] and want[:-1] != menu and menu != tuple(want)
+            assert list(menu) == want and menu[1:4] == want[1:4] and repr(menu) == repr(want)
+            assert all(action in menu for action in want) and Action("nope") not in menu
+            assert pickle.loads(pickle.dumps(menu)) == want and copy.deepcopy(menu) == want
+            with pytest.raises(TypeError):
+                hash(menu)
+            with pytest.raises(TypeError):
+                menu[0] = END  # type: ignore[index]
+    assert menus > 50
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -33,7 +34,7 @@ SEEDS = range(40)
 QUIET = ("discard", "cw-discard", "cw-discard-all", "end", "pass")
 
 
-def prefer_plays(state: Any, seat: int, legal: list[Any], rng: random.Random) -> Any:
+def prefer_plays(state: Any, seat: int, legal: Sequence[Any], rng: random.Random) -> Any:
     """Mostly a play (a shot, a hazard, a reaction), sometimes anything."""
     plays = [a for a in legal if a.verb not in QUIET]
     return rng.choice(plays) if plays and rng.random() < 0.8 else rng.choice(legal)

@@ -9,6 +9,7 @@ always owns exactly one whole deck, wherever its cards lie.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -25,7 +26,7 @@ def _owners_keep_their_decks(game: Game[Any, Any], state: Any) -> None:
         assert rules.owned_census(state, seat) == deck_counts(), f"seat {seat} lost a card"
 
 
-def _prefer_plays(state: Any, seat: int, legal: list[Any], rng: random.Random) -> Any:
+def _prefer_plays(state: Any, seat: int, legal: Sequence[Any], rng: random.Random) -> Any:
     """Mostly a play or an answer, sometimes ending the turn at once (hands then grow past the
     limit), sometimes anything, cycles included."""
     roll = rng.random()

@@ -101,7 +101,7 @@ class DragonMilleBornes(Game[DragonState, Action]):
     def to_act(self, state: DragonState) -> frozenset[int]:
         return moves.to_act(state)
 
-    def legal_actions(self, state: DragonState, seat: int) -> list[Action]:
+    def legal_actions(self, state: DragonState, seat: int) -> Sequence[Action]:
         return moves.legal_actions(state, seat)
 
     def apply(self, state: DragonState, seat: int, action: Action) -> DragonState:

@@ -7,10 +7,11 @@ The lists are built the fast way (the search plays many games with them) and agr
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from itertools import product
 from operator import itemgetter
+from typing import overload
 
 from bot.engine.dragon.cards import (
     ARMOR_FOR_SIDE,
@@ -65,7 +66,7 @@ def to_act(state: DragonState) -> frozenset[int]:
     return _ONLY[actor] if 0 <= actor < len(_ONLY) else frozenset((actor,))
 
 
-def legal_actions(state: DragonState, seat: int) -> list[Action]:
+def legal_actions(state: DragonState, seat: int) -> Sequence[Action]:
     if seat not in to_act(state):
         return []
     phase = state.phase
@@ -111,19 +112,22 @@ def default_action(state: DragonState, seat: int) -> Action | None:
     return PASS
 
 
-def _turn_actions(state: DragonState, seat: int) -> list[Action]:
+def _turn_actions(state: DragonState, seat: int) -> Sequence[Action]:
     car = state.cars[seat]
-    actions: list[Action] = []
-    if state.mb_left > 0 and car.mb.hand:
-        actions += mb_actions(state, seat)
-    if not state.cw_done and car.cw_hand:
-        actions += cw_plays(state, seat)
-        actions += _cw_discards(car.cw_hand)
+    hand = car.mb.hand
+    mb_open = state.mb_left > 0 and bool(hand)
+    actions: list[Action] = mb_actions(state, seat) if mb_open else []
+    tail: list[Action] = []
     if _EXTRA_TANK in car.mb.safeties:
-        actions.append(DROP_TANK)
-    if state.mb_left <= 0 or not car.mb.hand:
-        actions.append(END)
-    return actions
+        tail.append(DROP_TANK)
+    if not mb_open:
+        tail.append(END)
+    cw_hand = car.cw_hand
+    if not state.cw_done and cw_hand:
+        ordered = tuple(sorted(cw_hand, key=_CW_RANK))
+        actions += _cw_plays(state, seat, ordered)
+        return TurnMenu(actions, ordered, tail)
+    return actions + tail
 
 
 _PLAY = {card: Action("play", card.value) for card in Card}
@@ -223,30 +227,45 @@ def mb_actions(state: DragonState, seat: int) -> list[Action]:
     return plays + discards
 
 
-def _others(state: DragonState, seat: int) -> list[int]:
-    return [other for other, car in enumerate(state.cars) if other != seat and car.alive]
-
-
 def cw_plays(state: DragonState, seat: int) -> list[Action]:
     """The Car Wars plays, the fast way: the codes ``playable_codes`` allows (worked out by
     ``why_not_cw`` itself), each at every live rival it may hit. Besides the situation, only a
     Machine Gun Jam looks at its target (not one already jammed); a test holds the list to
     ``why_not_cw``. The order is card order, then seat, then side, as the menu shows it."""
-    allowed = playable_codes(state, seat)
+    ordered = tuple(sorted(state.cars[seat].cw_hand, key=_CW_RANK))
+    return _cw_plays(state, seat, ordered)
+
+
+_CW_RANK = CW_ORDER.__getitem__
+
+
+def _cw_plays(state: DragonState, seat: int, ordered: tuple[str, ...]) -> list[Action]:
+    """``cw_plays`` for the seat's Car Wars hand ``ordered`` (sorted in card order, as the
+    menu's discards read it too), the rivals read once."""
+    if state.cw_done:
+        return []
+    others: list[int] = []
+    free: list[int] = []  # the rivals whose guns are not jammed
+    for other, rival in enumerate(state.cars):
+        if other != seat and rival.alive:
+            others.append(other)
+            if not rival.jammed:
+                free.append(other)
+    car = state.cars[seat]
+    allowed = _playable(
+        state.spun, car.jammed, bool(car.fireproof), car.flamed, bool(others), bool(free)
+    )
     if not allowed:
         return []
-    cars = state.cars
-    others: tuple[int, ...] | None = None
+    # ``ordered`` holds equal cards together: each distinct card once, in card order.
+    rivals = tuple(others)
     plays: list[Action] = []
-    for code in sorted(set(cars[seat].cw_hand), key=CW_ORDER.__getitem__):
-        if code not in allowed:
-            continue
-        if others is None:
-            others = tuple(_others(state, seat))
-        if _CW_KIND[code] == "jam":
-            plays += [_CW_AT[code, target] for target in others if not cars[target].jammed]
-        else:
-            plays += _aimed(code, others)
+    for code in dict.fromkeys(ordered):
+        if code in allowed:
+            if _CW_KIND[code] == "jam":
+                plays += [_CW_AT[code, target] for target in free]
+            else:
+                plays += _aimed(code, rivals)
     return plays
 
 
@@ -407,6 +426,99 @@ def _getter(positions: tuple[int, ...]) -> Getter:
         (only,) = positions
         return itemgetter(slice(only, only + 1))
     return itemgetter(*positions)
+
+
+class TurnMenu(Sequence[Action]):
+    """A turn's legal actions while its Car Wars move is open: ``head`` (the Mille Bornes and
+    Car Wars plays), every Car Wars discard of the hand ``ordered`` (as ``_cw_discards`` lists
+    them, ``cw-discard all`` last), then ``tail`` (drop the tank, end the turn).
+
+    The 30 to 60 discards are made only when asked for: a random playout wants the count and
+    one action, and building them all was a good part of a playout's time. Indexing, ``len``,
+    iteration, ``in``, ``repr`` and ``==`` (with a list or another menu) behave as for the
+    list of the same actions; it is read-only, and pickles (or copies) as that list.
+    """
+
+    __slots__ = ("_head", "_items", "_large", "_len", "_ordered", "_small", "_tail")
+
+    def __init__(self, head: list[Action], ordered: tuple[str, ...], tail: list[Action]) -> None:
+        shape: list[int] = []
+        previous = None
+        for code in ordered:  # equal cards sit together in ``ordered``
+            if code == previous:
+                shape[-1] += 1
+            else:
+                shape.append(1)
+                previous = code
+        small, large = _pickers(tuple(shape))
+        self._head = head
+        self._ordered = ordered
+        self._small = small
+        self._large = large
+        self._tail = tail
+        self._len = len(head) + len(small) + len(large) + 1 + len(tail)
+        self._items: list[Action] | None = None
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> Action: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Action]: ...
+
+    def __getitem__(self, index: int | slice) -> Action | list[Action]:
+        if self._items is not None or not isinstance(index, int):
+            return self._list()[index]
+        if index < 0:
+            index += self._len
+            if index < 0:
+                raise IndexError("list index out of range")
+        head = self._head
+        if index < len(head):
+            return head[index]
+        index -= len(head)
+        small = self._small
+        if index < len(small):
+            cards = small[index](self._ordered)
+            return _SMALL_DISCARDS.get(cards) or _small_discard(cards)
+        index -= len(small)
+        large = self._large
+        if index < len(large):
+            return _tuple_new(Action, ("cw-discard", "", None, None, large[index](self._ordered)))
+        index -= len(large)
+        if index == 0:
+            return CW_DISCARD_ALL
+        return self._tail[index - 1]  # IndexError past the end, as a list's
+
+    def _list(self) -> list[Action]:
+        """Every action, made once."""
+        items = self._items
+        if items is None:
+            items = self._items = [*self._head, *_discards_of(self._ordered), *self._tail]
+        return items
+
+    def __iter__(self) -> Iterator[Action]:
+        return iter(self._list())
+
+    def __contains__(self, action: object) -> bool:
+        return action in self._list()
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, TurnMenu):
+            return self._list() == other._list()
+        if isinstance(other, list):
+            return self._list() == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # unhashable, as a list
+
+    def __repr__(self) -> str:
+        return repr(self._list())
+
+    def __reduce__(self) -> tuple[type[list[Action]], tuple[list[Action]]]:
+        return list, (self._list(),)
 
 
 def armor_answer(pending: Pending) -> list[str]:
