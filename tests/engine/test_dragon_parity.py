@@ -18,7 +18,7 @@ import json
 import pickle
 import random
 import sys
-from dataclasses import fields
+from dataclasses import FrozenInstanceError, fields
 from pathlib import Path
 
 import pytest
@@ -27,7 +27,7 @@ from bot.engine.dragon import GAME, moves
 from bot.engine.dragon.cards import CW_ORDER, TIRE_TRACK, full_cw_deck
 from bot.engine.dragon.notation import DROP_TANK, END, Action
 from bot.engine.dragon.rules import apply_in_place
-from bot.engine.dragon.state import Car, DragonState
+from bot.engine.dragon.state import NONE_OF, ONE_OF, Car, DragonState, HandFact, new_fact
 from bot.engine.dragon.table import moving
 from bot.engine.dragon.views import CarView, DragonPublicView
 from bot.engine.mille.cards import Card
@@ -164,6 +164,17 @@ def test_fast_views_are_the_views_their_constructors_make() -> None:
         for car in public.cars:
             assert vars(car).keys() == car_fields
             assert CarView(**vars(car)) == car
+
+
+def test_fast_hand_facts_are_the_facts_the_constructor_makes() -> None:
+    """``new_fact`` (slots filled directly) makes the fact ``HandFact`` makes: equal, same hash
+    and words, and as frozen."""
+    for kind, codes, cards in [(NONE_OF, ("swerve", "spin"), 4), (ONE_OF, ("armor-front",), 1)]:
+        fast, made = new_fact(kind, codes, cards), HandFact(kind, codes, cards)
+        assert fast == made and hash(fast) == hash(made) and repr(fast) == repr(made)
+        assert fast.excludes == made.excludes
+        with pytest.raises(FrozenInstanceError):
+            fast.cards = 0  # type: ignore[misc]
 
 
 def test_to_act_names_the_seat_a_window_waits_for_even_off_the_table() -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.engine.dragon.state import MAX_FACTS, Car, HandFact
+from bot.engine.dragon.state import MAX_FACTS, Car, HandFact, new_fact
 
 
 def learn(car: Car, kind: str, codes: Sequence[str]) -> None:
@@ -21,7 +21,7 @@ def learn(car: Car, kind: str, codes: Sequence[str]) -> None:
     every card it holds now (see :class:`HandFact`)."""
     if not codes or not car.cw_hand:
         return
-    fact = HandFact(kind, tuple(codes), len(car.cw_hand))
+    fact = new_fact(kind, tuple(codes), len(car.cw_hand))
     if not car.facts:
         car.facts = [fact]
         return
@@ -58,5 +58,5 @@ def shed(car: Car, codes: Sequence[str]) -> None:
         if cards == fact.cards:
             kept.append(fact)
         elif cards > 0:
-            kept.append(HandFact(fact.kind, fact.codes, cards))
+            kept.append(new_fact(fact.kind, fact.codes, cards))
     car.facts = kept

@@ -105,6 +105,24 @@ class HandFact:
         return self.kind != ONE_OF
 
 
+# The slots' own setters (member descriptors), which a frozen class's __setattr__ never sees.
+_SET_KIND = HandFact.__dict__["kind"].__set__
+_SET_CODES = HandFact.__dict__["codes"].__set__
+_SET_CARDS = HandFact.__dict__["cards"].__set__
+
+
+def new_fact(kind: str, codes: tuple[str, ...], cards: int) -> HandFact:
+    """``HandFact(kind, codes, cards)``, made several times faster: the frozen dataclass's
+    ``__init__`` sets each field through ``object.__setattr__``, and a random playout makes
+    one on most moves. The slots are filled directly; a test holds it to the
+    constructor."""
+    fact = _new(HandFact)
+    _SET_KIND(fact, kind)
+    _SET_CODES(fact, codes)
+    _SET_CARDS(fact, cards)
+    return fact
+
+
 MAX_FACTS = 8
 """Facts kept per car (the newest); older ones say little once a few turns have passed."""
 
