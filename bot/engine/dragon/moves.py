@@ -167,12 +167,33 @@ _EXTRA_TANK = Card.EXTRA_TANK
 _D200 = Card.D200
 
 
+# What ``mb_actions`` asks of each card, in one lookup: its kind, its play and discard
+# actions, its miles (distance cards) and the safety that stops it (hazards).
+_SAFETY, _DISTANCE_CARD, _HAZARD, _REMEDY = range(4)
+_MB_INFO = {
+    card: (
+        _SAFETY
+        if card in _SAFETY_SET
+        else _DISTANCE_CARD
+        if card in _DISTANCE
+        else _HAZARD
+        if card in _HAZARD_SET
+        else _REMEDY,
+        _PLAY[card],
+        _DISCARD[card],
+        _DISTANCE.get(card, 0),
+        SAFETY_FOR.get(card),
+    )
+    for card in Card
+}
+_MB_RANK = _MB_ORDER.__getitem__
+
+
 def mb_actions(state: DragonState, seat: int) -> list[Action]:
     """The Mille Bornes plays and discards, the fast way: the same answers as ``why_not_mb``
     (a test holds them to it), with the table read once."""
     car = state.cars[seat]
     me = car.mb
-    distinct = sorted(set(me.hand), key=_MB_ORDER.__getitem__)
     go = moving(car)
     battle = me.battle
     top = battle[-1] if battle else None
@@ -182,17 +203,18 @@ def mb_actions(state: DragonState, seat: int) -> list[Action]:
     targets: list[tuple[int, Car, bool, list[Card]]] | None = None  # read once, if a hazard asks
     plays: list[Action] = []
     discards: list[Action] = []
-    for card in distinct:
-        if card in _SAFETY_SET:
-            plays.append(_PLAY[card])
+    info = _MB_INFO
+    for card in sorted(set(me.hand), key=_MB_RANK):
+        kind, play, discard, miles, safety = info[card]
+        if kind == _SAFETY:
+            plays.append(play)
             continue
-        discards.append(_DISCARD[card])
-        miles = _DISTANCE.get(card)
-        if miles is not None:
+        discards.append(discard)
+        if kind == _DISTANCE_CARD:
             fits = go and miles <= left and not (limited and miles > 50)
             if fits and (card is not _D200 or me.miles.count(_D200) < 2):
-                plays.append(_PLAY[card])
-        elif card in _HAZARD_SET:
+                plays.append(play)
+        elif kind == _HAZARD:
             if targets is None:
                 targets = [
                     (other, victim, moving(victim), victim.mb.safeties)
@@ -205,25 +227,24 @@ def mb_actions(state: DragonState, seat: int) -> list[Action]:
                     if _RIGHT_OF_WAY not in safeties and not (limit and limit[-1] is _SPEED_LIMIT):
                         plays.append(_PLAY_ON[card, other])
             else:
-                safety = SAFETY_FOR[card]
                 for other, _, moves, safeties in targets:
                     if moves and safety not in safeties:
                         plays.append(_PLAY_ON[card, other])
         elif card is _GO:
             clear = top is None or top not in _HAZARD_SET or top is _STOP
             if clear and (car.skidded or (top is not _GO and _RIGHT_OF_WAY not in me.safeties)):
-                plays.append(_PLAY[card])
+                plays.append(play)
         elif card is _END_OF_LIMIT:
             if limited:
-                plays.append(_PLAY[card])
+                plays.append(play)
         elif card is _GASOLINE:
             if top is _OUT_OF_GAS:
-                plays.append(_PLAY[card])
+                plays.append(play)
         elif card is _SPARE_TIRE:
             if top is _FLAT_TIRE or car.tires > 0:
-                plays.append(_PLAY[card])
+                plays.append(play)
         elif top is _ACCIDENT or needs_repairs(car):  # Repairs
-            plays.append(_PLAY[card])
+            plays.append(play)
     return plays + discards
 
 

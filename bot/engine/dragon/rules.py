@@ -53,7 +53,10 @@ def apply(state: DragonState, seat: int, action: Action) -> DragonState:
         waiting = ", ".join(name(state, s) for s in sorted(acting))
         raise NotYourTurn(f"It is not your move: waiting for {waiting}.")
     new = state.fork()
-    _dispatch(new, seat, action)
+    if new.phase is _TURN:  # most moves: one call fewer than through ``_dispatch``
+        _apply_turn(new, seat, action)
+    else:
+        _dispatch(new, seat, action)
     return new
 
 
@@ -101,7 +104,7 @@ def _apply_turn(state: DragonState, seat: int, action: Action) -> None:
     if verb in ("cw", "cw-discard") and not all(map(SPECS.__contains__, cw_cards)):
         raise IllegalMove("That is not a Car Wars card.")
     car = car_w(state, seat)
-    who = name(state, seat)
+    who = state.players[seat]
     if verb in ("play", "discard"):
         if state.mb_left <= 0:
             raise IllegalMove("You have already made your Mille Bornes move this turn.")

@@ -104,18 +104,14 @@ def pass_turn(state: DragonState) -> None:
     begin_turn(state, next_seat(state, state.turn))
 
 
-def turn_finished(state: DragonState) -> bool:
-    car = state.cars[state.turn]
-    mb_done = state.mb_left <= 0 or not car.mb.hand
-    cw_done = state.cw_done or not car.cw_hand
-    return mb_done and cw_done
-
-
 def settle(state: DragonState) -> None:
-    """Back to the turn player after a move or a finished chain: end the turn when done."""
+    """Back to the turn player after a move or a finished chain: end the turn when done
+    (the car is out, or both its moves are made or it has no card left for them)."""
     if state.phase is _OVER:
         return
     state.pending = None
     state.phase = _TURN
-    if not state.cars[state.turn].alive or turn_finished(state):
+    car = state.cars[state.turn]
+    mb_done = state.mb_left <= 0 or not car.mb.hand
+    if not car.alive or (mb_done and (state.cw_done or not car.cw_hand)):
         pass_turn(state)
