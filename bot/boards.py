@@ -7,7 +7,7 @@ for a board, puts names on user ids and shapes the rows the images show.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -17,7 +17,6 @@ from bot.games import bundle, get_game
 from bot.kept_results import KeptLadder, KeptResults
 from bot.names import readings, unused_name
 from bot.ratings import (
-    Ladders,
     Rating,
     Scope,
     Standing,
@@ -85,8 +84,15 @@ def names_seen_on(results: Sequence[StoredResult], here: int | None) -> dict[int
     message): each member's most recent seat name there — a seat name is the member's nickname
     on that server, for its members alone to read — and every former player's (a negative
     alias id, ``bot.forget``), which is Junction's own."""
-    formers = {user: name for user, name in names_of(results).items() if user < 0}
-    return names_of([r for r in results if r.record.guild_id == here]) | formers
+    return with_formers(
+        names_of([r for r in results if r.record.guild_id == here]), names_of(results)
+    )
+
+
+def with_formers(here: dict[int, str], everyone: dict[int, str]) -> dict[int, str]:
+    """``here`` (the names recorded on one server) and every former player's from ``everyone``
+    (the names recorded anywhere): what ``names_seen_on`` gives, from names already known."""
+    return here | {user: name for user, name in everyone.items() if user < 0}
 
 
 @dataclass(frozen=True)
@@ -117,43 +123,27 @@ def rating_changes(
     game_id: int,
     game_key: str,
     guild_id: int | None,
-    ladders: Ladders | None = None,
 ) -> list[RatingChange]:
     """How game ``game_id`` moved its players on the game's ladder of this server (all
     servers when ``guild_id`` is None), in seat order; empty when it moved nobody (a game
     against the computer, or a result not stored). Ratings as the stats chart shows them,
     replayed from every result of the ladder, so they agree with /leaderboard: the rating
     before is as the board showed it when the game ended, uncertainty grown by the time the
-    player was away (``Rating.at``), as the game itself rated it. ``ladders``: replays kept
-    between requests, which answer alike for one of the latest games."""
+    player was away (``Rating.at``), as the game itself rated it. ``kept_rating_changes``
+    answers alike from a kept ladder for one of its latest games."""
     scope = Scope(get_game(game_key).info.ladder, guild_id)
-    if ladders is not None:
-        moves = ladders.changes((r.record for r in results), scope, game_id)
-        if moves is not None:
-            names = next(r.names for r in results if r.record.game_id == game_id)
-            seats = next(r.record.seats for r in results if r.record.game_id == game_id)
-            return [
-                RatingChange(user, name, *moves[user])
-                for user, name in zip(seats, names, strict=False)
-                if user is not None and user in moves
-            ]
     table: dict[int, Rating] = {}
     for record in chronological(r.record for r in results if scope.includes(r.record)):
         changed = rate_result(table, record)
         if record.game_id == game_id:
             names = next(r.names for r in results if r.record.game_id == game_id)
-            return [
-                RatingChange(
-                    user,
-                    name,
-                    # As of the game's end: a rating unmoved since months ago would show the
-                    # player's old figure, and a win after a long break read as a loss.
-                    table.get(user, Rating()).display(record.finished_at),
-                    changed[user].display(),
-                )
-                for user, name in zip(record.seats, names, strict=False)
-                if user is not None and user in changed
-            ]
+            moves = {
+                # As of the game's end: a rating unmoved since months ago would show the
+                # player's old figure, and a win after a long break read as a loss.
+                user: (table.get(user, Rating()).display(record.finished_at), after.display())
+                for user, after in changed.items()
+            }
+            return _rating_lines(record.seats, names, moves)
         table.update(changed)
     return []
 
@@ -162,12 +152,17 @@ def kept_rating_changes(kept: KeptLadder, game_id: int) -> list[RatingChange] | 
     """``rating_changes`` from a kept ladder (``KeptResults.read``) for one of its latest rated
     games; None for another game (replay the results with ``rating_changes`` instead)."""
     change = kept.change(game_id)
-    if change is None:
-        return None
+    return None if change is None else _rating_lines(change.seats, change.names, change.moves)
+
+
+def _rating_lines(
+    seats: Sequence[int | None], names: Sequence[str], moves: Mapping[int, tuple[int, int]]
+) -> list[RatingChange]:
+    """The rating line's changes in seat order, from each moved player's (before, after)."""
     return [
-        RatingChange(user, name, *change.moves[user])
-        for user, name in zip(change.seats, change.names, strict=False)
-        if user is not None and user in change.moves
+        RatingChange(user, name, *moves[user])
+        for user, name in zip(seats, names, strict=False)
+        if user is not None and user in moves
     ]
 
 
@@ -215,19 +210,18 @@ def leaderboard(
     caller: int,
     now: float,
     here: int | None = None,
-    ladders: Ladders | None = None,
     kept: KeptLadder | None = None,
 ) -> Board:
     """The board for a game on a server (or everywhere, ``guild_id`` None), the caller's row
     included. ``here``: the server a board across servers is shown on (None: in a direct
     message), whose members may read only the names recorded there (``names_seen_on``).
-    ``ladders``: replays kept between requests (all-time boards; a period's board is replayed
-    from its own start). ``kept``: the all-time ladder of a rated game kept and caught up
-    (``KeptResults.read``), which stands in for ``results``."""
+    ``kept``: the all-time ladder of a rated game kept and caught up (``KeptResults.read``),
+    which stands in for ``results`` (a period's board is replayed from its own start)."""
     info = get_game(game_key).info
     ranking = info.ranking
     if kept is not None and ranking.kind != "best":
-        ladder, seen = kept.board(now, here=here)
+        ladder, everyone, on_here = kept.board(now, here=here)
+        seen = everyone if guild_id is not None else with_formers(on_here, everyone)
         return _rated_board(ladder, told_apart(seen), ranking.label, caller)
     names = told_apart(names_of(results) if guild_id is not None else names_seen_on(results, here))
     if ranking.kind == "best":
@@ -250,13 +244,7 @@ def leaderboard(
             for place, u in zip(places, users, strict=True)
         )
         return _board(rows, users, names, ranking.label, caller)
-    scope = Scope(info.ladder, guild_id)
-    records = [s.record for s in results]
-    ladder = (
-        standings(records, scope, now)
-        if ladders is None
-        else ladders.standings(records, scope, now)
-    )
+    ladder = standings((s.record for s in results), Scope(info.ladder, guild_id), now)
     return _rated_board(ladder, names, ranking.label, caller)
 
 
@@ -301,16 +289,14 @@ def member_stats(
     game_key: str,
     guild_id: int | None,
     now: float,
-    ladders: Ladders | None = None,
     kept: KeptLadder | None = None,
 ) -> MemberStats:
     """A member's card: rating over time, record, frequent opponents, favourite game, bests.
 
     A solitaire's card has no rating: games played, won and lost, and the member's place on
-    the game's best-results board of this server (``solitaire_stats``). ``ladders``: replays
-    kept between requests. ``kept``: the game's ladder on this server kept and caught up
-    (``KeptResults.read``, not for a solitaire); ``results`` then need hold only the member's
-    own games, of every kind."""
+    the game's best-results board of this server (``solitaire_stats``). ``kept``: the game's
+    ladder on this server kept and caught up (``KeptResults.read``, not for a solitaire);
+    ``results`` then need hold only the member's own games, of every kind."""
     if get_game(game_key).info.solitaire:
         return solitaire_stats(
             results, user_id=user_id, name=name, game_key=game_key, guild_id=guild_id, now=now
@@ -328,11 +314,8 @@ def member_stats(
             )
         )
         records = [s.record for s in results]
-        if ladders is None:
-            ladder = standings(records, scope, now)
-            points = rating_history(records, scope, user_id)
-        else:
-            ladder, points = ladders.card(records, scope, user_id, now)
+        ladder = standings(records, scope, now)
+        points = rating_history(records, scope, user_id)
     else:
         ladder, points, everyone = kept.card(user_id, now)
         names = told_apart(

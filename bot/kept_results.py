@@ -1,11 +1,10 @@
 """Rated ladders kept between requests, caught up with only the results written since.
 
 An all-time board, a /stats card and the rating line after a game replay a ladder from every
-result of it, and a big server's ladder holds tens of thousands of games. ``Ladders``
-(``bot.ratings``) keeps the replay, but it is handed every result each time: reading and parsing
-every row from the store, and checking them against the kept replay, cost seconds at 200 000
-results. Here a ladder is kept per store and per query (a game key on one server, or on all of
-them) together with what the store's numbering of results says about it:
+result of it, and a big server's ladder holds tens of thousands of games: reading and parsing
+every row from the store, and rating them, cost seconds at 200 000 results. Here a ladder is
+kept replayed (``bot.ratings.Replay``) per store and per query (a game key on one server, or on
+all of them) together with what the store's numbering of results says about it:
 
 * every result is numbered as it is written, above any number handed out before
   (``results.seq``, migration 0008); a kept ladder remembers the highest number it has read;
@@ -84,7 +83,7 @@ class KeptLadder:
     @property
     def games(self) -> int:
         """Rated games kept (what memory the ladder holds)."""
-        return len(self.replay.inputs)
+        return self.replay.games
 
     def follows(self, numbered: NumberedResults) -> bool:
         """Whether ``numbered`` (read after ``last_number``) extends the results kept: nothing
@@ -131,16 +130,13 @@ class KeptLadder:
 
     def board(
         self, now: float | None, *, here: int | None = None, min_games: int = 1
-    ) -> tuple[list[Standing], dict[PlayerKey, str]]:
-        """The ladder's standings as of ``now`` and the names its board shows: on a server's
-        board each member's latest seat name (``names_of``); across servers, those recorded
-        on server ``here`` and every former player's (``names_seen_on``)."""
+    ) -> tuple[list[Standing], dict[PlayerKey, str], dict[PlayerKey, str]]:
+        """The ladder's standings as of ``now``, each member's latest seat name (``names_of``)
+        and, on a ladder across servers, those recorded on server ``here`` (empty on a
+        server's ladder): what ``names_seen_on`` is made of."""
         with self.lock:
             lines = self.replay.standings(now, min_games)
-            if self.scope.guild_id is not None:
-                return lines, dict(self.names)
-            formers = {user: name for user, name in self.names.items() if user < 0}
-            return lines, dict(self.names_by_guild.get(here, {})) | formers
+            return lines, dict(self.names), dict(self.names_by_guild.get(here, {}))
 
     def card(
         self, player: PlayerKey, now: float

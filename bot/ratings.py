@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeAlias
@@ -465,27 +464,20 @@ def head_to_head(
 
 # --- replays kept between requests ---------------------------------------------------------
 
-_Inputs: TypeAlias = tuple[int, float, tuple[PlayerKey | None, ...], tuple[int, ...]]
-"""What rating a game reads of its record: its id, when it finished, its seats, its places."""
-
 RECENT_CHANGES = 256
 """The games whose rating moves a kept replay remembers, newest last (the line posted after a
 game asks for the game that just ended)."""
 
 
-def _inputs(record: ResultRecord) -> _Inputs:
-    return (record.game_id, record.finished_at, record.seats, record.ranks)
-
-
 @dataclass
 class Replay:
-    """One ladder replayed: its rated games so far (their inputs, in rating order), every
-    player's rating and record, each player's chart points and the latest games' moves.
+    """One ladder replayed: how many rated games so far, every player's rating and record, each
+    player's chart points and the latest games' moves.
 
     ``apply`` rates the ladder's next rated game; whoever feeds it answers for the order
-    (``Ladders`` checks it; ``bot.kept_results`` knows it from the store's numbering)."""
+    (``bot.kept_results`` knows it from the store's numbering)."""
 
-    inputs: list[_Inputs] = field(default_factory=list)
+    games: int = 0
     table: dict[PlayerKey, Rating] = field(default_factory=dict)
     tallies: dict[PlayerKey, Tally] = field(default_factory=dict)
     points: dict[PlayerKey, list[tuple[float, int]]] = field(default_factory=dict)
@@ -494,7 +486,7 @@ class Replay:
 
     def apply(self, record: ResultRecord) -> None:
         changed = rate_result(self.table, record)
-        self.inputs.append(_inputs(record))
+        self.games += 1
         moves: dict[PlayerKey, tuple[int, int]] = {}
         for seat, player in enumerate(record.seats):
             if player is None:
@@ -514,77 +506,3 @@ class Replay:
     def standings(self, now: float | None = None, min_games: int = 1) -> list[Standing]:
         """``standings`` of the games applied so far, as of ``now``."""
         return _standing_lines(self.table, self.tallies, now, min_games)
-
-
-class Ladders:
-    """Ladders replayed from the results, kept between requests and extended game by game.
-
-    Ratings are replayed from every result of a ladder, and a big server's ladder holds tens of
-    thousands of games: seconds of CPU for each board, card and rating line. A ladder kept here
-    is extended by the games rated after it, and replayed from scratch whenever the rated games
-    it has seen are not, exactly and in order, the first of those it is given now (a result
-    written late, dated before newer ones; a member forgotten; another store), so what it
-    answers is always what a full replay of the given results would (``recompute``,
-    ``standings``, ``rating_history``). Thread-safe: boards are built in worker threads.
-    """
-
-    def __init__(self, keep: int = 8, keep_games: int = 200_000) -> None:
-        # A kept game costs about 300 bytes (a ladder of 50 000 games, 14 MB): at most ``keep``
-        # ladders and ``keep_games`` games in all, the least used dropped first.
-        self.keep = keep
-        self.keep_games = keep_games
-        self._kept: dict[Scope, Replay] = {}
-        self._lock = threading.Lock()
-        self.replays = 0  # full replays done (for tests and the bench)
-
-    def _replayed(self, results: Iterable[ResultRecord], scope: Scope) -> Replay:
-        # The scope first: /stats hands in the member's games of every kind too.
-        rated = chronological(r for r in results if scope.includes(r) and is_rated(r))
-        kept = self._kept.pop(scope, None)
-        if kept is not None:
-            done = len(kept.inputs)
-            if done > len(rated) or [_inputs(r) for r in rated[:done]] != kept.inputs:
-                kept = None
-        if kept is None:
-            kept = Replay()
-            self.replays += 1
-        for record in rated[len(kept.inputs) :]:
-            kept.apply(record)
-        self._kept[scope] = kept  # newest last: the least used goes first
-        while len(self._kept) > 1 and (
-            len(self._kept) > self.keep
-            or sum(len(k.inputs) for k in self._kept.values()) > self.keep_games
-        ):
-            del self._kept[next(iter(self._kept))]
-        return kept
-
-    def standings(
-        self,
-        results: Iterable[ResultRecord],
-        scope: Scope,
-        now: float | None = None,
-        min_games: int = 1,
-    ) -> list[Standing]:
-        """``standings(results, scope, now, min_games)``, from the kept replay."""
-        with self._lock:
-            kept = self._replayed(results, scope)
-            return _standing_lines(kept.table, kept.tallies, now, min_games)
-
-    def card(
-        self, results: Iterable[ResultRecord], scope: Scope, player: PlayerKey, now: float
-    ) -> tuple[list[Standing], list[tuple[float, int]]]:
-        """``standings(results, scope, now)`` and ``rating_history(results, scope, player)`` (a
-        /stats card), from the kept replay."""
-        with self._lock:
-            kept = self._replayed(results, scope)
-            standing = _standing_lines(kept.table, kept.tallies, now, 1)
-            return standing, list(kept.points.get(player, ()))
-
-    def changes(
-        self, results: Iterable[ResultRecord], scope: Scope, game_id: int
-    ) -> dict[PlayerKey, tuple[int, int]] | None:
-        """How game ``game_id`` moved its players' displayed ratings (before as of its end,
-        after), in seat order; None when the game is not among the latest rated ones."""
-        with self._lock:
-            moves = self._replayed(results, scope).changes.get(game_id)
-            return None if moves is None else dict(moves)

@@ -1,10 +1,17 @@
-"""Leaderboard rows, ties, the caller's row and solo boards, from stored results."""
+"""Leaderboard rows, ties, the caller's row and solo boards, from stored results; boards of
+thousands of members are named without reading every name again."""
 
 from __future__ import annotations
 
 import dataclasses
+import random
 
-from bot.boards import ELSEWHERE, history_lines, leaderboard, member_stats
+import pytest
+
+import bot.boards
+import bot.names
+from bot.boards import ELSEWHERE, history_lines, leaderboard, member_stats, told_apart
+from bot.names import unused_name
 from bot.ratings import ResultRecord
 from bot.results import ASSISTED
 from bot.store.base import StoredResult
@@ -216,3 +223,32 @@ def test_a_board_across_servers_in_a_direct_message_shows_no_nickname() -> None:
     board = leaderboard(results, game_key="mille", guild_id=None, caller=20, now=NOW, here=None)
     assert {row.name for row in board.rows} == {ELSEWHERE}
     assert board.elsewhere == {10, 20, 30}
+
+
+def test_names_are_told_apart_as_one_by_one() -> None:
+    """Each name numbered against every name shown before it, look-alikes included."""
+    rng = random.Random(9)
+    pool = ["Sam", "SAM", "Ｓａｍ", "Ian", "lan", "Bob", "Воb", "Sam (2)", "Al", "All"]
+    names = {user: rng.choice(pool) for user in range(60)}
+    expected: dict[int, str] = {}
+    for user, name in names.items():
+        expected[user] = unused_name(name, list(expected.values()))
+    assert told_apart(names) == expected
+
+
+def test_a_board_of_thousands_reads_each_name_a_few_times(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Naming a board's members reads each name a bounded number of times, not once per
+    member shown before it (which took seconds on a server of thousands of members)."""
+    reads = 0
+    read = bot.names.readings
+
+    def counted(name: str) -> frozenset[str]:
+        nonlocal reads
+        reads += 1
+        return read(name)
+
+    monkeypatch.setattr(bot.names, "readings", counted)
+    monkeypatch.setattr(bot.boards, "readings", counted)
+    members = 2_000
+    told_apart({user: f"Member {user}" for user in range(members)})
+    assert reads <= 3 * members

@@ -9,7 +9,14 @@ import gc
 import random
 from pathlib import Path
 
-from bot.boards import Board, leaderboard, member_stats, names_of
+from bot.boards import (
+    Board,
+    kept_rating_changes,
+    leaderboard,
+    member_stats,
+    names_of,
+    rating_changes,
+)
 from bot.kept_results import KeptResults
 from bot.ratings import ResultRecord, Scope, rating_history, standings
 from bot.render.stats import MemberStats
@@ -307,3 +314,58 @@ async def test_the_ladders_of_a_store_dropped_go_with_it(tmp_path: Path) -> None
         del store
         gc.collect()
     assert len(kept) == 2
+
+
+async def test_the_rating_line_from_a_kept_ladder_matches_a_full_replay(store: Store) -> None:
+    """The line posted after each rated game (each member's rating before and after it) is,
+    from the kept ladder caught up with the game, the line a replay of every result gives."""
+    kept = KeptResults()
+    when = await _season(store, 13, 10)
+    rng = random.Random(14)
+    lines = 0
+    for _ in range(12):
+        when += 600.0
+        game_id = await _write(store, rng, when, guild_id=7)
+        ladder = await kept.read(store, game_key="dragon", guild_id=7)
+        results = await store.results(game_key="dragon", guild_id=7)
+        if not next(r for r in results if r.record.game_id == game_id).record.counted:
+            continue  # with the computer: no line is posted
+        replayed = rating_changes(results, game_id=game_id, game_key="dragon", guild_id=7)
+        assert kept_rating_changes(ladder, game_id) == replayed
+        lines += 1
+    assert lines >= 6
+
+
+async def test_past_keep_ladders_the_least_used_is_dropped(store: Store) -> None:
+    """With more ladders asked for than ``keep``, the one asked for least recently is dropped
+    (read whole when asked again); one asked for again since is kept."""
+    kept = KeptResults(keep=2)
+    await _season(store, 15, 12)
+    for guild in (7, 8, 7, None):  # 7 asked again after 8: 8 is the least used
+        await kept.read(store, game_key="dragon", guild_id=guild)
+    assert len(kept) == 2
+    read_whole = kept.full_reads
+    await kept.read(store, game_key="dragon", guild_id=7)
+    assert kept.full_reads == read_whole
+    await kept.read(store, game_key="dragon", guild_id=8)
+    assert kept.full_reads == read_whole + 1
+
+
+async def test_past_keep_games_the_least_used_ladder_is_dropped(store: Store) -> None:
+    """Ladders holding more than ``keep_games`` rated games in all lose the least used one,
+    never the one just asked for; up to the bound, both stay."""
+    kept = KeptResults()
+    await _season(store, 16, 30)
+    server = await kept.read(store, game_key="dragon", guild_id=7)
+    everywhere = await kept.read(store, game_key="dragon", guild_id=None)
+    kept.keep_games = server.games + everywhere.games
+    await kept.read(store, game_key="dragon", guild_id=None)
+    assert len(kept) == 2
+    kept.keep_games -= 1
+    await kept.read(store, game_key="dragon", guild_id=None)
+    assert len(kept) == 1
+    read_whole = kept.full_reads
+    await kept.read(store, game_key="dragon", guild_id=None)
+    assert kept.full_reads == read_whole
+    await kept.read(store, game_key="dragon", guild_id=7)
+    assert kept.full_reads == read_whole + 1
