@@ -56,6 +56,16 @@ class KeptChange:
     moves: Mapping[PlayerKey, tuple[int, int]]
 
 
+# What a kept ladder holds, in bytes, as measured (``tests/store/test_kept_results.py`` checks
+# the sum covers a ladder's memory): a chart point (a member's rating after a rated game, packed
+# in ``ChartPoints``), a member rated (their rating, record and chart), a seat name kept, one of
+# the latest games whose rating line is kept.
+POINT_BYTES = 16
+MEMBER_BYTES = 1_000
+NAME_BYTES = 200
+RECENT_BYTES = 1_500
+
+
 @dataclass
 class KeptLadder:
     """One query's results (a game key on a server, or on all servers) as a replayed ladder and
@@ -77,13 +87,24 @@ class KeptLadder:
     last_number: int = 0
     changes: int = 0
     newest: tuple[float, int] | None = None  # (finished_at, game_id) of the newest result
+    # About how many bytes the ladder holds (``_measured``), set as it is caught up: the event
+    # loop reads it while another ladder is rated in a worker thread.
+    held: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
     catching_up: asyncio.Lock = field(default_factory=asyncio.Lock)
 
-    @property
-    def games(self) -> int:
-        """Rated games kept (what memory the ladder holds)."""
-        return self.replay.games
+    def _measured(self) -> int:
+        """About how many bytes the ladder holds: what ``KeptResults.keep_bytes`` bounds. A
+        rated game costs a chart point a member seated, so a game of six seats costs six."""
+        replay = self.replay
+        points = sum(len(chart) for chart in replay.points.values())
+        names = len(self.names) + sum(len(here) for here in self.names_by_guild.values())
+        return (
+            POINT_BYTES * points
+            + MEMBER_BYTES * len(replay.table)
+            + NAME_BYTES * names
+            + RECENT_BYTES * len(self.recent)
+        )
 
     def follows(self, numbered: NumberedResults) -> bool:
         """Whether ``numbered`` (read after ``last_number``) extends the results kept: nothing
@@ -106,6 +127,7 @@ class KeptLadder:
             if fresh or numbered.numbers:
                 self.last_number = max(numbered.numbers, default=0 if fresh else self.last_number)
             self.changes = numbered.changes
+            self.held = self._measured()
             self.ready = True
 
     def _add(self, stored: StoredResult) -> None:
@@ -146,7 +168,7 @@ class KeptLadder:
         with self.lock:
             return (
                 self.replay.standings(now),
-                list(self.replay.points.get(player, ())),
+                self.replay.points[player].pairs() if player in self.replay.points else [],
                 dict(self.names),
             )
 
@@ -163,11 +185,12 @@ class KeptLadder:
 
 class KeptResults:
     """The kept ladders of every store, the least used dropped first: at most ``keep`` of
-    them and ``keep_games`` rated games in all (a kept game costs about 300 bytes)."""
+    them, holding at most ``keep_bytes`` in all (``KeptLadder.held``; a ladder of 50 000
+    two-seat games between 3 000 members holds about 5 MB)."""
 
-    def __init__(self, keep: int = 8, keep_games: int = 200_000) -> None:
+    def __init__(self, keep: int = 8, keep_bytes: int = 64 * 2**20) -> None:
         self.keep = keep
-        self.keep_games = keep_games
+        self.keep_bytes = keep_bytes
         self._kept: dict[tuple[int, str, int | None], KeptLadder] = {}
         self.full_reads = 0  # ladders read whole (a first request, a change): tests, the bench
 
@@ -193,6 +216,9 @@ class KeptResults:
             fresh = not kept.ready
             if kept.ready and not kept.follows(numbered):
                 fresh = True
+                # Let the first read go before the whole one: after a store emptied and filled
+                # again, it holds every result too.
+                del numbered
                 numbered = await store.results_after(game_key=game_key, guild_id=guild_id)
             self.full_reads += fresh
             if fresh or numbered.results:
@@ -200,7 +226,7 @@ class KeptResults:
                 await asyncio.to_thread(kept.take, numbered, fresh=fresh)
         while len(self._kept) > 1 and (
             len(self._kept) > self.keep
-            or sum(k.games for k in self._kept.values()) > self.keep_games
+            or sum(k.held for k in self._kept.values()) > self.keep_bytes
         ):
             del self._kept[next(iter(self._kept))]
         return kept

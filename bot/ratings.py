@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeAlias
@@ -469,24 +470,43 @@ RECENT_CHANGES = 256
 game asks for the game that just ended)."""
 
 
+@dataclass(slots=True)
+class ChartPoints:
+    """One player's chart points on a replayed ladder: when each of their rated games finished
+    and their displayed rating after it, packed in arrays (12 bytes a point; a list of tuples
+    took about 130, and a big ladder holds hundreds of thousands of points)."""
+
+    times: array[float] = field(default_factory=lambda: array("d"))
+    ratings: array[int] = field(default_factory=lambda: array("i"))
+
+    def add(self, at: float, rating: int) -> None:
+        self.times.append(at)
+        self.ratings.append(rating)
+
+    def __len__(self) -> int:
+        return len(self.times)
+
+    def pairs(self) -> list[tuple[float, int]]:
+        """The points as ``rating_history`` gives them: (finished at, rating), oldest first."""
+        return list(zip(self.times, self.ratings, strict=True))
+
+
 @dataclass
 class Replay:
-    """One ladder replayed: how many rated games so far, every player's rating and record, each
-    player's chart points and the latest games' moves.
+    """One ladder replayed: every player's rating and record, each player's chart points and the
+    latest games' moves.
 
     ``apply`` rates the ladder's next rated game; whoever feeds it answers for the order
     (``bot.kept_results`` knows it from the store's numbering)."""
 
-    games: int = 0
     table: dict[PlayerKey, Rating] = field(default_factory=dict)
     tallies: dict[PlayerKey, Tally] = field(default_factory=dict)
-    points: dict[PlayerKey, list[tuple[float, int]]] = field(default_factory=dict)
+    points: dict[PlayerKey, ChartPoints] = field(default_factory=dict)
     # game id -> each player's displayed rating (before as of the game's end, after).
     changes: dict[int, dict[PlayerKey, tuple[int, int]]] = field(default_factory=dict)
 
     def apply(self, record: ResultRecord) -> None:
         changed = rate_result(self.table, record)
-        self.games += 1
         moves: dict[PlayerKey, tuple[int, int]] = {}
         for seat, player in enumerate(record.seats):
             if player is None:
@@ -497,7 +517,9 @@ class Replay:
                 self.table.get(player, Rating()).display(record.finished_at),
                 after.display(),
             )
-            self.points.setdefault(player, []).append((record.finished_at, after.display()))
+            if player not in self.points:
+                self.points[player] = ChartPoints()
+            self.points[player].add(record.finished_at, after.display())
         self.table.update(changed)
         self.changes[record.game_id] = moves
         if len(self.changes) > RECENT_CHANGES:

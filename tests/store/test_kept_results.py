@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import gc
 import random
+import tracemalloc
+import weakref
 from pathlib import Path
+
+import pytest
 
 from bot.boards import (
     Board,
@@ -17,10 +21,10 @@ from bot.boards import (
     names_of,
     rating_changes,
 )
-from bot.kept_results import KeptResults
+from bot.kept_results import KeptLadder, KeptResults
 from bot.ratings import ResultRecord, Scope, rating_history, standings
 from bot.render.stats import MemberStats
-from bot.store.base import GameRewrite, SeatRecord, Store
+from bot.store.base import GameRewrite, NumberedResults, SeatRecord, Store, StoredResult
 from bot.store.sqlite import SqliteStore
 from tests.store.helpers import Backend
 
@@ -351,17 +355,17 @@ async def test_past_keep_ladders_the_least_used_is_dropped(store: Store) -> None
     assert kept.full_reads == read_whole + 1
 
 
-async def test_past_keep_games_the_least_used_ladder_is_dropped(store: Store) -> None:
-    """Ladders holding more than ``keep_games`` rated games in all lose the least used one,
+async def test_past_keep_bytes_the_least_used_ladder_is_dropped(store: Store) -> None:
+    """Ladders holding more than ``keep_bytes`` in all lose the least used one,
     never the one just asked for; up to the bound, both stay."""
     kept = KeptResults()
     await _season(store, 16, 30)
     server = await kept.read(store, game_key="dragon", guild_id=7)
     everywhere = await kept.read(store, game_key="dragon", guild_id=None)
-    kept.keep_games = server.games + everywhere.games
+    kept.keep_bytes = server.held + everywhere.held
     await kept.read(store, game_key="dragon", guild_id=None)
     assert len(kept) == 2
-    kept.keep_games -= 1
+    kept.keep_bytes -= 1
     await kept.read(store, game_key="dragon", guild_id=None)
     assert len(kept) == 1
     read_whole = kept.full_reads
@@ -369,3 +373,68 @@ async def test_past_keep_games_the_least_used_ladder_is_dropped(store: Store) ->
     assert kept.full_reads == read_whole
     await kept.read(store, game_key="dragon", guild_id=7)
     assert kept.full_reads == read_whole + 1
+
+
+def _made_up_results(count: int, members: int) -> NumberedResults:
+    """``count`` rated results of 2–6 members among ``members``, on two servers, named."""
+    rng = random.Random(17)
+    results = []
+    for game_id in range(1, count + 1):
+        seats = tuple(rng.sample(range(1, members + 1), rng.randint(2, 6)))
+        record = ResultRecord(
+            game_id=game_id,
+            game_key="dragon",
+            guild_id=rng.choice(GUILDS),
+            finished_at=1_000_000.0 + 600.0 * game_id,
+            seats=seats,
+            ranks=tuple(rng.sample(range(len(seats)), len(seats))),
+        )
+        names = tuple(f"Member {user} {rng.randrange(3)}" for user in seats)
+        results.append(StoredResult(record, names, 1, None))
+    return NumberedResults(tuple(results), tuple(range(1, count + 1)), 0)
+
+
+def test_what_a_ladder_counts_as_held_covers_its_memory(tmp_path: Path) -> None:
+    """``KeptLadder.held``, which ``keep_bytes`` bounds, is at least the memory a ladder keeps
+    once the results it was read from are gone, and not far above it."""
+    store = SqliteStore(tmp_path / "unused.db")
+    for guild in (7, None):  # names per server too, on a ladder across servers
+        tracemalloc.start()
+        try:
+            before = tracemalloc.get_traced_memory()[0]
+            ladder = KeptLadder(Scope("dragon", guild), weakref.ref(store))
+            ladder.take(_made_up_results(3_000, members=400), fresh=True)
+            gc.collect()
+            held = tracemalloc.get_traced_memory()[0] - before
+        finally:
+            tracemalloc.stop()
+        assert held <= ladder.held <= 2 * held
+
+
+async def test_a_ladder_read_whole_again_holds_one_read_at_a_time(
+    store: Store, backend: Backend, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A store emptied and filled again numbers every result above those a kept ladder read:
+    the read of what is new brings every result, then the count of changes says to read the
+    ladder whole. The first read is let go before the whole one, so catching up holds one
+    read of every result at a time, as a first read does, not two."""
+    kept = KeptResults()
+    await _season(store, 18, 20)
+    await kept.read(store, game_key="dragon", guild_id=None)
+    await backend.raw("DELETE FROM results")
+    await _season(store, 19, 20)
+    reads: list[weakref.ref[NumberedResults]] = []
+    earlier_alive: list[bool] = []
+    read = store.results_after
+
+    async def watched(*, game_key: str, guild_id: int | None, after: int = 0) -> NumberedResults:
+        gc.collect()
+        earlier_alive.append(any(earlier() is not None for earlier in reads))
+        numbered = await read(game_key=game_key, guild_id=guild_id, after=after)
+        reads.append(weakref.ref(numbered))
+        return numbered
+
+    monkeypatch.setattr(store, "results_after", watched)
+    await kept.read(store, game_key="dragon", guild_id=None)
+    assert kept.full_reads == 2
+    assert earlier_alive == [False, False]
