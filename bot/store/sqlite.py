@@ -90,6 +90,19 @@ def _is_unique_violation(exc: sqlite3.IntegrityError, column: str) -> bool:
     return exc.sqlite_errorname == "SQLITE_CONSTRAINT_UNIQUE" and column in str(exc)
 
 
+async def _fetch_all(
+    db: aiosqlite.Connection, sql: str, parameters: Sequence[Any] = ()
+) -> list[sqlite3.Row]:
+    """The rows of one statement. aiosqlite's worker thread keeps the list it last fetched
+    until its next statement ends; the rows are moved out of that list, so a big read's rows
+    (a whole ladder: tens of MB) go when the reader lets them go, not after the next read."""
+    fetched = await db.execute_fetchall(sql, parameters)
+    rows = list(fetched)
+    if isinstance(fetched, list):
+        fetched.clear()
+    return rows
+
+
 class _Transaction:
     """The shared statements' view (``Sql``) of the connection inside ``SqliteStore._writing``."""
 
@@ -97,7 +110,7 @@ class _Transaction:
         self._db = db
 
     async def fetch(self, sql: str, *args: Any) -> list[sqlite3.Row]:
-        return list(await self._db.execute_fetchall(numbered_qmarks(sql), args))
+        return await _fetch_all(self._db, numbered_qmarks(sql), args)
 
     async def execute(self, sql: str, *args: Any) -> int:
         async with self._db.execute(numbered_qmarks(sql), args) as cursor:
@@ -235,7 +248,7 @@ class SqliteStore(SqlStore):
     async def _rows(
         db: aiosqlite.Connection, sql: str, parameters: Sequence[Any] = ()
     ) -> list[sqlite3.Row]:
-        return list(await db.execute_fetchall(sql, parameters))
+        return await _fetch_all(db, sql, parameters)
 
     async def _read(self, sql: str, *args: Any) -> list[sqlite3.Row]:
         async with self._reading() as db:

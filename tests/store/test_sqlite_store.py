@@ -5,7 +5,10 @@ The Store contract itself (games, versioned moves, races) runs on both engines i
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import sqlite3
+import tracemalloc
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -171,3 +174,31 @@ def test_shared_statements_bind_by_number_in_sqlite() -> None:
         assert db.execute(sql, tuple(range(1, 11))).fetchall() == [(2, 1, 1, 10)]
     finally:
         db.close()
+
+
+async def test_a_reads_rows_go_when_the_reader_drops_them(tmp_path: Path) -> None:
+    """aiosqlite's worker thread keeps the list it last fetched until its next statement: the
+    rows of a big read (a whole ladder's results) are not left in it, so they go as soon as
+    the reader is done with them rather than stay alive through the next big read."""
+    from bot.bench_boards import fill_store
+
+    store = SqliteStore(tmp_path / "junction.db")
+    await store.open()
+    try:
+        await fill_store(store, 2_000)
+        await store.results()  # the first read's caches (statements, interned names)
+        gc.collect()
+        tracemalloc.start()
+        try:
+            before = tracemalloc.get_traced_memory()[0]
+            read = await store.results()
+            assert len(read) == 2_000
+            del read
+            await asyncio.sleep(0)  # the event loop lets go of the step that handed it over
+            gc.collect()
+            current, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        assert current - before < (peak - before) / 20
+    finally:
+        await store.close()
