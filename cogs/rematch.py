@@ -19,15 +19,15 @@ from typing import Any, Self
 import discord
 from discord.ext import commands
 
-from bot.engine.core import GameError
+from bot.engine.core import BadOption, GameError
 from bot.games import bundle, policy_factory
 from bot.store.base import Invitee, SeatRecord
 from cogs import limits
 from cogs.dealing import deal, vs_computers
-from cogs.lobby import open_lobby
+from cogs.lobby import already_asked, clock, open_lobby
 from cogs.pickers import ID, REMATCH_PREFIX, GameItem, register_items, rematch_button
 from cogs.seat_names import display_name
-from cogs.ui import bot_of, plain
+from cogs.ui import NO_PINGS, bot_of, plain
 
 
 class RematchButton(GameItem, template=rf"{REMATCH_PREFIX}(?P<game>{ID})"):
@@ -64,9 +64,31 @@ class RematchButton(GameItem, template=rf"{REMATCH_PREFIX}(?P<game>{ID})"):
         policy_factory(found.key, policy)
         # The presser takes a seat in the new game (dealt now, or hosting its invitation):
         # held to the games-at-once limit as /play is, before anything is stored.
-        await limits.check_room(
-            bot_of(interaction).tables, interaction.user.id, interaction.guild_id
-        )
+        tables = bot_of(interaction).tables
+        try:
+            await limits.check_room(tables, interaction.user.id, interaction.guild_id)
+        except BadOption:
+            # A press that would open nothing, the rematch being asked for already, is pointed
+            # at its invitation, as below the limit: the asker holds its seat already, and the
+            # limit's "before starting another" would be wrong. Read only when refused.
+            # (Only on a server is anyone refused: ``guild_id`` is set.)
+            guild_id = interaction.guild_id or 0
+            asked = next(
+                (
+                    lobby
+                    for lobby in await tables.store.open_lobbies_of(
+                        interaction.user.id, guild_id, clock()
+                    )
+                    if lobby.rematch_of == old.id
+                ),
+                None,
+            )
+            if asked is None:
+                raise
+            await interaction.response.send_message(
+                already_asked(asked, interaction.user.id), ephemeral=True, allowed_mentions=NO_PINGS
+            )
+            return
         others = [
             Invitee(s.user_id, s.name)
             for s in members

@@ -581,3 +581,16 @@ async def test_accepting_a_rematch_at_the_most_is_refused(driver: InteractionDri
     lobby = await bot.store.get_lobby(lobby_id)
     assert lobby is not None and lobby.status == "open"
     assert [i.answer for i in lobby.invited] == ["pending"]
+
+
+async def test_a_rematch_pressed_again_at_the_most_points_at_its_invitation(
+    driver: InteractionDriver,
+) -> None:
+    """Alice asked for a rematch and has reached the limit since: pressing Rematch again opens
+    nothing new, so she is told it is asked for already (with its link), as below the limit,
+    not that she may start no other game."""
+    game_id, table = await finished_with(driver, SeatRecord(1, "Bob", user_id=BOB_ID))
+    await driver.click(table, f"jn:r:{game_id}")
+    await seat_alice_in(driver, limits.GAMES_AT_ONCE)
+    said = refusal(await driver.click(table, f"jn:r:{game_id}"))
+    assert "already asked for this rematch" in said, said
