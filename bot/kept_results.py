@@ -122,8 +122,11 @@ class KeptLadder:
             if fresh:
                 self.replay, self.names, self.names_by_guild, self.recent = Replay(), {}, {}, {}
                 self.newest = None
-            for stored in numbered.results:
-                self._add(stored)
+            for stored, number in zip(numbered.results, numbered.numbers, strict=True):
+                # A catch-up whose request was cancelled still finishes in its thread, after
+                # the next request read the same results: each is rated once, whoever is late.
+                if fresh or number > self.last_number:
+                    self._add(stored)
             if fresh or numbered.numbers:
                 self.last_number = max(numbered.numbers, default=0 if fresh else self.last_number)
             self.changes = numbered.changes

@@ -438,3 +438,20 @@ async def test_a_ladder_read_whole_again_holds_one_read_at_a_time(
     await kept.read(store, game_key="dragon", guild_id=None)
     assert kept.full_reads == 2
     assert earlier_alive == [False, False]
+
+
+async def test_a_catch_up_taken_twice_rates_its_results_once(store: Store) -> None:
+    """A request cancelled while its catch-up rates in a worker thread lets the next request
+    read the same new results: the second catch-up rates none of them again."""
+    kept = KeptResults()
+    last = await _season(store, 5, 12)
+    ladder = await kept.read(store, game_key="dragon", guild_id=None)
+    rng = random.Random(6)
+    for _ in range(3):
+        last += 600.0
+        await _write(store, rng, last)
+    numbered = await store.results_after(game_key="dragon", guild_id=None, after=ladder.last_number)
+    assert len(numbered.results) == 3
+    ladder.take(numbered, fresh=False)
+    ladder.take(numbered, fresh=False)
+    await _same_as_a_full_replay(kept, store)
