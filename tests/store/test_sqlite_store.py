@@ -187,7 +187,7 @@ async def test_a_reads_rows_go_when_the_reader_drops_them(
     await store.open()
     try:
         await fill_store(store, 200)
-        handed: list[list[Any]] = []
+        handed: list[object] = []
         fetch_all = aiosqlite.Connection.execute_fetchall
 
         async def watched(self: aiosqlite.Connection, *args: Any, **kwargs: Any) -> Any:
