@@ -382,15 +382,7 @@ def _discards_of(ordered: tuple[str, ...]) -> tuple[Action, ...]:
     playout still meets a new hand nearly every turn, so the 30 to 60 discards are built the
     fast way: one getter per choice, each action made as the bare tuple it is, and the small
     discards (most of them) made once (``_SMALL_DISCARDS``)."""
-    shape: list[int] = []
-    previous = None
-    for code in ordered:  # equal cards sit together in ``ordered``
-        if code == previous:
-            shape[-1] += 1
-        else:
-            shape.append(1)
-            previous = code
-    small, large = _pickers(tuple(shape))
+    small, large = _pickers_of(ordered)
     known = _SMALL_DISCARDS.get
     make = _tuple_new
     return (
@@ -418,6 +410,19 @@ def _small_discard(cards: tuple[str, ...]) -> Action:
 
 
 Getter = Callable[[tuple[str, ...]], tuple[str, ...]]
+
+
+def _pickers_of(ordered: tuple[str, ...]) -> tuple[tuple[Getter, ...], tuple[Getter, ...]]:
+    """``_pickers`` for the sorted hand ``ordered`` itself (its runs of equal cards measured)."""
+    shape: list[int] = []
+    previous = None
+    for code in ordered:  # equal cards sit together in ``ordered``
+        if code == previous:
+            shape[-1] += 1
+        else:
+            shape.append(1)
+            previous = code
+    return _pickers(tuple(shape))
 
 
 @lru_cache(maxsize=256)
@@ -463,15 +468,7 @@ class TurnMenu(Sequence[Action]):
     __slots__ = ("_head", "_items", "_large", "_len", "_ordered", "_small", "_tail")
 
     def __init__(self, head: list[Action], ordered: tuple[str, ...], tail: list[Action]) -> None:
-        shape: list[int] = []
-        previous = None
-        for code in ordered:  # equal cards sit together in ``ordered``
-            if code == previous:
-                shape[-1] += 1
-            else:
-                shape.append(1)
-                previous = code
-        small, large = _pickers(tuple(shape))
+        small, large = _pickers_of(ordered)
         self._head = head
         self._ordered = ordered
         self._small = small
