@@ -112,3 +112,19 @@ def late_turns_in_a_row(
             count += 1
         counts[seat] = count
     return counts
+
+
+def own_move(first: MoveRecord | None) -> MoveRecord | None:
+    """``first`` (a member's first move after some version) when they made it themselves: a
+    move the computer played for them when their time ran out, a reaction window's default
+    or their leaving was not theirs to have "already made"."""
+    if first is None or first.action == LEAVE or first.interaction_id is None:
+        return None
+    return None if first.interaction_id.startswith(LATE_MARK) else first
+
+
+def played_for(first: MoveRecord | None) -> bool:
+    """Whether ``first`` is a move the computer played for the member when their turn ran out:
+    a button of that turn, pressed late, is refused with that reason ("from an earlier turn"
+    left them wondering what became of it)."""
+    return first is not None and (first.interaction_id or "").startswith(LATE_MARK)

@@ -44,7 +44,7 @@ async def games_of(tables: Tables, user_id: int, guild_id: int | None) -> list[I
     for stored in await tables.store.games_of_member(user_id, active=True):
         if stored.guild_id != guild_id:
             continue
-        gone = await tables.seats_left(stored)
+        gone = await tables.hindsight.seats_left(stored)
         if all(s.seat in gone for s in stored.seats if s.user_id == user_id):
             continue  # left it: the others play on
         try:

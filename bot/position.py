@@ -8,11 +8,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.engine.core import Game
+from bot.games import bundle
 from bot.games.bundle import GameBundle
 from bot.store.base import StoredGame
-from bot.updates import and_list
+from bot.updates import NotSeated, and_list
 
 OUT_OF_THE_GAME = "You are out of this game; the others play on."
+NOT_SEATED = "You are not playing in this game; only its players can do that."
+
+
+def seat_of(stored: StoredGame, user_id: int) -> int:
+    """The member's seat at the game (NotSeated, a readable refusal, for anyone else)."""
+    for record in stored.seats:
+        if record.user_id == user_id:
+            return record.seat
+    raise NotSeated(NOT_SEATED)
 
 
 def move_caption(game: Game[Any, Any], before: Any, after: Any) -> str:
@@ -87,3 +97,9 @@ class Position:
             # Several deciding at once (Ticket to Ride's opening tickets) is nobody's turn.
             return f"Not now: {self.waiting_for()}."
         return f"It is not your turn; {self.waiting_for()}."
+
+
+def position_of(stored: StoredGame) -> Position:
+    """The stored game with its state rebuilt (a CorruptSave if it cannot be read)."""
+    found = bundle(stored.game_key)
+    return Position(stored, found, found.game.from_dict(stored.state))

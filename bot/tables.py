@@ -22,8 +22,9 @@ reminders. A finished game gets its result recorded (leaderboards), and ``replay
 finished game from its deal and move log.
 
 What a request reads the game as is a :class:`~bot.position.Position` (``bot/position.py``);
-the move log's marks and its replay are ``bot/move_log.py``'s, and how typed text is read is
-``bot/typed_moves.py``'s.
+the move log's marks and its replay are ``bot/move_log.py``'s, what the log says about a press
+made on an earlier table (and who has left) is ``bot/hindsight.py``'s (``Tables.hindsight``),
+and how typed text is read is ``bot/typed_moves.py``'s.
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ import logging
 import secrets
 import time
 import weakref
-from collections import deque
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -42,9 +42,10 @@ from bot.engine.core import Game, GameError, IllegalMove, NotationError, NotYour
 from bot.games import bundle, get_policy
 from bot.games.bundle import MoveChoice, PolicyFactory
 from bot.games.registry import choose_move, policy_factory
-from bot.move_log import LATE_MARK, LEAVE, late_turns_in_a_row, replay_frames, replay_states
+from bot.hindsight import GONE, LEFT_THE_GAME, Hindsight, find_game
+from bot.move_log import LATE_MARK, LEAVE, late_turns_in_a_row
 from bot.names import distinct_names
-from bot.position import Position, move_caption, round_ended
+from bot.position import Position, move_caption, position_of, round_ended, seat_of
 from bot.results import ASSISTED, on_best_board, result_of
 from bot.store.base import (
     ChannelBusy,
@@ -91,31 +92,6 @@ DAILY_DEALT = (
     "A new one comes at midnight UTC."
 )
 NO_GAME_HERE = "There is no game running in this channel. Start one with /play."
-EARLIER_TURN = (
-    "That is from an earlier turn. Use the buttons on the newest table "
-    "(or /table to post it again)."
-)
-NOT_THIS_TABLE = (
-    "That does not match this table. Use the buttons on the newest table "
-    "(or /table to post it again)."
-)
-"""A turn mark (a button's, a suggestion's) past the game's stored version: no real button or
-suggestion was ever shown for it, so it is forged or from another copy of the game, and "an
-earlier turn" would be untrue."""
-ALREADY_MADE = "You have already made that move."
-"""A button pressed again once its move was made (a double click): "from an earlier turn" left
-the member wondering whether their move counted. Followed by what they may do now."""
-NEXT_MOVE = "Use the newest table for your next one (or /table to post it again)."
-PLAYED_FOR_YOU = (
-    "Your time ran out, so the computer played that turn for you. Use the newest table "
-    "(or /table to post it again)."
-)
-WINDOW_CLOSED = "Your time to react ran out, so the bot answered for you: {answer}."
-"""A reaction's button pressed after its window ran out and the bot played the default: "from
-an earlier turn" did not say that the chance to react had passed, nor what was played."""
-ABORTED_NOT_REPLAYED = "your game #{game} here was aborted, and aborted games are not replayed."
-NO_REPLAY_BEFORE = "This game was played before Junction kept replays, so it cannot be replayed."
-
 IDLE_TURNS = 3
 """Under ``on_timeout: computer``, once every member still playing has had this many turns in a
 row played by the computer, the game ends with no result: nobody plays it any more, and the
@@ -137,9 +113,6 @@ Thinker = Callable[[PolicyFactory, Any, str], Awaitable[str]]
 
 async def _think_in_thread(factory: PolicyFactory, view: Any, seed: str) -> str:
     return await asyncio.to_thread(choose_move, factory, view, seed)
-
-
-LEFT_THE_GAME = "You have left this game; the players still in it decide."
 
 
 class Tables:
@@ -170,6 +143,8 @@ class Tables:
         # served many channels does not keep a lock for every one of them.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
         self._settings: dict[int, tuple[float, GuildSettings]] = {}
+        # Reads of the move log: refusals of old presses, who has left, the game as it was.
+        self.hindsight = Hindsight(store)
 
     def lock(self, channel_id: int) -> asyncio.Lock:
         """One lock per channel: moves in a channel are applied one at a time."""
@@ -182,8 +157,7 @@ class Tables:
 
     def position(self, stored: StoredGame) -> Position:
         """The stored game with its state rebuilt (a CorruptSave if it cannot be read)."""
-        found = bundle(stored.game_key)
-        return Position(stored, found, found.game.from_dict(stored.state))
+        return position_of(stored)
 
     async def current(self, channel_id: int) -> StoredGame:
         stored = await self.store.active_game(channel_id)
@@ -192,15 +166,10 @@ class Tables:
         return stored
 
     async def game_by_id(self, game_id: int) -> StoredGame:
-        stored = await self._find_game(game_id)
+        stored = await find_game(self.store, game_id)
         if stored is None:
-            raise NoGameHere("That game no longer exists.")
+            raise NoGameHere(GONE)
         return stored
-
-    async def _find_game(self, game_id: int) -> StoredGame | None:
-        """The game with this id, if any (an id beyond the database's integers, such as a
-        forged button's, names none)."""
-        return await self.store.get_game(game_id) if 0 <= game_id < 2**63 else None
 
     async def table(self, channel_id: int) -> TableUpdate:
         """The channel's game as it stands (after any computer move that was due)."""
@@ -210,10 +179,7 @@ class Tables:
             return await self._update(here, steps)
 
     def seat_of(self, stored: StoredGame, user_id: int) -> int:
-        for record in stored.seats:
-            if record.user_id == user_id:
-                return record.seat
-        raise NotSeated("You are not playing in this game; only its players can do that.")
+        return seat_of(stored, user_id)
 
     def private_view(self, here: Position, user_id: int) -> Any:
         """A seated member's own view (their hand); anyone else is refused."""
@@ -346,7 +312,7 @@ class Tables:
                 here = await self._here(channel_id, game_id)
                 here, before_steps = await self._catch_up(here)
                 if expected_version is not None and here.stored.version != expected_version:
-                    stale = await self._stale(
+                    stale = await self.hindsight.stale(
                         here.stored, user_id, typed, expected_version, shown_at
                     )
                     if stale is not None:
@@ -354,7 +320,7 @@ class Tables:
                 game, stored = here.game, here.stored
                 seat = self.seat_of(stored, user_id)
                 if seat not in here.acting:
-                    raise NotYourTurn(await self.refusal(here, seat))
+                    raise NotYourTurn(await self.hindsight.refusal(here, seat))
                 parsed = game.parse_for(here.state, seat, typed)
                 previous = game.public_view(here.state)
                 new_state = game.apply(here.state, seat, parsed)
@@ -427,7 +393,7 @@ class Tables:
         if stored.status != "active":
             raise GameError("That game has already ended.")
         seat = self.seat_of(stored, user_id)
-        playing = await self.members_playing(stored)
+        playing = await self.hindsight.members_playing(stored)
         if all(s.seat != seat for s in playing):
             raise GameError(LEFT_THE_GAME)
         members = {s.user_id for s in playing}
@@ -507,7 +473,7 @@ class Tables:
                     steps, here = await self._play_defaults(here, reacting)
                 elif waiting and await self._on_timeout(stored) == "forfeit":
                     late = tuple(stored.seats[s] for s in waiting)
-                    playing = {s.seat for s in await self.members_playing(stored)}
+                    playing = {s.seat for s in await self.hindsight.members_playing(stored)}
                     if len(playing) >= 2 and playing <= set(waiting):
                         # Everyone still playing is late, and equally so: nobody wins by it.
                         ended = await self._end_with_no_result(stored)
@@ -543,237 +509,13 @@ class Tables:
             await self._settle(here)
         return await self._update(here, (*steps, *more), previous=previous, timeout=timeout)
 
-    async def _stale(
-        self,
-        stored: StoredGame,
-        user_id: int,
-        typed: str,
-        expected_version: int,
-        shown_at: int | None,
-    ) -> StaleButton | None:
-        """The refusal of a move offered at ``expected_version`` (from a hand shown at
-        ``shown_at``) to a game now at another version: None while the decision that hand
-        offered still stands (``decision_shown``). The move log is read at most once, for that
-        and for every reason the refusal may give."""
-        if shown_at is None and expected_version > stored.version:
-            return StaleButton(NOT_THIS_TABLE)
-        moves = await self.store.moves(stored.id)
-        # Two victims pressing their sides at once both read the same version before either
-        # held the lock: the second's decision still stands.
-        if (
-            shown_at is not None
-            and await self.decision_shown(stored, user_id, shown_at, moves=moves) is not None
-        ):
-            return None
-        if expected_version > stored.version:
-            return StaleButton(NOT_THIS_TABLE)
-        since = expected_version if shown_at is None else shown_at
-        first = await self.first_move_since(stored, user_id, since, moves=moves)
-        made = await self.already_made(stored, first, typed, moves=moves)
-        if made is None and played_for(first):
-            made = PLAYED_FOR_YOU
-        if made is None and await self.has_left(stored, user_id, moves=moves):
-            made = LEFT_THE_GAME
-        if made is None:
-            made = await self.window_closed(stored, first, moves=moves)
-        return StaleButton(made or EARLIER_TURN)
-
-    async def _moves_of(
-        self, stored: StoredGame, moves: Sequence[MoveRecord] | None
-    ) -> Sequence[MoveRecord]:
-        """The game's move log: ``moves`` when the caller read it already (a refusal reads it
-        once for all its reasons), else read now."""
-        return await self.store.moves(stored.id) if moves is None else moves
-
-    # --- decisions made at the same time -------------------------------------------------------
-
-    async def still_deciding(self, stored: StoredGame, user_id: int, since: int) -> bool:
-        """Whether the decision a member was offered at version ``since`` still stands (see
-        ``decision_shown``)."""
-        return await self.decision_shown(stored, user_id, since) is not None
-
-    async def decision_shown(
-        self,
-        stored: StoredGame,
-        user_id: int,
-        since: int,
-        *,
-        moves: Sequence[MoveRecord] | None = None,
-    ) -> Position | None:
-        """The position a member's hand was shown at, while the decision it offered still
-        stands: the game moved on only by other seats' moves, and the member must still make
-        the same choice (None otherwise).
-
-        Several seats may decide at once (every victim's side in a stampede, everyone's
-        opening tickets): a member's hand shown before another chose stays good, while a hand
-        the member has acted on since (a double click) does not. Nor does one whose decision
-        changed under it: an attacker who leaves closes the victim's window and may hand the
-        victim the turn, where an old "Coup fourré!" button would play an ordinary safety.
-        ``moves``: the move log, when the caller read it already (``_moves_of``).
-        """
-        if stored.status != "active" or not 0 <= since <= stored.version:
-            return None
-        seat = self.seat_of(stored, user_id)
-        here = self.position(stored)
-        if seat not in here.acting:
-            return None
-        if since == stored.version:
-            return here
-        moves = await self._moves_of(stored, moves)
-        if any(move.seq > since and move.seat == seat for move in moves):
-            return None
-        shown = await self.as_of(stored, since, moves=moves)
-        if shown is None or seat not in shown.acting:
-            return None
-        game = here.game
-        if game.legal_actions(shown.state, seat) != game.legal_actions(here.state, seat):
-            return None
-        return shown
-
-    async def first_move_since(
-        self,
-        stored: StoredGame,
-        user_id: int,
-        since: int,
-        *,
-        moves: Sequence[MoveRecord] | None = None,
-    ) -> MoveRecord | None:
-        """The member's first stored move after version ``since`` (None: none yet, or not
-        seated), read once for every reason a move offered then may be refused now
-        (``own_move``, ``played_for``, ``already_made``). ``moves``: the move log, when the
-        caller read it already (``_moves_of``)."""
-        try:
-            seat = self.seat_of(stored, user_id)
-        except NotSeated:
-            return None
-        moves = await self._moves_of(stored, moves)
-        return next((m for m in moves if m.seq > since and m.seat == seat), None)
-
-    async def window_closed(
-        self,
-        stored: StoredGame,
-        first: MoveRecord | None,
-        *,
-        moves: Sequence[MoveRecord] | None = None,
-    ) -> str | None:
-        """When the member's move ``first`` (``first_move_since``) is the default the bot played
-        for them as their reaction window ran out, the refusal that says so and what it played
-        ("no reaction", a side): None otherwise. A window's default is the one move of a
-        member's seat stored with no interaction id that is not their leaving. ``moves``: the
-        move log, when the caller read it already (``_moves_of``)."""
-        if first is None or first.interaction_id is not None or first.action == LEAVE:
-            return None
-        before = await self.as_of(stored, first.seq - 1, moves=moves)
-        if before is None:
-            return None
-        game = before.game
-        default = game.default_action(before.state, first.seat)
-        if default is None or game.format_action(default) != first.action:
-            return None
-        answer = game.describe_action(before.state, first.seat, default)
-        said = WINDOW_CLOSED.format(answer=answer[:1].lower() + answer[1:])
-        return f"{said} {NEXT_MOVE}"
-
-    async def already_made(
-        self,
-        stored: StoredGame,
-        first: MoveRecord | None,
-        action: str,
-        *,
-        moves: Sequence[MoveRecord] | None = None,
-    ) -> str | None:
-        """When ``action``, offered to a member before their move ``first``
-        (``first_move_since``: a button, a suggestion), is that very move — a double click
-        whose first press was applied — the refusal that says so, and what they may do now
-        (None otherwise: it is only from an earlier turn). ``moves``: the move log, when the
-        caller read it already (``_moves_of``)."""
-        made = own_move(first)
-        if made is None:
-            return None
-        here = self.position(stored)
-        try:
-            again = here.game.format_action(here.game.parse_action(typed_move(action)))
-        except GameError:
-            return None
-        if again != made.action:
-            return None
-        if made.seat in here.acting:
-            return f"{ALREADY_MADE} {NEXT_MOVE}"
-        # Not theirs to move now: why (the others choosing their tickets, a turn) helps more
-        # than a table to press on.
-        return f"{ALREADY_MADE} {await self.refusal(here, made.seat, moves=moves)}"
-
-    async def as_of(
-        self, stored: StoredGame, version: int, *, moves: Sequence[MoveRecord] | None = None
-    ) -> Position | None:
-        """The game as it stood at ``version``, rebuilt from its deal and move log (None if
-        the log cannot rebuild it), for reading a button shown then. ``moves``: the move log,
-        when the caller read it already (``_moves_of``)."""
-        if version == stored.version:
-            return self.position(stored)
-        initial = await self.store.initial_state(stored.id)
-        if initial is None:
-            return None
-        moves = [move for move in await self._moves_of(stored, moves) if move.seq <= version]
-        found = bundle(stored.game_key)
-        played, state = await asyncio.to_thread(
-            lambda: deque(replay_states(found.game, initial, moves), maxlen=1)[0]
-        )
-        if played != len(moves):
-            return None
-        earlier = replace(stored, version=version, state=found.game.to_dict(state))
-        return Position(earlier, found, state)
-
-    # --- replays ---------------------------------------------------------------------------------
-
-    async def last_replayable(self, channel_id: int, user_id: int | None = None) -> StoredGame:
-        """The channel's last finished game, if it can be replayed (else a readable refusal
-        that says when ``user_id``'s own game here was aborted, ``aborted_here``)."""
-        last = await self.store.last_finished_game(channel_id)
-        if last is None:
-            aborted = None if user_id is None else await self.aborted_here(channel_id, user_id)
-            said = "No game has finished in this channel yet"
-            if aborted is None:
-                raise NoReplay(f"{said}.")
-            raise NoReplay(f"{said}: {ABORTED_NOT_REPLAYED.format(game=aborted.id)}")
-        if await self.store.initial_state(last.id) is None:
-            raise NoReplay(NO_REPLAY_BEFORE)
-        return last
-
-    async def aborted_here(
-        self, channel_id: int, user_id: int, after: int = 0
-    ) -> StoredGame | None:
-        """The member's last game in this channel, when it was aborted and is newer than game
-        ``after``: /replay shows the last finished game, and without a word the member took
-        it for the game they had just aborted."""
-        mine = [g for g in await self.store.games_of_member(user_id) if g.channel_id == channel_id]
-        ended = [g for g in mine if g.status != "active" and g.id > after]
-        last = max(ended, key=lambda g: g.id, default=None)
-        return last if last is not None and last.status == "aborted" else None
-
-    async def replay(self, game_id: int) -> list[Any]:
-        """The public view after every move of an ended game; frame 0 is the deal.
-
-        Rebuilt from the stored deal and the move log, so it shows exactly what the table
-        showed. Public views only: no frame can reveal a hand.
-        """
-        stored = await self.game_by_id(game_id)
-        if stored.status == "active":
-            raise NoReplay("Replays are for finished games; this one is still being played.")
-        initial = await self.store.initial_state(game_id)
-        if initial is None:
-            raise NoReplay(NO_REPLAY_BEFORE)
-        moves = await self.store.moves(game_id)
-        # Replaying hundreds of moves is CPU work: keep it off the event loop.
-        return await asyncio.to_thread(replay_frames, bundle(stored.game_key).game, initial, moves)
-
     # --- internals --------------------------------------------------------------------------
 
     async def _here(self, channel_id: int, game_id: int | None) -> Position:
         """The channel's game; a button naming another game is told what became of it."""
         stored = await self.store.active_game(channel_id)
         if game_id is not None and (stored is None or stored.id != game_id):
-            other = await self._find_game(game_id)
+            other = await find_game(self.store, game_id)
             if other is None:
                 raise StaleButton("That button does not belong to any game.")
             if other.status == "active":
@@ -874,7 +616,8 @@ class Tables:
             return ()
         moves = await self.store.moves(here.stored.id)
         out = here.game.out(here.state)
-        playing = [s for s in await self.members_playing(here.stored) if s.seat not in out]
+        members = await self.hindsight.members_playing(here.stored)
+        playing = [s for s in members if s.seat not in out]
         if not playing or not all(_late_since_own(moves, s.seat) >= IDLE_TURNS for s in playing):
             # A member with fewer late moves since their last own one cannot have missed
             # enough turns: no need to rebuild the game to count them.
@@ -1088,7 +831,7 @@ class Tables:
         if not mine or not (mine[-1].interaction_id or "").startswith(LATE_MARK):
             return False
         since = [m for m in moves if m.seq > mine[-1].seq]
-        shown = await self.as_of(here.stored, mine[-1].seq)
+        shown = await self.hindsight.as_of(here.stored, mine[-1].seq)
         if shown is None:
             return False
         state = shown.state
@@ -1140,7 +883,7 @@ class Tables:
                 # either: searching for their benefit only kept the channel waiting. Asked
                 # again every few rounds: the last member driving may be killed by any move.
                 if playing is None:
-                    playing = await self.members_playing(here.stored)
+                    playing = await self.hindsight.members_playing(here.stored)
                 out = here.game.out(here.state)
                 quick = all(s.seat in out for s in playing)
             name = None if quick else here.stored.seats[seat].policy
@@ -1158,41 +901,6 @@ class Tables:
             caption = move_caption(here.game, before, new_state)
             steps.append(Step(seat, text, caption, True, round_ended=ended))
         return steps, here
-
-    async def refusal(
-        self, here: Position, seat: int, *, moves: Sequence[MoveRecord] | None = None
-    ) -> str:
-        """Why ``seat``, not deciding now, may not move (``Position.refusal``), or that it has
-        left: a member who resigned from a game of three or more was told "It is not your
-        turn", as if a turn were still to come. Who left is the move log's to know (``moves``,
-        when the caller read it already)."""
-        if all(s.seat != seat for s in await self.members_playing(here.stored, moves=moves)):
-            return LEFT_THE_GAME
-        return here.refusal(seat)
-
-    async def seats_left(
-        self, stored: StoredGame, *, moves: Sequence[MoveRecord] | None = None
-    ) -> frozenset[int]:
-        """The seats whose members left the game (resigned or forfeited; read from the move
-        log, or ``moves`` when the caller read it already)."""
-        return frozenset(m.seat for m in await self._moves_of(stored, moves) if m.action == LEAVE)
-
-    async def has_left(
-        self, stored: StoredGame, user_id: int, *, moves: Sequence[MoveRecord] | None = None
-    ) -> bool:
-        """Whether ``user_id`` holds a seat of ``stored`` and has left it (resigned, or forfeited
-        when their time ran out): an old move of theirs is refused for that, not as one of "an
-        earlier turn" whose newest table would not help them. ``moves``: as ``seats_left``."""
-        seats = [s.seat for s in stored.seats if s.user_id == user_id]
-        return bool(seats) and seats[0] in await self.seats_left(stored, moves=moves)
-
-    async def members_playing(
-        self, stored: StoredGame, *, moves: Sequence[MoveRecord] | None = None
-    ) -> list[SeatRecord]:
-        """The members' seats that have not left the game (read from the move log, or
-        ``moves`` when the caller read it already)."""
-        left = await self.seats_left(stored, moves=moves)
-        return [s for s in stored.seats if not s.is_computer and s.seat not in left]
 
     async def _settle(self, here: Position, finished_at: float | None = None) -> bool:
         """Record the result of a game that just finished (leaderboards); False if the write
@@ -1245,7 +953,7 @@ class Tables:
         outcome = game.outcome(here.state)
         # The result line says who left rather than the score they stopped at (read from the
         # move log only once the game is over).
-        left = await self.seats_left(stored) if outcome is not None else frozenset()
+        left = await self.hindsight.seats_left(stored) if outcome is not None else frozenset()
         return TableUpdate(
             game=stored,
             public=game.public_view(here.state),
@@ -1258,22 +966,6 @@ class Tables:
             waiting=tuple(stored.seats[s] for s in acting),
             reacting=tuple(stored.seats[s] for s in here.reacting()),
         )
-
-
-def own_move(first: MoveRecord | None) -> MoveRecord | None:
-    """``first`` (a member's first move after some version) when they made it themselves: a
-    move the computer played for them when their time ran out, a reaction window's default
-    or their leaving was not theirs to have "already made"."""
-    if first is None or first.action == LEAVE or first.interaction_id is None:
-        return None
-    return None if first.interaction_id.startswith(LATE_MARK) else first
-
-
-def played_for(first: MoveRecord | None) -> bool:
-    """Whether ``first`` is a move the computer played for the member when their turn ran out:
-    a button of that turn, pressed late, is refused with that reason ("from an earlier turn"
-    left them wondering what became of it)."""
-    return first is not None and (first.interaction_id or "").startswith(LATE_MARK)
 
 
 def _late_since_own(moves: Sequence[MoveRecord], seat: int) -> int:

@@ -32,11 +32,11 @@ from bot.daily import daily_date, day_start
 from bot.engine.core import BadOption
 from bot.engine.words import plural
 from bot.games import all_bundles, bundle
+from bot.hindsight import ABORTED_NOT_REPLAYED
 from bot.render.leaderboard import LeaderboardRow, leaderboard_png
 from bot.render.stats import MemberStats, stats_png
 from bot.replays import Inputs
 from bot.store.base import StoredResult
-from bot.tables import ABORTED_NOT_REPLAYED
 from cogs import limits
 from cogs.alt_text import board_text, stats_text
 from cogs.choices import game_choices
@@ -298,11 +298,15 @@ class Boards(commands.Cog):
             raise BadOption("Replays are of games played in a channel.")
         # Refusals come before the deferral: the first follow-up of a public deferral is shown
         # to the whole channel, whatever its own flags say.
-        last = await bot.tables.last_replayable(channel_id, interaction.user.id)
-        aborted = await bot.tables.aborted_here(channel_id, interaction.user.id, after=last.id)
+        last = await bot.tables.hindsight.last_replayable(channel_id, interaction.user.id)
+        aborted = await bot.tables.hindsight.aborted_here(
+            channel_id, interaction.user.id, after=last.id
+        )
 
         async def inputs() -> Inputs:
-            return bundle(last.game_key).presenter.table_png, await bot.tables.replay(last.id)
+            return bundle(last.game_key).presenter.table_png, await bot.tables.hindsight.replay(
+                last.id
+            )
 
         # Drawing a replay is seconds of the worker that draws every channel's tables:
         # limited per member, one at a time.

@@ -236,7 +236,7 @@ async def check_room(
     playing = [
         stored.channel_id
         for stored in seated
-        if len(seated) >= GAMES_AT_ONCE and not await tables.has_left(stored, user_id)
+        if len(seated) >= GAMES_AT_ONCE and not await tables.hindsight.has_left(stored, user_id)
     ]
     if len(playing) >= GAMES_AT_ONCE:
         where = ", ".join(f"<#{channel}>" for channel in playing)

@@ -33,9 +33,11 @@ from bot.engine.core import GameError, NotYourTurn
 from bot.engine.words import plural
 from bot.games import bundle
 from bot.games.bundle import ButtonSpec, GroupSpec, Picker, SelectSpec
+from bot.hindsight import LEFT_THE_GAME, PLAYED_FOR_YOU
+from bot.move_log import own_move, played_for
 from bot.position import Position
 from bot.store.base import MoveRecord, StoredGame
-from bot.tables import LEFT_THE_GAME, PLAYED_FOR_YOU, Tables, own_move, played_for
+from bot.tables import Tables
 from bot.updates import NotSeated, StaleButton, TableUpdate, and_list
 from cogs.alt_text import described
 from cogs.layout import (
@@ -183,7 +185,7 @@ async def _turn_of(
     move log as read for it: the refusal reads it no more.
 
     A table's components hold for their turn only. A hand's hold while the presser's decision
-    stands (``Tables.decision_shown``): in a stampede or at the opening tickets several members
+    stands (``Hindsight.decision_shown``): in a stampede or at the opening tickets several members
     choose at once, and one's choice must not void the menus the others are looking at.
     ``read_old``: a component of an earlier turn, pressed by a member who has moved since, is
     read as of its turn (the log comes back): its caller refuses it, saying so when its move is
@@ -201,12 +203,16 @@ async def _turn_of(
     # component was shown at, and why it is refused.
     moves = await tables.store.moves(stored.id)
     if where == "h":
-        shown = await tables.decision_shown(stored, interaction.user.id, version, moves=moves)
+        shown = await tables.hindsight.decision_shown(
+            stored, interaction.user.id, version, moves=moves
+        )
         if shown is not None:
             return stored, shown, None
-    first = await tables.first_move_since(stored, interaction.user.id, version, moves=moves)
+    first = await tables.hindsight.first_move_since(
+        stored, interaction.user.id, version, moves=moves
+    )
     if read_old and own_move(first):
-        earlier = await tables.as_of(stored, version, moves=moves)
+        earlier = await tables.hindsight.as_of(stored, version, moves=moves)
         if earlier is not None:
             return stored, earlier, moves
     await _refuse_stale(tables, stored, interaction.user.id, where, first, moves)
@@ -221,17 +227,19 @@ async def _refuse_stale(
     moves: Sequence[MoveRecord],
 ) -> NoReturn:
     """Refuse a component of an earlier turn, before the presser's move ``first``
-    (``Tables.first_move_since``): it is from an earlier turn, or (an old hand's) its presser
+    (``Hindsight.first_move_since``): it is from an earlier turn, or (an old hand's) its presser
     left or waits for the others (``_left_or_waiting``), or the computer played that turn for
     its presser, whose time ran out, or the bot closed the presser's reaction window with its
-    default (``Tables.window_closed``). ``moves``: the game's move log, read once by the caller
+    default (``Hindsight.window_closed``). ``moves``: the game's move log, read once by the caller
     for all of these."""
     if where == "h":
         with contextlib.suppress(NotSeated):
             await _left_or_waiting(tables, tables.position(stored), user_id, moves)
     if played_for(first):
         raise StaleButton(PLAYED_FOR_YOU)
-    raise StaleButton(await tables.window_closed(stored, first, moves=moves) or EARLIER_TURN)
+    raise StaleButton(
+        await tables.hindsight.window_closed(stored, first, moves=moves) or EARLIER_TURN
+    )
 
 
 async def _refuse_past(
@@ -247,8 +255,10 @@ async def _refuse_past(
     applied), else as any component of an earlier turn. ``moves``: the game's move log, as
     ``_turn_of`` read it."""
     tables = bot_of(interaction).tables
-    first = await tables.first_move_since(stored, interaction.user.id, version, moves=moves)
-    made = await tables.already_made(stored, first, notation, moves=moves)
+    first = await tables.hindsight.first_move_since(
+        stored, interaction.user.id, version, moves=moves
+    )
+    made = await tables.hindsight.already_made(stored, first, notation, moves=moves)
     if made is not None:
         raise StaleButton(made)
     await _refuse_stale(tables, stored, interaction.user.id, where, first, moves)
@@ -285,7 +295,7 @@ async def _not_deciding(
     seat = tables.seat_of(here.stored, user_id)
     if seat in here.acting:
         return
-    why = await tables.refusal(here, seat, moves=moves)
+    why = await tables.hindsight.refusal(here, seat, moves=moves)
     if only(why):
         raise NotYourTurn(why)
 
@@ -323,7 +333,9 @@ class TurnItem(GameItem, template=r"(?!)"):
         if picker >= len(pickers):
             if past is not None:
                 user = interaction.user.id
-                first = await tables.first_move_since(stored, user, self.version, moves=past)
+                first = await tables.hindsight.first_move_since(
+                    stored, user, self.version, moves=past
+                )
                 await _refuse_stale(tables, stored, user, self.where, first, past)
             if self.where == "h":
                 await _not_deciding(tables, shown, interaction.user.id)
@@ -601,7 +613,7 @@ async def hand_message(
         content = "Your hand — your move."
     elif seat in here.game.out(here.state):
         content = "Your hand — you are out of this game; the others play on."
-    elif await tables.refusal(here, seat) == LEFT_THE_GAME:
+    elif await tables.hindsight.refusal(here, seat) == LEFT_THE_GAME:
         content = "Your hand — you have left this game; the players still in it decide."
     elif here.window_open:
         # The seat whose turn it is waits for the reaction too: "not your turn" was untrue.

@@ -20,8 +20,8 @@ from bot.boards import message_link
 from bot.engine.core import BadOption, GameError
 from bot.games import bundle, hint_policy, policy_factory, suggest_move
 from bot.games.bundle import ButtonSpec
+from bot.hindsight import LEFT_THE_GAME
 from bot.position import OUT_OF_THE_GAME, Position
-from bot.tables import LEFT_THE_GAME
 from bot.typed_moves import MAX_MOVE_TEXT, typed_move
 from bot.updates import StaleButton
 from cogs import limits
@@ -158,7 +158,7 @@ class Play(commands.Cog):
             # while this one waited does not make it stale either. A decision that no longer
             # stands never stands again: a forged old turn is not rebuilt a second time.
             shown_at = None
-            if await tables.still_deciding(stored, interaction.user.id, turn):
+            if await tables.hindsight.still_deciding(stored, interaction.user.id, turn):
                 turn, shown_at = stored.version, turn
             await play_move(
                 interaction, notation, game_id=stored.id, expected_version=turn, shown_at=shown_at
@@ -272,7 +272,7 @@ class Play(commands.Cog):
             )
             return
         seat = tables.seat_of(stored, interaction.user.id)
-        members = await tables.members_playing(stored)
+        members = await tables.hindsight.members_playing(stored)
         if len(members) <= 1 and all(s.seat == seat for s in members):
             await tables.abort(channel_id=stored.channel_id)
             await interaction.response.send_message("🛑 Game aborted with no result.")
@@ -312,7 +312,7 @@ class Play(commands.Cog):
         here = tables.position(stored)
         out = here.game.out(here.state)
         seat = tables.seat_of(stored, interaction.user.id)
-        playing = await tables.members_playing(stored)
+        playing = await tables.hindsight.members_playing(stored)
         # A member with no move left to make is told why, as a move of theirs is: "hints are
         # only against the computer" was untrue once the others left them among computers.
         if all(s.seat != seat for s in playing):

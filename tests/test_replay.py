@@ -61,7 +61,7 @@ async def test_frames_equal_the_live_views(tables: Tables, seed: int) -> None:
     """Frame 0 is the deal and frame n the table the players saw after move n."""
     final, live = await _play_live(tables, await _start(tables), seed)
     assert final.game.status == "finished"
-    frames = await tables.replay(final.game.id)
+    frames = await tables.hindsight.replay(final.game.id)
     assert len(frames) == final.game.version + 1
     assert frames == live
 
@@ -69,7 +69,7 @@ async def test_frames_equal_the_live_views(tables: Tables, seed: int) -> None:
 async def test_frames_are_public_views(tables: Tables) -> None:
     """Every frame is a public view, so no hidden hand can be in one."""
     final, _ = await _play_live(tables, await _start(tables), seed=4)
-    frames = await tables.replay(final.game.id)
+    frames = await tables.hindsight.replay(final.game.id)
     assert frames and all(type(frame) is MillePublicView for frame in frames)
 
 
@@ -77,7 +77,7 @@ async def test_replay_includes_the_computers_moves(tables: Tables) -> None:
     """Against the computer, every stored move (the computer's too) gives a frame."""
     seats = [SeatRecord(0, "Ann", user_id=ANN), SeatRecord(1, "Computer", policy="normal")]
     final, _ = await _play_live(tables, await _start(tables, seats), seed=5)
-    frames = await tables.replay(final.game.id)
+    frames = await tables.hindsight.replay(final.game.id)
     assert len(frames) == len(await tables.store.moves(final.game.id)) + 1
     assert frames[-1] == final.public
 
@@ -87,7 +87,7 @@ async def test_solo_replay(tables: Tables) -> None:
     final, live = await _play_live(
         tables, await _start(tables, [SeatRecord(0, "Ann", user_id=ANN)], "solo"), seed=6
     )
-    frames = await tables.replay(final.game.id)
+    frames = await tables.hindsight.replay(final.game.id)
     assert frames == live and all(type(frame) is SoloPublicView for frame in frames)
 
 
@@ -95,7 +95,7 @@ async def test_resigned_game_replays_up_to_the_resignation(tables: Tables) -> No
     """A resignation is logged like a move: the replay ends on the table it ended."""
     _, live = await _play_live(tables, await _start(tables), seed=7, limit=5)
     ended = await tables.leave(channel_id=CHANNEL, user_id=ANN)
-    frames = await tables.replay(ended.game.id)
+    frames = await tables.hindsight.replay(ended.game.id)
     assert frames[:-1] == live and frames[-1] == ended.public
     assert frames[-1].winners is not None and frames[-2].winners is None
 
@@ -104,7 +104,7 @@ async def test_running_game_is_refused(tables: Tables) -> None:
     """A game still being played cannot be replayed (it would show the table early)."""
     start = await _start(tables)
     with pytest.raises(NoReplay, match="Replays are for finished games"):
-        await tables.replay(start.game.id)
+        await tables.hindsight.replay(start.game.id)
 
 
 async def test_game_without_a_stored_deal_is_refused(tables: Tables, tmp_path: Path) -> None:
@@ -116,13 +116,13 @@ async def test_game_without_a_stored_deal_is_refused(tables: Tables, tmp_path: P
         await db.execute("UPDATE games SET initial_state = NULL")
         await db.commit()
     with pytest.raises(NoReplay, match="before Junction kept replays"):
-        await tables.replay(start.game.id)
+        await tables.hindsight.replay(start.game.id)
 
 
 async def test_unknown_game_is_refused(tables: Tables) -> None:
     """A game id that does not exist is a readable error."""
     with pytest.raises(GameError, match="no longer exists"):
-        await tables.replay(404)
+        await tables.hindsight.replay(404)
 
 
 async def test_a_move_todays_rules_refuse_ends_the_replay_there(
@@ -135,5 +135,5 @@ async def test_a_move_todays_rules_refuse_ends_the_replay_there(
     async with aiosqlite.connect(tmp_path / "t.db") as db:
         await db.execute("UPDATE moves SET action = 'extend yes' WHERE seq = 4")
         await db.commit()
-    frames = await tables.replay(final.game.id)
+    frames = await tables.hindsight.replay(final.game.id)
     assert frames == live[:4]

@@ -11,8 +11,8 @@ import sys
 import discord
 import pytest
 
+from bot.hindsight import LEFT_THE_GAME
 from bot.store.base import SeatRecord
-from bot.tables import LEFT_THE_GAME
 from cogs.play import OTHER_GAME, TURN_MARK, TYPE_IT, HintButton, _hint_button, split_turn
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import component_id, labels, replies, stacked_mille

@@ -8,8 +8,8 @@ pins that no other test played).
 
 from __future__ import annotations
 
+from bot.hindsight import LEFT_THE_GAME
 from bot.position import OUT_OF_THE_GAME
-from bot.tables import LEFT_THE_GAME
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import component_id, labels, replies
 from tests.cogs.test_dragon_six_review import _carol_killed

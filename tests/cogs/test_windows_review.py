@@ -271,7 +271,7 @@ async def test_a_resign_is_answered_while_a_computer_thinks(driver: InteractionD
     left = await resign
     assert answered_in_time, "Bob's /resign waited unanswered behind the computer's thinking"
     assert "Bob left the game" in replies(left), replies(left)
-    assert [s.seat for s in await bot.tables.members_playing(await _stored(bot))] == [0]
+    assert [s.seat for s in await bot.tables.hindsight.members_playing(await _stored(bot))] == [0]
 
 
 async def test_a_typed_move_is_answered_while_a_computer_thinks(
@@ -604,7 +604,7 @@ async def test_ttr_four_seats_a_resign_and_a_forfeit_at_the_opening(
     )
     await sweep_after(driver, 61)
     stored = await _stored(bot)
-    assert [s.seat for s in await bot.tables.members_playing(stored)] == [1]
+    assert [s.seat for s in await bot.tables.hindsight.members_playing(stored)] == [1]
     assert bot.tables.position(stored).acting, "someone is to act"
     menu = select_of(alices)
     late = await driver.select(
@@ -629,7 +629,7 @@ async def test_a_side_picker_runs_out_with_on_timeout_forfeit(driver: Interactio
     await sweep_after(driver, 16)
     stored = await _stored(bot)
     here = bot.tables.position(stored)
-    assert here.acting == [0] and len(await bot.tables.members_playing(stored)) == 3
+    assert here.acting == [0] and len(await bot.tables.hindsight.members_playing(stored)) == 3
     assert all(sum(car.hits) == 2 for car in here.state.cars[1:3]), "the sides were taken"
     timed_out = " ".join(m["content"] for m in driver.messages.values())
     assert "did not react in time" in timed_out and "forfeits" not in timed_out
