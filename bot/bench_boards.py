@@ -223,6 +223,7 @@ def _commands(
     from functools import partial
 
     from bot.boards import (
+        HISTORY_GAMES,
         KEPT,
         history_lines,
         kept_rating_changes,
@@ -289,7 +290,7 @@ def _commands(
         return run
 
     async def history() -> None:
-        results = await store.results(guild_id=GUILD, user_id=me)
+        results = await store.results(guild_id=GUILD, user_id=me, newest=HISTORY_GAMES)
         history_lines(results, me, escape=str)
 
     last_rated = season.last_rated_mille

@@ -449,12 +449,17 @@ def message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
 
 
+HISTORY_GAMES = 10
+"""/history's games: a member's last ten (the store reads no more: ``Store.results``'s
+``newest``)."""
+
+
 def history_lines(
     results: Sequence[StoredResult],
     user_id: int,
     *,
     escape: Callable[[str], str],
-    limit: int = 10,
+    limit: int = HISTORY_GAMES,
 ) -> list[str]:
     """A member's most recent games, newest first, one line each with a link when known.
 

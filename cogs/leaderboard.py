@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.boards import (
+    HISTORY_GAMES,
     KEPT,
     PERIOD_LABELS,
     Board,
@@ -277,7 +278,7 @@ class Boards(commands.Cog):
     ) -> None:
         who = member or interaction.user
         results = await bot_of(interaction).store.results(
-            guild_id=interaction.guild_id, user_id=who.id
+            guild_id=interaction.guild_id, user_id=who.id, newest=HISTORY_GAMES
         )
         # The lines name the opponents: plain text, whatever their names hold.
         lines = history_lines(results, who.id, escape=plain)

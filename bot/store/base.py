@@ -419,11 +419,13 @@ class Store(ABC):
         guild_id: int | None = None,
         since: float | None = None,
         user_id: int | None = None,
+        newest: int | None = None,
     ) -> list[StoredResult]:
         """Stored results, oldest first (by ``finished_at``, then game id).
 
         Each filter given narrows the list: exactly this game key, this guild, finished at or
-        after ``since``, and ``user_id`` seated at the table.
+        after ``since``, and ``user_id`` seated at the table. ``newest``: only the last this
+        many of them (still oldest first), read without reading the older ones.
         """
 
     @abstractmethod

@@ -662,6 +662,45 @@ async def test_a_members_results_leave_the_others_rows_unread(
     assert sorted(parsed) == sorted([games[4].id, games[5].id])
 
 
+async def test_newest_results_are_the_last_ones_oldest_first(store: Store) -> None:
+    """``newest`` keeps the last results of the filtered list, still oldest first, and the
+    order's tie on a finishing time goes by game id as for the whole list."""
+    games = [await _finished(store, channel_id=c) for c in range(1, 7)]
+    for game, at in zip(games, (10.0, 50.0, 20.0, 50.0, 30.0, 5.0), strict=True):
+        await store.record_result(_record(game, at), ["Ada", "Computer"])
+    whole = [r.record.game_id for r in await store.results(user_id=ADA)]
+    assert [r.record.game_id for r in await store.results(user_id=ADA, newest=3)] == whole[-3:]
+    assert [r.record.game_id for r in await store.results(newest=10)] == whole
+    assert await store.results(newest=0) == []
+
+
+async def test_newest_results_of_a_member_skip_ids_holding_their_digits(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The member filter also matches ids holding the member's digits; when those crowd the
+    newest rows, the read goes further back until it has the member's own last games, and
+    the older rows past them are never parsed."""
+    import bot.store.sql
+    from bot.store.rows import RowLike, stored_result
+
+    parsed: list[int] = []
+
+    def counted(row: RowLike) -> StoredResult:
+        found = stored_result(row)
+        parsed.append(found.record.game_id)
+        return found
+
+    games = [await _finished(store, channel_id=c) for c in range(1, 11)]
+    # Oldest first: four of 42's games, then six of 420's (a false friend of 42).
+    seats = [(42, 66)] * 4 + [(420, 66)] * 6
+    for at, (game, seated) in enumerate(zip(games, seats, strict=True)):
+        await store.record_result(_record(game, float(at), seated), ["A", "B"])
+    monkeypatch.setattr(bot.store.sql, "stored_result", counted)
+    mine = [r.record.game_id for r in await store.results(user_id=42, newest=2)]
+    assert mine == [games[2].id, games[3].id]
+    assert games[0].id not in parsed, "an older game than needed was read"
+
+
 async def test_result_of_game_without_guild(store: Store) -> None:
     """A game outside any guild (guild_id None) records and reads back its result."""
     game = await _finished(store, channel_id=1, guild_id=None)
