@@ -110,6 +110,12 @@ def test_forgiving_parse_and_canonical_format(text: str, canonical: str) -> None
     assert G.format_action(G.parse_action(text)) == canonical
 
 
+def test_a_count_of_zero_adds_no_card() -> None:
+    """ "yard 2 white 0 loco" plays two White and no Locomotive. Before the fix a 0 read as no
+    count at all, so the move played one Locomotive the player had just said not to play."""
+    assert G.format_action(G.parse_action("yard 2 white 0 loco")) == "yard white white"
+
+
 @pytest.mark.parametrize(
     "text",
     [

@@ -222,7 +222,9 @@ _TIMES = re.compile(r"[x×*]\d{1,2}")
 
 def _parse_yard(words: list[str]) -> Action:
     counts = [0] * KINDS
-    pending = 0
+    # A count read before its card ("2 red"); None when none is waiting. Zero is a count too:
+    # "yard 2 red 0 loco" played a Locomotive when 0 read as no count at all.
+    pending: int | None = None
     for word in words:
         if word.isdecimal() and len(word) <= 2:
             pending = int(word)
@@ -241,13 +243,13 @@ def _parse_yard(words: list[str]) -> Action:
                 initial = card_from_text(ch)
                 assert initial is not None
                 counts[initial] += 1
-            pending = 0
+            pending = None
             continue
         if card is None:
             raise NotationError(f"There is no train card called '{quoted(word, 20)}'.")
-        counts[card] += pending if pending else times
-        pending = 0
-    if pending:
+        counts[card] += times if pending is None else pending
+        pending = None
+    if pending is not None:
         raise NotationError("Say what the number counts, e.g. 'yard 3 red'.")
     colours = [c for c in range(len(COLOURS)) if counts[c]]
     locos = counts[LOCO]
