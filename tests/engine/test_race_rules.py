@@ -274,6 +274,15 @@ def test_right_of_way_covers_red_light_and_speed_trap() -> None:
     assert act(state, 0, "play right-of-way").sides[0].hazards == ["flat-tire"]
 
 
+def test_a_trump_clearing_two_hazards_names_them_as_a_list() -> None:
+    """Right of Way clearing a Red Light and a Speed Trap says so in a sentence. Before the fix
+    the caption read "It clears Red Light, Speed Trap.", a list cut short."""
+    state = red_first(["100", "right-of-way"])
+    hazard_on(state, 0, "red-light", "speed-trap")
+    state = act(state, 0, "play right-of-way")
+    assert state.caption == "Ann plays the trump Right of Way. It clears Red Light and Speed Trap."
+
+
 def test_trump_gives_no_future_immunity() -> None:
     """An Out of Gas still lands on a player whose Extra Tank is in play."""
     state = act(red_first(), 0, "play extra-tank", "end")

@@ -25,6 +25,7 @@ from bot.engine.race.legality import has_choice
 from bot.engine.race.moves import answer_to
 from bot.engine.race.state import Action, Entry, Phase, RaceState
 from bot.engine.race.turns import end_turn
+from bot.engine.words import names
 
 
 def after_resolution(state: RaceState) -> None:
@@ -146,7 +147,9 @@ def _effect(state: RaceState, entry: Entry, alone: bool = True) -> str:
         if cleared:
             # After answers ("… cancels Ann's Jammer with Jammer!") "it" would be the Jammer.
             subject = "It" if alone else NAME[card]
-            return f"{subject} clears {', '.join(NAME[h] for h in cleared)}."
+            # "Red Light and Speed Trap": a bare comma list ("Red Light, Speed Trap") read as
+            # a sentence cut short.
+            return f"{subject} clears {names([NAME[h] for h in cleared])}."
         return ""
     # Pit Crew, the only cheat that is not an answer
     assert kind == CHEAT and card == PIT_CREW
