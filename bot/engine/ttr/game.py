@@ -186,8 +186,15 @@ class _TicketToRideBase(Game[TtrState, Action]):
         places = [0] * state.seats
         for s in playing:
             places[s] = sum(1 for o in playing if scores[o] > scores[s])
-        for rank, s in enumerate(reversed(state.leave_order)):
+        # Leavers rank below everyone playing, a later leaver above an earlier one; those who
+        # left during the opening choice of tickets (the first ``opening_leavers``) share the
+        # place after every later leaver.
+        opening = state.leave_order[: state.opening_leavers]
+        later = state.leave_order[state.opening_leavers :]
+        for rank, s in enumerate(reversed(later)):
             places[s] = len(playing) + rank
+        for s in opening:
+            places[s] = len(playing) + len(later)
         return Outcome(state.winners, scores, state.end_reason, tuple(places), seat_details=details)
 
     def leave(self, state: TtrState, seat: int) -> TtrState:
@@ -201,6 +208,8 @@ class _TicketToRideBase(Game[TtrState, Action]):
         who = after.players[seat]
         after.left[seat] = True
         after.leave_order.append(seat)
+        if after.phase == SETUP:
+            after.opening_leavers += 1
         playing = [s for s in range(after.seats) if after.active(s)]
         if self.solo:
             after.caption = ""

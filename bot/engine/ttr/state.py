@@ -90,6 +90,10 @@ class TtrState:
     final_queue: list[int] = field(default_factory=list)  # seats still owed a final turn
     left: list[bool] = field(default_factory=list)
     leave_order: list[int] = field(default_factory=list)
+    # The first ``opening_leavers`` of ``leave_order`` left during the opening choice of tickets,
+    # before anyone played: they share a place (several running out of time there together are
+    # equally late, whichever the bot handled first).
+    opening_leavers: int = 0
     caption: str = ""
     end_reason: str = ""
     winners: tuple[int, ...] | None = None
@@ -132,6 +136,7 @@ class TtrState:
         new.final_queue = self.final_queue[:]
         new.left = self.left[:]
         new.leave_order = self.leave_order[:]
+        new.opening_leavers = self.opening_leavers
         new.caption = self.caption
         new.end_reason = self.end_reason
         new.winners = self.winners
@@ -173,6 +178,7 @@ def state_to_dict(state: TtrState) -> dict[str, Any]:
         "final_queue": list(state.final_queue),
         "left": list(state.left),
         "leave_order": list(state.leave_order),
+        "opening_leavers": state.opening_leavers,
         "caption": state.caption,
         "end_reason": state.end_reason,
         "winners": None if state.winners is None else list(state.winners),
@@ -235,6 +241,8 @@ def state_from_dict(data: Mapping[str, Any]) -> TtrState:
             final_queue=_ints(data["final_queue"], None, 0, seats - 1),
             left=[bool(v) for v in data["left"]],
             leave_order=_ints(data["leave_order"], None, 0, seats - 1),
+            # Absent from games saved before it was kept: their leavers rank in order.
+            opening_leavers=int(data.get("opening_leavers", 0)),
             caption=str(data["caption"]),
             end_reason=str(data["end_reason"]),
             winners=None if winners is None else tuple(int(w) for w in winners),
@@ -249,4 +257,6 @@ def state_from_dict(data: Mapping[str, Any]) -> TtrState:
         raise CorruptSave("This saved game is damaged: the draw area is malformed.")
     if state.solo != (seats == 1):
         raise CorruptSave("This saved game is damaged: solo games have exactly one seat.")
+    if not 0 <= state.opening_leavers <= len(state.leave_order):
+        raise CorruptSave("This saved game is damaged: its leavers are miscounted.")
     return state

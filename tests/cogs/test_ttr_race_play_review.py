@@ -1,0 +1,39 @@
+"""Ticket to Ride and the 1000 Mile Race played through the fake Discord by members, and by a
+hostile one: each test holds a fix for what that play found (its docstring says what a member
+saw before).
+"""
+
+from __future__ import annotations
+
+from bot.store.base import GuildSettings, SeatRecord
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import sweep_after
+from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.discord.payloads import InteractionDriver
+
+THREE = [
+    SeatRecord(0, "Alice", user_id=ALICE_ID),
+    SeatRecord(1, "Bob", user_id=BOB_ID),
+    SeatRecord(2, "Carol", user_id=CAROL_ID),
+]
+
+
+async def test_members_late_together_on_their_opening_tickets_share_a_place(
+    driver: InteractionDriver,
+) -> None:
+    """With on_timeout forfeit, Alice keeps her opening tickets and Bob and Carol both let the
+    choice run out: they forfeit together, equally late. Before the fix Carol ranked 2nd and
+    Bob 3rd only because the bot handled Bob first, so Carol's rating went up (+39) and Bob's
+    down (-69) for the same lateness; now they share 2nd place."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "forfeit"))
+    update = await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="ttr", seats=THREE, seed=5
+    )
+    _, moves = bot.tables.hand(await bot.tables.current(GAMES_CHANNEL_ID), ALICE_ID)
+    await driver.slash("move", {"action": moves[0].notation}, user_id=ALICE_ID)
+    await sweep_after(driver, 61)
+    (result,) = await bot.store.results(game_key="ttr")
+    assert result.record.game_id == update.game.id and result.record.counted
+    alice, bob, carol = result.record.ranks
+    assert alice == 0 and bob == carol == 1, result.record.ranks
