@@ -232,7 +232,6 @@ def _commands(
         rating_changes,
         since,
     )
-    from bot.games import get_game
     from bot.render.leaderboard import leaderboard_png
     from bot.render.stats import stats_png
 
@@ -241,8 +240,8 @@ def _commands(
 
     def board(game: str, scope: str, period: str) -> Callable[[], Awaitable[Any]]:
         guild = GUILD if scope == "server" else None
-        # As the cog: a rated game's all-time ladder is kept (bot/kept_results.py).
-        kept = period == "all" and get_game(game).info.ranking.kind != "best"
+        # As the cog: the all-time ladder (or best-results board) is kept (bot/kept_results.py).
+        kept = period == "all"
 
         async def run() -> None:
             if kept:
@@ -320,6 +319,7 @@ def _commands(
     jobs["leaderboard_solo_server_all"] = board("solo", "server", "all")
     jobs["stats_mille"] = stats("mille")
     jobs["stats_dragon"] = stats("dragon")
+    jobs["stats_solo"] = stats("solo")
     jobs["history"] = history
     jobs["rating_line_mille"] = rating_line
     # Last, as it adds results: a game ends, its result is stored, and the all-time board is

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from bot.engine.core import Ranking
+from bot.bests import Bests, BestStanding, figures_of
 from bot.engine.words import noun
 from bot.games import bundle, get_game
 from bot.kept_results import KeptLadder, KeptResults
@@ -29,7 +29,6 @@ from bot.ratings import (
 )
 from bot.render.leaderboard import LeaderboardRow
 from bot.render.stats import BestLine, MemberStats, OpponentLine, RatingPoint
-from bot.results import on_best_board
 from bot.store.base import StoredResult
 
 DAY = 86_400.0
@@ -175,33 +174,6 @@ def shared_places(values: Sequence[object]) -> list[int]:
     return places
 
 
-def figures_of(stored: StoredResult, seat: int) -> dict[str, int]:
-    """A seat's figures in a result: ``won``, ``score`` and the game's own (cards cleared…).
-
-    Results stored before figures were kept per seat carried them in their options (a
-    solitaire's ``won``/``cleared``, a seat's ``best_hand_<seat>``); those are read too.
-    """
-    record = stored.record
-    if record.details:
-        return dict(record.details[seat])
-    figures: dict[str, int] = {"won": 1 if record.ranks[seat] == 0 else 0}
-    if record.scores:
-        figures["score"] = record.scores[seat]
-    suffix = f"_{seat}"
-    for name, value in record.options.items():
-        key = name[: -len(suffix)] if name.endswith(suffix) else name
-        if value.lstrip("-").isdecimal() and (name.endswith(suffix) or len(record.seats) == 1):
-            figures[key] = int(value)
-    if len(record.seats) == 1 and "won" in record.options:
-        figures["won"] = 1 if record.options["won"] == "yes" else 0
-    return figures
-
-
-def best_key(ranking: Ranking, figures: dict[str, int]) -> tuple[int, ...]:
-    """How good one result is on a best-result board: its figures in the ranking's order."""
-    return tuple(figures.get(key, 0) for key in ranking.keys)
-
-
 def leaderboard(
     results: Sequence[StoredResult],
     *,
@@ -219,33 +191,36 @@ def leaderboard(
     which stands in for ``results`` (a period's board is replayed from its own start)."""
     info = get_game(game_key).info
     ranking = info.ranking
-    if kept is not None and ranking.kind != "best":
+    if kept is not None:
+        if ranking.kind == "best":
+            bests, everyone, on_here = kept.best_board(here=here)
+            seen = everyone if guild_id is not None else with_formers(on_here, everyone)
+            return _best_board(bests, told_apart(seen), ranking.label, caller)
         ladder, everyone, on_here = kept.board(now, here=here)
         seen = everyone if guild_id is not None else with_formers(on_here, everyone)
         return _rated_board(ladder, told_apart(seen), ranking.label, caller)
     names = told_apart(names_of(results) if guild_id is not None else names_seen_on(results, here))
     if ranking.kind == "best":
-        best: dict[int, tuple[tuple[int, ...], int]] = {}  # user -> (key, shown value)
-        played: Counter[int] = Counter()
-        found = bundle(game_key)
-        for stored in (s for s in results if on_best_board(found, s.record.options)):
-            for seat, user in enumerate(stored.record.seats):
-                if user is None:
-                    continue
-                played[user] += 1
-                figures = figures_of(stored, seat)
-                entry = (best_key(ranking, figures), figures.get(ranking.shown, 0))
-                if user not in best or entry[0] > best[user][0]:
-                    best[user] = entry
-        users = sorted(best, key=lambda u: (tuple(-v for v in best[u][0]), u))
-        places = shared_places([best[u][0] for u in users])
-        rows = tuple(
-            LeaderboardRow(place, names.get(u, ELSEWHERE), best[u][1], played[u], None, u)
-            for place, u in zip(places, users, strict=True)
-        )
-        return _board(rows, users, names, ranking.label, caller)
+        tally = Bests(game_key)
+        for stored in results:
+            tally.add(stored)
+        return _best_board(tally.lines(), names, ranking.label, caller)
     ladder = standings((s.record for s in results), Scope(info.ladder, guild_id), now)
     return _rated_board(ladder, names, ranking.label, caller)
+
+
+def _best_board(
+    bests: Sequence[BestStanding], names: dict[int, str], label: str, caller: int
+) -> Board:
+    """A best-result board from its members' best results and the names it may show."""
+    places = shared_places([line.key for line in bests])
+    rows = tuple(
+        LeaderboardRow(
+            place, names.get(line.player, ELSEWHERE), line.shown, line.played, None, line.player
+        )
+        for place, line in zip(places, bests, strict=True)
+    )
+    return _board(rows, [line.player for line in bests], names, label, caller)
 
 
 def _rated_board(
@@ -295,11 +270,17 @@ def member_stats(
 
     A solitaire's card has no rating: games played, won and lost, and the member's place on
     the game's best-results board of this server (``solitaire_stats``). ``kept``: the game's
-    ladder on this server kept and caught up (``KeptResults.read``, not for a solitaire);
+    ladder (or best-results board) on this server kept and caught up (``KeptResults.read``);
     ``results`` then need hold only the member's own games, of every kind."""
     if get_game(game_key).info.solitaire:
         return solitaire_stats(
-            results, user_id=user_id, name=name, game_key=game_key, guild_id=guild_id, now=now
+            results,
+            user_id=user_id,
+            name=name,
+            game_key=game_key,
+            guild_id=guild_id,
+            now=now,
+            kept=kept,
         )
     mine = [s for s in results if user_id in s.record.seats]
     # Across servers (a direct message), an opponent goes by the name they had in the last game
@@ -367,11 +348,13 @@ def solitaire_stats(
     game_key: str,
     guild_id: int | None,
     now: float,
+    kept: KeptLadder | None = None,
 ) -> MemberStats:
     """A solitaire member's card: every game of it they played (assisted ones too), won and
     lost as ``solitaire_verdict`` says (a game that could not be won is only played), and
     their best result as the best-results board ranks it (which leaves out assisted games and
-    other settings), with their place on that board."""
+    other settings), with their place on that board. ``kept``: that board kept and caught up
+    (``KeptResults.read``); ``results`` then need hold only the member's own games."""
     info = get_game(game_key).info
     mine = [s for s in results if user_id in s.record.seats]
     games = [s for s in mine if s.record.game_key == game_key]
@@ -383,6 +366,7 @@ def solitaire_stats(
         guild_id=guild_id,
         caller=user_id,
         now=now,
+        kept=kept,
     )
     row = board.caller_row
     favourites = Counter(s.record.game_key for s in mine)

@@ -1,10 +1,11 @@
-"""Rated ladders kept between requests, caught up with only the results written since.
+"""Ladders kept between requests, caught up with only the results written since.
 
 An all-time board, a /stats card and the rating line after a game replay a ladder from every
 result of it, and a big server's ladder holds tens of thousands of games: reading and parsing
 every row from the store, and rating them, cost seconds at 200 000 results. Here a ladder is
-kept replayed (``bot.ratings.Replay``) per store and per query (a game key on one server, or on
-all of them) together with what the store's numbering of results says about it:
+kept replayed (``bot.ratings.Replay``; for a game ranked by best result, its best-results board,
+``bot.bests.Bests``) per store and per query (a game key on one server, or on all of them)
+together with what the store's numbering of results says about it:
 
 * every result is numbered as it is written, above any number handed out before
   (``results.seq``, migration 0008); a kept ladder remembers the highest number it has read;
@@ -34,6 +35,8 @@ import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from bot.bests import Bests, BestStanding
+from bot.games import get_game
 from bot.ratings import (
     RECENT_CHANGES,
     PlayerKey,
@@ -56,14 +59,16 @@ class KeptChange:
     moves: Mapping[PlayerKey, tuple[int, int]]
 
 
-# What a kept ladder holds, in bytes, as measured (``tests/store/test_kept_results.py`` checks
-# the sum covers a ladder's memory): a chart point (a member's rating after a rated game, packed
-# in ``ChartPoints``), a member rated (their rating, record and chart), a seat name kept, one of
-# the latest games whose rating line is kept.
+# What a kept ladder holds, in bytes, as measured (``tests/store/test_kept_results.py`` and
+# ``test_kept_bests.py`` check the sum covers a ladder's memory): a chart point (a member's
+# rating after a rated game, packed in ``ChartPoints``), a member rated (their rating, record and
+# chart), a seat name kept, one of the latest games whose rating line is kept, a member on a
+# best-results board.
 POINT_BYTES = 16
 MEMBER_BYTES = 1_000
 NAME_BYTES = 200
 RECENT_BYTES = 1_500
+BEST_BYTES = 300
 
 
 @dataclass
@@ -82,6 +87,9 @@ class KeptLadder:
     recent: dict[int, tuple[tuple[PlayerKey | None, ...], tuple[str, ...]]] = field(
         default_factory=dict
     )
+    # A game that ranks by best result (a solitaire) keeps its best-result board instead of a
+    # rating (its results are never rated).
+    bests: Bests | None = None
     # What the store's numbering said when the results kept were read.
     ready: bool = False
     last_number: int = 0
@@ -104,6 +112,7 @@ class KeptLadder:
             + MEMBER_BYTES * len(replay.table)
             + NAME_BYTES * names
             + RECENT_BYTES * len(self.recent)
+            + BEST_BYTES * (len(self.bests.best) if self.bests is not None else 0)
         )
 
     def follows(self, numbered: NumberedResults) -> bool:
@@ -122,6 +131,8 @@ class KeptLadder:
             if fresh:
                 self.replay, self.names, self.names_by_guild, self.recent = Replay(), {}, {}, {}
                 self.newest = None
+                if self.bests is not None:
+                    self.bests = Bests(self.bests.game_key)
             for stored, number in zip(numbered.results, numbered.numbers, strict=True):
                 # A catch-up whose request was cancelled still finishes in its thread, after
                 # the next request read the same results: each is rated once, whoever is late.
@@ -147,6 +158,8 @@ class KeptLadder:
                 if here is not None:
                     here[user] = name
         self.newest = (record.finished_at, record.game_id)
+        if self.bests is not None:
+            self.bests.add(stored)
         if self.scope.includes(record) and is_rated(record):
             self.replay.apply(record)
             self.recent[record.game_id] = (record.seats, stored.names)
@@ -161,6 +174,15 @@ class KeptLadder:
         server's ladder): what ``names_seen_on`` is made of."""
         with self.lock:
             lines = self.replay.standings(now, min_games)
+            return lines, dict(self.names), dict(self.names_by_guild.get(here, {}))
+
+    def best_board(
+        self, *, here: int | None = None
+    ) -> tuple[list[BestStanding], dict[PlayerKey, str], dict[PlayerKey, str]]:
+        """A best-result board's members, best first (``Bests.lines``; none for a rated game),
+        and its names as ``board`` gives them."""
+        with self.lock:
+            lines = self.bests.lines() if self.bests is not None else []
             return lines, dict(self.names), dict(self.names_by_guild.get(here, {}))
 
     def card(
@@ -209,7 +231,12 @@ class KeptResults:
         key = (id(store), game_key, guild_id)
         kept = self._kept.pop(key, None)
         if kept is None or kept.store() is not store:  # a new store may reuse a dead one's id
-            kept = KeptLadder(Scope(game_family(game_key), guild_id), weakref.ref(store))
+            best = get_game(game_key).info.ranking.kind == "best"
+            kept = KeptLadder(
+                Scope(game_family(game_key), guild_id),
+                weakref.ref(store),
+                bests=Bests(game_key) if best else None,
+            )
         self._kept[key] = kept  # newest last: the least used goes first
         async with kept.catching_up:
             # Not read yet: ``last_number`` is 0 and this reads the whole ladder.

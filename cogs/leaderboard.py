@@ -173,11 +173,11 @@ class Boards(commands.Cog):
         # A board is a ladder replayed: limited per member, one at a time (cogs/limits.py).
         with limits.limited(interaction, limits.BOARDS):
             await interaction.response.defer(thinking=True)
-            # The all-time ladder of a rated game is kept and caught up with the results
-            # written since (bot/kept_results.py); a period's starts at its start.
+            # The all-time ladder (or best-results board) is kept and caught up with the
+            # results written since (bot/kept_results.py); a period's starts at its start.
             kept = None
             results: list[StoredResult] = []
-            if period == "all" and rules.info.ranking.kind != "best":
+            if period == "all":
                 kept = await KEPT.read(bot.store, game_key=rules.info.key, guild_id=guild_id)
             else:
                 results = await bot.store.results(
@@ -237,20 +237,15 @@ class Boards(commands.Cog):
         with limits.limited(interaction, limits.BOARDS):
             await interaction.response.defer(thinking=True)
             # The ladder needs every game of it (ratings depend on the opponents' games too, as on
-            # /leaderboard): a rated game's is kept and caught up (bot/kept_results.py). The
-            # member's own games of any kind give the favourite game.
-            kept = None
+            # /leaderboard; a solitaire's place on its best-results board, everyone's bests):
+            # it is kept and caught up (bot/kept_results.py). The member's own games of any
+            # kind give the favourite game.
             own = await bot.store.results(guild_id=interaction.guild_id, user_id=who.id)
-            results = own
-            if bundle(game_key).info.solitaire:
-                ladder = await bot.store.results(game_key=game_key, guild_id=interaction.guild_id)
-                results = list({r.record.game_id: r for r in (*ladder, *own)}.values())
-            else:
-                kept = await KEPT.read(bot.store, game_key=game_key, guild_id=interaction.guild_id)
+            kept = await KEPT.read(bot.store, game_key=game_key, guild_id=interaction.guild_id)
             card = await asyncio.to_thread(
                 partial(
                     member_stats,
-                    results,
+                    own,
                     user_id=who.id,
                     name=display_name(who),
                     game_key=game_key,
