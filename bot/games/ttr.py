@@ -201,12 +201,19 @@ def console_table(view: TtrPublicView) -> str:
         )
     for seat in view.seats:
         marker = "▶" if view.turn == seat.seat else " "
+        if seat.left:
+            # As the image's LEFT chip says: "hand 0, Railyard empty, …" read as a player
+            # still at the table with nothing in hand.
+            lines.append(f"{marker} {seat.name}: left the game")
+            continue
         # The alt text reads these lines out: sets in the words the captions use.
         sets = [set_words(COLOURS.index(s.colour), s.naturals, s.locos) for s in seat.yard]
         yard = ", ".join(sets) or "empty"
+        # Tickets still to choose from, as the image's chip says ("tickets 1 (+4 to choose)").
+        choosing = f" (+{seat.choosing} to choose)" if seat.choosing else ""
         lines.append(
             f"{marker} {seat.name}: hand {seat.hand_count}, Railyard {yard}, "
-            f"On-the-Track {seat.track_count}, tickets {seat.ticket_count}"
+            f"On-the-Track {seat.track_count}, tickets {seat.ticket_count}{choosing}"
         )
     if view.caption:
         lines.append(f"  {view.caption}")

@@ -5,11 +5,13 @@ saw before).
 
 from __future__ import annotations
 
+from bot.games import bundle
 from bot.store.base import GuildSettings, SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import sweep_after
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
+from tests.engine.ttr_helpers import lay
 
 THREE = [
     SeatRecord(0, "Alice", user_id=ALICE_ID),
@@ -37,3 +39,23 @@ async def test_members_late_together_on_their_opening_tickets_share_a_place(
     assert result.record.game_id == update.game.id and result.record.counted
     alice, bob, carol = result.record.ranks
     assert alice == 0 and bob == carol == 1, result.record.ranks
+
+
+def test_the_ticket_to_ride_alt_text_says_who_left() -> None:
+    """Carol left a game of three (Alice and Bob play on). The image marks her LEFT; before the
+    fix the alt text read "Carol: hand 0, Railyard empty, On-the-Track 0, tickets 0", a
+    player still at the table with nothing in hand."""
+    ttr = bundle("ttr")
+    state = ttr.game.leave(lay(3, hands=[["red"] * 3, ["orange"] * 3, ["white"] * 3]), 2)
+    table = ttr.presenter.console_table(ttr.game.public_view(state))
+    assert "  Cat: left the game" in table.splitlines(), table
+
+
+def test_the_ticket_to_ride_alt_text_counts_the_tickets_being_chosen() -> None:
+    """Alice draws four tickets. The image's chip reads "1 ticket (+4 to choose)"; before the
+    fix the alt text said only "tickets 1", leaving a screen reader's user to wonder what the
+    table waits for."""
+    ttr = bundle("ttr")
+    state = ttr.game.apply(lay(2), 0, ttr.game.parse_action("tickets"))
+    table = ttr.presenter.console_table(ttr.game.public_view(state))
+    assert "tickets 1 (+4 to choose)" in table, table
