@@ -11,17 +11,17 @@ import weakref
 from pathlib import Path
 
 from bot.bests import Bests
-from bot.boards import Board, leaderboard, member_stats
+from bot.boards import Board, leaderboard
 from bot.kept_results import KeptLadder, KeptResults
 from bot.ratings import ResultRecord, Scope
 from bot.render.stats import MemberStats
 from bot.results import ASSISTED
 from bot.store.base import GameRewrite, NumberedResults, SeatRecord, Store, StoredResult
 from bot.store.sqlite import SqliteStore
+from tests.store.test_kept_results import ALIAS, NOW, _boards
+from tests.store.test_kept_results import _replayed as _full_replay
 
 MEMBERS = (11, 12, 13, 14, 15)
-ALIAS = -5
-NOW = 2_000_000_000.0
 GAME = "solo"
 
 
@@ -93,46 +93,14 @@ async def _season(store: Store, seed: int, count: int) -> float:
 
 
 async def _kept(kept: KeptResults, store: Store) -> tuple[list[Board], list[MemberStats]]:
-    boards, cards = [], []
-    for guild in (7, None):
-        ladder = await kept.read(store, game_key=GAME, guild_id=guild)
-        boards.append(
-            leaderboard([], game_key=GAME, guild_id=guild, caller=11, now=NOW, here=7, kept=ladder)
-        )
-        for member in (11, 12, ALIAS):
-            own = await store.results(guild_id=guild, user_id=member)
-            cards.append(
-                member_stats(
-                    own,
-                    user_id=member,
-                    name="Me",
-                    game_key=GAME,
-                    guild_id=guild,
-                    now=NOW,
-                    kept=ladder,
-                )
-            )
-    return boards, cards
+    """The boards (this server's, every server's) and cards from the kept best boards."""
+    return await _boards(kept, store, GAME)
 
 
 async def _replayed(store: Store) -> tuple[list[Board], list[MemberStats]]:
     """The same boards and cards from every stored result (as the bot made them before the
     boards were kept)."""
-    boards, cards = [], []
-    for guild in (7, None):
-        results = await store.results(game_key=GAME, guild_id=guild)
-        boards.append(
-            leaderboard(results, game_key=GAME, guild_id=guild, caller=11, now=NOW, here=7)
-        )
-        for member in (11, 12, ALIAS):
-            own = await store.results(guild_id=guild, user_id=member)
-            merged = list({r.record.game_id: r for r in (*results, *own)}.values())
-            cards.append(
-                member_stats(
-                    merged, user_id=member, name="Me", game_key=GAME, guild_id=guild, now=NOW
-                )
-            )
-    return boards, cards
+    return await _full_replay(store, GAME)
 
 
 async def test_new_results_are_added_to_the_kept_best_board(store: Store) -> None:

@@ -79,15 +79,15 @@ async def _season(store: Store, seed: int, count: int, start: float = 1_000_000.
     return when
 
 
-async def _boards(kept: KeptResults, store: Store) -> tuple[list[Board], list[MemberStats]]:
-    """Every board and card this test looks at, from the kept ladders."""
+async def _boards(
+    kept: KeptResults, store: Store, game: str = "dragon"
+) -> tuple[list[Board], list[MemberStats]]:
+    """Every board and card this test looks at, from the kept ladders (of ``game``)."""
     boards, cards = [], []
     for guild in (7, None):
-        ladder = await kept.read(store, game_key="dragon", guild_id=guild)
+        ladder = await kept.read(store, game_key=game, guild_id=guild)
         boards.append(
-            leaderboard(
-                [], game_key="dragon", guild_id=guild, caller=11, now=NOW, here=7, kept=ladder
-            )
+            leaderboard([], game_key=game, guild_id=guild, caller=11, now=NOW, here=7, kept=ladder)
         )
         for member in (11, 12, ALIAS):
             own = await store.results(guild_id=guild, user_id=member)
@@ -96,7 +96,7 @@ async def _boards(kept: KeptResults, store: Store) -> tuple[list[Board], list[Me
                     own,
                     user_id=member,
                     name="Me",
-                    game_key="dragon",
+                    game_key=game,
                     guild_id=guild,
                     now=NOW,
                     kept=ladder,
@@ -105,20 +105,20 @@ async def _boards(kept: KeptResults, store: Store) -> tuple[list[Board], list[Me
     return boards, cards
 
 
-async def _replayed(store: Store) -> tuple[list[Board], list[MemberStats]]:
+async def _replayed(store: Store, game: str = "dragon") -> tuple[list[Board], list[MemberStats]]:
     """The same boards and cards replayed from every stored result."""
     boards, cards = [], []
     for guild in (7, None):
-        results = await store.results(game_key="dragon", guild_id=guild)
+        results = await store.results(game_key=game, guild_id=guild)
         boards.append(
-            leaderboard(results, game_key="dragon", guild_id=guild, caller=11, now=NOW, here=7)
+            leaderboard(results, game_key=game, guild_id=guild, caller=11, now=NOW, here=7)
         )
         for member in (11, 12, ALIAS):
             own = await store.results(guild_id=guild, user_id=member)
             merged = list({r.record.game_id: r for r in (*results, *own)}.values())
             cards.append(
                 member_stats(
-                    merged, user_id=member, name="Me", game_key="dragon", guild_id=guild, now=NOW
+                    merged, user_id=member, name="Me", game_key=game, guild_id=guild, now=NOW
                 )
             )
     return boards, cards
