@@ -213,6 +213,17 @@ def test_adding_to_a_colour_already_in_the_railyard_is_refused() -> None:
     assert snapshot(s) == before
 
 
+def test_a_refusal_names_an_orange_set_with_its_article() -> None:
+    """Adding to an Orange set, or tying one, is refused in English: before the fix the
+    sentences read "You already have a Orange set" and "Bob has a Orange set of 2 cards"."""
+    s = lay(hands=[["orange"] * 2, []], yards=[{"orange": (1, 0)}, {}], deck=["red"] * 4)
+    with pytest.raises(IllegalMove, match="You already have an Orange set in your Railyard"):
+        play(s, 0, "yard orange orange")
+    s = lay(hands=[["orange"] * 2, []], yards=[{}, {"orange": (2, 0)}], deck=["red"] * 4)
+    with pytest.raises(IllegalMove, match="Bob has an Orange set of 2 cards"):
+        play(s, 0, "yard orange orange")
+
+
 def test_a_tie_with_an_opponent_set_is_refused() -> None:
     """Playing as many cards as an opponent's set of that colour is not enough."""
     s = lay(hands=[["red", "red", "loco"], []], yards=[{}, {"red": (2, 1)}], deck=["red"] * 4)
