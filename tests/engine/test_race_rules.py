@@ -283,6 +283,15 @@ def test_a_trump_clearing_two_hazards_names_them_as_a_list() -> None:
     assert state.caption == "Ann plays the trump Right of Way. It clears Red Light and Speed Trap."
 
 
+def test_a_trump_clearing_two_copies_of_a_hazard_counts_them() -> None:
+    """Puncture-Proof clearing two Flat Tires says "2 Flat Tires". Before the fix the caption
+    read "It clears Flat Tire, Flat Tire.", one card's name said twice."""
+    state = red_first(["100", "puncture-proof"])
+    hazard_on(state, 0, "flat-tire", "flat-tire")
+    state = act(state, 0, "play puncture-proof")
+    assert state.caption == "Ann plays the trump Puncture-Proof. It clears 2 Flat Tires."
+
+
 def test_trump_gives_no_future_immunity() -> None:
     """An Out of Gas still lands on a player whose Extra Tank is in play."""
     state = act(red_first(), 0, "play extra-tank", "end")

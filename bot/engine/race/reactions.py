@@ -4,6 +4,8 @@ top out of turn, and the stack resolving last in, first out into each card's eff
 
 from __future__ import annotations
 
+from collections import Counter
+
 from bot.engine.core import IllegalMove
 from bot.engine.race.cards import (
     ANSWERS,
@@ -147,9 +149,7 @@ def _effect(state: RaceState, entry: Entry, alone: bool = True) -> str:
         if cleared:
             # After answers ("… cancels Ann's Jammer with Jammer!") "it" would be the Jammer.
             subject = "It" if alone else NAME[card]
-            # "Red Light and Speed Trap": a bare comma list ("Red Light, Speed Trap") read as
-            # a sentence cut short.
-            return f"{subject} clears {names([NAME[h] for h in cleared])}."
+            return f"{subject} clears {_counted(cleared)}."
         return ""
     # Pit Crew, the only cheat that is not an answer
     assert kind == CHEAT and card == PIT_CREW
@@ -157,3 +157,18 @@ def _effect(state: RaceState, entry: Entry, alone: bool = True) -> str:
     drawn, reshuffled = draw(state, seat, 2)
     note = draw_note(state, seat, drawn, reshuffled, 2)
     return f"{name} {draws(drawn)}. {note}".strip()
+
+
+def _counted(hazards: list[str]) -> str:
+    """Hazards as an English list, copies counted: "Red Light and Speed Trap", "2 Flat Tires",
+    "2 Out of Gas cards" (a bare comma list read as a sentence cut short, and "Flat Tire and
+    Flat Tire" as a repeated word)."""
+    counts = Counter(hazards)
+    words = []
+    for hazard, n in counts.items():
+        name = NAME[hazard]
+        if n == 1:
+            words.append(name)
+        else:
+            words.append(f"{n} {name} cards" if name.endswith("s") else f"{n} {name}s")
+    return names(words)
