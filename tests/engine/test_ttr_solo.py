@@ -107,6 +107,15 @@ def test_station_clock_colour_match_discards_every_matching_face_up_card() -> No
     assert s.discard[card("yellow")] == 2 and s.discard[card("purple")] == 1
 
 
+def test_a_station_clock_match_of_one_card_says_it_is_discarded() -> None:
+    """The Station Clock turns up Yellow beside one face-up Yellow. Before the fix the caption
+    read "matching 1 face-up Yellow: they are discarded"."""
+    clock = ["purple", "yellow", *["purple"] * 8, *["loco"] * 6]
+    s = solo(clock, up=["yellow", "orange", "red", "black"], draws=["white", "red"] * 2)
+    s = play(s, 0, "take blind", "take blind")
+    assert "matching 1 face-up Yellow: it is discarded." in s.caption, s.caption
+
+
 def test_station_clock_replacements_never_cascade() -> None:
     """A replacement of the matched colour stays: only the clock card itself triggers."""
     clock = ["purple", "yellow", *["purple"] * 8, *["loco"] * 6]

@@ -35,9 +35,11 @@ def clock_step(state: TtrState) -> list[str]:
         emptied = [i for i, s in enumerate(state.slots) if s == card]
         name = CARD_NAMES[card]
         if emptied:
+            # "matching 1 face-up Red: it is discarded" ("they are" of a single card read wrong).
+            gone = "they are" if len(emptied) > 1 else "it is"
             notes.append(
                 f"The Station Clock turns up {name}, matching {len(emptied)} face-up {name}: "
-                "they are discarded."
+                f"{gone} discarded."
             )
         else:
             notes.append(f"The Station Clock turns up {name}.")
