@@ -262,12 +262,12 @@ def run_bench(
         found = bundle(key)
         # The busiest table the game allows, unless asked otherwise.
         seats = found.info.max_players if players is None else players
-        # Refused now, before any timing is printed, rather than by the first game dealt;
-        # --players 0 or below too, named as given (no list of names is that long).
-        if seats < 1:
+        # Refused now, before any timing is printed, rather than by the first game dealt, and
+        # by the count alone: a list of that many names to check was built before, and for
+        # `--players 99999999999999999999` it filled the memory instead of refusing.
+        if not found.info.min_players <= seats <= found.info.max_players:
             wanted = players_wanted(found.info.min_players, found.info.max_players)
             raise BadOption(f"{found.info.title} needs {wanted}, not {seats}.")
-        found.game.check_players([f"P{seat}" for seat in range(seats)])
 
         def per_game(key: str = key, seats: int = seats) -> dict[str, float]:
             figures = bench_render(key, seats, int(200 * scale))

@@ -300,6 +300,32 @@ def test_bench_with_a_bad_game_is_one_sentence(
     assert out.out == ""  # refused before any timing
 
 
+def _little_memory() -> None:
+    # A gigabyte and a half of address space: the bot's imports fit, a list of 10**20 names
+    # does not, so a command that builds one fails at once instead of filling the machine.
+    import resource
+
+    limit = 1536 * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def test_bench_with_a_huge_seat_count_is_refused_by_the_count_alone() -> None:
+    """`junction bench --game mille --players 99999999999999999999` built a list of that many
+    names to check the seats, and filled the memory for minutes instead of refusing."""
+    done = subprocess.run(
+        [sys.executable, "-m", "bot", "bench", "--game", "mille", "--players", str(10**20 - 1)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=_little_memory,
+    )
+    assert done.returncode == 2, done.stderr[-500:]
+    assert done.stderr == (
+        "junction bench: Mille Bornes needs exactly 2 players, not 99999999999999999999.\n"
+    )
+
+
 @pytest.mark.parametrize(
     ("url", "said"),
     [
