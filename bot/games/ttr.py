@@ -172,12 +172,14 @@ def _colour_picker(
             if len(same) == 1:
                 options.append(same[0])
             else:
+                # "1 Red: How many Locomotives join it?" ("join them" of one card read wrong).
+                them = "it" if n == 1 else "them"
                 options.append(
                     GroupSpec(
                         f"{n} {name}…",
                         tuple(same),
                         "success",
-                        prompt="How many Locomotives join them?",
+                        prompt=f"How many Locomotives join {them}?",
                     )
                 )
         prompt = f"How many {name} go to your Railyard?"

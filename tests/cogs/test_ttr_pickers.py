@@ -139,7 +139,7 @@ def test_a_colour_with_more_sets_than_a_message_asks_how_many_then_locomotives()
     assert [o.label for o in red.options] == [f"{n} Red…" for n in range(1, 11)]
     assert red.prompt == "How many Red go to your Railyard?"
     one = red.options[0]
-    assert isinstance(one, GroupSpec) and one.prompt == "How many Locomotives join them?"
+    assert isinstance(one, GroupSpec) and one.prompt == "How many Locomotives join it?"
     assert [o.label for o in one.options][:2] == ["1 Red + 1 Locomotive", "1 Red + 2 Locomotives"]
     assert len(list(_leaves(red))) == 10 * 17 - 1
 

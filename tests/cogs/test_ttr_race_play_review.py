@@ -5,7 +5,8 @@ saw before).
 
 from __future__ import annotations
 
-from bot.games import bundle
+from bot.games import MoveChoice, bundle
+from bot.games.bundle import GroupSpec
 from bot.store.base import GuildSettings, SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import sweep_after
@@ -59,3 +60,20 @@ def test_the_ticket_to_ride_alt_text_counts_the_tickets_being_chosen() -> None:
     state = ttr.game.apply(lay(2), 0, ttr.game.parse_action("tickets"))
     table = ttr.presenter.console_table(ttr.game.public_view(state))
     assert "tickets 1 (+4 to choose)" in table, table
+
+
+def test_the_locomotives_prompt_of_one_card_says_it() -> None:
+    """A hand of ten Reds and every Locomotive asks how many Red, then how many Locomotives
+    join them. Before the fix one Red read "1 Red: How many Locomotives join them?"; now it is
+    "join it", and two or more Red still "join them"."""
+    ttr = bundle("ttr")
+    state = lay(2, hands=[[*["red"] * 10, *["loco"] * 16, "white", "white"], ["orange"] * 7])
+    moves = [
+        MoveChoice(ttr.game.format_action(a), ttr.game.describe_action(state, 0, a))
+        for a in ttr.game.legal_actions(state, 0)
+    ]
+    pickers = ttr.presenter.hand_pickers(ttr.game.private_view(state, 0), moves)
+    (red,) = [p for p in pickers if isinstance(p, GroupSpec) and p.label == "Play Red"]
+    one, two = red.options[:2]
+    assert isinstance(one, GroupSpec) and one.prompt == "How many Locomotives join it?"
+    assert isinstance(two, GroupSpec) and two.prompt == "How many Locomotives join them?"
