@@ -496,6 +496,16 @@ def test_a_ticket_draw_takes_what_is_left_when_fewer_than_four_remain() -> None:
     assert s.offered[0] == [30, 31] and len(G.legal_actions(s, 0)) == 4
 
 
+def test_the_ticket_draw_says_how_many_it_offers_when_few_are_left() -> None:
+    """With two tickets left, the move reads "Draw the last 2 Destination Tickets". Before the
+    fix its button read "Draw four Destination Tickets (2 in the deck)", promising four."""
+    s = lay(hands=[[], []], deck=["red"] * 4)
+    s.ticket_deck = [30, 31]
+    assert G.describe_action(s, 0, G.parse_action("tickets")) == (
+        "Draw the last 2 Destination Tickets"
+    )
+
+
 def test_a_face_up_locomotive_is_legal_as_the_first_card() -> None:
     """The legal first picks include a face-up Locomotive; the second picks do not."""
     s = lay(hands=[[], []], slots=["loco", "red", "blue", "green", "white"], deck=["red"] * 4)

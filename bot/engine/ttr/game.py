@@ -49,6 +49,7 @@ from bot.engine.ttr.state import (
     SETUP,
     SLOTS,
     SOLO_SLOTS,
+    TICKET_DRAW,
     Action,
     TtrState,
     state_from_dict,
@@ -374,7 +375,13 @@ class _TicketToRideBase(Game[TtrState, Action]):
         if kind == "yard":
             return _describe_yard(state, seat, action)
         if kind == "tickets":
-            return f"Draw four Destination Tickets ({len(state.ticket_deck)} in the deck)"
+            left = len(state.ticket_deck)
+            # "Draw four … (2 in the deck)" promised four: when fewer are left, all are offered.
+            if left == 1:
+                return "Draw the last Destination Ticket"
+            if left < TICKET_DRAW:
+                return f"Draw the last {left} Destination Tickets"
+            return f"Draw four Destination Tickets ({left} in the deck)"
         if kind == "keep":
             if not action.tickets:
                 return "Keep none of these tickets"
