@@ -18,6 +18,7 @@ import itertools
 import json
 import random
 import statistics
+import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -367,6 +368,35 @@ async def bench_boards_store(
     return figures
 
 
+async def _not_the_benches(url: str) -> str | None:
+    """What the database at ``url`` holds that neither bench wrote, in words (None: nothing).
+
+    The benches' own rows may be emptied again: this module's season (its servers, ``GUILD``
+    and ``OTHER_GUILDS``) and ``junction bench --store``'s games (game key ``bench``). Any
+    other game (a server's, the console's) or server setting is someone's.
+    """
+    from bot.engine.words import plural
+    from bot.store import opened_store
+    from bot.store.sql import SqlStore
+
+    store = await opened_store(url)
+    try:
+        assert isinstance(store, SqlStore)  # PostgreSQL: bench_pg took no other URL
+        servers = ", ".join(str(guild) for guild in (GUILD, *OTHER_GUILDS))
+        [row] = await store._read(
+            "SELECT (SELECT count(*) FROM games WHERE game_key <> 'bench'"
+            f" AND (guild_id IS NULL OR guild_id NOT IN ({servers}))) AS games,"
+            " (SELECT count(*) FROM guild_settings) AS settings"
+        )
+    finally:
+        await store.close()
+    games, settings = int(row["games"]), int(row["settings"])
+    held = [plural(games, "game")] if games else []
+    if settings:
+        held.append(f"the settings of {plural(settings, 'server')}")
+    return " and ".join(held) or None
+
+
 def run_boards_bench(*, quick: bool = False) -> int:
     """``junction bench --boards``: board timings on SQLite (and PostgreSQL when
     ``JUNCTION_BENCH_PG`` names a scratch database) at growing numbers of results."""
@@ -374,7 +404,7 @@ def run_boards_bench(*, quick: bool = False) -> int:
     import tempfile
     from pathlib import Path
 
-    from bot.store import opened_store
+    from bot.store import opened_store, redact_url
 
     sizes = (2_000, 10_000) if quick else (10_000, 50_000, 200_000)
     repeats = 3 if quick else 5
@@ -387,6 +417,17 @@ def run_boards_bench(*, quick: bool = False) -> int:
         if refused:
             return refused
         if pg_url:
+            held = asyncio.run(_not_the_benches(pg_url))
+            if held:
+                # Filling the store empties it first (fill_store): pointed at the bot's own
+                # database, this wiped every game and result the servers had.
+                print(
+                    f"junction bench: JUNCTION_BENCH_PG: {redact_url(pg_url)} holds {held} "
+                    "that no bench made, and --boards empties the database it measures; "
+                    "name a scratch database.",
+                    file=sys.stderr,
+                )
+                return 2
             urls.append(("postgresql", pg_url))
         figures: dict[str, float] = {}
         print(

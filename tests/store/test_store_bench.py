@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.bench import run_store_bench
@@ -54,3 +56,42 @@ async def test_the_boards_bench_fills_a_store_and_times_every_board(store: Store
     assert figures["90_leaderboard_mille_server_all_p50_ms"] > 0
     assert {"60_history_stall_ms", "90_stats_dragon_first_ms"} <= set(figures)
     assert len(said) == 2 * len({k.split("_", 1)[1].rsplit("_", 2)[0] for k in figures})
+
+
+def test_the_boards_bench_refuses_a_database_that_holds_a_servers_games(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """JUNCTION_BENCH_PG set to the bot's own database: ``--boards`` emptied it to store its
+    made-up season, and every server's games and results were gone. Now it is refused, in one
+    sentence before anything is timed, and the game stays."""
+    from bot.__main__ import main
+    from bot.store.base import SeatRecord
+    from bot.store.postgres import PostgresStore
+
+    async def a_servers_game() -> int:
+        async with PostgresStore(pg_url) as store:
+            game = await store.create_game(
+                channel_id=81384788765712385,
+                guild_id=81384788765712384,
+                game_key="mille",
+                seats=[SeatRecord(0, "Ann", 80351110224678912), SeatRecord(1, "Bob", 2**40)],
+                options={},
+                state={},
+            )
+            return game.id
+
+    async def still_there(game_id: int) -> bool:
+        async with PostgresStore(pg_url) as store:
+            return await store.get_game(game_id) is not None
+
+    game_id = asyncio.run(a_servers_game())
+    monkeypatch.setenv("JUNCTION_BENCH_PG", pg_url)
+    assert main(["bench", "--boards", "--quick"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith("junction bench: JUNCTION_BENCH_PG: ")
+    assert err.endswith(
+        " holds 1 game that no bench made, and --boards empties the database it measures;"
+        " name a scratch database.\n"
+    )
+    assert asyncio.run(still_there(game_id))
