@@ -235,6 +235,15 @@ def _command(args: argparse.Namespace) -> int:
             return _console(settings, argparse.Namespace(**_console_defaults()))
         from bot.client import check_shards, run_bot
 
+        if args.sync and settings.dev_guild is None:
+            # --sync only ever syncs to that server: without it the bot started, synced
+            # nothing and said nothing, and the operator waited for commands that never came.
+            print(
+                "junction run: --sync syncs the commands to JUNCTION_DEV_GUILD, which is not "
+                "set; to publish them to every server, run `junction sync`.",
+                file=sys.stderr,
+            )
+            return 2
         if args.shard_ids is not None or args.shard_count is not None:
             try:
                 check_shards(args.shard_ids, args.shard_count)

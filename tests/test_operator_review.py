@@ -415,6 +415,22 @@ def test_sync_without_a_token_is_one_sentence(capsys: pytest.CaptureFixture[str]
     assert capsys.readouterr().err.startswith("junction sync: DISCORD_TOKEN is not set")
 
 
+def test_run_with_sync_but_no_dev_guild_is_refused(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`junction run --sync` without JUNCTION_DEV_GUILD started the bot, synced nothing and
+    said nothing: the operator waited for commands that never came."""
+    started: list[object] = []
+    monkeypatch.setenv("DISCORD_TOKEN", "a-token")
+    monkeypatch.setattr("bot.client.run_bot", lambda *args, **kwargs: started.append(args) or 0)
+    assert main(["run", "--sync"]) == 2
+    assert started == []
+    assert capsys.readouterr().err == (
+        "junction run: --sync syncs the commands to JUNCTION_DEV_GUILD, which is not set; "
+        "to publish them to every server, run `junction sync`.\n"
+    )
+
+
 @pytest.mark.parametrize("guild", ["0", "-5", "my-server"])
 def test_sync_to_a_server_id_that_is_none_is_refused(
     capsys: pytest.CaptureFixture[str], guild: str
