@@ -421,8 +421,13 @@ def test_run_with_sync_but_no_dev_guild_is_refused(
     """`junction run --sync` without JUNCTION_DEV_GUILD started the bot, synced nothing and
     said nothing: the operator waited for commands that never came."""
     started: list[object] = []
+
+    def run_bot(*args: object, **kwargs: object) -> int:
+        started.append(args)
+        return 0
+
     monkeypatch.setenv("DISCORD_TOKEN", "a-token")
-    monkeypatch.setattr("bot.client.run_bot", lambda *args, **kwargs: started.append(args) or 0)
+    monkeypatch.setattr("bot.client.run_bot", run_bot)
     assert main(["run", "--sync"]) == 2
     assert started == []
     assert capsys.readouterr().err == (
