@@ -588,7 +588,11 @@ def render_hand_result(view: MillePublicView, result: HandResult | None = None) 
 
 
 def result_png(view: MillePublicView) -> bytes:
-    """``render_hand_result`` of the last finished hand, as PNG bytes."""
+    """``render_hand_result`` of the last finished hand, as PNG bytes; b"" (no image) before
+    any hand has finished: a match resigned in its first hand has no score sheet to show, and
+    a picture saying so would be posted under the last table with nothing to read out."""
+    if not view.results:
+        return b""
     return to_png(render_hand_result(view))
 
 
