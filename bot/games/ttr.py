@@ -258,6 +258,10 @@ def result_text(view: TtrPublicView) -> str:
         return f"Big Cities +{bonus}: {taken}" if taken else "no Big City"
 
     for score in result.seats:
+        if not view.solo and view.seats[score.seat].left:
+            # As the score image and the result line say it: not a score of 0.
+            lines.append(f"  {names[score.seat]}: left the game")
+            continue
         tickets = "; ".join(
             f"{t.code} {TICKETS[t.ticket].route} {t.points:+d}"
             + ("" if t.completed else " (not completed)")

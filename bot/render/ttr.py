@@ -674,6 +674,13 @@ def _result_block(
     )
     big = font(24, "bold")
     c.text((x0 + 16, y0 + 24), ellipsize(name, big, x1 - x0 - 200), big, Palette.INK, anchor="lm")
+    if score is not None and not view.solo and view.seats[score.seat].left:
+        # A seat that left scores nothing: its "0" in gold, beside negative totals, read as if
+        # it had outscored the winner. Said as the result line says it (solo's give-up keeps
+        # the score as it stood).
+        c.text((x1 - 16, y0 + 24), "—", font(30, "bold"), Palette.MUTED, anchor="rm")
+        c.text((x0 + 16, y0 + 56), "left the game", font(16, "bold"), Palette.MUTED, anchor="lm")
+        return
     if score is None:
         opponent = result.opponent
         assert opponent is not None

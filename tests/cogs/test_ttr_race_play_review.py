@@ -5,14 +5,22 @@ saw before).
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
+from bot.engine.ttr.state import TtrState
 from bot.games import MoveChoice, bundle
 from bot.games.bundle import GroupSpec
+from bot.games.ttr import result_text
+from bot.render.common import Canvas
+from bot.render.ttr import render_result
 from bot.store.base import GuildSettings, SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import sweep_after
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
-from tests.engine.ttr_helpers import lay
+from tests.engine.ttr_helpers import G, lay
 
 THREE = [
     SeatRecord(0, "Alice", user_id=ALICE_ID),
@@ -77,3 +85,37 @@ def test_the_locomotives_prompt_of_one_card_says_it() -> None:
     one, two = red.options[:2]
     assert isinstance(one, GroupSpec) and one.prompt == "How many Locomotives join it?"
     assert isinstance(two, GroupSpec) and two.prompt == "How many Locomotives join them?"
+
+
+def _finished_with_a_leaver() -> TtrState:
+    """Ann, Bob and Cat; Cat leaves, then Bob: Ann's game ends, her tickets not completed."""
+    state = lay(3, hands=[["red"] * 3, ["orange"] * 3, ["white"] * 3])
+    state = G.leave(G.leave(state, 2), 1)
+    assert G.outcome(state) is not None and state.result is not None
+    assert state.result.seats[0].total < 0
+    return state
+
+
+def test_the_score_image_marks_a_seat_that_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bob and Cat left; Ann, the winner, scored below zero. Before the fix the score image
+    showed Bob's and Cat's totals as a gold "0", as if they had outscored the winner; now their
+    panels say they left the game and show no total."""
+    drawn: list[str] = []
+    original = Canvas.text
+
+    def recording(self: Canvas, xy: Any, text: str, *args: Any, **kwargs: Any) -> None:
+        drawn.append(text)
+        original(self, xy, text, *args, **kwargs)
+
+    monkeypatch.setattr(Canvas, "text", recording)
+    render_result(G.public_view(_finished_with_a_leaver()))
+    assert drawn.count("left the game") == 2, drawn
+    assert "0" not in drawn, drawn
+
+
+def test_the_score_alt_text_says_who_left() -> None:
+    """The score image's alt text read "Cat: 0 (tickets +0, no Big City)" for a player who
+    left; it now says "Cat: left the game", as the result line and the image do."""
+    text = result_text(G.public_view(_finished_with_a_leaver()))
+    assert "  Cat: left the game" in text.splitlines(), text
+    assert "Cat: 0" not in text, text
