@@ -180,6 +180,32 @@ def test_a_failed_connect_leaves_no_stray_traceback(
     assert stray == []
 
 
+def test_a_server_that_never_answers_is_said_in_words(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A port that takes the connection and never answers (a wrong service, a firewall that
+    holds it): after a minute the console said "cannot open the database …: TimeoutError"."""
+    import asyncpg
+
+    silent = socket.create_server(("127.0.0.1", 0))  # accepts (the backlog), says nothing
+    port = silent.getsockname()[1]
+    create_pool = asyncpg.create_pool
+    # A second, not asyncpg's minute: the wait is the same, only shorter.
+    monkeypatch.setattr(
+        asyncpg, "create_pool", lambda *args, **kwargs: create_pool(*args, timeout=1, **kwargs)
+    )
+    monkeypatch.setenv("JUNCTION_DB", f"postgresql://bob:{SECRET}@127.0.0.1:{port}/junction")
+    try:
+        assert main(["console", "--no-images"]) == 2
+    finally:
+        silent.close()
+    assert capsys.readouterr().err == (
+        f"junction console: JUNCTION_DB: cannot open the database "
+        f"postgresql://bob:***@127.0.0.1:{port}/junction: the server did not answer in time; "
+        "check the host and port\n"
+    )
+
+
 @pytest.mark.parametrize(
     ("url", "said"),
     [

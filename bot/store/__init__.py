@@ -149,7 +149,13 @@ async def opened_store(url: str) -> Store:
 
 
 def _cannot_open(url: str, error: BaseException) -> str:
-    reason = str(error).strip() or type(error).__name__
+    if isinstance(error, TimeoutError):
+        # asyncpg gives up on a server that accepts but never answers (a wrong port, a host
+        # behind a firewall) after a minute with a bare TimeoutError, which said nothing of
+        # what had been waited for.
+        reason = "the server did not answer in time; check the host and port"
+    else:
+        reason = str(error).strip() or type(error).__name__
     return f"cannot open the database {redact_url(url)}: {reason}"
 
 
