@@ -15,6 +15,7 @@ from bot.engine.dragon.notation import format_action
 from bot.engine.dragon.state import Car, DragonState, HandFact, Pending, Phase
 from bot.engine.dragon.table import mb_name, moving, name
 from bot.engine.mille.cards import Card
+from bot.engine.words import plural
 
 
 @dataclass(frozen=True)
@@ -178,15 +179,17 @@ def pending_text(state: DragonState, pending: Pending) -> str:
         spec = SPECS[pending.card]
         where = "the tires" if pending.side < 0 else f"the {SIDES[pending.side]}"
         weapon = spec.name.split(" (")[0]
-        hits = pending.hits - ARMOR_STOPS * pending.armor
+        # The hits armor has not stopped yet: after one Armor on a Laser, "1 hit", not "4".
+        hits = plural(pending.hits - ARMOR_STOPS * pending.armor, "hit")
         by = name(state, pending.by)
-        return f"{actor} may react to the {weapon} from {by} ({hits} hits on {where})."
+        return f"{actor} may react to the {weapon} from {by} ({hits} on {where})."
     if kind is Phase.SKID:
         return f"{actor} may skid {name(state, pending.car)} into a wall."
     if kind is Phase.WALL:
         return f"{actor} skids into a wall: pick the side that takes {pending.hits} hits."
     if kind is Phase.BACKFIRE:
-        return f"{actor} may armor the front against the backfire ({pending.hits} hits)."
+        hits = plural(pending.hits - ARMOR_STOPS * pending.armor, "hit")
+        return f"{actor} may armor the front against the backfire ({hits})."
     if kind is Phase.COUP:
         return f"{actor} may react to {mb_name(state, Card(pending.card))} with a coup fourré."
     waiting = ", ".join(name(state, s) for s in pending.waiting)

@@ -1,0 +1,78 @@
+"""Dragon Mille Bornes played through the fake Discord as members would, and as a hostile member
+would: reaction windows answered with buttons, armor stacked, windows left to run out, drivers
+killed and tables rigged to reach the end.
+
+What every test expects: the words a player reads (the table's message and alt text, the hand's
+top line) say what is true on the table, and a refusal changes nothing. Each test says, in its
+docstring, what this review found before its fix.
+"""
+
+from __future__ import annotations
+
+from bot.engine.dragon import GAME
+from bot.engine.dragon.state import DragonState
+from bot.store.base import SeatRecord, StoredGame
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import alt_text_of, component_id, public_table
+from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.discord.payloads import InteractionDriver
+
+SEATS = [SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)]
+MB = ["go"] * 12
+"""Mille Bornes hands of six Go cards: nothing on the road matters here."""
+
+
+def _dealt(car_wars: list[str]) -> DragonState:
+    """Alice and Bob dealt ``car_wars`` (Alice's five Car Wars cards, then Bob's)."""
+    return GAME.new_game([seat.name for seat in SEATS], 1, {}, deck=[*MB, *car_wars])
+
+
+async def _stored(driver: InteractionDriver, state: DragonState) -> StoredGame:
+    """``state`` (rigged by the test) stored as the channel's game."""
+    return await running_bot(driver).tables.store.create_game(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="dragon",
+        seats=SEATS,
+        options=GAME.resolve_options({}),
+        state=GAME.to_dict(state),
+    )
+
+
+async def test_a_second_armor_is_asked_for_the_hits_the_first_left(
+    driver: InteractionDriver,
+) -> None:
+    """Alice's Laser (4 hits) meets Bob's Armor on the front, which stops 3; he may stack a
+    second. His hand and the table say 1 hit is left. Found by this review: both still said
+    "(1 hits on the front)"."""
+    game = await _stored(
+        driver,
+        _dealt(["laser-front", "swerve", "swerve", "swerve", "swerve", *["armor-front"] * 5]),
+    )
+    window = public_table(await driver.slash("move", {"action": "laser-front @1"}))
+    bobs = await driver.click(window.message_id, f"jn:h:{game.id}", user_id=BOB_ID)
+    armored = await driver.click(bobs.message, component_id(bobs, "Armor"), user_id=BOB_ID)
+    asked = "Bob may react to the Laser from Alice (1 hit on the front)."
+    assert asked in alt_text_of(armored, "table.png")
+    bobs = await driver.click(public_table(armored).message_id, f"jn:h:{game.id}", user_id=BOB_ID)
+    said = alt_text_of(bobs, "hand.png")
+    assert said.startswith(
+        "Decide now: you may react to the Laser from Alice (1 hit on the front)."
+    ), said
+
+
+async def test_a_backfire_armored_once_is_asked_for_the_hits_left(
+    driver: InteractionDriver,
+) -> None:
+    """Bob backfires Alice's Autocannon (4 hits) onto her front; her first front Armor stops
+    3, and she is asked about the 1 hit left. Found by this review: the window went on saying
+    "(4 hits)" after her armor."""
+    await _stored(
+        driver,
+        _dealt(["ac-front", *["armor-front"] * 4, "backfire", *["swerve"] * 4]),
+    )
+    await driver.slash("move", {"action": "ac-front @1"})
+    await driver.slash("move", {"action": "backfire"}, user_id=BOB_ID)
+    armored = await driver.slash("move", {"action": "armor front"})
+    said = alt_text_of(armored, "table.png")
+    assert "Alice may armor the front against the backfire (1 hit)." in said, said
