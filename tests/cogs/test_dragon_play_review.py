@@ -76,3 +76,22 @@ async def test_a_backfire_armored_once_is_asked_for_the_hits_left(
     armored = await driver.slash("move", {"action": "armor front"})
     said = alt_text_of(armored, "table.png")
     assert "Alice may armor the front against the backfire (1 hit)." in said, said
+
+
+async def test_repairs_tells_only_what_it_mended(driver: InteractionDriver) -> None:
+    """Alice's car took 3 hits on the front; her guns never jammed. Repairs, pressed in her
+    hand, is told as clearing the body hits only. Found by this review: the table read "Alice
+    plays Repairs: body hits gone, guns unjammed." of guns nobody had jammed."""
+    state = GAME.new_game(
+        [seat.name for seat in SEATS],
+        1,
+        {},
+        deck=[*["repairs", *["go"] * 5], *["go"] * 6, *["swerve"] * 10],
+    )
+    state.cars[0].hits[0] = 3
+    game = await _stored(driver, state)
+    table = public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, f"jn:h:{game.id}")
+    repaired = public_table(await driver.click(hand.message, component_id(hand, "Repairs")))
+    assert "Alice plays Repairs: body hits gone." in (repaired.content or ""), repaired.content
+    assert "unjammed" not in (repaired.content or ""), repaired.content

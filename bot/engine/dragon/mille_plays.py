@@ -13,6 +13,7 @@ from bot.engine.dragon.state import Car, DragonState, Pending, Phase
 from bot.engine.dragon.table import car_w, mb_name, name, needs_repairs
 from bot.engine.dragon.turns import settle
 from bot.engine.mille.cards import HAZARD_FOR, HAZARDS_STOPPED_BY, SAFETY_FOR, Card
+from bot.engine.words import names
 
 
 def play_mb(state: DragonState, seat: int, card: Card, target: int | None) -> None:
@@ -70,10 +71,17 @@ def play_mb(state: DragonState, seat: int, card: Card, target: int | None) -> No
             car.tires = 0
             state.caption = f"{who} puts on a {named}: the tires are as good as new."
         if card is Card.REPAIRS and needs_repairs(car):
+            # Only what was there to mend: "guns unjammed" on guns that never jammed told
+            # the table of a jam nobody had played.
+            mended = ["body hits gone"] if any(car.hits) else []
+            if car.jammed:
+                mended.append("guns unjammed")
+            if not mended:  # flame damage with no hits: never reached in play, still said
+                mended.append("Fireproof Armor may go on again")
             car.hits = [0, 0, 0, 0]
             car.jammed = False
             car.flamed = False
-            state.caption = f"{who} plays {named}: body hits gone, guns unjammed."
+            state.caption = f"{who} plays {named}: {names(mended)}."
         top = me.battle_top
         if top is hazard or top is None or not top.is_hazard:
             _cover(state, car, card)  # moving cars stop to repair: they need a Go again
