@@ -78,11 +78,12 @@ class Settings:
             MAX_PROCESSES,
             processes,
         )
-        level = (text("JUNCTION_LOG_LEVEL") or "INFO").upper()
+        given_level = text("JUNCTION_LOG_LEVEL") or "INFO"
+        level = given_level.upper()  # `debug` is taken too
         if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
             raise ConfigError(
                 "JUNCTION_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, "
-                f"not {shown_value(level)}"
+                f"not {shown_value(given_level)}"
             )
         _check_expert_ms(text("JUNCTION_EXPERT_MS"))
         api_base = _endpoint("DISCORD_API_BASE", text("DISCORD_API_BASE"), ("http", "https"))

@@ -68,6 +68,7 @@ def _clean_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
         ("JUNCTION_DEV_GUILD", "my-server"),
         ("JUNCTION_DEV_GUILD", "0"),  # no server: the sync at start failed against it
         ("JUNCTION_LOG_LEVEL", "LOUD"),  # logging.basicConfig raised at the bot's start
+        ("JUNCTION_LOG_LEVEL", "verbose"),  # quoted as 'VERBOSE', a value nobody typed
         ("JUNCTION_EXPERT_MS", "abc"),  # the expert quietly thought for 300 ms instead
         ("JUNCTION_EXPERT_MS", "-3"),
         ("JUNCTION_EXPERT_MS", "1e300"),  # the searching worker thought for good
