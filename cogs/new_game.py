@@ -63,6 +63,13 @@ async def _post_lobby(
     """The lobby /challenge and /host open alike once the seats add up: the typed options and
     level read (a bad one refused with a sentence, options first), then the lobby posted.
     ``open_seats``: /host's seats any member may join."""
+    if interaction.guild_id is None:
+        # A direct message is the member's and the bot's alone: nobody else could see the
+        # table to join it, or the invitation to answer it.
+        raise BadOption(
+            "Invitations and open tables are posted on a server, where other members can "
+            "see them. Here, /play against the computer."
+        )
     chosen = found.game.resolve_options(parse_options(options))
     policy = level_of(found, level)
     # A thread cannot hold a thread: asked for in one (or in any channel but a text channel),
@@ -104,6 +111,7 @@ class NewGame(commands.Cog):
         member5="Another member",
         computers="Computer players to add",
     )
+    @app_commands.guild_only()  # others must see the invitation to answer it
     async def challenge(
         self,
         interaction: discord.Interaction[Any],
@@ -148,6 +156,7 @@ class NewGame(commands.Cog):
         seats="Seats for members who join (default: every seat the computers leave)",
         computers="Computer players to add",
     )
+    @app_commands.guild_only()  # others must see the invitation to answer it
     async def host(
         self,
         interaction: discord.Interaction[Any],

@@ -6,7 +6,9 @@ as a hostile member would, with the commands around them (/stats, /history, /lea
 from __future__ import annotations
 
 from bot.store.base import SeatRecord
-from tests.cogs.helpers import public_table, stacked_mille
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import public_table, replies, stacked_mille
+from tests.discord.backend import ALICE_ID
 from tests.discord.payloads import InteractionDriver
 
 COMPUTER = SeatRecord(1, "Computer", policy="normal")
@@ -24,3 +26,21 @@ async def test_a_match_resigned_in_its_first_hand_posts_no_empty_score_sheet(
     names = [attachment["filename"] for attachment in ended.attachments]
     assert names == ["table.png"], names
     assert "resigned" in (ended.content or ""), ended.content
+
+
+async def test_an_open_table_is_not_posted_in_a_direct_message(
+    driver: InteractionDriver,
+) -> None:
+    """Alice types /host in her direct messages with the bot. It posted an open table there,
+    "press Join to take one", which nobody else could ever see, let alone join: it waited out
+    its five minutes. Now she reads why not, privately, and nothing is stored or posted."""
+    direct = int(driver.backend.dm_channel_for(ALICE_ID)["id"])
+    hosted = await driver.slash("host", {"game": "mille"}, channel_id=direct)
+    assert hosted.ephemeral, replies(hosted)
+    assert replies(hosted) == (
+        "Invitations and open tables are posted on a server, where other members can see "
+        "them. Here, /play against the computer."
+    ), replies(hosted)
+    assert driver.backend.channel_messages(direct) == []
+    store = running_bot(driver).tables.store
+    assert await store.lobbies_due(float("inf"), 10) == []
