@@ -44,7 +44,7 @@ def explain(view: DragonSeatView, move: str, report: SearchReport) -> str:
             else:
                 why = f"driving {card.miles} miles now brings {TRIP} closer"
         elif card.is_safety:
-            why = _dragon_safety_reason(me, card, lang)
+            why = _dragon_safety_reason(me, card, lang, public.phase)
         elif card.is_hazard:
             why = _dragon_hazard_reason(public, action.target, card, lang)
         else:
@@ -80,7 +80,7 @@ def explain(view: DragonSeatView, move: str, report: SearchReport) -> str:
     elif verb == "side":
         why = f"the {SIDES[action.side or 0]} can take these hits best"
     elif verb == "pass":
-        why = "your reactions are worth more kept for a bigger shot"
+        why = _dragon_pass_reason(public, lang)
     elif verb == "end":
         why = "no Car Wars card is worth playing this turn"
     elif verb == "backfire" and pending is not None:
@@ -96,6 +96,28 @@ def explain(view: DragonSeatView, move: str, report: SearchReport) -> str:
     else:
         why = "it came out best when the next turns were played out"
     return report.reason(why, move)
+
+
+def _dragon_pass_reason(public: DragonPublicView, lang: str) -> str:
+    """Why to let a window pass, in the window's own terms: a coup fourré window is no shot
+    (its hint said "your reactions are worth more kept for a bigger shot" of a safety)."""
+    pending = public.pending
+    kind = pending.kind if pending is not None else ""
+    if kind == "coup" and pending is not None:
+        hazard = Card(pending.card)
+        safety = SAFETY_FOR[hazard].name_in(lang)
+        return (
+            f"kept, {safety} still clears the {hazard.name_in(lang)} in your own turn, and "
+            "gives you your Mille Bornes move back there"
+        )
+    if kind == "oil-ace":
+        ace = Card.DRIVING_ACE.name_in(lang)
+        return (
+            f"kept, {ace} still goes on in your own turn and gives you your Mille Bornes move back"
+        )
+    if kind == "skid":
+        return "your Skid Into a Wall is worth more kept for later"
+    return "your reactions are worth more kept for a bigger shot"
 
 
 def _dragon_attack_reason(public: DragonPublicView, action: Action, lang: str) -> str:
@@ -165,21 +187,28 @@ def _dragon_hazard_reason(
     )
 
 
-def _dragon_safety_reason(me: CarView, card: Card, lang: str) -> str:
-    """A safety clears what it answers on your car, else keeps it off you; either way it
-    gives you your Mille Bornes move back."""
+def _dragon_safety_reason(me: CarView, card: Card, lang: str, phase: str) -> str:
+    """A safety clears what it answers on your car, else keeps it off you. In your own turn it
+    gives you your Mille Bornes move back; out of turn it is a coup fourré, which gives
+    nothing (``phase``: the public view's, "turn" in your own turn)."""
     name = card.name_in(lang)
+    # A coup fourré gives no move, turn or draw: the hint said it gave the move back.
+    back = " and gives you your Mille Bornes move back" if phase == "turn" else ""
+    against = " and ".join(h.name_in(lang) for h in HAZARDS_STOPPED_BY[card])
+    if card is Card.DRIVING_ACE:
+        against += " (and skids)"
+    if phase == "wall":
+        return f"{name} steers you clear of the wall and keeps {against} off you for good"
+    if phase == "oil-ace":
+        return f"{name} takes one off your Oil Slick roll and keeps {against} off you for good"
     showing = [me.battle[-1]] if me.battle and me.battle[-1].is_hazard else []
     if me.limited:
         showing.append(Card.SPEED_LIMIT)
     cleared = [h for h in showing if SAFETY_FOR[h] is card]
     if cleared:
         the = " and the ".join(h.name_in(lang) for h in cleared)
-        return f"{name} clears the {the} on you for good and gives you your Mille Bornes move back"
-    against = " and ".join(h.name_in(lang) for h in HAZARDS_STOPPED_BY[card])
-    if card is Card.DRIVING_ACE:
-        against += " (and skids)"
-    why = f"{name} keeps {against} off you for good and gives you your Mille Bornes move back"
+        return f"{name} clears the {the} on you for good{back}"
+    why = f"{name} keeps {against} off you for good{back}"
     top = me.battle[-1] if me.battle else None
     # Nothing stops the car but the missing Go, which Right of Way stands in for.
     free = me.tires < TIRE_TRACK and not me.skidded and (top is None or not top.is_hazard)

@@ -547,6 +547,20 @@ def test_a_dragon_hint_says_what_a_safety_clears_or_guards_against() -> None:
     )
 
 
+def test_a_dragon_hint_for_a_coup_fourre_gives_no_move_back() -> None:
+    """Out of turn a safety is a coup fourré, which gives no move, turn or draw: the reason
+    says what it clears and no more. Before the fix it said the coup fourré "gives you your
+    Mille Bornes move back"."""
+    state = start(mb=[["stop"], ["right-of-way"]], seats=2)
+    state = rig(state, 1, battle=["go"])
+    state = GAME.apply(state, 0, GAME.parse_action("play stop @1"))
+    view = GAME.private_view(state, 1)
+    report = SearchReport(move="play right-of-way", candidates=["play right-of-way"])
+    assert explain(view, "play right-of-way", report) == (
+        "Right of Way clears the Stop on you for good."
+    )
+
+
 def test_a_hint_to_let_a_shot_pass_calls_the_cards_kept_reactions() -> None:
     """Armor and dodges are reactions, as the game's "No reaction" button calls them."""
     view = GAME.private_view(GAME.new_game(["A", "B"], 4, {}), 0)

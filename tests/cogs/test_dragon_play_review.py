@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from bot.engine.dragon import GAME
 from bot.engine.dragon.state import DragonState
+from bot.engine.mille.cards import Card
 from bot.store.base import SeatRecord, StoredGame
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import alt_text_of, component_id, public_table
+from tests.cogs.helpers import alt_text_of, component_id, public_table, replies
 from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
@@ -95,3 +96,32 @@ async def test_repairs_tells_only_what_it_mended(driver: InteractionDriver) -> N
     repaired = public_table(await driver.click(hand.message, component_id(hand, "Repairs")))
     assert "Alice plays Repairs: body hits gone." in (repaired.content or ""), repaired.content
     assert "unjammed" not in (repaired.content or ""), repaired.content
+
+
+async def test_the_hint_in_a_coup_fourre_window_speaks_of_the_safety(
+    driver: InteractionDriver,
+) -> None:
+    """The computer plays a Stop on Bob, who holds the Right of Way; his /hint (the game is
+    against the computer) suggests keeping it, and says why in the window's own terms. Found
+    by this review: "No reaction — your reactions are worth more kept for a bigger shot", of a
+    safety held against a Stop, where no shot was fired."""
+    seats = [SeatRecord(0, "Computer", policy="normal"), SEATS[1]]
+    state = GAME.new_game(
+        [seat.name for seat in seats],
+        1,
+        {},
+        deck=[*["stop", *["50"] * 5], *["right-of-way", *["75"] * 5], *["swerve"] * 10],
+    )
+    state.cars[1].mb.battle = [Card.GO]
+    state = GAME.apply(state, 0, GAME.parse_action("play stop @1"))
+    await running_bot(driver).tables.store.create_game(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="dragon",
+        seats=seats,
+        options=GAME.resolve_options({}),
+        state=GAME.to_dict(state),
+    )
+    said = replies(await driver.slash("hint", {}, user_id=BOB_ID))
+    assert said.startswith("💡 **No reaction** — kept, Right of Way still clears the Stop"), said
+    assert "shot" not in said, said
