@@ -26,7 +26,7 @@ from types import FrameType
 from typing import TextIO
 
 from bot.config import ConfigError
-from bot.engine.core import BadOption, GameError, players_wanted
+from bot.engine.core import BadOption, CorruptSave, GameError, players_wanted
 from bot.engine.words import plural
 from bot.games import (
     DEFAULT_GAME,
@@ -43,7 +43,7 @@ from bot.store import opened_store
 from bot.store.base import CONSOLE_CHANNEL, SeatRecord, StoredGame
 from bot.tables import Tables, TableUpdate
 from bot.typed_moves import MAX_MOVE_TEXT, typed_move
-from bot.updates import and_list, outcome_line, told
+from bot.updates import NoGameHere, and_list, outcome_line, told
 
 PLAYER_ID = 1  # the console player's member id
 RECAP_LINES = 12
@@ -204,8 +204,19 @@ class Console:
                 await self.tables.abort(channel_id=CONSOLE_CHANNEL)
         try:
             update = await self.tables.table(CONSOLE_CHANNEL)
-        except GameError:
+        except NoGameHere:
             update = None  # nothing saved: deal a new game
+        except GameError as error:
+            # A save this console cannot read (damaged, written by an incompatible version, of
+            # a game no longer installed) stands in the way of every new deal. Dealing one was
+            # refused with the bot's own sentence ("A game is already running in this channel
+            # … /resign or /abort it"), which named neither the save nor the way past it.
+            said = (
+                str(error)
+                if isinstance(error, CorruptSave)
+                else (f"Your saved game cannot be resumed: {error}")
+            )
+            raise BadOption(f"{said} Add --new to abandon it and deal a new game.") from None
         if update is not None:
             title = bundle(update.game.game_key).info.title
             if self.options.game is not None and found.key != update.game.game_key:

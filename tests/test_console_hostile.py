@@ -174,3 +174,23 @@ async def test_a_computer_level_is_named_as_the_game_lists_it(tmp_path: Path) ->
     level stored as typed."""
     code, text = await _run(tmp_path, "quit\n", deck=DECK, opponent=" RANDOM")
     assert code == 0 and "Computer (random)" in text, text
+
+
+async def test_a_saved_game_that_cannot_be_read_says_how_to_get_past_it(tmp_path: Path) -> None:
+    """The saved game's state is damaged (or was written by an incompatible version): the
+    console said the Discord bot's "A game is already running in this channel. Finish it, or
+    /resign or /abort it first.", naming neither the save nor the way past it. Now it says the
+    save cannot be resumed and that --new abandons it; and --new does."""
+    import sqlite3
+
+    code, _ = await _run(tmp_path, "play go\nquit\n", deck=DECK)
+    assert code == 0
+    with sqlite3.connect(tmp_path / "console.db") as db:
+        db.execute("""UPDATE games SET state = '{"schema_version": 1, "nonsense": true}'""")
+    db.close()
+    code, text = await _run(tmp_path, "quit\n")
+    assert code == 2
+    assert text.startswith("! This saved game is damaged and cannot be resumed (")
+    assert text.endswith("). Add --new to abandon it and deal a new game.\n")
+    code, text = await _run(tmp_path, "quit\n", new=True)
+    assert code == 0 and text.startswith("New Mille Bornes game #2 against the computer.")
