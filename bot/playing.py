@@ -36,13 +36,16 @@ class InPlay:
     knocked_out: bool = False  # the member is still seated but will not act again (Dragon)
 
 
-async def games_of(tables: Tables, user_id: int, guild_id: int | None) -> list[InPlay]:
-    """The active games on a server (``guild_id``) in which ``user_id`` still plays, oldest
-    first. A game whose save cannot be read is listed as such: left out, it would have a member
-    told they play nothing while it holds their seat (and its channel) in play."""
+async def games_of(
+    tables: Tables, user_id: int, guild_id: int | None, *, everywhere: bool = False
+) -> list[InPlay]:
+    """The active games on a server (``guild_id``; None: in direct messages) in which
+    ``user_id`` still plays, oldest first; with ``everywhere``, on every server and in direct
+    messages alike. A game whose save cannot be read is listed as such: left out, it would
+    have a member told they play nothing while it holds their seat (and its channel) in play."""
     found = []
     for stored in await tables.store.games_of_member(user_id, active=True):
-        if stored.guild_id != guild_id:
+        if stored.guild_id != guild_id and not everywhere:
             continue
         gone = await tables.hindsight.seats_left(stored)
         if all(s.seat in gone for s in stored.seats if s.user_id == user_id):

@@ -1,4 +1,5 @@
-"""/mygames: the games a member is playing on this server, and which of them wait for them.
+"""/mygames: the games a member is playing on this server (in a direct message with the bot:
+everywhere), and which of them wait for them.
 
 Only to the member who asks: it names the channels and threads of their games, whose move it
 is and when the turn timer runs out, each with a link to its newest table; then the open tables
@@ -23,6 +24,10 @@ NOTHING = (
     "You are not playing any game on this server. Start one with `/play` (against the computer, "
     "or alone), `/challenge` (invite members) or `/host` (a table anyone joins)."
 )
+NOTHING_ANYWHERE = (
+    "You are not playing any game. Start one on a server with `/play`, `/challenge` or "
+    "`/host`, or here with `/play` (against the computer, or alone)."
+)
 
 
 class MyGames(commands.Cog):
@@ -35,7 +40,11 @@ class MyGames(commands.Cog):
     async def mygames(self, interaction: discord.Interaction[Any]) -> None:
         tables = bot_of(interaction).tables
         user_id, guild_id = interaction.user.id, interaction.guild_id
-        games = await games_of(tables, user_id, guild_id)
+        # In a direct message, as /history and /stats there, every server's games: "here"
+        # would be only those played in direct messages, and a member with games waiting on
+        # a server read that they played none.
+        anywhere = guild_id is None
+        games = await games_of(tables, user_id, guild_id, everywhere=anywhere)
         # Lobbies are posted on servers only (a direct message has no /host or /challenge).
         lobbies = (
             []
@@ -44,7 +53,8 @@ class MyGames(commands.Cog):
             else await tables.store.open_lobbies_of(user_id, guild_id, lobby_cog.clock())
         )
         waiting = sum(game.waiting_for_you for game in games)
-        head = f"**Your games here** — {len(games)} in play, {waiting} waiting for you"
+        where = "" if anywhere else " here"
+        head = f"**Your games{where}** — {len(games)} in play, {waiting} waiting for you"
         if lobbies:
             head += f", {plural(len(lobbies), 'table')} waiting to start"
         lines = whole_lines(
@@ -52,7 +62,9 @@ class MyGames(commands.Cog):
             MESSAGE_LIMIT - len(head) - 1,
             _more,
         )
-        text = (f"{head}\n" + "\n".join(lines)) if lines else NOTHING
+        text = (
+            (f"{head}\n" + "\n".join(lines)) if lines else NOTHING_ANYWHERE if anywhere else NOTHING
+        )
         await interaction.response.send_message(
             clip(text), ephemeral=True, allowed_mentions=NO_PINGS
         )

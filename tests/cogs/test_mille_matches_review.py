@@ -8,7 +8,7 @@ from __future__ import annotations
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import public_table, replies, stacked_mille
-from tests.discord.backend import ALICE_ID
+from tests.discord.backend import ALICE_ID, GAMES_CHANNEL_ID
 from tests.discord.payloads import InteractionDriver
 
 COMPUTER = SeatRecord(1, "Computer", policy="normal")
@@ -44,3 +44,19 @@ async def test_an_open_table_is_not_posted_in_a_direct_message(
     assert driver.backend.channel_messages(direct) == []
     store = running_bot(driver).tables.store
     assert await store.lobbies_due(float("inf"), 10) == []
+
+
+async def test_mygames_in_a_direct_message_lists_the_games_on_servers(
+    driver: InteractionDriver,
+) -> None:
+    """Alice has a Mille Bornes match waiting for her on the server and asks /mygames in her
+    direct messages with the bot, where /history and /stats cover every server. She read "You
+    are not playing any game on this server." Now she gets that game, her move, with a link
+    to its table."""
+    await stacked_mille(driver)
+    direct = int(driver.backend.dm_channel_for(ALICE_ID)["id"])
+    listed = await driver.slash("mygames", {}, channel_id=direct)
+    assert listed.ephemeral
+    head, line = replies(listed).split("\n")
+    assert head == "**Your games** — 1 in play, 1 waiting for you", head
+    assert line.startswith(f"**Mille Bornes** in <#{GAMES_CHANNEL_ID}> against Bob: **your move**")
