@@ -960,6 +960,7 @@ class Tables:
             steps=tuple(steps),
             outcome=outcome,
             left=left,
+            out=game.out(here.state) if outcome is not None else frozenset(),
             repeated=repeated,
             previous=previous,
             timeout=timeout,

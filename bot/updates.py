@@ -151,6 +151,10 @@ class TableUpdate:
     # The seats that left the game (resigned or forfeited), read from the move log once the
     # game is over: the result line says so in place of the score they stopped at.
     left: frozenset[int] = frozenset()
+    # The seats out of the game when it ended without leaving it (a Dragon driver killed): the
+    # result line marks them, or a dead driver placed below a live one with fewer miles read as
+    # a mistake ("3rd Bob 50 · 4th Carol 75").
+    out: frozenset[int] = frozenset()
 
     @property
     def to_act(self) -> tuple[SeatRecord, ...]:
@@ -190,7 +194,10 @@ def outcome_line(
         # its place, ties sharing one.
         # A seat that left shows that, not the score it stopped at ("4th Carol 0" beside
         # negative scores read as if Carol had scored more).
-        shown = [" (left)" if seat in update.left else f for seat, f in enumerate(figures)]
+        shown = [
+            " (left)" if seat in update.left else f"{f} (out)" if seat in update.out else f
+            for seat, f in enumerate(figures)
+        ]
         order = sorted(range(len(names)), key=lambda seat: (outcome.places[seat], seat))
         scores = " · ".join(
             f"{ordinal(outcome.places[seat] + 1)} {names[seat]}{shown[seat]}" for seat in order

@@ -10,12 +10,13 @@ docstring, what this review found before its fix.
 from __future__ import annotations
 
 from bot.engine.dragon import GAME
+from bot.engine.dragon.damage import kill
 from bot.engine.dragon.state import DragonState
 from bot.engine.mille.cards import Card
 from bot.store.base import SeatRecord, StoredGame
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import alt_text_of, component_id, public_table, replies
-from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
 SEATS = [SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)]
@@ -125,3 +126,37 @@ async def test_the_hint_in_a_coup_fourre_window_speaks_of_the_safety(
     said = replies(await driver.slash("hint", {}, user_id=BOB_ID))
     assert said.startswith("💡 **No reaction** — kept, Right of Way still clears the Stop"), said
     assert "shot" not in said, said
+
+
+async def test_the_result_line_marks_a_driver_killed(driver: InteractionDriver) -> None:
+    """Alice crosses the line; Bob, alive with 50 miles, comes second, ahead of Carol, whom
+    Alice killed at 75 miles. The result line marks Carol out. Found by this review: "2nd Bob
+    50 · 3rd Carol 75", a place order the miles beside it seemed to contradict."""
+    seats = [*SEATS, SeatRecord(2, "Carol", user_id=CAROL_ID)]
+    state = GAME.new_game(
+        [seat.name for seat in seats],
+        1,
+        {},
+        deck=[
+            *["25", *["go"] * 5],
+            *["go"] * 6,
+            *["go"] * 2,
+            *["swerve"] * 10,
+            *["armor-back"] * 5,
+        ],
+    )
+    state.cars[0].mb.battle = [Card.GO]
+    state.cars[0].mb.miles = [Card.D200, Card.D200, *[Card.D100] * 5, Card.D50, Card.D25]
+    state.cars[1].mb.miles = [Card.D50]
+    state.cars[2].mb.miles = [Card.D50, Card.D25]
+    kill(state, 2, 0)
+    await running_bot(driver).tables.store.create_game(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="dragon",
+        seats=seats,
+        options=GAME.resolve_options({}),
+        state=GAME.to_dict(state),
+    )
+    said = public_table(await driver.slash("move", {"action": "play 25"})).content or ""
+    assert "won! 1st Alice 1000 · 2nd Bob 50 · 3rd Carol 75 (out)." in said, said
