@@ -5,6 +5,8 @@ as a hostile member would, with the commands around them (/stats, /history, /lea
 
 from __future__ import annotations
 
+from bot.games import bundle
+from bot.games.bundle import ButtonSpec
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import public_table, replies, stacked_mille
@@ -60,3 +62,36 @@ async def test_mygames_in_a_direct_message_lists_the_games_on_servers(
     head, line = replies(listed).split("\n")
     assert head == "**Your games** — 1 in play, 1 waiting for you", head
     assert line.startswith(f"**Mille Bornes** in <#{GAMES_CHANNEL_ID}> against Bob: **your move**")
+
+
+async def test_a_solo_move_typed_as_its_suggestion_reads_is_played(
+    driver: InteractionDriver,
+) -> None:
+    """Alice types into /move the words of a suggestion the list showed her ("200 miles on Right
+    of Way (highway 1) +200") and sends them without picking it. She read "There is no Mille
+    Bornes card called '200 miles right of way +200'"; the move she named is now played, as in
+    Mille Bornes, where "Play Go" is understood."""
+    bot = running_bot(driver)
+    await driver.slash("play", {"game": "solo"})
+    suggested = (await driver.autocomplete("move", "action", "")).choices[0]
+    played = await driver.slash("move", {"action": suggested["name"]})
+    assert not played.ephemeral, replies(played)
+    (move,) = await bot.tables.store.moves((await bot.tables.current(GAMES_CHANNEL_ID)).id)
+    assert move.action == suggested["value"].split("§")[0], (move.action, suggested)
+
+
+async def test_a_solo_move_typed_as_its_button_reads_is_played(
+    driver: InteractionDriver,
+) -> None:
+    """The same with a table button's words ("5: 75 miles on 75 miles"), typed into /move."""
+    bot = running_bot(driver)
+    await driver.slash("play", {"game": "solo"})
+    stored = await bot.tables.current(GAMES_CHANNEL_ID)
+    shown = bundle("solo").presenter
+    here = bot.tables.position(stored)
+    button = shown.table_pickers(here.game.public_view(here.state))[-1]
+    assert isinstance(button, ButtonSpec)
+    played = await driver.slash("move", {"action": button.label})
+    assert not played.ephemeral, replies(played)
+    (move,) = await bot.tables.store.moves(stored.id)
+    assert move.action == button.notation, (move.action, button)

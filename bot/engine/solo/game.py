@@ -6,7 +6,16 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.engine.core import Game, GameInfo, IllegalMove, OptionSpec, Outcome, Ranking, resample_rng
+from bot.engine.core import (
+    Game,
+    GameInfo,
+    IllegalMove,
+    NotationError,
+    OptionSpec,
+    Outcome,
+    Ranking,
+    resample_rng,
+)
 from bot.engine.mille.cards import full_deck, stacked_deck
 from bot.engine.solo import rules
 from bot.engine.solo.notation import format_action, parse_action
@@ -170,6 +179,30 @@ class MilleBornesSolo(Game[SoloState, Action]):
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
 
+    def parse_for(self, state: SoloState, seat: int, text: str) -> Action:
+        """``parse_action``, and a move written as the member reads it: a /move suggestion's
+        words ("75 miles on 75 miles (highway 5) +75") or a table button's ("5: 75 miles on
+        75 miles"), which the notation alone took for the name of a card."""
+        try:
+            return parse_action(text)
+        except NotationError:
+            said = _as_read(text)
+            for action in self.legal_actions(state, seat):
+                if said in {_as_read(words) for words in self._words_for(state, seat, action)}:
+                    return action
+            raise
+
+    def _words_for(self, state: SoloState, seat: int, action: Action) -> tuple[str, str]:
+        """A move as its suggestion and its table button write it (``bot/games/solo.py``)."""
+        lang = state.options.get("names", "en")
+        top = state.top(action.highway)
+        if action.verb == "sacrifice":
+            button = f"{action.highway}: sacrifice a claimed {action.card.value}"
+        else:
+            on = top.name_in(lang) if top is not None else "?"
+            button = f"{action.highway}: {action.card.name_in(lang)} on {on}"
+        return self.describe_action(state, seat, action), button
+
     def format_action(self, action: Action) -> str:
         return format_action(action)
 
@@ -190,3 +223,8 @@ class MilleBornesSolo(Game[SoloState, Action]):
 
     def from_dict(self, data: Mapping[str, Any]) -> SoloState:
         return state_from_dict(data)
+
+
+def _as_read(text: str) -> str:
+    """Words compared as a member may type them: any case and spacing, a hyphen for a minus."""
+    return " ".join(text.replace("\u2212", "-").casefold().split())
