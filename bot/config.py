@@ -90,8 +90,18 @@ class Settings:
         gateway = _endpoint(
             "DISCORD_GATEWAY_URL", text("DISCORD_GATEWAY_URL"), ("ws", "wss", "http", "https")
         )
+        token = text("DISCORD_TOKEN")
+        if token is not None and not token.isprintable():
+            # A line break or a control character inside (two lines pasted, a stray Ctrl key)
+            # reached the login request, where aiohttp refused the header in a traceback.
+            # Said without the token, which must never reach a log.
+            raise ConfigError(
+                "DISCORD_TOKEN holds a line break or another invisible character; copy it "
+                "again from the Bot page of your application at "
+                "https://discord.com/developers/applications"
+            )
         return cls(
-            discord_token=text("DISCORD_TOKEN"),
+            discord_token=token,
             db_url=text("JUNCTION_DB") or DEFAULT_DB,
             dev_guild=guild,
             api_base=api_base,

@@ -94,6 +94,23 @@ def test_a_bad_setting_is_one_sentence_naming_it(
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("token", [f"{SECRET}\n{SECRET}", f"{SECRET}\r{SECRET}", f"a\x01{SECRET}"])
+def test_a_token_with_a_line_break_is_one_sentence_without_the_token(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], token: str
+) -> None:
+    """A DISCORD_TOKEN with a line break inside (two lines pasted) or a control character:
+    `junction run` reached the login and died in aiohttp's traceback ("Forbidden control
+    character detected in headers"), exit status 1."""
+    monkeypatch.setenv("DISCORD_TOKEN", token)
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        "junction run: DISCORD_TOKEN holds a line break or another invisible character; copy "
+        "it again from the Bot page of your application at "
+        "https://discord.com/developers/applications\n"
+    )
+
+
 @pytest.mark.parametrize(
     "name",
     [
