@@ -7,6 +7,7 @@ suggestions follow the game already chosen in the same command.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import discord
@@ -22,10 +23,15 @@ def chosen_game(interaction: discord.Interaction[Any]) -> str:
     return str(interaction.namespace.game or "")
 
 
+_AROUND_SIGN = re.compile(r"\s*([:=])\s*")
+
+
 def parse_options(text: str | None) -> dict[str, str]:
-    """Free-form ``name:value`` pairs typed in the options field."""
+    """Free-form ``name:value`` pairs typed in the options field. Spaces around the ``:`` or
+    ``=`` are allowed: the rules write ``oil_slick: on``, and a member copying that was told
+    "I could not read the option 'oil_slick:'"."""
     options: dict[str, str] = {}
-    for pair in (text or "").replace(",", " ").split()[:20]:
+    for pair in _AROUND_SIGN.sub(r"\1", (text or "").replace(",", " ")).split()[:20]:
         name, sep, value = pair.replace("=", ":").partition(":")
         if not sep or not name or not value:
             raise BadOption(

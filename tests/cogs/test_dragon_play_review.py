@@ -160,3 +160,15 @@ async def test_the_result_line_marks_a_driver_killed(driver: InteractionDriver) 
     )
     said = public_table(await driver.slash("move", {"action": "play 25"})).content or ""
     assert "won! 1st Alice 1000 · 2nd Bob 50 · 3rd Carol 75 (out)." in said, said
+
+
+async def test_an_option_written_as_the_rules_write_it_is_read(driver: InteractionDriver) -> None:
+    """Alice types the option as the Dragon rules write it, `oil_slick: on`, with a space after
+    the colon: the game starts with the Oil Slick cards. Found by this review: "I could not
+    read the option 'oil_slick:'", and no game."""
+    started = await driver.slash(
+        "play", {"game": "dragon", "computers": 1, "options": "oil_slick: on"}
+    )
+    stored = await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID)
+    assert stored is not None, replies(started)
+    assert stored.options["oil_slick"] == "on"
