@@ -179,6 +179,10 @@ class Console:
         self.out = out
         # On resuming: what happened since your last move, said once with the first table.
         self.recap: list[str] = []
+        # The stored version whose numbered list was printed last: a number means a move of
+        # that list, so one typed after the game moved elsewhere (another console on the same
+        # database) must not play whatever the new list numbers so.
+        self.listed_version: int | None = None
         self.images = options.images  # off after a write fails (see write_images)
 
     def say(self, text: str = "") -> None:
@@ -349,6 +353,7 @@ class Console:
             waiting = ", ".join(s.name for s in update.waiting)
             self.say(f"  (waiting for {waiting})")
         listed, folded = menu(moves)
+        self.listed_version = update.game.version
         for number, move in enumerate(listed, start=1):
             self.say(f"  {number:2}. {move.label:<42} [{move.notation}]")
         labels = {move.notation: move.label for move in moves}
@@ -445,6 +450,14 @@ class Console:
             number = typed.removeprefix("#").rstrip(".)").strip()
             if number.isdecimal():
                 stored = await self.tables.current(CONSOLE_CHANNEL)
+                if stored.version != self.listed_version:
+                    # The list shown is of an earlier turn: its number played another move.
+                    self.say(
+                        "! The game has moved on since that list (in another console on this "
+                        "database?). Here it is as it stands: choose again."
+                    )
+                    await self.present(await self.tables.table(CONSOLE_CHANNEL))
+                    return True
                 moves, folded = menu(self.tables.hand(stored, PLAYER_ID)[1])
                 # Past six digits it is out of range anyway (and int() refuses 4 300 digits).
                 index = int(number) - 1 if len(number) <= 6 else -1

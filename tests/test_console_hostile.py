@@ -194,3 +194,36 @@ async def test_a_saved_game_that_cannot_be_read_says_how_to_get_past_it(tmp_path
     assert text.endswith("). Add --new to abandon it and deal a new game.\n")
     code, text = await _run(tmp_path, "quit\n", new=True)
     assert code == 0 and text.startswith("New Mille Bornes game #2 against the computer.")
+
+
+async def test_a_number_from_a_list_the_game_has_moved_past_plays_nothing(tmp_path: Path) -> None:
+    """Two consoles on one database (a second terminal left open): the first listed
+    "1. Discard 25 miles", the other moved, and the first's "1" then played whatever the new
+    list numbered 1 ("Accident on Computer"), a move its player never saw. Now the number is
+    refused, the table shown as it stands, and nothing played."""
+    import asyncio
+    import sqlite3
+    import threading
+
+    code, _ = await _run(tmp_path, "quit\n", deck=DECK)  # dealt and saved
+    assert code == 0
+    options = ConsoleOptions(db=f"sqlite:///{tmp_path / 'console.db'}", out=tmp_path, images=False)
+
+    class OtherConsoleMovesFirst(io.StringIO):
+        """This console's input: before its first line, another console plays a move."""
+
+        def readline(self, size: int = -1, /) -> str:  # type: ignore[override]
+            if self.tell() == 0:
+                other = run_console(options, lines=io.StringIO("1\nquit\n"), out=io.StringIO())
+                thread = threading.Thread(target=asyncio.run, args=(other,))
+                thread.start()
+                thread.join()
+            return super().readline(size)
+
+    out = io.StringIO()
+    assert await run_console(options, lines=OtherConsoleMovesFirst("1\nquit\n"), out=out) == 0
+    assert "! The game has moved on since that list" in out.getvalue()
+    with sqlite3.connect(tmp_path / "console.db") as db:
+        [(yours,)] = db.execute("SELECT count(*) FROM moves WHERE seat = 0").fetchall()
+    db.close()
+    assert yours == 1  # the other console's move only
