@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
 
@@ -182,6 +182,19 @@ def players_wanted(fewest: int, most: int) -> str:
     if fewest == most:
         return f"exactly {fewest} player" if fewest == 1 else f"exactly {fewest} players"
     return f"{fewest} to {most} players"
+
+
+def named_action(actions: Iterable[A], words: Callable[[A], Iterable[str]], text: str) -> A | None:
+    """The one action of ``actions`` that ``words`` writes as ``text`` (read in any case and
+    spacing, a hyphen for a minus sign), or None: a move typed as the member reads it in a
+    menu or on a button, which a game's notation alone need not understand."""
+    said = _as_read(text)
+    found = [action for action in actions if said in {_as_read(w) for w in words(action)}]
+    return found[0] if len(found) == 1 else None
+
+
+def _as_read(text: str) -> str:
+    return " ".join(text.replace("\u2212", "-").casefold().split())
 
 
 def resample_rng(rng: Any) -> random.Random:

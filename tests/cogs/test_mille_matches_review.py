@@ -95,3 +95,20 @@ async def test_a_solo_move_typed_as_its_button_reads_is_played(
     assert not played.ephemeral, replies(played)
     (move,) = await bot.tables.store.moves(stored.id)
     assert move.action == button.notation, (move.action, button)
+
+
+async def test_a_mille_move_typed_as_its_suggestion_reads_is_played(
+    driver: InteractionDriver,
+) -> None:
+    """Alice, driving, types the words of the suggestion she read ("Drive 100 miles") into
+    /move without picking it. She read "I don't understand 'Drive 100 miles'" (and so for
+    "Stop on Bob", "Draw a card", "Extension: go on to 1000 miles"): it is now played."""
+    bot = running_bot(driver)
+    game = (await stacked_mille(driver, COMPUTER)).game
+    await driver.slash("move", {"action": "play go"})
+    choices = (await driver.autocomplete("move", "action", "")).choices
+    drive = next(c for c in choices if c["name"].startswith("Drive "))
+    played = await driver.slash("move", {"action": drive["name"]})
+    assert not played.ephemeral, replies(played)
+    mine = [m.action for m in await bot.tables.store.moves(game.id) if m.seat == 0]
+    assert mine == ["play go", drive["value"].split("§")[0]], (mine, drive)

@@ -10,10 +10,12 @@ from bot.engine.core import (
     Game,
     GameInfo,
     IllegalMove,
+    NotationError,
     NotYourTurn,
     OptionSpec,
     Outcome,
     Ranking,
+    named_action,
     resample_rng,
 )
 from bot.engine.mille import rules
@@ -143,6 +145,19 @@ class MilleBornes(Game[MilleState, Action]):
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
+
+    def parse_for(self, state: MilleState, seat: int, text: str) -> Action:
+        """``parse_action``, and a move typed as /move's suggestions write it ("Drive 100
+        miles", "Stop on Bob", "Extension: go on to 1000 miles"), which the notation alone
+        refused as not understood."""
+        try:
+            return parse_action(text)
+        except NotationError:
+            legal = self.legal_actions(state, seat)
+            found = named_action(legal, lambda a: (self.describe_action(state, seat, a),), text)
+            if found is None:
+                raise
+            return found
 
     def format_action(self, action: Action) -> str:
         return format_action(action)

@@ -14,6 +14,7 @@ from bot.engine.core import (
     OptionSpec,
     Outcome,
     Ranking,
+    named_action,
     resample_rng,
 )
 from bot.engine.mille.cards import full_deck, stacked_deck
@@ -186,11 +187,11 @@ class MilleBornesSolo(Game[SoloState, Action]):
         try:
             return parse_action(text)
         except NotationError:
-            said = _as_read(text)
-            for action in self.legal_actions(state, seat):
-                if said in {_as_read(words) for words in self._words_for(state, seat, action)}:
-                    return action
-            raise
+            legal = self.legal_actions(state, seat)
+            found = named_action(legal, lambda a: self._words_for(state, seat, a), text)
+            if found is None:
+                raise
+            return found
 
     def _words_for(self, state: SoloState, seat: int, action: Action) -> tuple[str, str]:
         """A move as its suggestion and its table button write it (``bot/games/solo.py``)."""
@@ -223,8 +224,3 @@ class MilleBornesSolo(Game[SoloState, Action]):
 
     def from_dict(self, data: Mapping[str, Any]) -> SoloState:
         return state_from_dict(data)
-
-
-def _as_read(text: str) -> str:
-    """Words compared as a member may type them: any case and spacing, a hyphen for a minus."""
-    return " ".join(text.replace("\u2212", "-").casefold().split())
