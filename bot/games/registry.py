@@ -57,12 +57,24 @@ def bundle(key: str) -> GameBundle:
     """The bundle of the game called ``key``; an unknown key is a player-readable BadOption."""
     _load_builtin()
     wanted = str(key).strip().lower()
-    found = _BUNDLES.get(wanted)
+    found = _BUNDLES.get(wanted) or _titled(wanted)
     if found is None:
         known = ", ".join(sorted(_BUNDLES))
         shown = wanted[:40]
         raise BadOption(f"There is no game called '{shown}'. Games: {known}.")
     return found
+
+
+def _titled(wanted: str) -> GameBundle | None:
+    """The game a member named by its title, or as the game field's suggestions write it
+    ("Mille Bornes (mille)"): typed out and sent without picking a suggestion, Discord sends
+    those words rather than the key."""
+    said = " ".join(wanted.split())
+    for found in _BUNDLES.values():
+        title = found.info.title.lower()
+        if said in (title, f"{title} ({found.key})"):
+            return found
+    return None
 
 
 def title_of(key: str) -> str:

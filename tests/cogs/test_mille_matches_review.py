@@ -112,3 +112,13 @@ async def test_a_mille_move_typed_as_its_suggestion_reads_is_played(
     assert not played.ephemeral, replies(played)
     mine = [m.action for m in await bot.tables.store.moves(game.id) if m.seat == 0]
     assert mine == ["play go", drive["value"].split("§")[0]], (mine, drive)
+
+
+async def test_a_game_typed_by_its_title_is_that_game(driver: InteractionDriver) -> None:
+    """A newcomer types "Mille Bornes Solo" in /play's game field, as the suggestions write it,
+    and sends it without picking one. They read "There is no game called 'mille bornes
+    solo'"; the solitaire is now dealt."""
+    bot = running_bot(driver)
+    played = await driver.slash("play", {"game": "Mille Bornes Solo"})
+    assert not played.ephemeral, replies(played)
+    assert (await bot.tables.current(GAMES_CHANNEL_ID)).game_key == "solo"
