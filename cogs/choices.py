@@ -69,10 +69,19 @@ async def option_choices(
         found = bundle(chosen_game(interaction))
     except GameError:
         return []
-    typed = current.strip()[:100]
+    # Only the leading spaces go: a space after a pair says the member is on to the next one.
+    typed = current.lstrip()[:100]
     done, _, last = typed.rpartition(" ")
+    done = " ".join(done.split())
     prefix = f"{done} " if done else ""
-    pairs = [f"{spec.name}:{choice}" for spec in found.info.options for choice in spec.choices]
+    # An option already given is not offered again: a second value would be refused.
+    given = {pair.partition(":")[0].lower() for pair in done.replace("=", ":").split()}
+    pairs = [
+        f"{spec.name}:{choice}"
+        for spec in found.info.options
+        if spec.name not in given
+        for choice in spec.choices
+    ]
     return [
         app_commands.Choice(name=f"{prefix}{pair}"[:100], value=f"{prefix}{pair}"[:100])
         for pair in pairs

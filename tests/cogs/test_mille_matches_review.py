@@ -122,3 +122,19 @@ async def test_a_game_typed_by_its_title_is_that_game(driver: InteractionDriver)
     played = await driver.slash("play", {"game": "Mille Bornes Solo"})
     assert not played.ephemeral, replies(played)
     assert (await bot.tables.current(GAMES_CHANNEL_ID)).game_key == "solo"
+
+
+async def test_the_options_field_suggests_the_next_option_after_a_space(
+    driver: InteractionDriver,
+) -> None:
+    """Alice picks "deck:modern" in /play's options and types a space for the next one. The
+    only suggestion was "deck:modern" again, so she never saw the other options; now each
+    other option comes after it, and no second deck."""
+    found = await driver.autocomplete("play", "options", "deck:modern ", {"game": "mille"})
+    values = [choice["value"] for choice in found.choices]
+    assert values == [
+        "deck:modern length:match",
+        "deck:modern length:hand",
+        "deck:modern names:en",
+        "deck:modern names:fr",
+    ], values
