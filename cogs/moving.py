@@ -171,7 +171,9 @@ class _MoveAnswer:
         if self.lost:
             return  # nothing public to post, and the member can no longer be told privately
         if not self.from_button:
-            said = "That move was already made." if update.repeated else "Done."
+            # Nothing public changed, so the change is in the member's own cards (a draw
+            # chosen over a coup fourré): a bare "Done." left them to guess where to look.
+            said = "That move was already made." if update.repeated else DONE_UNSEEN
             if self.answered:
                 await _take_back(self.interaction)
                 await self.interaction.followup.send(said, ephemeral=True)
@@ -182,6 +184,9 @@ class _MoveAnswer:
         if self.hand is not None and not update.repeated and not self.lost:
             await _refresh_hand(self.interaction, update, self.hand)
 
+
+DONE_UNSEEN = "Done. Press **My hand** under the table to see your cards."
+"""A typed move that changed only the member's own cards, so posts no table."""
 
 ACKNOWLEDGE_AFTER = 1.5
 """Seconds a button's press or a typed /move may wait for its channel before it is acknowledged

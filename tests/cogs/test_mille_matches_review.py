@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from bot.games import bundle
 from bot.games.bundle import ButtonSpec
-from bot.store.base import SeatRecord
+from bot.store.base import GuildSettings, SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import public_table, replies, stacked_mille
-from tests.discord.backend import ALICE_ID, GAMES_CHANNEL_ID
+from tests.cogs.helpers import public_table, replies, stacked_mille, sweep_after
+from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
 COMPUTER = SeatRecord(1, "Computer", policy="normal")
@@ -27,7 +27,7 @@ async def test_a_match_resigned_in_its_first_hand_posts_no_empty_score_sheet(
     ended = public_table(await driver.slash("resign", {}))
     names = [attachment["filename"] for attachment in ended.attachments]
     assert names == ["table.png"], names
-    assert "resigned" in (ended.content or ""), ended.content
+    assert "Alice left the game." in (ended.content or ""), ended.content
 
 
 async def test_an_open_table_is_not_posted_in_a_direct_message(
@@ -138,3 +138,44 @@ async def test_the_options_field_suggests_the_next_option_after_a_space(
         "deck:modern names:en",
         "deck:modern names:fr",
     ], values
+
+
+async def test_a_typed_draw_over_a_coup_fourre_says_where_the_card_is(
+    driver: InteractionDriver,
+) -> None:
+    """Bob's Accident hits Alice, who holds the Driving Ace; she types /move draw rather than
+    the coup fourré. Nothing public changes, so no table is posted, and she read only "Done.",
+    with no word of the card she drew or where to see it. Now she is pointed to her hand."""
+    bot = running_bot(driver)
+    deck = ["go", "driving-ace", "75", "75", "75", "50", "accident", *["50"] * 5, *["25"] * 6]
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
+        deck=deck,
+    )
+    await driver.slash("move", {"action": "play go"})
+    await driver.slash("move", {"action": "play accident"}, user_id=BOB_ID)
+    drew = await driver.slash("move", {"action": "draw"})
+    assert drew.ephemeral
+    assert replies(drew) == "Done. Press **My hand** under the table to see your cards."
+    assert (await bot.tables.current(GAMES_CHANNEL_ID)).version == 3
+
+
+async def test_a_match_forfeited_on_the_turn_timer_does_not_say_resigned(
+    driver: InteractionDriver,
+) -> None:
+    """The server's turn timer runs out on Alice, and its setting makes her forfeit. The channel
+    read "⏰ Alice ran out of time and forfeits the game. 🏆 Bob won! Alice 0 · Bob 0. Alice
+    resigned.": she never resigned. The match's end now says she left, as the other games do."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "forfeit"))
+    game = (await stacked_mille(driver)).game
+    await sweep_after(driver, 3600)
+    finished = await bot.tables.store.get_game(game.id)
+    assert finished is not None and finished.status == "finished"
+    last = driver.backend.channel_messages(GAMES_CHANNEL_ID)[-1]["content"]
+    assert "ran out of time and forfeits the game" in last, last
+    assert "resigned" not in last, last
+    assert "Bob 0. Alice left the game.\n" in last, last

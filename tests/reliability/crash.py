@@ -178,7 +178,7 @@ class Campaign:
         done = (
             result.callback_type == CallbackType.DEFERRED_CHANNEL_MESSAGE and not result.ephemeral
         )
-        if done or (result.content or "") == "Done.":
+        if done or (result.content or "").startswith("Done."):
             self.acks.append(Ack(int(payload["id"]), channel_id, user))
 
     async def by_button(self, channel_id: int, user: int, rng: random.Random) -> None:

@@ -111,7 +111,10 @@ class MilleBornes(Game[MilleState, Action]):
         after = state.clone()
         after.phase = Phase.OVER
         after.winners = (1 - seat,)
-        after.end_reason = f"{state.players[seat]} resigned."
+        # "Left", as the other games say it: a forfeit on a turn timer (or a member who left
+        # the server) ends the match here too, and "resigned" told the channel of a
+        # resignation that nobody made.
+        after.end_reason = f"{state.players[seat]} left the game."
         after.caption = after.end_reason
         return after
 
