@@ -421,6 +421,13 @@ def _headline(view: SoloPublicView) -> tuple[str, str]:
             f"{view.total}/{view.total} cleared, but the tank is empty",
             f"The strict rule needs a card left in the tank · {view.mileage} miles",
         )
+    if view.left:
+        # Left (/resign, a forfeit): not stuck, so not "out of fuel" with a full tank showing.
+        fuel = f"{view.tank_count} left in the tank" if view.tank_count else "the tank is empty"
+        return (
+            f"Left the game — {view.cleared}/{view.total} cleared",
+            f"{view.mileage} miles in front of you · {fuel}",
+        )
     headline = f"Out of fuel — {view.cleared}/{view.total} cleared"
     if view.preset == "classic":
         return headline, f"{view.mileage} miles · classic is a score attack: cards cleared count"

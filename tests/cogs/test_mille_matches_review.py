@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from bot.games import bundle
 from bot.games.bundle import ButtonSpec
+from bot.render.solo import _headline as solo_banner
 from bot.store.base import GuildSettings, SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import public_table, replies, stacked_mille, sweep_after
@@ -179,3 +180,24 @@ async def test_a_match_forfeited_on_the_turn_timer_does_not_say_resigned(
     assert "ran out of time and forfeits the game" in last, last
     assert "resigned" not in last, last
     assert "Bob 0. Alice left the game.\n" in last, last
+
+
+async def test_a_solo_run_left_is_not_drawn_as_out_of_fuel(driver: InteractionDriver) -> None:
+    """Alice gives up a Mille Bornes Solo run at once, 45 cards still in the tank. The last
+    table and the result image said "Out of fuel — 0/49 cleared · no move and an empty tank"
+    beside "Tank 45", and the caption said she "gave up" even when the turn timer forfeited
+    her. The picture now says she left, with the tank as it is."""
+    bot = running_bot(driver)
+    await driver.slash("play", {"game": "solo", "options": "preset:refuel"})
+    game_id = (await bot.tables.current(GAMES_CHANNEL_ID)).id
+    ended = public_table(await driver.slash("resign", {}))
+    assert "Left with 0/49 cleared and 0 miles." in (ended.content or "")
+    stored = await bot.tables.store.get_game(game_id)
+    assert stored is not None
+    here = bot.tables.position(stored)
+    view = here.game.public_view(here.state)
+    banner = solo_banner(view)
+    assert banner == (
+        "Left the game — 0/49 cleared",
+        f"0 miles in front of you · {view.tank_count} left in the tank",
+    ), banner

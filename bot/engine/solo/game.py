@@ -140,7 +140,9 @@ class MilleBornesSolo(Game[SoloState, Action]):
             raise IllegalMove("The game is already over.")
         after = state.clone()
         after.result = "lost"
-        after.end_reason = f"Gave up with {after.cleared}/49 cleared and {after.mileage} miles."
+        after.left = True
+        # "Left", not "gave up": a forfeit on the turn timer ends the run here too.
+        after.end_reason = f"Left with {after.cleared}/49 cleared and {after.mileage} miles."
         after.caption = after.end_reason
         return after
 

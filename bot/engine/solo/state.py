@@ -61,6 +61,7 @@ class SoloState:
     caption: str = ""  # both together: what the bot says after the move
     result: Result | None = None
     end_reason: str = ""
+    left: bool = False  # the run ended by the player leaving (/resign, a forfeit), not stuck
 
     def clone(self) -> SoloState:
         return SoloState(
@@ -80,6 +81,7 @@ class SoloState:
             caption=self.caption,
             result=self.result,
             end_reason=self.end_reason,
+            left=self.left,
         )
 
     @property
@@ -147,6 +149,7 @@ def state_to_dict(state: SoloState) -> dict[str, Any]:
         "caption": state.caption,
         "result": state.result,
         "end_reason": state.end_reason,
+        "left": state.left,
     }
 
 
@@ -176,6 +179,7 @@ def state_from_dict(data: Mapping[str, Any]) -> SoloState:
             caption=str(data["caption"]),
             result=result,
             end_reason=str(data["end_reason"]),
+            left=bool(data.get("left", False)),  # saves from before it was kept: not left
         )
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise CorruptSave(f"This saved game is damaged and cannot be resumed ({error}).") from None

@@ -57,6 +57,7 @@ class SoloPublicView:
     caption: str  # both together
     result: str | None  # "won", "lost" or None while the game runs
     end_reason: str
+    left: bool  # lost by leaving (/resign, a forfeit on the turn timer), not stuck
 
     @property
     def is_over(self) -> bool:
@@ -132,6 +133,7 @@ def public_view(state: SoloState) -> SoloPublicView:
         caption=state.caption,
         result=state.result,
         end_reason=state.end_reason,
+        left=state.left,
     )
 
 
