@@ -10,7 +10,13 @@ from bot.games.bundle import ButtonSpec
 from bot.render.solo import _headline as solo_banner
 from bot.store.base import GuildSettings, SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import public_table, replies, stacked_mille, sweep_after
+from tests.cogs.helpers import (
+    alt_text_of,
+    public_table,
+    replies,
+    stacked_mille,
+    sweep_after,
+)
 from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
@@ -201,3 +207,14 @@ async def test_a_solo_run_left_is_not_drawn_as_out_of_fuel(driver: InteractionDr
         "Left the game — 0/49 cleared",
         f"0 miles in front of you · {view.tank_count} left in the tank",
     ), banner
+
+
+async def test_a_match_left_before_any_hand_gives_no_best_hand(driver: InteractionDriver) -> None:
+    """Alice's only match ended when Bob resigned in its first hand. Her /stats card showed
+    "Best hand: 0 pts (game #1)", a hand nobody finished; it now shows no best hand."""
+    await stacked_mille(driver)
+    await driver.slash("resign", {}, user_id=BOB_ID)
+    card = await driver.slash("stats", {"game": "mille"})
+    said = alt_text_of(card, "stats.png")
+    assert "1 won, 0 lost" in said, said
+    assert "Best hand" not in said, said

@@ -90,9 +90,10 @@ class MilleBornes(Game[MilleState, Action]):
             return None
         single_hand = state.options["length"] == "hand" and state.results
         totals = state.results[-1].totals if single_hand else tuple(state.scores)
-        # Each seat's best single hand, for the players' personal bests.
+        # Each seat's best single hand, for the players' personal bests; none from a match
+        # left before any hand was scored (a "best hand" of 0 from a hand nobody finished).
         details = tuple(
-            {"best_hand": max((r.totals[seat] for r in state.results), default=0)}
+            {"best_hand": max(r.totals[seat] for r in state.results)} if state.results else {}
             for seat in range(len(state.players))
         )
         return Outcome(
