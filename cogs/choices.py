@@ -70,7 +70,8 @@ async def option_choices(
     except GameError:
         return []
     # Only the leading spaces go: a space after a pair says the member is on to the next one.
-    typed = current.lstrip()[:100]
+    # Spaces around a colon are the pair's own (``deck: mod``), as ``parse_options`` reads them.
+    typed = _AROUND_SIGN.sub(r"\1", current.lstrip()[:100])
     done, _, last = typed.rpartition(" ")
     done = " ".join(done.split())
     prefix = f"{done} " if done else ""

@@ -218,3 +218,13 @@ async def test_a_match_left_before_any_hand_gives_no_best_hand(driver: Interacti
     said = alt_text_of(card, "stats.png")
     assert "1 won, 0 lost" in said, said
     assert "Best hand" not in said, said
+
+
+async def test_the_options_field_still_completes_a_pair_typed_with_a_space(
+    driver: InteractionDriver,
+) -> None:
+    """A space after the colon ("deck: ") is the pair still being typed, not the next one: its
+    values are suggested."""
+    found = await driver.autocomplete("play", "options", "deck: ", {"game": "mille"})
+    values = [choice["value"] for choice in found.choices]
+    assert values == ["deck:bsd", "deck:modern"], values
