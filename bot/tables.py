@@ -234,10 +234,17 @@ class Tables:
             if record.policy is not None:
                 get_policy(found.key, record.policy)  # unknown policy: a readable error now
         async with self.lock(channel_id):
-            if await self.store.active_game(channel_id) is not None:
+            running = await self.store.active_game(channel_id)
+            if running is not None:
+                if any(s.user_id in members for s in running.seats if s.user_id is not None):
+                    raise TableBusy(
+                        "A game is already running in this channel. Finish it, or /resign or "
+                        "/abort it first."
+                    )
+                # Not theirs to finish, resign or abort: say where they can play instead.
                 raise TableBusy(
-                    "A game is already running in this channel. Finish it, or /resign or "
-                    "/abort it first."
+                    "Another game is being played in this channel. Start yours in another "
+                    "channel, or with thread:true in a thread of its own."
                 )
             seed = secrets.randbelow(2**31) if seed is None else seed
             state = game.new_game([s.name for s in seats], seed, options, deck)

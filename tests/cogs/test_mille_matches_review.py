@@ -17,7 +17,7 @@ from tests.cogs.helpers import (
     stacked_mille,
     sweep_after,
 )
-from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
 COMPUTER = SeatRecord(1, "Computer", policy="normal")
@@ -228,3 +228,18 @@ async def test_the_options_field_still_completes_a_pair_typed_with_a_space(
     found = await driver.autocomplete("play", "options", "deck: ", {"game": "mille"})
     values = [choice["value"] for choice in found.choices]
     assert values == ["deck:bsd", "deck:modern"], values
+
+
+async def test_a_bystander_starting_a_game_is_not_told_to_resign_someone_elses(
+    driver: InteractionDriver,
+) -> None:
+    """Carol types /play in the channel where Alice and Bob play Mille Bornes. She read "Finish
+    it, or /resign or /abort it first", which she cannot do (both answer that she is not
+    playing). She is now told where she can play instead."""
+    await stacked_mille(driver)
+    started = await driver.slash("play", {"game": "solo"}, user_id=CAROL_ID)
+    assert started.ephemeral
+    assert replies(started) == (
+        "Another game is being played in this channel. Start yours in another channel, or "
+        "with thread:true in a thread of its own."
+    ), replies(started)
