@@ -246,9 +246,19 @@ def _command(args: argparse.Namespace) -> int:
             return 2
         if args.shard_ids is not None or args.shard_count is not None:
             try:
-                check_shards(args.shard_ids, args.shard_count)
+                ids = check_shards(args.shard_ids, args.shard_count)
             except ValueError as error:
                 print(f"junction run: {error}", file=sys.stderr)
+                return 2
+            if ids is not None and len(ids) < args.shard_count and _sqlite(settings.db_url):
+                # The other shards' process could never start (a second bot on one SQLite
+                # file is refused), so the servers on those shards went unanswered, unsaid.
+                print(
+                    "junction run: --shard-ids runs only some of the shards here, and the "
+                    "process for the others cannot share a SQLite database; set JUNCTION_DB "
+                    "to a PostgreSQL server, or leave out --shard-ids to run every shard here.",
+                    file=sys.stderr,
+                )
                 return 2
         return run_bot(
             settings, shard_ids=args.shard_ids, shard_count=args.shard_count, sync=args.sync
@@ -321,6 +331,14 @@ def _command(args: argparse.Namespace) -> int:
 
         return migrate_main(args.source, args.target, force=args.force)
     return 2  # pragma: no cover - argparse rejects unknown commands
+
+
+def _sqlite(url: str) -> bool:
+    """Whether the store URL names a SQLite database (StoreUnavailable if it names none)."""
+    from bot.store import unopened_store
+    from bot.store.sqlite import SqliteStore
+
+    return isinstance(unopened_store(url), SqliteStore)
 
 
 def _console_defaults() -> dict[str, object]:

@@ -480,6 +480,31 @@ def test_run_with_sync_but_no_dev_guild_is_refused(
     )
 
 
+def test_some_shards_on_a_sqlite_database_are_refused(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`junction run --shard-ids 0,1 --shard-count 4` on the default SQLite database started
+    shards 0 and 1 and said nothing, though the process for 2 and 3 could never start (a
+    second bot on the file is refused): the servers on those shards went unanswered."""
+    started: list[object] = []
+
+    def run_bot(*args: object, **kwargs: object) -> int:
+        started.append(args)
+        return 0
+
+    monkeypatch.setenv("DISCORD_TOKEN", "a-token")
+    monkeypatch.setattr("bot.client.run_bot", run_bot)
+    assert main(["run", "--shard-ids", "0,1", "--shard-count", "4"]) == 2
+    assert started == []
+    assert capsys.readouterr().err == (
+        "junction run: --shard-ids runs only some of the shards here, and the process for the "
+        "others cannot share a SQLite database; set JUNCTION_DB to a PostgreSQL server, or "
+        "leave out --shard-ids to run every shard here.\n"
+    )
+    assert main(["run", "--shard-ids", "0,1", "--shard-count", "2"]) == 0  # all of them: fine
+    assert len(started) == 1
+
+
 @pytest.mark.parametrize("guild", ["0", "-5", "my-server"])
 def test_sync_to_a_server_id_that_is_none_is_refused(
     capsys: pytest.CaptureFixture[str], guild: str
