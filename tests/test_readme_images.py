@@ -42,3 +42,30 @@ def test_the_card_and_the_board_give_the_member_one_rating() -> None:
     board, card = readme_images.season_views()
     row = next(r for r in board.rows if r.name == readme_images.CARD_OF)
     assert (card.rating, card.rank) == (row.value, row.rank)
+
+
+def test_help_is_help_not_a_folder(tmp_path: Path) -> None:
+    """`python -m tools.readme_images --help` took '--help' for the folder: it drew every
+    picture, then died writing '--help/table.png'. Now it prints its usage and draws nothing,
+    and a folder that does not exist is refused before anything is drawn."""
+    import os
+    import subprocess
+    import sys
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "tools.readme_images", *args],
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    helped = run("--help")
+    assert helped.returncode == 0, helped.stderr[-300:]
+    assert helped.stdout.startswith("usage: python -m tools.readme_images")
+    missing = run("missing")
+    assert missing.returncode == 2
+    assert missing.stderr.endswith("error: missing is not a folder\n")
+    assert list(tmp_path.iterdir()) == []

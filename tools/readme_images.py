@@ -19,6 +19,7 @@ with no change to the bot rewrites the same bytes:
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import io
 import random
@@ -200,8 +201,19 @@ def pictures() -> dict[str, bytes]:
     }
 
 
-def main() -> int:
-    out = Path(sys.argv[1] if len(sys.argv) > 1 else "docs")
+def main(argv: list[str] | None = None) -> int:
+    # Read with argparse, not sys.argv[1]: `--help` was taken for the folder, and every
+    # picture drawn before a FileNotFoundError traceback for '--help/table.png'.
+    parser = argparse.ArgumentParser(
+        prog="python -m tools.readme_images",
+        description="Draw the pictures the README shows with today's renderers.",
+    )
+    parser.add_argument(
+        "folder", nargs="?", default="docs", help="where to write them (default %(default)s)"
+    )
+    out = Path(parser.parse_args(argv).folder)
+    if not out.is_dir():
+        parser.error(f"{out} is not a folder")
     for name, data in pictures().items():
         (out / name).write_bytes(data)
         print(out / name, len(data), "bytes")
