@@ -40,9 +40,12 @@ from tests.discord.backend import (
     CATEGORY_ID,
     GUILD_ID,
     JSON,
+    PLAYERS_ROLE_ID,
     FakeBackend,
     InteractionResult,
+    member_payload,
     text_channel_payload,
+    user_payload,
 )
 from tests.discord.fake_discord import FakeDiscord
 from tests.e2e.harness import TOKEN, BotProcess
@@ -155,6 +158,7 @@ class Player:
         rng: random.Random,
         think_s: float = 0.0,
         level: str = "normal",
+        user_id: int | None = None,
     ) -> None:
         self.fake = fake
         self.watch = watch
@@ -163,6 +167,15 @@ class Player:
         self.think_s = think_s
         self.level = level
         self.hand_message_id: int | None = None
+        if user_id is None:
+            # A member of their own at each table: one member at fifty is held to the games
+            # at once a member may play (cogs/limits.py), and each /play past the tenth was
+            # refused in its first answer, so the table this waits for never came.
+            user_id = fake.backend.ids.next()
+            fake.world.members.append(
+                member_payload(user_payload(user_id, f"player-{user_id}"), roles=[PLAYERS_ROLE_ID])
+            )
+        self.user_id = user_id
 
     async def send(
         self, kind: str, payload: JSON, *, followups: int = 0, edits: int = 0
@@ -181,7 +194,9 @@ class Player:
 
     async def table(self, command: str, options: JSON) -> InteractionResult:
         """``/play`` or ``/table``: the table is posted as a follow-up."""
-        payload = self.fake.factory.slash(command, options, channel_id=self.channel_id)
+        payload = self.fake.factory.slash(
+            command, options, channel_id=self.channel_id, user_id=self.user_id
+        )
         return await self.send(command, payload, followups=1)
 
     async def open_hand(self, table: InteractionResult) -> None:
@@ -190,7 +205,9 @@ class Player:
         button = next(c for c in posted.custom_ids if c.startswith("jn:h:"))
         assert posted.message_id is not None
         hand = await self.send(
-            "hand", self.fake.factory.component(posted.message_id, button), followups=1
+            "hand",
+            self.fake.factory.component(posted.message_id, button, user_id=self.user_id),
+            followups=1,
         )
         if hand.message is None or not hand.ephemeral:
             raise RuntimeError(f"no private hand came back: {hand.content!r}")
@@ -206,7 +223,12 @@ class Player:
         plays = [b for b in buttons if ":play+" in b]
         button = self.rng.choice(plays or buttons)
         # The table is posted, then the hand is refreshed in place (an edit) for the next move.
-        await self.send("move", self.fake.factory.component(message, button), followups=1, edits=1)
+        await self.send(
+            "move",
+            self.fake.factory.component(message, button, user_id=self.user_id),
+            followups=1,
+            edits=1,
+        )
         return True
 
     async def play(self, moves: int) -> int:
@@ -402,7 +424,8 @@ async def measure_memory(
         watch = Stopwatch()
         rng = random.Random(7)
         for channel_id in playable:
-            player = Player(fake, watch, channel_id, random.Random(rng.random()))
+            # Alice: the stored games seat her (store_games).
+            player = Player(fake, watch, channel_id, random.Random(rng.random()), user_id=ALICE_ID)
             await player.open_hand(await player.table("table", {}))
             for _ in range(moves):
                 if not await player.move():
