@@ -38,7 +38,9 @@ honest member never meets them; a member sending a command again and again meets
   seated, even one (the host, say) who reached the limit since. Refusing then would turn
   away the member pressing for another's games, and the table could never fill. What a member
   holds waiting is bounded already (``OPEN_TABLES``, ``INVITATIONS``). Decline and Leave take
-  no seat: never refused. A computer's seat counts for nobody.
+  no seat: never refused. A computer's seat counts for nobody. A member's requests that may
+  seat them are counted one at a time (``seating``): sent at the same moment, each passed the
+  count before any stored its game.
 * ``OPEN_TABLES``: each /challenge pings the members it invites, and lobbies stay open for
   ``JUNCTION_CHALLENGE_TIMEOUT`` (up to a week): a member could ping another twenty times in a
   second. Three tables or invitations hosted at once, waiting for players, is plenty.
@@ -56,9 +58,11 @@ so what is kept is bounded by the members who used a limited command in its last
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import math
-from collections.abc import Iterator
+import weakref
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -148,6 +152,12 @@ class Cooldowns:
         self._buckets: dict[tuple[str, int], app_commands.Cooldown] = {}
         self.running: set[tuple[str, int]] = set()
         """(command, member) whose last request is still being worked out (``limited``)."""
+        # Weak: a member's lock lives only while one of their requests holds or awaits it.
+        self.seating: weakref.WeakValueDictionary[tuple[int, int], asyncio.Lock] = (
+            weakref.WeakValueDictionary()
+        )
+        """(member, server) whose requests that may seat them are taken one at a time
+        (``seating``)."""
 
     def check(self, interaction: discord.Interaction[Any], *rates: Rate) -> None:
         """``TooSoon`` for the first of ``rates`` the member has used up; counts nothing."""
@@ -197,6 +207,26 @@ def check(interaction: discord.Interaction[Any], *rates: Rate) -> None:
 def count(interaction: discord.Interaction[Any], *rates: Rate) -> None:
     """One use of each of ``rates`` by the member asking, after ``check``; never refuses."""
     cooldowns_of(interaction.client).count(interaction, *rates)
+
+
+@contextlib.asynccontextmanager
+async def seating(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
+    """A member's requests that may seat them in a game on a server (/play, /challenge, /host,
+    Accept, Join, Rematch), worked out one at a time: each counts the member's games
+    (``check_room``) and then stores its game or seat, so two sent at the same moment both
+    passed the count before either was stored, and a member at nine games started eleven. The
+    later request waits for the earlier and counts its game. Per process, as a server's
+    requests all come to the one process that holds its shard."""
+    if interaction.guild_id is None:
+        yield  # no limit outside servers
+        return
+    key = (interaction.user.id, interaction.guild_id)
+    locks = cooldowns_of(interaction.client).seating
+    lock = locks.get(key)
+    if lock is None:
+        lock = locks[key] = asyncio.Lock()
+    async with lock:
+        yield
 
 
 @contextlib.contextmanager

@@ -203,6 +203,15 @@ class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adjlsc])"
         return cls(int(match["lobby"]), match["verb"])
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:
+        if self.verb not in "aj":
+            await self._act(interaction)  # no seat taken: never waits behind the member's others
+            return
+        # Accept and Join seat the presser: one at a time with their other such requests, so
+        # the games-at-once count sees the game an earlier one started (``limits.seating``).
+        async with limits.seating(interaction):
+            await self._act(interaction)
+
+    async def _act(self, interaction: discord.Interaction[Any]) -> None:
         store = bot_of(interaction).tables.store
         lobby = await store.get_lobby(self.lobby_id) if self.lobby_id < 2**63 else None
         # Before the lobby is read, only the verb tells a table's button from an invitation's.

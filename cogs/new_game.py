@@ -75,24 +75,25 @@ async def _post_lobby(
     # A thread cannot hold a thread: asked for in one (or in any channel but a text channel),
     # the game is played right here, as /play does.
     thread = thread and isinstance(interaction.channel, discord.TextChannel)
-    await limits.check_room(
-        bot_of(interaction).tables,
-        interaction.user.id,
-        interaction.guild_id,
-        open_tables_at=lobby_cog.clock(),
-    )
-    # How often invitations and threads are sent is limited too: counted by open_lobby, once
-    # the lobby passed its own checks.
-    await open_lobby(
-        interaction,
-        found,
-        invited,
-        computers=computers,
-        policy=policy,
-        options=chosen,
-        thread=thread,
-        open_seats=open_seats,
-    )
+    async with limits.seating(interaction):
+        await limits.check_room(
+            bot_of(interaction).tables,
+            interaction.user.id,
+            interaction.guild_id,
+            open_tables_at=lobby_cog.clock(),
+        )
+        # How often invitations and threads are sent is limited too: counted by open_lobby, once
+        # the lobby passed its own checks.
+        await open_lobby(
+            interaction,
+            found,
+            invited,
+            computers=computers,
+            policy=policy,
+            options=chosen,
+            thread=thread,
+            open_seats=open_seats,
+        )
 
 
 class NewGame(commands.Cog):
@@ -220,29 +221,31 @@ class NewGame(commands.Cog):
         seats = [me, *computer_seats(1, rivals, name)]
         against = "alone" if rivals == 0 else vs_computers(rivals)
         claim = await daily_claim(interaction, found, labels)
-        await limits.check_room(
-            bot_of(interaction).tables, interaction.user.id, interaction.guild_id
-        )
-        if thread and isinstance(interaction.channel, discord.TextChannel):
-            limits.check(interaction, limits.THREADS)
-        target = await thread_for(interaction, thread, f"{info.title}: {me.name} {against}")
-        if target is not None:
-            # Counted once opened: a thread Discord refused uses none up.
-            limits.count(interaction, limits.THREADS)
-        headline = f"**{info.title}** — {plain(me.name)} {against}"
-        if labels:
-            headline += f" · daily deal {labels['daily']}"
-        await deal(
-            interaction,
-            found,
-            seats,
-            chosen,
-            headline,
-            target=target,
-            seed=seed,
-            labels=labels,
-            claim=claim,
-        )
+        # Counted and dealt before the member's next request is counted (``seating``).
+        async with limits.seating(interaction):
+            await limits.check_room(
+                bot_of(interaction).tables, interaction.user.id, interaction.guild_id
+            )
+            if thread and isinstance(interaction.channel, discord.TextChannel):
+                limits.check(interaction, limits.THREADS)
+            target = await thread_for(interaction, thread, f"{info.title}: {me.name} {against}")
+            if target is not None:
+                # Counted once opened: a thread Discord refused uses none up.
+                limits.count(interaction, limits.THREADS)
+            headline = f"**{info.title}** — {plain(me.name)} {against}"
+            if labels:
+                headline += f" · daily deal {labels['daily']}"
+            await deal(
+                interaction,
+                found,
+                seats,
+                chosen,
+                headline,
+                target=target,
+                seed=seed,
+                labels=labels,
+                claim=claim,
+            )
 
     # The same suggestions for every command (module-level callbacks: no cog method needed).
     for command in (play, challenge, host):

@@ -42,6 +42,12 @@ class RematchButton(GameItem, template=rf"{REMATCH_PREFIX}(?P<game>{ID})"):
         return cls(int(match["game"]))
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:
+        # A press may seat the presser: one at a time with their other such requests, so the
+        # games-at-once count sees the game an earlier one started (``limits.seating``).
+        async with limits.seating(interaction):
+            await self._act(interaction)
+
+    async def _act(self, interaction: discord.Interaction[Any]) -> None:
         old = await bot_of(interaction).tables.game_by_id(self.game_id)
         if old.status == "active":
             raise GameError("That game is still being played.")

@@ -254,6 +254,29 @@ async def test_a_game_past_the_most_at_once_is_refused_naming_them(
     assert await bot.store.active_game(GAMES_CHANNEL_ID) is not None
 
 
+async def test_two_games_started_at_once_at_the_last_free_place_start_one(
+    driver: InteractionDriver,
+) -> None:
+    """Two /play sent at the same moment with one game to go before the limit: the checks
+    come one after the other, so one game starts and the other is refused (both passed the
+    check before either game was stored)."""
+    bot = running_bot(driver)
+    await seat_alice_in(driver, limits.GAMES_AT_ONCE - 1)
+    answers = await asyncio.gather(
+        driver.slash("play", {"game": "mille"}, channel_id=GAMES_CHANNEL_ID),
+        driver.slash("play", {"game": "mille"}, channel_id=GENERAL_CHANNEL_ID),
+    )
+    started = [
+        channel
+        for channel in (GAMES_CHANNEL_ID, GENERAL_CHANNEL_ID)
+        if await bot.store.active_game(channel) is not None
+    ]
+    assert len(started) == 1, started
+    refused = [answer for answer in answers if answer.ephemeral]
+    assert len(refused) == 1
+    assert refusal(refused[0]).startswith(FULL)
+
+
 async def test_a_game_left_does_not_count(driver: InteractionDriver) -> None:
     """A member who resigned from a game the others play on is no longer playing it."""
     bot = running_bot(driver)
@@ -464,6 +487,34 @@ async def test_an_accept_at_the_most_at_once_is_refused_and_the_invitation_waits
     assert said.startswith(FULL), said
     assert await bot.store.get_lobby(lobby_id) == before, "still open, Alice's answer pending"
     assert await bot.store.active_game(GAMES_CHANNEL_ID) is None
+
+
+async def test_two_accepts_at_once_at_the_last_free_place_start_one_game(
+    driver: InteractionDriver,
+) -> None:
+    """Alice, one game short of the limit, accepts Bob's and Carol's invitations (in two
+    channels) at the same moment: one game starts, the other Accept is refused and its
+    invitation still waits for her."""
+    bot = running_bot(driver)
+    await seat_alice_in(driver, limits.GAMES_AT_ONCE - 1)
+    invitations = [
+        await driver.slash(
+            "challenge", {"game": "mille", "member": ALICE_ID}, user_id=who, channel_id=where
+        )
+        for who, where in ((BOB_ID, GAMES_CHANNEL_ID), (CAROL_ID, GENERAL_CHANNEL_ID))
+    ]
+    answers = await asyncio.gather(
+        *(driver.click(invited, component_id(invited, "Accept")) for invited in invitations)
+    )
+    started = [
+        channel
+        for channel in (GAMES_CHANNEL_ID, GENERAL_CHANNEL_ID)
+        if await bot.store.active_game(channel) is not None
+    ]
+    assert len(started) == 1, started
+    refused = [answer for answer in answers if answer.ephemeral]
+    assert len(refused) == 1
+    assert refusal(refused[0]).startswith(FULL)
 
 
 async def test_an_accept_refused_at_the_most_works_once_a_game_ends(
