@@ -9,7 +9,7 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot.engine.core import CorruptSave, IllegalMove, NotationError, NotYourTurn
+from bot.engine.core import DAMAGED_SAVE, CorruptSave, IllegalMove, NotationError, NotYourTurn
 from bot.store.base import SeatRecord
 from bot.store.sqlite import SqliteStore
 from bot.tables import NoGameHere, NotSeated, StaleButton, TableBusy, Tables
@@ -206,6 +206,25 @@ async def test_corrupt_saved_game_is_a_readable_error(tables: Tables, tmp_path: 
     with pytest.raises(CorruptSave, match="cannot be resumed"):
         await tables.move(channel_id=CHANNEL, user_id=ANN, action="play go")
     assert (await tables.current(CHANNEL)).state == {"schema_version": 99}
+
+
+async def test_a_save_that_is_not_json_can_be_ended(tables: Tables, tmp_path: Path) -> None:
+    """A saved state damaged past reading (not JSON) is refused as a save that cannot be
+    resumed, left as it was, and the game can still be aborted, which keeps the damaged text:
+    before, every read of the channel's game failed, /abort and a new /play with it."""
+    await _start(tables)
+    damaged = "{{{ not json"
+    async with aiosqlite.connect(tmp_path / "t.db") as db:
+        await db.execute("UPDATE games SET state = ?", (damaged,))
+        await db.commit()
+    with pytest.raises(CorruptSave, match="damaged and cannot be resumed"):
+        await tables.move(channel_id=CHANNEL, user_id=ANN, action="play go")
+    async with aiosqlite.connect(tmp_path / "t.db") as db:
+        assert await db.execute_fetchall("SELECT state FROM games") == [(damaged,)]
+    ended = await tables.abort(channel_id=CHANNEL)
+    assert ended.status == "aborted"
+    assert ended.state == {DAMAGED_SAVE: damaged}
+    await _start(tables)  # the channel is free again
 
 
 @pytest.mark.parametrize(

@@ -47,10 +47,18 @@ class CorruptSave(GameError):
     """A stored game cannot be read back: damaged, or written by an incompatible version."""
 
 
+DAMAGED_SAVE = "damaged_save"
+"""The one key of the record a store hands back for a saved state it could not read at all (not
+JSON, or not a JSON object), with the stored text as its value: the game stays readable as a
+game whose save cannot be resumed, so it can be ended, and ending it keeps that text."""
+
+
 def check_save_format(data: object, schema_version: int) -> None:
     """Refuse a saved game that is not a record, or was written in another format."""
     if not isinstance(data, Mapping):
         raise CorruptSave("This saved game is damaged: it is not a game record.")
+    if DAMAGED_SAVE in data:
+        raise CorruptSave("This saved game is damaged and cannot be resumed.")
     version = data.get("schema_version")
     if version != schema_version:
         raise CorruptSave(

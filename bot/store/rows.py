@@ -2,7 +2,8 @@
 stored rows (JSON text in columns) and the store's records.
 
 A damaged row never passes silently: a column that does not decode is a ``StoreError`` naming
-what it was.
+what it was, but for a game's state, which comes back as a save no game resumes
+(``DAMAGED_SAVE``), so that the game can still be ended.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, Final, Protocol
 
+from bot.engine.core import DAMAGED_SAVE
 from bot.ratings import ResultRecord
 from bot.store.base import (
     CONSOLE_CHANNEL,
@@ -213,6 +215,16 @@ class RowLike(Protocol):
     def __getitem__(self, key: str, /) -> Any: ...
 
 
+def _state(text: str) -> dict[str, Any]:
+    """A game's stored state; one damaged past reading (not JSON, not an object) is handed back
+    as a record of its text alone (``DAMAGED_SAVE``), which no game resumes: a store error here
+    made every command in the channel fail, /abort and a new /play included, for good."""
+    try:
+        return load_object(text, "state")
+    except StoreError:
+        return {DAMAGED_SAVE: str(text)}
+
+
 def game_from_row(row: RowLike, *, state_json: str | None = None) -> StoredGame:
     """A StoredGame from a row of ``GAME_COLUMNS``; ``state_json`` stands in for the row's state
     (the SQLite store's snapshot it has just written)."""
@@ -223,7 +235,7 @@ def game_from_row(row: RowLike, *, state_json: str | None = None) -> StoredGame:
         game_key=str(row["game_key"]),
         seats=seats_from_json(row["seats"]),
         options=load_object(row["options"], "options"),
-        state=load_object(row["state"] if state_json is None else state_json, "state"),
+        state=_state(row["state"] if state_json is None else state_json),
         version=int(row["version"]),
         status=game_status(row["status"]),
         message_id=optional_int(row["message_id"]),
