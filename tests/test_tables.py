@@ -220,7 +220,9 @@ async def test_a_save_that_is_not_json_can_be_ended(tables: Tables, tmp_path: Pa
     with pytest.raises(CorruptSave, match="damaged and cannot be resumed"):
         await tables.move(channel_id=CHANNEL, user_id=ANN, action="play go")
     async with aiosqlite.connect(tmp_path / "t.db") as db:
-        assert await db.execute_fetchall("SELECT state FROM games") == [(damaged,)]
+        assert [tuple(row) for row in await db.execute_fetchall("SELECT state FROM games")] == [
+            (damaged,)
+        ]
     ended = await tables.abort(channel_id=CHANNEL)
     assert ended.status == "aborted"
     assert ended.state == {DAMAGED_SAVE: damaged}
