@@ -12,8 +12,9 @@ from typing import Any
 
 import cogs.lobby as lobby_cog
 from bot.client import JunctionBot
+from bot.games import bundle
 from bot.games.bundle import PolicyFactory
-from bot.store.base import LobbyRecord, SeatRecord
+from bot.store.base import LobbyRecord, SeatRecord, StoredGame
 from bot.tables import Tables
 from bot.updates import TableUpdate
 from tests.cogs.conftest import bot_settings, running_bot
@@ -31,6 +32,22 @@ from tests.discord.payloads import InteractionDriver
 
 MILLE_DECK = ["go", "100", "75", "75", "75", "50", *["25"] * 6, *["200", "50", "100", "75"] * 3]
 """Mille Bornes stacked: Alice holds Go, 100, 75, 75, 75, 50, 25; Bob the six 25s and a 200."""
+
+
+async def store_rigged(
+    driver: InteractionDriver, game_key: str, seats: Sequence[SeatRecord], state: Any
+) -> StoredGame:
+    """``state`` (a game's state, rigged by the test) stored as the games channel's game, at the
+    game's standard options."""
+    game = bundle(game_key).game
+    return await running_bot(driver).tables.store.create_game(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key=game_key,
+        seats=seats,
+        options=game.resolve_options({}),
+        state=game.to_dict(state),
+    )
 
 
 async def stacked_mille(

@@ -15,7 +15,7 @@ from bot.engine.dragon.state import DragonState
 from bot.engine.mille.cards import Card
 from bot.store.base import SeatRecord, StoredGame
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import alt_text_of, component_id, public_table, replies
+from tests.cogs.helpers import alt_text_of, component_id, public_table, replies, store_rigged
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
@@ -31,14 +31,7 @@ def _dealt(car_wars: list[str]) -> DragonState:
 
 async def _stored(driver: InteractionDriver, state: DragonState) -> StoredGame:
     """``state`` (rigged by the test) stored as the channel's game."""
-    return await running_bot(driver).tables.store.create_game(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="dragon",
-        seats=SEATS,
-        options=GAME.resolve_options({}),
-        state=GAME.to_dict(state),
-    )
+    return await store_rigged(driver, "dragon", SEATS, state)
 
 
 async def test_a_second_armor_is_asked_for_the_hits_the_first_left(

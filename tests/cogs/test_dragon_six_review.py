@@ -14,7 +14,14 @@ from bot.engine.dragon.state import DragonState
 from bot.engine.mille.cards import Card
 from bot.store.base import GuildSettings, StoredGame
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import alt_text_of, component_id, public_table, replies, sweep_after
+from tests.cogs.helpers import (
+    alt_text_of,
+    component_id,
+    public_table,
+    replies,
+    store_rigged,
+    sweep_after,
+)
 from tests.cogs.test_dragon_cogs import CW, MB, SEATS
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
@@ -45,14 +52,7 @@ async def _carol_killed(driver: InteractionDriver) -> StoredGame:
 
 async def _store_rigged(driver: InteractionDriver, state: DragonState) -> StoredGame:
     """The review's six seats at a table dealt as ``state`` (rigged by the test), stored."""
-    return await running_bot(driver).tables.store.create_game(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="dragon",
-        seats=SEATS,
-        options=GAME.resolve_options({}),
-        state=GAME.to_dict(state),
-    )
+    return await store_rigged(driver, "dragon", SEATS, state)
 
 
 async def test_the_driver_whose_turn_it_is_is_told_a_reaction_is_awaited(

@@ -17,7 +17,7 @@ from bot.store.base import SeatRecord, StoredGame
 from bot.updates import TableUpdate
 from cogs.play import TURN_MARK
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import public_table, replies
+from tests.cogs.helpers import public_table, replies, store_rigged
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -27,7 +27,7 @@ from tests.discord.backend import (
     walk_components,
 )
 from tests.discord.payloads import InteractionDriver
-from tests.engine.ttr_helpers import G, lay
+from tests.engine.ttr_helpers import lay
 
 # 1000 Mile Race (as in test_race_cogs): Alice holds a Flat Tire, Bob a Coup Fourré.
 RACE_DECK = [
@@ -58,14 +58,7 @@ async def ttr_of_three(driver: InteractionDriver) -> StoredGame:
     """Alice, Bob and Carol at Ticket to Ride, three cards each in hand and tickets to
     complete (Alice to play)."""
     state = lay(3, hands=[["red"] * 3, ["orange"] * 3, ["white"] * 3])
-    return await running_bot(driver).tables.store.create_game(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="ttr",
-        seats=THREE,
-        options=G.resolve_options({}),
-        state=G.to_dict(state),
-    )
+    return await store_rigged(driver, "ttr", THREE, state)
 
 
 async def test_a_member_who_left_a_game_of_three_is_told_so_when_typing_a_move(
