@@ -9,6 +9,7 @@ fake's next interactions get ids made later (``later``)."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 from typing import Any
@@ -254,18 +255,10 @@ async def test_a_game_past_the_most_at_once_is_refused_naming_them(
     assert await bot.store.active_game(GAMES_CHANNEL_ID) is not None
 
 
-async def test_two_games_started_at_once_at_the_last_free_place_start_one(
-    driver: InteractionDriver,
-) -> None:
-    """Two /play sent at the same moment with one game to go before the limit: the checks
-    come one after the other, so one game starts and the other is refused (both passed the
-    check before either game was stored)."""
+async def _one_started_one_refused(driver: InteractionDriver, answers: Sequence[Any]) -> None:
+    """Of two requests sent at once in the two channels, one started its game there and the
+    other was refused for the games-at-once limit."""
     bot = running_bot(driver)
-    await seat_alice_in(driver, limits.GAMES_AT_ONCE - 1)
-    answers = await asyncio.gather(
-        driver.slash("play", {"game": "mille"}, channel_id=GAMES_CHANNEL_ID),
-        driver.slash("play", {"game": "mille"}, channel_id=GENERAL_CHANNEL_ID),
-    )
     started = [
         channel
         for channel in (GAMES_CHANNEL_ID, GENERAL_CHANNEL_ID)
@@ -275,6 +268,20 @@ async def test_two_games_started_at_once_at_the_last_free_place_start_one(
     refused = [answer for answer in answers if answer.ephemeral]
     assert len(refused) == 1
     assert refusal(refused[0]).startswith(FULL)
+
+
+async def test_two_games_started_at_once_at_the_last_free_place_start_one(
+    driver: InteractionDriver,
+) -> None:
+    """Two /play sent at the same moment with one game to go before the limit: the checks
+    come one after the other, so one game starts and the other is refused (both passed the
+    check before either game was stored)."""
+    await seat_alice_in(driver, limits.GAMES_AT_ONCE - 1)
+    answers = await asyncio.gather(
+        driver.slash("play", {"game": "mille"}, channel_id=GAMES_CHANNEL_ID),
+        driver.slash("play", {"game": "mille"}, channel_id=GENERAL_CHANNEL_ID),
+    )
+    await _one_started_one_refused(driver, answers)
 
 
 async def test_a_game_left_does_not_count(driver: InteractionDriver) -> None:
@@ -495,7 +502,6 @@ async def test_two_accepts_at_once_at_the_last_free_place_start_one_game(
     """Alice, one game short of the limit, accepts Bob's and Carol's invitations (in two
     channels) at the same moment: one game starts, the other Accept is refused and its
     invitation still waits for her."""
-    bot = running_bot(driver)
     await seat_alice_in(driver, limits.GAMES_AT_ONCE - 1)
     invitations = [
         await driver.slash(
@@ -506,15 +512,7 @@ async def test_two_accepts_at_once_at_the_last_free_place_start_one_game(
     answers = await asyncio.gather(
         *(driver.click(invited, component_id(invited, "Accept")) for invited in invitations)
     )
-    started = [
-        channel
-        for channel in (GAMES_CHANNEL_ID, GENERAL_CHANNEL_ID)
-        if await bot.store.active_game(channel) is not None
-    ]
-    assert len(started) == 1, started
-    refused = [answer for answer in answers if answer.ephemeral]
-    assert len(refused) == 1
-    assert refusal(refused[0]).startswith(FULL)
+    await _one_started_one_refused(driver, answers)
 
 
 async def test_an_accept_refused_at_the_most_works_once_a_game_ends(
