@@ -16,7 +16,7 @@ from bot.engine.mille.cards import Card
 from bot.store.base import SeatRecord, StoredGame
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import alt_text_of, component_id, public_table, replies, store_rigged
-from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID
 from tests.discord.payloads import InteractionDriver
 
 SEATS = [SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)]
@@ -108,14 +108,7 @@ async def test_the_hint_in_a_coup_fourre_window_speaks_of_the_safety(
     )
     state.cars[1].mb.battle = [Card.GO]
     state = GAME.apply(state, 0, GAME.parse_action("play stop @1"))
-    await running_bot(driver).tables.store.create_game(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="dragon",
-        seats=seats,
-        options=GAME.resolve_options({}),
-        state=GAME.to_dict(state),
-    )
+    await store_rigged(driver, "dragon", seats, state)
     said = replies(await driver.slash("hint", {}, user_id=BOB_ID))
     assert said.startswith("💡 **No reaction** — kept, Right of Way still clears the Stop"), said
     assert "shot" not in said, said
@@ -143,14 +136,7 @@ async def test_the_result_line_marks_a_driver_killed(driver: InteractionDriver) 
     state.cars[1].mb.miles = [Card.D50]
     state.cars[2].mb.miles = [Card.D50, Card.D25]
     kill(state, 2, 0)
-    await running_bot(driver).tables.store.create_game(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="dragon",
-        seats=seats,
-        options=GAME.resolve_options({}),
-        state=GAME.to_dict(state),
-    )
+    await store_rigged(driver, "dragon", seats, state)
     said = public_table(await driver.slash("move", {"action": "play 25"})).content or ""
     assert "won! 1st Alice 1000 · 2nd Bob 50 · 3rd Carol 75 (out)." in said, said
 

@@ -635,12 +635,8 @@ async def test_results_filters(store: Store) -> None:
     assert await ids(game_key="ttr") == []
 
 
-async def test_a_members_results_leave_the_others_rows_unread(
-    store: Store, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """/history and /stats read a member's games: the query narrows by seat, so of a big
-    server's results only the member's rows (and one on an id holding their digits, dropped)
-    are parsed, not every row of the server."""
+def _count_parsed_results(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The game ids of the result rows the store parses from now on (a list that grows)."""
     import bot.store.sql
     from bot.store.rows import RowLike, stored_result
 
@@ -651,11 +647,21 @@ async def test_a_members_results_leave_the_others_rows_unread(
         parsed.append(found.record.game_id)
         return found
 
+    monkeypatch.setattr(bot.store.sql, "stored_result", counted)
+    return parsed
+
+
+async def test_a_members_results_leave_the_others_rows_unread(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/history and /stats read a member's games: the query narrows by seat, so of a big
+    server's results only the member's rows (and one on an id holding their digits, dropped)
+    are parsed, not every row of the server."""
     games = [await _finished(store, channel_id=c) for c in range(1, 9)]
     seats = [(ADA, None), (55, 66), (55, 66), (66, 77), (420, 66), (42, 66), (66, 77), (66, 77)]
     for at, (game, seated) in enumerate(zip(games, seats, strict=True)):
         await store.record_result(_record(game, float(at), seated), ["A", "B"])
-    monkeypatch.setattr(bot.store.sql, "stored_result", counted)
+    parsed = _count_parsed_results(monkeypatch)
     mine = [r.record.game_id for r in await store.results(guild_id=7, user_id=42)]
     assert mine == [games[5].id]
     # 420 holds 42's digits: a false friend read and dropped; the rest were never parsed.
@@ -680,22 +686,12 @@ async def test_newest_results_of_a_member_skip_ids_holding_their_digits(
     """The member filter also matches ids holding the member's digits; when those crowd the
     newest rows, the read goes further back until it has the member's own last games, and
     the older rows past them are never parsed."""
-    import bot.store.sql
-    from bot.store.rows import RowLike, stored_result
-
-    parsed: list[int] = []
-
-    def counted(row: RowLike) -> StoredResult:
-        found = stored_result(row)
-        parsed.append(found.record.game_id)
-        return found
-
     games = [await _finished(store, channel_id=c) for c in range(1, 11)]
     # Oldest first: four of 42's games, then six of 420's (a false friend of 42).
     seats = [(42, 66)] * 4 + [(420, 66)] * 6
     for at, (game, seated) in enumerate(zip(games, seats, strict=True)):
         await store.record_result(_record(game, float(at), seated), ["A", "B"])
-    monkeypatch.setattr(bot.store.sql, "stored_result", counted)
+    parsed = _count_parsed_results(monkeypatch)
     mine = [r.record.game_id for r in await store.results(user_id=42, newest=2)]
     assert mine == [games[2].id, games[3].id]
     assert games[0].id not in parsed, "an older game than needed was read"
