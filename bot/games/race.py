@@ -24,7 +24,7 @@ from bot.games.bundle import (
     computer_players,
 )
 from bot.games.rules_text import in_short
-from bot.render.race import hand_png, table_png
+from bot.render.race import hand_png, phase_line, table_png
 
 _STYLE: dict[str, ButtonStyle] = {
     "miles": "primary",
@@ -120,7 +120,12 @@ def console_table(view: RacePublicView) -> str:
 
 
 def console_hand(view: RaceSeatView) -> str:
-    return f"Your hand: {', '.join(NAME[c] for c in view.hand)}"
+    hand = f"Your hand: {', '.join(NAME[c] for c in view.hand)}"
+    if view.phase == "discard":
+        # As the hand image's top line says: the hand alone did not tell a screen reader (or
+        # the console) that cards must go before the turn can end.
+        return f"{hand}\n{phase_line(view)}"
+    return hand
 
 
 def result_png(view: RacePublicView) -> bytes:

@@ -37,7 +37,7 @@ from bot.games.bundle import (
     computer_players,
 )
 from bot.games.rules_text import in_short
-from bot.render.ttr import hand_png, result_png, table_png
+from bot.render.ttr import hand_png, phase_line, result_png, table_png
 
 PER_SELECT = 25  # a Discord select offers 25 choices
 PER_MESSAGE = 25  # a target picker's choices are buttons in one message: 25 at most
@@ -231,7 +231,10 @@ def console_hand(view: TtrSeatView) -> str:
     tickets = "; ".join(f"{t.code} {t.route} {t.requirement()} ({t.points})" for t in view.tickets)
     offered = "; ".join(f"{t.code} {t.route} ({t.points})" for t in view.offered)
     text = f"Your hand: {cards or 'empty'}\nYour tickets: {tickets or 'none'}"
-    return text + (f"\nOn offer: {offered}" if offered else "")
+    if offered:
+        # As the hand image's top line says: tickets on offer are a choice to make now.
+        text += f"\nOn offer: {offered}\n{phase_line(view)}"
+    return text
 
 
 def result_text(view: TtrPublicView) -> str:

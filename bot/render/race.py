@@ -459,7 +459,7 @@ def render_hand(view: RaceSeatView) -> Image.Image:
     if view.seat < len(pub.sides):
         me = pub.sides[view.seat]
         chips = [(f"{me.total} / {pub.target} mi", _GREY_CHIP), *_status_chips(me)]
-    hand_header(c, w, _phase_line(view), chips, min_size=15)
+    hand_header(c, w, phase_line(view), chips, min_size=15)
 
     choosing = view.phase in ("play", "react", "discard")
     n = len(view.hand)
@@ -545,7 +545,8 @@ def _dimmed(card: str, w: int, h: int) -> Image.Image:
     return washed_out(card_face(card, w, h))
 
 
-def _phase_line(view: RaceSeatView) -> str:
+def phase_line(view: RaceSeatView) -> str:
+    """The hand image's top line: what the seat is to do now (its alt text says it too)."""
     pub = view.public
     if view.phase == "play":
         if any(text.startswith("cycle") for text in view.legal):

@@ -544,7 +544,7 @@ def render_hand(view: TtrSeatView) -> Image.Image:
     title = ellipsize("Your hand", font(26, "bold"), 520)
     c.text((_M + 4, 30), title, font(26, "bold"), Palette.GOLD, anchor="lm")
     small = font(18, "bold")
-    phase = _phase_line(view)
+    phase = phase_line(view)
     tw = text_width(phase, small) + 24
     c.pill(HAND_WIDTH - _M - 4 - tw, 15, phase, small, _GREY_CHIP)
     # Cards, one group per kind with a count.
@@ -603,7 +603,8 @@ def _ticket_rows(
     return y + _rows_height(len(tickets))
 
 
-def _phase_line(view: TtrSeatView) -> str:
+def phase_line(view: TtrSeatView) -> str:
+    """The hand image's top line: what the seat is to do now (its alt text says it too)."""
     return {
         "setup": "Choose your opening tickets",
         "keep": "Choose which tickets to keep",

@@ -13,6 +13,7 @@ from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import public_table, stacked_mille
 from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
+from tests.engine.race_helpers import act, red_first, to_hand
 from tests.engine.ttr_helpers import lay
 
 
@@ -175,3 +176,26 @@ async def test_the_solo_alt_text_reads_the_open_hand(driver: InteractionDriver) 
     alt = _description(public_table(await driver.slash("table", {})).attachments, "table.png")
     cards = ", ".join(card.name_in("en") for card in update.public.hand)
     assert f"hand: {cards}" in alt.splitlines(), alt
+
+
+def test_a_race_hand_over_the_limit_says_to_discard() -> None:
+    """At the end-of-turn discard the hand's alt text says what its image's top line says:
+    cards must go. It listed the hand alone, and a screen reader heard no reason for the
+    discard buttons."""
+    race = bundle("race")
+    state = act(red_first(), 0, "play pit-crew")
+    to_hand(state, 0, 3)
+    state = act(state, 0, "end")
+    hand = race.presenter.console_hand(race.game.private_view(state, 0))
+    assert hand.startswith("Your hand: "), hand
+    assert hand.endswith("\nToo many cards: discard down to 10"), hand
+
+
+def test_a_ticket_to_ride_hand_with_tickets_on_offer_says_to_choose() -> None:
+    """With the opening tickets on offer, the hand's alt text says to choose them, as the
+    image's top line does (it listed them with no word of a choice to make)."""
+    ttr = bundle("ttr")
+    state = ttr.game.new_game(["Alice", "Bob"], 1)
+    hand = ttr.presenter.console_hand(ttr.game.private_view(state, 0))
+    assert "\nOn offer: " in hand, hand
+    assert hand.endswith("\nChoose your opening tickets"), hand
