@@ -38,3 +38,8 @@ def names(items: Sequence[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def a_or_an(word: str) -> str:
+    """``word`` after its indefinite article: "a Red", "an Orange" (by its first letter)."""
+    return f"an {word}" if word[:1].upper() in tuple("AEIOU") else f"a {word}"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.engine.words import names, noun, plural
+from bot.engine.words import a_or_an, names, noun, plural
 
 
 def test_a_count_takes_an_s_unless_it_is_one() -> None:
@@ -29,3 +29,9 @@ def test_a_list_joins_its_last_item_with_and() -> None:
         "Ann and Bob",
         "Ann, Bob and Cy",
     ]
+
+
+def test_a_word_takes_an_before_a_vowel() -> None:
+    assert a_or_an("Orange") == "an Orange"
+    assert a_or_an("Red") == "a Red"
+    assert a_or_an("") == "a "

@@ -20,7 +20,7 @@ from bot.engine.ttr.state import (
     TtrState,
 )
 from bot.engine.ttr.table import face_up_counts
-from bot.engine.words import plural
+from bot.engine.words import a_or_an, plural
 
 
 def refusal(state: TtrState, seat: int, action: Action) -> str | None:
@@ -151,11 +151,6 @@ def _yard_refusal(state: TtrState, seat: int, action: Action) -> str | None:
     return _set_refusal(state, seat, c, n + k, mine, hand, naturals=n)
 
 
-def _a(name: str) -> str:
-    """``name`` after its indefinite article: "a Red", "an Orange" ("a Orange set" read wrong)."""
-    return f"an {name}" if name[0] in "AEIOU" else f"a {name}"
-
-
 def _set_refusal(
     state: TtrState,
     seat: int,
@@ -171,7 +166,7 @@ def _set_refusal(
             return f"You hold no {name} cards."
         return f"You hold only {hand[c]} {name}."
     if mine[c]:
-        return f"You already have {_a(name)} set in your Railyard: you cannot add to it."
+        return f"You already have {a_or_an(name)} set in your Railyard: you cannot add to it."
     if state.solo:
         showing = face_up_counts(state)[c]
         if showing and size <= showing:
@@ -186,7 +181,7 @@ def _set_refusal(
         theirs = state.yard_nat[other][c] + state.yard_loco[other][c]
         if theirs and size <= theirs:
             return (
-                f"{state.players[other]} has {_a(name)} set of {plural(theirs, 'card')}: play more "
-                f"than {theirs} {name} to rob it (a tie is not enough)."
+                f"{state.players[other]} has {a_or_an(name)} set of {plural(theirs, 'card')}: "
+                f"play more than {theirs} {name} to rob it (a tie is not enough)."
             )
     return None
