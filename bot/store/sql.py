@@ -109,6 +109,11 @@ class Sql(Protocol):
         ...
 
 
+def _seated_results(rows: Sequence[Any], user_id: int | None) -> list[StoredResult]:
+    """Result rows parsed, those of ids that only hold ``user_id``'s digits dropped."""
+    return seated([stored_result(row) for row in rows], user_id)
+
+
 class SqlStore(Store):
     """The ``Store`` methods both SQL backends share, over the backend's three primitives."""
 
@@ -312,9 +317,7 @@ class SqlStore(Store):
         )
         # Reading a big server's rows is tens of milliseconds a thousand rows: in a thread, so
         # the event loop answers other channels meanwhile.
-        return await asyncio.to_thread(
-            lambda: seated([stored_result(row) for row in rows], user_id)
-        )
+        return await asyncio.to_thread(_seated_results, rows, user_id)
 
     async def _newest_results(
         self, where: str, parameters: list[Any], user_id: int | None, newest: int
@@ -330,7 +333,8 @@ class SqlStore(Store):
                 f"{RESULT_SELECT}{where} ORDER BY r.finished_at DESC, r.game_id DESC LIMIT {limit}",
                 *parameters,
             )
-            found = seated([stored_result(row) for row in rows], user_id)
+            # Parsed in a thread as the whole list is: a read that went back far is many rows.
+            found = await asyncio.to_thread(_seated_results, rows, user_id)
             if len(found) >= newest or len(rows) < limit:
                 return found[:newest][::-1]
             limit *= 2
