@@ -459,11 +459,8 @@ def test_sync_without_a_token_is_one_sentence(capsys: pytest.CaptureFixture[str]
     assert capsys.readouterr().err.startswith("junction sync: DISCORD_TOKEN is not set")
 
 
-def test_run_with_sync_but_no_dev_guild_is_refused(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """`junction run --sync` without JUNCTION_DEV_GUILD started the bot, synced nothing and
-    said nothing: the operator waited for commands that never came."""
+def _bot_runs_recorded(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """A token set and ``run_bot`` replaced: the list of the bot runs `junction run` starts."""
     started: list[object] = []
 
     def run_bot(*args: object, **kwargs: object) -> int:
@@ -472,6 +469,15 @@ def test_run_with_sync_but_no_dev_guild_is_refused(
 
     monkeypatch.setenv("DISCORD_TOKEN", "a-token")
     monkeypatch.setattr("bot.client.run_bot", run_bot)
+    return started
+
+
+def test_run_with_sync_but_no_dev_guild_is_refused(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`junction run --sync` without JUNCTION_DEV_GUILD started the bot, synced nothing and
+    said nothing: the operator waited for commands that never came."""
+    started = _bot_runs_recorded(monkeypatch)
     assert main(["run", "--sync"]) == 2
     assert started == []
     assert capsys.readouterr().err == (
@@ -486,14 +492,7 @@ def test_some_shards_on_a_sqlite_database_are_refused(
     """`junction run --shard-ids 0,1 --shard-count 4` on the default SQLite database started
     shards 0 and 1 and said nothing, though the process for 2 and 3 could never start (a
     second bot on the file is refused): the servers on those shards went unanswered."""
-    started: list[object] = []
-
-    def run_bot(*args: object, **kwargs: object) -> int:
-        started.append(args)
-        return 0
-
-    monkeypatch.setenv("DISCORD_TOKEN", "a-token")
-    monkeypatch.setattr("bot.client.run_bot", run_bot)
+    started = _bot_runs_recorded(monkeypatch)
     assert main(["run", "--shard-ids", "0,1", "--shard-count", "4"]) == 2
     assert started == []
     assert capsys.readouterr().err == (
