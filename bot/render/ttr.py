@@ -293,22 +293,27 @@ def _draw_top_bar(c: Canvas, view: TtrPublicView) -> None:
     if view.solo:
         x += c.pill(x, cy - 15, "SOLO", small, Palette.GOLD, ink=Palette.DARK_INK) + 10
         turn = f"Turn {view.clock_turn} of {view.clock_turns}"
-        c.pill(x, cy - 15, turn, small, _GREY_CHIP)
+        x += c.pill(x, cy - 15, turn, small, _GREY_CHIP) + 10
     else:
         deck = "First deck" if view.deck_number == 1 else "Second deck"
         x += c.pill(x, cy - 15, deck, small, _GREY_CHIP) + 10
         if view.final_round:
-            c.pill(x, cy - 15, "FINAL TURNS", small, Palette.AMBER, ink=Palette.DARK_INK)
+            x += c.pill(x, cy - 15, "FINAL TURNS", small, Palette.AMBER, ink=Palette.DARK_INK)
+            x += 10
+    # The room right of the chips; a long name is cut, never "to play" after it (cut whole at
+    # 360 px, a 32-letter name's pill said only the name, as if it were the title's owner).
+    room = TABLE_WIDTH - _M - 4 - 24 - x
     if view.phase == "setup":
         right = "Choosing tickets"
     elif view.is_over:
         right = "Game over"
     elif view.turn is not None:
-        right = f"{view.players[view.turn]} to play"
+        tail = " to play"
+        name = ellipsize(view.players[view.turn], small, room - text_width(tail, small))
+        right = name + tail
     else:
         right = ""
     if right:
-        right = ellipsize(right, small, 360)
         tw = text_width(right, small) + 24
         c.pill(TABLE_WIDTH - _M - 4 - tw, cy - 15, right, small, _GREY_CHIP)
 

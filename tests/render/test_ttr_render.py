@@ -310,3 +310,24 @@ def test_a_crowded_railyard_keeps_its_chips_apart() -> None:
     row = [img.getpixel((x, 482)) != mat for x in range(24, 440)]  # left of the divider
     starts = [i for i, chip in enumerate(row) if chip and (i == 0 or not row[i - 1])]
     assert len(starts) == 7
+
+
+@pytest.mark.parametrize("seats", [1, 4])
+def test_the_top_bar_says_a_long_name_is_to_play(
+    seats: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A 32-letter name (the most Discord allows) to play keeps "to play" in the top bar: the
+    whole line was cut at 360 px, so the pill showed the name alone, as if it were a title."""
+    long = "Maximilian Wolfgang von Habsburg"
+    drawn: list[str] = []
+    draw = Canvas.text
+
+    def text(self: Canvas, xy: tuple[float, float], words: str, *args: Any, **kw: Any) -> None:
+        drawn.append(words)
+        draw(self, xy, words, *args, **kw)
+
+    monkeypatch.setattr(Canvas, "text", text)
+    names = [long, "Bob", "Cy", "Di"][:seats]
+    state = next(s for s in _playout(seats, 3, names) if s.phase == "act" and s.turn == 0)
+    table_png((SOLO if seats == 1 else G).public_view(state))
+    assert f"{long} to play" in drawn, [w for w in drawn if long[:10] in w]
