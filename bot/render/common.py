@@ -89,17 +89,39 @@ def fit_font(text: str, max_width: int, size: int, style: FontStyle, min_size: i
     return font(size, style)
 
 
+def _wide_letter(ch: str) -> bool:
+    """A Chinese, Japanese or Korean letter: written without spaces, a line may end after it."""
+    return unicodedata.east_asian_width(ch) == "W" and unicodedata.category(ch).startswith("L")
+
+
+def _pieces(word: str) -> list[str]:
+    """``word`` cut where a line may break inside it: after and before each wide letter (a
+    mark, a joiner or a punctuation mark stays with the letter before it, as a line may not
+    start with "。"). A word of Latin letters stays whole."""
+    pieces = [word[:1]]
+    for ch in word[1:]:
+        clings = unicodedata.category(ch)[0] in "MCP"
+        if not _wide_letter(ch) and (clings or not _wide_letter(pieces[-1][-1])):
+            pieces[-1] += ch
+        else:
+            pieces.append(ch)
+    return pieces
+
+
 def wrap(text: str, fnt: Font, max_width: int) -> list[str]:
-    """Greedy word wrap; a word wider than the line stays whole (callers shrink the font)."""
+    """Greedy word wrap; a word wider than the line stays whole (callers shrink the font),
+    except that Chinese, Japanese and Korean letters, written without spaces, may end a line
+    anywhere: a name of 16 of them was one "word" that shrank the font to its smallest."""
     lines: list[str] = []
     current = ""
     for word in text.split():
-        trial = f"{current} {word}" if current else word
-        if current and text_width(trial, fnt) > max_width:
-            lines.append(current)
-            current = word
-        else:
-            current = trial
+        for i, piece in enumerate(_pieces(word)):
+            trial = current + (" " if current and i == 0 else "") + piece
+            if current and text_width(trial, fnt) > max_width:
+                lines.append(current)
+                current = piece
+            else:
+                current = trial
     if current:
         lines.append(current)
     return lines

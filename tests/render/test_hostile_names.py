@@ -252,3 +252,32 @@ def test_every_big_city_winner_is_named(drawn: Drawn) -> None:
     for name in LONG[:4]:
         named = [t for t in boxes if name[:3] in t]
         assert len(named) == len(everyone), f"{name} in {len(named)} of {len(everyone)}: {boxes}"
+
+
+def test_a_japanese_big_city_winner_wraps_rather_than_shrinks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A Big City won by a member named in 16 Japanese letters (no spaces) is named whole in
+    two lines at the size a "nobody" beside it is drawn. Found in review: the wrap broke lines
+    at spaces only, so the name was one unbreakable word and shrank to the smallest size
+    (about 3 px tall on a phone) on one line."""
+    name = "山田太郎の素晴らしい冒険者クラブ"
+    found = bundle("ttr")
+    final = _playout("ttr", [name, "Bob"], lambda state: found.game.outcome(state) is not None)
+    view = found.game.public_view(final)
+    winners = ((0,), *(() for _ in view.result.city_winners[1:]))
+    view = dataclasses.replace(view, result=dataclasses.replace(view.result, city_winners=winners))
+    sizes: list[tuple[str, int]] = []
+    original = common.Canvas.text
+
+    def text(self: common.Canvas, xy: Any, words: str, fnt: Any, *a: Any, **k: Any) -> None:
+        sizes.append((words, fnt.size))
+        original(self, xy, words, fnt, *a, **k)
+
+    monkeypatch.setattr(common.Canvas, "text", text)
+    found.presenter.result_png(view)
+    cities = sizes[[w for w, _ in sizes].index("BIG CITY BONUSES") :]
+    named = [(w, s) for w, s in cities if w and w[0] in name]
+    (nobody,) = {s for w, s in cities if w == "nobody"}
+    assert "".join(w for w, _ in named) == name and len(named) == 2, named
+    assert {s for _, s in named} == {nobody}, (named, nobody)
