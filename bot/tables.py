@@ -593,10 +593,13 @@ class Tables:
         steps: list[Step] = []
         most = 1 if len(here.stored.seats) == 1 else TIMED_OUT_TURN_MOVES
         for seat in seats:
+            # A decision taken by every seat at once (the opening tickets) is a turn of its
+            # own: the late member's next turn gets its own timer.
+            together = here.game.simultaneous(here.state)
             for done in range(most):
                 if here.game.outcome(here.state) is not None or seat not in here.acting:
                     break
-                if done and here.acting != [seat]:
+                if done and (together or here.acting != [seat]):
                     break
                 moved, here = await self._play_one_for(here, seat)
                 if moved is None:
@@ -771,9 +774,10 @@ class Tables:
             # Marked in the log, so a window in the middle of the turn cannot lose it.
             interaction_id = f"{LATE_MARK}{here.stored.id}:{here.stored.version}"
             # A move that ends a hand ends the turn: the next hand's first turn is timed anew,
-            # even when the late seat starts it.
+            # even when the late seat starts it. So does a decision every seat took at once.
             new_hand = round_ended(here.bundle, here.state, new_state)
-            if not finished and not new_hand and late in game.to_act(new_state):
+            turn_over = new_hand or game.simultaneous(here.state)
+            if not finished and not turn_over and late in game.to_act(new_state):
                 remind_at, deadline = None, self.clock()
         elif remind_at is not None and await self._late_turn_resumes(
             here, seat, new_state, defaulted

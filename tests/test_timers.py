@@ -293,6 +293,26 @@ async def test_expiry_plays_one_move_of_a_solitaire(tables: Tables, clock: Clock
     assert expired.game.status == "active" and expired.game.version == 1
 
 
+async def test_late_opening_tickets_leave_the_first_turn_to_the_member(
+    tables: Tables, clock: Clock
+) -> None:
+    """The opening tickets are chosen by everyone at once: when the computer keeps them for a
+    late member, that member's first turn is still theirs, with a timer of its own."""
+    await tables.store.set_guild_settings(GuildSettings(GUILD, TURN, "computer"))
+    update = await tables.start(
+        channel_id=CHANNEL, guild_id=GUILD, game_key="ttr", seats=_members(), seed=3
+    )
+    assert [s.seat for s in update.waiting] == [0, 1]
+    _, moves = tables.hand(update.game, BOB)
+    await tables.move(channel_id=CHANNEL, user_id=BOB, action=moves[0].notation)
+    clock.now = T0 + TURN
+    expired = await tables.wake(update.game.id)
+    assert expired is not None
+    assert [(s.seat, s.timed_out) for s in expired.steps] == [(0, True)]
+    assert [s.seat for s in expired.waiting] == [0]
+    assert (await _stored(tables, update.game.id)).turn_deadline == clock.now + TURN
+
+
 async def test_members_late_together_leave_no_winner(tables: Tables, clock: Clock) -> None:
     """With "forfeit", when every member still playing is late (the opening tickets are chosen
     at once), no one wins by the others' lateness: the game ends with no result."""

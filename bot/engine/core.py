@@ -298,6 +298,12 @@ class Game(ABC, Generic[S, A]):
         """
         return None
 
+    def simultaneous(self, state: S) -> bool:
+        """Whether the seats to act decide at once, each decision a turn of its own (the
+        opening tickets of Ticket to Ride). A member late on it has only that decision played
+        for them, not the turn after it. False by default: seats take turns."""
+        return False
+
     def out(self, state: S) -> frozenset[Seat]:
         """Seats still seated that will not act again in this game: knocked out, as a Dragon
         driver killed in the arena (seats that left are the store's to know). Empty by

@@ -153,6 +153,9 @@ class _TicketToRideBase(Game[TtrState, Action]):
     def to_act(self, state: TtrState) -> frozenset[int]:
         return to_act(state)
 
+    def simultaneous(self, state: TtrState) -> bool:
+        return state.phase == SETUP
+
     def legal_actions(self, state: TtrState, seat: int) -> list[Action]:
         return legal_actions(state, seat)
 
