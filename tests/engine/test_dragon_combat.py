@@ -840,3 +840,24 @@ def test_arena_closing_with_equal_miles_is_a_draw() -> None:
                 s = act(s, seat, _a_discard(s, seat), "end")
     outcome = G.outcome(s)
     assert outcome is not None and outcome.is_draw and outcome.places == (0, 0)
+
+
+def test_a_car_leaving_keeps_the_quiet_rounds_counted_so_far() -> None:
+    """The arena closes after 25 quiet rounds even when a car leaves along the way: 20 quiet
+    rounds of three cars, then a leave, leave 5 rounds of the two cars still racing."""
+    from bot.engine.dragon.ending import QUIET_ROUNDS
+
+    s = rig(start(seats=3), 1, miles=["100"])
+
+    def quiet_turn(s: DragonState) -> DragonState:
+        return act(s, s.turn, _a_discard(s, s.turn), "end")
+
+    for _ in range(20 * 3):
+        s = quiet_turn(s)
+    s = G.leave(s, 2)
+    for _ in range(2 * (QUIET_ROUNDS - 20) - 1):
+        s = quiet_turn(s)
+    assert G.outcome(s) is None
+    s = quiet_turn(s)
+    outcome = G.outcome(s)
+    assert outcome is not None and outcome.winners == (1,) and "arena closes" in outcome.reason

@@ -90,6 +90,13 @@ def kill(state: DragonState, seat: int, by: int) -> None:
 def retire(state: DragonState, seat: int) -> None:
     """The car goes out; both its hands and its car cards are discarded (dragon.md, The end)."""
     car = car_w(state, seat)
+    # The quiet count is in turns and the arena closes after 25 rounds of the cars still
+    # alive: with one car fewer, the quiet turns so far make the same number of rounds only
+    # once rescaled (20 quiet rounds of three cars, then a car left, closed the arena a turn
+    # later "after 25 rounds"). A kill has already reset the count, so this changes a leave.
+    alive = sum(1 for other in state.cars if other.alive)
+    if car.alive and alive > 1:
+        state.quiet = state.quiet * (alive - 1) // alive
     car.final_miles = car.mb.mileage
     car.alive = False
     car.out_at = state.step
