@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from bot.engine.core import IllegalMove
+from bot.engine.core import IllegalMove, NotationError
 from bot.engine.ttr.cards import LOCO, TICKETS
 from bot.engine.ttr.state import ACT, OVER, PICK2, SETUP, TtrState
 from tests.engine.ttr_helpers import SOLO, card, counts, hand_of, play, slot_codes, yard_of
@@ -151,6 +151,39 @@ def test_the_station_clock_card_can_be_taken_and_is_not_replaced() -> None:
     assert s.phase == PICK2 and s.clock_card == -1 and hand_of(s, 0)["purple"] == 1
     s = play(s, 0, "take blind")
     assert s.clock_card == card("purple") and s.clock_turn == 2
+
+
+RED_SECOND_CLOCK = ["purple", "red", *["purple"] * 8, *["loco"] * 6]
+"""Turn 2's Station Clock card is Red: a Red set of three in the Railyard robs it."""
+
+
+def _clock_robbed() -> TtrState:
+    """Turn 2, its Red Station Clock card robbed by the Red set played on turn 1."""
+    s = solo(RED_SECOND_CLOCK, draws=["green"] * 6)
+    s = play(s, 0, "yard red red red")
+    assert s.clock_turn == 2 and s.clock_card == -1 and "rob the draw area's 1 Red" in s.caption
+    return s
+
+
+def test_a_robbed_station_clock_card_is_refused_as_robbed_not_taken() -> None:
+    """'take clock' after your Railyard robbed the Station Clock card says it was robbed
+    (it said the card had already been taken, though nobody had drawn it)."""
+    s = _clock_robbed()
+    before = snapshot(s)
+    with pytest.raises(IllegalMove) as refused:
+        play(s, 0, "take clock")
+    said = str(refused.value)
+    assert said == "The Station Clock card is gone this turn: your Railyard robbed it."
+    assert snapshot(s) == before
+
+
+def test_a_card_not_face_up_offers_no_take_clock_once_the_clock_card_is_gone() -> None:
+    """Naming a card that is not face up lists the takes there are: no 'take clock' when no
+    Station Clock card shows."""
+    s = _clock_robbed()
+    with pytest.raises(NotationError) as refused:
+        SOLO.parse_for(s, 0, "take red")
+    assert str(refused.value).endswith(": 'take 1' to 'take 4' or 'take blind'.")
 
 
 def test_a_station_clock_locomotive_cannot_be_the_second_card() -> None:

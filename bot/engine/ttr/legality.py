@@ -104,7 +104,11 @@ def _take_refusal(state: TtrState, action: Action, second: bool) -> str | None:
             return "There is no Station Clock card in the standard game."
         card = state.clock_card
         if card < 0:
-            return "The Station Clock card has already been taken this turn."
+            # Before a draw's first card only a robbery can have removed it ("already taken"
+            # told a player whose Railyard had robbed it that they had drawn it).
+            if state.phase == PICK2:
+                return "The Station Clock card is gone this turn: it was taken or robbed."
+            return "The Station Clock card is gone this turn: your Railyard robbed it."
     else:
         if not 1 <= slot <= len(state.slots):
             return f"Choose a face-up slot from 1 to {len(state.slots)}, or 'take blind'."

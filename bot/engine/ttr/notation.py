@@ -56,10 +56,13 @@ def _hint(keep_example: str) -> str:
     return "Try 'take 3', 'take blind', 'yard red red loco', 'tickets' or 'pass'."
 
 
-def _takes(solo: bool | None) -> str:
-    """The take moves of the game being played, for an error sentence (both when unknown)."""
+def _takes(solo: bool | None, clock: bool = True) -> str:
+    """The take moves of the game being played, for an error sentence (both when unknown);
+    ``clock`` false: no Station Clock card shows (taken or robbed), so none is offered."""
     if solo is None:
         return "'take 1' to 'take 5' (to 'take 4' and 'take clock' in solo), or 'take blind'"
+    if solo and not clock:
+        return "'take 1' to 'take 4' or 'take blind'"
     if solo:
         return "'take 1' to 'take 4', 'take clock' or 'take blind'"
     return "'take 1' to 'take 5', or 'take blind'"
@@ -213,7 +216,8 @@ def _take_by_name(
     if solo and clock_card >= 0:
         showing.append(f"{CARD_NAMES[clock_card]} (the Station Clock card)")
     area = ", ".join(showing) if showing else "nothing"
-    raise NotationError(f"No {name} card is face up (the draw area shows {area}): {_takes(solo)}.")
+    takes = _takes(solo, clock=clock_card >= 0)
+    raise NotationError(f"No {name} card is face up (the draw area shows {area}): {takes}.")
 
 
 _COUNTED = re.compile(r"^(\d{1,2})x?([a-z]+)$|^([a-z]+)[x×*](\d{1,2})$")
