@@ -536,6 +536,18 @@ def test_discarding_outside_the_hand_limit_is_refused() -> None:
     assert "cycle them" in refused(red_first(), 0, "discard 25")
 
 
+def test_discarding_after_a_play_does_not_suggest_cycling() -> None:
+    """Once a miles card is played cycling is closed, so the refusal of 'discard' does not
+    send the player to it."""
+    state = act(red_first(), 0, "play 100")
+    said = refused(state, 0, "discard 25")
+    assert (
+        said
+        == "Discarding is only for the hand limit at the end of your turn (more than 10 cards)."
+    )
+    assert refused(state, 0, "cycle 25").startswith("You cannot cycle after playing")
+
+
 def test_the_win_is_checked_before_the_hand_limit() -> None:
     """Red reaching 1000 with 13 cards wins without discarding."""
     state = red_first()

@@ -28,7 +28,7 @@ from bot.engine.race.cards import (
     TYPE_OF,
 )
 from bot.engine.race.hands import draw, draw_note, draws, take
-from bot.engine.race.legality import why_not_play
+from bot.engine.race.legality import can_cycle, why_not_play
 from bot.engine.race.reactions import after_resolution, apply_react, open_or_resolve
 from bot.engine.race.state import VERBS, Action, Entry, Phase, RaceState
 from bot.engine.race.turns import begin_turn, close_turn, end_turn
@@ -122,9 +122,12 @@ def _apply_play(state: RaceState, seat: int, verb: str, action: Action) -> None:
     if verb in ("react", "pass"):
         raise IllegalMove("There is nothing to react to right now: it is your own play phase.")
     if verb == "discard":
+        # Cycling is offered only while it is open: after a miles, hazard or removal play the
+        # advice sent the player to a move that is refused.
+        instead = "; to junk cards now, cycle them" if can_cycle(state) else ""
         raise IllegalMove(
             f"Discarding is only for the hand limit at the end of your turn (more than "
-            f"{HAND_LIMIT} cards); to junk cards now, cycle them."
+            f"{HAND_LIMIT} cards){instead}."
         )
     if verb == "cycle":
         _apply_cycle(state, seat, action[1:])
