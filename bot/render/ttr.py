@@ -787,9 +787,11 @@ def _city_strip(c: Canvas, view: TtrPublicView, result: FinalScore, y: int) -> N
 def _city_winners(names: list[str], width: int) -> tuple[Font, tuple[str, ...]]:
     """The winners of a Big City in two lines of ``width``: wrapped whole when they fit, else
     each name cut to its share of a line, so a third or fourth winner is still named (wrapped
-    and cut at the end, four long names showed as two)."""
+    and cut at the end, four long names showed as two). Never below 12 px: at 9 px, a third
+    of the image's width on a phone, names that must be cut anyway were 3 px tall, unreadable;
+    a shorter cut at 12 px reads."""
     text = ", ".join(names) if names else "nobody"
-    fnt, lines = fit_wrapped(text, width, 2, 15, "bold", min_size=9)
+    fnt, lines = fit_wrapped(text, width, 2, 15, "bold", min_size=12)
     if len(names) < 2 or "…" not in "".join(lines) or "…" in text:
         return fnt, lines
     half = (len(names) + 1) // 2

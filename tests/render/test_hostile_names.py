@@ -281,3 +281,27 @@ def test_a_japanese_big_city_winner_wraps_rather_than_shrinks(
     (nobody,) = {s for w, s in cities if w == "nobody"}
     assert "".join(w for w, _ in named) == name and len(named) == 2, named
     assert {s for _, s in named} == {nobody}, (named, nobody)
+
+
+def test_big_city_winners_are_never_drawn_below_12_px(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two to four long-named winners of a Big City are cut shorter rather than drawn at 9 px:
+    the scoring image is 1 200 px wide, so on a phone (about 400 px) 9 px letters were 3 px
+    tall and could not be read."""
+    found = bundle("ttr")
+    final = _playout("ttr", LONG[:4], lambda state: found.game.outcome(state) is not None)
+    view = found.game.public_view(final)
+    shared = ((0, 1, 2, 3), (0, 1), (2, 3, 1), (1,), (0, 2), ())
+    view = dataclasses.replace(view, result=dataclasses.replace(view.result, city_winners=shared))
+    sizes: list[tuple[str, int]] = []
+    original = common.Canvas.text
+
+    def text(self: common.Canvas, xy: Any, words: str, fnt: Any, *a: Any, **k: Any) -> None:
+        sizes.append((words, fnt.size))
+        original(self, xy, words, fnt, *a, **k)
+
+    monkeypatch.setattr(common.Canvas, "text", text)
+    found.presenter.result_png(view)
+    cities = sizes[[w for w, _ in sizes].index("BIG CITY BONUSES") :]
+    named = [(w, s) for w, s in cities if any(name[:3] in w for name in LONG[:4])]
+    assert len(named) >= 9, named
+    assert min(s for _, s in named) >= 12, named
