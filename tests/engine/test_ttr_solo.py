@@ -186,6 +186,18 @@ def test_a_card_not_face_up_offers_no_take_clock_once_the_clock_card_is_gone() -
     assert str(refused.value).endswith(": 'take 1' to 'take 4' or 'take blind'.")
 
 
+def test_the_clock_deck_refusal_offers_no_take_clock_once_the_clock_card_is_gone() -> None:
+    """Asking for the Station Clock deck is refused; 'take clock' is suggested only while a
+    Station Clock card shows."""
+    s = _clock_robbed()
+    with pytest.raises(IllegalMove) as refused:
+        play(s, 0, "take clock deck")
+    assert str(refused.value) == (
+        "The Station Clock deck is never drawn from: it turns up one card at the start of each "
+        "turn."
+    )
+
+
 def test_a_station_clock_locomotive_cannot_be_the_second_card() -> None:
     """The clock card is a face-up card: as a Locomotive it counts as both draws."""
     clock = ["loco", *["purple"] * 10, *["loco"] * 5]
@@ -537,11 +549,12 @@ def test_robbing_is_checked_as_soon_as_the_station_clock_card_turns_up() -> None
 
 
 def test_a_solo_second_draw_refusal_names_the_solo_choices() -> None:
-    """Mid-draw, another move is refused with the four slots and the clock card; nothing moves."""
+    """Mid-draw, another move is refused with the slots still showing a card and the clock
+    card; nothing moves."""
     s = solo(PURPLE_CLOCK, draws=["red", "red"])
     s = play(s, 0, "take 1")
     before = snapshot(s)
-    with pytest.raises(IllegalMove, match="'take 1'–'take 4', 'take clock' or 'take blind'"):
+    with pytest.raises(IllegalMove, match="'take 2', 'take 3', 'take 4', 'take clock' or 'take bl"):
         play(s, 0, "tickets")
     assert snapshot(s) == before
 

@@ -45,6 +45,37 @@ def test_a_blind_draw_from_an_empty_train_deck_is_refused() -> None:
     assert "take blind" not in {G.format_action(a) for a in G.legal_actions(s, 0)}
 
 
+def test_a_blind_draw_with_nothing_face_up_either_does_not_send_to_a_face_up_card() -> None:
+    """With the deck empty and every slot taken (late in the final turns), 'take blind' is
+    refused without sending the player to a face-up card that is not there."""
+    s = lay(hands=[["red"], []], slots=[None] * 5, deck=[])
+    with pytest.raises(IllegalMove) as refused:
+        play(s, 0, "take blind")
+    assert str(refused.value) == "The train deck is empty and no face-up card can be taken."
+
+
+def test_finishing_a_draw_from_an_empty_deck_names_only_the_face_up_takes() -> None:
+    """Another move in the middle of a draw is told to take a second card, among the takes
+    there are: no 'take blind' from an empty deck, no slot just emptied."""
+    s = lay(hands=[[], []], deck=[])
+    s = play(s, 0, "take 1")
+    with pytest.raises(IllegalMove) as refused:
+        play(s, 0, "tickets")
+    assert str(refused.value) == (
+        "Finish your draw first: take a second card ('take 2', 'take 3', 'take 4' or 'take 5')."
+    )
+
+
+def test_a_second_face_up_locomotive_refused_with_an_empty_deck_suggests_no_blind_draw() -> None:
+    """A face-up Locomotive cannot be the second card; with the deck empty the refusal names
+    the card that can be taken instead, not a blind draw."""
+    s = lay(hands=[[], []], slots=["red", "loco", "orange", None, None], deck=[])
+    s = play(s, 0, "take 1")
+    with pytest.raises(IllegalMove) as refused:
+        play(s, 0, "take 2")
+    assert str(refused.value).endswith("cannot be your second card: take another ('take 3').")
+
+
 def test_an_empty_train_deck_leaves_a_taken_face_up_slot_empty() -> None:
     """The refill after a draw stops when the deck runs out: the slot taken stays empty."""
     s = lay(hands=[[], []], deck=["white"])

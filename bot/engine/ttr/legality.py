@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bot.engine.ttr.cards import CARD_NAMES, LOCO, NCOL, TICKETS
 from bot.engine.ttr.dealing import keep_example, setup_minimum_met
-from bot.engine.ttr.moves import legal_actions, to_act
+from bot.engine.ttr.moves import legal_actions, take_options, to_act
 from bot.engine.ttr.state import (
     BLIND,
     CLOCK,
@@ -65,16 +65,15 @@ def step_refusal(state: TtrState, seat: int, kind: str) -> str | None:
     if kind == "clockdeck":
         if not state.solo:
             return "There is no Station Clock deck in the standard game."
-        return (
+        never = (
             "The Station Clock deck is never drawn from: it turns up one card at the start of "
-            "each turn. Take the face-up Station Clock card with 'take clock'."
+            "each turn."
         )
+        if state.clock_card < 0:  # taken or robbed: 'take clock' would be refused
+            return never
+        return f"{never} Take the face-up Station Clock card with 'take clock'."
     if state.phase == PICK2 and kind != "take":
-        clock = ", 'take clock'" if state.solo and state.clock_card >= 0 else ""
-        return (
-            f"Finish your draw first: take a second card ('take 1'–'take {len(state.slots)}'"
-            f"{clock} or 'take blind')."
-        )
+        return f"Finish your draw first: take a second card ({_open_takes(state, True)})."
     if kind == "keep":
         return "You have no tickets to choose from: draw tickets first with 'tickets'."
     return None
@@ -98,7 +97,11 @@ def _keep_refusal(state: TtrState, seat: int, action: Action) -> str | None:
 def _take_refusal(state: TtrState, action: Action, second: bool) -> str | None:
     slot = action.slot
     if slot == BLIND:
-        return None if state.deck else "The train deck is empty: take a face-up card."
+        if state.deck:
+            return None
+        if not take_options(state, second):
+            return "The train deck is empty and no face-up card can be taken."
+        return "The train deck is empty: take a face-up card."
     if slot == CLOCK:
         if not state.solo:
             return "There is no Station Clock card in the standard game."
@@ -118,9 +121,26 @@ def _take_refusal(state: TtrState, action: Action, second: bool) -> str | None:
     if second and card == LOCO:
         return (
             "A face-up Locomotive counts as both of your draws, so it cannot be your second "
-            "card: take another face-up card or draw blind."
+            f"card: take another ({_open_takes(state, True)})."
         )
     return None
+
+
+def _open_takes(state: TtrState, second: bool) -> str:
+    """The takes open now, for a refusal: "'take 1', 'take 4' or 'take blind'". Each is
+    named, so a refusal never suggests a blind draw from an empty deck or a Station Clock
+    card that is gone."""
+    words = []
+    for action in take_options(state, second):
+        if action.slot == BLIND:
+            words.append("'take blind'")
+        elif action.slot == CLOCK:
+            words.append("'take clock'")
+        else:
+            words.append(f"'take {action.slot}'")
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " or " + words[-1]
 
 
 def _yard_refusal(state: TtrState, seat: int, action: Action) -> str | None:
