@@ -678,22 +678,28 @@ def _result_block(
         outline=Palette.GOLD if won else Palette.MAT_EDGE,
         width=3 if won else 2,
     )
-    big = font(24, "bold")
-    c.text((x0 + 16, y0 + 24), ellipsize(name, big, x1 - x0 - 200), big, Palette.INK, anchor="lm")
-    if score is not None and not view.solo and view.seats[score.seat].left:
-        # A seat that left scores nothing: its "0" in gold, beside negative totals, read as if
-        # it had outscored the winner. Said as the result line says it (solo's give-up keeps
-        # the score as it stood).
-        c.text((x1 - 16, y0 + 24), "—", font(30, "bold"), Palette.MUTED, anchor="rm")
-        c.text((x0 + 16, y0 + 56), "left the game", font(16, "bold"), Palette.MUTED, anchor="lm")
-        return
+    figure = font(30, "bold")
+    left = score is not None and not view.solo and view.seats[score.seat].left
     if score is None:
         opponent = result.opponent
         assert opponent is not None
         total, bonus, points = opponent.total, opponent.bonus, opponent.ticket_points
     else:
         total, bonus, points = score.total, score.bonus, score.ticket_points
-    c.text((x1 - 16, y0 + 24), f"{total}", font(30, "bold"), Palette.GOLD, anchor="rm")
+    shown = "—" if left else f"{total}"
+    # The name has the width the total leaves it, a little smaller before it is cut: a fixed
+    # 200 px cut a 32-letter name beside a two-digit total ("Maximilian Wolfgang von…").
+    room = x1 - x0 - 32 - text_width(shown, figure) - 20
+    big = fit_font(name, room, 24, "bold", min_size=20)
+    c.text((x0 + 16, y0 + 24), ellipsize(name, big, room), big, Palette.INK, anchor="lm")
+    if left:
+        # A seat that left scores nothing: its "0" in gold, beside negative totals, read as if
+        # it had outscored the winner. Said as the result line says it (solo's give-up keeps
+        # the score as it stood).
+        c.text((x1 - 16, y0 + 24), shown, figure, Palette.MUTED, anchor="rm")
+        c.text((x0 + 16, y0 + 56), "left the game", font(16, "bold"), Palette.MUTED, anchor="lm")
+        return
+    c.text((x1 - 16, y0 + 24), shown, figure, Palette.GOLD, anchor="rm")
     detail = f"tickets {points:+d}  ·  Big Cities +{bonus}"
     c.text((x0 + 16, y0 + 56), detail, font(16, "bold"), Palette.MUTED, anchor="lm")
     y = y0 + 80

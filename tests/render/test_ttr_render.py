@@ -331,3 +331,23 @@ def test_the_top_bar_says_a_long_name_is_to_play(
     state = next(s for s in _playout(seats, 3, names) if s.phase == "act" and s.turn == 0)
     table_png((SOLO if seats == 1 else G).public_view(state))
     assert f"{long} to play" in drawn, [w for w in drawn if long[:10] in w]
+
+
+def test_the_scoring_names_a_long_name_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The final scoring names each player whole when their total leaves the room: a fixed
+    200 px kept for a two- or three-digit total cut 32-letter names ("Maximilian Wolfgang
+    von…") in a column with room for them."""
+    names = ["Maximilian Wolfgang von Habsburg", "Mohammed Abdulrahman Al-Mansouri"]
+    drawn: list[str] = []
+    draw = Canvas.text
+
+    def text(self: Canvas, xy: tuple[float, float], words: str, *args: Any, **kw: Any) -> None:
+        drawn.append(words)
+        draw(self, xy, words, *args, **kw)
+
+    monkeypatch.setattr(Canvas, "text", text)
+    *_, final = _playout(2, 1, names)
+    view = G.public_view(final)
+    assert view.result is not None and all(abs(s.total) < 1000 for s in view.result.seats)
+    result_png(view)
+    assert set(names) <= set(drawn), [w for w in drawn if w[:4] in ("Maxi", "Moha")]
