@@ -374,15 +374,18 @@ def _draw_opponents_panel(c: Canvas, opponents: Sequence[OpponentLine], box: Box
         return box[3]
     name_font = font(19, "bold")
     score_font = font(19, "bold")
-    for i, opp in enumerate(opponents):
+    scores = [f"{opp.wins}–{opp.losses}–{opp.draws}" for opp in opponents]
+    # One column of bars, left of the widest record: each bar ended where its own record
+    # began, so the bars of "9–6–0" and "11–0–0" did not line up to be compared.
+    sw = max(text_width(score, score_font) for score in scores)
+    for i, (opp, score) in enumerate(zip(opponents, scores, strict=True)):
         cy = y0 + 60 + i * _OPP_STEP
-        score = f"{opp.wins}–{opp.losses}–{opp.draws}"
-        sw = text_width(score, score_font)
         # Head-to-head bar: share of the games this member won against that opponent.
         bar = (x1 - 18 - sw - 14 - _OPP_BAR, cy - 5, x1 - 18 - sw - 14, cy + 5)
         total = opp.wins + opp.losses + opp.draws
         c.rounded(bar, 5, fill=BAR_BACK)
-        if total and opp.wins:
+        # A draw is half a win here: "0–0–3" drew an empty bar, as if every game was lost.
+        if total and (opp.wins or opp.draws):
             share = (opp.wins + 0.5 * opp.draws) / total
             c.rounded(
                 (bar[0], bar[1], bar[0] + max(10, round(_OPP_BAR * share)), bar[3]),

@@ -298,3 +298,39 @@ def test_a_record_of_rated_games_says_so(monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr(Canvas, "text", text)
     stats_png(_stats(()))
     assert "RATED RECORD" in drawn and "RECORD" not in drawn
+
+
+def _bars_drawn(monkeypatch: pytest.MonkeyPatch, opponents: tuple[OpponentLine, ...]) -> list[Any]:
+    """(box, fill) of every rounded shape of a card whose frequent opponents are these."""
+    shapes: list[Any] = []
+    original = Canvas.rounded
+
+    def rounded(self: Canvas, box: Any, radius: int, *a: Any, **k: Any) -> None:
+        shapes.append((tuple(box), k.get("fill")))
+        original(self, box, radius, *a, **k)
+
+    monkeypatch.setattr(Canvas, "rounded", rounded)
+    stats_png(dataclasses.replace(_stats(_history(20)), opponents=opponents))
+    return shapes
+
+
+def test_a_record_of_draws_fills_half_its_bar(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Against an opponent only ever drawn with ("0–0–3") the head-to-head bar is half full
+    in the middle colour, as the text's share counts a draw as half a win. Found in review:
+    the bar was filled only after a win, so three draws showed an empty bar, as if lost."""
+    shapes = _bars_drawn(monkeypatch, (OpponentLine("Ann", 0, 0, 3),))
+    bars = [(box, fill) for box, fill in shapes if box[3] - box[1] == 10]
+    (back,) = [box for box, fill in bars if fill == BAR_BACK]
+    filled = [box for box, fill in bars if fill == lb.rate_colour(0.5)]
+    assert filled == [(back[0], back[1], back[0] + (back[2] - back[0]) // 2, back[3])], bars
+
+
+def test_the_head_to_head_bars_form_one_column(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bars of "9–6–0" and "11–0–0" start and end at the same x, so they can be compared
+    at a glance. Found in review: each bar ended where its own record began, so a two-digit
+    record pushed its bar left of the others."""
+    opponents = (OpponentLine("Ann", 9, 6), OpponentLine("Bob", 11, 0), OpponentLine("Cy", 0, 1))
+    shapes = _bars_drawn(monkeypatch, opponents)
+    backs = [box for box, fill in shapes if fill == BAR_BACK and box[3] - box[1] == 10]
+    assert len(backs) == 3, shapes
+    assert len({(box[0], box[2]) for box in backs}) == 1, backs
