@@ -15,7 +15,7 @@ from bot.engine.race.cards import DECK_SIZE, TYPES, deck_counts, full_deck, sort
 from bot.engine.race.state import RaceState
 from bot.engine.race.views import RacePublicView, RaceSeatView
 from bot.games import get_game
-from tests.engine.race_helpers import G, act, snapshot, start
+from tests.engine.race_helpers import G, act, empty_library, red_first, snapshot, start
 
 BLUE_CHEATS = ["25", "75", "coup-fourre", "roadblock", "jammer", "gasoline", "repairs"]
 
@@ -226,3 +226,28 @@ def test_every_action_has_a_description() -> None:
     assert G.describe_action(state, 1, ("pass",)) == "No reaction"
     assert G.describe_action(state, 0, ("cycle", "25", "50", "gasoline")).endswith("(draw 2)")
     assert G.describe_action(state, 0, ("play", "tow-truck", "accident")).startswith("Tow Truck")
+
+
+def test_a_cycle_with_the_library_spent_promises_no_draw() -> None:
+    """Once the reshuffle is spent and the library empty, a cycle's button says it draws
+    nothing (it promised 'draw 2'), and the cycle indeed draws nothing."""
+    state = red_first()
+    empty_library(state, 0, reshuffled=True)
+    cycle = ("cycle", "25", "50", "flat-tire")
+    assert G.describe_action(state, 0, cycle) == (
+        "Cycle 25 miles, 50 miles, Flat Tire (nothing left to draw)"
+    )
+    assert len(G.apply(state, 0, cycle).sides[0].hand) == len(state.sides[0].hand) - 3
+
+
+def test_pit_crew_with_one_card_left_promises_one_draw() -> None:
+    """With the reshuffle spent and one card left in the library, Pit Crew's button says it
+    draws one card, as it does."""
+    state = red_first()
+    side = state.sides[0]
+    side.junkyard.extend(side.library[1:])
+    del side.library[1:]
+    side.reshuffled = True
+    assert G.describe_action(state, 0, ("play", "pit-crew")) == "Pit Crew: draw one"
+    after = G.apply(state, 0, ("play", "pit-crew"))
+    assert len(after.sides[0].hand) == len(side.hand) and not after.sides[0].library

@@ -200,8 +200,9 @@ class MileRace(Game[RaceState, Action]):
             return "No reaction"
         if verb == "cycle":
             cards = action[1:]
-            kinds = len({TYPE_OF[c] for c in cards})
-            return f"Cycle {', '.join(NAME[c] for c in cards)} (draw {kinds})"
+            drawn = _can_draw(state, seat, len({TYPE_OF[c] for c in cards}), len(cards))
+            gets = f"draw {drawn}" if drawn else "nothing left to draw"
+            return f"Cycle {', '.join(NAME[c] for c in cards)} ({gets})"
         card = action[1]
         name = NAME[card]
         if verb == "discard":
@@ -224,7 +225,8 @@ class MileRace(Game[RaceState, Action]):
             cleared = " / ".join(NAME[h] for h in ANSWERS[card])
             return f"Trump {name} (clears {cleared})"
         if card == PIT_CREW:
-            return "Pit Crew: draw two"
+            drawn = _can_draw(state, seat, 2, 1)
+            return f"Pit Crew: {('nothing left to draw', 'draw one', 'draw two')[drawn]}"
         if ANSWERS[card]:
             return f"{name}: clear {NAME[ANSWERS[card][0]]}"
         return f"Play {name}"
@@ -234,3 +236,16 @@ class MileRace(Game[RaceState, Action]):
 
     def from_dict(self, data: Mapping[str, Any]) -> RaceState:
         return state_from_dict(data)
+
+
+def _can_draw(state: RaceState, seat: int, wanted: int, junked: int) -> int:
+    """How many of ``wanted`` draws ``seat`` gets after junking ``junked`` cards (a cycle's, or
+    the Pit Crew itself): the library, and while the one reshuffle is unspent the junkyard with
+    those cards too. A button promising "draw 2" drew nothing once the library was spent."""
+    if seat not in (0, 1):
+        return wanted
+    side = state.sides[seat]
+    left = len(side.library)
+    if not side.reshuffled:
+        left += len(side.junkyard) + junked
+    return min(wanted, left)
