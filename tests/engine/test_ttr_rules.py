@@ -488,6 +488,34 @@ def test_a_second_deck_used_up_by_its_deal_ends_the_game_at_once() -> None:
     assert s.phase == OVER and "ran out as it was dealt" in s.end_reason
 
 
+def test_a_second_deck_too_small_for_four_each_does_not_say_everyone_draws_four() -> None:
+    """Three cards cannot give two players four each: the caption says they are dealt until
+    none are left (it said everyone draws four cards)."""
+    s = lay(hands=[[], []], slots=[None] * 5, deck=["black"])
+    s.discard = counts("red", "red", "blue")
+    s = play(s, 0, "take blind")
+    s = play(s, 1, "tickets", "keep none")
+    s = play(s, 0, "tickets", "keep none")
+    assert sum(s.hands[0]) + sum(s.hands[1]) == 4
+    assert "everyone draws four" not in s.caption
+    assert "form the second train deck, and its cards are dealt until none are left." in s.caption
+
+
+def test_the_second_deck_caption_names_the_face_up_cards_it_takes() -> None:
+    """The face-up cards go into the second deck with the discards, Railyards and stacks, and
+    the caption says so (it left them out)."""
+    s = lay(hands=[[], []], slots=["red", "blue", None, None, None], deck=["black"])
+    s.discard = counts(*["orange"] * 10)
+    s = play(s, 0, "take blind", "take 1")
+    s = play(s, 1, "tickets", "keep none")
+    s = play(s, 0, "tickets", "keep none")
+    assert s.deck_number == 2
+    assert (
+        "the discards, face-up cards, Railyards and On-the-Track stacks form the second train "
+        "deck, and everyone draws four cards." in s.caption
+    )
+
+
 def test_a_ticket_draw_takes_what_is_left_when_fewer_than_four_remain() -> None:
     """With two tickets left, drawing tickets offers those two."""
     s = lay(hands=[[], []], deck=["red"] * 4)

@@ -113,20 +113,24 @@ def second_deck(state: TtrState) -> None:
     state.final_round = False
     state.final_queue = []
     state.exhausted = not state.deck
+    short = False  # the deck ran out before every player had their four cards
     for _ in range(SECOND_DECK_DEAL):
         for seat in range(state.seats):
-            if state.active(seat) and state.deck:
-                state.hands[seat][draw_card(state)] += 1
+            if state.active(seat):
+                if state.deck:
+                    state.hands[seat][draw_card(state)] += 1
+                else:
+                    short = True
     refill(state)
     locomotive_reset(state)
+    # Said as it happened: the face-up cards go in too, and a small deck cannot give four each.
     what = (
-        "discards and Railyards"
+        "discards, face-up cards and Railyards"
         if state.keep_tracks
-        else ("discards, Railyards and On-the-Track stacks")
+        else "discards, face-up cards, Railyards and On-the-Track stacks"
     )
-    state.caption += (
-        f" Final turns done: the {what} form the second train deck, and everyone draws four cards."
-    )
+    dealt = "its cards are dealt until none are left" if short else "everyone draws four cards"
+    state.caption += f" Final turns done: the {what} form the second train deck, and {dealt}."
     if not state.deck:
         finish(state, "The second train deck ran out as it was dealt.")
 
