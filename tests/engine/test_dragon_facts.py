@@ -75,6 +75,20 @@ def test_a_save_from_before_facts_loads_with_none() -> None:
     assert all(car.facts == [] for car in G.from_dict(data).cars)
 
 
+def test_a_save_from_before_unplayed_facts_reads_their_flag() -> None:
+    """Saves written before the 'unplayed' fact told its two kinds by a none_of flag: they load
+    with the same meaning (they were refused as damaged, and the game could not go on)."""
+    data = G.to_dict(start())
+    data["cars"][1]["facts"] = [
+        {"none_of": True, "codes": ["armor-front", "swerve"], "cards": 5},
+        {"none_of": False, "codes": ["skid"], "cards": 3},
+    ]
+    assert G.from_dict(data).cars[1].facts == [
+        HandFact(NONE_OF, ("armor-front", "swerve"), 5),
+        HandFact(ONE_OF, ("skid",), 3),
+    ]
+
+
 def _car(hand: list[str], *facts: HandFact) -> Car:
     return Car(mb=Tableau(), cw_hand=hand, facts=list(facts))
 

@@ -262,7 +262,11 @@ def _cw(codes: Any) -> list[str]:
     return cards
 
 
-def _fact_kind(kind: Any) -> str:
+def _fact_kind(fact: Mapping[str, Any]) -> str:
+    if "kind" not in fact and isinstance(fact.get("none_of"), bool):
+        # Saves from before the 'unplayed' fact: a flag told none-of from one-of.
+        return NONE_OF if fact["none_of"] else ONE_OF
+    kind = fact["kind"]
     if kind not in (NONE_OF, ONE_OF, UNPLAYED):
         raise ValueError(f"unknown kind of hand fact {str(kind)[:20]!r}")
     return str(kind)
@@ -324,7 +328,7 @@ def _car_from_dict(data: Mapping[str, Any]) -> Car:
         final_miles=int(data["final_miles"]),
         # Saves from before the table kept facts have none.
         facts=[
-            HandFact(_fact_kind(f["kind"]), tuple(_cw(f["codes"])), int(f["cards"]))
+            HandFact(_fact_kind(f), tuple(_cw(f["codes"])), int(f["cards"]))
             for f in data.get("facts", ())
         ],
     )
