@@ -608,6 +608,16 @@ def test_the_reshuffle_is_used_even_with_an_empty_junkyard() -> None:
     assert "Ann has an empty library: 1 card is not drawn." in state.caption
 
 
+def test_a_reshuffle_of_an_empty_junkyard_says_it_is_spent_not_that_it_shuffled() -> None:
+    """Nothing was shuffled, but the one reshuffle is gone: the caption says that instead."""
+    state = act(red_first(), 0, "end")
+    to_hand(state, 0, len(state.sides[0].library))
+    assert state.sides[0].junkyard == []
+    state = act(state, 1, "end")
+    assert "shuffles the junkyard" not in state.caption
+    assert "Ann's junkyard is empty too: the one reshuffle is spent." in state.caption
+
+
 def test_a_skipped_draw_does_not_skip_the_turn() -> None:
     """With draws skipped, Red still plays her turn."""
     state = act(red_first(), 0, "end")

@@ -18,21 +18,22 @@ from bot.engine.words import plural
 _ORDER_KEY = ORDER.__getitem__
 
 
-def draw(state: RaceState, seat: int, count: int) -> tuple[int, bool]:
-    """Draw ``count`` cards for ``seat``; returns (cards drawn, reshuffled just now).
+def draw(state: RaceState, seat: int, count: int) -> tuple[int, int | None]:
+    """Draw ``count`` cards for ``seat``; returns (cards drawn, the junkyard's cards shuffled
+    into the library just now, or None when no reshuffle came with this draw).
 
     An empty library is refilled once from the junkyard (shuffled); that reshuffle is used up
     even when the junkyard is empty. After it, draws are skipped.
     """
     side = state.sides[seat]
     drawn = 0
-    reshuffled = False
+    reshuffled: int | None = None
     for _ in range(count):
         if not side.library:
             if side.reshuffled:
                 break
             side.reshuffled = True
-            reshuffled = True
+            reshuffled = len(side.junkyard)
             side.library = side.junkyard
             side.junkyard = []
             random.Random(f"race:{state.seed}:junkyard:{seat}").shuffle(side.library)
@@ -48,11 +49,16 @@ def draws(drawn: int) -> str:
     return f"draws {plural(drawn, 'card')}" if drawn else "draws nothing"
 
 
-def draw_note(state: RaceState, seat: int, drawn: int, reshuffled: bool, wanted: int) -> str:
+def draw_note(state: RaceState, seat: int, drawn: int, reshuffled: int | None, wanted: int) -> str:
+    """What a draw's caption adds: the one reshuffle (or that it found an empty junkyard) and
+    the cards an empty library did not give."""
     name = state.players[seat]
     parts = []
     if reshuffled:
         parts.append(f"{name} shuffles the junkyard into the library.")
+    elif reshuffled == 0:
+        # The reshuffle is spent all the same: say so, or a later full junkyard looks usable.
+        parts.append(f"{name}'s junkyard is empty too: the one reshuffle is spent.")
     if drawn < wanted:
         missed = wanted - drawn
         verb = "is" if missed == 1 else "are"

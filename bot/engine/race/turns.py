@@ -35,7 +35,7 @@ def begin_turn(state: RaceState, seat: int) -> None:
         state.played_miles = state.played_hazard = state.played_removal = False
         state.cycled = state.acted = False
         drawn, reshuffled = draw(state, seat, 1)
-        if reshuffled or not drawn:
+        if reshuffled is not None or not drawn:
             note = draw_note(state, seat, drawn, reshuffled, 1)
             state.caption = f"{state.caption} {note}".strip()
         if both_skipped(state) and not state.sides[0].hand and not state.sides[1].hand:
