@@ -322,7 +322,16 @@ def explain(view: RaceSeatView, move: str, report: SearchReport) -> str:
     elif TYPE_OF.get(card) == HAZARD:
         why = _hazard_reason(card, rival, theirs)
     elif card == PIT_CREW:
-        why = "two more cards give you more choices"
+        side = view.public.sides[view.seat]
+        # What it can still draw: the library, and the junkyard (the Pit Crew in it) while
+        # the one reshuffle is unspent; the reason promised two cards from an empty library.
+        drawable = side.library_count + (0 if side.reshuffled else len(side.junkyard) + 1)
+        if drawable >= 2:
+            why = "two more cards give you more choices"
+        elif drawable == 1:
+            why = "one more card gives you more choice"
+        else:
+            why = "your library is spent, so it draws nothing, but it leaves your hand"
     elif TYPE_OF.get(card) == TRUMP:
         cleared = [h for h in mine if h in ANSWERS[card]]
         left = [h for h in mine if h not in ANSWERS[card]]

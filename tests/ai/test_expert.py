@@ -863,3 +863,27 @@ def test_a_game_sets_how_sure_its_expert_must_be() -> None:
     """``keep_z`` on the policy class reaches the search settings; the default stays strict."""
     assert MilleExpertPolicy(budget_ms=5).settings.keep_z == 1.0
     assert RaceExpertPolicy(budget_ms=5).settings.keep_z == SearchSettings().keep_z == 2.0
+
+
+@pytest.mark.parametrize(
+    ("library", "reshuffled", "why"),
+    [
+        (5, True, "two more cards give you more choices"),
+        (1, True, "one more card gives you more choice"),
+        (0, True, "your library is spent, so it draws nothing, but it leaves your hand"),
+        # Unspent, the reshuffle brings the junkyard: here only the Pit Crew itself.
+        (0, False, "one more card gives you more choice"),
+    ],
+)
+def test_a_pit_crew_hint_promises_only_the_cards_left_to_draw(
+    library: int, reshuffled: bool, why: str
+) -> None:
+    """Before the fix the reason promised two cards from a spent library."""
+    from tests.engine.race_helpers import red_first
+
+    state = red_first()
+    me = state.sides[0]
+    me.library, me.junkyard, me.reshuffled = me.library[:library], [], reshuffled
+    view = RACE.private_view(state, 0)
+    move = "play pit-crew"
+    assert race_explain(view, move, SearchReport(move=move, candidates=[move])).startswith(why)
