@@ -83,6 +83,14 @@ def test_called_shot_never_hits_tires() -> None:
         G.apply(s, 0, G.parse_action("called-shot @1 left").__class__("cw", "called-shot", 1))
 
 
+@pytest.mark.parametrize("typed", ["tire-shot @1 left", "rocket-front @1 left", "swerve left"])
+def test_a_side_named_for_a_card_that_cannot_aim_is_refused(typed: str) -> None:
+    """Only a Called Shot picks its side; a side typed after another card was dropped without
+    a word, so the player thought they had aimed."""
+    with pytest.raises(NotationError, match="Only a Called Shot names the side it hits"):
+        G.parse_action(typed)
+
+
 def test_tire_shot_hits_the_tires() -> None:
     """A Tire Shot puts 3 hits on the tires, in the shooter's own turn."""
     s = act(start(cw=[["tire-shot"], []]), 0, "tire-shot @1")

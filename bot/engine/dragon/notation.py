@@ -185,6 +185,11 @@ def _card_play(words: list[str], target: int | None, text: str) -> Action:
             "'mg-front @2', 'cw-discard all', 'armor front', 'swerve' or 'pass'."
         )
     kind = SPECS[code].kind
+    if side is not None and kind != "called-shot":
+        # Dropping the word quietly let 'tire-shot @1 left' read as if it had aimed.
+        raise NotationError(
+            f"Only a Called Shot names the side it hits: leave out '{_quote(words[-1])}'."
+        )
     if kind == "armor":
         return Action("armor", side=SPECS[code].side)
     if code in _BARE:
