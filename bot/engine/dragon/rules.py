@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 
 from bot.engine.core import IllegalMove, NotYourTurn
-from bot.engine.dragon.cards import SPECS, cw_name
+from bot.engine.dragon.cards import SIDES, SPECS, cw_name
 from bot.engine.dragon.damage import remove_safety, retire
 from bot.engine.dragon.ending import check_end, end_game
 from bot.engine.dragon.facts import learn, shed
@@ -30,7 +30,7 @@ from bot.engine.dragon.shots import (
     apply_skid,
     play_cw,
 )
-from bot.engine.dragon.state import UNPLAYED, DragonState, Phase
+from bot.engine.dragon.state import UNPLAYED, DragonState, Pending, Phase
 from bot.engine.dragon.table import car_w, mb_name, name
 from bot.engine.dragon.turns import pass_turn, settle
 from bot.engine.mille.cards import SAFETY_SET, Card
@@ -224,10 +224,37 @@ def leave(state: DragonState, seat: int) -> DragonState:
                 pending.waiting.remove(seat)
             if not pending.waiting:
                 settle(new)
+                return new
         elif seat in (pending.actor, pending.car):
             # The chain was about this car: it is gone, so the chain ends here.
             settle(new)
+            return new
+        # The chain goes on for the cars still in it: say whose car it is about, or the hits
+        # that land next read as the leaver's ("Bob left the arena. 4 hits to the front.").
+        new.caption += f" {_still(new, pending)}"
     return new
+
+
+def _still(state: DragonState, pending: Pending) -> str:
+    """What the chain a car left in the middle of still does, naming the car it is about."""
+    kind = pending.kind
+    car = name(state, pending.car)
+    if kind is Phase.REACT:
+        weapon = SPECS[pending.card].name.split(" (")[0]
+        where = "tires" if pending.side < 0 else SIDES[pending.side]
+        return f"The {weapon} from {name(state, pending.by)} still comes at the {where} of {car}."
+    if kind is Phase.BACKFIRE:
+        return f"The backfire still strikes the front of {car}."
+    if kind is Phase.WALL:
+        return f"{car} still skids into the wall."
+    if kind is Phase.SKID:
+        return f"{name(state, pending.actor)} may still skid {car} into a wall."
+    if kind is Phase.OIL_ACE:
+        return f"{name(state, pending.actor)} may still answer the Oil Slick."
+    if kind is Phase.COUP:
+        return f"{car} may still answer the {mb_name(state, Card(pending.card))}."
+    waiting = ", ".join(name(state, s) for s in pending.waiting)
+    return f"The stampede goes on for {waiting}."
 
 
 def resample(state: DragonState, seat: int | None, rng: random.Random) -> DragonState:

@@ -1,0 +1,87 @@
+"""Dragon Mille Bornes: a car leaving in the middle of a reaction chain (docs/rules/dragon.md,
+Rulings, Leaving). A car that has left takes no more hits and earns no kill; the chain goes on
+for the cars still in it, and its caption says whose car the hits land on.
+"""
+
+from __future__ import annotations
+
+from bot.engine.dragon.state import DragonState, Phase
+from tests.engine.dragon_helpers import G, act, moving, rig, start
+
+
+def _backfired(seats: int = 4) -> DragonState:
+    """Ann fires an autocannon at Bob's front and Bob backfires: Ann, whose front is breached
+    and whose driver is one hit from death, may armor her front."""
+    cw = [["ac-front", "armor-front"], ["backfire"], *([[]] * (seats - 2))]
+    s = start(cw=cw, seats=seats)
+    s = rig(s, 0, hits=[12, 0, 0, 0], driver=4)
+    s = act(s, 0, "ac-front @1")
+    s = act(s, 1, "backfire")
+    assert s.phase is Phase.BACKFIRE and G.to_act(s) == {0}
+    return s
+
+
+def test_a_backfire_goes_on_after_the_backfirer_left() -> None:
+    """Bob backfires and leaves before Ann answers: Ann still decides on her armor, and the
+    backfire still strikes her front (she is still in the chain)."""
+    s = G.leave(_backfired(), 1)
+    assert s.phase is Phase.BACKFIRE and G.to_act(s) == {0}
+    s = act(s, 0, "armor-front")
+    # 4 hits, 3 stopped: the one left goes through the breached front to Ann's driver.
+    assert s.cars[0].driver == 5 and not s.cars[0].alive
+
+
+def test_a_backfire_kill_is_not_credited_to_the_backfirer_who_left() -> None:
+    """The backfire of a player who has left kills Ann: the kill is nobody's (Bob left the
+    game, and a car that left earns no kills). It was counted for Bob, on the table and in the
+    result's kills."""
+    s = act(G.leave(_backfired(), 1), 0, "pass")
+    assert not s.cars[0].alive and s.cars[0].killed_by == -1
+    assert s.cars[1].kills == 0
+    assert "a kill for Bob" not in s.caption
+
+
+def test_the_backfire_caption_after_a_leave_names_the_car_hit() -> None:
+    """Bob left; Ann's answer lands the backfire. The caption said "Bob left the arena. 4 hits
+    to the breached front.", as if the leaver's car was hit: it names Ann's front."""
+    s = act(G.leave(_backfired(), 1), 0, "pass")
+    assert s.caption.startswith("Bob left the arena. The backfire still strikes the front of Ann.")
+
+
+def test_a_bystander_leaving_keeps_the_shot_named() -> None:
+    """Ann shoots Bob; Cy leaves while Bob may armor. Bob lets it pass: the caption names the
+    shot and its target before the hits, not "Cy left the arena. 5 hits to the front."."""
+    s = act(start(cw=[["rocket-front"], ["armor-front"], []]), 0, "rocket-front @1")
+    s = act(G.leave(s, 2), 1, "pass")
+    assert s.cars[1].hits[0] == 5
+    assert s.caption == (
+        "Cy left the arena. The Rocket from Ann still comes at the front of Bob. "
+        "5 hits to the front."
+    )
+
+
+def _oil_skid(seats: int = 4) -> DragonState:
+    """Ann shoots Bob, who drops an Oil Slick; Ann's roll fails, and she must pick the side
+    that hits the wall. Her driver is one hit from death and every side is breached."""
+    cw = [["mg-front"], ["oil-slick"], *([[]] * (seats - 2))]
+    s = start(cw=cw, seats=seats, oil_slick="on")
+    s = moving(rig(s, 0, hits=[12, 12, 12, 12], driver=4), 0, 1)
+    s = act(s, 0, "mg-front @1")
+    s = act(s, 1, "oil-slick")
+    assert s.phase is Phase.WALL and G.to_act(s) == {0}, s.caption
+    return s
+
+
+def test_an_oil_slick_skid_kill_is_not_credited_to_a_car_that_left() -> None:
+    """Bob drops an Oil Slick; Ann's roll fails and she must pick a side for the wall. Bob
+    leaves before she does, and the wall kills her: nobody is credited."""
+    s = _oil_skid()
+    s = act(G.leave(s, 1), 0, "side front")
+    assert not s.cars[0].alive and s.cars[0].killed_by == -1 and s.cars[1].kills == 0
+
+
+def test_the_oil_slick_skid_caption_after_a_leave_names_the_car() -> None:
+    """Bob, whose Oil Slick made Ann skid, leaves before she picks her side: the caption says
+    Ann still skids, so her side's hits do not read as Bob's."""
+    s = G.leave(_oil_skid(), 1)
+    assert s.caption == "Bob left the arena. Ann still skids into the wall."
