@@ -85,3 +85,26 @@ def test_the_oil_slick_skid_caption_after_a_leave_names_the_car() -> None:
     Ann still skids, so her side's hits do not read as Bob's."""
     s = G.leave(_oil_skid(), 1)
     assert s.caption == "Bob left the arena. Ann still skids into the wall."
+
+
+def test_a_victim_leaving_after_its_oil_slick_takes_the_roll_with_it() -> None:
+    """Bob drops an Oil Slick against Ann's shot and leaves while he may still armor: the shot
+    is void, and so is his Oil Slick (Ann does not roll); her turn goes on."""
+    s = start(cw=[["mg-front"], ["oil-slick", "armor-front"], []], oil_slick="on")
+    s = act(s, 0, "mg-front @1")
+    s = act(s, 1, "oil-slick")
+    assert s.phase is Phase.REACT and G.to_act(s) == {1}
+    s = G.leave(s, 1)
+    assert s.phase is Phase.TURN and G.to_act(s) == {0} and s.rolls == 0
+    assert s.caption == "Bob left the arena."
+
+
+def test_the_last_two_drivers_one_leaving_mid_chain() -> None:
+    """Three cars, Cy already dead: Bob backfires Ann's shot and leaves before she answers.
+    Ann is the last driver alive and wins; Cy (dead) places above Bob (left)."""
+    s = _backfired(seats=3)
+    s.cars[2].alive = False  # killed earlier
+    s = G.leave(s, 1)
+    outcome = G.outcome(s)
+    assert outcome is not None and outcome.winners == (0,) and outcome.places == (0, 2, 1)
+    assert s.caption == "Bob left the arena. Ann is the last driver alive."
