@@ -35,10 +35,12 @@ def test_a_backfire_kill_is_not_credited_to_the_backfirer_who_left() -> None:
     """The backfire of a player who has left kills Ann: the kill is nobody's (Bob left the
     game, and a car that left earns no kills). It was counted for Bob, on the table and in the
     result's kills."""
-    s = act(G.leave(_backfired(), 1), 0, "pass")
+    s = act(G.leave(_backfired(seats=3), 1), 0, "pass")
     assert not s.cars[0].alive and s.cars[0].killed_by == -1
-    assert s.cars[1].kills == 0
     assert "a kill for Bob" not in s.caption
+    outcome = G.outcome(s)  # Cy is the last driver alive
+    assert outcome is not None and outcome.winners == (2,) and outcome.places == (1, 2, 0)
+    assert [seat["kills"] for seat in outcome.seat_details] == [0, 0, 0]
 
 
 def test_the_backfire_caption_after_a_leave_names_the_car_hit() -> None:
