@@ -110,3 +110,23 @@ def test_the_last_two_drivers_one_leaving_mid_chain() -> None:
     outcome = G.outcome(s)
     assert outcome is not None and outcome.winners == (0,) and outcome.places == (0, 2, 1)
     assert s.caption == "Bob left the arena. Ann is the last driver alive."
+
+
+def test_a_shooter_leaving_in_the_victims_window_voids_the_shot() -> None:
+    """Ann shoots Bob and leaves while Bob may armor: her shot is void (Bob takes nothing and
+    keeps his armor), and the turn passes to Bob, so nobody waits on Ann."""
+    s = act(start(cw=[["rocket-front"], ["armor-front"], []]), 0, "rocket-front @1")
+    s = G.leave(s, 0)
+    assert s.phase is Phase.TURN and s.turn == 1 and G.to_act(s) == {1}
+    assert s.cars[1].hits == [0, 0, 0, 0] and "armor-front" in s.cars[1].cw_hand
+
+
+def test_a_dodger_leaving_in_the_skid_window_closes_it() -> None:
+    """Bob swerves Ann's shot; Ann may skid him into a wall, but Bob leaves first: the skid
+    window closes (nobody is left to skid) and Ann's turn goes on, her Skid still in hand."""
+    s = moving(start(cw=[["mg-front", "skid"], ["swerve"], []]), 0, 1)
+    s = act(s, 0, "mg-front @1")
+    s = act(s, 1, "swerve")
+    assert s.phase is Phase.SKID and G.to_act(s) == {0}
+    s = G.leave(s, 1)
+    assert s.phase is Phase.TURN and G.to_act(s) == {0} and "skid" in s.cars[0].cw_hand
