@@ -265,8 +265,13 @@ class RaceDomain(Domain[RaceState]):
         margin = min(1.0, max(0.0, 0.5 + lead / (2 * TARGET)))
         winners = state.winners
         if winners is None:
+            # Cut at the move limit: the game would be decided on miles, as a dry game is.
+            # The hint quotes this plain result (``explain``): the worth is no chance a player
+            # could read.
+            self.figure = 1.0 if lead > 0 else 0.0 if lead < 0 else 0.5
             return margin
         won = 0.5 if not winners else 1.0 if seat in winners else 0.0
+        self.figure = won
         return WIN_SHARE * won + (1.0 - WIN_SHARE) * margin
 
     def explain(self, view: Any, move: str, report: SearchReport) -> str:
@@ -307,11 +312,7 @@ def explain(view: RaceSeatView, move: str, report: SearchReport) -> str:
         what = NAME.get(top, "their card")
         why = f"cancelling the {what} {rival} played is worth your {NAME[card]}"
     elif verb == "cycle":
-        what = "these weak cards" if len(words) > 2 else f"{NAME.get(card, 'this card')}"
-        if mine:
-            why = f"swapping {what} for fresh cards may bring what clears {_the(mine)} on you"
-        else:
-            why = f"swapping {what} for fresh cards brings you better cards to play"
+        why = _cycle_reason(view, words[1:], mine)
     elif verb == "discard":
         why = f"{NAME[card]} is the card you are least likely to need"
     elif TYPE_OF.get(card) == MILES:
@@ -357,7 +358,29 @@ def explain(view: RaceSeatView, move: str, report: SearchReport) -> str:
             why = f"{NAME[card]} is your best play now"
     else:
         why = f"{NAME.get(card, 'it')} is your best play now"
-    return report.reason(why, move)
+    # The rollouts' chance of winning, not the search's worth (which blends in the margin of
+    # miles): a sure win by a few miles read "about 65% to win".
+    chance = report.figure_of(move) if move in report.candidates else None
+    return report.quoted(why, chance)
+
+
+def _cycle_reason(view: RaceSeatView, cards: Sequence[str], mine: list[str]) -> str:
+    """A cycle draws one card per type junked, as far as the library (and the one reshuffle,
+    with the cards just junked) goes: the reason promised "fresh cards" for two 25s (one
+    draw) and from a spent library (none), and called a cycle of 200s "weak cards"."""
+    what = NAME.get(cards[0], "this card") if len(cards) == 1 else f"these {len(cards)} cards"
+    side = view.public.sides[view.seat]
+    drawable = side.library_count + (0 if side.reshuffled else len(side.junkyard) + len(cards))
+    draws = min(len({TYPE_OF.get(c, c) for c in cards}), drawable)
+    if not draws:
+        return (
+            f"your library is spent, so cycling draws nothing, but it takes {what} out of your hand"
+        )
+    fresh = "a fresh card" if draws == 1 else f"{draws} fresh cards"
+    if mine:
+        return f"swapping {what} for {fresh} may bring what clears {_the(mine)} on you"
+    better = "a better card" if draws == 1 else "better cards"
+    return f"swapping {what} for {fresh} brings you {better} to play"
 
 
 def _the(hazards: list[str], cleared: Sequence[str] = ()) -> str:

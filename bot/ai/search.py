@@ -259,10 +259,15 @@ class SearchReport:
         """A hint's sentence: ``why``, then the move's worth when the search saw enough deals
         to mean it (below ``QUOTED_ROUNDS`` a figure would be noise, and the search keeps the
         baseline's move anyway)."""
-        if self.rounds < QUOTED_ROUNDS:
+        return self.quoted(why, self.mean_of(move), what)
+
+    def quoted(self, why: str, chance: float | None, what: str = "to win") -> str:
+        """``why``, then ``chance`` as a percentage over the deals seen, as ``reason`` does; for
+        a domain whose worth is no chance a player could read (it blends in a margin) and
+        which kept the plain chance as its figure. None, or too few deals, quotes nothing."""
+        if self.rounds < QUOTED_ROUNDS or chance is None:
             return f"{why}."
-        chance = round(100 * self.mean_of(move))
-        return f"{why} (about {chance}% {what}, over {self.rounds} imagined deals)."
+        return f"{why} (about {round(100 * chance)}% {what}, over {self.rounds} imagined deals)."
 
 
 @dataclass(frozen=True)

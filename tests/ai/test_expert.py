@@ -26,7 +26,7 @@ from bot.ai.mille_expert import (
 from bot.ai.mille_expert import determinize as mille_determinize
 from bot.ai.mille_expert import explain as mille_explain
 from bot.ai.mille_normal import NormalMillePolicy
-from bot.ai.race_expert import LiveSeat, RaceExpertPolicy
+from bot.ai.race_expert import LiveSeat, RaceDomain, RaceExpertPolicy
 from bot.ai.race_expert import determinize as race_determinize
 from bot.ai.race_expert import explain as race_explain
 from bot.ai.race_normal import NormalRacePolicy
@@ -579,13 +579,57 @@ def test_a_hint_quotes_no_figure_from_a_handful_of_deals() -> None:
 
 
 def test_a_race_cycle_hint_names_a_lone_card() -> None:
-    """A hint to cycle one card names it; several are 'these weak cards'."""
+    """A hint to cycle one card names it; several are counted ('these 2 cards')."""
     state = RACE.new_game(["A", "B"], 3, {})
     view = RACE.private_view(state, min(RACE.to_act(state)))
     one = SearchReport(move="cycle 25", candidates=["cycle 25"])
-    assert "swapping 25 miles for fresh cards" in race_explain(view, "cycle 25", one)
+    assert "swapping 25 miles for a fresh card" in race_explain(view, "cycle 25", one)
     both = SearchReport(move="cycle 25 50", candidates=["cycle 25 50"])
-    assert "swapping these weak cards for fresh cards" in race_explain(view, "cycle 25 50", both)
+    assert "swapping these 2 cards for" in race_explain(view, "cycle 25 50", both)
+
+
+@pytest.mark.parametrize(
+    ("move", "fresh"),
+    [
+        ("cycle 25 50", "for a fresh card brings you a better card to play."),
+        ("cycle 25 50 spare-tire", "for 2 fresh cards brings you better cards to play."),
+        ("cycle 50 100", "for a fresh card brings you a better card to play."),
+    ],
+)
+def test_a_race_cycle_hint_promises_one_card_per_type_junked(move: str, fresh: str) -> None:
+    """A cycle draws one card per card type junked. Before the fix two miles cards drew 'fresh
+    cards', and a cycle with a 100 was called 'these weak cards'."""
+    why = _race_why([], [], move)
+    assert why.endswith(fresh)
+    assert "weak" not in why
+
+
+@pytest.mark.parametrize(
+    ("library", "reshuffled", "why"),
+    [
+        (
+            0,
+            True,
+            "your library is spent, so cycling draws nothing, but it takes these 2 "
+            "cards out of your hand.",
+        ),
+        (1, True, "swapping these 2 cards for a fresh card brings you a better card to play."),
+        # Unspent, the reshuffle brings the junkyard back with the cards just junked.
+        (0, False, "swapping these 2 cards for 2 fresh cards brings you better cards to play."),
+    ],
+)
+def test_a_race_cycle_hint_promises_only_the_cards_left_to_draw(
+    library: int, reshuffled: bool, why: str
+) -> None:
+    """Before the fix a cycle from a spent library promised 'fresh cards'."""
+    from tests.engine.race_helpers import red_first
+
+    state = red_first()
+    me = state.sides[0]
+    me.library, me.junkyard, me.reshuffled = me.library[:library], [], reshuffled
+    view = RACE.private_view(state, 0)
+    move = "cycle 25 spare-tire"
+    assert race_explain(view, move, SearchReport(move=move, candidates=[move])) == why
 
 
 def test_a_race_reaction_hint_says_reaction_and_no_apostrophe_s() -> None:
@@ -689,14 +733,15 @@ def _race_why(
             [],
             "cycle 25 50",
             0,
-            "swapping these weak cards for fresh cards brings you better cards to play.",
+            "swapping these 2 cards for a fresh card brings you a better card to play.",
         ),
         (
             ["out-of-gas", "out-of-gas"],
             [],
             "cycle 25",
             0,
-            "swapping 25 miles for fresh cards may bring what clears both Out of Gas cards on you.",
+            "swapping 25 miles for a fresh card may bring what clears both Out of Gas cards on "
+            "you.",
         ),
     ],
 )
@@ -857,6 +902,39 @@ def test_the_mille_search_keeps_the_plain_win_chance_for_the_hint() -> None:
     domain = MilleDomain()
     worth = domain.evaluate(state, 0)
     assert worth < 1.0 and domain.figure == 1.0
+
+
+def test_a_race_hint_quotes_the_chance_to_win_not_the_blend() -> None:
+    """The race's worth blends the win with the margin of miles; the hint quotes the rollouts'
+    chance of winning alone. Before the fix a sure win by a few miles read 'about 65% to
+    win'."""
+    from tests.engine.race_helpers import red_first
+
+    report = SearchReport(
+        move="play 25", candidates=["play 25"], means=[0.65], counts=[12], figures=[1.0]
+    )
+    report.rounds = 12
+    view = RACE.private_view(red_first(), 0)
+    assert race_explain(view, "play 25", report).endswith(
+        "(about 100% to win, over 12 imagined deals)."
+    )
+
+
+@pytest.mark.parametrize(("winners", "figure"), [((0,), 1.0), ((1,), 0.0), (None, 1.0)])
+def test_the_race_search_keeps_the_plain_win_chance_for_the_hint(
+    winners: tuple[int, ...] | None, figure: float
+) -> None:
+    """The race domain's figure is the plain result: 1 for a won game whatever the margin
+    (where its worth is lower), and for a rollout cut at its move limit the result on miles,
+    as a game that runs dry is decided."""
+    from tests.engine.race_helpers import red_first
+
+    state = red_first()
+    state.sides[0].total, state.sides[1].total = 1000, 950
+    state.winners = winners
+    domain = RaceDomain()
+    domain.evaluate(state, 0)
+    assert domain.figure == figure
 
 
 def test_a_game_sets_how_sure_its_expert_must_be() -> None:
