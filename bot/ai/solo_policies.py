@@ -47,6 +47,7 @@ from bot.engine.solo.notation import format_action, parse_action
 from bot.engine.solo.rules import claimed_card, pairs
 from bot.engine.solo.state import HAND_SIZE, HIGHWAYS, Action
 from bot.engine.solo.views import SoloPublicView, SoloSeatView
+from bot.engine.words import names, noun
 
 CARDS: tuple[Card, ...] = tuple(Card)
 INDEX: dict[Card, int] = {card: i for i, card in enumerate(CARDS)}
@@ -442,8 +443,12 @@ def _reason(view: SoloPublicView, move: str) -> str:
     elif card.is_distance and f"sacrifice {card.value} on {number}" in view.legal:
         why = "your claimed miles stay in front of you for a later sacrifice"
     elif elsewhere and highway.depth > 1:
-        others = " and ".join(str(n) for n in elsewhere)
-        why = f"it fits highway {others} too, but here it turns up the most promising card"
+        # "highways 2, 3 and 4": it read "highway 2 and 3 and 4".
+        others = names([str(n) for n in elsewhere])
+        why = (
+            f"it fits {noun(len(elsewhere), 'highway')} {others} too, but here it turns up "
+            "the most promising card"
+        )
     elif highway.depth == 1:
         why = f"it clears highway {number} for good"
     else:

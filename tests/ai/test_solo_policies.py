@@ -153,3 +153,24 @@ def test_arena_command_line_prints_solo_json(capsys: pytest.CaptureFixture[str])
     assert code == 0 and data["games"] == 2
     assert data["options"] == {"preset": "refuel", "deck": "modern"}
     assert "mean_cleared" in data and data["greedy"]["games"] == 2
+
+
+@pytest.mark.parametrize(
+    ("tops", "fits"),
+    [
+        (["go", "go", "go", "go"], "it fits highways 2, 3 and 4 too,"),
+        (["go", "go", "stop", "stop"], "it fits highway 2 too,"),
+    ],
+)
+def test_a_hint_lists_the_other_highways_a_card_fits_in_plain_english(
+    tops: list[str], fits: str
+) -> None:
+    """Before the fix a Stop that fitted three other Gos read 'it fits highway 2 and 3 and 4
+    too'."""
+    from bot.ai.solo_policies import _public, _reason
+    from tests.engine.test_solo_rules import lay
+
+    under = [["100", "100"], ["100", "75"], ["75", "75"], ["50", "50"]]
+    highways = [[top, *rest] for top, rest in zip(tops, under, strict=True)]
+    s = lay([*highways, ["25"], ["25"], ["25"]], hand=["stop", "50", "50", "75", "75", "25", "25"])
+    assert fits in _reason(_public(view_of(s)), "clear 1 with stop")
