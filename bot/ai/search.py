@@ -259,6 +259,8 @@ class SearchReport:
         """A hint's sentence: ``why``, then the move's worth when the search saw enough deals
         to mean it (below ``QUOTED_ROUNDS`` a figure would be noise, and the search keeps the
         baseline's move anyway)."""
+        if self.rounds < QUOTED_ROUNDS:
+            return f"{why}."
         return self.quoted(why, self.mean_of(move), what)
 
     def quoted(self, why: str, chance: float | None, what: str = "to win") -> str:
