@@ -70,7 +70,12 @@ def explain(view: DragonSeatView, move: str, report: SearchReport) -> str:
         else:
             why = f"{name} is your best Car Wars play now"
     elif verb in ("cw-discard", "cw-discard-all"):
-        why = "fresh Car Wars cards are worth more than these"
+        if len(action.cards) == 1:
+            # One card: "worth more than these" read as if several went.
+            lone = cw_name(action.cards[0]).split(" (")[0]
+            why = f"a fresh Car Wars card is worth more than this {lone}"
+        else:
+            why = "fresh Car Wars cards are worth more than these"
         if me.jammed and verb == "cw-discard-all":
             why = "discarding your whole Car Wars hand unjams your machine guns"
     elif verb == "armor":
@@ -242,11 +247,11 @@ def _dragon_remedy_reason(me: CarView, card: Card, lang: str) -> str:
     if top is hazard:
         fixed.append(f"the {hazard.name_in(lang)} on you")
     if card is Card.SPARE_TIRE and me.tires:
-        fixed.append(f"the {plural(me.tires, 'hit')} on your tires")
+        fixed.append(f"{_the_hits(me.tires)} on your tires")
     if card is Card.REPAIRS:
         body = sum(me.hits)
         if body:
-            fixed.append(f"the {plural(body, 'hit')} on your body")
+            fixed.append(f"{_the_hits(body)} on your body")
         if me.jammed:
             fixed.append("the jam on your machine guns")
     if not fixed:
@@ -261,3 +266,8 @@ def _dragon_remedy_reason(me: CarView, card: Card, lang: str) -> str:
     if Card.RIGHT_OF_WAY in me.safeties and not me.skidded:
         return f"{said}, and with {Card.RIGHT_OF_WAY.name_in(lang)} you can drive at once"
     return f"{said} (you will need a {go} to drive)"
+
+
+def _the_hits(count: int) -> str:
+    """'the hit', 'the 3 hits': "clears the 1 hit on your tires" read oddly."""
+    return "the hit" if count == 1 else f"the {plural(count, 'hit')}"

@@ -478,8 +478,14 @@ def _dragon_why(move: str, names: str = "en", speed: Sequence[str] = (), **car: 
         (
             "play spare-tire",
             {"battle": ["go", "flat-tire"], "tires": 1},
-            "Spare Tire clears the Flat Tire on you and the 1 hit on your tires (you will "
+            "Spare Tire clears the Flat Tire on you and the hit on your tires (you will "
             "need a Go to drive).",
+        ),
+        # Before the fix: 'Repairs clears the 1 hit on your body'.
+        (
+            "play repairs",
+            {"battle": ["go"], "hits": [0, 1, 0, 0]},
+            "Repairs clears the hit on your body (you will need a Go to drive).",
         ),
         (
             "play repairs",
@@ -513,6 +519,22 @@ def test_a_dragon_hint_says_only_what_the_card_does_here(
     """A Dragon hint's reason matches the table: a remedy names what it clears and says what
     still stops you, a Speed Limit slows and a battle hazard stops, Go starts or restarts."""
     assert _dragon_why(move, **car) == why
+
+
+@pytest.mark.parametrize(
+    ("move", "why"),
+    [
+        ("cw-discard tire-shot", "a fresh Car Wars card is worth more than this Tire Shot."),
+        ("cw-discard tire-shot swerve", "fresh Car Wars cards are worth more than these."),
+    ],
+)
+def test_a_dragon_car_wars_discard_hint_counts_the_cards(move: str, why: str) -> None:
+    """Before the fix one card discarded read 'fresh Car Wars cards are worth more than
+    these'."""
+    state = start(cw=[["tire-shot", "swerve"], ()], seats=2)
+    view = GAME.private_view(state, 0)
+    assert move in view.legal, view.legal
+    assert explain(view, move, SearchReport(move=move, candidates=[move])) == why
 
 
 def test_a_dragon_hint_names_mille_bornes_cards_in_the_games_language() -> None:
