@@ -415,6 +415,13 @@ def _hazard_reason(card: str, rival: str, theirs: list[str]) -> str:
     """A hazard on a rival driving freely stops (or slows) them; on one already held up, it
     keeps them held up after they clear what holds them now."""
     stopping = [h for h in theirs if h in STOPPING_HAZARDS]
+    if stopping and card == SPEED_TRAP:
+        # A Speed Trap only slows: "keeps Bob held up" read as if it stopped them.
+        which = "a second" if SPEED_TRAP in theirs else "the"
+        return (
+            f"{which} Speed Trap holds {rival} to 25 and 50 miles even after they clear "
+            f"{_the(stopping)}"
+        )
     if stopping:
         return f"{NAME[card]} keeps {rival} held up even after they clear {_the(stopping)}"
     if card == SPEED_TRAP:

@@ -727,6 +727,14 @@ def _race_why(
             "Flat Tire keeps Bob held up even after they clear the Accident.",
         ),
         ([], [], "play speed-trap", 0, "the Speed Trap holds Bob to 25 and 50 miles."),
+        # Before the fix: 'Speed Trap keeps Bob held up even after they clear the Accident'.
+        (
+            [],
+            ["accident"],
+            "play speed-trap",
+            0,
+            "the Speed Trap holds Bob to 25 and 50 miles even after they clear the Accident.",
+        ),
         ([], [], "play 100", 900, "100 miles takes you to exactly 1000 and wins."),
         (
             [],
