@@ -246,7 +246,7 @@ async def forget_main(db_url: str, user_id: int, *, confirmed: bool) -> int:
         # most likely JUNCTION_DB is not set in this shell (it defaults to ./junction.db).
         print(
             f"junction forget-member: there is no database at {named.path}; set JUNCTION_DB "
-            "to the bot's",
+            "to the bot's database and run it again.",
             file=sys.stderr,
         )
         return 2

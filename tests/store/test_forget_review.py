@@ -183,6 +183,17 @@ def test_no_database_where_the_command_looks_is_refused(
     assert not missing.exists()
 
 
+def test_no_database_refusal_says_what_to_set_junction_db_to(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Found by a review of the README against the commands: the refusal broke off mid-sentence
+    ("set JUNCTION_DB to the bot's"), leaving the operator to guess the rest."""
+    monkeypatch.setenv("JUNCTION_DB", f"sqlite:///{tmp_path / 'junction.db'}")
+    assert main(["forget-member", str(ALICE)]) == 2
+    told = capsys.readouterr().err
+    assert told.endswith("set JUNCTION_DB to the bot's database and run it again.\n")
+
+
 def test_an_unknown_database_scheme_is_one_sentence(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
