@@ -380,7 +380,8 @@ def _remedy_reason(me: TableauView, card: Card, lang: str) -> str:
     hazard = HAZARD_FOR[card]
     if Card.RIGHT_OF_WAY in me.safeties:
         return f"{name} clears the {hazard.name_in(lang)} on you and gets you moving again"
-    return f"{name} clears the {hazard.name_in(lang)} on you (you still need a {go} to drive)"
+    # No brackets: the chance quoted after it comes in brackets ("... drive) (about 40% ...").
+    return f"{name} clears the {hazard.name_in(lang)} on you, but you still need a {go} to drive"
 
 
 def _quoted(why: str, move: str, report: SearchReport, match: bool) -> str:

@@ -805,7 +805,7 @@ def test_a_mille_hint_names_the_card_as_the_hand_does() -> None:
         (
             "play gasoline",
             {"battle": [C.GO, C.OUT_OF_GAS]},
-            "Gasoline clears the Out of Gas on you (you still need a Go to drive).",
+            "Gasoline clears the Out of Gas on you, but you still need a Go to drive.",
         ),
         (
             "play gasoline",
@@ -875,8 +875,8 @@ def test_a_mille_hint_names_every_card_in_the_games_language() -> None:
     view = MILLE.private_view(state, 0)
     report = SearchReport(move="play gasoline", candidates=["play gasoline"])
     assert mille_explain(view, "play gasoline", report) == (
-        f"{C.GASOLINE.name_in('fr')} clears the {C.OUT_OF_GAS.name_in('fr')} on you (you still "
-        f"need a {C.GO.name_in('fr')} to drive)."
+        f"{C.GASOLINE.name_in('fr')} clears the {C.OUT_OF_GAS.name_in('fr')} on you, but you "
+        f"still need a {C.GO.name_in('fr')} to drive."
     )
     assert mille_explain(view, "play speed-limit", report).startswith(
         f"{C.SPEED_LIMIT.name_in('fr')} holds Bob"
@@ -899,6 +899,18 @@ def test_a_mille_hint_quotes_the_chance_to_win_not_the_blend() -> None:
     assert mille_explain(view, "play 25", report).endswith(
         "(about 100% to win the match, over 12 imagined deals)."
     )
+
+
+def test_a_mille_remedy_hint_with_a_chance_has_one_pair_of_brackets() -> None:
+    """Before the fix a remedy that still needs a Go read 'Gasoline clears the Out of Gas on
+    you (you still need a Go to drive) (about 40% to win the match, ...)'."""
+    report = SearchReport(
+        move="play gasoline", candidates=["play gasoline"], means=[0.4], counts=[12]
+    )
+    report.figures, report.rounds = [0.4], 12
+    state = lay_table([C.D25, C.GASOLINE], battle=[C.GO, C.OUT_OF_GAS])
+    why = mille_explain(MILLE.private_view(state, 0), "play gasoline", report)
+    assert why.count("(") == why.count(")") == 1, why
 
 
 def test_the_mille_search_keeps_the_plain_win_chance_for_the_hint() -> None:
