@@ -2,7 +2,8 @@
 
 Adding a game means adding its own packages (``bot/engine/<game>/``, ``bot/ai/<game>_*.py``,
 ``bot/render/<game>.py``, ``bot/games/<game>.py``) and one line below; nothing else in the bot
-names a game (``DEFAULT_GAME`` below aside: what the console plays when none is named). See
+names a game (``DEFAULT_GAME`` below aside: what the console plays when none is named; and the
+made-up results ``bot/bench_boards.py`` times, which a new game need not join). See
 ``docs/architecture.md`` ("Adding a game").
 """
 
