@@ -268,6 +268,13 @@ def test_a_bad_database_url_is_one_sentence_without_its_password(
             "postgresql://bob@db/j?sslmode=require&password=hunter2-secret",
             "postgresql://bob@db/j?sslmode=require&password=***",
         ),
+        # The client key's passphrase, which asyncpg takes as a parameter too: it was shown.
+        (
+            "postgresql://bob@db/j?sslkey=k.pem&sslpassword=hunter2-secret&sslmode=require",
+            "postgresql://bob@db/j?sslkey=k.pem&sslpassword=***&sslmode=require",
+        ),
+        # asyncpg decodes a parameter's name, so an escaped letter still names a password.
+        ("postgresql://bob@db/j?pass%77ord=hunter2-secret", "postgresql://bob@db/j?pass%77ord=***"),
     ],
 )
 def test_redact_url_hides_the_password_of_malformed_urls(url: str, shown: str) -> None:

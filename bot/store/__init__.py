@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from typing import Literal
+from urllib.parse import unquote_plus
 
 from bot.store.base import Store, StoreError
 from bot.store.migrations import MigrationError
@@ -94,8 +95,10 @@ def redact_url(url: str) -> str:
 
     Written by hand rather than with ``urlsplit``, which raises on a bad port or bracket: a
     malformed URL is exactly the one an error message has to show. The credentials end at the
-    last ``@`` (a password may hold an unescaped ``/`` or ``@``); a ``password=`` parameter,
-    which libpq also accepts, is hidden too. Hiding too much is harmless; too little is not.
+    last ``@`` (a password may hold an unescaped ``/`` or ``@``). A parameter whose name holds
+    ``password`` is hidden too: ``password=``, which libpq also accepts, and ``sslpassword=``,
+    the client key's passphrase, whatever their case or percent-escapes (asyncpg decodes the
+    names). Hiding too much is harmless; too little is not.
     """
     text = url.strip()
     scheme, sep, rest = text.partition("://")
@@ -108,11 +111,19 @@ def redact_url(url: str) -> str:
         user, colon, _ = user_info.partition(":")
         if colon:
             rest = f"{user}:***@{host_and_path}"
-    rest = _PASSWORD_PARAMETER.sub(r"\1***", rest)
+    rest = _PARAMETER.sub(_hidden_password, rest)
     return f"{scheme}{sep}{rest}"
 
 
-_PASSWORD_PARAMETER = re.compile(r"(?i)(\bpassword=)[^&#]*")
+_PARAMETER = re.compile(r"(?<![^?&;])([^=&#?;]+=)[^&#;]*")
+"""A ``name=value`` parameter of a URL's query: anything after a ``?``, ``&`` or ``;``."""
+
+
+def _hidden_password(parameter: re.Match[str]) -> str:
+    # Decoded as asyncpg reads the query (parse_qs): ``pass%77ord`` is a password too.
+    if "password" in unquote_plus(parameter[1]).lower():
+        return f"{parameter[1]}***"
+    return parameter[0]
 
 
 class StoreUnavailable(Exception):
