@@ -403,9 +403,11 @@ def _still(left: list[str], cleared: list[str]) -> str:
     (moving again after a stop; full speed again after only a limit)."""
     stopping = [h for h in left if h in STOPPING_HAZARDS]
     if stopping:
-        return f" ({_the(stopping, cleared)} still {'stops' if len(stopping) == 1 else 'stop'} you)"
+        # No brackets: the chance quoted after it comes in brackets ("... you) (about 40% ...").
+        verb = "stops" if len(stopping) == 1 else "stop"
+        return f", but {_the(stopping, cleared)} still {verb} you"
     if left:
-        return f", so you can drive again (25 and 50 miles only under {_the(left, cleared)})"
+        return f", so you can drive again, but only 25 and 50 miles under {_the(left, cleared)}"
     if any(h in STOPPING_HAZARDS for h in cleared):
         return " and gets you moving again"
     return ", so you can drive at full speed again"

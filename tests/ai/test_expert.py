@@ -677,8 +677,8 @@ def _race_why(
             [],
             "play driving-ace",
             0,
-            "Driving Ace clears the Accident on you without using your play (the Red Light "
-            "still stops you).",
+            "Driving Ace clears the Accident on you without using your play, but the Red Light "
+            "still stops you.",
         ),
         (
             ["red-light", "speed-trap"],
@@ -694,7 +694,7 @@ def _race_why(
             [],
             "play repairs",
             0,
-            "Repairs clears the Accident on you (the Flat Tire still stops you).",
+            "Repairs clears the Accident on you, but the Flat Tire still stops you.",
         ),
         (
             ["speed-trap"],
@@ -708,15 +708,15 @@ def _race_why(
             [],
             "play tow-truck on red-light",
             0,
-            "Tow Truck clears the Red Light on you, so you can drive again (25 and 50 miles "
-            "only under the Speed Trap).",
+            "Tow Truck clears the Red Light on you, so you can drive again, but only 25 and 50 "
+            "miles under the Speed Trap.",
         ),
         (
             ["flat-tire", "flat-tire"],
             [],
             "play spare-tire",
             0,
-            "Spare Tire clears the Flat Tire on you (the other Flat Tire still stops you).",
+            "Spare Tire clears the Flat Tire on you, but the other Flat Tire still stops you.",
         ),
         # A hazard on a rival already stopped: before the fix it 'slows Bob the most'.
         (
@@ -760,6 +760,22 @@ def test_a_race_hint_says_only_what_the_card_does_here(
     said to clear anything, a removal names what it clears and what still holds you up, a
     hazard on a rival already held up says so, a finishing miles card says it wins."""
     assert _race_why(mine, theirs, move, total) == why
+
+
+@pytest.mark.parametrize("hazard", ["flat-tire", "speed-trap"])
+def test_a_race_removal_hint_with_a_chance_has_one_pair_of_brackets(hazard: str) -> None:
+    """Before the fix a removal that leaves a stop read 'Repairs clears the Accident on you
+    (the Flat Tire still stops you) (about 40% to win, ...)', and one that leaves a limit
+    '... so you can drive again (25 and 50 miles only under the Speed Trap) (about ...)'."""
+    from tests.engine.race_helpers import red_first
+
+    state = red_first()
+    state.sides[0].hazards = [hazard, "accident"]
+    move = "play repairs"
+    report = SearchReport(move=move, candidates=[move], means=[0.4], counts=[12], figures=[0.4])
+    report.rounds = 12
+    why = race_explain(RACE.private_view(state, 0), move, report)
+    assert why.count("(") == why.count(")") == 1, why
 
 
 def test_a_mille_hint_calls_a_safety_a_coup_fourre_only_when_it_is_one() -> None:
