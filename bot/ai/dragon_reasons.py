@@ -89,7 +89,8 @@ def explain(view: DragonSeatView, move: str, report: SearchReport) -> str:
     elif verb == "end":
         why = "no Car Wars card is worth playing this turn"
     elif verb == "backfire" and pending is not None:
-        why = f"the autocannon misses you and its hits strike the front of {players[pending.by]}"
+        # Not ending on the name: "Computer (normal)" then "(about 40% ...)" read oddly.
+        why = f"the autocannon misses you and {players[pending.by]} takes its hits on the front"
     elif verb == "oil-slick" and pending is not None:
         why = f"the Oil Slick makes {players[pending.by]} roll to keep control after the shot"
     elif verb == "skid":
@@ -188,7 +189,7 @@ def _dragon_hazard_reason(
     others = [c.mileage for c in public.cars if c.alive and c.seat != target]
     ahead = car.mileage > 0 and all(car.mileage > m for m in others)
     return f"{name} on {car.name} stops them" + (
-        f", the car closest to {TRIP} ({car.mileage} miles)" if ahead else ""
+        f", the car closest to {TRIP} at {car.mileage} miles" if ahead else ""
     )
 
 
@@ -259,13 +260,14 @@ def _dragon_remedy_reason(me: CarView, card: Card, lang: str) -> str:
     said = f"{name} clears " + (
         fixed[0] if len(fixed) == 1 else ", ".join(fixed[:-1]) + " and " + fixed[-1]
     )
+    # No brackets: the chance quoted after the reason comes in brackets.
     if top is not None and top.is_hazard and top is not hazard:
-        return f"{said} (the {top.name_in(lang)} still stops you)"
+        return f"{said}, but the {top.name_in(lang)} still stops you"
     if tires_out and card is not Card.SPARE_TIRE:
-        return f"{said} (your shot tires still stop you)"
+        return f"{said}, but your shot tires still stop you"
     if Card.RIGHT_OF_WAY in me.safeties and not me.skidded:
         return f"{said}, and with {Card.RIGHT_OF_WAY.name_in(lang)} you can drive at once"
-    return f"{said} (you will need a {go} to drive)"
+    return f"{said}, but you will need a {go} to drive"
 
 
 def _the_hits(count: int) -> str:

@@ -436,9 +436,12 @@ def test_easy_plays_legal_moves() -> None:
         assert get_policy("dragon", "easy").choose(view, random.Random(1)) == first
 
 
-def _dragon_why(move: str, names: str = "en", speed: Sequence[str] = (), **car: Any) -> str:
+def _dragon_why(
+    move: str, names: str = "en", speed: Sequence[str] = (), rounds: int = 0, **car: Any
+) -> str:
     """The hint's reason for Ann's ``move`` (checked legal) at the start of a three-car game,
-    with Ann's car rigged as ``car`` and ``speed`` say, Bob 300 miles along and Cy 100."""
+    with Ann's car rigged as ``car`` and ``speed`` say, Bob 300 miles along and Cy 100; a
+    chance of 40% is quoted when the search saw ``rounds`` deals."""
     hand = ["go", "end-of-limit", "repairs", "spare-tire", "gasoline", "speed-limit"]
     state = start(mb=[hand, (), ()], mb_draw=["50"], seats=3, names=names)
     state = rig(state, 1, battle=["go"], miles=["200", "100"])
@@ -448,7 +451,26 @@ def _dragon_why(move: str, names: str = "en", speed: Sequence[str] = (), **car: 
     state.cars[0].mb.hand.append(Card.STOP)  # an eighth card, from nowhere: a hazard to show
     view = GAME.private_view(state, 0)
     assert move in view.legal, view.legal
-    return explain(view, move, SearchReport(move=move, candidates=[move]))
+    report = SearchReport(move=move, candidates=[move], means=[0.4], counts=[rounds])
+    report.rounds = rounds
+    return explain(view, move, report)
+
+
+@pytest.mark.parametrize(
+    ("move", "car"),
+    [
+        ("play repairs", {"battle": ["go"], "hits": [0, 1, 0, 0]}),
+        ("play repairs", {"battle": ["go", "out-of-gas"], "hits": [2, 0, 0, 0]}),
+        ("play stop @1", {"battle": ["go"]}),
+    ],
+)
+def test_a_dragon_hint_with_a_chance_has_one_pair_of_brackets(
+    move: str, car: dict[str, Any]
+) -> None:
+    """Before the fix: 'Repairs clears the hit on your body (you will need a Go to drive)
+    (about 40% to win, ...)', and 'the car closest to 1000 (300 miles) (about ...)'."""
+    why = _dragon_why(move, rounds=12, **car)
+    assert why.count("(") == why.count(")") == 1, why
 
 
 @pytest.mark.parametrize(
@@ -472,25 +494,25 @@ def _dragon_why(move: str, names: str = "en", speed: Sequence[str] = (), **car: 
         (
             "play repairs",
             {"battle": ["go"], "hits": [4, 0, 3, 0], "jammed": True},
-            "Repairs clears the 7 hits on your body and the jam on your machine guns (you "
-            "will need a Go to drive).",
+            "Repairs clears the 7 hits on your body and the jam on your machine guns, but you "
+            "will need a Go to drive.",
         ),
         (
             "play spare-tire",
             {"battle": ["go", "flat-tire"], "tires": 1},
-            "Spare Tire clears the Flat Tire on you and the hit on your tires (you will "
-            "need a Go to drive).",
+            "Spare Tire clears the Flat Tire on you and the hit on your tires, but you will "
+            "need a Go to drive.",
         ),
         # Before the fix: 'Repairs clears the 1 hit on your body'.
         (
             "play repairs",
             {"battle": ["go"], "hits": [0, 1, 0, 0]},
-            "Repairs clears the hit on your body (you will need a Go to drive).",
+            "Repairs clears the hit on your body, but you will need a Go to drive.",
         ),
         (
             "play repairs",
             {"battle": ["go", "out-of-gas"], "hits": [2, 0, 0, 0]},
-            "Repairs clears the 2 hits on your body (the Out of Gas still stops you).",
+            "Repairs clears the 2 hits on your body, but the Out of Gas still stops you.",
         ),
         (
             "play gasoline",
@@ -503,7 +525,7 @@ def _dragon_why(move: str, names: str = "en", speed: Sequence[str] = (), **car: 
         (
             "play stop @1",
             {"battle": ["go"]},
-            "Stop on Bob stops them, the car closest to 1000 (300 miles).",
+            "Stop on Bob stops them, the car closest to 1000 at 300 miles.",
         ),
         ("play stop @2", {"battle": ["go"]}, "Stop on Cy stops them."),
         (
@@ -600,14 +622,14 @@ def test_a_dragon_hint_to_drop_the_tank_names_it_in_the_games_language() -> None
 
 
 def test_backfire_hint_names_the_shooter_without_a_possessive() -> None:
-    """The backfire's reason says whose front the hits strike as "the front of Ann", which
-    reads well after any seat name (a computer's "Computer (normal)'s front" did not)."""
+    """The backfire's reason names the shooter without "'s", which reads well for any seat
+    name (a computer's "Computer (normal)'s front" did not)."""
     state = start(cw=[["ac-left"], ["backfire"]])
     state = GAME.apply(state, 0, GAME.parse_action("ac-left @1"))
     view = GAME.private_view(state, 1)
     assert "backfire" in view.legal, view.legal
     why = explain(view, "backfire", SearchReport(move="backfire", candidates=["backfire"]))
-    assert f"strike the front of {state.players[0]}" in why, why
+    assert f"{state.players[0]} takes its hits on the front" in why, why
 
 
 def _attack_why(move: str, names: str = "en", **bob: Any) -> str:
