@@ -15,7 +15,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
@@ -117,6 +117,20 @@ class _Transaction:
             return cursor.rowcount
 
 
+def _create_private(path: str) -> None:
+    """Create the database file, empty, readable and writable by its owner only, if there is
+    none yet (SQLite takes an empty file for a new database).
+
+    It holds every member's id and name, the hands of games in play and the secret the daily
+    deals are drawn from; left to SQLite it was created under the process's umask, readable by
+    every account on the machine (``-rw-r--r--``). SQLite gives its ``-wal`` and ``-shm`` files
+    the database's own mode. An existing file keeps the mode its owner gave it. Anything that
+    goes wrong here (a folder the bot may not write) is left to SQLite to say, as before.
+    """
+    with suppress(OSError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+
+
 class SqliteStore(SqlStore):
     """Games and move logs in one SQLite database file (or ``:memory:``).
 
@@ -164,6 +178,7 @@ class SqliteStore(SqlStore):
             raise RuntimeError("the store is already open")
         if not self.is_memory:
             Path(self._path).parent.mkdir(parents=True, exist_ok=True)
+            _create_private(self._path)
         # isolation_level=None: the sqlite3 module starts no transactions of its own; every
         # BEGIN / COMMIT / ROLLBACK below is explicit.
         connecting = aiosqlite.connect(self._path, isolation_level=None)

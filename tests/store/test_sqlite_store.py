@@ -5,7 +5,9 @@ The Store contract itself (games, versioned moves, races) runs on both engines i
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import stat
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -159,6 +161,24 @@ async def test_open_store_opens_file(tmp_path: Path) -> None:
     await store.open()
     await store.close()
     assert target.exists()
+
+
+async def test_a_new_database_file_is_private_to_its_owner(tmp_path: Path) -> None:
+    """Members' ids, names, hidden hands and the daily deals' secret are not left readable by
+    every account on the machine, whatever the umask; the files SQLite adds beside it follow."""
+    target = tmp_path / "j.db"
+    old_umask = os.umask(0o022)  # the usual one, under which the file was -rw-r--r--
+    try:
+        store = SqliteStore(target)
+        await store.open()
+        try:
+            await store.get_game(1)  # a read: the -wal and -shm files exist while it is open
+            modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.iterdir()}
+        finally:
+            await store.close()
+    finally:
+        os.umask(old_umask)
+    assert modes == {"j.db": 0o600, "j.db-wal": 0o600, "j.db-shm": 0o600}
 
 
 def test_shared_statements_bind_by_number_in_sqlite() -> None:
