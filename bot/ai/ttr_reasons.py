@@ -127,7 +127,7 @@ def _yard_reason(view: TtrSeatView, action: Action, demand: list[int]) -> str:
 
 
 def _robbed(view: TtrSeatView, colours: list[int], action: Action) -> str:
-    """', and it robs Bob of their Red set (3 cards)' when the set robs someone; in solo, the
+    """', and it robs Bob of their Red set of 3 cards' when the set robs someone; in solo, the
     face-up cards of its colour it discards."""
     public = view.public
     if public.solo:
@@ -141,8 +141,9 @@ def _robbed(view: TtrSeatView, colours: list[int], action: Action) -> str:
             else f"the {len(up)} face-up {colour} cards"
         )
         return f", and it discards {cards}"
+    # "of their Red set of 3 cards": a bracket here ran into the quoted chance's.
     robbed = [
-        f"{seat.name} of their {CARD_NAMES[c]} set ({plural(ys.size, 'card')})"
+        f"{seat.name} of their {CARD_NAMES[c]} set of {plural(ys.size, 'card')}"
         for c in colours
         for seat in public.seats
         if seat.seat != view.seat

@@ -272,9 +272,11 @@ def _ttr_why(
     deck_number: int = 2,
     bob_yard: dict[str, int] | None = None,
     slots: Sequence[str] = ("blue", "red", "loco", "green", "white"),
+    rounds: int = 0,
 ) -> str:
     """The hint's reason for seat 0's ``move`` (checked legal) in a three-seat game: seat 0
-    keeps one ticket that needs Red and no Blue, holds ``hand``, and P1 has ``bob_yard``."""
+    keeps one ticket that needs Red and no Blue, holds ``hand``, and P1 has ``bob_yard``; a
+    chance of 40% is quoted when the search saw ``rounds`` deals."""
     state = next(s for s in states("ttr", 3, [1]) if s.phase == ACT and s.turn == 0)
     state = state.clone()
     ticket = next(t for t in TICKETS if t.need[0] and not t.need[4])
@@ -288,7 +290,9 @@ def _ttr_why(
     state.deck_number = deck_number
     view = TTR.private_view(state, 0)
     assert move in view.legal, view.legal
-    return explain(view, move, SearchReport(move=move, candidates=[move]))
+    report = SearchReport(move=move, candidates=[move], means=[0.4], counts=[rounds])
+    report.rounds = rounds
+    return explain(view, move, report)
 
 
 @pytest.mark.parametrize(
@@ -300,7 +304,7 @@ def _ttr_why(
             {"blue": 3},
             {"bob_yard": {"blue": 2}},
             "your tickets need no Blue, so these cards cost you nothing to play, and it robs "
-            "P1 of their Blue set (2 cards).",
+            "P1 of their Blue set of 2 cards.",
         ),
         (
             "yard red red",
@@ -351,6 +355,13 @@ def test_a_ttr_hint_says_only_what_the_move_does_here(
     only if they need its colour, a set robs only whom it robs, and a first-deck set that
     your tickets need is not called unneeded."""
     assert _ttr_why(move, hand, **table) == why
+
+
+def test_a_robbing_hint_with_a_chance_has_one_pair_of_brackets() -> None:
+    """Before the fix: '... and it robs P1 of their Blue set (2 cards) (about 40% to win,
+    over 12 imagined deals).'"""
+    why = _ttr_why("yard blue blue blue", {"blue": 3}, bob_yard={"blue": 2}, rounds=12)
+    assert why.count("(") == why.count(")") == 1, why
 
 
 def test_a_ticket_draw_hint_weighs_the_cards_the_tickets_need() -> None:
