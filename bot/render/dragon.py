@@ -67,6 +67,7 @@ _CAR_BODY: RGB = (188, 194, 204)
 _CAR_DARK: RGB = (112, 118, 130)
 _GLASS: RGB = (70, 110, 150)
 _WAIT: RGB = (236, 150, 32)
+_ARENA: RGB = (30, 28, 34)  # the arena floor between the panels
 
 
 def _columns(cars: int) -> int:
@@ -76,7 +77,9 @@ def _columns(cars: int) -> int:
 
 
 def table_size(cars: int) -> tuple[int, int]:
-    """The arena's size for ``cars`` cars: two columns, one to three rows."""
+    """The arena's size for ``cars`` cars: two columns, one to three rows. A last move or a
+    waiting line too long for the bottom box at a readable size makes the image taller
+    (``arena_size``)."""
     cols = _columns(cars)
     rows = (max(1, cars) + cols - 1) // cols
     return cols * _PANEL_W + (cols + 1) * _MARGIN, _TOP + rows * (_PANEL_H + _MARGIN) + _BOTTOM
@@ -85,15 +88,29 @@ def table_size(cars: int) -> tuple[int, int]:
 # --- the arena -----------------------------------------------------------------------------
 
 
+def arena_size(view: DragonPublicView) -> tuple[int, int]:
+    """The size of ``view``'s arena image: ``table_size``, taller when its bottom box needs it."""
+    w, h = table_size(len(view.cars))
+    return w, h + _Bottom(view, w).height - _BOX_H
+
+
 def render_table(view: DragonPublicView) -> Image.Image:
     """The arena as everyone sees it."""
     cars = len(view.cars)
-    canvas = Canvas(_background(cars).copy())
+    background = _background(cars)
+    w, h = background.size
+    bottom = _Bottom(view, w)
+    if bottom.height > _BOX_H:
+        image = Image.new("RGB", (w, h + bottom.height - _BOX_H), _ARENA)
+        image.paste(background, (0, 0))
+    else:
+        image = background.copy()
+    canvas = Canvas(image)
     _draw_top_bar(canvas, view)
     for car in view.cars:
         x, y = _panel_origin(car.seat, cars)
         _draw_car_panel(canvas, view, car, x, y)
-    _draw_bottom(canvas, view)
+    bottom.draw(canvas)
     return canvas.image
 
 
@@ -111,7 +128,7 @@ def _panel_origin(seat: int, cars: int) -> tuple[int, int]:
 @lru_cache(maxsize=8)
 def _background(cars: int) -> Image.Image:
     w, h = table_size(cars)
-    img = Image.new("RGB", (w, h), (30, 28, 34))
+    img = Image.new("RGB", (w, h), _ARENA)
     c = Canvas(img)
     c.draw.rectangle((0, 0, w, _TOP), fill=Palette.ASPHALT_DARK)
     c.draw.line((0, _TOP, w, _TOP), fill=(170, 40, 36), width=3)
@@ -127,7 +144,7 @@ def _background(cars: int) -> Image.Image:
 @lru_cache(maxsize=1)
 def _panel_base() -> Image.Image:
     """An empty car panel: the mat, the arena floor under the car, column labels, slots."""
-    img = Image.new("RGB", (_PANEL_W, _PANEL_H), (30, 28, 34))
+    img = Image.new("RGB", (_PANEL_W, _PANEL_H), _ARENA)
     c = Canvas(img)
     c.rounded((0, 0, _PANEL_W - 1, _PANEL_H - 1), 16, fill=(46, 48, 56), outline=(84, 88, 100))
     c.rounded((8, 74, _MB_X - 8, _PANEL_H - 8), 12, fill=(36, 38, 44))
@@ -413,59 +430,121 @@ def _stamp(c: Canvas, view: DragonPublicView, car: CarView, x: int, y: int) -> N
 
 # --- the bottom: last move, pending reaction, result --------------------------------------
 
+_READABLE = 20
+"""The smallest text of the bottom box (the last move, the waiting line, the result), in
+pixels at the image's full width. Discord shows the 804-pixel arena about 400 points wide on a
+phone, so this text is read at half size: 20 px bold becomes about 10 points, the smallest
+that reads there without zooming (the 13 px the box once shrank to came out at 6 points).
+Text that needs more lines at this size makes the box, and the image, taller instead."""
+_CAPTION_SIZE = 22
+_WAITING_SIZE = 20
+_MOST_CAPTION_LINES = 16  # the longest Stampede caption, six 32-character names, takes 13
+_MOST_WAITING_LINES = 6  # a Stampede waiting for five 32-character names takes 4
+_BOX_H = _BOTTOM - 20  # the box in an image of ``table_size``: 8 px above it, 12 below
+_CAPTION_TOP = 24  # below the "LAST MOVE" label
+_GAP = 6  # between the last move and the waiting bar
+_RESULT_TOP = 72  # the result's detail, below its headline
 
-def _draw_bottom(c: Canvas, view: DragonPublicView) -> None:
-    w, h = c.image.size
-    box: Box = (_MARGIN, h - _BOTTOM + 8, w - _MARGIN, h - 12)
-    x0, y0, x1, y1 = box
-    inner = x1 - x0 - 36
-    if view.winners is not None:
-        c.rounded(box, 14, fill=Palette.GOLD, outline=(255, 240, 180), width=3)
-        names = [view.players[s] for s in view.winners]
-        head = "★ It's a draw! ★" if not names else f"★ {' & '.join(names)} wins! ★"
-        c.text(
-            ((x0 + x1) / 2, y0 + 32),
-            head,
-            fit_font(head, inner, 34, "bold"),
-            Palette.DARK_INK,
-            "mm",
-        )
-        detail = view.end_reason
-        last = view.caption.replace(view.end_reason, "").strip()
-        if last:
-            detail = f"{detail} Last move: {last}"
-        fnt, lines = fit_wrapped(detail, inner, 2, 20, "bold", 12)
-        for i, line in enumerate(lines):
-            c.text(((x0 + x1) / 2, y0 + 72 + i * 26), line, fnt, (70, 50, 10), anchor="mm")
-        return
-    c.rounded(box, 14, fill=(250, 246, 232), outline=Palette.GOLD_DARK, width=2)
-    c.text((x0 + 16, y0 + 8), "LAST MOVE", font(13, "bold"), (130, 120, 96))
-    caption_bottom = y1 - 8
-    pending = view.pending
-    if pending is not None:
-        text = f"WAITING · {pending.text}"
-        # Long names: two smaller lines rather than the hits and the side running off the
-        # table (they come last, and they are what the waiting player decides on). The bar
-        # grows to hold both lines, and the last move gives up a line for it: a fixed
-        # one-line bar let the second line spill below it and the caption run into it.
-        pf, waiting = fit_wrapped(text, inner - 14, 2, 20, "bold", 13)
-        step = _line_step(pf)
-        py = y1 - 8 - (len(waiting) * step + 10)
-        c.rounded((x0 + 10, py, x1 - 10, y1 - 8), 10, fill=_WAIT)
-        c.lines((x0 + 22, (py + y1 - 8) / 2), waiting, pf, Palette.DARK_INK, step=step)
-        caption_bottom = py - 4
-    # As many lines of the last move as fit above the bar, each a full line apart if it can.
-    top = y0 + 22
-    for most in (3, 2, 1):
-        fnt, lines = fit_wrapped(view.caption or "—", inner, most, 22, "bold", 13)
-        ink = int(fnt.getbbox("Ag")[3])  # the lowest ink below a line's top
-        step = _line_step(fnt) + 3
-        if len(lines) > 1:
-            step = min(step, (caption_bottom - top - ink) // (len(lines) - 1))
-        if step >= _line_step(fnt):
-            break
-    for i, line in enumerate(lines):
-        c.text((x0 + 18, top + i * step), line, fnt, Palette.DARK_INK)
+
+def _fitted(text: str, width: int, room: int, size: int) -> tuple[Font, tuple[str, ...]]:
+    """``text`` in ``room`` lines of ``width``, shrunk from ``size`` down to ``_READABLE`` at
+    most; text that still needs more lines gets them at ``_READABLE`` (up to a bound)."""
+    fnt, lines = fit_wrapped(text, width, room, size, "bold", _READABLE)
+    if getattr(fnt, "size", _READABLE) <= _READABLE:  # it may not fit even at the floor
+        fnt, lines = fit_wrapped(text, width, _MOST_CAPTION_LINES, _READABLE, "bold", _READABLE)
+    return fnt, lines
+
+
+def _block(fnt: Font, lines: int, step: int) -> int:
+    """The height of ``lines`` lines drawn ``step`` apart from their top: the last one's ink."""
+    return (lines - 1) * step + int(fnt.getbbox("Ag")[3])
+
+
+class _Bottom:
+    """The bottom box laid out for a view: its fonts, its lines and the height it needs."""
+
+    def __init__(self, view: DragonPublicView, width: int) -> None:
+        self.view = view
+        inner = width - 2 * _MARGIN - 36
+        if view.winners is not None:
+            names = [view.players[s] for s in view.winners]
+            head = "★ It's a draw! ★" if not names else f"★ {' & '.join(names)} wins! ★"
+            # One line, shrunk a little if it must; two lines rather than small text.
+            one = fit_font(head, inner, 34, "bold", 26)
+            if text_width(head, one) <= inner:
+                self.head: tuple[Font, tuple[str, ...]] = (one, (head,))
+            else:
+                self.head = fit_wrapped(head, inner, 2, 34, "bold", _READABLE)
+            detail = view.end_reason
+            last = view.caption.replace(view.end_reason, "").strip()
+            if last:
+                detail = f"{detail} Last move: {last}"
+            self.detail = _fitted(detail, inner, 2, _WAITING_SIZE)
+            hf, head_lines = self.head
+            df, detail_lines = self.detail
+            self.head_step = _line_step(hf)
+            self.detail_step = _line_step(df) + 3
+            # The detail's lines hang from 12 px above ``_RESULT_TOP`` (where the old centred
+            # line sat), and 12 px of gold stay under the last one.
+            detail_top = _RESULT_TOP + (len(head_lines) - 1) * self.head_step
+            self.height = max(_BOX_H, detail_top + _block(df, len(detail_lines), self.detail_step))
+            return
+        self.waiting: tuple[Font, tuple[str, ...]] | None = None
+        room = _BOX_H - _CAPTION_TOP - 8
+        pending = view.pending
+        if pending is not None:
+            # Long names wrap to more lines: the hits and the side come last, and they are
+            # what the waiting player decides on.
+            self.waiting = fit_wrapped(
+                f"WAITING · {pending.text}",
+                inner - 14,
+                _MOST_WAITING_LINES,
+                _WAITING_SIZE,
+                "bold",
+                _READABLE,
+            )
+            pf, waiting = self.waiting
+            self.bar_h = len(waiting) * _line_step(pf) + 10
+            room -= self.bar_h + _GAP
+        probe = font(_CAPTION_SIZE, "bold")
+        step = _line_step(probe) + 3
+        lines = 1 + max(0, (room - _block(probe, 1, step)) // step)
+        self.caption = _fitted(view.caption or "—", inner, lines, _CAPTION_SIZE)
+        cf, caption_lines = self.caption
+        self.caption_step = _line_step(cf) + 3
+        need = _CAPTION_TOP + _block(cf, len(caption_lines), self.caption_step) + 8
+        if self.waiting is not None:
+            need += _GAP + self.bar_h
+        self.height = max(_BOX_H, need)
+
+    def draw(self, c: Canvas) -> None:
+        view = self.view
+        w, h = c.image.size
+        box: Box = (_MARGIN, h - 12 - self.height, w - _MARGIN, h - 12)
+        x0, y0, x1, y1 = box
+        if view.winners is not None:
+            c.rounded(box, 14, fill=Palette.GOLD, outline=(255, 240, 180), width=3)
+            hf, head_lines = self.head
+            for i, line in enumerate(head_lines):
+                xy = ((x0 + x1) / 2, y0 + 32 + i * self.head_step)
+                c.text(xy, line, hf, Palette.DARK_INK, "mm")
+            df, detail_lines = self.detail
+            top = y0 + _RESULT_TOP + (len(head_lines) - 1) * self.head_step - 12
+            for i, line in enumerate(detail_lines):
+                c.text(((x0 + x1) / 2, top + i * self.detail_step), line, df, (70, 50, 10), "ma")
+            return
+        c.rounded(box, 14, fill=(250, 246, 232), outline=Palette.GOLD_DARK, width=2)
+        c.text((x0 + 16, y0 + 8), "LAST MOVE", font(13, "bold"), (130, 120, 96))
+        if self.waiting is not None:
+            pf, waiting = self.waiting
+            py = y1 - 8 - self.bar_h
+            c.rounded((x0 + 10, py, x1 - 10, y1 - 8), 10, fill=_WAIT)
+            c.lines(
+                (x0 + 22, (py + y1 - 8) / 2), waiting, pf, Palette.DARK_INK, step=_line_step(pf)
+            )
+        cf, caption_lines = self.caption
+        for i, line in enumerate(caption_lines):
+            c.text((x0 + 18, y0 + _CAPTION_TOP + i * self.caption_step), line, cf, Palette.DARK_INK)
 
 
 def _line_step(fnt: Font) -> int:

@@ -46,6 +46,7 @@ def frames_gif(frames: Sequence[Image.Image], frame_ms: int = 700, last_ms: int 
     """GIF frames (in order) as a looping GIF; the last frame stays longer."""
     if not frames:
         raise ValueError("a replay needs at least one frame")
+    frames = _same_size(frames)
     durations = [frame_ms] * (len(frames) - 1) + [last_ms]
     out = io.BytesIO()
     frames[0].save(
@@ -58,6 +59,28 @@ def frames_gif(frames: Sequence[Image.Image], frame_ms: int = 700, last_ms: int 
         optimize=False,
     )
     return out.getvalue()
+
+
+def _same_size(frames: Sequence[Image.Image]) -> list[Image.Image]:
+    """``frames`` padded at the bottom and right to the largest one's size, with the colour of
+    their own bottom-left pixel. A GIF takes its size from the first frame and cuts every
+    later one to it: a Dragon arena grows taller when its last move needs more lines, and its
+    final frame lost the result box at its bottom."""
+    w = max(frame.width for frame in frames)
+    h = max(frame.height for frame in frames)
+    padded: list[Image.Image] = []
+    for frame in frames:
+        if frame.size == (w, h):
+            padded.append(frame)
+            continue
+        edge = frame.getpixel((0, frame.height - 1))
+        out = Image.new(frame.mode, (w, h), edge)
+        palette = frame.getpalette()
+        if palette is not None:
+            out.putpalette(palette)
+        out.paste(frame, (0, 0))
+        padded.append(out)
+    return padded
 
 
 def gif_within(

@@ -26,6 +26,7 @@ from bot.render.dragon import (
     _PANEL_W,
     HAND_SIZE,
     _panel_origin,
+    arena_size,
     draw_cw_card,
     hand_png,
     render_hand,
@@ -273,3 +274,144 @@ def test_a_dead_cars_hand_says_it_holds_no_cards(monkeypatch: pytest.MonkeyPatch
     drawn = _drawn(monkeypatch)
     render_hand(GAME.private_view(state, dead))
     assert drawn.count("no cards") == 2
+
+
+# --- the bottom box on a phone -------------------------------------------------------------
+
+READABLE = 20
+"""The smallest text the bottom box may use, in px at the image's full width: a phone shows
+the 804-px arena about 400 px wide, where 20 px bold reads as 10 (13 px read as 6)."""
+LONG = [
+    "Maximilian Wolfgang von Habsburg",
+    "Bartholomew Montgomery-Worthing",
+    "Christopher Alexander Wilkinson",
+    "Wilhelmina Gwendolyn Mortimer",
+    "Montgomery Wellington Worthward",
+    "Mohammed Abdulrahman Al-Mansouri",
+]
+WIDE = "龍" * 16 + "の" * 16  # 32 wide letters: as wide as a name can be drawn
+
+
+def _sized(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+    """Every text the renderers draw from now on, with its font size."""
+    from bot.render.common import Canvas
+
+    drawn: list[tuple[str, int]] = []
+    draw = Canvas.text
+
+    def text(
+        self: Canvas, xy: tuple[float, float], words: str, fnt: Any, *a: Any, **k: Any
+    ) -> None:
+        drawn.append((words, int(fnt.size)))
+        draw(self, xy, words, fnt, *a, **k)
+
+    monkeypatch.setattr(Canvas, "text", text)
+    return drawn
+
+
+def _stampede_caption(names: list[str]) -> str:
+    """A Stampede's caption as the engine writes it: every victim armors and picks a side."""
+    parts = [f"{names[0]} starts a Stampede: every other car takes 2 hits!"]
+    for victim, side in zip(names[1:], ["right", "left", "front", "back", "front"], strict=False):
+        parts.append(f"{victim} armors the {side}. {victim} takes the stampede on the {side}.")
+        parts.append("No damage.")
+    return " ".join(parts)
+
+
+def _french_caption(names: list[str]) -> str:
+    """A French table's caption: hazards, remedies and a coup fourré, named in French."""
+    from bot.engine.mille.cards import Card
+
+    a, b, c = names[:3]
+    return (
+        f"{a} plays {Card.SPEED_LIMIT.name_in('fr')} on {b}! Coup fourré! {b} reacts with "
+        f"{Card.RIGHT_OF_WAY.name_in('fr')}. {c} plays {Card.OUT_OF_GAS.name_in('fr')} on {a}! "
+        f"{a} plays {Card.GASOLINE.name_in('fr')}. {b} plays {Card.FLAT_TIRE.name_in('fr')} on "
+        f"{c}! Coup fourré! {c} reacts with {Card.PUNCTURE_PROOF.name_in('fr')}."
+    )
+
+
+def _lines_of(drawn: list[tuple[str, int]], text: str, after: str) -> list[tuple[str, int]]:
+    """The lines of ``text`` drawn after the ``after`` label (the bottom box), in order."""
+    start = next(i for i, (words, _) in enumerate(drawn) if words.endswith(after))
+    return [(words, size) for words, size in drawn[start + 1 :] if words and words in text]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_long_last_move_above_a_waiting_bar_stays_readable(
+    monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """Six cars with long names, a reaction pending: the last move above the two-line
+    "WAITING" bar is drawn whole at a readable size. Its box was a fixed 140 px, so it shrank
+    to one line at 13 px (6 px on a phone) and was cut with an ellipsis."""
+    options = {"names": "fr"} if lang == "fr" else None
+    public = GAME.public_view(_find(lambda s: s.phase.value == "react", options=options))
+    assert public.pending is not None
+    pending = dataclasses.replace(
+        public.pending,
+        text=f"{LONG[0]} may react to the Laser from {LONG[5]} (4 hits on the right).",
+    )
+    caption = _stampede_caption(LONG) if lang == "en" else _french_caption(LONG)
+    drawn = _sized(monkeypatch)
+    render_table(dataclasses.replace(public, pending=pending, caption=caption))
+    lines = _lines_of(drawn, caption, "LAST MOVE")
+    assert " ".join(text for text, _ in lines) == caption, lines
+    assert min(size for _, size in lines) >= READABLE, lines
+
+
+@pytest.mark.parametrize("name", [LONG[1], WIDE])
+def test_a_stampede_waiting_for_five_long_names_stays_readable(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """A Stampede waits for five cars: the line naming them all is drawn whole at a readable
+    size (it was squeezed into two lines, down to 13 px)."""
+    public = GAME.public_view(_find(lambda s: s.phase.value == "react"))
+    assert public.pending is not None
+    names = ", ".join([name, *LONG[1:5]])
+    text = f"Stampede! Waiting for {names} to pick a side."
+    pending = dataclasses.replace(public.pending, kind="stampede", text=text)
+    drawn = _sized(monkeypatch)
+    render_table(dataclasses.replace(public, pending=pending))
+    waiting = f"WAITING · {text}"
+    lines = _lines_of(drawn, waiting, "LAST MOVE")
+    assert "".join(words for words, _ in lines).replace(" ", "") == waiting.replace(" ", "")
+    assert min(size for _, size in lines) >= READABLE, lines
+
+
+def test_the_result_and_the_last_move_stay_readable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The end of a six-car game: the reason and the whole last move under the winner's name,
+    at a readable size (they were squeezed into two lines at 12-14 px and cut)."""
+    public = GAME.public_view(_find(lambda s: s.phase.value == "over"))
+    reason = (
+        f"The arena closes after 25 rounds without a mile driven: {LONG[5]} has the most miles."
+    )
+    caption = f"{_stampede_caption(LONG[::-1])} {reason}"
+    players = tuple(LONG)
+    view = dataclasses.replace(
+        public, players=players, winners=(5,), end_reason=reason, caption=caption
+    )
+    drawn = _sized(monkeypatch)
+    render_table(view)
+    detail = f"{reason} Last move: {caption.replace(reason, '').strip()}"
+    lines = _lines_of(drawn, detail, "wins! ★")
+    assert " ".join(text for text, _ in lines) == detail, lines
+    assert min(size for _, size in lines) >= READABLE, lines
+    head = [size for text, size in drawn if text.endswith("wins! ★")]
+    assert head and min(head) >= READABLE
+
+
+def test_the_arena_grows_only_when_its_bottom_needs_it() -> None:
+    """A short last move keeps the arena's size; a long one makes the image taller, by what
+    its lines need (the text ends just above the box's bottom edge)."""
+    public = GAME.public_view(_find(lambda s: s.phase.value == "react"))
+    short = render_table(dataclasses.replace(public, caption="Ann drives 100 miles."))
+    assert short.size == table_size(6)
+    view = dataclasses.replace(public, caption=_stampede_caption(LONG))
+    tall = render_table(view)
+    assert tall.width == table_size(6)[0] and tall.height > table_size(6)[1] + 150
+    assert tall.size == arena_size(view)
+    # Below the orange bar's bottom: the box's padding, its edge and the image's margin.
+    px = tall.load()
+    assert px is not None
+    bar = [y for y in range(tall.height) if px[_MARGIN_X + 14, y] == _WAITING]
+    assert tall.height - 1 - max(bar) <= 24

@@ -83,3 +83,19 @@ def test_a_replay_within_the_limit_keeps_every_frame() -> None:
     frames = [_noise(seed) for seed in range(3)]
     shown = Image.open(io.BytesIO(gif_within(frames, 10_000_000)))
     assert getattr(shown, "n_frames", 1) == 3
+
+
+def test_a_taller_frame_keeps_its_bottom() -> None:
+    """A Dragon arena grows taller when its last move needs more lines. A GIF takes its size
+    from its first frame and cut the taller final frame, the result at its bottom with it: the
+    frames are padded to the tallest one instead, with their own bottom colour."""
+    floor, result = (30, 28, 34), (246, 196, 58)
+    short = Image.new("RGB", (64, 40), floor)
+    tall = Image.new("RGB", (64, 60), floor)
+    tall.paste(result, (0, 44, 64, 56))
+    gif = Image.open(io.BytesIO(frames_gif([short.quantize(8), tall.quantize(8)])))
+    assert gif.size == (64, 60)
+    first = gif.convert("RGB")
+    assert first.getpixel((32, 50)) == floor
+    gif.seek(1)
+    assert gif.convert("RGB").getpixel((32, 50)) == result
