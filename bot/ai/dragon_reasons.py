@@ -70,9 +70,10 @@ def explain(view: DragonSeatView, move: str, report: SearchReport) -> str:
         else:
             why = f"{name} is your best Car Wars play now"
     elif verb in ("cw-discard", "cw-discard-all"):
-        if len(action.cards) == 1:
+        gone = action.cards if verb == "cw-discard" else view.cw_hand
+        if len(gone) == 1:
             # One card: "worth more than these" read as if several went.
-            lone = cw_name(action.cards[0]).split(" (")[0]
+            lone = cw_name(gone[0]).split(" (")[0]
             why = f"a fresh Car Wars card is worth more than this {lone}"
         else:
             why = "fresh Car Wars cards are worth more than these"

@@ -559,6 +559,18 @@ def test_a_dragon_car_wars_discard_hint_counts_the_cards(move: str, why: str) ->
     assert explain(view, move, SearchReport(move=move, candidates=[move])) == why
 
 
+def test_a_dragon_hint_to_discard_a_lone_car_wars_card_as_the_whole_hand_counts_it() -> None:
+    """'cw-discard all' of a one-card hand is one card too (it read 'than these')."""
+    state = start(cw=[["tire-shot"], ()], seats=2)
+    state.cars[0].cw_hand = ["tire-shot"]
+    view = GAME.private_view(state, 0)
+    move = "cw-discard all"
+    assert move in view.legal, view.legal
+    assert explain(view, move, SearchReport(move=move, candidates=[move])) == (
+        "a fresh Car Wars card is worth more than this Tire Shot."
+    )
+
+
 def test_a_dragon_hint_names_mille_bornes_cards_in_the_games_language() -> None:
     """With French card names the reason names Mille Bornes cards in French, as the hand does.
     Before the fix: 'Spare Tire is the Mille Bornes card you need least'."""
