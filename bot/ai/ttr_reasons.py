@@ -42,8 +42,11 @@ def explain(view: TtrSeatView, move: str, report: SearchReport) -> str:
         why = _yard_reason(view, action, demand)
     elif kind == "tickets":
         why = _tickets_reason(view, demand)
+    elif kind == "keep" and not action.tickets:
+        # It read "keeping none gives the best expected points".
+        why = "none of these tickets is worth keeping for the cards you can get"
     elif kind == "keep":
-        codes = ", ".join(TICKETS[t].code for t in action.tickets) or "none"
+        codes = ", ".join(TICKETS[t].code for t in action.tickets)
         why = f"keeping {codes} gives the best expected points for the cards you can get"
     else:
         why = "nothing else is possible"

@@ -364,6 +364,21 @@ def test_a_robbing_hint_with_a_chance_has_one_pair_of_brackets() -> None:
     assert why.count("(") == why.count(")") == 1, why
 
 
+def test_a_hint_to_keep_no_ticket_says_so_in_words() -> None:
+    """Before the fix: 'keeping none gives the best expected points for the cards you can
+    get'."""
+    state = next(
+        s
+        for s in states("ttr", 2, range(1, 40))
+        if "keep none" in TTR.private_view(s, min(TTR.to_act(s))).legal
+    )
+    view = TTR.private_view(state, min(TTR.to_act(state)))
+    move = "keep none"
+    assert explain(view, move, SearchReport(move=move, candidates=[move])) == (
+        "none of these tickets is worth keeping for the cards you can get."
+    )
+
+
 def test_a_ticket_draw_hint_weighs_the_cards_the_tickets_need() -> None:
     """Drawing tickets is said to have room only when the tickets held need well fewer cards
     than the seat can hope to gather (it was said whatever the tickets needed)."""
