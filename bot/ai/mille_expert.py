@@ -374,6 +374,11 @@ def _remedy_reason(me: TableauView, card: Card, lang: str) -> str:
             return f"{name} lifts the {limit}, so you can drive at full speed again"
         return f"{name} lifts the {limit} on you"
     if card is Card.GO:
+        if me.can_go:
+            # Only under Right of Way (bsd-games accepts the Go): "Go lets you start driving"
+            # was said of a car already free to drive.
+            row = Card.RIGHT_OF_WAY.name_in(lang)
+            return f"{row} already lets you drive: {name} only gets the card out of your hand"
         if me.battle_counts_as is None:
             return f"{name} lets you start driving"
         return f"{name} gets you moving again"

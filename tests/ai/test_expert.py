@@ -917,6 +917,21 @@ def test_a_mille_hint_quotes_the_chance_to_win_not_the_blend() -> None:
     )
 
 
+@pytest.mark.parametrize("battle", [(), (C.GO, C.STOP, C.GASOLINE)])
+def test_a_mille_hint_for_a_go_under_right_of_way_does_not_say_it_starts_you(
+    battle: tuple[Card, ...],
+) -> None:
+    """Under Right of Way a Go is accepted (as bsd-games does) but changes nothing. Before the
+    fix the reason said 'Go lets you start driving' or 'Go gets you moving again'."""
+    state = lay_table([C.GO, C.D25], safeties=[C.RIGHT_OF_WAY], battle=battle)
+    view = MILLE.private_view(state, 0)
+    assert "play go" in view.legal
+    report = SearchReport(move="play go", candidates=["play go"])
+    assert mille_explain(view, "play go", report) == (
+        "Right of Way already lets you drive: Go only gets the card out of your hand."
+    )
+
+
 def test_a_mille_remedy_hint_with_a_chance_has_one_pair_of_brackets() -> None:
     """Before the fix a remedy that still needs a Go read 'Gasoline clears the Out of Gas on
     you (you still need a Go to drive) (about 40% to win the match, ...)'."""
