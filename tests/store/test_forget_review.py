@@ -18,6 +18,7 @@ from bot.forget import FORMER, StillPlaying, _scrubbed, forget_member
 from bot.games import bundle
 from bot.results import result_of
 from bot.store.base import GameRewrite, SeatRecord, Store, StoredGame
+from bot.store.sqlite import SqliteStore
 from bot.tables import Tables
 from tests.seam import finish_randomly
 
@@ -235,3 +236,26 @@ async def test_two_members_forgotten_from_one_game_keep_apart(store: Store) -> N
     assert tables.position(game).state.players == (FORMER, second)
     views = await tables.hindsight.replay(game.id)
     assert any(second in view.caption for view in views)
+
+
+async def test_the_sqlite_file_keeps_no_copy_beside_a_running_bot(tmp_path: Path) -> None:
+    """The bot runs on the file while the command forgets Alice. Found by an operator's
+    security review: the command's changes waited in the -wal file, and the database file
+    still held her id and name (and the -wal her earlier moves) until SQLite next checkpointed
+    by itself, hours later on a quiet server; a copy of junction.db taken meanwhile had them."""
+    running = SqliteStore(tmp_path / "junction.db")
+    await running.open()
+    try:
+        await _finished_duel(Tables(running, clock=lambda: 1_000_000.0), 1, seed=3)
+        command = SqliteStore(tmp_path / "junction.db")
+        await command.open()
+        try:
+            await forget_member(command, ALICE)
+        finally:
+            await command.close()
+        files = {path.name: path.read_bytes() for path in tmp_path.iterdir()}
+    finally:
+        await running.close()
+    assert "junction.db" in files
+    for held in files.values():
+        assert b"Alice" not in held and str(ALICE).encode() not in held

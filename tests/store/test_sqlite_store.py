@@ -66,13 +66,14 @@ async def test_schema_created_and_wal_on(sqlite_store: SqliteStore, db_path: Pat
 
 
 async def test_connection_pragmas(sqlite_store: SqliteStore) -> None:
-    """The store's connection enforces foreign keys and waits on a busy database."""
+    """The store's connection enforces foreign keys, waits on a busy database and overwrites
+    what it deletes (on SQLite builds where that is not the default already)."""
     async with sqlite_store._reading() as db:
         values = [
             next(iter(await db.execute_fetchall(f"PRAGMA {name}")))[0]
-            for name in ("foreign_keys", "busy_timeout", "synchronous")
+            for name in ("foreign_keys", "busy_timeout", "synchronous", "secure_delete")
         ]
-    assert values == [1, 5000, 1]  # on, 5 s, NORMAL
+    assert values == [1, 5000, 1, 1]  # on, 5 s, NORMAL, on
 
 
 async def test_failed_migration_rolls_back(tmp_path: Path) -> None:
