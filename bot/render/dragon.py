@@ -70,6 +70,17 @@ _WAIT: RGB = (236, 150, 32)
 _ARENA: RGB = (30, 28, 34)  # the arena floor between the panels
 
 
+_READABLE = 20
+"""The smallest size, in pixels at the image's full width, of what a player reads on the arena:
+the last move, the waiting line, the result, and each car's status, damage figures and miles.
+Discord shows the 804-pixel arena about 400 points wide on a phone, so it is read at half size:
+20 px bold becomes about 10 points, the smallest that reads there without zooming (the 13 px
+the bottom box once shrank to came out at 6 points). The bottom box grows taller rather than
+going under it. Labels whose place already says what they name (a side's letter, a pile's
+title) are smaller: the panel has no room for them at this size."""
+_LABEL = 13  # "BATTLE" any larger runs into "SPEED" beside it
+
+
 def _columns(cars: int) -> int:
     # Two columns at most, so that on a phone (about 400 points wide) the arena shrinks to
     # half its size, not a third: names, miles and damage figures stay readable.
@@ -148,7 +159,7 @@ def _panel_base() -> Image.Image:
     c = Canvas(img)
     c.rounded((0, 0, _PANEL_W - 1, _PANEL_H - 1), 16, fill=(46, 48, 56), outline=(84, 88, 100))
     c.rounded((8, 74, _MB_X - 8, _PANEL_H - 8), 12, fill=(36, 38, 44))
-    label = font(12, "bold")
+    label = font(_LABEL, "bold")
     x = _MB_X
     c.text((x, 76), "BATTLE", label, Palette.MUTED)
     c.text((x + _MINI[0] + 6, 76), "SPEED", label, Palette.MUTED)
@@ -163,14 +174,14 @@ def _panel_base() -> Image.Image:
 
 def _draw_top_bar(c: Canvas, view: DragonPublicView) -> None:
     cy = _TOP // 2
-    small = font(17, "bold")
+    small = font(_READABLE, "bold")
     x = c.image.width - _MARGIN - 4
     pills = [f"MB deck {view.mb_deck_count}", f"CW deck {view.cw_deck_count}"]
     if view.oil_slick:
         pills.insert(0, "Oil Slick")
     for text in reversed(pills):
         x -= text_width(text, small) + 24
-        c.pill(x, cy - 15, text, small, (70, 76, 86))
+        c.pill(x, cy - 16, text, small, (70, 76, 86), height=32)
         x -= 8
 
 
@@ -194,7 +205,7 @@ def _draw_header(
 ) -> None:
     cy = y + 24
     colour = _SEAT_COLOURS[car.seat % len(_SEAT_COLOURS)]
-    tag = font(18, "bold")
+    tag = font(_READABLE, "bold")
     w = c.pill(x + 10, cy - 14, f"@{car.seat}", tag, colour, ink=Palette.DARK_INK, height=28)
     right = x + _PANEL_W - 12
     if car.kills:
@@ -206,7 +217,6 @@ def _draw_header(
     nf = font(24, "bold")
     c.text((name_x, cy), ellipsize(car.name, nf, right - name_x), nf, Palette.INK, "lm", drop=2)
     # Second line: whose move, moving or stopped.
-    chip = font(15, "bold")
     pills: list[tuple[str, RGB, RGB]] = []
     if won:
         pills.append(("★ WINNER", Palette.GOLD, Palette.DARK_INK))
@@ -216,11 +226,36 @@ def _draw_header(
         pills.append(("▶ TURN", Palette.GOLD, Palette.DARK_INK))
     if car.alive:
         pills.append(("Moving", Palette.GREEN, Palette.INK) if car.moving else _stopped(car, lang))
+    chip, pills = _fit_pills(pills, _PANEL_W - 20)
     px = x + 10
     for text, fill, ink in pills:
-        room = x + _PANEL_W - 10 - px - 20
-        text = ellipsize(text, chip, room)
-        px += c.pill(px, y + 44, text, chip, fill, ink=ink, height=24, pad=10) + 6
+        text = ellipsize(text, chip, x + _PANEL_W - 10 - px - 20)
+        px += c.pill(px, y + 42, text, chip, fill, ink=ink, height=28, pad=10) + 6
+
+
+_STOPPED = "Stopped · "
+
+
+def _fit_pills(
+    pills: list[tuple[str, RGB, RGB]], room: int
+) -> tuple[Font, list[tuple[str, RGB, RGB]]]:
+    """The header's status pills and their font: at the readable size when they fit in
+    ``room``; else the red pill says only why the car stopped (its colour says it stopped),
+    then they shrink together to 16 px, and only then is the last one cut."""
+
+    def width(texts: list[str], fnt: Font) -> int:
+        return sum(text_width(text, fnt) + 20 for text in texts) + 6 * (len(texts) - 1)
+
+    texts = [text for text, _, _ in pills]
+    full = font(_READABLE, "bold")
+    if width(texts, full) <= room:
+        return full, pills
+    pills = [(text.removeprefix(_STOPPED), fill, ink) for text, fill, ink in pills]
+    texts = [text for text, _, _ in pills]
+    size = _READABLE
+    while size > 16 and width(texts, font(size, "bold")) > room:
+        size -= 1
+    return font(size, "bold"), pills
 
 
 def _stopped(car: CarView, lang: str) -> tuple[str, RGB, RGB]:
@@ -233,7 +268,7 @@ def _stopped(car: CarView, lang: str) -> tuple[str, RGB, RGB]:
         why = car.battle_top.name_in(lang)
     else:
         why = f"needs {Card.GO.name_in(lang)}"
-    return (f"Stopped · {why}", Palette.RED, Palette.INK)
+    return (f"{_STOPPED}{why}", Palette.RED, Palette.INK)
 
 
 # --- the car from above -------------------------------------------------------------------------
@@ -276,7 +311,7 @@ def _draw_car(c: Canvas, car: CarView, cx: int, cy: int) -> None:
     dr = 16
     dcol = _level_colour(car.driver, DRIVER_TRACK)
     c.draw.ellipse((cx - dr, cy - dr - 4, cx + dr, cy + dr - 4), fill=dcol, outline=(20, 20, 22))
-    c.text((cx, cy - 4), f"{car.driver}", font(18, "bold"), Palette.DARK_INK, anchor="mm")
+    c.text((cx, cy - 4), f"{car.driver}", font(_READABLE, "bold"), Palette.DARK_INK, "mm")
     for i in range(DRIVER_TRACK):
         px = cx - 2 * 10 + i * 10
         fill = _BREACH if i < car.driver else (90, 96, 104)
@@ -289,7 +324,7 @@ def _draw_car(c: Canvas, car: CarView, cx: int, cy: int) -> None:
     c.text(
         (cx, by + body.height + 28),
         f"Tires {car.tires}/{TIRE_TRACK}",
-        font(15, "bold"),
+        font(_READABLE, "bold"),
         Palette.INK if car.tires else Palette.MUTED,
         "mm",
     )
@@ -344,8 +379,8 @@ def _hbar(c: Canvas, car: CarView, side: int, cx: int, y: int) -> None:
     x = cx - length // 2
     _segments(c, car.hits[side], True, x, y)
     text, colour = _hit_mark(car, side)
-    c.text((x + length + 5, y + 5), text, font(17, "bold"), colour, anchor="lm")
-    c.text((x - 5, y + 5), SIDES[side][0].upper(), font(13, "bold"), Palette.MUTED, anchor="rm")
+    c.text((x + length + 5, y + 5), text, font(_READABLE, "bold"), colour, anchor="lm")
+    c.text((x - 5, y + 5), SIDES[side][0].upper(), font(16, "bold"), Palette.MUTED, anchor="rm")
 
 
 def _vbar(c: Canvas, car: CarView, side: int, x: int, cy: int) -> None:
@@ -353,8 +388,8 @@ def _vbar(c: Canvas, car: CarView, side: int, x: int, cy: int) -> None:
     y = cy - length // 2
     _segments(c, car.hits[side], False, x, y)
     text, colour = _hit_mark(car, side)
-    c.text((x + 5, y - 9), SIDES[side][0].upper(), font(13, "bold"), Palette.MUTED, anchor="mm")
-    c.text((x + 5, y + length + 11), text, font(17, "bold"), colour, anchor="mm")
+    c.text((x + 5, y - 10), SIDES[side][0].upper(), font(16, "bold"), Palette.MUTED, anchor="mm")
+    c.text((x + 5, y + length + 13), text, font(_READABLE, "bold"), colour, anchor="mm")
 
 
 # --- the Mille Bornes side -----------------------------------------------------------------
@@ -393,7 +428,7 @@ def _draw_mille(c: Canvas, view: DragonPublicView, car: CarView, x: int, y: int)
     filled = round(span * min(car.mileage, TRIP) / TRIP)
     if filled > 4:
         c.rounded((x, y + 284, x + filled, y + 308), 8, fill=(60, 150, 220))
-    mf = font(19, "bold")
+    mf = font(_READABLE, "bold")
     c.text((x + span // 2, y + 296), f"{car.mileage} / {TRIP}", mf, Palette.INK, "mm", drop=2)
     extra = []
     if car.limited:
@@ -401,7 +436,8 @@ def _draw_mille(c: Canvas, view: DragonPublicView, car: CarView, x: int, y: int)
     if car.two_hundreds:
         extra.append(f"200s {car.two_hundreds}/2")
     if extra:
-        c.text((x, y + 326), " · ".join(extra), font(14, "bold"), Palette.MUTED, "lm")
+        text = " · ".join(extra)
+        c.text((x, y + 326), text, fit_font(text, span, _READABLE, "bold", 16), Palette.MUTED, "lm")
 
 
 def _stamp(c: Canvas, view: DragonPublicView, car: CarView, x: int, y: int) -> None:
@@ -430,12 +466,6 @@ def _stamp(c: Canvas, view: DragonPublicView, car: CarView, x: int, y: int) -> N
 
 # --- the bottom: last move, pending reaction, result --------------------------------------
 
-_READABLE = 20
-"""The smallest text of the bottom box (the last move, the waiting line, the result), in
-pixels at the image's full width. Discord shows the 804-pixel arena about 400 points wide on a
-phone, so this text is read at half size: 20 px bold becomes about 10 points, the smallest
-that reads there without zooming (the 13 px the box once shrank to came out at 6 points).
-Text that needs more lines at this size makes the box, and the image, taller instead."""
 _CAPTION_SIZE = 22
 _WAITING_SIZE = 20
 _MOST_CAPTION_LINES = 16  # the longest Stampede caption, six 32-character names, takes 13

@@ -415,3 +415,78 @@ def test_the_arena_grows_only_when_its_bottom_needs_it() -> None:
     assert px is not None
     bar = [y for y in range(tall.height) if px[_MARGIN_X + 14, y] == _WAITING]
     assert tall.height - 1 - max(bar) <= 24
+
+
+# --- each car's panel on a phone -----------------------------------------------------------
+
+
+def _six_car_texts(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, list[tuple[str, int]]]:
+    """A busy six-car arena (someone stopped, someone limited) and every text it draws."""
+
+    def busy(state: DragonState) -> bool:
+        view = GAME.public_view(state)
+        return any(not car.moving for car in view.cars) and any(c.limited for c in view.cars)
+
+    view = GAME.public_view(_find(busy))
+    drawn = _sized(monkeypatch)
+    render_table(view)
+    return view, drawn
+
+
+def test_a_cars_damage_figures_are_readable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hits on each side (or the ✖ of a breach), the driver's hits and the tires are drawn
+    at a readable size on a six-car arena (they were 15-18 px: 7-9 px on a phone)."""
+    view, drawn = _six_car_texts(monkeypatch)
+    figures = [size for text, size in drawn if text.isdecimal() or text == "✖"]
+    assert len(figures) == 5 * len(view.cars)  # four sides and the driver
+    tires = [size for text, size in drawn if text.startswith("Tires ")]
+    assert len(tires) == len(view.cars)
+    assert min(figures + tires) >= READABLE
+
+
+def test_a_cars_status_is_readable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whose turn it is and whether a car moves or why it stopped: readable (they were 15 px)."""
+    view, drawn = _six_car_texts(monkeypatch)
+    status = [
+        size
+        for text, size in drawn
+        if text in ("Moving", "▶ TURN", "! DECIDING") or text.startswith("Stopped · ")
+    ]
+    assert len(status) >= sum(car.alive for car in view.cars) + 1
+    assert min(status) >= READABLE
+
+
+def test_a_cars_miles_are_readable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The miles readout and a Speed Limit's note are drawn at a readable size (19 and 14 px)."""
+    view, drawn = _six_car_texts(monkeypatch)
+    miles = [size for text, size in drawn if text.endswith(" / 1000")]
+    notes = [size for text, size in drawn if text.startswith("LIMIT 50")]
+    assert len(miles) == len(view.cars) and notes
+    assert min(miles + notes) >= READABLE
+
+
+def test_the_seat_tags_and_deck_counts_are_readable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each car's "@n" tag and the two deck counts in the title bar (18 and 17 px)."""
+    view, drawn = _six_car_texts(monkeypatch)
+    tags = [size for text, size in drawn if text.startswith("@")]
+    decks = [size for text, size in drawn if " deck " in text]
+    assert len(tags) == len(view.cars) and len(decks) == 2
+    assert min(tags + decks) >= READABLE
+
+
+def test_a_deciding_stopped_car_keeps_its_reason(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A car that must decide while stopped by a French hazard shows "! DECIDING" and the
+    hazard's whole name side by side, at 16 px or more: "Stopped · " gives way first."""
+    from bot.engine.mille.cards import Card
+
+    public = GAME.public_view(_find(lambda s: s.phase.value == "react", options={"names": "fr"}))
+    seat = next(car.seat for car in public.cars if car.seat != public.turn and car.alive)
+    stopped = dataclasses.replace(public.cars[seat], battle=(Card.OUT_OF_GAS,), moving=False)
+    cars = tuple(stopped if car.seat == seat else car for car in public.cars)
+    view = dataclasses.replace(public, cars=cars, to_act=(seat,))
+    drawn = _sized(monkeypatch)
+    render_table(view)
+    deciding = next(i for i, (text, _) in enumerate(drawn) if text == "! DECIDING")
+    reason, size = drawn[deciding + 1]
+    assert reason.endswith("Panne d'essence") and size >= 16, drawn[deciding : deciding + 2]
+    assert drawn[deciding][1] == size
