@@ -37,7 +37,7 @@ from bot.render.common import (
     text_width,
     to_png,
 )
-from bot.render.mille_cards import card_back, draw_card
+from bot.render.mille_cards import draw_card
 
 _MARGIN = 12
 _TOP = 58
@@ -335,13 +335,15 @@ def _draw_car(c: Canvas, car: CarView, cx: int, cy: int) -> None:
         tags.append(("FIREPROOF", (230, 120, 30)))
     if car.skidded:
         tags.append(("SKID", (150, 110, 60)))
-    tf = font(12, "bold")
-    ty = by + 8
+    # As large as "FIREPROOF" can be across the car; three tags end where they always did,
+    # just over the driver's disc.
+    tf = font(14, "bold")
+    ty = by + 4
     for text, fill in tags:
-        tw = text_width(text, tf) + 12
-        c.rounded((cx - tw // 2, ty, cx + tw // 2, ty + 18), 6, fill=fill)
-        c.text((cx, ty + 9), text, tf, Palette.INK, anchor="mm")
-        ty += 21
+        tw = text_width(text, tf) + 10
+        c.rounded((cx - tw // 2, ty, cx + tw // 2, ty + 20), 6, fill=fill)
+        c.text((cx, ty + 10), text, tf, Palette.INK, anchor="mm")
+        ty += 22
 
 
 def _level_colour(value: int, track: int) -> RGB:
@@ -404,15 +406,16 @@ def _draw_mille(c: Canvas, view: DragonPublicView, car: CarView, x: int, y: int)
             c.paste(draw_card(top, *_MINI, lang), cx, row, with_shadow=False)
         else:
             dashed_rounded(c.draw, (cx, row, cx + _MINI[0], row + _MINI[1]), (90, 96, 110), 5, 4)
-    # Hand sizes, right of the piles.
-    hx = x + 2 * (_MINI[0] + 6) - 2
-    # The label ends inside the panel's border (the turn's gold frame is 4 px wide).
-    room = _PANEL_W - _MB_X - (hx - x) - 19 - 7
+    # Hand sizes, right of the piles: no card-back icon before them, so that the counts have
+    # the room to be readable.
+    hx = x + 2 * _MINI[0] + 10
+    # The label ends inside the panel's border (the turn's gold frame is 4 px wide): "MB 7"
+    # just fits at the readable size.
+    room = _PANEL_W - _MB_X - (hx - x) - 6
     for i, (label, count) in enumerate((("MB", car.mb_hand_count), ("CW", car.cw_hand_count))):
-        hy = row + 4 + i * 38
-        c.paste(card_back(16, 24), hx, hy, with_shadow=False)
         text = f"{label} {count}"
-        c.text((hx + 19, hy + 12), text, fit_font(text, room, 14, "bold", 9), Palette.INK, "lm")
+        hf = fit_font(text, room, _READABLE, "bold", 16)
+        c.text((hx, row + 16 + i * 38), text, hf, Palette.INK, "lm")
     # Safeties.
     for i, safety in enumerate(SAFETIES):
         sx = x + i * (_SAFE[0] + 5)

@@ -490,3 +490,24 @@ def test_a_deciding_stopped_car_keeps_its_reason(monkeypatch: pytest.MonkeyPatch
     reason, size = drawn[deciding + 1]
     assert reason.endswith("Panne d'essence") and size >= 16, drawn[deciding : deciding + 2]
     assert drawn[deciding][1] == size
+
+
+def test_a_cars_hand_counts_are_readable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """ "MB 7" and "CW 6" beside the piles: readable (they were squeezed to 13-14 px beside a
+    card-back icon)."""
+    view, drawn = _six_car_texts(monkeypatch)
+    counts = [
+        size for text, size in drawn if text.startswith(("MB ", "CW ")) and "deck" not in text
+    ]
+    assert len(counts) == 2 * len(view.cars)
+    assert min(counts) >= READABLE
+
+
+def test_a_jammed_or_fireproof_car_says_so_larger(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The JAMMED and FIREPROOF tags across a car: 14 px, as large as "FIREPROOF" fits across
+    the car (they were 12 px, 6 px on a phone)."""
+    state = _find(lambda s: any(c.jammed for c in s.cars) and any(c.fireproof for c in s.cars))
+    drawn = _sized(monkeypatch)
+    render_table(GAME.public_view(state))
+    tags = [size for text, size in drawn if text in ("JAMMED", "FIREPROOF")]
+    assert len(tags) >= 2 and min(tags) >= 14
