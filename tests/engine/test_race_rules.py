@@ -615,7 +615,10 @@ def test_a_reshuffle_of_an_empty_junkyard_says_it_is_spent_not_that_it_shuffled(
     assert state.sides[0].junkyard == []
     state = act(state, 1, "end")
     assert "shuffles the junkyard" not in state.caption
-    assert "Ann's junkyard is empty too: the one reshuffle is spent." in state.caption
+    assert state.caption.endswith(
+        "Ann has an empty library: 1 card is not drawn. The junkyard was empty too: the one "
+        "reshuffle is spent."
+    )
 
 
 def test_a_skipped_draw_does_not_skip_the_turn() -> None:

@@ -56,13 +56,13 @@ def draw_note(state: RaceState, seat: int, drawn: int, reshuffled: int | None, w
     parts = []
     if reshuffled:
         parts.append(f"{name} shuffles the junkyard into the library.")
-    elif reshuffled == 0:
-        # The reshuffle is spent all the same: say so, or a later full junkyard looks usable.
-        parts.append(f"{name}'s junkyard is empty too: the one reshuffle is spent.")
     if drawn < wanted:
         missed = wanted - drawn
         verb = "is" if missed == 1 else "are"
         parts.append(f"{name} has an empty library: {plural(missed, 'card')} {verb} not drawn.")
+    if reshuffled == 0:
+        # The reshuffle is spent all the same: say so, or a later full junkyard looks usable.
+        parts.append("The junkyard was empty too: the one reshuffle is spent.")
     return " ".join(parts)
 
 
