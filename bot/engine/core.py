@@ -60,6 +60,8 @@ def check_save_format(data: object, schema_version: int) -> None:
     if DAMAGED_SAVE in data:
         raise CorruptSave("This saved game is damaged and cannot be resumed.")
     version = data.get("schema_version")
+    if version is None:
+        raise CorruptSave("This saved game is damaged: it does not say which format it is in.")
     if version != schema_version:
         raise CorruptSave(
             f"This saved game was written in format {version!r}, and this version of Junction "

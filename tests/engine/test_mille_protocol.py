@@ -138,6 +138,17 @@ def test_old_schema_is_refused() -> None:
         G.from_dict(data)
 
 
+def test_a_save_naming_no_format_is_refused_in_words() -> None:
+    """A save without its format version says so; it read "written in format None"."""
+    data = G.to_dict(G.new_game(["A", "B"], seed=3))
+    del data["schema_version"]
+    with pytest.raises(CorruptSave) as refused:
+        G.from_dict(data)
+    assert str(refused.value) == (
+        "This saved game is damaged: it does not say which format it is in."
+    )
+
+
 @pytest.mark.parametrize("damage", ["missing", "bad_card", "not_a_dict", "three_players"])
 def test_damaged_save_is_refused(damage: str) -> None:
     """Missing fields, unknown cards and nonsense are CorruptSave, not crashes."""
