@@ -5,7 +5,8 @@ always gives the same pixels. The arena is posted after every move, so static pi
 background, the panels, the car body, card faces, text runs) are cached and pasted.
 
 Arena layout: a title bar, then the cars in two columns (one to three rows: six cars make a
-2×3 grid that stays readable on a phone), then the last move and any pending reaction. Each
+2×3 grid that stays readable on a phone), then the last move and any pending reaction (the
+image grows taller when they need more lines at a readable size: ``_READABLE``). Each
 car panel shows the car from above with its four sides' damage bars (12 hits breach a side),
 the four tires (9 hits) and the driver (5 hits), jammed guns, Fireproof Armor and a skid;
 beside it the Mille Bornes battle and speed cards, the four safety slots, the miles bar and
