@@ -3,18 +3,25 @@
 A long match has hundreds of moves; the replay keeps an even sample of them (always the deal
 and the final table) so the file stays small enough to post and quick to watch. A replay still
 too heavy for Discord's upload limit (a six-car arena is drawn large) keeps fewer of them.
+Each frame's palette holds the colours the renderers name (seats, card faces) besides those
+fitted to the picture, so a player's colour reads the same in the replay as on the table.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from PIL import Image
 
+from bot.render import common, dragon, mille, mille_cards, race, solo, ttr
+from bot.render.common import RGB
+
 MAX_FRAMES = 60
 WIDTH = 640
+ADAPTIVE_COLOURS = 128
+"""The colours each frame's palette fits to the picture (felt, text, shading, card art)."""
 UPLOAD_LIMIT = 9_500_000
 """The bytes a replay may weigh: Discord takes 10 MB in one upload from a bot on a server
 without boosts, and the request around the file needs a little room. A six-car Dragon
@@ -29,12 +36,64 @@ def pick_frames(count: int, limit: int = MAX_FRAMES) -> list[int]:
     return sorted({round(i * step) for i in range(limit)})
 
 
-def shrink(png: bytes) -> Image.Image:
-    """One table image as a GIF frame: scaled to a phone-friendly width, 128 colours."""
+_TABLE_RENDERERS: tuple[object, ...] = (common.Palette, mille_cards, mille, solo, race, dragon, ttr)
+"""What draws the tables a replay shows: the renderers and the palette they share."""
+
+
+def _colours_in(value: object) -> Iterator[RGB]:
+    """The RGB colours in a constant: a colour, or tuples, lists and dicts of them."""
+    if (
+        isinstance(value, tuple)
+        and len(value) == 3
+        and all(type(part) is int and 0 <= part <= 255 for part in value)
+    ):
+        yield value
+    elif isinstance(value, tuple | list):
+        for part in value:
+            yield from _colours_in(part)
+    elif isinstance(value, dict):
+        for part in value.values():
+            yield from _colours_in(part)
+
+
+def named_colours(sources: Sequence[object] = _TABLE_RENDERERS) -> tuple[RGB, ...]:
+    """Every colour the table renderers name (seat colours, card faces, chips, the palette),
+    each once. Read from the modules, so a colour a renderer adds is held too."""
+    found: dict[RGB, None] = {}
+    for source in sources:
+        for name, value in vars(source).items():
+            if not name.startswith("__"):
+                found.update(dict.fromkeys(_colours_in(value)))
+    return tuple(found)
+
+
+RESERVED = named_colours()
+"""Colours every frame's palette holds whatever the picture. Fitted to the picture alone, the
+palette spent its colours on the felt and the cards' shading, and the small marks lost
+theirs: a seat's dot or a card face took the nearest colour left, and Ticket to Ride's blue
+and pink seats came out grey. Found in review: seat colours are how players tell the cars
+and the players apart."""
+
+
+def scaled(png: bytes) -> Image.Image:
+    """One table image in RGB at a phone-friendly width (``WIDTH``), before its palette."""
     image = Image.open(io.BytesIO(png)).convert("RGB")
     height = round(image.height * WIDTH / image.width)
-    small = image.resize((WIDTH, height), Image.Resampling.BILINEAR)
-    return small.quantize(colors=128, method=Image.Quantize.MEDIANCUT)
+    return image.resize((WIDTH, height), Image.Resampling.BILINEAR)
+
+
+def shrink(png: bytes) -> Image.Image:
+    """One table image as a GIF frame: scaled to a phone-friendly width, with a palette of
+    ``ADAPTIVE_COLOURS`` fitted to the picture and the renderers' named colours (``RESERVED``).
+    Each pixel takes its nearest palette colour, without dithering (dithering would speckle
+    the flat colours and weigh more)."""
+    small = scaled(png)
+    fitted = small.quantize(colors=ADAPTIVE_COLOURS, method=Image.Quantize.MEDIANCUT)
+    colours = (fitted.getpalette() or [])[: 3 * ADAPTIVE_COLOURS]
+    colours += [part for colour in RESERVED for part in colour]
+    palette = Image.new("P", (1, 1))
+    palette.putpalette(colours[: 3 * 256])
+    return small.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
 def replay_frame(table_png: Callable[[Any], bytes], view: Any) -> Image.Image:

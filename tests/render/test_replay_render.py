@@ -4,19 +4,27 @@ from __future__ import annotations
 
 import io
 import random
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 from PIL import Image
 
 from bot.games import get_game
+from bot.games.registry import bundle, get_policy
+from bot.render import dragon, mille_cards, race, ttr
+from bot.render.common import RGB, Palette
 from bot.render.mille import table_png
 from bot.render.replay import (
     MAX_FRAMES,
+    UPLOAD_LIMIT,
     frames_gif,
     gif_within,
     pick_frames,
+    replay_frame,
     replay_from_views,
     replay_gif,
+    scaled,
 )
 
 
@@ -99,3 +107,110 @@ def test_a_taller_frame_keeps_its_bottom() -> None:
     assert first.getpixel((32, 50)) == floor
     gif.seek(1)
     assert gif.convert("RGB").getpixel((32, 50)) == result
+
+
+NEAR = 16
+"""How far (straight-line distance in RGB) a frame's colour may stray from the one drawn: the
+closest two seat colours of a game (Dragon's blue and violet) are 60 apart, so a seat stays
+told apart from the others."""
+
+
+def _distance(a: Sequence[int], b: Sequence[int]) -> float:
+    return float(sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) ** 0.5)
+
+
+def _played(key: str, seats: int, seed: int, moves: int | None = None) -> list[Any]:
+    """The public views of a game the easy computer plays in every seat (to its end, or for
+    ``moves`` moves), the deal first."""
+    game = get_game(key)
+    state = game.new_game([f"P{seat}" for seat in range(seats)], seed)
+    players = [get_policy(key, "easy") for _ in range(seats)]
+    rng = random.Random(seed)
+    views = [game.public_view(state)]
+    while game.outcome(state) is None and (moves is None or len(views) <= moves):
+        seat = min(game.to_act(state))
+        text = players[seat].choose(game.private_view(state, seat), rng)
+        state = game.apply(state, seat, game.parse_action(text))
+        views.append(game.public_view(state))
+    return views
+
+
+def _pixels(image: Image.Image) -> list[tuple[int, int, int]]:
+    raw = image.convert("RGB").tobytes()
+    return list(zip(raw[0::3], raw[1::3], raw[2::3], strict=True))
+
+
+def _worst_in_replay(png: bytes, colours: Sequence[RGB]) -> dict[RGB, tuple[int, float]]:
+    """For each colour the table draws: how many pixels of the scaled table hold it (within 2:
+    the inside of a dot or a card face, not its blended edge), and the farthest the replay's
+    frame strays from it at those pixels."""
+    near = {
+        (r + dr, g + dg, b + db): (r, g, b)
+        for r, g, b in colours
+        for dr in range(-2, 3)
+        for dg in range(-2, 3)
+        for db in range(-2, 3)
+        if dr * dr + dg * dg + db * db <= 4
+    }
+    table = scaled(png)
+    frame = Image.open(io.BytesIO(replay_gif([png])))
+    assert frame.size == table.size
+    found = {colour: (0, 0.0) for colour in colours}
+    for drawn, shown in zip(_pixels(table), _pixels(frame), strict=True):
+        colour = near.get(drawn)
+        if colour is not None:
+            count, worst = found[colour]
+            found[colour] = (count + 1, max(worst, _distance(shown, colour)))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("key", "seats", "colours"),
+    [
+        ("ttr", 4, ttr._SEAT_COLOURS),
+        ("dragon", 6, dragon._SEAT_COLOURS),
+        ("mille", 2, Palette.SEAT),
+        ("race", 2, race.DECK_COLOURS),
+    ],
+)
+def test_seat_colours_survive_the_palette(key: str, seats: int, colours: Sequence[RGB]) -> None:
+    """Every seat's mark (Ticket to Ride's dot, a Dragon car's tag, Mille Bornes' seat chip,
+    the race's deck colour) keeps its colour in the replay. Found in review: the palette,
+    fitted to the picture alone, had no room for small marks, and Ticket to Ride's blue seat
+    came out grey (120 away), its pink one too."""
+    png = bundle(key).presenter.table_png(_played(key, seats, seed=3, moves=0)[0])
+    found = _worst_in_replay(png, colours[:seats])
+    assert all(count >= 20 for count, _ in found.values()), found
+    assert all(worst <= NEAR for _, worst in found.values()), found
+
+
+@pytest.mark.parametrize(
+    ("key", "seats", "moves", "colours"),
+    [
+        ("ttr", 4, 0, tuple(ttr._FACE.values())),
+        ("mille", 2, 30, tuple(frame for frame, _, _ in mille_cards.KIND_COLOURS.values())),
+        ("dragon", 3, 60, tuple(frame for frame, _, _ in mille_cards.KIND_COLOURS.values())),
+    ],
+)
+def test_card_colours_survive_the_palette(
+    key: str, seats: int, moves: int, colours: Sequence[RGB]
+) -> None:
+    """The card faces on the table keep their colours in the replay (Ticket to Ride's train
+    colours, the kinds of the Mille Bornes cards in a match or a Dragon arena). Found in
+    review: a purple train card came out 86 away from its purple, a hazard's red frame 92."""
+    png = bundle(key).presenter.table_png(_played(key, seats, seed=3, moves=moves)[-1])
+    found = _worst_in_replay(png, colours)
+    shown = {colour: worst for colour, (count, worst) in found.items() if count >= 20}
+    assert len(shown) >= 3, found
+    assert all(worst <= NEAR for worst in shown.values()), found
+
+
+def test_the_heaviest_replay_fits_the_upload_limit_whole() -> None:
+    """A six-car Dragon game, the largest table, played to its end: all of its sampled frames
+    fit under the upload limit with the renderers' colours held, none dropped for size."""
+    views = _played("dragon", 6, seed=1)
+    assert len(views) > MAX_FRAMES
+    draw = bundle("dragon").presenter.table_png
+    frames = [replay_frame(draw, views[i]) for i in pick_frames(len(views))]
+    assert len(frames) == MAX_FRAMES
+    assert len(frames_gif(frames)) <= UPLOAD_LIMIT
