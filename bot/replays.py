@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.render.pool import RenderPool
 from bot.render.replay import UPLOAD_LIMIT, gif_within, pick_frames, replay_frame
@@ -27,8 +27,22 @@ Inputs = tuple[Callable[[Any], bytes], Sequence[Any]]
 """A game's table renderer and its public views, one after each move (frame 0: the deal)."""
 
 
+class ReplayGif(NamedTuple):
+    """A drawn replay: the GIF, the moves it covers and the tables it shows (the deal and
+    the final table included: every move's when there are few, else an even sample)."""
+
+    gif: bytes
+    moves: int
+    tables: int
+
+    @property
+    def sampled(self) -> bool:
+        """Whether some moves' tables are left out (a long game, or a heavy one)."""
+        return self.tables < self.moves + 1
+
+
 class Replays:
-    """Replays by game id: drawn once, on the given pool, and kept (GIF, moves shown)."""
+    """Replays by game id: drawn once, on the given pool, and kept."""
 
     def __init__(
         self,
@@ -41,12 +55,12 @@ class Replays:
         self.kept = kept
         self.kept_bytes = kept_bytes
         self.max_bytes = max_bytes
-        self._done: OrderedDict[int, tuple[bytes, int]] = OrderedDict()
-        self._drawing: dict[int, asyncio.Future[tuple[bytes, int]]] = {}
+        self._done: OrderedDict[int, ReplayGif] = OrderedDict()
+        self._drawing: dict[int, asyncio.Future[ReplayGif]] = {}
 
-    async def gif(self, game_id: int, inputs: Callable[[], Awaitable[Inputs]]) -> tuple[bytes, int]:
-        """The replay of finished game ``game_id`` and the number of moves it shows;
-        ``inputs`` is asked for the renderer and the views only when it must be drawn."""
+    async def gif(self, game_id: int, inputs: Callable[[], Awaitable[Inputs]]) -> ReplayGif:
+        """The replay of finished game ``game_id``; ``inputs`` is asked for the renderer and
+        the views only when it must be drawn."""
         if game_id in self._done:
             self._done.move_to_end(game_id)
             return self._done[game_id]
@@ -58,21 +72,22 @@ class Replays:
         # Shielded: one requester giving up must not cancel the drawing the others wait for.
         return await asyncio.shield(drawing)
 
-    async def _draw(self, inputs: Callable[[], Awaitable[Inputs]]) -> tuple[bytes, int]:
+    async def _draw(self, inputs: Callable[[], Awaitable[Inputs]]) -> ReplayGif:
         table_png, views = await inputs()
         frames = [
             await self.renderer.run(replay_frame, table_png, views[i])
             for i in pick_frames(len(views))
         ]
-        return await self.renderer.run(gif_within, frames, self.max_bytes), len(views) - 1
+        gif, shown = await self.renderer.run(gif_within, frames, self.max_bytes)
+        return ReplayGif(gif, len(views) - 1, shown)
 
-    def _keep(self, game_id: int, done: asyncio.Future[tuple[bytes, int]]) -> None:
+    def _keep(self, game_id: int, done: asyncio.Future[ReplayGif]) -> None:
         self._drawing.pop(game_id, None)
         if done.cancelled() or done.exception() is not None:
             return
         self._done[game_id] = done.result()
         while len(self._done) > self.kept or (
             len(self._done) > 1
-            and sum(len(gif) for gif, _ in self._done.values()) > self.kept_bytes
+            and sum(len(replay.gif) for replay in self._done.values()) > self.kept_bytes
         ):
             self._done.popitem(last=False)

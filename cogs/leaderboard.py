@@ -309,13 +309,21 @@ class Boards(commands.Cog):
         with limits.limited(interaction, limits.REPLAYS):
             # A long match takes a while to rebuild and draw: answer Discord first.
             await interaction.response.defer(thinking=True)
-            gif, moves = await bot.replays.gif(last.id, inputs)
+            replay = await bot.replays.gif(last.id, inputs)
+        moves = replay.moves
         note = f"Replay of game #{last.id} ({plural(moves, 'move')})."
         if moves < last.version:
             note = (
                 f"Replay of game #{last.id}: the first {moves} of its {last.version} moves. "
                 "The rest were played under an earlier version of the rules and cannot be "
                 "shown again move by move."
+            )
+        if replay.sampled:
+            # A long game's moves are not all shown: a member counting on seeing each one
+            # would think the replay skipped or broke.
+            note += (
+                f" It shows {replay.tables} pictures evenly spread from the deal to the end, "
+                "not one per move."
             )
         if aborted is not None:
             # The game the member just played is not the one shown: say which is, and why.
@@ -328,7 +336,7 @@ class Boards(commands.Cog):
             )
         await interaction.followup.send(
             note,
-            file=discord.File(io.BytesIO(gif), "replay.gif", description=note),
+            file=discord.File(io.BytesIO(replay.gif), "replay.gif", description=note),
         )
 
     leaderboard.autocomplete("game")(game_choices)

@@ -11,6 +11,7 @@ import pytest
 from PIL import Image
 
 from bot.render.pool import RenderPool
+from bot.render.replay import MAX_FRAMES
 from bot.replays import Inputs, Replays
 
 
@@ -37,9 +38,10 @@ async def test_a_replay_asked_for_at_once_and_again_is_drawn_once() -> None:
     later = await replays.gif(7, inputs)
     assert asked == 1
     assert all(result == results[0] for result in (*results, later))
-    gif, moves = later
+    gif, moves, tables = later
     # n_frames: multi-frame formats only, absent from the stubs.
     assert moves == 3 and getattr(Image.open(io.BytesIO(gif)), "n_frames", 1) == 4
+    assert tables == 4 and not later.sampled
 
 
 async def test_only_the_latest_replays_are_kept() -> None:
@@ -94,9 +96,9 @@ async def test_a_replay_is_drawn_within_the_upload_limit() -> None:
     async def inputs() -> Inputs:
         return _noisy_png, list(range(20))
 
-    gif, moves = await replays.gif(9, inputs)
+    gif, moves, tables = await replays.gif(9, inputs)
     assert len(gif) <= 1_500_000 and moves == 19
-    assert 1 < getattr(Image.open(io.BytesIO(gif)), "n_frames", 1) < 20
+    assert 1 < getattr(Image.open(io.BytesIO(gif)), "n_frames", 1) == tables < 20
 
 
 async def test_kept_replays_stay_within_their_memory_budget() -> None:
@@ -113,9 +115,21 @@ async def test_kept_replays_stay_within_their_memory_budget() -> None:
 
         return inputs
 
-    one, _ = await Replays(RenderPool(0)).gif(1, inputs_of(1))
+    one = (await Replays(RenderPool(0)).gif(1, inputs_of(1))).gif
     replays = Replays(RenderPool(0), kept=8, kept_bytes=len(one) * 5 // 2)
     asked.clear()
     for game_id in (1, 2, 3, 1, 3):
         await replays.gif(game_id, inputs_of(game_id))
     assert asked == [1, 2, 3, 1]
+
+
+async def test_a_long_game_s_replay_counts_the_tables_it_shows() -> None:
+    """A game of more moves than a replay has pictures shows an even sample, and says how many
+    it shows (the command tells the members: else they think moves went missing)."""
+    replays = Replays(RenderPool(0))
+
+    async def inputs() -> Inputs:
+        return _table_png, list(range(MAX_FRAMES + 40))
+
+    replay = await replays.gif(3, inputs)
+    assert replay.moves == MAX_FRAMES + 39 and replay.tables == MAX_FRAMES and replay.sampled

@@ -144,14 +144,15 @@ def _same_size(frames: Sequence[Image.Image]) -> list[Image.Image]:
 
 def gif_within(
     frames: Sequence[Image.Image], limit: int = UPLOAD_LIMIT, frame_ms: int = 700
-) -> bytes:
-    """``frames`` as a GIF of at most ``limit`` bytes: while it is heavier, every other frame
-    goes (the first and the last stay), each kept frame shown the longer."""
+) -> tuple[bytes, int]:
+    """``frames`` as a GIF of at most ``limit`` bytes, and how many of them it shows: while it
+    is heavier, every other frame goes (the first and the last stay), each kept frame shown
+    the longer."""
     kept = list(frames)
     while True:
         gif = frames_gif(kept, frame_ms)
         if len(gif) <= limit or len(kept) <= 2:
-            return gif
+            return gif, len(kept)
         kept = [*kept[:-1:2], kept[-1]]
         frame_ms = min(frame_ms * 2, 1400)
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from bot.render.replay import MAX_FRAMES
 from bot.store.base import GuildSettings, MoveRecord, SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import alt_text_of, sweep_after
@@ -118,6 +119,22 @@ async def test_replay_of_the_last_game(driver: InteractionDriver) -> None:
     result = await driver.slash("replay", {})
     assert _image(result, "replay.gif")[:6] == b"GIF89a"
     assert alt_text_of(result, "replay.gif").startswith("Replay of game #")
+
+
+async def test_replay_of_a_long_game_says_it_shows_a_sample(driver: InteractionDriver) -> None:
+    """A game of more moves than a replay has pictures: /replay says it shows an even sample,
+    not every move. It said only how many moves the game had, and a member watching the
+    table jump several moves at a time would take them for lost."""
+    await _finished_game(driver, 5)
+    last = await running_bot(driver).store.last_finished_game(GAMES_CHANNEL_ID)
+    assert last is not None and last.version >= MAX_FRAMES
+    result = await driver.slash("replay", {})
+    said = (
+        f"Replay of game #{last.id} ({last.version} moves). It shows {MAX_FRAMES} pictures "
+        "evenly spread from the deal to the end, not one per move."
+    )
+    assert " ".join(r.content or "" for r in result.followups) == said
+    assert alt_text_of(result, "replay.gif") == said
 
 
 async def test_replay_without_a_finished_game_is_refused(driver: InteractionDriver) -> None:

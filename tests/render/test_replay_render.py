@@ -77,10 +77,10 @@ def test_a_replay_too_big_to_upload_keeps_fewer_frames() -> None:
     under Discord's 10 MB."""
     frames = [_noise(seed) for seed in range(20)]
     assert len(frames_gif(frames)) > 200_000
-    gif = gif_within(frames, 200_000)
+    gif, kept = gif_within(frames, 200_000)
     shown = Image.open(io.BytesIO(gif))
     count = getattr(shown, "n_frames", 1)  # multi-frame formats only; absent from the stubs
-    assert len(gif) <= 200_000 and 1 < count < 20
+    assert len(gif) <= 200_000 and 1 < count < 20 and kept == count
     assert shown.convert("RGB").tobytes() == frames[0].convert("RGB").tobytes()
     shown.seek(count - 1)
     assert shown.convert("RGB").tobytes() == frames[-1].convert("RGB").tobytes()
@@ -89,8 +89,8 @@ def test_a_replay_too_big_to_upload_keeps_fewer_frames() -> None:
 def test_a_replay_within_the_limit_keeps_every_frame() -> None:
     """Frames that fit are all kept."""
     frames = [_noise(seed) for seed in range(3)]
-    shown = Image.open(io.BytesIO(gif_within(frames, 10_000_000)))
-    assert getattr(shown, "n_frames", 1) == 3
+    gif, kept = gif_within(frames, 10_000_000)
+    assert getattr(Image.open(io.BytesIO(gif)), "n_frames", 1) == 3 and kept == 3
 
 
 def test_a_taller_frame_keeps_its_bottom() -> None:
