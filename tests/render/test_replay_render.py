@@ -16,7 +16,9 @@ from bot.render import dragon, mille_cards, race, ttr
 from bot.render.common import RGB, Palette
 from bot.render.mille import table_png
 from bot.render.replay import (
+    ADAPTIVE_COLOURS,
     MAX_FRAMES,
+    RESERVED,
     UPLOAD_LIMIT,
     frames_gif,
     gif_within,
@@ -214,3 +216,12 @@ def test_the_heaviest_replay_fits_the_upload_limit_whole() -> None:
     frames = [replay_frame(draw, views[i]) for i in pick_frames(len(views))]
     assert len(frames) == MAX_FRAMES
     assert len(frames_gif(frames)) <= UPLOAD_LIMIT
+
+
+def test_the_named_colours_leave_the_palette_room() -> None:
+    """A GIF frame holds 256 colours: the renderers' named ones (every seat colour among them)
+    and those fitted to the picture all fit, none cut off the end."""
+    assert len(set(RESERVED)) == len(RESERVED)
+    assert len(RESERVED) + ADAPTIVE_COLOURS <= 256
+    seats = {*Palette.SEAT, *race.DECK_COLOURS, *dragon._SEAT_COLOURS, *ttr._SEAT_COLOURS}
+    assert seats <= set(RESERVED)
