@@ -234,7 +234,12 @@ class Play(commands.Cog):
         await interaction.response.defer(thinking=True)
         update = await tables.table(channel_id)
         await post_table(interaction, update, ping=False)
-        self._reposts[channel_id] = (update.game.version, time.monotonic())
+        now = time.monotonic()
+        # A post older than the half minute refuses nothing: it goes, so what is kept follows
+        # the channels reposted lately (one entry per thread game ever reposted grew for good).
+        for gone in [c for c, (_, at) in self._reposts.items() if now - at > REPOST_SECONDS]:
+            del self._reposts[gone]
+        self._reposts[channel_id] = (update.game.version, now)
 
     @app_commands.command(name="resign", description="Leave this channel's game")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:

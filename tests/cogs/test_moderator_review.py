@@ -286,3 +286,22 @@ async def test_table_cannot_flood_a_channel(driver: InteractionDriver) -> None:
     version, when = reposts[GAMES_CHANNEL_ID]
     reposts[GAMES_CHANNEL_ID] = (version, when - REPOST_SECONDS)  # half a minute later
     assert _tables_posted(await driver.slash("table", {}, user_id=CAROL_ID)) == 1
+
+
+async def test_table_keeps_only_the_channels_reposted_lately(driver: InteractionDriver) -> None:
+    """Found by an operator's security review: what /table kept per channel to refuse a
+    second post stayed for good, so a member starting thread game after thread game and
+    sending /table in each grew the bot's memory without end. A channel's post older than the
+    half minute says nothing any more, and goes at the next /table."""
+    bot = running_bot(driver)
+    await _members_game(bot)
+    assert _tables_posted(await driver.slash("table", {}, user_id=CAROL_ID)) == 1
+    cog = bot.get_cog("Play")
+    assert cog is not None
+    reposts: dict[int, tuple[int, float]] = cog._reposts  # type: ignore[attr-defined]
+    version, when = reposts[GAMES_CHANNEL_ID]
+    reposts[GAMES_CHANNEL_ID] = (version, when - REPOST_SECONDS)  # half a minute later
+    elsewhere = _new_channel(driver, "another-game")
+    await _members_game(bot, elsewhere)
+    assert _tables_posted(await driver.slash("table", {}, user_id=CAROL_ID, channel_id=elsewhere))
+    assert list(reposts) == [elsewhere]
