@@ -678,7 +678,13 @@ async def table_view(update: TableUpdate) -> discord.ui.View:
     over, "Rematch"."""
     view = discord.ui.View(timeout=None)
     if update.outcome is not None or update.game.status != "active":
-        view.add_item(rematch_button(update.game.id))
+        # The item that answers it, not its bare button: discord.py keeps a view holding a
+        # bare button with an id to answer, per message and for good (one per game finished);
+        # a view of items rebuilt from their ids it keeps nothing of. Imported here: the
+        # rematch cog is built on this module.
+        from cogs.rematch import RematchButton
+
+        view.add_item(RematchButton(update.game.id))
         return view
     found = bundle(update.game.game_key)
     pickers = await table_pickers(found, update.public)

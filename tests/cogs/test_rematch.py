@@ -50,6 +50,17 @@ async def test_the_final_table_offers_a_rematch(driver: InteractionDriver) -> No
     assert "My hand" not in labels(table)
 
 
+async def test_final_tables_leave_no_view_behind_in_memory(driver: InteractionDriver) -> None:
+    """Found by an operator's security review: each final table put its Rematch button in
+    discord.py's store of views to answer (a view with no timeout, kept per message for as long
+    as the bot ran), so the bot's memory grew with every game finished. The button is answered
+    from its id, as every other one is, and nothing is kept per message."""
+    for _ in range(3):
+        await _finished(driver, ALICE_VS_COMPUTER)
+    kept = running_bot(driver)._connection._view_store
+    assert kept._views == {} and kept._synced_message_views == {}
+
+
 async def test_against_the_computer_the_rematch_is_dealt_at_once(
     driver: InteractionDriver,
 ) -> None:
