@@ -272,19 +272,22 @@ class Boards(commands.Cog):
         self, interaction: discord.Interaction[Any], member: discord.Member | None = None
     ) -> None:
         who = member or interaction.user
-        results = await bot_of(interaction).store.results(
-            guild_id=interaction.guild_id, user_id=who.id, newest=HISTORY_GAMES
-        )
-        # The lines name the opponents: plain text, whatever their names hold.
-        lines = history_lines(results, who.id, escape=plain)
-        name = plain(display_name(who))
-        head = f"**Recent games of {name}**"
-        text = "\n".join(whole_lines(lines, MESSAGE_LIMIT - len(head) - 1, _older))
-        await interaction.response.send_message(
-            clip(f"{head}\n{text or f'{name} has no finished games here yet.'}"),
-            ephemeral=True,
-            allowed_mentions=NO_PINGS,
-        )
+        # A read of the server's results, which other channels' moves wait for: limited per
+        # member, one at a time (cogs/limits.py).
+        with limits.limited(interaction, limits.HISTORIES):
+            results = await bot_of(interaction).store.results(
+                guild_id=interaction.guild_id, user_id=who.id, newest=HISTORY_GAMES
+            )
+            # The lines name the opponents: plain text, whatever their names hold.
+            lines = history_lines(results, who.id, escape=plain)
+            name = plain(display_name(who))
+            head = f"**Recent games of {name}**"
+            text = "\n".join(whole_lines(lines, MESSAGE_LIMIT - len(head) - 1, _older))
+            await interaction.response.send_message(
+                clip(f"{head}\n{text or f'{name} has no finished games here yet.'}"),
+                ephemeral=True,
+                allowed_mentions=NO_PINGS,
+            )
 
     @app_commands.command(name="replay", description="Watch the last finished game here again")
     async def replay(self, interaction: discord.Interaction[Any]) -> None:

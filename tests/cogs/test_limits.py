@@ -377,6 +377,21 @@ async def test_boards_and_cards_past_the_limit_are_refused_privately(
     assert not (await driver.slash("stats", {"game": "mille"}, user_id=BOB_ID)).ephemeral
 
 
+async def test_histories_past_the_limit_are_refused_and_another_member_reads(
+    driver: InteractionDriver,
+) -> None:
+    """Found by an operator's security review: /history was never limited, yet on a server
+    of 200 000 results one for a member with no games there held the database 0.56 s, every
+    other channel's move waiting meanwhile; sent again and again, it stalled the bot."""
+    for _ in range(limits.HISTORIES.uses):
+        assert "Recent games of" in replies_of(await driver.slash("history", {}))
+    said = refusal(await driver.slash("history", {}))
+    assert said.startswith("You have asked for many histories just now: ask again <t:"), said
+    assert "Recent games of" in replies_of(await driver.slash("history", {}, user_id=BOB_ID))
+    later(driver, limits.HISTORIES.seconds + 1)
+    assert "Recent games of" in replies_of(await driver.slash("history", {}))
+
+
 async def test_a_rematch_asked_and_cancelled_again_and_again_meets_a_limit(
     driver: InteractionDriver,
 ) -> None:
