@@ -268,7 +268,8 @@ class Hindsight:
         """The member's last game in this channel, when it was aborted and is newer than game
         ``after``: /replay shows the last finished game, and without a word the member took
         it for the game they had just aborted."""
-        mine = [g for g in await self.store.games_of_member(user_id) if g.channel_id == channel_id]
+        # Read by channel in the store: /replay asks this before any limit applies.
+        mine = await self.store.games_of_member(user_id, channel_id=channel_id)
         ended = [g for g in mine if g.status != "active" and g.id > after]
         last = max(ended, key=lambda g: g.id, default=None)
         return last if last is not None and last.status == "aborted" else None

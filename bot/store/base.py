@@ -386,9 +386,11 @@ class Store(ABC):
         initial states were kept (schema version 1)."""
 
     @abstractmethod
-    async def games_of_member(self, user_id: int, *, active: bool = False) -> list[StoredGame]:
+    async def games_of_member(
+        self, user_id: int, *, active: bool = False, channel_id: int | None = None
+    ) -> list[StoredGame]:
         """Every game with ``user_id`` in a seat, oldest first: whatever its status, or only
-        the games in play (``active``)."""
+        the games in play (``active``); on every channel, or only on ``channel_id``."""
 
     @abstractmethod
     async def forget_member(

@@ -205,11 +205,15 @@ class SqlStore(Store):
             return None
         return load_object(rows[0]["initial_state"], "initial state")
 
-    async def games_of_member(self, user_id: int, *, active: bool = False) -> list[StoredGame]:
+    async def games_of_member(
+        self, user_id: int, *, active: bool = False, channel_id: int | None = None
+    ) -> list[StoredGame]:
         in_play = " AND status = 'active'" if active else ""
-        games = await self._games(
-            f"WHERE seats LIKE $1{in_play} ORDER BY id", member_pattern(user_id)
-        )
+        # One channel's games only, in SQL: a member of many games is thousands of states to
+        # parse otherwise (half a second for 21 000), to keep a handful.
+        here = "" if channel_id is None else " AND channel_id = $2"
+        args = [member_pattern(user_id)] + ([] if channel_id is None else [channel_id])
+        games = await self._games(f"WHERE seats LIKE $1{in_play}{here} ORDER BY id", *args)
         return [g for g in games if any(s.user_id == user_id for s in g.seats)]
 
     async def forget_member(
