@@ -698,7 +698,15 @@ class Tables:
         if cached is not None and now - cached[0] < _SETTINGS_TTL:
             return cached[1]
         settings = await self.store.guild_settings(guild_id)
+        now = time.monotonic()
+        # Kept in the order read (re-read: moved last), so the expired ones are at the front
+        # and go here: one entry was kept for good per server ever played on, left ones too.
+        self._settings.pop(guild_id, None)
         self._settings[guild_id] = (now, settings)
+        for gone, (read_at, _) in list(self._settings.items()):
+            if now - read_at < _SETTINGS_TTL:
+                break
+            del self._settings[gone]
         return settings
 
     def forget_settings(self, guild_id: int) -> None:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import gc
 from collections.abc import AsyncIterator
 from pathlib import Path
+from types import SimpleNamespace
 
 import aiosqlite
 import pytest
 
+import bot.tables as tables_module
 from bot.engine.core import DAMAGED_SAVE, CorruptSave, IllegalMove, NotationError, NotYourTurn
 from bot.store.base import SeatRecord
 from bot.store.sqlite import SqliteStore
@@ -294,3 +296,24 @@ async def test_a_member_who_chose_tickets_is_told_the_others_still_choose(tables
     assert str(refused.value) == "Not now: waiting for Bob and Cy."
     after = await tables.current(CHANNEL)
     assert (after.version, after.state) == (before.version, before.state)
+
+
+async def test_guild_settings_read_long_ago_are_not_kept(
+    tables: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server's settings are kept half a minute for its games' timers; one entry per server
+    ever played on stayed for good (servers the bot has left too), so a bot serving server
+    after server grew without end. Games started in 200 servers a minute apart keep the
+    settings of the last one only."""
+    clock = [1000.0]
+    monkeypatch.setattr(tables_module, "time", SimpleNamespace(monotonic=lambda: clock[0]))
+    for guild_id in range(1, 201):
+        await tables.start(
+            channel_id=CHANNEL + guild_id,
+            guild_id=guild_id,
+            game_key="mille",
+            seats=_members(),
+            deck=DECK,
+        )
+        clock[0] += 60.0
+    assert len(tables._settings) == 1
