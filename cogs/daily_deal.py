@@ -54,10 +54,10 @@ async def daily_deal(
             f"You have already played today's deal. Compare results with "
             f"/leaderboard game:{found.key} period:today's deal."
         )
-    for game in await store.active_games():
-        if game.options.get("daily") == today and any(
-            s.user_id == interaction.user.id for s in game.seats
-        ):
+    # The member's own games in play only, found in SQL: every game in play on every server
+    # was read and parsed for each /play daily:true (2 000 of them, 0.4 s).
+    for game in await store.games_of_member(interaction.user.id, active=True):
+        if game.options.get("daily") == today:
             raise BadOption(f"You are already playing today's deal in <#{game.channel_id}>.")
     secret = await daily_secret(store)
     return daily_seed(secret, interaction.guild_id, found.key, today), {"daily": today}
