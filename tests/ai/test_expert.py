@@ -605,30 +605,50 @@ def test_a_race_cycle_hint_promises_one_card_per_type_junked(move: str, fresh: s
 
 
 @pytest.mark.parametrize(
-    ("library", "reshuffled", "why"),
+    ("move", "library", "reshuffled", "why"),
     [
         (
+            "cycle 25 spare-tire",
             0,
             True,
             "your library is spent, so cycling draws nothing, but it takes these 2 "
             "cards out of your hand.",
         ),
-        (1, True, "swapping these 2 cards for a fresh card brings you a better card to play."),
+        (
+            "cycle 25 spare-tire",
+            1,
+            True,
+            "swapping these 2 cards for a fresh card brings you a better card to play.",
+        ),
         # Unspent, the reshuffle brings the junkyard back with the cards just junked.
-        (0, False, "swapping these 2 cards for 2 fresh cards brings you better cards to play."),
+        (
+            "cycle 25 spare-tire",
+            0,
+            False,
+            "swapping these 2 cards for 2 fresh cards brings you better cards to play.",
+        ),
+        ("play pit-crew", 5, True, "two more cards give you more choices."),
+        ("play pit-crew", 1, True, "one more card gives you more choice."),
+        (
+            "play pit-crew",
+            0,
+            True,
+            "your library is spent, so it draws nothing, but it leaves your hand.",
+        ),
+        # Unspent, the reshuffle brings the junkyard: here only the Pit Crew itself.
+        ("play pit-crew", 0, False, "one more card gives you more choice."),
     ],
 )
-def test_a_race_cycle_hint_promises_only_the_cards_left_to_draw(
-    library: int, reshuffled: bool, why: str
+def test_a_race_draw_hint_promises_only_the_cards_left_to_draw(
+    move: str, library: int, reshuffled: bool, why: str
 ) -> None:
-    """Before the fix a cycle from a spent library promised 'fresh cards'."""
+    """Before the fixes a cycle or a Pit Crew from a spent library promised fresh cards."""
     from tests.engine.race_helpers import red_first
 
     state = red_first()
     me = state.sides[0]
     me.library, me.junkyard, me.reshuffled = me.library[:library], [], reshuffled
     view = RACE.private_view(state, 0)
-    move = "cycle 25 spare-tire"
     assert race_explain(view, move, SearchReport(move=move, candidates=[move])) == why
 
 
@@ -992,27 +1012,3 @@ def test_a_game_sets_how_sure_its_expert_must_be() -> None:
     """``keep_z`` on the policy class reaches the search settings; the default stays strict."""
     assert MilleExpertPolicy(budget_ms=5).settings.keep_z == 1.0
     assert RaceExpertPolicy(budget_ms=5).settings.keep_z == SearchSettings().keep_z == 2.0
-
-
-@pytest.mark.parametrize(
-    ("library", "reshuffled", "why"),
-    [
-        (5, True, "two more cards give you more choices"),
-        (1, True, "one more card gives you more choice"),
-        (0, True, "your library is spent, so it draws nothing, but it leaves your hand"),
-        # Unspent, the reshuffle brings the junkyard: here only the Pit Crew itself.
-        (0, False, "one more card gives you more choice"),
-    ],
-)
-def test_a_pit_crew_hint_promises_only_the_cards_left_to_draw(
-    library: int, reshuffled: bool, why: str
-) -> None:
-    """Before the fix the reason promised two cards from a spent library."""
-    from tests.engine.race_helpers import red_first
-
-    state = red_first()
-    me = state.sides[0]
-    me.library, me.junkyard, me.reshuffled = me.library[:library], [], reshuffled
-    view = RACE.private_view(state, 0)
-    move = "play pit-crew"
-    assert race_explain(view, move, SearchReport(move=move, candidates=[move])).startswith(why)
