@@ -34,6 +34,7 @@ from bot.render.dragon import (
     table_png,
     table_size,
 )
+from tests.render.drawn import sizes_drawn, words_drawn
 
 RENDER_FILE = Path(__file__).resolve().parents[2] / "bot" / "render" / "dragon.py"
 NAMES = ["Ann", "Bob", "Cyrille-Alexandre de la Fontaine", "Di", "Ed", "Flo"]
@@ -113,7 +114,7 @@ def test_busy_six_car_table_is_under_budget() -> None:
 def test_left_car_is_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
     """A car whose player left is drawn greyed with its stamp."""
     playing = render_table(GAME.public_view(GAME.new_game(NAMES[:3], seed=2)))
-    drawn = _drawn(monkeypatch)
+    drawn = words_drawn(monkeypatch)
     state = GAME.leave(GAME.new_game(NAMES[:3], seed=2), 1)
     left = render_table(GAME.public_view(state))
     assert left.size == table_size(3)
@@ -238,21 +239,6 @@ def test_waiting_bar_holds_its_two_lines_and_the_last_move_stays_above_it(
     assert not above, "the last move runs into the waiting bar"
 
 
-def _drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Every text the renderers draw from now on, in order."""
-    from bot.render.common import Canvas
-
-    drawn: list[str] = []
-    draw = Canvas.text
-
-    def text(self: Canvas, xy: tuple[float, float], words: str, *args: Any, **kw: Any) -> None:
-        drawn.append(words)
-        draw(self, xy, words, *args, **kw)
-
-    monkeypatch.setattr(Canvas, "text", text)
-    return drawn
-
-
 def test_the_deciding_players_hand_says_you(monkeypatch: pytest.MonkeyPatch) -> None:
     """A reaction's own hand reads "Decide now: you may react…", not the player's own name
     (the table's line names them for everyone else)."""
@@ -260,7 +246,7 @@ def test_the_deciding_players_hand_says_you(monkeypatch: pytest.MonkeyPatch) -> 
     public = GAME.public_view(state)
     assert public.pending is not None
     actor = public.pending.actor
-    drawn = _drawn(monkeypatch)
+    drawn = words_drawn(monkeypatch)
     render_hand(GAME.private_view(state, actor))
     head = " ".join(drawn[: drawn.index("MILLE BORNES")])
     assert head.startswith("Decide now: you may "), head
@@ -271,7 +257,7 @@ def test_a_dead_cars_hand_says_it_holds_no_cards(monkeypatch: pytest.MonkeyPatch
     """A dead car's hand image said nothing under its two empty rows."""
     state = _find(lambda s: any(not c.alive for c in s.cars))
     dead = next(seat for seat, car in enumerate(state.cars) if not car.alive)
-    drawn = _drawn(monkeypatch)
+    drawn = words_drawn(monkeypatch)
     render_hand(GAME.private_view(state, dead))
     assert drawn.count("no cards") == 2
 
@@ -290,23 +276,6 @@ LONG = [
     "Mohammed Abdulrahman Al-Mansouri",
 ]
 WIDE = "龍" * 16 + "の" * 16  # 32 wide letters: as wide as a name can be drawn
-
-
-def _sized(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
-    """Every text the renderers draw from now on, with its font size."""
-    from bot.render.common import Canvas
-
-    drawn: list[tuple[str, int]] = []
-    draw = Canvas.text
-
-    def text(
-        self: Canvas, xy: tuple[float, float], words: str, fnt: Any, *a: Any, **k: Any
-    ) -> None:
-        drawn.append((words, int(fnt.size)))
-        draw(self, xy, words, fnt, *a, **k)
-
-    monkeypatch.setattr(Canvas, "text", text)
-    return drawn
 
 
 def _stampede_caption(names: list[str]) -> str:
@@ -352,7 +321,7 @@ def test_a_long_last_move_above_a_waiting_bar_stays_readable(
         text=f"{LONG[0]} may react to the Laser from {LONG[5]} (4 hits on the right).",
     )
     caption = _stampede_caption(LONG) if lang == "en" else _french_caption(LONG)
-    drawn = _sized(monkeypatch)
+    drawn = sizes_drawn(monkeypatch)
     render_table(dataclasses.replace(public, pending=pending, caption=caption))
     lines = _lines_of(drawn, caption, "LAST MOVE")
     assert " ".join(text for text, _ in lines) == caption, lines
@@ -370,7 +339,7 @@ def test_a_stampede_waiting_for_five_long_names_stays_readable(
     names = ", ".join([name, *LONG[1:5]])
     text = f"Stampede! Waiting for {names} to pick a side."
     pending = dataclasses.replace(public.pending, kind="stampede", text=text)
-    drawn = _sized(monkeypatch)
+    drawn = sizes_drawn(monkeypatch)
     render_table(dataclasses.replace(public, pending=pending))
     waiting = f"WAITING · {text}"
     lines = _lines_of(drawn, waiting, "LAST MOVE")
@@ -390,7 +359,7 @@ def test_the_result_and_the_last_move_stay_readable(monkeypatch: pytest.MonkeyPa
     view = dataclasses.replace(
         public, players=players, winners=(5,), end_reason=reason, caption=caption
     )
-    drawn = _sized(monkeypatch)
+    drawn = sizes_drawn(monkeypatch)
     render_table(view)
     detail = f"{reason} Last move: {caption.replace(reason, '').strip()}"
     lines = _lines_of(drawn, detail, "wins! ★")
@@ -428,7 +397,7 @@ def _six_car_texts(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, list[tuple[str
         return any(not car.moving for car in view.cars) and any(c.limited for c in view.cars)
 
     view = GAME.public_view(_find(busy))
-    drawn = _sized(monkeypatch)
+    drawn = sizes_drawn(monkeypatch)
     render_table(view)
     return view, drawn
 
@@ -484,7 +453,7 @@ def test_a_deciding_stopped_car_keeps_its_reason(monkeypatch: pytest.MonkeyPatch
     stopped = dataclasses.replace(public.cars[seat], battle=(Card.OUT_OF_GAS,), moving=False)
     cars = tuple(stopped if car.seat == seat else car for car in public.cars)
     view = dataclasses.replace(public, cars=cars, to_act=(seat,))
-    drawn = _sized(monkeypatch)
+    drawn = sizes_drawn(monkeypatch)
     render_table(view)
     deciding = next(i for i, (text, _) in enumerate(drawn) if text == "! DECIDING")
     reason, size = drawn[deciding + 1]
@@ -507,7 +476,7 @@ def test_a_jammed_or_fireproof_car_says_so_larger(monkeypatch: pytest.MonkeyPatc
     """The JAMMED and FIREPROOF tags across a car: 14 px, as large as "FIREPROOF" fits across
     the car (they were 12 px, 6 px on a phone)."""
     state = _find(lambda s: any(c.jammed for c in s.cars) and any(c.fireproof for c in s.cars))
-    drawn = _sized(monkeypatch)
+    drawn = sizes_drawn(monkeypatch)
     render_table(GAME.public_view(state))
     tags = [size for text, size in drawn if text in ("JAMMED", "FIREPROOF")]
     assert len(tags) >= 2 and min(tags) >= 14

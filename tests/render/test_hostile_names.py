@@ -20,6 +20,7 @@ from bot.games import bundle
 from bot.render import common
 from bot.render.leaderboard import LeaderboardRow, leaderboard_png
 from bot.seats import computer_names
+from tests.render.drawn import sizes_drawn
 
 Box = tuple[int, int, int, int]
 Drawn = list[tuple[str, Box, tuple[int, int]]]
@@ -267,14 +268,7 @@ def test_a_japanese_big_city_winner_wraps_rather_than_shrinks(
     view = found.game.public_view(final)
     winners = ((0,), *(() for _ in view.result.city_winners[1:]))
     view = dataclasses.replace(view, result=dataclasses.replace(view.result, city_winners=winners))
-    sizes: list[tuple[str, int]] = []
-    original = common.Canvas.text
-
-    def text(self: common.Canvas, xy: Any, words: str, fnt: Any, *a: Any, **k: Any) -> None:
-        sizes.append((words, fnt.size))
-        original(self, xy, words, fnt, *a, **k)
-
-    monkeypatch.setattr(common.Canvas, "text", text)
+    sizes = sizes_drawn(monkeypatch)
     found.presenter.result_png(view)
     cities = sizes[[w for w, _ in sizes].index("BIG CITY BONUSES") :]
     named = [(w, s) for w, s in cities if w and w[0] in name]
@@ -292,14 +286,7 @@ def test_big_city_winners_are_never_drawn_below_12_px(monkeypatch: pytest.Monkey
     view = found.game.public_view(final)
     shared = ((0, 1, 2, 3), (0, 1), (2, 3, 1), (1,), (0, 2), ())
     view = dataclasses.replace(view, result=dataclasses.replace(view.result, city_winners=shared))
-    sizes: list[tuple[str, int]] = []
-    original = common.Canvas.text
-
-    def text(self: common.Canvas, xy: Any, words: str, fnt: Any, *a: Any, **k: Any) -> None:
-        sizes.append((words, fnt.size))
-        original(self, xy, words, fnt, *a, **k)
-
-    monkeypatch.setattr(common.Canvas, "text", text)
+    sizes = sizes_drawn(monkeypatch)
     found.presenter.result_png(view)
     cities = sizes[[w for w, _ in sizes].index("BIG CITY BONUSES") :]
     named = [(w, s) for w, s in cities if any(name[:3] in w for name in LONG[:4])]

@@ -31,6 +31,7 @@ from bot.render.stats import (
     render_stats,
     stats_png,
 )
+from tests.render.drawn import words_drawn
 
 PNG_BUDGET = 250 * 1024
 DAY = 86_400.0
@@ -181,14 +182,7 @@ def test_podium_rows_get_medals() -> None:
 def test_solo_board_drops_the_win_rate_column(monkeypatch: pytest.MonkeyPatch) -> None:
     """A best-score board without win rates renders at the fixed size with no win-rate
     column: no heading, no percentages, no bars (a rated board has all three)."""
-    drawn: list[str] = []
-    draw = Canvas.text
-
-    def text(self: Canvas, xy: tuple[float, float], words: str, *a: Any, **k: Any) -> None:
-        drawn.append(words)
-        draw(self, xy, words, *a, **k)
-
-    monkeypatch.setattr(Canvas, "text", text)
+    drawn = words_drawn(monkeypatch)
     rows = [LeaderboardRow(i + 1, n, 9000 - 500 * i, 20) for i, n in enumerate(NAMES[:6])]
     png = leaderboard_png("Solo", rows, None, "All time", "Best score")
     _save("board_solo.png", png)
@@ -288,14 +282,7 @@ def test_a_record_of_rated_games_says_so(monkeypatch: pytest.MonkeyPatch) -> Non
     games played" counts all of them. Found in review: after a game against the computer the
     card read "RECORD 0 0 0 · 1 game played", a record that seemed to forget the game; its
     screen-reader text said "rated record" all along."""
-    drawn: list[str] = []
-    original = Canvas.text
-
-    def text(self: Canvas, xy: Any, words: str, *a: Any, **k: Any) -> None:
-        drawn.append(words)
-        original(self, xy, words, *a, **k)
-
-    monkeypatch.setattr(Canvas, "text", text)
+    drawn = words_drawn(monkeypatch)
     stats_png(_stats(()))
     assert "RATED RECORD" in drawn and "RECORD" not in drawn
 

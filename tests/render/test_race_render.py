@@ -17,7 +17,6 @@ from PIL import Image
 
 from bot.engine.race.cards import CODES
 from bot.engine.race.state import Phase, RaceState
-from bot.render import common
 from bot.render.race import (
     HAND_IMAGE_SIZE,
     TABLE_SIZE,
@@ -30,6 +29,7 @@ from bot.render.race import (
 )
 from tests.engine.race_helpers import G, act, red_first, start
 from tests.engine.test_race_playouts import _prefer_plays
+from tests.render.drawn import words_drawn
 
 RACE_RENDERER = Path(__file__).resolve().parents[2] / "bot" / "render" / "race.py"
 BLUE_CHEATS = ["25", "75", "coup-fourre", "roadblock", "jammer", "gasoline", "repairs"]
@@ -164,14 +164,7 @@ def test_a_reaction_is_called_a_reaction_in_the_hand(monkeypatch: pytest.MonkeyP
     button and the server's reaction window call them; the hand said "Answer Ann's 100 miles?"
     and tagged the card "ANSWER!". The junkyards are "Junkyard of Bob", never "Bob's junkyard"
     (a seat such as "Computer (normal)" takes no "'s")."""
-    drawn: list[str] = []
-    original = common.Canvas.text
-
-    def text(self: common.Canvas, xy: object, words: str, *a: object, **k: object) -> None:
-        drawn.append(words)
-        original(self, xy, words, *a, **k)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(common.Canvas, "text", text)
+    drawn = words_drawn(monkeypatch)
     state = act(red_first(blue=BLUE_CHEATS), 0, "play 100")
     assert G.describe_action(state, 1, ("react", "roadblock")) == (
         "React with Roadblock: cancel the 100 miles"
@@ -190,14 +183,7 @@ def test_a_long_name_is_cut_in_the_junkyard_line_not_its_card_count(
 ) -> None:
     """The hand image's junkyard line keeps its card count whole: with a long seat name it read
     "Junkyard of Computer (normal), 2 car…", and 31 letters of name left no count at all."""
-    drawn: list[str] = []
-    original = common.Canvas.text
-
-    def text(self: common.Canvas, xy: object, words: str, *a: object, **k: object) -> None:
-        drawn.append(words)
-        original(self, xy, words, *a, **k)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(common.Canvas, "text", text)
+    drawn = words_drawn(monkeypatch)
     state = start(["25"], ["50"])
     state.players = ("Maximilian Wolfgang von Habsburg", "Computer (normal)")
     state.sides[1].junkyard = ["gasoline", "25"]

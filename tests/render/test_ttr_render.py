@@ -27,6 +27,7 @@ from bot.render.ttr import (
     table_png,
 )
 from tests.engine.ttr_helpers import SOLO, G, lay
+from tests.render.drawn import words_drawn
 
 RENDER = Path(__file__).resolve().parents[2] / "bot" / "render" / "ttr.py"
 BUDGET = 300 * 1024
@@ -147,16 +148,8 @@ def test_the_stacks_are_labelled_by_the_rules_name(monkeypatch: pytest.MonkeyPat
     """The table and the final scoring label the stack "ON-THE-TRACK", the rules' On-the-Track
     stack (the captions and the console say it too); the table said "ON THE TRACK" and the
     scoring "TRACK"."""
-    from bot.render import common
 
-    drawn: list[str] = []
-    original = common.Canvas.text
-
-    def text(self: common.Canvas, xy: Any, words: str, *args: Any, **kwargs: Any) -> None:
-        drawn.append(words)
-        original(self, xy, words, *args, **kwargs)
-
-    monkeypatch.setattr(common.Canvas, "text", text)
+    drawn = words_drawn(monkeypatch)
     view = G.public_view(_first(2, PHASES["over"]))
     table_png(view)
     on_table = drawn.count("ON-THE-TRACK")
@@ -211,14 +204,7 @@ def test_long_names_do_not_break_the_images(monkeypatch: pytest.MonkeyPatch) -> 
 
 def test_a_seat_holding_one_card_has_a_one_card_chip(monkeypatch: pytest.MonkeyPatch) -> None:
     """The seat chips count with plural(): a hand of one card read "1 cards"."""
-    drawn: list[str] = []
-    draw = Canvas.text
-
-    def text(self: Canvas, xy: tuple[float, float], words: str, *args: Any, **kw: Any) -> None:
-        drawn.append(words)
-        draw(self, xy, words, *args, **kw)
-
-    monkeypatch.setattr(Canvas, "text", text)
+    drawn = words_drawn(monkeypatch)
     state = lay(hands=[["red"], ["red", "blue"]])
     state.tickets[1] = [0]
     table_png(G.public_view(state))
@@ -319,14 +305,7 @@ def test_the_top_bar_says_a_long_name_is_to_play(
     """A 32-letter name (the most Discord allows) to play keeps "to play" in the top bar: the
     whole line was cut at 360 px, so the pill showed the name alone, as if it were a title."""
     long = "Maximilian Wolfgang von Habsburg"
-    drawn: list[str] = []
-    draw = Canvas.text
-
-    def text(self: Canvas, xy: tuple[float, float], words: str, *args: Any, **kw: Any) -> None:
-        drawn.append(words)
-        draw(self, xy, words, *args, **kw)
-
-    monkeypatch.setattr(Canvas, "text", text)
+    drawn = words_drawn(monkeypatch)
     names = [long, "Bob", "Cy", "Di"][:seats]
     state = next(s for s in _playout(seats, 3, names) if s.phase == "act" and s.turn == 0)
     table_png((SOLO if seats == 1 else G).public_view(state))
@@ -338,14 +317,7 @@ def test_the_scoring_names_a_long_name_whole(monkeypatch: pytest.MonkeyPatch) ->
     200 px kept for a two- or three-digit total cut 32-letter names ("Maximilian Wolfgang
     von…") in a column with room for them."""
     names = ["Maximilian Wolfgang von Habsburg", "Mohammed Abdulrahman Al-Mansouri"]
-    drawn: list[str] = []
-    draw = Canvas.text
-
-    def text(self: Canvas, xy: tuple[float, float], words: str, *args: Any, **kw: Any) -> None:
-        drawn.append(words)
-        draw(self, xy, words, *args, **kw)
-
-    monkeypatch.setattr(Canvas, "text", text)
+    drawn = words_drawn(monkeypatch)
     *_, final = _playout(2, 1, names)
     view = G.public_view(final)
     assert view.result is not None and all(abs(s.total) < 1000 for s in view.result.seats)
