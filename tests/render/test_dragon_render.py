@@ -35,6 +35,7 @@ from bot.render.dragon import (
     table_size,
 )
 from tests.render.drawn import sizes_drawn, words_drawn
+from tests.render.test_hostile_names import LONG
 
 RENDER_FILE = Path(__file__).resolve().parents[2] / "bot" / "render" / "dragon.py"
 NAMES = ["Ann", "Bob", "Cyrille-Alexandre de la Fontaine", "Di", "Ed", "Flo"]
@@ -267,14 +268,6 @@ def test_a_dead_cars_hand_says_it_holds_no_cards(monkeypatch: pytest.MonkeyPatch
 READABLE = 20
 """The smallest text the bottom box may use, in px at the image's full width: a phone shows
 the 804-px arena about 400 px wide, where 20 px bold reads as 10 (13 px read as 6)."""
-LONG = [
-    "Maximilian Wolfgang von Habsburg",
-    "Bartholomew Montgomery-Worthing",
-    "Christopher Alexander Wilkinson",
-    "Wilhelmina Gwendolyn Mortimer",
-    "Montgomery Wellington Worthward",
-    "Mohammed Abdulrahman Al-Mansouri",
-]
 WIDE = "龍" * 16 + "の" * 16  # 32 wide letters: as wide as a name can be drawn
 
 
