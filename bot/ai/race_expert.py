@@ -55,6 +55,7 @@ from bot.engine.race.cards import (
     deck_counts,
     sort_cards,
 )
+from bot.engine.race.hands import drawable
 from bot.engine.race.legality import can_cycle
 from bot.engine.race.moves import legal_actions, pending_answer
 from bot.engine.race.notation import format_action
@@ -326,10 +327,10 @@ def explain(view: RaceSeatView, move: str, report: SearchReport) -> str:
         side = view.public.sides[view.seat]
         # What it can still draw: the library, and the junkyard (the Pit Crew in it) while
         # the one reshuffle is unspent; the reason promised two cards from an empty library.
-        drawable = side.library_count + (0 if side.reshuffled else len(side.junkyard) + 1)
-        if drawable >= 2:
+        draws = drawable(side.library_count, len(side.junkyard), side.reshuffled, 1)
+        if draws >= 2:
             why = "two more cards give you more choices"
-        elif drawable == 1:
+        elif draws == 1:
             why = "one more card gives you more choice"
         else:
             why = "your library is spent, so it draws nothing, but it leaves your hand"
@@ -370,8 +371,8 @@ def _cycle_reason(view: RaceSeatView, cards: Sequence[str], mine: list[str]) -> 
     draw) and from a spent library (none), and called a cycle of 200s "weak cards"."""
     what = NAME.get(cards[0], "this card") if len(cards) == 1 else f"these {len(cards)} cards"
     side = view.public.sides[view.seat]
-    drawable = side.library_count + (0 if side.reshuffled else len(side.junkyard) + len(cards))
-    draws = min(len({TYPE_OF.get(c, c) for c in cards}), drawable)
+    left = drawable(side.library_count, len(side.junkyard), side.reshuffled, len(cards))
+    draws = min(len({TYPE_OF.get(c, c) for c in cards}), left)
     if not draws:
         return (
             f"your library is spent, so cycling draws nothing, but it takes {what} out of your hand"

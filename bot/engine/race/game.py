@@ -25,6 +25,7 @@ from bot.engine.race.cards import (
     sort_cards,
 )
 from bot.engine.race.dealing import deal
+from bot.engine.race.hands import drawable
 from bot.engine.race.moves import answer_to, legal_actions
 from bot.engine.race.notation import format_action, parse_action
 from bot.engine.race.state import (
@@ -245,7 +246,4 @@ def _can_draw(state: RaceState, seat: int, wanted: int, junked: int) -> int:
     if seat not in (0, 1):
         return wanted
     side = state.sides[seat]
-    left = len(side.library)
-    if not side.reshuffled:
-        left += len(side.junkyard) + junked
-    return min(wanted, left)
+    return min(wanted, drawable(len(side.library), len(side.junkyard), side.reshuffled, junked))

@@ -44,6 +44,13 @@ def draw(state: RaceState, seat: int, count: int) -> tuple[int, int | None]:
     return drawn, reshuffled
 
 
+def drawable(library: int, junkyard: int, reshuffled: bool, junked: int) -> int:
+    """How many cards a draw can still give after ``junked`` cards go to the junkyard (a
+    cycle's, or the Pit Crew itself): the library, and while the one reshuffle is unspent the
+    junkyard with those cards too. Buttons and hints promise only these."""
+    return library + (0 if reshuffled else junkyard + junked)
+
+
 def draws(drawn: int) -> str:
     """The verb and what it took: "draws 2 cards", "draws nothing" (an empty library)."""
     return f"draws {plural(drawn, 'card')}" if drawn else "draws nothing"
