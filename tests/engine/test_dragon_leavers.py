@@ -31,16 +31,15 @@ def test_a_backfire_goes_on_after_the_backfirer_left() -> None:
     assert s.cars[0].driver == 5 and not s.cars[0].alive
 
 
-def test_a_backfire_kill_is_not_credited_to_the_backfirer_who_left() -> None:
-    """The backfire of a player who has left kills Ann: the kill is nobody's (Bob left the
-    game, and a car that left earns no kills). It was counted for Bob, on the table and in the
-    result's kills."""
+def test_a_backfire_kill_is_credited_to_the_backfirer_who_left() -> None:
+    """The backfire of a player who has left kills Ann: the kill is still Bob's, as every kill
+    is the card's player's, on the table and in the result's kills."""
     s = act(G.leave(_backfired(seats=3), 1), 0, "pass")
-    assert not s.cars[0].alive and s.cars[0].killed_by == -1
-    assert "a kill for Bob" not in s.caption
+    assert not s.cars[0].alive and s.cars[0].killed_by == 1
+    assert "a kill for Bob" in s.caption
     outcome = G.outcome(s)  # Cy is the last driver alive
     assert outcome is not None and outcome.winners == (2,) and outcome.places == (1, 2, 0)
-    assert [seat["kills"] for seat in outcome.seat_details] == [0, 0, 0]
+    assert [seat["kills"] for seat in outcome.seat_details] == [0, 1, 0]
 
 
 def test_the_backfire_caption_after_a_leave_names_the_car_hit() -> None:
@@ -74,12 +73,12 @@ def _oil_skid(seats: int = 4) -> DragonState:
     return s
 
 
-def test_an_oil_slick_skid_kill_is_not_credited_to_a_car_that_left() -> None:
+def test_an_oil_slick_skid_kill_is_credited_to_the_car_that_left() -> None:
     """Bob drops an Oil Slick; Ann's roll fails and she must pick a side for the wall. Bob
-    leaves before she does, and the wall kills her: nobody is credited."""
+    leaves before she does, and the wall kills her: the kill is still Bob's."""
     s = _oil_skid()
     s = act(G.leave(s, 1), 0, "side front")
-    assert not s.cars[0].alive and s.cars[0].killed_by == -1 and s.cars[1].kills == 0
+    assert not s.cars[0].alive and s.cars[0].killed_by == 1 and s.cars[1].kills == 1
 
 
 def test_the_oil_slick_skid_caption_after_a_leave_names_the_car() -> None:

@@ -78,11 +78,10 @@ def kill(state: DragonState, seat: int, by: int) -> None:
     car = car_w(state, seat)
     state.quiet = 0
     car.driver = DRIVER_TRACK
-    # A car that has left earns no kills: its backfire or Oil Slick may still strike a car in
-    # the chain (dragon.md, Leaving), but the kill is nobody's, on the table and in the result.
-    credited = 0 <= by < len(state.cars) and by != seat and not state.cars[by].left
-    car.killed_by = by if credited or by == seat else -1
-    if credited:
+    # The kill is the card's player's, even one who has left while their backfire or Oil
+    # Slick was still striking: the card was theirs (dragon.md, Kills).
+    car.killed_by = by
+    if 0 <= by < len(state.cars) and by != seat:
         car_w(state, by).kills += 1
         state.caption += f" {name(state, seat)} is dead — a kill for {name(state, by)}."
     else:
