@@ -787,6 +787,10 @@ class Tables:
             turn_over = new_hand or game.simultaneous(here.state)
             if not finished and not turn_over and late in game.to_act(new_state):
                 remind_at, deadline = None, self.clock()
+        elif action_text == LEAVE and self._bystander_left(here, seat, new_state):
+            # The seats deciding decide the same thing as before: a resignation elsewhere at
+            # the table gave a reaction window (or a turn) its whole time again.
+            remind_at, deadline = here.stored.remind_at, here.stored.turn_deadline
         elif remind_at is not None and await self._late_turn_resumes(
             here, seat, new_state, defaulted
         ):
@@ -808,6 +812,26 @@ class Tables:
             deadline=deadline,
         )
         return Position(stored, here.bundle, new_state)
+
+    def _bystander_left(self, here: Position, seat: int, new_state: Any) -> bool:
+        """Whether ``seat``, leaving, was not among the members deciding, and they still decide
+        as before: the same seats, each in a reaction window as before or in a turn as before.
+        Members only, as in ``_others_still_deciding``: a computer's grace is no member's time."""
+        game = here.game
+        before, after = game.to_act(here.state), game.to_act(new_state)
+        return (
+            here.stored.turn_deadline is not None
+            and seat not in before
+            and bool(after)
+            and after == before
+            and game.outcome(new_state) is None
+            and not any(here.stored.seats[s].is_computer for s in after)
+            and all(
+                (game.default_action(here.state, s) is None)
+                == (game.default_action(new_state, s) is None)
+                for s in after
+            )
+        )
 
     def _others_still_deciding(self, here: Position, seat: int, new_state: Any) -> bool:
         """Whether ``seat``'s move leaves members who were deciding with it still deciding

@@ -411,3 +411,58 @@ async def test_deadline_passed_while_down_is_handled_after_restart(tmp_path: Pat
         assert event.game.turn_deadline == later.now + TURN
     finally:
         await after.close()
+
+
+# -- a bystander leaving -------------------------------------------------------------------------
+
+CY = 33
+# Dragon for three: Mille Bornes hands of six (Ann's Speed Limit and Gasolines, Bob's Right of
+# Way and 75s, Cy's 50s), then Car Wars hands of five: Ann a Machine Gun (Front), Bob an Armor
+# for the front, Cy Armor for the left only.
+THREE_CARS = [
+    *["speed-limit", "gasoline", "gasoline", "gasoline", "gasoline", "gasoline"],
+    *["right-of-way", "75", "75", "75", "75", "75"],
+    *["50"] * 6,
+    *["mg-front", "swerve", "swerve", "swerve", "swerve"],
+    *["armor-front", "swerve", "swerve", "swerve", "swerve"],
+    *["swerve", "swerve", "armor-left", "armor-left", "armor-left"],
+]
+
+
+async def _three_cars(tables: Tables) -> TableUpdate:
+    await tables.store.set_guild_settings(GuildSettings(GUILD, TURN, "computer", 45))
+    return await tables.start(
+        channel_id=CHANNEL,
+        guild_id=GUILD,
+        game_key="dragon",
+        seats=[*_members(), SeatRecord(2, "Cy", user_id=CY)],
+        deck=THREE_CARS,
+    )
+
+
+async def test_a_bystander_leaving_keeps_a_reaction_windows_deadline(
+    tables: Tables, clock: Clock
+) -> None:
+    """Ann shoots Bob, who may armor; Cy, not in the fight, resigns 30 seconds later. Bob's
+    window still closes 45 seconds after the shot: it was opened afresh by the resignation,
+    giving the window a second reaction time."""
+    update = await _three_cars(tables)
+    shot = await tables.move(channel_id=CHANNEL, user_id=ANN, action="mg-front @1")
+    assert [s.seat for s in shot.reacting] == [1]
+    assert shot.game.turn_deadline == T0 + 45
+    clock.now = T0 + 30
+    left = await tables.leave(channel_id=CHANNEL, user_id=CY)
+    assert [s.seat for s in left.reacting] == [1]
+    assert left.game.turn_deadline == T0 + 45
+    assert (await _stored(tables, update.game.id)).turn_deadline == T0 + 45
+
+
+async def test_a_bystander_leaving_keeps_the_turn_timer(tables: Tables, clock: Clock) -> None:
+    """Cy resigns in the middle of Ann's turn: Ann's turn keeps its reminder and deadline (a
+    resignation elsewhere at the table is no reason to give her a whole turn again)."""
+    update = await _three_cars(tables)
+    assert (update.game.remind_at, update.game.turn_deadline) == (T0 + TURN / 2, T0 + TURN)
+    clock.now = T0 + 40
+    left = await tables.leave(channel_id=CHANNEL, user_id=CY)
+    assert [s.seat for s in left.waiting] == [0]
+    assert (left.game.remind_at, left.game.turn_deadline) == (T0 + TURN / 2, T0 + TURN)
