@@ -473,6 +473,7 @@ def _winner_line(view: TtrPublicView) -> str:
 # --- tickets ----------------------------------------------------------------------------------
 
 _TICKET = (372, 118)
+_MUST_KEEP = "MUST KEEP"
 
 
 def _needs(ticket: Ticket) -> list[tuple[str, int]]:
@@ -516,6 +517,12 @@ def ticket_tile(
     )
     c.text((cx, cy), str(ticket.points), font(22, "bold"), Palette.DARK_INK, anchor="mm")
     _need_chips(c, ticket, 14, h - 42)
+    if mark == "keep":
+        # Said in a word under the points, not by the gold edge alone: the edge's gold and the
+        # other tickets' brown are one hue to a red-green colour-blind player.
+        tag = font(15, "bold")
+        tw = text_width(_MUST_KEEP, tag) + 16
+        c.pill(w - 12 - tw, h - 40, _MUST_KEEP, tag, Palette.GOLD, Palette.DARK_INK, 26, 8)
     if ticket.cities:
         cities = " · ".join(CITIES[i] for i in ticket.cities)
         cf = fit_font(cities, w - 80, 13, "bold", 9)
@@ -581,8 +588,13 @@ def render_hand(view: TtrSeatView) -> Image.Image:
         if view.keep_minimum:
             note += f" · keep at least {view.keep_minimum}"
         if must:
+            # By code, as the message names it: "the gold one" asked a red-green
+            # colour-blind player to tell a gold edge from a brown one.
+            codes = [t.code for t in view.offered if t.index in must]
             note += (
-                " · the gold one must be kept" if len(must) == 1 else " · keep one of the gold ones"
+                f" · {codes[0]} must be kept"
+                if len(codes) == 1
+                else f" · keep {' or '.join(codes)}"
             )
         _ticket_rows(c, view.offered, y, note, "offer", must)
     return c.image

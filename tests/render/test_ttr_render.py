@@ -135,6 +135,26 @@ def test_solo_setup_hand_marks_the_ticket_that_must_be_kept() -> None:
     _png(hand_png(view))
 
 
+def test_the_ticket_that_must_be_kept_is_tagged_in_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The solo setup's ticket that must be kept carries "MUST KEEP": only its gold edge told
+    it from the others' brown, one hue to a red-green colour-blind player."""
+    view = SOLO.private_view(SOLO.new_game(["A"], 3), 0)
+    ttr.ticket_tile.cache_clear()  # a cached tile is pasted without drawing its words again
+    drawn = words_drawn(monkeypatch)
+    hand_png(view)
+    assert drawn.count("MUST KEEP") == len(view.keep_one_of) == 1
+
+
+def test_the_heading_names_the_ticket_that_must_be_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tickets' heading names the one to keep by its code ("T39 must be kept"), as the
+    message does, where it said "the gold one"."""
+    view = SOLO.private_view(SOLO.new_game(["A"], 3), 0)
+    drawn = words_drawn(monkeypatch)
+    hand_png(view)
+    heading = next(words for words in drawn if words.startswith("TO CHOOSE FROM"))
+    assert heading.endswith(f"{view.keep_one_of[0].code} must be kept"), heading
+
+
 @pytest.mark.parametrize("seats", [1, 2, 4])
 def test_result_image_after_the_end(seats: int) -> None:
     """The final scoring renders for standard and solo games."""
