@@ -3,12 +3,12 @@
 A store is filled, through the store's own bulk path (``junction migrate-db``'s), with a season
 of made-up results: ``sizes`` results over two years, across a few thousand members, every
 game, tables of two to six seats (some with the computer, some solitaires). Then the work
-/leaderboard (each scope and period), /stats, /history and the rating line after a game do is
-timed as the cogs do it (the store's read, the board or card off the event loop, the picture
-drawn), each several times for p50 and p95, and the event loop's worst stall while a board is
-built: how late a command of another channel would be answered meanwhile. Figures are wall
-time (the member's wait), so a busy machine shows slower; the last line of ``junction bench``
-is one JSON object with them.
+/leaderboard (each scope and period), /stats, /history, the rating line after a game and
+/replay's look-up of a channel's last game do is timed as the cogs do it (the store's read, the
+board or card off the event loop, the picture drawn), each several times for p50 and p95, and
+the event loop's worst stall while a board is built: how late a command of another channel
+would be answered meanwhile. Figures are wall time (the member's wait), so a busy machine shows
+slower; the last line of ``junction bench`` is one JSON object with them.
 """
 
 from __future__ import annotations
@@ -322,6 +322,15 @@ def _commands(
     jobs["stats_dragon"] = stats("dragon")
     jobs["stats_solo"] = stats("solo")
     jobs["history"] = history
+
+    async def replay_lookup() -> None:
+        # /replay's reads before any picture (bot/hindsight.py): the channel's last finished
+        # game, and the member's games there (was their own last one aborted?).
+        channel = GUILD * 100
+        await store.last_finished_game(channel)
+        await store.games_of_member(me, channel_id=channel)
+
+    jobs["replay_lookup"] = replay_lookup
     jobs["rating_line_mille"] = rating_line
     # Last, as it adds results: a game ends, its result is stored, and the all-time board is
     # asked, as after every game on a busy server (what the new result costs the board).

@@ -97,6 +97,21 @@ def numbered_qmarks(sql: str) -> str:
     return _NUMBERED.sub(r"?\1", sql)
 
 
+LAST_FINISHED_IN: Final = (
+    "WHERE channel_id = $1 AND status = 'finished' ORDER BY updated_at DESC, id DESC LIMIT 1"
+)
+"""``Store.last_finished_game`` (/replay): ``$1`` is the channel. Migration 0009's index
+``games_by_channel`` serves it whole (tests/store/test_games_by_channel.py)."""
+
+
+def member_games(active: bool, *, here: bool) -> str:
+    """``Store.games_of_member``'s filter: ``$1`` is ``member_pattern``, and ``$2`` the channel
+    when ``here`` (/replay's question, served by the index ``games_by_channel``)."""
+    in_play = " AND status = 'active'" if active else ""
+    in_channel = " AND channel_id = $2" if here else ""
+    return f"WHERE seats LIKE $1{in_play}{in_channel} ORDER BY id"
+
+
 class Sql(Protocol):
     """A connection inside a write transaction, taking statements with ``$n`` placeholders."""
 
@@ -168,11 +183,7 @@ class SqlStore(Store):
         return await self._games(NO_RESULT)
 
     async def last_finished_game(self, channel_id: int) -> StoredGame | None:
-        return await self._game(
-            "WHERE channel_id = $1 AND status = 'finished' ORDER BY updated_at DESC, id DESC"
-            " LIMIT 1",
-            channel_id,
-        )
+        return await self._game(LAST_FINISHED_IN, channel_id)
 
     async def moves(self, game_id: int) -> list[MoveRecord]:
         """The move log in order."""
@@ -210,12 +221,10 @@ class SqlStore(Store):
     async def games_of_member(
         self, user_id: int, *, active: bool = False, channel_id: int | None = None
     ) -> list[StoredGame]:
-        in_play = " AND status = 'active'" if active else ""
         # One channel's games only, in SQL: a member of many games is thousands of states to
         # parse otherwise (half a second for 21 000), to keep a handful.
-        here = "" if channel_id is None else " AND channel_id = $2"
         args = [member_pattern(user_id)] + ([] if channel_id is None else [channel_id])
-        games = await self._games(f"WHERE seats LIKE $1{in_play}{here} ORDER BY id", *args)
+        games = await self._games(member_games(active, here=channel_id is not None), *args)
         return [g for g in games if any(s.user_id == user_id for s in g.seats)]
 
     async def forget_member(

@@ -11,7 +11,11 @@ import aiosqlite
 
 from bot.store.base import DailyClaim, Invitee, LobbyRecord, SeatRecord, Store, StoredGame
 from bot.store.migrations import apply_migrations, load_migrations
+from bot.store.sql import numbered_qmarks
 from bot.store.sqlite import SqliteStore
+
+LATEST_SCHEMA = load_migrations()[-1].version
+"""The schema version a store opened today leaves a database at."""
 
 SEATS = (
     SeatRecord(seat=0, name="Ada", user_id=123456789012345678),
@@ -79,6 +83,30 @@ class Backend:
         pg = await asyncpg.connect(self.url)
         try:
             return [tuple(row) for row in await pg.fetch(sql)]
+        finally:
+            await pg.close()
+
+    async def plan(self, sql: str, *args: Any) -> str:
+        """How the database would run ``sql`` (``$n`` placeholders, bound to ``args``): SQLite's
+        ``EXPLAIN QUERY PLAN`` details, or PostgreSQL's ``EXPLAIN``, one line each.
+
+        PostgreSQL is told to avoid reading whole tables where it can: a test's tables are
+        tiny, and would be read whole whatever the indexes; the question is whether an index
+        serves the query at all."""
+        if self.name == "sqlite":
+            assert self.path is not None
+            conn = sqlite3.connect(self.path)
+            try:
+                query = f"EXPLAIN QUERY PLAN {numbered_qmarks(sql)}"
+                return "\n".join(str(row[3]) for row in conn.execute(query, args))
+            finally:
+                conn.close()
+        import asyncpg
+
+        pg = await asyncpg.connect(self.url)
+        try:
+            await pg.execute("SET enable_seqscan = off")
+            return "\n".join(str(row[0]) for row in await pg.fetch(f"EXPLAIN {sql}", *args))
         finally:
             await pg.close()
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from bot.store.base import Invitee, StaleVersion, Store
-from tests.store.helpers import OLD_CHALLENGE_ROW, Backend, lobby_record
+from tests.store.helpers import LATEST_SCHEMA, OLD_CHALLENGE_ROW, Backend, lobby_record
 
 
 async def test_an_open_tables_seats_read_back(store: Store) -> None:
@@ -67,7 +67,7 @@ async def test_a_version_5_database_upgrades(backend: Backend) -> None:
         assert (await store.get_lobby(table.id)) == table
     finally:
         await store.close()
-    assert await backend.raw("SELECT MAX(version) FROM schema_version") == [(8,)]
+    assert await backend.raw("SELECT MAX(version) FROM schema_version") == [(LATEST_SCHEMA,)]
 
 
 @pytest.mark.parametrize("seats", [1, 5])

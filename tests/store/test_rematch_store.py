@@ -14,7 +14,7 @@ from dataclasses import replace
 import pytest
 
 from bot.store.base import UNPOSTED_SECONDS, LobbyRecord, StaleVersion, Store, StoreError
-from tests.store.helpers import OLD_CHALLENGE_ROW, Backend, lobby_record
+from tests.store.helpers import LATEST_SCHEMA, OLD_CHALLENGE_ROW, Backend, lobby_record
 
 GAME = 77
 NOW = 500.0
@@ -125,4 +125,4 @@ async def test_a_version_4_database_upgrades(backend: Backend) -> None:
         assert created
     finally:
         await store.close()
-    assert await backend.raw("SELECT MAX(version) FROM schema_version") == [(8,)]
+    assert await backend.raw("SELECT MAX(version) FROM schema_version") == [(LATEST_SCHEMA,)]

@@ -29,7 +29,7 @@ from bot.store.base import (
 from bot.store.migrate import copy_store
 from bot.store.migrations import MigrationError
 from bot.store.sqlite import SqliteStore
-from tests.store.helpers import SEATS, STATE, Backend, move, new_game
+from tests.store.helpers import LATEST_SCHEMA, SEATS, STATE, Backend, move, new_game
 
 # -- schema and migrations -----------------------------------------------------------------------
 
@@ -45,6 +45,7 @@ async def test_schema_created(store: Store, backend: Backend) -> None:
         (6, "open_tables"),
         (7, "lobby_expiry"),
         (8, "result_numbers"),
+        (9, "games_by_channel"),
     ]
     tables = ("games", "moves", "results", "guild_settings", "lobbies", "abort_votes")
     for table in (*tables, "daily_claims"):
@@ -72,6 +73,7 @@ async def test_migrations_idempotent(backend: Backend) -> None:
         (6,),
         (7,),
         (8,),
+        (9,),
     ]
 
 
@@ -510,7 +512,7 @@ async def test_version_1_database_upgrades(backend: Backend) -> None:
         assert await store.initial_state(fresh.id) == STATE
     finally:
         await store.close()
-    assert await backend.raw("SELECT MAX(version) FROM schema_version") == [(8,)]
+    assert await backend.raw("SELECT MAX(version) FROM schema_version") == [(LATEST_SCHEMA,)]
 
 
 # -- initial states ------------------------------------------------------------------------------

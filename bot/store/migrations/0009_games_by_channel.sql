@@ -1,0 +1,11 @@
+-- 0009: a channel's games found through an index.
+--
+-- One file for both SQLite and PostgreSQL (no dialect override). /replay asks for the channel's
+-- last finished game (Store.last_finished_game: channel, status 'finished', the latest
+-- updated_at, then id) and for the member's games in that channel (Store.games_of_member with
+-- channel_id). Without this index both read every game of every channel: 35 ms and 60 ms at
+-- 200 000 games on SQLite. With it the first reads one index entry (walked backwards from the
+-- end of the channel's finished games), the second only that channel's games. id is named
+-- last so PostgreSQL orders ties as the query does; in SQLite it is the rowid, which every
+-- index entry ends with anyway.
+CREATE INDEX games_by_channel ON games (channel_id, status, updated_at, id);
