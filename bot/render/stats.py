@@ -268,16 +268,8 @@ def _draw_record_panel(c: Canvas, stats: MemberStats, box: Box) -> int:
     # A stacked bar of the same record: green, grey, red.
     bar = (x0 + 18, y0 + 110, x1 - 18, y0 + 122)
     c.rounded(bar, 6, fill=BAR_BACK)
-    if games:
-        width = bar[2] - bar[0]
-        w_end = bar[0] + round(width * stats.wins / games)
-        d_end = w_end + round(width * stats.draws / games)
-        if stats.losses:
-            c.rounded(bar, 6, fill=Palette.RED)
-        if stats.draws:
-            c.rounded((bar[0], bar[1], d_end, bar[3]), 6, fill=Palette.MUTED)
-        if stats.wins:
-            c.rounded((bar[0], bar[1], w_end, bar[3]), 6, fill=Palette.GREEN)
+    parts = ((stats.wins, Palette.GREEN), (stats.draws, Palette.MUTED), (stats.losses, Palette.RED))
+    _record_bar(c, bar, parts)
     info = font(16, "regular")
     played = f"{number_text(stats.games)} {noun(stats.games, 'game')} played"
     c.text((x0 + 18, y0 + 144), played, info, Palette.INK, anchor="lm")
@@ -286,6 +278,27 @@ def _draw_record_panel(c: Canvas, stats: MemberStats, box: Box) -> int:
         c.text((x1 - 18, y0 + 144), rate, font(16, "bold"), Palette.INK, anchor="rm")
     _draw_favourite(c, stats, box)
     return box[3]
+
+
+_RECORD_GAP = 4
+"""The dark gap between the record bar's segments: Palette.GREEN and Palette.RED are one olive
+to a red-green colour-blind player, so the split is drawn, not only coloured."""
+
+
+def _record_bar(c: Canvas, bar: Box, parts: Sequence[tuple[int, RGB]]) -> None:
+    """A record as segments of ``bar`` in order (won, drawn, lost), each as long as its share
+    (a count of one is still seen), ``_RECORD_GAP`` apart."""
+    shown = [(count, colour) for count, colour in parts if count > 0]
+    total = sum(count for count, _ in shown)
+    if not total:
+        return
+    room = bar[2] - bar[0] - _RECORD_GAP * (len(shown) - 1)
+    widths = [max(8, round(room * count / total)) for count, _ in shown]
+    widths[widths.index(max(widths))] += room - sum(widths)  # the largest takes the rounding
+    x = bar[0]
+    for width, (_, colour) in zip(widths, shown, strict=True):
+        c.rounded((x, bar[1], x + width, bar[3]), 6, fill=colour)
+        x += width + _RECORD_GAP
 
 
 def _draw_favourite(c: Canvas, stats: MemberStats, box: Box) -> None:
@@ -321,11 +334,7 @@ def _draw_solitaire_record_panel(c: Canvas, stats: MemberStats, box: Box) -> int
         c.rounded(bar, 6, fill=BAR_BACK)
         rate = solitaire_win_rate(stats)
         if rate is not None:
-            w_end = bar[0] + round((bar[2] - bar[0]) * rate)
-            if stats.losses:
-                c.rounded(bar, 6, fill=Palette.RED)
-            if stats.wins:
-                c.rounded((bar[0], bar[1], w_end, bar[3]), 6, fill=Palette.GREEN)
+            _record_bar(c, bar, ((stats.wins, Palette.GREEN), (stats.losses, Palette.RED)))
             words = f"{round(100 * rate)}% won"
             c.text((x1 - 18, y0 + 144), words, font(16, "bold"), Palette.INK, anchor="rm")
     _draw_favourite(c, stats, box)

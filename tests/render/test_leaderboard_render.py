@@ -321,3 +321,26 @@ def test_the_head_to_head_bars_form_one_column(monkeypatch: pytest.MonkeyPatch) 
     backs = [box for box, fill in shapes if fill == BAR_BACK and box[3] - box[1] == 10]
     assert len(backs) == 3, shapes
     assert len({(box[0], box[2]) for box in backs}) == 1, backs
+
+
+@pytest.mark.parametrize("solitaire", [False, True])
+def test_the_record_bar_splits_won_from_lost_with_a_gap(
+    monkeypatch: pytest.MonkeyPatch, solitaire: bool
+) -> None:
+    """The won and lost segments of the record bar stand apart, a gap of the bar's dark
+    between them: Palette.GREEN and Palette.RED are one olive to a red-green colour-blind
+    player, and the lost part was drawn under the whole bar, so the split was colour alone."""
+    shapes: list[Any] = []
+    original = Canvas.rounded
+
+    def rounded(self: Canvas, box: Any, radius: int, *a: Any, **k: Any) -> None:
+        shapes.append((tuple(box), k.get("fill")))
+        original(self, box, radius, *a, **k)
+
+    monkeypatch.setattr(Canvas, "rounded", rounded)
+    card = dataclasses.replace(_stats(_history(20)), solitaire=solitaire, winnable=solitaire)
+    stats_png(card)
+    bar = [(box, fill) for box, fill in shapes if box[3] - box[1] == 12]
+    (won,) = [box for box, fill in bar if fill == Palette.GREEN]
+    (lost,) = [box for box, fill in bar if fill == Palette.RED]
+    assert lost[0] - won[2] >= 3, bar
