@@ -62,17 +62,21 @@ _FACE: dict[str, RGB] = {
     "red": (206, 48, 44),
     "orange": (238, 136, 28),
     "yellow": (244, 204, 46),
-    "green": (58, 156, 72),
+    "green": (72, 176, 86),
     "blue": (46, 106, 206),
     "purple": (146, 76, 186),
     "black": (44, 44, 50),
     "white": (236, 236, 228),
     "loco": (120, 120, 120),
 }
+# Dark ink on the light faces. Green has it too, on a lighter green than it had: white on
+# (58, 156, 72) was 3.2:1, the faintest letter on any chip, and a red-green colour-blind player
+# reads a green chip by its letter alone; the lighter green also stands further from red.
 _INK: dict[str, RGB] = {
     "yellow": (40, 36, 20),
     "white": (40, 40, 44),
     "orange": (40, 30, 10),
+    "green": (20, 40, 24),
 }
 _RAINBOW: tuple[RGB, ...] = tuple(_FACE[c] for c in COLOURS if c not in ("black", "white"))
 _SEAT_COLOURS: tuple[RGB, ...] = ((92, 170, 255), (255, 160, 84), (140, 220, 120), (236, 120, 200))

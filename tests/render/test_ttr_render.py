@@ -308,6 +308,21 @@ def test_railyard_sets_name_their_colour_under_the_card() -> None:
     assert seen[0] != seen[1]
 
 
+def _luminance(rgb: tuple[int, int, int]) -> float:
+    """WCAG's relative luminance of an sRGB colour."""
+    lin = [v / 3294.6 if v <= 10 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+@pytest.mark.parametrize("colour", COLOURS)
+def test_a_colour_letter_reads_on_its_chip(colour: str) -> None:
+    """Each colour's letter and name stand out from its face by WCAG's 4.5:1, as a colour-blind
+    player tells red from green by them: white on the green face was 3.2:1."""
+    face, ink = ttr._FACE[colour], ttr._ink(colour)
+    light, dark = sorted((_luminance(face), _luminance(ink)), reverse=True)
+    assert (light + 0.05) / (dark + 0.05) >= 4.5
+
+
 def test_a_crowded_railyard_keeps_its_chips_apart() -> None:
     """Seven sets with Locomotives: seven separate chips under the cards, none touching."""
     yard = {c: (2, 2) for c in COLOURS[:7]}
