@@ -31,7 +31,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="0,1",
         help="gateway shards this process runs (needs --shard-count and a shared PostgreSQL)",
     )
-    run.add_argument("--shard-count", type=int, metavar="N", help="total shards of the bot")
+    run.add_argument("--shard-count", type=_number, metavar="N", help="total shards of the bot")
     run.add_argument(
         "--sync",
         action=argparse.BooleanOptionalAction,
@@ -50,9 +50,9 @@ def _parser() -> argparse.ArgumentParser:
     console = sub.add_parser(
         "console", help="play any game in this terminal (computers sit in the other seats)"
     )
-    console.add_argument("--game", help="game key (see `junction games`)")
-    console.add_argument("--players", type=int, help="seats in all, you included")
-    console.add_argument("--seed", type=int, help="seed of the deal (default: random)")
+    console.add_argument("--game", type=_game_key, help="game key (see `junction games`)")
+    console.add_argument("--players", type=_number, help="seats in all, you included")
+    console.add_argument("--seed", type=_number, help="seed of the deal (default: random)")
     console.add_argument("--deck", metavar="FILE", help="stacked deck: card codes, top first")
     console.add_argument("--db", help="store URL (default: JUNCTION_DB or sqlite:///junction.db)")
     console.add_argument(
@@ -77,10 +77,10 @@ def _parser() -> argparse.ArgumentParser:
     arena.add_argument(
         "--policies", default=None, help="policies by seat, comma-separated (rotated per game)"
     )
-    arena.add_argument("--players", type=int, help="seats at the table (default: as policies)")
-    arena.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    arena.add_argument("--players", type=_number, help="seats at the table (default: as policies)")
+    arena.add_argument("--games", type=_number, default=100, help="games to play (default 100)")
     arena.add_argument(
-        "--seed", type=int, default=1, help="seed of the first game, then one up (default 1)"
+        "--seed", type=_number, default=1, help="seed of the first game, then one up (default 1)"
     )
     arena.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="a game option"
@@ -88,8 +88,10 @@ def _parser() -> argparse.ArgumentParser:
 
     bench = sub.add_parser("bench", help="measure rendering, engine, computer and store speed")
     bench.add_argument("--quick", action="store_true", help="fewer repetitions")
-    bench.add_argument("--game", help="only this game (default: every game, then the store)")
-    bench.add_argument("--players", type=int, help="seats (default: the game's largest table)")
+    bench.add_argument(
+        "--game", type=_game_key, help="only this game (default: every game, then the store)"
+    )
+    bench.add_argument("--players", type=_number, help="seats (default: the game's largest table)")
     bench.add_argument(
         "--discord",
         action="store_true",
@@ -149,11 +151,35 @@ def _server_id(text: str) -> int:
     return int(text)
 
 
+def _game_key(text: str) -> str:
+    # An empty --game ("$GAME" unset in a script) was read as none given: the default game was
+    # dealt (the console) or every game timed (bench), as if the option were not there.
+    if not text.strip():
+        raise argparse.ArgumentTypeError("name a game, like mille (see `junction games`)")
+    return text
+
+
+def _number(text: str) -> int:
+    """A whole number option (seats, games, a seed, shards). Quoted cut short when refused:
+    argparse's own "invalid int value" quoted thousands of digits whole, and int() refuses
+    more than 4 300 of them. Thirty digits hold any seed or count anyone means."""
+    digits = text.strip().removeprefix("-")
+    if not digits.isdecimal():
+        raise argparse.ArgumentTypeError(f"a whole number is wanted, not {shown_value(text)}")
+    if len(digits) > 30:
+        raise argparse.ArgumentTypeError(f"{shown_value(text)} is far too big")
+    return int(text)
+
+
 def _shard_ids(text: str) -> list[int]:
-    try:
-        return [int(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"shard ids are numbers like 0,1 — not {text!r}") from None
+    parts = [part.strip() for part in text.split(",") if part.strip()]
+    # Each id as a shard can be numbered (check_shards says the range): a huge one was quoted
+    # whole, thousands of digits in one error line.
+    if not all(part.isdecimal() and len(part) <= 30 for part in parts):
+        raise argparse.ArgumentTypeError(
+            f"shard ids are numbers like 0,1 — not {shown_value(text)}"
+        )
+    return [int(part) for part in parts]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -390,7 +416,8 @@ def _arena(args: argparse.Namespace) -> int:
 
     try:
         found = bundle(args.game)
-        names = args.policies or f"{found.default_policy},random"
+        # An empty --policies is refused as ",," is, not read as the default pair.
+        names = f"{found.default_policy},random" if args.policies is None else args.policies
         policies = [name.strip() for name in names.split(",") if name.strip()]
         report = run_arena(
             found.key,

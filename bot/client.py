@@ -155,14 +155,21 @@ class ShardedJunctionBot(JunctionBot, commands.AutoShardedBot):
     """
 
 
+MAX_SHARDS = 10_000
+"""The most shards ``--shard-count`` may ask for: Discord fills a shard with 2 500 servers, so
+this is 25 million servers, past any bot's reach."""
+
+
 def check_shards(shard_ids: Sequence[int] | None, shard_count: int | None) -> list[int] | None:
     """The sorted shard ids to run (None: all of them); ValueError for impossible options."""
     if shard_count is None:
         raise ValueError("--shard-ids needs --shard-count (the total number of shards, ≥ 1)")
-    if shard_count < 1:
-        # Said of the option given: `--shard-count 0` alone named --shard-ids, never given.
+    if not 1 <= shard_count <= MAX_SHARDS:
+        # Said of the option given: `--shard-count 0` alone named --shard-ids, never given. A
+        # huge count alone logged in and then opened shard after shard, each refused by Discord.
         raise ValueError(
-            f"--shard-count is the total number of shards, at least 1, not {shard_count}"
+            f"--shard-count is the total number of shards, from 1 to "
+            f"{format(MAX_SHARDS, ',').replace(',', ' ')}, not {shard_count}"
         )
     if shard_ids is None:
         return None

@@ -320,3 +320,77 @@ def test_ctrl_c_in_a_long_command_is_one_line(command: list[str]) -> None:
             process.communicate()
     assert process.returncode == 130, err.decode()[-500:]
     assert err.decode().strip() == f"junction {command[0]}: interrupted.", err.decode()[-500:]
+
+
+def test_a_shard_count_past_any_bot_is_refused_before_logging_in(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--shard-count`` of twenty digits (alone: every shard in this process) is refused in
+    one sentence giving the range, and the bot is not started. Before the fix the bot logged
+    in and then opened shard after shard, each refused by Discord."""
+    monkeypatch.setenv("DISCORD_TOKEN", "token")
+    monkeypatch.setattr("bot.client.run_bot", _no_bot)
+    assert main(["run", "--shard-count", "9" * 20]) == 2
+    assert capsys.readouterr().err == (
+        f"junction run: --shard-count is the total number of shards, from 1 to 10 000, "
+        f"not {'9' * 20}\n"
+    )
+
+
+def _no_bot(*args: object, **kwargs: object) -> int:
+    raise AssertionError("the bot was started")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["console", "--seed"],
+        ["console", "--players"],
+        ["arena", "mille", "--games"],
+        ["arena", "mille", "--seed"],
+        ["bench", "--game", "mille", "--players"],
+        ["run", "--shard-count"],
+        ["run", "--shard-count", "2", "--shard-ids"],
+    ],
+)
+def test_a_number_of_thousands_of_digits_is_quoted_cut_short(
+    capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
+    """A number option of 5 000 digits is a usage error (status 2) quoting it cut short, on
+    one line. Before the fix argparse quoted all 5 000 digits ("invalid int value: '9999…")."""
+    with pytest.raises(SystemExit) as stopped:
+        main([*args, "9" * 5000])
+    assert stopped.value.code == 2
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert "…'" in last and len(last) < 200, last[:300]
+
+
+@pytest.mark.parametrize("args", [["console", "--game", ""], ["bench", "--game", " "]])
+def test_an_empty_game_is_refused_not_read_as_none_given(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+) -> None:
+    """``--game ""`` (``--game "$GAME"`` with the variable unset) is a usage error asking for a
+    game. Before the fix it was read as no --game: the console dealt the default game into
+    junction.db, and the bench timed every game."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("JUNCTION_DB", raising=False)
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    with pytest.raises(SystemExit) as stopped:
+        main(args)
+    assert stopped.value.code == 2
+    assert "argument --game: name a game, like mille" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_empty_policies_list_is_refused_as_a_list_of_commas_is(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``arena mille --policies ""`` is refused as ``--policies ,,`` is. Before the fix it was
+    read as no --policies: a hundred games of the default pair, printed as asked for."""
+    assert main(["arena", "mille", "--games", "1", "--policies", ""]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == "junction arena: An arena needs at least one policy.\n"
+    assert captured.out == ""

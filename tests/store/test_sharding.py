@@ -61,7 +61,7 @@ def test_impossible_shards_are_refused(ids: list[int], count: int | None, messag
 def test_a_shard_count_below_one_is_named(ids: list[int] | None) -> None:
     """`--shard-count 0` alone was told that --shard-ids needs --shard-count."""
     with pytest.raises(
-        ValueError, match=r"^--shard-count is the total number of shards, at least 1, not 0$"
+        ValueError, match=r"^--shard-count is the total number of shards, from 1 to 10 000, not 0$"
     ):
         check_shards(ids, 0)
 
