@@ -282,9 +282,13 @@ class Timers(commands.Cog):
         )
         said = (
             f"⚙️ Turn timer: **{timer}**; when it runs out, {action}. Reaction window: "
-            f"**{updated.reaction_seconds} s**. It applies from each game's next move"
+            f"**{updated.reaction_seconds} s**. The times apply from each game's next move"
             + (f"; {plural(timed, 'game')} waiting with no timer got one now." if timed else ".")
         )
+        if updated.on_timeout != current.on_timeout:
+            # A deadline stores when a turn runs out, not what happens then: that is read from
+            # the settings when it does, so a turn already running meets the new choice.
+            said += " The new choice applies at once, to turns already running too."
         if interaction.response.is_done():
             await interaction.followup.send(said, ephemeral=True)
         else:
