@@ -63,6 +63,17 @@ log = logging.getLogger("junction.lobby")
 LOBBIES_PER_SWEEP = 50
 """The most lobbies one sweep expires (one message edit each); the rest wait for the next."""
 
+CLOSED_KEPT_SECONDS = 7 * 86_400
+"""How long a closed lobby stays in the database past its expiry time. A press on its message
+is answered from it until then (and, should the message still show buttons because its closing
+edit failed, closes it with the note the lobby's end deserves: "The game is on", "Cancelled.");
+after, the sweep deletes it (``forget_closed``) and such a press is told the lobby ended
+(``_ended``)."""
+
+CLOSED_PER_SWEEP = 200
+"""The most closed lobbies one sweep deletes; a backlog (a database from before the sweep
+deleted any) goes over the next sweeps."""
+
 
 def clock() -> float:
     """The time now, in seconds since the epoch: the clock lobbies are opened and expire by,
@@ -217,6 +228,8 @@ class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adjlsc])"
         # Before the lobby is read, only the verb tells a table's button from an invitation's.
         named = {"j": "table", "l": "table", "a": "invitation", "d": "invitation"}
         if lobby is None:
+            if ended := await _ended(interaction.message, self.lobby_id):
+                raise GameError(ended)
             raise GameError(f"That {named.get(self.verb, 'invitation or table')} does not exist.")
         table = lobby.open_seats is not None
         what = "table" if table else "invitation"
@@ -493,6 +506,54 @@ async def expire_due(bot: JunctionBot, shards: Shards | None = None) -> int:
         expired += 1
         await _show_expired(bot, closed)
     return expired
+
+
+async def forget_closed(bot: JunctionBot, shards: Shards | None = None) -> int:
+    """Delete the closed lobbies ``CLOSED_KEPT_SECONDS`` past their expiry time (on the servers
+    ``shards`` hold; at most ``CLOSED_PER_SWEEP``): nobody can answer them, and each would stay
+    in the database for good. How many were deleted."""
+    before = clock() - CLOSED_KEPT_SECONDS
+    return await bot.tables.store.delete_closed_lobbies(before, CLOSED_PER_SWEEP, shards)
+
+
+_STILL_TRUE = ("**", "Seats: ", "Options: ")
+"""The lines of a lobby's message that still hold once it has ended: its headline (the game,
+the host, who was invited), its seats, its options. The others say what to press and when it
+expires."""
+
+
+async def _ended(pressed: discord.Message | None, lobby_id: int) -> str | None:
+    """What a press is told on the message of a lobby no longer stored (deleted a week after
+    it closed, ``forget_closed``, or naming a member forgotten): that it has ended. The message
+    still shows its buttons (the edit that closed it failed), so they go, the message ending
+    with the same words.
+
+    None (the caller says the lobby does not exist) unless the pressed message carries the
+    lobby's own buttons, all four of them and no other: a forged id under another message (a
+    table, a leaderboard, a closed lobby's message) adds one button, and that message must not
+    be rewritten."""
+    if pressed is None:
+        return None
+    verbs = set()
+    for row in pressed.components:
+        for item in getattr(row, "children", [row]):
+            custom_id = getattr(item, "custom_id", None) or ""
+            match = LobbyButton.__discord_ui_compiled_template__.fullmatch(custom_id)
+            if match is None or int(match["lobby"]) != lobby_id:
+                return None
+            verbs.add(match["verb"])
+    if verbs not in ({"a", "d", "s", "c"}, {"j", "l", "s", "c"}):
+        return None
+    what = "table" if "j" in verbs else "invitation"
+    kept = [line for line in (pressed.content or "").split("\n") if line.startswith(_STILL_TRUE)]
+    await _edit_in_channel(
+        pressed,
+        f"could not close ended lobby {lobby_id}",
+        content=clip("\n".join([*kept, f"⌛ This {what} has ended."])),
+        view=None,
+        allowed_mentions=NO_PINGS,
+    )
+    return f"That {what} has ended."
 
 
 async def _show_expired(bot: JunctionBot, closed: LobbyRecord) -> None:

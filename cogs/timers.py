@@ -5,8 +5,9 @@ few seconds and says in the channel what happened: a reminder at half time, then
 computer's move for the absent player or their forfeit, and a game whose every member has
 let the computer play their last three turns ends with no result. A second loop, at the same pace,
 expires the invitations and open tables past their time (``cogs.lobby.expire_due``), so their
-messages say so and lose their buttons without anyone pressing them; it is a loop of its own
-so that deadlines never wait for those messages' edits.
+messages say so and lose their buttons without anyone pressing them, and deletes those closed
+a week before (``cogs.lobby.forget_closed``); it is a loop of its own so that deadlines never
+wait for those messages' edits.
 
 A game whose channel (or thread) is deleted ends with no result: when Discord says so, or when
 the sweep finds the channel gone (deleted while the bot was away). So do the games of a server
@@ -28,7 +29,7 @@ from bot.engine.core import BadOption, GameError
 from bot.engine.words import plural
 from bot.store.base import GuildSettings, Shards, StoredGame
 from bot.timers import TimerEvent, sweep
-from cogs.lobby import expire_due
+from cogs.lobby import expire_due, forget_closed
 from cogs.ui import bot_of, junction, pings, send_table
 
 log = logging.getLogger("junction.timers")
@@ -107,12 +108,17 @@ class Timers(commands.Cog):
 
     @tasks.loop(seconds=SWEEP_SECONDS)
     async def lobby_sweeper(self) -> None:
-        """Expire the lobbies past their time. A loop of its own, beside ``sweeper``: a
-        turn's deadline must not wait for lobby messages' edits, which Discord can hold for
-        long (a channel's rate limit with many invitations due, an outage's retries)."""
+        """Expire the lobbies past their time, and delete those closed a week before. A loop
+        of its own, beside ``sweeper``: a turn's deadline must not wait for lobby messages'
+        edits, which Discord can hold for long (a channel's rate limit with many invitations
+        due, an outage's retries)."""
         try:
             if expired := await expire_due(junction(self.bot), self._shards()):
                 log.info("expired %d lobby(ies) past their time", expired)
+            # Then the lobbies closed long enough that no button can need them, a bounded
+            # number a pass, so the table holds the recent ones only.
+            if deleted := await forget_closed(junction(self.bot), self._shards()):
+                log.info("deleted %d closed lobby(ies)", deleted)
         except Exception:
             # An unhandled error would stop the loop for good; log it and sweep again later.
             log.exception("lobby expiry sweep failed")

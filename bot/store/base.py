@@ -512,6 +512,18 @@ class Store(ABC):
         it, and it would come back at every call ahead of the readable ones)."""
 
     @abstractmethod
+    async def delete_closed_lobbies(
+        self, before: float, limit: int, shards: Shards | None = None
+    ) -> int:
+        """Delete at most ``limit`` closed lobbies (started, cancelled, expired) whose
+        ``expires_at`` is before ``before``, the longest past first; with ``shards``, only those
+        on a server those shards hold (or on none). How many were deleted.
+
+        The newest lobby is kept, whatever its status: a new lobby's id is then always higher
+        than every id handed out before (SQLite would number it one above the highest left),
+        so an old message's buttons never name a lobby opened since."""
+
+    @abstractmethod
     async def add_abort_vote(self, game_id: int, user_id: int) -> frozenset[int]:
         """Record that a member wants the game aborted; every member who does so far. A move
         (``record_move``) lets every vote cast before it lapse."""

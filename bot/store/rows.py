@@ -442,6 +442,16 @@ LOBBIES_DUE: Final = (
 """``Store.lobbies_due``: ``$1`` is the time and ``$2`` the limit, ``{shards}`` is
 ``shard_condition``. The order is the index's (migration 0007)."""
 
+DELETE_CLOSED_LOBBIES: Final = (
+    "DELETE FROM lobbies WHERE id IN (SELECT id FROM lobbies WHERE status <> 'open'"
+    " AND expires_at < $1{shards} AND id < (SELECT MAX(id) FROM lobbies)"
+    " ORDER BY expires_at LIMIT $2)"
+)
+"""``Store.delete_closed_lobbies``: ``$1`` is the time and ``$2`` the limit, ``{shards}`` is
+``shard_condition``; migration 0010's index finds them. The newest lobby is never deleted:
+SQLite numbers a new row one above the highest, and a deleted highest id would be handed out
+again, an old message's buttons naming the new lobby."""
+
 EXPIRE_UNREADABLE_LOBBY: Final = (
     "UPDATE lobbies SET status = 'expired', version = version + 1"
     " WHERE id = $1 AND version = $2 AND status = 'open'"

@@ -42,6 +42,7 @@ from bot.store.base import (
     TimerDue,
 )
 from bot.store.rows import (
+    DELETE_CLOSED_LOBBIES,
     EXPIRE_UNREADABLE_LOBBY,
     GAME_COLUMNS,
     LOBBIES_DUE,
@@ -465,6 +466,12 @@ class SqlStore(Store):
                 for row in unreadable:
                     await tx.execute(EXPIRE_UNREADABLE_LOBBY, row["id"], row["version"])
         return due
+
+    async def delete_closed_lobbies(
+        self, before: float, limit: int, shards: Shards | None = None
+    ) -> int:
+        query = DELETE_CLOSED_LOBBIES.format(shards=shard_condition(shards))
+        return await self._write(query, before, limit)
 
     async def add_abort_vote(self, game_id: int, user_id: int) -> frozenset[int]:
         async with self._transaction() as tx:

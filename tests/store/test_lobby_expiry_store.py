@@ -79,7 +79,7 @@ async def test_an_unreadable_due_lobby_is_expired_not_returned(
 
 async def test_the_sweeps_index_exists(store: Store, backend: Backend) -> None:
     """Migration 0007 indexes the open lobbies by expiry (the sweep asks every few seconds, and
-    closed lobbies stay in the table for good)."""
+    closed lobbies stay in the table a week)."""
     if backend.name == "sqlite":
         found = await backend.raw(
             "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'lobbies'"

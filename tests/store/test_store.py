@@ -46,6 +46,7 @@ async def test_schema_created(store: Store, backend: Backend) -> None:
         (7, "lobby_expiry"),
         (8, "result_numbers"),
         (9, "games_by_channel"),
+        (10, "closed_lobbies"),
     ]
     tables = ("games", "moves", "results", "guild_settings", "lobbies", "abort_votes")
     for table in (*tables, "daily_claims"):
@@ -74,6 +75,7 @@ async def test_migrations_idempotent(backend: Backend) -> None:
         (7,),
         (8,),
         (9,),
+        (10,),
     ]
 
 
