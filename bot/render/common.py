@@ -200,6 +200,9 @@ class Palette:
     GOLD_DARK: RGB = (150, 104, 12)
     GREEN: RGB = (54, 160, 84)
     RED: RGB = (214, 58, 52)
+    RED_INK: RGB = (255, 120, 108)
+    """Red for words and marks on the dark table: a protanope sees red darker, and RED there
+    is 2.3:1 to them (this is 4.6:1 and more, and to normal sight)."""
     AMBER: RGB = (236, 150, 32)
     SEAT: tuple[RGB, RGB] = ((92, 170, 255), (255, 160, 84))
     CARD_PAPER: RGB = (253, 250, 242)

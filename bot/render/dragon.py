@@ -69,6 +69,7 @@ _CAR_DARK: RGB = (112, 118, 130)
 _GLASS: RGB = (70, 110, 150)
 _WAIT: RGB = (236, 150, 32)
 _ARENA: RGB = (30, 28, 34)  # the arena floor between the panels
+_FLOOR: RGB = (36, 38, 44)  # under a car, its bars and their marks
 
 
 _READABLE = 20
@@ -159,7 +160,7 @@ def _panel_base() -> Image.Image:
     img = Image.new("RGB", (_PANEL_W, _PANEL_H), _ARENA)
     c = Canvas(img)
     c.rounded((0, 0, _PANEL_W - 1, _PANEL_H - 1), 16, fill=(46, 48, 56), outline=(84, 88, 100))
-    c.rounded((8, 74, _MB_X - 8, _PANEL_H - 8), 12, fill=(36, 38, 44))
+    c.rounded((8, 74, _MB_X - 8, _PANEL_H - 8), 12, fill=_FLOOR)
     label = font(_LABEL, "bold")
     x = _MB_X
     c.text((x, 76), "BATTLE", label, Palette.MUTED)
@@ -370,10 +371,11 @@ def _segments(c: Canvas, hits: int, horizontal: bool, x: int, y: int) -> None:
 
 
 def _hit_mark(car: CarView, side: int) -> tuple[str, RGB]:
-    """What a side's bar ends with, across or down the car: its hits, or a red ✖ once
-    breached (every further hit on that side goes to the driver)."""
+    """What a side's bar ends with, across or down the car: its hits, or a ✖ once breached
+    (every further hit on that side goes to the driver), in a red light enough to read on the
+    floor to a protanope, who sees red darker."""
     if car.breached[side]:
-        return "✖", _BREACH
+        return "✖", Palette.RED_INK
     return str(car.hits[side]), Palette.INK
 
 
@@ -461,8 +463,8 @@ def _stamp(c: Canvas, view: DragonPublicView, car: CarView, x: int, y: int) -> N
     cx, cy = x + _PANEL_W // 2, y + _PANEL_H // 2 + 10
     sf = font(40, "bold")
     tw = text_width(text, sf) + 36
-    c.rounded((cx - tw // 2, cy - 32, cx + tw // 2, cy + 32), 12, outline=_BREACH, width=5)
-    c.text((cx, cy), text, sf, _BREACH, anchor="mm", drop=2)
+    c.rounded((cx - tw // 2, cy - 32, cx + tw // 2, cy + 32), 12, outline=Palette.RED_INK, width=5)
+    c.text((cx, cy), text, sf, Palette.RED_INK, anchor="mm", drop=2)
     if sub:
         sub = ellipsize(sub, font(20, "bold"), _PANEL_W - 20)
         c.text((cx, cy + 52), sub, font(20, "bold"), Palette.INK, anchor="mm", drop=2)

@@ -255,7 +255,7 @@ def _draw_record_panel(c: Canvas, stats: MemberStats, box: Box) -> int:
     # Three big numbers: wins, losses, draws, each over its label.
     cols = (
         ("WON", stats.wins, Palette.GREEN),
-        ("LOST", stats.losses, Palette.RED),
+        ("LOST", stats.losses, Palette.RED_INK),
         ("DRAWN", stats.draws, Palette.MUTED),
     )
     col_w = (x1 - x0 - 36) / 3
@@ -320,7 +320,7 @@ def _draw_solitaire_record_panel(c: Canvas, stats: MemberStats, box: Box) -> int
     """A solitaire's record: games played, and won and lost when it can be won."""
     _panel(c, box, "RECORD")
     x0, y0, x1, _ = box
-    colours = {"PLAYED": Palette.GOLD, "WON": Palette.GREEN, "LOST": Palette.RED}
+    colours = {"PLAYED": Palette.GOLD, "WON": Palette.GREEN, "LOST": Palette.RED_INK}
     figures = solitaire_record(stats)
     col_w = (x1 - x0 - 36) / len(figures)
     for i, (label, value) in enumerate(figures):
@@ -405,7 +405,7 @@ def _draw_opponents_panel(c: Canvas, opponents: Sequence[OpponentLine], box: Box
         c.text((x0 + 18, cy), name, name_font, Palette.INK, anchor="lm")
         ahead = opp.wins > opp.losses
         behind = opp.wins < opp.losses
-        colour = Palette.GREEN if ahead else Palette.RED if behind else Palette.INK
+        colour = Palette.GREEN if ahead else Palette.RED_INK if behind else Palette.INK
         c.text((x1 - 18, cy), score, score_font, colour if total else Palette.MUTED, anchor="rm")
     return box[3]
 

@@ -22,9 +22,11 @@ from PIL import Image, ImageStat
 from bot.engine.dragon import GAME
 from bot.engine.dragon.state import DragonState
 from bot.render.dragon import (
+    _FLOOR,
     _PANEL_H,
     _PANEL_W,
     HAND_SIZE,
+    _hit_mark,
     _panel_origin,
     arena_size,
     draw_cw_card,
@@ -34,6 +36,7 @@ from bot.render.dragon import (
     table_png,
     table_size,
 )
+from tests.render.colour_vision import worst_contrast
 from tests.render.drawn import sizes_drawn, words_drawn
 from tests.render.test_hostile_names import LONG
 
@@ -473,3 +476,14 @@ def test_a_jammed_or_fireproof_car_says_so_larger(monkeypatch: pytest.MonkeyPatc
     render_table(GAME.public_view(state))
     tags = [size for text, size in drawn if text in ("JAMMED", "FIREPROOF")]
     assert len(tags) >= 2 and min(tags) >= 14
+
+
+def test_a_breached_sides_mark_reads_to_a_colour_blind_player() -> None:
+    """The ✖ that says a side is breached stands out from the floor under the car by 4.5:1, to
+    normal sight and to protanopes, deuteranopes and tritanopes alike: drawn in Palette.RED it
+    was 2.4:1 to a protanope, who sees red darker, and the all-red bar beside it says no more."""
+    state = _find(lambda s: any(any(car.breached) for car in GAME.public_view(s).cars), seats=2)
+    car = next(car for car in GAME.public_view(state).cars if any(car.breached))
+    mark, colour = _hit_mark(car, car.breached.index(True))
+    assert mark == "✖"
+    assert worst_contrast(colour, _FLOOR) >= 4.5
