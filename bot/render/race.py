@@ -98,6 +98,15 @@ TYPE_COLOURS: dict[str, RGB] = {
 }
 DECK_COLOURS: tuple[RGB, RGB] = ((198, 52, 52), (46, 104, 200))
 _CARD_BODY: RGB = (34, 37, 44)
+
+
+def _name_ink(kind: str) -> RGB:
+    """The colour a card's symbol and name are drawn in on its dark body: its type's colour,
+    as printed, but a hazard's in the lighter Palette.RED_INK: a protanope sees the band's
+    red darker, 2.9:1 on the body, and "Out of Gas" is how they tell the card."""
+    return Palette.RED_INK if kind == HAZARD else TYPE_COLOURS[kind]
+
+
 _GREY_CHIP: RGB = (70, 76, 86)
 _SLOT: RGB = (110, 150, 132)
 _PLAYABLE: RGB = (120, 230, 140)
@@ -133,7 +142,8 @@ def card_face(code: str, w: int, h: int) -> Image.Image:
         unit = fit_font("MILES", bw - 8, max(8, round(bh * 0.14)), "bold", min_size=7)
         d.text((cx, body[3] - bh * 0.16), "MILES", font=unit, fill=(180, 182, 188), anchor="mm")
         return img
-    _glyph(d, kind, cx, body[1] + bh * 0.3, min(bw, bh) * 0.34, colour)
+    ink = _name_ink(kind)
+    _glyph(d, kind, cx, body[1] + bh * 0.3, min(bw, bh) * 0.34, ink)
     size = max(9, round(w * 0.17))
     fnt, lines = fit_wrapped(NAME[code], bw - 6, 2, size, "bold", min_size=7)
     if "-" in NAME[code] and any(line.endswith("…") for line in lines):
@@ -141,7 +151,7 @@ def card_face(code: str, w: int, h: int) -> Image.Image:
     step = int(getattr(fnt, "size", 10)) + 2
     top = body[1] + bh * 0.68 - step * (len(lines) - 1) / 2
     for i, line in enumerate(lines):
-        d.text((cx, top + i * step), line, font=fnt, fill=colour, anchor="mm")
+        d.text((cx, top + i * step), line, font=fnt, fill=ink, anchor="mm")
     return img
 
 

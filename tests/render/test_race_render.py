@@ -17,9 +17,11 @@ from PIL import Image
 
 from bot.engine.race.cards import CODES
 from bot.engine.race.state import Phase, RaceState
+from bot.render import race
 from bot.render.race import (
     HAND_IMAGE_SIZE,
     TABLE_SIZE,
+    TYPE_COLOURS,
     card_face,
     hand_png,
     junkyard_summary,
@@ -29,6 +31,7 @@ from bot.render.race import (
 )
 from tests.engine.race_helpers import G, act, red_first, start
 from tests.engine.test_race_playouts import _prefer_plays
+from tests.render.colour_vision import worst_contrast
 from tests.render.drawn import words_drawn
 
 RACE_RENDERER = Path(__file__).resolve().parents[2] / "bot" / "render" / "race.py"
@@ -194,3 +197,11 @@ def test_a_long_name_is_cut_in_the_junkyard_line_not_its_card_count(
         "Junkyard of Computer (normal), 2 cards: ",
         "Junkyard of Computer, 2 cards: ",
     )
+
+
+@pytest.mark.parametrize("kind", [k for k in TYPE_COLOURS if k != "miles"])
+def test_a_cards_name_reads_on_its_body_to_a_colour_blind_player(kind: str) -> None:
+    """A card's name and symbol stand out from its dark body by 4.5:1, to normal sight and
+    under each colour blindness: a hazard's, in the band's red, was 2.9:1 to a protanope, who
+    sees red darker, and its name is how they tell "Out of Gas" from "Gasoline"."""
+    assert worst_contrast(race._name_ink(kind), race._CARD_BODY) >= 4.5
