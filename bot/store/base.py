@@ -455,6 +455,19 @@ class Store(ABC):
         """Active games whose deadline (``"expire"``) or reminder (``"remind"``) is at or
         before ``now``, in game id order; a game with both due is listed once, as "expire"."""
 
+    @abstractmethod
+    async def heartbeat(self, shards: Shards, now: float) -> None:
+        """Record ``now`` as the last timer sweep of each of ``shards`` (a process without
+        shards is ``Shards(1, (0,))``): what ``resume_timers`` dates a downtime from."""
+
+    @abstractmethod
+    async def resume_timers(self, shards: Shards, now: float, *, started: float) -> int:
+        """Stop the timers' clock for the time the bot was down: move the deadlines (and
+        reminders) of the active games ``shards`` time that were still running at their
+        shard's last ``heartbeat`` on by the time since, and record ``now`` as the heartbeat,
+        in one transaction (so it applies once). ``started``: when this process started; a
+        game moved since is left alone. How many games moved (``bot/store/heartbeats.py``)."""
+
     # -- lobbies, abort votes, secrets ----------------------------------------------------------
 
     @abstractmethod

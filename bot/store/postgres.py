@@ -228,6 +228,9 @@ class PostgresStore(SqlStore):
     # commit; readers, and a vacuum of the table, do not wait for it (a table lock would make a
     # result wait behind a long vacuum).
     _HOLD_RESULTS = f"SELECT pg_advisory_xact_lock({RESULTS_LOCK_KEY})"
+    # Timers resume one process at a time (``SqlStore.resume_timers``); a heartbeat waits the
+    # few milliseconds one takes.
+    _HOLD_HEARTBEATS = "LOCK TABLE timer_heartbeats IN EXCLUSIVE MODE"
     _CONFLICT = (asyncpg.UniqueViolationError,)
 
     @property

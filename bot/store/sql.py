@@ -41,6 +41,7 @@ from bot.store.base import (
     StoreError,
     TimerDue,
 )
+from bot.store.heartbeats import HEARTBEATS, SHIFT_TIMERS, downtimes, heartbeat_upsert
 from bot.store.rows import (
     DELETE_CLOSED_LOBBIES,
     EXPIRE_UNREADABLE_LOBBY,
@@ -144,6 +145,9 @@ class SqlStore(Store):
     # lets writers commit in any order sets it, so results commit in the order they are
     # numbered (``results_after`` relies on it; see PostgresStore).
     _HOLD_RESULTS: ClassVar[str | None] = None
+    # Runs first in ``resume_timers``' transaction: a backend whose write transactions do not
+    # already exclude each other sets it, so two processes resume one after the other.
+    _HOLD_HEARTBEATS: ClassVar[str | None] = None
     # What the driver raises when a statement breaks a unique index (``update_lobby``).
     _CONFLICT: ClassVar[tuple[type[Exception], ...]]
 
@@ -399,6 +403,23 @@ class SqlStore(Store):
             f"SELECT {GAME_COLUMNS} FROM games WHERE {TIMERS_DUE_WHERE} ORDER BY id", now
         )
         return timers_from_rows(rows, game_from_row, now)
+
+    async def heartbeat(self, shards: Shards, now: float) -> None:
+        await self._write(heartbeat_upsert(shards), now)
+
+    async def resume_timers(self, shards: Shards, now: float, *, started: float) -> int:
+        moved = 0
+        async with self._transaction() as tx:
+            if self._HOLD_HEARTBEATS is not None:
+                # Two processes starting at once must not both read the rows from before the
+                # downtime: a game on no server would be given the time twice.
+                await tx.execute(self._HOLD_HEARTBEATS)
+            for since, games in downtimes(await tx.fetch(HEARTBEATS), shards):
+                if since < now:
+                    query = SHIFT_TIMERS.format(games=games)
+                    moved += await tx.execute(query, now - since, since, started)
+            await tx.execute(heartbeat_upsert(shards), now)
+        return moved
 
     # -- guild settings ----------------------------------------------------------------------------
 

@@ -1,0 +1,193 @@
+"""The timers' clock stops while the bot is down (``Store.heartbeat``, ``Store.resume_timers``,
+migration 0011) — on SQLite and PostgreSQL alike. Before, a deadline that ran on while the bot
+was down was handled at the first sweep after it: a member forfeited a turn they could not play.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.store.base import Shards, Store, StoredGame
+from tests.store.helpers import SEATS, STATE, Backend
+
+T0 = 1_700_000_000.0
+HOUR = 3600.0
+ALL = Shards(1, (0,))
+"""A process without shards."""
+CHANNELS = itertools.count(100)
+
+
+class Clock:
+    """The store's clock (a game's ``updated_at``), moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def timed(backend: Backend, clock: Clock) -> AsyncIterator[Store]:
+    """An open store whose games are stored at the test's clock."""
+    s = backend.store(clock=clock)
+    await s.open()
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+async def _game(
+    store: Store, deadline: float, remind_at: float | None = None, guild_id: int | None = 7
+) -> StoredGame:
+    """A game in play whose turn runs out at ``deadline`` (reminded at ``remind_at``)."""
+    game = await store.create_game(
+        channel_id=next(CHANNELS),
+        guild_id=guild_id,
+        game_key="mille",
+        seats=SEATS,
+        options={},
+        state=STATE,
+    )
+    await store.set_timer(game.id, remind_at=remind_at, deadline=deadline)
+    return game
+
+
+async def _timer(store: Store, game: StoredGame) -> tuple[float | None, float | None]:
+    found = await store.get_game(game.id)
+    assert found is not None
+    return found.remind_at, found.turn_deadline
+
+
+async def test_a_deadline_running_when_the_bot_went_down_gets_the_downtime_back(
+    timed: Store,
+) -> None:
+    """Last sweep at T0+10, a turn running to T0+60 (reminder at T0+30); back an hour later:
+    both move on by the hour, the 50 s left and the reminder's 20 s kept."""
+    game = await _game(timed, T0 + 60, remind_at=T0 + 30)
+    await timed.heartbeat(ALL, T0 + 10)
+    assert await timed.resume_timers(ALL, T0 + 10 + HOUR, started=T0 + HOUR) == 1
+    assert await _timer(timed, game) == (T0 + 30 + HOUR, T0 + 60 + HOUR)
+
+
+async def test_a_deadline_past_before_the_bot_went_down_is_left_alone(timed: Store) -> None:
+    """A deadline at T0+5, the last sweep at T0+10 (its game not handled yet, say its channel
+    did not answer): it ran out while the bot was up, and is handled as before."""
+    game = await _game(timed, T0 + 5)
+    await timed.heartbeat(ALL, T0 + 10)
+    assert await timed.resume_timers(ALL, T0 + HOUR, started=T0 + HOUR) == 0
+    assert await _timer(timed, game) == (None, T0 + 5)
+
+
+async def test_a_reminder_due_before_the_bot_went_down_stays_due(timed: Store) -> None:
+    """The reminder (T0+5) was due at the last sweep (T0+10) but not sent yet: it is sent at
+    the next sweep; the deadline gets the downtime back."""
+    game = await _game(timed, T0 + 60, remind_at=T0 + 5)
+    await timed.heartbeat(ALL, T0 + 10)
+    await timed.resume_timers(ALL, T0 + 10 + HOUR, started=T0 + HOUR)
+    assert await _timer(timed, game) == (T0 + 5, T0 + 60 + HOUR)
+
+
+async def test_the_downtime_is_given_back_once(timed: Store) -> None:
+    """A second start 2 s after the first, before any other sweep (the first crashed at once):
+    the hour is not given again, only the 2 s since the first wrote the heartbeat with it."""
+    game = await _game(timed, T0 + 60)
+    await timed.heartbeat(ALL, T0 + 10)
+    await timed.resume_timers(ALL, T0 + 10 + HOUR, started=T0 + HOUR)
+    await timed.resume_timers(ALL, T0 + 12 + HOUR, started=T0 + 11 + HOUR)
+    assert await _timer(timed, game) == (None, T0 + 62 + HOUR)
+
+
+async def test_two_downtimes_in_a_row_are_each_given_back(timed: Store) -> None:
+    """Down an hour, back for 20 s of sweeps, down half an hour: 50 s left before the first,
+    30 s before the second; 30 s left after both."""
+    game = await _game(timed, T0 + 60)
+    await timed.heartbeat(ALL, T0 + 10)
+    await timed.resume_timers(ALL, T0 + 10 + HOUR, started=T0 + HOUR)
+    await timed.heartbeat(ALL, T0 + 30 + HOUR)
+    back = T0 + 30 + HOUR + HOUR / 2
+    await timed.resume_timers(ALL, back, started=back - 5)
+    assert await _timer(timed, game) == (None, back + 30)
+
+
+async def test_nothing_moves_without_a_heartbeat(timed: Store) -> None:
+    """The first start after the migration: nobody knows when the bot went down."""
+    game = await _game(timed, T0 + 60)
+    assert await timed.resume_timers(ALL, T0 + HOUR, started=T0 + HOUR) == 0
+    assert await _timer(timed, game) == (None, T0 + 60)
+
+
+async def test_a_game_moved_since_the_process_started_keeps_its_deadline(
+    timed: Store, clock: Clock
+) -> None:
+    """The process started at T0+HOUR and took a move at once, before its first sweep: that
+    game's deadline was set by the bot up and running, and is not moved."""
+    await timed.heartbeat(ALL, T0 + 10)
+    clock.now = T0 + HOUR + 2
+    game = await _game(timed, T0 + HOUR + 62)
+    assert await timed.resume_timers(ALL, T0 + HOUR + 5, started=T0 + HOUR) == 0
+    assert await _timer(timed, game) == (None, T0 + HOUR + 62)
+
+
+async def test_a_shard_gives_back_its_own_downtime_to_its_own_servers(timed: Store) -> None:
+    """Two shards: shard 1 was down an hour, shard 0 swept all along. Shard 1's game gets the
+    hour back; shard 0's is left alone."""
+    mine = await _game(timed, T0 + 60, guild_id=(1001 << 22) + 5)
+    theirs = await _game(timed, T0 + 61, guild_id=(1000 << 22) + 5)
+    await timed.heartbeat(Shards(2, (1,)), T0 + 10)
+    await timed.heartbeat(Shards(2, (0,)), T0 + HOUR)
+    assert await timed.resume_timers(Shards(2, (1,)), T0 + 10 + HOUR, started=T0 + HOUR) == 1
+    assert await _timer(timed, mine) == (None, T0 + 60 + HOUR)
+    assert await _timer(timed, theirs) == (None, T0 + 61)
+
+
+async def test_a_game_on_no_server_counts_from_the_last_process_up(timed: Store) -> None:
+    """Every shard times a direct message's game: shard 0 swept until T0+HOUR, so a shard 1
+    back then gives it only the seconds since."""
+    dm = await _game(timed, T0 + HOUR + 30, guild_id=None)
+    await timed.heartbeat(Shards(2, (1,)), T0 + 10)
+    await timed.heartbeat(Shards(2, (0,)), T0 + HOUR)
+    await timed.resume_timers(Shards(2, (1,)), T0 + HOUR + 4, started=T0 + HOUR)
+    assert await _timer(timed, dm) == (None, T0 + HOUR + 34)
+
+
+async def test_newer_sweeps_under_other_shards_win_over_a_stale_row(timed: Store) -> None:
+    """The bot ran without shards until T0+10, with two shards until T0+HOUR, and without
+    again from T0+HOUR+60: its old row is an hour stale, the game lost only the minute."""
+    game = await _game(timed, T0 + HOUR + 30)
+    await timed.heartbeat(ALL, T0 + 10)
+    await timed.heartbeat(Shards(2, (0, 1)), T0 + HOUR)
+    await timed.resume_timers(ALL, T0 + HOUR + 60, started=T0 + HOUR + 55)
+    assert await _timer(timed, game) == (None, T0 + HOUR + 90)
+
+
+async def test_two_processes_starting_at_once_give_the_downtime_once(
+    backend: Backend, clock: Clock
+) -> None:
+    """Both shard processes come back together after an hour: a direct message's game, timed by
+    both, gets the hour back once, not twice."""
+    first, second = backend.store(clock=clock), backend.store(clock=clock)
+    await first.open()
+    await second.open()
+    try:
+        dm = await _game(first, T0 + 60, guild_id=None)
+        await first.heartbeat(Shards(2, (0, 1)), T0 + 10)
+        back = T0 + 10 + HOUR
+        await asyncio.gather(
+            first.resume_timers(Shards(2, (0,)), back, started=back - 5),
+            second.resume_timers(Shards(2, (1,)), back, started=back - 5),
+        )
+        assert await _timer(first, dm) == (None, T0 + 60 + HOUR)
+    finally:
+        await first.close()
+        await second.close()
