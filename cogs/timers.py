@@ -54,8 +54,14 @@ class Timers(commands.Cog):
         # Results whose write failed are written again at the first sweep (they may have
         # failed before a restart) and after any later failure (Tables.settle_due).
         self.settle_at_start = True
+        # The first sweep gives the deadlines still running when the bot went down the time it
+        # was down (``Store.resume_timers``); every sweep after it writes the heartbeat that
+        # dates the next downtime. ``started``: a game moved since has a deadline set here.
+        self.resumed = False
+        self.started = 0.0
 
     async def cog_load(self) -> None:
+        self.started = junction(self.bot).tables.clock()
         self.sweeper.start()
         self.lobby_sweeper.start()
 
@@ -81,6 +87,8 @@ class Timers(commands.Cog):
     @tasks.loop(seconds=SWEEP_SECONDS)
     async def sweeper(self) -> None:
         bot = junction(self.bot)
+        if not await self._keep_time():
+            return
         if self.settle_at_start or bot.tables.settle_due:
             self.settle_at_start = False
             try:
@@ -105,6 +113,31 @@ class Timers(commands.Cog):
                     await self._channel_gone(event.game.channel_id, "cannot be reached")
                     continue
                 log.warning("could not announce a timer in game %s", event.game.id, exc_info=True)
+
+    async def _keep_time(self) -> bool:
+        """Write this process's heartbeat; at the first sweep, give the deadlines that were
+        running when the bot went down back the time it was down, first. False while that
+        could not be done (the database blinked): no deadline may be handled before it, or a
+        member would forfeit (or be played for) a turn they could not play."""
+        tables = junction(self.bot).tables
+        shards = self._shards() or Shards(1, (0,))
+        now = tables.clock()
+        if self.resumed:
+            try:
+                await tables.store.heartbeat(shards, now)
+            except Exception:
+                # The deadlines are still handled; a restart now gives back a little more time.
+                log.warning("could not record the timer sweep's heartbeat", exc_info=True)
+            return True
+        try:
+            moved = await tables.store.resume_timers(shards, now, started=self.started)
+        except Exception:
+            log.exception("could not give the timers the time the bot was down; will retry")
+            return False
+        self.resumed = True
+        if moved:
+            log.info("%s got back the time the bot was down", plural(moved, "game"))
+        return True
 
     @tasks.loop(seconds=SWEEP_SECONDS)
     async def lobby_sweeper(self) -> None:

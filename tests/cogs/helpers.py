@@ -151,6 +151,17 @@ async def sweep_after(driver: InteractionDriver, seconds: float) -> None:
     await type(cog).sweeper.coro(cog)  # type: ignore[attr-defined]
 
 
+async def sweep_at(driver: InteractionDriver, when: float) -> None:
+    """Set the seam's clock to ``when`` and run one timer sweep. A restarted bot's first sweep
+    gives the deadlines the time since the first bot's last sweep: one back at once sweeps at
+    the first bot's time (``bot.tables.clock()`` before ``restarted``)."""
+    bot = running_bot(driver)
+    bot.tables.clock = lambda: when
+    cog = bot.get_cog("Timers")
+    assert cog is not None
+    await type(cog).sweeper.coro(cog)  # type: ignore[attr-defined]
+
+
 def lobby_later(seconds: float) -> None:
     """Move the lobbies' clock (``cogs.lobby.clock``) on by ``seconds``; the cog conftest puts it
     back after each test."""

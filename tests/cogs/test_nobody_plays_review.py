@@ -20,7 +20,13 @@ from bot.position import round_ended
 from bot.store.base import GuildSettings, SeatRecord
 from bot.updates import NOBODY_PLAYS
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import play_first_offered, restarted, stacked_mille, sweep_after
+from tests.cogs.helpers import (
+    play_first_offered,
+    restarted,
+    stacked_mille,
+    sweep_after,
+    sweep_at,
+)
 from tests.cogs.test_timers_review import (
     alice_at_700_declined_for_her,
     race_with_a_flat_tire,
@@ -168,21 +174,20 @@ async def test_a_late_ordinary_solitaire_ends_after_three_late_moves(
 async def test_the_count_of_late_turns_survives_a_restart(
     driver: InteractionDriver, tmp_path: Path
 ) -> None:
-    """Both away: the computer plays Alice's three turns and Bob's two, then the bot restarts.
-    The first sweep after it plays Bob's third late turn and ends the game: the count is read
-    from the move log, not kept in memory."""
+    """Both away: the computer plays Alice's three turns and Bob's two, then the bot restarts
+    at once. The first sweep after Bob's time plays his third late turn and ends the game: the
+    count is read from the move log, not kept in memory."""
     await _computer_plays_late_turns(driver)
     game = (await stacked_mille(driver)).game
     for _ in range(5):
         await sweep_after(driver, LATE)
     deadline = (await running_bot(driver).tables.current(GAMES_CHANNEL_ID)).turn_deadline
     assert deadline is not None
+    stopped = running_bot(driver).tables.clock()
     async with restarted(driver, tmp_path) as again:
         back = running_bot(again)
-        back.tables.clock = lambda: deadline + 1
-        cog = back.get_cog("Timers")
-        assert cog is not None
-        await type(cog).sweeper.coro(cog)  # type: ignore[attr-defined]
+        await sweep_at(again, stopped)
+        await sweep_at(again, deadline + 1)
         assert await _status(again, game.id) == "aborted"
         assert await back.store.results() == []
         assert _told(again) == 1
