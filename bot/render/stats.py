@@ -261,9 +261,7 @@ def _draw_record_panel(c: Canvas, stats: MemberStats, box: Box) -> int:
     col_w = (x1 - x0 - 36) / 3
     for i, (label, value, colour) in enumerate(cols):
         cx = x0 + 18 + col_w * (i + 0.5)
-        c.text(
-            (cx, y0 + 64), number_text(value), font(30, "bold"), Palette.INK, anchor="mm", drop=1
-        )
+        _figure(c, cx, y0 + 64, value, col_w)
         c.text((cx, y0 + 92), label, font(13, "bold"), colour, anchor="mm")
     # A stacked bar of the same record: green, grey, red.
     bar = (x0 + 18, y0 + 110, x1 - 18, y0 + 122)
@@ -278,6 +276,15 @@ def _draw_record_panel(c: Canvas, stats: MemberStats, box: Box) -> int:
         c.text((x1 - 18, y0 + 144), rate, font(16, "bold"), Palette.INK, anchor="rm")
     _draw_favourite(c, stats, box)
     return box[3]
+
+
+def _figure(c: Canvas, cx: float, cy: float, value: int, col_w: float) -> None:
+    """A record's big number centred on its column, smaller when it is wider than the column
+    less a gap: at 30 px, "123,456" played beside "99,999" won ran into it, and two five-digit
+    figures touched, read as one number ("99,99920,000")."""
+    text = number_text(value)
+    fnt = fit_font(text, round(col_w) - 14, 30, "bold", min_size=16)
+    c.text((cx, cy), text, fnt, Palette.INK, anchor="mm", drop=1)
 
 
 _RECORD_GAP = 4
@@ -325,9 +332,7 @@ def _draw_solitaire_record_panel(c: Canvas, stats: MemberStats, box: Box) -> int
     col_w = (x1 - x0 - 36) / len(figures)
     for i, (label, value) in enumerate(figures):
         cx = x0 + 18 + col_w * (i + 0.5)
-        c.text(
-            (cx, y0 + 64), number_text(value), font(30, "bold"), Palette.INK, anchor="mm", drop=1
-        )
+        _figure(c, cx, y0 + 64, value, col_w)
         c.text((cx, y0 + 92), label, font(13, "bold"), colours[label], anchor="mm")
     if stats.winnable:
         bar = (x0 + 18, y0 + 110, x1 - 18, y0 + 122)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import os
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,7 @@ from bot.render.stats import (
     stats_png,
 )
 from tests.render.colour_vision import worst_contrast
-from tests.render.drawn import words_drawn
+from tests.render.drawn import marks_drawn, words_drawn
 
 PNG_BUDGET = 250 * 1024
 DAY = 86_400.0
@@ -362,3 +363,27 @@ def test_lost_reads_to_a_colour_blind_player(monkeypatch: pytest.MonkeyPatch) ->
     stats_png(_stats(_history(20)))  # its opponents include "3–5–0", a record behind
     assert worst_contrast(inks["LOST"], Palette.MAT) >= 4.5
     assert worst_contrast(inks["3–5–0"], Palette.MAT) >= 4.5
+
+
+@pytest.mark.parametrize("solitaire", [False, True])
+def test_a_records_big_figures_stand_apart(
+    monkeypatch: pytest.MonkeyPatch, solitaire: bool
+) -> None:
+    """The record's big numbers, five and six digits long, stay apart in their columns: at
+    30 px "123,456" played ran into "99,999" won, and "99,999" won and "20,000" lost touched,
+    read as one number "99,99920,000"."""
+    member = dataclasses.replace(
+        _stats(_history(3)),
+        games=123_456,
+        wins=99_999,
+        losses=20_000,
+        draws=3_457,
+        solitaire=solitaire,
+        winnable=solitaire,
+    )
+    figures = {"123,456", "99,999", "20,000"} if solitaire else {"99,999", "20,000", "3457"}
+    marks = marks_drawn(monkeypatch)
+    render_stats(member)
+    boxes = sorted(m.box for m in marks if m.what in figures)
+    assert len(boxes) == 3
+    assert all(left[2] + 8 <= right[0] for left, right in pairwise(boxes))
