@@ -90,6 +90,7 @@ _PANEL_W = (TABLE_WIDTH - 3 * _M) // 2
 _PANEL_H = 236
 _CAPTION_H = 96
 _MINI = (54, 76)
+_CROWDED_MINI = (42, 59)  # a Railyard's cards when the mini ones do not fit (_draw_yard)
 _GREY_CHIP: RGB = (62, 68, 76)
 _TICK: RGB = (70, 190, 96)
 _CROSS: RGB = (226, 72, 64)
@@ -431,32 +432,54 @@ def _draw_panel(c: Canvas, view: TtrPublicView, seat: SeatView, box: Box) -> Non
 
 
 def _draw_yard(c: Canvas, yard: tuple[YardSet, ...], x: int, y: int, width: int) -> None:
+    """The Railyard's sets left to right in ``width`` from ``x``: each set's front card with
+    the rest peeking out behind it, and its counts on a chip below.
+
+    Everything stays inside ``width``, the last set's peeking cards too: from six sets on, the
+    last set ran into the On-the-Track stack (eight, every colour, reached 60 px into it).
+    A Railyard too crowded for the mini cards side by side, or for its chips in one row,
+    gets smaller cards and its chips on two staggered rows."""
     if not yard:
         c.text((x, y + 60), "empty", font(18, "bold"), Palette.MUTED, anchor="lm")
         return
+    n = len(yard)
+
+    def spacing(w: int, peek: int) -> int:
+        # Room for the last set's whole card and its four peeking cards after the others.
+        return w + 34 if n == 1 else min(w + 34, (width - w - 4 * peek) // (n - 1))
+
     w, h = _MINI
-    step = min(w + 34, max(w + 4, width // max(1, len(yard))))
+    peek = 6
+    step = spacing(w, peek)
+    sizes = [_chip_size(ys, step - 4) for ys in yard]
+    crowded = step < w or None in sizes  # the cards would cover each other, or the chips
+    if crowded:
+        (w, h), peek = _CROWDED_MINI, 5
+        step = spacing(w, peek)
+        # Every other chip a row lower, so each has two steps of room.
+        sizes = [_chip_size(ys, 2 * step - 4) for ys in yard]
     for i, ys in enumerate(yard):
         sx = x + i * step
         # The colour card in front, the rest of the set peeking out behind it (Locomotives
         # at the back; they are the first to go on the track).
         cards = [ys.colour] * min(ys.naturals, 3) + ["loco"] * min(ys.locos, 2)
         for k in range(len(cards) - 1, -1, -1):
-            c.paste(train_card(cards[k], w, h), sx + 6 * k, y + 8 + 6 * k, with_shadow=k == 0)
+            c.paste(train_card(cards[k], w, h), sx + peek * k, y + 8 + peek * k, with_shadow=k == 0)
         # Under the set, its count on chips with the colour's letter ("3R", "1O 2L"): the
         # mini card's own label is too small to tell a red set from a green one on a phone.
-        # A crowded Railyard: smaller chips, still apart.
-        size = next(
-            (
-                z
-                for z in (26, 24, 22)
-                if _chip_width(ys.colour, ys.naturals, z, ys.locos) < step - 4
-            ),
-            20,
-        )
+        size = sizes[i] or 20
         cw = _chip_width(ys.colour, ys.naturals, size, ys.locos)
-        cx = round(sx + w / 2 + 8 - cw / 2)
-        _count_chip(c, ys.colour, ys.naturals, cx, y + h + 44 - size // 2, size, ys.locos)
+        cx = min(max(x, round(sx + w / 2 + 8 - cw / 2)), x + width - cw)
+        cy = y + h + 44 + (24 * (i % 2) if crowded else 0)
+        _count_chip(c, ys.colour, ys.naturals, cx, cy - size // 2, size, ys.locos)
+
+
+def _chip_size(ys: YardSet, room: int) -> int | None:
+    """The largest chip size (26 to 20 px) at which ``ys``'s chip is narrower than ``room``."""
+    return next(
+        (z for z in (26, 24, 22, 20) if _chip_width(ys.colour, ys.naturals, z, ys.locos) < room),
+        None,
+    )
 
 
 def _winner_line(view: TtrPublicView) -> str:
@@ -724,9 +747,15 @@ def _result_block(
         x = x0 + 16
         c.text((x, y + 13), "ON-THE-TRACK", font(13, "bold"), Palette.MUTED, anchor="lm")
         x += 114
-        for kind, n in enumerate(score.track):
-            if n:
-                x += _count_chip(c, CARD_CODES[kind], n, x, y, 26) + 6
+        # Smaller chips when a big stack's two-digit counts would run past the block: every
+        # train card on one stack (a game that keeps its stacks) did at 26 px, by 23 px.
+        kinds = [(CARD_CODES[kind], n) for kind, n in enumerate(score.track) if n]
+        size = next(
+            (z for z in (26, 24, 22) if _chips_width(kinds, z) + 2 * len(kinds) <= x1 - 16 - x),
+            20,
+        )
+        for code, n in kinds:
+            x += _count_chip(c, code, n, x, y + (26 - size) // 2, size) + 6
         if not sum(score.track):
             c.text((x, y + 13), "empty", font(15, "bold"), Palette.MUTED, anchor="lm")
     y += 44

@@ -15,11 +15,13 @@ from PIL import Image
 import bot.render.ttr as ttr
 from bot.ai.ttr_normal import NormalTtrPolicy
 from bot.engine.ttr.cards import COLOURS, TICKETS, Ticket
+from bot.engine.ttr.ending import finish
 from bot.engine.ttr.state import TtrState
 from bot.engine.ttr.views import TtrPublicView, TtrSeatView
 from bot.render.common import Canvas, Palette, _text_mask, font, text_width
 from bot.render.ttr import (
     HAND_WIDTH,
+    RESULT_WIDTH,
     TABLE_WIDTH,
     hand_png,
     render_table,
@@ -28,7 +30,7 @@ from bot.render.ttr import (
 )
 from tests.engine.ttr_helpers import SOLO, G, lay
 from tests.render.colour_vision import contrast, worst_contrast
-from tests.render.drawn import words_drawn
+from tests.render.drawn import marks_drawn, words_drawn
 
 RENDER = Path(__file__).resolve().parents[2] / "bot" / "render" / "ttr.py"
 BUDGET = 300 * 1024
@@ -337,13 +339,16 @@ def test_a_lost_tickets_points_read_to_a_colour_blind_player(
 
 
 def test_a_crowded_railyard_keeps_its_chips_apart() -> None:
-    """Seven sets with Locomotives: seven separate chips under the cards, none touching."""
+    """Seven sets with Locomotives: seven separate chips under the cards, none touching (on
+    two staggered rows: "2Bu+2L" is wider than a seventh of the Railyard)."""
     yard = {c: (2, 2) for c in COLOURS[:7]}
     img = render_table(G.public_view(lay(yards=[yard])))
     mat = img.getpixel((22, 482))
-    row = [img.getpixel((x, 482)) != mat for x in range(24, 440)]  # left of the divider
-    starts = [i for i, chip in enumerate(row) if chip and (i == 0 or not row[i - 1])]
-    assert len(starts) == 7
+    chips = 0
+    for y in (465, 489):  # the two rows' middles
+        row = [img.getpixel((x, y)) != mat for x in range(24, 440)]  # left of the divider
+        chips += sum(1 for i, chip in enumerate(row) if chip and (i == 0 or not row[i - 1]))
+    assert chips == 7
 
 
 @pytest.mark.parametrize("seats", [1, 4])
@@ -371,3 +376,43 @@ def test_the_scoring_names_a_long_name_whole(monkeypatch: pytest.MonkeyPatch) ->
     assert view.result is not None and all(abs(s.total) < 1000 for s in view.result.seats)
     result_png(view)
     assert set(names) <= set(drawn), [w for w in drawn if w[:4] in ("Maxi", "Moha")]
+
+
+def test_eight_colour_sets_stay_clear_of_the_on_the_track_stack(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Both seats with a set of every colour (three cards and a Locomotive each): every
+    Railyard card stays left of the line before the On-the-Track stack. The sets were spaced
+    as if the last one had no cards peeking out behind it, so from six sets on it ran into the
+    stack, and eight reached 60 px past the line, over the stack's cards."""
+    state = lay(yards=[{c: (3, 1) for c in COLOURS}] * 2)
+    state.track = [[1] * 9, [1] * 9]
+    marks = marks_drawn(monkeypatch)
+    image = render_table(G.public_view(state))
+    stacks = [m.box for m in marks if m.on == image.size and m.box[2] - m.box[0] == 68]
+    yard = [m.box for m in marks if m.on == image.size and m.box[3] - m.box[1] in (59, 76)]
+    assert len(stacks) == 2 and len(yard) == 2 * 8 * 4
+    for stack in stacks:
+        line = stack[0] - 14 - 14  # the line between them, ``_draw_panel``
+        beside = [box for box in yard if stack[0] - TABLE_WIDTH // 2 < box[0] < stack[0]]
+        assert beside and max(box[2] for box in beside) < line
+
+
+def test_a_big_on_the_track_stack_stays_in_its_scoring_block(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At the final scoring, an On-the-Track stack of all 96 cards (rare, but the stacks may be
+    kept through the second deck) is shown on chips inside its player's block: at 26 px its
+    nine two-digit chips ran 23 px past the block's edge, into the gap before the next one."""
+    state = lay()
+    state.tickets = [[0], [1]]
+    state.track = [[10] * 8 + [16], [0] * 9]
+    finish(state, "The second deck ran out.")
+    marks = marks_drawn(monkeypatch)
+    image = ttr.render_result(G.public_view(state))
+    texts = [m for m in marks if m.on == image.size and m.is_text]
+    at = next(i for i, m in enumerate(texts) if m.what == "ON-THE-TRACK")  # the first block's
+    chips = [m.box for m in texts[at + 1 : at + 1 + 2 * 9]]  # a count and a letter per kind
+    assert "".join(m.what for m in texts[at + 1 : at + 5]) == "10R10O"
+    block_right = (RESULT_WIDTH - 3 * 16) // 2 + 16  # ``render_result``'s first column
+    assert max(box[2] for box in chips) <= block_right - 16

@@ -1,0 +1,370 @@
+"""Every image at its most crowded: nothing written over anything else, nothing off the image.
+
+Each game's table, hands and scores are drawn from real states with their busiest parts filled
+to what the cards allow (every safety as a coup fourré, every Railyard colour, the longest piles
+and stacks, 32-character, wide, CJK, emoji and right-to-left names, four- and five-digit and
+negative figures, the longest captions). ``tests.render.drawn.marks_drawn`` records where each
+text's ink and each pasted card lands; the tests check that no text's ink crosses another's or
+lies under a card pasted after it, and that nothing reaches past the image's edges.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from bot.engine.dragon import GAME as DRAGON
+from bot.engine.dragon.views import PendingView
+from bot.engine.mille.cards import Card
+from bot.engine.race import GAME as RACE
+from bot.engine.race.views import StackCard
+from bot.engine.ttr.ending import finish
+from bot.games import bundle
+from bot.render import dragon, leaderboard, mille, race, solo, stats, ttr
+from tests.engine.ttr_helpers import SOLO as TTR_SOLO
+from tests.engine.ttr_helpers import G as TTR
+from tests.render.drawn import Mark, crossed_texts, marks_drawn, off_canvas, png_size
+from tests.render.test_dragon_render import _stampede_caption
+from tests.render.test_hostile_names import LONG
+
+NAMES = [
+    LONG[0],
+    "W" * 32,  # the widest 32 letters
+    "王小明" * 5 + "王",  # 16 wide letters
+    "😀" * 16,
+    "שלום עליכם חבר Bartholomew Mont",  # right to left, then left to right
+    LONG[5],
+]
+CAPTION = (
+    f"{NAMES[0]} played a Right of Way as a coup fourré against the Stop from {NAMES[5]}, "
+    "drew a card and plays again; the deck is empty and the hand ends here with everything."
+)
+
+# Drawn over what they stamp, on purpose: a dead or departed car's panel.
+_STAMPS = ("☠ DEAD", "LEFT", "the arena")
+
+
+def _problems(marks: list[Mark], png: bytes) -> list[str]:
+    size = png_size(png)
+    found = [
+        f"off the {size} image: {m.what or 'a card'} at {m.box}" for m in off_canvas(marks, size)
+    ]
+    for a, b in crossed_texts(marks, size):
+        if a.what.startswith(_STAMPS) or b.what.startswith(_STAMPS) or "killed by" in b.what:
+            continue
+        found.append(f"{a.what!r} at {a.box} under {b.what or 'a card'!r} at {b.box}")
+    return found
+
+
+def _check(monkeypatch: pytest.MonkeyPatch, draw: Callable[[], bytes]) -> None:
+    marks = marks_drawn(monkeypatch)
+    png = draw()
+    problems = _problems(marks, png)
+    assert not problems, problems
+
+
+# --- Mille Bornes --------------------------------------------------------------------------
+
+
+def _mille_view(lang: str) -> Any:
+    """Seat 0: every safety as a coup fourré, 23 distance cards (975 mi), long piles and a
+    4-digit match total; seat 1: the rest of the distance cards and all but 10 points of 5000."""
+    game = bundle("mille").game
+    state = game.new_game(NAMES[:2], 1, {"names": lang})
+    public = game.public_view(state)
+    a, b = public.tableaus
+    safeties = (Card.EXTRA_TANK, Card.PUNCTURE_PROOF, Card.DRIVING_ACE, Card.RIGHT_OF_WAY)
+    battle = (Card.STOP, Card.GO, Card.ACCIDENT, Card.REPAIRS, Card.OUT_OF_GAS, Card.GASOLINE)
+    a = dataclasses.replace(
+        a,
+        miles=(Card.D25,) * 10 + (Card.D50,) * 10 + (Card.D75,) * 3,
+        mileage=975,
+        safeties=safeties,
+        coups=safeties,
+        battle_pile=(*battle, Card.GO),
+        speed_pile=(Card.SPEED_LIMIT, Card.END_OF_LIMIT) * 3,
+        score=4990,
+    )
+    b = dataclasses.replace(
+        b,
+        miles=(Card.D75,) * 7 + (Card.D100,) * 12 + (Card.D200,) * 4,
+        mileage=2525,
+        two_hundreds=4,
+        battle_pile=(*battle, Card.STOP),
+        speed_pile=(Card.SPEED_LIMIT,),
+        limited=True,
+        score=4995,
+    )
+    return dataclasses.replace(
+        public, tableaus=(a, b), caption=CAPTION, hand_number=99, match_target=5000
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_mille_table_at_its_fullest(monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    _check(monkeypatch, lambda: mille.table_png(_mille_view(lang)))
+
+
+def test_mille_hand_at_its_fullest(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = bundle("mille").game
+    state = game.new_game(NAMES[:2], 1)
+    seat = dataclasses.replace(game.private_view(state, 0), public=_mille_view("en"))
+    _check(monkeypatch, lambda: mille.hand_png(seat))
+
+
+# --- Mille Bornes Solo ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("result", [None, "won", "lost"])
+def test_solo_at_its_fullest(monkeypatch: pytest.MonkeyPatch, result: str | None) -> None:
+    game = bundle("solo").game
+    public = game.public_view(game.new_game([NAMES[1]], 4))
+    view = dataclasses.replace(
+        public,
+        players=(NAMES[0],),
+        highways=tuple(dataclasses.replace(h, depth=7) for h in public.highways),
+        miles=(Card.D25,) * 10 + (Card.D50,) * 10 + (Card.D75,) * 3,
+        mileage=975,
+        moves=9999,
+        wipes=999,
+        cleared=48,
+        caption=CAPTION,
+        last_move=CAPTION,
+        events=(CAPTION,) * 3,
+        result=result,
+        end_reason=CAPTION if result else "",
+    )
+    _check(monkeypatch, lambda: solo.table_png(view))
+    _check(monkeypatch, lambda: solo.hand_png(view))
+    if result:
+        _check(monkeypatch, lambda: solo.result_png(view))
+
+
+# --- 1000 Mile Race ------------------------------------------------------------------------
+
+
+def test_race_at_its_fullest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every hazard of a deck on each side, all four trumps, eleven cards in hand and five
+    cards waiting on the stack."""
+    state = RACE.new_game(NAMES[:2], 1)
+    public = RACE.public_view(state)
+    a, b = public.sides
+    hazards = ("flat-tire", "out-of-gas", "accident", "red-light", "speed-trap") * 2
+    junk = ("spare-tire", "gasoline", "repairs", "green-light", "end-of-limit", "tow-truck") * 2
+    a = dataclasses.replace(
+        a,
+        miles=("25",) * 6 + ("50",) * 8 + ("75",) * 3,
+        total=775,
+        hazards=hazards,
+        trumps=("puncture-proof", "extra-tank", "driving-ace", "right-of-way"),
+        junkyard=junk,
+        hand_count=11,
+    )
+    b = dataclasses.replace(
+        b,
+        miles=("100",) * 8 + ("200",) * 1,
+        total=1000,
+        hazards=hazards,
+        junkyard=junk,
+        library_count=0,
+        reshuffled=True,
+        skipped=True,
+    )
+    stack = tuple(
+        StackCard(i % 2, card, "")
+        for i, card in enumerate(("accident", "coup-fourre", "roadblock", "jammer", "pit-crew"))
+    )
+    view = dataclasses.replace(
+        public, sides=(a, b), stack=stack, phase="react", reactor=1, caption=CAPTION
+    )
+    _check(monkeypatch, lambda: race.table_png(view))
+    hand = dataclasses.replace(RACE.private_view(state, 0), public=view, hand=junk[:11])
+    _check(monkeypatch, lambda: race.hand_png(hand))
+    over = dataclasses.replace(view, phase="over", winners=(1,), end_reason=CAPTION, stack=())
+    _check(monkeypatch, lambda: race.table_png(over))
+
+
+# --- Dragon Mille Bornes -------------------------------------------------------------------
+
+
+def _dragon_view(cars: int, over: bool) -> Any:
+    """Every car with every mark: sides at 11 and breached, tires and driver one hit from
+    gone, jammed, fireproof, flamed, skidded, full hands and piles; some dead, one left."""
+    state = DRAGON.new_game(NAMES[:cars], 2)
+    public = DRAGON.public_view(state)
+    safeties = (Card.EXTRA_TANK, Card.PUNCTURE_PROOF, Card.DRIVING_ACE, Card.RIGHT_OF_WAY)
+    views = []
+    for i, car in enumerate(public.cars):
+        dead = cars > 2 and i % 3 == 2
+        views.append(
+            dataclasses.replace(
+                car,
+                mb_hand_count=7,
+                cw_hand_count=10,
+                battle=(Card.STOP, Card.GO) * 3 + (Card.ACCIDENT,),
+                speed=(Card.SPEED_LIMIT, Card.END_OF_LIMIT) * 3 + (Card.SPEED_LIMIT,),
+                safeties=safeties if i == 0 else (),
+                coups=safeties if i == 0 else (),
+                miles=(Card.D25,) * 4 + (Card.D50,) * 4 + (Card.D100,) * 7,
+                mileage=1000 if i == 0 else 400,
+                moving=False,
+                limited=True,
+                hits=(11, 12, 12, 11),
+                breached=(False, True, True, False),
+                tires=8,
+                driver=4,
+                jammed=True,
+                fireproof=True,
+                flamed=True,
+                skidded=True,
+                alive=not dead,
+                left=cars > 2 and i == cars - 1,
+                kills=cars - 1 if i == 0 else 1,
+                killed_by=0 if dead else -1,
+            )
+        )
+    caption = _stampede_caption(NAMES[:cars])
+    if over:
+        return dataclasses.replace(
+            public,
+            cars=tuple(views),
+            caption=caption,
+            phase="over",
+            winners=(0,),
+            places=tuple(range(cars)),
+            end_reason=CAPTION,
+        )
+    pending = PendingView(
+        "stampede", 1, 1, 0, "stampede", -1, 2, 0, True, tuple(range(1, cars)), CAPTION
+    )
+    return dataclasses.replace(
+        public, cars=tuple(views), caption=caption, pending=pending, phase="stampede"
+    )
+
+
+@pytest.mark.parametrize("cars", [2, 6])
+@pytest.mark.parametrize("over", [False, True])
+def test_dragon_arena_at_its_fullest(
+    monkeypatch: pytest.MonkeyPatch, cars: int, over: bool
+) -> None:
+    _check(monkeypatch, lambda: dragon.table_png(_dragon_view(cars, over)))
+
+
+def test_dragon_hand_at_its_fullest(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = DRAGON.new_game(NAMES[:6], 2)
+    view = dataclasses.replace(DRAGON.private_view(state, 1), public=_dragon_view(6, False))
+    _check(monkeypatch, lambda: dragon.hand_png(view))
+
+
+# --- Ticket to Ride ------------------------------------------------------------------------
+
+
+def _ttr_state(seats: int) -> Any:
+    """Every seat's Railyard holds all eight colours (a Locomotive in each set: sixteen
+    Locomotives in all), with the deck's remaining colour cards spread over them."""
+    game = TTR_SOLO if seats == 1 else TTR
+    state = game.new_game(NAMES[:seats], 3)
+    per_set = 10 // max(2, seats)  # each colour's ten cards shared between the seats
+    yard_nat = [[per_set] * 8 for _ in range(seats)]
+    yard_loco = [[16 // (8 * seats) or (1 if s < 2 else 0)] * 8 for s in range(seats)]
+    yard_loco[0][6] = 2 if seats <= 2 else 1
+    return dataclasses.replace(
+        state,
+        yard_nat=yard_nat,
+        yard_loco=yard_loco,
+        hands=[[0] * 9 for _ in range(seats)],
+        track=[[1] * 9 for _ in range(seats)],
+        phase="act",
+        turn=0,
+        caption=CAPTION,
+    )
+
+
+@pytest.mark.parametrize("seats", [1, 2, 3, 4])
+def test_ttr_table_at_its_fullest(monkeypatch: pytest.MonkeyPatch, seats: int) -> None:
+    game = TTR_SOLO if seats == 1 else TTR
+    _check(monkeypatch, lambda: ttr.table_png(game.public_view(_ttr_state(seats))))
+
+
+@pytest.mark.parametrize("seats", [1, 2, 4])
+def test_ttr_scoring_at_its_fullest(monkeypatch: pytest.MonkeyPatch, seats: int) -> None:
+    """Every ticket kept (sixteen a seat at most: the solo's six hidden ones aside) and every
+    train card on the On-the-Track stacks."""
+    game = TTR_SOLO if seats == 1 else TTR
+    per = min(16, (40 if seats == 1 else 46) // seats)
+    track = [[0] * 9 for _ in range(seats)]
+    for kind in range(9):
+        for card in range(16 if kind == 8 else 10):
+            track[card % seats][kind] += 1
+    state = dataclasses.replace(
+        game.new_game(NAMES[:seats], 3),
+        tickets=[list(range(s * per, (s + 1) * per)) for s in range(seats)],
+        track=track,
+        offered=[[] for _ in range(seats)],
+        hidden_tickets=list(range(40, 46)) if seats == 1 else [],
+    )
+    finish(state, CAPTION)
+    view = game.public_view(state)
+    _check(monkeypatch, lambda: ttr.result_png(view))
+    _check(monkeypatch, lambda: ttr.table_png(view))
+
+
+def test_ttr_hand_at_its_fullest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every train card in one hand, twenty tickets kept and four to choose from."""
+    state = dataclasses.replace(
+        TTR.new_game(NAMES[:2], 3),
+        hands=[[10] * 8 + [16], [0] * 9],
+        tickets=[list(range(20)), []],
+        offered=[[20, 21, 22, 23], []],
+        phase="keep",
+        turn=0,
+    )
+    _check(monkeypatch, lambda: ttr.hand_png(TTR.private_view(state, 0)))
+
+
+# --- boards and cards ----------------------------------------------------------------------
+
+
+def test_leaderboard_at_its_fullest(monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = [
+        leaderboard.LeaderboardRow(9990 + i, NAMES[i % 6], (-1) ** i * 12345, 99999, i % 2)
+        for i in range(leaderboard.TOP_N)
+    ]
+    caller = leaderboard.LeaderboardRow(123456, NAMES[1], -99999, 123456, 0.999)
+    _check(
+        monkeypatch,
+        lambda: leaderboard.leaderboard_png("Dragon Mille Bornes", rows, caller, "This month"),
+    )
+
+
+@pytest.mark.parametrize("solitaire", [False, True])
+def test_stats_card_at_its_fullest(monkeypatch: pytest.MonkeyPatch, solitaire: bool) -> None:
+    history = tuple(
+        stats.RatingPoint(1_700_000_000 + i * 86_400, (-1) ** i * 3000 + i) for i in range(500)
+    )
+    card = stats.MemberStats(
+        name=NAMES[0],
+        scope_label=f"Dragon Mille Bornes · {NAMES[5]}",
+        rating=-1234,
+        rank=12345,
+        ranked_players=99999,
+        games=123456,
+        wins=99999,
+        losses=20000,
+        draws=3457,
+        history=history,
+        opponents=tuple(stats.OpponentLine(NAMES[i % 6], 9999, 9999, 999) for i in range(12)),
+        favourite_game="Ticket to Ride: The Card Game (solo)",
+        favourite_game_plays=123456,
+        best=tuple(
+            stats.BestLine("Longest win streak " * 3, "12,345,678 pts", CAPTION) for _ in range(6)
+        ),
+        solitaire=solitaire,
+        winnable=solitaire,
+        board_label="Best result" if solitaire else "",
+        board_value=-12345 if solitaire else None,
+    )
+    _check(monkeypatch, lambda: stats.stats_png(card))
