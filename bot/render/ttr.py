@@ -438,7 +438,7 @@ def _draw_yard(c: Canvas, yard: tuple[YardSet, ...], x: int, y: int, width: int)
     Everything stays inside ``width``, the last set's peeking cards too: from six sets on, the
     last set ran into the On-the-Track stack (eight, every colour, reached 60 px into it).
     A Railyard too crowded for the mini cards side by side, or for its chips in one row,
-    gets smaller cards and its chips on two staggered rows."""
+    gets smaller cards, and its chips on two staggered rows if they still do not fit in one."""
     if not yard:
         c.text((x, y + 60), "empty", font(18, "bold"), Palette.MUTED, anchor="lm")
         return
@@ -452,10 +452,13 @@ def _draw_yard(c: Canvas, yard: tuple[YardSet, ...], x: int, y: int, width: int)
     peek = 6
     step = spacing(w, peek)
     sizes = [_chip_size(ys, step - 4) for ys in yard]
-    crowded = step < w or None in sizes  # the cards would cover each other, or the chips
-    if crowded:
+    staggered = False
+    if step < w or None in sizes:  # the cards would cover each other, or the chips
         (w, h), peek = _CROWDED_MINI, 5
         step = spacing(w, peek)
+        sizes = [_chip_size(ys, step - 4) for ys in yard]
+        staggered = None in sizes
+    if staggered:
         # Every other chip a row lower, so each has two steps of room.
         sizes = [_chip_size(ys, 2 * step - 4) for ys in yard]
     for i, ys in enumerate(yard):
@@ -470,7 +473,7 @@ def _draw_yard(c: Canvas, yard: tuple[YardSet, ...], x: int, y: int, width: int)
         size = sizes[i] or 20
         cw = _chip_width(ys.colour, ys.naturals, size, ys.locos)
         cx = min(max(x, round(sx + w / 2 + 8 - cw / 2)), x + width - cw)
-        cy = y + h + 44 + (24 * (i % 2) if crowded else 0)
+        cy = y + h + 44 + (24 * (i % 2) if staggered else 0)
         _count_chip(c, ys.colour, ys.naturals, cx, cy - size // 2, size, ys.locos)
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from bot.engine.dragon import GAME as DRAGON
+from bot.engine.dragon.cards import CW_HAND, SPECS
 from bot.engine.dragon.views import PendingView
 from bot.engine.mille.cards import Card
 from bot.engine.race import GAME as RACE
@@ -254,8 +255,14 @@ def test_dragon_arena_at_its_fullest(
 
 
 def test_dragon_hand_at_its_fullest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seven Mille Bornes cards and six Car Wars cards, the most a hand holds after the draw."""
     state = DRAGON.new_game(NAMES[:6], 2)
-    view = dataclasses.replace(DRAGON.private_view(state, 1), public=_dragon_view(6, False))
+    view = dataclasses.replace(
+        DRAGON.private_view(state, 1),
+        public=_dragon_view(6, False),
+        mb_hand=(Card.D25, Card.D50, Card.D75, Card.D100, Card.D200, Card.EXTRA_TANK, Card.GO),
+        cw_hand=tuple(list(SPECS)[:CW_HAND]),
+    )
     _check(monkeypatch, lambda: dragon.hand_png(view))
 
 
