@@ -7,8 +7,12 @@ reminder off (``Tables.remind_turn``) or does what the deadline calls for (``Tab
 returns what happened so the front end can mention the player or post the new table.
 
 Because the times live in the database and not in the bot's memory, nothing is lost in a
-restart: a deadline that passed while the bot was down is handled by the first sweep after it
-comes back (and only the deadline: a due reminder is dropped once its deadline has passed too).
+restart. The clock stops while the bot is down: before its first sweep, a front end calls
+``Store.resume_timers``, which gives every deadline still running at the last sweep before the
+downtime (``Store.heartbeat``, written by every sweep) the time the bot was down, and its
+reminder too when it was not due yet. A deadline already past before the downtime is handled
+by the first sweep as it would have been (and only the deadline: a due reminder is dropped once
+its deadline has passed too).
 """
 
 from __future__ import annotations

@@ -3,7 +3,10 @@
 The deadlines live in the store (``bot/timers.py``), so this cog only runs the sweep every
 few seconds and says in the channel what happened: a reminder at half time, then either the
 computer's move for the absent player or their forfeit, and a game whose every member has
-let the computer play their last three turns ends with no result. A second loop, at the same pace,
+let the computer play their last three turns ends with no result. Each sweep writes this
+process's heartbeat (one row per shard it runs); the first one after a start gives the
+deadlines that were running when the bot went down the time it was down, before any is
+handled (``Store.resume_timers``). A second loop, at the same pace,
 expires the invitations and open tables past their time (``cogs.lobby.expire_due``), so their
 messages say so and lose their buttons without anyone pressing them, and deletes those closed
 a week before (``cogs.lobby.forget_closed``); it is a loop of its own so that deadlines never

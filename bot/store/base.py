@@ -6,7 +6,8 @@ is one transaction: check the version, append to ``moves``, replace the snapshot
 
 A game row also keeps the state it was dealt with (``initial_state``, for replays) and its turn
 timer (``remind_at``, ``turn_deadline``). The timer lives in the database rather than in the
-bot's memory so a deadline that passes while the bot is down is still handled after a restart.
+bot's memory so a restart does not lose it; the timers' clock stops while the bot is down
+(``heartbeat``, ``resume_timers``): a deadline still running then gets the downtime back.
 Finished games get a row in ``results`` (leaderboards, stats, history), and each guild has its
 turn-timer settings in ``guild_settings``.
 """
