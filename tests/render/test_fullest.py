@@ -20,6 +20,7 @@ from bot.engine.dragon import GAME as DRAGON
 from bot.engine.dragon.cards import CW_HAND, SPECS
 from bot.engine.dragon.views import PendingView
 from bot.engine.mille.cards import Card
+from bot.engine.mille.state import HandResult, ScoreLine
 from bot.engine.race import GAME as RACE
 from bot.engine.race.views import StackCard
 from bot.engine.ttr.ending import finish
@@ -114,6 +115,33 @@ def test_mille_hand_at_its_fullest(monkeypatch: pytest.MonkeyPatch) -> None:
     state = game.new_game(NAMES[:2], 1)
     seat = dataclasses.replace(game.private_view(state, 0), public=_mille_view("en"))
     _check(monkeypatch, lambda: mille.hand_png(seat))
+
+
+def test_mille_score_sheet_at_its_fullest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every line a hand can score (nine, 4600 points) and the match won by a long name."""
+    lines = (
+        ScoreLine("Milestones", 1000),
+        ScoreLine("Safeties ×4", 400),
+        ScoreLine("All four safeties", 300),
+        ScoreLine("Coups fourrés ×4", 1200),
+        ScoreLine("Trip completed", 400),
+        ScoreLine("Safe trip (no 200s)", 300),
+        ScoreLine("Delayed action", 300),
+        ScoreLine("Extension", 200),
+        ScoreLine("Shut-out", 500),
+    )
+    result = HandResult(
+        99, (lines, (ScoreLine("Milestones", 0),)), f"{NAMES[0]} completed the trip at 1000 miles."
+    )
+    view = dataclasses.replace(
+        _mille_view("en"),
+        results=(result,),
+        phase="over",
+        winners=(0,),
+        end_reason="5000 points reached.",
+    )
+    _check(monkeypatch, lambda: mille.result_png(view))
+    _check(monkeypatch, lambda: mille.table_png(view))
 
 
 # --- Mille Bornes Solo ---------------------------------------------------------------------
