@@ -47,9 +47,10 @@ async def test_schema_created(store: Store, backend: Backend) -> None:
         (8, "result_numbers"),
         (9, "games_by_channel"),
         (10, "closed_lobbies"),
+        (11, "timer_heartbeats"),
     ]
     tables = ("games", "moves", "results", "guild_settings", "lobbies", "abort_votes")
-    for table in (*tables, "daily_claims"):
+    for table in (*tables, "daily_claims", "timer_heartbeats"):
         assert await backend.raw(f"SELECT COUNT(*) FROM {table}") == [(0,)]
 
 
@@ -76,6 +77,7 @@ async def test_migrations_idempotent(backend: Backend) -> None:
         (8,),
         (9,),
         (10,),
+        (11,),
     ]
 
 
