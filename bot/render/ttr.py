@@ -51,6 +51,7 @@ from bot.render.common import (
     title_bar,
     to_png,
     vertical_gradient,
+    wrap,
 )
 
 TABLE_WIDTH = 1200
@@ -246,9 +247,30 @@ def _stack(c: Canvas, x: int, y: int, w: int, h: int, count: int, tickets: bool 
 # --- the table --------------------------------------------------------------------------------
 
 
-def _table_height(seats: int) -> int:
+def _table_height(seats: int, caption_lines: int = 2) -> int:
     rows = (seats + 1) // 2
-    return _AREA_Y + _AREA_H + 10 + rows * (_PANEL_H + 10) + _CAPTION_H + _M
+    extra = (caption_lines - 2) * _CAPTION_LINE
+    return _AREA_Y + _AREA_H + 10 + rows * (_PANEL_H + 10) + _CAPTION_H + extra + _M
+
+
+_CAPTION_LINE = 22
+"""What each "LAST MOVE" line past the second adds to the table's height."""
+_CAPTION_READABLE = 16
+"""The last move's smallest size before its box grows a line (at most four)."""
+
+
+def _caption_lines(view: TtrPublicView) -> int:
+    """How many lines the "LAST MOVE" box holds: two, or up to four when the caption needs
+    them at ``_CAPTION_READABLE`` px. Two lines at 13 px cut a player's leave short ("…
+    Mohammed Abdulrahman Al-Mansouri to…"), the second deck's making and all."""
+    return 2 if view.is_over else _lines_needed(view.caption or "—")
+
+
+@lru_cache(maxsize=256)
+def _lines_needed(caption: str) -> int:
+    """``_caption_lines`` for a caption (cached: every seat's table repeats it)."""
+    width = TABLE_WIDTH - 2 * _M - 36  # as ``Canvas.caption_banner`` wraps it
+    return max(2, min(4, len(wrap(caption, font(_CAPTION_READABLE, "bold"), width))))
 
 
 @lru_cache(maxsize=8)
@@ -267,7 +289,8 @@ def _table_background(height: int) -> Image.Image:
 def render_table(view: TtrPublicView) -> Image.Image:
     """The whole table as everyone sees it."""
     seats = len(view.seats)
-    height = _table_height(seats)
+    lines = _caption_lines(view)
+    height = _table_height(seats, lines)
     c = Canvas(_table_background(height).copy())
     _draw_top_bar(c, view)
     _draw_area(c, view)
@@ -278,11 +301,12 @@ def render_table(view: TtrPublicView) -> Image.Image:
         y = _AREA_Y + _AREA_H + 10 + row * (_PANEL_H + 10)
         w = TABLE_WIDTH - 2 * _M if wide else _PANEL_W
         _draw_panel(c, view, seat, (x, y, x + w, y + _PANEL_H))
-    box = (_M, height - _CAPTION_H - _M + 6, TABLE_WIDTH - _M, height - _M)
+    top = height - _CAPTION_H - (lines - 2) * _CAPTION_LINE - _M + 6
+    box = (_M, top, TABLE_WIDTH - _M, height - _M)
     if view.is_over:
         c.result_banner(box, _winner_line(view), view.end_reason)
     else:
-        c.caption_banner(box, view.caption, size=22, min_size=13)
+        c.caption_banner(box, view.caption, size=22, max_lines=lines, min_size=13)
     return c.image
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
 import io
 import random
 from collections.abc import Callable, Iterator
@@ -30,7 +31,8 @@ from bot.render.ttr import (
 )
 from tests.engine.ttr_helpers import SOLO, G, lay
 from tests.render.colour_vision import contrast, worst_contrast
-from tests.render.drawn import marks_drawn, words_drawn
+from tests.render.drawn import marks_drawn, sizes_drawn, words_drawn
+from tests.render.test_hostile_names import LONG
 
 RENDER = Path(__file__).resolve().parents[2] / "bot" / "render" / "ttr.py"
 BUDGET = 300 * 1024
@@ -416,3 +418,25 @@ def test_a_big_on_the_track_stack_stays_in_its_scoring_block(
     assert "".join(m.what for m in texts[at + 1 : at + 5]) == "10R10O"
     block_right = (RESULT_WIDTH - 3 * 16) // 2 + 16  # ``render_result``'s first column
     assert max(box[2] for box in chips) <= block_right - 16
+
+
+def test_a_long_last_move_is_drawn_whole_at_a_readable_size(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Four long names and a Railyard play that robs a set and feeds the next player's stack
+    (242 letters): the "LAST MOVE" box takes a third line rather than shrink it to 15 px under
+    its 22 (a player's leave, said in full, needs four lines)."""
+    a, b, c, _ = LONG[:4]
+    caption = (
+        f"{a} plays 4 Orange + 2 Locomotives to the Railyard, robbing {c} of their Orange set "
+        f"(5 cards). {b} moves 1 card from the Railyard to the On-the-Track stack."
+    )
+    state = G.new_game(LONG[:4], 1)
+    view = dataclasses.replace(G.public_view(state), caption=caption)
+    drawn = sizes_drawn(monkeypatch)
+    image = render_table(view)
+    start = next(i for i, (words, _) in enumerate(drawn) if words == "LAST MOVE")
+    lines = drawn[start + 1 :]
+    assert " ".join(words for words, _ in lines) == caption
+    assert min(size for _, size in lines) >= 16
+    assert image.height > render_table(G.public_view(state)).height
