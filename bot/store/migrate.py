@@ -83,8 +83,9 @@ RESULT_COLUMNS: Final = (
 )
 SETTINGS_COLUMNS: Final = ("guild_id", "turn_seconds", "on_timeout", "reaction_seconds")
 # Small tables copied whole, replacing the target's (a target without games is a fresh
-# deployment): the daily deal's secret, so today's deal stays today's deal, and who has been
-# dealt it, so nobody is dealt it twice. Each column with the type both drivers agree on.
+# deployment): the daily deal's secret, so today's deal stays today's deal, who has been
+# dealt it, so nobody is dealt it twice, and the timers' heartbeats. Each column with the type
+# both drivers agree on.
 WHOLE_TABLES: Final[dict[str, tuple[tuple[str, type], ...]]] = {
     "secrets": (("name", str), ("value", str)),
     "daily_claims": (
@@ -94,6 +95,9 @@ WHOLE_TABLES: Final[dict[str, tuple[tuple[str, type], ...]]] = {
         ("user_id", int),
         ("created_at", float),
     ),
+    # When each shard last swept the timers: the first start on the target gives the games'
+    # running deadlines the time the bot was down, the copy's included (Store.resume_timers).
+    "timer_heartbeats": (("shard_count", int), ("shard_id", int), ("alive_at", float)),
 }
 BATCH_GAMES: Final = 500  # games (with all their moves) read per round trip
 

@@ -13,10 +13,20 @@ import pytest
 
 from bot.__main__ import main
 from bot.store import migrate
-from bot.store.base import DailyClaim, DuplicateInteraction, Store, StoredGame, StoreError
+from bot.store.base import (
+    DailyClaim,
+    DuplicateInteraction,
+    Shards,
+    Store,
+    StoredGame,
+    StoreError,
+)
 from bot.store.migrate import TargetNotEmpty, copy_store, migrate_db
 from bot.store.sqlite import SqliteStore
 from tests.store.helpers import Backend, move, new_game
+
+T0 = 1_700_000_000.0
+HOUR = 3600.0
 
 
 async def _fill(store: Store) -> list[StoredGame]:
@@ -107,6 +117,24 @@ async def test_the_daily_deal_travels(tmp_path: Path, backend: Backend) -> None:
         assert await copied.secret("daily-deal", lambda: "new") == secret == "source-secret"
         assert await copied.daily_claimed(DailyClaim(7, "solo", "2026-11-26", 5))
         assert not await copied.daily_claimed(DailyClaim(7, "solo", "2026-11-26", 6))
+    finally:
+        await copied.close()
+
+
+async def test_the_last_timer_sweep_travels(tmp_path: Path, backend: Backend) -> None:
+    """The bot is stopped 10 s into a one-minute turn and its database copied; the first start
+    on the copy, an hour later, gives the turn the hour back, as it would have on the source."""
+    path = tmp_path / "timers.db"
+    async with SqliteStore(path, clock=lambda: T0) as store:
+        game = await new_game(store)
+        await store.set_timer(game.id, remind_at=None, deadline=T0 + 60)
+        await store.heartbeat(Shards(1, (0,)), T0 + 10)
+    await migrate_db(f"sqlite:///{path}", backend.url)
+    copied = backend.store()
+    await copied.open()
+    try:
+        await copied.resume_timers(Shards(1, (0,)), T0 + 10 + HOUR, started=T0 + HOUR)
+        assert (await _get(copied, game.id)).turn_deadline == T0 + 60 + HOUR
     finally:
         await copied.close()
 
