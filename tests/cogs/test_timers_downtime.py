@@ -9,6 +9,8 @@ window that ran out while the bot was down was handled at the first sweep after 
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -170,3 +172,19 @@ async def test_a_turn_begun_after_the_restart_gets_no_more_than_its_time(
         assert (await _current(again)).turn_deadline == pytest.approx(stopped + HOUR + TURN)
         await sweep_at(again, stopped + HOUR + TURN + 1)
         assert "Bob ran out of time and forfeits the game." in _said(again)
+
+
+async def test_a_shard_process_writes_the_heartbeat_of_its_own_shards(
+    driver: InteractionDriver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """This process runs shard 1 of 3: its sweeps date that shard's downtime only (the other
+    shards' processes date theirs), and again at each sweep."""
+    bot = running_bot(driver)
+    monkeypatch.setattr(bot, "shard_count", 3)
+    monkeypatch.setattr(bot, "shard_ids", [1], raising=False)
+    await sweep_after(driver, 10)
+    first = bot.tables.clock()
+    await sweep_after(driver, 5)
+    with contextlib.closing(sqlite3.connect(tmp_path / "bot.db")) as db:
+        rows = db.execute("SELECT shard_count, shard_id, alive_at FROM timer_heartbeats").fetchall()
+    assert rows == [(3, 1, first + 5)]
