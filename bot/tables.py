@@ -373,7 +373,7 @@ class Tables:
             seat = self.seat_of(here.stored, user_id)
             previous = here.game.public_view(here.state)
             try:
-                here, step = await self._leave_seat(here, seat, None)
+                here, step = await self._leave_seat(here, seat)
             except StaleVersion:
                 raise StaleButton("Someone moved at the same moment; try again.") from None
             if before_computers is not None and here.computers_due():
@@ -492,8 +492,7 @@ class Tables:
                     for seat in waiting:
                         if here.game.outcome(here.state) is not None or seat not in here.acting:
                             break
-                        # The timeout's own line says it; the step needs no caption of its own.
-                        here, step = await self._leave_seat(here, seat, "")
+                        here, step = await self._leave_seat(here, seat, forfeit=True)
                         steps.append(step)
                 elif waiting:
                     timeout = Timeout(tuple(stored.seats[s] for s in waiting), "computer")
@@ -552,12 +551,22 @@ class Tables:
         return here, steps
 
     async def _leave_seat(
-        self, here: Position, seat: int, caption: str | None
+        self, here: Position, seat: int, *, forfeit: bool = False
     ) -> tuple[Position, Step]:
-        """Store a seat leaving the game (resignation or forfeit) as a move of the log."""
-        new_state = here.game.leave(here.state, seat)
+        """Store a seat leaving the game (resignation or forfeit) as a move of the log.
+
+        A resignation is said "🏳️ Ann left the game."; a forfeit needs no line of its own, the
+        timeout's line announces it. With three seats or more and the game going on, the
+        engine's caption follows the flag (or stands alone after a forfeit's line): it says
+        what the leaving means for the game (who plays on, whose turn it is, where the leaver
+        will finish), which "Ann left the game." alone left the table to work out."""
+        game = here.game
+        new_state = game.leave(here.state, seat)
         after = await self._commit(here, seat, LEAVE, new_state, None)
-        text = f"🏳️ {here.stored.seats[seat].name} left the game." if caption is None else caption
+        going_on = len(here.stored.seats) > 2 and game.outcome(new_state) is None
+        said = game.caption(new_state) if going_on else ""
+        left = f"{here.stored.seats[seat].name} left the game."
+        text = said if forfeit else f"🏳️ {said or left}"
         return after, Step(seat, LEAVE, text, False, left=True)
 
     async def _play_defaults(

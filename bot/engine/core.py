@@ -289,6 +289,9 @@ class Game(ABC, Generic[S, A]):
         out: it never acts again, ranks below every seat still playing (a later leaver above an
         earlier one) and the others play on; the game ends when one seat is left. Leaving is
         allowed whoever's turn it is; leaving twice, or after the end, raises IllegalMove.
+        While the game goes on, the caption says who left and what it means, from public facts:
+        where the leaver will finish, what became of their cards, who plays on and whose turn it
+        is now (the front ends say it as the leaving's line).
         """
 
     def default_action(self, state: S, seat: Seat) -> A | None:

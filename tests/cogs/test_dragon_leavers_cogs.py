@@ -41,7 +41,8 @@ async def test_a_backfire_left_behind_by_a_resign_resumes_after_a_restart(
     async with restarted(driver, tmp_path) as again:
         landed = public_table(await again.slash("move", {"action": "pass"}))
         assert (landed.content or "").startswith(
-            "Bob left the arena. The backfire still strikes the front of Alice. "
+            "Bob left the game and will finish 3rd; the car is out and its cards are "
+            "discarded. Alice and Carol race on. The backfire still strikes the front of Alice. "
             "4 hits to the front."
         ), landed.content
         game = await running_bot(again).tables.current(GAMES_CHANNEL_ID)

@@ -274,6 +274,6 @@ async def test_resigning_from_computers_says_so_above_the_game_they_play_out(
     await driver.slash("move", {"action": moves[0].notation})  # her tickets
     resigned = public_table(await driver.slash("resign", {}))
     lines = (resigned.content or "").splitlines()
-    assert lines[0] == "🏳️ alice left the game.", lines[:2]
+    assert lines[0].startswith("🏳️ alice left the game and will finish 3rd: "), lines[:2]
     assert lines[1].startswith("… (") and lines[1].endswith("more moves not shown)"), lines[1]
     assert "won!" in lines[-1], lines[-1]

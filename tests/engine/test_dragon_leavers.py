@@ -46,7 +46,10 @@ def test_the_backfire_caption_after_a_leave_names_the_car_hit() -> None:
     """Bob left; Ann's answer lands the backfire. The caption said "Bob left the arena. 4 hits
     to the breached front.", as if the leaver's car was hit: it names Ann's front."""
     s = act(G.leave(_backfired(), 1), 0, "pass")
-    assert s.caption.startswith("Bob left the arena. The backfire still strikes the front of Ann.")
+    assert s.caption.startswith(
+        "Bob left the game and will finish 4th; the car is out and its cards are discarded. "
+        "Ann, Cy and Di race on. The backfire still strikes the front of Ann."
+    )
 
 
 def test_a_bystander_leaving_keeps_the_shot_named() -> None:
@@ -56,7 +59,8 @@ def test_a_bystander_leaving_keeps_the_shot_named() -> None:
     s = act(G.leave(s, 2), 1, "pass")
     assert s.cars[1].hits[0] == 5
     assert s.caption == (
-        "Cy left the arena. The Rocket from Ann still comes at the front of Bob. "
+        "Cy left the game and will finish 3rd; the car is out and its cards are discarded. "
+        "Ann and Bob race on. The Rocket from Ann still comes at the front of Bob. "
         "5 hits to the front."
     )
 
@@ -85,7 +89,7 @@ def test_the_oil_slick_skid_caption_after_a_leave_names_the_car() -> None:
     """Bob, whose Oil Slick made Ann skid, leaves before she picks her side: the caption says
     Ann still skids, so her side's hits do not read as Bob's."""
     s = G.leave(_oil_skid(), 1)
-    assert s.caption == "Bob left the arena. Ann still skids into the wall."
+    assert s.caption.endswith(" Ann, Cy and Di race on. Ann still skids into the wall."), s.caption
 
 
 def test_a_victim_leaving_after_its_oil_slick_takes_the_roll_with_it() -> None:
@@ -97,7 +101,7 @@ def test_a_victim_leaving_after_its_oil_slick_takes_the_roll_with_it() -> None:
     assert s.phase is Phase.REACT and G.to_act(s) == {1}
     s = G.leave(s, 1)
     assert s.phase is Phase.TURN and G.to_act(s) == {0} and s.rolls == 0
-    assert s.caption == "Bob left the arena."
+    assert s.caption.endswith(" Ann and Cy race on, Ann to play."), s.caption
 
 
 def test_the_last_two_drivers_one_leaving_mid_chain() -> None:
@@ -129,3 +133,37 @@ def test_a_dodger_leaving_in_the_skid_window_closes_it() -> None:
     assert s.phase is Phase.SKID and G.to_act(s) == {0}
     s = G.leave(s, 1)
     assert s.phase is Phase.TURN and G.to_act(s) == {0} and "skid" in s.cars[0].cw_hand
+
+
+def test_leaving_on_its_turn_says_what_it_means_for_the_race() -> None:
+    """Ann leaves on her turn at a table of four: the caption says where she will finish, what
+    became of her car and cards, who races on and whose turn it is now (it said "Ann left the
+    arena." and nothing more)."""
+    s = G.leave(start(seats=4), 0)
+    assert s.caption == (
+        "Ann left the game and will finish 4th; the car is out and its cards are discarded. "
+        "Bob, Cy and Di race on, Bob to play."
+    )
+
+
+def test_a_later_leaver_is_told_the_place_above_an_earlier_one() -> None:
+    """Di left first (4th); Cy leaving next will finish 3rd, as the result then places them,
+    and the caption names only the cars still racing."""
+    s = G.leave(G.leave(start(seats=4), 3), 2)
+    assert s.caption.startswith("Cy left the game and will finish 3rd;"), s.caption
+    assert s.caption.endswith(" Ann and Bob race on, Ann to play."), s.caption
+    s = G.leave(s, 1)
+    outcome = G.outcome(s)
+    assert outcome is not None and outcome.places == (0, 1, 2, 3)
+
+
+def test_a_dead_driver_is_not_said_to_race_on() -> None:
+    """With Cy dead, Ann leaving at a table of four will finish 4th (below the dead driver),
+    and only Bob and Di race on."""
+    s = start(seats=4)
+    s.cars[2].alive = False  # killed earlier
+    s = G.leave(s, 0)
+    assert s.caption == (
+        "Ann left the game and will finish 4th; the car is out and its cards are discarded. "
+        "Bob and Di race on, Bob to play."
+    )

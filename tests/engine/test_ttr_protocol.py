@@ -329,6 +329,41 @@ def test_leaving_during_setup_lets_the_others_start() -> None:
     assert s.phase == "act" and s.turn == 0
 
 
+def test_a_leavers_caption_says_what_it_means_for_the_game() -> None:
+    """B leaves on another seat's turn at a table of four: the caption says where B will
+    finish, what became of B's cards and tickets, who plays on and whose turn it is (it said
+    "B left the game; the others play on.")."""
+    s = G.leave(keep_first(G.new_game(["A", "B", "C", "D"], 1)), 1)
+    assert s.caption == (
+        "B left the game and will finish 4th: their cards are discarded and their tickets go "
+        "under the ticket deck. A, C and D play on, A to play."
+    )
+
+
+def test_the_seat_to_play_leaving_is_told_whose_turn_it_is_now() -> None:
+    """A leaves on its own turn after D left: A will finish 3rd (above D), and the turn is
+    said to be B's, before what B's turn begins with."""
+    s = G.leave(G.leave(keep_first(G.new_game(["A", "B", "C", "D"], 1)), 3), 0)
+    assert s.turn == 1
+    assert s.caption.startswith(
+        "A left the game and will finish 3rd: their cards are discarded and their tickets go "
+        "under the ticket deck. B and C play on, B to play."
+    ), s.caption
+
+
+def test_leaving_during_the_opening_tickets_is_told_the_last_place() -> None:
+    """Leavers during the opening choice of tickets share the last place: B is told "last"
+    (two of them would both be 3rd of four, not 4th), and the start that follows is said."""
+    s = G.new_game(["A", "B", "C"], 1)
+    s = play(s, 0, "keep T" + f"{s.offered[0][0] + 1:02d}")
+    s = play(s, 2, "keep T" + f"{s.offered[2][0] + 1:02d}")
+    s = G.leave(s, 1)
+    assert s.caption.startswith(
+        "B left the game and will finish last: their cards are discarded and their tickets go "
+        "under the ticket deck. A and C play on. Tickets kept — A: 1, C: 1. A starts."
+    ), s.caption
+
+
 def test_giving_up_solo_is_a_loss() -> None:
     """Solo: leaving ends the run as a loss."""
     s = keep_first(SOLO.new_game(["A"], 1))

@@ -187,7 +187,7 @@ class Relay(Game[State, str]):
             hands=hands,
             pile=(*state.pile, *hand),
             left=(*state.left, seat),
-            caption=f"{state.players[seat]} left.",
+            caption=f"{state.players[seat]} left the game.",
         )
         if after.defender == seat or after.striker == seat:
             striker = after.striker if after.striker is not None else seat

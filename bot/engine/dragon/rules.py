@@ -31,9 +31,10 @@ from bot.engine.dragon.shots import (
     play_cw,
 )
 from bot.engine.dragon.state import UNPLAYED, DragonState, Pending, Phase
-from bot.engine.dragon.table import car_w, mb_name, name
+from bot.engine.dragon.table import car_w, living, mb_name, name
 from bot.engine.dragon.turns import pass_turn, settle
 from bot.engine.mille.cards import SAFETY_SET, Card
+from bot.engine.words import names, ordinal
 
 # Read once: ``Phase.OVER`` goes through the Enum metaclass's attribute hook (several times
 # slower than a module name), and every move asks.
@@ -212,27 +213,46 @@ def leave(state: DragonState, seat: int) -> DragonState:
     retire(new, seat)
     new.caption = f"{who} left the arena."
     if check_end(new):
-        return new
+        return new  # the result line places everyone
+    # Leavers finish below every car that has not left, a later one above an earlier one
+    # (dragon.md, The end): the place is known now, and the table is told it.
+    place = ordinal(sum(1 for car in new.cars if not car.left) + 1)
+    head = (
+        f"{who} left the game and will finish {place}; the car is out and its cards are discarded."
+    )
+    new.caption = head
+    _leave_flow(new, seat)
+    if new.phase is not Phase.OVER:
+        # Who races on and who plays now, before what the leave set off (a chain that goes
+        # on): the table heard only "left the arena", and had to work out the rest.
+        racing = names([name(new, s) for s in living(new)])
+        playing = "" if new.pending is not None else f", {name(new, new.turn)} to play"
+        new.caption = f"{head} {racing} race on{playing}.{new.caption[len(head) :]}"
+    return new
+
+
+def _leave_flow(new: DragonState, seat: int) -> None:
+    """What a car leaving in the middle of the game sets off: the turn passes on, or a chain
+    about it ends, or the chain goes on for the cars still in it."""
     pending = new.pending
     if seat == new.turn:
         new.pending = None
         pass_turn(new)
-        return new
+        return
     if pending is not None:
         if new.phase is Phase.STAMPEDE:
             if seat in pending.waiting:
                 pending.waiting.remove(seat)
             if not pending.waiting:
                 settle(new)
-                return new
+                return
         elif seat in (pending.actor, pending.car):
             # The chain was about this car: it is gone, so the chain ends here.
             settle(new)
-            return new
+            return
         # The chain goes on for the cars still in it: say whose car it is about, or the hits
         # that land next read as the leaver's ("Bob left the arena. 4 hits to the front.").
         new.caption += f" {_still(new, pending)}"
-    return new
 
 
 def _still(state: DragonState, pending: Pending) -> str:

@@ -64,7 +64,7 @@ from bot.engine.ttr.views import (
     public_view,
     robbed_by,
 )
-from bot.engine.words import names
+from bot.engine.words import names, ordinal
 
 _TICKET_CODES = tuple(t.code for t in TICKETS)
 
@@ -233,15 +233,31 @@ class _TicketToRideBase(Game[TtrState, Action]):
         after.tickets[seat] = []
         after.offered[seat] = []
         after.final_queue = [s for s in after.final_queue if s != seat]
-        after.caption = f"{who} left the game; the others play on."
-        if after.phase == SETUP:
+        # Leavers finish below everyone still playing, a later one above an earlier one; those
+        # who leave during the opening choice of tickets share the last place (``outcome``).
+        opening = after.phase == SETUP
+        place = "last" if opening else ordinal(len(playing) + 1)
+        head = (
+            f"{who} left the game and will finish {place}: their cards are discarded and "
+            "their tickets go under the ticket deck."
+        )
+        after.caption = ""
+        if opening:
             if not to_act(after):
-                finish_setup(after)
+                finish_setup(after)  # its caption says who kept what and who starts
         elif after.turn == seat:
             if after.phase == PICK2:
                 after_draw(after)
             after.phase = ACT
             end_turn(after)
+        # Then who plays on, and whose turn it is now, before what the leave set off (the
+        # opening tickets kept, a Railyard feeding the next player's stack, the final round).
+        said = [head]
+        if after.phase != OVER:
+            on = names([after.players[s] for s in playing])
+            turn = "" if opening else f", {after.players[after.turn]} to play"
+            said.append(f"{on} play on{turn}.")
+        after.caption = " ".join([*said, after.caption.strip()]).strip()
         return after
 
     def default_action(self, state: TtrState, seat: int) -> Action | None:
