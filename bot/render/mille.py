@@ -42,6 +42,7 @@ from bot.render.common import (
     to_png,
     vertical_gradient,
     washed_out,
+    wrap,
 )
 from bot.render.mille_cards import card_back, draw_card
 
@@ -385,7 +386,12 @@ def _draw_road(c: Canvas, view: MillePublicView) -> None:
             detail = f"{detail}  Last move: {view.caption}" if detail else view.caption
         c.result_banner(box, _winner_line(view), detail)
     else:
-        c.caption_banner(box, view.caption, min_size=16)
+        # A third line when two at 16 px cannot hold the caption: a hand's end said with two
+        # long names lost its end ("Hand 2: Bartholomew Montgomery-Worthing…", who starts).
+        room = box[2] - box[0] - 36  # as ``Canvas.caption_banner`` wraps it
+        lines = 3 if len(wrap(view.caption or "—", font(16, "bold"), room)) > 2 else 2
+        size = 20 if lines == 3 else 26  # three lines of 20 px fill the box
+        c.caption_banner(box, view.caption, size=size, max_lines=lines, min_size=16)
 
 
 def _winner_line(view: MillePublicView) -> str:

@@ -34,6 +34,8 @@ from bot.render.mille import (
     table_png,
 )
 from bot.render.mille_cards import draw_card
+from tests.render.drawn import sizes_drawn
+from tests.render.test_hostile_names import LONG
 
 GAME = get_game("mille")
 RENDER_DIR = Path(__file__).resolve().parents[2] / "bot" / "render"
@@ -320,3 +322,22 @@ def test_the_hand_promises_a_coup_fourre_only_for_a_fresh_hazard() -> None:
     assert old_view.phase == "draw" and "play extra-tank" in old_view.legal
     assert old_view.coups == ()
     assert "coup" not in _phase_line(old_view).lower()
+
+
+def test_a_hand_end_between_long_names_is_drawn_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The caption that ends a hand names the player who declined, the one who finished and
+    the one who starts the next (178 letters with two long names): the "LAST MOVE" box takes
+    a third line. In two lines at 16 px it was cut before "starts.", and with the names the
+    other way round, inside the starter's name."""
+    a, b = LONG[0], LONG[1]
+    caption = (
+        f"{a} declines the extension. Hand 1 is over: {a} completed the trip at 700 miles. "
+        f"Hand 2: {b} starts."
+    )
+    view = dataclasses.replace(GAME.public_view(GAME.new_game([a, b], seed=3)), caption=caption)
+    drawn = sizes_drawn(monkeypatch)
+    render_table(view)
+    start = next(i for i, (words, _) in enumerate(drawn) if words == "LAST MOVE")
+    lines = drawn[start + 1 :]
+    assert " ".join(words for words, _ in lines) == caption
+    assert min(size for _, size in lines) >= 16
