@@ -256,11 +256,11 @@ def _table_height(seats: int, caption_lines: int = 2) -> int:
 _CAPTION_LINE = 22
 """What each "LAST MOVE" line past the second adds to the table's height."""
 _CAPTION_READABLE = 16
-"""The last move's smallest size before its box grows a line (at most four)."""
+"""The last move's smallest size before its box grows a line (at most five)."""
 
 
 def _caption_lines(view: TtrPublicView) -> int:
-    """How many lines the "LAST MOVE" box holds: two, or up to four when the caption needs
+    """How many lines the "LAST MOVE" box holds: two, or up to five when the caption needs
     them at ``_CAPTION_READABLE`` px. Two lines at 13 px cut a player's leave short ("…
     Mohammed Abdulrahman Al-Mansouri to…"), the second deck's making and all."""
     return 2 if view.is_over else _lines_needed(view.caption or "—")
@@ -270,7 +270,7 @@ def _caption_lines(view: TtrPublicView) -> int:
 def _lines_needed(caption: str) -> int:
     """``_caption_lines`` for a caption (cached: every seat's table repeats it)."""
     width = TABLE_WIDTH - 2 * _M - 36  # as ``Canvas.caption_banner`` wraps it
-    return max(2, min(4, len(wrap(caption, font(_CAPTION_READABLE, "bold"), width))))
+    return max(2, min(5, len(wrap(caption, font(_CAPTION_READABLE, "bold"), width))))
 
 
 @lru_cache(maxsize=8)

@@ -28,7 +28,14 @@ from bot.games import bundle
 from bot.render import dragon, leaderboard, mille, race, solo, stats, ttr
 from tests.engine.ttr_helpers import SOLO as TTR_SOLO
 from tests.engine.ttr_helpers import G as TTR
-from tests.render.drawn import Mark, crossed_texts, marks_drawn, off_canvas, png_size
+from tests.render.drawn import (
+    Mark,
+    crossed_texts,
+    marks_drawn,
+    off_canvas,
+    png_size,
+    sizes_drawn,
+)
 from tests.render.test_dragon_render import _stampede_caption
 from tests.render.test_hostile_names import LONG
 
@@ -403,3 +410,32 @@ def test_stats_card_at_its_fullest(monkeypatch: pytest.MonkeyPatch, solitaire: b
         board_value=-12345 if solitaire else None,
     )
     _check(monkeypatch, lambda: stats.stats_png(card))
+
+
+# --- a player leaving, said in full --------------------------------------------------------
+
+
+def test_ttr_table_after_the_longest_leave(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The last player owed a final turn leaves a four-seat game: the caption says where they
+    finish, who plays on and who is to play, and the second deck's making (about 400 letters
+    with these names): the "LAST MOVE" box holds it whole, at 16 px or more."""
+    state = dataclasses.replace(
+        _ttr_state(4), final_round=True, final_queue=[0], exhausted=True, deck=[]
+    )
+    after = TTR.leave(state, 0)
+    assert "play on" in after.caption and "second train deck" in after.caption
+    drawn = sizes_drawn(monkeypatch)
+    _check(monkeypatch, lambda: ttr.table_png(TTR.public_view(after)))
+    start = next(i for i, (words, _) in enumerate(drawn) if words == "LAST MOVE")
+    shown = "".join(words for words, _ in drawn[start + 1 :])
+    assert shown.replace(" ", "") == after.caption.replace(" ", "")  # a CJK name may wrap
+    assert min(size for _, size in drawn[start + 1 :]) >= 16
+
+
+@pytest.mark.parametrize("cars", [3, 6])
+def test_dragon_arena_after_the_longest_leave(monkeypatch: pytest.MonkeyPatch, cars: int) -> None:
+    """A car leaves: the caption names every car racing on and who is to play."""
+    state = DRAGON.leave(DRAGON.new_game(NAMES[:cars], 2), cars - 1)
+    assert "race on" in state.caption
+    view = dataclasses.replace(_dragon_view(cars, False), caption=state.caption, pending=None)
+    _check(monkeypatch, lambda: dragon.table_png(view))
