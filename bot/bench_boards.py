@@ -325,10 +325,10 @@ def _commands(
 
     async def replay_lookup() -> None:
         # /replay's reads before any picture (bot/hindsight.py): the channel's last finished
-        # game, and the member's games there (was their own last one aborted?).
+        # game, and the member's last aborted game there.
         channel = GUILD * 100
         await store.last_finished_game(channel)
-        await store.games_of_member(me, channel_id=channel)
+        await store.last_aborted_game_of(me, channel)
 
     jobs["replay_lookup"] = replay_lookup
     jobs["rating_line_mille"] = rating_line

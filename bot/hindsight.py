@@ -268,11 +268,11 @@ class Hindsight:
         """The member's last game in this channel, when it was aborted and is newer than game
         ``after``: /replay shows the last finished game, and without a word the member took
         it for the game they had just aborted."""
-        # Read by channel in the store: /replay asks this before any limit applies.
-        mine = await self.store.games_of_member(user_id, channel_id=channel_id)
-        ended = [g for g in mine if g.status != "active" and g.id > after]
-        last = max(ended, key=lambda g: g.id, default=None)
-        return last if last is not None and last.status == "aborted" else None
+        # A channel's games are played one after another (one in play at a time), so an
+        # aborted game of the member's above ``after`` — the channel's last finished game, or
+        # none when none has — is their last ended game here. Only that game is read and
+        # parsed: /replay asks this before any limit applies, and before it answers Discord.
+        return await self.store.last_aborted_game_of(user_id, channel_id, after)
 
     async def replay(self, game_id: int) -> list[Any]:
         """The public view after every move of an ended game; frame 0 is the deal.

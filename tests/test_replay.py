@@ -130,6 +130,34 @@ async def test_replay_reads_only_the_members_games_in_its_channel(
     assert len(read) == 1
 
 
+async def test_replay_parses_one_of_the_members_games_in_its_channel(
+    tables: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/replay asking whether the member's own last game here was aborted read and parsed
+    every game the member had played in the channel: 2.9 s on SQLite, 3.8 s on PostgreSQL for
+    20 000 solitaires in one channel, before /replay answers Discord, which gives it three.
+    Only the game it names is parsed now."""
+    for _ in range(5):  # Ann's earlier games here, each aborted or resigned
+        await _start(tables)
+        await tables.abort(channel_id=CHANNEL)
+        await _start(tables)
+        await tables.leave(channel_id=CHANNEL, user_id=ANN)
+    here = await _start(tables)
+    await tables.abort(channel_id=CHANNEL)
+    read: list[StoredGame] = []
+
+    def parsed(row: Any) -> StoredGame:
+        read.append(game_from_row(row))
+        return read[-1]
+
+    monkeypatch.setattr("bot.store.sql.game_from_row", parsed)
+    last = await tables.store.last_finished_game(CHANNEL)
+    assert last is not None and len(read) == 1
+    aborted = await tables.hindsight.aborted_here(CHANNEL, ANN, after=last.id)
+    assert aborted is not None and aborted.id == here.game.id
+    assert len(read) == 2
+
+
 async def test_running_game_is_refused(tables: Tables) -> None:
     """A game still being played cannot be replayed (it would show the table early)."""
     start = await _start(tables)

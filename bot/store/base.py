@@ -387,11 +387,17 @@ class Store(ABC):
         initial states were kept (schema version 1)."""
 
     @abstractmethod
-    async def games_of_member(
-        self, user_id: int, *, active: bool = False, channel_id: int | None = None
-    ) -> list[StoredGame]:
+    async def games_of_member(self, user_id: int, *, active: bool = False) -> list[StoredGame]:
         """Every game with ``user_id`` in a seat, oldest first: whatever its status, or only
-        the games in play (``active``); on every channel, or only on ``channel_id``."""
+        the games in play (``active``)."""
+
+    @abstractmethod
+    async def last_aborted_game_of(
+        self, user_id: int, channel_id: int, after: int = 0
+    ) -> StoredGame | None:
+        """The aborted game on ``channel_id`` with ``user_id`` in a seat that ended last, of
+        those numbered above ``after``; None if there is none. Only that game is parsed: a
+        member may have played thousands in one channel."""
 
     @abstractmethod
     async def forget_member(

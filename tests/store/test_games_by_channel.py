@@ -7,9 +7,9 @@ SQLite and PostgreSQL alike; the timings before and after are ``junction bench -
 
 from __future__ import annotations
 
-from bot.store.base import Store
+from bot.store.base import GameStatus, SeatRecord, Store
 from bot.store.rows import GAME_COLUMNS
-from bot.store.sql import LAST_FINISHED_IN, member_games
+from bot.store.sql import ABORTED_IN, LAST_FINISHED_IN
 from tests.store.helpers import Backend, new_game
 
 INDEX = "games_by_channel"
@@ -25,15 +25,52 @@ async def test_the_last_finished_game_is_read_from_the_channel_index(
     assert "TEMP B-TREE" not in plan and "Sort" not in plan
 
 
-async def test_a_members_games_in_a_channel_are_read_from_the_channel_index(
+async def test_a_members_last_aborted_game_is_read_from_the_channel_index(
     store: Store, backend: Backend
 ) -> None:
-    """/replay's question whether the member's own game here was aborted reads the channel's
-    games only."""
-    plan = await backend.plan(
-        f"SELECT {GAME_COLUMNS} FROM games {member_games(False, here=True)}", "%5%", 42
-    )
+    """/replay's question whether the member's own last game here was aborted reads the
+    channel's aborted games only (not every aborted game, as SQLite chose while the game id
+    bound was a term its index of games by status could serve)."""
+    plan = await backend.plan(ABORTED_IN, 42, 0, "%5%", 64, 0)
     assert INDEX in plan
+
+
+async def _ended(store: Store, channel_id: int, user_id: int, status: GameStatus) -> int:
+    """A game of ``user_id`` against the computer on ``channel_id``, ended as ``status``."""
+    game = await store.create_game(
+        channel_id=channel_id,
+        guild_id=7,
+        game_key="mille",
+        seats=(SeatRecord(0, "Ann", user_id), SeatRecord(1, "Computer", policy="greedy")),
+        options={},
+        state={},
+    )
+    await store.end_game(game_id=game.id, expected_version=0, status=status, state={})
+    return game.id
+
+
+async def test_the_members_last_aborted_game_here_is_found(store: Store) -> None:
+    """The member's aborted game on this channel that ended last: not a finished one, not
+    another member's, not one on another channel; none above ``after``."""
+    await _ended(store, 42, 5, "aborted")
+    aborted = await _ended(store, 42, 5, "aborted")
+    await _ended(store, 42, 5, "finished")
+    await _ended(store, 42, 6, "aborted")
+    await _ended(store, 43, 5, "aborted")
+    found = await store.last_aborted_game_of(5, 42)
+    assert found is not None and (found.id, found.status) == (aborted, "aborted")
+    assert await store.last_aborted_game_of(5, 42, after=aborted) is None
+    assert await store.last_aborted_game_of(7, 42) is None
+
+
+async def test_false_friends_over_more_than_a_page_are_skipped(store: Store) -> None:
+    """Member 15's games match member 5's pattern (their id holds the digit): seventy of them,
+    ended after member 5's game, fill more than one page read, and member 5's is still found."""
+    mine = await _ended(store, 42, 5, "aborted")
+    for _ in range(70):
+        await _ended(store, 42, 15, "aborted")
+    found = await store.last_aborted_game_of(5, 42)
+    assert found is not None and found.id == mine
 
 
 async def test_an_old_database_gains_the_index(backend: Backend) -> None:
