@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from bot.store.base import LobbyRecord, LobbyStatus, Shards, Store
 from bot.store.rows import DELETE_CLOSED_LOBBIES, shard_condition
-from tests.store.helpers import Backend, lobby_record
+from tests.store.helpers import OLD_CHALLENGE_ROW, Backend, lobby_record
 
 NOW = 5000.0
 
@@ -81,5 +81,24 @@ async def test_shards_delete_the_lobbies_of_their_servers(store: Store, backend:
 async def test_the_deletion_reads_the_closed_lobbies_index(store: Store, backend: Backend) -> None:
     """The sweep asks every few seconds: the closed lobbies due are found through migration
     0010's index, not by reading every lobby."""
+    query = DELETE_CLOSED_LOBBIES.format(shards=shard_condition(None))
+    assert "lobbies_closed_expiry" in await backend.plan(query, NOW, 10)
+
+
+async def test_an_old_databases_closed_lobbies_are_deleted(backend: Backend) -> None:
+    """A database from before migrations 0005-0010 holding two lobbies that expired long ago
+    (every lobby stayed then): once opened, the older goes and the newest stays, through the
+    new index."""
+    await backend.migrate_to(4)
+    for _ in range(2):
+        await backend.raw(OLD_CHALLENGE_ROW)
+    await backend.raw("UPDATE lobbies SET status = 'expired'")
+    store = backend.store()
+    await store.open()
+    try:
+        assert await store.delete_closed_lobbies(NOW, 10) == 1
+    finally:
+        await store.close()
+    assert len(await _ids(backend)) == 1
     query = DELETE_CLOSED_LOBBIES.format(shards=shard_condition(None))
     assert "lobbies_closed_expiry" in await backend.plan(query, NOW, 10)
