@@ -24,6 +24,8 @@ from bot.render.stats import (
 DESCRIPTION_LIMIT = 1024
 """Discord's longest attachment description, in characters."""
 
+_UNCUT = 1 << 30
+"""A limit no text reaches: ``described`` then only says it."""
 _DECORATION = "─▶ "
 _TURN = "▶"
 """The console tables' marker of the seat to play: read out as words, not dropped."""
@@ -46,6 +48,17 @@ def described(text: str, limit: int = DESCRIPTION_LIMIT) -> str:
             kept.append(line[: room - 1].rstrip() + "…")
         break
     return "\n".join(kept) or "(empty)"
+
+
+def described_fitting(texts: Sequence[tuple[str, str]], limit: int = DESCRIPTION_LIMIT) -> str:
+    """The fullest of ``texts`` (the fullest first, each as what must be said whole and what may
+    be cut after it) whose first part fits ``limit`` as said, cut at the limit after it; the
+    last, cut, when none fits."""
+    told = [described(f"{whole}\n{rest}", limit) for whole, rest in texts]
+    for (whole, _), said in zip(texts, told, strict=True):
+        if len(described(whole, _UNCUT)) <= limit:
+            return said
+    return told[-1] if told else described("")
 
 
 def _spoken(line: str) -> str:
@@ -147,4 +160,4 @@ def _solitaire_lines(card: MemberStats) -> list[str]:
     return lines
 
 
-__all__ = ["DESCRIPTION_LIMIT", "board_text", "described", "stats_text"]
+__all__ = ["DESCRIPTION_LIMIT", "board_text", "described", "described_fitting", "stats_text"]

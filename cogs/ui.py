@@ -29,7 +29,7 @@ from bot.render.pool import RenderPool
 from bot.store import fault_of
 from bot.store.base import StoreError
 from bot.updates import TableUpdate, outcome_line, told
-from cogs.alt_text import described
+from cogs.alt_text import described, described_fitting
 
 if TYPE_CHECKING:
     from bot.client import JunctionBot
@@ -280,7 +280,10 @@ async def table_files(renderer: RenderPool, update: TableUpdate) -> list[discord
     """The table image, plus the score image when a round (or the game) just ended."""
     shown = bundle(update.game.game_key).presenter
     # The console's text table says what the picture shows, for screen readers.
-    alt = described(shown.console_table(update.public))
+    if shown.alt_tables is not None:
+        alt = described_fitting(shown.alt_tables(update.public))
+    else:
+        alt = described(shown.console_table(update.public))
     files = [
         discord.File(
             io.BytesIO(await renderer.run(shown.table_png, update.public)),

@@ -125,6 +125,11 @@ class Presenter:
     ``deciding(public)``: what the seats to act now are deciding, said after their names to a
     member who waits for them ("to keep their tickets" while Ticket to Ride's opening tickets
     are chosen); "" when that is an ordinary turn.
+    ``alt_tables(public)``: for a game whose ``console_table`` can run past an image
+    description's limit (Dragon's six cars), the table in words at several lengths, the fullest
+    first, each as (what must be said whole: the heading and every seat; what may be cut after
+    it): the description is the fullest whose first part fits, so every seat is said in fewer
+    words rather than the last seats cut off. Without it, ``console_table`` cut at the limit.
     """
 
     table_png: Callable[[Any], bytes]
@@ -141,6 +146,7 @@ class Presenter:
     result_text: Callable[[Any], str] | None = None
     round_opening: Callable[[Any, str], tuple[str, str]] = lambda public, caption: (caption, "")
     deciding: Callable[[Any], str] = lambda public: ""
+    alt_tables: Callable[[Any], Sequence[tuple[str, str]]] | None = None
 
 
 def computer_players(normal: PolicyFactory, expert: PolicyFactory) -> dict[str, PolicyFactory]:

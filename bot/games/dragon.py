@@ -30,6 +30,8 @@ from bot.games.rules_text import in_short
 from bot.render.dragon import hand_png, phase_line, table_png
 
 SIDES = ("front", "back", "left", "right")
+_FULL, _SHORT, _BARE = "full", "short", "bare"
+"""How much of a car's extras its line says (``_car_extras``)."""
 _REACTIONS = {"armor", "swerve", "spin", "backfire", "oil-slick", "side"}
 
 
@@ -137,13 +139,18 @@ def _car_state(car: CarView, view: DragonPublicView) -> str:
     return f"{state}, {Card.SPEED_LIMIT.name_in(lang)}" if car.limited else state
 
 
-def _car_extras(car: CarView, lang: str) -> list[str]:
+def _car_extras(car: CarView, lang: str, detail: str = _FULL) -> list[str]:
     """What else the image shows of a car: safeties (coups fourrés marked), Fireproof Armor,
-    jammed guns, breached sides."""
+    jammed guns, breached sides. ``detail``: ``_SHORT`` names the safeties alone and leaves the
+    breached sides to the hits (a side with 12 is breached); ``_BARE`` says none of it."""
     extras: list[str] = []
+    if detail == _BARE:
+        return extras
     if car.safeties:
+        marked = detail == _FULL
         named = [
-            c.name_in(lang) + (" (coup fourré)" if c in car.coups else "") for c in car.safeties
+            c.name_in(lang) + (" (coup fourré)" if marked and c in car.coups else "")
+            for c in car.safeties
         ]
         extras.append("safeties " + ", ".join(named))
     if car.fireproof:
@@ -151,12 +158,14 @@ def _car_extras(car: CarView, lang: str) -> list[str]:
     if car.jammed:
         extras.append("guns jammed")
     broken = [side for side, gone in zip(SIDES, car.breached, strict=True) if gone]
-    if broken:
+    if broken and detail == _FULL:
         extras.append("breached " + ", ".join(broken))
     return extras
 
 
-def console_table(view: DragonPublicView) -> str:
+def _table_lines(view: DragonPublicView, detail: str, counts: bool) -> tuple[list[str], list[str]]:
+    """The arena in words as console lines: the heading, the decks and a line per car (what
+    must be said whole), then the pending decision and the caption."""
     # Words, not the engine's phase names ("react", "oil-ace"): this text is also the arena
     # image's alt text, which a screen reader reads out.
     if view.is_over:
@@ -166,19 +175,46 @@ def console_table(view: DragonPublicView) -> str:
     else:
         now = f"{view.cars[view.turn].name} to play"
     lines = [f"── Dragon Mille Bornes · {now} ──"]
+    if counts:
+        # The image's "MB deck" and "CW deck" pills, said once in full.
+        lines.append(f"  decks: Mille Bornes {view.mb_deck_count}, Car Wars {view.cw_deck_count}")
     for car in view.cars:
         marker = "▶" if view.turn == car.seat and not view.is_over else " "
         hits = "/".join(str(h) for h in car.hits)
+        # A car out of the race holds no cards: its hands went to the discards.
+        held = counts and car.alive
         lines.append(
             f"{marker} {car.name}: {car.mileage} mi, {_car_state(car, view)}; hits "
             f"F/B/L/R {hits}, tires {car.tires}, driver {car.driver}; kills {car.kills}"
-            + "".join(f"; {extra}" for extra in _car_extras(car, view.lang))
+            + (f"; hand {car.mb_hand_count} MB, {car.cw_hand_count} CW" if held else "")
+            + "".join(f"; {extra}" for extra in _car_extras(car, view.lang, detail))
         )
+    tail: list[str] = []
     if view.pending is not None:
-        lines.append(f"  waiting: {view.pending.text}")
+        tail.append(f"  waiting: {view.pending.text}")
     if view.caption:
-        lines.append(f"  {view.caption}")
-    return "\n".join(lines)
+        tail.append(f"  {view.caption}")
+    return lines, tail
+
+
+def console_table(view: DragonPublicView) -> str:
+    lines, tail = _table_lines(view, _FULL, counts=True)
+    return "\n".join([*lines, *tail])
+
+
+_LEVELS = ((_FULL, True), (_SHORT, True), (_SHORT, False), (_BARE, True), (_BARE, False))
+"""The arena's words from the fullest down (a car's extras, then whether hands and decks are
+counted): six cars of long names in the fullest words run past an image description's limit,
+and a screen reader then never heard the last cars. The counts give way before the extras,
+the image's own words; the barest fits six cars of 36-character names whatever they hold."""
+
+
+def alt_tables(view: DragonPublicView) -> list[tuple[str, str]]:
+    """The arena in words at each of ``_LEVELS``, the fullest first, for the image's
+    description: (the heading, the decks and every car's line, which must be said whole; the
+    pending decision and the caption, which may be cut after them)."""
+    told = [_table_lines(view, detail, counts) for detail, counts in _LEVELS]
+    return [("\n".join(lines), "\n".join(tail)) for lines, tail in told]
 
 
 def console_hand(view: DragonSeatView) -> str:
@@ -220,6 +256,7 @@ BUNDLE = GameBundle(
         hint=expert_hint,
         console_table=console_table,
         console_hand=console_hand,
+        alt_tables=alt_tables,
     ),
     policies=computer_players(DragonNormalPolicy, DragonExpertPolicy),
     default_policy="normal",

@@ -3,18 +3,24 @@ member using a screen reader can follow the table, their hand and the boards."""
 
 from __future__ import annotations
 
+import pytest
+
+from bot.engine.dragon import GAME
+from bot.engine.dragon.state import DragonState
+from bot.engine.mille.cards import SAFETIES, Card
 from bot.engine.ttr.cards import CARD_CODES
 from bot.games import bundle
 from bot.render.leaderboard import LeaderboardRow
 from bot.render.stats import BestLine, MemberStats, OpponentLine
 from bot.store.base import SeatRecord
-from cogs.alt_text import DESCRIPTION_LIMIT, board_text, described, stats_text
+from cogs.alt_text import DESCRIPTION_LIMIT, board_text, described, described_fitting, stats_text
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import public_table, stacked_mille
 from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 from tests.engine.race_helpers import act, red_first, to_hand
 from tests.engine.ttr_helpers import lay
+from tests.render.test_hostile_names import LONG
 
 
 def _description(attachments: list[dict[str, object]], filename: str) -> str:
@@ -199,3 +205,77 @@ def test_a_ticket_to_ride_hand_with_tickets_on_offer_says_to_choose() -> None:
     hand = ttr.presenter.console_hand(ttr.game.private_view(state, 0))
     assert "\nOn offer: " in hand, hand
     assert hand.endswith("\nChoose your opening tickets"), hand
+
+
+def test_the_fullest_text_whose_first_part_fits_is_said() -> None:
+    """Of texts said at several lengths, the fullest whose first part fits is taken, what
+    follows it cut at the limit; none fitting, the last, cut."""
+    texts = [("a" * 30, "x"), ("b" * 20, "y" * 20), ("c" * 5, "z")]
+    assert described_fitting(texts, limit=25) == "b" * 20 + "\n" + "yyy…"
+    assert described_fitting(texts[:1], limit=25) == "a" * 24 + "…"
+
+
+def _crowded_arena(names: list[str], lang: str, dead: bool) -> DragonState:
+    """Six cars at the fullest the arena's words can be: each stopped by Out of Gas under a
+    Speed Limit, every safety played as a coup fourré, Fireproof Armor, jammed guns, every
+    side breached, tires and driver one hit from the end; ``dead``: all but the first killed
+    by it, whose name is then said five times more."""
+    state = GAME.new_game(names, 1, {"names": lang})
+    for car in state.cars:
+        car.mb.safeties, car.mb.coups = list(SAFETIES), list(SAFETIES)
+        car.mb.battle, car.mb.speed = [Card.OUT_OF_GAS], [Card.SPEED_LIMIT]
+        car.mb.miles = [Card.D200] * 4 + [Card.D100] * 2
+        car.hits, car.tires, car.driver = [12, 12, 12, 12], 8, 4
+        car.jammed, car.fireproof, car.kills = True, ["fireproof"], 5
+    for car in state.cars[1:] if dead else ():
+        car.alive, car.killed_by = False, 0
+    return state
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("dead", [False, True])
+def test_six_crowded_cars_of_long_names_are_all_said_within_the_limit(
+    lang: str, dead: bool
+) -> None:
+    """Six cars of 36-character names (32 and a look-alike's number), wide letters among
+    them, at their fullest: the arena's alt text stays within Discord's 1,024 characters and
+    says every car's miles, state and damage whole. The console's full text was cut after
+    the third car, so a screen reader never heard the last three."""
+    names = [f"{(name + '龍' * 32)[:32]} ({seat + 2})" for seat, name in enumerate(LONG)]
+    assert {len(name) for name in names} == {36}
+    view = bundle("dragon").game.public_view(_crowded_arena(names, lang, dead))
+    texts = bundle("dragon").presenter.alt_tables
+    assert texts is not None
+    said = described_fitting(texts(view))
+    assert len(said) <= DESCRIPTION_LIMIT
+    lines = said.splitlines()
+    for car in view.cars:
+        [line] = [line for line in lines if line.removeprefix("to play: ").startswith(car.name)]
+        assert "tires 8, driver 4; kills 5" in line and not line.endswith("…"), line
+
+
+async def test_the_arena_alt_text_counts_the_decks_and_each_hand(
+    driver: InteractionDriver,
+) -> None:
+    """Three cars: the arena's alt text says the two decks' sizes once and each car's hand
+    sizes, as the image's pills and counts show them (they were left out for every table)."""
+    update = await running_bot(driver).tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="dragon",
+        seats=[
+            SeatRecord(0, "Alice", user_id=ALICE_ID),
+            SeatRecord(1, "Bob", user_id=BOB_ID),
+            SeatRecord(2, "Computer", policy="normal"),
+        ],
+        seed=1,
+    )
+    view = update.public
+    alt = _description(public_table(await driver.slash("table", {})).attachments, "table.png")
+    lines = alt.splitlines()
+    assert lines[1] == (
+        f"decks: Mille Bornes {view.mb_deck_count}, Car Wars {view.cw_deck_count}"
+    ), lines
+    for car in view.cars:
+        counted = f"; hand {car.mb_hand_count} MB, {car.cw_hand_count} CW"
+        assert sum(counted in line and car.name in line for line in lines) == 1, alt
