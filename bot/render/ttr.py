@@ -270,7 +270,10 @@ def _caption_lines(view: TtrPublicView) -> int:
 def _lines_needed(caption: str) -> int:
     """``_caption_lines`` for a caption (cached: every seat's table repeats it)."""
     width = TABLE_WIDTH - 2 * _M - 36  # as ``Canvas.caption_banner`` wraps it
-    return max(2, min(5, len(wrap(caption, font(_CAPTION_READABLE, "bold"), width))))
+    fnt = font(_CAPTION_READABLE, "bold")
+    if text_width(caption, fnt) <= width:
+        return 2  # one line: most captions, measured once rather than wrapped word by word
+    return max(2, min(5, len(wrap(caption, fnt, width))))
 
 
 @lru_cache(maxsize=8)
