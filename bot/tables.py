@@ -494,6 +494,10 @@ class Tables:
                             break
                         here, step = await self._leave_seat(here, seat, forfeit=True)
                         steps.append(step)
+                    if here.game.outcome(here.state) is not None:
+                        # The forfeits ended the game: the timeout's line and the result say
+                        # it all, not who "plays on" for the moment between two of them.
+                        steps = [replace(step, caption="") for step in steps]
                 elif waiting:
                     timeout = Timeout(tuple(stored.seats[s] for s in waiting), "computer")
                     steps, here = await self._play_for(here, waiting)

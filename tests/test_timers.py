@@ -466,3 +466,26 @@ async def test_a_bystander_leaving_keeps_the_turn_timer(tables: Tables, clock: C
     left = await tables.leave(channel_id=CHANNEL, user_id=CY)
     assert [s.seat for s in left.waiting] == [0]
     assert (left.game.remind_at, left.game.turn_deadline) == (T0 + TURN / 2, T0 + TURN)
+
+
+async def test_forfeits_that_end_the_game_leave_it_to_the_result(
+    tables: Tables, clock: Clock
+) -> None:
+    """Ann keeps her opening tickets; Bob and Cy run out of time with "forfeit". Both forfeit
+    and Ann wins: no step says "Ann and Cy play on" for the moment between the two forfeits,
+    the timeout's line and the result say it all."""
+    await tables.store.set_guild_settings(GuildSettings(GUILD, TURN, "forfeit"))
+    update = await tables.start(
+        channel_id=CHANNEL,
+        guild_id=GUILD,
+        game_key="ttr",
+        seats=[*_members(), SeatRecord(2, "Cy", user_id=CY)],
+        seed=3,
+    )
+    _, moves = tables.hand(update.game, ANN)
+    await tables.move(channel_id=CHANNEL, user_id=ANN, action=moves[0].notation)
+    clock.now = T0 + TURN
+    expired = await tables.wake(update.game.id)
+    assert expired is not None and expired.outcome is not None
+    assert expired.outcome.winners == (0,)
+    assert [(s.seat, s.left, s.caption) for s in expired.steps] == [(1, True, ""), (2, True, "")]
