@@ -10,7 +10,8 @@ image grows taller when they need more lines at a readable size: ``_READABLE``).
 car panel shows the car from above with its four sides' damage bars (12 hits breach a side),
 the four tires (9 hits) and the driver (5 hits), jammed guns, Fireproof Armor and a skid;
 beside it the Mille Bornes battle and speed cards, the four safety slots, the miles bar and
-the hand sizes. Dead cars are stamped, cars that left are greyed.
+the hand sizes. Dead cars are stamped, cars that left are greyed. Every text, labels
+included, is at least ``_READABLE``: a safety played as a coup fourré says so with "CF".
 """
 
 from __future__ import annotations
@@ -43,14 +44,18 @@ from bot.render.mille_cards import draw_card
 _MARGIN = 12
 _TOP = 58
 _PANEL_W = 384
-_PANEL_H = 350
-_BOTTOM = 140
+_PANEL_H = 366
+_BOTTOM = 148
 HAND_SIZE = (1200, 540)
 
 _MINI = (56, 78)
 _SAFE = (40, 56)
 _HAND_CARD = (140, 196)
 _MB_X = 198  # the Mille Bornes column inside a panel
+_PILES_Y = 96  # its rows from the panel's top: the two piles (their titles above),
+_HANDS_Y = 186  # the hand sizes (the middle of the line),
+_SAFE_Y = 222  # the safeties (their title above),
+_MILES_Y = 306  # the miles bar (its title above) and the speed limit under it
 _CAR_CX, _CAR_CY = 98, 204  # the car's centre inside a panel
 
 _SEAT_COLOURS: tuple[RGB, ...] = (
@@ -78,9 +83,9 @@ the last move, the waiting line, the result, and each car's status, damage figur
 Discord shows the 804-pixel arena about 400 points wide on a phone, so it is read at half size:
 20 px bold becomes about 10 points, the smallest that reads there without zooming (the 13 px
 the bottom box once shrank to came out at 6 points). The bottom box grows taller rather than
-going under it. Labels whose place already says what they name (a side's letter, a pile's
-title) are smaller: the panel has no room for them at this size."""
-_LABEL = 13  # "BATTLE" any larger runs into "SPEED" beside it
+going under it. Labels too (a side's letter, a pile's title, a car's tags, the "CF" on a
+coup fourré): at 13-16 px they came out at 3-4 points on a phone."""
+_SPEED_DX = 100  # the speed pile, right of the battle pile: its title clear of "BATTLE"
 
 
 def _columns(cars: int) -> int:
@@ -161,16 +166,17 @@ def _panel_base() -> Image.Image:
     c = Canvas(img)
     c.rounded((0, 0, _PANEL_W - 1, _PANEL_H - 1), 16, fill=(46, 48, 56), outline=(84, 88, 100))
     c.rounded((8, 74, _MB_X - 8, _PANEL_H - 8), 12, fill=_FLOOR)
-    label = font(_LABEL, "bold")
+    label = font(_READABLE, "bold")
     x = _MB_X
-    c.text((x, 76), "BATTLE", label, Palette.MUTED)
-    c.text((x + _MINI[0] + 6, 76), "SPEED", label, Palette.MUTED)
-    c.text((x, 184), "SAFETIES", label, Palette.MUTED)
+    c.text((x, 74), "BATTLE", label, Palette.MUTED)
+    c.text((x + _SPEED_DX, 74), "SPEED", label, Palette.MUTED)
+    c.text((x, _SAFE_Y - 24), "SAFETIES", label, Palette.MUTED)
     for i in range(4):
         sx = x + i * (_SAFE[0] + 5)
-        dashed_rounded(c.draw, (sx, 200, sx + _SAFE[0], 200 + _SAFE[1]), (90, 96, 110), 5, 4, 2, 5)
-    c.text((x, 266), "MILES", label, Palette.MUTED)
-    c.rounded((x, 284, _PANEL_W - 10, 308), 8, fill=Palette.ASPHALT_DARK)
+        box = (sx, _SAFE_Y, sx + _SAFE[0], _SAFE_Y + _SAFE[1])
+        dashed_rounded(c.draw, box, (90, 96, 110), 5, 4, 2, 5)
+    c.text((x, _MILES_Y - 24), "MILES", label, Palette.MUTED)
+    c.rounded((x, _MILES_Y, _PANEL_W - 10, _MILES_Y + 24), 8, fill=Palette.ASPHALT_DARK)
     return img
 
 
@@ -310,14 +316,15 @@ def _draw_car(c: Canvas, car: CarView, cx: int, cy: int) -> None:
             c.rounded((tx, ty, tx + 13, ty + 30), 4, fill=tire_colour, outline=(20, 20, 22))
     c.paste(body, bx, by, with_shadow=False)
     # Driver in the middle: hits taken in the disc, five pips below.
-    dr = 16
+    # (Low enough to leave three readable tags above it.)
+    dr, dy = 16, cy + 6
     dcol = _level_colour(car.driver, DRIVER_TRACK)
-    c.draw.ellipse((cx - dr, cy - dr - 4, cx + dr, cy + dr - 4), fill=dcol, outline=(20, 20, 22))
-    c.text((cx, cy - 4), f"{car.driver}", font(_READABLE, "bold"), Palette.DARK_INK, "mm")
+    c.draw.ellipse((cx - dr, dy - dr, cx + dr, dy + dr), fill=dcol, outline=(20, 20, 22))
+    c.text((cx, dy), f"{car.driver}", font(_READABLE, "bold"), Palette.DARK_INK, "mm")
     for i in range(DRIVER_TRACK):
         px = cx - 2 * 10 + i * 10
         fill = _BREACH if i < car.driver else (90, 96, 104)
-        c.draw.ellipse((px - 4, cy + 16, px + 4, cy + 24), fill=fill)
+        c.draw.ellipse((px - 4, dy + 22, px + 4, dy + 30), fill=fill)
     # Side bars: front above, back below, left and right beside.
     _hbar(c, car, 0, cx, by - 12)
     _hbar(c, car, 1, cx, by + body.height + 3)
@@ -331,21 +338,20 @@ def _draw_car(c: Canvas, car: CarView, cx: int, cy: int) -> None:
         "mm",
     )
     tags: list[tuple[str, RGB]] = []
-    if car.jammed:
-        tags.append(("JAMMED", _BREACH))
+    # "FIREPROOF" first: wider than the car, it fits only above the side bars' ends.
     if car.fireproof:
         tags.append(("FIREPROOF", (230, 120, 30)))
+    if car.jammed:
+        tags.append(("JAMMED", _BREACH))
     if car.skidded:
         tags.append(("SKID", (150, 110, 60)))
-    # As large as "FIREPROOF" can be across the car; three tags end where they always did,
-    # just over the driver's disc.
-    tf = font(14, "bold")
+    tf = font(_READABLE, "bold")
     ty = by + 4
     for text, fill in tags:
         tw = text_width(text, tf) + 10
-        c.rounded((cx - tw // 2, ty, cx + tw // 2, ty + 20), 6, fill=fill)
-        c.text((cx, ty + 10), text, tf, Palette.INK, anchor="mm")
-        ty += 22
+        c.rounded((cx - tw // 2, ty, cx + tw // 2, ty + 22), 6, fill=fill)
+        c.text((cx, ty + 11), text, tf, Palette.INK, anchor="mm")
+        ty += 24
 
 
 def _level_colour(value: int, track: int) -> RGB:
@@ -385,7 +391,7 @@ def _hbar(c: Canvas, car: CarView, side: int, cx: int, y: int) -> None:
     _segments(c, car.hits[side], True, x, y)
     text, colour = _hit_mark(car, side)
     c.text((x + length + 5, y + 5), text, font(_READABLE, "bold"), colour, anchor="lm")
-    c.text((x - 5, y + 5), SIDES[side][0].upper(), font(16, "bold"), Palette.MUTED, anchor="rm")
+    c.text((x - 5, y + 5), SIDES[side][0].upper(), font(_READABLE, "bold"), Palette.MUTED, "rm")
 
 
 def _vbar(c: Canvas, car: CarView, side: int, x: int, cy: int) -> None:
@@ -393,7 +399,10 @@ def _vbar(c: Canvas, car: CarView, side: int, x: int, cy: int) -> None:
     y = cy - length // 2
     _segments(c, car.hits[side], False, x, y)
     text, colour = _hit_mark(car, side)
-    c.text((x + 5, y - 10), SIDES[side][0].upper(), font(16, "bold"), Palette.MUTED, anchor="mm")
+    # The letter beside the bar's middle, outside: above it, it ran into the tags.
+    letter = SIDES[side][0].upper()
+    lx, anchor = (x - 5, "rm") if side == 2 else (x + 14, "lm")
+    c.text((lx, cy), letter, font(_READABLE, "bold"), Palette.MUTED, anchor)
     c.text((x + 5, y + length + 13), text, font(_READABLE, "bold"), colour, anchor="mm")
 
 
@@ -402,48 +411,45 @@ def _vbar(c: Canvas, car: CarView, side: int, x: int, cy: int) -> None:
 
 def _draw_mille(c: Canvas, view: DragonPublicView, car: CarView, x: int, y: int) -> None:
     lang = view.lang
-    row = y + 94
+    row = y + _PILES_Y
     for i, top in enumerate((car.battle_top, car.speed_top)):
-        cx = x + i * (_MINI[0] + 6)
+        cx = x + i * _SPEED_DX
         if top is not None:
             c.paste(draw_card(top, *_MINI, lang), cx, row, with_shadow=False)
         else:
             dashed_rounded(c.draw, (cx, row, cx + _MINI[0], row + _MINI[1]), (90, 96, 110), 5, 4)
-    # Hand sizes, right of the piles: no card-back icon before them, so that the counts have
-    # the room to be readable.
-    hx = x + 2 * _MINI[0] + 10
-    # The label ends inside the panel's border (the turn's gold frame is 4 px wide): "MB 7"
-    # just fits at the readable size.
-    room = _PANEL_W - _MB_X - (hx - x) - 6
-    for i, (label, count) in enumerate((("MB", car.mb_hand_count), ("CW", car.cw_hand_count))):
+    # Hand sizes on a line of their own under the piles: beside them "CW 10" had 58 px and
+    # shrank to 16 px.
+    span = _PANEL_W - 10 - _MB_X
+    hx = x
+    for label, count in (("MB", car.mb_hand_count), ("CW", car.cw_hand_count)):
         text = f"{label} {count}"
-        hf = fit_font(text, room, _READABLE, "bold", 16)
-        c.text((hx, row + 16 + i * 38), text, hf, Palette.INK, "lm")
-    # Safeties.
+        c.text((hx, y + _HANDS_Y), text, font(_READABLE, "bold"), Palette.INK, "lm")
+        hx += text_width(text, font(_READABLE, "bold")) + 22
+    # Safeties; one played as a coup fourré has a gold "CF" band (the 40 px card has no room
+    # for "COUP" at a readable size).
+    badge = font(_READABLE, "bold")
     for i, safety in enumerate(SAFETIES):
         sx = x + i * (_SAFE[0] + 5)
+        sy = y + _SAFE_Y
         if safety in car.safeties:
-            c.paste(draw_card(safety, *_SAFE, lang), sx, y + 200, with_shadow=False)
+            c.paste(draw_card(safety, *_SAFE, lang), sx, sy, with_shadow=False)
             if safety in car.coups:
-                c.rounded((sx + 2, y + 242, sx + _SAFE[0] - 2, y + 254), 4, fill=Palette.GOLD)
-                c.text(
-                    (sx + _SAFE[0] // 2, y + 248), "COUP", font(9, "bold"), Palette.DARK_INK, "mm"
-                )
-    # Miles bar.
-    span = _PANEL_W - 10 - _MB_X
+                band = (sx + 1, sy + _SAFE[1] - 21, sx + _SAFE[0] - 1, sy + _SAFE[1] - 1)
+                c.rounded(band, 4, fill=Palette.GOLD)
+                mid = (sx + _SAFE[0] // 2, sy + _SAFE[1] - 11)
+                c.text(mid, "CF", badge, Palette.DARK_INK, "mm")
+    # Miles bar; two 200s played are counted on the title's line, the limit under the bar.
+    my = y + _MILES_Y
     filled = round(span * min(car.mileage, TRIP) / TRIP)
     if filled > 4:
-        c.rounded((x, y + 284, x + filled, y + 308), 8, fill=(60, 150, 220))
+        c.rounded((x, my, x + filled, my + 24), 8, fill=(60, 150, 220))
     mf = font(_READABLE, "bold")
-    c.text((x + span // 2, y + 296), f"{car.mileage} / {TRIP}", mf, Palette.INK, "mm", drop=2)
-    extra = []
-    if car.limited:
-        extra.append("LIMIT 50")
+    c.text((x + span // 2, my + 12), f"{car.mileage} / {TRIP}", mf, Palette.INK, "mm", drop=2)
     if car.two_hundreds:
-        extra.append(f"200s {car.two_hundreds}/2")
-    if extra:
-        text = " · ".join(extra)
-        c.text((x, y + 326), text, fit_font(text, span, _READABLE, "bold", 16), Palette.MUTED, "lm")
+        c.text((x + span, my - 12), f"200s {car.two_hundreds}/2", mf, Palette.MUTED, "rm")
+    if car.limited:
+        c.text((x, my + 42), "LIMIT 50", mf, Palette.MUTED, "lm")
 
 
 def _stamp(c: Canvas, view: DragonPublicView, car: CarView, x: int, y: int) -> None:
@@ -477,7 +483,7 @@ _WAITING_SIZE = 20
 _MOST_CAPTION_LINES = 16  # the longest Stampede caption, six 32-character names, takes 13
 _MOST_WAITING_LINES = 6  # a Stampede waiting for five 32-character names takes 4
 _BOX_H = _BOTTOM - 20  # the box in an image of ``table_size``: 8 px above it, 12 below
-_CAPTION_TOP = 24  # below the "LAST MOVE" label
+_CAPTION_TOP = 32  # below the "LAST MOVE" label
 _GAP = 6  # between the last move and the waiting bar
 _RESULT_TOP = 72  # the result's detail, below its headline
 
@@ -570,7 +576,7 @@ class _Bottom:
                 c.text(((x0 + x1) / 2, top + i * self.detail_step), line, df, (70, 50, 10), "ma")
             return
         c.rounded(box, 14, fill=(250, 246, 232), outline=Palette.GOLD_DARK, width=2)
-        c.text((x0 + 16, y0 + 8), "LAST MOVE", font(13, "bold"), (130, 120, 96))
+        c.text((x0 + 16, y0 + 6), "LAST MOVE", font(_READABLE, "bold"), (130, 120, 96))
         if self.waiting is not None:
             pf, waiting = self.waiting
             py = y1 - 8 - self.bar_h

@@ -246,6 +246,7 @@ def _dragon_view(cars: int, over: bool) -> Any:
                 coups=safeties if i == 0 else (),
                 miles=(Card.D25,) * 4 + (Card.D50,) * 4 + (Card.D100,) * 7,
                 mileage=1000 if i == 0 else 400,
+                two_hundreds=2,
                 moving=False,
                 limited=True,
                 hits=(11, 12, 12, 11),
@@ -287,6 +288,23 @@ def test_dragon_arena_at_its_fullest(
     monkeypatch: pytest.MonkeyPatch, cars: int, over: bool
 ) -> None:
     _check(monkeypatch, lambda: dragon.table_png(_dragon_view(cars, over)))
+
+
+@pytest.mark.parametrize("over", [False, True])
+def test_dragon_arena_has_no_small_text_at_six_cars(
+    monkeypatch: pytest.MonkeyPatch, over: bool
+) -> None:
+    """Every text on a full six-car arena, the panels' labels (pile titles, side letters, a
+    car's tags, a coup fourré's mark, the hand sizes) and the last move's title included, is
+    at least the readable size: on a phone the image is shown about half size, and these were
+    drawn at 9-16 px."""
+    dragon._background.cache_clear()  # the labels drawn once on the cached panel
+    dragon._panel_base.cache_clear()
+    drawn = sizes_drawn(monkeypatch)
+    dragon.render_table(_dragon_view(6, over))
+    small = sorted({(text, size) for text, size in drawn if size < dragon._READABLE})
+    assert not small
+    assert {"BATTLE", "SPEED", "F", "L", "FIREPROOF", "CF", "CW 10"} <= {t for t, _ in drawn}
 
 
 def test_dragon_hand_at_its_fullest(monkeypatch: pytest.MonkeyPatch) -> None:
