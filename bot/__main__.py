@@ -1,5 +1,5 @@
 """Command line: ``junction run | sync | console | games | arena | bench | migrate-db |
-forget-member``.
+forget-member | void-game``.
 
 ``run`` starts the Discord bot, or the local console when no ``DISCORD_TOKEN`` is set.
 """
@@ -117,6 +117,18 @@ def _parser() -> argparse.ArgumentParser:
     forget.add_argument(
         "--yes", action="store_true", help="do it (without it: only say what would change)"
     )
+    void = sub.add_parser(
+        "void-game",
+        help="leave a finished game's result out of ratings and boards, after abuse (README)",
+    )
+    void.add_argument(
+        "game_id", type=_game_id, help='the game\'s id, as in "game #1042" (/replay, /stats)'
+    )
+    void.add_argument("--reason", metavar="TEXT", help="why, kept with the result")
+    void.add_argument("--undo", action="store_true", help="count a voided result again")
+    void.add_argument(
+        "--yes", action="store_true", help="do it (without it: only say what would change)"
+    )
     migrate = sub.add_parser(
         "migrate-db",
         help="copy every game, move, result and server setting from one store URL to another",
@@ -139,6 +151,30 @@ def _user_id(text: str) -> int:
             f"a Discord user id is a number like 80351110224678912, not {shown_value(text)}"
         )
     return int(text)
+
+
+def _game_id(text: str) -> int:
+    # As a user id: digits only, at most what a database id holds, quoted cut short.
+    digits = text.strip().removeprefix("#")
+    if (
+        not (digits.isascii() and digits.isdigit())
+        or len(digits) > 19
+        or not 0 < int(digits) < 2**63
+    ):
+        raise argparse.ArgumentTypeError(
+            f"a game id is a number like 1042 (/replay shows game #1042), not {shown_value(text)}"
+        )
+    return int(digits)
+
+
+def _reason(text: str | None) -> str | None:
+    """A --reason kept with a voided result: one line, not too long to read back."""
+    if text is None:
+        return None
+    line = " ".join("".join(c if c.isprintable() else " " for c in text).split())
+    if len(line) > 200:
+        raise ValueError(f"keep --reason to 200 characters; this one has {len(line)}")
+    return line
 
 
 def _server_id(text: str) -> int:
@@ -352,6 +388,24 @@ def _command(args: argparse.Namespace) -> int:
         from bot.forget import forget_main
 
         return asyncio.run(forget_main(settings.db_url, args.user_id, confirmed=args.yes))
+    if args.command == "void-game":
+        import asyncio
+
+        from bot.voids import void_main
+
+        if args.reason is not None and args.undo:
+            print("junction void-game: --undo takes no --reason.", file=sys.stderr)
+            return 2
+        try:
+            reason = _reason(args.reason)
+        except ValueError as error:
+            print(f"junction void-game: {error}.", file=sys.stderr)
+            return 2
+        return asyncio.run(
+            void_main(
+                settings.db_url, args.game_id, reason=reason, undo=args.undo, confirmed=args.yes
+            )
+        )
     if args.command == "migrate-db":
         from bot.store.migrate import migrate_main
 

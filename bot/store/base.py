@@ -32,6 +32,17 @@ CONSOLE_CHANNEL = 0
 """The local console's "channel" (no Discord channel has id 0). Its games record no result:
 the leaderboards are for members of a server."""
 
+VOIDED = "voided"
+"""The label (in a result's options) of a result an operator voided (``junction void-game``),
+its value the reason given (maybe empty). The store's reads of results (``Store.results``,
+``Store.results_after``) leave such a result out, so ratings, every board, /stats and /history
+read as if the game had never been played; the row stays, so it can be counted again."""
+
+VoidState = Literal["no game", "in play", "aborted", "no result", "counted", "voided"]
+"""Where a game's result stands for ``Store.void_result``: no game of that id, a game in play
+or aborted (no result to void), finished without a result recorded (a console game, or one
+the bot records at its next start), a result that counts, or one voided."""
+
 UNPOSTED_SECONDS = 60.0
 """A lobby with no message this long after it was stored will never get one: an invitation is
 posted as the answer to the press that opened it, which Discord takes only within 3 seconds."""
@@ -444,6 +455,19 @@ class Store(ABC):
         """The results of one game key (on one guild, or on all for None) numbered above
         ``after`` (0: all of them), and the count of changes (``NumberedResults``): what a kept
         ladder reads to catch up (bot/kept_results.py)."""
+
+    @abstractmethod
+    async def result_state(self, game_id: int) -> tuple[VoidState, str]:
+        """Where the game's result stands (``VoidState``), for ``void_result``, and the reason
+        it was voided with ("" unless it is voided, or when none was given)."""
+
+    @abstractmethod
+    async def void_result(self, game_id: int, reason: str | None) -> VoidState:
+        """Void the game's result with ``reason`` (``VOIDED``), or with None count it again,
+        in one transaction; returns the state found (``result_state``). Only a result that
+        counts is voided and only a voided one counted again: any other state changes
+        nothing. A change adds one to the count of changes (``NumberedResults``), so a
+        ladder kept from the results is read again whole at its next read."""
 
     # -- turn timers ------------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ from typing import Any, ClassVar, Final, Protocol
 
 from bot.ratings import ResultRecord
 from bot.store.base import (
+    VOIDED,
     DailyClaim,
     Forgotten,
     GameRewrite,
@@ -41,6 +42,7 @@ from bot.store.base import (
     StoredResult,
     StoreError,
     TimerDue,
+    VoidState,
 )
 from bot.store.heartbeats import HEARTBEATS, SHIFT_TIMERS, downtimes, heartbeat_upsert
 from bot.store.rows import (
@@ -135,8 +137,15 @@ class Sql(Protocol):
 
 
 def _seated_results(rows: Sequence[Any], user_id: int | None) -> list[StoredResult]:
-    """Result rows parsed, those of ids that only hold ``user_id``'s digits dropped."""
-    return seated([stored_result(row) for row in rows], user_id)
+    """Result rows parsed, those of ids that only hold ``user_id``'s digits dropped, and the
+    voided ones (``VOIDED``)."""
+    return seated([r for r in map(stored_result, rows) if VOIDED not in r.record.options], user_id)
+
+
+def _counted_rows(rows: Sequence[Any]) -> list[tuple[StoredResult, int]]:
+    """Numbered result rows parsed with their numbers, the voided ones (``VOIDED``) left out."""
+    parsed = ((stored_result(row), int(row["seq"])) for row in rows)
+    return [(stored, number) for stored, number in parsed if VOIDED not in stored.record.options]
 
 
 class SqlStore(Store):
@@ -400,12 +409,59 @@ class SqlStore(Store):
         else:
             changes = await self._read(count)
             rows = await self._read(query, *parameters)
-        results = await asyncio.to_thread(lambda: tuple(stored_result(row) for row in rows))
+        counted = await asyncio.to_thread(_counted_rows, rows)
         return NumberedResults(
-            results=results,
-            numbers=tuple(int(row["seq"]) for row in rows),
+            results=tuple(stored for stored, _ in counted),
+            numbers=tuple(number for _, number in counted),
             changes=int(changes[0]["changes"]),
         )
+
+    async def result_state(self, game_id: int) -> tuple[VoidState, str]:
+        state, options = await self._result_state(self._read, game_id)
+        labels = {} if options is None else load_object(options, "result options")
+        return state, str(labels.get(VOIDED, ""))
+
+    async def void_result(self, game_id: int, reason: str | None) -> VoidState:
+        async with self._transaction() as tx:
+            state, options = await self._result_state(tx.fetch, game_id)
+            if state != ("counted" if reason is not None else "voided") or options is None:
+                return state
+            labels = load_object(options, "result options")
+            if reason is None:
+                labels.pop(VOIDED, None)
+            else:
+                labels[VOIDED] = reason
+            # ``options`` is among the columns whose update moves ``result_numbers.changes``
+            # on (migration 0008's triggers): a running bot's kept ladders read it at their
+            # next read and are rebuilt from the results as they now stand. Only if the row is
+            # as read: another void at the same moment (PostgreSQL) changes nothing twice.
+            if not await tx.execute(
+                "UPDATE results SET options = $1 WHERE game_id = $2 AND options = $3",
+                dump_json(labels),
+                game_id,
+                options,
+            ):
+                return "voided" if reason is not None else "counted"
+        return state
+
+    @staticmethod
+    async def _result_state(
+        fetch: Callable[..., Any], game_id: int
+    ) -> tuple[VoidState, str | None]:
+        """The game's ``VoidState`` and its result's options as stored (None without one)."""
+        games = await fetch("SELECT status FROM games WHERE id = $1", game_id)
+        if not games:
+            return "no game", None
+        status = str(games[0]["status"])
+        if status != "finished":
+            return ("in play" if status == "active" else "aborted"), None
+        rows = await fetch("SELECT options FROM results WHERE game_id = $1", game_id)
+        if not rows:
+            return "no result", None
+        options = str(rows[0]["options"])
+        return (
+            "voided" if VOIDED in load_object(options, "result options") else "counted"
+        ), options
 
     # -- turn timers -------------------------------------------------------------------------------
 
