@@ -39,8 +39,9 @@ from bot.games import (
 from bot.games.bundle import GameBundle, MoveChoice
 from bot.move_log import LEAVE, replay_frames
 from bot.seats import computer_names
-from bot.store import opened_store
+from bot.store import StoreUnavailable, opened_store, unopened_store
 from bot.store.base import CONSOLE_CHANNEL, SeatRecord, StoredGame
+from bot.store.sqlite import SqliteStore
 from bot.tables import Tables, TableUpdate
 from bot.typed_moves import MAX_MOVE_TEXT, typed_move
 from bot.updates import NoGameHere, and_list, outcome_line, told
@@ -129,9 +130,33 @@ def parse_options(pairs: Sequence[str]) -> dict[str, str]:
 def check_request(options: ConsoleOptions) -> None:
     """Refuse an unknown game, a seat count it cannot seat, an unknown computer level, a bad
     option or a deck the game cannot deal before the database is opened: bad input leaves
-    nothing behind, not even an empty database file, and ``--new`` abandons nothing."""
+    nothing behind, not even an empty database file, and ``--new`` abandons nothing.
+
+    Without ``--game`` a database may hold a saved game of any kind, which is resumed and
+    leaves those options unused (said, not refused): they are checked against the default
+    game only where no database can hold one yet, else when a game is dealt
+    (``check_deal``)."""
     player_name()
-    found = bundle(options.game or DEFAULT_GAME)
+    found = bundle(DEFAULT_GAME if options.game is None else options.game)
+    if options.game is not None or options.new or not _may_hold_a_game(options.db):
+        check_deal(found, options)
+    if options.images:
+        _check_out(options.out)
+
+
+def _may_hold_a_game(url: str) -> bool:
+    """Whether the store may hold a saved game: any but a SQLite file not made yet."""
+    try:
+        store = unopened_store(url)
+    except StoreUnavailable:
+        return True  # opening it says what is wrong with the URL
+    if not isinstance(store, SqliteStore):
+        return True
+    return not store.is_memory and Path(store.path).exists()
+
+
+def check_deal(found: GameBundle, options: ConsoleOptions) -> None:
+    """Refuse the options of a new deal that ``found`` cannot take (see check_request)."""
     if options.players is not None:
         _check_seats(found, options.players)
     if options.opponent is not None:
@@ -144,8 +169,6 @@ def check_request(options: ConsoleOptions) -> None:
         # after --new has thrown the saved game away.
         seats = options.players or max(found.info.min_players, 1)
         found.game.new_game([f"P{seat}" for seat in range(seats)], 0, options.options, options.deck)
-    if options.images:
-        _check_out(options.out)
 
 
 def _check_out(out: Path) -> None:
@@ -201,9 +224,10 @@ class Console:
 
     async def begin(self) -> TableUpdate:
         # An unknown --game is refused first, before --new abandons anything.
-        found = bundle(self.options.game or DEFAULT_GAME)
+        found = bundle(DEFAULT_GAME if self.options.game is None else self.options.game)
         info = found.info
         if self.options.new:
+            check_deal(found, self.options)  # before the saved game is abandoned
             with contextlib.suppress(GameError):  # nothing to abandon
                 await self.tables.abort(channel_id=CONSOLE_CHANNEL)
         try:
@@ -247,6 +271,7 @@ class Console:
                 )
             self.recap = await self.since_your_move(update.game)
             return update
+        check_deal(found, self.options)  # not checked before the database was opened
         seats_wanted = self.options.players or max(info.min_players, 1)
         _check_seats(found, seats_wanted)
         name = player_name()
@@ -267,6 +292,10 @@ class Console:
         )
         rivals = "alone" if seats_wanted == 1 else "against the computer"
         self.say(f"New {info.title} game #{update.game.id} {rivals}.")
+        if seats_wanted == 1 and self.options.opponent is not None:
+            # Taken (one script may pass one level to every game), but not without a word:
+            # the player would believe a computer of that level sat somewhere.
+            self.say("! --opponent is not used: no computer plays a game played alone.")
         self.say("Type 'help' for the commands.")
         if update.dealt:
             # The computer moved first: say the deal's own line before its moves ("Hand 1:
@@ -581,10 +610,12 @@ def player_name() -> str:
     # Read as every other setting is: a blank value (``JUNCTION_PLAYER=`` followed by a
     # space, in a .env) is no name, not a seat called "   ".
     name = os.environ.get("JUNCTION_PLAYER", "").strip()
-    if len(name) > NAME_LIMIT or any(unicodedata.category(char) == "Cc" for char in name):
+    # "Cs": bytes that are not UTF-8 (a Latin-1 .env), which Python keeps as lone surrogates
+    # that no database or terminal can write; the first table printed raised UnicodeEncodeError.
+    if len(name) > NAME_LIMIT or any(unicodedata.category(char) in ("Cc", "Cs") for char in name):
         raise ConfigError(
             f"JUNCTION_PLAYER must be a name of at most {NAME_LIMIT} characters, "
-            "without control characters"
+            "without control characters, written in UTF-8"
         )
     return name or _login_name()
 

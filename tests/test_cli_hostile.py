@@ -265,7 +265,7 @@ def test_a_deck_file_that_cannot_be_read_is_a_plain_sentence(
     assert not (tmp_path / "j.db").exists()
 
 
-@pytest.mark.parametrize("name", ["x" * 3000, "Ann\x1b[2J", "Ann\nBob"])
+@pytest.mark.parametrize("name", ["x" * 3000, "Ann\x1b[2J", "Ann\nBob", "Ren\udce9e"])
 def test_a_player_name_the_table_cannot_show_is_refused(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -273,9 +273,10 @@ def test_a_player_name_the_table_cannot_show_is_refused(
     name: str,
 ) -> None:
     """JUNCTION_PLAYER of 3 000 characters, or holding control characters (a terminal's
-    escape, a line break), stops the console with one line naming the variable, as any setting
-    it cannot use does, and nothing is dealt. Before the fix the game was dealt under it: every
-    table line 3 000 wide, or a name that cleared the screen each time it was printed."""
+    escape, a line break) or bytes that are not UTF-8 ("Renée" from a Latin-1 file), stops the
+    console with one line naming the variable, as any setting it cannot use does, and nothing is
+    dealt. Before the fix the game was dealt under it: every table line 3 000 wide, a name that
+    cleared the screen each time it was printed, or a UnicodeEncodeError traceback."""
     monkeypatch.setenv("JUNCTION_PLAYER", name)
     monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
     assert main(_console(tmp_path, "--no-images")) == 2

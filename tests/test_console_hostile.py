@@ -21,7 +21,7 @@ async def _run(
     tmp_path: Path,
     commands: str,
     *,
-    opponent: str = "random",
+    opponent: str | None = "random",
     images: bool = False,
     **extra: object,
 ) -> tuple[int, str]:
@@ -68,7 +68,11 @@ async def test_a_very_long_line_is_refused_in_one_short_sentence(tmp_path: Path,
     sentence that fits on a screen, in every game. Before the fix Mille Bornes quoted all of it
     back ("There is no Mille Bornes card called 'xxxx…'", 5 000 characters) and Solo answered
     "Name one highway", which says nothing about what was wrong."""
-    code, text = await _run(tmp_path, "play " + "x" * 5000 + "\nquit\n", game=game)
+    # A solitaire seats no computer (a level given is said to go unused).
+    opponent = None if game == "solo" else "random"
+    code, text = await _run(
+        tmp_path, "play " + "x" * 5000 + "\nquit\n", game=game, opponent=opponent
+    )
     assert code == 0
     (refusal,) = [line for line in text.splitlines() if line.startswith("! ")]
     assert "far too long" in refusal and len(refusal) < 200, refusal[:300]
@@ -227,3 +231,44 @@ async def test_a_number_from_a_list_the_game_has_moved_past_plays_nothing(tmp_pa
         [(yours,)] = db.execute("SELECT count(*) FROM moves WHERE seat = 0").fetchall()
     db.close()
     assert yours == 1  # the other console's move only
+
+
+async def test_resuming_another_game_leaves_options_for_the_default_game_unused(
+    tmp_path: Path,
+) -> None:
+    """Resuming a saved Ticket to Ride game with the command line that started another game
+    (``--players 3 --deck FILE``, a Mille Bornes deck too short for it) resumes it, saying the
+    options go unused. Before the fix they were checked against Mille Bornes, the default
+    game, as if one were to be dealt: "Mille Bornes is played by exactly 2 players." and the
+    saved game could not be resumed with them."""
+    code, _ = await _run(tmp_path, "quit\n", game="ttr")
+    assert code == 0
+    code, text = await _run(tmp_path, "quit\n", opponent="random", players=3, deck=["go", "25"])
+    assert code == 0, text
+    assert "Resuming your Ticket to Ride: The Card Game game #1" in text, text
+    assert "! --players, --seed, --deck and --opponent are not used" in text, text
+
+
+async def test_options_a_new_deal_cannot_take_are_refused_on_a_database_without_a_game(
+    tmp_path: Path,
+) -> None:
+    """Where the database exists but holds no saved game, the default game is dealt, and a
+    seat count it cannot take is still refused in a sentence, dealing nothing."""
+    (tmp_path / "console.db").touch()
+    code, text = await _run(tmp_path, "quit\n", players=3)
+    assert code == 2
+    assert "! Mille Bornes is played by exactly 2 players." in text, text
+    code, text = await _run(tmp_path, "quit\n")
+    assert "New Mille Bornes game #1" in text, text
+
+
+@pytest.mark.parametrize(("game", "title"), [("solo", "Mille Bornes Solo"), ("ttr-solo", "")])
+async def test_a_computer_level_for_a_game_played_alone_is_said_unused(
+    tmp_path: Path, game: str, title: str
+) -> None:
+    """``--opponent expert`` for a solitaire (a level the game lists) is taken, and said to go
+    unused: nobody sits against you. Before the fix it was ignored without a word."""
+    code, text = await _run(tmp_path, "quit\n", game=game, opponent="expert")
+    assert code == 0
+    assert f"New {title}" in text and " alone.\n" in text, text
+    assert "! --opponent is not used: no computer plays a game played alone." in text, text
