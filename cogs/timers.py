@@ -285,6 +285,12 @@ class Timers(commands.Cog):
         guild_id = interaction.guild_id
         if guild_id is None:
             raise BadOption("Settings belong to a server.")
+        allowed = interaction.permissions
+        if not (allowed.manage_guild or allowed.administrator):
+            # Manage Server is only the command's default in Discord: a server's own command
+            # permissions can open it to any role or member, who then changed the timers (and
+            # armed every game waiting untimed) for the whole server.
+            raise BadOption("Only members with Manage Server can change the Junction settings.")
         # Discord keeps its clients within the options' ranges; a request made by hand is not.
         if turn_timer is not None and not 0 <= turn_timer <= MAX_TURN_MINUTES:
             raise BadOption("Turn timer: give 0 to 10 080 minutes (a week); 0 turns it off.")

@@ -6,6 +6,7 @@ import dataclasses
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+import discord
 import pytest
 
 from bot.render.replay import MAX_FRAMES
@@ -19,6 +20,7 @@ from tests.discord.backend import (
     GENERAL_CHANNEL_ID,
     GUILD_ID,
     InteractionResult,
+    role_payload,
 )
 from tests.discord.payloads import InteractionDriver
 from tests.seam import finish_randomly
@@ -149,6 +151,35 @@ async def test_settings_store_the_turn_timer(driver: InteractionDriver) -> None:
     assert result.ephemeral and "5 min per turn" in (result.content or "")
     saved = await running_bot(driver).store.guild_settings(GUILD_ID)
     assert saved == GuildSettings(GUILD_ID, 300, "forfeit")
+
+
+async def test_settings_are_refused_to_a_member_without_manage_server(
+    driver: InteractionDriver,
+) -> None:
+    """Bob, without Manage Server, sends /settings (a server can open the command to every
+    member in its own command permissions): a private sentence says who may change them, and
+    nothing is stored. Before the fix only Discord's default permission stood in the way, and
+    Bob set the whole server's turn timer and timeout rule."""
+    result = await driver.slash(
+        "settings", {"turn_timer": 5, "on_timeout": "forfeit"}, user_id=BOB_ID
+    )
+    assert result.ephemeral
+    assert result.content == "Only members with Manage Server can change the Junction settings."
+    assert await running_bot(driver).store.guild_settings(GUILD_ID) == GuildSettings(GUILD_ID)
+
+
+async def test_settings_are_taken_from_an_administrator(driver: InteractionDriver) -> None:
+    """A member whose role has Administrator (and so Manage Server) changes the settings."""
+    role_id = driver.backend.ids.next()
+    admins = discord.Permissions(administrator=True).value
+    driver.backend.world.roles.append(role_payload(role_id, "Admins", permissions=admins))
+    member = driver.backend.world.member(BOB_ID)
+    assert member is not None
+    member["roles"].append(str(role_id))
+    result = await driver.slash("settings", {"turn_timer": 5}, user_id=BOB_ID)
+    assert result.ephemeral and "5 min per turn" in (result.content or ""), result.content
+    saved = await running_bot(driver).store.guild_settings(GUILD_ID)
+    assert saved.turn_seconds == 300
 
 
 async def test_expired_turn_is_announced_in_the_channel(driver: InteractionDriver) -> None:
