@@ -5,6 +5,9 @@ pair of store URLs works (SQLite â†’ SQLite makes a compacted copy, PostgreSQL â
 snapshot). Rows are copied column for column, so game ids, versions, statuses, snapshots,
 initial states, turn timers and interaction ids survive unchanged and buttons already posted in
 Discord keep working. Results travel with their games; guild settings are copied whole.
+Lobbies (invitations, open tables) are not, but for the newest, closed: the target then numbers
+its new lobbies past every lobby id the source handed out, so a button on an old message never
+names a lobby opened since (``_keep_lobby_ids``).
 
 The Store interface has no "every game" query (a bot never needs one), so this module reads
 and writes the tables directly, per backend. The source is read in one snapshot (a read
@@ -48,6 +51,7 @@ GameRow = tuple[
 MoveRow = tuple[int, int, int, str, str | None, float]
 ResultRow = tuple[int, str, int | None, float, str, str, str, str, str, bool, str]
 SettingsRow = tuple[int, int | None, str, int | None]
+LobbyRow = tuple[Any, ...]  # the columns of LOBBY_COLUMNS, in order
 Counts = tuple[int, int, int, int]  # games, moves, results, guild settings
 
 GAME_COLUMNS: Final = (
@@ -82,6 +86,22 @@ RESULT_COLUMNS: Final = (
     "details",
 )
 SETTINGS_COLUMNS: Final = ("guild_id", "turn_seconds", "on_timeout", "reaction_seconds")
+LOBBY_COLUMNS: Final = (
+    "id",
+    "channel_id",
+    "guild_id",
+    "host_id",
+    "game_key",
+    "data",
+    "status",
+    "version",
+    "expires_at",
+    "created_at",
+    "game_id",
+    "message_id",
+    "rematch_of",
+    "open_seats",
+)
 # Small tables copied whole, replacing the target's (a target without games is a fresh
 # deployment): the daily deal's secret, so today's deal stays today's deal, who has been
 # dealt it, so nobody is dealt it twice, and the timers' heartbeats. Each column with the type
@@ -177,6 +197,30 @@ def _settings_row(row: Sequence[Any]) -> SettingsRow:
     return (int(row[0]), _opt_int(row[1]), str(row[2]), _opt_int(row[3]))
 
 
+def _closed_lobby_row(row: Sequence[Any]) -> LobbyRow:
+    """The newest lobby, closed (``_keep_lobby_ids``): an open one is marked expired at its
+    next version, as the sweep would, since the other open lobbies are not copied."""
+    status, version = str(row[6]), int(row[7])
+    if status == "open":
+        status, version = "expired", version + 1
+    return (
+        int(row[0]),
+        int(row[1]),
+        _opt_int(row[2]),
+        int(row[3]),
+        str(row[4]),
+        str(row[5]),
+        status,
+        version,
+        float(row[8]),
+        float(row[9]),
+        _opt_int(row[10]),
+        _opt_int(row[11]),
+        _opt_int(row[12]),
+        _opt_int(row[13]),
+    )
+
+
 class _Reader(Protocol):
     async def counts(self) -> Counts: ...
     async def games_after(self, after_id: int, limit: int) -> list[GameRow]: ...
@@ -184,6 +228,7 @@ class _Reader(Protocol):
     async def results_of(self, first_id: int, last_id: int) -> list[ResultRow]: ...
     async def settings(self) -> list[SettingsRow]: ...
     async def whole(self, table: str) -> list[tuple[Any, ...]]: ...
+    async def newest_lobby(self) -> tuple[LobbyRow | None, int]: ...
 
 
 class _Writer(Protocol):
@@ -194,6 +239,7 @@ class _Writer(Protocol):
     ) -> None: ...
     async def add_settings(self, settings: Sequence[SettingsRow]) -> None: ...
     async def replace_whole(self, table: str, rows: Sequence[tuple[Any, ...]]) -> None: ...
+    async def keep_lobby_ids(self, newest: LobbyRow | None, highest: int) -> None: ...
     async def finish(self) -> None: ...
 
 
@@ -207,6 +253,17 @@ _COUNTS: Final = (
     "SELECT (SELECT COUNT(*) FROM games), (SELECT COUNT(*) FROM moves),"
     " (SELECT COUNT(*) FROM results), (SELECT COUNT(*) FROM guild_settings)"
 )
+_SELECT_NEWEST_LOBBY: Final = (
+    f"SELECT {', '.join(LOBBY_COLUMNS)} FROM lobbies ORDER BY id DESC LIMIT 1"
+)
+# DO NOTHING: a target copied into with --force may hold that lobby, or an open one for the
+# same rematch, already; its own ids are then past it anyway.
+_INSERT_LOBBY: Final = (
+    f"INSERT INTO lobbies ({', '.join(LOBBY_COLUMNS)})"
+    f" VALUES ({', '.join(f'${n}' for n in range(1, len(LOBBY_COLUMNS) + 1))})"
+    " ON CONFLICT DO NOTHING"
+)
+_LOBBY_SEQUENCE: Final = "pg_get_serial_sequence('lobbies', 'id')"
 # Children before their games (results and moves reference games).
 _CLEAR: Final = ("results", "moves", "games", "guild_settings")
 
@@ -266,6 +323,20 @@ class _SqliteSide:
 
     async def whole(self, table: str) -> list[tuple[Any, ...]]:
         return [_whole_row(table, row) for row in await self._rows(_whole_select(table))]
+
+    async def newest_lobby(self) -> tuple[LobbyRow | None, int]:
+        # SQLite numbers a new lobby one above the highest row: the newest row, which neither
+        # the sweep nor forget-member deletes, holds the highest id ever handed out.
+        rows = await self._rows(_SELECT_NEWEST_LOBBY)
+        newest = _closed_lobby_row(rows[0]) if rows else None
+        return newest, 0 if newest is None else int(newest[0])
+
+    async def keep_lobby_ids(self, newest: LobbyRow | None, highest: int) -> None:
+        # A new row's id is one above the highest row's: the newest lobby copied is what keeps
+        # the ids past the source's (a gap left above it on a PostgreSQL source, by a lobby
+        # deleted there, cannot be kept without a row).
+        if newest is not None:
+            await self._rows(_INSERT_LOBBY.replace("$", "?"), newest)
 
     async def clear(self) -> None:
         for table in _CLEAR:
@@ -336,6 +407,30 @@ class _PostgresSide:
     async def replace_whole(self, table: str, rows: Sequence[tuple[Any, ...]]) -> None:
         await self._conn.execute(f"DELETE FROM {table}")
         await self._conn.copy_records_to_table(table, records=rows, columns=_whole_columns(table))
+
+    async def newest_lobby(self) -> tuple[LobbyRow | None, int]:
+        row = await self._conn.fetchrow(_SELECT_NEWEST_LOBBY)
+        # The identity's sequence may have handed out ids above the newest row: a lobby whose
+        # creation rolled back, or one deleted (a member forgotten before it kept the newest).
+        handed = await self._conn.fetchval(
+            f"SELECT pg_sequence_last_value({_LOBBY_SEQUENCE}::regclass)"
+        )
+        newest = None if row is None else _closed_lobby_row(tuple(row))
+        return newest, max(0 if newest is None else int(newest[0]), int(handed or 0))
+
+    async def keep_lobby_ids(self, newest: LobbyRow | None, highest: int) -> None:
+        if newest is not None:
+            await self._conn.execute(_INSERT_LOBBY, *newest)
+        # Rows come in with explicit ids, which an identity column does not notice: its
+        # sequence goes past the source's highest id handed out, and never back (a target
+        # copied into with --force keeps its own past ids too).
+        await self._conn.execute(
+            f"SELECT setval({_LOBBY_SEQUENCE}, ids.highest) FROM (SELECT GREATEST($1,"
+            " (SELECT COALESCE(MAX(id), 0) FROM lobbies),"
+            f" COALESCE(pg_sequence_last_value({_LOBBY_SEQUENCE}::regclass), 0)) AS highest) ids"
+            " WHERE ids.highest > 0",
+            highest,
+        )
 
     async def clear(self) -> None:
         for table in _CLEAR:
@@ -447,6 +542,7 @@ async def copy_store(
         await writer.add_settings(await reader.settings())
         for table in WHOLE_TABLES:
             await writer.replace_whole(table, await reader.whole(table))
+        await writer.keep_lobby_ids(*await reader.newest_lobby())
         await writer.finish()
         expected, copied = await reader.counts(), await writer.counts()
         if copied != expected:  # raising here rolls the target back

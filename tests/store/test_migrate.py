@@ -23,7 +23,7 @@ from bot.store.base import (
 )
 from bot.store.migrate import TargetNotEmpty, copy_store, migrate_db
 from bot.store.sqlite import SqliteStore
-from tests.store.helpers import Backend, move, new_game
+from tests.store.helpers import Backend, lobby_record, move, new_game
 
 T0 = 1_700_000_000.0
 HOUR = 3600.0
@@ -249,3 +249,78 @@ def test_cli_tells_a_failed_copy_from_bad_input(
     assert said == (
         "junction migrate-db: copied 1 game but the source has 2 games; nothing was written\n"
     )
+
+
+async def test_new_lobbies_on_the_target_are_numbered_past_the_sources(
+    tmp_path: Path, backend: Backend
+) -> None:
+    """Lobbies are not copied, but a button on an old message carries its lobby's id: the
+    target's first new lobby takes an id above every one the source handed out (on PostgreSQL
+    the ids restarted at 1, and the first new invitation answered lobby 1's old buttons)."""
+    path = tmp_path / "lobbies.db"
+    async with SqliteStore(path) as store:
+        ids = [(await store.create_lobby(lobby_record(channel_id=c))).id for c in (1, 2, 3)]
+    await migrate_db(f"sqlite:///{path}", backend.url)
+    copied = backend.store()
+    await copied.open()
+    try:
+        assert (await copied.create_lobby(lobby_record())).id > max(ids)
+    finally:
+        await copied.close()
+
+
+async def test_the_newest_lobby_arrives_closed(tmp_path: Path, backend: Backend) -> None:
+    """The one lobby copied (what keeps the ids) answers its own buttons as expired, as every
+    other open invitation not copied is ended."""
+    path = tmp_path / "lobbies.db"
+    async with SqliteStore(path) as store:
+        await store.create_lobby(lobby_record(channel_id=1))
+        newest = await store.create_lobby(lobby_record(channel_id=2))
+    await migrate_db(f"sqlite:///{path}", backend.url)
+    copied = backend.store()
+    await copied.open()
+    try:
+        assert await copied.get_lobby(newest.id - 1) is None
+        kept = await copied.get_lobby(newest.id)
+        assert kept is not None
+        assert (kept.status, kept.version, kept.channel_id) == ("expired", newest.version + 1, 2)
+    finally:
+        await copied.close()
+
+
+async def test_lobby_ids_a_postgresql_source_handed_out_above_its_rows_stay_used(
+    pg_server: str, pg_url: str
+) -> None:
+    """A PostgreSQL source whose newest lobby row was deleted still numbered it: a PostgreSQL
+    target goes past the source's sequence, not only its rows."""
+    import uuid
+
+    import asyncpg
+
+    from tests.store.conftest import with_database
+
+    source = Backend("postgresql", pg_url)
+    store = source.store()
+    await store.open()
+    try:
+        ids = [(await store.create_lobby(lobby_record(channel_id=c))).id for c in (1, 2, 3)]
+    finally:
+        await store.close()
+    await source.raw(f"DELETE FROM lobbies WHERE id = {max(ids)}")
+    name = f"junction_test_{uuid.uuid4().hex[:16]}"
+    admin = await asyncpg.connect(pg_server)
+    await admin.execute(f'CREATE DATABASE "{name}"')
+    await admin.close()
+    target = Backend("postgresql", with_database(pg_server, name))
+    try:
+        await migrate_db(pg_url, target.url)
+        copied = target.store()
+        await copied.open()
+        try:
+            assert (await copied.create_lobby(lobby_record())).id > max(ids)
+        finally:
+            await copied.close()
+    finally:
+        admin = await asyncpg.connect(pg_server)
+        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        await admin.close()
