@@ -10,6 +10,8 @@ Layout of the table, top to bottom: the title bar (preset, deck), the seven high
 pile of backs under its face-up top, numbered as players type them), the road (tank, refuels,
 discard pile, cards cleared, miles in front of you), the hand (each playable card tagged with
 the highways it clears), and the last move — or, once the game is over, the result banner.
+The table is ``TABLE_SIZE`` unless the automatic steps after the last move need more than one
+line at a readable size: it grows a line for each (``table_size``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from bot.render.common import (
     RGB,
     Box,
     Canvas,
+    Font,
     Palette,
     after_title,
     card_radius,
@@ -60,6 +63,14 @@ _HAND_Y = _ROAD_Y + _ROAD_H + 8
 _HAND_H = 262
 _CAPTION_Y = _HAND_Y + _HAND_H + 8
 _COL_W = (_W - 2 * _MARGIN) // 7
+_STEPS_SIZE = 20
+_STEPS_ONE_LINE = 16
+_STEPS_LINE = 24
+"""The automatic steps under the last move (a refuel, draws, hand wipes): one line, shrunk to
+16 px at most; steps too long for it (three wipes in a row, about 190 letters, shrank to 13 px
+and were cut) take more lines at 20 px, each adding this to the table's height. The longest
+runs seen (a dozen wipes, 800 letters) take nine."""
+_MOST_STEPS_LINES = 14  # past this (more wipes than a tank holds), the lines get smaller
 _TOP_CARD = (132, 185)
 _BACK_STEP = 9  # how much of each face-down card peeks out above the one on it
 _PILE_CARD = (84, 118)
@@ -107,21 +118,53 @@ def _sacrifices(view: SoloPublicView) -> list[int]:
 # --- table ---------------------------------------------------------------------------------
 
 
+def _steps(view: SoloPublicView) -> tuple[Font, tuple[str, ...]]:
+    """The automatic steps under the last move, wrapped: none once the game is over (the
+    result banner takes the box)."""
+    if view.result is not None or not view.events:
+        return font(_STEPS_SIZE, "bold"), ()
+    return _steps_lines(" ".join(view.events))
+
+
+@lru_cache(maxsize=64)
+def _steps_lines(note: str) -> tuple[Font, tuple[str, ...]]:
+    inner = _W - 2 * _MARGIN - 36
+    fnt = fit_font(note, inner, _STEPS_SIZE, "bold", _STEPS_ONE_LINE)
+    if text_width(note, fnt) <= inner:
+        return fnt, (note,)  # most notes: measured, not wrapped word by word
+    return fit_wrapped(note, inner, _MOST_STEPS_LINES, _STEPS_SIZE, "bold", min_size=13)
+
+
+def table_size(view: SoloPublicView | SoloSeatView) -> tuple[int, int]:
+    """The table image's size: ``TABLE_SIZE``, taller by a line for each line of automatic
+    steps past the first."""
+    _, lines = _steps(_public(view))
+    return _W, _H + max(0, len(lines) - 1) * _STEPS_LINE
+
+
 def render_table(view: SoloPublicView | SoloSeatView) -> Image.Image:
     """The whole solitaire as everyone sees it."""
     pub = _public(view)
-    canvas = Canvas(_table_background().copy())
+    steps = _steps(pub)
+    w, h = table_size(pub)
+    background = _table_background()
+    if h > _H:
+        image = Image.new("RGB", (w, h), Palette.FELT_BOTTOM)
+        image.paste(background, (0, 0))
+    else:
+        image = background.copy()
+    canvas = Canvas(image)
     _draw_top_bar(canvas, pub)
     playable = _playable_highways(pub)
     for highway in pub.highways:
         _draw_highway(canvas, pub, highway, highway.number in playable)
     _draw_road(canvas, pub)
     _draw_hand_row(canvas, pub)
-    box = (_MARGIN, _CAPTION_Y, _W - _MARGIN, _H - 12)
+    box = (_MARGIN, _CAPTION_Y, _W - _MARGIN, h - 12)
     if pub.result is not None:
         _result_banner(canvas, pub, box)
     else:
-        _caption_banner(canvas, pub, box)
+        _caption_banner(canvas, pub, box, steps)
     return canvas.image
 
 
@@ -394,7 +437,9 @@ def _dimmed(card: Card, w: int, h: int, lang: str) -> Image.Image:
     return washed_out(draw_card(card, w, h, lang))
 
 
-def _caption_banner(c: Canvas, view: SoloPublicView, box: Box) -> None:
+def _caption_banner(
+    c: Canvas, view: SoloPublicView, box: Box, steps: tuple[Font, tuple[str, ...]]
+) -> None:
     x0, y0, x1, y1 = box
     c.rounded((x0 + 3, y0 + 5, x1 + 3, y1 + 5), 14, fill=(20, 22, 26))
     c.rounded(box, 14, fill=(250, 246, 232), outline=Palette.GOLD_DARK, width=2)
@@ -405,10 +450,12 @@ def _caption_banner(c: Canvas, view: SoloPublicView, box: Box) -> None:
     for line in lines:
         c.text((x0 + 18, ty), line, fnt, Palette.DARK_INK, "lm")
         ty += 28
-    if view.events:
-        note = " ".join(view.events)
-        nfnt, notes = fit_wrapped(note, inner, 1, 20, "bold", min_size=13)
-        c.text((x0 + 18, y1 - 20), notes[0], nfnt, (150, 60, 20), "lm")
+    # The steps' lines end where the one line always sat; the box grew to hold those above.
+    nfnt, notes = steps
+    for i, note in enumerate(notes):
+        c.text(
+            (x0 + 18, y1 - 20 - (len(notes) - 1 - i) * _STEPS_LINE), note, nfnt, (150, 60, 20), "lm"
+        )
 
 
 def _headline(view: SoloPublicView) -> tuple[str, str]:

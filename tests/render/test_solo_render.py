@@ -24,6 +24,7 @@ from bot.render.solo import (
     table_png,
 )
 from tests.engine.test_solo_playouts import _swap_hidden
+from tests.render.drawn import sizes_drawn
 
 G = get_game("solo")
 SOLO = bundle("solo").presenter
@@ -86,6 +87,33 @@ def test_pngs_are_under_budget(mid_game: Any, won: Any) -> None:
         view = G.public_view(state)
         for data in (table_png(view), hand_png(G.private_view(state, 0)), result_png(view)):
             assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) < 250_000
+
+
+def _wiped_thrice() -> Any:
+    """The first state of a seeded game, played first move first, where the steps after a
+    move wipe the hand three times or more (about 190 letters) and the game goes on."""
+    for seed in range(60):
+        s = G.new_game(["Ann"], seed=seed, options={"preset": "classic"})
+        while G.outcome(s) is None:
+            s = G.apply(s, 0, G.legal_actions(s, 0)[0])
+            if s.result is None and sum("whole hand" in event for event in s.events) >= 3:
+                return s
+    raise AssertionError("no classic deal wiped the hand three times in a row")
+
+
+def test_a_long_run_of_automatic_steps_is_drawn_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The steps after the last move (three hand wipes in a row) are written in full at 20 px
+    on as many lines as they need, the table growing for them: on one line they shrank to
+    13 px and were cut ("…The whole…")."""
+    view = G.public_view(_wiped_thrice())
+    note = " ".join(view.events)
+    drawn = sizes_drawn(monkeypatch)
+    image = render_table(view)
+    banner = drawn[[text for text, _ in drawn].index("LAST MOVE") + 1 :]
+    lines = [(text, size) for text, size in banner if text not in view.last_move]
+    assert " ".join(text for text, _ in lines) == note
+    assert min(size for _, size in lines) >= 20
+    assert image.width == TABLE_SIZE[0] and image.height > TABLE_SIZE[1]
 
 
 def test_table_from_the_private_view_is_the_public_table(mid_game: Any) -> None:
