@@ -395,3 +395,23 @@ def test_an_empty_policies_list_is_refused_as_a_list_of_commas_is(
     captured = capsys.readouterr()
     assert captured.err == "junction arena: An arena needs at least one policy.\n"
     assert captured.out == ""
+
+
+@pytest.mark.parametrize("junk", ["\n", "\x1b[2J", "\t"])
+def test_a_database_url_with_a_control_character_is_refused_on_one_line(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    junk: str,
+) -> None:
+    """JUNCTION_DB holding a line break (two lines pasted) or a terminal's escape is refused in
+    one line naming it, and no file is made. Before the fix a database file was created under
+    that name ("j⏎.db"), which a listing shows as two lines or garbles."""
+    monkeypatch.setenv("JUNCTION_DB", f"sqlite:///{tmp_path}/j{junk}.db")
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    assert main(["console", "--no-images"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("junction console: JUNCTION_DB: cannot open the database "), err
+    assert err.endswith("holds a line break or another control character\n"), err
+    assert err.count("\n") == 1 and "\x1b" not in err, err
+    assert list(tmp_path.iterdir()) == []

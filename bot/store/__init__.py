@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
+import unicodedata
 from typing import Literal
 from urllib.parse import unquote_plus
 
@@ -62,6 +63,10 @@ def open_store(url: str) -> Store:
     text = url.strip()
     if not text:
         raise ValueError(f"the store URL is empty; use {_SQLITE_FORMS}, or {_POSTGRES_FORMS}")
+    if any(unicodedata.category(char) == "Cc" for char in text):
+        # A line break or a terminal's escape inside (two lines pasted into JUNCTION_DB): a
+        # SQLite file was created under that name, one `ls` shows as two lines or garbles.
+        raise ValueError("the store URL holds a line break or another control character")
     if "://" not in text:
         scheme, colon, _ = text.partition(":")
         if colon and scheme.lower() in ("sqlite", *_POSTGRES_SCHEMES):
@@ -167,7 +172,11 @@ def _cannot_open(url: str, error: BaseException) -> str:
         reason = "the server did not answer in time; check the host and port"
     else:
         reason = str(error).strip() or type(error).__name__
-    return f"cannot open the database {redact_url(url)}: {reason}"
+    # Control characters written out ("\\n"): the sentence stays one line the terminal shows.
+    shown = "".join(
+        repr(char)[1:-1] if unicodedata.category(char) == "Cc" else char for char in redact_url(url)
+    )
+    return f"cannot open the database {shown}: {reason}"
 
 
 def _postgres_store(url: str) -> Store:
