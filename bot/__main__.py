@@ -296,7 +296,10 @@ def _command(args: argparse.Namespace) -> int:
             print("No DISCORD_TOKEN set: starting the local console (Ctrl-D or 'quit' to leave).")
             return _console(settings, argparse.Namespace(**_console_defaults()))
         from bot.client import check_shards, run_bot
+        from bot.store import unopened_store
 
+        # A URL that names no database is said now, not after logging in to Discord.
+        unopened_store(settings.db_url)
         if args.sync and settings.dev_guild is None:
             # --sync only ever syncs to that server: without it the bot started, synced
             # nothing and said nothing, and the operator waited for commands that never came.

@@ -415,3 +415,16 @@ def test_a_database_url_with_a_control_character_is_refused_on_one_line(
     assert err.endswith("holds a line break or another control character\n"), err
     assert err.count("\n") == 1 and "\x1b" not in err, err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_database_url_that_names_no_database_is_refused_before_logging_in(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``junction run`` with a JUNCTION_DB of an unknown scheme says so before the bot starts.
+    Before the fix the bot logged in to Discord first, and only its start-up then failed."""
+    monkeypatch.setenv("DISCORD_TOKEN", "token")
+    monkeypatch.setenv("JUNCTION_DB", "mysql://nobody@nowhere/junction")
+    monkeypatch.setattr("bot.client.run_bot", _no_bot)
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("junction run: JUNCTION_DB: cannot open the database mysql://"), err
