@@ -63,13 +63,15 @@ _HAND_Y = _ROAD_Y + _ROAD_H + 8
 _HAND_H = 262
 _CAPTION_Y = _HAND_Y + _HAND_H + 8
 _COL_W = (_W - 2 * _MARGIN) // 7
+_MOVE_SIZE = 24
 _STEPS_SIZE = 20
 _STEPS_ONE_LINE = 16
 _STEPS_LINE = 24
-"""The automatic steps under the last move (a refuel, draws, hand wipes): one line, shrunk to
-16 px at most; steps too long for it (three wipes in a row, about 190 letters, shrank to 13 px
-and were cut) take more lines at 20 px, each adding this to the table's height. The longest
-runs seen (a dozen wipes, 800 letters) take nine."""
+"""The automatic steps under the last move (a refuel, draws, hand wipes) are drawn at 20 px
+in the line the box keeps for them, and in the last move's second line when it has none;
+else on one line shrunk to 16 px at most. Longer steps (three wipes in a row, about 190
+letters, shrank to 13 px and were cut) take more lines at 20 px, each adding this to the
+table's height; the longest runs seen (a dozen wipes, 800 letters) take nine lines."""
 _MOST_STEPS_LINES = 14  # past this (more wipes than a tank holds), the lines get smaller
 _TOP_CARD = (132, 185)
 _BACK_STEP = 9  # how much of each face-down card peeks out above the one on it
@@ -118,28 +120,35 @@ def _sacrifices(view: SoloPublicView) -> list[int]:
 # --- table ---------------------------------------------------------------------------------
 
 
-def _steps(view: SoloPublicView) -> tuple[Font, tuple[str, ...]]:
-    """The automatic steps under the last move, wrapped: none once the game is over (the
-    result banner takes the box)."""
+def _steps(view: SoloPublicView) -> tuple[Font, tuple[str, ...], int]:
+    """The automatic steps under the last move, wrapped, and how many lines the box has for
+    them before it must grow; none once the game is over (the result banner takes the box)."""
     if view.result is not None or not view.events:
-        return font(_STEPS_SIZE, "bold"), ()
-    return _steps_lines(" ".join(view.events))
+        return font(_STEPS_SIZE, "bold"), (), 1
+    return _steps_lines(view.last_move or "—", " ".join(view.events))
 
 
 @lru_cache(maxsize=64)
-def _steps_lines(note: str) -> tuple[Font, tuple[str, ...]]:
+def _steps_lines(last_move: str, note: str) -> tuple[Font, tuple[str, ...], int]:
     inner = _W - 2 * _MARGIN - 36
-    fnt = fit_font(note, inner, _STEPS_SIZE, "bold", _STEPS_ONE_LINE)
+    fnt = font(_STEPS_SIZE, "bold")
     if text_width(note, fnt) <= inner:
-        return fnt, (note,)  # most notes: measured, not wrapped word by word
-    return fit_wrapped(note, inner, _MOST_STEPS_LINES, _STEPS_SIZE, "bold", min_size=13)
+        return fnt, (note,), 1  # most notes: measured, not wrapped word by word
+    # A last move on one line (as ``_caption_banner`` draws it) leaves its second line free.
+    free = 2 if text_width(last_move, font(_MOVE_SIZE, "bold")) <= inner else 1
+    if free == 1:
+        fnt = fit_font(note, inner, _STEPS_SIZE, "bold", _STEPS_ONE_LINE)
+        if text_width(note, fnt) <= inner:
+            return fnt, (note,), free
+    fnt, lines = fit_wrapped(note, inner, _MOST_STEPS_LINES, _STEPS_SIZE, "bold", min_size=13)
+    return fnt, lines, free
 
 
 def table_size(view: SoloPublicView | SoloSeatView) -> tuple[int, int]:
     """The table image's size: ``TABLE_SIZE``, taller by a line for each line of automatic
-    steps past the first."""
-    _, lines = _steps(_public(view))
-    return _W, _H + max(0, len(lines) - 1) * _STEPS_LINE
+    steps the last move's box has no room for."""
+    _, lines, free = _steps(_public(view))
+    return _W, _H + max(0, len(lines) - free) * _STEPS_LINE
 
 
 def render_table(view: SoloPublicView | SoloSeatView) -> Image.Image:
@@ -438,20 +447,21 @@ def _dimmed(card: Card, w: int, h: int, lang: str) -> Image.Image:
 
 
 def _caption_banner(
-    c: Canvas, view: SoloPublicView, box: Box, steps: tuple[Font, tuple[str, ...]]
+    c: Canvas, view: SoloPublicView, box: Box, steps: tuple[Font, tuple[str, ...], int]
 ) -> None:
     x0, y0, x1, y1 = box
     c.rounded((x0 + 3, y0 + 5, x1 + 3, y1 + 5), 14, fill=(20, 22, 26))
     c.rounded(box, 14, fill=(250, 246, 232), outline=Palette.GOLD_DARK, width=2)
     c.text((x0 + 18, y0 + 12), "LAST MOVE", font(14, "bold"), (130, 120, 96))
     inner = x1 - x0 - 36
-    fnt, lines = fit_wrapped(view.last_move or "—", inner, 2, 24, "bold", min_size=15)
+    fnt, lines = fit_wrapped(view.last_move or "—", inner, 2, _MOVE_SIZE, "bold", min_size=15)
     ty = y0 + 44
     for line in lines:
         c.text((x0 + 18, ty), line, fnt, Palette.DARK_INK, "lm")
         ty += 28
-    # The steps' lines end where the one line always sat; the box grew to hold those above.
-    nfnt, notes = steps
+    # The steps' lines end where the one line always sat; above it they take the last move's
+    # free second line, then the room the box grew by.
+    nfnt, notes, _ = steps
     for i, note in enumerate(notes):
         c.text(
             (x0 + 18, y1 - 20 - (len(notes) - 1 - i) * _STEPS_LINE), note, nfnt, (150, 60, 20), "lm"

@@ -12,6 +12,7 @@ from PIL import Image
 from bot.ai.solo_policies import hint
 from bot.games import bundle, get_game
 from bot.games.bundle import ButtonSpec
+from bot.render.common import font, text_width, wrap
 from bot.render.solo import (
     HAND_IMAGE_SIZE,
     RESULT_SIZE,
@@ -22,9 +23,10 @@ from bot.render.solo import (
     render_table,
     result_png,
     table_png,
+    table_size,
 )
 from tests.engine.test_solo_playouts import _swap_hidden
-from tests.render.drawn import sizes_drawn
+from tests.render.drawn import crossed_texts, marks_drawn, png_size, sizes_drawn
 
 G = get_game("solo")
 SOLO = bundle("solo").presenter
@@ -113,7 +115,40 @@ def test_a_long_run_of_automatic_steps_is_drawn_whole(monkeypatch: pytest.Monkey
     lines = [(text, size) for text, size in banner if text not in view.last_move]
     assert " ".join(text for text, _ in lines) == note
     assert min(size for _, size in lines) >= 20
-    assert image.width == TABLE_SIZE[0] and image.height > TABLE_SIZE[1]
+    assert image.size == table_size(view)
+
+
+def _two_lines_of_steps_after_a_short_move() -> Any:
+    """The first state of a seeded game, played first move first, whose last move takes one
+    line and whose automatic steps need two at 20 px."""
+    inner = TABLE_SIZE[0] - 2 * 16 - 36
+    for seed in range(60):
+        s = G.new_game(["Ann"], seed=seed, options={"preset": "refuel"})
+        while G.outcome(s) is None:
+            s = G.apply(s, 0, G.legal_actions(s, 0)[0])
+            note = " ".join(s.events)
+            if (
+                s.result is None
+                and text_width(s.last_move, font(24, "bold")) <= inner
+                and len(wrap(note, font(20, "bold"), inner)) == 2
+            ):
+                return s
+    raise AssertionError("no refuel deal had two lines of steps after a one-line move")
+
+
+def test_steps_take_the_line_a_short_last_move_leaves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two lines of automatic steps after a last move of one line fill the box's free line at
+    20 px: the table keeps its size and no text crosses another (they shrank to one line of
+    14 px, the line above them empty)."""
+    view = G.public_view(_two_lines_of_steps_after_a_short_move())
+    marks = marks_drawn(monkeypatch)
+    drawn = sizes_drawn(monkeypatch)
+    png = table_png(view)
+    banner = drawn[[text for text, _ in drawn].index("LAST MOVE") + 1 :]
+    steps = [(text, size) for text, size in banner if text not in view.last_move]
+    assert png_size(png) == TABLE_SIZE and not crossed_texts(marks, TABLE_SIZE)
+    assert " ".join(text for text, _ in steps) == " ".join(view.events)
+    assert len(steps) == 2 and min(size for _, size in steps) >= 20
 
 
 def test_table_from_the_private_view_is_the_public_table(mid_game: Any) -> None:
