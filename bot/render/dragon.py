@@ -83,8 +83,8 @@ the last move, the waiting line, the result, and each car's status, damage figur
 Discord shows the 804-pixel arena about 400 points wide on a phone, so it is read at half size:
 20 px bold becomes about 10 points, the smallest that reads there without zooming (the 13 px
 the bottom box once shrank to came out at 6 points). The bottom box grows taller rather than
-going under it. Labels too (a side's letter, a pile's title, a car's tags, the "CF" on a
-coup fourré): at 13-16 px they came out at 3-4 points on a phone."""
+going under it. The labels too (a side's letter, a pile's title, a car's tags, the hand sizes,
+the "CF" on a coup fourré): drawn at 9-16 px, they came out at 4-8 points."""
 _SPEED_DX = 100  # the speed pile, right of the battle pile: its title clear of "BATTLE"
 
 
