@@ -182,6 +182,62 @@ async def test_a_new_database_file_is_private_to_its_owner(tmp_path: Path) -> No
     assert modes == {"j.db": 0o600, "j.db-wal": 0o600, "j.db-shm": 0o600}
 
 
+FOREIGN_FILES = {
+    "no schema_version": ["CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)"],
+    "its own schema_version": [
+        "CREATE TABLE schema_version (version INTEGER, description TEXT)",
+        "INSERT INTO schema_version VALUES (3, 'users')",
+        "CREATE TABLE users (id INTEGER)",
+    ],
+    "a schema_version like ours": [
+        "CREATE TABLE schema_version (version INTEGER, name TEXT, applied_at REAL)",
+        "INSERT INTO schema_version VALUES (1, 'create_users', 0)",
+        "CREATE TABLE users (id INTEGER)",
+    ],
+    "a lone schema_version": ["CREATE TABLE schema_version (v TEXT)"],
+}
+
+
+@pytest.mark.parametrize("statements", FOREIGN_FILES.values(), ids=FOREIGN_FILES.keys())
+async def test_another_programs_database_is_refused_unchanged(
+    tmp_path: Path, statements: list[str]
+) -> None:
+    """A SQLite file of another program (JUNCTION_DB pointed at the wrong file), with or
+    without a ``schema_version`` table of its own, is refused by a MigrationError that says so,
+    and the file is left byte for byte as it was. Before the fix Junction's tables were added
+    to it (and WAL mode set) where it had no schema_version table; where it had one, a
+    migration failed half way ("table schema_version has no column named name") after WAL mode
+    had been written into the file."""
+    target = tmp_path / "theirs.db"
+    with sqlite3.connect(target) as conn:
+        for statement in statements:
+            conn.execute(statement)
+    conn.close()
+    before = target.read_bytes()
+    with pytest.raises(MigrationError, match=r"^the file is another program's database"):
+        await SqliteStore(target).open()
+    assert target.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["theirs.db"]
+
+
+async def test_a_database_junction_left_at_its_first_step_is_opened(tmp_path: Path) -> None:
+    """A file holding only an empty ``schema_version`` of Junction's (a start stopped before the
+    first migration) is Junction's own: it opens and is brought up to date."""
+    target = tmp_path / "j.db"
+    with sqlite3.connect(target) as conn:
+        conn.execute(
+            "CREATE TABLE schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+            " applied_at DOUBLE PRECISION NOT NULL)"
+        )
+    conn.close()
+    store = SqliteStore(target)
+    await store.open()
+    try:
+        assert await store.get_game(1) is None
+    finally:
+        await store.close()
+
+
 def test_shared_statements_bind_by_number_in_sqlite() -> None:
     """A statement written once for both stores (``$n``) binds the same parameters in SQLite:
     by number, in any order and any number of times, beyond nine too."""
