@@ -421,11 +421,13 @@ def _draw_mille(c: Canvas, view: DragonPublicView, car: CarView, x: int, y: int)
     # Hand sizes on a line of their own under the piles: beside them "CW 10" had 58 px and
     # shrank to 16 px.
     span = _PANEL_W - 10 - _MB_X
-    hx = x
-    for label, count in (("MB", car.mb_hand_count), ("CW", car.cw_hand_count)):
-        text = f"{label} {count}"
-        c.text((hx, y + _HANDS_Y), text, font(_READABLE, "bold"), Palette.INK, "lm")
-        hx += text_width(text, font(_READABLE, "bold")) + 22
+    # "MB 7 · CW 10" read as one line, not as titles under the piles.
+    hf = font(_READABLE, "bold")
+    mb = f"MB {car.mb_hand_count}"
+    c.text((x, y + _HANDS_Y), mb, hf, Palette.INK, "lm")
+    dot_x = x + text_width(mb, hf) + 11
+    c.text((dot_x, y + _HANDS_Y), "·", hf, Palette.MUTED, "mm")
+    c.text((dot_x + 11, y + _HANDS_Y), f"CW {car.cw_hand_count}", hf, Palette.INK, "lm")
     # Safeties; one played as a coup fourré has a gold "CF" band (the 40 px card has no room
     # for "COUP" at a readable size).
     badge = font(_READABLE, "bold")
