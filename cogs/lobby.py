@@ -83,17 +83,23 @@ def clock() -> float:
     return time.time()
 
 
+def _mention(user_id: int, name: str) -> str:
+    """A member in a lobby's message; a former player (``junction forget-member`` kept the
+    newest lobby with an alias id, negative, never a Discord account's) by their name."""
+    return f"<@{user_id}>" if user_id > 0 else plain(name)
+
+
 def lobby_text(lobby: LobbyRecord, title: str, note: str = "") -> str:
     """The lobby message: the game, the host, each invitee's answer (or, at an open table, who
     sits where and the seats free), computers, options."""
     if lobby.open_seats is not None:
         return _table_text(lobby, title, note)
     marks = {"pending": "⏳", "accepted": "✅", "declined": "❌"}
-    invited = ", ".join(f"{marks[i.answer]} <@{i.user_id}>" for i in lobby.invited)
+    invited = ", ".join(f"{marks[i.answer]} {_mention(i.user_id, i.name)}" for i in lobby.invited)
     computers = f" and {plural(lobby.computers, 'computer')}"
     settings = ", ".join(f"{k} {v}" for k, v in _changed(lobby).items())
     lines = [
-        f"**{title}** — <@{lobby.host_id}> invites {invited}"
+        f"**{title}** — {_mention(lobby.host_id, lobby.host_name)} invites {invited}"
         f"{computers if lobby.computers else ''}.",
     ]
     if settings:
@@ -111,12 +117,15 @@ def _table_text(lobby: LobbyRecord, title: str, note: str) -> str:
     Once started, the seats as dealt: the free ones went to computers, or were dropped."""
     if lobby.status == "started":
         dealt = _lobby_seats(lobby)
-        seats = [f"<@{s.user_id}>" if s.user_id is not None else "computer" for s in dealt]
+        seats = [
+            _mention(s.user_id, s.name) if s.user_id is not None else "computer" for s in dealt
+        ]
     else:
-        seated = [f"<@{lobby.host_id}>"] + [f"<@{i.user_id}>" for i in lobby.invited]
+        seated = [_mention(lobby.host_id, lobby.host_name)]
+        seated += [_mention(i.user_id, i.name) for i in lobby.invited]
         seats = seated + ["free"] * lobby.free_seats + ["computer"] * lobby.computers
     lines = [
-        f"**{title}** — <@{lobby.host_id}> hosts an open table.",
+        f"**{title}** — {_mention(lobby.host_id, lobby.host_name)} hosts an open table.",
         "Seats: " + " · ".join(f"{n}. {who}" for n, who in enumerate(seats, start=1)),
     ]
     settings = ", ".join(f"{k} {v}" for k, v in _changed(lobby).items())

@@ -420,7 +420,9 @@ class Store(ABC):
         their user id becomes ``alias`` and their seat name ``name``; their daily-deal claims
         move to ``alias``; their abort votes and every lobby naming them are deleted — but at
         an open table another member hosts, still open, only their seat is freed (its version
-        moves on), so the others seated keep it."""
+        moves on), so the others seated keep it; and the newest lobby is kept, closed, with
+        ``alias`` and ``name`` in their place, so its id is never handed out again (as
+        ``delete_closed_lobbies`` keeps it)."""
 
     # -- results ----------------------------------------------------------------------------
 

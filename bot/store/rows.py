@@ -408,6 +408,31 @@ def seat_freed(row: RowLike, user_id: int) -> LobbyRecord | None:
     return replace(lobby, invited=tuple(i for i in lobby.invited if i.user_id != user_id))
 
 
+def lobby_anonymised(row: RowLike, user_id: int, alias: int, name: str) -> tuple[Any, ...]:
+    """A lobby row naming ``user_id`` kept rather than deleted, as it is the newest lobby
+    (``Store.forget_member``): host_id, data and status for ``ANONYMISE_LOBBY``, with the
+    member's id ``alias`` and their name ``name`` wherever the row has them, closed if open
+    (cancelled: a member of it is gone). A row that cannot be read keeps no data at all."""
+    status = "cancelled" if row["status"] == "open" else str(row["status"])
+    host = alias if int(row["host_id"]) == user_id else int(row["host_id"])
+    try:
+        lobby = lobby_from_row(row)
+    except StoreError:
+        return host, dump_json({}), status
+    invited = tuple(
+        Invitee(alias, name, i.answer) if i.user_id == user_id else i for i in lobby.invited
+    )
+    host_name = name if lobby.host_id == user_id else lobby.host_name
+    return host, _lobby_data(replace(lobby, host_name=host_name, invited=invited)), status
+
+
+ANONYMISE_LOBBY: Final = (
+    "UPDATE lobbies SET host_id = $1, data = $2, status = $3, version = version + 1 WHERE id = $4"
+)
+"""Keep a lobby row with a forgotten member taken out (``lobby_anonymised``'s values, then the
+lobby's id)."""
+
+
 OPEN_LOBBIES_OF: Final = (
     "SELECT {columns} FROM lobbies WHERE status = 'open' AND guild_id = $1"
     " AND expires_at >= $2 AND (host_id = $3 OR data LIKE $4) ORDER BY id"

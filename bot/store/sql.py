@@ -46,6 +46,7 @@ from bot.store.base import (
 )
 from bot.store.heartbeats import HEARTBEATS, SHIFT_TIMERS, downtimes, heartbeat_upsert
 from bot.store.rows import (
+    ANONYMISE_LOBBY,
     DELETE_CLOSED_LOBBIES,
     EXPIRE_UNREADABLE_LOBBY,
     GAME_COLUMNS,
@@ -71,6 +72,7 @@ from bot.store.rows import (
     guild_settings_row,
     load_object,
     lobbies_due_from_rows,
+    lobby_anonymised,
     lobby_from_row,
     lobby_names,
     lobby_update_row,
@@ -305,6 +307,10 @@ class SqlStore(Store):
             )
             await tx.execute("DELETE FROM abort_votes WHERE user_id = $1", user_id)
             lobbies = seats = 0
+            # The newest lobby is never deleted (``delete_closed_lobbies``): SQLite would hand
+            # its id out again, to a lobby an old message's buttons then name. Kept, closed,
+            # with the member taken out of it.
+            newest = (await tx.fetch("SELECT MAX(id) AS id FROM lobbies"))[0]["id"]
             for row in await tx.fetch(
                 f"SELECT {LOBBY_COLUMNS} FROM lobbies WHERE host_id = $1 OR data LIKE $2",
                 user_id,
@@ -313,7 +319,12 @@ class SqlStore(Store):
                 if not lobby_names(row, user_id):
                     continue
                 kept = seat_freed(row, user_id)
-                if kept is None:
+                if kept is None and row["id"] == newest:
+                    await tx.execute(
+                        ANONYMISE_LOBBY, *lobby_anonymised(row, user_id, alias, name), row["id"]
+                    )
+                    lobbies += 1
+                elif kept is None:
                     await tx.execute("DELETE FROM lobbies WHERE id = $1", row["id"])
                     lobbies += 1
                 else:

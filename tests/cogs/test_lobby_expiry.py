@@ -79,17 +79,20 @@ async def test_the_sweep_closes_an_open_table_past_its_time(driver: InteractionD
     assert "closes <t:" not in shown["content"] and labels(shown) == []
 
 
-async def test_forgetting_a_member_seated_at_an_expired_table_deletes_it(
+async def test_forgetting_a_member_seated_at_an_expired_table_takes_them_out(
     driver: InteractionDriver,
 ) -> None:
     """``junction forget-member`` for Bob after the sweep expired the table he sat at: like any
-    closed lobby naming him, it is deleted (nobody can answer it any more); only a table still
-    open keeps going with his seat freed."""
+    closed lobby naming him, it goes (nobody can answer it any more) — here, as the newest
+    lobby, kept for its id with Bob taken out; only a table still open keeps going with his
+    seat freed."""
     _, lobby_id = await _table_with_bob_swept(driver)
     assert (await stored_lobby(driver, lobby_id)).status == "expired"
     done = await forget_member(running_bot(driver).tables.store, BOB_ID)
     assert (done.lobbies, done.seats) == (1, 0)
-    assert await running_bot(driver).tables.store.get_lobby(lobby_id) is None
+    kept = await stored_lobby(driver, lobby_id)
+    assert kept.status == "expired"
+    assert BOB_ID not in {kept.host_id, *(i.user_id for i in kept.invited)}
 
 
 async def test_a_lobby_not_yet_due_is_left_alone(driver: InteractionDriver) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import cogs.lobby as lobby_cog
-from bot.forget import forget_member
+from bot.forget import FORMER, forget_member
 from bot.store.base import Invitee, LobbyRecord
 from cogs.mygames import NOTHING
 from cogs.ui import LINK_BREAK
@@ -617,13 +617,23 @@ async def test_forgetting_a_seated_member_frees_their_seat_only(driver: Interact
     assert [s.user_id for s in game.seats] == [ALICE_ID, CAROL_ID]
 
 
-async def test_forgetting_the_host_deletes_the_open_table(driver: InteractionDriver) -> None:
-    """The host forgotten: their table goes, as an invitation they sent does."""
+async def test_forgetting_the_host_closes_the_open_table(driver: InteractionDriver) -> None:
+    """The host forgotten: their table goes, as an invitation they sent does. The newest lobby
+    is kept for its id (a new one must not take it), closed, with a former player hosting, and
+    a press on its message is told so."""
     message, lobby_id = await _host(driver, game="dragon")
     await _press(driver, message, lobby_id, "j", BOB_ID)
     done = await forget_member(running_bot(driver).tables.store, ALICE_ID)
     assert (done.lobbies, done.seats) == (1, 0)
-    assert await running_bot(driver).tables.store.get_lobby(lobby_id) is None
+    kept = await stored_lobby(driver, lobby_id)
+    assert kept.status == "cancelled"
+    assert (kept.host_id != ALICE_ID, kept.host_name) == (True, FORMER)
+    pressed = await _press(driver, message, lobby_id, "j", CAROL_ID)
+    assert pressed.ephemeral and replies(pressed) == "That table was cancelled."
+    # Its message closed too, under the former player's name: no mention of an id that is
+    # no Discord account's.
+    shown = str(_shown(driver, message))
+    assert f"{FORMER} hosts an open table" in shown and "<@-" not in shown
 
 
 async def test_mygames_with_nothing_in_play_names_host(driver: InteractionDriver) -> None:

@@ -77,6 +77,33 @@ async def test_nothing_names_a_forgotten_member(store: Store, backend: Backend) 
     assert await store.games_of_member(ALICE) == []
 
 
+async def test_the_next_lobby_is_numbered_past_a_forgotten_members_newest(
+    store: Store,
+) -> None:
+    """The newest lobby named the member: deleting it freed its id, and on SQLite the next
+    lobby took it, so its old message's buttons answered the new lobby."""
+    await store.create_lobby(lobby_record())
+    newest = await store.create_lobby(lobby_record(host_id=ALICE, host_name="Alice"))
+    await forget_member(store, ALICE)
+    assert (await store.create_lobby(lobby_record())).id > newest.id
+
+
+async def test_a_forgotten_members_newest_lobby_is_kept_closed_without_them(
+    store: Store, backend: Backend
+) -> None:
+    """The newest lobby is kept for its id only: closed, the member's id and name gone."""
+    newest = await store.create_lobby(lobby_record(invited=(Invitee(ALICE, "Alice"),)))
+    done = await forget_member(store, ALICE)
+    assert done.lobbies == 1
+    kept = await store.get_lobby(newest.id)
+    assert kept is not None
+    assert kept.status == "cancelled"
+    assert kept.version == newest.version + 1
+    assert [i.name for i in kept.invited] == [FORMER]
+    after = await _everything(backend)
+    assert str(ALICE) not in after and "Alice" not in after
+
+
 async def test_the_others_keep_their_results_and_ratings(store: Store) -> None:
     await _alice_history(store)
     scope = Scope("mille", GUILD)

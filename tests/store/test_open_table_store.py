@@ -81,8 +81,9 @@ async def test_the_offered_seats_are_kept_by_updates(store: Store, seats: int) -
 
 async def test_forgetting_a_member_frees_only_their_seat_at_an_open_table(store: Store) -> None:
     """Forgetting Bob, seated at Ann's open table: the table stays open with Cy, its version
-    moved on (a press read before is stale); a table Bob hosts, a started table and an
-    invitation naming him are deleted, as before."""
+    moved on (a press read before is stale); a table Bob hosts and a started table are
+    deleted, as before; the invitation naming him, the newest lobby, is kept for its id,
+    closed, with Bob taken out."""
     joined = (Invitee(2, "Bob", "accepted"), Invitee(3, "Cy", "accepted"))
     table = await store.create_lobby(lobby_record(invited=joined, open_seats=4))
     hosted = await store.create_lobby(lobby_record(host_id=2, invited=(), open_seats=2))
@@ -93,8 +94,15 @@ async def test_forgetting_a_member_frees_only_their_seat_at_an_open_table(store:
     assert (done.lobbies, done.seats) == (3, 1)
     kept = await store.get_lobby(table.id)
     assert kept == replace(table, invited=joined[1:], version=table.version + 1)
-    for gone in (hosted, started, invitation):
+    for gone in (hosted, started):
         assert await store.get_lobby(gone.id) is None
+    closed = await store.get_lobby(invitation.id)
+    assert closed == replace(
+        invitation,
+        invited=(Invitee(-1, "Former player"), Invitee(3, "Cy")),
+        status="cancelled",
+        version=invitation.version + 1,
+    )
     with pytest.raises(StaleVersion):
         await store.update_lobby(replace(table, invited=()), table.version)
 
