@@ -39,7 +39,7 @@ from bot.games import (
 from bot.games.bundle import GameBundle, MoveChoice
 from bot.move_log import LEAVE, replay_frames
 from bot.seats import computer_names
-from bot.store import StoreUnavailable, opened_store, unopened_store
+from bot.store import StoreUnavailable, missing_sqlite_file, opened_store, unopened_store
 from bot.store.base import CONSOLE_CHANNEL, SeatRecord, StoredGame
 from bot.store.sqlite import SqliteStore
 from bot.tables import Tables, TableUpdate
@@ -150,9 +150,12 @@ def _may_hold_a_game(url: str) -> bool:
         store = unopened_store(url)
     except StoreUnavailable:
         return True  # opening it says what is wrong with the URL
-    if not isinstance(store, SqliteStore):
-        return True
-    return not store.is_memory and Path(store.path).exists()
+    if not isinstance(store, SqliteStore) or store.is_memory:
+        return not isinstance(store, SqliteStore)
+    try:
+        return not missing_sqlite_file(store)
+    except StoreUnavailable:
+        return True  # opening it says why it cannot be seen
 
 
 def check_deal(found: GameBundle, options: ConsoleOptions) -> None:

@@ -25,7 +25,6 @@ import sys
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 from bot.engine.core import Game, GameError
@@ -237,11 +236,10 @@ async def forget_main(db_url: str, user_id: int, *, confirmed: bool) -> int:
     """``junction forget-member``: say what the database holds of the member and, with
     ``--yes``, forget it; the exit status (2 while they sit in a game in play, or when there
     is no database where ``db_url`` points)."""
-    from bot.store import opened_store, unopened_store
-    from bot.store.sqlite import SqliteStore
+    from bot.store import missing_sqlite_file, opened_store, unopened_store
 
     named = unopened_store(db_url)
-    if isinstance(named, SqliteStore) and not named.is_memory and not Path(named.path).exists():
+    if missing_sqlite_file(named):
         # Opening it would create an empty database and report the member forgotten from it:
         # most likely JUNCTION_DB is not set in this shell (it defaults to ./junction.db).
         print(

@@ -17,7 +17,6 @@ from __future__ import annotations
 import sqlite3
 import sys
 from datetime import UTC, datetime
-from pathlib import Path
 
 from bot.games import get_game
 from bot.store.base import StoredGame, VoidState
@@ -68,11 +67,10 @@ async def void_main(
 ) -> int:
     """``junction void-game``: say where the game's result stands and, with ``--yes``, void it
     (or with ``--undo`` count it again); the exit status (2 when it cannot be done)."""
-    from bot.store import fault_of, opened_store, unopened_store
-    from bot.store.sqlite import SqliteStore
+    from bot.store import fault_of, missing_sqlite_file, opened_store, unopened_store
 
     named = unopened_store(db_url)
-    if isinstance(named, SqliteStore) and not named.is_memory and not Path(named.path).exists():
+    if missing_sqlite_file(named):
         # Opening it would create an empty database, which holds no game to void.
         print(
             f"{_COMMAND}: there is no database at {named.path}; set JUNCTION_DB to the bot's "

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -428,3 +429,54 @@ def test_a_database_url_that_names_no_database_is_refused_before_logging_in(
     assert main(["run"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("junction run: JUNCTION_DB: cannot open the database mysql://"), err
+
+
+NOBODY = 65534
+"""The account of no rights that ``as_nobody`` runs ``junction`` as."""
+
+
+def skip_unless_nobody_can_run() -> None:
+    """Skip the test unless ``as_nobody`` can run: as root, with setpriv, and a checkout and
+    Python that another account may read."""
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        pytest.skip("needs root and setpriv to run a command as an account of no rights")
+    if _setpriv(sys.executable, "-c", "import bot.__main__").returncode:
+        pytest.skip("this checkout or its Python cannot be read by another account")
+
+
+def as_nobody(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``junction ARGS`` run as the account of no rights (see skip_unless_nobody_can_run)."""
+    return _setpriv(sys.executable, "-m", "bot", *args, env=env)
+
+
+def _setpriv(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups", *args],
+        cwd=REPO,
+        env={**os.environ, **(env or {})},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["forget-member", "80351110224678912"], ["void-game", "1"], ["console", "--no-images"]],
+)
+def test_a_database_in_a_folder_this_account_may_not_enter_is_one_sentence(
+    tmp_path: Path, command: list[str]
+) -> None:
+    """A command run by another account than the bot's, on the bot's database in a folder it
+    may not enter (pytest's own folder is root's alone), says so in one line. Before the fix
+    each of them ended in a PermissionError traceback, from asking whether the file exists."""
+    skip_unless_nobody_can_run()
+    database = tmp_path / "j.db"
+    database.touch()
+    done = as_nobody(*command, env={"JUNCTION_DB": f"sqlite:///{database}"})
+    assert done.returncode == 2, done.stderr
+    said = f"junction {command[0]}: JUNCTION_DB: cannot open the database "
+    assert done.stderr.startswith(said) and done.stderr.count("\n") == 1, done.stderr
+    assert "permission denied" in done.stderr.lower(), done.stderr

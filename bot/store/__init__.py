@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import re
 import sqlite3
 import unicodedata
-from typing import Literal
+from typing import Literal, TypeGuard
 from urllib.parse import unquote_plus
 
 from bot.store.base import Store, StoreError
@@ -16,6 +17,7 @@ __all__ = [
     "Fault",
     "StoreUnavailable",
     "fault_of",
+    "missing_sqlite_file",
     "open_store",
     "opened_store",
     "redact_url",
@@ -142,6 +144,25 @@ def unopened_store(url: str) -> Store:
         return open_store(url)
     except ValueError as exc:
         raise StoreUnavailable(_cannot_open(url, exc)) from exc
+
+
+def missing_sqlite_file(store: Store) -> TypeGuard[SqliteStore]:
+    """Whether ``store`` is a SQLite file that does not exist yet (opening it would create it
+    empty: for a command that reads the bot's database, most likely a JUNCTION_DB not set).
+
+    StoreUnavailable when whether it exists cannot be seen: a database in a folder this account
+    may not enter (another account's, the bot's service user's) was a PermissionError
+    traceback."""
+    if not isinstance(store, SqliteStore) or store.is_memory:
+        return False
+    try:
+        os.stat(store.path)
+    except FileNotFoundError:
+        return True
+    except OSError as exc:
+        why = (exc.strerror or type(exc).__name__).lower()
+        raise StoreUnavailable(_cannot_open(store.path, OSError(why))) from exc
+    return False
 
 
 async def opened_store(url: str) -> Store:

@@ -18,16 +18,27 @@ Stop the bot before copying: moves made during the copy are not in the snapshot.
 
 from __future__ import annotations
 
+import asyncio
 import fcntl
+import os
+import sqlite3
 import sys
+import tempfile
+import urllib.parse
 from collections.abc import AsyncIterator, Sequence
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager, closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, Protocol
 
 from bot.engine.words import plural
-from bot.store import StoreUnavailable, open_store, opened_store, redact_url
+from bot.store import (
+    StoreUnavailable,
+    missing_sqlite_file,
+    open_store,
+    opened_store,
+    redact_url,
+)
 from bot.store.base import Store, StoreError
 from bot.store.sqlite import SqliteStore
 
@@ -566,7 +577,7 @@ async def migrate_db(source_url: str, target_url: str, *, force: bool = False) -
     source, target = open_store(source_url), open_store(target_url)
     if _same_database(source, target):
         raise ValueError("the source and the target are the same database")
-    if isinstance(source, SqliteStore) and not source.is_memory and not Path(source.path).exists():
+    if missing_sqlite_file(source):
         # Opening it would create an empty database and "copy" nothing: most likely a typo.
         raise ValueError(f"the source database {source.path} does not exist")
     for store in (source, target):
@@ -574,15 +585,52 @@ async def migrate_db(source_url: str, target_url: str, *, force: bool = False) -
         if held is not None:
             # Moves made while the games are copied would be left behind in the source.
             raise ValueError(f"a Junction bot is running on {held}: stop it first")
-    source = await opened_store(source_url)
-    try:
-        target = await opened_store(target_url)
+    with tempfile.TemporaryDirectory(prefix="junction-migrate-") as folder:
+        if isinstance(source, SqliteStore) and not _writable(source.path):
+            # A source is only read, but opening a store writes (WAL mode, the migrations):
+            # one this account may not write (a read-only mount, a backup kept read-only) was
+            # refused ("attempt to write a readonly database"). Read from a copy of it instead.
+            source_url = await asyncio.to_thread(_readable_copy, source.path, folder, source_url)
+        source = await opened_store(source_url)
         try:
-            return await copy_store(source, target, force=force)
+            target = await opened_store(target_url)
+            try:
+                return await copy_store(source, target, force=force)
+            finally:
+                await target.close()
         finally:
-            await target.close()
-    finally:
-        await source.close()
+            await source.close()
+
+
+def _writable(path: str) -> bool:
+    """Whether this account may write the SQLite file and its folder (its -wal and -shm)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    return os.access(path, os.W_OK) and os.access(folder, os.W_OK | os.X_OK)
+
+
+def _readable_copy(path: str, folder: str, url: str) -> str:
+    """Copy the SQLite database at ``path`` into ``folder`` through SQLite, reading it only;
+    the copy's path. StoreUnavailable, naming ``url``, when it cannot be read."""
+    copy = os.path.join(folder, "source.db")
+    location = "file:" + urllib.parse.quote(os.path.abspath(path))
+    wal = Path(path + "-wal")
+    try:
+        # With no -wal file left (the last program on it closed cleanly), the file alone is
+        # the whole database, read as one that cannot change: SQLite then makes no -shm file
+        # beside it (which it could not in a read-only folder, and would leave behind in
+        # another). Otherwise SQLite must read the -wal too, through its -shm.
+        settled = not wal.exists() or wal.stat().st_size == 0
+        reader = sqlite3.connect(f"{location}?{'immutable=1' if settled else 'mode=ro'}", uri=True)
+        try:
+            with closing(sqlite3.connect(copy)) as writer:
+                reader.backup(writer)
+        finally:
+            reader.close()
+    except (OSError, sqlite3.Error) as exc:
+        raise StoreUnavailable(
+            f"cannot read the database {redact_url(url)}: {str(exc).strip() or type(exc).__name__}"
+        ) from exc
+    return copy
 
 
 def _bot_running_on(store: Store) -> str | None:
@@ -608,8 +656,6 @@ def migrate_main(source_url: str, target_url: str, *, force: bool = False) -> in
     ``--force``) is one line "junction migrate-db: …" and exit status 2. A copy that went wrong
     (its counts differ from the source's; the target was rolled back) is exit status 1.
     """
-    import asyncio
-
     shown = f"{redact_url(source_url)} to {redact_url(target_url)}"
     try:
         report = asyncio.run(migrate_db(source_url, target_url, force=force))

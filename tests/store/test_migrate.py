@@ -7,6 +7,7 @@ SQLite → SQLite always runs and SQLite → PostgreSQL runs whenever a server i
 from __future__ import annotations
 
 import asyncio
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ from bot.store.base import (
 from bot.store.migrate import TargetNotEmpty, copy_store, migrate_db
 from bot.store.sqlite import SqliteStore
 from tests.store.helpers import Backend, lobby_record, move, new_game
+from tests.test_cli_hostile import as_nobody, skip_unless_nobody_can_run
 
 T0 = 1_700_000_000.0
 HOUR = 3600.0
@@ -324,3 +326,54 @@ async def test_lobby_ids_a_postgresql_source_handed_out_above_its_rows_stay_used
         admin = await asyncpg.connect(pg_server)
         await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         await admin.close()
+
+
+def _read_only_source(tmp_path: Path) -> Path:
+    """A SQLite database of one game and one move in a folder of its own, made read-only."""
+
+    async def one_game(path: Path) -> None:
+        async with SqliteStore(path) as store:
+            await move(store, await new_game(store), 1)
+
+    folder = tmp_path / "backup"
+    folder.mkdir()
+    asyncio.run(one_game(folder / "j.db"))
+    (folder / "j.db").chmod(0o444)
+    folder.chmod(0o555)
+    return folder / "j.db"
+
+
+def test_a_read_only_source_is_copied_from_and_left_as_it_was() -> None:
+    """``junction migrate-db`` run by an account that may read the source but not write it (a
+    backup kept read-only, a read-only mount) copies it, and the source folder is left as it
+    was. Before the fix the copy was refused: "cannot open the database …: attempt to write a
+    readonly database", as opening a store writes to it. Run as another account than root,
+    which may write anything."""
+    skip_unless_nobody_can_run()
+    with tempfile.TemporaryDirectory() as place:  # pytest's own folder is root's alone
+        folder = Path(place)
+        folder.chmod(0o777)
+        source = _read_only_source(folder)
+        before = source.read_bytes()
+        target = folder / "copy.db"
+        done = as_nobody("migrate-db", f"sqlite:///{source}", f"sqlite:///{target}")
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith("copied 1 game and 1 move "), done.stdout
+        assert source.read_bytes() == before
+        assert [p.name for p in source.parent.iterdir()] == ["j.db"]
+
+
+def test_a_source_that_may_not_be_written_keeps_no_trace_of_the_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Where the source may not be written, nothing beside it changes: no -wal or -shm file is
+    made there, and its bytes stay (root may write anything, so here the account is told it
+    may not)."""
+    source = _read_only_source(tmp_path)
+    before = source.read_bytes()
+    monkeypatch.setattr(migrate, "_writable", lambda path: False)
+    target = f"sqlite:///{tmp_path / 'copy.db'}"
+    assert main(["migrate-db", f"sqlite:///{source}", target]) == 0
+    assert capsys.readouterr().out.startswith("copied 1 game and 1 move ")
+    assert source.read_bytes() == before
+    assert [p.name for p in source.parent.iterdir()] == ["j.db"]
