@@ -277,7 +277,6 @@ def _lines_needed(caption: str) -> int:
 
 
 @lru_cache(maxsize=8)
-@lru_cache(maxsize=4)
 def _table_background(height: int) -> Image.Image:
     """The felt, the title bar and the mat: the same on every table of a size (cached; the
     renderer draws on a copy)."""
