@@ -577,6 +577,14 @@ async def migrate_db(source_url: str, target_url: str, *, force: bool = False) -
     source, target = open_store(source_url), open_store(target_url)
     if _same_database(source, target):
         raise ValueError("the source and the target are the same database")
+    for store, role in ((source, "source"), (target, "target")):
+        if isinstance(store, SqliteStore) and store.is_memory:
+            # Each opened empty and gone when the command ends: the copy was reported done,
+            # "copied 0 games" from one, every game "copied" into nowhere to the other.
+            raise ValueError(
+                f"the {role} sqlite://:memory: is a database in memory, empty when opened and "
+                "gone when the command ends; name a database file or a PostgreSQL server"
+            )
     if missing_sqlite_file(source):
         # Opening it would create an empty database and "copy" nothing: most likely a typo.
         raise ValueError(f"the source database {source.path} does not exist")

@@ -328,16 +328,17 @@ async def test_lobby_ids_a_postgresql_source_handed_out_above_its_rows_stay_used
         await admin.close()
 
 
+async def _one_game(path: Path) -> None:
+    """A SQLite database at ``path`` holding one game of one move."""
+    async with SqliteStore(path) as store:
+        await move(store, await new_game(store), 1)
+
+
 def _read_only_source(tmp_path: Path) -> Path:
     """A SQLite database of one game and one move in a folder of its own, made read-only."""
-
-    async def one_game(path: Path) -> None:
-        async with SqliteStore(path) as store:
-            await move(store, await new_game(store), 1)
-
     folder = tmp_path / "backup"
     folder.mkdir()
-    asyncio.run(one_game(folder / "j.db"))
+    asyncio.run(_one_game(folder / "j.db"))
     (folder / "j.db").chmod(0o444)
     folder.chmod(0o555)
     return folder / "j.db"
@@ -377,3 +378,21 @@ def test_a_source_that_may_not_be_written_keeps_no_trace_of_the_copy(
     assert capsys.readouterr().out.startswith("copied 1 game and 1 move ")
     assert source.read_bytes() == before
     assert [p.name for p in source.parent.iterdir()] == ["j.db"]
+
+
+@pytest.mark.parametrize("role", ["source", "target"])
+def test_a_database_in_memory_is_refused_as_either_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], role: str
+) -> None:
+    """``sqlite://:memory:`` as the source or the target is refused in a sentence: it is empty
+    when opened and gone when the command ends. Before the fix the command reported a copy
+    done: "copied 0 games" from it, or every game "copied" into nowhere."""
+    asyncio.run(_one_game(tmp_path / "one.db"))
+    file = f"sqlite:///{tmp_path / 'one.db'}"
+    ends = [file, "sqlite://:memory:"] if role == "target" else ["sqlite://:memory:", file]
+    assert main(["migrate-db", *ends]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith(
+        f"junction migrate-db: the {role} sqlite://:memory: is a database in memory"
+    ), captured.err
+    assert captured.out == ""
