@@ -594,7 +594,7 @@ async def migrate_db(source_url: str, target_url: str, *, force: bool = False) -
             # Moves made while the games are copied would be left behind in the source.
             raise ValueError(f"a Junction bot is running on {held}: stop it first")
     with tempfile.TemporaryDirectory(prefix="junction-migrate-") as folder:
-        if isinstance(source, SqliteStore) and not _writable(source.path):
+        if isinstance(source, SqliteStore) and not source.is_memory and not _writable(source.path):
             # A source is only read, but opening a store writes (WAL mode, the migrations):
             # one this account may not write (a read-only mount, a backup kept read-only) was
             # refused ("attempt to write a readonly database"). Read from a copy of it instead.
