@@ -92,7 +92,10 @@ async def void_main(
                 why = f" ({reason_now})" if reason_now else ""
                 print(f"{about} is voided{why}; run again with --undo --yes to count it again")
             else:
-                print(f"{about} counts for ratings and boards; run again with --yes to void it")
+                print(
+                    f"{about} counts: ratings, boards, /stats and /history read it; run again "
+                    "with --yes to void it"
+                )
             return 0
         try:
             found = await store.void_result(game_id, None if undo else (reason or ""))

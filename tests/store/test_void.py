@@ -140,7 +140,7 @@ async def test_without_yes_nothing_is_voided(
     assert await _void(backend, monkeypatch, str(game_id)) == 0
     said = capsys.readouterr().out
     assert f"game {game_id} (Dragon" in said
-    assert "run again with --yes to void it" in said
+    assert "counts: ratings, boards, /stats and /history read it; run again with --yes" in said
     assert await store.result_state(game_id) == ("counted", "")
 
 
