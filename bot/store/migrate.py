@@ -462,11 +462,14 @@ class _PostgresSide:
 
     async def finish(self) -> None:
         # Games came in with explicit ids, which an identity column does not notice: move its
-        # sequence past the largest id so the next new game does not collide with a copied one.
+        # sequence past the largest id so the next new game does not collide with a copied one,
+        # and never back: a target copied into with --force keeps numbering past the games it
+        # held, whose old messages' buttons carry their ids.
         await self._conn.execute(
-            "SELECT setval(pg_get_serial_sequence('games', 'id'),"
-            " COALESCE((SELECT MAX(id) FROM games), 1),"
-            " (SELECT MAX(id) FROM games) IS NOT NULL)"
+            "SELECT setval(pg_get_serial_sequence('games', 'id'), GREATEST(ids.highest, 1),"
+            " ids.highest > 0) FROM (SELECT GREATEST(COALESCE((SELECT MAX(id) FROM games), 0),"
+            " COALESCE(pg_sequence_last_value(pg_get_serial_sequence('games', 'id')::regclass),"
+            " 0)) AS highest) ids"
         )
 
 

@@ -396,3 +396,25 @@ def test_a_database_in_memory_is_refused_as_either_end(
         f"junction migrate-db: the {role} sqlite://:memory: is a database in memory"
     ), captured.err
     assert captured.out == ""
+
+
+async def test_force_never_numbers_new_games_back_on_postgresql(
+    source: tuple[str, list[StoredGame]], pg_url: str
+) -> None:
+    """A PostgreSQL target that held more games than the source, replaced with --force: its
+    new games are numbered past the ones it held (their messages' buttons carry their ids),
+    not from the source's highest on."""
+    url, games = source
+    target = Backend("postgresql", pg_url).store()
+    await target.open()
+    try:
+        held = [await new_game(target, channel_id=500 + n) for n in range(len(games) + 3)]
+    finally:
+        await target.close()
+    await migrate_db(url, pg_url, force=True)
+    copied = Backend("postgresql", pg_url).store()
+    await copied.open()
+    try:
+        assert (await new_game(copied, channel_id=99)).id > max(g.id for g in held)
+    finally:
+        await copied.close()
