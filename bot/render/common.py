@@ -29,6 +29,10 @@ Box = tuple[int, int, int, int]
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 FontStyle = Literal["regular", "bold", "cond"]
 
+READABLE = 20
+"""The smallest text size a title or label should be drawn at: Discord shows a 1200 px image
+about 450 px wide on a phone, and smaller text could not be read there."""
+
 # bot/render/common.py -> repo root -> images/fonts
 FONT_DIR = Path(__file__).resolve().parents[2] / "images" / "fonts"
 _FONT_FILES: dict[FontStyle, str] = {
@@ -475,10 +479,12 @@ class Canvas:
         x0, y0, x1, y1 = box
         self.rounded((x0 + 3, y0 + 5, x1 + 3, y1 + 5), 14, fill=(20, 22, 26))
         self.rounded(box, 14, fill=(250, 246, 232), outline=Palette.GOLD_DARK, width=2)
-        self.text((x0 + 18, y0 + 10), "LAST MOVE", font(14, "bold"), (130, 120, 96))
+        # The title at the readable size (``READABLE``): shown about half size on a phone, it
+        # was drawn at 14 px.
+        self.text((x0 + 18, y0 + 8), "LAST MOVE", font(READABLE, "bold"), (130, 120, 96))
         fnt, lines = fit_wrapped(caption or "—", x1 - x0 - 36, max_lines, size, "bold", min_size)
         step = (fnt.size if isinstance(fnt, ImageFont.FreeTypeFont) else size) + 6
-        self.lines((x0 + 18, (y0 + 24 + y1) / 2), lines, fnt, Palette.DARK_INK, step=step)
+        self.lines((x0 + 18, (y0 + 30 + y1) / 2), lines, fnt, Palette.DARK_INK, step=step)
 
     def result_banner(self, box: Box, headline: str, detail: str) -> None:
         """The gold banner a finished game shows: who won, and why the game ended."""

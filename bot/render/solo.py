@@ -24,6 +24,7 @@ from bot.engine.mille.cards import DISTANCES, Card
 from bot.engine.solo.views import HighwayView, SoloPublicView, SoloSeatView
 from bot.engine.words import plural
 from bot.render.common import (
+    READABLE,
     RGB,
     Box,
     Canvas,
@@ -452,7 +453,7 @@ def _caption_banner(
     x0, y0, x1, y1 = box
     c.rounded((x0 + 3, y0 + 5, x1 + 3, y1 + 5), 14, fill=(20, 22, 26))
     c.rounded(box, 14, fill=(250, 246, 232), outline=Palette.GOLD_DARK, width=2)
-    c.text((x0 + 18, y0 + 12), "LAST MOVE", font(14, "bold"), (130, 120, 96))
+    c.text((x0 + 18, y0 + 8), "LAST MOVE", font(READABLE, "bold"), (130, 120, 96))
     inner = x1 - x0 - 36
     fnt, lines = fit_wrapped(view.last_move or "—", inner, 2, _MOVE_SIZE, "bold", min_size=15)
     ty = y0 + 44

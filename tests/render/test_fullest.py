@@ -26,6 +26,7 @@ from bot.engine.race.views import StackCard
 from bot.engine.ttr.ending import finish
 from bot.games import bundle
 from bot.render import dragon, leaderboard, mille, race, solo, stats, ttr
+from bot.render.common import READABLE
 from tests.engine.ttr_helpers import SOLO as TTR_SOLO
 from tests.engine.ttr_helpers import G as TTR
 from tests.render.drawn import (
@@ -457,3 +458,35 @@ def test_dragon_arena_after_the_longest_leave(monkeypatch: pytest.MonkeyPatch, c
     assert "race on" in state.caption
     view = dataclasses.replace(_dragon_view(cars, False), caption=state.caption, pending=None)
     _check(monkeypatch, lambda: dragon.table_png(view))
+
+
+# --- readable titles -----------------------------------------------------------------------
+
+
+def _race_view() -> Any:
+    return dataclasses.replace(RACE.public_view(RACE.new_game(NAMES[:2], 1)), caption=CAPTION)
+
+
+_BANNER_TABLES: dict[str, Callable[[], bytes]] = {
+    "mille": lambda: mille.table_png(_mille_view("en")),
+    "race": lambda: race.table_png(_race_view()),
+    "ttr": lambda: ttr.table_png(TTR.public_view(_ttr_state(2))),
+}
+
+
+@pytest.mark.parametrize("game", sorted(_BANNER_TABLES))
+def test_last_move_banner_title_is_readable(monkeypatch: pytest.MonkeyPatch, game: str) -> None:
+    """The shared "LAST MOVE" card's title (Mille Bornes, 1000 Mile Race, Ticket to Ride) is
+    at least the readable size: it was drawn at 14 px, about 5 px on a phone."""
+    drawn = sizes_drawn(monkeypatch)
+    _BANNER_TABLES[game]()
+    assert [size for text, size in drawn if text == "LAST MOVE"] == [READABLE]
+
+
+def test_solo_last_move_title_is_readable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Solo's own "LAST MOVE" card's title is at least the readable size (it was 14 px)."""
+    game = bundle("solo").game
+    view = dataclasses.replace(game.public_view(game.new_game([NAMES[1]], 4)), last_move=CAPTION)
+    drawn = sizes_drawn(monkeypatch)
+    solo.table_png(view)
+    assert [size for text, size in drawn if text == "LAST MOVE"] == [READABLE]
