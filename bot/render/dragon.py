@@ -46,11 +46,15 @@ _TOP = 58
 _PANEL_W = 384
 _PANEL_H = 366
 _BOTTOM = 148
-HAND_SIZE = (1200, 540)
+HAND_SIZE = (1200, 620)
 
 _MINI = (56, 78)
 _SAFE = (40, 56)
-_HAND_CARD = (140, 196)
+# The hand's cards: big enough that every name is written at ``_READABLE`` (shown about half
+# size on a phone, they were 16-17 px). Car Wars cards are wider: "Flamethrower" needs 142 px,
+# and a Car Wars hand holds six cards to the Mille Bornes hand's seven.
+_HAND_CARD = (150, 210)
+_HAND_CW_CARD = (172, 240)
 _MB_X = 198  # the Mille Bornes column inside a panel
 _PILES_Y = 96  # its rows from the panel's top: the two piles (their titles above),
 _HANDS_Y = 186  # the hand sizes (the middle of the line),
@@ -685,12 +689,12 @@ def draw_cw_card(code: str, w: int, h: int) -> Image.Image:
         d.text(
             (cx + aw * 0.24, top + ch * 0.95),
             "hits",
-            font=font(round(ah * 0.1), "bold"),
+            font=font(round(ah * 0.14), "bold"),
             fill=colour,
             anchor="mm",
         )
     name = spec.name
-    fnt, lines = fit_wrapped(name, w - 2 * m - 8, 2, round(h * 0.085), "cond", 8)
+    fnt, lines = fit_wrapped(name, w - 2 * m - 4, 2, round(h * 0.085), "cond", 8)
     mid = h - 1 - m - band / 2
     step = (fnt.size if hasattr(fnt, "size") else 10) * 1.1
     first = mid - step * (len(lines) - 1) / 2
@@ -724,29 +728,39 @@ def render_hand(view: DragonSeatView) -> Image.Image:
     pub = view.public
     fnt, lines = fit_wrapped(phase_line(view), w - 60, 2, 26, "bold", 12)
     c.lines((30, 30), lines, fnt, Palette.INK, drop=2)
-    label = font(15, "bold")
+    label = font(_READABLE, "bold")
     cw_, ch = _HAND_CARD
-    y = 82
-    c.text((30, y - 14), "MILLE BORNES", label, Palette.MUTED, anchor="lm")
+    y = 96
+    c.text((30, y - 16), "MILLE BORNES", label, Palette.MUTED, anchor="lm")
     if not view.mb_hand:
         c.text((30, y + 30), "no cards", font(20, "bold"), Palette.MUTED)
-    for i, card in enumerate(view.mb_hand[:8]):
-        x = 30 + i * (cw_ + 16)
+    step = _hand_step(len(view.mb_hand), cw_)
+    for i, card in enumerate(view.mb_hand):
+        x = 30 + i * step
         face = draw_card(card, cw_, ch, pub.lang)
         c.paste(face if card.value in mb_ok or not view.legal else _dim(face), x, y)
         if card.value in mb_ok:
             c.rounded((x - 3, y - 3, x + cw_ + 3, y + ch + 3), 12, outline=(120, 230, 140), width=3)
-    y = 82 + ch + 46
-    c.text((30, y - 14), "CAR WARS", label, Palette.MUTED, anchor="lm")
+    y += ch + 44
+    cw_, ch = _HAND_CW_CARD
+    c.text((30, y - 16), "CAR WARS", label, Palette.MUTED, anchor="lm")
     if not view.cw_hand:
         c.text((30, y + 30), "no cards", font(20, "bold"), Palette.MUTED)
-    for i, code in enumerate(view.cw_hand[:8]):
-        x = 30 + i * (cw_ + 16)
+    step = _hand_step(len(view.cw_hand), cw_)
+    for i, code in enumerate(view.cw_hand):
+        x = 30 + i * step
         face = draw_cw_card(code, cw_, ch)
         c.paste(face if code in cw_ok or not view.legal else _dim(face), x, y)
         if code in cw_ok:
             c.rounded((x - 3, y - 3, x + cw_ + 3, y + ch + 3), 12, outline=(120, 230, 140), width=3)
     return c.image
+
+
+def _hand_step(count: int, card_w: int) -> int:
+    """How far apart a hand row's cards are: 14 px between them, or overlapping (fanned) when
+    more cards than a full hand must fit the row."""
+    room = HAND_SIZE[0] - 60 - card_w
+    return min(card_w + 14, room // max(1, count - 1))
 
 
 def hand_png(view: DragonSeatView) -> bytes:

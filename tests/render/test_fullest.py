@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from PIL import ImageDraw
 
 from bot.engine.dragon import GAME as DRAGON
 from bot.engine.dragon.cards import CW_HAND, SPECS
@@ -25,7 +26,7 @@ from bot.engine.race import GAME as RACE
 from bot.engine.race.views import StackCard
 from bot.engine.ttr.ending import finish
 from bot.games import bundle
-from bot.render import dragon, leaderboard, mille, race, solo, stats, ttr
+from bot.render import dragon, leaderboard, mille, mille_cards, race, solo, stats, ttr
 from bot.render.common import READABLE
 from tests.engine.ttr_helpers import SOLO as TTR_SOLO
 from tests.engine.ttr_helpers import G as TTR
@@ -318,6 +319,45 @@ def test_dragon_hand_at_its_fullest(monkeypatch: pytest.MonkeyPatch) -> None:
         cw_hand=tuple(list(SPECS)[:CW_HAND]),
     )
     _check(monkeypatch, lambda: dragon.hand_png(view))
+
+
+def _face_sizes(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+    """Every text drawn straight on a card face from now on (faces are drawn with Pillow's
+    own ``ImageDraw``, not ``Canvas.text``), with its font size."""
+    drawn: list[tuple[str, int]] = []
+    draw = ImageDraw.ImageDraw.text
+
+    def text(self: ImageDraw.ImageDraw, xy: Any, words: str, *args: Any, **kw: Any) -> None:
+        drawn.append((words, int(kw["font"].size)))
+        draw(self, xy, words, *args, **kw)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
+    return drawn
+
+
+def test_dragon_hand_has_no_small_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every text on the hand image, over hands holding every card of both decks (the deck
+    titles, each card's name, a Car Wars card's "hits"), is at least the readable size: the
+    titles were 15 px, the names 16-17 px and "hits" 12 px, unreadable on a phone."""
+    dragon.draw_cw_card.cache_clear()  # faces are cached: draw each one here
+    mille_cards.draw_card.cache_clear()
+    drawn = sizes_drawn(monkeypatch)
+    faces = _face_sizes(monkeypatch)
+    state = DRAGON.new_game(NAMES[:6], 2)
+    mb, cw = list(Card), list(SPECS)
+    for start in range(0, max(len(mb), len(cw)), CW_HAND):
+        view = dataclasses.replace(
+            DRAGON.private_view(state, 1),
+            public=_dragon_view(6, False),
+            mb_hand=tuple(mb[start : start + CW_HAND]),
+            cw_hand=tuple(cw[start : start + CW_HAND]),
+        )
+        dragon.render_hand(view)
+    small = sorted({(text, size) for text, size in drawn + faces if size < dragon._READABLE})
+    assert not small
+    names = {text for text, _ in faces}
+    assert {"Flamethrower", "(Front)", "hits", "Extra Tank"} <= names
+    assert {"MILLE BORNES", "CAR WARS"} <= {text for text, _ in drawn}
 
 
 # --- Ticket to Ride ------------------------------------------------------------------------
