@@ -371,9 +371,40 @@ def test_a_wipe_repeats_until_a_move_exists() -> None:
     """After a wipe, a second full hand with no move is wiped too."""
     s = deal(QUIET, JUNK, tank=["50"] * 7 + ["stop", *["75"] * 6])
     assert s.wipes == 2 and Card.STOP in s.hand and "clear 1 with stop" in G.public_view(s).legal
+    assert s.events == ["No move: the whole hand is discarded twice, 7 new cards drawn each time."]
+
+
+def test_a_run_of_wipes_is_one_sentence_with_its_count() -> None:
+    """Three wipes in a row are told once, with how many there were (the caption said "The
+    whole hand is discarded again and 7 new cards drawn." for each, a dozen times after one
+    move of a refuel game)."""
+    s = deal(QUIET, JUNK, tank=["50"] * 7 + ["75"] * 7 + ["stop", *["100"] * 6])
+    assert s.wipes == 3 and Card.STOP in s.hand
     assert s.events == [
-        "No move: the whole hand is discarded and 7 new cards drawn.",
-        "The whole hand is discarded again and 7 new cards drawn.",
+        "No move: the whole hand is discarded 3 times, 7 new cards drawn each time."
+    ]
+
+
+def test_a_run_of_wipes_emptying_the_tank_says_its_last_draw() -> None:
+    """A run of wipes whose last one takes the tank's last cards says how many each drew."""
+    s = deal(QUIET, JUNK, tank=["50"] * 7 + ["75"] * 7 + ["stop", "100"])
+    assert s.wipes == 3 and s.hand == [Card.STOP, Card.D100] and not s.tank
+    assert s.events == [
+        "No move: the whole hand is discarded 3 times, 7 new cards drawn twice and then the "
+        "last 2 cards."
+    ]
+
+
+def test_wipes_either_side_of_a_refuel_are_told_in_their_order() -> None:
+    """Wipes before a refuel and after it are two sentences, with the refuel and the draw
+    between them where they happened."""
+    s = lay(QUIET, ["25"] * 7, tank=["50"] * 7 + ["75"] * 3, preset="refuel")
+    assert s.events[:4] == [
+        "No move: the whole hand is discarded twice, 7 new cards drawn once and then the last "
+        "3 cards.",
+        "Refuel: the discard pile (14 cards) goes back into the tank (1 refuel left).",
+        "You draw 4 cards.",
+        "The whole hand is discarded twice, 7 new cards drawn once and then the last 3 cards.",
     ]
 
 
@@ -384,8 +415,7 @@ def test_a_caption_of_several_steps_says_no_move_once() -> None:
     s = act(s, "clear 1 with go")
     assert s.events == [
         "No move: you draw 1 card.",
-        "The whole hand is discarded and 7 new cards drawn.",
-        "The whole hand is discarded again and the last card drawn.",
+        "The whole hand is discarded twice, 7 new cards drawn once and then the last card.",
     ]
     assert s.caption == f"{s.last_move} {' '.join(s.events)}"
 

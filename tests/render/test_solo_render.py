@@ -91,23 +91,26 @@ def test_pngs_are_under_budget(mid_game: Any, won: Any) -> None:
             assert data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) < 250_000
 
 
-def _wiped_thrice() -> Any:
-    """The first state of a seeded game, played first move first, where the steps after a
-    move wipe the hand three times or more (about 190 letters) and the game goes on."""
+def _three_lines_of_steps() -> Any:
+    """The first state of a seeded refuel game, played first move first, whose automatic
+    steps after a move (runs of hand wipes either side of a refuel) need three lines at 20 px
+    and the game goes on."""
+    inner = TABLE_SIZE[0] - 2 * 16 - 36
     for seed in range(60):
-        s = G.new_game(["Ann"], seed=seed, options={"preset": "classic"})
+        s = G.new_game(["Ann"], seed=seed, options={"preset": "refuel"})
         while G.outcome(s) is None:
             s = G.apply(s, 0, G.legal_actions(s, 0)[0])
-            if s.result is None and sum("whole hand" in event for event in s.events) >= 3:
+            note = " ".join(s.events)
+            if s.result is None and len(wrap(note, font(20, "bold"), inner)) >= 3:
                 return s
-    raise AssertionError("no classic deal wiped the hand three times in a row")
+    raise AssertionError("no refuel deal had three lines of automatic steps")
 
 
 def test_a_long_run_of_automatic_steps_is_drawn_whole(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The steps after the last move (three hand wipes in a row) are written in full at 20 px
-    on as many lines as they need, the table growing for them: on one line they shrank to
-    13 px and were cut ("…The whole…")."""
-    view = G.public_view(_wiped_thrice())
+    """The steps after the last move (hands wiped, a refuel, more wipes: three lines) are
+    written in full at 20 px on as many lines as they need, the table growing for them: on one
+    line they shrank to 13 px and were cut ("…The whole…")."""
+    view = G.public_view(_three_lines_of_steps())
     note = " ".join(view.events)
     drawn = sizes_drawn(monkeypatch)
     image = render_table(view)
@@ -115,7 +118,7 @@ def test_a_long_run_of_automatic_steps_is_drawn_whole(monkeypatch: pytest.Monkey
     lines = [(text, size) for text, size in banner if text not in view.last_move]
     assert " ".join(text for text, _ in lines) == note
     assert min(size for _, size in lines) >= 20
-    assert image.size == table_size(view)
+    assert image.size == table_size(view) and image.size[1] > TABLE_SIZE[1]
 
 
 def _two_lines_of_steps_after_a_short_move() -> Any:

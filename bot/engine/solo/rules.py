@@ -231,9 +231,12 @@ def settle(state: SoloState) -> None:
     """The automatic steps (in place): refuel, draw or wipe until a move exists or it ends.
 
     The first draw or wipe says why it happens ("No move: …"); the ones after it in the same
-    run only say what they did, so a caption of several steps says "No move" once."""
+    run only say what they did, so a caption of several steps says "No move" once. Wipes in a
+    row are told in one sentence with their count (a greedy refuel game can wipe a dozen
+    hands after one move, and the same sentence a dozen times filled the table's box)."""
     stuck = "No move: "
-    wiped = False
+    in_a_row = 0  # wipes in a row just before this step (each drew seven new cards)
+    lead = ""  # what the first of those wipes began with ("No move: " or nothing)
     while state.result is None:
         if state.cleared == HIGHWAY_CARDS:
             _finish_cleared(state)
@@ -242,6 +245,7 @@ def settle(state: SoloState) -> None:
             return
         if not state.tank and state.refuels_left and state.discard:
             _refuel(state)
+            in_a_row = 0
         if not state.tank:
             _end(
                 state,
@@ -257,17 +261,38 @@ def settle(state: SoloState) -> None:
                 step = f"you draw {_the_last(got)} from the tank."
             else:
                 step = f"you draw {plural(got, 'card')}."
+            in_a_row = 0
         else:
             state.discard.extend(state.hand)
             state.hand = []
             state.wipes += 1
             got = _draw(state, HAND_SIZE)
-            drawn = f"{_the_last(got)} drawn" if got < HAND_SIZE else f"{got} new cards drawn"
-            again = " again" if wiped else ""
-            step = f"the whole hand is discarded{again} and {drawn}."
-            wiped = True
+            if in_a_row:
+                state.events.pop()  # this wipe joins the sentence of the ones before it
+            else:
+                lead = stuck
+            in_a_row += 1
+            step = _wiped(in_a_row, got)
+            stuck = lead
         _event(state, f"{stuck}{step}" if stuck else step[0].upper() + step[1:])
         stuck = ""
+
+
+def _wiped(times: int, got: int) -> str:
+    """A run of ``times`` wipes in a row, the last of them drawing ``got`` cards (fewer than
+    seven only when the tank ran out, which ends the run)."""
+    if times == 1:
+        drawn = f"{_the_last(got)} drawn" if got < HAND_SIZE else f"{got} new cards drawn"
+        return f"the whole hand is discarded and {drawn}."
+    said = f"the whole hand is discarded {_times(times)}, {HAND_SIZE} new cards drawn"
+    if got < HAND_SIZE:
+        return f"{said} {_times(times - 1)} and then {_the_last(got)}."
+    return f"{said} each time."
+
+
+def _times(n: int) -> str:
+    """How often: "once", "twice", "3 times"."""
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
 
 
 def _moved(state: SoloState, text: str) -> None:
@@ -279,7 +304,7 @@ def _moved(state: SoloState, text: str) -> None:
 def _event(state: SoloState, text: str) -> None:
     """Record an automatic step; the caption (what the bot says) carries it too."""
     state.events.append(text)
-    state.caption = f"{state.caption} {text}"
+    state.caption = " ".join((state.last_move, *state.events))
 
 
 def _draw(state: SoloState, wanted: int) -> int:
