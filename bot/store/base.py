@@ -475,12 +475,19 @@ class Store(ABC):
 
     @abstractmethod
     async def set_timer(
-        self, game_id: int, *, remind_at: float | None, deadline: float | None
-    ) -> None:
-        """Set (or with None clear) a game's reminder time and turn deadline.
+        self,
+        game_id: int,
+        *,
+        remind_at: float | None,
+        deadline: float | None,
+        expected_version: int | None = None,
+    ) -> bool:
+        """Set (or with None clear) a game's reminder time and turn deadline; whether it did.
 
-        Neither the version nor ``updated_at`` changes (a timer is not a move). StoreError
-        for an unknown game.
+        Neither the version nor ``updated_at`` changes (a timer is not a move). With
+        ``expected_version``, only while the game is still at that version (False otherwise):
+        a timer worked out from a position must not replace the one a move made meanwhile
+        (by another process) set for the position after it. StoreError for an unknown game.
         """
 
     @abstractmethod

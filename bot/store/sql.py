@@ -477,15 +477,34 @@ class SqlStore(Store):
     # -- turn timers -------------------------------------------------------------------------------
 
     async def set_timer(
-        self, game_id: int, *, remind_at: float | None, deadline: float | None
-    ) -> None:
-        if not await self._write(
-            "UPDATE games SET remind_at = $2, turn_deadline = $3 WHERE id = $1",
-            game_id,
-            remind_at,
-            deadline,
-        ):
+        self,
+        game_id: int,
+        *,
+        remind_at: float | None,
+        deadline: float | None,
+        expected_version: int | None = None,
+    ) -> bool:
+        if expected_version is None:
+            written = await self._write(
+                "UPDATE games SET remind_at = $2, turn_deadline = $3 WHERE id = $1",
+                game_id,
+                remind_at,
+                deadline,
+            )
+        else:
+            written = await self._write(
+                "UPDATE games SET remind_at = $2, turn_deadline = $3"
+                " WHERE id = $1 AND version = $4",
+                game_id,
+                remind_at,
+                deadline,
+                expected_version,
+            )
+        if written:
+            return True
+        if expected_version is None or await self.get_game(game_id) is None:
             raise StoreError(f"there is no game {game_id}")
+        return False
 
     async def timers_due(self, now: float) -> list[TimerDue]:
         rows = await self._read(

@@ -751,6 +751,28 @@ async def test_set_timer_on_unknown_game(store: Store) -> None:
         await store.set_timer(404, remind_at=1.0, deadline=2.0)
 
 
+async def test_set_timer_at_a_version_the_game_has_left_changes_nothing(store: Store) -> None:
+    """A timer worked out at version 0 is not stored once a move has taken the game on (the
+    move set the timer of the position after it): set_timer says False and the game keeps its
+    timer. At the game's own version it is stored, as without one."""
+    game = await new_game(store)
+    moved = await move(store, game, 1)
+    await store.set_timer(game.id, remind_at=None, deadline=500.0)
+    written = await store.set_timer(
+        game.id, remind_at=None, deadline=900.0, expected_version=game.version
+    )
+    assert written is False
+    kept = await store.get_game(game.id)
+    assert kept is not None and kept.turn_deadline == 500.0
+    assert await store.set_timer(
+        game.id, remind_at=None, deadline=900.0, expected_version=moved.version
+    )
+    now = await store.get_game(game.id)
+    assert now is not None and now.turn_deadline == 900.0
+    with pytest.raises(StoreError, match="no game 404"):
+        await store.set_timer(404, remind_at=1.0, deadline=2.0, expected_version=0)
+
+
 async def test_timers_due_reminder_then_deadline(store: Store) -> None:
     """Nothing is due before the reminder; then a reminder; from the deadline on, an expiry."""
     game = await new_game(store)
