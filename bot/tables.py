@@ -905,7 +905,16 @@ class Tables:
         remind_at, deadline = await self._timer(here.stored, here.game, here.state)
         if (remind_at, deadline) == (here.stored.remind_at, here.stored.turn_deadline):
             return here
-        await self.store.set_timer(here.stored.id, remind_at=remind_at, deadline=deadline)
+        set_ = await self.store.set_timer(
+            here.stored.id,
+            remind_at=remind_at,
+            deadline=deadline,
+            expected_version=here.stored.version,
+        )
+        if not set_:
+            # A move stored meanwhile by another process (time_untimed reads outside any
+            # move) set the timer of the position after it, which this one must not replace.
+            return here
         stored = replace(here.stored, remind_at=remind_at, turn_deadline=deadline)
         return Position(stored, here.bundle, here.state)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from pathlib import Path
 from random import Random
+from typing import Any
 
 import pytest
 
@@ -489,3 +490,29 @@ async def test_forfeits_that_end_the_game_leave_it_to_the_result(
     assert expired is not None and expired.outcome is not None
     assert expired.outcome.winners == (0,)
     assert [(s.seat, s.left, s.caption) for s in expired.steps] == [(1, True, ""), (2, True, "")]
+
+
+async def test_a_timer_given_by_settings_leaves_a_move_made_meanwhile_its_own(
+    tables: Tables, store: SqliteStore, clock: Clock
+) -> None:
+    """/settings turns a timer on while a game waits untimed; between reading the game and
+    timing it, another process (a second console, a misrouted shard) stores a move, which
+    timed the next turn from its own moment. The settings leave that deadline alone and count
+    no game timed. Before the fix they replaced it with a deadline worked out for the turn
+    before the move, without asking whether the game was still at that version."""
+    update = await _start(tables, turn=None)
+    await store.set_guild_settings(GuildSettings(GUILD, TURN, "computer"))
+    tables.forget_settings(GUILD)  # as /settings does
+    other = Tables(store, clock=lambda: T0 + 1000)  # the other process, with its own clock
+    moves: list[TableUpdate] = []
+    arm = tables._arm
+
+    async def a_move_lands_first(here: Any) -> Any:
+        moves.append(await _first_move(other, update))
+        return await arm(here)
+
+    tables._arm = a_move_lands_first  # type: ignore[method-assign]
+    assert await tables.time_untimed(GUILD) == 0
+    stored = await _stored(tables, update.game.id)
+    assert stored.version == moves[0].game.version
+    assert stored.turn_deadline == T0 + 1000 + TURN
