@@ -562,11 +562,11 @@ def hand_header(
     """The line across the top of a hand image: the status ``chips`` (text, fill) at the right,
     then the phase ``phrase`` in the room left of them, shrunk down to ``min_size`` and then
     cut with an ellipsis, so the chips (the figures) always show whole."""
-    chip_font = font(18, "bold")
+    chip_font = font(READABLE, "bold")
     x = width - 30
     for text, fill in reversed(chips):
         x -= text_width(text, chip_font) + 24
-        c.pill(x, 20, text, chip_font, fill, height=32)
+        c.pill(x, 19, text, chip_font, fill, height=34)
         x -= 8
     room = x - 30 - 16
     phrase_font = fit_font(phrase, room, 28, "bold", min_size=min_size)

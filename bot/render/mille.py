@@ -20,6 +20,7 @@ from bot.engine.mille.state import HandResult, ScoreLine
 from bot.engine.mille.views import MillePublicView, MilleSeatView, TableauView
 from bot.engine.words import plural
 from bot.render.common import (
+    READABLE,
     RGB,
     Box,
     Canvas,
@@ -47,7 +48,7 @@ from bot.render.common import (
 from bot.render.mille_cards import card_back, draw_card
 
 TABLE_SIZE = (1200, 840)
-HAND_IMAGE_SIZE = (1200, 360)
+HAND_IMAGE_SIZE = (1200, 376)
 RESULT_SIZE = (1000, 700)
 
 # Table geometry in pixels. Cards on the table are 100×140, distance cards are minis.
@@ -447,17 +448,17 @@ def render_hand(view: MilleSeatView) -> Image.Image:
             else draw_card(card, cw, ch, lang)
         )
         c.paste(face, x, y, with_shadow=not lit)
-        # The index chip (what players type), then what the card can do now.
-        ly = y + ch + 30
-        r = 15
-        # Centred under the card, or at its left when a tag follows it.
-        chip_x = x + 8 if choosing else x + cw // 2 - r
-        c.draw.ellipse((chip_x, ly - r, chip_x + 2 * r, ly + r), fill=Palette.INK)
-        c.text((chip_x + r, ly + 1), str(i + 1), font(19, "bold"), Palette.DARK_INK, anchor="mm")
+        # The index chip (what players type) centred under the card, then on a line of its
+        # own what the card can do now: beside the chip it had 106 px and shrank to 11-17 px.
+        ly = y + ch + 28
+        r = 17
+        cx = x + cw // 2
+        c.draw.ellipse((cx - r, ly - r, cx + r, ly + r), fill=Palette.INK)
+        c.text((cx, ly + 1), str(i + 1), font(READABLE, "bold"), Palette.DARK_INK, anchor="mm")
         if choosing:
             tag, colour = _hand_tag(view, card, playable, coup)
-            tag_font = fit_font(tag, cw - 2 * r - 14, 17, "bold", min_size=11)
-            c.text((x + 2 * r + 16, ly + 1), tag, tag_font, colour, anchor="lm")
+            tag_font = fit_font(tag, cw + gap - 4, READABLE, "cond", min_size=12)
+            c.text((cx, ly + r + 17), tag, tag_font, colour, anchor="mm")
         x += cw + gap
     return c.image
 

@@ -126,6 +126,39 @@ def test_mille_hand_at_its_fullest(monkeypatch: pytest.MonkeyPatch) -> None:
     _check(monkeypatch, lambda: mille.hand_png(seat))
 
 
+def test_mille_hand_has_no_small_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every text on a hand image, the status chips, the numbers players type and what each
+    card can do (the widest, "COUP FOURRÉ!", "after drawing" and "discard only", included),
+    is at least the readable size: the tags were 11-17 px, the numbers 19 and the chips 18."""
+    game = bundle("mille").game
+    seat = game.private_view(game.new_game(NAMES[:2], 1), 0)
+    hand = (Card.RIGHT_OF_WAY, Card.EXTRA_TANK, Card.GO, Card.D25, Card.D200, Card.STOP)
+    views = [
+        dataclasses.replace(
+            seat,
+            public=_mille_view("en"),
+            hand=hand,
+            phase="act",
+            coups=(),
+            legal=(f"play {Card.GO.value}", f"discard {Card.D25.value}"),
+        ),
+        dataclasses.replace(
+            seat,
+            hand=hand,
+            phase="draw",
+            legal=(f"play {Card.RIGHT_OF_WAY.value}",),
+            coups=(f"play {Card.RIGHT_OF_WAY.value}",),
+        ),
+    ]
+    drawn = sizes_drawn(monkeypatch)
+    for view in views:
+        mille.render_hand(view)
+    assert not sorted({(text, size) for text, size in drawn if size < READABLE})
+    assert {"COUP FOURRÉ!", "after drawing", "discard only", "PLAY", "6", "975 / 700 mi"} <= {
+        text for text, _ in drawn
+    }
+
+
 def test_mille_score_sheet_at_its_fullest(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every line a hand can score (nine, 4600 points) and the match won by a long name."""
     lines = (
@@ -179,6 +212,17 @@ def test_solo_at_its_fullest(monkeypatch: pytest.MonkeyPatch, result: str | None
     _check(monkeypatch, lambda: solo.hand_png(view))
     if result:
         _check(monkeypatch, lambda: solo.result_png(view))
+
+
+def test_solo_hand_has_no_small_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every text on Solo's hand image, its status chips (the miles, the tank, the cleared
+    count) included, is at least the readable size: the chips were 18 px."""
+    game = bundle("solo").game
+    state = game.new_game([NAMES[1]], 4)
+    drawn = sizes_drawn(monkeypatch)
+    solo.render_hand(game.public_view(state))
+    assert not sorted({(text, size) for text, size in drawn if size < READABLE})
+    assert {"0 mi", "Cleared 0/49"} <= {text for text, _ in drawn}
 
 
 # --- 1000 Mile Race ------------------------------------------------------------------------
