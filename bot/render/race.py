@@ -37,8 +37,10 @@ from bot.engine.race.cards import (
 from bot.engine.race.views import RacePublicView, RaceSeatView, SideView
 from bot.engine.words import plural
 from bot.render.common import (
+    READABLE,
     RGB,
     Canvas,
+    Font,
     Palette,
     after_title,
     card_radius,
@@ -61,7 +63,7 @@ from bot.render.common import (
 )
 
 TABLE_SIZE = (1200, 860)
-HAND_IMAGE_SIZE = (1200, 420)
+HAND_IMAGE_SIZE = (1200, 480)
 
 _W, _H = TABLE_SIZE
 _MARGIN = 16
@@ -489,13 +491,13 @@ def render_hand(view: RaceSeatView) -> Image.Image:
             c.rounded((x - 5, y - 5, x + cw + 5, y + ch + 5), card_radius(cw) + 4, fill=_PLAYABLE)
         face = card_face(card, cw, ch) if tag or not choosing else _dimmed(card, cw, ch)
         c.paste(face, x, y, with_shadow=not tag)
-        ly = y + ch + 24
-        r = 14
+        ly = y + ch + 26
+        r = 17
         c.draw.ellipse((x + cw // 2 - r, ly - r, x + cw // 2 + r, ly + r), fill=Palette.INK)
-        c.text((x + cw / 2, ly + 1), str(i + 1), font(17, "bold"), Palette.DARK_INK, "mm")
+        c.text((x + cw / 2, ly + 1), str(i + 1), font(READABLE, "bold"), Palette.DARK_INK, "mm")
         if tag:
-            tag_font = fit_font(tag, cw + gap - 4, 16, "bold", min_size=9)
-            c.text((x + cw / 2, ly + 28), tag, tag_font, _PLAYABLE, anchor="mm")
+            tag_font = fit_font(tag, cw + gap - 4, READABLE, "cond", min_size=9)
+            c.text((x + cw / 2, ly + 34), tag, tag_font, _PLAYABLE, anchor="mm")
         x += cw + gap
     _draw_junkyards(c, pub, w)
     return c.image
@@ -521,19 +523,37 @@ def _rank(code: str) -> tuple[int, str]:
 
 
 def _draw_junkyards(c: Canvas, view: RacePublicView, w: int) -> None:
-    """A line per junkyard under the hand (the table shows only their top cards)."""
-    label = font(16, "bold")
-    body = font(16, "regular")
+    """Two lines per junkyard under the hand (the table shows only their top cards), at the
+    readable size: on one line of 16 px each, they were small on a phone and cut sooner."""
+    label = font(READABLE, "bold")
+    body = font(READABLE, "regular")
     for i, side in enumerate(view.sides):
-        y = 364 + i * 26
+        y = _JUNK_Y + i * 2 * _JUNK_STEP
         # "Junkyard of X", not "X's junkyard": a seat such as "Computer (normal)" takes no "'s".
         # A long name is cut, never the count after it ("…, 2 car…" read as nothing).
         tail = f", {plural(len(side.junkyard), 'card')}: "
-        room = 360 - text_width("Junkyard of " + tail, label)
+        room = 420 - text_width("Junkyard of " + tail, label)
         head = f"Junkyard of {ellipsize(side.name, label, room)}{tail}"
         c.text((30, y), head, label, Palette.MUTED, "lm")
         x = 30 + text_width(head, label) + 4
-        c.text((x, y), ellipsize(junkyard_summary(side), body, w - 30 - x), body, Palette.INK, "lm")
+        first, rest = _split_line(junkyard_summary(side), body, w - 30 - x)
+        c.text((x, y), ellipsize(first, body, w - 30 - x), body, Palette.INK, "lm")
+        if rest:
+            c.text((30, y + _JUNK_STEP), ellipsize(rest, body, w - 60), body, Palette.INK, "lm")
+
+
+_JUNK_Y = 368  # the first junkyard line's middle on the hand image
+_JUNK_STEP = 28  # between its lines
+
+
+def _split_line(text: str, fnt: Font, room: int) -> tuple[str, str]:
+    """The words of ``text`` that fit ``room`` on a line (one at least), and the rest."""
+    words = text.split(" ")
+    for n in range(len(words), 0, -1):
+        head = " ".join(words[:n])
+        if text_width(head, fnt) <= room or n == 1:
+            return head, " ".join(words[n:])
+    return "", text
 
 
 def hand_png(view: RaceSeatView) -> bytes:

@@ -37,6 +37,7 @@ from tests.render.drawn import (
     off_canvas,
     png_size,
     sizes_drawn,
+    words_drawn,
 )
 from tests.render.test_dragon_render import _stampede_caption
 from tests.render.test_hostile_names import LONG
@@ -267,6 +268,50 @@ def test_race_at_its_fullest(monkeypatch: pytest.MonkeyPatch) -> None:
     _check(monkeypatch, lambda: race.hand_png(hand))
     over = dataclasses.replace(view, phase="over", winners=(1,), end_reason=CAPTION, stack=())
     _check(monkeypatch, lambda: race.table_png(over))
+
+
+def _race_hand(junk: tuple[str, ...]) -> Any:
+    """The hand of the seat to play, every side's junkyard holding ``junk``."""
+    state = RACE.new_game(NAMES[:2], 1)
+    view = RACE.private_view(state, 1)
+    sides = tuple(dataclasses.replace(side, junkyard=junk) for side in view.public.sides)
+    return dataclasses.replace(view, public=dataclasses.replace(view.public, sides=sides))
+
+
+_RACE_JUNK = (
+    "spare-tire",
+    "gasoline",
+    "repairs",
+    "green-light",
+    "end-of-limit",
+    "tow-truck",
+    "puncture-proof",
+    "accident",
+    "25",
+    "100",
+) * 2
+
+
+def test_race_hand_has_no_small_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every text on a 1000 Mile Race hand image, the numbers players type, what a card can
+    do now and the junkyard lines included, is at least the readable size (they were 16-17
+    px)."""
+    drawn = sizes_drawn(monkeypatch)
+    race.render_hand(_race_hand(_RACE_JUNK))
+    assert not sorted({(text, size) for text, size in drawn if size < READABLE})
+    assert {"1", "PLAY"} <= {text for text, _ in drawn}
+
+
+def test_race_hand_lists_a_whole_junkyard_of_twenty_cards(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A junkyard of ten kinds of card is listed whole on two lines: on one line it was cut
+    after the sixth kind ("…")."""
+    drawn = words_drawn(monkeypatch)
+    race.render_hand(_race_hand(_RACE_JUNK))
+    listed = [text for text in drawn if "×2" in text]  # the junkyards' lists
+    assert listed and not [text for text in listed if "…" in text]
+    assert "100 miles ×2" in listed[1] and "Puncture-Proof ×2" in listed[0]
 
 
 # --- Dragon Mille Bornes -------------------------------------------------------------------
