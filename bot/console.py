@@ -178,6 +178,13 @@ def _check_out(out: Path) -> None:
     """Refuse an images' folder that cannot be (``--out`` naming a file, a place no folder can
     be made) before a game is dealt, not at its first image. It is not made here: a request
     refused after this check (the database) leaves nothing behind."""
+    if any(unicodedata.category(char) == "Cc" for char in str(out)):
+        # A line break or a terminal's escape in the name (as in JUNCTION_DB): the folder was
+        # made under it, and each "(table image: …)" line printed it, running the escape.
+        raise BadOption(
+            "Cannot write the table images to a folder whose name holds a line break or another "
+            "control character: name another with --out, or add --no-images."
+        )
     try:
         # The folder, or the nearest of its parents that exists, must be a folder to write in.
         existing = next(p for p in (out.absolute(), *out.absolute().parents) if p.exists())

@@ -480,3 +480,18 @@ def test_a_database_in_a_folder_this_account_may_not_enter_is_one_sentence(
     said = f"junction {command[0]}: JUNCTION_DB: cannot open the database "
     assert done.stderr.startswith(said) and done.stderr.count("\n") == 1, done.stderr
     assert "permission denied" in done.stderr.lower(), done.stderr
+
+
+def test_an_images_folder_named_with_a_control_character_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--out`` holding a terminal's escape is refused in a sentence that does not print it,
+    before anything is made. Before the fix the folder was made under that name, and every
+    "(table image: …)" line printed the escape, which cleared the screen."""
+    args = _console(tmp_path, "--game", "mille")
+    args[args.index("--out") + 1] = str(tmp_path / "tables\x1b[2J")
+    assert main(args) == 2
+    captured = capsys.readouterr()
+    said = captured.out + captured.err
+    assert "control character" in said and "\x1b" not in said, said
+    assert list(tmp_path.iterdir()) == []
