@@ -35,6 +35,7 @@ from bot.engine.ttr.views import (
 )
 from bot.engine.words import plural
 from bot.render.common import (
+    READABLE,
     RGB,
     Box,
     Canvas,
@@ -528,7 +529,9 @@ def _winner_line(view: TtrPublicView) -> str:
 
 # --- tickets ----------------------------------------------------------------------------------
 
-_TICKET = (372, 118)
+# Three to a row, every word on them at ``READABLE`` or more: shown about half size on a
+# phone, their codes, cities and requirement letters were 13-18 px.
+_TICKET = (372, 142)
 _MUST_KEEP = "MUST KEEP"
 
 
@@ -563,26 +566,29 @@ def ticket_tile(
     paper: RGB = (250, 240, 214)
     edge: RGB = Palette.GOLD if mark == "keep" else (150, 110, 60)
     c.rounded((0, 0, w - 1, h - 1), 12, fill=paper, outline=edge, width=4 if mark else 2)
-    c.text((14, 12), ticket.code, font(18, "bold"), (150, 60, 40))
-    route_font = fit_font(ticket.route, w - 120, 21, "bold", 12)
-    c.text((14, 46), ticket.route, route_font, Palette.DARK_INK, anchor="lm")
+    c.text((14, 10), ticket.code, font(READABLE, "bold"), (150, 60, 40))
+    # The route on a line of its own under the points: beside them it had 252 px and shrank.
+    route_font = fit_font(ticket.route, w - 28, 22, "bold", READABLE)
+    if text_width(ticket.route, route_font) > w - 28:
+        route_font = fit_font(ticket.route, w - 28, READABLE, "cond", 12)
+    c.text((14, 74), ticket.route, route_font, Palette.DARK_INK, anchor="lm")
     # Points in a gold circle.
     cx, cy, r = w - 36, 34, 24
     c.draw.ellipse(
         (cx - r, cy - r, cx + r, cy + r), fill=Palette.GOLD, outline=Palette.GOLD_DARK, width=2
     )
     c.text((cx, cy), str(ticket.points), font(22, "bold"), Palette.DARK_INK, anchor="mm")
-    _need_chips(c, ticket, 14, h - 42)
+    _need_chips(c, ticket, 14, h - 44, 32)
     if mark == "keep":
         # Said in a word under the points, not by the gold edge alone: the edge's gold and the
         # other tickets' brown are one hue to a red-green colour-blind player.
-        tag = font(15, "bold")
+        tag = font(READABLE, "bold")
         tw = text_width(_MUST_KEEP, tag) + 16
-        c.pill(w - 12 - tw, h - 40, _MUST_KEEP, tag, Palette.GOLD, Palette.DARK_INK, 26, 8)
+        c.pill(w - 12 - tw, h - 43, _MUST_KEEP, tag, Palette.GOLD, Palette.DARK_INK, 30, 8)
     if ticket.cities:
         cities = " · ".join(CITIES[i] for i in ticket.cities)
-        cf = fit_font(cities, w - 80, 13, "bold", 9)
-        c.text((70, 14), cities, cf, (120, 90, 40), anchor="la")
+        cf = fit_font(cities, w - 134, READABLE, "cond", 12)
+        c.text((70, 12), cities, cf, (120, 90, 40), anchor="la")
     return img
 
 
@@ -592,7 +598,7 @@ def ticket_tile(
 def _rows_height(count: int) -> int:
     """The height of a titled block of ticket tiles, three to a row (a short line if none)."""
     rows = (count + 2) // 3
-    return 26 + (rows * (_TICKET[1] + 14) if rows else 44)
+    return 32 + (rows * (_TICKET[1] + 14) if rows else 44)
 
 
 def _hand_height(view: TtrSeatView) -> int:
@@ -611,13 +617,13 @@ def render_hand(view: TtrSeatView) -> Image.Image:
     # Only its owner sees a hand, so it speaks to them ("Computer (normal)'s hand" read badly).
     title = ellipsize("Your hand", font(26, "bold"), 520)
     c.text((_M + 4, 30), title, font(26, "bold"), Palette.GOLD, anchor="lm")
-    small = font(18, "bold")
+    small = font(READABLE, "bold")
     phase = phase_line(view)
     tw = text_width(phase, small) + 24
-    c.pill(HAND_WIDTH - _M - 4 - tw, 15, phase, small, _GREY_CHIP)
+    c.pill(HAND_WIDTH - _M - 4 - tw, 13, phase, small, _GREY_CHIP, height=34)
     # Cards, one group per kind with a count.
-    y = 78
-    c.text((_M + 4, y), f"TRAIN CARDS · {sum(view.hand)}", font(16, "bold"), Palette.MUTED)
+    y = 76
+    c.text((_M + 4, y), f"TRAIN CARDS · {sum(view.hand)}", font(READABLE, "bold"), Palette.MUTED)
     kinds = [(CARD_CODES[i], n) for i, n in enumerate(view.hand) if n]
     cw, ch = 112, 158
     step = min(cw + 18, (HAND_WIDTH - 2 * _M) // max(1, len(kinds)))
@@ -630,7 +636,7 @@ def render_hand(view: TtrSeatView) -> Image.Image:
         c.text(
             (x + cw / 2, y + 30 + ch + 30),
             CARD_NAMES[CARD_CODES.index(code)],
-            font(16, "bold"),
+            font(READABLE, "bold"),
             Palette.MUTED,
             anchor="mm",
         )
@@ -664,15 +670,15 @@ def _ticket_rows(
     mark: str,
     must: set[int] | None = None,
 ) -> int:
-    c.text((_M + 4, y), title, font(16, "bold"), Palette.GOLD if mark else Palette.MUTED)
+    c.text((_M + 4, y), title, font(READABLE, "bold"), Palette.GOLD if mark else Palette.MUTED)
     if not tickets:
-        c.text((_M + 4, y + 26), "none yet", font(18, "bold"), Palette.MUTED)
+        c.text((_M + 4, y + 30), "none yet", font(READABLE, "bold"), Palette.MUTED)
         return y + _rows_height(0)
     for i, ticket in enumerate(tickets):
         col, row = i % 3, i // 3
         x = _M + 4 + col * (_TICKET[0] + 20)
         tile = ticket_tile(ticket.index, mark="keep" if must and ticket.index in must else mark)
-        c.paste(tile, x, y + 26 + row * (_TICKET[1] + 14))
+        c.paste(tile, x, y + 32 + row * (_TICKET[1] + 14))
     return y + _rows_height(len(tickets))
 
 

@@ -515,6 +515,27 @@ def test_ttr_hand_at_its_fullest(monkeypatch: pytest.MonkeyPatch) -> None:
     _check(monkeypatch, lambda: ttr.hand_png(TTR.private_view(state, 0)))
 
 
+def test_ttr_hand_has_no_small_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every text on a Ticket to Ride hand image, over every ticket of the game (codes, Big
+    Cities, routes, the requirement chips' letters, "MUST KEEP") and every train card's name,
+    is at least the readable size: they were 13-19 px, unreadable on a phone."""
+    ttr.ticket_tile.cache_clear()  # a cached tile is pasted without drawing its words again
+    drawn = sizes_drawn(monkeypatch)
+    state = dataclasses.replace(
+        TTR.new_game(NAMES[:2], 3),
+        hands=[[10] * 8 + [16], [0] * 9],
+        tickets=[list(range(42)), []],
+        offered=[[42, 43, 44, 45], []],
+        phase="keep",
+        turn=0,
+    )
+    ttr.render_hand(TTR.private_view(state, 0))
+    ttr.ticket_tile(0, mark="keep")
+    assert not sorted({(text, size) for text, size in drawn if size < READABLE})
+    words = {text for text, _ in drawn}
+    assert {"Locomotive", "T46", "MUST KEEP", "Bk", "New York · Chicago"} <= words
+
+
 # --- boards and cards ----------------------------------------------------------------------
 
 
