@@ -430,14 +430,20 @@ def _console_defaults() -> dict[str, object]:
 
 
 def _console(settings: Settings, args: argparse.Namespace) -> int:
-    from bot.console import ConsoleOptions, console_main, parse_options, read_deck_file
+    from bot.console import (
+        ConsoleOptions,
+        console_main,
+        one_line,
+        parse_options,
+        read_deck_file,
+    )
     from bot.engine.core import GameError
 
     try:
         deck = read_deck_file(args.deck) if args.deck else None
     except OSError as error:
         why = (error.strerror or str(error)).lower()  # "no such file or directory"
-        print(f"Cannot read the deck file {args.deck}: {why}.", file=sys.stderr)
+        print(f"Cannot read the deck file {one_line(args.deck)}: {why}.", file=sys.stderr)
         return 2
     except GameError as error:
         print(error, file=sys.stderr)

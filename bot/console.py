@@ -86,6 +86,14 @@ DECK_FILE_LIMIT = 1 << 20
 """The most a --deck file may hold, in bytes: a deck is a few hundred card codes."""
 
 
+def one_line(text: str) -> str:
+    """``text`` with its control characters written out (``\\n``, ``\\x1b``): a file name
+    quoted in a sentence stays on one line, and a terminal's escape in it is not run."""
+    return "".join(
+        repr(char)[1:-1] if unicodedata.category(char) == "Cc" else char for char in text
+    )
+
+
 def read_deck_file(path: str) -> list[str]:
     """A stacked deck file: card codes (top first) separated by spaces, commas or lines.
     Raises OSError when it cannot be read, BadOption when it is no deck file."""
@@ -95,7 +103,7 @@ def read_deck_file(path: str) -> list[str]:
         data = file.read(DECK_FILE_LIMIT + 1)
     if len(data) > DECK_FILE_LIMIT:
         raise BadOption(
-            f"The deck file {path} is too big for a deck: it lists card codes, "
+            f"The deck file {one_line(path)} is too big for a deck: it lists card codes, "
             f"a few hundred at most."
         )
     try:
@@ -103,7 +111,8 @@ def read_deck_file(path: str) -> list[str]:
     except UnicodeDecodeError:
         # A picture or a database given by mistake: a sentence, not a decoder's traceback.
         raise BadOption(
-            f"The deck file {path} is not text: write card codes, top first, e.g. go 100 25."
+            f"The deck file {one_line(path)} is not text: write card codes, top first, "
+            "e.g. go 100 25."
         ) from None
     lines = [line.split("#", 1)[0] for line in text.splitlines()]
     return [code for line in lines for code in line.replace(",", " ").split()]

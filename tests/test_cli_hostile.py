@@ -495,3 +495,16 @@ def test_an_images_folder_named_with_a_control_character_is_refused(
     said = captured.out + captured.err
     assert "control character" in said and "\x1b" not in said, said
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_deck_file_name_with_a_terminals_escape_is_quoted_harmless(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A ``--deck`` name holding a terminal's escape (a missing file) is named in the refusal
+    with the escape written out, on one line. Before the fix the name was printed as it was,
+    and the terminal ran the escape (the screen cleared over the refusal)."""
+    deck = str(tmp_path / "deck\x1b[2J\n.txt")
+    assert main(_console(tmp_path, "--deck", deck)) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("Cannot read the deck file ") and "\\x1b[2J\\n.txt" in err, err
+    assert "\x1b" not in err and err.count("\n") == 1, err
