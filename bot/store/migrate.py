@@ -601,8 +601,15 @@ async def migrate_db(source_url: str, target_url: str, *, force: bool = False) -
             # A source is only read, but opening a store writes (WAL mode, the migrations):
             # one this account may not write (a read-only mount, a backup kept read-only) was
             # refused ("attempt to write a readonly database"). Read from a copy of it instead.
-            source_url = await asyncio.to_thread(_readable_copy, source.path, folder, source_url)
-        source = await opened_store(source_url)
+            copy = await asyncio.to_thread(_readable_copy, source.path, folder, source_url)
+            try:
+                source = await opened_store(copy)
+            except StoreUnavailable as exc:
+                # Said of the database named, not of the temporary copy nobody asked for.
+                said = str(exc).replace(copy, redact_url(source_url), 1)
+                raise StoreUnavailable(said) from exc
+        else:
+            source = await opened_store(source_url)
         try:
             target = await opened_store(target_url)
             try:

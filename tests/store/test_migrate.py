@@ -7,6 +7,7 @@ SQLite → SQLite always runs and SQLite → PostgreSQL runs whenever a server i
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import tempfile
 from pathlib import Path
 
@@ -418,3 +419,21 @@ async def test_force_never_numbers_new_games_back_on_postgresql(
         assert (await new_game(copied, channel_id=99)).id > max(g.id for g in held)
     finally:
         await copied.close()
+
+
+def test_a_read_only_source_that_cannot_be_opened_is_named_as_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A read-only source that is another program's database is refused naming the source as
+    given, not the temporary copy it is read through (``/tmp/junction-migrate-…/source.db``,
+    a file the operator never named, gone when the command ends)."""
+    source = tmp_path / "theirs.db"
+    with sqlite3.connect(source) as conn:
+        conn.execute("CREATE TABLE notes (body TEXT)")
+    conn.close()
+    monkeypatch.setattr(migrate, "_writable", lambda path: False)
+    url = f"sqlite:///{source}"
+    assert main(["migrate-db", url, f"sqlite:///{tmp_path / 'copy.db'}"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"junction migrate-db: cannot open the database {url}: "), err
+    assert "another program's database" in err and "junction-migrate-" not in err, err
