@@ -476,6 +476,16 @@ def test_refuel_shuffles_the_discard_pile_into_the_tank() -> None:
     )
 
 
+def test_the_last_refuel_says_none_are_left() -> None:
+    """The easy preset's one refuel says no refuels are left, not "0 refuels"."""
+    discard = ["50"] * 4 + ["go"] + ["75"] * 3
+    s = lay([["stop"], *[["go"]] * 6], ["25"] * 6, discard=discard, preset="easy")
+    assert s.refuels_used == 1 and s.refuels_left == 0
+    assert s.events[0] == (
+        "Refuel: the discard pile (8 cards) goes back into the tank (no refuels left)."
+    )
+
+
 def test_dealing_again_after_a_refuel_keeps_the_known_tank() -> None:
     """After a refuel the tank holds the old discards, which the player has seen: dealing the
     hidden cards again shuffles the tank on its own and the face-down cards among themselves,

@@ -326,7 +326,7 @@ def _refuel(state: SoloState) -> None:
     _event(
         state,
         f"Refuel: the discard pile ({plural(len(cards), 'card')}) goes back into the tank "
-        f"({plural(left, 'refuel')} left).",
+        f"({plural(left, 'refuel') if left else 'no refuels'} left).",
     )
 
 
