@@ -199,7 +199,8 @@ def _number(text: str) -> int:
     """A whole number option (seats, games, a seed, shards). Quoted cut short when refused:
     argparse's own "invalid int value" quoted thousands of digits whole, and int() refuses
     more than 4 300 of them. Thirty digits hold any seed or count anyone means."""
-    digits = text.strip().removeprefix("-")
+    digits = text.strip()
+    digits = digits[1:] if digits[:1] in ("-", "+") else digits
     if not digits.isdecimal():
         raise argparse.ArgumentTypeError(f"a whole number is wanted, not {shown_value(text)}")
     if len(digits) > 30:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.__main__ import main
+from bot.__main__ import _parser, main
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -508,3 +508,9 @@ def test_a_deck_file_name_with_a_terminals_escape_is_quoted_harmless(
     err = capsys.readouterr().err
     assert err.startswith("Cannot read the deck file ") and "\\x1b[2J\\n.txt" in err, err
     assert "\x1b" not in err and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize(("given", "read"), [("+5", 5), (" 7 ", 7), ("-3", -3)])
+def test_a_number_option_reads_what_int_reads(given: str, read: int) -> None:
+    """The number options read a sign and spaces around as Python's int() does."""
+    assert _parser().parse_args(["arena", "mille", "--seed", given]).seed == read
