@@ -40,7 +40,7 @@ def explain(view: DragonSeatView, move: str, report: SearchReport) -> str:
         name = card.name_in(lang)
         if card.is_distance:
             if me.mileage + card.miles == TRIP:
-                why = f"{card.miles} miles takes you to exactly {TRIP} and wins"
+                why = f"{name} takes you to exactly {TRIP} and wins"
             else:
                 why = f"driving {card.miles} miles now brings {TRIP} closer"
         elif card.is_safety:

@@ -325,7 +325,7 @@ def explain(view: MilleSeatView, move: str, report: SearchReport) -> str:
     elif card.is_distance:
         if me.mileage + card.miles == view.public.target:
             target = view.public.target
-            why = f"{card.miles} miles takes you to exactly {target} and completes the trip"
+            why = f"{card.name_in(lang)} takes you to exactly {target} and completes the trip"
         else:
             why = f"driving {card.miles} miles now gains you the most"
     else:

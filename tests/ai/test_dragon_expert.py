@@ -580,6 +580,15 @@ def test_a_dragon_hint_names_mille_bornes_cards_in_the_games_language() -> None:
     assert _dragon_why("play go", names="fr") == f"{Card.GO.name_in('fr')} lets you start driving."
 
 
+def test_a_dragon_hint_names_a_finishing_distance_card_in_the_games_language() -> None:
+    """With French card names a distance card that finishes the race is named as its button
+    names it. Before the fix: '50 miles takes you to exactly 1000 and wins'."""
+    miles = ["200", "200", "100", "100", "100", "100", "100", "50"]
+    assert _dragon_why("play 50", names="fr", battle=["go"], miles=miles) == (
+        f"{Card.D50.name_in('fr')} takes you to exactly 1000 and wins."
+    )
+
+
 def test_a_dragon_hint_says_what_a_safety_clears_or_guards_against() -> None:
     """A safety names the hazard it clears on you, or the hazards it keeps off you, and that
     it gives the Mille Bornes move back. Before the fix: 'Right of Way protects you for good'."""

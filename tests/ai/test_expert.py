@@ -922,6 +922,20 @@ def test_a_mille_hint_names_every_card_in_the_games_language() -> None:
     )
 
 
+def test_a_mille_hint_names_a_finishing_distance_card_in_the_games_language() -> None:
+    """With French card names a distance card that completes the trip is named as its button
+    names it ("Drive 50 bornes"). Before the fix: '50 miles takes you to exactly 700'."""
+    state = lay_table(
+        [C.D25, C.D50, C.GO], battle=[C.GO], miles=[C.D200, C.D200, C.D100, C.D100, C.D50]
+    )
+    state.options = {**state.options, "names": "fr"}
+    view = MILLE.private_view(state, 0)
+    report = SearchReport(move="play 50", candidates=["play 50"])
+    assert mille_explain(view, "play 50", report) == (
+        f"{C.D50.name_in('fr')} takes you to exactly 700 and completes the trip."
+    )
+
+
 def test_a_mille_hint_quotes_the_chance_to_win_not_the_blend() -> None:
     """A finished match is worth the win blended with the margin to the search; the hint
     quotes the rollouts' chance of winning alone. Before the fix a sure win by a small margin
