@@ -255,6 +255,10 @@ def result_text(view: TtrPublicView) -> str:
     else:
         headline = "game over."
     lines = [f"══ Final scoring: {headline} ══"]
+    # Every total first, each player's tickets after them: read out (or cut at an alt text's
+    # 1,024 characters) seat by seat, the last players' totals came after the first players'
+    # fifteen tickets and were never heard.
+    details: list[str] = []
 
     def cities(won: Sequence[int], bonus: int) -> str:
         taken = ", ".join(f"{CITIES[c]} +{CITY_BONUS[c]}" for c in won)
@@ -274,7 +278,7 @@ def result_text(view: TtrPublicView) -> str:
             f"  {names[score.seat]}: {score.total} (tickets {score.ticket_points:+d}, "
             f"{cities(score.cities_won, score.bonus)})"
         )
-        lines.append(f"    {tickets or 'no tickets'}")
+        details.append(f"  {names[score.seat]}'s tickets: {tickets or 'none'}")
     hidden = result.opponent
     if hidden is not None:
         tickets = "; ".join(
@@ -285,8 +289,8 @@ def result_text(view: TtrPublicView) -> str:
             f"  Hidden tickets: {hidden.total} (tickets +{hidden.ticket_points}, "
             f"{cities(hidden.cities_won, hidden.bonus)})"
         )
-        lines.append(f"    {tickets}")
-    return "\n".join(lines)
+        details.append(f"  The hidden tickets: {tickets}")
+    return "\n".join(lines + details)
 
 
 def arena_metrics(view: TtrPublicView, outcome: Outcome) -> dict[str, float]:

@@ -9,7 +9,9 @@ from bot.engine.dragon import GAME
 from bot.engine.dragon.state import DragonState
 from bot.engine.mille.cards import SAFETIES, Card
 from bot.engine.ttr.cards import CARD_CODES
+from bot.engine.ttr.ending import finish
 from bot.games import bundle
+from bot.games.ttr import result_text
 from bot.render.leaderboard import LeaderboardRow
 from bot.render.stats import BestLine, MemberStats, OpponentLine
 from bot.store.base import SeatRecord
@@ -279,3 +281,22 @@ async def test_the_arena_alt_text_counts_the_decks_and_each_hand(
     for car in view.cars:
         counted = f"; hand {car.mb_hand_count} MB, {car.cw_hand_count} CW"
         assert sum(counted in line and car.name in line for line in lines) == 1, alt
+
+
+def test_every_ticket_to_ride_total_is_said_before_the_tickets() -> None:
+    """Four players holding eleven tickets each at the end: the score image's alt text says
+    every player's total, whole, within Discord's limit, and the tickets after them. Seat by
+    seat, the third and fourth totals came after the first players' tickets, past 1,024
+    characters, and a screen reader never heard them."""
+    ttr = bundle("ttr")
+    state = lay(4)
+    for seat in range(4):
+        state.tickets[seat] = list(range(seat, 44, 4))
+    finish(state, "The test ends it.")
+    assert state.result is not None
+    said = described(result_text(ttr.game.public_view(state)))
+    assert len(said) <= DESCRIPTION_LIMIT
+    lines = said.splitlines()
+    for seat, score in enumerate(state.result.seats):
+        name = state.players[seat]
+        assert any(line.startswith(f"{name}: {score.total} (tickets ") for line in lines), said
