@@ -93,6 +93,21 @@ def test_notation_is_forgiving(text: str, expected: Action) -> None:
     assert G.parse_action(text) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "card"),
+    [
+        ("play vehicule prioritaire", Card.RIGHT_OF_WAY),
+        ("play reparations", Card.REPAIRS),
+        ("discard REPARATIONS", Card.REPAIRS),
+        ("play VÉHICULE PRIORITAIRE", Card.RIGHT_OF_WAY),
+    ],
+)
+def test_a_french_name_typed_without_its_accents_is_understood(text: str, card: Card) -> None:
+    """A keyboard without accents types "vehicule prioritaire" for Véhicule prioritaire.
+    Before the fix: "There is no Mille Bornes card called 'vehicule prioritaire'."."""
+    assert G.parse_action(text).card is card
+
+
 @pytest.mark.parametrize("text", ["", "fly", "play unicorn", "discard", "extend maybe"])
 def test_unknown_notation_is_a_notation_error(text: str) -> None:
     """Text that is not a move gives a NotationError with advice."""

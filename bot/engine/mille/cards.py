@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from enum import Enum
@@ -203,10 +204,15 @@ def full_deck(deck: str) -> list[Card]:
 _ALIASES: dict[str, Card] = {}
 
 
-def _build_aliases() -> None:
-    def key(text: str) -> str:
-        return "".join(ch for ch in text.lower() if ch.isalnum())
+def _alias_key(text: str) -> str:
+    """``text`` as the aliases are looked up: lower case, letters and digits only, accents
+    dropped (a keyboard without them types "vehicule prioritaire" for Véhicule prioritaire)."""
+    bare = unicodedata.normalize("NFKD", text.lower())
+    return "".join(ch for ch in bare if ch.isalnum() and not unicodedata.combining(ch))
 
+
+def _build_aliases() -> None:
+    key = _alias_key
     for card in Card:
         for alias in (card.value, ENGLISH_NAMES[card], FRENCH_NAMES[card], card.name):
             _ALIASES[key(alias)] = card
@@ -241,8 +247,7 @@ _build_aliases()
 
 def card_from_text(text: str) -> Card | None:
     """The card a player means by ``text`` (code, English or French name, common alias)."""
-    key = "".join(ch for ch in text.lower() if ch.isalnum())
-    return _ALIASES.get(key)
+    return _ALIASES.get(_alias_key(text))
 
 
 def stacked_deck(codes: Sequence[str], deck: str, fewest: int, too_few: str) -> list[Card]:
