@@ -230,11 +230,13 @@ def console_hand(view: TtrSeatView) -> str:
     )
     tickets = "; ".join(f"{t.code} {t.route} {t.requirement()} ({t.points})" for t in view.tickets)
     offered = "; ".join(f"{t.code} {t.route} ({t.points})" for t in view.offered)
-    text = f"Your hand: {cards or 'empty'}\nYour tickets: {tickets or 'none'}"
+    text = f"Your hand: {cards or 'empty'}"
     if offered:
-        # As the hand image's top line says: tickets on offer are a choice to make now.
-        text += f"\nOn offer: {offered}\n{phase_line(view)}"
-    return text
+        # As the hand image's top line says: tickets on offer are a choice to make now. Said
+        # before the tickets held: after fifteen of them the choice ran past an alt text's
+        # 1,024 characters, and a screen reader never heard what was on offer.
+        text += f"\n{phase_line(view)}\nOn offer: {offered}"
+    return f"{text}\nYour tickets: {tickets or 'none'}"
 
 
 def result_text(view: TtrPublicView) -> str:

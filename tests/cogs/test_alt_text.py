@@ -10,6 +10,7 @@ from bot.engine.dragon.state import DragonState
 from bot.engine.mille.cards import SAFETIES, Card
 from bot.engine.ttr.cards import CARD_CODES
 from bot.engine.ttr.ending import finish
+from bot.engine.ttr.state import KEEP
 from bot.games import bundle
 from bot.games.ttr import result_text
 from bot.render.leaderboard import LeaderboardRow
@@ -206,7 +207,25 @@ def test_a_ticket_to_ride_hand_with_tickets_on_offer_says_to_choose() -> None:
     state = ttr.game.new_game(["Alice", "Bob"], 1)
     hand = ttr.presenter.console_hand(ttr.game.private_view(state, 0))
     assert "\nOn offer: " in hand, hand
-    assert hand.endswith("\nChoose your opening tickets"), hand
+    assert "\nChoose your opening tickets\n" in hand, hand
+
+
+def test_a_ticket_to_ride_offer_is_said_before_a_long_list_of_tickets_held() -> None:
+    """Alice holds fifteen tickets and has drawn four more: her hand's alt text says the
+    choice and every ticket on offer within Discord's limit. They came after the fifteen held
+    tickets, past 1,024 characters, so a screen reader heard neither the offer nor the choice."""
+    ttr = bundle("ttr")
+    state = lay(2)
+    state.tickets[0] = list(range(25, 40))
+    state.offered[0] = [0, 1, 2, 3]
+    state.phase = KEEP
+    view = ttr.game.private_view(state, 0)
+    said = described(ttr.presenter.console_hand(view))
+    assert len(said) <= DESCRIPTION_LIMIT
+    lines = said.splitlines()
+    assert "Choose which tickets to keep" in lines, said
+    [offer] = [line for line in lines if line.startswith("On offer: ")]
+    assert all(f"{t.code} {t.route} ({t.points})" in offer for t in view.offered), offer
 
 
 def test_the_fullest_text_whose_first_part_fits_is_said() -> None:
