@@ -28,3 +28,11 @@ def typed_move(text: str) -> str:
     if len(words) > 2 and words[0] == words[-1] and words[0] in "'\"`":
         words = " ".join(words[1:-1].split())
     return words
+
+
+def unaccented(text: str) -> str:
+    """``text`` in lower case with its accents dropped, for matching what a member typed
+    against a move's label: a keyboard without accents types "reparations" for the French
+    card Réparations."""
+    bare = unicodedata.normalize("NFKD", text.lower())
+    return "".join(char for char in bare if not unicodedata.combining(char))

@@ -22,7 +22,7 @@ from bot.games import bundle, hint_policy, policy_factory, suggest_move
 from bot.games.bundle import ButtonSpec
 from bot.hindsight import LEFT_THE_GAME
 from bot.position import OUT_OF_THE_GAME, Position
-from bot.typed_moves import MAX_MOVE_TEXT, typed_move
+from bot.typed_moves import MAX_MOVE_TEXT, typed_move, unaccented
 from bot.updates import StaleButton
 from cogs import limits
 from cogs.choices import game_choices
@@ -184,7 +184,7 @@ class Play(commands.Cog):
             raise
         # Read as a typed move is ('ＰＬＡＹ' lists the plays); capped first, as a move is.
         read = typed_move(current[:MAX_MOVE_TEXT])
-        typed = read.lower()[:100]
+        typed = unaccented(read)[:100]
         # What the text names as /move would read it comes first: a game's aliases ('cf' for
         # Coup Fourré, 'take purple', '25s') named a legal move but listed nothing, as if the
         # move were not there to play.
@@ -193,7 +193,7 @@ class Play(commands.Cog):
         listed += [
             m
             for m in moves
-            if m.notation != meant and (typed in m.label.lower() or typed in m.notation)
+            if m.notation != meant and (typed in unaccented(m.label) or typed in m.notation)
         ]
         # A label past Discord's 100 characters (four opening tickets and their cities) ends
         # in "…", not mid-word ("T21 Chi"), so the list does not pass a cut for the move. A

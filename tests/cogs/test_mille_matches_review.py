@@ -11,6 +11,7 @@ from bot.render.solo import _headline as solo_banner
 from bot.store.base import GuildSettings, SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import (
+    MILLE_DECK,
     alt_text_of,
     public_table,
     replies,
@@ -243,3 +244,23 @@ async def test_a_bystander_starting_a_game_is_not_told_to_resign_someone_elses(
         "Another game is being played in this channel. Start yours in another channel, or "
         "with thread:true in a thread of its own."
     ), replies(started)
+
+
+async def test_a_french_name_typed_without_its_accents_is_suggested(
+    driver: InteractionDriver,
+) -> None:
+    """Alice plays with French card names on a keyboard without accents and types
+    "reparations" into /move: "Discard Réparations" was not suggested (the list was empty),
+    as if the card were not in her hand. Now the card is suggested, its accents aside."""
+    bot = running_bot(driver)
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), COMPUTER],
+        options={"names": "fr"},
+        deck=["repairs", *MILLE_DECK[1:]],
+    )
+    offered = await driver.autocomplete("move", "action", "reparat")
+    names = [choice["name"] for choice in offered.choices]
+    assert names == ["Discard Réparations"], names
