@@ -143,6 +143,16 @@ def console_hand(view: MilleSeatView) -> str:
         return f"Your hand: {cards}\nA hazard is on you and you hold its safety: {offer}"
     if view.phase == "extension":
         return f"Your hand: {cards}\nYou reached 700! Go on to 1000?"
+    if view.phase == "act":
+        # What the hand image marks under each card (PLAY, or discard only): the hand alone
+        # did not tell a screen reader which cards could be played.
+        playable = dict.fromkeys(
+            card.name_in(view.public.lang)
+            for card in view.hand
+            if f"play {card.value}" in view.legal
+        )
+        can = f"playable now: {', '.join(playable)}; or" if playable else "nothing to play now:"
+        return f"Your hand: {cards}\nYour turn — {can} discard a card"
     return f"Your hand: {cards}"
 
 

@@ -319,3 +319,14 @@ def test_every_ticket_to_ride_total_is_said_before_the_tickets() -> None:
     for seat, score in enumerate(state.result.seats):
         name = state.players[seat]
         assert any(line.startswith(f"{name}: {score.total} (tickets ") for line in lines), said
+
+
+async def test_the_mille_hand_says_which_cards_can_be_played(driver: InteractionDriver) -> None:
+    """At her turn Alice's hand image marks her one playable card (Go) PLAY and the others
+    "discard only"; its alt text now says so. It listed the seven cards alone, and a screen
+    reader never told her which of them she could play."""
+    await stacked_mille(driver)
+    table = public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, next(c for c in table.custom_ids if "jn:h:" in c))
+    alt = _description([a for r in hand.responses for a in r.attachments], "hand.png")
+    assert alt.splitlines()[1:] == ["Your turn — playable now: Go; or discard a card"], alt
