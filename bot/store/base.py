@@ -502,11 +502,13 @@ class Store(ABC):
 
     @abstractmethod
     async def resume_timers(self, shards: Shards, now: float, *, started: float) -> int:
-        """Stop the timers' clock for the time the bot was down: move the deadlines (and
-        reminders) of the active games ``shards`` time that were still running at their
-        shard's last ``heartbeat`` on by the time since, and record ``now`` as the heartbeat,
-        in one transaction (so it applies once). ``started``: when this process started; a
-        game moved since is left alone. How many games moved (``bot/store/heartbeats.py``)."""
+        """Stop the timers' clock for the time ``shards`` were down (the bot stopped, or their
+        gateway connection lost): move the deadlines (and reminders) of the active games those
+        shards time that were still running at their shard's last ``heartbeat`` on by the time
+        since (since the game's last move, when it came after), and record ``now`` as the
+        heartbeat, in one transaction (so it applies once). A game moved since ``started`` is
+        left alone: at a start, when this process started (its deadline was set after the
+        downtime). How many games moved (``bot/store/heartbeats.py``)."""
 
     # -- lobbies, abort votes, secrets ----------------------------------------------------------
 

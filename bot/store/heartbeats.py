@@ -1,26 +1,30 @@
-"""The timers' clock stops while the bot is down: the SQL of ``Store.heartbeat`` and
-``Store.resume_timers``, alike in SQLite and PostgreSQL.
+"""The timers' clock stops while the bot is down, or cut off from Discord: the SQL of
+``Store.heartbeat`` and ``Store.resume_timers``, alike in SQLite and PostgreSQL.
 
-Each process that sweeps the timers writes, for each shard it runs, when it last swept
-(``timer_heartbeats``, migration 0011; a process without shards is shard 0 of 1). One row a
-shard, written once a sweep: never a write per game. The first sweep after a start reads those
-rows and moves every deadline that was still running when its shard last swept on by the time
-since, in one transaction with writing the rows anew. So a member whose turn (or reaction
-window) was running when the bot went down gets back the time they had left then, a crash
-included (the heartbeat is the last sign of life, not a goodbye), and the shift is applied once:
-a second start reads the rows the first one wrote.
+Each process that sweeps the timers writes, for each shard it runs and that is connected to
+Discord, when it last swept (``timer_heartbeats``, migration 0011; a process without shards is
+shard 0 of 1). One row a shard, written once a sweep: never a write per game. A shard that comes
+back (the first sweep after a start, or after its gateway connection was lost for a while) reads
+those rows and moves every deadline that was still running when it last swept on by the time
+since, in one transaction with writing its rows anew. So a member whose turn (or reaction
+window) was running when the bot went down, or lost Discord, gets back the time they had left
+then, a crash included (the heartbeat is the last sign of life, not a goodbye), and the shift is
+applied once: a second start reads the rows the first one wrote.
 
 Which row dates a game's downtime:
 
 * a game on a server: the row of its shard under the process's shard count; newer rows of
   another count win (the bot ran with other shards since, and timed the game meanwhile);
-* a game on no server (a direct message): every process times it (``Shards.holds``), so the
-  newest row of any shard: it was down only while every process was.
+* a game on no server (a direct message, the console's): shard 0's, as for a server on shard 0.
+  Discord sends direct messages to shard 0 only, so only that shard's members can play them,
+  and only the process running it times them.
 
 A deadline already past when the row was last written is left alone: it ran out while the bot
-was sweeping, and is handled as before. So is a game moved since the process started (its
-deadline was set by this process, after the downtime). With no row at all (the first start
-after this migration), nothing is moved.
+was sweeping, and is handled as before. So is a game moved since ``started`` (at a start, when
+the process started: its deadline was set by this process, after the downtime). A game moved
+after the row was written (a move that was under way when the connection went) gets back the
+time since that move, not since the row: its deadline was set then. With no row at all (the
+first start after this migration), nothing is moved.
 """
 
 from __future__ import annotations
@@ -34,14 +38,18 @@ from bot.store.rows import RowLike
 HEARTBEATS: Final = "SELECT shard_count, shard_id, alive_at FROM timer_heartbeats"
 
 SHIFT_TIMERS: Final = (
-    "UPDATE games SET turn_deadline = turn_deadline + $1,"
-    " remind_at = CASE WHEN remind_at > $2 THEN remind_at + $1 ELSE remind_at END"
+    "UPDATE games SET turn_deadline = turn_deadline + ($1 - {since}),"
+    " remind_at = CASE WHEN remind_at > $2 THEN remind_at + ($1 - {since}) ELSE remind_at END"
     " WHERE status = 'active' AND turn_deadline > $2 AND updated_at < $3 AND {games}"
 )
-"""Give the games ``{games}`` selects back ``$1`` seconds: each deadline after ``$2`` (the last
-sweep before the downtime) moves on by it, and so does a reminder not yet due then (one due
-before stays due: it is sent at the next sweep, with the new deadline). ``$3``: when this
-process started; a game moved since has a deadline this process set."""
+"""Give the games ``{games}`` selects back the time from ``$2`` (the last sweep before the
+downtime), or from their last move when it came after, to ``$1`` (now): each deadline after
+``$2`` moves on by it, and so does a reminder not yet due then (one due before stays due: it is
+sent at the next sweep, with the new deadline). ``$3``: a game moved since is left alone. The
+SET expressions read the row as it was, so both use the same ``{since}``."""
+
+MOVED_SINCE: Final = "CASE WHEN updated_at > $2 THEN updated_at ELSE $2 END"
+"""When a game's downtime began: the last sweep (``$2``), or its last move if later."""
 
 
 def heartbeat_upsert(shards: Shards) -> str:
@@ -69,13 +77,16 @@ def downtimes(rows: Sequence[RowLike], shards: Shards) -> list[tuple[float, str]
         known = [at for at in (alive.get((shards.count, shard)), newest_other) if at is not None]
         if known:
             since.setdefault(max(known), []).append(shard)
-    plan = [
-        (
-            at,
-            f"guild_id IS NOT NULL AND (guild_id >> 22) % {int(shards.count)}"
-            f" IN ({', '.join(str(int(i)) for i in ids)})",
+    plan: list[tuple[float, str]] = []
+    for at, ids in sorted(since.items()):
+        on_shards = (
+            f"(guild_id >> 22) % {int(shards.count)} IN ({', '.join(str(int(i)) for i in ids)})"
         )
-        for at, ids in sorted(since.items())
-    ]
-    plan.append((max(alive.values()), "guild_id IS NULL"))
+        # A game on no server is shard 0's: Discord sends direct messages to shard 0 only.
+        games = (
+            f"(guild_id IS NULL OR {on_shards})"
+            if 0 in ids
+            else f"guild_id IS NOT NULL AND {on_shards}"
+        )
+        plan.append((at, games))
     return plan

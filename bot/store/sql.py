@@ -44,7 +44,13 @@ from bot.store.base import (
     TimerDue,
     VoidState,
 )
-from bot.store.heartbeats import HEARTBEATS, SHIFT_TIMERS, downtimes, heartbeat_upsert
+from bot.store.heartbeats import (
+    HEARTBEATS,
+    MOVED_SINCE,
+    SHIFT_TIMERS,
+    downtimes,
+    heartbeat_upsert,
+)
 from bot.store.rows import (
     ANONYMISE_LOBBY,
     DELETE_CLOSED_LOBBIES,
@@ -524,8 +530,8 @@ class SqlStore(Store):
                 await tx.execute(self._HOLD_HEARTBEATS)
             for since, games in downtimes(await tx.fetch(HEARTBEATS), shards):
                 if since < now:
-                    query = SHIFT_TIMERS.format(games=games)
-                    moved += await tx.execute(query, now - since, since, started)
+                    query = SHIFT_TIMERS.format(games=games, since=MOVED_SINCE)
+                    moved += await tx.execute(query, now, since, started)
             await tx.execute(heartbeat_upsert(shards), now)
         return moved
 

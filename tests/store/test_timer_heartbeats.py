@@ -151,14 +151,40 @@ async def test_a_shard_gives_back_its_own_downtime_to_its_own_servers(timed: Sto
     assert await _timer(timed, theirs) == (None, T0 + 61)
 
 
-async def test_a_game_on_no_server_counts_from_the_last_process_up(timed: Store) -> None:
-    """Every shard times a direct message's game: shard 0 swept until T0+HOUR, so a shard 1
-    back then gives it only the seconds since."""
+async def test_a_game_on_no_server_is_not_given_another_shards_downtime(timed: Store) -> None:
+    """Discord sends direct messages to shard 0 only: shard 1 back after an hour (shard 0 swept
+    all along) leaves a direct message's game as it is."""
     dm = await _game(timed, T0 + HOUR + 30, guild_id=None)
     await timed.heartbeat(Shards(2, (1,)), T0 + 10)
     await timed.heartbeat(Shards(2, (0,)), T0 + HOUR)
-    await timed.resume_timers(Shards(2, (1,)), T0 + HOUR + 4, started=T0 + HOUR)
-    assert await _timer(timed, dm) == (None, T0 + HOUR + 34)
+    assert await timed.resume_timers(Shards(2, (1,)), T0 + HOUR + 4, started=T0 + HOUR) == 0
+    assert await _timer(timed, dm) == (None, T0 + HOUR + 30)
+
+
+async def test_a_game_on_no_server_gets_shard_0s_downtime_back(timed: Store) -> None:
+    """Shard 0 lost Discord for an hour while shard 1 swept on: a direct message's game (only
+    shard 0 carries its members' presses) gets the hour back when shard 0 does."""
+    dm = await _game(timed, T0 + 60, guild_id=None)
+    await timed.heartbeat(Shards(2, (0,)), T0 + 10)
+    await timed.heartbeat(Shards(2, (1,)), T0 + HOUR)
+    back = T0 + 10 + HOUR
+    assert await timed.resume_timers(Shards(2, (0,)), back, started=back) == 1
+    assert await _timer(timed, dm) == (None, T0 + 60 + HOUR)
+
+
+async def test_a_game_moved_after_the_last_sweep_gets_back_the_time_since_its_move(
+    timed: Store, clock: Clock
+) -> None:
+    """The last sweep at T0+10; a move under way as the connection went is stored at T0+12,
+    Bob's minute running to T0+72 (reminder at T0+42). Back an hour after the sweep, Bob has
+    his whole minute and the reminder its 30 s: the time since the move, not since the sweep,
+    which would give him 2 s he never waited."""
+    await timed.heartbeat(ALL, T0 + 10)
+    clock.now = T0 + 12
+    game = await _game(timed, T0 + 72, remind_at=T0 + 42)
+    back = T0 + 10 + HOUR
+    assert await timed.resume_timers(ALL, back, started=back) == 1
+    assert await _timer(timed, game) == (back + 30, back + 60)
 
 
 async def test_newer_sweeps_under_other_shards_win_over_a_stale_row(timed: Store) -> None:
