@@ -12,7 +12,9 @@ restart. The clock stops while the bot is down: before its first sweep, a front 
 downtime (``Store.heartbeat``, written by every sweep) the time the bot was down, and its
 reminder too when it was not due yet. A deadline already past before the downtime is handled
 by the first sweep as it would have been (and only the deadline: a due reminder is dropped once
-its deadline has passed too).
+its deadline has passed too). The same holds while the process runs but a shard's connection to
+Discord is lost: the front end leaves that shard's games out of the sweep (``only``) and writes
+no heartbeat for it, and gives them the time back when it is connected again.
 """
 
 from __future__ import annotations
@@ -63,7 +65,8 @@ async def sweep(
     ``now`` should come from the same clock as ``tables.clock`` (which the seam re-checks each
     deadline against). ``only`` skips games this process does not serve: with several shards
     on one PostgreSQL database, each shard passes a test for its own guilds, so a game is timed
-    by the process that also takes its moves (and holds its channel lock).
+    by the process that also takes its moves (and holds its channel lock); and a shard cut off
+    from Discord leaves its games out, since their members cannot play them.
 
     ``reachable`` is asked before a deadline plays a game for its members (a computer's move,
     a forfeit): False skips it, for a game nobody can reach any more (its channel deleted, or

@@ -6,7 +6,16 @@ computer's move for the absent player or their forfeit, and a game whose every m
 let the computer play their last three turns ends with no result. Each sweep writes this
 process's heartbeat (one row per shard it runs); the first one after a start gives the
 deadlines that were running when the bot went down the time it was down, before any is
-handled (``Store.resume_timers``). A second loop, at the same pace,
+handled (``Store.resume_timers``).
+
+The clock stops too while a shard's gateway connection to Discord is lost (an outage, a network
+cut): its members cannot press anything then. Each sweep asks whether each shard is connected
+(``Timers.connected``: its websocket is open, read afresh every sweep, so a reconnection is seen
+even when its event is missed); one that is not neither sweeps nor writes its heartbeat, and its
+games' deadlines wait. Back after more than ``BLIP_SECONDS``, it gives them the time since its
+last heartbeat, once, as after a start; a shorter blip (a normal RESUME) gives nothing back and
+writes nothing more. Another shard's games go on meanwhile; a direct message's game is shard
+0's, the only one Discord sends direct messages to. A second loop, at the same pace,
 expires the invitations and open tables past their time (``cogs.lobby.expire_due``), so their
 messages say so and lose their buttons without anyone pressing them, and deletes those closed
 a week before (``cogs.lobby.forget_closed``); it is a loop of its own so that deadlines never
@@ -22,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import discord
@@ -38,6 +48,10 @@ from cogs.ui import bot_of, junction, pings, send_table
 log = logging.getLogger("junction.timers")
 
 SWEEP_SECONDS = 5.0
+BLIP_SECONDS = 3 * SWEEP_SECONDS
+"""A shard whose gateway connection is back within this long of its last heartbeat (a normal
+RESUME, a short network blip) gives no time back: a deadline that passed meanwhile is handled
+at once, as it would have been, and nothing is written but the heartbeat."""
 UNKNOWN_CHANNEL = 10003  # Discord's error code for a channel that does not exist (any more)
 MISSING_ACCESS = 50001  # ... and for one in a server the bot is not in
 MAX_TURN_MINUTES = 10080  # a week
@@ -57,11 +71,17 @@ class Timers(commands.Cog):
         # Results whose write failed are written again at the first sweep (they may have
         # failed before a restart) and after any later failure (Tables.settle_due).
         self.settle_at_start = True
-        # The first sweep gives the deadlines still running when the bot went down the time it
-        # was down (``Store.resume_timers``); every sweep after it writes the heartbeat that
-        # dates the next downtime. ``started``: a game moved since has a deadline set here.
-        self.resumed = False
+        # A shard's first connected sweep gives the deadlines still running when the bot went
+        # down the time it was down (``Store.resume_timers``); every sweep after it writes the
+        # heartbeat that dates the next downtime. ``started``: a game moved since has a deadline
+        # set here. ``beats``: when each shard last wrote its heartbeat here (absent: not
+        # resumed since the start). ``offline``: the shards seen cut off from Discord since.
         self.started = 0.0
+        self.beats: dict[int, float] = {}
+        self.offline: set[int] = set()
+        # Whether a shard's gateway connection is open: asked at every sweep. Tests replace it
+        # (the local fake Discord has no gateway).
+        self.connected: Callable[[int], bool] = self.gateway_open
 
     async def cog_load(self) -> None:
         self.started = junction(self.bot).tables.clock()
@@ -82,6 +102,28 @@ class Timers(commands.Cog):
             return None
         return Shards(count, tuple(shard_ids))
 
+    def _timed_shards(self) -> Shards:
+        """The shards whose timers this process keeps: those it runs, all of them when it runs
+        every shard of several (``--shard-count`` alone), shard 0 of 1 without shards."""
+        shards = self._shards()
+        if shards is not None:
+            return shards
+        count = self.bot.shard_count
+        if isinstance(self.bot, discord.AutoShardedClient) and count:
+            return Shards(count, tuple(range(count)))
+        return Shards(1, (0,))
+
+    def gateway_open(self, shard_id: int) -> bool:
+        """Whether ``shard_id``'s gateway connection to Discord is open now. Read from the
+        websocket itself rather than from the disconnect and resume events, so a missed event
+        can never leave the timers stopped. True with no gateway yet (the sweep starts once
+        the bot is ready) or a shard discord.py does not run."""
+        if isinstance(self.bot, discord.AutoShardedClient):
+            shard = self.bot.get_shard(shard_id)
+            return shard is None or not shard.is_closed()
+        ws: discord.gateway.DiscordWebSocket | None = self.bot.ws
+        return ws is None or ws.open
+
     def _serves(self, game: StoredGame) -> bool:
         """Only the shard that holds a game's server times it (several shards, one database)."""
         shards = self._shards()
@@ -90,7 +132,9 @@ class Timers(commands.Cog):
     @tasks.loop(seconds=SWEEP_SECONDS)
     async def sweeper(self) -> None:
         bot = junction(self.bot)
-        if not await self._keep_time():
+        shards = self._timed_shards()
+        live = await self._keep_time(shards)
+        if not live:
             return
         if self.settle_at_start or bot.tables.settle_due:
             self.settle_at_start = False
@@ -102,7 +146,10 @@ class Timers(commands.Cog):
                 bot.tables.settle_due = True
         try:
             events = await sweep(
-                bot.tables, bot.tables.clock(), only=self._serves, reachable=self._reachable
+                bot.tables,
+                bot.tables.clock(),
+                only=lambda game: shard_of(game, shards) in live,
+                reachable=self._reachable,
             )
         except Exception:
             # An unhandled error would stop the loop for good; log it and sweep again later.
@@ -117,30 +164,69 @@ class Timers(commands.Cog):
                     continue
                 log.warning("could not announce a timer in game %s", event.game.id, exc_info=True)
 
-    async def _keep_time(self) -> bool:
-        """Write this process's heartbeat; at the first sweep, give the deadlines that were
-        running when the bot went down back the time it was down, first. False while that
-        could not be done (the database blinked): no deadline may be handled before it, or a
-        member would forfeit (or be played for) a turn they could not play."""
+    async def _keep_time(self, shards: Shards) -> set[int]:
+        """The shards whose deadlines this sweep may handle: those connected to Discord whose
+        heartbeat is written. A shard's first connected sweep after a start, or after its
+        connection was lost for more than ``BLIP_SECONDS``, first gives its deadlines the time
+        it was away (``Store.resume_timers``); while that cannot be done (the database blinked)
+        it is left out: no deadline may be handled before, or a member would forfeit (or be
+        played for) a turn they could not play. So is a shard cut off from Discord: it writes
+        no heartbeat, so the time it is away is given back when it returns."""
         tables = junction(self.bot).tables
-        shards = self._shards() or Shards(1, (0,))
         now = tables.clock()
-        if self.resumed:
+        beating: list[int] = []
+        starting: list[int] = []
+        returning: list[int] = []
+        for shard in shards.ids:
+            if not self.connected(shard):
+                if shard not in self.offline:
+                    self.offline.add(shard)
+                    log.info("shard %d lost Discord: its games' timers wait for it", shard)
+                continue
+            last = self.beats.get(shard)
+            if last is None:
+                starting.append(shard)
+            elif shard in self.offline and now - last > BLIP_SECONDS:
+                returning.append(shard)
+            else:
+                beating.append(shard)
+        live: set[int] = set()  # whose deadlines this sweep handles
+        written: set[int] = set()  # whose heartbeat is now
+        # After a start, a game moved since has a deadline this process set; after a lost
+        # connection, any move meanwhile was one under way as it went (nobody could press),
+        # which gets back the time since it (``bot/store/heartbeats.py``).
+        for ids, started, what in (
+            (starting, self.started, "the bot was down"),
+            (returning, now, "Discord was out of reach"),
+        ):
+            if not ids:
+                continue
             try:
-                await tables.store.heartbeat(shards, now)
+                moved = await tables.store.resume_timers(
+                    Shards(shards.count, tuple(ids)), now, started=started
+                )
             except Exception:
-                # The deadlines are still handled; a restart now gives back a little more time.
+                log.exception("could not give the timers the time %s; will retry", what)
+                continue
+            if moved:
+                log.info("%s got back the time %s", plural(moved, "game"), what)
+            live.update(ids)
+            written.update(ids)
+        if beating:
+            live.update(beating)
+            try:
+                await tables.store.heartbeat(Shards(shards.count, tuple(beating)), now)
+            except Exception:
+                # The deadlines are still handled; a downtime now gives back a little more.
                 log.warning("could not record the timer sweep's heartbeat", exc_info=True)
-            return True
-        try:
-            moved = await tables.store.resume_timers(shards, now, started=self.started)
-        except Exception:
-            log.exception("could not give the timers the time the bot was down; will retry")
-            return False
-        self.resumed = True
-        if moved:
-            log.info("%s got back the time the bot was down", plural(moved, "game"))
-        return True
+            else:
+                written.update(beating)
+        for shard in written:
+            self.beats[shard] = now
+        for shard in live & self.offline:
+            log.info("shard %d reached Discord again: its games' timers run", shard)
+            self.offline.discard(shard)
+        return live
 
     @tasks.loop(seconds=SWEEP_SECONDS)
     async def lobby_sweeper(self) -> None:
@@ -341,6 +427,12 @@ class Timers(commands.Cog):
             await interaction.followup.send(said, ephemeral=True)
         else:
             await interaction.response.send_message(said, ephemeral=True)
+
+
+def shard_of(game: StoredGame, shards: Shards) -> int:
+    """The shard whose connection carries a game's presses: its server's, as Discord assigns
+    servers; shard 0 for a game on no server (Discord sends direct messages to shard 0 only)."""
+    return 0 if game.guild_id is None else (game.guild_id >> 22) % shards.count
 
 
 async def setup(bot: commands.Bot) -> None:
