@@ -125,6 +125,19 @@ def console_hand(view: RaceSeatView) -> str:
         # As the hand image's top line says: the hand alone did not tell a screen reader (or
         # the console) that cards must go before the turn can end.
         return f"{hand}\n{phase_line(view)}"
+    if view.phase in ("play", "react"):
+        # What the hand image says above and under the cards (its top line, PLAY or REACT!
+        # under a card): the hand alone did not tell a screen reader which cards it could use.
+        verb = "play" if view.phase == "play" else "react"
+        codes = {
+            words[1]
+            for words in (text.split() for text in view.legal)
+            if len(words) > 1 and words[0] == verb
+        }
+        usable = dict.fromkeys(NAME[card] for card in view.hand if card in codes)
+        said = ", ".join(usable) or "none"
+        told = f"Playable now: {said}" if verb == "play" else f"React with: {said}"
+        return f"{hand}\n{phase_line(view)}\n{told}"
     return hand
 
 

@@ -330,3 +330,27 @@ async def test_the_mille_hand_says_which_cards_can_be_played(driver: Interaction
     hand = await driver.click(table.message_id, next(c for c in table.custom_ids if "jn:h:" in c))
     alt = _description([a for r in hand.responses for a in r.attachments], "hand.png")
     assert alt.splitlines()[1:] == ["Your turn — playable now: Go; or discard a card"], alt
+
+
+def test_a_race_hand_at_its_turn_says_which_cards_can_be_played() -> None:
+    """At Red's turn her hand's alt text says what the image's top line says, and which cards
+    the image marks PLAY (all but the Spare Tire, with no Flat Tire on her). It listed the
+    cards alone, and a screen reader never told her which she could play."""
+    race = bundle("race")
+    hand = race.presenter.console_hand(race.game.private_view(red_first(), 0))
+    assert hand.splitlines()[1:] == [
+        "Your turn — play, cycle or end",
+        "Playable now: 25 miles, 50 miles, 75 miles, 100 miles, Flat Tire, Extra Tank, Pit Crew",
+    ], hand
+
+
+def test_a_race_hand_asked_to_react_says_with_which_card() -> None:
+    """Red plays 100 miles and Blue may Roadblock it: Blue's hand's alt text says what to react
+    to and with which card, as the image's top line and REACT! tag do."""
+    race = bundle("race")
+    state = act(red_first(blue=["25", "75", "roadblock"]), 0, "play 100")
+    hand = race.presenter.console_hand(race.game.private_view(state, 1))
+    assert hand.splitlines()[1:] == [
+        "React to the 100 miles Ann played? (or pass)",
+        "React with: Roadblock",
+    ], hand
