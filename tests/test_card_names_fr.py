@@ -209,3 +209,17 @@ def test_a_distance_move_names_the_card_as_its_button_does(key: str, lang: str, 
     game = bundle(key).game
     state = game.new_game(["Ann", "Bob"], 1, {"names": lang})
     assert game.describe_action(state, 0, game.parse_action("play 100")) == label
+
+
+@pytest.mark.parametrize("key", ["mille", "solo"])
+def test_the_rules_say_which_french_name_each_card_has(key: str) -> None:
+    """/rules speaks of Go, Stop, Right of Way…; a table with French names shows Feu vert,
+    Feu rouge, Véhicule prioritaire… and nothing said which was which. /rules now pairs each
+    English name with its French one."""
+    rules = bundle(key).presenter.rules
+    assert len(rules) <= 2000, len(rules)  # one Discord message, uncut
+    for card in Card:
+        if not card.is_distance and card is not Card.ACCIDENT:
+            pair = f"{ENGLISH_NAMES[card]} = {FRENCH_NAMES[card]}"
+            assert pair in rules, pair
+    assert "25 miles = 25 bornes" in rules
