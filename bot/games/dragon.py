@@ -27,7 +27,7 @@ from bot.games.bundle import (
     computer_players,
 )
 from bot.games.rules_text import in_short
-from bot.render.dragon import hand_png, phase_line, table_png
+from bot.render.dragon import hand_png, phase_line, table_png, usable_cards
 
 SIDES = ("front", "back", "left", "right")
 _FULL, _SHORT, _BARE = "full", "short", "bare"
@@ -224,7 +224,17 @@ def console_hand(view: DragonSeatView) -> str:
     # First the hand image's top line ("Your turn: one Mille Bornes move."): this text is the
     # image's alt text, and without it a screen reader never said which move the turn still
     # owes, or what a reaction window asks.
-    return f"{phase_line(view)}\nMille Bornes: {mb}\nCar Wars: {cw}"
+    text = f"{phase_line(view)}\nMille Bornes: {mb}\nCar Wars: {cw}"
+    if not view.legal:
+        return text
+    # The cards the image leaves bright (the others dimmed): the two hands alone did not tell
+    # a screen reader which cards it could play now.
+    mb_ok, cw_ok = usable_cards(view)
+    usable = dict.fromkeys(
+        [card.name_in(lang) for card in view.mb_hand if card.value in mb_ok]
+        + [cw_name(code) for code in view.cw_hand if code in cw_ok]
+    )
+    return f"{text}\nPlayable now: {', '.join(usable) or 'none'}"
 
 
 def result_png(view: DragonPublicView) -> bytes:

@@ -703,7 +703,7 @@ def draw_cw_card(code: str, w: int, h: int) -> Image.Image:
     return img
 
 
-def _usable(view: DragonSeatView) -> tuple[set[str], set[str]]:
+def usable_cards(view: DragonSeatView) -> tuple[set[str], set[str]]:
     """The Mille Bornes and Car Wars card codes some legal play uses now (not discards)."""
     mb: set[str] = set()
     cw: set[str] = set()
@@ -724,7 +724,7 @@ def render_hand(view: DragonSeatView) -> Image.Image:
     play uses right now are dimmed."""
     w = HAND_SIZE[0]
     c = Canvas(felt(*HAND_SIZE, (40, 36, 44), (22, 20, 26)).copy())
-    mb_ok, cw_ok = _usable(view)
+    mb_ok, cw_ok = usable_cards(view)
     pub = view.public
     fnt, lines = fit_wrapped(phase_line(view), w - 60, 2, 26, "bold", 12)
     c.lines((30, 30), lines, fnt, Palette.INK, drop=2)
