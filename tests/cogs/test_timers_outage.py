@@ -10,10 +10,14 @@ them, and a direct message's game went on while shard 0, which carries its press
 
 from __future__ import annotations
 
+import asyncio
+import errno
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from discord.gateway import DiscordWebSocket
 
 from bot.client import make_bot
 from bot.store.base import GuildSettings, SeatRecord, Shards, StoredGame
@@ -30,7 +34,9 @@ from tests.discord.backend import (
     GENERAL_CHANNEL_ID,
     GUILD_ID,
 )
+from tests.discord.fake_discord import FakeDiscord
 from tests.discord.payloads import InteractionDriver
+from tests.test_fake_discord import make_bot as throwaway_bot
 
 TURN = 60  # seconds: a one-minute turn timer
 HOUR = 3600.0
@@ -302,3 +308,36 @@ def test_a_process_running_every_shard_times_each_on_its_own(tmp_path: Path) -> 
     dated) on its own, not the three as one."""
     bot = make_bot(bot_settings(tmp_path), shard_count=3)
     assert Timers(bot)._timed_shards() == Shards(3, (0, 1, 2))
+
+
+async def _until(check: Callable[[], bool], seconds: float = 20.0) -> None:
+    """Wait until ``check()`` holds (the real gateway reconnects on its own time)."""
+    async with asyncio.timeout(seconds):
+        while not check():
+            await asyncio.sleep(0.05)
+
+
+async def test_the_connection_is_read_from_discord_pys_own_websocket(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A real discord.py bot on the fake Discord's gateway: connected once ready; cut off
+    while its websocket is dropped and the network refuses a new one; connected again once
+    discord.py gets back in by itself, with nothing told to the timers."""
+    async with FakeDiscord(token="test-token") as fake:
+        bot = throwaway_bot(sync=False)
+        await fake.start_bot(bot)
+        timers = Timers(bot)
+        assert timers.gateway_open(0)
+        reach = DiscordWebSocket.from_client
+
+        async def unreachable(*args: object, **kwargs: object) -> DiscordWebSocket:
+            raise OSError(errno.ENETUNREACH, "Network is unreachable")
+
+        monkeypatch.setattr(DiscordWebSocket, "from_client", unreachable)
+        for socket in list(fake._sockets):
+            await socket.close()
+        await _until(lambda: not timers.gateway_open(0))
+        await asyncio.sleep(1)
+        assert not timers.gateway_open(0), "still cut off while the network refuses"
+        monkeypatch.setattr(DiscordWebSocket, "from_client", reach)
+        await _until(lambda: fake.live_session() is not None and timers.gateway_open(0))
