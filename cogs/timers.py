@@ -124,6 +124,15 @@ class Timers(commands.Cog):
         ws: discord.gateway.DiscordWebSocket | None = self.bot.ws
         return ws is None or ws.open
 
+    def _connected(self, shard_id: int) -> bool:
+        """``connected``, taken as yes when it cannot tell: an error here would otherwise end
+        the sweep's loop, and every timer with it, for good."""
+        try:
+            return self.connected(shard_id)
+        except Exception:
+            log.warning("could not tell whether shard %d is connected", shard_id, exc_info=True)
+            return True
+
     def _serves(self, game: StoredGame) -> bool:
         """Only the shard that holds a game's server times it (several shards, one database)."""
         shards = self._shards()
@@ -178,7 +187,7 @@ class Timers(commands.Cog):
         starting: list[int] = []
         returning: list[int] = []
         for shard in shards.ids:
-            if not self.connected(shard):
+            if not self._connected(shard):
                 if shard not in self.offline:
                     self.offline.add(shard)
                     log.info("shard %d lost Discord: its games' timers wait for it", shard)

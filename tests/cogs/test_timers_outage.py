@@ -251,6 +251,21 @@ async def test_a_short_blip_gives_nothing_back_and_writes_nothing_more(
     assert (await _current(driver)).turn_deadline == game.turn_deadline
 
 
+async def test_a_connection_that_cannot_be_read_keeps_the_timers_running(
+    driver: InteractionDriver,
+) -> None:
+    """Asking whether the shard is connected fails: the sweep takes it as connected rather than
+    stop (an error there ended the sweep's loop, and every timer, for good); Alice forfeits."""
+    await _forfeit_timer(driver)
+
+    def unreadable(shard: int) -> bool:
+        raise AttributeError("'NoneType' object has no attribute 'closed'")
+
+    _timers(driver).connected = unreadable
+    await sweep_after(driver, TURN + 1)
+    assert "Alice ran out of time and forfeits the game." in _said(driver)
+
+
 class _Socket:
     """Stands for the bot's gateway websocket (``Client.ws``): open or not."""
 
