@@ -127,6 +127,30 @@ def test_refusals_never_echo_long_input() -> None:
     assert len(str(error.value)) < 200
 
 
+@pytest.mark.parametrize("names", ["en", "fr"])
+def test_a_move_typed_as_its_suggestion_reads_is_that_move(names: str) -> None:
+    """A member types into /move the words they read in its suggestions or on a button
+    ("Safety: Véhicule prioritaire", "Limite de vitesse on Bob", "Rocket (Front) on Bob").
+    Before the fix Dragon refused each: "I don't understand 'Limite de vitesse on Bob'"
+    (Mille Bornes and Solo read them)."""
+    rng = random.Random(4)
+    state = G.new_game(["Ann", "Bob", "Cy"], 4, {"names": names})
+    checked = 0
+    for _ in range(60):
+        if G.outcome(state) is not None:
+            break
+        for seat in sorted(G.to_act(state)):
+            actions = G.legal_actions(state, seat)
+            words = [G.describe_action(state, seat, a) for a in actions]
+            for action, label in zip(actions, words, strict=True):
+                if words.count(label) == 1:  # a label two moves share names neither
+                    assert G.parse_for(state, seat, label) == action, label
+                    checked += 1
+        seat = rng.choice(sorted(G.to_act(state)))
+        state = G.apply(state, seat, rng.choice(G.legal_actions(state, seat)))
+    assert checked > 200, checked
+
+
 def test_describe_action_uses_names() -> None:
     """Menus describe targets by player name."""
     s = start()

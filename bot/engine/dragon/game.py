@@ -7,7 +7,17 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.engine.core import BadOption, Game, GameInfo, OptionSpec, Outcome, Ranking, resample_rng
+from bot.engine.core import (
+    BadOption,
+    Game,
+    GameInfo,
+    NotationError,
+    OptionSpec,
+    Outcome,
+    Ranking,
+    named_action,
+    resample_rng,
+)
 from bot.engine.dragon import moves, rules, turns
 from bot.engine.dragon.cards import SIDES, SPECS, cw_deck_counts, cw_name, full_cw_deck
 from bot.engine.dragon.notation import Action, format_action, parse_action
@@ -149,6 +159,19 @@ class DragonMilleBornes(Game[DragonState, Action]):
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
+
+    def parse_for(self, state: DragonState, seat: int, text: str) -> Action:
+        """``parse_action``, and a move typed as /move's suggestions and the buttons write it
+        ("Limite de vitesse on Bob", "Safety: Right of Way", "Rocket (Front) on Bob"), which
+        the notation alone refused as not understood."""
+        try:
+            return parse_action(text)
+        except NotationError:
+            legal = self.legal_actions(state, seat)
+            found = named_action(legal, lambda a: (describe(state, seat, a),), text)
+            if found is None:
+                raise
+            return found
 
     def format_action(self, action: Action) -> str:
         return format_action(action)
