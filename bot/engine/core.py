@@ -10,6 +10,7 @@ Games are found by key through their bundles (``bot.games``), not here.
 from __future__ import annotations
 
 import random
+import unicodedata
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -196,15 +197,27 @@ def players_wanted(fewest: int, most: int) -> str:
 
 def named_action(actions: Iterable[A], words: Callable[[A], Iterable[str]], text: str) -> A | None:
     """The one action of ``actions`` that ``words`` writes as ``text`` (read in any case and
-    spacing, a hyphen for a minus sign), or None: a move typed as the member reads it in a
-    menu or on a button, which a game's notation alone need not understand."""
-    said = _as_read(text)
-    found = [action for action in actions if said in {_as_read(w) for w in words(action)}]
-    return found[0] if len(found) == 1 else None
+    spacing, a hyphen for a minus sign, accents or none: "Vehicule prioritaire" for the
+    French card), or None: a move typed as the member reads it in a menu or on a button,
+    which a game's notation alone need not understand."""
+    listed = [(action, list(words(action))) for action in actions]
+    # Accents are let go only when the text as typed names no move: "Zoé" and "Zoe" may sit at
+    # one table, and "Stop on Zoé" is hers.
+    for read in (_as_read, _unaccented):
+        said = read(text)
+        found = [action for action, said_as in listed if said in {read(w) for w in said_as}]
+        if found:
+            return found[0] if len(found) == 1 else None
+    return None
 
 
 def _as_read(text: str) -> str:
     return " ".join(text.replace("\u2212", "-").casefold().split())
+
+
+def _unaccented(text: str) -> str:
+    bare = unicodedata.normalize("NFKD", _as_read(text))
+    return "".join(char for char in bare if not unicodedata.combining(char))
 
 
 def resample_rng(rng: Any) -> random.Random:

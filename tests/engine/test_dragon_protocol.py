@@ -151,6 +151,16 @@ def test_a_move_typed_as_its_suggestion_reads_is_that_move(names: str) -> None:
     assert checked > 200, checked
 
 
+def test_a_move_typed_with_its_accents_is_aimed_at_the_car_it_names() -> None:
+    """Zoé and Zoe may share a table. Without accents their attacks read alike, so a typed
+    "Feu rouge on Zoe" is Zoe's attack only because the text as typed comes first; "Feu rouge
+    on Zoé" is Zoé's."""
+    state = moving(start(mb=[["stop"], (), ()], mb_draw=["25"], names="fr"), 1, 2)
+    state.players = ("Ann", "Zoé", "Zoe")
+    assert G.parse_for(state, 0, "Feu rouge on Zoé") == Action("play", "stop", 1)
+    assert G.parse_for(state, 0, "Feu rouge on Zoe") == Action("play", "stop", 2)
+
+
 def test_describe_action_uses_names() -> None:
     """Menus describe targets by player name."""
     s = start()

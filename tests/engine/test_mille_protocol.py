@@ -108,6 +108,16 @@ def test_a_french_name_typed_without_its_accents_is_understood(text: str, card: 
     assert G.parse_action(text).card is card
 
 
+def test_a_suggestion_typed_without_its_accents_is_that_move() -> None:
+    """Bob holds Véhicule prioritaire and types the button's words on a keyboard without
+    accents, "Safety: Vehicule prioritaire". Before the fix: "I don't understand 'Safety:
+    Vehicule prioritaire'" (the words with their accents were played)."""
+    state = G.new_game(["Ann", "Bob"], seed=1, options={"names": "fr"})
+    state.tableaus[0].hand[0] = Card.RIGHT_OF_WAY
+    typed = G.parse_for(state, 0, "Safety: Vehicule prioritaire")
+    assert typed == Action("play", Card.RIGHT_OF_WAY)
+
+
 @pytest.mark.parametrize("text", ["", "fly", "play unicorn", "discard", "extend maybe"])
 def test_unknown_notation_is_a_notation_error(text: str) -> None:
     """Text that is not a move gives a NotationError with advice."""
