@@ -34,6 +34,8 @@ class ReplayGif(NamedTuple):
     gif: bytes
     moves: int
     tables: int
+    last: Any = None
+    """The final table's public view (its words are the replay's alt text)."""
 
     @property
     def sampled(self) -> bool:
@@ -79,7 +81,7 @@ class Replays:
             for i in pick_frames(len(views))
         ]
         gif, shown = await self.renderer.run(gif_within, frames, self.max_bytes)
-        return ReplayGif(gif, len(views) - 1, shown)
+        return ReplayGif(gif, len(views) - 1, shown, views[-1])
 
     def _keep(self, game_id: int, done: asyncio.Future[ReplayGif]) -> None:
         self._drawing.pop(game_id, None)

@@ -42,7 +42,7 @@ from cogs import limits
 from cogs.alt_text import board_text, stats_text
 from cogs.choices import game_choices
 from cogs.seat_names import display_name
-from cogs.ui import MESSAGE_LIMIT, NO_PINGS, bot_of, clip, plain, whole_lines
+from cogs.ui import MESSAGE_LIMIT, NO_PINGS, bot_of, clip, plain, table_alt, whole_lines
 
 SCOPE_CHOICES = [
     app_commands.Choice(name="this server", value="server"),
@@ -337,9 +337,15 @@ class Boards(commands.Cog):
                 "finished in this channel",
                 1,
             )
+        # The GIF ends on the game's last table: its words tell a screen reader how the game
+        # ended, where the note alone said only which game it was.
+        alt = note
+        if replay.last is not None:
+            shown = bundle(last.game_key).presenter
+            alt = table_alt(shown, replay.last, f"{note}\nThe last table:")
         await interaction.followup.send(
             note,
-            file=discord.File(io.BytesIO(replay.gif), "replay.gif", description=note),
+            file=discord.File(io.BytesIO(replay.gif), "replay.gif", description=alt),
         )
 
     leaderboard.autocomplete("game")(game_choices)

@@ -25,6 +25,7 @@ from bot.boards import KEPT, kept_rating_changes, rating_changes
 from bot.engine.core import GameError
 from bot.engine.words import plural
 from bot.games import bundle
+from bot.games.bundle import Presenter
 from bot.render.pool import RenderPool
 from bot.store import fault_of
 from bot.store.base import StoreError
@@ -276,14 +277,19 @@ def _fitted(head: Sequence[str], captions: Sequence[str], tail: Sequence[str]) -
     return clip("\n".join([*head, *first, *shown, *tail]))
 
 
+def table_alt(shown: Presenter, public: Any, before: str = "") -> str:
+    """A table image's alt text: the console's text table, which says what the picture shows,
+    for screen readers (after ``before``, said first)."""
+    head = f"{before}\n" if before else ""
+    if shown.alt_tables is not None:
+        return described_fitting([(head + whole, rest) for whole, rest in shown.alt_tables(public)])
+    return described(head + shown.console_table(public))
+
+
 async def table_files(renderer: RenderPool, update: TableUpdate) -> list[discord.File]:
     """The table image, plus the score image when a round (or the game) just ended."""
     shown = bundle(update.game.game_key).presenter
-    # The console's text table says what the picture shows, for screen readers.
-    if shown.alt_tables is not None:
-        alt = described_fitting(shown.alt_tables(update.public))
-    else:
-        alt = described(shown.console_table(update.public))
+    alt = table_alt(shown, update.public)
     files = [
         discord.File(
             io.BytesIO(await renderer.run(shown.table_png, update.public)),

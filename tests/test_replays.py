@@ -38,7 +38,7 @@ async def test_a_replay_asked_for_at_once_and_again_is_drawn_once() -> None:
     later = await replays.gif(7, inputs)
     assert asked == 1
     assert all(result == results[0] for result in (*results, later))
-    gif, moves, tables = later
+    gif, moves, tables, _ = later
     # n_frames: multi-frame formats only, absent from the stubs.
     assert moves == 3 and getattr(Image.open(io.BytesIO(gif)), "n_frames", 1) == 4
     assert tables == 4 and not later.sampled
@@ -96,7 +96,7 @@ async def test_a_replay_is_drawn_within_the_upload_limit() -> None:
     async def inputs() -> Inputs:
         return _noisy_png, list(range(20))
 
-    gif, moves, tables = await replays.gif(9, inputs)
+    gif, moves, tables, _ = await replays.gif(9, inputs)
     assert len(gif) <= 1_500_000 and moves == 19
     assert 1 < getattr(Image.open(io.BytesIO(gif)), "n_frames", 1) == tables < 20
 

@@ -9,8 +9,10 @@ from typing import Any
 import discord
 import pytest
 
+from bot.games import bundle
 from bot.render.replay import MAX_FRAMES
 from bot.store.base import GuildSettings, MoveRecord, SeatRecord
+from cogs.alt_text import described
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import alt_text_of, sweep_after
 from tests.discord.backend import (
@@ -136,7 +138,24 @@ async def test_replay_of_a_long_game_says_it_shows_a_sample(driver: InteractionD
         "evenly spread from the deal to the end, not one per move."
     )
     assert " ".join(r.content or "" for r in result.followups) == said
-    assert alt_text_of(result, "replay.gif") == said
+    assert alt_text_of(result, "replay.gif").startswith(said + "\n")
+
+
+async def test_replay_alt_text_says_the_last_table(driver: InteractionDriver) -> None:
+    """The replay's alt text says, after which game it is, the table the GIF ends on: both
+    players' miles and score. It said only "Replay of game #N (M moves).", so a member with a
+    screen reader heard nothing of how the game went or ended."""
+    await _finished_game(driver, 5)
+    bot = running_bot(driver)
+    last = await bot.store.last_finished_game(GAMES_CHANNEL_ID)
+    assert last is not None
+    final = (await bot.tables.hindsight.replay(last.id))[-1]
+    result = await driver.slash("replay", {})
+    lines = alt_text_of(result, "replay.gif").splitlines()
+    assert lines[1] == "The last table:", lines
+    table = described(bundle("mille").presenter.console_table(final)).splitlines()
+    players = [line for line in table if " mi  score " in line]
+    assert len(players) == 2 and all(line in lines for line in players), (players, lines)
 
 
 async def test_replay_without_a_finished_game_is_refused(driver: InteractionDriver) -> None:
