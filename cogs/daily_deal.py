@@ -38,7 +38,8 @@ async def daily_deal(
         raise BadOption(f"Daily deals are for {', '.join(daily) or 'no game yet'}.")
     if interaction.guild_id is None:
         raise BadOption("The daily deal is played in a server.")
-    if options:
+    # Only how the cards are shown may be chosen (French card names): the deal is the same.
+    if set(options) - found.display_options:
         raise BadOption("The daily deal uses the standard settings, so everyone plays alike.")
     now = _now()
     today = daily_date(now)

@@ -72,3 +72,17 @@ async def test_an_option_given_twice_with_two_values_is_refused(
     assert await bot.tables.store.active_game(GAMES_CHANNEL_ID) is None
     await driver.slash("play", {"game": "solo", "options": "preset:easy, preset=easy"})
     assert (await bot.tables.current(GAMES_CHANNEL_ID)).options["preset"] == "easy"
+
+
+async def test_the_daily_deal_may_be_played_with_french_card_names(
+    driver: InteractionDriver,
+) -> None:
+    """The card names' language changes no card (the boards rank a French-names game as a
+    standard one). Before the fix `/play game:solo daily:true options:names:fr` was refused:
+    "The daily deal uses the standard settings, so everyone plays alike". It now deals
+    today's deal with the French names."""
+    bot = running_bot(driver)
+    daily = await driver.slash("play", {"game": "solo", "daily": True, "options": "names:fr"})
+    assert not daily.ephemeral, replies(daily)
+    stored = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert stored.options.get("names") == "fr" and "daily" in stored.options, stored.options
