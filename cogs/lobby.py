@@ -94,8 +94,12 @@ def lobby_text(lobby: LobbyRecord, title: str, note: str = "") -> str:
     sits where and the seats free), computers, options."""
     if lobby.open_seats is not None:
         return _table_text(lobby, title, note)
-    marks = {"pending": "⏳", "accepted": "✅", "declined": "❌"}
-    invited = ", ".join(f"{marks[i.answer]} {_mention(i.user_id, i.name)}" for i in lobby.invited)
+    # Each answer in a word after the member: an emoji mark before the name was read aloud as
+    # "hourglass not done, Bob" by a screen reader, the answer before whose it was.
+    answers = {"pending": "waiting", "accepted": "accepted", "declined": "declined"}
+    invited = ", ".join(
+        f"{_mention(i.user_id, i.name)} ({answers[i.answer]})" for i in lobby.invited
+    )
     computers = f" and {plural(lobby.computers, 'computer')}"
     settings = ", ".join(f"{k} {v}" for k, v in _changed(lobby).items())
     lines = [
@@ -444,7 +448,8 @@ async def _on_its_invitation(store: Store, lobby: LobbyRecord, pressed: discord.
         return await store.set_lobby_message(lobby.id, pressed.id)
     if not headline.startswith(f"**{title}** — <@{lobby.host_id}> invites "):
         return False
-    # The invitees in order, each after its answer's mark: "⏳ <@1>, ✅ <@2>".
+    # The invitees in order, each before its answer: "<@1> (waiting), <@2> (accepted)" (an
+    # older message: "⏳ <@1>, ✅ <@2>").
     mentions = re.findall(r"<@(\d+)>", headline)[1:]
     if mentions[: len(lobby.invited)] != [str(i.user_id) for i in lobby.invited]:
         return False

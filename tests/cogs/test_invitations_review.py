@@ -356,7 +356,7 @@ async def test_a_press_on_a_declined_invitation_whose_edit_failed_closes_it(
     assert late.ephemeral and replies(late) == "That invitation was cancelled."
     shown = shown_message(driver, message)
     assert shown["content"].endswith("\nEveryone declined.") and labels(shown) == []
-    assert f"❌ <@{BOB_ID}>" in shown["content"]
+    assert f"<@{BOB_ID}> (declined)" in shown["content"]
 
 
 async def test_a_rematch_invitation_closed_for_another_is_closed_under_a_press(

@@ -551,7 +551,7 @@ async def test_a_decline_at_the_most_at_once_is_not_refused(driver: InteractionD
     invited = await driver.slash("challenge", {"game": "mille", "member": ALICE_ID}, user_id=BOB_ID)
     declined = await driver.click(invited, component_id(invited, "Decline"))
     assert not declined.ephemeral
-    assert f"❌ <@{ALICE_ID}>" in replies_of(declined)
+    assert f"<@{ALICE_ID}> (declined)" in replies_of(declined)
 
 
 async def test_a_join_at_the_most_at_once_is_refused_and_the_seat_stays_free(

@@ -127,6 +127,17 @@ async def test_challenge_accepted_by_the_challenged_member(driver: InteractionDr
     assert again.ephemeral and "already started" in (again.content or "")
 
 
+async def test_an_invitation_names_each_member_before_their_answer(
+    driver: InteractionDriver,
+) -> None:
+    """The invitation reads "Alice invites Bob (waiting)": each member, then their answer in a
+    word. A mark before the name ("invites ⏳ Bob") was read aloud by a screen reader as
+    "invites hourglass not done, Bob"."""
+    result = await driver.slash("challenge", {"game": "mille", "member": BOB_ID})
+    headline = (result.content or "").splitlines()[0]
+    assert headline.endswith(f"<@{ALICE_ID}> invites <@{BOB_ID}> (waiting)."), headline
+
+
 async def test_challenge_declined(driver: InteractionDriver) -> None:
     """Declining closes the invitation and starts nothing."""
     result = await driver.slash("challenge", {"game": "mille", "member": BOB_ID})

@@ -81,7 +81,7 @@ async def test_with_another_member_the_rematch_is_a_challenge(driver: Interactio
     asked = await driver.click(public_table(resigned).message_id, f"jn:r:{game_id}", user_id=BOB_ID)
     invitation = asked.responses[0]
     assert not invitation.ephemeral
-    assert f"<@{BOB_ID}> invites ⏳ <@{ALICE_ID}>" in (invitation.content or "")
+    assert f"<@{BOB_ID}> invites <@{ALICE_ID}> (waiting)" in (invitation.content or "")
     assert "Accept" in labels(invitation)
     assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
 

@@ -171,7 +171,7 @@ async def test_a_rematch_press_beside_the_old_invitation_posts_one(tmp_path: Pat
     async with _upgraded(tmp_path) as old:
         asked = await old.driver.click(old.table, f"jn:r:{old.game_id}", user_id=BOB_ID)
         assert not asked.ephemeral
-        assert f"<@{BOB_ID}> invites ⏳ <@{ALICE_ID}>" in replies(asked)
+        assert f"<@{BOB_ID}> invites <@{ALICE_ID}> (waiting)" in replies(asked)
         again = await old.driver.click(old.table, f"jn:r:{old.game_id}", user_id=ALICE_ID)
         assert again.ephemeral
         assert replies(again).startswith("bob has already asked for this rematch: answer [their")
