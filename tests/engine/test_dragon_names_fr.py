@@ -139,3 +139,9 @@ def test_rare_sentences_use_the_french_names(case: str) -> None:
     text = said()
     assert french in text, text
     assert not ENGLISH.search(text), text
+
+
+def test_the_oil_slick_window_puts_an_before_as_du_volant() -> None:
+    """The window left open for the Driving Ace read "Ann may react to the Oil Slick with a As
+    du volant." with French names; the article follows the name: "an As du volant"."""
+    assert _oil_ace_window() == f"Ann may react to the Oil Slick with an {ACE}."

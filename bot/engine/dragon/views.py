@@ -15,7 +15,7 @@ from bot.engine.dragon.notation import format_action
 from bot.engine.dragon.state import Car, DragonState, HandFact, Pending, Phase
 from bot.engine.dragon.table import mb_name, moving, name
 from bot.engine.mille.cards import Card
-from bot.engine.words import plural
+from bot.engine.words import a_or_an, plural
 
 
 @dataclass(frozen=True)
@@ -174,7 +174,8 @@ def pending_text(state: DragonState, pending: Pending) -> str:
     kind = pending.kind
     actor = name(state, pending.actor)
     if kind is Phase.OIL_ACE:
-        return f"{actor} may react to the Oil Slick with a {mb_name(state, Card.DRIVING_ACE)}."
+        ace = a_or_an(mb_name(state, Card.DRIVING_ACE))  # "an As du volant" in French names
+        return f"{actor} may react to the Oil Slick with {ace}."
     if kind is Phase.REACT:
         spec = SPECS[pending.card]
         where = "the tires" if pending.side < 0 else f"the {SIDES[pending.side]}"
