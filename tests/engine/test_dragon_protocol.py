@@ -104,6 +104,7 @@ def test_stacked_deck_with_too_many_copies_is_refused() -> None:
         ("play driving-ace", "play driving-ace"),
         ("jam @2", "jam @2"),
         ("fireproof armor", "fireproof"),
+        ("défausser essence", "discard gasoline"),  # "jouer feu rouge" was read, this refused
     ],
 )
 def test_notation_is_forgiving_and_canonical(text: str, canonical: str) -> None:

@@ -83,6 +83,7 @@ def test_notation_round_trips_for_every_action() -> None:
         ("PLAY Right of Way", Action("play", Card.RIGHT_OF_WAY)),
         ("play feu rouge", Action("play", Card.STOP)),
         ("d 25", Action("discard", Card.D25)),
+        ("défausser essence", Action("discard", Card.GASOLINE)),  # as "jouer" plays
         ("go", Action("play", Card.GO)),
         ("extend", Action("extend", extend=True)),
         ("extension no", Action("extend", extend=False)),

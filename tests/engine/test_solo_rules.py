@@ -332,7 +332,8 @@ def test_there_are_no_voluntary_discards_or_draws() -> None:
     """Only clearing moves exist: discarding or drawing by choice is not a move."""
     s = deal([["stop"], *QUIET[1:]], ["go", *JUNK[:6]])
     assert all(a.verb in ("clear", "sacrifice") for a in G.legal_actions(s, 0))
-    for text in ("discard 25", "draw", "pass"):
+    # "défausser 25" as a French speaker types it (it read "Name one highway, numbered 1 to 7").
+    for text in ("discard 25", "draw", "pass", "défausser 25"):
         with pytest.raises(NotationError, match="no voluntary discards"):
             G.parse_action(text)
 

@@ -87,7 +87,7 @@ _TARGET = re.compile(r"@\s*#?(\d{1,2})\b|\b(?:at|on|seat)\s+#?(\d{1,2})\b")
 _PASS_WORDS = {"pass", "no", "none", "noreaction", "nothing", "take", "takeit", "ok", "n"}
 _END_WORDS = {"end", "endturn", "done", "finish", "next"}
 _PLAY_WORDS = {"play", "use", "p", "fire", "shoot", "attack", "u", "coup", "jouer"}
-_DISCARD_WORDS = {"discard", "d", "throw", "defausse", "défausse"}
+_DISCARD_WORDS = {"discard", "d", "throw", "defausse", "défausse", "defausser", "défausser"}
 _CW_DISCARD = {"cwdiscard", "discardcw", "cwd", "dumpcw", "cwdump"}
 
 

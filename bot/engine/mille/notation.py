@@ -13,7 +13,7 @@ from bot.engine.mille.state import DECLINE_EXTENSION, DRAW, EXTEND, Action
 _YES = {"yes", "y", "oui", "true", "1", "on", "1000"}
 _NO = {"no", "n", "non", "false", "0", "off", "700", "stop"}
 _PLAY_WORDS = {"play", "use", "p", "u", "coup", "coup-fourre", "coupfourre", "jouer"}
-_DISCARD_WORDS = {"discard", "d", "defausse", "défausse", "throw"}
+_DISCARD_WORDS = {"discard", "d", "defausse", "défausse", "defausser", "défausser", "throw"}
 
 
 _COUP_ALONE = {"coupfourre", "coupfourré", "fourre", "fourré", "coup", "cf"}

@@ -18,7 +18,8 @@ from bot.engine.solo.state import HIGHWAYS, Action
 
 _CLEAR_WORDS = {"clear", "c", "play", "p", "use", "match", "jouer", "poser", "vider"}
 _SACRIFICE_WORDS = {"sacrifice", "sac", "sacrifier", "burn"}
-_REFUSED_WORDS = {"discard", "d", "defausse", "défausse", "draw", "pass", "piocher"}
+_REFUSED_WORDS = {"discard", "d", "defausse", "défausse", "defausser", "défausser", "draw"}
+_REFUSED_WORDS |= {"pass", "piocher"}
 _FILLER = {"with", "on", "onto", "using", "highway", "hwy", "road", "to", "the", "a", "my"}
 _FILLER |= {"avec", "sur", "route", "la", "le", "claimed"}
 _HIGHWAY = re.compile(r"^(?:h|hw|hwy|highway|#|route)?([0-9]{1,4})$")
