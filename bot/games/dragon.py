@@ -163,6 +163,16 @@ def _car_extras(car: CarView, lang: str, detail: str = _FULL) -> list[str]:
     return extras
 
 
+def _hits(car: CarView, detail: str) -> str:
+    """A car's hits per side in words, the sides hit only ("hits left 4, back 12", "no hits"):
+    a screen reader said "F slash B slash L slash R, 0 slash 0 slash 4 slash 0". The barest
+    words keep that short form, which six crowded cars need to fit an image description."""
+    if detail == _BARE:
+        return "hits F/B/L/R " + "/".join(str(h) for h in car.hits)
+    hit = [f"{side} {h}" for side, h in zip(SIDES, car.hits, strict=True) if h]
+    return f"hits {', '.join(hit)}" if hit else "no hits"
+
+
 def _table_lines(view: DragonPublicView, detail: str, counts: bool) -> tuple[list[str], list[str]]:
     """The arena in words as console lines: the heading, the decks and a line per car (what
     must be said whole), then the pending decision and the caption."""
@@ -180,12 +190,11 @@ def _table_lines(view: DragonPublicView, detail: str, counts: bool) -> tuple[lis
         lines.append(f"  decks: Mille Bornes {view.mb_deck_count}, Car Wars {view.cw_deck_count}")
     for car in view.cars:
         marker = "▶" if view.turn == car.seat and not view.is_over else " "
-        hits = "/".join(str(h) for h in car.hits)
         # A car out of the race holds no cards: its hands went to the discards.
         held = counts and car.alive
         lines.append(
-            f"{marker} {car.name}: {car.mileage} mi, {_car_state(car, view)}; hits "
-            f"F/B/L/R {hits}, tires {car.tires}, driver {car.driver}; kills {car.kills}"
+            f"{marker} {car.name}: {car.mileage} mi, {_car_state(car, view)}; "
+            f"{_hits(car, detail)}, tires {car.tires}, driver {car.driver}; kills {car.kills}"
             + (f"; hand {car.mb_hand_count} MB, {car.cw_hand_count} CW" if held else "")
             + "".join(f"; {extra}" for extra in _car_extras(car, view.lang, detail))
         )

@@ -367,3 +367,19 @@ def test_a_dragon_hand_at_its_turn_says_which_cards_can_be_played() -> None:
         "Playable now: Speed Limit, Machine Gun (Right), Stampede, Tire Shot, "
         "Machine Gun Jams, Rocket (Front)"
     ), hand
+
+
+def test_the_arena_says_a_cars_hits_side_by_side_in_words() -> None:
+    """A car hit 4 on the left and 8 on the right reads "hits left 4, right 8", one untouched
+    "no hits". It read "hits F/B/L/R 0/0/4/8": a screen reader said "F slash B slash L slash R,
+    0 slash 0 slash 4 slash 8", letters and numbers to pair up by ear."""
+    state = GAME.new_game(["Ann", "Bob", "Cat"], 1)
+    state.cars[1].hits = [0, 0, 4, 8]
+    view = bundle("dragon").game.public_view(state)
+    texts = bundle("dragon").presenter.alt_tables
+    assert texts is not None
+    lines = described_fitting(texts(view)).splitlines()
+    [bob] = [line for line in lines if "Bob:" in line]
+    [ann] = [line for line in lines if "Ann:" in line]
+    assert "; hits left 4, right 8, tires 0, driver 0;" in bob, bob
+    assert "; no hits, tires 0, driver 0;" in ann, ann
