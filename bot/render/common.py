@@ -609,7 +609,7 @@ def mileage_bar(
             fill=Palette.GOLD if gold else (150, 156, 164),
             width=2 if gold else 1,
         )
-    unit = font(16, "bold")
+    unit = font(READABLE, "bold")
     c.text((readout_right, y + h / 2), "mi", unit, Palette.MUTED, anchor="rm")
     readout_right -= text_width("mi", unit) + 6
     tail = f" / {target}"

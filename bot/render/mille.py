@@ -73,7 +73,7 @@ _SAFETY_X = _SPEED_X + _CARD[0] + 28
 _SAFETY_STEP = _CARD[0] + 10
 _DIST_X = _SAFETY_X + 4 * _SAFETY_STEP + 14
 _DIST_STEP = (_W - 2 * _MARGIN - 20 - _DIST_X) // len(DISTANCES)
-_LABEL_DY = 62  # column titles
+_LABEL_DY = 58  # column titles
 _ROW_DY = 86  # top of the cards
 _BAR_DY = 246  # top of the mileage bar
 _BAR_RIGHT = _W - _MARGIN - 210
@@ -111,7 +111,7 @@ def _table_background() -> Image.Image:
     title_bar(c, _W, _TOP_BAR, "MILLE BORNES", _MARGIN + 4)
     road(c, _ROAD_Y, _ROAD_H, _W)
 
-    label = font(16, "bold")
+    label = font(READABLE, "bold")
     for y in _SIDE_Y:
         x0 = _MARGIN
         mat(c, (x0, y, _W - _MARGIN, y + _PANEL_H))
@@ -131,7 +131,7 @@ def _table_background() -> Image.Image:
 def _draw_top_bar(c: Canvas, view: MillePublicView) -> None:
     cy = _TOP_BAR // 2
     x = after_title("MILLE BORNES", _MARGIN + 4)
-    small = font(18, "bold")
+    small = font(READABLE, "bold")
     x += c.pill(x, cy - 15, f"Hand {view.hand_number}", small, _GREY_CHIP) + 10
     if view.extension_called:
         c.pill(x, cy - 15, "EXTENSION · 1000 mi", small, Palette.GOLD, ink=Palette.DARK_INK)
@@ -159,14 +159,14 @@ def _draw_side(c: Canvas, view: MillePublicView, t: TableauView, y: int) -> None
             x0 + _BATTLE_X - 6,
             row + _CARD[1] - 14,
             f"= {shown}",
-            font(14, "bold"),
+            font(READABLE, "cond"),
             Palette.GREEN,
-            height=24,
+            height=28,
             pad=8,
         )
     _draw_pile(c, t.speed_pile, x0 + _SPEED_X, row, "Speed", lang)
 
-    label = font(16, "bold")
+    label = font(READABLE, "bold")
     coups = len(t.coups)
     if coups:
         title = f"SAFETIES · {plural(coups, 'coup fourré', 'coups fourrés').upper()}"
@@ -198,16 +198,16 @@ def _draw_side_header(
     score = str(t.score)
     c.text((right, cy + 1), score, score_font, Palette.INK, anchor="rm", drop=2)
     right -= text_width(score, score_font) + 6
-    pts_font = font(16, "bold")
+    pts_font = font(READABLE, "bold")
     c.text((right, cy + 4), "PTS", pts_font, Palette.MUTED, anchor="rm")
     right -= text_width("PTS", pts_font) + 26
-    count_font = font(18, "bold")
+    count_font = font(READABLE, "bold")
     count = plural(t.hand_count, "card")
     c.text((right, cy), count, count_font, Palette.MUTED, anchor="rm")
     right -= text_width(count, count_font) + 10
     limit = c.backs_left_of(card_back(*_BACK_MINI), right, cy, min(t.hand_count, 8), 13) - 20
 
-    chip = font(18, "bold")
+    chip = font(READABLE, "bold")
     pills: list[tuple[str, RGB, RGB]] = []
     if won:
         pills.append(("★ WINNER", Palette.GOLD, Palette.DARK_INK))
@@ -294,7 +294,7 @@ def _empty_slot(
 
 
 def _coup_ribbon(c: Canvas, x: int, y: int) -> None:
-    """A gold sash across a safety that was played as a coup fourré."""
+    """A gold sash marked "CF" across a safety that was played as a coup fourré."""
     w, h = _CARD
     ry = y + round(h * 0.46)
     rh = 30
@@ -314,8 +314,9 @@ def _coup_ribbon(c: Canvas, x: int, y: int) -> None:
     c.draw.rectangle(
         (x - over + 4, ry, x + w + over - 4, ry + rh), fill=Palette.GOLD, outline=Palette.GOLD_DARK
     )
-    fnt = fit_font("COUP FOURRÉ", w + 2 * over - 14, 16, "cond")
-    c.text((x + w / 2, ry + rh / 2 + 1), "COUP FOURRÉ", fnt, Palette.DARK_INK, anchor="mm")
+    # "CF", as on the Dragon arena: "COUP FOURRÉ" fitted the band only at 13 px, unreadable
+    # on a phone; the gold title above the safeties says "· 2 COUPS FOURRÉS" in full.
+    c.text((x + w / 2, ry + rh / 2 + 1), "CF", font(READABLE, "bold"), Palette.DARK_INK, "mm")
 
 
 def _draw_distance_group(c: Canvas, card: Card, count: int, x: int, y: int, lang: str) -> None:
@@ -326,7 +327,7 @@ def _draw_distance_group(c: Canvas, card: Card, count: int, x: int, y: int, lang
         c.paste(ghost, x - 2, y - 2, with_shadow=False)
         return
     c.stack(draw_card(card, w, h, lang), x, y + 6, min(count, 4), 4, -3)
-    chip = font(18, "bold")
+    chip = font(READABLE, "bold")
     text = f"×{count}"
     cw = text_width(text, chip) + 18
     cx = x + (w - cw) // 2 + 2
@@ -350,7 +351,7 @@ def _draw_road(c: Canvas, view: MillePublicView) -> None:
     w, h = _PILE_CARD
     x = _MARGIN + 20
     top = y + 12
-    label = font(17, "bold")
+    label = font(READABLE, "bold")
     if view.deck_count:
         # A few stacked backs, fewer as the deck runs down.
         c.stack(card_back(w, h), x, top, 1 + min(3, (view.deck_count - 1) // 20), 3, -2)
@@ -364,7 +365,7 @@ def _draw_road(c: Canvas, view: MillePublicView) -> None:
         anchor="mm",
         drop=2,
     )
-    x += w + 34
+    x += w + 46  # room between the 20 px counts under the piles ("Deck 94", "Discard 99")
     if view.discard:
         c.paste(draw_card(view.discard[-1], w, h, view.lang), x, top)
     else:

@@ -120,6 +120,22 @@ def test_mille_table_at_its_fullest(monkeypatch: pytest.MonkeyPatch, lang: str) 
     _check(monkeypatch, lambda: mille.table_png(_mille_view(lang)))
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_mille_table_has_no_small_text(monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    """Every label on a full Mille Bornes table (in English and with French card names), the
+    column titles, a coup fourré's mark, the status chips, the distance counts, the piles'
+    counts and the "mi" of the mileage, is at least the readable size: they were 13-18 px.
+    The last move's words are left out: a long one shrinks to fit its box (16 px at least)."""
+    mille._table_background.cache_clear()  # the column titles drawn once on the cached felt
+    drawn = sizes_drawn(monkeypatch)
+    mille.render_table(_mille_view(lang))
+    labels = set(drawn[: [text for text, _ in drawn].index("LAST MOVE") + 1])  # then its words
+    assert not sorted((text, size) for text, size in labels if size < READABLE)
+    words = {text for text, _ in labels}
+    assert {"BATTLE", "SAFETIES · 4 COUPS FOURRÉS", "CF", "= empty", "PTS", "×10", "mi"} <= words
+    assert {"Deck 88", "Discard 0", "Hand 99", "Match to 5000", "▶ TO PLAY"} <= words
+
+
 def test_mille_hand_at_its_fullest(monkeypatch: pytest.MonkeyPatch) -> None:
     game = bundle("mille").game
     state = game.new_game(NAMES[:2], 1)
