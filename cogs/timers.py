@@ -38,6 +38,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.boards import message_link
 from bot.engine.core import BadOption, GameError
 from bot.engine.words import plural
 from bot.store.base import GuildSettings, Shards, StoredGame
@@ -353,8 +354,14 @@ class Timers(commands.Cog):
         if event.kind == "remind":
             deadline = event.game.turn_deadline
             when = f" <t:{int(deadline)}:R>" if deadline else " soon"
+            # Days into a slow game the table may be hundreds of messages up: the ping leads
+            # there, as /mygames does.
+            game, link = event.game, ""
+            if game.message_id is not None:
+                table = message_link(game.guild_id, game.channel_id, game.message_id)
+                link = f" [Go to the table]({table})"
             await channel.send(
-                f"⏳ {mentions}, your turn runs out{when}.",
+                f"⏳ {mentions}, your turn runs out{when}.{link}",
                 allowed_mentions=pings(s.user_id for s in event.waiting),
             )
             return

@@ -1,0 +1,48 @@
+"""A review of games played slowly, by correspondence: a move in the morning, one in the
+evening, a turn timer of a week, and the channel's chat in between.
+
+Driven through the fake Discord: members write in the channel between the moves
+(``create_user_message``), the seam's clock is moved on by days and the Timers cog's sweep run
+by hand (``sweep_after``). What a member needs: to be pinged when the game waits for them, once,
+and to find the table again when the channel has buried it.
+"""
+
+from __future__ import annotations
+
+from bot.boards import message_link
+from bot.store.base import GuildSettings
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import play_first_offered, stacked_mille, sweep_after
+from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.discord.payloads import InteractionDriver
+
+DAY = 86400.0
+WEEK = 7 * DAY
+
+
+def _reminders(driver: InteractionDriver) -> list[str]:
+    """What the channel's half-time reminders read, oldest first."""
+    return [
+        str(m.get("content"))
+        for m in driver.backend.channel_messages(GAMES_CHANNEL_ID)
+        if "your turn runs out" in str(m.get("content"))
+    ]
+
+
+async def test_a_reminder_links_to_the_table_the_chat_buried(driver: InteractionDriver) -> None:
+    """A week's turn timer: Alice plays her Go, the channel chats two hundred times, and Bob's
+    half-time reminder comes three and a half days later. It links to the newest table, where
+    his turn is. Found by this review: it pinged him at the bottom of the channel with no way
+    back to the table but scrolling up or asking for it again."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, int(WEEK), "computer"))
+    await stacked_mille(driver)
+    await play_first_offered(driver, ALICE_ID)
+    table = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert table.message_id is not None
+    for said in range(200):
+        driver.backend.create_user_message(GAMES_CHANNEL_ID, CAROL_ID, f"chat {said}")
+    await sweep_after(driver, WEEK / 2 + 60)
+    (reminder,) = _reminders(driver)
+    assert reminder.startswith(f"⏳ <@{BOB_ID}>, your turn runs out <t:")
+    assert message_link(GUILD_ID, GAMES_CHANNEL_ID, table.message_id) in reminder
