@@ -94,7 +94,8 @@ def console_table(view: MillePublicView) -> str:
     lang = view.lang  # the image's card names, French with names: fr
     for t in view.tableaus:
         marker = "▶" if view.turn == t.seat and view.winners is None else " "
-        battle = t.battle_top.name_in(lang) if t.battle_top else "—"
+        # A word for the empty pile: a screen reader read the dash as "em dash".
+        battle = t.battle_top.name_in(lang) if t.battle_top else "none"
         speed = Card.SPEED_LIMIT.name_in(lang) if t.limited else "no limit"
         safeties = ", ".join(
             c.name_in(lang) + (" (coup fourré)" if c in t.coups else "") for c in t.safeties

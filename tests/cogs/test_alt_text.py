@@ -119,6 +119,14 @@ async def test_the_table_image_describes_the_public_table(driver: InteractionDri
     assert "75" not in alt, "Alice's 75s are in her hand, not on the table"
 
 
+async def test_an_empty_battle_pile_is_said_in_a_word(driver: InteractionDriver) -> None:
+    """At the deal neither player has a battle card: the table's alt text says "battle: none"
+    for both. It said "battle: —", read aloud as "battle: em dash"."""
+    await stacked_mille(driver)
+    alt = _description(public_table(await driver.slash("table", {})).attachments, "table.png")
+    assert alt.count("; battle: none; ") == 2 and "—" not in alt, alt
+
+
 async def test_the_hand_image_describes_the_owners_hand(driver: InteractionDriver) -> None:
     await stacked_mille(driver)
     table = public_table(await driver.slash("table", {}))
