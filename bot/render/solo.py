@@ -203,7 +203,7 @@ def _table_background() -> Image.Image:
 
 def _draw_top_bar(c: Canvas, view: SoloPublicView) -> None:
     cy = _TOP_BAR // 2
-    small = font(18, "bold")
+    small = font(READABLE, "bold")
     x = after_title("MILLE BORNES SOLO", _MARGIN + 4)
     label = PRESET_LABELS.get(view.preset, view.preset.upper())
     x += c.pill(x, cy - 15, label, small, Palette.GOLD, ink=Palette.DARK_INK) + 8
@@ -320,7 +320,7 @@ def _draw_road(c: Canvas, view: SoloPublicView) -> None:
 
     # Cards cleared: the score of the classic preset, so it gets the biggest number.
     bar_x0, bar_x1 = x, x + 460
-    c.text((bar_x0, top + 4), "CLEARED", font(16, "bold"), Palette.MUTED)
+    c.text((bar_x0, top + 4), "CLEARED", font(READABLE, "bold"), Palette.MUTED)
     big = font(40, "bold")
     value = f"{view.cleared}"
     c.text((bar_x0, top + 52), value, big, Palette.INK, "lm", drop=2)
@@ -337,7 +337,7 @@ def _draw_road(c: Canvas, view: SoloPublicView) -> None:
         c.draw.line((tx, by + 4, tx, by + 18), fill=(150, 156, 164), width=1)
 
     # Refuels and wipes under the bar.
-    chip = font(17, "bold")
+    chip = font(READABLE, "bold")
     px = bar_x0
     py = by + 34
     if view.refuel_limit:
@@ -351,11 +351,13 @@ def _draw_road(c: Canvas, view: SoloPublicView) -> None:
 
     # Miles in front of you: one small stack per value, then the total.
     mx = bar_x1 + 40
-    c.text((mx, top + 4), "MILES IN FRONT OF YOU", font(16, "bold"), Palette.MUTED)
+    # "YOUR MILES" (was "MILES IN FRONT OF YOU"): at the readable size the long title ran
+    # into a four-digit total.
+    c.text((mx, top + 4), "YOUR MILES", font(READABLE, "bold"), Palette.MUTED)
     total = f"{view.mileage}"
     tf = font(30, "bold")
-    c.text((_W - _MARGIN - 46, top + 14), total, tf, Palette.INK, "rm", drop=2)
-    c.text((_W - _MARGIN - 14, top + 18), "mi", font(16, "bold"), Palette.MUTED, "rm")
+    c.text((_W - _MARGIN - 50, top + 14), total, tf, Palette.INK, "rm", drop=2)
+    c.text((_W - _MARGIN - 14, top + 18), "mi", font(READABLE, "bold"), Palette.MUTED, "rm")
     mw, mh = _MINI
     step = (_W - _MARGIN - 14 - mx) // len(DISTANCES)
     for i, card in enumerate(DISTANCES):
@@ -367,7 +369,7 @@ def _draw_road(c: Canvas, view: SoloPublicView) -> None:
             text = f"×{count}"
             cw = text_width(text, chip) + 14
             c.rounded(
-                (sx + (mw - cw) // 2, sy + mh + 6, sx + (mw + cw) // 2, sy + mh + 30),
+                (sx + (mw - cw) // 2, sy + mh + 5, sx + (mw + cw) // 2, sy + mh + 31),
                 12,
                 fill=(28, 95, 184),
                 outline=Palette.INK,
@@ -390,7 +392,7 @@ def _ghost(miles: int, w: int, h: int) -> Image.Image:
 
 def _draw_hand_row(c: Canvas, view: SoloPublicView) -> None:
     y = _HAND_Y
-    head = font(18, "bold")
+    head = font(READABLE, "bold")
     held = len(view.hand)
     c.text((_MARGIN + 20, y + 20), f"HAND {held}/{view.hand_size}", head, Palette.MUTED, "lm")
     moves = len(view.legal)

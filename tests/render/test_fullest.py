@@ -231,6 +231,32 @@ def test_solo_at_its_fullest(monkeypatch: pytest.MonkeyPatch, result: str | None
         _check(monkeypatch, lambda: solo.result_png(view))
 
 
+def test_solo_table_has_no_small_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every label on a Solo table (the title bar's chips, the road's titles, refuel and
+    wipe chips, the distance counts and "mi", the hand row's titles) is at least the readable
+    size: they were 16-18 px. The last move's words are left out: a long one shrinks to fit."""
+    solo._table_background.cache_clear()
+    game = bundle("solo").game
+    public = game.public_view(game.new_game([NAMES[1]], 4))
+    full = dataclasses.replace(
+        public,
+        miles=(Card.D25,) * 10 + (Card.D50,) * 10 + (Card.D200,) * 2,
+        mileage=1050,
+        wipes=999,
+        refuel_limit=3,
+        refuels_used=1,
+    )
+    labels: set[tuple[str, int]] = set()
+    for view in (public, full):
+        drawn = sizes_drawn(monkeypatch)
+        solo.render_table(view)
+        labels |= set(drawn[: [text for text, _ in drawn].index("LAST MOVE") + 1])
+    assert not sorted((text, size) for text, size in labels if size < READABLE)
+    words = {text for text, _ in labels}
+    assert {"CLEARED", "YOUR MILES", "mi", "×10", "Hands wiped 999", "Refuels left 2/3"} <= words
+    assert {"No refuel (classic)", "HAND 7/7", "BSD deck"} <= words
+
+
 def test_solo_hand_has_no_small_text(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every text on Solo's hand image, its status chips (the miles, the tank, the cleared
     count) included, is at least the readable size: the chips were 18 px."""
