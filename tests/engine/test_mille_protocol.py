@@ -84,6 +84,7 @@ def test_notation_round_trips_for_every_action() -> None:
         ("play feu rouge", Action("play", Card.STOP)),
         ("d 25", Action("discard", Card.D25)),
         ("défausser essence", Action("discard", Card.GASOLINE)),  # as "jouer" plays
+        ("play citerne", Action("play", Card.EXTRA_TANK)),  # the French card's short name
         ("go", Action("play", Card.GO)),
         ("extend", Action("extend", extend=True)),
         ("extension no", Action("extend", extend=False)),

@@ -230,6 +230,7 @@ def _build_aliases() -> None:
         "limit": Card.SPEED_LIMIT,
         "endlimit": Card.END_OF_LIMIT,
         "tank": Card.EXTRA_TANK,
+        "citerne": Card.EXTRA_TANK,  # as many French decks print it
         "puncture": Card.PUNCTURE_PROOF,
         "ace": Card.DRIVING_ACE,
         "rightway": Card.RIGHT_OF_WAY,
