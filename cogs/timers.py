@@ -356,12 +356,12 @@ class Timers(commands.Cog):
             when = f" <t:{int(deadline)}:R>" if deadline else " soon"
             # Days into a slow game the table may be hundreds of messages up: the ping leads
             # there, as /mygames does.
-            game, link = event.game, ""
+            game, link = event.game, "."
             if game.message_id is not None:
                 table = message_link(game.guild_id, game.channel_id, game.message_id)
-                link = f" [Go to the table]({table})"
+                link = f" · [table]({table})"
             await channel.send(
-                f"⏳ {mentions}, your turn runs out{when}.{link}",
+                f"⏳ {mentions}, your turn runs out{when}{link}",
                 allowed_mentions=pings(s.user_id for s in event.waiting),
             )
             return
