@@ -81,10 +81,13 @@ async def play_move(
         await answer.answer_without_table(update)
         return
     await answer.acknowledge()
+    # The member who moved is at the table: it calls on them again (a second card, a safety's
+    # extra turn) without a notification; in a game of days, one came with each of their moves.
+    quiet = (interaction.user.id,)
     if answer.lost:
-        await post_table_in_channel(interaction, update)
+        await post_table_in_channel(interaction, update, quiet=quiet)
         return
-    await post_table(interaction, update)
+    await post_table(interaction, update, quiet=quiet)
     if hand is not None:
         await _refresh_hand(interaction, update, hand)
     log.debug("move answered in %.1f ms", (time.perf_counter() - started) * 1000)

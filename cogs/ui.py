@@ -13,7 +13,7 @@ import contextlib
 import io
 import logging
 import re
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
 from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
@@ -360,8 +360,10 @@ async def post_table(
     headline: str | None = None,
     *,
     ping: bool = True,
+    quiet: Collection[int] = (),
 ) -> None:
-    """Post the table as the answer to an interaction that has been deferred or answered.
+    """Post the table as the answer to an interaction that has been deferred or answered
+    (``ping``, ``quiet``: as ``send_table``'s).
 
     The game is stored by now: when Discord refuses a follow-up (it failed, or the
     interaction's webhook is gone), that message and the rest go to the channel as plain
@@ -377,7 +379,7 @@ async def post_table(
     if interaction.channel_id is not None:
         channel = bot.get_partial_messageable(interaction.channel_id, guild_id=interaction.guild_id)
         send = _or_in_channel(followup, channel, partial(_drop_thinking, interaction))
-    await send_table(bot, send, update, headline, ping=ping)
+    await send_table(bot, send, update, headline, ping=ping, quiet=quiet)
 
 
 async def _drop_thinking(interaction: discord.Interaction[Any]) -> None:
@@ -437,7 +439,11 @@ def _fresh(files: Sequence[discord.File]) -> list[discord.File]:
 
 
 async def post_table_in_channel(
-    interaction: discord.Interaction[Any], update: TableUpdate, headline: str | None = None
+    interaction: discord.Interaction[Any],
+    update: TableUpdate,
+    headline: str | None = None,
+    *,
+    quiet: Collection[int] = (),
 ) -> None:
     """Post the table as a plain message in the interaction's channel: the game is stored
     although its interaction could not be answered (Discord's three seconds ran out, or Discord
@@ -446,7 +452,7 @@ async def post_table_in_channel(
     if interaction.channel_id is None:
         raise GameError("Games are played in a channel.")
     channel = bot.get_partial_messageable(interaction.channel_id, guild_id=interaction.guild_id)
-    await send_table(bot, channel.send, update, headline)
+    await send_table(bot, channel.send, update, headline, quiet=quiet)
 
 
 async def send_table(
@@ -456,9 +462,12 @@ async def send_table(
     headline: str | None = None,
     *,
     ping: bool = True,
+    quiet: Collection[int] = (),
 ) -> None:
     """Send the table message (text, images, pickers) through ``send`` and remember it.
-    ``ping``: whether the members it calls on are notified (not for a mere repost)."""
+    ``ping``: whether the members it calls on are notified (not for a mere repost); ``quiet``:
+    members it calls on without a notification (the member whose move it answers, at the table
+    already: their second card, a safety's extra turn)."""
     from cogs.pickers import table_view
 
     split = split_round(update)
@@ -476,7 +485,9 @@ async def send_table(
         content=table_text(update, headline, closing=await rating_line(bot, update)),
         files=await table_files(bot.renderer, update),
         view=await table_view(update),
-        allowed_mentions=pings(called(update) if ping and update.outcome is None else ()),
+        allowed_mentions=pings(
+            (m for m in called(update) if m not in quiet) if ping and update.outcome is None else ()
+        ),
     )
     await remember_table(bot, update, message.id)
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 from bot.boards import message_link
 from bot.store.base import GuildSettings
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import play_first_offered, stacked_mille, sweep_after
+from tests.cogs.helpers import play_first_offered, public_table, stacked_mille, sweep_after
+from tests.cogs.test_windows_review import THREE_MEMBERS
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
@@ -46,3 +47,21 @@ async def test_a_reminder_links_to_the_table_the_chat_buried(driver: Interaction
     (reminder,) = _reminders(driver)
     assert reminder.startswith(f"⏳ <@{BOB_ID}>, your turn runs out <t:")
     assert message_link(GUILD_ID, GAMES_CHANNEL_ID, table.message_id) in reminder
+
+
+async def test_a_member_taking_a_second_card_is_not_pinged_by_their_own_move(
+    driver: InteractionDriver,
+) -> None:
+    """Ticket to Ride, three members: Alice takes a first card, and the table calls on her for
+    the second without pinging her; she is at the table, pressing. Found by this review: every
+    turn of hers notified her of her own move."""
+    bot = running_bot(driver)
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="ttr", seats=THREE_MEMBERS, seed=1
+    )
+    for member in (ALICE_ID, BOB_ID, CAROL_ID):
+        await play_first_offered(driver, member)  # the opening tickets
+    took = public_table(await play_first_offered(driver, ALICE_ID))
+    assert "now takes a second card" in str(took.content)
+    assert f"<@{ALICE_ID}>, your turn" in str(took.content)
+    assert ALICE_ID not in [int(u) for u in took.data["allowed_mentions"].get("users", [])]
