@@ -354,7 +354,16 @@ class Tables:
                     await _answer_first(before_computers)
                 more, after = await self._computer_turns(after)
                 await self._settle(after)
-                return await self._update(after, (*before_steps, step, *more), previous=previous)
+                # Nothing moved but this member's move (no late turn caught up, no computer):
+                # whom the game waited for and still does was called on by the table before.
+                still = (
+                    frozenset(here.acting) & frozenset(after.acting)
+                    if not before_steps and not more
+                    else frozenset()
+                )
+                return await self._update(
+                    after, (*before_steps, step, *more), previous=previous, still_waiting=still
+                )
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def leave(
@@ -1012,6 +1021,7 @@ class Tables:
         repeated: bool = False,
         previous: Any = None,
         timeout: Timeout | None = None,
+        still_waiting: frozenset[int] = frozenset(),
     ) -> TableUpdate:
         game, stored = here.game, here.stored
         acting = here.acting
@@ -1031,6 +1041,7 @@ class Tables:
             timeout=timeout,
             waiting=tuple(stored.seats[s] for s in acting),
             reacting=tuple(stored.seats[s] for s in here.reacting()),
+            still_waiting=still_waiting,
         )
 
 

@@ -155,6 +155,10 @@ class TableUpdate:
     # result line marks them, or a dead driver placed below a live one with fewer miles read as
     # a mistake ("3rd Bob 50 · 4th Carol 75").
     out: frozenset[int] = frozenset()
+    # The seats the game waited for already when the member's move came, and waits for still
+    # (others of a choice all make at once, the tickets each member keeps at the start): the
+    # table calls on them again, but their turn is no news, and they were told when it began.
+    still_waiting: frozenset[int] = frozenset()
 
     @property
     def to_act(self) -> tuple[SeatRecord, ...]:

@@ -203,6 +203,16 @@ def called(update: TableUpdate) -> list[int | None]:
     return [s.user_id for s in (*update.reacting, *update.waiting_members)]
 
 
+def newly_called(update: TableUpdate) -> list[int | None]:
+    """The members the table calls on whose call is news: not those the game waited for
+    already before the move it answers (``TableUpdate.still_waiting``), told when it began."""
+    return [
+        s.user_id
+        for s in (*update.reacting, *update.waiting_members)
+        if s.seat not in update.still_waiting
+    ]
+
+
 def table_text(update: TableUpdate, headline: str | None = None, closing: str = "") -> str:
     """The line(s) above the table image: what happened, and who plays next (``closing``:
     a last line after the result, such as the ratings it moved).
@@ -486,7 +496,9 @@ async def send_table(
         files=await table_files(bot.renderer, update),
         view=await table_view(update),
         allowed_mentions=pings(
-            (m for m in called(update) if m not in quiet) if ping and update.outcome is None else ()
+            (m for m in newly_called(update) if m not in quiet)
+            if ping and update.outcome is None
+            else ()
         ),
     )
     await remember_table(bot, update, message.id)

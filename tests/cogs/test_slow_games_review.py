@@ -65,3 +65,35 @@ async def test_a_member_taking_a_second_card_is_not_pinged_by_their_own_move(
     assert "now takes a second card" in str(took.content)
     assert f"<@{ALICE_ID}>, your turn" in str(took.content)
     assert ALICE_ID not in [int(u) for u in took.data["allowed_mentions"].get("users", [])]
+
+
+async def test_members_still_choosing_their_tickets_are_pinged_once(
+    driver: InteractionDriver,
+) -> None:
+    """Ticket to Ride, three members choose their opening tickets at once, pinged by the deal.
+    Alice keeps hers: the table names Bob and Carol, still choosing, without pinging them
+    again. Found by this review: Carol, choosing last, was pinged once by the deal and once
+    more by each member who chose before her."""
+    bot = running_bot(driver)
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="ttr", seats=THREE_MEMBERS, seed=1
+    )
+    kept = public_table(await play_first_offered(driver, ALICE_ID))
+    assert f"<@{BOB_ID}> <@{CAROL_ID}>, your turn" in str(kept.content)
+    assert not kept.data["allowed_mentions"].get("users")
+
+
+async def test_the_last_ticket_kept_pings_the_member_who_starts(
+    driver: InteractionDriver,
+) -> None:
+    """Ticket to Ride, three members: when Carol keeps the last opening tickets, Alice, who
+    starts, is pinged: her turn is news (she had kept hers already)."""
+    bot = running_bot(driver)
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="ttr", seats=THREE_MEMBERS, seed=1
+    )
+    await play_first_offered(driver, ALICE_ID)
+    await play_first_offered(driver, BOB_ID)
+    last = public_table(await play_first_offered(driver, CAROL_ID))
+    assert "Alice starts" in str(last.content)
+    assert [int(u) for u in last.data["allowed_mentions"]["users"]] == [ALICE_ID]
