@@ -187,8 +187,9 @@ def _colour_picker(
 
 
 def _card_name(code: str | None) -> str:
-    """A face-up card as the captions call it ("Red", "Locomotive"); "—" for an empty slot."""
-    return "—" if code is None else CARD_NAMES[CARD_CODES.index(code)]
+    """A face-up card as the captions call it ("Red", "Locomotive"); "empty" for an empty slot
+    (a screen reader read a dash as "em dash")."""
+    return "empty" if code is None else CARD_NAMES[CARD_CODES.index(code)]
 
 
 def console_table(view: TtrPublicView) -> str:

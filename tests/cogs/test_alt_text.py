@@ -167,16 +167,25 @@ def test_the_ticket_to_ride_alt_text_names_cards_as_the_captions_do() -> None:
 
 def test_the_ticket_to_ride_alt_text_names_the_face_up_cards() -> None:
     """The draw area and the Station Clock are read out by the captions' names ("Red",
-    "Locomotive"); they read the codes "red, loco" ("—" for an empty slot stays)."""
+    "Locomotive"); they read the codes "red, loco"."""
     ttr = bundle("ttr")
     state = lay(slots=("red", "loco", "white", "red", None))
     table = ttr.presenter.console_table(ttr.game.public_view(state))
-    assert "draw area: Red, Locomotive, White, Red, —" in table, table
+    assert "draw area: Red, Locomotive, White, Red, " in table, table
     solo = bundle("ttr-solo")
     state = solo.game.new_game(["Alice"], 1)
     state.clock_card = CARD_CODES.index("loco")
     table = solo.presenter.console_table(solo.game.public_view(state))
     assert "Station Clock: Locomotive," in table, table
+
+
+async def test_an_empty_face_up_slot_is_said_in_a_word() -> None:
+    """A draw area with its last slot empty reads "…, Red, empty": it read "…, Red, —", said
+    aloud as "em dash"."""
+    ttr = bundle("ttr")
+    state = lay(slots=("red", "loco", "white", "red", None))
+    table = ttr.presenter.console_table(ttr.game.public_view(state))
+    assert "draw area: Red, Locomotive, White, Red, empty\n" in table, table
 
 
 async def test_the_solo_alt_text_reads_the_open_hand(driver: InteractionDriver) -> None:
