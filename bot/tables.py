@@ -381,6 +381,7 @@ class Tables:
             here = await self._here(channel_id, None)
             seat = self.seat_of(here.stored, user_id)
             previous = here.game.public_view(here.state)
+            waited = frozenset(here.acting)
             try:
                 here, step = await self._leave_seat(here, seat)
             except StaleVersion:
@@ -389,7 +390,9 @@ class Tables:
                 await _answer_first(before_computers)
             more, here = await self._computer_turns(here)
             await self._settle(here)
-        return await self._update(here, (step, *more), previous=previous)
+        # As for a move: whom the game waited for and still does was called on before.
+        still = waited & frozenset(here.acting) if not more else frozenset()
+        return await self._update(here, (step, *more), previous=previous, still_waiting=still)
 
     async def abort(self, *, channel_id: int) -> StoredGame:
         """End the channel's game with no result, at once. The front end has decided it may:

@@ -97,3 +97,17 @@ async def test_the_last_ticket_kept_pings_the_member_who_starts(
     last = public_table(await play_first_offered(driver, CAROL_ID))
     assert "Alice starts" in str(last.content)
     assert [int(u) for u in last.data["allowed_mentions"]["users"]] == [ALICE_ID]
+
+
+async def test_members_still_choosing_are_not_pinged_by_a_resignation(
+    driver: InteractionDriver,
+) -> None:
+    """Ticket to Ride, three members choosing their opening tickets: Alice resigns. The table
+    names Bob and Carol, still choosing as before, without pinging them again."""
+    bot = running_bot(driver)
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="ttr", seats=THREE_MEMBERS, seed=1
+    )
+    left = public_table(await driver.slash("resign", {}, user_id=ALICE_ID))
+    assert f"<@{BOB_ID}> <@{CAROL_ID}>, your turn" in str(left.content)
+    assert not left.data["allowed_mentions"].get("users")
