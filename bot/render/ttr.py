@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from bot.engine.ttr.cards import (
     CARD_CODES,
@@ -90,7 +90,7 @@ _AREA_Y = _TOP_BAR + 10
 _AREA_H = 206
 _CARD = (104, 146)
 _PANEL_W = (TABLE_WIDTH - 3 * _M) // 2
-_PANEL_H = 236
+_PANEL_H = 272
 _CAPTION_H = 96
 _MINI = (54, 76)
 _CROWDED_MINI = (42, 59)  # a Railyard's cards when the mini ones do not fit (_draw_yard)
@@ -125,27 +125,45 @@ def _chip_runs(code: str, n: int, locos: int) -> list[tuple[str, bool]]:
     return [*runs, (f"+{locos}", True), ("L", False)] if locos else runs
 
 
-def _chip_width(code: str, n: int, height: int, locos: int = 0) -> int:
+def _chip_fonts(height: int, text: int | None) -> tuple[Font, Font]:
+    """A chip's number and letter faces: the number a little bigger than the letter, or both
+    at ``text`` px (a Railyard's chips, whose letters are at the readable size)."""
+    if text is not None:
+        return font(text, "bold"), font(text, "cond")
+    return font(height - 9, "bold"), font(height - 12, "cond")
+
+
+def _chip_width(code: str, n: int, height: int, locos: int = 0, text: int | None = None) -> int:
     """How wide ``_count_chip`` draws this count."""
-    number, letter = font(height - 9, "bold"), font(height - 12, "cond")
+    number, letter = _chip_fonts(height, text)
     runs = _chip_runs(code, n, locos)
     return sum(text_width(t, number if big else letter) for t, big in runs) + len(runs) + 9
 
 
-def _count_chip(c: Canvas, code: str, n: int, x: int, y: int, height: int, locos: int = 0) -> int:
+def _count_chip(
+    c: Canvas,
+    code: str,
+    n: int,
+    x: int,
+    y: int,
+    height: int,
+    locos: int = 0,
+    text: int | None = None,
+) -> int:
     """A card count as a chip of its colour, "3" and a smaller colour letter ("3R", "2L";
     "2R+1L" for a set with Locomotives); returns its width."""
-    number, letter = font(height - 9, "bold"), font(height - 12, "cond")
-    width = _chip_width(code, n, height, locos)
+    number, letter = _chip_fonts(height, text)
+    width = _chip_width(code, n, height, locos, text)
     face = _FACE[code] if code != "loco" else (90, 90, 96)
     ink = _ink(code) if code != "loco" else Palette.INK
     c.rounded((x, y, x + width, y + height), 6, fill=face, outline=(20, 20, 20))
-    base = y + height / 2 + (height - 9) * 0.36  # the number's baseline: it sits centred
+    size = number.size if isinstance(number, ImageFont.FreeTypeFont) else height - 9
+    base = y + height / 2 + size * 0.36  # the number's baseline: it sits centred
     tx = x + 5
-    for text, big in _chip_runs(code, n, locos):
+    for run, big in _chip_runs(code, n, locos):
         fnt = number if big else letter
-        c.text((tx, base), text, fnt, ink, anchor="ls")
-        tx += text_width(text, fnt) + 1
+        c.text((tx, base), run, fnt, ink, anchor="ls")
+        tx += text_width(run, fnt) + 1
     return width
 
 
@@ -322,7 +340,7 @@ def table_png(view: TtrPublicView) -> bytes:
 def _draw_top_bar(c: Canvas, view: TtrPublicView) -> None:
     cy = _TOP_BAR // 2
     x = after_title("TICKET TO RIDE", _M + 4)
-    small = font(18, "bold")
+    small = font(READABLE, "bold")
     if view.solo:
         x += c.pill(x, cy - 15, "SOLO", small, Palette.GOLD, ink=Palette.DARK_INK) + 10
         turn = f"Turn {view.clock_turn} of {view.clock_turns}"
@@ -352,7 +370,7 @@ def _draw_top_bar(c: Canvas, view: TtrPublicView) -> None:
 
 
 def _draw_area(c: Canvas, view: TtrPublicView) -> None:
-    label = font(16, "bold")
+    label = font(READABLE, "bold")
     y = _AREA_Y + 14
     cy = y + 26
     x = _M + 20
@@ -367,7 +385,7 @@ def _draw_area(c: Canvas, view: TtrPublicView) -> None:
             )
         else:
             c.paste(card, sx, cy)
-        c.text((sx + cw / 2, cy + ch + 12), str(i + 1), font(17, "bold"), Palette.GOLD, anchor="mm")
+        c.text((sx + cw / 2, cy + ch + 12), str(i + 1), label, Palette.GOLD, anchor="mm")
     x += len(view.slots) * (cw + 12) + 8
     if view.solo:
         c.text((x, y), "STATION CLOCK", label, Palette.GOLD)
@@ -378,10 +396,10 @@ def _draw_area(c: Canvas, view: TtrPublicView) -> None:
             )
         else:
             c.paste(card, x, cy)
-        c.text((x + cw / 2, cy + ch + 12), "clock", font(16, "bold"), Palette.GOLD, anchor="mm")
+        c.text((x + cw / 2, cy + ch + 12), "clock", label, Palette.GOLD, anchor="mm")
         sx = x + cw + 18
         _stack(c, sx, cy + 22, 72, 100, view.clock_left)
-        c.text((sx + 36, cy + ch + 12), "left", font(15, "bold"), Palette.MUTED, anchor="mm")
+        c.text((sx + 36, cy + ch + 12), "left", label, Palette.MUTED, anchor="mm")
         x = sx + 72 + 48
     else:
         x += 16
@@ -394,8 +412,10 @@ def _draw_area(c: Canvas, view: TtrPublicView) -> None:
         _stack(c, px + 6, cy + 10, 84, 118, count, tickets)
     discard = f"Discard pile: {view.discard_count}"
     if view.solo:
-        discard += f"  ·  Hidden tickets: {view.hidden_ticket_count}"
-    c.text((right, _AREA_Y + _AREA_H - 14), discard, font(16, "bold"), Palette.MUTED, anchor="rb")
+        # Shorter than "Discard pile: 0  ·  Hidden tickets: 6": at the readable size that
+        # line reached left over the clock's "left".
+        discard = f"Discard {view.discard_count} · Hidden tickets {view.hidden_ticket_count}"
+    c.text((right, _AREA_Y + _AREA_H - 14), discard, label, Palette.MUTED, anchor="rb")
 
 
 def _draw_panel(c: Canvas, view: TtrPublicView, seat: SeatView, box: Box) -> None:
@@ -428,18 +448,24 @@ def _draw_panel(c: Canvas, view: TtrPublicView, seat: SeatView, box: Box) -> Non
     # A player choosing tickets has that chip in gold instead of a "CHOOSING" chip beside it:
     # it says the same, and the name keeps the room.
     chips.append((tickets, Palette.GOLD if to_play and seat.choosing else _GREY_CHIP))
-    small = font(16, "bold")
-    x = x1 - 14
-    for text, chip in reversed(chips):
-        w = text_width(text, small) + 20
-        x -= w
+    small = font(READABLE, "bold")
+    # The name and the status chip on the first line, the hand's and the tickets' counts on
+    # a line of their own under it: at the readable size, all of them on one line left a
+    # name no room ("45 cards", "12 tickets (+3 to choose)" alone take 430 px of 576).
+    status, counts = chips[:-2], chips[-2:]
+    x = x0 + 18
+    for text, chip in counts:
         ink = Palette.DARK_INK if chip == Palette.GOLD else Palette.INK
-        c.pill(x, y0 + 12, text, small, chip, ink=ink, height=26, pad=10)
+        x += c.pill(x, y0 + 48, text, small, chip, ink=ink, height=28, pad=10) + 6
+    x = x1 - 14
+    for text, chip in reversed(status):
+        x -= text_width(text, small) + 20
+        ink = Palette.DARK_INK if chip == Palette.GOLD else Palette.INK
+        c.pill(x, y0 + 11, text, small, chip, ink=ink, height=28, pad=10)
         x -= 6
-    # The name takes what the chips leave: they grow ("CHOOSING", "(+3 to choose)"), and a
-    # fixed reserve let a long name run under them.
+    # The name takes what the status chip leaves ("CHOOSING" is the widest).
     room = x - 12 - (x0 + 44)
-    name_font = fit_font(seat.name, room, 24, "bold", min_size=18)
+    name_font = fit_font(seat.name, room, 24, "bold", min_size=READABLE)
     name = ellipsize(seat.name, name_font, room)
     c.text(
         (x0 + 44, y0 + 25),
@@ -449,13 +475,15 @@ def _draw_panel(c: Canvas, view: TtrPublicView, seat: SeatView, box: Box) -> Non
         anchor="lm",
     )
     # The Railyard: one little stack per colour set; the On-the-Track stack on the right.
-    label = font(14, "bold")
-    ry = y0 + 54
+    label = font(READABLE, "bold")
+    ry = y0 + 88
     c.text((x0 + 18, ry), "RAILYARD", label, Palette.MUTED)
-    track_x = x1 - 128
-    c.text((track_x + 52, ry), "ON-THE-TRACK", label, Palette.MUTED, anchor="ma")
-    _stack(c, track_x + 14, ry + 40, 68, 96, seat.track_count)
-    c.draw.line((track_x - 14, ry + 4, track_x - 14, y1 - 16), fill=Palette.MAT_EDGE, width=2)
+    # The On-the-Track column is narrower than its title: the title ends at the panel's
+    # right and reaches over the Railyard's top right, the column's rule starting under it.
+    track_x = x1 - 108
+    c.text((x1 - 16, ry), "ON-THE-TRACK", label, Palette.MUTED, anchor="ra")
+    _stack(c, track_x + 10, ry + 40, 68, 96, seat.track_count)
+    c.draw.line((track_x - 14, ry + 28, track_x - 14, y1 - 16), fill=Palette.MAT_EDGE, width=2)
     _draw_yard(c, seat.yard, x0 + 18, ry + 26, track_x - 28 - (x0 + 18))
 
 
@@ -468,13 +496,14 @@ def _draw_yard(c: Canvas, yard: tuple[YardSet, ...], x: int, y: int, width: int)
     A Railyard too crowded for the mini cards side by side, or for its chips in one row,
     gets smaller cards, and its chips on two staggered rows if they still do not fit in one."""
     if not yard:
-        c.text((x, y + 60), "empty", font(18, "bold"), Palette.MUTED, anchor="lm")
+        c.text((x, y + 60), "empty", font(READABLE, "bold"), Palette.MUTED, anchor="lm")
         return
     n = len(yard)
 
     def spacing(w: int, peek: int) -> int:
         # Room for the last set's whole card and its four peeking cards after the others.
-        return w + 34 if n == 1 else min(w + 34, (width - w - 4 * peek) // (n - 1))
+        # At most w + 48 apart: room for a "5Bu+2L" chip at the readable size under each.
+        return w + 34 if n == 1 else min(w + 48, (width - w - 4 * peek) // (n - 1))
 
     w, h = _MINI
     peek = 6
@@ -498,17 +527,25 @@ def _draw_yard(c: Canvas, yard: tuple[YardSet, ...], x: int, y: int, width: int)
             c.paste(train_card(cards[k], w, h), sx + peek * k, y + 8 + peek * k, with_shadow=k == 0)
         # Under the set, its count on chips with the colour's letter ("3R", "1O 2L"): the
         # mini card's own label is too small to tell a red set from a green one on a phone.
-        size = sizes[i] or 20
-        cw = _chip_width(ys.colour, ys.naturals, size, ys.locos)
+        size = sizes[i] or _YARD_CHIPS[-1]
+        cw = _chip_width(ys.colour, ys.naturals, size, ys.locos, READABLE)
         cx = min(max(x, round(sx + w / 2 + 8 - cw / 2)), x + width - cw)
-        cy = y + h + 44 + (24 * (i % 2) if staggered else 0)
-        _count_chip(c, ys.colour, ys.naturals, cx, cy - size // 2, size, ys.locos)
+        cy = y + h + 44 + (30 * (i % 2) if staggered else 0)
+        _count_chip(c, ys.colour, ys.naturals, cx, cy - size // 2, size, ys.locos, READABLE)
+
+
+_YARD_CHIPS = (30, 28)
+"""A Railyard chip's heights, its number and letter at the readable size in both."""
 
 
 def _chip_size(ys: YardSet, room: int) -> int | None:
-    """The largest chip size (26 to 20 px) at which ``ys``'s chip is narrower than ``room``."""
+    """The tallest chip (``_YARD_CHIPS``) at which ``ys``'s chip is narrower than ``room``."""
     return next(
-        (z for z in (26, 24, 22, 20) if _chip_width(ys.colour, ys.naturals, z, ys.locos) < room),
+        (
+            z
+            for z in _YARD_CHIPS
+            if _chip_width(ys.colour, ys.naturals, z, ys.locos, READABLE) < room
+        ),
         None,
     )
 

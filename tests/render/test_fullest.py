@@ -521,6 +521,23 @@ def test_ttr_table_at_its_fullest(monkeypatch: pytest.MonkeyPatch, seats: int) -
     _check(monkeypatch, lambda: ttr.table_png(game.public_view(_ttr_state(seats))))
 
 
+@pytest.mark.parametrize("seats", [1, 2, 3, 4])
+def test_ttr_table_has_no_small_text(monkeypatch: pytest.MonkeyPatch, seats: int) -> None:
+    """Every label on a full Ticket to Ride table (the top bar's chips, the draw area's
+    titles and numbers, the solo's clock and hidden tickets, the names, the seats' chips, the
+    Railyard and On-the-Track titles, the Railyard chips' counts and colour letters) is at
+    least the readable size: they were 14-18 px. The last move's words are left out: a long
+    one shrinks to fit its box (16 px at least, the box growing a line below that)."""
+    game = TTR_SOLO if seats == 1 else TTR
+    drawn = sizes_drawn(monkeypatch)
+    ttr.render_table(game.public_view(dataclasses.replace(_ttr_state(seats), final_round=True)))
+    labels = set(drawn[: [text for text, _ in drawn].index("LAST MOVE") + 1])
+    assert not sorted((text, size) for text, size in labels if size < READABLE)
+    words = {text for text, _ in labels}
+    assert {"RAILYARD", "ON-THE-TRACK", "DRAW AREA", "TICKETS", "Bu", "L", "5"} <= words
+    assert {"STATION CLOCK", "clock", "left"} <= words if seats == 1 else "FINAL TURNS" in words
+
+
 @pytest.mark.parametrize("seats", [1, 2, 4])
 def test_ttr_scoring_at_its_fullest(monkeypatch: pytest.MonkeyPatch, seats: int) -> None:
     """Every ticket kept (sixteen a seat at most: the solo's six hidden ones aside) and every

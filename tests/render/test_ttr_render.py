@@ -308,7 +308,7 @@ def test_railyard_sets_name_their_colour_under_the_card() -> None:
     for colour in ("red", "green"):
         img = render_table(G.public_view(lay(yards=[{colour: (3, 0)}])))
         # Seat 0's Railyard: the count under the first set, light ink on the felt and chips.
-        grey = img.convert("L").crop((30, 466, 140, 498))
+        grey = img.convert("L").crop((30, 500, 140, 532))
         seen.append(grey.point(lambda v: 255 if v > 180 else 0).tobytes())
     assert seen[0] != seen[1]
 
@@ -345,10 +345,10 @@ def test_a_crowded_railyard_keeps_its_chips_apart() -> None:
     two staggered rows: "2Bu+2L" is wider than a seventh of the Railyard)."""
     yard = {c: (2, 2) for c in COLOURS[:7]}
     img = render_table(G.public_view(lay(yards=[yard])))
-    mat = img.getpixel((22, 482))
+    mat = img.getpixel((22, 514))
     chips = 0
-    for y in (465, 489):  # the two rows' middles
-        row = [img.getpixel((x, y)) != mat for x in range(24, 440)]  # left of the divider
+    for y in (499, 529):  # the two rows' middles
+        row = [img.getpixel((x, y)) != mat for x in range(24, 460)]  # left of the divider
         chips += sum(1 for i, chip in enumerate(row) if chip and (i == 0 or not row[i - 1]))
     assert chips == 7
 
