@@ -360,6 +360,14 @@ class Timers(commands.Cog):
             if game.message_id is not None:
                 table = message_link(game.guild_id, game.channel_id, game.message_id)
                 link = f" · [table]({table})"
+                try:
+                    await channel.fetch_message(game.message_id)
+                except discord.NotFound:
+                    # A moderator deleted it: its link would open nothing. (Once a turn, so
+                    # the look costs little; any other failure keeps the link.)
+                    link = ". /table posts the table again."
+                except discord.HTTPException:
+                    pass
             await channel.send(
                 f"⏳ {mentions}, your turn runs out{when}{link}",
                 allowed_mentions=pings(s.user_id for s in event.waiting),

@@ -111,3 +111,22 @@ async def test_members_still_choosing_are_not_pinged_by_a_resignation(
     left = public_table(await driver.slash("resign", {}, user_id=ALICE_ID))
     assert f"<@{BOB_ID}> <@{CAROL_ID}>, your turn" in str(left.content)
     assert not left.data["allowed_mentions"].get("users")
+
+
+async def test_a_reminder_whose_table_a_moderator_deleted_says_how_to_see_it_again(
+    driver: InteractionDriver,
+) -> None:
+    """A week's turn timer: Alice plays, and a moderator deletes the table her move posted.
+    Bob's reminder gives no link to the deleted message (Discord would open nothing): it says
+    /table posts the table again."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, int(WEEK), "computer"))
+    await stacked_mille(driver)
+    await play_first_offered(driver, ALICE_ID)
+    table = (await bot.tables.current(GAMES_CHANNEL_ID)).message_id
+    assert table is not None
+    del driver.backend.messages[table]
+    await sweep_after(driver, WEEK / 2 + 60)
+    (reminder,) = _reminders(driver)
+    assert "discord.com/channels" not in reminder
+    assert reminder.endswith("/table posts the table again.")
