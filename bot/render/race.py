@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -86,7 +87,7 @@ _HAZ_W = 236
 _TRUMP_X = _HAZ_X + _HAZ_W + 14
 _TRUMP_W = 196
 _PILES_X = _TRUMP_X + _TRUMP_W + 18
-_LABEL_DY = 62
+_LABEL_DY = 58
 _ROW_DY = 86
 _BAR_DY = 252
 _BAR_RIGHT = _W - _MARGIN - 226
@@ -241,7 +242,8 @@ def _table_background() -> Image.Image:
     d = c.draw
     title_bar(c, _W, _TOP_BAR, "1000 MILE RACE", _MARGIN + 4)
     road(c, _ROAD_Y, _ROAD_H, _W)
-    label = font(15, "bold")
+    label = font(READABLE, "bold")
+    piles = font(READABLE, "cond")  # two titles over two narrow piles
     for seat, y in enumerate(_SIDE_Y):
         x0 = _MARGIN
         mat(c, (x0, y, _W - _MARGIN, y + _PANEL_H))
@@ -251,8 +253,8 @@ def _table_background() -> Image.Image:
         c.text((x0 + _MILES_X, ly), "MILES IN PLAY", label, Palette.MUTED)
         c.text((x0 + _HAZ_X, ly), "HAZARDS ON THEM", label, Palette.MUTED)
         c.text((x0 + _TRUMP_X, ly), "TRUMPS", label, Palette.MUTED)
-        c.text((x0 + _PILES_X, ly), "LIBRARY", label, Palette.MUTED)
-        c.text((x0 + _PILES_X + _PILE[0] + 26, ly), "JUNKYARD", label, Palette.MUTED)
+        c.text((x0 + _PILES_X, ly), "LIBRARY", piles, Palette.MUTED)
+        c.text((x0 + _PILES_X + _PILE[0] + 26, ly), "JUNKYARD", piles, Palette.MUTED)
         for sep in (_HAZ_X, _TRUMP_X, _PILES_X):
             sx = x0 + sep - 10
             d.line((sx, y + 66, sx, y + 236), fill=Palette.MAT_EDGE, width=2)
@@ -261,8 +263,9 @@ def _table_background() -> Image.Image:
     return img
 
 
-def _acting_line(view: RacePublicView) -> str:
-    names = view.players
+def _acting_line(view: RacePublicView, short: Callable[[str], str] = str) -> str:
+    """Who acts now, each name passed through ``short`` (to cut a long one, not the line)."""
+    names = [short(name) for name in view.players]
     if view.winners is not None:
         return "Game over"
     if view.phase == "react" and view.reactor is not None:
@@ -276,16 +279,21 @@ def _acting_line(view: RacePublicView) -> str:
 def _draw_top_bar(c: Canvas, view: RacePublicView) -> None:
     cy = _TOP_BAR // 2
     x = after_title("1000 MILE RACE", _MARGIN + 4)
-    small = font(18, "bold")
+    small = font(READABLE, "bold")
     x += c.pill(x, cy - 15, f"Turn {view.turn_number}", small, _GREY_CHIP) + 10
+    room = _W - _MARGIN - x - 30
     line = _acting_line(view)
+    if text_width(line, small) > room:
+        # Cut the names, not the line: shrunk to fit, a 32-letter name's "… to play" was
+        # 16 px; cut at its end, it would lose "to play".
+        rest = text_width(_acting_line(view, lambda _: ""), small)
+        line = _acting_line(view, lambda name: ellipsize(name, small, max(60, room - rest)))
     gold = view.winners is None
-    fnt = fit_font(line, _W - _MARGIN - x - 30, 18, "bold", min_size=12)
     c.pill(
         x,
         cy - 15,
-        ellipsize(line, fnt, _W - _MARGIN - x - 30),
-        fnt,
+        ellipsize(line, small, room),
+        small,
         Palette.GOLD if gold else _GREY_CHIP,
         ink=Palette.DARK_INK if gold else Palette.INK,
     )
@@ -313,14 +321,16 @@ def _draw_header(
 ) -> None:
     cy = y + 32
     right = _W - _MARGIN - 20
-    count_font = font(18, "bold")
-    count = f"{plural(side.hand_count, 'card')} in hand"
+    count_font = font(READABLE, "bold")
+    # "8 cards" beside the hand's backs, as on the Mille Bornes table: "in hand" took the
+    # room a third chip needs at the readable size.
+    count = plural(side.hand_count, "card")
     c.text((right, cy), count, count_font, Palette.MUTED, anchor="rm")
     right -= text_width(count, count_font) + 10
     back = card_back(side.seat, *_BACK_MINI)
     limit = c.backs_left_of(back, right, cy, min(side.hand_count, 10), 12) - 16
 
-    chip = font(17, "bold")
+    chip = font(READABLE, "bold")
     pills: list[tuple[str, RGB, RGB]] = []
     if won:
         pills.append(("★ WINNER", Palette.GOLD, Palette.DARK_INK))
@@ -331,8 +341,9 @@ def _draw_header(
     x = _MARGIN + 22
     name_font = font(28, "bold")
     pills_w = sum(text_width(t, chip) + 24 + 8 for t, _, _ in pills)
-    # The name keeps at least 220 px; chips that no longer fit are left out.
-    room = max(220, min(420, limit - x - 26 - 12 - pills_w))
+    # The name keeps at least 200 px (220 left a long name's third chip, "Speed Trap: 25/50",
+    # out at the readable size); chips that no longer fit are left out.
+    room = max(200, min(420, limit - x - 26 - 12 - pills_w))
     c.draw.ellipse(
         (x, cy - 9, x + 18, cy + 9), fill=DECK_COLOURS[side.seat % 2], outline=Palette.INK, width=2
     )
@@ -370,7 +381,7 @@ def _draw_miles(c: Canvas, side: SideView, x: int, y: int) -> None:
             continue
         c.stack(card_face(code, w, h), gx, y + 6, min(count, 4), 4, -3)
         text = f"×{count}"
-        chip = font(17, "bold")
+        chip = font(READABLE, "bold")
         cw = text_width(text, chip) + 18
         cx = gx + (w - cw) // 2 + 2
         c.rounded(
@@ -388,7 +399,7 @@ def _draw_fan(c: Canvas, cards: tuple[str, ...], x: int, y: int, room: int, empt
         return
     kinds = list(dict.fromkeys(cards))
     step = min(w + 8, (room - w) // max(1, len(kinds) - 1)) if len(kinds) > 1 else 0
-    chip = font(17, "bold")
+    chip = font(READABLE, "bold")
     for i, code in enumerate(kinds):
         cx = x + i * step
         c.paste(card_face(code, w, h), cx, y)
@@ -405,7 +416,7 @@ def _draw_fan(c: Canvas, cards: tuple[str, ...], x: int, y: int, room: int, empt
 
 def _draw_piles(c: Canvas, side: SideView, x: int, y: int) -> None:
     w, h = _PILE
-    label = font(16, "bold")
+    label = font(READABLE, "bold")
     if side.library_count:
         layers = 1 + min(2, (side.library_count - 1) // 20)
         c.stack(card_back(side.seat, w, h), x, y, layers, 3, -2)
@@ -443,7 +454,7 @@ def _draw_road(c: Canvas, view: RacePublicView) -> None:
             c.rounded((cx - 4, top - 4, cx + w + 4, top + h + 4), 10, fill=colour)
             c.paste(card_face(entry.card, w, h), cx, top)
             if i:
-                c.text((cx - 13, top + h / 2), "◀", font(18, "bold"), Palette.INK, "mm")
+                c.text((cx - 13, top + h / 2), "◀", font(READABLE, "bold"), Palette.INK, "mm")
         x += min(len(view.stack), 5) * (w + 26) + 10
     box = (x + 10, y + 18, _W - _MARGIN - 4, y + _ROAD_H - 20)
     if view.winners is not None:

@@ -271,9 +271,9 @@ def test_solo_hand_has_no_small_text(monkeypatch: pytest.MonkeyPatch) -> None:
 # --- 1000 Mile Race ------------------------------------------------------------------------
 
 
-def test_race_at_its_fullest(monkeypatch: pytest.MonkeyPatch) -> None:
+def _race_fullest() -> tuple[Any, Any]:
     """Every hazard of a deck on each side, all four trumps, eleven cards in hand and five
-    cards waiting on the stack."""
+    cards waiting on the stack: the game's state and that table's view."""
     state = RACE.new_game(NAMES[:2], 1)
     public = RACE.public_view(state)
     a, b = public.sides
@@ -305,11 +305,46 @@ def test_race_at_its_fullest(monkeypatch: pytest.MonkeyPatch) -> None:
     view = dataclasses.replace(
         public, sides=(a, b), stack=stack, phase="react", reactor=1, caption=CAPTION
     )
+    return state, view
+
+
+def test_race_at_its_fullest(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every hazard of a deck on each side, all four trumps, eleven cards in hand and five
+    cards waiting on the stack."""
+    state, view = _race_fullest()
     _check(monkeypatch, lambda: race.table_png(view))
-    hand = dataclasses.replace(RACE.private_view(state, 0), public=view, hand=junk[:11])
+    hand = dataclasses.replace(
+        RACE.private_view(state, 0), public=view, hand=view.sides[0].junkyard[:11]
+    )
     _check(monkeypatch, lambda: race.hand_png(hand))
     over = dataclasses.replace(view, phase="over", winners=(1,), end_reason=CAPTION, stack=())
     _check(monkeypatch, lambda: race.table_png(over))
+
+
+def test_race_table_has_no_small_text(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every label on a 1000 Mile Race table, at its start and at its fullest (the column
+    titles, the chips, the hand size, the counts, the piles' sizes, the top bar with a
+    32-letter name), is at least the readable size: they were 15-18 px. The last move's
+    words are left out: a long one shrinks to fit its box."""
+    race._table_background.cache_clear()  # the column titles drawn once on the cached felt
+    labels: set[tuple[str, int]] = set()
+    for view in (_race_view(), _race_fullest()[1]):
+        drawn = sizes_drawn(monkeypatch)
+        race.render_table(view)
+        labels |= set(drawn[: [text for text, _ in drawn].index("LAST MOVE") + 1])
+    assert not sorted((text, size) for text, size in labels if size < READABLE)
+    words = {text for text, _ in labels}
+    assert {"HAZARDS ON THEM", "JUNKYARD", "Speed Trap: 25/50", "×2", "11 cards", "◀"} <= words
+    assert [text for text in words if text.endswith("… to play")]  # the name cut, not the line
+
+
+def test_race_sides_keep_every_chip_at_the_readable_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 32-letter name that may react, stopped by four hazards under a Speed Trap, keeps its
+    three chips at 20 px (the name is cut sooner): the third was left out."""
+    drawn = words_drawn(monkeypatch)
+    race.render_table(_race_fullest()[1])
+    assert drawn.count("Speed Trap: 25/50") == 2
+    assert "▶ MAY REACT" in drawn
 
 
 def _race_hand(junk: tuple[str, ...]) -> Any:
