@@ -156,13 +156,13 @@ def _draw_side(c: Canvas, view: MillePublicView, t: TableauView, y: int) -> None
         # A safety cleared the hazard on top: the pile counts as a Go (or as empty) now.
         shown = t.battle_counts_as.name_in(lang) if t.battle_counts_as else "empty"
         c.pill(
-            x0 + _BATTLE_X - 6,
+            x0 + _BATTLE_X - 8,
             row + _CARD[1] - 14,
             f"= {shown}",
             font(READABLE, "cond"),
             Palette.GREEN,
             height=28,
-            pad=8,
+            pad=6,  # "= Feu vert" ends short of the Speed pile
         )
     _draw_pile(c, t.speed_pile, x0 + _SPEED_X, row, "Speed", lang)
 
