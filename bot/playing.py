@@ -98,10 +98,20 @@ def _link(stored: StoredGame) -> str | None:
 
 
 def playing_lines(games: Sequence[InPlay], *, escape: Callable[[str], str]) -> list[str]:
-    """A line per game, those waiting for the member first (a stable sort keeps the order
-    within each group). The lines are markdown; ``escape`` makes each name plain text."""
-    ordered = sorted(games, key=lambda g: not g.waiting_for_you)
+    """A line per game, those waiting for the member first, the one whose time runs out
+    soonest first among them (a member playing slowly in many channels answers the most
+    urgent one; untimed games after, a stable sort keeping their order). The lines are
+    markdown; ``escape`` makes each name plain text."""
+    ordered = sorted(games, key=_urgency)
     return [_line(game, escape) for game in ordered]
+
+
+def _urgency(game: InPlay) -> tuple[bool, float]:
+    """The order of ``playing_lines``: the member's move before others', then the deadline
+    (none: last). Only the member's own games are ordered by time; the others keep theirs."""
+    if not game.waiting_for_you:
+        return (True, 0.0)
+    return (False, game.deadline if game.deadline is not None else float("inf"))
 
 
 def _line(game: InPlay, escape: Callable[[str], str]) -> str:

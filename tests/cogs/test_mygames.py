@@ -96,6 +96,18 @@ async def test_names_are_plain_text(driver: InteractionDriver) -> None:
     assert f"against {bob}: **your move**" in line, line
 
 
+def test_your_moves_are_listed_soonest_deadline_first() -> None:
+    """Among the games waiting for the member, the one whose time runs out first leads and
+    untimed ones come last; games waiting for others keep their order after them."""
+    deadlines = {1: 9_000.0, 2: None, 3: 3_000.0, 4: 1_000.0, 5: 6_000.0}
+    games = [
+        InPlay("Mille Bornes", channel, None, ("Bob",), channel != 4, (), deadlines[channel])
+        for channel in deadlines
+    ]
+    channels = [int(line.split("<#")[1].split(">")[0]) for line in playing_lines(games, escape=str)]
+    assert channels == [3, 5, 1, 2, 4]
+
+
 def test_a_long_list_is_cut_at_whole_lines_with_a_count() -> None:
     games = [InPlay("Mille Bornes", n, None, ("Bob",), n % 2 == 0, (), None) for n in range(20)]
     whole = playing_lines(games, escape=str)
