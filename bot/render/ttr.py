@@ -282,8 +282,19 @@ _CAPTION_READABLE = 16
 def _caption_lines(view: TtrPublicView) -> int:
     """How many lines the "LAST MOVE" box holds: two, or up to five when the caption needs
     them at ``_CAPTION_READABLE`` px. Two lines at 13 px cut a player's leave short ("…
-    Mohammed Abdulrahman Al-Mansouri to…"), the second deck's making and all."""
-    return 2 if view.is_over else _lines_needed(view.caption or "—")
+    Mohammed Abdulrahman Al-Mansouri to…"), the second deck's making and all.
+
+    A finished game's banner is a line taller when its reason takes two lines: in the box of
+    two, the second was drawn across the banner's bottom edge."""
+    if view.is_over:
+        inner = TABLE_WIDTH - 2 * _M - 40  # as ``Canvas.result_banner`` wraps it
+        reason = view.end_reason or " "
+        return 3 if text_width(reason, font(_REASON_SIZE, "bold")) > inner else 2
+    return _lines_needed(view.caption or "—")
+
+
+_REASON_SIZE = 19
+"""The size ``Canvas.result_banner`` writes a finished game's reason at, before it shrinks."""
 
 
 @lru_cache(maxsize=256)

@@ -596,6 +596,25 @@ def test_ttr_scoring_at_its_fullest(monkeypatch: pytest.MonkeyPatch, seats: int)
     _check(monkeypatch, lambda: ttr.table_png(view))
 
 
+@pytest.mark.parametrize("seats", [1, 2])
+def test_ttr_end_banner_holds_a_reason_of_two_lines(
+    monkeypatch: pytest.MonkeyPatch, seats: int
+) -> None:
+    """A finished game's reason on two lines stays inside its gold banner: the second line
+    was drawn across the banner's bottom edge, half of it on the felt."""
+    game = TTR_SOLO if seats == 1 else TTR
+    state = game.new_game(NAMES[:seats], 3)
+    finish(state, CAPTION)
+    marks = marks_drawn(monkeypatch)
+    png = ttr.table_png(game.public_view(state))
+    _, height = png_size(png)
+    title = next(i for i, m in enumerate(marks) if m.what.startswith("★"))
+    lines = marks[title + 1 :]  # the reason's lines, drawn after the banner's title
+    shown = "".join(m.what for m in lines).replace(" ", "")
+    assert len(lines) == 2 and shown == state.end_reason.replace(" ", "")
+    assert max(m.box[3] for m in lines) <= height - ttr._M - 6  # inside the banner's border
+
+
 def test_ttr_hand_at_its_fullest(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every train card in one hand, twenty tickets kept and four to choose from."""
     state = dataclasses.replace(
