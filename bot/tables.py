@@ -381,7 +381,7 @@ class Tables:
             here = await self._here(channel_id, None)
             seat = self.seat_of(here.stored, user_id)
             previous = here.game.public_view(here.state)
-            waited = frozenset(here.acting)
+            before = here
             try:
                 here, step = await self._leave_seat(here, seat)
             except StaleVersion:
@@ -390,8 +390,19 @@ class Tables:
                 await _answer_first(before_computers)
             more, here = await self._computer_turns(here)
             await self._settle(here)
-        # As for a move: whom the game waited for and still does was called on before.
-        still = waited & frozenset(here.acting) if not more else frozenset()
+        # As for a move: whom the game waited for and still does was called on before. Only
+        # for the same decision: a shooter leaving in her victim's reaction window hands him
+        # his own turn, which is news (a window has a default, a turn none).
+        still = (
+            frozenset(
+                s
+                for s in frozenset(before.acting) & frozenset(here.acting)
+                if (before.game.default_action(before.state, s) is None)
+                == (here.game.default_action(here.state, s) is None)
+            )
+            if not more
+            else frozenset()
+        )
         return await self._update(here, (step, *more), previous=previous, still_waiting=still)
 
     async def abort(self, *, channel_id: int) -> StoredGame:

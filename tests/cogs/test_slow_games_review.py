@@ -12,10 +12,17 @@ from __future__ import annotations
 from bot.boards import message_link
 from bot.store.base import GuildSettings
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import play_first_offered, public_table, stacked_mille, sweep_after
+from tests.cogs.helpers import (
+    play_first_offered,
+    public_table,
+    stacked_mille,
+    store_rigged,
+    sweep_after,
+)
 from tests.cogs.test_windows_review import THREE_MEMBERS
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
+from tests.engine.dragon_helpers import act, start
 
 DAY = 86400.0
 WEEK = 7 * DAY
@@ -130,3 +137,15 @@ async def test_a_reminder_whose_table_a_moderator_deleted_says_how_to_see_it_aga
     (reminder,) = _reminders(driver)
     assert "discord.com/channels" not in reminder
     assert reminder.endswith("/table posts the table again.")
+
+
+async def test_a_turn_a_resignation_hands_on_pings_its_member(driver: InteractionDriver) -> None:
+    """Dragon, three members: Alice fires a Rocket at Bob, who may armor, and resigns in his
+    window. Her shot is void and the turn passes to Bob: his own turn now, no longer the
+    window he was pinged for, so the table pings him. Found by this review: he was waited for
+    before and after the resignation, so the table named him without a ping."""
+    state = start(cw=[["rocket-front"], ["armor-front"], []])
+    await store_rigged(driver, "dragon", THREE_MEMBERS, act(state, 0, "rocket-front @1"))
+    left = public_table(await driver.slash("resign", {}, user_id=ALICE_ID))
+    assert "Bob to play" in str(left.content)
+    assert [int(u) for u in left.data["allowed_mentions"]["users"]] == [BOB_ID]
