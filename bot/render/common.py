@@ -487,17 +487,65 @@ class Canvas:
         self.lines((x0 + 18, (y0 + 30 + y1) / 2), lines, fnt, Palette.DARK_INK, step=step)
 
     def result_banner(self, box: Box, headline: str, detail: str) -> None:
-        """The gold banner a finished game shows: who won, and why the game ended."""
+        """The gold banner a finished game shows: who won, and why the game ended, every line
+        at ``READABLE`` px or more in a box of ``result_banner_height`` or taller."""
         x0, y0, x1, y1 = box
         self.rounded((x0 + 3, y0 + 5, x1 + 3, y1 + 5), 14, fill=(20, 22, 26))
         self.rounded(box, 14, fill=Palette.GOLD, outline=(255, 240, 180), width=3)
-        inner = x1 - x0 - 40
         cx = (x0 + x1) / 2
-        title = f"★ {headline} ★"
-        self.text((cx, y0 + 30), title, fit_font(title, inner, 32, "bold"), Palette.DARK_INK, "mm")
-        fnt, lines = fit_wrapped(detail or " ", inner, 2, 19, "bold", min_size=12)
-        for i, line in enumerate(lines):
-            self.text((cx, y0 + 66 + i * 24), line, fnt, (70, 50, 10), anchor="mm")
+        if y1 - y0 < result_banner_height(x1 - x0, headline, detail):
+            # A box too short for them: the headline on one line, the reason on two, both
+            # shrunk to fit (down to 8 and 12 px).
+            inner = x1 - x0 - 40
+            title = f"★ {headline} ★"
+            fnt = fit_font(title, inner, 32, "bold")
+            self.text((cx, y0 + 30), title, fnt, Palette.DARK_INK, "mm")
+            fnt, lines = fit_wrapped(detail or " ", inner, 2, 19, "bold", min_size=12)
+            for i, line in enumerate(lines):
+                self.text((cx, y0 + 66 + i * _DETAIL_STEP), line, fnt, (70, 50, 10), anchor="mm")
+            return
+        title_font, titles, detail_font, details = result_banner_lines(x1 - x0, headline, detail)
+        step = _title_step(title_font)
+        for i, line in enumerate(titles):
+            self.text((cx, y0 + 30 + i * step), line, title_font, Palette.DARK_INK, "mm")
+        top = y0 + 66 + (len(titles) - 1) * step
+        for i, line in enumerate(details):
+            self.text((cx, top + i * _DETAIL_STEP), line, detail_font, (70, 50, 10), anchor="mm")
+
+
+_DETAIL_STEP = 24
+"""Baseline to baseline for the reason under a finished game's headline."""
+
+
+def _title_step(fnt: Font) -> int:
+    """Baseline to baseline for a headline wrapped over lines."""
+    return round(fnt.size if isinstance(fnt, ImageFont.FreeTypeFont) else 32) + 6
+
+
+@lru_cache(maxsize=256)
+def result_banner_lines(
+    width: int, headline: str, detail: str
+) -> tuple[Font, tuple[str, ...], Font, tuple[str, ...]]:
+    """How ``Canvas.result_banner`` writes its text in a box ``width`` wide: the headline
+    on one line at 32 px down to ``READABLE`` px, else wrapped at ``READABLE`` px; the reason
+    at ``READABLE`` px on as many lines as it needs. Both shrank to fit the box instead, down
+    to 10-12 px (a four-way tie among long names, a long reason and last move)."""
+    inner = width - 40
+    title = f"★ {headline} ★"
+    title_font = fit_font(title, inner, 32, "bold", READABLE)
+    titles = [title]
+    if text_width(title, title_font) > inner:
+        titles = wrap(title, title_font, inner)
+    detail_font = font(READABLE, "bold")
+    return title_font, tuple(titles), detail_font, tuple(wrap(detail or " ", detail_font, inner))
+
+
+def result_banner_height(width: int, headline: str, detail: str) -> int:
+    """The height a ``Canvas.result_banner`` box ``width`` wide needs for all its lines: 90 px
+    for a headline and a line of reason, more for each line after those."""
+    title_font, titles, _, details = result_banner_lines(width, headline, detail)
+    lines = max(1, len(details))
+    return 90 + (len(titles) - 1) * _title_step(title_font) + (lines - 1) * _DETAIL_STEP
 
 
 def vertical_gradient(w: int, h: int, top: RGB, bottom: RGB) -> Image.Image:

@@ -6,7 +6,9 @@ from cached pieces (background, card faces, text runs) and encoded quickly (``to
 
 Layout of the table, top to bottom: a title bar (hand number, match target, extension badge),
 seat 0's side, the road (deck, discard pile and the last move, or the result), seat 1's side.
-Seats keep their places for the whole match so players always know where to look.
+Seats keep their places for the whole match so players always know where to look. The table is
+``TABLE_SIZE`` unless the last move or the result needs more lines at the readable size: then
+the road is taller by those lines (``table_size``) and seat 1's side lower.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from bot.render.common import (
     mat,
     mileage_bar,
     mileage_track,
+    result_banner_height,
     road,
     text_width,
     title_bar,
@@ -65,6 +68,10 @@ _MINI = (66, 92)
 _BACK_MINI = (26, 36)
 _PILE_CARD = (76, 106)
 _HAND_CARD = (150, 210)
+_BOX_X = _MARGIN + 20 + 2 * _PILE_CARD[0] + 46 + 34  # the last move's box, right of the piles
+_BOX_W = _W - _MARGIN - 4 - _BOX_X
+_BOX_H = _ROAD_H - 38  # in a road of ``_ROAD_H``: 18 px above it, 20 below
+_CAPTION_STEP = READABLE + 6  # baseline to baseline, as ``Canvas.caption_banner`` spaces them
 
 # Columns inside a side, relative to the panel's left edge.
 _BATTLE_X = 20
@@ -87,13 +94,37 @@ _PLAYABLE: RGB = (120, 230, 140)
 # --- table ---------------------------------------------------------------------------------
 
 
+def table_size(view: MillePublicView) -> tuple[int, int]:
+    """The size of ``view``'s table image: ``TABLE_SIZE``, taller by what its road grows."""
+    return _W, _H + _road_extra(view)
+
+
+@lru_cache(maxsize=64)
+def _caption_lines(caption: str) -> int:
+    """How many lines the last move takes at the readable size: three fill the box."""
+    return len(wrap(caption or "—", font(READABLE, "bold"), _BOX_W - 36))
+
+
+def _road_extra(view: MillePublicView) -> int:
+    """What the road grows so the last move, or the result, is written whole at ``READABLE``
+    px or more: a hand's end said with two long names shrank to 16 px (its end was cut before
+    that), and a finished game's reason and last move to 12 px."""
+    if view.winners is not None:
+        need = result_banner_height(_BOX_W, _winner_line(view), _result_detail(view))
+    else:
+        need = 36 + max(3, _caption_lines(view.caption)) * _CAPTION_STEP
+    return max(0, need - _BOX_H)
+
+
 def render_table(view: MillePublicView) -> Image.Image:
     """The whole table as everyone sees it: both sides, the road between them, the result."""
-    canvas = Canvas(_table_background().copy())
+    extra = _road_extra(view)
+    canvas = Canvas(_table_background(extra).copy())
     _draw_top_bar(canvas, view)
     for tableau in view.tableaus[:2]:
-        _draw_side(canvas, view, tableau, _SIDE_Y[tableau.seat % 2])
-    _draw_road(canvas, view)
+        y = _SIDE_Y[tableau.seat % 2] + (extra if tableau.seat % 2 else 0)
+        _draw_side(canvas, view, tableau, y)
+    _draw_road(canvas, view, extra)
     return canvas.image
 
 
@@ -102,17 +133,18 @@ def table_png(view: MillePublicView) -> bytes:
     return to_png(render_table(view))
 
 
-@lru_cache(maxsize=1)
-def _table_background() -> Image.Image:
-    """Everything that never changes: felt, title bar, road, both mats and column titles."""
-    img = vertical_gradient(_W, _H, Palette.FELT_TOP, Palette.FELT_BOTTOM)
+@lru_cache(maxsize=4)
+def _table_background(extra: int = 0) -> Image.Image:
+    """Everything that never changes: felt, title bar, road, both mats and column titles, on a
+    table whose road is ``extra`` px taller (cached: the renderer draws on a copy)."""
+    img = vertical_gradient(_W, _H + extra, Palette.FELT_TOP, Palette.FELT_BOTTOM)
     c = Canvas(img)
     d = c.draw
     title_bar(c, _W, _TOP_BAR, "MILLE BORNES", _MARGIN + 4)
-    road(c, _ROAD_Y, _ROAD_H, _W)
+    road(c, _ROAD_Y, _ROAD_H + extra, _W)
 
     label = font(READABLE, "bold")
-    for y in _SIDE_Y:
+    for y in (_SIDE_Y[0], _SIDE_Y[1] + extra):
         x0 = _MARGIN
         mat(c, (x0, y, _W - _MARGIN, y + _PANEL_H))
         ly = y + _LABEL_DY
@@ -345,12 +377,13 @@ def _draw_progress(c: Canvas, view: MillePublicView, t: TableauView, y: int) -> 
     mileage_bar(c, box, t.mileage, view.target, colour, _W - _MARGIN - 20, gold_mark=700)
 
 
-def _draw_road(c: Canvas, view: MillePublicView) -> None:
-    """The strip between the sides: deck, discard pile and the last move (or the result)."""
+def _draw_road(c: Canvas, view: MillePublicView, extra: int) -> None:
+    """The strip between the sides, ``extra`` px taller than ``_ROAD_H``: deck, discard pile
+    and the last move (or the result)."""
     y = _ROAD_Y
     w, h = _PILE_CARD
     x = _MARGIN + 20
-    top = y + 12
+    top = y + 12 + extra // 2
     label = font(READABLE, "bold")
     if view.deck_count:
         # A few stacked backs, fewer as the deck runs down.
@@ -381,19 +414,25 @@ def _draw_road(c: Canvas, view: MillePublicView) -> None:
         drop=2,
     )
 
-    box = (x + w + 34, y + 18, _W - _MARGIN - 4, y + _ROAD_H - 20)
+    box = (_BOX_X, y + 18, _BOX_X + _BOX_W, y + 18 + _BOX_H + extra)
     if view.winners is not None:
-        detail = view.end_reason
-        if view.caption:
-            detail = f"{detail}  Last move: {view.caption}" if detail else view.caption
-        c.result_banner(box, _winner_line(view), detail)
+        c.result_banner(box, _winner_line(view), _result_detail(view))
     else:
-        # A third line when two at 16 px cannot hold the caption: a hand's end said with two
-        # long names lost its end ("Hand 2: Bartholomew Montgomery-Worthing…", who starts).
-        room = box[2] - box[0] - 36  # as ``Canvas.caption_banner`` wraps it
-        lines = 3 if len(wrap(view.caption or "—", font(16, "bold"), room)) > 2 else 2
-        size = 20 if lines == 3 else 26  # three lines of 20 px fill the box
-        c.caption_banner(box, view.caption, size=size, max_lines=lines, min_size=16)
+        # As many lines at the readable size as the caption needs, the road growing past
+        # three: a hand's end said with two long names lost its end, then shrank to 16 px.
+        lines = _caption_lines(view.caption)
+        if lines <= 2:
+            c.caption_banner(box, view.caption, size=26, max_lines=2, min_size=READABLE)
+        else:
+            c.caption_banner(box, view.caption, size=READABLE, max_lines=lines, min_size=READABLE)
+
+
+def _result_detail(view: MillePublicView) -> str:
+    """Under a finished game's headline: why it ended, and the last move."""
+    detail = view.end_reason
+    if view.caption:
+        detail = f"{detail}  Last move: {view.caption}" if detail else view.caption
+    return detail
 
 
 def _winner_line(view: MillePublicView) -> str:

@@ -124,16 +124,51 @@ def test_mille_table_at_its_fullest(monkeypatch: pytest.MonkeyPatch, lang: str) 
 def test_mille_table_has_no_small_text(monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
     """Every label on a full Mille Bornes table (in English and with French card names), the
     column titles, a coup fourré's mark, the status chips, the distance counts, the piles'
-    counts and the "mi" of the mileage, is at least the readable size: they were 13-18 px.
-    The last move's words are left out: a long one shrinks to fit its box (16 px at least)."""
+    counts, the "mi" of the mileage and the last move, is at least the readable size: they
+    were 13-18 px."""
     mille._table_background.cache_clear()  # the column titles drawn once on the cached felt
     drawn = sizes_drawn(monkeypatch)
     mille.render_table(_mille_view(lang))
-    labels = set(drawn[: [text for text, _ in drawn].index("LAST MOVE") + 1])  # then its words
+    labels = set(drawn)
     assert not sorted((text, size) for text, size in labels if size < READABLE)
     words = {text for text, _ in labels}
     assert {"BATTLE", "SAFETIES · 4 COUPS FOURRÉS", "CF", "= empty", "PTS", "×10", "mi"} <= words
     assert {"Deck 88", "Discard 0", "Hand 99", "Match to 5000", "▶ TO PLAY"} <= words
+
+
+def _mille_hand_end(scores: tuple[int, int]) -> Any:
+    """The state after the widest name declines the extension at 700 miles, the match's scores
+    ``scores`` before that hand: the caption says the hand is over, why, and who starts the
+    next (or, at 5000 points, the match is over)."""
+    game = bundle("mille").game
+    filler = ["75", "75", "75", "50", "50", "50"]
+    deck = ["go", "100", *filler[:4], *filler, *["25"] * 6]
+    state = game.new_game([NAMES[1], NAMES[0]], seed=1, deck=deck)
+    state = game.apply(state, 0, game.parse_action("play go"))
+    state = game.apply(state, 1, game.parse_action("discard 75"))
+    state.tableaus[0].miles = [Card.D100] * 6
+    state.scores = list(scores)
+    for move in ("play 100", "extend no"):
+        state = game.apply(state, 0, game.parse_action(move))
+    return state
+
+
+@pytest.mark.parametrize("scores", [(0, 0), (4900, 0)], ids=["next hand", "match over"])
+def test_mille_table_writes_a_hand_end_at_the_readable_size(
+    monkeypatch: pytest.MonkeyPatch, scores: tuple[int, int]
+) -> None:
+    """A hand's end said with the widest names (four lines at 20 px), and the match's end
+    under its gold banner, are written whole at the readable size, the road growing: they
+    shrank to 16 px and 12-19 px in a box of fixed size."""
+    state = _mille_hand_end(scores)
+    view = bundle("mille").game.public_view(state)
+    assert "Hand 1 is over" in state.caption and (view.winners is not None) == (scores[0] > 0)
+    drawn = sizes_drawn(monkeypatch)
+    _check(monkeypatch, lambda: mille.table_png(view))
+    assert not sorted({(text, size) for text, size in drawn if size < READABLE})
+    shown = " ".join(text for text, _ in drawn)
+    assert state.caption.split(": ")[-1] in shown  # its end, not cut
+    assert mille.render_table(view).size == mille.table_size(view)
 
 
 def test_mille_hand_at_its_fullest(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -21,7 +21,7 @@ from PIL import Image
 from bot.engine.mille.cards import Card, full_deck
 from bot.games import get_game
 from bot.render import common
-from bot.render.common import fit_wrapped, text_width, to_png
+from bot.render.common import READABLE, fit_wrapped, text_width, to_png
 from bot.render.mille import (
     HAND_IMAGE_SIZE,
     RESULT_SIZE,
@@ -340,4 +340,4 @@ def test_a_hand_end_between_long_names_is_drawn_whole(monkeypatch: pytest.Monkey
     start = next(i for i, (words, _) in enumerate(drawn) if words == "LAST MOVE")
     lines = drawn[start + 1 :]
     assert " ".join(words for words, _ in lines) == caption
-    assert min(size for _, size in lines) >= 16
+    assert min(size for _, size in lines) >= READABLE
