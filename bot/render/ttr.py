@@ -49,6 +49,7 @@ from bot.render.common import (
     fit_font,
     fit_wrapped,
     font,
+    result_banner_height,
     text_width,
     title_bar,
     to_png,
@@ -267,44 +268,40 @@ def _stack(c: Canvas, x: int, y: int, w: int, h: int, count: int, tickets: bool 
 # --- the table --------------------------------------------------------------------------------
 
 
-def _table_height(seats: int, caption_lines: int = 2) -> int:
+def _table_height(seats: int, extra: int = 0) -> int:
     rows = (seats + 1) // 2
-    extra = (caption_lines - 2) * _CAPTION_LINE
     return _AREA_Y + _AREA_H + 10 + rows * (_PANEL_H + 10) + _CAPTION_H + extra + _M
 
 
-_CAPTION_LINE = 22
-"""What each "LAST MOVE" line past the second adds to the table's height."""
-_CAPTION_READABLE = 16
-"""The last move's smallest size before its box grows a line (at most five)."""
+_CAPTION_LINE = READABLE + 6
+"""What each "LAST MOVE" line past the second adds to the table's height (as
+``Canvas.caption_banner`` spaces lines of ``READABLE`` px)."""
+_BANNER_W = TABLE_WIDTH - 2 * _M
+"""The width of the "LAST MOVE" box, or of a finished game's banner."""
 
 
-def _caption_lines(view: TtrPublicView) -> int:
-    """How many lines the "LAST MOVE" box holds: two, or up to five when the caption needs
-    them at ``_CAPTION_READABLE`` px. Two lines at 13 px cut a player's leave short ("…
-    Mohammed Abdulrahman Al-Mansouri to…"), the second deck's making and all.
-
-    A finished game's banner is a line taller when its reason takes two lines: in the box of
-    two, the second was drawn across the banner's bottom edge."""
+def _caption_extra(view: TtrPublicView) -> int:
+    """How much taller than two lines the box under the seats is: a line of
+    ``_CAPTION_LINE`` for each line of the last move past the second at ``READABLE`` px, or
+    what a finished game's banner needs for every line of its headline and reason at that
+    size. The last move shrank to 16 px (13 px at first, cutting a player's leave short), a
+    four-way tie's headline among 32-letter names to 10 px."""
     if view.is_over:
-        inner = TABLE_WIDTH - 2 * _M - 40  # as ``Canvas.result_banner`` wraps it
-        reason = view.end_reason or " "
-        return 3 if text_width(reason, font(_REASON_SIZE, "bold")) > inner else 2
-    return _lines_needed(view.caption or "—")
-
-
-_REASON_SIZE = 19
-"""The size ``Canvas.result_banner`` writes a finished game's reason at, before it shrinks."""
+        box = _CAPTION_H - 6  # the banner's height when nothing grows
+        need = result_banner_height(_BANNER_W, _winner_line(view), view.end_reason)
+        return max(0, need - box)
+    return (_lines_needed(view.caption or "—") - 2) * _CAPTION_LINE
 
 
 @lru_cache(maxsize=256)
 def _lines_needed(caption: str) -> int:
-    """``_caption_lines`` for a caption (cached: every seat's table repeats it)."""
-    width = TABLE_WIDTH - 2 * _M - 36  # as ``Canvas.caption_banner`` wraps it
-    fnt = font(_CAPTION_READABLE, "bold")
+    """How many lines the last move takes at ``READABLE`` px (two at least; cached: every
+    seat's table repeats it)."""
+    width = _BANNER_W - 36  # as ``Canvas.caption_banner`` wraps it
+    fnt = font(READABLE, "bold")
     if text_width(caption, fnt) <= width:
         return 2  # one line: most captions, measured once rather than wrapped word by word
-    return max(2, min(5, len(wrap(caption, fnt, width))))
+    return max(2, len(wrap(caption, fnt, width)))
 
 
 @lru_cache(maxsize=8)
@@ -322,8 +319,8 @@ def _table_background(height: int) -> Image.Image:
 def render_table(view: TtrPublicView) -> Image.Image:
     """The whole table as everyone sees it."""
     seats = len(view.seats)
-    lines = _caption_lines(view)
-    height = _table_height(seats, lines)
+    extra = _caption_extra(view)
+    height = _table_height(seats, extra)
     c = Canvas(_table_background(height).copy())
     _draw_top_bar(c, view)
     _draw_area(c, view)
@@ -334,12 +331,13 @@ def render_table(view: TtrPublicView) -> Image.Image:
         y = _AREA_Y + _AREA_H + 10 + row * (_PANEL_H + 10)
         w = TABLE_WIDTH - 2 * _M if wide else _PANEL_W
         _draw_panel(c, view, seat, (x, y, x + w, y + _PANEL_H))
-    top = height - _CAPTION_H - (lines - 2) * _CAPTION_LINE - _M + 6
+    top = height - _CAPTION_H - extra - _M + 6
     box = (_M, top, TABLE_WIDTH - _M, height - _M)
     if view.is_over:
         c.result_banner(box, _winner_line(view), view.end_reason)
     else:
-        c.caption_banner(box, view.caption, size=22, max_lines=lines, min_size=13)
+        lines = _lines_needed(view.caption or "—")
+        c.caption_banner(box, view.caption, size=22, max_lines=lines, min_size=READABLE)
     return c.image
 
 

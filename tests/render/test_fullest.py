@@ -596,12 +596,11 @@ def test_ttr_table_has_no_small_text(monkeypatch: pytest.MonkeyPatch, seats: int
     """Every label on a full Ticket to Ride table (the top bar's chips, the draw area's
     titles and numbers, the solo's clock and hidden tickets, the names, the seats' chips, the
     Railyard and On-the-Track titles, the Railyard chips' counts and colour letters) is at
-    least the readable size: they were 14-18 px. The last move's words are left out: a long
-    one shrinks to fit its box (16 px at least, the box growing a line below that)."""
+    least the readable size: they were 14-18 px. So is the last move (it shrank to 16 px)."""
     game = TTR_SOLO if seats == 1 else TTR
     drawn = sizes_drawn(monkeypatch)
     ttr.render_table(game.public_view(dataclasses.replace(_ttr_state(seats), final_round=True)))
-    labels = set(drawn[: [text for text, _ in drawn].index("LAST MOVE") + 1])
+    labels = set(drawn)
     assert not sorted((text, size) for text, size in labels if size < READABLE)
     words = {text for text, _ in labels}
     assert {"RAILYARD", "ON-THE-TRACK", "DRAW AREA", "TICKETS", "Bu", "L", "5"} <= words
@@ -643,11 +642,27 @@ def test_ttr_end_banner_holds_a_reason_of_two_lines(
     marks = marks_drawn(monkeypatch)
     png = ttr.table_png(game.public_view(state))
     _, height = png_size(png)
-    title = next(i for i, m in enumerate(marks) if m.what.startswith("★"))
+    title = max(i for i, m in enumerate(marks) if m.what.endswith("★"))
     lines = marks[title + 1 :]  # the reason's lines, drawn after the banner's title
     shown = "".join(m.what for m in lines).replace(" ", "")
-    assert len(lines) == 2 and shown == state.end_reason.replace(" ", "")
+    assert len(lines) >= 2 and shown == state.end_reason.replace(" ", "")
     assert max(m.box[3] for m in lines) <= height - ttr._M - 6  # inside the banner's border
+
+
+@pytest.mark.parametrize("seats", [1, 2, 3, 4])
+def test_ttr_end_banner_has_no_small_text(monkeypatch: pytest.MonkeyPatch, seats: int) -> None:
+    """A finished game's gold banner, a tie among every seat's long name (four at most) and
+    a long reason, is written whole at the readable size, the table growing: the headline
+    shrank to 10 px and the reason to 12."""
+    game = TTR_SOLO if seats == 1 else TTR
+    state = game.new_game(NAMES[:seats], 3)
+    finish(state, CAPTION)
+    view = game.public_view(state)
+    drawn = sizes_drawn(monkeypatch)
+    _check(monkeypatch, lambda: ttr.table_png(view))
+    assert not sorted({(text, size) for text, size in drawn if size < READABLE})
+    shown = "".join(text for text, _ in drawn).replace(" ", "")
+    assert state.end_reason.replace(" ", "") in shown
 
 
 def test_ttr_hand_at_its_fullest(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -735,7 +750,8 @@ def test_stats_card_at_its_fullest(monkeypatch: pytest.MonkeyPatch, solitaire: b
 def test_ttr_table_after_the_longest_leave(monkeypatch: pytest.MonkeyPatch) -> None:
     """The last player owed a final turn leaves a four-seat game: the caption says where they
     finish, who plays on and who is to play, and the second deck's making (about 400 letters
-    with these names): the "LAST MOVE" box holds it whole, at 16 px or more."""
+    with these names): the "LAST MOVE" box holds it whole, at the readable size (it shrank to
+    16 px, the box growing five lines at most)."""
     state = dataclasses.replace(
         _ttr_state(4), final_round=True, final_queue=[0], exhausted=True, deck=[]
     )
@@ -746,7 +762,7 @@ def test_ttr_table_after_the_longest_leave(monkeypatch: pytest.MonkeyPatch) -> N
     start = next(i for i, (words, _) in enumerate(drawn) if words == "LAST MOVE")
     shown = "".join(words for words, _ in drawn[start + 1 :])
     assert shown.replace(" ", "") == after.caption.replace(" ", "")  # a CJK name may wrap
-    assert min(size for _, size in drawn[start + 1 :]) >= 16
+    assert min(size for _, size in drawn[start + 1 :]) >= READABLE
 
 
 @pytest.mark.parametrize("cars", [3, 6])
