@@ -55,12 +55,14 @@ from bot.render.common import (
     mat,
     mileage_bar,
     mileage_track,
+    result_banner_height,
     road,
     text_width,
     title_bar,
     to_png,
     vertical_gradient,
     washed_out,
+    wrap,
 )
 
 TABLE_SIZE = (1200, 860)
@@ -74,6 +76,7 @@ _ROAD_H = 156
 _GAP = 8
 _SIDE_Y = (_TOP_BAR + _GAP, _TOP_BAR + 3 * _GAP + _PANEL_H + _ROAD_H)
 _ROAD_Y = _TOP_BAR + 2 * _GAP + _PANEL_H
+_BOX_H = _ROAD_H - 38  # the last move's box in a road of ``_ROAD_H``: 18 px above, 20 below
 _MINI = (64, 90)  # cards on the table
 _PILE = (70, 98)  # library and junkyard
 _BACK_MINI = (24, 34)
@@ -220,13 +223,49 @@ def _empty_slot(title: str, w: int, h: int) -> Image.Image:
 # --- table ---------------------------------------------------------------------------------
 
 
+def table_size(view: RacePublicView) -> tuple[int, int]:
+    """The size of ``view``'s table image: ``TABLE_SIZE``, taller by what its road grows."""
+    return _W, _H + _road_extra(view)
+
+
+def _box_x(view: RacePublicView) -> int:
+    """Where the last move's box starts: right of the cards waiting for an answer."""
+    x = _MARGIN + 20
+    if view.stack:
+        x += min(len(view.stack), 5) * (_PILE[0] + 26) + 10
+    return x + 10
+
+
+@lru_cache(maxsize=64)
+def _caption_lines(caption: str, width: int) -> int:
+    """How many lines the last move takes at the readable size in a box ``width`` wide."""
+    return len(wrap(caption or "—", font(READABLE, "bold"), width - 36))
+
+
+def _road_extra(view: RacePublicView) -> int:
+    """What the road grows so the last move, or the result, is written whole at ``READABLE``
+    px or more: in a box of fixed size they shrank to 14 px and 12 px."""
+    width = _W - _MARGIN - 4 - _box_x(view)
+    if view.winners is not None:
+        need = result_banner_height(width, _winner_line(view), _result_detail(view))
+    else:
+        need = 36 + max(3, _caption_lines(view.caption, width)) * (READABLE + 6)
+    return max(0, need - _BOX_H)
+
+
+def _result_detail(view: RacePublicView) -> str:
+    return view.end_reason or view.caption
+
+
 def render_table(view: RacePublicView) -> Image.Image:
     """The whole table as everyone sees it."""
-    canvas = Canvas(_table_background().copy())
+    extra = _road_extra(view)
+    canvas = Canvas(_table_background(extra).copy())
     _draw_top_bar(canvas, view)
     for side in view.sides[:2]:
-        _draw_side(canvas, view, side, _SIDE_Y[side.seat % 2])
-    _draw_road(canvas, view)
+        y = _SIDE_Y[side.seat % 2] + (extra if side.seat % 2 else 0)
+        _draw_side(canvas, view, side, y)
+    _draw_road(canvas, view, extra)
     return canvas.image
 
 
@@ -235,16 +274,18 @@ def table_png(view: RacePublicView) -> bytes:
     return to_png(render_table(view))
 
 
-@lru_cache(maxsize=1)
-def _table_background() -> Image.Image:
-    img = vertical_gradient(_W, _H, Palette.FELT_TOP, Palette.FELT_BOTTOM)
+@lru_cache(maxsize=4)
+def _table_background(extra: int = 0) -> Image.Image:
+    """The felt, title bar, road, mats and column titles of a table whose road is ``extra``
+    px taller (cached: the renderer draws on a copy)."""
+    img = vertical_gradient(_W, _H + extra, Palette.FELT_TOP, Palette.FELT_BOTTOM)
     c = Canvas(img)
     d = c.draw
     title_bar(c, _W, _TOP_BAR, "1000 MILE RACE", _MARGIN + 4)
-    road(c, _ROAD_Y, _ROAD_H, _W)
+    road(c, _ROAD_Y, _ROAD_H + extra, _W)
     label = font(READABLE, "bold")
     piles = font(READABLE, "cond")  # two titles over two narrow piles
-    for seat, y in enumerate(_SIDE_Y):
+    for seat, y in enumerate((_SIDE_Y[0], _SIDE_Y[1] + extra)):
         x0 = _MARGIN
         mat(c, (x0, y, _W - _MARGIN, y + _PANEL_H))
         # A stripe in the deck's colour down the left edge says whose side this is.
@@ -440,12 +481,13 @@ def _draw_progress(c: Canvas, view: RacePublicView, side: SideView, y: int) -> N
     mileage_bar(c, box, side.total, view.target, colour, _W - _MARGIN - 20, number_size=28)
 
 
-def _draw_road(c: Canvas, view: RacePublicView) -> None:
-    """The strip between the sides: the cards waiting for an answer, and the last move."""
+def _draw_road(c: Canvas, view: RacePublicView, extra: int) -> None:
+    """The strip between the sides, ``extra`` px taller than ``_ROAD_H``: the cards waiting
+    for an answer, and the last move."""
     y = _ROAD_Y
     x = _MARGIN + 20
     w, h = _PILE
-    top = y + (_ROAD_H - h) // 2
+    top = y + (_ROAD_H + extra - h) // 2
     if view.stack:
         # The cards waiting for an answer, bottom first, framed in their owner's colour.
         for i, entry in enumerate(view.stack[-5:]):
@@ -456,11 +498,15 @@ def _draw_road(c: Canvas, view: RacePublicView) -> None:
             if i:
                 c.text((cx - 13, top + h / 2), "◀", font(READABLE, "bold"), Palette.INK, "mm")
         x += min(len(view.stack), 5) * (w + 26) + 10
-    box = (x + 10, y + 18, _W - _MARGIN - 4, y + _ROAD_H - 20)
+    box = (_box_x(view), y + 18, _W - _MARGIN - 4, y + 18 + _BOX_H + extra)
     if view.winners is not None:
-        c.result_banner(box, _winner_line(view), view.end_reason or view.caption)
+        c.result_banner(box, _winner_line(view), _result_detail(view))
     else:
-        c.caption_banner(box, view.caption, size=24, max_lines=3)
+        # As many lines at the readable size as the caption needs, the road growing past
+        # three (a long one shrank to 14 px).
+        lines = _caption_lines(view.caption, box[2] - box[0])
+        size = 24 if lines <= 3 else READABLE  # bigger lines would not fit the grown box
+        c.caption_banner(box, view.caption, size=size, max_lines=max(3, lines), min_size=READABLE)
 
 
 def _winner_line(view: RacePublicView) -> str:

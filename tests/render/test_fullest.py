@@ -359,14 +359,14 @@ def test_race_at_its_fullest(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_race_table_has_no_small_text(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every label on a 1000 Mile Race table, at its start and at its fullest (the column
     titles, the chips, the hand size, the counts, the piles' sizes, the top bar with a
-    32-letter name), is at least the readable size: they were 15-18 px. The last move's
-    words are left out: a long one shrinks to fit its box."""
+    32-letter name), is at least the readable size: they were 15-18 px. So is a long last
+    move beside five cards waiting for an answer, the road growing: it shrank to 14 px."""
     race._table_background.cache_clear()  # the column titles drawn once on the cached felt
     labels: set[tuple[str, int]] = set()
     for view in (_race_view(), _race_fullest()[1]):
         drawn = sizes_drawn(monkeypatch)
-        race.render_table(view)
-        labels |= set(drawn[: [text for text, _ in drawn].index("LAST MOVE") + 1])
+        assert race.render_table(view).size == race.table_size(view)
+        labels |= set(drawn)
     assert not sorted((text, size) for text, size in labels if size < READABLE)
     words = {text for text, _ in labels}
     assert {"HAZARDS ON THEM", "JUNKYARD", "Speed Trap: 25/50", "×2", "11 cards", "◀"} <= words
