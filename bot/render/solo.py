@@ -46,6 +46,7 @@ from bot.render.common import (
     to_png,
     vertical_gradient,
     washed_out,
+    wrap,
 )
 from bot.render.mille_cards import card_back, draw_card
 
@@ -65,6 +66,7 @@ _HAND_H = 262
 _CAPTION_Y = _HAND_Y + _HAND_H + 8
 _COL_W = (_W - 2 * _MARGIN) // 7
 _MOVE_SIZE = 24
+_MOVE_LINE = 28  # baseline to baseline in the last move
 _STEPS_SIZE = 20
 _STEPS_ONE_LINE = 16
 _STEPS_LINE = 24
@@ -147,9 +149,25 @@ def _steps_lines(last_move: str, note: str) -> tuple[Font, tuple[str, ...], int]
 
 def table_size(view: SoloPublicView | SoloSeatView) -> tuple[int, int]:
     """The table image's size: ``TABLE_SIZE``, taller by a line for each line of automatic
-    steps the last move's box has no room for."""
-    _, lines, free = _steps(_public(view))
-    return _W, _H + max(0, len(lines) - free) * _STEPS_LINE
+    steps the last move's box has no room for, and for each line of the last move past two."""
+    pub = _public(view)
+    _, lines, free = _steps(pub)
+    extra = max(0, len(lines) - free) * _STEPS_LINE
+    if pub.result is None:
+        extra += max(0, len(_move_lines(pub.last_move or "—")[1]) - 2) * _MOVE_LINE
+    return _W, _H + extra
+
+
+@lru_cache(maxsize=64)
+def _move_lines(last_move: str) -> tuple[Font, tuple[str, ...]]:
+    """The last move in the box: on two lines at ``_MOVE_SIZE`` down to ``READABLE`` px, or
+    on as many lines as it needs at ``READABLE`` px (it shrank to 15 px, then was cut)."""
+    inner = _W - 2 * _MARGIN - 36
+    fnt = font(READABLE, "bold")
+    lines = wrap(last_move, fnt, inner)
+    if len(lines) <= 2:
+        return fit_wrapped(last_move, inner, 2, _MOVE_SIZE, "bold", min_size=READABLE)
+    return fnt, tuple(lines)
 
 
 def render_table(view: SoloPublicView | SoloSeatView) -> Image.Image:
@@ -456,12 +474,11 @@ def _caption_banner(
     c.rounded((x0 + 3, y0 + 5, x1 + 3, y1 + 5), 14, fill=(20, 22, 26))
     c.rounded(box, 14, fill=(250, 246, 232), outline=Palette.GOLD_DARK, width=2)
     c.text((x0 + 18, y0 + 8), "LAST MOVE", font(READABLE, "bold"), (130, 120, 96))
-    inner = x1 - x0 - 36
-    fnt, lines = fit_wrapped(view.last_move or "—", inner, 2, _MOVE_SIZE, "bold", min_size=15)
+    fnt, lines = _move_lines(view.last_move or "—")
     ty = y0 + 44
     for line in lines:
         c.text((x0 + 18, ty), line, fnt, Palette.DARK_INK, "lm")
-        ty += 28
+        ty += _MOVE_LINE
     # The steps' lines end where the one line always sat; above it they take the last move's
     # free second line, then the room the box grew by.
     nfnt, notes, _ = steps

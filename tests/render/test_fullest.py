@@ -269,7 +269,8 @@ def test_solo_at_its_fullest(monkeypatch: pytest.MonkeyPatch, result: str | None
 def test_solo_table_has_no_small_text(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every label on a Solo table (the title bar's chips, the road's titles, refuel and
     wipe chips, the distance counts and "mi", the hand row's titles) is at least the readable
-    size: they were 16-18 px. The last move's words are left out: a long one shrinks to fit."""
+    size: they were 16-18 px. So is a last move too long for two lines, the table growing: it
+    shrank to 15 px, then was cut."""
     solo._table_background.cache_clear()
     game = bundle("solo").game
     public = game.public_view(game.new_game([NAMES[1]], 4))
@@ -280,12 +281,16 @@ def test_solo_table_has_no_small_text(monkeypatch: pytest.MonkeyPatch) -> None:
         wipes=999,
         refuel_limit=3,
         refuels_used=1,
+        last_move=f"{CAPTION} {CAPTION}",  # four lines at 20 px
+        events=(CAPTION,),
     )
     labels: set[tuple[str, int]] = set()
     for view in (public, full):
         drawn = sizes_drawn(monkeypatch)
-        solo.render_table(view)
-        labels |= set(drawn[: [text for text, _ in drawn].index("LAST MOVE") + 1])
+        assert solo.render_table(view).size == solo.table_size(view)
+        labels |= set(drawn)
+    shown = "".join(text for text, _ in drawn).replace(" ", "")
+    assert full.last_move.replace(" ", "") in shown  # whole, not cut
     assert not sorted((text, size) for text, size in labels if size < READABLE)
     words = {text for text, _ in labels}
     assert {"CLEARED", "YOUR MILES", "mi", "×10", "Hands wiped 999", "Refuels left 2/3"} <= words
