@@ -357,9 +357,7 @@ class Tables:
                 # Nothing moved but this member's move (no late turn caught up, no computer):
                 # whom the game waited for and still does was called on by the table before.
                 still = (
-                    frozenset(here.acting) & frozenset(after.acting)
-                    if not before_steps and not more
-                    else frozenset()
+                    _still_deciding(here, after) if not before_steps and not more else frozenset()
                 )
                 return await self._update(
                     after, (*before_steps, step, *more), previous=previous, still_waiting=still
@@ -390,19 +388,8 @@ class Tables:
                 await _answer_first(before_computers)
             more, here = await self._computer_turns(here)
             await self._settle(here)
-        # As for a move: whom the game waited for and still does was called on before. Only
-        # for the same decision: a shooter leaving in her victim's reaction window hands him
-        # his own turn, which is news (a window has a default, a turn none).
-        still = (
-            frozenset(
-                s
-                for s in frozenset(before.acting) & frozenset(here.acting)
-                if (before.game.default_action(before.state, s) is None)
-                == (here.game.default_action(here.state, s) is None)
-            )
-            if not more
-            else frozenset()
-        )
+        # As for a move: whom the game waited for and still does was called on before.
+        still = _still_deciding(before, here) if not more else frozenset()
         return await self._update(here, (step, *more), previous=previous, still_waiting=still)
 
     async def abort(self, *, channel_id: int) -> StoredGame:
@@ -1070,6 +1057,19 @@ def _late_since_own(moves: Sequence[MoveRecord], seat: int) -> int:
             break
         late += 1
     return late
+
+
+def _still_deciding(before: Position, after: Position) -> frozenset[int]:
+    """The seats the game waited for before a move and still waits for, in the same kind of
+    decision: the table called on them already. Only the same decision: a shooter leaving in
+    her victim's reaction window hands him his own turn, which is news (a window has a
+    default, a turn none)."""
+    return frozenset(
+        s
+        for s in frozenset(before.acting) & frozenset(after.acting)
+        if (before.game.default_action(before.state, s) is None)
+        == (after.game.default_action(after.state, s) is None)
+    )
 
 
 async def _answer_first(before_computers: Callable[[], Awaitable[None]]) -> None:
