@@ -101,6 +101,18 @@ async def test_resigned_game_replays_up_to_the_resignation(tables: Tables) -> No
     assert frames[-1].winners is not None and frames[-2].winners is None
 
 
+def _count_parsed(monkeypatch: pytest.MonkeyPatch) -> list[StoredGame]:
+    """The games the store parses from its rows from now on, in order (each read's cost)."""
+    read: list[StoredGame] = []
+
+    def parsed(row: Any) -> StoredGame:
+        read.append(game_from_row(row))
+        return read[-1]
+
+    monkeypatch.setattr("bot.store.sql.game_from_row", parsed)
+    return read
+
+
 async def test_replay_reads_only_the_members_games_in_its_channel(
     tables: Tables, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -118,13 +130,7 @@ async def test_replay_reads_only_the_members_games_in_its_channel(
         )
     here = await _start(tables)
     await tables.abort(channel_id=CHANNEL)
-    read: list[StoredGame] = []
-
-    def parsed(row: Any) -> StoredGame:
-        read.append(game_from_row(row))
-        return read[-1]
-
-    monkeypatch.setattr("bot.store.sql.game_from_row", parsed)
+    read = _count_parsed(monkeypatch)
     aborted = await tables.hindsight.aborted_here(CHANNEL, ANN)
     assert aborted is not None and aborted.id == here.game.id
     assert len(read) == 1
@@ -144,13 +150,7 @@ async def test_replay_parses_one_of_the_members_games_in_its_channel(
         await tables.leave(channel_id=CHANNEL, user_id=ANN)
     here = await _start(tables)
     await tables.abort(channel_id=CHANNEL)
-    read: list[StoredGame] = []
-
-    def parsed(row: Any) -> StoredGame:
-        read.append(game_from_row(row))
-        return read[-1]
-
-    monkeypatch.setattr("bot.store.sql.game_from_row", parsed)
+    read = _count_parsed(monkeypatch)
     last = await tables.store.last_finished_game(CHANNEL)
     assert last is not None and len(read) == 1
     aborted = await tables.hindsight.aborted_here(CHANNEL, ANN, after=last.id)
