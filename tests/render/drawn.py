@@ -40,6 +40,20 @@ def words_drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return drawn
 
 
+def inks_drawn(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """Every text drawn from now on, with the colour it was drawn in (the last, for a text
+    drawn twice)."""
+    inks: dict[str, Any] = {}
+    draw = Canvas.text
+
+    def text(self: Canvas, xy: Any, words: str, fnt: Any, fill: Any, *a: Any, **k: Any) -> None:
+        inks[words] = fill
+        draw(self, xy, words, fnt, fill, *a, **k)
+
+    monkeypatch.setattr(Canvas, "text", text)
+    return inks
+
+
 Box = tuple[int, int, int, int]
 
 

@@ -33,7 +33,7 @@ from bot.render.stats import (
     stats_png,
 )
 from tests.render.colour_vision import worst_contrast
-from tests.render.drawn import marks_drawn, words_drawn
+from tests.render.drawn import inks_drawn, marks_drawn, words_drawn
 
 PNG_BUDGET = 250 * 1024
 DAY = 86_400.0
@@ -352,14 +352,7 @@ def test_lost_reads_to_a_colour_blind_player(monkeypatch: pytest.MonkeyPatch) ->
     """ "LOST" and a record behind an opponent ("3–5–0") stand out from the panel by 4.5:1 to
     normal sight and under each colour blindness: in Palette.RED they were 2.3:1 to a
     protanope, who sees red darker."""
-    inks: dict[str, Any] = {}
-    draw = Canvas.text
-
-    def text(self: Canvas, xy: Any, words: str, fnt: Any, fill: Any, *a: Any, **k: Any) -> None:
-        inks[words] = fill
-        draw(self, xy, words, fnt, fill, *a, **k)
-
-    monkeypatch.setattr(Canvas, "text", text)
+    inks = inks_drawn(monkeypatch)
     stats_png(_stats(_history(20)))  # its opponents include "3–5–0", a record behind
     assert worst_contrast(inks["LOST"], Palette.MAT) >= 4.5
     assert worst_contrast(inks["3–5–0"], Palette.MAT) >= 4.5

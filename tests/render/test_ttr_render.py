@@ -31,7 +31,7 @@ from bot.render.ttr import (
 )
 from tests.engine.ttr_helpers import SOLO, G, lay
 from tests.render.colour_vision import contrast, worst_contrast
-from tests.render.drawn import marks_drawn, sizes_drawn, words_drawn
+from tests.render.drawn import inks_drawn, marks_drawn, sizes_drawn, words_drawn
 from tests.render.test_hostile_names import LONG
 
 RENDER = Path(__file__).resolve().parents[2] / "bot" / "render" / "ttr.py"
@@ -326,14 +326,7 @@ def test_a_lost_tickets_points_read_to_a_colour_blind_player(
     """The points a failed ticket costs ("-13") stand out from the mat by 4.5:1 to normal
     sight and under each colour blindness: in the red of the ✗ they were 2.8:1 to a
     protanope, who sees red darker."""
-    inks: dict[str, Any] = {}
-    draw = Canvas.text
-
-    def text(self: Canvas, xy: Any, words: str, fnt: Any, fill: Any, *a: Any, **k: Any) -> None:
-        inks[words] = fill
-        draw(self, xy, words, fnt, fill, *a, **k)
-
-    monkeypatch.setattr(Canvas, "text", text)
+    inks = inks_drawn(monkeypatch)
     ticket = TICKETS[20]
     img = Image.new("RGB", (560, 44), Palette.MAT)
     ttr._ticket_line(Canvas(img), 16, 0, 544, ticket.index, False, -ticket.points, ())
