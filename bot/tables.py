@@ -34,7 +34,7 @@ import logging
 import secrets
 import time
 import weakref
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -849,11 +849,7 @@ class Tables:
             and after == before
             and game.outcome(new_state) is None
             and not any(here.stored.seats[s].is_computer for s in after)
-            and all(
-                (game.default_action(here.state, s) is None)
-                == (game.default_action(new_state, s) is None)
-                for s in after
-            )
+            and _same_kind(game, here.state, new_state, after) == frozenset(after)
         )
 
     def _others_still_deciding(self, here: Position, seat: int, new_state: Any) -> bool:
@@ -1064,11 +1060,17 @@ def _still_deciding(before: Position, after: Position) -> frozenset[int]:
     decision: the table called on them already. Only the same decision: a shooter leaving in
     her victim's reaction window hands him his own turn, which is news (a window has a
     default, a turn none)."""
+    common = frozenset(before.acting) & frozenset(after.acting)
+    return _same_kind(after.game, before.state, after.state, common)
+
+
+def _same_kind(game: Any, before: Any, after: Any, seats: Iterable[int]) -> frozenset[int]:
+    """Those of ``seats`` deciding the same kind of thing in the states ``before`` and
+    ``after``: a reaction window in both (it has a default answer) or a turn in both (none)."""
     return frozenset(
         s
-        for s in frozenset(before.acting) & frozenset(after.acting)
-        if (before.game.default_action(before.state, s) is None)
-        == (after.game.default_action(after.state, s) is None)
+        for s in seats
+        if (game.default_action(before, s) is None) == (game.default_action(after, s) is None)
     )
 
 
