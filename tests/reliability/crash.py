@@ -251,6 +251,20 @@ class Campaign:
         await self.bot.start(timeout=90)
 
 
+async def _short_deadlines_swept(store: Store, within: float = 60.0) -> None:
+    """Wait (up to a minute) until no game in play has a deadline due in ``within`` seconds:
+    the short timers of the campaign are all swept, and only the checks' hour-long ones are
+    left, so no game moves while ``verify`` reads it."""
+    for _ in range(120):
+        soon = time.time() + within
+        if not any(
+            g.turn_deadline is not None and g.turn_deadline < soon
+            for g in await store.active_games()
+        ):
+            return
+        await asyncio.sleep(0.5)
+
+
 async def verify(campaign: Campaign, report: Report, *, buttons: int) -> None:
     """Every check of the module docstring; failures become discrepancies."""
     store, fake, found = campaign.store, campaign.fake, report.discrepancies
@@ -420,12 +434,14 @@ async def campaign(
                     task.cancel()
                 # Kill points off for the checks: a last clean start on the same database.
                 # Timers long for the checks, so no deadline moves a game while it is examined;
-                # deadlines armed before this restart pass during the pause and are swept.
+                # deadlines armed before this restart are swept first. The clock stops while
+                # the bot is down, so those get the restart's time back: wait for them.
                 await store.set_guild_settings(GuildSettings(GUILD_ID, None, "computer", 3600))
                 bot.extra_env["JUNCTION_KILL_POINTS"] = ""
                 bot.extra_env["JUNCTION_SABOTAGE"] = ""
                 await bot.restart(timeout=90)
                 await asyncio.sleep(7.0)
+                await _short_deadlines_swept(store)
                 await verify(run, report, buttons=buttons)
                 report.interactions = run.interactions
             finally:
