@@ -462,7 +462,7 @@ class GroupButton(PickerButton, template="jn:g" + _PICKED):
         if self.path and private_to_presser(interaction):
             await interaction.response.edit_message(content=content, view=view)
         else:
-            await interaction.response.send_message(content, view=view, ephemeral=True)
+            await interaction.response.send_message(content, view=unkept(view), ephemeral=True)
 
 
 class PickSelect(
@@ -594,6 +594,16 @@ class LegacyMoveButton(
 # --- messages ---------------------------------------------------------------------------------
 
 
+def unkept(view: discord.ui.View) -> discord.ui.View:
+    """``view``, to be sent in a private message, marked finished so that discord.py keeps
+    nothing of it. Every item is rebuilt from its custom id at each press (``GameItem``), so
+    nothing is lost; but a view sent ephemerally unfinished is given a fifteen-minute timeout,
+    a sleeping task holding the view for each private message, thousands an hour on a busy
+    bot."""
+    view.stop()
+    return view
+
+
 async def hand_message(
     tables: Tables, stored: StoredGame, interaction: discord.Interaction[Any]
 ) -> tuple[discord.File, discord.ui.View, str]:
@@ -626,7 +636,8 @@ async def hand_message(
         content += " Not every move fits here: type /move to find the others."
     # Alt text for screen readers: the hand in words (this message is only ever the owner's).
     alt = described(found.presenter.console_hand(seat_view))
-    return discord.File(io.BytesIO(png), filename="hand.png", description=alt), view, content
+    hand = discord.File(io.BytesIO(png), filename="hand.png", description=alt)
+    return hand, unkept(view), content
 
 
 WAITING_NAMES = 60

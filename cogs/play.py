@@ -27,7 +27,7 @@ from bot.updates import StaleButton
 from cogs import limits
 from cogs.choices import game_choices
 from cogs.moving import play_move
-from cogs.pickers import DYNAMIC_ITEMS, ID, GameItem, hand_message, register_items
+from cogs.pickers import DYNAMIC_ITEMS, ID, GameItem, hand_message, register_items, unkept
 from cogs.seat_names import display_name
 from cogs.ui import NO_PINGS, bot_of, clip, pings, plain, post_table, refuse, storage_trouble
 
@@ -357,7 +357,7 @@ class Play(commands.Cog):
             buttons.add_item(button)
         elif notation in labels:
             text += f"\n{TYPE_IT}"
-        await interaction.followup.send(clip(text), view=buttons, ephemeral=True)
+        await interaction.followup.send(clip(text), view=unkept(buttons), ephemeral=True)
 
     @app_commands.command(name="rules", description="The rules of a game, briefly")
     @app_commands.describe(game="Which game")
