@@ -173,6 +173,15 @@ def _hits(car: CarView, detail: str) -> str:
     return f"hits {', '.join(hit)}" if hit else "no hits"
 
 
+def _hand_counts(car: CarView, detail: str) -> str:
+    """A car's hand sizes, the decks named in words: a screen reader said "hand 7 em bee, 10
+    see double-you". The barest words keep the image's letters, which six crowded cars need to
+    fit an image description with their counts."""
+    if detail == _BARE:
+        return f"hand {car.mb_hand_count} MB, {car.cw_hand_count} CW"
+    return f"hand {car.mb_hand_count} Mille Bornes, {car.cw_hand_count} Car Wars"
+
+
 def _table_lines(view: DragonPublicView, detail: str, counts: bool) -> tuple[list[str], list[str]]:
     """The arena in words as console lines: the heading, the decks and a line per car (what
     must be said whole), then the pending decision and the caption."""
@@ -195,7 +204,7 @@ def _table_lines(view: DragonPublicView, detail: str, counts: bool) -> tuple[lis
         lines.append(
             f"{marker} {car.name}: {car.mileage} mi, {_car_state(car, view)}; "
             f"{_hits(car, detail)}, tires {car.tires}, driver {car.driver}; kills {car.kills}"
-            + (f"; hand {car.mb_hand_count} MB, {car.cw_hand_count} CW" if held else "")
+            + (f"; {_hand_counts(car, detail)}" if held else "")
             + "".join(f"; {extra}" for extra in _car_extras(car, view.lang, detail))
         )
     tail: list[str] = []
