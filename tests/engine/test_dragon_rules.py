@@ -373,3 +373,27 @@ def test_not_your_turn() -> None:
     s = start()
     with pytest.raises(NotYourTurn, match="waiting for Ann"):
         act(s, 1, "discard 75")
+
+
+def test_a_hazard_without_target_is_refused_with_an_example_in_the_buttons_words() -> None:
+    """Alice types "play stop" and reads "Name the car for Stop, for example 'play stop @1'":
+    seat numbers no button or image shows. The example is now the move as its button and
+    /move's list say it, aimed at a car it may hit (Carol: Bob is not moving), and typed into
+    /move it is that move."""
+    s = moving(start(mb=[["stop"], [], []]), 2)
+    with pytest.raises(IllegalMove) as refused:
+        act(s, 0, "play stop")
+    example = f"'Stop on {s.players[2]}'"
+    assert str(refused.value) == f"Name the car for Stop, for example {example}.", refused.value
+    assert "@" not in str(refused.value)
+    assert G.parse_for(s, 0, example.strip("'")) == G.parse_action("play stop @2")
+
+
+def test_an_attack_without_target_is_refused_with_an_example_in_the_buttons_words() -> None:
+    """The same for a shot: "for example 'mg-left @1'" became the button's words."""
+    s = start(cw=[["mg-left"], []])
+    with pytest.raises(IllegalMove) as refused:
+        act(s, 0, "mg-left")
+    example = f"Machine Gun (Left) on {s.players[1]}"
+    assert str(refused.value) == f"Name the car to attack, for example '{example}'."
+    assert G.parse_for(s, 0, example) == G.parse_action("mg-left @1")

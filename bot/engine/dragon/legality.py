@@ -4,9 +4,13 @@ is allowed). The move lists in ``moves`` are held to these answers by the tests.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bot.engine.dragon.cards import SPECS, TIRE_TRACK, TRIP
+from bot.engine.dragon.notation import Action
 from bot.engine.dragon.state import Car, DragonState
 from bot.engine.dragon.table import mb_name, moving, name, needs_repairs
+from bot.engine.dragon.words import describe
 from bot.engine.mille.cards import SAFETY_FOR, Card
 from bot.engine.mille.rules import is_limited
 
@@ -65,6 +69,17 @@ def why_not_mb(state: DragonState, seat: int, card: Card, target: int | None) ->
     return f"{named} fixes an {accident}, body hits or jammed guns, and you need none of that."
 
 
+def _aimed(state: DragonState, seat: int, action: Action, allowed: Callable[[int], bool]) -> str:
+    """``action`` aimed at the next car it may hit (else the next still racing), quoted as its
+    button and /move's list say it ("'Stop on Bob'"), which /move reads too: the example was
+    the notation ("'play stop @1'"), whose seat numbers no button or image shows."""
+    cars = len(state.cars)
+    rivals = [(seat + step) % cars for step in range(1, cars)]
+    racing = [rival for rival in rivals if state.cars[rival].alive] or rivals
+    target = next((rival for rival in racing if allowed(rival)), racing[0])
+    return f"'{describe(state, seat, action._replace(target=target))}'"
+
+
 def _why_stopped(state: DragonState, car: Car) -> str:
     go = mb_name(state, Card.GO)
     if car.tires >= TIRE_TRACK:
@@ -78,7 +93,13 @@ def _why_stopped(state: DragonState, car: Car) -> str:
 
 def _why_not_hazard(state: DragonState, seat: int, card: Card, target: int | None) -> str | None:
     if target is None:
-        return f"Name the car for {mb_name(state, card)}, for example 'play {card.value} @1'."
+        example = _aimed(
+            state,
+            seat,
+            Action("play", card.value),
+            lambda rival: _why_not_hazard(state, seat, card, rival) is None,
+        )
+        return f"Name the car for {mb_name(state, card)}, for example {example}."
     if target == seat:
         return "You cannot play a hazard on your own car."
     if not 0 <= target < len(state.cars):
@@ -127,7 +148,13 @@ def why_not_cw(
     if kind == "stampede":
         return None if target is None else "A Stampede hits every other car; name no target."
     if target is None:
-        return f"Name the car to attack, for example '{code} @1'."
+        example = _aimed(
+            state,
+            seat,
+            Action("cw", code, side=side),
+            lambda rival: why_not_cw(state, seat, code, rival, side) is None,
+        )
+        return f"Name the car to attack, for example {example}."
     if target == seat:
         return "You cannot attack your own car."
     if not 0 <= target < len(state.cars):
