@@ -10,6 +10,7 @@ from bot.ai.solo_policies import ExpertSoloPolicy, GreedySoloPolicy, hint, rank_
 from bot.engine.core import Outcome
 from bot.engine.mille.cards import Card
 from bot.engine.solo import GAME
+from bot.engine.solo.game import SUGGESTED
 from bot.engine.solo.views import SoloPublicView, SoloSeatView
 from bot.games.bundle import ButtonSpec, ButtonStyle, GameBundle, MoveChoice, Picker, Presenter
 from bot.games.rules_text import in_short
@@ -40,9 +41,13 @@ def table_pickers(view: SoloPublicView | SoloSeatView) -> list[Picker]:
             card = Card(words[3])
             label = f"{number}: {card.name_in(lang)} on {on}"
             style = "primary" if card.is_distance or (top and top.is_distance) else "secondary"
-        if rank == 0:
-            style = "success"
-        specs.append(ButtonSpec(label[:80], notation, style, "⭐" if rank == 0 else None))
+        if rank != 0:
+            specs.append(ButtonSpec(label[:80], notation, style))
+            continue
+        # The favourite's words say it is suggested (a screen reader reads the star "star"),
+        # kept whole at Discord's 80 characters; the star and the green only show it.
+        label = label[: 80 - len(SUGGESTED)] + SUGGESTED
+        specs.append(ButtonSpec(label, notation, "success", "⭐"))
     return specs
 
 

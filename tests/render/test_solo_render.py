@@ -196,6 +196,9 @@ def test_presenter_offers_every_move_best_first() -> None:
     assert best not in (view.legal[0], sorted(view.legal)[0])
     assert buttons[0].notation == best  # type: ignore[union-attr]
     assert [b.emoji for b in buttons] == ["⭐"] + [None] * (len(buttons) - 1)  # type: ignore[union-attr]
+    # The star is read "star": the favourite's words say what it means, the others' do not.
+    said = [b.label.endswith(" (suggested)") for b in buttons]  # type: ignore[union-attr]
+    assert said == [True] + [False] * (len(buttons) - 1), buttons
     assert SOLO.table_pickers(G.private_view(state, 0)) == buttons
 
 

@@ -31,6 +31,10 @@ from bot.engine.solo.state import (
 )
 from bot.engine.solo.views import SoloPublicView, SoloSeatView, private_view, public_view
 
+SUGGESTED = " (suggested)"
+"""The end of the table button of the expert's favourite move, in words: its star emoji alone
+was read out as "star" by a screen reader, which never said what the star meant."""
+
 OPTIONS = (
     OptionSpec(
         "preset",
@@ -195,8 +199,10 @@ class MilleBornesSolo(Game[SoloState, Action]):
                 raise
             return found
 
-    def _words_for(self, state: SoloState, seat: int, action: Action) -> tuple[str, str]:
-        """A move as its suggestion and its table button write it (``bot/games/solo.py``)."""
+    def _words_for(self, state: SoloState, seat: int, action: Action) -> tuple[str, str, str]:
+        """A move as its suggestion and its table button write it (``bot/games/solo.py``), the
+        button also as the expert's favourite says it (the engine does not rank moves: any
+        move's button words with the mark are that move)."""
         lang = state.options.get("names", "en")
         top = state.top(action.highway)
         if action.verb == "sacrifice":
@@ -204,7 +210,7 @@ class MilleBornesSolo(Game[SoloState, Action]):
         else:
             on = top.name_in(lang) if top is not None else "?"
             button = f"{action.highway}: {action.card.name_in(lang)} on {on}"
-        return self.describe_action(state, seat, action), button
+        return self.describe_action(state, seat, action), button, f"{button}{SUGGESTED}"
 
     def format_action(self, action: Action) -> str:
         return format_action(action)
