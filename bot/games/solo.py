@@ -14,7 +14,7 @@ from bot.engine.solo.game import SUGGESTED
 from bot.engine.solo.views import SoloPublicView, SoloSeatView
 from bot.games.bundle import ButtonSpec, ButtonStyle, GameBundle, MoveChoice, Picker, Presenter
 from bot.games.rules_text import in_short
-from bot.render.solo import hand_png, result_png, table_png
+from bot.render.solo import hand_png, result_png, result_words, table_png
 
 
 def _public(view: SoloPublicView | SoloSeatView) -> SoloPublicView:
@@ -130,6 +130,7 @@ BUNDLE = GameBundle(
         table_png=table_png,
         hand_png=hand_png,
         result_png=result_png,
+        result_text=result_words,
         hand_pickers=hand_pickers,
         table_pickers=table_pickers,
         round_finished=round_finished,

@@ -609,6 +609,22 @@ def render_result(view: SoloPublicView | SoloSeatView) -> Image.Image:
                 fill=Palette.AMBER if filled else (40, 70, 58),
             )
 
+    lines = _run_figures(pub)
+    x = 32
+    chip = font(18, "bold")
+    y = 544
+    for text in lines:
+        width = text_width(text, chip) + 24
+        if x + width > w - 32:
+            x, y = 32, y + 42
+        x += c.pill(x, y, text, chip, _GREY_CHIP, height=34) + 10
+    note = _result_note(pub)
+    c.text((w / 2, h - 30), note, fit_font(note, w - 64, 18, "bold"), Palette.MUTED, "mm")
+    return c.image
+
+
+def _run_figures(pub: SoloPublicView) -> list[str]:
+    """The score card's chips: how the run went."""
     lines = [
         f"Moves {pub.moves}",
         f"Hands wiped {pub.wipes}",
@@ -618,20 +634,34 @@ def render_result(view: SoloPublicView | SoloSeatView) -> Image.Image:
     ]
     if pub.require_fuel_left:
         lines.append("Win needs fuel left")
-    x = 32
-    chip = font(18, "bold")
-    y = 544
-    for text in lines:
-        width = text_width(text, chip) + 24
-        if x + width > w - 32:
-            x, y = 32, y + 42
-        x += c.pill(x, y, text, chip, _GREY_CHIP, height=34) + 10
+    return lines
+
+
+def _result_note(pub: SoloPublicView) -> str:
     if pub.preset == "classic":
-        note = "Classic can never be cleared: it is a score attack on cards cleared, then miles."
-    else:
-        note = "On the leaderboards, wins come first, then cards cleared, then miles."
-    c.text((w / 2, h - 30), note, fit_font(note, w - 64, 18, "bold"), Palette.MUTED, "mm")
-    return c.image
+        return "Classic can never be cleared: it is a score attack on cards cleared, then miles."
+    return "On the leaderboards, wins come first, then cards cleared, then miles."
+
+
+def result_words(view: SoloPublicView | SoloSeatView) -> str:
+    """The score card in words (its alt text): the table's words described it, and a screen
+    reader never heard the moves made or the hands wiped the card shows. The banner's stars
+    and dots are left out (read aloud as "star", "dot")."""
+    pub = _public(view)
+    headline, score = _headline(pub)
+    if pub.result is None:
+        headline, score = "The game is still running", ""
+    left = ", ".join(str(hw.depth) for hw in pub.highways)
+    said = [headline.strip("★ "), score.replace(" · ", ", ")]
+    lines = [
+        f"Mille Bornes Solo, result, preset {pub.preset}.",
+        *(text if text.endswith(("!", ".")) else f"{text}." for text in said if text),
+        f"Cards cleared {pub.cleared}/{pub.total}, {pub.mileage} miles.",
+        ", ".join(_run_figures(pub)) + ".",
+        f"Cards left on highways 1 to {len(pub.highways)}: {left}.",
+        _result_note(pub),
+    ]
+    return "\n".join(lines)
 
 
 def result_png(view: SoloPublicView | SoloSeatView) -> bytes:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.games import bundle
 from bot.games.bundle import ButtonSpec
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import replies
+from tests.cogs.helpers import alt_text_of, replies
 from tests.discord.backend import GAMES_CHANNEL_ID
 from tests.discord.payloads import InteractionDriver
 
@@ -25,3 +25,27 @@ async def test_the_suggested_solo_button_typed_out_is_played(driver: Interaction
     assert not played.ephemeral, replies(played)
     (move,) = await bot.tables.store.moves(stored.id)
     assert move.action == first.notation, (move.action, first)
+
+
+async def test_the_solo_score_image_says_the_moves_and_the_wipes(
+    driver: InteractionDriver,
+) -> None:
+    """Alice plays a move of Mille Bornes Solo, then resigns. The score image shows "Moves 1"
+    and "Hands wiped …", but its description was the table's words, which say neither: a
+    screen reader never heard them. It now reads the score card, figures included."""
+    bot = running_bot(driver)
+    await driver.slash("play", {"game": "solo"})
+    stored = await bot.tables.current(GAMES_CHANNEL_ID)
+    here = bot.tables.position(stored)
+    first = bundle("solo").presenter.table_pickers(here.game.public_view(here.state))[0]
+    assert isinstance(first, ButtonSpec)
+    await driver.slash("move", {"action": first.notation})
+    ended = await driver.slash("resign", {})
+    finished = await bot.tables.store.get_game(stored.id)
+    assert finished is not None
+    after = bot.tables.position(finished)
+    view = after.game.public_view(after.state)
+    alt = alt_text_of(ended, "score.png")
+    assert f"Moves 1, Hands wiped {view.wipes}, " in alt, alt
+    assert f"Cards cleared {view.cleared}/49, {view.mileage} miles." in alt, alt
+    assert "★" not in alt and "·" not in alt, alt
