@@ -29,7 +29,17 @@ from cogs.choices import game_choices
 from cogs.moving import play_move
 from cogs.pickers import DYNAMIC_ITEMS, ID, GameItem, hand_message, register_items, unkept
 from cogs.seat_names import display_name
-from cogs.ui import NO_PINGS, bot_of, clip, pings, plain, post_table, refuse, storage_trouble
+from cogs.ui import (
+    EMBED_DESCRIPTION,
+    NO_PINGS,
+    bot_of,
+    clip,
+    pings,
+    plain,
+    post_table,
+    refuse,
+    storage_trouble,
+)
 
 TURN_MARK = "§"
 """Separates a /move autocomplete choice's notation from the game and turn it was offered for
@@ -362,8 +372,13 @@ class Play(commands.Cog):
     @app_commands.command(name="rules", description="The rules of a game, briefly")
     @app_commands.describe(game="Which game")
     async def rules(self, interaction: discord.Interaction[Any], game: str) -> None:
-        found = bundle(game)
-        await interaction.response.send_message(clip(found.presenter.rules), ephemeral=True)
+        shown = bundle(game).presenter
+        # A second part (Dragon's French card names) as an embed: the summary fills the 2,000
+        # characters of a message's content, and an embed's description holds 4,096 more.
+        more = [discord.Embed(description=clip(shown.rules_more, EMBED_DESCRIPTION))]
+        await interaction.response.send_message(
+            clip(shown.rules), embeds=more if shown.rules_more else [], ephemeral=True
+        )
 
     rules.autocomplete("game")(game_choices)
 

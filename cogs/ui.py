@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("junction.ui")
 
 MESSAGE_LIMIT = 1900  # Discord allows 2 000 characters; keep room for a suffix
+EMBED_DESCRIPTION = 4096  # Discord's longest embed description (API reference, Embed Limits)
 NO_PINGS = discord.AllowedMentions.none()
 
 

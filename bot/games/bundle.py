@@ -130,6 +130,8 @@ class Presenter:
     first, each as (what must be said whole: the heading and every seat; what may be cut after
     it): the description is the fullest whose first part fits, so every seat is said in fewer
     words rather than the last seats cut off. Without it, ``console_table`` cut at the limit.
+    ``rules_more``: a second part of ``/rules`` for a game whose summary fills its message
+    (Dragon's French card names), sent with it as an embed's description; "" when none.
     """
 
     table_png: Callable[[Any], bytes]
@@ -147,6 +149,7 @@ class Presenter:
     round_opening: Callable[[Any, str], tuple[str, str]] = lambda public, caption: (caption, "")
     deciding: Callable[[Any], str] = lambda public: ""
     alt_tables: Callable[[Any], Sequence[tuple[str, str]]] | None = None
+    rules_more: str = ""
 
 
 def computer_players(normal: PolicyFactory, expert: PolicyFactory) -> dict[str, PolicyFactory]:

@@ -281,6 +281,8 @@ BUNDLE = GameBundle(
         result_png=result_png,
         hand_pickers=hand_pickers,
         rules=in_short("dragon", FALLBACK_RULES),
+        # A section of its own: the summary fills its message (see ``Presenter.rules_more``).
+        rules_more=in_short("dragon", section="French card names"),
         hint=expert_hint,
         console_table=console_table,
         console_hand=console_hand,

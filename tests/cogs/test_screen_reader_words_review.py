@@ -3,6 +3,7 @@ a French-names review. Each test says, in its docstring, what a member heard or 
 
 from __future__ import annotations
 
+from bot.engine.mille.cards import ENGLISH_NAMES, FRENCH_NAMES, Card
 from bot.games import bundle
 from bot.games.bundle import ButtonSpec
 from tests.cogs.conftest import running_bot
@@ -49,3 +50,24 @@ async def test_the_solo_score_image_says_the_moves_and_the_wipes(
     assert f"Moves 1, Hands wiped {view.wipes}, " in alt, alt
     assert f"Cards cleared {view.cleared}/49, {view.mileage} miles." in alt, alt
     assert "★" not in alt and "·" not in alt, alt
+
+
+async def test_dragon_rules_pair_each_card_name_with_its_french_one(
+    driver: InteractionDriver,
+) -> None:
+    """/rules for Mille Bornes and Solo pair each English card name with its French one; Dragon's
+    did not (its summary fills its message), so a Dragon table with French names read Feu
+    rouge and nothing said it was Stop. The pairs now come with the summary, in an embed that
+    Discord's limits take (the fake Discord refuses a body over any of them)."""
+    said = await driver.slash("rules", {"game": "dragon"})
+    assert said.ephemeral and not driver.backend.form_errors, driver.backend.form_errors
+    assert (said.content or "") == bundle("dragon").presenter.rules
+    callback = said.callback
+    assert callback is not None
+    (embed,) = callback.embeds
+    names = str(embed["description"])
+    for card in Card:
+        if not card.is_distance and card is not Card.ACCIDENT:
+            pair = f"{ENGLISH_NAMES[card]} = {FRENCH_NAMES[card]}"
+            assert pair in names, pair
+    assert "25 miles = 25 bornes" in names and "Car Wars cards keep their English names" in names
