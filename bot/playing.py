@@ -33,6 +33,9 @@ class InPlay:
     waiting_for: tuple[str, ...]  # the names whose move it is (computers included)
     deadline: float | None
     readable: bool = True  # False: the save cannot be read (or its game is not installed)
+    # On a server with no table message known (a moderator deleted it, or its post failed):
+    # /table there posts it again.
+    table_gone: bool = False
     knocked_out: bool = False  # the member is still seated but will not act again (Dragon)
 
 
@@ -69,6 +72,7 @@ def unreadable(stored: StoredGame, user_id: int) -> InPlay:
         waiting_for=(),
         deadline=None,
         readable=False,
+        table_gone=_table_gone(stored),
     )
 
 
@@ -87,6 +91,7 @@ def in_play(here: Position, user_id: int, gone: frozenset[int] = frozenset()) ->
         waiting_for=tuple(stored.seats[seat].name for seat in acting if seat not in mine),
         deadline=stored.turn_deadline,
         knocked_out=bool(mine) and mine <= here.game.out(here.state),
+        table_gone=_table_gone(stored),
     )
 
 
@@ -95,6 +100,12 @@ def _link(stored: StoredGame) -> str | None:
     if stored.message_id is None or stored.guild_id is None:
         return None
     return message_link(stored.guild_id, stored.channel_id, stored.message_id)
+
+
+def _table_gone(stored: StoredGame) -> bool:
+    """Whether a server's game has no table message to link to. (In a direct message there is
+    never a link: the table is in the same conversation.)"""
+    return stored.message_id is None and stored.guild_id is not None
 
 
 def playing_lines(games: Sequence[InPlay], *, escape: Callable[[str], str]) -> list[str]:
@@ -130,6 +141,8 @@ def _line(game: InPlay, escape: Callable[[str], str]) -> str:
         turn = f"you are out, the others play on ({turn})"
     clock = f", time runs out <t:{int(game.deadline)}:R>" if game.deadline is not None else ""
     link = f" · [table]({game.link})" if game.link else ""
+    if game.table_gone and game.readable:
+        link = " · `/table` there posts the table again"
     return f"**{game.title}** in <#{game.channel_id}>{against}: {turn}{clock}{link}"
 
 

@@ -5,10 +5,14 @@ Only to the member who asks: it names the channels and threads of their games, w
 is and when the turn timer runs out, each with a link to its newest table; then the open tables
 and invitations still gathering players that seat or invite them, each with a link to its
 message and when it closes.
+
+A table message a moderator deleted is forgotten as Discord reports the deletion (this cog
+listens), so /mygames says /table posts it again instead of linking to nothing.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import discord
@@ -18,7 +22,7 @@ from discord.ext import commands
 from bot.engine.words import plural
 from bot.playing import games_of, lobby_lines, playing_lines
 from cogs import lobby as lobby_cog
-from cogs.ui import MESSAGE_LIMIT, NO_PINGS, bot_of, clip, plain, whole_lines
+from cogs.ui import MESSAGE_LIMIT, NO_PINGS, bot_of, clip, junction, plain, whole_lines
 
 NOTHING = (
     "You are not playing any game on this server. Start one with `/play` (against the computer, "
@@ -28,6 +32,9 @@ NOTHING_ANYWHERE = (
     "You are not playing any game. Start one on a server with `/play`, `/challenge` or "
     "`/host`, or here with `/play` (against the computer, or alone)."
 )
+
+
+log = logging.getLogger("junction.mygames")
 
 
 class MyGames(commands.Cog):
@@ -68,6 +75,23 @@ class MyGames(commands.Cog):
         await interaction.response.send_message(
             clip(text), ephemeral=True, allowed_mentions=NO_PINGS
         )
+
+    @commands.Cog.listener()
+    async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:
+        await self._tables_deleted(payload.channel_id, {payload.message_id})
+
+    @commands.Cog.listener()
+    async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
+        await self._tables_deleted(payload.channel_id, payload.message_ids)
+
+    async def _tables_deleted(self, channel_id: int, message_ids: set[int]) -> None:
+        """Forget the deleted messages that were tables (one indexed write per deletion, any
+        channel's: the ids alone cannot tell a table from chat). The game itself is
+        untouched; its next move, or /table, posts a table it remembers again."""
+        try:
+            await junction(self.bot).tables.store.forget_table_messages(channel_id, message_ids)
+        except Exception:
+            log.warning("could not forget deleted messages in %s", channel_id, exc_info=True)
 
 
 def _more(count: int) -> str:

@@ -357,15 +357,20 @@ class Timers(commands.Cog):
             # Days into a slow game the table may be hundreds of messages up: the ping leads
             # there, as /mygames does.
             game, link = event.game, "."
-            if game.message_id is not None:
+            if game.message_id is None and game.guild_id is not None:
+                # Forgotten as a moderator deleted it (MyGames listens), or never posted.
+                link = ". /table posts the table again."
+            elif game.message_id is not None:
                 table = message_link(game.guild_id, game.channel_id, game.message_id)
                 link = f" · [table]({table})"
                 try:
                     await channel.fetch_message(game.message_id)
                 except discord.NotFound:
-                    # A moderator deleted it: its link would open nothing. (Once a turn, so
-                    # the look costs little; any other failure keeps the link.)
+                    # Deleted while the bot was away (no event came): its link would open
+                    # nothing. (Once a turn, so the look costs little; any other failure
+                    # keeps the link.) Forgotten, so /mygames stops linking to it too.
                     link = ". /table posts the table again."
+                    await self._forget_table(game.channel_id, game.message_id)
                 except discord.HTTPException:
                     pass
             await channel.send(
@@ -374,6 +379,12 @@ class Timers(commands.Cog):
             )
             return
         await send_table(junction(self.bot), channel.send, event.update)
+
+    async def _forget_table(self, channel_id: int, message_id: int) -> None:
+        try:
+            await junction(self.bot).tables.store.forget_table_messages(channel_id, {message_id})
+        except Exception:
+            log.warning("could not forget deleted table %s", message_id, exc_info=True)
 
     @app_commands.command(name="settings", description="Server settings for Junction games")
     @app_commands.describe(

@@ -15,7 +15,7 @@ turn-timer settings in ``guild_settings``.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -391,6 +391,13 @@ class Store(ABC):
         table message now: False when the game has moved on (a newer table exists or is on its
         way; not an error). StoreError for an unknown game. A repost of the same version
         (/table) does replace it."""
+
+    @abstractmethod
+    async def forget_table_messages(self, channel_id: int, message_ids: Collection[int]) -> int:
+        """Forget the table messages among ``message_ids`` in a channel (a moderator deleted
+        them), so /mygames and /history give no link that opens nothing; /mygames then says
+        /table posts the table again. Neither the game's version nor ``updated_at`` changes.
+        How many games' table message was forgotten (0: none of them was a table)."""
 
     @abstractmethod
     async def initial_state(self, game_id: int) -> Mapping[str, Any] | None:

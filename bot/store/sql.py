@@ -19,7 +19,7 @@ import asyncio
 import itertools
 import re
 from abc import abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
 from functools import lru_cache
@@ -241,6 +241,19 @@ class SqlStore(Store):
         if not await self._read("SELECT 1 FROM games WHERE id = $1", game_id):
             raise StoreError(f"there is no game {game_id}")
         return False
+
+    async def forget_table_messages(self, channel_id: int, message_ids: Collection[int]) -> int:
+        if not message_ids:
+            return 0
+        # By channel first: the games_by_channel index reads only this channel's games (a
+        # deleted chat message anywhere asks this).
+        listed = ", ".join(f"${n}" for n in range(2, len(message_ids) + 2))
+        return await self._write(
+            "UPDATE games SET message_id = NULL"
+            f" WHERE channel_id = $1 AND message_id IN ({listed})",
+            channel_id,
+            *message_ids,
+        )
 
     async def initial_state(self, game_id: int) -> Mapping[str, Any] | None:
         rows = await self._read("SELECT initial_state FROM games WHERE id = $1", game_id)

@@ -155,5 +155,67 @@ async def test_a_driver_killed_in_the_arena_is_told_they_are_out(driver: Interac
     kill(here.state, 2, 0)
     assert here.game.out(here.state) == {2}
     line = playing_lines([in_play(here, CAROL_ID)], escape=str)[0]
-    assert line.endswith(": you are out, the others play on (waiting for Bob)"), line
+    # (No table posted in this test, so /table is named where its link would be.)
+    assert ": you are out, the others play on (waiting for Bob) · `/table`" in line, line
     assert not in_play(here, ALICE_ID).knocked_out
+
+
+async def _posted_table(driver: InteractionDriver) -> int:
+    """Alice against Bob at Mille Bornes, its table posted by /table: the message's id."""
+    await stacked_mille(driver)
+    await driver.slash("table", {}, user_id=BOB_ID)
+    stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
+    assert stored.message_id is not None and stored.message_id in driver.backend.messages
+    return stored.message_id
+
+
+async def test_a_table_a_moderator_deleted_is_not_linked(driver: InteractionDriver) -> None:
+    """A moderator deletes the game's table. Found by a review: /mygames linked to it until
+    the next move posted another, and the link opened nothing. Discord's MESSAGE_DELETE now
+    has the bot forget it: /mygames says /table posts the table again; the game is as it was
+    (same version, same turn)."""
+    bot = running_bot(driver)
+    table = await _posted_table(driver)
+    before = await bot.tables.current(GAMES_CHANNEL_ID)
+    driver.backend.delete_by_moderator(GAMES_CHANNEL_ID, table)
+    await driver.deliver_events()
+    result = await driver.slash("mygames", {}, user_id=ALICE_ID)
+    (_, line) = (result.content or "").splitlines()
+    assert "discord.com/channels" not in line
+    assert line.endswith("**your move** · `/table` there posts the table again")
+    after = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert (after.version, after.state, after.message_id) == (before.version, before.state, None)
+
+
+async def test_a_purge_that_takes_the_table_is_seen_too(driver: InteractionDriver) -> None:
+    """A moderator purges the channel's last messages, the table among members' chat
+    (MESSAGE_DELETE_BULK): the same. A purge of chat alone keeps the link."""
+    table = await _posted_table(driver)
+    chat = [
+        int(driver.backend.create_user_message(GAMES_CHANNEL_ID, CAROL_ID, f"chat {n}")["id"])
+        for n in range(3)
+    ]
+    driver.backend.delete_by_moderator(GAMES_CHANNEL_ID, *chat[:2])
+    await driver.deliver_events()
+    linked = await driver.slash("mygames", {}, user_id=ALICE_ID)
+    assert f"/{GAMES_CHANNEL_ID}/{table})" in str(linked.content)
+    driver.backend.delete_by_moderator(GAMES_CHANNEL_ID, table, chat[2])
+    await driver.deliver_events()
+    result = await driver.slash("mygames", {}, user_id=ALICE_ID)
+    assert "discord.com/channels" not in str(result.content)
+    assert str(result.content).endswith("`/table` there posts the table again")
+
+
+async def test_table_posts_again_at_once_after_a_moderator_deleted_it(
+    driver: InteractionDriver,
+) -> None:
+    """/table refuses a second post within half a minute, pointing at the table just posted.
+    Found by a review: with that table deleted by a moderator, the refusal pointed at nothing
+    and the channel had no table for the half minute. It posts again now."""
+    table = await _posted_table(driver)
+    driver.backend.delete_by_moderator(GAMES_CHANNEL_ID, table)
+    await driver.deliver_events()
+    again = await driver.slash("table", {}, user_id=BOB_ID)
+    assert not again.ephemeral
+    stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
+    assert stored.message_id is not None and stored.message_id in driver.backend.messages

@@ -149,3 +149,42 @@ async def test_a_turn_a_resignation_hands_on_pings_its_member(driver: Interactio
     left = public_table(await driver.slash("resign", {}, user_id=ALICE_ID))
     assert "Bob to play" in str(left.content)
     assert [int(u) for u in left.data["allowed_mentions"]["users"]] == [BOB_ID]
+
+
+async def test_a_deleted_table_the_reminder_found_is_not_linked_by_mygames(
+    driver: InteractionDriver,
+) -> None:
+    """The table deleted while the bot heard nothing of it (no MESSAGE_DELETE came): the
+    reminder finds it gone, and /mygames stops linking to it too."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, int(WEEK), "computer"))
+    await stacked_mille(driver)
+    await play_first_offered(driver, ALICE_ID)
+    table = (await bot.tables.current(GAMES_CHANNEL_ID)).message_id
+    assert table is not None
+    del driver.backend.messages[table]
+    await sweep_after(driver, WEEK / 2 + 60)
+    listed = await driver.slash("mygames", {}, user_id=BOB_ID)
+    assert "discord.com/channels" not in str(listed.content)
+    assert str(listed.content).endswith("`/table` there posts the table again")
+
+
+async def test_a_reminder_after_a_deletion_discord_reported_says_how_to_see_the_table(
+    driver: InteractionDriver,
+) -> None:
+    """A moderator deletes the table and Discord tells the bot: the reminder says /table posts
+    it again, with no link, and asks Discord nothing about the message."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, int(WEEK), "computer"))
+    await stacked_mille(driver)
+    await play_first_offered(driver, ALICE_ID)
+    table = (await bot.tables.current(GAMES_CHANNEL_ID)).message_id
+    assert table is not None
+    driver.backend.delete_by_moderator(GAMES_CHANNEL_ID, table)
+    await driver.deliver_events()
+    await sweep_after(driver, WEEK / 2 + 60)
+    (reminder,) = _reminders(driver)
+    assert "discord.com/channels" not in reminder
+    assert reminder.endswith("/table posts the table again.")
+    asked = [r for r in driver.requests if r.matches("GET", rf".*/messages/{table}")]
+    assert not asked

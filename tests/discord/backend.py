@@ -1621,6 +1621,26 @@ class FakeBackend:
                 event["guild_id"] = channel["guild_id"]
             self._emit("MESSAGE_DELETE", event)
 
+    def delete_by_moderator(self, channel_id: int, *message_ids: int) -> None:
+        """A moderator deletes messages of a channel in Discord's client: one queues
+        ``MESSAGE_DELETE``; several (a purge) one ``MESSAGE_DELETE_BULK``, as Discord sends."""
+        channel = self.channel(channel_id)
+        if channel is None:
+            raise KeyError("unknown channel")
+        for message_id in message_ids:
+            message = self.messages.get(message_id)
+            if message is None or int(message["channel_id"]) != channel_id:
+                raise KeyError(f"no message {message_id} in channel {channel_id}")
+        if len(message_ids) == 1:
+            self._delete_message(self.messages[message_ids[0]])
+            return
+        for message_id in message_ids:
+            del self.messages[message_id]
+        event: JSON = {"ids": [str(i) for i in message_ids], "channel_id": str(channel_id)}
+        if "guild_id" in channel:
+            event["guild_id"] = channel["guild_id"]
+        self._emit("MESSAGE_DELETE_BULK", event)
+
     def create_user_message(self, channel_id: int, author_id: int, content: str) -> JSON:
         """A message written by a (non-bot) member; queues ``MESSAGE_CREATE``."""
         channel = self.channel(channel_id)

@@ -521,6 +521,13 @@ class FakeDiscord:
         self.save_state()
         return message
 
+    async def delete_by_moderator(self, channel_id: int, *message_ids: int) -> None:
+        """A moderator deletes messages (``FakeBackend.delete_by_moderator``): MESSAGE_DELETE,
+        or MESSAGE_DELETE_BULK for several, to the bot."""
+        self.backend.delete_by_moderator(channel_id, *message_ids)
+        await self._flush_events()
+        self.save_state()
+
     async def reconnect_sessions(self) -> None:
         """Send op 7 RECONNECT to every live session (the client then RESUMEs)."""
         for session in self.sessions:

@@ -982,6 +982,20 @@ class InteractionDriver:
             raise InteractionFailed(result)
         return result
 
+    async def deliver_events(self) -> None:
+        """Hand the gateway events Discord would now send (``FakeBackend.pending_events``, e.g.
+        a moderator's ``delete_by_moderator``) to the bot, and wait for its listeners. Events
+        caused by the bot's own requests are dropped as they happen (no gateway here)."""
+        before = asyncio.all_tasks()
+        for name, data in self.backend.pop_events():
+            parser = self.bot._connection.parsers.get(name)
+            if parser is not None:
+                parser(data)
+        spawned = asyncio.all_tasks() - before
+        if spawned:
+            await asyncio.wait(spawned, timeout=self.timeout)
+        await asyncio.sleep(0)
+
     async def slash(
         self,
         name: str,

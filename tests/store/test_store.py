@@ -222,6 +222,22 @@ async def test_set_message_keeps_the_newest_table(store: Store) -> None:
         await store.set_message(game.id + 1000, 1, 0)
 
 
+async def test_forget_table_messages(store: Store) -> None:
+    """A moderator deletes messages of a channel, tables among them: the games there forget
+    those tables (and keep their version); the same ids in another channel, and a game whose
+    table was not deleted, are untouched."""
+    here = await new_game(store, channel_id=1)
+    there = await new_game(store, channel_id=2)
+    assert await store.set_message(here.id, 111, here.version)
+    assert await store.set_message(there.id, 222, there.version)
+    assert await store.forget_table_messages(2, [111, 333]) == 0
+    assert await store.forget_table_messages(1, []) == 0
+    assert await store.forget_table_messages(1, [333, 111, 444]) == 1
+    forgotten, kept = await store.get_game(here.id), await store.get_game(there.id)
+    assert forgotten is not None and (forgotten.message_id, forgotten.version) == (None, 0)
+    assert kept is not None and kept.message_id == 222
+
+
 # -- moves ---------------------------------------------------------------------------------------
 
 
