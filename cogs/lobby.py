@@ -53,7 +53,7 @@ from cogs import limits
 from cogs.dealing import NO_THREAD, check_seats, computer_seats, post_first_table, thread_name
 from cogs.pickers import ID, GameItem
 from cogs.seat_names import display_name
-from cogs.ui import NO_PINGS, answered_in_time, bot_of, clip, pings, plain
+from cogs.ui import NO_PINGS, answered_in_time, bot_of, clip, pings, plain, refuse
 
 if TYPE_CHECKING:
     from bot.client import JunctionBot
@@ -241,8 +241,14 @@ class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adjlsc])"
         # Before the lobby is read, only the verb tells a table's button from an invitation's.
         named = {"j": "table", "l": "table", "a": "invitation", "d": "invitation"}
         if lobby is None:
-            if ended := await _ended(interaction.message, self.lobby_id):
-                raise GameError(ended)
+            if ended := _ended(interaction.message, self.lobby_id):
+                told, closing = ended
+                # Answered first, within Discord's three seconds: the message's edit goes
+                # through the channel and may wait behind its rate limit.
+                await refuse(interaction, told)
+                failed = f"could not close ended lobby {self.lobby_id}"
+                await _edit_in_channel(interaction.message, failed, **closing)
+                return
             raise GameError(f"That {named.get(self.verb, 'invitation or table')} does not exist.")
         table = lobby.open_seats is not None
         what = "table" if table else "invitation"
@@ -255,9 +261,11 @@ class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adjlsc])"
             )
         if lobby.status != "open":
             note = await _closed_note(store, lobby)
+            # The refusal first, the message's edit after (as for an ended lobby above).
+            await refuse(interaction, f"That {what} {_CLOSED.get(lobby.status, 'has expired')}.")
             if note is not None:
                 await _show_closed(pressed, lobby, note)
-            raise GameError(f"That {what} {_CLOSED.get(lobby.status, 'has expired')}.")
+            return
         title = bundle(lobby.game_key).info.title
         user = interaction.user.id
         if (table and self.verb in "ad") or (not table and self.verb in "jl"):
@@ -536,11 +544,11 @@ the host, who was invited), its seats, its options. The others say what to press
 expires."""
 
 
-async def _ended(pressed: discord.Message | None, lobby_id: int) -> str | None:
+def _ended(pressed: discord.Message | None, lobby_id: int) -> tuple[str, dict[str, Any]] | None:
     """What a press is told on the message of a lobby no longer stored (deleted a week after
-    it closed, ``forget_closed``, or naming a member forgotten): that it has ended. The message
-    still shows its buttons (the edit that closed it failed), so they go, the message ending
-    with the same words.
+    it closed, ``forget_closed``, or naming a member forgotten): that it has ended; and the
+    edit of the message, which still shows its buttons (the edit that closed it failed), so
+    they go, the message ending with the same words. The caller answers first, then edits.
 
     None (the caller says the lobby does not exist) unless the pressed message carries the
     lobby's own buttons, all four of them and no other: a forged id under another message (a
@@ -560,14 +568,12 @@ async def _ended(pressed: discord.Message | None, lobby_id: int) -> str | None:
         return None
     what = "table" if "j" in verbs else "invitation"
     kept = [line for line in (pressed.content or "").split("\n") if line.startswith(_STILL_TRUE)]
-    await _edit_in_channel(
-        pressed,
-        f"could not close ended lobby {lobby_id}",
-        content=clip("\n".join([*kept, f"⌛ This {what} has ended."])),
-        view=None,
-        allowed_mentions=NO_PINGS,
-    )
-    return f"That {what} has ended."
+    closing = {
+        "content": clip("\n".join([*kept, f"⌛ This {what} has ended."])),
+        "view": None,
+        "allowed_mentions": NO_PINGS,
+    }
+    return f"That {what} has ended.", closing
 
 
 async def _show_expired(bot: JunctionBot, closed: LobbyRecord) -> None:

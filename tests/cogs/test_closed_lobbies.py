@@ -138,3 +138,43 @@ async def test_a_forged_id_of_a_deleted_lobby_rewrites_no_message(
     forged = await driver.forge(other.message, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
     assert forged.ephemeral and replies(forged) == "That invitation does not exist."
     assert shown_message(driver, other.message) == before
+
+
+def _answer_before_edit(driver: InteractionDriver, message: JSON, since: int) -> list[str]:
+    """The press's interaction answer and the edit of ``message`` through its channel, in
+    the order the bot sent them (requests from index ``since`` on)."""
+    edit = rf"/channels/\d+/messages/{message['id']}"
+    order = []
+    for request in driver.requests[since:]:
+        if request.matches("POST", r"/interactions/\d+/[^/]+/callback"):
+            order.append("answer")
+        elif request.matches("PATCH", edit):
+            order.append("edit")
+    return order
+
+
+async def test_a_press_on_a_deleted_invitation_is_answered_before_the_edit(
+    driver: InteractionDriver,
+) -> None:
+    """The press is answered before the message is edited: the edit goes through the channel,
+    which a busy channel's rate limit may hold for seconds, and Discord takes an answer only
+    within three. Found by a review: the edit came first."""
+    message, lobby_id = await challenge_mille(driver)
+    shown = await _deleted_with_buttons(driver, message, lobby_id)
+    since = len(driver.requests)
+    late = await driver.click(shown, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
+    assert replies(late) == "That invitation has ended."
+    assert _answer_before_edit(driver, message, since) == ["answer", "edit"]
+
+
+async def test_a_press_on_a_closed_invitation_is_answered_before_the_edit(
+    driver: InteractionDriver,
+) -> None:
+    """The same for a lobby still stored but closed, its message still showing buttons."""
+    message, lobby_id = await challenge_mille(driver)
+    await _close_quietly(driver, lobby_id, "cancelled")
+    since = len(driver.requests)
+    late = await driver.click(message, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
+    assert replies(late) == "That invitation was cancelled."
+    assert _answer_before_edit(driver, message, since) == ["answer", "edit"]
+    assert labels(shown_message(driver, message)) == []
