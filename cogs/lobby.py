@@ -371,18 +371,11 @@ async def _take_or_leave(
                 # Not dealt (a game was started in the channel meanwhile): the member keeps
                 # the seat, for the host's Start later, so the table must show it taken. Or
                 # the host's Start or Cancel came first: "press again" would be wrong.
-                fresh = await _show_seated(interaction, lobby.id, title)
-                if fresh is not None and fresh.status == "started" and fresh.invitee(user.id):
-                    raise GameError("The game has started, and you are in it.") from None
-                if fresh is not None and fresh.status != "open":
-                    raise GameError(
-                        f"That table {_CLOSED.get(fresh.status, 'has expired')}."
-                    ) from None
-                if fresh is not None and isinstance(error, _Overtaken):
-                    # A Leave came between the Join and its start: the member is seated
-                    # (pressing Join again would be refused), and the table waits again.
-                    raise GameError(_seat_kept(fresh, user.id)) from None
-                raise
+                fresh = await bot_of(interaction).tables.store.get_lobby(lobby.id)
+                # Answered first, within Discord's three seconds; the table's edit goes
+                # through the channel, which a rate limit may hold.
+                await refuse(interaction, _start_refused(fresh, user.id, error))
+                await _show_seated(interaction, fresh, title)
             return
         note = ""
     await _show_change(
@@ -391,6 +384,20 @@ async def _take_or_leave(
         view=lobby_view(lobby),
         allowed_mentions=NO_PINGS,
     )
+
+
+def _start_refused(fresh: LobbyRecord | None, user_id: int, error: GameError) -> str:
+    """What a Join for the last seat is told when its start failed with ``error``, by the
+    open table as stored now (``fresh``)."""
+    if fresh is not None and fresh.status == "started" and fresh.invitee(user_id):
+        return "The game has started, and you are in it."
+    if fresh is not None and fresh.status != "open":
+        return f"That table {_CLOSED.get(fresh.status, 'has expired')}."
+    if fresh is not None and isinstance(error, _Overtaken):
+        # A Leave came between the Join and its start: the member is seated (pressing Join
+        # again would be refused), and the table waits again.
+        return _seat_kept(fresh, user_id)
+    return str(error)
 
 
 def _seat_kept(lobby: LobbyRecord, user_id: int) -> str:
@@ -413,22 +420,20 @@ def _seat_kept(lobby: LobbyRecord, user_id: int) -> str:
 
 
 async def _show_seated(
-    interaction: discord.Interaction[Any], lobby_id: int, title: str
-) -> LobbyRecord | None:
-    """Show the open table as stored on its message, through the channel (the interaction
-    answers with the refusal), and return it. Not when it closed meanwhile: its message says
-    so already."""
-    lobby = await bot_of(interaction).tables.store.get_lobby(lobby_id)
+    interaction: discord.Interaction[Any], lobby: LobbyRecord | None, title: str
+) -> None:
+    """Show the open table as stored (``lobby``) on its message, through the channel (the
+    interaction answered with the refusal already). Not when it closed meanwhile: its message
+    says so already."""
     if lobby is None or lobby.status != "open" or interaction.message is None:
-        return lobby
+        return
     try:
         await interaction.message.edit(
             content=lobby_text(lobby, title), view=lobby_view(lobby), allowed_mentions=NO_PINGS
         )
     except discord.HTTPException:
-        # The message is gone (deleted meanwhile): the presser is still told why.
-        log.warning("could not show open table %s", lobby_id, exc_info=True)
-    return lobby
+        # The message is gone (deleted meanwhile): the presser was told why.
+        log.warning("could not show open table %s", lobby.id, exc_info=True)
 
 
 async def _on_its_invitation(store: Store, lobby: LobbyRecord, pressed: discord.Message) -> bool:

@@ -533,6 +533,31 @@ async def test_a_leave_between_the_last_join_and_its_start_tells_the_joiner_his_
     assert len(await store.active_games()) == 1
 
 
+async def test_the_joiner_whose_start_failed_is_answered_before_the_table_is_redrawn(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As above: Bob's press is answered (his seat, the table waiting again) before the
+    table's message is redrawn through the channel, which a rate limit may hold past
+    Discord's three seconds for the answer. Found by a review: the redraw came first."""
+    _more_members(driver)
+    message, lobby_id = await _host(driver, game="ttr", seats=2)
+    await _press(driver, message, lobby_id, "j", CAROL_ID)
+    pending, go = await _join_held_before_its_start(driver, monkeypatch, message, lobby_id)
+    await _press(driver, message, lobby_id, "l", CAROL_ID)
+    since = len(driver.requests)
+    go.set()
+    joined = await pending
+    assert replies(joined).startswith("You have seat 2.")
+    order = [
+        "answer" if r.matches("POST", r"/interactions/\d+/[^/]+/callback") else "edit"
+        for r in driver.requests[since:]
+        if r.matches("POST", r"/interactions/\d+/[^/]+/callback")
+        or r.matches("PATCH", rf"/channels/\d+/messages/{message['id']}")
+    ]
+    assert order == ["answer", "edit"]
+    assert f"2. <@{BOB_ID}> · 3. free\n" in _shown(driver, message)
+
+
 async def test_the_joiners_own_leave_before_the_start_is_told_so(
     driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
 ) -> None:
