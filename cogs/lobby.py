@@ -684,8 +684,11 @@ async def start_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord)
     answered = lost = False
 
     async def answer_first() -> None:
-        # Computers open the game, and an expert searches a while: answer Discord first.
+        # Computers open the game, and an expert searches a while (or a thread is opened
+        # first): answer Discord first, once.
         nonlocal answered, lost
+        if answered:
+            return
         answered = True
         lost = not await answered_in_time(interaction.response.defer())
 
@@ -716,6 +719,9 @@ async def _deal_claimed(
     thread: discord.Thread | None = None
     try:
         if claimed.thread and interaction.message is not None:
+            # Opening a thread is a call to Discord, which its rate limits may hold: the press
+            # is answered first, within Discord's three seconds.
+            await answer_first()
             # Numbered as the table will number them: two members called Sam are told apart.
             names = [s.name for s in distinct_names(seats)]
             thread = await interaction.message.create_thread(

@@ -6,9 +6,11 @@ import copy
 import sys
 from pathlib import Path
 
+import discord
 import pytest
 
 from bot.store.base import SeatRecord
+from cogs.dealing import NO_THREAD
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import component_id, labels, public_table, stacked_mille
 from tests.discord.backend import (
@@ -385,3 +387,52 @@ async def test_a_lobby_button_forged_under_another_message_rewrites_nothing(
     assert lobby is not None and [i.answer for i in lobby.invited] == ["pending"]
     accepted = await driver.click(invitation, accept, user_id=BOB_ID)
     public_table(accepted)
+
+
+async def test_an_accept_that_opens_a_thread_is_answered_first(driver: InteractionDriver) -> None:
+    """Bob accepts an invitation to play in a thread: his press is answered before the thread
+    is opened (a call to Discord its rate limits may hold past the three seconds it gives an
+    answer). Found by a review: the thread was opened first. The invitation then says the
+    game is on, in its thread."""
+    invite = await driver.slash("challenge", {"game": "mille", "member": BOB_ID, "thread": True})
+    assert invite.message is not None
+    since = len(driver.requests)
+    await driver.click(invite, component_id(invite, "Accept"), user_id=BOB_ID)
+    order = [
+        "answer" if r.matches("POST", r"/interactions/\d+/[^/]+/callback") else "thread"
+        for r in driver.requests[since:]
+        if r.matches("POST", r"/interactions/\d+/[^/]+/callback")
+        or r.matches("POST", rf"/channels/\d+/messages/{invite.message['id']}/threads")
+    ]
+    assert order == ["answer", "thread"]
+    (game,) = await running_bot(driver).tables.store.active_games()
+    shown = driver.messages[int(invite.message["id"])]
+    assert f"The game is on in <#{game.channel_id}>" in str(shown["content"])
+    assert labels(shown) == []
+
+
+async def test_an_accept_whose_thread_cannot_be_opened_is_told_so(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same press answered first, and Discord then refuses the thread: Bob is told so,
+    only to him, no game starts, and the invitation stays open to try again."""
+
+    async def refused(*_: object, **__: object) -> None:
+        raise discord.HTTPException(_Refused(), "refused")
+
+    invite = await driver.slash("challenge", {"game": "mille", "member": BOB_ID, "thread": True})
+    assert invite.message is not None
+    monkeypatch.setattr(discord.Message, "create_thread", refused)
+    pressed = await driver.click(invite, component_id(invite, "Accept"), user_id=BOB_ID)
+    (told,) = pressed.followups
+    assert told.ephemeral and told.content == NO_THREAD
+    assert await running_bot(driver).tables.store.active_games() == []
+    shown = driver.messages[int(invite.message["id"])]
+    assert labels(shown) == ["Accept", "Decline", "Start", "Cancel"]
+
+
+class _Refused:
+    """What discord.HTTPException reads of a refused response."""
+
+    status = 403
+    reason = "Forbidden"
