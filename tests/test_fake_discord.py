@@ -24,7 +24,7 @@ import pytest
 from discord import app_commands
 from discord.ext import commands
 
-from tests.discord.backend import EPHEMERAL, GUILD_ID
+from tests.discord.backend import ALICE_ID, EPHEMERAL, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.fake_discord import FakeDiscord, FakeDiscordRemote, point_discord_at
 from tests.discord.payloads import InteractionDriver, InteractionFailed
 
@@ -279,3 +279,34 @@ async def test_fake_process_state_survives_restart(tmp_path: Path) -> None:
 
 if __name__ == "__main__":  # the bot process of test_bot_process_killed_and_restarted
     asyncio.run(make_bot(sync="--sync" in sys.argv).start("test-token"))
+
+
+async def test_a_moderators_deletions_reach_the_bot(fake: FakeDiscord) -> None:
+    """A moderator deletes one message (MESSAGE_DELETE), then purges two (MESSAGE_DELETE_BULK):
+    the bot's raw listeners hear both, through the gateway."""
+    bot = make_bot(sync=False)
+    heard: list[tuple[int, set[int]]] = []
+    both = asyncio.Event()
+
+    async def on_raw_message_delete(payload: discord.RawMessageDeleteEvent) -> None:
+        heard.append((payload.channel_id, {payload.message_id}))
+
+    async def on_raw_bulk_message_delete(payload: discord.RawBulkMessageDeleteEvent) -> None:
+        heard.append((payload.channel_id, set(payload.message_ids)))
+        both.set()
+
+    bot.add_listener(on_raw_message_delete)
+    bot.add_listener(on_raw_bulk_message_delete)
+    await fake.start_bot(bot)
+    try:
+        said = [
+            int(fake.backend.create_user_message(GAMES_CHANNEL_ID, ALICE_ID, f"hi {n}")["id"])
+            for n in range(3)
+        ]
+        await fake.delete_by_moderator(GAMES_CHANNEL_ID, said[0])
+        await fake.delete_by_moderator(GAMES_CHANNEL_ID, said[1], said[2])
+        await asyncio.wait_for(both.wait(), 5)
+        assert heard == [(GAMES_CHANNEL_ID, {said[0]}), (GAMES_CHANNEL_ID, set(said[1:]))]
+        assert not any(i in fake.backend.messages for i in said)
+    finally:
+        await fake.stop_bot(bot)
