@@ -245,14 +245,15 @@ class SqlStore(Store):
     async def forget_table_messages(self, channel_id: int, message_ids: Collection[int]) -> int:
         if not message_ids:
             return 0
-        # By channel first: the games_by_channel index reads only this channel's games (a
-        # deleted chat message anywhere asks this).
+        # By channel first: the games_by_channel index reads only this channel's games. A
+        # deleted chat message anywhere asks this, so a read decides first: only a deleted
+        # table takes the write lock the moves wait on.
         listed = ", ".join(f"${n}" for n in range(2, len(message_ids) + 2))
+        where = f" WHERE channel_id = $1 AND message_id IN ({listed})"
+        if not await self._read(f"SELECT 1 FROM games{where} LIMIT 1", channel_id, *message_ids):
+            return 0
         return await self._write(
-            "UPDATE games SET message_id = NULL"
-            f" WHERE channel_id = $1 AND message_id IN ({listed})",
-            channel_id,
-            *message_ids,
+            f"UPDATE games SET message_id = NULL{where}", channel_id, *message_ids
         )
 
     async def initial_state(self, game_id: int) -> Mapping[str, Any] | None:

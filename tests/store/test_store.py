@@ -238,6 +238,28 @@ async def test_forget_table_messages(store: Store) -> None:
     assert kept is not None and kept.message_id == 222
 
 
+async def test_a_deleted_chat_message_takes_no_write(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every message deleted in any channel asks whether it was a table: a chat message (no
+    table among the ids) is answered by a read, so it never waits on, or holds up, the write
+    lock the moves take."""
+    game = await new_game(store, channel_id=1)
+    assert await store.set_message(game.id, 111, game.version)
+    writes: list[str] = []
+    write = store._write  # type: ignore[attr-defined]
+
+    async def counted(sql: str, *args: object) -> int:
+        writes.append(sql)
+        return int(await write(sql, *args))
+
+    monkeypatch.setattr(store, "_write", counted)
+    assert await store.forget_table_messages(1, [999, 998]) == 0
+    assert writes == []
+    assert await store.forget_table_messages(1, [111]) == 1
+    assert len(writes) == 1
+
+
 # -- moves ---------------------------------------------------------------------------------------
 
 
