@@ -77,6 +77,7 @@ from discord import app_commands
 from bot.engine.core import BadOption
 from bot.engine.words import plural
 from bot.tables import Tables
+from cogs.ui import junction
 
 
 @dataclass(frozen=True)
@@ -227,8 +228,10 @@ async def seating(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
     Accept, Join, Rematch), worked out one at a time: each counts the member's games
     (``check_room``) and then stores its game or seat, so two sent at the same moment both
     passed the count before either was stored, and a member at nine games started eleven. The
-    later request waits for the earlier and counts its game. Per process, as a server's
-    requests all come to the one process that holds its shard."""
+    later request waits for the earlier and counts its game. Across processes too: a member on
+    two servers served by two processes (shards sharing one PostgreSQL store) held twice the
+    limit, so the request also holds the member's claim in the store (``Store.seating``). The
+    process's own lock comes first, so a burst from one member waits here, not in the store."""
     if interaction.guild_id is None:
         yield  # no limit outside servers
         return
@@ -237,7 +240,8 @@ async def seating(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
     lock = locks.get(key)
     if lock is None:
         lock = locks[key] = asyncio.Lock()
-    async with lock:
+    store = junction(interaction.client).tables.store
+    async with lock, store.seating(interaction.user.id, interaction.guild_id):
         yield
 
 

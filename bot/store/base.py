@@ -14,10 +14,13 @@ turn-timer settings in ``guild_settings``.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import uuid
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from bot.ratings import ResultRecord
 
@@ -280,6 +283,14 @@ class Shards:
     def holds(self, guild_id: int | None) -> bool:
         """Whether a server (None: no server, a direct message) is one of these shards'."""
         return guild_id is None or (guild_id >> 22) % self.count in self.ids
+
+
+SEATING_LEASE: Final = 30.0
+"""Seconds a claim to seat a member (``Store.seating``) holds at most: longer than a request
+takes to store its game (Discord gives it 15 minutes once deferred, but a seat is stored within
+seconds), short enough that a process that died holding one delays the member only so long."""
+SEATING_POLL: Final = 0.02
+"""Seconds between tries at a claim another request holds."""
 
 
 class Store(ABC):
@@ -560,6 +571,33 @@ class Store(ABC):
         ``expires_at`` at ``now`` is left out: it can no longer be answered, though its status
         says open until the sweep (``lobbies_due``) or a press marks it expired. A lobby whose
         row cannot be read is skipped."""
+
+    @abstractmethod
+    async def claim_seating(self, user_id: int, guild_id: int, holder: str, lease: float) -> bool:
+        """Claim the right to seat ``user_id`` on ``guild_id`` for ``lease`` seconds, as
+        ``holder`` (a token of the request's own): True when claimed, False while another
+        holder's claim runs. Several processes sharing the store claim through one row, so of
+        two requests seating one member at the same moment only one counts their games and
+        stores its own at a time (``seating``). A claim past its lease may be taken over."""
+
+    @abstractmethod
+    async def release_seating(self, user_id: int, guild_id: int, holder: str) -> None:
+        """Let go of ``holder``'s claim (``claim_seating``); nothing if it was taken over."""
+
+    @contextlib.asynccontextmanager
+    async def seating(
+        self, user_id: int, guild_id: int, *, lease: float = SEATING_LEASE
+    ) -> AsyncIterator[None]:
+        """Hold ``user_id``'s claim to be seated on ``guild_id`` (``claim_seating``) inside the
+        block, waiting for another request's claim, in this process or another, to be let go
+        (or to run out, should its process have died holding it)."""
+        holder = uuid.uuid4().hex
+        while not await self.claim_seating(user_id, guild_id, holder, lease):
+            await asyncio.sleep(SEATING_POLL)
+        try:
+            yield
+        finally:
+            await self.release_seating(user_id, guild_id, holder)
 
     @abstractmethod
     async def lobbies_due(

@@ -622,6 +622,32 @@ class SqlStore(Store):
         query = DELETE_CLOSED_LOBBIES.format(shards=shard_condition(shards))
         return await self._write(query, before, limit)
 
+    async def claim_seating(self, user_id: int, guild_id: int, holder: str, lease: float) -> bool:
+        now = self._clock()
+        # One statement: the primary key lets one of two claims at the same moment insert; a
+        # claim past its lease is taken over in place.
+        return bool(
+            await self._write(
+                "INSERT INTO seating_claims (user_id, guild_id, holder, until)"
+                " VALUES ($1, $2, $3, $4) ON CONFLICT (user_id, guild_id) DO UPDATE"
+                " SET holder = excluded.holder, until = excluded.until"
+                " WHERE seating_claims.until < $5",
+                user_id,
+                guild_id,
+                holder,
+                now + lease,
+                now,
+            )
+        )
+
+    async def release_seating(self, user_id: int, guild_id: int, holder: str) -> None:
+        await self._write(
+            "DELETE FROM seating_claims WHERE user_id = $1 AND guild_id = $2 AND holder = $3",
+            user_id,
+            guild_id,
+            holder,
+        )
+
     async def add_abort_vote(self, game_id: int, user_id: int) -> frozenset[int]:
         async with self._transaction() as tx:
             await tx.execute(

@@ -48,9 +48,10 @@ async def test_schema_created(store: Store, backend: Backend) -> None:
         (9, "games_by_channel"),
         (10, "closed_lobbies"),
         (11, "timer_heartbeats"),
+        (12, "seating_claims"),
     ]
     tables = ("games", "moves", "results", "guild_settings", "lobbies", "abort_votes")
-    for table in (*tables, "daily_claims", "timer_heartbeats"):
+    for table in (*tables, "daily_claims", "timer_heartbeats", "seating_claims"):
         assert await backend.raw(f"SELECT COUNT(*) FROM {table}") == [(0,)]
 
 
@@ -78,6 +79,7 @@ async def test_migrations_idempotent(backend: Backend) -> None:
         (9,),
         (10,),
         (11,),
+        (12,),
     ]
 
 
