@@ -41,14 +41,19 @@ honest member never meets them; a member sending a command again and again meets
   an 11th game came through those too. A seat once taken is kept: when the last invitee
   accepts, the last seat fills or the host presses Start, the game starts for everyone
   seated, even one (the host, say) who reached the limit since. Refusing then would turn
-  away the member pressing for another's games, and the table could never fill. What a member
-  holds waiting is bounded already (``OPEN_TABLES``, ``INVITATIONS``). Decline and Leave take
-  no seat: never refused. A computer's seat counts for nobody. A member's requests that may
-  seat them are counted one at a time (``seating``): sent at the same moment, each passed the
-  count before any stored its game.
+  away the member pressing for another's games, and the table could never fill. So a seat
+  held at a table still waiting for players (hosted, joined, accepted) counts when the next
+  seat is taken: a member could otherwise sit at twenty tables that all start at once. Decline
+  and Leave take no seat: never refused. A computer's seat counts for nobody. A member's
+  requests that may seat them are counted one at a time (``seating``), from the store, across
+  processes: sent at the same moment, each passed the count before any stored its game.
 * ``OPEN_TABLES``: each /challenge pings the members it invites, and lobbies stay open for
   ``JUNCTION_CHALLENGE_TIMEOUT`` (up to a week): a member could ping another twenty times in a
   second. Three tables or invitations hosted at once, waiting for players, is plenty.
+
+Games at once and ``OPEN_TABLES`` are read from the store, so they hold across the processes
+sharing it. The cooldowns (the ``Rate`` limits) are kept in each process's memory: a member
+whose servers two processes serve can use each up in both (README says which is which).
 
 The cooldowns are discord.py's own (``app_commands.Cooldown``, refused with its
 ``CommandOnCooldown``, here ``TooSoon``, which the bot's error handler answers with when to try
@@ -76,6 +81,7 @@ from discord import app_commands
 
 from bot.engine.core import BadOption
 from bot.engine.words import plural
+from bot.store.base import LobbyRecord
 from bot.tables import Tables
 from cogs.ui import junction
 
@@ -268,35 +274,42 @@ async def check_room(
     tables: Tables, user_id: int, guild_id: int | None, *, open_tables_at: float | None = None
 ) -> None:
     """Refuse (BadOption, naming where they are) a member who starts a game, or takes a seat in
-    one (Accept, Join, Rematch), while seated at ``GAMES_AT_ONCE`` games in play on the
-    server; with ``open_tables_at`` (the lobbies' clock:
-    /challenge, /host), also one hosting ``OPEN_TABLES`` tables still waiting for players."""
+    one (Accept, Join, Rematch), while seated at ``GAMES_AT_ONCE`` games on the server: games
+    in play they have not left, and seats they hold at tables still waiting for players (hosted
+    or joined or accepted: such a table may start at any moment, and twenty of them starting
+    at once would put the member at twenty games). Counted from the store at the moment of the
+    check, under ``seating``; with ``open_tables_at`` (/challenge, /host), also one hosting
+    ``OPEN_TABLES`` tables still waiting for players."""
     if guild_id is None:
         return
-    seated = [
-        stored
-        for stored in await tables.store.games_of_member(user_id, active=True)
-        if stored.guild_id == guild_id
-    ]
-    # Who left a game is read from its move log: only when the games could reach the limit.
-    playing = [
-        stored.channel_id
-        for stored in seated
-        if len(seated) >= GAMES_AT_ONCE and not await tables.hindsight.has_left(stored, user_id)
-    ]
-    if len(playing) >= GAMES_AT_ONCE:
-        where = ", ".join(f"<#{channel}>" for channel in playing)
+    from cogs import lobby as lobby_cog  # the lobbies' clock; lobby imports this module
+
+    in_play = await tables.store.games_in_play_of(user_id, guild_id)
+    now = lobby_cog.clock() if open_tables_at is None else open_tables_at
+    lobbies = await tables.store.open_lobbies_of(user_id, guild_id, now)
+    waiting = [found for found in lobbies if holds_seat(found, user_id)]
+    playing = [channel_id for _, channel_id in in_play]
+    if len(playing) + len(waiting) >= GAMES_AT_ONCE:
+        # Who left a game is read from its move log (and the game's seats): only when the
+        # games could reach the limit.
+        playing = [
+            stored.channel_id
+            for stored in await tables.store.games_of_member(user_id, active=True)
+            if stored.guild_id == guild_id and not await tables.hindsight.has_left(stored, user_id)
+        ]
+    if len(playing) + len(waiting) >= GAMES_AT_ONCE:
+        where = ", ".join(f"<#{c}>" for c in [*playing, *(w.channel_id for w in waiting)])
+        held = [f"playing {plural(len(playing), 'game')}"] if playing else []
+        if waiting:
+            held.append(f"seated at {plural(len(waiting), 'table')} waiting for players")
+        leave = ", or leave a table (Leave, or Cancel your own)" if waiting else ""
         raise BadOption(
-            f"You are playing {plural(len(playing), 'game')} on this server already "
-            f"({where}): finish one, or /abort it, before starting another."
+            f"You are {' and '.join(held)} on this server already ({where}): finish one, "
+            f"or /abort it{leave}, before starting another."
         )
     if open_tables_at is None:
         return
-    hosted = [
-        found
-        for found in await tables.store.open_lobbies_of(user_id, guild_id, open_tables_at)
-        if found.host_id == user_id and found.rematch_of is None
-    ]
+    hosted = [found for found in lobbies if found.host_id == user_id and found.rematch_of is None]
     if len(hosted) >= OPEN_TABLES:
         where = ", ".join(f"<#{found.channel_id}>" for found in hosted)
         raise BadOption(
@@ -304,3 +317,13 @@ async def check_room(
             f"already ({where}): cancel one with its Cancel button, or let it start or close, "
             "before opening another."
         )
+
+
+def holds_seat(lobby: LobbyRecord, user_id: int) -> bool:
+    """Whether ``user_id`` has a seat at ``lobby``: its host, or a member who accepted (or
+    joined an open table). An invitation not yet answered is no seat: accepting it is taking
+    one, and is counted then."""
+    if lobby.host_id == user_id:
+        return True
+    invitee = lobby.invitee(user_id)
+    return invitee is not None and invitee.answer == "accepted"

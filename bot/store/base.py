@@ -573,6 +573,12 @@ class Store(ABC):
         row cannot be read is skipped."""
 
     @abstractmethod
+    async def games_in_play_of(self, user_id: int, guild_id: int) -> list[tuple[int, int]]:
+        """The games in play on ``guild_id`` where ``user_id`` holds a seat (left or not), as
+        (game id, channel id), oldest first: the games-at-once count, which reads only the
+        seats (``games_of_member`` parses every state, 7 ms for nine games on PostgreSQL)."""
+
+    @abstractmethod
     async def claim_seating(self, user_id: int, guild_id: int, holder: str, lease: float) -> bool:
         """Claim the right to seat ``user_id`` on ``guild_id`` for ``lease`` seconds, as
         ``holder`` (a token of the request's own): True when claimed, False while another

@@ -622,6 +622,19 @@ class SqlStore(Store):
         query = DELETE_CLOSED_LOBBIES.format(shards=shard_condition(shards))
         return await self._write(query, before, limit)
 
+    async def games_in_play_of(self, user_id: int, guild_id: int) -> list[tuple[int, int]]:
+        rows = await self._read(
+            "SELECT id, channel_id, seats FROM games WHERE status = 'active' AND guild_id = $1"
+            " AND seats LIKE $2 ORDER BY id",
+            guild_id,
+            member_pattern(user_id),
+        )
+        return [
+            (int(row["id"]), int(row["channel_id"]))
+            for row in rows
+            if any(s.user_id == user_id for s in seats_from_json(row["seats"]))
+        ]
+
     async def claim_seating(self, user_id: int, guild_id: int, holder: str, lease: float) -> bool:
         now = self._clock()
         # One statement: the primary key lets one of two claims at the same moment insert; a

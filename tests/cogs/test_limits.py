@@ -658,3 +658,44 @@ async def test_a_rematch_pressed_again_at_the_most_points_at_its_invitation(
     await seat_alice_in(driver, limits.GAMES_AT_ONCE)
     said = refusal(await driver.click(table, f"jn:r:{game_id}"))
     assert "already asked for this rematch" in said, said
+
+
+async def test_a_seat_at_a_table_waiting_for_players_counts(driver: InteractionDriver) -> None:
+    """A table Alice hosts may start at any moment: its seat counts towards games at once, so
+    nine games and one table waiting leave no room for a tenth game (before: she could sit at
+    any number of tables waiting, all to start at once)."""
+    bot = running_bot(driver)
+    await driver.slash("host", {"game": "mille"}, channel_id=GAMES_CHANNEL_ID)
+    channels = await seat_alice_in(driver, limits.GAMES_AT_ONCE - 1)
+    said = refusal(await driver.slash("play", {"game": "mille"}, channel_id=GENERAL_CHANNEL_ID))
+    assert said.startswith(
+        f"You are playing {limits.GAMES_AT_ONCE - 1} games and seated at 1 table waiting for "
+        "players on this server already"
+    ), said
+    assert all(f"<#{channel}>" in said for channel in (*channels, GAMES_CHANNEL_ID)), said
+    assert await bot.store.active_game(GENERAL_CHANNEL_ID) is None
+
+
+async def test_a_join_past_the_seats_held_is_refused_and_a_full_table_still_starts(
+    driver: InteractionDriver,
+) -> None:
+    """Alice at nine games joins Bob's table (her tenth seat): Carol's table then refuses her
+    Join; Bob's table, filled by Carol, starts for everyone seated, Alice included."""
+    bot = running_bot(driver)
+    await seat_alice_in(driver, limits.GAMES_AT_ONCE - 1)
+    bobs = await driver.slash(
+        "host", {"game": "dragon", "seats": 2}, user_id=BOB_ID, channel_id=GAMES_CHANNEL_ID
+    )
+    await driver.click(bobs, component_id(bobs, "Join"))
+    carols = await driver.slash(
+        "host", {"game": "mille"}, user_id=CAROL_ID, channel_id=GENERAL_CHANNEL_ID
+    )
+    lobby_id = int(component_id(carols, "Join").split(":")[2])
+    before = await bot.store.get_lobby(lobby_id)
+    said = refusal(await driver.click(carols, component_id(carols, "Join")))
+    assert "and seated at 1 table waiting for players" in said, said
+    assert await bot.store.get_lobby(lobby_id) == before, "no seat taken"
+    await driver.click(bobs, component_id(bobs, "Join"), user_id=CAROL_ID)
+    started = await bot.store.active_game(GAMES_CHANNEL_ID)
+    assert started is not None
+    assert [s.user_id for s in started.seats] == [BOB_ID, ALICE_ID, CAROL_ID]

@@ -1,11 +1,11 @@
 """The games-at-once limit across processes (``Store.seating``, ``cogs.limits.seating``).
 
-Several bot processes may share one store (shards on PostgreSQL; two processes can open one
-SQLite file as well). A member on two servers served by two processes, or one request delivered
-to both, used to be counted by each process alone: each counted the member's games, both
-passed, both stored a game, and the member held one past the limit (twice the limit with
-requests enough). Each "process" here is a store of its own on the same database (its own
-connection or pool), with a ``Tables`` and a bot of its own for ``cogs.limits``.
+Several bot processes may share one PostgreSQL store (shards; a SQLite file is served by one
+bot process, whose own lock is enough, so it claims nothing). A member on two servers served
+by two processes, or one request delivered to both, used to be counted by each process alone:
+each counted the member's games, both passed, both stored a game, and the member held one past
+the limit (twice the limit with requests enough). Each "process" here is a store of its own on
+the same database (its own pool), with a ``Tables`` and a bot of its own for ``cogs.limits``.
 """
 
 from __future__ import annotations
@@ -81,9 +81,10 @@ async def take_seat(client: Any, channel_id: int) -> bool:
         return True
 
 
-async def test_two_processes_seat_a_member_at_most_to_the_limit(backend: Backend) -> None:
+async def test_two_processes_seat_a_member_at_most_to_the_limit(pg_url: str) -> None:
     """Alice one game from the limit sends /play to two processes at the same moment: one game
     starts, the other is refused (before: both started, eleven games)."""
+    backend = Backend("postgresql", pg_url)
     first, second = backend.store(), backend.store()
     await first.open()
     await second.open()
@@ -103,9 +104,10 @@ async def test_two_processes_seat_a_member_at_most_to_the_limit(backend: Backend
         await second.close()
 
 
-async def test_every_claim_is_let_go_once_the_seat_is_taken(backend: Backend) -> None:
+async def test_every_claim_is_let_go_once_the_seat_is_taken(pg_url: str) -> None:
     """A request refused or seated leaves no claim behind: the member's next request (from
     either process) is not kept waiting for a lease."""
+    backend = Backend("postgresql", pg_url)
     first, second = backend.store(), backend.store()
     await first.open()
     await second.open()
@@ -116,3 +118,26 @@ async def test_every_claim_is_let_go_once_the_seat_is_taken(backend: Backend) ->
     finally:
         await first.close()
         await second.close()
+
+
+async def test_the_games_in_play_counted_are_the_members_on_that_server(store: Store) -> None:
+    """Only games in play, on that server, where the member holds a seat: not a game on another
+    server, not a finished one, not one seating a member whose id contains hers."""
+    mine = await store.create_game(
+        channel_id=1, guild_id=GUILD, game_key="mille", seats=ALICE_SEATS, options={}, state={}
+    )
+    await store.create_game(
+        channel_id=2, guild_id=GUILD + 1, game_key="mille", seats=ALICE_SEATS, options={}, state={}
+    )
+    lookalike = [SeatRecord(0, "Al", user_id=int(f"{ALICE}9")), SeatRecord(1, "C", policy="normal")]
+    await store.create_game(
+        channel_id=3, guild_id=GUILD, game_key="mille", seats=lookalike, options={}, state={}
+    )
+    ended = await store.create_game(
+        channel_id=4, guild_id=GUILD, game_key="mille", seats=ALICE_SEATS, options={}, state={}
+    )
+    await store.end_game(
+        game_id=ended.id, expected_version=ended.version, status="finished", state={}
+    )
+    assert await store.games_in_play_of(ALICE, GUILD) == [(mine.id, 1)]
+    assert await store.games_in_play_of(ALICE, GUILD + 2) == []

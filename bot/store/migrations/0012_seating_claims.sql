@@ -1,4 +1,5 @@
--- 0012: who is being seated right now, so the games-at-once limit holds across processes.
+-- 0012: who is being seated right now, so the games-at-once limit holds across processes,
+-- and the games in play by server, so counting them is quick.
 --
 -- One file for both SQLite and PostgreSQL (no dialect override). A request that may seat a
 -- member in a game on a server (/play, /challenge, /host, Accept, Join, Rematch) counts their
@@ -16,3 +17,11 @@ CREATE TABLE seating_claims (
     until     DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (user_id, guild_id)
 );
+
+-- The count itself reads the seats of the member's games in play on the server: through the
+-- games in play alone it still read each row's state to reach its seats (3 KB a game; 15 ms
+-- with 2 000 games in play on SQLite). The games in play, by server, with their seats, are
+-- indexed: the count reads the index only, as small as the games in play (status too, or
+-- SQLite reads each row again to check it).
+CREATE INDEX games_in_play_by_guild ON games (guild_id, id, channel_id, seats, status)
+    WHERE status = 'active';
