@@ -97,20 +97,30 @@ _BAR_RIGHT = _W - _MARGIN - 226
 
 TYPE_COLOURS: dict[str, RGB] = {
     MILES: (244, 244, 240),
-    HAZARD: (232, 72, 60),
+    HAZARD: (190, 40, 36),
     REMOVAL: (74, 190, 96),
     TRUMP: (246, 200, 58),
     CHEAT: (86, 156, 255),
 }
 DECK_COLOURS: tuple[RGB, RGB] = ((198, 52, 52), (46, 104, 200))
 _CARD_BODY: RGB = (34, 37, 44)
+_DARK_BAND_INK: RGB = (24, 24, 28)
+_LIGHT_BAND_INK: RGB = (250, 248, 240)
 
 
 def _name_ink(kind: str) -> RGB:
     """The colour a card's symbol and name are drawn in on its dark body: its type's colour,
-    as printed, but a hazard's in the lighter Palette.RED_INK: a protanope sees the band's
-    red darker, 2.9:1 on the body, and "Out of Gas" is how they tell the card."""
+    as printed, but a hazard's in the lighter Palette.RED_INK: the band's dark red is
+    under 2:1 on the body to a protanope, and "Out of Gas" is how they tell the card."""
     return Palette.RED_INK if kind == HAZARD else TYPE_COLOURS[kind]
+
+
+def _band_ink(kind: str) -> RGB:
+    """The colour of the word on a card's type band: dark on the light bands, light on a
+    hazard's dark red. A dark word on a bright red band read 3.3:1 to a protanope, who sees
+    red darker; a bright red band with a light word was under 4.5:1 to normal sight; and a
+    lighter red (pink) would look like the removal's green to a protanope or deuteranope."""
+    return _LIGHT_BAND_INK if kind == HAZARD else _DARK_BAND_INK
 
 
 _GREY_CHIP: RGB = (70, 76, 86)
@@ -136,7 +146,7 @@ def card_face(code: str, w: int, h: int) -> Image.Image:
     d.rounded_rectangle(body, radius=max(2, radius - m), fill=_CARD_BODY)
     label = kind.upper()
     label_font = fit_font(label, w - 2 * m - 4, max(8, round(band * 0.62)), "cond", min_size=7)
-    d.text((w / 2, band / 2 + 1), label, font=label_font, fill=(24, 24, 28), anchor="mm")
+    d.text((w / 2, band / 2 + 1), label, font=label_font, fill=_band_ink(kind), anchor="mm")
     cx = w / 2
     bw, bh = body[2] - body[0], body[3] - body[1]
     cy = body[1] + bh / 2

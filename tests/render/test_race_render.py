@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import ast
 import io
+import itertools
 import random
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from bot.engine.race.cards import CODES
+from bot.engine.race.cards import CODES, TYPE_OF
 from bot.engine.race.state import Phase, RaceState
 from bot.render import race
+from bot.render.common import RGB, card_radius
 from bot.render.race import (
     HAND_IMAGE_SIZE,
     TABLE_SIZE,
@@ -31,7 +34,7 @@ from bot.render.race import (
 )
 from tests.engine.race_helpers import G, act, red_first, start
 from tests.engine.test_race_playouts import _prefer_plays
-from tests.render.colour_vision import worst_contrast
+from tests.render.colour_vision import ciede2000, closest_seen, worst_contrast
 from tests.render.drawn import words_drawn
 
 RACE_RENDERER = Path(__file__).resolve().parents[2] / "bot" / "render" / "race.py"
@@ -205,3 +208,40 @@ def test_a_cards_name_reads_on_its_body_to_a_colour_blind_player(kind: str) -> N
     under each colour blindness: a hazard's, in the band's red, was 2.9:1 to a protanope, who
     sees red darker, and its name is how they tell "Out of Gas" from "Gasoline"."""
     assert worst_contrast(race._name_ink(kind), race._CARD_BODY) >= 4.5
+
+
+def _band_colours(code: str, w: int, h: int) -> tuple[RGB, RGB]:
+    """The band's colour and its word's ink, read from a drawn face: the band is the colour
+    most of its pixels have, the ink the one farthest from it."""
+    face = card_face(code, w, h).convert("RGB")
+    band, inset = max(12, round(h * 0.17)), card_radius(w)
+    pixels: list[RGB] = [
+        face.getpixel((x, y))  # type: ignore[misc]
+        for x in range(inset, w - inset)
+        for y in range(2, band - 2)
+    ]
+    ground = Counter(pixels).most_common(1)[0][0]
+    ink = max(pixels, key=lambda p: sum((a - b) ** 2 for a, b in zip(p, ground, strict=True)))
+    return ground, ink
+
+
+@pytest.mark.parametrize("size", [race._MINI, race._HAND_CARD])
+@pytest.mark.parametrize("kind", list(TYPE_COLOURS))
+def test_a_cards_type_band_reads_to_a_colour_blind_player(kind: str, size: tuple[int, int]) -> None:
+    """The word on a card's type band ("HAZARD", "REMOVAL") stands out from the band by 4.5:1
+    to normal sight and to protanopes, deuteranopes and tritanopes alike. Found in review: a
+    hazard's dark word on its bright red band was 3.3:1 to a protanope, who sees red darker."""
+    code = next(c for c in CODES if TYPE_OF[c] == kind)
+    ground, ink = _band_colours(code, *size)
+    assert ground == TYPE_COLOURS[kind]
+    assert worst_contrast(ink, ground) >= 4.5, (code, ground, ink, worst_contrast(ink, ground))
+
+
+def test_the_card_types_stay_apart_to_a_colour_blind_player() -> None:
+    """The five types' colours (band and frame) stay at least 10 apart (CIEDE2000) to normal
+    sight and under each colour blindness: the type band's word says the type, and its colour
+    still tells a hazard from a removal at a glance (they were 8.6 apart to a protanope, the
+    hazard's bright red beside the removal's green; it is 19 now, a darker red)."""
+    colours = list(TYPE_COLOURS.values())
+    normal = min(ciede2000(a, b) for a, b in itertools.combinations(colours, 2))
+    assert min(normal, closest_seen(colours)) >= 10
