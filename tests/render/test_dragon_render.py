@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import io
+import itertools
 import random
 import statistics
 import time
@@ -21,10 +22,12 @@ from PIL import Image, ImageStat
 
 from bot.engine.dragon import GAME
 from bot.engine.dragon.state import DragonState
+from bot.render.common import Palette
 from bot.render.dragon import (
     _FLOOR,
     _PANEL_H,
     _PANEL_W,
+    _SEAT_COLOURS,
     HAND_SIZE,
     _hit_mark,
     _panel_origin,
@@ -36,7 +39,7 @@ from bot.render.dragon import (
     table_png,
     table_size,
 )
-from tests.render.colour_vision import worst_contrast
+from tests.render.colour_vision import ciede2000, closest_seen, worst_contrast
 from tests.render.drawn import sizes_drawn, words_drawn
 from tests.render.test_hostile_names import LONG
 
@@ -487,3 +490,12 @@ def test_a_breached_sides_mark_reads_to_a_colour_blind_player() -> None:
     mark, colour = _hit_mark(car, car.breached.index(True))
     assert mark == "✖"
     assert worst_contrast(colour, _FLOOR) >= 4.5
+
+
+def test_the_seat_colours_stay_apart_to_a_colour_blind_player() -> None:
+    """Any two seats' tag colours stay 15 or more apart (CIEDE2000) to normal sight and under
+    each colour blindness, and the "@n" on each reads at 4.5:1. Found in review: seats 0 and 5
+    (blue and violet) were 2.7 apart to a deuteranope, seats 1 and 2 (orange and green) 6.4."""
+    normal = min(ciede2000(a, b) for a, b in itertools.combinations(_SEAT_COLOURS, 2))
+    assert min(normal, closest_seen(_SEAT_COLOURS)) >= 15
+    assert min(worst_contrast(Palette.DARK_INK, colour) for colour in _SEAT_COLOURS) >= 4.5
