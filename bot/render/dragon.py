@@ -38,6 +38,7 @@ from bot.render.common import (
     font,
     text_width,
     to_png,
+    wrap,
 )
 from bot.render.mille_cards import draw_card
 
@@ -46,7 +47,7 @@ _TOP = 58
 _PANEL_W = 384
 _PANEL_H = 366
 _BOTTOM = 148
-HAND_SIZE = (1200, 620)
+HAND_SIZE = (1200, 620)  # a hand image whose top line takes two lines or fewer (hand_size)
 
 _MINI = (56, 78)
 _SAFE = (40, 56)
@@ -724,18 +725,37 @@ def usable_cards(view: DragonSeatView) -> tuple[set[str], set[str]]:
     return mb, cw
 
 
+def _top_lines(view: DragonSeatView) -> tuple[Font, tuple[str, ...], int]:
+    """The hand's top line (``phase_line``) as drawn: two lines at up to 26 px, or, when two
+    lines would take it under ``_READABLE`` (five long names waited for came out at 19 px),
+    as many as it needs at ``_READABLE``; and how many pixels taller than two lines it is."""
+    text, room = phase_line(view), HAND_SIZE[0] - 60
+    readable = font(_READABLE, "bold")
+    lines = tuple(wrap(text, readable, room))
+    if len(lines) <= 2:
+        fnt, lines = fit_wrapped(text, room, 2, 26, "bold", _READABLE)
+        return fnt, lines, 0
+    return readable, lines, (len(lines) - 2) * _line_step(readable)
+
+
+def hand_size(view: DragonSeatView) -> tuple[int, int]:
+    """The size of ``view``'s hand image: ``HAND_SIZE``, taller when its top line needs more
+    than two lines to stay readable."""
+    return HAND_SIZE[0], HAND_SIZE[1] + _top_lines(view)[2]
+
+
 def render_hand(view: DragonSeatView) -> Image.Image:
     """The seat's two hands: Mille Bornes cards above, Car Wars cards below; cards no legal
     play uses right now are dimmed."""
     w = HAND_SIZE[0]
-    c = Canvas(felt(*HAND_SIZE, (40, 36, 44), (22, 20, 26)).copy())
+    fnt, lines, extra = _top_lines(view)
+    c = Canvas(felt(w, HAND_SIZE[1] + extra, (40, 36, 44), (22, 20, 26)).copy())
     mb_ok, cw_ok = usable_cards(view)
     pub = view.public
-    fnt, lines = fit_wrapped(phase_line(view), w - 60, 2, 26, "bold", 12)
-    c.lines((30, 30), lines, fnt, Palette.INK, drop=2)
+    c.lines((30, 30 + extra / 2), lines, fnt, Palette.INK, step=_line_step(fnt), drop=2)
     label = font(_READABLE, "bold")
     cw_, ch = _HAND_CARD
-    y = 96
+    y = 96 + extra
     c.text((30, y - 16), "MILLE BORNES", label, Palette.MUTED, anchor="lm")
     if not view.mb_hand:
         c.text((30, y + 30), "no cards", font(20, "bold"), Palette.MUTED)

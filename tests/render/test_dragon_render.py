@@ -34,13 +34,15 @@ from bot.render.dragon import (
     arena_size,
     draw_cw_card,
     hand_png,
+    hand_size,
+    phase_line,
     render_hand,
     render_table,
     table_png,
     table_size,
 )
 from tests.render.colour_vision import ciede2000, closest_seen, worst_contrast
-from tests.render.drawn import sizes_drawn, words_drawn
+from tests.render.drawn import crossed_texts, marks_drawn, off_canvas, sizes_drawn, words_drawn
 from tests.render.test_hostile_names import LONG
 
 RENDER_FILE = Path(__file__).resolve().parents[2] / "bot" / "render" / "dragon.py"
@@ -499,3 +501,28 @@ def test_the_seat_colours_stay_apart_to_a_colour_blind_player() -> None:
     normal = min(ciede2000(a, b) for a, b in itertools.combinations(_SEAT_COLOURS, 2))
     assert min(normal, closest_seen(_SEAT_COLOURS)) >= 15
     assert min(worst_contrast(Palette.DARK_INK, colour) for colour in _SEAT_COLOURS) >= 4.5
+
+
+@pytest.mark.parametrize("name", [LONG[0], WIDE])
+def test_a_hand_waiting_for_five_long_names_stays_readable(
+    monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    """The hand's top line naming five waited-for players of 32 letters is written whole at
+    20 px or more, the image growing for the lines it needs (squeezed into two lines, it
+    came out at 18 px with one name of wide letters), and everything below it moves down
+    with it, inside the image."""
+    state = GAME.new_game(["Ann", name, *LONG[1:5]], seed=3)
+    private = GAME.private_view(state, 0)
+    public = dataclasses.replace(private.public, players=state.players, to_act=(1, 2, 3, 4, 5))
+    view = dataclasses.replace(private, public=public, phase="wait")
+    text = phase_line(view)
+    assert all(player in text for player in state.players[1:])
+    drawn = sizes_drawn(monkeypatch)
+    marks = marks_drawn(monkeypatch)
+    png = hand_png(view)
+    top = [(words, size) for words, size in drawn if words and words in text]
+    assert "".join(words for words, _ in top).replace(" ", "") == text.replace(" ", ""), top
+    assert min(size for _, size in top) >= READABLE, top
+    assert _png_size(png) == hand_size(view)
+    assert not off_canvas(marks, hand_size(view))
+    assert not crossed_texts(marks, hand_size(view))
