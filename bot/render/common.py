@@ -694,6 +694,10 @@ def _chunk(tag: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data))
 
 
+PNG_BUDGET = 300 * 1024
+"""The most an image's PNG should weigh (``junction bench`` reports the largest)."""
+
+
 def to_png(image: Image.Image) -> bytes:
     """Encode ``image`` as a lossless PNG, fast.
 
@@ -701,26 +705,35 @@ def to_png(image: Image.Image) -> bytes:
     at compress level 1 (more than drawing it). Our images are mostly flat colour, so plain
     rows (filter 0) with zlib level 1 come out about as small (~120 KB) in well under half the
     time. Rows are fed to zlib one by one so no second copy of the pixels is built. Quantizing
-    to a palette would be smaller but lossy and slower.
+    to a palette would be smaller but lossy and slower. An image over ``PNG_BUDGET`` at level 1
+    (a Ticket to Ride hand of 42 tickets, 339 KB) is compressed again at level 6, about a
+    quarter smaller (250 KB) for about twice the time.
     """
     if image.mode not in _PNG_COLOUR_TYPES:
         image = image.convert("RGBA" if "A" in image.getbands() else "RGB")
     colour_type, bpp = _PNG_COLOUR_TYPES[image.mode]
     w, h = image.size
-    stride = w * bpp
     pixels = memoryview(image.tobytes())
-    z = zlib.compressobj(1)
-    parts: list[bytes] = []
-    for y in range(h):
-        parts.append(z.compress(b"\x00"))  # filter type 0 (None) for this row
-        parts.append(z.compress(pixels[y * stride : (y + 1) * stride]))
-    parts.append(z.flush())
+    data = _deflated_rows(pixels, w * bpp, h, 1)
+    if len(data) > PNG_BUDGET:
+        data = _deflated_rows(pixels, w * bpp, h, 6)
     header = struct.pack(">IIBBBBB", w, h, 8, colour_type, 0, 0, 0)
     return b"".join(
         (
             b"\x89PNG\r\n\x1a\n",
             _chunk(b"IHDR", header),
-            _chunk(b"IDAT", b"".join(parts)),
+            _chunk(b"IDAT", data),
             _chunk(b"IEND", b""),
         )
     )
+
+
+def _deflated_rows(pixels: memoryview, stride: int, rows: int, level: int) -> bytes:
+    """The rows of ``pixels``, each unfiltered (filter type 0), deflated at zlib ``level``."""
+    z = zlib.compressobj(level)
+    parts: list[bytes] = []
+    for y in range(rows):
+        parts.append(z.compress(b"\x00"))  # filter type 0 (None) for this row
+        parts.append(z.compress(pixels[y * stride : (y + 1) * stride]))
+    parts.append(z.flush())
+    return b"".join(parts)

@@ -19,7 +19,7 @@ from bot.engine.ttr.cards import COLOURS, TICKETS, Ticket
 from bot.engine.ttr.ending import finish
 from bot.engine.ttr.state import TtrState
 from bot.engine.ttr.views import TtrPublicView, TtrSeatView
-from bot.render.common import Canvas, Palette, _text_mask, font, text_width
+from bot.render.common import READABLE, Canvas, Palette, _text_mask, font, text_width
 from bot.render.ttr import (
     HAND_WIDTH,
     RESULT_WIDTH,
@@ -123,14 +123,25 @@ def test_hand_draws_cards_and_tickets(phase: str) -> None:
     assert image.width == HAND_WIDTH
 
 
-def test_hand_with_many_tickets_fits_the_budget() -> None:
-    """A seat holding a dozen tickets still renders under budget."""
+@pytest.mark.parametrize(("held", "offered"), [(12, 0), (42, 0), (46, 0), (40, 6)])
+def test_hand_with_many_tickets_fits_the_budget(
+    monkeypatch: pytest.MonkeyPatch, held: int, offered: int
+) -> None:
+    """A seat holding many tickets, up to all 46 (held or offered), renders under 300 KB with
+    every text at the readable size, and decodes to exactly the drawn pixels. Found in review:
+    42 tickets came to 383 KB."""
     state = G.new_game(["A", "B"], 1)
-    state.offered[0] = []
-    state.tickets[0] = list(range(12))
-    state.phase = "act"
-    image = _png(hand_png(G.private_view(state, 0)))
+    state.tickets[0] = list(range(held))
+    state.offered[0] = list(range(held, held + offered))
+    state.phase = "keep" if offered else "act"
+    ttr.ticket_tile.cache_clear()  # the tiles' words are drawn once, on a cached tile
+    drawn = sizes_drawn(monkeypatch)
+    data = hand_png(G.private_view(state, 0))
+    assert len(data) <= BUDGET, len(data) / 1024
+    image = _png(data)
     assert image.height > 600
+    assert image.tobytes() == ttr.render_hand(G.private_view(state, 0)).tobytes()  # lossless
+    assert not {(text, size) for text, size in drawn if size < READABLE}
 
 
 def test_solo_setup_hand_marks_the_ticket_that_must_be_kept() -> None:
