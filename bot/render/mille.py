@@ -304,9 +304,10 @@ def _draw_pile(c: Canvas, pile: tuple[Card, ...], x: int, y: int, title: str, la
 
 @lru_cache(maxsize=128)
 def _empty_slot(
-    title: str, sub: str, w: int, h: int, faint: bool, fill: RGB | None = None, size: int = 16
+    title: str, sub: str, w: int, h: int, faint: bool, fill: RGB | None = None, size: int = 20
 ) -> Image.Image:
-    """A dashed card outline with its name inside, as an RGBA piece 2 px larger each side."""
+    """A dashed card outline with its name inside, as an RGBA piece 2 px larger each side: at
+    ``READABLE`` where it fits (it was 16 px, 8 on a phone), smaller only for a long word."""
     img = Image.new("RGBA", (w + 4, h + 4), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     colour = _FAINT if faint else _SLOT
@@ -318,7 +319,7 @@ def _empty_slot(
     if sub:
         dashed = f"— {sub}"
         lines = (*lines, dashed if text_width(dashed, fnt) <= w - 14 else sub)
-    step = 20
+    step = max(20, int(fnt.size) + 2)
     top = (h + 4) / 2 - step * (len(lines) - 1) / 2
     for i, line in enumerate(lines):
         d.text(((w + 4) / 2, top + i * step), line, font=fnt, fill=colour, anchor="mm")

@@ -219,13 +219,16 @@ def card_back(seat: int, w: int, h: int) -> Image.Image:
 
 @lru_cache(maxsize=64)
 def _empty_slot(title: str, w: int, h: int) -> Image.Image:
-    """A dashed card outline with a word inside, 2 px larger each side."""
+    """A dashed card outline with a word inside, 2 px larger each side: at ``READABLE`` where
+    it fits (the miles' figures, "in play"; all were 15 px), smaller only for a word as wide as
+    "hazards" (15 px), on a card 64 px wide."""
     img = Image.new("RGBA", (w + 4, h + 4), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     dashed_rounded(d, (2, 2, w + 1, h + 1), _SLOT, dash=8, gap=6, radius=card_radius(w))
-    fnt, lines = fit_wrapped(title, w - 10, 2, 15, "cond", min_size=9)
+    fnt, lines = fit_wrapped(title, w - 10, 2, READABLE, "cond", min_size=9)
+    step = int(getattr(fnt, "size", READABLE)) + 2
     for i, line in enumerate(lines):
-        y = (h + 4) / 2 + (i - (len(lines) - 1) / 2) * 17
+        y = (h + 4) / 2 + (i - (len(lines) - 1) / 2) * step
         d.text(((w + 4) / 2, y), line, font=fnt, fill=_SLOT, anchor="mm")
     return img
 

@@ -809,3 +809,27 @@ def test_solo_last_move_title_is_readable(monkeypatch: pytest.MonkeyPatch) -> No
     drawn = sizes_drawn(monkeypatch)
     solo.table_png(view)
     assert [size for text, size in drawn if text == "LAST MOVE"] == [READABLE]
+
+
+@pytest.mark.parametrize(
+    ("key", "fitting"),
+    [
+        ("race", {"25", "50", "75", "100", "200"}),
+        ("mille", {"Battle", "Speed", "Extra", "Tank", "Driving", "Ace", "Way"}),
+    ],
+)
+def test_empty_slots_say_what_goes_there_at_the_readable_size(
+    monkeypatch: pytest.MonkeyPatch, key: str, fitting: set[str]
+) -> None:
+    """A new game's empty slots (the miles, the piles, the battle, speed and safeties) write
+    every word that fits the slot at 20 px: they were 15 px (1000 Mile Race) and 16 px (Mille
+    Bornes), about 8 on a phone. Wider words shrink only to fit: "no hazards" (13 px), "none
+    in play" (15), the race's "empty" (18), "Puncture Proof" (18), "Discard" (16)."""
+    race._empty_slot.cache_clear()
+    mille._empty_slot.cache_clear()
+    faces = _face_sizes(monkeypatch)
+    game = bundle(key).game
+    bundle(key).presenter.table_png(game.public_view(game.new_game(NAMES[:2], 1)))
+    sizes = {text: size for text, size in faces if text in fitting}
+    assert set(sizes) == fitting
+    assert min(sizes.values()) >= READABLE, sizes
