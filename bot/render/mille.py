@@ -319,7 +319,7 @@ def _empty_slot(
     if sub:
         dashed = f"— {sub}"
         lines = (*lines, dashed if text_width(dashed, fnt) <= w - 14 else sub)
-    step = max(20, int(fnt.size) + 2)
+    step = max(20, int(getattr(fnt, "size", 16)) + 2)
     top = (h + 4) / 2 - step * (len(lines) - 1) / 2
     for i, line in enumerate(lines):
         d.text(((w + 4) / 2, top + i * step), line, font=fnt, fill=colour, anchor="mm")
