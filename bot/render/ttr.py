@@ -212,7 +212,10 @@ def train_card(code: str, w: int, h: int) -> Image.Image:
         d.rounded_rectangle(box, max(2, r - inset), outline=(150, 150, 140), width=2)
     _locomotive(d, w / 2, h * 0.44, w * 0.62, ink if code != "loco" else (30, 30, 34))
     name = "LOCO" if code == "loco" else code.upper()
-    fnt = fit_font(name, w - 2 * inset - 6, max(9, w // 6), "cond", 8)
+    # At READABLE on the market's and the hand's cards (they were 17-18 px); a Railyard's
+    # mini cards keep a small label, their chips saying the colour at READABLE.
+    size = READABLE if w >= 100 else max(9, w // 6)
+    fnt = fit_font(name, w - 2 * inset - 6, size, "cond", 8)
     label_y = h - inset - max(8, h // 9)
     if code == "loco":
         d.text((w / 2 + 1, label_y + 1), name, font=fnt, fill=(0, 0, 0), anchor="mm")

@@ -833,3 +833,18 @@ def test_empty_slots_say_what_goes_there_at_the_readable_size(
     sizes = {text: size for text, size in faces if text in fitting}
     assert set(sizes) == fitting
     assert min(sizes.values()) >= READABLE, sizes
+
+
+def test_train_card_names_on_the_market_and_the_hand_are_readable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The name on each face-up train card and on each card in hand ("ORANGE", "LOCO") is at
+    least 20 px: it was 17 px on the market and 18 px in hand, 9 on a phone."""
+    ttr.train_card.cache_clear()
+    faces = _face_sizes(monkeypatch)
+    state = TTR.new_game(NAMES[:2], 3)  # five cards face up, eight in hand, no Railyard yet
+    ttr.render_table(TTR.public_view(state))
+    ttr.render_hand(TTR.private_view(state, 0))
+    names = [(text, size) for text, size in faces if text.isupper()]
+    assert len(names) >= 5 + 2
+    assert min(size for _, size in names) >= READABLE, names
