@@ -14,7 +14,16 @@ from functools import lru_cache
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.engine.mille.cards import Card, Kind
-from bot.render.common import RGB, Palette, card_radius, fit_font, fit_wrapped
+from bot.render.common import (
+    READABLE,
+    RGB,
+    Palette,
+    card_radius,
+    fit_font,
+    fit_wrapped,
+    font,
+    text_width,
+)
 
 # Per kind: (frame colour, art background, text on frame).
 KIND_COLOURS: dict[Kind, tuple[RGB, RGB, RGB]] = {
@@ -376,7 +385,13 @@ def draw_card(card: Card, w: int, h: int, lang: str = "en") -> Image.Image:
         # The name may use the whole frame width: French names are long.
         band = (inner[0], inner[3] - band_h, inner[2], inner[3] - b)
         name = card.name_in(lang)
-        fnt, lines = fit_wrapped(name, band[2] - band[0] - 4, 2, round(h * 0.1), "cond")
+        room = band[2] - band[0] - 4
+        fnt, lines = fit_wrapped(name, room, 2, round(h * 0.1), "cond")
+        readable = font(READABLE, "cond")
+        if getattr(fnt, "size", 0) < READABLE and text_width(name, readable) <= room:
+            # A name that fits one line at READABLE is written so ("Go", "Accident" on the
+            # table's cards were 14 px); a longer one keeps two lines sized to the band.
+            fnt, lines = readable, (name,)
         line_h = fnt.size * 1.08 if isinstance(fnt, ImageFont.FreeTypeFont) else 12.0
         mid = (band[1] + band[3]) / 2
         top = mid - line_h * (len(lines) - 1) / 2

@@ -848,3 +848,17 @@ def test_train_card_names_on_the_market_and_the_hand_are_readable(
     names = [(text, size) for text, size in faces if text.isupper()]
     assert len(names) >= 5 + 2
     assert min(size for _, size in names) >= READABLE, names
+
+
+def test_short_card_names_on_the_mille_table_are_readable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On the table's cards (100 px wide), a name that fits one line at 20 px is written so:
+    "Go", "Stop" and "Repairs" were 14 px, 7 on a phone. The others ("Accident", "Extra Tank",
+    "Right of Way") stay at 14 px, two lines sized to the card's name band."""
+    mille_cards.draw_card.cache_clear()
+    faces = _face_sizes(monkeypatch)
+    for card in Card:
+        mille_cards.draw_card(card, *mille._CARD, "en")
+    sizes = dict(faces)
+    short = {"Go", "Stop", "Repairs"}
+    assert short <= set(sizes)
+    assert min(sizes[name] for name in short) >= READABLE, sizes
