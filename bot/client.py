@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import fcntl
 import logging
+import os
 import signal
 from collections.abc import Sequence
 from pathlib import Path
@@ -279,7 +280,7 @@ def run_bot(
         raise _unreachable(error) from None
     finally:
         if claim is not None:
-            claim.close()
+            _release(claim)
     log.info("stopped")
     return 0
 
@@ -314,7 +315,33 @@ def _claim_sqlite_file(url: str) -> TextIO | None:
             "process. Stop the other one, or move to PostgreSQL to run several (README, "
             '"Scaling out: PostgreSQL")'
         ) from None
+    if not _still_named(claim, path):
+        # A bot stopping meanwhile deleted the file this one opened (``_release``): the lock
+        # is on a file no other start will find; claim the one at the path now.
+        claim.close()
+        return _claim_sqlite_file(url)
     return claim
+
+
+def _still_named(claim: TextIO, path: Path) -> bool:
+    """Whether the lock file ``claim`` holds is still the one at ``path``."""
+    try:
+        return os.path.samestat(os.fstat(claim.fileno()), os.stat(path))
+    except FileNotFoundError:
+        return False
+
+
+def _release(claim: TextIO) -> None:
+    """Let go of the SQLite lock, deleting its file first (while still held, so no other
+    start locks the file being deleted): a start that failed (the database unreadable, the
+    token refused) and a bot stopped leave no ``junction.db.lock`` behind."""
+    try:
+        if _still_named(claim, Path(claim.name)):
+            os.unlink(claim.name)
+    except OSError:
+        pass  # a folder made read-only meanwhile: the file stays, unlocked, harmless
+    finally:
+        claim.close()
 
 
 async def _serve(bot: JunctionBot, token: str) -> None:

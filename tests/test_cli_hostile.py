@@ -514,3 +514,18 @@ def test_a_deck_file_name_with_a_terminals_escape_is_quoted_harmless(
 def test_a_number_option_reads_what_int_reads(given: str, read: int) -> None:
     """The number options read a sign and spaces around as Python's int() does."""
     assert _parser().parse_args(["arena", "mille", "--seed", given]).seed == read
+
+
+def test_a_failed_start_leaves_no_lock_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``junction run`` on a file that is not a database is refused in one sentence, and leaves
+    nothing beside it. Before the fix the lock it took (``bad.db.lock``, empty) stayed behind
+    after every start, failed or not."""
+    (tmp_path / "bad.db").write_bytes(b"not a database at all")
+    monkeypatch.setenv("DISCORD_TOKEN", "token")
+    monkeypatch.setenv("JUNCTION_DB", f"sqlite:///{tmp_path / 'bad.db'}")
+    assert main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("junction run: ") and err.count("\n") == 1, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.db"]
