@@ -78,7 +78,12 @@ def _parser() -> argparse.ArgumentParser:
         "--policies", default=None, help="policies by seat, comma-separated (rotated per game)"
     )
     arena.add_argument("--players", type=_number, help="seats at the table (default: as policies)")
-    arena.add_argument("--games", type=_number, default=100, help="games to play (default 100)")
+    arena.add_argument(
+        "--games",
+        type=_number,
+        default=100,
+        help="games to play (default 100; at most 1 000 000, some eight hours at the quickest)",
+    )
     arena.add_argument(
         "--seed", type=_number, default=1, help="seed of the first game, then one up (default 1)"
     )

@@ -28,6 +28,11 @@ from bot.games import bundle, get_policy
 MAX_MOVES = 100_000
 """A game still running after this many moves is a bug somewhere, not a long game."""
 
+MAX_GAMES = 1_000_000
+"""The most games one arena plays: a million games of the quickest players (``random``, about
+30 ms a game of 1000 Mile Race) take some eight hours, the searching experts' far longer. More
+was a typing slip (``--games 99999999999`` ran until Ctrl-C, and reported nothing)."""
+
 
 def seat_policies(policies: Sequence[str], seats: int, game_index: int) -> list[str]:
     """Which policy sits where in game ``game_index`` (rotating one seat per game)."""
@@ -124,6 +129,11 @@ def run_arena(
     """Play ``games`` full games and measure each policy; see the module docstring."""
     if games < 0:
         raise ValueError("An arena needs a non-negative number of games.")
+    if games > MAX_GAMES:
+        raise ValueError(
+            f"An arena plays at most {MAX_GAMES:,} games (hours of play already), "
+            f"not {games:,}; run several arenas with different --seed values for more."
+        )
     if not policies:
         raise ValueError("An arena needs at least one policy.")
     found = bundle(game_key)

@@ -529,3 +529,20 @@ def test_a_failed_start_leaves_no_lock_file(
     err = capsys.readouterr().err
     assert err.startswith("junction run: ") and err.count("\n") == 1, err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.db"]
+
+
+def test_an_arena_of_absurdly_many_games_is_refused_unplayed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``junction arena mille --games 99999999999`` is refused in one sentence naming the most
+    an arena plays, before a game is dealt. Before the fix it started playing, to run for
+    centuries (until Ctrl-C, with no report)."""
+    monkeypatch.setattr("bot.arena._play_game", _no_game)
+    assert main(["arena", "mille", "--games", "99999999999"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("junction arena: An arena plays at most 1,000,000 games"), err
+    assert err.count("\n") == 1 and "99,999,999,999" in err, err
+
+
+def _no_game(*args: object, **kwargs: object) -> None:
+    raise AssertionError("a game was played")
