@@ -44,6 +44,31 @@ class MigrationError(Exception):
     """The migration files are inconsistent, or one of them failed to apply."""
 
 
+def refuse_foreign(
+    tables: Sequence[str], applied: Sequence[tuple[int, str]] | None, dialect: str
+) -> None:
+    """MigrationError when a database is another program's: it has ``tables``, and no
+    ``schema_version`` table whose ``applied`` migrations (None: it lacks their columns) are
+    Junction's by number and name. An empty database, or one that only Junction's first step
+    began, is Junction's to fill. Said before anything is written, by each store as it opens."""
+    tables = sorted(tables)
+    if not tables:
+        return
+    if "schema_version" in tables and applied is not None:
+        if not applied and tables == ["schema_version"]:
+            return  # Junction's first step only: its migrations were never applied
+        ours = {migration.version: migration.name for migration in load_migrations(dialect)}
+        # A version past ours is a newer Junction's: the migrations refuse it by name.
+        if applied and all(ours.get(version, name) == name for version, name in applied):
+            return
+    shown = ", ".join(tables[:3]) + (", …" if len(tables) > 3 else "")
+    what = "file" if dialect == "sqlite" else "database"
+    raise MigrationError(
+        f"the {what} is another program's database (its tables: {shown}); "
+        f"give Junction a {'database file' if dialect == 'sqlite' else 'database'} of its own"
+    )
+
+
 @dataclass(frozen=True)
 class Migration:
     """One numbered SQL file."""

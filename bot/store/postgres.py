@@ -53,6 +53,7 @@ from bot.store.migrations import (
     MigrationError,
     check_known,
     load_migrations,
+    refuse_foreign,
 )
 from bot.store.rows import (
     CLEAR_TIMER,
@@ -130,6 +131,30 @@ async def _schema_version(conn: Any) -> int:
     return 0 if value is None else int(value)
 
 
+async def _refuse_foreign(conn: Any) -> None:
+    """MigrationError when the database's schema (the one Junction's tables go to) holds another
+    program's tables and no Junction ``schema_version`` (``refuse_foreign``)."""
+    tables = [
+        str(row["tablename"])
+        for row in await conn.fetch(
+            "SELECT tablename FROM pg_tables WHERE schemaname = current_schema()"
+        )
+    ]
+    applied: list[tuple[int, str]] | None = None
+    if "schema_version" in tables:
+        columns = {
+            str(row["column_name"])
+            for row in await conn.fetch(
+                "SELECT column_name FROM information_schema.columns"
+                " WHERE table_schema = current_schema() AND table_name = 'schema_version'"
+            )
+        }
+        if {"version", "name"} <= columns:
+            rows = await conn.fetch("SELECT version, name FROM schema_version")
+            applied = [(int(row["version"]), str(row["name"])) for row in rows]
+    refuse_foreign(tables, applied, DIALECT)
+
+
 async def apply_postgres_migrations(
     conn: Any, migrations: Sequence[Migration] | None = None
 ) -> int:
@@ -144,6 +169,9 @@ async def apply_postgres_migrations(
         migrations = load_migrations(DIALECT)
     async with conn.transaction():
         await conn.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK_KEY)
+        # Before anything is written: the migrations would add Junction's tables to another
+        # program's database (a JUNCTION_DB pointing at the wrong database on a shared server).
+        await _refuse_foreign(conn)
         await conn.execute(SCHEMA_VERSION_TABLE)
         version = await _schema_version(conn)
     check_known(version, migrations)

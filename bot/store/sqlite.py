@@ -38,7 +38,7 @@ from bot.store.base import (
     StoredGame,
     StoreError,
 )
-from bot.store.migrations import MigrationError, apply_migrations, load_migrations
+from bot.store.migrations import apply_migrations, refuse_foreign
 from bot.store.rows import (
     CLEAR_TIMER,
     CLOSE_DEAD_REMATCH,
@@ -135,30 +135,18 @@ def _create_private(path: str) -> None:
 
 
 async def _refuse_foreign(db: aiosqlite.Connection) -> None:
-    """MigrationError when the file is another program's SQLite database: it has tables, and
-    no ``schema_version`` table whose applied migrations are Junction's (by number and name).
-    A new (empty) file, or one that only Junction's first step began, is Junction's to fill."""
+    """MigrationError when the file is another program's SQLite database (``refuse_foreign``)."""
     rows = await db.execute_fetchall(
         "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
     )
-    tables = sorted(str(row[0]) for row in rows)
-    if not tables:
-        return
+    tables = [str(row[0]) for row in rows]
+    applied: list[tuple[int, str]] | None = None
     if "schema_version" in tables:
         columns = {row[1] for row in await db.execute_fetchall("PRAGMA table_info(schema_version)")}
         if {"version", "name"} <= columns:
-            ours = {migration.version: migration.name for migration in load_migrations("sqlite")}
-            applied = list(await db.execute_fetchall("SELECT version, name FROM schema_version"))
-            if not applied and tables == ["schema_version"]:
-                return  # Junction's first step only: its migrations were never applied
-            # A version past ours is a newer Junction's: the migrations refuse it by name.
-            if applied and all(ours.get(row[0], row[1]) == row[1] for row in applied):
-                return
-    shown = ", ".join(tables[:3]) + (", …" if len(tables) > 3 else "")
-    raise MigrationError(
-        f"the file is another program's database (its tables: {shown}); "
-        "give Junction a database file of its own"
-    )
+            rows = await db.execute_fetchall("SELECT version, name FROM schema_version")
+            applied = [(row[0], row[1]) for row in rows]
+    refuse_foreign(tables, applied, "sqlite")
 
 
 class SqliteStore(SqlStore):

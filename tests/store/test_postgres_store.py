@@ -137,3 +137,53 @@ async def test_concurrent_opens_migrate_once(pg_url: str) -> None:
         assert [r["version"] for r in rows] == [m.version for m in load_migrations("postgresql")]
     finally:
         await asyncio.gather(*(s.close() for s in stores))
+
+
+FOREIGN_DATABASES = {
+    "tables of its own": ["CREATE TABLE users (id INTEGER)", "INSERT INTO users VALUES (7)"],
+    "a schema_version of its own": [
+        "CREATE TABLE schema_version (v TEXT)",
+        "CREATE TABLE users (id INTEGER)",
+    ],
+}
+
+
+async def _schema_of(url: str) -> list[tuple[str, str, str]]:
+    """Every table, column and type in the database's public schema."""
+    conn = await asyncpg.connect(url)
+    try:
+        rows = await conn.fetch(
+            "SELECT table_name, column_name, data_type FROM information_schema.columns"
+            " WHERE table_schema = 'public' ORDER BY table_name, column_name"
+        )
+    finally:
+        await conn.close()
+    return [(str(r[0]), str(r[1]), str(r[2])) for r in rows]
+
+
+@pytest.mark.parametrize("statements", FOREIGN_DATABASES.values(), ids=FOREIGN_DATABASES.keys())
+async def test_another_programs_postgresql_database_is_refused_unchanged(
+    pg_url: str, statements: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A PostgreSQL database of another program (JUNCTION_DB naming the wrong database on a
+    shared server) is refused in one sentence, exit status 2, with nothing added to it, as a
+    SQLite file is. Before the fix Junction's schema_version and tables were created among the
+    other program's, or (its own schema_version) a migration failed half way through."""
+    from bot.__main__ import main
+
+    conn = await asyncpg.connect(pg_url)
+    try:
+        for statement in statements:
+            await conn.execute(statement)
+    finally:
+        await conn.close()
+    before = await _schema_of(pg_url)
+    with pytest.raises(MigrationError, match=r"^the database is another program's database"):
+        await PostgresStore(pg_url).open()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("JUNCTION_DB", pg_url)
+        assert await asyncio.to_thread(main, ["forget-member", "80351110224678912"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("junction forget-member: JUNCTION_DB: ") and err.count("\n") == 1, err
+    assert "another program's database (its tables: " in err, err
+    assert await _schema_of(pg_url) == before
