@@ -18,6 +18,7 @@ A member still seated in a game in play is refused: the game would go on under t
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import secrets
@@ -232,11 +233,39 @@ def _scrubbed(
     return {key: value if key == "players" else scrub(value) for key, value in renamed.items()}
 
 
+def _changes(done: Forgotten, *, done_now: bool) -> str:
+    """What forgetting changes (``done_now``) or would change, the same counts in both."""
+    name, deleted = ("now name", "deleted") if done_now else ("would name", "would be deleted")
+    said = (
+        f"{plural(done.games, 'game')} and {plural(done.results, 'result')} {name} a "
+        f"{FORMER.lower()}; {plural(done.lobbies, 'invitation')} {deleted}"
+    )
+    if done.kept:
+        # The newest invitation is kept for its number (``Store.forget_member``), not deleted.
+        kept = "kept" if done_now else "would be kept"
+        said += f"; the newest invitation {kept}, closed, with a {FORMER.lower()} in their place"
+    if done.seats:
+        freed = "freed" if done_now else "would be freed"
+        said += f"; {plural(done.seats, 'seat')} {freed} at open tables"
+    return said
+
+
 async def forget_main(db_url: str, user_id: int, *, confirmed: bool) -> int:
-    """``junction forget-member``: say what the database holds of the member and, with
-    ``--yes``, forget it; the exit status (2 while they sit in a game in play, or when there
-    is no database where ``db_url`` points)."""
-    from bot.store import missing_sqlite_file, opened_store, unopened_store
+    """``junction forget-member``: say what forgetting the member would change and, with
+    ``--yes``, forget them; the exit status (2 while they sit in a game in play, or when there
+    is no database where ``db_url`` points). Without ``--yes`` only reads: a SQLite file this
+    account may not write is read through a copy, as ``junction migrate-db`` reads a source."""
+    import tempfile
+
+    from bot.store import (
+        StoreUnavailable,
+        migrate,
+        missing_sqlite_file,
+        opened_store,
+        redact_url,
+        unopened_store,
+    )
+    from bot.store.sqlite import SqliteStore
 
     named = unopened_store(db_url)
     if missing_sqlite_file(named):
@@ -248,26 +277,42 @@ async def forget_main(db_url: str, user_id: int, *, confirmed: bool) -> int:
             file=sys.stderr,
         )
         return 2
-    store = await opened_store(db_url)
-    try:
-        found = await find_member(store, user_id)
-        if not confirmed:
-            print(
-                f"member {user_id} sits in {plural(len(found.games), 'stored game')} "
-                f"({len(found.in_play)} in play); run again with --yes to forget them"
-            )
-            return 0
+    with tempfile.TemporaryDirectory(prefix="junction-forget-") as folder:
+        url = db_url
+        if (
+            not confirmed
+            and isinstance(named, SqliteStore)
+            and not named.is_memory
+            and not migrate._writable(named.path)
+        ):
+            # Opening a store writes (WAL mode, the migrations): a dry run on a database this
+            # account may only read was refused ("attempt to write a readonly database").
+            url = await asyncio.to_thread(migrate._readable_copy, named.path, folder, db_url)
         try:
-            done = await forget_member(store, user_id)
-        except StillPlaying as error:
-            print(f"junction forget-member: {error}", file=sys.stderr)
-            return 2
+            store = await opened_store(url)
+        except StoreUnavailable as exc:
+            # Said of the database named, not of the temporary copy nobody asked for.
+            raise StoreUnavailable(str(exc).replace(url, redact_url(db_url), 1)) from exc
+        try:
+            return await _forget_in(store, user_id, confirmed=confirmed)
+        finally:
+            await store.close()
+
+
+async def _forget_in(store: Store, user_id: int, *, confirmed: bool) -> int:
+    found = await find_member(store, user_id)
+    if not confirmed:
+        preview = await store.forget_preview(user_id)
         print(
-            f"member {user_id} forgotten: {plural(done.games, 'game')} and "
-            f"{plural(done.results, 'result')} now name a {FORMER.lower()}; "
-            f"{plural(done.lobbies, 'invitation')} deleted"
-            + (f"; {plural(done.seats, 'seat')} freed at open tables" if done.seats else "")
+            f"member {user_id} sits in {plural(len(found.games), 'stored game')} "
+            f"({len(found.in_play)} in play); forgetting them: "
+            f"{_changes(preview, done_now=False)}; run again with --yes to forget them"
         )
         return 0
-    finally:
-        await store.close()
+    try:
+        done = await forget_member(store, user_id)
+    except StillPlaying as error:
+        print(f"junction forget-member: {error}", file=sys.stderr)
+        return 2
+    print(f"member {user_id} forgotten: {_changes(done, done_now=True)}")
+    return 0

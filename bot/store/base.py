@@ -263,13 +263,15 @@ class GameRewrite:
 
 @dataclass(frozen=True)
 class Forgotten:
-    """What ``Store.forget_member`` changed: games and results rewritten, lobbies removed, and
-    ``seats`` freed at open tables others host."""
+    """What ``Store.forget_member`` changed: games and results rewritten, lobbies deleted,
+    ``seats`` freed at open tables others host, and the newest lobby ``kept`` (closed, the
+    member taken out of it: ``forget_member``) rather than deleted."""
 
     games: int
     results: int
     lobbies: int
     seats: int = 0
+    kept: int = 0
 
 
 @dataclass(frozen=True)
@@ -441,6 +443,12 @@ class Store(ABC):
         moves on), so the others seated keep it; and the newest lobby is kept, closed, with
         ``alias`` and ``name`` in their place, so its id is never handed out again (as
         ``delete_closed_lobbies`` keeps it)."""
+
+    @abstractmethod
+    async def forget_preview(self, user_id: int) -> Forgotten:
+        """What ``forget_member`` would change now, with every game of theirs rewritten,
+        counted the same way; reads only (``junction forget-member`` without ``--yes``, on a
+        database this account may only read too)."""
 
     # -- results ----------------------------------------------------------------------------
 

@@ -156,6 +156,23 @@ def _counted_rows(rows: Sequence[Any]) -> list[tuple[StoredResult, int]]:
     return [(stored, number) for stored, number in parsed if VOIDED not in stored.record.options]
 
 
+MEMBERS_LOBBIES: Final = f"SELECT {LOBBY_COLUMNS} FROM lobbies WHERE host_id = $1 OR data LIKE $2"
+"""The lobbies that may name a member (``lobby_names`` decides): ``$1`` their id, ``$2`` its
+``member_pattern``."""
+
+
+def _lobby_fate(row: RowLike, user_id: int, newest: Any) -> str | None:
+    """What forgetting ``user_id`` does to a lobby row: ``freed`` (their seat, at an open table
+    another member hosts), ``kept`` (the newest lobby, never deleted: SQLite would hand its id
+    out again, to a lobby an old message's buttons then name; closed, without them, as
+    ``delete_closed_lobbies`` keeps it), ``deleted``; None when it does not name them."""
+    if not lobby_names(row, user_id):
+        return None
+    if seat_freed(row, user_id) is not None:
+        return "freed"
+    return "kept" if row["id"] == newest else "deleted"
+
+
 class SqlStore(Store):
     """The ``Store`` methods both SQL backends share, over the backend's three primitives."""
 
@@ -326,35 +343,52 @@ class SqlStore(Store):
                 "UPDATE daily_claims SET user_id = $1 WHERE user_id = $2", alias, user_id
             )
             await tx.execute("DELETE FROM abort_votes WHERE user_id = $1", user_id)
-            lobbies = seats = 0
-            # The newest lobby is never deleted (``delete_closed_lobbies``): SQLite would hand
-            # its id out again, to a lobby an old message's buttons then name. Kept, closed,
-            # with the member taken out of it.
+            lobbies = kept = seats = 0
             newest = (await tx.fetch("SELECT MAX(id) AS id FROM lobbies"))[0]["id"]
-            for row in await tx.fetch(
-                f"SELECT {LOBBY_COLUMNS} FROM lobbies WHERE host_id = $1 OR data LIKE $2",
-                user_id,
-                pattern,
-            ):
-                if not lobby_names(row, user_id):
-                    continue
-                kept = seat_freed(row, user_id)
-                if kept is None and row["id"] == newest:
+            for row in await tx.fetch(MEMBERS_LOBBIES, user_id, pattern):
+                fate = _lobby_fate(row, user_id, newest)
+                if fate == "kept":
                     await tx.execute(
                         ANONYMISE_LOBBY, *lobby_anonymised(row, user_id, alias, name), row["id"]
                     )
-                    lobbies += 1
-                elif kept is None:
+                    kept += 1
+                elif fate == "deleted":
                     await tx.execute("DELETE FROM lobbies WHERE id = $1", row["id"])
                     lobbies += 1
-                else:
+                elif fate == "freed":
+                    freed = seat_freed(row, user_id)
+                    assert freed is not None
                     await tx.execute(
                         "UPDATE lobbies SET data = $1, version = version + 1 WHERE id = $2",
-                        lobby_update_row(kept)[0],
-                        kept.id,
+                        lobby_update_row(freed)[0],
+                        freed.id,
                     )
                     seats += 1
-        return Forgotten(games=len(games), results=results, lobbies=lobbies, seats=seats)
+        return Forgotten(games=len(games), results=results, lobbies=lobbies, seats=seats, kept=kept)
+
+    async def forget_preview(self, user_id: int) -> Forgotten:
+        # The same rows and the same choices as ``forget_member``, read only: a dry run on a
+        # database this account may only read, and counts that are the real run's.
+        pattern = member_pattern(user_id)
+        games = await self.games_of_member(user_id)
+        results = sum(
+            forgotten_result(row, user_id, -1, "") is not None
+            for row in await self._read(
+                "SELECT game_id, seats, names FROM results WHERE seats LIKE $1", pattern
+            )
+        )
+        newest = (await self._read("SELECT MAX(id) AS id FROM lobbies"))[0]["id"]
+        fates = [
+            _lobby_fate(row, user_id, newest)
+            for row in await self._read(MEMBERS_LOBBIES, user_id, pattern)
+        ]
+        return Forgotten(
+            games=len(games),
+            results=results,
+            lobbies=fates.count("deleted"),
+            seats=fates.count("freed"),
+            kept=fates.count("kept"),
+        )
 
     # -- results -----------------------------------------------------------------------------------
 

@@ -94,7 +94,7 @@ async def test_a_forgotten_members_newest_lobby_is_kept_closed_without_them(
     """The newest lobby is kept for its id only: closed, the member's id and name gone."""
     newest = await store.create_lobby(lobby_record(invited=(Invitee(ALICE, "Alice"),)))
     done = await forget_member(store, ALICE)
-    assert done.lobbies == 1
+    assert (done.lobbies, done.kept) == (0, 1)
     kept = await store.get_lobby(newest.id)
     assert kept is not None
     assert kept.status == "cancelled"
@@ -199,7 +199,9 @@ async def test_the_command_line_asks_then_forgets(
     monkeypatch.setenv("JUNCTION_DB", backend.url)
     # The command runs its own event loop, as from a shell: in a thread of its own here.
     assert await asyncio.to_thread(main, ["forget-member", str(ALICE)]) == 0
-    assert "sits in 2 stored games (0 in play); run again with --yes" in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert "sits in 2 stored games (0 in play); forgetting them: 2 games and 2 results" in said
+    assert said.endswith("; run again with --yes to forget them\n"), said
     assert len(await store.games_of_member(ALICE)) == 2
     assert await asyncio.to_thread(main, ["forget-member", str(ALICE), "--yes"]) == 0
     assert "2 games and 2 results now name a former player" in capsys.readouterr().out
@@ -220,7 +222,53 @@ async def test_the_command_line_counts_one_game_in_the_singular(
     await _alice_history(store)
     monkeypatch.setenv("JUNCTION_DB", backend.url)
     assert await asyncio.to_thread(main, ["forget-member", str(CAROL)]) == 0
-    assert "sits in 1 stored game (0 in play); run again" in capsys.readouterr().out
+    assert "sits in 1 stored game (0 in play); forgetting them: 1 game" in capsys.readouterr().out
     assert await asyncio.to_thread(main, ["forget-member", str(CAROL), "--yes"]) == 0
     said = capsys.readouterr().out
     assert "forgotten: 1 game and 1 result now name a former player; 0 invitations" in said
+
+
+async def test_a_dry_run_counts_what_forgetting_then_does(
+    store: Store,
+    backend: Backend,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``junction forget-member`` without ``--yes`` says the counts the real run then reports:
+    games, results, invitations deleted, seats freed, and the newest invitation kept (closed,
+    for its number) rather than deleted, and changes nothing. Before the fix the dry run gave
+    only the games, and the real run counted the newest invitation, kept, as deleted."""
+    await _alice_history(store)
+    await store.create_lobby(lobby_record(host_id=ALICE, host_name="Alice"))  # deleted
+    await store.create_lobby(  # an open table Carol hosts: Alice's seat is freed
+        lobby_record(
+            host_id=CAROL, host_name="Cy", invited=(Invitee(ALICE, "Alice"),), open_seats=3
+        )
+    )
+    await store.create_lobby(lobby_record(invited=(Invitee(ALICE, "Alice"),)))  # the newest
+    before = await _everything(backend)
+    monkeypatch.setenv("JUNCTION_DB", backend.url)
+    assert await asyncio.to_thread(main, ["forget-member", str(ALICE)]) == 0
+    dry = capsys.readouterr().out
+    assert await _everything(backend) == before
+    preview = await store.forget_preview(ALICE)
+    assert await asyncio.to_thread(main, ["forget-member", str(ALICE), "--yes"]) == 0
+    real = capsys.readouterr().out
+    assert (preview.games, preview.results, preview.lobbies, preview.seats, preview.kept) == (
+        2,
+        2,
+        1,
+        1,
+        1,
+    )
+    assert real == (
+        f"member {ALICE} forgotten: 2 games and 2 results now name a former player; "
+        "1 invitation deleted; the newest invitation kept, closed, with a former player in "
+        "their place; 1 seat freed at open tables\n"
+    )
+    assert dry == (
+        f"member {ALICE} sits in 2 stored games (0 in play); forgetting them: 2 games and "
+        "2 results would name a former player; 1 invitation would be deleted; the newest "
+        "invitation would be kept, closed, with a former player in their place; 1 seat would "
+        "be freed at open tables; run again with --yes to forget them\n"
+    )

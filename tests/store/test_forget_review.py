@@ -259,3 +259,32 @@ async def test_the_sqlite_file_keeps_no_copy_beside_a_running_bot(tmp_path: Path
     assert "junction.db" in files
     for held in files.values():
         assert b"Alice" not in held and str(ALICE).encode() not in held
+
+
+def test_a_dry_run_reads_a_database_it_may_not_write() -> None:
+    """``junction forget-member`` without ``--yes``, run by an account that may read the
+    database but not write it, says what forgetting would change and leaves the file and its
+    folder as they were. Before the fix it was refused ("attempt to write a readonly
+    database"): opening the store writes to it, though a dry run only reads. Run as another
+    account than root, which may write anything."""
+    import tempfile
+
+    from tests.store.helpers import SEATS
+    from tests.store.test_migrate import _read_only_source
+    from tests.test_cli_hostile import as_nobody, skip_unless_nobody_can_run
+
+    skip_unless_nobody_can_run()
+    with tempfile.TemporaryDirectory() as place:  # pytest's own folder is root's alone
+        folder = Path(place)
+        folder.chmod(0o777)
+        database = _read_only_source(folder)
+        before = database.read_bytes()
+        member = SEATS[0].user_id
+        done = as_nobody("forget-member", str(member), env={"JUNCTION_DB": f"sqlite:///{database}"})
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.startswith(
+            f"member {member} sits in 1 stored game (1 in play); forgetting them: 1 game and "
+            "0 results would name a former player; 0 invitations would be deleted; run again"
+        ), done.stdout
+        assert database.read_bytes() == before
+        assert [p.name for p in database.parent.iterdir()] == ["j.db"]
