@@ -7,7 +7,10 @@ initial states, turn timers and interaction ids survive unchanged and buttons al
 Discord keep working. Results travel with their games; guild settings are copied whole.
 Lobbies (invitations, open tables) are not, but for the newest, closed: the target then numbers
 its new lobbies past every lobby id the source handed out, so a button on an old message never
-names a lobby opened since (``_keep_lobby_ids``).
+names a lobby opened since (``keep_lobby_ids``); new games likewise go past every game id the
+source handed out and the target held (``finish``). PostgreSQL's sequences remember that; a
+SQLite target, which numbers a new row one above its highest, keeps it in ``id_floors``
+(migration 0013).
 
 The Store interface has no "every game" query (a bot never needs one), so this module reads
 and writes the tables directly, per backend. The source is read in one snapshot (a read
@@ -240,6 +243,7 @@ class _Reader(Protocol):
     async def settings(self) -> list[SettingsRow]: ...
     async def whole(self, table: str) -> list[tuple[Any, ...]]: ...
     async def newest_lobby(self) -> tuple[LobbyRow | None, int]: ...
+    async def highest_game(self) -> int: ...
 
 
 class _Writer(Protocol):
@@ -251,7 +255,7 @@ class _Writer(Protocol):
     async def add_settings(self, settings: Sequence[SettingsRow]) -> None: ...
     async def replace_whole(self, table: str, rows: Sequence[tuple[Any, ...]]) -> None: ...
     async def keep_lobby_ids(self, newest: LobbyRow | None, highest: int) -> None: ...
-    async def finish(self) -> None: ...
+    async def finish(self, highest_game: int = 0) -> None: ...
 
 
 _SELECT_GAMES: Final = f"SELECT {', '.join(GAME_COLUMNS)} FROM games"
@@ -275,6 +279,12 @@ _INSERT_LOBBY: Final = (
     " ON CONFLICT DO NOTHING"
 )
 _LOBBY_SEQUENCE: Final = "pg_get_serial_sequence('lobbies', 'id')"
+# A SQLite table's floor (migration 0013): new ids go past it, and it never goes back.
+_RAISE_FLOOR: Final = (
+    "INSERT INTO id_floors (name, floor) VALUES (?, ?)"
+    " ON CONFLICT (name) DO UPDATE SET floor = MAX(floor, excluded.floor)"
+)
+_FLOOR: Final = "SELECT COALESCE(MAX(floor), 0) FROM id_floors WHERE name = ?"
 # Children before their games (results and moves reference games).
 _CLEAR: Final = ("results", "moves", "games", "guild_settings")
 
@@ -335,21 +345,40 @@ class _SqliteSide:
     async def whole(self, table: str) -> list[tuple[Any, ...]]:
         return [_whole_row(table, row) for row in await self._rows(_whole_select(table))]
 
+    async def _floor(self, table: str) -> int:
+        [row] = await self._rows(_FLOOR, (table,))
+        return int(row[0])
+
+    async def _highest(self, table: str) -> int:
+        """The highest id ``table`` has handed out: its highest row, or its floor (0013)."""
+        [row] = await self._rows(f"SELECT COALESCE(MAX(id), 0) FROM {table}")
+        return max(int(row[0]), await self._floor(table))
+
+    async def _raise_floor(self, table: str, highest: int) -> None:
+        if highest > 0:
+            await self._rows(_RAISE_FLOOR, (table, highest))
+
     async def newest_lobby(self) -> tuple[LobbyRow | None, int]:
-        # SQLite numbers a new lobby one above the highest row: the newest row, which neither
-        # the sweep nor forget-member deletes, holds the highest id ever handed out.
+        # The newest row, which neither the sweep nor forget-member deletes, or the floor.
         rows = await self._rows(_SELECT_NEWEST_LOBBY)
         newest = _closed_lobby_row(rows[0]) if rows else None
-        return newest, 0 if newest is None else int(newest[0])
+        return newest, await self._highest("lobbies")
+
+    async def highest_game(self) -> int:
+        return await self._highest("games")
 
     async def keep_lobby_ids(self, newest: LobbyRow | None, highest: int) -> None:
-        # A new row's id is one above the highest row's: the newest lobby copied is what keeps
-        # the ids past the source's (a gap left above it on a PostgreSQL source, by a lobby
-        # deleted there, cannot be kept without a row).
+        # SQLite numbers a new row one above the highest row: the newest lobby copied keeps
+        # the ids past it, and the floor past the source's highest id handed out (above the
+        # newest row on a PostgreSQL source whose newest lobbies were deleted).
         if newest is not None:
             await self._rows(_INSERT_LOBBY.replace("$", "?"), newest)
+        await self._raise_floor("lobbies", highest)
 
     async def clear(self) -> None:
+        # The games replaced keep their ids from being handed out again: their old messages'
+        # buttons carry them (--force onto a database whose games went past the source's).
+        await self._raise_floor("games", await self._highest("games"))
         for table in _CLEAR:
             await self._rows(f"DELETE FROM {table}")
 
@@ -373,8 +402,10 @@ class _SqliteSide:
     async def add_settings(self, settings: Sequence[SettingsRow]) -> None:
         await self._insert("guild_settings", SETTINGS_COLUMNS, settings)
 
-    async def finish(self) -> None:
-        """Nothing to do: an INTEGER PRIMARY KEY numbers new rows after the largest id."""
+    async def finish(self, highest_game: int = 0) -> None:
+        # New games are numbered past the largest row and the floor: past the source's highest
+        # id handed out too, as on PostgreSQL.
+        await self._raise_floor("games", highest_game)
 
 
 class _PostgresSide:
@@ -429,6 +460,15 @@ class _PostgresSide:
         newest = None if row is None else _closed_lobby_row(tuple(row))
         return newest, max(0 if newest is None else int(newest[0]), int(handed or 0))
 
+    async def highest_game(self) -> int:
+        # As for lobbies: the sequence may be past the highest row (a creation rolled back).
+        return int(
+            await self._conn.fetchval(
+                "SELECT GREATEST(COALESCE((SELECT MAX(id) FROM games), 0), COALESCE("
+                "pg_sequence_last_value(pg_get_serial_sequence('games', 'id')::regclass), 0))"
+            )
+        )
+
     async def keep_lobby_ids(self, newest: LobbyRow | None, highest: int) -> None:
         if newest is not None:
             await self._conn.execute(_INSERT_LOBBY, *newest)
@@ -460,16 +500,17 @@ class _PostgresSide:
             "guild_settings", records=settings, columns=SETTINGS_COLUMNS
         )
 
-    async def finish(self) -> None:
+    async def finish(self, highest_game: int = 0) -> None:
         # Games came in with explicit ids, which an identity column does not notice: move its
         # sequence past the largest id so the next new game does not collide with a copied one,
         # and never back: a target copied into with --force keeps numbering past the games it
         # held, whose old messages' buttons carry their ids.
         await self._conn.execute(
             "SELECT setval(pg_get_serial_sequence('games', 'id'), GREATEST(ids.highest, 1),"
-            " ids.highest > 0) FROM (SELECT GREATEST(COALESCE((SELECT MAX(id) FROM games), 0),"
-            " COALESCE(pg_sequence_last_value(pg_get_serial_sequence('games', 'id')::regclass),"
-            " 0)) AS highest) ids"
+            " ids.highest > 0) FROM (SELECT GREATEST($1, COALESCE((SELECT MAX(id) FROM games),"
+            " 0), COALESCE(pg_sequence_last_value(pg_get_serial_sequence('games', 'id')"
+            "::regclass), 0)) AS highest) ids",
+            highest_game,
         )
 
 
@@ -557,7 +598,7 @@ async def copy_store(
         for table in WHOLE_TABLES:
             await writer.replace_whole(table, await reader.whole(table))
         await writer.keep_lobby_ids(*await reader.newest_lobby())
-        await writer.finish()
+        await writer.finish(await reader.highest_game())
         expected, copied = await reader.counts(), await writer.counts()
         if copied != expected:  # raising here rolls the target back
             raise StoreError(

@@ -134,6 +134,16 @@ def _create_private(path: str) -> None:
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
 
 
+def _next_id(table: str) -> str:
+    """SQL for a new row's id in ``table``: one above its highest row and above every id it
+    handed out whose row is gone (``id_floors``, migration 0013). Read inside the write
+    transaction, so no other writer takes the same id."""
+    return (
+        f"(SELECT MAX(COALESCE((SELECT MAX(id) FROM {table}), 0),"
+        f" COALESCE((SELECT floor FROM id_floors WHERE name = '{table}'), 0)) + 1)"
+    )
+
+
 async def _refuse_foreign(db: aiosqlite.Connection) -> None:
     """MigrationError when the file is another program's SQLite database (``refuse_foreign``)."""
     rows = await db.execute_fetchall(
@@ -369,9 +379,10 @@ class SqliteStore(SqlStore):
                         if cursor.rowcount != 1:
                             raise DailyClaimed(f"{daily} was claimed before")
                 inserted = await db.execute_insert(
-                    "INSERT INTO games (channel_id, guild_id, game_key, seats, options, state,"
-                    " initial_state, version, status, message_id, created_at, updated_at,"
-                    " turn_deadline) VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'active', NULL, ?, ?, ?)",
+                    "INSERT INTO games (id, channel_id, guild_id, game_key, seats, options,"
+                    " state, initial_state, version, status, message_id, created_at,"
+                    f" updated_at, turn_deadline) VALUES ({_next_id('games')},"
+                    " ?, ?, ?, ?, ?, ?, ?, 0, 'active', NULL, ?, ?, ?)",
                     (
                         channel_id,
                         guild_id,
@@ -524,7 +535,8 @@ class SqliteStore(SqlStore):
     @staticmethod
     async def _insert_lobby(db: aiosqlite.Connection, lobby: LobbyRecord) -> LobbyRecord:
         inserted = await db.execute_insert(
-            f"INSERT INTO lobbies ({LOBBY_INSERT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO lobbies (id, {LOBBY_INSERT_COLUMNS})"
+            f" VALUES ({_next_id('lobbies')}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             lobby_insert_row(lobby),
         )
         assert inserted is not None

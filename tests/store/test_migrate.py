@@ -437,3 +437,48 @@ def test_a_read_only_source_that_cannot_be_opened_is_named_as_given(
     err = capsys.readouterr().err
     assert err.startswith(f"junction migrate-db: cannot open the database {url}: "), err
     assert "another program's database" in err and "junction-migrate-" not in err, err
+
+
+async def test_force_never_numbers_new_games_back_on_sqlite(
+    source: tuple[str, list[StoredGame]], tmp_path: Path
+) -> None:
+    """A SQLite target that held more games than the source, replaced with --force: its new
+    games are numbered past the ones it held (their messages' buttons carry their ids), as a
+    PostgreSQL target's are. Before the fix SQLite numbered them one above the source's highest
+    game, handing out again ids the target's old buttons name."""
+    url, games = source
+    path = tmp_path / "target.db"
+    async with SqliteStore(path) as target:
+        held = [await new_game(target, channel_id=500 + n) for n in range(len(games) + 3)]
+    await migrate_db(url, f"sqlite:///{path}", force=True)
+    async with SqliteStore(path) as copied:
+        assert (await new_game(copied, channel_id=99)).id > max(g.id for g in held)
+        # And the floor travels on: a copy of the copy numbers past them too.
+        again = tmp_path / "again.db"
+        await migrate_db(f"sqlite:///{path}", f"sqlite:///{again}")
+    async with SqliteStore(again) as copied_again:
+        assert (await new_game(copied_again, channel_id=98)).id > max(g.id for g in held) + 1
+
+
+async def test_a_sqlite_target_numbers_past_a_postgresql_sources_deleted_lobbies_and_games(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """A PostgreSQL source whose newest lobby was deleted (and whose game sequence ran past its
+    rows) still handed out those ids: a SQLite target goes past the source's sequences, not
+    only its rows. Before the fix the SQLite target numbered its next lobby one above the
+    source's newest row, the deleted lobby's id, which an old message's buttons name."""
+    source = Backend("postgresql", pg_url)
+    store = source.store()
+    await store.open()
+    try:
+        ids = [(await store.create_lobby(lobby_record(channel_id=c))).id for c in (1, 2, 3)]
+        game = await new_game(store, channel_id=7)
+    finally:
+        await store.close()
+    await source.raw(f"DELETE FROM lobbies WHERE id = {max(ids)}")
+    await source.raw("SELECT setval(pg_get_serial_sequence('games', 'id'), 40)")
+    path = tmp_path / "copy.db"
+    await migrate_db(pg_url, f"sqlite:///{path}")
+    async with SqliteStore(path) as copied:
+        assert (await copied.create_lobby(lobby_record())).id > max(ids)
+        assert (await new_game(copied, channel_id=8)).id > max(40, game.id)

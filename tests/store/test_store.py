@@ -49,9 +49,10 @@ async def test_schema_created(store: Store, backend: Backend) -> None:
         (10, "closed_lobbies"),
         (11, "timer_heartbeats"),
         (12, "seating_claims"),
+        (13, "id_floors"),
     ]
     tables = ("games", "moves", "results", "guild_settings", "lobbies", "abort_votes")
-    for table in (*tables, "daily_claims", "timer_heartbeats", "seating_claims"):
+    for table in (*tables, "daily_claims", "timer_heartbeats", "seating_claims", "id_floors"):
         assert await backend.raw(f"SELECT COUNT(*) FROM {table}") == [(0,)]
 
 
@@ -80,6 +81,7 @@ async def test_migrations_idempotent(backend: Backend) -> None:
         (10,),
         (11,),
         (12,),
+        (13,),
     ]
 
 
