@@ -89,7 +89,7 @@ async def test_forgetting_a_member_seated_at_an_expired_table_takes_them_out(
     _, lobby_id = await _table_with_bob_swept(driver)
     assert (await stored_lobby(driver, lobby_id)).status == "expired"
     done = await forget_member(running_bot(driver).tables.store, BOB_ID)
-    assert (done.lobbies, done.seats) == (1, 0)
+    assert (done.lobbies, done.seats, done.kept) == (0, 0, 1)
     kept = await stored_lobby(driver, lobby_id)
     assert kept.status == "expired"
     assert BOB_ID not in {kept.host_id, *(i.user_id for i in kept.invited)}

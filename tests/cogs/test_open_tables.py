@@ -649,7 +649,7 @@ async def test_forgetting_the_host_closes_the_open_table(driver: InteractionDriv
     message, lobby_id = await _host(driver, game="dragon")
     await _press(driver, message, lobby_id, "j", BOB_ID)
     done = await forget_member(running_bot(driver).tables.store, ALICE_ID)
-    assert (done.lobbies, done.seats) == (1, 0)
+    assert (done.lobbies, done.seats, done.kept) == (0, 0, 1)
     kept = await stored_lobby(driver, lobby_id)
     assert kept.status == "cancelled"
     assert (kept.host_id != ALICE_ID, kept.host_name) == (True, FORMER)
