@@ -287,6 +287,15 @@ class Shards:
         return guild_id is None or (guild_id >> 22) % self.count in self.ids
 
 
+@dataclass(frozen=True)
+class Resumed:
+    """What ``Store.resume_timers`` gave the time back to: how many games, and which open
+    lobbies (their messages show the old closing time until edited)."""
+
+    games: int = 0
+    lobbies: tuple[int, ...] = ()
+
+
 SEATING_LEASE: Final = 30.0
 """Seconds a claim to seat a member (``Store.seating``) holds at most: longer than a request
 takes to store its game (Discord gives it 15 minutes once deferred, but a seat is stored within
@@ -527,14 +536,16 @@ class Store(ABC):
         shards is ``Shards(1, (0,))``): what ``resume_timers`` dates a downtime from."""
 
     @abstractmethod
-    async def resume_timers(self, shards: Shards, now: float, *, started: float) -> int:
+    async def resume_timers(self, shards: Shards, now: float, *, started: float) -> Resumed:
         """Stop the timers' clock for the time ``shards`` were down (the bot stopped, or their
         gateway connection lost): move the deadlines (and reminders) of the active games those
         shards time that were still running at their shard's last ``heartbeat`` on by the time
-        since (since the game's last move, when it came after), and record ``now`` as the
-        heartbeat, in one transaction (so it applies once). A game moved since ``started`` is
-        left alone: at a start, when this process started (its deadline was set after the
-        downtime). How many games moved (``bot/store/heartbeats.py``)."""
+        since (since the game's last move, when it came after), and the closing time of their
+        open lobbies still open then (since the lobby's opening, when it came after), and
+        record ``now`` as the heartbeat, in one transaction (so it applies once). A game moved,
+        or a lobby opened, since ``started`` is left alone: at a start, when this process
+        started (its time was set after the downtime). How many games moved, and which lobbies
+        (``bot/store/heartbeats.py``)."""
 
     # -- lobbies, abort votes, secrets ----------------------------------------------------------
 

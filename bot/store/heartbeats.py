@@ -25,6 +25,12 @@ the process started: its deadline was set by this process, after the downtime). 
 after the row was written (a move that was under way when the connection went) gets back the
 time since that move, not since the row: its deadline was set then. With no row at all (the
 first start after this migration), nothing is moved.
+
+The open lobbies (invitations, open tables) get the same time back in the same transaction: a
+lobby is its server's shard's, as a game, and nobody could press Accept or Join while that
+shard was away. Their closing time moves on from the last sweep, or from their opening when it
+came after; one already past its time then, or opened since ``started``, is left alone, as a
+deadline is.
 """
 
 from __future__ import annotations
@@ -51,6 +57,23 @@ SET expressions read the row as it was, so both use the same ``{since}``."""
 MOVED_SINCE: Final = "CASE WHEN updated_at > $2 THEN updated_at ELSE $2 END"
 """When a game's downtime began: the last sweep (``$2``), or its last move if later."""
 
+SHIFT_LOBBIES: Final = (
+    "UPDATE lobbies SET expires_at = expires_at + ($1 - {since}), version = version + 1"
+    " WHERE status = 'open' AND expires_at > $2 AND created_at < $3 AND {lobbies}"
+    " RETURNING id"
+)
+"""Give the open lobbies (invitations, open tables) ``{lobbies}`` selects back the time from
+``$2`` (the last sweep before the downtime), or from their opening when it came after, to
+``$1`` (now), as ``SHIFT_TIMERS`` gives the games: nobody could press Accept or Join while
+their shard was away. One already past its time at ``$2`` stays due; one opened since ``$3``
+has a time set after the downtime. The version moves on, so a press that read the lobby
+before (at a start, before the first sweep) is told to press again rather than closing it
+on the old time. The ids come back: their messages show the old closing time until edited
+(``cogs.lobby.show_new_times``)."""
+
+OPENED_SINCE: Final = "CASE WHEN created_at > $2 THEN created_at ELSE $2 END"
+"""When a lobby's downtime began: the last sweep (``$2``), or its opening if later."""
+
 
 def heartbeat_upsert(shards: Shards) -> str:
     """The statement that records ``$1`` as the last sweep of each of ``shards``. The figures
@@ -63,8 +86,9 @@ def heartbeat_upsert(shards: Shards) -> str:
 
 
 def downtimes(rows: Sequence[RowLike], shards: Shards) -> list[tuple[float, str]]:
-    """For ``SHIFT_TIMERS``: each last sweep before the downtime of the games ``shards`` time,
-    with the SQL condition that selects those games (see the module docstring)."""
+    """For ``SHIFT_TIMERS`` and ``SHIFT_LOBBIES``: each last sweep before the downtime of the
+    games and lobbies ``shards`` time, with the SQL condition that selects them by their
+    ``guild_id`` (see the module docstring; a lobby belongs to its server's shard as a game)."""
     alive = {
         (int(row["shard_count"]), int(row["shard_id"])): float(row["alive_at"]) for row in rows
     }
@@ -79,6 +103,7 @@ def downtimes(rows: Sequence[RowLike], shards: Shards) -> list[tuple[float, str]
             since.setdefault(max(known), []).append(shard)
     plan: list[tuple[float, str]] = []
     for at, ids in sorted(since.items()):
+        # Both tables have the column: the condition selects a game or a lobby alike.
         on_shards = (
             f"(guild_id >> 22) % {int(shards.count)} IN ({', '.join(str(int(i)) for i in ids)})"
         )

@@ -35,6 +35,7 @@ from bot.store.base import (
     LobbyRecord,
     MoveRecord,
     NumberedResults,
+    Resumed,
     Shards,
     StaleVersion,
     Store,
@@ -47,6 +48,8 @@ from bot.store.base import (
 from bot.store.heartbeats import (
     HEARTBEATS,
     MOVED_SINCE,
+    OPENED_SINCE,
+    SHIFT_LOBBIES,
     SHIFT_TIMERS,
     downtimes,
     heartbeat_upsert,
@@ -569,8 +572,9 @@ class SqlStore(Store):
     async def heartbeat(self, shards: Shards, now: float) -> None:
         await self._write(heartbeat_upsert(shards), now)
 
-    async def resume_timers(self, shards: Shards, now: float, *, started: float) -> int:
+    async def resume_timers(self, shards: Shards, now: float, *, started: float) -> Resumed:
         moved = 0
+        lobbies: list[int] = []
         async with self._transaction() as tx:
             if self._HOLD_HEARTBEATS is not None:
                 # Two processes starting at once must not both read the rows from before the
@@ -580,8 +584,12 @@ class SqlStore(Store):
                 if since < now:
                     query = SHIFT_TIMERS.format(games=games, since=MOVED_SINCE)
                     moved += await tx.execute(query, now, since, started)
+                    # The same shards' invitations and open tables: one clock for both.
+                    query = SHIFT_LOBBIES.format(lobbies=games, since=OPENED_SINCE)
+                    rows = await tx.fetch(query, now, since, started)
+                    lobbies += (int(row["id"]) for row in rows)
             await tx.execute(heartbeat_upsert(shards), now)
-        return moved
+        return Resumed(moved, tuple(sorted(lobbies)))
 
     # -- guild settings ----------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ import pytest
 from discord.gateway import DiscordWebSocket
 
 from bot.client import make_bot
-from bot.store.base import GuildSettings, SeatRecord, Shards, StoredGame
+from bot.store.base import GuildSettings, Resumed, SeatRecord, Shards, StoredGame
 from bot.tables import COMPUTER_GRACE
 from cogs.timers import BLIP_SECONDS, Timers
 from tests.cogs.conftest import bot_settings, running_bot
@@ -238,7 +238,7 @@ async def test_a_short_blip_gives_nothing_back_and_writes_nothing_more(
     store = running_bot(driver).store
     real = store.resume_timers
 
-    async def counted(*args: object, **kwargs: object) -> int:
+    async def counted(*args: object, **kwargs: object) -> Resumed:
         resumed.append(args)
         return await real(*args, **kwargs)  # type: ignore[arg-type]
 

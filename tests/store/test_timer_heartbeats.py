@@ -8,11 +8,12 @@ from __future__ import annotations
 import asyncio
 import itertools
 from collections.abc import AsyncIterator
+from dataclasses import replace
 
 import pytest
 
-from bot.store.base import Shards, Store, StoredGame
-from tests.store.helpers import SEATS, STATE, Backend
+from bot.store.base import LobbyRecord, Resumed, Shards, Store, StoredGame
+from tests.store.helpers import SEATS, STATE, Backend, lobby_record
 
 T0 = 1_700_000_000.0
 HOUR = 3600.0
@@ -76,7 +77,7 @@ async def test_a_deadline_running_when_the_bot_went_down_gets_the_downtime_back(
     both move on by the hour, the 50 s left and the reminder's 20 s kept."""
     game = await _game(timed, T0 + 60, remind_at=T0 + 30)
     await timed.heartbeat(ALL, T0 + 10)
-    assert await timed.resume_timers(ALL, T0 + 10 + HOUR, started=T0 + HOUR) == 1
+    assert (await timed.resume_timers(ALL, T0 + 10 + HOUR, started=T0 + HOUR)).games == 1
     assert await _timer(timed, game) == (T0 + 30 + HOUR, T0 + 60 + HOUR)
 
 
@@ -85,7 +86,7 @@ async def test_a_deadline_past_before_the_bot_went_down_is_left_alone(timed: Sto
     did not answer): it ran out while the bot was up, and is handled as before."""
     game = await _game(timed, T0 + 5)
     await timed.heartbeat(ALL, T0 + 10)
-    assert await timed.resume_timers(ALL, T0 + HOUR, started=T0 + HOUR) == 0
+    assert (await timed.resume_timers(ALL, T0 + HOUR, started=T0 + HOUR)).games == 0
     assert await _timer(timed, game) == (None, T0 + 5)
 
 
@@ -123,7 +124,7 @@ async def test_two_downtimes_in_a_row_are_each_given_back(timed: Store) -> None:
 async def test_nothing_moves_without_a_heartbeat(timed: Store) -> None:
     """The first start after the migration: nobody knows when the bot went down."""
     game = await _game(timed, T0 + 60)
-    assert await timed.resume_timers(ALL, T0 + HOUR, started=T0 + HOUR) == 0
+    assert (await timed.resume_timers(ALL, T0 + HOUR, started=T0 + HOUR)).games == 0
     assert await _timer(timed, game) == (None, T0 + 60)
 
 
@@ -135,7 +136,7 @@ async def test_a_game_moved_since_the_process_started_keeps_its_deadline(
     await timed.heartbeat(ALL, T0 + 10)
     clock.now = T0 + HOUR + 2
     game = await _game(timed, T0 + HOUR + 62)
-    assert await timed.resume_timers(ALL, T0 + HOUR + 5, started=T0 + HOUR) == 0
+    assert (await timed.resume_timers(ALL, T0 + HOUR + 5, started=T0 + HOUR)).games == 0
     assert await _timer(timed, game) == (None, T0 + HOUR + 62)
 
 
@@ -146,7 +147,9 @@ async def test_a_shard_gives_back_its_own_downtime_to_its_own_servers(timed: Sto
     theirs = await _game(timed, T0 + 61, guild_id=(1000 << 22) + 5)
     await timed.heartbeat(Shards(2, (1,)), T0 + 10)
     await timed.heartbeat(Shards(2, (0,)), T0 + HOUR)
-    assert await timed.resume_timers(Shards(2, (1,)), T0 + 10 + HOUR, started=T0 + HOUR) == 1
+    assert (
+        await timed.resume_timers(Shards(2, (1,)), T0 + 10 + HOUR, started=T0 + HOUR)
+    ).games == 1
     assert await _timer(timed, mine) == (None, T0 + 60 + HOUR)
     assert await _timer(timed, theirs) == (None, T0 + 61)
 
@@ -157,7 +160,7 @@ async def test_a_game_on_no_server_is_not_given_another_shards_downtime(timed: S
     dm = await _game(timed, T0 + HOUR + 30, guild_id=None)
     await timed.heartbeat(Shards(2, (1,)), T0 + 10)
     await timed.heartbeat(Shards(2, (0,)), T0 + HOUR)
-    assert await timed.resume_timers(Shards(2, (1,)), T0 + HOUR + 4, started=T0 + HOUR) == 0
+    assert (await timed.resume_timers(Shards(2, (1,)), T0 + HOUR + 4, started=T0 + HOUR)).games == 0
     assert await _timer(timed, dm) == (None, T0 + HOUR + 30)
 
 
@@ -168,7 +171,7 @@ async def test_a_game_on_no_server_gets_shard_0s_downtime_back(timed: Store) -> 
     await timed.heartbeat(Shards(2, (0,)), T0 + 10)
     await timed.heartbeat(Shards(2, (1,)), T0 + HOUR)
     back = T0 + 10 + HOUR
-    assert await timed.resume_timers(Shards(2, (0,)), back, started=back) == 1
+    assert (await timed.resume_timers(Shards(2, (0,)), back, started=back)).games == 1
     assert await _timer(timed, dm) == (None, T0 + 60 + HOUR)
 
 
@@ -183,7 +186,7 @@ async def test_a_game_moved_after_the_last_sweep_gets_back_the_time_since_its_mo
     clock.now = T0 + 12
     game = await _game(timed, T0 + 72, remind_at=T0 + 42)
     back = T0 + 10 + HOUR
-    assert await timed.resume_timers(ALL, back, started=back) == 1
+    assert (await timed.resume_timers(ALL, back, started=back)).games == 1
     assert await _timer(timed, game) == (back + 30, back + 60)
 
 
@@ -217,3 +220,82 @@ async def test_two_processes_starting_at_once_give_the_downtime_once(
     finally:
         await first.close()
         await second.close()
+
+
+# -- open lobbies (invitations, open tables) get the same time back ---------------------------
+
+
+async def _lobby(
+    store: Store, expires_at: float, created_at: float = T0, guild_id: int | None = 7
+) -> LobbyRecord:
+    """An open invitation opened at ``created_at``, closing at ``expires_at``."""
+    return await store.create_lobby(
+        lobby_record(expires_at=expires_at, created_at=created_at, guild_id=guild_id)
+    )
+
+
+async def _closes(store: Store, lobby: LobbyRecord) -> tuple[str, float]:
+    found = await store.get_lobby(lobby.id)
+    assert found is not None
+    return found.status, found.expires_at
+
+
+async def test_an_open_lobby_gets_the_downtime_back_with_the_games(timed: Store) -> None:
+    """An invitation open to T0+600, the last sweep at T0+10, back an hour later: it closes at
+    T0+600+HOUR, in the same transaction as the game's deadline moves, and is named."""
+    game = await _game(timed, T0 + 60)
+    lobby = await _lobby(timed, T0 + 600)
+    await timed.heartbeat(ALL, T0 + 10)
+    resumed = await timed.resume_timers(ALL, T0 + 10 + HOUR, started=T0 + HOUR)
+    assert resumed == Resumed(1, (lobby.id,))
+    assert await _closes(timed, lobby) == ("open", T0 + 600 + HOUR)
+    assert await _timer(timed, game) == (None, T0 + 60 + HOUR)
+    moved = await timed.get_lobby(lobby.id)
+    assert moved is not None and moved.version == lobby.version + 1
+
+
+async def test_a_lobby_given_back_its_downtime_once(timed: Store) -> None:
+    """A second start 2 s after the first: the lobby gets the 2 s, not the hour again."""
+    lobby = await _lobby(timed, T0 + 600)
+    await timed.heartbeat(ALL, T0 + 10)
+    await timed.resume_timers(ALL, T0 + 10 + HOUR, started=T0 + HOUR)
+    await timed.resume_timers(ALL, T0 + 12 + HOUR, started=T0 + 11 + HOUR)
+    assert await _closes(timed, lobby) == ("open", T0 + 602 + HOUR)
+
+
+async def test_lobbies_past_their_time_closed_or_new_are_left_alone(timed: Store) -> None:
+    """Past its time at the last sweep (the expiry sweep had not closed it yet), cancelled, or
+    opened after the restart: none moves."""
+    late = await _lobby(timed, T0 + 5)
+    cancelled = await _lobby(timed, T0 + 600)
+    cancelled = await timed.update_lobby(replace(cancelled, status="cancelled"), 0)
+    fresh = await _lobby(timed, T0 + HOUR + 300, created_at=T0 + HOUR + 1)
+    await timed.heartbeat(ALL, T0 + 10)
+    resumed = await timed.resume_timers(ALL, T0 + HOUR + 5, started=T0 + HOUR)
+    assert resumed.lobbies == ()
+    assert await _closes(timed, late) == ("open", T0 + 5)
+    assert await _closes(timed, cancelled) == ("cancelled", T0 + 600)
+    assert await _closes(timed, fresh) == ("open", T0 + HOUR + 300)
+
+
+async def test_a_lobby_opened_after_the_last_sweep_gets_the_time_since_its_opening(
+    timed: Store,
+) -> None:
+    """Opened at T0+12, after the last sweep (T0+10), the bot down at once: back at T0+12+HOUR,
+    it gets the hour, not the hour and 2 s."""
+    lobby = await _lobby(timed, T0 + 612, created_at=T0 + 12)
+    await timed.heartbeat(ALL, T0 + 10)
+    await timed.resume_timers(ALL, T0 + 12 + HOUR, started=T0 + HOUR)
+    assert await _closes(timed, lobby) == ("open", T0 + 612 + HOUR)
+
+
+async def test_a_lobby_gets_its_own_shards_downtime(timed: Store) -> None:
+    """Two shards: shard 1's process is back an hour after its last sweep; the lobby of a
+    server on shard 0 (guild 7) is left to shard 0's process."""
+    on_0 = await _lobby(timed, T0 + 600, guild_id=7)
+    on_1 = await _lobby(timed, T0 + 600, guild_id=1 << 22)
+    await timed.heartbeat(Shards(2, (0, 1)), T0 + 10)
+    resumed = await timed.resume_timers(Shards(2, (1,)), T0 + 10 + HOUR, started=T0 + HOUR)
+    assert resumed.lobbies == (on_1.id,)
+    assert await _closes(timed, on_0) == ("open", T0 + 600)
+    assert await _closes(timed, on_1) == ("open", T0 + 600 + HOUR)
