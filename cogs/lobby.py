@@ -299,11 +299,8 @@ class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adjlsc])"
             if all(i.answer == "declined" for i in lobby.invited) and not lobby.computers:
                 lobby = await _save(replace(lobby, status="cancelled"), lobby.version, interaction)
                 note = DECLINED
-            elif lobby.answered:
-                note = f"Everyone answered: <@{lobby.host_id}>, press Start (computers take "
-                note += "the declined seats) or Cancel."
             else:
-                note = ""
+                note = _waiting_note(lobby)
             await _show_change(
                 interaction,
                 content=lobby_text(lobby, title, note),
@@ -533,6 +530,49 @@ async def expire_due(bot: JunctionBot, shards: Shards | None = None) -> int:
         expired += 1
         await _show_expired(bot, closed)
     return expired
+
+
+def _waiting_note(lobby: LobbyRecord) -> str:
+    """The line an open invitation's message ends with once every invitee answered and some
+    declined (all accepted, it starts): the host's turn to press. None else."""
+    if lobby.open_seats is None and lobby.status == "open" and lobby.answered:
+        return (
+            f"Everyone answered: <@{lobby.host_id}>, press Start (computers take the declined "
+            "seats) or Cancel."
+        )
+    return ""
+
+
+async def show_new_times(bot: JunctionBot, lobby_ids: Sequence[int]) -> int:
+    """Redraw the messages of the open lobbies ``lobby_ids``, given the time back a downtime
+    took (``Store.resume_timers``), so they say the new closing time rather than one already
+    past. Through the channel (no press to answer), one edit each; a lobby closed meanwhile, or
+    with no message, is left (its closing edit says the rest). A press that changed the lobby
+    while its edit was on the way is drawn again, once, so the message shows the press. A
+    transient note ("Bob left.") is not kept: the message is drawn from the stored lobby. How
+    many messages were edited."""
+    store = bot.tables.store
+    edited = 0
+    for lobby_id in lobby_ids:
+        for _ in range(2):
+            lobby = await store.get_lobby(lobby_id)
+            if lobby is None or lobby.status != "open" or lobby.message_id is None:
+                break
+            channel = bot.get_partial_messageable(lobby.channel_id, guild_id=lobby.guild_id)
+            try:
+                await channel.get_partial_message(lobby.message_id).edit(
+                    content=lobby_text(lobby, title_of(lobby.game_key), _waiting_note(lobby)),
+                    view=lobby_view(lobby),
+                    allowed_mentions=NO_PINGS,
+                )
+            except discord.HTTPException:
+                log.info("lobby %s: its message could not show its new time", lobby_id)
+                break
+            edited += 1
+            fresh = await store.get_lobby(lobby_id)
+            if fresh is None or fresh.version == lobby.version:
+                break
+    return edited
 
 
 async def forget_closed(bot: JunctionBot, shards: Shards | None = None) -> int:

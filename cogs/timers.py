@@ -43,7 +43,7 @@ from bot.engine.core import BadOption, GameError
 from bot.engine.words import plural
 from bot.store.base import GuildSettings, Shards, StoredGame
 from bot.timers import TimerEvent, sweep
-from cogs.lobby import expire_due, forget_closed
+from cogs.lobby import LOBBIES_PER_SWEEP, expire_due, forget_closed, show_new_times
 from cogs.ui import bot_of, junction, pings, send_table
 
 log = logging.getLogger("junction.timers")
@@ -80,6 +80,12 @@ class Timers(commands.Cog):
         self.started = 0.0
         self.beats: dict[int, float] = {}
         self.offline: set[int] = set()
+        # The shards whose timers the last sweep handled: the lobby sweep expires only their
+        # lobbies, so none closes before its shard gave it the downtime back (or while its
+        # shard is cut off). ``reshow``: the lobbies given time back whose messages still show
+        # the old closing time, edited a few a lobby sweep (``cogs.lobby.show_new_times``).
+        self.live: frozenset[int] = frozenset()
+        self.reshow: list[int] = []
         # Whether a shard's gateway connection is open: asked at every sweep. Tests replace it
         # (the local fake Discord has no gateway).
         self.connected: Callable[[int], bool] = self.gateway_open
@@ -144,6 +150,7 @@ class Timers(commands.Cog):
         bot = junction(self.bot)
         shards = self._timed_shards()
         live = await self._keep_time(shards)
+        self.live = frozenset(live)
         if not live:
             return
         if self.settle_at_start or bot.tables.settle_due:
@@ -218,8 +225,10 @@ class Timers(commands.Cog):
             except Exception:
                 log.exception("could not give the timers the time %s; will retry", what)
                 continue
-            if moved:
-                log.info("%s got back the time %s", plural(moved, "game"), what)
+            if moved.games or moved.lobbies:
+                given = f"{plural(moved.games, 'game')} and {plural(len(moved.lobbies), 'lobby')}"
+                log.info("%s got back the time %s", given, what)
+            self.reshow += moved.lobbies
             live.update(ids)
             written.update(ids)
         if beating:
@@ -245,8 +254,22 @@ class Timers(commands.Cog):
         edits, which Discord can hold for long (a channel's rate limit with many invitations
         due, an outage's retries)."""
         try:
-            if expired := await expire_due(junction(self.bot), self._shards()):
-                log.info("expired %d lobby(ies) past their time", expired)
+            # Only the lobbies of the shards whose timers run: one whose shard has not given
+            # it the downtime back yet (the first sweep after a start), or is cut off from
+            # Discord, waits as its games' deadlines do.
+            if self.live:
+                count = self._timed_shards().count
+                live = Shards(count, tuple(sorted(self.live)))
+                if expired := await expire_due(junction(self.bot), live):
+                    log.info("expired %d lobby(ies) past their time", expired)
+            if self.reshow:
+                # Their messages still say the old closing time: a few a sweep, not one
+                # request per lobby at a start with thousands open.
+                batch, self.reshow = (
+                    self.reshow[:LOBBIES_PER_SWEEP],
+                    self.reshow[LOBBIES_PER_SWEEP:],
+                )
+                await show_new_times(junction(self.bot), batch)
             # Then the lobbies closed long enough that no button can need them, a bounded
             # number a pass, so the table holds the recent ones only.
             if deleted := await forget_closed(junction(self.bot), self._shards()):

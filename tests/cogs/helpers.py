@@ -169,11 +169,16 @@ def lobby_later(seconds: float) -> None:
     lobby_cog.clock = lambda: now
 
 
-async def lobby_sweep(driver: InteractionDriver) -> None:
+async def lobby_sweep(driver: InteractionDriver, *, timers_first: bool = True) -> None:
     """Run one pass of the Timers cog's lobby expiry loop, as it does every few seconds (the
-    loop needs a gateway login, so it is run by hand)."""
+    loop needs a gateway login, so it is run by hand). It expires only the lobbies of shards
+    whose timers run, as a running bot's first timer sweep has them within seconds of its
+    start: a bot that has not swept its timers yet sweeps them once first, at the timers'
+    clock, unless ``timers_first`` is False (the lobby sweep then meets a bot just started)."""
     cog = running_bot(driver).get_cog("Timers")
     assert cog is not None
+    if timers_first and not cog.live:  # type: ignore[attr-defined]
+        await type(cog).sweeper.coro(cog)  # type: ignore[attr-defined]
     await type(cog).lobby_sweeper.coro(cog)  # type: ignore[attr-defined]
 
 
