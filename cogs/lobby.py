@@ -273,6 +273,11 @@ class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adjlsc])"
             # before the expiry check, so such a press never closes the lobby either.
             raise GameError(f"That button does not belong to this {what}.")
         if clock() > lobby.expires_at:
+            if await _time_owed(interaction, lobby):
+                raise GameError(
+                    f"Junction is just back and is giving this {what} the time it was away: "
+                    "press again in a few seconds."
+                )
             await _close(interaction, lobby, "expired", title, _expired_note(lobby))
             return
         if self.verb in "jl":
@@ -325,6 +330,14 @@ class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adjlsc])"
         elif not lobby.answered:
             raise GameError("Wait until everyone invited has answered (or Cancel).")
         await start_lobby(interaction, lobby)
+
+
+async def _time_owed(interaction: discord.Interaction[Any], lobby: LobbyRecord) -> bool:
+    """Whether ``lobby``, past its time, waits for the time a downtime took, given back at its
+    shard's first timer sweep since the start (``Timers.owes_time``; through the bot, as this
+    module is under ``cogs.timers``). False without the Timers cog."""
+    owes_time = getattr(bot_of(interaction).get_cog("Timers"), "owes_time", None)
+    return owes_time is not None and bool(await owes_time(lobby))
 
 
 async def _take_or_leave(

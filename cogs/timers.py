@@ -41,7 +41,7 @@ from discord.ext import commands, tasks
 from bot.boards import message_link
 from bot.engine.core import BadOption, GameError
 from bot.engine.words import plural
-from bot.store.base import GuildSettings, Shards, StoredGame
+from bot.store.base import GuildSettings, LobbyRecord, Shards, StoredGame
 from bot.timers import TimerEvent, sweep
 from cogs.lobby import LOBBIES_PER_SWEEP, expire_due, forget_closed, show_new_times
 from cogs.ui import bot_of, junction, pings, send_table
@@ -139,6 +139,20 @@ class Timers(commands.Cog):
         except Exception:
             log.warning("could not tell whether shard %d is connected", shard_id, exc_info=True)
             return True
+
+    async def owes_time(self, lobby: LobbyRecord) -> bool:
+        """Whether ``lobby``, past its time, is still to be given a downtime back by the first
+        sweep of its shard since this process started (``Store.resume_timers``): opened before
+        the start, and still open at the shard's last sweep before it. A press on it meanwhile
+        (Discord sends presses before the bot is ready, and the sweep waits for that) must not
+        close it on its old time (``cogs.lobby`` asks)."""
+        shards = self._timed_shards()
+        shard = 0 if lobby.guild_id is None else (lobby.guild_id >> 22) % shards.count
+        if shard not in shards.ids or shard in self.beats or lobby.created_at >= self.started:
+            return False
+        store = junction(self.bot).tables.store
+        since = (await store.last_sweeps(Shards(shards.count, (shard,)))).get(shard)
+        return since is not None and lobby.expires_at > since
 
     def _serves(self, game: StoredGame) -> bool:
         """Only the shard that holds a game's server times it (several shards, one database)."""

@@ -547,6 +547,12 @@ class Store(ABC):
         started (its time was set after the downtime). How many games moved, and which lobbies
         (``bot/store/heartbeats.py``)."""
 
+    @abstractmethod
+    async def last_sweeps(self, shards: Shards) -> dict[int, float]:
+        """When each of ``shards`` last swept (its ``heartbeat``, or a newer one under another
+        shard count): what ``resume_timers`` would give the time back from. A shard never seen
+        sweeping is left out."""
+
     # -- lobbies, abort votes, secrets ----------------------------------------------------------
 
     @abstractmethod

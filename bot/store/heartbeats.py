@@ -85,22 +85,30 @@ def heartbeat_upsert(shards: Shards) -> str:
     )
 
 
+def last_sweeps(rows: Sequence[RowLike], shards: Shards) -> dict[int, float]:
+    """Each of ``shards``' last sweep, from the ``HEARTBEATS`` ``rows``: its own row under the
+    process's shard count, or a newer row of another count (see the module docstring). A shard
+    with neither (no sweep known) is left out."""
+    alive = {
+        (int(row["shard_count"]), int(row["shard_id"])): float(row["alive_at"]) for row in rows
+    }
+    other_counts = [at for (count, _), at in alive.items() if count != shards.count]
+    newest_other = max(other_counts, default=None)
+    found: dict[int, float] = {}
+    for shard in shards.ids:
+        known = [at for at in (alive.get((shards.count, shard)), newest_other) if at is not None]
+        if known:
+            found[shard] = max(known)
+    return found
+
+
 def downtimes(rows: Sequence[RowLike], shards: Shards) -> list[tuple[float, str]]:
     """For ``SHIFT_TIMERS`` and ``SHIFT_LOBBIES``: each last sweep before the downtime of the
     games and lobbies ``shards`` time, with the SQL condition that selects them by their
     ``guild_id`` (see the module docstring; a lobby belongs to its server's shard as a game)."""
-    alive = {
-        (int(row["shard_count"]), int(row["shard_id"])): float(row["alive_at"]) for row in rows
-    }
-    if not alive:
-        return []
-    other_counts = [at for (count, _), at in alive.items() if count != shards.count]
-    newest_other = max(other_counts, default=None)
     since: dict[float, list[int]] = {}
-    for shard in shards.ids:
-        known = [at for at in (alive.get((shards.count, shard)), newest_other) if at is not None]
-        if known:
-            since.setdefault(max(known), []).append(shard)
+    for shard, at in last_sweeps(rows, shards).items():
+        since.setdefault(at, []).append(shard)
     plan: list[tuple[float, str]] = []
     for at, ids in sorted(since.items()):
         # Both tables have the column: the condition selects a game or a lobby alike.

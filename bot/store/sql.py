@@ -53,6 +53,7 @@ from bot.store.heartbeats import (
     SHIFT_TIMERS,
     downtimes,
     heartbeat_upsert,
+    last_sweeps,
 )
 from bot.store.rows import (
     ANONYMISE_LOBBY,
@@ -590,6 +591,9 @@ class SqlStore(Store):
                     lobbies += (int(row["id"]) for row in rows)
             await tx.execute(heartbeat_upsert(shards), now)
         return Resumed(moved, tuple(sorted(lobbies)))
+
+    async def last_sweeps(self, shards: Shards) -> dict[int, float]:
+        return last_sweeps(await self._read(HEARTBEATS), shards)
 
     # -- guild settings ----------------------------------------------------------------------------
 

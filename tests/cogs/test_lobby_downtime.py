@@ -182,3 +182,22 @@ async def test_an_open_table_keeps_its_time_and_its_seats(
         assert f"closes <t:{closing + int(HOUR)}:R>" in shown["content"]
         await again.forge(hosted.message, f"jn:l:{lobby_id}:j", user_id=CAROL_ID)
         assert (await stored_lobby(again, lobby_id)).status == "started"
+
+
+async def test_a_press_before_the_first_sweep_does_not_close_the_invitation(
+    driver: InteractionDriver, tmp_path: Path
+) -> None:
+    """Back an hour later, Bob presses Accept before the restarted bot's first sweep (Discord
+    sends presses before the bot is ready, and the sweep waits for it): he is told to press
+    again shortly, nothing changes, and after the sweep his Accept starts the game."""
+    message, lobby_id, stopped = await _invited_then_swept(driver)
+    async with restarted(driver, tmp_path) as again:
+        before = await stored_lobby(again, lobby_id)
+        lobby_cog.clock = lambda: stopped + HOUR
+        early = await again.forge(message, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
+        assert early.ephemeral and "press again in a few seconds" in replies(early)
+        assert await stored_lobby(again, lobby_id) == before
+        assert labels(shown_message(again, message)) == ["Accept", "Decline", "Start", "Cancel"]
+        await _at(again, stopped + HOUR, lobbies=False)
+        accepted = await again.forge(message, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
+        assert (await stored_lobby(again, lobby_id)).status == "started", replies(accepted)

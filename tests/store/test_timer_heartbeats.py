@@ -299,3 +299,14 @@ async def test_a_lobby_gets_its_own_shards_downtime(timed: Store) -> None:
     assert resumed.lobbies == (on_1.id,)
     assert await _closes(timed, on_0) == ("open", T0 + 600)
     assert await _closes(timed, on_1) == ("open", T0 + 600 + HOUR)
+
+
+async def test_last_sweeps_says_what_a_resume_would_give_back_from(timed: Store) -> None:
+    """Nothing before any sweep; then each shard's own last sweep, a newer one under another
+    shard count winning (what a press on a lobby past its time asks before the first sweep)."""
+    assert await timed.last_sweeps(Shards(2, (0, 1))) == {}
+    await timed.heartbeat(Shards(2, (0, 1)), T0 + 10)
+    await timed.heartbeat(Shards(2, (1,)), T0 + 20)
+    assert await timed.last_sweeps(Shards(2, (0, 1))) == {0: T0 + 10, 1: T0 + 20}
+    await timed.heartbeat(ALL, T0 + 15)
+    assert await timed.last_sweeps(Shards(2, (0, 1))) == {0: T0 + 15, 1: T0 + 20}
