@@ -12,7 +12,9 @@ or when the host presses Start with enough players seated.
 Lobbies expire by themselves: the timer sweep (``cogs.timers``) calls :func:`expire_due`, which
 marks each open lobby past its time expired and turns its message into the closing note, its
 buttons gone, as a press after that time would (version-guarded: a press that started or
-cancelled it at the same moment wins, and the sweep leaves it).
+cancelled it at the same moment wins, and the sweep leaves it). The time the bot was down, or
+a shard cut off from Discord, does not count: the timers give it back (``Store.resume_timers``)
+and :func:`show_new_times` edits the messages to say the new closing time.
 
 Dependency direction: under ``cogs.new_game`` (/challenge) and ``cogs.rematch``, which import
 :func:`open_lobby`, and ``cogs.timers``, which imports :func:`expire_due`; above

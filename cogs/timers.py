@@ -19,7 +19,12 @@ writes nothing more. Another shard's games go on meanwhile; a direct message's g
 expires the invitations and open tables past their time (``cogs.lobby.expire_due``), so their
 messages say so and lose their buttons without anyone pressing them, and deletes those closed
 a week before (``cogs.lobby.forget_closed``); it is a loop of its own so that deadlines never
-wait for those messages' edits.
+wait for those messages' edits. Lobbies keep time as turns do: ``resume_timers`` gives the
+open ones of a shard coming back the same downtime, and this loop expires only the lobbies of
+the shards the last sweep handled, so none closes before it got the time back or while its
+shard is cut off. It then edits the messages of those given time back (``reshow``), a few a
+pass, to say their new closing time; a press before the first sweep is told to press again
+(``owes_time``).
 
 A game whose channel (or thread) is deleted ends with no result: when Discord says so, or when
 the sweep finds the channel gone (deleted while the bot was away). So do the games of a server
