@@ -310,3 +310,27 @@ async def test_last_sweeps_says_what_a_resume_would_give_back_from(timed: Store)
     assert await timed.last_sweeps(Shards(2, (0, 1))) == {0: T0 + 10, 1: T0 + 20}
     await timed.heartbeat(ALL, T0 + 15)
     assert await timed.last_sweeps(Shards(2, (0, 1))) == {0: T0 + 15, 1: T0 + 20}
+
+
+async def test_two_processes_resuming_the_same_shard_at_once_give_a_lobby_the_downtime_once(
+    backend: Backend, clock: Clock
+) -> None:
+    """An old process not yet gone as its successor starts (a quick restart): both resume
+    shard 0 after an hour at once; the invitation gets the hour once, and the one that reads
+    second gets nothing (on PostgreSQL the lock puts one after the other)."""
+    first, second = backend.store(clock=clock), backend.store(clock=clock)
+    await first.open()
+    await second.open()
+    try:
+        lobby = await _lobby(first, T0 + 600)
+        await first.heartbeat(ALL, T0 + 10)
+        back = T0 + 10 + HOUR
+        resumed = await asyncio.gather(
+            first.resume_timers(ALL, back, started=back - 5),
+            second.resume_timers(ALL, back, started=back - 5),
+        )
+        assert sorted(len(r.lobbies) for r in resumed) == [0, 1]
+        assert await _closes(first, lobby) == ("open", T0 + 600 + HOUR)
+    finally:
+        await first.close()
+        await second.close()
