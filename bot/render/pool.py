@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -96,13 +97,36 @@ class RenderPool:
 
     async def run(self, draw: Callable[..., T], *args: Any) -> T:
         """``draw(*args)`` off the event loop; ``draw`` must be a module-level function."""
-        if self._executor is not None:
+        executor = self._executor
+        if executor is not None:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._executor, draw, *args)
+            try:
+                return await loop.run_in_executor(executor, draw, *args)
+            except BrokenProcessPool:
+                if self._executor is not executor:
+                    # close() ended the worker: the bot is stopping, and whoever waits is
+                    # cancelled with it, not told of a broken pool in a traceback.
+                    raise asyncio.CancelledError from None
+                raise
         async with self._threads:
             return await asyncio.to_thread(draw, *args)
 
     async def close(self) -> None:
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        """Stop the workers now, a task in hand or not.
+
+        ``shutdown(wait=False)`` alone only refuses new work: Python's exit then waits for each
+        worker's task (a computer's search, the warm-up), so a bot told to stop said "stopped"
+        and lingered past ``docker stop``'s ten seconds. A worker stores nothing, so ending it
+        mid-task loses nothing; the move it was for is not stored either, and is made again.
+        """
+        executor, self._executor = self._executor, None
+        if executor is None:
+            return
+        # The executor's own list: Python 3.11 has no public way to end a busy worker.
+        workers = list((getattr(executor, "_processes", None) or {}).values())
+        executor.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            if worker.is_alive():
+                worker.terminate()
+        for worker in workers:
+            await asyncio.to_thread(worker.join, 2.0)

@@ -20,6 +20,7 @@ import re
 import signal
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
@@ -46,6 +47,7 @@ class BotProcess:
         db_url: str | None = None,
         module: str = "bot",
         extra_env: dict[str, str] | None = None,
+        run_args: Sequence[str] = (),
     ) -> None:
         self.fake = fake
         self.db_path = Path(db_path)
@@ -54,6 +56,8 @@ class BotProcess:
         #: The module run as ``python -m MODULE run`` (a test wrapper may install hooks first).
         self.module = module
         self.extra_env = dict(extra_env or {})
+        #: Options after ``run`` (``--shard-ids 0,1 --shard-count 2``).
+        self.run_args = list(run_args)
         self.log_path = Path(log_path)
         self.log_level = log_level
         self.process: asyncio.subprocess.Process | None = None
@@ -122,6 +126,7 @@ class BotProcess:
                 "-m",
                 self.module,
                 "run",
+                *self.run_args,
                 cwd=REPO,
                 env=self.environment(),
                 stdin=subprocess.DEVNULL,

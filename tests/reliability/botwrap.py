@@ -16,6 +16,9 @@ Nothing in the bot changes; before it starts, this wrapper
              posted);
   ``sweep``  the timer sweep is handling a due deadline (before, or after its first move);
 * shortens the timer sweep's period (``JUNCTION_SWEEP_SECONDS``);
+* keeps the render and think pools busy when asked (``JUNCTION_BUSY_POOLS=SECONDS``: once ready,
+  each pool's worker sleeps that long, as a computer thinking or a table being drawn), so a
+  stop can come while a worker is at work;
 * breaks the bot on purpose when asked (``JUNCTION_SABOTAGE=unstored``: three member moves in
   ten are answered as done but never stored; ``stall``: one move in twenty hangs for 30 s), to
   show the crash and load checks can fail.
@@ -33,6 +36,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 _rng = random.Random()
+_busy: set[Any] = set()  # the pools' long tasks (JUNCTION_BUSY_POOLS), kept from the collector
 
 
 def _points() -> dict[str, float]:
@@ -150,6 +154,20 @@ def install() -> None:
 
     seam.Tables.wake = wake_or_die  # type: ignore[method-assign]
     del timers
+
+    busy = os.environ.get("JUNCTION_BUSY_POOLS")
+    if busy:
+        import asyncio
+        import time
+
+        ready = JunctionBot.on_ready
+
+        async def ready_then_busy(self: JunctionBot) -> None:
+            await ready(self)
+            for pool in (self.thinkers, self.renderer):
+                _busy.add(asyncio.ensure_future(pool.run(time.sleep, float(busy))))
+
+        JunctionBot.on_ready = ready_then_busy  # type: ignore[method-assign]
 
     period = os.environ.get("JUNCTION_SWEEP_SECONDS")
     if period:

@@ -1,0 +1,85 @@
+"""Stopping the bot: Ctrl-C (SIGINT) and ``docker stop`` / systemd (SIGTERM) at chosen moments —
+while it starts, while its shards connect (PostgreSQL), while members' moves are in flight and
+while a computer thinks in the process pool. The bot must exit within Docker's ten seconds,
+with status 0, leave no process behind, release its SQLite lock and leave every game the replay
+of its log with every acknowledged move in it (see ``stopping.py``).
+
+Light (CI): a few moments. ``JUNCTION_HEAVY=1``: a sweep of moments on both stores.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+from tests.reliability.stopping import GRACE, stop, tagged
+
+
+def _said(outcome: object) -> str:
+    problems = getattr(outcome, "problems", [])
+    log = getattr(outcome, "log", "")
+    return "\n".join(problems[:20]) + "\n--- bot log ---\n" + log[-4000:]
+
+
+async def test_a_stop_while_the_pools_work_ends_their_workers(tmp_path: Path) -> None:
+    """SIGTERM while a computer thinks and a table is drawn in the worker processes: the bot
+    exits at once. Before, it said "stopped" and then waited for the workers to finish (a
+    minute here; a long search, or the pool's warm-up on a slow host), past Docker's grace."""
+    outcome = await stop(
+        tmp_path,
+        how=signal.SIGTERM,
+        after=0.5,
+        ready_first=True,
+        env={"JUNCTION_BUSY_POOLS": "60"},
+    )
+    assert outcome.ready
+    assert not outcome.problems, _said(outcome)
+    assert outcome.seconds < GRACE
+
+
+_CLOSE_A_BUSY_POOL = """
+import asyncio, time
+from bot.render.pool import RenderPool
+
+async def main():
+    pool = RenderPool(1, warm=False)
+    await pool.start()
+    await pool.run(time.sleep, 0)
+    busy = asyncio.ensure_future(pool.run(time.sleep, 60))
+    await asyncio.sleep(0.5)
+    await pool.close()
+    print("closed", flush=True)
+
+asyncio.run(main())
+"""
+
+
+async def test_closing_a_busy_pool_ends_its_worker_at_once(tmp_path: Path) -> None:
+    """RenderPool.close with a task running in its worker: the process ends within seconds and
+    the worker with it. Before, close only refused new work, and Python's exit waited for the
+    worker's task (here a minute)."""
+    tag = f"junction-pool-probe-{os.getpid()}-{time.monotonic_ns()}"
+    started = time.monotonic()
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        _CLOSE_A_BUSY_POOL,
+        env={**os.environ, "JUNCTION_PROBE": tag},
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    try:
+        said, _ = await asyncio.wait_for(process.communicate(), 20)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+        for pid in tagged(tag):
+            os.kill(pid, signal.SIGKILL)
+    assert process.returncode == 0, said.decode()
+    assert said.decode().strip() == "closed"
+    assert time.monotonic() - started < 15
