@@ -133,6 +133,7 @@ class JunctionBot(commands.Bot):
         return await asyncio.to_thread(choose_move, factory, view, seed)
 
     async def close(self) -> None:
+        await self._finish_interactions(FINISH_SECONDS)
         await super().close()
         thinkers = getattr(self, "thinkers", None)
         if thinkers is not None:
@@ -144,8 +145,47 @@ class JunctionBot(commands.Bot):
         if renderer is not None:
             await renderer.close()
 
+    async def _finish_interactions(self, within: float) -> None:
+        """Let the commands and presses under way finish, for up to ``within`` seconds.
+
+        Closing the connection closes the HTTP session under them: a move already stored was
+        then never shown, and each logged "command failed" with tracebacks. Interactions that
+        arrive from now on are left unanswered (Discord tells the member it failed; nothing
+        was stored), so the wait ends.
+        """
+        if self.is_closed():
+            return
+        self._connection.parsers["INTERACTION_CREATE"] = _unanswered
+        current = asyncio.current_task()
+        busy = [
+            task
+            for task in asyncio.all_tasks()
+            if task is not current and not task.done() and task.get_name().startswith(_SERVING)
+        ]
+        if busy:
+            log.info("stopping: finishing %s under way", plural(len(busy), "interaction"))
+            await asyncio.wait(busy, timeout=within)
+
     async def on_ready(self) -> None:
         log.info("ready as %s in %s", self.user, plural(len(self.guilds), "server"))
+
+
+FINISH_SECONDS = 4.0
+"""How long a stopping bot lets the interactions under way finish: within ``docker stop``'s
+ten seconds, with time left to close the gateway, the workers and the store."""
+
+# discord.py's names for the tasks serving one interaction: a slash command or autocomplete,
+# a press on a view's item, a press matched by a dynamic item (the pickers), a modal.
+_SERVING = (
+    "CommandTree-invoker",
+    "discord-ui-view-dispatch-",
+    "discord-ui-dynamic-item-",
+    "discord-ui-modal-dispatch-",
+)
+
+
+def _unanswered(data: Any) -> None:
+    """The gateway's INTERACTION_CREATE parser while the bot stops: nothing new is begun."""
 
 
 class ShardedJunctionBot(JunctionBot, commands.AutoShardedBot):

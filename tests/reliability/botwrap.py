@@ -19,6 +19,8 @@ Nothing in the bot changes; before it starts, this wrapper
 * keeps the render and think pools busy when asked (``JUNCTION_BUSY_POOLS=SECONDS``: once ready,
   each pool's worker sleeps that long, as a computer thinking or a table being drawn), so a
   stop can come while a worker is at work;
+* slows every move down when asked (``JUNCTION_SLOW_MOVES=SECONDS`` before each is made), so a
+  stop can come while moves are surely in flight;
 * breaks the bot on purpose when asked (``JUNCTION_SABOTAGE=unstored``: three member moves in
   ten are answered as done but never stored; ``stall``: one move in twenty hangs for 30 s), to
   show the crash and load checks can fail.
@@ -154,6 +156,18 @@ def install() -> None:
 
     seam.Tables.wake = wake_or_die  # type: ignore[method-assign]
     del timers
+
+    slow = os.environ.get("JUNCTION_SLOW_MOVES")
+    if slow:
+        import asyncio
+
+        unhurried = seam.Tables.move
+
+        async def move_slowly(self: Any, **kwargs: Any) -> Any:
+            await asyncio.sleep(float(slow))
+            return await unhurried(self, **kwargs)
+
+        seam.Tables.move = move_slowly  # type: ignore[method-assign]
 
     busy = os.environ.get("JUNCTION_BUSY_POOLS")
     if busy:

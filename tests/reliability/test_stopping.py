@@ -83,3 +83,20 @@ async def test_closing_a_busy_pool_ends_its_worker_at_once(tmp_path: Path) -> No
     assert process.returncode == 0, said.decode()
     assert said.decode().strip() == "closed"
     assert time.monotonic() - started < 15
+
+
+async def test_moves_under_way_finish_before_the_bot_stops(tmp_path: Path) -> None:
+    """SIGTERM while members' moves are being made (each takes a second here): they are stored
+    and shown, then the bot stops. Before, the connection closed under them: each logged
+    "command failed" and tracebacks of "Session is closed"."""
+    outcome = await stop(
+        tmp_path,
+        how=signal.SIGTERM,
+        after=1.5,
+        ready_first=True,
+        channels=8,
+        env={"JUNCTION_SLOW_MOVES": "1.0"},
+    )
+    assert not outcome.problems, _said(outcome)
+    assert "stopping: finishing" in outcome.log
+    assert outcome.acknowledged > 0
