@@ -14,6 +14,7 @@ import fcntl
 import logging
 import os
 import signal
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -384,18 +385,77 @@ def _release(claim: TextIO) -> None:
         claim.close()
 
 
+STOP_SECONDS = 8.0
+"""The longest a stop may take, from the signal: then the process exits without finishing its
+close (``docker stop`` kills it at ten seconds anyway). Nothing is lost by it: every move is
+stored before the member is told, as a crash shows (tests/reliability/test_crash.py)."""
+
+
 async def _serve(bot: JunctionBot, token: str) -> None:
-    """Run ``bot`` until it is closed, or until SIGTERM asks the process to stop.
+    """Run ``bot`` until it is closed, or until SIGINT or SIGTERM asks the process to stop.
 
     ``docker stop`` sends SIGTERM, which Python ignores as a container's PID 1 (Docker then
     kills the bot ten seconds later) and which elsewhere ends the process without closing the
-    store or the worker processes. Cancelling this task instead stops the way Ctrl-C does.
+    store or the worker processes; Ctrl-C sends SIGINT. Either stops the bot the same way: the
+    start is cancelled and the bot closed, all within :data:`STOP_SECONDS`. A second signal
+    ends the process at once.
+
+    Cancelling the running task once, as before, was not enough: a cancellation that comes as a
+    shard's connection is made is lost inside ``asyncio.wait_for`` (Python 3.11), and the bot
+    went on connecting its shards, deaf to the first Ctrl-C. The stop no longer hangs on it.
     """
-    task = asyncio.current_task()
-    assert task is not None
-    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+    loop = asyncio.get_running_loop()
+    asked = asyncio.Event()
+
+    def stop(signum: int) -> None:
+        name = signal.Signals(signum).name
+        if asked.is_set():
+            log.warning("%s again: stopping now, without closing", name)
+            logging.shutdown()
+            os._exit(128 + signum)  # as a shell reports a program ended by that signal
+        log.info("%s: stopping", name)
+        asked.set()
+        _give_up_after(STOP_SECONDS)
+
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop, signum)
     async with bot:
-        await bot.start(token)
+        serving = asyncio.ensure_future(bot.start(token))
+        stopping = asyncio.ensure_future(asked.wait())
+        try:
+            await asyncio.wait({serving, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stopping.cancel()
+        if serving.done():
+            serving.result()  # a refused token, Discord out of reach: said by run_bot
+            return
+        await _cancelled(serving)
+    # Closed: a start that lost its cancellation is cancelled again.
+    await _cancelled(serving)
+
+
+async def _cancelled(task: asyncio.Future[None]) -> None:
+    """Cancel ``task`` until it is done (a cancellation may be lost once), for up to 2 s."""
+    for _ in range(8):
+        if task.done():
+            break
+        task.cancel()
+        await asyncio.wait({task}, timeout=0.25)
+    if task.done() and not task.cancelled() and task.exception() is not None:
+        log.info("stopped while starting: %s", task.exception())
+
+
+def _give_up_after(seconds: float) -> None:
+    """End the process in ``seconds`` if it has not ended by then (a close that hangs)."""
+
+    def give_up() -> None:
+        log.error("could not stop cleanly within %.0f s; exiting now", seconds)
+        logging.shutdown()
+        os._exit(1)
+
+    timer = threading.Timer(seconds, give_up)
+    timer.daemon = True
+    timer.start()
 
 
 def _refused_token(error: discord.LoginFailure) -> ConfigError:

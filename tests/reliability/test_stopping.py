@@ -100,3 +100,89 @@ async def test_moves_under_way_finish_before_the_bot_stops(tmp_path: Path) -> No
     assert not outcome.problems, _said(outcome)
     assert "stopping: finishing" in outcome.log
     assert outcome.acknowledged > 0
+
+
+# -- _serve with a stand-in bot: a start that loses its cancellation, a close that hangs -----
+
+_SERVE = """
+import asyncio, os, signal, sys
+from bot import client
+
+client.STOP_SECONDS = 3.0
+
+class Bot:
+    closed = False
+
+    async def __aenter__(self):
+        return self
+
+    async def __aexit__(self, *exc):
+        await self.close()
+
+    async def start(self, token):
+        loop = asyncio.get_running_loop()
+        loop.call_later(0.3, os.kill, os.getpid(), signal.SIGTERM)
+        if sys.argv[1] == "twice":
+            loop.call_later(0.8, os.kill, os.getpid(), signal.SIGTERM)
+        if sys.argv[1] == "lost":
+            try:
+                await asyncio.sleep(3600)
+            except asyncio.CancelledError:
+                pass  # as asyncio.wait_for does when its future completed in the meantime
+        await asyncio.sleep(3600)
+
+    async def close(self):
+        if sys.argv[1] in ("hangs", "twice"):
+            await asyncio.Event().wait()
+        self.closed = True
+
+bot = Bot()
+asyncio.run(client._serve(bot, "token"))
+print("closed" if bot.closed else "not closed", flush=True)
+"""
+
+
+async def _serve_with(case: str) -> tuple[int | None, str, float]:
+    started = time.monotonic()
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        _SERVE,
+        case,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+    try:
+        said, _ = await asyncio.wait_for(process.communicate(), 15)
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+        return None, "(still running after 15 s)", time.monotonic() - started
+    return process.returncode, said.decode(), time.monotonic() - started
+
+
+async def test_a_stop_whose_cancellation_is_lost_still_stops() -> None:
+    """The start swallows its first cancellation, as asyncio.wait_for (Python 3.11) does when a
+    shard's connection completes at that moment: the bot is closed and the process exits.
+    Before, the one cancellation was all, and the bot went on running: a Ctrl-C that hung."""
+    code, said, _ = await _serve_with("lost")
+    assert code == 0, said
+    assert said.strip().endswith("closed") and "not closed" not in said, said
+
+
+async def test_a_close_that_hangs_is_given_up_in_time() -> None:
+    """A close that never returns (a database that does not answer): the process exits by
+    STOP_SECONDS, status 1, saying so. Before, it hung until SIGKILL."""
+    code, said, seconds = await _serve_with("hangs")
+    assert code == 1, said
+    assert "could not stop cleanly within 3 s" in said
+    assert seconds < 10
+
+
+async def test_a_second_signal_ends_the_process_at_once() -> None:
+    """Ctrl-C pressed again while the bot closes (here a close that hangs): the process ends
+    now, with the status a shell gives a program ended by that signal, not after STOP_SECONDS."""
+    code, said, _ = await _serve_with("twice")
+    assert code == 128 + signal.SIGTERM, said
+    assert "SIGTERM again: stopping now, without closing" in said
+    assert "could not stop cleanly" not in said
