@@ -197,7 +197,11 @@ def install() -> None:
 
 
 def main() -> int:
-    install()
+    try:
+        install()
+    except KeyboardInterrupt:  # as the bot's own main says a Ctrl-C while it starts
+        print("\njunction run: interrupted.", file=sys.stderr)
+        return 130
     from bot.__main__ import main as junction
 
     return junction(sys.argv[1:])

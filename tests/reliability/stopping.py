@@ -102,9 +102,11 @@ async def stop(
     channels: int = 0,
     seed: int = 1,
     env: dict[str, str] | None = None,
+    logged: str | None = None,
 ) -> Outcome:
     """Start the bot, send ``how`` ``after`` seconds (counted from its start, or from ready
-    when ``ready_first``, with members playing in ``channels`` channels meanwhile), check."""
+    when ``ready_first``, with members playing in ``channels`` channels meanwhile, or from
+    the moment its log says ``logged``), check."""
     outcome = Outcome()
     tag = f"junction-stop-probe-{uuid.uuid4().hex}"
     db = folder / "junction.db"
@@ -162,6 +164,10 @@ async def stop(
                 else:
                     while bot.process is None:
                         await asyncio.sleep(0.01)
+                for _ in range(3000 if logged else 0):
+                    if (logged and logged in bot.log_text()) or starting.done():
+                        break
+                    await asyncio.sleep(0.01)
                 await asyncio.sleep(after)
                 process = bot.process
                 assert process is not None

@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import os
 import uuid
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -43,25 +42,6 @@ async def test_the_harness_sees_acknowledged_moves_that_were_not_stored(tmp_path
     )
     print("\n" + report.line())
     assert any("was lost" in d for d in report.discrepancies), report.discrepancies[:5]
-
-
-@pytest.fixture
-async def pg_database() -> AsyncIterator[str]:
-    """A fresh database on the test PostgreSQL server (JUNCTION_TEST_PG)."""
-    server = os.environ.get("JUNCTION_TEST_PG")
-    if not server:
-        pytest.skip("JUNCTION_TEST_PG is not set (CI starts a server)")
-    import asyncpg
-
-    name = f"junction_crash_{uuid.uuid4().hex[:10]}"
-    admin = await asyncpg.connect(server)
-    await admin.execute(f'CREATE DATABASE "{name}"')
-    base = server.rsplit("/", 1)[0]
-    try:
-        yield f"{base}/{name}"
-    finally:
-        await admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await admin.close()
 
 
 async def test_postgresql_survives_kills(tmp_path: Path, pg_database: str) -> None:

@@ -16,6 +16,9 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+from tests.reliability.driving import heavy
 from tests.reliability.stopping import GRACE, stop, tagged
 
 
@@ -186,3 +189,81 @@ async def test_a_second_signal_ends_the_process_at_once() -> None:
     assert code == 128 + signal.SIGTERM, said
     assert "SIGTERM again: stopping now, without closing" in said
     assert "could not stop cleanly" not in said
+
+
+# -- the real bot, stopped at chosen moments -------------------------------------------------
+
+
+async def test_ctrl_c_while_the_bot_starts(tmp_path: Path) -> None:
+    """SIGINT as the bot logs in (opening the store, starting and warming its pools)."""
+    outcome = await stop(
+        tmp_path, how=signal.SIGINT, after=0.3, ready_first=False, logged="logging in"
+    )
+    assert not outcome.problems, _said(outcome)
+    assert outcome.code == 0
+
+
+async def test_sigterm_while_shards_connect_on_postgresql(tmp_path: Path, pg_database: str) -> None:
+    """`junction run --shard-ids 0,1,2 --shard-count 3` on PostgreSQL, SIGTERM after the first
+    shard connected, while the next waits its turn to identify."""
+    outcome = await stop(
+        tmp_path,
+        how=signal.SIGTERM,
+        after=1.0,
+        ready_first=False,
+        db_url=pg_database,
+        shards=3,
+        logged="Shard ID 0 has connected",
+    )
+    assert not outcome.problems, _said(outcome)
+    assert outcome.code == 0
+    assert "Shard ID 2 has connected" not in outcome.log  # it was stopped while connecting
+
+
+async def test_ctrl_c_while_members_play_on_shards(tmp_path: Path, pg_database: str) -> None:
+    """SIGINT to a two-shard bot on PostgreSQL while members play in six channels."""
+    outcome = await stop(
+        tmp_path,
+        how=signal.SIGINT,
+        after=2.0,
+        ready_first=True,
+        db_url=pg_database,
+        shards=2,
+        channels=6,
+    )
+    assert not outcome.problems, _said(outcome)
+    assert outcome.acknowledged > 0
+
+
+# The sweep: each signal at moments from logging in to members playing, on both stores.
+_MOMENTS = [("logging in", 0.0), ("logging in", 0.7), ("logging in", 1.5), ("logging in", 3.0)]
+_MOMENTS += [("ready", 0.2), ("ready", 1.0), ("ready", 3.0), ("ready", 6.0)]
+
+
+@pytest.mark.skipif(not heavy(), reason="heavy: JUNCTION_HEAVY=1")
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+@pytest.mark.parametrize(("moment", "after"), _MOMENTS)
+@pytest.mark.parametrize("store", ["sqlite", "postgresql"])
+async def test_a_stop_at_any_moment(
+    tmp_path: Path,
+    request: pytest.FixtureRequest,
+    how: signal.Signals,
+    moment: str,
+    after: float,
+    store: str,
+) -> None:
+    """Every check of ``stopping.py`` after a stop at that moment (PostgreSQL: four shards,
+    which connect one by one five seconds apart, so the early moments fall among them)."""
+    db_url = request.getfixturevalue("pg_database") if store == "postgresql" else None
+    outcome = await stop(
+        tmp_path,
+        how=how,
+        after=after,
+        ready_first=moment == "ready",
+        logged=None if moment == "ready" else moment,
+        db_url=db_url,
+        shards=4 if db_url else None,
+        channels=8,
+        seed=int(after * 10),
+    )
+    assert not outcome.problems, _said(outcome)
