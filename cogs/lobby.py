@@ -336,8 +336,9 @@ class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adjlsc])"
 
 async def _time_owed(interaction: discord.Interaction[Any], lobby: LobbyRecord) -> bool:
     """Whether ``lobby``, past its time, waits for the time a downtime took, given back at its
-    shard's first timer sweep since the start (``Timers.owes_time``; through the bot, as this
-    module is under ``cogs.timers``). False without the Timers cog."""
+    shard's next timer sweep (the first since the start, or since the shard reached Discord
+    again: ``Timers.owes_time``; through the bot, as this module is under ``cogs.timers``).
+    False without the Timers cog."""
     owes_time = getattr(bot_of(interaction).get_cog("Timers"), "owes_time", None)
     return owes_time is not None and bool(await owes_time(lobby))
 

@@ -23,8 +23,8 @@ wait for those messages' edits. Lobbies keep time as turns do: ``resume_timers``
 open ones of a shard coming back the same downtime, and this loop expires only the lobbies of
 the shards the last sweep handled, so none closes before it got the time back or while its
 shard is cut off. It then edits the messages of those given time back (``reshow``), a few a
-pass, to say their new closing time; a press before the first sweep is told to press again
-(``owes_time``).
+pass, to say their new closing time; a press before the sweep that gives the time back (the
+first after a start, or after a shard's return) is told to press again (``owes_time``).
 
 A game whose channel (or thread) is deleted ends with no result: when Discord says so, or when
 the sweep finds the channel gone (deleted while the bot was away). So do the games of a server
@@ -146,15 +146,23 @@ class Timers(commands.Cog):
             return True
 
     async def owes_time(self, lobby: LobbyRecord) -> bool:
-        """Whether ``lobby``, past its time, is still to be given a downtime back by the first
-        sweep of its shard since this process started (``Store.resume_timers``): opened before
-        the start, and still open at the shard's last sweep before it. A press on it meanwhile
-        (Discord sends presses before the bot is ready, and the sweep waits for that) must not
-        close it on its old time (``cogs.lobby`` asks)."""
+        """Whether ``lobby``, past its time, is still to be given a downtime back by the next
+        sweep of its shard (``Store.resume_timers``): the first since this process started,
+        for a lobby opened before the start, or the first since the shard reached Discord
+        again after more than ``BLIP_SECONDS`` away; and it was still open at the shard's last
+        sweep before. A press on it meanwhile (Discord sends presses before the bot is ready,
+        or as soon as a shard is back, and the sweep waits for its turn) must not close it on
+        its old time (``cogs.lobby`` asks)."""
         shards = self._timed_shards()
         shard = 0 if lobby.guild_id is None else (lobby.guild_id >> 22) % shards.count
-        if shard not in shards.ids or shard in self.beats or lobby.created_at >= self.started:
+        if shard not in shards.ids:
             return False
+        last = self.beats.get(shard)
+        if last is None:
+            if lobby.created_at >= self.started:
+                return False  # its time was set after the downtime
+        elif shard not in self.offline or junction(self.bot).tables.clock() - last <= BLIP_SECONDS:
+            return False  # its shard's time runs, or a blip gives nothing back
         store = junction(self.bot).tables.store
         since = (await store.last_sweeps(Shards(shards.count, (shard,)))).get(shard)
         return since is not None and lobby.expires_at > since

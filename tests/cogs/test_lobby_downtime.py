@@ -201,3 +201,24 @@ async def test_a_press_before_the_first_sweep_does_not_close_the_invitation(
         await _at(again, stopped + HOUR, lobbies=False)
         accepted = await again.forge(message, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
         assert (await stored_lobby(again, lobby_id)).status == "started", replies(accepted)
+
+
+async def test_a_press_after_discord_comes_back_before_the_sweep_does_not_close_it(
+    driver: InteractionDriver,
+) -> None:
+    """Shard 0 loses Discord 10 s into Bob's five minutes, for an hour; back, Bob presses
+    Accept before the next timer sweep gives the hour back: he is told to press again
+    shortly, nothing changes, and after the sweep his Accept starts the game. (Only the
+    first sweep after a start was waited for: this press closed the invitation as expired.)"""
+    message, lobby_id, cut = await _invited_then_swept(driver)
+    _timers(driver).connected = lambda shard: shard != 0
+    await _at(driver, cut + HOUR)
+    _timers(driver).connected = lambda shard: True
+    before = await stored_lobby(driver, lobby_id)
+    early = await driver.forge(message, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
+    assert early.ephemeral and "press again in a few seconds" in replies(early)
+    assert await stored_lobby(driver, lobby_id) == before
+    await _at(driver, cut + HOUR)
+    accepted = await driver.forge(message, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
+    assert "expired" not in replies(accepted)
+    assert (await stored_lobby(driver, lobby_id)).status == "started"
