@@ -172,7 +172,13 @@ async def apply_postgres_migrations(
         # Before anything is written: the migrations would add Junction's tables to another
         # program's database (a JUNCTION_DB pointing at the wrong database on a shared server).
         await _refuse_foreign(conn)
-        await conn.execute(SCHEMA_VERSION_TABLE)
+        # Created only when missing: CREATE ... IF NOT EXISTS still needs the right to create
+        # in the schema, which a role that may only read lacks (the forget-member dry run).
+        # In the schema it would be created in, as IF NOT EXISTS looks.
+        if await conn.fetchval(
+            "SELECT to_regclass(quote_ident(current_schema()) || '.schema_version') IS NULL"
+        ):
+            await conn.execute(SCHEMA_VERSION_TABLE)
         version = await _schema_version(conn)
     check_known(version, migrations)
     for migration in migrations:

@@ -187,3 +187,44 @@ async def test_another_programs_postgresql_database_is_refused_unchanged(
     assert err.startswith("junction forget-member: JUNCTION_DB: ") and err.count("\n") == 1, err
     assert "another program's database (its tables: " in err, err
     assert await _schema_of(pg_url) == before
+
+
+async def test_a_dry_run_forget_member_reads_a_database_this_account_may_only_read(
+    pg_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``junction forget-member`` without ``--yes``, as a PostgreSQL role that may only read
+    Junction's tables (no CREATE in the schema), says what forgetting would change, as README
+    says it does. Before the fix opening the store was refused ("permission denied for schema
+    public"): every open ran ``CREATE TABLE IF NOT EXISTS schema_version``, a write even when
+    the table was there and no migration was due."""
+    from bot.__main__ import main
+
+    store = PostgresStore(pg_url)
+    await store.open()
+    await store.close()
+    reader = f"junction_reader_{pg_url.rsplit('_', 1)[-1]}"
+    conn = await asyncpg.connect(pg_url)
+    try:
+        await conn.execute(f"CREATE ROLE {reader} LOGIN")
+        await conn.execute("REVOKE CREATE ON SCHEMA public FROM PUBLIC")
+        await conn.execute(f"GRANT USAGE ON SCHEMA public TO {reader}")
+        await conn.execute(f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {reader}")
+    finally:
+        await conn.close()
+    try:
+        before = await _schema_of(pg_url)
+        as_reader = pg_url.replace("postgres@", f"{reader}@", 1)
+        assert as_reader != pg_url
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv("JUNCTION_DB", as_reader)
+            assert await asyncio.to_thread(main, ["forget-member", "80351110224678912"]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith("member 80351110224678912 sits in 0 stored games"), out
+        assert await _schema_of(pg_url) == before
+    finally:
+        conn = await asyncpg.connect(pg_url)
+        try:
+            await conn.execute(f"DROP OWNED BY {reader}")
+            await conn.execute(f"DROP ROLE {reader}")
+        finally:
+            await conn.close()
