@@ -253,7 +253,8 @@ class Timers(commands.Cog):
                 log.exception("could not give the timers the time %s; will retry", what)
                 continue
             if moved.games or moved.lobbies:
-                given = f"{plural(moved.games, 'game')} and {plural(len(moved.lobbies), 'lobby')}"
+                lobbies = plural(len(moved.lobbies), "lobby", "lobbies")
+                given = f"{plural(moved.games, 'game')} and {lobbies}"
                 log.info("%s got back the time %s", given, what)
             self.reshow += moved.lobbies
             live.update(ids)

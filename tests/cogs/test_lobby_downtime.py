@@ -222,3 +222,20 @@ async def test_a_press_after_discord_comes_back_before_the_sweep_does_not_close_
     accepted = await driver.forge(message, f"jn:l:{lobby_id}:a", user_id=BOB_ID)
     assert "expired" not in replies(accepted)
     assert (await stored_lobby(driver, lobby_id)).status == "started"
+
+
+async def test_the_log_counts_the_lobbies_given_time_back(
+    driver: InteractionDriver, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Two invitations open when the bot went down: the restart's log line says "2 lobbies"
+    (it said "2 lobbys")."""
+    opened = running_bot(driver).tables.clock()
+    lobby_cog.clock = lambda: opened
+    await challenge_mille(driver)
+    await challenge_mille(driver, CAROL_ID)
+    await _at(driver, opened + 10)
+    async with restarted(driver, tmp_path) as again:
+        with caplog.at_level("INFO", logger="junction.timers"):
+            await _at(again, opened + 10 + HOUR)
+    said = [r.getMessage() for r in caplog.records if r.name == "junction.timers"]
+    assert "0 games and 2 lobbies got back the time the bot was down" in said, said
