@@ -234,9 +234,11 @@ async def seating(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
     Accept, Join, Rematch), worked out one at a time: each counts the member's games
     (``check_room``) and then stores its game or seat, so two sent at the same moment both
     passed the count before either was stored, and a member at nine games started eleven. The
-    later request waits for the earlier and counts its game. Across processes too: a member on
-    two servers served by two processes (shards sharing one PostgreSQL store) held twice the
-    limit, so the request also holds the member's claim in the store (``Store.seating``). The
+    later request waits for the earlier and counts its game. Across processes too: the limit is
+    per server, and a server is one shard's, but two processes may serve the same shard for a
+    while (a quick restart, the old process not yet gone, sharing one PostgreSQL store), each
+    counting alone; so the request also holds the member's claim in the store
+    (``Store.seating``). The
     process's own lock comes first, so a burst from one member waits here, not in the store."""
     if interaction.guild_id is None:
         yield  # no limit outside servers

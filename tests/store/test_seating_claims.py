@@ -1,8 +1,9 @@
 """The games-at-once limit across processes (``Store.seating``, ``cogs.limits.seating``).
 
 Several bot processes may share one PostgreSQL store (shards; a SQLite file is served by one
-bot process, whose own lock is enough, so it claims nothing). A member on two servers served
-by two processes, or one request delivered to both, used to be counted by each process alone:
+bot process, whose own lock is enough, so it claims nothing). Two processes serving the same
+server for a while (a quick restart, the old process not yet gone) each counted a member's
+requests alone (the limit is per server, so two servers never share one):
 each counted the member's games, both passed, both stored a game, and the member held one past
 the limit (twice the limit with requests enough). Each "process" here is a store of its own on
 the same database (its own pool), with a ``Tables`` and a bot of its own for ``cogs.limits``.
