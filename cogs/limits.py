@@ -81,7 +81,7 @@ from discord import app_commands
 
 from bot.engine.core import BadOption
 from bot.engine.words import plural
-from bot.store.base import LobbyRecord
+from bot.store.base import LobbyRecord, SeatingBusy
 from bot.tables import Tables
 from cogs.ui import junction
 
@@ -228,6 +228,13 @@ def count(interaction: discord.Interaction[Any], *rates: Rate) -> None:
     cooldowns_of(interaction.client).count(interaction, *rates)
 
 
+SEATING_BUSY = (
+    "Another of your requests to play on this server is still being worked out: "
+    "press again in a moment."
+)
+"""A request that waited ``SEATING_WAIT`` for the member's claim held by another process."""
+
+
 @contextlib.asynccontextmanager
 async def seating(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
     """A member's requests that may seat them in a game on a server (/play, /challenge, /host,
@@ -249,7 +256,12 @@ async def seating(interaction: discord.Interaction[Any]) -> AsyncIterator[None]:
     if lock is None:
         lock = locks[key] = asyncio.Lock()
     store = junction(interaction.client).tables.store
-    async with lock, store.seating(interaction.user.id, interaction.guild_id):
+    async with lock, contextlib.AsyncExitStack() as held:
+        try:
+            await held.enter_async_context(store.seating(interaction.user.id, interaction.guild_id))
+        except SeatingBusy:
+            # Only the wait for the claim is refused so: what the block raises goes as it is.
+            raise BadOption(SEATING_BUSY) from None
         yield
 
 

@@ -78,6 +78,12 @@ class MemberSeated(StoreError):
     perhaps ended) after the games to rewrite were read. Nothing was changed; read them again."""
 
 
+class SeatingBusy(StoreError):
+    """``Store.seating`` waited ``SEATING_WAIT`` for the member's claim, which another request
+    (in another process) still holds: the request is refused, to be sent again, rather than
+    left unanswered past Discord's three seconds."""
+
+
 class StaleVersion(StoreError):
     """Somebody else's move was stored first; reload and try again."""
 
@@ -302,6 +308,10 @@ takes to store its game (Discord gives it 15 minutes once deferred, but a seat i
 seconds), short enough that a process that died holding one delays the member only so long."""
 SEATING_POLL: Final = 0.02
 """Seconds between tries at a claim another request holds."""
+SEATING_WAIT: Final = 1.5
+"""Seconds a request waits for a claim another request holds before it is refused
+(``SeatingBusy``): Discord takes the answer to a press only within three seconds, and a claim
+may be held for its whole lease by a process that died holding it."""
 
 
 class Store(ABC):
@@ -617,13 +627,22 @@ class Store(ABC):
 
     @contextlib.asynccontextmanager
     async def seating(
-        self, user_id: int, guild_id: int, *, lease: float = SEATING_LEASE
+        self,
+        user_id: int,
+        guild_id: int,
+        *,
+        lease: float = SEATING_LEASE,
+        wait: float = SEATING_WAIT,
     ) -> AsyncIterator[None]:
         """Hold ``user_id``'s claim to be seated on ``guild_id`` (``claim_seating``) inside the
         block, waiting for another request's claim, in this process or another, to be let go
-        (or to run out, should its process have died holding it)."""
+        (or to run out, should its process have died holding it); ``SeatingBusy`` once
+        ``wait`` seconds have passed without it."""
         holder = uuid.uuid4().hex
+        give_up = asyncio.get_running_loop().time() + wait
         while not await self.claim_seating(user_id, guild_id, holder, lease):
+            if asyncio.get_running_loop().time() >= give_up:
+                raise SeatingBusy(f"member {user_id} is being seated on {guild_id} elsewhere")
             await asyncio.sleep(SEATING_POLL)
         try:
             yield

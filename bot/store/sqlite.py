@@ -25,6 +25,7 @@ import aiosqlite
 
 from bot.store.base import (
     SEATING_LEASE,
+    SEATING_WAIT,
     UNPOSTED_SECONDS,
     ChannelBusy,
     DailyClaim,
@@ -317,7 +318,12 @@ class SqliteStore(SqlStore):
 
     @asynccontextmanager
     async def seating(
-        self, user_id: int, guild_id: int, *, lease: float = SEATING_LEASE
+        self,
+        user_id: int,
+        guild_id: int,
+        *,
+        lease: float = SEATING_LEASE,
+        wait: float = SEATING_WAIT,
     ) -> AsyncIterator[None]:
         """Nothing to claim: one bot process serves a SQLite file (``junction run`` holds the
         file's lock), and its own lock (``cogs.limits.seating``) takes a member's requests one

@@ -12,11 +12,15 @@ the same database (its own pool), with a ``Tables`` and a bot of its own for ``c
 from __future__ import annotations
 
 import asyncio
+import time
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
 from bot.engine.core import BadOption
-from bot.store.base import SeatRecord, Store
+from bot.store.base import SeatingBusy, SeatRecord, Store
+from bot.store.sqlite import SqliteStore
 from bot.tables import Tables
 from cogs import limits
 from tests.store.helpers import Backend
@@ -80,6 +84,41 @@ async def take_seat(client: Any, channel_id: int) -> bool:
             channel_id=channel_id, guild_id=GUILD, game_key="mille", seats=ALICE_SEATS
         )
         return True
+
+
+async def test_a_claim_held_too_long_is_refused_not_waited_for(store: Store) -> None:
+    """A request waits for another's claim only so long (its member is told to press again):
+    a claim may be held for its whole lease by a process that died holding it, and Discord
+    takes the answer to a press only within three seconds."""
+    assert await store.claim_seating(ALICE, GUILD, "dead", 30.0)
+    if isinstance(store, SqliteStore):
+        # One process serves a SQLite file: its own lock is the claim, and it never waits here.
+        async with store.seating(ALICE, GUILD, wait=0.1):
+            return
+    began = time.monotonic()
+    with pytest.raises(SeatingBusy):
+        async with store.seating(ALICE, GUILD, wait=0.1):
+            raise AssertionError("the claim was another's")
+    assert time.monotonic() - began < 1.0
+
+
+async def test_a_member_whose_claim_another_process_holds_is_told_to_press_again(
+    pg_url: str,
+) -> None:
+    """Alice's /play reaches a process while another (one that died, say) holds her claim: she
+    is refused in a sentence within Discord's three seconds, and nothing is stored."""
+    backend = Backend("postgresql", pg_url)
+    store = backend.store()
+    await store.open()
+    try:
+        assert await store.claim_seating(ALICE, GUILD, "dead", 30.0)
+        began = time.monotonic()
+        with pytest.raises(BadOption, match="press again in a moment"):
+            await take_seat(process(store), 100)
+        assert time.monotonic() - began < 2.5
+        assert await store.games_of_member(ALICE, active=True) == []
+    finally:
+        await store.close()
 
 
 async def test_two_processes_seat_a_member_at_most_to_the_limit(pg_url: str) -> None:
