@@ -826,6 +826,17 @@ def test_the_readmes_docker_commands_match_the_dockerfile() -> None:
     assert "docker build -t junction ." in readme
 
 
+def test_docker_runs_the_bot_behind_an_init() -> None:
+    """As PID 1 the bot ignored a SIGTERM sent before it handles signals itself (its first
+    seconds), and docker stop waited its ten seconds to kill it: every way the README and the
+    compose file run the image puts Docker's init first."""
+    readme = (REPO / "README.md").read_text()
+    assert "`docker run -d --init " in readme
+    compose = (REPO / "docker-compose.yml").read_text()
+    shared = compose.split("x-bot: &bot\n", 1)[1].split("\nservices:", 1)[0]
+    assert re.search(r"^  init: true$", shared, re.MULTILINE), shared
+
+
 def test_env_example_does_not_promise_that_make_run_reads_dot_env() -> None:
     """It said "Copy to .env … before `make run`", which reads only the environment."""
     header = (REPO / ".env.example").read_text().split("\nDISCORD_TOKEN=")[0]
