@@ -88,8 +88,12 @@ class MyGames(commands.Cog):
         """Forget the deleted messages that were tables (one indexed write per deletion, any
         channel's: the ids alone cannot tell a table from chat). The game itself is
         untouched; its next move, or /table, posts a table it remembers again."""
+        store = junction(self.bot).tables.store
         try:
-            await junction(self.bot).tables.store.forget_table_messages(channel_id, message_ids)
+            await store.forget_table_messages(channel_id, message_ids)
+            # An invitation or open table deleted can no longer be answered, joined or
+            # cancelled: closed, it no longer holds its members' seats (games at once).
+            await store.close_deleted_lobbies(channel_id, message_ids)
         except Exception:
             log.warning("could not forget deleted messages in %s", channel_id, exc_info=True)
 

@@ -432,6 +432,15 @@ class Store(ABC):
         How many games' table message was forgotten (0: none of them was a table)."""
 
     @abstractmethod
+    async def close_deleted_lobbies(self, channel_id: int, message_ids: Collection[int]) -> int:
+        """Cancel the open lobbies (invitations, open tables) whose message is among
+        ``message_ids`` in a channel (a moderator deleted it): nobody can press their buttons
+        any more, so they must not go on holding their members' seats (the games-at-once and
+        open-tables limits, /mygames) until their time runs out. Each one's version moves on,
+        so a press that read it before changes nothing. How many were cancelled (0: none of
+        the messages was an open lobby's)."""
+
+    @abstractmethod
     async def initial_state(self, game_id: int) -> Mapping[str, Any] | None:
         """The state the game was dealt with; None for an unknown game or one stored before
         initial states were kept (schema version 1)."""

@@ -277,6 +277,21 @@ class SqlStore(Store):
             f"UPDATE games SET message_id = NULL{where}", channel_id, *message_ids
         )
 
+    async def close_deleted_lobbies(self, channel_id: int, message_ids: Collection[int]) -> int:
+        if not message_ids:
+            return 0
+        # A read first, through the open lobbies' index by message (migration 0014): any
+        # deleted chat message asks this, and only a deleted lobby takes the write lock.
+        listed = ", ".join(f"${n}" for n in range(2, len(message_ids) + 2))
+        where = f" WHERE status = 'open' AND message_id IN ({listed}) AND channel_id = $1"
+        if not await self._read(f"SELECT 1 FROM lobbies{where} LIMIT 1", channel_id, *message_ids):
+            return 0
+        return await self._write(
+            f"UPDATE lobbies SET status = 'cancelled', version = version + 1{where}",
+            channel_id,
+            *message_ids,
+        )
+
     async def initial_state(self, game_id: int) -> Mapping[str, Any] | None:
         rows = await self._read("SELECT initial_state FROM games WHERE id = $1", game_id)
         if not rows or rows[0]["initial_state"] is None:

@@ -376,3 +376,42 @@ async def test_a_huge_move_is_refused_in_one_short_sentence(driver: InteractionD
         assert moved.ephemeral, said[:200]
         assert 0 < len(said) <= 400, said[:600]
     assert (await _game_here(driver)).version == game.version
+
+
+# --- a table a moderator deleted -------------------------------------------------------------
+
+
+async def test_an_open_table_a_moderator_deleted_no_longer_holds_its_seats(
+    driver: InteractionDriver,
+) -> None:
+    """A moderator deletes the message of Alice's open table (Bob seated at it). Found by the
+    play-through: nobody could press its Join, Leave, Start or Cancel any more, yet the table
+    stayed open until its time ran out (up to a week): /mygames listed it with a link opening
+    nothing, its seats counted towards Alice's and Bob's games at once, and Alice, at nine
+    games, was refused a game and told to Cancel it. The table now closes with its message:
+    /mygames lists nothing and Alice starts her game."""
+    hosted = await driver.slash("host", {"game": "dragon", "seats": 3})
+    assert hosted.message is not None
+    await driver.click(hosted, component_id(hosted, "Join"), user_id=BOB_ID)
+    driver.backend.delete_by_moderator(GAMES_CHANNEL_ID, int(hosted.message["id"]))
+    await driver.deliver_events()
+    for member in (ALICE_ID, BOB_ID):
+        mine = await driver.slash("mygames", {}, user_id=member)
+        assert "waiting to start" not in str(mine.content), mine.content
+    await _nine_games(driver)
+    started = await driver.slash("play", {"game": "mille"}, channel_id=GENERAL_CHANNEL_ID)
+    assert not started.ephemeral, replies(started)
+    await _game_here(driver, GENERAL_CHANNEL_ID)
+    # Alice may host again: the deleted table is none of her three.
+    assert await running_bot(driver).store.open_lobbies_of(ALICE_ID, GUILD_ID, 0.0) == []
+
+
+async def test_a_chat_message_deleted_keeps_the_open_table(driver: InteractionDriver) -> None:
+    """A moderator deleting members' chat beside an open table leaves the table open."""
+    hosted = await driver.slash("host", {"game": "dragon", "seats": 3})
+    chat = driver.backend.create_user_message(GAMES_CHANNEL_ID, CAROL_ID, "hello")
+    driver.backend.delete_by_moderator(GAMES_CHANNEL_ID, int(chat["id"]))
+    await driver.deliver_events()
+    joined = await driver.click(hosted, component_id(hosted, "Join"), user_id=BOB_ID)
+    assert not joined.ephemeral, replies(joined)
+    assert len(await running_bot(driver).store.open_lobbies_of(ALICE_ID, GUILD_ID, 0.0)) == 1

@@ -9,6 +9,7 @@ parsing) live in test_sqlite_store.py and test_postgres_store.py.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -29,7 +30,15 @@ from bot.store.base import (
 from bot.store.migrate import copy_store
 from bot.store.migrations import MigrationError
 from bot.store.sqlite import SqliteStore
-from tests.store.helpers import LATEST_SCHEMA, SEATS, STATE, Backend, move, new_game
+from tests.store.helpers import (
+    LATEST_SCHEMA,
+    SEATS,
+    STATE,
+    Backend,
+    lobby_record,
+    move,
+    new_game,
+)
 
 # -- schema and migrations -----------------------------------------------------------------------
 
@@ -50,6 +59,7 @@ async def test_schema_created(store: Store, backend: Backend) -> None:
         (11, "timer_heartbeats"),
         (12, "seating_claims"),
         (13, "id_floors"),
+        (14, "deleted_lobbies"),
     ]
     tables = ("games", "moves", "results", "guild_settings", "lobbies", "abort_votes")
     for table in (*tables, "daily_claims", "timer_heartbeats", "seating_claims", "id_floors"):
@@ -82,6 +92,7 @@ async def test_migrations_idempotent(backend: Backend) -> None:
         (11,),
         (12,),
         (13,),
+        (14,),
     ]
 
 
@@ -262,6 +273,39 @@ async def test_a_deleted_chat_message_takes_no_write(
     assert writes == []
     assert await store.forget_table_messages(1, [111]) == 1
     assert len(writes) == 1
+
+
+async def test_close_deleted_lobbies(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A moderator deletes messages of a channel, an open lobby's among them: that lobby is
+    cancelled (its version moves on, so a press that read it before changes nothing); the same
+    id in another channel, a lobby whose message was not deleted and a lobby already closed are
+    untouched; chat alone is answered by a read, without a write."""
+    deleted = await store.create_lobby(lobby_record(channel_id=1))
+    kept = await store.create_lobby(lobby_record(channel_id=1))
+    elsewhere = await store.create_lobby(lobby_record(channel_id=2))
+    closed = await store.create_lobby(lobby_record(channel_id=1))
+    for lobby, message in ((deleted, 111), (kept, 222), (elsewhere, 111), (closed, 333)):
+        assert await store.set_lobby_message(lobby.id, message)
+    closed = await store.update_lobby(replace(closed, status="expired"), closed.version)
+    writes: list[str] = []
+    write = store._write  # type: ignore[attr-defined]
+
+    async def counted(sql: str, *args: object) -> int:
+        writes.append(sql)
+        return int(await write(sql, *args))
+
+    monkeypatch.setattr(store, "_write", counted)
+    assert await store.close_deleted_lobbies(1, []) == 0
+    assert await store.close_deleted_lobbies(1, [999, 998]) == 0
+    assert writes == []
+    assert await store.close_deleted_lobbies(1, [111, 333, 444]) == 1
+    found = [await store.get_lobby(lobby.id) for lobby in (deleted, kept, elsewhere, closed)]
+    assert [(f.status, f.version) for f in found if f is not None] == [
+        ("cancelled", deleted.version + 1),
+        ("open", kept.version),
+        ("open", elsewhere.version),
+        ("expired", closed.version),
+    ]
 
 
 # -- moves ---------------------------------------------------------------------------------------
