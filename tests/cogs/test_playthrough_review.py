@@ -17,6 +17,7 @@ from bot.store.base import SeatRecord, StoredGame
 from cogs import limits
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import component_id, public_table, replies, restarted
+from tests.cogs.test_nested_pickers_review import _deal
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -415,3 +416,68 @@ async def test_a_chat_message_deleted_keeps_the_open_table(driver: InteractionDr
     joined = await driver.click(hosted, component_id(hosted, "Join"), user_id=BOB_ID)
     assert not joined.ephemeral, replies(joined)
     assert len(await running_bot(driver).store.open_lobbies_of(ALICE_ID, GUILD_ID, 0.0)) == 1
+
+
+# --- today's words and private messages ----------------------------------------------------------
+
+
+async def test_a_nested_picker_opened_before_a_restart_still_plays(
+    driver: InteractionDriver, tmp_path: Path
+) -> None:
+    """Ticket to Ride: Alice opens "Play Red", then "4 Red…" (each its own private message, no
+    view kept); the bot restarts; a Locomotives button of that choice plays her set."""
+    deal = await _deal(driver)
+    before = await _game_here(driver)
+    sets = [
+        c
+        for c in walk_components(deal.four.message.get("components") or [])  # type: ignore[union-attr]
+        if str(c.get("custom_id", "")).startswith("jn:p:")
+    ]
+    assert sets, replies(deal.four)
+    async with restarted(driver, tmp_path) as again:
+        played = await again.click(deal.four.message, sets[0]["custom_id"])
+        public_table(played)
+        after = await _game_here(again)
+        assert after.version == before.version + 1
+        (*_, last) = await running_bot(again).store.moves(before.id)
+        assert (last.seat, last.action.split()[0]) == (0, "yard"), last
+
+
+async def test_a_dragon_refusal_example_typed_back_plays_it(driver: InteractionDriver) -> None:
+    """Dragon: a weapon typed into /move without its car is refused with an example in the
+    buttons' words; typed back as it is, the example is played."""
+    bot = running_bot(driver)
+    invited = await driver.slash(
+        "challenge", {"game": "dragon", "member": BOB_ID, "member2": CAROL_ID}
+    )
+    accept = component_id(invited, "Accept")
+    await driver.click(invited, accept, user_id=BOB_ID)
+    await driver.click(invited, accept, user_id=CAROL_ID)
+    game = await _game_here(driver)
+    user = game.seats[bot.tables.position(game).acting[0]].user_id
+    assert user is not None
+    _, moves = bot.tables.hand(game, user)
+    aimed = next(
+        m.notation for m in moves if "@" in m.notation and not m.notation.startswith("play")
+    )
+    refused = await driver.slash("move", {"action": aimed.split(" @")[0]}, user_id=user)
+    said = replies(refused)
+    assert refused.ephemeral and "for example '" in said, said
+    example = said.split("for example '", 1)[1].split("'", 1)[0]
+    assert "@" not in example, example
+    played = await driver.slash("move", {"action": example}, user_id=user)
+    public_table(played)
+    assert (await _game_here(driver)).version == game.version + 1
+
+
+async def test_dragon_rules_name_the_french_cards(driver: InteractionDriver) -> None:
+    """/rules game:dragon comes with an embed pairing the English card names with the French
+    ones (Stop = Feu rouge)."""
+    rules = await driver.slash("rules", {"game": "dragon"})
+    embeds = [
+        embed
+        for response in rules.responses
+        for embed in (response.body.get("data") or {}).get("embeds", [])
+    ]
+    said = " ".join(str(e.get("description", "")) for e in embeds)
+    assert "French card names" in said and "Feu rouge" in said, said[:300]
