@@ -9,6 +9,7 @@ what the play-through found before its fix."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 from typing import Any
@@ -63,7 +64,9 @@ async def _press_a_move(
     groups = [c for c in parts if str(c.get("custom_id", "")).startswith("jn:g:")]
     menus = [c for c in parts if c.get("type") == 3]
     if moves and not (groups and rng.random() < 0.3):
-        pressed = rng.choice(moves)
+        # Mostly the first move (the hands list plays before discards): a game of random
+        # discards runs long.
+        pressed = moves[0] if rng.random() < 0.7 else rng.choice(moves)
         return await driver.click(hand, pressed["custom_id"], user_id=user_id)
     if groups:
         opened = await driver.click(hand, rng.choice(groups)["custom_id"], user_id=user_id)
@@ -185,18 +188,18 @@ async def test_ttr_of_three_hosted_and_joined(driver: InteractionDriver) -> None
     assert ended.status == "finished", ended.status
 
 
-async def test_dragon_of_four_challenged_and_accepted(driver: InteractionDriver) -> None:
-    """Alice challenges Bob and Carol to Dragon with a computer; both accept; all play by their
-    hands to the end."""
+async def test_dragon_of_three_challenged_and_accepted(driver: InteractionDriver) -> None:
+    """Alice challenges Bob and Carol to Dragon; both accept; all three play by their hands to
+    the end."""
     invited = await driver.slash(
         "challenge",
-        {"game": "dragon", "member": BOB_ID, "member2": CAROL_ID, "computers": 1},
+        {"game": "dragon", "member": BOB_ID, "member2": CAROL_ID},
     )
     accept = component_id(invited, "Accept")
     await driver.click(invited, accept, user_id=BOB_ID)
     public_table(await driver.click(invited, accept, user_id=CAROL_ID))
     game = await _game_here(driver)
-    assert len(game.seats) == 4
+    assert len(game.seats) == 3
     ended = await _play_out(driver, game.id, seed=9, moves=300)
     assert ended.status == "finished", ended.status
 
@@ -481,3 +484,32 @@ async def test_dragon_rules_name_the_french_cards(driver: InteractionDriver) -> 
     ]
     said = " ".join(str(e.get("description", "")) for e in embeds)
     assert "French card names" in said and "Feu rouge" in said, said[:300]
+
+
+async def test_join_pressed_twice_at_once_seats_the_member_once(driver: InteractionDriver) -> None:
+    """Bob double clicks Join on a Dragon table of four seats: both presses arrive together;
+    he holds one seat, and the table still offers the others."""
+    hosted = await driver.slash("host", {"game": "dragon", "seats": 3})
+    join = component_id(hosted, "Join")
+    assert hosted.message is not None
+    answers = await asyncio.gather(
+        driver.click(hosted, join, user_id=BOB_ID), driver.forge(hosted, join, user_id=BOB_ID)
+    )
+    lobby_id = int(join.split(":")[2])
+    lobby = await running_bot(driver).store.get_lobby(lobby_id)
+    assert lobby is not None and [i.user_id for i in lobby.invited] == [BOB_ID], lobby
+    assert lobby.free_seats == 2
+    assert sum(a.ephemeral for a in answers) == 1, [replies(a) for a in answers]
+
+
+async def test_accept_pressed_twice_at_once_deals_one_game(driver: InteractionDriver) -> None:
+    """Bob double clicks Accept on Alice's Race invitation: one game is dealt, once."""
+    invited = await driver.slash("challenge", {"game": "race", "member": BOB_ID})
+    accept = component_id(invited, "Accept")
+    await asyncio.gather(
+        driver.click(invited, accept, user_id=BOB_ID),
+        driver.forge(invited, accept, user_id=BOB_ID),
+    )
+    games = await running_bot(driver).store.games_of_member(BOB_ID)
+    assert len(games) == 1, games
+    assert (await _game_here(driver)).id == games[0].id
