@@ -72,7 +72,7 @@ import asyncio
 import contextlib
 import math
 import weakref
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -284,8 +284,28 @@ def limited(interaction: discord.Interaction[Any], rate: Rate) -> Iterator[None]
         cooldowns.running.discard(key)
 
 
+async def room_for(
+    interaction: discord.Interaction[Any], *, open_tables_at: float | None = None
+) -> None:
+    """``check_room`` for the member asking, on the interaction's server, counting the tables
+    the bot's timers still owe a downtime (``Timers.owes_time``)."""
+    bot = junction(interaction.client)
+    await check_room(
+        bot.tables,
+        interaction.user.id,
+        interaction.guild_id,
+        open_tables_at=open_tables_at,
+        owes_time=getattr(bot.get_cog("Timers"), "owes_time", None),
+    )
+
+
 async def check_room(
-    tables: Tables, user_id: int, guild_id: int | None, *, open_tables_at: float | None = None
+    tables: Tables,
+    user_id: int,
+    guild_id: int | None,
+    *,
+    open_tables_at: float | None = None,
+    owes_time: Callable[[LobbyRecord], Awaitable[bool]] | None = None,
 ) -> None:
     """Refuse (BadOption, naming where they are) a member who starts a game, or takes a seat in
     one (Accept, Join, Rematch), while seated at ``GAMES_AT_ONCE`` games on the server: games
@@ -293,14 +313,25 @@ async def check_room(
     or joined or accepted: such a table may start at any moment, and twenty of them starting
     at once would put the member at twenty games). Counted from the store at the moment of the
     check, under ``seating``; with ``open_tables_at`` (/challenge, /host), also one hosting
-    ``OPEN_TABLES`` tables still waiting for players."""
+    ``OPEN_TABLES`` tables still waiting for players. A table past its time that
+    ``owes_time`` (the restarted bot's first sweep is still to give it its downtime back)
+    waits for players still, and counts: a member back at once after a restart was let take
+    seats past the limit at the moment the table went on."""
     if guild_id is None:
         return
     from cogs import lobby as lobby_cog  # the lobbies' clock; lobby imports this module
 
     in_play = await tables.store.games_in_play_of(user_id, guild_id)
     now = lobby_cog.clock() if open_tables_at is None else open_tables_at
-    lobbies = await tables.store.open_lobbies_of(user_id, guild_id, now)
+    if owes_time is None:
+        lobbies = await tables.store.open_lobbies_of(user_id, guild_id, now)
+    else:
+        # Every open one (a member holds a few), those past their time only if owed time.
+        lobbies = [
+            found
+            for found in await tables.store.open_lobbies_of(user_id, guild_id, 0.0)
+            if found.expires_at >= now or await owes_time(found)
+        ]
     waiting = [found for found in lobbies if holds_seat(found, user_id)]
     playing = [channel_id for _, channel_id in in_play]
     if len(playing) + len(waiting) >= GAMES_AT_ONCE:

@@ -294,7 +294,7 @@ class LobbyButton(GameItem, template=rf"jn:l:(?P<lobby>{ID}):(?P<verb>[adjlsc])"
             if self.verb == "a":
                 # Accepting takes a seat in the game: held to the games-at-once limit as /play
                 # is, before the answer is stored, so a refused Accept can be pressed again.
-                await limits.check_room(bot_of(interaction).tables, user, interaction.guild_id)
+                await limits.room_for(interaction)
             answer: Answer = "accepted" if self.verb == "a" else "declined"
             invited = tuple(
                 replace(i, answer=answer) if i.user_id == user else i for i in lobby.invited
@@ -372,7 +372,7 @@ async def _take_or_leave(
             raise GameError("This table is full.")
         # Joining takes a seat in the game: held to the games-at-once limit as /play is,
         # before the seat is stored (refused, it stays free).
-        await limits.check_room(bot_of(interaction).tables, user.id, interaction.guild_id)
+        await limits.room_for(interaction)
         joined = Invitee(user.id, display_name(user), "accepted")
         lobby = await _save(
             replace(lobby, invited=(*lobby.invited, joined)), lobby.version, interaction

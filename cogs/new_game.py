@@ -32,7 +32,7 @@ from cogs.dealing import check_seats, computer_seats, deal, level_of, thread_for
 from cogs.lobby import LegacyChallengeButton, LobbyButton, open_lobby
 from cogs.pickers import register_items
 from cogs.seat_names import display_name
-from cogs.ui import bot_of, plain
+from cogs.ui import plain
 
 # What /play, /challenge and /host ask alike, described alike.
 SHARED_DESCRIPTIONS = {
@@ -76,12 +76,7 @@ async def _post_lobby(
     # the game is played right here, as /play does.
     thread = thread and isinstance(interaction.channel, discord.TextChannel)
     async with limits.seating(interaction):
-        await limits.check_room(
-            bot_of(interaction).tables,
-            interaction.user.id,
-            interaction.guild_id,
-            open_tables_at=lobby_cog.clock(),
-        )
+        await limits.room_for(interaction, open_tables_at=lobby_cog.clock())
         # How often invitations and threads are sent is limited too: counted by open_lobby, once
         # the lobby passed its own checks.
         await open_lobby(
@@ -223,9 +218,7 @@ class NewGame(commands.Cog):
         claim = await daily_claim(interaction, found, labels)
         # Counted and dealt before the member's next request is counted (``seating``).
         async with limits.seating(interaction):
-            await limits.check_room(
-                bot_of(interaction).tables, interaction.user.id, interaction.guild_id
-            )
+            await limits.room_for(interaction)
             if thread and isinstance(interaction.channel, discord.TextChannel):
                 limits.check(interaction, limits.THREADS)
             target = await thread_for(interaction, thread, f"{info.title}: {me.name} {against}")

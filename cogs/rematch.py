@@ -72,7 +72,7 @@ class RematchButton(GameItem, template=rf"{REMATCH_PREFIX}(?P<game>{ID})"):
         # held to the games-at-once limit as /play is, before anything is stored.
         tables = bot_of(interaction).tables
         try:
-            await limits.check_room(tables, interaction.user.id, interaction.guild_id)
+            await limits.room_for(interaction)
         except BadOption:
             # A press that would open nothing, the rematch being asked for already, is pointed
             # at its invitation, as below the limit: the asker holds its seat already, and the

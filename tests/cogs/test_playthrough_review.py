@@ -14,10 +14,11 @@ import random
 from pathlib import Path
 from typing import Any
 
+import cogs.lobby as lobby_cog
 from bot.store.base import SeatRecord, StoredGame
 from cogs import limits
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, public_table, replies, restarted
+from tests.cogs.helpers import component_id, public_table, replies, restarted, sweep_at
 from tests.cogs.test_nested_pickers_review import _deal
 from tests.discord.backend import (
     ALICE_ID,
@@ -513,3 +514,29 @@ async def test_accept_pressed_twice_at_once_deals_one_game(driver: InteractionDr
     games = await running_bot(driver).store.games_of_member(BOB_ID)
     assert len(games) == 1, games
     assert (await _game_here(driver)).id == games[0].id
+
+
+async def test_a_seat_at_a_table_owed_its_downtime_counts_before_the_first_sweep(
+    driver: InteractionDriver, tmp_path: Path
+) -> None:
+    """Alice at nine games joins Bob's table (her tenth seat); the bot is down for an hour,
+    longer than the table's time. Back, before its first sweep gave the table that hour, her
+    /play was let through: the table, past its old time, was not counted, though it stays open
+    and starts with her seated (eleven games). It is counted now: refused, naming the table."""
+    opened = running_bot(driver).tables.clock()
+    lobby_cog.clock = lambda: opened
+    await _nine_games(driver)
+    hosted = await driver.slash("host", {"game": "dragon", "seats": 3}, user_id=BOB_ID)
+    join = component_id(hosted, "Join")
+    await driver.click(hosted, join)
+    await sweep_at(driver, opened + 10)
+    async with restarted(driver, tmp_path) as again:
+        back = opened + 10 + 3600
+        lobby_cog.clock = lambda: back
+        played = await again.slash("play", {"game": "mille"}, channel_id=GENERAL_CHANNEL_ID)
+        said = _refused(played)
+        assert "seated at 1 table waiting for players" in said, said
+        assert await running_bot(again).store.active_game(GENERAL_CHANNEL_ID) is None
+        await sweep_at(again, back)
+        lobby = await running_bot(again).store.get_lobby(int(join.split(":")[2]))
+        assert lobby is not None and lobby.status == "open", "the table got its hour back"
