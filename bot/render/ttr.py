@@ -83,7 +83,17 @@ _INK: dict[str, RGB] = {
     "green": (20, 40, 24),
 }
 _RAINBOW: tuple[RGB, ...] = tuple(_FACE[c] for c in COLOURS if c not in ("black", "white"))
-_SEAT_COLOURS: tuple[RGB, ...] = ((92, 170, 255), (255, 160, 84), (140, 220, 120), (236, 120, 200))
+_SEAT_COLOURS: tuple[RGB, ...] = (
+    (160, 120, 240),  # violet
+    (255, 255, 140),  # pale yellow
+    (120, 255, 220),  # mint
+    (240, 120, 140),  # rose
+)
+"""The seats' dots beside their names: the first four of Dragon's seat colours, so a seat has
+one colour in both games. Any two stay 18 or more apart (CIEDE2000) to normal sight and under
+protanopia, deuteranopia and tritanopia, and each stands out from the mat at 4.6:1 or more.
+Before, the orange seat was alike to the green one for a red-green colour-blind player (5.8
+apart to a deuteranope) and to the pink one for a blue-yellow one (7.8 to a tritanope)."""
 
 _M = 16
 _TOP_BAR = 56

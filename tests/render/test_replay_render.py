@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import itertools
 import random
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -28,6 +30,7 @@ from bot.render.replay import (
     replay_gif,
     scaled,
 )
+from tests.render.colour_vision import ciede2000, closest_seen
 
 
 def test_short_games_keep_every_frame() -> None:
@@ -113,7 +116,7 @@ def test_a_taller_frame_keeps_its_bottom() -> None:
 
 NEAR = 16
 """How far (straight-line distance in RGB) a frame's colour may stray from the one drawn: the
-closest two seat colours of a game (Dragon's blue and violet) are 60 apart, so a seat stays
+closest two seat colours of a game (Dragon's violet and pink) are 113 apart, so a seat stays
 told apart from the others."""
 
 
@@ -184,6 +187,47 @@ def test_seat_colours_survive_the_palette(key: str, seats: int, colours: Sequenc
     found = _worst_in_replay(png, colours[:seats])
     assert all(count >= 20 for count, _ in found.values()), found
     assert all(worst <= NEAR for _, worst in found.values()), found
+
+
+def _shown_in_replay(png: bytes, colours: Sequence[RGB]) -> list[RGB]:
+    """For each colour the table draws: the colour the replay's frame shows most often where
+    the scaled table holds it (within 2, as in ``_worst_in_replay``)."""
+    near = {
+        (r + dr, g + dg, b + db): (r, g, b)
+        for r, g, b in colours
+        for dr in range(-2, 3)
+        for dg in range(-2, 3)
+        for db in range(-2, 3)
+        if dr * dr + dg * dg + db * db <= 4
+    }
+    frame = Image.open(io.BytesIO(replay_gif([png])))
+    shown: dict[RGB, Counter[RGB]] = {colour: Counter() for colour in colours}
+    for drawn, seen in zip(_pixels(scaled(png)), _pixels(frame), strict=True):
+        colour = near.get(drawn)
+        if colour is not None:
+            shown[colour][seen] += 1
+    return [shown[colour].most_common(1)[0][0] for colour in colours]
+
+
+@pytest.mark.parametrize(
+    ("key", "seats", "colours"),
+    [
+        ("ttr", 4, ttr._SEAT_COLOURS),
+        ("dragon", 6, dragon._SEAT_COLOURS),
+        ("mille", 2, Palette.SEAT),
+        ("race", 2, race.DECK_COLOURS),
+    ],
+)
+def test_the_replays_seat_colours_stay_apart_to_a_colour_blind_player(
+    key: str, seats: int, colours: Sequence[RGB]
+) -> None:
+    """The seat colours as a replay's frame shows them stay 15 or more apart (CIEDE2000) to
+    normal sight and under each colour blindness. Found in review: Ticket to Ride's orange and
+    green seats were 5.8 apart to a deuteranope, in the replay as on the table."""
+    png = bundle(key).presenter.table_png(_played(key, seats, seed=3, moves=0)[0])
+    shown = _shown_in_replay(png, colours[:seats])
+    normal = min(ciede2000(a, b) for a, b in itertools.combinations(shown, 2))
+    assert min(normal, closest_seen(shown)) >= 15, shown
 
 
 @pytest.mark.parametrize(
