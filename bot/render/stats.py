@@ -146,6 +146,13 @@ def solitaire_win_rate(stats: MemberStats) -> float | None:
 _GRID: RGB = (44, 86, 70)
 _AXIS: RGB = (96, 140, 120)
 _LINE: RGB = (92, 170, 255)
+_WON: RGB = (170, 250, 180)
+_DRAWN: RGB = (150, 160, 160)
+_LOST: RGB = (240, 70, 80)
+"""The record bar's won, drawn and lost segments, light to dark: any two stay 22 or more apart
+(CIEDE2000) to normal sight and under protanopia, deuteranopia and tritanopia. In
+Palette.GREEN and Palette.RED the won and lost parts were 7.5 apart to a deuteranope, who
+could not tell a mostly won record from a mostly lost one but by which end was which."""
 
 # --- member stats ----------------------------------------------------------------------------
 
@@ -263,10 +270,10 @@ def _draw_record_panel(c: Canvas, stats: MemberStats, box: Box) -> int:
         cx = x0 + 18 + col_w * (i + 0.5)
         _figure(c, cx, y0 + 64, value, col_w)
         c.text((cx, y0 + 92), label, font(13, "bold"), colour, anchor="mm")
-    # A stacked bar of the same record: green, grey, red.
+    # A stacked bar of the same record: light green, grey, red (``_WON``, ``_DRAWN``, ``_LOST``).
     bar = (x0 + 18, y0 + 110, x1 - 18, y0 + 122)
     c.rounded(bar, 6, fill=BAR_BACK)
-    parts = ((stats.wins, Palette.GREEN), (stats.draws, Palette.MUTED), (stats.losses, Palette.RED))
+    parts = ((stats.wins, _WON), (stats.draws, _DRAWN), (stats.losses, _LOST))
     _record_bar(c, bar, parts)
     info = font(16, "regular")
     played = f"{number_text(stats.games)} {noun(stats.games, 'game')} played"
@@ -288,7 +295,7 @@ def _figure(c: Canvas, cx: float, cy: float, value: int, col_w: float) -> None:
 
 
 _RECORD_GAP = 4
-"""The dark gap between the record bar's segments: Palette.GREEN and Palette.RED are one olive
+"""The dark gap between the record bar's segments: Palette.GREEN and Palette.RED were one olive
 to a red-green colour-blind player, so the split is drawn, not only coloured."""
 
 
@@ -339,7 +346,7 @@ def _draw_solitaire_record_panel(c: Canvas, stats: MemberStats, box: Box) -> int
         c.rounded(bar, 6, fill=BAR_BACK)
         rate = solitaire_win_rate(stats)
         if rate is not None:
-            _record_bar(c, bar, ((stats.wins, Palette.GREEN), (stats.losses, Palette.RED)))
+            _record_bar(c, bar, ((stats.wins, _WON), (stats.losses, _LOST)))
             words = f"{round(100 * rate)}% won"
             c.text((x1 - 18, y0 + 144), words, font(16, "bold"), Palette.INK, anchor="rm")
     _draw_favourite(c, stats, box)

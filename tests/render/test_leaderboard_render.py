@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import os
-from itertools import pairwise
+from itertools import combinations, pairwise
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,7 @@ from bot.render.stats import (
     render_stats,
     stats_png,
 )
-from tests.render.colour_vision import worst_contrast
+from tests.render.colour_vision import ciede2000, closest_seen, worst_contrast
 from tests.render.drawn import inks_drawn, marks_drawn, words_drawn
 
 PNG_BUDGET = 250 * 1024
@@ -330,8 +330,9 @@ def test_the_record_bar_splits_won_from_lost_with_a_gap(
     monkeypatch: pytest.MonkeyPatch, solitaire: bool
 ) -> None:
     """The won and lost segments of the record bar stand apart, a gap of the bar's dark
-    between them: Palette.GREEN and Palette.RED are one olive to a red-green colour-blind
-    player, and the lost part was drawn under the whole bar, so the split was colour alone."""
+    between them: Palette.GREEN and Palette.RED, their colours before, were one olive to a
+    red-green colour-blind player, and the lost part was drawn under the whole bar, so the
+    split was colour alone."""
     shapes: list[Any] = []
     original = Canvas.rounded
 
@@ -343,9 +344,31 @@ def test_the_record_bar_splits_won_from_lost_with_a_gap(
     card = dataclasses.replace(_stats(_history(20)), solitaire=solitaire, winnable=solitaire)
     stats_png(card)
     bar = [(box, fill) for box, fill in shapes if box[3] - box[1] == 12]
-    (won,) = [box for box, fill in bar if fill == Palette.GREEN]
-    (lost,) = [box for box, fill in bar if fill == Palette.RED]
+    (won,) = [box for box, fill in bar if fill == st._WON]
+    (lost,) = [box for box, fill in bar if fill == st._LOST]
     assert lost[0] - won[2] >= 3, bar
+
+
+def test_the_record_bars_parts_stay_apart_to_a_colour_blind_player(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The record bar's won, drawn and lost segments, as drawn for a record with all three,
+    stay 15 or more apart (CIEDE2000) to normal sight and under each colour blindness. Found
+    in review: in Palette.GREEN and Palette.RED, won and lost were 7.5 apart to a
+    deuteranope."""
+    shapes: list[Any] = []
+    original = Canvas.rounded
+
+    def rounded(self: Canvas, box: Any, radius: int, *a: Any, **k: Any) -> None:
+        shapes.append((tuple(box), k.get("fill")))
+        original(self, box, radius, *a, **k)
+
+    monkeypatch.setattr(Canvas, "rounded", rounded)
+    stats_png(dataclasses.replace(_stats(_history(20)), wins=5, draws=2, losses=3))
+    parts = [fill for box, fill in shapes if box[3] - box[1] == 12 and fill != lb.BAR_BACK]
+    assert len(set(parts)) == 3, parts
+    normal = min(ciede2000(a, b) for a, b in combinations(parts, 2))
+    assert min(normal, closest_seen(parts)) >= 15
 
 
 def test_lost_reads_to_a_colour_blind_player(monkeypatch: pytest.MonkeyPatch) -> None:
