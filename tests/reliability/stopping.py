@@ -103,10 +103,12 @@ async def stop(
     seed: int = 1,
     env: dict[str, str] | None = None,
     logged: str | None = None,
+    acked_first: bool = False,
 ) -> Outcome:
     """Start the bot, send ``how`` ``after`` seconds (counted from its start, or from ready
     when ``ready_first``, with members playing in ``channels`` channels meanwhile, or from
-    the moment its log says ``logged``), check."""
+    the moment its log says ``logged``, or with ``acked_first`` from a member's first move
+    acknowledged: on a busy machine a fixed time after ready may come before any), check."""
     outcome = Outcome()
     tag = f"junction-stop-probe-{uuid.uuid4().hex}"
     db = folder / "junction.db"
@@ -164,6 +166,10 @@ async def stop(
                 else:
                     while bot.process is None:
                         await asyncio.sleep(0.01)
+                for _ in range(3000 if acked_first else 0):
+                    if run.acks:
+                        break
+                    await asyncio.sleep(0.01)
                 for _ in range(3000 if logged else 0):
                     if (logged and logged in bot.log_text()) or starting.done():
                         break
