@@ -264,33 +264,35 @@ class SqlStore(Store):
         return False
 
     async def forget_table_messages(self, channel_id: int, message_ids: Collection[int]) -> int:
-        if not message_ids:
-            return 0
-        # By channel first: the games_by_channel index reads only this channel's games. A
-        # deleted chat message anywhere asks this, so a read decides first: only a deleted
-        # table takes the write lock the moves wait on.
-        listed = ", ".join(f"${n}" for n in range(2, len(message_ids) + 2))
-        where = f" WHERE channel_id = $1 AND message_id IN ({listed})"
-        if not await self._read(f"SELECT 1 FROM games{where} LIMIT 1", channel_id, *message_ids):
-            return 0
-        return await self._write(
-            f"UPDATE games SET message_id = NULL{where}", channel_id, *message_ids
+        # The games_by_channel index reads only this channel's games.
+        return await self._on_deleted(
+            "games SET message_id = NULL", "channel_id = $1", channel_id, message_ids
         )
 
     async def close_deleted_lobbies(self, channel_id: int, message_ids: Collection[int]) -> int:
+        # Through the open lobbies' index by message (migration 0014).
+        return await self._on_deleted(
+            "lobbies SET status = 'cancelled', version = version + 1",
+            "status = 'open' AND channel_id = $1",
+            channel_id,
+            message_ids,
+        )
+
+    async def _on_deleted(
+        self, update: str, rows: str, channel_id: int, message_ids: Collection[int]
+    ) -> int:
+        """``UPDATE {update}`` the ``rows`` (a condition on ``$1``, the channel) whose message
+        is among ``message_ids``, which a moderator deleted; how many. Any deleted chat
+        message on any server asks this, so a read decides first: only a deleted table or
+        invitation takes the write lock the moves wait on."""
         if not message_ids:
             return 0
-        # A read first, through the open lobbies' index by message (migration 0014): any
-        # deleted chat message asks this, and only a deleted lobby takes the write lock.
         listed = ", ".join(f"${n}" for n in range(2, len(message_ids) + 2))
-        where = f" WHERE status = 'open' AND message_id IN ({listed}) AND channel_id = $1"
-        if not await self._read(f"SELECT 1 FROM lobbies{where} LIMIT 1", channel_id, *message_ids):
+        where = f" WHERE {rows} AND message_id IN ({listed})"
+        table = update.split(" ", 1)[0]
+        if not await self._read(f"SELECT 1 FROM {table}{where} LIMIT 1", channel_id, *message_ids):
             return 0
-        return await self._write(
-            f"UPDATE lobbies SET status = 'cancelled', version = version + 1{where}",
-            channel_id,
-            *message_ids,
-        )
+        return await self._write(f"UPDATE {update}{where}", channel_id, *message_ids)
 
     async def initial_state(self, game_id: int) -> Mapping[str, Any] | None:
         rows = await self._read("SELECT initial_state FROM games WHERE id = $1", game_id)

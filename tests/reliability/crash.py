@@ -33,7 +33,7 @@ from typing import Any
 
 from bot.games import BUILTIN, all_bundles
 from bot.store import open_store
-from bot.store.base import GuildSettings, Store
+from bot.store.base import GuildSettings, Store, StoredGame
 from bot.tables import Tables
 from tests.discord.backend import EPHEMERAL, GUILD_ID, JSON, CallbackType, walk_components
 from tests.discord.fake_discord import FakeDiscord
@@ -265,6 +265,25 @@ async def _short_deadlines_swept(store: Store, within: float = 60.0) -> None:
         await asyncio.sleep(0.5)
 
 
+async def replay_problems(store: Store, game_id: int) -> tuple[StoredGame | None, list[str]]:
+    """A game read back against its move log: the stored game (None when its log does not
+    replay) and what disagrees (the version, the state)."""
+    history = History(store, game_id)
+    try:
+        states = await history.update()
+    except Exception as error:  # a log that does not replay is a discrepancy
+        return None, [f"game {game_id}: its log does not replay ({error})"]
+    stored = await store.get_game(game_id)
+    assert stored is not None and history.game is not None
+    problems: list[str] = []
+    extra = 1 if stored.status == "aborted" else 0
+    if stored.version != len(states) - 1 + extra:
+        problems.append(f"game {game_id}: version {stored.version}, log {len(states) - 1}")
+    if dict(stored.state) != history.game.to_dict(states[-1]):
+        problems.append(f"game {game_id}: the stored state is not the replay of its log")
+    return stored, problems
+
+
 async def verify(campaign: Campaign, report: Report, *, buttons: int) -> None:
     """Every check of the module docstring; failures become discrepancies."""
     store, fake, found = campaign.store, campaign.fake, report.discrepancies
@@ -276,19 +295,10 @@ async def verify(campaign: Campaign, report: Report, *, buttons: int) -> None:
     for move_owner in await _all_games(store):
         games.setdefault(move_owner, 0)
     for game_id in sorted(games):
-        history = History(store, game_id)
-        try:
-            states = await history.update()
-        except Exception as error:  # a log that does not replay is a discrepancy
-            found.append(f"game {game_id}: its log does not replay ({error})")
+        stored, problems = await replay_problems(store, game_id)
+        found.extend(problems)
+        if stored is None:
             continue
-        stored = await store.get_game(game_id)
-        assert stored is not None and history.game is not None
-        extra = 1 if stored.status == "aborted" else 0
-        if stored.version != len(states) - 1 + extra:
-            found.append(f"game {game_id}: version {stored.version}, log {len(states) - 1}")
-        if dict(stored.state) != history.game.to_dict(states[-1]):
-            found.append(f"game {game_id}: the stored state is not the replay of its log")
         for move in await store.moves(game_id):
             report.stored_moves += 1
             if move.interaction_id is not None:

@@ -37,9 +37,8 @@ from tests.discord.backend import GUILD_ID
 from tests.discord.fake_discord import FakeDiscord
 from tests.discord.latency import _add_channels
 from tests.e2e.harness import TOKEN, BotProcess
-from tests.reliability.crash import Campaign, _all_games, extra_games
+from tests.reliability.crash import Campaign, _all_games, extra_games, replay_problems
 from tests.reliability.driving import seatings
-from tests.reliability.history import History
 
 GRACE = 10.0
 """Seconds the bot has to stop: ``docker stop``'s default before SIGKILL."""
@@ -73,19 +72,10 @@ async def consistent(store: Store, acknowledged: set[str]) -> list[str]:
     problems: list[str] = []
     logged: set[str] = set()
     for game_id in await _all_games(store):
-        history = History(store, game_id)
-        try:
-            states = await history.update()
-        except Exception as error:  # a log that does not replay
-            problems.append(f"game {game_id}: its log does not replay ({error})")
+        stored, found = await replay_problems(store, game_id)
+        problems.extend(found)
+        if stored is None:
             continue
-        stored = await store.get_game(game_id)
-        assert stored is not None and history.game is not None
-        extra = 1 if stored.status == "aborted" else 0
-        if stored.version != len(states) - 1 + extra:
-            problems.append(f"game {game_id}: version {stored.version}, log {len(states) - 1}")
-        if dict(stored.state) != history.game.to_dict(states[-1]):
-            problems.append(f"game {game_id}: the stored state is not the replay of its log")
         logged.update(m.interaction_id for m in await store.moves(game_id) if m.interaction_id)
     problems.extend(f"acknowledged move {i} was lost" for i in sorted(acknowledged - logged))
     return problems
