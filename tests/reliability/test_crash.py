@@ -16,6 +16,7 @@ import pytest
 
 from tests.reliability.crash import campaign
 from tests.reliability.driving import heavy
+from tests.reliability.stopping import tagged
 
 KILLS = 110 if heavy() else 4
 CHANNELS = 24 if heavy() else 8
@@ -55,19 +56,6 @@ async def test_postgresql_survives_kills(tmp_path: Path, pg_database: str) -> No
     assert not report.discrepancies, "\n".join(report.discrepancies[:20])
 
 
-def _tagged(tag: str) -> list[int]:
-    """Processes whose environment carries ``tag`` (a process and everything it started)."""
-    found = []
-    for pid in os.listdir("/proc"):
-        if pid.isdigit():
-            try:
-                if tag.encode() in Path(f"/proc/{pid}/environ").read_bytes():
-                    found.append(int(pid))
-            except OSError:
-                continue
-    return found
-
-
 async def test_a_killed_bot_leaves_no_render_workers(tmp_path: Path) -> None:
     """SIGKILL the bot while its render pool runs: within seconds no worker (nor the pool's
     helper processes) is left behind. Before, each crash leaked a forkserver, a worker and a
@@ -94,13 +82,13 @@ async def test_a_killed_bot_leaves_no_render_workers(tmp_path: Path) -> None:
         if "up" in out.read_text():
             break
         await asyncio.sleep(0.1)
-    assert len(_tagged(tag)) >= 3, "the pool started its worker processes"
+    assert len(tagged(tag)) >= 3, "the pool started its worker processes"
     process.send_signal(signal.SIGKILL)
     await process.wait()
     left: list[int] = []
     for _ in range(50):
         await asyncio.sleep(0.1)
-        left = _tagged(tag)
+        left = tagged(tag)
         if not left:
             break
     for pid in left:  # do not leak them from the test either
