@@ -23,9 +23,10 @@ One statement is also one round trip to the server, which is what a move costs h
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any, Final
@@ -226,6 +227,37 @@ class _Transaction:
         return _changed(await self._conn.execute(sql, *args))
 
 
+CONNECTING_SECONDS = 2.0
+"""How long a cancelled :meth:`PostgresStore.open` lets connections under way finish."""
+
+
+async def _connected(making: Awaitable[Any]) -> Any:
+    """The pool ``making`` makes, shielded from a cancellation that comes mid-handshake.
+
+    asyncpg cancelled while a connection is half made leaves a future that fails later with
+    nobody to read it, and asyncio logs "Future exception was never retrieved" (a stop in the
+    first instant of the bot's start did). Cancelled, this lets the connections finish for up
+    to :data:`CONNECTING_SECONDS` (a local server needs milliseconds), closes the pool and
+    re-raises the cancellation; a server slower than that is cancelled as before.
+    """
+    task = asyncio.ensure_future(making)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + CONNECTING_SECONDS
+        while not task.done() and loop.time() < deadline:
+            try:
+                await asyncio.wait({task}, timeout=deadline - loop.time())
+            except asyncio.CancelledError:
+                continue  # the stop cancels again: the connections are still finishing
+        if not task.done():
+            task.cancel()
+        elif not task.cancelled() and task.exception() is None:
+            await task.result().close()
+        raise
+
+
 class PostgresStore(SqlStore):
     """Games and move logs in a PostgreSQL database, safe to share between processes.
 
@@ -284,17 +316,20 @@ class PostgresStore(SqlStore):
     async def open(self) -> None:
         if self._pool is not None:
             raise RuntimeError("the store is already open")
-        pool = await asyncpg.create_pool(
-            self._url,
-            min_size=self._min_connections,
-            max_size=self._max_connections,
-            command_timeout=self._command_timeout,
-            # The version check is argued for READ COMMITTED (see the module docstring); pin it
-            # so a server whose default is SERIALIZABLE does not turn races into errors.
-            server_settings={
-                "default_transaction_isolation": "read committed",
-                "application_name": "junction",
-            },
+        pool = await _connected(
+            asyncpg.create_pool(
+                self._url,
+                min_size=self._min_connections,
+                max_size=self._max_connections,
+                command_timeout=self._command_timeout,
+                # The version check is argued for READ COMMITTED (see the module docstring);
+                # pin it so a server whose default is SERIALIZABLE does not turn races into
+                # errors.
+                server_settings={
+                    "default_transaction_isolation": "read committed",
+                    "application_name": "junction",
+                },
+            )
         )
         try:
             async with pool.acquire() as conn:

@@ -6,6 +6,8 @@ The Store contract itself runs on both engines in test_store.py; these need no S
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
 
 import asyncpg
 import pytest
@@ -228,3 +230,39 @@ async def test_a_dry_run_forget_member_reads_a_database_this_account_may_only_re
             await conn.execute(f"DROP ROLE {reader}")
         finally:
             await conn.close()
+
+
+async def test_a_cancelled_open_leaves_no_failed_future_nor_connection(pg_url: str) -> None:
+    """A stop in the first instant of the bot's start cancels ``open`` while asyncpg is half way
+    through a handshake: asyncio then logged "Future exception was never retrieved" (asyncpg's
+    unread connection future). Cancelled at each of its first steps, the open logs nothing and
+    leaves no connection of its pool on the server."""
+    loop = asyncio.get_running_loop()
+    logged: list[str] = []
+    loop.set_exception_handler(lambda _loop, context: logged.append(context["message"]))
+    try:
+        for steps in range(16):
+            store = PostgresStore(pg_url)
+            opening = asyncio.ensure_future(store.open())
+            for _ in range(steps):
+                await asyncio.sleep(0)
+            opening.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await opening
+            await store.close()
+            # The failed future is reported when it is collected, after its connection closed.
+            await asyncio.sleep(0.02)
+            gc.collect()
+            await asyncio.sleep(0)
+            assert logged == [], f"cancelled after {steps} steps"
+    finally:
+        loop.set_exception_handler(None)
+    admin = await asyncpg.connect(pg_url)
+    try:
+        left = await admin.fetchval(
+            "SELECT count(*) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND application_name = 'junction'"
+        )
+    finally:
+        await admin.close()
+    assert left == 0
