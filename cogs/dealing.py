@@ -19,7 +19,14 @@ from bot.games.bundle import GameBundle
 from bot.seats import computer_names
 from bot.store.base import DailyClaim, SeatRecord
 from bot.updates import TableUpdate
-from cogs.ui import answered_in_time, bot_of, post_table, post_table_in_channel, send_table
+from cogs.ui import (
+    answered_in_time,
+    bot_of,
+    drop_thinking,
+    post_table,
+    post_table_in_channel,
+    send_table,
+)
 
 NO_THREAD = (
     "I could not create a thread here (is the Create Public Threads permission missing?). "
@@ -71,7 +78,10 @@ def thread_name(title: str, names: Sequence[str]) -> str:
 async def thread_for(
     interaction: discord.Interaction[Any], wanted: bool, name: str
 ) -> discord.Thread | None:
-    """A public thread for the game when asked for one in a text channel, else None."""
+    """A public thread for the game when asked for one in a text channel, else None.
+
+    Refused by Discord, the interaction's public "thinking…" (if it was answered so) is taken
+    back first, so that the refusal is told to the member alone."""
     if not wanted or not isinstance(interaction.channel, discord.TextChannel):
         return None
     try:
@@ -79,6 +89,7 @@ async def thread_for(
             name=name[:THREAD_NAME], type=discord.ChannelType.public_thread
         )
     except discord.HTTPException:
+        await drop_thinking(interaction)
         raise BadOption(NO_THREAD) from None
 
 
@@ -108,7 +119,13 @@ async def deal(
             answered = True
             if target is not None:
                 where = f"Your game is in {target.mention}."
-                lost = not await answered_in_time(interaction.response.send_message(where))
+                # /play answered (thinking…) before it opened the thread.
+                said = (
+                    interaction.followup.send(where)
+                    if interaction.response.is_done()
+                    else interaction.response.send_message(where)
+                )
+                lost = not await answered_in_time(said)
             else:
                 lost = not await answered_in_time(interaction.response.defer(thinking=True))
 

@@ -221,6 +221,10 @@ class NewGame(commands.Cog):
             await limits.room_for(interaction)
             if thread and isinstance(interaction.channel, discord.TextChannel):
                 limits.check(interaction, limits.THREADS)
+                # Opening a thread is a call Discord's rate limits may hold past the three
+                # seconds it gives an answer: answer first ("thinking…", which ``deal`` turns
+                # into where the game is, or ``thread_for`` takes back to refuse privately).
+                await interaction.response.defer(thinking=True)
             target = await thread_for(interaction, thread, f"{info.title}: {me.name} {against}")
             if target is not None:
                 # Counted once opened: a thread Discord refused uses none up.

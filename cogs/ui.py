@@ -389,11 +389,11 @@ async def post_table(
     send: Callable[..., Awaitable[discord.Message]] = followup
     if interaction.channel_id is not None:
         channel = bot.get_partial_messageable(interaction.channel_id, guild_id=interaction.guild_id)
-        send = _or_in_channel(followup, channel, partial(_drop_thinking, interaction))
+        send = _or_in_channel(followup, channel, partial(drop_thinking, interaction))
     await send_table(bot, send, update, headline, ping=ping, quiet=quiet)
 
 
-async def _drop_thinking(interaction: discord.Interaction[Any]) -> None:
+async def drop_thinking(interaction: discord.Interaction[Any]) -> None:
     """Take back a command's "thinking…" whose first follow-up Discord refused: the table it
     was to become goes to the channel, and the placeholder would otherwise stay, thinking, until
     Discord marks it failed. (A button's deferral has no placeholder: its original response

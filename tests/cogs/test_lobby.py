@@ -17,8 +17,10 @@ from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
     CAROL_ID,
+    EPHEMERAL,
     GAMES_CHANNEL_ID,
     GUILD_ID,
+    LOADING,
 )
 from tests.discord.payloads import InteractionDriver
 
@@ -436,3 +438,43 @@ class _Refused:
 
     status = 403
     reason = "Forbidden"
+
+
+async def test_play_in_a_thread_is_answered_before_the_thread_opens(
+    driver: InteractionDriver,
+) -> None:
+    """/play thread:true answers ("thinking…") before it asks Discord for the thread, a call its
+    rate limits may hold past the three seconds Discord gives an answer; the answer then says,
+    in the channel, where the game is. The thread was opened first."""
+    since = len(driver.requests)
+    result = await driver.slash("play", {"game": "mille", "level": "random", "thread": True})
+    order = [
+        "answer" if r.matches("POST", r"/interactions/\d+/[^/]+/callback") else "thread"
+        for r in driver.requests[since:]
+        if r.matches("POST", r"/interactions/\d+/[^/]+/callback")
+        or r.matches("POST", rf"/channels/{GAMES_CHANNEL_ID}/threads")
+    ]
+    assert order == ["answer", "thread"]
+    (game,) = await running_bot(driver).tables.store.active_games()
+    assert not result.ephemeral and f"Your game is in <#{game.channel_id}>" in (
+        result.content or ""
+    )
+
+
+async def test_play_whose_thread_cannot_be_opened_is_told_privately(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Answered before the thread, a thread Discord refuses is still told to the member alone
+    (the public "thinking…" taken back), and no game starts."""
+
+    async def refused(*_: object, **__: object) -> None:
+        raise discord.HTTPException(_Refused(), "refused")
+
+    monkeypatch.setattr(discord.TextChannel, "create_thread", refused)
+    result = await driver.slash("play", {"game": "mille", "level": "random", "thread": True})
+    (told,) = result.followups
+    assert told.ephemeral and told.content == NO_THREAD
+    public = [m for m in driver.messages.values() if not int(m.get("flags") or 0) & EPHEMERAL]
+    assert not any(NO_THREAD in str(m.get("content")) for m in public)
+    assert not any(int(m.get("flags") or 0) & LOADING for m in public), "left thinking"
+    assert await running_bot(driver).tables.store.active_games() == []
