@@ -10,9 +10,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 WORKDIR /app
 
 # Dependencies first, in their own layer, so code changes do not reinstall them.
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md constraints.txt ./
 RUN mkdir -p bot cogs && touch bot/__init__.py cogs/__init__.py \
-    && pip install '.[postgres]' && pip uninstall -y junction-bot
+    && pip install -c constraints.txt '.[postgres]' && pip uninstall -y junction-bot
 
 COPY bot ./bot
 COPY cogs ./cogs

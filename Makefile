@@ -4,12 +4,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck bench clean
+.PHONY: run test lint typecheck bench clean lock
 
-$(STAMP): pyproject.toml
+# constraints.txt pins every package to the release tested (a new ruff or mypy release can
+# fail a clean tree); pyproject.toml keeps the ranges the code supports.
+$(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test,dev,postgres]'
+	$(BIN)/pip install --quiet -c constraints.txt -e '.[test,dev,postgres]'
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -30,3 +32,15 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV)
+
+# Newest releases within pyproject.toml's ranges, installed in a throwaway venv and written to
+# constraints.txt; run the tests after it, and commit both together.
+lock:
+	rm -rf .venv-lock
+	$(PYTHON) -m venv .venv-lock
+	.venv-lock/bin/pip install --quiet --upgrade pip
+	.venv-lock/bin/pip install --quiet -e '.[test,dev,postgres]'
+	head -n 3 constraints.txt > constraints.new
+	.venv-lock/bin/pip freeze --exclude-editable >> constraints.new
+	mv constraints.new constraints.txt
+	rm -rf .venv-lock
