@@ -48,7 +48,7 @@ from bot.render.common import (
     washed_out,
     wrap,
 )
-from bot.render.mille_cards import card_back, draw_card
+from bot.render.mille_cards import card_back, draw_card, name_band_top
 
 TABLE_SIZE = (1200, 840)
 HAND_IMAGE_SIZE = (1200, 376)
@@ -189,7 +189,7 @@ def _draw_side(c: Canvas, view: MillePublicView, t: TableauView, y: int) -> None
         shown = t.battle_counts_as.name_in(lang) if t.battle_counts_as else "empty"
         c.pill(
             x0 + _BATTLE_X - 8,
-            row + _CARD[1] - 14,
+            row + _CARD[1] - 10,  # below the card's name (two lines of it), above the bar
             f"= {shown}",
             font(READABLE, "cond"),
             Palette.GREEN,
@@ -210,7 +210,9 @@ def _draw_side(c: Canvas, view: MillePublicView, t: TableauView, y: int) -> None
         if safety in t.safeties:
             c.paste(draw_card(safety, *_CARD, lang), sx, row)
             if safety in t.coups:
-                _coup_ribbon(c, sx, row)
+                # Every sash at one height, above the tallest of the safeties' names.
+                top = min(name_band_top(card, *_CARD, lang) for card in SAFETIES)
+                _coup_ribbon(c, sx, row, top)
         else:
             c.paste(_empty_slot(safety.name_in(lang), "", *_CARD, True), sx - 2, row - 2, False)
 
@@ -326,11 +328,12 @@ def _empty_slot(
     return img
 
 
-def _coup_ribbon(c: Canvas, x: int, y: int) -> None:
-    """A gold sash marked "CF" across a safety that was played as a coup fourré."""
-    w, h = _CARD
-    ry = y + round(h * 0.46)
+def _coup_ribbon(c: Canvas, x: int, y: int, band_top: int) -> None:
+    """A gold sash marked "CF" across a safety that was played as a coup fourré, over the
+    picture and clear of the name (``band_top``, from the card's top: ``name_band_top``)."""
+    w = _CARD[0]
     rh = 30
+    ry = y + band_top - rh - 4
     over = 7
     # Folded tails peeking out behind the band, then the band itself.
     for sx, way in ((x - over, 1), (x + w + over, -1)):

@@ -17,6 +17,7 @@ from bot.engine.mille.cards import Card, Kind
 from bot.render.common import (
     READABLE,
     RGB,
+    Font,
     Palette,
     card_radius,
     fit_font,
@@ -344,6 +345,58 @@ def draw_symbol(d: ImageDraw.ImageDraw, card: Card, cx: float, cy: float, s: flo
         _speed_sign(d, cx, cy, s * 0.94, ended=True)
 
 
+@lru_cache(maxsize=1024)
+def name_layout(name: str, w: int, h: int) -> tuple[Font, tuple[str, ...], int]:
+    """How a face ``w``×``h`` writes ``name``: its font, its lines (one or two) and the name
+    band's height (0 below 80 px wide, where no name is written).
+
+    The name may run the card's whole width, over the paper margin (a ribbon, as a face's
+    name is what says what it is), and is written at ``READABLE`` or more where its words fit
+    that wide: the band grows to two lines of it and the picture shrinks. On the table's
+    100 px cards the two-line names ("Extra Tank", "Right of Way") were 14 px, 7 on a phone.
+    A word too wide for the card even so ("Réparations") shrinks only as far as it must."""
+    if w < 80:
+        return font(READABLE, "cond"), (), 0
+    room = w - 2 * _RIBBON_EDGE - 2 * _RIBBON_PAD
+    size = max(READABLE, round(h * 0.1))
+    fnt, lines = fit_wrapped(name, room, 2, size, "cond")
+    line_h = _line_height(fnt)
+    band_h = max(round(h * 0.27), math.ceil(line_h * len(lines)) + 8)
+    return fnt, lines, band_h
+
+
+_RIBBON_EDGE = 2
+"""The paper left either side of a face's name ribbon."""
+_RIBBON_PAD = 2
+"""The frame colour left either side of a name as wide as the ribbon."""
+
+
+def _line_height(fnt: Font) -> float:
+    return fnt.size * 1.08 if isinstance(fnt, ImageFont.FreeTypeFont) else 12.0
+
+
+def name_band_top(card: Card, w: int, h: int, lang: str = "en") -> int:
+    """Where the name band of ``card``'s face starts, from the face's top (a mark laid over the
+    picture, such as a coup fourré's sash, ends above it)."""
+    return h - 1 - _paper(w) - _face_name(card, w, h, lang)[2]
+
+
+def _face_name(card: Card, w: int, h: int, lang: str) -> tuple[Font, tuple[str, ...], int]:
+    """``name_layout`` of what ``card``'s face writes: its name, or a distance card's unit
+    alone where "100 miles" would take two lines under a big "100" (the number once is enough,
+    and the unit then keeps its full size)."""
+    name = card.name_in(lang)
+    layout = name_layout(name, w, h)
+    if card.is_distance and len(layout[1]) > 1:
+        return name_layout(name.removeprefix(f"{card.miles} "), w, h)
+    return layout
+
+
+def _paper(w: int) -> int:
+    """The white paper margin around a face's coloured frame."""
+    return max(3, round(w * 0.055))
+
+
 @lru_cache(maxsize=512)
 def draw_card(card: Card, w: int, h: int, lang: str = "en") -> Image.Image:
     """An RGBA card face ``w``×``h``: kind colours, a picture, the name (and the miles).
@@ -357,11 +410,11 @@ def draw_card(card: Card, w: int, h: int, lang: str = "en") -> Image.Image:
     radius = card_radius(w)
     edge = (150, 104, 12) if card.is_safety else Palette.CARD_EDGE
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, fill=Palette.CARD_PAPER, outline=edge)
-    m = max(3, round(w * 0.055))
+    m = _paper(w)
     inner = (m, m, w - 1 - m, h - 1 - m)
     d.rounded_rectangle(inner, radius=max(2, radius - m // 2), fill=frame)
     small = w < 80
-    band_h = 0 if small else round(h * 0.27)
+    fnt, lines, band_h = _face_name(card, w, h, lang)
     b = max(2, round(w * 0.04))
     art = (inner[0] + b, inner[1] + b, inner[2] - b, inner[3] - b - band_h)
     d.rounded_rectangle(art, radius=max(2, radius - m), fill=art_bg)
@@ -371,38 +424,28 @@ def draw_card(card: Card, w: int, h: int, lang: str = "en") -> Image.Image:
     if card.is_distance:
         number = str(card.miles)
         size = round(min(ah * 0.52, aw * 0.62 if len(number) < 3 else aw * 0.44))
-        fnt = fit_font(number, aw - 4, size, "bold")
+        number_font = fit_font(number, aw - 4, size, "bold")
         if ah > 1.25 * aw * 0.62 and not small:
             # Room for a milestone above the number, like the printed cards.
             _borne(d, cx, art[1] + ah * 0.25, ah * 0.36)
-            d.text((cx, art[1] + ah * 0.68), number, font=fnt, fill=(18, 62, 122), anchor="mm")
+            d.text(
+                (cx, art[1] + ah * 0.68), number, font=number_font, fill=(18, 62, 122), anchor="mm"
+            )
         else:
-            d.text((cx, cy), number, font=fnt, fill=(18, 62, 122), anchor="mm")
+            d.text((cx, cy), number, font=number_font, fill=(18, 62, 122), anchor="mm")
     else:
         draw_symbol(d, card, cx, cy, min(aw, ah) * 0.84)
 
     if band_h:
-        # The name may use the whole frame width: French names are long.
-        band = (inner[0], inner[3] - band_h, inner[2], inner[3] - b)
-        name = card.name_in(lang)
-        room = band[2] - band[0] - 4
-        fnt, lines = fit_wrapped(name, room, 2, round(h * 0.1), "cond")
-        readable = font(READABLE, "cond")
-        if getattr(fnt, "size", 0) < READABLE and text_width(name, readable) <= room:
-            # A name that fits one line at READABLE is written so ("Go", "Accident" on the
-            # table's cards were 14 px); a longer one keeps two lines sized to the band.
-            fnt, lines = readable, (name,)
-        line_h = fnt.size * 1.08 if isinstance(fnt, ImageFont.FreeTypeFont) else 12.0
+        band = (_RIBBON_EDGE, art[3] + b, w - 1 - _RIBBON_EDGE, inner[3] - b)
+        if max(text_width(line, fnt) for line in lines) > inner[2] - inner[0] - 4:
+            # Wider than the frame: the ribbon runs over the paper margin, rounded at its ends.
+            d.rounded_rectangle(band, radius=max(2, (band[3] - band[1]) // 4), fill=frame)
+        line_h = _line_height(fnt)
         mid = (band[1] + band[3]) / 2
         top = mid - line_h * (len(lines) - 1) / 2
         for i, line in enumerate(lines):
-            d.text(
-                ((band[0] + band[2]) / 2, top + i * line_h),
-                line,
-                font=fnt,
-                fill=band_ink,
-                anchor="mm",
-            )
+            d.text((w / 2, top + i * line_h), line, font=fnt, fill=band_ink, anchor="mm")
     return img
 
 

@@ -850,15 +850,61 @@ def test_train_card_names_on_the_market_and_the_hand_are_readable(
     assert min(size for _, size in names) >= READABLE, names
 
 
-def test_short_card_names_on_the_mille_table_are_readable(monkeypatch: pytest.MonkeyPatch) -> None:
-    """On the table's cards (100 px wide), a name that fits one line at 20 px is written so:
-    "Go", "Stop" and "Repairs" were 14 px, 7 on a phone. The others ("Accident", "Extra Tank",
-    "Right of Way") stay at 14 px, two lines sized to the card's name band."""
+def _face_names(monkeypatch: pytest.MonkeyPatch, size: tuple[int, int], lang: str) -> Any:
+    """Every name line drawn on a card face of ``size`` (each card once), with its font size
+    and whether its ink lies inside the face, 2 px from its edges (nothing cut off)."""
     mille_cards.draw_card.cache_clear()
-    faces = _face_sizes(monkeypatch)
+    lines: list[tuple[str, int, bool]] = []
+    draw = ImageDraw.ImageDraw.text
+
+    def text(self: ImageDraw.ImageDraw, xy: Any, words: str, *args: Any, **kw: Any) -> None:
+        left, top, right, bottom = self.textbbox(xy, words, font=kw["font"], anchor=kw["anchor"])
+        inside = left >= 2 and top >= 2 and right <= size[0] - 2 and bottom <= size[1] - 2
+        lines.append((words, int(kw["font"].size), inside))
+        draw(self, xy, words, *args, **kw)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
+    names: list[tuple[str, int, bool]] = []
     for card in Card:
-        mille_cards.draw_card(card, *mille._CARD, "en")
-    sizes = dict(faces)
-    short = {"Go", "Stop", "Repairs"}
-    assert short <= set(sizes)
-    assert min(sizes[name] for name in short) >= READABLE, sizes
+        lines.clear()
+        mille_cards.draw_card(card, *size, lang)
+        # The name is written last, on one or two lines, after the picture's own words
+        # ("STOP", "50"); a distance card may write its unit alone under its number.
+        name = card.name_in(lang)
+        said = {name, name.removeprefix(f"{card.miles} ")}
+        count = next(k for k in (2, 1) if " ".join(t for t, _, _ in lines[-k:]) in said)
+        names += lines[-count:]
+    monkeypatch.undo()
+    mille_cards.draw_card.cache_clear()
+    return names
+
+
+@pytest.mark.parametrize("size", [mille._CARD, solo._TOP_CARD])
+def test_card_names_on_the_mille_and_solo_tables_are_readable(
+    monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
+) -> None:
+    """Every card's name on the Mille Bornes table's cards (100 px wide) and on Solo's highway
+    cards is at least 20 px, inside the card: those on two lines ("Extra / Tank", "Right of /
+    Way", "Speed / Limit") and the distance cards' were 14 px on the table, 7 on a phone, and
+    18 px on Solo's highways. The name may run the card's whole width, its band grows to two
+    lines of it, and a distance card says "miles" under its number where "100 miles" does not
+    fit one line."""
+    names = _face_names(monkeypatch, size, "en")
+    assert len(names) >= len(Card)
+    assert all(inside for _, _, inside in names), names
+    assert min(size for _, size, _ in names) >= READABLE, names
+
+
+def test_french_card_names_on_the_mille_table_are_as_large_as_the_card_allows(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With the French names, every name whose words fit the table's 100 px card at 20 px is
+    written at 20 px ("Feu / rouge", "Roue de / secours", "As du / volant" were 14 px); the
+    others shrink only as far as they must, to 17 px, but for "Réparations", one word of 123
+    px at 20 px (14 px, it was 13)."""
+    names = _face_names(monkeypatch, mille._CARD, "fr")
+    assert all(inside for _, _, inside in names), names
+    sizes = {text: size for text, size, _ in names}
+    assert min(sizes[word] for word in ("Feu", "rouge", "secours", "volant", "bornes")) >= 20
+    assert min(size for text, size in sizes.items() if text != "Réparations") >= 17, sizes
+    assert sizes["Réparations"] >= 14
