@@ -245,3 +245,21 @@ def test_the_card_types_stay_apart_to_a_colour_blind_player() -> None:
     colours = list(TYPE_COLOURS.values())
     normal = min(ciede2000(a, b) for a, b in itertools.combinations(colours, 2))
     assert min(normal, closest_seen(colours)) >= 10
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_a_card_backs_1000_reads_to_a_colour_blind_player(seat: int) -> None:
+    """The cream "1000" on a library's card back stands out from what is under it by 4.5:1
+    to normal sight and under each colour blindness: on the red deck it was 4.25:1 to a
+    protanope, on the blue 4.45:1; it sits on a plate a shade darker than the deck now."""
+    w, h = race._PILE
+    back = race.card_back(seat, w, h).convert("RGB")
+    m = round(w * 0.08)
+    pixels: list[RGB] = [
+        back.getpixel((x, y))  # type: ignore[misc]
+        for x in range(m + 2, w - m - 2)
+        for y in range(h // 2 - 6, h // 2 + 6)
+    ]
+    ground = Counter(pixels).most_common(1)[0][0]
+    ink = max(pixels, key=lambda p: sum((a - b) ** 2 for a, b in zip(p, ground, strict=True)))
+    assert worst_contrast(ink, ground) >= 4.5, (ground, ink, worst_contrast(ink, ground))
