@@ -309,7 +309,8 @@ def _empty_slot(
     title: str, sub: str, w: int, h: int, faint: bool, fill: RGB | None = None, size: int = 20
 ) -> Image.Image:
     """A dashed card outline with its name inside, as an RGBA piece 2 px larger each side: at
-    ``READABLE`` where it fits (it was 16 px, 8 on a phone), smaller only for a long word."""
+    ``READABLE`` where it fits (it was 16 px, 8 on a phone), smaller only for a long word. The
+    words may come within 4 px of the outline ("Puncture" was 18 px with 7 px spare)."""
     img = Image.new("RGBA", (w + 4, h + 4), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     colour = _FAINT if faint else _SLOT
@@ -317,10 +318,11 @@ def _empty_slot(
     if fill is not None:
         d.rounded_rectangle(box, radius=card_radius(w), fill=fill)
     dashed_rounded(d, box, colour, radius=card_radius(w))
-    fnt, lines = fit_wrapped(title, w - 14, 2, size, "cond", min_size=11)
+    room = w - 8
+    fnt, lines = fit_wrapped(title, room, 2, size, "cond", min_size=11)
     if sub:
         dashed = f"— {sub}"
-        lines = (*lines, dashed if text_width(dashed, fnt) <= w - 14 else sub)
+        lines = (*lines, dashed if text_width(dashed, fnt) <= room else sub)
     step = max(20, int(getattr(fnt, "size", 16)) + 2)
     top = (h + 4) / 2 - step * (len(lines) - 1) / 2
     for i, line in enumerate(lines):
@@ -393,7 +395,8 @@ def _draw_road(c: Canvas, view: MillePublicView, extra: int) -> None:
         # A few stacked backs, fewer as the deck runs down.
         c.stack(card_back(w, h), x, top, 1 + min(3, (view.deck_count - 1) // 20), 3, -2)
     else:
-        c.paste(_empty_slot("Deck", "empty", w, h, False, Palette.ASPHALT), x - 2, top - 2, False)
+        # "Deck 0" is written under it: the slot says "empty" alone, at the readable size.
+        c.paste(_empty_slot("empty", "", w, h, False, Palette.ASPHALT), x - 2, top - 2, False)
     c.text(
         (x + w / 2, top + h + 14),
         f"Deck {view.deck_count}",
@@ -406,9 +409,7 @@ def _draw_road(c: Canvas, view: MillePublicView, extra: int) -> None:
     if view.discard:
         c.paste(draw_card(view.discard[-1], w, h, view.lang), x, top)
     else:
-        c.paste(
-            _empty_slot("Discard", "empty", w, h, False, Palette.ASPHALT), x - 2, top - 2, False
-        )
+        c.paste(_empty_slot("empty", "", w, h, False, Palette.ASPHALT), x - 2, top - 2, False)
     c.text(
         (x + w / 2, top + h + 14),
         f"Discard {len(view.discard)}",

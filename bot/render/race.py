@@ -233,13 +233,14 @@ def _back_plate(colour: RGB) -> RGB:
 
 @lru_cache(maxsize=64)
 def _empty_slot(title: str, w: int, h: int) -> Image.Image:
-    """A dashed card outline with a word inside, 2 px larger each side: at ``READABLE`` where
-    it fits (the miles' figures, "in play"; all were 15 px), smaller only for a word as wide as
-    "hazards" (15 px), on a card 64 px wide."""
+    """A dashed card outline with a word inside, 2 px larger each side, at ``READABLE``: the
+    miles' figures (15 px before), and "none" or "spent" where the column's title or the
+    count under a pile says the rest ("no hazards" was 13 px, "none in play" 15, "empty" 18,
+    too wide for a card 64 or 70 px wide)."""
     img = Image.new("RGBA", (w + 4, h + 4), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     dashed_rounded(d, (2, 2, w + 1, h + 1), _SLOT, dash=8, gap=6, radius=card_radius(w))
-    fnt, lines = fit_wrapped(title, w - 10, 2, READABLE, "cond", min_size=9)
+    fnt, lines = fit_wrapped(title, w - 8, 2, READABLE, "cond", min_size=9)
     step = int(getattr(fnt, "size", READABLE)) + 2
     for i, line in enumerate(lines):
         y = (h + 4) / 2 + (i - (len(lines) - 1) / 2) * step
@@ -378,8 +379,8 @@ def _draw_side(c: Canvas, view: RacePublicView, side: SideView, y: int) -> None:
     _draw_header(c, view, side, y, acting, won)
     row = y + _ROW_DY
     _draw_miles(c, side, x0 + _MILES_X, row)
-    _draw_fan(c, side.hazards, x0 + _HAZ_X, row, _HAZ_W, "no hazards")
-    _draw_fan(c, side.trumps, x0 + _TRUMP_X, row, _TRUMP_W, "none in play")
+    _draw_fan(c, side.hazards, x0 + _HAZ_X, row, _HAZ_W, "none")
+    _draw_fan(c, side.trumps, x0 + _TRUMP_X, row, _TRUMP_W, "none")
     _draw_piles(c, side, x0 + _PILES_X, row)
     _draw_progress(c, view, side, y + _BAR_DY)
 
@@ -489,7 +490,7 @@ def _draw_piles(c: Canvas, side: SideView, x: int, y: int) -> None:
         layers = 1 + min(2, (side.library_count - 1) // 20)
         c.stack(card_back(side.seat, w, h), x, y, layers, 3, -2)
     else:
-        c.paste(_empty_slot("spent" if side.reshuffled else "empty", w, h), x - 2, y - 2, False)
+        c.paste(_empty_slot("spent" if side.reshuffled else "none", w, h), x - 2, y - 2, False)
     lib = f"{side.library_count}"
     if side.reshuffled:
         lib += " ↻"
@@ -498,7 +499,7 @@ def _draw_piles(c: Canvas, side: SideView, x: int, y: int) -> None:
     if side.junkyard:
         c.paste(card_face(side.junkyard[-1], w, h), jx, y)
     else:
-        c.paste(_empty_slot("empty", w, h), jx - 2, y - 2, with_shadow=False)
+        c.paste(_empty_slot("none", w, h), jx - 2, y - 2, with_shadow=False)
     c.text((jx + w / 2, y + h + 22), str(len(side.junkyard)), label, Palette.INK, "mm", drop=2)
 
 

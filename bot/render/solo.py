@@ -303,10 +303,10 @@ def _empty_pile(title: str, w: int, h: int) -> Image.Image:
     d = ImageDraw.Draw(img)
     d.rounded_rectangle((2, 2, w + 1, h + 1), radius=card_radius(w), fill=Palette.ASPHALT)
     dashed_rounded(d, (2, 2, w + 1, h + 1), _SLOT, radius=card_radius(w))
-    fnt, lines = fit_wrapped(title, w - 12, 2, 16, "cond", min_size=11)
+    fnt, lines = fit_wrapped(title, w - 12, 2, READABLE, "cond", min_size=11)
     for i, line in enumerate(lines):
         d.text(
-            ((w + 4) / 2, (h + 4) / 2 + (i - (len(lines) - 1) / 2) * 20),
+            ((w + 4) / 2, (h + 4) / 2 + (i - (len(lines) - 1) / 2) * 24),
             line,
             font=fnt,
             fill=_SLOT,
@@ -324,13 +324,14 @@ def _draw_road(c: Canvas, view: SoloPublicView) -> None:
     if view.tank_count:
         c.stack(card_back(w, h), x, top, 1 + min(3, (view.tank_count - 1) // 12), 3, -2)
     else:
-        c.paste(_empty_pile("Tank empty", w, h), x - 2, top - 2, with_shadow=False)
+        # "Tank 0" is written under it: the slot says "empty" alone, at the readable size.
+        c.paste(_empty_pile("empty", w, h), x - 2, top - 2, with_shadow=False)
     c.text((x + w / 2, top + h + 20), f"Tank {view.tank_count}", label, Palette.INK, "mm", drop=2)
     x += w + 44
     if view.discard:
         c.paste(draw_card(view.discard[-1], w, h, view.lang), x, top)
     else:
-        c.paste(_empty_pile("Discard", w, h), x - 2, top - 2, with_shadow=False)
+        c.paste(_empty_pile("empty", w, h), x - 2, top - 2, with_shadow=False)
     c.text(
         (x + w / 2, top + h + 20), f"Discard {len(view.discard)}", label, Palette.INK, "mm", drop=2
     )
