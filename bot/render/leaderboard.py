@@ -69,8 +69,24 @@ MEDALS: tuple[tuple[RGB, RGB, RGB], ...] = (
     # (face, rim, ribbon) for gold, silver and bronze.
     ((246, 196, 58), (150, 104, 12), (196, 40, 40)),
     ((214, 220, 228), (120, 128, 140), (28, 95, 184)),
-    ((214, 140, 80), (120, 70, 30), (38, 125, 50)),
+    ((146, 92, 38), (92, 54, 18), (38, 125, 50)),
 )
+"""A dark bronze: the light orange one before was 13.8 from gold to a deuteranope and 13.2
+to a tritanope (CIEDE2000), who tell these faces apart mostly by how light they are; gold,
+silver and bronze are 28 or more apart now, to normal sight and to all three."""
+MEDAL_INKS: tuple[RGB, ...] = (Palette.DARK_INK, Palette.DARK_INK, Palette.INK)
+"""The words on a medal's face (its number, /stats' rank chip): dark on gold and silver,
+light on bronze."""
+MEDAL_FIGURES: tuple[RGB, ...] = (MEDALS[0][0], MEDALS[1][0], (230, 176, 128))
+"""A podium row's figure on the row: its medal's colour, bronze lightened to read there (the
+old bronze figure was 3.2:1 to a protanope)."""
+WON: RGB = (170, 250, 180)
+DRAWN: RGB = (150, 160, 160)
+LOST: RGB = (240, 70, 80)
+"""A record's won, drawn and lost parts (the /stats record bar) and a win rate's bar (high,
+middling, low), light to dark: any two stay 22 or more apart (CIEDE2000) to normal sight and
+under protanopia, deuteranopia and tritanopia. In Palette.GREEN and Palette.RED they were 7.5
+apart to a deuteranope, and Palette.AMBER 9.6 from the green to a protanope."""
 
 # --- leaderboard -----------------------------------------------------------------------------
 
@@ -227,7 +243,7 @@ def _draw_row(
         x = _NAME_X + text_width(name, name_font) + 12
         c.pill(x, round(cy) - 12, "YOU", font(14, "bold"), _CALLER, Palette.DARK_INK, 24, 10)
 
-    colour = MEDALS[row.rank - 1][0] if podium else Palette.INK
+    colour = MEDAL_FIGURES[row.rank - 1] if podium else Palette.INK
     c.text((value_r, cy), value, value_font, colour, anchor="rm", drop=1)
     c.text((games_r, cy), number_text(row.games), font(22, "regular"), Palette.INK, anchor="rm")
     if not with_rate:
@@ -264,12 +280,13 @@ def _mix(a: RGB, b: RGB, t: float) -> RGB:
 
 
 def rate_colour(rate: float) -> RGB:
-    """Red below a third, amber to a half, green above: a glanceable win rate."""
+    """Red below a third, grey to a half, light green above: a glanceable win rate, in the
+    record bar's colours (``WON``, ``DRAWN``, ``LOST``), its figure written beside it."""
     if rate < 1 / 3:
-        return Palette.RED
+        return LOST
     if rate < 0.5:
-        return Palette.AMBER
-    return Palette.GREEN
+        return DRAWN
+    return WON
 
 
 def number_text(value: int) -> str:
@@ -307,5 +324,5 @@ def _medal(place: int, size: int = 46) -> Image.Image:
     r2 = r * 0.82
     d.ellipse((c[0] - r2, c[1] - r2, c[0] + r2, c[1] + r2), fill=face)
     number = font(round(r * 1.15), "bold")
-    d.text(c, str(place), font=number, fill=rim, anchor="mm")
+    d.text(c, str(place), font=number, fill=MEDAL_INKS[place - 1], anchor="mm")
     return img.resize((size, size), Image.Resampling.LANCZOS)

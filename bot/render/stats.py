@@ -36,10 +36,14 @@ from bot.render.common import (
 )
 from bot.render.leaderboard import (
     BAR_BACK,
+    DRAWN,
     GREY_CHIP,
+    LOST,
     MARGIN,
+    MEDAL_INKS,
     MEDALS,
     TITLE_H,
+    WON,
     number_text,
     rate_colour,
 )
@@ -146,13 +150,8 @@ def solitaire_win_rate(stats: MemberStats) -> float | None:
 _GRID: RGB = (44, 86, 70)
 _AXIS: RGB = (96, 140, 120)
 _LINE: RGB = (92, 170, 255)
-_WON: RGB = (170, 250, 180)
-_DRAWN: RGB = (150, 160, 160)
-_LOST: RGB = (240, 70, 80)
-"""The record bar's won, drawn and lost segments, light to dark: any two stay 22 or more apart
-(CIEDE2000) to normal sight and under protanopia, deuteranopia and tritanopia. In
-Palette.GREEN and Palette.RED the won and lost parts were 7.5 apart to a deuteranope, who
-could not tell a mostly won record from a mostly lost one but by which end was which."""
+_WON, _DRAWN, _LOST = WON, DRAWN, LOST
+"""The record bar's won, drawn and lost segments (the leaderboard's win-rate colours)."""
 
 # --- member stats ----------------------------------------------------------------------------
 
@@ -242,7 +241,7 @@ def _rank_chip(rank: int, ranked: int | None) -> tuple[str, RGB, RGB]:
     of = f" of {ranked}" if ranked else ""
     podium = 1 <= rank <= 3
     fill = MEDALS[rank - 1][0] if podium else GREY_CHIP
-    return f"#{rank}{of}", fill, Palette.DARK_INK if podium else Palette.INK
+    return f"#{rank}{of}", fill, MEDAL_INKS[rank - 1] if podium else Palette.INK
 
 
 def _panel(c: Canvas, box: Box, title: str, note: str = "") -> None:

@@ -403,3 +403,56 @@ def test_a_records_big_figures_stand_apart(
     boxes = sorted(m.box for m in marks if m.what in figures)
     assert len(boxes) == 3
     assert all(left[2] + 8 <= right[0] for left, right in pairwise(boxes))
+
+
+def _leaderboard_shapes(monkeypatch: pytest.MonkeyPatch, rates: list[float]) -> list[Any]:
+    """(box, fill) of every rounded shape of a board whose rows have these win rates."""
+    shapes: list[Any] = []
+    original = Canvas.rounded
+
+    def rounded(self: Canvas, box: Any, radius: int, *a: Any, **k: Any) -> None:
+        shapes.append((tuple(box), k.get("fill")))
+        original(self, box, radius, *a, **k)
+
+    monkeypatch.setattr(Canvas, "rounded", rounded)
+    rows = _rows(len(rates))
+    rows = [dataclasses.replace(row, win_rate=rate) for row, rate in zip(rows, rates, strict=True)]
+    render_leaderboard("Board", rows)
+    return shapes
+
+
+def test_the_win_rate_bars_stay_apart_to_a_colour_blind_player(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A low, a middling and a high win rate's bars, as drawn, stay 15 or more apart
+    (CIEDE2000) to normal sight and under each colour blindness, and stand out from the bar's
+    dark: in Palette.RED, AMBER and GREEN red and green were 7.5 apart to a deuteranope and
+    amber and green 9.6 to a protanope. They are the /stats record bar's colours now."""
+    shapes = _leaderboard_shapes(monkeypatch, [0.9, 0.4, 0.2])
+    bars = [fill for box, fill in shapes if box[3] - box[1] == 12 and fill != lb.BAR_BACK]
+    assert len(set(bars)) == 3, bars
+    normal = min(ciede2000(a, b) for a, b in combinations(bars, 2))
+    assert min(normal, closest_seen(bars)) >= 15, bars
+    assert min(worst_contrast(bar, lb.BAR_BACK) for bar in bars) >= 2.5
+
+
+def test_the_medals_stay_apart_to_a_colour_blind_player(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The podium rows' medal colours (each row's stripe, as drawn) stay 15 or more apart
+    (CIEDE2000) to normal sight and under each colour blindness: gold and the light bronze
+    were 13.8 apart to a deuteranope and 13.2 to a tritanope. The words on a medal (its
+    place, /stats' "#3 of 14") and a podium row's figure read at 4.5:1 or more to all of
+    them: the bronze figure was 3.2:1 to a protanope."""
+    shapes = _leaderboard_shapes(monkeypatch, [0.5] * 5)
+    faces = [fill for box, fill in shapes if fill in {face for face, _, _ in lb.MEDALS}]
+    assert len(faces) == 3, shapes
+    normal = min(ciede2000(a, b) for a, b in combinations(faces, 2))
+    assert min(normal, closest_seen(faces)) >= 15, faces
+    for place, face in enumerate(faces, 1):
+        assert worst_contrast(lb.MEDAL_INKS[place - 1], face) >= 4.5
+        chip = st._rank_chip(place, 14)
+        assert worst_contrast(chip[2], chip[1]) >= 4.5, chip
+    inks = inks_drawn(monkeypatch)
+    render_leaderboard("Board", _rows(3))
+    for place, row in enumerate(_rows(3), 1):
+        tint = lb._mix(lb._ROW_ALT if place % 2 == 0 else lb._ROW, faces[place - 1], 0.1)
+        assert worst_contrast(inks[str(row.value)], tint) >= 4.5, (place, inks[str(row.value)])
