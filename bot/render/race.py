@@ -77,8 +77,11 @@ _GAP = 8
 _SIDE_Y = (_TOP_BAR + _GAP, _TOP_BAR + 3 * _GAP + _PANEL_H + _ROAD_H)
 _ROAD_Y = _TOP_BAR + 2 * _GAP + _PANEL_H
 _BOX_H = _ROAD_H - 38  # the last move's box in a road of ``_ROAD_H``: 18 px above, 20 below
-_MINI = (64, 90)  # cards on the table
-_PILE = (70, 98)  # library and junkyard
+_MINI = (64, 90)  # miles on the table
+_PILE = (64, 90)  # the library
+_TILE = (120, 98)  # the junkyard's top card and the cards waiting on the road
+_STRIP_H = 29  # a hazard's or trump's line in its column
+_STRIP_GAP = 3
 _BACK_MINI = (24, 34)
 _HAND_CARD = (140, 196)
 
@@ -90,6 +93,8 @@ _HAZ_W = 236
 _TRUMP_X = _HAZ_X + _HAZ_W + 14
 _TRUMP_W = 196
 _PILES_X = _TRUMP_X + _TRUMP_W + 18
+_PILES_R = _W - 2 * _MARGIN - 12  # the junkyard's right edge, and its title's
+_JUNK_X = _PILES_R - _TILE[0]  # the junkyard's top card, right of the library
 _LABEL_DY = 58
 _ROW_DY = 86
 _BAR_DY = 252
@@ -144,12 +149,17 @@ def card_face(code: str, w: int, h: int) -> Image.Image:
     band = max(12, round(h * 0.17))
     body = (m, band, w - 1 - m, h - 1 - m)
     d.rounded_rectangle(body, radius=max(2, radius - m), fill=_CARD_BODY)
-    label = kind.upper()
-    label_font = fit_font(label, w - 2 * m - 4, max(8, round(band * 0.62)), "cond", min_size=7)
-    d.text((w / 2, band / 2 + 1), label, font=label_font, fill=_band_ink(kind), anchor="mm")
     cx = w / 2
     bw, bh = body[2] - body[0], body[3] - body[1]
     cy = body[1] + bh / 2
+    small = w < 100  # a table's miles: the column's title says "MILES", the number the rest
+    if kind == MILES and small:
+        fnt = fit_font(code, bw - 6, round(min(bh * 0.6, bw * 0.7)), "bold")
+        d.text((cx, cy), code, font=fnt, fill=colour, anchor="mm")
+        return img
+    label = kind.upper()
+    label_font = fit_font(label, w - 2 * m - 4, max(8, round(band * 0.62)), "cond", min_size=7)
+    d.text((w / 2, band / 2 + 1), label, font=label_font, fill=_band_ink(kind), anchor="mm")
     if kind == MILES:
         number = code
         size = round(min(bh * 0.5, bw * (0.62 if len(number) < 3 else 0.46)))
@@ -195,6 +205,66 @@ def _glyph(d: ImageDraw.ImageDraw, kind: str, cx: float, cy: float, s: float, co
         d.polygon([(cx, cy - k), (cx + k * 0.7, cy), (cx, cy + k), (cx - k * 0.7, cy)], fill=colour)
 
 
+def _name_lines(code: str, room: int) -> tuple[Font, tuple[str, ...]]:
+    """A card's name on up to two lines of ``room`` px at ``READABLE`` (condensed), a
+    hyphenated name broken after its hyphen ("Puncture- / Proof")."""
+    name = NAME[code]
+    fnt, lines = fit_wrapped(name, room, 2, READABLE, "cond")
+    if "-" in name and getattr(fnt, "size", 0) < READABLE:
+        fnt, lines = fit_wrapped(name.replace("-", "- "), room, 2, READABLE, "cond")
+    return fnt, tuple(line.replace("- ", "-") for line in lines)
+
+
+@lru_cache(maxsize=128)
+def card_tile(code: str, w: int = _TILE[0], h: int = _TILE[1]) -> Image.Image:
+    """A card on the table as its words, at ``READABLE``: its type band's word ("REMOVAL")
+    and its name under it, on one or two lines. On a face 70 px wide the band's word was
+    9 px and the name 11, 5 or 6 on a phone."""
+    kind = TYPE_OF[code]
+    colour = TYPE_COLOURS[kind]
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    radius = card_radius(w // 2)
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, fill=colour, outline=(20, 20, 22))
+    m = 4
+    band = 28
+    d.rounded_rectangle((m, band, w - 1 - m, h - 1 - m), radius=max(2, radius - m), fill=_CARD_BODY)
+    label = font(READABLE, "cond")
+    d.text((w / 2, band / 2 + 1), kind.upper(), font=label, fill=_band_ink(kind), anchor="mm")
+    fnt, lines = _name_lines(code, w - 2 * m - 6)
+    step = READABLE + 3
+    mid = (band + h - 1 - m) / 2
+    for i, line in enumerate(lines):
+        y = mid + (i - (len(lines) - 1) / 2) * step
+        d.text((w / 2, y), line, font=fnt, fill=_name_ink(kind), anchor="mm")
+    return img
+
+
+@lru_cache(maxsize=128)
+def card_strip(code: str, w: int, count: int) -> Image.Image:
+    """A hazard or trump in play as one line of its column, at ``READABLE``: its type's
+    symbol on a block of its colour, its name, and "×2" for a repeat. Fanned as cards 64 px
+    wide, the names were 11 px and the later cards hid the earlier ones' names."""
+    kind = TYPE_OF[code]
+    colour = TYPE_COLOURS[kind]
+    h = _STRIP_H
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    d.rounded_rectangle((0, 0, w - 1, h - 1), radius=7, fill=_CARD_BODY, outline=colour, width=2)
+    d.rounded_rectangle((0, 0, h, h - 1), radius=7, fill=colour, corners=(True, False, False, True))
+    _glyph(d, kind, h / 2, h / 2 + 1, h * 0.62, _band_ink(kind))
+    chip = font(READABLE, "bold")
+    right = w - 8
+    if count > 1:
+        text = f"×{count}"
+        d.text((right, h / 2), text, font=chip, fill=Palette.INK, anchor="rm")
+        right -= text_width(text, chip) + 8
+    name = font(READABLE, "cond")
+    shown = ellipsize(NAME[code], name, right - (h + 6))
+    d.text((h + 6, h / 2), shown, font=name, fill=_name_ink(kind), anchor="lm")
+    return img
+
+
 @lru_cache(maxsize=32)
 def card_back(seat: int, w: int, h: int) -> Image.Image:
     """The back of a Red or Blue deck card: the deck colour with a cream "1000" on a plate."""
@@ -212,7 +282,7 @@ def card_back(seat: int, w: int, h: int) -> Image.Image:
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, outline=(240, 236, 226), width=m)
     d.rounded_rectangle((0, 0, w - 1, h - 1), radius=radius, outline=(20, 20, 22))
     if w >= 40:
-        fnt = fit_font("1000", w - 2 * m - 6, max(READABLE, round(h * 0.2)), "bold")
+        fnt = fit_font("1000", w - 2 * m - 2, max(READABLE, round(h * 0.2)), "cond")
         # On a plate a shade darker than the deck: the cream "1000" on the red deck itself
         # was 4.25:1 to a protanope (under WCAG's 4.5), on the blue 4.45:1.
         plate = _back_plate(colour)
@@ -236,11 +306,11 @@ def _empty_slot(title: str, w: int, h: int) -> Image.Image:
     """A dashed card outline with a word inside, 2 px larger each side, at ``READABLE``: the
     miles' figures (15 px before), and "none" or "spent" where the column's title or the
     count under a pile says the rest ("no hazards" was 13 px, "none in play" 15, "empty" 18,
-    too wide for a card 64 or 70 px wide)."""
+    too wide for a card 64 px wide): a word may come 3 px from the outline."""
     img = Image.new("RGBA", (w + 4, h + 4), (0, 0, 0, 0))
     d = ImageDraw.Draw(img)
     dashed_rounded(d, (2, 2, w + 1, h + 1), _SLOT, dash=8, gap=6, radius=card_radius(w))
-    fnt, lines = fit_wrapped(title, w - 8, 2, READABLE, "cond", min_size=9)
+    fnt, lines = fit_wrapped(title, w - 6, 2, READABLE, "cond", min_size=9)
     step = int(getattr(fnt, "size", READABLE)) + 2
     for i, line in enumerate(lines):
         y = (h + 4) / 2 + (i - (len(lines) - 1) / 2) * step
@@ -260,7 +330,7 @@ def _box_x(view: RacePublicView) -> int:
     """Where the last move's box starts: right of the cards waiting for an answer."""
     x = _MARGIN + 20
     if view.stack:
-        x += min(len(view.stack), 5) * (_PILE[0] + 26) + 10
+        x += min(len(view.stack), 5) * (_TILE[0] + 26) + 10
     return x + 10
 
 
@@ -323,7 +393,7 @@ def _table_background(extra: int = 0) -> Image.Image:
         c.text((x0 + _HAZ_X, ly), "HAZARDS ON THEM", label, Palette.MUTED)
         c.text((x0 + _TRUMP_X, ly), "TRUMPS", label, Palette.MUTED)
         c.text((x0 + _PILES_X, ly), "LIBRARY", piles, Palette.MUTED)
-        c.text((x0 + _PILES_X + _PILE[0] + 26, ly), "JUNKYARD", piles, Palette.MUTED)
+        c.text((x0 + _PILES_R, ly), "JUNKYARD", piles, Palette.MUTED, anchor="ra")
         for sep in (_HAZ_X, _TRUMP_X, _PILES_X):
             sx = x0 + sep - 10
             d.line((sx, y + 66, sx, y + 236), fill=Palette.MAT_EDGE, width=2)
@@ -379,8 +449,8 @@ def _draw_side(c: Canvas, view: RacePublicView, side: SideView, y: int) -> None:
     _draw_header(c, view, side, y, acting, won)
     row = y + _ROW_DY
     _draw_miles(c, side, x0 + _MILES_X, row)
-    _draw_fan(c, side.hazards, x0 + _HAZ_X, row, _HAZ_W, "none")
-    _draw_fan(c, side.trumps, x0 + _TRUMP_X, row, _TRUMP_W, "none")
+    _draw_fan(c, side.hazards, x0 + _HAZ_X, row, _HAZ_W - 8, "none")
+    _draw_fan(c, side.trumps, x0 + _TRUMP_X, row, _TRUMP_W + 4, "none")  # "Puncture-Proof"
     _draw_piles(c, side, x0 + _PILES_X, row)
     _draw_progress(c, view, side, y + _BAR_DY)
 
@@ -459,28 +529,16 @@ def _draw_miles(c: Canvas, side: SideView, x: int, y: int) -> None:
         c.text((cx + cw / 2, y + h + 27), text, chip, Palette.INK, anchor="mm")
 
 
-def _draw_fan(c: Canvas, cards: tuple[str, ...], x: int, y: int, room: int, empty: str) -> None:
-    """One card per kind with a "×n" chip for repeats, side by side (overlapping when there
-    are many kinds); a dashed slot when there are none."""
-    w, h = _MINI
+def _draw_fan(c: Canvas, cards: tuple[str, ...], x: int, y: int, width: int, empty: str) -> None:
+    """One line ``width`` px wide per kind, its name and a "×n" for repeats, one under the
+    other (five kinds at most: a deck's five hazards, its four trumps); a dashed slot when
+    there are none."""
     if not cards:
-        c.paste(_empty_slot(empty, w, h), x - 2, y - 2, with_shadow=False)
+        c.paste(_empty_slot(empty, *_MINI), x - 2, y - 2, with_shadow=False)
         return
-    kinds = list(dict.fromkeys(cards))
-    step = min(w + 8, (room - w) // max(1, len(kinds) - 1)) if len(kinds) > 1 else 0
-    chip = font(READABLE, "bold")
-    for i, code in enumerate(kinds):
-        cx = x + i * step
-        c.paste(card_face(code, w, h), cx, y)
-        count = cards.count(code)
-        if count > 1:
-            text = f"×{count}"
-            cw = text_width(text, chip) + 16
-            bx = cx + (min(step, w) if step else w) // 2 - cw // 2
-            c.rounded(
-                (bx, y + h + 14, bx + cw, y + h + 40), 13, fill=Palette.RED, outline=Palette.INK
-            )
-            c.text((bx + cw / 2, y + h + 27), text, chip, Palette.INK, anchor="mm")
+    for i, code in enumerate(dict.fromkeys(cards)):
+        strip = card_strip(code, width, cards.count(code))
+        c.paste(strip, x, y + i * (_STRIP_H + _STRIP_GAP), with_shadow=False)
 
 
 def _draw_piles(c: Canvas, side: SideView, x: int, y: int) -> None:
@@ -494,13 +552,15 @@ def _draw_piles(c: Canvas, side: SideView, x: int, y: int) -> None:
     lib = f"{side.library_count}"
     if side.reshuffled:
         lib += " ↻"
-    c.text((x + w / 2, y + h + 22), lib, label, Palette.INK, anchor="mm", drop=2)
-    jx = x + w + 26
+    count_y = y + _TILE[1] + 22  # both counts on one line, under the taller junkyard card
+    c.text((x + w / 2, count_y), lib, label, Palette.INK, anchor="mm", drop=2)
+    jx = _MARGIN + _JUNK_X
+    tw, th = _TILE
     if side.junkyard:
-        c.paste(card_face(side.junkyard[-1], w, h), jx, y)
+        c.paste(card_tile(side.junkyard[-1]), jx, y)
     else:
-        c.paste(_empty_slot("none", w, h), jx - 2, y - 2, with_shadow=False)
-    c.text((jx + w / 2, y + h + 22), str(len(side.junkyard)), label, Palette.INK, "mm", drop=2)
+        c.paste(_empty_slot("none", tw, th), jx - 2, y - 2, with_shadow=False)
+    c.text((jx + tw / 2, count_y), str(len(side.junkyard)), label, Palette.INK, "mm", drop=2)
 
 
 def _draw_progress(c: Canvas, view: RacePublicView, side: SideView, y: int) -> None:
@@ -514,7 +574,7 @@ def _draw_road(c: Canvas, view: RacePublicView, extra: int) -> None:
     for an answer, and the last move."""
     y = _ROAD_Y
     x = _MARGIN + 20
-    w, h = _PILE
+    w, h = _TILE
     top = y + (_ROAD_H + extra - h) // 2
     if view.stack:
         # The cards waiting for an answer, bottom first, framed in their owner's colour.
@@ -522,7 +582,7 @@ def _draw_road(c: Canvas, view: RacePublicView, extra: int) -> None:
             cx = x + i * (w + 26)
             colour = DECK_COLOURS[entry.seat % 2]
             c.rounded((cx - 4, top - 4, cx + w + 4, top + h + 4), 10, fill=colour)
-            c.paste(card_face(entry.card, w, h), cx, top)
+            c.paste(card_tile(entry.card), cx, top)
             if i:
                 c.text((cx - 13, top + h / 2), "◀", font(READABLE, "bold"), Palette.INK, "mm")
         x += min(len(view.stack), 5) * (w + 26) + 10

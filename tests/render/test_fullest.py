@@ -374,8 +374,26 @@ def test_race_table_has_no_small_text(monkeypatch: pytest.MonkeyPatch) -> None:
         labels |= set(drawn)
     assert not sorted((text, size) for text, size in labels if size < READABLE)
     words = {text for text, _ in labels}
-    assert {"HAZARDS ON THEM", "JUNKYARD", "Speed Trap: 25/50", "×2", "11 cards", "◀"} <= words
+    assert {"HAZARDS ON THEM", "JUNKYARD", "Speed Trap: 25/50", "11 cards", "◀"} <= words
     assert [text for text in words if text.endswith("… to play")]  # the name cut, not the line
+
+
+def test_race_table_cards_are_readable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every word on the 1000 Mile Race table's cards is at least 20 px, at its start and at
+    its fullest: the hazards and trumps in play (each a line of its column now), the
+    junkyard's top card and the cards waiting on the road (their type's word and name), the
+    miles' figures, the library's "1000". On faces 64 and 70 px wide the names were 11 px
+    and the type's word 9, 5 on a phone; the miles' "MILES" (9 px) is left out, the column's
+    title says it."""
+    for piece in (race.card_face, race.card_tile, race.card_strip, race.card_back):
+        piece.cache_clear()
+    race._empty_slot.cache_clear()
+    faces = _face_sizes(monkeypatch)
+    for view in (_race_view(), _race_fullest()[1]):
+        race.render_table(view)
+    assert not sorted({(text, size) for text, size in faces if size < READABLE})
+    said = {text for text, _ in faces}
+    assert {"Flat Tire", "Puncture-Proof", "Roadblock", "HAZARD", "CHEAT", "×2"} <= said
 
 
 def test_race_sides_keep_every_chip_at_the_readable_size(monkeypatch: pytest.MonkeyPatch) -> None:

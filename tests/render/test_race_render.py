@@ -211,10 +211,13 @@ def test_a_cards_name_reads_on_its_body_to_a_colour_blind_player(kind: str) -> N
 
 
 def _band_colours(code: str, w: int, h: int) -> tuple[RGB, RGB]:
-    """The band's colour and its word's ink, read from a drawn face: the band is the colour
-    most of its pixels have, the ink the one farthest from it."""
-    face = card_face(code, w, h).convert("RGB")
-    band, inset = max(12, round(h * 0.17)), card_radius(w)
+    """The band's colour and its word's ink, read from a drawn face (a hand's card, or a
+    table's ``card_tile``): the band is the colour most of its pixels have, the ink the one
+    farthest from it."""
+    tile = (w, h) == race._TILE
+    face = (race.card_tile(code) if tile else card_face(code, w, h)).convert("RGB")
+    band = 28 if tile else max(12, round(h * 0.17))
+    inset = card_radius(w)
     pixels: list[RGB] = [
         face.getpixel((x, y))  # type: ignore[misc]
         for x in range(inset, w - inset)
@@ -225,7 +228,7 @@ def _band_colours(code: str, w: int, h: int) -> tuple[RGB, RGB]:
     return ground, ink
 
 
-@pytest.mark.parametrize("size", [race._MINI, race._HAND_CARD])
+@pytest.mark.parametrize("size", [race._TILE, race._HAND_CARD])
 @pytest.mark.parametrize("kind", list(TYPE_COLOURS))
 def test_a_cards_type_band_reads_to_a_colour_blind_player(kind: str, size: tuple[int, int]) -> None:
     """The word on a card's type band ("HAZARD", "REMOVAL") stands out from the band by 4.5:1
