@@ -7,7 +7,9 @@ and invitations still gathering players that seat or invite them, each with a li
 message and when it closes.
 
 A table message a moderator deleted is forgotten as Discord reports the deletion (this cog
-listens), so /mygames says /table posts it again instead of linking to nothing.
+listens), so /mygames says /table posts it again instead of linking to nothing; an invitation
+or open table whose message was deleted is cancelled. A deleted thread or channel takes every
+table and lobby posted in it the same way (Discord names only the thread).
 """
 
 from __future__ import annotations
@@ -83,6 +85,27 @@ class MyGames(commands.Cog):
     @commands.Cog.listener()
     async def on_raw_bulk_message_delete(self, payload: discord.RawBulkMessageDeleteEvent) -> None:
         await self._tables_deleted(payload.channel_id, payload.message_ids)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        # Its messages go with it, each without a MESSAGE_DELETE. (The timers' cog ends the
+        # thread's game in play; this forgets where its tables were, the finished ones' too.)
+        await self._channel_deleted(payload.thread_id)
+
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        await self._channel_deleted(channel.id)
+
+    async def _channel_deleted(self, channel_id: int) -> None:
+        """A channel or thread a moderator deleted: every table there is forgotten (no
+        /history or /mygames link into it) and every invitation or open table posted there
+        is cancelled, its seats freed, as when their messages are deleted one by one."""
+        store = junction(self.bot).tables.store
+        try:
+            await store.forget_channel_tables(channel_id)
+            await store.close_channel_lobbies(channel_id)
+        except Exception:
+            log.warning("could not forget deleted channel %s", channel_id, exc_info=True)
 
     async def _tables_deleted(self, channel_id: int, message_ids: set[int]) -> None:
         """Forget the deleted messages that were tables (one indexed write per deletion, any

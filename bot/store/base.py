@@ -441,6 +441,19 @@ class Store(ABC):
         the messages was an open lobby's)."""
 
     @abstractmethod
+    async def forget_channel_tables(self, channel_id: int) -> int:
+        """Forget the table messages of every game of a channel or thread a moderator deleted
+        (Discord sends no MESSAGE_DELETE for the messages that go with it), as
+        ``forget_table_messages`` forgets one: /history and /mygames link to nothing there.
+        The games themselves are untouched. How many games' table message was forgotten."""
+
+    @abstractmethod
+    async def close_channel_lobbies(self, channel_id: int) -> int:
+        """Cancel the open lobbies posted in a channel or thread a moderator deleted, as
+        ``close_deleted_lobbies`` cancels one whose message was deleted: nobody can press their
+        buttons any more, so their members' seats count no longer. How many were cancelled."""
+
+    @abstractmethod
     async def initial_state(self, game_id: int) -> Mapping[str, Any] | None:
         """The state the game was dealt with; None for an unknown game or one stored before
         initial states were kept (schema version 1)."""

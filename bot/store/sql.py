@@ -278,17 +278,41 @@ class SqlStore(Store):
             message_ids,
         )
 
+    async def forget_channel_tables(self, channel_id: int) -> int:
+        # A deleted thread's or channel's messages are gone without a MESSAGE_DELETE each.
+        return await self._on_deleted(
+            "games SET message_id = NULL", "channel_id = $1 AND message_id IS NOT NULL", channel_id
+        )
+
+    async def close_channel_lobbies(self, channel_id: int) -> int:
+        # Through the open lobbies' index by channel (migration 0015). One with no message
+        # stored (its process died posting it) goes too: nobody can press it there either.
+        return await self._on_deleted(
+            "lobbies SET status = 'cancelled', version = version + 1",
+            "status = 'open' AND channel_id = $1",
+            channel_id,
+        )
+
     async def _on_deleted(
-        self, update: str, rows: str, channel_id: int, message_ids: Collection[int]
+        self,
+        update: str,
+        rows: str,
+        channel_id: int,
+        message_ids: Collection[int] | None = None,
     ) -> int:
         """``UPDATE {update}`` the ``rows`` (a condition on ``$1``, the channel) whose message
-        is among ``message_ids``, which a moderator deleted; how many. Any deleted chat
-        message on any server asks this, so a read decides first: only a deleted table or
-        invitation takes the write lock the moves wait on."""
-        if not message_ids:
+        is among ``message_ids``, which a moderator deleted (None: the whole channel or thread
+        was deleted, every row of ``rows``); how many. Any deleted chat message (or thread)
+        on any server asks this, so a read decides first: only a deleted table or invitation
+        takes the write lock the moves wait on."""
+        if message_ids is None:
+            message_ids = ()
+            where = f" WHERE {rows}"
+        elif not message_ids:
             return 0
-        listed = ", ".join(f"${n}" for n in range(2, len(message_ids) + 2))
-        where = f" WHERE {rows} AND message_id IN ({listed})"
+        else:
+            listed = ", ".join(f"${n}" for n in range(2, len(message_ids) + 2))
+            where = f" WHERE {rows} AND message_id IN ({listed})"
         table = update.split(" ", 1)[0]
         if not await self._read(f"SELECT 1 FROM {table}{where} LIMIT 1", channel_id, *message_ids):
             return 0

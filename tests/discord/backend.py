@@ -1641,6 +1641,19 @@ class FakeBackend:
             event["guild_id"] = channel["guild_id"]
         self._emit("MESSAGE_DELETE_BULK", event)
 
+    def delete_thread_by_moderator(self, thread_id: int) -> None:
+        """A moderator deletes a thread in Discord's client: its messages go with it, with no
+        ``MESSAGE_DELETE`` each; one ``THREAD_DELETE`` is queued, naming the thread only."""
+        thread = self.extra_channels.get(thread_id)
+        if thread is None or thread["type"] not in (10, 11, 12):
+            raise KeyError(f"no thread {thread_id}")
+        del self.extra_channels[thread_id]
+        for message_id in [
+            m for m, msg in self.messages.items() if int(msg["channel_id"]) == thread_id
+        ]:
+            del self.messages[message_id]
+        self._emit("THREAD_DELETE", {k: thread[k] for k in ("id", "guild_id", "parent_id", "type")})
+
     def create_user_message(self, channel_id: int, author_id: int, content: str) -> JSON:
         """A message written by a (non-bot) member; queues ``MESSAGE_CREATE``."""
         channel = self.channel(channel_id)

@@ -60,6 +60,7 @@ async def test_schema_created(store: Store, backend: Backend) -> None:
         (12, "seating_claims"),
         (13, "id_floors"),
         (14, "deleted_lobbies"),
+        (15, "lobbies_by_channel"),
     ]
     tables = ("games", "moves", "results", "guild_settings", "lobbies", "abort_votes")
     for table in (*tables, "daily_claims", "timer_heartbeats", "seating_claims", "id_floors"):
@@ -93,6 +94,7 @@ async def test_migrations_idempotent(backend: Backend) -> None:
         (12,),
         (13,),
         (14,),
+        (15,),
     ]
 
 
@@ -306,6 +308,68 @@ async def test_close_deleted_lobbies(store: Store, monkeypatch: pytest.MonkeyPat
         ("open", elsewhere.version),
         ("expired", closed.version),
     ]
+
+
+async def test_a_deleted_thread_forgets_its_tables_and_closes_its_lobbies(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A moderator deletes a thread (Discord names only the thread, none of its messages): the
+    games there forget their tables, a finished one's too (its /history link), keeping their
+    version and status; the thread's open lobbies are cancelled, one with no message stored
+    among them, their versions moved on. Another channel's, a closed lobby, and a thread with
+    neither (answered by reads alone) are untouched."""
+    finished = await new_game(store, channel_id=1)
+    assert await store.set_message(finished.id, 111, finished.version)
+    finished = await store.end_game(
+        game_id=finished.id, expected_version=finished.version, status="finished", state={}
+    )
+    playing = await new_game(store, channel_id=1)
+    assert await store.set_message(playing.id, 112, playing.version)
+    there = await new_game(store, channel_id=2)
+    assert await store.set_message(there.id, 222, there.version)
+    posted = await store.create_lobby(lobby_record(channel_id=1))
+    assert await store.set_lobby_message(posted.id, 113)
+    unposted = await store.create_lobby(lobby_record(channel_id=1))
+    closed = await store.create_lobby(lobby_record(channel_id=1))
+    closed = await store.update_lobby(replace(closed, status="expired"), closed.version)
+    elsewhere = await store.create_lobby(lobby_record(channel_id=2))
+    writes: list[str] = []
+    write = store._write  # type: ignore[attr-defined]
+
+    async def counted(sql: str, *args: object) -> int:
+        writes.append(sql)
+        return int(await write(sql, *args))
+
+    monkeypatch.setattr(store, "_write", counted)
+    assert await store.forget_channel_tables(3) == 0
+    assert await store.close_channel_lobbies(3) == 0
+    assert writes == []
+    assert await store.forget_channel_tables(1) == 2
+    assert await store.close_channel_lobbies(1) == 2
+    assert len(writes) == 2
+    games = [await store.get_game(g.id) for g in (finished, playing, there)]
+    assert [(g.message_id, g.version, g.status) for g in games if g is not None] == [
+        (None, finished.version, "finished"),
+        (None, playing.version, "active"),
+        (222, there.version, "active"),
+    ]
+    lobbies = [await store.get_lobby(lobby.id) for lobby in (posted, unposted, closed, elsewhere)]
+    assert [(f.status, f.version) for f in lobbies if f is not None] == [
+        ("cancelled", posted.version + 1),
+        ("cancelled", unposted.version + 1),
+        ("expired", closed.version),
+        ("open", elsewhere.version),
+    ]
+
+
+async def test_a_deleted_threads_lobbies_are_found_through_an_index(
+    store: Store, backend: Backend
+) -> None:
+    """Any thread deleted on any server asks for the open lobbies posted in it: migration
+    0015's index of the open lobbies by channel serves the question, not a read of every
+    lobby kept."""
+    plan = await backend.plan("SELECT 1 FROM lobbies WHERE status = 'open' AND channel_id = $1", 1)
+    assert "lobbies_open_channel" in plan, plan
 
 
 # -- moves ---------------------------------------------------------------------------------------
