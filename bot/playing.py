@@ -9,7 +9,7 @@ and invitations (/challenge) still gathering players that seat or invite the mem
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from bot.boards import message_link
@@ -147,14 +147,22 @@ def _line(game: InPlay, escape: Callable[[str], str]) -> str:
 
 
 def lobby_lines(
-    lobbies: Sequence[LobbyRecord], user_id: int, *, escape: Callable[[str], str]
+    lobbies: Sequence[LobbyRecord],
+    user_id: int,
+    *,
+    escape: Callable[[str], str],
+    owed: Collection[int] = (),
 ) -> list[str]:
     """A line per open table or invitation (``Store.open_lobbies_of``): the game, where, who
-    hosts, the seats taken and free (or the answers), when it closes, a link to its message."""
-    return [_lobby_line(lobby, user_id, escape) for lobby in lobbies]
+    hosts, the seats taken and free (or the answers), when it closes, a link to its message.
+    The lobbies ``owed`` (ids) are past their stored time but still owed the time the bot was
+    away: they close later than it says, once the timers give that time back."""
+    return [_lobby_line(lobby, user_id, escape, lobby.id in owed) for lobby in lobbies]
 
 
-def _lobby_line(lobby: LobbyRecord, user_id: int, escape: Callable[[str], str]) -> str:
+def _lobby_line(
+    lobby: LobbyRecord, user_id: int, escape: Callable[[str], str], owed: bool = False
+) -> str:
     title = title_of(lobby.game_key)
     host = "you host" if lobby.host_id == user_id else f"{escape(lobby.host_name)} hosts"
     if lobby.open_seats is not None:
@@ -172,4 +180,8 @@ def _lobby_line(lobby: LobbyRecord, user_id: int, escape: Callable[[str], str]) 
     link = ""
     if lobby.message_id is not None and lobby.guild_id is not None:
         link = f" · [{name}]({message_link(lobby.guild_id, lobby.channel_id, lobby.message_id)})"
-    return f"**{title}**{where} ({what}), {closes} <t:{int(lobby.expires_at)}:R>{link}"
+    when = f"{closes} <t:{int(lobby.expires_at)}:R>"
+    if owed:
+        # Its stored time has passed; the first timer sweep moves it on by the downtime.
+        when = f"{closes} later: the time the bot was away is being given back"
+    return f"**{title}**{where} ({what}), {when}{link}"

@@ -323,15 +323,7 @@ async def check_room(
 
     in_play = await tables.store.games_in_play_of(user_id, guild_id)
     now = lobby_cog.clock() if open_tables_at is None else open_tables_at
-    if owes_time is None:
-        lobbies = await tables.store.open_lobbies_of(user_id, guild_id, now)
-    else:
-        # Every open one (a member holds a few), those past their time only if owed time.
-        lobbies = [
-            found
-            for found in await tables.store.open_lobbies_of(user_id, guild_id, 0.0)
-            if found.expires_at >= now or await owes_time(found)
-        ]
+    lobbies = await lobbies_waiting(tables, user_id, guild_id, now, owes_time)
     waiting = [found for found in lobbies if holds_seat(found, user_id)]
     playing = [channel_id for _, channel_id in in_play]
     if len(playing) + len(waiting) >= GAMES_AT_ONCE:
@@ -362,6 +354,27 @@ async def check_room(
             f"already ({where}): cancel one with its Cancel button, or let it start or close, "
             "before opening another."
         )
+
+
+async def lobbies_waiting(
+    tables: Tables,
+    user_id: int,
+    guild_id: int,
+    now: float,
+    owes_time: Callable[[LobbyRecord], Awaitable[bool]] | None = None,
+) -> list[LobbyRecord]:
+    """The open tables and invitations on a server naming ``user_id`` that still wait for
+    players at ``now`` (``Store.open_lobbies_of``): one past its time too while ``owes_time``
+    (the restarted bot's first sweep is still to give it its downtime back). What the limits
+    count and /mygames lists, so the two never disagree."""
+    if owes_time is None:
+        return await tables.store.open_lobbies_of(user_id, guild_id, now)
+    # Every open one (a member holds a few), those past their time only if owed time.
+    return [
+        found
+        for found in await tables.store.open_lobbies_of(user_id, guild_id, 0.0)
+        if found.expires_at >= now or await owes_time(found)
+    ]
 
 
 def holds_seat(lobby: LobbyRecord, user_id: int) -> bool:

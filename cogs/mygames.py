@@ -23,6 +23,7 @@ from discord.ext import commands
 
 from bot.engine.words import plural
 from bot.playing import games_of, lobby_lines, playing_lines
+from cogs import limits
 from cogs import lobby as lobby_cog
 from cogs.ui import MESSAGE_LIMIT, NO_PINGS, bot_of, clip, junction, plain, whole_lines
 
@@ -55,19 +56,25 @@ class MyGames(commands.Cog):
         anywhere = guild_id is None
         games = await games_of(tables, user_id, guild_id, everywhere=anywhere)
         # Lobbies are posted on servers only (a direct message has no /host or /challenge).
+        # The clock the table's own buttons read its expiry by: one past its time is gone,
+        # unless the restarted bot still owes it its downtime (it waits for players, and the
+        # games-at-once limit counts it: listed alike).
+        now = lobby_cog.clock()
+        owes_time = getattr(self.bot.get_cog("Timers"), "owes_time", None)
         lobbies = (
             []
             if guild_id is None
-            # The clock the table's own buttons read its expiry by: one past its time is gone.
-            else await tables.store.open_lobbies_of(user_id, guild_id, lobby_cog.clock())
+            else await limits.lobbies_waiting(tables, user_id, guild_id, now, owes_time)
         )
+        owed = {lobby.id for lobby in lobbies if lobby.expires_at < now}
         waiting = sum(game.waiting_for_you for game in games)
         where = "" if anywhere else " here"
         head = f"**Your games{where}** — {len(games)} in play, {waiting} waiting for you"
         if lobbies:
             head += f", {plural(len(lobbies), 'table')} waiting to start"
         lines = whole_lines(
-            playing_lines(games, escape=plain) + lobby_lines(lobbies, user_id, escape=plain),
+            playing_lines(games, escape=plain)
+            + lobby_lines(lobbies, user_id, escape=plain, owed=owed),
             MESSAGE_LIMIT - len(head) - 1,
             _more,
         )

@@ -29,7 +29,7 @@ from tests.cogs.helpers import (
     stored_lobby,
     sweep_at,
 )
-from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID
+from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
 HOUR = 3600.0
@@ -239,3 +239,23 @@ async def test_the_log_counts_the_lobbies_given_time_back(
             await _at(again, opened + 10 + HOUR)
     said = [r.getMessage() for r in caplog.records if r.name == "junction.timers"]
     assert "0 games and 2 lobbies got back the time the bot was down" in said, said
+
+
+async def test_mygames_lists_an_invitation_still_owed_its_time(
+    driver: InteractionDriver, tmp_path: Path
+) -> None:
+    """Back an hour later, Alice asks /mygames before the restarted bot's first sweep: her
+    invitation is past its stored time but still owed the hour, so it waits for Bob and her
+    seat there counts towards games at once. Found by a review: /mygames left it out (it read
+    the stored time alone) while the limit counted it. Now it is listed, saying it closes
+    later; after the sweep, with its new time."""
+    _, _, stopped = await _invited_then_swept(driver)
+    async with restarted(driver, tmp_path) as again:
+        lobby_cog.clock = lambda: stopped + HOUR
+        early = str((await again.slash("mygames", {}, user_id=ALICE_ID)).content)
+        assert "1 table waiting to start" in early, early
+        assert "(invitation, you host: 0 of 1 accepted), expires later: the time" in early
+        await _at(again, stopped + HOUR, lobbies=False)
+        (lobby,) = await running_bot(again).tables.store.open_lobbies_of(ALICE_ID, GUILD_ID, 0)
+        later = str((await again.slash("mygames", {}, user_id=ALICE_ID)).content)
+        assert f"accepted), expires <t:{int(lobby.expires_at)}:R>" in later, later
