@@ -51,7 +51,7 @@ from bot.store.base import (
     Store,
 )
 from bot.updates import TableUpdate
-from cogs import limits
+from cogs import gone, limits
 from cogs.dealing import NO_THREAD, check_seats, computer_seats, post_first_table, thread_name
 from cogs.pickers import ID, GameItem
 from cogs.seat_names import display_name
@@ -561,18 +561,25 @@ def _waiting_note(lobby: LobbyRecord) -> str:
 
 async def show_new_times(bot: JunctionBot, lobby_ids: Sequence[int]) -> int:
     """Redraw the messages of the open lobbies ``lobby_ids``, given the time back a downtime
-    took (``Store.resume_timers``), so they say the new closing time rather than one already
-    past. Through the channel (no press to answer), one edit each; a lobby closed meanwhile, or
-    with no message, is left (its closing edit says the rest). A press that changed the lobby
-    while its edit was on the way is drawn again, once, so the message shows the press. A
-    transient note ("Bob left.") is not kept: the message is drawn from the stored lobby. How
-    many messages were edited."""
+    took (``Store.resume_timers``, which marked them), so they say the new closing time rather
+    than one already past, and clear each one's mark (``Store.lobby_reshown``) at the version
+    drawn. Through the channel (no press to answer), one edit each; a lobby closed meanwhile
+    is left (its closing edit says the rest), one with no message only unmarked. A press that
+    changed the lobby while its edit was on the way is drawn again, once; still changing, it
+    stays marked for the next pass. A transient note ("Bob left.") is not kept: the message is
+    drawn from the stored lobby. A message Discord says is gone (deleted while the bot was
+    away, or its thread or channel) closes its lobby, as its deletion's event would have; one
+    Discord failed to edit (its own trouble) stays marked, tried again next pass; any other
+    refusal (the bot lost access) unmarks it. How many messages were edited."""
     store = bot.tables.store
     edited = 0
     for lobby_id in lobby_ids:
         for _ in range(2):
             lobby = await store.get_lobby(lobby_id)
-            if lobby is None or lobby.status != "open" or lobby.message_id is None:
+            if lobby is None or lobby.status != "open":
+                break  # no longer marked as far as the sweep asks (open lobbies only)
+            if lobby.message_id is None:
+                await store.lobby_reshown(lobby.id, lobby.version)
                 break
             channel = bot.get_partial_messageable(lobby.channel_id, guild_id=lobby.guild_id)
             try:
@@ -581,12 +588,15 @@ async def show_new_times(bot: JunctionBot, lobby_ids: Sequence[int]) -> int:
                     view=lobby_view(lobby),
                     allowed_mentions=NO_PINGS,
                 )
-            except discord.HTTPException:
+            except discord.HTTPException as error:
                 log.info("lobby %s: its message could not show its new time", lobby_id)
+                if await gone.found_gone(store, lobby.channel_id, lobby.message_id, error):
+                    log.info("lobby %s closed: its message was deleted", lobby_id)
+                elif not isinstance(error, discord.DiscordServerError):
+                    await store.lobby_reshown(lobby.id, lobby.version)
                 break
             edited += 1
-            fresh = await store.get_lobby(lobby_id)
-            if fresh is None or fresh.version == lobby.version:
+            if await store.lobby_reshown(lobby.id, lobby.version):
                 break
     return edited
 

@@ -23,7 +23,7 @@ from discord.ext import commands
 
 from bot.engine.words import plural
 from bot.playing import games_of, lobby_lines, playing_lines
-from cogs import limits
+from cogs import gone, limits
 from cogs import lobby as lobby_cog
 from cogs.ui import MESSAGE_LIMIT, NO_PINGS, bot_of, clip, junction, plain, whole_lines
 
@@ -107,10 +107,8 @@ class MyGames(commands.Cog):
         """A channel or thread a moderator deleted: every table there is forgotten (no
         /history or /mygames link into it) and every invitation or open table posted there
         is cancelled, its seats freed, as when their messages are deleted one by one."""
-        store = junction(self.bot).tables.store
         try:
-            await store.forget_channel_tables(channel_id)
-            await store.close_channel_lobbies(channel_id)
+            await gone.channel_deleted(junction(self.bot).tables.store, channel_id)
         except Exception:
             log.warning("could not forget deleted channel %s", channel_id, exc_info=True)
 
@@ -118,12 +116,8 @@ class MyGames(commands.Cog):
         """Forget the deleted messages that were tables (one indexed write per deletion, any
         channel's: the ids alone cannot tell a table from chat). The game itself is
         untouched; its next move, or /table, posts a table it remembers again."""
-        store = junction(self.bot).tables.store
         try:
-            await store.forget_table_messages(channel_id, message_ids)
-            # An invitation or open table deleted can no longer be answered, joined or
-            # cancelled: closed, it no longer holds its members' seats (games at once).
-            await store.close_deleted_lobbies(channel_id, message_ids)
+            await gone.messages_deleted(junction(self.bot).tables.store, channel_id, message_ids)
         except Exception:
             log.warning("could not forget deleted messages in %s", channel_id, exc_info=True)
 

@@ -23,7 +23,8 @@ wait for those messages' edits. Lobbies keep time as turns do: ``resume_timers``
 open ones of a shard coming back the same downtime, and this loop expires only the lobbies of
 the shards the last sweep handled, so none closes before it got the time back or while its
 shard is cut off. It then edits the messages of those given time back (``reshow``), a few a
-pass, to say their new closing time; a press before the sweep that gives the time back (the
+pass, to say their new closing time (each marked in the store until drawn, so a stop before
+that leaves them to the next start); a press before the sweep that gives the time back (the
 first after a start, or after a shard's return) is told to press again (``owes_time``).
 
 A game whose channel (or thread) is deleted ends with no result: when Discord says so, or when
@@ -87,10 +88,13 @@ class Timers(commands.Cog):
         self.offline: set[int] = set()
         # The shards whose timers the last sweep handled: the lobby sweep expires only their
         # lobbies, so none closes before its shard gave it the downtime back (or while its
-        # shard is cut off). ``reshow``: the lobbies given time back whose messages still show
-        # the old closing time, edited a few a lobby sweep (``cogs.lobby.show_new_times``).
+        # shard is cut off). ``reshow``: whether lobbies given time back may still show the
+        # old closing time on their messages, edited a few a lobby sweep
+        # (``cogs.lobby.show_new_times``). They are marked in the store
+        # (``Store.lobbies_to_reshow``), so at a start too: a process stopped before it was
+        # through leaves them to this one.
         self.live: frozenset[int] = frozenset()
-        self.reshow: list[int] = []
+        self.reshow = True
         # Whether a shard's gateway connection is open: asked at every sweep. Tests replace it
         # (the local fake Discord has no gateway).
         self.connected: Callable[[int], bool] = self.gateway_open
@@ -256,7 +260,7 @@ class Timers(commands.Cog):
                 lobbies = plural(len(moved.lobbies), "lobby", "lobbies")
                 given = f"{plural(moved.games, 'game')} and {lobbies}"
                 log.info("%s got back the time %s", given, what)
-            self.reshow += moved.lobbies
+            self.reshow = self.reshow or bool(moved.lobbies)
             live.update(ids)
             written.update(ids)
         if beating:
@@ -292,12 +296,12 @@ class Timers(commands.Cog):
                     log.info("expired %d lobby(ies) past their time", expired)
             if self.reshow:
                 # Their messages still say the old closing time: a few a sweep, not one
-                # request per lobby at a start with thousands open.
-                batch, self.reshow = (
-                    self.reshow[:LOBBIES_PER_SWEEP],
-                    self.reshow[LOBBIES_PER_SWEEP:],
-                )
-                await show_new_times(junction(self.bot), batch)
+                # request per lobby at a start with thousands open. Asked again until none is
+                # left marked (one Discord failed to edit is tried again next pass).
+                bot = junction(self.bot)
+                batch = await bot.tables.store.lobbies_to_reshow(LOBBIES_PER_SWEEP, self._shards())
+                self.reshow = bool(batch)
+                await show_new_times(bot, batch)
             # Then the lobbies closed long enough that no button can need them, a bounded
             # number a pass, so the table holds the recent ones only.
             if deleted := await forget_closed(junction(self.bot), self._shards()):

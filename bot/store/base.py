@@ -684,6 +684,19 @@ class Store(ABC):
         it, and it would come back at every call ahead of the readable ones)."""
 
     @abstractmethod
+    async def lobbies_to_reshow(self, limit: int, shards: Shards | None = None) -> list[int]:
+        """The ids of at most ``limit`` open lobbies (on the servers ``shards`` hold, or on
+        none) whose closing time ``resume_timers`` moved on since their message last showed
+        it, lowest first: the mark outlives the process, so a stop before their messages
+        were edited leaves them to the next start."""
+
+    @abstractmethod
+    async def lobby_reshown(self, lobby_id: int, version: int) -> bool:
+        """Clear ``lobbies_to_reshow``'s mark on a lobby whose message now shows it as it was at
+        ``version``; the version does not change. False (the mark stays) when the lobby has
+        moved on meanwhile: a press changed it, and it is drawn again."""
+
+    @abstractmethod
     async def delete_closed_lobbies(
         self, before: float, limit: int, shards: Shards | None = None
     ) -> int:

@@ -58,8 +58,8 @@ MOVED_SINCE: Final = "CASE WHEN updated_at > $2 THEN updated_at ELSE $2 END"
 """When a game's downtime began: the last sweep (``$2``), or its last move if later."""
 
 SHIFT_LOBBIES: Final = (
-    "UPDATE lobbies SET expires_at = expires_at + ($1 - {since}), version = version + 1"
-    " WHERE status = 'open' AND expires_at > $2 AND created_at < $3 AND {lobbies}"
+    "UPDATE lobbies SET expires_at = expires_at + ($1 - {since}), version = version + 1,"
+    " reshow = 1 WHERE status = 'open' AND expires_at > $2 AND created_at < $3 AND {lobbies}"
     " RETURNING id"
 )
 """Give the open lobbies (invitations, open tables) ``{lobbies}`` selects back the time from
@@ -68,8 +68,9 @@ SHIFT_LOBBIES: Final = (
 their shard was away. One already past its time at ``$2`` stays due; one opened since ``$3``
 has a time set after the downtime. The version moves on, so a press that read the lobby
 before (at a start, before the first sweep) is told to press again rather than closing it
-on the old time. The ids come back: their messages show the old closing time until edited
-(``cogs.lobby.show_new_times``)."""
+on the old time. The ids come back, and each is marked (``reshow``, migration 0016): its
+message shows the old closing time until edited (``cogs.lobby.show_new_times``), which a
+process stopped before it is through leaves to the next one (``Store.lobbies_to_reshow``)."""
 
 OPENED_SINCE: Final = "CASE WHEN created_at > $2 THEN created_at ELSE $2 END"
 """When a lobby's downtime began: the last sweep (``$2``), or its opening if later."""

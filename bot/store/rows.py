@@ -467,6 +467,12 @@ LOBBIES_DUE: Final = (
 """``Store.lobbies_due``: ``$1`` is the time and ``$2`` the limit, ``{shards}`` is
 ``shard_condition``. The order is the index's (migration 0007)."""
 
+LOBBIES_TO_RESHOW: Final = (
+    "SELECT id FROM lobbies WHERE reshow = 1 AND status = 'open'{shards} ORDER BY id LIMIT $1"
+)
+"""``Store.lobbies_to_reshow``: ``$1`` is the limit, ``{shards}`` is ``shard_condition``.
+Through migration 0016's index of the marked open lobbies."""
+
 DELETE_CLOSED_LOBBIES: Final = (
     "DELETE FROM lobbies WHERE id IN (SELECT id FROM lobbies WHERE status <> 'open'"
     " AND expires_at < $1{shards} AND id < (SELECT MAX(id) FROM lobbies)"

@@ -61,6 +61,7 @@ from bot.store.rows import (
     EXPIRE_UNREADABLE_LOBBY,
     GAME_COLUMNS,
     LOBBIES_DUE,
+    LOBBIES_TO_RESHOW,
     LOBBY_COLUMNS,
     MOVE_COLUMNS,
     NO_RESULT,
@@ -702,6 +703,19 @@ class SqlStore(Store):
                 for row in unreadable:
                     await tx.execute(EXPIRE_UNREADABLE_LOBBY, row["id"], row["version"])
         return due
+
+    async def lobbies_to_reshow(self, limit: int, shards: Shards | None = None) -> list[int]:
+        query = LOBBIES_TO_RESHOW.format(shards=shard_condition(shards))
+        return [int(row["id"]) for row in await self._read(query, limit)]
+
+    async def lobby_reshown(self, lobby_id: int, version: int) -> bool:
+        # Presentation, as a table's message: the version does not move, so a press under way
+        # is not turned into a StaleVersion.
+        return bool(
+            await self._write(
+                "UPDATE lobbies SET reshow = 0 WHERE id = $1 AND version = $2", lobby_id, version
+            )
+        )
 
     async def delete_closed_lobbies(
         self, before: float, limit: int, shards: Shards | None = None

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 import cogs.lobby as lobby_cog
@@ -259,3 +260,72 @@ async def test_mygames_lists_an_invitation_still_owed_its_time(
         (lobby,) = await running_bot(again).tables.store.open_lobbies_of(ALICE_ID, GUILD_ID, 0)
         later = str((await again.slash("mygames", {}, user_id=ALICE_ID)).content)
         assert f"accepted), expires <t:{int(lobby.expires_at)}:R>" in later, later
+
+
+async def test_a_stop_before_the_redraw_leaves_it_to_the_next_start(
+    driver: InteractionDriver, tmp_path: Path
+) -> None:
+    """Back an hour later, the first timer sweep gives the invitation its hour back, and the
+    bot stops before the lobby sweep edits the message; started again 5 s later, the message
+    says the new closing time."""
+    message, lobby_id, stopped = await _invited_then_swept(driver)
+    async with restarted(driver, tmp_path) as again:
+        await _at(again, stopped + HOUR, lobbies=False)
+        assert "<t:" in shown_message(again, message)["content"]
+        async with restarted(again, tmp_path) as third:
+            await _at(third, stopped + HOUR + 5)
+            new = int((await stored_lobby(third, lobby_id)).expires_at)
+            assert f"expires <t:{new}:R>" in shown_message(third, message)["content"]
+
+
+class _Trouble:
+    """What discord.DiscordServerError reads of Discord's own failure."""
+
+    status = 503
+    reason = "Service Unavailable"
+
+
+async def test_a_redraw_discord_failed_is_tried_again(
+    driver: InteractionDriver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Back an hour later, Discord fails the edit that shows the new closing time (its own
+    trouble, past discord.py's retries). Found by a review: the lobby was dropped from the
+    list kept in memory, and its message said the old time, long past, for as long as the
+    process ran. The lobby stays marked in the store, and the next lobby sweep draws it."""
+    message, lobby_id, stopped = await _invited_then_swept(driver)
+    async with restarted(driver, tmp_path) as again:
+        edit = discord.PartialMessage.edit
+        failed: list[int] = []
+
+        async def troubled(self: discord.PartialMessage, **fields: Any) -> Any:
+            if not failed:
+                failed.append(self.id)
+                raise discord.DiscordServerError(_Trouble(), "unavailable")
+            return await edit(self, **fields)
+
+        monkeypatch.setattr(discord.PartialMessage, "edit", troubled)
+        await _at(again, stopped + HOUR)
+        assert failed == [int(message["id"])]
+        new = int((await stored_lobby(again, lobby_id)).expires_at)
+        assert f"expires <t:{new}:R>" not in shown_message(again, message)["content"]
+        await _at(again, stopped + HOUR + 5)
+        assert f"expires <t:{new}:R>" in shown_message(again, message)["content"]
+        store = running_bot(again).tables.store
+        assert await store.lobbies_to_reshow(50) == []
+
+
+async def test_an_invitation_deleted_while_the_bot_was_away_closes_at_the_redraw(
+    driver: InteractionDriver, tmp_path: Path
+) -> None:
+    """A moderator deleted the invitation while the bot was down (no MESSAGE_DELETE reached
+    it). Back an hour later, the edit that would show the new closing time meets Discord's
+    "Unknown Message": the invitation is cancelled then, as the event would have done, and
+    Alice's seat there counts no more (it held it, open, for the rest of its time)."""
+    message, lobby_id, stopped = await _invited_then_swept(driver)
+    await driver.close()
+    del driver.backend.messages[int(message["id"])]  # no bot listening: no event
+    async with restarted(driver, tmp_path) as again:
+        await _at(again, stopped + HOUR)
+        assert (await stored_lobby(again, lobby_id)).status == "cancelled"
+        listed = str((await again.slash("mygames", {}, user_id=ALICE_ID)).content)
+        assert "invitation" not in listed, listed

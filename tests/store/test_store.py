@@ -61,6 +61,7 @@ async def test_schema_created(store: Store, backend: Backend) -> None:
         (13, "id_floors"),
         (14, "deleted_lobbies"),
         (15, "lobbies_by_channel"),
+        (16, "lobbies_to_reshow"),
     ]
     tables = ("games", "moves", "results", "guild_settings", "lobbies", "abort_votes")
     for table in (*tables, "daily_claims", "timer_heartbeats", "seating_claims", "id_floors"):
@@ -95,6 +96,7 @@ async def test_migrations_idempotent(backend: Backend) -> None:
         (13,),
         (14,),
         (15,),
+        (16,),
     ]
 
 

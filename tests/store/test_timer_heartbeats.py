@@ -13,6 +13,7 @@ from dataclasses import replace
 import pytest
 
 from bot.store.base import LobbyRecord, Resumed, Shards, Store, StoredGame
+from bot.store.rows import LOBBIES_TO_RESHOW, shard_condition
 from tests.store.helpers import SEATS, STATE, Backend, lobby_record
 
 T0 = 1_700_000_000.0
@@ -334,3 +335,62 @@ async def test_two_processes_resuming_the_same_shard_at_once_give_a_lobby_the_do
     finally:
         await first.close()
         await second.close()
+
+
+async def test_the_lobbies_given_time_back_stay_marked_until_drawn(
+    timed: Store, backend: Backend
+) -> None:
+    """Two invitations given the hour back, a third past its time (not moved): the two are
+    marked, and the mark outlives the store object (a process stopped before it edited their
+    messages leaves them to the next). Cleared at the version drawn, not at an older one (a
+    press changed it since: drawn again), and without moving the version; a lobby closed
+    while marked is no longer asked about."""
+    drawn = await _lobby(timed, T0 + 600)
+    pressed = await _lobby(timed, T0 + 600)
+    closed = await _lobby(timed, T0 + 600)
+    await _lobby(timed, T0 + 5)
+    await timed.heartbeat(ALL, T0 + 10)
+    assert await timed.lobbies_to_reshow(50) == []
+    resumed = await timed.resume_timers(ALL, T0 + 10 + HOUR, started=T0 + HOUR)
+    assert resumed.lobbies == (drawn.id, pressed.id, closed.id)
+    again = backend.store()
+    await again.open()
+    try:
+        assert await again.lobbies_to_reshow(50) == [drawn.id, pressed.id, closed.id]
+        assert await again.lobbies_to_reshow(2) == [drawn.id, pressed.id]
+    finally:
+        await again.close()
+    shifted = await timed.get_lobby(drawn.id)
+    assert shifted is not None and shifted.version == drawn.version + 1
+    assert await timed.lobby_reshown(drawn.id, shifted.version)
+    after = await timed.get_lobby(drawn.id)
+    assert after is not None and after.version == shifted.version
+    moved = await timed.get_lobby(pressed.id)
+    assert moved is not None
+    await timed.update_lobby(moved, moved.version)  # a press after the edit was sent
+    assert not await timed.lobby_reshown(pressed.id, moved.version)
+    gone = await timed.get_lobby(closed.id)
+    assert gone is not None
+    await timed.update_lobby(replace(gone, status="cancelled"), gone.version)
+    assert await timed.lobbies_to_reshow(50) == [pressed.id]
+    assert await timed.lobby_reshown(pressed.id, moved.version + 1)
+    assert await timed.lobbies_to_reshow(50) == []
+
+
+async def test_only_the_shards_own_marked_lobbies_are_asked_for(timed: Store) -> None:
+    """A process running shard 1 of 2 redraws its servers' lobbies and those on no server."""
+    on_0 = await _lobby(timed, T0 + 600, guild_id=7)
+    on_1 = await _lobby(timed, T0 + 600, guild_id=1 << 22)
+    await timed.heartbeat(Shards(2, (0, 1)), T0 + 10)
+    await timed.resume_timers(Shards(2, (0, 1)), T0 + 10 + HOUR, started=T0 + HOUR)
+    assert await timed.lobbies_to_reshow(50) == [on_0.id, on_1.id]
+    assert await timed.lobbies_to_reshow(50, Shards(2, (1,))) == [on_1.id]
+
+
+async def test_the_marked_lobbies_are_found_through_an_index(
+    timed: Store, backend: Backend
+) -> None:
+    """The lobby sweep asks while any may be marked: migration 0016's index of the marked
+    open lobbies answers, not a read of every lobby kept."""
+    plan = await backend.plan(LOBBIES_TO_RESHOW.format(shards=shard_condition(None)), 50)
+    assert "lobbies_to_reshow" in plan, plan
