@@ -6,6 +6,7 @@ for a board, puts names on user ids and shapes the rows the images show.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -431,6 +432,17 @@ def solitaire_verdict(stored: StoredResult, seat: int = 0) -> SolitaireVerdict:
 def message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
     """The address that opens a message in Discord (``@me``: a direct message)."""
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
+
+
+_MESSAGE_LINK = re.compile(r"https://discord\.com/channels/(?:\d+|@me)/(\d+)/(\d+)")
+
+
+def linked_messages(text: str) -> list[tuple[int, int]]:
+    """The messages ``text`` links to with ``message_link``, as (channel, message), in order
+    and once each. A name in the text cannot add one: names are shown through
+    ``cogs.ui.plain``, which breaks every ``://``."""
+    found = ((int(m[1]), int(m[2])) for m in _MESSAGE_LINK.finditer(text))
+    return list(dict.fromkeys(found))
 
 
 HISTORY_GAMES = 10

@@ -8,7 +8,7 @@ CHANNEL_DELETE: ``cogs.mygames``); what was deleted while the bot was away, or c
 Discord, it finds when an edit or a fetch it makes anyway meets Discord's "Unknown Message" or
 "Unknown Channel" (``found_gone``). Nothing here asks Discord anything.
 
-Dependency direction: imports no other cog but ``cogs.ui``, so ``cogs.lobby``, ``cogs.timers``,
+Dependency direction: imports no other cog, so ``cogs.lobby``, ``cogs.timers``, ``cogs.links``,
 ``cogs.mygames`` and ``cogs.leaderboard`` all may import it.
 """
 

@@ -38,7 +38,7 @@ from bot.render.leaderboard import LeaderboardRow, leaderboard_png
 from bot.render.stats import MemberStats, stats_png
 from bot.replays import Inputs
 from bot.store.base import StoredResult
-from cogs import limits
+from cogs import limits, links
 from cogs.alt_text import board_text, stats_text
 from cogs.choices import game_choices
 from cogs.seat_names import display_name
@@ -272,9 +272,8 @@ class Boards(commands.Cog):
         self, interaction: discord.Interaction[Any], member: discord.Member | None = None
     ) -> None:
         who = member or interaction.user
-        # A read of the server's results, which other channels' moves wait for: limited per
-        # member, one at a time (cogs/limits.py).
-        with limits.limited(interaction, limits.HISTORIES):
+
+        async def answer() -> str:
             results = await bot_of(interaction).store.results(
                 guild_id=interaction.guild_id, user_id=who.id, newest=HISTORY_GAMES
             )
@@ -283,11 +282,15 @@ class Boards(commands.Cog):
             name = plain(display_name(who))
             head = f"**Recent games of {name}**"
             text = "\n".join(whole_lines(lines, MESSAGE_LIMIT - len(head) - 1, _older))
-            await interaction.response.send_message(
-                clip(f"{head}\n{text or f'{name} has no finished games here yet.'}"),
-                ephemeral=True,
-                allowed_mentions=NO_PINGS,
-            )
+            return clip(f"{head}\n{text or f'{name} has no finished games here yet.'}")
+
+        # A read of the server's results, which other channels' moves wait for: limited per
+        # member, one at a time (cogs/limits.py).
+        with limits.limited(interaction, limits.HISTORIES):
+            text = await answer()
+            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
+        # A table deleted while the bot was away sent no event: its link is looked at once.
+        await links.look_after_answer(interaction, text, answer)
 
     @app_commands.command(name="replay", description="Watch the last finished game here again")
     async def replay(self, interaction: discord.Interaction[Any]) -> None:

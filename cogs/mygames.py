@@ -23,7 +23,7 @@ from discord.ext import commands
 
 from bot.engine.words import plural
 from bot.playing import games_of, lobby_lines, playing_lines
-from cogs import gone, limits
+from cogs import gone, limits, links
 from cogs import lobby as lobby_cog
 from cogs.ui import MESSAGE_LIMIT, NO_PINGS, bot_of, clip, junction, plain, whole_lines
 
@@ -48,6 +48,14 @@ class MyGames(commands.Cog):
 
     @app_commands.command(name="mygames", description="Your games in play here, and whose move")
     async def mygames(self, interaction: discord.Interaction[Any]) -> None:
+        text = await self._answer(interaction)
+        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
+        # A table or lobby message deleted while the bot was away sent no event: each link is
+        # looked at once (a lobby found gone is closed, its seats freed).
+        await links.look_after_answer(interaction, text, lambda: self._answer(interaction))
+
+    async def _answer(self, interaction: discord.Interaction[Any]) -> str:
+        """The member's games and lobbies, as /mygames says them (read from the store)."""
         tables = bot_of(interaction).tables
         user_id, guild_id = interaction.user.id, interaction.guild_id
         # In a direct message, as /history and /stats there, every server's games: "here"
@@ -81,9 +89,7 @@ class MyGames(commands.Cog):
         text = (
             (f"{head}\n" + "\n".join(lines)) if lines else NOTHING_ANYWHERE if anywhere else NOTHING
         )
-        await interaction.response.send_message(
-            clip(text), ephemeral=True, allowed_mentions=NO_PINGS
-        )
+        return clip(text)
 
     @commands.Cog.listener()
     async def on_raw_message_delete(self, payload: discord.RawMessageDeleteEvent) -> None:

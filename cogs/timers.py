@@ -49,6 +49,7 @@ from bot.engine.core import BadOption, GameError
 from bot.engine.words import plural
 from bot.store.base import GuildSettings, LobbyRecord, Shards, StoredGame
 from bot.timers import TimerEvent, sweep
+from cogs import gone, links
 from cogs.lobby import LOBBIES_PER_SWEEP, expire_due, forget_closed, show_new_times
 from cogs.ui import bot_of, junction, pings, send_table
 
@@ -59,7 +60,7 @@ BLIP_SECONDS = 3 * SWEEP_SECONDS
 """A shard whose gateway connection is back within this long of its last heartbeat (a normal
 RESUME, a short network blip) gives no time back: a deadline that passed meanwhile is handled
 at once, as it would have been, and nothing is written but the heartbeat."""
-UNKNOWN_CHANNEL = 10003  # Discord's error code for a channel that does not exist (any more)
+UNKNOWN_CHANNEL = gone.UNKNOWN_CHANNEL
 MISSING_ACCESS = 50001  # ... and for one in a server the bot is not in
 MAX_TURN_MINUTES = 10080  # a week
 MIN_REACTION_SECONDS, MAX_REACTION_SECONDS = 5, 3600  # as GuildSettings checks
@@ -208,7 +209,9 @@ class Timers(commands.Cog):
                 await self._announce(event)
             except discord.HTTPException as error:
                 if self._unreachable(event.game, error):
-                    await self._channel_gone(event.game.channel_id, "cannot be reached")
+                    await self._channel_gone(
+                        event.game.channel_id, "cannot be reached", deleted=_deleted(error)
+                    )
                     continue
                 log.warning("could not announce a timer in game %s", event.game.id, exc_info=True)
 
@@ -277,6 +280,8 @@ class Timers(commands.Cog):
         for shard in live & self.offline:
             log.info("shard %d reached Discord again: its games' timers run", shard)
             self.offline.discard(shard)
+            # A message deleted meanwhile may have sent no event: links are looked at anew.
+            links.forget_looked_at(self.bot)
         return live
 
     @tasks.loop(seconds=SWEEP_SECONDS)
@@ -327,7 +332,9 @@ class Timers(commands.Cog):
             await self.bot.fetch_channel(game.channel_id)
         except discord.HTTPException as error:
             if self._unreachable(game, error):
-                await self._channel_gone(game.channel_id, "cannot be reached")
+                await self._channel_gone(
+                    game.channel_id, "cannot be reached", deleted=_deleted(error)
+                )
                 return False
         return True
 
@@ -359,9 +366,16 @@ class Timers(commands.Cog):
             if game.guild_id == guild.id:
                 await self._channel_gone(game.channel_id, "is in a server Junction left")
 
-    async def _channel_gone(self, channel_id: int, why: str) -> None:
+    async def _channel_gone(self, channel_id: int, why: str, deleted: bool = False) -> None:
         """End the game of a channel nobody can play in any more with no result (if it has
-        one); ``why`` says what became of the channel, for the log."""
+        one); ``why`` says what became of the channel, for the log. ``deleted``: found deleted
+        (no event came, the bot was away), so its tables and lobbies are forgotten too, as
+        ``cogs.mygames`` does on the event."""
+        if deleted:
+            try:
+                await gone.channel_deleted(junction(self.bot).tables.store, channel_id)
+            except Exception:
+                log.warning("could not forget deleted channel %s", channel_id, exc_info=True)
         try:
             ended = await junction(self.bot).tables.abort(channel_id=channel_id)
         except GameError:
@@ -420,14 +434,12 @@ class Timers(commands.Cog):
                 link = f" · [table]({table})"
                 try:
                     await channel.fetch_message(game.message_id)
-                except discord.NotFound:
+                except discord.HTTPException as error:
                     # Deleted while the bot was away (no event came): its link would open
                     # nothing. (Once a turn, so the look costs little; any other failure
                     # keeps the link.) Forgotten, so /mygames stops linking to it too.
-                    link = ". /table posts the table again."
-                    await self._forget_table(game.channel_id, game.message_id)
-                except discord.HTTPException:
-                    pass
+                    if await self._found_gone(game.channel_id, game.message_id, error):
+                        link = ". /table posts the table again."
             await channel.send(
                 f"⏳ {mentions}, your turn runs out{when}{link}",
                 allowed_mentions=pings(s.user_id for s in event.waiting),
@@ -435,11 +447,17 @@ class Timers(commands.Cog):
             return
         await send_table(junction(self.bot), channel.send, event.update)
 
-    async def _forget_table(self, channel_id: int, message_id: int) -> None:
+    async def _found_gone(
+        self, channel_id: int, message_id: int, error: discord.HTTPException
+    ) -> bool:
+        """``gone.found_gone``, logged rather than raised: whether the message was gone."""
         try:
-            await junction(self.bot).tables.store.forget_table_messages(channel_id, {message_id})
+            return await gone.found_gone(
+                junction(self.bot).tables.store, channel_id, message_id, error
+            )
         except Exception:
             log.warning("could not forget deleted table %s", message_id, exc_info=True)
+            return isinstance(error, discord.NotFound)
 
     @app_commands.command(name="settings", description="Server settings for Junction games")
     @app_commands.describe(
@@ -517,6 +535,12 @@ class Timers(commands.Cog):
             await interaction.followup.send(said, ephemeral=True)
         else:
             await interaction.response.send_message(said, ephemeral=True)
+
+
+def _deleted(error: discord.HTTPException) -> bool:
+    """Whether Discord's answer says a channel does not exist (deleted), rather than out of
+    reach (a server that removed the bot)."""
+    return isinstance(error, discord.NotFound) and error.code == gone.UNKNOWN_CHANNEL
 
 
 def shard_of(game: StoredGame, shards: Shards) -> int:

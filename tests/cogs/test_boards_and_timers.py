@@ -108,12 +108,14 @@ async def test_history_keeps_its_own_markdown_and_escapes_names(
     store = running_bot(driver).store
     finished = await store.get_game(game.record.game_id)
     assert finished is not None
-    await store.set_message(finished.id, 777, finished.version)
+    # A message that is there (one found gone would be forgotten, cogs/links.py).
+    table = driver.backend.create_user_message(GAMES_CHANNEL_ID, ALICE_ID, "the last table")
+    await store.set_message(finished.id, int(table["id"]), finished.version)
     content = (await driver.slash("history", {})).content or ""
     assert "vs \\_\\_Bob\\_\\_ \\*1\\*:" in content, content
     verdict = "**won**" if "won" in content else "**lost**"
     assert verdict in content and "\\*\\*" not in content, content
-    link = f"[table](https://discord.com/channels/{GUILD_ID}/{GAMES_CHANNEL_ID}/777)"
+    link = f"[table](https://discord.com/channels/{GUILD_ID}/{GAMES_CHANNEL_ID}/{table['id']})"
     assert link in content, content
 
 

@@ -43,15 +43,16 @@ async def test_games_waiting_for_you_come_first(driver: InteractionDriver) -> No
     bot = running_bot(driver)
     await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 600, "computer"))
     await _dragon(driver)
-    update = await stacked_mille(driver)
-    await bot.store.set_message(update.game.id, 4242, update.game.version)
+    await stacked_mille(driver)
+    await driver.slash("table", {}, user_id=ALICE_ID)
+    table = (await bot.tables.current(GAMES_CHANNEL_ID)).message_id
     result = await driver.slash("mygames", {}, user_id=ALICE_ID)
     assert result.ephemeral
     head, mille, dragon = (result.content or "").splitlines()
     assert head == "**Your games here** — 2 in play, 1 waiting for you"
     assert mille.startswith(f"**Mille Bornes** in <#{GAMES_CHANNEL_ID}> against Bob: **your move**")
     assert "time runs out <t:" in mille
-    assert f"[table](https://discord.com/channels/{GUILD_ID}/{GAMES_CHANNEL_ID}/4242)" in mille
+    assert f"[table](https://discord.com/channels/{GUILD_ID}/{GAMES_CHANNEL_ID}/{table})" in mille
     assert dragon.startswith(f"**Dragon Mille Bornes** in <#{DRAGON_CHANNEL}> against Bob, Carol")
     assert "waiting for Bob" in dragon
 
