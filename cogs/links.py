@@ -92,9 +92,8 @@ async def _gone(client: Any, links: list[tuple[int, int]]) -> bool:
     looked = looked_at_of(client)
     store = junction(client).tables.store
     found = False
-    for channel_id, message_id in [link for link in links if not looked.seen(link[1])][
-        :LOOKS_PER_ANSWER
-    ]:
+    unseen = [link for link in links if not looked.seen(link[1])]
+    for channel_id, message_id in unseen[:LOOKS_PER_ANSWER]:
         channel = client.get_partial_messageable(channel_id)
         try:
             await channel.fetch_message(message_id)
