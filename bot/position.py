@@ -86,6 +86,11 @@ class Position:
         names = and_list([self.stored.seats[s].name for s in self.acting])
         return f"waiting for {names} to react" if self.window_open else f"waiting for {names}"
 
+    def deciding_at_once(self) -> bool:
+        """Whether the seats to act make a choice every seat makes at once, rather than take a
+        turn (the presenter's ``deciding``: Ticket to Ride's opening tickets)."""
+        return bool(self.bundle.presenter.deciding(self.game.public_view(self.state)))
+
     def refusal(self, seat: int) -> str:
         """Why ``seat``, not deciding now, may not move: it is out (a Dragon driver killed:
         "not your turn" promised a turn that never comes), or others decide, in a reaction
@@ -93,8 +98,9 @@ class Position:
         (a seat that has chosen its opening tickets waits for the others) or a turn."""
         if seat in self.game.out(self.state):
             return OUT_OF_THE_GAME
-        if self.window_open or len(self.acting) > 1:
-            # Several deciding at once (Ticket to Ride's opening tickets) is nobody's turn.
+        if self.window_open or len(self.acting) > 1 or self.deciding_at_once():
+            # Several deciding at once (Ticket to Ride's opening tickets) is nobody's turn,
+            # also once all but one have chosen.
             return f"Not now: {self.waiting_for()}."
         return f"It is not your turn; {self.waiting_for()}."
 

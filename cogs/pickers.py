@@ -268,14 +268,17 @@ async def _left_or_waiting(
     tables: Tables, here: Position, user_id: int, moves: Sequence[MoveRecord]
 ) -> None:
     """Refuse an old hand component of a member who left the game, or who has made their part
-    of a choice several make at once (Ticket to Ride's opening tickets): "use the newest
-    table" would not help them, why they cannot move would. Otherwise an old hand's component
-    is from an earlier turn, which its caller says."""
+    of a choice several make at once (Ticket to Ride's opening tickets, the last one still
+    choosing included): "use the newest table" would not help them, why they cannot move
+    would. Otherwise an old hand's component is from an earlier turn, which its caller says."""
     await _not_deciding(
         tables,
         here,
         user_id,
-        only=lambda why: why == LEFT_THE_GAME or (len(here.acting) > 1 and not here.window_open),
+        only=lambda why: (
+            why == LEFT_THE_GAME
+            or ((len(here.acting) > 1 or here.deciding_at_once()) and not here.window_open)
+        ),
         moves=moves,
     )
 

@@ -1,0 +1,51 @@
+"""A review of the newer games (1000 Mile Race, Ticket to Ride and its solo, Dragon Mille Bornes)
+played whole through the fake Discord as a member would, every message, private answer, button
+label and menu option read, and as a hostile member would: real custom ids changed (another game,
+seat, turn, picker, option, where it was shown; odd unicode and 100 extra characters), another
+member's buttons, the same press twice at once, a finished game's buttons, a reaction after its
+window closed, menu values never offered.
+
+What held is listed in the commit that added this file; each test below holds what the review
+found, and its docstring says what a member saw before the fix.
+"""
+
+from __future__ import annotations
+
+from bot.store.base import SeatRecord
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import public_table, replies
+from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID, walk_components
+from tests.discord.payloads import InteractionDriver
+
+TWO = [SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)]
+
+
+async def test_a_member_who_kept_her_opening_tickets_is_not_told_it_is_not_her_turn(
+    driver: InteractionDriver,
+) -> None:
+    """Ticket to Ride of two: Alice keeps her opening tickets while Bob still chooses, then
+    types another keep and picks in her keep menu again. Her hand says she waits for Bob to keep
+    his tickets; the refusals said "It is not your turn; waiting for Bob.", though at the
+    opening there are no turns (at three, with two still choosing, they said "Not now").
+    Now: "Not now: waiting for Bob.", and nothing changes."""
+    bot = running_bot(driver)
+    update = await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="ttr", seats=TWO, seed=5
+    )
+    table = public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, f"jn:h:{update.game.id}")
+    assert hand.message is not None
+    (menu,) = [c for c in walk_components(hand.message["components"]) if c.get("type") == 3]
+    kept = [menu["options"][0]["value"]]
+    await driver.select(hand, menu["custom_id"], kept)
+    before = await bot.store.get_game(update.game.id)
+    assert before is not None and before.version == update.game.version + 1
+    other = menu["options"][1]["value"]
+    typed = await driver.slash("move", {"action": f"keep {other}"})
+    picked = await driver.forge(hand.message, menu["custom_id"], values=[other])
+    for refused in (typed, picked):
+        assert refused.ephemeral, replies(refused)
+        assert replies(refused) == "Not now: waiting for Bob.", replies(refused)
+    again = await driver.forge(hand.message, menu["custom_id"], values=kept)
+    assert replies(again) == "You have already made that move. Not now: waiting for Bob."
+    assert await bot.store.get_game(update.game.id) == before
