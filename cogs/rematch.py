@@ -21,7 +21,9 @@ from discord.ext import commands
 
 from bot.engine.core import BadOption, GameError
 from bot.games import bundle, policy_factory
-from bot.store.base import Invitee, SeatRecord
+from bot.store.base import Invitee, SeatRecord, StoredGame
+from bot.tables import Tables
+from bot.updates import TableBusy
 from cogs import limits
 from cogs.dealing import deal, vs_computers
 from cogs.lobby import already_asked, clock, open_lobby
@@ -118,7 +120,36 @@ class RematchButton(GameItem, template=rf"{REMATCH_PREFIX}(?P<game>{ID})"):
         seats = [me, *(replace(s, seat=n + 1) for n, s in enumerate(computers))]
         against = vs_computers(len(computers)) if computers else "alone"
         headline = f"**{found.info.title}** — {plain(me.name)} {against} · rematch"
-        await deal(interaction, found, seats, options, headline)
+        try:
+            await deal(interaction, found, seats, options, headline)
+        except TableBusy:
+            # A second press (a double click, or later) finds the game the first one dealt:
+            # "finish it, or /resign or /abort it first" asked the member to give it up.
+            if await _rematch_running(tables, interaction, old):
+                raise GameError(REMATCH_RUNNING) from None
+            raise
+
+
+REMATCH_RUNNING = (
+    "The rematch is already running in this channel: play it from its table "
+    "(/table posts it again)."
+)
+
+
+async def _rematch_running(
+    tables: Tables, interaction: discord.Interaction[Any], old: StoredGame
+) -> bool:
+    """Whether the game running in the presser's channel is a new game of ``old``'s, dealt
+    since it ended, with the presser seated: the rematch a press like this one dealt."""
+    if interaction.channel_id is None:
+        return False
+    running = await tables.store.active_game(interaction.channel_id)
+    return (
+        running is not None
+        and running.game_key == old.game_key
+        and running.created_at >= old.updated_at
+        and any(s.user_id == interaction.user.id for s in running.seats)
+    )
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -11,7 +11,10 @@ found, and its docstring says what a member saw before the fix.
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.store.base import SeatRecord
+from cogs.rematch import REMATCH_RUNNING
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import public_table, replies
 from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID, walk_components
@@ -49,3 +52,47 @@ async def test_a_member_who_kept_her_opening_tickets_is_not_told_it_is_not_her_t
     again = await driver.forge(hand.message, menu["custom_id"], values=kept)
     assert replies(again) == "You have already made that move. Not now: waiting for Bob."
     assert await bot.store.get_game(update.game.id) == before
+
+
+async def test_rematch_pressed_twice_at_once_alone_points_at_the_game_it_dealt(
+    driver: InteractionDriver,
+) -> None:
+    """Alice gives up her Ticket to Ride Solo and double clicks Rematch: one game is dealt, and
+    the second press was told "A game is already running in this channel. Finish it, or /resign
+    or /abort it first.", which asks her to give up the rematch she had just asked for. Now it
+    says the rematch is running here; nothing more is stored."""
+    bot = running_bot(driver)
+    await driver.slash("play", {"game": "ttr-solo"})
+    ended = public_table(await driver.slash("resign", {}))
+    finished = await bot.store.active_game(GAMES_CHANNEL_ID)
+    assert finished is None
+    (rematch,) = [c for c in ended.custom_ids if c.startswith("jn:r:")]
+    both = await asyncio.gather(
+        driver.click(ended.message_id, rematch), driver.forge(ended.message_id, rematch)
+    )
+    refused = [r for r in both if r.ephemeral]
+    assert len(refused) == 1, [replies(r) for r in both]
+    assert replies(refused[0]) == REMATCH_RUNNING, replies(refused[0])
+    (dealt,) = await bot.store.games_of_member(ALICE_ID, active=True)
+    # Pressed again later, while it is played: the same answer, nothing dealt.
+    later = await driver.click(ended.message_id, rematch)
+    assert later.ephemeral and replies(later) == REMATCH_RUNNING, replies(later)
+    assert await bot.store.games_of_member(ALICE_ID, active=True) == [dealt]
+
+
+async def test_rematch_pressed_beside_another_game_still_says_to_finish_it(
+    driver: InteractionDriver,
+) -> None:
+    """Alice's Race against the computer ends; she starts a Dragon game in the same channel,
+    then presses the Race's Rematch: that game is no rematch of it, so she is told to finish it
+    first, as before."""
+    bot = running_bot(driver)
+    await driver.slash("play", {"game": "race"})
+    ended = public_table(await driver.slash("resign", {}))
+    await driver.slash("play", {"game": "dragon"})
+    (rematch,) = [c for c in ended.custom_ids if c.startswith("jn:r:")]
+    pressed = await driver.click(ended.message_id, rematch)
+    assert pressed.ephemeral, replies(pressed)
+    assert replies(pressed).startswith("A game is already running in this channel. Finish it")
+    (running,) = await bot.store.games_of_member(ALICE_ID, active=True)
+    assert running.game_key == "dragon"
