@@ -7,7 +7,7 @@ press: about 4,000 presses of ids made from real ones (another game, 0 and 19-20
 before, after, far ahead; table for hand; other pickers, options and nested paths; another kind
 of component; a trailing newline, space or Arabic-Indic digit, 100 more characters, full-width
 digits) and of real ids pressed by another member or an onlooker, at a turn, a reaction window
-and the opening tickets of each game, each answered privately in one sentence with nothing
+and the opening tickets of each game, each answered privately in a short line with nothing
 stored; menu values never offered (none, repeated, every one plus another, 100 characters,
 emoji, another case, another index, a ticket not drawn); 551 presses made twice at once (537
 told "You have already made that move", the rest refused twice or after the game ended, each
