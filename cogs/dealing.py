@@ -14,6 +14,7 @@ from typing import Any
 import discord
 
 from bot.engine.core import BadOption, players_wanted
+from bot.engine.words import names
 from bot.games import get_policy
 from bot.games.bundle import GameBundle
 from bot.seats import computer_names
@@ -46,11 +47,15 @@ def vs_computers(count: int) -> str:
     return "vs the computer" if count == 1 else f"vs {count} computers"
 
 
-def check_seats(found: GameBundle, seats: int) -> None:
+def check_seats(found: GameBundle, seats: int, counted: Sequence[str] = ()) -> None:
+    """Refuse a table of ``seats`` the game is not played by. ``counted``: what the command
+    asked for that adds up to them ("you", "4 open seats"), said in the refusal, since a member
+    who asked for four seats may not count the one they sit in."""
     info = found.info
     if not info.min_players <= seats <= info.max_players:
         wanted = players_wanted(info.min_players, info.max_players)
-        raise BadOption(f"{info.title} is played by {wanted}, not {seats}.")
+        how = f" ({names(list(counted))})" if counted else ""
+        raise BadOption(f"{info.title} is played by {wanted}, not {seats}{how}.")
 
 
 def level_of(found: GameBundle, level: str | None) -> str:

@@ -43,6 +43,12 @@ SHARED_DESCRIPTIONS = {
 }
 
 
+def _counted(asked: str, computers: int) -> list[str]:
+    """The seats a command asked for, as its refusal counts them: the member first."""
+    said = ["you", *([asked] if asked else [])]
+    return [*said, plural(computers, "computer")] if computers else said
+
+
 def _refuse_solitaire(found: GameBundle) -> None:
     """/challenge and /host seat others: a game played alone is refused, pointing to /play."""
     if found.info.max_players == 1:
@@ -135,7 +141,11 @@ class NewGame(commands.Cog):
             if any(candidate.id == other.id for other in invited):
                 raise BadOption(f"{display_name(candidate)} is invited twice.")
             invited.append(candidate)
-        check_seats(found, 1 + len(invited) + computers)
+        check_seats(
+            found,
+            1 + len(invited) + computers,
+            _counted(f"{plural(len(invited), 'member')} invited", computers),
+        )
         await _post_lobby(
             interaction,
             found,
@@ -172,7 +182,11 @@ class NewGame(commands.Cog):
                 f"With {plural(computers, 'computer')}, {info.title} has no seat left for "
                 "members to join: ask for fewer computers."
             )
-        check_seats(found, 1 + offered + computers)
+        check_seats(
+            found,
+            1 + offered + computers,
+            _counted(f"{plural(offered, 'open seat')}", computers),
+        )
         await _post_lobby(
             interaction,
             found,
@@ -210,7 +224,7 @@ class NewGame(commands.Cog):
         if daily:
             seed, labels = await daily_deal(interaction, found, chosen)
         rivals = max(info.min_players - 1, 0) if computers is None else computers
-        check_seats(found, 1 + rivals)
+        check_seats(found, 1 + rivals, _counted("", rivals))
         name = level_of(found, level)
         me = SeatRecord(0, display_name(interaction.user), user_id=interaction.user.id)
         seats = [me, *computer_seats(1, rivals, name)]

@@ -802,7 +802,15 @@ async def test_mygames_with_many_tables_fits_one_message(driver: InteractionDriv
             "With 1 computer, Mille Bornes has no seat left for members to join: ask for "
             "fewer computers.",
         ),
-        ({"game": "ttr", "seats": 3, "computers": 1}, "is played by 2 to 4 players, not 5."),
+        (
+            {"game": "ttr", "seats": 3, "computers": 1},
+            "is played by 2 to 4 players, not 5 (you, 3 open seats and 1 computer).",
+        ),
+        # The host's own seat is counted, and said: four seats asked for are five players.
+        (
+            {"game": "ttr", "seats": 4},
+            "is played by 2 to 4 players, not 5 (you and 4 open seats).",
+        ),
         ({"game": "dragon", "options": "oil_slick:sideways"}, "'sideways' is not a choice for"),
         ({"game": "dragon", "level": "grandmaster"}, "no computer player called 'grandmaster'"),
     ],
@@ -820,3 +828,29 @@ async def test_host_is_refused_where_a_game_is_running(driver: InteractionDriver
     result = await driver.slash("host", {"game": "dragon"})
     assert result.ephemeral and replies(result) == "A game is already running in this channel."
     assert await running_bot(driver).tables.store.get_lobby(1) is None
+
+
+@pytest.mark.parametrize(
+    ("command", "options", "sentence"),
+    [
+        (
+            "challenge",
+            {"game": "mille", "member": BOB_ID, "computers": 1},
+            "Mille Bornes is played by exactly 2 players, not 3 (you, 1 member invited and "
+            "1 computer).",
+        ),
+        (
+            "play",
+            {"game": "ttr", "computers": 4},
+            "Ticket to Ride: The Card Game is played by 2 to 4 players, not 5 (you and 4 "
+            "computers).",
+        ),
+    ],
+)
+async def test_a_table_of_the_wrong_size_says_how_it_was_counted(
+    driver: InteractionDriver, command: str, options: dict[str, object], sentence: str
+) -> None:
+    """The member's own seat counts: the refusal says what added up to too many."""
+    result = await driver.slash(command, options)
+    assert result.ephemeral and sentence in replies(result)
+    assert await running_bot(driver).tables.store.active_games() == []
