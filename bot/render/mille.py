@@ -33,7 +33,6 @@ from bot.render.common import (
     ellipsize,
     felt,
     fit_font,
-    fit_wrapped,
     font,
     hand_header,
     mat,
@@ -48,7 +47,7 @@ from bot.render.common import (
     washed_out,
     wrap,
 )
-from bot.render.mille_cards import card_back, draw_card, name_band_top
+from bot.render.mille_cards import card_back, draw_card, name_band_top, name_lines
 
 TABLE_SIZE = (1200, 840)
 HAND_IMAGE_SIZE = (1200, 376)
@@ -319,7 +318,9 @@ def _empty_slot(
         d.rounded_rectangle(box, radius=card_radius(w), fill=fill)
     dashed_rounded(d, box, colour, radius=card_radius(w))
     room = w - 8
-    fnt, lines = fit_wrapped(title, room, 2, size, "cond", min_size=11)
+    # A safety's French name is broken at a syllable where its words are wider than the slot
+    # ("Incre- / vable", "Véhicule / prio- / ritaire" were 17 px).
+    fnt, lines = name_lines(title, room, size)
     if sub:
         dashed = f"— {sub}"
         lines = (*lines, dashed if text_width(dashed, fnt) <= room else sub)

@@ -354,15 +354,78 @@ def name_layout(name: str, w: int, h: int) -> tuple[Font, tuple[str, ...], int]:
     name is what says what it is), and is written at ``READABLE`` or more where its words fit
     that wide: the band grows to two lines of it and the picture shrinks. On the table's
     100 px cards the two-line names ("Extra Tank", "Right of Way") were 14 px, 7 on a phone.
-    A word too wide for the card even so ("Réparations") shrinks only as far as it must."""
+    A word too wide for the card even so is broken at a syllable (``name_lines``)."""
     if w < 80:
         return font(READABLE, "cond"), (), 0
     room = w - 2 * _RIBBON_EDGE - 2 * _RIBBON_PAD
     size = max(READABLE, round(h * 0.1))
-    fnt, lines = fit_wrapped(name, room, 2, size, "cond")
+    fnt, lines = name_lines(name, room, size)
     line_h = _line_height(fnt)
     band_h = max(round(h * 0.27), math.ceil(line_h * len(lines)) + 8)
     return fnt, lines, band_h
+
+
+_SYLLABLES: dict[str, str] = {
+    word.replace("·", ""): word
+    for word in (
+        # English: the words of Solo's pile cards' names, the widest of a 100 px card's.
+        "Ac·ci·dent",
+        "Gas·o·line",
+        "Re·pairs",
+        "Punc·ture",
+        # French, where the printed cards' names are longer.
+        "Ré·pa·ra·tions",
+        "Cre·vai·son",
+        "In·cre·vable",
+        "d'es·sence",
+        "Es·sence",
+        "Ci·terne",
+        "Véhi·cule",
+        "prio·ri·taire",
+        "vi·tesse",
+        "se·cours",
+        "li·mite",
+        "vo·lant",
+    )
+}
+"""Where a card's name may be broken with a hyphen, as a dictionary breaks it: the French
+names' widest words are wider than a 100 px card at 20 px ("Réparations" 123 px), and were
+written at 14-19 px; no bundled face is narrower than DejaVu Sans Condensed Bold."""
+
+
+@lru_cache(maxsize=256)
+def name_lines(name: str, room: int, size: int) -> tuple[Font, tuple[str, ...]]:
+    """``name`` at ``size`` in lines of ``room`` px: its words whole on one or two lines, or
+    else broken at a syllable ("Répa- / rations") on two lines, or three ("Panne / d'es- /
+    sence"), the fewest lines, then the fewest breaks, then the narrowest. Only a name that
+    fits none of these shrinks (whole words, two lines)."""
+    fnt, lines = fit_wrapped(name, room, 2, size, "cond")
+    if not isinstance(fnt, ImageFont.FreeTypeFont) or fnt.size >= size:
+        return fnt, lines
+    fnt = font(size, "cond")
+    pieces: list[tuple[str, bool]] = []  # (syllables, whether they start a word)
+    for word in name.split():
+        pieces += [(piece, i == 0) for i, piece in enumerate(_SYLLABLES.get(word, word).split("·"))]
+    best: tuple[tuple[int, int, int], tuple[str, ...]] | None = None
+    for cuts in range(2 ** (len(pieces) - 1)):
+        broken: list[str] = [pieces[0][0]]
+        hyphens = 0
+        for k, (piece, starts) in enumerate(pieces[1:]):
+            if cuts >> k & 1:
+                if not starts:
+                    broken[-1] += "-"
+                    hyphens += 1
+                broken.append(piece)
+            else:
+                broken[-1] += f" {piece}" if starts else piece
+        widest = max(text_width(line, fnt) for line in broken)
+        if len(broken) <= 3 and widest <= room:
+            rank = (len(broken), hyphens, widest)
+            if best is None or rank < best[0]:
+                best = (rank, tuple(broken))
+    if best is None:
+        return fit_wrapped(name, room, 2, size, "cond")
+    return fnt, best[1]
 
 
 _RIBBON_EDGE = 2

@@ -874,6 +874,16 @@ def test_empty_slots_say_what_goes_there_at_the_readable_size(
     assert min(size for _, size in drawn) >= READABLE, sorted(set(drawn))
 
 
+def test_french_empty_safety_slots_are_readable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The French names in a new game's empty safety slots are 20 px: a word wider than the
+    slot is broken at a syllable ("Incre- / vable", "Véhicule / prio- / ritaire" were 17 px)."""
+    drawn = _slot_words(monkeypatch, mille, "_empty_slot")
+    game = bundle("mille").game
+    mille.table_png(game.public_view(game.new_game(NAMES[:2], 1, {"names": "fr"})))
+    assert {"Incre-", "vable", "Véhicule", "prio-", "ritaire"} <= {text for text, _ in drawn}
+    assert min(size for _, size in drawn) >= READABLE, sorted(set(drawn))
+
+
 def test_train_card_names_on_the_market_and_the_hand_are_readable(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -887,6 +897,11 @@ def test_train_card_names_on_the_market_and_the_hand_are_readable(
     names = [(text, size) for text, size in faces if text.isupper()]
     assert len(names) >= 5 + 2
     assert min(size for _, size in names) >= READABLE, names
+
+
+def _unbroken(lines: Any) -> str:
+    """The name written on ``lines``, a word broken at a syllable ("Répa-", "rations") whole."""
+    return " ".join(lines).replace("- ", "")
 
 
 def _face_names(monkeypatch: pytest.MonkeyPatch, size: tuple[int, int], lang: str) -> Any:
@@ -911,7 +926,7 @@ def _face_names(monkeypatch: pytest.MonkeyPatch, size: tuple[int, int], lang: st
         # ("STOP", "50"); a distance card may write its unit alone under its number.
         name = card.name_in(lang)
         said = {name, name.removeprefix(f"{card.miles} ")}
-        count = next(k for k in (2, 1) if " ".join(t for t, _, _ in lines[-k:]) in said)
+        count = next(k for k in (3, 2, 1) if _unbroken(t for t, _, _ in lines[-k:]) in said)
         names += lines[-count:]
     monkeypatch.undo()
     mille_cards.draw_card.cache_clear()
@@ -934,16 +949,15 @@ def test_card_names_on_the_mille_and_solo_tables_are_readable(
     assert min(size for _, size, _ in names) >= READABLE, names
 
 
-def test_french_card_names_on_the_mille_table_are_as_large_as_the_card_allows(
+def test_french_card_names_on_the_mille_table_are_readable(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """With the French names, every name whose words fit the table's 100 px card at 20 px is
-    written at 20 px ("Feu / rouge", "Roue de / secours", "As du / volant" were 14 px); the
-    others shrink only as far as they must, to 17 px, but for "Réparations", one word of 123
-    px at 20 px (14 px, it was 13)."""
+    """With the French names, every name on the table's 100 px cards is at least 20 px,
+    inside the card: a word wider than the card at 20 px is broken at a syllable ("Répa- /
+    rations" was 14 px, one word of 123 px; "Crevaison", "Increvable", "Panne d'essence",
+    "Citerne d'essence", "Limite de vitesse" and "Véhicule prioritaire" 17-19 px)."""
     names = _face_names(monkeypatch, mille._CARD, "fr")
     assert all(inside for _, _, inside in names), names
-    sizes = {text: size for text, size, _ in names}
-    assert min(sizes[word] for word in ("Feu", "rouge", "secours", "volant", "bornes")) >= 20
-    assert min(size for text, size in sizes.items() if text != "Réparations") >= 17, sizes
-    assert sizes["Réparations"] >= 14
+    assert min(size for _, size, _ in names) >= READABLE, names
+    lines = [text for text, _, _ in names]
+    assert lines[lines.index("Répa-") : lines.index("Répa-") + 2] == ["Répa-", "rations"]
