@@ -50,7 +50,7 @@ from bot.render.common import (
 )
 from bot.render.mille_cards import card_back, draw_card
 
-TABLE_SIZE = (1200, 1000)
+TABLE_SIZE = (1200, 1022)
 HAND_IMAGE_SIZE = (1200, 360)
 RESULT_SIZE = (1000, 660)
 
@@ -60,7 +60,7 @@ _TOP_BAR = 56
 _HWY_Y = _TOP_BAR + 8
 _HWY_H = 336
 _ROAD_Y = _HWY_Y + _HWY_H + 8
-_ROAD_H = 178
+_ROAD_H = 200
 _HAND_Y = _ROAD_Y + _ROAD_H + 8
 _HAND_H = 262
 _CAPTION_Y = _HAND_Y + _HAND_H + 8
@@ -78,7 +78,10 @@ table's height; the longest runs seen (a dozen wipes, 800 letters) take nine lin
 _MOST_STEPS_LINES = 14  # past this (more wipes than a tank holds), the lines get smaller
 _TOP_CARD = (132, 185)
 _BACK_STEP = 9  # how much of each face-down card peeks out above the one on it
-_PILE_CARD = (84, 118)
+_PILE_CARD = (100, 140)
+"""The tank and the discard pile: the Mille Bornes table's card, as wide as its names need to
+be written whole at 20 px (on 84 px cards "Accident" and "Gasoline" were 17 px, "Puncture
+Proof" 16; the road grew 22 px for it)."""
 _HAND_CARD = (140, 196)
 _MINI = (50, 70)
 
@@ -338,7 +341,7 @@ def _draw_road(c: Canvas, view: SoloPublicView) -> None:
     x += w + 30
 
     # Cards cleared: the score of the classic preset, so it gets the biggest number.
-    bar_x0, bar_x1 = x, x + 460
+    bar_x0, bar_x1 = x, x + 428  # "YOUR MILES" keeps its place beside the wider piles
     c.text((bar_x0, top + 4), "CLEARED", font(READABLE, "bold"), Palette.MUTED)
     big = font(40, "bold")
     value = f"{view.cleared}"

@@ -933,30 +933,33 @@ def _face_names(monkeypatch: pytest.MonkeyPatch, size: tuple[int, int], lang: st
     return names
 
 
-@pytest.mark.parametrize("size", [mille._CARD, solo._TOP_CARD])
+@pytest.mark.parametrize("size", [mille._CARD, solo._TOP_CARD, solo._PILE_CARD])
 def test_card_names_on_the_mille_and_solo_tables_are_readable(
     monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
 ) -> None:
     """Every card's name on the Mille Bornes table's cards (100 px wide) and on Solo's highway
-    cards is at least 20 px, inside the card: those on two lines ("Extra / Tank", "Right of /
-    Way", "Speed / Limit") and the distance cards' were 14 px on the table, 7 on a phone, and
-    18 px on Solo's highways. The name may run the card's whole width, its band grows to two
-    lines of it, and a distance card says "miles" under its number where "100 miles" does not
-    fit one line."""
+    cards and discard pile is at least 20 px, inside the card: those on two lines ("Extra /
+    Tank", "Right of / Way", "Speed / Limit") and the distance cards' were 14 px on the table,
+    7 on a phone, and 18 px on Solo's highways; on Solo's discard pile, 84 px wide, "Accident"
+    and "Gasoline" were 17 px, "Repairs" 19 and "Puncture Proof" 16 (its cards are 100 px).
+    The name may run the card's whole width, its band grows to two lines of it, and a distance
+    card says "miles" under its number where "100 miles" does not fit one line."""
     names = _face_names(monkeypatch, size, "en")
     assert len(names) >= len(Card)
     assert all(inside for _, _, inside in names), names
     assert min(size for _, size, _ in names) >= READABLE, names
 
 
+@pytest.mark.parametrize("size", [mille._CARD, solo._PILE_CARD])
 def test_french_card_names_on_the_mille_table_are_readable(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]
 ) -> None:
-    """With the French names, every name on the table's 100 px cards is at least 20 px,
+    """With the French names, every name on the table's 100 px cards (and Solo's discard
+    pile's: 12-18 px on its 84 px cards, "Réparations" 12) is at least 20 px,
     inside the card: a word wider than the card at 20 px is broken at a syllable ("Répa- /
     rations" was 14 px, one word of 123 px; "Crevaison", "Increvable", "Panne d'essence",
     "Citerne d'essence", "Limite de vitesse" and "Véhicule prioritaire" 17-19 px)."""
-    names = _face_names(monkeypatch, mille._CARD, "fr")
+    names = _face_names(monkeypatch, size, "fr")
     assert all(inside for _, _, inside in names), names
     assert min(size for _, size, _ in names) >= READABLE, names
     lines = [text for text, _, _ in names]
