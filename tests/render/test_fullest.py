@@ -964,3 +964,27 @@ def test_french_card_names_on_the_mille_table_are_readable(
     assert min(size for _, size, _ in names) >= READABLE, names
     lines = [text for text, _, _ in names]
     assert lines[lines.index("Répa-") : lines.index("Répa-") + 2] == ["Répa-", "rations"]
+
+
+@pytest.mark.parametrize("size", [mille._PILE_CARD, solo._PILE_CARD])
+def test_card_back_1000_is_readable(monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]) -> None:
+    """The "1000" on the card back of Mille Bornes' deck (76 px wide) and Solo's tank is
+    20 px, its ink inside the red plate's box: it was 15 px and 16 px."""
+    mille_cards.card_back.cache_clear()
+    drawn: list[tuple[str, int, tuple[float, float, float, float]]] = []
+    draw = ImageDraw.ImageDraw.text
+
+    def text(self: ImageDraw.ImageDraw, xy: Any, words: str, *args: Any, **kw: Any) -> None:
+        box = self.textbbox(xy, words, font=kw["font"], anchor=kw["anchor"])
+        drawn.append((words, int(kw["font"].size), box))
+        draw(self, xy, words, *args, **kw)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
+    mille_cards.card_back(*size)
+    monkeypatch.undo()
+    mille_cards.card_back.cache_clear()
+    ((words, font_size, (left, top, right, bottom)),) = drawn
+    w, h = size
+    assert words == "1000" and font_size >= READABLE, drawn
+    # the plate: 80 % of the card wide, 32 % high, in its middle
+    assert w * 0.1 < left and right < w * 0.9 and h * 0.34 < top and bottom < h * 0.66
