@@ -21,6 +21,7 @@ from PIL import Image, ImageDraw
 
 from bot.engine.words import plural
 from bot.render.common import (
+    READABLE,
     RGB,
     Canvas,
     Palette,
@@ -123,7 +124,9 @@ def render_leaderboard(
     """
     c = Canvas(_leaderboard_background().copy())
     _draw_title_bar(c, title, period_label, _LW)
-    head = font(15, "bold")
+    # Column titles, "YOU", "YOUR PLACE" and the count under the board at the readable size
+    # (``READABLE``): they were 14-16 px, 7-8 on a phone.
+    head = font(READABLE, "bold")
     y = _HEAD_Y + 12
     c.text((_RANK_X, y), "#", head, Palette.MUTED, anchor="mm")
     c.text((_NAME_X, y), "PLAYER", head, Palette.MUTED, anchor="lm")
@@ -148,13 +151,15 @@ def render_leaderboard(
 
     if caller_row is not None and not caller_shown:
         mid = _CALLER_Y - 15
-        c.draw.line((MARGIN + 8, mid, _LW / 2 - 60, mid), fill=Palette.MAT_EDGE, width=2)
-        c.draw.line((_LW / 2 + 60, mid, _LW - MARGIN - 8, mid), fill=Palette.MAT_EDGE, width=2)
-        c.text((_LW / 2, mid), "YOUR PLACE", font(14, "bold"), Palette.MUTED, anchor="mm")
+        place = font(READABLE, "bold")
+        gap = text_width("YOUR PLACE", place) // 2 + 14
+        c.draw.line((MARGIN + 8, mid, _LW / 2 - gap, mid), fill=Palette.MAT_EDGE, width=2)
+        c.draw.line((_LW / 2 + gap, mid, _LW - MARGIN - 8, mid), fill=Palette.MAT_EDGE, width=2)
+        c.text((_LW / 2, mid), "YOUR PLACE", place, Palette.MUTED, anchor="mm")
         _draw_row(c, caller_row, _CALLER_Y + 4, 0, True, columns, with_rate)
     elif shown:  # (an empty board says so in its first row)
         note = f"{plural(len(rows), 'player')} on this board"
-        c.text((_LW / 2, _CALLER_Y + 30), note, font(16, "regular"), Palette.MUTED, anchor="mm")
+        c.text((_LW / 2, _CALLER_Y + 30), note, font(READABLE), Palette.MUTED, anchor="mm")
     return c.image
 
 
@@ -235,13 +240,13 @@ def _draw_row(
     name_room = value_r - text_width(value, value_font) - 28 - _NAME_X
     name_font = font(24, "bold")
     if is_caller:
-        you = font(14, "bold")
+        you = font(READABLE, "bold")
         name_room -= text_width("YOU", you) + 34
     name = ellipsize(row.name, name_font, max(60, name_room))
     c.text((_NAME_X, cy), name, name_font, Palette.INK, anchor="lm", drop=1)
     if is_caller:
         x = _NAME_X + text_width(name, name_font) + 12
-        c.pill(x, round(cy) - 12, "YOU", font(14, "bold"), _CALLER, Palette.DARK_INK, 24, 10)
+        c.pill(x, round(cy) - 15, "YOU", you, _CALLER, Palette.DARK_INK, 30, 10)
 
     colour = MEDAL_FIGURES[row.rank - 1] if podium else Palette.INK
     c.text((value_r, cy), value, value_font, colour, anchor="rm", drop=1)

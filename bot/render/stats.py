@@ -20,6 +20,7 @@ from PIL import Image, ImageDraw
 
 from bot.engine.words import noun, plural
 from bot.render.common import (
+    READABLE,
     RGB,
     Box,
     Canvas,
@@ -211,8 +212,8 @@ def _draw_stats_header(c: Canvas, stats: MemberStats) -> None:
         rating = "—" if stats.rating is None else number_text(stats.rating)
     c.text((right, cy + 2), rating, big, Palette.GOLD, anchor="rm", drop=2)
     right -= text_width(rating, big) + 10
-    small = font(15, "bold")
-    c.text((right, cy + 6), caption, small, Palette.MUTED, anchor="rm")
+    small = font(READABLE, "bold")  # "RATING" was 15 px
+    c.text((right, cy + 4), caption, small, Palette.MUTED, anchor="rm")
     right -= text_width(caption, small) + 20
     if stats.rank is not None:
         chip, fill, ink = _rank_chip(stats.rank, stats.ranked_players)
@@ -246,7 +247,9 @@ def _rank_chip(rank: int, ranked: int | None) -> tuple[str, RGB, RGB]:
 
 def _panel(c: Canvas, box: Box, title: str, note: str = "") -> None:
     mat(c, box, 16)
-    label = font(15, "bold")
+    # A panel's title and note at the readable size, as the leaderboard's column titles: they
+    # were 15 px, 7 on a phone.
+    label = font(READABLE, "bold")
     c.text((box[0] + 18, box[1] + 22), title, label, Palette.MUTED, anchor="lm")
     if note:
         c.text((box[2] - 18, box[1] + 22), note, label, Palette.MUTED, anchor="rm")
@@ -376,14 +379,22 @@ def _draw_board_panel(c: Canvas, stats: MemberStats, box: Box) -> None:
         chip_font = font(22, "bold")
         w = text_width(chip, chip_font) + 28
         c.pill(round(cx - w / 2), round(cy + 50), chip, chip_font, fill, ink, 38, pad=14)
-    _draw_note(c, cx, y1 - 54, x1 - x0 - 36)
+    room = x1 - x0 - 36
+    _draw_note(c, cx, y1 - 14 - _NOTE_LINE * len(_note_lines(room)), room)
+
+
+_NOTE_LINE = 26
+
+
+def _note_lines(room: int) -> list[str]:
+    """The note under the board at the readable size (it was 16 px), in lines of ``room``."""
+    return wrap(OFF_BOARD_NOTE, font(READABLE), room)
 
 
 def _draw_note(c: Canvas, cx: float, top: float, room: int) -> None:
     """Which games the board leaves out, centred in lines from ``top``."""
-    note_font = font(16, "regular")
-    for i, line in enumerate(wrap(OFF_BOARD_NOTE, note_font, room)):
-        c.text((cx, top + 12 + i * 22), line, note_font, Palette.MUTED, anchor="mm")
+    for i, line in enumerate(_note_lines(room)):
+        c.text((cx, top + 13 + i * _NOTE_LINE), line, font(READABLE), Palette.MUTED, anchor="mm")
 
 
 def _draw_opponents_panel(c: Canvas, opponents: Sequence[OpponentLine], box: Box) -> int:

@@ -14,7 +14,7 @@ from PIL import Image
 
 from bot.render import leaderboard as lb
 from bot.render import stats as st
-from bot.render.common import Canvas, Palette
+from bot.render.common import READABLE, Canvas, Palette
 from bot.render.leaderboard import (
     BAR_BACK,
     LEADERBOARD_SIZE,
@@ -33,7 +33,7 @@ from bot.render.stats import (
     stats_png,
 )
 from tests.render.colour_vision import ciede2000, closest_seen, worst_contrast
-from tests.render.drawn import inks_drawn, marks_drawn, words_drawn
+from tests.render.drawn import inks_drawn, marks_drawn, sizes_drawn, words_drawn
 
 PNG_BUDGET = 250 * 1024
 DAY = 86_400.0
@@ -456,3 +456,44 @@ def test_the_medals_stay_apart_to_a_colour_blind_player(monkeypatch: pytest.Monk
     for place, row in enumerate(_rows(3), 1):
         tint = lb._mix(lb._ROW_ALT if place % 2 == 0 else lb._ROW, faces[place - 1], 0.1)
         assert worst_contrast(inks[str(row.value)], tint) >= 4.5, (place, inks[str(row.value)])
+
+
+# --- readable words --------------------------------------------------------------------------
+
+
+def test_the_boards_titles_and_notes_are_readable(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The leaderboard's column titles (15 px), "YOU" and "YOUR PLACE" (14 px) and the count
+    under the board (16 px) are at least 20 px, 10 on a phone."""
+    drawn = sizes_drawn(monkeypatch)
+    rows = _rows(14)
+    render_leaderboard("Board", rows, rows[12])  # the caller under "YOUR PLACE"
+    render_leaderboard("Board", rows[:TOP_N], rows[4])  # the caller in place, the count below
+    words = ("#", "PLAYER", "RATING", "GAMES", "WIN RATE", "YOU", "YOUR PLACE")
+    sizes = {text: size for text, size in drawn if text in words or "on this board" in text}
+    assert set(words) < set(sizes), sizes
+    assert min(sizes.values()) >= READABLE, sizes
+
+
+@pytest.mark.parametrize("solitaire", [False, True])
+def test_the_stats_cards_titles_and_notes_are_readable(
+    monkeypatch: pytest.MonkeyPatch, solitaire: bool
+) -> None:
+    """A /stats card's panel titles and their notes ("RATED RECORD", "W–L–D", "500 GAMES ·
+    PEAK …") and the header's "RATING" were 15 px, and a solitaire's note under its board
+    (which games do not rank) 16 px: they are at least 20 px."""
+    drawn = sizes_drawn(monkeypatch)
+    card = _stats(_history(30))
+    if solitaire:
+        card = dataclasses.replace(
+            card, solitaire=True, winnable=True, board_label="Cleared /49", board_value=43
+        )
+        titles = {"RECORD", "BEST RESULTS BOARD", "PERSONAL BESTS", "CLEARED /49"}
+    else:
+        titles = {"RATING", "RATING OVER TIME", "RATED RECORD", "FREQUENT OPPONENTS", "W–L–D"}
+        titles |= {"PERSONAL BESTS"}
+    render_stats(card)
+    sizes = {text: size for text, size in drawn if text in titles or " · PEAK " in text}
+    notes = [size for text, size in drawn if text in st.OFF_BOARD_NOTE]
+    assert titles <= set(sizes) and len(sizes) == len(titles) + (not solitaire), (titles, drawn)
+    assert min(sizes.values()) >= READABLE, sizes
+    assert len(notes) == (2 if solitaire else 0) and min(notes, default=READABLE) >= READABLE
