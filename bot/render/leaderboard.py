@@ -24,6 +24,7 @@ from bot.render.common import (
     READABLE,
     RGB,
     Canvas,
+    Font,
     Palette,
     ellipsize,
     fit_font,
@@ -231,8 +232,7 @@ def _draw_row(
         medal = _medal(row.rank)
         c.image.paste(medal, (_RANK_X - medal.width // 2, round(cy) - medal.height // 2), medal)
     else:
-        rank_text = str(row.rank)
-        c.text((_RANK_X, cy), rank_text, fit_font(rank_text, 60, 22, "bold"), Palette.INK, "mm")
+        c.text((_RANK_X, cy), str(row.rank), _rank_font(str(row.rank)), Palette.INK, "mm")
 
     value_font = font(26, "bold")
     value = number_text(row.value)
@@ -264,6 +264,13 @@ def _draw_row(
         filled = bar[0] + max(12, round((bar[2] - bar[0]) * rate))
         c.rounded((bar[0], bar[1], filled, bar[3]), 6, fill=rate_colour(rate))
     c.text((_RATE_R, cy), f"{round(rate * 100)}%", font(22, "bold"), Palette.INK, anchor="rm")
+
+
+def _rank_font(rank: str) -> Font:
+    """A place's figure: bold up to four digits, condensed past them in the room left of the
+    names, where a five-digit place in bold shrank to 17 px (a six-digit one is 19 px)."""
+    bold = fit_font(rank, 60, 22, "bold")
+    return bold if getattr(bold, "size", 0) >= READABLE else fit_font(rank, 72, 22, "cond")
 
 
 def _draw_empty_row(c: Canvas, top: int, first: bool) -> None:

@@ -497,3 +497,18 @@ def test_the_stats_cards_titles_and_notes_are_readable(
     assert titles <= set(sizes) and len(sizes) == len(titles) + (not solitaire), (titles, drawn)
     assert min(sizes.values()) >= READABLE, sizes
     assert len(notes) == (2 if solitaire else 0) and min(notes, default=READABLE) >= READABLE
+
+
+@pytest.mark.parametrize("rank", [9999, 12345, 99999])
+def test_a_places_figure_is_readable(monkeypatch: pytest.MonkeyPatch, rank: int) -> None:
+    """A place of up to five digits is written at 20 px or more, left of the name: a five-digit
+    place shrank to 17 px in bold."""
+    drawn = marks_drawn(monkeypatch)
+    sizes = sizes_drawn(monkeypatch)
+    rows = _rows(TOP_N)
+    caller = dataclasses.replace(rows[-1], rank=rank, name="Zed")
+    render_leaderboard("Board", rows, caller)
+    assert next(size for text, size in sizes if text == str(rank)) >= READABLE
+    figure = next(m.box for m in drawn if m.what == str(rank))
+    name = next(m.box for m in drawn if m.what == "Zed")
+    assert figure[0] > lb.MARGIN + 3 and figure[2] < name[0]
