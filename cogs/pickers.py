@@ -172,6 +172,17 @@ NOT_THIS_TABLE = (
 another copy of the game), so "an earlier turn" would be untrue."""
 
 
+def _not_offered(item: str, past: Sequence[MoveRecord] | None) -> StaleButton:
+    """The refusal of a button or menu (``item``) its turn's pickers do not hold. Of an earlier
+    turn (``past``: the log ``TurnItem.picked`` read for it), the table has moved on since. Of
+    the turn the table is at (or of a hand whose decision still stands), no real one carries
+    it (a forged picker number or option path) and the presser is on the newest table already:
+    "no longer matches … use the newest one" would be untrue."""
+    if past is not None:
+        return StaleButton(f"That {item} no longer matches the table; use the newest one.")
+    return StaleButton(f"That {item} is not one of this table's; nothing changed.")
+
+
 async def _turn_of(
     interaction: discord.Interaction[Any],
     game_id: int,
@@ -428,7 +439,7 @@ class PickButton(PickerButton, template="jn:p" + _PICKED):
         stored, shown, past = await self.picked(interaction, self.picker)
         picked = _option(shown, self.path)
         if not isinstance(picked, ButtonSpec):
-            raise StaleButton("That button no longer matches the table; use the newest one.")
+            raise _not_offered("button", past)
         await self.play(interaction, picked.notation, stored, past=past)
 
 
@@ -442,10 +453,10 @@ class GroupButton(PickerButton, template="jn:g" + _PICKED):
     prefix, untitled = "jn:g", "Choose"
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:
-        _, shown, _ = await self.picked(interaction, self.picker, players_only=True, moves=False)
+        _, shown, past = await self.picked(interaction, self.picker, players_only=True, moves=False)
         group = _option(shown, self.path)
         if not isinstance(group, GroupSpec):
-            raise StaleButton("That button no longer matches the table; use the newest one.")
+            raise _not_offered("button", past)
         view = discord.ui.View(timeout=None)
         for number, option in enumerate(group.options[: ROWS * PER_ROW]):
             path = (*self.path, number)
@@ -524,13 +535,18 @@ class PickSelect(
     async def act(self, interaction: discord.Interaction[Any]) -> None:
         stored, spec, past = await self.picked(interaction, self.picker)
         if not isinstance(spec, SelectSpec):
-            raise StaleButton("That menu no longer matches the table; use the newest one.")
+            raise _not_offered("menu", past)
         offered = {c.value for c in spec.choices[self.part * PER_SELECT :][:PER_SELECT]}
         data: dict[str, Any] = dict(interaction.data or {})
         raw = data.get("values")
         values = [str(v) for v in raw] if isinstance(raw, list) else []
         if not values or any(v not in offered for v in values) or len(set(values)) != len(values):
-            raise StaleButton("That choice is not on offer any more; use the newest menu.")
+            # Values are user input too: at the turn shown now, they were never offered.
+            raise StaleButton(
+                "That choice is not on offer any more; use the newest menu."
+                if past is not None
+                else "That choice is not one this menu offers; nothing changed."
+            )
         if not spec.min_values <= len(values) <= spec.max_values:
             if spec.min_values == spec.max_values:
                 raise GameError(f"Choose exactly {spec.min_values} of these.")

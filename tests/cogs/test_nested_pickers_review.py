@@ -38,6 +38,7 @@ COMPUTER = SeatRecord(1, "Computer", policy="normal")
 
 NOT_KNOWN = "That button is not one Junction knows"
 NO_MATCH = "That button no longer matches the table; use the newest one."
+NOT_OFFERED = "That button is not one of this table's; nothing changed."
 EARLIER = "That button is from an earlier turn."
 MADE = "You have already made that move."
 NOT_THIS_TABLE = "That button does not match this table."
@@ -153,14 +154,14 @@ async def test_a_set_forged_on_the_public_table_never_shows_the_hand_there(
     ("tail", "refusal"),
     [
         ("{red}:3:1:0:0:0", NOT_KNOWN),  # deeper than a custom id may say
-        ("{red}:3:99", NO_MATCH),  # no such set
-        ("{red}:42", NO_MATCH),  # no such choice
-        ("{red}:999:999:999:999", NO_MATCH),
+        ("{red}:3:99", NOT_OFFERED),  # no such set
+        ("{red}:42", NOT_OFFERED),  # no such choice
+        ("{red}:999:999:999:999", NOT_OFFERED),
         ("{red}:1000", NOT_KNOWN),  # more digits than an option number has
-        ("{red}:3", NO_MATCH),  # a group pressed as a move
-        ("0:1", NO_MATCH),  # a path on a plain button (take slot 1)
-        ("{singles}:0", NO_MATCH),  # a path on the three-singles menu
-        ("99:3:1", NO_MATCH),  # no such picker
+        ("{red}:3", NOT_OFFERED),  # a group pressed as a move
+        ("0:1", NOT_OFFERED),  # a path on a plain button (take slot 1)
+        ("{singles}:0", NOT_OFFERED),  # a path on the three-singles menu
+        ("99:3:1", NOT_OFFERED),  # no such picker
         ("1000:3:1", NOT_KNOWN),
     ],
 )
@@ -184,11 +185,11 @@ async def test_forged_groups_are_refused(driver: InteractionDriver) -> None:
     deal = await _deal(driver)
     before = await _row(driver, deal.stored.id)
     for forged, refusal in (
-        (deal.id("g", f"{deal.picker}:3:1"), NO_MATCH),  # a set, not a group
-        (deal.id("g", "0"), NO_MATCH),  # take slot 1
-        (deal.id("g", "0:1"), NO_MATCH),
-        (deal.id("g", f"{deal.picker}:3", where="t"), NO_MATCH),  # the table has no pickers
-        (deal.id("p", f"{deal.picker}:3:1", where="t"), NO_MATCH),
+        (deal.id("g", f"{deal.picker}:3:1"), NOT_OFFERED),  # a set, not a group
+        (deal.id("g", "0"), NOT_OFFERED),  # take slot 1
+        (deal.id("g", "0:1"), NOT_OFFERED),
+        (deal.id("g", f"{deal.picker}:3", where="t"), NOT_OFFERED),  # the table has no pickers
+        (deal.id("p", f"{deal.picker}:3:1", where="t"), NOT_OFFERED),
         (deal.id("g", f"{deal.picker}:3", version=7), NOT_THIS_TABLE),  # no turn 7 was shown
         (f"jn:g:{'9' * 20}:0:h:{deal.picker}:3", NOT_KNOWN),
         (f"jn:g:{deal.stored.id}:0:x:{deal.picker}:3", NOT_KNOWN),
@@ -259,6 +260,44 @@ async def test_set_buttons_go_stale_with_a_draw(driver: InteractionDriver) -> No
     ):
         result = await driver.forge(message, custom_id)
         assert _said(result).startswith(EARLIER), (custom_id, _said(result))
+    assert await _row(driver, deal.stored.id) == before
+
+
+async def test_a_button_never_offered_is_not_called_old(driver: InteractionDriver) -> None:
+    """Forged picker numbers, option paths, menus and menu choices at the turn the table is
+    at: the member is on the newest table already, so they are told the button is not one of
+    this table's. Found by the newer games' review: each was told "That button no longer
+    matches the table; use the newest one", though nothing had moved. The same forgeries at
+    an earlier turn (Alice took a card since) keep that sentence, and real buttons of the
+    earlier turn keep theirs; nothing is stored."""
+    deal = await _deal(driver)
+    singles = select_of(deal.hand)
+    menu = singles["custom_id"]  # jn:s:<game>:0:h:<picker>:0
+    picker = menu.split(":")[5]
+    offered = [str(o["value"]) for o in singles["options"]][:3]
+    forged = [
+        deal.id("p", "99"),  # no such picker
+        deal.id("p", f"{deal.picker}:3:99"),  # no such set
+        deal.id("g", f"{deal.picker}:3:1"),  # a set pressed as a group
+    ]
+    before = await _row(driver, deal.stored.id)
+    for custom_id in forged:
+        assert _said(await driver.forge(deal.four.message, custom_id)) == NOT_OFFERED, custom_id
+    other_menu = deal.id("s", "99:0")
+    said = _said(await driver.forge(deal.hand.message, other_menu, values=offered))
+    assert said == "That menu is not one of this table's; nothing changed.", said
+    said = _said(await driver.forge(deal.hand.message, menu, values=["nothing", "at", "all"]))
+    assert said == "That choice is not one this menu offers; nothing changed.", said
+    assert await _row(driver, deal.stored.id) == before
+    # Alice takes a card (still to play): the same ids name an earlier turn now.
+    public_table(await driver.click(deal.hand.message, component_id(deal.hand, "slot 1")))
+    before = await _row(driver, deal.stored.id)
+    said = _said(await driver.forge(deal.four.message, deal.id("p", f"{deal.picker}:3:99")))
+    assert said == NO_MATCH, said
+    said = _said(await driver.forge(deal.hand.message, deal.id("s", f"{picker}:0"), values=["x"]))
+    assert said == "That choice is not on offer any more; use the newest menu.", said
+    real = component_id(deal.four, "4 Red + 1 Locomotive")
+    assert _said(await driver.forge(deal.four.message, real)).startswith(EARLIER)
     assert await _row(driver, deal.stored.id) == before
 
 
