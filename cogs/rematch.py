@@ -121,7 +121,9 @@ class RematchButton(GameItem, template=rf"{REMATCH_PREFIX}(?P<game>{ID})"):
         against = vs_computers(len(computers)) if computers else "alone"
         headline = f"**{found.info.title}** — {plain(me.name)} {against} · rematch"
         try:
-            await deal(interaction, found, seats, options, headline)
+            await deal(
+                interaction, found, seats, options, headline, labels={REMATCH_OF: str(old.id)}
+            )
         except TableBusy:
             # A second press (a double click, or later) finds the game the first one dealt:
             # "finish it, or /resign or /abort it first" asked the member to give it up.
@@ -129,6 +131,13 @@ class RematchButton(GameItem, template=rf"{REMATCH_PREFIX}(?P<game>{ID})"):
                 raise GameError(REMATCH_RUNNING) from None
             raise
 
+
+REMATCH_OF = "rematch_of"
+"""The label (in a game's options, and so in its result) of a rematch dealt at once, alone or
+against the computer: the finished game's id. A later press of that game's Rematch button is
+pointed at this game; any other game in the channel, even one of the same kind its player
+started there since with /play, is not the rematch. (A rematch with members is linked by its
+lobby's ``rematch_of``.)"""
 
 REMATCH_RUNNING = (
     "The rematch is already running in this channel: play it from its table "
@@ -139,15 +148,14 @@ REMATCH_RUNNING = (
 async def _rematch_running(
     tables: Tables, interaction: discord.Interaction[Any], old: StoredGame
 ) -> bool:
-    """Whether the game running in the presser's channel is a new game of ``old``'s, dealt
-    since it ended, with the presser seated: the rematch a press like this one dealt."""
+    """Whether the game running in the presser's channel is the rematch of ``old`` a press like
+    this one dealt (its ``REMATCH_OF`` label), with the presser seated."""
     if interaction.channel_id is None:
         return False
     running = await tables.store.active_game(interaction.channel_id)
     return (
         running is not None
-        and running.game_key == old.game_key
-        and running.created_at >= old.updated_at
+        and running.options.get(REMATCH_OF) == str(old.id)
         and any(s.user_id == interaction.user.id for s in running.seats)
     )
 

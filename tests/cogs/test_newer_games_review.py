@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.store.base import SeatRecord
-from cogs.rematch import REMATCH_RUNNING
+from cogs.rematch import REMATCH_OF, REMATCH_RUNNING
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import public_table, replies
 from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID, walk_components
@@ -104,3 +104,33 @@ async def test_rematch_pressed_beside_another_game_still_says_to_finish_it(
     assert replies(pressed).startswith("A game is already running in this channel. Finish it")
     (running,) = await bot.store.games_of_member(ALICE_ID, active=True)
     assert running.game_key == "dragon"
+
+
+async def test_a_new_game_of_the_same_kind_is_not_called_the_rematch(
+    driver: InteractionDriver,
+) -> None:
+    """Alice's Race against the computer ends; she starts another Race in the same channel with
+    /play, then presses the old game's Rematch. Found by the newer games' review: any game of
+    the same kind dealt there since with her seated was taken for the rematch, so she was told
+    "The rematch is already running in this channel", though she had asked for none. Now the
+    rematch carries the finished game's id (``REMATCH_OF``): she is told to finish the game she
+    started, and nothing is stored. The rematch itself is still recognised."""
+    bot = running_bot(driver)
+    await driver.slash("play", {"game": "race"})
+    ended = public_table(await driver.slash("resign", {}))
+    await driver.slash("play", {"game": "race"})
+    (running,) = await bot.store.games_of_member(ALICE_ID, active=True)
+    assert REMATCH_OF not in running.options
+    (rematch,) = [c for c in ended.custom_ids if c.startswith("jn:r:")]
+    pressed = await driver.click(ended.message_id, rematch)
+    assert pressed.ephemeral, replies(pressed)
+    assert replies(pressed).startswith("A game is already running in this channel. Finish it")
+    assert await bot.store.games_of_member(ALICE_ID, active=True) == [running]
+    # Once that game is given up, the press deals the rematch, and a second press finds it.
+    await driver.slash("resign", {})
+    public_table(await driver.click(ended.message_id, rematch))
+    (dealt,) = await bot.store.games_of_member(ALICE_ID, active=True)
+    assert dealt.options[REMATCH_OF] == rematch.removeprefix("jn:r:")
+    again = await driver.click(ended.message_id, rematch)
+    assert again.ephemeral and replies(again) == REMATCH_RUNNING, replies(again)
+    assert await bot.store.games_of_member(ALICE_ID, active=True) == [dealt]
