@@ -50,6 +50,10 @@ an earlier turn" did not say that the chance to react had passed, nor what was p
 LEFT_THE_GAME = "You have left this game; the players still in it decide."
 ABORTED_NOT_REPLAYED = "your game #{game} here was aborted, and aborted games are not replayed."
 GONE = "That game no longer exists."
+NEVER_DEALT = "That game never existed."
+"""A game id past every id the store handed out (or 0, or beyond the database's integers): no
+game ever had it, so "no longer exists" would be untrue. It tells nothing new: an id that names
+a game is answered otherwise already, so which ids were handed out shows either way."""
 NO_REPLAY_BEFORE = "This game was played before Junction kept replays, so it cannot be replayed."
 
 
@@ -57,6 +61,14 @@ async def find_game(store: Store, game_id: int) -> StoredGame | None:
     """The game with this id, if any (an id beyond the database's integers, such as a forged
     button's, names none)."""
     return await store.get_game(game_id) if 0 <= game_id < 2**63 else None
+
+
+async def no_game(store: Store, game_id: int) -> NoGameHere:
+    """The refusal of a game id ``find_game`` found no game for: one handed out whose row is gone
+    (``GONE``), or one no game ever had (``NEVER_DEALT``). Read only once refused."""
+    if 0 < game_id <= await store.highest_game_id():
+        return NoGameHere(GONE)
+    return NoGameHere(NEVER_DEALT)
 
 
 class Hindsight:
@@ -282,7 +294,7 @@ class Hindsight:
         """
         stored = await find_game(self.store, game_id)
         if stored is None:
-            raise NoGameHere(GONE)
+            raise await no_game(self.store, game_id)
         if stored.status == "active":
             raise NoReplay("Replays are for finished games; this one is still being played.")
         initial = await self.store.initial_state(game_id)

@@ -42,7 +42,7 @@ from bot.engine.core import Game, GameError, IllegalMove, NotationError, NotYour
 from bot.games import bundle, get_policy
 from bot.games.bundle import MoveChoice, PolicyFactory
 from bot.games.registry import choose_move, policy_factory
-from bot.hindsight import GONE, LEFT_THE_GAME, Hindsight, find_game
+from bot.hindsight import LEFT_THE_GAME, Hindsight, find_game, no_game
 from bot.move_log import LATE_MARK, LEAVE, late_turns_in_a_row
 from bot.names import distinct_names
 from bot.position import Position, move_caption, position_of, round_ended, seat_of
@@ -168,7 +168,7 @@ class Tables:
     async def game_by_id(self, game_id: int) -> StoredGame:
         stored = await find_game(self.store, game_id)
         if stored is None:
-            raise NoGameHere(GONE)
+            raise await no_game(self.store, game_id)
         return stored
 
     async def table(self, channel_id: int) -> TableUpdate:

@@ -351,6 +351,11 @@ class Store(ABC):
     async def get_game(self, game_id: int) -> StoredGame | None: ...
 
     @abstractmethod
+    async def highest_game_id(self) -> int:
+        """The highest id the store has handed out to a game (0: none yet), its row kept or
+        not: a game id above it never named a game, as a forged button's may."""
+
+    @abstractmethod
     async def active_game(self, channel_id: int) -> StoredGame | None: ...
 
     @abstractmethod

@@ -298,6 +298,12 @@ class PostgresStore(SqlStore):
     # few milliseconds one takes.
     _HOLD_HEARTBEATS = "LOCK TABLE timer_heartbeats IN EXCLUSIVE MODE"
     _CONFLICT = (asyncpg.UniqueViolationError,)
+    # The identity's sequence remembers every id handed out, a creation rolled back's too
+    # (past the newest row); a row copied in with its id may be past the sequence.
+    _HIGHEST_GAME = (
+        "SELECT GREATEST(COALESCE((SELECT MAX(id) FROM games), 0), COALESCE("
+        "pg_sequence_last_value(pg_get_serial_sequence('games', 'id')::regclass), 0)) AS highest"
+    )
 
     @property
     def url(self) -> str:

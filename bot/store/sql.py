@@ -197,6 +197,9 @@ class SqlStore(Store):
     _HOLD_HEARTBEATS: ClassVar[str | None] = None
     # What the driver raises when a statement breaks a unique index (``update_lobby``).
     _CONFLICT: ClassVar[tuple[type[Exception], ...]]
+    # The highest game id handed out (``highest_game_id``): past the newest row where the
+    # newest rows are gone, which each backend remembers in its own way.
+    _HIGHEST_GAME: ClassVar[str]
 
     @abstractmethod
     async def _read(self, sql: str, *args: Any) -> Sequence[RowLike]:
@@ -224,6 +227,10 @@ class SqlStore(Store):
 
     async def get_game(self, game_id: int) -> StoredGame | None:
         return await self._game("WHERE id = $1", game_id)
+
+    async def highest_game_id(self) -> int:
+        rows = await self._read(self._HIGHEST_GAME)
+        return int(rows[0]["highest"])
 
     async def active_game(self, channel_id: int) -> StoredGame | None:
         return await self._game("WHERE channel_id = $1 AND status = 'active'", channel_id)

@@ -190,6 +190,12 @@ class SqliteStore(SqlStore):
     # BEGIN IMMEDIATE (``_writing``) queues every other writer, so the shared statements need
     # no locks of their own (``SqlStore._HOLD_GAMES``, ``_HOLD_ROW``).
     _CONFLICT = (sqlite3.IntegrityError,)
+    # One below the next game's id (``_next_id``): the highest row, or the floor past ids
+    # whose rows are gone.
+    _HIGHEST_GAME = (
+        "SELECT MAX(COALESCE((SELECT MAX(id) FROM games), 0),"
+        " COALESCE((SELECT floor FROM id_floors WHERE name = 'games'), 0)) AS highest"
+    )
 
     @property
     def path(self) -> str:

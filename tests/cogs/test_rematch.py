@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bot.forget import forget_member
 from bot.store.base import SeatRecord
+from bot.store.sqlite import SqliteStore
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import component_id, labels, public_table
 from tests.discord.backend import (
@@ -114,13 +115,24 @@ async def test_a_daily_deal_rematch_is_an_ordinary_deal(driver: InteractionDrive
 
 
 async def test_forged_rematch_ids_are_refused(driver: InteractionDriver) -> None:
-    """A game that never existed, and one still being played, start nothing."""
+    """A game that never existed, one handed out whose row is gone, and one still being played
+    start nothing. Found by the newer games' review: an id past every game the store had dealt
+    was told "That game no longer exists.", though no game ever had it."""
+    store = running_bot(driver).tables.store
     running = await running_bot(driver).tables.start(
         channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="mille", seats=ALICE_VS_COMPUTER
     )
     message = public_table(await driver.slash("table", {})).message_id
-    unknown = await driver.forge(message, "jn:r:987654321")
-    assert unknown.ephemeral and "no longer exists" in (unknown.content or "")
+    before = await store.active_games()
+    for never in ("987654321", "0", "9" * 19):
+        unknown = await driver.forge(message, f"jn:r:{never}")
+        assert unknown.ephemeral and unknown.content == "That game never existed.", never
+    # Ids up to 40 handed out, their rows gone (as after ``junction migrate-db --force``).
+    assert isinstance(store, SqliteStore)
+    await store._write("INSERT INTO id_floors (name, floor) VALUES ('games', 40)")
+    gone = await driver.forge(message, "jn:r:40")
+    assert gone.ephemeral and gone.content == "That game no longer exists.", gone.content
+    assert await store.active_games() == before
     pressed = await driver.forge(message, f"jn:r:{running.game.id}")
     assert pressed.ephemeral and "still being played" in (pressed.content or "")
     assert len(await running_bot(driver).tables.store.active_games()) == 1

@@ -156,6 +156,23 @@ async def test_get_game_unknown_is_none(store: Store) -> None:
     assert await store.get_game(999) is None
 
 
+async def test_the_highest_game_id_handed_out(store: Store, backend: Backend) -> None:
+    """``highest_game_id``: 0 in a new database, then the newest game's id, and past rows that
+    are gone as new games are numbered past them (SQLite's floor, PostgreSQL's sequence): an id
+    above it never named a game, one below may have."""
+    assert await store.highest_game_id() == 0
+    await new_game(store, channel_id=1)
+    second = await new_game(store, channel_id=2)
+    assert await store.highest_game_id() == second.id
+    if backend.name == "sqlite":
+        await backend.raw("INSERT INTO id_floors (name, floor) VALUES ('games', 40)")
+    else:
+        await backend.raw("SELECT setval(pg_get_serial_sequence('games', 'id'), 40)")
+    assert await store.highest_game_id() == 40 and await store.get_game(40) is None
+    assert (await new_game(store, channel_id=3)).id == 41
+    assert await store.highest_game_id() == 41
+
+
 async def test_one_active_game_per_channel(store: Store) -> None:
     """A second game in a channel with an active game raises ChannelBusy."""
     await new_game(store, channel_id=1)
