@@ -730,6 +730,14 @@ def _lobby_seats(lobby: LobbyRecord) -> list[SeatRecord]:
     return seats + computer_seats(len(seats), lobby.computers + declined, lobby.policy)
 
 
+REMATCH_OF = "rematch_of"
+"""The label (in a game's options, and so in its result) of a rematch: the finished game's
+id. A rematch dealt at once (alone or against the computer) carries it, and so does one an
+invitation started. A later press of that game's Rematch button is pointed at this game; any
+other game in the channel, even one of the same kind its player started there since with
+/play, is not the rematch."""
+
+
 async def start_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord) -> None:
     """Seat everyone (computers for the declined), deal, and post the first table."""
     found = bundle(lobby.game_key)
@@ -802,6 +810,7 @@ async def _deal_claimed(
             game_key=found.key,
             seats=seats,
             options=claimed.options,
+            labels=None if claimed.rematch_of is None else {REMATCH_OF: str(claimed.rematch_of)},
             before_computers=answer_first,
         )
     except (GameError, discord.HTTPException) as error:

@@ -26,7 +26,7 @@ from bot.tables import Tables
 from bot.updates import TableBusy
 from cogs import limits
 from cogs.dealing import deal, vs_computers
-from cogs.lobby import already_asked, clock, open_lobby
+from cogs.lobby import REMATCH_OF, already_asked, clock, open_lobby
 from cogs.pickers import ID, REMATCH_PREFIX, GameItem, register_items, rematch_button
 from cogs.seat_names import display_name
 from cogs.ui import NO_PINGS, bot_of, plain
@@ -103,6 +103,10 @@ class RematchButton(GameItem, template=rf"{REMATCH_PREFIX}(?P<game>{ID})"):
             if s.user_id is not None and s.user_id != interaction.user.id
         ]
         if others:
+            # The invitation was accepted and its game is being played here: a later press is
+            # pointed at it ("a game is already running" would not say it is the rematch).
+            if await _rematch_running(tables, interaction, old):
+                raise GameError(REMATCH_RUNNING)
             # Presses at the same moment (a double click, both players asking) would each
             # post an invitation and ping the others again: the store keeps one per game.
             await open_lobby(
@@ -131,13 +135,6 @@ class RematchButton(GameItem, template=rf"{REMATCH_PREFIX}(?P<game>{ID})"):
                 raise GameError(REMATCH_RUNNING) from None
             raise
 
-
-REMATCH_OF = "rematch_of"
-"""The label (in a game's options, and so in its result) of a rematch dealt at once, alone or
-against the computer: the finished game's id. A later press of that game's Rematch button is
-pointed at this game; any other game in the channel, even one of the same kind its player
-started there since with /play, is not the rematch. (A rematch with members is linked by its
-lobby's ``rematch_of``.)"""
 
 REMATCH_RUNNING = (
     "The rematch is already running in this channel: play it from its table "

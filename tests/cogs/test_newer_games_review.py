@@ -22,7 +22,8 @@ from __future__ import annotations
 import asyncio
 
 from bot.store.base import SeatRecord
-from cogs.rematch import REMATCH_OF, REMATCH_RUNNING
+from cogs.lobby import REMATCH_OF
+from cogs.rematch import REMATCH_RUNNING
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import public_table, replies
 from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID, walk_components

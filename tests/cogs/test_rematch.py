@@ -5,6 +5,8 @@ from __future__ import annotations
 from bot.forget import forget_member
 from bot.store.base import SeatRecord
 from bot.store.sqlite import SqliteStore
+from cogs.lobby import REMATCH_OF
+from cogs.rematch import REMATCH_RUNNING
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import component_id, labels, public_table
 from tests.discord.backend import (
@@ -149,3 +151,19 @@ async def test_no_rematch_with_a_former_player(driver: InteractionDriver) -> Non
     )
     assert refused.ephemeral and "has left Junction" in (refused.content or "")
     assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
+
+
+async def test_a_rematch_with_a_member_under_way_is_pointed_at(driver: InteractionDriver) -> None:
+    """Bob's rematch invitation accepted, its game is played here: a later press of the old
+    table's Rematch said "A game is already running in this channel.", as for any other game;
+    it now says the rematch is running, and nothing changes."""
+    game_id, resigned = await _finished(driver, ALICE_VS_BOB)
+    message = public_table(resigned).message_id
+    asked = await driver.click(message, f"jn:r:{game_id}", user_id=BOB_ID)
+    await driver.click(asked, component_id(asked.responses[0], "Accept"), user_id=ALICE_ID)
+    store = running_bot(driver).tables.store
+    rematch = await store.active_game(GAMES_CHANNEL_ID)
+    assert rematch is not None and rematch.options[REMATCH_OF] == str(game_id)
+    again = await driver.click(message, f"jn:r:{game_id}", user_id=ALICE_ID)
+    assert again.ephemeral and again.content == REMATCH_RUNNING
+    assert await store.active_games() == [rematch]
