@@ -49,7 +49,7 @@ from bot.render.leaderboard import (
     rate_colour,
 )
 
-STATS_SIZE = (1100, 760)
+STATS_SIZE = (1100, 820)
 
 # --- inputs ---------------------------------------------------------------------------------
 
@@ -157,10 +157,14 @@ _WON, _DRAWN, _LOST = WON, DRAWN, LOST
 # --- member stats ----------------------------------------------------------------------------
 
 _SW, _SH = STATS_SIZE
-_CHART_BOX: Box = (MARGIN, TITLE_H + 16, 680, _SH - MARGIN)
+# Every word on the card is at least ``READABLE`` (a phone shows the card at half size): the
+# side column is wider than when its small print was 13-19 px, so "123,456 games played" and
+# "82% win rate" share a line, and the card taller, so three personal bests still fit.
+_CHART_BOX: Box = (MARGIN, TITLE_H + 16, 620, _SH - MARGIN)
 _SIDE_X0 = _CHART_BOX[2] + 16
 _PANEL_GAP = 14
-_OPP_STEP = 34
+_RECORD_H = 208
+_OPP_STEP = 38
 _OPP_BAR = 52
 
 
@@ -173,15 +177,15 @@ def render_stats(stats: MemberStats) -> Image.Image:
         # the personal bests where the opponents would be.
         _draw_board_panel(c, stats, _CHART_BOX)
         x0, x1, y = _SIDE_X0, _SW - MARGIN, _CHART_BOX[1]
-        y = _draw_solitaire_record_panel(c, stats, (x0, y, x1, y + 192)) + _PANEL_GAP
+        y = _draw_solitaire_record_panel(c, stats, (x0, y, x1, y + _RECORD_H)) + _PANEL_GAP
         _draw_best_panel(c, stats.best, (x0, y, x1, _SH - MARGIN))
         return c.image
     _draw_chart_panel(c, stats.history, _CHART_BOX)
 
     x0, x1 = _SIDE_X0, _SW - MARGIN
     y = _CHART_BOX[1]
-    y = _draw_record_panel(c, stats, (x0, y, x1, y + 192)) + _PANEL_GAP
-    opp_h = 50 + _OPP_STEP * max(1, min(5, len(stats.opponents)))
+    y = _draw_record_panel(c, stats, (x0, y, x1, y + _RECORD_H)) + _PANEL_GAP
+    opp_h = 48 + _OPP_STEP * max(1, min(5, len(stats.opponents)))
     y = _draw_opponents_panel(c, stats.opponents[:5], (x0, y, x1, y + opp_h)) + _PANEL_GAP
     _draw_best_panel(c, stats.best, (x0, y, x1, _SH - MARGIN))
     return c.image
@@ -217,23 +221,23 @@ def _draw_stats_header(c: Canvas, stats: MemberStats) -> None:
     right -= text_width(caption, small) + 20
     if stats.rank is not None:
         chip, fill, ink = _rank_chip(stats.rank, stats.ranked_players)
-        chip_font = font(18, "bold")
+        chip_font = font(READABLE, "bold")  # it was 18 px
         w = text_width(chip, chip_font) + 24
         c.pill(right - w, cy - 16, chip, chip_font, fill, ink=ink, height=32)
         right -= w + 20
     room = right - MARGIN - 4
     name_font = fit_font(stats.name, room, 30, "bold", min_size=20)
     c.text(
-        (MARGIN + 4, cy - 10),
+        (MARGIN + 4, cy - 12),
         ellipsize(stats.name, name_font, room),
         name_font,
         Palette.INK,
         anchor="lm",
         drop=2,
     )
-    label_font = font(16, "regular")
+    label_font = font(READABLE)  # the game's name was 16 px
     label = ellipsize(stats.scope_label, label_font, room)
-    c.text((MARGIN + 4, cy + 20), label, label_font, Palette.MUTED, anchor="lm")
+    c.text((MARGIN + 4, cy + 21), label, label_font, Palette.MUTED, anchor="lm")
 
 
 def _rank_chip(rank: int, ranked: int | None) -> tuple[str, RGB, RGB]:
@@ -271,20 +275,29 @@ def _draw_record_panel(c: Canvas, stats: MemberStats, box: Box) -> int:
     for i, (label, value, colour) in enumerate(cols):
         cx = x0 + 18 + col_w * (i + 0.5)
         _figure(c, cx, y0 + 64, value, col_w)
-        c.text((cx, y0 + 92), label, font(13, "bold"), colour, anchor="mm")
+        c.text((cx, y0 + _LABEL_DY), label, font(READABLE, "bold"), colour, anchor="mm")
     # A stacked bar of the same record: light green, grey, red (``_WON``, ``_DRAWN``, ``_LOST``).
-    bar = (x0 + 18, y0 + 110, x1 - 18, y0 + 122)
+    bar = (x0 + 18, y0 + _BAR_DY, x1 - 18, y0 + _BAR_DY + 12)
     c.rounded(bar, 6, fill=BAR_BACK)
     parts = ((stats.wins, _WON), (stats.draws, _DRAWN), (stats.losses, _LOST))
     _record_bar(c, bar, parts)
-    info = font(16, "regular")
+    info = font(READABLE)
     played = f"{number_text(stats.games)} {noun(stats.games, 'game')} played"
-    c.text((x0 + 18, y0 + 144), played, info, Palette.INK, anchor="lm")
+    c.text((x0 + 18, y0 + _INFO_DY), played, info, Palette.INK, anchor="lm")
     if games:
         rate = f"{round(100 * (stats.wins + 0.5 * stats.draws) / games)}% win rate"
-        c.text((x1 - 18, y0 + 144), rate, font(16, "bold"), Palette.INK, anchor="rm")
+        c.text((x1 - 18, y0 + _INFO_DY), rate, font(READABLE, "bold"), Palette.INK, anchor="rm")
     _draw_favourite(c, stats, box)
     return box[3]
+
+
+# The record panels' rows below their title, at the readable size (WON / LOST / DRAWN were 13
+# px, the lines under the bar 16): the figures' labels, the bar, "N games played" and the win
+# rate, and the favourite game.
+_LABEL_DY = 96
+_BAR_DY = 114
+_INFO_DY = 150
+_FAVOURITE_DY = 182
 
 
 def _figure(c: Canvas, cx: float, cy: float, value: int, col_w: float) -> None:
@@ -292,7 +305,7 @@ def _figure(c: Canvas, cx: float, cy: float, value: int, col_w: float) -> None:
     less a gap: at 30 px, "123,456" played beside "99,999" won ran into it, and two five-digit
     figures touched, read as one number ("99,99920,000")."""
     text = number_text(value)
-    fnt = fit_font(text, round(col_w) - 14, 30, "bold", min_size=16)
+    fnt = fit_font(text, round(col_w) - 14, 30, "bold", min_size=READABLE)
     c.text((cx, cy), text, fnt, Palette.INK, anchor="mm", drop=1)
 
 
@@ -322,14 +335,15 @@ def _draw_favourite(c: Canvas, stats: MemberStats, box: Box) -> None:
     if not stats.favourite_game:
         return
     x0, y0, x1, _ = box
-    info = font(16, "regular")
-    c.text((x0 + 18, y0 + 170), "Favourite", info, Palette.MUTED, anchor="lm")
+    info = font(READABLE)
+    c.text((x0 + 18, y0 + _FAVOURITE_DY), "Favourite", info, Palette.MUTED, anchor="lm")
     fav = stats.favourite_game
     if stats.favourite_game_plays:
         fav += f" ({number_text(stats.favourite_game_plays)})"
-    fav_font = font(16, "bold")
+    fav_font = font(READABLE, "bold")
     room = x1 - x0 - 36 - text_width("Favourite", info) - 16
-    c.text((x1 - 18, y0 + 170), ellipsize(fav, fav_font, room), fav_font, Palette.GOLD, "rm")
+    shown = ellipsize(fav, fav_font, room)
+    c.text((x1 - 18, y0 + _FAVOURITE_DY), shown, fav_font, Palette.GOLD, "rm")
 
 
 def _draw_solitaire_record_panel(c: Canvas, stats: MemberStats, box: Box) -> int:
@@ -342,15 +356,16 @@ def _draw_solitaire_record_panel(c: Canvas, stats: MemberStats, box: Box) -> int
     for i, (label, value) in enumerate(figures):
         cx = x0 + 18 + col_w * (i + 0.5)
         _figure(c, cx, y0 + 64, value, col_w)
-        c.text((cx, y0 + 92), label, font(13, "bold"), colours[label], anchor="mm")
+        ink = colours[label]
+        c.text((cx, y0 + _LABEL_DY), label, font(READABLE, "bold"), ink, anchor="mm")
     if stats.winnable:
-        bar = (x0 + 18, y0 + 110, x1 - 18, y0 + 122)
+        bar = (x0 + 18, y0 + _BAR_DY, x1 - 18, y0 + _BAR_DY + 12)
         c.rounded(bar, 6, fill=BAR_BACK)
         rate = solitaire_win_rate(stats)
         if rate is not None:
             _record_bar(c, bar, ((stats.wins, _WON), (stats.losses, _LOST)))
             words = f"{round(100 * rate)}% won"
-            c.text((x1 - 18, y0 + 144), words, font(16, "bold"), Palette.INK, anchor="rm")
+            c.text((x1 - 18, y0 + _INFO_DY), words, font(READABLE, "bold"), Palette.INK, "rm")
     _draw_favourite(c, stats, box)
     return box[3]
 
@@ -401,16 +416,16 @@ def _draw_opponents_panel(c: Canvas, opponents: Sequence[OpponentLine], box: Box
     _panel(c, box, "FREQUENT OPPONENTS", "W–L–D")
     x0, y0, x1, _ = box
     if not opponents:
-        c.text((x0 + 18, y0 + 62), "No rated games yet", font(17, "regular"), Palette.MUTED, "lm")
+        c.text((x0 + 18, y0 + 62), "No rated games yet", font(READABLE), Palette.MUTED, "lm")
         return box[3]
-    name_font = font(19, "bold")
-    score_font = font(19, "bold")
+    name_font = font(READABLE, "bold")  # names and records were 19 px
+    score_font = font(READABLE, "bold")
     scores = [f"{opp.wins}–{opp.losses}–{opp.draws}" for opp in opponents]
     # One column of bars, left of the widest record: each bar ended where its own record
     # began, so the bars of "9–6–0" and "11–0–0" did not line up to be compared.
     sw = max(text_width(score, score_font) for score in scores)
     for i, (opp, score) in enumerate(zip(opponents, scores, strict=True)):
-        cy = y0 + 60 + i * _OPP_STEP
+        cy = y0 + 62 + i * _OPP_STEP
         # Head-to-head bar: share of the games this member won against that opponent.
         bar = (x1 - 18 - sw - 14 - _OPP_BAR, cy - 5, x1 - 18 - sw - 14, cy + 5)
         total = opp.wins + opp.losses + opp.draws
@@ -436,26 +451,28 @@ def _draw_best_panel(c: Canvas, best: Sequence[BestLine], box: Box) -> None:
     _panel(c, box, "PERSONAL BESTS")
     x0, y0, x1, y1 = box
     if not best:
-        c.text((x0 + 18, y0 + 62), "Nothing yet", font(17, "regular"), Palette.MUTED, anchor="lm")
+        c.text((x0 + 18, y0 + 62), "Nothing yet", font(READABLE), Palette.MUTED, anchor="lm")
         return
-    step = 50
+    step = 58  # a best's label (18 px) and detail (14 px) are readable now, two lines of 20
     rows = max(1, min(len(best), (y1 - y0 - 44) // step))
     for i, line in enumerate(best[:rows]):
         top = y0 + 48 + i * step
         value_font = font(22, "bold")
         c.text((x1 - 18, top + 12), line.value, value_font, Palette.GOLD, anchor="rm")
         room = x1 - 18 - text_width(line.value, value_font) - 12 - (x0 + 18)
-        label_font = font(18, "bold")
+        label_font = font(READABLE, "bold")
         label = ellipsize(line.label, label_font, room)
         c.text((x0 + 18, top + 12), label, label_font, Palette.INK, anchor="lm")
         if line.detail:
-            detail_font = font(14, "regular")
+            detail_font = font(READABLE)
             detail = ellipsize(line.detail, detail_font, x1 - x0 - 36)
-            c.text((x0 + 18, top + 34), detail, detail_font, Palette.MUTED, anchor="lm")
+            c.text((x0 + 18, top + 39), detail, detail_font, Palette.MUTED, anchor="lm")
 
 
 # --- the rating chart ------------------------------------------------------------------------
 
+_PLOT_LEFT = 86  # room left of the plot for the axis values
+_PLOT_RIGHT = 96  # and right of it for the latest rating's tag
 _SCALE = 3  # the plot is drawn this much larger and scaled down, for smooth lines
 _MAX_MARKERS = 40  # above this many games the points would merge into a smear: line only
 
@@ -469,7 +486,8 @@ def _draw_chart_panel(c: Canvas, history: Sequence[RatingPoint], box: Box) -> No
         note = f"{games} · PEAK {number_text(peak)}"
     _panel(c, box, "RATING OVER TIME", note)
     # Room on the left for the axis values and on the right for the latest rating's tag.
-    plot = (box[0] + 70, box[1] + 52, box[2] - 78, box[3] - 48)
+    # Wider than when the axis was 14 px and the tag 16: "-3,000" and "-2,501" at 20 px.
+    plot = (box[0] + _PLOT_LEFT, box[1] + 56, box[2] - _PLOT_RIGHT, box[3] - 50)
     if not points:
         c.text(
             ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2),
@@ -495,7 +513,7 @@ def _draw_chart_panel(c: Canvas, history: Sequence[RatingPoint], box: Box) -> No
         fx = [i / (len(points) - 1) for i in range(len(points))]
     xy = [(f * pw, ph - (p.rating - lo) / (hi - lo) * ph) for f, p in zip(fx, points, strict=True)]
 
-    tick_font = font(14, "regular")
+    tick_font = font(READABLE)  # the axis values and dates were 14 px
     value = lo
     while value <= hi:
         y = py0 + ph - (value - lo) / (hi - lo) * ph
@@ -507,8 +525,12 @@ def _draw_chart_panel(c: Canvas, history: Sequence[RatingPoint], box: Box) -> No
 
     # Date labels under the x axis: the ends, and the middle when there is room.
     if span > 0:
-        stamps = [t0, t0 + span / 2, t1] if pw > 300 else [t0, t1]
         fmt = "%d %b" if _date(t0, "%Y") == _date(t1, "%Y") else "%d %b %Y"
+        # The middle date only where three fit with a clear gap: at 20 px, three dates with
+        # their years ran together ("14 Nov 2023 21 Jul 2024 27 Mar 2025"); the ends say it.
+        ends = [_date(at, fmt) for at in (t0, t0 + span / 2, t1)]
+        wide = sum(text_width(words, tick_font) for words in ends) + 2 * 32
+        stamps = [t0, t0 + span / 2, t1] if wide <= pw else [t0, t1]
         for i, at in enumerate(stamps):
             anchor = "la" if i == 0 else "ra" if i == len(stamps) - 1 else "ma"
             x = px0 + (at - t0) / span * pw
@@ -520,12 +542,12 @@ def _draw_chart_panel(c: Canvas, history: Sequence[RatingPoint], box: Box) -> No
     # The latest rating as a tag on the right-hand axis, level with the last point, so it
     # never covers the line.
     label = number_text(points[-1].rating)
-    lf = font(16, "bold")
+    lf = font(READABLE, "bold")  # it was 16 px
     lw = text_width(label, lf) + 14
     ty = min(max(py0 + xy[-1][1], py0 + 4), py1 - 4)
     tx = px1 + 12
     c.draw.polygon(((tx - 8, ty), (tx, ty - 8), (tx, ty + 8)), fill=Palette.GOLD)
-    c.rounded((tx, ty - 13, tx + lw, ty + 13), 6, fill=Palette.GOLD)
+    c.rounded((tx, ty - 14, tx + lw, ty + 14), 6, fill=Palette.GOLD)
     c.text((tx + lw / 2, ty), label, lf, Palette.DARK_INK, anchor="mm")
 
 

@@ -764,7 +764,10 @@ def test_stats_card_at_its_fullest(monkeypatch: pytest.MonkeyPatch, solitaire: b
         board_label="Best result" if solitaire else "",
         board_value=-12345 if solitaire else None,
     )
+    drawn = sizes_drawn(monkeypatch)
     _check(monkeypatch, lambda: stats.stats_png(card))
+    # Wide, CJK, emoji and right-to-left names are cut, not shrunk below the readable size.
+    assert not sorted({(text, size) for text, size in drawn if size < READABLE})
 
 
 # --- a player leaving, said in full --------------------------------------------------------

@@ -493,10 +493,13 @@ def test_the_stats_cards_titles_and_notes_are_readable(
         titles |= {"PERSONAL BESTS"}
     render_stats(card)
     sizes = {text: size for text, size in drawn if text in titles or " · PEAK " in text}
-    notes = [size for text, size in drawn if text in st.OFF_BOARD_NOTE]
+    notes = [(text, size) for text, size in drawn if text in st.OFF_BOARD_NOTE]
     assert titles <= set(sizes) and len(sizes) == len(titles) + (not solitaire), (titles, drawn)
     assert min(sizes.values()) >= READABLE, sizes
-    assert len(notes) == (2 if solitaire else 0) and min(notes, default=READABLE) >= READABLE
+    # The note's lines, however many it wraps to, say all of it (3 since the side column
+    # widened for its 20 px words).
+    assert " ".join(text for text, _ in notes) == (st.OFF_BOARD_NOTE if solitaire else "")
+    assert min((size for _, size in notes), default=READABLE) >= READABLE
 
 
 @pytest.mark.parametrize("rank", [9999, 12345, 99999])
@@ -512,3 +515,26 @@ def test_a_places_figure_is_readable(monkeypatch: pytest.MonkeyPatch, rank: int)
     figure = next(m.box for m in drawn if m.what == str(rank))
     name = next(m.box for m in drawn if m.what == "Zed")
     assert figure[0] > lb.MARGIN + 3 and figure[2] < name[0]
+
+
+@pytest.mark.parametrize("solitaire", [False, True])
+@pytest.mark.parametrize("count", [0, 3, 500])
+def test_every_word_on_a_stats_card_is_readable(
+    monkeypatch: pytest.MonkeyPatch, solitaire: bool, count: int
+) -> None:
+    """Every text on a /stats card, with no games, a few and hundreds, is at least 20 px, 10 on
+    a phone: WON / LOST / DRAWN were 13 px, the chart's axis and dates and a best's detail 14,
+    the game's name, "N games played", the win rate and the favourite 16, "No rated games yet"
+    and "Nothing yet" 17, the rank chip and a best's label 18, the opponents' lines 19."""
+    drawn = sizes_drawn(monkeypatch)
+    card = _stats(_history(count))
+    if not count:
+        card = dataclasses.replace(card, opponents=(), best=(), favourite_game=None)
+    if solitaire:
+        card = dataclasses.replace(
+            card, solitaire=True, winnable=True, board_label="Cleared /49", board_value=43
+        )
+    render_stats(card)
+    words = {text for text, _ in drawn}
+    assert {"WON", "LOST"} <= words and ("PLAYED" if solitaire else "DRAWN") in words
+    assert min(size for _, size in drawn) >= READABLE, sorted(set(drawn), key=lambda d: d[1])
