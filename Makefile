@@ -24,8 +24,10 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# The tests run in as many processes as the machine has cores (pytest-xdist), four at most: a
+# PostgreSQL test opens a pool of its own, and the CI server takes 200 connections.
 test: lint typecheck
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --maxprocesses 4
 
 bench: $(STAMP)
 	$(BIN)/junction bench
