@@ -295,3 +295,18 @@ async def board_after_a_game_elsewhere(
     await tables.leave(channel_id=elsewhere, user_id=BOB_ID)
     board = await driver.slash("leaderboard", {"game": "mille", "scope": "global"})
     return alt_text_of(board, "leaderboard.png")
+
+
+ANSWER = r"/interactions/\d+/[^/]+/callback"
+"""The path of an interaction's answer (its callback)."""
+
+
+def answered_before(driver: InteractionDriver, since: int, method: str, path: str) -> list[str]:
+    """The order of the answers ("answer") and of the other calls (``method`` ``path``, "call")
+    the bot made since request number ``since``: Discord's three seconds hold for the answer,
+    while another call may wait on a rate limit."""
+    return [
+        "answer" if r.matches("POST", ANSWER) else "call"
+        for r in driver.requests[since:]
+        if r.matches("POST", ANSWER) or r.matches(method, path)
+    ]

@@ -12,7 +12,13 @@ import pytest
 from bot.store.base import SeatRecord
 from cogs.dealing import NO_THREAD
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, labels, public_table, stacked_mille
+from tests.cogs.helpers import (
+    answered_before,
+    component_id,
+    labels,
+    public_table,
+    stacked_mille,
+)
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -400,13 +406,8 @@ async def test_an_accept_that_opens_a_thread_is_answered_first(driver: Interacti
     assert invite.message is not None
     since = len(driver.requests)
     await driver.click(invite, component_id(invite, "Accept"), user_id=BOB_ID)
-    order = [
-        "answer" if r.matches("POST", r"/interactions/\d+/[^/]+/callback") else "thread"
-        for r in driver.requests[since:]
-        if r.matches("POST", r"/interactions/\d+/[^/]+/callback")
-        or r.matches("POST", rf"/channels/\d+/messages/{invite.message['id']}/threads")
-    ]
-    assert order == ["answer", "thread"]
+    threads = rf"/channels/\d+/messages/{invite.message['id']}/threads"
+    assert answered_before(driver, since, "POST", threads) == ["answer", "call"]
     (game,) = await running_bot(driver).tables.store.active_games()
     shown = driver.messages[int(invite.message["id"])]
     assert f"The game is on in <#{game.channel_id}>" in str(shown["content"])
@@ -448,13 +449,8 @@ async def test_play_in_a_thread_is_answered_before_the_thread_opens(
     in the channel, where the game is. The thread was opened first."""
     since = len(driver.requests)
     result = await driver.slash("play", {"game": "mille", "level": "random", "thread": True})
-    order = [
-        "answer" if r.matches("POST", r"/interactions/\d+/[^/]+/callback") else "thread"
-        for r in driver.requests[since:]
-        if r.matches("POST", r"/interactions/\d+/[^/]+/callback")
-        or r.matches("POST", rf"/channels/{GAMES_CHANNEL_ID}/threads")
-    ]
-    assert order == ["answer", "thread"]
+    threads = rf"/channels/{GAMES_CHANNEL_ID}/threads"
+    assert answered_before(driver, since, "POST", threads) == ["answer", "call"]
     (game,) = await running_bot(driver).tables.store.active_games()
     assert not result.ephemeral and f"Your game is in <#{game.channel_id}>" in (
         result.content or ""

@@ -22,6 +22,7 @@ from cogs.mygames import NOTHING
 from cogs.ui import LINK_BREAK
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import (
+    answered_before,
     component_id,
     labels,
     lobby_later,
@@ -548,13 +549,8 @@ async def test_the_joiner_whose_start_failed_is_answered_before_the_table_is_red
     go.set()
     joined = await pending
     assert replies(joined).startswith("You have seat 2.")
-    order = [
-        "answer" if r.matches("POST", r"/interactions/\d+/[^/]+/callback") else "edit"
-        for r in driver.requests[since:]
-        if r.matches("POST", r"/interactions/\d+/[^/]+/callback")
-        or r.matches("PATCH", rf"/channels/\d+/messages/{message['id']}")
-    ]
-    assert order == ["answer", "edit"]
+    edits = rf"/channels/\d+/messages/{message['id']}"
+    assert answered_before(driver, since, "PATCH", edits) == ["answer", "call"]
     assert f"2. <@{BOB_ID}> · 3. free\n" in _shown(driver, message)
 
 

@@ -289,8 +289,8 @@ def test_a_record_of_rated_games_says_so(monkeypatch: pytest.MonkeyPatch) -> Non
     assert "RATED RECORD" in drawn and "RECORD" not in drawn
 
 
-def _bars_drawn(monkeypatch: pytest.MonkeyPatch, opponents: tuple[OpponentLine, ...]) -> list[Any]:
-    """(box, fill) of every rounded shape of a card whose frequent opponents are these."""
+def _rounded_drawn(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """(box, fill) of every rounded shape drawn from now on, filled in as they are drawn."""
     shapes: list[Any] = []
     original = Canvas.rounded
 
@@ -299,6 +299,12 @@ def _bars_drawn(monkeypatch: pytest.MonkeyPatch, opponents: tuple[OpponentLine, 
         original(self, box, radius, *a, **k)
 
     monkeypatch.setattr(Canvas, "rounded", rounded)
+    return shapes
+
+
+def _bars_drawn(monkeypatch: pytest.MonkeyPatch, opponents: tuple[OpponentLine, ...]) -> list[Any]:
+    """(box, fill) of every rounded shape of a card whose frequent opponents are these."""
+    shapes = _rounded_drawn(monkeypatch)
     stats_png(dataclasses.replace(_stats(_history(20)), opponents=opponents))
     return shapes
 
@@ -407,14 +413,7 @@ def test_a_records_big_figures_stand_apart(
 
 def _leaderboard_shapes(monkeypatch: pytest.MonkeyPatch, rates: list[float]) -> list[Any]:
     """(box, fill) of every rounded shape of a board whose rows have these win rates."""
-    shapes: list[Any] = []
-    original = Canvas.rounded
-
-    def rounded(self: Canvas, box: Any, radius: int, *a: Any, **k: Any) -> None:
-        shapes.append((tuple(box), k.get("fill")))
-        original(self, box, radius, *a, **k)
-
-    monkeypatch.setattr(Canvas, "rounded", rounded)
+    shapes = _rounded_drawn(monkeypatch)
     rows = _rows(len(rates))
     rows = [dataclasses.replace(row, win_rate=rate) for row, rate in zip(rows, rates, strict=True)]
     render_leaderboard("Board", rows)

@@ -274,14 +274,8 @@ async def test_forget_table_messages(store: Store) -> None:
     assert kept is not None and kept.message_id == 222
 
 
-async def test_a_deleted_chat_message_takes_no_write(
-    store: Store, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Every message deleted in any channel asks whether it was a table: a chat message (no
-    table among the ids) is answered by a read, so it never waits on, or holds up, the write
-    lock the moves take."""
-    game = await new_game(store, channel_id=1)
-    assert await store.set_message(game.id, 111, game.version)
+def _writes_counted(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The statements ``store`` writes from now on, listed as they are sent."""
     writes: list[str] = []
     write = store._write  # type: ignore[attr-defined]
 
@@ -290,6 +284,18 @@ async def test_a_deleted_chat_message_takes_no_write(
         return int(await write(sql, *args))
 
     monkeypatch.setattr(store, "_write", counted)
+    return writes
+
+
+async def test_a_deleted_chat_message_takes_no_write(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every message deleted in any channel asks whether it was a table: a chat message (no
+    table among the ids) is answered by a read, so it never waits on, or holds up, the write
+    lock the moves take."""
+    game = await new_game(store, channel_id=1)
+    assert await store.set_message(game.id, 111, game.version)
+    writes = _writes_counted(store, monkeypatch)
     assert await store.forget_table_messages(1, [999, 998]) == 0
     assert writes == []
     assert await store.forget_table_messages(1, [111]) == 1
@@ -308,14 +314,7 @@ async def test_close_deleted_lobbies(store: Store, monkeypatch: pytest.MonkeyPat
     for lobby, message in ((deleted, 111), (kept, 222), (elsewhere, 111), (closed, 333)):
         assert await store.set_lobby_message(lobby.id, message)
     closed = await store.update_lobby(replace(closed, status="expired"), closed.version)
-    writes: list[str] = []
-    write = store._write  # type: ignore[attr-defined]
-
-    async def counted(sql: str, *args: object) -> int:
-        writes.append(sql)
-        return int(await write(sql, *args))
-
-    monkeypatch.setattr(store, "_write", counted)
+    writes = _writes_counted(store, monkeypatch)
     assert await store.close_deleted_lobbies(1, []) == 0
     assert await store.close_deleted_lobbies(1, [999, 998]) == 0
     assert writes == []
@@ -352,14 +351,7 @@ async def test_a_deleted_thread_forgets_its_tables_and_closes_its_lobbies(
     closed = await store.create_lobby(lobby_record(channel_id=1))
     closed = await store.update_lobby(replace(closed, status="expired"), closed.version)
     elsewhere = await store.create_lobby(lobby_record(channel_id=2))
-    writes: list[str] = []
-    write = store._write  # type: ignore[attr-defined]
-
-    async def counted(sql: str, *args: object) -> int:
-        writes.append(sql)
-        return int(await write(sql, *args))
-
-    monkeypatch.setattr(store, "_write", counted)
+    writes = _writes_counted(store, monkeypatch)
     assert await store.forget_channel_tables(3) == 0
     assert await store.close_channel_lobbies(3) == 0
     assert writes == []
