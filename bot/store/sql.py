@@ -178,6 +178,11 @@ def _lobby_fate(row: RowLike, user_id: int, newest: Any) -> str | None:
     return "kept" if row["id"] == newest else "deleted"
 
 
+_CANCELLED: Final = "status = 'cancelled', version = version + 1"
+"""A lobby closed by a moderator's deletion: its version moves on, so a press that read it
+before changes nothing."""
+
+
 class SqlStore(Store):
     """The ``Store`` methods both SQL backends share, over the backend's three primitives."""
 
@@ -274,45 +279,41 @@ class SqlStore(Store):
     async def forget_table_messages(self, channel_id: int, message_ids: Collection[int]) -> int:
         # The games_by_channel index reads only this channel's games.
         return await self._on_deleted(
-            "games SET message_id = NULL", "channel_id = $1", channel_id, message_ids
+            "games", "message_id = NULL", "channel_id = $1", channel_id, message_ids
         )
 
     async def close_deleted_lobbies(self, channel_id: int, message_ids: Collection[int]) -> int:
         # Through the open lobbies' index by message (migration 0014).
         return await self._on_deleted(
-            "lobbies SET status = 'cancelled', version = version + 1",
-            "status = 'open' AND channel_id = $1",
-            channel_id,
-            message_ids,
+            "lobbies", _CANCELLED, "status = 'open' AND channel_id = $1", channel_id, message_ids
         )
 
     async def forget_channel_tables(self, channel_id: int) -> int:
         # A deleted thread's or channel's messages are gone without a MESSAGE_DELETE each.
         return await self._on_deleted(
-            "games SET message_id = NULL", "channel_id = $1 AND message_id IS NOT NULL", channel_id
+            "games", "message_id = NULL", "channel_id = $1 AND message_id IS NOT NULL", channel_id
         )
 
     async def close_channel_lobbies(self, channel_id: int) -> int:
         # Through the open lobbies' index by channel (migration 0015). One with no message
         # stored (its process died posting it) goes too: nobody can press it there either.
         return await self._on_deleted(
-            "lobbies SET status = 'cancelled', version = version + 1",
-            "status = 'open' AND channel_id = $1",
-            channel_id,
+            "lobbies", _CANCELLED, "status = 'open' AND channel_id = $1", channel_id
         )
 
     async def _on_deleted(
         self,
-        update: str,
+        table: str,
+        changes: str,
         rows: str,
         channel_id: int,
         message_ids: Collection[int] | None = None,
     ) -> int:
-        """``UPDATE {update}`` the ``rows`` (a condition on ``$1``, the channel) whose message
-        is among ``message_ids``, which a moderator deleted (None: the whole channel or thread
-        was deleted, every row of ``rows``); how many. Any deleted chat message (or thread)
-        on any server asks this, so a read decides first: only a deleted table or invitation
-        takes the write lock the moves wait on."""
+        """``UPDATE {table} SET {changes}`` the ``rows`` (a condition on ``$1``, the channel)
+        whose message is among ``message_ids``, which a moderator deleted (None: the whole
+        channel or thread was deleted, every row of ``rows``); how many. Any deleted chat
+        message (or thread) on any server asks this, so a read decides first: only a deleted
+        table or invitation takes the write lock the moves wait on."""
         if message_ids is None:
             message_ids = ()
             where = f" WHERE {rows}"
@@ -321,10 +322,9 @@ class SqlStore(Store):
         else:
             listed = ", ".join(f"${n}" for n in range(2, len(message_ids) + 2))
             where = f" WHERE {rows} AND message_id IN ({listed})"
-        table = update.split(" ", 1)[0]
         if not await self._read(f"SELECT 1 FROM {table}{where} LIMIT 1", channel_id, *message_ids):
             return 0
-        return await self._write(f"UPDATE {update}{where}", channel_id, *message_ids)
+        return await self._write(f"UPDATE {table} SET {changes}{where}", channel_id, *message_ids)
 
     async def initial_state(self, game_id: int) -> Mapping[str, Any] | None:
         rows = await self._read("SELECT initial_state FROM games WHERE id = $1", game_id)
