@@ -78,6 +78,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot.engine.core import BadOption
 from bot.engine.words import plural
@@ -295,8 +296,17 @@ async def room_for(
         interaction.user.id,
         interaction.guild_id,
         open_tables_at=open_tables_at,
-        owes_time=getattr(bot.get_cog("Timers"), "owes_time", None),
+        owes_time=owed_time_of(bot),
     )
+
+
+def owed_time_of(bot: commands.Bot) -> Callable[[LobbyRecord], Awaitable[bool]] | None:
+    """The bot's timers' ``Timers.owes_time`` (None without the timers' cog, as in tools and
+    some tests): whether a lobby past its stored time is still owed the downtime back."""
+    owes: Callable[[LobbyRecord], Awaitable[bool]] | None = getattr(
+        bot.get_cog("Timers"), "owes_time", None
+    )
+    return owes
 
 
 async def check_room(

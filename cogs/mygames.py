@@ -68,7 +68,7 @@ class MyGames(commands.Cog):
         # unless the restarted bot still owes it its downtime (it waits for players, and the
         # games-at-once limit counts it: listed alike).
         now = lobby_cog.clock()
-        owes_time = getattr(self.bot.get_cog("Timers"), "owes_time", None)
+        owes_time = limits.owed_time_of(self.bot)
         lobbies = (
             []
             if guild_id is None
