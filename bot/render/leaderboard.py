@@ -104,6 +104,9 @@ _CALLER_Y = _ROWS_Y + TOP_N * (_ROW_H + _ROW_GAP) + 30
 # Column anchors: the rank's centre, the name's left edge, right edges of the numbers, the bar.
 _RANK_X = MARGIN + 40
 _NAME_X = MARGIN + 84
+_RANK_ROOM = 72  # a place's figure centred on _RANK_X, 6 px short of the name
+_RANK_LEFT = MARGIN + 10  # a wider figure starts here (clear of the caller's outline)
+_RANK_GAP = 14  # between a wide figure and the name
 _BAR_X0, _BAR_X1 = 756, 846
 _RATE_R = _LW - MARGIN - 18
 # (value, games) right edges: with a win-rate column, and on boards without one (best results).
@@ -228,24 +231,34 @@ def _draw_row(
         c.rounded(box, 12, outline=_CALLER, width=3)
     cy = top + _ROW_H / 2
 
+    name_x = _NAME_X
     if podium:
         medal = _medal(row.rank)
         c.image.paste(medal, (_RANK_X - medal.width // 2, round(cy) - medal.height // 2), medal)
     else:
-        c.text((_RANK_X, cy), str(row.rank), _rank_font(str(row.rank)), Palette.INK, "mm")
+        figure = str(row.rank)
+        rank_font = _rank_font(figure)
+        wide = text_width(figure, rank_font)
+        if wide <= _RANK_ROOM:
+            c.text((_RANK_X, cy), figure, rank_font, Palette.INK, "mm")
+        else:
+            # Six digits and more: from the row's left edge, the name moved right for them
+            # (in the room of the centred column, a six-digit place was 19 px).
+            c.text((_RANK_LEFT, cy), figure, rank_font, Palette.INK, "lm")
+            name_x = max(_NAME_X, _RANK_LEFT + wide + _RANK_GAP)
 
     value_font = font(26, "bold")
     value = number_text(row.value)
     value_r, games_r = columns
-    name_room = value_r - text_width(value, value_font) - 28 - _NAME_X
+    name_room = value_r - text_width(value, value_font) - 28 - name_x
     name_font = font(24, "bold")
     if is_caller:
         you = font(READABLE, "bold")
         name_room -= text_width("YOU", you) + 34
     name = ellipsize(row.name, name_font, max(60, name_room))
-    c.text((_NAME_X, cy), name, name_font, Palette.INK, anchor="lm", drop=1)
+    c.text((name_x, cy), name, name_font, Palette.INK, anchor="lm", drop=1)
     if is_caller:
-        x = _NAME_X + text_width(name, name_font) + 12
+        x = name_x + text_width(name, name_font) + 12
         c.pill(x, round(cy) - 15, "YOU", you, _CALLER, Palette.DARK_INK, 30, 10)
 
     colour = MEDAL_FIGURES[row.rank - 1] if podium else Palette.INK
@@ -268,9 +281,12 @@ def _draw_row(
 
 def _rank_font(rank: str) -> Font:
     """A place's figure: bold up to four digits, condensed past them in the room left of the
-    names, where a five-digit place in bold shrank to 17 px (a six-digit one is 19 px)."""
+    names (``_RANK_ROOM``), where a five-digit place in bold shrank to 17 px; never under
+    ``READABLE``: a wider place is written from the row's edge (``_draw_row``)."""
     bold = fit_font(rank, 60, 22, "bold")
-    return bold if getattr(bold, "size", 0) >= READABLE else fit_font(rank, 72, 22, "cond")
+    if getattr(bold, "size", 0) >= READABLE:
+        return bold
+    return fit_font(rank, _RANK_ROOM, 22, "cond", min_size=READABLE)
 
 
 def _draw_empty_row(c: Canvas, top: int, first: bool) -> None:

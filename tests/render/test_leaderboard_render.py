@@ -501,10 +501,10 @@ def test_the_stats_cards_titles_and_notes_are_readable(
     assert min((size for _, size in notes), default=READABLE) >= READABLE
 
 
-@pytest.mark.parametrize("rank", [9999, 12345, 99999])
+@pytest.mark.parametrize("rank", [9999, 12345, 99999, 123456, 1234567])
 def test_a_places_figure_is_readable(monkeypatch: pytest.MonkeyPatch, rank: int) -> None:
-    """A place of up to five digits is written at 20 px or more, left of the name: a five-digit
-    place shrank to 17 px in bold."""
+    """A place of any length is written at 20 px or more, inside the row and left of the name:
+    a five-digit place shrank to 17 px in bold, a six-digit one to 19 px condensed."""
     drawn = marks_drawn(monkeypatch)
     sizes = sizes_drawn(monkeypatch)
     rows = _rows(TOP_N)
