@@ -472,7 +472,9 @@ def _draw_best_panel(c: Canvas, best: Sequence[BestLine], box: Box) -> None:
 # --- the rating chart ------------------------------------------------------------------------
 
 _PLOT_LEFT = 86  # room left of the plot for the axis values
-_PLOT_RIGHT = 96  # and right of it for the latest rating's tag
+_PLOT_RIGHT = 96  # and right of it for the latest rating's tag (at least: ``_draw_chart_panel``)
+_TAG_GAP = 12  # from the plot's right edge to the tag
+_EDGE = 8  # the least room between an axis value or the tag and the panel's edge
 _SCALE = 3  # the plot is drawn this much larger and scaled down, for smooth lines
 _MAX_MARKERS = 40  # above this many games the points would merge into a smear: line only
 
@@ -485,9 +487,6 @@ def _draw_chart_panel(c: Canvas, history: Sequence[RatingPoint], box: Box) -> No
         games = plural(rated_games(points), "game").upper()
         note = f"{games} · PEAK {number_text(peak)}"
     _panel(c, box, "RATING OVER TIME", note)
-    # Room on the left for the axis values and on the right for the latest rating's tag.
-    # Wider than when the axis was 14 px and the tag 16: "-3,000" and "-2,501" at 20 px.
-    plot = (box[0] + _PLOT_LEFT, box[1] + 56, box[2] - _PLOT_RIGHT, box[3] - 50)
     if not points:
         c.text(
             ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2),
@@ -499,6 +498,17 @@ def _draw_chart_panel(c: Canvas, history: Sequence[RatingPoint], box: Box) -> No
         return
 
     lo, hi, step = _y_range([p.rating for p in points])
+    tick_font = font(READABLE)  # the axis values and dates were 14 px
+    ticks = [number_text(value) for value in range(lo, hi + 1, step)]
+    label = number_text(points[-1].rating)
+    lf = font(READABLE, "bold")  # it was 16 px
+    lw = text_width(label, lf) + 14
+    # Room on the left for the axis values and on the right for the latest rating's tag:
+    # at least what "-3,000" and "-2,501" take at 20 px, more for wider ones (a tag of
+    # "-12,345" ran 15 px past the panel, "-13,000" on the axis 1 px short of its edge).
+    left = max(_PLOT_LEFT, max(text_width(tick, tick_font) for tick in ticks) + 10 + _EDGE)
+    right = max(_PLOT_RIGHT, _TAG_GAP + lw + _EDGE)
+    plot = (box[0] + left, box[1] + 56, box[2] - right, box[3] - 50)
     t0, t1 = points[0].at, points[-1].at
     px0, py0, px1, py1 = plot
     pw, ph = px1 - px0, py1 - py0
@@ -513,12 +523,9 @@ def _draw_chart_panel(c: Canvas, history: Sequence[RatingPoint], box: Box) -> No
         fx = [i / (len(points) - 1) for i in range(len(points))]
     xy = [(f * pw, ph - (p.rating - lo) / (hi - lo) * ph) for f, p in zip(fx, points, strict=True)]
 
-    tick_font = font(READABLE)  # the axis values and dates were 14 px
-    value = lo
-    while value <= hi:
+    for value, tick in zip(range(lo, hi + 1, step), ticks, strict=True):
         y = py0 + ph - (value - lo) / (hi - lo) * ph
-        c.text((px0 - 10, y), number_text(value), tick_font, Palette.MUTED, anchor="rm")
-        value += step
+        c.text((px0 - 10, y), tick, tick_font, Palette.MUTED, anchor="rm")
     layer = _plot_layer(tuple(xy), pw, ph, lo, hi, step)
     pad = (layer.width - pw) // 2
     c.image.paste(layer, (px0 - pad, py0 - pad), layer)
@@ -541,11 +548,8 @@ def _draw_chart_panel(c: Canvas, history: Sequence[RatingPoint], box: Box) -> No
 
     # The latest rating as a tag on the right-hand axis, level with the last point, so it
     # never covers the line.
-    label = number_text(points[-1].rating)
-    lf = font(READABLE, "bold")  # it was 16 px
-    lw = text_width(label, lf) + 14
     ty = min(max(py0 + xy[-1][1], py0 + 4), py1 - 4)
-    tx = px1 + 12
+    tx = px1 + _TAG_GAP
     c.draw.polygon(((tx - 8, ty), (tx, ty - 8), (tx, ty + 8)), fill=Palette.GOLD)
     c.rounded((tx, ty - 14, tx + lw, ty + 14), 6, fill=Palette.GOLD)
     c.text((tx + lw / 2, ty), label, lf, Palette.DARK_INK, anchor="mm")
@@ -557,9 +561,14 @@ def _y_range(values: Sequence[int]) -> tuple[int, int, int]:
     if hi - lo < 100:  # a flat or short history should not look like a roller coaster
         mid = (lo + hi) // 2
         lo, hi = mid - 50, mid + 50
-    for step in (10, 20, 25, 50, 100, 200, 250, 500, 1000):
-        if (hi - lo) / step <= 6:
-            break
+    # 10, 20, 25, 50, 100, 200, ... as far as the values need: stopping at 1000, a rating
+    # past 100,000 had a hundred axis values written over each other.
+    power, step = 10, 10
+    while (hi - lo) / step > 6:
+        for step in (2 * power, 5 * power // 2, 5 * power, 10 * power):
+            if (hi - lo) / step <= 6:
+                break
+        power *= 10
     low = (lo // step) * step
     high = -((-hi) // step) * step
     if high == low:

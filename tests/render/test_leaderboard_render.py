@@ -537,3 +537,32 @@ def test_every_word_on_a_stats_card_is_readable(
     words = {text for text, _ in drawn}
     assert {"WON", "LOST"} <= words and ("PLAYED" if solitaire else "DRAWN") in words
     assert min(size for _, size in drawn) >= READABLE, sorted(set(drawn), key=lambda d: d[1])
+
+
+@pytest.mark.parametrize("latest", [1234, -2501, -12345, 123456, -1234567])
+def test_the_latest_ratings_tag_holds_any_rating(
+    monkeypatch: pytest.MonkeyPatch, latest: int
+) -> None:
+    """The latest rating's tag on the chart says the rating whole at 20 px or more, its words
+    well inside the chart's panel, and so do the axis values beside it: the tag had room for
+    about six letters, "-12,345" running 16 px past the panel (the axis's "-13,000" ended 1 px
+    short of its edge), and past 100,000 a hundred axis values were written over each other."""
+    drawn = marks_drawn(monkeypatch)
+    sizes = sizes_drawn(monkeypatch)
+    history = _history(30)
+    history = (*history[:-1], dataclasses.replace(history[-1], rating=latest))
+    render_stats(dataclasses.replace(_stats(history), rating=latest))
+    left, top, right, bottom = st._CHART_BOX
+    tag = lb.number_text(latest)
+    # The tag's words (the header says the rating too, above the panel), then the axis
+    # values left of the plot.
+    (words,) = [m for m in drawn if m.what == tag and m.box[1] > top]
+    assert words.box[0] > (left + right) / 2
+    assert min(size for text, size in sizes if text == tag) >= READABLE
+    # 7 px of the gold tag round the words, and 8 px between the tag and the edge.
+    assert words.box[2] <= right - 15 and words.box[3] < bottom
+    axis = [m for m in drawn if m.what.lstrip("-").replace(",", "").isdigit() and m != words]
+    axis = [m for m in axis if left <= m.box[2] < (left + right) / 2]
+    assert 4 <= len(axis) <= 8 and min(m.box[0] for m in axis) >= left + 8, axis
+    tops = sorted(m.box[1] for m in axis)  # one under another, none written over the next
+    assert all(b - a >= READABLE for a, b in pairwise(tops)), axis
