@@ -49,7 +49,7 @@ from bot.render.common import (
 )
 from bot.render.mille_cards import card_back, draw_card, name_band_top, name_lines
 
-TABLE_SIZE = (1200, 840)
+TABLE_SIZE = (1200, 874)
 HAND_IMAGE_SIZE = (1200, 376)
 RESULT_SIZE = (1000, 700)
 
@@ -58,16 +58,19 @@ _W, _H = TABLE_SIZE
 _MARGIN = 16
 _TOP_BAR = 56
 _PANEL_H = 296
-_ROAD_H = 152
+_ROAD_H = 186  # the piles' 140 px cards, 12 px above them and their counts under them
 _GAP = 8
 _SIDE_Y = (_TOP_BAR + _GAP, _TOP_BAR + 3 * _GAP + _PANEL_H + _ROAD_H)  # seat 0, seat 1
 _ROAD_Y = _TOP_BAR + 2 * _GAP + _PANEL_H
 _CARD = (100, 140)
 _MINI = (66, 92)
 _BACK_MINI = (26, 36)
-_PILE_CARD = (76, 106)
+# The deck and the discard pile: the sides' cards, so the top discard's name is written at
+# the readable size (on 76×106 cards, below the 80 px a face needs for its name, it had none).
+_PILE_CARD = _CARD
+_PILE_GAP = 30  # between the piles: "Deck 94" and "Discard 99" under them 24 px apart
 _HAND_CARD = (150, 210)
-_BOX_X = _MARGIN + 20 + 2 * _PILE_CARD[0] + 46 + 34  # the last move's box, right of the piles
+_BOX_X = _MARGIN + 20 + 2 * _PILE_CARD[0] + _PILE_GAP + 34  # the last move's box
 _BOX_W = _W - _MARGIN - 4 - _BOX_X
 _BOX_H = _ROAD_H - 38  # in a road of ``_ROAD_H``: 18 px above it, 20 below
 _CAPTION_STEP = READABLE + 6  # baseline to baseline, as ``Canvas.caption_banner`` spaces them
@@ -406,7 +409,7 @@ def _draw_road(c: Canvas, view: MillePublicView, extra: int) -> None:
         anchor="mm",
         drop=2,
     )
-    x += w + 46  # room between the 20 px counts under the piles ("Deck 94", "Discard 99")
+    x += w + _PILE_GAP
     if view.discard:
         c.paste(draw_card(view.discard[-1], w, h, view.lang), x, top)
     else:

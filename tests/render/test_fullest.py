@@ -969,6 +969,37 @@ def test_french_card_names_on_the_mille_table_are_readable(
     assert lines[lines.index("Répa-") : lines.index("Répa-") + 2] == ["Répa-", "rations"]
 
 
+@pytest.mark.parametrize(("lang", "top"), [("en", Card.PUNCTURE_PROOF), ("fr", Card.REPAIRS)])
+def test_the_top_discards_name_is_readable(
+    monkeypatch: pytest.MonkeyPatch, lang: str, top: Card
+) -> None:
+    """The discard pile's top card says its name at 20 px or more on the Mille Bornes table:
+    on its 76 px card (a face writes no name under 80 px) it had none, where the sides' cards
+    carry theirs. The fullest table with it keeps every text clear of every other."""
+    view = dataclasses.replace(_mille_view(lang), discard=(Card.D25, Card.STOP, top))
+    _check(monkeypatch, lambda: mille.table_png(view))
+    monkeypatch.undo()
+    game = bundle("mille").game
+    fresh = game.public_view(game.new_game(NAMES[:2], 1, {"names": lang}))
+    mille_cards.draw_card.cache_clear()
+    written: list[tuple[str, int]] = []
+    draw = ImageDraw.ImageDraw.text
+
+    def text(self: ImageDraw.ImageDraw, xy: Any, words: str, *args: Any, **kw: Any) -> None:
+        if self.im.size == mille._PILE_CARD:  # on a card face, not on the table
+            written.append((words, int(kw["font"].size)))
+        draw(self, xy, words, *args, **kw)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", text)
+    # On a new table the discard pile's card is the only face drawn with a name.
+    mille.render_table(dataclasses.replace(fresh, discard=(top,)))
+    monkeypatch.undo()
+    mille_cards.draw_card.cache_clear()
+    said = [(words, size) for words, size in written if words not in {"1000", "STOP", "50"}]
+    assert _unbroken(words for words, _ in said) == top.name_in(lang), written
+    assert min(size for _, size in said) >= READABLE, said
+
+
 @pytest.mark.parametrize("size", [mille._PILE_CARD, solo._PILE_CARD])
 def test_card_back_1000_is_readable(monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]) -> None:
     """The "1000" on the card back of Mille Bornes' deck (76 px wide) and Solo's tank is
