@@ -11,16 +11,17 @@ lies under a card pasted after it, and that nothing reaches past the image's edg
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from PIL import ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from bot.engine.dragon import GAME as DRAGON
 from bot.engine.dragon.cards import CW_HAND, SPECS
 from bot.engine.dragon.views import PendingView
-from bot.engine.mille.cards import Card
+from bot.engine.mille.cards import SAFETIES, Card
 from bot.engine.mille.state import HandResult, ScoreLine
 from bot.engine.race import GAME as RACE
 from bot.engine.race.views import StackCard
@@ -41,6 +42,7 @@ from tests.render.drawn import (
 )
 from tests.render.test_dragon_render import _stampede_caption
 from tests.render.test_hostile_names import LONG
+from tests.render.test_leaderboard_render import _count
 
 NAMES = [
     LONG[0],
@@ -998,6 +1000,69 @@ def test_the_top_discards_name_is_readable(
     said = [(words, size) for words, size in written if words not in {"1000", "STOP", "50"}]
     assert _unbroken(words for words, _ in said) == top.name_in(lang), written
     assert min(size for _, size in said) >= READABLE, said
+
+
+def _pictures(monkeypatch: pytest.MonkeyPatch, lang: str) -> dict[Card, float]:
+    """The size of each card's picture on the table's 100×140 faces (the box ``draw_symbol``
+    fills), the distance cards' numbers left out."""
+    mille_cards.draw_card.cache_clear()
+    sizes: dict[Card, float] = {}
+    symbol = mille_cards.draw_symbol
+
+    def drawn(d: ImageDraw.ImageDraw, card: Card, cx: float, cy: float, s: float) -> None:
+        sizes[card] = s
+        symbol(d, card, cx, cy, s)
+
+    monkeypatch.setattr(mille_cards, "draw_symbol", drawn)
+    for card in Card:
+        mille_cards.draw_card(card, *mille._CARD, lang)
+    monkeypatch.undo()
+    mille_cards.draw_card.cache_clear()
+    return sizes
+
+
+def test_three_line_french_names_leave_the_picture_room(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A French name on three lines ("Panne / d'es- / sence", "Limite / de / vitesse",
+    "Citerne / d'es- / sence", "Véhicule / prio- / ritaire") leaves its picture at least 85 %
+    of a two-line name's ("Répa- / rations"): it was 69 % (39 px against 56), the band's lines
+    1.08 of the font apart with 8 px round them. Its lines stay clear of one another."""
+    pictures = _pictures(monkeypatch, "fr")
+    two_lines = pictures[Card.REPAIRS]
+    three = [card for card in pictures if len(mille_cards._face_name(card, 100, 140, "fr")[1]) > 2]
+    assert len(three) == 4, three
+    assert min(pictures[card] for card in three) >= 0.85 * two_lines, pictures
+    for card in three:
+        # Each line's ink where the face sets it: no pixel inked by two lines.
+        fnt, lines, _ = mille_cards._face_name(card, *mille._CARD, "fr")
+        step = mille_cards._line_height(fnt, len(lines))
+        inks = []
+        for i, line in enumerate(lines):
+            ink = Image.new("L", (200, 200))
+            ImageDraw.Draw(ink).text((100, 60 + i * step), line, font=fnt, fill=255, anchor="mm")
+            inks.append(ink.point(lambda v: 255 if v > 64 else 0))
+        for above, below in itertools.pairwise(inks):
+            assert ImageChops.multiply(above, below).getbbox() is None, (card, lines)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_coup_fourres_sash_leaves_the_shield_to_be_seen(
+    monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """The gold sash of a safety played as a coup fourré leaves at least three quarters of the
+    safety's shield showing, its "CF" at 20 px or more: laid above the names, it hid 34-39 %
+    of the shields in English and 46-60 % in French, the pictures small under their names of
+    three lines (now 4-6 % and 5-14 %, the sash across the card's top)."""
+    drawn = sizes_drawn(monkeypatch)
+    table = mille.render_table(_mille_view(lang))  # seat 0: every safety as a coup fourré
+    assert drawn.count(("CF", READABLE)) == 4, drawn
+    w, h = mille._CARD
+    for i, safety in enumerate(SAFETIES):
+        x = mille._MARGIN + mille._SAFETY_X + i * mille._SAFETY_STEP
+        y = mille._SIDE_Y[0] + mille._ROW_DY
+        shown = _count(table, mille_cards.SHIELD_FILL, (x, y, x + w, y + h))
+        face = mille_cards.draw_card(safety, w, h, lang)
+        whole = _count(face, mille_cards.SHIELD_FILL, (0, 0, w, h))
+        assert shown >= 0.75 * whole, (safety, shown, whole)
 
 
 @pytest.mark.parametrize("size", [mille._PILE_CARD, solo._PILE_CARD])
