@@ -900,6 +900,17 @@ class _Interaction:
         )
 
 
+@dataclass
+class _FailAfter:
+    """Requests performed and then answered with a server error (``FakeBackend.fail_after``)."""
+
+    method: str
+    pattern: re.Pattern[str]
+    times: int
+    status: int
+    skip: int
+
+
 class HTTPError(Exception):
     """Raised by route handlers; turned into a Discord-style JSON error response."""
 
@@ -958,6 +969,8 @@ class FakeBackend:
         self._command_ids: dict[tuple[str, str, int], int] = {}
         #: Every limit a refused body broke (``limits``), for tests to assert empty.
         self.form_errors: list[str] = []
+        #: Requests Discord performs and then answers with a server error (``fail_after``).
+        self._failing_after: list[_FailAfter] = []
 
     # ------------------------------------------------------------------ persistence
 
@@ -1088,6 +1101,15 @@ class FakeBackend:
 
     # ------------------------------------------------------------------ dispatch
 
+    def fail_after(
+        self, method: str, pattern: str, *, times: int = 1, status: int = 500, skip: int = 0
+    ) -> None:
+        """Perform the next ``times`` requests ``method`` ``pattern`` (a regex over the path),
+        after the first ``skip`` of them, and answer each with ``status``, as Discord does in
+        an outage: the message is posted (or the edit made) and the bot is told it failed."""
+        fault = _FailAfter(method.upper(), re.compile(pattern), times, status, skip)
+        self._failing_after.append(fault)
+
     def handle(
         self,
         method: str,
@@ -1112,8 +1134,21 @@ class FakeBackend:
             status, response = self._dispatch(method, path, record)
         except HTTPError as exc:
             status, response = exc.status, exc.body
+        if status < 400:
+            status, response = self._failed_after(record, status, response)
         record.status = status
         record.response = copy.deepcopy(response)
+        return status, response
+
+    def _failed_after(self, record: RecordedRequest, status: int, response: Any) -> tuple[int, Any]:
+        """The answer to a request performed: a server error ``fail_after`` asked for, if any."""
+        for fault in self._failing_after:
+            if fault.times > 0 and record.matches(fault.method, fault.pattern.pattern):
+                if fault.skip > 0:
+                    fault.skip -= 1
+                    continue
+                fault.times -= 1
+                return fault.status, {"message": f"{fault.status}: Server Error", "code": 0}
         return status, response
 
     def _refuse_broken(self, problems: list[str]) -> None:

@@ -50,14 +50,17 @@ not (await them yourself).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
+import json
 import logging
 import traceback
 import urllib.parse
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from types import TracebackType
 from typing import Any
 
+import aiohttp
 import discord
 from discord import app_commands
 from discord.ext import commands
@@ -763,6 +766,71 @@ def _read_form(form: Iterable[Mapping[str, Any]] | None) -> tuple[Any, list[Reco
     return body, files
 
 
+class _LibraryResponse:
+    """Enough of ``aiohttp.ClientResponse`` for discord.py's webhook adapter to read."""
+
+    def __init__(self, status: int, body: Any) -> None:
+        self.status = status
+        self.reason = "Error"
+        self.headers = {"content-type": "application/json"}
+        self._text = "" if body is None else json.dumps(body)
+
+    async def text(self, encoding: str = "utf-8") -> str:
+        return self._text
+
+
+class _LibraryCall:
+    """One request of ``LibrarySession``: served by the backend as it is entered."""
+
+    def __init__(
+        self, driver: InteractionDriver, method: str, url: str, data: Any, params: Any
+    ) -> None:
+        self.driver = driver
+        self.method = method
+        self.url = url
+        self.data = data
+        self.params = params
+
+    async def __aenter__(self) -> _LibraryResponse:
+        if isinstance(self.data, aiohttp.FormData):
+            parts = [
+                {
+                    "name": options["name"],
+                    "filename": options.get("filename"),
+                    "content_type": headers.get("Content-Type"),
+                    "value": value,
+                }
+                for options, headers, value in self.data._fields
+            ]
+            body, files = _read_form(parts)
+        else:
+            body, files = (None if self.data is None else json.loads(self.data)), []
+        path, query = _api_path(self.url)
+        query.update({key: str(value) for key, value in (self.params or {}).items()})
+        backend = self.driver.backend
+        status, response = backend.handle(self.method, path, query=query, body=body, files=files)
+        backend.pop_events()  # no gateway here
+        return _LibraryResponse(status, response)
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class LibrarySession:
+    """Enough of ``aiohttp.ClientSession`` for discord.py's own webhook adapter
+    (``AsyncWebhookAdapter.request``), answered by the driver's backend: interaction callbacks
+    and follow-ups then meet the library's own handling of Discord's answers, its retries after
+    a server error included (``InteractionDriver.library_webhooks``)."""
+
+    def __init__(self, driver: InteractionDriver) -> None:
+        self.driver = driver
+
+    def request(
+        self, method: str, url: str, *, data: Any = None, params: Any = None, **_: Any
+    ) -> _LibraryCall:
+        return _LibraryCall(self.driver, method, url, data, params)
+
+
 def _api_path(url: str) -> tuple[str, dict[str, str]]:
     split = urllib.parse.urlsplit(url)
     path = urllib.parse.unquote(split.path)
@@ -923,6 +991,26 @@ class InteractionDriver:
                 delattr(self.bot.http, name)
         _active_driver = None
         self._started = False
+
+    @contextlib.contextmanager
+    def library_webhooks(self) -> Iterator[None]:
+        """Within: interaction callbacks and follow-ups go through discord.py's own webhook
+        adapter, over a session the backend answers (``LibrarySession``), rather than straight
+        to the backend. The library then does what it does with Discord's answers: after a
+        server error (``FakeBackend.fail_after``) it waits a second and sends again."""
+        patched = AsyncWebhookAdapter.request
+        http: Any = self.bot.http
+        session = vars(http).get("_HTTPClient__session")
+        setattr(AsyncWebhookAdapter, "request", self._original_adapter_request)  # noqa: B010
+        http._HTTPClient__session = LibrarySession(self)
+        try:
+            yield
+        finally:
+            setattr(AsyncWebhookAdapter, "request", patched)  # noqa: B010
+            if session is None:
+                del http._HTTPClient__session
+            else:
+                http._HTTPClient__session = session
 
     def _serve(
         self,
