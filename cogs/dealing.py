@@ -20,6 +20,7 @@ from bot.games.bundle import GameBundle
 from bot.seats import computer_names
 from bot.store.base import DailyClaim, SeatRecord
 from bot.updates import TableUpdate
+from cogs.follow_ups import send_once, thinks
 from cogs.ui import (
     answered_in_time,
     bot_of,
@@ -126,7 +127,7 @@ async def deal(
                 where = f"Your game is in {target.mention}."
                 # /play answered (thinking…) before it opened the thread.
                 said = (
-                    interaction.followup.send(where)
+                    send_once(interaction, replaces_thinking=thinks(interaction), content=where)
                     if interaction.response.is_done()
                     else interaction.response.send_message(where)
                 )

@@ -31,6 +31,7 @@ from bot.store import fault_of
 from bot.store.base import StoreError
 from bot.updates import TableUpdate, outcome_line, told
 from cogs.alt_text import described, described_fitting
+from cogs.follow_ups import send_once, thinks
 
 if TYPE_CHECKING:
     from bot.client import JunctionBot
@@ -380,11 +381,15 @@ async def post_table(
     interaction's webhook is gone), that message and the rest go to the channel as plain
     messages instead, as for an acknowledgement that failed (``post_table_in_channel``). Each
     message is sent once: a round's end that went through keeps its place, and only what
-    was refused goes to the channel."""
+    was refused goes to the channel; a follow-up Discord posted and still answered with a
+    server error is found, not posted again (``cogs.follow_ups.send_once``)."""
     bot = bot_of(interaction)
+    thinking = thinks(interaction)
 
     async def followup(**message: Any) -> discord.Message:
-        return await interaction.followup.send(**message, wait=True)
+        nonlocal thinking
+        replaces_thinking, thinking = thinking, False
+        return await send_once(interaction, replaces_thinking=replaces_thinking, **message)
 
     send: Callable[..., Awaitable[discord.Message]] = followup
     if interaction.channel_id is not None:
@@ -398,7 +403,7 @@ async def drop_thinking(interaction: discord.Interaction[Any]) -> None:
     was to become goes to the channel, and the placeholder would otherwise stay, thinking, until
     Discord marks it failed. (A button's deferral has no placeholder: its original response
     is the message it was pressed on, which must stay.)"""
-    if interaction.response.type is discord.InteractionResponseType.deferred_channel_message:
+    if thinks(interaction):
         with contextlib.suppress(discord.HTTPException):
             await interaction.delete_original_response()
 

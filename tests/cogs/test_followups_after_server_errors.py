@@ -1,0 +1,227 @@
+"""A public follow-up Discord posted and then answered with a server error is not posted again.
+
+In an outage Discord may perform a request and still answer 500 (or 502, 504, 524).
+discord.py 2.7 then sends the request again by itself, unconditionally
+(``AsyncWebhookAdapter.request``: any 5xx, up to five tries). A channel message carries a nonce
+Discord is asked to enforce, so the copy is refused (``test_table_posts_review``); an
+interaction's follow-up (an execution of its webhook) carries none, so each try posted the
+table again. Before the fix, a member's move, its computer's answer or a new game's first
+table after such an answer showed in the channel twice.
+
+Driven through the fake Discord with discord.py's own webhook adapter
+(``InteractionDriver.library_webhooks``), so its retries are the library's, not the driver's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+import pytest
+
+from bot.store.base import SeatRecord
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import component_id, hand_press, stacked_mille
+from tests.cogs.test_mille_hands import alice_at_700
+from tests.discord.backend import BOB_ID, GAMES_CHANNEL_ID, JSON, HTTPError, RecordedRequest
+from tests.discord.payloads import InteractionDriver
+
+COMPUTER = SeatRecord(1, "Computer", policy="normal")
+FOLLOW_UP = r"/webhooks/\d+/[^/]+"
+"""An interaction's follow-up: an execution of its webhook."""
+
+
+def _posted(driver: InteractionDriver, filename: str, words: str = "") -> list[JSON]:
+    """The public messages in the game's channel with image ``filename`` and ``words``."""
+    return [
+        m
+        for m in driver.messages.values()
+        if int(m.get("channel_id") or 0) == GAMES_CHANNEL_ID
+        and not int(m.get("flags") or 0) & discord.MessageFlags.ephemeral.flag
+        and any(a.get("filename") == filename for a in m.get("attachments") or [])
+        and words in str(m.get("content"))
+    ]
+
+
+def _follow_ups_sent(driver: InteractionDriver) -> int:
+    return len([r for r in driver.requests if r.matches("POST", FOLLOW_UP)])
+
+
+async def test_the_library_sends_a_follow_up_again_after_a_server_error(
+    driver: InteractionDriver,
+) -> None:
+    """What the fix stands on: discord.py's own webhook adapter, answered 500 for a follow-up
+    Discord performed, sends it again and posts a second message. If a later discord.py stops
+    doing so, this says it (and the fix may go)."""
+    await stacked_mille(driver)
+    payload = driver.factory.slash("table", {})
+    driver.backend.fail_after("POST", FOLLOW_UP)
+    with driver.library_webhooks():
+        # The bare library: no cog, the interaction answered by hand.
+        interaction_id = driver.backend.register_interaction(payload)
+        webhook = discord.Webhook.from_state(
+            {"id": driver.backend.application_id, "type": 3, "token": payload["token"]},
+            running_bot(driver)._connection,
+        )
+        driver.backend.handle(
+            "POST", f"/interactions/{interaction_id}/{payload['token']}/callback", body={"type": 5}
+        )
+        await webhook.send("Once.", wait=True)
+    said = [m for m in driver.messages.values() if m.get("content") == "Once."]
+    assert len(said) == 2, "discord.py 2.7 sends a follow-up again after a 500"
+
+
+async def test_a_hand_button_whose_table_discord_posted_then_failed_is_posted_once(
+    driver: InteractionDriver,
+) -> None:
+    """Alice plays Go from her hand against the computer; Discord posts the table's
+    follow-up and answers 500. The table shows once, and it is the one remembered."""
+    bot = running_bot(driver)
+    started = await stacked_mille(driver, COMPUTER)
+    payload = await hand_press(driver, started.game.id, "Go")
+    sent = _follow_ups_sent(driver)
+    driver.backend.fail_after("POST", FOLLOW_UP)
+    with driver.library_webhooks():
+        await driver.dispatch(payload)
+    posted = _posted(driver, "table.png", "Alice plays Go")
+    assert len(posted) == 1, [m["id"] for m in posted]
+    assert _follow_ups_sent(driver) == sent + 1, "the follow-up was not sent again"
+    stored = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert stored.message_id == int(posted[0]["id"])
+
+
+async def test_a_typed_move_whose_table_discord_posted_then_failed_is_posted_once(
+    driver: InteractionDriver,
+) -> None:
+    """Alice's /move: its "thinking…" becomes the table (the first follow-up edits it), then
+    Discord answers 500. Before the fix the library's second try posted the table again
+    below it. The table shows once, in place of the placeholder, remembered; no "thinking…"
+    is left."""
+    bot = running_bot(driver)
+    await stacked_mille(driver, COMPUTER)
+    payload = driver.factory.slash("move", {"action": "play go"})
+    driver.backend.fail_after("POST", FOLLOW_UP)
+    with driver.library_webhooks():
+        result = await driver.dispatch(payload)
+    posted = _posted(driver, "table.png", "Alice plays Go")
+    assert len(posted) == 1, [m["id"] for m in posted]
+    assert result.original_message is not None
+    assert int(posted[0]["id"]) == int(result.original_message["id"]), "the placeholder's place"
+    stored = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert stored.message_id == int(posted[0]["id"])
+    thinking = discord.MessageFlags.loading.flag
+    assert not [m for m in driver.messages.values() if int(m.get("flags") or 0) & thinking]
+
+
+async def test_a_hand_end_discord_posted_then_failed_is_followed_by_one_table(
+    driver: InteractionDriver,
+) -> None:
+    """Alice stops at 700: the hand's end goes out first, posted and answered 500; then hand 2's
+    table. Each shows once."""
+    await alice_at_700(driver)
+    before = {int(m["id"]) for m in _posted(driver, "table.png")}
+    payload = driver.factory.slash("move", {"action": "extend no"})
+    driver.backend.fail_after("POST", FOLLOW_UP)
+    with driver.library_webhooks():
+        await driver.dispatch(payload)
+    assert len(_posted(driver, "score.png", "Hand 1 is over")) == 1
+    tables = [m for m in _posted(driver, "table.png") if int(m["id"]) not in before]
+    assert len(tables) == 1, [m["content"] for m in tables]
+
+
+async def test_a_second_follow_up_discord_posted_then_failed_is_posted_once(
+    driver: InteractionDriver,
+) -> None:
+    """The same, the hand's end going through and hand 2's table (a follow-up of its own,
+    not the placeholder) posted and answered 500: one table."""
+    await alice_at_700(driver)
+    before = {int(m["id"]) for m in _posted(driver, "table.png")}
+    payload = driver.factory.slash("move", {"action": "extend no"})
+    driver.backend.fail_after("POST", FOLLOW_UP, skip=1)  # the hand's end goes through
+    with driver.library_webhooks():
+        await driver.dispatch(payload)
+    assert len(_posted(driver, "score.png", "Hand 1 is over")) == 1
+    tables = [m for m in _posted(driver, "table.png") if int(m["id"]) not in before]
+    assert len(tables) == 1, [m["content"] for m in tables]
+
+
+async def test_a_new_games_first_table_discord_posted_then_failed_is_posted_once(
+    driver: InteractionDriver,
+) -> None:
+    """/play against the computer: the first table's follow-up is posted and answered 500.
+    One first table."""
+    driver.backend.fail_after("POST", FOLLOW_UP)
+    with driver.library_webhooks():
+        await driver.slash("play", {"game": "mille", "level": "normal"})
+    assert len(_posted(driver, "table.png")) == 1
+
+
+@pytest.mark.parametrize("status", [502, 504, 524])
+async def test_other_server_errors_after_a_post_are_not_posted_again(
+    driver: InteractionDriver, status: int
+) -> None:
+    """The other answers discord.py retries (502, 504, 524; any 5xx for a webhook) likewise."""
+    started = await stacked_mille(driver, COMPUTER)
+    payload = await hand_press(driver, started.game.id, "Go")
+    driver.backend.fail_after("POST", FOLLOW_UP, status=status)
+    with driver.library_webhooks():
+        await driver.dispatch(payload)
+    assert len(_posted(driver, "table.png", "Alice plays Go")) == 1
+
+
+async def test_an_accepted_challenges_first_table_discord_posted_then_failed_is_posted_once(
+    driver: InteractionDriver,
+) -> None:
+    """Bob accepts Alice's challenge: the press deals the game, and its first table's follow-up
+    is posted and answered 500. One first table."""
+    invitation = await driver.slash("challenge", {"game": "mille", "member": BOB_ID})
+    driver.backend.fail_after("POST", FOLLOW_UP)
+    with driver.library_webhooks():
+        await driver.click(invitation, component_id(invitation, "Accept"), user_id=BOB_ID)
+    assert len(_posted(driver, "table.png")) == 1
+
+
+async def test_a_thread_games_note_discord_posted_then_failed_is_posted_once(
+    driver: InteractionDriver,
+) -> None:
+    """/play thread:True: the note "Your game is in #…" replaces the "thinking…", and Discord
+    posts it and answers 500. The note shows once; the table is in the thread."""
+    driver.backend.fail_after("POST", FOLLOW_UP)
+    with driver.library_webhooks():
+        await driver.slash("play", {"game": "solo", "thread": True})
+    notes = [m for m in driver.messages.values() if "Your game is in" in str(m.get("content"))]
+    assert len(notes) == 1, [m["content"] for m in notes]
+    (game,) = await running_bot(driver).store.active_games()
+    assert game.channel_id != GAMES_CHANNEL_ID
+    assert len([m for m in driver.messages.values() if int(m["channel_id"]) == game.channel_id])
+
+
+async def test_a_follow_up_discord_failed_without_posting_reaches_the_channel_once(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord answers 500 before posting the table's follow-up: nothing is found, so the
+    table goes to the channel (whose message carries a nonce, so the library's own tries there
+    cannot post it twice), once, and is the one remembered. Before, the library sent the
+    follow-up again, which was right only because nothing had been posted."""
+    bot = running_bot(driver)
+    started = await stacked_mille(driver, COMPUTER)
+    payload = await hand_press(driver, started.game.id, "Go")
+    pressed = str(payload["token"])
+    serve = driver.backend._execute_webhook
+    refused: list[str] = []
+
+    def execute(record: RecordedRequest, application_id: str, token: str) -> tuple[int, Any]:
+        if token == pressed and not refused:
+            refused.append(token)
+            raise HTTPError(500, "Internal Server Error", 0)
+        return serve(record, application_id, token)
+
+    monkeypatch.setattr(driver.backend, "_execute_webhook", execute)
+    with driver.library_webhooks():
+        await driver.dispatch(payload)
+    assert refused, "the follow-up met its server error"
+    posted = _posted(driver, "table.png", "Alice plays Go")
+    assert len(posted) == 1, [m["id"] for m in posted]
+    assert not posted[0].get("interaction_metadata"), "posted through the channel"
+    stored = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert stored.message_id == int(posted[0]["id"])
