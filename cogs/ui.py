@@ -130,10 +130,21 @@ async def answered_in_time(answer: Awaitable[Any]) -> bool:
     (``post_table_in_channel``)."""
     try:
         await answer
-    except discord.HTTPException:
+    except discord.HTTPException as error:
+        if error.code == ALREADY_ACKNOWLEDGED:
+            # Discord took the answer and still failed its reply (a 5xx, in an outage), and
+            # discord.py's second try met the first. The bot answers an interaction once, so
+            # the answer Discord holds is this one: its "thinking…" is there, and becomes the
+            # table (a table posted to the channel instead left it thinking for good).
+            log.warning("Discord failed an answer it had taken", exc_info=True)
+            return True
         log.warning("could not answer an interaction; posting to the channel", exc_info=True)
         return False
     return True
+
+
+ALREADY_ACKNOWLEDGED = 40060
+"""Discord's code for an answer to an interaction that was answered already."""
 
 
 APOLOGY = "Something went wrong on our side; nothing was changed."

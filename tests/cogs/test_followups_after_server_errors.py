@@ -225,3 +225,26 @@ async def test_a_follow_up_discord_failed_without_posting_reaches_the_channel_on
     assert not posted[0].get("interaction_metadata"), "posted through the channel"
     stored = await bot.tables.current(GAMES_CHANNEL_ID)
     assert stored.message_id == int(posted[0]["id"])
+
+
+async def test_a_typed_moves_answer_discord_took_then_failed_leaves_no_thinking_behind(
+    driver: InteractionDriver,
+) -> None:
+    """Alice's /move: Discord takes its "thinking…" and answers 500; discord.py's second try is
+    told the interaction was answered already. Before the fix the answer counted as lost: the
+    table went to the channel and the "thinking…" stayed, thinking, until Discord marked it
+    failed. Now the placeholder becomes the table, once."""
+    bot = running_bot(driver)
+    await stacked_mille(driver, COMPUTER)
+    payload = driver.factory.slash("move", {"action": "play go"})
+    driver.backend.fail_after("POST", r"/interactions/\d+/[^/]+/callback")
+    with driver.library_webhooks():
+        result = await driver.dispatch(payload)
+    posted = _posted(driver, "table.png", "Alice plays Go")
+    assert len(posted) == 1, [m["id"] for m in posted]
+    assert result.original_message is not None
+    assert int(posted[0]["id"]) == int(result.original_message["id"])
+    thinking = discord.MessageFlags.loading.flag
+    assert not [m for m in driver.messages.values() if int(m.get("flags") or 0) & thinking]
+    stored = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert stored.message_id == int(posted[0]["id"])
