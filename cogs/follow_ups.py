@@ -10,6 +10,7 @@ is raised at once rather than sent again, and before it goes on, the message is 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from collections.abc import Iterator
@@ -28,25 +29,48 @@ its answer came at once, so only a busy channel has said more since."""
 
 
 async def send_once(
-    interaction: discord.Interaction[Any], *, replaces_thinking: bool, **message: Any
+    interaction: discord.Interaction[Any],
+    *,
+    replaces_thinking: bool,
+    tries: int = 1,
+    **message: Any,
 ) -> discord.Message:
     """``interaction.followup.send(**message, wait=True)``, never posted twice.
 
-    A server error is not sent again; the message is looked for first: the "thinking…"
-    placeholder it was to replace (``replaces_thinking``: the first follow-up of a deferral that
-    thinks), or the interaction's follow-up among the channel's latest messages. Found, it is
-    the answer; else the error goes on, and the caller posts again, through the channel, whose
-    messages carry a nonce (``cogs.ui.post_table``). Where the bot may not read the channel's
-    history, a follow-up cannot be told apart and may show twice, as before."""
-    try:
-        with _no_second_try():
-            return await interaction.followup.send(**message, wait=True)
-    except discord.DiscordServerError:
-        found = await _posted_anyway(interaction, message.get("content"), replaces_thinking)
-        if found is None:
-            raise
-        log.warning("Discord failed a follow-up it had posted (%s); not sent again", found.id)
-        return found
+    A server error is not sent again blindly; the message is looked for first: the "thinking…"
+    placeholder it was to replace (``replaces_thinking``: the first follow-up of a deferral
+    that thinks), or the interaction's follow-up among the channel's latest messages. Found,
+    it is the answer; not found, it is sent again after discord.py's own wait, up to ``tries``
+    sends in all, then the error goes on (``cogs.ui.post_table`` then posts the table through
+    the channel, whose messages carry a nonce). Where the bot may not read the channel's
+    history, a button's follow-up cannot be told apart and may show twice, as before."""
+    for attempt in range(tries):
+        try:
+            with _no_second_try():
+                return await interaction.followup.send(**message, wait=True)
+        except discord.DiscordServerError:
+            found = await _posted_anyway(interaction, message.get("content"), replaces_thinking)
+            if found is not None:
+                log.warning(
+                    "Discord failed a follow-up it had posted (%s); not sent again", found.id
+                )
+                return found
+            if attempt + 1 == tries:
+                raise
+            log.warning("Discord failed a follow-up it had not posted; sending it again")
+            await asyncio.sleep(1 + attempt * 2)  # discord.py's own wait before a second try
+            for file in [
+                *message.get("files", ()),
+                *([message["file"]] if "file" in message else []),
+            ]:
+                file.reset()  # read again from the start
+    raise AssertionError("tries must be at least 1")
+
+
+async def answer_once(interaction: discord.Interaction[Any], **message: Any) -> discord.Message:
+    """A command's public answer after its "thinking…" (a board, a member's stats, a replay),
+    sent as discord.py would, up to five tries after a server error, but never twice."""
+    return await send_once(interaction, replaces_thinking=thinks(interaction), tries=5, **message)
 
 
 def thinks(interaction: discord.Interaction[Any]) -> bool:

@@ -41,6 +41,7 @@ from bot.store.base import StoredResult
 from cogs import limits, links
 from cogs.alt_text import board_text, stats_text
 from cogs.choices import game_choices
+from cogs.follow_ups import answer_once
 from cogs.seat_names import display_name
 from cogs.ui import MESSAGE_LIMIT, NO_PINGS, bot_of, clip, plain, table_alt, whole_lines
 
@@ -217,8 +218,8 @@ class Boards(commands.Cog):
                 label,
                 board.value_label,
             )
-            await interaction.followup.send(
-                file=discord.File(io.BytesIO(png), "leaderboard.png", description=alt)
+            await answer_once(
+                interaction, file=discord.File(io.BytesIO(png), "leaderboard.png", description=alt)
             )
 
     @app_commands.command(name="stats", description="A member's ratings and records")
@@ -256,14 +257,18 @@ class Boards(commands.Cog):
             )
             if not card.games:
                 # A card of zeros and dashes says nothing: say so in words, and how to change it.
-                await interaction.followup.send(
-                    clip(_no_games(card, yours=who.id == interaction.user.id, here=guild_here)),
+                await answer_once(
+                    interaction,
+                    content=clip(
+                        _no_games(card, yours=who.id == interaction.user.id, here=guild_here)
+                    ),
                     allowed_mentions=NO_PINGS,
                 )
                 return
             png = await bot.renderer.run(stats_png, card)
-            await interaction.followup.send(
-                file=discord.File(io.BytesIO(png), "stats.png", description=stats_text(card))
+            await answer_once(
+                interaction,
+                file=discord.File(io.BytesIO(png), "stats.png", description=stats_text(card)),
             )
 
     @app_commands.command(name="history", description="A member's recent games")
@@ -346,8 +351,9 @@ class Boards(commands.Cog):
         if replay.last is not None:
             shown = bundle(last.game_key).presenter
             alt = table_alt(shown, replay.last, f"{note}\nThe last table:")
-        await interaction.followup.send(
-            note,
+        await answer_once(
+            interaction,
+            content=note,
             file=discord.File(io.BytesIO(replay.gif), "replay.gif", description=alt),
         )
 

@@ -248,3 +248,46 @@ async def test_a_typed_moves_answer_discord_took_then_failed_leaves_no_thinking_
     assert not [m for m in driver.messages.values() if int(m.get("flags") or 0) & thinking]
     stored = await bot.tables.current(GAMES_CHANNEL_ID)
     assert stored.message_id == int(posted[0]["id"])
+
+
+async def test_a_board_discord_posted_then_failed_is_posted_once(
+    driver: InteractionDriver,
+) -> None:
+    """/leaderboard: its image replaces the "thinking…", posted and answered 500. One board
+    (before the fix, two: the library's second try posted it again below)."""
+    driver.backend.fail_after("POST", FOLLOW_UP)
+    with driver.library_webhooks():
+        await driver.slash("leaderboard", {"game": "mille"})
+    boards = [
+        m
+        for m in driver.messages.values()
+        if any(a.get("filename") == "leaderboard.png" for a in m.get("attachments") or [])
+    ]
+    assert len(boards) == 1, [m["id"] for m in boards]
+
+
+async def test_a_board_discord_failed_without_posting_is_sent_again_whole(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/leaderboard, Discord answering 500 before posting it: nothing is found, and the board is
+    sent again (as discord.py did by itself), its image whole, once."""
+    serve = driver.backend._execute_webhook
+    refused: list[str] = []
+
+    def execute(record: RecordedRequest, application_id: str, token: str) -> tuple[int, Any]:
+        if not refused:
+            refused.append(token)
+            raise HTTPError(500, "Internal Server Error", 0)
+        return serve(record, application_id, token)
+
+    monkeypatch.setattr(driver.backend, "_execute_webhook", execute)
+    with driver.library_webhooks():
+        await driver.slash("leaderboard", {"game": "mille"})
+    assert refused
+    (board,) = [
+        m
+        for m in driver.messages.values()
+        if any(a.get("filename") == "leaderboard.png" for a in m.get("attachments") or [])
+    ]
+    (attachment,) = board["attachments"]
+    assert (driver.backend.attachment_bytes(attachment["url"]) or b"").startswith(b"\x89PNG")
