@@ -16,14 +16,18 @@ from __future__ import annotations
 
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
+from aiohttp import web
 
 from bot.store.base import SeatRecord
+from cogs import follow_ups
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import component_id, hand_press, stacked_mille
 from tests.cogs.test_mille_hands import alice_at_700
 from tests.discord.backend import BOB_ID, GAMES_CHANNEL_ID, JSON, HTTPError, RecordedRequest
+from tests.discord.fake_discord import point_discord_at
 from tests.discord.payloads import InteractionDriver
 
 COMPUTER = SeatRecord(1, "Computer", policy="normal")
@@ -291,3 +295,32 @@ async def test_a_board_discord_failed_without_posting_is_sent_again_whole(
     ]
     (attachment,) = board["attachments"]
     assert (driver.backend.attachment_bytes(attachment["url"]) or b"").startswith(b"\x89PNG")
+
+
+async def test_over_a_real_session_a_follow_ups_server_error_is_raised_at_once() -> None:
+    """The adapter ``send_once`` uses, over aiohttp itself (a server on this machine answering
+    every request 502): the follow-up is sent once and its error raised, its response let go;
+    discord.py alone sends it five times."""
+    seen: list[str] = []
+
+    async def failing(request: web.Request) -> web.Response:
+        seen.append(request.method)
+        return web.json_response({"message": "502: Bad Gateway", "code": 0}, status=502)
+
+    app = web.Application()
+    app.router.add_route("*", "/{tail:.*}", failing)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port = runner.addresses[0][1]
+    restore = point_discord_at(f"http://127.0.0.1:{port}")
+    try:
+        async with aiohttp.ClientSession() as session:
+            webhook = discord.Webhook.partial(1, "token", session=session)
+            with pytest.raises(discord.DiscordServerError), follow_ups._no_second_try():
+                await webhook.send("Once.", wait=True)
+    finally:
+        restore()
+        await runner.cleanup()
+    assert seen == ["POST"]
