@@ -324,3 +324,33 @@ async def test_over_a_real_session_a_follow_ups_server_error_is_raised_at_once()
         restore()
         await runner.cleanup()
     assert seen == ["POST"]
+
+
+async def test_an_invitations_thread_discord_opened_then_failed_holds_the_game(
+    driver: InteractionDriver,
+) -> None:
+    """Alice challenges Bob in a thread of its own; Bob accepts, and Discord opens the thread
+    under the invitation but answers 500. discord.py's second try is told the message has a
+    thread already (160004): before the fix the start was refused ("I could not create a
+    thread here (is the Create Public Threads permission missing?)"), at every press after it
+    too. Now the game starts in that thread, its first table there."""
+    invitation = await driver.slash(
+        "challenge", {"game": "mille", "member": BOB_ID, "thread": True}
+    )
+    driver.backend.fail_after("POST", r"/channels/\d+/messages/\d+/threads")
+    with driver.library_webhooks(), driver.library_http():
+        accepted = await driver.click(
+            invitation, component_id(invitation, "Accept"), user_id=BOB_ID
+        )
+    assert "could not create a thread" not in " ".join(str(f.content) for f in accepted.followups)
+    (thread,) = driver.backend.threads()
+    assert int(thread["id"]) == int(invitation.message["id"])  # type: ignore[index]
+    (game,) = await running_bot(driver).store.active_games()
+    assert game.channel_id == int(thread["id"])
+    tables = [
+        m
+        for m in driver.messages.values()
+        if int(m["channel_id"]) == game.channel_id
+        and any(a.get("filename") == "table.png" for a in m.get("attachments") or [])
+    ]
+    assert len(tables) == 1

@@ -818,9 +818,10 @@ class _LibraryCall:
 
 class LibrarySession:
     """Enough of ``aiohttp.ClientSession`` for discord.py's own webhook adapter
-    (``AsyncWebhookAdapter.request``), answered by the driver's backend: interaction callbacks
-    and follow-ups then meet the library's own handling of Discord's answers, its retries after
-    a server error included (``InteractionDriver.library_webhooks``)."""
+    (``AsyncWebhookAdapter.request``) and HTTP client (``HTTPClient.request``), answered by the
+    driver's backend: requests then meet the library's own handling of Discord's answers, its
+    retries after a server error included (``InteractionDriver.library_webhooks``,
+    ``library_http``)."""
 
     def __init__(self, driver: InteractionDriver) -> None:
         self.driver = driver
@@ -1011,6 +1012,26 @@ class InteractionDriver:
                 del http._HTTPClient__session
             else:
                 http._HTTPClient__session = session
+
+    @contextlib.contextmanager
+    def library_http(self) -> Iterator[None]:
+        """As ``library_webhooks``, for the bot's own REST calls (``HTTPClient.request``:
+        channel messages, threads, edits): within, they meet discord.py's own handling of
+        Discord's answers, its second try after a server error included."""
+        http: Any = self.bot.http
+        patched = vars(http)["request"]
+        session = vars(http).get("_HTTPClient__session")
+        global_over = vars(http).get("_global_over")
+        del http.request
+        http._HTTPClient__session = LibrarySession(self)
+        http._global_over = asyncio.Event()
+        http._global_over.set()
+        try:
+            yield
+        finally:
+            http.request = patched
+            http._HTTPClient__session = session
+            http._global_over = global_over
 
     def _serve(
         self,
