@@ -285,47 +285,51 @@ def stored_result(row: RowLike) -> StoredResult:
     )
 
 
+# A member's results (``Store.results`` with ``user_id``): found through migration 0017's
+# index of who sat at each result (``result_members`` as m), newest first, rather than by the
+# seats' text, which read every result of the server.
+MEMBER_RESULT_SELECT: Final = RESULT_SELECT.replace(
+    " FROM results r", " FROM result_members m JOIN results r ON r.game_id = m.game_id", 1
+)
+
+
 def results_filter(
     *, game_key: str | None, guild_id: int | None, since: float | None, user_id: int | None = None
 ) -> tuple[str, list[Any]]:
     """The WHERE clause (maybe empty, placeholders ``$1``…) and parameters of a results query.
-    ``user_id`` narrows by the seats' JSON text (``member_pattern``): ``seated`` drops the few
-    false friends once parsed."""
+    With ``user_id`` it is a filter of ``MEMBER_RESULT_SELECT``: on the member's rows of
+    ``result_members`` (``m``), which hold the result's game, server and finishing time too,
+    so the index serves the whole filter and the order (``results_order``)."""
+    table = "r" if user_id is None else "m"
     clauses: list[str] = []
     parameters: list[Any] = []
     for column, value in (
-        ("r.game_key", game_key),
-        ("r.guild_id", guild_id),
-        ("r.finished_at", since),
+        ("user_id", user_id),
+        ("game_key", game_key),
+        ("guild_id", guild_id),
+        ("finished_at", since),
     ):
         if value is None:
             continue
         parameters.append(value)
-        operator = ">=" if column == "r.finished_at" else "="
-        clauses.append(f"{column} {operator} ${len(parameters)}")
-    if user_id is not None:
-        # A big server holds hundreds of thousands of results, a member's a small share of them:
-        # the rows of others are never read, let alone parsed.
-        parameters.append(member_pattern(user_id))
-        clauses.append(f"r.seats LIKE ${len(parameters)}")
+        operator = ">=" if column == "finished_at" else "="
+        clauses.append(f"{table}.{column} {operator} ${len(parameters)}")
     where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
     return where, parameters
 
 
-def seated(results: list[StoredResult], user_id: int | None) -> list[StoredResult]:
-    """The results where ``user_id`` held a seat (all of them for None).
-
-    The query narrows by the seats' text (``results_filter``); this drops the rows it matched
-    on another id holding ``user_id``'s digits.
-    """
-    if user_id is None:
-        return results
-    return [r for r in results if user_id in r.record.seats]
+def results_order(user_id: int | None, *, newest: bool = False) -> str:
+    """The ORDER BY of a results query (``results_filter``'s): by finishing time, then game
+    id, oldest first (``newest``: newest first); a member's in their index's own columns."""
+    table = "r" if user_id is None else "m"
+    way = " DESC" if newest else ""
+    return f" ORDER BY {table}.finished_at{way}, {table}.game_id{way}"
 
 
 def member_pattern(user_id: int) -> str:
     """A LIKE pattern that finds JSON text naming ``user_id`` (and a few false friends: ids
-    containing its digits, which callers drop after parsing)."""
+    containing its digits, which callers drop after parsing): a game's seats, a lobby's
+    invited. A result's seats need none: ``result_members`` names them (migration 0017)."""
     return f"%{int(user_id)}%"
 
 

@@ -63,6 +63,7 @@ from bot.store.rows import (
     LOBBIES_DUE,
     LOBBIES_TO_RESHOW,
     LOBBY_COLUMNS,
+    MEMBER_RESULT_SELECT,
     MOVE_COLUMNS,
     NO_RESULT,
     NUMBERED_RESULT_SELECT,
@@ -93,9 +94,9 @@ from bot.store.rows import (
     optional_int,
     result_row,
     results_filter,
+    results_order,
     seat_freed,
     seat_to_json,
-    seated,
     seats_from_json,
     shard_condition,
     stored_result,
@@ -149,10 +150,9 @@ class Sql(Protocol):
         ...
 
 
-def _seated_results(rows: Sequence[Any], user_id: int | None) -> list[StoredResult]:
-    """Result rows parsed, those of ids that only hold ``user_id``'s digits dropped, and the
-    voided ones (``VOIDED``)."""
-    return seated([r for r in map(stored_result, rows) if VOIDED not in r.record.options], user_id)
+def _counted_results(rows: Sequence[Any]) -> list[StoredResult]:
+    """Result rows parsed, the voided ones (``VOIDED``) left out."""
+    return [r for r in map(stored_result, rows) if VOIDED not in r.record.options]
 
 
 def _counted_rows(rows: Sequence[Any]) -> list[tuple[StoredResult, int]]:
@@ -479,31 +479,30 @@ class SqlStore(Store):
         where, parameters = results_filter(
             game_key=game_key, guild_id=guild_id, since=since, user_id=user_id
         )
+        # A member's results through their index (migration 0017): only their rows are read.
+        select = RESULT_SELECT if user_id is None else MEMBER_RESULT_SELECT
         if newest is not None:
-            return await self._newest_results(where, parameters, user_id, max(newest, 0))
-        rows = await self._read(
-            f"{RESULT_SELECT}{where} ORDER BY r.finished_at, r.game_id", *parameters
-        )
+            return await self._newest_results(
+                f"{select}{where}{results_order(user_id, newest=True)}", parameters, max(newest, 0)
+            )
+        rows = await self._read(f"{select}{where}{results_order(user_id)}", *parameters)
         # Reading a big server's rows is tens of milliseconds a thousand rows: in a thread, so
         # the event loop answers other channels meanwhile.
-        return await asyncio.to_thread(_seated_results, rows, user_id)
+        return await asyncio.to_thread(_counted_results, rows)
 
     async def _newest_results(
-        self, where: str, parameters: list[Any], user_id: int | None, newest: int
+        self, query: str, parameters: list[Any], newest: int
     ) -> list[StoredResult]:
-        """The last ``newest`` results of a filtered query, oldest first: /history shows a
-        member's last games, and reading every one of a member's thousands to keep ten took
-        about a second. The member filter also matches ids holding the member's digits
-        (``seated`` drops them), so a read that comes back short of its limit is the whole
-        list; one that does not may have lost rows to them, and reads twice as many."""
+        """The first ``newest`` results of ``query`` (newest first), given back oldest first:
+        /history shows a member's last games, and reading every one of a member's thousands to
+        keep ten took about a second. Voided results are left out after reading, so a read
+        that comes back short of its limit is the whole list; one that does not may have lost
+        rows to them, and reads twice as many."""
         limit = newest
         while True:
-            rows = await self._read(
-                f"{RESULT_SELECT}{where} ORDER BY r.finished_at DESC, r.game_id DESC LIMIT {limit}",
-                *parameters,
-            )
+            rows = await self._read(f"{query} LIMIT {limit}", *parameters)
             # Parsed in a thread as the whole list is: a read that went back far is many rows.
-            found = await asyncio.to_thread(_seated_results, rows, user_id)
+            found = await asyncio.to_thread(_counted_results, rows)
             if len(found) >= newest or len(rows) < limit:
                 return found[:newest][::-1]
             limit *= 2

@@ -53,7 +53,15 @@ async def _alice_history(store: Store) -> Tables:
 async def _everything(backend: Backend) -> str:
     """Every row of every table, as text."""
     rows = []
-    for table in ("games", "moves", "results", "lobbies", "abort_votes", "daily_claims"):
+    for table in (
+        "games",
+        "moves",
+        "results",
+        "result_members",
+        "lobbies",
+        "abort_votes",
+        "daily_claims",
+    ):
         rows.append(repr(await backend.raw(f"SELECT * FROM {table}")))
     return "\n".join(rows)
 
