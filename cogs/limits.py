@@ -19,13 +19,22 @@ honest member never meets them; a member sending a command again and again meets
   five minutes. One at a time: the eight at once now draw one, and the other table took 0.08 s.
 * ``BOARDS``: /leaderboard and /stats replay a ladder's ratings from its results (kept and
   extended between requests, but still read from the store each time): on a server of 50 000
-  results about 0.5 s of CPU each, in a thread beside the event loop. Ten in a minute is more
-  than a member reads; one at a time, so a burst costs one.
-* ``HISTORIES``: /history reads the server's results by the member's seats, in the store's one
-  connection, which every move of every channel waits for meanwhile. Measured on a server of
-  200 000 results: 0.1 to 0.15 s for a member with games there, 0.56 s for one with none (any
-  member may be named), so a member sending it again and again stalled every channel. Ten in
-  a minute is more than a member reads; one at a time, so a burst costs one.
+  results about 0.5 s of CPU each, in a thread beside the event loop. /stats also reads all of
+  the member's own results there, through their index (migration 0017), in the store's one
+  connection: with ``junction bench --boards``' season of 200 000 results, 0.3 ms for a member
+  with none there; for one with 18 000 games the connection is held 0.27 s on SQLite (another
+  channel's read waits that long), then 1.4 s in all with the rows parsed (by the seats' text:
+  0.16 s and 0.38 s). Ten in a minute is more than a member reads; one at a time, so a burst
+  costs one.
+* ``HISTORIES``: /history reads the member's last results on the server, in the store's one
+  connection, which every move of every channel waits for meanwhile, and then looks at the
+  messages it links to on Discord (``cogs.links``). Found by their seats' text, the read went
+  through every result of the server: at 200 000 results 0.1 to 0.15 s for a member with games
+  there, 0.56 s for one with none (any member may be named), so a member sending it again and
+  again stalled every channel. Through their index (migration 0017) it reads only theirs:
+  with ``junction bench --boards``' season of 200 000 results, 0.4 to 0.8 ms on SQLite (0.21
+  to 0.27 s by the seats' text on the same machine), 1 to 5 ms on PostgreSQL (0.11 to 0.19 s).
+  Ten in a minute is more than a member reads; one at a time, so a burst costs one.
 * ``THREADS``: /play, /challenge and /host with ``thread:true`` each open a Discord thread,
   which stays in the channel's thread list for everyone; nothing else bounded how many
   (a game aborted at once frees its thread's place). Six in ten minutes is a game every

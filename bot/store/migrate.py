@@ -10,7 +10,9 @@ its new lobbies past every lobby id the source handed out, so a button on an old
 names a lobby opened since (``keep_lobby_ids``); new games likewise go past every game id the
 source handed out and the target held (``finish``). PostgreSQL's sequences remember that; a
 SQLite target, which numbers a new row one above its highest, keeps it in ``id_floors``
-(migration 0013).
+(migration 0013). The index of who sat at each result (``result_members``, migration 0017) is
+not copied: the target's triggers build it from the results as they arrive (PostgreSQL's COPY
+fires them too), and clear it with the results ``--force`` replaces.
 
 The Store interface has no "every game" query (a bot never needs one), so this module reads
 and writes the tables directly, per backend. The source is read in one snapshot (a read

@@ -22,6 +22,7 @@ from bot.ratings import ResultRecord
 from bot.store.base import SeatRecord, Store
 from bot.store.migrate import migrate_db
 from bot.store.rows import MEMBER_RESULT_SELECT, results_filter, results_order
+from bot.store.sql import SqlStore
 from bot.store.sqlite import SqliteStore
 from tests.store.helpers import Backend
 
@@ -177,6 +178,12 @@ async def test_a_hand_made_statement_keeps_the_index(store: Store, backend: Back
     assert (game, CAL, 9, "mille", 15.5) in index
     assert await _ids(store, ANN) == []
     await backend.raw(f"DELETE FROM results WHERE game_id = {other}")
+    assert {g for g, *_ in await _check_index(backend)} == {game}
+    # A game deleted takes its result by the foreign key's cascade (the store's connection
+    # enforces foreign keys), and the cascade its index rows.
+    last = await _game(store, 30, ANN, None)
+    assert isinstance(store, SqlStore)
+    await store._write("DELETE FROM games WHERE id = $1", last)
     assert {g for g, *_ in await _check_index(backend)} == {game}
     if backend.name == "postgresql":
         await backend.raw("TRUNCATE results")
