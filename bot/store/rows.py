@@ -329,7 +329,8 @@ def results_order(user_id: int | None, *, newest: bool = False) -> str:
 def member_pattern(user_id: int) -> str:
     """A LIKE pattern that finds JSON text naming ``user_id`` (and a few false friends: ids
     containing its digits, which callers drop after parsing): a game's seats, a lobby's
-    invited. A result's seats need none: ``result_members`` names them (migration 0017)."""
+    invited, and the results ``Store.forget_member`` rewrites (read from the seats themselves,
+    not their index). A member's results are read through ``result_members`` (0017)."""
     return f"%{int(user_id)}%"
 
 

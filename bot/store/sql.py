@@ -379,6 +379,9 @@ class SqlStore(Store):
                     raise StoreError(f"game {game.game_id} is in play or gone")
             results = 0
             renamed = former_names(games, alias)
+            # By the seats themselves, not their index (result_members): what forgets a member
+            # reads what is stored, and it is an operator's rare command. The rewrite of the
+            # seats rewrites the index too (migration 0017's triggers).
             for row in await tx.fetch(
                 "SELECT game_id, seats, names FROM results WHERE seats LIKE $1", pattern
             ):
