@@ -131,9 +131,15 @@ async def deal(
                     if interaction.response.is_done()
                     else interaction.response.send_message(where)
                 )
-                lost = not await answered_in_time(said)
+                lost = not await answered_in_time(
+                    said, interaction, discord.InteractionResponseType.channel_message
+                )
             else:
-                lost = not await answered_in_time(interaction.response.defer(thinking=True))
+                lost = not await answered_in_time(
+                    interaction.response.defer(thinking=True),
+                    interaction,
+                    discord.InteractionResponseType.deferred_channel_message,
+                )
 
     update = await bot_of(interaction).tables.start(
         channel_id=channel_id,

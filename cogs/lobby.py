@@ -499,7 +499,11 @@ async def _show_change(interaction: discord.Interaction[Any], **edit: Any) -> No
     """Show a press's change, already stored, on the lobby's message: as the press's answer,
     else (Discord failed it) through the channel. Should that fail too, the press ends
     quietly: the change holds, and the apology ("nothing was changed") would be untrue."""
-    if not await answered_in_time(interaction.response.edit_message(**edit)):
+    if not await answered_in_time(
+        interaction.response.edit_message(**edit),
+        interaction,
+        discord.InteractionResponseType.message_update,
+    ):
         await _edit_in_channel(interaction.message, "could not show a stored change", **edit)
 
 
@@ -764,7 +768,11 @@ async def start_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord)
         if answered:
             return
         answered = True
-        lost = not await answered_in_time(interaction.response.defer())
+        lost = not await answered_in_time(
+            interaction.response.defer(),
+            interaction,
+            discord.InteractionResponseType.deferred_message_update,
+        )
 
     update, thread = await _deal_claimed(interaction, claimed, found, seats, answer_first)
     await bot_of(interaction).tables.store.update_lobby(
@@ -874,7 +882,11 @@ async def _say_started(
     if answered and not lost:
         shown = await answered_in_time(interaction.edit_original_response(**edit))
     elif not answered:
-        shown = await answered_in_time(interaction.response.edit_message(**edit))
+        shown = await answered_in_time(
+            interaction.response.edit_message(**edit),
+            interaction,
+            discord.InteractionResponseType.message_update,
+        )
         lost = not shown
     if not shown:
         # The game is dealt: the invitation says so through the channel, its own message (and

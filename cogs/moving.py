@@ -113,7 +113,11 @@ class _MoveAnswer:
             self.answered = True  # before awaiting: the other acknowledgement must not answer too
             # Refused (Discord's three seconds ran out, or it failed): the move may be stored
             # already, and must still be shown, so the table goes to the channel instead.
-            self.lost = not await answered_in_time(_acknowledge(self.interaction, self.from_button))
+            self.lost = not await answered_in_time(
+                _acknowledge(self.interaction, self.from_button),
+                self.interaction,
+                _DEFERRED_UPDATE if self.from_button else _THINKING,
+            )
 
     def acknowledge_if_kept_waiting(self) -> None:
         """Acknowledge after ``ACKNOWLEDGE_AFTER`` seconds if the move is still unanswered."""
@@ -200,6 +204,12 @@ async def _take_back(interaction: discord.Interaction[Any]) -> None:
     """Delete a typed move's public "thinking…" placeholder (Discord may have lost it)."""
     with contextlib.suppress(discord.HTTPException):
         await interaction.delete_original_response()
+
+
+_DEFERRED_UPDATE = discord.InteractionResponseType.deferred_message_update
+"""How a button's press is acknowledged (``_acknowledge``): nothing shown."""
+_THINKING = discord.InteractionResponseType.deferred_channel_message
+"""How a typed /move is acknowledged (``_acknowledge``): "thinking…"."""
 
 
 async def _acknowledge(interaction: discord.Interaction[Any], from_button: bool) -> None:

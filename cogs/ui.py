@@ -124,10 +124,15 @@ async def refuse(interaction: discord.Interaction[Any], text: str) -> None:
         log.warning("could not deliver a refusal", exc_info=True)
 
 
-async def answered_in_time(answer: Awaitable[Any]) -> bool:
+async def answered_in_time(
+    answer: Awaitable[Any],
+    of: discord.Interaction[Any] | None = None,
+    kind: discord.InteractionResponseType | None = None,
+) -> bool:
     """Answer an interaction; False when Discord refused (its three seconds ran out, or it
     failed). What was stored before the answer is then shown through the channel instead
-    (``post_table_in_channel``)."""
+    (``post_table_in_channel``). ``of`` and ``kind``: the interaction ``answer`` answers and
+    how, for an answer Discord took although it failed its reply (``_taken_anyway``)."""
     try:
         await answer
     except discord.HTTPException as error:
@@ -137,6 +142,8 @@ async def answered_in_time(answer: Awaitable[Any]) -> bool:
             # the answer Discord holds is this one: its "thinking…" is there, and becomes the
             # table (a table posted to the channel instead left it thinking for good).
             log.warning("Discord failed an answer it had taken", exc_info=True)
+            if of is not None and kind is not None:
+                _taken_anyway(of, kind)
             return True
         log.warning("could not answer an interaction; posting to the channel", exc_info=True)
         return False
@@ -145,6 +152,20 @@ async def answered_in_time(answer: Awaitable[Any]) -> bool:
 
 ALREADY_ACKNOWLEDGED = 40060
 """Discord's code for an answer to an interaction that was answered already."""
+
+
+def _taken_anyway(
+    interaction: discord.Interaction[Any], kind: discord.InteractionResponseType
+) -> None:
+    """Tell discord.py that ``interaction`` was answered (``kind``) by an answer whose reply
+    Discord failed. discord.py marks an answer given only when Discord's reply says so, and
+    then still held the interaction unanswered: the bot's next word (a refusal, ``refuse``)
+    went as an answer of its own, was refused "already acknowledged" in turn and never reached
+    the member, and a "thinking…" was not known as one (``thinks``). discord.py has no public
+    way to say it, so its private ``InteractionResponse._response_type`` is set, as its own
+    answers set it; what follows then goes as follow-ups."""
+    if not interaction.response.is_done():
+        interaction.response._response_type = kind
 
 
 APOLOGY = "Something went wrong on our side; nothing was changed."

@@ -14,6 +14,7 @@ Driven through the fake Discord with discord.py's own webhook adapter
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import aiohttp
@@ -21,10 +22,11 @@ import discord
 import pytest
 from aiohttp import web
 
+import cogs.moving
 from bot.store.base import SeatRecord
 from cogs import follow_ups
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, hand_press, stacked_mille
+from tests.cogs.helpers import component_id, hand_press, replies, stacked_mille
 from tests.cogs.test_mille_hands import alice_at_700
 from tests.discord.backend import BOB_ID, GAMES_CHANNEL_ID, JSON, HTTPError, RecordedRequest
 from tests.discord.fake_discord import point_discord_at
@@ -354,3 +356,61 @@ async def test_an_invitations_thread_discord_opened_then_failed_holds_the_game(
         and any(a.get("filename") == "table.png" for a in m.get("attachments") or [])
     ]
     assert len(tables) == 1
+
+
+async def test_a_refusal_after_an_answer_discord_took_then_failed_reaches_the_member(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob's /move out of turn waits for the channel and is acknowledged ("thinking…"); Discord
+    takes it and answers 500, and discord.py's second try is told it was answered (40060).
+    Then the move is refused. Before the fix discord.py still held the interaction unanswered,
+    so the refusal went as an answer of its own, was refused in turn (40060) and never
+    reached Bob. Now it is a follow-up, private, and nothing public stays."""
+    monkeypatch.setattr(cogs.moving, "ACKNOWLEDGE_AFTER", 0)  # acknowledged before the refusal
+    await stacked_mille(driver)
+    payload = driver.factory.slash("move", {"action": "play go"}, user_id=BOB_ID)
+    driver.backend.fail_after("POST", r"/interactions/\d+/[^/]+/callback")
+    with driver.library_webhooks():
+        result = await driver.dispatch(payload)
+    callbacks = [
+        r for r in driver.requests if r.matches("POST", r"/interactions/\d+/[^/]+/callback")
+    ]
+    assert [r.status for r in callbacks] == [500, 400], "acknowledged, then told so, and no more"
+    said = [r for r in result.responses if r.content]
+    assert said, "the refusal reached Bob"
+    assert all(r.ephemeral for r in said), replies(result)
+    assert "turn" in replies(result).lower(), replies(result)
+    thinking = discord.MessageFlags.loading.flag
+    assert not [m for m in driver.messages.values() if int(m.get("flags") or 0) & thinking]
+
+
+async def test_a_buttons_refusal_after_an_answer_discord_took_then_failed_reaches_the_member(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same for a button: Alice presses Go twice (a double click) while the channel is
+    busy; each press is acknowledged, Discord takes each acknowledgement and answers 500 (then
+    40060). The first plays Go; the second is refused. Before the fix that refusal was refused
+    40060 too and never reached her; now it does, privately."""
+    monkeypatch.setattr(cogs.moving, "ACKNOWLEDGE_AFTER", 0)
+    bot = running_bot(driver)
+    started = await stacked_mille(driver)
+    first = await hand_press(driver, started.game.id, "Go")
+    second = {**first, "id": str(driver.backend.ids.next()), "token": f"{first['token']}-again"}
+    callback = r"/interactions/\d+/[^/]+/callback"
+    driver.backend.fail_after("POST", callback, times=2)
+    with driver.library_webhooks():
+        async with bot.tables.lock(GAMES_CHANNEL_ID):  # the channel is busy: both wait
+            presses = [asyncio.ensure_future(driver.dispatch(p)) for p in (first, second)]
+            for _ in range(100):
+                told = [r for r in driver.requests if r.matches("POST", callback)]
+                if [r.status for r in told].count(400) == 2:
+                    break
+                await asyncio.sleep(0.1)
+        results = [await p for p in presses]
+    moves = await bot.store.moves(started.game.id)
+    assert [m.action for m in moves if m.seat == 0] == ["play go"]
+    refused = results[1]
+    said = [r for r in refused.responses if r.content]
+    assert said, "the refusal reached Alice"
+    assert all(r.ephemeral for r in said), replies(refused)
+    assert "already" in replies(refused).lower(), replies(refused)

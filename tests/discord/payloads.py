@@ -772,7 +772,8 @@ class _LibraryResponse:
     def __init__(self, status: int, body: Any) -> None:
         self.status = status
         self.reason = "Error"
-        self.headers = {"content-type": "application/json"}
+        # A 204 (a deletion) has no body and, on Discord, no content type to read it by.
+        self.headers = {} if body is None else {"content-type": "application/json"}
         self._text = "" if body is None else json.dumps(body)
 
     async def text(self, encoding: str = "utf-8") -> str:
