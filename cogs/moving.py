@@ -229,7 +229,10 @@ async def _refresh_hand(
         return
     try:
         if update.game.status != "active":
-            await interaction.edit_original_response(content="The game is over.", view=None)
+            # The hand's image would still show the card just played under "Your turn".
+            await interaction.edit_original_response(
+                content="The game is over.", attachments=[], view=None
+            )
             return
         file, view, content = await hand(bot_of(interaction).tables, update.game, interaction)
         await interaction.edit_original_response(content=content, attachments=[file], view=view)

@@ -1,0 +1,40 @@
+"""Classic Mille Bornes played through the fake Discord as a new member and as a hostile one
+would: what each message says, and that a refusal changes nothing stored."""
+
+from __future__ import annotations
+
+from bot.store.base import SeatRecord
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import component_id, public_table
+from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.discord.payloads import InteractionDriver
+
+LAST_GO = [*["gasoline"] * 6, *["repairs"] * 6, "go"]
+"""Alice draws the deck's last card, a Go, and plays it; then neither player holds a card that
+can be played (remedies for hazards nobody suffers), so her Go ends the single hand."""
+
+
+async def test_the_hand_a_game_ended_from_shows_no_cards_any_more(
+    driver: InteractionDriver,
+) -> None:
+    """Alice ends the game by pressing Go in her hand. Before, her private hand message was
+    edited to "The game is over." above the image it showed before the move, headed "Your
+    turn — play or discard", the Go she had just played still in it; now the words stand
+    alone."""
+    await running_bot(driver).tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
+        deck=LAST_GO,
+        options={"length": "hand"},
+    )
+    table = public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, "jn:h:1")
+    assert hand.message is not None
+    assert [a["filename"] for a in hand.message["attachments"]] == ["hand.png"]
+    await driver.click(hand, component_id(hand, "Go"))
+    assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
+    shown = driver.backend.messages[int(hand.message["id"])]
+    assert shown["content"] == "The game is over."
+    assert shown.get("attachments") == [] and not shown.get("components")
