@@ -232,7 +232,8 @@ class Boards(commands.Cog):
     ) -> None:
         bot = bot_of(interaction)
         who = member or interaction.user
-        game_key = bundle(game).key  # an unknown game is refused privately, before deferring
+        found = bundle(game)  # an unknown game is refused privately, before deferring
+        game_key = found.key
         guild_here = interaction.guild_id is not None
         # A card replays the ladder as a board does: the same limit (cogs/limits.py).
         with limits.limited(interaction, limits.BOARDS):
@@ -260,7 +261,12 @@ class Boards(commands.Cog):
                 await answer_once(
                     interaction,
                     content=clip(
-                        _no_games(card, yours=who.id == interaction.user.id, here=guild_here)
+                        _no_games(
+                            card,
+                            yours=who.id == interaction.user.id,
+                            here=guild_here,
+                            alone=found.info.max_players == 1,
+                        )
                     ),
                     allowed_mentions=NO_PINGS,
                 )
@@ -361,9 +367,10 @@ class Boards(commands.Cog):
     stats.autocomplete("game")(game_choices)
 
 
-def _no_games(card: MemberStats, *, yours: bool, here: bool) -> str:
+def _no_games(card: MemberStats, *, yours: bool, here: bool, alone: bool) -> str:
     """/stats of a member with no finished game of the game asked about: a sentence, with the
-    game they do play most, if any."""
+    game they do play most, if any, or how to start one (a solitaire has no computer to play
+    and no member to invite: /challenge refuses it)."""
     where = " on this server" if here else ""
     who = "You have" if yours else f"{plain(card.name)} has"
     text = f"{who} not finished a game of {card.scope_label}{where} yet."
@@ -371,6 +378,8 @@ def _no_games(card: MemberStats, *, yours: bool, here: bool) -> str:
         whose = "Your" if yours else "Their"
         plays = plural(card.favourite_game_plays, "finished game")
         text += f" {whose} most played{where}: {card.favourite_game} ({plays})."
+    elif yours and alone:
+        text += " Start one with `/play`: it is played alone."
     elif yours:
         text += " Start one with `/play` (against the computer) or `/challenge` (invite members)."
     return text

@@ -38,3 +38,21 @@ async def test_the_hand_a_game_ended_from_shows_no_cards_any_more(
     shown = driver.backend.messages[int(hand.message["id"])]
     assert shown["content"] == "The game is over."
     assert shown.get("attachments") == [] and not shown.get("components")
+
+
+async def test_stats_of_a_solitaire_never_played_says_to_play_it_alone(
+    driver: InteractionDriver,
+) -> None:
+    """A new member asks /stats for Mille Bornes Solo. Before, they were told to start one "with
+    `/play` (against the computer) or `/challenge` (invite members)": the solitaire has no
+    computer, and /challenge refuses it. A game for two keeps its sentence."""
+    solo = await driver.slash("stats", {"game": "solo"})
+    assert solo.followups[0].content == (
+        "You have not finished a game of Mille Bornes Solo on this server yet. "
+        "Start one with `/play`: it is played alone."
+    )
+    mille = await driver.slash("stats", {"game": "mille"}, user_id=BOB_ID)
+    assert mille.followups[0].content == (
+        "You have not finished a game of Mille Bornes on this server yet. "
+        "Start one with `/play` (against the computer) or `/challenge` (invite members)."
+    )
