@@ -146,6 +146,21 @@ def test_fresh_game_has_seven_highways_of_seven() -> None:
     assert s.all_cards() == deck_counts("bsd")
 
 
+def test_the_deal_asks_for_all_49_cards_only_where_they_can_all_come_off() -> None:
+    """The classic preset (and the daily deal) can never be cleared completely, as the daily
+    deal's first message says: its deal said "clear all 49 cards!" all the same, on the table
+    and to a screen reader, just under that message."""
+    captions = {
+        preset: G.new_game(["Ann"], seed=42, options={"preset": preset}).caption
+        for preset in ("classic", "refuel", "easy")
+    }
+    assert captions == {
+        "classic": "Seven highways are dealt: clear as many of the 49 cards as you can!",
+        "refuel": "Seven highways are dealt: clear all 49 cards!",
+        "easy": "Seven highways are dealt: clear all 49 cards!",
+    }
+
+
 def test_modern_deck_has_106_cards() -> None:
     """The modern deck (one more of every hazard) is dealt whole."""
     s = G.new_game(["Ann"], seed=42, options={"deck": "modern"})

@@ -171,7 +171,11 @@ def deal(state: SoloState, cards: Sequence[Card]) -> None:
     state.tank = list(reversed(cards[HIGHWAY_CARDS + HAND_SIZE :]))
     state.discard = []
     state.miles = []
-    _moved(state, "Seven highways are dealt: clear all 49 cards!")
+    # The printed rules (classic, the daily deal's) never clear all 49: a score attack.
+    goal = "clear all 49 cards"
+    if state.preset == "classic":
+        goal = "clear as many of the 49 cards as you can"
+    _moved(state, f"Seven highways are dealt: {goal}!")
     settle(state)
 
 
