@@ -24,6 +24,7 @@ def chosen_game(interaction: discord.Interaction[Any]) -> str:
 
 
 _AROUND_SIGN = re.compile(r"\s*([:=])\s*")
+_SIGN = re.compile(r"[:=]")
 
 
 def parse_options(text: str | None) -> dict[str, str]:
@@ -32,8 +33,10 @@ def parse_options(text: str | None) -> dict[str, str]:
     "I could not read the option 'oil_slick:'"."""
     options: dict[str, str] = {}
     for pair in _AROUND_SIGN.sub(r"\1", (text or "").replace(",", " ")).split()[:20]:
-        name, sep, value = pair.replace("=", ":").partition(":")
-        if not sep or not name or not value:
+        # Split at the first sign only: a value is echoed as typed ("hand=1", not "hand:1").
+        name, *rest = _SIGN.split(pair, maxsplit=1)
+        value = rest[0] if rest else ""
+        if not rest or not name or not value:
             raise BadOption(
                 f"I could not read the option '{quote(pair)}'. Write options as name:value, "
                 "for example deck:modern."

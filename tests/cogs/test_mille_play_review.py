@@ -56,3 +56,12 @@ async def test_stats_of_a_solitaire_never_played_says_to_play_it_alone(
         "You have not finished a game of Mille Bornes on this server yet. "
         "Start one with `/play` (against the computer) or `/challenge` (invite members)."
     )
+
+
+async def test_an_option_s_value_is_echoed_as_it_was_typed(driver: InteractionDriver) -> None:
+    """`options: length:hand=1`: the refusal quoted the value as 'hand:1', which the member
+    never typed (every "=" was read as ":"); it quotes 'hand=1' now, and nothing is dealt."""
+    result = await driver.slash("play", {"game": "mille", "options": "length:hand=1"})
+    assert result.ephemeral
+    assert result.content == "'hand=1' is not a choice for length. Choose one of: match, hand."
+    assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
