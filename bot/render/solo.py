@@ -568,7 +568,8 @@ def render_result(view: SoloPublicView | SoloSeatView) -> Image.Image:
     title = "Mille Bornes Solo — result"
     c.text((32, 40), title, font(32, "bold"), Palette.GOLD, "lm", drop=2)
     label = PRESET_LABELS.get(pub.preset, pub.preset.upper())
-    small = font(18, "bold")
+    # Every word on the card at the readable size: they were 18 px, 9 on a phone.
+    small = font(READABLE, "bold")
     c.pill(w - 32 - text_width(label, small) - 24, 24, label, small, _GREY_CHIP, height=32)
 
     banner = (32, 80, w - 32, 200)
@@ -586,7 +587,7 @@ def render_result(view: SoloPublicView | SoloSeatView) -> Image.Image:
         bx0 = 32 + i * ((w - 64) // 2 + 12)
         box = (bx0, 220, bx0 + (w - 64) // 2 - 12, 360)
         c.rounded(box, 16, fill=Palette.MAT, outline=Palette.MAT_EDGE, width=2)
-        c.text((box[0] + 20, box[1] + 24), name, font(18, "bold"), Palette.MUTED, "lm")
+        c.text((box[0] + 20, box[1] + 24), name, small, Palette.MUTED, "lm")
         big = font(64, "bold")
         c.text((box[0] + 20, box[1] + 86), value, big, Palette.INK, "lm", drop=2)
         c.text(
@@ -599,11 +600,11 @@ def render_result(view: SoloPublicView | SoloSeatView) -> Image.Image:
 
     # What is left on each highway, as small bars: empty is cleared.
     c.rounded((32, 380, w - 32, 520), 16, fill=Palette.MAT, outline=Palette.MAT_EDGE, width=2)
-    c.text((52, 404), "HIGHWAYS LEFT", font(18, "bold"), Palette.MUTED, "lm")
+    c.text((52, 402), "HIGHWAYS LEFT", small, Palette.MUTED, "lm")
     col = (w - 64 - 40) // 7
     for hw in pub.highways:
         hx = 52 + (hw.number - 1) * col
-        c.text((hx + col / 2, 426), str(hw.number), font(18, "bold"), Palette.INK, "mm")
+        c.text((hx + col / 2, 427), str(hw.number), small, Palette.INK, "mm")
         for k in range(7):
             ky = 508 - (k + 1) * 9
             filled = k < hw.depth
@@ -615,15 +616,14 @@ def render_result(view: SoloPublicView | SoloSeatView) -> Image.Image:
 
     lines = _run_figures(pub)
     x = 32
-    chip = font(18, "bold")
-    y = 544
+    y = 536  # a second row of chips (a classic run needing fuel) leaves the note its room
     for text in lines:
-        width = text_width(text, chip) + 24
+        width = text_width(text, small) + 24
         if x + width > w - 32:
-            x, y = 32, y + 42
-        x += c.pill(x, y, text, chip, _GREY_CHIP, height=34) + 10
+            x, y = 32, y + 40
+        x += c.pill(x, y, text, small, _GREY_CHIP, height=34) + 10
     note = _result_note(pub)
-    c.text((w / 2, h - 30), note, fit_font(note, w - 64, 18, "bold"), Palette.MUTED, "mm")
+    c.text((w / 2, h - 26), note, small, Palette.MUTED, "mm")
     return c.image
 
 

@@ -310,6 +310,34 @@ def test_solo_hand_has_no_small_text(monkeypatch: pytest.MonkeyPatch) -> None:
     assert {"0 mi", "Cleared 0/49"} <= {text for text, _ in drawn}
 
 
+@pytest.mark.parametrize("result", ["won", "lost"])
+def test_solo_result_has_no_small_text(monkeypatch: pytest.MonkeyPatch, result: str) -> None:
+    """Every word on Solo's result card (the preset's chip, "CARDS CLEARED", "MILES",
+    "HIGHWAYS LEFT" and the highways' numbers, the run's chips, the note under them) is at
+    least the readable size, at its fullest (chips on two rows) with nothing crossed: they
+    were 18 px, 9 on a phone."""
+    game = bundle("solo").game
+    public = game.public_view(game.new_game([NAMES[1]], 4, {"preset": "classic"}))
+    view = dataclasses.replace(
+        public,
+        mileage=9975,
+        moves=9999,
+        wipes=999,
+        refuel_limit=3,
+        refuels_used=3,
+        tank_count=48,
+        cleared=48,
+        require_fuel_left=True,
+        result=result,
+        end_reason=CAPTION,
+    )
+    drawn = sizes_drawn(monkeypatch)
+    _check(monkeypatch, lambda: solo.result_png(view))
+    assert not sorted({(text, size) for text, size in drawn if size < READABLE})
+    words = {text for text, _ in drawn}
+    assert {"CARDS CLEARED", "MILES", "HIGHWAYS LEFT", "7", "Win needs fuel left"} <= words
+
+
 # --- 1000 Mile Race ------------------------------------------------------------------------
 
 
