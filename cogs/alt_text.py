@@ -15,6 +15,7 @@ from bot.render.leaderboard import TOP_N, LeaderboardRow
 from bot.render.stats import (
     OFF_BOARD_NOTE,
     MemberStats,
+    board_caption,
     board_value_text,
     rated_games,
     solitaire_record,
@@ -142,12 +143,13 @@ def _solitaire_lines(card: MemberStats) -> list[str]:
         if rate is not None:
             line += f", {round(100 * rate)}% won"
     lines = [line + "."]
+    label = board_caption(card.board_label).lower()
     if card.board_value is None:
-        board = f"the best-results board ({card.board_label.lower()})"
-        lines.append(f"No result on {board} yet. {OFF_BOARD_NOTE}")
+        # As the header's "CLEARED —": "No result on the best-results board (cleared /49)
+        # yet." was read out slash and all, a "49" the card does not show.
+        lines.append(f"Best {label} on the best-results board: none yet. {OFF_BOARD_NOTE}")
     else:
-        label, _, _ = card.board_label.partition(" /")
-        best = f"{label.lower()} {board_value_text(card.board_label, card.board_value)}"
+        best = f"{label} {board_value_text(card.board_label, card.board_value)}"
         place = ""
         if card.rank is not None and card.ranked_players:
             place = f", {card.rank} of {card.ranked_players} on the board"

@@ -130,6 +130,13 @@ def board_value_text(label: str, value: int) -> str:
     return f"{value:,}/{out_of}" if out_of else f"{value:,}"
 
 
+def board_caption(label: str) -> str:
+    """A best-results board's column label without its "/49": "Cleared" for "Cleared /49".
+    The card writes its figure as "30/49" (``board_value_text``) beside it: the whole label
+    read "CLEARED /49 30/49", and "CLEARED /49 —" with no best yet."""
+    return label.partition(" /")[0]
+
+
 def solitaire_record(stats: MemberStats) -> list[tuple[str, int]]:
     """The figures of a solitaire's record, as (label, value), in the order drawn and read:
     games played, and won and lost where the game can be won (no draws: nobody to draw with)."""
@@ -208,7 +215,7 @@ def _draw_stats_header(c: Canvas, stats: MemberStats) -> None:
     right = _SW - MARGIN - 4
     big = font(34, "bold")
     if stats.solitaire:  # the best result on the board, under the board's own label
-        caption = stats.board_label.upper()
+        caption = board_caption(stats.board_label).upper()
         value = stats.board_value
         rating = "—" if value is None else board_value_text(stats.board_label, value)
     else:
@@ -387,7 +394,8 @@ def _draw_board_panel(c: Canvas, stats: MemberStats, box: Box) -> None:
         return
     value = board_value_text(stats.board_label, stats.board_value)
     c.text((cx, cy - 60), value, font(96, "bold"), Palette.GOLD, anchor="mm", drop=3)
-    c.text((cx, cy + 14), stats.board_label.upper(), font(20, "bold"), Palette.MUTED, "mm")
+    caption = board_caption(stats.board_label).upper()
+    c.text((cx, cy + 14), caption, font(READABLE, "bold"), Palette.MUTED, "mm")
     if stats.rank is not None:
         chip, fill, ink = _rank_chip(stats.rank, stats.ranked_players)
         chip += " on the board"

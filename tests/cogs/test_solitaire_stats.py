@@ -150,10 +150,12 @@ async def test_a_member_with_only_assisted_games_is_not_on_the_board(
     alt = alt_text_of(stats, "stats.png")
     assert alt.splitlines()[1:3] == [
         "1 game played: 0 won, 1 lost, 0% won.",
-        "No result on the best-results board (cleared /49) yet. " + render.OFF_BOARD_NOTE,
+        "Best cleared on the best-results board: none yet. " + render.OFF_BOARD_NOTE,
     ]
     card = _card(drawn)
     assert "Not on the board yet" in card and "—" in card
+    # The header says what the board ranks without a dangling "/49" ("CLEARED /49 —").
+    assert "CLEARED" in drawn and "/49" not in card
     assert _numbers(card) == _numbers(alt)
 
 
