@@ -585,16 +585,20 @@ def render_hand_result(view: MillePublicView, result: HandResult | None = None) 
         drop=2,
     )
     target = "Single hand" if view.match_target is None else f"Match to {view.match_target}"
-    small = font(18, "bold")
+    small = font(READABLE, "bold")
     c.pill(w - 32 - text_width(target, small) - 24, 24, target, small, _GREY_CHIP, height=32)
-    reason_font = fit_font(result.reason, w - 64, 20, "regular", min_size=13)
-    c.text((32, 84), result.reason, reason_font, Palette.MUTED, anchor="lm")
+    # The hand's reason at the readable size, on a second line when a long name needs one
+    # (it shrank to 13 px): the banner and the panels move down into the panels' spare room.
+    reasons = _reason_lines(result.reason, w - 64)
+    for i, line in enumerate(reasons):
+        c.text((32, 84 + i * _REASON_STEP), line, font(READABLE), Palette.MUTED, anchor="lm")
+    drop = (len(reasons) - 1) * _REASON_STEP
 
     match_after = _match_totals_after(view, result)
     final = (
         view.winners is not None and bool(view.results) and view.results[-1].number == result.number
     )
-    banner = (32, 108, w - 32, 178)
+    banner = (32, 108 + drop, w - 32, 178 + drop)
     cx = (banner[0] + banner[2]) / 2
     inner = banner[2] - banner[0] - 30
     if final:
@@ -603,14 +607,14 @@ def render_hand_result(view: MillePublicView, result: HandResult | None = None) 
         c.text(
             (cx, banner[1] + 25),
             headline,
-            fit_font(headline, inner, 30, "bold"),
+            fit_font(headline, inner, 30, "bold", READABLE),
             Palette.DARK_INK,
             anchor="mm",
         )
         c.text(
             (cx, banner[1] + 54),
-            view.end_reason,
-            fit_font(view.end_reason, inner, 18, "bold"),
+            ellipsize(view.end_reason, font(READABLE, "bold"), inner),
+            font(READABLE, "bold"),
             (70, 50, 10),
             anchor="mm",
         )
@@ -631,7 +635,7 @@ def render_hand_result(view: MillePublicView, result: HandResult | None = None) 
         c.text(
             (cx, (banner[1] + banner[3]) / 2),
             text,
-            fit_font(text, inner, 24, "bold"),
+            fit_font(text, inner, 24, "bold", READABLE),
             Palette.INK,
             anchor="mm",
         )
@@ -641,9 +645,23 @@ def render_hand_result(view: MillePublicView, result: HandResult | None = None) 
     totals = result.totals
     for seat, lines in enumerate(result.lines):
         x0 = 32 + seat * (col_w + 24)
-        box = (x0, 196, x0 + col_w, h - 20)
+        box = (x0, 196 + drop, x0 + col_w, h - 20)
         _result_column(c, view, seat, lines, totals[seat], match_after[seat], box)
     return c.image
+
+
+_REASON_STEP = 24
+"""Baseline to baseline for a hand's reason on two lines, and how far it moves the rest down:
+the panels' nine score lines leave 40 px spare above their totals."""
+
+
+def _reason_lines(reason: str, width: int) -> list[str]:
+    """A hand's reason at the readable size on one line, or two (the second cut with an
+    ellipsis should it need a third)."""
+    lines = wrap(reason, font(READABLE), width)
+    if len(lines) > 2:
+        lines = [lines[0], ellipsize(" ".join(lines[1:]), font(READABLE), width)]
+    return lines
 
 
 def result_png(view: MillePublicView) -> bytes:
@@ -696,7 +714,7 @@ def _result_column(
     )
     name = view.players[seat] if seat < len(view.players) else f"Seat {seat + 1}"
     name_font = font(28, "bold")
-    pill_x = x1 - 16 - text_width("★ WINNER", font(16, "bold")) - 24
+    pill_x = x1 - 16 - text_width("★ WINNER", font(READABLE, "bold")) - 24
     # The name ends where the winner's pill begins (with a gap), pill or not: both panels
     # then cut long names alike.
     c.text(
@@ -712,7 +730,7 @@ def _result_column(
             pill_x,
             y0 + 17,
             "★ WINNER",
-            font(16, "bold"),
+            font(READABLE, "bold"),
             Palette.GOLD,
             ink=Palette.DARK_INK,
             height=28,

@@ -240,6 +240,30 @@ def test_mille_score_sheet_at_its_fullest(monkeypatch: pytest.MonkeyPatch) -> No
     _check(monkeypatch, lambda: mille.table_png(view))
 
 
+@pytest.mark.parametrize("name", [0, 1], ids=["long name", "widest name"])
+def test_mille_score_sheet_has_no_small_text(monkeypatch: pytest.MonkeyPatch, name: int) -> None:
+    """Every word on the last hand's score sheet at its fullest, the winner's "★ WINNER" pill,
+    the "Match to 5000" chip, why the match ended and the hand's reason, is at least the
+    readable size (they were 16, 18, 18 px); the widest name's reason, too wide for one line
+    at 20 px (it shrank), is written whole on two, nothing crossed or off the sheet."""
+    lines = (ScoreLine("Milestones", 1000),) + (ScoreLine("Coups fourrés ×4", 1200),) * 8
+    reason = f"{NAMES[name]} completed the trip at 1000 miles."
+    result = HandResult(99, (lines, (ScoreLine("Milestones", 0),)), reason)
+    view = dataclasses.replace(
+        _mille_view("en"),
+        results=(result,),
+        phase="over",
+        winners=(0,),
+        end_reason="5000 points reached.",
+    )
+    drawn = sizes_drawn(monkeypatch)
+    _check(monkeypatch, lambda: mille.result_png(view))
+    assert not sorted({(text, size) for text, size in drawn if size < READABLE})
+    words = {text for text, _ in drawn}
+    assert {"★ WINNER", "Match to 5000", "5000 points reached.", "Match total"} <= words
+    assert reason in {" ".join(t for t, _ in drawn[i : i + k]) for i in range(3) for k in (1, 2)}
+
+
 # --- Mille Bornes Solo ---------------------------------------------------------------------
 
 
