@@ -47,7 +47,6 @@ from bot.render.common import (
     ellipsize,
     felt,
     fit_font,
-    fit_wrapped,
     font,
     result_banner_height,
     text_width,
@@ -763,12 +762,90 @@ def hand_png(view: TtrSeatView) -> bytes:
 # --- the result -------------------------------------------------------------------------------
 
 
-def _result_height(result: FinalScore) -> int:
-    lines = max((len(s.lines) for s in result.seats), default=0)
+# Every word on the final scoring at ``READABLE`` px or more: shown about half size on a
+# phone, its labels, ticket lines, city names and winners were 13-18 px (a tie shrank to 12).
+# The card grows instead: a ticket whose chips do not fit beside its route takes a second
+# line for them, the top bar a line per part of a long headline, the Big Cities a line per
+# winner.
+_ROW = 44
+"""A ticket line's height, its chips beside its route."""
+_ROW_TWO = 76
+"""A ticket line's height, its chips on a second line under its route."""
+_CHIP = 28
+"""The count chips' height on the final scoring (their words at ``READABLE`` px)."""
+_BLOCK_TOP = 150
+"""From a seat's block's top to its first ticket: its name, its figures and its stack."""
+_HEADLINE_WIDTH = 620
+_WINNER_STEP = 24
+
+
+def _chip_row_width(chips: list[tuple[str, int]]) -> int:
+    return _chips_width_at(chips, _CHIP, READABLE)
+
+
+def _chips_width_at(chips: list[tuple[str, int]], size: int, text: int) -> int:
+    return sum(_chip_width(code, n, size, text=text) + 4 for code, n in chips) - 4 if chips else 0
+
+
+def _ticket_layout(
+    x: int, right: int, index: int, completed: bool, points: int, cards: tuple[tuple[int, int], ...]
+) -> tuple[str, list[tuple[str, int]], bool]:
+    """A ticket line's route (cut only if even a line of its own is too narrow), its chips
+    (the cards that served it, or what it needed) and whether they go on a second line."""
+    ticket = TICKETS[index]
+    chips = [(CARD_CODES[kind], n) for kind, n in cards] if completed else _needs(ticket)
+    lf = font(READABLE, "bold")
+    score = text_width(f"{points:+d}", font(READABLE, "bold"))
+    label = f"{ticket.code} {ticket.route}"
+    beside = x + 38 + text_width(label, lf) + 12 + _chip_row_width(chips) + 12 + score
+    two = bool(chips) and beside > right
+    room = right - score - 12 - (x + 38)
+    return ellipsize(label, lf, room), chips, two
+
+
+def _ticket_height(
+    x: int, right: int, index: int, completed: bool, points: int, cards: tuple[tuple[int, int], ...]
+) -> int:
+    return _ROW_TWO if _ticket_layout(x, right, index, completed, points, cards)[2] else _ROW
+
+
+def _block_height(result: FinalScore, score: SeatScore | None, width: int) -> int:
+    """A seat's (or the hidden tickets') block's height on a column ``width`` wide."""
+    x, right = 16, width - 16
+    if score is None:
+        opponent = result.opponent
+        assert opponent is not None
+        rows = [_ticket_height(x, right, t, True, TICKETS[t].points, ()) for t in opponent.tickets]
+    else:
+        rows = [
+            _ticket_height(x, right, line.ticket, line.completed, line.points, line.cards)
+            for line in score.lines
+        ]
+    return _BLOCK_TOP + sum(rows) + 16
+
+
+def _headline_lines(headline: str) -> list[str]:
+    """The top bar's headline at 22 px, or on as many lines as it needs at ``READABLE`` px
+    (a tie of long names shrank to 12 px)."""
+    if text_width(headline, font(22, "bold")) <= _HEADLINE_WIDTH:
+        return [headline]
+    return wrap(headline, font(READABLE, "bold"), _HEADLINE_WIDTH)
+
+
+def _result_layout(view: TtrPublicView) -> tuple[int, list[int], int, int]:
+    """The top bar's height, each row of blocks' height, the Big City strip's height and the
+    whole card's."""
+    result = view.result
+    assert result is not None
+    bar = max(56, 12 + 26 * len(_headline_lines(_winner_line(view))))
+    col_w = (RESULT_WIDTH - 3 * _M) // 2
+    blocks: list[SeatScore | None] = [*result.seats]
     if result.opponent is not None:
-        lines = max(lines, len(result.opponent.tickets))
-    rows = (len(result.seats) + (1 if result.opponent is not None else 0) + 1) // 2
-    return 64 + rows * (150 + lines * 44) + 170
+        blocks.append(None)
+    heights = [_block_height(result, score, col_w) for score in blocks]
+    rows = [max(heights[i : i + 2]) for i in range(0, len(heights), 2)]
+    strip = _city_strip_height(view, result)
+    return bar, rows, strip, bar + 12 + sum(rows) + strip + 14
 
 
 def render_result(view: TtrPublicView) -> Image.Image:
@@ -777,27 +854,27 @@ def render_result(view: TtrPublicView) -> Image.Image:
     result = view.result
     if result is None:
         raise ValueError("The result image needs a finished game.")
-    height = _result_height(result)
+    bar, rows, strip, height = _result_layout(view)
     img = vertical_gradient(RESULT_WIDTH, height, Palette.FELT_TOP, Palette.FELT_BOTTOM)
     c = Canvas(img)
-    c.draw.rectangle((0, 0, RESULT_WIDTH, 56), fill=Palette.ASPHALT_DARK)
+    c.draw.rectangle((0, 0, RESULT_WIDTH, bar), fill=Palette.ASPHALT_DARK)
     c.text((_M + 4, 28), "FINAL SCORING", font(26, "bold"), Palette.GOLD, anchor="lm")
-    headline = _winner_line(view)
-    hf = fit_font(headline, 620, 22, "bold", 12)
-    c.text((RESULT_WIDTH - _M - 4, 28), headline, hf, Palette.INK, anchor="rm")
+    headline = _headline_lines(_winner_line(view))
+    hf = font(22 if len(headline) == 1 else READABLE, "bold")
+    top = bar / 2 - 13 * (len(headline) - 1)
+    for i, line in enumerate(headline):
+        c.text((RESULT_WIDTH - _M - 4, top + 26 * i), line, hf, Palette.INK, anchor="rm")
     columns: list[tuple[str, SeatScore | None]] = [(view.players[s.seat], s) for s in result.seats]
     if result.opponent is not None:
         columns.append(("Hidden tickets", None))
-    lines = max((len(s.lines) for s in result.seats), default=0)
-    if result.opponent is not None:
-        lines = max(lines, len(result.opponent.tickets))
-    block_h = 150 + lines * 44
     col_w = (RESULT_WIDTH - 3 * _M) // 2
+    y = bar + 12
     for i, (name, score) in enumerate(columns):
         x = _M + (i % 2) * (col_w + _M)
-        y = 68 + (i // 2) * block_h
-        _result_block(c, view, name, score, (x, y, x + col_w, y + block_h - 10))
-    _city_strip(c, view, result, height - 160)
+        row_y = y + sum(rows[: i // 2])
+        block_h = rows[i // 2]
+        _result_block(c, view, name, score, (x, row_y, x + col_w, row_y + block_h - 10))
+    _city_strip(c, view, result, height - strip - 14)
     return c.image
 
 
@@ -816,6 +893,7 @@ def _result_block(
         width=3 if won else 2,
     )
     figure = font(30, "bold")
+    small = font(READABLE, "bold")
     left = score is not None and not view.solo and view.seats[score.seat].left
     if score is None:
         opponent = result.opponent
@@ -834,39 +912,42 @@ def _result_block(
         # it had outscored the winner. Said as the result line says it (solo's give-up keeps
         # the score as it stood).
         c.text((x1 - 16, y0 + 24), shown, figure, Palette.MUTED, anchor="rm")
-        c.text((x0 + 16, y0 + 56), "left the game", font(16, "bold"), Palette.MUTED, anchor="lm")
+        c.text((x0 + 16, y0 + 58), "left the game", small, Palette.MUTED, anchor="lm")
         return
     c.text((x1 - 16, y0 + 24), shown, figure, Palette.GOLD, anchor="rm")
     detail = f"tickets {points:+d}  ·  Big Cities +{bonus}"
-    c.text((x0 + 16, y0 + 56), detail, font(16, "bold"), Palette.MUTED, anchor="lm")
-    y = y0 + 80
+    c.text((x0 + 16, y0 + 58), detail, small, Palette.MUTED, anchor="lm")
+    y = y0 + 92
     if score is not None:
-        # The On-the-Track stack, revealed: a chip per kind.
+        # The On-the-Track stack, revealed: its title, then a chip per kind under it (at 20 px
+        # nine kinds do not fit beside the title).
         x = x0 + 16
-        c.text((x, y + 13), "ON-THE-TRACK", font(13, "bold"), Palette.MUTED, anchor="lm")
-        x += 114
-        # Smaller chips when a big stack's two-digit counts would run past the block: every
-        # train card on one stack (a game that keeps its stacks) did at 26 px, by 23 px.
+        c.text((x, y), "ON-THE-TRACK", small, Palette.MUTED, anchor="lm")
         kinds = [(CARD_CODES[kind], n) for kind, n in enumerate(score.track) if n]
-        size = next(
-            (z for z in (26, 24, 22) if _chips_width(kinds, z) + 2 * len(kinds) <= x1 - 16 - x),
-            20,
-        )
+        # Narrower chips when a big stack's two-digit counts would run past the block: every
+        # train card on one stack (a game that keeps its stacks).
+        gap = 6 if _chips_width_at(kinds, _CHIP, READABLE) + 2 * len(kinds) <= x1 - 16 - x else 2
         for code, n in kinds:
-            x += _count_chip(c, code, n, x, y + (26 - size) // 2, size) + 6
+            x += _count_chip(c, code, n, x, y + 16, _CHIP, text=READABLE) + gap
         if not sum(score.track):
-            c.text((x, y + 13), "empty", font(15, "bold"), Palette.MUTED, anchor="lm")
-    y += 44
+            c.text(
+                (x0 + 16 + text_width("ON-THE-TRACK ", small) + 8, y),
+                "empty",
+                small,
+                Palette.MUTED,
+                anchor="lm",
+            )
+    y = y0 + _BLOCK_TOP
     if score is None:
         opponent = result.opponent
         assert opponent is not None
         for t in opponent.tickets:
-            _ticket_line(c, x0 + 16, y, x1 - 16, t, True, TICKETS[t].points, ())
-            y += 44
+            y += _ticket_line(c, x0 + 16, y, x1 - 16, t, True, TICKETS[t].points, ())
         return
     for line in score.lines:
-        _ticket_line(c, x0 + 16, y, x1 - 16, line.ticket, line.completed, line.points, line.cards)
-        y += 44
+        y += _ticket_line(
+            c, x0 + 16, y, x1 - 16, line.ticket, line.completed, line.points, line.cards
+        )
 
 
 def _ticket_line(
@@ -878,79 +959,94 @@ def _ticket_line(
     completed: bool,
     points: int,
     cards: tuple[tuple[int, int], ...],
-) -> None:
-    ticket = TICKETS[index]
+) -> int:
+    """A ticket's line: ticked or crossed, its route and points, and the cards that served it
+    (completed) or what it needed (not), beside the route or under it; returns its height."""
+    label, chips, two = _ticket_layout(x, right, index, completed, points, cards)
     mark = "✓" if completed else "✗"
     c.draw.ellipse((x, y + 4, x + 28, y + 32), fill=_TICK if completed else _CROSS)
-    c.text((x + 14, y + 18), mark, font(18, "bold"), (255, 255, 255), anchor="mm")
-    # The cards that served it (completed), or what it needed (not): from x + 300, or further
-    # left when they would run into the points (six kinds of cards can serve a ticket).
-    chips = [(CARD_CODES[kind], n) for kind, n in cards] if completed else _needs(ticket)
-    score, sf = f"{points:+d}", font(20, "bold")
-    cx = min(x + 300, right - text_width(score, sf) - 12 - _chips_width(chips, 24))
-    label = f"{ticket.code} {ticket.route}"
-    room = min(250, cx - 12 - (x + 38))
-    lf = fit_font(label, room, 16, "bold", 10)
-    label = ellipsize(label, lf, room)
+    c.text((x + 14, y + 18), mark, font(READABLE, "bold"), (255, 255, 255), anchor="mm")
+    sf = font(READABLE, "bold")
+    score = f"{points:+d}"
+    lf = font(READABLE, "bold")
     c.text((x + 38, y + 18), label, lf, Palette.INK if completed else Palette.MUTED, anchor="lm")
+    if two:
+        cx, cy = x + 38, y + 40
+    else:
+        # Ending before the points, so the lines' chips line up at their right.
+        cx, cy = right - text_width(score, sf) - 12 - _chip_row_width(chips), y + 4
     for code, n in chips:
-        cx += _count_chip(c, code, n, cx, y + 6, 24) + 4
+        cx += _count_chip(c, code, n, cx, cy, _CHIP, text=READABLE) + 4
     # A lost ticket's points in a light red: _CROSS, fine behind the white ✗, was 2.8:1 on
     # the mat to a protanope, who sees red darker.
     colour = _TICK if completed else Palette.RED_INK
     c.text((right, y + 18), score, sf, colour, anchor="rm")
+    return _ROW_TWO if two else _ROW
+
+
+def _city_names(view: TtrPublicView, result: FinalScore) -> list[list[str]]:
+    return [
+        ["Hidden" if s < 0 else view.players[s] for s in winners] for winners in result.city_winners
+    ]
+
+
+def _city_width() -> int:
+    return (RESULT_WIDTH - 2 * _M - 32) // len(CITIES)
+
+
+def _city_strip_height(view: TtrPublicView, result: FinalScore) -> int:
+    most = max(len(_city_winners(names, _city_width() - 20)) for names in _city_names(view, result))
+    return 104 + most * _WINNER_STEP + 10
 
 
 def _city_strip(c: Canvas, view: TtrPublicView, result: FinalScore, y: int) -> None:
-    box = (_M, y, RESULT_WIDTH - _M, y + 146)
+    height = _city_strip_height(view, result)
+    box = (_M, y, RESULT_WIDTH - _M, y + height)
     c.rounded(box, 14, fill=(22, 40, 34), outline=Palette.GOLD_DARK, width=2)
-    c.text((_M + 16, y + 12), "BIG CITY BONUSES", font(15, "bold"), Palette.GOLD)
-    w = (RESULT_WIDTH - 2 * _M - 32) // len(CITIES)
-    for i, city in enumerate(CITIES):
+    small = font(READABLE, "bold")
+    c.text((_M + 16, y + 8), "BIG CITY BONUSES", small, Palette.GOLD)
+    w = _city_width()
+    for i, (city, names) in enumerate(zip(CITIES, _city_names(view, result), strict=True)):
         x = _M + 16 + i * w
-        c.rounded((x, y + 38, x + w - 10, y + 134), 10, fill=Palette.MAT, outline=Palette.MAT_EDGE)
-        c.text(
-            (x + (w - 10) / 2, y + 56),
-            city,
-            fit_font(city, w - 20, 16, "bold", 10),
-            Palette.INK,
-            anchor="mm",
+        c.rounded(
+            (x, y + 38, x + w - 10, y + height - 12), 10, fill=Palette.MAT, outline=Palette.MAT_EDGE
         )
+        c.text((x + (w - 10) / 2, y + 56), city, small, Palette.INK, anchor="mm")
         c.text(
-            (x + (w - 10) / 2, y + 80),
+            (x + (w - 10) / 2, y + 82),
             f"+{CITY_BONUS[i]}",
-            font(20, "bold"),
+            font(22, "bold"),
             Palette.GOLD,
             anchor="mm",
         )
-        names = ["Hidden" if s < 0 else view.players[s] for s in result.city_winners[i]]
-        fnt, lines = _city_winners(names, w - 20)
-        for k, line in enumerate(lines):
+        for k, line in enumerate(_city_winners(names, w - 20)):
             c.text(
-                (x + (w - 10) / 2, y + 104 + k * 17),
+                (x + (w - 10) / 2, y + 108 + k * _WINNER_STEP),
                 line,
-                fnt,
+                small,
                 Palette.INK if names else Palette.MUTED,
                 anchor="mm",
             )
 
 
-def _city_winners(names: list[str], width: int) -> tuple[Font, tuple[str, ...]]:
-    """The winners of a Big City in two lines of ``width``: wrapped whole when they fit, else
-    each name cut to its share of a line, so a third or fourth winner is still named (wrapped
-    and cut at the end, four long names showed as two). Never below 12 px: at 9 px, a third
-    of the image's width on a phone, names that must be cut anyway were 3 px tall, unreadable;
-    a shorter cut at 12 px reads."""
-    text = ", ".join(names) if names else "nobody"
-    fnt, lines = fit_wrapped(text, width, 2, 15, "bold", min_size=12)
-    if len(names) < 2 or "…" not in "".join(lines) or "…" in text:
-        return fnt, lines
-    half = (len(names) + 1) // 2
-    rows = [names[:half], names[half:]]
-    shares = [(width - text_width(", ", fnt) * (len(row) - 1)) // len(row) for row in rows]
-    return fnt, tuple(
-        ", ".join(ellipsize(name, fnt, share) for name in row)
-        for row, share in zip(rows, shares, strict=True)
+def _city_winners(names: list[str], width: int) -> tuple[str, ...]:
+    """The winners of a Big City on lines of ``width`` at ``READABLE`` px: wrapped whole on up
+    to four lines when every line fits (a word wider than a line stays whole in a wrap), else a
+    name a line, each cut to fit (at most four winners: a tie of every seat). They shrank to
+    12 px on two lines."""
+    if not names:
+        return ("nobody",)
+    fnt = font(READABLE, "bold")
+    text = ", ".join(names)
+    lines = wrap(text, fnt, width)
+    if len(lines) <= 4 and all(text_width(line, fnt) <= width for line in lines):
+        return tuple(lines)
+    comma = text_width(",", fnt)
+    return tuple(
+        ellipsize(name, fnt, width - comma) + ","
+        if i < len(names) - 1
+        else ellipsize(name, fnt, width)
+        for i, name in enumerate(names)
     )
 
 

@@ -707,6 +707,52 @@ def test_ttr_scoring_at_its_fullest(monkeypatch: pytest.MonkeyPatch, seats: int)
     _check(monkeypatch, lambda: ttr.table_png(view))
 
 
+def _ttr_scored(seats: int) -> Any:
+    """``test_ttr_scoring_at_its_fullest``'s finished game, its view."""
+    game = TTR_SOLO if seats == 1 else TTR
+    per = min(16, (40 if seats == 1 else 46) // seats)
+    track = [[0] * 9 for _ in range(seats)]
+    for kind in range(9):
+        for card in range(16 if kind == 8 else 10):
+            track[card % seats][kind] += 1
+    state = dataclasses.replace(
+        game.new_game(NAMES[:seats], 3),
+        tickets=[list(range(s * per, (s + 1) * per)) for s in range(seats)],
+        track=track,
+        offered=[[] for _ in range(seats)],
+        hidden_tickets=list(range(40, 46)) if seats == 1 else [],
+    )
+    finish(state, CAPTION)
+    return game.public_view(state)
+
+
+@pytest.mark.parametrize(
+    ("seats", "tie"), [(1, False), (2, False), (4, False), (2, True), (4, True)]
+)
+def test_ttr_scoring_has_no_small_text(
+    monkeypatch: pytest.MonkeyPatch, seats: int, tie: bool
+) -> None:
+    """Every word on the final scoring at its fullest (and with every seat tied, the headline
+    naming them all) is at least the readable size, nothing crossed or off the card:
+    "ON-THE-TRACK" was 13 px, "BIG CITY BONUSES", "Hidden", "empty" and "nobody" 15, the
+    cities, the ticket lines and "tickets +79 · Big Cities +75" 16, the "✓" 18, the stacks'
+    chips 10-14 and a tie's headline 12. The card grows: a ticket's chips go under its route
+    when they do not fit beside it, the headline and a Big City's winners take more lines."""
+    view = _ttr_scored(seats)
+    if tie:
+        view = dataclasses.replace(view, winners=tuple(range(seats)))
+    drawn = sizes_drawn(monkeypatch)
+    _check(monkeypatch, lambda: ttr.result_png(view))
+    assert not sorted({(text, size) for text, size in drawn if size < READABLE})
+    words = {text for text, _ in drawn}
+    assert {"ON-THE-TRACK", "BIG CITY BONUSES", "Los Angeles", "✓"} <= words
+    assert "Hidden tickets" in words if seats == 1 else "✗" in words
+    if tie:  # the headline whole, on the lines after "FINAL SCORING"
+        said = [text for text, _ in drawn]
+        end = next(i for i, text in enumerate(said) if text.endswith("tie for the win!"))
+        assert " ".join(said[1 : end + 1]) == f"{' & '.join(NAMES[:seats])} tie for the win!"
+
+
 @pytest.mark.parametrize("seats", [1, 2])
 def test_ttr_end_banner_holds_a_reason_of_two_lines(
     monkeypatch: pytest.MonkeyPatch, seats: int

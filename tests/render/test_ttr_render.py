@@ -299,10 +299,11 @@ def test_requirement_chips_name_their_colour_not_only_paint_it(
 
 def test_result_chips_never_run_into_the_points() -> None:
     """A five-colour ticket served by six kinds of cards: its chips stop short of its points
-    (they ran under "+22" when they always started at the same place)."""
+    (they ran under "+22" when they always started at the same place), on a line of their own
+    under the route when they do not fit beside it."""
     ticket = max((t for t in TICKETS if sum(1 for n in t.need if n) == 5), key=lambda t: t.points)
     cards = (*((i, n) for i, n in enumerate(ticket.need) if n), (8, 2))
-    img = Image.new("RGB", (576, 40), (12, 40, 32))
+    img = Image.new("RGB", (576, ttr._ROW_TWO), (12, 40, 32))
     right = 576 - 16
     ttr._ticket_line(Canvas(img), 16, 0, right, ticket.index, True, 22, cards)
     faces = set(ttr._FACE.values()) | {(90, 90, 96)}
