@@ -12,6 +12,7 @@ colour sets, the On-the-Track stack) in a two-column grid, and the last move or 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -143,8 +144,10 @@ def _chip_fonts(height: int, text: int | None) -> tuple[Font, Font]:
     return font(height - 9, "bold"), font(height - 12, "cond")
 
 
+@lru_cache(maxsize=1024)
 def _chip_width(code: str, n: int, height: int, locos: int = 0, text: int | None = None) -> int:
-    """How wide ``_count_chip`` draws this count."""
+    """How wide ``_count_chip`` draws this count (measured once: a final scoring measures
+    hundreds of chips, twice each)."""
     number, letter = _chip_fonts(height, text)
     runs = _chip_runs(code, n, locos)
     return sum(text_width(t, number if big else letter) for t, big in runs) + len(runs) + 9
@@ -779,21 +782,24 @@ _HEADLINE_WIDTH = 620
 _WINNER_STEP = 24
 
 
-def _chip_row_width(chips: list[tuple[str, int]]) -> int:
+def _chip_row_width(chips: Sequence[tuple[str, int]]) -> int:
     return _chips_width_at(chips, _CHIP, READABLE)
 
 
-def _chips_width_at(chips: list[tuple[str, int]], size: int, text: int) -> int:
+def _chips_width_at(chips: Sequence[tuple[str, int]], size: int, text: int) -> int:
     return sum(_chip_width(code, n, size, text=text) + 4 for code, n in chips) - 4 if chips else 0
 
 
+@lru_cache(maxsize=512)
 def _ticket_layout(
     x: int, right: int, index: int, completed: bool, points: int, cards: tuple[tuple[int, int], ...]
-) -> tuple[str, list[tuple[str, int]], bool]:
+) -> tuple[str, tuple[tuple[str, int], ...], bool]:
     """A ticket line's route (cut only if even a line of its own is too narrow), its chips
     (the cards that served it, or what it needed) and whether they go on a second line."""
     ticket = TICKETS[index]
-    chips = [(CARD_CODES[kind], n) for kind, n in cards] if completed else _needs(ticket)
+    chips = (
+        tuple((CARD_CODES[kind], n) for kind, n in cards) if completed else tuple(_needs(ticket))
+    )
     lf = font(READABLE, "bold")
     score = text_width(f"{points:+d}", font(READABLE, "bold"))
     label = f"{ticket.code} {ticket.route}"
