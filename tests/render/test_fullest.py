@@ -688,27 +688,14 @@ def test_ttr_table_has_no_small_text(monkeypatch: pytest.MonkeyPatch, seats: int
 def test_ttr_scoring_at_its_fullest(monkeypatch: pytest.MonkeyPatch, seats: int) -> None:
     """Every ticket kept (sixteen a seat at most: the solo's six hidden ones aside) and every
     train card on the On-the-Track stacks."""
-    game = TTR_SOLO if seats == 1 else TTR
-    per = min(16, (40 if seats == 1 else 46) // seats)
-    track = [[0] * 9 for _ in range(seats)]
-    for kind in range(9):
-        for card in range(16 if kind == 8 else 10):
-            track[card % seats][kind] += 1
-    state = dataclasses.replace(
-        game.new_game(NAMES[:seats], 3),
-        tickets=[list(range(s * per, (s + 1) * per)) for s in range(seats)],
-        track=track,
-        offered=[[] for _ in range(seats)],
-        hidden_tickets=list(range(40, 46)) if seats == 1 else [],
-    )
-    finish(state, CAPTION)
-    view = game.public_view(state)
+    view = _ttr_scored(seats)
     _check(monkeypatch, lambda: ttr.result_png(view))
     _check(monkeypatch, lambda: ttr.table_png(view))
 
 
 def _ttr_scored(seats: int) -> Any:
-    """``test_ttr_scoring_at_its_fullest``'s finished game, its view."""
+    """A finished game with every ticket kept (sixteen a seat at most: the solo's six hidden
+    ones aside) and every train card on the On-the-Track stacks, its view."""
     game = TTR_SOLO if seats == 1 else TTR
     per = min(16, (40 if seats == 1 else 46) // seats)
     track = [[0] * 9 for _ in range(seats)]
