@@ -5,13 +5,14 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from PIL import Image
 
-from bot.render.common import Canvas, _text_mask
+from bot.render.common import READABLE, Canvas, _text_mask
 
 
 def sizes_drawn(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
@@ -25,6 +26,12 @@ def sizes_drawn(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
 
     monkeypatch.setattr(Canvas, "text", text)
     return drawn
+
+
+def too_small(drawn: Iterable[tuple[str, int]]) -> list[tuple[str, int]]:
+    """The texts of ``sizes_drawn`` under the readable size (``READABLE``), each once, sorted:
+    empty on an image every word of which reads on a phone."""
+    return sorted({(words, size) for words, size in drawn if size < READABLE})
 
 
 def words_drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:

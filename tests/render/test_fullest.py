@@ -38,6 +38,7 @@ from tests.render.drawn import (
     off_canvas,
     png_size,
     sizes_drawn,
+    too_small,
     words_drawn,
 )
 from tests.render.test_dragon_render import _stampede_caption
@@ -132,7 +133,7 @@ def test_mille_table_has_no_small_text(monkeypatch: pytest.MonkeyPatch, lang: st
     drawn = sizes_drawn(monkeypatch)
     mille.render_table(_mille_view(lang))
     labels = set(drawn)
-    assert not sorted((text, size) for text, size in labels if size < READABLE)
+    assert not too_small(labels)
     words = {text for text, _ in labels}
     assert {"BATTLE", "SAFETIES · 4 COUPS FOURRÉS", "CF", "= empty", "PTS", "×10", "mi"} <= words
     assert {"Deck 88", "Discard 0", "Hand 99", "Match to 5000", "▶ TO PLAY"} <= words
@@ -167,7 +168,7 @@ def test_mille_table_writes_a_hand_end_at_the_readable_size(
     assert "Hand 1 is over" in state.caption and (view.winners is not None) == (scores[0] > 0)
     drawn = sizes_drawn(monkeypatch)
     _check(monkeypatch, lambda: mille.table_png(view))
-    assert not sorted({(text, size) for text, size in drawn if size < READABLE})
+    assert not too_small(drawn)
     shown = " ".join(text for text, _ in drawn)
     assert state.caption.split(": ")[-1] in shown  # its end, not cut
     assert mille.render_table(view).size == mille.table_size(view)
@@ -207,7 +208,7 @@ def test_mille_hand_has_no_small_text(monkeypatch: pytest.MonkeyPatch) -> None:
     drawn = sizes_drawn(monkeypatch)
     for view in views:
         mille.render_hand(view)
-    assert not sorted({(text, size) for text, size in drawn if size < READABLE})
+    assert not too_small(drawn)
     assert {"COUP FOURRÉ!", "after drawing", "discard only", "PLAY", "6", "975 / 700 mi"} <= {
         text for text, _ in drawn
     }
@@ -258,7 +259,7 @@ def test_mille_score_sheet_has_no_small_text(monkeypatch: pytest.MonkeyPatch, na
     )
     drawn = sizes_drawn(monkeypatch)
     _check(monkeypatch, lambda: mille.result_png(view))
-    assert not sorted({(text, size) for text, size in drawn if size < READABLE})
+    assert not too_small(drawn)
     words = {text for text, _ in drawn}
     assert {"★ WINNER", "Match to 5000", "5000 points reached.", "Match total"} <= words
     assert reason in {" ".join(t for t, _ in drawn[i : i + k]) for i in range(3) for k in (1, 2)}
@@ -317,7 +318,7 @@ def test_solo_table_has_no_small_text(monkeypatch: pytest.MonkeyPatch) -> None:
         labels |= set(drawn)
     shown = "".join(text for text, _ in drawn).replace(" ", "")
     assert full.last_move.replace(" ", "") in shown  # whole, not cut
-    assert not sorted((text, size) for text, size in labels if size < READABLE)
+    assert not too_small(labels)
     words = {text for text, _ in labels}
     assert {"CLEARED", "YOUR MILES", "mi", "×10", "Hands wiped 999", "Refuels left 2/3"} <= words
     assert {"No refuel (classic)", "HAND 7/7", "BSD deck"} <= words
@@ -330,7 +331,7 @@ def test_solo_hand_has_no_small_text(monkeypatch: pytest.MonkeyPatch) -> None:
     state = game.new_game([NAMES[1]], 4)
     drawn = sizes_drawn(monkeypatch)
     solo.render_hand(game.public_view(state))
-    assert not sorted({(text, size) for text, size in drawn if size < READABLE})
+    assert not too_small(drawn)
     assert {"0 mi", "Cleared 0/49"} <= {text for text, _ in drawn}
 
 
@@ -357,7 +358,7 @@ def test_solo_result_has_no_small_text(monkeypatch: pytest.MonkeyPatch, result: 
     )
     drawn = sizes_drawn(monkeypatch)
     _check(monkeypatch, lambda: solo.result_png(view))
-    assert not sorted({(text, size) for text, size in drawn if size < READABLE})
+    assert not too_small(drawn)
     words = {text for text, _ in drawn}
     assert {"CARDS CLEARED", "MILES", "HIGHWAYS LEFT", "7", "Win needs fuel left"} <= words
 
@@ -426,7 +427,7 @@ def test_race_table_has_no_small_text(monkeypatch: pytest.MonkeyPatch) -> None:
         drawn = sizes_drawn(monkeypatch)
         assert race.render_table(view).size == race.table_size(view)
         labels |= set(drawn)
-    assert not sorted((text, size) for text, size in labels if size < READABLE)
+    assert not too_small(labels)
     words = {text for text, _ in labels}
     assert {"HAZARDS ON THEM", "JUNKYARD", "Speed Trap: 25/50", "11 cards", "◀"} <= words
     assert [text for text in words if text.endswith("… to play")]  # the name cut, not the line
@@ -445,7 +446,7 @@ def test_race_table_cards_are_readable(monkeypatch: pytest.MonkeyPatch) -> None:
     faces = _face_sizes(monkeypatch)
     for view in (_race_view(), _race_fullest()[1]):
         race.render_table(view)
-    assert not sorted({(text, size) for text, size in faces if size < READABLE})
+    assert not too_small(faces)
     said = {text for text, _ in faces}
     assert {"Flat Tire", "Puncture-Proof", "Roadblock", "HAZARD", "CHEAT", "×2"} <= said
 
@@ -487,7 +488,7 @@ def test_race_hand_has_no_small_text(monkeypatch: pytest.MonkeyPatch) -> None:
     px)."""
     drawn = sizes_drawn(monkeypatch)
     race.render_hand(_race_hand(_RACE_JUNK))
-    assert not sorted({(text, size) for text, size in drawn if size < READABLE})
+    assert not too_small(drawn)
     assert {"1", "PLAY"} <= {text for text, _ in drawn}
 
 
@@ -678,7 +679,7 @@ def test_ttr_table_has_no_small_text(monkeypatch: pytest.MonkeyPatch, seats: int
     drawn = sizes_drawn(monkeypatch)
     ttr.render_table(game.public_view(dataclasses.replace(_ttr_state(seats), final_round=True)))
     labels = set(drawn)
-    assert not sorted((text, size) for text, size in labels if size < READABLE)
+    assert not too_small(labels)
     words = {text for text, _ in labels}
     assert {"RAILYARD", "ON-THE-TRACK", "DRAW AREA", "TICKETS", "Bu", "L", "5"} <= words
     assert {"STATION CLOCK", "clock", "left"} <= words if seats == 1 else "FINAL TURNS" in words
@@ -730,7 +731,7 @@ def test_ttr_scoring_has_no_small_text(
         view = dataclasses.replace(view, winners=tuple(range(seats)))
     drawn = sizes_drawn(monkeypatch)
     _check(monkeypatch, lambda: ttr.result_png(view))
-    assert not sorted({(text, size) for text, size in drawn if size < READABLE})
+    assert not too_small(drawn)
     words = {text for text, _ in drawn}
     assert {"ON-THE-TRACK", "BIG CITY BONUSES", "Los Angeles", "✓"} <= words
     assert "Hidden tickets" in words if seats == 1 else "✗" in words
@@ -770,7 +771,7 @@ def test_ttr_end_banner_has_no_small_text(monkeypatch: pytest.MonkeyPatch, seats
     view = game.public_view(state)
     drawn = sizes_drawn(monkeypatch)
     _check(monkeypatch, lambda: ttr.table_png(view))
-    assert not sorted({(text, size) for text, size in drawn if size < READABLE})
+    assert not too_small(drawn)
     shown = "".join(text for text, _ in drawn).replace(" ", "")
     assert state.end_reason.replace(" ", "") in shown
 
@@ -804,7 +805,7 @@ def test_ttr_hand_has_no_small_text(monkeypatch: pytest.MonkeyPatch) -> None:
     )
     ttr.render_hand(TTR.private_view(state, 0))
     ttr.ticket_tile(0, mark="keep")
-    assert not sorted({(text, size) for text, size in drawn if size < READABLE})
+    assert not too_small(drawn)
     words = {text for text, _ in drawn}
     assert {"Locomotive", "T46", "MUST KEEP", "Bk", "New York · Chicago"} <= words
 
@@ -854,7 +855,7 @@ def test_stats_card_at_its_fullest(monkeypatch: pytest.MonkeyPatch, solitaire: b
     drawn = sizes_drawn(monkeypatch)
     _check(monkeypatch, lambda: stats.stats_png(card))
     # Wide, CJK, emoji and right-to-left names are cut, not shrunk below the readable size.
-    assert not sorted({(text, size) for text, size in drawn if size < READABLE})
+    assert not too_small(drawn)
 
 
 # --- a player leaving, said in full --------------------------------------------------------

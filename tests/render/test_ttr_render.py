@@ -20,7 +20,7 @@ from bot.engine.ttr.cards import COLOURS, TICKETS, Ticket
 from bot.engine.ttr.ending import finish
 from bot.engine.ttr.state import TtrState
 from bot.engine.ttr.views import TtrPublicView, TtrSeatView
-from bot.render.common import READABLE, Canvas, Palette, _text_mask, font, text_width
+from bot.render.common import Canvas, Palette, _text_mask, font, text_width
 from bot.render.ttr import (
     HAND_WIDTH,
     RESULT_WIDTH,
@@ -32,7 +32,7 @@ from bot.render.ttr import (
 )
 from tests.engine.ttr_helpers import SOLO, G, lay
 from tests.render.colour_vision import ciede2000, closest_seen, contrast, worst_contrast
-from tests.render.drawn import inks_drawn, marks_drawn, sizes_drawn, words_drawn
+from tests.render.drawn import inks_drawn, marks_drawn, sizes_drawn, too_small, words_drawn
 from tests.render.test_hostile_names import LONG
 
 RENDER = Path(__file__).resolve().parents[2] / "bot" / "render" / "ttr.py"
@@ -142,7 +142,7 @@ def test_hand_with_many_tickets_fits_the_budget(
     image = _png(data)
     assert image.height > 600
     assert image.tobytes() == ttr.render_hand(G.private_view(state, 0)).tobytes()  # lossless
-    assert not {(text, size) for text, size in drawn if size < READABLE}
+    assert not too_small(drawn)
 
 
 def test_solo_setup_hand_marks_the_ticket_that_must_be_kept() -> None:
