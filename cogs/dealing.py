@@ -24,6 +24,7 @@ from cogs.follow_ups import send_once, thinks
 from cogs.ui import (
     answered_in_time,
     bot_of,
+    defer,
     drop_thinking,
     post_table,
     post_table_in_channel,
@@ -135,11 +136,7 @@ async def deal(
                     said, interaction, discord.InteractionResponseType.channel_message
                 )
             else:
-                lost = not await answered_in_time(
-                    interaction.response.defer(thinking=True),
-                    interaction,
-                    discord.InteractionResponseType.deferred_channel_message,
-                )
+                lost = not await answered_in_time(defer(interaction, thinking=True))
 
     update = await bot_of(interaction).tables.start(
         channel_id=channel_id,

@@ -43,7 +43,16 @@ from cogs.alt_text import board_text, stats_text
 from cogs.choices import game_choices
 from cogs.follow_ups import answer_once
 from cogs.seat_names import display_name
-from cogs.ui import MESSAGE_LIMIT, NO_PINGS, bot_of, clip, plain, table_alt, whole_lines
+from cogs.ui import (
+    MESSAGE_LIMIT,
+    NO_PINGS,
+    bot_of,
+    clip,
+    defer,
+    plain,
+    table_alt,
+    whole_lines,
+)
 
 SCOPE_CHOICES = [
     app_commands.Choice(name="this server", value="server"),
@@ -173,7 +182,7 @@ class Boards(commands.Cog):
             label += " · standard settings"  # other settings do not rank (bot/boards.py)
         # A board is a ladder replayed: limited per member, one at a time (cogs/limits.py).
         with limits.limited(interaction, limits.BOARDS):
-            await interaction.response.defer(thinking=True)
+            await defer(interaction, thinking=True)
             # The all-time ladder (or best-results board) is kept and caught up with the
             # results written since (bot/kept_results.py); a period's starts at its start.
             kept = None
@@ -237,7 +246,7 @@ class Boards(commands.Cog):
         guild_here = interaction.guild_id is not None
         # A card replays the ladder as a board does: the same limit (cogs/limits.py).
         with limits.limited(interaction, limits.BOARDS):
-            await interaction.response.defer(thinking=True)
+            await defer(interaction, thinking=True)
             # The ladder needs every game of it (ratings depend on the opponents' games too, as on
             # /leaderboard; a solitaire's place on its best-results board, everyone's bests):
             # it is kept and caught up (bot/kept_results.py). The member's own games of any
@@ -325,7 +334,7 @@ class Boards(commands.Cog):
         # limited per member, one at a time.
         with limits.limited(interaction, limits.REPLAYS):
             # A long match takes a while to rebuild and draw: answer Discord first.
-            await interaction.response.defer(thinking=True)
+            await defer(interaction, thinking=True)
             replay = await bot.replays.gif(last.id, inputs)
         moves = replay.moves
         note = f"Replay of game #{last.id} ({plural(moves, 'move')})."

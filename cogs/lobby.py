@@ -55,7 +55,7 @@ from cogs import gone, limits
 from cogs.dealing import NO_THREAD, check_seats, computer_seats, post_first_table, thread_name
 from cogs.pickers import ID, GameItem
 from cogs.seat_names import display_name
-from cogs.ui import NO_PINGS, answered_in_time, bot_of, clip, pings, plain, refuse
+from cogs.ui import NO_PINGS, answered_in_time, bot_of, clip, defer, pings, plain, refuse
 
 if TYPE_CHECKING:
     from bot.client import JunctionBot
@@ -768,11 +768,7 @@ async def start_lobby(interaction: discord.Interaction[Any], lobby: LobbyRecord)
         if answered:
             return
         answered = True
-        lost = not await answered_in_time(
-            interaction.response.defer(),
-            interaction,
-            discord.InteractionResponseType.deferred_message_update,
-        )
+        lost = not await answered_in_time(defer(interaction))
 
     update, thread = await _deal_claimed(interaction, claimed, found, seats, answer_first)
     await bot_of(interaction).tables.store.update_lobby(

@@ -27,7 +27,7 @@ from bot.engine.core import GameError
 from bot.store.base import StoredGame
 from bot.tables import Tables
 from bot.updates import TableUpdate
-from cogs.ui import answered_in_time, bot_of, post_table, post_table_in_channel
+from cogs.ui import answered_in_time, bot_of, defer, post_table, post_table_in_channel
 
 log = logging.getLogger("junction.moving")
 
@@ -113,11 +113,7 @@ class _MoveAnswer:
             self.answered = True  # before awaiting: the other acknowledgement must not answer too
             # Refused (Discord's three seconds ran out, or it failed): the move may be stored
             # already, and must still be shown, so the table goes to the channel instead.
-            self.lost = not await answered_in_time(
-                _acknowledge(self.interaction, self.from_button),
-                self.interaction,
-                _DEFERRED_UPDATE if self.from_button else _THINKING,
-            )
+            self.lost = not await answered_in_time(_acknowledge(self.interaction, self.from_button))
 
     def acknowledge_if_kept_waiting(self) -> None:
         """Acknowledge after ``ACKNOWLEDGE_AFTER`` seconds if the move is still unanswered."""
@@ -206,18 +202,10 @@ async def _take_back(interaction: discord.Interaction[Any]) -> None:
         await interaction.delete_original_response()
 
 
-_DEFERRED_UPDATE = discord.InteractionResponseType.deferred_message_update
-"""How a button's press is acknowledged (``_acknowledge``): nothing shown."""
-_THINKING = discord.InteractionResponseType.deferred_channel_message
-"""How a typed /move is acknowledged (``_acknowledge``): "thinking…"."""
-
-
 async def _acknowledge(interaction: discord.Interaction[Any], from_button: bool) -> None:
-    """Answer within Discord's three seconds; the table follows as a follow-up."""
-    if from_button:
-        await interaction.response.defer()
-    else:
-        await interaction.response.defer(thinking=True)
+    """Answer within Discord's three seconds; the table follows as a follow-up. A button's
+    press shows nothing; a typed /move, "thinking…"."""
+    await defer(interaction, thinking=not from_button)
 
 
 async def _refresh_hand(

@@ -32,7 +32,7 @@ from cogs.dealing import check_seats, computer_seats, deal, level_of, thread_for
 from cogs.lobby import LegacyChallengeButton, LobbyButton, open_lobby
 from cogs.pickers import register_items
 from cogs.seat_names import display_name
-from cogs.ui import plain
+from cogs.ui import defer, plain
 
 # What /play, /challenge and /host ask alike, described alike.
 SHARED_DESCRIPTIONS = {
@@ -238,7 +238,7 @@ class NewGame(commands.Cog):
                 # Opening a thread is a call Discord's rate limits may hold past the three
                 # seconds it gives an answer: answer first ("thinking…", which ``deal`` turns
                 # into where the game is, or ``thread_for`` takes back to refuse privately).
-                await interaction.response.defer(thinking=True)
+                await defer(interaction, thinking=True)
             target = await thread_for(interaction, thread, f"{info.title}: {me.name} {against}")
             if target is not None:
                 # Counted once opened: a thread Discord refused uses none up.

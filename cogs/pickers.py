@@ -54,7 +54,7 @@ from cogs.layout import (
 from cogs.limits import TooSoon
 from cogs.moving import play_move, private_to_presser
 from cogs.permissions import permission_refusal
-from cogs.ui import bot_of, failure_text, plain, refuse
+from cogs.ui import bot_of, defer, failure_text, plain, refuse
 
 log = logging.getLogger("junction.pickers")
 
@@ -579,7 +579,7 @@ class HandButton(GameItem, template=rf"jn:h:(?P<game>{ID})"):
             raise GameError("That game has ended.")
         bot.tables.seat_of(stored, interaction.user.id)
         # Answer first, draw second: the 3-second window never waits on a picture.
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await defer(interaction, thinking=True, ephemeral=True)
         file, view, content = await hand_message(bot.tables, stored, interaction)
         await interaction.followup.send(content, file=file, view=view, ephemeral=True)
 

@@ -34,6 +34,7 @@ from cogs.ui import (
     NO_PINGS,
     bot_of,
     clip,
+    defer,
     pings,
     plain,
     post_table,
@@ -241,7 +242,7 @@ class Play(commands.Cog):
                 allowed_mentions=NO_PINGS,
             )
             return
-        await interaction.response.defer(thinking=True)
+        await defer(interaction, thinking=True)
         update = await tables.table(channel_id)
         await post_table(interaction, update, ping=False)
         now = time.monotonic()
@@ -260,7 +261,7 @@ class Play(commands.Cog):
         # the channel: a computer may be thinking there, longer than Discord's three seconds.
         here = tables.position(await tables.current(channel_id))
         here.game.leave(here.state, tables.seat_of(here.stored, interaction.user.id))
-        await interaction.response.defer(thinking=True)
+        await defer(interaction, thinking=True)
         try:
             update = await tables.leave(channel_id=channel_id, user_id=interaction.user.id)
         except GameError as error:
@@ -346,7 +347,7 @@ class Play(commands.Cog):
         # The search is the thinking worker's time, shared by every channel's computers:
         # limited per member, one at a time.
         with limits.limited(interaction, limits.HINTS):
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await defer(interaction, thinking=True, ephemeral=True)
             # Stored before the hint is given: a best-result board ranks a member's own play.
             off_the_board = tables.ranks_own_play(stored)
             await tables.mark_assisted(stored, "hint")

@@ -51,7 +51,7 @@ from bot.store.base import GuildSettings, LobbyRecord, Shards, StoredGame
 from bot.timers import TimerEvent, sweep
 from cogs import gone, links
 from cogs.lobby import LOBBIES_PER_SWEEP, expire_due, forget_closed, show_new_times
-from cogs.ui import bot_of, junction, pings, send_table
+from cogs.ui import bot_of, defer, junction, pings, send_table
 
 log = logging.getLogger("junction.timers")
 
@@ -514,7 +514,7 @@ class Timers(commands.Cog):
             # Games waiting with no timer get one now; the others change at their next move.
             # Each waits for its channel's lock, held while computers there think: Discord's
             # three seconds could run out meanwhile, and the settings, stored, read as failed.
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await defer(interaction, thinking=True, ephemeral=True)
             timed = await tables.time_untimed(guild_id)
         timer = "off" if seconds is None else f"{seconds // 60} min per turn"
         action = (

@@ -132,26 +132,67 @@ async def answered_in_time(
     """Answer an interaction; False when Discord refused (its three seconds ran out, or it
     failed). What was stored before the answer is then shown through the channel instead
     (``post_table_in_channel``). ``of`` and ``kind``: the interaction ``answer`` answers and
-    how, for an answer Discord took although it failed its reply (``_taken_anyway``)."""
+    how, for an answer Discord took although it failed its reply (``_taken_anyway``); a
+    deferral (``defer``) says it itself."""
     try:
         await answer
     except discord.HTTPException as error:
-        if error.code == ALREADY_ACKNOWLEDGED:
-            # Discord took the answer and still failed its reply (a 5xx, in an outage), and
-            # discord.py's second try met the first. The bot answers an interaction once, so
-            # the answer Discord holds is this one: its "thinking…" is there, and becomes the
-            # table (a table posted to the channel instead left it thinking for good).
-            log.warning("Discord failed an answer it had taken", exc_info=True)
-            if of is not None and kind is not None:
-                _taken_anyway(of, kind)
+        if _taken_although_failed(error, of, kind):
             return True
         log.warning("could not answer an interaction; posting to the channel", exc_info=True)
         return False
     return True
 
 
+async def defer(
+    interaction: discord.Interaction[Any], *, thinking: bool = False, ephemeral: bool = False
+) -> None:
+    """``interaction.response.defer``: a command's "thinking…" (``thinking``, or any
+    command's deferral), or a button's silent one, before work that may outlast Discord's
+    three seconds. A deferral Discord took and still failed its reply counts as taken
+    (``_taken_although_failed``), and the command goes on to say its answer as follow-ups:
+    the refusal of discord.py's second try ended it, its work lost and its "thinking…" left
+    until Discord marked it failed, and the sentence saying Discord failed was refused
+    "already acknowledged" in turn. A deferral Discord did not take (the interaction expired)
+    is raised, as before: nothing can follow it."""
+    try:
+        await interaction.response.defer(thinking=thinking, ephemeral=ephemeral)
+    except discord.HTTPException as error:
+        if not _taken_although_failed(error, interaction, _deferral(interaction, thinking)):
+            raise
+
+
+def _deferral(
+    interaction: discord.Interaction[Any], thinking: bool
+) -> discord.InteractionResponseType:
+    """The answer ``interaction.response.defer`` gives: "thinking…" to a command (it has no
+    other), or when asked; a button's or a form's silent update otherwise."""
+    if thinking or interaction.type is discord.InteractionType.application_command:
+        return discord.InteractionResponseType.deferred_channel_message
+    return discord.InteractionResponseType.deferred_message_update
+
+
 ALREADY_ACKNOWLEDGED = 40060
 """Discord's code for an answer to an interaction that was answered already."""
+
+
+def _taken_although_failed(
+    error: discord.HTTPException,
+    of: discord.Interaction[Any] | None,
+    kind: discord.InteractionResponseType | None,
+) -> bool:
+    """Whether ``error``, met answering ``of`` as ``kind``, says Discord holds the answer: it
+    took it and still failed its reply (a 5xx, in an outage), and discord.py's second try met
+    the first ("already acknowledged"). The bot answers an interaction once, so the answer
+    Discord holds is this one: a "thinking…" is there, and becomes the table or the command's
+    answer (a table posted to the channel instead left it thinking for good). discord.py is
+    told so (``_taken_anyway``)."""
+    if error.code != ALREADY_ACKNOWLEDGED:
+        return False
+    log.warning("Discord failed an answer it had taken", exc_info=error)
+    if of is not None and kind is not None:
+        _taken_anyway(of, kind)
+    return True
 
 
 def _taken_anyway(
