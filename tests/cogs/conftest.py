@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import cogs.lobby as lobby_cog
 from bot.client import JunctionBot
 from bot.config import Settings
+from tests.discord.backend import JSON, HTTPError, RecordedRequest
 from tests.discord.payloads import InteractionDriver
 
 CHALLENGE_TIMEOUT = 300
@@ -78,6 +80,25 @@ async def driver(tmp_path: Path) -> AsyncIterator[InteractionDriver]:
     async with InteractionDriver(bot, run_setup_hook=True, timeout=60.0) as running:
         yield running
     await bot.close()
+
+
+@pytest.fixture
+def expire(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Callable[[JSON], None]]:
+    """Mark an interaction payload as expired: its acknowledgement is refused with Discord's
+    "Unknown interaction" (10062), so it is never acknowledged and carries nothing after."""
+    expired: set[str] = set()
+    backend = driver.backend
+    original = backend._callback
+
+    def callback(record: RecordedRequest, interaction_id: str, token: str) -> tuple[int, Any]:
+        if token in expired:
+            raise HTTPError(404, "Unknown interaction", 10062)
+        return original(record, interaction_id, token)
+
+    monkeypatch.setattr(backend, "_callback", callback)
+    yield lambda payload: expired.add(str(payload["token"]))
 
 
 def running_bot(driver: InteractionDriver) -> JunctionBot:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import types
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -225,22 +226,15 @@ async def test_settings_whose_thinking_discord_took_then_failed_say_what_was_sto
 
 @pytest.mark.logs_errors
 async def test_a_deferral_discord_did_not_take_still_ends_the_command(
-    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+    driver: InteractionDriver, expire: Callable[[JSON], None]
 ) -> None:
     """/leaderboard whose interaction expired (Discord answers its deferral "Unknown
     interaction", 10062): nothing was taken, so the command stops there, as before: no board
     is drawn or sent, and nothing counts as answered."""
     await _resigned_game(driver)
     payload = driver.factory.slash("leaderboard", {"game": "mille"})
+    expire(payload)
     expired = str(payload["token"])
-    original = driver.backend._callback
-
-    def callback(record: RecordedRequest, interaction_id: str, token: str) -> tuple[int, Any]:
-        if token == expired:
-            raise HTTPError(404, "Unknown interaction", 10062)
-        return original(record, interaction_id, token)
-
-    monkeypatch.setattr(driver.backend, "_callback", callback)
     with driver.library_webhooks():
         result = await driver.dispatch(payload)
     assert not result.followups, replies(result)

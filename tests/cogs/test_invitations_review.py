@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import logging
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -209,24 +210,17 @@ async def test_a_rematch_invitation_lost_in_a_kill_can_be_asked_for_again(
 
 
 async def test_a_rematch_invitation_that_could_not_be_posted_holds_nothing(
-    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    driver: InteractionDriver,
+    expire: Callable[[JSON], None],
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     """Discord refuses to post Bob's rematch invitation (the interaction expired): the lobby
     stored for it is closed at once, so Alice's press a moment later posts the invitation
     instead of being told of one nobody can see; the refusal is logged as a warning."""
     game_id, table = await _finished(driver)
     backend = driver.backend
-    original = backend._callback
-    refused: set[str] = set()
-
-    def callback(record: RecordedRequest, interaction_id: str, token: str) -> tuple[int, Any]:
-        if token in refused:
-            raise HTTPError(404, "Unknown interaction", 10062)
-        return original(record, interaction_id, token)
-
-    monkeypatch.setattr(backend, "_callback", callback)
     payload = driver.factory.component(backend.messages[table], f"jn:r:{game_id}", user_id=BOB_ID)
-    refused.add(str(payload["token"]))
+    expire(payload)
     with caplog.at_level(logging.WARNING):
         await driver.dispatch(payload)
     # Discord's refusal is no fault of the bot's: a warning, not "component … failed".

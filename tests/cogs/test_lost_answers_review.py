@@ -9,7 +9,7 @@ answers it (Discord then says "Unknown interaction", and the interaction's webho
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -39,25 +39,6 @@ from tests.discord.backend import (
 from tests.discord.payloads import InteractionDriver
 
 COMPUTER = SeatRecord(1, "Computer", policy="normal")
-
-
-@pytest.fixture
-def expire(
-    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[Callable[[JSON], None]]:
-    """Mark an interaction payload as expired: its acknowledgement is refused with Discord's
-    "Unknown interaction" (10062), so it is never acknowledged and carries nothing after."""
-    expired: set[str] = set()
-    backend = driver.backend
-    original = backend._callback
-
-    def callback(record: RecordedRequest, interaction_id: str, token: str) -> tuple[int, Any]:
-        if token in expired:
-            raise HTTPError(404, "Unknown interaction", 10062)
-        return original(record, interaction_id, token)
-
-    monkeypatch.setattr(backend, "_callback", callback)
-    yield lambda payload: expired.add(str(payload["token"]))
 
 
 def _channel_tables(driver: InteractionDriver) -> list[JSON]:
