@@ -22,6 +22,7 @@ from bot.store.base import DailyClaim, SeatRecord
 from bot.updates import TableUpdate
 from cogs.follow_ups import send_once, thinks
 from cogs.ui import (
+    answer,
     answered_in_time,
     bot_of,
     defer,
@@ -130,11 +131,9 @@ async def deal(
                 said = (
                     send_once(interaction, replaces_thinking=thinks(interaction), content=where)
                     if interaction.response.is_done()
-                    else interaction.response.send_message(where)
+                    else answer(interaction, where)
                 )
-                lost = not await answered_in_time(
-                    said, interaction, discord.InteractionResponseType.channel_message
-                )
+                lost = not await answered_in_time(said)
             else:
                 lost = not await answered_in_time(defer(interaction, thinking=True))
 

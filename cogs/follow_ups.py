@@ -35,7 +35,8 @@ async def send_once(
     tries: int = 1,
     **message: Any,
 ) -> discord.Message:
-    """``interaction.followup.send(**message, wait=True)``, never posted twice.
+    """``interaction.followup.send(**message, wait=True)``, never posted twice where it can be
+    found.
 
     A server error is not sent again blindly; the message is looked for first: the "thinking…"
     placeholder it was to replace (``replaces_thinking``: the first follow-up of a deferral
@@ -43,13 +44,20 @@ async def send_once(
     it is the answer; not found, it is sent again after discord.py's own wait, up to ``tries``
     sends in all, then the error goes on (``cogs.ui.post_table`` then posts the table through
     the channel, whose messages carry a nonce). Where the bot may not read the channel's
-    history, a button's follow-up cannot be told apart and may show twice, as before."""
+    history, a button's follow-up cannot be told apart and may show twice, as before; so may
+    a private one (``ephemeral``) that replaces no placeholder: only its member sees it, in
+    no channel's history, and it is better shown twice than lost."""
     for attempt in range(tries):
         try:
             with _no_second_try():
                 return await interaction.followup.send(**message, wait=True)
         except discord.DiscordServerError:
-            found = await _posted_anyway(interaction, message.get("content"), replaces_thinking)
+            found = await _posted_anyway(
+                interaction,
+                message.get("content"),
+                replaces_thinking=replaces_thinking,
+                private=bool(message.get("ephemeral")),
+            )
             if found is not None:
                 log.warning(
                     "Discord failed a follow-up it had posted (%s); not sent again", found.id
@@ -57,7 +65,7 @@ async def send_once(
                 return found
             if attempt + 1 == tries:
                 raise
-            log.warning("Discord failed a follow-up it had not posted; sending it again")
+            log.warning("Discord failed a follow-up it may not have posted; sending it again")
             await asyncio.sleep(1 + attempt * 2)  # discord.py's own wait before a second try
             for file in [
                 *message.get("files", ()),
@@ -68,8 +76,9 @@ async def send_once(
 
 
 async def answer_once(interaction: discord.Interaction[Any], **message: Any) -> discord.Message:
-    """A command's public answer after its "thinking…" (a board, a member's stats, a replay),
-    sent as discord.py would, up to five tries after a server error, but never twice."""
+    """A command's answer after its deferral, public (a board, a member's stats, a replay) or
+    private (a hint, a hand, a refusal): sent as discord.py would, up to five tries after a
+    server error, but never twice where it can be found (``send_once``)."""
     return await send_once(interaction, replaces_thinking=thinks(interaction), tries=5, **message)
 
 
@@ -80,17 +89,31 @@ def thinks(interaction: discord.Interaction[Any]) -> bool:
 
 
 async def _posted_anyway(
-    interaction: discord.Interaction[Any], content: str | None, replaces_thinking: bool
+    interaction: discord.Interaction[Any],
+    content: str | None,
+    *,
+    replaces_thinking: bool,
+    private: bool,
 ) -> discord.Message | None:
     """The follow-up with ``content`` that Discord posted despite its server error, if any."""
     try:
         if replaces_thinking:
             # The first follow-up edits the placeholder: posted, it no longer thinks.
-            original = await interaction.original_response()
-            return None if original.flags.loading else original
+            try:
+                original = await interaction.original_response()
+            except discord.NotFound:
+                original = None  # taken back: the follow-up is a message of its own
+            if original is not None:
+                if original.flags.loading:
+                    return None
+                if original.content == (content or ""):
+                    return original
+                # It became an earlier answer (a table before a refusal): this follow-up is a
+                # message of its own, looked for as a button's is.
         client: discord.Client = interaction.client
         bot = client.user
-        if interaction.channel_id is None or bot is None:
+        if private or interaction.channel_id is None or bot is None:
+            # A private message is in no channel's history: only its member sees it.
             return None
         if not interaction.app_permissions.read_message_history:
             return None

@@ -22,7 +22,8 @@ from discord.ext import commands
 
 from bot.engine.core import players_wanted
 from bot.games import all_bundles
-from cogs.ui import clip
+from cogs.follow_ups import answer_once
+from cogs.ui import answer, clip
 
 GETTING_STARTED = (
     "**Junction** hosts road-and-rail card games. Start one with `/play` (against the computer, "
@@ -101,9 +102,9 @@ class Help(commands.Cog):
     @app_commands.command(name="help", description="What Junction plays and how to start")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         first, *rest = help_embeds(self.bot.tree)
-        await interaction.response.send_message(embed=first, ephemeral=True)
+        await answer(interaction, embed=first, ephemeral=True)
         for embed in rest:
-            await interaction.followup.send(embed=embed, ephemeral=True)
+            await answer_once(interaction, embed=embed, ephemeral=True)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -46,6 +46,7 @@ from cogs.seat_names import display_name
 from cogs.ui import (
     MESSAGE_LIMIT,
     NO_PINGS,
+    answer,
     bot_of,
     clip,
     defer,
@@ -293,7 +294,7 @@ class Boards(commands.Cog):
     ) -> None:
         who = member or interaction.user
 
-        async def answer() -> str:
+        async def history_text() -> str:
             results = await bot_of(interaction).store.results(
                 guild_id=interaction.guild_id, user_id=who.id, newest=HISTORY_GAMES
             )
@@ -307,10 +308,10 @@ class Boards(commands.Cog):
         # A read of the server's results, which other channels' moves wait for: limited per
         # member, one at a time (cogs/limits.py).
         with limits.limited(interaction, limits.HISTORIES):
-            text = await answer()
-            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
+            text = await history_text()
+            await answer(interaction, text, ephemeral=True, allowed_mentions=NO_PINGS)
         # A table deleted while the bot was away sent no event: its link is looked at once.
-        await links.look_after_answer(interaction, text, answer)
+        await links.look_after_answer(interaction, text, history_text)
 
     @app_commands.command(name="replay", description="Watch the last finished game here again")
     async def replay(self, interaction: discord.Interaction[Any]) -> None:

@@ -55,7 +55,18 @@ from cogs import gone, limits
 from cogs.dealing import NO_THREAD, check_seats, computer_seats, post_first_table, thread_name
 from cogs.pickers import ID, GameItem
 from cogs.seat_names import display_name
-from cogs.ui import NO_PINGS, answered_in_time, bot_of, clip, defer, pings, plain, refuse
+from cogs.ui import (
+    NO_PINGS,
+    answer,
+    answer_in_place,
+    answered_in_time,
+    bot_of,
+    clip,
+    defer,
+    pings,
+    plain,
+    refuse,
+)
 
 if TYPE_CHECKING:
     from bot.client import JunctionBot
@@ -499,11 +510,7 @@ async def _show_change(interaction: discord.Interaction[Any], **edit: Any) -> No
     """Show a press's change, already stored, on the lobby's message: as the press's answer,
     else (Discord failed it) through the channel. Should that fail too, the press ends
     quietly: the change holds, and the apology ("nothing was changed") would be untrue."""
-    if not await answered_in_time(
-        interaction.response.edit_message(**edit),
-        interaction,
-        discord.InteractionResponseType.message_update,
-    ):
+    if not await answered_in_time(answer_in_place(interaction, **edit)):
         await _edit_in_channel(interaction.message, "could not show a stored change", **edit)
 
 
@@ -878,11 +885,7 @@ async def _say_started(
     if answered and not lost:
         shown = await answered_in_time(interaction.edit_original_response(**edit))
     elif not answered:
-        shown = await answered_in_time(
-            interaction.response.edit_message(**edit),
-            interaction,
-            discord.InteractionResponseType.message_update,
-        )
+        shown = await answered_in_time(answer_in_place(interaction, **edit))
         lost = not shown
     if not shown:
         # The game is dealt: the invitation says so through the channel, its own message (and
@@ -950,7 +953,8 @@ async def open_lobby(
         lobby, created = await tables.store.open_rematch(record, now)
         if not created:
             # Answered here, not raised: a refusal's text is made plain, links and all.
-            await interaction.response.send_message(
+            await answer(
+                interaction,
                 already_asked(lobby, interaction.user.id),
                 ephemeral=True,
                 allowed_mentions=NO_PINGS,
@@ -967,7 +971,8 @@ async def _post_invitation(
     its message; the lobby as it now stands."""
     store = bot_of(interaction).tables.store
     try:
-        sent = await interaction.response.send_message(
+        sent = await answer(
+            interaction,
             lobby_text(lobby, title),
             view=lobby_view(lobby),
             allowed_mentions=pings(i.user_id for i in lobby.invited),
@@ -978,12 +983,25 @@ async def _post_invitation(
         # nobody can see, and a press again opens a new one.
         log.warning("could not post invitation %s; it is closed", lobby.id, exc_info=True)
         return await store.update_lobby(replace(lobby, status="cancelled"), lobby.version)
-    if sent.message_id is None:
+    message_id = sent.message_id if sent is not None else await _posted_answer(interaction)
+    if message_id is None:
         return lobby
     # Its buttons are answered only under this message: a forged id pressed under another of
     # the bot's messages (a table, a leaderboard) would otherwise rewrite it as the invitation.
-    await store.set_lobby_message(lobby.id, sent.message_id)
-    return replace(lobby, message_id=sent.message_id)
+    await store.set_lobby_message(lobby.id, message_id)
+    return replace(lobby, message_id=message_id)
+
+
+async def _posted_answer(interaction: discord.Interaction[Any]) -> int | None:
+    """The message Discord posted as the interaction's answer and still failed its reply (which
+    says which it was): read back. None when it cannot be; the invitation then takes the
+    message its buttons are first pressed on (``_on_its_invitation``). It was closed as never
+    posted, while members read it: each press was refused as cancelled."""
+    try:
+        return (await interaction.original_response()).id
+    except discord.HTTPException:
+        log.warning("could not read back an invitation Discord posted", exc_info=True)
+        return None
 
 
 def already_asked(lobby: LobbyRecord, user_id: int) -> str:

@@ -27,7 +27,14 @@ from bot.engine.core import GameError
 from bot.store.base import StoredGame
 from bot.tables import Tables
 from bot.updates import TableUpdate
-from cogs.ui import answered_in_time, bot_of, defer, post_table, post_table_in_channel
+from cogs.ui import (
+    answered_in_time,
+    bot_of,
+    defer,
+    post_table,
+    post_table_in_channel,
+    say_privately,
+)
 
 log = logging.getLogger("junction.moving")
 
@@ -179,9 +186,7 @@ class _MoveAnswer:
             said = "That move was already made." if update.repeated else DONE_UNSEEN
             if self.answered:
                 await _take_back(self.interaction)
-                await self.interaction.followup.send(said, ephemeral=True)
-            else:
-                await self.interaction.response.send_message(said, ephemeral=True)
+            await say_privately(self.interaction, said)
             return
         await self.acknowledge()
         if self.hand is not None and not update.repeated and not self.lost:

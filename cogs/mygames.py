@@ -25,7 +25,7 @@ from bot.engine.words import plural
 from bot.playing import games_of, lobby_lines, playing_lines
 from cogs import gone, limits, links
 from cogs import lobby as lobby_cog
-from cogs.ui import MESSAGE_LIMIT, NO_PINGS, bot_of, clip, junction, plain, whole_lines
+from cogs.ui import MESSAGE_LIMIT, NO_PINGS, answer, bot_of, clip, junction, plain, whole_lines
 
 NOTHING = (
     "You are not playing any game on this server. Start one with `/play` (against the computer, "
@@ -49,7 +49,7 @@ class MyGames(commands.Cog):
     @app_commands.command(name="mygames", description="Your games in play here, and whose move")
     async def mygames(self, interaction: discord.Interaction[Any]) -> None:
         text = await self._answer(interaction)
-        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
+        await answer(interaction, text, ephemeral=True, allowed_mentions=NO_PINGS)
         # A table or lobby message deleted while the bot was away sent no event: each link is
         # looked at once (a lobby found gone is closed, its seats freed).
         await links.look_after_answer(interaction, text, lambda: self._answer(interaction))

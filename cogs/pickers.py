@@ -40,6 +40,7 @@ from bot.store.base import MoveRecord, StoredGame
 from bot.tables import Tables
 from bot.updates import NotSeated, StaleButton, TableUpdate, and_list
 from cogs.alt_text import described
+from cogs.follow_ups import answer_once
 from cogs.layout import (
     DEPTH,
     PER_ROW,
@@ -54,7 +55,7 @@ from cogs.layout import (
 from cogs.limits import TooSoon
 from cogs.moving import play_move, private_to_presser
 from cogs.permissions import permission_refusal
-from cogs.ui import bot_of, defer, failure_text, plain, refuse
+from cogs.ui import answer, answer_in_place, bot_of, defer, failure_text, plain, refuse
 
 log = logging.getLogger("junction.pickers")
 
@@ -474,9 +475,9 @@ class GroupButton(PickerButton, template="jn:g" + _PICKED):
         # In place only in the private choice it was shown in: a forged id pressed on the
         # public table must not turn the table into one member's choice of cards.
         if self.path and private_to_presser(interaction):
-            await interaction.response.edit_message(content=content, view=view)
+            await answer_in_place(interaction, content=content, view=view)
         else:
-            await interaction.response.send_message(content, view=unkept(view), ephemeral=True)
+            await answer(interaction, content, view=unkept(view), ephemeral=True)
 
 
 class PickSelect(
@@ -581,7 +582,7 @@ class HandButton(GameItem, template=rf"jn:h:(?P<game>{ID})"):
         # Answer first, draw second: the 3-second window never waits on a picture.
         await defer(interaction, thinking=True, ephemeral=True)
         file, view, content = await hand_message(bot.tables, stored, interaction)
-        await interaction.followup.send(content, file=file, view=view, ephemeral=True)
+        await answer_once(interaction, content=content, file=file, view=view, ephemeral=True)
 
 
 class LegacyMoveButton(

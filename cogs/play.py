@@ -26,12 +26,15 @@ from bot.typed_moves import MAX_MOVE_TEXT, typed_move, unaccented
 from bot.updates import StaleButton
 from cogs import limits
 from cogs.choices import game_choices
+from cogs.follow_ups import answer_once
 from cogs.moving import play_move
 from cogs.pickers import DYNAMIC_ITEMS, ID, GameItem, hand_message, register_items, unkept
 from cogs.seat_names import display_name
 from cogs.ui import (
     EMBED_DESCRIPTION,
     NO_PINGS,
+    answer,
+    answer_in_place,
     bot_of,
     clip,
     defer,
@@ -132,15 +135,17 @@ class AbortButton(GameItem, template=rf"jn:x:(?P<game>{ID})(?::[0-9]{{1,19}})?")
         if aborted:
             if _is_abort_request(interaction):
                 # The request itself: its Agree button goes with the game.
-                await interaction.response.edit_message(content=ABORTED_BY_ALL, view=None)
+                await answer_in_place(interaction, content=ABORTED_BY_ALL, view=None)
             else:
                 # Pressed under any other message (a forged id under a table, a leaderboard or
                 # an invitation), which must not be rewritten as this notice: a message of its
                 # own.
-                await interaction.response.send_message(ABORTED_BY_ALL)
+                await answer(interaction, ABORTED_BY_ALL)
             return
-        await interaction.response.send_message(
-            f"{plain(display_name(interaction.user))} {AGREES}", allowed_mentions=NO_PINGS
+        await answer(
+            interaction,
+            f"{plain(display_name(interaction.user))} {AGREES}",
+            allowed_mentions=NO_PINGS,
         )
 
 
@@ -235,7 +240,8 @@ class Play(commands.Cog):
             where = message_link(interaction.guild_id, channel_id, stored.message_id)
             # Answered here, not raised: a refusal is made plain text (plain() breaks "://"
             # so a member's name is no link), and this link is the bot's own, to press.
-            await interaction.response.send_message(
+            await answer(
+                interaction,
                 f"The table was posted moments ago and nothing has moved since: "
                 f"{where} — it can be posted again in {wait} s.",
                 ephemeral=True,
@@ -281,7 +287,8 @@ class Play(commands.Cog):
             # A moderator clears a game nobody can finish (its players left the server, or went
             # quiet in a busy channel): it ends with no result, so no rating moves by it.
             await tables.abort(channel_id=stored.channel_id)
-            await interaction.response.send_message(
+            await answer(
+                interaction,
                 f"🛑 {plain(display_name(interaction.user))} (a moderator) ended this game "
                 "with no result.",
                 allowed_mentions=NO_PINGS,
@@ -291,26 +298,29 @@ class Play(commands.Cog):
         members = await tables.hindsight.members_playing(stored)
         if len(members) <= 1 and all(s.seat == seat for s in members):
             await tables.abort(channel_id=stored.channel_id)
-            await interaction.response.send_message("🛑 Game aborted with no result.")
+            await answer(interaction, "🛑 Game aborted with no result.")
             return
         # Read before voting: of two requests typed at the same moment, both are posted.
         asked = await tables.store.abort_votes(stored.id) - {interaction.user.id}
         _, aborted = await tables.vote_abort(game_id=stored.id, user_id=interaction.user.id)
         if aborted:  # everyone had agreed already (a crash came before the abort)
-            await interaction.response.send_message(ABORTED_BY_ALL)
+            await answer(interaction, ABORTED_BY_ALL)
             return
         if asked:
             # Someone asked before (three members or more): this is an agreement, said as the
             # button says it. A second request pinged the asker to agree to their own request.
-            await interaction.response.send_message(
-                f"{plain(display_name(interaction.user))} {AGREES}", allowed_mentions=NO_PINGS
+            await answer(
+                interaction,
+                f"{plain(display_name(interaction.user))} {AGREES}",
+                allowed_mentions=NO_PINGS,
             )
             return
         # The members asked to agree are pinged; the asker, named too, is not.
         others = [s.user_id for s in members if s.user_id != interaction.user.id]
         view = discord.ui.View(timeout=None)
         view.add_item(AbortButton(stored.id))
-        await interaction.response.send_message(
+        await answer(
+            interaction,
             f"{' '.join(f'<@{o}>' for o in others)}: {interaction.user.mention} {ABORT_REQUEST} "
             "Everyone has to agree before the next move.",
             view=view,
@@ -368,7 +378,7 @@ class Play(commands.Cog):
             buttons.add_item(button)
         elif notation in labels:
             text += f"\n{TYPE_IT}"
-        await interaction.followup.send(clip(text), view=unkept(buttons), ephemeral=True)
+        await answer_once(interaction, content=clip(text), view=unkept(buttons), ephemeral=True)
 
     @app_commands.command(name="rules", description="The rules of a game, briefly")
     @app_commands.describe(game="Which game")
@@ -377,8 +387,8 @@ class Play(commands.Cog):
         # A second part (Dragon's French card names) as an embed: the summary fills the 2,000
         # characters of a message's content, and an embed's description holds 4,096 more.
         more = [discord.Embed(description=clip(shown.rules_more, EMBED_DESCRIPTION))]
-        await interaction.response.send_message(
-            clip(shown.rules), embeds=more if shown.rules_more else [], ephemeral=True
+        await answer(
+            interaction, clip(shown.rules), embeds=more if shown.rules_more else [], ephemeral=True
         )
 
     rules.autocomplete("game")(game_choices)

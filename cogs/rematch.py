@@ -29,7 +29,7 @@ from cogs.dealing import deal, vs_computers
 from cogs.lobby import REMATCH_OF, already_asked, clock, open_lobby
 from cogs.pickers import ID, REMATCH_PREFIX, GameItem, register_items, rematch_button
 from cogs.seat_names import display_name
-from cogs.ui import NO_PINGS, bot_of, plain
+from cogs.ui import NO_PINGS, answer, bot_of, plain
 
 
 class RematchButton(GameItem, template=rf"{REMATCH_PREFIX}(?P<game>{ID})"):
@@ -93,8 +93,11 @@ class RematchButton(GameItem, template=rf"{REMATCH_PREFIX}(?P<game>{ID})"):
             )
             if asked is None:
                 raise
-            await interaction.response.send_message(
-                already_asked(asked, interaction.user.id), ephemeral=True, allowed_mentions=NO_PINGS
+            await answer(
+                interaction,
+                already_asked(asked, interaction.user.id),
+                ephemeral=True,
+                allowed_mentions=NO_PINGS,
             )
             return
         others = [

@@ -51,7 +51,7 @@ from bot.store.base import GuildSettings, LobbyRecord, Shards, StoredGame
 from bot.timers import TimerEvent, sweep
 from cogs import gone, links
 from cogs.lobby import LOBBIES_PER_SWEEP, expire_due, forget_closed, show_new_times
-from cogs.ui import bot_of, defer, junction, pings, send_table
+from cogs.ui import bot_of, defer, junction, pings, say_privately, send_table
 
 log = logging.getLogger("junction.timers")
 
@@ -531,10 +531,7 @@ class Timers(commands.Cog):
             # A deadline stores when a turn runs out, not what happens then: that is read from
             # the settings when it does, so a turn already running meets the new choice.
             said += " The new choice applies at once, to turns already running too."
-        if interaction.response.is_done():
-            await interaction.followup.send(said, ephemeral=True)
-        else:
-            await interaction.response.send_message(said, ephemeral=True)
+        await say_privately(interaction, said)
 
 
 def _deleted(error: discord.HTTPException) -> bool:

@@ -16,7 +16,7 @@ import re
 from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
 from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import discord
 
@@ -31,7 +31,7 @@ from bot.store import fault_of
 from bot.store.base import StoreError
 from bot.updates import TableUpdate, outcome_line, told
 from cogs.alt_text import described, described_fitting
-from cogs.follow_ups import send_once, thinks
+from cogs.follow_ups import answer_once, send_once, thinks
 
 if TYPE_CHECKING:
     from bot.client import JunctionBot
@@ -41,6 +41,8 @@ log = logging.getLogger("junction.ui")
 MESSAGE_LIMIT = 1900  # Discord allows 2 000 characters; keep room for a suffix
 EMBED_DESCRIPTION = 4096  # Discord's longest embed description (API reference, Embed Limits)
 NO_PINGS = discord.AllowedMentions.none()
+
+T = TypeVar("T")
 
 
 def bot_of(interaction: discord.Interaction[Any]) -> JunctionBot:
@@ -114,31 +116,30 @@ async def refuse(interaction: discord.Interaction[Any], text: str) -> None:
 
     Errors may quote what a member typed, so they are clipped and ping nobody.
     """
-    text = clip(plain(text))
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True, allowed_mentions=NO_PINGS)
-        else:
-            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
+        await say_privately(interaction, clip(plain(text)))
     except discord.HTTPException:
         log.warning("could not deliver a refusal", exc_info=True)
 
 
-async def answered_in_time(
-    answer: Awaitable[Any],
-    of: discord.Interaction[Any] | None = None,
-    kind: discord.InteractionResponseType | None = None,
-) -> bool:
-    """Answer an interaction; False when Discord refused (its three seconds ran out, or it
-    failed). What was stored before the answer is then shown through the channel instead
-    (``post_table_in_channel``). ``of`` and ``kind``: the interaction ``answer`` answers and
-    how, for an answer Discord took although it failed its reply (``_taken_anyway``); a
-    deferral (``defer``) says it itself."""
+async def say_privately(interaction: discord.Interaction[Any], text: str) -> None:
+    """``text``, to the member alone: the interaction's answer (``answer``), or after its
+    deferral a follow-up (``answer_once``: not shown twice where it can be found, and sent
+    again where it cannot rather than lost)."""
+    if interaction.response.is_done():
+        await answer_once(interaction, content=text, ephemeral=True, allowed_mentions=NO_PINGS)
+    else:
+        await answer(interaction, text, ephemeral=True, allowed_mentions=NO_PINGS)
+
+
+async def answered_in_time(answering: Awaitable[Any]) -> bool:
+    """Answer an interaction (``answering``: ``defer``, ``answer`` or ``answer_in_place``,
+    which count an answer Discord took although it failed its reply as given); False when
+    Discord refused (its three seconds ran out, or it failed). What was stored before the
+    answer is then shown through the channel instead (``post_table_in_channel``)."""
     try:
-        await answer
-    except discord.HTTPException as error:
-        if _taken_although_failed(error, of, kind):
-            return True
+        await answering
+    except discord.HTTPException:
         log.warning("could not answer an interaction; posting to the channel", exc_info=True)
         return False
     return True
@@ -155,11 +156,54 @@ async def defer(
     until Discord marked it failed, and the sentence saying Discord failed was refused
     "already acknowledged" in turn. A deferral Discord did not take (the interaction expired)
     is raised, as before: nothing can follow it."""
+    await _given(
+        interaction.response.defer(thinking=thinking, ephemeral=ephemeral),
+        interaction,
+        _deferral(interaction, thinking),
+    )
+
+
+async def answer(
+    interaction: discord.Interaction[Any], content: str | None = None, **message: Any
+) -> discord.InteractionCallbackResponse[Any] | None:
+    """``interaction.response.send_message``: a command's or a press's answer, public or
+    private, given at once. An answer Discord took and still failed its reply counts as given
+    (``_taken_although_failed``): the member reads it, where the refusal of discord.py's
+    second try ("already acknowledged") escaped, logged as an error of the bot, and the
+    sentence saying Discord failed was refused in turn. Discord's reply, which says which
+    message it posted, is then lost: None (``interaction.original_response`` reads it). An
+    answer Discord did not take is raised, as before."""
+    return await _given(
+        interaction.response.send_message(content, **message),
+        interaction,
+        discord.InteractionResponseType.channel_message,
+    )
+
+
+async def answer_in_place(interaction: discord.Interaction[Any], **edit: Any) -> None:
+    """``interaction.response.edit_message``: a press answered by changing the message it was
+    pressed on; taken although failed, as ``answer``'s."""
+    await _given(
+        interaction.response.edit_message(**edit),
+        interaction,
+        discord.InteractionResponseType.message_update,
+    )
+
+
+async def _given(
+    given: Awaitable[T],
+    interaction: discord.Interaction[Any],
+    kind: discord.InteractionResponseType,
+) -> T | None:
+    """Await ``given``, ``interaction``'s answer (``kind``); None when Discord took it although
+    it failed its reply. Every answer of the bot's goes through here: one a command gave by
+    itself met the 40060 unread."""
     try:
-        await interaction.response.defer(thinking=thinking, ephemeral=ephemeral)
+        return await given
     except discord.HTTPException as error:
-        if not _taken_although_failed(error, interaction, _deferral(interaction, thinking)):
+        if not _taken_although_failed(error, interaction, kind):
             raise
+        return None
 
 
 def _deferral(
@@ -178,20 +222,19 @@ ALREADY_ACKNOWLEDGED = 40060
 
 def _taken_although_failed(
     error: discord.HTTPException,
-    of: discord.Interaction[Any] | None,
-    kind: discord.InteractionResponseType | None,
+    of: discord.Interaction[Any],
+    kind: discord.InteractionResponseType,
 ) -> bool:
     """Whether ``error``, met answering ``of`` as ``kind``, says Discord holds the answer: it
     took it and still failed its reply (a 5xx, in an outage), and discord.py's second try met
     the first ("already acknowledged"). The bot answers an interaction once, so the answer
-    Discord holds is this one: a "thinking…" is there, and becomes the table or the command's
-    answer (a table posted to the channel instead left it thinking for good). discord.py is
-    told so (``_taken_anyway``)."""
+    Discord holds is this one: the message or the edit is there, or a "thinking…", which
+    becomes the table or the command's answer (a table posted to the channel instead left it
+    thinking for good). discord.py is told so (``_taken_anyway``)."""
     if error.code != ALREADY_ACKNOWLEDGED:
         return False
     log.warning("Discord failed an answer it had taken", exc_info=error)
-    if of is not None and kind is not None:
-        _taken_anyway(of, kind)
+    _taken_anyway(of, kind)
     return True
 
 

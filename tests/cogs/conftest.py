@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import types
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import discord.webhook.async_
 import pytest
 
+import cogs.follow_ups
 import cogs.lobby as lobby_cog
 from bot.client import JunctionBot
 from bot.config import Settings
@@ -105,3 +109,19 @@ def running_bot(driver: InteractionDriver) -> JunctionBot:
     """The bot under test, typed."""
     assert isinstance(driver.bot, JunctionBot)
     return driver.bot
+
+
+@pytest.fixture
+def quick_second_tries(monkeypatch: pytest.MonkeyPatch) -> None:
+    """discord.py waits a second before its second try after a server error, and so does
+    ``cogs.follow_ups.send_once`` before sending a follow-up again; the fake Discord answers
+    at once, so the waits are cut to nothing (the tries and their order are unchanged)."""
+    real_sleep = asyncio.sleep
+
+    async def no_wait(delay: float, result: Any = None) -> Any:
+        return await real_sleep(0, result)
+
+    for module in (discord.webhook.async_, cogs.follow_ups):
+        quick = types.SimpleNamespace(**vars(asyncio))
+        quick.sleep = no_wait
+        monkeypatch.setattr(module, "asyncio", quick)

@@ -15,14 +15,11 @@ Driven through the fake Discord with discord.py's own webhook adapter
 
 from __future__ import annotations
 
-import asyncio
-import types
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import discord
-import discord.webhook.async_
 import pytest
 
 from bot.store.base import SeatRecord
@@ -44,18 +41,7 @@ CALLBACK = r"/interactions/\d+/[^/]+/callback"
 """An interaction's answer (here, its deferral)."""
 
 
-@pytest.fixture(autouse=True)
-def quick_second_tries(monkeypatch: pytest.MonkeyPatch) -> None:
-    """discord.py waits a second before its second try after a server error; the fake Discord
-    answers at once, so the wait is cut to nothing (the tries and their order are unchanged)."""
-    quick = types.SimpleNamespace(**vars(asyncio))
-    real_sleep = asyncio.sleep
-
-    async def no_wait(delay: float, result: Any = None) -> Any:
-        return await real_sleep(0, result)
-
-    quick.sleep = no_wait
-    monkeypatch.setattr(discord.webhook.async_, "asyncio", quick)
+pytestmark = pytest.mark.usefixtures("quick_second_tries")
 
 
 def _told_already_answered(driver: InteractionDriver) -> None:
