@@ -17,16 +17,27 @@ Driven through the fake Discord with discord.py's own webhook adapter
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, cast
 
 import discord
 import pytest
 
 import cogs.moving
 from bot.store.base import SeatRecord
+from cogs.follow_ups import answer_once
 from cogs.play import ABORTED_BY_ALL
+from cogs.ui import defer
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import component_id, replies, stacked_mille
-from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID, JSON
+from tests.discord.backend import (
+    ALICE_ID,
+    BOB_ID,
+    GAMES_CHANNEL_ID,
+    GUILD_ID,
+    JSON,
+    HTTPError,
+    RecordedRequest,
+)
 from tests.discord.payloads import InteractionDriver
 
 pytestmark = pytest.mark.usefixtures("quick_second_tries")
@@ -199,3 +210,37 @@ def test_every_answer_goes_through_the_shared_path(call: str, home: str) -> None
         if call in line and path != repo / "cogs" / home
     ]
     assert not raw, raw
+
+
+async def test_a_second_private_answer_discord_failed_is_not_taken_for_the_first(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a private "thinking…" became a command's answer, a second answer (a refusal, which
+    may follow now that refusals go through ``answer_once``) is failed by Discord before it is
+    posted. The placeholder no longer thinks, but it says the first answer: the second is not
+    taken for it (it was, and never shown), and is sent again."""
+    payload = driver.factory.slash("table", {})
+    driver.backend.register_interaction(payload)
+    serve = driver.backend._execute_webhook
+    refused: list[str] = []
+
+    def execute(record: RecordedRequest, application_id: str, token: str) -> tuple[int, Any]:
+        sent = [r for r in driver.requests if r.matches("POST", FOLLOW_UP)]
+        if len(sent) == 2 and not refused:  # the second answer, before it is posted
+            refused.append(token)
+            raise HTTPError(500, "Internal Server Error", 0)
+        return serve(record, application_id, token)
+
+    monkeypatch.setattr(driver.backend, "_execute_webhook", execute)
+    with driver.library_webhooks():
+        # Made within: it takes the library's session as it is made.
+        interaction: discord.Interaction[Any] = discord.Interaction(
+            data=cast(Any, payload), state=running_bot(driver)._connection
+        )
+        await defer(interaction, thinking=True, ephemeral=True)
+        await answer_once(interaction, content="The first answer.", ephemeral=True)
+        await answer_once(interaction, content="The second answer.", ephemeral=True)
+    assert refused, "the second answer met its server error"
+    assert len(_saying(driver, "The first answer.")) == 1
+    (second,) = _saying(driver, "The second answer.")
+    assert _private(second)
