@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import discord.http
 import discord.webhook.async_
 import pytest
 
@@ -113,15 +114,16 @@ def running_bot(driver: InteractionDriver) -> JunctionBot:
 
 @pytest.fixture
 def quick_second_tries(monkeypatch: pytest.MonkeyPatch) -> None:
-    """discord.py waits a second before its second try after a server error, and so does
-    ``cogs.follow_ups.send_once`` before sending a follow-up again; the fake Discord answers
-    at once, so the waits are cut to nothing (the tries and their order are unchanged)."""
+    """discord.py waits a second before its second try after a server error (a follow-up's,
+    or a REST call's under ``library_http``), and so does ``cogs.follow_ups.send_once`` before
+    sending a follow-up again; the fake Discord answers at once, so the waits are cut to
+    nothing (the tries and their order are unchanged)."""
     real_sleep = asyncio.sleep
 
     async def no_wait(delay: float, result: Any = None) -> Any:
         return await real_sleep(0, result)
 
-    for module in (discord.webhook.async_, cogs.follow_ups):
+    for module in (discord.webhook.async_, discord.http, cogs.follow_ups):
         quick = types.SimpleNamespace(**vars(asyncio))
         quick.sleep = no_wait
         monkeypatch.setattr(module, "asyncio", quick)

@@ -32,6 +32,8 @@ from tests.discord.backend import BOB_ID, GAMES_CHANNEL_ID, JSON, HTTPError, Rec
 from tests.discord.fake_discord import point_discord_at
 from tests.discord.payloads import InteractionDriver
 
+pytestmark = pytest.mark.usefixtures("quick_second_tries")
+
 COMPUTER = SeatRecord(1, "Computer", policy="normal")
 FOLLOW_UP = r"/webhooks/\d+/[^/]+"
 """An interaction's follow-up: an execution of its webhook."""
