@@ -9,7 +9,7 @@ from bot.ai.mille_expert import hint as expert_hint
 from bot.ai.mille_normal import NormalMillePolicy
 from bot.engine.core import Outcome
 from bot.engine.mille import GAME
-from bot.engine.mille.cards import Card
+from bot.engine.mille.cards import Card, in_deck_order
 from bot.engine.mille.rules import hand_opening
 from bot.engine.mille.state import HandResult
 from bot.engine.mille.views import MillePublicView, MilleSeatView
@@ -137,7 +137,9 @@ def last_result_text(view: MillePublicView) -> str:
 
 
 def console_hand(view: MilleSeatView) -> str:
-    cards = ", ".join(card.name_in(view.public.lang) for card in view.hand)
+    # The hand image's order (the buttons' too), so the words read as the picture does.
+    hand = in_deck_order(view.hand)
+    cards = ", ".join(card.name_in(view.public.lang) for card in hand)
     if view.phase == "draw":
         # A coup fourré only if the hazard landed since the last draw (``view.coups``).
         offer = "coup fourré?" if view.coups else "play it before drawing?"
@@ -148,9 +150,7 @@ def console_hand(view: MilleSeatView) -> str:
         # What the hand image marks under each card (PLAY, or discard only): the hand alone
         # did not tell a screen reader which cards could be played.
         playable = dict.fromkeys(
-            card.name_in(view.public.lang)
-            for card in view.hand
-            if f"play {card.value}" in view.legal
+            card.name_in(view.public.lang) for card in hand if f"play {card.value}" in view.legal
         )
         can = f"playable now: {', '.join(playable)}; or" if playable else "nothing to play now:"
         return f"Your hand: {cards}\nYour turn — {can} discard a card"

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.engine.mille.cards import DISTANCES, SAFETIES, Card
+from bot.engine.mille.cards import DISTANCES, SAFETIES, Card, in_deck_order
 from bot.engine.mille.state import HandResult, ScoreLine
 from bot.engine.mille.views import MillePublicView, MilleSeatView, TableauView
 from bot.engine.words import plural
@@ -461,7 +461,8 @@ def _winner_line(view: MillePublicView) -> str:
 
 
 def render_hand(view: MilleSeatView) -> Image.Image:
-    """The owner's cards in a row, numbered 1..n, with the ones they cannot play now dimmed."""
+    """The owner's cards in a row, numbered 1..n in the deck's order (``in_deck_order``, as the
+    hand's buttons list them), with the ones they cannot play now dimmed."""
     w, _ = HAND_IMAGE_SIZE
     c = Canvas(felt(*HAND_IMAGE_SIZE).copy())
     pub = view.public
@@ -487,7 +488,9 @@ def render_hand(view: MilleSeatView) -> Image.Image:
         c.text(
             (w / 2, y + ch / 2), "No cards in hand", font(26, "bold"), Palette.MUTED, anchor="mm"
         )
-    for i, card in enumerate(view.hand):
+    # In the order the buttons list the moves (the hand as held is the order cards were
+    # drawn in: the picture's third card was not the third card the buttons named).
+    for i, card in enumerate(in_deck_order(view.hand)):
         playable = f"play {card.value}" in view.legal
         coup = f"play {card.value}" in view.coups  # not a safety on an old hazard
         lit = choosing and playable
@@ -500,7 +503,7 @@ def render_hand(view: MilleSeatView) -> Image.Image:
             else draw_card(card, cw, ch, lang)
         )
         c.paste(face, x, y, with_shadow=not lit)
-        # The index chip (what players type) centred under the card, then on a line of its
+        # The index chip centred under the card, then on a line of its
         # own what the card can do now: beside the chip it had 106 px and shrank to 11-17 px.
         ly = y + ch + 28
         r = 17

@@ -1,5 +1,6 @@
-"""Mille Bornes across hand boundaries, as the channel shows it: a hand's end and score, then
-the next hand's table, each told in its own message and in that order."""
+"""Mille Bornes hands as the channel shows them: a member's private hand (its picture, its words
+and its buttons in one order), then across hand boundaries a hand's end and score, then the
+next hand's table, each told in its own message and in that order."""
 
 from __future__ import annotations
 
@@ -7,10 +8,14 @@ from collections.abc import Mapping
 
 import pytest
 
+import bot.render.mille as mille_render
 from bot.engine.mille import rules
+from bot.engine.mille.cards import Card
+from bot.engine.mille.views import MilleSeatView
+from bot.render.common import RGB
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, labels, public_table
+from tests.cogs.helpers import component_id, labels, public_table, stacked_mille
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -46,6 +51,42 @@ async def alice_at_700(driver: InteractionDriver, options: Mapping[str, str] | N
     )
     for move in ["go", "200", "200", "100", "100", "100"]:
         await driver.slash("move", {"action": f"play {move}"})
+
+
+async def test_the_hand_reads_left_to_right_as_its_buttons_do(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alice holds Go, 100, 75, 75, 75, 50 and draws a 200. Before, her hand picture numbered
+    the cards as held (1 Go, 2 100 miles … 6 50 miles, 7 200 miles), and its words listed them
+    so, while the buttons said "Go", then "Discard 50 miles", "Discard 75 miles", "Discard 100
+    miles", "Discard 200 miles", "Discard Go" (the deck's order): card 2 was the fourth
+    discard. Now the picture and its words are in the buttons' order too (the deck's, as BSD
+    mille sorts a hand), cards 1 to 7 left to right."""
+    drawn: list[Card] = []
+    tag = mille_render._hand_tag
+
+    def seen(view: MilleSeatView, card: Card, playable: bool, coup: bool) -> tuple[str, RGB]:
+        drawn.append(card)  # the picture tags each card under it, left to right
+        return tag(view, card, playable, coup)
+
+    monkeypatch.setattr(mille_render, "_hand_tag", seen)
+    await stacked_mille(driver)
+    table = public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, "jn:h:1")
+    assert hand.message is not None
+    in_order = ["50 miles", "75 miles", "75 miles", "75 miles", "100 miles", "200 miles", "Go"]
+    assert [card.name_in("en") for card in drawn] == in_order, drawn
+    alt = hand.message["attachments"][0]["description"]
+    assert alt.splitlines()[0] == "Your hand: " + ", ".join(in_order), alt
+    # The buttons: what can be played, then the discards, each in the picture's order.
+    assert labels(hand.message) == [
+        "Go",
+        "Discard 50 miles",
+        "Discard 75 miles",
+        "Discard 100 miles",
+        "Discard 200 miles",
+        "Discard Go",
+    ], labels(hand.message)
 
 
 async def test_the_hand_ends_in_its_own_message_before_the_next_table(

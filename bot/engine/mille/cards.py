@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from enum import Enum
 
 from bot.engine.core import BadOption
@@ -76,6 +76,18 @@ class Card(Enum):
     @property
     def title(self) -> str:
         return ENGLISH_NAMES[self]
+
+
+DECK_PLACE: dict[Card, int] = {card: place for place, card in enumerate(Card)}
+"""Each card's place in the deck's order: distances from 25 to 200, hazards, remedies, then
+safeties."""
+
+
+def in_deck_order(cards: Iterable[Card]) -> list[Card]:
+    """``cards`` in the deck's order (BSD mille's sorted hand): the order a hand is shown in, on
+    its image and in its words, and the order its moves are listed in (plays first, then
+    discards, each in this order), so the cards read left to right as the buttons do."""
+    return sorted(cards, key=DECK_PLACE.__getitem__)
 
 
 DISTANCES = (Card.D25, Card.D50, Card.D75, Card.D100, Card.D200)

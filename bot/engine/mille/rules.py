@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from bot.engine.core import IllegalMove, NotYourTurn
 from bot.engine.mille.cards import (
     BATTLE_HAZARDS,
+    DECK_PLACE,
     HAZARD_FOR,
     HAZARD_SET,
     HAZARDS_STOPPED_BY,
@@ -239,7 +240,7 @@ def legal_actions(state: MilleState, seat: int) -> list[Action]:
     if state.phase is Phase.EXTENSION:
         return [EXTEND, DECLINE_EXTENSION]
     me = state.tableaus[seat]
-    distinct = sorted(set(me.hand), key=_ORDER.__getitem__)
+    distinct = sorted(set(me.hand), key=_DECK_PLACE)  # in_deck_order's, without its call
     if state.phase is Phase.DRAW:
         coups = [_PLAY[c] for c in distinct if c in SAFETY_SET and counters_showing(me, c)]
         return [DRAW, *coups]
@@ -251,9 +252,7 @@ def legal_actions(state: MilleState, seat: int) -> list[Action]:
 # Actions are values: the same prebuilt object serves every state.
 _PLAY = {card: Action("play", card) for card in Card}
 _DISCARD = {card: Action("discard", card) for card in Card}
-
-
-_ORDER = {card: index for index, card in enumerate(Card)}  # sorts a hand's cards in deck order
+_DECK_PLACE = DECK_PLACE.__getitem__  # sorts a hand's cards in deck order
 
 
 # --- dealing and turn flow -----------------------------------------------------------------
