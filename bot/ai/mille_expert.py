@@ -55,6 +55,7 @@ from bot.engine.mille.cards import (
     SAFETY_SET,
     Card,
     deck_counts,
+    distance_word,
 )
 from bot.engine.mille.rules import MATCH_TARGET, apply_in_place
 from bot.engine.mille.state import BattleMark, MilleState, Phase, Tableau
@@ -319,7 +320,7 @@ def explain(view: MilleSeatView, move: str, report: SearchReport) -> str:
         why = _safety_reason(view, move, card)
     elif card.is_hazard:
         if card is Card.SPEED_LIMIT:
-            why = f"{card.name_in(lang)} holds {rival} to 25 and 50 miles"
+            why = f"{card.name_in(lang)} holds {rival} to 25 and 50 {distance_word(lang)}"
         else:
             why = f"{card.name_in(lang)} on {rival} stops them driving"
     elif card.is_distance:
@@ -327,7 +328,7 @@ def explain(view: MilleSeatView, move: str, report: SearchReport) -> str:
             target = view.public.target
             why = f"{card.name_in(lang)} takes you to exactly {target} and completes the trip"
         else:
-            why = f"driving {card.miles} miles now gains you the most"
+            why = f"driving {card.name_in(lang)} now gains you the most"
     else:
         why = _remedy_reason(me, card, lang)
     return _quoted(why, move, report, view.public.match_target is not None)

@@ -9,7 +9,7 @@ from bot.ai.mille_expert import hint as expert_hint
 from bot.ai.mille_normal import NormalMillePolicy
 from bot.engine.core import Outcome
 from bot.engine.mille import GAME
-from bot.engine.mille.cards import Card, in_deck_order
+from bot.engine.mille.cards import Card, distance_word, in_deck_order
 from bot.engine.mille.rules import hand_opening
 from bot.engine.mille.state import HandResult
 from bot.engine.mille.views import MillePublicView, MilleSeatView
@@ -92,6 +92,7 @@ def console_table(view: MillePublicView) -> str:
         f"· discard {len(view.discard)} · {match} ──",
     ]
     lang = view.lang  # the image's card names, French with names: fr
+    unit = distance_word(lang, short=True)  # "150 bornes" beside the card "75 bornes"
     for t in view.tableaus:
         marker = "▶" if view.turn == t.seat and view.winners is None else " "
         # A word for the empty pile: a screen reader read the dash as "em dash".
@@ -102,7 +103,7 @@ def console_table(view: MillePublicView) -> str:
         )
         status = "moving" if t.can_go else "stopped"
         lines.append(
-            f"{marker} {t.name:<18} {t.mileage:>4} mi  score {t.score:<5} {status}, {speed}; "
+            f"{marker} {t.name:<18} {t.mileage:>4} {unit}  score {t.score:<5} {status}, {speed}; "
             f"battle: {battle}; hand {t.hand_count}"
         )
         if safeties:

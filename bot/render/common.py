@@ -637,10 +637,12 @@ def mileage_bar(
     *,
     number_size: int = 26,
     gold_mark: int | None = None,
+    unit: str = "mi",
 ) -> None:
     """A seat's miles on the ``mileage_track`` at ``box``: filled in ``colour`` from 0 up to
     ``miles``, a tick every 100 (the ``gold_mark`` one thicker, in gold), and "N / target mi"
-    ending at ``readout_right``, its N at ``number_size`` px."""
+    (``unit``: "bornes" with Mille Bornes' French names) ending at ``readout_right``, its N at
+    ``number_size`` px."""
     x0, y, right, bottom = box
     h = bottom - y
     whole = max(1, target)
@@ -657,9 +659,9 @@ def mileage_bar(
             fill=Palette.GOLD if gold else (150, 156, 164),
             width=2 if gold else 1,
         )
-    unit = font(READABLE, "bold")
-    c.text((readout_right, y + h / 2), "mi", unit, Palette.MUTED, anchor="rm")
-    readout_right -= text_width("mi", unit) + 6
+    unit_font = font(READABLE, "bold")
+    c.text((readout_right, y + h / 2), unit, unit_font, Palette.MUTED, anchor="rm")
+    readout_right -= text_width(unit, unit_font) + 6
     tail = f" / {target}"
     tail_font = font(20, "bold")
     c.text((readout_right, y + h / 2 + 2), tail, tail_font, Palette.MUTED, anchor="rm")

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.engine.mille.cards import DISTANCES, SAFETIES, Card, in_deck_order
+from bot.engine.mille.cards import DISTANCES, SAFETIES, Card, distance_word, in_deck_order
 from bot.engine.mille.state import HandResult, ScoreLine
 from bot.engine.mille.views import MillePublicView, MilleSeatView, TableauView
 from bot.engine.words import plural
@@ -89,6 +89,13 @@ _ROW_DY = 86  # top of the cards
 _BAR_DY = 246  # top of the mileage bar
 _BAR_RIGHT = _W - _MARGIN - 210
 
+
+def _bar_right(lang: str) -> int:
+    """Where the mileage bar ends: its readout after it says "1000 / 1000 mi", or with the
+    French names "1000 / 1000 bornes", 50 px wider."""
+    return _BAR_RIGHT - (50 if distance_word(lang, short=True) != "mi" else 0)
+
+
 _GREY_CHIP: RGB = (70, 76, 86)
 _FAINT: RGB = (62, 104, 86)
 _SLOT: RGB = (110, 150, 132)
@@ -123,7 +130,7 @@ def _road_extra(view: MillePublicView) -> int:
 def render_table(view: MillePublicView) -> Image.Image:
     """The whole table as everyone sees it: both sides, the road between them, the result."""
     extra = _road_extra(view)
-    canvas = Canvas(_table_background(extra).copy())
+    canvas = Canvas(_table_background(extra, view.lang).copy())
     _draw_top_bar(canvas, view)
     for tableau in view.tableaus[:2]:
         y = _SIDE_Y[tableau.seat % 2] + (extra if tableau.seat % 2 else 0)
@@ -137,10 +144,11 @@ def table_png(view: MillePublicView) -> bytes:
     return to_png(render_table(view))
 
 
-@lru_cache(maxsize=4)
-def _table_background(extra: int = 0) -> Image.Image:
+@lru_cache(maxsize=8)
+def _table_background(extra: int = 0, lang: str = "en") -> Image.Image:
     """Everything that never changes: felt, title bar, road, both mats and column titles, on a
-    table whose road is ``extra`` px taller (cached: the renderer draws on a copy)."""
+    table whose road is ``extra`` px taller (cached: the renderer draws on a copy); ``lang``'s
+    mileage bars (``_bar_right``)."""
     img = vertical_gradient(_W, _H + extra, Palette.FELT_TOP, Palette.FELT_BOTTOM)
     c = Canvas(img)
     d = c.draw
@@ -160,7 +168,7 @@ def _table_background(extra: int = 0) -> Image.Image:
             d.line((sx, y + 66, sx, y + 226), fill=Palette.MAT_EDGE, width=2)
         # The mileage bar's empty road.
         by = y + _BAR_DY
-        mileage_track(c, (x0 + 20, by, _BAR_RIGHT, by + 30))
+        mileage_track(c, (x0 + 20, by, _bar_right(lang), by + 30))
     return img
 
 
@@ -170,7 +178,8 @@ def _draw_top_bar(c: Canvas, view: MillePublicView) -> None:
     small = font(READABLE, "bold")
     x += c.pill(x, cy - 15, f"Hand {view.hand_number}", small, _GREY_CHIP) + 10
     if view.extension_called:
-        c.pill(x, cy - 15, "EXTENSION · 1000 mi", small, Palette.GOLD, ink=Palette.DARK_INK)
+        unit = distance_word(view.lang, short=True)
+        c.pill(x, cy - 15, f"EXTENSION · 1000 {unit}", small, Palette.GOLD, ink=Palette.DARK_INK)
     target = "Single hand" if view.match_target is None else f"Match to {view.match_target}"
     tw = text_width(target, small) + 24
     c.pill(_W - _MARGIN - 4 - tw, cy - 15, target, small, _GREY_CHIP)
@@ -384,10 +393,12 @@ def _draw_distance_group(c: Canvas, card: Card, count: int, x: int, y: int, lang
 
 def _draw_progress(c: Canvas, view: MillePublicView, t: TableauView, y: int) -> None:
     """The mileage bar: the player's colour from 0 up to their miles, ticks every 100."""
-    box = (_MARGIN + 20, y, _BAR_RIGHT, y + 30)
+    box = (_MARGIN + 20, y, _bar_right(view.lang), y + 30)
     colour = Palette.SEAT[t.seat % 2]
     # After an extension the 700 mark stays visible in gold: where the trip used to end.
-    mileage_bar(c, box, t.mileage, view.target, colour, _W - _MARGIN - 20, gold_mark=700)
+    unit = distance_word(view.lang, short=True)
+    right = _W - _MARGIN - 20
+    mileage_bar(c, box, t.mileage, view.target, colour, right, gold_mark=700, unit=unit)
 
 
 def _draw_road(c: Canvas, view: MillePublicView, extra: int) -> None:
@@ -470,7 +481,8 @@ def render_hand(view: MilleSeatView) -> Image.Image:
     chips: list[tuple[str, RGB]] = []
     if view.seat < len(pub.tableaus):
         me = pub.tableaus[view.seat]
-        chips = [(f"{me.mileage} / {pub.target} mi", _GREY_CHIP), *_status_chips(me, lang)]
+        unit = distance_word(lang, short=True)
+        chips = [(f"{me.mileage} / {pub.target} {unit}", _GREY_CHIP), *_status_chips(me, lang)]
     hand_header(c, w, _phase_line(view), chips)
 
     # Dimming only makes sense while the owner is choosing: otherwise nothing is playable and
@@ -548,7 +560,7 @@ def _phase_line(view: MilleSeatView) -> str:
             return "Before drawing you may play a safety (coup fourré!)"
         return "Before drawing you may play a safety on the hazard"
     if view.phase == "extension":
-        return "Extension? Go on to 1000 miles, or stop at 700"
+        return f"Extension? Go on to 1000 {distance_word(pub.lang)}, or stop at 700"
     if view.phase == "over" or pub.winners is not None:
         return "The match is over" if pub.match_target is not None else "The hand is over"
     waiting = pub.players[pub.turn] if pub.turn < len(pub.players) else "the other player"

@@ -237,3 +237,51 @@ async def test_the_last_hand_says_how_it_ended_before_the_result(
     assert [files(m) for m in public] == [["table.png", "score.png"]]
     assert (public[0].content or "").splitlines() == [said, result]
     assert labels(public[0]) == ["Rematch"]
+
+
+def said(message: CapturedResponse) -> list[str]:
+    """A message's words and its images' alt texts, as a member (or a screen reader) reads them."""
+    return [message.content or "", *(a.get("description") or "" for a in message.attachments)]
+
+
+async def test_french_names_count_the_trip_in_bornes(driver: InteractionDriver) -> None:
+    """With French card names Alice plays "200 bornes" and the table said "Alice drives 200
+    miles (200 so far).", its words "Alice  200 mi", then "the trip is now 1000 miles!" or, in
+    /move's list, "Stop at 700 miles", and "Alice completed the trip at 700 miles." on the
+    table, the score sheet and the replay. Every line now counts in bornes, as the cards do;
+    the English lines keep their miles (the tests above)."""
+    await running_bot(driver).tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=[
+            SeatRecord(0, "Alice", user_id=ALICE_ID),
+            SeatRecord(1, "Computer (normal)", policy="normal"),
+        ],
+        deck=TO_700,
+        seed=5,
+        options={"names": "fr", "length": "hand"},
+    )
+    tables = [
+        said(public_table(await driver.slash("move", {"action": f"play {move}"})))
+        for move in ["go", "200", "200", "100", "100", "100"]
+    ]
+    content, alt = tables[1]
+    assert content.startswith("Alice drives 200 bornes (200 so far)."), content
+    assert "Alice               200 bornes  score 0" in alt, alt
+    assert tables[-1][0].startswith("Alice drives 100 bornes (700 so far). Trip complete")
+    words = [line for table in tables for line in table]
+    suggested = await driver.autocomplete("move", "action", "stop")
+    names = [choice["name"] for choice in suggested.choices]
+    assert "Stop at 700 bornes" in names, names
+    ended = [m for m in (await driver.slash("move", {"action": "extend no"})).followups]
+    table, score = said(ended[0])[1:]
+    assert (ended[0].content or "").splitlines()[0] == (
+        "Alice declines the extension. Alice completed the trip at 700 bornes."
+    ), ended[0].content
+    assert "Alice               700 bornes  score 1600" in table, table
+    assert score.startswith("══ Hand 1: Alice completed the trip at 700 bornes. ══"), score
+    words += [*names, *said(ended[0])]
+    replay = await driver.slash("replay", {})
+    words += [line for message in replay.followups for line in said(message)]
+    assert not [line for line in words if "mile" in line or " mi " in line], words

@@ -127,15 +127,16 @@ def test_mille_table_at_its_fullest(monkeypatch: pytest.MonkeyPatch, lang: str) 
 def test_mille_table_has_no_small_text(monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
     """Every label on a full Mille Bornes table (in English and with French card names), the
     column titles, a coup fourré's mark, the status chips, the distance counts, the piles'
-    counts, the "mi" of the mileage and the last move, is at least the readable size: they
-    were 13-18 px."""
+    counts, the "mi" of the mileage ("bornes" with the French names, as their distance cards
+    say) and the last move, is at least the readable size: they were 13-18 px."""
     mille._table_background.cache_clear()  # the column titles drawn once on the cached felt
     drawn = sizes_drawn(monkeypatch)
     mille.render_table(_mille_view(lang))
     labels = set(drawn)
     assert not too_small(labels)
     words = {text for text, _ in labels}
-    assert {"BATTLE", "SAFETIES · 4 COUPS FOURRÉS", "CF", "= empty", "PTS", "×10", "mi"} <= words
+    unit = {"en": "mi", "fr": "bornes"}[lang]
+    assert {"BATTLE", "SAFETIES · 4 COUPS FOURRÉS", "CF", "= empty", "PTS", "×10", unit} <= words
     assert {"Deck 88", "Discard 0", "Hand 99", "Match to 5000", "▶ TO PLAY"} <= words
 
 
@@ -204,14 +205,16 @@ def test_mille_hand_has_no_small_text(monkeypatch: pytest.MonkeyPatch) -> None:
             legal=(f"play {Card.RIGHT_OF_WAY.value}",),
             coups=(f"play {Card.RIGHT_OF_WAY.value}",),
         ),
+        # With the French names the chip counts in bornes, as the distance cards do.
+        dataclasses.replace(seat, public=_mille_view("fr"), hand=hand),
     ]
     drawn = sizes_drawn(monkeypatch)
     for view in views:
         mille.render_hand(view)
     assert not too_small(drawn)
-    assert {"COUP FOURRÉ!", "after drawing", "discard only", "PLAY", "6", "975 / 700 mi"} <= {
-        text for text, _ in drawn
-    }
+    words = {text for text, _ in drawn}
+    assert {"COUP FOURRÉ!", "after drawing", "discard only", "PLAY", "6", "975 / 700 mi"} <= words
+    assert "975 / 700 bornes" in words
 
 
 def test_mille_score_sheet_at_its_fullest(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -90,6 +90,15 @@ def in_deck_order(cards: Iterable[Card]) -> list[Card]:
     return sorted(cards, key=DECK_PLACE.__getitem__)
 
 
+def distance_word(lang: str = "en", *, short: bool = False) -> str:
+    """What the trip is counted in, as the distance cards' names say it: "miles" ("mi" where
+    room is short, ``short``), or "bornes" with the French names ("75 bornes"), so a line never
+    says "drives 75 miles" of a card the table calls 75 bornes."""
+    if lang == "fr":
+        return "bornes"
+    return "mi" if short else "miles"
+
+
 DISTANCES = (Card.D25, Card.D50, Card.D75, Card.D100, Card.D200)
 BATTLE_HAZARDS = (Card.OUT_OF_GAS, Card.FLAT_TIRE, Card.ACCIDENT, Card.STOP)
 HAZARDS = (*BATTLE_HAZARDS, Card.SPEED_LIMIT)

@@ -19,7 +19,7 @@ from bot.engine.core import (
     resample_rng,
 )
 from bot.engine.mille import rules
-from bot.engine.mille.cards import stacked_deck
+from bot.engine.mille.cards import distance_word, stacked_deck
 from bot.engine.mille.notation import format_action, parse_action
 from bot.engine.mille.state import Action, MilleState, Phase, state_from_dict, state_to_dict
 from bot.engine.mille.views import MillePublicView, MilleSeatView, private_view, public_view
@@ -171,7 +171,8 @@ class MilleBornes(Game[MilleState, Action]):
         if action.verb == "draw":
             return "Draw a card"
         if action.verb == "extend":
-            return "Extension: go on to 1000 miles" if action.extend else "Stop at 700 miles"
+            unit = distance_word(lang)  # "Stop at 700 bornes" with French names
+            return f"Extension: go on to 1000 {unit}" if action.extend else f"Stop at 700 {unit}"
         card = action.card
         assert card is not None
         name = card.name_in(lang)

@@ -25,6 +25,7 @@ from bot.engine.mille.cards import (
     SAFETY_FOR,
     SAFETY_SET,
     Card,
+    distance_word,
     full_deck,
 )
 from bot.engine.mille.scoring import score_hand
@@ -102,13 +103,16 @@ def why_not_play(state: MilleState, seat: int, card: Card) -> str | None:
             )
         if is_limited(me) and miles > 50:
             return (
-                f"You are under a {_named(state, Card.SPEED_LIMIT)}: only 25 and 50 miles may "
-                "be played."
+                f"You are under a {_named(state, Card.SPEED_LIMIT)}: only 25 and 50 "
+                f"{_distance(state)} may be played."
             )
         if card is Card.D200 and me.two_hundreds >= 2:
             return "You have already played two 200s this hand."
         if me.mileage + miles > state.target:
-            return f"That would take you past {state.target} miles; the trip must end exactly."
+            return (
+                f"That would take you past {state.target} {_distance(state)}; the trip must end "
+                "exactly."
+            )
         return None
     if card in BATTLE_HAZARDS:
         if SAFETY_FOR[card] in them.safeties:
@@ -365,8 +369,8 @@ def apply_in_place(state: MilleState, seat: int, action: Action) -> None:
 def _apply_extension(state: MilleState, seat: int, action: Action) -> None:
     if action.verb != "extend" or action.extend is None:
         raise IllegalMove(
-            "First decide on the extension: go on to 1000 miles (extend yes) or stop at 700 "
-            "(extend no)."
+            f"First decide on the extension: go on to 1000 {_distance(state)} (extend yes) or "
+            "stop at 700 (extend no)."
         )
     name = state.players[seat]
     state.extension_decided = True
@@ -375,13 +379,13 @@ def _apply_extension(state: MilleState, seat: int, action: Action) -> None:
         state.target = EXTENDED_TRIP
         state.completed_by = None
         state.delayed_action = False
-        state.caption = f"{name} calls an extension: the trip is now 1000 miles!"
+        state.caption = f"{name} calls an extension: the trip is now 1000 {_distance(state)}!"
         state.phase = Phase.ACT
         _after_move(state, seat)
     else:
         # The hand's end says the trip was completed at 700 ("stops at 700 miles" said it too).
         state.caption = f"{name} declines the extension."
-        _end_hand(state, f"{name} completed the trip at {TRIP} miles.")
+        _end_hand(state, f"{name} completed the trip at {TRIP} {_distance(state)}.")
 
 
 def _apply_before_draw(state: MilleState, seat: int, action: Action) -> None:
@@ -436,7 +440,7 @@ def _apply_act(state: MilleState, seat: int, action: Action) -> None:
         return
     if card.is_distance:
         me.miles.append(card)
-        state.caption = f"{name} drives {card.miles} miles ({me.mileage} so far)."
+        state.caption = f"{name} drives {_named(state, card)} ({me.mileage} so far)."
         if me.mileage == state.target:
             _trip_completed(state, seat)
             return
@@ -514,7 +518,10 @@ def _trip_completed(state: MilleState, seat: int) -> None:
         state.phase = Phase.EXTENSION
         state.caption += " Trip complete: go on to 1000?"
         return
-    _end_hand(state, f"{state.players[seat]} completed the trip at {state.target} miles.")
+    _end_hand(
+        state,
+        f"{state.players[seat]} completed the trip at {state.target} {_distance(state)}.",
+    )
 
 
 def _after_move(state: MilleState, seat: int) -> None:
@@ -567,6 +574,11 @@ def _end_match(state: MilleState, totals: list[int], reason: str) -> None:
 def _named(state: MilleState, card: Card) -> str:
     """A card's name in the table's language, for captions."""
     return card.name_in(state.options.get("names", "en"))
+
+
+def _distance(state: MilleState) -> str:
+    """What the table's distance cards count in ("miles", "bornes"), for captions and refusals."""
+    return distance_word(state.options.get("names", "en"))
 
 
 def hand_seed(seed: int, hand_number: int) -> str:
