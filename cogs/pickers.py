@@ -24,12 +24,12 @@ import contextlib
 import io
 import logging
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, ClassVar, NoReturn, Self
 
 import discord
 
-from bot.engine.core import GameError, NotYourTurn
+from bot.engine.core import GameError, NotationError, NotYourTurn
 from bot.engine.words import plural
 from bot.games import bundle
 from bot.games.bundle import ButtonSpec, GroupSpec, Picker, SelectSpec
@@ -182,6 +182,20 @@ def _not_offered(item: str, past: Sequence[MoveRecord] | None) -> StaleButton:
     if past is not None:
         return StaleButton(f"That {item} no longer matches the table; use the newest one.")
     return StaleButton(f"That {item} is not one of this table's; nothing changed.")
+
+
+@contextlib.contextmanager
+def carried_move() -> Iterator[None]:
+    """Around playing the move a custom id carries as text (an old move button, a hint's *Play
+    it*): text that is no move of the game at all was forged or garbled on its way, the bot
+    having written a move there. It is refused as a forged picker number is, in every game
+    alike ("That button is not one of this table's; nothing changed."), not with the game's
+    help for a move typed wrong ("I don't understand 'zzz'. Try 'play <card>'…"), which the
+    member never typed."""
+    try:
+        yield
+    except NotationError:
+        raise _not_offered("button", None) from None
 
 
 async def _turn_of(
@@ -608,7 +622,8 @@ class LegacyMoveButton(
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:
         stored, _, _ = await _turn_of(interaction, self.game_id, self.version, self.where)
-        await self.play(interaction, self.notation, stored)
+        with carried_move():
+            await self.play(interaction, self.notation, stored)
 
 
 # --- messages ---------------------------------------------------------------------------------

@@ -28,7 +28,15 @@ from cogs import limits
 from cogs.choices import game_choices
 from cogs.follow_ups import answer_once
 from cogs.moving import play_move
-from cogs.pickers import DYNAMIC_ITEMS, ID, GameItem, hand_message, register_items, unkept
+from cogs.pickers import (
+    DYNAMIC_ITEMS,
+    ID,
+    GameItem,
+    carried_move,
+    hand_message,
+    register_items,
+    unkept,
+)
 from cogs.seat_names import display_name
 from cogs.ui import (
     EMBED_DESCRIPTION,
@@ -449,13 +457,14 @@ class HintButton(
         return cls(int(match["game"]), int(match["version"]), match["move"].replace("+", " "), None)
 
     async def act(self, interaction: discord.Interaction[Any]) -> None:
-        await play_move(
-            interaction,
-            self.notation,
-            game_id=self.game_id,
-            expected_version=self.version,
-            hand=hand_message,
-        )
+        with carried_move():
+            await play_move(
+                interaction,
+                self.notation,
+                game_id=self.game_id,
+                expected_version=self.version,
+                hand=hand_message,
+            )
 
 
 def _channel(interaction: discord.Interaction[Any]) -> int:

@@ -3,6 +3,8 @@ would: what each message says, and that a refusal changes nothing stored."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import component_id, public_table
@@ -65,3 +67,46 @@ async def test_an_option_s_value_is_echoed_as_it_was_typed(driver: InteractionDr
     assert result.ephemeral
     assert result.content == "'hand=1' is not a choice for length. Choose one of: match, hand."
     assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
+
+
+@pytest.mark.parametrize("game_key", ["mille", "race", "dragon", "ttr", "solo"])
+async def test_a_garbled_move_button_is_refused_alike_in_every_game(
+    driver: InteractionDriver, game_key: str
+) -> None:
+    """A hand button of the kind that carries its move as text (an old version's move button,
+    ``jn:m:``; a hint's *Play it*, ``jn:k:``), forged or garbled to text that is no move. Before,
+    the game's help for a move typed wrong answered, a different sentence in each game and none
+    of them the one a forged picker gets: Mille Bornes said "I don't understand 'zzz'. Try
+    'play <card>', 'discard <card>', 'draw' or 'extend yes/no'." and "There is no Mille Bornes
+    card called 'zzz'.", though the member typed nothing. Now every game answers, privately,
+    as it answers a forged picker number, and nothing stored changes."""
+    bot = running_bot(driver)
+    seats = [SeatRecord(0, "Alice", user_id=ALICE_ID)]
+    if game_key != "solo":
+        seats.append(SeatRecord(1, "Bob", user_id=BOB_ID))
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key=game_key, seats=seats, seed=3
+    )
+    table = public_table(await driver.slash("table", {}))
+    stored = await bot.tables.current(GAMES_CHANNEL_ID)
+    game, version = stored.id, stored.version
+    where = "t" if game_key == "solo" else "h"  # the solitaire's hand lies on the table
+    shown = (
+        table.message_id if where == "t" else await driver.click(table.message_id, f"jn:h:{game}")
+    )
+    forged = (await driver.forge(shown, f"jn:p:{game}:{version}:{where}:99")).responses[-1]
+    assert (
+        forged.ephemeral
+        and forged.content == "That button is not one of this table's; nothing changed."
+    )
+    for custom_id in [
+        f"jn:m:{game}:{version}:{where}:zzz",
+        f"jn:m:{game}:{version}:{where}:play+zzz",
+        f"jn:k:{game}:{version}:zzz",
+    ]:
+        answer = (await driver.forge(shown, custom_id)).responses[-1]
+        assert answer.ephemeral, (custom_id, answer.content)
+        assert answer.content == forged.content, (custom_id, answer.content)
+    after = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert after.version == version and after.state == stored.state
+    assert await bot.tables.store.moves(game) == []
