@@ -605,11 +605,19 @@ def mat(c: Canvas, box: Sequence[float], radius: int = 18) -> None:
 
 
 def hand_header(
-    c: Canvas, width: int, phrase: str, chips: Sequence[tuple[str, RGB]], min_size: int = 16
+    c: Canvas,
+    width: int,
+    phrase: str,
+    chips: Sequence[tuple[str, RGB]],
+    min_size: int = 16,
+    *,
+    two_lines: bool = False,
 ) -> None:
     """The line across the top of a hand image: the status ``chips`` (text, fill) at the right,
     then the phase ``phrase`` in the room left of them, shrunk down to ``min_size`` and then
-    cut with an ellipsis, so the chips (the figures) always show whole."""
+    cut with an ellipsis, so the chips (the figures) always show whole. ``two_lines``: a phrase
+    too wide at ``min_size`` is written on two lines at that size instead (the header's height
+    holds two above the cards), cut only after the second."""
     chip_font = font(READABLE, "bold")
     x = width - 30
     for text, fill in reversed(chips):
@@ -617,6 +625,14 @@ def hand_header(
         c.pill(x, 19, text, chip_font, fill, height=34)
         x -= 8
     room = x - 30 - 16
+    smallest = font(min_size, "bold")
+    if two_lines and text_width(phrase, smallest) > room:
+        first, *rest = wrap(phrase, smallest, room) or [""]
+        second = ellipsize(" ".join(rest), smallest, room)
+        step = min_size + 4
+        c.text((30, 36 - step / 2), first, smallest, Palette.INK, "lm", drop=2)
+        c.text((30, 36 + step / 2), second, smallest, Palette.INK, "lm", drop=2)
+        return
     phrase_font = fit_font(phrase, room, 28, "bold", min_size=min_size)
     c.text((30, 36), ellipsize(phrase, phrase_font, room), phrase_font, Palette.INK, "lm", drop=2)
 

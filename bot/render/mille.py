@@ -483,7 +483,10 @@ def render_hand(view: MilleSeatView) -> Image.Image:
         me = pub.tableaus[view.seat]
         unit = distance_word(lang, short=True)
         chips = [(f"{me.mileage} / {pub.target} {unit}", _GREY_CHIP), *_status_chips(me, lang)]
-    hand_header(c, w, _phase_line(view), chips)
+    # At the readable size, on two lines when long chips leave it too little room ("Before
+    # drawing you may play a safety on the hazard" beside "975 / 1000 bornes", "Stopped · Panne
+    # d'essence" and "Limited 50" shrank to 16 px and was cut).
+    hand_header(c, w, _phase_line(view), chips, READABLE, two_lines=True)
 
     # Dimming only makes sense while the owner is choosing: otherwise nothing is playable and
     # a fully greyed hand would just be hard to read.

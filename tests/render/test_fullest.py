@@ -217,6 +217,32 @@ def test_mille_hand_has_no_small_text(monkeypatch: pytest.MonkeyPatch) -> None:
     assert "975 / 700 bornes" in words
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_mille_hand_header_at_its_widest(monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
+    """Before drawing, stopped by a hazard and limited, at 975 of 1000: the phase line beside
+    "975 / 1000 mi", "Stopped · Out of Gas" and "Limited 50" shrank to 17 px, and with the
+    French names ("975 / 1000 bornes", "Stopped · Panne d'essence") to 16 px, cut after "on
+    t…". It is now written whole at the readable size, on two lines where one does not hold
+    it."""
+    game = bundle("mille").game
+    seat = game.private_view(game.new_game(NAMES[:2], 1), 0)
+    public = _mille_view(lang)
+    a, b = public.tableaus
+    a = dataclasses.replace(
+        a, mileage=975, can_go=False, battle_pile=(Card.GO, Card.OUT_OF_GAS), limited=True
+    )
+    public = dataclasses.replace(public, tableaus=(a, b), target=1000)
+    view = dataclasses.replace(
+        seat, public=public, phase="draw", legal=(f"play {Card.EXTRA_TANK.value}",), coups=()
+    )
+    _check(monkeypatch, lambda: mille.hand_png(view))
+    drawn = sizes_drawn(monkeypatch)
+    mille.render_hand(view)
+    assert not too_small(drawn)
+    shown = " ".join(text for text, _ in drawn)
+    assert "Before drawing you may play a safety on the hazard" in shown
+
+
 def test_mille_score_sheet_at_its_fullest(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every line a hand can score (nine, 4600 points) and the match won by a long name."""
     lines = (
