@@ -497,11 +497,13 @@ def _draw_header(
 
 
 def _status_chips(side: SideView) -> list[tuple[str, RGB]]:
-    stops = [h for h in dict.fromkeys(side.hazards) if h in STOPPING_HAZARDS]
+    stops = [h for h in side.hazards if h in STOPPING_HAZARDS]
     chips: list[tuple[str, RGB]] = []
-    if len(stops) == 1:
+    if len(set(stops)) == 1:
         chips.append((f"Stopped · {NAME[stops[0]]}", Palette.RED))
     elif stops:
+        # Cards, not kinds: two Accidents and a Red Light read "2 hazards" beside a column
+        # showing "Accident ×2" and "Red Light" (each card needs clearing).
         chips.append((f"Stopped · {len(stops)} hazards", Palette.RED))
     else:
         chips.append(("Moving", Palette.GREEN))

@@ -32,7 +32,7 @@ from bot.render.race import (
     render_table,
     table_png,
 )
-from tests.engine.race_helpers import G, act, red_first, start
+from tests.engine.race_helpers import G, act, hazard_on, red_first, start
 from tests.engine.test_race_playouts import _prefer_plays
 from tests.render.colour_vision import ciede2000, closest_seen, worst_contrast
 from tests.render.drawn import words_drawn
@@ -266,3 +266,19 @@ def test_a_card_backs_1000_reads_to_a_colour_blind_player(seat: int) -> None:
     ground = Counter(pixels).most_common(1)[0][0]
     ink = max(pixels, key=lambda p: sum((a - b) ** 2 for a, b in zip(p, ground, strict=True)))
     assert worst_contrast(ink, ground) >= 4.5, (ground, ink, worst_contrast(ink, ground))
+
+
+def test_the_stopped_chip_counts_the_hazard_cards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two Accidents and a Red Light on Ann: the hazards column shows "Accident ×2" and "Red
+    Light", the alt text three hazards; the chip beside her name read "Stopped · 2 hazards"
+    (it counted the kinds). One kind alone, twice, still names it."""
+    drawn = words_drawn(monkeypatch)
+    state = start(["25"], ["50", "25", "75", "100", "200", "gasoline", "repairs"])
+    hazard_on(state, 0, "accident", "red-light", "accident")
+    render_table(G.public_view(state))
+    assert "Stopped · 3 hazards" in drawn and "Stopped · 2 hazards" not in drawn, drawn
+    drawn.clear()
+    state = start(["25"], ["50", "25", "75", "100", "200", "gasoline", "repairs"])
+    hazard_on(state, 0, "accident", "accident")
+    render_table(G.public_view(state))
+    assert "Stopped · Accident" in drawn, drawn
