@@ -13,7 +13,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.engine.core import BadOption, GameError
+from bot.engine.core import BadOption, GameError, GameInfo
 from bot.games import all_bundles, bundle, policy_names
 from cogs.ui import quote
 
@@ -27,19 +27,24 @@ _AROUND_SIGN = re.compile(r"\s*([:=])\s*")
 _SIGN = re.compile(r"[:=]")
 
 
-def parse_options(text: str | None) -> dict[str, str]:
-    """Free-form ``name:value`` pairs typed in the options field. Spaces around the ``:`` or
-    ``=`` are allowed: the rules write ``oil_slick: on``, and a member copying that was told
-    "I could not read the option 'oil_slick:'"."""
+def parse_options(text: str | None, info: GameInfo) -> dict[str, str]:
+    """Free-form ``name:value`` pairs typed in the options field of game ``info``. Spaces
+    around the ``:`` or ``=`` are allowed: the rules write ``oil_slick: on``, and a member
+    copying that was told "I could not read the option 'oil_slick:'"."""
     options: dict[str, str] = {}
-    for pair in _AROUND_SIGN.sub(r"\1", (text or "").replace(",", " ")).split()[:20]:
+    pairs = _AROUND_SIGN.sub(r"\1", (text or "").replace(",", " ")).split()[:20]
+    if pairs and not info.options:
+        # Said first, whatever was typed: the 1000 Mile Race was told to write options "for
+        # example deck:modern", which it then refused ("Its options: none").
+        raise BadOption(f"{info.title} has no options: leave the options field empty.")
+    for pair in pairs:
         # Split at the first sign only: a value is echoed as typed ("hand=1", not "hand:1").
         name, *rest = _SIGN.split(pair, maxsplit=1)
         value = rest[0] if rest else ""
         if not rest or not name or not value:
             raise BadOption(
                 f"I could not read the option '{quote(pair)}'. Write options as name:value, "
-                "for example deck:modern."
+                f"for example {_example(info)}."
             )
         name, value = name.strip().lower()[:40], value.strip().lower()[:40]
         if options.get(name, value) != value:
@@ -50,6 +55,14 @@ def parse_options(text: str | None) -> dict[str, str]:
             )
         options[name] = value
     return options
+
+
+def _example(info: GameInfo) -> str:
+    """An option the game takes, as a member would type it: its first option set to a value
+    other than its default (Ticket to Ride was shown "deck:modern", an option it refuses)."""
+    spec = info.options[0]
+    value = next((c for c in spec.choices if c != spec.default), spec.default)
+    return f"{spec.name}:{value}"
 
 
 async def game_choices(

@@ -76,7 +76,7 @@ async def _post_lobby(
             "Invitations and open tables are posted on a server, where other members can "
             "see them. Here, /play against the computer."
         )
-    chosen = found.game.resolve_options(parse_options(options))
+    chosen = found.game.resolve_options(parse_options(options, found.info))
     policy = level_of(found, level)
     # A thread cannot hold a thread: asked for in one (or in any channel but a text channel),
     # the game is played right here, as /play does.
@@ -216,7 +216,7 @@ class NewGame(commands.Cog):
     ) -> None:
         found = bundle(game)
         info = found.info
-        chosen = parse_options(options)
+        chosen = parse_options(options, info)
         # An unknown option refused now: in a thread, the game would otherwise open its
         # thread (and use one up) before the deal refused it, leaving the thread empty.
         found.game.resolve_options(chosen)

@@ -359,10 +359,13 @@ class Game(ABC, Generic[S, A]):
         resolved: dict[str, str] = {}
         for name, value in given.items():
             spec = specs.get(name)
+            if spec is None and not specs:
+                # "Its options: none." read as if there were a list to choose from.
+                raise BadOption(f"{self.info.title} has no options.")
             if spec is None:
-                known = ", ".join(sorted(specs)) or "none"
                 raise BadOption(
-                    f"{self.info.title} has no option called '{name}'. Its options: {known}."
+                    f"{self.info.title} has no option called '{name}'. "
+                    f"Its options: {', '.join(sorted(specs))}."
                 )
             if value not in spec.choices:
                 raise BadOption(

@@ -57,6 +57,15 @@ def test_a_stacked_deck_refuses_unknown_cards() -> None:
         G.new_game(["A", "B"], seed=1, deck=["warp-drive"])
 
 
+def test_an_option_given_to_the_race_says_it_has_none() -> None:
+    """`junction play race --option level=expert` read "1000 Mile Race has no option called
+    'level'. Its options: none.", as if a list followed; the race takes no options."""
+    with pytest.raises(BadOption) as refused:
+        G.resolve_options({"level": "expert"})
+    assert str(refused.value) == "1000 Mile Race has no options."
+    assert G.resolve_options({}) == {}
+
+
 def test_same_seed_same_game() -> None:
     """A seed replays exactly, and the cards come from it: another seed deals other cards."""
     assert snapshot(G.new_game(["A", "B"], seed=9)) == snapshot(G.new_game(["A", "B"], seed=9))
