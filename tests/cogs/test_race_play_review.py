@@ -7,10 +7,12 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import replies
-from tests.discord.backend import BOB_ID, GAMES_CHANNEL_ID
+from tests.cogs.helpers import public_table, replies
+from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
+from tests.engine.race_helpers import BLUE, RED, RED_DRAWS
 
 NO_OPTIONS = "1000 Mile Race has no options: leave the options field empty."
 
@@ -60,3 +62,26 @@ async def test_an_unreadable_option_is_shown_one_the_game_takes(
     assert not played.ephemeral, replies(played)
     game = await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID)
     assert game is not None and game.options["tracks"] == "keep"
+
+
+async def test_a_move_typed_as_the_bot_names_it_is_played(driver: InteractionDriver) -> None:
+    """Alice types her moves into /move as the bot writes them: its suggestions, her hand's
+    buttons and /hint say "Flat Tire on Bob" and "End your turn". Each read "I don't
+    understand 'End your turn'. Try 'play <card>', …" (the notation alone was read); each is
+    played now."""
+    bot = running_bot(driver)
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="race",
+        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
+        deck=[*RED, *RED_DRAWS, "/", *BLUE],
+    )
+    offered = await driver.autocomplete("move", "action", "end")
+    assert [c["name"] for c in offered.choices] == ["End your turn"], offered.choices
+    hazard = await driver.slash("move", {"action": "Flat Tire on Bob"})
+    assert "Alice plays Flat Tire on Bob." in (public_table(hazard).content or ""), replies(hazard)
+    ended = await driver.slash("move", {"action": "End your turn"})
+    assert "Alice ends the turn." in (public_table(ended).content or ""), replies(ended)
+    state = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID)).state
+    assert state.sides[1].hazards == ["flat-tire"] and state.turn == 1

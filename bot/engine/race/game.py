@@ -7,7 +7,16 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.engine.core import BadOption, Game, GameInfo, Outcome, Ranking, resample_rng
+from bot.engine.core import (
+    BadOption,
+    Game,
+    GameInfo,
+    NotationError,
+    Outcome,
+    Ranking,
+    named_action,
+    resample_rng,
+)
 from bot.engine.race import rules
 from bot.engine.race.cards import (
     ANSWERS,
@@ -188,6 +197,19 @@ class MileRace(Game[RaceState, Action]):
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)
+
+    def parse_for(self, state: RaceState, seat: int, text: str) -> Action:
+        """``parse_action``, and a move typed as /move's suggestions, the hand's buttons and a
+        /hint write it ("End your turn", "Flat Tire on Bob", "Pit Crew: draw two"), which the
+        notation alone refused as not understood."""
+        try:
+            return parse_action(text)
+        except NotationError:
+            legal = self.legal_actions(state, seat)
+            found = named_action(legal, lambda a: (self.describe_action(state, seat, a),), text)
+            if found is None:
+                raise
+            return found
 
     def format_action(self, action: Action) -> str:
         return format_action(action)
