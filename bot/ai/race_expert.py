@@ -47,6 +47,7 @@ from bot.engine.race.cards import (
     PIT_CREW,
     REACTIONS,
     REMOVAL,
+    ROADBLOCK,
     SPEED_TRAP,
     STOPPING_HAZARDS,
     TARGET,
@@ -319,6 +320,13 @@ def explain(view: RaceSeatView, move: str, report: SearchReport) -> str:
     elif TYPE_OF.get(card) == MILES:
         if view.public.sides[view.seat].total + MILES_OF[card] == TARGET:
             why = f"{card} miles takes you to exactly {TARGET} and wins"
+            if (
+                view.public.sides[1 - view.seat].hand_count
+                and unseen_of(view, 1 - view.seat)[ROADBLOCK]
+            ):
+                # A Roadblock cancels it, and the race goes on: "and wins" was said with the
+                # rival's Roadblock unseen, and the computer answered it.
+                why += f", unless {rival} cancels it with their Roadblock"
         else:
             why = f"driving {card} miles now keeps an exact finish in reach"
     elif TYPE_OF.get(card) == HAZARD:

@@ -755,7 +755,14 @@ def _race_why(
             0,
             "the Speed Trap holds Bob to 25 and 50 miles even after they clear the Accident.",
         ),
-        ([], [], "play 100", 900, "100 miles takes you to exactly 1000 and wins."),
+        (
+            [],
+            [],
+            "play 100",
+            900,
+            "100 miles takes you to exactly 1000 and wins, unless Bob cancels it with their "
+            "Roadblock.",
+        ),
         (
             [],
             [],
@@ -780,6 +787,32 @@ def test_a_race_hint_says_only_what_the_card_does_here(
     said to clear anything, a removal names what it clears and what still holds you up, a
     hazard on a rival already held up says so, a finishing miles card says it wins."""
     assert _race_why(mine, theirs, move, total) == why
+
+
+def test_a_race_hint_to_finish_says_only_a_seen_roadblock_makes_it_sure() -> None:
+    """Ann at 900 miles is told to drive 100. The hint read "100 miles takes you to exactly
+    1000 and wins" while Bob's Roadblock was unseen, and the computer answered it with the
+    Roadblock: the race went on. It says so now, and says only "and wins" once Bob's Roadblock
+    lies in his junkyard, or when he holds no card to answer with."""
+    from tests.engine.race_helpers import red_first
+
+    state = red_first()
+    state.sides[0].total = 900
+    move = "play 100"
+    report = SearchReport(move=move, candidates=[move])
+    said = race_explain(RACE.private_view(state, 0), move, report)
+    unless = "unless Bob cancels it with their Roadblock."
+    assert said == f"100 miles takes you to exactly 1000 and wins, {unless}"
+    bob = state.sides[1]
+    bob.library.remove("roadblock")
+    bob.junkyard.append("roadblock")
+    sure = "100 miles takes you to exactly 1000 and wins."
+    assert race_explain(RACE.private_view(state, 0), move, report) == sure
+    bob.junkyard.remove("roadblock")
+    bob.library.append("roadblock")
+    bob.junkyard.extend(bob.hand)
+    bob.hand = []
+    assert race_explain(RACE.private_view(state, 0), move, report) == sure
 
 
 @pytest.mark.parametrize("hazard", ["flat-tire", "speed-trap"])
