@@ -250,6 +250,21 @@ def test_tow_truck_refuses_a_hazard_that_is_not_there() -> None:
     assert "Say which hazard" in refused(state, 0, "play tow-truck")
 
 
+def test_an_unnamed_tow_truck_is_told_the_hazards_on_you() -> None:
+    """A Flat Tire and an Accident on Ann, "play tow-truck" unnamed: the refusal offered
+    "e.g. 'play tow-truck on red-light'", which was refused in turn ("No Red Light targets
+    you"); it names the hazards on her, and each one it names is played."""
+    state = red_first(["100", "tow-truck", "flat-tire"])
+    hazard_on(state, 0, "accident", "flat-tire")
+    said = refused(state, 0, "play tow-truck")
+    assert said == (
+        "Say which hazard the Tow Truck removes: 'play tow-truck on flat-tire' or "
+        "'play tow-truck on accident'."
+    )
+    for named in ("play tow-truck on flat-tire", "play tow-truck on accident"):
+        assert act(state, 0, named).caption.startswith("Ann sends a Tow Truck"), named
+
+
 def test_tow_truck_finds_the_only_hazard_by_itself() -> None:
     """With one kind of hazard on you, 'play tow-truck' needs no target."""
     state = red_first(["100", "tow-truck", "flat-tire"])

@@ -21,6 +21,7 @@ from bot.engine.race.cards import (
     TOW_TRUCK,
     TRUMP,
     TYPE_OF,
+    sort_cards,
 )
 from bot.engine.race.state import RaceState
 
@@ -86,7 +87,12 @@ def why_not_play(state: RaceState, seat: int, card: str, target: str = "") -> st
         if not mine:
             return "No hazard targets you, so there is nothing for the Tow Truck to remove."
         if not target:
-            return "Say which hazard the Tow Truck removes, e.g. 'play tow-truck on red-light'."
+            # The hazards on you, not a made-up example: "e.g. 'play tow-truck on red-light'"
+            # was refused in turn ("No Red Light targets you") when none did.
+            said = " or ".join(
+                f"'play tow-truck on {hazard}'" for hazard in dict.fromkeys(sort_cards(mine))
+            )
+            return f"Say which hazard the Tow Truck removes: {said}."
         if target not in mine:
             return f"No {NAME[target]} targets you."
         return None
