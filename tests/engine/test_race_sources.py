@@ -256,6 +256,22 @@ def test_no_pit_crew_during_the_hand_limit_discard() -> None:
     assert "play pit-crew" not in legal(state, 0)
 
 
+def test_the_hand_limit_refusal_names_a_card_of_the_hand() -> None:
+    """Ending with eleven cards and no 25 among them, 'end' again was told "… one card at a
+    time (e.g. 'discard 25')", and the example, typed, was refused ("You do not hold 25
+    miles"); the example is a card of the hand, and typed, it is discarded."""
+    state = red_first()
+    state.sides[0].junkyard.append("25")
+    state.sides[0].hand.remove("25")
+    to_hand(state, 0, 4)
+    state = act(state, 0, "end")
+    assert state.phase is Phase.DISCARD and "25" not in state.sides[0].hand
+    said = refused(state, 0, "end")
+    example = said.rpartition("(e.g. '")[2].removesuffix("').")
+    assert example == f"discard {state.sides[0].hand[0]}", said
+    assert act(state, 0, example).caption.startswith("Ann discards")
+
+
 def test_the_turn_cannot_end_while_a_reaction_is_awaited() -> None:
     """Waiting reactions are settled first: Red's 'end' while Bob may Roadblock her miles is
     refused and changes nothing (Rulings: End of turn order)."""

@@ -212,9 +212,11 @@ def _apply_cycle(state: RaceState, seat: int, cards: tuple[str, ...]) -> None:
 def _apply_discard(state: RaceState, seat: int, verb: str, action: Action) -> None:
     me = state.sides[seat]
     if verb != "discard":
+        # The example is a card of the hand: "e.g. 'discard 25'" was refused in turn ("You do
+        # not hold 25 miles") when it held none.
         raise IllegalMove(
             f"Your turn is ending with {len(me.hand)} cards: discard down to {HAND_LIMIT} "
-            "first, one card at a time (e.g. 'discard 25')."
+            f"first, one card at a time (e.g. 'discard {me.hand[0]}')."
         )
     card = action[1]
     take(me, card)
