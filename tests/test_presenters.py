@@ -142,3 +142,32 @@ def test_a_game_is_named_by_its_title_and_an_uninstalled_one_by_its_key() -> Non
     title while it is installed, by the key they stored once it is not (no error)."""
     assert title_of("mille") == bundle("mille").info.title != "mille"
     assert title_of("gone-plugin") == "gone-plugin"
+
+
+def test_the_race_cycle_menu_says_when_a_cycle_draws_nothing() -> None:
+    """With Ann's library and its one reshuffle spent, every cycle in /move's list says
+    "nothing left to draw", but the hand's cycle menu still read "Cycle: junk cards (draw one
+    per card type junked)"; it says nothing is drawn now, and keeps its words while the
+    junkyard can still come back."""
+    from bot.games.bundle import SelectSpec
+    from tests.engine.race_helpers import empty_library, red_first
+
+    race = bundle("race")
+
+    def cycle_menu(state: Any) -> str:
+        moves = [
+            MoveChoice(race.game.format_action(a), race.game.describe_action(state, 0, a))
+            for a in race.game.legal_actions(state, 0)
+        ]
+        pickers = race.presenter.hand_pickers(race.game.private_view(state, 0), moves)
+        (menu,) = [p for p in pickers if isinstance(p, SelectSpec) and p.prefix == "cycle"]
+        assert any("nothing left to draw" in m.label for m in moves) == (
+            "spent" in menu.placeholder
+        )
+        return menu.placeholder
+
+    state = red_first()
+    empty_library(state, 0, reshuffled=False)
+    assert cycle_menu(state) == "Cycle: junk cards (draw one per card type junked)"
+    empty_library(state, 0, reshuffled=True)
+    assert cycle_menu(state) == "Cycle: junk cards (your library is spent: nothing is drawn)"

@@ -11,6 +11,7 @@ from bot.ai.race_normal import NormalRacePolicy
 from bot.engine.core import Outcome
 from bot.engine.race import GAME
 from bot.engine.race.cards import NAME, TYPE_OF
+from bot.engine.race.hands import drawable
 from bot.engine.race.views import RacePublicView, RaceSeatView
 from bot.games.bundle import (
     ButtonSpec,
@@ -70,9 +71,15 @@ def hand_pickers(view: RaceSeatView, moves: Sequence[MoveChoice]) -> list[Picker
             counts[card] = counts.get(card, 0) + 1
             kind = TYPE_OF[card]
             choices.append(ChoiceSpec(NAME[card], f"{card}#{counts[card]}", kind))
+        side = view.public.sides[view.seat]
+        # With the library and the one reshuffle spent a cycle draws nothing (its moves say
+        # "nothing left to draw"); the menu promised a card per type all the same.
+        spent = not drawable(side.library_count, len(side.junkyard), side.reshuffled, 1)
         pickers.append(
             SelectSpec(
-                "Cycle: junk cards (draw one per card type junked)",
+                "Cycle: junk cards (your library is spent: nothing is drawn)"
+                if spent
+                else "Cycle: junk cards (draw one per card type junked)",
                 tuple(choices),
                 min_values=1,
                 max_values=len(choices),
