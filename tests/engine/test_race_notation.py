@@ -110,6 +110,10 @@ def test_an_absurd_cycle_is_refused() -> None:
         ("react cf on flat-tire", "A reaction answers the card waiting for one and names no"),
         ("play coup-fourre on flat-tire", "A reaction answers the card waiting for one"),
         ("discard 25 25", "Discard one card at a time: 'discard 25', then the next."),
+        # Without "play": before the fix, "I don't understand 'flat tire on me'. Try …".
+        ("flat tire on me", "A hazard always goes on your opponent: 'play flat-tire'."),
+        ("speed trap myself", "A hazard always goes on your opponent: 'play speed-trap'."),
+        ("red light 25", "Play one card at a time: 'play red-light', then the next."),
     ],
 )
 def test_a_near_miss_is_told_what_it_misses(typed: str, said: str) -> None:

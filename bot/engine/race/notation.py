@@ -90,10 +90,23 @@ def parse_action(text: str) -> Action:
     try:
         return _play(words)
     except NotationError:
+        if _starts_with_a_hazard(words):
+            # "flat tire on me": a hazard aimed at its own player, or two cards at once, is
+            # told what it misses, as "play flat tire on me" is (it read "I don't understand").
+            raise
         raise NotationError(
             f"I don't understand '{_quote(text)}'. Try 'play <card>', 'play tow-truck on "
             "<hazard>', 'cycle <cards>', 'react <card>', 'pass', 'discard <card>' or 'end'."
         ) from None
+
+
+def _starts_with_a_hazard(words: list[str]) -> bool:
+    """Whether the longest card-naming start of ``words`` (short of all of them) is a hazard."""
+    for cut in range(len(words) - 1, 0, -1):
+        card = card_from_text(" ".join(words[:cut]))
+        if card is not None:
+            return TYPE_OF[card] == HAZARD
+    return False
 
 
 def _one_card(words: list[str]) -> str:
