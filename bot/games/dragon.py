@@ -242,7 +242,9 @@ def console_hand(view: DragonSeatView) -> str:
     # First the hand image's top line ("Your turn: one Mille Bornes move."): this text is the
     # image's alt text, and without it a screen reader never said which move the turn still
     # owes, or what a reaction window asks.
-    text = f"{phase_line(view)}\nMille Bornes: {mb}\nCar Wars: {cw}"
+    # An empty hand (a dead car's, or Car Wars cards all discarded) says "no cards", as its
+    # image does: "Mille Bornes:" with nothing after it read as if words were missing.
+    text = f"{phase_line(view)}\nMille Bornes: {mb or 'no cards'}\nCar Wars: {cw or 'no cards'}"
     if not view.legal:
         return text
     # The cards the image leaves bright (the others dimmed): the two hands alone did not tell
