@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from bot.engine.dragon import GAME
 from bot.engine.dragon.damage import kill
-from tests.cogs.helpers import alt_text_of, public_table, store_rigged
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import alt_text_of, public_table, replies, store_rigged
 from tests.cogs.test_dragon_cogs import CW, MB, SEATS
-from tests.discord.backend import CAROL_ID
+from tests.discord.backend import CAROL_ID, GAMES_CHANNEL_ID
 from tests.discord.payloads import InteractionDriver
 
 
@@ -25,3 +26,26 @@ async def test_a_dead_drivers_hand_says_it_holds_no_cards(driver: InteractionDri
     carols = await driver.click(table.message_id, f"jn:h:{game.id}", user_id=CAROL_ID)
     said = alt_text_of(carols, "hand.png")
     assert said == "Your car is out of the race.\nMille Bornes: no cards\nCar Wars: no cards", said
+
+
+async def test_a_discard_typed_with_a_car_is_refused(driver: InteractionDriver) -> None:
+    """Alice means to play her Speed Limit on Carol and types `discard speed-limit @2`, then
+    `cw-discard all @2`: each is refused in one private sentence, and nothing is stored. Found
+    by this review: the car was dropped without a word, her Speed Limit went to the discard
+    pile and the table told everyone "Alice discards Speed Limit."."""
+    game = await store_rigged(
+        driver,
+        "dragon",
+        SEATS,
+        GAME.new_game([seat.name for seat in SEATS], 1, {}, deck=[*MB, *CW]),
+    )
+    store = running_bot(driver).tables.store
+    before = (await store.active_game(GAMES_CHANNEL_ID), await store.moves(game.id))
+    hazard = await driver.slash("move", {"action": "discard speed-limit @2"})
+    whole = await driver.slash("move", {"action": "cw-discard all @2"})
+    assert hazard.ephemeral and replies(hazard) == (
+        "A discard names no car: leave out '@2', or type 'play' instead of 'discard' to play "
+        "the card on that car."
+    ), replies(hazard)
+    assert whole.ephemeral and replies(whole) == "A discard names no car: leave out '@2'."
+    assert (await store.active_game(GAMES_CHANNEL_ID), await store.moves(game.id)) == before

@@ -18,11 +18,11 @@ side meaning "side". ``parse(format(a)) == a`` for every action.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 
 from bot.engine.core import NotationError
 from bot.engine.dragon.cards import CW_ORDER, SIDES, SPECS, cw_from_text, side_from_text
-from bot.engine.mille.cards import card_from_text
+from bot.engine.mille.cards import Card, card_from_text
 
 
 class Action(NamedTuple):
@@ -111,9 +111,32 @@ def parse_action(text: str) -> Action:
         raise NotationError("That move is far too long to be a move.")
     target: int | None = None
     match = _TARGET.search(raw)
-    if match:
-        target = int(match.group(1) or match.group(2))
-        raw = raw[: match.start()] + " " + raw[match.end() :]
+    if match is None:
+        return _untargeted(raw, target, text)
+    target = int(match.group(1) or match.group(2))
+    action = _untargeted(raw[: match.start()] + " " + raw[match.end() :], target, text)
+    if action.target is None:
+        # Dropping the car quietly let 'discard stop @2', typed for 'play stop @2', throw
+        # the Stop away.
+        _refuse_target(action, match.group(0).strip())
+    return action
+
+
+def _refuse_target(action: Action, typed: str) -> NoReturn:
+    """Refuse a move that names no car, typed with one (``typed``, as the member wrote it)."""
+    if action.verb not in ("discard", "cw-discard", "cw-discard-all"):
+        raise NotationError(f"That move names no car: leave out '{typed}'.")
+    if action.verb == "discard" and Card(action.card).is_hazard:
+        # No card named: the notation does not know the game's card names (French or not).
+        raise NotationError(
+            f"A discard names no car: leave out '{typed}', or type 'play' instead of "
+            "'discard' to play the card on that car."
+        )
+    raise NotationError(f"A discard names no car: leave out '{typed}'.")
+
+
+def _untargeted(raw: str, target: int | None, text: str) -> Action:
+    """The move ``raw`` says once its car (``target``, None: none typed) is taken out of it."""
     words = raw.split()
     if not words:
         raise NotationError("Say what to play as well as the target, for example 'mg-front @2'.")
