@@ -23,6 +23,7 @@ from PIL import Image, ImageDraw
 from bot.engine.dragon.cards import DRIVER_TRACK, SIDE_TRACK, SIDES, SPECS, TIRE_TRACK, TRIP
 from bot.engine.dragon.views import CarView, DragonPublicView, DragonSeatView
 from bot.engine.mille.cards import SAFETIES, Card
+from bot.engine.words import names
 from bot.render.common import (
     RGB,
     Box,
@@ -521,8 +522,8 @@ class _Bottom:
         self.view = view
         inner = width - 2 * _MARGIN - 36
         if view.winners is not None:
-            names = [view.players[s] for s in view.winners]
-            head = "★ It's a draw! ★" if not names else f"★ {' & '.join(names)} wins! ★"
+            winners = [view.players[s] for s in view.winners]
+            head = "★ It's a draw! ★" if not winners else f"★ {' & '.join(winners)} wins! ★"
             # One line, shrunk a little if it must; two lines rather than small text.
             one = fit_font(head, inner, 34, "bold", 26)
             if text_width(head, one) <= inner:
@@ -810,8 +811,7 @@ def phase_line(view: DragonSeatView) -> str:
     if not me.alive:
         return "Your car is out of the race."
     if view.phase == "wait":
-        waiting = ", ".join(pub.players[s] for s in pub.to_act)
-        return f"Waiting for {waiting}."
+        return f"Waiting for {names([pub.players[s] for s in pub.to_act])}."
     if view.phase == "turn":
         parts = []
         if pub.mb_left > 0:

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from bot.engine.dragon import GAME
 from bot.engine.dragon.damage import kill
+from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import alt_text_of, public_table, replies, store_rigged
 from tests.cogs.test_dragon_cogs import CW, MB, SEATS
-from tests.discord.backend import CAROL_ID, GAMES_CHANNEL_ID
+from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID
 from tests.discord.payloads import InteractionDriver
 
 
@@ -49,3 +50,27 @@ async def test_a_discard_typed_with_a_car_is_refused(driver: InteractionDriver) 
     ), replies(hazard)
     assert whole.ephemeral and replies(whole) == "A discard names no car: leave out '@2'."
     assert (await store.active_game(GAMES_CHANNEL_ID), await store.moves(game.id)) == before
+
+
+async def test_a_stampede_names_the_cars_it_waits_for_as_the_messages_do(
+    driver: InteractionDriver,
+) -> None:
+    """Alice's Stampede waits for Bob and Carol. The arena's description and her hand's top line
+    name them as her hand's message does ("waiting for Bob and Carol to react"). Found by this
+    review: "Stampede! Waiting for Bob, Carol to pick a side." and "Waiting for Bob, Carol.",
+    a list read as if cut short."""
+    seats = [
+        SeatRecord(0, "Alice", user_id=ALICE_ID),
+        SeatRecord(1, "Bob", user_id=BOB_ID),
+        SeatRecord(2, "Carol", user_id=CAROL_ID),
+    ]
+    cw = ["stampede", *["swerve"] * 4, *["mg-front"] * 4, "jam", *["mg-left"] * 4, "jam"]
+    state = GAME.new_game([seat.name for seat in seats], 1, {}, deck=[*MB[:18], *cw])
+    game = await store_rigged(driver, "dragon", seats, state)
+    stampede = await driver.slash("move", {"action": "stampede"})
+    said = alt_text_of(stampede, "table.png")
+    assert "waiting: Stampede! Waiting for Bob and Carol to pick a side." in said, said
+    hand = await driver.click(public_table(stampede).message_id, f"jn:h:{game.id}")
+    assert replies(hand) == "Your hand — waiting for Bob and Carol to react.", replies(hand)
+    said = alt_text_of(hand, "hand.png")
+    assert said.startswith("Waiting for Bob and Carol.\n"), said

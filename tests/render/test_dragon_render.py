@@ -22,6 +22,7 @@ from PIL import Image, ImageStat
 
 from bot.engine.dragon import GAME
 from bot.engine.dragon.state import DragonState
+from bot.engine.words import names
 from bot.render.common import Palette
 from bot.render.dragon import (
     _FLOOR,
@@ -337,8 +338,7 @@ def test_a_stampede_waiting_for_five_long_names_stays_readable(
     size (it was squeezed into two lines, down to 13 px)."""
     public = GAME.public_view(_find(lambda s: s.phase.value == "react"))
     assert public.pending is not None
-    names = ", ".join([name, *LONG[1:5]])
-    text = f"Stampede! Waiting for {names} to pick a side."
+    text = f"Stampede! Waiting for {names([name, *LONG[1:5]])} to pick a side."
     pending = dataclasses.replace(public.pending, kind="stampede", text=text)
     drawn = sizes_drawn(monkeypatch)
     render_table(dataclasses.replace(public, pending=pending))

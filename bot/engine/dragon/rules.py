@@ -51,7 +51,7 @@ def apply(state: DragonState, seat: int, action: Action) -> DragonState:
     if seat not in acting:
         if not state.cars[seat].alive:
             raise NotYourTurn("Your car is out of the race: you no longer play.")
-        waiting = ", ".join(name(state, s) for s in sorted(acting))
+        waiting = names([name(state, s) for s in sorted(acting)])
         raise NotYourTurn(f"It is not your move: waiting for {waiting}.")
     new = state.fork()
     if new.phase is _TURN:  # most moves: one call fewer than through ``_dispatch``
@@ -273,7 +273,7 @@ def _still(state: DragonState, pending: Pending) -> str:
         return f"{name(state, pending.actor)} may still answer the Oil Slick."
     if kind is Phase.COUP:
         return f"{car} may still answer the {mb_name(state, Card(pending.card))}."
-    waiting = ", ".join(name(state, s) for s in pending.waiting)
+    waiting = names([name(state, s) for s in pending.waiting])
     return f"The stampede goes on for {waiting}."
 
 

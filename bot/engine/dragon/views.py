@@ -15,7 +15,7 @@ from bot.engine.dragon.notation import format_action
 from bot.engine.dragon.state import Car, DragonState, HandFact, Pending, Phase
 from bot.engine.dragon.table import mb_name, moving, name
 from bot.engine.mille.cards import Card
-from bot.engine.words import a_or_an, plural
+from bot.engine.words import a_or_an, names, plural
 
 
 @dataclass(frozen=True)
@@ -193,7 +193,9 @@ def pending_text(state: DragonState, pending: Pending) -> str:
         return f"{actor} may armor the front against the backfire ({hits})."
     if kind is Phase.COUP:
         return f"{actor} may react to {mb_name(state, Card(pending.card))} with a coup fourré."
-    waiting = ", ".join(name(state, s) for s in pending.waiting)
+    # "Bob and Carol", as the messages name them ("Bob, Carol to pick a side" read as a list
+    # cut short).
+    waiting = names([name(state, s) for s in pending.waiting])
     return f"Stampede! Waiting for {waiting} to pick a side."
 
 
