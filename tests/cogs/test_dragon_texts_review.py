@@ -74,3 +74,23 @@ async def test_a_stampede_names_the_cars_it_waits_for_as_the_messages_do(
     assert replies(hand) == "Your hand — waiting for Bob and Carol to react.", replies(hand)
     said = alt_text_of(hand, "hand.png")
     assert said.startswith("Waiting for Bob and Carol.\n"), said
+
+
+async def test_a_move_typed_in_a_window_is_told_the_answers_it_has(
+    driver: InteractionDriver,
+) -> None:
+    """Alice's Machine Gun opens Bob's window; his car is stopped and he holds an Armor for the
+    front. He types `side front`, then `end`: each is refused with the answers he has, and
+    nothing is stored. Found by this review: "React to the shot: armor, swerve, spin, backfire,
+    oil-slick or pass.", in a game without Oil Slick cards, to a car that could neither swerve
+    nor spin nor backfire a machine gun."""
+    state = GAME.new_game([seat.name for seat in SEATS], 1, {}, deck=[*MB, *CW])
+    game = await store_rigged(driver, "dragon", SEATS, state)
+    await driver.slash("move", {"action": "mg-front @1"})
+    store = running_bot(driver).tables.store
+    before = (await store.active_game(GAMES_CHANNEL_ID), await store.moves(game.id))
+    for typed in ("side front", "end"):
+        refused = await driver.slash("move", {"action": typed}, user_id=BOB_ID)
+        assert refused.ephemeral, replies(refused)
+        assert replies(refused) == "React to the shot: 'armor front' or 'pass'.", replies(refused)
+    assert (await store.active_game(GAMES_CHANNEL_ID), await store.moves(game.id)) == before

@@ -22,7 +22,7 @@ from bot.engine.dragon.ending import check_end
 from bot.engine.dragon.facts import learn, shed
 from bot.engine.dragon.mille_plays import put_safety
 from bot.engine.dragon.moves import answers, armor_answer, armor_reactions, reactions, side_choices
-from bot.engine.dragon.notation import BACKFIRE, PASS, SPIN, SWERVE, Action
+from bot.engine.dragon.notation import BACKFIRE, PASS, SPIN, SWERVE, Action, format_action
 from bot.engine.dragon.state import NONE_OF, ONE_OF, Car, DragonState, Pending, Phase
 from bot.engine.dragon.table import car_w, mb_name, name
 from bot.engine.dragon.turns import settle, shuffle_seed
@@ -244,7 +244,11 @@ def _why_not_reaction(state: DragonState, pending: Pending, action: Action) -> s
     if verb == "cw" and action.card in SPECS:
         # A Tire Shot (or any Car Wars play) is an own-turn move, never an answer.
         return f"{SPECS[action.card].name} is played in your own turn, not as a reaction to a shot."
-    return "React to the shot: armor, swerve, spin, backfire, oil-slick or pass."
+    # What this victim may answer now: the list of every reaction named an Oil Slick in a game
+    # without them, and a Backfire against a machine gun.
+    may = [f"'{format_action(answer)}'" for answer in [*reactions(state, pending), PASS]]
+    either = " or ".join([", ".join(may[:-1]), may[-1]] if len(may) > 1 else may)
+    return f"React to the shot: {either}."
 
 
 def _use_cw(state: DragonState, car: Car, code: str) -> None:
