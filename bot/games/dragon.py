@@ -72,7 +72,7 @@ def hand_pickers(view: DragonSeatView, moves: Sequence[MoveChoice]) -> list[Pick
             discards.append(ChoiceSpec(move.label[:100], notation))
         elif verb == "cw-discard":
             if notation == "cw-discard all":
-                buttons.append(ButtonSpec("Discard all Car Wars cards", notation))
+                buttons.append(ButtonSpec(move.label[:80], notation))
             cw_discards = True
         else:
             style: ButtonStyle = "secondary"

@@ -10,7 +10,7 @@ from bot.engine.dragon import GAME
 from bot.engine.dragon.damage import kill
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import alt_text_of, public_table, replies, store_rigged
+from tests.cogs.helpers import alt_text_of, labels, public_table, replies, store_rigged
 from tests.cogs.test_dragon_cogs import CW, MB, SEATS
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID
 from tests.discord.payloads import InteractionDriver
@@ -94,3 +94,20 @@ async def test_a_move_typed_in_a_window_is_told_the_answers_it_has(
         assert refused.ephemeral, replies(refused)
         assert replies(refused) == "React to the shot: 'armor front' or 'pass'.", replies(refused)
     assert (await store.active_game(GAMES_CHANNEL_ID), await store.moves(game.id)) == before
+
+
+async def test_a_suggestion_names_the_whole_discard_as_the_hand_s_button(
+    driver: InteractionDriver,
+) -> None:
+    """Alice types "discard" into /move: the suggestion for her whole Car Wars hand reads as
+    her hand's button and the rules name it, "Discard all Car Wars cards". Found by this
+    review: /move, /hint and its "Play it" button said "Discard the whole Car Wars hand", a
+    button My hand does not show."""
+    state = GAME.new_game([seat.name for seat in SEATS], 1, {}, deck=[*MB, *CW])
+    game = await store_rigged(driver, "dragon", SEATS, state)
+    table = public_table(await driver.slash("table", {}))
+    hand = await driver.click(table.message_id, f"jn:h:{game.id}")
+    assert "Discard all Car Wars cards" in labels(hand), labels(hand)
+    suggested = await driver.autocomplete("move", "action", "discard")
+    whole = [c["name"] for c in suggested.choices if str(c["value"]).startswith("cw-discard all")]
+    assert whole == ["Discard all Car Wars cards"], suggested.choices

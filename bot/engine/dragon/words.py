@@ -43,7 +43,9 @@ def describe(state: DragonState, seat: int, action: Action) -> str:
     if verb == "cw-discard":
         return "Discard " + ", ".join(cw_name(code) for code in action.cards)
     if verb == "cw-discard-all":
-        return "Discard the whole Car Wars hand"
+        # As My hand's button reads (and the rules): a hint or a /move suggestion saying
+        # "Discard the whole Car Wars hand" sent the member looking for a button not there.
+        return "Discard all Car Wars cards"
     if verb == "armor":
         return f"Armor on the {SIDES[action.side or 0]}"
     if verb == "side":
