@@ -207,7 +207,10 @@ def outcome_line(
             f"{ordinal(outcome.places[seat] + 1)} {names[seat]}{shown[seat]}" for seat in order
         )
     elif outcome.scores:
-        scores = " · ".join(f"{n}{f}" for n, f in zip(names, figures, strict=True))
+        # A Dragon driver killed is marked here too: "Alice won! Alice 0 · Bob 50" read as if
+        # the miles had decided it, and against Bob.
+        shown = [f"{f} (out)" if seat in update.out else f for seat, f in enumerate(figures)]
+        scores = " · ".join(f"{n}{f}" for n, f in zip(names, shown, strict=True))
     else:
         scores = ""
     tail = f" {scores}." if scores else ""

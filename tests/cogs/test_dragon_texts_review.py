@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from bot.engine.dragon import GAME
 from bot.engine.dragon.damage import kill
+from bot.engine.mille.cards import Card
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import alt_text_of, labels, public_table, replies, store_rigged
@@ -111,3 +112,18 @@ async def test_a_suggestion_names_the_whole_discard_as_the_hand_s_button(
     suggested = await driver.autocomplete("move", "action", "discard")
     whole = [c["name"] for c in suggested.choices if str(c["value"]).startswith("cw-discard all")]
     assert whole == ["Discard all Car Wars cards"], suggested.choices
+
+
+async def test_two_cars_the_result_line_marks_the_driver_killed(driver: InteractionDriver) -> None:
+    """Two cars: Bob, 50 miles driven, his front breached and his driver hurt three times, takes
+    Alice's Machine Gun and dies; Alice, still at 0 miles, is the last driver alive. The result
+    line marks Bob out, as it does at three cars and more. Found by this review: "Alice won!
+    Alice 0 · Bob 50.", as if the miles had decided it, and against Bob."""
+    seats = [SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)]
+    cw = ["mg-front", *["swerve"] * 4, "armor-back", *["mg-back"] * 3, "jam"]
+    state = GAME.new_game([seat.name for seat in seats], 1, {}, deck=[*MB[:12], *cw])
+    state.cars[1].hits[0], state.cars[1].driver = 12, 3
+    state.cars[1].mb.miles = [Card.D50]
+    await store_rigged(driver, "dragon", seats, state)
+    said = public_table(await driver.slash("move", {"action": "mg-front @1"})).content or ""
+    assert "🏆 **Alice** won! Alice 0 · Bob 50 (out). Alice is the last driver alive." in said, said
