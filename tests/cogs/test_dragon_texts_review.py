@@ -13,7 +13,7 @@ from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import alt_text_of, labels, public_table, replies, store_rigged
 from tests.cogs.test_dragon_cogs import CW, MB, SEATS
-from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID
+from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
 
@@ -127,3 +127,31 @@ async def test_two_cars_the_result_line_marks_the_driver_killed(driver: Interact
     await store_rigged(driver, "dragon", seats, state)
     said = public_table(await driver.slash("move", {"action": "mg-front @1"})).content or ""
     assert "🏆 **Alice** won! Alice 0 · Bob 50 (out). Alice is the last driver alive." in said, said
+
+
+async def test_jammed_guns_are_told_the_repairs_card_in_the_game_s_names(
+    driver: InteractionDriver,
+) -> None:
+    """A game with French card names: Alice's machine guns are jammed and she types
+    `mg-front @1`. The refusal names the Repairs card as her hand does, "Réparations", and
+    nothing is stored. Found by this review: "…or play Repairs to unjam them.", the one refusal
+    that kept the English name."""
+    options = GAME.resolve_options({"names": "fr"})
+    state = GAME.new_game([seat.name for seat in SEATS], 1, options, deck=[*MB, *CW])
+    state.cars[0].jammed = True
+    store = running_bot(driver).tables.store
+    game = await store.create_game(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="dragon",
+        seats=SEATS,
+        options=options,
+        state=GAME.to_dict(state),
+    )
+    before = (await store.active_game(GAMES_CHANNEL_ID), await store.moves(game.id))
+    refused = await driver.slash("move", {"action": "mg-front @1"})
+    assert refused.ephemeral and replies(refused) == (
+        "Your machine guns are jammed: discard your whole Car Wars hand (cw-discard all) or "
+        "play Réparations to unjam them."
+    ), replies(refused)
+    assert (await store.active_game(GAMES_CHANNEL_ID), await store.moves(game.id)) == before

@@ -169,8 +169,9 @@ def why_not_cw(
     if kind == "jam" and state.cars[target].jammed:
         return f"{name(state, target)} already has jammed machine guns."
     if spec.weapon == "mg" and car.jammed:
+        # The game's own name for Repairs: French names wrote it "Repairs" only here.
         return (
             "Your machine guns are jammed: discard your whole Car Wars hand (cw-discard all) "
-            "or play Repairs to unjam them."
+            f"or play {mb_name(state, Card.REPAIRS)} to unjam them."
         )
     return None
