@@ -155,3 +155,20 @@ async def test_jammed_guns_are_told_the_repairs_card_in_the_game_s_names(
         "play Réparations to unjam them."
     ), replies(refused)
     assert (await store.active_game(GAMES_CHANNEL_ID), await store.moves(game.id)) == before
+
+
+async def test_a_skid_typed_with_no_dodge_says_what_a_skid_follows(
+    driver: InteractionDriver,
+) -> None:
+    """Alice types `skid @1` at the start of her turn, no shot of hers dodged: she is told what a
+    skid follows, and nothing is stored. Found by this review: "There is no hit to react to
+    right now.", of a card that answers no hit."""
+    state = GAME.new_game([seat.name for seat in SEATS], 1, {}, deck=[*MB, *CW])
+    game = await store_rigged(driver, "dragon", SEATS, state)
+    store = running_bot(driver).tables.store
+    before = (await store.active_game(GAMES_CHANNEL_ID), await store.moves(game.id))
+    refused = await driver.slash("move", {"action": "skid @1"})
+    assert refused.ephemeral and replies(refused) == (
+        "Skid Into a Wall only follows a shot of yours that a car has just dodged."
+    ), replies(refused)
+    assert (await store.active_game(GAMES_CHANNEL_ID), await store.moves(game.id)) == before

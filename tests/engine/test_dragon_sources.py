@@ -112,7 +112,7 @@ def test_skid_cannot_be_played_as_a_turn_move() -> None:
     s = moving(start(cw=[["skid"], []]), 1)
     assert not any(a.startswith("skid") for a in legal(s, 0))
     before = G.to_dict(s)
-    with pytest.raises(IllegalMove, match="no hit to react to"):
+    with pytest.raises(IllegalMove, match="only follows a shot of yours that a car has just"):
         act(s, 0, "skid @1")
     assert G.to_dict(s) == before
 

@@ -183,7 +183,10 @@ def _apply_turn(state: DragonState, seat: int, action: Action) -> None:
 
 
 def _not_now(verb: str) -> str:
-    if verb in ("armor", "swerve", "spin", "backfire", "oil-slick", "pass", "skid"):
+    if verb == "skid":
+        # Not an answer to a hit on you: "There is no hit to react to" spoke of another move.
+        return "Skid Into a Wall only follows a shot of yours that a car has just dodged."
+    if verb in ("armor", "swerve", "spin", "backfire", "oil-slick", "pass"):
         return "There is no hit to react to right now."
     if verb == "side":
         return "Nobody asked you for a side right now."
