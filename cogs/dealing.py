@@ -8,6 +8,7 @@ import it; it imports ``cogs.ui`` only.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -31,6 +32,8 @@ from cogs.ui import (
     post_table_in_channel,
     send_table,
 )
+
+log = logging.getLogger("junction.dealing")
 
 NO_THREAD = (
     "I could not create a thread here (is the Create Public Threads permission missing?). "
@@ -86,19 +89,51 @@ def thread_name(title: str, names: Sequence[str]) -> str:
 async def thread_for(
     interaction: discord.Interaction[Any], wanted: bool, name: str
 ) -> discord.Thread | None:
-    """A public thread for the game when asked for one in a text channel, else None.
+    """A public thread for the game when asked for one in a text channel, else None: opened
+    under the interaction's public "thinking…" (which must be answered so first), the message
+    that then says where the game is.
 
-    Refused by Discord, the interaction's public "thinking…" (if it was answered so) is taken
-    back first, so that the refusal is told to the member alone."""
+    Under a message rather than in the channel: Discord may open a thread and still answer with
+    a server error (an outage's 5xx), and discord.py then asks again by itself. A channel
+    opened a second thread, the game went into one and the other stayed empty in the channel's
+    thread list; a message has one thread at most, so the second try is refused and the thread
+    under the message taken (``thread_under``).
+
+    Refused by Discord, the "thinking…" is taken back first, so that the refusal is told to
+    the member alone."""
     if not wanted or not isinstance(interaction.channel, discord.TextChannel):
         return None
     try:
-        return await interaction.channel.create_thread(
-            name=name[:THREAD_NAME], type=discord.ChannelType.public_thread
-        )
+        thinking = await interaction.original_response()
+        return await thread_under(interaction.client, thinking, name[:THREAD_NAME])
     except discord.HTTPException:
         await drop_thinking(interaction)
         raise BadOption(NO_THREAD) from None
+
+
+THREAD_EXISTS = 160004
+"""Discord's code for a thread asked of a message that has one already."""
+
+
+async def thread_under(
+    client: discord.Client, message: discord.Message, name: str
+) -> discord.Thread:
+    """A thread named ``name`` under ``message`` (an invitation, /play's answer), for its game.
+
+    Discord may open it and still answer with a server error (an outage's 5xx); discord.py's
+    second try is then told the message has a thread already (160004), which is no refusal:
+    the thread a message has bears the message's id, and is taken (as is one left by a start
+    that failed after opening it)."""
+    try:
+        return await message.create_thread(name=name)
+    except discord.HTTPException as error:
+        if error.code != THREAD_EXISTS:
+            raise
+        found = await client.fetch_channel(message.id)
+        if not isinstance(found, discord.Thread):
+            raise
+        log.warning("the message %s had its thread already; the game is played there", message.id)
+        return found
 
 
 async def deal(

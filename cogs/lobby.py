@@ -52,7 +52,14 @@ from bot.store.base import (
 )
 from bot.updates import TableUpdate
 from cogs import gone, limits
-from cogs.dealing import NO_THREAD, check_seats, computer_seats, post_first_table, thread_name
+from cogs.dealing import (
+    NO_THREAD,
+    check_seats,
+    computer_seats,
+    post_first_table,
+    thread_name,
+    thread_under,
+)
 from cogs.pickers import ID, GameItem
 from cogs.seat_names import display_name
 from cogs.ui import (
@@ -809,7 +816,7 @@ async def _deal_claimed(
             await answer_first()
             # Numbered as the table will number them: two members called Sam are told apart.
             names = [s.name for s in distinct_names(seats)]
-            thread = await _thread_under(
+            thread = await thread_under(
                 interaction.client, interaction.message, thread_name(found.info.title, names)
             )
             channel_id = thread.id
@@ -830,33 +837,6 @@ async def _deal_claimed(
             raise GameError(NO_THREAD) from None
         raise
     return update, thread
-
-
-THREAD_EXISTS = 160004
-"""Discord's code for a thread asked of a message that has one already."""
-
-
-async def _thread_under(
-    client: discord.Client, message: discord.Message, name: str
-) -> discord.Thread:
-    """A thread under the invitation ``message``, for its game.
-
-    Discord may open it and still answer with a server error (an outage's 5xx); discord.py's
-    second try is then told the message has a thread already, and the start was refused as if
-    threads could not be opened, at every press after it too. The thread a message has bears
-    the message's id: it is taken (as one left by a start that failed after opening it)."""
-    try:
-        return await message.create_thread(name=name)
-    except discord.HTTPException as error:
-        if error.code != THREAD_EXISTS:
-            raise
-        found = await client.fetch_channel(message.id)
-        if not isinstance(found, discord.Thread):
-            raise
-        log.warning(
-            "the invitation %s had its thread already; the game is played there", message.id
-        )
-        return found
 
 
 async def _give_back(interaction: discord.Interaction[Any], claimed: LobbyRecord) -> None:

@@ -23,10 +23,8 @@ from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
     CAROL_ID,
-    EPHEMERAL,
     GAMES_CHANNEL_ID,
     GUILD_ID,
-    LOADING,
 )
 from tests.discord.payloads import InteractionDriver
 
@@ -449,28 +447,9 @@ async def test_play_in_a_thread_is_answered_before_the_thread_opens(
     in the channel, where the game is. The thread was opened first."""
     since = len(driver.requests)
     result = await driver.slash("play", {"game": "mille", "level": "random", "thread": True})
-    threads = rf"/channels/{GAMES_CHANNEL_ID}/threads"
+    threads = rf"/channels/{GAMES_CHANNEL_ID}/messages/\d+/threads"
     assert answered_before(driver, since, "POST", threads) == ["answer", "call"]
     (game,) = await running_bot(driver).tables.store.active_games()
     assert not result.ephemeral and f"Your game is in <#{game.channel_id}>" in (
         result.content or ""
     )
-
-
-async def test_play_whose_thread_cannot_be_opened_is_told_privately(
-    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Answered before the thread, a thread Discord refuses is still told to the member alone
-    (the public "thinking…" taken back), and no game starts."""
-
-    async def refused(*_: object, **__: object) -> None:
-        raise discord.HTTPException(_Refused(), "refused")
-
-    monkeypatch.setattr(discord.TextChannel, "create_thread", refused)
-    result = await driver.slash("play", {"game": "mille", "level": "random", "thread": True})
-    (told,) = result.followups
-    assert told.ephemeral and told.content == NO_THREAD
-    public = [m for m in driver.messages.values() if not int(m.get("flags") or 0) & EPHEMERAL]
-    assert not any(NO_THREAD in str(m.get("content")) for m in public)
-    assert not any(int(m.get("flags") or 0) & LOADING for m in public), "left thinking"
-    assert await running_bot(driver).tables.store.active_games() == []
