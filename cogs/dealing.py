@@ -123,15 +123,19 @@ async def thread_under(
     Discord may open it and still answer with a server error (an outage's 5xx); discord.py's
     second try is then told the message has a thread already (160004), which is no refusal:
     the thread a message has bears the message's id, and is taken (as is one left by a start
-    that failed after opening it)."""
+    that failed after opening it). So is one found after a server error at every try: the
+    first may have opened it."""
     try:
         return await message.create_thread(name=name)
     except discord.HTTPException as error:
-        if error.code != THREAD_EXISTS:
+        if error.code != THREAD_EXISTS and not isinstance(error, discord.DiscordServerError):
             raise
-        found = await client.fetch_channel(message.id)
+        try:
+            found = await client.fetch_channel(message.id)
+        except discord.HTTPException:
+            raise error from None  # no thread (Unknown Channel), or Discord is still failing
         if not isinstance(found, discord.Thread):
-            raise
+            raise error from None
         log.warning("the message %s had its thread already; the game is played there", message.id)
         return found
 

@@ -13,12 +13,22 @@ Driven through the fake Discord with discord.py's own HTTP client and webhook ad
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 import pytest
 
 from cogs.dealing import NO_THREAD
 from tests.cogs.conftest import running_bot
-from tests.discord.backend import BOT_ROLE_ID, EPHEMERAL, GAMES_CHANNEL_ID, JSON, LOADING
+from tests.discord.backend import (
+    BOT_ROLE_ID,
+    EPHEMERAL,
+    GAMES_CHANNEL_ID,
+    JSON,
+    LOADING,
+    HTTPError,
+    RecordedRequest,
+)
 from tests.discord.payloads import InteractionDriver
 
 pytestmark = pytest.mark.usefixtures("quick_second_tries")
@@ -111,5 +121,63 @@ async def test_a_thread_discord_refuses_is_told_privately_and_nothing_is_stored(
     said = [r for r in result.responses if r.content]
     assert [(r.ephemeral, r.content) for r in said] == [(True, NO_THREAD)]
     assert _public_in_channel(driver) == [], "the thinking was taken back, nothing said publicly"
+    assert driver.backend.threads() == []
+    assert await running_bot(driver).store.active_games() == []
+
+
+def _failing_every_try(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch, *, opens: bool
+) -> list[int]:
+    """Discord answers every thread asked of a message 500, the first opened when ``opens``
+    (an outage that lasts past discord.py's five tries). The statuses' list, one per try."""
+    serve = driver.backend._start_thread_from_message
+    tries: list[int] = []
+
+    def start(record: RecordedRequest, channel_id: str, message_id: str) -> tuple[int, Any]:
+        tries.append(500)
+        if opens and len(tries) == 1:
+            serve(record, channel_id, message_id)
+        raise HTTPError(500, "Internal Server Error", 0)
+
+    monkeypatch.setattr(driver.backend, "_start_thread_from_message", start)
+    return tries
+
+
+async def test_a_thread_opened_though_every_try_failed_holds_the_game(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord opens the thread at the first try and answers every try 500. Before, Alice
+    was told threads could not be opened, her answer was taken back and the thread stayed,
+    empty, in the channel's list; now the thread under the answer is found and holds the
+    game."""
+    tries = _failing_every_try(driver, monkeypatch, opens=True)
+    with driver.library_webhooks(), driver.library_http():
+        result = await driver.dispatch(
+            driver.factory.slash("play", {"game": "mille", "thread": True})
+        )
+    assert len(tries) == 5, "discord.py's own tries"
+    (thread,) = driver.backend.threads()
+    (game,) = await running_bot(driver).store.active_games()
+    assert game.channel_id == int(thread["id"])
+    assert len(_tables_in(driver, game.channel_id)) == 1
+    assert result.original_message is not None
+    assert int(result.original_message["id"]) == int(thread["id"])
+    assert result.content == f"Your game is in <#{thread['id']}>."
+
+
+async def test_a_thread_never_opened_at_any_try_is_refused_privately(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every try answered 500 and no thread opened: looked for and not found, Alice alone is
+    told, the "thinking…" taken back, no game."""
+    tries = _failing_every_try(driver, monkeypatch, opens=False)
+    with driver.library_webhooks(), driver.library_http():
+        result = await driver.dispatch(
+            driver.factory.slash("play", {"game": "mille", "thread": True})
+        )
+    assert len(tries) == 5
+    said = [r for r in result.responses if r.content]
+    assert [(r.ephemeral, r.content) for r in said] == [(True, NO_THREAD)]
+    assert _public_in_channel(driver) == []
     assert driver.backend.threads() == []
     assert await running_bot(driver).store.active_games() == []
