@@ -21,7 +21,6 @@ from bot.games.bundle import GameBundle
 from bot.seats import computer_names
 from bot.store.base import DailyClaim, SeatRecord
 from bot.updates import TableUpdate
-from cogs.follow_ups import send_once, thinks
 from cogs.ui import (
     answer,
     answered_in_time,
@@ -166,9 +165,13 @@ async def deal(
             answered = True
             if target is not None:
                 where = f"Your game is in {target.mention}."
-                # /play answered (thinking…) before it opened the thread.
+                # /play answered (thinking…) before it opened the thread under that answer,
+                # which now says where the game is: an edit, which discord.py may send again
+                # after a server error harmlessly. (A follow-up Discord posted and failed would
+                # be looked for in the answer, which discord.py read once, to open the thread,
+                # and keeps as it read it: still thinking, so never found.)
                 said = (
-                    send_once(interaction, replaces_thinking=thinks(interaction), content=where)
+                    interaction.edit_original_response(content=where)
                     if interaction.response.is_done()
                     else answer(interaction, where)
                 )

@@ -192,15 +192,20 @@ async def test_an_accepted_challenges_first_table_discord_posted_then_failed_is_
 async def test_a_thread_games_note_discord_posted_then_failed_is_posted_once(
     driver: InteractionDriver,
 ) -> None:
-    """/play thread:True: the note "Your game is in #…" replaces the "thinking…", and Discord
-    posts it and answers 500. The note shows once; the table is in the thread."""
-    driver.backend.fail_after("POST", FOLLOW_UP)
+    """/play thread:True: the note "Your game is in #…" replaces the "thinking…" the thread
+    was opened under (an edit of it), and Discord makes it and answers 500. The note shows
+    once, in that answer; the table is in the thread."""
+    edit = r"/webhooks/\d+/[^/]+/messages/@original"
+    driver.backend.fail_after("PATCH", edit)
     with driver.library_webhooks():
         await driver.slash("play", {"game": "solo", "thread": True})
+    edits = [r.status for r in driver.requests if r.matches("PATCH", edit)]
+    assert edits == [500, 200], "made, failed, made again by discord.py"
     notes = [m for m in driver.messages.values() if "Your game is in" in str(m.get("content"))]
     assert len(notes) == 1, [m["content"] for m in notes]
     (game,) = await running_bot(driver).store.active_games()
     assert game.channel_id != GAMES_CHANNEL_ID
+    assert int(notes[0]["id"]) == game.channel_id, "the answer the thread is under"
     assert len([m for m in driver.messages.values() if int(m["channel_id"]) == game.channel_id])
 
 
