@@ -98,13 +98,26 @@ async def thread_for(
     thread list; a message has one thread at most, so the second try is refused and the thread
     under the message taken (``thread_under``).
 
+    A thread Discord will not open under the answer, for a reason other than a missing
+    permission or an outage, is opened in the channel as before: a thread under an answer
+    still "thinking…" is what the fake Discord allows, and a real one refusing it must not cost
+    every member their thread.
+
     Refused by Discord, the "thinking…" is taken back first, so that the refusal is told to
     the member alone."""
-    if not wanted or not isinstance(interaction.channel, discord.TextChannel):
+    channel = interaction.channel
+    if not wanted or not isinstance(channel, discord.TextChannel):
         return None
+    name = name[:THREAD_NAME]
     try:
-        thinking = await interaction.original_response()
-        return await thread_under(interaction.client, thinking, name[:THREAD_NAME])
+        try:
+            thinking = await interaction.original_response()
+            return await thread_under(interaction.client, thinking, name)
+        except (discord.Forbidden, discord.DiscordServerError):
+            raise  # the channel would refuse it alike, or may open one Discord already has
+        except discord.HTTPException:
+            log.warning("no thread under /play's answer; opening it in the channel", exc_info=True)
+            return await channel.create_thread(name=name, type=discord.ChannelType.public_thread)
     except discord.HTTPException:
         await drop_thinking(interaction)
         raise BadOption(NO_THREAD) from None

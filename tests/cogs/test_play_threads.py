@@ -181,3 +181,23 @@ async def test_a_thread_never_opened_at_any_try_is_refused_privately(
     assert _public_in_channel(driver) == []
     assert driver.backend.threads() == []
     assert await running_bot(driver).store.active_games() == []
+
+
+async def test_a_thread_refused_under_the_answer_is_opened_in_the_channel(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Should Discord refuse a thread under an answer still "thinking…" (the fake allows it;
+    Discord's documents do not say), the game's thread is opened in the channel as before the
+    thread moved under the answer, rather than every /play thread:True refused."""
+
+    def refuse(record: RecordedRequest, channel_id: str, message_id: str) -> tuple[int, Any]:
+        raise HTTPError(400, "Cannot execute action on this channel type", 50024)
+
+    monkeypatch.setattr(driver.backend, "_start_thread_from_message", refuse)
+    result = await driver.dispatch(driver.factory.slash("play", {"game": "mille", "thread": True}))
+    (thread,) = driver.backend.threads()
+    (game,) = await running_bot(driver).store.active_games()
+    assert game.channel_id == int(thread["id"])
+    assert len(_tables_in(driver, game.channel_id)) == 1
+    assert result.content == f"Your game is in <#{thread['id']}>."
+    assert NO_THREAD not in " ".join(str(r.content) for r in result.responses)
