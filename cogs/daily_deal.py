@@ -17,6 +17,7 @@ import discord
 
 from bot.daily import daily_date, daily_secret, daily_seed, day_start
 from bot.engine.core import BadOption
+from bot.engine.words import names
 from bot.games import all_bundles
 from bot.games.bundle import GameBundle
 from bot.store.base import DailyClaim
@@ -29,13 +30,19 @@ def _now() -> float:
     return time.time()
 
 
+def daily_games() -> str:
+    """Which games deal a daily deal, in a sentence ("Daily deals are for Mille Bornes Solo and
+    Ticket to Ride Solo."), for the daily deal asked of another game (/play, /leaderboard)."""
+    daily = [b.info.title for b in all_bundles() if b.info.daily_deal]
+    return f"Daily deals are for {names(daily) or 'no game yet'}."
+
+
 async def daily_deal(
     interaction: discord.Interaction[Any], found: GameBundle, options: dict[str, str]
 ) -> tuple[int, dict[str, str]]:
     """Today's seed for this server and game, refusing a member who already played it."""
     if not found.info.daily_deal:
-        daily = [b.info.title for b in all_bundles() if b.info.daily_deal]
-        raise BadOption(f"Daily deals are for {', '.join(daily) or 'no game yet'}.")
+        raise BadOption(daily_games())
     if interaction.guild_id is None:
         raise BadOption("The daily deal is played in a server.")
     # Only how the cards are shown may be chosen (French card names): the deal is the same.

@@ -32,7 +32,7 @@ from bot.boards import (
 from bot.daily import daily_date, day_start
 from bot.engine.core import BadOption
 from bot.engine.words import plural
-from bot.games import all_bundles, bundle
+from bot.games import bundle
 from bot.hindsight import ABORTED_NOT_REPLAYED
 from bot.render.leaderboard import LeaderboardRow, leaderboard_png
 from bot.render.stats import MemberStats, stats_png
@@ -41,6 +41,7 @@ from bot.store.base import StoredResult
 from cogs import limits, links
 from cogs.alt_text import board_text, stats_text
 from cogs.choices import game_choices
+from cogs.daily_deal import daily_games
 from cogs.follow_ups import answer_once
 from cogs.seat_names import display_name
 from cogs.ui import (
@@ -168,8 +169,7 @@ class Boards(commands.Cog):
         label = PERIOD_LABELS.get(period, "")
         if period == "daily":
             if not rules.info.daily_deal:
-                daily = ", ".join(b.info.title for b in all_bundles() if b.info.daily_deal)
-                raise BadOption(f"Daily deals are for {daily}.")
+                raise BadOption(daily_games())
             if guild_id is None:
                 # Different deals cannot be ranked against each other, and a member on several
                 # servers would have a try at the top on each.
