@@ -398,9 +398,11 @@ def _personal_bests(
     lines: list[BestLine] = []
     games = [s for s in mine if s.record.game_key == game_key]
     seated = [(s, s.record.seats.index(user_id)) for s in games]
+    # A game the member left has no figures they played to: never their best.
+    stayed = [(s, seat) for s, seat in seated if not figures_of(s, seat).get("left")]
     for figure, label in (("score", "Best score"), *ranking.bests):
         top: tuple[int, int] | None = None  # (value, game id)
-        for stored, seat in seated:
+        for stored, seat in stayed:
             value = figures_of(stored, seat).get(figure)
             if value is not None and (top is None or value > top[0]):
                 top = (value, stored.record.game_id)
@@ -482,6 +484,10 @@ def history_lines(
         else:
             verdict = "lost"
         score = f" ({record.scores[seat]:,})" if record.scores else ""
+        if figures_of(stored, seat).get("left"):
+            # Its score is no total the seat played to (Ticket to Ride's 0), as the end's
+            # line says "(left)" in its place.
+            score = " (left)"
         title = get_game(record.game_key).info.title
         when = f"<t:{int(record.finished_at)}:R>"
         link = ""

@@ -6,7 +6,9 @@ what a member read before."""
 from __future__ import annotations
 
 from tests.cogs.conftest import running_bot
-from tests.discord.backend import GAMES_CHANNEL_ID
+from tests.cogs.helpers import alt_text_of, public_table, replies
+from tests.cogs.test_race_ttr_hostile_review import ttr_of_three
+from tests.discord.backend import BOB_ID, CAROL_ID, GAMES_CHANNEL_ID
 from tests.discord.payloads import InteractionDriver
 
 
@@ -23,3 +25,30 @@ async def test_the_daily_deal_of_another_game_names_the_games_that_have_one(
     said = " | ".join(r.content or "" for r in board.responses if r.content)
     assert said == sentence, said
     assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
+
+
+async def test_history_and_stats_say_a_member_left_rather_than_show_a_0(
+    driver: InteractionDriver,
+) -> None:
+    """Carol, then Bob, leave a three-member game with nothing on anyone's track: Alice wins
+    below zero (her ticket not completed). The end's line says "2nd Bob (left) · 3rd Carol
+    (left)". Before the fix /history gave Carol "**place 3** (0)" and her /stats card "Best
+    score: 0 pts", a total she never played to, above Alice's winning one; now /history says
+    "(left)" and the card has no best from a game she left. Alice's own line keeps her score."""
+    bot = running_bot(driver)
+    await ttr_of_three(driver)
+    public_table(await driver.slash("resign", {}, user_id=CAROL_ID))
+    ended = public_table(await driver.slash("resign", {}, user_id=BOB_ID)).content or ""
+    assert "2nd Bob (left) · 3rd Carol (left)" in ended, ended
+    assert await bot.tables.store.active_game(GAMES_CHANNEL_ID) is None
+    carol = replies(await driver.slash("history", {}, user_id=CAROL_ID))
+    assert "**place 3** (left)" in carol and "(0)" not in carol, carol
+    (result,) = await bot.store.results(game_key="ttr")
+    won = result.record.scores[0]
+    assert won < 0 and result.record.ranks == (0, 1, 2), result.record
+    alice = replies(await driver.slash("history", {}))
+    assert f"**won** ({won})" in alice, alice
+    card = alt_text_of(await driver.slash("stats", {"game": "ttr"}, user_id=CAROL_ID), "stats.png")
+    assert "1 game" in card and "Best score" not in card, card
+    mine = alt_text_of(await driver.slash("stats", {"game": "ttr"}), "stats.png")
+    assert f"Best score: {won} pts" in mine, mine

@@ -172,6 +172,9 @@ class _TicketToRideBase(Game[TtrState, Action]):
             {
                 "tickets": sum(1 for line in result.seats[s].lines if line.completed),
                 "big_cities": len(result.seats[s].cities_won),
+                # A seat that left has no total (its cards went to the discard pile): /history
+                # and /stats say it left rather than show the 0 its score stands at.
+                **({"left": 1} if state.left[s] and not self.solo else {}),
             }
             for s in range(state.seats)
         )
