@@ -192,6 +192,10 @@ def outcome_line(
 
     names = [escape(s.name) for s in update.game.seats]
     figures = [f" {score}" for score in outcome.scores] or [""] * len(names)
+    # A seat the game gives no total (Ticket to Ride's leaver: "alice 0 · Computer -31" read as
+    # if the leaver had outscored the winner) shows that it left, at two seats too.
+    gone = {seat for seat, details in enumerate(outcome.seat_details) if details.get("left")}
+    figures = [" (left)" if seat in gone else f for seat, f in enumerate(figures)]
     if len(names) > 2:
         # Past two seats the winner alone does not say who came second, and the figures do
         # not always (a Dragon driver killed early may have driven further): every seat by

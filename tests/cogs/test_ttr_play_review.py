@@ -52,3 +52,23 @@ async def test_history_and_stats_say_a_member_left_rather_than_show_a_0(
     assert "1 game" in card and "Best score" not in card, card
     mine = alt_text_of(await driver.slash("stats", {"game": "ttr"}), "stats.png")
     assert f"Best score: {won} pts" in mine, mine
+
+
+async def test_a_member_who_leaves_a_game_of_two_is_not_shown_a_score(
+    driver: InteractionDriver,
+) -> None:
+    """Alice gives up a two-seat game against the computer while choosing her opening tickets.
+    Before the fix the result line read "🏆 **Computer (normal)** won! alice 0 · Computer
+    (normal) -31.", as if she had outscored the winner, while the score image and its alt text
+    said "alice: left the game"; now the line says "alice (left)" too, and /history "(left)"."""
+    bot = running_bot(driver)
+    public_table(await driver.slash("play", {"game": "ttr"}))
+    resigned = await driver.slash("resign", {})
+    said = public_table(resigned)
+    (result,) = await bot.store.results(game_key="ttr")
+    computer = result.record.scores[1]
+    line = f"🏆 **Computer (normal)** won! alice (left) · Computer (normal) {computer}."
+    assert (said.content or "").startswith(line), said.content
+    assert "alice: left the game" in alt_text_of(resigned, "score.png")
+    mine = replies(await driver.slash("history", {}))
+    assert "**lost** (left)" in mine, mine
