@@ -176,6 +176,10 @@ class NewGame(commands.Cog):
         found = bundle(game)
         info = found.info
         _refuse_solitaire(found)
+        if seats is not None and seats < 1:
+            # Discord offers 1 to 5; a request made by hand was told to ask for fewer computers,
+            # with none asked for.
+            raise BadOption("Offer at least one seat for members to join (seats: 1 or more).")
         offered = info.max_players - 1 - computers if seats is None else seats
         if offered < 1:
             raise BadOption(

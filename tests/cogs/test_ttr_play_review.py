@@ -72,3 +72,18 @@ async def test_a_member_who_leaves_a_game_of_two_is_not_shown_a_score(
     assert "alice: left the game" in alt_text_of(resigned, "score.png")
     mine = replies(await driver.slash("history", {}))
     assert "**lost** (left)" in mine, mine
+
+
+async def test_an_open_table_of_no_seats_is_refused_for_what_was_asked(
+    driver: InteractionDriver,
+) -> None:
+    """`/host game:ttr seats:0`, sent by hand (Discord offers 1 to 5). Before the fix it read
+    "With 0 computers, Ticket to Ride: The Card Game has no seat left for members to join: ask
+    for fewer computers.", advice that cannot be followed; it now says what was wrong, and no
+    table is posted. Too many computers still reads as before."""
+    refused = await driver.slash("host", {"game": "ttr", "seats": 0})
+    assert refused.ephemeral
+    assert refused.content == "Offer at least one seat for members to join (seats: 1 or more)."
+    crowded = await driver.slash("host", {"game": "ttr", "computers": 3})
+    assert crowded.ephemeral and "ask for fewer computers" in (crowded.content or "")
+    assert not [m for m in driver.backend.messages.values() if "open table" in m["content"]]
