@@ -591,7 +591,8 @@ def test_solo_captions_speak_to_the_player_as_mille_bornes_solo_does() -> None:
     assert said[1].startswith("You then draw blind."), said
     assert said[2].startswith("You take the Station Clock card (Purple) and now take"), said
     assert said[3].startswith("You then take Black from slot 3."), said
-    assert said[4].startswith("You take Locomotive from slot 2: a face-up Locomotive"), said
+    # As the button says it ("Take the Locomotive from slot 2"): "You take Locomotive" before.
+    assert said[4].startswith("You take the Locomotive from slot 2: a face-up Locomotive"), said
     assert said[5].startswith("You play 3 Red to the Railyard."), said
     assert said[6] == "You draw 4 tickets and choose which to keep.", said
     assert said[7].startswith("You keep 0 of 4 tickets."), said

@@ -116,7 +116,10 @@ def _take(state: TtrState, seat: int, slot: int) -> None:
     else:
         card = state.slots[slot - 1]
         state.slots[slot - 1] = -1
-        what = f"{take} {CARD_NAMES[card]} from slot {slot}"
+        # "takes Locomotive from slot 2" read as a colour's name; the button says "Take the
+        # Locomotive from slot 2".
+        taken = "the Locomotive" if card == LOCO else CARD_NAMES[card]
+        what = f"{take} {taken} from slot {slot}"
     face_up_loco = slot != BLIND and card == LOCO
     state.hands[seat][card] += 1
     notes: list[str] = []
