@@ -5,10 +5,11 @@ what a member read before."""
 
 from __future__ import annotations
 
+from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import alt_text_of, public_table, replies
 from tests.cogs.test_race_ttr_hostile_review import ttr_of_three
-from tests.discord.backend import BOB_ID, CAROL_ID, GAMES_CHANNEL_ID
+from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
 
@@ -87,3 +88,28 @@ async def test_an_open_table_of_no_seats_is_refused_for_what_was_asked(
     crowded = await driver.slash("host", {"game": "ttr", "computers": 3})
     assert crowded.ephemeral and "ask for fewer computers" in (crowded.content or "")
     assert not [m for m in driver.backend.messages.values() if "open table" in m["content"]]
+
+
+async def test_keeping_no_solo_ticket_names_the_one_to_keep(driver: InteractionDriver) -> None:
+    """`/move keep none` at the start of a Ticket to Ride Solo game. Before the fix it read
+    "Keep at least one ticket at the start of the game.", and the member who then kept a
+    cheaper one was refused again for not keeping the highest-value one; it now names that
+    ticket at once, and nothing changes. The standard game keeps its sentence."""
+    bot = running_bot(driver)
+    alone = [SeatRecord(0, "Alice", user_id=ALICE_ID)]
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="ttr-solo", seats=alone, seed=15
+    )
+    stored = await bot.tables.current(GAMES_CHANNEL_ID)
+    view, _ = bot.tables.hand(stored, ALICE_ID)
+    (top,) = view.keep_one_of  # this deal's highest, alone: T46 Seattle – Miami (21)
+    refused = await driver.slash("move", {"action": "keep none"})
+    assert refused.ephemeral and refused.content == (
+        f"You must keep your highest-value ticket: {top.code} ({top.route}), worth {top.points}."
+    )
+    after = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert (after.version, after.state) == (stored.version, stored.state)
+    await driver.slash("resign", {})
+    public_table(await driver.slash("play", {"game": "ttr"}))
+    standard = await driver.slash("move", {"action": "keep none"})
+    assert standard.content == "Keep at least one ticket at the start of the game."

@@ -77,8 +77,10 @@ def keep_example(state: TtrState, seat: int) -> str:
 
 def setup_minimum_met(state: TtrState, seat: int, kept: Sequence[int]) -> str | None:
     """Why keeping ``kept`` at setup is refused, or None."""
-    if not kept:
+    if not kept and not state.solo:
         return "Keep at least one ticket at the start of the game."
+    # Solo, keeping none is refused by naming the ticket to keep: "Keep at least one" led a
+    # member to keep another, refused in turn for not being the highest.
     if state.solo:
         top = max(TICKETS[t].points for t in state.offered[seat])
         if not any(TICKETS[t].points == top for t in kept):
