@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from bot.boards import message_link
 from bot.engine.core import GameError
-from bot.engine.words import plural
+from bot.engine.words import names, plural
 from bot.games import title_of
 from bot.position import Position
 from bot.store.base import LobbyRecord, StoredGame
@@ -133,7 +133,8 @@ def _line(game: InPlay, escape: Callable[[str], str]) -> str:
     elif game.waiting_for_you:
         turn = "**your move**"
     elif game.waiting_for:
-        turn = f"waiting for {', '.join(map(escape, game.waiting_for))}"
+        # As the table says it ("waiting for Bob and Carol", the opening tickets).
+        turn = f"waiting for {names([escape(name) for name in game.waiting_for])}"
     else:
         turn = "waiting"
     if game.knocked_out:

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import alt_text_of, public_table, replies
-from tests.cogs.test_race_ttr_hostile_review import ttr_of_three
+from tests.cogs.helpers import alt_text_of, play_first_offered, public_table, replies
+from tests.cogs.test_race_ttr_hostile_review import THREE, ttr_of_three
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
@@ -113,3 +113,18 @@ async def test_keeping_no_solo_ticket_names_the_one_to_keep(driver: InteractionD
     public_table(await driver.slash("play", {"game": "ttr"}))
     standard = await driver.slash("move", {"action": "keep none"})
     assert standard.content == "Keep at least one ticket at the start of the game."
+
+
+async def test_mygames_names_the_members_still_choosing_as_the_table_does(
+    driver: InteractionDriver,
+) -> None:
+    """Alice keeps her opening tickets while Bob and Carol still choose. The table says
+    "waiting for Bob and Carol"; before the fix her /mygames said "waiting for Bob, Carol"."""
+    bot = running_bot(driver)
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="ttr", seats=THREE, seed=5
+    )
+    table = public_table(await play_first_offered(driver, ALICE_ID)).content or ""
+    assert "waiting for Bob and Carol." in table, table
+    mine = replies(await driver.slash("mygames", {}))
+    assert "against Bob, Carol: waiting for Bob and Carol · " in mine, mine
