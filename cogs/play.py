@@ -10,6 +10,8 @@ from __future__ import annotations
 import contextlib
 import re
 import time
+from collections import Counter
+from collections.abc import Sequence
 from typing import Any, Self
 
 import discord
@@ -19,7 +21,7 @@ from discord.ext import commands
 from bot.boards import message_link
 from bot.engine.core import BadOption, GameError
 from bot.games import bundle, hint_policy, policy_factory, suggest_move
-from bot.games.bundle import ButtonSpec
+from bot.games.bundle import ButtonSpec, MoveChoice
 from bot.hindsight import LEFT_THE_GAME
 from bot.position import OUT_OF_THE_GAME, Position
 from bot.typed_moves import MAX_MOVE_TEXT, typed_move, unaccented
@@ -61,6 +63,8 @@ OTHER_GAME = "That suggestion was for another game; pick your move again from th
 it carried only its turn, and the new game at that turn took it as its own."""
 CHOICE_TEXT = 100
 """The most characters Discord takes in a suggestion's name and value."""
+SUGGESTIONS = 25
+"""The most suggestions Discord shows for one option."""
 REPOST_SECONDS = 30
 """/table posts an unchanged table at most once in this many seconds per channel."""
 
@@ -85,6 +89,30 @@ def _named(here: Position, seat: int, text: str) -> str | None:
     with contextlib.suppress(GameError):
         return here.game.format_action(here.game.parse_for(here.state, seat, text))
     return None
+
+
+def kinds_fitting(moves: Sequence[MoveChoice], room: int) -> list[MoveChoice]:
+    """``moves`` in the game's order, except that, when they are more than ``room``, the kinds
+    of move (a notation's first word) with the most moves go after all the others, the largest
+    last, until the others fit: a race's 255 cycles, Dragon's 47 discards of Car Wars cards
+    or Ticket to Ride's 27 ways to take from the yard, listed ahead of "End your turn" or
+    "draw tickets", crowded them out of what Discord shows. A short list keeps the game's
+    order, and the moves of a kind keep theirs."""
+    if len(moves) <= room:
+        return list(moves)
+    counts = Counter(_kind(m) for m in moves)
+    last: list[str] = []
+    while len(counts) > 1 and sum(counts.values()) > room:
+        largest = max(counts, key=counts.__getitem__)
+        last.append(largest)
+        del counts[largest]
+    first = [m for m in moves if _kind(m) in counts]
+    return first + [m for kind in reversed(last) for m in moves if _kind(m) == kind]
+
+
+def _kind(move: MoveChoice) -> str:
+    """The kind of a move: its notation's verb (``play``, ``cycle``, ``end``, ``yard``)."""
+    return move.notation.split(" ", 1)[0]
 
 
 ABORTED_BY_ALL = "🛑 Everyone agreed: the game was aborted with no result."
@@ -225,12 +253,15 @@ class Play(commands.Cog):
         # cards than picked, or an earlier turn. Such a move is left to be typed (or picked in
         # the hand).
         mark = f"{TURN_MARK}{stored.id}:{stored.version}"
-        values = ((m, f"{m.notation}{mark}") for m in listed)
+        fitting = [m for m in listed if len(f"{m.notation}{mark}") <= CHOICE_TEXT]
+        # The move the text names stays first; the rest are ordered so that no one kind of
+        # move crowds the others out of Discord's 25.
+        head = [m for m in fitting[:1] if m.notation == meant]
+        shown = head + kinds_fitting(fitting[len(head) :], SUGGESTIONS - len(head))
         return [
-            app_commands.Choice(name=clip(m.label, CHOICE_TEXT), value=value)
-            for m, value in values
-            if len(value) <= CHOICE_TEXT
-        ][:25]
+            app_commands.Choice(name=clip(m.label, CHOICE_TEXT), value=f"{m.notation}{mark}")
+            for m in shown
+        ][:SUGGESTIONS]
 
     @app_commands.command(name="table", description="Post this channel's table again")
     async def table(self, interaction: discord.Interaction[Any]) -> None:
