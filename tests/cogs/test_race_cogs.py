@@ -119,3 +119,20 @@ async def test_a_member_who_starts_gets_no_deal_line_in_the_text(
     monkeypatch.setattr("bot.tables.secrets.randbelow", lambda _: 3)
     table = public_table(await driver.slash("play", {"game": "race"}))
     assert "revealed" not in (table.content or "") and "your turn" in (table.content or "")
+
+
+async def test_a_member_resigning_is_told_once(driver: InteractionDriver) -> None:
+    """Alice resigns her race against Bob. The last table read "🏳️ Alice left the game." and
+    then "🏆 Bob won! Alice left the race.", one event told twice in two wordings; it is told
+    once now, in the result line, as in the other games ("Alice left the game.")."""
+    bot = running_bot(driver)
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="race",
+        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
+        deck=DECK,
+    )
+    ended = public_table(await driver.slash("resign", {}))
+    text = ended.content or ""
+    assert text.count("left the") == 1 and "Alice left the game." in text, text

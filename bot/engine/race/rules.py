@@ -243,7 +243,7 @@ def leave(state: RaceState, seat: int) -> RaceState:
     after.stack = []
     after.phase = Phase.OVER
     after.winners = (1 - seat,)
-    after.end_reason = f"{state.players[seat]} left the race."
+    after.end_reason = f"{state.players[seat]} left the game."
     after.caption = after.end_reason
     return after
 
