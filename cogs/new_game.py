@@ -43,6 +43,13 @@ SHARED_DESCRIPTIONS = {
 }
 
 
+NO_COMPUTER_LEVEL = (
+    "A level says how computers play, and no computer will sit at this table: "
+    "add some with computers, or leave the level out."
+)
+"""/challenge one member or /host with a level and no computers."""
+
+
 def _counted(asked: str, computers: int) -> list[str]:
     """The seats a command asked for, as its refusal counts them: the member first."""
     said = ["you", *([asked] if asked else [])]
@@ -78,6 +85,11 @@ async def _post_lobby(
         )
     chosen = found.game.resolve_options(parse_options(options, found.info))
     policy = level_of(found, level)
+    # A computer sits in a seat asked for, or a declined one while another member accepted;
+    # with neither possible, a level asked for would be stored and never used, the member
+    # left thinking a computer of that level would play.
+    if level is not None and not computers and len(invited) < 2:
+        raise BadOption(NO_COMPUTER_LEVEL)
     # A thread cannot hold a thread: asked for in one (or in any channel but a text channel),
     # the game is played right here, as /play does.
     thread = thread and isinstance(interaction.channel, discord.TextChannel)

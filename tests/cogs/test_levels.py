@@ -13,8 +13,10 @@ from typing import Any
 import pytest
 
 from bot.games import BUILTIN, bundle, policy_factory, policy_names
+from cogs.new_game import NO_COMPUTER_LEVEL
 from tests.cogs.conftest import running_bot
-from tests.discord.backend import ALICE_ID, GAMES_CHANNEL_ID
+from tests.cogs.helpers import replies
+from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID
 from tests.discord.payloads import InteractionDriver
 
 GAME_KEYS = [importlib.import_module(module).BUNDLE.key for module in BUILTIN]
@@ -100,3 +102,34 @@ async def test_play_answers_before_an_opening_computer_moves(
     (table,) = result.followups
     stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
     assert stored.version > 0 and table.files
+
+
+@pytest.mark.parametrize(
+    ("command", "seats"),
+    [("challenge", {"member": BOB_ID}), ("host", {}), ("host", {"seats": 2})],
+)
+async def test_a_level_with_no_computer_to_play_it_is_refused(
+    driver: InteractionDriver, command: str, seats: dict[str, Any]
+) -> None:
+    """``/challenge race member:Bob level:expert`` (or ``/host`` with no computers) opened the
+    lobby and dropped the level: no computer could ever sit there (a declined single invitation
+    closes, a host's free seats are dropped at Start), and the member was left thinking an
+    expert would play. It is refused in one private sentence now, and nothing is stored."""
+    game = "race" if command == "challenge" else "dragon"
+    asked = await driver.slash(command, {"game": game, "level": "expert", **seats})
+    assert asked.ephemeral and replies(asked) == NO_COMPUTER_LEVEL, replies(asked)
+    assert await running_bot(driver).tables.store.lobbies_due(float("inf"), 10) == []
+    assert driver.backend.channel_messages(GAMES_CHANNEL_ID) == []
+
+
+async def test_a_level_stands_where_a_computer_may_take_a_declined_seat(
+    driver: InteractionDriver,
+) -> None:
+    """Held: with two members invited, one may decline while the other accepts, and a computer
+    of the level asked for takes the declined seat when the host presses Start."""
+    asked = await driver.slash(
+        "challenge", {"game": "dragon", "member": BOB_ID, "member2": CAROL_ID, "level": "expert"}
+    )
+    assert not asked.ephemeral, replies(asked)
+    (lobby,) = await running_bot(driver).tables.store.lobbies_due(float("inf"), 10)
+    assert lobby.policy == "expert"
