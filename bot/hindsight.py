@@ -26,9 +26,11 @@ from bot.typed_moves import typed_move
 from bot.updates import NoGameHere, NoReplay, NotSeated, StaleButton
 
 EARLIER_TURN = (
-    "That is from an earlier turn. Use the buttons on the newest table "
+    "That was offered before the latest move. Use the buttons on the newest table "
     "(or /table to post it again)."
 )
+"""A suggestion or a button of a table the game has moved on from (a turn may be several
+moves, so "from an earlier turn" was untrue of one pressed later in the same turn)."""
 NOT_THIS_TABLE = (
     "That does not match this table. Use the buttons on the newest table "
     "(or /table to post it again)."

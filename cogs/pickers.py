@@ -162,9 +162,12 @@ def _full(view: discord.ui.View) -> bool:
 
 
 EARLIER_TURN = (
-    "That button is from an earlier turn. Use the buttons on the newest table "
+    "That button was shown before the latest move. Use the buttons on the newest table "
     "(or /table to post it again)."
 )
+"""A button of a table the game has moved on from. Not "from an earlier turn": a turn may be
+several moves (a race's plays and its end, Dragon's two actions), and a button of the same
+turn, pressed after one of them, is out of date too."""
 NOT_THIS_TABLE = (
     "That button does not match this table. Use the buttons on the newest table "
     "(or /table to post it again)."

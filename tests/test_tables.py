@@ -134,7 +134,7 @@ async def test_stale_button_is_refused(tables: Tables) -> None:
     """A button carrying an old version is refused and changes nothing."""
     await _start(tables)
     await tables.move(channel_id=CHANNEL, user_id=ANN, action="play go")
-    with pytest.raises(StaleButton, match="earlier turn"):
+    with pytest.raises(StaleButton, match="before the latest move"):
         await tables.move(channel_id=CHANNEL, user_id=BOB, action="discard 25", expected_version=0)
     assert (await tables.table(CHANNEL)).game.version == 1
 

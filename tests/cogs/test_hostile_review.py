@@ -102,7 +102,7 @@ async def test_stampede_victims_choose_their_sides_at_the_same_time(
     picked = await driver.click(
         carols.message, component_id(carols, "Take it on the left"), user_id=CAROL_ID
     )
-    assert "earlier turn" not in replies(picked), replies(picked)
+    assert "before the latest move" not in replies(picked), replies(picked)
     state = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID)).state
     assert state.cars[2].hits == [0, 0, 2, 0], "Carol's chosen side took the stampede"
 
@@ -122,7 +122,7 @@ async def test_a_simultaneous_choice_made_is_not_made_twice(driver: InteractionD
     before = await bot.tables.current(GAMES_CHANNEL_ID)
     for label, said in (
         ("Take it on the left", "You have already made that move."),
-        ("Take it on the front", "earlier turn"),
+        ("Take it on the front", "before the latest move"),
     ):
         # The hand was redrawn after the choice: the old buttons are pressed as old ids.
         old = component_id(carols, label)
@@ -167,7 +167,7 @@ async def test_ttr_opening_tickets_are_chosen_at_the_same_time(driver: Interacti
     await driver.select(alices.message, alice_menu["custom_id"], [first], user_id=ALICE_ID)
     mine = bob_menu["options"][0]["value"]
     kept = await driver.select(bobs.message, bob_menu["custom_id"], [mine], user_id=BOB_ID)
-    assert "earlier turn" not in replies(kept), replies(kept)
+    assert "before the latest move" not in replies(kept), replies(kept)
     state = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID)).state
     assert state.tickets[1], "Bob's tickets were kept"
 

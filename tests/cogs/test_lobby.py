@@ -91,7 +91,7 @@ async def test_stale_button_gets_a_clear_answer(driver: InteractionDriver) -> No
     hand = await driver.click(table.message_id, f"jn:h:{game_id}")
     await driver.click(hand.message, component_id(hand, "Go"))
     again = await driver.click(old_hand.message, component_id(old_hand, "Discard 100"))
-    assert again.ephemeral and "earlier turn" in (again.content or "")
+    assert again.ephemeral and "before the latest move" in (again.content or "")
     assert (await running_bot(driver).tables.current(GAMES_CHANNEL_ID)).version == 1
 
 

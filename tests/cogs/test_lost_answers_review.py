@@ -165,7 +165,7 @@ async def test_a_lobby_start_whose_answer_failed_still_posts_its_table(
 
 # --- turn marks from a turn the game never reached ---------------------------------------------
 
-EARLIER = "from an earlier turn"
+EARLIER = "before the latest move"
 NOT_THIS_TABLE = "does not match this table"
 
 

@@ -39,7 +39,7 @@ COMPUTER = SeatRecord(1, "Computer", policy="normal")
 NOT_KNOWN = "That button is not one Junction knows"
 NO_MATCH = "That button no longer matches the table; use the newest one."
 NOT_OFFERED = "That button is not one of this table's; nothing changed."
-EARLIER = "That button is from an earlier turn."
+EARLIER = "That button was shown before the latest move."
 MADE = "You have already made that move."
 NOT_THIS_TABLE = "That button does not match this table."
 NOT_PLAYING = "You are not playing in this game; only its players can do that."

@@ -65,7 +65,8 @@ async def test_another_button_of_that_old_hand_is_from_an_earlier_turn(
     hand = await driver.click(table.message_id, f"jn:h:{game.id}")
     await driver.click(hand, component_id(hand, "Go"))
     other = await driver.forge(hand, component_id(hand, "Discard 50"))
-    assert replies(other).startswith("That button is from an earlier turn."), replies(other)
+    said = replies(other)
+    assert said.startswith("That button was shown before the latest move."), said
 
 
 async def test_a_hint_played_twice_says_the_move_is_made(driver: InteractionDriver) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.store.base import GuildSettings, SeatRecord
+from cogs.pickers import EARLIER_TURN
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import component_id, labels, public_table, select_of, sweep_after
 from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
@@ -136,3 +137,33 @@ async def test_a_member_resigning_is_told_once(driver: InteractionDriver) -> Non
     ended = public_table(await driver.slash("resign", {}))
     text = ended.content or ""
     assert text.count("left the") == 1 and "Alice left the game." in text, text
+
+
+async def test_a_second_answer_to_one_window_is_not_called_an_earlier_turn(
+    driver: InteractionDriver,
+) -> None:
+    """Alice drives 100 and Bob, holding Roadblock, presses "No reaction" in his hand and then,
+    in the copy of it he opened before, "React with Roadblock". The second press read "That
+    button is from an earlier turn", while it was still Alice's turn (a race turn is several
+    moves); it says now that the button was shown before the latest move, true in every game."""
+    bot = running_bot(driver)
+    update = await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="race",
+        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
+        deck=DECK,
+    )
+    window = public_table(await driver.slash("move", {"action": "play 100"}))
+    assert f"<@{BOB_ID}>, you may react" in (window.content or "")
+    hand = f"jn:h:{update.game.id}"
+    older = await driver.click(window.message_id, hand, user_id=BOB_ID)
+    newer = await driver.click(window.message_id, hand, user_id=BOB_ID)
+    passed = await driver.click(newer.message, component_id(newer, "No reaction"), user_id=BOB_ID)
+    public_table(passed)
+    late = await driver.click(older.message, component_id(older, "React with"), user_id=BOB_ID)
+    said = " ".join(r.content or "" for r in late.responses)
+    assert late.ephemeral and said == EARLIER_TURN, said
+    assert "before the latest move" in said and "turn" not in said, said
+    state = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID)).state
+    assert state.turn == 0 and "roadblock" in state.sides[1].hand  # still Alice's turn

@@ -301,7 +301,7 @@ async def test_a_typed_move_and_a_hand_button_at_once(driver: InteractionDriver)
     for r in results:
         assert "wrong on our side" not in replies(r), replies(r)
     public = _public_words(driver).lower()
-    assert "not your turn" not in public and "earlier turn" not in public, public
+    assert "not your turn" not in public and "before the latest move" not in public, public
 
 
 async def test_a_typed_move_after_the_game_ended_in_the_wait(driver: InteractionDriver) -> None:
@@ -363,7 +363,7 @@ async def test_stampede_sides_chosen_by_both_victims_at_once(driver: Interaction
     results = await asyncio.gather(*(driver.dispatch(p) for p in presses))
     for result in results:
         assert not result.errors, result.errors
-        assert "earlier turn" not in replies(result), replies(result)
+        assert "before the latest move" not in replies(result), replies(result)
     here = bot.tables.position(await _stored(bot))
     assert 1 not in here.acting and 2 not in here.acting, "both sides were taken"
     moves = await bot.store.moves(game.id)
@@ -404,7 +404,7 @@ async def test_ttr_three_members_keep_their_opening_tickets_at_once(
     results = await asyncio.gather(*(driver.dispatch(p) for p in presses))
     for result in results:
         assert not result.errors, result.errors
-        assert "earlier turn" not in replies(result), replies(result)
+        assert "before the latest move" not in replies(result), replies(result)
     moves = await bot.store.moves(update.game.id)
     assert sorted(m.seat for m in moves) == [0, 1, 2], moves
     # The same presses again (a double click each): refused, nothing more stored.
@@ -430,7 +430,7 @@ async def test_a_victim_pressing_both_sides_at_once_takes_one(driver: Interactio
         for side in sides
     ]
     results = await asyncio.gather(*(driver.dispatch(p) for p in presses))
-    refused = [r for r in results if "earlier turn" in replies(r)]
+    refused = [r for r in results if "before the latest move" in replies(r)]
     assert len(refused) == 1, [replies(r) for r in results]
     assert all(f.ephemeral for f in refused[0].responses if f.content), replies(refused[0])
     moves = await bot.store.moves(game.id)
@@ -539,7 +539,7 @@ async def test_ttr_opening_tickets_typed_from_suggestions_at_once(
     results = await asyncio.gather(*(driver.dispatch(p) for p in payloads))
     for result in results:
         assert not result.errors, result.errors
-        assert "earlier turn" not in replies(result), replies(result)
+        assert "before the latest move" not in replies(result), replies(result)
     moves = await bot.store.moves(update.game.id)
     assert sorted(m.seat for m in moves) == [0, 1, 2], moves
 
@@ -557,5 +557,5 @@ async def test_a_suggestion_from_a_window_its_attacker_closed_by_leaving(
     await driver.slash("resign", {})
     before = await _stored(bot)
     late = await driver.slash("move", {"action": armor}, user_id=BOB_ID)
-    assert late.ephemeral and "earlier turn" in replies(late), replies(late)
+    assert late.ephemeral and "before the latest move" in replies(late), replies(late)
     assert await _stored(bot) == before

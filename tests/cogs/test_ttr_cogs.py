@@ -239,7 +239,7 @@ async def test_stale_and_forged_set_buttons_are_refused(driver: InteractionDrive
     assert row is not None
     stale = await driver.forge(four.message, four_only)
     said = stale.content or ""
-    assert stale.ephemeral and said.startswith("That button is from an earlier turn"), said
+    assert stale.ephemeral and said.startswith("That button was shown before the latest move"), said
     now = await bot.tables.store.get_game(stored.id)
     assert now is not None and (now.version, now.state) == (after.version, row.state)
     assert yard_of(bot.tables.position(now).state, 0) == {"red": (3, 1)}

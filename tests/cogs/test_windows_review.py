@@ -211,7 +211,7 @@ async def test_a_coup_fourre_from_a_closed_window_is_not_played_as_something_els
     before = await _stored(bot)
     assert bot.tables.position(before).acting == [1]
     pressed = await driver.click(bobs.message, coup, user_id=BOB_ID)
-    assert pressed.ephemeral and "earlier turn" in replies(pressed), replies(pressed)
+    assert pressed.ephemeral and "before the latest move" in replies(pressed), replies(pressed)
     assert await _stored(bot) == before
 
 
@@ -229,7 +229,7 @@ async def test_a_side_picker_closed_by_the_attacker_leaving(driver: InteractionD
     old = await driver.click(
         carols.message, component_id(carols, "Take it on the left"), user_id=CAROL_ID
     )
-    assert old.ephemeral and "earlier turn" in replies(old), replies(old)
+    assert old.ephemeral and "before the latest move" in replies(old), replies(old)
     assert await _stored(bot) == before
     await sweep_after(driver, 61)
     assert await bot.store.active_game(GAMES_CHANNEL_ID) is None

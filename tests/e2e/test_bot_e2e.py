@@ -309,7 +309,7 @@ async def _play(scenario: Scenario) -> None:
         )
     )
     assert stale.callback_type == CallbackType.CHANNEL_MESSAGE and stale.ephemeral
-    assert "earlier turn" in (stale.content or "")
+    assert "before the latest move" in (stale.content or "")
     assert (await scenario.game()).version == version
     # Someone not seated is refused privately.
     stranger = await scenario.answer(

@@ -14,7 +14,7 @@ Discord was told succeeded:
   move); the version counts the log;
 * every running game is resumable: ``/table`` posts it and its member can move;
 * every table message ever posted still answers a press of its buttons (a move, or a private
-  sentence such as "that is from an earlier turn"), never silence or an apology;
+  sentence such as "that was offered before the latest move"), never silence or an apology;
 * the bot logged no error.
 
 Each failed check is a *discrepancy*; the report counts moves, kills (by moment) and
