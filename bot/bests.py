@@ -66,16 +66,19 @@ class Bests:
 
     def add(self, stored: StoredResult) -> None:
         """Count one result, when it may rank on the board (``on_best_board``). A member's
-        best stays the first of equal results: a later game only as good does not replace it."""
+        best stays the first of equal results: a later game only as good does not replace it.
+        A seat that left (figure ``left``: a Ticket to Ride Solo run given up) is left out, as
+        an assisted game is: its score stood where the member stopped, and giving up must never
+        outrank playing on (0 before a ticket was kept, above every run that finished below)."""
         found = bundle(self.game_key)
         if not on_best_board(found, stored.record.options):
             return
         ranking = found.info.ranking
         for seat, user in enumerate(stored.record.seats):
-            if user is None:
+            figures = figures_of(stored, seat)
+            if user is None or figures.get("left"):
                 continue
             self.played[user] += 1
-            figures = figures_of(stored, seat)
             entry = (best_key(ranking, figures), figures.get(ranking.shown, 0))
             if user not in self.best or entry[0] > self.best[user][0]:
                 self.best[user] = entry

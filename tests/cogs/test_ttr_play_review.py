@@ -9,7 +9,14 @@ from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import alt_text_of, play_first_offered, public_table, replies
 from tests.cogs.test_race_ttr_hostile_review import THREE, ttr_of_three
-from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.discord.backend import (
+    ALICE_ID,
+    BOB_ID,
+    CAROL_ID,
+    GAMES_CHANNEL_ID,
+    GENERAL_CHANNEL_ID,
+    GUILD_ID,
+)
 from tests.discord.payloads import InteractionDriver
 
 
@@ -128,3 +135,43 @@ async def test_mygames_names_the_members_still_choosing_as_the_table_does(
     assert "waiting for Bob and Carol." in table, table
     mine = replies(await driver.slash("mygames", {}))
     assert "against Bob, Carol: waiting for Bob and Carol · " in mine, mine
+
+
+async def test_a_solo_run_given_up_leaves_the_best_results_board(
+    driver: InteractionDriver,
+) -> None:
+    """Today's Ticket to Ride Solo deal: Bob gives up at once, while choosing his opening
+    tickets (no ticket kept, the score stood at 0); Alice plays her sixteen turns to the end
+    and finishes below zero. Before the fix the deal's board ranked Bob #1 of 2 above Alice,
+    and his /stats gave him "Best score: 0 pts" and that place; a given-up run now leaves the
+    board as a game the computer helped play does: Alice alone ranks, and Bob's /stats still
+    counts the game played (not won), with no best. /history says he left."""
+    bot = running_bot(driver)
+    public_table(await driver.slash("play", {"game": "ttr-solo", "daily": True}))
+    for _ in range(200):
+        if await bot.tables.store.active_game(GAMES_CHANNEL_ID) is None:
+            break
+        await play_first_offered(driver, ALICE_ID)
+    assert await bot.tables.store.active_game(GAMES_CHANNEL_ID) is None
+    bob = {"user_id": BOB_ID, "channel_id": GENERAL_CHANNEL_ID}
+    public_table(await driver.slash("play", {"game": "ttr-solo", "daily": True}, **bob))
+    public_table(await driver.slash("resign", {}, **bob))
+    results = {r.record.seats[0]: r.record for r in await bot.store.results(game_key="ttr-solo")}
+    alice_score = results[ALICE_ID].scores[0]
+    assert alice_score < 0 and results[BOB_ID].scores == (0,), results
+    for period in ("daily", "all"):
+        board = await driver.slash("leaderboard", {"game": "ttr-solo", "period": period})
+        alt = alt_text_of(board, "leaderboard.png")
+        assert "alice" in alt and f"{alice_score}" in alt, alt
+        assert "bob" not in alt.lower(), alt
+    stats = alt_text_of(
+        await driver.slash("stats", {"game": "ttr-solo"}, user_id=BOB_ID), "stats.png"
+    )
+    lines = stats.splitlines()
+    assert lines[1] == "1 game played: 0 won, 1 lost, 0% won.", stats
+    assert lines[2].startswith("Best score on the best-results board: none yet."), stats
+    assert "Best score:" not in stats, stats
+    history = replies(await driver.slash("history", {}, user_id=BOB_ID))
+    assert "**lost** (left)" in history and "(0)" not in history, history
+    mine = alt_text_of(await driver.slash("stats", {"game": "ttr-solo"}), "stats.png")
+    assert f"Best score: {alice_score} pts" in mine and "1 of 1 on the board" in mine, mine

@@ -173,8 +173,11 @@ class _TicketToRideBase(Game[TtrState, Action]):
                 "tickets": sum(1 for line in result.seats[s].lines if line.completed),
                 "big_cities": len(result.seats[s].cities_won),
                 # A seat that left has no total (its cards went to the discard pile): /history
-                # and /stats say it left rather than show the 0 its score stands at.
-                **({"left": 1} if state.left[s] and not self.solo else {}),
+                # and /stats say it left rather than show the 0 its score stands at. Solo, the
+                # score stood where the member gave up (0 before a ticket was kept), which
+                # playing on could only have risked: a given-up run leaves the best-results
+                # board (``bot.bests``), as a game the computer helped play does.
+                **({"left": 1} if state.left[s] else {}),
             }
             for s in range(state.seats)
         )
