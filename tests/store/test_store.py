@@ -63,6 +63,7 @@ async def test_schema_created(store: Store, backend: Backend) -> None:
         (15, "lobbies_by_channel"),
         (16, "lobbies_to_reshow"),
         (17, "result_members"),
+        (18, "solo_runs_given_up"),
     ]
     tables = ("games", "moves", "results", "guild_settings", "lobbies", "abort_votes")
     for table in (
@@ -106,6 +107,7 @@ async def test_migrations_idempotent(backend: Backend) -> None:
         (15,),
         (16,),
         (17,),
+        (18,),
     ]
 
 
