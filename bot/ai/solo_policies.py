@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.ai.base import Policy
-from bot.engine.mille.cards import Card
+from bot.engine.mille.cards import Card, distance_word
 from bot.engine.solo.notation import format_action, parse_action
 from bot.engine.solo.rules import claimed_card, pairs
 from bot.engine.solo.state import HAND_SIZE, HIGHWAYS, Action
@@ -426,11 +426,12 @@ def _reason(view: SoloPublicView, move: str) -> str:
     if action.verb == "sacrifice":
         return (
             f"No card in your hand fits the {on} on highway {number}; a claimed "
-            f"{action.card.miles} clears it, and a cleared card counts for more than miles."
+            f"{action.card.miles} clears it, and a cleared card counts for more than "
+            f"{distance_word(lang)}."
         )
     card = action.card
     claim = claimed_card(card, top)
-    gain = f" (+{claim.miles} miles)" if claim is not None else ""
+    gain = f" (+{claim.miles} {distance_word(lang)})" if claim is not None else ""
     elsewhere = [
         other.number
         for other in view.highways
@@ -441,7 +442,7 @@ def _reason(view: SoloPublicView, move: str) -> str:
     elif card.is_safety and top is Card.D200 and Card.D200 in view.hand:
         why = "keep your 200 in hand, since it can also clear a safety"
     elif card.is_distance and f"sacrifice {card.value} on {number}" in view.legal:
-        why = "your claimed miles stay in front of you for a later sacrifice"
+        why = f"your claimed {distance_word(lang)} stay in front of you for a later sacrifice"
     elif elsewhere and highway.depth > 1:
         # "highways 2, 3 and 4": it read "highway 2 and 3 and 4".
         others = names([str(n) for n in elsewhere])

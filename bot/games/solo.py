@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from bot.ai.easy import easy
 from bot.ai.solo_policies import ExpertSoloPolicy, GreedySoloPolicy, hint, rank_moves
 from bot.engine.core import Outcome
-from bot.engine.mille.cards import Card
+from bot.engine.mille.cards import Card, distance_word
 from bot.engine.solo import GAME
 from bot.engine.solo.game import SUGGESTED
 from bot.engine.solo.views import SoloPublicView, SoloSeatView
@@ -70,7 +70,7 @@ def console_table(view: SoloPublicView) -> str:
     lines = [
         "",
         f"── Mille Bornes Solo · preset {view.preset} · tank {view.tank_count} · "
-        f"cleared {view.cleared}/49 · {view.mileage} miles ──",
+        f"cleared {view.cleared}/49 · {view.mileage} {distance_word(view.lang)} ──",
     ]
     for number, highway in enumerate(view.highways, start=1):
         top = highway.top.name_in(view.lang) if highway.top is not None else "(empty)"
@@ -113,7 +113,7 @@ def start_notice(options: Mapping[str, str]) -> str:
     if options.get("daily"):
         return (
             "The daily deal uses the classic preset, which cannot be cleared completely: it is "
-            "a score attack on cards cleared, then miles."
+            f"a score attack on cards cleared, then {distance_word(options.get('names', 'en'))}."
         )
     return (
         "The classic preset cannot be cleared completely: it is a score attack on cards "

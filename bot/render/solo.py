@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.engine.mille.cards import DISTANCES, Card
+from bot.engine.mille.cards import DISTANCES, Card, distance_word
 from bot.engine.solo.views import HighwayView, SoloPublicView, SoloSeatView
 from bot.engine.words import plural
 from bot.render.common import (
@@ -374,12 +374,16 @@ def _draw_road(c: Canvas, view: SoloPublicView) -> None:
     # Miles in front of you: one small stack per value, then the total.
     mx = bar_x1 + 40
     # "YOUR MILES" (was "MILES IN FRONT OF YOU"): at the readable size the long title ran
-    # into a four-digit total.
-    c.text((mx, top + 4), "YOUR MILES", font(READABLE, "bold"), Palette.MUTED)
+    # into a four-digit total. With the French names "YOUR BORNES", "3500 bornes": the total
+    # moves left by what "bornes" takes more than "mi".
+    unit, unit_font = distance_word(view.lang, short=True), font(READABLE, "bold")
+    title = f"YOUR {distance_word(view.lang).upper()}"
+    c.text((mx, top + 4), title, unit_font, Palette.MUTED)
     total = f"{view.mileage}"
     tf = font(30, "bold")
-    c.text((_W - _MARGIN - 50, top + 14), total, tf, Palette.INK, "rm", drop=2)
-    c.text((_W - _MARGIN - 14, top + 18), "mi", font(READABLE, "bold"), Palette.MUTED, "rm")
+    total_right = _W - _MARGIN - 50 - (text_width(unit, unit_font) - text_width("mi", unit_font))
+    c.text((total_right, top + 14), total, tf, Palette.INK, "rm", drop=2)
+    c.text((_W - _MARGIN - 14, top + 18), unit, unit_font, Palette.MUTED, "rm")
     mw, mh = _MINI
     step = (_W - _MARGIN - 14 - mx) // len(DISTANCES)
     for i, card in enumerate(DISTANCES):
@@ -493,26 +497,28 @@ def _caption_banner(
 
 
 def _headline(view: SoloPublicView) -> tuple[str, str]:
-    """The banner's two lines: what happened, and the score."""
+    """The banner's two lines: what happened, and the score (in bornes with the French
+    names, as their distance cards count)."""
     tank = f" · {view.tank_count} left in the tank" if view.tank_count else ""
+    miles = f"{view.mileage} {distance_word(view.lang)}"
     if view.result == "won":
-        return f"★ All {view.total} cleared — you win! ★", f"Score: {view.mileage} miles{tank}"
+        return f"★ All {view.total} cleared — you win! ★", f"Score: {miles}{tank}"
     if view.cleared == view.total:
         return (
             f"{view.total}/{view.total} cleared, but the tank is empty",
-            f"The strict rule needs a card left in the tank · {view.mileage} miles",
+            f"The strict rule needs a card left in the tank · {miles}",
         )
     if view.left:
         # Left (/resign, a forfeit): not stuck, so not "out of fuel" with a full tank showing.
         fuel = f"{view.tank_count} left in the tank" if view.tank_count else "the tank is empty"
         return (
             f"Left the game — {view.cleared}/{view.total} cleared",
-            f"{view.mileage} miles in front of you · {fuel}",
+            f"{miles} in front of you · {fuel}",
         )
     headline = f"Out of fuel — {view.cleared}/{view.total} cleared"
     if view.preset == "classic":
-        return headline, f"{view.mileage} miles · classic is a score attack: cards cleared count"
-    return headline, f"{view.mileage} miles in front of you · no move and an empty tank"
+        return headline, f"{miles} · classic is a score attack: cards cleared count"
+    return headline, f"{miles} in front of you · no move and an empty tank"
 
 
 def _result_banner(c: Canvas, view: SoloPublicView, box: Box) -> None:
@@ -546,7 +552,12 @@ def render_hand(view: SoloPublicView | SoloSeatView) -> Image.Image:
     else:
         moves = len(pub.legal)
         phrase = f"Your move — {plural(moves, 'clearing move')}"
-    items = [f"Cleared {pub.cleared}/{pub.total}", f"Tank {pub.tank_count}", f"{pub.mileage} mi"]
+    unit = distance_word(pub.lang, short=True)  # "0 bornes" with the French names
+    items = [
+        f"Cleared {pub.cleared}/{pub.total}",
+        f"Tank {pub.tank_count}",
+        f"{pub.mileage} {unit}",
+    ]
     hand_header(c, w, phrase, [(text, _GREY_CHIP) for text in items])
     _draw_cards(c, pub, pub.hand, 74, (150, 210), w, tag_room=40)
     return c.image
@@ -580,9 +591,11 @@ def render_result(view: SoloPublicView | SoloSeatView) -> Image.Image:
     else:
         _result_banner(c, pub, banner)
 
-    # Two big numbers: cards cleared (what the classic preset ranks) and miles (the score).
+    # Two big numbers: cards cleared (what the classic preset ranks) and miles (the score;
+    # "BORNES", "bornes" with the French names).
+    miles = (distance_word(pub.lang).upper(), f"{pub.mileage}", distance_word(pub.lang, short=True))
     for i, (name, value, unit) in enumerate(
-        (("CARDS CLEARED", f"{pub.cleared}", f"/ {pub.total}"), ("MILES", f"{pub.mileage}", "mi"))
+        (("CARDS CLEARED", f"{pub.cleared}", f"/ {pub.total}"), miles)
     ):
         bx0 = 32 + i * ((w - 64) // 2 + 12)
         box = (bx0, 220, bx0 + (w - 64) // 2 - 12, 360)
@@ -642,9 +655,10 @@ def _run_figures(pub: SoloPublicView) -> list[str]:
 
 
 def _result_note(pub: SoloPublicView) -> str:
+    unit = distance_word(pub.lang)
     if pub.preset == "classic":
-        return "Classic can never be cleared: it is a score attack on cards cleared, then miles."
-    return "On the leaderboards, wins come first, then cards cleared, then miles."
+        return f"Classic can never be cleared: it is a score attack on cards cleared, then {unit}."
+    return f"On the leaderboards, wins come first, then cards cleared, then {unit}."
 
 
 def result_words(view: SoloPublicView | SoloSeatView) -> str:
@@ -660,7 +674,7 @@ def result_words(view: SoloPublicView | SoloSeatView) -> str:
     lines = [
         f"Mille Bornes Solo, result, preset {pub.preset}.",
         *(text if text.endswith(("!", ".")) else f"{text}." for text in said if text),
-        f"Cards cleared {pub.cleared}/{pub.total}, {pub.mileage} miles.",
+        f"Cards cleared {pub.cleared}/{pub.total}, {pub.mileage} {distance_word(pub.lang)}.",
         ", ".join(_run_figures(pub)) + ".",
         f"Cards left on highways 1 to {len(pub.highways)}: {left}.",
         _result_note(pub),

@@ -297,16 +297,25 @@ def test_mille_score_sheet_has_no_small_text(monkeypatch: pytest.MonkeyPatch, na
 # --- Mille Bornes Solo ---------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize("result", [None, "won", "lost"])
-def test_solo_at_its_fullest(monkeypatch: pytest.MonkeyPatch, result: str | None) -> None:
+def test_solo_at_its_fullest(
+    monkeypatch: pytest.MonkeyPatch, result: str | None, lang: str
+) -> None:
+    """At its fullest, and with the French names every distance card claimed: "YOUR BORNES",
+    "3500 bornes" (the total moved left of the longer word)."""
     game = bundle("solo").game
-    public = game.public_view(game.new_game([NAMES[1]], 4))
+    public = game.public_view(game.new_game([NAMES[1]], 4, {"names": lang}))
+    claimed: tuple[Card, ...] = (Card.D25,) * 10 + (Card.D50,) * 10 + (Card.D75,) * 3
+    if lang == "fr":
+        claimed = (Card.D25,) * 10 + (Card.D50,) * 10 + (Card.D75,) * 10 + (Card.D100,) * 12
+        claimed += (Card.D200,) * 4
     view = dataclasses.replace(
         public,
         players=(NAMES[0],),
         highways=tuple(dataclasses.replace(h, depth=7) for h in public.highways),
-        miles=(Card.D25,) * 10 + (Card.D50,) * 10 + (Card.D75,) * 3,
-        mileage=975,
+        miles=claimed,
+        mileage=sum(card.miles for card in claimed),
         moves=9999,
         wipes=999,
         cleared=48,
@@ -322,14 +331,16 @@ def test_solo_at_its_fullest(monkeypatch: pytest.MonkeyPatch, result: str | None
         _check(monkeypatch, lambda: solo.result_png(view))
 
 
-def test_solo_table_has_no_small_text(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_solo_table_has_no_small_text(monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
     """Every label on a Solo table (the title bar's chips, the road's titles, refuel and
     wipe chips, the distance counts and "mi", the hand row's titles) is at least the readable
     size: they were 16-18 px. So is a last move too long for two lines, the table growing: it
-    shrank to 15 px, then was cut."""
+    shrank to 15 px, then was cut. With the French names the miles in front of you are
+    bornes, as the distance cards say ("YOUR BORNES", "bornes")."""
     solo._table_background.cache_clear()
     game = bundle("solo").game
-    public = game.public_view(game.new_game([NAMES[1]], 4))
+    public = game.public_view(game.new_game([NAMES[1]], 4, {"names": lang}))
     full = dataclasses.replace(
         public,
         miles=(Card.D25,) * 10 + (Card.D50,) * 10 + (Card.D200,) * 2,
@@ -349,29 +360,41 @@ def test_solo_table_has_no_small_text(monkeypatch: pytest.MonkeyPatch) -> None:
     assert full.last_move.replace(" ", "") in shown  # whole, not cut
     assert not too_small(labels)
     words = {text for text, _ in labels}
-    assert {"CLEARED", "YOUR MILES", "mi", "×10", "Hands wiped 999", "Refuels left 2/3"} <= words
+    title, unit = {"en": ("YOUR MILES", "mi"), "fr": ("YOUR BORNES", "bornes")}[lang]
+    assert {"CLEARED", title, unit, "×10", "Hands wiped 999", "Refuels left 2/3"} <= words
     assert {"No refuel (classic)", "HAND 7/7", "BSD deck"} <= words
 
 
-def test_solo_hand_has_no_small_text(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_solo_hand_has_no_small_text(monkeypatch: pytest.MonkeyPatch, lang: str) -> None:
     """Every text on Solo's hand image, its status chips (the miles, the tank, the cleared
-    count) included, is at least the readable size: the chips were 18 px."""
+    count) included, is at least the readable size: the chips were 18 px. With the French
+    names the miles chip counts in bornes, at 3500 as wide as it gets."""
     game = bundle("solo").game
-    state = game.new_game([NAMES[1]], 4)
+    view = game.public_view(game.new_game([NAMES[1]], 4, {"names": lang}))
+    if lang == "fr":
+        view = dataclasses.replace(view, mileage=3500)
     drawn = sizes_drawn(monkeypatch)
-    solo.render_hand(game.public_view(state))
+    solo.render_hand(view)
     assert not too_small(drawn)
-    assert {"0 mi", "Cleared 0/49"} <= {text for text, _ in drawn}
+    chip = {"en": "0 mi", "fr": "3500 bornes"}[lang]
+    assert {chip, "Cleared 0/49"} <= {text for text, _ in drawn}
+    _check(monkeypatch, lambda: solo.hand_png(view))
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize("result", ["won", "lost"])
-def test_solo_result_has_no_small_text(monkeypatch: pytest.MonkeyPatch, result: str) -> None:
+def test_solo_result_has_no_small_text(
+    monkeypatch: pytest.MonkeyPatch, result: str, lang: str
+) -> None:
     """Every word on Solo's result card (the preset's chip, "CARDS CLEARED", "MILES",
     "HIGHWAYS LEFT" and the highways' numbers, the run's chips, the note under them) is at
     least the readable size, at its fullest (chips on two rows) with nothing crossed: they
-    were 18 px, 9 on a phone."""
+    were 18 px, 9 on a phone. With the French names the score is in bornes ("BORNES",
+    "Score: 9975 bornes")."""
     game = bundle("solo").game
-    public = game.public_view(game.new_game([NAMES[1]], 4, {"preset": "classic"}))
+    options = {"preset": "classic", "names": lang}
+    public = game.public_view(game.new_game([NAMES[1]], 4, options))
     view = dataclasses.replace(
         public,
         mileage=9975,
@@ -389,7 +412,11 @@ def test_solo_result_has_no_small_text(monkeypatch: pytest.MonkeyPatch, result: 
     _check(monkeypatch, lambda: solo.result_png(view))
     assert not too_small(drawn)
     words = {text for text, _ in drawn}
-    assert {"CARDS CLEARED", "MILES", "HIGHWAYS LEFT", "7", "Win needs fuel left"} <= words
+    assert {"CARDS CLEARED", "HIGHWAYS LEFT", "7", "Win needs fuel left"} <= words
+    unit = {"en": "MILES", "fr": "BORNES"}[lang]
+    assert unit in words
+    if lang == "fr":
+        assert not [text for text in words if "mile" in text.lower()], words
 
 
 # --- 1000 Mile Race ------------------------------------------------------------------------

@@ -17,7 +17,7 @@ from bot.engine.core import (
     named_action,
     resample_rng,
 )
-from bot.engine.mille.cards import full_deck, stacked_deck
+from bot.engine.mille.cards import distance_word, full_deck, stacked_deck
 from bot.engine.solo import rules
 from bot.engine.solo.notation import format_action, parse_action
 from bot.engine.solo.state import (
@@ -146,7 +146,8 @@ class MilleBornesSolo(Game[SoloState, Action]):
         after.result = "lost"
         after.left = True
         # "Left", not "gave up": a forfeit on the turn timer ends the run here too.
-        after.end_reason = f"Left with {after.cleared}/49 cleared and {after.mileage} miles."
+        unit = distance_word(state.options.get("names", "en"))  # bornes with the French names
+        after.end_reason = f"Left with {after.cleared}/49 cleared and {after.mileage} {unit}."
         after.caption = after.end_reason
         return after
 

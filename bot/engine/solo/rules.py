@@ -14,7 +14,7 @@ import random
 from collections.abc import Sequence
 
 from bot.engine.core import IllegalMove, NotYourTurn
-from bot.engine.mille.cards import REMEDY_FOR, Card
+from bot.engine.mille.cards import REMEDY_FOR, Card, distance_word
 from bot.engine.solo.state import (
     HAND_SIZE,
     HIGHWAY_CARDS,
@@ -197,7 +197,8 @@ def apply(state: SoloState, seat: int, action: Action) -> SoloState:
     if action.verb == "sacrifice":
         new.miles.remove(card)
         new.discard.extend((top, card))
-        caption = f"You sacrifice a claimed {card.miles} on {where}: −{card.miles} miles."
+        lost = f"{card.miles} {distance_word(lang)}"  # "−75 bornes" with the French names
+        caption = f"You sacrifice a claimed {card.miles} on {where}: −{lost}."
     else:
         new.hand.remove(card)
         claim = claimed_card(card, top)
@@ -223,9 +224,10 @@ def _clear_caption(
 ) -> str:
     name, on = card.name_in(lang), top.name_in(lang)
     if claim is not None:
+        gain = f"+{claim.miles} {distance_word(lang)}"  # "+75 bornes" beside "75 bornes"
         if card is top:
-            return f"Your {name} matches the {on} on {where}: +{claim.miles} miles."
-        return f"{name} clears the {on} on {where}: +{claim.miles} miles."
+            return f"Your {name} matches the {on} on {where}: {gain}."
+        return f"{name} clears the {on} on {where}: {gain}."
     if easy and REMEDY_FOR.get(top) is not card and REMEDY_FOR.get(card) is not top:
         return f"{name} cancels the {on} on {where} (same family)."
     return f"{name} clears the {on} on {where}."
@@ -255,7 +257,7 @@ def settle(state: SoloState) -> None:
                 state,
                 "lost",
                 f"Out of fuel: no move and an empty tank. {state.cleared}/{HIGHWAY_CARDS} "
-                f"cards cleared, {state.mileage} miles.",
+                f"cards cleared, {_mileage(state)}.",
             )
             return
         if len(state.hand) < HAND_SIZE:
@@ -341,15 +343,14 @@ def _finish_cleared(state: SoloState) -> None:
             state,
             "lost",
             f"{HIGHWAY_CARDS}/{HIGHWAY_CARDS} cards cleared, but the tank is empty: the strict "
-            f"rule needs at least one card left. {state.mileage} miles.",
+            f"rule needs at least one card left. {_mileage(state)}.",
         )
         return
     fuel = f" with {plural(len(state.tank), 'card')} left in the tank" if state.tank else ""
     _end(
         state,
         "won",
-        f"Every highway is clear ({HIGHWAY_CARDS}/{HIGHWAY_CARDS} cards){fuel}: "
-        f"{state.mileage} miles!",
+        f"Every highway is clear ({HIGHWAY_CARDS}/{HIGHWAY_CARDS} cards){fuel}: {_mileage(state)}!",
     )
 
 
@@ -357,6 +358,12 @@ def _end(state: SoloState, result: str, reason: str) -> None:
     state.result = "won" if result == "won" else "lost"
     state.end_reason = reason
     _event(state, reason)
+
+
+def _mileage(state: SoloState) -> str:
+    """The miles in front of you as the end says them: "200 miles", or "200 bornes" with the
+    French names, as their distance cards count."""
+    return f"{state.mileage} {distance_word(state.options.get('names', 'en'))}"
 
 
 def _the_last(n: int) -> str:
