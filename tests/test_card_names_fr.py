@@ -12,8 +12,8 @@ Names are matched as the engine spells them, case and word boundaries included, 
 the same word in French. Car Wars cards keep their English names. A distance card's English
 name ("100 miles") is looked for only where a card is named, in move labels and pickers: there
 the card is "100 bornes", as its button says ("Drive 100 bornes"; "Drive 100 miles" was missed,
-found by a newcomer's review), while elsewhere "miles" is the unit the game counts in ("drives
-100 miles (300 so far)", "trip 700 miles").
+found by a newcomer's review). Nor is the English unit said anywhere: the trip counts in bornes,
+as those cards do ("drives 100 bornes (300 so far)", "+75 bornes", "350 / 700 bornes").
 """
 
 from __future__ import annotations
@@ -59,6 +59,9 @@ DISTANCE = re.compile(
     + r")(?![\w'])"
 )
 """A distance card by its English name ("100 miles"), looked for where cards are named."""
+MILES = re.compile(r"\b(miles?|mi)\b", re.IGNORECASE)
+"""The English unit ("drives 100 miles", "350 mi", "YOUR MILES"), said nowhere with the French
+names: the trip counts in bornes, as the distance cards do."""
 """The extension question's words ("Go on to 1000!", "You reached 700! Go on to 1000?"), not
 the cards."""
 
@@ -199,6 +202,11 @@ def test_french_names_are_used_everywhere(key: str, seats: int, oil: str, drawn:
     assert any("bornes" in text for text in named)
     miles = sorted({line for text in named for line in text.splitlines() if DISTANCE.search(line)})
     assert miles == [], "\n".join(miles[:40])
+    # And the trip is counted in bornes, as those cards are, wherever it is spoken of.
+    unit = sorted(
+        {line for text in [*texts, *drawn] for line in text.splitlines() if MILES.search(line)}
+    )
+    assert unit == [], "\n".join(unit[:40])
 
 
 @pytest.mark.parametrize("key", ["mille", "dragon"])

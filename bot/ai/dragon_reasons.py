@@ -19,7 +19,7 @@ from bot.engine.dragon.cards import (
 )
 from bot.engine.dragon.notation import Action
 from bot.engine.dragon.views import CarView, DragonPublicView, DragonSeatView
-from bot.engine.mille.cards import HAZARD_FOR, HAZARDS_STOPPED_BY, SAFETY_FOR, Card
+from bot.engine.mille.cards import HAZARD_FOR, HAZARDS_STOPPED_BY, SAFETY_FOR, Card, distance_word
 from bot.engine.words import plural
 
 
@@ -42,7 +42,7 @@ def explain(view: DragonSeatView, move: str, report: SearchReport) -> str:
             if me.mileage + card.miles == TRIP:
                 why = f"{name} takes you to exactly {TRIP} and wins"
             else:
-                why = f"driving {card.miles} miles now brings {TRIP} closer"
+                why = f"driving {name} now brings {TRIP} closer"
         elif card.is_safety:
             why = _dragon_safety_reason(me, card, lang, public.phase)
         elif card.is_hazard:
@@ -186,11 +186,11 @@ def _dragon_hazard_reason(
         return f"{name} is your best play now"
     car = public.cars[target]
     if card is Card.SPEED_LIMIT:
-        return f"{name} holds {car.name} to 25 and 50 miles"
+        return f"{name} holds {car.name} to 25 and 50 {distance_word(lang)}"
     others = [c.mileage for c in public.cars if c.alive and c.seat != target]
     ahead = car.mileage > 0 and all(car.mileage > m for m in others)
     return f"{name} on {car.name} stops them" + (
-        f", the car closest to {TRIP} at {car.mileage} miles" if ahead else ""
+        f", the car closest to {TRIP} at {car.mileage} {distance_word(lang)}" if ahead else ""
     )
 
 

@@ -13,7 +13,7 @@ from bot.engine.core import Outcome
 from bot.engine.dragon import GAME
 from bot.engine.dragon.cards import TIRE_TRACK, cw_name
 from bot.engine.dragon.views import CarView, DragonPublicView, DragonSeatView
-from bot.engine.mille.cards import Card
+from bot.engine.mille.cards import Card, distance_word
 from bot.games.bundle import (
     ButtonSpec,
     ButtonStyle,
@@ -194,6 +194,7 @@ def _table_lines(view: DragonPublicView, detail: str, counts: bool) -> tuple[lis
     else:
         now = f"{view.cars[view.turn].name} to play"
     lines = [f"── Dragon Mille Bornes · {now} ──"]
+    unit = distance_word(view.lang, short=True)  # "350 bornes" beside the card "75 bornes"
     if counts:
         # The image's "MB deck" and "CW deck" pills, said once in full.
         lines.append(f"  decks: Mille Bornes {view.mb_deck_count}, Car Wars {view.cw_deck_count}")
@@ -202,7 +203,7 @@ def _table_lines(view: DragonPublicView, detail: str, counts: bool) -> tuple[lis
         # A car out of the race holds no cards: its hands went to the discards.
         held = counts and car.alive
         lines.append(
-            f"{marker} {car.name}: {car.mileage} mi, {_car_state(car, view)}; "
+            f"{marker} {car.name}: {car.mileage} {unit}, {_car_state(car, view)}; "
             f"{_hits(car, detail)}, tires {car.tires}, driver {car.driver}; kills {car.kills}"
             + (f"; {_hand_counts(car, detail)}" if held else "")
             + "".join(f"; {extra}" for extra in _car_extras(car, view.lang, detail))

@@ -22,7 +22,7 @@ from PIL import Image, ImageDraw
 
 from bot.engine.dragon.cards import DRIVER_TRACK, SIDE_TRACK, SIDES, SPECS, TIRE_TRACK, TRIP
 from bot.engine.dragon.views import CarView, DragonPublicView, DragonSeatView
-from bot.engine.mille.cards import SAFETIES, Card
+from bot.engine.mille.cards import SAFETIES, Card, distance_word
 from bot.engine.words import names
 from bot.render.common import (
     RGB,
@@ -126,7 +126,7 @@ def arena_size(view: DragonPublicView) -> tuple[int, int]:
 def render_table(view: DragonPublicView) -> Image.Image:
     """The arena as everyone sees it."""
     cars = len(view.cars)
-    background = _background(cars)
+    background = _background(cars, view.lang)
     w, h = background.size
     bottom = _Bottom(view, w)
     if bottom.height > _BOX_H:
@@ -154,8 +154,9 @@ def _panel_origin(seat: int, cars: int) -> tuple[int, int]:
     return _MARGIN + col * (_PANEL_W + _MARGIN), _TOP + _MARGIN // 2 + row * (_PANEL_H + _MARGIN)
 
 
-@lru_cache(maxsize=8)
-def _background(cars: int) -> Image.Image:
+@lru_cache(maxsize=16)
+def _background(cars: int, lang: str = "en") -> Image.Image:
+    """The arena with no car on it: title bar and ``cars`` empty panels (``lang``'s)."""
     w, h = table_size(cars)
     img = Image.new("RGB", (w, h), _ARENA)
     c = Canvas(img)
@@ -166,13 +167,14 @@ def _background(cars: int) -> Image.Image:
     c.text((_MARGIN + 4, _TOP // 2), title, tf, (240, 90, 60), "lm")
     for seat in range(cars):
         x, y = _panel_origin(seat, cars)
-        img.paste(_panel_base(), (x, y))
+        img.paste(_panel_base(lang), (x, y))
     return img
 
 
-@lru_cache(maxsize=1)
-def _panel_base() -> Image.Image:
-    """An empty car panel: the mat, the arena floor under the car, column labels, slots."""
+@lru_cache(maxsize=2)
+def _panel_base(lang: str = "en") -> Image.Image:
+    """An empty car panel: the mat, the arena floor under the car, column labels, slots; the
+    miles bar's title "BORNES" with the French names, as their distance cards count."""
     img = Image.new("RGB", (_PANEL_W, _PANEL_H), _ARENA)
     c = Canvas(img)
     c.rounded((0, 0, _PANEL_W - 1, _PANEL_H - 1), 16, fill=(46, 48, 56), outline=(84, 88, 100))
@@ -186,7 +188,7 @@ def _panel_base() -> Image.Image:
         sx = x + i * (_SAFE[0] + 5)
         box = (sx, _SAFE_Y, sx + _SAFE[0], _SAFE_Y + _SAFE[1])
         dashed_rounded(c.draw, box, (90, 96, 110), 5, 4, 2, 5)
-    c.text((x, _MILES_Y - 24), "MILES", label, Palette.MUTED)
+    c.text((x, _MILES_Y - 24), distance_word(lang).upper(), label, Palette.MUTED)
     c.rounded((x, _MILES_Y, _PANEL_W - 10, _MILES_Y + 24), 8, fill=Palette.ASPHALT_DARK)
     return img
 

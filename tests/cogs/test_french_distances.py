@@ -71,3 +71,51 @@ async def test_solo_with_french_names_counts_in_bornes(driver: InteractionDriver
     assert any("Left with 0/49 cleared and 0 bornes." in line for line in left), left
     words += left
     assert not [line for line in words if "mile" in line.lower() or " mi " in line], words
+
+
+DRAGON_TO_1000 = [
+    *["go", "200", "200", "100", "100", "100"],  # Alice's Mille Bornes hand
+    *["25"] * 6,  # the computer's: no Go, so it never drives
+    *["100", "50"] * 3,  # the draws, Alice's first
+    *["50"] * 7,
+    *["armor-front"] * 5,  # Car Wars hands that hurt nobody
+    *["armor-left"] * 5,
+    *["swerve"] * 10,
+]
+"""Alice drives Go, then 100 six times and 200 twice: 1000 on her ninth turn."""
+
+
+async def test_dragon_with_french_names_counts_in_bornes(driver: InteractionDriver) -> None:
+    """Before, with French names Alice's "100 bornes" said "Alice drives 100 miles (100 so
+    far).", the arena's words "Alice: 100 mi", the miles bar "MILES" and the end "Alice
+    crosses the line at exactly 1000 miles."; each now says bornes."""
+    bot = running_bot(driver)
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="dragon",
+        seats=[
+            SeatRecord(0, "Alice", user_id=ALICE_ID),
+            SeatRecord(1, "Computer (normal)", policy="normal"),
+        ],
+        deck=DRAGON_TO_1000,
+        seed=5,
+        options={"names": "fr"},
+    )
+    words = _words(await driver.slash("hint", {}))
+    suggested = await driver.autocomplete("move", "action", "")
+    words += [choice["name"] for choice in suggested.choices]
+    played = _words(await driver.slash("move", {"action": "play go"}))
+    words += played
+    for drive in ["100"] * 6 + ["200", "200"]:
+        offered = await driver.autocomplete("move", "action", "discard")
+        car_wars = [c["value"] for c in offered.choices if c["value"].startswith("cw-discard")]
+        words += _words(await driver.slash("move", {"action": car_wars[0]}))
+        played = _words(await driver.slash("move", {"action": f"play {drive}"}))
+        words += played
+    assert any("Alice drives 100 bornes (100 so far)." in line for line in words), words
+    assert any("Alice: 100 bornes," in line for line in words), words
+    ended = "Alice crosses the line at exactly 1000 bornes."
+    assert any(ended in line for line in played), played
+    words += _words(await driver.slash("replay", {}))
+    assert not [line for line in words if "mile" in line.lower() or " mi " in line], words

@@ -16,6 +16,7 @@ import pytest
 from bot.ai.dragon_reasons import explain
 from bot.ai.search import SearchReport
 from bot.engine.core import IllegalMove
+from bot.engine.dragon.ending import check_end, stalemate
 from bot.engine.dragon.views import public_view
 from bot.engine.mille.cards import Card
 from tests.engine.dragon_helpers import G, act, moving, rig, start
@@ -145,3 +146,37 @@ def test_the_oil_slick_window_puts_an_before_as_du_volant() -> None:
     """The window left open for the Driving Ace read "Ann may react to the Oil Slick with a As
     du volant." with French names; the article follows the name: "an As du volant"."""
     assert _oil_ace_window() == f"Ann may react to the Oil Slick with an {ACE}."
+
+
+def test_the_rare_endings_and_refusals_count_in_bornes() -> None:
+    """The sentences a played-through game seldom reaches said miles beside cards named "75
+    bornes": the arena closing ("without a mile driven … the most miles", "equal miles"),
+    the last drivers dying together ("had more miles", "equal miles") and the refusals "only
+    25 and 50 miles", "past 1000 miles". With the French names they count in bornes."""
+    said: list[str] = []
+    for final in ((300, 500), (400, 400)):
+        s = start(names="fr")
+        for car, final_miles in zip(s.cars, final, strict=True):
+            car.alive, car.final_miles, car.out_at = False, final_miles, 5
+        assert check_end(s)
+        said.append(s.end_reason)
+    for driven in (["100"], []):
+        s = rig(moving(start(names="fr")), 0, miles=driven)
+        stalemate(s)
+        said.append(s.end_reason)
+    limited = rig(start(mb=[["75"], []], names="fr"), 0, battle=["go"])
+    limited.cars[0].mb.speed = [Card.SPEED_LIMIT]
+    said.append(_refusal(limited, 0, "play 75"))
+    far = rig(start(mb=[["100"], []], names="fr"), 0, battle=["go"], miles=["200"] * 2)
+    far.cars[0].mb.miles += [Card.D100] * 5 + [Card.D75]  # 975
+    said.append(_refusal(far, 0, "play 100"))
+    assert said == [
+        "The last drivers died together; Bob had more bornes.",
+        "The last drivers died together with equal bornes.",
+        "The arena closes after 25 rounds without any bornes driven or a driver hurt: Ann has "
+        "the most bornes.",
+        "The arena closes after 25 rounds without any bornes driven or a driver hurt: equal "
+        "bornes.",
+        f"You are under a {Card.SPEED_LIMIT.name_in('fr')}: only 25 and 50 bornes may be played.",
+        "That would take you past 1000 bornes; the race ends exactly on 1000.",
+    ], said

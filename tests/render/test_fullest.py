@@ -563,10 +563,11 @@ def test_race_hand_lists_a_whole_junkyard_of_twenty_cards(
 # --- Dragon Mille Bornes -------------------------------------------------------------------
 
 
-def _dragon_view(cars: int, over: bool) -> Any:
+def _dragon_view(cars: int, over: bool, lang: str = "en") -> Any:
     """Every car with every mark: sides at 11 and breached, tires and driver one hit from
-    gone, jammed, fireproof, flamed, skidded, full hands and piles; some dead, one left."""
-    state = DRAGON.new_game(NAMES[:cars], 2)
+    gone, jammed, fireproof, flamed, skidded, full hands and piles; some dead, one left
+    (``lang``: the Mille Bornes cards' names)."""
+    state = DRAGON.new_game(NAMES[:cars], 2, {"names": lang})
     public = DRAGON.public_view(state)
     safeties = (Card.EXTRA_TANK, Card.PUNCTURE_PROOF, Card.DRIVING_ACE, Card.RIGHT_OF_WAY)
     views = []
@@ -619,29 +620,35 @@ def _dragon_view(cars: int, over: bool) -> Any:
     )
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize("cars", [2, 6])
 @pytest.mark.parametrize("over", [False, True])
 def test_dragon_arena_at_its_fullest(
-    monkeypatch: pytest.MonkeyPatch, cars: int, over: bool
+    monkeypatch: pytest.MonkeyPatch, cars: int, over: bool, lang: str
 ) -> None:
-    _check(monkeypatch, lambda: dragon.table_png(_dragon_view(cars, over)))
+    _check(monkeypatch, lambda: dragon.table_png(_dragon_view(cars, over, lang)))
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
 @pytest.mark.parametrize("over", [False, True])
 def test_dragon_arena_has_no_small_text_at_six_cars(
-    monkeypatch: pytest.MonkeyPatch, over: bool
+    monkeypatch: pytest.MonkeyPatch, over: bool, lang: str
 ) -> None:
     """Every text on a full six-car arena, the panels' labels (pile titles, side letters, a
     car's tags, a coup fourré's mark, the hand sizes) and the last move's title included, is
     at least the readable size: on a phone the image is shown about half size, and these were
-    drawn at 9-16 px."""
+    drawn at 9-16 px. The miles bar's title is "BORNES" with the French names, as their
+    distance cards count (it said "MILES")."""
     dragon._background.cache_clear()  # the labels drawn once on the cached panel
     dragon._panel_base.cache_clear()
     drawn = sizes_drawn(monkeypatch)
-    dragon.render_table(_dragon_view(6, over))
+    dragon.render_table(_dragon_view(6, over, lang))
     small = sorted({(text, size) for text, size in drawn if size < dragon._READABLE})
     assert not small
-    assert {"BATTLE", "SPEED", "F", "L", "FIREPROOF", "CF", "CW 10"} <= {t for t, _ in drawn}
+    words = {t for t, _ in drawn}
+    assert {"BATTLE", "SPEED", "F", "L", "FIREPROOF", "CF", "CW 10"} <= words
+    assert {"en": "MILES", "fr": "BORNES"}[lang] in words
+    assert {"en": "BORNES", "fr": "MILES"}[lang] not in words
 
 
 def test_dragon_hand_at_its_fullest(monkeypatch: pytest.MonkeyPatch) -> None:

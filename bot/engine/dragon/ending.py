@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bot.engine.dragon.cards import TRIP
 from bot.engine.dragon.state import DragonState, Phase
-from bot.engine.dragon.table import living, name
+from bot.engine.dragon.table import living, mb_unit, name
 
 QUIET_ROUNDS = 25
 """The arena closes after this many rounds in a row with no miles driven and no driver hurt
@@ -17,7 +17,8 @@ QUIET_ROUNDS = 25
 def finish_race(state: DragonState, seat: int) -> None:
     # One sentence, in the caption and as the reason (it said both "crosses the line at 1000
     # miles!" and "drove exactly 1000 miles.").
-    end_game(state, (seat,), f"{name(state, seat)} crosses the line at exactly {TRIP} miles.")
+    reason = f"{name(state, seat)} crosses the line at exactly {TRIP} {mb_unit(state)}."
+    end_game(state, (seat,), reason)
 
 
 def stalemate(state: DragonState) -> None:
@@ -25,12 +26,15 @@ def stalemate(state: DragonState) -> None:
     alive = living(state)
     best = max(state.cars[s].miles for s in alive)
     top = tuple(s for s in alive if state.cars[s].miles == best)
-    rounds = f"{QUIET_ROUNDS} rounds without a mile driven or a driver hurt"
+    unit = mb_unit(state)
+    # "without any bornes driven" with the French names: "a borne" is no card's word.
+    driven = "a mile" if unit == "miles" else f"any {unit}"
+    rounds = f"{QUIET_ROUNDS} rounds without {driven} driven or a driver hurt"
     if len(top) == 1:
-        reason = f"The arena closes after {rounds}: {name(state, top[0])} has the most miles."
+        reason = f"The arena closes after {rounds}: {name(state, top[0])} has the most {unit}."
         end_game(state, top, reason)
     else:
-        end_game(state, (), f"The arena closes after {rounds}: equal miles.", tied=top)
+        end_game(state, (), f"The arena closes after {rounds}: equal {unit}.", tied=top)
 
 
 def check_end(state: DragonState) -> bool:
@@ -48,12 +52,13 @@ def check_end(state: DragonState) -> bool:
     final = [s for s in dead if state.cars[s].out_at == last]
     best = max(state.cars[s].final_miles for s in final)
     top = tuple(s for s in final if state.cars[s].final_miles == best)
+    unit = mb_unit(state)
     if len(top) == 1:
         end_game(
-            state, top, f"The last drivers died together; {name(state, top[0])} had more miles."
+            state, top, f"The last drivers died together; {name(state, top[0])} had more {unit}."
         )
     else:
-        end_game(state, (), "The last drivers died together with equal miles.", tied=top)
+        end_game(state, (), f"The last drivers died together with equal {unit}.", tied=top)
     return True
 
 

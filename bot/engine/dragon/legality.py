@@ -9,7 +9,7 @@ from collections.abc import Callable
 from bot.engine.dragon.cards import SPECS, TIRE_TRACK, TRIP
 from bot.engine.dragon.notation import Action
 from bot.engine.dragon.state import Car, DragonState
-from bot.engine.dragon.table import mb_name, moving, name, needs_repairs
+from bot.engine.dragon.table import mb_name, mb_unit, moving, name, needs_repairs
 from bot.engine.dragon.words import describe
 from bot.engine.mille.cards import SAFETY_FOR, Card
 from bot.engine.mille.rules import is_limited
@@ -30,11 +30,14 @@ def why_not_mb(state: DragonState, seat: int, card: Card, target: int | None) ->
             return _why_stopped(state, car)
         if is_limited(me) and card.miles > 50:
             limit = mb_name(state, Card.SPEED_LIMIT)
-            return f"You are under a {limit}: only 25 and 50 miles may be played."
+            return f"You are under a {limit}: only 25 and 50 {mb_unit(state)} may be played."
         if card is Card.D200 and me.two_hundreds >= 2:
             return "You have already played two 200s."
         if me.mileage + card.miles > TRIP:
-            return f"That would take you past {TRIP} miles; the race ends exactly on {TRIP}."
+            return (
+                f"That would take you past {TRIP} {mb_unit(state)}; the race ends exactly on "
+                f"{TRIP}."
+            )
         return None
     top = me.battle_top
     named = mb_name(state, card)

@@ -30,7 +30,7 @@ def play_mb(state: DragonState, seat: int, card: Card, target: int | None) -> No
     if card.is_distance:
         me.miles.append(card)
         state.quiet = 0
-        state.caption = f"{who} drives {card.miles} miles ({me.mileage} so far)."
+        state.caption = f"{who} drives {title} ({me.mileage} so far)."  # "75 bornes" in French
         if me.mileage == TRIP:
             finish_race(state, seat)
             return

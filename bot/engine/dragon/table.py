@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bot.engine.dragon.cards import SIDES, TIRE_TRACK
 from bot.engine.dragon.state import Car, DragonState
-from bot.engine.mille.cards import HAZARD_SET, Card
+from bot.engine.mille.cards import HAZARD_SET, Card, distance_word
 from bot.engine.mille.rules import can_go
 from bot.engine.mille.state import BattleMark
 
@@ -72,3 +72,9 @@ def name(state: DragonState, seat: int) -> str:
 
 def mb_name(state: DragonState, card: Card) -> str:
     return card.name_in(state.options.get("names", "en"))
+
+
+def mb_unit(state: DragonState) -> str:
+    """What the race counts in, as the distance cards' names say it: "miles", or "bornes" with
+    the French names ("75 bornes")."""
+    return distance_word(state.options.get("names", "en"))
