@@ -372,8 +372,10 @@ class Console:
                 self.say(f"  … ({plural(earlier, 'earlier move')} not shown)")
         for caption in said:
             self.say(f"  » {caption}")
-        if finished and shown.result_text is not None:
-            self.say(shown.result_text(update.public))
+        # A match left mid-hand has no sheet to print (Mille Bornes' result_text is empty).
+        sheet = shown.result_text(update.public) if finished and shown.result_text else ""
+        if sheet:
+            self.say(sheet)
         table = shown.console_table(update.public)
         # The table's last line is the last move's caption (the image's "last move", in its
         # alt text): just said above, it is left out; on its own (resuming, 'table') it stays.

@@ -133,8 +133,9 @@ def result_text(view: MillePublicView, result: HandResult) -> str:
 
 
 def last_result_text(view: MillePublicView) -> str:
-    """The score image in words: the breakdown of the hand that just ended."""
-    return result_text(view, view.results[-1]) if view.results else ""
+    """The score image in words: the breakdown of the hand that just ended (none when a
+    player left the match mid-hand: no hand just ended, as ``result_png`` shows none)."""
+    return result_text(view, view.results[-1]) if view.results and not view.left_mid_hand else ""
 
 
 def console_hand(view: MilleSeatView) -> str:

@@ -614,7 +614,10 @@ def render_hand_result(view: MillePublicView, result: HandResult | None = None) 
 
     match_after = _match_totals_after(view, result)
     final = (
-        view.winners is not None and bool(view.results) and view.results[-1].number == result.number
+        view.winners is not None
+        and not view.left_mid_hand
+        and bool(view.results)
+        and view.results[-1].number == result.number
     )
     banner = (32, 108 + drop, w - 32, 178 + drop)
     cx = (banner[0] + banner[2]) / 2
@@ -685,8 +688,11 @@ def _reason_lines(reason: str, width: int) -> list[str]:
 def result_png(view: MillePublicView) -> bytes:
     """``render_hand_result`` of the last finished hand, as PNG bytes; b"" (no image) before
     any hand has finished: a match resigned in its first hand has no score sheet to show, and
-    a picture saying so would be posted under the last table with nothing to read out."""
-    if not view.results:
+    a picture saying so would be posted under the last table with nothing to read out. Nor
+    after a match left in a later hand: the last finished hand's sheet (posted when that hand
+    ended) came again under the last table, with the match's gold banner ("Hand 1 — score",
+    "★ Bob wins the match! ★"), as if that hand had decided it; the hand left is never scored."""
+    if not view.results or view.left_mid_hand:
         return b""
     return to_png(render_hand_result(view))
 

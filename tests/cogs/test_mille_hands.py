@@ -285,3 +285,24 @@ async def test_french_names_count_the_trip_in_bornes(driver: InteractionDriver) 
     replay = await driver.slash("replay", {})
     words += [line for message in replay.followups for line in said(message)]
     assert not [line for line in words if "mile" in line or " mi " in line], words
+
+
+async def test_a_match_left_in_its_second_hand_posts_no_earlier_score_sheet(
+    driver: InteractionDriver,
+) -> None:
+    """Alice wins hand 1 (1600 to 0, posted with its score sheet when it ended), hand 2 is
+    dealt, and she resigns. The match's last table came with hand 1's score sheet again, now
+    under the match's gold banner ("Hand 1 — score", "★ Computer (normal) wins the match! ★",
+    "Alice left the game."; in words "══ Hand 1: Alice completed the trip at 700 miles. ══"),
+    as if hand 1 had decided the match. Hand 2 is never scored (docs/rules/mille.md, Leaving):
+    the last table now comes alone, and its words say who won, the match's standing and who
+    left."""
+    await alice_at_700(driver)
+    ended = (await driver.slash("move", {"action": "extend no"})).followups
+    assert [files(m) for m in ended] == [["score.png"], ["table.png"]]
+    left = public_table(await driver.slash("resign", {}))
+    assert files(left) == ["table.png"], files(left)
+    assert (left.content or "").splitlines()[0] == (
+        "🏆 **Computer (normal)** won! Alice 1600 · Computer (normal) 0. Alice left the game."
+    ), left.content
+    assert not [line for line in said(left) if "Hand 1" in line], said(left)

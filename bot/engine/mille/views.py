@@ -70,6 +70,15 @@ class MillePublicView:
     def is_over(self) -> bool:
         return self.winners is not None
 
+    @property
+    def left_mid_hand(self) -> bool:
+        """The match ended with its hand unfinished (a player left: /resign, a forfeit): that
+        hand is never scored, and no finished hand decided the match (docs/rules/mille.md,
+        Leaving). Every other end comes with the hand that made it (``results[-1]``)."""
+        return self.winners is not None and (
+            not self.results or self.results[-1].number != self.hand_number
+        )
+
 
 @dataclass(frozen=True)
 class MilleSeatView:
