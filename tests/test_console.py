@@ -576,3 +576,16 @@ async def test_the_table_above_the_result_does_not_repeat_its_reason(
     header = max(n for n, line in enumerate(lines[:result]) if line.startswith("── "))
     table = lines[header:result]
     assert not [line for line in table if reason in line], (reason, table)
+
+
+async def test_a_match_left_in_its_second_hand_prints_no_earlier_score_sheet(
+    tmp_path: Path,
+) -> None:
+    """Root ends hand 1 (625 to 0, its sheet printed then) and resigns in hand 2. The console
+    printed hand 1's sheet again after the result, as if that hand had decided the match; the
+    hand left is never scored, so the result line ends the game alone."""
+    text = await _run(tmp_path, "1\n" * 8 + "resign\n", images=False)
+    assert "── Hand 2 ·" in text and text.count("══ Hand 1: ") == 1, text
+    after = text.split("> resign", 1)[1]
+    assert "🏆 Computer (random) won! Root 625 · Computer (random) 0. Root left the game." in after
+    assert "══" not in after, after
