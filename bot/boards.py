@@ -387,6 +387,7 @@ def solitaire_stats(
         winnable="won" in info.ranking.keys,
         board_label=board.value_label,
         board_value=row.value if row else None,
+        given_up_ranks=info.ranking.given_up_ranks,
     )
 
 

@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from bot.engine.words import plural
 from bot.render.leaderboard import TOP_N, LeaderboardRow
 from bot.render.stats import (
-    OFF_BOARD_NOTE,
     MemberStats,
     board_caption,
     board_value_text,
+    off_board_note,
     rated_games,
     solitaire_record,
     solitaire_win_rate,
@@ -147,7 +147,7 @@ def _solitaire_lines(card: MemberStats) -> list[str]:
     if card.board_value is None:
         # As the header's "CLEARED —": "No result on the best-results board (cleared /49)
         # yet." was read out slash and all, a "49" the card does not show.
-        lines.append(f"Best {label} on the best-results board: none yet. {OFF_BOARD_NOTE}")
+        lines.append(f"Best {label} on the best-results board: none yet. {off_board_note(card)}")
     else:
         best = f"{label} {board_value_text(card.board_label, card.board_value)}"
         place = ""

@@ -147,6 +147,10 @@ class Ranking:
     called ``label``. ``bests`` are per-seat figures whose best single value a member's stats
     show, ``totals`` figures they add up over all games, each as (figure, label).
     ``score_unit`` names what a seat's score counts ("pts"; Mille Bornes Solo's is miles).
+    ``given_up_ranks``: whether a game given up may still rank on the best-results board; False
+    where a seat that leaves gets the figure ``left`` (Ticket to Ride Solo: its score stands
+    where the member stopped), which the board leaves out. Mille Bornes Solo keeps what was
+    cleared, which playing on only adds to, so its give-up ranks.
     """
 
     kind: RankingKind = "rating"
@@ -156,6 +160,7 @@ class Ranking:
     bests: tuple[tuple[str, str], ...] = ()
     totals: tuple[tuple[str, str], ...] = ()
     score_unit: str = "pts"
+    given_up_ranks: bool = True
 
 
 @dataclass(frozen=True)

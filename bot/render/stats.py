@@ -102,6 +102,8 @@ class MemberStats:
     settings is neither; shown only when the game ``winnable``), and ``board_value``
     is the member's best result on the game's best-results board (a column called
     ``board_label``), placed ``rank`` of ``ranked_players``; None when no game of theirs ranks.
+    ``given_up_ranks``: whether the game's board ranks a game given up (``Ranking``), so the
+    card's note says which games the board leaves out (``off_board_note``).
     """
 
     name: str
@@ -122,6 +124,7 @@ class MemberStats:
     winnable: bool = False
     board_label: str = ""
     board_value: int | None = None
+    given_up_ranks: bool = True
 
 
 def board_value_text(label: str, value: int) -> str:
@@ -377,10 +380,16 @@ def _draw_solitaire_record_panel(c: Canvas, stats: MemberStats, box: Box) -> int
     return box[3]
 
 
-OFF_BOARD_NOTE = (
-    "Games played with /hint, with turns the computer played, or at other than the "
-    "standard settings do not rank."
-)
+def off_board_note(stats: MemberStats) -> str:
+    """Which of the game's games its best-results board leaves out, under the board and in
+    the alt text. A game given up is named only where it does not rank (Ticket to Ride Solo):
+    Bob, whose one run he gave up, read only of /hint, the computer's turns and other settings,
+    none of them his; Mille Bornes Solo's give-up ranks, so its note does not say it."""
+    given_up = "" if stats.given_up_ranks else "given up, "
+    return (
+        f"Games {given_up}played with /hint, with turns the computer played, or at other "
+        "than the standard settings do not rank."
+    )
 
 
 def _draw_board_panel(c: Canvas, stats: MemberStats, box: Box) -> None:
@@ -390,7 +399,7 @@ def _draw_board_panel(c: Canvas, stats: MemberStats, box: Box) -> None:
     cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
     if stats.board_value is None:
         c.text((cx, cy - 20), "Not on the board yet", font(26, "bold"), Palette.MUTED, "mm")
-        _draw_note(c, cx, cy + 20, x1 - x0 - 36)
+        _draw_note(c, stats, cx, cy + 20, x1 - x0 - 36)
         return
     value = board_value_text(stats.board_label, stats.board_value)
     c.text((cx, cy - 60), value, font(96, "bold"), Palette.GOLD, anchor="mm", drop=3)
@@ -403,20 +412,20 @@ def _draw_board_panel(c: Canvas, stats: MemberStats, box: Box) -> None:
         w = text_width(chip, chip_font) + 28
         c.pill(round(cx - w / 2), round(cy + 50), chip, chip_font, fill, ink, 38, pad=14)
     room = x1 - x0 - 36
-    _draw_note(c, cx, y1 - 14 - _NOTE_LINE * len(_note_lines(room)), room)
+    _draw_note(c, stats, cx, y1 - 14 - _NOTE_LINE * len(_note_lines(stats, room)), room)
 
 
 _NOTE_LINE = 26
 
 
-def _note_lines(room: int) -> list[str]:
+def _note_lines(stats: MemberStats, room: int) -> list[str]:
     """The note under the board at the readable size (it was 16 px), in lines of ``room``."""
-    return wrap(OFF_BOARD_NOTE, font(READABLE), room)
+    return wrap(off_board_note(stats), font(READABLE), room)
 
 
-def _draw_note(c: Canvas, cx: float, top: float, room: int) -> None:
+def _draw_note(c: Canvas, stats: MemberStats, cx: float, top: float, room: int) -> None:
     """Which games the board leaves out, centred in lines from ``top``."""
-    for i, line in enumerate(_note_lines(room)):
+    for i, line in enumerate(_note_lines(stats, room)):
         c.text((cx, top + 13 + i * _NOTE_LINE), line, font(READABLE), Palette.MUTED, anchor="mm")
 
 

@@ -10,13 +10,18 @@ from typing import Any
 import pytest
 
 from bot.ratings import ResultRecord
-from bot.render import stats as render
 from bot.render.common import Canvas
 from bot.results import ASSISTED
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import alt_text_of
-from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.cogs.helpers import alt_text_of, public_table
+from tests.discord.backend import (
+    ALICE_ID,
+    BOB_ID,
+    GAMES_CHANNEL_ID,
+    GENERAL_CHANNEL_ID,
+    GUILD_ID,
+)
 from tests.discord.payloads import InteractionDriver
 
 RATED_WORDS = ("drawn", "rated", "rating", "opponent")
@@ -150,13 +155,41 @@ async def test_a_member_with_only_assisted_games_is_not_on_the_board(
     alt = alt_text_of(stats, "stats.png")
     assert alt.splitlines()[1:3] == [
         "1 game played: 0 won, 1 lost, 0% won.",
-        "Best cleared on the best-results board: none yet. " + render.OFF_BOARD_NOTE,
+        "Best cleared on the best-results board: none yet. Games played with /hint, with turns"
+        " the computer played, or at other than the standard settings do not rank.",
     ]
     card = _card(drawn)
     assert "Not on the board yet" in card and "—" in card
     # The header says what the board ranks without a dangling "/49" ("CLEARED /49 —").
     assert "CLEARED" in drawn and "/49" not in card
     assert _numbers(card) == _numbers(alt)
+
+
+async def test_a_ticket_to_ride_solo_run_given_up_is_the_reason_the_card_gives(
+    driver: InteractionDriver, drawn: list[str]
+) -> None:
+    """Bob gives up his one Ticket to Ride Solo run (/resign), which leaves the best-results
+    board. His card read only "Games played with /hint, with turns the computer played, or at
+    other than the standard settings do not rank.", none of which he did; it names a game given
+    up too, in the image and the alt text alike. (Mille Bornes Solo's give-up ranks, so its
+    note does not name it: above.)"""
+    bob = {"user_id": BOB_ID, "channel_id": GENERAL_CHANNEL_ID}
+    public_table(await driver.slash("play", {"game": "ttr-solo"}, **bob))
+    public_table(await driver.slash("resign", {}, **bob))
+    drawn.clear()
+    stats = await driver.slash("stats", {"game": "ttr-solo"}, user_id=BOB_ID)
+    alt = alt_text_of(stats, "stats.png")
+    note = (
+        "Games given up, played with /hint, with turns the computer played, or at other than"
+        " the standard settings do not rank."
+    )
+    assert alt.splitlines()[1:3] == [
+        "1 game played: 0 won, 1 lost, 0% won.",
+        "Best score on the best-results board: none yet. " + note,
+    ], alt
+    # The card's note, in the lines it wraps to, right under "Not on the board yet".
+    under = drawn[drawn.index("Not on the board yet") + 1 :]
+    assert " ".join(under).startswith(note), drawn
 
 
 async def test_the_card_leaves_classic_games_out_of_won_lost_and_the_rate(

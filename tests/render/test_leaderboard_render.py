@@ -473,18 +473,26 @@ def test_the_boards_titles_and_notes_are_readable(monkeypatch: pytest.MonkeyPatc
     assert min(sizes.values()) >= READABLE, sizes
 
 
-@pytest.mark.parametrize("solitaire", [False, True])
+@pytest.mark.parametrize(
+    ("solitaire", "given_up_ranks"), [(False, True), (True, True), (True, False)]
+)
 def test_the_stats_cards_titles_and_notes_are_readable(
-    monkeypatch: pytest.MonkeyPatch, solitaire: bool
+    monkeypatch: pytest.MonkeyPatch, solitaire: bool, given_up_ranks: bool
 ) -> None:
     """A /stats card's panel titles and their notes ("RATED RECORD", "W–L–D", "500 GAMES ·
     PEAK …") and the header's "RATING" were 15 px, and a solitaire's note under its board
-    (which games do not rank) 16 px: they are at least 20 px."""
+    (which games do not rank, games given up among them where they do not) 16 px: they are at
+    least 20 px."""
     drawn = sizes_drawn(monkeypatch)
     card = _stats(_history(30))
     if solitaire:
         card = dataclasses.replace(
-            card, solitaire=True, winnable=True, board_label="Cleared /49", board_value=43
+            card,
+            solitaire=True,
+            winnable=True,
+            board_label="Cleared /49",
+            board_value=43,
+            given_up_ranks=given_up_ranks,
         )
         titles = {"RECORD", "BEST RESULTS BOARD", "PERSONAL BESTS", "CLEARED"}
     else:
@@ -492,12 +500,13 @@ def test_the_stats_cards_titles_and_notes_are_readable(
         titles |= {"PERSONAL BESTS"}
     render_stats(card)
     sizes = {text: size for text, size in drawn if text in titles or " · PEAK " in text}
-    notes = [(text, size) for text, size in drawn if text in st.OFF_BOARD_NOTE]
+    note = st.off_board_note(card)
+    notes = [(text, size) for text, size in drawn if text in note]
     assert titles <= set(sizes) and len(sizes) == len(titles) + (not solitaire), (titles, drawn)
     assert min(sizes.values()) >= READABLE, sizes
     # The note's lines, however many it wraps to, say all of it (3 since the side column
     # widened for its 20 px words).
-    assert " ".join(text for text, _ in notes) == (st.OFF_BOARD_NOTE if solitaire else "")
+    assert " ".join(text for text, _ in notes) == (note if solitaire else "")
     assert min((size for _, size in notes), default=READABLE) >= READABLE
 
 

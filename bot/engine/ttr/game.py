@@ -477,7 +477,13 @@ class TicketToRideSolo(_TicketToRideBase):
         max_players=1,
         private_hands=True,
         daily_deal=True,
-        ranking=Ranking(kind="best", keys=("won", "score", "margin"), label="Score", shown="score"),
+        ranking=Ranking(
+            kind="best",
+            keys=("won", "score", "margin"),
+            label="Score",
+            shown="score",
+            given_up_ranks=False,  # a run given up is ``left`` (``outcome``)
+        ),
         summary="Sixteen turns of the Station Clock against six hidden tickets",
     )
     solo = True
