@@ -64,6 +64,7 @@ async def test_schema_created(store: Store, backend: Backend) -> None:
         (16, "lobbies_to_reshow"),
         (17, "result_members"),
         (18, "solo_runs_given_up"),
+        (19, "ttr_leavers"),
     ]
     tables = ("games", "moves", "results", "guild_settings", "lobbies", "abort_votes")
     for table in (
@@ -108,6 +109,7 @@ async def test_migrations_idempotent(backend: Backend) -> None:
         (16,),
         (17,),
         (18,),
+        (19,),
     ]
 
 
