@@ -227,7 +227,11 @@ def outcome_line(
     if outcome.is_draw:
         return f"🤝 {strong('Draw!')}{tail} {escape(outcome.reason)}"
     winners = and_list([strong(names[w]) for w in outcome.winners])
-    return f"🏆 {winners} won!{tail} {escape(outcome.reason)}"
+    # Several winners share first place (Ticket to Ride's equal totals): said as the score
+    # image and /history say it ("tie for the win", "tied for first"), where "Ann and Bob
+    # won!" read as if they had played together.
+    verdict = "won!" if len(outcome.winners) == 1 else "tie for the win!"
+    return f"🏆 {winners} {verdict}{tail} {escape(outcome.reason)}"
 
 
 def told(captions: Iterable[str], reason: str = "") -> list[str]:

@@ -7,7 +7,13 @@ from __future__ import annotations
 
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import alt_text_of, play_first_offered, public_table, replies
+from tests.cogs.helpers import (
+    alt_text_of,
+    play_first_offered,
+    public_table,
+    replies,
+    store_rigged,
+)
 from tests.cogs.test_race_ttr_hostile_review import THREE, ttr_of_three
 from tests.discord.backend import (
     ALICE_ID,
@@ -18,6 +24,7 @@ from tests.discord.backend import (
     GUILD_ID,
 )
 from tests.discord.payloads import InteractionDriver
+from tests.engine.ttr_helpers import lay
 
 
 async def test_the_daily_deal_of_another_game_names_the_games_that_have_one(
@@ -175,3 +182,27 @@ async def test_a_solo_run_given_up_leaves_the_best_results_board(
     assert "**lost** (left)" in history and "(0)" not in history, history
     mine = alt_text_of(await driver.slash("stats", {"game": "ttr-solo"}), "stats.png")
     assert f"Best score: {alice_score} pts" in mine and "1 of 1 on the board" in mine, mine
+
+
+async def test_a_tie_for_the_win_is_told_alike_everywhere(driver: InteractionDriver) -> None:
+    """Alice takes the second deck's last cards and the game ends with Alice and Bob on -8,
+    Carol on -10 (no ticket completed). Before the fix the result line read "🏆 **Alice** and
+    **Bob** won!", as if they had played together, while the score image said "Alice & Bob tie
+    for the win!" and /history "tied for first"; the line now says "tie for the win" too."""
+    bot = running_bot(driver)
+    state = lay(3, hands=[[], [], []], deck=["blue"])
+    state.players = tuple(seat.name for seat in THREE)
+    state.deck_number = 2
+    state.tickets = [[12], [8], [18]]  # T13 8, T09 8, T19 10: none completed
+    await store_rigged(driver, "ttr", THREE, state)
+    public_table(await driver.slash("move", {"action": "take blind"}))
+    ended = await driver.slash("move", {"action": "take 1"})
+    line = public_table(ended).content or ""
+    tie = "🏆 **Alice** and **Bob** tie for the win! 1st Alice -8 · 1st Bob -8 · 3rd Carol -10."
+    assert tie in line and "won!" not in line, line
+    assert "Alice and Bob tie for the win!" in alt_text_of(ended, "score.png")
+    (result,) = await bot.store.results(game_key="ttr")
+    assert result.record.ranks == (0, 0, 2), result.record
+    assert "**tied for first** (-8)" in replies(await driver.slash("history", {}))
+    carol = replies(await driver.slash("history", {}, user_id=CAROL_ID))
+    assert "**place 3** (-10)" in carol, carol

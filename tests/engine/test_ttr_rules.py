@@ -729,5 +729,6 @@ def test_equal_totals_share_the_win_and_the_place() -> None:
     outcome = G.outcome(s)
     assert outcome is not None and outcome.scores == (-8, -8, -10)
     assert outcome.winners == (0, 1) and outcome.places == (0, 0, 2)
-    # The reason is why the game ended; the tie is the result line's ("🏆 Ann and Bob won!").
+    # The reason is why the game ended; the tie is the result line's ("🏆 Ann and Bob tie for
+    # the win!").
     assert outcome.reason == "The second train deck has run out."

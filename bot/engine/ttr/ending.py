@@ -21,8 +21,8 @@ def compute_result(state: TtrState) -> None:
 def finish(state: TtrState, reason: str, gave_up: bool = False) -> None:
     """Final scoring: the winners (highest total; solo: beat the hidden opponent, unless the
     player ``gave_up``). The end's reason says why the game ended (solo: and the two totals),
-    never who won: every front end announces that once, in its own words ("🏆 Ann won!", the
-    image's "Ann wins!"), with the scores beside it."""
+    never who won: every front end announces that once, in its own words ("🏆 Ann won!",
+    "🏆 Ann and Bob tie for the win!", the image's "Ann wins!"), with the scores beside it."""
     state.phase = OVER
     state.final_queue = []
     compute_result(state)
