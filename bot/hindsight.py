@@ -15,11 +15,17 @@ import asyncio
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
 
 from bot.engine.core import GameError
 from bot.games import bundle
-from bot.move_log import LEAVE, own_move, played_for, replay_frames, replay_states
+from bot.move_log import (
+    LEAVE,
+    Replayed,
+    own_move,
+    played_for,
+    replay_states,
+    replayed,
+)
 from bot.position import Position, position_of, seat_of
 from bot.store.base import MoveRecord, SeatRecord, Store, StoredGame
 from bot.typed_moves import typed_move
@@ -288,8 +294,9 @@ class Hindsight:
         # parsed: /replay asks this before any limit applies, and before it answers Discord.
         return await self.store.last_aborted_game_of(user_id, channel_id, after)
 
-    async def replay(self, game_id: int) -> list[Any]:
-        """The public view after every move of an ended game; frame 0 is the deal.
+    async def replay(self, game_id: int) -> Replayed:
+        """The public view after every step of an ended game's log (frame 0 is the deal), and
+        which steps are players' moves (not seats leaving).
 
         Rebuilt from the stored deal and the move log, so it shows exactly what the table
         showed. Public views only: no frame can reveal a hand.
@@ -304,7 +311,7 @@ class Hindsight:
             raise NoReplay(NO_REPLAY_BEFORE)
         moves = await self.store.moves(game_id)
         # Replaying hundreds of moves is CPU work: keep it off the event loop.
-        return await asyncio.to_thread(replay_frames, bundle(stored.game_key).game, initial, moves)
+        return await asyncio.to_thread(replayed, bundle(stored.game_key).game, initial, moves)
 
     async def refusal(
         self, here: Position, seat: int, *, moves: Sequence[MoveRecord] | None = None

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.engine.core import Game, GameError
 from bot.store.base import MoveRecord
@@ -22,6 +22,34 @@ LEAVE = "@leave"
 """The move log's entry for a seat leaving (resigning or forfeiting): no game's notation."""
 
 
+class Replayed(NamedTuple):
+    """A finished game rebuilt for its replay: ``views``, the public view after the deal and
+    after each step of the move log replayed (``replay_frames``), and ``moved``, for every
+    step of the log, replayed or not, whether it is a player's move. A seat leaving is a step
+    and a table of the replay (the table shows that it left) but no move: a game only given up
+    was said to have "1 move"."""
+
+    views: Sequence[Any]
+    moved: Sequence[bool]
+
+    @property
+    def moves(self) -> int:
+        """The players' moves among the steps replayed."""
+        return sum(self.moved[: len(self.views) - 1])
+
+    @property
+    def moves_in_log(self) -> int:
+        """The players' moves of the whole log (a replay stopped early covers fewer)."""
+        return sum(self.moved)
+
+
+def replayed(
+    game: Game[Any, Any], initial: Mapping[str, Any], moves: Sequence[MoveRecord]
+) -> Replayed:
+    """The replay's views of a game from its deal and move log, and which steps are moves."""
+    return Replayed(replay_frames(game, initial, moves), [move.action != LEAVE for move in moves])
+
+
 def replay_frames(
     game: Game[Any, Any], initial: Mapping[str, Any], moves: Sequence[MoveRecord]
 ) -> list[Any]:
@@ -29,7 +57,7 @@ def replay_frames(
 
     A game finished before a rules fix may hold a move today's rules refuse (the fix changed
     what came before it): the replay then stops at the last move they accept, and the caller
-    can tell by the frame count (one more than the moves)."""
+    can tell by the frame count (one more than the steps of the log)."""
     return [game.public_view(state) for _, state in replay_states(game, initial, moves)]
 
 

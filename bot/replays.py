@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple
 
+from bot.move_log import Replayed
 from bot.render.pool import RenderPool
 from bot.render.replay import UPLOAD_LIMIT, gif_within, pick_frames, replay_frame
 
@@ -23,24 +24,29 @@ KEPT_BYTES = 24_000_000
 the heaviest), so eight of them could take as much again as the rest of the bot."""
 
 
-Inputs = tuple[Callable[[Any], bytes], Sequence[Any]]
-"""A game's table renderer and its public views, one after each move (frame 0: the deal)."""
+Inputs = tuple[Callable[[Any], bytes], Replayed]
+"""A game's table renderer and its replay: the public views, one after each step of the log
+(frame 0: the deal), and which steps are players' moves."""
 
 
 class ReplayGif(NamedTuple):
-    """A drawn replay: the GIF, the moves it covers and the tables it shows (the deal and
-    the final table included: every move's when there are few, else an even sample)."""
+    """A drawn replay: the GIF, the steps of the log it covers (moves and seats leaving), the
+    tables it shows (the deal and the final table included: every step's when there are few,
+    else an even sample), the final table, and the players' moves it covers and the log
+    holds (a seat leaving is no move)."""
 
     gif: bytes
-    moves: int
+    steps: int
     tables: int
     last: Any = None
     """The final table's public view (its words are the replay's alt text)."""
+    moves: int = 0
+    moves_in_log: int = 0
 
     @property
     def sampled(self) -> bool:
-        """Whether some moves' tables are left out (a long game, or a heavy one)."""
-        return self.tables < self.moves + 1
+        """Whether some steps' tables are left out (a long game, or a heavy one)."""
+        return self.tables < self.steps + 1
 
 
 class Replays:
@@ -75,13 +81,16 @@ class Replays:
         return await asyncio.shield(drawing)
 
     async def _draw(self, inputs: Callable[[], Awaitable[Inputs]]) -> ReplayGif:
-        table_png, views = await inputs()
+        table_png, replayed = await inputs()
+        views = replayed.views
         frames = [
             await self.renderer.run(replay_frame, table_png, views[i])
             for i in pick_frames(len(views))
         ]
         gif, shown = await self.renderer.run(gif_within, frames, self.max_bytes)
-        return ReplayGif(gif, len(views) - 1, shown, views[-1])
+        return ReplayGif(
+            gif, len(views) - 1, shown, views[-1], replayed.moves, replayed.moves_in_log
+        )
 
     def _keep(self, game_id: int, done: asyncio.Future[ReplayGif]) -> None:
         self._drawing.pop(game_id, None)

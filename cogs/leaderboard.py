@@ -337,11 +337,14 @@ class Boards(commands.Cog):
             # A long match takes a while to rebuild and draw: answer Discord first.
             await defer(interaction, thinking=True)
             replay = await bot.replays.gif(last.id, inputs)
+        # The players' moves: a seat leaving is a step of the log (and a table of the
+        # replay) but no move, and a game only given up said "(1 move)".
         moves = replay.moves
-        note = f"Replay of game #{last.id} ({plural(moves, 'move')})."
-        if moves < last.version:
+        note = f"Replay of game #{last.id} ({plural(moves, 'move') if moves else 'no moves'})."
+        if replay.steps < last.version:
             note = (
-                f"Replay of game #{last.id}: the first {moves} of its {last.version} moves. "
+                f"Replay of game #{last.id}: the first {moves} of its "
+                f"{plural(replay.moves_in_log, 'move')}. "
                 "The rest were played under an earlier version of the rules and cannot be "
                 "shown again move by move."
             )

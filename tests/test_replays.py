@@ -10,9 +10,15 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.move_log import Replayed
 from bot.render.pool import RenderPool
 from bot.render.replay import MAX_FRAMES
 from bot.replays import Inputs, Replays
+
+
+def _replayed(views: list[int]) -> Replayed:
+    """Stand-in views, every step after the deal a player's move."""
+    return Replayed(views, [True] * (len(views) - 1))
 
 
 def _table_png(view: Any) -> bytes:
@@ -32,15 +38,15 @@ async def test_a_replay_asked_for_at_once_and_again_is_drawn_once() -> None:
         nonlocal asked
         asked += 1
         await asyncio.sleep(0.01)
-        return _table_png, [0, 1, 2, 3]
+        return _table_png, _replayed([0, 1, 2, 3])
 
     results = await asyncio.gather(*(replays.gif(7, inputs) for _ in range(3)))
     later = await replays.gif(7, inputs)
     assert asked == 1
     assert all(result == results[0] for result in (*results, later))
-    gif, moves, tables, _ = later
+    gif, steps, tables, _, moves, _ = later
     # n_frames: multi-frame formats only, absent from the stubs.
-    assert moves == 3 and getattr(Image.open(io.BytesIO(gif)), "n_frames", 1) == 4
+    assert steps == moves == 3 and getattr(Image.open(io.BytesIO(gif)), "n_frames", 1) == 4
     assert tables == 4 and not later.sampled
 
 
@@ -52,7 +58,7 @@ async def test_only_the_latest_replays_are_kept() -> None:
     def inputs_of(game_id: int) -> Any:
         async def inputs() -> Inputs:
             asked.append(game_id)
-            return _table_png, [game_id]
+            return _table_png, _replayed([game_id])
 
         return inputs
 
@@ -71,7 +77,7 @@ async def test_a_failed_drawing_is_not_kept() -> None:
         calls += 1
         if calls == 1:
             raise RuntimeError("the log could not be read")
-        return _table_png, [0]
+        return _table_png, _replayed([0])
 
     with pytest.raises(RuntimeError):
         await replays.gif(5, inputs)
@@ -94,10 +100,10 @@ async def test_a_replay_is_drawn_within_the_upload_limit() -> None:
     replays = Replays(RenderPool(0), max_bytes=1_500_000)
 
     async def inputs() -> Inputs:
-        return _noisy_png, list(range(20))
+        return _noisy_png, _replayed(list(range(20)))
 
-    gif, moves, tables, _ = await replays.gif(9, inputs)
-    assert len(gif) <= 1_500_000 and moves == 19
+    gif, steps, tables, *_ = await replays.gif(9, inputs)
+    assert len(gif) <= 1_500_000 and steps == 19
     assert 1 < getattr(Image.open(io.BytesIO(gif)), "n_frames", 1) == tables < 20
 
 
@@ -111,7 +117,7 @@ async def test_kept_replays_stay_within_their_memory_budget() -> None:
     def inputs_of(game_id: int) -> Any:
         async def inputs() -> Inputs:
             asked.append(game_id)
-            return _noisy_png, [game_id, game_id + 100]
+            return _noisy_png, _replayed([game_id, game_id + 100])
 
         return inputs
 
@@ -129,7 +135,20 @@ async def test_a_long_game_s_replay_counts_the_tables_it_shows() -> None:
     replays = Replays(RenderPool(0))
 
     async def inputs() -> Inputs:
-        return _table_png, list(range(MAX_FRAMES + 40))
+        return _table_png, _replayed(list(range(MAX_FRAMES + 40)))
 
     replay = await replays.gif(3, inputs)
-    assert replay.moves == MAX_FRAMES + 39 and replay.tables == MAX_FRAMES and replay.sampled
+    assert replay.steps == MAX_FRAMES + 39 and replay.tables == MAX_FRAMES and replay.sampled
+
+
+async def test_a_seat_leaving_is_a_table_of_the_replay_but_no_move() -> None:
+    """Two moves, then a seat leaves, in a log of four steps of which the replay stops at the
+    third (a move today's rules refuse): every step replayed has its table, and the moves
+    counted are the players' (a game only given up was said to have "1 move")."""
+    replays = Replays(RenderPool(0))
+
+    async def inputs() -> Inputs:
+        return _table_png, Replayed([0, 1, 2, 3], [True, True, False, True])
+
+    replay = await replays.gif(4, inputs)
+    assert (replay.steps, replay.tables, replay.moves, replay.moves_in_log) == (3, 4, 2, 3)

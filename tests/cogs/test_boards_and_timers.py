@@ -151,7 +151,7 @@ async def test_replay_alt_text_says_the_last_table(driver: InteractionDriver) ->
     bot = running_bot(driver)
     last = await bot.store.last_finished_game(GAMES_CHANNEL_ID)
     assert last is not None
-    final = (await bot.tables.hindsight.replay(last.id))[-1]
+    final = (await bot.tables.hindsight.replay(last.id)).views[-1]
     result = await driver.slash("replay", {})
     lines = alt_text_of(result, "replay.gif").splitlines()
     assert lines[1] == "The last table:", lines

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.engine.words import plural
+from bot.move_log import LEAVE
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import alt_text_of, public_table, replies
@@ -50,9 +52,12 @@ async def test_a_best_score_in_miles_says_miles(driver: InteractionDriver, game_
     assert "Best score: 0 miles (game #1)." in alt_text_of(stats, "stats.png")
 
 
-async def test_the_replay_of_a_game_of_one_move_says_move(driver: InteractionDriver) -> None:
-    """Bob resigns before anyone plays: the game's one move is his leaving. Found in review:
-    /replay said "Replay of game #1 (1 moves)."."""
+async def test_the_replay_of_a_game_only_given_up_says_no_moves(
+    driver: InteractionDriver,
+) -> None:
+    """Bob resigns before anyone plays: the game's log holds his leaving alone. Found in
+    review: /replay said "Replay of game #1 (1 moves).", then "(1 move)", counting the leaving
+    as a move."""
     await running_bot(driver).tables.start(
         channel_id=GAMES_CHANNEL_ID,
         guild_id=GUILD_ID,
@@ -61,7 +66,7 @@ async def test_the_replay_of_a_game_of_one_move_says_move(driver: InteractionDri
         seed=4,
     )
     await driver.slash("resign", {}, user_id=BOB_ID)
-    assert replies(await driver.slash("replay", {})) == "Replay of game #1 (1 move)."
+    assert replies(await driver.slash("replay", {})) == "Replay of game #1 (no moves)."
 
 
 async def _race(driver: InteractionDriver, seed: int) -> None:
@@ -94,7 +99,7 @@ async def test_a_replay_after_your_aborted_game_says_which_game_it_shows(
     said = replies(await driver.slash("replay", {}, user_id=ALICE_ID))
     assert said == (
         "Your game #2 here was aborted, and aborted games are not replayed. "
-        "Replay of game #1, the last game finished in this channel (1 move)."
+        "Replay of game #1, the last game finished in this channel (no moves)."
     ), said
 
 
@@ -107,7 +112,7 @@ async def test_a_replay_after_others_aborted_a_game_is_unchanged(
     await driver.slash("resign", {}, user_id=BOB_ID)
     await _aborted(driver, 5)
     said = replies(await driver.slash("replay", {}, user_id=CAROL_ID))
-    assert said == "Replay of game #1 (1 move).", said
+    assert said == "Replay of game #1 (no moves).", said
 
 
 async def test_a_replay_with_only_an_aborted_game_says_it_was_aborted(
@@ -121,3 +126,52 @@ async def test_a_replay_with_only_an_aborted_game_says_it_was_aborted(
         "No game has finished in this channel yet: your game #1 here was aborted, and aborted "
         "games are not replayed."
     ), replies(refused)
+
+
+GAMES = ["mille", "race", "dragon", "ttr", "solo", "ttr-solo"]
+
+
+async def _start(driver: InteractionDriver, game_key: str) -> None:
+    """Alice (alone at a solitaire) and Bob at ``game_key``, dealt from seed 4."""
+    players = 1 if game_key in ("solo", "ttr-solo") else 2
+    seats = [SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)]
+    await running_bot(driver).tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key=game_key,
+        seats=seats[:players],
+        seed=4,
+    )
+
+
+@pytest.mark.parametrize("game_key", GAMES)
+async def test_a_game_given_up_at_once_has_no_moves_to_replay(
+    driver: InteractionDriver, game_key: str
+) -> None:
+    """Alice gives the game up before any move. Found in a Ticket to Ride play-through:
+    /replay said "(1 move)", counting her leaving as a move, in every game."""
+    await _start(driver, game_key)
+    await driver.slash("resign", {})
+    assert replies(await driver.slash("replay", {})) == "Replay of game #1 (no moves)."
+
+
+@pytest.mark.parametrize("game_key", GAMES)
+async def test_a_game_given_up_after_moves_counts_the_moves_and_shows_the_leaving(
+    driver: InteractionDriver, game_key: str
+) -> None:
+    """Alice makes her first move (the first she is offered), then gives up: /replay counts
+    the players' moves the log holds, not her leaving, which keeps its table at the end (the
+    table after it shows that she left)."""
+    bot = running_bot(driver)
+    await _start(driver, game_key)
+    stored = await bot.tables.current(GAMES_CHANNEL_ID)
+    notation = bot.tables.hand(stored, ALICE_ID)[1][0].notation
+    await driver.slash("move", {"action": notation})
+    await driver.slash("resign", {})
+    log = await bot.store.moves(1)
+    moves = [move for move in log if move.action != LEAVE]
+    assert len(moves) >= 1 and log[-1].action == LEAVE, log
+    said = replies(await driver.slash("replay", {}))
+    assert said == f"Replay of game #1 ({plural(len(moves), 'move')}).", said
+    views = (await bot.tables.hindsight.replay(1)).views
+    assert len(views) == len(log) + 1 and views[-1] != views[-2]
