@@ -62,7 +62,7 @@ async def test_frames_equal_the_live_views(tables: Tables, seed: int) -> None:
     """Frame 0 is the deal and frame n the table the players saw after move n."""
     final, live = await _play_live(tables, await _start(tables), seed)
     assert final.game.status == "finished"
-    frames = await tables.hindsight.replay(final.game.id)
+    frames = (await tables.hindsight.replay(final.game.id)).views
     assert len(frames) == final.game.version + 1
     assert frames == live
 
@@ -70,7 +70,7 @@ async def test_frames_equal_the_live_views(tables: Tables, seed: int) -> None:
 async def test_frames_are_public_views(tables: Tables) -> None:
     """Every frame is a public view, so no hidden hand can be in one."""
     final, _ = await _play_live(tables, await _start(tables), seed=4)
-    frames = await tables.hindsight.replay(final.game.id)
+    frames = (await tables.hindsight.replay(final.game.id)).views
     assert frames and all(type(frame) is MillePublicView for frame in frames)
 
 
@@ -78,7 +78,7 @@ async def test_replay_includes_the_computers_moves(tables: Tables) -> None:
     """Against the computer, every stored move (the computer's too) gives a frame."""
     seats = [SeatRecord(0, "Ann", user_id=ANN), SeatRecord(1, "Computer", policy="normal")]
     final, _ = await _play_live(tables, await _start(tables, seats), seed=5)
-    frames = await tables.hindsight.replay(final.game.id)
+    frames = (await tables.hindsight.replay(final.game.id)).views
     assert len(frames) == len(await tables.store.moves(final.game.id)) + 1
     assert frames[-1] == final.public
 
@@ -88,7 +88,7 @@ async def test_solo_replay(tables: Tables) -> None:
     final, live = await _play_live(
         tables, await _start(tables, [SeatRecord(0, "Ann", user_id=ANN)], "solo"), seed=6
     )
-    frames = await tables.hindsight.replay(final.game.id)
+    frames = (await tables.hindsight.replay(final.game.id)).views
     assert frames == live and all(type(frame) is SoloPublicView for frame in frames)
 
 
@@ -96,7 +96,7 @@ async def test_resigned_game_replays_up_to_the_resignation(tables: Tables) -> No
     """A resignation is logged like a move: the replay ends on the table it ended."""
     _, live = await _play_live(tables, await _start(tables), seed=7, limit=5)
     ended = await tables.leave(channel_id=CHANNEL, user_id=ANN)
-    frames = await tables.hindsight.replay(ended.game.id)
+    frames = (await tables.hindsight.replay(ended.game.id)).views
     assert frames[:-1] == live and frames[-1] == ended.public
     assert frames[-1].winners is not None and frames[-2].winners is None
 
@@ -194,5 +194,5 @@ async def test_a_move_todays_rules_refuse_ends_the_replay_there(
     async with aiosqlite.connect(tmp_path / "t.db") as db:
         await db.execute("UPDATE moves SET action = 'extend yes' WHERE seq = 4")
         await db.commit()
-    frames = await tables.hindsight.replay(final.game.id)
+    frames = (await tables.hindsight.replay(final.game.id)).views
     assert frames == live[:4]

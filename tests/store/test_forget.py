@@ -144,7 +144,7 @@ async def test_a_forgotten_members_games_still_replay(store: Store) -> None:
     after = await store.games_of_member(BOB)
     assert [g.id for g in after] == [first.id, second.id, third.id]
     for stored, old in zip(after[:2], before, strict=True):
-        views = await tables.hindsight.replay(stored.id)
+        views = (await tables.hindsight.replay(stored.id)).views
         assert len(views) == len(await store.moves(stored.id)) + 1
         now = tables.position(stored)
         assert now.state.players == (FORMER, "Bob")
@@ -176,7 +176,7 @@ async def test_a_stacked_deal_is_renamed_in_place(store: Store, backend: Backend
     await forget_member(store, ALICE)
     assert "Alice" not in await _everything(backend)
     (game,) = await store.games_of_member(BOB)
-    views = await tables.hindsight.replay(game.id)
+    views = (await tables.hindsight.replay(game.id)).views
     assert len(views) == 3 and tables.position(game).state.players == (FORMER, "Bob")
 
 

@@ -234,7 +234,7 @@ async def test_two_members_forgotten_from_one_game_keep_apart(store: Store) -> N
     game = await store.get_game(result.record.game_id)
     assert game is not None and [seat.name for seat in game.seats] == [FORMER, second]
     assert tables.position(game).state.players == (FORMER, second)
-    views = await tables.hindsight.replay(game.id)
+    views = (await tables.hindsight.replay(game.id)).views
     assert any(second in view.caption for view in views)
 
 

@@ -105,7 +105,7 @@ async def test_old_database_game_plays_on_and_replays(backend: Backend, path: Pa
         finished = update.game
         assert finished.status == "finished"
         assert [r.record.game_id for r in await store.results()] == [finished.id]
-        frames = await tables.hindsight.replay(finished.id)
+        frames = (await tables.hindsight.replay(finished.id)).views
         assert len(frames) == len(await store.moves(finished.id)) + 1
     finally:
         await store.close()
