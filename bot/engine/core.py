@@ -200,6 +200,25 @@ def players_wanted(fewest: int, most: int) -> str:
     return f"{fewest} to {most} players"
 
 
+def parsed_or_named(
+    parse: Callable[[str], A],
+    legal: Callable[[], Iterable[A]],
+    words: Callable[[A], Iterable[str]],
+    text: str,
+) -> A:
+    """``parse(text)``, the game's notation, else the one legal action (``legal()``, listed only
+    then) that ``words`` writes as ``text`` (``named_action``): a move typed as /move's
+    suggestions, the buttons or a /hint write it ("End your turn", "Stop on Bob"), which the
+    notation alone refused. The notation's refusal stands when no move is so named."""
+    try:
+        return parse(text)
+    except NotationError:
+        found = named_action(legal(), words, text)
+        if found is None:
+            raise
+        return found
+
+
 def named_action(actions: Iterable[A], words: Callable[[A], Iterable[str]], text: str) -> A | None:
     """The one action of ``actions`` that ``words`` writes as ``text`` (read in any case and
     spacing, a hyphen for a minus sign, accents or none: "Vehicule prioritaire" for the

@@ -11,11 +11,10 @@ from bot.engine.core import (
     BadOption,
     Game,
     GameInfo,
-    NotationError,
     OptionSpec,
     Outcome,
     Ranking,
-    named_action,
+    parsed_or_named,
     resample_rng,
 )
 from bot.engine.dragon import moves, rules, turns
@@ -165,14 +164,12 @@ class DragonMilleBornes(Game[DragonState, Action]):
         """``parse_action``, and a move typed as /move's suggestions and the buttons write it
         ("Limite de vitesse on Bob", "Safety: Right of Way", "Rocket (Front) on Bob"), which
         the notation alone refused as not understood."""
-        try:
-            return parse_action(text)
-        except NotationError:
-            legal = self.legal_actions(state, seat)
-            found = named_action(legal, lambda a: (describe(state, seat, a),), text)
-            if found is None:
-                raise
-            return found
+        return parsed_or_named(
+            parse_action,
+            lambda: self.legal_actions(state, seat),
+            lambda a: (describe(state, seat, a),),
+            text,
+        )
 
     def format_action(self, action: Action) -> str:
         return format_action(action)

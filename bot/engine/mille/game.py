@@ -10,12 +10,11 @@ from bot.engine.core import (
     Game,
     GameInfo,
     IllegalMove,
-    NotationError,
     NotYourTurn,
     OptionSpec,
     Outcome,
     Ranking,
-    named_action,
+    parsed_or_named,
     resample_rng,
 )
 from bot.engine.mille import rules
@@ -154,14 +153,12 @@ class MilleBornes(Game[MilleState, Action]):
         """``parse_action``, and a move typed as /move's suggestions write it ("Drive 100
         miles", "Stop on Bob", "Extension: go on to 1000 miles"), which the notation alone
         refused as not understood."""
-        try:
-            return parse_action(text)
-        except NotationError:
-            legal = self.legal_actions(state, seat)
-            found = named_action(legal, lambda a: (self.describe_action(state, seat, a),), text)
-            if found is None:
-                raise
-            return found
+        return parsed_or_named(
+            parse_action,
+            lambda: self.legal_actions(state, seat),
+            lambda a: (self.describe_action(state, seat, a),),
+            text,
+        )
 
     def format_action(self, action: Action) -> str:
         return format_action(action)

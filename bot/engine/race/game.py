@@ -11,10 +11,9 @@ from bot.engine.core import (
     BadOption,
     Game,
     GameInfo,
-    NotationError,
     Outcome,
     Ranking,
-    named_action,
+    parsed_or_named,
     resample_rng,
 )
 from bot.engine.race import rules
@@ -202,14 +201,12 @@ class MileRace(Game[RaceState, Action]):
         """``parse_action``, and a move typed as /move's suggestions, the hand's buttons and a
         /hint write it ("End your turn", "Flat Tire on Bob", "Pit Crew: draw two"), which the
         notation alone refused as not understood."""
-        try:
-            return parse_action(text)
-        except NotationError:
-            legal = self.legal_actions(state, seat)
-            found = named_action(legal, lambda a: (self.describe_action(state, seat, a),), text)
-            if found is None:
-                raise
-            return found
+        return parsed_or_named(
+            parse_action,
+            lambda: self.legal_actions(state, seat),
+            lambda a: (self.describe_action(state, seat, a),),
+            text,
+        )
 
     def format_action(self, action: Action) -> str:
         return format_action(action)

@@ -10,11 +10,10 @@ from bot.engine.core import (
     Game,
     GameInfo,
     IllegalMove,
-    NotationError,
     OptionSpec,
     Outcome,
     Ranking,
-    named_action,
+    parsed_or_named,
     resample_rng,
 )
 from bot.engine.mille.cards import distance_word, full_deck, stacked_deck
@@ -191,14 +190,12 @@ class MilleBornesSolo(Game[SoloState, Action]):
         """``parse_action``, and a move written as the member reads it: a /move suggestion's
         words ("75 miles on 75 miles (highway 5) +75") or a table button's ("5: 75 miles on
         75 miles"), which the notation alone took for the name of a card."""
-        try:
-            return parse_action(text)
-        except NotationError:
-            legal = self.legal_actions(state, seat)
-            found = named_action(legal, lambda a: self._words_for(state, seat, a), text)
-            if found is None:
-                raise
-            return found
+        return parsed_or_named(
+            parse_action,
+            lambda: self.legal_actions(state, seat),
+            lambda a: self._words_for(state, seat, a),
+            text,
+        )
 
     def _words_for(self, state: SoloState, seat: int, action: Action) -> tuple[str, str, str]:
         """A move as its suggestion and its table button write it (``bot/games/solo.py``), the
