@@ -333,7 +333,8 @@ def _claim_sqlite_file(url: str) -> TextIO | None:
     Discord too and answers each a second time; several processes (shards) share PostgreSQL
     instead. The lock is a file of its own (``junction.db.lock``), so SQLite's locks on the
     database are left alone, and the kernel drops it when the process ends, however it ends.
-    The console and ``junction sync`` take no lock: they may run beside the bot.
+    It sits beside the file itself, through any symlink (a hard link is a name it cannot
+    see). The console and ``junction sync`` take no lock: they may run beside the bot.
     """
     try:
         store = open_store(url)
@@ -342,7 +343,7 @@ def _claim_sqlite_file(url: str) -> TextIO | None:
     if not isinstance(store, SqliteStore) or store.is_memory:
         return None
     try:
-        path = Path(store.path + ".lock")
+        path = Path(store.lock_path)
         path.parent.mkdir(parents=True, exist_ok=True)
         claim = path.open("a")
     except OSError:

@@ -308,6 +308,21 @@ def test_migrate_db_refuses_a_database_a_running_bot_holds(
     assert not (tmp_path / "target.db").exists()
 
 
+def test_migrate_db_refuses_a_running_bots_database_named_through_a_symlink(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The bot's lock sits beside the file itself; a copy from a linked name looked beside
+    the link, found no lock, and copied while the bot wrote."""
+    sqlite3.connect(tmp_path / "source.db").close()
+    (tmp_path / "link.db").symlink_to("source.db")
+    with (tmp_path / "source.db.lock").open("a") as claim:
+        fcntl.flock(claim, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as the running bot holds it
+        code = migrate_main("sqlite:///link.db", "sqlite:///target.db")
+    assert code == 2
+    assert "a Junction bot is running on link.db: stop it first" in capsys.readouterr().err
+    assert not (tmp_path / "target.db").exists()
+
+
 def test_migrate_db_copies_once_the_bot_has_stopped(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -899,3 +914,25 @@ def test_run_without_a_token_plays_moves_piped_in(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("No DISCORD_TOKEN set: starting the local console"), done.stdout
     assert "Game saved" in done.stdout, done.stdout
+
+
+def test_a_second_bot_on_the_same_sqlite_file_by_another_name_is_refused(
+    tmp_path: Path,
+) -> None:
+    """The lock file sat beside the name JUNCTION_DB gave: a second bot reaching the same
+    database through a symlink (a linked data folder, a linked file) took a lock of its own."""
+    from bot.client import _claim_sqlite_file, _release
+    from bot.config import ConfigError
+
+    (tmp_path / "disk").mkdir()
+    (tmp_path / "srv").symlink_to(tmp_path / "disk")
+    (tmp_path / "disk" / "link.db").symlink_to("junction.db")
+    first = _claim_sqlite_file(f"sqlite:///{tmp_path}/disk/junction.db")
+    assert first is not None
+    try:
+        for other in ("srv/junction.db", "disk/link.db"):
+            with pytest.raises(ConfigError, match="another Junction bot is already running"):
+                _claim_sqlite_file(f"sqlite:///{tmp_path}/{other}")
+    finally:
+        _release(first)
+    assert sorted(p.name for p in (tmp_path / "disk").iterdir()) == ["link.db"]

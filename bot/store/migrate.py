@@ -700,7 +700,7 @@ def _bot_running_on(store: Store) -> str | None:
     if not isinstance(store, SqliteStore) or store.is_memory:
         return None
     try:
-        with open(store.path + ".lock") as claim:
+        with open(store.lock_path) as claim:
             fcntl.flock(claim, fcntl.LOCK_EX | fcntl.LOCK_NB)  # let go as the file closes
     except BlockingIOError:
         return store.path

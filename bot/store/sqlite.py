@@ -206,6 +206,13 @@ class SqliteStore(SqlStore):
     def is_memory(self) -> bool:
         return self._path == MEMORY
 
+    @property
+    def lock_path(self) -> str:
+        """The file a running bot locks (``junction.db.lock``), beside the database itself
+        through any symlink: a bot or a copy naming the file by another path (a linked data
+        folder, a linked file) finds the same lock."""
+        return os.path.realpath(self._path) + ".lock"
+
     # -- lifecycle ---------------------------------------------------------------------------------
 
     async def open(self) -> None:
