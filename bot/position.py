@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.engine.core import Game
+from bot.engine.core import CorruptSave, Game
 from bot.games import bundle
 from bot.games.bundle import GameBundle
 from bot.store.base import StoredGame
@@ -15,6 +15,7 @@ from bot.updates import NotSeated, and_list
 
 OUT_OF_THE_GAME = "You are out of this game; the others play on."
 NOT_SEATED = "You are not playing in this game; only its players can do that."
+DAMAGED_SEATS = "This saved game is damaged and cannot be resumed: its seats do not read."
 
 
 def seat_of(stored: StoredGame, user_id: int) -> int:
@@ -108,4 +109,13 @@ class Position:
 def position_of(stored: StoredGame) -> Position:
     """The stored game with its state rebuilt (a CorruptSave if it cannot be read)."""
     found = bundle(stored.game_key)
-    return Position(stored, found, found.game.from_dict(stored.state))
+    state = found.game.from_dict(stored.state)
+    info = found.info
+    numbers = [record.seat for record in stored.seats]
+    if numbers != list(range(len(numbers))) or not (
+        info.min_players <= len(numbers) <= info.max_players
+    ):
+        # Seats stored otherwise (none at all, a gap) failed later, as a seat was looked up
+        # by its number: "Something went wrong" for every command in the channel.
+        raise CorruptSave(DAMAGED_SEATS)
+    return Position(stored, found, state)

@@ -2,8 +2,8 @@
 stored rows (JSON text in columns) and the store's records.
 
 A damaged row never passes silently: a column that does not decode is a ``StoreError`` naming
-what it was, but for a game's state, which comes back as a save no game resumes
-(``DAMAGED_SAVE``), so that the game can still be ended.
+what it was, but for a game's state, seats or options, which make it come back as a save no
+game resumes (``DAMAGED_SAVE``), so that the game can still be ended.
 """
 
 from __future__ import annotations
@@ -116,15 +116,27 @@ def seats_from_json(text: str) -> tuple[SeatRecord, ...]:
             raise StoreError("a stored seat is not a JSON object")
         user_id = item.get("user_id")
         policy = item.get("policy")
-        seats.append(
-            SeatRecord(
+        try:
+            seat = SeatRecord(
                 seat=int(item["seat"]),
                 name=str(item["name"]),
                 user_id=None if user_id is None else int(user_id),
                 policy=None if policy is None else str(policy),
             )
-        )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise StoreError("a stored seat is damaged") from exc
+        seats.append(seat)
     return tuple(seats)
+
+
+def seats_name(text: str, user_id: int) -> bool:
+    """Whether stored seats seat ``user_id``; seats too damaged to read seat nobody, as the
+    game they belong to reads (``game_from_row``), rather than failing every search of the
+    member's games (/replay, the games-at-once check of /play) for one damaged row."""
+    try:
+        return any(s.user_id == user_id for s in seats_from_json(text))
+    except StoreError:
+        return False
 
 
 def game_status(value: object) -> GameStatus:
@@ -228,14 +240,26 @@ def _state(text: str) -> dict[str, Any]:
 def game_from_row(row: RowLike, *, state_json: str | None = None) -> StoredGame:
     """A StoredGame from a row of ``GAME_COLUMNS``; ``state_json`` stands in for the row's state
     (the SQLite store's snapshot it has just written)."""
+    state_text = row["state"] if state_json is None else state_json
+    state = _state(state_text)
+    try:
+        seats = seats_from_json(row["seats"])
+        options = load_object(row["options"], "options")
+    except StoreError:
+        # Damaged seats or options make the game a save no game resumes, as a damaged state
+        # does, so that it can still be ended (ending writes neither column, so their text is
+        # kept). As an error, one game's options made /mygames fail for the whole server, and
+        # its seats left a game that no /abort could end.
+        seats, options = (), {}
+        state = state if DAMAGED_SAVE in state else {DAMAGED_SAVE: str(state_text)}
     return StoredGame(
         id=int(row["id"]),
         channel_id=int(row["channel_id"]),
         guild_id=optional_int(row["guild_id"]),
         game_key=str(row["game_key"]),
-        seats=seats_from_json(row["seats"]),
-        options=load_object(row["options"], "options"),
-        state=_state(row["state"] if state_json is None else state_json),
+        seats=seats,
+        options=options,
+        state=state,
         version=int(row["version"]),
         status=game_status(row["status"]),
         message_id=optional_int(row["message_id"]),

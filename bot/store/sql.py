@@ -98,6 +98,7 @@ from bot.store.rows import (
     seat_freed,
     seat_to_json,
     seats_from_json,
+    seats_name,
     shard_condition,
     stored_result,
     timers_from_rows,
@@ -349,7 +350,7 @@ class SqlStore(Store):
         for skip in itertools.count(0, ABORTED_PAGE):
             rows = await self._read(ABORTED_IN, channel_id, after, pattern, ABORTED_PAGE, skip)
             for row in rows:
-                if any(s.user_id == user_id for s in seats_from_json(row["seats"])):
+                if seats_name(row["seats"], user_id):
                     return await self.get_game(int(row["id"]))
             if len(rows) < ABORTED_PAGE:
                 break
@@ -742,7 +743,7 @@ class SqlStore(Store):
         return [
             (int(row["id"]), int(row["channel_id"]))
             for row in rows
-            if any(s.user_id == user_id for s in seats_from_json(row["seats"]))
+            if seats_name(row["seats"], user_id)
         ]
 
     async def claim_seating(self, user_id: int, guild_id: int, holder: str, lease: float) -> bool:

@@ -18,6 +18,7 @@ import pytest
 from bot.store.migrations import apply_migrations, load_migrations
 from bot.store.sqlite import SqliteStore
 from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import replies
 from tests.discord.backend import CATEGORY_ID, GAMES_CHANNEL_ID, GUILD_ID, text_channel_payload
 from tests.discord.payloads import InteractionDriver
 from tests.reliability.driving import Seating, apologised, seatings
@@ -158,6 +159,49 @@ async def test_a_damaged_state_row(driver: InteractionDriver, tmp_path: Path, da
         await tables.store.set_timer(game_id, remind_at=past, deadline=None)
     events = await sweep(tables, time.time())
     assert [e.game.id for e in events] == [healthy.id]
+
+
+@pytest.mark.parametrize(
+    ("column", "damage"),
+    [
+        ("seats", "not json"),
+        # Cut short, still naming the member (the stores find a member's games by the id).
+        ("seats", f'[{{"seat":0,"name":"alice","user_id":{LAYOUT.members[0]}'),
+        ("seats", '[{"seat": "first"}]'),  # not a seat
+        ("seats", "[]"),  # no seat at a game dealt for some
+        ("options", "{{"),
+    ],
+)
+async def test_a_damaged_seats_or_options_row(
+    driver: InteractionDriver, tmp_path: Path, column: str, damage: str
+) -> None:
+    """One game's seats or options are damaged: that channel is told so in a sentence and
+    the game can be ended; the other channel plays on, and /mygames still answers. Before,
+    damaged options made /mygames fail for every member of the server, damaged seats left a
+    game no /abort could end, and seats of the wrong shape failed in "Something went wrong"."""
+    here, other = await two_tables(driver)
+    tables = running_bot(driver).tables
+    broken = await tables.store.active_game(here)
+    assert broken is not None
+    member = LAYOUT.members[0]
+    with sqlite3.connect(tmp_path / "bot.db") as db:
+        db.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (damage, broken.id))
+    refused(await driver.slash("table", {}, user_id=member, channel_id=here), "damaged")
+    mine = await driver.slash("mygames", {}, user_id=member, channel_id=other)
+    assert mine.ephemeral and "Your games here" in replies(mine), replies(mine)
+    assert moved(await a_move(driver, other))
+    await consistent(driver, other)
+    ended = await driver.slash("abort", {}, user_id=member, channel_id=here)
+    assert any("ended this game with no result" in (r.content or "") for r in ended.responses)
+    assert await tables.store.active_game(here) is None
+    # The member's own commands that look for their games by their id: /replay (their last
+    # game here aborted?) and a new /play (how many games are they in?).
+    for name, options in (("replay", {}), ("play", {"game": LAYOUT.key})):
+        said = replies(await driver.slash(name, options, user_id=member, channel_id=here))
+        assert "could not be read" not in said, (name, said)
+    with sqlite3.connect(tmp_path / "bot.db") as db:
+        kept = db.execute(f"SELECT {column} FROM games WHERE id = ?", (broken.id,)).fetchone()
+    assert kept == (damage,)  # ending it wrote nothing over the damaged text
 
 
 async def test_a_database_written_by_an_older_schema(tmp_path: Path) -> None:
