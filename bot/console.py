@@ -40,7 +40,7 @@ from bot.games.bundle import GameBundle, MoveChoice
 from bot.move_log import LEAVE, replay_frames
 from bot.seats import computer_names
 from bot.store import StoreUnavailable, missing_sqlite_file, opened_store, unopened_store
-from bot.store.base import CONSOLE_CHANNEL, SeatRecord, StoredGame
+from bot.store.base import CONSOLE_CHANNEL, SeatRecord, StoredGame, StoreError
 from bot.store.sqlite import SqliteStore
 from bot.tables import Tables, TableUpdate
 from bot.typed_moves import MAX_MOVE_TEXT, typed_move
@@ -553,14 +553,19 @@ class Console:
         its miles) may lie between: a player coming back needs it all. Rebuilt from the deal
         and the move log, public views only."""
         store = self.tables.store
-        initial = await store.initial_state(stored.id)
-        moves = await store.moves(stored.id)
-        if initial is None or not moves:
-            return []
-        yours = [i for i, move in enumerate(moves) if move.seat == 0]  # your seat is 0
-        start = yours[-1] if yours else 0
-        game = bundle(stored.game_key).game
-        frames = await asyncio.to_thread(replay_frames, game, initial, moves)
+        try:
+            initial = await store.initial_state(stored.id)
+            moves = await store.moves(stored.id)
+            if initial is None or not moves:
+                return []
+            yours = [i for i, move in enumerate(moves) if move.seat == 0]  # your seat is 0
+            start = yours[-1] if yours else 0
+            game = bundle(stored.game_key).game
+            frames = await asyncio.to_thread(replay_frames, game, initial, moves)
+        except (StoreError, CorruptSave):
+            # Only the retelling needs the deal: the game itself, saved as it stands, plays
+            # on. This ended the console in a traceback, or called the sound game damaged.
+            return ["(cannot be told: the saved deal is damaged)"]
         captions = (
             str(getattr(after, "caption", ""))
             for before, after in itertools.pairwise(frames[start:])

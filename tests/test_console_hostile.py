@@ -272,3 +272,23 @@ async def test_a_computer_level_for_a_game_played_alone_is_said_unused(
     assert code == 0
     assert f"New {title}" in text and " alone.\n" in text, text
     assert "! --opponent is not used: no computer plays a game played alone." in text, text
+
+
+@pytest.mark.parametrize("damage", ["{{{ not json", '{"schema_version": 1, "nonsense": true}'])
+async def test_a_damaged_deal_still_resumes_the_game(tmp_path: Path, damage: str) -> None:
+    """The saved deal (the state before the first move, read only to tell what happened since
+    your last move) is damaged, the game itself sound: resuming printed a traceback ending
+    "StoreError: stored initial state is damaged: not valid JSON". Now the game resumes,
+    saying what cannot be told, and plays on."""
+    import sqlite3
+
+    code, _ = await _run(tmp_path, "play go\nquit\n", deck=DECK)
+    assert code == 0
+    with sqlite3.connect(tmp_path / "console.db") as db:
+        db.execute("UPDATE games SET initial_state = ?", (damage,))
+    db.close()
+    code, text = await _run(tmp_path, "1\nquit\n")
+    assert code == 0, text
+    assert text.startswith("Resuming your Mille Bornes game #1 (after 1 move of yours).\n")
+    assert "Since your last move:\n  » (cannot be told: the saved deal is damaged)\n" in text
+    assert "> 1\n  » Root drives 50 miles (50 so far).\n" in text  # played, not refused
