@@ -94,6 +94,18 @@ def one_line(text: str) -> str:
     )
 
 
+ECHO_LIMIT = 100
+"""The most of a line read from a script that the console echoes back."""
+
+
+def echoed(line: str) -> str:
+    """A line read from a script as the console echoes it after "> ": on one line, its
+    control characters written out (a terminal's escape in it is not run) and cut short
+    (a line of thousands of characters is refused in one sentence, not echoed whole)."""
+    text = one_line(line.rstrip())
+    return text if len(text) <= ECHO_LIMIT else text[:ECHO_LIMIT] + "…"
+
+
 def read_deck_file(path: str) -> list[str]:
     """A stacked deck file: card codes (top first) separated by spaces, commas or lines.
     Raises OSError when it cannot be read, BadOption when it is no deck file."""
@@ -693,7 +705,7 @@ async def run_console(
                 console.say("End of input: the game is saved.")
                 return 0
             if not interactive:
-                console.say(f"> {line.rstrip()}")
+                console.say(f"> {echoed(line)}")
             if not await console.command(line):
                 return 0
     finally:

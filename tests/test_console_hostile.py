@@ -292,3 +292,18 @@ async def test_a_damaged_deal_still_resumes_the_game(tmp_path: Path, damage: str
     assert text.startswith("Resuming your Mille Bornes game #1 (after 1 move of yours).\n")
     assert "Since your last move:\n  » (cannot be told: the saved deal is damaged)\n" in text
     assert "> 1\n  » Root drives 50 miles (50 so far).\n" in text  # played, not refused
+
+
+@pytest.mark.parametrize("typed", ["\x1b[2J\x1b[H", "x" * 200_000])
+async def test_a_line_read_from_a_script_is_echoed_on_one_short_line(
+    tmp_path: Path, typed: str
+) -> None:
+    """Moves piped in are echoed after "> ". The echo wrote the line as it came: a terminal
+    escape in a script's line was run (this one clears the screen), and a line of 200 000
+    characters was echoed whole above its one-sentence refusal. Now the echo writes control
+    characters out and cuts a long line short."""
+    code, text = await _run(tmp_path, f"{typed}\nquit\n", deck=DECK)
+    assert code == 0
+    assert not any(ord(ch) < 32 and ch != "\n" for ch in text), "a control character echoed"
+    echoed = [line for line in text.splitlines() if line.startswith("> ")]
+    assert echoed[-1] == "> quit" and all(len(line) <= 120 for line in echoed), echoed[0][:200]
