@@ -300,7 +300,22 @@ def _command(args: argparse.Namespace) -> int:
                 )
                 return 2
             print("No DISCORD_TOKEN set: starting the local console (Ctrl-D or 'quit' to leave).")
-            return _console(settings, argparse.Namespace(**_console_defaults()))
+            defaults = argparse.Namespace(**_console_defaults())
+            from bot.console import check_out
+            from bot.engine.core import BadOption
+
+            try:
+                check_out(Path(defaults.out))
+            except BadOption:
+                # The folder was never chosen here (`run` takes no --out), and the Docker
+                # image's user may not write its working folder: refused, the advice named
+                # options `junction run` does not take. The game is the same without images.
+                defaults.no_images = True
+                print(
+                    f"! Cannot write the table images to {defaults.out}: the game goes on "
+                    "without them (`junction console --out FOLDER` writes them elsewhere)."
+                )
+            return _console(settings, defaults)
         from bot.client import check_shards, run_bot
         from bot.store import unopened_store
 

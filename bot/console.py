@@ -162,7 +162,7 @@ def check_request(options: ConsoleOptions) -> None:
     if options.game is not None or options.new or not _may_hold_a_game(options.db):
         check_deal(found, options)
     if options.images:
-        _check_out(options.out)
+        check_out(options.out)
 
 
 def _may_hold_a_game(url: str) -> bool:
@@ -195,7 +195,7 @@ def check_deal(found: GameBundle, options: ConsoleOptions) -> None:
         found.game.new_game([f"P{seat}" for seat in range(seats)], 0, options.options, options.deck)
 
 
-def _check_out(out: Path) -> None:
+def check_out(out: Path) -> None:
     """Refuse an images' folder that cannot be (``--out`` naming a file, a place no folder can
     be made) before a game is dealt, not at its first image. It is not made here: a request
     refused after this check (the database) leaves nothing behind."""

@@ -936,3 +936,26 @@ def test_a_second_bot_on_the_same_sqlite_file_by_another_name_is_refused(
     finally:
         _release(first)
     assert sorted(p.name for p in (tmp_path / "disk").iterdir()) == ["link.db"]
+
+
+def test_run_without_a_token_plays_where_no_images_can_be_written(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`junction run` without a token plays the console, whose images go to junction-tables/
+    in the current folder. Where that cannot be a folder (the Docker image's /app, which its
+    user may not write; here a file of that name), `docker run -it junction` was refused with
+    "name a folder with --out, or add --no-images", two options `junction run` does not take.
+    Now the game is dealt without images, and the console says so once."""
+    import io
+
+    (tmp_path / "junction-tables").write_text("not a folder")
+    monkeypatch.setenv("JUNCTION_DB", f"sqlite:///{tmp_path / 'run.db'}")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["run"]) == 0
+    out = capsys.readouterr().out
+    assert "Game saved" in out, out
+    said = [line for line in out.splitlines() if "table images" in line]
+    assert said == [
+        "! Cannot write the table images to junction-tables: the game goes on without them "
+        "(`junction console --out FOLDER` writes them elsewhere)."
+    ], said
