@@ -123,6 +123,30 @@ def test_the_race_table_text_says_who_acts_in_words() -> None:
     assert _race_table_heading(state) == "── 1000 Mile Race · turn 1 · the race is over ──"
 
 
+def test_the_race_alt_text_says_what_the_acting_seat_does_as_the_image_does() -> None:
+    """The image frames the seat acting with "▶ TO PLAY", "▶ MAY REACT" or "▶ DISCARDING"; its
+    alt text read every one "to play: …" (Bob, asked only to react; Ann, cutting her hand to
+    ten). It now says "may react: Bob (Blue): …" and "discarding: Ann (Red): …"; the console's
+    own table keeps its "▶"."""
+    from bot.engine.race.state import Phase
+    from cogs.ui import table_alt
+    from tests.engine.race_helpers import act as race_act
+    from tests.engine.race_helpers import start as race_start
+
+    race = bundle("race")
+    cheats = ["25", "75", "coup-fourre", "roadblock", "jammer", "gasoline", "repairs"]
+    state = race_start(["100", "flat-tire"], cheats)
+    assert "\nto play: Ann (Red): " in table_alt(race.presenter, race.game.public_view(state))
+    answering = race_act(state, 0, "play flat-tire")
+    public = race.game.public_view(answering)
+    alt = table_alt(race.presenter, public)
+    assert "\nmay react: Bob (Blue): " in alt and "to play:" not in alt, alt
+    assert "\n▶ Bob (Blue): " in race.presenter.console_table(public)
+    state.phase = Phase.DISCARD
+    alt = table_alt(race.presenter, race.game.public_view(state))
+    assert "\ndiscarding: Ann (Red): " in alt and "to play:" not in alt, alt
+
+
 def test_the_race_table_text_says_an_empty_junkyard_is_empty() -> None:
     """An empty junkyard read "junkyard 0 (top —)", a dash a screen reader names; it now reads
     "junkyard empty", and a junkyard with cards still names its top card."""

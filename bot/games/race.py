@@ -89,7 +89,27 @@ def hand_pickers(view: RaceSeatView, moves: Sequence[MoveChoice]) -> list[Picker
     return pickers
 
 
+_ACTS = {"react": "may react", "discard": "discarding"}
+"""What the acting seat is doing, in the table image's words ("▶ MAY REACT", "▶ DISCARDING"),
+where it is not an ordinary play."""
+
+
 def console_table(view: RacePublicView) -> str:
+    return _table_text(view, said=False)
+
+
+def alt_tables(view: RacePublicView) -> list[tuple[str, str]]:
+    """The table in words for its image's description: the console's table, with the seat
+    asked to react or discarding said so ("may react: Bob (Blue): …"), as the image's chip
+    says it. The console's "▶" is read "to play:", which the alt text said of Bob while the
+    image said MAY REACT."""
+    return [(_table_text(view, said=True), "")]
+
+
+def _table_text(view: RacePublicView, said: bool) -> str:
+    """The table as text; ``said``: for a screen reader, the acting seat's line led by what it
+    does in words rather than by the marker (read "to play:") where it is not an ordinary
+    play."""
     # Words, not the engine's phase names ("play", "react", "discard"): this text is also the
     # table image's alt text, which a screen reader reads out (found by a newcomer's review).
     if view.is_over:
@@ -107,6 +127,8 @@ def console_table(view: RacePublicView) -> str:
     acting = view.reactor if view.phase == "react" else view.turn
     for side in view.sides:
         marker = "▶" if acting == side.seat and not view.is_over else " "
+        if said and marker == "▶" and view.phase in _ACTS:
+            marker = f"{_ACTS[view.phase]}:"
         hazards = ", ".join(NAME[h] for h in side.hazards) or "none"
         trumps = ", ".join(NAME[t] for t in side.trumps) or "none"
         junkyard = (
@@ -175,6 +197,7 @@ BUNDLE = GameBundle(
         console_table=console_table,
         console_hand=console_hand,
         hint=expert_hint,
+        alt_tables=alt_tables,
     ),
     policies=computer_players(NormalRacePolicy, RaceExpertPolicy),
     default_policy="normal",

@@ -235,8 +235,9 @@ RACE_BLUE = ["25", "75", "coup-fourre", "roadblock", "jammer", "gasoline", "repa
 async def test_race_alt_text_names_who_is_asked_to_answer(driver: InteractionDriver) -> None:
     """Alice plays a Flat Tire on Bob, who holds Coup Fourré: the table waits for Bob. The image
     frames Bob ("▶ MAY REACT") and the message pings him, so the table's alt text, read aloud
-    in place of the image, must say that Bob is to act. Before the fix it said "to play: Alice
-    (Red) …" (the player whose turn it is) and nothing before Bob's line."""
+    in place of the image, must say what the image says: Bob may react. It first said "to play:
+    Alice (Red) …" (the player whose turn it is), then "to play: Bob (Blue) …", though Bob is
+    only asked to react; it now says "may react: Bob (Blue) …"."""
     bot = running_bot(driver)
     await bot.tables.start(
         channel_id=GAMES_CHANNEL_ID,
@@ -248,8 +249,8 @@ async def test_race_alt_text_names_who_is_asked_to_answer(driver: InteractionDri
     played = await driver.slash("move", {"action": "play flat-tire"})
     assert f"<@{BOB_ID}>, you may react" in (public_table(played).content or "")
     alt = alt_text_of(played, "table.png")
-    assert "to play: Bob (Blue)" in alt, alt
-    assert "to play: Alice" not in alt, alt
+    assert "\nmay react: Bob (Blue): " in alt, alt
+    assert "to play:" not in alt, alt
 
 
 # --- Mille Bornes --------------------------------------------------------------------------------
