@@ -13,7 +13,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.engine.core import BadOption, GameError, GameInfo
+from bot.engine.core import BadOption, GameError, GameInfo, OptionSpec, option_name
 from bot.games import all_bundles, bundle, policy_names
 from cogs.ui import quote
 
@@ -30,9 +30,13 @@ _SIGN = re.compile(r"[:=]")
 def parse_options(text: str | None, info: GameInfo) -> dict[str, str]:
     """Free-form ``name:value`` pairs typed in the options field of game ``info``. Spaces
     around the ``:`` or ``=`` are allowed: the rules write ``oil_slick: on``, and a member
-    copying that was told "I could not read the option 'oil_slick:'"."""
+    copying that was told "I could not read the option 'oil_slick:'". A name is read in the
+    option's own spelling (``option_name``: ``oil-slick``, ``oil slick``); its value is left
+    for the game to read (``OptionSpec.choice_of``: ``deck:classic``, ``oil_slick:yes``)."""
     options: dict[str, str] = {}
-    pairs = _AROUND_SIGN.sub(r"\1", (text or "").replace(",", " ")).split()[:20]
+    pairs = _named_in_words(
+        _AROUND_SIGN.sub(r"\1", (text or "").replace(",", " ")).split()[:20], info
+    )
     if pairs and not info.options:
         # Said first, whatever was typed: the 1000 Mile Race was told to write options "for
         # example deck:modern", which it then refused ("Its options: none").
@@ -46,7 +50,7 @@ def parse_options(text: str | None, info: GameInfo) -> dict[str, str]:
                 f"I could not read the option '{quote(pair)}'. Write options as name:value, "
                 f"for example {_example(info)}."
             )
-        name, value = name.strip().lower()[:40], value.strip().lower()[:40]
+        name, value = option_name(name)[:40], value.strip().lower()[:40]
         if options.get(name, value) != value:
             # Which one was meant is anyone's guess: ask rather than keep the last.
             raise BadOption(
@@ -55,6 +59,28 @@ def parse_options(text: str | None, info: GameInfo) -> dict[str, str]:
             )
         options[name] = value
     return options
+
+
+def _named_in_words(pairs: list[str], info: GameInfo) -> list[str]:
+    """``pairs`` with an option's name typed as words ("oil slick:on", split at its space)
+    joined into one pair ("oil_slick:on"); words that name no option are left as they were,
+    to be refused as unreadable."""
+    names = {spec.name for spec in info.options}
+    joined: list[str] = []
+    for pair in pairs:
+        sign = _SIGN.search(pair)
+        at = sign.start() if sign else 0
+        bare = 0  # the words without a sign just before this pair
+        while sign and bare < len(joined) and not _SIGN.search(joined[-1 - bare]):
+            bare += 1
+        for words in range(bare, 0, -1):
+            name = option_name(" ".join([*joined[-words:], pair[:at]]))
+            if name in names:
+                del joined[-words:]
+                pair = name + pair[at:]
+                break
+        joined.append(pair)
+    return joined
 
 
 def _example(info: GameInfo) -> str:
@@ -89,21 +115,39 @@ async def option_choices(
     # Spaces around a colon are the pair's own (``deck: mod``), as ``parse_options`` reads them.
     typed = _AROUND_SIGN.sub(r"\1", current.lstrip()[:100])
     done, _, last = typed.rpartition(" ")
+    if _SIGN.search(last):
+        # "oil slick:o": the name's words are one option's, suggested once, in its spelling.
+        *before, last = _named_in_words([*done.split(), last], found.info)
+        done = " ".join(before)
     done = " ".join(done.split())
     prefix = f"{done} " if done else ""
     # An option already given is not offered again: a second value would be refused.
-    given = {pair.partition(":")[0].lower() for pair in done.replace("=", ":").split()}
+    given = {option_name(pair.partition(":")[0]) for pair in done.replace("=", ":").split()}
+    # What is typed is matched as it is read (``oil-slick:y``, ``deck:clas``), and suggested
+    # in the option's own spelling (``oil_slick:on``, ``deck:bsd``).
     pairs = [
         f"{spec.name}:{choice}"
         for spec in found.info.options
         if spec.name not in given
         for choice in spec.choices
+        if _suggests(spec, choice, last)
     ]
     return [
         app_commands.Choice(name=f"{prefix}{pair}"[:100], value=f"{prefix}{pair}"[:100])
         for pair in pairs
-        if last.lower() in pair
     ][:25]
+
+
+def _suggests(spec: OptionSpec, choice: str, typed: str) -> bool:
+    """Whether ``typed`` (part of one ``name:value`` pair) is part of ``spec`` set to
+    ``choice``, in its own words or in a word that means it."""
+    sign = _SIGN.search(typed)
+    said = [word for word, meant in spec.words() if meant == choice]
+    if sign is None:
+        part = typed.lower().replace("-", "_").replace(" ", "_")
+        return any(part in f"{spec.name}:{word}" for word in said)
+    name, value = option_name(typed[: sign.start()]), typed[sign.end() :].strip().lower()
+    return name in spec.name and any(value in word for word in said)
 
 
 async def level_choices(

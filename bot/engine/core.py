@@ -123,14 +123,44 @@ class Outcome:
         return not self.winners
 
 
+SWITCH = ("off", "on")
+"""The choices of an option that is switched on or off."""
+
+_SWITCH_WORDS = {"yes": "on", "true": "on", "no": "off", "false": "off"}
+"""What members type for a switch besides on and off."""
+
+
+def option_name(typed: str) -> str:
+    """An option's name as typed, spelled as the games name their options: in lower case, a
+    hyphen or a space read as the underscore ("oil-slick" and "Oil Slick" are oil_slick)."""
+    return "_".join(typed.lower().replace("-", " ").replace("_", " ").split())
+
+
 @dataclass(frozen=True)
 class OptionSpec:
-    """One option a game accepts when it starts: its choices and the default."""
+    """One option a game accepts when it starts: its choices and the default. ``aliases``:
+    other words members type for a choice, each as (word, choice), such as ("classic", "bsd");
+    a switch (choices ``SWITCH``) also takes yes, no, true and false. Only the choice itself
+    is stored and suggested."""
 
     name: str
     choices: tuple[str, ...]
     default: str
     help: str = ""
+    aliases: tuple[tuple[str, str], ...] = ()
+
+    def words(self) -> list[tuple[str, str]]:
+        """Every word this option takes as a value, each with the choice it means: the choices
+        first, then their aliases."""
+        said = [(choice, choice) for choice in self.choices] + list(self.aliases)
+        if self.choices == SWITCH:
+            said += list(_SWITCH_WORDS.items())
+        return said
+
+    def choice_of(self, typed: str) -> str | None:
+        """The choice ``typed`` means (in any case), or None when it means none."""
+        word = typed.strip().lower()
+        return next((choice for said, choice in self.words() if said == word), None)
 
 
 RankingKind = Literal["rating", "best"]
@@ -378,25 +408,37 @@ class Game(ABC, Generic[S, A]):
 
     def resolve_options(self, options: Mapping[str, str] | None) -> dict[str, str]:
         """Fill in defaults and reject unknown names or values with a readable sentence."""
-        given = {str(k).strip().lower(): str(v).strip().lower() for k, v in (options or {}).items()}
+        given = [
+            (str(k).strip().lower(), str(v).strip().lower()) for k, v in (options or {}).items()
+        ]
         specs = {spec.name: spec for spec in self.info.options}
         resolved: dict[str, str] = {}
-        for name, value in given.items():
+        for typed, value in given:
+            # "oil-slick", "deck:classic", "oil_slick:yes": the words members type, read as
+            # the option's own spelling, which is what is stored.
+            name = option_name(typed)
             spec = specs.get(name)
             if spec is None and not specs:
                 # "Its options: none." read as if there were a list to choose from.
                 raise BadOption(f"{self.info.title} has no options.")
             if spec is None:
                 raise BadOption(
-                    f"{self.info.title} has no option called '{name}'. "
+                    f"{self.info.title} has no option called '{typed}'. "
                     f"Its options: {', '.join(sorted(specs))}."
                 )
-            if value not in spec.choices:
+            choice = spec.choice_of(value)
+            if choice is None:
                 raise BadOption(
                     f"'{value}' is not a choice for {name}. Choose one of: "
                     f"{', '.join(spec.choices)}."
                 )
-            resolved[name] = value
+            if resolved.get(name, choice) != choice:
+                # Two spellings of one option ("oil-slick:on", "oil_slick:off").
+                raise BadOption(
+                    f"You gave {name} twice ({resolved[name]}, then {choice}). "
+                    "Give each option once."
+                )
+            resolved[name] = choice
         for spec in self.info.options:
             resolved.setdefault(spec.name, spec.default)
         return resolved

@@ -30,7 +30,13 @@ _CODE = {card: card.value for card in Card}
 
 OPTIONS = (
     OptionSpec("oil_slick", ("off", "on"), "off", "the optional Oil Slick cards (off by default)"),
-    OptionSpec("deck", ("bsd", "modern"), "bsd", "Mille Bornes deck: bsd (101) or modern (106)"),
+    OptionSpec(
+        "deck",
+        ("bsd", "modern"),
+        "bsd",
+        "Mille Bornes deck: bsd (101, the classic deck) or modern (106)",
+        aliases=(("classic", "bsd"),),
+    ),
     OptionSpec("names", ("en", "fr"), "en", "Mille Bornes card names in English or French"),
 )
 

@@ -24,7 +24,13 @@ from bot.engine.mille.state import Action, MilleState, Phase, state_from_dict, s
 from bot.engine.mille.views import MillePublicView, MilleSeatView, private_view, public_view
 
 OPTIONS = (
-    OptionSpec("deck", ("bsd", "modern"), "bsd", "bsd: 101 cards as the BSD game; modern: 106"),
+    OptionSpec(
+        "deck",
+        ("bsd", "modern"),
+        "bsd",
+        "bsd: 101 cards as the BSD game; modern: 106",
+        aliases=(("classic", "bsd"),),
+    ),
     OptionSpec("length", ("match", "hand"), "match", "a match to 5000 points, or one hand"),
     OptionSpec("names", ("en", "fr"), "en", "card names in English or French"),
 )

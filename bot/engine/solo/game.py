@@ -42,7 +42,13 @@ OPTIONS = (
         "classic: the printed rules (a score attack, never winnable); refuel: the discard pile "
         "refills an empty tank twice; easy: one refuel, and cards of one family cancel",
     ),
-    OptionSpec("deck", ("bsd", "modern"), "bsd", "bsd: 101 cards as the BSD game; modern: 106"),
+    OptionSpec(
+        "deck",
+        ("bsd", "modern"),
+        "bsd",
+        "bsd: 101 cards as the BSD game; modern: 106",
+        aliases=(("classic", "bsd"),),
+    ),
     OptionSpec(
         "require_fuel_left",
         ("off", "on"),

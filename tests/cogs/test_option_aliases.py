@@ -1,0 +1,77 @@
+"""A game's options typed as members say them: ``deck:classic``, ``oil-slick:yes``, ``oil slick:
+on``. Each is read as its option's own spelling, which is what is stored and suggested."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.cogs.conftest import running_bot
+from tests.discord.backend import GAMES_CHANNEL_ID
+from tests.discord.payloads import InteractionDriver
+
+
+@pytest.mark.parametrize(
+    ("typed", "stored"),
+    [
+        ("deck:classic", {"deck": "bsd", "oil_slick": "off"}),
+        ("oil-slick:on", {"deck": "bsd", "oil_slick": "on"}),
+        ("oil slick: yes, deck: modern", {"deck": "modern", "oil_slick": "on"}),
+        ("Oil_Slick:TRUE", {"deck": "bsd", "oil_slick": "on"}),
+        ("oil-slick:false", {"deck": "bsd", "oil_slick": "off"}),
+    ],
+)
+async def test_dragon_takes_an_option_as_a_member_types_it(
+    driver: InteractionDriver, typed: str, stored: dict[str, str]
+) -> None:
+    """Alice asks for Dragon with the classic deck, or the Oil Slick cards switched on in words
+    other than the option's own. Before, `deck:classic` was refused ("'classic' is not a choice
+    for deck. Choose one of: bsd, modern.") and so was `oil-slick:on` ("Dragon Mille Bornes has
+    no option called 'oil-slick'. …"); both start the game now, its options stored in their own
+    spelling."""
+    result = await driver.slash("play", {"game": "dragon", "options": typed})
+    assert not result.ephemeral, result.content
+    game = await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID)
+    assert game is not None
+    assert {k: game.options[k] for k in stored} == stored
+
+
+@pytest.mark.parametrize(
+    ("typed", "suggested"),
+    [
+        ("deck:clas", ["deck:bsd"]),
+        ("classic", ["deck:bsd"]),
+        ("oil-slick:y", ["oil_slick:on"]),
+        ("oil slick:", ["oil_slick:off", "oil_slick:on"]),
+        ("deck:modern oil-slick:tr", ["deck:modern oil_slick:on"]),
+        ("oil-slick:on de", ["oil-slick:on deck:bsd", "oil-slick:on deck:modern"]),
+    ],
+)
+async def test_the_options_field_suggests_the_options_own_spelling(
+    driver: InteractionDriver, typed: str, suggested: list[str]
+) -> None:
+    """What a member types in other words is suggested as the option itself: `deck:clas`
+    offered nothing before (only `deck:bsd` and `deck:modern` were matched, letter by letter),
+    and `oil-slick:` nothing either."""
+    found = await driver.autocomplete("play", "options", typed, {"game": "dragon"})
+    assert [choice["value"] for choice in found.choices] == suggested
+
+
+async def test_one_option_in_two_spellings_is_refused(driver: InteractionDriver) -> None:
+    """`oil-slick:on oil_slick:off` names one option twice: which one was meant is anyone's
+    guess, so it is refused as `oil_slick:on oil_slick:off` is, and nothing is dealt."""
+    result = await driver.slash("play", {"game": "dragon", "options": "oil-slick:on oil_slick:no"})
+    assert result.ephemeral
+    # The name escaped as Discord's markdown needs it, so the underscore shows.
+    assert result.content == "You gave oil\\_slick twice (on, then no). Give each option once."
+    assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
+
+
+def test_every_game_reads_a_switch_and_a_name_alike() -> None:
+    """The reading is the games' own (``Game.resolve_options``), so the console and a rematch
+    read options as /play does: Mille Bornes Solo's switch and classic deck, Mille Bornes'
+    deck."""
+    from bot.games import bundle
+
+    solo = bundle("solo").game.resolve_options({"require-fuel-left": "yes", "deck": "classic"})
+    assert (solo["require_fuel_left"], solo["deck"]) == ("on", "bsd")
+    assert bundle("mille").game.resolve_options({"Deck": "Classic"})["deck"] == "bsd"
