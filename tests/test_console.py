@@ -318,7 +318,8 @@ async def test_a_folded_kind_of_move_says_what_it_does(tmp_path: Path) -> None:
     options = _against_random(tmp_path, "race", seed=5)
     assert await run_console(options, lines=io.StringIO("quit\n"), out=out) == 0
     (line,) = [row for row in out.getvalue().splitlines() if "choices; type one out" in row]
-    assert line.endswith("'cycle 200 200' — Cycle 200 miles, 200 miles (draw 1)"), line
+    example = "'cycle 200 200' — Cycle 2 cards (200 miles, 200 miles) and draw 1 card"
+    assert line.endswith(example), line
 
 
 @pytest.mark.parametrize(("length", "goal"), [("match", "match to 5000"), ("hand", "single hand")])

@@ -57,7 +57,7 @@ async def test_a_suggestion_too_long_for_discord_is_not_offered_cut(
     stored = await tables.current(GAMES_CHANNEL_ID)
     legal = {m.notation for m in tables.hand(stored, ALICE_ID)[1]}
     assert max(map(len, legal)) > 100, "a move longer than a suggestion's value"
-    typed = "puncture-proof, extra tank, driving ace, right of way (draw"
+    typed = "puncture-proof, extra tank, driving ace, right of way) and draw"
     offered = (await driver.autocomplete("move", "action", typed)).choices
     assert offered, "the shorter cycles are still suggested"
     for choice in offered:

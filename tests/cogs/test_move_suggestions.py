@@ -53,3 +53,31 @@ def test_the_kind_with_most_moves_goes_last_only_when_the_list_is_cut() -> None:
     tickets = [MoveChoice("tickets", "Draw tickets")]
     assert kinds_fitting([*take, *yard, *tickets], 25) == [*take, *tickets, *yard]
     assert kinds_fitting([*take, *yard[:3], *tickets], 25) == [*take, *yard[:3], *tickets]
+
+
+async def test_a_race_cycle_says_how_many_cards_it_junks(driver: InteractionDriver) -> None:
+    """Alice holds two 25s and types `cycle 25s` into /move. Its first suggestion read "Cycle 25
+    miles (draw 1)", as if every 25 went, or 25 miles were cycled; the move junks one card.
+    The suggestions now count the cards, as the caption after the cycle does ("Alice cycles 1
+    card (25 miles) and draws 1 card.") and the refusal of a third 25 does ("You cannot cycle
+    3 copies of 25 miles: you hold 2.")."""
+    bot = running_bot(driver)
+    await bot.tables.start(
+        channel_id=GAMES_CHANNEL_ID,
+        guild_id=GUILD_ID,
+        game_key="race",
+        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
+        deck=["100", "25", "25", "flat-tire", "spare-tire", "extra-tank", "pit-crew", "/", *BLUE],
+    )
+    typed = await driver.autocomplete("move", "action", "cycle 25s")
+    offered = [c["name"] for c in typed.choices]
+    assert offered[0] == "Cycle 1 card (25 miles) and draw 1 card", offered
+    both = await driver.autocomplete("move", "action", "cycle 2x25")
+    assert next(c["name"] for c in both.choices) == (
+        "Cycle 2 cards (25 miles, 25 miles) and draw 1 card"
+    )
+    three = await driver.slash("move", {"action": "cycle 3x25"})
+    assert three.ephemeral and three.content == "You cannot cycle 3 copies of 25 miles: you hold 2."
+    await driver.slash("move", {"action": "cycle 25s"})
+    table = await bot.tables.current(GAMES_CHANNEL_ID)
+    assert "Alice cycles 1 card (25 miles) and draws 1 card." in str(table.state), table.state

@@ -233,7 +233,9 @@ def test_every_action_has_a_description() -> None:
         "React with Coup Fourré: cancel the Flat Tire"
     )
     assert G.describe_action(state, 1, ("pass",)) == "No reaction"
-    assert G.describe_action(state, 0, ("cycle", "25", "50", "gasoline")).endswith("(draw 2)")
+    assert G.describe_action(state, 0, ("cycle", "25", "50", "gasoline")).endswith(
+        " and draw 2 cards"
+    )
     assert G.describe_action(state, 0, ("play", "tow-truck", "accident")).startswith("Tow Truck")
 
 
@@ -244,7 +246,7 @@ def test_a_cycle_with_the_library_spent_promises_no_draw() -> None:
     empty_library(state, 0, reshuffled=True)
     cycle = ("cycle", "25", "50", "flat-tire")
     assert G.describe_action(state, 0, cycle) == (
-        "Cycle 25 miles, 50 miles, Flat Tire (nothing left to draw)"
+        "Cycle 3 cards (25 miles, 50 miles, Flat Tire): nothing left to draw"
     )
     assert len(G.apply(state, 0, cycle).sides[0].hand) == len(state.sides[0].hand) - 3
 

@@ -45,6 +45,7 @@ from bot.engine.race.state import (
     state_to_dict,
 )
 from bot.engine.race.views import RacePublicView, RaceSeatView, private_view, public_view
+from bot.engine.words import plural
 
 SEPARATOR = "/"
 
@@ -221,8 +222,12 @@ class MileRace(Game[RaceState, Action]):
         if verb == "cycle":
             cards = action[1:]
             drawn = _can_draw(state, seat, len({TYPE_OF[c] for c in cards}), len(cards))
-            gets = f"draw {drawn}" if drawn else "nothing left to draw"
-            return f"Cycle {', '.join(NAME[c] for c in cards)} ({gets})"
+            gets = f" and draw {plural(drawn, 'card')}" if drawn else ": nothing left to draw"
+            # The cards counted, as the caption after it counts them: "Cycle 25 miles (draw
+            # 1)", picked for "cycle 25s" with two 25s held, read as every 25 going (or as 25
+            # miles cycled); it junks one card.
+            listed = ", ".join(NAME[c] for c in cards)
+            return f"Cycle {plural(len(cards), 'card')} ({listed}){gets}"
         card = action[1]
         name = NAME[card]
         if verb == "discard":
