@@ -47,7 +47,6 @@ from bot.engine.race.cards import (
     PIT_CREW,
     REACTIONS,
     REMOVAL,
-    ROADBLOCK,
     SPEED_TRAP,
     STOPPING_HAZARDS,
     TARGET,
@@ -58,7 +57,7 @@ from bot.engine.race.cards import (
 )
 from bot.engine.race.hands import drawable
 from bot.engine.race.legality import can_cycle
-from bot.engine.race.moves import legal_actions, pending_answer
+from bot.engine.race.moves import answer_to, legal_actions, pending_answer
 from bot.engine.race.notation import format_action
 from bot.engine.race.rules import apply_in_place
 from bot.engine.race.state import Entry, Phase, RaceState, Side
@@ -313,33 +312,30 @@ def explain(view: RaceSeatView, move: str, report: SearchReport) -> str:
         top = view.public.stack[-1].card if view.public.stack else ""
         what = NAME.get(top, "their card")
         why = f"cancelling the {what} {rival} played is worth your {NAME[card]}"
+        why += _unless_answered(view, card)
     elif verb == "cycle":
         why = _cycle_reason(view, words[1:], mine)
     elif verb == "discard":
         why = f"{NAME[card]} is the card you are least likely to need"
     elif TYPE_OF.get(card) == MILES:
         if view.public.sides[view.seat].total + MILES_OF[card] == TARGET:
+            # A Roadblock cancels it, and the race goes on: "and wins" was said with the
+            # rival's Roadblock unseen, and the computer answered it.
             why = f"{card} miles takes you to exactly {TARGET} and wins"
-            if (
-                view.public.sides[1 - view.seat].hand_count
-                and unseen_of(view, 1 - view.seat)[ROADBLOCK]
-            ):
-                # A Roadblock cancels it, and the race goes on: "and wins" was said with the
-                # rival's Roadblock unseen, and the computer answered it.
-                why += f", unless {rival} cancels it with their Roadblock"
         else:
             why = f"driving {card} miles now keeps an exact finish in reach"
+        why += _unless_answered(view, card)
     elif TYPE_OF.get(card) == HAZARD:
-        why = _hazard_reason(card, rival, theirs)
+        why = _hazard_reason(card, rival, theirs) + _unless_answered(view, card)
     elif card == PIT_CREW:
         side = view.public.sides[view.seat]
         # What it can still draw: the library, and the junkyard (the Pit Crew in it) while
         # the one reshuffle is unspent; the reason promised two cards from an empty library.
         draws = drawable(side.library_count, len(side.junkyard), side.reshuffled, 1)
         if draws >= 2:
-            why = "two more cards give you more choices"
+            why = "two more cards give you more choices" + _unless_answered(view, card)
         elif draws == 1:
-            why = "one more card gives you more choice"
+            why = "one more card gives you more choice" + _unless_answered(view, card)
         else:
             why = "your library is spent, so it draws nothing, but it leaves your hand"
     elif TYPE_OF.get(card) == TRUMP:
@@ -347,7 +343,7 @@ def explain(view: RaceSeatView, move: str, report: SearchReport) -> str:
         left = [h for h in mine if h not in ANSWERS[card]]
         if cleared:
             why = f"{NAME[card]} clears {_the(cleared)} on you without using your play"
-            why += _still(left, cleared)
+            why += _still(left, cleared) + _unless_answered(view, card)
         else:
             # Trumps give no later protection: played with nothing to clear, the card only
             # leaves your hand, at no cost to your play.
@@ -363,6 +359,7 @@ def explain(view: RaceSeatView, move: str, report: SearchReport) -> str:
             left = list(mine)
             left.remove(cleared_one)
             why = f"{NAME[card]} clears {_the([cleared_one])} on you" + _still(left, [cleared_one])
+            why += _unless_answered(view, card)
         else:
             why = f"{NAME[card]} is your best play now"
     else:
@@ -371,6 +368,20 @@ def explain(view: RaceSeatView, move: str, report: SearchReport) -> str:
     # miles): a sure win by a few miles read "about 65% to win".
     chance = report.figure_of(move) if move in report.candidates else None
     return report.quoted(why, chance)
+
+
+def _unless_answered(view: RaceSeatView, card: str) -> str:
+    """ ", unless Bob cancels it with their Coup Fourré" where the card that answers ``card``
+    (``answer_to``: a Roadblock for miles, a Coup Fourré for a hazard, a Jammer for the rest)
+    may be in the rival's hand, as far as this seat can tell: unseen (not in play, in a
+    junkyard or waiting on the stack) and the rival holding a card. A hazard's reason read
+    "Flat Tire stops Bob, who is driving freely now" with Bob's Coup Fourré unseen, and the
+    computer answered it."""
+    answer = answer_to(card)
+    rival = 1 - view.seat
+    if not view.public.sides[rival].hand_count or not unseen_of(view, rival)[answer]:
+        return ""
+    return f", unless {view.public.players[rival]} cancels it with their {NAME[answer]}"
 
 
 def _cycle_reason(view: RaceSeatView, cards: Sequence[str], mine: list[str]) -> str:

@@ -45,6 +45,7 @@ from bot.ai.search import (
 from bot.arena import run_arena
 from bot.engine.mille.cards import Card
 from bot.engine.mille.state import MilleState, Phase
+from bot.engine.race.cards import NAME as RACE_NAME
 from bot.engine.race.legality import can_cycle
 from bot.engine.race.state import Phase as RacePhase
 from bot.games import bundle, get_game, get_policy, policy_names
@@ -578,6 +579,11 @@ def test_a_hint_quotes_no_figure_from_a_handful_of_deals() -> None:
     )
 
 
+JAMMER = ", unless Bob cancels it with their Jammer."
+COUP = ", unless Bob cancels it with their Coup Fourré."
+"""What a race hint's reason adds while Bob may hold the card that cancels the move."""
+
+
 def test_a_race_cycle_hint_names_a_lone_card() -> None:
     """A hint to cycle one card names it; several are counted ('these 2 cards')."""
     state = RACE.new_game(["A", "B"], 3, {})
@@ -627,8 +633,8 @@ def test_a_race_cycle_hint_promises_one_card_per_type_junked(move: str, fresh: s
             False,
             "swapping these 2 cards for 2 fresh cards brings you better cards to play.",
         ),
-        ("play pit-crew", 5, True, "two more cards give you more choices."),
-        ("play pit-crew", 1, True, "one more card gives you more choice."),
+        ("play pit-crew", 5, True, f"two more cards give you more choices{JAMMER}"),
+        ("play pit-crew", 1, True, f"one more card gives you more choice{JAMMER}"),
         (
             "play pit-crew",
             0,
@@ -636,7 +642,7 @@ def test_a_race_cycle_hint_promises_one_card_per_type_junked(move: str, fresh: s
             "your library is spent, so it draws nothing, but it leaves your hand.",
         ),
         # Unspent, the reshuffle brings the junkyard: here only the Pit Crew itself.
-        ("play pit-crew", 0, False, "one more card gives you more choice."),
+        ("play pit-crew", 0, False, f"one more card gives you more choice{JAMMER}"),
     ],
 )
 def test_a_race_draw_hint_promises_only_the_cards_left_to_draw(
@@ -698,7 +704,7 @@ def _race_why(
             "play driving-ace",
             0,
             "Driving Ace clears the Accident on you without using your play, but the Red Light "
-            "still stops you.",
+            f"still stops you{JAMMER}",
         ),
         (
             ["red-light", "speed-trap"],
@@ -706,7 +712,7 @@ def _race_why(
             "play right-of-way",
             0,
             "Right of Way clears the Red Light and the Speed Trap on you without using your "
-            "play and gets you moving again.",
+            f"play and gets you moving again{JAMMER}",
         ),
         # A removal leaving a hazard: before the fix 'Repairs gets you moving again'.
         (
@@ -714,14 +720,15 @@ def _race_why(
             [],
             "play repairs",
             0,
-            "Repairs clears the Accident on you, but the Flat Tire still stops you.",
+            f"Repairs clears the Accident on you, but the Flat Tire still stops you{JAMMER}",
         ),
         (
             ["speed-trap"],
             [],
             "play end-of-limit",
             0,
-            "End of Limit clears the Speed Trap on you, so you can drive at full speed again.",
+            "End of Limit clears the Speed Trap on you, so you can drive at full speed "
+            f"again{JAMMER}",
         ),
         (
             ["red-light", "speed-trap"],
@@ -729,14 +736,15 @@ def _race_why(
             "play tow-truck on red-light",
             0,
             "Tow Truck clears the Red Light on you, so you can drive again, but only 25 and 50 "
-            "miles under the Speed Trap.",
+            f"miles under the Speed Trap{JAMMER}",
         ),
         (
             ["flat-tire", "flat-tire"],
             [],
             "play spare-tire",
             0,
-            "Spare Tire clears the Flat Tire on you, but the other Flat Tire still stops you.",
+            "Spare Tire clears the Flat Tire on you, but the other Flat Tire still stops "
+            f"you{JAMMER}",
         ),
         # A hazard on a rival already stopped: before the fix it 'slows Bob the most'.
         (
@@ -744,16 +752,16 @@ def _race_why(
             ["accident"],
             "play flat-tire",
             0,
-            "Flat Tire keeps Bob held up even after they clear the Accident.",
+            f"Flat Tire keeps Bob held up even after they clear the Accident{COUP}",
         ),
-        ([], [], "play speed-trap", 0, "the Speed Trap holds Bob to 25 and 50 miles."),
+        ([], [], "play speed-trap", 0, f"the Speed Trap holds Bob to 25 and 50 miles{COUP}"),
         # Before the fix: 'Speed Trap keeps Bob held up even after they clear the Accident'.
         (
             [],
             ["accident"],
             "play speed-trap",
             0,
-            "the Speed Trap holds Bob to 25 and 50 miles even after they clear the Accident.",
+            f"the Speed Trap holds Bob to 25 and 50 miles even after they clear the Accident{COUP}",
         ),
         (
             [],
@@ -813,6 +821,41 @@ def test_a_race_hint_to_finish_says_only_a_seen_roadblock_makes_it_sure() -> Non
     bob.junkyard.extend(bob.hand)
     bob.hand = []
     assert race_explain(RACE.private_view(state, 0), move, report) == sure
+
+
+@pytest.mark.parametrize(
+    ("move", "answer"),
+    [("play flat-tire", "coup-fourre"), ("play 75", "roadblock"), ("play pit-crew", "jammer")],
+)
+def test_a_race_hint_says_the_rival_may_cancel_the_card_with_one_unseen(
+    move: str, answer: str
+) -> None:
+    """Ann is told to play a Flat Tire on Bob while Bob's Coup Fourré is unseen. The reason read
+    "Flat Tire stops Bob, who is driving freely now.", and the computer answered it; only a
+    finishing 100 said "unless Bob cancels it with their Roadblock". Every card Bob could
+    cancel says so now (a hazard his Coup Fourré, miles his Roadblock, the rest his Jammer),
+    and says it alike wherever the unseen card is (Bob's hand or library: Ann cannot tell).
+    Once the card lies in Bob's junkyard, or Bob holds nothing, the clause goes."""
+    from tests.engine.race_helpers import BLUE_CHEATS, red_first
+
+    report = SearchReport(move=move, candidates=[move])
+    unless = f", unless Bob cancels it with their {RACE_NAME[answer]}."
+    in_hand = red_first(blue=BLUE_CHEATS)
+    assert answer in in_hand.sides[1].hand
+    said = race_explain(RACE.private_view(in_hand, 0), move, report)
+    assert said.endswith(unless) and said.count("unless") == 1, said
+    in_library = red_first()
+    assert answer not in in_library.sides[1].hand
+    assert race_explain(RACE.private_view(in_library, 0), move, report) == said
+    seen = red_first(blue=BLUE_CHEATS)
+    seen.sides[1].hand.remove(answer)
+    seen.sides[1].junkyard.append(answer)
+    plain = race_explain(RACE.private_view(seen, 0), move, report)
+    assert plain == said.removesuffix(unless) + ".", plain
+    empty = red_first()
+    empty.sides[1].junkyard.extend(empty.sides[1].hand)
+    empty.sides[1].hand = []
+    assert race_explain(RACE.private_view(empty, 0), move, report) == plain
 
 
 @pytest.mark.parametrize("hazard", ["flat-tire", "speed-trap"])
