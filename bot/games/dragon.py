@@ -11,9 +11,9 @@ from bot.ai.dragon_expert import hint as expert_hint
 from bot.ai.dragon_normal import DragonNormalPolicy
 from bot.engine.core import Outcome
 from bot.engine.dragon import GAME
-from bot.engine.dragon.cards import TIRE_TRACK, cw_name
+from bot.engine.dragon.cards import TIRE_TRACK, cw_name, in_cw_order
 from bot.engine.dragon.views import CarView, DragonPublicView, DragonSeatView
-from bot.engine.mille.cards import Card, distance_word
+from bot.engine.mille.cards import Card, distance_word, in_deck_order
 from bot.games.bundle import (
     ButtonSpec,
     ButtonStyle,
@@ -100,7 +100,7 @@ def hand_pickers(view: DragonSeatView, moves: Sequence[MoveChoice]) -> list[Pick
     if cw_discards and view.cw_hand:
         counts: dict[str, int] = {}
         choices: list[ChoiceSpec] = []
-        for code in view.cw_hand:
+        for code in in_cw_order(view.cw_hand):  # the hand image's order
             counts[code] = counts.get(code, 0) + 1
             choices.append(ChoiceSpec(cw_name(code)[:100], f"{code}#{counts[code]}"))
         pickers.append(
@@ -238,8 +238,10 @@ def alt_tables(view: DragonPublicView) -> list[tuple[str, str]]:
 
 def console_hand(view: DragonSeatView) -> str:
     lang = view.public.lang
-    mb = ", ".join(card.name_in(lang) for card in view.mb_hand)
-    cw = ", ".join(cw_name(code) for code in view.cw_hand)
+    # The hand image's order (the buttons' and menus' too), so the words read as the picture.
+    mb_hand, cw_hand = in_deck_order(view.mb_hand), in_cw_order(view.cw_hand)
+    mb = ", ".join(card.name_in(lang) for card in mb_hand)
+    cw = ", ".join(cw_name(code) for code in cw_hand)
     # First the hand image's top line ("Your turn: one Mille Bornes move."): this text is the
     # image's alt text, and without it a screen reader never said which move the turn still
     # owes, or what a reaction window asks.
@@ -252,8 +254,8 @@ def console_hand(view: DragonSeatView) -> str:
     # a screen reader which cards it could play now.
     mb_ok, cw_ok = usable_cards(view)
     usable = dict.fromkeys(
-        [card.name_in(lang) for card in view.mb_hand if card.value in mb_ok]
-        + [cw_name(code) for code in view.cw_hand if code in cw_ok]
+        [card.name_in(lang) for card in mb_hand if card.value in mb_ok]
+        + [cw_name(code) for code in cw_hand if code in cw_ok]
     )
     return f"{text}\nPlayable now: {', '.join(usable) or 'none'}"
 

@@ -20,9 +20,17 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.engine.dragon.cards import DRIVER_TRACK, SIDE_TRACK, SIDES, SPECS, TIRE_TRACK, TRIP
+from bot.engine.dragon.cards import (
+    DRIVER_TRACK,
+    SIDE_TRACK,
+    SIDES,
+    SPECS,
+    TIRE_TRACK,
+    TRIP,
+    in_cw_order,
+)
 from bot.engine.dragon.views import CarView, DragonPublicView, DragonSeatView
-from bot.engine.mille.cards import SAFETIES, Card, distance_word
+from bot.engine.mille.cards import SAFETIES, Card, distance_word, in_deck_order
 from bot.engine.words import names
 from bot.render.common import (
     RGB,
@@ -748,8 +756,8 @@ def hand_size(view: DragonSeatView) -> tuple[int, int]:
 
 
 def render_hand(view: DragonSeatView) -> Image.Image:
-    """The seat's two hands: Mille Bornes cards above, Car Wars cards below; cards no legal
-    play uses right now are dimmed."""
+    """The seat's two hands: Mille Bornes cards above, Car Wars cards below, each in the order
+    its moves are listed; cards no legal play uses right now are dimmed."""
     w = HAND_SIZE[0]
     fnt, lines, extra = _top_lines(view)
     c = Canvas(felt(w, HAND_SIZE[1] + extra, (40, 36, 44), (22, 20, 26)).copy())
@@ -763,7 +771,10 @@ def render_hand(view: DragonSeatView) -> Image.Image:
     if not view.mb_hand:
         c.text((30, y + 30), "no cards", font(20, "bold"), Palette.MUTED)
     step = _hand_step(len(view.mb_hand), cw_)
-    for i, card in enumerate(view.mb_hand):
+    # In the order the buttons and menus list the cards (the deck's; Car Wars cards in
+    # ``CW_ORDER``): as held, in the order drawn, the picture's third card was not the third
+    # the discard menu named.
+    for i, card in enumerate(in_deck_order(view.mb_hand)):
         x = 30 + i * step
         face = draw_card(card, cw_, ch, pub.lang)
         c.paste(face if card.value in mb_ok or not view.legal else _dim(face), x, y)
@@ -775,7 +786,7 @@ def render_hand(view: DragonSeatView) -> Image.Image:
     if not view.cw_hand:
         c.text((30, y + 30), "no cards", font(20, "bold"), Palette.MUTED)
     step = _hand_step(len(view.cw_hand), cw_)
-    for i, code in enumerate(view.cw_hand):
+    for i, code in enumerate(in_cw_order(view.cw_hand)):
         x = 30 + i * step
         face = draw_cw_card(code, cw_, ch)
         c.paste(face if code in cw_ok or not view.legal else _dim(face), x, y)

@@ -378,13 +378,14 @@ def test_a_race_hand_asked_to_react_says_with_which_card() -> None:
 def test_a_dragon_hand_at_its_turn_says_which_cards_can_be_played() -> None:
     """Ann opens a three-car arena, stopped: her hand's alt text names the cards the image
     leaves bright (Speed Limit and five Car Wars cards; her miles, Stop and Accident are
-    dimmed). It read out both hands with no word of which cards she could play."""
+    dimmed), in the image's order (the cards'). It read out both hands with no word of which
+    cards she could play."""
     dragon = bundle("dragon")
     state = GAME.new_game(["Ann", "Bob", "Cat"], 1)
     hand = dragon.presenter.console_hand(GAME.private_view(state, 0))
     assert hand.splitlines()[-1] == (
-        "Playable now: Speed Limit, Machine Gun (Right), Stampede, Tire Shot, "
-        "Machine Gun Jams, Rocket (Front)"
+        "Playable now: Speed Limit, Machine Gun (Right), Rocket (Front), Tire Shot, "
+        "Machine Gun Jams, Stampede"
     ), hand
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 SIDES = ("front", "back", "left", "right")
@@ -101,6 +102,15 @@ def _build() -> dict[str, CwSpec]:
 SPECS: dict[str, CwSpec] = _build()
 CW_ORDER: dict[str, int] = {code: index for index, code in enumerate(SPECS)}
 """A fixed order of the Car Wars cards (hands and menus are sorted by it)."""
+
+
+def in_cw_order(codes: Iterable[str]) -> list[str]:
+    """Car Wars ``codes`` in ``CW_ORDER``: the order a hand is shown in, on its image and in
+    its words, as its moves and menus list the cards (the Mille Bornes hand beside it goes in
+    ``bot.engine.mille.cards.in_deck_order``), so the cards read left to right as the
+    buttons do."""
+    return sorted(codes, key=CW_ORDER.__getitem__)
+
 
 ARMOR_FOR_SIDE = tuple(f"armor-{side}" for side in SIDES)
 
