@@ -50,6 +50,12 @@ NO_COMPUTER_LEVEL = (
 """/challenge one member or /host with a level and no computers."""
 
 
+def alone_level(title: str) -> str:
+    """/play of a solitaire with a level: no computer plays there (a hint is always the game's
+    best player's, and a turn the timer takes its default's), so the level would be dropped."""
+    return f"{title} is played alone, with no computer to set a level for: leave the level out."
+
+
 def _counted(asked: str, computers: int) -> list[str]:
     """The seats a command asked for, as its refusal counts them: the member first."""
     said = ["you", *([asked] if asked else [])]
@@ -236,10 +242,13 @@ class NewGame(commands.Cog):
         # An unknown option refused now: in a thread, the game would otherwise open its
         # thread (and use one up) before the deal refused it, leaving the thread empty.
         found.game.resolve_options(chosen)
+        rivals = max(info.min_players - 1, 0) if computers is None else computers
+        # Alone in a game that seats others, the seat count's refusal says what is wrong.
+        if level is not None and rivals == 0 and info.min_players == 1:
+            raise BadOption(alone_level(info.title))
         seed, labels = None, None
         if daily:
             seed, labels = await daily_deal(interaction, found, chosen)
-        rivals = max(info.min_players - 1, 0) if computers is None else computers
         check_seats(found, 1 + rivals, _counted("", rivals))
         name = level_of(found, level)
         me = SeatRecord(0, display_name(interaction.user), user_id=interaction.user.id)

@@ -20,6 +20,8 @@ from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID
 from tests.discord.payloads import InteractionDriver
 
 GAME_KEYS = [importlib.import_module(module).BUNDLE.key for module in BUILTIN]
+SOLITAIRES = [key for key in GAME_KEYS if bundle(key).info.max_players == 1]
+WITH_COMPUTERS = [key for key in GAME_KEYS if key not in SOLITAIRES]
 
 
 @pytest.fixture(autouse=True)
@@ -35,7 +37,7 @@ def test_every_game_offers_easy_normal_and_expert(key: str) -> None:
 
 
 @pytest.mark.parametrize("level", ["easy", "expert"])
-@pytest.mark.parametrize("key", GAME_KEYS)
+@pytest.mark.parametrize("key", WITH_COMPUTERS)
 async def test_level_is_stored_with_the_computer_seats(
     driver: InteractionDriver, key: str, level: str
 ) -> None:
@@ -51,7 +53,8 @@ async def test_level_is_stored_with_the_computer_seats(
 @pytest.mark.parametrize("key", GAME_KEYS)
 async def test_hint_is_a_legal_move_with_a_reason(driver: InteractionDriver, key: str) -> None:
     """/hint answers privately: a legal move, a reason, and a button that plays it."""
-    await driver.slash("play", {"game": key, "level": "expert"})
+    level = {} if key in SOLITAIRES else {"level": "expert"}
+    await driver.slash("play", {"game": key, **level})
     tables = running_bot(driver).tables
     stored = await tables.current(GAMES_CHANNEL_ID)
     legal = {move.notation for move in tables.hand(stored, ALICE_ID)[1]}
@@ -120,6 +123,30 @@ async def test_a_level_with_no_computer_to_play_it_is_refused(
     assert asked.ephemeral and replies(asked) == NO_COMPUTER_LEVEL, replies(asked)
     assert await running_bot(driver).tables.store.lobbies_due(float("inf"), 10) == []
     assert driver.backend.channel_messages(GAMES_CHANNEL_ID) == []
+
+
+@pytest.mark.parametrize(
+    ("key", "daily"), [(key, False) for key in SOLITAIRES] + [(key, True) for key in SOLITAIRES]
+)
+async def test_a_level_for_a_solitaire_is_refused(
+    driver: InteractionDriver, key: str, daily: bool
+) -> None:
+    """``/play game:solo level:expert`` dealt the game and dropped the level: no computer sits
+    at a solitaire (a hint is the game's best player's whatever the level, a turn the timer
+    takes its default's). It is refused in one private sentence, as /challenge and /host refuse
+    a level with no computer, and nothing is stored, today's deal not claimed."""
+    asked = await driver.slash("play", {"game": key, "level": "expert", "daily": daily})
+    title = bundle(key).info.title
+    said = f"{title} is played alone, with no computer to set a level for: leave the level out."
+    assert asked.ephemeral and replies(asked) == said, replies(asked)
+    store = running_bot(driver).tables.store
+    assert await store.active_game(GAMES_CHANNEL_ID) is None
+    assert await store.games_of_member(ALICE_ID, active=True) == []
+    assert driver.backend.channel_messages(GAMES_CHANNEL_ID) == []
+    # Without the level, the same command deals at once.
+    dealt = await driver.slash("play", {"game": key, "daily": daily})
+    assert not dealt.ephemeral, replies(dealt)
+    assert await store.active_game(GAMES_CHANNEL_ID) is not None
 
 
 async def test_a_level_stands_where_a_computer_may_take_a_declined_seat(
