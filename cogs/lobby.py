@@ -120,7 +120,7 @@ def lobby_text(lobby: LobbyRecord, title: str, note: str = "") -> str:
     invited = ", ".join(
         f"{_mention(i.user_id, i.name)} ({answers[i.answer]})" for i in lobby.invited
     )
-    computers = f" and {plural(lobby.computers, 'computer')}"
+    computers = f" and {plural(lobby.computers, 'computer')} ({lobby.policy})"
     settings = ", ".join(f"{k} {v}" for k, v in _changed(lobby).items())
     lines = [
         f"**{title}** — {_mention(lobby.host_id, lobby.host_name)} invites {invited}"
@@ -142,12 +142,13 @@ def _table_text(lobby: LobbyRecord, title: str, note: str) -> str:
     if lobby.status == "started":
         dealt = _lobby_seats(lobby)
         seats = [
-            _mention(s.user_id, s.name) if s.user_id is not None else "computer" for s in dealt
+            _mention(s.user_id, s.name) if s.user_id is not None else _computer(lobby)
+            for s in dealt
         ]
     else:
         seated = [_mention(lobby.host_id, lobby.host_name)]
         seated += [_mention(i.user_id, i.name) for i in lobby.invited]
-        seats = seated + ["free"] * lobby.free_seats + ["computer"] * lobby.computers
+        seats = seated + ["free"] * lobby.free_seats + [_computer(lobby)] * lobby.computers
     lines = [
         f"**{title}** — {_mention(lobby.host_id, lobby.host_name)} hosts an open table.",
         "Seats: " + " · ".join(f"{n}. {who}" for n, who in enumerate(seats, start=1)),
@@ -170,6 +171,12 @@ def _table_text(lobby: LobbyRecord, title: str, note: str) -> str:
     if note:
         lines.append(note)
     return clip("\n".join(lines))
+
+
+def _computer(lobby: LobbyRecord) -> str:
+    """A computer's seat before the deal, with the level it will play at: a table listing
+    "computer" left the member to guess whether the expert asked for would sit there."""
+    return f"computer ({lobby.policy})"
 
 
 def _minimum(lobby: LobbyRecord) -> int:
@@ -571,8 +578,8 @@ def _waiting_note(lobby: LobbyRecord) -> str:
     declined (all accepted, it starts): the host's turn to press. None else."""
     if lobby.open_seats is None and lobby.status == "open" and lobby.answered:
         return (
-            f"Everyone answered: <@{lobby.host_id}>, press Start (computers take the declined "
-            "seats) or Cancel."
+            f"Everyone answered: <@{lobby.host_id}>, press Start to seat computers "
+            f"({lobby.policy}) in the declined seats, or Cancel."
         )
     return ""
 

@@ -15,7 +15,7 @@ import pytest
 from bot.games import BUILTIN, bundle, policy_factory, policy_names
 from cogs.new_game import NO_COMPUTER_LEVEL
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import replies
+from tests.cogs.helpers import component_id, replies, shown_message
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID
 from tests.discord.payloads import InteractionDriver
 
@@ -160,3 +160,46 @@ async def test_a_level_stands_where_a_computer_may_take_a_declined_seat(
     assert not asked.ephemeral, replies(asked)
     (lobby,) = await running_bot(driver).tables.store.lobbies_due(float("inf"), 10)
     assert lobby.policy == "expert"
+
+
+async def test_an_invitation_names_its_computers_level(driver: InteractionDriver) -> None:
+    """``/challenge dragon member:Bob computers:2 level:expert`` read "invites @Bob (waiting) and
+    2 computers.", the level asked for said nowhere before the deal; it reads "… and 2
+    computers (expert)." now."""
+    asked = await driver.slash(
+        "challenge", {"game": "dragon", "member": BOB_ID, "computers": 2, "level": "expert"}
+    )
+    assert asked.message is not None, replies(asked)
+    first = str(shown_message(driver, asked.message)["content"]).splitlines()[0]
+    assert first.endswith(f"invites <@{BOB_ID}> (waiting) and 2 computers (expert)."), first
+
+
+async def test_a_declined_seat_names_the_level_its_computer_plays(
+    driver: InteractionDriver,
+) -> None:
+    """Bob and Carol invited with ``level:easy`` and no computers: once Bob accepted and Carol
+    declined, the host was told "press Start (computers take the declined seats)", the level
+    unsaid; the note names it now."""
+    asked = await driver.slash(
+        "challenge", {"game": "dragon", "member": BOB_ID, "member2": CAROL_ID, "level": "easy"}
+    )
+    assert asked.message is not None, replies(asked)
+    await driver.click(asked, component_id(asked, "Accept"), user_id=BOB_ID)
+    await driver.click(asked, component_id(asked, "Decline"), user_id=CAROL_ID)
+    text = str(shown_message(driver, asked.message)["content"])
+    assert (
+        f"Everyone answered: <@{ALICE_ID}>, press Start to seat computers (easy) in the "
+        "declined seats, or Cancel." in text
+    ), text
+
+
+async def test_an_open_tables_seats_name_the_computers_level(driver: InteractionDriver) -> None:
+    """``/host dragon computers:2 level:expert`` listed "5. computer · 6. computer"; each
+    computer's seat names its level now, as the seat's name will once dealt."""
+    asked = await driver.slash("host", {"game": "dragon", "computers": 2, "level": "expert"})
+    assert asked.message is not None, replies(asked)
+    text = str(shown_message(driver, asked.message)["content"])
+    assert (
+        f"Seats: 1. <@{ALICE_ID}> · 2. free · 3. free · 4. free · "
+        "5. computer (expert) · 6. computer (expert)\n" in text
+    ), text

@@ -200,7 +200,7 @@ async def test_a_six_seat_dragon_table_gathered_from_joins(driver: InteractionDr
     assert [s.user_id for s in game.seats] == [ALICE_ID, BOB_ID, CAROL_ID, DAVE_ID, None, None]
     assert [s.policy for s in game.seats[4:]] == ["random", "random"]
     text = _shown(driver, message)
-    assert "5. computer · 6. computer" in text and "free" not in text
+    assert "5. computer (random) · 6. computer (random)" in text and "free" not in text
 
 
 async def test_a_table_asked_in_a_thread_is_played_in_one(driver: InteractionDriver) -> None:
