@@ -651,7 +651,11 @@ def render_hand_result(view: MillePublicView, result: HandResult | None = None) 
             scores = "".join(f" {match_after[s]}" for s in seats)
             spare = inner - text_width(f"Match: {'  —  ' * (len(seats) - 1)}{scores}{suffix}", big)
             per_name = max(60, spare // max(1, len(seats)))
-            parts = [f"{ellipsize(view.players[s], big, per_name)} {match_after[s]}" for s in seats]
+            # A short name leaves its room to the other: "Computer (normal)" beside "Alice"
+            # was cut to "Computer" at an even share, the level the lines name it by gone.
+            widths = [text_width(view.players[s], big) for s in seats]
+            rooms = [max(per_name, spare - sum(widths) + widths[s]) for s in seats]
+            parts = [f"{ellipsize(view.players[s], big, rooms[s])} {match_after[s]}" for s in seats]
             text = f"Match: {'  —  '.join(parts)}   (first to {view.match_target})"
         c.text(
             (cx, (banner[1] + banner[3]) / 2),
@@ -737,13 +741,15 @@ def _result_column(
         width=2,
     )
     name = view.players[seat] if seat < len(view.players) else f"Seat {seat + 1}"
-    name_font = font(28, "bold")
     pill_x = x1 - 16 - text_width("★ WINNER", font(READABLE, "bold")) - 24
     # The name ends where the winner's pill begins (with a gap), pill or not: both panels
-    # then cut long names alike.
+    # then cut long names alike. It shrinks towards the readable size before it is cut: at
+    # 28 px "Computer (normal)" lost its level, the sheet's lines and the result naming it whole.
+    room = pill_x - 12 - (x0 + 46)
+    name_font = fit_font(name, room, 28, "bold", READABLE)
     c.text(
         (x0 + 46, y0 + 31),
-        ellipsize(name, name_font, pill_x - 12 - (x0 + 46)),
+        ellipsize(name, name_font, room),
         name_font,
         Palette.INK,
         anchor="lm",

@@ -1037,15 +1037,18 @@ def _city_strip(c: Canvas, view: TtrPublicView, result: FinalScore, y: int) -> N
 
 def _city_winners(names: list[str], width: int) -> tuple[str, ...]:
     """The winners of a Big City on lines of ``width`` at ``READABLE`` px: wrapped whole on up
-    to four lines when every line fits (a word wider than a line stays whole in a wrap), else a
-    name a line, each cut to fit (at most four winners: a tie of every seat). They shrank to
-    12 px on two lines."""
+    to two lines a winner (four for one or two) when every line fits (a word wider than a line
+    stays whole in a wrap), else a name a line, each cut to fit (at most four winners: a tie
+    of every seat). They shrank to 12 px on two lines. Two lines a winner keep a computer's
+    level: three computers sharing a city were "Computer 1," "Computer 2," "Computer 3" where
+    the scoring lines say "Computer 1 (normal)"."""
     if not names:
         return ("nobody",)
     fnt = font(READABLE, "bold")
     text = ", ".join(names)
     lines = wrap(text, fnt, width)
-    if len(lines) <= 4 and all(text_width(line, fnt) <= width for line in lines):
+    fits = all(text_width(line, fnt) <= width for line in lines)
+    if fits and len(lines) <= 2 * max(2, len(names)):
         return tuple(lines)
     comma = text_width(",", fnt)
     return tuple(

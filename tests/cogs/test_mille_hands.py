@@ -24,6 +24,7 @@ from tests.discord.backend import (
     CapturedResponse,
 )
 from tests.discord.payloads import InteractionDriver
+from tests.render.drawn import words_drawn
 
 TO_700 = ["go", "200", "200", "100", "100", "100", *["25"] * 6, *["50", "75"] * 8]
 """Alice holds Go, 200, 200, 100, 100, 100: 700 miles in six turns; the computer only 25s and
@@ -306,3 +307,18 @@ async def test_a_match_left_in_its_second_hand_posts_no_earlier_score_sheet(
         "🏆 **Computer (normal)** won! Alice 1600 · Computer (normal) 0. Alice left the game."
     ), left.content
     assert not [line for line in said(left) if "Hand 1" in line], said(left)
+
+
+async def test_the_score_sheet_names_the_computer_as_its_lines_do(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alice completes the trip against "Computer (normal)": the score sheet's panel was headed
+    "Computer" (at 28 px its level did not fit) under lines, a headline and an alt text naming
+    "Computer (normal)"; the panel names it whole now."""
+    await alice_at_700(driver, {"length": "hand"})
+    drawn = words_drawn(monkeypatch)
+    ended = (await driver.slash("move", {"action": "extend no"})).followups
+    assert "Computer (normal): 0" in said(ended[0])[2], said(ended[0])
+    computers = [words for words in drawn if "Computer" in words]
+    assert "Computer (normal)" in computers, computers
+    assert all("Computer (normal)" in words for words in computers), computers

@@ -18,6 +18,7 @@ from PIL import Image
 
 from bot.games import bundle
 from bot.render import common
+from bot.render.common import READABLE
 from bot.render.leaderboard import LeaderboardRow, leaderboard_png
 from bot.seats import computer_names
 from tests.render.drawn import sizes_drawn
@@ -292,3 +293,25 @@ def test_big_city_winners_are_never_drawn_below_12_px(monkeypatch: pytest.Monkey
     named = [(w, s) for w, s in cities if any(name[:3] in w for name in LONG[:4])]
     assert len(named) >= 9, named
     assert min(s for _, s in named) >= 12, named
+
+
+def test_big_city_winners_name_computers_as_the_scoring_lines_do(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Alice and three computers share a Big City: the scoring image cut each computer to
+    "Computer 1," (a name a line), its level gone, where the scoring lines under it name
+    "Computer 1 (normal)"; the box wraps the names whole now, on two lines a winner, at the
+    readable size."""
+    names = ["Alice", *computer_names(3, "normal")]
+    found = bundle("ttr")
+    final = _playout("ttr", names, lambda state: found.game.outcome(state) is not None)
+    view = found.game.public_view(final)
+    shared = ((0, 1, 2, 3), (1, 2, 3), *(() for _ in view.result.city_winners[2:]))
+    view = dataclasses.replace(view, result=dataclasses.replace(view.result, city_winners=shared))
+    sizes = sizes_drawn(monkeypatch)
+    found.presenter.result_png(view)
+    cities = sizes[[w for w, _ in sizes].index("BIG CITY BONUSES") :]
+    boxes = " ".join(w for w, _ in cities)
+    assert f"+15 {', '.join(names)} " in boxes, boxes
+    assert f"+14 {', '.join(names[1:])} " in boxes, boxes
+    assert min(size for _, size in cities) >= READABLE, cities

@@ -341,3 +341,21 @@ def test_a_hand_end_between_long_names_is_drawn_whole(monkeypatch: pytest.Monkey
     lines = drawn[start + 1 :]
     assert " ".join(words for words, _ in lines) == caption
     assert min(size for _, size in lines) >= READABLE
+
+
+def test_a_match_banner_names_the_computer_as_the_lines_do(
+    after_hand: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Mid-match, Ann against "Computer (normal)": the sheet's banner read "Match: Ann 1000 —
+    Computer 750", each name cut to an even share of its room, where the lines and the panel
+    above say "Computer (normal)". Ann's short name leaves its room to the computer now; two
+    long names still share it evenly."""
+    view = GAME.public_view(after_hand)
+    drawn = sizes_drawn(monkeypatch)
+    render_hand_result(dataclasses.replace(view, players=("Ann", "Computer (normal)")))
+    (banner,) = [words for words, _ in drawn if words.startswith("Match: ")]
+    assert banner.startswith("Match: Ann ") and "  —  Computer (normal) " in banner, banner
+    drawn.clear()
+    render_hand_result(dataclasses.replace(view, players=(LONG[0], LONG[1])))
+    (banner,) = [words for words, _ in drawn if words.startswith("Match: ")]
+    assert banner.count("…") == 2, banner
