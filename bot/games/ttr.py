@@ -252,6 +252,8 @@ def result_text(view: TtrPublicView) -> str:
         headline = "you beat the hidden tickets!" if view.winners else "the hidden tickets win."
         if not view.winners and "gave up" in view.end_reason:
             headline = "you gave up."  # as the score image says: nobody beat you
+    elif view.drawn:
+        headline = "it's a draw!"
     elif view.winners:
         headline = " and ".join(names[s] for s in view.winners)
         headline += " wins!" if len(view.winners) == 1 else " tie for the win!"

@@ -581,6 +581,8 @@ def _winner_line(view: TtrPublicView) -> str:
         if "gave up" in view.end_reason:
             return "You gave up."
         return "The hidden tickets win."
+    if view.drawn:
+        return "It's a draw!"  # as Mille Bornes and the Race say it
     names = [view.players[s] for s in view.winners or ()]
     if not names:
         return "Game over."

@@ -5,6 +5,8 @@ what a member read before."""
 
 from __future__ import annotations
 
+import re
+
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import (
@@ -206,3 +208,44 @@ async def test_a_tie_for_the_win_is_told_alike_everywhere(driver: InteractionDri
     assert "**tied for first** (-8)" in replies(await driver.slash("history", {}))
     carol = replies(await driver.slash("history", {}, user_id=CAROL_ID))
     assert "**place 3** (-10)" in carol, carol
+    # Held: the ratings rate the shared first between first and second (both above the
+    # newcomers' 1,000 Carol falls below), and /stats counts it drawn, as neither won nor lost.
+    moved = re.search(
+        r"Alice 1,000 → ([\d,]+) .* Bob 1,000 → ([\d,]+) .* Carol 1,000 → ([\d,]+)", line
+    )
+    assert moved is not None, line
+    alice, bob, carol_after = (int(figure.replace(",", "")) for figure in moved.groups())
+    assert alice == bob > 1000 > carol_after, line
+    card = alt_text_of(await driver.slash("stats", {"game": "ttr"}), "stats.png")
+    assert "0 won, 0 lost, 1 drawn" in card, card
+
+
+async def test_a_two_seat_tie_is_a_draw_everywhere(driver: InteractionDriver) -> None:
+    """Alice and Bob end level on -8 (no ticket completed). Ticket to Ride has no tie-breaker:
+    equal totals share the place, so with every seat level nobody won. /history said "drew",
+    /stats counted a draw and the ratings moved as a draw, while the result line read "🏆
+    **Alice** and **Bob** tie for the win!" and the score image "Alice & Bob tie for the
+    win!"; both now say it is a draw, as Mille Bornes and the Race do."""
+    bot = running_bot(driver)
+    two = THREE[:2]
+    state = lay(2, hands=[[], []], deck=["blue"])
+    state.players = tuple(seat.name for seat in two)
+    state.deck_number = 2
+    state.tickets = [[12], [8]]  # T13 8, T09 8: neither completed
+    await store_rigged(driver, "ttr", two, state)
+    public_table(await driver.slash("move", {"action": "take blind"}))
+    ended = await driver.slash("move", {"action": "take 1"})
+    line = public_table(ended).content or ""
+    assert "🤝 **Draw!** Alice -8 · Bob -8. The second train deck has run out." in line, line
+    assert "tie for the win" not in line and "won" not in line, line
+    ratings = re.search(r"📈 Ratings: Alice 1,000 → ([\d,]+) .* Bob 1,000 → ([\d,]+)", line)
+    assert ratings is not None and ratings[1] == ratings[2], line  # equals drawing stay level
+    score = alt_text_of(ended, "score.png")
+    assert score.startswith("══ Final scoring: it's a draw! ══"), score
+    (result,) = await bot.store.results(game_key="ttr")
+    assert result.record.ranks == (0, 0), result.record
+    for member in (ALICE_ID, BOB_ID):
+        assert "**drew** (-8)" in replies(await driver.slash("history", {}, user_id=member))
+        card = await driver.slash("stats", {"game": "ttr"}, user_id=member)
+        stats = alt_text_of(card, "stats.png")
+        assert "0 won, 0 lost, 1 drawn" in stats, stats

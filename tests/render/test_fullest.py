@@ -783,25 +783,29 @@ def _ttr_scored(seats: int) -> Any:
 def test_ttr_scoring_has_no_small_text(
     monkeypatch: pytest.MonkeyPatch, seats: int, tie: bool
 ) -> None:
-    """Every word on the final scoring at its fullest (and with every seat tied, the headline
-    naming them all) is at least the readable size, nothing crossed or off the card:
+    """Every word on the final scoring at its fullest (and with all seats but one tied, the
+    headline naming them; every seat level is a draw) is at least the readable size, nothing
+    crossed or off the card:
     "ON-THE-TRACK" was 13 px, "BIG CITY BONUSES", "Hidden", "empty" and "nobody" 15, the
     cities, the ticket lines and "tickets +79 · Big Cities +75" 16, the "✓" 18, the stacks'
     chips 10-14 and a tie's headline 12. The card grows: a ticket's chips go under its route
     when they do not fit beside it, the headline and a Big City's winners take more lines."""
     view = _ttr_scored(seats)
     if tie:
-        view = dataclasses.replace(view, winners=tuple(range(seats)))
+        view = dataclasses.replace(view, winners=tuple(range(max(2, seats - 1))))
     drawn = sizes_drawn(monkeypatch)
     _check(monkeypatch, lambda: ttr.result_png(view))
     assert not too_small(drawn)
     words = {text for text, _ in drawn}
     assert {"ON-THE-TRACK", "BIG CITY BONUSES", "Los Angeles", "✓"} <= words
     assert "Hidden tickets" in words if seats == 1 else "✗" in words
-    if tie:  # the headline whole, on the lines after "FINAL SCORING"
-        said = [text for text, _ in drawn]
+    said = [text for text, _ in drawn]
+    if tie and seats == 2:
+        assert said[1] == "It's a draw!", said[:3]
+    elif tie:  # the headline whole, on the lines after "FINAL SCORING"
         end = next(i for i, text in enumerate(said) if text.endswith("tie for the win!"))
-        assert " ".join(said[1 : end + 1]) == f"{' & '.join(NAMES[:seats])} tie for the win!"
+        tied = " & ".join(NAMES[: seats - 1])
+        assert " ".join(said[1 : end + 1]) == f"{tied} tie for the win!"
 
 
 @pytest.mark.parametrize("seats", [1, 2])

@@ -60,6 +60,7 @@ from bot.engine.ttr.turns import end_turn
 from bot.engine.ttr.views import (
     TtrPublicView,
     TtrSeatView,
+    all_level,
     private_view,
     public_view,
     robbed_by,
@@ -205,7 +206,8 @@ class _TicketToRideBase(Game[TtrState, Action]):
             places[s] = len(playing) + rank
         for s in opening:
             places[s] = len(playing) + len(later)
-        return Outcome(state.winners, scores, state.end_reason, tuple(places), seat_details=details)
+        winners = () if all_level(state.winners, range(state.seats)) else state.winners
+        return Outcome(winners, scores, state.end_reason, tuple(places), seat_details=details)
 
     def leave(self, state: TtrState, seat: int) -> TtrState:
         if state.phase == OVER:

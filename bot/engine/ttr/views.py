@@ -8,6 +8,7 @@ down. Hands are counted per colour (nine counts, Locomotive last, ``CARD_CODES``
 
 from __future__ import annotations
 
+from collections.abc import Sequence, Sized
 from dataclasses import dataclass
 
 from bot.engine.ttr.cards import CARD_CODES, CARD_NAMES, COLOURS, TICKETS, Ticket
@@ -87,6 +88,19 @@ class TtrPublicView:
     @property
     def is_over(self) -> bool:
         return self.phase == OVER
+
+    @property
+    def drawn(self) -> bool:
+        """Every seat level on the highest total (``all_level``): nobody won."""
+        return not self.solo and self.winners is not None and all_level(self.winners, self.seats)
+
+
+def all_level(winners: Sequence[int], seats: Sized) -> bool:
+    """Whether the winners are every seat of a game of several: Ticket to Ride has no
+    tie-breaker (docs/rules/ttr.md, The end), so equal totals share first place and, with
+    every seat sharing it, nobody won. A draw, as /history ("drew"), /stats and the ratings
+    read the equal places; "Alice and Bob tie for the win!" on the table said otherwise."""
+    return len(seats) > 1 and len(winners) == len(seats)
 
 
 @dataclass(frozen=True)
