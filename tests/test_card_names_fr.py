@@ -59,9 +59,10 @@ DISTANCE = re.compile(
     + r")(?![\w'])"
 )
 """A distance card by its English name ("100 miles"), looked for where cards are named."""
-MILES = re.compile(r"\b(miles?|mi)\b", re.IGNORECASE)
-"""The English unit ("drives 100 miles", "350 mi", "YOUR MILES"), said nowhere with the French
-names: the trip counts in bornes, as the distance cards do."""
+MILES = re.compile(r"\b(miles?|mi|milestones?)\b", re.IGNORECASE)
+"""The English unit ("drives 100 miles", "350 mi", "YOUR MILES", the score sheet's
+"Milestones"), said nowhere with the French names: the trip counts in bornes, as the distance
+cards do."""
 """The extension question's words ("Go on to 1000!", "You reached 700! Go on to 1000?"), not
 the cards."""
 

@@ -245,12 +245,16 @@ def said(message: CapturedResponse) -> list[str]:
     return [message.content or "", *(a.get("description") or "" for a in message.attachments)]
 
 
-async def test_french_names_count_the_trip_in_bornes(driver: InteractionDriver) -> None:
+async def test_french_names_count_the_trip_in_bornes(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """With French card names Alice plays "200 bornes" and the table said "Alice drives 200
     miles (200 so far).", its words "Alice  200 mi", then "the trip is now 1000 miles!" or, in
     /move's list, "Stop at 700 miles", and "Alice completed the trip at 700 miles." on the
     table, the score sheet and the replay. Every line now counts in bornes, as the cards do;
-    the English lines keep their miles (the tests above)."""
+    the English lines keep their miles (the tests above). The score sheet's first line, in
+    its picture and its words, read "Milestones +700" after that; it reads "Bornes +700"."""
+    drawn = words_drawn(monkeypatch)
     await running_bot(driver).tables.start(
         channel_id=GAMES_CHANNEL_ID,
         guild_id=GUILD_ID,
@@ -282,10 +286,13 @@ async def test_french_names_count_the_trip_in_bornes(driver: InteractionDriver) 
     ), ended[0].content
     assert "Alice               700 bornes  score 1600" in table, table
     assert score.startswith("══ Hand 1: Alice completed the trip at 700 bornes. ══"), score
+    assert "Alice: 1600 (Bornes +700, Trip completed +400, Shut-out +500)" in score, score
+    assert "Bornes" in drawn, drawn
     words += [*names, *said(ended[0])]
     replay = await driver.slash("replay", {})
     words += [line for message in replay.followups for line in said(message)]
-    assert not [line for line in words if "mile" in line or " mi " in line], words
+    words += drawn
+    assert not [line for line in words if "mile" in line.lower() or " mi " in line], words
 
 
 async def test_a_match_left_in_its_second_hand_posts_no_earlier_score_sheet(

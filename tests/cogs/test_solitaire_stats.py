@@ -221,3 +221,18 @@ async def test_a_card_of_classic_games_only_shows_no_rate(
     alt = alt_text_of(stats, "stats.png")
     assert alt.splitlines()[1] == "1 game played: 0 won, 0 lost.", alt
     assert "% won" not in _card(drawn)
+
+
+async def test_a_card_speaks_english_whatever_names_its_games_had(
+    driver: InteractionDriver,
+) -> None:
+    """Held, as decided and documented: a card takes in games played with English and French
+    card names alike, so its best score reads in miles even when that game counted in bornes
+    (the French run scored more than the English one here)."""
+    await _result(driver, "solo", ALICE_ID, "Alice", {"won": 0, "cleared": 30, "score": 500})
+    french = await _result(
+        driver, "solo", ALICE_ID, "Alice", {"won": 0, "cleared": 31, "score": 650}, {"names": "fr"}
+    )
+    alt = alt_text_of(await driver.slash("stats", {"game": "solo"}), "stats.png")
+    assert f"Best score: 650 miles (game #{french})." in alt.splitlines(), alt
+    assert "bornes" not in alt, alt

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.engine.mille.cards import Card
+from bot.engine.mille.cards import Card, distance_word
 from bot.engine.mille.state import HandResult, ScoreLine
 
 if TYPE_CHECKING:
@@ -25,8 +25,12 @@ SHUT_OUT = 500
 def score_hand(state: MilleState, reason: str) -> HandResult:
     """The breakdown for both seats; completion bonuses go only to whoever completed the trip."""
     lines = []
+    # "Milestones", or with the French names "Bornes", as the distance cards scored are named
+    # ("75 bornes"); the sheet said "Milestones +700" under "completed the trip at 700 bornes".
+    lang = state.options.get("names", "en")
+    driven = "Milestones" if lang != "fr" else distance_word(lang).capitalize()
     for seat, t in enumerate(state.tableaus):
-        mine = [ScoreLine("Milestones", t.mileage)]
+        mine = [ScoreLine(driven, t.mileage)]
         if t.safeties:
             mine.append(ScoreLine(f"Safeties ×{len(t.safeties)}", SAFETY * len(t.safeties)))
         if len(t.safeties) == 4:
