@@ -241,7 +241,7 @@ class Boards(commands.Cog):
         member: discord.Member | None = None,
     ) -> None:
         bot = bot_of(interaction)
-        who = member or interaction.user
+        who = _whose(interaction, member)
         found = bundle(game)  # an unknown game is refused privately, before deferring
         game_key = found.key
         guild_here = interaction.guild_id is not None
@@ -292,7 +292,7 @@ class Boards(commands.Cog):
     async def history(
         self, interaction: discord.Interaction[Any], member: discord.Member | None = None
     ) -> None:
-        who = member or interaction.user
+        who = _whose(interaction, member)
 
         async def history_text() -> str:
             results = await bot_of(interaction).store.results(
@@ -378,6 +378,26 @@ class Boards(commands.Cog):
 
     leaderboard.autocomplete("game")(game_choices)
     stats.autocomplete("game")(game_choices)
+
+
+OWN_GAMES_ONLY = (
+    "In a direct message only your own games are shown: ask about another member on a server "
+    "you share."
+)
+
+
+def _whose(
+    interaction: discord.Interaction[Any], member: discord.Member | discord.User | None
+) -> discord.Member | discord.User:
+    """Whose games /stats and /history read: the member asked about, else the asker. In a
+    direct message they read every server (a member's own games wherever they play), so
+    another member is refused there: any account's id can be sent, and their games on
+    servers the asker is not on, with the nicknames of those servers, would be read out."""
+    if member is None or member.id == interaction.user.id:
+        return interaction.user
+    if interaction.guild_id is None:
+        raise BadOption(OWN_GAMES_ONLY)
+    return member
 
 
 def _no_games(card: MemberStats, *, yours: bool, here: bool, alone: bool) -> str:

@@ -1,0 +1,95 @@
+"""A new member and a hostile one around the games: /stats, /history, /replay, /leaderboard,
+/mygames, Rematch, /help and /rules, each with what Discord lets a modified client send.
+
+Each test drives the real cogs through the fake Discord and holds a fix for what the review
+found; its docstring says what should happen and what happened before the fix. A refusal is one
+private sentence and changes nothing stored (``_store_dump`` before and after)."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from bot.store.base import SeatRecord
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import replies
+from tests.discord.backend import (
+    ALICE_ID,
+    BOB_ID,
+    CAROL_ID,
+    GAMES_CHANNEL_ID,
+    GUILD_ID,
+    InteractionResult,
+)
+from tests.discord.payloads import InteractionDriver
+
+EPHEMERAL = 1 << 6
+
+DAVE_ID = CAROL_ID + 77
+"""A member of another server only, which Alice is not on."""
+
+
+def _store_dump(tmp_path: Path) -> list[str]:
+    """Every row the bot's SQLite store holds, as SQL (``tests.cogs.conftest.bot_settings``)."""
+    connection = sqlite3.connect(tmp_path / "bot.db")
+    try:
+        return list(connection.iterdump())
+    finally:
+        connection.close()
+
+
+def _private_sentence(result: InteractionResult) -> str:
+    """The one private answer the member got (its first answer decides who sees it: a
+    public deferral's follow-up is shown to the channel, whatever its own flags)."""
+    callback = result.callback
+    assert callback is not None, "the interaction was answered"
+    flags = int((callback.body.get("data") or {}).get("flags") or 0)
+    assert flags & EPHEMERAL, replies(result)
+    assert len(result.responses) == 1, replies(result)
+    return replies(result)
+
+
+async def _bob_plays_elsewhere(driver: InteractionDriver) -> None:
+    """Bob beats Dave on another server, where he goes by another nickname; Alice is not on it."""
+    tables = running_bot(driver).tables
+    elsewhere = GAMES_CHANNEL_ID + 50
+    await tables.start(
+        channel_id=elsewhere,
+        guild_id=GUILD_ID + 99,
+        game_key="mille",
+        seats=[
+            SeatRecord(0, "Bob Secret Nick", user_id=BOB_ID),
+            SeatRecord(1, "Dave Elsewhere", user_id=DAVE_ID),
+        ],
+    )
+    await tables.leave(channel_id=elsewhere, user_id=DAVE_ID)
+
+
+async def test_another_member_s_games_are_not_read_in_a_direct_message(
+    driver: InteractionDriver, tmp_path: Path
+) -> None:
+    """In her direct messages with the bot, Alice asks /history and /stats of Bob, whom she
+    knows from her server. There they cover every server: she read "Mille Bornes vs Dave
+    Elsewhere: **won**" and a card "Against Dave Elsewhere: 1–0–0", a game Bob played on a
+    server she is not on, under a nickname of that server. Now each is refused in one private
+    sentence, nothing stored changes, and her own still cover every server."""
+    await _bob_plays_elsewhere(driver)
+    direct = int(driver.backend.dm_channel_for(ALICE_ID)["id"])
+    for command, options in (
+        ("history", {"member": BOB_ID}),
+        ("stats", {"game": "mille", "member": BOB_ID}),
+    ):
+        before = _store_dump(tmp_path)
+        asked = await driver.slash(command, options, channel_id=direct)
+        said = _private_sentence(asked)
+        assert "Dave" not in said and not any(f.attachments for f in asked.responses), said
+        assert said == (
+            "In a direct message only your own games are shown: ask about another member "
+            "on a server you share."
+        ), said
+        assert _store_dump(tmp_path) == before
+    # Bob's own, in his direct messages, still cover every server.
+    mine = await driver.slash(
+        "history", {}, user_id=BOB_ID, channel_id=int(driver.backend.dm_channel_for(BOB_ID)["id"])
+    )
+    assert "vs Dave Elsewhere: **won**" in replies(mine), replies(mine)
