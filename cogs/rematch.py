@@ -51,6 +51,13 @@ class RematchButton(GameItem, template=rf"{REMATCH_PREFIX}(?P<game>{ID})"):
 
     async def _act(self, interaction: discord.Interaction[Any]) -> None:
         old = await bot_of(interaction).tables.game_by_id(self.game_id)
+        if interaction.channel_id != old.channel_id:
+            # The button is only under the game's last table: pressed elsewhere (a forged id),
+            # it opened the rematch there, even on another server, its members seated by the
+            # names they had where the game was played.
+            raise GameError(
+                f"That button belongs to a game in another channel (<#{old.channel_id}>)."
+            )
         if old.status == "active":
             raise GameError("That game is still being played.")
         members = [s for s in old.seats if s.user_id is not None]

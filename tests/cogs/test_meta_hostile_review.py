@@ -11,8 +11,9 @@ import sqlite3
 from pathlib import Path
 
 from bot.store.base import SeatRecord
+from cogs.pickers import REMATCH_PREFIX
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import replies
+from tests.cogs.helpers import public_table, replies, stacked_mille
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -93,3 +94,37 @@ async def test_another_member_s_games_are_not_read_in_a_direct_message(
         "history", {}, user_id=BOB_ID, channel_id=int(driver.backend.dm_channel_for(BOB_ID)["id"])
     )
     assert "vs Dave Elsewhere: **won**" in replies(mine), replies(mine)
+
+
+async def test_a_rematch_is_asked_for_where_its_game_was_played(
+    driver: InteractionDriver, tmp_path: Path
+) -> None:
+    """Alice and Bob played on another server, where Bob goes by "Bob Secret Nick". Alice
+    sends that game's Rematch press (a forged id: its button is only under that game's last
+    table) from a table on this server. It opened an invitation here, Bob's seat named as on
+    the other server: once he accepted, this server's table read "Alice vs Bob Secret Nick".
+    Now the press is refused in one private sentence naming where the game was, and nothing is
+    stored or posted."""
+    tables = running_bot(driver).tables
+    elsewhere = GAMES_CHANNEL_ID + 50
+    played = await tables.start(
+        channel_id=elsewhere,
+        guild_id=GUILD_ID + 99,
+        game_key="mille",
+        seats=[
+            SeatRecord(0, "Alice", user_id=ALICE_ID),
+            SeatRecord(1, "Bob Secret Nick", user_id=BOB_ID),
+        ],
+    )
+    await tables.leave(channel_id=elsewhere, user_id=BOB_ID)
+    # A finished table of this server's to press it under.
+    await stacked_mille(driver)
+    here = public_table(await driver.slash("resign", {}, user_id=BOB_ID))
+    before = _store_dump(tmp_path)
+    posted = len(driver.backend.channel_messages(GAMES_CHANNEL_ID))
+    pressed = await driver.forge(here.message_id, f"{REMATCH_PREFIX}{played.game.id}")
+    assert _private_sentence(pressed) == (
+        f"That button belongs to a game in another channel (<#{elsewhere}>)."
+    ), replies(pressed)
+    assert _store_dump(tmp_path) == before
+    assert len(driver.backend.channel_messages(GAMES_CHANNEL_ID)) == posted

@@ -251,9 +251,10 @@ async def test_forged_presses_under_other_messages_change_nothing(
 async def test_a_rematch_pressed_under_another_message_posts_its_own(
     driver: InteractionDriver,
 ) -> None:
-    """Alice's Rematch of her finished game with Bob, pressed under a leaderboard in another
+    """Alice's Rematch of her finished game with Bob, pressed under a leaderboard in its
     channel: the invitation is a new message there (its buttons answered only on it), and the
-    leaderboard is as it was; Carol, who did not play, is refused."""
+    leaderboard is as it was; Carol, who did not play, is refused. Under a leaderboard in
+    another channel it is refused (a rematch is asked for where its game was played)."""
     bot = running_bot(driver)
     finished = await bot.tables.start(
         channel_id=GAMES_CHANNEL_ID,
@@ -262,10 +263,17 @@ async def test_a_rematch_pressed_under_another_message_posts_its_own(
         seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
     )
     await driver.slash("resign", {})
-    board = await driver.slash("leaderboard", {"game": "mille"}, channel_id=GENERAL_CHANNEL_ID)
+    rematch = f"jn:r:{finished.game.id}"
+    elsewhere = await driver.slash("leaderboard", {"game": "mille"}, channel_id=GENERAL_CHANNEL_ID)
+    shown_elsewhere = _message(driver, _id(elsewhere))
+    refused = await driver.forge(_id(elsewhere), rematch, user_id=ALICE_ID)
+    assert _said(refused) == (
+        f"That button belongs to a game in another channel (<#{GAMES_CHANNEL_ID}>)."
+    )
+    assert driver.backend.messages[_id(elsewhere)] == shown_elsewhere
+    board = await driver.slash("leaderboard", {"game": "mille"})
     pressed = _id(board)
     shown = _message(driver, pressed)
-    rematch = f"jn:r:{finished.game.id}"
     refused = await driver.forge(pressed, rematch, user_id=CAROL_ID)
     assert _said(refused) == "Only the players of that game can ask for a rematch."
     asked = await driver.forge(pressed, rematch, user_id=ALICE_ID)
