@@ -162,6 +162,10 @@ class AbortButton(GameItem, template=rf"jn:x:(?P<game>{ID})(?::[0-9]{{1,19}})?")
             raise GameError(
                 f"That button belongs to a game in another channel (<#{stored.channel_id}>)."
             )
+        if stored.status != "active":
+            # The request's button stays under it when the game ends by play: "use /abort to
+            # ask" sent the member to a command that finds no game here.
+            raise GameError("That game has ended.")
         if not await tables.store.abort_votes(stored.id):
             raise GameError(
                 "Nobody is asking to abort that game now (a request lapses at the next move); "

@@ -13,7 +13,7 @@ from pathlib import Path
 from bot.store.base import SeatRecord
 from cogs.pickers import REMATCH_PREFIX
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import public_table, replies, stacked_mille
+from tests.cogs.helpers import component_id, public_table, replies, stacked_mille
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -128,3 +128,20 @@ async def test_a_rematch_is_asked_for_where_its_game_was_played(
     ), replies(pressed)
     assert _store_dump(tmp_path) == before
     assert len(driver.backend.channel_messages(GAMES_CHANNEL_ID)) == posted
+
+
+async def test_agree_to_abort_of_a_game_that_ended_says_so(
+    driver: InteractionDriver, tmp_path: Path
+) -> None:
+    """Alice asked to abort her game with Bob, then Bob resigned instead: the request still
+    shows its Agree to abort button. Bob pressing it read "Nobody is asking to abort that game
+    now (a request lapses at the next move); use /abort to ask.", and /abort then said there
+    is no game here. Now it says the game has ended, privately, nothing stored."""
+    await stacked_mille(driver)
+    request = await driver.slash("abort", {})
+    agree = component_id(request, "Agree to abort")
+    await driver.slash("resign", {}, user_id=BOB_ID)
+    before = _store_dump(tmp_path)
+    pressed = await driver.click(request, agree, user_id=BOB_ID)
+    assert _private_sentence(pressed) == "That game has ended.", replies(pressed)
+    assert _store_dump(tmp_path) == before
