@@ -56,6 +56,19 @@ def alone_level(title: str) -> str:
     return f"{title} is played alone, with no computer to set a level for: leave the level out."
 
 
+COMPUTERS = 5
+"""The most computers /play, /challenge and /host offer (a game's own seats may allow fewer)."""
+
+
+def _check_computers(computers: int | None) -> None:
+    """Refuse fewer than no computers. Discord offers 0 to ``COMPUTERS``; a request made by
+    hand is not held to it, and -1 took a seat away from the count: /challenge of two members
+    to a game of two posted an invitation that could never start, /host offered a seat too
+    many. More than the game seats is refused by ``check_seats``, naming the count."""
+    if computers is not None and computers < 0:
+        raise BadOption(f"Computers: give 0 to {COMPUTERS}.")
+
+
 def _counted(asked: str, computers: int) -> list[str]:
     """The seats a command asked for, as its refusal counts them: the member first."""
     said = ["you", *([asked] if asked else [])]
@@ -141,13 +154,14 @@ class NewGame(commands.Cog):
         member3: discord.Member | None = None,
         member4: discord.Member | None = None,
         member5: discord.Member | None = None,
-        computers: app_commands.Range[int, 0, 5] = 0,
+        computers: app_commands.Range[int, 0, COMPUTERS] = 0,
         level: str | None = None,
         options: str | None = None,
         thread: bool = False,
     ) -> None:
         found = bundle(game)
         _refuse_solitaire(found)
+        _check_computers(computers)
         invited: list[discord.Member] = []
         for candidate in (member, member2, member3, member4, member5):
             if candidate is None:
@@ -186,7 +200,7 @@ class NewGame(commands.Cog):
         interaction: discord.Interaction[Any],
         game: str,
         seats: app_commands.Range[int, 1, 5] | None = None,
-        computers: app_commands.Range[int, 0, 5] = 0,
+        computers: app_commands.Range[int, 0, COMPUTERS] = 0,
         level: str | None = None,
         options: str | None = None,
         thread: bool = False,
@@ -194,6 +208,7 @@ class NewGame(commands.Cog):
         found = bundle(game)
         info = found.info
         _refuse_solitaire(found)
+        _check_computers(computers)
         if seats is not None and seats < 1:
             # Discord offers 1 to 5; a request made by hand was told to ask for fewer computers,
             # with none asked for.
@@ -230,7 +245,7 @@ class NewGame(commands.Cog):
         self,
         interaction: discord.Interaction[Any],
         game: str,
-        computers: app_commands.Range[int, 0, 5] | None = None,
+        computers: app_commands.Range[int, 0, COMPUTERS] | None = None,
         level: str | None = None,
         options: str | None = None,
         thread: bool = False,
@@ -238,6 +253,7 @@ class NewGame(commands.Cog):
     ) -> None:
         found = bundle(game)
         info = found.info
+        _check_computers(computers)
         chosen = parse_options(options, info)
         # An unknown option refused now: in a thread, the game would otherwise open its
         # thread (and use one up) before the deal refused it, leaving the thread empty.

@@ -10,6 +10,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from bot.store.base import SeatRecord
 from cogs.pickers import REMATCH_PREFIX
 from tests.cogs.conftest import running_bot
@@ -145,3 +147,28 @@ async def test_agree_to_abort_of_a_game_that_ended_says_so(
     pressed = await driver.click(request, agree, user_id=BOB_ID)
     assert _private_sentence(pressed) == "That game has ended.", replies(pressed)
     assert _store_dump(tmp_path) == before
+
+
+@pytest.mark.parametrize(
+    ("command", "options"),
+    [
+        ("play", {"game": "dragon"}),
+        ("challenge", {"game": "mille", "member": BOB_ID, "member2": CAROL_ID}),
+        ("host", {"game": "mille"}),
+    ],
+)
+async def test_fewer_than_no_computers_are_refused(
+    driver: InteractionDriver, tmp_path: Path, command: str, options: dict[str, object]
+) -> None:
+    """Discord offers 0 to 5 computers; a request made by hand sent computers:-1. /challenge
+    of Bob and Carol to Mille Bornes then posted "Alice invites Bob (waiting), Carol (waiting)
+    and -1 computers.", pinging both, and Carol's Accept was refused ("played by exactly 2
+    players, not 3"): it could never start. /host offered a third seat at a game of two, and
+    /play answered "(you and -1 computers)". Each is refused in one private sentence now,
+    nothing stored or posted."""
+    before = _store_dump(tmp_path)
+    posted = len(driver.backend.channel_messages(GAMES_CHANNEL_ID))
+    asked = await driver.slash(command, {**options, "computers": -1})
+    assert _private_sentence(asked) == "Computers: give 0 to 5.", replies(asked)
+    assert _store_dump(tmp_path) == before
+    assert len(driver.backend.channel_messages(GAMES_CHANNEL_ID)) == posted
