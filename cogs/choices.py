@@ -153,10 +153,14 @@ def _suggests(spec: OptionSpec, choice: str, typed: str) -> bool:
 async def level_choices(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
-    """Autocomplete for the computer's level: the chosen game's computer players."""
+    """Autocomplete for the computer's level: the chosen game's computer players (none for a
+    game played alone, where no computer sits and /play refuses a level)."""
     try:
-        names = policy_names(chosen_game(interaction))
+        found = bundle(chosen_game(interaction))
     except GameError:
         return []
+    if found.info.max_players == 1:
+        return []
+    names = policy_names(found.key)
     typed = current.strip().lower()
     return [app_commands.Choice(name=n, value=n) for n in names if typed in n][:25]

@@ -172,3 +172,16 @@ async def test_fewer_than_no_computers_are_refused(
     assert _private_sentence(asked) == "Computers: give 0 to 5.", replies(asked)
     assert _store_dump(tmp_path) == before
     assert len(driver.backend.channel_messages(GAMES_CHANNEL_ID)) == posted
+
+
+@pytest.mark.parametrize("game", ["solo", "ttr-solo"])
+async def test_the_level_field_offers_nothing_for_a_game_played_alone(
+    driver: InteractionDriver, game: str
+) -> None:
+    """A new member types /play game:solo and the level field offered easy, expert, greedy and
+    random, each then refused (no computer plays a solitaire); it offers nothing there now,
+    and a game against the computer still offers its levels."""
+    offered = await driver.autocomplete("play", "level", "", {"game": game})
+    assert offered.choices == []
+    offered = await driver.autocomplete("play", "level", "", {"game": "mille"})
+    assert [c["value"] for c in offered.choices] == ["easy", "expert", "normal", "random"]
