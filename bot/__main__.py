@@ -150,8 +150,9 @@ def _parser() -> argparse.ArgumentParser:
 
 def _user_id(text: str) -> int:
     # The length first: int() of thousands of digits raised, and argparse then named this
-    # function ("invalid _user_id value"). Discord's ids have at most 19 digits.
-    if not text.isdigit() or len(text) > 19 or not 0 < int(text) < 2**63:
+    # function ("invalid _user_id value"). Discord's ids have at most 19 digits, ASCII ones:
+    # "²" is a digit to isdigit() that int() refuses, and "１２" or "٣٤" it reads as 12, 34.
+    if not (text.isascii() and text.isdigit()) or len(text) > 19 or not 0 < int(text) < 2**63:
         raise argparse.ArgumentTypeError(
             f"a Discord user id is a number like 80351110224678912, not {shown_value(text)}"
         )

@@ -564,6 +564,21 @@ def test_an_id_of_thousands_of_digits_is_refused_in_words(
     assert said in err and "_id value" not in err and len(err) < 400
 
 
+@pytest.mark.parametrize("user_id", ["²", "1²", "１２", "٣٤"])
+def test_a_member_id_in_other_digits_is_refused_in_words(
+    capsys: pytest.CaptureFixture[str], user_id: str
+) -> None:
+    """`junction forget-member ²` (a superscript two, a digit to Python) answered "invalid
+    _user_id value: '²'", naming our function, and "１２" (full width) or "٣٤" (Arabic-Indic)
+    were read as members 12 and 34, whom the operator never typed as Discord writes ids. Each
+    is refused as `--guild` refuses them, saying what an id looks like."""
+    with pytest.raises(SystemExit) as stopped:
+        _parser().parse_args(["forget-member", user_id])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "a Discord user id is a number like" in err and "_id value" not in err, err
+
+
 # -- the bot process -----------------------------------------------------------------------------
 
 
