@@ -70,18 +70,9 @@ async def forget_member(store: Store, user_id: int) -> Forgotten:
     docstring); StillPlaying, with nothing changed, while they sit in a game in play."""
     for _attempt in range(_ATTEMPTS):
         found = await find_member(store, user_id)
-        if found.in_play:
-            where = [await _in_play(store, stored, user_id) for stored in found.in_play]
-            # /resign is no help in a game they cannot leave any more: only its end is.
-            advice = (
-                "a moderator can /abort it"
-                if all(left for _, left in where)
-                else "they can /resign, or a moderator can /abort it"
-            )
-            raise StillPlaying(
-                f"Member {user_id} is still seated in a game in play "
-                f"({', '.join(text for text, _ in where)}); it must end first ({advice})."
-            )
+        playing = await still_playing(store, found, user_id)
+        if playing is not None:
+            raise StillPlaying(playing)
         alias = -1 - secrets.randbelow(2**62)  # negative: never a Discord id
         rewrites = [await _rewrite(store, stored, user_id, alias) for stored in found.games]
         try:
@@ -91,6 +82,25 @@ async def forget_member(store: Store, user_id: int) -> Forgotten:
             # again (a game still in play refuses it, one already over is rewritten too).
             continue
     raise StillPlaying(f"Member {user_id} kept starting games while being forgotten; try again.")
+
+
+async def still_playing(store: Store, found: Found, user_id: int) -> str | None:
+    """Why the member cannot be forgotten yet (None: they can): the games in play that seat
+    them, and what ends them. The dry run says it too, where it said "run again with --yes"
+    and the real run then refused."""
+    if not found.in_play:
+        return None
+    where = [await _in_play(store, stored, user_id) for stored in found.in_play]
+    # /resign is no help in a game they cannot leave any more: only its end is.
+    advice = (
+        "a moderator can /abort it"
+        if all(left for _, left in where)
+        else "they can /resign, or a moderator can /abort it"
+    )
+    return (
+        f"Member {user_id} is still seated in a game in play "
+        f"({', '.join(text for text, _ in where)}); it must end first ({advice})."
+    )
 
 
 async def _in_play(store: Store, stored: StoredGame, user_id: int) -> tuple[str, bool]:
@@ -303,10 +313,12 @@ async def _forget_in(store: Store, user_id: int, *, confirmed: bool) -> int:
     found = await find_member(store, user_id)
     if not confirmed:
         preview = await store.forget_preview(user_id)
+        playing = await still_playing(store, found, user_id)
+        then = "run again with --yes to forget them" if playing is None else f"not now: {playing}"
         print(
             f"member {user_id} sits in {plural(len(found.games), 'stored game')} "
             f"({len(found.in_play)} in play); forgetting them: "
-            f"{_changes(preview, done_now=False)}; run again with --yes to forget them"
+            f"{_changes(preview, done_now=False)}; {then}"
         )
         return 0
     try:

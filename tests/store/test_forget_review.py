@@ -6,6 +6,7 @@ and holds a fix for what the review found (each docstring says what).
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from bot.store.base import GameRewrite, SeatRecord, Store, StoredGame
 from bot.store.sqlite import SqliteStore
 from bot.tables import Tables
 from tests.seam import finish_randomly
+from tests.store.helpers import Backend
 
 ALICE, BOB = 710000000000000001, 720000000000000002
 GUILD = 7
@@ -169,6 +171,30 @@ async def test_a_driver_out_of_the_race_is_not_told_to_resign(store: Store) -> N
     assert "they can /resign" not in str(told.value)
 
 
+async def test_a_dry_run_says_a_game_in_play_stops_the_real_one(
+    store: Store,
+    backend: Backend,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Alice is still playing Bob. `junction forget-member` without --yes said "(1 in play);
+    forgetting them: …; run again with --yes to forget them", and run again with --yes it
+    refused (exit status 2), naming the game only then. The dry run now says so in place of
+    "run again", with the same sentence, and still changes nothing."""
+    tables = Tables(store, clock=lambda: 1_000_000.0)
+    await tables.start(channel_id=6, guild_id=GUILD, game_key="mille", seats=_duel(), seed=2)
+    monkeypatch.setenv("JUNCTION_DB", backend.url)
+    assert await asyncio.to_thread(main, ["forget-member", str(ALICE)]) == 0
+    dry = capsys.readouterr().out
+    assert await asyncio.to_thread(main, ["forget-member", str(ALICE), "--yes"]) == 2
+    refused = capsys.readouterr().err.removeprefix("junction forget-member: ")
+    assert refused.startswith(f"Member {ALICE} is still seated in a game in play (game "), refused
+    assert "run again with --yes" not in dry, dry
+    assert dry.startswith(f"member {ALICE} sits in 1 stored game (1 in play); forgetting them: ")
+    assert dry.endswith(f"; not now: {refused}"), dry
+    assert len(await store.games_of_member(ALICE)) == 1
+
+
 def test_no_database_where_the_command_looks_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -284,7 +310,8 @@ def test_a_dry_run_reads_a_database_it_may_not_write() -> None:
         assert done.returncode == 0, done.stderr
         assert done.stdout.startswith(
             f"member {member} sits in 1 stored game (1 in play); forgetting them: 1 game and "
-            "0 results would name a former player; 0 invitations would be deleted; run again"
+            "0 results would name a former player; 0 invitations would be deleted; not now: "
+            f"Member {member} is still seated in a game in play"
         ), done.stdout
         assert database.read_bytes() == before
         assert [p.name for p in database.parent.iterdir()] == ["j.db"]
