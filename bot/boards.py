@@ -13,8 +13,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from bot.bests import Bests, BestStanding, figures_of
+from bot.engine.core import BadOption
 from bot.engine.words import noun
-from bot.games import bundle, get_game
+from bot.games import bundle, get_game, title_of
 from bot.kept_results import KeptLadder, KeptResults
 from bot.names import readings, unused_name
 from bot.ratings import (
@@ -335,7 +336,7 @@ def member_stats(
         draws=line.record.draws if line else 0,
         history=history,
         opponents=opponents,
-        favourite_game=get_game(favourite).info.title if favourite else None,
+        favourite_game=title_of(favourite) if favourite else None,
         favourite_game_plays=plays,
         best=best,
     )
@@ -380,7 +381,7 @@ def solitaire_stats(
         games=len(games),
         wins=verdicts["won"],
         losses=verdicts["lost"],
-        favourite_game=get_game(favourite).info.title if favourite else None,
+        favourite_game=title_of(favourite) if favourite else None,
         favourite_game_plays=plays,
         best=_personal_bests(mine, user_id, game_key),
         solitaire=True,
@@ -427,9 +428,12 @@ def solitaire_verdict(stored: StoredResult, seat: int = 0) -> SolitaireVerdict:
     Solo's classic preset, a score attack nobody clears completely)."""
     if figures_of(stored, seat).get("won"):
         return "won"
-    if bundle(stored.record.game_key).can_be_won(stored.record.options):
-        return "lost"
-    return "played"
+    try:
+        winnable = bundle(stored.record.game_key).can_be_won(stored.record.options)
+    except BadOption:
+        # A plug-in game no longer installed: its records outlive it, its rules do not.
+        winnable = False
+    return "lost" if winnable else "played"
 
 
 def message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
@@ -489,7 +493,8 @@ def history_lines(
             # Its score is no total the seat played to (Ticket to Ride's 0), as the end's
             # line says "(left)" in its place.
             score = " (left)"
-        title = get_game(record.game_key).info.title
+        # A plug-in game no longer installed goes by its key: its records outlive it.
+        title = title_of(record.game_key)
         when = f"<t:{int(record.finished_at)}:R>"
         link = ""
         if stored.message_id is not None and record.guild_id is not None:

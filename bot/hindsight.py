@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Sequence
 from dataclasses import replace
 
-from bot.engine.core import GameError
+from bot.engine.core import BadOption, GameError
 from bot.games import bundle
 from bot.move_log import (
     LEAVE,
@@ -280,6 +280,15 @@ class Hindsight:
             raise NoReplay(f"{said}: {ABORTED_NOT_REPLAYED.format(game=aborted.id)}")
         if await self.store.initial_state(last.id) is None:
             raise NoReplay(NO_REPLAY_BEFORE)
+        try:
+            bundle(last.game_key)
+        except BadOption:
+            # A plug-in game uninstalled since: its rules are gone, and "There is no game
+            # called …" came after the replay's public "thinking…", to the whole channel.
+            raise NoReplay(
+                f"The last game finished here, game #{last.id}, is of {last.game_key}, a game "
+                "this bot no longer plays: it cannot be replayed."
+            ) from None
         return last
 
     async def aborted_here(

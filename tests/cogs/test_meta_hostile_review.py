@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+import bot.games.registry as bot_games_registry
 from bot.store.base import SeatRecord
 from cogs.pickers import REMATCH_PREFIX
 from tests.cogs.conftest import running_bot
@@ -185,3 +186,41 @@ async def test_the_level_field_offers_nothing_for_a_game_played_alone(
     assert offered.choices == []
     offered = await driver.autocomplete("play", "level", "", {"game": "mille"})
     assert [c["value"] for c in offered.choices] == ["easy", "expert", "normal", "random"]
+
+
+async def test_a_game_no_longer_installed_leaves_the_other_records_readable(
+    driver: InteractionDriver, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alice won a game of a plug-in game (the toy Relay), which the operator has since
+    uninstalled, and a game of Mille Bornes. /history answered only "There is no game called
+    'relay'", so she saw none of her games; /stats of Mille Bornes said the same, to the whole
+    channel; /replay in the channel where Relay was played last said it too, in public. Now
+    /history lists the game under its key beside the others, the Mille Bornes card is drawn,
+    and /replay says privately why that game cannot be shown, nothing stored."""
+    tables = running_bot(driver).tables
+    await stacked_mille(driver, channel_id=GAMES_CHANNEL_ID + 1)
+    await tables.leave(channel_id=GAMES_CHANNEL_ID + 1, user_id=BOB_ID)
+    relay = [
+        SeatRecord(0, "Alice", user_id=ALICE_ID),
+        SeatRecord(1, "Bob", user_id=BOB_ID),
+        SeatRecord(2, "Carol", user_id=CAROL_ID),
+    ]
+    started = await tables.start(
+        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="relay", seats=relay, seed=1
+    )
+    for leaver in (BOB_ID, CAROL_ID):
+        await tables.leave(channel_id=GAMES_CHANNEL_ID, user_id=leaver)
+    monkeypatch.delitem(bot_games_registry._BUNDLES, "relay")
+    history = await driver.slash("history", {})
+    lines = _private_sentence(history).splitlines()
+    assert lines[1].startswith("<t:") and " relay vs Bob, Carol: **won**" in lines[1], lines
+    assert " Mille Bornes vs Bob: **won**" in lines[2], lines
+    card = await driver.slash("stats", {"game": "mille"})
+    assert [a["filename"] for r in card.responses for a in r.attachments] == ["stats.png"]
+    before = _store_dump(tmp_path)
+    replayed = await driver.slash("replay", {})
+    assert _private_sentence(replayed) == (
+        f"The last game finished here, game #{started.game.id}, is of relay, a game this bot "
+        "no longer plays: it cannot be replayed."
+    )
+    assert _store_dump(tmp_path) == before
