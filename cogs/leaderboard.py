@@ -303,7 +303,9 @@ class Boards(commands.Cog):
             name = plain(display_name(who))
             head = f"**Recent games of {name}**"
             text = "\n".join(whole_lines(lines, MESSAGE_LIMIT - len(head) - 1, _older))
-            return clip(f"{head}\n{text or f'{name} has no finished games here yet.'}")
+            # In a direct message the list covers every server: "here" would leave them out.
+            where = " here" if interaction.guild_id is not None else ""
+            return clip(f"{head}\n{text or f'{name} has no finished games{where} yet.'}")
 
         # A read of the server's results, which other channels' moves wait for: limited per
         # member, one at a time (cogs/limits.py).

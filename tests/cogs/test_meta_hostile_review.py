@@ -224,3 +224,17 @@ async def test_a_game_no_longer_installed_leaves_the_other_records_readable(
         "no longer plays: it cannot be replayed."
     )
     assert _store_dump(tmp_path) == before
+
+
+async def test_history_in_a_direct_message_with_no_games_says_none_anywhere(
+    driver: InteractionDriver,
+) -> None:
+    """Carol, new, asks /history in her direct messages with the bot, where it covers every
+    server. It said "carol has no finished games here yet.", as if her games on servers were
+    listed elsewhere; /stats and /mygames there say it of every server. Now it reads "carol
+    has no finished games yet."; on a server it still says "here"."""
+    direct = int(driver.backend.dm_channel_for(CAROL_ID)["id"])
+    asked = await driver.slash("history", {}, user_id=CAROL_ID, channel_id=direct)
+    assert _private_sentence(asked) == "**Recent games of carol**\ncarol has no finished games yet."
+    asked = await driver.slash("history", {}, user_id=CAROL_ID)
+    assert replies(asked) == "**Recent games of carol**\ncarol has no finished games here yet."
