@@ -242,16 +242,26 @@ def game_from_row(row: RowLike, *, state_json: str | None = None) -> StoredGame:
     (the SQLite store's snapshot it has just written)."""
     state_text = row["state"] if state_json is None else state_json
     state = _state(state_text)
+    # Damaged seats or options make the game a save no game resumes, as a damaged state does,
+    # so that it can still be ended (ending writes neither column, so their text is kept). As
+    # an error, one game's options made /mygames fail for the whole server, and its seats left
+    # a game that no /abort could end.
+    seats: tuple[SeatRecord, ...] = ()
+    options: dict[str, Any] = {}
+    damaged = False
     try:
         seats = seats_from_json(row["seats"])
+    except StoreError:
+        damaged = True
+    try:
         options = load_object(row["options"], "options")
     except StoreError:
-        # Damaged seats or options make the game a save no game resumes, as a damaged state
-        # does, so that it can still be ended (ending writes neither column, so their text is
-        # kept). As an error, one game's options made /mygames fail for the whole server, and
-        # its seats left a game that no /abort could end.
-        seats, options = (), {}
-        state = state if DAMAGED_SAVE in state else {DAMAGED_SAVE: str(state_text)}
+        # Seats that read are kept: the member's games are found by them (/mygames lists the
+        # game as unreadable, junction forget-member renames it). Dropped with the options,
+        # the game hid from both, and forgetting a member seated in it never finished.
+        damaged = True
+    if damaged and DAMAGED_SAVE not in state:
+        state = {DAMAGED_SAVE: str(state_text)}
     return StoredGame(
         id=int(row["id"]),
         channel_id=int(row["channel_id"]),

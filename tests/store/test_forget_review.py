@@ -195,6 +195,49 @@ async def test_a_dry_run_says_a_game_in_play_stops_the_real_one(
     assert len(await store.games_of_member(ALICE)) == 1
 
 
+async def test_a_game_whose_options_are_damaged_is_forgotten_too(
+    store: Store, backend: Backend
+) -> None:
+    """Alice's finished game with Bob has its options column damaged (its seats read). Found
+    by a second read of the damaged-rows change: the game read back with no seats, so the
+    command never prepared it, the store's check found her id in its seats all the same, and
+    each of the three tries ended "Member … kept starting games while being forgotten; try
+    again.", so she could never be forgotten. Seats that read are kept: the game is renamed
+    where it stands, as a game with no rules to replay it is."""
+    tables = Tables(store, clock=lambda: 1_000_000.0)
+    await _finished_duel(tables, 1, seed=3)
+    (game,) = await store.games_of_member(ALICE)
+    await backend.raw(f"UPDATE games SET options = '{{{{' WHERE id = {game.id}")
+    done = await forget_member(store, ALICE)
+    assert (done.games, done.results) == (1, 1)
+    assert await store.games_of_member(ALICE) == []
+    (kept,) = await store.games_of_member(BOB)
+    assert [seat.name for seat in kept.seats] == [FORMER, "Bob"]
+    assert "Alice" not in repr((kept, await store.initial_state(kept.id)))
+    assert str(ALICE) not in repr(await store.results())
+
+
+async def test_a_game_in_play_whose_options_are_damaged_stops_the_dry_run(
+    store: Store,
+    backend: Backend,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Alice sits in a game in play whose options are damaged. The dry run said "(0 in
+    play) … run again with --yes to forget them", not seeing the game; it now names it, as the
+    real run refuses it (a moderator can /abort a damaged game)."""
+    tables = Tables(store, clock=lambda: 1_000_000.0)
+    update = await tables.start(
+        channel_id=6, guild_id=GUILD, game_key="mille", seats=_duel(), seed=2
+    )
+    await backend.raw(f"UPDATE games SET options = '{{{{' WHERE id = {update.game.id}")
+    monkeypatch.setenv("JUNCTION_DB", backend.url)
+    assert await asyncio.to_thread(main, ["forget-member", str(ALICE)]) == 0
+    dry = capsys.readouterr().out
+    assert "run again with --yes" not in dry, dry
+    assert f"not now: Member {ALICE} is still seated in a game in play (game " in dry, dry
+
+
 def test_no_database_where_the_command_looks_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
