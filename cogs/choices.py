@@ -119,6 +119,8 @@ async def option_choices(
         # "oil slick:o": the name's words are one option's, suggested once, in its spelling.
         *before, last = _named_in_words([*done.split(), last], found.info)
         done = " ".join(before)
+    else:
+        done, last = _naming(done.split(), last, found.info)
     done = " ".join(done.split())
     prefix = f"{done} " if done else ""
     # An option already given is not offered again: a second value would be refused.
@@ -136,6 +138,21 @@ async def option_choices(
         app_commands.Choice(name=f"{prefix}{pair}"[:100], value=f"{prefix}{pair}"[:100])
         for pair in pairs
     ][:25]
+
+
+def _naming(words: list[str], last: str, info: GameInfo) -> tuple[str, str]:
+    """The pairs typed before an option's name still being typed in words, and that name
+    (``oil sl``): the words with no sign just before ``last`` that begin a name with it are
+    its own. Kept apart, "oil slick" was suggested as "oil oil_slick:on", and the stray "oil"
+    then refused."""
+    for count in range(len(words), 0, -1):  # the most words first
+        run = words[-count:]
+        said = " ".join([*run, last])
+        if not any(_SIGN.search(word) for word in run) and any(
+            _suggests(spec, choice, said) for spec in info.options for choice in spec.choices
+        ):
+            return " ".join(words[:-count]), said
+    return " ".join(words), last
 
 
 def _suggests(spec: OptionSpec, choice: str, typed: str) -> bool:

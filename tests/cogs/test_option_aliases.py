@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.games import bundle
+from cogs.choices import parse_options
 from tests.cogs.conftest import running_bot
 from tests.discord.backend import GAMES_CHANNEL_ID
 from tests.discord.payloads import InteractionDriver
@@ -44,6 +46,10 @@ async def test_dragon_takes_an_option_as_a_member_types_it(
         ("oil slick:", ["oil_slick:off", "oil_slick:on"]),
         ("deck:modern oil-slick:tr", ["deck:modern oil_slick:on"]),
         ("oil-slick:on de", ["oil-slick:on deck:bsd", "oil-slick:on deck:modern"]),
+        # The name's words before its colon: offered "oil oil_slick:off", which /play refused
+        # ("I could not read the option 'oil'").
+        ("oil slick", ["oil_slick:off", "oil_slick:on"]),
+        ("deck:modern oil sl", ["deck:modern oil_slick:off", "deck:modern oil_slick:on"]),
     ],
 )
 async def test_the_options_field_suggests_the_options_own_spelling(
@@ -54,6 +60,10 @@ async def test_the_options_field_suggests_the_options_own_spelling(
     and `oil-slick:` nothing either."""
     found = await driver.autocomplete("play", "options", typed, {"game": "dragon"})
     assert [choice["value"] for choice in found.choices] == suggested
+    # Each suggestion is one /play reads.
+    dragon = bundle("dragon")
+    for value in suggested:
+        dragon.game.resolve_options(parse_options(value, dragon.info))
 
 
 async def test_one_option_in_two_spellings_is_refused(driver: InteractionDriver) -> None:
