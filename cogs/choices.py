@@ -51,14 +51,22 @@ def parse_options(text: str | None, info: GameInfo) -> dict[str, str]:
                 f"for example {_example(info)}."
             )
         name, value = option_name(name)[:40], value.strip().lower()[:40]
-        if options.get(name, value) != value:
-            # Which one was meant is anyone's guess: ask rather than keep the last.
+        if options.get(name, value) != value and not _one_choice(info, name, options[name], value):
+            # Which one was meant is anyone's guess: ask rather than keep the last. (One
+            # choice in two words, "on" and "yes", says which.)
             raise BadOption(
                 f"You gave {quote(name)} twice ({quote(options[name])}, then {quote(value)}). "
                 "Give each option once."
             )
         options[name] = value
     return options
+
+
+def _one_choice(info: GameInfo, name: str, first: str, then: str) -> bool:
+    """Whether ``first`` and ``then`` are words for one choice of option ``name``."""
+    spec = next((spec for spec in info.options if spec.name == name), None)
+    meant = None if spec is None else spec.choice_of(first)
+    return meant is not None and spec is not None and spec.choice_of(then) == meant
 
 
 def _named_in_words(pairs: list[str], info: GameInfo) -> list[str]:

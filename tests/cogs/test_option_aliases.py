@@ -76,6 +76,19 @@ async def test_one_option_in_two_spellings_is_refused(driver: InteractionDriver)
     assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
 
 
+async def test_one_option_in_two_spellings_of_one_value_is_taken(
+    driver: InteractionDriver,
+) -> None:
+    """`oil-slick:on oil_slick:yes` names one option twice with one value in two words, which
+    the README says is taken (only two values are refused). It was refused "You gave
+    oil_slick twice (on, then yes)", as if on and yes differed; the game is dealt now, the
+    Oil Slick cards on."""
+    result = await driver.slash("play", {"game": "dragon", "options": "oil-slick:on oil_slick:yes"})
+    assert not result.ephemeral, result.content
+    game = await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID)
+    assert game is not None and game.options["oil_slick"] == "on", game
+
+
 def test_every_game_reads_a_switch_and_a_name_alike() -> None:
     """The reading is the games' own (``Game.resolve_options``), so the console and a rematch
     read options as /play does: Mille Bornes Solo's switch and classic deck, Mille Bornes'
