@@ -34,6 +34,9 @@ def parse_options(text: str | None, info: GameInfo) -> dict[str, str]:
     option's own spelling (``option_name``: ``oil-slick``, ``oil slick``); its value is left
     for the game to read (``OptionSpec.choice_of``: ``deck:classic``, ``oil_slick:yes``)."""
     options: dict[str, str] = {}
+    # Each name in its option's own spelling (a plug-in's "win-at" typed "win_at"), as the
+    # game stores it, for the checks made before the game reads them (the daily deal's).
+    own = {option_name(spec.name): spec.name for spec in info.options}
     pairs = _named_in_words(
         _AROUND_SIGN.sub(r"\1", (text or "").replace(",", " ")).split()[:20], info
     )
@@ -50,7 +53,8 @@ def parse_options(text: str | None, info: GameInfo) -> dict[str, str]:
                 f"I could not read the option '{quote(pair)}'. Write options as name:value, "
                 f"for example {_example(info)}."
             )
-        name, value = option_name(name)[:40], value.strip().lower()[:40]
+        name, value = option_name(name), value.strip().lower()[:40]
+        name = own.get(name, name[:40])
         if options.get(name, value) != value and not _one_choice(info, name, options[name], value):
             # Which one was meant is anyone's guess: ask rather than keep the last. (One
             # choice in two words, "on" and "yes", says which.)
@@ -73,7 +77,7 @@ def _named_in_words(pairs: list[str], info: GameInfo) -> list[str]:
     """``pairs`` with an option's name typed as words ("oil slick:on", split at its space)
     joined into one pair ("oil_slick:on"); words that name no option are left as they were,
     to be refused as unreadable."""
-    names = {spec.name for spec in info.options}
+    names = {option_name(spec.name) for spec in info.options}
     joined: list[str] = []
     for pair in pairs:
         sign = _SIGN.search(pair)
@@ -138,7 +142,7 @@ async def option_choices(
     pairs = [
         f"{spec.name}:{choice}"
         for spec in found.info.options
-        if spec.name not in given
+        if option_name(spec.name) not in given
         for choice in spec.choices
         if _suggests(spec, choice, last)
     ]
@@ -170,9 +174,9 @@ def _suggests(spec: OptionSpec, choice: str, typed: str) -> bool:
     said = [word for word, meant in spec.words() if meant == choice]
     if sign is None:
         part = typed.lower().replace("-", "_").replace(" ", "_")
-        return any(part in f"{spec.name}:{word}" for word in said)
+        return any(part in f"{option_name(spec.name)}:{word}" for word in said)
     name, value = option_name(typed[: sign.start()]), typed[sign.end() :].strip().lower()
-    return name in spec.name and any(value in word for word in said)
+    return name in option_name(spec.name) and any(value in word for word in said)
 
 
 async def level_choices(

@@ -411,21 +411,23 @@ class Game(ABC, Generic[S, A]):
         given = [
             (str(k).strip().lower(), str(v).strip().lower()) for k, v in (options or {}).items()
         ]
-        specs = {spec.name: spec for spec in self.info.options}
+        # Matched as the names read (a plug-in's "win-at" is typed "win_at" too), each stored
+        # in its own spelling.
+        specs = {option_name(spec.name): spec for spec in self.info.options}
         resolved: dict[str, str] = {}
         for typed, value in given:
             # "oil-slick", "deck:classic", "oil_slick:yes": the words members type, read as
             # the option's own spelling, which is what is stored.
-            name = option_name(typed)
-            spec = specs.get(name)
+            spec = specs.get(option_name(typed))
             if spec is None and not specs:
                 # "Its options: none." read as if there were a list to choose from.
                 raise BadOption(f"{self.info.title} has no options.")
             if spec is None:
                 raise BadOption(
                     f"{self.info.title} has no option called '{typed}'. "
-                    f"Its options: {', '.join(sorted(specs))}."
+                    f"Its options: {', '.join(sorted(s.name for s in self.info.options))}."
                 )
+            name = spec.name
             choice = spec.choice_of(value)
             if choice is None:
                 raise BadOption(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from bot.engine.core import BadOption
 from bot.games import bundle
 from cogs.choices import parse_options
 from tests.cogs.conftest import running_bot
@@ -98,3 +99,28 @@ def test_every_game_reads_a_switch_and_a_name_alike() -> None:
     solo = bundle("solo").game.resolve_options({"require-fuel-left": "yes", "deck": "classic"})
     assert (solo["require_fuel_left"], solo["deck"]) == ("on", "bsd")
     assert bundle("mille").game.resolve_options({"Deck": "Classic"})["deck"] == "bsd"
+
+
+def test_a_plug_in_option_named_with_a_hyphen_is_still_its_own() -> None:
+    """A plug-in game names its option `win-at`. Reading hyphens as underscores made it
+    unreachable: `win-at:20` was read as `win_at` and refused ("Relay (toy) has no option
+    called 'win-at'. Its options: win-at."), in /play and in the rematch of a game stored with
+    it. A name is now matched as its option's name reads, and stored in the option's own
+    spelling."""
+    from dataclasses import replace
+
+    from bot.engine.core import OptionSpec
+    from tests.toy.game import Relay
+
+    class Timed(Relay):
+        info = replace(Relay.info, options=(OptionSpec("win-at", ("10", "20"), "10"),))
+
+    game = Timed()
+    assert game.resolve_options({"win-at": "20"}) == {"win-at": "20"}  # a rematch's stored
+    assert game.resolve_options(parse_options("win_at:20", game.info)) == {"win-at": "20"}
+    assert game.resolve_options(parse_options("win at: 20", game.info)) == {"win-at": "20"}
+    # Read by its own name before the game reads it: the daily deal's check of which options
+    # were given (``display_options``) names them so.
+    assert parse_options("win_at:20", game.info) == {"win-at": "20"}
+    with pytest.raises(BadOption, match="Its options: win-at"):
+        game.resolve_options({"win-by": "20"})
