@@ -51,18 +51,19 @@ class RematchButton(GameItem, template=rf"{REMATCH_PREFIX}(?P<game>{ID})"):
 
     async def _act(self, interaction: discord.Interaction[Any]) -> None:
         old = await bot_of(interaction).tables.game_by_id(self.game_id)
+        members = [s for s in old.seats if s.user_id is not None]
+        if all(s.user_id != interaction.user.id for s in members):
+            raise GameError("Only the players of that game can ask for a rematch.")
         if interaction.channel_id != old.channel_id:
             # The button is only under the game's last table: pressed elsewhere (a forged id),
             # it opened the rematch there, even on another server, its members seated by the
-            # names they had where the game was played.
+            # names they had where the game was played. Told to a player only: a forged id of
+            # another's game does not learn where it was played.
             raise GameError(
                 f"That button belongs to a game in another channel (<#{old.channel_id}>)."
             )
         if old.status == "active":
             raise GameError("That game is still being played.")
-        members = [s for s in old.seats if s.user_id is not None]
-        if all(s.user_id != interaction.user.id for s in members):
-            raise GameError("Only the players of that game can ask for a rematch.")
         if any(s.user_id < 0 for s in members if s.user_id is not None):
             # A former player (``bot.forget``): their alias is nobody to invite.
             raise GameError("A player of that game has left Junction: start a new game instead.")

@@ -131,6 +131,13 @@ async def test_a_rematch_is_asked_for_where_its_game_was_played(
     ), replies(pressed)
     assert _store_dump(tmp_path) == before
     assert len(driver.backend.channel_messages(GAMES_CHANNEL_ID)) == posted
+    # Carol, who did not play it, forging the same press learns nothing of where it was
+    # played (the channel's mention named it before she was told she had no seat there).
+    pressed = await driver.forge(
+        here.message_id, f"{REMATCH_PREFIX}{played.game.id}", user_id=CAROL_ID
+    )
+    assert _private_sentence(pressed) == "Only the players of that game can ask for a rematch."
+    assert _store_dump(tmp_path) == before
 
 
 async def test_agree_to_abort_of_a_game_that_ended_says_so(

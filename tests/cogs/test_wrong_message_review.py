@@ -40,6 +40,7 @@ REFUSALS = (
     "That game is still being played.",
     "This invitation is from an older version of Junction",
     "That button is not one Junction knows",
+    "Only the players of that game can ask for a rematch.",
 )
 
 
