@@ -1,14 +1,18 @@
-"""Small helpers for cog tests: a stacked Mille Bornes start, find a component by what it says,
-the public table message, what an interaction said, a computer held in thought, the lobbies'
-clock moved on and their expiry sweep run by hand."""
+"""Small helpers for cog tests: a two-seat start (a stacked Mille Bornes one among them), find a
+component by what it says, the public table message, what an interaction said, a computer held
+in thought, the lobbies' clock moved on and their expiry sweep run by hand, an answer Discord
+took and still failed."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+import discord
+import pytest
 
 import cogs.lobby as lobby_cog
 from bot.client import JunctionBot
@@ -25,13 +29,18 @@ from tests.discord.backend import (
     GUILD_ID,
     JSON,
     CapturedResponse,
+    HTTPError,
     InteractionResult,
+    RecordedRequest,
     walk_components,
 )
 from tests.discord.payloads import InteractionDriver
 
 MILLE_DECK = ["go", "100", "75", "75", "75", "50", *["25"] * 6, *["200", "50", "100", "75"] * 3]
 """Mille Bornes stacked: Alice holds Go, 100, 75, 75, 75, 50, 25; Bob the six 25s and a 200."""
+
+COMPUTER = SeatRecord(1, "Computer", policy="normal")
+"""A computer in seat 1, at the normal level (Alice's opponent in ``alice_against``)."""
 
 
 async def store_rigged(
@@ -50,6 +59,32 @@ async def store_rigged(
     )
 
 
+async def alice_against(
+    driver: InteractionDriver,
+    opponent: SeatRecord | None = None,
+    *,
+    game_key: str = "mille",
+    deck: Sequence[str] | None = None,
+    seed: int | None = None,
+    options: Mapping[str, str] | None = None,
+    channel_id: int = GAMES_CHANNEL_ID,
+) -> TableUpdate:
+    """Alice (seat 0) against Bob (or ``opponent`` in seat 1) at ``game_key`` in the games
+    channel, dealt as ``Tables.start`` deals with ``deck``, ``seed`` and ``options``."""
+    return await running_bot(driver).tables.start(
+        channel_id=channel_id,
+        guild_id=GUILD_ID,
+        game_key=game_key,
+        seats=[
+            SeatRecord(0, "Alice", user_id=ALICE_ID),
+            opponent or SeatRecord(1, "Bob", user_id=BOB_ID),
+        ],
+        deck=deck,
+        seed=seed,
+        options=options,
+    )
+
+
 async def stacked_mille(
     driver: InteractionDriver,
     opponent: SeatRecord | None = None,
@@ -58,16 +93,7 @@ async def stacked_mille(
 ) -> TableUpdate:
     """Alice against Bob (or ``opponent`` in seat 1) at Mille Bornes on ``MILLE_DECK``, Alice to
     play first."""
-    return await running_bot(driver).tables.start(
-        channel_id=channel_id,
-        guild_id=GUILD_ID,
-        game_key="mille",
-        seats=[
-            SeatRecord(0, "Alice", user_id=ALICE_ID),
-            opponent or SeatRecord(1, "Bob", user_id=BOB_ID),
-        ],
-        deck=MILLE_DECK,
-    )
+    return await alice_against(driver, opponent, deck=MILLE_DECK, channel_id=channel_id)
 
 
 def _components(source: InteractionResult | CapturedResponse | dict[str, Any]) -> list[Any]:
@@ -299,6 +325,75 @@ async def board_after_a_game_elsewhere(
 
 ANSWER = r"/interactions/\d+/[^/]+/callback"
 """The path of an interaction's answer (its callback)."""
+
+
+async def dispatched_past_a_server_error(
+    driver: InteractionDriver,
+    payload: JSON,
+    path: str = ANSWER,
+    *,
+    method: str = "POST",
+    skip: int = 0,
+    status: int = 500,
+) -> InteractionResult:
+    """``payload`` dispatched through discord.py's own webhook adapter, Discord performing the
+    first ``method`` ``path`` request after ``skip`` of them and still answering it ``status``
+    (by default the interaction's answer, replied 500): the second try is the library's."""
+    driver.backend.fail_after(method, path, skip=skip, status=status)
+    with driver.library_webhooks():
+        return await driver.dispatch(payload)
+
+
+def follow_up_refused_once(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch, only: str | None = None
+) -> list[str]:
+    """Discord answers 500 to the first follow-up (an execution of an interaction's webhook:
+    the one of token ``only``, or any) without posting it: the token it was refused for, once
+    it was."""
+    serve = driver.backend._execute_webhook
+    refused: list[str] = []
+
+    # The backend passes the path's parts by name: ``token`` must keep its name.
+    def execute(record: RecordedRequest, application_id: str, token: str) -> tuple[int, Any]:
+        if (only is None or token == only) and not refused:
+            refused.append(token)
+            raise HTTPError(500, "Internal Server Error", 0)
+        return serve(record, application_id, token)
+
+    monkeypatch.setattr(driver.backend, "_execute_webhook", execute)
+    return refused
+
+
+def channel_posts(driver: InteractionDriver, filename: str, words: str = "") -> list[JSON]:
+    """The public messages in the games channel with image ``filename`` and ``words``, oldest
+    first."""
+    return [
+        m
+        for m in driver.messages.values()
+        if int(m.get("channel_id") or 0) == GAMES_CHANNEL_ID
+        and not int(m.get("flags") or 0) & discord.MessageFlags.ephemeral.flag
+        and any(a.get("filename") == filename for a in m.get("attachments") or [])
+        and words in str(m.get("content"))
+    ]
+
+
+def bot_lines_with(text: str, *, except_in: str) -> list[str]:
+    """Where ``text`` stands in the bot's own code (bot/, cogs/), as "path:line", but in
+    ``except_in`` (a path from the repository's root): the one place a call may be made."""
+    repo = Path(__file__).resolve().parents[2]
+    return [
+        f"{path.relative_to(repo)}:{number}"
+        for folder in ("bot", "cogs")
+        for path in sorted((repo / folder).rglob("*.py"))
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if text in line and path != repo / except_in
+    ]
+
+
+def left_thinking(driver: InteractionDriver) -> list[int]:
+    """The messages still showing Discord's "thinking…" placeholder."""
+    thinking = discord.MessageFlags.loading.flag
+    return [int(m["id"]) for m in driver.messages.values() if int(m.get("flags") or 0) & thinking]
 
 
 def answered_before(driver: InteractionDriver, since: int, method: str, path: str) -> list[str]:

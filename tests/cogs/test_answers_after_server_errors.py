@@ -16,19 +16,27 @@ Driven through the fake Discord with discord.py's own webhook adapter
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, cast
 
 import discord
 import pytest
 
 import cogs.moving
-from bot.store.base import SeatRecord
 from cogs.follow_ups import answer_once
 from cogs.play import ABORTED_BY_ALL
 from cogs.ui import defer
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, replies, stacked_mille
+from tests.cogs.helpers import (
+    ANSWER,
+    COMPUTER,
+    alice_against,
+    bot_lines_with,
+    component_id,
+    dispatched_past_a_server_error,
+    left_thinking,
+    replies,
+    stacked_mille,
+)
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -42,9 +50,6 @@ from tests.discord.payloads import InteractionDriver
 
 pytestmark = pytest.mark.usefixtures("quick_second_tries")
 
-COMPUTER = SeatRecord(1, "Computer", policy="normal")
-CALLBACK = r"/interactions/\d+/[^/]+/callback"
-"""An interaction's answer."""
 FOLLOW_UP = r"/webhooks/\d+/[^/]+"
 """An interaction's follow-up: an execution of its webhook."""
 HISTORY = rf"/channels/{GAMES_CHANNEL_ID}/messages"
@@ -54,7 +59,7 @@ HISTORY = rf"/channels/{GAMES_CHANNEL_ID}/messages"
 def _answered_once(driver: InteractionDriver) -> None:
     """The answer was taken, replied 500, tried again and refused 40060, and nothing more was
     answered: no "Discord did not take…" sent after it (refused 40060 in turn, before)."""
-    callbacks = [r for r in driver.requests if r.matches("POST", CALLBACK)]
+    callbacks = [r for r in driver.requests if r.matches("POST", ANSWER)]
     assert [r.status for r in callbacks][-2:] == [500, 400], [r.status for r in callbacks]
     assert not [r for r in driver.requests if r.matches("POST", FOLLOW_UP)], "nothing followed"
 
@@ -84,9 +89,7 @@ async def test_an_answer_discord_took_then_failed_counts_as_given(
     once, and the bot says nothing more."""
     started = await stacked_mille(driver, COMPUTER)
     payload = driver.factory.slash(command, {})
-    driver.backend.fail_after("POST", CALLBACK)
-    with driver.library_webhooks():
-        await driver.dispatch(payload)
+    await dispatched_past_a_server_error(driver, payload)
     _answered_once(driver)
     (said,) = _saying(driver, words)
     assert _private(said) is private
@@ -101,17 +104,12 @@ async def test_a_press_answered_in_place_discord_took_then_failed_counts_as_give
     everyone" (an edit of the pressed message), which Discord makes and replies 500. Before
     the fix the 40060 of discord.py's second try escaped the button (an error logged, the
     failure's sentence refused); now the edit counts as made."""
-    seats = [SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)]
     tables = running_bot(driver).tables
-    await tables.start(
-        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="mille", seats=seats
-    )
+    await alice_against(driver)
     asked = await driver.slash("abort", {}, user_id=ALICE_ID)
     assert asked.message is not None, replies(asked)
     payload = driver.factory.component(asked.message, component_id(asked, "Agree"), user_id=BOB_ID)
-    driver.backend.fail_after("POST", CALLBACK)
-    with driver.library_webhooks():
-        await driver.dispatch(payload)
+    await dispatched_past_a_server_error(driver, payload)
     _answered_once(driver)
     request = driver.messages[int(asked.message["id"])]
     assert request["content"] == ABORTED_BY_ALL
@@ -127,9 +125,7 @@ async def test_an_invitation_discord_posted_then_failed_stays_open(
     while Bob read it, and his Accept was refused; now it stays open, its message remembered,
     and his Accept starts the game."""
     payload = driver.factory.slash("challenge", {"game": "mille", "member": BOB_ID})
-    driver.backend.fail_after("POST", CALLBACK)
-    with driver.library_webhooks():
-        await driver.dispatch(payload)
+    await dispatched_past_a_server_error(driver, payload)
     _answered_once(driver)
     (invitation,) = _saying(driver, "invites")
     store = running_bot(driver).store
@@ -151,9 +147,7 @@ async def test_a_private_answer_discord_posted_then_failed_shows_once(
     and a second message); now it is found in the placeholder, not sent again."""
     await stacked_mille(driver, COMPUTER)
     payload = driver.factory.slash("hint", {})
-    driver.backend.fail_after("POST", FOLLOW_UP)
-    with driver.library_webhooks():
-        result = await driver.dispatch(payload)
+    result = await dispatched_past_a_server_error(driver, payload, FOLLOW_UP)
     hints = _saying(driver, "💡")
     assert len(hints) == 1, [m["id"] for m in hints]
     assert _private(hints[0])
@@ -174,15 +168,12 @@ async def test_a_private_answer_with_no_placeholder_is_sent_again_rather_than_lo
     monkeypatch.setattr(cogs.moving, "ACKNOWLEDGE_AFTER", 0)  # acknowledged before the refusal
     await stacked_mille(driver)
     payload = driver.factory.slash("move", {"action": "play go"}, user_id=BOB_ID)
-    driver.backend.fail_after("POST", FOLLOW_UP)
-    with driver.library_webhooks():
-        result = await driver.dispatch(payload)
+    result = await dispatched_past_a_server_error(driver, payload, FOLLOW_UP)
     refusals = [m for m in driver.messages.values() if "turn" in str(m.get("content")).lower()]
     assert refusals, replies(result)
     assert all(_private(m) for m in refusals), [m["content"] for m in refusals]
     assert not [r for r in driver.requests if r.matches("GET", HISTORY)], "history read"
-    thinking = discord.MessageFlags.loading.flag
-    assert not [m for m in driver.messages.values() if int(m.get("flags") or 0) & thinking]
+    assert not left_thinking(driver)
 
 
 # --- one path for every answer ----------------------------------------------------------------
@@ -201,14 +192,7 @@ def test_every_answer_goes_through_the_shared_path(call: str, home: str) -> None
     followed up in ``cogs.follow_ups`` only (``send_once``, ``answer_once``): an answer a
     command gave by itself met the 40060 above unread, and a follow-up of its own was shown
     twice."""
-    repo = Path(__file__).resolve().parents[2]
-    raw = [
-        f"{path.relative_to(repo)}:{number}"
-        for folder in ("bot", "cogs")
-        for path in sorted((repo / folder).rglob("*.py"))
-        for number, line in enumerate(path.read_text().splitlines(), 1)
-        if call in line and path != repo / "cogs" / home
-    ]
+    raw = bot_lines_with(call, except_in=f"cogs/{home}")
     assert not raw, raw
 
 

@@ -16,43 +16,42 @@ Driven through the fake Discord with discord.py's own webhook adapter
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any
 
-import discord
 import pytest
 
-from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, public_table, replies, stacked_mille
+from tests.cogs.helpers import (
+    ANSWER,
+    COMPUTER,
+    bot_lines_with,
+    component_id,
+    dispatched_past_a_server_error,
+    follow_up_refused_once,
+    left_thinking,
+    public_table,
+    replies,
+    stacked_mille,
+)
 from tests.discord.backend import (
     BOB_ID,
     GAMES_CHANNEL_ID,
     GUILD_ID,
     JSON,
-    HTTPError,
     InteractionResult,
-    RecordedRequest,
 )
 from tests.discord.payloads import InteractionDriver
-
-COMPUTER = SeatRecord(1, "Computer", policy="normal")
-CALLBACK = r"/interactions/\d+/[^/]+/callback"
-"""An interaction's answer (here, its deferral)."""
-
 
 pytestmark = pytest.mark.usefixtures("quick_second_tries")
 
 
 def _told_already_answered(driver: InteractionDriver) -> None:
     """The deferral was taken, answered 500, tried again and refused 40060: no more answers."""
-    callbacks = [r for r in driver.requests if r.matches("POST", CALLBACK)]
+    callbacks = [r for r in driver.requests if r.matches("POST", ANSWER)]
     assert [r.status for r in callbacks][-2:] == [500, 400], [r.status for r in callbacks]
 
 
 def _nothing_thinks(driver: InteractionDriver) -> None:
-    thinking = discord.MessageFlags.loading.flag
-    left = [m["id"] for m in driver.messages.values() if int(m.get("flags") or 0) & thinking]
+    left = left_thinking(driver)
     assert not left, f"a 'thinking…' was left: {left}"
 
 
@@ -81,9 +80,7 @@ async def test_a_table_repost_whose_thinking_discord_took_then_failed_posts_the_
     command and no table came; now the placeholder becomes the table, the one remembered."""
     await stacked_mille(driver)
     payload = driver.factory.slash("table", {})
-    driver.backend.fail_after("POST", CALLBACK)
-    with driver.library_webhooks():
-        result = await driver.dispatch(payload)
+    result = await dispatched_past_a_server_error(driver, payload)
     _told_already_answered(driver)
     _said(result)
     table = public_table(result)
@@ -101,9 +98,7 @@ async def test_a_resignation_whose_thinking_discord_took_then_failed_is_made_and
     (the failure's own sentence refused 40060). Now they leave and the final table is shown."""
     started = await stacked_mille(driver, COMPUTER)
     payload = driver.factory.slash("resign", {})
-    driver.backend.fail_after("POST", CALLBACK)
-    with driver.library_webhooks():
-        result = await driver.dispatch(payload)
+    result = await dispatched_past_a_server_error(driver, payload)
     _told_already_answered(driver)
     _said(result)
     game = await running_bot(driver).store.get_game(started.game.id)
@@ -119,9 +114,7 @@ async def test_a_hint_whose_thinking_discord_took_then_failed_is_given(
     privately."""
     await stacked_mille(driver, COMPUTER)
     payload = driver.factory.slash("hint", {})
-    driver.backend.fail_after("POST", CALLBACK)
-    with driver.library_webhooks():
-        result = await driver.dispatch(payload)
+    result = await dispatched_past_a_server_error(driver, payload)
     _told_already_answered(driver)
     assert "💡" in _said(result), replies(result)
     assert all(f.ephemeral for f in result.followups)
@@ -143,9 +136,7 @@ async def test_a_boards_thinking_discord_took_then_failed_becomes_the_board(
     card or replay replaces it, once."""
     await _resigned_game(driver)
     payload = driver.factory.slash(command, options)
-    driver.backend.fail_after("POST", CALLBACK)
-    with driver.library_webhooks():
-        result = await driver.dispatch(payload)
+    result = await dispatched_past_a_server_error(driver, payload)
     _told_already_answered(driver)
     _said(result)
     assert _files(result) == [image], _files(result)
@@ -161,9 +152,7 @@ async def test_a_thread_games_thinking_discord_took_then_failed_opens_the_game(
     answers 500. Before the fix no thread and no game; now the game is in its thread and the
     note says where, in the placeholder's place."""
     payload = driver.factory.slash("play", {"game": "solo", "thread": True})
-    driver.backend.fail_after("POST", CALLBACK)
-    with driver.library_webhooks():
-        result = await driver.dispatch(payload)
+    result = await dispatched_past_a_server_error(driver, payload)
     _told_already_answered(driver)
     assert "Your game is in" in _said(result), replies(result)
     (game,) = await running_bot(driver).store.active_games()
@@ -183,9 +172,7 @@ async def test_a_hand_whose_thinking_discord_took_then_failed_is_shown(
     assert table.message_id is not None
     message = driver.messages[table.message_id]
     payload = driver.factory.component(message, f"jn:h:{started.game.id}")
-    driver.backend.fail_after("POST", CALLBACK)
-    with driver.library_webhooks():
-        result = await driver.dispatch(payload)
+    result = await dispatched_past_a_server_error(driver, payload)
     _told_already_answered(driver)
     _said(result)
     assert _files(result) == ["hand.png"], _files(result)
@@ -199,9 +186,7 @@ async def test_settings_whose_thinking_discord_took_then_failed_say_what_was_sto
     """/settings turn_timer: the private "thinking…" (games are given timers behind it) is
     taken and answered 500. The settings are stored and said, privately."""
     payload = driver.factory.slash("settings", {"turn_timer": 5})
-    driver.backend.fail_after("POST", CALLBACK)
-    with driver.library_webhooks():
-        result = await driver.dispatch(payload)
+    result = await dispatched_past_a_server_error(driver, payload)
     _told_already_answered(driver)
     assert "5 min per turn" in _said(result), replies(result)
     assert all(f.ephemeral for f in result.followups)
@@ -236,9 +221,7 @@ async def test_a_plays_thinking_discord_took_then_failed_becomes_the_first_table
     """/play against the computer answers "thinking…" before the computer opens; Discord
     takes it and answers 500. The first table takes the placeholder's place, once."""
     payload = driver.factory.slash("play", {"game": "mille", "level": "normal"})
-    driver.backend.fail_after("POST", CALLBACK)
-    with driver.library_webhooks():
-        result = await driver.dispatch(payload)
+    result = await dispatched_past_a_server_error(driver, payload)
     _told_already_answered(driver)
     _said(result)
     table = public_table(result)
@@ -265,20 +248,8 @@ async def test_an_accepts_deferral_discord_took_then_failed_keeps_the_invitation
     payload = driver.factory.component(
         invitation.message, component_id(invitation, "Accept"), user_id=BOB_ID
     )
-    pressed = str(payload["token"])
-    serve = driver.backend._execute_webhook
-    refused: list[str] = []
-
-    def execute(record: RecordedRequest, application_id: str, token: str) -> tuple[int, Any]:
-        if token == pressed and not refused:
-            refused.append(token)
-            raise HTTPError(500, "Internal Server Error", 0)
-        return serve(record, application_id, token)
-
-    monkeypatch.setattr(driver.backend, "_execute_webhook", execute)
-    driver.backend.fail_after("POST", CALLBACK)
-    with driver.library_webhooks():
-        result = await driver.dispatch(payload)
+    refused = follow_up_refused_once(driver, monkeypatch, str(payload["token"]))
+    result = await dispatched_past_a_server_error(driver, payload)
     _told_already_answered(driver)
     _said(result)
     assert refused, "the first table's follow-up met its server error"
@@ -299,12 +270,5 @@ async def test_an_accepts_deferral_discord_took_then_failed_keeps_the_invitation
 def test_every_deferral_goes_through_the_shared_path() -> None:
     """``interaction.response.defer`` is called in ``cogs.ui.defer`` only: a command deferring
     by itself met the 40060 above unread (nine did, one of them under each test here)."""
-    repo = Path(__file__).resolve().parents[2]
-    raw = [
-        f"{path.relative_to(repo)}:{number}"
-        for folder in ("bot", "cogs")
-        for path in sorted((repo / folder).rglob("*.py"))
-        for number, line in enumerate(path.read_text().splitlines(), 1)
-        if "response.defer(" in line and path != repo / "cogs" / "ui.py"
-    ]
+    raw = bot_lines_with("response.defer(", except_in="cogs/ui.py")
     assert not raw, raw

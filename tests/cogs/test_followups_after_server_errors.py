@@ -15,7 +15,6 @@ Driven through the fake Discord with discord.py's own webhook adapter
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
 import aiohttp
 import discord
@@ -23,32 +22,29 @@ import pytest
 from aiohttp import web
 
 import cogs.moving
-from bot.store.base import SeatRecord
 from cogs import follow_ups
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, hand_press, replies, stacked_mille
+from tests.cogs.helpers import (
+    ANSWER,
+    COMPUTER,
+    channel_posts,
+    component_id,
+    dispatched_past_a_server_error,
+    follow_up_refused_once,
+    hand_press,
+    left_thinking,
+    replies,
+    stacked_mille,
+)
 from tests.cogs.test_mille_hands import alice_at_700
-from tests.discord.backend import BOB_ID, GAMES_CHANNEL_ID, JSON, HTTPError, RecordedRequest
+from tests.discord.backend import BOB_ID, GAMES_CHANNEL_ID
 from tests.discord.fake_discord import point_discord_at
 from tests.discord.payloads import InteractionDriver
 
 pytestmark = pytest.mark.usefixtures("quick_second_tries")
 
-COMPUTER = SeatRecord(1, "Computer", policy="normal")
 FOLLOW_UP = r"/webhooks/\d+/[^/]+"
 """An interaction's follow-up: an execution of its webhook."""
-
-
-def _posted(driver: InteractionDriver, filename: str, words: str = "") -> list[JSON]:
-    """The public messages in the game's channel with image ``filename`` and ``words``."""
-    return [
-        m
-        for m in driver.messages.values()
-        if int(m.get("channel_id") or 0) == GAMES_CHANNEL_ID
-        and not int(m.get("flags") or 0) & discord.MessageFlags.ephemeral.flag
-        and any(a.get("filename") == filename for a in m.get("attachments") or [])
-        and words in str(m.get("content"))
-    ]
 
 
 def _follow_ups_sent(driver: InteractionDriver) -> int:
@@ -88,10 +84,8 @@ async def test_a_hand_button_whose_table_discord_posted_then_failed_is_posted_on
     started = await stacked_mille(driver, COMPUTER)
     payload = await hand_press(driver, started.game.id, "Go")
     sent = _follow_ups_sent(driver)
-    driver.backend.fail_after("POST", FOLLOW_UP)
-    with driver.library_webhooks():
-        await driver.dispatch(payload)
-    posted = _posted(driver, "table.png", "Alice plays Go")
+    await dispatched_past_a_server_error(driver, payload, FOLLOW_UP)
+    posted = channel_posts(driver, "table.png", "Alice plays Go")
     assert len(posted) == 1, [m["id"] for m in posted]
     assert _follow_ups_sent(driver) == sent + 1, "the follow-up was not sent again"
     stored = await bot.tables.current(GAMES_CHANNEL_ID)
@@ -108,17 +102,14 @@ async def test_a_typed_move_whose_table_discord_posted_then_failed_is_posted_onc
     bot = running_bot(driver)
     await stacked_mille(driver, COMPUTER)
     payload = driver.factory.slash("move", {"action": "play go"})
-    driver.backend.fail_after("POST", FOLLOW_UP)
-    with driver.library_webhooks():
-        result = await driver.dispatch(payload)
-    posted = _posted(driver, "table.png", "Alice plays Go")
+    result = await dispatched_past_a_server_error(driver, payload, FOLLOW_UP)
+    posted = channel_posts(driver, "table.png", "Alice plays Go")
     assert len(posted) == 1, [m["id"] for m in posted]
     assert result.original_message is not None
     assert int(posted[0]["id"]) == int(result.original_message["id"]), "the placeholder's place"
     stored = await bot.tables.current(GAMES_CHANNEL_ID)
     assert stored.message_id == int(posted[0]["id"])
-    thinking = discord.MessageFlags.loading.flag
-    assert not [m for m in driver.messages.values() if int(m.get("flags") or 0) & thinking]
+    assert not left_thinking(driver)
 
 
 async def test_a_hand_end_discord_posted_then_failed_is_followed_by_one_table(
@@ -127,13 +118,11 @@ async def test_a_hand_end_discord_posted_then_failed_is_followed_by_one_table(
     """Alice stops at 700: the hand's end goes out first, posted and answered 500; then hand 2's
     table. Each shows once."""
     await alice_at_700(driver)
-    before = {int(m["id"]) for m in _posted(driver, "table.png")}
+    before = {int(m["id"]) for m in channel_posts(driver, "table.png")}
     payload = driver.factory.slash("move", {"action": "extend no"})
-    driver.backend.fail_after("POST", FOLLOW_UP)
-    with driver.library_webhooks():
-        await driver.dispatch(payload)
-    assert len(_posted(driver, "score.png", "Hand 1 is over")) == 1
-    tables = [m for m in _posted(driver, "table.png") if int(m["id"]) not in before]
+    await dispatched_past_a_server_error(driver, payload, FOLLOW_UP)
+    assert len(channel_posts(driver, "score.png", "Hand 1 is over")) == 1
+    tables = [m for m in channel_posts(driver, "table.png") if int(m["id"]) not in before]
     assert len(tables) == 1, [m["content"] for m in tables]
 
 
@@ -143,13 +132,12 @@ async def test_a_second_follow_up_discord_posted_then_failed_is_posted_once(
     """The same, the hand's end going through and hand 2's table (a follow-up of its own,
     not the placeholder) posted and answered 500: one table."""
     await alice_at_700(driver)
-    before = {int(m["id"]) for m in _posted(driver, "table.png")}
+    before = {int(m["id"]) for m in channel_posts(driver, "table.png")}
     payload = driver.factory.slash("move", {"action": "extend no"})
-    driver.backend.fail_after("POST", FOLLOW_UP, skip=1)  # the hand's end goes through
-    with driver.library_webhooks():
-        await driver.dispatch(payload)
-    assert len(_posted(driver, "score.png", "Hand 1 is over")) == 1
-    tables = [m for m in _posted(driver, "table.png") if int(m["id"]) not in before]
+    # The hand's end goes through.
+    await dispatched_past_a_server_error(driver, payload, FOLLOW_UP, skip=1)
+    assert len(channel_posts(driver, "score.png", "Hand 1 is over")) == 1
+    tables = [m for m in channel_posts(driver, "table.png") if int(m["id"]) not in before]
     assert len(tables) == 1, [m["content"] for m in tables]
 
 
@@ -158,10 +146,9 @@ async def test_a_new_games_first_table_discord_posted_then_failed_is_posted_once
 ) -> None:
     """/play against the computer: the first table's follow-up is posted and answered 500.
     One first table."""
-    driver.backend.fail_after("POST", FOLLOW_UP)
-    with driver.library_webhooks():
-        await driver.slash("play", {"game": "mille", "level": "normal"})
-    assert len(_posted(driver, "table.png")) == 1
+    payload = driver.factory.slash("play", {"game": "mille", "level": "normal"})
+    await dispatched_past_a_server_error(driver, payload, FOLLOW_UP)
+    assert len(channel_posts(driver, "table.png")) == 1
 
 
 @pytest.mark.parametrize("status", [502, 504, 524])
@@ -171,10 +158,8 @@ async def test_other_server_errors_after_a_post_are_not_posted_again(
     """The other answers discord.py retries (502, 504, 524; any 5xx for a webhook) likewise."""
     started = await stacked_mille(driver, COMPUTER)
     payload = await hand_press(driver, started.game.id, "Go")
-    driver.backend.fail_after("POST", FOLLOW_UP, status=status)
-    with driver.library_webhooks():
-        await driver.dispatch(payload)
-    assert len(_posted(driver, "table.png", "Alice plays Go")) == 1
+    await dispatched_past_a_server_error(driver, payload, FOLLOW_UP, status=status)
+    assert len(channel_posts(driver, "table.png", "Alice plays Go")) == 1
 
 
 async def test_an_accepted_challenges_first_table_discord_posted_then_failed_is_posted_once(
@@ -186,7 +171,7 @@ async def test_an_accepted_challenges_first_table_discord_posted_then_failed_is_
     driver.backend.fail_after("POST", FOLLOW_UP)
     with driver.library_webhooks():
         await driver.click(invitation, component_id(invitation, "Accept"), user_id=BOB_ID)
-    assert len(_posted(driver, "table.png")) == 1
+    assert len(channel_posts(driver, "table.png")) == 1
 
 
 async def test_a_thread_games_note_discord_posted_then_failed_is_posted_once(
@@ -196,9 +181,8 @@ async def test_a_thread_games_note_discord_posted_then_failed_is_posted_once(
     was opened under (an edit of it), and Discord makes it and answers 500. The note shows
     once, in that answer; the table is in the thread."""
     edit = r"/webhooks/\d+/[^/]+/messages/@original"
-    driver.backend.fail_after("PATCH", edit)
-    with driver.library_webhooks():
-        await driver.slash("play", {"game": "solo", "thread": True})
+    payload = driver.factory.slash("play", {"game": "solo", "thread": True})
+    await dispatched_past_a_server_error(driver, payload, edit, method="PATCH")
     edits = [r.status for r in driver.requests if r.matches("PATCH", edit)]
     assert edits == [500, 200], "made, failed, made again by discord.py"
     notes = [m for m in driver.messages.values() if "Your game is in" in str(m.get("content"))]
@@ -219,21 +203,11 @@ async def test_a_follow_up_discord_failed_without_posting_reaches_the_channel_on
     bot = running_bot(driver)
     started = await stacked_mille(driver, COMPUTER)
     payload = await hand_press(driver, started.game.id, "Go")
-    pressed = str(payload["token"])
-    serve = driver.backend._execute_webhook
-    refused: list[str] = []
-
-    def execute(record: RecordedRequest, application_id: str, token: str) -> tuple[int, Any]:
-        if token == pressed and not refused:
-            refused.append(token)
-            raise HTTPError(500, "Internal Server Error", 0)
-        return serve(record, application_id, token)
-
-    monkeypatch.setattr(driver.backend, "_execute_webhook", execute)
+    refused = follow_up_refused_once(driver, monkeypatch, str(payload["token"]))
     with driver.library_webhooks():
         await driver.dispatch(payload)
     assert refused, "the follow-up met its server error"
-    posted = _posted(driver, "table.png", "Alice plays Go")
+    posted = channel_posts(driver, "table.png", "Alice plays Go")
     assert len(posted) == 1, [m["id"] for m in posted]
     assert not posted[0].get("interaction_metadata"), "posted through the channel"
     stored = await bot.tables.current(GAMES_CHANNEL_ID)
@@ -250,15 +224,12 @@ async def test_a_typed_moves_answer_discord_took_then_failed_leaves_no_thinking_
     bot = running_bot(driver)
     await stacked_mille(driver, COMPUTER)
     payload = driver.factory.slash("move", {"action": "play go"})
-    driver.backend.fail_after("POST", r"/interactions/\d+/[^/]+/callback")
-    with driver.library_webhooks():
-        result = await driver.dispatch(payload)
-    posted = _posted(driver, "table.png", "Alice plays Go")
+    result = await dispatched_past_a_server_error(driver, payload)
+    posted = channel_posts(driver, "table.png", "Alice plays Go")
     assert len(posted) == 1, [m["id"] for m in posted]
     assert result.original_message is not None
     assert int(posted[0]["id"]) == int(result.original_message["id"])
-    thinking = discord.MessageFlags.loading.flag
-    assert not [m for m in driver.messages.values() if int(m.get("flags") or 0) & thinking]
+    assert not left_thinking(driver)
     stored = await bot.tables.current(GAMES_CHANNEL_ID)
     assert stored.message_id == int(posted[0]["id"])
 
@@ -268,9 +239,8 @@ async def test_a_board_discord_posted_then_failed_is_posted_once(
 ) -> None:
     """/leaderboard: its image replaces the "thinking…", posted and answered 500. One board
     (before the fix, two: the library's second try posted it again below)."""
-    driver.backend.fail_after("POST", FOLLOW_UP)
-    with driver.library_webhooks():
-        await driver.slash("leaderboard", {"game": "mille"})
+    payload = driver.factory.slash("leaderboard", {"game": "mille"})
+    await dispatched_past_a_server_error(driver, payload, FOLLOW_UP)
     boards = [
         m
         for m in driver.messages.values()
@@ -284,16 +254,7 @@ async def test_a_board_discord_failed_without_posting_is_sent_again_whole(
 ) -> None:
     """/leaderboard, Discord answering 500 before posting it: nothing is found, and the board is
     sent again (as discord.py did by itself), its image whole, once."""
-    serve = driver.backend._execute_webhook
-    refused: list[str] = []
-
-    def execute(record: RecordedRequest, application_id: str, token: str) -> tuple[int, Any]:
-        if not refused:
-            refused.append(token)
-            raise HTTPError(500, "Internal Server Error", 0)
-        return serve(record, application_id, token)
-
-    monkeypatch.setattr(driver.backend, "_execute_webhook", execute)
+    refused = follow_up_refused_once(driver, monkeypatch)
     with driver.library_webhooks():
         await driver.slash("leaderboard", {"game": "mille"})
     assert refused
@@ -376,19 +337,14 @@ async def test_a_refusal_after_an_answer_discord_took_then_failed_reaches_the_me
     monkeypatch.setattr(cogs.moving, "ACKNOWLEDGE_AFTER", 0)  # acknowledged before the refusal
     await stacked_mille(driver)
     payload = driver.factory.slash("move", {"action": "play go"}, user_id=BOB_ID)
-    driver.backend.fail_after("POST", r"/interactions/\d+/[^/]+/callback")
-    with driver.library_webhooks():
-        result = await driver.dispatch(payload)
-    callbacks = [
-        r for r in driver.requests if r.matches("POST", r"/interactions/\d+/[^/]+/callback")
-    ]
+    result = await dispatched_past_a_server_error(driver, payload)
+    callbacks = [r for r in driver.requests if r.matches("POST", ANSWER)]
     assert [r.status for r in callbacks] == [500, 400], "acknowledged, then told so, and no more"
     said = [r for r in result.responses if r.content]
     assert said, "the refusal reached Bob"
     assert all(r.ephemeral for r in said), replies(result)
     assert "turn" in replies(result).lower(), replies(result)
-    thinking = discord.MessageFlags.loading.flag
-    assert not [m for m in driver.messages.values() if int(m.get("flags") or 0) & thinking]
+    assert not left_thinking(driver)
 
 
 async def test_a_buttons_refusal_after_an_answer_discord_took_then_failed_reaches_the_member(
@@ -403,13 +359,12 @@ async def test_a_buttons_refusal_after_an_answer_discord_took_then_failed_reache
     started = await stacked_mille(driver)
     first = await hand_press(driver, started.game.id, "Go")
     second = {**first, "id": str(driver.backend.ids.next()), "token": f"{first['token']}-again"}
-    callback = r"/interactions/\d+/[^/]+/callback"
-    driver.backend.fail_after("POST", callback, times=2)
+    driver.backend.fail_after("POST", ANSWER, times=2)
     with driver.library_webhooks():
         async with bot.tables.lock(GAMES_CHANNEL_ID):  # the channel is busy: both wait
             presses = [asyncio.ensure_future(driver.dispatch(p)) for p in (first, second)]
             for _ in range(100):
-                told = [r for r in driver.requests if r.matches("POST", callback)]
+                told = [r for r in driver.requests if r.matches("POST", ANSWER)]
                 if [r.status for r in told].count(400) == 2:
                     break
                 await asyncio.sleep(0.1)

@@ -14,11 +14,13 @@ from typing import Any
 
 import pytest
 
-from bot.store.base import SeatRecord
 from cogs.moving import ACKNOWLEDGE_AFTER
 from cogs.ui import DISCORD_TROUBLE
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import (
+    COMPUTER,
+    alice_against,
+    channel_posts,
     component_id,
     hand_press,
     held_thinking,
@@ -38,19 +40,6 @@ from tests.discord.backend import (
 )
 from tests.discord.payloads import InteractionDriver
 
-COMPUTER = SeatRecord(1, "Computer", policy="normal")
-
-
-def _channel_tables(driver: InteractionDriver) -> list[JSON]:
-    """The public table messages in the game's channel, oldest first."""
-    return [
-        m
-        for m in driver.messages.values()
-        if int(m.get("channel_id") or 0) == GAMES_CHANNEL_ID
-        and not int(m.get("flags") or 0) & 64
-        and any(a.get("filename") == "table.png" for a in m.get("attachments") or [])
-    ]
-
 
 async def test_a_typed_move_whose_answer_failed_still_posts_its_table(
     driver: InteractionDriver, expire: Callable[[JSON], None]
@@ -67,7 +56,7 @@ async def test_a_typed_move_whose_answer_failed_still_posts_its_table(
     stored = await bot.tables.current(GAMES_CHANNEL_ID)
     assert [entry.action for entry in await bot.store.moves(stored.id)][:1] == ["play go"]
     assert 0 in bot.tables.position(stored).acting, "the computer answered"
-    posted = _channel_tables(driver)
+    posted = channel_posts(driver, "table.png")
     assert posted, "no table was posted"
     assert "Alice plays Go" in str(posted[-1]["content"]), posted[-1]["content"]
     assert stored.message_id == int(posted[-1]["id"]), "the posted table is the one remembered"
@@ -95,7 +84,7 @@ async def test_a_typed_move_acknowledged_late_behind_a_thinking_computer(
     stored = await bot.tables.current(GAMES_CHANNEL_ID)
     assert "play 100" in [entry.action for entry in await bot.store.moves(stored.id)]
     # The first move's table is posted at the same moment, by its own interaction.
-    posted = [str(m["content"]) for m in _channel_tables(driver)]
+    posted = [str(m["content"]) for m in channel_posts(driver, "table.png")]
     assert any("Alice drives 100 miles" in words for words in posted), posted
 
 
@@ -111,7 +100,7 @@ async def test_a_hand_button_whose_answer_failed_still_posts_its_table(
     await driver.dispatch(payload)
     stored = await bot.tables.current(GAMES_CHANNEL_ID)
     assert [entry.action for entry in await bot.store.moves(stored.id)][:1] == ["play go"]
-    posted = _channel_tables(driver)
+    posted = channel_posts(driver, "table.png")
     assert "Alice plays Go" in str(posted[-1]["content"]), posted[-1]["content"]
     assert stored.message_id == int(posted[-1]["id"])
 
@@ -129,7 +118,7 @@ async def test_a_play_whose_answer_failed_still_posts_its_table(
     expire(payload)
     await driver.dispatch(payload)
     stored = await bot.tables.current(GAMES_CHANNEL_ID)
-    posted = _channel_tables(driver)
+    posted = channel_posts(driver, "table.png")
     assert posted, "no table was posted"
     assert stored.message_id == int(posted[-1]["id"])
 
@@ -155,7 +144,7 @@ async def test_a_lobby_start_whose_answer_failed_still_posts_its_table(
     expire(payload)
     await driver.dispatch(payload)
     stored = await bot.tables.current(GAMES_CHANNEL_ID)
-    posted = _channel_tables(driver)
+    posted = channel_posts(driver, "table.png")
     assert posted, "no table was posted"
     assert stored.message_id == int(posted[-1]["id"])
     shown = driver.messages[int(invitation.message["id"])]
@@ -265,11 +254,8 @@ async def test_a_button_whose_answer_discord_failed_does_not_say_nothing_changed
 ) -> None:
     """An abort request's Agree ends the game and Discord fails the answer that says so: the
     member is told it may have gone through, not that nothing changed."""
-    seats = [SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)]
     tables = running_bot(driver).tables
-    await tables.start(
-        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="mille", seats=seats
-    )
+    await alice_against(driver)
     asked = await driver.slash("abort", {}, user_id=ALICE_ID)
     assert asked.message is not None, replies(asked)
     with monkeypatch.context() as failing:
