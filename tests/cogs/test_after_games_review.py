@@ -8,7 +8,7 @@ from functools import partial
 
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import alt_text_of, public_table
+from tests.cogs.helpers import alice_against, alt_text_of, public_table
 from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID, InteractionResult
 from tests.discord.payloads import InteractionDriver
 
@@ -67,15 +67,7 @@ async def test_a_period_board_rates_only_the_period_s_games(driver: InteractionD
     tables = running_bot(driver).tables
     for days_ago, loser in ((40, BOB_ID), (0, ALICE_ID)):
         tables.clock = partial(_days_ago, days_ago)
-        await tables.start(
-            channel_id=GAMES_CHANNEL_ID,
-            guild_id=GUILD_ID,
-            game_key="mille",
-            seats=[
-                SeatRecord(0, "Alice", user_id=ALICE_ID),
-                SeatRecord(1, "Bob", user_id=BOB_ID),
-            ],
-        )
+        await alice_against(driver)
         await driver.slash("resign", {}, user_id=loser)
     always = alt_text_of(await driver.slash("leaderboard", {"game": "mille"}), "leaderboard.png")
     month = alt_text_of(

@@ -18,7 +18,7 @@ from bot.render.stats import BestLine, MemberStats, OpponentLine
 from bot.store.base import SeatRecord
 from cogs.alt_text import DESCRIPTION_LIMIT, board_text, described, described_fitting, stats_text
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import public_table, stacked_mille
+from tests.cogs.helpers import alice_against, public_table, stacked_mille
 from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 from tests.engine.race_helpers import act, red_first, to_hand
@@ -142,13 +142,7 @@ async def test_the_ticket_to_ride_alt_text_names_the_stacks_as_the_rules_do(
 ) -> None:
     """Each seat's face-down stack is the rules' "On-the-Track" stack in the table's alt text,
     as on the image and in the captions; it read "on the track 0"."""
-    await running_bot(driver).tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="ttr",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
-        seed=1,
-    )
+    await alice_against(driver, game_key="ttr", seed=1)
     alt = _description(public_table(await driver.slash("table", {})).attachments, "table.png")
     assert alt.count("On-the-Track 0") == 2 and "on the track" not in alt.lower(), alt
 

@@ -14,7 +14,7 @@ from bot.render.replay import MAX_FRAMES
 from bot.store.base import GuildSettings, MoveRecord, SeatRecord
 from cogs.alt_text import described
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import alt_text_of, sweep_after
+from tests.cogs.helpers import alice_against, alt_text_of, sweep_after
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -31,13 +31,8 @@ from tests.seam import finish_randomly
 async def _finished_game(driver: InteractionDriver, seed: int, bob: str = "Bob") -> None:
     """Alice and Bob (seated as ``bob``) play a whole single hand of random legal moves."""
     tables = running_bot(driver).tables
-    update = await tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="mille",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, bob, user_id=BOB_ID)],
-        options={"length": "hand"},
-        seed=seed,
+    update = await alice_against(
+        driver, SeatRecord(1, bob, user_id=BOB_ID), seed=seed, options={"length": "hand"}
     )
     await finish_randomly(tables, update, seed)
 
@@ -207,13 +202,7 @@ async def test_expired_turn_is_announced_in_the_channel(driver: InteractionDrive
     """When a turn runs out, the sweep posts the new table with the timeout caption."""
     bot = running_bot(driver)
     await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "computer"))
-    await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="mille",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
-        seed=9,
-    )
+    await alice_against(driver, seed=9)
     await sweep_after(driver, 3600)
     posted = [
         m

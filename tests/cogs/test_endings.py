@@ -9,13 +9,10 @@ import re
 
 import pytest
 
-from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import public_table
-from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.cogs.helpers import alice_against, public_table
+from tests.discord.backend import GAMES_CHANNEL_ID
 from tests.discord.payloads import InteractionDriver
-
-ALICE_AND_BOB = [SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)]
 
 
 async def last_message(driver: InteractionDriver, game_key: str, seed: int) -> str:
@@ -23,13 +20,7 @@ async def last_message(driver: InteractionDriver, game_key: str, seed: int) -> s
     the game is made with /move, and the table message it posts is returned."""
     bot = running_bot(driver)
     tables = bot.tables
-    await tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key=game_key,
-        seats=ALICE_AND_BOB,
-        seed=seed,
-    )
+    await alice_against(driver, game_key=game_key, seed=seed)
     rng = random.Random(seed)
     for _ in range(5000):
         stored = await tables.current(GAMES_CHANNEL_ID)

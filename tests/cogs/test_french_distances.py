@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import labels
+from tests.cogs.helpers import alice_against, labels
 from tests.cogs.test_mille_hands import said
 from tests.discord.backend import ALICE_ID, GAMES_CHANNEL_ID, GUILD_ID, InteractionResult
 from tests.discord.payloads import InteractionDriver
@@ -89,15 +89,10 @@ async def test_dragon_with_french_names_counts_in_bornes(driver: InteractionDriv
     """Before, with French names Alice's "100 bornes" said "Alice drives 100 miles (100 so
     far).", the arena's words "Alice: 100 mi", the miles bar "MILES" and the end "Alice
     crosses the line at exactly 1000 miles."; each now says bornes."""
-    bot = running_bot(driver)
-    await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
+    await alice_against(
+        driver,
+        SeatRecord(1, "Computer (normal)", policy="normal"),
         game_key="dragon",
-        seats=[
-            SeatRecord(0, "Alice", user_id=ALICE_ID),
-            SeatRecord(1, "Computer (normal)", policy="normal"),
-        ],
         deck=DRAGON_TO_1000,
         seed=5,
         options={"names": "fr"},

@@ -18,6 +18,7 @@ from bot.boards import ELSEWHERE
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import (
+    alice_against,
     alt_text_of,
     board_after_a_game_elsewhere,
     component_id,
@@ -258,14 +259,7 @@ async def test_a_bystander_cannot_ping_the_players_with_table(driver: Interactio
     Carol can ping Alice as often as she likes — a harassment tool the channel cannot take away
     without taking /table away. (A repeat of an unchanged table within 30 s is only pointed at
     privately: ``test_moderator_review.test_table_cannot_flood_a_channel``.)"""
-    bot = running_bot(driver)
-    await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="mille",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
-        seed=1,
-    )
+    await alice_against(driver, seed=1)
     table = public_table(await driver.slash("table", {}, user_id=CAROL_ID))
     body = table.body.get("data", table.body)
     allowed = body.get("allowed_mentions")

@@ -20,7 +20,7 @@ import pytest
 from bot.store.base import SeatRecord
 from cogs import limits
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, public_table, shown_message
+from tests.cogs.helpers import alice_against, component_id, public_table, shown_message
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -399,10 +399,7 @@ async def test_a_rematch_asked_and_cancelled_again_and_again_meets_a_limit(
     cancelled again and again, it pinged him each time, past the invitations' limit. Past it,
     the press is refused privately, storing and pinging nothing."""
     bot = running_bot(driver)
-    seats = [SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)]
-    started = await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="mille", seats=seats
-    )
+    started = await alice_against(driver)
     table = public_table(await driver.slash("resign", {}))
     rematch = f"jn:r:{started.game.id}"
     for _ in range(limits.INVITATIONS.uses):
@@ -419,11 +416,7 @@ async def test_a_rematch_asked_and_cancelled_again_and_again_meets_a_limit(
 async def test_a_rematch_already_asked_for_uses_nothing_up(driver: InteractionDriver) -> None:
     """A second press pointed at the invitation already posted sends none: it counts for
     nothing."""
-    bot = running_bot(driver)
-    seats = [SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)]
-    started = await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="mille", seats=seats
-    )
+    started = await alice_against(driver)
     table = public_table(await driver.slash("resign", {}))
     asked = await driver.click(table.message_id, f"jn:r:{started.game.id}")
     for _ in range(limits.INVITATIONS.uses):
@@ -602,10 +595,7 @@ async def test_a_host_at_the_most_still_starts_when_the_last_seat_fills(
 async def finished_with(driver: InteractionDriver, other: SeatRecord) -> tuple[int, int]:
     """A Mille Bornes game of Alice's against ``other``, which Alice resigns: its id and the id
     of its final table (with the Rematch button)."""
-    seats = [SeatRecord(0, "Alice", user_id=ALICE_ID), other]
-    started = await running_bot(driver).tables.start(
-        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="mille", seats=seats
-    )
+    started = await alice_against(driver, other)
     table = public_table(await driver.slash("resign", {}))
     assert table.message_id is not None
     return started.game.id, table.message_id

@@ -4,9 +4,9 @@ stay live. Each test says what was tried and what was found."""
 from __future__ import annotations
 
 from bot.boards import message_link
-from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.cogs.helpers import alice_against
+from tests.discord.backend import CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
 
@@ -17,10 +17,7 @@ async def test_the_table_pointer_is_a_live_link(driver: InteractionDriver) -> No
     (``https:⁠//discord.com/…``, plain text nobody can press). The pointer is now answered
     as the bot's own words, its link whole."""
     bot = running_bot(driver)
-    seats = [SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)]
-    await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="mille", seats=seats, seed=3
-    )
+    await alice_against(driver, seed=3)
     await driver.slash("table", {}, user_id=CAROL_ID)
     stored = await bot.tables.current(GAMES_CHANNEL_ID)
     assert stored.message_id is not None

@@ -13,6 +13,7 @@ from bot.store.base import SeatRecord
 from cogs.dealing import NO_THREAD
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import (
+    alice_against,
     answered_before,
     component_id,
     labels,
@@ -24,7 +25,6 @@ from tests.discord.backend import (
     BOB_ID,
     CAROL_ID,
     GAMES_CHANNEL_ID,
-    GUILD_ID,
 )
 from tests.discord.payloads import InteractionDriver
 
@@ -314,13 +314,7 @@ async def test_drawing_instead_of_a_coup_posts_nothing_public(driver: Interactio
     """Choosing Draw over a coup fourré changes nothing public, so nothing public is posted."""
     bot = running_bot(driver)
     deck = ["go", "driving-ace", "75", "75", "75", "50", "accident", *["50"] * 5, *["25"] * 6]
-    update = await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="mille",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
-        deck=deck,
-    )
+    update = await alice_against(driver, deck=deck)
     game_id = update.game.id
     await bot.tables.move(channel_id=GAMES_CHANNEL_ID, user_id=ALICE_ID, action="play go")
     await bot.tables.move(channel_id=GAMES_CHANNEL_ID, user_id=BOB_ID, action="play accident")

@@ -16,10 +16,11 @@ import pytest
 
 import cogs.lobby as lobby_cog
 from bot.forget import forget_member
-from bot.store.base import LobbyRecord, SeatRecord
+from bot.store.base import LobbyRecord
 from cogs.mygames import NOTHING
 from tests.cogs.conftest import CHALLENGE_TIMEOUT, running_bot
 from tests.cogs.helpers import (
+    alice_against,
     challenge_mille,
     component_id,
     labels,
@@ -204,12 +205,7 @@ async def test_a_rematch_the_sweep_expired_can_be_asked_for_again(
 ) -> None:
     """Bob's rematch invitation expires unanswered; the sweep closes it, and Alice's Rematch
     press afterwards posts a new invitation instead of pointing at the closed one."""
-    update = await running_bot(driver).tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="mille",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
-    )
+    update = await alice_against(driver)
     table = public_table(await driver.slash("resign", {}, user_id=ALICE_ID)).message_id
     game_id = update.game.id
     first = await driver.click(table, f"jn:r:{game_id}", user_id=BOB_ID)

@@ -15,12 +15,11 @@ from bot.engine.mille.views import MilleSeatView
 from bot.render.common import RGB
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, labels, public_table, stacked_mille
+from tests.cogs.helpers import alice_against, component_id, labels, public_table, stacked_mille
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
     GAMES_CHANNEL_ID,
-    GUILD_ID,
     CapturedResponse,
 )
 from tests.discord.payloads import InteractionDriver
@@ -37,15 +36,9 @@ def files(message: CapturedResponse) -> list[str]:
 
 async def alice_at_700(driver: InteractionDriver, options: Mapping[str, str] | None = None) -> None:
     """Alice against the computer on ``TO_700``, played to the extension question."""
-    bot = running_bot(driver)
-    await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="mille",
-        seats=[
-            SeatRecord(0, "Alice", user_id=ALICE_ID),
-            SeatRecord(1, "Computer (normal)", policy="normal"),
-        ],
+    await alice_against(
+        driver,
+        SeatRecord(1, "Computer (normal)", policy="normal"),
         deck=TO_700,
         seed=5,
         options=options,
@@ -131,15 +124,7 @@ async def test_the_member_who_starts_the_next_hand_is_told_so_on_its_table(
     closed hand 1's message, above its score image, and hand 2's table said only "@Bob, your
     turn": the line now heads the table where Bob acts. The table image (and /table, and
     replays) keep the whole caption, the hand's end and who starts."""
-    bot = running_bot(driver)
-    await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="mille",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
-        deck=TO_700,
-        seed=5,
-    )
+    await alice_against(driver, deck=TO_700, seed=5)
     moves = ["go", "200", "200", "100", "100", "100"]
     for done, move in enumerate(moves, start=1):
         await driver.slash("move", {"action": f"play {move}"})
@@ -172,14 +157,7 @@ async def test_the_extension_is_asked_with_the_buttons_on_the_table(
     play.", sending her away from the question's own buttons; the other player's press of them
     is refused and changes nothing."""
     bot = running_bot(driver)
-    await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="mille",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
-        deck=TO_700,
-        seed=5,
-    )
+    await alice_against(driver, deck=TO_700, seed=5)
     moves = ["go", "200", "200", "100", "100", "100"]
     for done, move in enumerate(moves, start=1):
         result = await driver.slash("move", {"action": f"play {move}"})
@@ -255,14 +233,9 @@ async def test_french_names_count_the_trip_in_bornes(
     the English lines keep their miles (the tests above). The score sheet's first line, in
     its picture and its words, read "Milestones +700" after that; it reads "Bornes +700"."""
     drawn = words_drawn(monkeypatch)
-    await running_bot(driver).tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="mille",
-        seats=[
-            SeatRecord(0, "Alice", user_id=ALICE_ID),
-            SeatRecord(1, "Computer (normal)", policy="normal"),
-        ],
+    await alice_against(
+        driver,
+        SeatRecord(1, "Computer (normal)", policy="normal"),
         deck=TO_700,
         seed=5,
         options={"names": "fr", "length": "hand"},

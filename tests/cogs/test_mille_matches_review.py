@@ -12,6 +12,7 @@ from bot.store.base import GuildSettings, SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import (
     MILLE_DECK,
+    alice_against,
     alt_text_of,
     public_table,
     replies,
@@ -156,13 +157,7 @@ async def test_a_typed_draw_over_a_coup_fourre_says_where_the_card_is(
     with no word of the card she drew or where to see it. Now she is pointed to her hand."""
     bot = running_bot(driver)
     deck = ["go", "driving-ace", "75", "75", "75", "50", "accident", *["50"] * 5, *["25"] * 6]
-    await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="mille",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
-        deck=deck,
-    )
+    await alice_against(driver, deck=deck)
     await driver.slash("move", {"action": "play go"})
     await driver.slash("move", {"action": "play accident"}, user_id=BOB_ID)
     drew = await driver.slash("move", {"action": "draw"})
@@ -252,14 +247,8 @@ async def test_a_french_name_typed_without_its_accents_is_suggested(
     """Alice plays with French card names on a keyboard without accents and types
     "reparations" into /move: "Discard Réparations" was not suggested (the list was empty),
     as if the card were not in her hand. Now the card is suggested, its accents aside."""
-    bot = running_bot(driver)
-    await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="mille",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), COMPUTER],
-        options={"names": "fr"},
-        deck=["repairs", *MILLE_DECK[1:]],
+    await alice_against(
+        driver, COMPUTER, deck=["repairs", *MILLE_DECK[1:]], options={"names": "fr"}
     )
     offered = await driver.autocomplete("move", "action", "reparat")
     names = [choice["name"] for choice in offered.choices]

@@ -7,7 +7,7 @@ import pytest
 
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, public_table
+from tests.cogs.helpers import alice_against, component_id, public_table
 from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
@@ -23,14 +23,7 @@ async def test_the_hand_a_game_ended_from_shows_no_cards_any_more(
     edited to "The game is over." above the image it showed before the move, headed "Your
     turn — play or discard", the Go she had just played still in it; now the words stand
     alone."""
-    await running_bot(driver).tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="mille",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
-        deck=LAST_GO,
-        options={"length": "hand"},
-    )
+    await alice_against(driver, deck=LAST_GO, options={"length": "hand"})
     table = public_table(await driver.slash("table", {}))
     hand = await driver.click(table.message_id, "jn:h:1")
     assert hand.message is not None

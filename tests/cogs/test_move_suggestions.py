@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from bot.games.bundle import MoveChoice
-from bot.store.base import SeatRecord
 from cogs.play import kinds_fitting
 from tests.cogs.conftest import running_bot
-from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.cogs.helpers import alice_against
+from tests.discord.backend import ALICE_ID, GAMES_CHANNEL_ID
 from tests.discord.payloads import InteractionDriver
 
 RED = ["100", "50", "25", "flat-tire", "spare-tire", "extra-tank", "pit-crew"]
@@ -22,13 +22,7 @@ async def test_a_race_turn_suggests_ending_it_and_the_plays_before_its_cycles(
     "End your turn". Now every play and the end of the turn are suggested, the cycles after
     them; a typed word still lists only what it names."""
     bot = running_bot(driver)
-    await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="race",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
-        deck=[*RED, *RED_DRAWS, "/", *BLUE],
-    )
+    await alice_against(driver, game_key="race", deck=[*RED, *RED_DRAWS, "/", *BLUE])
     here = bot.tables.position(await bot.tables.current(GAMES_CHANNEL_ID))
     moves = bot.tables.legal_moves(here, ALICE_ID)
     cycles = [m.label for m in moves if m.notation.startswith("cycle")]
@@ -62,13 +56,8 @@ async def test_a_race_cycle_says_how_many_cards_it_junks(driver: InteractionDriv
     card (25 miles) and draws 1 card.") and the refusal of a third 25 does ("You cannot cycle
     3 copies of 25 miles: you hold 2.")."""
     bot = running_bot(driver)
-    await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="race",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
-        deck=["100", "25", "25", "flat-tire", "spare-tire", "extra-tank", "pit-crew", "/", *BLUE],
-    )
+    deck = ["100", "25", "25", "flat-tire", "spare-tire", "extra-tank", "pit-crew", "/", *BLUE]
+    await alice_against(driver, game_key="race", deck=deck)
     typed = await driver.autocomplete("move", "action", "cycle 25s")
     offered = [c["name"] for c in typed.choices]
     assert offered[0] == "Cycle 1 card (25 miles) and draw 1 card", offered

@@ -15,6 +15,7 @@ from bot.seats import computer_names
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import (
+    alice_against,
     board_after_a_game_elsewhere,
     component_id,
     hand_header,
@@ -92,12 +93,8 @@ async def test_a_hand_waiting_for_a_reaction_shows_the_name_as_typed(
     react; Alice opens her hand. Found by this review: its header named Bob as his name's
     markdown made it, a spoiler and a link in the bot's message ("waiting for ▒▒▒ x to
     react"); every other line escapes names."""
-    update = await running_bot(driver).tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="race",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, MARKED_UP, user_id=BOB_ID)],
-        deck=RACE_DECK,
+    update = await alice_against(
+        driver, SeatRecord(1, MARKED_UP, user_id=BOB_ID), game_key="race", deck=RACE_DECK
     )
     public_table(await driver.slash("move", {"action": "play flat-tire"}))
     said = await hand_header(driver, update.game.id, ALICE_ID)
@@ -192,13 +189,7 @@ async def test_a_move_too_long_for_the_list_ends_in_an_ellipsis(driver: Interact
     past the 100 characters Discord shows of a /move suggestion. Found by this review: the
     label was cut where the limit fell ("…, T21 Chi"), so the list seemed to offer a move
     naming a city "Chi"; a cut label now ends in "…"."""
-    await running_bot(driver).tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="ttr",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
-        seed=5,
-    )
+    await alice_against(driver, game_key="ttr", seed=5)
     offered = (await driver.autocomplete("move", "action", "keep")).choices
     long = [c["name"] for c in offered if len(c["name"]) == 100]
     assert long, [c["name"] for c in offered]

@@ -16,7 +16,7 @@ from bot.render.common import Canvas, Palette, font, text_width
 from bot.store.base import SeatRecord
 from cogs.ui import LINK_BREAK
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import alt_text_of, component_id, labels, public_table
+from tests.cogs.helpers import alice_against, alt_text_of, component_id, labels, public_table
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -101,15 +101,10 @@ async def test_a_driver_called_tom_on_tour_is_cut_from_the_card_exactly(
     names the card and the car. Found by a names review: the card's words were cut at the last
     " on " of the move's words ("Speed Limit on Tom on Tour"), so the button read "Speed Limit
     on Tom → Tom on Tour". The target's name is now cut off exactly."""
-    bot = running_bot(driver)
-    update = await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
+    update = await alice_against(
+        driver,
+        SeatRecord(1, "Tom on Tour", user_id=BOB_ID),
         game_key="dragon",
-        seats=[
-            SeatRecord(0, "Alice", user_id=ALICE_ID),
-            SeatRecord(1, "Tom on Tour", user_id=BOB_ID),
-        ],
         deck=[*DRAGON_MB[:12], *DRAGON_CW[:10]],
     )
     table = public_table(await driver.slash("table", {}))
@@ -287,14 +282,7 @@ async def test_a_resignation_in_dragon_leaves_no_lone_flag(driver: InteractionDr
     game's end reason, "Bob left the game.", is taken out of the captions and left to the
     result line, but the caption it was taken from began with a flag, so the table message
     opened with a line holding only "🏳️". A caption with no words left is now dropped."""
-    bot = running_bot(driver)
-    await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="dragon",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
-        deck=[*DRAGON_MB[:12], *DRAGON_CW[:10]],
-    )
+    await alice_against(driver, game_key="dragon", deck=[*DRAGON_MB[:12], *DRAGON_CW[:10]])
     ended = public_table(await driver.slash("resign", {}, user_id=BOB_ID))
     lines = (ended.content or "").split("\n")
     assert lines[0].startswith("🏆 **Alice** won!") and "Bob left the game." in lines[0], lines

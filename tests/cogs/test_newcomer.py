@@ -16,6 +16,8 @@ from bot.games import bundle
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import (
+    COMPUTER,
+    alice_against,
     alt_text_of,
     buttons_behind,
     component_id,
@@ -32,8 +34,6 @@ from tests.discord.backend import (
     walk_components,
 )
 from tests.discord.payloads import InteractionDriver
-
-ALICE_AND_BOB = [SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)]
 
 
 def _selects(result: InteractionResult) -> list[dict[str, Any]]:
@@ -59,9 +59,7 @@ async def test_ttr_every_railyard_play_can_be_reached_from_my_hand(
     "type /move to find the others", still a dead end for button users: now each colour is a
     button that asks which set."""
     bot = running_bot(driver)
-    update = await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="ttr", seats=ALICE_AND_BOB, seed=1
-    )
+    update = await alice_against(driver, game_key="ttr", seed=1)
     # Both keep their first ticket, then only ever draw blind: Alice's hand grows by two a turn.
     for _ in range(200):
         stored = await bot.tables.current(GAMES_CHANNEL_ID)
@@ -173,10 +171,6 @@ CALLED_CW = [
     *["called-shot", "mg-front", "swerve", "swerve", "swerve"],
     *["armor-front", "armor-front", "armor-back", "armor-back", "armor-left"],
 ]
-ALICE_AND_COMPUTER = [
-    SeatRecord(0, "Alice", user_id=ALICE_ID),
-    SeatRecord(1, "Computer", policy="normal"),
-]
 
 
 async def test_dragon_called_shot_button_does_not_name_a_side(driver: InteractionDriver) -> None:
@@ -184,14 +178,7 @@ async def test_dragon_called_shot_button_does_not_name_a_side(driver: Interactio
     Before the fix, it is labelled "Called Shot (front)" (the first legal move's words), and the
     picker it opens says "Called Shot (front): Aim at which car?" while offering front, back,
     left and right: a newcomer reads it as a front-only shot."""
-    bot = running_bot(driver)
-    update = await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="dragon",
-        seats=ALICE_AND_COMPUTER,
-        deck=[*CALLED_MB, *CALLED_CW],
-    )
+    update = await alice_against(driver, COMPUTER, game_key="dragon", deck=[*CALLED_MB, *CALLED_CW])
     table = public_table(await driver.slash("table", {}))
     hand = await driver.click(table.message_id, f"jn:h:{update.game.id}")
     called = [label for label in labels(hand) if label.startswith("Called Shot")]
@@ -212,14 +199,7 @@ async def test_dragon_a_shot_answered_by_the_computer_is_told_once(
     damage.": the shot's caption and the answer's caption (which repeats the shot) are both
     posted, so it looks like two shots (the same for every answered shot, stampede, and skid
     chain; a six-car stampede repeated its first line five times)."""
-    bot = running_bot(driver)
-    await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="dragon",
-        seats=ALICE_AND_COMPUTER,
-        deck=[*CALLED_MB, *CALLED_CW],
-    )
+    await alice_against(driver, COMPUTER, game_key="dragon", deck=[*CALLED_MB, *CALLED_CW])
     shot = public_table(await driver.slash("move", {"action": "mg-front @1"}))
     text = shot.content or ""
     assert "Armor" in text, text  # the computer answered
@@ -238,14 +218,7 @@ async def test_race_alt_text_names_who_is_asked_to_answer(driver: InteractionDri
     in place of the image, must say what the image says: Bob may react. It first said "to play:
     Alice (Red) …" (the player whose turn it is), then "to play: Bob (Blue) …", though Bob is
     only asked to react; it now says "may react: Bob (Blue) …"."""
-    bot = running_bot(driver)
-    await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="race",
-        seats=ALICE_AND_BOB,
-        deck=[*RACE_RED, "/", *RACE_BLUE],
-    )
+    await alice_against(driver, game_key="race", deck=[*RACE_RED, "/", *RACE_BLUE])
     played = await driver.slash("move", {"action": "play flat-tire"})
     assert f"<@{BOB_ID}>, you may react" in (public_table(played).content or "")
     alt = alt_text_of(played, "table.png")
@@ -272,13 +245,8 @@ async def _play(driver: InteractionDriver, moves: list[tuple[int, str]]) -> None
 async def _out_of_gas_on_alice(driver: InteractionDriver) -> int:
     """A single hand where Bob's Out of Gas has just hit Alice, who holds the Extra Tank; the
     game's id."""
-    update = await running_bot(driver).tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="mille",
-        seats=ALICE_AND_BOB,
-        deck=[*MILLE_ALICE, *MILLE_BOB, *MILLE_DRAWS],
-        options={"length": "hand"},
+    update = await alice_against(
+        driver, deck=[*MILLE_ALICE, *MILLE_BOB, *MILLE_DRAWS], options={"length": "hand"}
     )
     opening = [(ALICE_ID, "play go"), (BOB_ID, "play go"), (ALICE_ID, "play 25")]
     await _play(driver, [*opening, (BOB_ID, "play out-of-gas")])
@@ -334,14 +302,8 @@ async def test_mille_alt_text_names_the_cards_as_the_image_does(driver: Interact
     "Citerne d'essence"; its alt text must name the same cards. Before the fix it read
     "battle: Out of Gas" and "safeties: Extra Tank (coup fourré)", the English names, while the
     image, the buttons and the captions used the French ones."""
-    bot = running_bot(driver)
-    await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="mille",
-        seats=ALICE_AND_BOB,
-        deck=[*MILLE_ALICE, *MILLE_BOB, *MILLE_DRAWS],
-        options={"names": "fr"},
+    await alice_against(
+        driver, deck=[*MILLE_ALICE, *MILLE_BOB, *MILLE_DRAWS], options={"names": "fr"}
     )
     for user, move in [(ALICE_ID, "play go"), (BOB_ID, "play go"), (ALICE_ID, "play 25")]:
         await driver.slash("move", {"action": move}, user_id=user)
@@ -361,13 +323,7 @@ async def test_mille_a_hands_score_is_read_out_once(driver: InteractionDriver) -
     before each move of hand 2 (and the console printed it with every table)."""
     bot = running_bot(driver)
     tables = bot.tables
-    await tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="mille",
-        seats=ALICE_AND_BOB,
-        seed=2,
-    )
+    await alice_against(driver, seed=2)
     rng = random.Random(2)
     ended: InteractionResult | None = None
     for _ in range(2000):
@@ -411,15 +367,9 @@ async def test_mille_a_computer_drawing_instead_of_a_coup_says_nothing(
     the draw's step repeated the last caption and the message read "Alice plays Out of Gas on
     Computer!" twice, as if she had played two hazards."""
     monkeypatch.setitem(bundle("mille").policies, DrawFirst.name, DrawFirst)
-    bot = running_bot(driver)
-    await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="mille",
-        seats=[
-            SeatRecord(0, "Alice", user_id=ALICE_ID),
-            SeatRecord(1, "Computer", policy=DrawFirst.name),
-        ],
+    await alice_against(
+        driver,
+        SeatRecord(1, "Computer", policy=DrawFirst.name),
         deck=[*MILLE_BOB, *MILLE_ALICE, *MILLE_DRAWS],
         options={"length": "hand"},
     )

@@ -20,7 +20,14 @@ import cogs.lobby as lobby_cog
 from bot.store.base import SeatRecord, StoredGame
 from cogs import limits
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, public_table, replies, restarted, sweep_at
+from tests.cogs.helpers import (
+    alice_against,
+    component_id,
+    public_table,
+    replies,
+    restarted,
+    sweep_at,
+)
 from tests.cogs.test_nested_pickers_review import _deal
 from tests.discord.backend import (
     ALICE_ID,
@@ -279,14 +286,8 @@ async def test_an_invitee_at_nine_accepts_the_invitation_they_were_counted_for(
 async def test_a_host_at_the_limit_with_a_rematch_accepted(driver: InteractionDriver) -> None:
     """Alice and Bob finish a Race; Alice, at eight other games, asks for a rematch (her ninth
     seat) and Bob accepts: the rematch is dealt."""
-    bot = running_bot(driver)
     await _nine_games(driver, count=8)
-    old = await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="race",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
-    )
+    old = await alice_against(driver, game_key="race")
     table = public_table(await driver.slash("resign", {}, user_id=BOB_ID))
     asked = await driver.click(table.message_id, f"jn:r:{old.game.id}")
     assert not asked.ephemeral, replies(asked)

@@ -4,10 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from bot.store.base import GuildSettings, SeatRecord
+from bot.store.base import GuildSettings
 from cogs.pickers import EARLIER_TURN
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, labels, public_table, select_of, sweep_after
+from tests.cogs.helpers import (
+    alice_against,
+    component_id,
+    labels,
+    public_table,
+    select_of,
+    sweep_after,
+)
 from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
@@ -24,13 +31,7 @@ async def test_members_play_with_a_coup_fourre_a_timeout_and_a_cycle(
     and cycles two cards chosen in a multi-select on his turn."""
     bot = running_bot(driver)
     await bot.store.set_guild_settings(GuildSettings(GUILD_ID, reaction_seconds=20))
-    update = await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="race",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
-        deck=DECK,
-    )
+    update = await alice_against(driver, game_key="race", deck=DECK)
     game_id = update.game.id
     table = public_table(await driver.slash("table", {}))
     assert f"<@{ALICE_ID}>, your turn" in (table.content or "")
@@ -126,14 +127,7 @@ async def test_a_member_resigning_is_told_once(driver: InteractionDriver) -> Non
     """Alice resigns her race against Bob. The last table read "🏳️ Alice left the game." and
     then "🏆 Bob won! Alice left the race.", one event told twice in two wordings; it is told
     once now, in the result line, as in the other games ("Alice left the game.")."""
-    bot = running_bot(driver)
-    await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="race",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
-        deck=DECK,
-    )
+    await alice_against(driver, game_key="race", deck=DECK)
     ended = public_table(await driver.slash("resign", {}))
     text = ended.content or ""
     assert text.count("left the") == 1 and "Alice left the game." in text, text
@@ -147,13 +141,7 @@ async def test_a_second_answer_to_one_window_is_not_called_an_earlier_turn(
     button is from an earlier turn", while it was still Alice's turn (a race turn is several
     moves); it says now that the button was shown before the latest move, true in every game."""
     bot = running_bot(driver)
-    update = await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="race",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
-        deck=DECK,
-    )
+    update = await alice_against(driver, game_key="race", deck=DECK)
     window = public_table(await driver.slash("move", {"action": "play 100"}))
     assert f"<@{BOB_ID}>, you may react" in (window.content or "")
     hand = f"jn:h:{update.game.id}"

@@ -7,10 +7,9 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import public_table, replies
-from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.cogs.helpers import alice_against, public_table, replies
+from tests.discord.backend import BOB_ID, GAMES_CHANNEL_ID
 from tests.discord.payloads import InteractionDriver
 from tests.engine.race_helpers import BLUE, RED, RED_DRAWS
 
@@ -70,13 +69,7 @@ async def test_a_move_typed_as_the_bot_names_it_is_played(driver: InteractionDri
     understand 'End your turn'. Try 'play <card>', …" (the notation alone was read); each is
     played now."""
     bot = running_bot(driver)
-    await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="race",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
-        deck=[*RED, *RED_DRAWS, "/", *BLUE],
-    )
+    await alice_against(driver, game_key="race", deck=[*RED, *RED_DRAWS, "/", *BLUE])
     offered = await driver.autocomplete("move", "action", "end")
     assert [c["name"] for c in offered.choices] == ["End your turn"], offered.choices
     hazard = await driver.slash("move", {"action": "Flat Tire on Bob"})

@@ -7,8 +7,8 @@ import re
 from bot.boards import leaderboard
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import public_table
-from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.cogs.helpers import alice_against, public_table
+from tests.discord.backend import ALICE_ID, BOB_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
 LINE = re.compile(
@@ -17,12 +17,7 @@ LINE = re.compile(
 
 
 async def _resigned(driver: InteractionDriver, rival: SeatRecord) -> str:
-    await running_bot(driver).tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="mille",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), rival],
-    )
+    await alice_against(driver, rival)
     return public_table(await driver.slash("resign", {}, user_id=ALICE_ID)).content or ""
 
 

@@ -9,7 +9,7 @@ from bot.engine.words import plural
 from bot.move_log import LEAVE
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import alt_text_of, public_table, replies
+from tests.cogs.helpers import alice_against, alt_text_of, public_table, replies
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
@@ -40,13 +40,7 @@ async def test_the_result_line_of_three_cars_gives_every_place(driver: Interacti
 async def test_a_best_score_in_miles_says_miles(driver: InteractionDriver, game_key: str) -> None:
     """A 1000 Mile Race or Dragon score is the miles a player drove, as the result line says
     ("decided on miles"). Found in review: /stats called Bob's best "0 pts"."""
-    await running_bot(driver).tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key=game_key,
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
-        seed=3,
-    )
+    await alice_against(driver, game_key=game_key, seed=3)
     await driver.slash("resign", {}, user_id=ALICE_ID)
     stats = await driver.slash("stats", {"game": game_key, "member": BOB_ID})
     assert "Best score: 0 miles (game #1)." in alt_text_of(stats, "stats.png")
@@ -58,25 +52,13 @@ async def test_the_replay_of_a_game_only_given_up_says_no_moves(
     """Bob resigns before anyone plays: the game's log holds his leaving alone. Found in
     review: /replay said "Replay of game #1 (1 moves).", then "(1 move)", counting the leaving
     as a move."""
-    await running_bot(driver).tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="race",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
-        seed=4,
-    )
+    await alice_against(driver, game_key="race", seed=4)
     await driver.slash("resign", {}, user_id=BOB_ID)
     assert replies(await driver.slash("replay", {})) == "Replay of game #1 (no moves)."
 
 
 async def _race(driver: InteractionDriver, seed: int) -> None:
-    await running_bot(driver).tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="race",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
-        seed=seed,
-    )
+    await alice_against(driver, game_key="race", seed=seed)
 
 
 async def _aborted(driver: InteractionDriver, seed: int) -> None:

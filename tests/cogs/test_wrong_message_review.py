@@ -16,7 +16,7 @@ import pytest
 
 from bot.store.base import SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, labels, public_table, stacked_mille
+from tests.cogs.helpers import alice_against, component_id, labels, public_table, stacked_mille
 from tests.cogs.test_nested_pickers_review import _deal
 from tests.discord.backend import (
     ALICE_ID,
@@ -256,13 +256,7 @@ async def test_a_rematch_pressed_under_another_message_posts_its_own(
     channel: the invitation is a new message there (its buttons answered only on it), and the
     leaderboard is as it was; Carol, who did not play, is refused. Under a leaderboard in
     another channel it is refused (a rematch is asked for where its game was played)."""
-    bot = running_bot(driver)
-    finished = await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="mille",
-        seats=[SeatRecord(0, "Alice", user_id=ALICE_ID), SeatRecord(1, "Bob", user_id=BOB_ID)],
-    )
+    finished = await alice_against(driver)
     await driver.slash("resign", {})
     rematch = f"jn:r:{finished.game.id}"
     elsewhere = await driver.slash("leaderboard", {"game": "mille"}, channel_id=GENERAL_CHANNEL_ID)
