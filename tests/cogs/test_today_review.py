@@ -19,12 +19,13 @@ import cogs.moving
 from bot.client import JunctionBot
 from bot.games.bundle import PolicyFactory
 from bot.move_log import LATE_MARK
-from bot.store.base import GuildSettings, SeatRecord, StoredGame
+from bot.store.base import GuildSettings, SeatRecord
 from bot.tables import Tables
 from bot.typed_moves import MAX_MOVE_TEXT
 from cogs.moving import ACKNOWLEDGE_AFTER
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import (
+    alice_against,
     component_id,
     held_thinking,
     is_answered,
@@ -34,6 +35,15 @@ from tests.cogs.helpers import (
     restarted,
     select_of,
     sweep_after,
+)
+from tests.cogs.test_windows_review import (
+    CW,
+    MB,
+    STAMPEDE_CW,
+    THREE_MEMBERS,
+    WITH_A_COMPUTER,
+    _dragon,
+    _stored,
 )
 from tests.discord.backend import (
     ALICE_ID,
@@ -45,29 +55,7 @@ from tests.discord.backend import (
 )
 from tests.discord.payloads import InteractionDriver
 
-# As in test_windows_review: three cars; Alice holds a Speed Limit and a Machine Gun (Front),
-# Bob the Right of Way and an Armor for the front; nobody holds a Go.
-MB = [
-    *["speed-limit", "gasoline", "gasoline", "gasoline", "gasoline", "gasoline"],
-    *["right-of-way", "75", "75", "75", "75", "75"],
-    *["50"] * 6,
-]
-CW = [
-    *["mg-front", "swerve", "swerve", "swerve", "swerve"],
-    *["armor-front", "swerve", "swerve", "swerve", "swerve"],
-    *["swerve", "swerve", "armor-left", "armor-left", "armor-left"],
-]
-THREE_MEMBERS = [
-    SeatRecord(0, "Alice", user_id=ALICE_ID),
-    SeatRecord(1, "Bob", user_id=BOB_ID),
-    SeatRecord(2, "Carol", user_id=CAROL_ID),
-]
-# Seat 1 a computer (it holds the Armor).
-WITH_A_COMPUTER = [
-    SeatRecord(0, "Alice", user_id=ALICE_ID),
-    SeatRecord(1, "Computer", policy="normal"),
-    SeatRecord(2, "Bob", user_id=BOB_ID),
-]
+# The three cars and their hands (MB, CW, THREE_MEMBERS, …) are test_windows_review's.
 
 Thinker = Callable[[PolicyFactory, Any, str], Awaitable[str]]
 
@@ -79,23 +67,6 @@ def _public_words(driver: InteractionDriver) -> str:
         for m in driver.messages.values()
         if not int(m.get("flags") or 0) & 64
     )
-
-
-async def _dragon(
-    bot: JunctionBot, seats: list[SeatRecord] = THREE_MEMBERS, cw: list[str] = CW
-) -> StoredGame:
-    update = await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="dragon",
-        seats=seats,
-        deck=[*MB, *cw],
-    )
-    return update.game
-
-
-async def _stored(bot: JunctionBot) -> StoredGame:
-    return await bot.tables.current(GAMES_CHANNEL_ID)
 
 
 def _private_refusal(result: InteractionResult, *words: str) -> None:
@@ -309,14 +280,10 @@ async def test_a_typed_move_after_the_game_ended_in_the_wait(driver: Interaction
     just after waits behind the computer: it is refused privately, with no public
     "thinking…" and no refusal in the channel."""
     bot = running_bot(driver)
-    await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
+    await alice_against(
+        driver,
+        SeatRecord(1, "Computer", policy="normal"),
         game_key="dragon",
-        seats=[
-            SeatRecord(0, "Alice", user_id=ALICE_ID),
-            SeatRecord(1, "Computer", policy="normal"),
-        ],
         deck=[*MB[:12], *CW[:10]],
     )
     shot, release = await _computer_thinking(driver)
@@ -339,8 +306,6 @@ async def test_a_typed_move_after_the_game_ended_in_the_wait(driver: Interaction
 
 
 # --- 3. hand buttons whose decision changed under them ------------------------------------
-
-STAMPEDE_CW = ["stampede", *CW[1:]]
 
 
 async def test_stampede_sides_chosen_by_both_victims_at_once(driver: InteractionDriver) -> None:
