@@ -37,23 +37,30 @@ def _reminders(driver: InteractionDriver) -> list[str]:
     ]
 
 
+async def _bobs_turn_on_a_weeks_timer(driver: InteractionDriver) -> int:
+    """A week's turn timer: Alice plays first at Mille Bornes (``stacked_mille``), and it is
+    Bob's turn. The table message her move posted."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, int(WEEK), "computer"))
+    await stacked_mille(driver)
+    await play_first_offered(driver, ALICE_ID)
+    table = (await bot.tables.current(GAMES_CHANNEL_ID)).message_id
+    assert table is not None
+    return table
+
+
 async def test_a_reminder_links_to_the_table_the_chat_buried(driver: InteractionDriver) -> None:
     """A week's turn timer: Alice plays her Go, the channel chats two hundred times, and Bob's
     half-time reminder comes three and a half days later. It links to the newest table, where
     his turn is. Found by this review: it pinged him at the bottom of the channel with no way
     back to the table but scrolling up or asking for it again."""
-    bot = running_bot(driver)
-    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, int(WEEK), "computer"))
-    await stacked_mille(driver)
-    await play_first_offered(driver, ALICE_ID)
-    table = await bot.tables.current(GAMES_CHANNEL_ID)
-    assert table.message_id is not None
+    table = await _bobs_turn_on_a_weeks_timer(driver)
     for said in range(200):
         driver.backend.create_user_message(GAMES_CHANNEL_ID, CAROL_ID, f"chat {said}")
     await sweep_after(driver, WEEK / 2 + 60)
     (reminder,) = _reminders(driver)
     assert reminder.startswith(f"⏳ <@{BOB_ID}>, your turn runs out <t:")
-    assert message_link(GUILD_ID, GAMES_CHANNEL_ID, table.message_id) in reminder
+    assert message_link(GUILD_ID, GAMES_CHANNEL_ID, table) in reminder
 
 
 async def test_a_member_taking_a_second_card_is_not_pinged_by_their_own_move(
@@ -126,12 +133,7 @@ async def test_a_reminder_whose_table_a_moderator_deleted_says_how_to_see_it_aga
     """A week's turn timer: Alice plays, and a moderator deletes the table her move posted.
     Bob's reminder gives no link to the deleted message (Discord would open nothing): it says
     /table posts the table again."""
-    bot = running_bot(driver)
-    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, int(WEEK), "computer"))
-    await stacked_mille(driver)
-    await play_first_offered(driver, ALICE_ID)
-    table = (await bot.tables.current(GAMES_CHANNEL_ID)).message_id
-    assert table is not None
+    table = await _bobs_turn_on_a_weeks_timer(driver)
     del driver.backend.messages[table]
     await sweep_after(driver, WEEK / 2 + 60)
     (reminder,) = _reminders(driver)
@@ -156,12 +158,7 @@ async def test_a_deleted_table_the_reminder_found_is_not_linked_by_mygames(
 ) -> None:
     """The table deleted while the bot heard nothing of it (no MESSAGE_DELETE came): the
     reminder finds it gone, and /mygames stops linking to it too."""
-    bot = running_bot(driver)
-    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, int(WEEK), "computer"))
-    await stacked_mille(driver)
-    await play_first_offered(driver, ALICE_ID)
-    table = (await bot.tables.current(GAMES_CHANNEL_ID)).message_id
-    assert table is not None
+    table = await _bobs_turn_on_a_weeks_timer(driver)
     del driver.backend.messages[table]
     await sweep_after(driver, WEEK / 2 + 60)
     listed = await driver.slash("mygames", {}, user_id=BOB_ID)
@@ -174,12 +171,7 @@ async def test_a_reminder_after_a_deletion_discord_reported_says_how_to_see_the_
 ) -> None:
     """A moderator deletes the table and Discord tells the bot: the reminder says /table posts
     it again, with no link, and asks Discord nothing about the message."""
-    bot = running_bot(driver)
-    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, int(WEEK), "computer"))
-    await stacked_mille(driver)
-    await play_first_offered(driver, ALICE_ID)
-    table = (await bot.tables.current(GAMES_CHANNEL_ID)).message_id
-    assert table is not None
+    table = await _bobs_turn_on_a_weeks_timer(driver)
     driver.backend.delete_by_moderator(GAMES_CHANNEL_ID, table)
     await driver.deliver_events()
     await sweep_after(driver, WEEK / 2 + 60)
