@@ -247,10 +247,9 @@ async def test_the_last_move_is_told_once(tmp_path: Path, monkeypatch: pytest.Mo
     assert f"\n  {last.removeprefix('  » ')}\n" in shown_again, shown_again
 
 
-async def test_a_stampede_is_told_once_not_car_by_car(tmp_path: Path) -> None:
-    """In Dragon Mille Bornes each car that meets a Stampede adds to the same caption. The
-    console tells each event once, as the Discord message does (``told``): before the fix it
-    printed the growing sentence once per car, five times at a table of six."""
+async def _six_car_dragon(tmp_path: Path, commands: str) -> str:
+    """The player and five computers at Dragon Mille Bornes (seed 11, no images), ``commands``
+    typed: what the console printed."""
     options = ConsoleOptions(
         db=f"sqlite:///{tmp_path / 'console.db'}",
         out=tmp_path,
@@ -260,9 +259,15 @@ async def test_a_stampede_is_told_once_not_car_by_car(tmp_path: Path) -> None:
         images=False,
     )
     out = io.StringIO()
-    lines = io.StringIO("play go\nrocket-front @1\nquit\n")
-    assert await run_console(options, lines=lines, out=out) == 0
-    text = out.getvalue()
+    assert await run_console(options, lines=io.StringIO(commands), out=out) == 0
+    return out.getvalue()
+
+
+async def test_a_stampede_is_told_once_not_car_by_car(tmp_path: Path) -> None:
+    """In Dragon Mille Bornes each car that meets a Stampede adds to the same caption. The
+    console tells each event once, as the Discord message does (``told``): before the fix it
+    printed the growing sentence once per car, five times at a table of six."""
+    text = await _six_car_dragon(tmp_path, "play go\nrocket-front @1\nquit\n")
     assert text.count("starts a Stampede") == 1, text
     said = [line for line in text.splitlines() if line.startswith("  » ")]
     assert all(not b.startswith(a) for a, b in itertools.pairwise(said)), said
@@ -336,18 +341,10 @@ async def test_dragon_table_says_why_a_car_is_stopped_and_what_it_has(tmp_path: 
     shows of each car: why it is stopped ('stopped (Out of Gas)'), its safeties and Fireproof
     Armor. Before the fix it said 'stopped' and nothing of safeties or armor, so a player could
     not tell which remedy they needed or which rival was immune to what."""
-    options = ConsoleOptions(
-        db=f"sqlite:///{tmp_path / 'console.db'}",
-        out=tmp_path,
-        game="dragon",
-        players=6,
-        seed=11,
-        images=False,
+    played = await _six_car_dragon(
+        tmp_path, "play go\nrocket-front @1\narmor back\nside front\nquit\n"
     )
-    out = io.StringIO()
-    lines = io.StringIO("play go\nrocket-front @1\narmor back\nside front\nquit\n")
-    assert await run_console(options, lines=lines, out=out) == 0
-    table = out.getvalue().split("> side front", 1)[1]
+    table = played.split("> side front", 1)[1]
     assert "Computer 4 (normal) plays Out of Gas on Root!" in table, table
     assert "▶ Root: 0 mi, stopped (Out of Gas);" in table, table
     assert "; safeties Driving Ace" in table and "; Fireproof Armor" in table, table
