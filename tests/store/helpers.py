@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,28 @@ async def new_game(
         state=STATE,
         daily=daily,
     )
+
+
+async def finished_game(
+    store: Store,
+    *,
+    channel_id: int,
+    guild_id: int | None,
+    game_key: str,
+    seats: Sequence[SeatRecord],
+    options: Mapping[str, str] | None = None,
+) -> StoredGame:
+    """A game of ``seats`` stored and ended "finished" before any move (no state: the tests
+    that use it look at its result only)."""
+    game = await store.create_game(
+        channel_id=channel_id,
+        guild_id=guild_id,
+        game_key=game_key,
+        seats=seats,
+        options=options or {},
+        state={},
+    )
+    return await store.end_game(game_id=game.id, expected_version=0, status="finished", state={})
 
 
 async def move(store: Store, game: StoredGame, n: int, **kw: Any) -> StoredGame:

@@ -18,6 +18,7 @@ from bot.render.stats import MemberStats
 from bot.results import ASSISTED
 from bot.store.base import GameRewrite, NumberedResults, SeatRecord, Store, StoredResult
 from bot.store.sqlite import SqliteStore
+from tests.store.helpers import finished_game
 from tests.store.test_kept_results import ALIAS, NOW, _boards
 from tests.store.test_kept_results import _replayed as _full_replay
 
@@ -57,15 +58,14 @@ async def _write(
     user = rng.choice(MEMBERS) if user is None else user
     seats = (SeatRecord(0, f"Name {user} {rng.randrange(3)}", user, None),)
     options = _options(rng) if figures is None else {}
-    game = await store.create_game(
+    game = await finished_game(
+        store,
         channel_id=rng.randrange(1, 10**12),
         guild_id=guild,
         game_key=GAME,
         seats=seats,
         options=options,
-        state={},
     )
-    await store.end_game(game_id=game.id, expected_version=0, status="finished", state={})
     figures = _figures(rng) if figures is None else figures
     record = ResultRecord(
         game_id=game.id,

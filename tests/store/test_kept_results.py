@@ -26,7 +26,7 @@ from bot.ratings import ResultRecord, Scope, rating_history, standings
 from bot.render.stats import MemberStats
 from bot.store.base import GameRewrite, NumberedResults, SeatRecord, Store, StoredResult
 from bot.store.sqlite import SqliteStore
-from tests.store.helpers import Backend
+from tests.store.helpers import Backend, finished_game
 
 GUILDS = (7, 8)
 MEMBERS = (11, 12, 13, 14, 15, 16)
@@ -47,15 +47,9 @@ async def _write(
         for i, u in enumerate(users)
     )
     guild = rng.choice(GUILDS) if guild_id is None else guild_id
-    game = await store.create_game(
-        channel_id=rng.randrange(1, 10**12),
-        guild_id=guild,
-        game_key="dragon",
-        seats=seats,
-        options={},
-        state={},
+    game = await finished_game(
+        store, channel_id=rng.randrange(1, 10**12), guild_id=guild, game_key="dragon", seats=seats
     )
-    await store.end_game(game_id=game.id, expected_version=0, status="finished", state={})
     record = ResultRecord(
         game_id=game.id,
         game_key="dragon",

@@ -24,7 +24,7 @@ from bot.store.migrate import migrate_db
 from bot.store.rows import MEMBER_RESULT_SELECT, results_filter, results_order
 from bot.store.sql import SqlStore
 from bot.store.sqlite import SqliteStore
-from tests.store.helpers import Backend
+from tests.store.helpers import Backend, finished_game
 
 ANN, BEA = 42, 420  # 420 holds Ann's digits: a false friend of a search by the seats' text
 CAL = 4_200_000_000_000_000_042  # a snowflake-sized id, holding them too
@@ -40,15 +40,9 @@ async def _game(store: Store, channel_id: int, *seated: int | None, guild: int =
     seats = tuple(
         SeatRecord(i, f"P{user}", user, None if user else "greedy") for i, user in enumerate(seated)
     )
-    game = await store.create_game(
-        channel_id=channel_id,
-        guild_id=guild,
-        game_key="mille",
-        seats=seats,
-        options={},
-        state={},
+    game = await finished_game(
+        store, channel_id=channel_id, guild_id=guild, game_key="mille", seats=seats
     )
-    await store.end_game(game_id=game.id, expected_version=0, status="finished", state={})
     record = ResultRecord(
         game_id=game.id,
         game_key="mille",

@@ -16,7 +16,7 @@ from bot.kept_results import KeptResults
 from bot.render.stats import MemberStats
 from bot.store.base import SeatRecord, Store, StoredResult
 from tests.store import test_kept_bests, test_kept_results
-from tests.store.helpers import Backend
+from tests.store.helpers import Backend, finished_game
 from tests.store.test_kept_results import ALIAS, NOW, _boards
 
 Shown = tuple[list[Board], list[MemberStats], list[Board]]
@@ -205,10 +205,7 @@ async def test_a_finished_game_without_its_result_is_refused(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     seats = (SeatRecord(0, "A", 11), SeatRecord(1, "B", 12))
-    game = await store.create_game(
-        channel_id=1, guild_id=7, game_key="dragon", seats=seats, options={}, state={}
-    )
-    await store.end_game(game_id=game.id, expected_version=0, status="finished", state={})
+    game = await finished_game(store, channel_id=1, guild_id=7, game_key="dragon", seats=seats)
     said = await _refused(backend, monkeypatch, capsys, str(game.id), "--yes")
     assert f"game {game.id} has no result recorded" in said
 
