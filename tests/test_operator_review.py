@@ -13,11 +13,14 @@ import asyncio
 import fcntl
 import os
 import re
+import shlex
+import shutil
 import signal
 import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -27,8 +30,10 @@ import pytest
 from bot.__main__ import _parser, main
 from bot.store import redact_url
 from bot.store.migrate import migrate_main
+from bot.store.sqlite import SqliteStore
 from tests.discord.fake_discord import FakeDiscord
 from tests.e2e.harness import TOKEN, BotProcess
+from tests.test_cli_hostile import as_nobody, skip_unless_nobody_can_run
 
 REPO = Path(__file__).resolve().parents[1]
 SECRET = "hunter2-secret"
@@ -180,6 +185,81 @@ def test_a_database_that_cannot_be_opened_is_one_sentence(
     err = capsys.readouterr().err
     assert err.startswith(f"junction console: JUNCTION_DB: cannot open the database {url}: ")
     assert said in err and "Traceback" not in err
+
+
+async def _a_database(path: Path) -> None:
+    """A Junction database at ``path``, as the bot leaves it."""
+    async with SqliteStore(path):
+        pass
+
+
+def _listing(folder: Path) -> dict[str, bytes]:
+    return {path.name: path.read_bytes() for path in folder.iterdir()}
+
+
+@pytest.mark.parametrize("held", [False, True], ids=["new", "existing"])
+def test_a_folder_this_account_may_not_write_is_said(held: bool) -> None:
+    """JUNCTION_DB in a folder the bot's account may not write (another account's, or kept
+    read-only): SQLite's own "unable to open database file" said nothing of why, since SQLite
+    keeps its -wal and -shm files beside the database. The sentence names the folder, and
+    nothing in it changes. Run as the account of no rights, as root may write anything."""
+    skip_unless_nobody_can_run()
+    with tempfile.TemporaryDirectory() as place:  # pytest's own folder is root's alone
+        folder = Path(place) / "data"
+        folder.mkdir()
+        if held:
+            asyncio.run(_a_database(folder / "junction.db"))
+            (folder / "junction.db").chmod(0o666)  # the file may be written, not its folder
+        folder.chmod(0o555)
+        Path(place).chmod(0o755)
+        before = _listing(folder)
+        done = as_nobody("console", "--no-images", env={"JUNCTION_DB": str(folder / "junction.db")})
+        assert (done.returncode, done.stdout) == (2, "")
+        assert done.stderr == (
+            f"junction console: JUNCTION_DB: cannot open the database {folder}/junction.db: "
+            f"the folder {folder} cannot be written (permission denied)\n"
+        )
+        assert _listing(folder) == before
+
+
+@pytest.mark.parametrize("case", ["new", "existing", "in a folder to make"])
+def test_a_read_only_mount_is_said(tmp_path: Path, case: str) -> None:
+    """The same in a folder mounted read-only, where root too may not write (its access()
+    says it may): SQLite's "unable to open database file" again, now the folder named; a
+    folder to make there was "[Errno 30] Read-only file system: '…'"."""
+    if os.geteuid() != 0 or shutil.which("unshare") is None:
+        pytest.skip("needs root and unshare to mount a folder read-only")
+    if subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode:
+        pytest.skip("this machine lets no one make a mount namespace")
+    folder = tmp_path / "data"
+    folder.mkdir()
+    if case == "existing":
+        asyncio.run(_a_database(folder / "junction.db"))
+    database = (
+        folder / "sub" / "junction.db" if case == "in a folder to make" else folder / "junction.db"
+    )
+    before = _listing(folder)
+    junction = f"{shlex.quote(sys.executable)} -m bot console --no-images"
+    done = subprocess.run(
+        ["unshare", "-m", "sh", "-c", f'mount --bind -o ro "$1" "$1" && {junction}', "-", folder],
+        cwd=REPO,
+        env={**os.environ, "JUNCTION_DB": f"sqlite:///{database}"},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (done.returncode, done.stdout) == (2, "")
+    why = (
+        f"the folder {folder}/sub cannot be created"
+        if case == "in a folder to make"
+        else f"the folder {folder} cannot be written"
+    )
+    assert done.stderr == (
+        f"junction console: JUNCTION_DB: cannot open the database sqlite:///{database}: "
+        f"{why} (read-only file system)\n"
+    )
+    assert _listing(folder) == before
 
 
 def test_a_failed_connect_leaves_no_stray_traceback(

@@ -12,6 +12,7 @@ import asyncio
 import logging
 import os
 import sqlite3
+import tempfile
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
@@ -135,6 +136,24 @@ def _create_private(path: str) -> None:
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
 
 
+def _reason(error: OSError) -> str:
+    return (error.strerror or type(error).__name__).lower()
+
+
+def _unwritable_folder(path: str) -> str | None:
+    """Why the folder of the SQLite file at ``path`` cannot be written, or None when it can.
+
+    Tried by making a nameless file there, not with ``os.access``: root passes access() on a
+    read-only mount. The file is gone when closed (made unnamed where Linux can)."""
+    folder = os.path.dirname(os.path.realpath(path))
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        return f"the folder {folder} cannot be written ({_reason(exc)})"
+    return None
+
+
 def _next_id(table: str) -> str:
     """SQL for a new row's id in ``table``: one above its highest row and above every id it
     handed out whose row is gone (``id_floors``, migration 0013). Read inside the write
@@ -219,8 +238,28 @@ class SqliteStore(SqlStore):
         if self._db is not None:
             raise RuntimeError("the store is already open")
         if not self.is_memory:
-            Path(self._path).parent.mkdir(parents=True, exist_ok=True)
+            folder = Path(self._path).parent
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                # "[Errno 30] Read-only file system: '/srv/data'" is Python's, not a sentence.
+                raise OSError(
+                    f"the folder {exc.filename or folder} cannot be created ({_reason(exc)})"
+                ) from exc
             _create_private(self._path)
+        try:
+            self._db = await self._connect()
+        except sqlite3.OperationalError as exc:
+            # SQLite keeps its -wal and -shm files beside the database, so in a folder this
+            # account may not write it says "unable to open database file" (or "attempt to write
+            # a readonly database"), never why.
+            why = None if self.is_memory else _unwritable_folder(self._path)
+            if why is None:
+                raise
+            raise OSError(why) from exc
+
+    async def _connect(self) -> aiosqlite.Connection:
+        """The connection, set up and migrated."""
         # isolation_level=None: the sqlite3 module starts no transactions of its own; every
         # BEGIN / COMMIT / ROLLBACK below is explicit.
         connecting = aiosqlite.connect(self._path, isolation_level=None)
@@ -256,7 +295,7 @@ class SqliteStore(SqlStore):
         except BaseException:
             await db.close()
             raise
-        self._db = db
+        return db
 
     async def close(self) -> None:
         db, self._db = self._db, None
