@@ -127,8 +127,9 @@ def run_arena(
     options: Mapping[str, str] | None = None,
 ) -> dict[str, object]:
     """Play ``games`` full games and measure each policy; see the module docstring."""
-    if games < 0:
-        raise ValueError("An arena needs a non-negative number of games.")
+    if games < 1:
+        # A report of no games (every win rate 0.0, exit status 0) passed for a measurement.
+        raise ValueError(f"An arena plays at least 1 game, not {games:,}: give --games 1 or more.")
     if games > MAX_GAMES:
         raise ValueError(
             f"An arena plays at most {MAX_GAMES:,} games (hours of play already), "
@@ -156,7 +157,6 @@ def run_arena(
         for metric, value in found.arena_metrics(game.public_view(state), outcome).items():
             metric_sums[metric] += value
     seconds = time.perf_counter() - started
-    per_game = max(games, 1)
     report: dict[str, object] = {
         "game": found.key,
         "seats": seats,
@@ -164,11 +164,11 @@ def run_arena(
         "seed": seed,
         "options": dict(options or {}),
         "draws": draws,
-        "mean_moves": moves / per_game,
+        "mean_moves": moves / games,
         "seconds": round(seconds, 3),
     }
     for name in dict.fromkeys(policies):
         report[name] = figures[name].report()
     for metric, total in sorted(metric_sums.items()):
-        report[f"mean_{metric}"] = total / per_game
+        report[f"mean_{metric}"] = total / games
     return report

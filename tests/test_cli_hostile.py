@@ -544,5 +544,22 @@ def test_an_arena_of_absurdly_many_games_is_refused_unplayed(
     assert err.count("\n") == 1 and "99,999,999,999" in err, err
 
 
+@pytest.mark.parametrize("games", ["0", "-3"])
+def test_an_arena_of_no_games_is_refused(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, games: str
+) -> None:
+    """``junction arena mille --games 0`` is refused in one sentence, as too many games are.
+    Before the fix it printed a report of nothing ("games": 0, every win rate 0.0), exit
+    status 0, which a script took for a measurement; -3 read "An arena needs a non-negative
+    number of games.", which allowed the 0."""
+    monkeypatch.setattr("bot.arena._play_game", _no_game)
+    assert main(["arena", "mille", "--games", games]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == (
+        f"junction arena: An arena plays at least 1 game, not {games}: give --games 1 or more.\n"
+    )
+
+
 def _no_game(*args: object, **kwargs: object) -> None:
     raise AssertionError("a game was played")
