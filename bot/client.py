@@ -248,10 +248,23 @@ def make_bot(
 
 class JunctionTree(app_commands.CommandTree[Any]):
     async def interaction_check(self, interaction: discord.Interaction[Any]) -> bool:
-        """Refuse, privately and by name, a command the bot lacks the permissions to carry out."""
+        """Refuse, privately and in a sentence, a command whose options it cannot take (a
+        request made by hand: ``cogs.raw_options``) or that the bot lacks the permissions to
+        carry out (named)."""
         from cogs.permissions import permission_refusal
+        from cogs.raw_options import refusal as garbled
         from cogs.ui import refuse
 
+        said = garbled(interaction)
+        if said is not None:
+            if interaction.type is discord.InteractionType.autocomplete:
+                try:
+                    await interaction.response.autocomplete([])  # nothing to suggest for it
+                except discord.HTTPException:
+                    log.warning("could not answer an autocomplete", exc_info=True)
+            else:
+                await refuse(interaction, said)
+            return False
         refusal = permission_refusal(interaction)
         if refusal is None:
             return True

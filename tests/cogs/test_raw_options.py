@@ -1,0 +1,285 @@
+"""Slash commands sent by hand with options Discord's client never sends: every command the bot
+registers, read from its command tree, is sent values of the wrong kind for each of its
+options, ``null``, nested lists and objects, ids that are not numbers, and option lists in
+pieces.
+
+Each must get one private sentence a member can read (not "Something went wrong"), change
+nothing stored (the SQLite file dumped before and after), post nothing in the channel and log
+nothing at ERROR (asyncio's "Task exception was never retrieved" included)."""
+
+from __future__ import annotations
+
+import copy
+import gc
+import logging
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from discord import app_commands
+
+from cogs.raw_options import MALFORMED
+from cogs.ui import APOLOGY, plain
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import replies, stacked_mille
+from tests.discord.backend import BOB_ID, GAMES_CHANNEL_ID, InteractionResult
+from tests.discord.payloads import InteractionDriver
+
+EPHEMERAL = 1 << 6
+
+COMMANDS = (
+    "abort",
+    "challenge",
+    "help",
+    "hint",
+    "history",
+    "host",
+    "leaderboard",
+    "move",
+    "mygames",
+    "play",
+    "replay",
+    "resign",
+    "rules",
+    "settings",
+    "stats",
+    "table",
+)
+"""Every slash command the bot registers (a test below holds the list to the tree)."""
+
+WITH_OPTIONS = (
+    "challenge",
+    "history",
+    "host",
+    "leaderboard",
+    "move",
+    "play",
+    "rules",
+    "settings",
+    "stats",
+)
+"""The commands above that take options."""
+
+IN_GAME = {"move", "resign", "abort", "hint", "table"}
+"""Commands sent while Alice plays Bob here, so their options reach the game."""
+
+GOOD = {"game": "mille", "member": BOB_ID, "action": "play 100"}
+"""A well-formed value for each required option, beside the one under test."""
+
+KINDS = {
+    3: "text",
+    4: "a whole number",
+    5: "true or false",
+    6: "a member",
+}
+
+WRONG: dict[int, list[tuple[int, Any]]] = {
+    3: [(4, 12), (3, 12), (3, True), (3, None), (3, {"x": [None]}), (3, [1, 2]), (99, "x")],
+    4: [(4, "abc"), (3, "abc"), (4, "5"), (4, 2.5), (4, True), (4, None), (4, [1]), (4, {})],
+    5: [(5, "yes"), (3, "true"), (5, 2), (4, 1), (5, None), (5, [True])],
+    6: [(6, "abc"), (6, None), (6, 1.5), (6, True), (6, {"id": "1"}), (6, "-5"), (7, "1")],
+}
+"""(option type sent, value sent) for an option declared of each type: Discord's client sends
+neither a value of another kind nor another type."""
+
+
+def _dump(tmp_path: Path) -> list[str]:
+    """Every row of the bot's SQLite file (``tests.cogs.conftest.bot_settings``), as SQL."""
+    connection = sqlite3.connect(tmp_path / "bot.db")
+    try:
+        return list(connection.iterdump())
+    finally:
+        connection.close()
+
+
+class _Errors(logging.Handler):
+    """Everything logged at ERROR, by any logger (discord.py's and asyncio's too)."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.ERROR)
+        self.seen: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.seen.append(f"{record.name}: {record.getMessage()[:120]}")
+
+
+@pytest.fixture
+def errors() -> Iterator[_Errors]:
+    handler = _Errors()
+    logging.getLogger().addHandler(handler)
+    try:
+        yield handler
+    finally:
+        logging.getLogger().removeHandler(handler)
+
+
+def _schema(driver: InteractionDriver, name: str) -> list[dict[str, Any]]:
+    command = running_bot(driver).tree.get_command(name)
+    assert isinstance(command, app_commands.Command), name
+    return list(command.to_dict(running_bot(driver).tree).get("options") or [])
+
+
+def _well_formed(driver: InteractionDriver, name: str) -> dict[str, Any]:
+    """A payload of ``name`` with its required options, as Discord's client sends it."""
+    required = {o["name"]: GOOD[o["name"]] for o in _schema(driver, name) if o.get("required")}
+    return driver.factory.slash(name, required)
+
+
+async def _refused(
+    driver: InteractionDriver,
+    tmp_path: Path,
+    errors: _Errors,
+    payload: dict[str, Any],
+) -> str | None:
+    """What is wrong with the answer to ``payload`` (None: one private sentence, nothing
+    stored, posted or logged)."""
+    before = _dump(tmp_path)
+    posted = len(driver.backend.channel_messages(GAMES_CHANNEL_ID))
+    errors.seen.clear()
+    result: InteractionResult = await driver.dispatch(payload)
+    said = replies(result)
+    callback = result.callback
+    flags = int(((callback.body.get("data") or {}) if callback else {}).get("flags") or 0)
+    wrong = [
+        "no answer" if callback is None else "",
+        "not private" if callback is not None and not flags & EPHEMERAL else "",
+        "more than one answer" if len(result.responses) > 1 else "",
+        "an apology" if APOLOGY in said else "",
+        "no words" if not said.strip() else "",
+        "the store changed" if _dump(tmp_path) != before else "",
+        "posted" if len(driver.backend.channel_messages(GAMES_CHANNEL_ID)) != posted else "",
+        f"logged {errors.seen[:1]}" if errors.seen else "",
+    ]
+    problems = [w for w in wrong if w]
+    return f"{'; '.join(problems)} ({said[:100]!r})" if problems else None
+
+
+def _unretrieved(errors: _Errors) -> list[str]:
+    """Errors logged once the tasks that failed are collected: asyncio logs an exception no
+    task retrieved ("Task exception was never retrieved") only then."""
+    errors.seen.clear()
+    gc.collect()
+    return errors.seen
+
+
+def test_every_registered_command_is_tried(driver: InteractionDriver) -> None:
+    """The list above is every slash command the bot has: one added later is tried too."""
+    commands = running_bot(driver).tree.get_commands()
+    assert sorted(c.name for c in commands) == list(COMMANDS)
+    assert sorted(c.name for c in commands if _schema(driver, c.name)) == list(WITH_OPTIONS)
+
+
+@pytest.mark.parametrize("name", WITH_OPTIONS)
+async def test_a_value_of_the_wrong_kind_is_refused_in_a_sentence(
+    driver: InteractionDriver, tmp_path: Path, errors: _Errors, name: str
+) -> None:
+    """Each option of each command sent a value of another kind (a word for a number, null, a
+    list, an id that is not a number) or under another type. Before: /settings turn_timer:"abc"
+    answered "Something went wrong on our side" and logged an error, turn_timer:2.5 stored
+    "2.0 min per turn", /play thread:"yes" opened a thread, /challenge member:"abc" was never
+    answered (discord.py failed reading the id, "Task exception was never retrieved"). Now:
+    "The turn_timer option of /settings takes a whole number.", privately, nothing stored."""
+    if name in IN_GAME:
+        await stacked_mille(driver)
+    failures: list[str] = []
+    tried = 0
+    for spec in _schema(driver, name):
+        for sent_type, value in WRONG[spec["type"]]:
+            payload = _well_formed(driver, name)
+            kept = [o for o in payload["data"].get("options", []) if o["name"] != spec["name"]]
+            payload["data"]["options"] = [
+                *kept,
+                {"name": spec["name"], "type": sent_type, "value": copy.deepcopy(value)},
+            ]
+            tried += 1
+            wrong = await _refused(driver, tmp_path, errors, payload)
+            said = replies(driver.backend.interaction_result(int(payload["id"])))
+            expected = plain(f"The {spec['name']} option of /{name} takes {KINDS[spec['type']]}.")
+            if wrong is None and said != expected:
+                wrong = f"said {said[:100]!r}"
+            if wrong is not None:
+                failures.append(f"{spec['name']}={value!r} (type {sent_type}): {wrong}")
+    assert not failures, f"{len(failures)} of {tried}:\n" + "\n".join(failures)
+    assert not _unretrieved(errors)
+
+
+PIECES: list[tuple[str, Any, Any]] = [
+    ("options as text", "abc", None),
+    ("options as an object", {"game": "mille"}, None),
+    ("options null", None, None),
+    ("an option as text", ["game"], None),
+    ("an option with no name", [{"type": 3, "value": "x"}], None),
+    ("an option with no type", [{"name": "x", "value": "x"}], None),
+    ("an option typed true", [{"name": "x", "type": True, "value": "x"}], None),
+    ("a subcommand's options as text", [{"name": "x", "type": 1, "options": "abc"}], None),
+    ("resolved as text", [], "abc"),
+    ("resolved members as text", [], {"users": "abc"}),
+]
+"""Option lists (and the resolved members beside them) that discord.py cannot walk."""
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+async def test_an_option_list_in_pieces_is_refused_in_a_sentence(
+    driver: InteractionDriver, tmp_path: Path, errors: _Errors, name: str
+) -> None:
+    """Options that are not a list of options, an option with no name or type, resolved data
+    that is not a mapping. Before: no answer at all (discord.py failed walking them before any
+    handler ran: "Task exception was never retrieved"). Now: the sentence ``MALFORMED``."""
+    failures: list[str] = []
+    for label, options, resolved in PIECES:
+        payload = driver.factory.slash(name, None)
+        payload["data"]["options"] = copy.deepcopy(options)
+        if resolved is not None:
+            payload["data"]["resolved"] = copy.deepcopy(resolved)
+        wrong = await _refused(driver, tmp_path, errors, payload)
+        said = replies(driver.backend.interaction_result(int(payload["id"])))
+        if wrong is None and said != plain(MALFORMED):
+            wrong = f"said {said[:100]!r}"
+        if wrong is not None:
+            failures.append(f"{label}: {wrong}")
+    assert not failures, "\n".join(failures)
+    assert not _unretrieved(errors)
+
+
+async def test_a_member_record_in_pieces_is_refused_in_a_sentence(
+    driver: InteractionDriver, tmp_path: Path, errors: _Errors
+) -> None:
+    """/challenge of Bob whose member record, beside his id, is not a record: discord.py failed
+    building him and nothing answered; now ``MALFORMED``."""
+    payload = _well_formed(driver, "challenge")
+    payload["data"]["resolved"]["members"] = {str(BOB_ID): "garbage"}
+    assert await _refused(driver, tmp_path, errors, payload) is None
+    assert replies(driver.backend.interaction_result(int(payload["id"]))) == plain(MALFORMED)
+
+
+async def test_an_autocomplete_discord_py_cannot_read_is_offered_nothing(
+    driver: InteractionDriver, errors: _Errors
+) -> None:
+    """/stats' game field autocompleted with member:"abc" beside it: discord.py failed reading
+    the id before any suggestion, answered nothing and logged "Task exception was never
+    retrieved"; it is offered nothing now, and logs nothing. Fields as typed so far are an
+    autocomplete's own: /play's level field with computers typed as text is still offered
+    the game's levels."""
+    payload = driver.factory.autocomplete("stats", "game", "mil")
+    payload["data"]["options"].append({"name": "member", "type": 6, "value": "abc"})
+    result = await driver.dispatch(payload)
+    assert result.callback_type == 8, result.responses
+    assert result.choices == []
+    assert not _unretrieved(errors)
+    payload = driver.factory.autocomplete("play", "level", "", {"game": "mille"})
+    payload["data"]["options"].append({"name": "computers", "type": 4, "value": "1"})
+    offered = await driver.dispatch(payload)
+    assert [c["value"] for c in offered.choices] == ["easy", "expert", "normal", "random"]
+
+
+async def test_well_formed_commands_still_run(driver: InteractionDriver, tmp_path: Path) -> None:
+    """The check lets what Discord's client sends through: /settings turn_timer:5 is stored,
+    /challenge of Bob posts its invitation, /rules answers."""
+    settings = await driver.slash("settings", {"turn_timer": 5})
+    assert "5 min per turn" in replies(settings)
+    invited = await driver.slash("challenge", {"game": "mille", "member": BOB_ID})
+    assert invited.message is not None and not invited.ephemeral, replies(invited)
+    rules = await driver.slash("rules", {"game": "mille"})
+    assert "Mille Bornes" in replies(rules)
