@@ -302,6 +302,13 @@ class JunctionTree(app_commands.CommandTree[Any]):
                 said = "I could not read one of the options; pick it from the list."
             await refuse(interaction, said)
             return
+        if isinstance(error, (app_commands.CommandNotFound, app_commands.CommandSignatureMismatch)):
+            # A command the bot does not have (a context menu sent by hand; a slash command's
+            # unknown name is refused before, in cogs/raw_options.py), or not in that form.
+            from cogs.raw_options import unknown_command
+
+            await refuse(interaction, unknown_command(interaction))
+            return
         if isinstance(error, app_commands.CheckFailure):
             await refuse(interaction, "You cannot use that command here.")
             return

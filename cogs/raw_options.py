@@ -3,12 +3,15 @@ before discord.py builds its arguments.
 
 Discord's own client sends each option a command declares, of its type, once, and the required
 ones always. A request made by hand may send anything: a word where a number goes
-(``turn_timer: "abc"``), ``null``, a list, an id that is not a number. discord.py passes such a
-value on unchecked (the command then failed on it: "Something went wrong on our side", or took
-``thread: "yes"`` for true), and fails on some before any handler can answer (a member's id
-that is not a number: no answer at all). Each is refused here, in one sentence naming the
-option, before the command runs: nothing is stored or posted. The values themselves (a range,
-a choice, a game's name) are still the command's to judge, in its own words.
+(``turn_timer: "abc"``), ``null``, a list, an id that is not a number, an option the command
+does not have or one twice, a required one left out, a subcommand it never had. discord.py
+passes a value on unchecked (the command then failed on it: "Something went wrong on our
+side", or took ``thread: "yes"`` for true), keeps the last of an option given twice, runs a
+command beside an option it does not know, and fails on the rest, some before any handler can
+answer (a member's id that is not a number: no answer at all). Each is refused here, in one
+sentence naming the option, before the command runs: nothing is stored or posted. The values
+themselves (a range, a choice, a game's name) are still the command's to judge, in its own
+words.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.enums import AppCommandOptionType
+
+from cogs.ui import quote
 
 MALFORMED = (
     "That command did not arrive as Discord sends one; pick it from Discord's list of commands."
@@ -51,15 +56,18 @@ def refusal(interaction: discord.Interaction[Any]) -> str | None:
         return MALFORMED
     command = interaction.command
     if not isinstance(command, app_commands.Command):
-        return None  # named nothing the bot has: discord.py raises CommandNotFound
+        return unknown_command(interaction)
     leaf = _leaf(options)
-    if interaction.type is not discord.InteractionType.autocomplete:
-        # An autocomplete carries the fields as typed so far, a number's as its text: only
-        # what discord.py cannot read at all (below) is refused there.
-        for option in leaf:
-            said = _value_refusal(command, option)
-            if said is not None:
-                return said
+    typing = interaction.type is discord.InteractionType.autocomplete
+    said = _names_refusal(command, leaf)
+    if said is None and typing and not any(o.get("focused") is True for o in leaf):
+        said = MALFORMED  # an autocomplete names the field being typed in
+    if said is None and not typing:
+        # An autocomplete carries the fields as typed so far (a number's as its text) and not
+        # yet the required ones: only what discord.py cannot read at all is refused there.
+        said = next(filter(None, (_value_refusal(command, o) for o in leaf)), None)
+    if said is not None:
+        return said
     try:
         # discord.py reads the options and Discord's resolved members once more before the
         # command: anything it still cannot read (a member's record in pieces) is refused here
@@ -67,6 +75,41 @@ def refusal(interaction: discord.Interaction[Any]) -> str | None:
         app_commands.Namespace(interaction, data.get("resolved", {}), leaf)  # type: ignore[arg-type]
     except Exception:
         return MALFORMED
+    given = {option["name"] for option in leaf}
+    for param in command.parameters:
+        if param.required and param.display_name not in given and not typing:
+            return f"/{command.qualified_name} needs its {param.display_name} option."
+    return None
+
+
+def unknown_command(interaction: discord.Interaction[Any]) -> str:
+    """The sentence for a command the bot does not have: a name, or a subcommand, it never
+    registered (or no longer has, from a client that has not caught up)."""
+    data: Any = interaction.data if isinstance(interaction.data, dict) else {}
+    words = [str(data.get("name", ""))]
+    options = data.get("options")
+    while isinstance(options, list) and options and isinstance(options[0], dict):
+        if options[0].get("type") not in (1, 2):
+            break
+        words.append(str(options[0].get("name", "")))
+        options = options[0].get("options")
+    path = quote(" ".join(words), 60)
+    return f"Junction has no command /{path}: type / to see the ones it has."
+
+
+def _names_refusal(
+    command: app_commands.Command[Any, ..., Any], options: list[dict[str, Any]]
+) -> str | None:
+    """The sentence refusing an option the command does not have, or one given twice."""
+    names = {param.display_name for param in command.parameters}
+    seen: set[str] = set()
+    for option in options:
+        name = option["name"]
+        if name not in names:
+            return f"/{command.qualified_name} has no option called '{quote(name, 32)}'."
+        if name in seen:
+            return f"/{command.qualified_name} was given {name} twice: give it once."
+        seen.add(name)
     return None
 
 
@@ -102,9 +145,7 @@ def _value_refusal(
     """The sentence refusing one option, or None: one the command has, of its declared type,
     holding a value of that type."""
     params = {param.display_name: param for param in command.parameters}
-    param = params.get(option["name"])
-    if param is None:
-        return None
+    param = params[option["name"]]  # a name it does not have was refused before
     kind = _KINDS.get(param.type, "another kind of value")
     wrong = f"The {param.display_name} option of /{command.qualified_name} takes {kind}."
     if option["type"] != param.type.value or not _holds(param.type, option.get("value")):

@@ -283,3 +283,86 @@ async def test_well_formed_commands_still_run(driver: InteractionDriver, tmp_pat
     assert invited.message is not None and not invited.ephemeral, replies(invited)
     rules = await driver.slash("rules", {"game": "mille"})
     assert "Mille Bornes" in replies(rules)
+
+
+def _named_wrong(driver: InteractionDriver, name: str) -> list[tuple[str, dict[str, Any], str]]:
+    """(what, payload, the sentence expected) for ``name`` sent with its options' names wrong:
+    each required one left out, one it does not have, each given twice, a subcommand and a
+    group it never had."""
+    cases: list[tuple[str, dict[str, Any], str]] = []
+    schema = _schema(driver, name)
+    for spec in schema:
+        payload = _well_formed(driver, name)
+        options = payload["data"].setdefault("options", [])
+        if spec.get("required"):
+            payload["data"]["options"] = [o for o in options if o["name"] != spec["name"]]
+            cases.append(
+                (f"no {spec['name']}", payload, f"/{name} needs its {spec['name']} option.")
+            )
+            payload = _well_formed(driver, name)
+            options = payload["data"].setdefault("options", [])
+        given = next((o for o in options if o["name"] == spec["name"]), None)
+        if given is None:
+            value = {3: "x", 4: spec.get("min_value", 1), 5: True, 6: str(BOB_ID)}[spec["type"]]
+            if spec.get("choices"):
+                value = spec["choices"][0]["value"]
+            given = {"name": spec["name"], "type": spec["type"], "value": value}
+            options.append(given)
+        options.append(copy.deepcopy(given))
+        twice = f"/{name} was given {spec['name']} twice: give it once."
+        cases.append((f"{spec['name']} twice", payload, twice))
+    payload = _well_formed(driver, name)
+    payload["data"].setdefault("options", []).append({"name": "bogus", "type": 3, "value": "x"})
+    cases.append(("an unknown option", payload, f"/{name} has no option called 'bogus'."))
+    unknown = f"Junction has no command /{name} bogus: type / to see the ones it has."
+    for kind, inner in ((1, []), (2, [{"name": "deeper", "type": 1, "options": []}])):
+        payload = driver.factory.slash(name, None)
+        payload["data"]["options"] = [{"name": "bogus", "type": kind, "options": inner}]
+        expected = unknown if kind == 1 else unknown.replace("bogus", "bogus deeper")
+        cases.append((f"a subcommand of type {kind}", payload, expected))
+    return cases
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+async def test_an_option_named_wrong_is_refused_in_a_sentence(
+    driver: InteractionDriver, tmp_path: Path, errors: _Errors, name: str
+) -> None:
+    """Each required option left out, an option the command does not have, each option given
+    twice, a subcommand it never had. Before: a required option left out, or a subcommand,
+    answered "Something went wrong on our side" and logged an error; an option it does not
+    have was let by (/resign bogus:x resigned, /abort asked to abort, /table posted the table),
+    and of an option given twice the last was kept (/challenge game twice posted its
+    invitation). Now, e.g. "/challenge needs its member option.", "/table has no option called
+    'bogus'.", "/play was given game twice: give it once.", "Junction has no command /play
+    bogus: type / to see the ones it has.", privately, nothing stored or posted."""
+    if name in IN_GAME:
+        await stacked_mille(driver)
+    failures: list[str] = []
+    for what, payload, expected in _named_wrong(driver, name):
+        wrong = await _refused(driver, tmp_path, errors, payload)
+        said = replies(driver.backend.interaction_result(int(payload["id"])))
+        if wrong is None and said != plain(expected):
+            wrong = f"said {said[:100]!r}"
+        if wrong is not None:
+            failures.append(f"{what}: {wrong}")
+    assert not failures, "\n".join(failures)
+    assert not _unretrieved(errors)
+
+
+async def test_a_command_the_bot_never_had_is_refused_in_a_sentence(
+    driver: InteractionDriver, tmp_path: Path, errors: _Errors
+) -> None:
+    """/bogus, and a member's context-menu command "Profile" the bot never registered. Before:
+    "Something went wrong on our side" and an error logged; now "Junction has no command
+    /bogus: type / to see the ones it has.", privately."""
+    payload = driver.factory.slash("help", None)
+    payload["data"]["name"] = "bogus"
+    assert await _refused(driver, tmp_path, errors, payload) is None
+    said = replies(driver.backend.interaction_result(int(payload["id"])))
+    assert said == plain("Junction has no command /bogus: type / to see the ones it has.")
+    payload = driver.factory.slash("history", {"member": BOB_ID})
+    payload["data"].update(name="Profile", type=2, target_id=str(BOB_ID))
+    payload["data"].pop("options")
+    assert await _refused(driver, tmp_path, errors, payload) is None
+    said = replies(driver.backend.interaction_result(int(payload["id"])))
+    assert said == plain("Junction has no command /Profile: type / to see the ones it has.")
