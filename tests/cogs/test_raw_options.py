@@ -366,3 +366,41 @@ async def test_a_command_the_bot_never_had_is_refused_in_a_sentence(
     assert await _refused(driver, tmp_path, errors, payload) is None
     said = replies(driver.backend.interaction_result(int(payload["id"])))
     assert said == plain("Junction has no command /Profile: type / to see the ones it has.")
+
+
+def _out_of_bounds(spec: dict[str, Any]) -> list[Any]:
+    """Values of the right kind an option declared so is never sent by Discord's client: past
+    its range, not among its choices, 10 000 characters of text."""
+    if spec.get("choices"):
+        return ["nonsense", "x" * 10_000]
+    if spec["type"] == 3:
+        return ["x" * 10_000]
+    if spec["type"] == 4:
+        low, high = spec.get("min_value"), spec.get("max_value")
+        return [*([low - 1] if low is not None else []), *([high + 1] if high is not None else [])]
+    return []
+
+
+@pytest.mark.parametrize("name", [n for n in WITH_OPTIONS if n != "history"])  # a member only
+async def test_a_value_out_of_bounds_is_the_command_s_to_refuse(
+    driver: InteractionDriver, tmp_path: Path, errors: _Errors, name: str
+) -> None:
+    """A number past the range Discord's client keeps to, a choice it does not list, 10 000
+    characters of text: each command refuses them in its own words ("Computers: give 0 to 5.",
+    "On timeout: choose 'computer' or 'forfeit'.", "That move is far too long; pick one from
+    the list."), privately, nothing stored or posted (held, not changed, here)."""
+    if name in IN_GAME:
+        await stacked_mille(driver)
+    failures: list[str] = []
+    tried = 0
+    for spec in _schema(driver, name):
+        for value in _out_of_bounds(spec):
+            payload = _well_formed(driver, name)
+            kept = [o for o in payload["data"].get("options", []) if o["name"] != spec["name"]]
+            option = {"name": spec["name"], "type": spec["type"], "value": value}
+            payload["data"]["options"] = [*kept, option]
+            tried += 1
+            wrong = await _refused(driver, tmp_path, errors, payload)
+            if wrong is not None:
+                failures.append(f"{spec['name']}={str(value)[:12]!r}: {wrong}")
+    assert tried and not failures, "\n".join(failures)
