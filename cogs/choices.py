@@ -15,6 +15,7 @@ from discord import app_commands
 
 from bot.engine.core import BadOption, GameError, GameInfo, OptionSpec, option_name
 from bot.games import all_bundles, bundle, policy_names
+from bot.typed_moves import typed_move
 from cogs.ui import quote
 
 
@@ -106,8 +107,9 @@ def _example(info: GameInfo) -> str:
 async def game_choices(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
-    """Autocomplete for the game field: every registered game."""
-    typed = current.strip().lower()
+    """Autocomplete for the game field: every registered game whose key or title holds what is
+    typed, read as ``bundle`` reads it (full width, zero-width spaces)."""
+    typed = typed_move(current).lower()
     return [
         app_commands.Choice(name=f"{b.info.title} ({b.key})"[:100], value=b.key)
         for b in all_bundles()

@@ -16,6 +16,7 @@ from bot.ai.base import Policy
 from bot.ai.random_policy import RandomPolicy
 from bot.engine.core import BadOption, Game
 from bot.games.bundle import GameBundle, PolicyFactory
+from bot.typed_moves import typed_move
 
 KEY_PATTERN = re.compile(r"[a-z][a-z0-9-]{0,23}")
 """Game keys: lower-case letters, digits and hyphens (``race``, ``tic-tac``), up to 24 long."""
@@ -54,9 +55,13 @@ def _load_builtin() -> None:
 
 
 def bundle(key: str) -> GameBundle:
-    """The bundle of the game called ``key``; an unknown key is a player-readable BadOption."""
+    """The bundle of the game called ``key``; an unknown key is a player-readable BadOption.
+
+    A name typed in a command's game field is read as a typed move is (``typed_move``:
+    "ｍｉｌｌｅ" from a full-width keyboard, a zero-width space pasted in); a stored key,
+    plain lower-case letters, reads the same either way."""
     _load_builtin()
-    wanted = str(key).strip().lower()
+    wanted = typed_move(str(key)).lower()
     found = _BUNDLES.get(wanted) or _titled(wanted)
     if found is None:
         known = ", ".join(sorted(_BUNDLES))

@@ -295,6 +295,26 @@ async def test_a_move_typed_in_full_width_is_played_and_suggested(
     assert [m.action for m in await tables.store.moves(stored.id)] == ["play go"]
 
 
+@pytest.mark.parametrize(
+    "typed", ["ｍｉｌｌｅ", "mil\u200ble", "ＭＩＬＬＥ\u00a0", "Ｍｉｌｌｅ\u3000Ｂｏｒｎｅｓ"]
+)
+async def test_a_game_named_in_full_width_is_found_as_a_move_would_be(
+    driver: InteractionDriver, typed: str
+) -> None:
+    """The game field read as /move reads a move (``typed_move``: NFKC, zero-width characters
+    dropped): "ｍｉｌｌｅ" typed on a full-width keyboard, or "mille" with a zero-width space
+    pasted in, was "There is no game called 'ｍｉｌｌｅ'" from /rules, /play and the others,
+    and its field suggested nothing, while 'ＰＬＡＹ ＧＯ' was a move. Now /rules gives the
+    rules of Mille Bornes, the field suggests it, and /play deals it."""
+    rules = await driver.slash("rules", {"game": typed})
+    assert rules.ephemeral and _said(rules).startswith("**Mille Bornes**"), _said(rules)
+    offered = await driver.autocomplete("rules", "game", typed[:3])
+    assert "mille" in [c["value"] for c in offered.choices], offered.choices
+    played = await driver.slash("play", {"game": typed})
+    assert (await running_bot(driver).tables.current(GAMES_CHANNEL_ID)).game_key == "mille"
+    public_table(played)
+
+
 async def test_the_board_across_servers_shows_no_other_servers_nicknames(
     driver: InteractionDriver,
 ) -> None:
