@@ -494,6 +494,15 @@ class Timers(commands.Cog):
             raise BadOption("Reaction window: give 5 to 3 600 seconds (an hour).")
         store = bot_of(interaction).store
         current = await store.guild_settings(guild_id)
+        if turn_timer is None and not on_timeout and reaction_window is None:
+            # Nothing to change: the settings as they stand, and nothing written (a server
+            # that never set them keeps no row of the defaults).
+            await say_privately(
+                interaction,
+                f"{settings_text(current)} Nothing changed: give `turn_timer`, `on_timeout` or "
+                "`reaction_window` to change them.",
+            )
+            return
         seconds = current.turn_seconds
         if turn_timer is not None:
             seconds = turn_timer * 60 if turn_timer > 0 else None
@@ -516,22 +525,29 @@ class Timers(commands.Cog):
             # three seconds could run out meanwhile, and the settings, stored, read as failed.
             await defer(interaction, thinking=True, ephemeral=True)
             timed = await tables.time_untimed(guild_id)
-        timer = "off" if seconds is None else f"{seconds // 60} min per turn"
-        action = (
-            "the computer plays the turn"
-            if updated.on_timeout == "computer"
-            else "the player forfeits"
-        )
-        said = (
-            f"⚙️ Turn timer: **{timer}**; when it runs out, {action}. Reaction window: "
-            f"**{updated.reaction_seconds} s**. The times apply from each game's next move"
-            + (f"; {plural(timed, 'game')} waiting with no timer got one now." if timed else ".")
+        said = f"{settings_text(updated)} The times apply from each game's next move" + (
+            f"; {plural(timed, 'game')} waiting with no timer got one now." if timed else "."
         )
         if updated.on_timeout != current.on_timeout:
             # A deadline stores when a turn runs out, not what happens then: that is read from
             # the settings when it does, so a turn already running meets the new choice.
             said += " The new choice applies at once, to turns already running too."
         await say_privately(interaction, said)
+
+
+def settings_text(settings: GuildSettings) -> str:
+    """A server's settings in a sentence or two, as /settings answers them."""
+    seconds = settings.turn_seconds
+    timer = "off" if seconds is None else f"{seconds // 60} min per turn"
+    action = (
+        "the computer plays the turn"
+        if settings.on_timeout == "computer"
+        else "the player forfeits"
+    )
+    return (
+        f"⚙️ Turn timer: **{timer}**; when it runs out, {action}. Reaction window: "
+        f"**{settings.reaction_seconds} s**."
+    )
 
 
 def _deleted(error: discord.HTTPException) -> bool:

@@ -8,6 +8,8 @@ names the right members and shows no hidden card.
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -150,6 +152,32 @@ async def test_settings_out_of_their_range_are_refused_and_change_nothing(
     result = await driver.slash("settings", option)
     assert result.ephemeral and allowed in replies(result), replies(result)
     assert await bot.store.guild_settings(GUILD_ID) == before
+
+
+@pytest.mark.parametrize("options", [{}, {"on_timeout": ""}])
+async def test_settings_asked_with_nothing_to_change_are_told_and_nothing_stored(
+    driver: InteractionDriver, tmp_path: Path, options: dict[str, str]
+) -> None:
+    """/settings with no options (or an empty on_timeout, which a request made by hand may
+    send) asks to change nothing. Before, it stored a row of the default settings for a server
+    that had none (and wrote the server's row again), answering "The times apply from each
+    game's next move"; now it answers with the settings as they stand, saying nothing changed,
+    and stores nothing."""
+    said = await driver.slash("settings", options)
+    assert said.ephemeral, replies(said)
+    assert replies(said) == (
+        "⚙️ Turn timer: **off**; when it runs out, the computer plays the turn. Reaction "
+        "window: **45 s**. Nothing changed: give `turn_timer`, `on_timeout` or "
+        "`reaction_window` to change them."
+    )
+    with contextlib.closing(sqlite3.connect(tmp_path / "bot.db")) as stored:
+        assert stored.execute("SELECT * FROM guild_settings").fetchall() == []
+    await running_bot(driver).store.set_guild_settings(GuildSettings(GUILD_ID, 600, "forfeit", 30))
+    said = await driver.slash("settings", options)
+    assert replies(said).startswith(
+        "⚙️ Turn timer: **10 min per turn**; when it runs out, the "
+        "player forfeits. Reaction window: **30 s**. Nothing changed"
+    )
 
 
 async def alice_at_700_declined_for_her(driver: InteractionDriver) -> int:
