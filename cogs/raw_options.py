@@ -60,8 +60,8 @@ def refusal(interaction: discord.Interaction[Any]) -> str | None:
     leaf = _leaf(options)
     typing = interaction.type is discord.InteractionType.autocomplete
     said = _names_refusal(command, leaf)
-    if said is None and typing and not any(o.get("focused") is True for o in leaf):
-        said = MALFORMED  # an autocomplete names the field being typed in
+    if said is None and typing and not _typed_in(command, leaf):
+        said = MALFORMED
     if said is None and not typing:
         # An autocomplete carries the fields as typed so far (a number's as its text) and not
         # yet the required ones: only what discord.py cannot read at all is refused there.
@@ -111,6 +111,23 @@ def _names_refusal(
             return f"/{command.qualified_name} was given {name} twice: give it once."
         seen.add(name)
     return None
+
+
+def _typed_in(command: app_commands.Command[Any, ..., Any], options: list[dict[str, Any]]) -> bool:
+    """Whether an autocomplete names the field being typed in, one the command suggests for,
+    holding text (a number's field, its text or number): discord.py failed on any other
+    before the suggestions, or they on a value that is no text."""
+    focused = next((o for o in options if o.get("focused") is True), None)
+    if focused is None:
+        return False
+    params = {param.display_name: param for param in command.parameters}
+    param = params.get(focused["name"])
+    if param is None or not param.autocomplete:
+        return False
+    value = focused.get("value")
+    if param.type is AppCommandOptionType.string:
+        return isinstance(value, str)
+    return isinstance(value, (str, int, float)) and not isinstance(value, bool)
 
 
 def _well_formed(options: Any) -> bool:

@@ -404,3 +404,31 @@ async def test_a_value_out_of_bounds_is_the_command_s_to_refuse(
             if wrong is not None:
                 failures.append(f"{spec['name']}={str(value)[:12]!r}: {wrong}")
     assert tried and not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize("name", WITH_OPTIONS)
+async def test_an_autocomplete_of_a_field_that_suggests_nothing_is_offered_nothing(
+    driver: InteractionDriver, errors: _Errors, name: str
+) -> None:
+    """An autocomplete sent by hand for a field with no suggestions (/play's thread, /settings'
+    turn_timer, /history's member), or for a field that has them holding no text (null, 12, a
+    list). Before: no answer, and an error logged ("Ignoring exception in autocomplete": from
+    discord.py, which found no suggestions for the field, or from the suggestions, reading a
+    value that is no text). Now nothing is offered, and nothing logged."""
+    if name in IN_GAME:
+        await stacked_mille(driver)
+    failures: list[str] = []
+    tried = 0
+    for spec in _schema(driver, name):
+        values: list[Any] = [None, 12, [], {"x": 1}] if spec.get("autocomplete") else ["x"]
+        for value in values:
+            payload = driver.factory.autocomplete(name, spec["name"], "")
+            focused = {"name": spec["name"], "type": spec["type"], "value": value, "focused": True}
+            payload["data"]["options"] = [focused]
+            errors.seen.clear()
+            tried += 1
+            result = await driver.dispatch(payload)
+            gc.collect()
+            if result.callback_type != 8 or result.choices or errors.seen:
+                failures.append(f"{spec['name']}={value!r}: {result.choices} {errors.seen[:1]}")
+    assert tried and not failures, "\n".join(failures)
