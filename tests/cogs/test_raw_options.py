@@ -24,7 +24,7 @@ from cogs.raw_options import MALFORMED
 from cogs.ui import APOLOGY, plain
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import replies, stacked_mille
-from tests.discord.backend import BOB_ID, GAMES_CHANNEL_ID, InteractionResult
+from tests.discord.backend import BOB_ID, GAMES_CHANNEL_ID, InteractionResult, user_payload
 from tests.discord.payloads import InteractionDriver
 
 EPHEMERAL = 1 << 6
@@ -432,3 +432,26 @@ async def test_an_autocomplete_of_a_field_that_suggests_nothing_is_offered_nothi
             if result.callback_type != 8 or result.choices or errors.seen:
                 failures.append(f"{spec['name']}={value!r}: {result.choices} {errors.seen[:1]}")
     assert tried and not failures, "\n".join(failures)
+
+
+@pytest.mark.parametrize(
+    ("name", "option"),
+    [("challenge", "member"), ("challenge", "member3"), ("stats", "member"), ("history", "member")],
+)
+async def test_a_member_discord_did_not_resolve_is_refused_in_a_sentence(
+    driver: InteractionDriver, tmp_path: Path, errors: _Errors, name: str, option: str
+) -> None:
+    """A member's id Discord sent no record for, or one of a user who is not a member of the
+    server (left, or never joined): "That member is not in this server (any more); choose
+    someone who is.", privately, nothing stored or posted (held, not changed, here)."""
+    stranger = BOB_ID + 4242
+    for resolved in ({}, {"users": {str(stranger): user_payload(stranger, "stranger")}}):
+        payload = _well_formed(driver, name)
+        payload["data"]["options"] = [
+            *[o for o in payload["data"].get("options", []) if o["name"] != option],
+            {"name": option, "type": 6, "value": str(stranger)},
+        ]
+        payload["data"]["resolved"] = {**payload["data"].get("resolved", {}), **resolved}
+        assert await _refused(driver, tmp_path, errors, payload) is None
+        said = replies(driver.backend.interaction_result(int(payload["id"])))
+        assert said == plain("That member is not in this server (any more); choose someone who is.")
