@@ -193,5 +193,5 @@ async def level_choices(
     if found.info.max_players == 1:
         return []
     names = policy_names(found.key)
-    typed = current.strip().lower()
+    typed = typed_move(current).lower()
     return [app_commands.Choice(name=n, value=n) for n in names if typed in n][:25]

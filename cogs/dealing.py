@@ -20,6 +20,7 @@ from bot.games import get_policy
 from bot.games.bundle import GameBundle
 from bot.seats import computer_names
 from bot.store.base import DailyClaim, SeatRecord
+from bot.typed_moves import typed_move
 from bot.updates import TableUpdate
 from cogs.ui import (
     answer,
@@ -64,7 +65,9 @@ def check_seats(found: GameBundle, seats: int, counted: Sequence[str] = ()) -> N
 
 
 def level_of(found: GameBundle, level: str | None) -> str:
-    name = (level or found.default_policy).strip().lower()
+    """The computers' level named in a command's level field, read as a typed move is
+    (``typed_move``: full width, zero-width spaces), or the game's default one."""
+    name = typed_move(level or found.default_policy).lower()
     get_policy(found.key, name)  # an unknown level is a readable BadOption
     return name
 

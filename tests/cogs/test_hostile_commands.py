@@ -315,6 +315,20 @@ async def test_a_game_named_in_full_width_is_found_as_a_move_would_be(
     public_table(played)
 
 
+async def test_a_level_named_in_full_width_is_found_as_a_move_would_be(
+    driver: InteractionDriver,
+) -> None:
+    """The level field read as the game field is: /play game:mille level:"ＥＸＰＥＲＴ" with a
+    zero-width space pasted in was "There is no computer player called 'ｅｘｐｅｒｔ'", and
+    the field suggested nothing for "ＥＸＰ"; now the expert deals, and is suggested."""
+    offered = await driver.autocomplete("play", "level", "ＥＸＰ", {"game": "mille"})
+    assert [c["value"] for c in offered.choices] == ["expert"], offered.choices
+    played = await driver.slash("play", {"game": "mille", "level": "ＥＸＰＥＲＴ\u200b"})
+    public_table(played)
+    game = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
+    assert [seat.policy for seat in game.seats] == [None, "expert"]
+
+
 async def test_the_board_across_servers_shows_no_other_servers_nicknames(
     driver: InteractionDriver,
 ) -> None:
