@@ -23,14 +23,17 @@ from bot.engine.mille.notation import format_action, parse_action
 from bot.engine.mille.state import Action, MilleState, Phase, state_from_dict, state_to_dict
 from bot.engine.mille.views import MillePublicView, MilleSeatView, private_view, public_view
 
+DECK_OPTION = OptionSpec(
+    "deck",
+    ("bsd", "modern"),
+    "bsd",
+    "bsd: 101 cards as the BSD game; modern: 106",
+    aliases=(("classic", "bsd"),),
+)
+"""Which Mille Bornes deck is dealt: Mille Bornes Solo offers the same choice."""
+
 OPTIONS = (
-    OptionSpec(
-        "deck",
-        ("bsd", "modern"),
-        "bsd",
-        "bsd: 101 cards as the BSD game; modern: 106",
-        aliases=(("classic", "bsd"),),
-    ),
+    DECK_OPTION,
     OptionSpec("length", ("match", "hand"), "match", "a match to 5000 points, or one hand"),
     OptionSpec("names", ("en", "fr"), "en", "card names in English or French"),
 )

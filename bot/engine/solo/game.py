@@ -17,6 +17,7 @@ from bot.engine.core import (
     resample_rng,
 )
 from bot.engine.mille.cards import distance_word, full_deck, stacked_deck
+from bot.engine.mille.game import DECK_OPTION
 from bot.engine.solo import rules
 from bot.engine.solo.notation import format_action, parse_action
 from bot.engine.solo.state import (
@@ -42,13 +43,7 @@ OPTIONS = (
         "classic: the printed rules (a score attack, never winnable); refuel: the discard pile "
         "refills an empty tank twice; easy: one refuel, and cards of one family cancel",
     ),
-    OptionSpec(
-        "deck",
-        ("bsd", "modern"),
-        "bsd",
-        "bsd: 101 cards as the BSD game; modern: 106",
-        aliases=(("classic", "bsd"),),
-    ),
+    DECK_OPTION,
     OptionSpec(
         "require_fuel_left",
         ("off", "on"),
