@@ -20,9 +20,10 @@ def typed_move(text: str) -> str:
     forms folded (Unicode NFKC: ``ＰＬＡＹ ＧＯ``, ``１``, a non-breaking space), invisible
     format characters dropped (a zero-width space pasted from chat), curly quotes made
     straight, whitespace collapsed, and one pair of quotes around the whole move taken off
-    (the console's help writes moves as 'play go'). Only for typed moves, and a game's name
-    typed in a command's game field (``bot.games.registry.bundle``): member names and stored
-    data are never normalised (the store keeps the engine's own notation)."""
+    (the console's help writes moves as 'play go'). Only for typed moves and what a command's
+    game, level and options fields hold (``bot.games.registry.bundle``, ``cogs.choices``):
+    member names and stored data are never normalised (the store keeps the engine's own
+    notation)."""
     visible = "".join(char for char in text if unicodedata.category(char) != "Cf")
     folded = unicodedata.normalize("NFKC", visible).translate(_STRAIGHT_QUOTES)
     words = " ".join(folded.split())

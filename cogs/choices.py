@@ -38,9 +38,10 @@ def parse_options(text: str | None, info: GameInfo) -> dict[str, str]:
     # Each name in its option's own spelling (a plug-in's "win-at" typed "win_at"), as the
     # game stores it, for the checks made before the game reads them (the daily deal's).
     own = {option_name(spec.name): spec.name for spec in info.options}
-    pairs = _named_in_words(
-        _AROUND_SIGN.sub(r"\1", (text or "").replace(",", " ")).split()[:20], info
-    )
+    # Read as the game field is (``typed_move``): full width ("ｄｅｃｋ：ｍｏｄｅｒｎ") and a
+    # zero-width space pasted from chat were refused as unreadable options.
+    typed = typed_move(text or "")
+    pairs = _named_in_words(_AROUND_SIGN.sub(r"\1", typed.replace(",", " ")).split()[:20], info)
     if pairs and not info.options:
         # Said first, whatever was typed: the 1000 Mile Race was told to write options "for
         # example deck:modern", which it then refused ("Its options: none").

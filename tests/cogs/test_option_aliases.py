@@ -21,6 +21,10 @@ from tests.discord.payloads import InteractionDriver
         ("oil slick: yes, deck: modern", {"deck": "modern", "oil_slick": "on"}),
         ("Oil_Slick:TRUE", {"deck": "bsd", "oil_slick": "on"}),
         ("oil-slick:false", {"deck": "bsd", "oil_slick": "off"}),
+        # Full width (a phone's wide keyboard) and a zero-width space pasted from chat, as the
+        # game field reads them: "I could not read the option 'ｄｅｃｋ：ｍｏｄｅｒｎ'" before.
+        ("ｄｅｃｋ：ｍｏｄｅｒｎ", {"deck": "modern", "oil_slick": "off"}),
+        ("oil\u200b_slick:on", {"deck": "bsd", "oil_slick": "on"}),
     ],
 )
 async def test_dragon_takes_an_option_as_a_member_types_it(
