@@ -87,6 +87,38 @@ class JunctionBot(commands.Bot):
         self.settings = settings
         # With several shard processes, one syncs the dev guild's commands (see make_bot).
         self.sync_at_start = sync_at_start
+        self._refusals: set[asyncio.Task[None]] = set()
+        # Every interaction is read for its shape before discord.py routes it: a press or a
+        # form made by hand that it cannot route is refused in a sentence (cogs.raw_components).
+        state: Any = self._connection
+        self._route_interaction = state.parse_interaction_create
+        state.parse_interaction_create = self._parse_interaction
+        state.parsers["INTERACTION_CREATE"] = self._parse_interaction
+
+    def _parse_interaction(self, data: Any) -> None:
+        """The gateway's INTERACTION_CREATE: a press or a form in a shape discord.py cannot
+        route (it failed on some, reading no more events, and left the rest unanswered) is
+        refused privately; anything else is routed as discord.py routes it."""
+        from cogs.raw_components import refusal
+        from cogs.ui import refuse
+
+        said = refusal(data)
+        if said is None:
+            self._route_interaction(data)
+            return
+        # Read without the parts in pieces: its id and token are all an answer needs.
+        whole: Any = {key: value for key, value in data.items() if key not in ("data", "message")}
+        try:
+            interaction = discord.Interaction(data=whole, state=self._connection)
+        except Exception:  # not even an interaction: nobody to answer, as discord.py drops it
+            log.warning("dropped an interaction in pieces", exc_info=True)
+            return
+        # Named as discord.py names a press it serves, so a stopping bot lets it finish.
+        task = asyncio.create_task(
+            refuse(interaction, said), name="discord-ui-dynamic-item-refused"
+        )
+        self._refusals.add(task)
+        task.add_done_callback(self._refusals.discard)
 
     async def setup_hook(self) -> None:
         self.store = await opened_store(self.settings.db_url)
