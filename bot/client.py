@@ -98,16 +98,30 @@ class JunctionBot(commands.Bot):
     def _parse_interaction(self, data: Any) -> None:
         """The gateway's INTERACTION_CREATE: a press or a form in a shape discord.py cannot
         route (it failed on some, reading no more events, and left the rest unanswered) is
-        refused privately; anything else is routed as discord.py routes it."""
-        from cogs.raw_components import refusal
-        from cogs.ui import refuse
+        refused privately; anything else is routed as discord.py routes it, and what it still
+        cannot read (a member's record or the message's author in pieces) refused too."""
+        from cogs.raw_components import refusal, unreadable
 
         said = refusal(data)
         if said is None:
-            self._route_interaction(data)
-            return
-        # Read without the parts in pieces: its id and token are all an answer needs.
-        whole: Any = {key: value for key, value in data.items() if key not in ("data", "message")}
+            try:
+                self._route_interaction(data)
+                return
+            except Exception as error:
+                # discord.py reads the interaction's records before routing it anywhere: what
+                # fails here reached no handler.
+                log.warning("an interaction discord.py could not read: %r", error)
+                said = unreadable(data)
+        if said is not None:
+            self._refuse_raw(data, said)
+
+    def _refuse_raw(self, data: dict[str, Any], said: str) -> None:
+        """Refuse an interaction discord.py could not read, privately, in ``said``."""
+        from cogs.ui import refuse
+
+        # Its id and token are all an answer needs: the rest may be what is in pieces.
+        kept = ("id", "application_id", "type", "token", "version", "attachment_size_limit")
+        whole: Any = {key: data[key] for key in kept if key in data}
         try:
             interaction = discord.Interaction(data=whole, state=self._connection)
         except Exception:  # not even an interaction: nobody to answer, as discord.py drops it

@@ -23,6 +23,8 @@ MALFORMED_PRESS = (
 )
 NO_FORMS = "Junction asks for nothing in a form; nothing changed."
 
+_COMMAND = 2
+"""A slash command (``InteractionType.application_command``)."""
 COMPONENT = 3
 """A press of a message component (``InteractionType.component``)."""
 MODAL_SUBMIT = 5
@@ -68,6 +70,20 @@ def refusal(payload: Any) -> str | None:
     if not all(isinstance(v, str) and len(v) <= _CUSTOM_ID_LIMIT for v in values):
         return MALFORMED_PRESS
     return None
+
+
+def unreadable(payload: dict[str, Any]) -> str | None:
+    """The sentence refusing an interaction discord.py could not read (a member's record, or
+    the message's author, in pieces), by its kind; None for one that cannot be answered in
+    words (an autocomplete, a ping)."""
+    from cogs.raw_options import MALFORMED
+
+    kind = payload.get("type")
+    return (
+        {COMPONENT: MALFORMED_PRESS, _COMMAND: MALFORMED}.get(kind)
+        if isinstance(kind, int)
+        else None
+    )
 
 
 def _components(components: Any) -> Iterator[dict[str, Any]]:

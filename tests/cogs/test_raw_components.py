@@ -24,6 +24,7 @@ import pytest
 
 from bot.store.base import SeatRecord
 from cogs.raw_components import MALFORMED_PRESS, NO_FORMS
+from cogs.raw_options import MALFORMED
 from cogs.ui import APOLOGY, plain
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import challenge_mille, public_table, replies
@@ -255,3 +256,46 @@ async def test_a_press_in_pieces_on_a_rematch_button_is_answered_in_a_sentence(
     )
     tried, failures = await _tried(driver, tmp_path, errors, final)
     assert not failures, f"{len(failures)} of {tried}:\n" + "\n".join(failures)
+
+
+ELSEWHERE_IN_PIECES: list[tuple[str, Callable[[Payload], object]]] = [
+    ("the message's id as text", lambda p: p["message"].update(id="abc")),
+    ("the message's author as text", lambda p: p["message"].update(author="x")),
+    ("the message's embeds as text", lambda p: p["message"].update(embeds="x")),
+    ("an attachment that is a number", lambda p: p["message"].update(attachments=[1])),
+    ("the member as text", lambda p: p.update(member="x")),
+    ("the member's id as text", lambda p: p["member"]["user"].update(id="abc")),
+]
+"""A press whose custom id, type and values are as Discord sends them, with a record beside
+them in pieces: discord.py reads each before routing the press."""
+
+
+async def test_a_press_with_a_record_in_pieces_is_answered_in_a_sentence(
+    driver: InteractionDriver, tmp_path: Path, errors: _Errors
+) -> None:
+    """An invitation's Accept button pressed with the message's id, author, embeds or an
+    attachment, or the member, in pieces. Before: discord.py failed reading them before any
+    handler (no answer; in a running bot the error leaves discord.py's gateway loop). Now
+    ``MALFORMED_PRESS``, privately, nothing stored or posted; and /help sent with the member in
+    pieces gets the sentence a command in pieces gets."""
+    message, _ = await challenge_mille(driver)
+    shown = copy.deepcopy(driver.backend.messages[int(message["id"])])
+    failures: list[str] = []
+    for what, change in ELSEWHERE_IN_PIECES:
+        payload = driver.factory.component(shown, "jn:l:1:a", user_id=BOB_ID)
+        change(payload)
+        wrong = await _wrong(driver, tmp_path, errors, payload)
+        said = replies(driver.backend.interaction_result(int(payload["id"])))
+        if wrong is None and said != plain(MALFORMED_PRESS):
+            wrong = f"said {said[:100]!r}"
+        if wrong is not None:
+            failures.append(f"{what}: {wrong}")
+    command = driver.factory.slash("help", None)
+    command["member"] = "x"
+    wrong = await _wrong(driver, tmp_path, errors, command)
+    said = replies(driver.backend.interaction_result(int(command["id"])))
+    if wrong is None and said != plain(MALFORMED):
+        wrong = f"said {said[:100]!r}"
+    if wrong is not None:
+        failures.append(f"/help with the member as text: {wrong}")
+    assert not failures, "\n".join(failures)

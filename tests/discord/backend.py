@@ -1584,7 +1584,10 @@ class FakeBackend:
 
     def _add_interaction_metadata(self, message: JSON, interaction: _Interaction) -> None:
         payload = interaction.payload
-        user = (payload.get("member") or {}).get("user") or payload.get("user") or {}
+        # An interaction made by hand may carry a member that is no record (Discord itself
+        # names the real presser here).
+        member = payload.get("member")
+        user = (member if isinstance(member, dict) else {}).get("user") or payload.get("user") or {}
         metadata: JSON = {
             "id": str(interaction.id),
             "type": payload["type"],
