@@ -78,6 +78,29 @@ def no_bot_errors(request: pytest.FixtureRequest) -> Iterator[None]:
         assert not errors.seen, "the bot logged errors: " + "; ".join(errors.seen[:5])
 
 
+class LoggedErrors(logging.Handler):
+    """Everything logged at ERROR, by any logger (discord.py's and asyncio's too)."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.ERROR)
+        self.seen: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.seen.append(f"{record.name}: {record.getMessage()[:120]}")
+
+
+@pytest.fixture
+def errors() -> Iterator[LoggedErrors]:
+    """Everything logged at ERROR during the test, by any logger: for requests made by hand,
+    which discord.py itself may fail on (``no_bot_errors`` hears only the bot's loggers)."""
+    handler = LoggedErrors()
+    logging.getLogger().addHandler(handler)
+    try:
+        yield handler
+    finally:
+        logging.getLogger().removeHandler(handler)
+
+
 @pytest.fixture
 async def driver(tmp_path: Path) -> AsyncIterator[InteractionDriver]:
     bot = JunctionBot(bot_settings(tmp_path))

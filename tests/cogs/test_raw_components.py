@@ -15,8 +15,7 @@ from __future__ import annotations
 import copy
 import functools
 import gc
-import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,26 +25,15 @@ from bot.store.base import SeatRecord
 from cogs.raw_components import MALFORMED_PRESS, NO_FORMS
 from cogs.raw_options import MALFORMED
 from cogs.ui import APOLOGY, plain
-from tests.cogs.conftest import running_bot
+from tests.cogs.conftest import LoggedErrors, running_bot
 from tests.cogs.helpers import challenge_mille, public_table, replies
-from tests.cogs.test_raw_options import EPHEMERAL, _dump, _Errors
+from tests.cogs.test_raw_options import EPHEMERAL, _dump
 from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID, walk_components
 from tests.discord.payloads import InteractionDriver
 
 GAMES = ("mille", "race", "dragon", "ttr", "solo", "ttr-solo")
 
 Payload = dict[str, Any]
-
-
-@pytest.fixture
-def errors() -> Iterator[_Errors]:
-    """Everything logged at ERROR during the test, by any logger."""
-    handler = _Errors()
-    logging.getLogger().addHandler(handler)
-    try:
-        yield handler
-    finally:
-        logging.getLogger().removeHandler(handler)
 
 
 def _garbled(press: Callable[[], Payload], kind: int) -> list[tuple[str, Payload, str | None]]:
@@ -109,7 +97,7 @@ def _garbled(press: Callable[[], Payload], kind: int) -> list[tuple[str, Payload
 
 
 async def _wrong(
-    driver: InteractionDriver, tmp_path: Path, errors: _Errors, payload: Payload
+    driver: InteractionDriver, tmp_path: Path, errors: LoggedErrors, payload: Payload
 ) -> str | None:
     """What is wrong with the answer to ``payload`` (None: one private sentence, nothing
     stored, posted or logged)."""
@@ -170,7 +158,7 @@ def _pressed(
 async def _tried(
     driver: InteractionDriver,
     tmp_path: Path,
-    errors: _Errors,
+    errors: LoggedErrors,
     message: dict[str, Any],
     user_id: int = ALICE_ID,
 ) -> tuple[int, list[str]]:
@@ -193,7 +181,7 @@ async def _tried(
 
 @pytest.mark.parametrize("game_key", GAMES)
 async def test_a_press_in_pieces_on_a_game_is_answered_in_a_sentence(
-    driver: InteractionDriver, tmp_path: Path, errors: _Errors, game_key: str
+    driver: InteractionDriver, tmp_path: Path, errors: LoggedErrors, game_key: str
 ) -> None:
     """The table's first button and menu, and each seated member's hand's, pressed in pieces.
     Before: a custom id or component type left out or not text, ``data`` or ``message`` that
@@ -229,7 +217,7 @@ async def test_a_press_in_pieces_on_a_game_is_answered_in_a_sentence(
 
 
 async def test_a_press_in_pieces_on_an_invitation_is_answered_in_a_sentence(
-    driver: InteractionDriver, tmp_path: Path, errors: _Errors
+    driver: InteractionDriver, tmp_path: Path, errors: LoggedErrors
 ) -> None:
     """An invitation's Accept button pressed in pieces, as above."""
     message, _ = await challenge_mille(driver)
@@ -240,7 +228,7 @@ async def test_a_press_in_pieces_on_an_invitation_is_answered_in_a_sentence(
 
 
 async def test_a_press_in_pieces_on_a_rematch_button_is_answered_in_a_sentence(
-    driver: InteractionDriver, tmp_path: Path, errors: _Errors
+    driver: InteractionDriver, tmp_path: Path, errors: LoggedErrors
 ) -> None:
     """The Rematch button under a game's final table pressed in pieces, as above."""
     await running_bot(driver).tables.start(
@@ -271,7 +259,7 @@ them in pieces: discord.py reads each before routing the press."""
 
 
 async def test_a_press_with_a_record_in_pieces_is_answered_in_a_sentence(
-    driver: InteractionDriver, tmp_path: Path, errors: _Errors
+    driver: InteractionDriver, tmp_path: Path, errors: LoggedErrors
 ) -> None:
     """An invitation's Accept button pressed with the message's id, author, embeds or an
     attachment, or the member, in pieces. Before: discord.py failed reading them before any

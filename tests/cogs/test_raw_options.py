@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import copy
 import gc
-import logging
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +20,7 @@ from discord import app_commands
 
 from cogs.raw_options import MALFORMED
 from cogs.ui import APOLOGY, plain
-from tests.cogs.conftest import running_bot
+from tests.cogs.conftest import LoggedErrors, running_bot
 from tests.cogs.helpers import replies, stacked_mille
 from tests.discord.backend import BOB_ID, GAMES_CHANNEL_ID, InteractionResult, user_payload
 from tests.discord.payloads import InteractionDriver
@@ -94,27 +92,6 @@ def _dump(tmp_path: Path) -> list[str]:
         connection.close()
 
 
-class _Errors(logging.Handler):
-    """Everything logged at ERROR, by any logger (discord.py's and asyncio's too)."""
-
-    def __init__(self) -> None:
-        super().__init__(level=logging.ERROR)
-        self.seen: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.seen.append(f"{record.name}: {record.getMessage()[:120]}")
-
-
-@pytest.fixture
-def errors() -> Iterator[_Errors]:
-    handler = _Errors()
-    logging.getLogger().addHandler(handler)
-    try:
-        yield handler
-    finally:
-        logging.getLogger().removeHandler(handler)
-
-
 def _schema(driver: InteractionDriver, name: str) -> list[dict[str, Any]]:
     command = running_bot(driver).tree.get_command(name)
     assert isinstance(command, app_commands.Command), name
@@ -130,7 +107,7 @@ def _well_formed(driver: InteractionDriver, name: str) -> dict[str, Any]:
 async def _refused(
     driver: InteractionDriver,
     tmp_path: Path,
-    errors: _Errors,
+    errors: LoggedErrors,
     payload: dict[str, Any],
 ) -> str | None:
     """What is wrong with the answer to ``payload`` (None: one private sentence, nothing
@@ -156,7 +133,7 @@ async def _refused(
     return f"{'; '.join(problems)} ({said[:100]!r})" if problems else None
 
 
-def _unretrieved(errors: _Errors) -> list[str]:
+def _unretrieved(errors: LoggedErrors) -> list[str]:
     """Errors logged once the tasks that failed are collected: asyncio logs an exception no
     task retrieved ("Task exception was never retrieved") only then."""
     errors.seen.clear()
@@ -173,7 +150,7 @@ def test_every_registered_command_is_tried(driver: InteractionDriver) -> None:
 
 @pytest.mark.parametrize("name", WITH_OPTIONS)
 async def test_a_value_of_the_wrong_kind_is_refused_in_a_sentence(
-    driver: InteractionDriver, tmp_path: Path, errors: _Errors, name: str
+    driver: InteractionDriver, tmp_path: Path, errors: LoggedErrors, name: str
 ) -> None:
     """Each option of each command sent a value of another kind (a word for a number, null, a
     list, an id that is not a number) or under another type. Before: /settings turn_timer:"abc"
@@ -222,7 +199,7 @@ PIECES: list[tuple[str, Any, Any]] = [
 
 @pytest.mark.parametrize("name", COMMANDS)
 async def test_an_option_list_in_pieces_is_refused_in_a_sentence(
-    driver: InteractionDriver, tmp_path: Path, errors: _Errors, name: str
+    driver: InteractionDriver, tmp_path: Path, errors: LoggedErrors, name: str
 ) -> None:
     """Options that are not a list of options, an option with no name or type, resolved data
     that is not a mapping. Before: no answer at all (discord.py failed walking them before any
@@ -244,7 +221,7 @@ async def test_an_option_list_in_pieces_is_refused_in_a_sentence(
 
 
 async def test_a_member_record_in_pieces_is_refused_in_a_sentence(
-    driver: InteractionDriver, tmp_path: Path, errors: _Errors
+    driver: InteractionDriver, tmp_path: Path, errors: LoggedErrors
 ) -> None:
     """/challenge of Bob whose member record, beside his id, is not a record: discord.py failed
     building him and nothing answered; now ``MALFORMED``."""
@@ -255,7 +232,7 @@ async def test_a_member_record_in_pieces_is_refused_in_a_sentence(
 
 
 async def test_an_autocomplete_discord_py_cannot_read_is_offered_nothing(
-    driver: InteractionDriver, errors: _Errors
+    driver: InteractionDriver, errors: LoggedErrors
 ) -> None:
     """/stats' game field autocompleted with member:"abc" beside it: discord.py failed reading
     the id before any suggestion, answered nothing and logged "Task exception was never
@@ -325,7 +302,7 @@ def _named_wrong(driver: InteractionDriver, name: str) -> list[tuple[str, dict[s
 
 @pytest.mark.parametrize("name", COMMANDS)
 async def test_an_option_named_wrong_is_refused_in_a_sentence(
-    driver: InteractionDriver, tmp_path: Path, errors: _Errors, name: str
+    driver: InteractionDriver, tmp_path: Path, errors: LoggedErrors, name: str
 ) -> None:
     """Each required option left out, an option the command does not have, each option given
     twice, a subcommand it never had. Before: a required option left out, or a subcommand,
@@ -350,7 +327,7 @@ async def test_an_option_named_wrong_is_refused_in_a_sentence(
 
 
 async def test_a_command_the_bot_never_had_is_refused_in_a_sentence(
-    driver: InteractionDriver, tmp_path: Path, errors: _Errors
+    driver: InteractionDriver, tmp_path: Path, errors: LoggedErrors
 ) -> None:
     """/bogus, and a member's context-menu command "Profile" the bot never registered. Before:
     "Something went wrong on our side" and an error logged; now "Junction has no command
@@ -383,7 +360,7 @@ def _out_of_bounds(spec: dict[str, Any]) -> list[Any]:
 
 @pytest.mark.parametrize("name", [n for n in WITH_OPTIONS if n != "history"])  # a member only
 async def test_a_value_out_of_bounds_is_the_command_s_to_refuse(
-    driver: InteractionDriver, tmp_path: Path, errors: _Errors, name: str
+    driver: InteractionDriver, tmp_path: Path, errors: LoggedErrors, name: str
 ) -> None:
     """A number past the range Discord's client keeps to, a choice it does not list, 10 000
     characters of text: each command refuses them in its own words ("Computers: give 0 to 5.",
@@ -408,7 +385,7 @@ async def test_a_value_out_of_bounds_is_the_command_s_to_refuse(
 
 @pytest.mark.parametrize("name", WITH_OPTIONS)
 async def test_an_autocomplete_of_a_field_that_suggests_nothing_is_offered_nothing(
-    driver: InteractionDriver, errors: _Errors, name: str
+    driver: InteractionDriver, errors: LoggedErrors, name: str
 ) -> None:
     """An autocomplete sent by hand for a field with no suggestions (/play's thread, /settings'
     turn_timer, /history's member), or for a field that has them holding no text (null, 12, a
@@ -439,7 +416,7 @@ async def test_an_autocomplete_of_a_field_that_suggests_nothing_is_offered_nothi
     [("challenge", "member"), ("challenge", "member3"), ("stats", "member"), ("history", "member")],
 )
 async def test_a_member_discord_did_not_resolve_is_refused_in_a_sentence(
-    driver: InteractionDriver, tmp_path: Path, errors: _Errors, name: str, option: str
+    driver: InteractionDriver, tmp_path: Path, errors: LoggedErrors, name: str, option: str
 ) -> None:
     """A member's id Discord sent no record for, or one of a user who is not a member of the
     server (left, or never joined): "That member is not in this server (any more); choose
