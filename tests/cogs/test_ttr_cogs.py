@@ -280,4 +280,6 @@ async def test_resigning_from_computers_says_so_above_the_game_they_play_out(
     lines = (resigned.content or "").splitlines()
     assert lines[0].startswith("🏳️ alice left the game and will finish 3rd: "), lines[:2]
     assert lines[1].startswith("… (") and lines[1].endswith("more moves not shown)"), lines[1]
-    assert "won!" in lines[-1], lines[-1]
+    # The deal is random: now and then the two computers end level ("… tie for the win!").
+    headline = lines[-1].split("!")[0] + "!"
+    assert headline.endswith(("won!", "tie for the win!")), lines[-1]
