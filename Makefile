@@ -6,9 +6,19 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint typecheck bench clean lock
 
+# pyproject.toml's requires-python (">=3.11"), checked before pip, which refused an older
+# Python late and in its own words, naming neither version.
+NEEDED := $(shell sed -n 's/^requires-python = ">=\([0-9][0-9.]*\)"$$/\1/p' pyproject.toml)
+CHECK_PYTHON := import sys; found = sys.version_info[:2]; \
+	need = tuple(int(n) for n in "$(NEEDED)".split(".")); \
+	sys.exit(None if found >= need else "make: $(PYTHON) is Python %d.%d and Junction needs \
+	Python $(NEEDED) or newer (requires-python in pyproject.toml): name a newer one, \
+	e.g. make test PYTHON=python$(NEEDED)." % found)
+
 # constraints.txt pins every package to the release tested (a new ruff or mypy release can
 # fail a clean tree); pyproject.toml keeps the ranges the code supports.
 $(STAMP): pyproject.toml constraints.txt
+	@$(PYTHON) -c '$(CHECK_PYTHON)'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -c constraints.txt -e '.[test,dev,postgres]'
