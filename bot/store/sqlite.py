@@ -140,6 +140,28 @@ def _reason(error: OSError) -> str:
     return (error.strerror or type(error).__name__).lower()
 
 
+def _no_folder(folder: Path, error: OSError) -> str:
+    """Why the database's ``folder`` cannot be made, ``error`` the attempt's.
+
+    "[Errno 30] Read-only file system: '/srv/data'" is Python's, not a sentence. A file where
+    the folder, or one above it, should be said "the folder … cannot be created (file exists)"
+    (or "(not a directory)"): it is named now, and what to do with it."""
+    for place in (folder, *folder.parents):
+        if place.is_dir():
+            break
+        if place.is_symlink() and not place.exists():
+            return (
+                f"its folder {place} is a link to {os.readlink(place)}, which is not there; "
+                "make that folder, or give the database another path"
+            )
+        if os.path.lexists(place):
+            return (
+                f"a file is in the way of its folder: {place}; move or rename that file, or "
+                "give the database another path"
+            )
+    return f"the folder {error.filename or folder} cannot be created ({_reason(error)})"
+
+
 def _unwritable_folder(path: str) -> str | None:
     """Why the folder of the SQLite file at ``path`` cannot be written, or None when it can.
 
@@ -242,10 +264,7 @@ class SqliteStore(SqlStore):
             try:
                 folder.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
-                # "[Errno 30] Read-only file system: '/srv/data'" is Python's, not a sentence.
-                raise OSError(
-                    f"the folder {exc.filename or folder} cannot be created ({_reason(exc)})"
-                ) from exc
+                raise OSError(_no_folder(folder, exc)) from exc
             _create_private(self._path)
         try:
             self._db = await self._connect()

@@ -15,7 +15,7 @@ from typing import Any
 import aiosqlite
 import pytest
 
-from bot.store import open_store
+from bot.store import StoreUnavailable, open_store, opened_store
 from bot.store.migrations import (
     Migration,
     MigrationError,
@@ -280,3 +280,35 @@ async def test_a_reads_rows_go_when_the_reader_drops_them(
         assert [len(rows) for rows in lists] == [0] * len(lists)
     finally:
         await store.close()
+
+
+@pytest.mark.parametrize("where", ["the folder", "a folder above it"])
+async def test_a_file_where_the_folder_should_be_is_named(tmp_path: Path, where: str) -> None:
+    """JUNCTION_DB=…/data/junction.db with a file called data: it said "the folder …/data
+    cannot be created (file exists)", or "… (not a directory)" for …/data/sub/junction.db,
+    which leaves the operator to work out that a file is there. Now the file is named, and
+    what to do with it; nothing is made or changed."""
+    (tmp_path / "data").write_text("notes")
+    database = tmp_path / "data" / ("junction.db" if where == "the folder" else "sub/junction.db")
+    with pytest.raises(StoreUnavailable) as refused:
+        await opened_store(f"sqlite:///{database}")
+    assert str(refused.value) == (
+        f"cannot open the database sqlite:///{database}: a file is in the way of its folder:"
+        f" {tmp_path / 'data'}; move or rename that file, or give the database another path"
+    )
+    assert [(p.name, p.read_text()) for p in tmp_path.iterdir()] == [("data", "notes")]
+
+
+async def test_a_link_to_no_folder_where_the_folder_should_be_is_named(tmp_path: Path) -> None:
+    """The same with a link to a folder that is not there (a volume not mounted): it said "the
+    folder … cannot be created (file exists)" too."""
+    (tmp_path / "data").symlink_to(tmp_path / "volume")
+    database = tmp_path / "data" / "junction.db"
+    with pytest.raises(StoreUnavailable) as refused:
+        await opened_store(f"sqlite:///{database}")
+    assert str(refused.value) == (
+        f"cannot open the database sqlite:///{database}: its folder {tmp_path / 'data'} is a"
+        f" link to {tmp_path / 'volume'}, which is not there; make that folder, or give the"
+        " database another path"
+    )
+    assert [p.name for p in tmp_path.iterdir()] == ["data"]
