@@ -30,6 +30,7 @@ from cogs.ui import (
     drop_thinking,
     post_table,
     post_table_in_channel,
+    quote_number,
     send_table,
 )
 
@@ -61,7 +62,7 @@ def check_seats(found: GameBundle, seats: int, counted: Sequence[str] = ()) -> N
     if not info.min_players <= seats <= info.max_players:
         wanted = players_wanted(info.min_players, info.max_players)
         how = f" ({names(list(counted))})" if counted else ""
-        raise BadOption(f"{info.title} is played by {wanted}, not {seats}{how}.")
+        raise BadOption(f"{info.title} is played by {wanted}, not {quote_number(seats)}{how}.")
 
 
 def level_of(found: GameBundle, level: str | None) -> str:

@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.core import BadOption
-from bot.engine.words import plural
+from bot.engine.words import noun, plural
 from bot.games import bundle
 from bot.games.bundle import GameBundle
 from bot.store.base import Invitee, SeatRecord
@@ -32,7 +32,7 @@ from cogs.dealing import check_seats, computer_seats, deal, level_of, thread_for
 from cogs.lobby import LegacyChallengeButton, LobbyButton, open_lobby
 from cogs.pickers import register_items
 from cogs.seat_names import display_name
-from cogs.ui import defer, plain
+from cogs.ui import defer, plain, quote_number
 
 # What /play, /challenge and /host ask alike, described alike.
 SHARED_DESCRIPTIONS = {
@@ -69,10 +69,16 @@ def _check_computers(computers: int | None) -> None:
         raise BadOption(f"Computers: give 0 to {COMPUTERS}.")
 
 
+def _asked(count: int, word: str) -> str:
+    """A count a command was given, with its noun: "2 computers", or cut past
+    ``QUOTED_DIGITS`` ("10000000000… computers")."""
+    return f"{quote_number(count)} {noun(count, word)}"
+
+
 def _counted(asked: str, computers: int) -> list[str]:
     """The seats a command asked for, as its refusal counts them: the member first."""
     said = ["you", *([asked] if asked else [])]
-    return [*said, plural(computers, "computer")] if computers else said
+    return [*said, _asked(computers, "computer")] if computers else said
 
 
 def _refuse_solitaire(found: GameBundle) -> None:
@@ -216,13 +222,13 @@ class NewGame(commands.Cog):
         offered = info.max_players - 1 - computers if seats is None else seats
         if offered < 1:
             raise BadOption(
-                f"With {plural(computers, 'computer')}, {info.title} has no seat left for "
+                f"With {_asked(computers, 'computer')}, {info.title} has no seat left for "
                 "members to join: ask for fewer computers."
             )
         check_seats(
             found,
             1 + offered + computers,
-            _counted(f"{plural(offered, 'open seat')}", computers),
+            _counted(_asked(offered, "open seat"), computers),
         )
         await _post_lobby(
             interaction,

@@ -111,6 +111,17 @@ def quote(text: str, limit: int = 40) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+QUOTED_DIGITS = 12
+"""The most characters of a number a member gave that an answer repeats in full."""
+
+
+def quote_number(number: int) -> str:
+    """A number a member gave, for an answer that repeats it: one longer than
+    ``QUOTED_DIGITS`` (10**30 computers, which only a request made by hand sends: Discord's
+    client keeps to the option's range) is cut as their words are ("10000000000…")."""
+    return quote(str(number), QUOTED_DIGITS)
+
+
 async def refuse(interaction: discord.Interaction[Any], text: str) -> None:
     """An ephemeral sentence, whether or not the interaction was answered already.
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import gc
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,7 @@ import pytest
 from discord import app_commands
 
 from cogs.raw_options import MALFORMED
-from cogs.ui import APOLOGY, plain
+from cogs.ui import APOLOGY, QUOTED_DIGITS, plain
 from tests.cogs.conftest import LoggedErrors, running_bot
 from tests.cogs.helpers import replies, stacked_mille
 from tests.discord.backend import BOB_ID, GAMES_CHANNEL_ID, InteractionResult, user_payload
@@ -59,6 +60,9 @@ WITH_OPTIONS = (
     "stats",
 )
 """The commands above that take options."""
+
+WITH_NUMBERS = ("challenge", "host", "play", "settings")
+"""The commands above with a whole-number option."""
 
 IN_GAME = {"move", "resign", "abort", "hint", "table"}
 """Commands sent while Alice plays Bob here, so their options reach the game."""
@@ -146,6 +150,8 @@ def test_every_registered_command_is_tried(driver: InteractionDriver) -> None:
     commands = running_bot(driver).tree.get_commands()
     assert sorted(c.name for c in commands) == list(COMMANDS)
     assert sorted(c.name for c in commands if _schema(driver, c.name)) == list(WITH_OPTIONS)
+    numbers = [c.name for c in commands if any(o["type"] == 4 for o in _schema(driver, c.name))]
+    assert sorted(numbers) == list(WITH_NUMBERS)
 
 
 @pytest.mark.parametrize("name", WITH_OPTIONS)
@@ -381,6 +387,58 @@ async def test_a_value_out_of_bounds_is_the_command_s_to_refuse(
             if wrong is not None:
                 failures.append(f"{spec['name']}={str(value)[:12]!r}: {wrong}")
     assert tried and not failures, "\n".join(failures)
+
+
+HUGE = 10**30
+"""A whole number no option takes, of 31 digits: JSON carries it, and Discord passes it on."""
+
+
+@pytest.mark.parametrize("name", WITH_NUMBERS)
+async def test_a_huge_number_is_not_said_back_in_full(
+    driver: InteractionDriver, tmp_path: Path, errors: LoggedErrors, name: str
+) -> None:
+    """10**30 in each whole-number option (a request made by hand). Before, /play said "Mille
+    Bornes is played by exactly 2 players, not 1000000000000000000000000000001 (you and
+    1000000000000000000000000000000 computers)." Now a number past ``QUOTED_DIGITS`` is cut
+    as a member's words are: "… not 10000000000… (you and 10000000000… computers).", still
+    privately, nothing stored or posted."""
+    if name in IN_GAME:
+        await stacked_mille(driver)
+    failures: list[str] = []
+    tried = 0
+    for spec in _schema(driver, name):
+        if spec["type"] != 4:
+            continue
+        payload = _well_formed(driver, name)
+        kept = [o for o in payload["data"].get("options", []) if o["name"] != spec["name"]]
+        payload["data"]["options"] = [*kept, {"name": spec["name"], "type": 4, "value": HUGE}]
+        tried += 1
+        wrong = await _refused(driver, tmp_path, errors, payload)
+        said = replies(driver.backend.interaction_result(int(payload["id"])))
+        longest = max((len(run) for run in re.findall(r"\d+", said)), default=0)
+        if wrong is None and longest > QUOTED_DIGITS:
+            wrong = f"said {longest} digits: {said!r}"
+        if wrong is not None:
+            failures.append(f"{spec['name']}: {wrong}")
+    assert tried and not failures, "\n".join(failures)
+
+
+async def test_a_huge_count_of_computers_is_refused_with_its_first_digits(
+    driver: InteractionDriver,
+) -> None:
+    result = await driver.slash("play", {"game": "mille", "computers": HUGE})
+    assert replies(result) == plain(
+        "Mille Bornes is played by exactly 2 players, not 10000000000… (you and 10000000000…"
+        " computers)."
+    )
+    hosted = await driver.slash("host", {"game": "mille", "computers": HUGE})
+    assert replies(hosted) == plain(
+        "With 10000000000… computers, Mille Bornes has no seat left for members to join: ask"
+        " for fewer computers."
+    )
+    # A number that fits is said as it is.
+    result = await driver.slash("play", {"game": "mille", "computers": 99_999_999_999})
+    assert "not 100000000000 (you and 99999999999 computers)" in replies(result)
 
 
 @pytest.mark.parametrize("name", WITH_OPTIONS)
