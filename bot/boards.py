@@ -441,6 +441,12 @@ def message_link(guild_id: int | None, channel_id: int, message_id: int) -> str:
     return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
 
 
+def channel_link(guild_id: int, channel_id: int) -> str:
+    """The address that opens a server's channel or thread in Discord from anywhere: in a
+    direct message a mention of it (``<#id>``) leads nowhere."""
+    return f"https://discord.com/channels/{guild_id}/{channel_id}"
+
+
 _MESSAGE_LINK = re.compile(r"https://discord\.com/channels/(?:\d+|@me)/(\d+)/(\d+)")
 
 

@@ -2,7 +2,8 @@
 
 A member with games in several channels or threads (long turn timers make that common) needs
 to find the ones waiting for them. Each line says which game, where, against whom, whose move
-it is and when the turn timer runs out, with a link to the table message. Games waiting for
+it is and when the turn timer runs out, with a link to the table message (read in a direct
+message, a game on a server names the server and links to its channel too). Games waiting for
 the member come first; then the others, oldest first. After them come the open tables (/host)
 and invitations (/challenge) still gathering players that seat or invite the member.
 """
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
-from bot.boards import message_link
+from bot.boards import channel_link, message_link
 from bot.engine.core import GameError
 from bot.engine.words import names, plural
 from bot.games import title_of
@@ -37,6 +38,12 @@ class InPlay:
     # /table there posts it again.
     table_gone: bool = False
     knocked_out: bool = False  # the member is still seated but will not act again (Dragon)
+    guild_id: int | None = None  # the server it is played on (None: a direct message)
+
+
+ChannelNames = Callable[[int, int], tuple[str | None, str | None]]
+"""The names of a server and of a channel or thread on it (a guild id, a channel id), as the
+front end knows them: None for a name it does not know."""
 
 
 async def games_of(
@@ -73,6 +80,7 @@ def unreadable(stored: StoredGame, user_id: int) -> InPlay:
         deadline=None,
         readable=False,
         table_gone=_table_gone(stored),
+        guild_id=stored.guild_id,
     )
 
 
@@ -92,6 +100,7 @@ def in_play(here: Position, user_id: int, gone: frozenset[int] = frozenset()) ->
         deadline=stored.turn_deadline,
         knocked_out=bool(mine) and mine <= here.game.out(here.state),
         table_gone=_table_gone(stored),
+        guild_id=stored.guild_id,
     )
 
 
@@ -108,13 +117,22 @@ def _table_gone(stored: StoredGame) -> bool:
     return stored.message_id is None and stored.guild_id is not None
 
 
-def playing_lines(games: Sequence[InPlay], *, escape: Callable[[str], str]) -> list[str]:
+def playing_lines(
+    games: Sequence[InPlay],
+    *,
+    escape: Callable[[str], str],
+    away: ChannelNames | None = None,
+) -> list[str]:
     """A line per game, those waiting for the member first, the one whose time runs out
     soonest first among them (a member playing slowly in many channels answers the most
     urgent one; untimed games after, a stable sort keeping their order). The lines are
-    markdown; ``escape`` makes each name plain text."""
+    markdown; ``escape`` makes each name plain text.
+
+    ``away``: the lines are read in a direct message, where a channel mention (``<#id>``)
+    shows no usable link: a game on a server is said by its server's and channel's names
+    (as ``away`` gives them) with a link to the channel."""
     ordered = sorted(games, key=_urgency)
-    return [_line(game, escape) for game in ordered]
+    return [_line(game, escape, away) for game in ordered]
 
 
 def _urgency(game: InPlay) -> tuple[bool, float]:
@@ -125,7 +143,7 @@ def _urgency(game: InPlay) -> tuple[bool, float]:
     return (False, game.deadline if game.deadline is not None else float("inf"))
 
 
-def _line(game: InPlay, escape: Callable[[str], str]) -> str:
+def _line(game: InPlay, escape: Callable[[str], str], away: ChannelNames | None) -> str:
     opponents = ", ".join(map(escape, game.opponents))
     against = f" against {opponents}" if opponents else " (alone)"
     if not game.readable:
@@ -144,7 +162,13 @@ def _line(game: InPlay, escape: Callable[[str], str]) -> str:
     link = f" · [table]({game.link})" if game.link else ""
     if game.table_gone and game.readable:
         link = " · `/table` there posts the table again"
-    return f"**{game.title}** in <#{game.channel_id}>{against}: {turn}{clock}{link}"
+    where = f" in <#{game.channel_id}>"
+    if away is not None and game.guild_id is not None:
+        server, channel = away(game.guild_id, game.channel_id)
+        where = f" in #{escape(channel)}" if channel else ""
+        where += f" on {escape(server)}" if server else " on a server"
+        link = f" · [channel]({channel_link(game.guild_id, game.channel_id)}){link}"
+    return f"**{game.title}**{where}{against}: {turn}{clock}{link}"
 
 
 def lobby_lines(

@@ -2,7 +2,9 @@
 everywhere), and which of them wait for them.
 
 Only to the member who asks: it names the channels and threads of their games, whose move it
-is and when the turn timer runs out, each with a link to its newest table; then the open tables
+is and when the turn timer runs out, each with a link to its newest table (in a direct message,
+where a channel mention leads nowhere, a server's game names the server and its channel and
+links to the channel too); then the open tables
 and invitations still gathering players that seat or invite them, each with a link to its
 message and when it closes.
 
@@ -22,7 +24,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.words import plural
-from bot.playing import games_of, lobby_lines, playing_lines
+from bot.playing import ChannelNames, games_of, lobby_lines, playing_lines
 from cogs import gone, limits, links
 from cogs import lobby as lobby_cog
 from cogs.ui import MESSAGE_LIMIT, NO_PINGS, answer, bot_of, clip, junction, plain, whole_lines
@@ -81,7 +83,7 @@ class MyGames(commands.Cog):
         if lobbies:
             head += f", {plural(len(lobbies), 'table')} waiting to start"
         lines = whole_lines(
-            playing_lines(games, escape=plain)
+            playing_lines(games, escape=plain, away=_names(self.bot) if anywhere else None)
             + lobby_lines(lobbies, user_id, escape=plain, owed=owed),
             MESSAGE_LIMIT - len(head) - 1,
             _more,
@@ -126,6 +128,20 @@ class MyGames(commands.Cog):
             await gone.messages_deleted(junction(self.bot).tables.store, channel_id, message_ids)
         except Exception:
             log.warning("could not forget deleted messages in %s", channel_id, exc_info=True)
+
+
+def _names(client: discord.Client) -> ChannelNames:
+    """The server's and channel's names of a game, as this bot's cache knows them (None: a
+    server it is not on, or not on this process's shards; a thread it has not seen)."""
+
+    def names(guild_id: int, channel_id: int) -> tuple[str | None, str | None]:
+        guild = client.get_guild(guild_id)
+        if guild is None:
+            return None, None
+        channel = guild.get_channel_or_thread(channel_id)
+        return guild.name, None if channel is None else channel.name
+
+    return names
 
 
 def _more(count: int) -> str:

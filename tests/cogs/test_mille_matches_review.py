@@ -70,7 +70,10 @@ async def test_mygames_in_a_direct_message_lists_the_games_on_servers(
     assert listed.ephemeral
     head, line = replies(listed).split("\n")
     assert head == "**Your games** — 1 in play, 1 waiting for you", head
-    assert line.startswith(f"**Mille Bornes** in <#{GAMES_CHANNEL_ID}> against Bob: **your move**")
+    # A channel mention leads nowhere in a direct message: the server is named instead.
+    assert line.startswith(
+        "**Mille Bornes** in #games on Junction Test Guild against Bob: **your move**"
+    ), line
 
 
 async def test_a_solo_move_typed_as_its_suggestion_reads_is_played(

@@ -220,3 +220,47 @@ async def test_table_posts_again_at_once_after_a_moderator_deleted_it(
     assert not again.ephemeral
     stored = await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
     assert stored.message_id is not None and stored.message_id in driver.backend.messages
+
+
+async def test_in_a_direct_message_a_game_names_its_server_and_links_its_channel(
+    driver: InteractionDriver,
+) -> None:
+    """Alice asks /mygames in her direct messages with the bot: her Mille Bornes game on the
+    server, and a Dragon arena on a server whose name this bot does not know. Each said only
+    "in <#channel id>", a mention that in a direct message opens nothing. Now each names its
+    server (and the channel, when known) and links to the channel; on the server the mention
+    stays."""
+    table = await _posted_table(driver)
+    await _dragon(driver, guild_id=GUILD_ID + 99)
+    direct = int(driver.backend.dm_channel_for(ALICE_ID)["id"])
+    listed = await driver.slash("mygames", {}, user_id=ALICE_ID, channel_id=direct)
+    assert listed.ephemeral
+    head, mille, dragon = (listed.content or "").splitlines()
+    assert head == "**Your games** — 2 in play, 1 waiting for you", head
+    assert mille == (
+        "**Mille Bornes** in #games on Junction Test Guild against Bob: **your move** · "
+        f"[channel](https://discord.com/channels/{GUILD_ID}/{GAMES_CHANNEL_ID}) · "
+        f"[table](https://discord.com/channels/{GUILD_ID}/{GAMES_CHANNEL_ID}/{table})"
+    ), mille
+    assert dragon.startswith("**Dragon Mille Bornes** on a server against Bob, Carol: "), dragon
+    elsewhere = f"https://discord.com/channels/{GUILD_ID + 99}/{OTHER_SERVER_CHANNEL}"
+    assert f" · [channel]({elsewhere})" in dragon, dragon
+    assert "<#" not in (listed.content or "")
+    here = await driver.slash("mygames", {}, user_id=ALICE_ID)
+    assert f"**Mille Bornes** in <#{GAMES_CHANNEL_ID}> against Bob" in str(here.content)
+    assert "[channel]" not in str(here.content)
+
+
+async def test_in_a_direct_message_a_server_name_is_plain_text(
+    driver: InteractionDriver,
+) -> None:
+    """A server named with markdown and a web address is shown as typed, never a link of the
+    bot's own."""
+    driver.backend.rename_guild("**Big** [x](https://evil.example)")
+    await driver.deliver_events()
+    await stacked_mille(driver)
+    direct = int(driver.backend.dm_channel_for(ALICE_ID)["id"])
+    listed = await driver.slash("mygames", {}, user_id=ALICE_ID, channel_id=direct)
+    line = (listed.content or "").splitlines()[1]
+    server = f"\\*\\*Big\\*\\* \\[x](https{LINK_BREAK}evil.example)"
+    assert line.startswith(f"**Mille Bornes** in #games on {server} against Bob"), line

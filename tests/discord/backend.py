@@ -1661,6 +1661,11 @@ class FakeBackend:
                 event["guild_id"] = channel["guild_id"]
             self._emit("MESSAGE_DELETE", event)
 
+    def rename_guild(self, name: str) -> None:
+        """The server's owner renames it in Discord's client: one ``GUILD_UPDATE`` is queued."""
+        self.world.guild_name = name
+        self._emit("GUILD_UPDATE", self.world.guild_payload())
+
     def delete_by_moderator(self, channel_id: int, *message_ids: int) -> None:
         """A moderator deletes messages of a channel in Discord's client: one queues
         ``MESSAGE_DELETE``; several (a purge) one ``MESSAGE_DELETE_BULK``, as Discord sends."""
