@@ -14,10 +14,10 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from bot.engine.core import BadOption, GameError
-from bot.games import bundle
+from bot.games import all_bundles, bundle
 from bot.move_log import (
     LEAVE,
     Replayed,
@@ -63,6 +63,21 @@ NEVER_DEALT = "That game never existed."
 game ever had it, so "no longer exists" would be untrue. It tells nothing new: an id that names
 a game is answered otherwise already, so which ids were handed out shows either way."""
 NO_REPLAY_BEFORE = "This game was played before Junction kept replays, so it cannot be replayed."
+
+
+@dataclass(frozen=True)
+class LastReplayable:
+    """What /replay shows in a channel: ``game``, its last finished game that can be replayed,
+    and ``passed_over``, the game that finished after it, when that one's game is no longer
+    installed (None: ``game`` is the last game finished there)."""
+
+    game: StoredGame
+    passed_over: StoredGame | None = None
+
+    @property
+    def last_finished(self) -> StoredGame:
+        """The channel's last finished game, replayable or not."""
+        return self.passed_over or self.game
 
 
 async def find_game(store: Store, game_id: int) -> StoredGame | None:
@@ -268,9 +283,10 @@ class Hindsight:
 
     # --- replays ---------------------------------------------------------------------------------
 
-    async def last_replayable(self, channel_id: int, user_id: int | None = None) -> StoredGame:
-        """The channel's last finished game, if it can be replayed (else a readable refusal
-        that says when ``user_id``'s own game here was aborted, ``aborted_here``)."""
+    async def last_replayable(self, channel_id: int, user_id: int | None = None) -> LastReplayable:
+        """The channel's last finished game, if it can be replayed, or the last before it that
+        can when its game is no longer installed (else a readable refusal that says when
+        ``user_id``'s own game here was aborted, ``aborted_here``)."""
         last = await self.store.last_finished_game(channel_id)
         if last is None:
             aborted = None if user_id is None else await self.aborted_here(channel_id, user_id)
@@ -278,18 +294,26 @@ class Hindsight:
             if aborted is None:
                 raise NoReplay(f"{said}.")
             raise NoReplay(f"{said}: {ABORTED_NOT_REPLAYED.format(game=aborted.id)}")
-        if await self.store.initial_state(last.id) is None:
-            raise NoReplay(NO_REPLAY_BEFORE)
+        found = LastReplayable(last)
         try:
             bundle(last.game_key)
         except BadOption:
-            # A plug-in game uninstalled since: its rules are gone, and "There is no game
-            # called …" came after the replay's public "thinking…", to the whole channel.
-            raise NoReplay(
-                f"The last game finished here, game #{last.id}, is of {last.game_key}, a game "
-                "this bot no longer plays: it cannot be replayed."
-            ) from None
-        return last
+            # A plug-in game uninstalled since: its rules are gone, but the channel's games
+            # before it may still be shown (a member asking for "the last game here" was
+            # refused for as long as that game stayed the channel's last).
+            installed = [each.key for each in all_bundles()]
+            older = await self.store.last_finished_game(channel_id, installed)
+            if older is None:
+                # "There is no game called …" came after the replay's public "thinking…",
+                # to the whole channel.
+                raise NoReplay(
+                    f"The last game finished here, game #{last.id}, is of {last.game_key}, a "
+                    "game this bot no longer plays: it cannot be replayed."
+                ) from None
+            found = LastReplayable(older, passed_over=last)
+        if await self.store.initial_state(found.game.id) is None:
+            raise NoReplay(NO_REPLAY_BEFORE)
+        return found
 
     async def aborted_here(
         self, channel_id: int, user_id: int, after: int = 0

@@ -323,9 +323,12 @@ class Boards(commands.Cog):
             raise BadOption("Replays are of games played in a channel.")
         # Refusals come before the deferral: the first follow-up of a public deferral is shown
         # to the whole channel, whatever its own flags say.
-        last = await bot.tables.hindsight.last_replayable(channel_id, interaction.user.id)
+        found = await bot.tables.hindsight.last_replayable(channel_id, interaction.user.id)
+        last = found.game
+        # Only a game aborted after the channel's last finished one (replayable or not) is
+        # the member's last game here.
         aborted = await bot.tables.hindsight.aborted_here(
-            channel_id, interaction.user.id, after=last.id
+            channel_id, interaction.user.id, after=found.last_finished.id
         )
 
         async def inputs() -> Inputs:
@@ -360,10 +363,12 @@ class Boards(commands.Cog):
         if aborted is not None:
             # The game the member just played is not the one shown: say which is, and why.
             said = ABORTED_NOT_REPLAYED.format(game=aborted.id)
+            # A game of an uninstalled plug-in finished after the one shown.
+            which = " that can be replayed" if found.passed_over else ""
             note = note.replace(
                 f"Replay of game #{last.id}",
                 f"{said[:1].upper()}{said[1:]} Replay of game #{last.id}, the last game "
-                "finished in this channel",
+                f"finished in this channel{which}",
                 1,
             )
         # The GIF ends on the game's last table: its words tell a screen reader how the game

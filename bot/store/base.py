@@ -368,8 +368,11 @@ class Store(ABC):
         (``CONSOLE_CHANNEL``) record none on purpose and are not among them."""
 
     @abstractmethod
-    async def last_finished_game(self, channel_id: int) -> StoredGame | None:
-        """The channel's most recently finished game (for replays), None if it has none."""
+    async def last_finished_game(
+        self, channel_id: int, game_keys: Collection[str] | None = None
+    ) -> StoredGame | None:
+        """The channel's most recently finished game (for replays), None if it has none; with
+        ``game_keys``, the most recent of those games only (the games still installed)."""
 
     @abstractmethod
     async def record_move(

@@ -124,6 +124,14 @@ LAST_FINISHED_IN: Final = (
 ``games_by_channel`` serves it whole (tests/store/test_games_by_channel.py)."""
 
 
+def last_finished_of(keys: int) -> str:
+    """``LAST_FINISHED_IN`` of ``keys`` games only: ``$2`` onwards are their keys. The index
+    still gives the channel's finished games newest first; the rows of other games are passed
+    over (a plug-in game uninstalled since: /replay falls back on an older game)."""
+    listed = ", ".join(f"${n}" for n in range(2, keys + 2))
+    return LAST_FINISHED_IN.replace(" ORDER BY", f" AND game_key IN ({listed}) ORDER BY", 1)
+
+
 ABORTED_IN: Final = (
     "SELECT id, seats FROM games WHERE channel_id = $1 AND status = 'aborted' AND +id > $2"
     " AND seats LIKE $3 ORDER BY updated_at DESC, id DESC LIMIT $4 OFFSET $5"
@@ -247,8 +255,15 @@ class SqlStore(Store):
     async def finished_without_result(self) -> list[StoredGame]:
         return await self._games(NO_RESULT)
 
-    async def last_finished_game(self, channel_id: int) -> StoredGame | None:
-        return await self._game(LAST_FINISHED_IN, channel_id)
+    async def last_finished_game(
+        self, channel_id: int, game_keys: Collection[str] | None = None
+    ) -> StoredGame | None:
+        if game_keys is None:
+            return await self._game(LAST_FINISHED_IN, channel_id)
+        if not game_keys:
+            return None
+        keys = sorted(set(game_keys))
+        return await self._game(last_finished_of(len(keys)), channel_id, *keys)
 
     async def moves(self, game_id: int) -> list[MoveRecord]:
         """The move log in order."""

@@ -16,7 +16,14 @@ import bot.games.registry as bot_games_registry
 from bot.store.base import SeatRecord
 from cogs.pickers import REMATCH_PREFIX
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, public_table, replies, stacked_mille
+from tests.cogs.helpers import (
+    alice_against,
+    alt_text_of,
+    component_id,
+    public_table,
+    replies,
+    stacked_mille,
+)
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -231,6 +238,82 @@ async def test_a_game_no_longer_installed_leaves_the_other_records_readable(
         "no longer plays: it cannot be replayed."
     )
     assert _store_dump(tmp_path) == before
+
+
+async def _relay_after_mille(driver: InteractionDriver, *, aborted_between: bool = False) -> int:
+    """Alice beats Bob at Mille Bornes in the games channel (Bob leaves), then (after Alice and
+    Bob abort a race, ``aborted_between``) wins a game of Relay there, which the operator has
+    since uninstalled: the Mille Bornes game's id."""
+    tables = running_bot(driver).tables
+    mille = await stacked_mille(driver)
+    await tables.leave(channel_id=GAMES_CHANNEL_ID, user_id=BOB_ID)
+    if aborted_between:
+        await _race_aborted(driver)
+    relay = [
+        SeatRecord(0, "Alice", user_id=ALICE_ID),
+        SeatRecord(1, "Bob", user_id=BOB_ID),
+        SeatRecord(2, "Carol", user_id=CAROL_ID),
+    ]
+    await tables.start(
+        channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="relay", seats=relay, seed=1
+    )
+    for leaver in (BOB_ID, CAROL_ID):
+        await tables.leave(channel_id=GAMES_CHANNEL_ID, user_id=leaver)
+    return mille.game.id
+
+
+async def _race_aborted(driver: InteractionDriver) -> int:
+    """A race of Alice and Bob in the games channel, which both agree to abort: its id."""
+    race = await alice_against(driver, game_key="race", seed=4)
+    await driver.slash("abort", {}, user_id=ALICE_ID)
+    await driver.slash("abort", {}, user_id=BOB_ID)
+    assert await running_bot(driver).store.active_game(GAMES_CHANNEL_ID) is None
+    return race.game.id
+
+
+async def test_replay_passes_over_a_game_no_longer_installed(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The channel's last finished game is of Relay, a plug-in game uninstalled since, and a
+    Mille Bornes game finished before it. /replay refused ("… is of relay, a game this bot no
+    longer plays: it cannot be replayed.") for as long as that game stayed the channel's last.
+    Now it shows the Mille Bornes game, as it would any replay."""
+    mille = await _relay_after_mille(driver)
+    monkeypatch.delitem(bot_games_registry._BUNDLES, "relay")
+    replayed = await driver.slash("replay", {})
+    said = f"Replay of game #{mille} (no moves)."
+    assert replies(replayed) == said, replies(replayed)
+    (gif,) = [a for f in replayed.followups for a in f.attachments]
+    assert gif["filename"] == "replay.gif" and not replayed.followups[-1].ephemeral
+    assert alt_text_of(replayed, "replay.gif").startswith(said + "\n")
+
+
+async def test_replay_passing_over_a_game_says_which_game_after_an_abort(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same, Alice and Bob having aborted a race since the Relay game: the note says her
+    game was aborted, and that the game shown is the last finished one that can be replayed
+    (the Relay game finished after it). A race aborted before the Relay game is not her last
+    game here, and is not mentioned."""
+    mille = await _relay_after_mille(driver)
+    race = await _race_aborted(driver)
+    monkeypatch.delitem(bot_games_registry._BUNDLES, "relay")
+    said = replies(await driver.slash("replay", {}, user_id=ALICE_ID))
+    assert said == (
+        f"Your game #{race} here was aborted, and aborted games are not replayed. Replay of "
+        f"game #{mille}, the last game finished in this channel that can be replayed (no moves)."
+    ), said
+
+
+async def test_replay_passing_over_a_game_is_silent_of_an_abort_before_it(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A race Alice and Bob aborted before the Relay game is not her last game here: her
+    /replay of the Mille Bornes game does not mention it."""
+    mille = await _relay_after_mille(driver, aborted_between=True)
+    monkeypatch.delitem(bot_games_registry._BUNDLES, "relay")
+    said = replies(await driver.slash("replay", {}, user_id=ALICE_ID))
+    assert said == f"Replay of game #{mille} (no moves).", said
 
 
 async def test_history_in_a_direct_message_with_no_games_says_none_anywhere(

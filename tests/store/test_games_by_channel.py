@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bot.store.base import GameStatus, SeatRecord, Store
 from bot.store.rows import GAME_COLUMNS
-from bot.store.sql import ABORTED_IN, LAST_FINISHED_IN
+from bot.store.sql import ABORTED_IN, LAST_FINISHED_IN, last_finished_of
 from tests.store.helpers import Backend, new_game
 
 INDEX = "games_by_channel"
@@ -25,6 +25,35 @@ async def test_the_last_finished_game_is_read_from_the_channel_index(
     assert "TEMP B-TREE" not in plan and "Sort" not in plan
 
 
+async def test_the_last_finished_game_of_installed_games_is_read_from_the_index_too(
+    store: Store, backend: Backend
+) -> None:
+    """Asked for the last finished game of some games only (those still installed), the
+    channel's finished games are still read from the index, newest first: no sort."""
+    sql = f"SELECT {GAME_COLUMNS} FROM games {last_finished_of(2)}"
+    plan = await backend.plan(sql, 42, "mille", "race")
+    assert INDEX in plan
+    assert "TEMP B-TREE" not in plan and "Sort" not in plan
+
+
+async def test_the_last_finished_game_of_some_games_passes_over_the_others(
+    store: Store,
+) -> None:
+    """The channel's last finished game of the games named: a newer one of another game, an
+    aborted one or one on another channel is passed over; none of the games named, or no
+    game named, finds nothing."""
+    older = await _ended(store, 42, 5, "finished")
+    relay = await _ended(store, 42, 5, "finished", game_key="relay")
+    await _ended(store, 42, 5, "aborted")
+    await _ended(store, 43, 5, "finished")
+    last = await store.last_finished_game(42)
+    assert last is not None and last.id == relay
+    found = await store.last_finished_game(42, ["race", "mille"])
+    assert found is not None and (found.id, found.game_key) == (older, "mille")
+    assert await store.last_finished_game(42, ["race"]) is None
+    assert await store.last_finished_game(42, []) is None
+
+
 async def test_a_members_last_aborted_game_is_read_from_the_channel_index(
     store: Store, backend: Backend
 ) -> None:
@@ -35,12 +64,14 @@ async def test_a_members_last_aborted_game_is_read_from_the_channel_index(
     assert INDEX in plan
 
 
-async def _ended(store: Store, channel_id: int, user_id: int, status: GameStatus) -> int:
+async def _ended(
+    store: Store, channel_id: int, user_id: int, status: GameStatus, game_key: str = "mille"
+) -> int:
     """A game of ``user_id`` against the computer on ``channel_id``, ended as ``status``."""
     game = await store.create_game(
         channel_id=channel_id,
         guild_id=7,
-        game_key="mille",
+        game_key=game_key,
         seats=(SeatRecord(0, "Ann", user_id), SeatRecord(1, "Computer", policy="greedy")),
         options={},
         state={},
