@@ -466,7 +466,8 @@ class Timers(commands.Cog):
         reaction_window="Seconds a player has to react out of turn (5–3600, default 45)",
     )
     @app_commands.choices(on_timeout=TIMEOUT_CHOICES)
-    @app_commands.default_permissions(manage_guild=True)
+    # No default permission: any member may look at the settings (a game's timer is theirs to
+    # know); a change needs Manage Server, checked below.
     @app_commands.guild_only()
     async def settings(
         self,
@@ -480,10 +481,12 @@ class Timers(commands.Cog):
         if guild_id is None:
             raise BadOption("Settings belong to a server.")
         allowed = interaction.permissions
-        if not (allowed.manage_guild or allowed.administrator):
-            # Manage Server is only the command's default in Discord: a server's own command
-            # permissions can open it to any role or member, who then changed the timers (and
-            # armed every game waiting untimed) for the whole server.
+        may_change = allowed.manage_guild or allowed.administrator
+        changing = turn_timer is not None or bool(on_timeout) or reaction_window is not None
+        if changing and not may_change:
+            # Discord offers the command to every member, to look: a change asked for (by an
+            # option, or one sent by hand) is refused before any is read, so none is stored
+            # and the timers of every game waiting untimed are left as they are.
             raise BadOption("Only members with Manage Server can change the Junction settings.")
         # Discord keeps its clients within the options' ranges; a request made by hand is not.
         if turn_timer is not None and not 0 <= turn_timer <= MAX_TURN_MINUTES:
@@ -494,14 +497,16 @@ class Timers(commands.Cog):
             raise BadOption("Reaction window: give 5 to 3 600 seconds (an hour).")
         store = bot_of(interaction).store
         current = await store.guild_settings(guild_id)
-        if turn_timer is None and not on_timeout and reaction_window is None:
+        if not changing:
             # Nothing to change: the settings as they stand, and nothing written (a server
             # that never set them keeps no row of the defaults).
-            await say_privately(
-                interaction,
-                f"{settings_text(current)} Nothing changed: give `turn_timer`, `on_timeout` or "
-                "`reaction_window` to change them.",
+            how = (
+                "Nothing changed: give `turn_timer`, `on_timeout` or `reaction_window` to "
+                "change them."
+                if may_change
+                else "Members with Manage Server change them."
             )
+            await say_privately(interaction, f"{settings_text(current)} {how}")
             return
         seconds = current.turn_seconds
         if turn_timer is not None:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import dataclasses
+import sqlite3
 from collections.abc import Callable, Coroutine
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -182,6 +184,75 @@ async def test_settings_are_refused_to_a_member_without_manage_server(
     assert result.ephemeral
     assert result.content == "Only members with Manage Server can change the Junction settings."
     assert await running_bot(driver).store.guild_settings(GUILD_ID) == GuildSettings(GUILD_ID)
+
+
+def _dump(tmp_path: Path) -> list[str]:
+    """Every row of the bot's SQLite file (``tests.cogs.conftest.bot_settings``), as SQL."""
+    connection = sqlite3.connect(tmp_path / "bot.db")
+    try:
+        return list(connection.iterdump())
+    finally:
+        connection.close()
+
+
+LOOKED_AT = GuildSettings(GUILD_ID, None, "forfeit", 90)
+"""The settings Bob looks at: no turn timer (so a game waits untimed), forfeit, 90 s."""
+
+
+@pytest.mark.parametrize("options", [{}, {"on_timeout": ""}])
+async def test_any_member_may_look_at_the_settings(
+    driver: InteractionDriver, tmp_path: Path, options: dict[str, Any]
+) -> None:
+    """Bob, without Manage Server, wants to know the server's turn timer before a long game.
+    Discord offered him no /settings (its default permission was Manage Server), and sent all
+    the same it answered "Only members with Manage Server can change the Junction settings.",
+    though he only looked. It is offered to every member now, and he reads the settings, only
+    to him, with who may change them; nothing is stored (an empty on_timeout, sent by hand,
+    changes nothing either)."""
+    await running_bot(driver).store.set_guild_settings(LOOKED_AT)
+    tree = running_bot(driver).tree
+    command = tree.get_command("settings")
+    assert command is not None
+    # What the bot registers with Discord: no default permission, so every member is offered it.
+    assert command.to_dict(tree)["default_member_permissions"] is None
+    before = _dump(tmp_path)
+    result = await driver.slash("settings", options, user_id=BOB_ID)
+    assert result.ephemeral and len(result.responses) == 1, result.responses
+    assert result.content == (
+        "⚙️ Turn timer: **off**; when it runs out, the player forfeits. Reaction window: "
+        "**90 s**. Members with Manage Server change them."
+    ), result.content
+    assert not result.responses[0].components
+    assert _dump(tmp_path) == before
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"turn_timer": 5},
+        {"turn_timer": 0},
+        {"on_timeout": "computer"},
+        {"on_timeout": "forfeit"},
+        {"reaction_window": 45},
+        {"turn_timer": 5, "on_timeout": "computer", "reaction_window": 45},
+        {"turn_timer": 10081},
+        {"reaction_window": 4},
+        {"on_timeout": "nonsense"},
+    ],
+)
+async def test_settings_sent_with_options_by_a_member_without_manage_server_change_nothing(
+    driver: InteractionDriver, tmp_path: Path, options: dict[str, Any]
+) -> None:
+    """Now that any member may send /settings to look, Bob sends it with options (a change, the
+    same values again, values no client sends): each is refused in the sentence as before, and
+    the store is byte for byte as it was, the game waiting untimed in it included."""
+    await running_bot(driver).store.set_guild_settings(LOOKED_AT)
+    await alice_against(driver, seed=3)
+    before = _dump(tmp_path)
+    result = await driver.slash("settings", options, user_id=BOB_ID)
+    assert result.ephemeral and len(result.responses) == 1, result.responses
+    assert result.content == "Only members with Manage Server can change the Junction settings."
+    assert _dump(tmp_path) == before
 
 
 async def test_settings_are_taken_from_an_administrator(driver: InteractionDriver) -> None:
