@@ -184,6 +184,18 @@ def ellipsize(text: str, fnt: Font, max_width: int) -> str:
     return text.rstrip() + "…"
 
 
+@lru_cache(maxsize=1024)
+def fit_name(
+    name: str, max_width: int, size: int, style: FontStyle = "bold", min_size: int = READABLE
+) -> tuple[Font, str]:
+    """A name in a box ``max_width`` wide, as a header writes it: whole at the largest font
+    from ``size`` down to ``min_size``; only past that shortened by ``ellipsize`` at
+    ``min_size`` (a computer's level goes, then a name is cut). At a fixed size a
+    six-car arena wrote "Computer 3 (expert)" as "Computer 3", which fits whole at 20 px."""
+    fnt = fit_font(name, max_width, size, style, min_size)
+    return fnt, ellipsize(name, fnt, max_width)
+
+
 # --- palette -------------------------------------------------------------------------------
 
 

@@ -43,6 +43,7 @@ from bot.render.common import (
     ellipsize,
     felt,
     fit_font,
+    fit_name,
     fit_wrapped,
     font,
     text_width,
@@ -243,8 +244,10 @@ def _draw_header(
         c.text((right, cy), kills, kf, (240, 90, 60), anchor="rm", drop=1)
         right -= text_width(kills, kf) + 10
     name_x = x + 10 + w + 8
-    nf = font(24, "bold")
-    c.text((name_x, cy), ellipsize(car.name, nf, right - name_x), nf, Palette.INK, "lm", drop=2)
+    # Shrunk towards the readable size before it is cut: "Computer 3 (expert)" beside its
+    # kills fits whole at 20 px, where at 24 px it lost its level.
+    nf, name = fit_name(car.name, right - name_x, 24, "bold", _READABLE)
+    c.text((name_x, cy), name, nf, Palette.INK, "lm", drop=2)
     # Second line: whose move, moving or stopped.
     pills: list[tuple[str, RGB, RGB]] = []
     if won:

@@ -42,6 +42,7 @@ from bot.render.dragon import (
     table_png,
     table_size,
 )
+from bot.seats import computer_names
 from tests.render.colour_vision import ciede2000, closest_seen, worst_contrast
 from tests.render.drawn import crossed_texts, marks_drawn, off_canvas, sizes_drawn, words_drawn
 from tests.render.test_hostile_names import LONG
@@ -526,3 +527,56 @@ def test_a_hand_waiting_for_five_long_names_stays_readable(
     assert _png_size(png) == hand_size(view)
     assert not off_canvas(marks, hand_size(view))
     assert not crossed_texts(marks, hand_size(view))
+
+
+@pytest.mark.parametrize("level", ["normal", "expert"])
+def test_six_cars_headers_name_each_computer_with_its_level(
+    monkeypatch: pytest.MonkeyPatch, level: str
+) -> None:
+    """A six-car arena of a long-named member and five computers, three with kills: a panel's
+    header, beside the kill count, wrote "Computer 3 (expert)" as "Computer 3" at 24 px (the
+    level gone, though the captions name it) and the member's name cut at 24 px. The name now
+    shrinks towards the readable size first: every computer's header is its whole name, at
+    20 px or more, clear of the kill count and inside its panel; the member's 32 letters
+    are cut only at 20 px."""
+    computers = computer_names(5, level)
+    seated = [LONG[0], *computers]
+    state = _find_named(seated, lambda s: sum(c.kills > 0 for c in s.cars[1:]) >= 3)
+    sizes = sizes_drawn(monkeypatch)
+    marks = marks_drawn(monkeypatch)
+    view = GAME.public_view(state)
+    size = render_table(view).size
+    for car in view.cars:
+        x, y = _panel_origin(car.seat, 6)
+        header = [m for m in marks if m.on == size and x <= m.box[0] and m.box[3] <= y + 40]
+        header = [m for m in header if m.box[2] <= x + _PANEL_W and y <= m.box[1]]
+        kills = [m for m in header if m.what.startswith("☠")]
+        assert bool(kills) == (car.kills > 0)
+        (name,) = [m for m in header if m.what not in (f"@{car.seat}", *(k.what for k in kills))]
+        assert name.box[2] <= x + _PANEL_W - 12, name
+        assert all(name.box[2] < k.box[0] for k in kills), (name, kills)
+        drawn_at = dict(sizes)[name.what]
+        if car.seat == 0:
+            assert name.what.endswith("…") and LONG[0].startswith(name.what[:-1])
+            assert drawn_at == 20, f"{name.what!r} cut at {drawn_at} px"
+        else:
+            assert name.what == computers[car.seat - 1]
+            assert drawn_at >= 20, f"{name.what!r} at {drawn_at} px"
+
+
+def _find_named(seated: list[str], wanted: Callable[[DragonState], bool]) -> DragonState:
+    """The first state of a seeded playout among ``seated`` for which ``wanted`` holds."""
+    for seed in range(200):
+        rng = random.Random(seed)
+        state: DragonState = GAME.new_game(seated, seed)
+        for _ in range(3000):
+            if wanted(state):
+                return state
+            if GAME.outcome(state) is not None:
+                break
+            seat = rng.choice(sorted(GAME.to_act(state)))
+            legal = GAME.legal_actions(state, seat)
+            plays = [a for a in legal if a.verb not in QUIET]
+            action = rng.choice(plays) if plays and rng.random() < 0.85 else rng.choice(legal)
+            state = GAME.apply(state, seat, action)
+    raise AssertionError("no playout reached the wanted situation")

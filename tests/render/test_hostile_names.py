@@ -214,19 +214,6 @@ def test_a_long_ttr_name_stays_clear_of_its_chips(drawn: Drawn, key: str) -> Non
     assert not crossed, f"names drawn under the chips: {crossed}"
 
 
-def test_six_computers_are_named_by_number_where_their_level_does_not_fit(drawn: Drawn) -> None:
-    """A six-car Dragon table of computers with kills: a panel's title, beside the kill count,
-    has room for "Computer 2" but not for "Computer 2 (normal)". It used to be cut to
-    "Computer 2 (no…", which says nothing the number does not; the level now goes first."""
-    names = ["Alice", *computer_names(5, "normal")]
-    state = _playout("dragon", names, lambda s: sum(c.kills > 0 for c in s.cars[1:]) >= 3)
-    found = bundle("dragon")
-    found.presenter.table_png(found.game.public_view(state))
-    texts = {text for text, _, _ in drawn}
-    assert any(text in texts for text in ("Computer 1", "Computer 2", "Computer 3"))
-    assert not [text for text in texts if text.startswith("Computer") and "…" in text]
-
-
 def test_only_a_computer_name_loses_its_level_when_cut() -> None:
     """A member's long name is cut with an ellipsis as ever, even one ending in parentheses."""
     bold = common.font(22, "bold")
