@@ -26,6 +26,7 @@ from bot.render.common import (
     RGB,
     Box,
     Canvas,
+    Font,
     Palette,
     after_title,
     card_radius,
@@ -641,29 +642,18 @@ def render_hand_result(view: MillePublicView, result: HandResult | None = None) 
         )
     else:
         c.rounded(banner, 14, fill=(36, 40, 46), outline=Palette.MAT_EDGE, width=2)
-        big = font(24, "bold")
         if view.match_target is None:
-            text = "Single hand game"
+            texts: tuple[str, ...] = ("Single hand game",)
+            fnt = font(24, "bold")
         else:
-            # Long names are cut so the scores (what the banner is for) stay large.
             seats = range(min(len(match_after), len(view.players)))
-            suffix = f"   (first to {view.match_target})"
-            scores = "".join(f" {match_after[s]}" for s in seats)
-            spare = inner - text_width(f"Match: {'  —  ' * (len(seats) - 1)}{scores}{suffix}", big)
-            per_name = max(60, spare // max(1, len(seats)))
-            # A short name leaves its room to the other: "Computer (normal)" beside "Alice"
-            # was cut to "Computer" at an even share, the level the lines name it by gone.
-            widths = [text_width(view.players[s], big) for s in seats]
-            rooms = [max(per_name, spare - sum(widths) + widths[s]) for s in seats]
-            parts = [f"{ellipsize(view.players[s], big, rooms[s])} {match_after[s]}" for s in seats]
-            text = f"Match: {'  —  '.join(parts)}   (first to {view.match_target})"
-        c.text(
-            (cx, (banner[1] + banner[3]) / 2),
-            text,
-            fit_font(text, inner, 24, "bold", READABLE),
-            Palette.INK,
-            anchor="mm",
-        )
+            scores = tuple((view.players[s], match_after[s]) for s in seats)
+            fnt, texts = match_lines(scores, view.match_target, inner)
+        mid = (banner[1] + banner[3]) / 2
+        step = _size(fnt) + 4
+        for i, line in enumerate(texts):
+            y = mid + (i - (len(texts) - 1) / 2) * step
+            c.text((cx, y), line, fnt, Palette.INK, anchor="mm")
 
     columns = max(1, len(result.lines))
     col_w = (w - 64 - 24 * (columns - 1)) // columns
@@ -673,6 +663,56 @@ def render_hand_result(view: MillePublicView, result: HandResult | None = None) 
         box = (x0, 196 + drop, x0 + col_w, h - 20)
         _result_column(c, view, seat, lines, totals[seat], match_after[seat], box)
     return c.image
+
+
+_MATCH = "Match: "
+_VERSUS = "  —  "
+
+
+def match_lines(
+    scores: tuple[tuple[str, int], ...], target: int, width: int
+) -> tuple[Font, tuple[str, ...]]:
+    """The score sheet's banner mid-match, "Match: Ann 1000  —  Bob 750   (first to 5000)", in
+    a box ``width`` wide: on one line at 24 px down to the readable size; else on two lines
+    (the second player's score and the target on the second) at the largest size both fit;
+    only past that is a name cut, at the readable size. Each name was cut at 24 px to a share
+    of one line, so two long names read "Maximilian… 1700  —  Bartholome… 675"."""
+    parts = [f"{name} {total}" for name, total in scores]
+    suffix = f"   (first to {target})"
+    one = f"{_MATCH}{_VERSUS.join(parts)}{suffix}"
+    if text_width(one, font(READABLE, "bold")) <= width:
+        return fit_font(one, width, 24, "bold", READABLE), (one,)
+    half = (len(parts) + 1) // 2
+    heads = [_MATCH, ""]
+    tails = [_VERSUS.rstrip(), suffix]
+    groups = [scores[:half], scores[half:]]
+    lines = [
+        f"{head}{_VERSUS.join(f'{n} {t}' for n, t in group)}{tail}"
+        for head, group, tail in zip(heads, groups, tails, strict=True)
+    ]
+    size = 24
+    while size > READABLE and any(text_width(ln, font(size, "bold")) > width for ln in lines):
+        size -= 1
+    fnt = font(size, "bold")
+    if all(text_width(ln, fnt) <= width for ln in lines):
+        return fnt, tuple(lines)
+    # At the readable size and still too wide: the names of a line share what its scores,
+    # separators and target leave (a computer's level goes before a name is cut).
+    cut = []
+    for head, group, tail in zip(heads, groups, tails, strict=True):
+        fixed = head + _VERSUS * (len(group) - 1) + "".join(f" {t}" for _, t in group) + tail
+        spare = width - text_width(fixed, fnt)
+        widths = [text_width(n, fnt) for n, _ in group]
+        even = spare // max(1, len(group))
+        rooms = [max(even, spare - sum(widths) + w) for w in widths]
+        named = [f"{ellipsize(n, fnt, r)} {t}" for (n, t), r in zip(group, rooms, strict=True)]
+        cut.append(f"{head}{_VERSUS.join(named)}{tail}")
+    return fnt, tuple(cut)
+
+
+def _size(fnt: Font) -> int:
+    """A font's size in pixels (Pillow's own font, drawn when the bundled one is missing, 24)."""
+    return round(getattr(fnt, "size", 24))
 
 
 _REASON_STEP = 24

@@ -27,6 +27,7 @@ from bot.render.mille import (
     RESULT_SIZE,
     TABLE_SIZE,
     hand_png,
+    match_lines,
     render_hand,
     render_hand_result,
     render_table,
@@ -34,7 +35,7 @@ from bot.render.mille import (
     table_png,
 )
 from bot.render.mille_cards import draw_card
-from tests.render.drawn import sizes_drawn
+from tests.render.drawn import Mark, crossed_texts, marks_drawn, sizes_drawn
 from tests.render.test_hostile_names import LONG
 
 GAME = get_game("mille")
@@ -349,13 +350,68 @@ def test_a_match_banner_names_the_computer_as_the_lines_do(
     """Mid-match, Ann against "Computer (normal)": the sheet's banner read "Match: Ann 1000 —
     Computer 750", each name cut to an even share of its room, where the lines and the panel
     above say "Computer (normal)". Ann's short name leaves its room to the computer now; two
-    long names still share it evenly."""
+    long names take two lines (``test_a_match_banner_writes_two_long_names_whole``)."""
     view = GAME.public_view(after_hand)
     drawn = sizes_drawn(monkeypatch)
     render_hand_result(dataclasses.replace(view, players=("Ann", "Computer (normal)")))
     (banner,) = [words for words, _ in drawn if words.startswith("Match: ")]
     assert banner.startswith("Match: Ann ") and "  —  Computer (normal) " in banner, banner
-    drawn.clear()
-    render_hand_result(dataclasses.replace(view, players=(LONG[0], LONG[1])))
-    (banner,) = [words for words, _ in drawn if words.startswith("Match: ")]
-    assert banner.count("…") == 2, banner
+
+
+_BANNER = (32, 108, RESULT_SIZE[0] - 32, 178)
+"""The score sheet's banner mid-match (its reason on one line)."""
+
+
+def _banner_texts(marks: list[Mark]) -> list[Mark]:
+    """The texts drawn inside the banner's rows on the score sheet."""
+    return [
+        m
+        for m in marks
+        if m.is_text and m.on == RESULT_SIZE and _BANNER[1] < m.box[3] and m.box[1] < _BANNER[3]
+    ]
+
+
+@pytest.mark.parametrize(
+    "players",
+    [(LONG[0], LONG[1]), (LONG[0], "Computer (expert)"), ("Computer (normal)", LONG[5])],
+)
+def test_a_match_banner_writes_two_long_names_whole(
+    after_hand: Any, monkeypatch: pytest.MonkeyPatch, players: tuple[str, str]
+) -> None:
+    """Mid-match, a long name against another or a computer: the banner cut each name at
+    24 px to a share of one line, "Match: Maximilian… 1700  —  Bartholome… 675", or
+    "Maximilian… 1700  —  Computer 675", its level gone. It now takes two lines at 20 px or
+    more, every name, score and the target whole, each line inside the banner and clear of
+    the other."""
+    view = dataclasses.replace(GAME.public_view(after_hand), players=players)
+    sizes = sizes_drawn(monkeypatch)
+    marks = marks_drawn(monkeypatch)
+    render_hand_result(view)
+    texts = _banner_texts(marks)
+    words = " ".join(m.what for m in texts)
+    totals = (
+        [line.points for line in view.results[-1].lines[0]],
+        [line.points for line in view.results[-1].lines[1]],
+    )
+    for name, lines in zip(players, totals, strict=True):
+        assert f"{name} {sum(lines)}" in words, words
+    assert f"(first to {view.match_target})" in words and "…" not in words, words
+    assert all(size >= READABLE for text, size in sizes if text in words)
+    x0, y0, x1, y1 = _BANNER
+    for m in texts:
+        assert x0 + 10 <= m.box[0] and m.box[2] <= x1 - 10, m
+        assert y0 < m.box[1] and m.box[3] < y1, m
+    assert not crossed_texts(texts, RESULT_SIZE)
+
+
+def test_a_match_banner_cuts_names_only_past_two_lines_at_the_readable_size() -> None:
+    """Two names of 32 wide letters: the first holds on its line at 20 px, the second, with
+    the target beside it, does not; only that one is cut with an ellipsis, at 20 px, each
+    line within the banner's width, scores and target whole."""
+    wide = "W" * 32
+    width = _BANNER[2] - _BANNER[0] - 30
+    fnt, lines = match_lines(((wide, 1700), (wide, 675)), 5000, width)
+    assert common.font(READABLE, "bold") is fnt and len(lines) == 2, lines
+    assert all(text_width(line, fnt) <= width for line in lines), lines
+    assert lines[0] == f"Match: {wide} 1700  —", lines
+    assert lines[1].startswith("WWW") and lines[1].endswith("… 675   (first to 5000)"), lines
