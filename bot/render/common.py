@@ -196,6 +196,30 @@ def fit_name(
     return fnt, ellipsize(name, fnt, max_width)
 
 
+@lru_cache(maxsize=1024)
+def fit_name_lines(
+    name: str, max_width: int, size: int, style: FontStyle = "bold", min_size: int = READABLE
+) -> tuple[Font, tuple[str, ...]]:
+    """A name in a header with room for two lines at ``min_size``: on one line as
+    ``fit_name`` writes it while it fits whole at ``min_size``; past that on two lines at
+    ``min_size``, a computer's level on its own ("Computer 2" over "(normal)"), a member's
+    name wrapped ("Maximilian Wolfgang" over "von Habsburg"), cut with an ellipsis only
+    where two lines do not hold it."""
+    fnt = fit_font(name, max_width, size, style, min_size)
+    if text_width(name, fnt) <= max_width:
+        return fnt, (name,)
+    computer = without_level(name)
+    if computer is not None:
+        level = name[len(computer) :].strip()
+        if max(text_width(computer, fnt), text_width(level, fnt)) <= max_width:
+            return fnt, (computer, level)
+    first, *rest = wrap(name, fnt, max_width) or [name]
+    lines = [ellipsize(first, fnt, max_width)]  # a word too wide for the line is cut
+    if rest and not lines[0].endswith("…"):
+        lines.append(ellipsize(" ".join(rest), fnt, max_width))
+    return fnt, tuple(lines)
+
+
 # --- palette -------------------------------------------------------------------------------
 
 
@@ -647,6 +671,19 @@ def hand_header(
         return
     phrase_font = fit_font(phrase, room, 28, "bold", min_size=min_size)
     c.text((30, 36), ellipsize(phrase, phrase_font, room), phrase_font, Palette.INK, "lm", drop=2)
+
+
+def header_name(
+    c: Canvas, x: float, cy: float, name: tuple[Font, tuple[str, ...]], ink: RGB = Palette.INK
+) -> int:
+    """Write ``fit_name_lines``' font and lines from ``x``, centred on ``cy`` (two lines set
+    2 px apart); returns the width of the widest line."""
+    fnt, lines = name
+    step = (fnt.size if isinstance(fnt, ImageFont.FreeTypeFont) else READABLE) + 2
+    for i, line in enumerate(lines):
+        y = cy + (i - (len(lines) - 1) / 2) * step
+        c.text((x, y), line, fnt, ink, anchor="lm", drop=2)
+    return max(text_width(line, fnt) for line in lines)
 
 
 def mileage_track(c: Canvas, box: Sequence[float]) -> None:

@@ -34,8 +34,10 @@ from bot.render.common import (
     ellipsize,
     felt,
     fit_font,
+    fit_name_lines,
     font,
     hand_header,
+    header_name,
     mat,
     mileage_bar,
     mileage_track,
@@ -266,7 +268,6 @@ def _draw_side_header(
         return sum(text_width(text, chip) + 24 + 8 for text, _, _ in pills)
 
     x = _MARGIN + 20
-    name_font = font(30, "bold")
     name_room = limit - (x + 28) - 16 - pills_width()
     if name_room < 160:
         # A long name and long chips: keep the chips' first word ("Stopped"), not the reason.
@@ -276,9 +277,11 @@ def _draw_side_header(
         (x, cy - 9, x + 18, cy + 9), fill=Palette.SEAT[t.seat % 2], outline=Palette.INK, width=2
     )
     x += 28
-    name = ellipsize(t.name, name_font, max(80, min(name_room, 420)))
-    c.text((x, cy), name, name_font, Palette.INK, anchor="lm", drop=2)
-    x += text_width(name, name_font) + 16
+    # Shrunk towards the readable size, then on two lines, before it is cut: at 30 px a
+    # computer to play, stopped and limited, lost its level ("Computer"), and a 32-letter
+    # name was cut at 18 letters beside long chips.
+    name = fit_name_lines(t.name, max(80, min(name_room, 420)), 30, "bold", READABLE)
+    x += header_name(c, x, cy, name) + 16
     for text, fill, ink in pills:
         x += c.pill(x, cy - 16, text, chip, fill, ink=ink, height=32) + 8
 

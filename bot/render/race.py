@@ -49,9 +49,11 @@ from bot.render.common import (
     ellipsize,
     felt,
     fit_font,
+    fit_name_lines,
     fit_wrapped,
     font,
     hand_header,
+    header_name,
     mat,
     mileage_bar,
     mileage_track,
@@ -478,7 +480,6 @@ def _draw_header(
         pills.append((f"▶ {word}", Palette.GOLD, Palette.DARK_INK))
     pills += [(text, fill, Palette.INK) for text, fill in _status_chips(side)]
     x = _MARGIN + 22
-    name_font = font(28, "bold")
     pills_w = sum(text_width(t, chip) + 24 + 8 for t, _, _ in pills)
     # The name keeps at least 200 px (220 left a long name's third chip, "Speed Trap: 25/50",
     # out at the readable size); chips that no longer fit are left out.
@@ -487,9 +488,9 @@ def _draw_header(
         (x, cy - 9, x + 18, cy + 9), fill=DECK_COLOURS[side.seat % 2], outline=Palette.INK, width=2
     )
     x += 26
-    name = ellipsize(side.name, name_font, room)
-    c.text((x, cy), name, name_font, Palette.INK, anchor="lm", drop=2)
-    x += text_width(name, name_font) + 12
+    # Shrunk towards the readable size, then on two lines, before it is cut: beside three
+    # chips "Computer (normal)" lost its level at 28 px, and at 20 px needs 216 px.
+    x += header_name(c, x, cy, fit_name_lines(side.name, room, 28, "bold", READABLE)) + 12
     for text, fill, ink in pills:
         if x + text_width(text, chip) + 24 > limit:
             break

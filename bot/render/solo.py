@@ -33,9 +33,9 @@ from bot.render.common import (
     after_title,
     card_radius,
     dashed_rounded,
-    ellipsize,
     felt,
     fit_font,
+    fit_name,
     fit_wrapped,
     font,
     hand_header,
@@ -234,9 +234,8 @@ def _draw_top_bar(c: Canvas, view: SoloPublicView) -> None:
         x += c.pill(x, cy - 15, "Win needs fuel left", small, _GREY_CHIP) + 8
     name = view.players[0] if view.players else ""
     if name:
-        name_font = font(22, "bold")
         room = _W - _MARGIN - 8 - x - 16
-        shown = ellipsize(name, name_font, max(60, room))
+        name_font, shown = fit_name(name, max(60, room), 22, "bold", READABLE)
         c.text((_W - _MARGIN - 8, cy), shown, name_font, Palette.INK, "rm", drop=2)
 
 

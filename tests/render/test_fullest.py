@@ -1240,3 +1240,74 @@ def test_card_back_1000_is_readable(monkeypatch: pytest.MonkeyPatch, size: tuple
     assert words == "1000" and font_size >= READABLE, drawn
     # the plate: 80 % of the card wide, 32 % high, in its middle
     assert w * 0.1 < left and right < w * 0.9 and h * 0.34 < top and bottom < h * 0.66
+
+
+# --- a side's header, crowded --------------------------------------------------------------
+
+_COMPUTER = "Computer (normal)"
+
+
+def _busy_mille_sides(lang: str) -> Any:
+    """A long-named member and a computer to play, both stopped by Out of Gas under a speed
+    limit, 7 cards each, 4995 points: the chips leave each name 200-odd px."""
+    game = bundle("mille").game
+    view = game.public_view(game.new_game([LONG[0], _COMPUTER], 1, {"names": lang}))
+    busy = {
+        "battle_pile": (Card.STOP, Card.GO, Card.OUT_OF_GAS),
+        "battle_counts_as": Card.OUT_OF_GAS,
+        "can_go": False,
+        "limited": True,
+        "speed_pile": (Card.SPEED_LIMIT,),
+        "score": 4995,
+        "hand_count": 7,
+    }
+    sides = tuple(dataclasses.replace(t, **busy) for t in view.tableaus)
+    return dataclasses.replace(view, tableaus=sides, turn=1)
+
+
+def _busy_race_sides() -> Any:
+    """The fullest 1000 Mile Race table, the member long-named and the computer reacting:
+    three chips on each side at the readable size."""
+    view = _race_fullest()[1]
+    a, b = view.sides
+    sides = (dataclasses.replace(a, name=LONG[0]), dataclasses.replace(b, name=_COMPUTER))
+    return dataclasses.replace(view, sides=sides, players=(LONG[0], _COMPUTER))
+
+
+@pytest.mark.parametrize(
+    ("key", "chips"),
+    [
+        ("mille-en", ("Stopped · Out of Gas", "▶ TO PLAY")),
+        ("mille-fr", ("Stopped · Panne d'essence", "▶ TO PLAY")),
+        ("race", ("Stopped · 8 hazards", "▶ MAY REACT")),
+    ],
+)
+def test_a_crowded_side_header_keeps_the_computers_level(
+    monkeypatch: pytest.MonkeyPatch, key: str, chips: tuple[str, str]
+) -> None:
+    """A side's header beside long chips: the name was drawn at 30 px (28 in the race) and
+    cut, the computer's to "Computer" (its level gone, though the last move and the captions
+    name it), the member's to "Maximilian…". The name now shrinks to 20 px, then takes two
+    lines ("Computer" over "(normal)"), and only then is cut: the computer's header says its
+    level, the member's most of the name, every line at 20 px or more, left of the chips."""
+    sizes = sizes_drawn(monkeypatch)
+    marks = marks_drawn(monkeypatch)
+    if key == "race":
+        size = race.render_table(_busy_race_sides()).size
+    else:
+        size = mille.render_table(_busy_mille_sides(key.removeprefix("mille-"))).size
+    texts = [m for m in marks if m.is_text and m.on == size]
+    for chip, whose in zip(chips, (LONG[0], _COMPUTER), strict=True):
+        first = next(m for m in texts if m.what == chip)
+        mid = (first.box[1] + first.box[3]) / 2
+        header = [
+            m
+            for m in texts
+            if abs((m.box[1] + m.box[3]) / 2 - mid) < 26 and m.box[2] < first.box[0]
+        ]
+        shown = " ".join(m.what for m in header)
+        assert all(dict(sizes)[m.what] >= READABLE for m in header), header
+        if whose == _COMPUTER:
+            assert shown == _COMPUTER, header
+        else:
+            assert whose.startswith(shown.removesuffix("…")) and len(shown) >= 20, header

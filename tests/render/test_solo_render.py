@@ -227,3 +227,23 @@ def test_presenter_hint_is_a_legal_move(mid_game: Any) -> None:
     assert SOLO.hint is not None
     found = SOLO.hint(G.private_view(mid_game, 0))
     assert found is not None and found[0] in G.public_view(mid_game).legal and found[1]
+
+
+def test_a_long_name_in_the_top_bar_shrinks_before_it_is_cut(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The player's 32-letter name right of the top bar's chips was cut at 22 px ("Maximilian
+    Wolfgang von H…"); it shrinks to the readable size first, so more of it shows, its ink
+    inside the image and clear of the chips."""
+    name = "Maximilian Wolfgang von Habsburg"
+    game = get_game("solo")
+    view = game.public_view(game.new_game([name], 1))
+    sizes = sizes_drawn(monkeypatch)
+    marks = marks_drawn(monkeypatch)
+    size = render_table(view).size
+    (shown,) = [m for m in marks if m.is_text and name.startswith(m.what.removesuffix("…"))]
+    assert dict(sizes)[shown.what] == 20, sizes
+    assert shown.what.endswith("…") and len(shown.what) > len("Maximilian Wolfgang von H…")
+    bar = [m for m in marks if m.is_text and m.on == size and m.box[3] < 56 and m is not shown]
+    assert bar and all(m.box[2] < shown.box[0] for m in bar), (bar, shown)
+    assert shown.box[2] <= size[0]
