@@ -48,6 +48,7 @@ from bot.render.common import (
     ellipsize,
     felt,
     fit_font,
+    fit_name_lines,
     font,
     result_banner_height,
     text_width,
@@ -1040,10 +1041,10 @@ def _city_strip(c: Canvas, view: TtrPublicView, result: FinalScore, y: int) -> N
 def _city_winners(names: list[str], width: int) -> tuple[str, ...]:
     """The winners of a Big City on lines of ``width`` at ``READABLE`` px: wrapped whole on up
     to two lines a winner (four for one or two) when every line fits (a word wider than a line
-    stays whole in a wrap), else a name a line, each cut to fit (at most four winners: a tie
-    of every seat). They shrank to 12 px on two lines. Two lines a winner keep a computer's
-    level: three computers sharing a city were "Computer 1," "Computer 2," "Computer 3" where
-    the scoring lines say "Computer 1 (normal)"."""
+    stays whole in a wrap), else each on a line or two of its own, cut only past two (at most
+    four winners: a tie of every seat). They shrank to 12 px on two lines. Two lines a winner
+    keep a computer's level: three computers sharing a city were "Computer 1," "Computer 2,"
+    "Computer 3" where the scoring lines say "Computer 1 (normal)"."""
     if not names:
         return ("nobody",)
     fnt = font(READABLE, "bold")
@@ -1052,13 +1053,15 @@ def _city_winners(names: list[str], width: int) -> tuple[str, ...]:
     fits = all(text_width(line, fnt) <= width for line in lines)
     if fits and len(lines) <= 2 * max(2, len(names)):
         return tuple(lines)
+    # Else each winner on a line or two of its own (``fit_name_lines``: a computer's level on
+    # its own line), cut only where two do not hold it: a name with a word too wide for the
+    # box cut every winner to a line, "Maximilian…," "Bartholome…," "Computer 2".
     comma = text_width(",", fnt)
-    return tuple(
-        ellipsize(name, fnt, width - comma) + ","
-        if i < len(names) - 1
-        else ellipsize(name, fnt, width)
-        for i, name in enumerate(names)
-    )
+    each: list[str] = []
+    for i, name in enumerate(names):
+        *head, last = fit_name_lines(name, width - comma, READABLE, "bold", READABLE)[1]
+        each += [*head, last + ("," if i < len(names) - 1 else "")]
+    return tuple(each)
 
 
 def result_png(view: TtrPublicView) -> bytes:

@@ -17,7 +17,7 @@ import pytest
 from PIL import Image
 
 from bot.games import bundle
-from bot.render import common
+from bot.render import common, ttr
 from bot.render.common import READABLE
 from bot.render.leaderboard import LeaderboardRow, leaderboard_png
 from bot.seats import computer_names
@@ -302,3 +302,18 @@ def test_big_city_winners_name_computers_as_the_scoring_lines_do(
     assert f"+15 {', '.join(names)} " in boxes, boxes
     assert f"+14 {', '.join(names[1:])} " in boxes, boxes
     assert min(size for _, size in cities) >= READABLE, cities
+
+
+def test_big_city_winners_keep_a_computers_level_beside_a_long_name() -> None:
+    """A Big City shared by "Bartholomew Montgomery-Worthing" (a word too wide for the box) and
+    two computers: every winner was cut to a line, "Bartholome…," "Computer 1," "Computer 2",
+    the levels gone. Each winner now takes a line or two of its own: the computers whole,
+    the long name cut only on its second line, every line within the box at 20 px."""
+    names = [LONG[1], *computer_names(2, "normal")]
+    width = ttr._city_width() - 20
+    lines = ttr._city_winners(names, width)
+    bold = common.font(READABLE, "bold")
+    assert all(common.text_width(line, bold) <= width for line in lines), lines
+    said = " ".join(lines)
+    assert said.endswith(", Computer 1 (normal), Computer 2 (normal)"), lines
+    assert lines[0] == "Bartholomew" and lines[1].startswith("Montgomer"), lines
