@@ -786,18 +786,11 @@ def _result_column(
     name = view.players[seat] if seat < len(view.players) else f"Seat {seat + 1}"
     pill_x = x1 - 16 - text_width("★ WINNER", font(READABLE, "bold")) - 24
     # The name ends where the winner's pill begins (with a gap), pill or not: both panels
-    # then cut long names alike. It shrinks towards the readable size before it is cut: at
-    # 28 px "Computer (normal)" lost its level, the sheet's lines and the result naming it whole.
+    # then cut long names alike. It shrinks towards the readable size, then takes two lines,
+    # before it is cut: at 28 px "Computer (normal)" lost its level, the sheet's lines and the
+    # result naming it whole, and at 20 px a 32-letter name was "Maximilian Wolfga…".
     room = pill_x - 12 - (x0 + 46)
-    name_font = fit_font(name, room, 28, "bold", READABLE)
-    c.text(
-        (x0 + 46, y0 + 31),
-        ellipsize(name, name_font, room),
-        name_font,
-        Palette.INK,
-        anchor="lm",
-        drop=2,
-    )
+    header_name(c, x0 + 46, y0 + 31, fit_name_lines(name, room, 28, "bold", READABLE))
     if won:
         c.pill(
             pill_x,

@@ -415,3 +415,26 @@ def test_a_match_banner_cuts_names_only_past_two_lines_at_the_readable_size() ->
     assert all(text_width(line, fnt) <= width for line in lines), lines
     assert lines[0] == f"Match: {wide} 1700  —", lines
     assert lines[1].startswith("WWW") and lines[1].endswith("… 675   (first to 5000)"), lines
+
+
+def test_a_score_columns_long_name_takes_two_lines_before_it_is_cut(
+    after_hand: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each column of the score sheet is headed by its player's name, cut at 20 px where it
+    does not fit ("Maximilian Wolfga…"). It takes two lines at 20 px first: a 32-letter name
+    whole, or cut only on its second line, both lines inside the column and above its first
+    score line."""
+    view = dataclasses.replace(GAME.public_view(after_hand), players=(LONG[0], LONG[1]))
+    sizes = sizes_drawn(monkeypatch)
+    marks = marks_drawn(monkeypatch)
+    render_hand_result(view)
+    texts = [m for m in marks if m.is_text and m.on == RESULT_SIZE]
+    for seat, column in enumerate(((32, 488), (512, 968))):
+        label = view.results[-1].lines[seat][0].label
+        inside = [m for m in texts if column[0] <= m.box[0] and m.box[2] <= column[1]]
+        first = next(m for m in inside if m.what == label)
+        head = [m for m in inside if _BANNER[3] < m.box[1] < first.box[1]]
+        shown = " ".join(m.what for m in head)
+        assert LONG[seat].startswith(shown.removesuffix("…")) and len(shown) >= 26, head
+        assert all(dict(sizes)[m.what] >= READABLE for m in head), head
+        assert all(m.box[3] < first.box[1] for m in head), (head, first)
