@@ -1,8 +1,9 @@
 """What the computers at a table are called, for every front end (Discord and the console).
 
 A computer's seat is named for its level, "Computer (normal)", and numbered when a table has
-several ("Computer 2 (expert)"). Images with six cars have little room for a name: there the
-level goes before the name is cut, since the number alone tells the computers apart.
+several ("Computer 2 (expert)"). An image short of room for a name writes it smaller (down to
+the readable size) or its level on a line of its own; only where neither holds it does the
+level go before the name is cut, since the number alone tells the computers apart.
 """
 
 from __future__ import annotations
