@@ -29,13 +29,12 @@ from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
     CAROL_ID,
+    EPHEMERAL,
     GAMES_CHANNEL_ID,
     GUILD_ID,
     InteractionResult,
 )
 from tests.discord.payloads import InteractionDriver
-
-EPHEMERAL = 1 << 6
 
 
 def _said(result: InteractionResult) -> str:

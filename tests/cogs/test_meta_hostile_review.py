@@ -28,13 +28,12 @@ from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
     CAROL_ID,
+    EPHEMERAL,
     GAMES_CHANNEL_ID,
     GUILD_ID,
     InteractionResult,
 )
 from tests.discord.payloads import InteractionDriver
-
-EPHEMERAL = 1 << 6
 
 DAVE_ID = CAROL_ID + 77
 """A member of another server only, which Alice is not on."""

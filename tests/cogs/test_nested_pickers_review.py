@@ -21,6 +21,7 @@ from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
     CAROL_ID,
+    EPHEMERAL,
     GAMES_CHANNEL_ID,
     GENERAL_CHANNEL_ID,
     GUILD_ID,
@@ -145,7 +146,7 @@ async def test_a_set_forged_on_the_public_table_never_shows_the_hand_there(
     assert shown["content"] == table["content"]
     assert [a["filename"] for a in shown["attachments"]] == ["table.png"]
     for message in driver.backend.messages.values():
-        if not int(message.get("flags") or 0) & 64:
+        if not int(message.get("flags") or 0) & EPHEMERAL:
             assert "hand.png" not in [a["filename"] for a in message.get("attachments") or []]
     assert (await _row(driver, deal.stored.id))[0] == 1
 

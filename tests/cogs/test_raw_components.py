@@ -27,8 +27,15 @@ from cogs.raw_options import MALFORMED
 from cogs.ui import APOLOGY, plain
 from tests.cogs.conftest import LoggedErrors, running_bot
 from tests.cogs.helpers import challenge_mille, public_table, replies
-from tests.cogs.test_raw_options import EPHEMERAL, _dump
-from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID, walk_components
+from tests.cogs.test_raw_options import _dump
+from tests.discord.backend import (
+    ALICE_ID,
+    BOB_ID,
+    EPHEMERAL,
+    GAMES_CHANNEL_ID,
+    GUILD_ID,
+    walk_components,
+)
 from tests.discord.payloads import InteractionDriver
 
 GAMES = ("mille", "race", "dragon", "ttr", "solo", "ttr-solo")

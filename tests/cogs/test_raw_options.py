@@ -23,10 +23,14 @@ from cogs.raw_options import MALFORMED
 from cogs.ui import APOLOGY, QUOTED_DIGITS, plain
 from tests.cogs.conftest import LoggedErrors, running_bot
 from tests.cogs.helpers import replies, stacked_mille
-from tests.discord.backend import BOB_ID, GAMES_CHANNEL_ID, InteractionResult, user_payload
+from tests.discord.backend import (
+    BOB_ID,
+    EPHEMERAL,
+    GAMES_CHANNEL_ID,
+    InteractionResult,
+    user_payload,
+)
 from tests.discord.payloads import InteractionDriver
-
-EPHEMERAL = 1 << 6
 
 COMMANDS = (
     "abort",

@@ -49,6 +49,7 @@ from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
     CAROL_ID,
+    EPHEMERAL,
     GAMES_CHANNEL_ID,
     GUILD_ID,
     InteractionResult,
@@ -65,7 +66,7 @@ def _public_words(driver: InteractionDriver) -> str:
     return " | ".join(
         str(m.get("content") or "")
         for m in driver.messages.values()
-        if not int(m.get("flags") or 0) & 64
+        if not int(m.get("flags") or 0) & EPHEMERAL
     )
 
 

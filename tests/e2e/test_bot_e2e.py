@@ -24,6 +24,7 @@ from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
     CAROL_ID,
+    EPHEMERAL,
     GAMES_CHANNEL_ID,
     JSON,
     CallbackType,
@@ -243,7 +244,7 @@ class Scenario:
         for message in self.fake.messages.values():
             names = [a["filename"] for a in message.get("attachments") or []]
             if "hand.png" in names or "Your hand" in str(message.get("content")):
-                assert int(message.get("flags") or 0) & 64, "a stored hand message is public"
+                assert int(message.get("flags") or 0) & EPHEMERAL, "a stored hand message is public"
 
 
 async def _play(scenario: Scenario) -> None:
