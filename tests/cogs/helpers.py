@@ -1,12 +1,13 @@
 """Small helpers for cog tests: a two-seat start (a stacked Mille Bornes one among them), find a
-component by what it says, the public table message, what an interaction said, a computer held
-in thought, the lobbies' clock moved on and their expiry sweep run by hand, an answer Discord
-took and still failed."""
+component by what it says, the public table message, what an interaction said, the store as SQL,
+a computer held in thought, the lobbies' clock moved on and their expiry sweep run by hand, an
+answer Discord took and still failed."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import sqlite3
 from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -250,6 +251,13 @@ async def restarted(driver: InteractionDriver, tmp_path: Path) -> AsyncIterator[
             yield again
     finally:
         await bot.close()
+
+
+def store_dump(tmp_path: Path) -> list[str]:
+    """Every row the test bot's SQLite store holds, as SQL (the file ``bot_settings`` names):
+    taken before and after a refusal, it shows that nothing stored changed."""
+    with contextlib.closing(sqlite3.connect(tmp_path / "bot.db")) as connection:
+        return list(connection.iterdump())
 
 
 def replies(result: InteractionResult) -> str:

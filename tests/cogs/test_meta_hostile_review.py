@@ -3,11 +3,10 @@
 
 Each test drives the real cogs through the fake Discord and holds a fix for what the review
 found; its docstring says what should happen and what happened before the fix. A refusal is one
-private sentence and changes nothing stored (``_store_dump`` before and after)."""
+private sentence and changes nothing stored (``store_dump`` before and after)."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -23,6 +22,7 @@ from tests.cogs.helpers import (
     public_table,
     replies,
     stacked_mille,
+    store_dump,
 )
 from tests.discord.backend import (
     ALICE_ID,
@@ -37,15 +37,6 @@ from tests.discord.payloads import InteractionDriver
 
 DAVE_ID = CAROL_ID + 77
 """A member of another server only, which Alice is not on."""
-
-
-def _store_dump(tmp_path: Path) -> list[str]:
-    """Every row the bot's SQLite store holds, as SQL (``tests.cogs.conftest.bot_settings``)."""
-    connection = sqlite3.connect(tmp_path / "bot.db")
-    try:
-        return list(connection.iterdump())
-    finally:
-        connection.close()
 
 
 def _private_sentence(result: InteractionResult) -> str:
@@ -89,7 +80,7 @@ async def test_another_member_s_games_are_not_read_in_a_direct_message(
         ("history", {"member": BOB_ID}),
         ("stats", {"game": "mille", "member": BOB_ID}),
     ):
-        before = _store_dump(tmp_path)
+        before = store_dump(tmp_path)
         asked = await driver.slash(command, options, channel_id=direct)
         said = _private_sentence(asked)
         assert "Dave" not in said and not any(f.attachments for f in asked.responses), said
@@ -97,7 +88,7 @@ async def test_another_member_s_games_are_not_read_in_a_direct_message(
             "In a direct message only your own games are shown: ask about another member "
             "on a server you share."
         ), said
-        assert _store_dump(tmp_path) == before
+        assert store_dump(tmp_path) == before
     # Bob's own, in his direct messages, still cover every server.
     mine = await driver.slash(
         "history", {}, user_id=BOB_ID, channel_id=int(driver.backend.dm_channel_for(BOB_ID)["id"])
@@ -129,13 +120,13 @@ async def test_a_rematch_is_asked_for_where_its_game_was_played(
     # A finished table of this server's to press it under.
     await stacked_mille(driver)
     here = public_table(await driver.slash("resign", {}, user_id=BOB_ID))
-    before = _store_dump(tmp_path)
+    before = store_dump(tmp_path)
     posted = len(driver.backend.channel_messages(GAMES_CHANNEL_ID))
     pressed = await driver.forge(here.message_id, f"{REMATCH_PREFIX}{played.game.id}")
     assert _private_sentence(pressed) == (
         f"That button belongs to a game in another channel (<#{elsewhere}>)."
     ), replies(pressed)
-    assert _store_dump(tmp_path) == before
+    assert store_dump(tmp_path) == before
     assert len(driver.backend.channel_messages(GAMES_CHANNEL_ID)) == posted
     # Carol, who did not play it, forging the same press learns nothing of where it was
     # played (the channel's mention named it before she was told she had no seat there).
@@ -143,7 +134,7 @@ async def test_a_rematch_is_asked_for_where_its_game_was_played(
         here.message_id, f"{REMATCH_PREFIX}{played.game.id}", user_id=CAROL_ID
     )
     assert _private_sentence(pressed) == "Only the players of that game can ask for a rematch."
-    assert _store_dump(tmp_path) == before
+    assert store_dump(tmp_path) == before
 
 
 async def test_agree_to_abort_of_a_game_that_ended_says_so(
@@ -157,10 +148,10 @@ async def test_agree_to_abort_of_a_game_that_ended_says_so(
     request = await driver.slash("abort", {})
     agree = component_id(request, "Agree to abort")
     await driver.slash("resign", {}, user_id=BOB_ID)
-    before = _store_dump(tmp_path)
+    before = store_dump(tmp_path)
     pressed = await driver.click(request, agree, user_id=BOB_ID)
     assert _private_sentence(pressed) == "That game has ended.", replies(pressed)
-    assert _store_dump(tmp_path) == before
+    assert store_dump(tmp_path) == before
 
 
 @pytest.mark.parametrize(
@@ -180,11 +171,11 @@ async def test_fewer_than_no_computers_are_refused(
     players, not 3"): it could never start. /host offered a third seat at a game of two, and
     /play answered "(you and -1 computers)". Each is refused in one private sentence now,
     nothing stored or posted."""
-    before = _store_dump(tmp_path)
+    before = store_dump(tmp_path)
     posted = len(driver.backend.channel_messages(GAMES_CHANNEL_ID))
     asked = await driver.slash(command, {**options, "computers": -1})
     assert _private_sentence(asked) == "Computers: give 0 to 5.", replies(asked)
-    assert _store_dump(tmp_path) == before
+    assert store_dump(tmp_path) == before
     assert len(driver.backend.channel_messages(GAMES_CHANNEL_ID)) == posted
 
 
@@ -230,13 +221,13 @@ async def test_a_game_no_longer_installed_leaves_the_other_records_readable(
     assert " Mille Bornes vs Bob: **won**" in lines[2], lines
     card = await driver.slash("stats", {"game": "mille"})
     assert [a["filename"] for r in card.responses for a in r.attachments] == ["stats.png"]
-    before = _store_dump(tmp_path)
+    before = store_dump(tmp_path)
     replayed = await driver.slash("replay", {})
     assert _private_sentence(replayed) == (
         f"The last game finished here, game #{started.game.id}, is of relay, a game this bot "
         "no longer plays: it cannot be replayed."
     )
-    assert _store_dump(tmp_path) == before
+    assert store_dump(tmp_path) == before
 
 
 async def _relay_after_mille(driver: InteractionDriver, *, aborted_between: bool = False) -> int:

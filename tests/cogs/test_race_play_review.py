@@ -4,22 +4,15 @@ fix for what that play found (its docstring says what a member saw before)."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import alice_against, public_table, replies
+from tests.cogs.helpers import alice_against, public_table, replies, store_dump
 from tests.discord.backend import BOB_ID, GAMES_CHANNEL_ID
 from tests.discord.payloads import InteractionDriver
 from tests.engine.race_helpers import BLUE, RED, RED_DRAWS
 
 NO_OPTIONS = "1000 Mile Race has no options: leave the options field empty."
-
-
-def stored(tmp_path: Path) -> str:
-    """Everything the bot's SQLite database holds, as SQL."""
-    with sqlite3.connect(tmp_path / "bot.db") as db:
-        return "\n".join(db.iterdump())
 
 
 async def test_options_given_to_the_race_are_refused_as_options_it_has_none(
@@ -29,7 +22,7 @@ async def test_options_given_to_the_race_are_refused_as_options_it_has_none(
     name:value, for example deck:modern.", and `options: deck:modern`, as told, then read
     "1000 Mile Race has no option called 'deck'. Its options: none."; whatever is typed there
     is now refused in one sentence, from /play and /challenge alike, and nothing is stored."""
-    before = stored(tmp_path)
+    before = store_dump(tmp_path)
     for typed in ("x", "deck:modern", "level:expert level:easy"):
         played = await driver.slash("play", {"game": "race", "options": typed})
         assert played.ephemeral and replies(played) == NO_OPTIONS, (typed, replies(played))
@@ -37,7 +30,7 @@ async def test_options_given_to_the_race_are_refused_as_options_it_has_none(
             "challenge", {"game": "race", "member": BOB_ID, "options": typed}
         )
         assert invited.ephemeral and replies(invited) == NO_OPTIONS, (typed, replies(invited))
-    assert stored(tmp_path) == before
+    assert store_dump(tmp_path) == before
     # Spaces alone are no option: the race is dealt.
     played = await driver.slash("play", {"game": "race", "options": "  "})
     assert not played.ephemeral, replies(played)
@@ -50,11 +43,11 @@ async def test_an_unreadable_option_is_shown_one_the_game_takes(
     """`/play ttr options: x` was told to write options "for example deck:modern", which
     Ticket to Ride then refused (it has no deck option); the example is now the game's own,
     and typing it deals the game."""
-    before = stored(tmp_path)
+    before = store_dump(tmp_path)
     refused = await driver.slash("play", {"game": "ttr", "options": "x"})
     said = replies(refused)
     assert refused.ephemeral and said.startswith("I could not read the option 'x'."), said
-    assert stored(tmp_path) == before
+    assert store_dump(tmp_path) == before
     example = said.rpartition("for example ")[2].rstrip(".")
     assert example == "tracks:keep", said
     played = await driver.slash("play", {"game": "ttr", "options": example})

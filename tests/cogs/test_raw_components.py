@@ -26,8 +26,7 @@ from cogs.raw_components import MALFORMED_PRESS, NO_FORMS
 from cogs.raw_options import MALFORMED
 from cogs.ui import APOLOGY, plain
 from tests.cogs.conftest import LoggedErrors, running_bot
-from tests.cogs.helpers import challenge_mille, public_table, replies
-from tests.cogs.test_raw_options import _dump
+from tests.cogs.helpers import challenge_mille, public_table, replies, store_dump
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -108,7 +107,7 @@ async def _wrong(
 ) -> str | None:
     """What is wrong with the answer to ``payload`` (None: one private sentence, nothing
     stored, posted or logged)."""
-    before = _dump(tmp_path)
+    before = store_dump(tmp_path)
     posted = len(driver.backend.channel_messages(GAMES_CHANNEL_ID))
     errors.seen.clear()
     try:
@@ -124,7 +123,7 @@ async def _wrong(
         "not private" if callback is not None and not flags & EPHEMERAL else "",
         "an apology" if APOLOGY in said else "",
         "no words" if callback is not None and not said.strip() else "",
-        "the store changed" if _dump(tmp_path) != before else "",
+        "the store changed" if store_dump(tmp_path) != before else "",
         "posted" if len(driver.backend.channel_messages(GAMES_CHANNEL_ID)) != posted else "",
         f"logged {errors.seen[:1]}" if errors.seen else "",
     ]

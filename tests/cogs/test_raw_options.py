@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import gc
 import re
-import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,7 @@ from discord import app_commands
 from cogs.raw_options import MALFORMED
 from cogs.ui import APOLOGY, QUOTED_DIGITS, plain
 from tests.cogs.conftest import LoggedErrors, running_bot
-from tests.cogs.helpers import replies, stacked_mille
+from tests.cogs.helpers import replies, stacked_mille, store_dump
 from tests.discord.backend import (
     BOB_ID,
     EPHEMERAL,
@@ -91,15 +90,6 @@ WRONG: dict[int, list[tuple[int, Any]]] = {
 neither a value of another kind nor another type."""
 
 
-def _dump(tmp_path: Path) -> list[str]:
-    """Every row of the bot's SQLite file (``tests.cogs.conftest.bot_settings``), as SQL."""
-    connection = sqlite3.connect(tmp_path / "bot.db")
-    try:
-        return list(connection.iterdump())
-    finally:
-        connection.close()
-
-
 def _schema(driver: InteractionDriver, name: str) -> list[dict[str, Any]]:
     command = running_bot(driver).tree.get_command(name)
     assert isinstance(command, app_commands.Command), name
@@ -120,7 +110,7 @@ async def _refused(
 ) -> str | None:
     """What is wrong with the answer to ``payload`` (None: one private sentence, nothing
     stored, posted or logged)."""
-    before = _dump(tmp_path)
+    before = store_dump(tmp_path)
     posted = len(driver.backend.channel_messages(GAMES_CHANNEL_ID))
     errors.seen.clear()
     result: InteractionResult = await driver.dispatch(payload)
@@ -133,7 +123,7 @@ async def _refused(
         "more than one answer" if len(result.responses) > 1 else "",
         "an apology" if APOLOGY in said else "",
         "no words" if not said.strip() else "",
-        "the store changed" if _dump(tmp_path) != before else "",
+        "the store changed" if store_dump(tmp_path) != before else "",
         "posted" if len(driver.backend.channel_messages(GAMES_CHANNEL_ID)) != posted else "",
         f"logged {errors.seen[:1]}" if errors.seen else "",
     ]
