@@ -310,23 +310,40 @@ async def hand_header(driver: InteractionDriver, game_id: int, user_id: int) -> 
     return replies(hand)
 
 
+ELSEWHERE_CHANNEL_ID = GAMES_CHANNEL_ID + 50
+"""A games channel on another server (``a_game_elsewhere``)."""
+
+
+async def a_game_elsewhere(
+    driver: InteractionDriver,
+    winner: int,
+    winner_name: str,
+    loser: int = BOB_ID,
+    loser_name: str = "Bob Secret Nick",
+) -> TableUpdate:
+    """``winner`` (seated as ``winner_name`` there) beats ``loser`` (as ``loser_name``, Bob by
+    a nickname of that server unless told) at Mille Bornes on another server, ``loser`` leaving
+    the game; the game as it started."""
+    tables = running_bot(driver).tables
+    started = await tables.start(
+        channel_id=ELSEWHERE_CHANNEL_ID,
+        guild_id=GUILD_ID + 99,
+        game_key="mille",
+        seats=[
+            SeatRecord(0, winner_name, user_id=winner),
+            SeatRecord(1, loser_name, user_id=loser),
+        ],
+    )
+    await tables.leave(channel_id=ELSEWHERE_CHANNEL_ID, user_id=loser)
+    return started
+
+
 async def board_after_a_game_elsewhere(
     driver: InteractionDriver, winner: int, winner_name: str
 ) -> str:
     """``winner`` (seated as ``winner_name`` there) beats Bob ("Bob Secret Nick") on another
     server; the alt text of the board across servers, asked for on this server."""
-    tables = running_bot(driver).tables
-    elsewhere = GAMES_CHANNEL_ID + 50
-    await tables.start(
-        channel_id=elsewhere,
-        guild_id=GUILD_ID + 99,
-        game_key="mille",
-        seats=[
-            SeatRecord(0, winner_name, user_id=winner),
-            SeatRecord(1, "Bob Secret Nick", user_id=BOB_ID),
-        ],
-    )
-    await tables.leave(channel_id=elsewhere, user_id=BOB_ID)
+    await a_game_elsewhere(driver, winner, winner_name)
     board = await driver.slash("leaderboard", {"game": "mille", "scope": "global"})
     return alt_text_of(board, "leaderboard.png")
 

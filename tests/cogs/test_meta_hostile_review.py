@@ -16,6 +16,8 @@ from bot.store.base import SeatRecord
 from cogs.pickers import REMATCH_PREFIX
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import (
+    ELSEWHERE_CHANNEL_ID,
+    a_game_elsewhere,
     alice_against,
     alt_text_of,
     component_id,
@@ -50,22 +52,6 @@ def _private_sentence(result: InteractionResult) -> str:
     return replies(result)
 
 
-async def _bob_plays_elsewhere(driver: InteractionDriver) -> None:
-    """Bob beats Dave on another server, where he goes by another nickname; Alice is not on it."""
-    tables = running_bot(driver).tables
-    elsewhere = GAMES_CHANNEL_ID + 50
-    await tables.start(
-        channel_id=elsewhere,
-        guild_id=GUILD_ID + 99,
-        game_key="mille",
-        seats=[
-            SeatRecord(0, "Bob Secret Nick", user_id=BOB_ID),
-            SeatRecord(1, "Dave Elsewhere", user_id=DAVE_ID),
-        ],
-    )
-    await tables.leave(channel_id=elsewhere, user_id=DAVE_ID)
-
-
 async def test_another_member_s_games_are_not_read_in_a_direct_message(
     driver: InteractionDriver, tmp_path: Path
 ) -> None:
@@ -74,7 +60,8 @@ async def test_another_member_s_games_are_not_read_in_a_direct_message(
     Elsewhere: **won**" and a card "Against Dave Elsewhere: 1–0–0", a game Bob played on a
     server she is not on, under a nickname of that server. Now each is refused in one private
     sentence, nothing stored changes, and her own still cover every server."""
-    await _bob_plays_elsewhere(driver)
+    # Bob beats Dave on another server, where he goes by another nickname; Alice is not on it.
+    await a_game_elsewhere(driver, BOB_ID, "Bob Secret Nick", DAVE_ID, "Dave Elsewhere")
     direct = int(driver.backend.dm_channel_for(ALICE_ID)["id"])
     for command, options in (
         ("history", {"member": BOB_ID}),
@@ -105,18 +92,7 @@ async def test_a_rematch_is_asked_for_where_its_game_was_played(
     the other server: once he accepted, this server's table read "Alice vs Bob Secret Nick".
     Now the press is refused in one private sentence naming where the game was, and nothing is
     stored or posted."""
-    tables = running_bot(driver).tables
-    elsewhere = GAMES_CHANNEL_ID + 50
-    played = await tables.start(
-        channel_id=elsewhere,
-        guild_id=GUILD_ID + 99,
-        game_key="mille",
-        seats=[
-            SeatRecord(0, "Alice", user_id=ALICE_ID),
-            SeatRecord(1, "Bob Secret Nick", user_id=BOB_ID),
-        ],
-    )
-    await tables.leave(channel_id=elsewhere, user_id=BOB_ID)
+    played = await a_game_elsewhere(driver, ALICE_ID, "Alice")
     # A finished table of this server's to press it under.
     await stacked_mille(driver)
     here = public_table(await driver.slash("resign", {}, user_id=BOB_ID))
@@ -124,7 +100,7 @@ async def test_a_rematch_is_asked_for_where_its_game_was_played(
     posted = len(driver.backend.channel_messages(GAMES_CHANNEL_ID))
     pressed = await driver.forge(here.message_id, f"{REMATCH_PREFIX}{played.game.id}")
     assert _private_sentence(pressed) == (
-        f"That button belongs to a game in another channel (<#{elsewhere}>)."
+        f"That button belongs to a game in another channel (<#{ELSEWHERE_CHANNEL_ID}>)."
     ), replies(pressed)
     assert store_dump(tmp_path) == before
     assert len(driver.backend.channel_messages(GAMES_CHANNEL_ID)) == posted
