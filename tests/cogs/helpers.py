@@ -26,6 +26,7 @@ from tests.cogs.conftest import bot_settings, running_bot
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
+    EPHEMERAL,
     GAMES_CHANNEL_ID,
     GUILD_ID,
     JSON,
@@ -251,6 +252,20 @@ async def restarted(driver: InteractionDriver, tmp_path: Path) -> AsyncIterator[
             yield again
     finally:
         await bot.close()
+
+
+def private_on_discord(result: InteractionResult) -> bool:
+    """Whether Discord shows the interaction's first answer to the member alone.
+
+    A deferral ("Junction is thinking…") decides it: the first follow-up after a deferral
+    replaces the placeholder, and Discord ignores that follow-up's own ephemeral flag (it keeps
+    the deferral's visibility; discord/discord-api-docs#2860, "intended behaviour"). The local
+    fake applies the follow-up's flag instead, so ``result.ephemeral`` looks private there while
+    the real channel sees the message: read the callback itself.
+    """
+    callback = result.callback
+    assert callback is not None, "the interaction was answered"
+    return bool(callback.flags & EPHEMERAL)
 
 
 def store_dump(tmp_path: Path) -> list[str]:

@@ -22,6 +22,7 @@ from tests.cogs.helpers import (
     alt_text_of,
     board_after_a_game_elsewhere,
     component_id,
+    private_on_discord,
     public_table,
     stacked_mille,
 )
@@ -29,7 +30,6 @@ from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
     CAROL_ID,
-    EPHEMERAL,
     GAMES_CHANNEL_ID,
     GUILD_ID,
     InteractionResult,
@@ -40,21 +40,6 @@ from tests.discord.payloads import InteractionDriver
 def _said(result: InteractionResult) -> str:
     """Everything the interaction said in words (callback, follow-ups, edits)."""
     return " | ".join(r.content or "" for r in result.responses if r.content)
-
-
-def _private_on_discord(result: InteractionResult) -> bool:
-    """Whether Discord shows the interaction's first answer to the member alone.
-
-    A deferral ("Junction is thinking…") decides it: the first follow-up after a deferral
-    replaces the placeholder, and Discord ignores that follow-up's own ephemeral flag (it keeps
-    the deferral's visibility; discord/discord-api-docs#2860, "intended behaviour"). The local
-    fake applies the follow-up's flag instead, so ``result.ephemeral`` looks private there while
-    the real channel sees the message: read the callback itself.
-    """
-    callback = result.callback
-    assert callback is not None, "the interaction was answered"
-    data = callback.body.get("data") or {}
-    return bool(int(data.get("flags") or 0) & EPHEMERAL)
 
 
 # --- refusals that Discord shows to the whole channel --------------------------------------------
@@ -81,7 +66,7 @@ async def test_refusals_after_a_public_deferral_are_private(
     follow-up's ephemeral flag, which Discord ignores after a deferral."""
     result = await driver.slash(command, options)
     assert refusal in _said(result), _said(result)
-    assert _private_on_discord(result), f"/{command}'s refusal is posted to the whole channel"
+    assert private_on_discord(result), f"/{command}'s refusal is posted to the whole channel"
 
 
 # --- /stats disagrees with /leaderboard ----------------------------------------------------------
@@ -380,4 +365,4 @@ async def test_a_forged_leaderboard_choice_is_refused_in_a_sentence(
     Before the fix a made-up period answered "Something went wrong" and a made-up scope was
     taken for all servers."""
     result = await driver.slash("leaderboard", {"game": "mille", **options})
-    assert _private_on_discord(result) and told in _said(result), _said(result)
+    assert private_on_discord(result) and told in _said(result), _said(result)

@@ -21,6 +21,7 @@ from tests.cogs.helpers import (
     alice_against,
     alt_text_of,
     component_id,
+    private_on_discord,
     public_table,
     replies,
     stacked_mille,
@@ -30,7 +31,6 @@ from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
     CAROL_ID,
-    EPHEMERAL,
     GAMES_CHANNEL_ID,
     GUILD_ID,
     InteractionResult,
@@ -44,10 +44,7 @@ DAVE_ID = CAROL_ID + 77
 def _private_sentence(result: InteractionResult) -> str:
     """The one private answer the member got (its first answer decides who sees it: a
     public deferral's follow-up is shown to the channel, whatever its own flags)."""
-    callback = result.callback
-    assert callback is not None, "the interaction was answered"
-    flags = int((callback.body.get("data") or {}).get("flags") or 0)
-    assert flags & EPHEMERAL, replies(result)
+    assert private_on_discord(result), replies(result)
     assert len(result.responses) == 1, replies(result)
     return replies(result)
 
