@@ -26,11 +26,16 @@ from cogs.raw_components import MALFORMED_PRESS, NO_FORMS
 from cogs.raw_options import MALFORMED
 from cogs.ui import APOLOGY, plain
 from tests.cogs.conftest import LoggedErrors, running_bot
-from tests.cogs.helpers import challenge_mille, public_table, replies, store_dump
+from tests.cogs.helpers import (
+    challenge_mille,
+    private_on_discord,
+    public_table,
+    replies,
+    store_dump,
+)
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
-    EPHEMERAL,
     GAMES_CHANNEL_ID,
     GUILD_ID,
     walk_components,
@@ -103,10 +108,14 @@ def _garbled(press: Callable[[], Payload], kind: int) -> list[tuple[str, Payload
 
 
 async def _wrong(
-    driver: InteractionDriver, tmp_path: Path, errors: LoggedErrors, payload: Payload
+    driver: InteractionDriver,
+    tmp_path: Path,
+    errors: LoggedErrors,
+    payload: Payload,
+    saying: str | None = None,
 ) -> str | None:
-    """What is wrong with the answer to ``payload`` (None: one private sentence, nothing
-    stored, posted or logged)."""
+    """What is wrong with the answer to ``payload`` (None: one private sentence, ``saying``
+    where given, nothing stored, posted or logged)."""
     before = store_dump(tmp_path)
     posted = len(driver.backend.channel_messages(GAMES_CHANNEL_ID))
     errors.seen.clear()
@@ -116,11 +125,10 @@ async def _wrong(
         return f"raised {type(error).__name__}: {str(error)[:80]}"
     said = replies(result)
     callback = result.callback
-    flags = int(((callback.body.get("data") or {}) if callback else {}).get("flags") or 0)
     gc.collect()  # asyncio logs a task's exception nobody retrieved only once it is collected
     wrong = [
         "no answer" if callback is None else "",
-        "not private" if callback is not None and not flags & EPHEMERAL else "",
+        "not private" if callback is not None and not private_on_discord(result) else "",
         "an apology" if APOLOGY in said else "",
         "no words" if callback is not None and not said.strip() else "",
         "the store changed" if store_dump(tmp_path) != before else "",
@@ -128,7 +136,9 @@ async def _wrong(
         f"logged {errors.seen[:1]}" if errors.seen else "",
     ]
     problems = [w for w in wrong if w]
-    return f"{'; '.join(problems)} ({said[:100]!r})" if problems else None
+    if problems:
+        return f"{'; '.join(problems)} ({said[:100]!r})"
+    return f"said {said[:100]!r}" if saying is not None and said != plain(saying) else None
 
 
 def _pressed(
@@ -176,10 +186,7 @@ async def _tried(
     for press, kind in pressed:
         for what, payload, expected in _garbled(press, kind):
             tried += 1
-            wrong = await _wrong(driver, tmp_path, errors, payload)
-            said = replies(driver.backend.interaction_result(int(payload["id"])))
-            if wrong is None and expected is not None and said != plain(expected):
-                wrong = f"said {said[:100]!r}"
+            wrong = await _wrong(driver, tmp_path, errors, payload, expected)
             if wrong is not None:
                 failures.append(f"{payload.get('id')} {what}: {wrong}")
     return tried, failures
@@ -278,18 +285,12 @@ async def test_a_press_with_a_record_in_pieces_is_answered_in_a_sentence(
     for what, change in ELSEWHERE_IN_PIECES:
         payload = driver.factory.component(shown, "jn:l:1:a", user_id=BOB_ID)
         change(payload)
-        wrong = await _wrong(driver, tmp_path, errors, payload)
-        said = replies(driver.backend.interaction_result(int(payload["id"])))
-        if wrong is None and said != plain(MALFORMED_PRESS):
-            wrong = f"said {said[:100]!r}"
+        wrong = await _wrong(driver, tmp_path, errors, payload, MALFORMED_PRESS)
         if wrong is not None:
             failures.append(f"{what}: {wrong}")
     command = driver.factory.slash("help", None)
     command["member"] = "x"
-    wrong = await _wrong(driver, tmp_path, errors, command)
-    said = replies(driver.backend.interaction_result(int(command["id"])))
-    if wrong is None and said != plain(MALFORMED):
-        wrong = f"said {said[:100]!r}"
+    wrong = await _wrong(driver, tmp_path, errors, command, MALFORMED)
     if wrong is not None:
         failures.append(f"/help with the member as text: {wrong}")
     assert not failures, "\n".join(failures)

@@ -21,10 +21,9 @@ from discord import app_commands
 from cogs.raw_options import MALFORMED
 from cogs.ui import APOLOGY, QUOTED_DIGITS, plain
 from tests.cogs.conftest import LoggedErrors, running_bot
-from tests.cogs.helpers import replies, stacked_mille, store_dump
+from tests.cogs.helpers import private_on_discord, replies, stacked_mille, store_dump
 from tests.discord.backend import (
     BOB_ID,
-    EPHEMERAL,
     GAMES_CHANNEL_ID,
     InteractionResult,
     user_payload,
@@ -107,19 +106,19 @@ async def _refused(
     tmp_path: Path,
     errors: LoggedErrors,
     payload: dict[str, Any],
+    saying: str | None = None,
 ) -> str | None:
-    """What is wrong with the answer to ``payload`` (None: one private sentence, nothing
-    stored, posted or logged)."""
+    """What is wrong with the answer to ``payload`` (None: one private sentence, ``saying``
+    where given, nothing stored, posted or logged)."""
     before = store_dump(tmp_path)
     posted = len(driver.backend.channel_messages(GAMES_CHANNEL_ID))
     errors.seen.clear()
     result: InteractionResult = await driver.dispatch(payload)
     said = replies(result)
     callback = result.callback
-    flags = int(((callback.body.get("data") or {}) if callback else {}).get("flags") or 0)
     wrong = [
         "no answer" if callback is None else "",
-        "not private" if callback is not None and not flags & EPHEMERAL else "",
+        "not private" if callback is not None and not private_on_discord(result) else "",
         "more than one answer" if len(result.responses) > 1 else "",
         "an apology" if APOLOGY in said else "",
         "no words" if not said.strip() else "",
@@ -128,7 +127,9 @@ async def _refused(
         f"logged {errors.seen[:1]}" if errors.seen else "",
     ]
     problems = [w for w in wrong if w]
-    return f"{'; '.join(problems)} ({said[:100]!r})" if problems else None
+    if problems:
+        return f"{'; '.join(problems)} ({said[:100]!r})"
+    return f"said {said[:100]!r}" if saying is not None and said != plain(saying) else None
 
 
 def _unretrieved(errors: LoggedErrors) -> list[str]:
@@ -171,11 +172,8 @@ async def test_a_value_of_the_wrong_kind_is_refused_in_a_sentence(
                 {"name": spec["name"], "type": sent_type, "value": copy.deepcopy(value)},
             ]
             tried += 1
-            wrong = await _refused(driver, tmp_path, errors, payload)
-            said = replies(driver.backend.interaction_result(int(payload["id"])))
-            expected = plain(f"The {spec['name']} option of /{name} takes {KINDS[spec['type']]}.")
-            if wrong is None and said != expected:
-                wrong = f"said {said[:100]!r}"
+            expected = f"The {spec['name']} option of /{name} takes {KINDS[spec['type']]}."
+            wrong = await _refused(driver, tmp_path, errors, payload, expected)
             if wrong is not None:
                 failures.append(f"{spec['name']}={value!r} (type {sent_type}): {wrong}")
     assert not failures, f"{len(failures)} of {tried}:\n" + "\n".join(failures)
@@ -210,10 +208,7 @@ async def test_an_option_list_in_pieces_is_refused_in_a_sentence(
         payload["data"]["options"] = copy.deepcopy(options)
         if resolved is not None:
             payload["data"]["resolved"] = copy.deepcopy(resolved)
-        wrong = await _refused(driver, tmp_path, errors, payload)
-        said = replies(driver.backend.interaction_result(int(payload["id"])))
-        if wrong is None and said != plain(MALFORMED):
-            wrong = f"said {said[:100]!r}"
+        wrong = await _refused(driver, tmp_path, errors, payload, MALFORMED)
         if wrong is not None:
             failures.append(f"{label}: {wrong}")
     assert not failures, "\n".join(failures)
@@ -227,8 +222,7 @@ async def test_a_member_record_in_pieces_is_refused_in_a_sentence(
     building him and nothing answered; now ``MALFORMED``."""
     payload = _well_formed(driver, "challenge")
     payload["data"]["resolved"]["members"] = {str(BOB_ID): "garbage"}
-    assert await _refused(driver, tmp_path, errors, payload) is None
-    assert replies(driver.backend.interaction_result(int(payload["id"]))) == plain(MALFORMED)
+    assert await _refused(driver, tmp_path, errors, payload, MALFORMED) is None
 
 
 async def test_an_autocomplete_discord_py_cannot_read_is_offered_nothing(
@@ -316,10 +310,7 @@ async def test_an_option_named_wrong_is_refused_in_a_sentence(
         await stacked_mille(driver)
     failures: list[str] = []
     for what, payload, expected in _named_wrong(driver, name):
-        wrong = await _refused(driver, tmp_path, errors, payload)
-        said = replies(driver.backend.interaction_result(int(payload["id"])))
-        if wrong is None and said != plain(expected):
-            wrong = f"said {said[:100]!r}"
+        wrong = await _refused(driver, tmp_path, errors, payload, expected)
         if wrong is not None:
             failures.append(f"{what}: {wrong}")
     assert not failures, "\n".join(failures)
@@ -334,15 +325,13 @@ async def test_a_command_the_bot_never_had_is_refused_in_a_sentence(
     /bogus: type / to see the ones it has.", privately."""
     payload = driver.factory.slash("help", None)
     payload["data"]["name"] = "bogus"
-    assert await _refused(driver, tmp_path, errors, payload) is None
-    said = replies(driver.backend.interaction_result(int(payload["id"])))
-    assert said == plain("Junction has no command /bogus: type / to see the ones it has.")
+    said = "Junction has no command /bogus: type / to see the ones it has."
+    assert await _refused(driver, tmp_path, errors, payload, said) is None
     payload = driver.factory.slash("history", {"member": BOB_ID})
     payload["data"].update(name="Profile", type=2, target_id=str(BOB_ID))
     payload["data"].pop("options")
-    assert await _refused(driver, tmp_path, errors, payload) is None
-    said = replies(driver.backend.interaction_result(int(payload["id"])))
-    assert said == plain("Junction has no command /Profile: type / to see the ones it has.")
+    said = "Junction has no command /Profile: type / to see the ones it has."
+    assert await _refused(driver, tmp_path, errors, payload, said) is None
 
 
 def _out_of_bounds(spec: dict[str, Any]) -> list[Any]:
@@ -481,6 +470,5 @@ async def test_a_member_discord_did_not_resolve_is_refused_in_a_sentence(
             {"name": option, "type": 6, "value": str(stranger)},
         ]
         payload["data"]["resolved"] = {**payload["data"].get("resolved", {}), **resolved}
-        assert await _refused(driver, tmp_path, errors, payload) is None
-        said = replies(driver.backend.interaction_result(int(payload["id"])))
-        assert said == plain("That member is not in this server (any more); choose someone who is.")
+        said = "That member is not in this server (any more); choose someone who is."
+        assert await _refused(driver, tmp_path, errors, payload, said) is None
