@@ -3,7 +3,7 @@ answered with armor from a button, a target picker, and a coup-fourré window th
 
 from __future__ import annotations
 
-from bot.store.base import GuildSettings, SeatRecord
+from bot.store.base import GuildSettings, SeatRecord, StoredGame
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import component_id, labels, public_table, sweep_after
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
@@ -35,19 +35,24 @@ SEATS = [
 ]
 
 
-async def test_six_cars_armor_a_target_picker_and_a_timeout(driver: InteractionDriver) -> None:
-    """Alice aims a machine gun at Bob through the target picker; Bob's armor button stops
-    it; her Speed Limit on Carol opens a coup-fourré window that runs out."""
-    bot = running_bot(driver)
-    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, reaction_seconds=15))
-    update = await bot.tables.start(
+async def dealt(driver: InteractionDriver) -> StoredGame:
+    """Dragon at the games channel, ``SEATS`` dealt from the stacked ``MB`` and ``CW`` decks."""
+    update = await running_bot(driver).tables.start(
         channel_id=GAMES_CHANNEL_ID,
         guild_id=GUILD_ID,
         game_key="dragon",
         seats=SEATS,
         deck=[*MB, *CW],
     )
-    game_id = update.game.id
+    return update.game
+
+
+async def test_six_cars_armor_a_target_picker_and_a_timeout(driver: InteractionDriver) -> None:
+    """Alice aims a machine gun at Bob through the target picker; Bob's armor button stops
+    it; her Speed Limit on Carol opens a coup-fourré window that runs out."""
+    bot = running_bot(driver)
+    await bot.store.set_guild_settings(GuildSettings(GUILD_ID, reaction_seconds=15))
+    game_id = (await dealt(driver)).id
     table = public_table(await driver.slash("table", {}))
     assert table.file("table.png")[:4] == b"\x89PNG"
     hand = await driver.click(table.message_id, f"jn:h:{game_id}")

@@ -22,25 +22,13 @@ from tests.cogs.helpers import (
     store_rigged,
     sweep_after,
 )
-from tests.cogs.test_dragon_cogs import CW, MB, SEATS
+from tests.cogs.test_dragon_cogs import CW, MB, SEATS, dealt
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
 
 async def _stored(driver: InteractionDriver) -> StoredGame:
     return await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
-
-
-async def _dealt(driver: InteractionDriver) -> StoredGame:
-    """The review's Dragon table (``SEATS``) dealt from the stacked ``MB`` and ``CW`` decks."""
-    update = await running_bot(driver).tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="dragon",
-        seats=SEATS,
-        deck=[*MB, *CW],
-    )
-    return update.game
 
 
 async def _carol_killed(driver: InteractionDriver) -> StoredGame:
@@ -63,7 +51,7 @@ async def test_the_driver_whose_turn_it_is_is_told_a_reaction_is_awaited(
     for Bob to react, and nothing changes. Found by this review: both were told "It is not your
     turn", which Alice, whose turn it is, could not make sense of, and her hand said "it is not
     your turn yet"."""
-    game = await _dealt(driver)
+    game = await dealt(driver)
     window = public_table(await driver.slash("move", {"action": "mg-front @1"}))
     bobs = await driver.click(window.message_id, f"jn:h:{game.id}", user_id=BOB_ID)
     armor = component_id(bobs, "Armor")
@@ -107,7 +95,7 @@ async def test_the_hand_says_in_words_which_move_the_turn_still_owes(
     him; its description (what a screen reader says) says the same. Found by this review: the
     description listed the cards only, so a member using a screen reader never learnt that
     the Car Wars move was made and the Mille Bornes move still owed."""
-    game = await _dealt(driver)
+    game = await dealt(driver)
     table = public_table(await driver.slash("table", {}))
     hand = await driver.click(table.message_id, f"jn:h:{game.id}")
     said = alt_text_of(hand, "hand.png")

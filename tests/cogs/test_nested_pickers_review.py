@@ -16,7 +16,7 @@ import pytest
 from bot.store.base import SeatRecord, StoredGame
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import component_id, labels, public_table, select_of
-from tests.cogs.test_dragon_cogs import CW, MB, SEATS
+from tests.cogs.test_dragon_cogs import dealt
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -377,15 +377,7 @@ async def test_dragon_one_level_ids_from_before_paths_still_work(
 ) -> None:
     """Dragon's target picker as its ids read before paths existed: ``jn:g:…:<picker>`` opens
     "Aim at which car?" and ``jn:p:…:<picker>:<option>`` aims at that car."""
-    bot = running_bot(driver)
-    update = await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="dragon",
-        seats=SEATS,
-        deck=[*MB, *CW],
-    )
-    game_id = update.game.id
+    game_id = (await dealt(driver)).id
     table = public_table(await driver.slash("table", {}))
     hand = await driver.click(table.message_id, f"jn:h:{game_id}")
     gun = component_id(hand, "Machine Gun (Front)")
