@@ -19,7 +19,7 @@ import cogs.moving
 from bot.client import JunctionBot
 from bot.games.bundle import PolicyFactory
 from bot.move_log import LATE_MARK
-from bot.store.base import GuildSettings, SeatRecord
+from bot.store.base import GuildSettings, SeatRecord, StoredGame
 from bot.tables import Tables
 from bot.typed_moves import MAX_MOVE_TEXT
 from cogs.moving import ACKNOWLEDGE_AFTER
@@ -336,24 +336,43 @@ async def test_stampede_sides_chosen_by_both_victims_at_once(driver: Interaction
     assert {m.seat for m in moves[-2:]} == {1, 2}
 
 
-async def test_ttr_three_members_keep_their_opening_tickets_at_once(
-    driver: InteractionDriver,
-) -> None:
-    """Three members open their hands at the opening and keep tickets at the same moment, each
-    from a hand shown before anyone chose: all three keeps stand, each once."""
-    bot = running_bot(driver)
-    update = await bot.tables.start(
+async def _ttr_of_three(driver: InteractionDriver) -> StoredGame:
+    """Ticket to Ride at the games channel, the three members seated (seed 7): it opens with
+    each of them choosing tickets to keep."""
+    update = await running_bot(driver).tables.start(
         channel_id=GAMES_CHANNEL_ID,
         guild_id=GUILD_ID,
         game_key="ttr",
         seats=THREE_MEMBERS,
         seed=7,
     )
+    return update.game
+
+
+async def _all_three_keep(
+    driver: InteractionDriver, game: StoredGame, keeps: list[dict[str, Any]]
+) -> None:
+    """The three members' opening keeps, sent at the same moment: each stands, once, and none
+    is refused as from an earlier turn."""
+    results = await asyncio.gather(*(driver.dispatch(keep) for keep in keeps))
+    for result in results:
+        assert not result.errors, result.errors
+        assert "before the latest move" not in replies(result), replies(result)
+    moves = await running_bot(driver).store.moves(game.id)
+    assert sorted(m.seat for m in moves) == [0, 1, 2], moves
+
+
+async def test_ttr_three_members_keep_their_opening_tickets_at_once(
+    driver: InteractionDriver,
+) -> None:
+    """Three members open their hands at the opening and keep tickets at the same moment, each
+    from a hand shown before anyone chose: all three keeps stand, each once."""
+    bot = running_bot(driver)
+    game = await _ttr_of_three(driver)
     table = public_table(await driver.slash("table", {}))
     who_all = (ALICE_ID, BOB_ID, CAROL_ID)
     hands = [
-        await driver.click(table.message_id, f"jn:h:{update.game.id}", user_id=who)
-        for who in who_all
+        await driver.click(table.message_id, f"jn:h:{game.id}", user_id=who) for who in who_all
     ]
     presses = []
     for who, hand in zip(who_all, hands, strict=True):
@@ -367,18 +386,13 @@ async def test_ttr_three_members_keep_their_opening_tickets_at_once(
                 user_id=who,
             )
         )
-    results = await asyncio.gather(*(driver.dispatch(p) for p in presses))
-    for result in results:
-        assert not result.errors, result.errors
-        assert "before the latest move" not in replies(result), replies(result)
-    moves = await bot.store.moves(update.game.id)
-    assert sorted(m.seat for m in moves) == [0, 1, 2], moves
+    await _all_three_keep(driver, game, presses)
     # The same presses again (a double click each): refused, nothing more stored.
     again = await asyncio.gather(
         *(driver.dispatch({**p, "id": str(int(p["id"]) + 7)}) for p in presses)
     )
     assert all(r.ephemeral for r in again), [replies(r) for r in again]
-    assert len(await bot.store.moves(update.game.id)) == 3
+    assert len(await bot.store.moves(game.id)) == 3
 
 
 async def test_a_victim_pressing_both_sides_at_once_takes_one(driver: InteractionDriver) -> None:
@@ -488,26 +502,14 @@ async def test_ttr_opening_tickets_typed_from_suggestions_at_once(
     the opening's turn) and send at the same moment: all three keeps stand. Found by this
     review (with the hand buttons' case): the turn was checked once before waiting for the
     channel, so the second and third were refused as from an earlier turn."""
-    bot = running_bot(driver)
-    update = await bot.tables.start(
-        channel_id=GAMES_CHANNEL_ID,
-        guild_id=GUILD_ID,
-        game_key="ttr",
-        seats=THREE_MEMBERS,
-        seed=7,
-    )
+    game = await _ttr_of_three(driver)
     who_all = (ALICE_ID, BOB_ID, CAROL_ID)
     values = [await _suggested(driver, who, "keep") for who in who_all]
     payloads = [
         driver.factory.slash("move", {"action": value}, user_id=who)
         for who, value in zip(who_all, values, strict=True)
     ]
-    results = await asyncio.gather(*(driver.dispatch(p) for p in payloads))
-    for result in results:
-        assert not result.errors, result.errors
-        assert "before the latest move" not in replies(result), replies(result)
-    moves = await bot.store.moves(update.game.id)
-    assert sorted(m.seat for m in moves) == [0, 1, 2], moves
+    await _all_three_keep(driver, game, payloads)
 
 
 async def test_a_suggestion_from_a_window_its_attacker_closed_by_leaving(
