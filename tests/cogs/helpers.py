@@ -317,6 +317,17 @@ async def play_first_offered(driver: InteractionDriver, user_id: int) -> Interac
     return await driver.slash("move", {"action": moves[0].notation}, user_id=user_id)
 
 
+async def played_to_the_end(driver: InteractionDriver, user_id: int, most: int) -> None:
+    """The member plays the first move their hand offers (``play_first_offered``), move after
+    move, until the games channel's game ends: it has ended within ``most`` moves."""
+    store = running_bot(driver).tables.store
+    for _ in range(most):
+        if await store.active_game(GAMES_CHANNEL_ID) is None:
+            break
+        await play_first_offered(driver, user_id)
+    assert await store.active_game(GAMES_CHANNEL_ID) is None, f"still played after {most} moves"
+
+
 async def hand_header(driver: InteractionDriver, game_id: int, user_id: int) -> str:
     """What the member's hand says when opened under a fresh /table (only to them)."""
     table = public_table(await driver.slash("table", {}))

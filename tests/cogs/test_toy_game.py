@@ -16,7 +16,7 @@ from bot.client import JunctionBot
 from bot.console import ConsoleOptions, run_console
 from bot.store.base import GuildSettings, SeatRecord
 from tests.cogs.conftest import bot_settings, running_bot
-from tests.cogs.helpers import component_id, labels, public_table, sweep_after
+from tests.cogs.helpers import component_id, labels, played_to_the_end, public_table, sweep_after
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
@@ -77,13 +77,7 @@ async def test_reactions_resignation_restart_and_replay(tmp_path: Path) -> None:
         hand = await second.click(message, f"jn:h:{game_id}")
         assert hand.followups and hand.followups[0].ephemeral
         # Alice plays to the end, move after move; the computer answers each time.
-        for _ in range(30):
-            current = await reborn.tables.store.active_game(GAMES_CHANNEL_ID)
-            if current is None:
-                break
-            _, moves = reborn.tables.hand(current, ALICE_ID)
-            await second.slash("move", {"action": moves[0].notation})
-        assert await reborn.tables.store.active_game(GAMES_CHANNEL_ID) is None
+        await played_to_the_end(second, ALICE_ID, 30)
         [result] = await reborn.store.results(game_key="relay")
         assert result.record.ranks[1] == 2  # Bob left: last place
         assert not result.record.counted  # a computer played

@@ -8,7 +8,7 @@ from typing import Any
 
 from bot.store.base import SeatRecord, StoredGame
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import buttons_behind, component_id, labels, public_table
+from tests.cogs.helpers import buttons_behind, component_id, labels, played_to_the_end, public_table
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -98,13 +98,7 @@ async def test_a_solo_game_to_the_end(driver: InteractionDriver) -> None:
     table = public_table(await driver.slash("play", {"game": "ttr-solo"}))
     stored = await bot.tables.current(GAMES_CHANNEL_ID)
     await _keep_first_tickets(driver, table.message_id or 0, stored.id, ALICE_ID)
-    for _ in range(200):
-        current = await bot.tables.store.active_game(GAMES_CHANNEL_ID)
-        if current is None:
-            break
-        _, moves = bot.tables.hand(current, ALICE_ID)
-        await driver.slash("move", {"action": moves[0].notation})
-    assert await bot.tables.store.active_game(GAMES_CHANNEL_ID) is None
+    await played_to_the_end(driver, ALICE_ID, 200)
     [result] = await bot.store.results(game_key="ttr-solo")
     assert {"won", "score", "margin"} <= set(result.record.details[0])
     board = await driver.slash("leaderboard", {"game": "ttr-solo"})

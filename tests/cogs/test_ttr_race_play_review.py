@@ -17,7 +17,7 @@ from bot.render.common import Canvas
 from bot.render.ttr import render_result
 from bot.store.base import GuildSettings, SeatRecord
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import sweep_after
+from tests.cogs.helpers import play_first_offered, sweep_after
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 from tests.engine.ttr_helpers import G, lay
@@ -41,8 +41,7 @@ async def test_members_late_together_on_their_opening_tickets_share_a_place(
     update = await bot.tables.start(
         channel_id=GAMES_CHANNEL_ID, guild_id=GUILD_ID, game_key="ttr", seats=THREE, seed=5
     )
-    _, moves = bot.tables.hand(await bot.tables.current(GAMES_CHANNEL_ID), ALICE_ID)
-    await driver.slash("move", {"action": moves[0].notation}, user_id=ALICE_ID)
+    await play_first_offered(driver, ALICE_ID)
     await sweep_after(driver, 61)
     (result,) = await bot.store.results(game_key="ttr")
     assert result.record.game_id == update.game.id and result.record.counted
