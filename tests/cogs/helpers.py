@@ -317,6 +317,16 @@ async def play_first_offered(driver: InteractionDriver, user_id: int) -> Interac
     return await driver.slash("move", {"action": moves[0].notation}, user_id=user_id)
 
 
+async def current_game(driver: InteractionDriver) -> StoredGame:
+    """The games channel's game, as stored now."""
+    return await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
+
+
+def every_word_posted(driver: InteractionDriver) -> str:
+    """The words of every message in the fake Discord, public and private."""
+    return " | ".join(str(m.get("content") or "") for m in driver.messages.values())
+
+
 async def played_to_the_end(driver: InteractionDriver, user_id: int, most: int) -> None:
     """The member plays the first move their hand offers (``play_first_offered``), move after
     move, until the games channel's game ends: it has ended within ``most`` moves."""

@@ -18,9 +18,16 @@ import pytest
 from bot.store.base import GuildSettings, StoredGame
 from bot.updates import TableUpdate
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import restarted, stacked_mille, sweep_after, sweep_at
+from tests.cogs.helpers import (
+    current_game,
+    every_word_posted,
+    restarted,
+    stacked_mille,
+    sweep_after,
+    sweep_at,
+)
 from tests.cogs.test_windows_review import race_window
-from tests.discord.backend import ALICE_ID, GAMES_CHANNEL_ID, GUILD_ID
+from tests.discord.backend import ALICE_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
 TURN = 60  # seconds: a one-minute turn timer
@@ -36,12 +43,25 @@ async def _forfeit_timer(driver: InteractionDriver) -> StoredGame:
     return game
 
 
-async def _current(driver: InteractionDriver) -> StoredGame:
-    return await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
+async def bob_s_window(driver: InteractionDriver) -> StoredGame:
+    """Bob may answer Alice's Flat Tire for 20 s (a one-minute turn timer whose runners-out
+    forfeit), 5 s of it swept: the game as the window opened."""
+    await race_window(driver, GuildSettings(GUILD_ID, TURN, "forfeit", 20))
+    window = await current_game(driver)
+    assert window.turn_deadline is not None
+    await sweep_after(driver, 5)
+    return window
 
 
-def _said(driver: InteractionDriver) -> str:
-    return " | ".join(str(m.get("content") or "") for m in driver.messages.values())
+async def window_kept(driver: InteractionDriver, window: StoredGame, later: float) -> None:
+    """Bob's window is still open, its deadline ``later`` than it was: the bot did not answer
+    "no reaction" for him."""
+    assert window.turn_deadline is not None
+    now = await current_game(driver)
+    assert now.version == window.version, "no reaction was played for Bob"
+    assert running_bot(driver).tables.position(now).acting == [1]
+    assert now.turn_deadline == pytest.approx(window.turn_deadline + later)
+    assert "did not react in time" not in every_word_posted(driver)
 
 
 async def test_a_turn_running_when_the_bot_went_down_keeps_its_time(
@@ -54,10 +74,10 @@ async def test_a_turn_running_when_the_bot_went_down_keeps_its_time(
     stopped = running_bot(driver).tables.clock()
     async with restarted(driver, tmp_path) as again:
         await sweep_at(again, stopped + HOUR)
-        now = await _current(again)
+        now = await current_game(again)
         assert now.version == game.version, "nothing was played for Alice"
         assert now.turn_deadline == pytest.approx(stopped + HOUR + 50)
-        assert "ran out of time" not in _said(again)
+        assert "ran out of time" not in every_word_posted(again)
 
 
 async def test_the_time_given_back_runs_out_as_any_turn(
@@ -71,9 +91,9 @@ async def test_the_time_given_back_runs_out_as_any_turn(
     async with restarted(driver, tmp_path) as again:
         await sweep_at(again, stopped + HOUR)
         await sweep_at(again, stopped + HOUR + 49)
-        assert "ran out of time" not in _said(again)
+        assert "ran out of time" not in every_word_posted(again)
         await sweep_at(again, stopped + HOUR + 51)
-        assert "Alice ran out of time and forfeits the game." in _said(again)
+        assert "Alice ran out of time and forfeits the game." in every_word_posted(again)
         assert (await running_bot(again).store.results())[0].record.ranks == (1, 0)
 
 
@@ -87,11 +107,11 @@ async def test_a_reminder_comes_at_the_same_point_of_the_time_left(
     stopped = running_bot(driver).tables.clock()
     async with restarted(driver, tmp_path) as again:
         await sweep_at(again, stopped + HOUR)
-        assert "your turn runs out" not in _said(again)
+        assert "your turn runs out" not in every_word_posted(again)
         await sweep_at(again, stopped + HOUR + 19)
-        assert "your turn runs out" not in _said(again)
+        assert "your turn runs out" not in every_word_posted(again)
         await sweep_at(again, stopped + HOUR + 20)
-        assert f"<@{ALICE_ID}>, your turn runs out" in _said(again)
+        assert f"<@{ALICE_ID}>, your turn runs out" in every_word_posted(again)
 
 
 @pytest.mark.logs_errors
@@ -112,7 +132,7 @@ async def test_a_turn_that_ran_out_before_the_bot_went_down_is_handled_as_before
     stopped = bot.tables.clock()
     async with restarted(driver, tmp_path) as again:
         await sweep_at(again, stopped + HOUR)
-        assert "Alice ran out of time and forfeits the game." in _said(again)
+        assert "Alice ran out of time and forfeits the game." in every_word_posted(again)
 
 
 async def test_a_reaction_window_running_when_the_bot_went_down_keeps_its_time(
@@ -120,18 +140,11 @@ async def test_a_reaction_window_running_when_the_bot_went_down_keeps_its_time(
 ) -> None:
     """Bob may answer Alice's Flat Tire for 20 s; the bot goes down 5 s in and is back an hour
     later: the bot does not answer "no reaction" for him, and his 15 s are left."""
-    await race_window(driver, GuildSettings(GUILD_ID, TURN, "forfeit", 20))
-    window = await _current(driver)
-    assert window.turn_deadline is not None
-    await sweep_after(driver, 5)
+    window = await bob_s_window(driver)
     stopped = running_bot(driver).tables.clock()
     async with restarted(driver, tmp_path) as again:
         await sweep_at(again, stopped + HOUR)
-        now = await _current(again)
-        assert now.version == window.version, "no reaction was played for Bob"
-        assert running_bot(again).tables.position(now).acting == [1]
-        assert now.turn_deadline == pytest.approx(window.turn_deadline + HOUR)
-        assert "did not react in time" not in _said(again)
+        await window_kept(again, window, HOUR)
 
 
 async def test_two_downtimes_in_a_row_are_each_given_back(
@@ -148,7 +161,7 @@ async def test_two_downtimes_in_a_row_are_each_given_back(
         second_stop = first_stop + HOUR + 20
         async with restarted(again, tmp_path) as third:
             await sweep_at(third, second_stop + HOUR / 2)
-            now = await _current(third)
+            now = await current_game(third)
             assert now.version == game.version
             assert now.turn_deadline == pytest.approx(second_stop + HOUR / 2 + 30)
 
@@ -166,12 +179,12 @@ async def test_a_turn_begun_after_the_restart_gets_no_more_than_its_time(
         back = running_bot(again)
         back.tables.clock = lambda: stopped + HOUR
         await again.slash("move", {"action": "play go"})
-        bobs = await _current(again)
+        bobs = await current_game(again)
         assert back.tables.position(bobs).acting == [1]
         await sweep_at(again, stopped + HOUR + 1)
-        assert (await _current(again)).turn_deadline == pytest.approx(stopped + HOUR + TURN)
+        assert (await current_game(again)).turn_deadline == pytest.approx(stopped + HOUR + TURN)
         await sweep_at(again, stopped + HOUR + TURN + 1)
-        assert "Bob ran out of time and forfeits the game." in _said(again)
+        assert "Bob ran out of time and forfeits the game." in every_word_posted(again)
 
 
 async def test_a_shard_process_writes_the_heartbeat_of_its_own_shards(

@@ -24,13 +24,19 @@ from bot.store.base import GuildSettings, Resumed, SeatRecord, Shards, StoredGam
 from bot.tables import COMPUTER_GRACE
 from cogs.timers import BLIP_SECONDS, Timers
 from tests.cogs.conftest import bot_settings, running_bot
-from tests.cogs.helpers import MILLE_DECK, stacked_mille, sweep_after, sweep_at
-from tests.cogs.test_windows_review import race_window
+from tests.cogs.helpers import (
+    MILLE_DECK,
+    current_game,
+    every_word_posted,
+    stacked_mille,
+    sweep_after,
+    sweep_at,
+)
+from tests.cogs.test_timers_downtime import HOUR, TURN, bob_s_window, window_kept
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
     CAROL_ID,
-    GAMES_CHANNEL_ID,
     GENERAL_CHANNEL_ID,
     GUILD_ID,
 )
@@ -38,8 +44,6 @@ from tests.discord.fake_discord import FakeDiscord
 from tests.discord.payloads import InteractionDriver
 from tests.test_fake_discord import make_bot as throwaway_bot
 
-TURN = 60  # seconds: a one-minute turn timer
-HOUR = 3600.0
 OTHER_GUILD_ID = GUILD_ID + (1 << 22)
 """A server on shard 1 of 2 (``GUILD_ID`` is on shard 0)."""
 
@@ -73,14 +77,6 @@ async def _forfeit_timer(driver: InteractionDriver) -> StoredGame:
     return game
 
 
-async def _current(driver: InteractionDriver, channel_id: int = GAMES_CHANNEL_ID) -> StoredGame:
-    return await running_bot(driver).tables.current(channel_id)
-
-
-def _said(driver: InteractionDriver) -> str:
-    return " | ".join(str(m.get("content") or "") for m in driver.messages.values())
-
-
 async def _lost_after_ten_seconds(driver: InteractionDriver) -> float:
     """Alice's forfeit timer runs 10 s, swept, then Discord goes out of reach: that time."""
     await _forfeit_timer(driver)
@@ -102,10 +98,10 @@ async def test_a_turn_does_not_run_out_while_discord_is_out_of_reach(
     await sweep_at(driver, lost + HOUR - 1)
     _cut_off(driver)
     await sweep_at(driver, lost + HOUR)
-    now = await _current(driver)
+    now = await current_game(driver)
     assert now.version == game.version, "nothing was played for Alice"
     assert now.turn_deadline == pytest.approx(lost + HOUR + 50)
-    assert "ran out of time" not in _said(driver)
+    assert "ran out of time" not in every_word_posted(driver)
 
 
 async def test_the_time_left_runs_out_as_any_turn_once_discord_is_back(
@@ -117,9 +113,9 @@ async def test_the_time_left_runs_out_as_any_turn_once_discord_is_back(
     _cut_off(driver)
     await sweep_at(driver, lost + HOUR)
     await sweep_at(driver, lost + HOUR + 49)
-    assert "ran out of time" not in _said(driver)
+    assert "ran out of time" not in every_word_posted(driver)
     await sweep_at(driver, lost + HOUR + 51)
-    assert "Alice ran out of time and forfeits the game." in _said(driver)
+    assert "Alice ran out of time and forfeits the game." in every_word_posted(driver)
 
 
 async def test_the_outage_is_given_back_once(driver: InteractionDriver) -> None:
@@ -130,7 +126,7 @@ async def test_the_outage_is_given_back_once(driver: InteractionDriver) -> None:
     await sweep_at(driver, lost + HOUR)
     await sweep_at(driver, lost + HOUR + 5)
     await sweep_at(driver, lost + HOUR + 10)
-    assert (await _current(driver)).turn_deadline == pytest.approx(lost + HOUR + 50)
+    assert (await current_game(driver)).turn_deadline == pytest.approx(lost + HOUR + 50)
 
 
 async def test_a_reaction_window_does_not_close_while_discord_is_out_of_reach(
@@ -139,20 +135,13 @@ async def test_a_reaction_window_does_not_close_while_discord_is_out_of_reach(
     """Bob may answer Alice's Flat Tire for 20 s; Discord goes out of reach 5 s in, for an
     hour: the bot does not answer "no reaction" for him, and his 15 s are left when it is
     back."""
-    await race_window(driver, GuildSettings(GUILD_ID, TURN, "forfeit", 20))
-    window = await _current(driver)
-    assert window.turn_deadline is not None
-    await sweep_after(driver, 5)
+    window = await bob_s_window(driver)
     _cut_off(driver, 0)
     lost = running_bot(driver).tables.clock()
     await sweep_at(driver, lost + HOUR - 1)
     _cut_off(driver)
     await sweep_at(driver, lost + HOUR)
-    now = await _current(driver)
-    assert now.version == window.version, "no reaction was played for Bob"
-    assert running_bot(driver).tables.position(now).acting == [1]
-    assert now.turn_deadline == pytest.approx(window.turn_deadline + HOUR)
-    assert "did not react in time" not in _said(driver)
+    await window_kept(driver, window, HOUR)
 
 
 async def test_another_shards_game_still_times_out(
@@ -174,9 +163,9 @@ async def test_another_shards_game_still_times_out(
     await sweep_after(driver, 10)
     _cut_off(driver, 0)
     await sweep_after(driver, TURN)
-    assert "Carol ran out of time and forfeits the game." in _said(driver)
-    assert (await _current(driver)).version == alices.version
-    assert "Alice ran out of time" not in _said(driver)
+    assert "Carol ran out of time and forfeits the game." in every_word_posted(driver)
+    assert (await current_game(driver)).version == alices.version
+    assert "Alice ran out of time" not in every_word_posted(driver)
 
 
 async def _direct_game(driver: InteractionDriver) -> StoredGame:
@@ -248,7 +237,7 @@ async def test_a_short_blip_gives_nothing_back_and_writes_nothing_more(
     _cut_off(driver)
     await sweep_after(driver, BLIP_SECONDS - 5)
     assert resumed == []
-    assert (await _current(driver)).turn_deadline == game.turn_deadline
+    assert (await current_game(driver)).turn_deadline == game.turn_deadline
 
 
 async def test_a_connection_that_cannot_be_read_keeps_the_timers_running(
@@ -263,7 +252,7 @@ async def test_a_connection_that_cannot_be_read_keeps_the_timers_running(
 
     _timers(driver).connected = unreadable
     await sweep_after(driver, TURN + 1)
-    assert "Alice ran out of time and forfeits the game." in _said(driver)
+    assert "Alice ran out of time and forfeits the game." in every_word_posted(driver)
 
 
 class _Socket:
@@ -289,11 +278,11 @@ async def test_a_missed_reconnection_event_does_not_stop_the_timers(
     lost = running_bot(driver).tables.clock()
     socket.open = False
     await sweep_at(driver, lost + HOUR / 2)
-    assert "ran out of time" not in _said(driver)
+    assert "ran out of time" not in every_word_posted(driver)
     socket.open = True
     await sweep_at(driver, lost + HOUR)
     await sweep_at(driver, lost + HOUR + 51)
-    assert "Alice ran out of time and forfeits the game." in _said(driver)
+    assert "Alice ran out of time and forfeits the game." in every_word_posted(driver)
 
 
 class _ShardInfo:
