@@ -24,6 +24,7 @@ from tests.cogs.helpers import (
     component_id,
     private_on_discord,
     public_table,
+    replies,
     stacked_mille,
 )
 from tests.discord.backend import (
@@ -32,15 +33,8 @@ from tests.discord.backend import (
     CAROL_ID,
     GAMES_CHANNEL_ID,
     GUILD_ID,
-    InteractionResult,
 )
 from tests.discord.payloads import InteractionDriver
-
-
-def _said(result: InteractionResult) -> str:
-    """Everything the interaction said in words (callback, follow-ups, edits)."""
-    return " | ".join(r.content or "" for r in result.responses if r.content)
-
 
 # --- refusals that Discord shows to the whole channel --------------------------------------------
 
@@ -65,7 +59,7 @@ async def test_refusals_after_a_public_deferral_are_private(
     ``test_replay_without_a_finished_game_is_refused`` passes only because the fake honours the
     follow-up's ephemeral flag, which Discord ignores after a deferral."""
     result = await driver.slash(command, options)
-    assert refusal in _said(result), _said(result)
+    assert refusal in replies(result), replies(result)
     assert private_on_discord(result), f"/{command}'s refusal is posted to the whole channel"
 
 
@@ -192,9 +186,9 @@ async def test_a_thread_challenge_sent_inside_a_thread_can_start(
     invite = await driver.slash(
         "challenge", {"game": "mille", "member": BOB_ID, "thread": True}, channel_id=thread_id
     )
-    assert not invite.ephemeral, _said(invite)
+    assert not invite.ephemeral, replies(invite)
     accepted = await driver.click(invite, component_id(invite, "Accept"), user_id=BOB_ID)
-    assert "permission" not in _said(accepted), _said(accepted)
+    assert "permission" not in replies(accepted), replies(accepted)
     (started,) = await bot.store.active_games()
     assert started.game_key == "mille" and started.channel_id == thread_id
 
@@ -271,7 +265,7 @@ async def test_a_move_typed_in_full_width_is_played_and_suggested(
     assert {"name": "Play Go", "value": f"play go§{game.id}:0"} in offered.choices, offered.choices
     tables = running_bot(driver).tables
     refused = await driver.slash("move", {"action": "play \ufdfa" * 20})
-    assert refused.ephemeral and "far too long" in _said(refused), _said(refused)
+    assert refused.ephemeral and "far too long" in replies(refused), replies(refused)
     assert (await tables.current(GAMES_CHANNEL_ID)).version == 0
     result = await driver.slash("move", {"action": "ＰＬＡＹ\u3000ＧＯ\u200b"})
     public_table(result)
@@ -291,7 +285,7 @@ async def test_a_game_named_in_full_width_is_found_as_a_move_would_be(
     and its field suggested nothing, while 'ＰＬＡＹ ＧＯ' was a move. Now /rules gives the
     rules of Mille Bornes, the field suggests it, and /play deals it."""
     rules = await driver.slash("rules", {"game": typed})
-    assert rules.ephemeral and _said(rules).startswith("**Mille Bornes**"), _said(rules)
+    assert rules.ephemeral and replies(rules).startswith("**Mille Bornes**"), replies(rules)
     offered = await driver.autocomplete("rules", "game", typed[:3])
     assert "mille" in [c["value"] for c in offered.choices], offered.choices
     played = await driver.slash("play", {"game": typed})
@@ -365,4 +359,4 @@ async def test_a_forged_leaderboard_choice_is_refused_in_a_sentence(
     Before the fix a made-up period answered "Something went wrong" and a made-up scope was
     taken for all servers."""
     result = await driver.slash("leaderboard", {"game": "mille", **options})
-    assert private_on_discord(result) and told in _said(result), _said(result)
+    assert private_on_discord(result) and told in replies(result), replies(result)

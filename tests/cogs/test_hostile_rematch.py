@@ -13,8 +13,8 @@ import pytest
 
 from bot.store.base import SeatRecord, StoredGame
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import component_id, public_table
-from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID, InteractionResult
+from tests.cogs.helpers import component_id, public_table, replies
+from tests.discord.backend import ALICE_ID, BOB_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
 ALICE_BOB_AND_A_COMPUTER = [
@@ -22,10 +22,6 @@ ALICE_BOB_AND_A_COMPUTER = [
     SeatRecord(1, "Bob", user_id=BOB_ID),
     SeatRecord(2, "Computer (random)", policy="random"),
 ]
-
-
-def _said(result: InteractionResult) -> str:
-    return " | ".join(r.content or "" for r in result.responses if r.content)
 
 
 async def _resigned(driver: InteractionDriver, seats: list[SeatRecord]) -> tuple[int, int]:
@@ -74,7 +70,7 @@ async def test_a_rematch_with_settings_gone_is_refused_before_inviting(
 
     monkeypatch.setattr(tables, "game_by_id", from_an_earlier_version)
     asked = await driver.click(message, f"jn:r:{game_id}", user_id=BOB_ID)
-    assert asked.ephemeral and refusal in _said(asked)
+    assert asked.ephemeral and refusal in replies(asked)
     assert not any("invites" in (r.content or "") for r in asked.responses)
 
 
@@ -89,18 +85,18 @@ async def test_presses_at_once_post_one_rematch_invitation(driver: InteractionDr
         driver.click(message, f"jn:r:{game_id}", user_id=BOB_ID),
         driver.click(message, f"jn:r:{game_id}", user_id=BOB_ID),
     )
-    invitations = [p for p in presses if "invites" in _said(p)]
+    invitations = [p for p in presses if "invites" in replies(p)]
     assert len(invitations) == 1
     refused = [p for p in presses if p not in invitations]
-    assert all(p.ephemeral and "already asked for this rematch" in _said(p) for p in refused)
+    assert all(p.ephemeral and "already asked for this rematch" in replies(p) for p in refused)
     # Alice asking too is pointed at Bob's invitation (he is "bob" on the fake server).
     alice = await driver.click(message, f"jn:r:{game_id}", user_id=ALICE_ID)
-    assert alice.ephemeral and "bob has already asked for this rematch" in _said(alice)
+    assert alice.ephemeral and "bob has already asked for this rematch" in replies(alice)
     invitation = invitations[0].responses[0]
     accepted = await driver.click(
         invitation.message_id, component_id(invitation, "Accept"), user_id=ALICE_ID
     )
-    assert "The game is on" in _said(accepted)
+    assert "The game is on" in replies(accepted)
     assert len(await running_bot(driver).tables.store.active_games()) == 1
 
 
@@ -114,4 +110,4 @@ async def test_a_cancelled_rematch_invitation_may_be_sent_again(
     invitation = asked.responses[0]
     await driver.click(invitation.message_id, component_id(invitation, "Cancel"), user_id=BOB_ID)
     again = await driver.click(message, f"jn:r:{game_id}", user_id=ALICE_ID)
-    assert not again.ephemeral and f"<@{ALICE_ID}> invites" in _said(again)
+    assert not again.ephemeral and f"<@{ALICE_ID}> invites" in replies(again)

@@ -20,7 +20,7 @@ import pytest
 from bot.store.base import SeatRecord
 from cogs import limits
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import alice_against, component_id, public_table, shown_message
+from tests.cogs.helpers import alice_against, component_id, public_table, replies, shown_message
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -56,14 +56,10 @@ async def hints_used_up(driver: InteractionDriver) -> Any:
     await driver.slash("play", {"game": "mille"})
     for _ in range(limits.HINTS.uses):
         hint = await driver.slash("hint", {})
-        assert "💡" in replies_of(hint), replies_of(hint)
+        assert "💡" in replies(hint), replies(hint)
     refused = await driver.slash("hint", {})
-    assert "💡" not in replies_of(refused), "the hint past the limit is refused"
+    assert "💡" not in replies(refused), "the hint past the limit is refused"
     return refused
-
-
-def replies_of(result: Any) -> str:
-    return " | ".join(r.content or "" for r in result.responses if r.content)
 
 
 async def test_a_hint_past_the_limit_is_refused_saying_when(driver: InteractionDriver) -> None:
@@ -102,13 +98,13 @@ async def test_another_members_hints_are_not_limited_by_hers(driver: Interaction
     await hints_used_up(driver)
     await driver.slash("play", {"game": "mille"}, user_id=BOB_ID, channel_id=GENERAL_CHANNEL_ID)
     bobs = await driver.slash("hint", {}, user_id=BOB_ID, channel_id=GENERAL_CHANNEL_ID)
-    assert "💡" in replies_of(bobs)
+    assert "💡" in replies(bobs)
 
 
 async def test_hints_work_again_once_the_period_is_over(driver: InteractionDriver) -> None:
     await hints_used_up(driver)
     later(driver, limits.HINTS.seconds + 1)
-    assert "💡" in replies_of(await driver.slash("hint", {}))
+    assert "💡" in replies(await driver.slash("hint", {}))
 
 
 async def test_the_refusal_names_the_end_of_the_period(driver: InteractionDriver) -> None:
@@ -144,7 +140,7 @@ async def test_a_hint_asked_while_the_last_is_worked_out_is_refused(
     second = await asyncio.wait_for(driver.slash("hint", {}), 10)
     assert refusal(second) == limits.HINTS.busy
     release.set()
-    assert "💡" in replies_of(await first)
+    assert "💡" in replies(await first)
 
 
 async def test_a_hint_refused_as_busy_uses_nothing_up(driver: InteractionDriver) -> None:
@@ -156,7 +152,7 @@ async def test_a_hint_refused_as_busy_uses_nothing_up(driver: InteractionDriver)
     refusal(await driver.slash("hint", {}))
     cooldowns.running.clear()
     for _ in range(limits.HINTS.uses):
-        assert "💡" in replies_of(await driver.slash("hint", {}))
+        assert "💡" in replies(await driver.slash("hint", {}))
 
 
 async def finished_game(driver: InteractionDriver) -> None:
@@ -172,12 +168,12 @@ async def test_a_replay_past_the_limit_is_refused_and_another_member_watches(
 ) -> None:
     await finished_game(driver)
     for _ in range(limits.REPLAYS.uses):
-        assert "Replay of game" in replies_of(await driver.slash("replay", {}))
+        assert "Replay of game" in replies(await driver.slash("replay", {}))
     said = refusal(await driver.slash("replay", {}))
     assert said.startswith("You have asked for several replays just now: ask again <t:"), said
-    assert "Replay of game" in replies_of(await driver.slash("replay", {}, user_id=BOB_ID))
+    assert "Replay of game" in replies(await driver.slash("replay", {}, user_id=BOB_ID))
     later(driver, limits.REPLAYS.seconds + 1)
-    assert "Replay of game" in replies_of(await driver.slash("replay", {}))
+    assert "Replay of game" in replies(await driver.slash("replay", {}))
 
 
 async def test_a_refused_request_uses_nothing_up(driver: InteractionDriver) -> None:
@@ -185,7 +181,7 @@ async def test_a_refused_request_uses_nothing_up(driver: InteractionDriver) -> N
     for _ in range(limits.REPLAYS.uses + 2):
         assert "<t:" not in refusal(await driver.slash("replay", {}))
     await finished_game(driver)
-    assert "Replay of game" in replies_of(await driver.slash("replay", {}))
+    assert "Replay of game" in replies(await driver.slash("replay", {}))
 
 
 async def test_games_in_threads_past_the_limit_are_refused_and_open_no_thread(
@@ -196,7 +192,7 @@ async def test_games_in_threads_past_the_limit_are_refused_and_open_no_thread(
         started = await driver.slash(
             "play", {"game": "mille", "thread": True}, channel_id=GENERAL_CHANNEL_ID
         )
-        assert "Your game is in" in replies_of(started)
+        assert "Your game is in" in replies(started)
     threads = len(driver.backend.threads())
     games = len(await bot.store.games_of_member(ALICE_ID, active=True))
     said = refusal(
@@ -207,7 +203,7 @@ async def test_games_in_threads_past_the_limit_are_refused_and_open_no_thread(
     assert len(driver.backend.threads()) == threads
     assert len(await bot.store.games_of_member(ALICE_ID, active=True)) == games
     # Without a thread, or by another member, a game starts.
-    assert "Your game is in" in replies_of(
+    assert "Your game is in" in replies(
         await driver.slash(
             "play", {"game": "mille", "thread": True}, user_id=BOB_ID, channel_id=GENERAL_CHANNEL_ID
         )
@@ -308,7 +304,7 @@ async def test_an_invitation_past_the_most_open_is_refused_and_pings_nobody(
     bot = running_bot(driver)
     for _ in range(limits.OPEN_TABLES):
         posted = await driver.slash("challenge", {"game": "mille", "member": BOB_ID})
-        assert f"<@{BOB_ID}>" in replies_of(posted)
+        assert f"<@{BOB_ID}>" in replies(posted)
     refused = await driver.slash("host", {"game": "dragon"})
     said = refusal(refused)
     assert said.startswith(f"You have {limits.OPEN_TABLES} tables waiting for players"), said
@@ -345,7 +341,7 @@ async def test_invitations_sent_and_cancelled_again_and_again_meet_a_limit(
     bot = running_bot(driver)
     for _ in range(limits.INVITATIONS.uses):
         posted = await driver.slash("challenge", {"game": "mille", "member": BOB_ID})
-        assert f"<@{BOB_ID}>" in replies_of(posted)
+        assert f"<@{BOB_ID}>" in replies(posted)
         await driver.click(posted.message, component_id(posted, "Cancel"))
     refused = await driver.slash("challenge", {"game": "mille", "member": BOB_ID})
     said = refusal(refused)
@@ -355,10 +351,10 @@ async def test_invitations_sent_and_cancelled_again_and_again_meet_a_limit(
     answered = await driver.slash(
         "challenge", {"game": "mille", "member": ALICE_ID}, user_id=BOB_ID
     )
-    assert f"<@{ALICE_ID}>" in replies_of(answered)
+    assert f"<@{ALICE_ID}>" in replies(answered)
     later(driver, limits.INVITATIONS.seconds + 1)
     again = await driver.slash("challenge", {"game": "mille", "member": BOB_ID})
-    assert f"<@{BOB_ID}>" in replies_of(again)
+    assert f"<@{BOB_ID}>" in replies(again)
 
 
 async def test_boards_and_cards_past_the_limit_are_refused_privately(
@@ -370,7 +366,7 @@ async def test_boards_and_cards_past_the_limit_are_refused_privately(
     for turn in range(limits.BOARDS.uses):
         command = ("leaderboard", {"game": "mille"}) if turn % 2 else ("stats", {"game": "mille"})
         shown = await driver.slash(*command)
-        assert not shown.ephemeral, replies_of(shown)
+        assert not shown.ephemeral, replies(shown)
     refused = await driver.slash("leaderboard", {"game": "mille"})
     said = refusal(refused)
     assert said.startswith("You have asked for many boards and cards just now: ask again <t:")
@@ -384,12 +380,12 @@ async def test_histories_past_the_limit_are_refused_and_another_member_reads(
     of 200 000 results one for a member with no games there held the database 0.56 s, every
     other channel's move waiting meanwhile; sent again and again, it stalled the bot."""
     for _ in range(limits.HISTORIES.uses):
-        assert "Recent games of" in replies_of(await driver.slash("history", {}))
+        assert "Recent games of" in replies(await driver.slash("history", {}))
     said = refusal(await driver.slash("history", {}))
     assert said.startswith("You have asked for many histories just now: ask again <t:"), said
-    assert "Recent games of" in replies_of(await driver.slash("history", {}, user_id=BOB_ID))
+    assert "Recent games of" in replies(await driver.slash("history", {}, user_id=BOB_ID))
     later(driver, limits.HISTORIES.seconds + 1)
-    assert "Recent games of" in replies_of(await driver.slash("history", {}))
+    assert "Recent games of" in replies(await driver.slash("history", {}))
 
 
 async def test_a_rematch_asked_and_cancelled_again_and_again_meets_a_limit(
@@ -425,7 +421,7 @@ async def test_a_rematch_already_asked_for_uses_nothing_up(driver: InteractionDr
     await driver.click(asked.responses[0].message_id, component_id(asked, "Cancel"))
     for _ in range(limits.INVITATIONS.uses - 1):
         posted = await driver.slash("challenge", {"game": "mille", "member": BOB_ID})
-        assert f"<@{BOB_ID}>" in replies_of(posted)
+        assert f"<@{BOB_ID}>" in replies(posted)
         await driver.click(posted.message, component_id(posted, "Cancel"))
 
 
@@ -443,7 +439,7 @@ async def test_a_challenge_refused_for_its_thread_uses_no_invitation(
         assert "games in threads" in said
     for _ in range(limits.INVITATIONS.uses):
         posted = await driver.slash("challenge", {"game": "mille", "member": BOB_ID})
-        assert f"<@{BOB_ID}>" in replies_of(posted), replies_of(posted)
+        assert f"<@{BOB_ID}>" in replies(posted), replies(posted)
         await driver.click(posted.message, component_id(posted, "Cancel"))
 
 
@@ -458,7 +454,7 @@ async def test_a_challenge_refused_as_a_game_runs_here_uses_no_invitation(
         posted = await driver.slash(
             "challenge", {"game": "mille", "member": BOB_ID}, channel_id=GENERAL_CHANNEL_ID
         )
-        assert f"<@{BOB_ID}>" in replies_of(posted), replies_of(posted)
+        assert f"<@{BOB_ID}>" in replies(posted), replies(posted)
         await driver.click(posted.message, component_id(posted, "Cancel"))
 
 
@@ -480,7 +476,7 @@ async def test_a_game_in_a_thread_with_an_unknown_option_opens_no_thread(
     started = await driver.slash(
         "play", {"game": "mille", "thread": True}, channel_id=GENERAL_CHANNEL_ID
     )
-    assert "Your game is in" in replies_of(started)
+    assert "Your game is in" in replies(started)
 
 
 # --- games-at-once when a member takes a seat someone else offers ----------------------------
@@ -544,7 +540,7 @@ async def test_a_decline_at_the_most_at_once_is_not_refused(driver: InteractionD
     invited = await driver.slash("challenge", {"game": "mille", "member": ALICE_ID}, user_id=BOB_ID)
     declined = await driver.click(invited, component_id(invited, "Decline"))
     assert not declined.ephemeral
-    assert f"<@{ALICE_ID}> (declined)" in replies_of(declined)
+    assert f"<@{ALICE_ID}> (declined)" in replies(declined)
 
 
 async def test_a_join_at_the_most_at_once_is_refused_and_the_seat_stays_free(

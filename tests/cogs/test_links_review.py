@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.boards import message_link
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import alice_against
+from tests.cogs.helpers import alice_against, replies
 from tests.discord.backend import CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
 
@@ -22,6 +22,6 @@ async def test_the_table_pointer_is_a_live_link(driver: InteractionDriver) -> No
     stored = await bot.tables.current(GAMES_CHANNEL_ID)
     assert stored.message_id is not None
     again = await driver.slash("table", {}, user_id=CAROL_ID)
-    said = " | ".join(r.content or "" for r in again.responses if r.content)
+    said = replies(again)
     assert again.ephemeral, said
     assert message_link(GUILD_ID, GAMES_CHANNEL_ID, stored.message_id) in said, said

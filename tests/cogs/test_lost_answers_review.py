@@ -160,7 +160,7 @@ NOT_THIS_TABLE = "does not match this table"
 
 def _refused(result: InteractionResult, words: str) -> None:
     """The answer is private, says ``words`` (and not the other wording), and nothing is stored."""
-    said = " | ".join(r.content or "" for r in result.responses if r.content)
+    said = replies(result)
     assert said and all(r.ephemeral for r in result.responses if r.content), said
     assert words in said, said
     other = NOT_THIS_TABLE if words == EARLIER else EARLIER

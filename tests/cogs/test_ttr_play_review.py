@@ -39,7 +39,7 @@ async def test_the_daily_deal_of_another_game_names_the_games_that_have_one(
     played = await driver.slash("play", {"game": "ttr", "daily": True})
     assert played.ephemeral and played.content == sentence, played.content
     board = await driver.slash("leaderboard", {"game": "ttr", "period": "daily"})
-    said = " | ".join(r.content or "" for r in board.responses if r.content)
+    said = replies(board)
     assert said == sentence, said
     assert await running_bot(driver).tables.store.active_game(GAMES_CHANNEL_ID) is None
 
