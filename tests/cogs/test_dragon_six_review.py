@@ -17,6 +17,7 @@ from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import (
     alt_text_of,
     component_id,
+    current_game,
     public_table,
     replies,
     store_rigged,
@@ -25,10 +26,6 @@ from tests.cogs.helpers import (
 from tests.cogs.test_dragon_cogs import CW, MB, SEATS, dealt
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
-
-
-async def _stored(driver: InteractionDriver) -> StoredGame:
-    return await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
 
 
 async def _carol_killed(driver: InteractionDriver) -> StoredGame:
@@ -55,7 +52,7 @@ async def test_the_driver_whose_turn_it_is_is_told_a_reaction_is_awaited(
     window = public_table(await driver.slash("move", {"action": "mg-front @1"}))
     bobs = await driver.click(window.message_id, f"jn:h:{game.id}", user_id=BOB_ID)
     armor = component_id(bobs, "Armor")
-    before = await _stored(driver)
+    before = await current_game(driver)
     typed = await driver.slash("move", {"action": "play speed-limit @2"})
     forged = await driver.forge(window.message_id, armor, user_id=CAROL_ID)
     for refused in (typed, forged):
@@ -64,7 +61,7 @@ async def test_the_driver_whose_turn_it_is_is_told_a_reaction_is_awaited(
     for user_id in (ALICE_ID, CAROL_ID):
         hand = await driver.click(window.message_id, f"jn:h:{game.id}", user_id=user_id)
         assert hand.ephemeral and replies(hand) == "Your hand — waiting for Bob to react."
-    assert await _stored(driver) == before
+    assert await current_game(driver) == before
 
 
 async def test_a_killed_driver_is_told_they_are_out(driver: InteractionDriver) -> None:
@@ -75,7 +72,7 @@ async def test_a_killed_driver_is_told_they_are_out(driver: InteractionDriver) -
     game = await _carol_killed(driver)
     table = public_table(await driver.slash("table", {}))
     alices = await driver.click(table.message_id, f"jn:h:{game.id}")
-    before = await _stored(driver)
+    before = await current_game(driver)
     typed = await driver.slash("move", {"action": "end"}, user_id=CAROL_ID)
     forged = await driver.forge(
         table.message_id, component_id(alices, "Machine Gun (Front)"), user_id=CAROL_ID
@@ -85,7 +82,7 @@ async def test_a_killed_driver_is_told_they_are_out(driver: InteractionDriver) -
         assert replies(refused) == "You are out of this game; the others play on."
     hand = await driver.click(table.message_id, f"jn:h:{game.id}", user_id=CAROL_ID)
     assert replies(hand) == "Your hand — you are out of this game; the others play on."
-    assert await _stored(driver) == before
+    assert await current_game(driver) == before
 
 
 async def test_the_hand_says_in_words_which_move_the_turn_still_owes(
@@ -123,7 +120,7 @@ async def _skid_window(driver: InteractionDriver) -> StoredGame:
     await driver.slash("move", {"action": "swerve"}, user_id=BOB_ID)
     skid = public_table(await driver.slash("move", {"action": "skid @1"}))
     assert f"<@{BOB_ID}>, you may react" in (skid.content or ""), skid.content
-    return await _stored(driver)
+    return await current_game(driver)
 
 
 async def test_a_side_picked_by_the_bot_is_not_called_no_reaction(

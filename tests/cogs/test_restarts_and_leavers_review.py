@@ -9,11 +9,12 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.store.base import GuildSettings, StoredGame
+from bot.store.base import GuildSettings
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import (
     alt_text_of,
     component_id,
+    current_game,
     public_table,
     replies,
     restarted,
@@ -24,10 +25,6 @@ from tests.cogs.helpers import (
 from tests.cogs.test_windows_review import STAMPEDE_CW, THREE_MEMBERS, _dragon, race_window
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
-
-
-async def _stored(driver: InteractionDriver) -> StoredGame:
-    return await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
 
 
 def _nick(driver: InteractionDriver, user_id: int, name: str) -> None:
@@ -86,20 +83,20 @@ async def test_a_stampede_half_answered_survives_a_restart(
     bob_side, carol_side = component_id(bobs, "Take it on"), component_id(carols, "Take it on")
     await driver.click(bobs.message, bob_side, user_id=BOB_ID)
     async with restarted(driver, tmp_path) as again:
-        before = await _stored(again)
+        before = await current_game(again)
         # Bob's hand was redrawn when he chose: his old button is pressed from a stale client.
         twice = await again.forge(window.message_id, bob_side, user_id=BOB_ID)
         assert twice.ephemeral and "already made that move" in replies(twice), replies(twice)
         alice = await again.forge(window.message_id, carol_side, user_id=ALICE_ID)
         assert alice.ephemeral and replies(alice), replies(alice)
-        assert await _stored(again) == before
+        assert await current_game(again) == before
         await asyncio.gather(
             again.forge(window.message_id, carol_side, user_id=CAROL_ID),
             again.forge(window.message_id, carol_side, user_id=CAROL_ID),
         )
         moves = await running_bot(again).store.moves(game.id)
         assert [m.seat for m in moves] == [0, 1, 2], "each side was taken once"
-        assert running_bot(again).tables.position(await _stored(again)).acting == [0]
+        assert running_bot(again).tables.position(await current_game(again)).acting == [0]
 
 
 async def test_a_stampede_deadline_set_before_a_restart_closes_after_it(
@@ -112,21 +109,21 @@ async def test_a_stampede_deadline_set_before_a_restart_closes_after_it(
     await bot.store.set_guild_settings(GuildSettings(GUILD_ID, None, "computer", 15))
     game = await _dragon(bot, cw=STAMPEDE_CW)
     window = public_table(await driver.slash("move", {"action": "stampede"}))
-    offered = (await _stored(driver)).turn_deadline
+    offered = (await current_game(driver)).turn_deadline
     bobs = await driver.click(window.message_id, f"jn:h:{game.id}", user_id=BOB_ID)
     carols = await driver.click(window.message_id, f"jn:h:{game.id}", user_id=CAROL_ID)
     await driver.click(bobs.message, component_id(bobs, "Take it on"), user_id=BOB_ID)
     async with restarted(driver, tmp_path) as again:
-        assert (await _stored(again)).turn_deadline == offered
+        assert (await current_game(again)).turn_deadline == offered
         await sweep_after(again, 16)
-        after = await _stored(again)
+        after = await current_game(again)
         taken = [m for m in await running_bot(again).store.moves(game.id) if m.seat == 2]
         assert len(taken) == 1 and taken[0].interaction_id is None, taken
         late = await again.forge(
             window.message_id, component_id(carols, "Take it on"), user_id=CAROL_ID
         )
         assert late.ephemeral and "the bot answered for you: take it on the" in replies(late)
-        assert await _stored(again) == after
+        assert await current_game(again) == after
 
 
 async def test_a_race_window_open_across_a_restart_runs_out_once(
@@ -138,17 +135,17 @@ async def test_a_race_window_open_across_a_restart_runs_out_once(
     window, bobs = await race_window(driver, GuildSettings(GUILD_ID, None, "computer", 15))
     buttons = [component_id(bobs, "Coup Fourré"), component_id(bobs, "No reaction")]
     async with restarted(driver, tmp_path) as again:
-        before = await _stored(again)
+        before = await current_game(again)
         alice = await again.forge(window.message_id, buttons[0], user_id=ALICE_ID)
         assert alice.ephemeral and "waiting for Bob" in replies(alice), replies(alice)
-        assert await _stored(again) == before
+        assert await current_game(again) == before
         await sweep_after(again, 16)
-        after = await _stored(again)
+        after = await current_game(again)
         assert after.version == before.version + 1
         for button in buttons:
             late = await again.forge(window.message_id, button, user_id=BOB_ID)
             assert late.ephemeral and "the bot answered for you: no reaction" in replies(late)
-        assert await _stored(again) == after
+        assert await current_game(again) == after
 
 
 async def test_opening_tickets_half_kept_across_a_restart(
@@ -174,13 +171,13 @@ async def test_opening_tickets_half_kept_across_a_restart(
         hands[BOB_ID].message, menus[BOB_ID]["custom_id"], keeps[BOB_ID], user_id=BOB_ID
     )
     async with restarted(driver, tmp_path) as again:
-        before = await _stored(again)
+        before = await current_game(again)
         assert before.turn_deadline == dealt
         twice = await again.forge(
             table.message_id, menus[BOB_ID]["custom_id"], values=keeps[BOB_ID], user_id=BOB_ID
         )
         assert twice.ephemeral and "already made that move" in replies(twice), replies(twice)
-        assert await _stored(again) == before
+        assert await current_game(again) == before
         await asyncio.gather(
             *(
                 again.forge(
@@ -210,11 +207,11 @@ async def test_a_timer_turned_on_reaches_a_game_stuck_on_a_gone_members_turn(
     bot = running_bot(driver)
     await stacked_mille(driver)
     await driver.slash("move", {"action": "play go"})
-    waiting = await _stored(driver)
+    waiting = await current_game(driver)
     assert waiting.turn_deadline is None
     said = await driver.slash("settings", {"turn_timer": 5, "on_timeout": "forfeit"})
     assert said.ephemeral and "1 game waiting with no timer got one now" in replies(said)
-    timed = await _stored(driver)
+    timed = await current_game(driver)
     assert timed.turn_deadline is not None
     assert 299 < timed.turn_deadline - bot.tables.clock() <= 300
     assert timed.version == waiting.version, "no move was made"
@@ -233,11 +230,11 @@ async def test_a_timer_turned_on_leaves_a_timed_games_deadline_as_it_was(
     bot = running_bot(driver)
     await bot.store.set_guild_settings(GuildSettings(GUILD_ID, 60, "computer"))
     await stacked_mille(driver)
-    before = await _stored(driver)
+    before = await current_game(driver)
     assert before.turn_deadline is not None
     said = await driver.slash("settings", {"turn_timer": 5})
     assert "got one now" not in replies(said), replies(said)
-    assert (await _stored(driver)).turn_deadline == before.turn_deadline
+    assert (await current_game(driver)).turn_deadline == before.turn_deadline
 
 
 async def test_a_timer_turned_on_is_answered_while_a_channel_is_busy(
@@ -266,4 +263,4 @@ async def test_a_timer_turned_on_is_answered_while_a_channel_is_busy(
         assert not asked.done()
     said = await asked
     assert said.ephemeral and "1 game waiting with no timer got one now" in replies(said)
-    assert (await _stored(driver)).turn_deadline is not None
+    assert (await current_game(driver)).turn_deadline is not None
