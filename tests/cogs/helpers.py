@@ -18,7 +18,7 @@ import pytest
 import cogs.lobby as lobby_cog
 from bot.client import JunctionBot
 from bot.games import bundle
-from bot.games.bundle import PolicyFactory
+from bot.games.bundle import ButtonSpec, Picker, PolicyFactory
 from bot.store.base import LobbyRecord, SeatRecord, StoredGame
 from bot.tables import Tables
 from bot.updates import TableUpdate
@@ -315,6 +315,26 @@ async def play_first_offered(driver: InteractionDriver, user_id: int) -> Interac
     tables = running_bot(driver).tables
     _, moves = tables.hand(await tables.current(GAMES_CHANNEL_ID), user_id)
     return await driver.slash("move", {"action": moves[0].notation}, user_id=user_id)
+
+
+async def solo_table(driver: InteractionDriver) -> tuple[StoredGame, list[Picker]]:
+    """Alice's /play of Mille Bornes Solo: the game and what its table offers, in order."""
+    await driver.slash("play", {"game": "solo"})
+    tables = running_bot(driver).tables
+    stored = await tables.current(GAMES_CHANNEL_ID)
+    here = tables.position(stored)
+    return stored, bundle("solo").presenter.table_pickers(here.game.public_view(here.state))
+
+
+async def typed_as_it_reads(
+    driver: InteractionDriver, game: StoredGame, button: ButtonSpec
+) -> None:
+    """The button's words typed into /move are its move: played in public, the game's one move
+    stored as the button's notation."""
+    played = await driver.slash("move", {"action": button.label})
+    assert not played.ephemeral, replies(played)
+    (move,) = await running_bot(driver).tables.store.moves(game.id)
+    assert move.action == button.notation, (move.action, button)
 
 
 async def current_game(driver: InteractionDriver) -> StoredGame:

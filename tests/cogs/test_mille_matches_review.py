@@ -5,7 +5,6 @@ as a hostile member would, with the commands around them (/stats, /history, /lea
 
 from __future__ import annotations
 
-from bot.games import bundle
 from bot.games.bundle import ButtonSpec
 from bot.render.solo import _headline as solo_banner
 from bot.store.base import GuildSettings, SeatRecord
@@ -16,8 +15,10 @@ from tests.cogs.helpers import (
     alt_text_of,
     public_table,
     replies,
+    solo_table,
     stacked_mille,
     sweep_after,
+    typed_as_it_reads,
 )
 from tests.discord.backend import ALICE_ID, BOB_ID, CAROL_ID, GAMES_CHANNEL_ID, GUILD_ID
 from tests.discord.payloads import InteractionDriver
@@ -96,17 +97,10 @@ async def test_a_solo_move_typed_as_its_button_reads_is_played(
     driver: InteractionDriver,
 ) -> None:
     """The same with a table button's words ("5: 75 miles on 75 miles"), typed into /move."""
-    bot = running_bot(driver)
-    await driver.slash("play", {"game": "solo"})
-    stored = await bot.tables.current(GAMES_CHANNEL_ID)
-    shown = bundle("solo").presenter
-    here = bot.tables.position(stored)
-    button = shown.table_pickers(here.game.public_view(here.state))[-1]
+    stored, offered = await solo_table(driver)
+    button = offered[-1]
     assert isinstance(button, ButtonSpec)
-    played = await driver.slash("move", {"action": button.label})
-    assert not played.ephemeral, replies(played)
-    (move,) = await bot.tables.store.moves(stored.id)
-    assert move.action == button.notation, (move.action, button)
+    await typed_as_it_reads(driver, stored, button)
 
 
 async def test_a_mille_move_typed_as_its_suggestion_reads_is_played(

@@ -7,7 +7,7 @@ from bot.engine.mille.cards import ENGLISH_NAMES, FRENCH_NAMES, Card
 from bot.games import bundle
 from bot.games.bundle import ButtonSpec
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import alt_text_of, replies
+from tests.cogs.helpers import alt_text_of, solo_table, typed_as_it_reads
 from tests.discord.backend import GAMES_CHANNEL_ID
 from tests.discord.payloads import InteractionDriver
 
@@ -16,16 +16,10 @@ async def test_the_suggested_solo_button_typed_out_is_played(driver: Interaction
     """The Solo table's first button, the expert's favourite, was marked by a star alone, which a
     screen reader read "star, 5: 75 miles on 75 miles". Its words now end "(suggested)", and
     those words typed into /move, as a member reads them, are that move."""
-    bot = running_bot(driver)
-    await driver.slash("play", {"game": "solo"})
-    stored = await bot.tables.current(GAMES_CHANNEL_ID)
-    here = bot.tables.position(stored)
-    first = bundle("solo").presenter.table_pickers(here.game.public_view(here.state))[0]
+    stored, offered = await solo_table(driver)
+    first = offered[0]
     assert isinstance(first, ButtonSpec) and first.label.endswith(" (suggested)"), first
-    played = await driver.slash("move", {"action": first.label})
-    assert not played.ephemeral, replies(played)
-    (move,) = await bot.tables.store.moves(stored.id)
-    assert move.action == first.notation, (move.action, first)
+    await typed_as_it_reads(driver, stored, first)
 
 
 async def test_the_solo_score_image_says_the_moves_and_the_wipes(
