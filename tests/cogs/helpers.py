@@ -342,6 +342,11 @@ async def current_game(driver: InteractionDriver) -> StoredGame:
     return await running_bot(driver).tables.current(GAMES_CHANNEL_ID)
 
 
+def public_messages(driver: InteractionDriver) -> list[JSON]:
+    """Every message in the fake Discord that is not ephemeral, in any channel."""
+    return [m for m in driver.messages.values() if not int(m.get("flags") or 0) & EPHEMERAL]
+
+
 def every_word_posted(driver: InteractionDriver) -> str:
     """The words of every message in the fake Discord, public and private."""
     return " | ".join(str(m.get("content") or "") for m in driver.messages.values())

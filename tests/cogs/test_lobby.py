@@ -17,6 +17,7 @@ from tests.cogs.helpers import (
     answered_before,
     component_id,
     labels,
+    public_messages,
     public_table,
     stacked_mille,
 )
@@ -24,7 +25,6 @@ from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
     CAROL_ID,
-    EPHEMERAL,
     GAMES_CHANNEL_ID,
 )
 from tests.discord.payloads import InteractionDriver
@@ -239,7 +239,7 @@ async def test_no_public_message_carries_a_hand(driver: InteractionDriver) -> No
                 private = result.ephemeral if response.kind == "edit" else response.ephemeral
                 assert private, f"a hand went out publicly: {response.kind}"
     assert carrying >= 2, "the hand was shown, then refreshed after the move"
-    public = [m for m in driver.messages.values() if not int(m.get("flags") or 0) & EPHEMERAL]
+    public = public_messages(driver)
     assert not any(a["filename"] == "hand.png" for m in public for a in m["attachments"])
 
 
@@ -322,13 +322,9 @@ async def test_drawing_instead_of_a_coup_posts_nothing_public(driver: Interactio
     table = public_table(await driver.slash("table", {}))
     hand = await driver.click(table.message_id, f"jn:h:{game_id}")
     assert "Coup fourré! Driving Ace" in labels(hand)
-    public_before = {
-        m["id"] for m in driver.messages.values() if not int(m.get("flags") or 0) & EPHEMERAL
-    }
+    public_before = {m["id"] for m in public_messages(driver)}
     drew = await driver.click(hand.message, component_id(hand, "Draw"))
-    public_after = {
-        m["id"] for m in driver.messages.values() if not int(m.get("flags") or 0) & EPHEMERAL
-    }
+    public_after = {m["id"] for m in public_messages(driver)}
     assert public_after == public_before and drew.followups == []
     assert (await bot.tables.current(GAMES_CHANNEL_ID)).version == 3
 

@@ -46,14 +46,6 @@ def _tables_in(driver: InteractionDriver, channel_id: int) -> list[JSON]:
     ]
 
 
-def _public_in_channel(driver: InteractionDriver) -> list[JSON]:
-    return [
-        m
-        for m in driver.messages.values()
-        if int(m["channel_id"]) == GAMES_CHANNEL_ID and not int(m.get("flags") or 0) & EPHEMERAL
-    ]
-
-
 async def test_a_thread_discord_opened_then_failed_is_the_games_only_thread(
     driver: InteractionDriver,
 ) -> None:
@@ -74,7 +66,11 @@ async def test_a_thread_discord_opened_then_failed_is_the_games_only_thread(
     (game,) = await running_bot(driver).store.active_games()
     assert game.channel_id == int(thread["id"])
     assert len(_tables_in(driver, game.channel_id)) == 1
-    notes = [m for m in _public_in_channel(driver) if "Your game is in" in str(m["content"])]
+    notes = [
+        m
+        for m in driver.backend.channel_messages(GAMES_CHANNEL_ID)
+        if "Your game is in" in str(m["content"])
+    ]
     assert [m["content"] for m in notes] == [f"Your game is in <#{thread['id']}>."]
     assert int(notes[0]["id"]) == int(thread["id"]), "the thread is under the answer"
     assert NO_THREAD not in " ".join(str(r.content) for r in result.responses)
@@ -94,7 +90,7 @@ async def test_the_game_is_in_the_thread_under_the_answer(driver: InteractionDri
     assert not int(answer.get("flags") or 0) & (EPHEMERAL | LOADING)
     assert answer["content"] == f"Your game is in <#{thread['id']}>."
     assert int(answer["thread"]["id"]) == int(thread["id"]), "the thread shows under the answer"
-    assert [m["id"] for m in _public_in_channel(driver)] == [answer["id"]]
+    assert [m["id"] for m in driver.backend.channel_messages(GAMES_CHANNEL_ID)] == [answer["id"]]
     assert game.channel_id == int(thread["id"])
     assert len(_tables_in(driver, game.channel_id)) == 1
     listed = driver.backend.handle("GET", f"/guilds/{thread['guild_id']}/threads/active")[1]
@@ -120,7 +116,9 @@ async def test_a_thread_discord_refuses_is_told_privately_and_nothing_is_stored(
     assert [r.status for r in refused] == [403], "Discord refused the thread"
     said = [r for r in result.responses if r.content]
     assert [(r.ephemeral, r.content) for r in said] == [(True, NO_THREAD)]
-    assert _public_in_channel(driver) == [], "the thinking was taken back, nothing said publicly"
+    assert driver.backend.channel_messages(GAMES_CHANNEL_ID) == [], (
+        "the thinking was taken back, nothing said publicly"
+    )
     assert driver.backend.threads() == []
     assert await running_bot(driver).store.active_games() == []
 
@@ -178,7 +176,7 @@ async def test_a_thread_never_opened_at_any_try_is_refused_privately(
     assert len(tries) == 5
     said = [r for r in result.responses if r.content]
     assert [(r.ephemeral, r.content) for r in said] == [(True, NO_THREAD)]
-    assert _public_in_channel(driver) == []
+    assert driver.backend.channel_messages(GAMES_CHANNEL_ID) == []
     assert driver.backend.threads() == []
     assert await running_bot(driver).store.active_games() == []
 

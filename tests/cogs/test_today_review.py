@@ -30,6 +30,7 @@ from tests.cogs.helpers import (
     held_thinking,
     is_answered,
     labels,
+    public_messages,
     public_table,
     replies,
     restarted,
@@ -49,7 +50,6 @@ from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
     CAROL_ID,
-    EPHEMERAL,
     GAMES_CHANNEL_ID,
     GUILD_ID,
     InteractionResult,
@@ -63,11 +63,7 @@ Thinker = Callable[[PolicyFactory, Any, str], Awaitable[str]]
 
 def _public_words(driver: InteractionDriver) -> str:
     """Every public message in the fake Discord, in words."""
-    return " | ".join(
-        str(m.get("content") or "")
-        for m in driver.messages.values()
-        if not int(m.get("flags") or 0) & EPHEMERAL
-    )
+    return " | ".join(str(m.get("content") or "") for m in public_messages(driver))
 
 
 def _private_refusal(result: InteractionResult, *words: str) -> None:

@@ -27,6 +27,7 @@ from tests.cogs.helpers import (
     held_thinking,
     is_answered,
     labels,
+    public_messages,
     public_table,
     replies,
     restarted,
@@ -37,7 +38,6 @@ from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
     CAROL_ID,
-    EPHEMERAL,
     GAMES_CHANNEL_ID,
     GUILD_ID,
     CapturedResponse,
@@ -300,7 +300,7 @@ async def test_a_typed_move_is_answered_while_a_computer_thinks(
     assert said and all(r.ephemeral for r in said), replies(refused)
     assert "not your turn" in replies(refused).lower(), replies(refused)
     assert any(r.kind == "delete" for r in refused.responses), "the public thinking… was kept"
-    public = [m for m in driver.messages.values() if not int(m.get("flags") or 0) & EPHEMERAL]
+    public = public_messages(driver)
     assert not any("not your turn" in str(m.get("content") or "").lower() for m in public)
 
 
