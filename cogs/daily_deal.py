@@ -15,7 +15,7 @@ from typing import Any
 
 import discord
 
-from bot.daily import daily_date, daily_secret, daily_seed, day_start
+from bot.daily import daily_date, daily_secret, daily_seed, played_today
 from bot.engine.core import BadOption
 from bot.engine.words import names
 from bot.games import all_bundles
@@ -51,12 +51,12 @@ async def daily_deal(
     now = _now()
     today = daily_date(now)
     store = bot_of(interaction).tables.store
-    played = await store.results(
-        game_key=found.key, guild_id=interaction.guild_id, since=day_start(now)
-    )
-    if any(
-        interaction.user.id in r.record.seats and r.record.options.get("daily") == today
-        for r in played
+    if await played_today(
+        store,
+        guild_id=interaction.guild_id,
+        game_key=found.key,
+        user_id=interaction.user.id,
+        now=now,
     ):
         raise BadOption(
             f"You have already played today's deal. Compare results with "
