@@ -358,3 +358,28 @@ def test_a_dry_run_reads_a_database_it_may_not_write() -> None:
         ), done.stdout
         assert database.read_bytes() == before
         assert [p.name for p in database.parent.iterdir()] == ["j.db"]
+
+
+async def test_a_hand_written_seat_is_forgotten_though_the_index_names_nobody(
+    store: Store, backend: Backend
+) -> None:
+    """A result whose seats hold Alice's id written by hand, as text (``["7…1",null]``):
+    ``result_members`` (migration 0017) names nobody for it, but forgetting her still rewrites
+    it, as it reads the seats themselves (``Store.forget_member``). Were it to find her results
+    through the index instead, her id would stay in this row and the command say it had
+    forgotten her; this holds the reason it does not."""
+    await backend.raw(
+        "INSERT INTO games (id, channel_id, guild_id, game_key, seats, options, state,"
+        f" version, status, created_at, updated_at) VALUES (1, 1, {GUILD}, 'mille', '[]',"
+        " '{}', '{}', 1, 'finished', 1.0, 1.0)"
+    )
+    await backend.raw(
+        "INSERT INTO results (game_id, game_key, guild_id, finished_at, seats, names, ranks,"
+        f" scores, options, counted, details) VALUES (1, 'mille', {GUILD}, 1.0,"
+        f" '[\"{ALICE}\",null]', '[\"Alice\",\"Computer\"]', '[0,1]', '[]', '{{}}', FALSE, '[]')"
+    )
+    assert await backend.raw("SELECT user_id FROM result_members") == []
+    assert (await store.forget_preview(ALICE)).results == 1
+    assert (await forget_member(store, ALICE)).results == 1
+    [(seats, names)] = await backend.raw("SELECT seats, names FROM results")
+    assert str(ALICE) not in seats and "Alice" not in names, (seats, names)
