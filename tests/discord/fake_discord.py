@@ -46,6 +46,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import email.message
+import email.parser
 import json
 import os
 import re
@@ -121,6 +123,46 @@ def _json_response(status: int, body: Any) -> web.Response:
         body=json.dumps(body).encode(),
         headers={"Content-Type": "application/json"},
     )
+
+
+def _read_multipart(body: bytes, content_type: str) -> tuple[Any, list[RecordedFile]]:
+    """The ``payload_json`` and the files of a whole multipart body.
+
+    Read whole and split here rather than with aiohttp's part reader, which pushes bytes read
+    past a part back with the deprecated ``StreamReader.unread_data`` when a request reaches it
+    in pieces. Parts are split on ``CRLF--boundary`` (RFC 2046): a part's bytes never hold it.
+    """
+    boundary = _header_params(f"Content-Type: {content_type}").get_param("boundary")
+    if not isinstance(boundary, str) or not boundary:
+        raise ValueError(f"a multipart body without a boundary: {content_type!r}")
+    body_json: Any = None
+    files: list[RecordedFile] = []
+    # The CRLF before the first delimiter is optional; the preamble (section 0) is ignored.
+    for section in (b"\r\n" + body).split(b"\r\n--" + boundary.encode())[1:]:
+        if section.startswith(b"--"):  # the close delimiter: what follows is the epilogue
+            break
+        headers, _, data = section.partition(b"\r\n\r\n")
+        # What follows the delimiter on its line is transport padding, then the headers.
+        part = _header_params(headers.partition(b"\r\n")[2].decode("utf-8"))
+        name = part.get_param("name", header="content-disposition")
+        name = name if isinstance(name, str) else ""
+        if name == "payload_json":
+            body_json = json.loads(data)
+        else:
+            files.append(
+                RecordedFile(
+                    field_name=name,
+                    filename=part.get_filename() or name or "file",
+                    data=data,
+                    content_type=part.get("Content-Type"),
+                )
+            )
+    return body_json, files
+
+
+def _header_params(headers: str) -> email.message.Message:
+    """MIME headers, parsed for their parameters (``name``, ``filename``, ``boundary``)."""
+    return email.parser.HeaderParser().parsestr(headers)
 
 
 class GatewaySession:
@@ -664,31 +706,10 @@ class FakeDiscord:
     # ------------------------------------------------------------------ REST
 
     async def _read_body(self, request: web.Request) -> tuple[Any, list[RecordedFile]]:
-        files: list[RecordedFile] = []
         if request.content_type.startswith("multipart/"):
-            body: Any = None
-            reader = await request.multipart()
-            while True:
-                part = await reader.next()
-                if part is None:
-                    break
-                if not isinstance(part, aiohttp.BodyPartReader):
-                    continue
-                raw = bytes(await part.read())
-                if part.name == "payload_json":
-                    body = json.loads(raw)
-                else:
-                    files.append(
-                        RecordedFile(
-                            field_name=part.name or "",
-                            filename=part.filename or part.name or "file",
-                            data=raw,
-                            content_type=part.headers.get("Content-Type"),
-                        )
-                    )
-            return body, files
+            return _read_multipart(await request.read(), request.headers["Content-Type"])
         text = await request.text()
-        return (json.loads(text) if text else None), files
+        return (json.loads(text) if text else None), []
 
     async def _rest(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["tail"]
