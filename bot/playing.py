@@ -3,9 +3,10 @@
 A member with games in several channels or threads (long turn timers make that common) needs
 to find the ones waiting for them. Each line says which game, where, against whom, whose move
 it is and when the turn timer runs out, with a link to the table message (read in a direct
-message, a game on a server names the server and links to its channel too). Games waiting for
-the member come first; then the others, oldest first. After them come the open tables (/host)
-and invitations (/challenge) still gathering players that seat or invite the member.
+message, a game on a server names the server and links to its channel too, and one played in
+that direct message is "in our direct messages"). Games waiting for the member come first;
+then the others, oldest first. After them come the open tables (/host) and invitations
+(/challenge) still gathering players that seat or invite the member.
 """
 
 from __future__ import annotations
@@ -130,7 +131,8 @@ def playing_lines(
 
     ``away``: the lines are read in a direct message, where a channel mention (``<#id>``)
     shows no usable link: a game on a server is said by its server's and channel's names
-    (as ``away`` gives them) with a link to the channel."""
+    (as ``away`` gives them) with a link to the channel, and one played in the member's direct
+    messages with the bot is "in our direct messages"."""
     ordered = sorted(games, key=_urgency)
     return [_line(game, escape, away) for game in ordered]
 
@@ -163,7 +165,11 @@ def _line(game: InPlay, escape: Callable[[str], str], away: ChannelNames | None)
     if game.table_gone and game.readable:
         link = " · `/table` there posts the table again"
     where = f" in <#{game.channel_id}>"
-    if away is not None and game.guild_id is not None:
+    if away is not None and game.guild_id is None:
+        # Played in the very conversation the list is read in (a solitaire, or against the
+        # computer): a mention of a direct message opens nothing, and names no channel.
+        where = " in our direct messages"
+    elif away is not None and game.guild_id is not None:
         server, channel = away(game.guild_id, game.channel_id)
         where = f" in #{escape(channel)}" if channel else ""
         where += f" on {escape(server)}" if server else " on a server"

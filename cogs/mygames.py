@@ -4,9 +4,9 @@ everywhere), and which of them wait for them.
 Only to the member who asks: it names the channels and threads of their games, whose move it
 is and when the turn timer runs out, each with a link to its newest table (in a direct message,
 where a channel mention leads nowhere, a server's game names the server and its channel and
-links to the channel too); then the open tables
-and invitations still gathering players that seat or invite them, each with a link to its
-message and when it closes.
+links to the channel too, and a game played in that direct message is "in our direct
+messages"); then the open tables and invitations still gathering players that seat or invite
+them, each with a link to its message and when it closes.
 
 A table message a moderator deleted is forgotten as Discord reports the deletion (this cog
 listens), so /mygames says /table posts it again instead of linking to nothing; an invitation

@@ -264,3 +264,31 @@ async def test_in_a_direct_message_a_server_name_is_plain_text(
     line = (listed.content or "").splitlines()[1]
     server = f"\\*\\*Big\\*\\* \\[x](https{LINK_BREAK}evil.example)"
     assert line.startswith(f"**Mille Bornes** in #games on {server} against Bob"), line
+
+
+async def test_in_a_direct_message_a_game_there_is_said_to_be_there(
+    driver: InteractionDriver,
+) -> None:
+    """Alice plays Mille Bornes Solo in her direct messages with the bot and has a game on the
+    server. /mygames there listed the solitaire "in <#her direct messages' id>", a mention of
+    the very conversation she reads it in, which names no channel and opens nothing. It now reads
+    "in our direct messages", with neither mention nor link (the table is right there); on the
+    server, where the list is of the server's games, it is not listed."""
+    await stacked_mille(driver)
+    direct = int(driver.backend.dm_channel_for(ALICE_ID)["id"])
+    dealt = await driver.slash("play", {"game": "solo"}, user_id=ALICE_ID, channel_id=direct)
+    assert not dealt.ephemeral and driver.backend.channel_messages(direct)
+    (solo,) = [
+        game
+        for game in await running_bot(driver).tables.store.games_of_member(ALICE_ID, active=True)
+        if game.channel_id == direct
+    ]
+    assert solo.guild_id is None and solo.game_key == "solo"
+    listed = await driver.slash("mygames", {}, user_id=ALICE_ID, channel_id=direct)
+    head, *lines = (listed.content or "").splitlines()
+    assert head == "**Your games** — 2 in play, 2 waiting for you", head
+    assert "**Mille Bornes Solo** in our direct messages (alone): **your move**" in lines, lines
+    assert "<#" not in (listed.content or "")
+    here = await driver.slash("mygames", {}, user_id=ALICE_ID)
+    assert (here.content or "").startswith("**Your games here** — 1 in play"), here.content
+    assert "Solo" not in (here.content or "") and str(direct) not in (here.content or "")
