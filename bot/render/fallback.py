@@ -40,7 +40,10 @@ def letters(path: str) -> frozenset[int]:
     """The code points the font file at ``path`` has a glyph for (none if it cannot be read:
     a broken checkout draws boxes rather than failing a game)."""
     try:
-        return frozenset(TTFont(path, lazy=True).getBestCmap())
+        # Opened here, not by fontTools, which leaves its file to the garbage collector (and,
+        # when the file is no font, to the exception it raises): closed once read, either way.
+        with open(path, "rb") as file:
+            return frozenset(TTFont(file, lazy=True).getBestCmap())
     except Exception:
         # Not only OSError and TTLibError: fontTools reading a garbled table raises whatever
         # its parsing meets (IndexError, ValueError, TypeError...).

@@ -6,13 +6,15 @@ glyph"). Each letter is now drawn by the first bundled face that has it."""
 
 from __future__ import annotations
 
+import gc
+import warnings
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageFont
 
 from bot.render import fallback
-from bot.render.common import Canvas, Palette, _text_mask, font, tame, text_width
+from bot.render.common import FONT_DIR, Canvas, Palette, _text_mask, font, tame, text_width
 
 MISSING = "\u0378"  # an unassigned code point: every face draws its missing-glyph box
 
@@ -87,3 +89,22 @@ def test_a_font_file_that_cannot_be_read_has_no_letters(tmp_path: Path) -> None:
     broken = tmp_path / "broken.ttf"
     broken.write_bytes(b"not a font")
     assert fallback.letters(str(broken)) == frozenset()
+
+
+@pytest.mark.parametrize("name", ["DejaVuSans-Bold.ttf", "broken.ttf"])
+def test_reading_a_faces_letters_leaves_no_file_open(name: str, tmp_path: Path) -> None:
+    """fontTools opens the font file to read its character map. ``letters`` left it open for
+    the garbage collector to close, which warned "unclosed file <_io.FileIO name='…/DejaVuSans-
+    Bold.ttf'>" (a ResourceWarning) in every test that drew a name; a file it cannot read was
+    left open alike. It is closed once read."""
+    path = FONT_DIR / name
+    if name == "broken.ttf":
+        path = tmp_path / name
+        path.write_bytes(b"not a font")
+    fallback.letters.cache_clear()  # read again, not served from the cache
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ResourceWarning)
+        found = fallback.letters(str(path))
+        gc.collect()  # a font left open is closed here, warning, at the latest
+    assert (ord("A") in found) == (name != "broken.ttf")
+    assert [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)] == []

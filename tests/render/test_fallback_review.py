@@ -86,7 +86,8 @@ def test_a_damaged_character_map_has_no_letters(tmp_path: Path) -> None:
     from fontTools.ttLib import TTFont
 
     source = FONT_DIR / "NotoSansThai-Regular.ttf"
-    entry = TTFont(str(source)).reader.tables["cmap"]
+    with TTFont(str(source)) as face:
+        entry = face.reader.tables["cmap"]
     data = source.read_bytes()
     rng = random.Random(1)
     for attempt in range(300):
