@@ -158,3 +158,38 @@ def test_the_architecture_page_names_every_top_level_module() -> None:
         and not (path.parent.name == "cogs" and f"`{path.name}`" in page)
     ]
     assert not unnamed, "not on docs/architecture.md: " + ", ".join(sorted(unnamed))
+
+
+# A command shown in a code span that runs Python or one of its tools by its bare name: on a
+# fresh clone after `make run` only `.venv/bin/` has the project's packages.
+_BARE_TOOL = re.compile(r"`(?:[A-Z_]+=\S*\s+)*(python3?|pytest|mypy|ruff)\s")
+
+
+def test_the_docs_run_python_from_the_projects_venv() -> None:
+    """The README sent measurers to `PYTHONPATH=. python -m tests.ai.arena_extra …`: on a fresh
+    clone `python` is the machine's, without the project's packages, and it stopped at once
+    ("No module named 'PIL'"). `make` installs everything into `.venv`, so every Python command
+    the docs show runs `.venv/bin/python` (or `.venv/bin/pytest` …), as the README's others do."""
+    bare = []
+    for document in _documents():
+        text = document.read_text(encoding="utf-8")
+        for found in _BARE_TOOL.finditer(text):
+            line = text.count("\n", 0, found.start()) + 1
+            bare.append(f"{document.relative_to(ROOT)}:{line}: {found.group(0).strip()}")
+    assert not bare, "run it as .venv/bin/<tool>:\n" + "\n".join(bare)
+
+
+@pytest.mark.parametrize(
+    ("span", "bare"),
+    [
+        ("`PYTHONPATH=. python -m tests.ai.arena_extra mille`", True),
+        ("`PYTHONPATH=. python -m\ntests.ai.oracle_bound <game>`", True),
+        ("`python3 -m venv .venv`", True),
+        ("`JUNCTION_HEAVY=1 pytest -s tests/reliability`", True),
+        ("`.venv/bin/python -m tools.readme_images`", False),
+        ("`JUNCTION_HEAVY=1 .venv/bin/pytest -s tests/reliability`", False),
+        ("`pytest` and `pytest-asyncio` for tests", False),
+    ],
+)
+def test_the_venv_check_tells_a_bare_tool(span: str, bare: bool) -> None:
+    assert bool(_BARE_TOOL.search(span)) is bare

@@ -1,7 +1,7 @@
 """Arena runs with test-only players too (``normal-old``, ``bsd-style``, ``expert-r10``): a
 measuring tool.
 
-    PYTHONPATH=. python -m tests.ai.arena_extra mille normal normal-old --games 200 --seed 1
+    .venv/bin/python -m tests.ai.arena_extra mille normal normal-old --games 200 --seed 1
 
 prints ``run_arena``'s report, plus per player the median, p95 and largest wall-clock time of
 its decisions with a choice, and the load average at the end. The test-only players are added

@@ -1,6 +1,6 @@
 """Measure how a Dragon rival's hands differ from a uniform deal (a measuring tool, not a test).
 
-    PYTHONPATH=. python -m tests.ai.dragon_hand_bias --games 150 --seed 1000
+    .venv/bin/python -m tests.ai.dragon_hand_bias --games 150 --seed 1000
 
 Plays ``normal`` against itself (2 cars). At the start of each turn it compares the rival's
 two hands with what a uniform deal of the cards the seat to move has not seen would put there

@@ -1,6 +1,6 @@
 """Fit the Dragon expert's value model on ``normal``'s self-play (a measuring tool, not a test).
 
-    PYTHONPATH=. python -m tests.ai.fit_dragon_value --games 400 --seed 1
+    .venv/bin/python -m tests.ai.fit_dragon_value --games 400 --seed 1
 
 Plays ``normal`` against itself (2 cars), records every turn start with the winner, and fits
 the car strength of ``bot.ai.dragon_value`` by logistic regression on the difference of the two

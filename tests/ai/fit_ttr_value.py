@@ -1,6 +1,6 @@
 """Fit the Ticket to Ride expert's value model (``VALUE_WEIGHTS`` in bot/ai/ttr_value.py).
 
-    PYTHONPATH=. python -m tests.ai.fit_ttr_value --games 300 [--players 4]
+    .venv/bin/python -m tests.ai.fit_ttr_value --games 300 [--players 4]
 
 ``normal`` plays games against itself (two players unless told); every third turn start is a
 sample, labelled 1 if the seat to play won alone (a shared win its share, a loss 0). A logistic

@@ -1,7 +1,7 @@
 """A value model for the Mille Bornes expert, and whether it helps (a measuring tool, not a test).
 
-    PYTHONPATH=. python -m tests.ai.mille_value fit --hands 3000 --seed 1
-    PYTHONPATH=. python -m tests.ai.mille_value compare 8 --deals 200 --seed 5001 --budget 100
+    .venv/bin/python -m tests.ai.mille_value fit --hands 3000 --seed 1
+    .venv/bin/python -m tests.ai.mille_value compare 8 --deals 200 --seed 5001 --budget 100
 
 The Dragon expert stops its rollouts after a few turns and lets a fitted value model judge the
 table; that gave it more, and steadier, rollouts. This tool tries the same for Mille Bornes,

@@ -1,6 +1,6 @@
 """What knowing the hidden cards would be worth to an expert (a measuring tool, not a test).
 
-    PYTHONPATH=. python -m tests.ai.oracle_bound dragon --games 100 --seed 5001 --budget 100
+    .venv/bin/python -m tests.ai.oracle_bound dragon --games 100 --seed 5001 --budget 100
 
 Plays the game's ``expert`` against ``normal`` (two seats, each deal twice with the seats
 swapped), once as it is and once as an *oracle*: its determinizer hands back the true table,

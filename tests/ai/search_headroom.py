@@ -1,6 +1,6 @@
 """How much an expert's search can gain over ``normal``: a measuring tool, not a test.
 
-    PYTHONPATH=. python -m tests.ai.search_headroom race --points 300 --rounds 60 --seed 11
+    .venv/bin/python -m tests.ai.search_headroom race --points 300 --rounds 60 --seed 11
 
 It samples decision points from ``normal``-against-``normal`` games (two seats), keeps those
 where the game's search domain offers more than one candidate, and plays every candidate on the
