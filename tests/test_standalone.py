@@ -193,3 +193,71 @@ def test_the_docs_run_python_from_the_projects_venv() -> None:
 )
 def test_the_venv_check_tells_a_bare_tool(span: str, bare: bool) -> None:
     assert bool(_BARE_TOOL.search(span)) is bare
+
+
+_LINK = re.compile(r"!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+
+
+def _slug(heading: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def _anchors(page: Path) -> set[str]:
+    text = page.read_text(encoding="utf-8")
+    return {_slug(h) for h in re.findall(r"^#{1,6}\s+(.+?)\s*#*$", text, re.MULTILINE)}
+
+
+def _broken_links(page: Path, root: Path) -> list[str]:
+    """Each relative link of a Markdown page (``[text](target)``, an image's too) that does not
+    lead to a file or folder of the repository ``root``, or to a heading of the page it names."""
+    root, page = root.resolve(), page.resolve()
+    broken = []
+    text = page.read_text(encoding="utf-8")
+    for found in _LINK.finditer(text):
+        target = found.group(1)
+        if re.match(r"[a-z][a-z0-9+.-]*:", target):  # https:, mailto:: not the repository's
+            continue
+        path_part, _, anchor = target.partition("#")
+        resolved = (page.parent / path_part).resolve() if path_part else page
+        inside = resolved == root or root in resolved.parents
+        if (
+            not inside
+            or not resolved.exists()
+            or (anchor and (resolved.suffix != ".md" or anchor not in _anchors(resolved)))
+        ):
+            line = text.count("\n", 0, found.start()) + 1
+            broken.append(f"{page.relative_to(root)}:{line}: {target}")
+    return broken
+
+
+def test_every_relative_link_of_a_markdown_page_resolves() -> None:
+    """A link is read from the page's own folder: ``docs/rules/<game>.md`` writing
+    ``(docs/architecture.md)`` leads nowhere on GitHub, though the file exists. Every link of
+    every tracked page leads to a file or folder inside the repository (never a private folder
+    beside it) or to a heading of the page it names."""
+    pages = [path for path in _tracked_files() if path.suffix == ".md"]
+    broken = [line for page in pages for line in _broken_links(page, ROOT)]
+    assert not broken, "links that lead nowhere:\n" + "\n".join(broken)
+
+
+def test_the_link_check_finds_each_kind_of_broken_link(tmp_path: Path) -> None:
+    (tmp_path / "docs" / "rules").mkdir(parents=True)
+    (tmp_path / "docs" / "architecture.md").write_text("# Architecture\n\n## Kept ladders\n")
+    page = tmp_path / "docs" / "rules" / "mille.md"
+    page.write_text(
+        "# Game\n\n## In short\n"
+        "[ok](../architecture.md) [ok](../architecture.md#kept-ladders) [ok](#in-short) "
+        "[ok](https://example.com/rules.html) ![ok](../../docs/rules/)\n"
+        "[from the root](docs/architecture.md) [no heading](../architecture.md#lobbies) "
+        "[no anchor here](#rulings) [outside](../../../notes/rules.txt) ![gone](../table.png)\n"
+    )
+    found = _broken_links(page, tmp_path)
+    assert [line.rsplit(": ", 1)[1] for line in found] == [
+        "docs/architecture.md",
+        "../architecture.md#lobbies",
+        "#rulings",
+        "../../../notes/rules.txt",
+        "../table.png",
+    ]
+    assert found[0].startswith("docs/rules/mille.md:5: ")
