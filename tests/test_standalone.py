@@ -261,3 +261,40 @@ def test_the_link_check_finds_each_kind_of_broken_link(tmp_path: Path) -> None:
         "../table.png",
     ]
     assert found[0].startswith("docs/rules/mille.md:5: ")
+
+
+_SEE = re.compile(r"\b(?:[Ss]ee|under) \*([^*]+)\*")
+
+
+def _unknown_sections(text: str) -> list[str]:
+    """Each section a page sends its reader to (``see *Scaling out*``, ``under *During a game*``)
+    that is neither the start of one of its headings nor a bold bullet's label
+    (``* **Turn timers.**``)."""
+    headings = [h.strip() for h in re.findall(r"^#{1,6}\s+(.+)$", text, re.MULTILINE)]
+    labels = re.findall(r"^\s*[*-] \*\*([^*]+?)\.?\*\*", text, re.MULTILINE)
+    unknown = []
+    for found in _SEE.finditer(text):
+        name = " ".join(found.group(1).split())
+        if not any(h.startswith(name) for h in headings) and name not in labels:
+            unknown.append(name)
+    return unknown
+
+
+def test_every_section_the_docs_send_a_reader_to_is_there() -> None:
+    """The README says "see *What Junction stores*", "see *Turn timers*": a heading renamed or a
+    bullet reworded leaves a reader looking for a section the page no longer has."""
+    unknown = [
+        f"{name}: see *{section}*"
+        for name in ("README.md", "docs/architecture.md")
+        for section in _unknown_sections((ROOT / name).read_text(encoding="utf-8"))
+    ]
+    assert not unknown, "no such section:\n" + "\n".join(unknown)
+
+
+def test_the_section_check_finds_a_section_gone() -> None:
+    page = (
+        "## Scaling out: PostgreSQL\n\n* **Turn timers.** Deadlines…\n\n"
+        "(see *Scaling out*), (see *Turn\ntimers*), under *Scaling out: PostgreSQL*; "
+        "see *Timers*, see *Storage*\n"
+    )
+    assert _unknown_sections(page) == ["Timers", "Storage"]
