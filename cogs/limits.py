@@ -2,8 +2,9 @@
 expense: the commands that keep a shared worker busy, the threads a game opens, and the games
 and open tables one member holds on a server. Moves are never limited: play is never throttled.
 
-Every number is here, each with why, and README's *Limits* says them. They are generous: an
-honest member never meets them; a member sending a command again and again meets them soon.
+Every number is here, each with why, and README's *Limits per member* says them. They are
+generous: an honest member never meets them; a member sending a command again and again meets
+them soon.
 
 * ``HINTS``: a /hint runs the expert's search, about 0.3 s of the one thinking worker
   (``JUNCTION_THINK_PROCESSES``), which every ``expert`` computer in every channel thinks in
