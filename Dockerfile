@@ -1,5 +1,6 @@
 # Junction in a container: `docker build -t junction .` then
-# `docker run -e DISCORD_TOKEN=... -v junction-data:/data junction`.
+# `docker run -d --init -e DISCORD_TOKEN=... -v junction-data:/data junction`. --init puts Docker's
+# init first, so a `docker stop` in the bot's first seconds ends it at once (README.md).
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \

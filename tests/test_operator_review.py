@@ -942,6 +942,9 @@ def test_docker_runs_the_bot_behind_an_init() -> None:
     compose file run the image puts Docker's init first."""
     readme = (REPO / "README.md").read_text()
     assert "`docker run -d --init " in readme
+    # The Dockerfile's own usage line too: an operator reading it there ran it without.
+    usage = re.findall(r"^#.*`(docker run [^`]*)`", (REPO / "Dockerfile").read_text(), re.M)
+    assert usage and all(" --init " in line for line in usage), usage
     compose = (REPO / "docker-compose.yml").read_text()
     shared = compose.split("x-bot: &bot\n", 1)[1].split("\nservices:", 1)[0]
     assert re.search(r"^  init: true$", shared, re.MULTILINE), shared
