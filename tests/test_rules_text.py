@@ -72,3 +72,22 @@ def test_without_the_docs_folder_each_ttr_game_falls_back_to_its_own_summary(
     assert solo.startswith("**Ticket to Ride Solo**")
     assert "Station Clock" in solo and "six hidden tickets" in solo
     assert "docs/rules/ttr.md" in solo
+
+
+@pytest.mark.parametrize("found", BUILTIN_BUNDLES, ids=lambda b: b.key)
+def test_the_rules_page_names_every_option_and_value(found: GameBundle) -> None:
+    """A player reads a game's options on its rules page, as `/play`'s options field takes them:
+    each option and each of its values, the default too, in code (`deck: modern`, `length`,
+    `hand`). Dragon's page said "off unless you choose it" and named no `names: en`."""
+    page = PAGES.get(found.key, (found.key, ""))[0]
+    spans = set(re.findall(r"`([^`]+)`", (RULES_DIR / f"{page}.md").read_text(encoding="utf-8")))
+    missing = []
+    for option in found.info.options:
+        if not any(s == option.name or s.startswith(f"{option.name}:") for s in spans):
+            missing.append(option.name)
+        missing += [
+            f"{option.name}: {value}"
+            for value in option.choices
+            if not spans & {value, f"{option.name}: {value}", f"{option.name}:{value}"}
+        ]
+    assert not missing, f"docs/rules/{page}.md does not name: " + ", ".join(missing)
