@@ -8,8 +8,9 @@ first-player advantage. Game ``i`` is seeded ``seed + i`` and every seat draws i
 generator derived from that seed, so a run replays exactly.
 
 The report gives per policy: games it sat in, wins (games where one of its seats finished
-first), win rate, mean score and time per decision; draws; and the mean of the game's own
-metrics (``GameBundle.arena_metrics``, e.g. cards cleared in a solitaire).
+first), win rate, mean score and time per decision; draws (none in a solitaire, whose deal not
+won is lost); and the mean of the game's own metrics (``GameBundle.arena_metrics``, e.g. cards
+cleared in a solitaire).
 """
 
 from __future__ import annotations
@@ -152,7 +153,8 @@ def run_arena(
         )
         moves += played
         _count_result(names, outcome, figures)
-        if not outcome.winners:
+        if not outcome.winners and seats > 1:
+            # Alone there is nobody to draw with: a deal not won is lost (or only played).
             draws += 1
         for metric, value in found.arena_metrics(game.public_view(state), outcome).items():
             metric_sums[metric] += value

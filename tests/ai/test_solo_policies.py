@@ -130,6 +130,16 @@ def test_solo_arena_measures_a_policy() -> None:
     assert result["mean_cleared"] == again["mean_cleared"]
 
 
+def test_a_solo_deal_not_won_is_no_draw() -> None:
+    """`junction arena solo` reported every deal not won as a draw ("draws": 2000 beside 0 wins
+    at the classic preset), where a solitaire has nobody to draw with and /history calls such a
+    deal lost or played."""
+    result = run_arena("solo", ["greedy"], games=3, seed=5, options={"preset": "classic"})
+    greedy = result["greedy"]
+    assert isinstance(greedy, dict) and (greedy["games"], greedy["wins"]) == (3, 0)
+    assert result["draws"] == 0
+
+
 def test_arena_command_line_prints_solo_json(capsys: pytest.CaptureFixture[str]) -> None:
     """`junction arena solo --policies … --option …` prints the figures as JSON last."""
     code = main(
