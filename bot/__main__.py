@@ -82,7 +82,7 @@ def _parser() -> argparse.ArgumentParser:
         "--games",
         type=_number,
         default=100,
-        help="games to play (default 100; 1 to 1 000 000, some eight hours at the quickest)",
+        help="games to play (default 100; 1 to 1 000 000, some seven hours at the quickest)",
     )
     arena.add_argument(
         "--seed", type=_number, default=1, help="seed of the first game, then one up (default 1)"

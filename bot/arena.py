@@ -31,7 +31,7 @@ MAX_MOVES = 100_000
 
 MAX_GAMES = 1_000_000
 """The most games one arena plays: a million games of the quickest players (``random``, about
-30 ms a game of 1000 Mile Race) take some eight hours, the searching experts' far longer. More
+26 ms a game of 1000 Mile Race) take some seven hours, the searching experts' far longer. More
 was a typing slip (``--games 99999999999`` ran until Ctrl-C, and reported nothing)."""
 
 
