@@ -31,6 +31,7 @@ from bot.games import bundle, get_game
 
 SAMPLE_SHARE = 0.08  # of the decisions with a choice, this share becomes a decision point
 REPEATS = 10  # random splits of the rounds per decision point
+DEFAULT_SEEN = (8, 16, 30)  # rounds a search sees, when --seen is not given
 
 
 def _domain(key: str) -> Domain[Any]:
@@ -117,9 +118,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--points", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=60)
     parser.add_argument("--seed", type=int, default=11)
-    parser.add_argument("--seen", default="8,16,30", help="rounds a search sees, comma-separated")
+    parser.add_argument(
+        "--seen",
+        help="rounds a search sees, comma-separated (default: those of 8, 16, 30 below --rounds)",
+    )
     args = parser.parse_args(argv)
-    seen = [int(x) for x in args.seen.split(",")]
+    if args.seen is None:
+        # The default follows --rounds, so `--rounds 30` (the README's Dragon figure) runs as
+        # written instead of being refused for the 30 it was never asked for.
+        seen = [shown for shown in DEFAULT_SEEN if shown < args.rounds] or [args.rounds - 1]
+    else:
+        seen = [int(x) for x in args.seen.split(",")]
     if max(seen) >= args.rounds:
         parser.error("--seen must stay below --rounds: the rest are the held-out rounds")
     rng = random.Random(args.seed)
