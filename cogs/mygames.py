@@ -24,7 +24,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.engine.words import plural
-from bot.playing import ChannelNames, games_of, lobby_lines, playing_lines
+from bot.playing import ChannelNames, InPlay, games_of, lobby_lines, playing_lines
 from cogs import gone, limits, links
 from cogs import lobby as lobby_cog
 from cogs.ui import MESSAGE_LIMIT, NO_PINGS, answer, bot_of, clip, junction, plain, whole_lines
@@ -82,8 +82,10 @@ class MyGames(commands.Cog):
         head = f"**Your games{where}** — {len(games)} in play, {waiting} waiting for you"
         if lobbies:
             head += f", {plural(len(lobbies), 'table')} waiting to start"
+        # Read in a direct message, a server's game is named by its server and channel.
+        away = await _names(self.bot, user_id, games) if anywhere else None
         lines = whole_lines(
-            playing_lines(games, escape=plain, away=_names(self.bot) if anywhere else None)
+            playing_lines(games, escape=plain, away=away)
             + lobby_lines(lobbies, user_id, escape=plain, owed=owed),
             MESSAGE_LIMIT - len(head) - 1,
             _more,
@@ -130,18 +132,64 @@ class MyGames(commands.Cog):
             log.warning("could not forget deleted messages in %s", channel_id, exc_info=True)
 
 
-def _names(client: discord.Client) -> ChannelNames:
-    """The server's and channel's names of a game, as this bot's cache knows them (None: a
-    server it is not on, or not on this process's shards; a thread it has not seen)."""
-
-    def names(guild_id: int, channel_id: int) -> tuple[str | None, str | None]:
-        guild = client.get_guild(guild_id)
+async def _names(client: discord.Client, user_id: int, games: list[InPlay]) -> ChannelNames:
+    """The server's and channel's names of each game on a server, as this bot's cache knows
+    them and only as the member may see them now: a server they left (or were removed from)
+    is not named, nor a channel or thread closed to them since, whatever it was renamed to
+    (the channel mention of old showed them none). None: a server this bot is not on, or not
+    on this process's shards; a thread it has not seen; Discord not answering."""
+    known: dict[tuple[int, int], tuple[str | None, str | None]] = {}
+    members: dict[int, discord.Member | None] = {}
+    for game in games:
+        if game.guild_id is None:
+            continue
+        guild = client.get_guild(game.guild_id)
         if guild is None:
-            return None, None
-        channel = guild.get_channel_or_thread(channel_id)
-        return guild.name, None if channel is None else channel.name
+            continue
+        if guild.id not in members:
+            members[guild.id] = await _member(guild, user_id)
+        member = members[guild.id]
+        if member is None:
+            continue
+        channel = guild.get_channel_or_thread(game.channel_id)
+        seen = channel is not None and await _sees(channel, member)
+        known[(guild.id, game.channel_id)] = (
+            guild.name,
+            channel.name if seen and channel else None,
+        )
+    return lambda guild_id, channel_id: known.get((guild_id, channel_id), (None, None))
 
-    return names
+
+async def _member(guild: discord.Guild, user_id: int) -> discord.Member | None:
+    """The member on that server now (one request: the bot asks for no member list), or None:
+    not on it, or Discord did not say."""
+    cached = guild.get_member(user_id)
+    if cached is not None:
+        return cached
+    try:
+        return await guild.fetch_member(user_id)
+    except discord.HTTPException:  # NotFound: not a member (any more)
+        return None
+
+
+async def _sees(channel: discord.abc.GuildChannel | discord.Thread, member: discord.Member) -> bool:
+    """Whether the member may see the channel or thread now; a private thread only as one of
+    its members (or a moderator of threads), as Discord shows it."""
+    try:
+        allowed = channel.permissions_for(member)
+    except discord.ClientException:  # a thread whose channel is not cached
+        return False
+    if not allowed.view_channel:
+        return False
+    if not isinstance(channel, discord.Thread) or not channel.is_private():
+        return True
+    if allowed.manage_threads:
+        return True
+    try:
+        await channel.fetch_member(member.id)
+    except discord.HTTPException:
+        return False
+    return True
 
 
 def _more(count: int) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import discord
+
 from bot.engine.dragon.damage import kill
 from bot.playing import InPlay, in_play, playing_lines
 from bot.store.base import GuildSettings, SeatRecord
@@ -292,3 +294,56 @@ async def test_in_a_direct_message_a_game_there_is_said_to_be_there(
     here = await driver.slash("mygames", {}, user_id=ALICE_ID)
     assert (here.content or "").startswith("**Your games here** — 1 in play"), here.content
     assert "Solo" not in (here.content or "") and str(direct) not in (here.content or "")
+
+
+async def test_in_a_direct_message_a_server_the_member_left_is_not_named(
+    driver: InteractionDriver,
+) -> None:
+    """Alice leaves the server (or is removed) while seated at Mille Bornes there, and the
+    moderators rename its channel and the server. /mygames in her direct messages read the
+    new names from the bot's cache ("in #ban-alice on Mods Only"), names she can no longer see
+    in Discord (the old "<#id>" showed her none). A server she is not on is now "on a server",
+    its channel still linked; the same game named for Bob, who is still there."""
+    await stacked_mille(driver)
+    driver.backend.edit_by_moderator(GAMES_CHANNEL_ID, name="ban-alice")
+    driver.backend.rename_guild("Mods Only")
+    await driver.deliver_events()
+    direct = int(driver.backend.dm_channel_for(ALICE_ID)["id"])
+    driver.backend.leave_server(ALICE_ID)
+    listed = await driver.slash("mygames", {}, user_id=ALICE_ID, channel_id=direct)
+    text = listed.content or ""
+    assert "Mods Only" not in text and "ban-alice" not in text, text
+    link = f"[channel](https://discord.com/channels/{GUILD_ID}/{GAMES_CHANNEL_ID})"
+    assert "**Mille Bornes** on a server against Bob: " in text and link in text, text
+    bob_s = await driver.slash(
+        "mygames", {}, user_id=BOB_ID, channel_id=int(driver.backend.dm_channel_for(BOB_ID)["id"])
+    )
+    assert "**Mille Bornes** in #ban-alice on Mods Only against Alice" in str(bob_s.content)
+
+
+async def test_in_a_direct_message_a_channel_the_member_cannot_see_is_not_named(
+    driver: InteractionDriver,
+) -> None:
+    """Bob is still on the server, but the channel of his game is closed to him since (an
+    overwrite denying him View Channel) and renamed: the server is named, the channel not."""
+    await stacked_mille(driver)
+    channel = driver.backend.world.channel_by_name("games")
+    view = discord.Permissions(view_channel=True).value
+    closed = {"id": str(BOB_ID), "type": 1, "allow": "0", "deny": str(view)}
+    overwrites = [*(channel.get("permission_overwrites") or []), closed]
+    driver.backend.edit_by_moderator(
+        GAMES_CHANNEL_ID, name="ban-bob", permission_overwrites=overwrites
+    )
+    await driver.deliver_events()
+    direct = int(driver.backend.dm_channel_for(BOB_ID)["id"])
+    listed = await driver.slash("mygames", {}, user_id=BOB_ID, channel_id=direct)
+    text = listed.content or ""
+    assert "ban-bob" not in text, text
+    assert "**Mille Bornes** on Junction Test Guild against Alice: " in text, text
+    alice_s = await driver.slash(
+        "mygames",
+        {},
+        user_id=ALICE_ID,
+        channel_id=int(driver.backend.dm_channel_for(ALICE_ID)["id"]),
+    )
+    assert "**Mille Bornes** in #ban-bob on Junction Test Guild against Bob" in str(alice_s.content)

@@ -971,6 +971,9 @@ class FakeBackend:
         self.form_errors: list[str] = []
         #: Requests Discord performs and then answers with a server error (``fail_after``).
         self._failing_after: list[_FailAfter] = []
+        #: Members who left the server (``leave_server``): Discord no longer finds them there,
+        #: though they still talk to the bot in their direct messages.
+        self.departed: set[int] = set()
 
     # ------------------------------------------------------------------ persistence
 
@@ -1343,7 +1346,7 @@ class FakeBackend:
     def _get_member(self, record: RecordedRequest, guild_id: str, user_id: str) -> tuple[int, Any]:
         self._check_guild(guild_id)
         member = self.world.member(int(user_id))
-        if member is None:
+        if member is None or int(user_id) in self.departed:
             raise _not_found("Member", 10007)
         return 200, member
 
@@ -1665,6 +1668,21 @@ class FakeBackend:
         """The server's owner renames it in Discord's client: one ``GUILD_UPDATE`` is queued."""
         self.world.guild_name = name
         self._emit("GUILD_UPDATE", self.world.guild_payload())
+
+    def leave_server(self, user_id: int) -> None:
+        """A member leaves the server (or is kicked): asked for them, Discord answers Unknown
+        Member. (The bot asks for no member events, so none is sent; the fake keeps their
+        payload to build their interactions in direct messages.)"""
+        self.departed.add(user_id)
+
+    def edit_by_moderator(self, channel_id: int, **fields: Any) -> None:
+        """A moderator edits a channel in Discord's client (its name, its permission
+        overwrites...): one ``CHANNEL_UPDATE`` is queued."""
+        channel = self.channel(channel_id)
+        if channel is None:
+            raise KeyError("unknown channel")
+        channel.update(fields)
+        self._emit("CHANNEL_UPDATE", channel)
 
     def delete_by_moderator(self, channel_id: int, *message_ids: int) -> None:
         """A moderator deletes messages of a channel in Discord's client: one queues
