@@ -42,11 +42,12 @@ MILLE_DECK = ["go", "100", "75", "75", "75", "50", *["25"] * 6, *["200", "50", "
 """Mille Bornes stacked: Alice holds Go, 100, 75, 75, 75, 50, 25; Bob the six 25s and a 200."""
 
 COMPUTER = SeatRecord(1, "Computer", policy="normal")
+"""A computer in seat 1, at the normal level (Alice's opponent in ``alice_against``)."""
+
 # Seconds a stored deadline may sit from the test's sum: the seam's clock reads real time
 # until a sweep pins it. pytest.approx's own tolerance, a millionth of an epoch second count,
 # would let a deadline half an hour off pass.
 DEADLINE_SLACK = 1.0
-"""A computer in seat 1, at the normal level (Alice's opponent in ``alice_against``)."""
 
 
 async def store_rigged(
