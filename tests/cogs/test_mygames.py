@@ -347,3 +347,35 @@ async def test_in_a_direct_message_a_channel_the_member_cannot_see_is_not_named(
         channel_id=int(driver.backend.dm_channel_for(ALICE_ID)["id"]),
     )
     assert "**Mille Bornes** in #ban-bob on Junction Test Guild against Bob" in str(alice_s.content)
+
+
+async def test_in_a_direct_message_a_private_thread_is_named_to_its_members_only(
+    driver: InteractionDriver,
+) -> None:
+    """Bob and Carol play in a private thread; a moderator takes Bob out of it and renames it.
+    Carol, still in it, reads its name; Bob, who can no longer open it, reads none (his game
+    still listed, on the server, its link kept)."""
+    thread = driver.backend.open_private_thread(GAMES_CHANNEL_ID, "bob-and-carol", BOB_ID, CAROL_ID)
+    await driver.deliver_events()
+    await running_bot(driver).tables.start(
+        channel_id=thread,
+        guild_id=GUILD_ID,
+        game_key="mille",
+        seats=[SeatRecord(0, "Bob", user_id=BOB_ID), SeatRecord(1, "Carol", user_id=CAROL_ID)],
+        seed=3,
+    )
+    driver.backend.remove_from_thread(thread, BOB_ID)
+    driver.backend.edit_by_moderator(thread, name="without-bob")
+    await driver.deliver_events()
+
+    async def listed(user_id: int) -> str:
+        direct = int(driver.backend.dm_channel_for(user_id)["id"])
+        answer = await driver.slash("mygames", {}, user_id=user_id, channel_id=direct)
+        return answer.content or ""
+
+    carol_s = await listed(CAROL_ID)
+    assert "**Mille Bornes** in #without-bob on Junction Test Guild against Bob" in carol_s
+    bob_s = await listed(BOB_ID)
+    assert "without-bob" not in bob_s, bob_s
+    assert "**Mille Bornes** on Junction Test Guild against Carol" in bob_s, bob_s
+    assert f"[channel](https://discord.com/channels/{GUILD_ID}/{thread})" in bob_s, bob_s

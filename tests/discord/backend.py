@@ -974,6 +974,9 @@ class FakeBackend:
         #: Members who left the server (``leave_server``): Discord no longer finds them there,
         #: though they still talk to the bot in their direct messages.
         self.departed: set[int] = set()
+        #: Who is in each private thread made by ``open_private_thread`` (Discord shows such a
+        #: thread to its members and to those who manage threads).
+        self.thread_members: dict[int, set[int]] = {}
 
     # ------------------------------------------------------------------ persistence
 
@@ -1461,6 +1464,16 @@ class FakeBackend:
         self._require_channel(channel_id)
         return 204, None
 
+    @_route("GET", r"/channels/(?P<channel_id>\d+)/thread-members/(?P<user_id>\d+)")
+    def _get_thread_member(
+        self, record: RecordedRequest, channel_id: str, user_id: str
+    ) -> tuple[int, Any]:
+        self._require_channel(channel_id)
+        if int(user_id) not in self.thread_members.get(int(channel_id), set()):
+            raise _not_found("Member", 10007)
+        joined = dt.datetime.now(dt.UTC).isoformat()
+        return 200, {"id": channel_id, "user_id": user_id, "join_timestamp": joined, "flags": 0}
+
     # ------------------------------------------------------------------ messages
 
     def _require_message(self, channel_id: str, message_id: str) -> JSON:
@@ -1676,13 +1689,29 @@ class FakeBackend:
         self.departed.add(user_id)
 
     def edit_by_moderator(self, channel_id: int, **fields: Any) -> None:
-        """A moderator edits a channel in Discord's client (its name, its permission
-        overwrites...): one ``CHANNEL_UPDATE`` is queued."""
+        """A moderator edits a channel or thread in Discord's client (its name, its permission
+        overwrites...): one ``CHANNEL_UPDATE`` (``THREAD_UPDATE``) is queued."""
         channel = self.channel(channel_id)
         if channel is None:
             raise KeyError("unknown channel")
         channel.update(fields)
-        self._emit("CHANNEL_UPDATE", channel)
+        self._emit("THREAD_UPDATE" if "thread_metadata" in channel else "CHANNEL_UPDATE", channel)
+
+    def open_private_thread(self, parent_id: int, name: str, *members: int) -> int:
+        """A private thread of ``parent_id`` with ``members`` in it (and the bot), as a member
+        makes one in Discord's client: one ``THREAD_CREATE`` is queued; its id."""
+        parent = self.channel(parent_id)
+        if parent is None:
+            raise KeyError("unknown channel")
+        thread_id = self.ids.next()
+        self._create_thread(parent, name, thread_id, 12, {})
+        self.thread_members[thread_id] = {self.world.bot_user_id, *members}
+        return thread_id
+
+    def remove_from_thread(self, thread_id: int, user_id: int) -> None:
+        """A moderator takes a member out of a private thread (no event: the bot asks for no
+        member events)."""
+        self.thread_members[thread_id].discard(user_id)
 
     def delete_by_moderator(self, channel_id: int, *message_ids: int) -> None:
         """A moderator deletes messages of a channel in Discord's client: one queues
