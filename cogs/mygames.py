@@ -27,6 +27,7 @@ from bot.engine.words import plural
 from bot.playing import ChannelNames, InPlay, games_of, lobby_lines, playing_lines
 from cogs import gone, limits, links
 from cogs import lobby as lobby_cog
+from cogs.seat_names import place_name
 from cogs.ui import MESSAGE_LIMIT, NO_PINGS, answer, bot_of, clip, junction, plain, whole_lines
 
 NOTHING = (
@@ -153,9 +154,10 @@ async def _names(client: discord.Client, user_id: int, games: list[InPlay]) -> C
             continue
         channel = guild.get_channel_or_thread(game.channel_id)
         seen = channel is not None and await _sees(channel, member)
+        # Anyone's words, as a member's name: shown as a seat's name is.
         known[(guild.id, game.channel_id)] = (
-            guild.name,
-            channel.name if seen and channel else None,
+            place_name(guild.name),
+            place_name(channel.name) if seen and channel else None,
         )
     return lambda guild_id, channel_id: known.get((guild_id, channel_id), (None, None))
 

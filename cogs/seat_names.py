@@ -2,11 +2,12 @@
 accents, no Discord syntax, never a computer's name nor a seat's number, never empty.
 
 Every front end that seats a member, or names one in a result line, takes the name from
-:func:`display_name`.
+:func:`display_name`; a server's or a channel's name, anyone's words as well, is shown cleaned
+alike (:func:`place_name`, for /mygames).
 
 Dependency direction: the bottom of the game-starting modules. ``cogs.new_game``,
-``cogs.lobby``, ``cogs.rematch``, ``cogs.play`` and ``cogs.leaderboard`` import it; it imports
-no cog.
+``cogs.lobby``, ``cogs.rematch``, ``cogs.play``, ``cogs.leaderboard`` and ``cogs.mygames``
+import it; it imports no cog.
 """
 
 from __future__ import annotations
@@ -56,8 +57,23 @@ def _seat_name(name: str) -> str:
     Discord's own syntax (``<@id>``, ``<#id>``, ``<t:…>``, ``<id:guide>``) would show in the
     bot's messages as another member, a channel, a time or a link to the server's guide: its
     "<" becomes "‹", so it shows as typed."""
-    kept = " ".join(few_marks("".join(char for char in name if _kept(char))).split())[:32]
+    return _cleaned(name, 32)
+
+
+def _cleaned(name: str, most: int) -> str:
+    """``name`` with format characters out, a few accents, on one line, at most ``most``
+    characters, Discord's syntax defused."""
+    kept = " ".join(few_marks("".join(char for char in name if _kept(char))).split())[:most]
     return _DISCORD_SYNTAX.sub("‹", kept)
+
+
+def place_name(name: str) -> str | None:
+    """A server's or a channel's name as the bot repeats it to a member, cleaned as a seat's
+    name is (``_seat_name``: format characters out, a few accents, one line, Discord's syntax
+    defused), whole up to Discord's 100 characters; None when it shows nothing. Anyone who
+    made the server or channel chose it, as a member chose their name."""
+    shown = _cleaned(name, 100)
+    return isolated_name(shown) if _visible(shown) else None
 
 
 def _visible(name: str) -> bool:

@@ -8,6 +8,7 @@ from bot.engine.dragon.damage import kill
 from bot.playing import InPlay, in_play, playing_lines
 from bot.store.base import GuildSettings, SeatRecord
 from cogs.mygames import NOTHING
+from cogs.seat_names import place_name
 from cogs.ui import LINK_BREAK, whole_lines
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import stacked_mille
@@ -379,3 +380,36 @@ async def test_in_a_direct_message_a_private_thread_is_named_to_its_members_only
     assert "without-bob" not in bob_s, bob_s
     assert "**Mille Bornes** on Junction Test Guild against Carol" in bob_s, bob_s
     assert f"[channel](https://discord.com/channels/{GUILD_ID}/{thread})" in bob_s, bob_s
+
+
+async def test_in_a_direct_message_server_and_channel_names_are_shown_as_seat_names_are(
+    driver: InteractionDriver,
+) -> None:
+    """A server or channel name is anyone's words, as a member's name is, and went through
+    markdown escaping only: a right-to-left override turned the rest of the line backwards
+    ("against Bob: your move"), "<@id>" and "<#id>" showed as a member and a channel that were
+    never there, a line break split the line, and a name under thirty accents smeared the lines
+    around it. They are shown now as seat names are (cogs.seat_names): format characters out,
+    Discord's syntax defused ("‹"), one line, a few accents."""
+    zalgo = "Z" + "".join(chr(c) for c in range(0x0300, 0x031F))
+    driver.backend.rename_guild(f"\u202eMods <@{BOB_ID}>\n# big {zalgo}")
+    driver.backend.edit_by_moderator(GAMES_CHANNEL_ID, name=f"ga\u200bmes <#{GAMES_CHANNEL_ID}>")
+    await driver.deliver_events()
+    await stacked_mille(driver)
+    direct = int(driver.backend.dm_channel_for(ALICE_ID)["id"])
+    listed = await driver.slash("mygames", {}, user_id=ALICE_ID, channel_id=direct)
+    _, line = (listed.content or "").splitlines()
+    assert "\u202e" not in line and "\u200b" not in line, repr(line)
+    assert f"<@{BOB_ID}>" not in line and f"<#{GAMES_CHANNEL_ID}>" not in line, line
+    assert line.startswith(
+        f"**Mille Bornes** in #games ‹#{GAMES_CHANNEL_ID}> on Mods ‹@{BOB_ID}> # big Z"
+    ), line
+    assert sum(0x0300 <= ord(char) < 0x031F for char in line) <= 2, line
+
+
+def test_a_place_name_showing_nothing_is_not_named() -> None:
+    """A name of invisible or blank characters only is no name ("in # on …" said nothing);
+    Discord's 100 characters are kept whole, and right-to-left writing is isolated."""
+    assert place_name("\u200b\u2800 \u202e") is None
+    assert place_name("x" * 150) == "x" * 100
+    assert place_name("قناة") == "\u2068قناة\u2069"
