@@ -16,6 +16,7 @@ table and lobby posted in it the same way (Discord names only the thread).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -138,28 +139,47 @@ async def _names(client: discord.Client, user_id: int, games: list[InPlay]) -> C
     them and only as the member may see them now: a server they left (or were removed from)
     is not named, nor a channel or thread closed to them since, whatever it was renamed to
     (the channel mention of old showed them none). None: a server this bot is not on, or not
-    on this process's shards; a thread it has not seen; Discord not answering."""
-    known: dict[tuple[int, int], tuple[str | None, str | None]] = {}
-    members: dict[int, discord.Member | None] = {}
-    for game in games:
-        if game.guild_id is None:
-            continue
-        guild = client.get_guild(game.guild_id)
-        if guild is None:
-            continue
-        if guild.id not in members:
-            members[guild.id] = await _member(guild, user_id)
-        member = members[guild.id]
-        if member is None:
-            continue
+    on this process's shards; a thread it has not seen; Discord not answering (in
+    ``NAMES_SECONDS``: the answer waits for them, within Discord's three seconds)."""
+    guilds = {
+        guild.id: guild
+        for game in games
+        if game.guild_id is not None and (guild := client.get_guild(game.guild_id)) is not None
+    }
+
+    async def named(
+        guild: discord.Guild, member: discord.Member, game: InPlay
+    ) -> tuple[tuple[int, int], tuple[str | None, str | None]]:
         channel = guild.get_channel_or_thread(game.channel_id)
         seen = channel is not None and await _sees(channel, member)
         # Anyone's words, as a member's name: shown as a seat's name is.
-        known[(guild.id, game.channel_id)] = (
+        return (guild.id, game.channel_id), (
             place_name(guild.name),
             place_name(channel.name) if seen and channel else None,
         )
+
+    async def found() -> dict[tuple[int, int], tuple[str | None, str | None]]:
+        # One request a server, and one a private thread, all at once.
+        asked = [_member(guild, user_id) for guild in guilds.values()]
+        members = dict(zip(guilds, await asyncio.gather(*asked), strict=True))
+        each = [
+            named(guilds[game.guild_id], member, game)
+            for game in games
+            if game.guild_id in guilds and (member := members[game.guild_id]) is not None
+        ]
+        return dict(await asyncio.gather(*each))
+
+    try:
+        known = await asyncio.wait_for(found(), NAMES_SECONDS)
+    except TimeoutError:
+        log.warning("Discord did not say in time which servers member %s is on", user_id)
+        known = {}
     return lambda guild_id, channel_id: known.get((guild_id, channel_id), (None, None))
+
+
+NAMES_SECONDS = 1.5
+"""How long /mygames in a direct message waits for Discord to say which servers and private
+threads the member is in; past it the games are listed without names ("on a server")."""
 
 
 async def _member(guild: discord.Guild, user_id: int) -> discord.Member | None:

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-import discord
+import asyncio
+import time
 
+import discord
+import pytest
+
+import cogs.mygames
 from bot.engine.dragon.damage import kill
 from bot.playing import InPlay, in_play, playing_lines
 from bot.store.base import GuildSettings, SeatRecord
@@ -413,3 +418,29 @@ def test_a_place_name_showing_nothing_is_not_named() -> None:
     assert place_name("\u200b\u2800 \u202e") is None
     assert place_name("x" * 150) == "x" * 100
     assert place_name("قناة") == "\u2068قناة\u2069"
+
+
+async def test_in_a_direct_message_discord_slow_to_say_leaves_the_names_out(
+    driver: InteractionDriver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Which servers the member is on is asked of Discord before /mygames answers, within its
+    three seconds: a Discord slow to say (a rate limit) would have the answer come too late.
+    Past NAMES_SECONDS the games are listed all the same, on "a server", linked."""
+    await stacked_mille(driver)
+    asked: list[int] = []
+
+    async def slow(guild: discord.Guild, user_id: int) -> discord.Member:
+        asked.append(user_id)
+        await asyncio.sleep(30)
+        raise AssertionError("waited for")
+
+    monkeypatch.setattr(discord.Guild, "fetch_member", slow)
+    monkeypatch.setattr(cogs.mygames, "NAMES_SECONDS", 0.2)
+    direct = int(driver.backend.dm_channel_for(ALICE_ID)["id"])
+    began = time.monotonic()
+    listed = await driver.slash("mygames", {}, user_id=ALICE_ID, channel_id=direct)
+    assert time.monotonic() - began < 2
+    assert asked == [ALICE_ID]
+    text = listed.content or ""
+    assert "**Mille Bornes** on a server against Bob: **your move**" in text, text
+    assert f"[channel](https://discord.com/channels/{GUILD_ID}/{GAMES_CHANNEL_ID})" in text
