@@ -55,6 +55,7 @@ def _run(
     pythons: dict[str, str] | None = None,
     args: tuple[str, ...] = ("--dry-run",),
     env: dict[str, str] | None = None,
+    python3: bool = True,
 ) -> subprocess.CompletedProcess[str]:
     """Run .ci/run as the given machine would; sudo is None (absent), "ok", "apt-get" (a
     sudoers entry for apt-get alone) or "password"; ``pythons``: fakes by name and version
@@ -72,8 +73,8 @@ def _run(
         _fake(bin_dir, "make", 'echo "make $*"\necho "${PYTHON-}" >"$HOME/make.python"')
     for name, version in (pythons or {}).items():
         _fake_python(bin_dir, name, version, venv=venv)
-    if "python3" in (pythons or {}):
-        pass  # a fake of its own version
+    if "python3" in (pythons or {}) or not python3:
+        pass  # a fake of its own version, or none at all
     elif venv:
         (bin_dir / "python3").symlink_to(sys.executable)
     else:
@@ -280,6 +281,27 @@ def test_python3_new_enough_is_kept(tmp_path: Path) -> None:
     )
     assert (done.returncode, done.stderr) == (0, "")
     assert (tmp_path / "make.python").read_text() == "python3\n"
+
+
+def test_a_machine_without_python3_takes_a_python3_n_or_installs_python3(
+    tmp_path: Path,
+) -> None:
+    """No python3 at all: a python3.N new enough on PATH is handed to make (its -config
+    beside it is no interpreter), else python3-venv (which brings python3) is installed;
+    --dry-run installs nothing either way."""
+    pythons = {"python3.12": "3.12", "python3.13-config": "3.13"}
+    done = _run(tmp_path, pythons=pythons, python3=False, args=(), env={"JUNCTION_TEST_PG": "x"})
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout == "ci: nothing to install\nmake test\n"
+    assert (tmp_path / "make.python").read_text() == "python3.12\n"
+    done = _run(tmp_path / "bare", python3=False, postgres=False)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.splitlines() == [
+        "ci: installing python3-venv postgresql from the OS packages",
+        "ci: would run: apt-get update -qq",
+        "ci: would run: apt-get install -y -qq --no-install-recommends python3-venv postgresql",
+    ]
+    assert not (tmp_path / "bare" / "apt.log").exists()
 
 
 def test_an_unknown_argument_is_refused(tmp_path: Path) -> None:
