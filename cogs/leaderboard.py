@@ -148,17 +148,23 @@ class Boards(commands.Cog):
         self.account_names = AccountNames(bot)
 
     @app_commands.command(name="leaderboard", description="The best players of a game")
-    @app_commands.describe(game="Which game", scope="This server or all servers", period="When")
+    @app_commands.describe(
+        game="Which game", scope="This server or all servers (default: here)", period="When"
+    )
     @app_commands.choices(scope=SCOPE_CHOICES, period=PERIOD_CHOICES)
     async def leaderboard(
         self,
         interaction: discord.Interaction[Any],
         game: str,
-        scope: str = "server",
+        scope: str | None = None,
         period: str = "all",
     ) -> None:
         bot = bot_of(interaction)
         rules = bundle(game).game
+        if scope is None:
+            # Left out, the board is the one of where the member asks: in a direct message
+            # there is no server's, and the games played there rank on the one across servers.
+            scope = "server" if interaction.guild_id is not None else "global"
         # Discord offers only the listed choices; a request made by hand may send anything.
         _listed("Scope", scope, SCOPE_CHOICES)
         _listed("Period", period, PERIOD_CHOICES)

@@ -1,0 +1,32 @@
+"""A member's direct messages with the bot played through the fake Discord, as a member and as a
+hostile one would: solitaires and games against the computer there, with the commands around
+them. Each test says, in its docstring, what a member saw before its fix."""
+
+from __future__ import annotations
+
+from tests.cogs.helpers import alt_text_of, replies
+from tests.discord.backend import ALICE_ID
+from tests.discord.payloads import InteractionDriver
+
+
+async def test_a_leaderboard_asked_in_a_direct_message_is_the_one_across_servers(
+    driver: InteractionDriver,
+) -> None:
+    """Alice, who plays Mille Bornes Solo in her direct messages with the bot, asks there for
+    /leaderboard game:solo, leaving out the scope. She read "Server
+    leaderboards live in servers; use scope: all servers.", refused for an option she never
+    gave. Now the scope left out is the board of where she asks: across servers, where her
+    direct-message games rank."""
+    direct = int(driver.backend.dm_channel_for(ALICE_ID)["id"])
+    await driver.slash("play", {"game": "solo"}, channel_id=direct)
+    await driver.slash("resign", {}, channel_id=direct)
+    board = await driver.slash("leaderboard", {"game": "solo"}, channel_id=direct)
+    alt = alt_text_of(board, "leaderboard.png")
+    assert alt.startswith("Leaderboard: Mille Bornes Solo — all servers"), (alt, replies(board))
+    assert "alice" in alt, alt
+    # Asked for by name, this server's board is still refused there, in one sentence.
+    refused = await driver.slash(
+        "leaderboard", {"game": "solo", "scope": "server"}, channel_id=direct
+    )
+    assert refused.ephemeral
+    assert replies(refused) == "Server leaderboards live in servers; use scope: all servers."
