@@ -32,6 +32,15 @@ GETTING_STARTED = (
     "your cards. Play with the buttons or `/move`."
 )
 
+# In a direct message with the bot nobody else could answer an invitation or join a table:
+# /challenge and /host are refused there, so the start names /play alone.
+GETTING_STARTED_DIRECT = (
+    "**Junction** hosts road-and-rail card games. Here, in our direct messages, start one with "
+    "`/play`: against the computer, or alone. Games with other members (`/challenge`, `/host`) "
+    "start in a server's channel. After every move the table is posted here; **My hand** under "
+    "it shows you your cards. Play with the buttons or `/move`."
+)
+
 
 def games_lines() -> list[str]:
     """A line per game: its title, how many play, and the key commands take."""
@@ -73,14 +82,17 @@ def _field_values(lines: Sequence[str]) -> list[str]:
     return values
 
 
-def help_embeds(tree: app_commands.CommandTree[Any]) -> list[discord.Embed]:
-    """The whole /help, one embed per message (one, unless the lists outgrow an embed)."""
+def help_embeds(
+    tree: app_commands.CommandTree[Any], *, direct: bool = False
+) -> list[discord.Embed]:
+    """The whole /help, one embed per message (one, unless the lists outgrow an embed);
+    ``direct``: asked in a direct message with the bot."""
     sections = [
         ("Games", games_lines()),
         ("Commands", commands_lines(tree)),
         ("Privacy", [PRIVACY]),
     ]
-    embeds = [discord.Embed(description=GETTING_STARTED)]
+    embeds = [discord.Embed(description=GETTING_STARTED_DIRECT if direct else GETTING_STARTED)]
     for name, lines in sections:
         for part, value in enumerate(_field_values(lines)):
             title = name if part == 0 else f"{name} (continued)"
@@ -101,7 +113,7 @@ class Help(commands.Cog):
 
     @app_commands.command(name="help", description="What Junction plays and how to start")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
-        first, *rest = help_embeds(self.bot.tree)
+        first, *rest = help_embeds(self.bot.tree, direct=interaction.guild_id is None)
         await answer(interaction, embed=first, ephemeral=True)
         for embed in rest:
             await answer_once(interaction, embed=embed, ephemeral=True)

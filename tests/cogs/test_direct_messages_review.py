@@ -4,6 +4,7 @@ them. Each test says, in its docstring, what a member saw before its fix."""
 
 from __future__ import annotations
 
+from cogs.help import GETTING_STARTED
 from tests.cogs.helpers import alt_text_of, replies
 from tests.discord.backend import ALICE_ID
 from tests.discord.payloads import InteractionDriver
@@ -30,3 +31,24 @@ async def test_a_leaderboard_asked_in_a_direct_message_is_the_one_across_servers
     )
     assert refused.ephemeral
     assert replies(refused) == "Server leaderboards live in servers; use scope: all servers."
+
+
+async def test_help_in_a_direct_message_starts_games_as_they_start_there(
+    driver: InteractionDriver,
+) -> None:
+    """Alice asks /help in her direct messages with the bot. It told her to start a game with
+    `/play`, `/challenge` (invite members) or `/host` (a table anyone joins), and the last two
+    are refused there ("Invitations and open tables are posted on a server…"). Now it names
+    /play for here and sends games with members to a server's channel; on a server it reads as
+    it did."""
+    direct = int(driver.backend.dm_channel_for(ALICE_ID)["id"])
+    (embed,) = (await driver.slash("help", {}, channel_id=direct)).responses[0].embeds
+    start = str(embed["description"])
+    assert "Here, in our direct messages, start one with `/play`" in start, start
+    assert "`/host`) start in a server's channel" in start, start
+    # What it sends to a server is refused here, and what it names for here works.
+    assert (await driver.slash("host", {"game": "mille"}, channel_id=direct)).ephemeral
+    played = await driver.slash("play", {"game": "solo"}, channel_id=direct)
+    assert not played.ephemeral, replies(played)
+    (on_server,) = (await driver.slash("help", {})).responses[0].embeds
+    assert on_server["description"] == GETTING_STARTED
