@@ -47,7 +47,13 @@ from discord.ext import commands, tasks
 from bot.boards import message_link
 from bot.engine.core import BadOption, GameError
 from bot.engine.words import plural
-from bot.store.base import GuildSettings, LobbyRecord, Shards, StoredGame
+from bot.store.base import (
+    DEFAULT_REACTION_SECONDS,
+    GuildSettings,
+    LobbyRecord,
+    Shards,
+    StoredGame,
+)
 from bot.timers import TimerEvent, sweep
 from cogs import gone, links
 from cogs.lobby import LOBBIES_PER_SWEEP, expire_due, forget_closed, show_new_times
@@ -479,7 +485,13 @@ class Timers(commands.Cog):
     ) -> None:
         guild_id = interaction.guild_id
         if guild_id is None:
-            raise BadOption("Settings belong to a server.")
+            # What a member playing here would ask /settings is how long a turn may take: none
+            # of a server's settings reach a game in a direct message (Tables.timers), and
+            # nobody waits on the member there, so a turn has no timer.
+            raise BadOption(
+                "Settings belong to a server. A game in our direct messages has no turn timer, "
+                f"and {plural(DEFAULT_REACTION_SECONDS, 'second')} to react out of turn."
+            )
         allowed = interaction.permissions
         may_change = allowed.manage_guild or allowed.administrator
         changing = turn_timer is not None or bool(on_timeout) or reaction_window is not None

@@ -5,7 +5,8 @@ them. Each test says, in its docstring, what a member saw before its fix."""
 from __future__ import annotations
 
 from cogs.help import GETTING_STARTED
-from tests.cogs.helpers import alt_text_of, replies
+from tests.cogs.conftest import running_bot
+from tests.cogs.helpers import alt_text_of, replies, sweep_after
 from tests.discord.backend import ALICE_ID
 from tests.discord.payloads import InteractionDriver
 
@@ -52,3 +53,30 @@ async def test_help_in_a_direct_message_starts_games_as_they_start_there(
     assert not played.ephemeral, replies(played)
     (on_server,) = (await driver.slash("help", {})).responses[0].embeds
     assert on_server["description"] == GETTING_STARTED
+
+
+async def test_settings_in_a_direct_message_say_what_times_a_game_there(
+    driver: InteractionDriver,
+) -> None:
+    """Alice, who set her server's turn timer to five minutes (forfeit), plays Mille Bornes
+    Solo in her direct messages with the bot and asks /settings there. She read "Settings
+    belong to a server." and no more: whether her game there could run out of time, and
+    forfeit, was left to guess. Now she reads that a game there has no turn timer (nobody
+    waits on her) and how long a reaction window stays open; and her game there has no
+    deadline, an hour of the timers' clock later still hers to play."""
+    await driver.slash("settings", {"turn_timer": 5, "on_timeout": "forfeit"})
+    direct = int(driver.backend.dm_channel_for(ALICE_ID)["id"])
+    await driver.slash("play", {"game": "solo"}, channel_id=direct)
+    asked = await driver.slash("settings", {}, channel_id=direct)
+    assert asked.ephemeral
+    assert replies(asked) == (
+        "Settings belong to a server. A game in our direct messages has no turn timer, and 45 "
+        "seconds to react out of turn."
+    ), replies(asked)
+    tables = running_bot(driver).tables
+    game = await tables.current(direct)
+    assert (game.turn_deadline, game.remind_at) == (None, None)
+    await sweep_after(driver, 3600)
+    after = await tables.current(direct)
+    assert (after.id, after.status) == (game.id, game.status)
+    assert await tables.store.moves(game.id) == []
