@@ -503,7 +503,10 @@ def history_lines(
         title = title_of(record.game_key)
         when = f"<t:{int(record.finished_at)}:R>"
         link = ""
-        if stored.message_id is not None and record.guild_id is not None:
+        # A game played in direct messages is linked too: it is listed only to its member, in
+        # their direct messages (a server's /history reads that server's games), where the
+        # link opens their own table.
+        if stored.message_id is not None:
             where = message_link(record.guild_id, stored.channel_id, stored.message_id)
             link = f" — [table]({where})"
         against = f" vs {', '.join(others)}" if others else " (alone)"

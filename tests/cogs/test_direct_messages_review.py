@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from cogs.help import GETTING_STARTED
 from tests.cogs.conftest import running_bot
-from tests.cogs.helpers import alt_text_of, replies, sweep_after
+from tests.cogs.helpers import alt_text_of, public_table, replies, sweep_after
 from tests.discord.backend import ALICE_ID
 from tests.discord.payloads import InteractionDriver
 
@@ -80,3 +80,19 @@ async def test_settings_in_a_direct_message_say_what_times_a_game_there(
     after = await tables.current(direct)
     assert (after.id, after.status) == (game.id, game.status)
     assert await tables.store.moves(game.id) == []
+
+
+async def test_history_in_a_direct_message_links_a_game_played_there(
+    driver: InteractionDriver,
+) -> None:
+    """Alice plays Mille Bornes Solo in her direct messages with the bot, gives it up, and asks
+    /history there. Her games on servers came with a link to their last table; the one played
+    right there came with none, to be scrolled back for. Now it links to its last table, in
+    her direct messages (Discord's "@me" address), which the fake Discord still holds."""
+    direct = int(driver.backend.dm_channel_for(ALICE_ID)["id"])
+    await driver.slash("play", {"game": "solo"}, channel_id=direct)
+    ended = public_table(await driver.slash("resign", {}, channel_id=direct))
+    (line,) = replies(await driver.slash("history", {}, channel_id=direct)).split("\n")[1:]
+    link = f"https://discord.com/channels/@me/{direct}/{ended.message_id}"
+    assert line.endswith(f" — [table]({link})"), line
+    assert ended.message_id in {int(m["id"]) for m in driver.backend.channel_messages(direct)}
