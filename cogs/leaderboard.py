@@ -176,6 +176,12 @@ class Boards(commands.Cog):
         if period == "daily":
             if not rules.info.daily_deal:
                 raise BadOption(daily_games())
+            if interaction.guild_id is None:
+                # Sent to "scope: this server", refused here, the member would go round in
+                # a circle between the two refusals.
+                raise BadOption(
+                    "Today's deal is ranked on each server's own board: ask for it there."
+                )
             if guild_id is None:
                 # Different deals cannot be ranked against each other, and a member on several
                 # servers would have a try at the top on each.

@@ -96,3 +96,26 @@ async def test_history_in_a_direct_message_links_a_game_played_there(
     link = f"https://discord.com/channels/@me/{direct}/{ended.message_id}"
     assert line.endswith(f" — [table]({link})"), line
     assert ended.message_id in {int(m["id"]) for m in driver.backend.channel_messages(direct)}
+
+
+async def test_todays_deal_board_asked_in_a_direct_message_is_sent_to_a_server(
+    driver: InteractionDriver,
+) -> None:
+    """Alice asks /leaderboard game:solo period:today's deal in her direct messages with the
+    bot. She read "There is no daily deal across servers: each server deals its own. Compare
+    it with scope: this server.", and scope: this server there read "Server leaderboards live
+    in servers; use scope: all servers.": each refusal sent her to the other. Now she is sent
+    to a server, whatever the scope, and the board is there."""
+    direct = int(driver.backend.dm_channel_for(ALICE_ID)["id"])
+    for scope in ({}, {"scope": "global"}):
+        asked = await driver.slash(
+            "leaderboard", {"game": "solo", "period": "daily", **scope}, channel_id=direct
+        )
+        assert asked.ephemeral
+        assert replies(asked) == (
+            "Today's deal is ranked on each server's own board: ask for it there."
+        ), replies(asked)
+    on_server = await driver.slash("leaderboard", {"game": "solo", "period": "daily"})
+    assert alt_text_of(on_server, "leaderboard.png").startswith(
+        "Leaderboard: Mille Bornes Solo — this server"
+    )
