@@ -41,6 +41,7 @@ from bot.store.base import (
     Store,
     StoredGame,
 )
+from bot.updates import and_list
 
 FORMER = "Former player"
 _ATTEMPTS = 3  # reads of the member's games, should they start one while being forgotten
@@ -260,6 +261,34 @@ def _changes(done: Forgotten, *, done_now: bool) -> str:
     return said
 
 
+def _damaged(done: Forgotten, *, done_now: bool) -> str | None:
+    """The rows holding the member's id that forgetting cannot read, hence leaves as they are
+    (``Forgotten.damaged_games`` and ``damaged_results``), for the operator to mend or delete;
+    None when there are none. One damaged result stopped the command in a traceback."""
+    rows = []
+    if done.damaged_results:
+        rows.append(f"the {_of_games('result', done.damaged_results)}")
+    if done.damaged_games:
+        rows.append(f"the seats of {_of_games('', done.damaged_games)}")
+    if not rows:
+        return None
+    one = not done.damaged_games and len(done.damaged_results) == 1  # seats are "they"
+    left = ("would be" if not done_now else "was" if one else "were") + " left"
+    they, are, them = ("it", "is", "it") if one else ("they", "are", "them")
+    return (
+        f"{and_list(rows)} {left} as {they} {are}: {they} {are} damaged (this version cannot "
+        f"read {them}) and may still hold their id; mend or delete {them} in the database"
+    )
+
+
+def _of_games(what: str, ids: Sequence[int]) -> str:
+    """ "result of game 3", "results of games 3 and 5" (``what`` empty: "game 3")."""
+    games = f"{'game' if len(ids) == 1 else 'games'} {and_list([str(i) for i in ids])}"
+    if not what:
+        return games
+    return f"{what if len(ids) == 1 else what + 's'} of {games}"
+
+
 async def forget_main(db_url: str, user_id: int, *, confirmed: bool) -> int:
     """``junction forget-member``: say what forgetting the member would change and, with
     ``--yes``, forget them; the exit status (2 while they sit in a game in play, or when there
@@ -315,10 +344,11 @@ async def _forget_in(store: Store, user_id: int, *, confirmed: bool) -> int:
         preview = await store.forget_preview(user_id)
         playing = await still_playing(store, found, user_id)
         then = "run again with --yes to forget them" if playing is None else f"not now: {playing}"
+        damaged = _damaged(preview, done_now=False)
         print(
             f"member {user_id} sits in {plural(len(found.games), 'stored game')} "
             f"({len(found.in_play)} in play); forgetting them: "
-            f"{_changes(preview, done_now=False)}; {then}"
+            f"{_changes(preview, done_now=False)}; {f'{damaged}; ' if damaged else ''}{then}"
         )
         return 0
     try:
@@ -327,4 +357,10 @@ async def _forget_in(store: Store, user_id: int, *, confirmed: bool) -> int:
         print(f"junction forget-member: {error}", file=sys.stderr)
         return 2
     print(f"member {user_id} forgotten: {_changes(done, done_now=True)}")
+    damaged = _damaged(done, done_now=True)
+    if damaged is not None:
+        # Forgotten everywhere else, but not wholly: status 1, as a copy that went wrong is
+        # (``junction migrate-db``), so a script does not take the member for gone.
+        print(f"junction forget-member: {damaged[0].upper()}{damaged[1:]}.", file=sys.stderr)
+        return 1
     return 0

@@ -271,13 +271,18 @@ class GameRewrite:
 class Forgotten:
     """What ``Store.forget_member`` changed: games and results rewritten, lobbies deleted,
     ``seats`` freed at open tables others host, and the newest lobby ``kept`` (closed, the
-    member taken out of it: ``forget_member``) rather than deleted."""
+    member taken out of it: ``forget_member``) rather than deleted. ``damaged_games`` and
+    ``damaged_results`` are the games whose seats, and the results (by game id) whose seats or
+    names, hold the member's id in their text but cannot be read: left as they are, as nothing
+    can say which of their seats is the member's."""
 
     games: int
     results: int
     lobbies: int
     seats: int = 0
     kept: int = 0
+    damaged_games: tuple[int, ...] = ()
+    damaged_results: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

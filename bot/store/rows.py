@@ -395,18 +395,34 @@ def as_seated(
 
 def check_all_prepared(rows: Sequence[RowLike], user_id: int, prepared: set[int]) -> None:
     """MemberSeated unless every game row (``id``, ``seats``) seating ``user_id`` is one of
-    the games ``prepared`` for forgetting them (``Store.forget_member``)."""
+    the games ``prepared`` for forgetting them (``Store.forget_member``). Seats too damaged to
+    read seat nobody here, as they do for the member's games (``seats_name``): such a game is
+    left as it is and named (``damaged_seats``); as an error it stopped every forgetting."""
     for row in rows:
         game_id = int(row["id"])
-        seated = any(s.user_id == user_id for s in seats_from_json(row["seats"]))
-        if seated and game_id not in prepared:
+        if seats_name(row["seats"], user_id) and game_id not in prepared:
             raise MemberSeated(f"member {user_id} sits in game {game_id}, started meanwhile")
+
+
+def damaged_seats(rows: Sequence[RowLike]) -> tuple[int, ...]:
+    """The ids of the game rows (``id``, ``seats``) whose seats cannot be read."""
+    damaged = []
+    for row in rows:
+        try:
+            seats_from_json(row["seats"])
+        except StoreError:
+            damaged.append(int(row["id"]))
+    return tuple(damaged)
 
 
 def forgotten_result(row: RowLike, user_id: int, alias: int, name: str) -> tuple[str, str] | None:
     """A result row's seats and names JSON with ``user_id`` turned into ``alias`` called
-    ``name``; None when the member held no seat in it."""
-    seats = [optional_int(user) for user in _load_list(row["seats"], "result seats")]
+    ``name``; None when the member held no seat in it. StoreError when its seats or names
+    cannot be read (``[42,"x"]`` as much as text that is not JSON)."""
+    try:
+        seats = [optional_int(user) for user in _load_list(row["seats"], "result seats")]
+    except (TypeError, ValueError) as exc:
+        raise StoreError("a stored result seat is not a user id") from exc
     if user_id not in seats:
         return None
     names = [str(n) for n in _load_list(row["names"], "result names")]

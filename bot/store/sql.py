@@ -76,6 +76,7 @@ from bot.store.rows import (
     RowLike,
     as_seated,
     check_all_prepared,
+    damaged_seats,
     dump_json,
     forgotten_result,
     former_names,
@@ -394,6 +395,7 @@ class SqlStore(Store):
                 ):
                     raise StoreError(f"game {game.game_id} is in play or gone")
             results = 0
+            unread: list[int] = []
             renamed = former_names(games, alias)
             # By the seats themselves, not their index (result_members): what forgets a member
             # reads what is stored, and it is an operator's rare command. The rewrite of the
@@ -401,9 +403,15 @@ class SqlStore(Store):
             for row in await tx.fetch(
                 "SELECT game_id, seats, names FROM results WHERE seats LIKE $1", pattern
             ):
-                changed = forgotten_result(
-                    row, user_id, alias, renamed.get(int(row["game_id"]), name)
-                )
+                try:
+                    changed = forgotten_result(
+                        row, user_id, alias, renamed.get(int(row["game_id"]), name)
+                    )
+                except StoreError:
+                    # Left as it is and named: one damaged result stopped the whole command
+                    # in a traceback, the member forgotten nowhere.
+                    unread.append(int(row["game_id"]))
+                    continue
                 if changed is not None:
                     await tx.execute(
                         "UPDATE results SET seats = $1, names = $2 WHERE game_id = $3",
@@ -436,19 +444,30 @@ class SqlStore(Store):
                         freed.id,
                     )
                     seats += 1
-        return Forgotten(games=len(games), results=results, lobbies=lobbies, seats=seats, kept=kept)
+        return Forgotten(
+            games=len(games),
+            results=results,
+            lobbies=lobbies,
+            seats=seats,
+            kept=kept,
+            damaged_games=damaged_seats(seating),
+            damaged_results=tuple(unread),
+        )
 
     async def forget_preview(self, user_id: int) -> Forgotten:
         # The same rows and the same choices as ``forget_member``, read only: a dry run on a
         # database this account may only read, and counts that are the real run's.
         pattern = member_pattern(user_id)
         games = await self.games_of_member(user_id)
-        results = sum(
-            forgotten_result(row, user_id, -1, "") is not None
-            for row in await self._read(
-                "SELECT game_id, seats, names FROM results WHERE seats LIKE $1", pattern
-            )
-        )
+        seating = await self._read("SELECT id, seats FROM games WHERE seats LIKE $1", pattern)
+        results, unread = 0, []
+        for row in await self._read(
+            "SELECT game_id, seats, names FROM results WHERE seats LIKE $1", pattern
+        ):
+            try:
+                results += forgotten_result(row, user_id, -1, "") is not None
+            except StoreError:
+                unread.append(int(row["game_id"]))
         newest = (await self._read("SELECT MAX(id) AS id FROM lobbies"))[0]["id"]
         fates = [
             _lobby_fate(row, user_id, newest)
@@ -460,6 +479,8 @@ class SqlStore(Store):
             lobbies=fates.count("deleted"),
             seats=fates.count("freed"),
             kept=fates.count("kept"),
+            damaged_games=damaged_seats(seating),
+            damaged_results=tuple(unread),
         )
 
     # -- results -----------------------------------------------------------------------------------

@@ -383,3 +383,95 @@ async def test_a_hand_written_seat_is_forgotten_though_the_index_names_nobody(
     assert (await forget_member(store, ALICE)).results == 1
     [(seats, names)] = await backend.raw("SELECT seats, names FROM results")
     assert str(ALICE) not in seats and "Alice" not in names, (seats, names)
+
+
+@pytest.mark.parametrize(
+    ("column", "damage"),
+    [
+        ("seats", f'{{"0":{ALICE}}}'),  # JSON, not a list
+        ("seats", f'[{ALICE},"x"]'),  # a list, with a seat that is no user id
+        ("names", "[[["),  # the names, not JSON
+    ],
+)
+async def test_a_damaged_result_is_named_and_the_rest_forgotten(
+    store: Store,
+    backend: Backend,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    column: str,
+    damage: str,
+) -> None:
+    """One of Alice's two results has its seats or names damaged. Found by a review of the
+    operator commands against damaged rows: `junction forget-member`, with --yes or without,
+    ended in a traceback (a StoreError, or a ValueError for ``[id,"x"]``) and forgot her
+    nowhere. Now both runs name the result they cannot read, the real one forgets her in
+    everything else, leaves that row exactly as it was, and exits 1, as the job is not whole."""
+    tables = Tables(store, clock=lambda: 1_000_000.0)
+    await _finished_duel(tables, 1, seed=3)
+    await _finished_duel(tables, 2, seed=4)
+    damaged, sound = sorted(g.id for g in await store.games_of_member(ALICE))
+    await backend.raw(f"UPDATE results SET {column} = '{damage}' WHERE game_id = {damaged}")
+    row = f"SELECT seats, names FROM results WHERE game_id = {damaged}"
+    before = await backend.raw(row)
+    monkeypatch.setenv("JUNCTION_DB", backend.url)
+
+    assert await asyncio.to_thread(main, ["forget-member", str(ALICE)]) == 0
+    dry = capsys.readouterr()
+    assert dry.err == ""
+    assert dry.out.endswith(
+        f"1 result would name a former player; 0 invitations would be deleted; the result of"
+        f" game {damaged} would be left as it is: it is damaged (this version cannot read it)"
+        " and may still hold their id; mend or delete it in the database; run again with"
+        " --yes to forget them\n"
+    ), dry.out
+
+    assert await asyncio.to_thread(main, ["forget-member", str(ALICE), "--yes"]) == 1
+    done = capsys.readouterr()
+    assert done.out == (
+        f"member {ALICE} forgotten: 2 games and 1 result now name a former player;"
+        " 0 invitations deleted\n"
+    )
+    assert done.err == (
+        f"junction forget-member: The result of game {damaged} was left as it is: it is"
+        " damaged (this version cannot read it) and may still hold their id; mend or delete"
+        " it in the database.\n"
+    )
+    assert await store.games_of_member(ALICE) == []
+    assert await backend.raw(row) == before
+    [(seats, names)] = await backend.raw(
+        f"SELECT seats, names FROM results WHERE game_id = {sound}"
+    )
+    assert str(ALICE) not in seats and "Alice" not in names, (seats, names)
+
+
+async def test_a_game_whose_seats_are_damaged_is_named_and_the_rest_forgotten(
+    store: Store,
+    backend: Backend,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """One of Alice's finished games has seats that are not JSON (cut short). Found by the
+    same review: the dry run left it out unsaid ("1 stored game"), and the real run ended in
+    a traceback (a StoreError from the check for games started meanwhile), forgetting her
+    nowhere. Both now name its seats; her other game and both results are forgotten."""
+    tables = Tables(store, clock=lambda: 1_000_000.0)
+    await _finished_duel(tables, 1, seed=3)
+    await _finished_duel(tables, 2, seed=4)
+    damaged, _ = sorted(g.id for g in await store.games_of_member(ALICE))
+    seats = f"SELECT seats FROM games WHERE id = {damaged}"
+    [(text,)] = await backend.raw(seats)
+    await backend.raw(f"UPDATE games SET seats = '{text[:-1]}' WHERE id = {damaged}")
+    monkeypatch.setenv("JUNCTION_DB", backend.url)
+
+    assert await asyncio.to_thread(main, ["forget-member", str(ALICE)]) == 0
+    dry = capsys.readouterr().out
+    assert f"; the seats of game {damaged} would be left as they are: they are damaged" in dry
+
+    assert await asyncio.to_thread(main, ["forget-member", str(ALICE), "--yes"]) == 1
+    told = capsys.readouterr()
+    assert told.out.startswith(f"member {ALICE} forgotten: 1 game and 2 results now name ")
+    assert told.err.startswith(
+        f"junction forget-member: The seats of game {damaged} were left as they are: they are"
+    ), told.err
+    assert await backend.raw(seats) == [(text[:-1],)]
+    assert str(ALICE) not in repr(await store.results())
