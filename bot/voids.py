@@ -54,6 +54,11 @@ def _refusal(state: VoidState, game_id: int, *, undo: bool, reason: str) -> str 
             f"game {game_id} has no result recorded: a console game records none, and the bot "
             "records a missing one when it next starts; run this again after that."
         )
+    if state == "damaged":
+        return (
+            f"game {game_id}'s result is damaged (its options are not a JSON object), so whether "
+            "it counts cannot be told and nothing was changed; mend its options in the database."
+        )
     if state == "voided" and not undo:
         why = f" ({reason})" if reason else ""
         return f"game {game_id}'s result is already voided{why}; --undo counts it again."

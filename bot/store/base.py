@@ -41,10 +41,11 @@ its value the reason given (maybe empty). The store's reads of results (``Store.
 ``Store.results_after``) leave such a result out, so ratings, every board, /stats and /history
 read as if the game had never been played; the row stays, so it can be counted again."""
 
-VoidState = Literal["no game", "in play", "aborted", "no result", "counted", "voided"]
+VoidState = Literal["no game", "in play", "aborted", "no result", "counted", "voided", "damaged"]
 """Where a game's result stands for ``Store.void_result``: no game of that id, a game in play
 or aborted (no result to void), finished without a result recorded (a console game, or one
-the bot records at its next start), a result that counts, or one voided."""
+the bot records at its next start), a result that counts, one voided, or one whose options
+(where the void is kept) cannot be read."""
 
 UNPOSTED_SECONDS = 60.0
 """A lobby with no message this long after it was stored will never get one: an invitation is

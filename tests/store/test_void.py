@@ -222,6 +222,31 @@ async def test_undoing_a_counted_result_is_refused(
     assert "counts already: there is nothing to undo" in said
 
 
+@pytest.mark.parametrize("args", [(), ("--yes",), ("--undo", "--yes")])
+async def test_a_result_whose_options_are_damaged_is_refused(
+    backend: Backend,
+    store: Store,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: tuple[str, ...],
+) -> None:
+    """The result's options (where the void is kept) are not JSON. Found by a review of the
+    operator commands against damaged rows: `junction void-game` ended in a traceback (a
+    StoreError), with --yes or without. It now says so in a sentence and changes nothing."""
+    await test_kept_results._season(store, seed=8, count=2)
+    game_id = (await store.results())[0].record.game_id
+    await backend.raw(f"UPDATE results SET options = '{{{{' WHERE game_id = {game_id}")
+    row = f"SELECT options FROM results WHERE game_id = {game_id}"
+    before = await backend.raw(row)
+    said = await _refused(backend, monkeypatch, capsys, str(game_id), *args)
+    assert said == (
+        f"junction void-game: game {game_id}'s result is damaged (its options are not a JSON"
+        " object), so whether it counts cannot be told and nothing was changed; mend its"
+        " options in the database.\n"
+    )
+    assert await backend.raw(row) == before
+
+
 async def test_a_database_of_a_newer_junction_is_refused(
     backend: Backend,
     store: Store,
