@@ -40,6 +40,7 @@ from bot.store.base import (
     MoveRecord,
     Store,
     StoredGame,
+    StoreError,
 )
 from bot.updates import and_list
 
@@ -77,12 +78,27 @@ async def forget_member(store: Store, user_id: int) -> Forgotten:
         alias = -1 - secrets.randbelow(2**62)  # negative: never a Discord id
         rewrites = [await _rewrite(store, stored, user_id, alias) for stored in found.games]
         try:
-            return await store.forget_member(user_id, alias=alias, name=FORMER, games=rewrites)
+            done = await store.forget_member(user_id, alias=alias, name=FORMER, games=rewrites)
+            return replace(done, damaged_deals=await damaged_deals(store, found))
         except MemberSeated:
             # The bot runs meanwhile: they started a game while the rewrites were made. Look
             # again (a game still in play refuses it, one already over is rewritten too).
             continue
     raise StillPlaying(f"Member {user_id} kept starting games while being forgotten; try again.")
+
+
+async def damaged_deals(store: Store, found: Found) -> tuple[int, ...]:
+    """The member's ended games whose deal (initial state) cannot be read: forgetting keeps
+    it as it is (``_rewrite``), where it stopped the command in a traceback."""
+    damaged = []
+    for stored in found.games:
+        if stored.status == "active":
+            continue
+        try:
+            await store.initial_state(stored.id)
+        except StoreError:
+            damaged.append(stored.id)
+    return tuple(damaged)
 
 
 async def still_playing(store: Store, found: Found, user_id: int) -> str | None:
@@ -109,7 +125,11 @@ async def _in_play(store: Store, stored: StoredGame, user_id: int) -> tuple[str,
     can no longer help there: they have left it, or the rules count them out (a Dragon driver
     out of the race), and the others play on."""
     mine = {s.seat for s in stored.seats if s.user_id == user_id}
-    left = any(m.action == LEAVE and m.seat in mine for m in await store.moves(stored.id))
+    try:
+        moves = await store.moves(stored.id)
+    except StoreError:  # a damaged move log: whether they left cannot be told
+        moves = []
+    left = any(m.action == LEAVE and m.seat in mine for m in moves)
     stuck = left or not _may_resign(stored, mine)
     gone = ", which they can no longer /resign from: the others are still playing it"
     return f"game {stored.id} in channel {stored.channel_id}{gone if stuck else ''}", stuck
@@ -137,17 +157,23 @@ async def _rewrite(store: Store, stored: StoredGame, user_id: int, alias: int) -
         replace(s, user_id=alias, name=former) if s.seat in mine else s for s in stored.seats
     )
     scrubbed = _scrubbed(stored.state, mine, names, former)
-    initial = await store.initial_state(stored.id)
+    try:
+        initial = await store.initial_state(stored.id)
+    except StoreError:
+        # A deal too damaged to read: kept as it is and named (``damaged_deals``), the rest
+        # of the game renamed where it stands.
+        initial = None
     if initial is None:
         return GameRewrite(stored.id, seats, scrubbed, None)
     try:
         game = bundle(stored.game_key).game
-    except GameError:
-        # A plug-in game no longer installed: no rules to deal or replay it with, so it is
-        # renamed where it stands (its rows stay, as for every other game).
+        moves = await store.moves(stored.id)
+    except (GameError, StoreError):
+        # A plug-in game no longer installed (no rules to deal or replay it with), or a move
+        # log too damaged to read: renamed where it stands (its rows stay, as for every other
+        # game; a move holds no name).
         return GameRewrite(stored.id, seats, scrubbed, _scrubbed(initial, mine, names, former))
     dealt = _dealt_again(game, stored, initial, [s.name for s in seats])
-    moves = await store.moves(stored.id)
     if dealt is None or not _replays_exactly(game, initial, moves, stored.state):
         return GameRewrite(stored.id, seats, scrubbed, _scrubbed(initial, mine, names, former))
     return GameRewrite(stored.id, seats, _final(game, dealt, moves) or scrubbed, dealt)
@@ -270,9 +296,12 @@ def _damaged(done: Forgotten, *, done_now: bool) -> str | None:
         rows.append(f"the {_of_games('result', done.damaged_results)}")
     if done.damaged_games:
         rows.append(f"the seats of {_of_games('', done.damaged_games)}")
+    if done.damaged_deals:
+        rows.append(f"the {_of_games('deal', done.damaged_deals)}")
     if not rows:
         return None
-    one = not done.damaged_games and len(done.damaged_results) == 1  # seats are "they"
+    singles = (*done.damaged_results, *done.damaged_deals)
+    one = not done.damaged_games and len(singles) == 1  # seats are "they"
     left = ("would be" if not done_now else "was" if one else "were") + " left"
     they, are, them = ("it", "is", "it") if one else ("they", "are", "them")
     return (
@@ -341,7 +370,9 @@ async def forget_main(db_url: str, user_id: int, *, confirmed: bool) -> int:
 async def _forget_in(store: Store, user_id: int, *, confirmed: bool) -> int:
     found = await find_member(store, user_id)
     if not confirmed:
-        preview = await store.forget_preview(user_id)
+        preview = replace(
+            await store.forget_preview(user_id), damaged_deals=await damaged_deals(store, found)
+        )
         playing = await still_playing(store, found, user_id)
         then = "run again with --yes to forget them" if playing is None else f"not now: {playing}"
         damaged = _damaged(preview, done_now=False)

@@ -260,7 +260,8 @@ class TimerDue:
 @dataclass(frozen=True)
 class GameRewrite:
     """An ended game's rows with a member taken out (``Store.forget_member``): its seats, its
-    final state and the state it was dealt with (None where none was kept)."""
+    final state and the state it was dealt with (None: the stored one stays as it is, which
+    is none kept, or one too damaged to read)."""
 
     game_id: int
     seats: tuple[SeatRecord, ...]
@@ -275,7 +276,8 @@ class Forgotten:
     member taken out of it: ``forget_member``) rather than deleted. ``damaged_games`` and
     ``damaged_results`` are the games whose seats, and the results (by game id) whose seats or
     names, hold the member's id in their text but cannot be read: left as they are, as nothing
-    can say which of their seats is the member's."""
+    can say which of their seats is the member's; ``damaged_deals`` the rewritten games whose
+    initial state cannot be read, kept as it was (``GameRewrite``)."""
 
     games: int
     results: int
@@ -284,6 +286,7 @@ class Forgotten:
     kept: int = 0
     damaged_games: tuple[int, ...] = ()
     damaged_results: tuple[int, ...] = ()
+    damaged_deals: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

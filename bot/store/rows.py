@@ -281,16 +281,20 @@ def game_from_row(row: RowLike, *, state_json: str | None = None) -> StoredGame:
 
 
 def move_from_row(row: RowLike) -> MoveRecord:
-    """A MoveRecord from a row of ``MOVE_COLUMNS``."""
+    """A MoveRecord from a row of ``MOVE_COLUMNS``; StoreError for a column that is not a
+    number where one is kept (SQLite stores the text written by hand in any column)."""
     interaction_id = row["interaction_id"]
-    return MoveRecord(
-        game_id=int(row["game_id"]),
-        seq=int(row["seq"]),
-        seat=int(row["seat"]),
-        action=str(row["action"]),
-        interaction_id=None if interaction_id is None else str(interaction_id),
-        created_at=float(row["created_at"]),
-    )
+    try:
+        return MoveRecord(
+            game_id=int(row["game_id"]),
+            seq=int(row["seq"]),
+            seat=int(row["seat"]),
+            action=str(row["action"]),
+            interaction_id=None if interaction_id is None else str(interaction_id),
+            created_at=float(row["created_at"]),
+        )
+    except (TypeError, ValueError) as exc:
+        raise StoreError(f"stored move {row['seq']} of game {row['game_id']} is damaged") from exc
 
 
 def stored_result(row: RowLike) -> StoredResult:

@@ -386,7 +386,8 @@ class SqlStore(Store):
             for game in games:
                 initial = None if game.initial_state is None else dump_json(game.initial_state)
                 if not await tx.execute(
-                    "UPDATE games SET seats = $1, state = $2, initial_state = $3"
+                    "UPDATE games SET seats = $1, state = $2,"
+                    " initial_state = COALESCE($3, initial_state)"
                     " WHERE id = $4 AND status != 'active'",
                     dump_json([seat_to_json(s) for s in game.seats]),
                     dump_json(game.state),

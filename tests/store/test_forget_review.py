@@ -475,3 +475,64 @@ async def test_a_game_whose_seats_are_damaged_is_named_and_the_rest_forgotten(
     ), told.err
     assert await backend.raw(seats) == [(text[:-1],)]
     assert str(ALICE) not in repr(await store.results())
+
+
+async def test_a_game_whose_deal_is_damaged_is_named_and_the_rest_forgotten(
+    store: Store,
+    backend: Backend,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """One of Alice's games has its initial state (the deal /replay starts from) cut short.
+    Found by a review of the operator commands against damaged rows: the dry run said nothing
+    of it and the real run ended in a traceback (a StoreError), forgetting her nowhere. The
+    deal is now kept exactly as it was and named; her seats, the game's final state and both
+    results are forgotten."""
+    tables = Tables(store, clock=lambda: 1_000_000.0)
+    await _finished_duel(tables, 1, seed=3)
+    await _finished_duel(tables, 2, seed=4)
+    damaged, _ = sorted(g.id for g in await store.games_of_member(ALICE))
+    deal = f"SELECT initial_state FROM games WHERE id = {damaged}"
+    [(text,)] = await backend.raw(deal)
+    await backend.raw(f"UPDATE games SET initial_state = '{text[:40]}' WHERE id = {damaged}")
+    monkeypatch.setenv("JUNCTION_DB", backend.url)
+
+    assert await asyncio.to_thread(main, ["forget-member", str(ALICE)]) == 0
+    dry = capsys.readouterr().out
+    assert f"; the deal of game {damaged} would be left as it is: it is damaged" in dry, dry
+
+    assert await asyncio.to_thread(main, ["forget-member", str(ALICE), "--yes"]) == 1
+    told = capsys.readouterr()
+    assert told.out.startswith(f"member {ALICE} forgotten: 2 games and 2 results now name ")
+    assert told.err.startswith(
+        f"junction forget-member: The deal of game {damaged} was left as it is: it is damaged"
+    ), told.err
+    assert await backend.raw(deal) == [(text[:40],)]
+    assert await store.games_of_member(ALICE) == []
+    game = await store.get_game(damaged)
+    assert game is not None and "Alice" not in repr(game)
+    assert str(ALICE) not in repr(await store.results())
+
+
+async def test_a_game_whose_move_log_is_damaged_is_forgotten_too(
+    store: Store,
+    backend: Backend,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A move of Alice's finished game has its seat written as text (SQLite keeps any text
+    in any column). Found by the same review: the real run ended in a traceback (a
+    ValueError from the move log), forgetting her nowhere. A move holds no name, so the game
+    is renamed where it stands, as one that cannot be replayed is, and the run is whole."""
+    if backend.name != "sqlite":
+        pytest.skip("PostgreSQL keeps only a number in a number's column")
+    tables = Tables(store, clock=lambda: 1_000_000.0)
+    await _finished_duel(tables, 1, seed=3)
+    (game,) = await store.games_of_member(ALICE)
+    await backend.raw(f"UPDATE moves SET seat = 'x' WHERE game_id = {game.id} AND seq = 1")
+    monkeypatch.setenv("JUNCTION_DB", backend.url)
+    assert await asyncio.to_thread(main, ["forget-member", str(ALICE), "--yes"]) == 0
+    assert capsys.readouterr().err == ""
+    assert await store.games_of_member(ALICE) == []
+    kept = await store.get_game(game.id)
+    assert kept is not None and "Alice" not in repr((kept, await store.initial_state(game.id)))
