@@ -30,11 +30,11 @@ import sqlite3
 import sys
 import tempfile
 import urllib.parse
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager, closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, TypeVar
 
 from bot.engine.words import plural
 from bot.store import (
@@ -152,6 +152,35 @@ class CopyReport:
     guild_settings: int = 0
 
 
+R = TypeVar("R")
+
+
+class DamagedSource(ValueError):
+    """A source row holding what its columns cannot (SQLite keeps any text in any column):
+    said of the row, where the copy stopped on a bare "invalid literal for int()"."""
+
+
+def _checked(
+    what: Callable[[Sequence[Any]], str],
+) -> Callable[[Callable[[Sequence[Any]], R]], Callable[[Sequence[Any]], R]]:
+    """A row converter that names the row (``what``) when one of its values does not convert;
+    raised in the copy's transaction, it leaves the target as it was."""
+
+    def wrap(convert: Callable[[Sequence[Any]], R]) -> Callable[[Sequence[Any]], R]:
+        def checked(row: Sequence[Any]) -> R:
+            try:
+                return convert(row)
+            except (TypeError, ValueError) as exc:
+                raise DamagedSource(
+                    f"the source's {what(row)} is damaged ({exc}); mend or delete it there and "
+                    "copy again; nothing was written"
+                ) from exc
+
+        return checked
+
+    return wrap
+
+
 def _opt_int(value: Any) -> int | None:
     return None if value is None else int(value)
 
@@ -160,6 +189,7 @@ def _opt_float(value: Any) -> float | None:
     return None if value is None else float(value)
 
 
+@_checked(lambda row: f"game {row[0]!r}")
 def _game_row(row: Sequence[Any]) -> GameRow:
     """A game row with Python types fixed, whatever the driver returned."""
     return (
@@ -181,6 +211,7 @@ def _game_row(row: Sequence[Any]) -> GameRow:
     )
 
 
+@_checked(lambda row: f"move {row[1]!r} of game {row[0]!r}")
 def _move_row(row: Sequence[Any]) -> MoveRow:
     return (
         int(row[0]),
@@ -192,6 +223,7 @@ def _move_row(row: Sequence[Any]) -> MoveRow:
     )
 
 
+@_checked(lambda row: f"result of game {row[0]!r}")
 def _result_row(row: Sequence[Any]) -> ResultRow:
     # SQLite hands ``counted`` back as 0/1; PostgreSQL's COPY wants a real boolean.
     return (
@@ -209,10 +241,12 @@ def _result_row(row: Sequence[Any]) -> ResultRow:
     )
 
 
+@_checked(lambda row: f"settings row of server {row[0]!r}")
 def _settings_row(row: Sequence[Any]) -> SettingsRow:
     return (int(row[0]), _opt_int(row[1]), str(row[2]), _opt_int(row[3]))
 
 
+@_checked(lambda row: f"invitation {row[0]!r}")
 def _closed_lobby_row(row: Sequence[Any]) -> LobbyRow:
     """The newest lobby, closed (``_keep_lobby_ids``): an open one is marked expired at its
     next version, as the sweep would, since the other open lobbies are not copied."""

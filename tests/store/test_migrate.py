@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import tempfile
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -482,3 +483,51 @@ async def test_a_sqlite_target_numbers_past_a_postgresql_sources_deleted_lobbies
     async with SqliteStore(path) as copied:
         assert (await copied.create_lobby(lobby_record())).id > max(ids)
         assert (await new_game(copied, channel_id=8)).id > max(40, game.id)
+
+
+@pytest.mark.parametrize(
+    ("damage", "named"),
+    [
+        ("UPDATE moves SET seat = 'x' WHERE game_id = 3 AND seq = 2", "move 2 of game 3"),
+        ("UPDATE games SET created_at = 'x' WHERE id = 2", "game 2"),
+        ("INSERT INTO guild_settings (guild_id, turn_seconds) VALUES (7, 'x')", "settings row"),
+    ],
+)
+async def test_a_damaged_source_row_is_named_and_nothing_written(
+    source: tuple[str, list[StoredGame]],
+    backend: Backend,
+    capsys: pytest.CaptureFixture[str],
+    damage: str,
+    named: str,
+) -> None:
+    """A SQLite source holds text in a number's column (SQLite keeps any text in any column):
+    a move's seat, a game's start, a server's turn time. Found by a review of the operator
+    commands against damaged rows: `junction migrate-db` said only "invalid literal for int()
+    with base 10: 'x'", naming no row. It now names the row, and the target (replaced with
+    --force) keeps what it held."""
+    url, _ = source
+    with closing(sqlite3.connect(url.removeprefix("sqlite:///"))) as conn:
+        conn.execute(damage)
+        conn.commit()
+    target = backend.store()
+    await target.open()
+    try:
+        own = await new_game(target, channel_id=500)
+    finally:
+        await target.close()
+    assert await asyncio.to_thread(main, ["migrate-db", url, backend.url, "--force"]) == 2
+    said = capsys.readouterr().err
+    assert said.startswith(f"junction migrate-db: the source's {named}"), said
+    assert said.endswith(
+        " is damaged (invalid literal for int() with base 10: 'x'); mend or delete it there"
+        " and copy again; nothing was written\n"
+    ) or said.endswith(
+        " is damaged (could not convert string to float: 'x'); mend or delete it there and"
+        " copy again; nothing was written\n"
+    ), said
+    target = backend.store()
+    await target.open()
+    try:
+        assert await target.get_game(own.id) == own
+    finally:
+        await target.close()
