@@ -363,6 +363,15 @@ async def forget_main(db_url: str, user_id: int, *, confirmed: bool) -> int:
             raise StoreUnavailable(str(exc).replace(url, redact_url(db_url), 1)) from exc
         try:
             return await _forget_in(store, user_id, confirmed=confirmed)
+        except StoreError as error:
+            # A row it could not get past (a game too damaged to read at all): one sentence,
+            # not a traceback; forgetting is one transaction, so nothing was changed.
+            print(
+                f"junction forget-member: {error}; nothing was changed: mend or delete it in "
+                "the database and run it again.",
+                file=sys.stderr,
+            )
+            return 1
         finally:
             await store.close()
 

@@ -19,7 +19,7 @@ import sys
 from datetime import UTC, datetime
 
 from bot.games import get_game
-from bot.store.base import StoredGame, VoidState
+from bot.store.base import StoredGame, StoreError, VoidState
 
 _COMMAND = "junction void-game"
 
@@ -90,7 +90,10 @@ async def void_main(
         if refused is not None:
             print(f"{_COMMAND}: {refused}", file=sys.stderr)
             return 2
-        game = await store.get_game(game_id)
+        try:
+            game = await store.get_game(game_id)
+        except StoreError:  # a game row too damaged to read: its result can be voided still
+            game = None
         about = _about(game) if game is not None else f"game {game_id}"
         if not confirmed:
             if undo:

@@ -262,22 +262,26 @@ def game_from_row(row: RowLike, *, state_json: str | None = None) -> StoredGame:
         damaged = True
     if damaged and DAMAGED_SAVE not in state:
         state = {DAMAGED_SAVE: str(state_text)}
-    return StoredGame(
-        id=int(row["id"]),
-        channel_id=int(row["channel_id"]),
-        guild_id=optional_int(row["guild_id"]),
-        game_key=str(row["game_key"]),
-        seats=seats,
-        options=options,
-        state=state,
-        version=int(row["version"]),
-        status=game_status(row["status"]),
-        message_id=optional_int(row["message_id"]),
-        created_at=float(row["created_at"]),
-        updated_at=float(row["updated_at"]),
-        turn_deadline=optional_float(row["turn_deadline"]),
-        remind_at=optional_float(row["remind_at"]),
-    )
+    try:
+        return StoredGame(
+            id=int(row["id"]),
+            channel_id=int(row["channel_id"]),
+            guild_id=optional_int(row["guild_id"]),
+            game_key=str(row["game_key"]),
+            seats=seats,
+            options=options,
+            state=state,
+            version=int(row["version"]),
+            status=game_status(row["status"]),
+            message_id=optional_int(row["message_id"]),
+            created_at=float(row["created_at"]),
+            updated_at=float(row["updated_at"]),
+            turn_deadline=optional_float(row["turn_deadline"]),
+            remind_at=optional_float(row["remind_at"]),
+        )
+    except (TypeError, ValueError) as exc:
+        # Text where a number is kept (SQLite keeps what is written by hand in any column).
+        raise StoreError(f"stored game {row['id']} is damaged ({exc})") from exc
 
 
 def move_from_row(row: RowLike) -> MoveRecord:

@@ -536,3 +536,34 @@ async def test_a_game_whose_move_log_is_damaged_is_forgotten_too(
     assert await store.games_of_member(ALICE) == []
     kept = await store.get_game(game.id)
     assert kept is not None and "Alice" not in repr((kept, await store.initial_state(game.id)))
+
+
+async def test_a_game_row_damaged_past_reading_is_one_sentence(
+    store: Store,
+    backend: Backend,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Alice's game has its start time written as text (SQLite keeps any text in any
+    column), so the game row cannot be read at all. Found by a review of the operator commands
+    against damaged rows: both runs ended in a traceback (a ValueError). Without the game,
+    nothing can say what forgetting would change, so both now say which row stops them, in one
+    sentence, and change nothing (exit status 1)."""
+    if backend.name != "sqlite":
+        pytest.skip("PostgreSQL keeps only a number in a number's column")
+    tables = Tables(store, clock=lambda: 1_000_000.0)
+    await _finished_duel(tables, 1, seed=3)
+    (game,) = await store.games_of_member(ALICE)
+    await backend.raw(f"UPDATE games SET created_at = 'x' WHERE id = {game.id}")
+    before = await backend.raw("SELECT seats, names FROM results")
+    monkeypatch.setenv("JUNCTION_DB", backend.url)
+    for run in ([], ["--yes"]):
+        assert await asyncio.to_thread(main, ["forget-member", str(ALICE), *run]) == 1
+        told = capsys.readouterr()
+        assert told.out == ""
+        assert told.err == (
+            f"junction forget-member: stored game {game.id} is damaged (could not convert"
+            " string to float: 'x'); nothing was changed: mend or delete it in the database"
+            " and run it again.\n"
+        )
+    assert await backend.raw("SELECT seats, names FROM results") == before
