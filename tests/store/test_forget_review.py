@@ -22,7 +22,7 @@ from bot.store.base import GameRewrite, SeatRecord, Store, StoredGame
 from bot.store.sqlite import SqliteStore
 from bot.tables import Tables
 from tests.seam import finish_randomly
-from tests.store.helpers import Backend
+from tests.store.helpers import Backend, lobby_record
 
 ALICE, BOB = 710000000000000001, 720000000000000002
 GUILD = 7
@@ -567,3 +567,29 @@ async def test_a_game_row_damaged_past_reading_is_one_sentence(
             " and run it again.\n"
         )
     assert await backend.raw("SELECT seats, names FROM results") == before
+
+
+@pytest.mark.parametrize("damage", ["[[[{ALICE}", '{{"invited":[["{ALICE}x","Alice"]]}}'])
+async def test_an_invitation_whose_data_is_damaged_is_forgotten_too(
+    store: Store,
+    backend: Backend,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    damage: str,
+) -> None:
+    """An old invitation of Bob's holds Alice's id in data that cannot be read (not JSON, or
+    an invitee whose id is no number). Found by a review of the operator commands against
+    damaged rows: both runs of `junction forget-member` stopped on it (a traceback, then a
+    sentence with nothing forgotten). It now goes as any invitation naming her does, and the
+    newer one she is not in stays."""
+    old = await store.create_lobby(lobby_record(host_id=BOB, host_name="Bob"))
+    newest = await store.create_lobby(lobby_record(host_id=BOB, host_name="Bob"))
+    text = damage.format(ALICE=ALICE).replace("'", "''")
+    await backend.raw(f"UPDATE lobbies SET data = '{text}' WHERE id = {old.id}")
+    monkeypatch.setenv("JUNCTION_DB", backend.url)
+    assert await asyncio.to_thread(main, ["forget-member", str(ALICE)]) == 0
+    assert "; 1 invitation would be deleted; " in capsys.readouterr().out
+    assert await asyncio.to_thread(main, ["forget-member", str(ALICE), "--yes"]) == 0
+    told = capsys.readouterr()
+    assert told.err == "" and "; 1 invitation deleted" in told.out, told
+    assert await backend.raw("SELECT id FROM lobbies") == [(newest.id,)]
