@@ -44,6 +44,15 @@ async def _finished_duel(tables: Tables, channel: int, seed: int) -> None:
     await finish_randomly(tables, update, seed)
 
 
+async def _two_finished_duels(store: Store) -> tuple[int, int]:
+    """Alice beat or lost to Bob twice, in channels 1 and 2: the two games' ids, in order."""
+    tables = Tables(store, clock=lambda: 1_000_000.0)
+    await _finished_duel(tables, 1, seed=3)
+    await _finished_duel(tables, 2, seed=4)
+    first, second = sorted(g.id for g in await store.games_of_member(ALICE))
+    return first, second
+
+
 async def test_a_game_started_while_forgetting_refuses_it(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -406,10 +415,7 @@ async def test_a_damaged_result_is_named_and_the_rest_forgotten(
     ended in a traceback (a StoreError, or a ValueError for ``[id,"x"]``) and forgot her
     nowhere. Now both runs name the result they cannot read, the real one forgets her in
     everything else, leaves that row exactly as it was, and exits 1, as the job is not whole."""
-    tables = Tables(store, clock=lambda: 1_000_000.0)
-    await _finished_duel(tables, 1, seed=3)
-    await _finished_duel(tables, 2, seed=4)
-    damaged, sound = sorted(g.id for g in await store.games_of_member(ALICE))
+    damaged, sound = await _two_finished_duels(store)
     await backend.raw(f"UPDATE results SET {column} = '{damage}' WHERE game_id = {damaged}")
     row = f"SELECT seats, names FROM results WHERE game_id = {damaged}"
     before = await backend.raw(row)
@@ -454,10 +460,7 @@ async def test_a_game_whose_seats_are_damaged_is_named_and_the_rest_forgotten(
     same review: the dry run left it out unsaid ("1 stored game"), and the real run ended in
     a traceback (a StoreError from the check for games started meanwhile), forgetting her
     nowhere. Both now name its seats; her other game and both results are forgotten."""
-    tables = Tables(store, clock=lambda: 1_000_000.0)
-    await _finished_duel(tables, 1, seed=3)
-    await _finished_duel(tables, 2, seed=4)
-    damaged, _ = sorted(g.id for g in await store.games_of_member(ALICE))
+    damaged, _ = await _two_finished_duels(store)
     seats = f"SELECT seats FROM games WHERE id = {damaged}"
     [(text,)] = await backend.raw(seats)
     await backend.raw(f"UPDATE games SET seats = '{text[:-1]}' WHERE id = {damaged}")
@@ -488,10 +491,7 @@ async def test_a_game_whose_deal_is_damaged_is_named_and_the_rest_forgotten(
     of it and the real run ended in a traceback (a StoreError), forgetting her nowhere. The
     deal is now kept exactly as it was and named; her seats, the game's final state and both
     results are forgotten."""
-    tables = Tables(store, clock=lambda: 1_000_000.0)
-    await _finished_duel(tables, 1, seed=3)
-    await _finished_duel(tables, 2, seed=4)
-    damaged, _ = sorted(g.id for g in await store.games_of_member(ALICE))
+    damaged, _ = await _two_finished_duels(store)
     deal = f"SELECT initial_state FROM games WHERE id = {damaged}"
     [(text,)] = await backend.raw(deal)
     await backend.raw(f"UPDATE games SET initial_state = '{text[:40]}' WHERE id = {damaged}")

@@ -56,6 +56,16 @@ async def _fill(store: Store) -> list[StoredGame]:
     return games
 
 
+async def _target_with_a_game(backend: Backend) -> StoredGame:
+    """A game of the target's own (channel 500), which a copy must not take unasked."""
+    target = backend.store()
+    await target.open()
+    try:
+        return await new_game(target, channel_id=500)
+    finally:
+        await target.close()
+
+
 async def _get(store: Store, game_id: int) -> StoredGame:
     game = await store.get_game(game_id)
     assert game is not None
@@ -148,12 +158,7 @@ async def test_non_empty_target_is_refused(
 ) -> None:
     """A target with games is left alone unless --force, which replaces its games."""
     url, games = source
-    target = backend.store()
-    await target.open()
-    try:
-        own = await new_game(target, channel_id=500)
-    finally:
-        await target.close()
+    own = await _target_with_a_game(backend)
     with pytest.raises(TargetNotEmpty, match="--force"):
         await migrate_db(url, backend.url)
     target = backend.store()
@@ -509,12 +514,7 @@ async def test_a_damaged_source_row_is_named_and_nothing_written(
     with closing(sqlite3.connect(url.removeprefix("sqlite:///"))) as conn:
         conn.execute(damage)
         conn.commit()
-    target = backend.store()
-    await target.open()
-    try:
-        own = await new_game(target, channel_id=500)
-    finally:
-        await target.close()
+    own = await _target_with_a_game(backend)
     assert await asyncio.to_thread(main, ["migrate-db", url, backend.url, "--force"]) == 2
     said = capsys.readouterr().err
     assert said.startswith(f"junction migrate-db: the source's {named}"), said
