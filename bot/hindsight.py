@@ -290,7 +290,7 @@ class Hindsight:
         last = await self.store.last_finished_game(channel_id)
         if last is None:
             aborted = None if user_id is None else await self.aborted_here(channel_id, user_id)
-            said = "No game has finished in this channel yet"
+            said = "No game has finished here yet"
             if aborted is None:
                 raise NoReplay(f"{said}.")
             raise NoReplay(f"{said}: {ABORTED_NOT_REPLAYED.format(game=aborted.id)}")

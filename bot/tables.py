@@ -91,7 +91,7 @@ DAILY_DEALT = (
     "You have already been dealt today's deal (an aborted one counts too). "
     "A new one comes at midnight UTC."
 )
-NO_GAME_HERE = "There is no game running in this channel. Start one with /play."
+NO_GAME_HERE = "There is no game running here. Start one with /play."
 IDLE_TURNS = 3
 """Under ``on_timeout: computer``, once every member still playing has had this many turns in a
 row played by the computer, the game ends with no result: nobody plays it any more, and the
@@ -238,8 +238,7 @@ class Tables:
             if running is not None:
                 if any(s.user_id in members for s in running.seats if s.user_id is not None):
                     raise TableBusy(
-                        "A game is already running in this channel. Finish it, or /resign or "
-                        "/abort it first."
+                        "A game is already running here. Finish it, or /resign or /abort it first."
                     )
                 # Not theirs to finish, resign or abort: say where they can play instead.
                 raise TableBusy(
@@ -262,7 +261,7 @@ class Tables:
                     daily=daily,
                 )
             except ChannelBusy:
-                raise TableBusy("A game is already running in this channel.") from None
+                raise TableBusy("A game is already running here.") from None
             except DailyClaimed:
                 raise DailyDealt(DAILY_DEALT) from None
             here = Position(stored, found, state)

@@ -380,7 +380,7 @@ class Boards(commands.Cog):
             note = note.replace(
                 f"Replay of game #{last.id}",
                 f"{said[:1].upper()}{said[1:]} Replay of game #{last.id}, the last game "
-                f"finished in this channel{which}",
+                f"finished here{which}",
                 1,
             )
         # The GIF ends on the game's last table: its words tell a screen reader how the game

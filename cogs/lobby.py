@@ -908,7 +908,7 @@ async def open_lobby(
         raise BadOption("Games are played in a channel.")
     tables = bot_of(interaction).tables
     if not thread and await tables.store.active_game(channel_id):
-        raise BadOption("A game is already running in this channel.")
+        raise BadOption("A game is already running here.")
     now = clock()
     record = LobbyRecord(
         id=0,

@@ -148,8 +148,7 @@ class RematchButton(GameItem, template=rf"{REMATCH_PREFIX}(?P<game>{ID})"):
 
 
 REMATCH_RUNNING = (
-    "The rematch is already running in this channel: play it from its table "
-    "(/table posts it again)."
+    "The rematch is already running here: play it from its table (/table posts it again)."
 )
 
 

@@ -119,3 +119,46 @@ async def test_todays_deal_board_asked_in_a_direct_message_is_sent_to_a_server(
     assert alt_text_of(on_server, "leaderboard.png").startswith(
         "Leaderboard: Mille Bornes Solo — this server"
     )
+
+
+async def test_refusals_in_a_direct_message_say_here_not_this_channel(
+    driver: InteractionDriver,
+) -> None:
+    """Alice plays in her direct messages with the bot, where there is no channel in her eyes:
+    /table with no game read "There is no game running in this channel.", a second /play "A
+    game is already running in this channel. …", and /replay "No game has finished in this
+    channel yet." Now each says "here", as it does on a server."""
+    direct = int(driver.backend.dm_channel_for(ALICE_ID)["id"])
+    none = await driver.slash("table", {}, channel_id=direct)
+    assert none.ephemeral
+    assert replies(none) == "There is no game running here. Start one with /play.", replies(none)
+    nothing = await driver.slash("replay", {}, channel_id=direct)
+    assert nothing.ephemeral and replies(nothing) == "No game has finished here yet.", replies(
+        nothing
+    )
+    await driver.slash("play", {"game": "solo"}, channel_id=direct)
+    again = await driver.slash("play", {"game": "solo"}, channel_id=direct)
+    assert again.ephemeral
+    assert replies(again) == (
+        "A game is already running here. Finish it, or /resign or /abort it first."
+    ), replies(again)
+    for said in (replies(none), replies(nothing), replies(again)):
+        assert "channel" not in said, said
+
+
+async def test_a_replay_in_a_direct_message_names_the_game_finished_here(
+    driver: InteractionDriver,
+) -> None:
+    """Alice finishes a Mille Bornes Solo in her direct messages with the bot, aborts the next
+    and asks /replay there. The note read "…Replay of game #1, the last game finished in this
+    channel", in a conversation she never thought of as a channel. Now: "finished here"."""
+    direct = int(driver.backend.dm_channel_for(ALICE_ID)["id"])
+    await driver.slash("play", {"game": "solo"}, channel_id=direct)
+    await driver.slash("resign", {}, channel_id=direct)
+    await driver.slash("play", {"game": "solo"}, channel_id=direct)
+    await driver.slash("abort", {}, channel_id=direct)
+    replay = await driver.slash("replay", {}, channel_id=direct)
+    said = " ".join([replies(replay), alt_text_of(replay, "replay.gif")])
+    assert "Replay of game #1, the last game finished here" in said, said
+    assert "this channel" not in said, said
+

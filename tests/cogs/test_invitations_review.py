@@ -259,7 +259,7 @@ async def test_a_start_given_back_after_another_rematch_invitation_closes(
     async def another_then_busy(**_: Any) -> Any:
         other = replace(await stored_lobby(driver, first), id=0, status="open", message_id=None)
         await tables.store.open_rematch(other, other.created_at)
-        raise GameError("A game is already running in this channel.")
+        raise GameError("A game is already running here.")
 
     monkeypatch.setattr(tables, "start", another_then_busy)
     accepted = await driver.click(
@@ -369,7 +369,7 @@ async def test_a_rematch_invitation_closed_for_another_is_closed_under_a_press(
     async def another_then_busy(**_: Any) -> Any:
         other = replace(await stored_lobby(driver, first), id=0, status="open", message_id=None)
         await tables.store.open_rematch(other, other.created_at)
-        raise GameError("A game is already running in this channel.")
+        raise GameError("A game is already running here.")
 
     with monkeypatch.context() as busy:
         busy.setattr(tables, "start", another_then_busy)

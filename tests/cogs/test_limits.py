@@ -449,7 +449,7 @@ async def test_a_challenge_refused_as_a_game_runs_here_uses_no_invitation(
     await driver.slash("play", {"game": "mille"}, user_id=CAROL_ID)
     for _ in range(3):
         said = refusal(await driver.slash("challenge", {"game": "mille", "member": BOB_ID}))
-        assert said == "A game is already running in this channel."
+        assert said == "A game is already running here."
     for _ in range(limits.INVITATIONS.uses):
         posted = await driver.slash(
             "challenge", {"game": "mille", "member": BOB_ID}, channel_id=GENERAL_CHANNEL_ID

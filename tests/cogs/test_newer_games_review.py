@@ -102,7 +102,7 @@ async def test_rematch_pressed_beside_another_game_still_says_to_finish_it(
     (rematch,) = [c for c in ended.custom_ids if c.startswith("jn:r:")]
     pressed = await driver.click(ended.message_id, rematch)
     assert pressed.ephemeral, replies(pressed)
-    assert replies(pressed).startswith("A game is already running in this channel. Finish it")
+    assert replies(pressed).startswith("A game is already running here. Finish it")
     (running,) = await bot.store.games_of_member(ALICE_ID, active=True)
     assert running.game_key == "dragon"
 
@@ -125,7 +125,7 @@ async def test_a_new_game_of_the_same_kind_is_not_called_the_rematch(
     (rematch,) = [c for c in ended.custom_ids if c.startswith("jn:r:")]
     pressed = await driver.click(ended.message_id, rematch)
     assert pressed.ephemeral, replies(pressed)
-    assert replies(pressed).startswith("A game is already running in this channel. Finish it")
+    assert replies(pressed).startswith("A game is already running here. Finish it")
     assert await bot.store.games_of_member(ALICE_ID, active=True) == [running]
     # Once that game is given up, the press deals the rematch, and a second press finds it.
     await driver.slash("resign", {})

@@ -822,7 +822,7 @@ async def test_a_table_that_cannot_be_hosted_is_refused(
 async def test_host_is_refused_where_a_game_is_running(driver: InteractionDriver) -> None:
     await stacked_mille(driver)
     result = await driver.slash("host", {"game": "dragon"})
-    assert result.ephemeral and replies(result) == "A game is already running in this channel."
+    assert result.ephemeral and replies(result) == "A game is already running here."
     assert await running_bot(driver).tables.store.get_lobby(1) is None
 
 

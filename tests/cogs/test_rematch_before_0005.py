@@ -185,7 +185,7 @@ async def test_a_rematch_press_after_the_old_invitation_started_is_refused(
     async with _upgraded(tmp_path) as old:
         await old.driver.click(old.invitation, f"jn:l:{old.lobby_id}:a", user_id=ALICE_ID)
         late = await old.driver.click(old.table, f"jn:r:{old.game_id}", user_id=BOB_ID)
-        assert late.ephemeral and replies(late) == "A game is already running in this channel."
+        assert late.ephemeral and replies(late) == "A game is already running here."
         assert len(await running_bot(old.driver).tables.store.active_games()) == 1
 
 
