@@ -106,7 +106,7 @@ async def _post_lobby(
         # table to join it, or the invitation to answer it.
         raise BadOption(
             "Invitations and open tables are posted on a server, where other members can "
-            "see them. Here, /play against the computer."
+            "see them. Here, /play against the computer, or alone."
         )
     chosen = found.game.resolve_options(parse_options(options, found.info))
     policy = level_of(found, level)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from cogs.help import GETTING_STARTED
 from tests.cogs.conftest import running_bot
 from tests.cogs.helpers import alt_text_of, public_table, replies, sweep_after
-from tests.discord.backend import ALICE_ID
+from tests.discord.backend import ALICE_ID, BOB_ID
 from tests.discord.payloads import InteractionDriver
 
 
@@ -162,3 +162,20 @@ async def test_a_replay_in_a_direct_message_names_the_game_finished_here(
     assert "Replay of game #1, the last game finished here" in said, said
     assert "this channel" not in said, said
 
+
+async def test_challenge_in_a_direct_message_names_solitaires_too(
+    driver: InteractionDriver,
+) -> None:
+    """Alice types /challenge in her direct messages with the bot. She read "Here, /play
+    against the computer.", as if that were all /play did there, where her Mille Bornes Solo
+    is played alone. Now it names both, as /help there does, and the solitaire it names
+    starts."""
+    direct = int(driver.backend.dm_channel_for(ALICE_ID)["id"])
+    asked = await driver.slash("challenge", {"game": "mille", "member": BOB_ID}, channel_id=direct)
+    assert asked.ephemeral
+    assert replies(asked) == (
+        "Invitations and open tables are posted on a server, where other members can see "
+        "them. Here, /play against the computer, or alone."
+    ), replies(asked)
+    played = await driver.slash("play", {"game": "solo"}, channel_id=direct)
+    assert not played.ephemeral, replies(played)

@@ -51,7 +51,7 @@ async def test_an_open_table_is_not_posted_in_a_direct_message(
     assert hosted.ephemeral, replies(hosted)
     assert replies(hosted) == (
         "Invitations and open tables are posted on a server, where other members can see "
-        "them. Here, /play against the computer."
+        "them. Here, /play against the computer, or alone."
     ), replies(hosted)
     assert driver.backend.channel_messages(direct) == []
     store = running_bot(driver).tables.store
