@@ -197,7 +197,7 @@ class Play(commands.Cog):
         # Per channel: the game's version when /table last posted it, and when (monotonic).
         self._reposts: dict[int, tuple[int, float]] = {}
 
-    @app_commands.command(name="move", description="Make a move in this channel's game")
+    @app_commands.command(name="move", description="Make a move in the game here")
     @app_commands.describe(action="Your move, e.g. 'play go' — pick from the list")
     async def move(self, interaction: discord.Interaction[Any], action: str) -> None:
         if len(action) > MAX_MOVE_TEXT:
@@ -267,7 +267,7 @@ class Play(commands.Cog):
             for m in shown
         ][:SUGGESTIONS]
 
-    @app_commands.command(name="table", description="Post this channel's table again")
+    @app_commands.command(name="table", description="Post the game's table here again")
     async def table(self, interaction: discord.Interaction[Any]) -> None:
         channel_id = _channel(interaction)
         tables = bot_of(interaction).tables
@@ -301,7 +301,7 @@ class Play(commands.Cog):
             del self._reposts[gone]
         self._reposts[channel_id] = (update.game.version, now)
 
-    @app_commands.command(name="resign", description="Leave this channel's game")
+    @app_commands.command(name="resign", description="Leave the game here")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
         channel_id = _channel(interaction)
         tables = bot_of(interaction).tables
@@ -321,7 +321,7 @@ class Play(commands.Cog):
             return
         await post_table(interaction, update)
 
-    @app_commands.command(name="abort", description="End this channel's game with no result")
+    @app_commands.command(name="abort", description="End the game here with no result")
     async def abort(self, interaction: discord.Interaction[Any]) -> None:
         tables = bot_of(interaction).tables
         stored = await tables.current(_channel(interaction))

@@ -179,3 +179,25 @@ async def test_challenge_in_a_direct_message_names_solitaires_too(
     ), replies(asked)
     played = await driver.slash("play", {"game": "solo"}, channel_id=direct)
     assert not played.ephemeral, replies(played)
+
+
+async def test_help_in_a_direct_message_lists_the_game_commands_for_here(
+    driver: InteractionDriver,
+) -> None:
+    """Alice asks /help in her direct messages with the bot. Its commands read "/move — Make a
+    move in this channel's game", and /table, /resign and /abort alike, where she is in no
+    channel; /replay and /mygames already said "here". Now the four say "the game here", and
+    the descriptions Discord shows in its command picker are those same words."""
+    direct = int(driver.backend.dm_channel_for(ALICE_ID)["id"])
+    embeds = (await driver.slash("help", {}, channel_id=direct)).responses[0].embeds
+    listed = "\n".join(
+        str(field["value"])
+        for embed in embeds
+        for field in embed.get("fields", [])
+        if str(field["name"]).startswith("Commands")
+    )
+    assert "`/move` — Make a move in the game here" in listed, listed
+    assert "`/table` — Post the game's table here again" in listed, listed
+    assert "`/resign` — Leave the game here" in listed, listed
+    assert "`/abort` — End the game here with no result" in listed, listed
+    assert "this channel" not in listed, listed
