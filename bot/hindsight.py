@@ -56,7 +56,7 @@ WINDOW_CLOSED = "Your time to react ran out, so the bot answered for you: {answe
 """A reaction's button pressed after its window ran out and the bot played the default: "from
 an earlier turn" did not say that the chance to react had passed, nor what was played."""
 LEFT_THE_GAME = "You have left this game; the players still in it decide."
-ABORTED_NOT_REPLAYED = "your game #{game} here was aborted, and aborted games are not replayed."
+ABORTED_NOT_REPLAYED = "your game #{game} was aborted, and aborted games are not replayed."
 GONE = "That game no longer exists."
 NEVER_DEALT = "That game never existed."
 """A game id past every id the store handed out (or 0, or beyond the database's integers): no

@@ -263,7 +263,7 @@ async def test_replay_passing_over_a_game_says_which_game_after_an_abort(
     monkeypatch.delitem(bot_games_registry._BUNDLES, "relay")
     said = replies(await driver.slash("replay", {}, user_id=ALICE_ID))
     assert said == (
-        f"Your game #{race} here was aborted, and aborted games are not replayed. Replay of "
+        f"Your game #{race} was aborted, and aborted games are not replayed. Replay of "
         f"game #{mille}, the last game finished here that can be replayed (no moves)."
     ), said
 

@@ -80,7 +80,7 @@ async def test_a_replay_after_your_aborted_game_says_which_game_it_shows(
     await _aborted(driver, 5)
     said = replies(await driver.slash("replay", {}, user_id=ALICE_ID))
     assert said == (
-        "Your game #2 here was aborted, and aborted games are not replayed. "
+        "Your game #2 was aborted, and aborted games are not replayed. "
         "Replay of game #1, the last game finished here (no moves)."
     ), said
 
@@ -105,7 +105,7 @@ async def test_a_replay_with_only_an_aborted_game_says_it_was_aborted(
     await _aborted(driver, 5)
     refused = await driver.slash("replay", {}, user_id=BOB_ID)
     assert refused.ephemeral and replies(refused) == (
-        "No game has finished here yet: your game #1 here was aborted, and aborted "
+        "No game has finished here yet: your game #1 was aborted, and aborted "
         "games are not replayed."
     ), replies(refused)
 
