@@ -79,8 +79,11 @@ def _run_length(text: str, fnt: Font) -> float:
     return fnt.getlength(text)
 
 
+@lru_cache(maxsize=4096)
 def text_width(text: str, fnt: Font) -> int:
-    """How wide ``text`` is drawn (as ``tame`` makes it: the width every cut and fit uses)."""
+    """How wide ``text`` is drawn (as ``tame`` makes it: the width every cut and fit uses).
+    Cached, by the face itself (``font`` hands out one per size and style): the labels, pills
+    and names of a table are measured again on every render."""
     return math.ceil(sum(_run_length(run, face) for run, face in _runs(text, fnt)))
 
 

@@ -391,13 +391,25 @@ _SEG = 8  # one hit's segment, gap included
 
 def _segments(c: Canvas, hits: int, horizontal: bool, x: int, y: int) -> None:
     """Twelve segments from (x, y); filled ones show the hits taken."""
+    bar = _segment_bar(min(hits, SIDE_TRACK), horizontal)
+    c.image.paste(bar, (x, y), bar)
+
+
+@lru_cache(maxsize=2 * (SIDE_TRACK + 1))
+def _segment_bar(hits: int, horizontal: bool) -> Image.Image:
+    """``_segments``' bar as an RGBA piece, clear between the segments: a side's 12 segments
+    were 12 rectangles drawn for each of the four sides of every car on every render."""
     breached = hits >= SIDE_TRACK
+    long, short = SIDE_TRACK * _SEG - 2, 9
+    img = Image.new("RGBA", (long + 1, short + 1) if horizontal else (short + 1, long + 1))
+    d = ImageDraw.Draw(img)
     for i in range(SIDE_TRACK):
         fill = _BREACH if breached else (_HIT if i < hits else _BAR_EMPTY)
         if horizontal:
-            c.draw.rectangle((x + i * _SEG, y, x + i * _SEG + _SEG - 2, y + 9), fill=fill)
+            d.rectangle((i * _SEG, 0, i * _SEG + _SEG - 2, short), fill=fill)
         else:
-            c.draw.rectangle((x, y + i * _SEG, x + 9, y + i * _SEG + _SEG - 2), fill=fill)
+            d.rectangle((0, i * _SEG, short, i * _SEG + _SEG - 2), fill=fill)
+    return img
 
 
 def _hit_mark(car: CarView, side: int) -> tuple[str, RGB]:

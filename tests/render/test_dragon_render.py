@@ -25,11 +25,18 @@ from bot.engine.dragon.state import DragonState
 from bot.engine.words import names
 from bot.render.common import Palette
 from bot.render.dragon import (
+    _BAR_EMPTY,
+    _BREACH,
+    _CAR_CX,
+    _CAR_CY,
     _FLOOR,
+    _HIT,
     _PANEL_H,
     _PANEL_W,
     _SEAT_COLOURS,
+    _SEG,
     HAND_SIZE,
+    _car_body,
     _hit_mark,
     _panel_origin,
     arena_size,
@@ -148,6 +155,46 @@ def test_same_view_gives_identical_png() -> None:
     assert table_png(view) == table_png(view)
     private = GAME.private_view(state, 0)
     assert hand_png(private) == hand_png(private)
+
+
+def _bar_hits(image: Image.Image, seat: int, cars: int) -> list[int]:
+    """The hits each side's bar shows on ``seat``'s car (front, back, left, right): its
+    segments in the hit colour, or all twelve when they are in the breach colour."""
+    x, y = _panel_origin(seat, cars)
+    cx, cy = x + _CAR_CX, y + _CAR_CY
+    body = _car_body()
+    bx, by = cx - body.width // 2, cy - body.height // 2
+    half = (12 * _SEG - 2) // 2
+    starts = [
+        (cx - half + 3, by - 12 + 5, 1, 0),
+        (cx - half + 3, by + body.height + 3 + 5, 1, 0),
+        (bx - 20 + 5, cy - half + 3, 0, 1),
+        (bx + body.width + 10 + 5, cy - half + 3, 0, 1),
+    ]
+    shown = []
+    for sx, sy, dx, dy in starts:
+        colours = [image.getpixel((sx + i * _SEG * dx, sy + i * _SEG * dy)) for i in range(12)]
+        assert all(colour in (_HIT, _BREACH, _BAR_EMPTY) for colour in colours), colours
+        shown.append(12 if _BREACH in colours else colours.count(_HIT))
+    return shown
+
+
+def test_every_cars_damage_bars_show_its_own_hits() -> None:
+    """The bars are pasted from pieces cached by hits and direction: each car's four sides
+    show their own hits, render after render, whatever the cars before them showed."""
+    view = GAME.public_view(GAME.new_game(NAMES[:3], seed=4))
+    for hits in ((0, 3, 7, 12), (12, 7, 3, 0), (5, 5, 11, 1)):
+        cars = tuple(
+            dataclasses.replace(
+                car,
+                hits=hits[k:] + hits[:k],
+                breached=tuple(h >= 12 for h in hits[k:] + hits[:k]),
+            )
+            for k, car in enumerate(view.cars)
+        )
+        image = render_table(dataclasses.replace(view, cars=cars))
+        for k, car in enumerate(cars):
+            assert _bar_hits(image, k, 3) == list(car.hits)
 
 
 def test_hand_png_has_the_hand_size() -> None:

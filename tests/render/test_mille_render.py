@@ -21,7 +21,7 @@ from PIL import Image
 from bot.engine.mille.cards import Card, full_deck
 from bot.games import get_game
 from bot.render import common
-from bot.render.common import READABLE, fit_wrapped, text_width, to_png
+from bot.render.common import PNG_BUDGET, READABLE, fit_wrapped, font, text_width, to_png
 from bot.render.mille import (
     HAND_IMAGE_SIZE,
     RESULT_SIZE,
@@ -205,6 +205,34 @@ def test_to_png_round_trips_losslessly(mid_game: Any) -> None:
     decoded = Image.open(io.BytesIO(to_png(image)))
     assert decoded.mode == image.mode and decoded.size == image.size
     assert decoded.tobytes() == image.tobytes()
+
+
+@pytest.mark.parametrize("mode", ["L", "RGB", "RGBA"])
+@pytest.mark.parametrize("size", [(1, 1), (37, 5), (700, 500)])
+def test_to_png_round_trips_every_mode_and_size(mode: str, size: tuple[int, int]) -> None:
+    """Each row's filter byte sits in front of its own pixels, in every mode and at widths
+    of any length: noise (700×500 is over ``PNG_BUDGET`` at level 1, so it takes the level
+    6 path too) decodes to exactly the pixels encoded."""
+    bands = len(mode)
+    noise = random.Random(size[0] * 7 + bands).randbytes(size[0] * size[1] * bands)
+    image = Image.frombytes(mode, size, noise)
+    data = to_png(image)
+    decoded = Image.open(io.BytesIO(data))
+    assert decoded.mode == mode and decoded.size == size
+    assert decoded.tobytes() == image.tobytes()
+    if size == (700, 500):
+        assert len(noise) > PNG_BUDGET
+
+
+def test_text_width_is_measured_per_text_and_face() -> None:
+    """``text_width`` is cached by text and face: the same word at another size, or another
+    word at this size, is measured for itself."""
+    small, big = font(READABLE, "bold"), font(2 * READABLE, "bold")
+    first = text_width("BATTLE", small)
+    assert text_width("BATTLE", big) > first
+    assert text_width("BATTLE BATTLE", small) > first
+    assert text_width("BATTLE", font(READABLE, "regular")) != first
+    assert text_width("BATTLE", small) == first
 
 
 def test_same_public_view_gives_identical_png() -> None:
