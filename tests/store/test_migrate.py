@@ -66,6 +66,17 @@ async def _target_with_a_game(backend: Backend) -> StoredGame:
         await target.close()
 
 
+async def _target_still_holds(backend: Backend, own: StoredGame) -> None:
+    """The target's own game (``_target_with_a_game``) is there as it was: a refused copy
+    wrote nothing over it."""
+    target = backend.store()
+    await target.open()
+    try:
+        assert await target.get_game(own.id) == own
+    finally:
+        await target.close()
+
+
 async def _get(store: Store, game_id: int) -> StoredGame:
     game = await store.get_game(game_id)
     assert game is not None
@@ -161,12 +172,7 @@ async def test_non_empty_target_is_refused(
     own = await _target_with_a_game(backend)
     with pytest.raises(TargetNotEmpty, match="--force"):
         await migrate_db(url, backend.url)
-    target = backend.store()
-    await target.open()
-    try:
-        assert await target.get_game(own.id) == own
-    finally:
-        await target.close()
+    await _target_still_holds(backend, own)
 
     report = await migrate_db(url, backend.url, force=True)
     assert report.games == len(games)
@@ -525,9 +531,4 @@ async def test_a_damaged_source_row_is_named_and_nothing_written(
         " is damaged (could not convert string to float: 'x'); mend or delete it there and"
         " copy again; nothing was written\n"
     ), said
-    target = backend.store()
-    await target.open()
-    try:
-        assert await target.get_game(own.id) == own
-    finally:
-        await target.close()
+    await _target_still_holds(backend, own)
