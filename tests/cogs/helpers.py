@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import sqlite3
 from collections.abc import AsyncIterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,8 @@ from bot.games.bundle import ButtonSpec, Picker, PolicyFactory
 from bot.store.base import LobbyRecord, SeatRecord, StoredGame
 from bot.tables import Tables
 from bot.updates import TableUpdate
-from tests.cogs.conftest import bot_settings, running_bot
+from cogs.ui import APOLOGY, plain
+from tests.cogs.conftest import LoggedErrors, bot_settings, running_bot
 from tests.discord.backend import (
     ALICE_ID,
     BOB_ID,
@@ -283,6 +285,54 @@ def store_dump(tmp_path: Path) -> list[str]:
 def replies(result: InteractionResult) -> str:
     """Everything the interaction said in words (callback, follow-ups, edits)."""
     return " | ".join(r.content or "" for r in result.responses if r.content)
+
+
+@dataclass(frozen=True)
+class BeforeRefusal:
+    """What a refusal must leave as it was: the store, as SQL, and the games channel's count
+    of messages."""
+
+    stored: list[str]
+    posted: int
+
+
+def before_a_refusal(
+    driver: InteractionDriver, tmp_path: Path, errors: LoggedErrors
+) -> BeforeRefusal:
+    """The store and the channel as a request to be refused finds them; ``errors`` emptied."""
+    errors.seen.clear()
+    return BeforeRefusal(
+        store_dump(tmp_path), len(driver.backend.channel_messages(GAMES_CHANNEL_ID))
+    )
+
+
+def refusal_problems(
+    driver: InteractionDriver,
+    tmp_path: Path,
+    errors: LoggedErrors,
+    result: InteractionResult,
+    before: BeforeRefusal,
+    saying: str | None = None,
+) -> str | None:
+    """What is wrong with ``result`` as a refusal (None: one private answer in words, not an
+    apology, ``saying`` where given, nothing stored, posted or logged at ERROR since
+    ``before``)."""
+    said = replies(result)
+    answered = result.callback is not None
+    wrong = [
+        "" if answered else "no answer",
+        "not private" if answered and not private_on_discord(result) else "",
+        "more than one answer" if len(result.responses) > 1 else "",
+        "an apology" if APOLOGY in said else "",
+        "no words" if answered and not said.strip() else "",
+        "the store changed" if store_dump(tmp_path) != before.stored else "",
+        "posted" if len(driver.backend.channel_messages(GAMES_CHANNEL_ID)) != before.posted else "",
+        f"logged {errors.seen[:1]}" if errors.seen else "",
+    ]
+    problems = [w for w in wrong if w]
+    if problems:
+        return f"{'; '.join(problems)} ({said[:100]!r})"
+    return f"said {said[:100]!r}" if saying is not None and said != plain(saying) else None
 
 
 def held_thinking(tables: Tables) -> tuple[asyncio.Event, asyncio.Event]:

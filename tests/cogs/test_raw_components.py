@@ -24,14 +24,13 @@ import pytest
 from bot.store.base import SeatRecord
 from cogs.raw_components import MALFORMED_PRESS, NO_FORMS
 from cogs.raw_options import MALFORMED
-from cogs.ui import APOLOGY, plain
 from tests.cogs.conftest import LoggedErrors, running_bot
 from tests.cogs.helpers import (
+    before_a_refusal,
     challenge_mille,
-    private_on_discord,
     public_table,
+    refusal_problems,
     replies,
-    store_dump,
 )
 from tests.discord.backend import (
     ALICE_ID,
@@ -114,31 +113,15 @@ async def _wrong(
     payload: Payload,
     saying: str | None = None,
 ) -> str | None:
-    """What is wrong with the answer to ``payload`` (None: one private sentence, ``saying``
-    where given, nothing stored, posted or logged)."""
-    before = store_dump(tmp_path)
-    posted = len(driver.backend.channel_messages(GAMES_CHANNEL_ID))
-    errors.seen.clear()
+    """What is wrong with the answer to ``payload`` as a refusal (``refusal_problems``; an
+    error raised to the gateway's side is wrong too)."""
+    before = before_a_refusal(driver, tmp_path, errors)
     try:
         result = await driver.dispatch(payload)
     except Exception as error:  # the driver hands the bot what Discord's gateway would
         return f"raised {type(error).__name__}: {str(error)[:80]}"
-    said = replies(result)
-    callback = result.callback
     gc.collect()  # asyncio logs a task's exception nobody retrieved only once it is collected
-    wrong = [
-        "no answer" if callback is None else "",
-        "not private" if callback is not None and not private_on_discord(result) else "",
-        "an apology" if APOLOGY in said else "",
-        "no words" if callback is not None and not said.strip() else "",
-        "the store changed" if store_dump(tmp_path) != before else "",
-        "posted" if len(driver.backend.channel_messages(GAMES_CHANNEL_ID)) != posted else "",
-        f"logged {errors.seen[:1]}" if errors.seen else "",
-    ]
-    problems = [w for w in wrong if w]
-    if problems:
-        return f"{'; '.join(problems)} ({said[:100]!r})"
-    return f"said {said[:100]!r}" if saying is not None and said != plain(saying) else None
+    return refusal_problems(driver, tmp_path, errors, result, before, saying)
 
 
 def _pressed(

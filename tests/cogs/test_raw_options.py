@@ -19,13 +19,11 @@ import pytest
 from discord import app_commands
 
 from cogs.raw_options import MALFORMED
-from cogs.ui import APOLOGY, QUOTED_DIGITS, plain
+from cogs.ui import QUOTED_DIGITS, plain
 from tests.cogs.conftest import LoggedErrors, running_bot
-from tests.cogs.helpers import private_on_discord, replies, stacked_mille, store_dump
+from tests.cogs.helpers import before_a_refusal, refusal_problems, replies, stacked_mille
 from tests.discord.backend import (
     BOB_ID,
-    GAMES_CHANNEL_ID,
-    InteractionResult,
     user_payload,
 )
 from tests.discord.payloads import InteractionDriver
@@ -108,28 +106,10 @@ async def _refused(
     payload: dict[str, Any],
     saying: str | None = None,
 ) -> str | None:
-    """What is wrong with the answer to ``payload`` (None: one private sentence, ``saying``
-    where given, nothing stored, posted or logged)."""
-    before = store_dump(tmp_path)
-    posted = len(driver.backend.channel_messages(GAMES_CHANNEL_ID))
-    errors.seen.clear()
-    result: InteractionResult = await driver.dispatch(payload)
-    said = replies(result)
-    callback = result.callback
-    wrong = [
-        "no answer" if callback is None else "",
-        "not private" if callback is not None and not private_on_discord(result) else "",
-        "more than one answer" if len(result.responses) > 1 else "",
-        "an apology" if APOLOGY in said else "",
-        "no words" if not said.strip() else "",
-        "the store changed" if store_dump(tmp_path) != before else "",
-        "posted" if len(driver.backend.channel_messages(GAMES_CHANNEL_ID)) != posted else "",
-        f"logged {errors.seen[:1]}" if errors.seen else "",
-    ]
-    problems = [w for w in wrong if w]
-    if problems:
-        return f"{'; '.join(problems)} ({said[:100]!r})"
-    return f"said {said[:100]!r}" if saying is not None and said != plain(saying) else None
+    """What is wrong with the answer to ``payload`` as a refusal (``refusal_problems``)."""
+    before = before_a_refusal(driver, tmp_path, errors)
+    result = await driver.dispatch(payload)
+    return refusal_problems(driver, tmp_path, errors, result, before, saying)
 
 
 def _unretrieved(errors: LoggedErrors) -> list[str]:
